@@ -1,0 +1,94 @@
+"""The exact JSON body of an OpenAI-compatible chat completion request.
+
+`build_body` is the one place a request body is serialized. The projection
+measures its output, and the provider sends that same `bytes` object.
+`MessageSizes` predicts the byte length of a body from per-message fragments
+without serializing it, so selection never re-serializes per candidate.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+SYSTEM = "system"
+USER = "user"
+ASSISTANT = "assistant"
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    role: str
+    content: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"role": self.role, "content": self.content}
+
+
+@dataclass(frozen=True, slots=True)
+class RequestOptions:
+    """Request fields besides `model` and `messages`, in wire order. `None` omits a field."""
+
+    stream: bool = True
+    include_usage: bool = False
+    max_tokens: int | None = None
+    temperature: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"stream": self.stream}
+        if self.stream and self.include_usage:
+            out["stream_options"] = {"include_usage": True}
+        if self.max_tokens is not None:
+            out["max_tokens"] = self.max_tokens
+        if self.temperature is not None:
+            out["temperature"] = self.temperature
+        return out
+
+
+def encode_json(value: Any) -> str:
+    """Compact JSON, non-ASCII kept as UTF-8 rather than \\u escapes."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def utf8_len(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+def build_body(model: str, messages: Sequence[Message], options: RequestOptions) -> bytes:
+    """The bytes that go on the wire: `{"model":…,"messages":[…],<options>}` as UTF-8."""
+    body: dict[str, Any] = {"model": model, "messages": [m.to_json() for m in messages]}
+    body.update(options.to_json())
+    return encode_json(body).encode("utf-8")
+
+
+def message_bytes(message: Message) -> int:
+    """Bytes of one message object as it appears inside the `messages` array (no comma)."""
+    return utf8_len(encode_json(message.to_json()))
+
+
+def pair_bytes(question: str, answer: str) -> int:
+    """Bytes a user/assistant pair adds to the `messages` array, both separating commas included."""
+    return (
+        message_bytes(Message(USER, question)) + message_bytes(Message(ASSISTANT, answer)) + 2
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """Everything in a body that is not a message: model, brackets, options.
+
+    body bytes = envelope.bytes + Σ message bytes + (number of messages − 1).
+    """
+
+    model: str
+    options: RequestOptions
+
+    @property
+    def bytes(self) -> int:
+        empty = build_body(self.model, [], self.options)
+        return len(empty)
+
+    def options_json(self) -> Mapping[str, Any]:
+        return self.options.to_json()

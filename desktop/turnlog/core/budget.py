@@ -1,0 +1,120 @@
+"""The two independent limits of a request: body bytes and input tokens.
+
+Neither stands in for the other: a body can be small in bytes and large in
+tokens (CJK, emoji) or the reverse (JSON escaping of control characters).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from .model import (
+    MAX_OUTPUT_RESERVE,
+    MIN_OUTPUT_RESERVE,
+    UNKNOWN_CONTEXT_WINDOW,
+    ConversationSettings,
+)
+
+MIN_SAFETY_MARGIN = 128
+MAX_SAFETY_MARGIN = 8_192
+
+# Chat templates wrap every message in role markers and separators; across the
+# ChatML, Llama and OpenAI formats that costs 3-7 tokens. Estimates take the high end.
+MESSAGE_OVERHEAD_TOKENS = 8
+# Tokens the server adds to prime the reply ("<|im_start|>assistant\n" and kin).
+REPLY_PRIMING_TOKENS = 4
+
+
+class InvalidBudget(ValueError):
+    """A budget setting outside what Turnlog accepts, with the allowed range in the message."""
+
+
+def safety_margin(context_window: int) -> int:
+    """5 % of the window, at least 128 and at most 8,192 tokens."""
+    return max(MIN_SAFETY_MARGIN, min(MAX_SAFETY_MARGIN, (context_window * 5 + 99) // 100))
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """What one request may carry: `max_bytes` of body, `input_tokens` of input."""
+
+    max_bytes: int
+    context_window: int
+    output_reserve: int
+    window_known: bool = True
+
+    def __post_init__(self) -> None:
+        if self.max_bytes <= 0:
+            raise InvalidBudget(f"The byte limit must be positive, not {self.max_bytes:,}.")
+        if not MIN_OUTPUT_RESERVE <= self.output_reserve <= MAX_OUTPUT_RESERVE:
+            raise InvalidBudget(
+                f"The output reserve must be between {MIN_OUTPUT_RESERVE:,} and "
+                f"{MAX_OUTPUT_RESERVE:,} tokens, not {self.output_reserve:,}."
+            )
+        if self.context_window <= 0:
+            raise InvalidBudget(f"The context window must be positive, not {self.context_window:,}.")
+
+    @property
+    def safety_margin(self) -> int:
+        return safety_margin(self.context_window)
+
+    @property
+    def input_tokens(self) -> int:
+        """Context window − output reserve − safety margin (may be ≤ 0 for tiny windows)."""
+        return self.context_window - self.output_reserve - self.safety_margin
+
+    @classmethod
+    def from_settings(
+        cls, settings: ConversationSettings, *, context_window: int | None = None
+    ) -> Budget:
+        """The budget for a conversation; `context_window` overrides the setting (e.g. from a server)."""
+        window = context_window if context_window is not None else settings.context_window
+        return cls(
+            max_bytes=settings.max_bytes,
+            context_window=window if window is not None else UNKNOWN_CONTEXT_WINDOW,
+            output_reserve=settings.output_reserve,
+            window_known=window is not None,
+        )
+
+
+class TokenCounter(Protocol):
+    """Counts the input tokens of one chat message. `exact` says whether counts come
+    from the model's own tokenizer (or the server) rather than an estimate."""
+
+    @property
+    def exact(self) -> bool: ...
+
+    def message_tokens(self, role: str, content: str) -> int: ...
+
+    def reply_priming_tokens(self) -> int: ...
+
+
+def estimate_text_tokens(text: str) -> int:
+    """An estimate that errs high, derived from UTF-8 bytes rather than characters.
+
+    ASCII text averages about 4 bytes per token in every common tokenizer; we
+    count 2.5 so short words, digits and punctuation are not undercounted.
+    Every non-ASCII byte counts as one token: byte-level tokenizers can never
+    need more than one token per byte, so CJK (3 bytes a character) and emoji
+    (4 bytes) are never undercounted, whatever the vocabulary.
+    """
+    total = len(text.encode("utf-8", "surrogatepass"))
+    ascii_bytes = len(text.encode("ascii", "ignore"))
+    non_ascii = total - ascii_bytes
+    return (ascii_bytes * 2 + 4) // 5 + non_ascii
+
+
+class EstimatingCounter:
+    """The default `TokenCounter`: `estimate_text_tokens` plus per-message overhead."""
+
+    exact = False
+
+    def message_tokens(self, role: str, content: str) -> int:
+        return estimate_text_tokens(content) + MESSAGE_OVERHEAD_TOKENS
+
+    def reply_priming_tokens(self) -> int:
+        return REPLY_PRIMING_TOKENS
+
+
+ESTIMATE = EstimatingCounter()

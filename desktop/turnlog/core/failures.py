@@ -1,0 +1,115 @@
+"""Every way a send can end without a commit, by name.
+
+A failure never changes the log. It carries what a person needs to act:
+plain words, the useful next step, and the draft to give back.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from .model import UNKNOWN_USAGE, Usage
+
+
+class FailureKind(enum.Enum):
+    BLANK_QUESTION = "blank_question"
+    INVALID_TEXT = "invalid_text"
+    REFUSED = "refused_by_budget"
+    TIMEOUT = "timeout"
+    RATE_LIMITED = "rate_limited"
+    AUTH = "auth"
+    MODEL_NOT_FOUND = "model_not_found"
+    REQUEST_TOO_LARGE = "request_too_large"
+    HTTP_STATUS = "http_status"
+    NETWORK = "network"
+    MALFORMED = "malformed"
+    EMPTY = "empty"
+    TRUNCATED = "truncated"
+    LENGTH = "length"
+    NO_FINISH_REASON = "no_finish_reason"
+    OTHER_FINISH_REASON = "other_finish_reason"
+    CANCELLED = "cancelled"
+    CONTEXT_OVERFLOW = "context_overflow"
+    RESPONSE_TOO_LARGE = "response_too_large"
+    DEADLINE = "deadline"
+    NO_KEY = "no_key"
+    STORAGE = "storage"
+    SUMMARY_FAILED = "summary_failed"
+    COMPACTION_LIMIT = "compaction_limit"
+    LOCAL_MODEL = "local_model"
+    CONVERSATION_GONE = "conversation_gone"
+
+
+_TITLES = {
+    FailureKind.BLANK_QUESTION: "Nothing to send",
+    FailureKind.INVALID_TEXT: "The question contains text that cannot be sent",
+    FailureKind.REFUSED: "Too large to send",
+    FailureKind.TIMEOUT: "The server took too long",
+    FailureKind.RATE_LIMITED: "Rate limited",
+    FailureKind.AUTH: "The key was refused",
+    FailureKind.MODEL_NOT_FOUND: "Model not found",
+    FailureKind.REQUEST_TOO_LARGE: "The server says the request is too large",
+    FailureKind.HTTP_STATUS: "The server returned an error",
+    FailureKind.NETWORK: "Could not reach the server",
+    FailureKind.MALFORMED: "The server sent something that is not a chat reply",
+    FailureKind.EMPTY: "The reply was empty",
+    FailureKind.TRUNCATED: "The reply stopped before it was complete",
+    FailureKind.LENGTH: "The reply was cut off at the output limit",
+    FailureKind.NO_FINISH_REASON: "The reply did not say it was finished",
+    FailureKind.OTHER_FINISH_REASON: "The reply ended for an unexpected reason",
+    FailureKind.CANCELLED: "Stopped",
+    FailureKind.CONTEXT_OVERFLOW: "The conversation is larger than the model's context window",
+    FailureKind.RESPONSE_TOO_LARGE: "The reply was larger than the response limit",
+    FailureKind.DEADLINE: "The request ran past its time limit",
+    FailureKind.NO_KEY: "No API key",
+    FailureKind.STORAGE: "The answer could not be saved",
+    FailureKind.SUMMARY_FAILED: "The summary of older turns failed",
+    FailureKind.COMPACTION_LIMIT: "Compaction hit its limit",
+    FailureKind.LOCAL_MODEL: "The built-in model could not start",
+    FailureKind.CONVERSATION_GONE: "The conversation was deleted",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A named failure with plain words. `detail` is what the server or system said
+    (already redacted of secrets); `hint` is the useful next step."""
+
+    kind: FailureKind
+    detail: str = ""
+    hint: str = ""
+    retry_after: float | None = None
+    status: int | None = None
+    stage: str = ""
+
+    @property
+    def title(self) -> str:
+        return _TITLES[self.kind]
+
+    def message(self) -> str:
+        text = self.title
+        if self.stage:
+            text = f"{self.stage}: {text}"
+        if self.detail:
+            text += f" — {self.detail}"
+        if self.hint:
+            text += f". {self.hint}"
+        return text
+
+
+class ProviderFailure(Exception):
+    """Raised by a provider for an outcome that is not a reply. `partial` is any answer
+    text that had streamed before it; `usage` whatever the server reported."""
+
+    def __init__(self, failure: Failure, *, partial: str = "", usage: Usage = UNKNOWN_USAGE):
+        super().__init__(failure.message())
+        self.failure = failure
+        self.partial = partial
+        self.usage = usage
+
+
+def rate_limit_hint(retry_after: float | None) -> str:
+    if retry_after is None:
+        return "Wait a moment and send again"
+    return f"Retry after {max(1, round(retry_after))} s"

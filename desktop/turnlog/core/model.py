@@ -1,0 +1,113 @@
+"""Immutable records of the log: turns, conversations and their settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token usage as the server reported it. `None` fields mean the server did not say."""
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    total_tokens: int | None = None
+
+    @property
+    def known(self) -> bool:
+        return any(v is not None for v in (self.prompt_tokens, self.completion_tokens,
+                                           self.total_tokens))
+
+    def to_json(self) -> dict[str, int] | None:
+        if not self.known:
+            return None
+        out: dict[str, int] = {}
+        if self.prompt_tokens is not None:
+            out["prompt_tokens"] = self.prompt_tokens
+        if self.completion_tokens is not None:
+            out["completion_tokens"] = self.completion_tokens
+        if self.total_tokens is not None:
+            out["total_tokens"] = self.total_tokens
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Usage:
+        if not isinstance(data, dict):
+            return UNKNOWN_USAGE
+
+        def num(key: str) -> int | None:
+            value = data.get(key)
+            return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+        return cls(num("prompt_tokens"), num("completion_tokens"), num("total_tokens"))
+
+
+UNKNOWN_USAGE = Usage()
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One confirmed question/answer pair. Never split, never edited."""
+
+    id: str
+    ordinal: int
+    question: str
+    answer: str
+    model: str
+    finish_reason: str
+    created_at: datetime
+    usage: Usage = UNKNOWN_USAGE
+
+
+DEFAULT_MAX_BYTES = 16_000
+DEFAULT_OUTPUT_RESERVE = 8_192
+MIN_OUTPUT_RESERVE = 256
+MAX_OUTPUT_RESERVE = 32_768
+UNKNOWN_CONTEXT_WINDOW = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationSettings:
+    """Per-conversation budget and request options.
+
+    `context_window` of `None` means the model's window is unknown; the token
+    budget then assumes `UNKNOWN_CONTEXT_WINDOW`.
+    """
+
+    max_bytes: int = DEFAULT_MAX_BYTES
+    context_window: int | None = None
+    output_reserve: int = DEFAULT_OUTPUT_RESERVE
+    compaction: bool = True
+    temperature: float | None = None
+    stream: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "max_bytes": self.max_bytes,
+            "context_window": self.context_window,
+            "output_reserve": self.output_reserve,
+            "compaction": self.compaction,
+            "temperature": self.temperature,
+            "stream": self.stream,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> ConversationSettings:
+        if not isinstance(data, dict):
+            return cls()
+        defaults = cls()
+        known = {k: data[k] for k in defaults.to_json() if k in data}
+        return cls(**{**defaults.to_json(), **known})
+
+
+@dataclass(frozen=True, slots=True)
+class Conversation:
+    id: int
+    title: str
+    system_prompt: str = ""
+    model: str = ""
+    settings: ConversationSettings = field(default_factory=ConversationSettings)
+    created_at: datetime | None = None
+    updated_at: datetime | None = None

@@ -1,0 +1,334 @@
+"""Projection: what one request carries out of the log, measured on the exact body.
+
+System prompt, pinned facts, a rolling summary (if any), the newest contiguous
+whole turns that fit both budgets, then the current question. The mandatory
+part is never cut: if it cannot fit, `ProjectionRefused` says by how much.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .body import (
+    ASSISTANT,
+    SYSTEM,
+    USER,
+    Envelope,
+    Message,
+    RequestOptions,
+    build_body,
+    message_bytes,
+    pair_bytes,
+)
+from .budget import ESTIMATE, Budget, TokenCounter
+from .model import Turn
+
+
+class Mark(enum.Enum):
+    """How a turn took part in a request."""
+
+    SENT = "sent"  # verbatim in the body
+    SUMMARY = "summary"  # covered by the rolling summary
+    NOT_SENT = "not_sent"  # left out
+
+
+class PartKind(enum.Enum):
+    ENVELOPE = "envelope"
+    SYSTEM = "system"
+    PINNED = "pinned"
+    SUMMARY = "summary"
+    TURN = "turn"
+    QUESTION = "question"
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One piece of the body, in wire order. Part bytes sum to the body's length."""
+
+    kind: PartKind
+    bytes: int
+    tokens: int
+    ordinal: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnCost:
+    bytes: int
+    tokens: int
+
+
+class CostIndex:
+    """Each turn's exact contribution to a body (bytes with separators, tokens), computed once.
+
+    Turns are immutable, so a cost keyed by turn id never goes stale; deleting a
+    turn only leaves an unused entry (`forget` drops it).
+    """
+
+    def __init__(self, counter: TokenCounter = ESTIMATE) -> None:
+        self.counter = counter
+        self._costs: dict[str, TurnCost] = {}
+
+    def cost(self, turn: Turn) -> TurnCost:
+        cost = self._costs.get(turn.id)
+        if cost is None:
+            tokens = self.counter.message_tokens(USER, turn.question) + self.counter.message_tokens(
+                ASSISTANT, turn.answer
+            )
+            cost = TurnCost(pair_bytes(turn.question, turn.answer), tokens)
+            self._costs[turn.id] = cost
+        return cost
+
+    def warm(self, turns: Iterable[Turn]) -> None:
+        for turn in turns:
+            self.cost(turn)
+
+    def forget(self, turn_ids: Iterable[str]) -> None:
+        for turn_id in turn_ids:
+            self._costs.pop(turn_id, None)
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryPart:
+    """A rolling summary standing in for the oldest `covered_count` turns of the log."""
+
+    content: str
+    covered_count: int
+    summary_id: int | None = None
+
+
+class RefusalReason(enum.Enum):
+    BYTES = "bytes"
+    TOKENS = "tokens"
+
+
+class ProjectionRefused(Exception):
+    """The mandatory part (system prompt, pinned facts, summary, question) does not fit."""
+
+    def __init__(
+        self,
+        *,
+        reason: RefusalReason,
+        mandatory_bytes: int,
+        max_bytes: int,
+        mandatory_tokens: int,
+        token_budget: int,
+        tokens_exact: bool,
+        includes_summary: bool,
+    ) -> None:
+        self.reason = reason
+        self.mandatory_bytes = mandatory_bytes
+        self.max_bytes = max_bytes
+        self.mandatory_tokens = mandatory_tokens
+        self.token_budget = token_budget
+        self.tokens_exact = tokens_exact
+        self.includes_summary = includes_summary
+        super().__init__(self.describe())
+
+    @property
+    def excess_bytes(self) -> int:
+        return max(0, self.mandatory_bytes - self.max_bytes)
+
+    @property
+    def excess_tokens(self) -> int:
+        return max(0, self.mandatory_tokens - self.token_budget)
+
+    def describe(self) -> str:
+        what = "The system prompt, pinned facts" + (", summary" if self.includes_summary else "")
+        what += " and question"
+        if self.reason is RefusalReason.BYTES:
+            return (
+                f"{what} take {self.mandatory_bytes:,} bytes, but the request limit is "
+                f"{self.max_bytes:,} bytes: shorten the question by at least "
+                f"{self.excess_bytes:,} bytes or raise the byte limit. Nothing was sent."
+            )
+        kind = "exactly" if self.tokens_exact else "an estimated"
+        return (
+            f"{what} take {kind} {self.mandatory_tokens:,} tokens, but the input budget is "
+            f"{self.token_budget:,} tokens: shorten the question by at least "
+            f"{self.excess_tokens:,} tokens or use a larger context window. Nothing was sent."
+        )
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "refused": True,
+            "reason": self.reason.value,
+            "mandatory_bytes": self.mandatory_bytes,
+            "max_bytes": self.max_bytes,
+            "mandatory_tokens": self.mandatory_tokens,
+            "token_budget": self.token_budget,
+            "tokens_exact": self.tokens_exact,
+            "message": self.describe(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    """One request's view of the log. `body` is the exact bytes the provider sends."""
+
+    body: bytes
+    messages: tuple[Message, ...]
+    model: str
+    budget: Budget
+    input_tokens: int
+    tokens_exact: bool
+    parts: tuple[Part, ...]
+    mandatory_bytes: int
+    mandatory_tokens: int
+    summary: SummaryPart | None
+    _turns: Sequence[Turn] = field(repr=False)
+    _first_sent: int = field(repr=False)
+
+    @property
+    def body_bytes(self) -> int:
+        return len(self.body)
+
+    @property
+    def sent(self) -> tuple[int, ...]:
+        """Ordinals sent verbatim, oldest first."""
+        return tuple(t.ordinal for t in self._turns[self._first_sent :])
+
+    @property
+    def summarized(self) -> tuple[int, ...]:
+        covered = self.summary.covered_count if self.summary else 0
+        return tuple(t.ordinal for t in self._turns[:covered])
+
+    @property
+    def left_out(self) -> tuple[int, ...]:
+        covered = self.summary.covered_count if self.summary else 0
+        return tuple(t.ordinal for t in self._turns[covered : self._first_sent])
+
+    @property
+    def sent_turn_ids(self) -> tuple[str, ...]:
+        return tuple(t.id for t in self._turns[self._first_sent :])
+
+    @property
+    def sent_count(self) -> int:
+        return len(self._turns) - self._first_sent
+
+    def mark(self, index: int) -> Mark:
+        """The mark of the turn at `index` (0-based position in the log given to `project`)."""
+        if index >= self._first_sent:
+            return Mark.SENT
+        if self.summary is not None and index < self.summary.covered_count:
+            return Mark.SUMMARY
+        return Mark.NOT_SENT
+
+    def marks_by_ordinal(self) -> dict[int, Mark]:
+        return {t.ordinal: self.mark(i) for i, t in enumerate(self._turns)}
+
+
+def _prefix_messages(
+    system_prompt: str, pinned: Sequence[str], summary: SummaryPart | None
+) -> list[tuple[PartKind, Message]]:
+    out: list[tuple[PartKind, Message]] = []
+    if system_prompt:
+        out.append((PartKind.SYSTEM, Message(SYSTEM, system_prompt)))
+    if pinned:
+        text = "Pinned facts (always true in this conversation):\n" + "\n".join(
+            f"- {fact}" for fact in pinned
+        )
+        out.append((PartKind.PINNED, Message(SYSTEM, text)))
+    if summary is not None:
+        out.append((PartKind.SUMMARY, Message(SYSTEM, summary.content)))
+    return out
+
+
+def project(
+    turns: Sequence[Turn],
+    question: str,
+    *,
+    model: str,
+    budget: Budget,
+    system_prompt: str = "",
+    options: RequestOptions | None = None,
+    pinned: Sequence[str] = (),
+    summary: SummaryPart | None = None,
+    costs: CostIndex | None = None,
+) -> Projection:
+    """Project the log into one request.
+
+    Keeps the newest contiguous suffix of whole turns (after any summarized
+    prefix) that fits both budgets. Work is proportional to the turns kept,
+    not to the log: each turn's cost is computed once and cached in `costs`.
+    Raises `ProjectionRefused` when the mandatory part alone does not fit.
+    """
+    if not isinstance(turns, tuple):
+        turns = tuple(turns)  # the projection keeps a view; a caller's list may change later
+    options = options or RequestOptions()
+    costs = costs or CostIndex()
+    counter = costs.counter
+    covered = summary.covered_count if summary else 0
+    if not 0 <= covered <= len(turns):
+        raise ValueError(f"summary covers {covered} turns but the log has {len(turns)}")
+
+    envelope_bytes = Envelope(model, options).bytes
+    prefix = _prefix_messages(system_prompt, pinned, summary)
+    question_message = Message(USER, question)
+
+    parts: list[Part] = [Part(PartKind.ENVELOPE, envelope_bytes, counter.reply_priming_tokens())]
+    for kind, message in prefix:
+        # Each prefix message is followed by a comma: the question always comes after it.
+        parts.append(
+            Part(kind, message_bytes(message) + 1, counter.message_tokens(message.role,
+                                                                            message.content))
+        )
+    question_part = Part(
+        PartKind.QUESTION, message_bytes(question_message),
+        counter.message_tokens(USER, question),
+    )
+    mandatory_bytes = sum(p.bytes for p in parts) + question_part.bytes
+    mandatory_tokens = sum(p.tokens for p in parts) + question_part.tokens
+
+    refusal = None
+    if mandatory_bytes > budget.max_bytes:
+        refusal = RefusalReason.BYTES
+    elif mandatory_tokens > budget.input_tokens:
+        refusal = RefusalReason.TOKENS
+    if refusal is not None:
+        raise ProjectionRefused(
+            reason=refusal,
+            mandatory_bytes=mandatory_bytes,
+            max_bytes=budget.max_bytes,
+            mandatory_tokens=mandatory_tokens,
+            token_budget=budget.input_tokens,
+            tokens_exact=counter.exact,
+            includes_summary=summary is not None,
+        )
+
+    free_bytes = budget.max_bytes - mandatory_bytes
+    free_tokens = budget.input_tokens - mandatory_tokens
+    first = len(turns)
+    while first > covered:
+        cost = costs.cost(turns[first - 1])
+        if cost.bytes > free_bytes or cost.tokens > free_tokens:
+            break
+        free_bytes -= cost.bytes
+        free_tokens -= cost.tokens
+        first -= 1
+
+    messages = [m for _, m in prefix]
+    for turn in turns[first:]:
+        cost = costs.cost(turn)
+        parts.append(Part(PartKind.TURN, cost.bytes, cost.tokens, turn.ordinal))
+        messages.append(Message(USER, turn.question))
+        messages.append(Message(ASSISTANT, turn.answer))
+    messages.append(question_message)
+    parts.append(question_part)
+
+    body = build_body(model, messages, options)
+    return Projection(
+        body=body,
+        messages=tuple(messages),
+        model=model,
+        budget=budget,
+        input_tokens=sum(p.tokens for p in parts),
+        tokens_exact=counter.exact,
+        parts=tuple(parts),
+        mandatory_bytes=mandatory_bytes,
+        mandatory_tokens=mandatory_tokens,
+        summary=summary,
+        _turns=turns,
+        _first_sent=first,
+    )

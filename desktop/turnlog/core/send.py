@@ -1,0 +1,396 @@
+"""One send, top to bottom: build candidate → project → send → validate → commit, or fail.
+
+The log changes only through `LogStore.commit_turn`, and only after a reply
+passed `validate_reply`. Every other path returns `Failed` carrying the draft.
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Protocol
+
+from .body import RequestOptions
+from .budget import Budget
+from .failures import Failure, FailureKind, ProviderFailure
+from .model import UNKNOWN_USAGE, Conversation, Turn, Usage
+from .projection import CostIndex, Projection, ProjectionRefused, SummaryPart, project
+
+
+class Stage(enum.Enum):
+    STARTING_LOCAL_MODEL = "starting local model"
+    PREPARING = "preparing"
+    ORGANIZING = "organizing turns"
+    COMPACTING = "compacting"
+    ANSWERING = "answering"
+
+
+class CancelToken:
+    """Set from any thread; checked by the send path and the provider between bytes."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._callbacks: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+
+    def cancel(self) -> None:
+        with self._lock:
+            if self._event.is_set():
+                return
+            self._event.set()
+            callbacks = list(self._callbacks)
+        for callback in callbacks:
+            callback()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+    def on_cancel(self, callback: Callable[[], None]) -> None:
+        """Run `callback` when cancelled (at once if already cancelled)."""
+        with self._lock:
+            if not self._event.is_set():
+                self._callbacks.append(callback)
+                return
+        callback()
+
+    def wait(self, seconds: float) -> bool:
+        return self._event.wait(seconds)
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What a provider got back for a request that reached the end of its response."""
+
+    content: str
+    finish_reason: str | None
+    usage: Usage = UNKNOWN_USAGE
+    model: str = ""
+    tool_calls: bool = False
+    first_token_s: float | None = None
+
+
+class ChatProvider(Protocol):
+    def complete(
+        self, body: bytes, *, on_delta: Callable[[str], None], cancel: CancelToken
+    ) -> Reply:
+        """Send `body` unchanged; raise `ProviderFailure` for anything that is not a reply."""
+        ...
+
+
+class StoreError(Exception):
+    """A storage fault with plain words (disk full, locked, corrupt, deleted meanwhile)."""
+
+    def __init__(self, message: str, *, kind: FailureKind = FailureKind.STORAGE) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass(frozen=True, slots=True)
+class PendingTurn:
+    """A complete reply about to be appended. `id` is client-generated: committing it
+    twice stores it once."""
+
+    id: str
+    question: str
+    answer: str
+    model: str
+    finish_reason: str
+    usage: Usage
+    created_at: datetime
+    generation: int | None = None
+
+
+def ordinal_ranges(ordinals: Sequence[int]) -> list[list[int]]:
+    """Compress sorted ordinals into inclusive `[first, last]` runs (1,2,3,5 → [1,3],[5,5])."""
+    runs: list[list[int]] = []
+    for ordinal in ordinals:
+        if runs and ordinal == runs[-1][1] + 1:
+            runs[-1][1] = ordinal
+        else:
+            runs.append([ordinal, ordinal])
+    return runs
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRecord:
+    """What Turnlog keeps about a request it made: numbers and references, never text."""
+
+    conversation_id: int
+    started_at: datetime
+    model: str
+    outcome: str
+    body_bytes: int
+    max_bytes: int
+    input_tokens: int
+    token_budget: int
+    tokens_exact: bool
+    sent: tuple[int, ...]
+    summarized: tuple[int, ...]
+    left_out: tuple[int, ...]
+    sent_turn_ids: tuple[str, ...] = ()
+    usage: Usage = UNKNOWN_USAGE
+    duration_s: float = 0.0
+    first_token_s: float | None = None
+    status: int | None = None
+    turn_id: str | None = None
+    summary_id: int | None = None
+    extra_usage: tuple[Usage, ...] = ()
+    attempt: int = 1
+
+
+class LogStore(Protocol):
+    def turns(self, conversation_id: int) -> Sequence[Turn]: ...
+
+    def generation(self, conversation_id: int) -> int:
+        """A number that changes whenever turns of the conversation are deleted."""
+        ...
+
+    def commit_turn(self, conversation_id: int, pending: PendingTurn) -> Turn:
+        """Append in one transaction; raise `StoreError` on any fault or a stale generation."""
+        ...
+
+    def record_request(self, record: RequestRecord) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SendRequest:
+    """The candidate: what the user asked, and how to project it."""
+
+    conversation: Conversation
+    question: str
+    model: str
+    budget: Budget
+    options: RequestOptions = field(default_factory=RequestOptions)
+    pinned: tuple[str, ...] = ()
+    turn_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    turn: Turn
+    projection: Projection
+    reply: Reply
+    record: RequestRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    failure: Failure
+    draft: str
+    partial: str = ""
+    projection: Projection | None = None
+    record: RequestRecord | None = None
+    refusal: ProjectionRefused | None = None
+
+
+Outcome = Committed | Failed
+
+
+def check_question(question: str) -> Failure | None:
+    """Refuse blank questions and text that cannot be encoded as UTF-8 (a lone surrogate)."""
+    if not question.strip():
+        return Failure(FailureKind.BLANK_QUESTION, hint="Type a question first")
+    try:
+        question.encode("utf-8")
+    except UnicodeEncodeError as err:
+        return Failure(
+            FailureKind.INVALID_TEXT,
+            detail=f"character {err.start + 1} is half of a broken character pair (a lone "
+            f"surrogate, often left by a bad paste)",
+            hint="Delete or retype that character and send again",
+        )
+    return None
+
+
+def validate_reply(reply: Reply) -> Failure | None:
+    """Only a non-empty answer that finished with `stop` may be committed."""
+    if reply.tool_calls:
+        return Failure(
+            FailureKind.OTHER_FINISH_REASON,
+            detail="the model asked to call a tool, which Turnlog does not offer",
+        )
+    if reply.finish_reason is None:
+        return Failure(FailureKind.NO_FINISH_REASON, hint="Send again")
+    if reply.finish_reason == "length":
+        return Failure(
+            FailureKind.LENGTH, hint="Raise the output limit (output reserve) and send again"
+        )
+    if reply.finish_reason != "stop":
+        return Failure(
+            FailureKind.OTHER_FINISH_REASON, detail=f"finish reason “{reply.finish_reason}”"
+        )
+    if not reply.content.strip():
+        return Failure(FailureKind.EMPTY, hint="Send again or try another model")
+    return None
+
+
+SummaryProvider = Callable[
+    [Sequence[Turn], SendRequest, CancelToken, Callable[[Stage, str], None]], SummaryPart | None
+]
+
+
+class Sender:
+    """Runs sends for one store and one provider. Safe to use from a worker thread."""
+
+    def __init__(
+        self,
+        store: LogStore,
+        provider: ChatProvider,
+        *,
+        costs: CostIndex | None = None,
+        summarize: SummaryProvider | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self.provider = provider
+        self.costs = costs or CostIndex()
+        self.summarize = summarize
+        self.clock = clock
+
+    def send(
+        self,
+        request: SendRequest,
+        *,
+        cancel: CancelToken | None = None,
+        on_stage: Callable[[Stage, str], None] = lambda stage, detail: None,
+        on_delta: Callable[[str], None] = lambda text: None,
+        on_projection: Callable[[Projection], None] = lambda projection: None,
+    ) -> Outcome:
+        cancel = cancel or CancelToken()
+        draft = request.question
+        cid = request.conversation.id
+
+        # 1. Candidate: the question must be sendable text.
+        on_stage(Stage.PREPARING, "")
+        problem = check_question(draft)
+        if problem is not None:
+            return Failed(problem, draft)
+
+        # 2. Projection out of the log as it is now.
+        try:
+            turns = self.store.turns(cid)
+            generation = self.store.generation(cid)
+        except StoreError as err:
+            return Failed(Failure(err.kind, detail=str(err)), draft)
+        on_stage(Stage.ORGANIZING, "")
+        summary = None
+        if self.summarize is not None:
+            try:
+                summary = self.summarize(turns, request, cancel, on_stage)
+            except ProviderFailure as err:
+                return Failed(err.failure, draft)
+        if cancel.cancelled:
+            return Failed(Failure(FailureKind.CANCELLED), draft)
+        try:
+            projection = project(
+                turns,
+                draft,
+                model=request.model,
+                budget=request.budget,
+                system_prompt=request.conversation.system_prompt,
+                options=request.options,
+                pinned=request.pinned,
+                summary=summary,
+                costs=self.costs,
+            )
+        except ProjectionRefused as refusal:
+            failure = Failure(FailureKind.REFUSED, detail=refusal.describe())
+            return Failed(failure, draft, refusal=refusal)
+        on_projection(projection)
+
+        # 3. Send the exact bytes that were measured.
+        on_stage(Stage.ANSWERING, "")
+        started_wall = datetime.now(UTC)
+        started = self.clock()
+        try:
+            reply = self.provider.complete(projection.body, on_delta=on_delta, cancel=cancel)
+        except ProviderFailure as err:
+            record = self._record(
+                request, projection, started_wall, started, err.failure.kind.value,
+                usage=err.usage, status=err.failure.status,
+            )
+            return Failed(err.failure, draft, err.partial, projection, record)
+
+        # 4. Validate: only a complete answer may enter the log.
+        problem = validate_reply(reply)
+        if problem is None and cancel.cancelled:
+            problem = Failure(FailureKind.CANCELLED)
+        if problem is not None:
+            record = self._record(
+                request, projection, started_wall, started, problem.kind.value,
+                usage=reply.usage, first_token_s=reply.first_token_s,
+            )
+            return Failed(problem, draft, reply.content, projection, record)
+
+        # 5. Commit.
+        pending = PendingTurn(
+            id=request.turn_id,
+            question=draft,
+            answer=reply.content,
+            model=reply.model or request.model,
+            finish_reason="stop",
+            usage=reply.usage,
+            created_at=datetime.now(UTC),
+            generation=generation,
+        )
+        try:
+            turn = self.store.commit_turn(cid, pending)
+        except StoreError as err:
+            failure = Failure(err.kind, detail=str(err))
+            record = self._record(
+                request, projection, started_wall, started, err.kind.value, usage=reply.usage,
+                first_token_s=reply.first_token_s,
+            )
+            return Failed(failure, draft, reply.content, projection, record)
+        record = self._record(
+            request, projection, started_wall, started, "committed", usage=reply.usage,
+            first_token_s=reply.first_token_s, turn_id=turn.id,
+        )
+        return Committed(turn, projection, reply, record)
+
+    def _record(
+        self,
+        request: SendRequest,
+        projection: Projection,
+        started_wall: datetime,
+        started: float,
+        outcome: str,
+        *,
+        usage: Usage = UNKNOWN_USAGE,
+        status: int | None = None,
+        first_token_s: float | None = None,
+        turn_id: str | None = None,
+    ) -> RequestRecord:
+        record = RequestRecord(
+            conversation_id=request.conversation.id,
+            started_at=started_wall,
+            model=request.model,
+            outcome=outcome,
+            body_bytes=projection.body_bytes,
+            max_bytes=projection.budget.max_bytes,
+            input_tokens=projection.input_tokens,
+            token_budget=projection.budget.input_tokens,
+            tokens_exact=projection.tokens_exact,
+            sent=projection.sent,
+            summarized=projection.summarized,
+            left_out=projection.left_out,
+            sent_turn_ids=projection.sent_turn_ids,
+            usage=usage,
+            duration_s=self.clock() - started,
+            first_token_s=first_token_s,
+            status=status,
+            turn_id=turn_id,
+            summary_id=projection.summary.summary_id if projection.summary else None,
+        )
+        try:
+            self.store.record_request(record)
+        except StoreError:
+            # The record is bookkeeping; losing it must not turn an answer into a failure.
+            pass
+        return record
