@@ -53,7 +53,9 @@ class Budget:
                 f"{MAX_OUTPUT_RESERVE:,} tokens, not {self.output_reserve:,}."
             )
         if self.context_window <= 0:
-            raise InvalidBudget(f"The context window must be positive, not {self.context_window:,}.")
+            raise InvalidBudget(
+                f"The context window must be positive, not {self.context_window:,}."
+            )
 
     @property
     def safety_margin(self) -> int:
@@ -68,7 +70,7 @@ class Budget:
     def from_settings(
         cls, settings: ConversationSettings, *, context_window: int | None = None
     ) -> Budget:
-        """The budget for a conversation; `context_window` overrides the setting (e.g. from a server)."""
+        """The budget for a conversation; `context_window` (e.g. from a server) overrides."""
         window = context_window if context_window is not None else settings.context_window
         return cls(
             max_bytes=settings.max_bytes,

@@ -116,6 +116,8 @@ class ProjectionRefused(Exception):
         token_budget: int,
         tokens_exact: bool,
         includes_summary: bool,
+        includes_system: bool = True,
+        includes_pinned: bool = False,
     ) -> None:
         self.reason = reason
         self.mandatory_bytes = mandatory_bytes
@@ -124,6 +126,8 @@ class ProjectionRefused(Exception):
         self.token_budget = token_budget
         self.tokens_exact = tokens_exact
         self.includes_summary = includes_summary
+        self.includes_system = includes_system
+        self.includes_pinned = includes_pinned
         super().__init__(self.describe())
 
     @property
@@ -135,8 +139,16 @@ class ProjectionRefused(Exception):
         return max(0, self.mandatory_tokens - self.token_budget)
 
     def describe(self) -> str:
-        what = "The system prompt, pinned facts" + (", summary" if self.includes_summary else "")
-        what += " and question"
+        names = [
+            name
+            for name, present in (
+                ("system prompt", self.includes_system),
+                ("pinned facts", self.includes_pinned),
+                ("summary", self.includes_summary),
+            )
+            if present
+        ]
+        what = ("The " + ", ".join(names) + " and question") if names else "The question"
         if self.reason is RefusalReason.BYTES:
             return (
                 f"{what} take {self.mandatory_bytes:,} bytes, but the request limit is "
@@ -295,6 +307,8 @@ def project(
             token_budget=budget.input_tokens,
             tokens_exact=counter.exact,
             includes_summary=summary is not None,
+            includes_system=bool(system_prompt),
+            includes_pinned=bool(pinned),
         )
 
     free_bytes = budget.max_bytes - mandatory_bytes

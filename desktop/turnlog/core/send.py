@@ -6,6 +6,7 @@ passed `validate_reply`. Every other path returns `Failed` carrying the draft.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import threading
 import time
@@ -388,9 +389,7 @@ class Sender:
             turn_id=turn_id,
             summary_id=projection.summary.summary_id if projection.summary else None,
         )
-        try:
+        # The record is bookkeeping; losing it must not turn an answer into a failure.
+        with contextlib.suppress(StoreError):
             self.store.record_request(record)
-        except StoreError:
-            # The record is bookkeeping; losing it must not turn an answer into a failure.
-            pass
         return record

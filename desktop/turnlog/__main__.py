@@ -1,0 +1,3 @@
+from turnlog.app import main
+
+raise SystemExit(main())

@@ -1,0 +1,46 @@
+"""turnlog-cli: the headless companion. Shares core and store with the window."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..core.send import StoreError
+from . import log_commands
+
+# Exit statuses shared by all commands.
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_REFUSED = 3
+EXIT_FAILED = 4
+
+COMMAND_MODULES = [log_commands]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="turnlog-cli",
+        description="Inspect, project, import and export Turnlog conversations without the window.",
+    )
+    parser.add_argument("--version", action="version", version=f"turnlog {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in COMMAND_MODULES:
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except StoreError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK

@@ -1,0 +1,454 @@
+"""`TurnlogStore`: the log and its derived data in one SQLite file.
+
+Implements core's `LogStore`. Turns are append-only; each is written in one
+transaction with its question and answer together. Only one process may open
+a data directory for writing (an advisory lock file); readers never write.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import peewee
+
+from ..core.failures import FailureKind
+from ..core.model import Conversation, ConversationSettings, Turn, Usage
+from ..core.send import PendingTurn, RequestRecord, StoreError, ordinal_ranges
+from ..paths import DB_NAME, LOCK_NAME
+from .errors import (
+    STORE_EXCEPTIONS,
+    AlreadyOpen,
+    NotFound,
+    SchemaTooNew,
+    TurnIdConflict,
+    translate,
+)
+from .migrations import SCHEMA_VERSION, current_version, migrate
+from .models import ConversationRow, RequestRow, TurnRow, database
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def _turn(row: Any) -> Turn:
+    return Turn(
+        id=row.id,
+        ordinal=row.ordinal,
+        question=row.question,
+        answer=row.answer,
+        model=row.model,
+        finish_reason=row.finish_reason,
+        created_at=_parse_time(row.created_at),
+        usage=Usage.from_json(json.loads(row.usage)) if row.usage else Usage(),
+    )
+
+
+def _conversation(row: ConversationRow) -> Conversation:
+    return Conversation(
+        id=row.id,
+        title=row.title,
+        system_prompt=row.system_prompt,
+        model=row.model,
+        settings=ConversationSettings.from_json(json.loads(row.settings or "{}")),
+        created_at=_parse_time(row.created_at),
+        updated_at=_parse_time(row.updated_at),
+    )
+
+
+def expand_runs(text: str) -> tuple[int, ...]:
+    return tuple(o for first, last in json.loads(text) for o in range(first, last + 1))
+
+
+class _WriterLock:
+    """An advisory `flock` on `<data dir>/turnlog.lock`; released when the process dies."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode("ascii", "replace").strip() or "another process"
+            os.close(fd)
+            raise AlreadyOpen(
+                f"Turnlog is already open with this data directory ({self.path.parent}, held by "
+                f"process {holder}). Close the other window or command first."
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+
+class TurnlogStore:
+    """The log. Open with `TurnlogStore.open(data_dir)`; close when done."""
+
+    def __init__(self, home: Path, db: peewee.SqliteDatabase, lock: _WriterLock | None) -> None:
+        self.home = home
+        self.path = home / DB_NAME
+        self.db = db
+        self._lock = lock
+        self._cache: dict[int, tuple[Turn, ...]] = {}
+        self._cache_lock = threading.Lock()
+
+    # ----------------------------------------------------------------- life cycle
+    @classmethod
+    def open(cls, home: Path, *, readonly: bool = False) -> TurnlogStore:
+        """Open (creating if needed) the database in `home`.
+
+        A writer takes the data directory's lock; `readonly` opens never write,
+        so projecting or listing leaves the database file byte-identical.
+        """
+        home.mkdir(parents=True, exist_ok=True)
+        path = home / DB_NAME
+        lock = None
+        if not readonly:
+            lock = _WriterLock(home / LOCK_NAME)
+            lock.acquire()
+        elif not path.exists():
+            raise NotFound(f"There is no Turnlog database in {home} yet.")
+        db = peewee.SqliteDatabase(
+            str(path),
+            pragmas={
+                "journal_mode": "wal",
+                "synchronous": 2,  # FULL: a committed turn survives power loss
+                "foreign_keys": 1,
+                "secure_delete": 1,  # deleted text is overwritten, not left in free pages
+                "busy_timeout": 5000,
+            },
+            check_same_thread=False,
+        )
+        try:
+            database.initialize(db)
+            db.connect(reuse_if_open=True)
+            version = current_version(db)
+            if version > SCHEMA_VERSION:
+                raise SchemaTooNew(
+                    f"{path} was written by a newer Turnlog (schema {version}, this one "
+                    f"knows {SCHEMA_VERSION}). Update Turnlog to open it."
+                )
+            if version < SCHEMA_VERSION:
+                if readonly:
+                    raise StoreError(
+                        f"{path} needs an upgrade; open Turnlog (or any writing command) once."
+                    )
+                migrate(db)
+        except StoreError:
+            db.close()
+            if lock:
+                lock.release()
+            raise
+        except STORE_EXCEPTIONS as err:
+            db.close()
+            if lock:
+                lock.release()
+            raise translate(err, str(path)) from err
+        return cls(home, db, lock)
+
+    def close(self) -> None:
+        try:
+            if not self.db.is_closed():
+                if self._lock is not None:
+                    self.db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                self.db.close()
+        finally:
+            if self._lock is not None:
+                self._lock.release()
+                self._lock = None
+
+    def __enter__(self) -> TurnlogStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def writable(self) -> bool:
+        return self._lock is not None
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        try:
+            yield
+        except StoreError:
+            raise
+        except STORE_EXCEPTIONS as err:
+            raise translate(err, str(self.path)) from err
+
+    def _need_writer(self) -> None:
+        if self._lock is None:
+            raise StoreError("This store was opened read-only.")
+
+    # -------------------------------------------------------------- conversations
+    def create_conversation(
+        self,
+        title: str,
+        *,
+        system_prompt: str = "",
+        model: str = "",
+        settings: ConversationSettings | None = None,
+    ) -> Conversation:
+        self._need_writer()
+        stamp = now_iso()
+        with self._guard(), self.db.atomic():
+            row = ConversationRow.create(
+                title=title,
+                system_prompt=system_prompt,
+                model=model,
+                settings=json.dumps((settings or ConversationSettings()).to_json()),
+                created_at=stamp,
+                updated_at=stamp,
+            )
+        return _conversation(row)
+
+    def conversation(self, conversation_id: int) -> Conversation:
+        with self._guard():
+            row = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
+        if row is None:
+            raise NotFound(f"There is no conversation {conversation_id}.")
+        return _conversation(row)
+
+    def conversations(self, search: str = "") -> list[Conversation]:
+        """Newest (most recently active) first; `search` filters titles, case-insensitively."""
+        with self._guard():
+            query = ConversationRow.select()
+            if search:
+                query = query.where(ConversationRow.title.contains(search))
+            rows = query.order_by(ConversationRow.updated_at.desc(), ConversationRow.id.desc())
+            return [_conversation(r) for r in rows]
+
+    def update_conversation(
+        self,
+        conversation_id: int,
+        *,
+        title: str | None = None,
+        system_prompt: str | None = None,
+        model: str | None = None,
+        settings: ConversationSettings | None = None,
+    ) -> Conversation:
+        self._need_writer()
+        current = self.conversation(conversation_id)
+        changes: dict[Any, Any] = {}
+        if title is not None:
+            changes[ConversationRow.title] = title
+        if system_prompt is not None:
+            changes[ConversationRow.system_prompt] = system_prompt
+        if model is not None:
+            changes[ConversationRow.model] = model
+        if settings is not None:
+            changes[ConversationRow.settings] = json.dumps(settings.to_json())
+        if not changes:
+            return current
+        with self._guard(), self.db.atomic():
+            ConversationRow.update(changes).where(ConversationRow.id == conversation_id).execute()
+        return self.conversation(conversation_id)
+
+    def generation(self, conversation_id: int) -> int:
+        with self._guard():
+            row = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
+        if row is None:
+            raise NotFound(f"Conversation {conversation_id} no longer exists.")
+        return int(row.generation)
+
+    # ---------------------------------------------------------------------- turns
+    def turns(self, conversation_id: int) -> tuple[Turn, ...]:
+        """The whole log of a conversation, oldest first, as an immutable tuple.
+
+        Cached: turns never change, appends extend the cached tuple, deletes drop it.
+        """
+        with self._cache_lock:
+            cached = self._cache.get(conversation_id)
+        if cached is not None:
+            return cached
+        self.conversation(conversation_id)
+        with self._guard():
+            rows = (
+                TurnRow.select()
+                .where(TurnRow.conversation == conversation_id)
+                .order_by(TurnRow.ordinal)
+                .objects()
+            )
+            loaded = tuple(_turn(r) for r in rows)
+        with self._cache_lock:
+            self._cache[conversation_id] = loaded
+        return loaded
+
+    def turn_count(self, conversation_id: int) -> int:
+        with self._guard():
+            return int(TurnRow.select().where(TurnRow.conversation == conversation_id).count())
+
+    def turn(self, turn_id: str) -> tuple[int, Turn]:
+        """A turn by id, with its conversation id."""
+        with self._guard():
+            row = TurnRow.get_or_none(TurnRow.id == turn_id)
+        if row is None:
+            raise NotFound(f"There is no turn {turn_id}.")
+        return row.conversation_id, _turn(row)
+
+    def commit_turn(self, conversation_id: int, pending: PendingTurn) -> Turn:
+        """Append a complete turn in one transaction. Idempotent by `pending.id`."""
+        self._need_writer()
+        usage = pending.usage.to_json()
+        with self._guard(), self.db.atomic("IMMEDIATE"):
+            conv = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
+            if conv is None:
+                raise StoreError(
+                    "The conversation was deleted while the answer arrived; it was not saved.",
+                    kind=FailureKind.CONVERSATION_GONE,
+                )
+            existing = TurnRow.get_or_none(TurnRow.id == pending.id)
+            if existing is not None:
+                if (
+                    existing.conversation_id != conversation_id
+                    or existing.question != pending.question
+                ):
+                    raise TurnIdConflict(
+                        f"Turn id {pending.id} is already used by a different question."
+                    )
+                return _turn(existing)
+            if pending.generation is not None and conv.generation != pending.generation:
+                raise StoreError(
+                    "Turns of this conversation were deleted while the answer arrived; "
+                    "it was not saved.",
+                    kind=FailureKind.CONVERSATION_GONE,
+                )
+            ordinal = conv.next_ordinal
+            row = TurnRow.create(
+                id=pending.id,
+                conversation=conversation_id,
+                ordinal=ordinal,
+                question=pending.question,
+                answer=pending.answer,
+                model=pending.model,
+                finish_reason=pending.finish_reason,
+                created_at=pending.created_at.isoformat(timespec="microseconds"),
+                usage=json.dumps(usage) if usage else None,
+            )
+            ConversationRow.update(
+                next_ordinal=ordinal + 1, updated_at=now_iso()
+            ).where(ConversationRow.id == conversation_id).execute()
+        turn = _turn(row)
+        with self._cache_lock:
+            cached = self._cache.get(conversation_id)
+            if cached is not None:
+                self._cache[conversation_id] = (*cached, turn)
+        return turn
+
+    def import_turns(
+        self, conversation_id: int, turns: Sequence[PendingTurn]
+    ) -> list[Turn]:
+        """Append many turns in one transaction (import)."""
+        self._need_writer()
+        with self._guard(), self.db.atomic():
+            return [self.commit_turn(conversation_id, p) for p in turns]
+
+    # ------------------------------------------------------------ request records
+    def record_request(self, record: RequestRecord) -> None:
+        self._need_writer()
+        with self._guard(), self.db.atomic():
+            if ConversationRow.get_or_none(ConversationRow.id == record.conversation_id) is None:
+                return  # deleted while the request ran: nothing to keep
+            RequestRow.create(
+                conversation=record.conversation_id,
+                started_at=record.started_at.isoformat(timespec="microseconds"),
+                model=record.model,
+                outcome=record.outcome,
+                status=record.status,
+                body_bytes=record.body_bytes,
+                max_bytes=record.max_bytes,
+                input_tokens=record.input_tokens,
+                token_budget=record.token_budget,
+                tokens_exact=record.tokens_exact,
+                sent=json.dumps(ordinal_ranges(record.sent)),
+                summarized=json.dumps(ordinal_ranges(record.summarized)),
+                left_out=json.dumps(ordinal_ranges(record.left_out)),
+                usage=json.dumps(record.usage.to_json()) if record.usage.known else None,
+                extra_usage=json.dumps([u.to_json() for u in record.extra_usage]),
+                duration_s=record.duration_s,
+                first_token_s=record.first_token_s,
+                turn_id=record.turn_id,
+                summary_id=record.summary_id,
+                attempt=record.attempt,
+            )
+
+    def requests(self, conversation_id: int) -> list[RequestRecord]:
+        with self._guard():
+            rows = list(
+                RequestRow.select()
+                .where(RequestRow.conversation == conversation_id)
+                .order_by(RequestRow.id)
+            )
+        return [
+            RequestRecord(
+                conversation_id=conversation_id,
+                started_at=_parse_time(r.started_at),
+                model=r.model,
+                outcome=r.outcome,
+                body_bytes=r.body_bytes,
+                max_bytes=r.max_bytes,
+                input_tokens=r.input_tokens,
+                token_budget=r.token_budget,
+                tokens_exact=bool(r.tokens_exact),
+                sent=expand_runs(r.sent),
+                summarized=expand_runs(r.summarized),
+                left_out=expand_runs(r.left_out),
+                usage=Usage.from_json(json.loads(r.usage)) if r.usage else Usage(),
+                extra_usage=tuple(Usage.from_json(u) for u in json.loads(r.extra_usage)),
+                duration_s=r.duration_s,
+                first_token_s=r.first_token_s,
+                status=r.status,
+                turn_id=r.turn_id,
+                summary_id=r.summary_id,
+                attempt=r.attempt,
+            )
+            for r in rows
+        ]
+
+    # -------------------------------------------------------------------- delete
+    def _forget(self, conversation_id: int) -> None:
+        with self._cache_lock:
+            self._cache.pop(conversation_id, None)
+
+    def delete_conversation(self, conversation_id: int) -> None:
+        """Remove a conversation with its turns and request records, then scrub the WAL."""
+        self._need_writer()
+        with self._guard(), self.db.atomic():
+            ConversationRow.delete().where(ConversationRow.id == conversation_id).execute()
+        self._forget(conversation_id)
+        self.scrub()
+
+    def scrub(self) -> None:
+        """Move committed pages into the main file and truncate the WAL, so deleted text
+        (already overwritten by `secure_delete`) leaves no copy in `-wal`."""
+        with self._guard():
+            self.db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def with_generation(pending: PendingTurn, generation: int) -> PendingTurn:
+    return replace(pending, generation=generation)

@@ -1,0 +1,84 @@
+"""peewee tables. The database is bound at start-up through `database` (a proxy)."""
+
+from __future__ import annotations
+
+import peewee
+
+database = peewee.DatabaseProxy()
+
+
+class BaseModel(peewee.Model):
+    class Meta:
+        database = database
+        legacy_table_names = False
+
+
+class ConversationRow(BaseModel):
+    id = peewee.AutoField()
+    title = peewee.TextField()
+    system_prompt = peewee.TextField(default="")
+    model = peewee.TextField(default="")
+    settings = peewee.TextField(default="{}")  # ConversationSettings as JSON
+    created_at = peewee.TextField()
+    updated_at = peewee.TextField()
+    # Ordinals are never reused, even after the newest turn is deleted, so records
+    # and summaries can never point at the wrong turn.
+    next_ordinal = peewee.IntegerField(default=1)
+    # Bumped by every delete; a write prepared under an older generation is refused.
+    generation = peewee.IntegerField(default=0)
+
+    class Meta:
+        table_name = "conversations"
+
+
+class TurnRow(BaseModel):
+    id = peewee.TextField(primary_key=True)  # client-generated, makes commits idempotent
+    conversation = peewee.ForeignKeyField(
+        ConversationRow, backref="turns", on_delete="CASCADE", column_name="conversation_id"
+    )
+    ordinal = peewee.IntegerField()
+    question = peewee.TextField()
+    answer = peewee.TextField()
+    model = peewee.TextField()
+    finish_reason = peewee.TextField()
+    created_at = peewee.TextField()
+    usage = peewee.TextField(null=True)
+
+    class Meta:
+        table_name = "turns"
+        indexes = ((("conversation", "ordinal"), True),)
+
+
+class RequestRow(BaseModel):
+    """Numbers and references only: never message text."""
+
+    id = peewee.AutoField()
+    conversation = peewee.ForeignKeyField(
+        ConversationRow, backref="requests", on_delete="CASCADE", column_name="conversation_id"
+    )
+    started_at = peewee.TextField()
+    model = peewee.TextField()
+    outcome = peewee.TextField()
+    status = peewee.IntegerField(null=True)
+    body_bytes = peewee.IntegerField()
+    max_bytes = peewee.IntegerField()
+    input_tokens = peewee.IntegerField()
+    token_budget = peewee.IntegerField()
+    tokens_exact = peewee.BooleanField()
+    sent = peewee.TextField()  # JSON ordinal runs [[first, last], ...]
+    summarized = peewee.TextField()
+    left_out = peewee.TextField()
+    usage = peewee.TextField(null=True)
+    extra_usage = peewee.TextField(default="[]")
+    duration_s = peewee.FloatField()
+    first_token_s = peewee.FloatField(null=True)
+    turn_id = peewee.TextField(null=True)
+    summary_id = peewee.IntegerField(null=True)
+    attempt = peewee.IntegerField(default=1)
+
+    class Meta:
+        table_name = "requests"
+        indexes = ((("conversation", "id"), False),)
+
+
+TABLES_V1 = [ConversationRow, TurnRow, RequestRow]
