@@ -1,0 +1,3 @@
+from turnlog.cli import main
+
+raise SystemExit(main())
