@@ -258,12 +258,14 @@ def project(
     pinned: Sequence[str] = (),
     summary: SummaryPart | None = None,
     costs: CostIndex | None = None,
+    max_verbatim: int | None = None,
 ) -> Projection:
     """Project the log into one request.
 
     Keeps the newest contiguous suffix of whole turns (after any summarized
     prefix) that fits both budgets. Work is proportional to the turns kept,
     not to the log: each turn's cost is computed once and cached in `costs`.
+    `max_verbatim` caps the turns kept (overflow recovery drops one more).
     Raises `ProjectionRefused` when the mandatory part alone does not fit.
     """
     if not isinstance(turns, tuple):
@@ -314,7 +316,8 @@ def project(
     free_bytes = budget.max_bytes - mandatory_bytes
     free_tokens = budget.input_tokens - mandatory_tokens
     first = len(turns)
-    while first > covered:
+    floor = covered if max_verbatim is None else max(covered, len(turns) - max_verbatim)
+    while first > floor:
         cost = costs.cost(turns[first - 1])
         if cost.bytes > free_bytes or cost.tokens > free_tokens:
             break

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import enum
-import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -18,9 +17,11 @@ from typing import Protocol
 
 from .body import RequestOptions
 from .budget import Budget
+from .compaction import CompactionResult, CompactionSettings, Compactor
 from .failures import Failure, FailureKind, ProviderFailure
 from .model import UNKNOWN_USAGE, Conversation, Turn, Usage
-from .projection import CostIndex, Projection, ProjectionRefused, SummaryPart, project
+from .projection import CostIndex, Projection, ProjectionRefused, project
+from .provider import CancelToken, ChatProvider, Reply
 
 
 class Stage(enum.Enum):
@@ -29,59 +30,6 @@ class Stage(enum.Enum):
     ORGANIZING = "organizing turns"
     COMPACTING = "compacting"
     ANSWERING = "answering"
-
-
-class CancelToken:
-    """Set from any thread; checked by the send path and the provider between bytes."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-        self._callbacks: list[Callable[[], None]] = []
-        self._lock = threading.Lock()
-
-    def cancel(self) -> None:
-        with self._lock:
-            if self._event.is_set():
-                return
-            self._event.set()
-            callbacks = list(self._callbacks)
-        for callback in callbacks:
-            callback()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._event.is_set()
-
-    def on_cancel(self, callback: Callable[[], None]) -> None:
-        """Run `callback` when cancelled (at once if already cancelled)."""
-        with self._lock:
-            if not self._event.is_set():
-                self._callbacks.append(callback)
-                return
-        callback()
-
-    def wait(self, seconds: float) -> bool:
-        return self._event.wait(seconds)
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """What a provider got back for a request that reached the end of its response."""
-
-    content: str
-    finish_reason: str | None
-    usage: Usage = UNKNOWN_USAGE
-    model: str = ""
-    tool_calls: bool = False
-    first_token_s: float | None = None
-
-
-class ChatProvider(Protocol):
-    def complete(
-        self, body: bytes, *, on_delta: Callable[[str], None], cancel: CancelToken
-    ) -> Reply:
-        """Send `body` unchanged; raise `ProviderFailure` for anything that is not a reply."""
-        ...
 
 
 class StoreError(Exception):
@@ -231,13 +179,12 @@ def validate_reply(reply: Reply) -> Failure | None:
     return None
 
 
-SummaryProvider = Callable[
-    [Sequence[Turn], SendRequest, CancelToken, Callable[[Stage, str], None]], SummaryPart | None
-]
-
-
 class Sender:
-    """Runs sends for one store and one provider. Safe to use from a worker thread."""
+    """Runs sends for one store and one provider. Safe to use from a worker thread.
+
+    With a `compactor`, conversations that have compaction on get a rolling summary
+    of their oldest turns instead of losing them from the request.
+    """
 
     def __init__(
         self,
@@ -245,13 +192,13 @@ class Sender:
         provider: ChatProvider,
         *,
         costs: CostIndex | None = None,
-        summarize: SummaryProvider | None = None,
+        compactor: Compactor | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self.provider = provider
-        self.costs = costs or CostIndex()
-        self.summarize = summarize
+        self.costs = costs or (compactor.costs if compactor else CostIndex())
+        self.compactor = compactor
         self.clock = clock
 
     def send(
@@ -272,51 +219,103 @@ class Sender:
         problem = check_question(draft)
         if problem is not None:
             return Failed(problem, draft)
-
-        # 2. Projection out of the log as it is now.
         try:
             turns = self.store.turns(cid)
             generation = self.store.generation(cid)
         except StoreError as err:
             return Failed(Failure(err.kind, detail=str(err)), draft)
-        on_stage(Stage.ORGANIZING, "")
-        summary = None
-        if self.summarize is not None:
-            try:
-                summary = self.summarize(turns, request, cancel, on_stage)
-            except ProviderFailure as err:
-                return Failed(err.failure, draft)
-        if cancel.cancelled:
-            return Failed(Failure(FailureKind.CANCELLED), draft)
-        try:
-            projection = project(
-                turns,
-                draft,
-                model=request.model,
-                budget=request.budget,
-                system_prompt=request.conversation.system_prompt,
-                options=request.options,
-                pinned=request.pinned,
-                summary=summary,
-                costs=self.costs,
-            )
-        except ProjectionRefused as refusal:
-            failure = Failure(FailureKind.REFUSED, detail=refusal.describe())
-            return Failed(failure, draft, refusal=refusal)
-        on_projection(projection)
 
-        # 3. Send the exact bytes that were measured.
-        on_stage(Stage.ANSWERING, "")
-        started_wall = datetime.now(UTC)
-        started = self.clock()
-        try:
-            reply = self.provider.complete(projection.body, on_delta=on_delta, cancel=cancel)
-        except ProviderFailure as err:
-            record = self._record(
-                request, projection, started_wall, started, err.failure.kind.value,
-                usage=err.usage, status=err.failure.status,
-            )
-            return Failed(err.failure, draft, err.partial, projection, record)
+        attempt = 1
+        min_covered = 0
+        max_verbatim: int | None = None
+        previous: Projection | None = None
+        overflow: Failure | None = None
+        overflow_record: RequestRecord | None = None
+        usages: list[Usage] = []
+        while True:
+            # 2. Projection out of the log as it is now (with a summary where needed).
+            on_stage(Stage.ORGANIZING, "")
+            started_wall = datetime.now(UTC)
+            started = self.clock()
+            summary = None
+            if self.compactor is not None and request.conversation.settings.compaction:
+                compaction = CompactionResult(summary=None, usages=usages)
+                try:
+                    self.compactor.summarize(
+                        cid, generation, turns, draft,
+                        CompactionSettings(request.model, request.budget, request.options),
+                        system_prompt=request.conversation.system_prompt,
+                        pinned=request.pinned, cancel=cancel,
+                        progress=lambda k, n: on_stage(Stage.COMPACTING, f"chunk {k} of {n}"),
+                        min_covered=min_covered, result=compaction,
+                    )
+                except ProviderFailure as err:
+                    usages.append(err.usage)
+                    record = self._record(request, None, started_wall, started,
+                                          err.failure.kind.value, extra_usage=usages,
+                                          attempt=attempt, status=err.failure.status)
+                    return Failed(err.failure, draft, projection=previous, record=record)
+                except StoreError as err:
+                    return Failed(Failure(err.kind, detail=str(err), stage="compacting"), draft)
+                summary = compaction.summary
+            if cancel.cancelled:
+                return Failed(Failure(FailureKind.CANCELLED), draft, projection=previous)
+            try:
+                projection = project(
+                    turns,
+                    draft,
+                    model=request.model,
+                    budget=request.budget,
+                    system_prompt=request.conversation.system_prompt,
+                    options=request.options,
+                    pinned=request.pinned,
+                    summary=summary,
+                    costs=self.costs,
+                    max_verbatim=max_verbatim,
+                )
+            except ProjectionRefused as refusal:
+                failure = Failure(FailureKind.REFUSED, detail=refusal.describe())
+                return Failed(failure, draft, refusal=refusal, projection=previous)
+            if overflow is not None and previous is not None and (
+                projection.body_bytes >= previous.body_bytes
+            ):
+                # Recovery could not make the request smaller: report the original overflow.
+                return Failed(overflow, draft, projection=previous, record=overflow_record)
+            on_projection(projection)
+
+            # 3. Send the exact bytes that were measured.
+            on_stage(Stage.ANSWERING, "")
+            try:
+                reply = self.provider.complete(projection.body, on_delta=on_delta, cancel=cancel)
+            except ProviderFailure as err:
+                record = self._record(
+                    request, projection, started_wall, started, err.failure.kind.value,
+                    usage=err.usage, status=err.failure.status, extra_usage=usages,
+                    attempt=attempt,
+                )
+                recoverable = (
+                    err.failure.kind is FailureKind.CONTEXT_OVERFLOW
+                    and not err.partial
+                    and attempt == 1
+                    and not cancel.cancelled
+                    and (projection.sent_count > 0)
+                )
+                if not recoverable:
+                    return Failed(err.failure, draft, err.partial, projection, record)
+                # One recovery, before any answer text: shrink by one turn and retry.
+                overflow, overflow_record = err.failure, record
+                first_sent = len(turns) - projection.sent_count
+                if summary is not None or (
+                    self.compactor is not None and request.conversation.settings.compaction
+                ):
+                    min_covered = first_sent + 1
+                else:
+                    max_verbatim = projection.sent_count - 1
+                previous = projection
+                attempt += 1
+                usages = []
+                continue
+            break
 
         # 4. Validate: only a complete answer may enter the log.
         problem = validate_reply(reply)
@@ -325,7 +324,8 @@ class Sender:
         if problem is not None:
             record = self._record(
                 request, projection, started_wall, started, problem.kind.value,
-                usage=reply.usage, first_token_s=reply.first_token_s,
+                usage=reply.usage, first_token_s=reply.first_token_s, extra_usage=usages,
+                attempt=attempt,
             )
             return Failed(problem, draft, reply.content, projection, record)
 
@@ -346,19 +346,20 @@ class Sender:
             failure = Failure(err.kind, detail=str(err))
             record = self._record(
                 request, projection, started_wall, started, err.kind.value, usage=reply.usage,
-                first_token_s=reply.first_token_s,
+                first_token_s=reply.first_token_s, extra_usage=usages, attempt=attempt,
             )
             return Failed(failure, draft, reply.content, projection, record)
         record = self._record(
             request, projection, started_wall, started, "committed", usage=reply.usage,
-            first_token_s=reply.first_token_s, turn_id=turn.id,
+            first_token_s=reply.first_token_s, turn_id=turn.id, extra_usage=usages,
+            attempt=attempt,
         )
         return Committed(turn, projection, reply, record)
 
     def _record(
         self,
         request: SendRequest,
-        projection: Projection,
+        projection: Projection | None,
         started_wall: datetime,
         started: float,
         outcome: str,
@@ -367,27 +368,32 @@ class Sender:
         status: int | None = None,
         first_token_s: float | None = None,
         turn_id: str | None = None,
+        extra_usage: Sequence[Usage] = (),
+        attempt: int = 1,
     ) -> RequestRecord:
         record = RequestRecord(
             conversation_id=request.conversation.id,
             started_at=started_wall,
             model=request.model,
             outcome=outcome,
-            body_bytes=projection.body_bytes,
-            max_bytes=projection.budget.max_bytes,
-            input_tokens=projection.input_tokens,
-            token_budget=projection.budget.input_tokens,
-            tokens_exact=projection.tokens_exact,
-            sent=projection.sent,
-            summarized=projection.summarized,
-            left_out=projection.left_out,
-            sent_turn_ids=projection.sent_turn_ids,
+            body_bytes=projection.body_bytes if projection else 0,
+            max_bytes=request.budget.max_bytes,
+            input_tokens=projection.input_tokens if projection else 0,
+            token_budget=request.budget.input_tokens,
+            tokens_exact=projection.tokens_exact if projection else self.costs.counter.exact,
+            sent=projection.sent if projection else (),
+            summarized=projection.summarized if projection else (),
+            left_out=projection.left_out if projection else (),
+            sent_turn_ids=projection.sent_turn_ids if projection else (),
             usage=usage,
             duration_s=self.clock() - started,
             first_token_s=first_token_s,
             status=status,
             turn_id=turn_id,
-            summary_id=projection.summary.summary_id if projection.summary else None,
+            summary_id=projection.summary.summary_id if projection and projection.summary
+            else None,
+            extra_usage=tuple(extra_usage),
+            attempt=attempt,
         )
         # The record is bookkeeping; losing it must not turn an answer into a failure.
         with contextlib.suppress(StoreError):

@@ -1,0 +1,505 @@
+"""Compaction: fold the oldest turns into one rolling summary, with provenance and bounds.
+
+The plan is pure: which prefix of the log a summary must cover so the newest
+turns (≤ 20 pairs, ≤ ¼ of the input budget, ≤ 16,000 tokens) stay verbatim.
+`Compactor` makes or extends the summary through the same provider as any
+request, caches it through a `SummaryStore`, and fails by name on every bound.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Protocol
+
+from .body import SYSTEM, USER, Message, RequestOptions, build_body, utf8_len
+from .budget import Budget
+from .failures import Failure, FailureKind, ProviderFailure
+from .model import Turn, Usage
+from .projection import CostIndex, ProjectionRefused, SummaryPart, project
+from .provider import CancelToken, ChatProvider
+
+RECENT_MAX_PAIRS = 20
+RECENT_MAX_TOKENS = 16_000
+SUMMARY_OUTPUT_TOKENS = 2_048
+MAX_SUMMARY_CALLS = 12
+COMPACTION_DEADLINE_S = 120.0
+# A summary longer than its output cap could allow (≈ 8 bytes a token, generous for CJK).
+MAX_SUMMARY_BYTES = SUMMARY_OUTPUT_TOKENS * 8
+PROMPT_VERSION = 1
+
+SUMMARY_PROMPT = """\
+You maintain the rolling summary of an earlier part of a conversation between a user and an \
+assistant. You receive the previous summary (if any) and the next turns. Write one updated \
+summary that replaces the previous one.
+
+Rules:
+- Keep exactly, character for character: numbers, identifiers, codes and ticket names, \
+versions, file paths, URLs, commands, names, dates and amounts.
+- Keep every decision, preference and constraint the user stated.
+- Keep every negation or prohibition verbatim (for example "do not …", "never …", \
+"must not …"); never turn a prohibition into a suggestion.
+- Keep the language the user wrote in.
+- Do not add facts, advice or commentary. Do not call tools.
+- Be concise: short bullet points, no preamble."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSummary:
+    """A cached summary and its provenance. It covers the first `covered_count` turns
+    of the log, identified by `covered_digest` over their ids."""
+
+    id: int
+    conversation_id: int
+    first_ordinal: int
+    last_ordinal: int
+    covered_count: int
+    covered_digest: str
+    content: str
+    model: str
+    settings_key: str
+    created_at: datetime
+    content_bytes: int
+    content_tokens: int
+    usages: tuple[Usage, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryDraft:
+    covered_turn_ids: tuple[str, ...]
+    first_ordinal: int
+    last_ordinal: int
+    covered_digest: str
+    content: str
+    model: str
+    settings_key: str
+    content_tokens: int
+    usages: tuple[Usage, ...]
+    warnings: tuple[str, ...]
+    generation: int
+
+
+class SummaryStore(Protocol):
+    def latest_summary(self, conversation_id: int) -> StoredSummary | None: ...
+
+    def save_summary(self, conversation_id: int, draft: SummaryDraft) -> StoredSummary:
+        """Write only if the conversation's generation still equals `draft.generation`
+        and every covered turn still exists; otherwise raise `StoreError`."""
+        ...
+
+
+def ids_digest(turns: Iterable[Turn]) -> str:
+    digest = hashlib.sha256()
+    for turn in turns:
+        digest.update(turn.id.encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def summary_text(stored: StoredSummary) -> str:
+    """The summary as it appears in a request: a system message naming what it covers."""
+    span = (
+        f"turn {stored.first_ordinal}"
+        if stored.first_ordinal == stored.last_ordinal
+        else f"turns {stored.first_ordinal}–{stored.last_ordinal}"
+    )
+    return f"Summary of the earlier conversation ({span}):\n{stored.content}"
+
+
+def recent_count(turns: Sequence[Turn], budget: Budget, costs: CostIndex) -> int:
+    """How many newest turns stay verbatim: ≤ 20 pairs, ≤ ¼ of the input budget, ≤ 16,000 tokens."""
+    limit = min(budget.input_tokens // 4, RECENT_MAX_TOKENS)
+    used = 0
+    kept = 0
+    for turn in reversed(turns):
+        if kept == RECENT_MAX_PAIRS:
+            break
+        cost = costs.cost(turn).tokens
+        if used + cost > limit:
+            break
+        used += cost
+        kept += 1
+    return kept
+
+
+# ------------------------------------------------------------------ key facts
+_VERSION = re.compile(r"\b\d+(?:\.\d+){1,3}\b")
+_IDENT = re.compile(r"\b[A-Z][A-Z0-9_]*-\d+[A-Z0-9-]*\b")
+_PATH = re.compile(r"(?<![\w/])(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}")
+_NEGATION = re.compile(
+    r"[^.!?\n。！？]*\b(?:never|do not|don't|must not|mustn't|should not|shouldn't|"
+    r"cannot|can't|no longer)\b[^.!?\n。！？]*|[^。！？\n]*(?:不要|不能|禁止|切勿|别)[^。！？\n]*",
+    re.IGNORECASE,
+)
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^\w]+", " ", text.lower()).strip()
+
+
+def key_facts(turns: Iterable[Turn]) -> list[str]:
+    """Exact facts a summary must keep: versions, identifiers, paths, prohibitions."""
+    facts: list[str] = []
+    seen: set[str] = set()
+    for turn in turns:
+        for text in (turn.question, turn.answer):
+            found = (
+                _VERSION.findall(text) + _IDENT.findall(text) + _PATH.findall(text)
+                + [m.group(0).strip() for m in _NEGATION.finditer(text)
+                   if turn.question == text]  # prohibitions the user stated
+            )
+            for fact in found:
+                if fact and fact not in seen:
+                    seen.add(fact)
+                    facts.append(fact)
+    return facts
+
+
+def missing_key_facts(facts: Iterable[str], summary: str) -> list[str]:
+    """Facts the summary dropped. Literal facts must appear verbatim; a prohibition must
+    appear with its negation and its words in order (case and punctuation aside)."""
+    normalized = _norm(summary)
+    missing = []
+    for fact in facts:
+        if _NEGATION.fullmatch(fact):
+            if _norm(fact) not in normalized:
+                missing.append(fact)
+        elif fact not in summary:
+            missing.append(fact)
+    return missing
+
+
+# --------------------------------------------------------------------- chunks
+def _turn_block(turn: Turn) -> str:
+    return f"[Turn {turn.ordinal}]\nUser: {turn.question}\nAssistant: {turn.answer}\n"
+
+
+def split_utf8(text: str, max_bytes: int) -> list[str]:
+    """Split `text` into pieces of at most `max_bytes` UTF-8 bytes, never inside a character
+    (nor a surrogate pair: Python strings hold whole code points)."""
+    if max_bytes < 4:
+        raise ValueError("a chunk must hold at least one character (4 bytes)")
+    pieces: list[str] = []
+    start = 0
+    while start < len(text):
+        # Grow greedily by characters; a code point is at most 4 bytes.
+        end = min(len(text), start + max_bytes)
+        while utf8_len(text[start:end]) > max_bytes:
+            over = utf8_len(text[start:end]) - max_bytes
+            end -= max(1, over // 4)
+        pieces.append(text[start:end])
+        start = end
+    return pieces
+
+
+def chunk_turns(turns: Sequence[Turn], max_bytes: int) -> list[str]:
+    """Group whole turns into chunks of at most `max_bytes`; a turn larger than a chunk is
+    split on character boundaries into chunks of its own."""
+    chunks: list[str] = []
+    current = ""
+    for turn in turns:
+        block = _turn_block(turn)
+        if utf8_len(current) + utf8_len(block) <= max_bytes:
+            current += block
+            continue
+        if current:
+            chunks.append(current)
+            current = ""
+        if utf8_len(block) <= max_bytes:
+            current = block
+        else:
+            chunks.extend(split_utf8(block, max_bytes))
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+# ------------------------------------------------------------------ compactor
+@dataclass
+class CompactionResult:
+    summary: SummaryPart | None
+    stored: StoredSummary | None = None
+    usages: list[Usage] = field(default_factory=list)
+    calls: int = 0
+
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionSettings:
+    model: str
+    budget: Budget
+    options: RequestOptions
+
+    @property
+    def key(self) -> str:
+        """What must match for a cached summary to be reused."""
+        return f"v{PROMPT_VERSION}|{self.model}|{SUMMARY_OUTPUT_TOKENS}"
+
+
+class Compactor:
+    """Makes, extends and reuses the rolling summary of one conversation's oldest turns."""
+
+    def __init__(
+        self,
+        store: SummaryStore,
+        provider: ChatProvider,
+        *,
+        costs: CostIndex,
+        clock: Callable[[], float] = time.monotonic,
+        max_calls: int = MAX_SUMMARY_CALLS,
+        deadline_s: float = COMPACTION_DEADLINE_S,
+    ) -> None:
+        self.store = store
+        self.provider = provider
+        self.costs = costs
+        self.clock = clock
+        self.max_calls = max_calls
+        self.deadline_s = deadline_s
+
+    # The plan -------------------------------------------------------------
+    def covered_needed(
+        self,
+        turns: Sequence[Turn],
+        question: str,
+        settings: CompactionSettings,
+        system_prompt: str,
+        pinned: Sequence[str],
+    ) -> int:
+        """0 when the whole log fits; otherwise how many oldest turns the summary must cover."""
+        try:
+            plain = project(
+                turns, question, model=settings.model, budget=settings.budget,
+                system_prompt=system_prompt, options=settings.options, pinned=pinned,
+                costs=self.costs,
+            )
+        except ProjectionRefused:
+            return 0  # the mandatory part alone does not fit; the send refuses with sizes
+        if plain.sent_count == len(turns):
+            return 0
+        return len(turns) - recent_count(turns, settings.budget, self.costs)
+
+    # Making ---------------------------------------------------------------
+    def ensure(
+        self,
+        conversation_id: int,
+        generation: int,
+        turns: Sequence[Turn],
+        covered: int,
+        settings: CompactionSettings,
+        cancel: CancelToken,
+        progress: Progress,
+        result: CompactionResult,
+        started: float,
+    ) -> StoredSummary:
+        """A stored summary covering exactly `turns[:covered]`, reusing and extending the cache."""
+        cached = self.store.latest_summary(conversation_id)
+        base: StoredSummary | None = None
+        if (
+            cached is not None
+            and cached.settings_key == settings.key
+            and cached.covered_count <= covered
+            and cached.covered_count <= len(turns)
+            and ids_digest(turns[: cached.covered_count]) == cached.covered_digest
+        ):
+            base = cached
+        if base is not None and base.covered_count == covered:
+            return base
+        start = base.covered_count if base else 0
+        new_turns = turns[start:covered]
+        previous = base.content if base else ""
+        chunks = chunk_turns(new_turns, self._chunk_bytes(settings, previous))
+        stored = base
+        for index, chunk in enumerate(chunks, start=1):
+            progress(index, len(chunks))
+            self._check_bounds(result, started, stage=f"compacting (chunk {index} of "
+                                                         f"{len(chunks)})")
+            result.calls += 1
+            content, usage = self._call(previous, chunk, settings, cancel, index, len(chunks))
+            result.usages.append(usage)
+            previous = content
+        covered_turns = turns[:covered]
+        warnings = tuple(missing_key_facts(key_facts(covered_turns), previous))
+        tokens = self.costs.counter.message_tokens(SYSTEM, previous)
+        draft = SummaryDraft(
+            covered_turn_ids=tuple(t.id for t in covered_turns),
+            first_ordinal=covered_turns[0].ordinal,
+            last_ordinal=covered_turns[-1].ordinal,
+            covered_digest=ids_digest(covered_turns),
+            content=previous,
+            model=settings.model,
+            settings_key=settings.key,
+            content_tokens=tokens,
+            usages=tuple(result.usages),
+            warnings=warnings,
+            generation=generation,
+        )
+        stored = self.store.save_summary(conversation_id, draft)
+        return stored
+
+    def _chunk_bytes(self, settings: CompactionSettings, previous: str) -> int:
+        """Room for new turns in one summary call: both budgets, minus prompt, previous
+        summary and the output cap."""
+        budget = settings.budget
+        fixed = build_body(
+            settings.model,
+            [Message(SYSTEM, SUMMARY_PROMPT), Message(USER, self._fold_input(previous, ""))],
+            self._options(settings),
+        )
+        byte_room = budget.max_bytes - len(fixed)
+        # Tokens: the window minus output cap and margin, converted to bytes at the
+        # estimate's worst case (one token per byte) so a chunk never overflows.
+        token_room = (
+            budget.context_window - SUMMARY_OUTPUT_TOKENS - budget.safety_margin
+            - self.costs.counter.message_tokens(SYSTEM, SUMMARY_PROMPT)
+            - self.costs.counter.message_tokens(USER, self._fold_input(previous, ""))
+        )
+        # JSON escaping can double a byte (\n, \"), control characters take 6.
+        room = min(byte_room // 2, token_room)
+        if room < 256:
+            raise ProviderFailure(
+                Failure(
+                    FailureKind.SUMMARY_FAILED,
+                    detail=f"the budget leaves only {max(room, 0):,} bytes for older turns in "
+                    "a summary request",
+                    hint="Raise the byte limit or the context window, or turn compaction off",
+                    stage="compacting",
+                )
+            )
+        return room
+
+    @staticmethod
+    def _fold_input(previous: str, chunk: str) -> str:
+        prior = previous if previous else "(none yet)"
+        return f"Previous summary:\n{prior}\n\nNext turns:\n{chunk}"
+
+    @staticmethod
+    def _options(settings: CompactionSettings) -> RequestOptions:
+        return RequestOptions(
+            stream=settings.options.stream,
+            include_usage=settings.options.include_usage,
+            max_tokens=SUMMARY_OUTPUT_TOKENS,
+            temperature=0.0,
+        )
+
+    def _check_bounds(self, result: CompactionResult, started: float, *, stage: str) -> None:
+        if result.calls >= self.max_calls:
+            raise ProviderFailure(
+                Failure(
+                    FailureKind.COMPACTION_LIMIT,
+                    detail=f"it needed more than {self.max_calls} summary calls",
+                    hint="Raise the byte limit or context window, or turn compaction off",
+                    stage=stage,
+                )
+            )
+        if self.clock() - started > self.deadline_s:
+            raise ProviderFailure(
+                Failure(
+                    FailureKind.COMPACTION_LIMIT,
+                    detail=f"summarizing took longer than {self.deadline_s:.0f} s",
+                    hint="Try again, or turn compaction off for this conversation",
+                    stage=stage,
+                )
+            )
+
+    def _call(
+        self,
+        previous: str,
+        chunk: str,
+        settings: CompactionSettings,
+        cancel: CancelToken,
+        index: int,
+        total: int,
+    ) -> tuple[str, Usage]:
+        provider = self.provider
+        stage = f"compacting (chunk {index} of {total})"
+        body = build_body(
+            settings.model,
+            [Message(SYSTEM, SUMMARY_PROMPT), Message(USER, self._fold_input(previous, chunk))],
+            self._options(settings),
+        )
+        try:
+            reply = provider.complete(body, on_delta=lambda text: None, cancel=cancel)
+        except ProviderFailure as err:
+            failure = err.failure
+            raise ProviderFailure(
+                Failure(failure.kind, failure.detail, failure.hint, failure.retry_after,
+                        failure.status, stage=stage),
+                usage=err.usage,
+            ) from err
+        problem = None
+        if reply.tool_calls:
+            problem = "the model tried to call a tool instead of summarizing"
+        elif reply.finish_reason == "length":
+            problem = f"the summary was cut off at its {SUMMARY_OUTPUT_TOKENS:,}-token limit"
+        elif reply.finish_reason != "stop":
+            problem = f"the summary ended with finish reason “{reply.finish_reason}”"
+        elif not reply.content.strip():
+            problem = "the summary came back empty"
+        elif utf8_len(reply.content) > MAX_SUMMARY_BYTES:
+            problem = (f"the summary is {utf8_len(reply.content):,} bytes, over the "
+                       f"{MAX_SUMMARY_BYTES:,}-byte limit")
+        if problem is not None:
+            raise ProviderFailure(
+                Failure(FailureKind.SUMMARY_FAILED, detail=problem, stage=stage,
+                        hint="Send again, or turn compaction off for this conversation"),
+                usage=reply.usage,
+            )
+        return reply.content.strip(), reply.usage
+
+    def summarize(
+        self,
+        conversation_id: int,
+        generation: int,
+        turns: Sequence[Turn],
+        question: str,
+        settings: CompactionSettings,
+        *,
+        system_prompt: str,
+        pinned: Sequence[str],
+        cancel: CancelToken,
+        progress: Progress,
+        min_covered: int = 0,
+        result: CompactionResult | None = None,
+    ) -> CompactionResult:
+        """The summary part for this request, or none when the whole log fits.
+
+        Covers the oldest turns beyond the recent window; if the newest turns after
+        the summary still do not all fit, extends the cover and folds again, so the
+        summarized prefix and the verbatim suffix always add up to the whole log.
+        """
+        result = result if result is not None else CompactionResult(summary=None)
+        started = self.clock()
+        covered = max(
+            min_covered, self.covered_needed(turns, question, settings, system_prompt, pinned)
+        )
+        covered = min(covered, len(turns))
+        while covered > 0:
+            stored = self.ensure(conversation_id, generation, turns, covered, settings, cancel,
+                                 progress, result, started)
+            result.stored = stored
+            part = SummaryPart(summary_text(stored), covered, stored.id)
+            result.summary = part
+            try:
+                projection = project(
+                    turns, question, model=settings.model, budget=settings.budget,
+                    system_prompt=system_prompt, options=settings.options, pinned=pinned,
+                    summary=part, costs=self.costs,
+                )
+            except ProjectionRefused:
+                return result  # the send refuses with sizes, summary included
+            first_sent = len(turns) - projection.sent_count
+            if first_sent == covered:
+                return result
+            covered = first_sent  # turns between summary and verbatim must be folded in
+        return result
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
