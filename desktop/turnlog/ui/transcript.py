@@ -1,0 +1,579 @@
+"""The transcript: a list model over the log, a delegate painting cached documents,
+and the view that loads older turns as the user scrolls up.
+
+One row is one turn (question and answer, never split), oldest at the top. The
+running question is an extra last row ("pending") whose answer grows as it
+streams; only that row is announced as changed.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QAction,
+    QColor,
+    QFont,
+    QFontDatabase,
+    QGuiApplication,
+    QKeySequence,
+    QPainter,
+    QPalette,
+    QTextCursor,
+    QTextDocument,
+    QTextOption,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QListView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
+
+from ..core.model import Turn
+from .marks import RowMark
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+PENDING_KEY = "pending"
+
+
+class Role(enum.IntEnum):
+    KEY = Qt.ItemDataRole.UserRole + 1  # turn id, or PENDING_KEY
+    ORDINAL = Qt.ItemDataRole.UserRole + 2
+    QUESTION = Qt.ItemDataRole.UserRole + 3
+    ANSWER = Qt.ItemDataRole.UserRole + 4
+    MARK = Qt.ItemDataRole.UserRole + 5
+    PENDING = Qt.ItemDataRole.UserRole + 6
+
+
+@dataclass
+class PendingRow:
+    question: str
+    answer: str = ""
+
+
+class TranscriptModel(QAbstractListModel):
+    """The committed turns of one conversation (plus the pending question), oldest first.
+
+    Only the newest `page` turns are rows at first; `fetchMore` prepends older pages.
+    Qt's views ask for more whenever the last row is visible, which in a transcript
+    kept at its newest turn is always, so fetching is armed only by the view reporting
+    that its top edge is showing (`request_older`).
+    """
+
+    PAGE = 60
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._turns: Sequence[Turn] = ()
+        self._first = 0  # index in _turns of row 0
+        self._pending: PendingRow | None = None
+        self._marks: dict[int, RowMark] = {}
+        self._older_requested = False
+
+    # ------------------------------------------------------------------ contents
+    def set_turns(self, turns: Sequence[Turn]) -> None:
+        self.beginResetModel()
+        self._turns = turns
+        self._first = max(0, len(turns) - self.PAGE)
+        self._pending = None
+        self._marks = {}
+        self._older_requested = False
+        self.endResetModel()
+
+    @property
+    def turns(self) -> Sequence[Turn]:
+        return self._turns
+
+    @property
+    def loaded_count(self) -> int:
+        return len(self._turns) - self._first
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        if parent.isValid():
+            return 0
+        return self.loaded_count + (1 if self._pending is not None else 0)
+
+    def turn_at(self, row: int) -> Turn | None:
+        if 0 <= row < self.loaded_count:
+            return self._turns[self._first + row]
+        return None
+
+    def row_of_ordinal(self, ordinal: int) -> int | None:
+        for row in range(self.loaded_count):
+            if self._turns[self._first + row].ordinal == ordinal:
+                return row
+        return None
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid():
+            return None
+        row = index.row()
+        turn = self.turn_at(row)
+        if turn is None:
+            pending = self._pending
+            if pending is None or row != self.loaded_count:
+                return None
+            return self._pending_data(pending, role)
+        if role == Role.KEY:
+            return turn.id
+        if role == Role.ORDINAL:
+            return turn.ordinal
+        if role == Role.QUESTION:
+            return turn.question
+        if role == Role.ANSWER:
+            return turn.answer
+        if role == Role.MARK:
+            return self._marks.get(turn.ordinal)
+        if role == Role.PENDING:
+            return False
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            mark = self._marks.get(turn.ordinal)
+            said = f", {mark.label}" if mark else ""
+            return f"Turn {turn.ordinal}{said}. Question: {turn.question}\nAnswer: {turn.answer}"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            mark = self._marks.get(turn.ordinal)
+            return f"Turn {turn.ordinal}: {mark.explanation}" if mark else None
+        return None
+
+    def _pending_data(self, pending: PendingRow, role: int) -> object:
+        if role == Role.KEY:
+            return PENDING_KEY
+        if role == Role.ORDINAL:
+            return (self._turns[-1].ordinal + 1) if self._turns else 1
+        if role == Role.QUESTION:
+            return pending.question
+        if role == Role.ANSWER:
+            return pending.answer
+        if role == Role.MARK:
+            return RowMark.PENDING
+        if role == Role.PENDING:
+            return True
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return f"Pending question: {pending.question}\nAnswer so far: {pending.answer}"
+        return None
+
+    def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    # -------------------------------------------------------------- lazy loading
+    def request_older(self) -> None:
+        """The view's top edge is showing: load the previous page if there is one."""
+        self._older_requested = True
+        if self.canFetchMore(QModelIndex()):
+            self.fetchMore(QModelIndex())
+
+    def canFetchMore(self, parent: ModelIndex) -> bool:  # noqa: N802
+        return not parent.isValid() and self._first > 0 and self._older_requested
+
+    def fetchMore(self, parent: ModelIndex) -> None:  # noqa: N802
+        if not self.canFetchMore(parent):
+            return
+        count = min(self.PAGE, self._first)
+        self._older_requested = False
+        self.beginInsertRows(QModelIndex(), 0, count - 1)
+        self._first -= count
+        self.endInsertRows()
+
+    def load_all(self) -> None:
+        """Make every turn a row (used to jump to the oldest turn)."""
+        if self._first == 0:
+            return
+        self.beginInsertRows(QModelIndex(), 0, self._first - 1)
+        self._first = 0
+        self.endInsertRows()
+
+    # -------------------------------------------------------------------- marks
+    def set_marks(self, marks: dict[int, RowMark]) -> None:
+        """Replace every turn's mark; repaints the loaded rows, nothing else."""
+        if marks == self._marks:
+            return
+        self._marks = dict(marks)
+        if self.loaded_count:
+            self.dataChanged.emit(
+                self.index(0), self.index(self.loaded_count - 1), [Role.MARK]
+            )
+
+    def mark_of(self, ordinal: int) -> RowMark | None:
+        return self._marks.get(ordinal)
+
+    @property
+    def marks(self) -> dict[int, RowMark]:
+        return dict(self._marks)
+
+    # ------------------------------------------------------------------ pending
+    @property
+    def pending(self) -> PendingRow | None:
+        return self._pending
+
+    def start_pending(self, question: str) -> None:
+        if self._pending is not None:
+            raise RuntimeError("a question is already pending")
+        row = self.loaded_count
+        self.beginInsertRows(QModelIndex(), row, row)
+        self._pending = PendingRow(question)
+        self.endInsertRows()
+
+    def append_pending(self, text: str) -> None:
+        """Add streamed answer text; announces a change to the pending row only."""
+        if self._pending is None or not text:
+            return
+        self._pending.answer += text
+        index = self.index(self.loaded_count)
+        self.dataChanged.emit(index, index, [Role.ANSWER])
+
+    def drop_pending(self) -> str:
+        """Remove the pending row; returns the partial answer it held."""
+        pending = self._pending
+        if pending is None:
+            return ""
+        row = self.loaded_count
+        self.beginRemoveRows(QModelIndex(), row, row)
+        self._pending = None
+        self.endRemoveRows()
+        return pending.answer
+
+    def commit_pending(self, turns: Sequence[Turn]) -> None:
+        """The pending question became the last turn of `turns` (the log after commit)."""
+        self.drop_pending()
+        added = len(turns) - len(self._turns)
+        if added <= 0:
+            self.set_turns(turns)
+            return
+        start = self.loaded_count
+        self.beginInsertRows(QModelIndex(), start, start + added - 1)
+        self._turns = turns
+        self.endInsertRows()
+
+
+class TranscriptDelegate(QStyledItemDelegate):
+    """Paints a turn from cached documents: question as plain text, answer as Markdown
+    (HTML disabled). Documents are keyed by the row's turn id, part and width, kept in a
+    bounded cache, and never rebuilt during a paint. The streaming answer keeps one
+    document that grows by appending."""
+
+    CACHE_SIZE = 800
+    BAND = 6
+    PAD = 10
+    GAP = 6
+
+    def __init__(self, view: QListView) -> None:
+        super().__init__(view)
+        self._view = view
+        self._docs: OrderedDict[tuple[str, str, int], QTextDocument] = OrderedDict()
+        self._pending_doc: QTextDocument | None = None
+        self._pending_width = -1
+        self._pending_shown = 0
+        self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+
+    # ---------------------------------------------------------------- documents
+    def clear_cache(self) -> None:
+        self._docs.clear()
+        self.reset_pending()
+
+    def reset_pending(self) -> None:
+        self._pending_doc = None
+        self._pending_width = -1
+        self._pending_shown = 0
+
+    def _new_doc(self, width: int) -> QTextDocument:
+        doc = QTextDocument(self)
+        doc.setDocumentMargin(0)
+        doc.setDefaultFont(self._view.font())
+        option = QTextOption()
+        # Long code lines and URLs wrap rather than run past the row.
+        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        doc.setDefaultTextOption(option)
+        doc.setTextWidth(width)
+        return doc
+
+    def _doc(self, key: str, part: str, text: str, width: int) -> QTextDocument:
+        cache_key = (key, part, width)
+        doc = self._docs.get(cache_key)
+        if doc is not None:
+            self._docs.move_to_end(cache_key)
+            return doc
+        doc = self._new_doc(width)
+        if part == "answer":
+            doc.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+            doc.setTextWidth(width)
+        else:
+            doc.setPlainText(text)
+        self._docs[cache_key] = doc
+        while len(self._docs) > self.CACHE_SIZE:
+            self._docs.popitem(last=False)
+        return doc
+
+    def _streaming_doc(self, text: str, width: int) -> QTextDocument:
+        """The pending answer: shown as plain text while it streams, extended in place."""
+        doc = self._pending_doc
+        if doc is None or width != self._pending_width or len(text) < self._pending_shown:
+            doc = self._new_doc(width)
+            self._pending_doc = doc
+            self._pending_width = width
+            self._pending_shown = 0
+        if len(text) > self._pending_shown:
+            cursor = QTextCursor(doc)
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.insertText(text[self._pending_shown :])
+            self._pending_shown = len(text)
+        return doc
+
+    def _content_width(self) -> int:
+        return max(120, self._view.viewport().width() - self.BAND - 3 * self.PAD)
+
+    def _documents(self, index: ModelIndex) -> tuple[QTextDocument, QTextDocument | None]:
+        width = self._content_width()
+        key = str(index.data(Role.KEY))
+        question = self._doc(key, "question", str(index.data(Role.QUESTION)), width - 2 * self.GAP)
+        answer_text = str(index.data(Role.ANSWER) or "")
+        if index.data(Role.PENDING):
+            answer = self._streaming_doc(answer_text, width) if answer_text else None
+        else:
+            answer = self._doc(key, "answer", answer_text, width)
+        return question, answer
+
+    def _header_height(self, option: QStyleOptionViewItem) -> int:
+        return option.fontMetrics.height() + 2
+
+    # ------------------------------------------------------------------ layout
+    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # noqa: N802
+        question, answer = self._documents(index)
+        height = self.PAD + self._header_height(option) + self.GAP
+        height += int(question.size().height()) + 2 * self.GAP
+        if answer is not None:
+            height += self.GAP + int(answer.size().height())
+        else:
+            height += self.GAP + option.fontMetrics.height()
+        height += self.PAD
+        return QSize(self._view.viewport().width(), height)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
+        palette = option.palette
+        rect = QRect(option.rect)
+        painter.save()
+        try:
+            selected = bool(option.state & QStyle.StateFlag.State_Selected)
+            if selected:
+                highlight = QColor(palette.color(QPalette.ColorRole.Highlight))
+                highlight.setAlpha(40)
+                painter.fillRect(rect, highlight)
+            mark = index.data(Role.MARK)
+            band = QRect(rect.left(), rect.top() + 2, self.BAND, rect.height() - 4)
+            if isinstance(mark, RowMark):
+                color = mark.color(palette)
+                if mark is RowMark.NOT_SENT:
+                    painter.fillRect(band, QColor(color.red(), color.green(), color.blue(), 110))
+                else:
+                    painter.fillRect(band, color)
+
+            left = rect.left() + self.BAND + self.PAD
+            width = self._content_width()
+            top = rect.top() + self.PAD
+
+            # Header: turn number on the left, the mark's label on the right.
+            header_font = QFont(option.font)
+            header_font.setPointSizeF(max(7.0, option.font.pointSizeF() * 0.9))
+            painter.setFont(header_font)
+            header_h = self._header_height(option)
+            header = QRect(left, top, width, header_h)
+            dim = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText)
+            painter.setPen(dim)
+            ordinal = index.data(Role.ORDINAL)
+            title = "Question being answered" if index.data(Role.PENDING) else f"Turn {ordinal}"
+            painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             title)
+            if isinstance(mark, RowMark):
+                label_font = QFont(header_font)
+                label_font.setBold(True)
+                painter.setFont(label_font)
+                painter.setPen(mark.color(palette))
+                painter.drawText(
+                    header, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                    mark.label,
+                )
+            top += header_h + self.GAP
+
+            question, answer = self._documents(index)
+            # The question sits in a tinted box so question and answer read apart.
+            q_height = int(question.size().height()) + 2 * self.GAP
+            box = QRect(left, top, width, q_height)
+            tint = QColor(palette.color(QPalette.ColorRole.AlternateBase))
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(tint)
+            painter.drawRoundedRect(box, 6, 6)
+            self._draw_doc(painter, question, left + self.GAP, top + self.GAP, palette)
+            top += q_height + self.GAP
+
+            if answer is not None:
+                self._draw_doc(painter, answer, left, top, palette)
+            else:
+                painter.setFont(option.font)
+                painter.setPen(dim)
+                painter.drawText(QRect(left, top, width, option.fontMetrics.height()),
+                                 Qt.AlignmentFlag.AlignLeft, "Waiting for the answer…")
+            if option.state & QStyle.StateFlag.State_HasFocus:
+                pen_color = QColor(palette.color(QPalette.ColorRole.Highlight))
+                painter.setPen(pen_color)
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(rect.adjusted(0, 0, -1, -1))
+        finally:
+            painter.restore()
+
+    @staticmethod
+    def _draw_doc(
+        painter: QPainter, doc: QTextDocument, x: int, y: int, palette: QPalette
+    ) -> None:
+        painter.save()
+        painter.translate(x, y)
+        context = QAbstractTextDocumentLayout.PaintContext()
+        context.palette = palette
+        context.palette.setColor(QPalette.ColorRole.Text, palette.color(QPalette.ColorRole.Text))
+        doc.documentLayout().draw(painter, context)
+        painter.restore()
+
+
+class TranscriptView(QListView):
+    """The history list: keeps to the newest turn while it is showing, loads older
+    turns when the top is reached, and copies a turn's text."""
+
+    copied = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("transcript")
+        self.setAccessibleName("Conversation history")
+        self.setAccessibleDescription(
+            "Every saved turn of the conversation, oldest first, with how each took part in "
+            "the request"
+        )
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setResizeMode(QListView.ResizeMode.Adjust)
+        self.setUniformItemSizes(False)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSpacing(2)
+        self.verticalScrollBar().setSingleStep(24)
+        self.delegate = TranscriptDelegate(self)
+        self.setItemDelegate(self.delegate)
+        self._follow = True
+        self._prepend_from: tuple[int, int] | None = None
+        bar = self.verticalScrollBar()
+        bar.valueChanged.connect(self._scrolled)
+        bar.rangeChanged.connect(self._range_changed)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self._copy_turn = self._action("Copy turn", QKeySequence.StandardKey.Copy, "turn")
+        self._copy_question = self._action("Copy question", None, "question")
+        self._copy_answer = self._action("Copy answer", None, "answer")
+
+    def _action(self, text: str, shortcut: QKeySequence.StandardKey | None, part: str) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        action.triggered.connect(lambda: self.copy_current(part))
+        self.addAction(action)
+        return action
+
+    def setModel(self, model: object) -> None:  # noqa: N802 - Qt override
+        assert isinstance(model, TranscriptModel)
+        super().setModel(model)
+        model.modelReset.connect(self._after_reset)
+        model.rowsAboutToBeInserted.connect(self._before_insert)
+        model.rowsInserted.connect(self._after_insert)
+        model.dataChanged.connect(self._after_change)
+
+    def transcript(self) -> TranscriptModel:
+        model = self.model()
+        assert isinstance(model, TranscriptModel)
+        return model
+
+    # -------------------------------------------------------------- scrolling
+    def _at_bottom(self) -> bool:
+        bar = self.verticalScrollBar()
+        return bar.value() >= bar.maximum() - 4
+
+    def _scrolled(self, value: int) -> None:
+        bar = self.verticalScrollBar()
+        self._follow = value >= bar.maximum() - 4
+        if value == bar.minimum() and self._prepend_from is None:
+            self.transcript().request_older()
+
+    def _range_changed(self, minimum: int, maximum: int) -> None:
+        bar = self.verticalScrollBar()
+        if self._prepend_from is not None:
+            old_value, old_max = self._prepend_from
+            self._prepend_from = None
+            bar.setValue(old_value + (maximum - old_max))
+        elif self._follow:
+            bar.setValue(maximum)
+        if maximum == minimum and self.model() is not None:
+            # Everything loaded fits on screen: show older turns too if there are any.
+            self.transcript().request_older()
+
+    def _before_insert(self, parent: QModelIndex, first: int, last: int) -> None:
+        if first == 0 and self.transcript().loaded_count > 0:
+            bar = self.verticalScrollBar()
+            self._prepend_from = (bar.value(), bar.maximum())
+
+    def _after_insert(self, parent: QModelIndex, first: int, last: int) -> None:
+        if first > 0 and self._follow:
+            self.scrollToBottom()
+
+    def _after_reset(self) -> None:
+        self.delegate.clear_cache()
+        self._follow = True
+        self._prepend_from = None
+        self.scrollToBottom()
+
+    def _after_change(self, top_left: QModelIndex, bottom_right: QModelIndex,
+                      roles: Sequence[int] = ()) -> None:
+        if Role.ANSWER in roles:
+            # The streaming row grew: its height changes, so lay the rows out again.
+            self.delegate.sizeHintChanged.emit(top_left)
+
+    def scroll_to_newest(self) -> None:
+        self._follow = True
+        self.scrollToBottom()
+
+    def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt override
+        follow = self._follow
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        if follow:
+            self.scrollToBottom()
+
+    # ------------------------------------------------------------------ copying
+    def copy_current(self, part: str) -> str:
+        index = self.currentIndex()
+        if not index.isValid():
+            return ""
+        question = str(index.data(Role.QUESTION) or "")
+        answer = str(index.data(Role.ANSWER) or "")
+        if part == "question":
+            text = question
+        elif part == "answer":
+            text = answer
+        else:
+            text = f"{question}\n\n{answer}" if answer else question
+        QGuiApplication.clipboard().setText(text)
+        self.copied.emit(text)
+        return text

@@ -1,0 +1,142 @@
+"""The main window over a real store: conversations, the lazily loaded history."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
+
+from turnlog.store import TurnlogStore
+from turnlog.ui.tasks import TaskRunner
+from turnlog.ui.transcript import Role, TranscriptModel
+from turnlog.ui.window import MainWindow
+from uihelpers import numbered, seed
+
+
+@pytest.fixture
+def store(turnlog_home):
+    opened = TurnlogStore.open(turnlog_home)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def make_window(qtbot, store):
+    made: list[MainWindow] = []
+
+    def make() -> MainWindow:
+        window = MainWindow(store, TaskRunner())
+        qtbot.addWidget(window)
+        window.resize(1280, 720)
+        window.show()
+        made.append(window)
+        return window
+
+    yield make
+    for window in made:
+        window.shutdown()
+
+
+def wait_loaded(qtbot, window: MainWindow, count: int) -> None:
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == count, timeout=5000)
+
+
+def test_conversations_are_listed_newest_first_and_searchable(qtbot, store, make_window):
+    seed(store, "Alpha trip", numbered(1))
+    seed(store, "Beta notes", numbered(1))
+    seed(store, "Gamma trip", numbered(1))
+    window = make_window()
+    titles = [window.sidebar.model.data(window.sidebar.model.index(r))
+              for r in range(window.sidebar.model.rowCount())]
+    assert titles == ["Gamma trip", "Beta notes", "Alpha trip"]
+    qtbot.keyClicks(window.sidebar.search, "trip")
+    qtbot.waitUntil(lambda: window.sidebar.model.rowCount() == 2)
+    assert window.sidebar.current() is not None
+    window.sidebar.search.clear()
+    qtbot.waitUntil(lambda: window.sidebar.model.rowCount() == 3)
+
+
+def test_history_loads_the_newest_page_then_older_pages_on_scrolling_up(
+    qtbot, store, make_window
+):
+    conversation = seed(store, "long", numbered(150))
+    window = make_window()
+    assert window.conversation is not None and window.conversation.id == conversation.id
+    wait_loaded(qtbot, window, 150)
+    model = window.transcript
+    assert model.rowCount() == TranscriptModel.PAGE
+    last = model.index(model.rowCount() - 1)
+    assert last.data(Role.ORDINAL) == 150
+    assert model.index(0).data(Role.ORDINAL) == 150 - TranscriptModel.PAGE + 1
+    # The newest turn is on screen.
+    qtbot.waitUntil(lambda: window.view.viewport().rect().intersects(window.view.visualRect(last)))
+    bar = window.view.verticalScrollBar()
+    bar.setValue(bar.minimum())
+    qtbot.waitUntil(lambda: model.rowCount() == 2 * TranscriptModel.PAGE)
+    # The turn that was at the top stays where the reader was looking.
+    qtbot.waitUntil(lambda: bar.value() > bar.minimum())
+    bar.setValue(bar.minimum())
+    qtbot.waitUntil(lambda: model.rowCount() == 150)
+    assert model.index(0).data(Role.ORDINAL) == 1
+
+
+def test_new_rename_and_delete_with_confirmation(qtbot, store, make_window, turnlog_home):
+    window = make_window()
+    assert window.sidebar.model.rowCount() == 0
+
+    def answer_dialog(text: str) -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, QInputDialog)
+        dialog.setTextValue(text)
+        dialog.accept()
+
+    QTimer.singleShot(0, lambda: answer_dialog("Holiday plans"))
+    window.new_conversation()
+    qtbot.waitUntil(lambda: window.sidebar.model.rowCount() == 1)
+    qtbot.waitUntil(lambda: window.conversation is not None)
+    assert window.title.text() == "Holiday plans"
+
+    QTimer.singleShot(0, lambda: answer_dialog("Summer holiday"))
+    window.rename_conversation(window.conversation)
+    qtbot.waitUntil(lambda: window.title.text() == "Summer holiday")
+    assert [c.title for c in store.conversations()] == ["Summer holiday"]
+
+    def refuse() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        assert "Summer holiday" in box.text()
+        box.button(QMessageBox.StandardButton.Cancel).click()
+
+    QTimer.singleShot(0, refuse)
+    window.delete_conversation(window.conversation)
+    assert len(store.conversations()) == 1
+
+    def confirm() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        [delete] = [b for b in box.buttons() if b.text() == "Delete"]
+        delete.click()
+
+    QTimer.singleShot(0, confirm)
+    window.delete_conversation(window.conversation)
+    qtbot.waitUntil(lambda: window.sidebar.model.rowCount() == 0)
+    assert store.conversations() == []
+    assert window.conversation is None
+
+
+def test_restart_shows_the_full_history(qtbot, turnlog_home):
+    with TurnlogStore.open(turnlog_home) as first:
+        conversation = seed(first, "kept", numbered(75))
+    with TurnlogStore.open(turnlog_home) as second:
+        window = MainWindow(second, TaskRunner())
+        qtbot.addWidget(window)
+        window.show()
+        try:
+            wait_loaded(qtbot, window, 75)
+            window.transcript.load_all()
+            ordinals = [window.transcript.index(r).data(Role.ORDINAL)
+                        for r in range(window.transcript.rowCount())]
+            assert ordinals == list(range(1, 76))
+            assert window.conversation.id == conversation.id
+        finally:
+            window.shutdown()
