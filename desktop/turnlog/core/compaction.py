@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol
 
-from .body import SYSTEM, USER, Message, RequestOptions, build_body, utf8_len
+from .body import SYSTEM, USER, Message, RequestOptions, build_body, encode_json, utf8_len
 from .budget import Budget
 from .failures import Failure, FailureKind, ProviderFailure
 from .model import Turn, Usage
@@ -132,8 +132,9 @@ _VERSION = re.compile(r"\b\d+(?:\.\d+){1,3}\b")
 _IDENT = re.compile(r"\b[A-Z][A-Z0-9_]*-\d+[A-Z0-9-]*\b")
 _PATH = re.compile(r"(?<![\w/])(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}")
 _NEGATION = re.compile(
-    r"[^.!?\n。！？]*\b(?:never|do not|don't|must not|mustn't|should not|shouldn't|"
-    r"cannot|can't|no longer)\b[^.!?\n。！？]*|[^。！？\n]*(?:不要|不能|禁止|切勿|别)[^。！？\n]*",
+    r"[^.!?;,\n。！？；，]*\b(?:never|do not|don't|must not|mustn't|should not|shouldn't|"
+    r"cannot|can't|no longer)\b[^.!?;,\n。！？；，]*"
+    r"|[^。！？；，\n]*(?:不要|不能|禁止|切勿|别)[^。！？；，\n]*",
     re.IGNORECASE,
 )
 
@@ -149,7 +150,8 @@ def key_facts(turns: Iterable[Turn]) -> list[str]:
     for turn in turns:
         for text in (turn.question, turn.answer):
             found = (
-                _VERSION.findall(text) + _IDENT.findall(text) + _PATH.findall(text)
+                _VERSION.findall(text) + _IDENT.findall(text)
+                + [path.rstrip(".,;:") for path in _PATH.findall(text)]
                 + [m.group(0).strip() for m in _NEGATION.finditer(text)
                    if turn.question == text]  # prohibitions the user stated
             )
@@ -179,44 +181,59 @@ def _turn_block(turn: Turn) -> str:
     return f"[Turn {turn.ordinal}]\nUser: {turn.question}\nAssistant: {turn.answer}\n"
 
 
-def split_utf8(text: str, max_bytes: int) -> list[str]:
-    """Split `text` into pieces of at most `max_bytes` UTF-8 bytes, never inside a character
-    (nor a surrogate pair: Python strings hold whole code points)."""
-    if max_bytes < 4:
-        raise ValueError("a chunk must hold at least one character (4 bytes)")
+def json_len(text: str) -> int:
+    """Bytes `text` takes inside a JSON string on the wire (escapes included, quotes not)."""
+    return utf8_len(encode_json(text)) - 2
+
+
+def split_utf8(
+    text: str, max_bytes: int, measure: Callable[[str], int] = utf8_len
+) -> list[str]:
+    """Split `text` into pieces of at most `max_bytes` (as `measure` counts them), never
+    inside a character: Python strings hold whole code points, and we cut between them."""
+    if max_bytes < 6:
+        raise ValueError("a chunk must hold at least one character (6 bytes)")
     pieces: list[str] = []
     start = 0
     while start < len(text):
-        # Grow greedily by characters; a code point is at most 4 bytes.
-        end = min(len(text), start + max_bytes)
-        while utf8_len(text[start:end]) > max_bytes:
-            over = utf8_len(text[start:end]) - max_bytes
-            end -= max(1, over // 4)
-        pieces.append(text[start:end])
-        start = end
+        lo, hi = start + 1, len(text)
+        while lo < hi:  # the longest prefix that fits
+            mid = (lo + hi + 1) // 2
+            if measure(text[start:mid]) <= max_bytes:
+                lo = mid
+            else:
+                hi = mid - 1
+        pieces.append(text[start:lo])
+        start = lo
     return pieces
 
 
 def chunk_turns(turns: Sequence[Turn], max_bytes: int) -> list[str]:
-    """Group whole turns into chunks of at most `max_bytes`; a turn larger than a chunk is
-    split on character boundaries into chunks of its own."""
+    """Group whole turns into chunks of at most `max_bytes` (escaped for JSON); a turn larger
+    than a chunk is split on character boundaries into chunks of its own."""
     chunks: list[str] = []
-    current = ""
-    for turn in turns:
-        block = _turn_block(turn)
-        if utf8_len(current) + utf8_len(block) <= max_bytes:
-            current += block
-            continue
-        if current:
-            chunks.append(current)
-            current = ""
-        if utf8_len(block) <= max_bytes:
-            current = block
-        else:
-            chunks.extend(split_utf8(block, max_bytes))
-    if current:
-        chunks.append(current)
+    blocks = [_turn_block(t) for t in turns]
+    while blocks:
+        chunk, blocks = take_chunk(blocks, max_bytes)
+        chunks.append(chunk)
     return chunks
+
+
+def take_chunk(blocks: list[str], max_bytes: int) -> tuple[str, list[str]]:
+    """The next chunk from `blocks` (whole turns while they fit, else a piece of the first
+    one) and the blocks left over."""
+    used = 0
+    taken = 0
+    for block in blocks:
+        size = json_len(block)
+        if used + size > max_bytes:
+            break
+        used += size
+        taken += 1
+    if taken:
+        return "".join(blocks[:taken]), blocks[taken:]
+    first = split_utf8(blocks[0], max_bytes, json_len)[0]
+    return first, [blocks[0][len(first) :], *blocks[1:]]
 
 
 # ------------------------------------------------------------------ compactor
@@ -283,7 +300,9 @@ class Compactor:
             return 0  # the mandatory part alone does not fit; the send refuses with sizes
         if plain.sent_count == len(turns):
             return 0
-        return len(turns) - recent_count(turns, settings.budget, self.costs)
+        # The recent window, but never more turns than fit the budget on their own.
+        kept = min(recent_count(turns, settings.budget, self.costs), plain.sent_count)
+        return len(turns) - kept
 
     # Making ---------------------------------------------------------------
     def ensure(
@@ -314,14 +333,19 @@ class Compactor:
         start = base.covered_count if base else 0
         new_turns = turns[start:covered]
         previous = base.content if base else ""
-        chunks = chunk_turns(new_turns, self._chunk_bytes(settings, previous))
-        stored = base
-        for index, chunk in enumerate(chunks, start=1):
-            progress(index, len(chunks))
-            self._check_bounds(result, started, stage=f"compacting (chunk {index} of "
-                                                         f"{len(chunks)})")
+        # Chunks are cut one at a time: the room for new turns shrinks as the summary grows.
+        blocks = [_turn_block(t) for t in new_turns]
+        index = 0
+        while blocks:
+            room = self._chunk_bytes(settings, previous)
+            chunk, blocks = take_chunk(blocks, room)
+            index += 1
+            total = index + -(-sum(json_len(b) for b in blocks) // room)
+            progress(index, total)
+            stage = f"compacting (chunk {index} of {total})"
+            self._check_bounds(result, started, stage=stage)
             result.calls += 1
-            content, usage = self._call(previous, chunk, settings, cancel, index, len(chunks))
+            content, usage = self._call(previous, chunk, settings, cancel, stage)
             result.usages.append(usage)
             previous = content
         covered_turns = turns[:covered]
@@ -360,8 +384,7 @@ class Compactor:
             - self.costs.counter.message_tokens(SYSTEM, SUMMARY_PROMPT)
             - self.costs.counter.message_tokens(USER, self._fold_input(previous, ""))
         )
-        # JSON escaping can double a byte (\n, \"), control characters take 6.
-        room = min(byte_room // 2, token_room)
+        room = min(byte_room, token_room)
         if room < 256:
             raise ProviderFailure(
                 Failure(
@@ -414,11 +437,9 @@ class Compactor:
         chunk: str,
         settings: CompactionSettings,
         cancel: CancelToken,
-        index: int,
-        total: int,
+        stage: str,
     ) -> tuple[str, Usage]:
         provider = self.provider
-        stage = f"compacting (chunk {index} of {total})"
         body = build_body(
             settings.model,
             [Message(SYSTEM, SUMMARY_PROMPT), Message(USER, self._fold_input(previous, chunk))],

@@ -21,10 +21,12 @@ from typing import Any, TypeVar
 
 import peewee
 
+from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.failures import FailureKind
 from ..core.model import Conversation, ConversationSettings, Turn, Usage
 from ..core.send import PendingTurn, RequestRecord, StoreError, ordinal_ranges
 from ..paths import DB_NAME, LOCK_NAME
+from . import summaries
 from .errors import (
     STORE_EXCEPTIONS,
     AlreadyOpen,
@@ -429,6 +431,17 @@ class TurnlogStore:
             )
             for r in rows
         ]
+
+    # ---------------------------------------------------------------- summaries
+    def latest_summary(self, conversation_id: int) -> StoredSummary | None:
+        return summaries.latest_summary(self, conversation_id)
+
+    def summary(self, summary_id: int) -> StoredSummary | None:
+        return summaries.summary(self, summary_id)
+
+    def save_summary(self, conversation_id: int, draft: SummaryDraft) -> StoredSummary:
+        self._need_writer()
+        return summaries.save_summary(self, conversation_id, draft)
 
     # -------------------------------------------------------------------- delete
     def _forget(self, conversation_id: int) -> None:

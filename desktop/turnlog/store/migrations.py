@@ -6,15 +6,19 @@ from collections.abc import Callable
 
 import peewee
 
-from .models import TABLES_V1
+from .models import TABLES_V1, TABLES_V2
 
 
 def _v1(db: peewee.SqliteDatabase) -> None:
     db.create_tables(TABLES_V1)
 
 
+def _v2(db: peewee.SqliteDatabase) -> None:
+    db.create_tables(TABLES_V2)
+
+
 # Append new steps; never edit a released one.
-MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [_v1]
+MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [_v1, _v2]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

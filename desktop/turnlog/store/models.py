@@ -82,3 +82,32 @@ class RequestRow(BaseModel):
 
 
 TABLES_V1 = [ConversationRow, TurnRow, RequestRow]
+
+
+class SummaryRow(BaseModel):
+    """A rolling summary (derived data) and its provenance."""
+
+    id = peewee.AutoField()
+    conversation = peewee.ForeignKeyField(
+        ConversationRow, backref="summaries", on_delete="CASCADE", column_name="conversation_id"
+    )
+    first_ordinal = peewee.IntegerField()
+    last_ordinal = peewee.IntegerField()
+    covered_count = peewee.IntegerField()
+    covered_digest = peewee.TextField()
+    covered_ids = peewee.TextField()  # JSON list of turn ids, oldest first
+    content = peewee.TextField()
+    model = peewee.TextField()
+    settings_key = peewee.TextField()
+    created_at = peewee.TextField()
+    content_bytes = peewee.IntegerField()
+    content_tokens = peewee.IntegerField()
+    usages = peewee.TextField(default="[]")
+    warnings = peewee.TextField(default="[]")
+
+    class Meta:
+        table_name = "summaries"
+        indexes = ((("conversation", "id"), False),)
+
+
+TABLES_V2 = [SummaryRow]

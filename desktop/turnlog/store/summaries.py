@@ -1,0 +1,105 @@
+"""Rolling summaries: derived from the log, written only while their source is unchanged."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from ..core.compaction import StoredSummary, SummaryDraft
+from ..core.failures import FailureKind
+from ..core.model import Usage
+from ..core.send import StoreError
+from .models import ConversationRow, SummaryRow, TurnRow
+
+if TYPE_CHECKING:
+    from .log import TurnlogStore
+
+KEEP_PER_CONVERSATION = 3  # the newest few; older ones are superseded and removed
+
+
+def _stored(row: SummaryRow) -> StoredSummary:
+    from .log import _parse_time
+
+    return StoredSummary(
+        id=row.id,
+        conversation_id=row.conversation_id,
+        first_ordinal=row.first_ordinal,
+        last_ordinal=row.last_ordinal,
+        covered_count=row.covered_count,
+        covered_digest=row.covered_digest,
+        content=row.content,
+        model=row.model,
+        settings_key=row.settings_key,
+        created_at=_parse_time(row.created_at),
+        content_bytes=row.content_bytes,
+        content_tokens=row.content_tokens,
+        usages=tuple(Usage.from_json(u) for u in json.loads(row.usages)),
+        warnings=tuple(json.loads(row.warnings)),
+    )
+
+
+def latest_summary(store: TurnlogStore, conversation_id: int) -> StoredSummary | None:
+    with store._guard():
+        row = (
+            SummaryRow.select()
+            .where(SummaryRow.conversation == conversation_id)
+            .order_by(SummaryRow.id.desc())
+            .first()
+        )
+    return _stored(row) if row is not None else None
+
+
+def summary(store: TurnlogStore, summary_id: int) -> StoredSummary | None:
+    with store._guard():
+        row = SummaryRow.get_or_none(SummaryRow.id == summary_id)
+    return _stored(row) if row is not None else None
+
+
+def save_summary(store: TurnlogStore, conversation_id: int, draft: SummaryDraft) -> StoredSummary:
+    """Write `draft` unless its source changed meanwhile (generation check at write time)."""
+    from .log import now_iso
+
+    gone = StoreError(
+        "The history this summary was made from was deleted while it was being made; "
+        "the summary was discarded.",
+        kind=FailureKind.CONVERSATION_GONE,
+    )
+    with store._guard(), store.db.atomic("IMMEDIATE"):
+        conv = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
+        if conv is None or conv.generation != draft.generation:
+            raise gone
+        ids = list(draft.covered_turn_ids)
+        present = 0
+        for start in range(0, len(ids), 500):
+            batch = ids[start : start + 500]
+            present += (
+                TurnRow.select()
+                .where((TurnRow.id.in_(batch)) & (TurnRow.conversation == conversation_id))
+                .count()
+            )
+        if present != len(ids):
+            raise gone
+        row = SummaryRow.create(
+            conversation=conversation_id,
+            first_ordinal=draft.first_ordinal,
+            last_ordinal=draft.last_ordinal,
+            covered_count=len(ids),
+            covered_digest=draft.covered_digest,
+            covered_ids=json.dumps(ids),
+            content=draft.content,
+            model=draft.model,
+            settings_key=draft.settings_key,
+            created_at=now_iso(),
+            content_bytes=len(draft.content.encode("utf-8")),
+            content_tokens=draft.content_tokens,
+            usages=json.dumps([u.to_json() for u in draft.usages]),
+            warnings=json.dumps(list(draft.warnings), ensure_ascii=False),
+        )
+        stale = (
+            SummaryRow.select(SummaryRow.id)
+            .where(SummaryRow.conversation == conversation_id)
+            .order_by(SummaryRow.id.desc())
+            .offset(KEEP_PER_CONVERSATION)
+        )
+        SummaryRow.delete().where(SummaryRow.id.in_(stale)).execute()
+    return _stored(row)
