@@ -8,17 +8,16 @@ in-process provider that answers summary calls and chat calls from a script
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fakes import FakeEndpoint
 from turnlog.core.body import RequestOptions
 from turnlog.core.budget import Budget
 from turnlog.core.compaction import (
-    SUMMARY_PROMPT,
     CompactionResult,
     CompactionSettings,
     Compactor,
@@ -42,36 +41,6 @@ def make_turns(n: int, size: int = 60) -> list[Turn]:
         Turn(f"t{i}", i, f"问题 {i} " + "q" * size, f"answer {i} " + "a" * size, "m", "stop", now)
         for i in range(1, n + 1)
     ]
-
-
-class FakeEndpoint:
-    """In-process stand-in for a chat endpoint: summary calls get `summary(fold_input)`,
-    chat calls get `chat(body)`. Records every body it was given."""
-
-    def __init__(self, summary: Callable[[str], Reply] | None = None,
-                 chat: Callable[[dict], Reply] | None = None) -> None:
-        self.bodies: list[bytes] = []
-        self.summary = summary or (lambda text: Reply(
-            f"summary of {text.count('[Turn ')} turns", "stop", Usage(10, 5, 15)))
-        self.chat = chat or (lambda body: Reply("the answer", "stop", Usage(20, 3, 23)))
-
-    def complete(self, body: bytes, *, on_delta, cancel: CancelToken) -> Reply:
-        self.bodies.append(body)
-        parsed = json.loads(body)
-        messages = parsed["messages"]
-        if messages[0]["content"] == SUMMARY_PROMPT:
-            return self.summary(messages[1]["content"])
-        return self.chat(parsed)
-
-    @property
-    def summary_calls(self) -> list[dict]:
-        return [json.loads(b) for b in self.bodies
-                if json.loads(b)["messages"][0]["content"] == SUMMARY_PROMPT]
-
-    @property
-    def chat_calls(self) -> list[dict]:
-        return [json.loads(b) for b in self.bodies
-                if json.loads(b)["messages"][0]["content"] != SUMMARY_PROMPT]
 
 
 class MemorySummaries:

@@ -13,13 +13,12 @@ from typing import Any, TextIO
 
 from ..core.body import RequestOptions
 from ..core.budget import Budget, InvalidBudget
-from ..core.model import Conversation, Turn, Usage
+from ..core.model import Conversation, Usage
 from ..core.projection import ProjectionRefused, project
 from ..core.send import PendingTurn, check_question
+from ..export import FORMAT_VERSION, FORMATS, export_text
 from ..paths import data_dir
 from ..store import TurnlogStore
-
-FORMAT_VERSION = 1
 
 
 class ImportError_(ValueError):
@@ -43,6 +42,8 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("export", help="write a conversation as JSON lines to stdout")
     p.add_argument("conversation", type=int, metavar="ID")
+    p.add_argument("--format", choices=FORMATS, default="jsonl",
+                   help="jsonl (re-importable, the default) or markdown")
     p.set_defaults(run=run_export)
 
     p = sub.add_parser("list", help="list conversations, most recent first")
@@ -220,35 +221,11 @@ def _time(value: Any) -> datetime:
     return datetime.now(UTC)
 
 
-def export_lines(conversation: Conversation, turns: tuple[Turn, ...]) -> list[str]:
-    header = {
-        "turnlog": FORMAT_VERSION,
-        "title": conversation.title,
-        "system": conversation.system_prompt,
-        "model": conversation.model,
-    }
-    out = [json.dumps(header, ensure_ascii=False)]
-    for turn in turns:
-        line: dict[str, Any] = {
-            "id": turn.id,
-            "ordinal": turn.ordinal,
-            "question": turn.question,
-            "answer": turn.answer,
-            "model": turn.model,
-            "created_at": turn.created_at.isoformat(),
-        }
-        usage = turn.usage.to_json()
-        if usage:
-            line["usage"] = usage
-        out.append(json.dumps(line, ensure_ascii=False))
-    return out
-
-
 def run_export(args: argparse.Namespace) -> int:
     with TurnlogStore.open(data_dir(), readonly=True) as store:
         conversation = store.conversation(args.conversation)
         turns = store.turns(conversation.id)
-    sys.stdout.write("".join(line + "\n" for line in export_lines(conversation, turns)))
+    sys.stdout.write(export_text(conversation, turns, args.format))
     return 0
 
 

@@ -26,7 +26,8 @@ from ..core.failures import FailureKind
 from ..core.model import Conversation, ConversationSettings, Turn, Usage
 from ..core.send import PendingTurn, RequestRecord, StoreError, ordinal_ranges
 from ..paths import DB_NAME, LOCK_NAME
-from . import summaries
+from . import deletion, summaries
+from .deletion import DeletionCounts
 from .errors import (
     STORE_EXCEPTIONS,
     AlreadyOpen,
@@ -448,19 +449,42 @@ class TurnlogStore:
         with self._cache_lock:
             self._cache.pop(conversation_id, None)
 
-    def delete_conversation(self, conversation_id: int) -> None:
-        """Remove a conversation with its turns and request records, then scrub the WAL."""
-        self._need_writer()
-        with self._guard(), self.db.atomic():
-            ConversationRow.delete().where(ConversationRow.id == conversation_id).execute()
-        self._forget(conversation_id)
-        self.scrub()
+    def _forget_all(self) -> None:
+        with self._cache_lock:
+            self._cache.clear()
 
-    def scrub(self) -> None:
-        """Move committed pages into the main file and truncate the WAL, so deleted text
-        (already overwritten by `secure_delete`) leaves no copy in `-wal`."""
+    def preview_delete_turn(self, turn_id: str) -> DeletionCounts:
+        return deletion.preview_turn(self, turn_id)
+
+    def preview_delete_conversation(self, conversation_id: int) -> DeletionCounts:
+        return deletion.preview_conversation(self, conversation_id)
+
+    def preview_delete_all(self) -> DeletionCounts:
+        return deletion.preview_all(self)
+
+    def delete_turn(self, turn_id: str) -> tuple[int, DeletionCounts]:
+        """Delete one turn with every summary covering it and its references in request
+        records; returns the conversation id and what was removed."""
+        self._need_writer()
+        return deletion.delete_turn(self, turn_id)
+
+    def delete_conversation(self, conversation_id: int) -> DeletionCounts:
+        self._need_writer()
+        return deletion.delete_conversation(self, conversation_id)
+
+    def delete_all(self) -> DeletionCounts:
+        self._need_writer()
+        return deletion.delete_all(self)
+
+    def scrub(self, *, vacuum: bool = False) -> None:
+        """Push committed pages into the main file and truncate the WAL, so deleted text
+        (already overwritten in place by `secure_delete`) leaves no copy in `-wal`.
+        `vacuum` also rebuilds the file, dropping free pages entirely."""
         with self._guard():
             self.db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            if vacuum:
+                self.db.execute_sql("VACUUM")
+                self.db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def with_generation(pending: PendingTurn, generation: int) -> PendingTurn:

@@ -1,0 +1,90 @@
+"""delete: remove a turn, a conversation or everything, with every derived copy."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..paths import data_dir
+from ..store import TurnlogStore
+from ..store.deletion import DeletionCounts
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "delete",
+        help="delete a turn, a conversation or all history, with its summaries and records",
+        description="Deletes from disk: the turns, every summary derived from them, and their "
+        "references in request records. Export first if you want a copy.",
+    )
+    scope = p.add_mutually_exclusive_group(required=True)
+    scope.add_argument("--turn", metavar="ID", help="a turn id, as `export` prints it")
+    scope.add_argument("--conversation", type=int, metavar="ID")
+    scope.add_argument("--all", action="store_true", help="every conversation")
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p.add_argument(
+        "--keys", action="store_true",
+        help="with --all: also remove the provider API keys from the keyring",
+    )
+    p.set_defaults(run=run_delete)
+
+
+def confirm(prompt: str) -> bool:
+    print(prompt, end=" ", file=sys.stderr, flush=True)
+    answer = sys.stdin.readline().strip().lower()
+    return answer in ("y", "yes")
+
+
+def run_delete(args: argparse.Namespace) -> int:
+    if args.keys and not args.all:
+        print("error: --keys goes with --all", file=sys.stderr)
+        return 2
+    with TurnlogStore.open(data_dir()) as store:
+        counts: DeletionCounts
+        if args.turn:
+            counts = store.preview_delete_turn(args.turn)
+            what = f"turn {args.turn}"
+        elif args.conversation is not None:
+            counts = store.preview_delete_conversation(args.conversation)
+            title = store.conversation(args.conversation).title
+            what = f"conversation {args.conversation} ({title})"
+        else:
+            counts = store.preview_delete_all()
+            what = "all history"
+        if not args.yes and not confirm(
+            f"Delete {what}: {counts.describe()}? This cannot be undone. [y/N]"
+        ):
+            print("nothing deleted", file=sys.stderr)
+            return 1
+        if args.turn:
+            _, done = store.delete_turn(args.turn)
+        elif args.conversation is not None:
+            done = store.delete_conversation(args.conversation)
+        else:
+            done = store.delete_all()
+    print(f"deleted {done.describe()}")
+    if args.all:
+        return _delete_keys(args)
+    return 0
+
+
+def _delete_keys(args: argparse.Namespace) -> int:
+    from ..profiles import ProfileStore
+    from ..secrets import KeyringUnavailable, open_key_store
+
+    profiles = ProfileStore(data_dir()).list()
+    if not profiles:
+        return 0
+    if not args.keys and (args.yes or not confirm(
+        f"Also remove the API keys of {len(profiles)} provider profile(s) from the keyring? [y/N]"
+    )):
+        return 0
+    try:
+        keys = open_key_store()
+        removed = sum(1 for profile in profiles if keys.delete(profile.id))
+    except KeyringUnavailable as err:
+        print(f"error: the keys could not be removed: {err}", file=sys.stderr)
+        return 1
+    print(f"removed {removed} API key(s) from the keyring")
+    return 0

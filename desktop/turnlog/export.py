@@ -1,0 +1,58 @@
+"""Export a conversation in formats a person controls: JSON lines (re-importable) and Markdown."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .core.model import Conversation, Turn
+
+FORMAT_VERSION = 1
+FORMATS = ("jsonl", "markdown")
+
+
+def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...]) -> str:
+    """A header line, then one line per turn; `turnlog-cli import` reads it back."""
+    header = {
+        "turnlog": FORMAT_VERSION,
+        "title": conversation.title,
+        "system": conversation.system_prompt,
+        "model": conversation.model,
+    }
+    lines = [json.dumps(header, ensure_ascii=False)]
+    for turn in turns:
+        line: dict[str, Any] = {
+            "id": turn.id,
+            "ordinal": turn.ordinal,
+            "question": turn.question,
+            "answer": turn.answer,
+            "model": turn.model,
+            "created_at": turn.created_at.isoformat(),
+        }
+        usage = turn.usage.to_json()
+        if usage:
+            line["usage"] = usage
+        lines.append(json.dumps(line, ensure_ascii=False))
+    return "".join(line + "\n" for line in lines)
+
+
+def export_markdown(conversation: Conversation, turns: tuple[Turn, ...]) -> str:
+    out = [f"# {conversation.title}", ""]
+    if conversation.model:
+        out += [f"Model: {conversation.model}", ""]
+    if conversation.system_prompt:
+        out += ["System prompt:", "", *[f"> {line}" for line in
+                                         conversation.system_prompt.splitlines()], ""]
+    for turn in turns:
+        stamp = turn.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        out += [f"## Turn {turn.ordinal} · {stamp}", "", "**You:**", "", turn.question, "",
+                f"**{turn.model or 'Assistant'}:**", "", turn.answer, ""]
+    return "\n".join(out)
+
+
+def export_text(conversation: Conversation, turns: tuple[Turn, ...], fmt: str) -> str:
+    if fmt == "jsonl":
+        return export_jsonl(conversation, turns)
+    if fmt == "markdown":
+        return export_markdown(conversation, turns)
+    raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
