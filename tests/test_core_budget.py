@@ -1,0 +1,129 @@
+"""The two budgets: body bytes and input tokens, and an estimate that errs high."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from turnlog.core.budget import (
+    ESTIMATE,
+    MESSAGE_OVERHEAD_TOKENS,
+    Budget,
+    InvalidBudget,
+    estimate_text_tokens,
+    safety_margin,
+)
+from turnlog.core.model import ConversationSettings
+
+
+@pytest.mark.parametrize(
+    "window, margin",
+    [
+        (1, 128),
+        (2_560, 128),  # 5 % is exactly 128
+        (2_561, 129),  # 5 % rounds up, never down
+        (4_096, 205),
+        (32_768, 1_639),
+        (128_000, 6_400),
+        (163_840, 8_192),  # 5 % is exactly the cap
+        (200_000, 8_192),
+        (1_000_000, 8_192),
+    ],
+)
+def test_safety_margin_is_five_percent_clamped(window, margin):
+    assert safety_margin(window) == margin
+
+
+@given(st.integers(1, 10**9))
+def test_safety_margin_is_at_least_five_percent_within_bounds(window):
+    margin = safety_margin(window)
+    assert 128 <= margin <= 8_192
+    assert margin == min(8_192, max(128, math.ceil(window * 5 / 100)))
+
+
+def test_unknown_window_assumes_200k_with_default_reserve():
+    budget = Budget.from_settings(ConversationSettings())
+    assert budget.context_window == 200_000
+    assert not budget.window_known
+    assert budget.max_bytes == 16_000
+    assert budget.output_reserve == 8_192
+    assert budget.input_tokens == 200_000 - 8_192 - 8_192
+
+
+def test_known_window_from_settings_or_server():
+    settings = ConversationSettings(context_window=32_768, output_reserve=1_024)
+    from_settings = Budget.from_settings(settings)
+    assert from_settings.window_known
+    assert from_settings.input_tokens == 32_768 - 1_024 - 1_639
+    from_server = Budget.from_settings(settings, context_window=8_192)
+    assert from_server.context_window == 8_192
+    assert from_server.input_tokens == 8_192 - 1_024 - 410
+
+
+@pytest.mark.parametrize("reserve", [256, 8_192, 32_768])
+def test_output_reserve_within_bounds_is_accepted(reserve):
+    assert Budget(16_000, 200_000, reserve).output_reserve == reserve
+
+
+@pytest.mark.parametrize("reserve", [0, 255, 32_769, -1])
+def test_output_reserve_outside_bounds_is_refused_with_the_range(reserve):
+    with pytest.raises(InvalidBudget, match="256 and 32,768"):
+        Budget(16_000, 200_000, reserve)
+
+
+@pytest.mark.parametrize("max_bytes", [0, -5])
+def test_byte_limit_must_be_positive(max_bytes):
+    with pytest.raises(InvalidBudget):
+        Budget(max_bytes, 200_000, 8_192)
+
+
+def test_context_window_must_be_positive():
+    with pytest.raises(InvalidBudget):
+        Budget(16_000, 0, 8_192)
+
+
+def test_settings_outside_bounds_are_refused_when_the_budget_is_made():
+    with pytest.raises(InvalidBudget):
+        Budget.from_settings(ConversationSettings(output_reserve=100))
+
+
+CJK = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF)
+EMOJI = st.characters(min_codepoint=0x1F300, max_codepoint=0x1FAFF)
+
+
+@given(st.text(CJK, min_size=1))
+def test_cjk_is_never_undercounted(text):
+    assert estimate_text_tokens(text) >= len(text)
+
+
+@given(st.text(EMOJI, min_size=1))
+def test_emoji_is_never_undercounted(text):
+    assert estimate_text_tokens(text) >= len(text)
+
+
+@given(st.text())
+def test_estimate_covers_a_quarter_of_the_utf8_bytes_and_every_non_ascii_character(text):
+    utf8 = len(text.encode("utf-8", "surrogatepass"))
+    estimate = estimate_text_tokens(text)
+    assert estimate * 4 >= utf8
+    assert estimate >= sum(1 for ch in text if ord(ch) > 0x7F)
+
+
+@given(st.text(), st.text())
+def test_estimating_parts_separately_never_counts_less_than_the_whole(a, b):
+    # Projection sums per-message estimates; the sum must stay on the high side.
+    assert estimate_text_tokens(a) + estimate_text_tokens(b) >= estimate_text_tokens(a + b)
+
+
+def test_english_is_counted_above_chars_over_four():
+    text = "The quick brown fox jumps over the lazy dog. " * 20
+    assert estimate_text_tokens(text) > len(text) / 4
+
+
+def test_empty_text_costs_nothing_but_a_message_still_has_overhead():
+    assert estimate_text_tokens("") == 0
+    assert ESTIMATE.message_tokens("user", "") == MESSAGE_OVERHEAD_TOKENS
+    assert not ESTIMATE.exact
