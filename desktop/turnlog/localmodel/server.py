@@ -22,6 +22,7 @@ import ctypes.util
 import logging
 import os
 import queue
+import re
 import signal
 import socket
 import subprocess
@@ -63,6 +64,8 @@ LOG_NAME = "local-model.log"
 TOKENIZE_PATH = "/extras/tokenize"  # llama-cpp-python's endpoint, at the server root
 
 _PR_SET_PDEATHSIG = 1
+# How llama-cpp-python states its window when refusing an over-long prompt.
+_WINDOW_STATED = re.compile(r"maximum context length is (\d+) tokens|context window of (\d+)")
 
 
 class StartFailure(Exception):
@@ -251,7 +254,7 @@ class LocalServer:
                     self.stop()
                     raise
                 break
-            window, source = self._read_context_window(root, n_ctx)
+            window, source = self._read_context_window(root, info.alias, n_ctx)
             counter = ServerTokenCounter.calibrate(
                 root + TOKENIZE_PATH, root + "/v1", info.alias
             )
@@ -357,21 +360,31 @@ class LocalServer:
                                             cancelled=True)
 
     @staticmethod
-    def _read_context_window(root: str, launched: int) -> tuple[int, str]:
-        """The server's own n_ctx where it says (llama.cpp's `/props`), else as launched.
+    def _read_context_window(root: str, model: str, launched: int) -> tuple[int, str]:
+        """The context window as the server states it, else as launched.
 
-        llama-cpp-python has no such endpoint; it runs with exactly the `--n_ctx`
-        it was given, so the launch setting is the server's value, not a guess.
+        llama.cpp says it in `/props`. llama-cpp-python has no such endpoint but names
+        its window when refusing a prompt that is one window long (before evaluating
+        anything, so the probe costs only a tokenization).
         """
         try:
-            with httpx.Client(timeout=httpx.Timeout(2.0), trust_env=False) as client:
+            with httpx.Client(timeout=httpx.Timeout(30.0, connect=2.0),
+                              trust_env=False) as client:
                 response = client.get(root + "/props")
-            if response.status_code == 200:
-                data = response.json()
-                settings = data.get("default_generation_settings", {})
-                value = settings.get("n_ctx", data.get("n_ctx"))
-                if isinstance(value, int) and value > 0:
-                    return value, "server"
+                if response.status_code == 200:
+                    data = response.json()
+                    settings = data.get("default_generation_settings", {})
+                    value = settings.get("n_ctx", data.get("n_ctx"))
+                    if isinstance(value, int) and value > 0:
+                        return value, "server"
+                response = client.post(root + "/v1/chat/completions", json={
+                    "model": model, "stream": False, "max_tokens": 1,
+                    "messages": [{"role": "user", "content": "word " * launched}],
+                })
+                if response.status_code == 400:
+                    found = _WINDOW_STATED.search(response.text)
+                    if found:
+                        return int(found.group(1) or found.group(2)), "server"
         except (httpx.HTTPError, ValueError, AttributeError):
             pass
         return launched, "launch settings"
@@ -381,6 +394,8 @@ class LocalServer:
         """Terminate the child, wait up to `timeout`, then kill it. Safe to call twice."""
         with self._lock:
             process, self._process = self._process, None
+            if self._endpoint is not None:
+                self._endpoint.counter.close()
             self._endpoint = None
             if process is not None:
                 if process.poll() is None:

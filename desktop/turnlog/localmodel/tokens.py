@@ -85,17 +85,16 @@ class ServerTokenCounter:
         self._cache: OrderedDict[bytes, int] = OrderedDict()
         self._cache_entries = cache_entries
         self._special: int | None = None
-        self.fallback_reason = fallback_reason if costs is not None else (
-            fallback_reason or "the chat template was not measured")
+        self.fallback_reason = fallback_reason
         self.tokenize_calls = 0
 
     # ------------------------------------------------------------ TokenCounter
     @property
     def exact(self) -> bool:
-        return not self.fallback_reason
+        return self.costs is not None and not self.fallback_reason
 
     def message_tokens(self, role: str, content: str) -> int:
-        if self.exact and self.costs is not None:
+        if self.exact:
             try:
                 return self.content_tokens(content) + self._overhead(role)
             except TokenizeError as err:
@@ -148,6 +147,8 @@ class ServerTokenCounter:
         except httpx.HTTPError as err:
             raise TokenizeError(f"the server could not be reached to count tokens ({err})") \
                 from err
+        except RuntimeError as err:  # httpx refuses to send on a closed client
+            raise TokenizeError("the model server was stopped") from err
         if response.status_code != 200:
             raise TokenizeError(f"the server's tokenizer answered HTTP {response.status_code}")
         try:
@@ -221,7 +222,6 @@ class ServerTokenCounter:
             priming=max(priming_plain, priming_system),
             leading_system_overcount=abs(priming_plain - priming_system),
         )
-        counter.fallback_reason = ""
         return counter
 
 
