@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
 
@@ -10,31 +9,9 @@ from turnlog.store import TurnlogStore
 from turnlog.ui.tasks import TaskRunner
 from turnlog.ui.transcript import Role, TranscriptModel
 from turnlog.ui.window import MainWindow
-from uihelpers import numbered, seed
+from uihelpers import loopback_connector, numbered, seed
 
-
-@pytest.fixture
-def store(turnlog_home):
-    opened = TurnlogStore.open(turnlog_home)
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
-def make_window(qtbot, store):
-    made: list[MainWindow] = []
-
-    def make() -> MainWindow:
-        window = MainWindow(store, TaskRunner())
-        qtbot.addWidget(window)
-        window.resize(1280, 720)
-        window.show()
-        made.append(window)
-        return window
-
-    yield make
-    for window in made:
-        window.shutdown()
+pytest_plugins = ["uiwindow"]
 
 
 def wait_loaded(qtbot, window: MainWindow, count: int) -> None:
@@ -124,11 +101,11 @@ def test_new_rename_and_delete_with_confirmation(qtbot, store, make_window, turn
     assert window.conversation is None
 
 
-def test_restart_shows_the_full_history(qtbot, turnlog_home):
+def test_restart_shows_the_full_history(qtbot, turnlog_home, loopback):
     with TurnlogStore.open(turnlog_home) as first:
         conversation = seed(first, "kept", numbered(75))
     with TurnlogStore.open(turnlog_home) as second:
-        window = MainWindow(second, TaskRunner())
+        window = MainWindow(second, TaskRunner(), loopback_connector(loopback.base_url))
         qtbot.addWidget(window)
         window.show()
         try:

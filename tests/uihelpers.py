@@ -3,12 +3,14 @@ seeded through the store's own append path."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from turnlog.cli.log_commands import export_lines
 from turnlog.core.model import Conversation, ConversationSettings, Usage
 from turnlog.core.send import PendingTurn
 from turnlog.store import TurnlogStore
@@ -35,14 +37,28 @@ def seed(
     return store.conversation(conversation.id)
 
 
-def exported(home: Path, conversation_id: int) -> list[str]:
-    """The conversation as `turnlog-cli export` prints it, read through a fresh
-    read-only open of the database file (what is on disk, not a cache)."""
-    with TurnlogStore.open(home, readonly=True) as reader:
-        conversation = reader.conversation(conversation_id)
-        return export_lines(conversation, reader.turns(conversation_id))
+def exported(home: Path, conversation_id: int) -> str:
+    """The conversation as `turnlog-cli export` prints it: a separate process reading the
+    database file, so what is on disk is compared, not the window's cache."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; from turnlog.cli import main; sys.exit(main())",
+         "export", str(conversation_id)],
+        env={**os.environ, "TURNLOG_HOME": str(home)}, capture_output=True, text=True,
+        timeout=60, check=True,
+    )
+    return done.stdout
 
 
 def numbered(count: int, *, size: int = 40) -> Sequence[tuple[str, str]]:
     return [(f"question {i} " + "q" * size, f"answer {i} " + "a" * size)
             for i in range(1, count + 1)]
+
+
+def loopback_connector(base_url: str, *, model: str = "loopback-model",
+                       read_timeout_s: float | None = None):
+    """The window's real connector, pointed at a loopback server with no key."""
+    from turnlog.providers import CUSTOM
+    from turnlog.ui.connection import ProviderConfig, ProviderConnector
+
+    config = ProviderConfig("loopback", "Loopback", CUSTOM, base_url, model)
+    return ProviderConnector(lambda: config, lambda: None, read_timeout_s=read_timeout_s)

@@ -159,6 +159,10 @@ class TaskRunner(QObject):
         relay.deleteLater()
         self._handles = {h for h in self._handles if not h.done}
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def call_on_each_worker(self, fn: Callable[[], None]) -> None:
         """Run `fn` once on every worker thread (closing per-thread database connections)."""
         for executor in self._executors.values():

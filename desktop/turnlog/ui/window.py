@@ -3,32 +3,114 @@
 from __future__ import annotations
 
 import logging
+import sys
+import threading
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
+    QHBoxLayout,
     QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
+    QProgressBar,
     QVBoxLayout,
     QWidget,
 )
 
 from .. import APP_NAME
-from ..core.model import Conversation, Turn
+from ..cli.log_commands import options_for
+from ..core.budget import Budget, InvalidBudget
+from ..core.compaction import Compactor
+from ..core.failures import Failure
+from ..core.model import Conversation, Turn, Usage
+from ..core.projection import CostIndex, Projection, ProjectionRefused, project
+from ..core.send import (
+    Committed,
+    Failed,
+    Outcome,
+    RequestRecord,
+    Sender,
+    SendRequest,
+    Stage,
+)
 from ..store import TurnlogStore
-from .marks import MarkLegend
+from .banner import FailureBanner
+from .composer import Composer
+from .connection import Connector, Endpoint, NotConnected
+from .inspector import Inspector, InspectorState
+from .marks import MarkLegend, RowMark, marks_of
 from .sidebar import Sidebar
-from .tasks import TaskContext, TaskRunner
+from .tasks import TaskContext, TaskHandle, TaskRunner
 from .transcript import TranscriptModel, TranscriptView
 
 log = logging.getLogger(__name__)
 
 NARROW_WIDTH = 760
+STREAM_INTERVAL_MS = 33  # streamed text reaches the screen at most ~30 times a second
+PREVIEW_DELAY_MS = 120
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the marks (and the inspector) describe right now.
+
+    `kind`: "preview" (the draft, nothing sent), "what-if" (the draft under another byte
+    limit), "running" (the request in flight) or "last" (the last request's outcome).
+    """
+
+    kind: str
+    projection: Projection | None
+    refusal: ProjectionRefused | None = None
+    record: RequestRecord | None = None
+    failure: Failure | None = None
+    usage: Usage | None = None
+    asked: int | None = None
+    endpoint: Endpoint | None = None
+    duration_s: float | None = None
+
+    def marks(self, turns: Sequence[Turn]) -> dict[int, RowMark]:
+        if self.projection is not None:
+            marks = marks_of(self.projection)
+        else:
+            marks = {t.ordinal: RowMark.NOT_SENT for t in turns}
+        if self.asked is not None:
+            marks[self.asked] = RowMark.ASKED
+        return marks
+
+
+class StreamBuffer:
+    """Answer text handed over from the network thread; the GUI drains it on a timer."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._lock = threading.Lock()
+        self.received = 0
+
+    def append(self, text: str) -> None:
+        with self._lock:
+            self._parts.append(text)
+            self.received += len(text)
+
+    def drain(self) -> str:
+        with self._lock:
+            parts, self._parts = self._parts, []
+        return "".join(parts)
+
+
+STAGE_WORDS = {
+    Stage.PREPARING: "Preparing",
+    Stage.ORGANIZING: "Organizing turns",
+    Stage.COMPACTING: "Compacting",
+    Stage.STARTING_LOCAL_MODEL: "Starting local model",
+    Stage.ANSWERING: "Answering",
+}
 
 
 def window_settings(home: Path) -> QSettings:
@@ -40,14 +122,32 @@ def window_settings(home: Path) -> QSettings:
 class MainWindow(QMainWindow):
     """One window over one store. Storage writes and loading run through `runner`."""
 
-    def __init__(self, store: TurnlogStore, runner: TaskRunner, *,
+    def __init__(self, store: TurnlogStore, runner: TaskRunner, connector: Connector, *,
                  settings: QSettings | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.store = store
         self.runner = runner
+        self.connector = connector
         self.settings = settings or window_settings(store.home)
+        self.costs = CostIndex()
+        self.shown = Shown("preview", None)
+        self._last: Shown | None = None
+        self._show_last = False
+        self.what_if_bytes: int | None = None
+        self._task: TaskHandle[Outcome] | None = None
+        self._sent_draft: tuple[str, int] | None = None
+        self._sending_to: int | None = None
+        self._stream = StreamBuffer()
+        self._stage = ""
+        self._send_started = 0.0
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setInterval(STREAM_INTERVAL_MS)
+        self._flush_timer.timeout.connect(self._flush_stream)
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(PREVIEW_DELAY_MS)
+        self._preview_timer.timeout.connect(self.refresh_preview)
         self.conversation: Conversation | None = None
-        self._secrets: set[str] = set()
         self._narrow = False
         self._docks_before_narrow: dict[str, bool] = {}
         self.setWindowTitle(APP_NAME)
@@ -85,7 +185,42 @@ class MainWindow(QMainWindow):
         self.empty_hint.setWordWrap(True)
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         column.addWidget(self.empty_hint)
+
+        # Below the history: the stage of a running request, the banner, the composer.
+        stage_row = QHBoxLayout()
+        self.stage_line = QLabel(self)
+        self.stage_line.setObjectName("stageLine")
+        self.stage_line.setAccessibleName("Request stage")
+        stage_row.addWidget(self.stage_line, 1)
+        self.busy = QProgressBar(self)
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumWidth(120)
+        self.busy.setMaximumHeight(10)
+        self.busy.setTextVisible(False)
+        self.busy.setAccessibleName("Request running")
+        stage_row.addWidget(self.busy)
+        self.stage_widget = QWidget(self)
+        self.stage_widget.setLayout(stage_row)
+        stage_row.setContentsMargins(0, 0, 0, 0)
+        self.stage_widget.hide()
+        column.addWidget(self.stage_widget)
+        self.banner = FailureBanner(self)
+        self.banner.retry.connect(self.send)
+        column.addWidget(self.banner)
+        self.composer = Composer(self)
+        self.composer.send_requested.connect(self.send)
+        self.composer.stop_requested.connect(self.stop)
+        self.composer.draft_changed.connect(self._draft_edited)
+        column.addWidget(self.composer)
         self.setCentralWidget(centre)
+
+        # Right: the inspector.
+        self.inspector = Inspector(self)
+        self.inspector_dock = self._dock("Inspector", "inspectorDock", self.inspector,
+                                         Qt.DockWidgetArea.RightDockWidgetArea)
+        self.inspector.what_if_changed.connect(self.set_what_if)
+        self.resizeDocks([self.sidebar_dock, self.inspector_dock], [250, 380],
+                         Qt.Orientation.Horizontal)
 
         self._build_menus()
         self.refresh_conversations()
@@ -125,6 +260,13 @@ class MainWindow(QMainWindow):
         toggle = self.sidebar_dock.toggleViewAction()
         toggle.setShortcut(QKeySequence("Ctrl+Shift+C"))
         self.view_menu.addAction(toggle)
+        draft = QAction("Go to &question", self)
+        draft.setShortcut(QKeySequence("Ctrl+L"))
+        draft.triggered.connect(self.composer.edit.setFocus)
+        self.view_menu.addAction(draft)
+        inspector = self.inspector_dock.toggleViewAction()
+        inspector.setShortcut(QKeySequence("Ctrl+I"))
+        self.view_menu.addAction(inspector)
         history = QAction("Go to &history", self)
         history.setShortcut(QKeySequence("Ctrl+H"))
         history.triggered.connect(self.view.setFocus)
@@ -140,7 +282,7 @@ class MainWindow(QMainWindow):
         self._apply_width(self.width())
 
     def _side_docks(self) -> list[QDockWidget]:
-        return [self.sidebar_dock]
+        return [self.sidebar_dock, self.inspector_dock]
 
     def _apply_width(self, width: int) -> None:
         """Below `NARROW_WIDTH` the side panels fold away (View menu brings them back)."""
@@ -190,9 +332,14 @@ class MainWindow(QMainWindow):
             return
         self.conversation = conversation
         self.transcript.set_turns(())
+        self._last = None
+        self._show_last = False
+        self.what_if_bytes = None
+        self.banner.dismiss()
         if conversation is None:
             self.title.setText("")
             self._update_empty_hint()
+            self.refresh_preview()
             return
         self.title.setText(conversation.title)
         self.empty_hint.setText("Loading…")
@@ -209,8 +356,10 @@ class MainWindow(QMainWindow):
     def _loaded(self, conversation_id: int, turns: Sequence[Turn]) -> None:
         if self.conversation is None or self.conversation.id != conversation_id:
             return  # the user moved on while it loaded
+        self.costs.warm(turns[-TranscriptModel.PAGE:])
         self.transcript.set_turns(turns)
         self._update_empty_hint()
+        self.refresh_preview()
 
     def _load_failed(self, conversation_id: int, error: BaseException) -> None:
         if self.conversation is None or self.conversation.id != conversation_id:
@@ -293,21 +442,314 @@ class MainWindow(QMainWindow):
             self.conversation = None
             self.transcript.set_turns(())
             self.title.setText("")
+            self._last = None
         self.refresh_conversations()
+        self.refresh_preview()
 
     def _storage_failed(self, error: BaseException) -> None:
         if not isinstance(error, Exception) or not hasattr(error, "kind"):
             raise error
         QMessageBox.warning(self, "Could not save", str(error))
 
+
+    # ------------------------------------------------------- preview and marks
+    def _draft_edited(self) -> None:
+        if self.composer.busy:
+            return
+        self._show_last = False
+        self._preview_timer.start()
+
+    def set_what_if(self, max_bytes: int | None) -> None:
+        """Preview the draft under another byte limit; nothing is sent or saved."""
+        self.what_if_bytes = max_bytes
+        self._show_last = False if max_bytes is not None else self._show_last
+        self.refresh_preview()
+
+    def _request_parts(
+        self, conversation: Conversation
+    ) -> tuple[Endpoint | None, str, Budget | None, tuple[str, str] | None]:
+        """Endpoint (or None), model, budget (or None) and, when sending cannot start,
+        a (title, message) saying why."""
+        problem: tuple[str, str] | None = None
+        try:
+            endpoint: Endpoint | None = self.connector.endpoint(conversation)
+        except NotConnected as err:
+            endpoint = None
+            problem = (err.title, err.message)
+        model = endpoint.model if endpoint else conversation.model
+        try:
+            budget: Budget | None = Budget.from_settings(conversation.settings)
+        except InvalidBudget as err:
+            budget = None
+            problem = ("The conversation's limits are not valid",
+                       f"{err} Fix it in Settings (Ctrl+,).")
+        return endpoint, model, budget, problem
+
+    def refresh_preview(self) -> None:
+        """Project the draft (nothing is sent): the counter, whether Send can go, and, unless
+        the last request is still on show, the marks."""
+        self._preview_timer.stop()
+        if self.composer.busy:
+            return
+        conversation = self.conversation
+        if conversation is None:
+            self.composer.set_counter("")
+            self.composer.set_blocked("Open or start a conversation first (Ctrl+N).")
+            self._show(Shown("preview", None))
+            return
+        endpoint, model, budget, blocker = self._request_parts(conversation)
+        problem = blocker[1] if blocker else ""
+        turns = self.transcript.turns
+        draft = self.composer.text()
+        options = options_for(conversation,
+                              include_usage=endpoint.include_usage if endpoint else False)
+        projection: Projection | None = None
+        refusal: ProjectionRefused | None = None
+        if budget is not None:
+            try:
+                projection = project(turns, draft, model=model, budget=budget,
+                                     system_prompt=conversation.system_prompt,
+                                     options=options, costs=self.costs)
+            except ProjectionRefused as err:
+                refusal = err
+        if refusal is not None:
+            problem = problem or f"Too large to send: {refusal.describe()}"
+        self.composer.set_blocked(problem)
+        if not problem and not draft.strip():
+            self.composer.send_button.setEnabled(False)
+        self.composer.set_counter(*self._counter_text(projection, refusal, budget))
+
+        shown = Shown("preview", projection, refusal, endpoint=endpoint)
+        if self.what_if_bytes is not None and budget is not None:
+            what_if_budget = replace(budget, max_bytes=self.what_if_bytes)
+            try:
+                shown = Shown("what-if", project(
+                    turns, draft, model=model, budget=what_if_budget,
+                    system_prompt=conversation.system_prompt, options=options,
+                    costs=self.costs), endpoint=endpoint)
+            except ProjectionRefused as err:
+                shown = Shown("what-if", None, err, endpoint=endpoint)
+        elif self._show_last and self._last is not None:
+            shown = self._last
+        self._show(shown)
+
+    @staticmethod
+    def _counter_text(projection: Projection | None, refusal: ProjectionRefused | None,
+                      budget: Budget | None) -> tuple[str, str]:
+        if budget is None:
+            return "", ""
+        if projection is not None:
+            body, tokens = projection.body_bytes, projection.input_tokens
+            exact = projection.tokens_exact
+        elif refusal is not None:
+            body, tokens, exact = refusal.mandatory_bytes, refusal.mandatory_tokens, \
+                refusal.tokens_exact
+        else:
+            return "", ""
+        kind = "exact" if exact else "estimated"
+        approx = "" if exact else "~"
+        text = (f"{body:,} / {budget.max_bytes:,} bytes · {approx}{tokens:,} / "
+                f"{budget.input_tokens:,} tokens ({kind})")
+        tip = ("The request body if you sent now (exact bytes on the wire) and its input "
+               f"tokens ({kind}), each against its limit.")
+        return text, tip
+
+    def _show(self, shown: Shown) -> None:
+        self.shown = shown
+        self.transcript.set_marks(shown.marks(self.transcript.turns))
+        self.legend.set_source(self._source_text(shown))
+        conversation = self.conversation
+        max_bytes = conversation.settings.max_bytes if conversation else None
+        if shown.kind == "last":
+            heading = "Last request — " + ("answered and saved" if shown.failure is None
+                                           else "not saved")
+        elif shown.kind == "running":
+            heading = "Request in flight"
+        elif shown.kind == "what-if":
+            heading = "What-if preview — nothing is sent"
+        else:
+            heading = "Preview of the next request — nothing is sent"
+        self.inspector.show_state(InspectorState(
+            heading=heading,
+            projection=shown.projection,
+            refusal=shown.refusal,
+            record=shown.record,
+            failure=shown.failure,
+            usage=shown.usage,
+            duration_s=shown.duration_s,
+            endpoint=(f"{shown.endpoint.label} · model {shown.endpoint.model}"
+                      if shown.endpoint else ""),
+            max_bytes=max_bytes,
+            what_if=self.what_if_bytes if shown.kind == "what-if" else None,
+            asked=shown.asked,
+            compaction=bool(conversation and conversation.settings.compaction),
+        ))
+
+    def _source_text(self, shown: Shown) -> str:
+        if shown.kind == "running":
+            return "Marks: the request being answered —"
+        if shown.kind == "last":
+            return "Marks: the last request —"
+        if shown.kind == "what-if":
+            return f"Marks: what if the limit were {self.what_if_bytes:,} bytes —"
+        return "Marks: preview of the next request —"
+
+    # ------------------------------------------------------------------ sending
+    @property
+    def running(self) -> bool:
+        return self._task is not None
+
+    def send(self) -> None:
+        """Hand the draft to the core send path on the network worker."""
+        conversation = self.conversation
+        if self.running or conversation is None:
+            return
+        endpoint, model, budget, blocker = self._request_parts(conversation)
+        text = self.composer.text()
+        if endpoint is None or budget is None:
+            title, message = blocker or ("Cannot send", "")
+            self.banner.show_text(title, message)
+            return
+        request = SendRequest(
+            conversation=conversation,
+            question=text,
+            model=model,
+            budget=budget,
+            options=options_for(conversation, include_usage=endpoint.include_usage),
+        )
+        self._sent_draft = self.composer.take()
+        self._sending_to = conversation.id
+        self._stream = StreamBuffer()
+        self._send_started = time.monotonic()
+        self.banner.dismiss()
+        self.composer.set_busy(True)
+        self.sidebar.setEnabled(False)
+        self.transcript.start_pending(text)
+        self.view.scroll_to_newest()
+        self._set_stage(Stage.PREPARING, "")
+        self.stage_widget.show()
+        self._show(Shown("running", self.shown.projection if self.shown.kind != "last"
+                         else None, endpoint=endpoint))
+        stream = self._stream
+        connector, store, costs = self.connector, self.store, self.costs
+
+        def work(context: TaskContext) -> Outcome:
+            try:
+                provider = connector.provider(conversation)
+            except NotConnected as err:
+                return Failed(err.failure, request.question)
+            sender = Sender(store, provider, costs=costs,
+                            compactor=Compactor(store, provider, costs=costs))
+            return sender.send(
+                request,
+                cancel=context.cancel,
+                on_stage=lambda stage, detail: context.report((stage, detail)),
+                on_delta=stream.append,
+                on_projection=context.report,
+            )
+
+        self._task = self.runner.run(
+            TaskRunner.NETWORK, "send", work,
+            on_success=self._finished, on_failure=self._crashed, on_progress=self._progress,
+        )
+        self._flush_timer.start()
+
+    def stop(self) -> None:
+        """Cancel the running request (Esc / Stop); the failure path gives the draft back."""
+        if self._task is not None and not self._task.cancelled:
+            self._task.cancel()
+            self.stage_line.setText("Stopping…")
+
+    def _progress(self, item: object) -> None:
+        if isinstance(item, Projection):
+            endpoint = self.shown.endpoint
+            self._show(Shown("running", item, endpoint=endpoint))
+        elif isinstance(item, tuple):
+            stage, detail = item
+            self._set_stage(stage, detail)
+
+    def _set_stage(self, stage: Stage, detail: str) -> None:
+        words = STAGE_WORDS.get(stage, stage.value)
+        self._stage = f"{words} ({detail})" if detail else words
+        self._update_stage_line()
+
+    def _update_stage_line(self) -> None:
+        elapsed = time.monotonic() - self._send_started
+        text = f"{self._stage}… {elapsed:.1f} s"
+        if self._stream.received:
+            text += f" · {self._stream.received:,} characters"
+        if self._task is not None and self._task.cancelled:
+            text = "Stopping…"
+        self.stage_line.setText(text)
+
+    def _flush_stream(self) -> None:
+        text = self._stream.drain()
+        if text:
+            self.transcript.append_pending(text)
+        self._update_stage_line()
+
+    def _end_running(self) -> tuple[str, int]:
+        self._flush_timer.stop()
+        self._flush_stream()
+        self._task = None
+        self.stage_widget.hide()
+        self.composer.set_busy(False)
+        self.sidebar.setEnabled(True)
+        draft = self._sent_draft or ("", 0)
+        self._sent_draft = None
+        return draft
+
+    def _finished(self, outcome: Outcome) -> None:
+        text, cursor = self._end_running()
+        conversation_id = self._sending_to
+        self._sending_to = None
+        endpoint = self.shown.endpoint
+        duration = time.monotonic() - self._send_started
+        if isinstance(outcome, Committed):
+            turns = self.store.turns(conversation_id) if conversation_id is not None else ()
+            self.transcript.commit_pending(turns)
+            self._last = Shown("last", outcome.projection, record=outcome.record,
+                               usage=outcome.reply.usage, asked=outcome.turn.ordinal,
+                               endpoint=endpoint, duration_s=duration)
+            self._show_last = True
+            self.composer.edit.setFocus()
+            self._update_empty_hint()
+            self.refresh_conversations()
+        else:
+            streamed = self.transcript.drop_pending()
+            partial = outcome.partial or streamed
+            self.composer.restore(text, cursor)
+            self.banner.show_failure(outcome.failure, partial)
+            projection = outcome.projection
+            self._last = Shown("last", projection, outcome.refusal, record=outcome.record,
+                               failure=outcome.failure, endpoint=endpoint,
+                               usage=outcome.record.usage if outcome.record else None,
+                               duration_s=duration)
+            self._show_last = True
+        self.refresh_preview()
+
+    def _crashed(self, error: BaseException) -> None:
+        """A bug in the send path: never lose the draft, then report it as a bug."""
+        text, cursor = self._end_running()
+        self._sending_to = None
+        partial = self.transcript.drop_pending()
+        self.composer.restore(text, cursor)
+        self.banner.show_text("Turnlog hit a bug while sending",
+                              "Nothing was saved and your question is back in the box below. "
+                              "The bug report has the details.", partial)
+        self.refresh_preview()
+        sys.excepthook(type(error), error, error.__traceback__)
+
     # --------------------------------------------------------------- closing
     def known_secrets(self) -> list[str]:
         """Keys this window has handled, for redacting crash reports."""
-        return list(self._secrets)
+        return list(self.connector.secrets())
 
     def shutdown(self) -> None:
         """Stop background work and close this thread's and the workers' connections."""
-        if self.runner is None:
+        if self._task is not None:
+            self._task.cancel()
+        if self.runner.closed:
             return
         db = self.store.db
         self.runner.call_on_each_worker(db.close)

@@ -1,0 +1,156 @@
+"""The inline failure banner above the composer: plain words, the next step, and any
+partial answer so it can be copied (it is not saved)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QPalette
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.failures import Failure, FailureKind
+
+
+class FailureBanner(QFrame):
+    """Shown after a failed send; never modal. `retry` asks to send the restored draft."""
+
+    retry = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("failureBanner")
+        self.setAccessibleName("Problem with the last request")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.setSpacing(4)
+
+        top = QHBoxLayout()
+        self.title = QLabel(self)
+        self.title.setObjectName("bannerTitle")
+        self.title.setWordWrap(True)
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        top.addWidget(self.title, 1)
+        self.copy_button = QPushButton("Copy", self)
+        self.copy_button.setToolTip("Copy the message and any partial answer")
+        self.copy_button.setAccessibleName("Copy the problem report")
+        self.copy_button.clicked.connect(self.copy)
+        top.addWidget(self.copy_button)
+        self.retry_button = QPushButton("Send again", self)
+        self.retry_button.setAccessibleName("Send the question again")
+        self.retry_button.clicked.connect(self.retry)
+        top.addWidget(self.retry_button)
+        self.close_button = QPushButton("Dismiss", self)
+        self.close_button.setAccessibleName("Dismiss the problem")
+        self.close_button.clicked.connect(self.dismiss)
+        top.addWidget(self.close_button)
+        layout.addLayout(top)
+
+        self.message = QLabel(self)
+        self.message.setObjectName("bannerMessage")
+        self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)
+        self.message.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        layout.addWidget(self.message)
+
+        self.partial_label = QLabel("The answer so far (not saved):", self)
+        layout.addWidget(self.partial_label)
+        self.partial = QPlainTextEdit(self)
+        self.partial.setObjectName("partialAnswer")
+        self.partial.setReadOnly(True)
+        self.partial.setAccessibleName("Partial answer, not saved")
+        self.partial.setMaximumHeight(self.partial.fontMetrics().lineSpacing() * 5 + 12)
+        layout.addWidget(self.partial)
+
+        self.failure: Failure | None = None
+        self._wait_left = 0
+        self._countdown = QTimer(self)
+        self._countdown.setInterval(1000)
+        self._countdown.timeout.connect(self._tick)
+        self.hide()
+
+    def show_failure(self, failure: Failure, partial: str = "") -> None:
+        """Say what happened to a send, with the next step; offer to send again where
+        that can help (after the server's retry delay, counted down)."""
+        retryable = failure.kind not in (FailureKind.BLANK_QUESTION, FailureKind.INVALID_TEXT,
+                                         FailureKind.REFUSED, FailureKind.NO_KEY,
+                                         FailureKind.AUTH, FailureKind.MODEL_NOT_FOUND)
+        wait = max(1, round(failure.retry_after)) if failure.retry_after is not None else 0
+        self._present(failure.title, failure.message(), partial, retryable=retryable,
+                      wait=wait, mild=failure.kind is FailureKind.CANCELLED)
+        self.failure = failure
+
+    def show_text(self, title: str, message: str, partial: str = "") -> None:
+        """A problem that is not a send failure (nothing set up, a bug)."""
+        self._present(title, message, partial, retryable=False, wait=0, mild=False)
+
+    def _present(self, title: str, message: str, partial: str, *, retryable: bool,
+                 wait: int, mild: bool) -> None:
+        self._countdown.stop()
+        self.failure = None
+        self.title.setText(title)
+        self.message.setText(message)
+        self.partial.setPlainText(partial)
+        self.partial_label.setVisible(bool(partial))
+        self.partial.setVisible(bool(partial))
+        self.retry_button.setVisible(retryable)
+        self._wait_left = wait
+        self._update_retry()
+        if self._wait_left:
+            self._countdown.start()
+        self._tint(mild)
+        self.show()
+
+    def _tint(self, mild: bool) -> None:
+        palette = self.palette()
+        base = palette.color(QPalette.ColorRole.Base)
+        dark = base.lightness() < 128
+        from PySide6.QtGui import QColor
+
+        if mild:
+            color = QColor("#2d333b" if dark else "#eaeef2")
+        else:
+            color = QColor("#4a2125" if dark else "#ffebe9")
+        palette.setColor(QPalette.ColorRole.Window, color)
+        self.setPalette(palette)
+
+    def _tick(self) -> None:
+        self._wait_left = max(0, self._wait_left - 1)
+        self._update_retry()
+        if not self._wait_left:
+            self._countdown.stop()
+
+    def _update_retry(self) -> None:
+        if self._wait_left:
+            self.retry_button.setEnabled(False)
+            self.retry_button.setText(f"Send again ({self._wait_left} s)")
+        else:
+            self.retry_button.setEnabled(True)
+            self.retry_button.setText("Send again")
+
+    def report(self) -> str:
+        text = self.message.text()
+        if self.partial.toPlainText():
+            text += "\n\nThe answer so far (not saved):\n" + self.partial.toPlainText()
+        return text
+
+    def copy(self) -> None:
+        QGuiApplication.clipboard().setText(self.report())
+
+    def dismiss(self) -> None:
+        self._countdown.stop()
+        self.failure = None
+        self.hide()

@@ -1,0 +1,166 @@
+"""The composer: the draft, Send / Stop, the live size counter and why Send is off."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QTextCursor
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class DraftEdit(QPlainTextEdit):
+    """The question being typed. Ctrl+Enter submits, Esc asks to stop."""
+
+    submit = Signal()
+    stop = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and (
+            event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        ):
+            self.submit.emit()
+            return
+        if key == Qt.Key.Key_Escape:
+            self.stop.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class Composer(QWidget):
+    """Holds the draft. While a request runs the draft is kept read-only and empty;
+    after a failure `restore` puts back exactly what was sent, cursor included."""
+
+    send_requested = Signal()
+    stop_requested = Signal()
+    draft_changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("composer")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+
+        self.edit = DraftEdit(self)
+        self.edit.setObjectName("draft")
+        self.edit.setAccessibleName("Question")
+        self.edit.setAccessibleDescription("Ctrl+Enter sends, Esc stops a running request")
+        self.edit.setPlaceholderText("Ask something… (Ctrl+Enter to send)")
+        self.edit.setTabChangesFocus(True)
+        self.edit.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        line = self.edit.fontMetrics().lineSpacing()
+        self.edit.setMinimumHeight(line * 3 + 12)
+        self.edit.setMaximumHeight(line * 9 + 12)
+        self.edit.submit.connect(self.send_requested)
+        self.edit.stop.connect(self.stop_requested)
+        self.edit.textChanged.connect(self.draft_changed)
+        layout.addWidget(self.edit)
+
+        row = QHBoxLayout()
+        row.setSpacing(6)
+        self.counter = QLabel(self)
+        self.counter.setObjectName("sizeCounter")
+        self.counter.setAccessibleName("Request size")
+        self.counter.setWordWrap(True)
+        self.counter.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        row.addWidget(self.counter, 1)
+        self.stop_button = QPushButton("Stop", self)
+        self.stop_button.setToolTip("Stop the running request (Esc)")
+        self.stop_button.setAccessibleName("Stop")
+        self.stop_button.clicked.connect(self.stop_requested)
+        self.stop_button.setEnabled(False)
+        row.addWidget(self.stop_button)
+        self.send_button = QPushButton("Send", self)
+        self.send_button.setObjectName("sendButton")
+        self.send_button.setToolTip("Send the question (Ctrl+Enter)")
+        self.send_button.setAccessibleName("Send")
+        self.send_button.setShortcut(QKeySequence("Ctrl+Return"))
+        self.send_button.setDefault(True)
+        self.send_button.clicked.connect(self.send_requested)
+        row.addWidget(self.send_button)
+        layout.addLayout(row)
+
+        self.reason = QLabel(self)
+        self.reason.setObjectName("sendBlocked")
+        self.reason.setWordWrap(True)
+        self.reason.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.reason.setAccessibleName("Why Send is unavailable")
+        self.reason.hide()
+        layout.addWidget(self.reason)
+
+        self._busy = False
+        self._blocked = ""
+
+    # ------------------------------------------------------------------ draft
+    def text(self) -> str:
+        return self.edit.toPlainText()
+
+    def cursor_position(self) -> int:
+        return self.edit.textCursor().position()
+
+    def set_draft(self, text: str, cursor: int | None = None) -> None:
+        self.edit.setPlainText(text)
+        position = len(text) if cursor is None else cursor
+        text_cursor = self.edit.textCursor()
+        text_cursor.setPosition(max(0, min(position, len(self.edit.toPlainText()))))
+        self.edit.setTextCursor(text_cursor)
+
+    def take(self) -> tuple[str, int]:
+        """The draft and its cursor, leaving the composer empty."""
+        taken = (self.text(), self.cursor_position())
+        self.edit.clear()
+        return taken
+
+    def restore(self, text: str, cursor: int) -> None:
+        """Give back exactly `text` with the cursor at `cursor`, and focus the draft."""
+        self.set_draft(text, cursor)
+        self.edit.moveCursor(QTextCursor.MoveOperation.NoMove)
+        self.edit.setFocus()
+
+    # ------------------------------------------------------------------ state
+    @property
+    def busy(self) -> bool:
+        return self._busy
+
+    def set_busy(self, busy: bool) -> None:
+        self._busy = busy
+        self.edit.setReadOnly(busy)
+        self.edit.setPlaceholderText(
+            "Answering… (Esc or Stop to cancel)" if busy
+            else "Ask something… (Ctrl+Enter to send)"
+        )
+        self.stop_button.setEnabled(busy)
+        self._update_send()
+        if busy:
+            self.stop_button.setFocus()
+
+    def set_counter(self, text: str, tooltip: str = "") -> None:
+        self.counter.setText(text)
+        self.counter.setToolTip(tooltip or text)
+
+    def set_blocked(self, reason: str) -> None:
+        """Disable Send and say why ("" enables it)."""
+        self._blocked = reason
+        self.reason.setText(reason)
+        self.reason.setVisible(bool(reason))
+        self._update_send()
+
+    @property
+    def blocked_reason(self) -> str:
+        return self._blocked
+
+    def _update_send(self) -> None:
+        enabled = not self._busy and not self._blocked
+        self.send_button.setEnabled(enabled)
+        self.send_button.setToolTip(
+            self._blocked or ("A request is running" if self._busy
+                              else "Send the question (Ctrl+Enter)")
+        )

@@ -1,0 +1,131 @@
+"""Where a conversation's requests go: the model, the endpoint, and the provider to send
+through. The window asks a `Connector`; `ProviderConnector` builds the real httpx provider
+from a provider configuration and the key store."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..core.failures import Failure, FailureKind
+from ..core.model import Conversation
+from ..core.provider import ChatProvider
+from ..providers import ChatCompletionsProvider, Preset
+from ..secrets import KeyringUnavailable, KeyStore
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """What the window shows and projects with, known without touching the keyring."""
+
+    label: str
+    model: str
+    include_usage: bool = False
+
+
+class NotConnected(Exception):
+    """No usable provider for the conversation, in plain words with the next step."""
+
+    def __init__(self, title: str, message: str, *, kind: FailureKind = FailureKind.NO_KEY):
+        super().__init__(message)
+        self.title = title
+        self.message = message
+        self.kind = kind
+
+    @property
+    def failure(self) -> Failure:
+        return Failure(self.kind, detail=self.message)
+
+
+class Connector(Protocol):
+    def endpoint(self, conversation: Conversation) -> Endpoint:
+        """Cheap, on the GUI thread. Raises `NotConnected` when nothing is set up."""
+        ...
+
+    def provider(self, conversation: Conversation) -> ChatProvider:
+        """May read the keyring: called off the GUI thread. Raises `NotConnected`."""
+        ...
+
+    def secrets(self) -> Iterable[str]:
+        """Keys handed out so far, for redacting reports."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderConfig:
+    """One provider as the window uses it: a profile's id, name, preset, URL and model."""
+
+    profile_id: str
+    name: str
+    preset: Preset
+    base_url: str
+    model: str = ""
+
+
+class ProviderConnector:
+    """Connects conversations to the provider `config()` names.
+
+    A conversation's own model wins over the provider's default model. The key is read
+    from `keys` only when a request is about to be sent, never on the GUI thread.
+    """
+
+    def __init__(
+        self,
+        config: Callable[[], ProviderConfig | None],
+        keys: Callable[[], KeyStore | None],
+        *,
+        read_timeout_s: float | None = None,
+        deadline_s: float | None = None,
+    ) -> None:
+        self._config = config
+        self._keys = keys
+        self._timeouts: dict[str, float] = {}
+        if read_timeout_s is not None:
+            self._timeouts["read_timeout_s"] = read_timeout_s
+        if deadline_s is not None:
+            self._timeouts["deadline_s"] = deadline_s
+        self._seen: set[str] = set()
+
+    def _current(self) -> ProviderConfig:
+        config = self._config()
+        if config is None:
+            raise NotConnected(
+                "No provider set up",
+                "Choose a provider, its address and a model in Settings (Ctrl+,) to send.",
+                kind=FailureKind.NETWORK,
+            )
+        return config
+
+    def endpoint(self, conversation: Conversation) -> Endpoint:
+        config = self._current()
+        model = conversation.model or config.model
+        if not model:
+            raise NotConnected(
+                "No model chosen",
+                f"Pick a model for “{config.name}” in Settings (Ctrl+,) to send.",
+                kind=FailureKind.MODEL_NOT_FOUND,
+            )
+        return Endpoint(f"{config.name} · {config.base_url}", model, config.preset.include_usage)
+
+    def provider(self, conversation: Conversation) -> ChatProvider:
+        config = self._current()
+        key: str | None = None
+        store = self._keys()
+        if store is not None:
+            try:
+                key = store.get(config.profile_id)
+            except KeyringUnavailable as err:
+                raise NotConnected("The keyring could not be read", str(err)) from err
+        if key:
+            self._seen.add(key)
+        elif config.preset.needs_key:
+            raise NotConnected(
+                "No API key",
+                f"“{config.name}” needs an API key: add it in Settings (Ctrl+,).",
+            )
+        return ChatCompletionsProvider(config.base_url, api_key=key, preset=config.preset,
+                                       **self._timeouts)
+
+    def secrets(self) -> Iterable[str]:
+        return tuple(self._seen)

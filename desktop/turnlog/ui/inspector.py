@@ -1,0 +1,349 @@
+"""The request inspector: what the last request (or the preview) carried, measured on the
+exact body, plus a what-if slider for the byte limit that sends and saves nothing."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSlider,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.failures import Failure
+from ..core.model import Usage
+from ..core.projection import PartKind, Projection, ProjectionRefused
+from ..core.send import RequestRecord
+
+# Pretty-printing a very large body would stall the window; beyond this, the start is shown.
+MAX_SHOWN_BODY_CHARS = 200_000
+
+PART_NAMES = {
+    PartKind.ENVELOPE: "model, options, brackets",
+    PartKind.SYSTEM: "system prompt",
+    PartKind.PINNED: "pinned facts",
+    PartKind.SUMMARY: "rolling summary",
+    PartKind.QUESTION: "current question",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class InspectorState:
+    """Everything the inspector shows, gathered by the window."""
+
+    heading: str
+    projection: Projection | None
+    refusal: ProjectionRefused | None
+    record: RequestRecord | None
+    failure: Failure | None
+    usage: Usage | None
+    duration_s: float | None
+    endpoint: str
+    max_bytes: int | None  # the conversation's real byte limit
+    what_if: int | None
+    asked: int | None
+    compaction: bool
+
+
+def pretty_body(body: bytes) -> str:
+    text = json.dumps(json.loads(body), ensure_ascii=False, indent=2)
+    if len(text) > MAX_SHOWN_BODY_CHARS:
+        return text[:MAX_SHOWN_BODY_CHARS] + "\n… (the rest is not shown)"
+    return text
+
+
+class Inspector(QScrollArea):
+    """Byte and token bars, the ordered parts, the exact body, the outcome, what-if."""
+
+    what_if_changed = Signal(object)  # int | None
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("inspector")
+        self.setAccessibleName("Request inspector")
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inner = QWidget(self)
+        layout = QVBoxLayout(inner)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.setSpacing(6)
+
+        self.heading = QLabel(inner)
+        self.heading.setObjectName("inspectorHeading")
+        font = self.heading.font()
+        font.setBold(True)
+        self.heading.setFont(font)
+        self.heading.setWordWrap(True)
+        layout.addWidget(self.heading)
+        self.endpoint = QLabel(inner)
+        self.endpoint.setWordWrap(True)
+        self.endpoint.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.endpoint)
+
+        self.bytes_label = QLabel(inner)
+        self.bytes_label.setWordWrap(True)
+        layout.addWidget(self.bytes_label)
+        self.bytes_bar = self._bar("Body bytes against the byte limit")
+        layout.addWidget(self.bytes_bar)
+        self.tokens_label = QLabel(inner)
+        self.tokens_label.setWordWrap(True)
+        layout.addWidget(self.tokens_label)
+        self.tokens_bar = self._bar("Input tokens against the input budget")
+        layout.addWidget(self.tokens_bar)
+
+        # What-if: another byte limit, previewed only.
+        self.what_if_label = QLabel(inner)
+        self.what_if_label.setWordWrap(True)
+        layout.addWidget(self.what_if_label)
+        slider_row = QHBoxLayout()
+        self.slider = QSlider(Qt.Orientation.Horizontal, inner)
+        self.slider.setObjectName("whatIfSlider")
+        self.slider.setAccessibleName("What-if byte limit")
+        self.slider.setToolTip("Try another byte limit: the marks show which turns would be "
+                               "sent. Nothing is sent or saved.")
+        self.slider.valueChanged.connect(self._slid)
+        slider_row.addWidget(self.slider, 1)
+        self.reset_button = QPushButton("Reset", inner)
+        self.reset_button.setAccessibleName("Back to the real byte limit")
+        self.reset_button.clicked.connect(self.reset_what_if)
+        slider_row.addWidget(self.reset_button)
+        layout.addLayout(slider_row)
+
+        parts_title = QLabel("Parts, in the order they are sent", inner)
+        layout.addWidget(parts_title)
+        self.parts = QTableWidget(0, 3, inner)
+        self.parts.setObjectName("requestParts")
+        self.parts.setAccessibleName("Request parts with their sizes")
+        self.parts.setHorizontalHeaderLabels(["Part", "Bytes", "Tokens"])
+        self.parts.verticalHeader().hide()
+        self.parts.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.parts.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        header = self.parts.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.parts.setMinimumHeight(140)
+        layout.addWidget(self.parts)
+
+        self.outcome = QFormLayout()
+        self.outcome.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.outcome.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.outcome_value = self._value(inner)
+        self.timing_value = self._value(inner)
+        self.usage_value = self._value(inner)
+        self.outcome.addRow("Outcome:", self.outcome_value)
+        self.outcome.addRow("Timing:", self.timing_value)
+        self.outcome.addRow("Usage:", self.usage_value)
+        layout.addLayout(self.outcome)
+
+        self.body_label = QLabel(inner)
+        self.body_label.setWordWrap(True)
+        layout.addWidget(self.body_label)
+        self.body = QPlainTextEdit(inner)
+        self.body.setObjectName("requestBody")
+        self.body.setAccessibleName("Exact request body, pretty-printed")
+        self.body.setReadOnly(True)
+        self.body.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.body.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.body.setMinimumHeight(180)
+        self.body.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        layout.addWidget(self.body, 1)
+        self.setWidget(inner)
+
+        self._max_bytes: int | None = None
+        self._shown_body: bytes | None = None
+        self._quiet = False
+        self.state: InspectorState | None = None
+
+    def _bar(self, name: str) -> QProgressBar:
+        bar = QProgressBar(self)
+        bar.setAccessibleName(name)
+        bar.setTextVisible(False)
+        bar.setMaximumHeight(12)
+        return bar
+
+    def _value(self, parent: QWidget) -> QLabel:
+        label = QLabel(parent)
+        label.setWordWrap(True)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        return label
+
+    # ------------------------------------------------------------------ showing
+    def show_state(self, state: InspectorState) -> None:
+        self.state = state
+        self.heading.setText(state.heading)
+        self.endpoint.setText(state.endpoint)
+        self.endpoint.setVisible(bool(state.endpoint))
+        projection, refusal = state.projection, state.refusal
+        if projection is not None:
+            budget = projection.budget
+            body, tokens, exact = projection.body_bytes, projection.input_tokens, \
+                projection.tokens_exact
+            limit, token_budget = budget.max_bytes, budget.input_tokens
+        elif refusal is not None:
+            body, tokens, exact = refusal.mandatory_bytes, refusal.mandatory_tokens, \
+                refusal.tokens_exact
+            limit, token_budget = refusal.max_bytes, refusal.token_budget
+        else:
+            body = tokens = limit = token_budget = 0
+            exact = False
+        kind = "exact" if exact else "estimated"
+        if limit:
+            self.bytes_label.setText(f"Body: {body:,} of {limit:,} bytes"
+                                     + (" — over the limit" if body > limit else ""))
+            self.tokens_label.setText(f"Input: {tokens:,} of {token_budget:,} tokens ({kind})"
+                                      + (" — over the budget" if tokens > token_budget else ""))
+        else:
+            self.bytes_label.setText("Body: nothing to measure yet")
+            self.tokens_label.setText("Input: nothing to measure yet")
+        self._fill(self.bytes_bar, body, limit)
+        self._fill(self.tokens_bar, tokens, token_budget)
+        self._fill_parts(projection, refusal)
+        self._fill_body(projection)
+        self._fill_outcome(state)
+        self._update_slider(state)
+
+    @staticmethod
+    def _fill(bar: QProgressBar, value: int, limit: int) -> None:
+        # Progress bars hold ints; scale big limits down to keep within range.
+        scale = max(1, limit // 1_000_000)
+        bar.setRange(0, max(1, limit // scale))
+        bar.setValue(min(value, limit) // scale)
+
+    def _fill_parts(self, projection: Projection | None,
+                    refusal: ProjectionRefused | None) -> None:
+        rows: list[tuple[str, int, int]] = []
+        if projection is not None:
+            for part in projection.parts:
+                if part.kind is PartKind.TURN:
+                    name = f"turn {part.ordinal} (question + answer)"
+                else:
+                    name = PART_NAMES[part.kind]
+                rows.append((name, part.bytes, part.tokens))
+            rows.append(("total = the body", projection.body_bytes, projection.input_tokens))
+        elif refusal is not None:
+            rows.append(("mandatory part (system, pinned, question)", refusal.mandatory_bytes,
+                         refusal.mandatory_tokens))
+        self.parts.setRowCount(len(rows))
+        for row, (name, size, tokens) in enumerate(rows):
+            self.parts.setItem(row, 0, QTableWidgetItem(name))
+            for column, number in ((1, size), (2, tokens)):
+                item = QTableWidgetItem(f"{number:,}")
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.parts.setItem(row, column, item)
+
+    def _fill_body(self, projection: Projection | None) -> None:
+        if projection is None:
+            self._shown_body = None
+            self.body_label.setText("Exact body: none (nothing would be sent)")
+            self.body.setPlainText("")
+            return
+        self.body_label.setText(
+            f"Exact body, pretty-printed here; sent compact as {projection.body_bytes:,} bytes "
+            "of UTF-8:"
+        )
+        if projection.body != self._shown_body:
+            self._shown_body = projection.body
+            self.body.setPlainText(pretty_body(projection.body))
+
+    def _fill_outcome(self, state: InspectorState) -> None:
+        if state.failure is not None:
+            outcome = state.failure.message()
+        elif state.record is not None and state.record.outcome == "committed":
+            outcome = f"answered and saved as turn {state.asked}" if state.asked else "saved"
+        elif state.projection is None and state.refusal is not None:
+            outcome = "would be refused: " + state.refusal.describe()
+        elif state.heading.startswith("Request in flight"):
+            outcome = "waiting for the answer"
+        else:
+            outcome = "not sent (preview)"
+            if state.compaction and state.projection is not None and \
+                    state.projection.left_out:
+                outcome += ("; compaction is on, so turns marked not sent may be summarized "
+                            "when you send")
+        self.outcome_value.setText(outcome)
+        record = state.record
+        if record is not None:
+            timing = f"{record.duration_s:.2f} s"
+            if record.first_token_s is not None:
+                timing += f", first text after {record.first_token_s:.2f} s"
+            if record.attempt > 1:
+                timing += f" (attempt {record.attempt})"
+        elif state.duration_s is not None:
+            timing = f"{state.duration_s:.2f} s"
+        else:
+            timing = "—"
+        self.timing_value.setText(timing)
+        usage = state.usage
+        if usage is not None and usage.known:
+            bits = []
+            if usage.prompt_tokens is not None:
+                bits.append(f"{usage.prompt_tokens:,} prompt")
+            if usage.completion_tokens is not None:
+                bits.append(f"{usage.completion_tokens:,} completion")
+            if usage.total_tokens is not None:
+                bits.append(f"{usage.total_tokens:,} total")
+            self.usage_value.setText(" · ".join(bits) + " tokens (reported by the server)")
+        else:
+            self.usage_value.setText("not reported")
+
+    # ------------------------------------------------------------------ what-if
+    def _update_slider(self, state: InspectorState) -> None:
+        self._max_bytes = state.max_bytes
+        enabled = state.max_bytes is not None
+        self.slider.setEnabled(enabled)
+        self.reset_button.setEnabled(state.what_if is not None)
+        if state.max_bytes is None:
+            self.what_if_label.setText("What if: no byte limit to vary")
+            return
+        limit = state.max_bytes
+        top = max(limit * 4, 4096)
+        self._quiet = True
+        try:
+            self.slider.setRange(256, top)
+            self.slider.setSingleStep(max(1, limit // 100))
+            self.slider.setPageStep(max(1, limit // 10))
+            self.slider.setValue(state.what_if if state.what_if is not None else limit)
+        finally:
+            self._quiet = False
+        if state.what_if is None:
+            self.what_if_label.setText(
+                f"What if the byte limit were different? Drag to preview (now {limit:,} bytes)."
+            )
+            return
+        projection = state.projection
+        if projection is not None:
+            total = len(projection.sent) + len(projection.left_out) + len(projection.summarized)
+            self.what_if_label.setText(
+                f"What if the limit were {state.what_if:,} bytes: {len(projection.sent):,} of "
+                f"{total:,} turns would be sent. Nothing is sent or saved."
+            )
+        else:
+            self.what_if_label.setText(
+                f"What if the limit were {state.what_if:,} bytes: the question would be "
+                "refused. Nothing is sent or saved."
+            )
+
+    def _slid(self, value: int) -> None:
+        if self._quiet or self._max_bytes is None:
+            return
+        self.what_if_changed.emit(None if value == self._max_bytes else value)
+
+    def reset_what_if(self) -> None:
+        self.what_if_changed.emit(None)
