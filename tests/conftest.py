@@ -11,7 +11,9 @@ os.environ.setdefault("QT_QUICK_BACKEND", "software")
 import pytest
 
 # Fixture modules living beside the tests (each adds its own line).
-pytest_plugins: list[str] = []
+pytest_plugins: list[str] = [
+    "loopback",
+]
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,704 @@
+"""An httpx client for OpenAI-compatible chat completions.
+
+`ChatCompletionsProvider.complete` sends the exact body core measured and turns the
+response into a `Reply` or a named `ProviderFailure`. The HTTP exchange runs on a
+short-lived thread of its own while the calling thread watches the cancel token and
+the overall deadline, so a cancel or a deadline returns at once even when the server
+is silent, or a name lookup hangs. Waking the exchange is done by shutting its socket
+down, which interrupts a blocked read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import logging
+import queue
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+import httpx
+
+from turnlog.core.failures import Failure, FailureKind, ProviderFailure
+from turnlog.core.model import UNKNOWN_USAGE, Usage
+from turnlog.core.send import CancelToken, Reply
+from turnlog.secrets import redact
+
+from .errors import error_from_body, error_from_json, failure_for_error, tidy
+from .presets import CUSTOM, Preset
+from .sse import EventStreamDecoder, LineTooLong, NotAnEventStream
+
+log = logging.getLogger(__name__)
+
+CONNECT_TIMEOUT_S = 10.0
+READ_TIMEOUT_S = 90.0
+DEFAULT_DEADLINE_S = 600.0
+MODELS_DEADLINE_S = 30.0
+DEFAULT_MAX_CONTENT_BYTES = 4 * 1024 * 1024
+# JSON around the content: what a non-stream body or one stream line may add to it.
+ENVELOPE_ALLOWANCE = 256 * 1024
+# Enough of an error body to find the server's message; the rest is not read.
+MAX_ERROR_BODY_BYTES = 64 * 1024
+# After aborting, wait this long for the exchange thread; a shut-down socket ends it in
+# about a millisecond, and only a hung name lookup could outlast it.
+_ABORT_JOIN_S = 0.1
+_DONE = b"[DONE]"
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class ModelInfo:
+    """One entry of `GET /models`. `context_window` only where the server reports one."""
+
+    id: str
+    context_window: int | None = None
+
+
+class _Aborted(Exception):
+    """Raised inside the exchange thread once the caller has given up on it."""
+
+
+@dataclass(slots=True)
+class _Finished(Generic[T]):
+    value: T | None = None
+    error: BaseException | None = None
+
+
+_WAKE = object()
+
+
+class _Exchange:
+    """One HTTP exchange on its own thread, reporting deltas and its end through a queue."""
+
+    def __init__(self) -> None:
+        self.events: queue.Queue[object] = queue.Queue()
+        self.usage: Usage = UNKNOWN_USAGE
+        self.responded = False
+        self._aborted = threading.Event()
+        self._lock = threading.Lock()
+        self._socket: socket.socket | None = None
+
+    @property
+    def aborted(self) -> bool:
+        return self._aborted.is_set()
+
+    def emit(self, text: str) -> None:
+        if self._aborted.is_set():
+            raise _Aborted
+        self.events.put(text)
+
+    def trace(self, event: str, info: dict[str, Any]) -> None:
+        """httpcore's trace hook: remember the socket so `abort` can interrupt reads."""
+        if event in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+            stream = info.get("return_value")
+            sock = stream.get_extra_info("socket") if stream is not None else None
+            if isinstance(sock, socket.socket):
+                with self._lock:
+                    self._socket = sock
+        if self._aborted.is_set():
+            self._shutdown()
+            raise _Aborted
+
+    def abort(self) -> None:
+        self._aborted.set()
+        self._shutdown()
+
+    def _shutdown(self) -> None:
+        with self._lock:
+            sock = self._socket
+        if sock is None:
+            return
+        # The plain socket method: for TLS it must not touch the SSL object, which the
+        # exchange thread may be using right now. OSError: already closed, nothing to wake.
+        with contextlib.suppress(OSError):
+            socket.socket.shutdown(sock, socket.SHUT_RDWR)
+
+    def run(self, work: Callable[[_Exchange], T]) -> None:
+        try:
+            result = work(self)
+        except BaseException as err:  # handed to the calling thread, which re-raises it
+            self.events.put(_Finished(error=err))
+        else:
+            self.events.put(_Finished(value=result))
+
+
+@dataclass(slots=True)
+class _StreamState:
+    parts: list[str] = field(default_factory=list)
+    content_bytes: int = 0
+    finish_reason: str | None = None
+    model: str = ""
+    tool_calls: bool = False
+    first_token_s: float | None = None
+    payloads: int = 0
+    done: bool = False
+
+    @property
+    def content(self) -> str:
+        return "".join(self.parts)
+
+
+class ChatCompletionsProvider:
+    """A `ChatProvider` for any server speaking OpenAI's `/chat/completions`.
+
+    `base_url` ends before `/chat/completions` (for example `http://localhost:8080/v1`).
+    The key, when given, is sent as `Authorization: Bearer …` and removed from every
+    failure text. There are no automatic retries.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        preset: Preset = CUSTOM,
+        deadline_s: float = DEFAULT_DEADLINE_S,
+        connect_timeout_s: float = CONNECT_TIMEOUT_S,
+        read_timeout_s: float = READ_TIMEOUT_S,
+        max_content_bytes: int = DEFAULT_MAX_CONTENT_BYTES,
+        verify: ssl.SSLContext | bool = True,
+    ) -> None:
+        self.base_url = base_url.strip().rstrip("/")
+        self.preset = preset
+        self.deadline_s = deadline_s
+        self.connect_timeout_s = connect_timeout_s
+        self.read_timeout_s = read_timeout_s
+        self.max_content_bytes = max_content_bytes
+        self._api_key = api_key.strip() if api_key and api_key.strip() else None
+        self._verify = verify
+        self._ssl: ssl.SSLContext | None = None
+        self._ssl_lock = threading.Lock()
+
+    def __repr__(self) -> str:  # never shows the key
+        key = "set" if self._api_key else "none"
+        return f"ChatCompletionsProvider({self.base_url!r}, preset={self.preset.id}, key={key})"
+
+    # -- public -------------------------------------------------------------------------
+
+    def complete(
+        self, body: bytes, *, on_delta: Callable[[str], None], cancel: CancelToken
+    ) -> Reply:
+        """Send `body` unchanged to `{base_url}/chat/completions` and read the reply.
+
+        Streams when the body asks for `"stream": true`. Raises `ProviderFailure` for
+        anything that is not a reply that reached its end.
+        """
+        self._check_key()
+        started = time.monotonic()
+        streaming = _asks_to_stream(body)
+
+        def work(exchange: _Exchange) -> Reply:
+            return self._chat(exchange, body, streaming, started)
+
+        return self._drive(work, cancel, on_delta, started, self.deadline_s)
+
+    def list_models(
+        self, *, cancel: CancelToken | None = None, deadline_s: float = MODELS_DEADLINE_S
+    ) -> list[ModelInfo]:
+        """The models `GET {base_url}/models` lists, in the server's order."""
+        self._check_key()
+        started = time.monotonic()
+        return self._drive(self._models, cancel or CancelToken(), lambda text: None, started,
+                           min(deadline_s, self.deadline_s))
+
+    # -- the calling thread -------------------------------------------------------------
+
+    def _drive(
+        self,
+        work: Callable[[_Exchange], T],
+        cancel: CancelToken,
+        on_delta: Callable[[str], None],
+        started: float,
+        deadline_s: float,
+    ) -> T:
+        if cancel.cancelled:
+            raise ProviderFailure(Failure(FailureKind.CANCELLED, detail="nothing was sent"))
+        exchange = _Exchange()
+        thread = threading.Thread(target=exchange.run, args=(work,), name="turnlog-http",
+                                  daemon=True)
+        events = exchange.events
+        cancel.on_cancel(lambda: events.put(_WAKE))
+        seen: list[str] = []
+        finished = False
+        thread.start()
+        try:
+            while True:
+                if cancel.cancelled:
+                    raise self._failure(FailureKind.CANCELLED, "", "".join(seen),
+                                        exchange.usage)
+                remaining = started + deadline_s - time.monotonic()
+                if remaining <= 0:
+                    raise self._failure(
+                        FailureKind.DEADLINE,
+                        f"no complete reply within {_seconds(deadline_s)}",
+                        "".join(seen), exchange.usage,
+                        hint="Send again, or raise the time limit if the server is slow",
+                    )
+                try:
+                    event = events.get(timeout=remaining)
+                except queue.Empty:
+                    continue
+                if isinstance(event, str):
+                    seen.append(event)
+                    on_delta(event)
+                elif isinstance(event, _Finished):
+                    finished = True
+                    thread.join()
+                    if event.error is not None:
+                        raise event.error
+                    return event.value  # type: ignore[return-value]
+        finally:
+            if not finished:
+                exchange.abort()
+                thread.join(_ABORT_JOIN_S)
+
+    # -- the exchange thread ------------------------------------------------------------
+
+    def _chat(self, exchange: _Exchange, body: bytes, streaming: bool, started: float) -> Reply:
+        accept = "text/event-stream" if streaming else "application/json"
+        with self._client() as client:
+            try:
+                with client.stream(
+                    "POST", self.base_url + "/chat/completions", content=body,
+                    headers=self._headers(accept), extensions={"trace": exchange.trace},
+                ) as response:
+                    exchange.responded = True
+                    if response.status_code >= 300:
+                        raise self._status_failure(response)
+                    kind = response.headers.get("content-type", "").lower()
+                    # A server may ignore "stream" or answer an error as JSON with 200.
+                    if streaming and not kind.startswith("application/json"):
+                        return self._read_stream(response, exchange, started)
+                    return self._read_json(response, exchange, started)
+            except httpx.HTTPError as err:
+                raise self._transport_failure(err, exchange) from None
+            except httpx.InvalidURL as err:
+                raise self._bad_url(err) from None
+
+    def _models(self, exchange: _Exchange) -> list[ModelInfo]:
+        with self._client() as client:
+            try:
+                with client.stream(
+                    "GET", self.base_url + "/models", headers=self._headers("application/json"),
+                    extensions={"trace": exchange.trace},
+                ) as response:
+                    exchange.responded = True
+                    if response.status_code >= 300:
+                        raise self._status_failure(response)
+                    raw = self._read_capped(response, self.max_content_bytes + ENVELOPE_ALLOWANCE)
+            except httpx.HTTPError as err:
+                raise self._transport_failure(err, exchange) from None
+            except httpx.InvalidURL as err:
+                raise self._bad_url(err) from None
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            raise self._malformed("the model list is not JSON", raw) from None
+        entries = data.get("data") if isinstance(data, dict) else None
+        if entries is None and isinstance(data, dict):
+            entries = data.get("models")  # Ollama's native shape, if a proxy passes it on
+        if not isinstance(entries, list):
+            raise self._malformed("the model list has no “data” array", raw)
+        models: list[ModelInfo] = []
+        for entry in entries:
+            if isinstance(entry, dict) and isinstance(entry.get("id") or entry.get("name"), str):
+                models.append(ModelInfo(entry.get("id") or entry["name"], _context_of(entry)))
+        return models
+
+    def _read_stream(
+        self, response: httpx.Response, exchange: _Exchange, started: float
+    ) -> Reply:
+        state = _StreamState()
+        decoder = EventStreamDecoder(self.max_content_bytes + ENVELOPE_ALLOWANCE)
+        cut: str | None = None
+        try:
+            for chunk in response.iter_bytes():
+                for payload in decoder.feed(chunk):
+                    self._take(payload, state, exchange, started)
+                    if state.done:
+                        break
+                if state.done:
+                    break
+            else:
+                for payload in decoder.finish():
+                    self._take(payload, state, exchange, started)
+        except LineTooLong:
+            raise self._too_large(state, exchange) from None
+        except NotAnEventStream as err:
+            raise self._malformed("the reply is not an event stream", err.line,
+                                  state.content, exchange.usage) from None
+        except httpx.ReadTimeout:
+            raise self._failure(
+                FailureKind.TIMEOUT, f"the server sent nothing for {_seconds(self.read_timeout_s)}",
+                state.content, exchange.usage, hint="Send again",
+            ) from None
+        except (httpx.RemoteProtocolError, httpx.ReadError) as err:
+            if exchange.aborted:
+                raise _Aborted from None
+            cut = str(err) or type(err).__name__
+        if state.payloads == 0 and decoder.lines == 0:
+            detail = "the server sent nothing: the reply stream was empty"
+            if cut:
+                detail = "the connection closed before any reply arrived"
+            raise self._failure(
+                FailureKind.TRUNCATED, detail, "", exchange.usage,
+                hint="Some servers do this when the conversation is larger than the model's "
+                     "context window; try a smaller context window in the profile",
+            )
+        if state.finish_reason is None and not state.done:
+            detail = "the stream ended before the reply said it was finished"
+            if cut:
+                detail = "the connection closed before the reply was finished"
+            raise self._failure(FailureKind.TRUNCATED, detail, state.content, exchange.usage,
+                                hint="Send again")
+        return Reply(
+            content=state.content,
+            finish_reason=state.finish_reason,
+            usage=exchange.usage,
+            model=state.model,
+            tool_calls=state.tool_calls,
+            first_token_s=state.first_token_s,
+        )
+
+    def _take(self, payload: bytes, state: _StreamState, exchange: _Exchange,
+              started: float) -> None:
+        """Apply one event's data to the reply being assembled."""
+        if payload.strip() == _DONE:
+            state.done = True
+            return
+        try:
+            chunks = [json.loads(payload)]
+        except ValueError:
+            # Some servers put events on consecutive lines with no blank line between.
+            lines = [line for line in payload.split(b"\n") if line.strip()]
+            if len(lines) < 2:
+                raise self._malformed("a stream event is not JSON", payload, state.content,
+                                      exchange.usage) from None
+            for line in lines:
+                self._take(line, state, exchange, started)
+            return
+        state.payloads += 1
+        for chunk in chunks:
+            self._take_chunk(chunk, payload, state, exchange, started)
+
+    def _take_chunk(self, chunk: Any, payload: bytes, state: _StreamState,
+                    exchange: _Exchange, started: float) -> None:
+        if not isinstance(chunk, dict):
+            raise self._malformed("a stream event is not a JSON object", payload, state.content,
+                                  exchange.usage)
+        error = error_from_json(chunk) if chunk.get("error") else None
+        if error is not None:
+            failure = failure_for_error(None, error, self._secrets())
+            raise ProviderFailure(failure, partial=self._redact(state.content),
+                                  usage=exchange.usage)
+        if isinstance(chunk.get("model"), str) and chunk["model"]:
+            state.model = chunk["model"]
+        if isinstance(chunk.get("usage"), dict):
+            exchange.usage = Usage.from_json(chunk["usage"])
+        choices = chunk.get("choices")
+        if choices is None:
+            return
+        if not isinstance(choices, list):
+            raise self._malformed("“choices” is not a list", payload, state.content,
+                                  exchange.usage)
+        for choice in choices:
+            if not isinstance(choice, dict):
+                raise self._malformed("a choice is not a JSON object", payload, state.content,
+                                      exchange.usage)
+            if choice.get("index", 0) != 0:
+                continue  # Turnlog asks for one choice; ignore any others
+            delta = choice.get("delta") or {}
+            if not isinstance(delta, dict):
+                raise self._malformed("a delta is not a JSON object", payload, state.content,
+                                      exchange.usage)
+            if delta.get("tool_calls") or delta.get("function_call"):
+                state.tool_calls = True
+            text = delta.get("content")
+            if isinstance(text, str) and text:
+                size = len(text.encode("utf-8"))
+                if state.content_bytes + size > self.max_content_bytes:
+                    raise self._too_large(state, exchange)
+                state.content_bytes += size
+                state.parts.append(text)
+                if state.first_token_s is None:
+                    state.first_token_s = time.monotonic() - started
+                exchange.emit(text)
+            reason = choice.get("finish_reason")
+            if isinstance(reason, str) and reason:
+                state.finish_reason = reason
+
+    def _read_json(self, response: httpx.Response, exchange: _Exchange, started: float) -> Reply:
+        raw = self._read_capped(response, self.max_content_bytes + ENVELOPE_ALLOWANCE)
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            if not raw.strip():
+                raise self._failure(FailureKind.TRUNCATED,
+                                    "the server sent nothing: the reply body was empty", "",
+                                    UNKNOWN_USAGE, hint="Send again") from None
+            raise self._malformed("the reply is not JSON", raw) from None
+        if not isinstance(data, dict):
+            raise self._malformed("the reply is not a JSON object", raw)
+        if "choices" not in data:
+            error = error_from_json(data)
+            if error is not None:
+                raise ProviderFailure(failure_for_error(None, error, self._secrets()))
+        usage = Usage.from_json(data.get("usage"))
+        exchange.usage = usage
+        choices = data.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            raise self._malformed("the reply has no choices", raw, usage=usage)
+        choice = choices[0]
+        message = choice.get("message")
+        if not isinstance(message, dict):
+            raise self._malformed("the reply's choice has no message", raw, usage=usage)
+        content = _message_text(message.get("content"))
+        if content is None:
+            raise self._malformed("the reply's content is not text", raw, usage=usage)
+        if len(content.encode("utf-8")) > self.max_content_bytes:
+            raise self._failure(FailureKind.RESPONSE_TOO_LARGE, self._too_large_detail(), "",
+                                usage)
+        first_token_s = None
+        if content:
+            first_token_s = time.monotonic() - started
+            exchange.emit(content)
+        reason = choice.get("finish_reason")
+        return Reply(
+            content=content,
+            finish_reason=reason if isinstance(reason, str) and reason else None,
+            usage=usage,
+            model=data["model"] if isinstance(data.get("model"), str) else "",
+            tool_calls=bool(message.get("tool_calls") or message.get("function_call")),
+            first_token_s=first_token_s,
+        )
+
+    # -- pieces -------------------------------------------------------------------------
+
+    def _client(self) -> httpx.Client:
+        # No keep-alive: each exchange opens its own connection, so the socket that
+        # `abort` shuts down is always the one this exchange is using.
+        return httpx.Client(
+            timeout=httpx.Timeout(connect=self.connect_timeout_s, read=self.read_timeout_s,
+                                  write=self.read_timeout_s, pool=self.connect_timeout_s),
+            limits=httpx.Limits(max_keepalive_connections=0),
+            verify=self._ssl_context(),
+            follow_redirects=False,
+        )
+
+    def _ssl_context(self) -> ssl.SSLContext:
+        with self._ssl_lock:
+            if self._ssl is None:
+                verify = self._verify
+                self._ssl = verify if isinstance(verify, ssl.SSLContext) else \
+                    httpx.create_ssl_context(verify=verify)
+            return self._ssl
+
+    def _headers(self, accept: str) -> dict[str, str]:
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": accept,
+            # Byte limits then count what the server really sends.
+            "Accept-Encoding": "identity",
+            "User-Agent": "Turnlog",
+        }
+        headers.update(dict(self.preset.extra_headers))
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        return headers
+
+    def _check_key(self) -> None:
+        if self.preset.needs_key and not self._api_key:
+            raise ProviderFailure(Failure(
+                FailureKind.NO_KEY, detail=f"{self.preset.name} needs an API key",
+                hint="Add the key in the profile settings",
+            ))
+        if self._api_key and any(not ("!" <= ch <= "~") for ch in self._api_key):
+            raise ProviderFailure(Failure(
+                FailureKind.AUTH,
+                detail="the stored key contains spaces or characters that are not plain ASCII",
+                hint="Paste the key again in the profile settings",
+            ))
+
+    def _secrets(self) -> tuple[str, ...]:
+        return (self._api_key,) if self._api_key else ()
+
+    def _redact(self, text: str) -> str:
+        return redact(text, self._secrets())
+
+    def _failure(self, kind: FailureKind, detail: str, partial: str, usage: Usage, *,
+                 hint: str = "", status: int | None = None) -> ProviderFailure:
+        failure = Failure(kind, detail=tidy(detail, self._secrets()), hint=hint, status=status)
+        return ProviderFailure(failure, partial=self._redact(partial), usage=usage)
+
+    def _malformed(self, what: str, raw: bytes, partial: str = "",
+                   usage: Usage = UNKNOWN_USAGE) -> ProviderFailure:
+        sample = raw[:120].decode("utf-8", errors="replace")
+        return self._failure(FailureKind.MALFORMED, f"{what}: “{sample}”", partial, usage,
+                             hint="Check the base URL: it should point at an OpenAI-compatible "
+                                  "API (usually ending in /v1)")
+
+    def _too_large_detail(self) -> str:
+        return f"the reply passed {_size(self.max_content_bytes)}"
+
+    def _too_large(self, state: _StreamState, exchange: _Exchange) -> ProviderFailure:
+        return self._failure(FailureKind.RESPONSE_TOO_LARGE, self._too_large_detail(),
+                             state.content, exchange.usage,
+                             hint="Ask for a shorter answer or lower the output limit")
+
+    def _bad_url(self, err: Exception) -> ProviderFailure:
+        return self._failure(FailureKind.NETWORK, f"the base URL is not usable ({err})", "",
+                             UNKNOWN_USAGE, hint="Check the base URL in the profile")
+
+    def _read_capped(self, response: httpx.Response, limit: int) -> bytes:
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            raise self._failure(FailureKind.RESPONSE_TOO_LARGE, self._too_large_detail(), "",
+                                UNKNOWN_USAGE)
+        body = bytearray()
+        for chunk in response.iter_bytes():
+            body += chunk
+            if len(body) > limit:
+                raise self._failure(FailureKind.RESPONSE_TOO_LARGE, self._too_large_detail(),
+                                    "", UNKNOWN_USAGE)
+        return bytes(body)
+
+    def _status_failure(self, response: httpx.Response) -> ProviderFailure:
+        status = response.status_code
+        body = bytearray()
+        try:
+            for chunk in response.iter_bytes():
+                body += chunk
+                if len(body) >= MAX_ERROR_BODY_BYTES:
+                    del body[MAX_ERROR_BODY_BYTES:]
+                    break
+        except httpx.HTTPError:
+            pass  # what arrived is enough to describe the error
+        if 300 <= status < 400:
+            where = response.headers.get("location", "another address")
+            failure = Failure(FailureKind.HTTP_STATUS, status=status,
+                              detail=tidy(f"HTTP {status}: the server redirected to {where}",
+                                          self._secrets()),
+                              hint="Use that address as the base URL")
+            return ProviderFailure(failure)
+        failure = failure_for_error(
+            status, error_from_body(bytes(body)), self._secrets(),
+            retry_after=response.headers.get("retry-after"),
+            retry_after_ms=response.headers.get("retry-after-ms"),
+        )
+        log.debug("HTTP %s from %s", status, self.base_url)
+        return ProviderFailure(failure)
+
+    def _transport_failure(self, err: httpx.HTTPError, exchange: _Exchange) -> Exception:
+        if exchange.aborted:
+            return _Aborted()
+        usage = exchange.usage
+        if isinstance(err, httpx.ConnectTimeout):
+            return self._failure(
+                FailureKind.TIMEOUT,
+                f"no connection to {self.base_url} within {_seconds(self.connect_timeout_s)}",
+                "", usage, hint="Check that the server is running and reachable")
+        if isinstance(err, httpx.TimeoutException):
+            return self._failure(
+                FailureKind.TIMEOUT,
+                f"the server sent nothing for {_seconds(self.read_timeout_s)}", "", usage,
+                hint="Send again")
+        if isinstance(err, httpx.ConnectError):
+            return self._failure(FailureKind.NETWORK, _connect_problem(err, self.base_url), "",
+                                 usage, hint="Check the base URL and that the server is running")
+        if isinstance(err, httpx.UnsupportedProtocol):
+            return self._failure(FailureKind.NETWORK,
+                                 "the base URL must start with http:// or https://", "", usage,
+                                 hint="Check the base URL in the profile")
+        if isinstance(err, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError):
+            if exchange.responded:
+                return self._failure(FailureKind.TRUNCATED,
+                                     "the connection closed before the reply was complete", "",
+                                     usage, hint="Send again")
+            return self._failure(FailureKind.NETWORK,
+                                 f"the server closed the connection without answering ({err})",
+                                 "", usage, hint="Send again")
+        if isinstance(err, httpx.DecodingError):
+            return self._failure(FailureKind.MALFORMED, f"the reply could not be decoded ({err})",
+                                 "", usage)
+        return self._failure(FailureKind.NETWORK, str(err) or type(err).__name__, "", usage)
+
+
+def _asks_to_stream(body: bytes) -> bool:
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("stream") is True
+
+
+def _message_text(content: Any) -> str | None:
+    """A message's content as text; None if it is neither text nor a list of text parts."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [part.get("text") for part in content if isinstance(part, dict)]
+        if all(isinstance(part, str) for part in parts):
+            return "".join(str(part) for part in parts)
+    return None
+
+
+def _context_of(entry: dict[str, Any]) -> int | None:
+    """The context window a models entry reports: OpenRouter `context_length`, vLLM
+    `max_model_len`, llama.cpp `meta.n_ctx_train`."""
+    candidates: list[Any] = [entry.get("context_length"), entry.get("max_model_len"),
+                             entry.get("context_window")]
+    meta = entry.get("meta")
+    if isinstance(meta, dict):
+        candidates.append(meta.get("n_ctx_train"))
+    for value in candidates:
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return None
+
+
+def _causes(err: BaseException) -> Iterator[BaseException]:
+    seen: set[int] = set()
+    current: BaseException | None = err
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+def _connect_problem(err: httpx.ConnectError, base_url: str) -> str:
+    """Plain words for why a connection could not be made."""
+    url = httpx.URL(base_url)
+    where = f"{url.host}:{url.port or (443 if url.scheme == 'https' else 80)}"
+    for cause in _causes(err):
+        if isinstance(cause, socket.gaierror):
+            return f"the server name “{url.host}” could not be found"
+        if isinstance(cause, ssl.SSLCertVerificationError):
+            return f"the server's certificate was not accepted ({cause.verify_message})"
+        if isinstance(cause, ssl.SSLError):
+            return f"the secure connection failed ({cause.reason or cause})"
+        if isinstance(cause, ConnectionRefusedError) or (
+            isinstance(cause, OSError) and cause.errno == errno.ECONNREFUSED
+        ):
+            return f"nothing is listening at {where} (connection refused)"
+    return f"could not connect to {where} ({err})"
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g} s"
+
+
+def _size(value: int) -> str:
+    if value >= 1024 * 1024:
+        return f"{value / (1024 * 1024):g} MiB"
+    if value >= 1024:
+        return f"{value / 1024:g} KiB"
+    return f"{value} bytes"

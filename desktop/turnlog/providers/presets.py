@@ -1,0 +1,62 @@
+"""Known OpenAI-compatible servers and what each one needs or tolerates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """One kind of server. `base_url` is the default; "" means the user must supply one.
+
+    `include_usage`: the server documents `stream_options.include_usage`, so a streamed
+    reply can carry token usage. Only set where documented: an unknown field can make a
+    strict server refuse the request.
+    `tokenize_path`: an endpoint at the server root (not under `/v1`) that counts tokens
+    exactly with the loaded model's tokenizer.
+    `extra_headers`: sent with every request (OpenRouter uses `X-Title` to name the app).
+    """
+
+    id: str
+    name: str
+    base_url: str
+    needs_key: bool
+    include_usage: bool = False
+    local: bool = False
+    tokenize_path: str | None = None
+    extra_headers: tuple[tuple[str, str], ...] = ()
+
+    def tokenize_url(self, base_url: str) -> str | None:
+        """The tokenize endpoint for a server at `base_url`, or None if it has none."""
+        if self.tokenize_path is None:
+            return None
+        parts = urlsplit(base_url)
+        return urlunsplit((parts.scheme, parts.netloc, self.tokenize_path, "", ""))
+
+
+OPENAI = Preset("openai", "OpenAI", "https://api.openai.com/v1", needs_key=True,
+                include_usage=True)
+OLLAMA = Preset("ollama", "Ollama", "http://localhost:11434/v1", needs_key=False, local=True)
+LM_STUDIO = Preset("lmstudio", "LM Studio", "http://localhost:1234/v1", needs_key=False,
+                   local=True)
+LLAMA_CPP = Preset("llamacpp", "llama.cpp server", "http://localhost:8080/v1", needs_key=False,
+                   local=True, tokenize_path="/tokenize")
+VLLM = Preset("vllm", "vLLM", "http://localhost:8000/v1", needs_key=False, include_usage=True,
+              local=True)
+OPENROUTER = Preset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", needs_key=True,
+                    include_usage=True, extra_headers=(("X-Title", "Turnlog"),))
+DEEPSEEK = Preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1", needs_key=True,
+                  include_usage=True)
+CUSTOM = Preset("custom", "Custom", "", needs_key=False)
+
+PRESETS: tuple[Preset, ...] = (OPENAI, OLLAMA, LM_STUDIO, LLAMA_CPP, VLLM, OPENROUTER,
+                               DEEPSEEK, CUSTOM)
+
+
+def preset_by_id(preset_id: str) -> Preset:
+    """The preset named `preset_id`; an unknown id (a newer profile file) is Custom."""
+    for preset in PRESETS:
+        if preset.id == preset_id:
+            return preset
+    return CUSTOM

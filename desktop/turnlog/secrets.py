@@ -1,0 +1,224 @@
+"""API keys live in the OS keyring, one per provider profile, and nowhere else.
+
+`SystemKeyring` stores them under service `turnlog` with the profile id as the
+username. When the machine has no usable keyring it raises `KeyringUnavailable`;
+the UI can then offer `SessionKeys`, which holds keys in memory for this run only.
+There is deliberately no file fallback. `redact` removes keys from any text that
+might be shown or logged.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Protocol
+from urllib.parse import quote
+
+import keyring
+import keyring.backends.fail
+import keyring.backends.null
+import keyring.errors
+from keyring.backend import KeyringBackend
+
+log = logging.getLogger(__name__)
+
+SERVICE = "turnlog"
+REDACTED = "[redacted]"
+
+# Backends that would "work" while keeping no secret: the fail and null keyrings store
+# nothing, and keyrings.alt's file backends write the key to disk (plainly, or behind a
+# terminal password prompt a desktop app cannot answer).
+_REFUSED_MODULES = ("keyrings.alt.file",)
+_NO_STORAGE = (keyring.backends.fail.Keyring, keyring.backends.null.Keyring)
+
+try:  # The Secret Service backend can fail below keyring's own error types.
+    from secretstorage.exceptions import SecretStorageException as _SecretStorageError
+except ImportError:  # pragma: no cover - secretstorage ships with keyring on Linux
+    class _SecretStorageError(Exception):  # type: ignore[no-redef]
+        """Never raised: secretstorage is not installed on this platform."""
+
+_BEARER = re.compile(r"(?i)\bBearer\s+(?!\[redacted\])[^\s\"',;}\]]+")
+
+
+class KeyringUnavailable(Exception):
+    """No keyring can hold API keys on this machine right now, with the reason in plain words."""
+
+
+class KeyStore(Protocol):
+    """Where the API key of each provider profile is kept."""
+
+    def get(self, profile_id: str) -> str | None: ...
+
+    def set(self, profile_id: str, key: str) -> None: ...
+
+    def replace(self, profile_id: str, key: str) -> bool: ...
+
+    def delete(self, profile_id: str) -> bool: ...
+
+    def backend_name(self) -> str: ...
+
+
+def check_key(key: str) -> str:
+    """The key as it will be sent: surrounding whitespace removed (a paste often adds a
+    newline). Raises ValueError for a blank key or one an HTTP header cannot carry."""
+    key = key.strip()
+    if not key:
+        raise ValueError("The API key is empty")
+    if any(not ("!" <= ch <= "~") for ch in key):
+        raise ValueError(
+            "The API key contains spaces or characters that are not plain ASCII; "
+            "copy it again from the provider's page"
+        )
+    return key
+
+
+def _is_refused(backend: KeyringBackend) -> bool:
+    return isinstance(backend, _NO_STORAGE) or type(backend).__module__.startswith(
+        _REFUSED_MODULES
+    )
+
+
+def describe_backend(backend: KeyringBackend) -> str:
+    name = getattr(type(backend), "name", "") or type(backend).__name__
+    return str(name)
+
+
+def usable_backend(backend: KeyringBackend) -> KeyringBackend:
+    """`backend` itself, or for a chain its best member that really stores secrets.
+
+    Raises KeyringUnavailable when there is none.
+    """
+    members: list[KeyringBackend] = list(getattr(backend, "backends", [backend]))
+    usable = [member for member in members if not _is_refused(member)]
+    if usable:
+        return usable[0]
+    if any(type(m).__module__.startswith(_REFUSED_MODULES) for m in members):
+        raise KeyringUnavailable(
+            "The only keyring available stores keys in a plain file, which Turnlog does not "
+            "use. Install and unlock a system keyring (GNOME Keyring, KWallet, macOS "
+            "Keychain or Windows Credential Manager), or keep the key for this session only."
+        )
+    raise KeyringUnavailable(
+        "No system keyring was found to keep the API key. Install and unlock one (GNOME "
+        "Keyring, KWallet, macOS Keychain or Windows Credential Manager), or keep the key "
+        "for this session only."
+    )
+
+
+class SystemKeyring:
+    """Keys in the OS keyring via `keyring`: service `turnlog`, username = profile id.
+
+    Every method raises KeyringUnavailable when the keyring cannot be used (missing,
+    locked, or refusing access); the message says so in plain words.
+    """
+
+    def __init__(self, backend: KeyringBackend | None = None, *, service: str = SERVICE) -> None:
+        try:
+            chosen = backend if backend is not None else keyring.get_keyring()
+        except keyring.errors.KeyringError as err:
+            raise KeyringUnavailable(f"The system keyring could not be opened: {err}") from err
+        self._backend = usable_backend(chosen)
+        self.service = service
+
+    def backend_name(self) -> str:
+        return describe_backend(self._backend)
+
+    def get(self, profile_id: str) -> str | None:
+        with _keyring_errors("read the API key from"):
+            return self._backend.get_password(self.service, profile_id)
+
+    def set(self, profile_id: str, key: str) -> None:
+        key = check_key(key)
+        with _keyring_errors("store the API key in"):
+            self._backend.set_password(self.service, profile_id, key)
+
+    def replace(self, profile_id: str, key: str) -> bool:
+        """Store `key` in place of the profile's key; True if a different key was there."""
+        key = check_key(key)
+        previous = self.get(profile_id)
+        self.set(profile_id, key)
+        return previous is not None and previous != key
+
+    def delete(self, profile_id: str) -> bool:
+        """Remove the profile's key; False if there was none."""
+        with _keyring_errors("remove the API key from"):
+            if self._backend.get_password(self.service, profile_id) is None:
+                return False
+            try:
+                self._backend.delete_password(self.service, profile_id)
+            except keyring.errors.PasswordDeleteError:
+                return False
+            return True
+
+
+@contextmanager
+def _keyring_errors(action: str) -> Iterator[None]:
+    """Turn the ways a keyring call can fail into KeyringUnavailable with plain words."""
+    try:
+        yield
+    except keyring.errors.KeyringLocked as err:
+        raise KeyringUnavailable(
+            f"Could not {action} the system keyring: it is locked and was not unlocked. "
+            "Unlock it and try again, or keep the key for this session only."
+        ) from err
+    except (keyring.errors.NoKeyringError, keyring.errors.InitError) as err:
+        raise KeyringUnavailable(
+            f"Could not {action} the system keyring: no keyring is available ({err})."
+        ) from err
+    except (keyring.errors.KeyringError, _SecretStorageError) as err:
+        raise KeyringUnavailable(
+            f"Could not {action} the system keyring: {err or type(err).__name__}."
+        ) from err
+
+
+class SessionKeys:
+    """Keys held in memory for this run only, for when no keyring can be used.
+
+    Nothing is written anywhere; the keys are gone when the app quits.
+    """
+
+    def __init__(self) -> None:
+        self._keys: dict[str, str] = {}
+
+    def backend_name(self) -> str:
+        return "this session only (not saved)"
+
+    def get(self, profile_id: str) -> str | None:
+        return self._keys.get(profile_id)
+
+    def set(self, profile_id: str, key: str) -> None:
+        self._keys[profile_id] = check_key(key)
+
+    def replace(self, profile_id: str, key: str) -> bool:
+        key = check_key(key)
+        previous = self._keys.get(profile_id)
+        self._keys[profile_id] = key
+        return previous is not None and previous != key
+
+    def delete(self, profile_id: str) -> bool:
+        return self._keys.pop(profile_id, None) is not None
+
+
+def open_key_store() -> SystemKeyring:
+    """The system keyring, or KeyringUnavailable saying why there is none."""
+    store = SystemKeyring()
+    log.debug("API keys are kept in %s", store.backend_name())
+    return store
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """`text` with every secret, and every `Bearer …` credential, replaced by [redacted].
+
+    Also catches a secret as it appears escaped inside JSON or a URL, since servers echo
+    request headers in either form.
+    """
+    for secret in secrets:
+        secret = secret.strip()
+        if not secret:
+            continue
+        for form in {secret, json.dumps(secret)[1:-1], quote(secret, safe="")}:
+            text = text.replace(form, REDACTED)
+    return _BEARER.sub(f"Bearer {REDACTED}", text)
