@@ -43,6 +43,7 @@ from turnlog.localmodel import (
     available,
     builtin_model_path,
     check_gguf,
+    output_reserve_for,
     read_metadata,
     training_context,
 )
@@ -57,7 +58,7 @@ needs_model = [
 ]
 
 N_CTX = 2048  # small, so a long history overflows quickly on two cores
-OUTPUT_RESERVE = 256
+OUTPUT_RESERVE = 256  # short answers keep the tests quick; the app uses output_reserve_for
 DESKTOP = Path(__file__).resolve().parents[1] / "desktop"
 
 
@@ -249,6 +250,15 @@ def test_gguf_header_is_read_and_non_models_are_named(tmp_path):
         read_metadata(cut)
 
 
+@pytest.mark.parametrize("window", [1024, 2048, 4096, 8192, 131_072])
+def test_local_windows_leave_most_room_for_the_conversation(window):
+    reserve = output_reserve_for(window)
+    budget = Budget.from_settings(ConversationSettings(output_reserve=reserve),
+                                  context_window=window)
+    assert budget.input_tokens >= window // 2
+    assert reserve >= min(256, window // 4)
+
+
 @pytest.mark.skipif(not AVAILABILITY.ok, reason=AVAILABILITY.reason or "no local model")
 def test_availability_names_the_builtin_file_and_refuses_other_files(tmp_path):
     assert AVAILABILITY.model_path == builtin_model_path()
@@ -381,17 +391,29 @@ class TestServer:
     def test_cancel_while_starting_stops_the_child(self, tmp_path):
         server = LocalServer(n_ctx=512, log_dir=tmp_path)
         cancel = CancelToken()
-        pids: list[int] = []
+        launched: list[int] = []
 
-        def progress(message: str) -> None:
-            pids.append(server.pid)
+        def cancel_once_launched() -> None:
+            deadline = time.monotonic() + 30
+            while server.pid is None and time.monotonic() < deadline:
+                time.sleep(0.005)
+            if server.pid is not None:
+                launched.append(server.pid)
             cancel.cancel()
 
-        with pytest.raises(LocalModelFailure) as caught:
-            server.start(on_progress=progress, cancel=cancel)
+        watcher = threading.Thread(target=cancel_once_launched)
+        watcher.start()
+        started = time.monotonic()
+        try:
+            with pytest.raises(LocalModelFailure) as caught:
+                server.start(cancel=cancel)
+        finally:
+            watcher.join()
+        assert time.monotonic() - started < 10
         assert caught.value.failure.kind is FailureKind.CANCELLED
-        assert not server.running
-        assert all(pid is None or not process_alive(pid) for pid in pids)
+        assert caught.value.failure.stage == "starting local model"
+        assert launched, "the child was never launched"
+        assert not server.running and not process_alive(launched[0])
 
 
 # ----------------------------------------------------------------------- token counts

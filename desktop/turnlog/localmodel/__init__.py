@@ -24,6 +24,7 @@ from .server import (
     LocalModelFailure,
     LocalServer,
     free_port,
+    output_reserve_for,
 )
 from .tokens import ServerTokenCounter, TemplateCosts, TokenizeError
 
@@ -44,6 +45,7 @@ __all__ = [
     "check_gguf",
     "describe",
     "free_port",
+    "output_reserve_for",
     "read_metadata",
     "training_context",
 ]

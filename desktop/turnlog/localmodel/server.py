@@ -38,6 +38,7 @@ from typing import IO
 import httpx
 
 from ..core.failures import Failure, FailureKind, ProviderFailure
+from ..core.model import MAX_OUTPUT_RESERVE, MIN_OUTPUT_RESERVE
 from ..core.provider import CancelToken
 from ..paths import log_dir as default_log_dir
 from .model_file import (
@@ -93,6 +94,16 @@ class LocalEndpoint:
     tokenize_url: str
     counter: ServerTokenCounter
     info: ModelInfo
+
+
+def output_reserve_for(context_window: int) -> int:
+    """The output reserve to use with a local window: a quarter of it, within core's limits.
+
+    Core's default reserve (8,192) is larger than a small local window; a quarter
+    leaves most of the window for the conversation and room for a full answer.
+    Send it as `max_tokens` too, so the server never generates past the budget.
+    """
+    return max(MIN_OUTPUT_RESERVE, min(MAX_OUTPUT_RESERVE, context_window // 4))
 
 
 def free_port() -> int:
