@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from loopback import Behaviour
 from PySide6.QtCore import Qt
 
+from loopback import Behaviour
 from turnlog.core.model import ConversationSettings
 from turnlog.ui.marks import RowMark
 from turnlog.ui.transcript import Role
@@ -47,7 +47,8 @@ def test_what_if_changes_the_marks_and_not_the_log(qtbot, make_window, store, lo
     assert window.shown.kind == "what-if"
     assert window.shown.projection.body_bytes <= 700
     assert "700 bytes" in window.inspector.what_if_label.text()
-    assert window.legend.source.text().startswith("Marks: what if the limit were 700")
+    assert window.legend.source.text().startswith(
+        "Marks show what would be sent if the limit were 700 bytes")
     # Keyboard: the slider moves by page with PageUp and the preview follows.
     slider.setFocus()
     qtbot.keyClick(slider, Qt.Key.Key_PageUp)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from loopback import Behaviour
 from PySide6.QtCore import Qt
 
+from loopback import Behaviour
 from turnlog.core.model import ConversationSettings
 from turnlog.ui.marks import RowMark
 from turnlog.ui.transcript import Role
@@ -75,7 +75,7 @@ def test_send_streams_commits_and_marks_what_was_sent(qtbot, make_window, store,
     assert set(changed) == {(pending_row, pending_row)}  # streaming touched that row only
     assert marks(window) == {1: RowMark.SENT, 2: RowMark.SENT, 3: RowMark.SENT,
                              4: RowMark.ASKED}
-    assert window.legend.source.text().startswith("Marks: the last request")
+    assert window.legend.source.text().startswith("Marks show the last request")
     assert not window.banner.isVisible()
     assert window.composer.text() == ""
     [request] = loopback.requests
@@ -126,8 +126,9 @@ def test_every_failure_restores_the_draft_and_leaves_the_log(
     assert window.composer.cursor_position() == CURSOR
     assert window.transcript.rowCount() == 0  # the pending row is gone
     assert window.banner.isVisible()
-    message = window.banner.message.text()
+    message = window.banner.report()
     assert title_part.lower() in message.lower()
+    assert window.banner.message.text()  # the line under the title is not empty
     assert hint_part in message
     if partial_part:
         assert window.banner.partial.isVisible()
@@ -161,7 +162,7 @@ def test_timeout_is_a_named_failure(qtbot, make_window, store, loopback, turnlog
     type_draft(window)
     window.send()
     wait_done(qtbot, window)
-    assert "took too long" in window.banner.message.text()
+    assert window.banner.title.text() == "The server took too long"
     assert window.composer.text() == QUESTION
     assert exported(turnlog_home, cid) == before
 
@@ -204,7 +205,8 @@ def test_a_question_too_large_is_refused_before_anything_is_sent(qtbot, make_win
     qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     wait_done(qtbot, window)
     assert window.banner.isVisible()
-    assert "Too large to send" in window.banner.message.text()
+    assert window.banner.title.text() == "Too large to send"
+    assert "shorten the question by at least" in window.banner.message.text()
     assert "Nothing was sent" in window.banner.message.text()
     assert not window.banner.retry_button.isVisible()
     assert window.composer.text() == question

@@ -4,11 +4,11 @@ directory and a window wired to the loopback server."""
 from __future__ import annotations
 
 import pytest
-from uihelpers import loopback_connector
 
 from turnlog.store import TurnlogStore
 from turnlog.ui.tasks import TaskRunner
 from turnlog.ui.window import MainWindow
+from uihelpers import loopback_connector
 
 
 @pytest.fixture

@@ -18,6 +18,19 @@ from PySide6.QtWidgets import (
 from ..core.failures import Failure, FailureKind
 
 
+def explanation(failure: Failure) -> str:
+    """The line under the bold title: what the server or system said, and the next step."""
+    text = failure.detail.rstrip(". ")
+    if failure.hint:
+        text = f"{text}. {failure.hint}" if text else failure.hint
+    if failure.stage:
+        text = f"While {failure.stage}: {text}" if text else f"While {failure.stage}"
+    if not text:
+        return "Your question is back in the box below."
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
 class FailureBanner(QFrame):
     """Shown after a failed send; never modal. `retry` asks to send the restored draft."""
 
@@ -72,10 +85,11 @@ class FailureBanner(QFrame):
         self.partial.setObjectName("partialAnswer")
         self.partial.setReadOnly(True)
         self.partial.setAccessibleName("Partial answer, not saved")
-        self.partial.setMaximumHeight(self.partial.fontMetrics().lineSpacing() * 5 + 12)
+        self.partial.setMaximumHeight(self.partial.fontMetrics().lineSpacing() * 3 + 14)
         layout.addWidget(self.partial)
 
         self.failure: Failure | None = None
+        self._full_message = ""
         self._wait_left = 0
         self._countdown = QTimer(self)
         self._countdown.setInterval(1000)
@@ -90,7 +104,8 @@ class FailureBanner(QFrame):
                                          FailureKind.AUTH, FailureKind.MODEL_NOT_FOUND)
         wait = max(1, round(failure.retry_after)) if failure.retry_after is not None else 0
         self._present(failure.title, failure.message(), partial, retryable=retryable,
-                      wait=wait, mild=failure.kind is FailureKind.CANCELLED)
+                      wait=wait, mild=failure.kind is FailureKind.CANCELLED,
+                      line=explanation(failure))
         self.failure = failure
 
     def show_text(self, title: str, message: str, partial: str = "") -> None:
@@ -98,11 +113,12 @@ class FailureBanner(QFrame):
         self._present(title, message, partial, retryable=False, wait=0, mild=False)
 
     def _present(self, title: str, message: str, partial: str, *, retryable: bool,
-                 wait: int, mild: bool) -> None:
+                 wait: int, mild: bool, line: str | None = None) -> None:
         self._countdown.stop()
         self.failure = None
         self.title.setText(title)
-        self.message.setText(message)
+        self._full_message = message
+        self.message.setText(message if line is None else line)
         self.partial.setPlainText(partial)
         self.partial_label.setVisible(bool(partial))
         self.partial.setVisible(bool(partial))
@@ -142,7 +158,8 @@ class FailureBanner(QFrame):
             self.retry_button.setText("Send again")
 
     def report(self) -> str:
-        text = self.message.text()
+        """The full text for the clipboard: title, message, any partial answer."""
+        text = self._full_message
         if self.partial.toPlainText():
             text += "\n\nThe answer so far (not saved):\n" + self.partial.toPlainText()
         return text

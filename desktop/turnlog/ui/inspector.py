@@ -132,6 +132,7 @@ class Inspector(QScrollArea):
         self.parts.setAccessibleName("Request parts with their sizes")
         self.parts.setHorizontalHeaderLabels(["Part", "Bytes", "Tokens"])
         self.parts.verticalHeader().hide()
+        self.parts.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.parts.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.parts.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         header = self.parts.horizontalHeader()
@@ -251,7 +252,7 @@ class Inspector(QScrollArea):
     def _fill_body(self, projection: Projection | None) -> None:
         if projection is None:
             self._shown_body = None
-            self.body_label.setText("Exact body: none (nothing would be sent)")
+            self.body_label.setText("Exact body: none")
             self.body.setPlainText("")
             return
         self.body_label.setText(

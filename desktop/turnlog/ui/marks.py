@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import enum
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
@@ -97,10 +96,10 @@ class MarkLegend(QWidget):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 2, 8, 2)
         layout.setSpacing(6)
-        self.source = QLabel(self)
+        # Which request the marks describe; shown by the window above the legend.
+        self.source = QLabel(parent)
         self.source.setObjectName("markSource")
-        self.source.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
-        layout.addWidget(self.source)
+        self.source.setWordWrap(True)
         for mark in self.SHOWN:
             layout.addWidget(MarkSwatch(mark, self))
             label = QLabel(mark.label, self)

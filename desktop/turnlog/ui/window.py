@@ -176,6 +176,7 @@ class MainWindow(QMainWindow):
         self.title.setWordWrap(True)
         column.addWidget(self.title)
         self.legend = MarkLegend(self)
+        column.addWidget(self.legend.source)
         column.addWidget(self.legend)
         self.transcript = TranscriptModel(self)
         self.view = TranscriptView(self)
@@ -296,6 +297,9 @@ class MainWindow(QMainWindow):
                 dock.hide()
             elif self._docks_before_narrow.get(dock.objectName(), True):
                 dock.show()
+        if not narrow:
+            self.resizeDocks([self.sidebar_dock, self.inspector_dock], [250, 380],
+                             Qt.Orientation.Horizontal)
 
     def _restore_geometry(self) -> None:
         settings = self.settings
@@ -587,12 +591,13 @@ class MainWindow(QMainWindow):
 
     def _source_text(self, shown: Shown) -> str:
         if shown.kind == "running":
-            return "Marks: the request being answered —"
+            return "Marks show the request being answered:"
         if shown.kind == "last":
-            return "Marks: the last request —"
+            return "Marks show the last request:"
         if shown.kind == "what-if":
-            return f"Marks: what if the limit were {self.what_if_bytes:,} bytes —"
-        return "Marks: preview of the next request —"
+            return f"Marks show what would be sent if the limit were {self.what_if_bytes:,} " \
+                "bytes:"
+        return "Marks show what the next request would carry:"
 
     # ------------------------------------------------------------------ sending
     @property

@@ -1,0 +1,187 @@
+"""Screenshots of the main window under a real X server (Xvfb), for people to look at.
+
+    .venv/bin/python tests/screenshots.py [OUT_DIR]        (default: screenshots/)
+
+Starts Xvfb on a free display, then runs itself there with a private data directory:
+seeds a conversation (Chinese, English, emoji, a code block), sends one question to a
+loopback server so the marks show a real request, and saves
+
+    main-1280x720.png      the window after the request (sent / not sent / asked)
+    narrow-480x844.png     the same window 480 px wide (side panels folded away)
+    failure-banner.png     a failed request: the banner, the partial answer, the draft
+
+Fonts come from the system (Noto Sans CJK and Noto Color Emoji are expected).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+CHILD = "TURNLOG_SCREENSHOT_CHILD"
+
+SEED = [
+    ("帮我计划一次去杭州的三天旅行，预算大约三千元。",
+     "好的！这是一个三天的杭州行程：\n\n1. **第一天**：西湖、断桥、雷峰塔\n"
+     "2. **第二天**：灵隐寺、龙井村品茶 🍵\n3. **第三天**：西溪湿地\n\n"
+     "预算：住宿约 1,200 元，餐饮约 900 元，交通和门票约 700 元。"),
+    ("What's the best time of year to go?",
+     "Spring (March–May) and autumn (September–November). West Lake is loveliest in "
+     "April when the willows turn green 🌿, and October brings osmanthus blossom."),
+    ("Can you write a Python snippet that splits the budget per day?",
+     "Sure:\n\n```python\nbudget = {\"住宿\": 1200, \"餐饮\": 900, \"交通\": 700}\n"
+     "per_day = {k: round(v / 3) for k, v in budget.items()}\nprint(per_day)\n```\n\n"
+     "This prints each category divided over three days."),
+    ("龙井茶怎么泡最好喝？", "用 80°C 左右的水，玻璃杯冲泡，先注少量水润茶，再加满。"
+     "茶叶约 3 克，150 毫升水 🫖。"),
+    ("Any vegetarian food you'd recommend? 🥗",
+     "Try 素烧鹅 (vegetarian goose made of tofu skin), 西湖莼菜汤 (water-shield soup) and "
+     "the temple food at 灵隐寺 — the noodles there are famous."),
+    ("最后，帮我列一个行李清单。",
+     "- 舒适的步行鞋 👟\n- 雨伞（杭州多雨 ☔）\n- 充电宝\n- 身份证和车票\n- 一件薄外套"),
+]
+
+
+def free_display() -> int:
+    for number in range(90, 200):
+        if not Path(f"/tmp/.X{number}-lock").exists() and \
+                not Path(f"/tmp/.X11-unix/X{number}").exists():
+            return number
+    raise SystemExit("no free X display number")
+
+
+def parent(out: Path) -> int:
+    if shutil.which("Xvfb") is None:
+        print("Xvfb is not installed", file=sys.stderr)
+        return 2
+    out.mkdir(parents=True, exist_ok=True)
+    number = free_display()
+    xvfb = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1600x1000x24",
+                             "-nolisten", "tcp"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while not Path(f"/tmp/.X11-unix/X{number}").exists():
+            if time.monotonic() > deadline or xvfb.poll() is not None:
+                print("Xvfb did not start", file=sys.stderr)
+                return 2
+            time.sleep(0.05)
+        with tempfile.TemporaryDirectory(prefix="turnlog-shots-") as home:
+            env = {**os.environ, CHILD: "1", "DISPLAY": f":{number}",
+                   "QT_QPA_PLATFORM": "xcb", "TURNLOG_HOME": home}
+            done = subprocess.run([sys.executable, __file__, str(out)], env=env, timeout=120)
+            return done.returncode
+    finally:
+        xvfb.terminate()
+        xvfb.wait(10)
+
+
+def child(out: Path) -> int:
+    sys.path.insert(0, str(HERE))
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from loopback import Behaviour, LoopbackServer
+    from turnlog.app import application
+    from turnlog.core.model import ConversationSettings, Usage
+    from turnlog.core.send import PendingTurn
+    from turnlog.paths import data_dir
+    from turnlog.providers import CUSTOM
+    from turnlog.store import TurnlogStore
+    from turnlog.ui.connection import ProviderConfig, ProviderConnector
+    from turnlog.ui.tasks import TaskRunner
+    from turnlog.ui.window import MainWindow
+
+    app = application(["turnlog"])
+
+    def settle(ms: int = 300) -> None:
+        loop = QEventLoop()
+        QTimer.singleShot(ms, loop.quit)
+        loop.exec()
+
+    def until(condition, timeout_s: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout_s
+        while not condition():
+            if time.monotonic() > deadline:
+                raise SystemExit("timed out waiting for the window")
+            settle(20)
+
+    def scroll_to(window: MainWindow, ordinal: int) -> None:
+        from PySide6.QtWidgets import QAbstractItemView
+
+        window.transcript.load_all()
+        settle(100)
+        row = window.transcript.row_of_ordinal(ordinal)
+        window.view.scrollTo(window.transcript.index(row),
+                             QAbstractItemView.ScrollHint.PositionAtTop)
+
+    def shoot(window: MainWindow, name: str) -> None:
+        settle(400)
+        window.grab().save(str(out / name))
+        print("saved", out / name)
+
+    store = TurnlogStore.open(data_dir())
+    with LoopbackServer() as server:
+        config = ProviderConfig("loopback", "Local server", CUSTOM, server.base_url,
+                                "qwen2.5-7b-instruct")
+        connector = ProviderConnector(lambda: config, lambda: None)
+        settings = ConversationSettings(max_bytes=1_800, compaction=True)
+        store.create_conversation("Weekend notes")
+        conversation = store.create_conversation(
+            "杭州旅行 · Hangzhou trip", system_prompt="You are a helpful travel planner.",
+            model="qwen2.5-7b-instruct", settings=settings)
+        store.import_turns(conversation.id, [
+            PendingTurn(uuid.uuid4().hex, q, a, "qwen2.5-7b-instruct", "stop", Usage(),
+                        datetime.now(UTC)) for q, a in SEED])
+        window = MainWindow(store, TaskRunner(), connector)
+        window.resize(1280, 720)
+        window.show()
+        until(lambda: len(window.transcript.turns) == len(SEED))
+
+        # The oldest turns do not fit: compaction asks the server for a summary first.
+        server.script(Behaviour.answer("用户计划三天杭州之行（预算三千元），"
+                                       "问了最佳季节与素食。"),
+                      Behaviour.slow("谢谢！Have a great trip 🎉 — 记得带伞。", delay_s=0.05,
+                                     usage={"prompt_tokens": 412, "completion_tokens": 21,
+                                            "total_tokens": 433}))
+        window.composer.set_draft("天气怎么样？What will the weather be like? ☀️")
+        window.send()
+        until(lambda: not window.running)
+        scroll_to(window, 1)
+        shoot(window, "main-1280x720.png")
+
+        # Narrow, with a draft: the marks preview the next request (compaction not yet run).
+        window.resize(480, 844)
+        until(lambda: window.width() == 480)
+        window.composer.set_draft("还有什么建议吗？🙂")
+        window.refresh_preview()
+        scroll_to(window, 1)
+        shoot(window, "narrow-480x844.png")
+
+        window.resize(1280, 720)
+        server.script(Behaviour.answer("用户计划三天杭州之行，问了季节、素食与行李。"),
+                      Behaviour.cut("杭州的天气在四月通常温暖湿润，白天大约", after_chunks=2,
+                                    chunks=4))
+        window.composer.set_draft("四月的天气怎么样？请详细说明。", 5)
+        window.send()
+        until(lambda: not window.running)
+        shoot(window, "failure-banner.png")
+        window.shutdown()
+        window.close()
+    store.close()
+    QApplication.processEvents()
+    del app
+    return 0
+
+
+if __name__ == "__main__":
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parent / "screenshots"
+    sys.exit(child(target) if os.environ.get(CHILD) else parent(target))

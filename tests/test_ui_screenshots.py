@@ -1,0 +1,29 @@
+"""The screenshot script runs under a real X server and writes the three pictures."""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.xserver
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    header = path.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", header[16:24])
+    return width, height
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
+def test_screenshots_are_written_at_the_promised_sizes(tmp_path):
+    script = Path(__file__).with_name("screenshots.py")
+    subprocess.run([sys.executable, str(script), str(tmp_path)], check=True, timeout=180)
+    assert png_size(tmp_path / "main-1280x720.png") == (1280, 720)
+    assert png_size(tmp_path / "narrow-480x844.png") == (480, 844)
+    assert png_size(tmp_path / "failure-banner.png") == (1280, 720)
