@@ -85,14 +85,18 @@ def naive_select(
     *,
     budget: Budget,
     summary: SummaryPart | None = None,
+    max_verbatim: int | None = None,
     deadline: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
     **request: Any,
 ) -> NaiveResult | None:
-    """Serialize the whole body with every candidate turn; while it does not fit both
-    budgets, drop the oldest turn and serialize again. `None` when even no turns fit.
+    """Serialize the whole body with every candidate turn (at most the newest
+    `max_verbatim`); while it does not fit both budgets, drop the oldest turn and
+    serialize again. `None` when even no turns fit.
     With `deadline`, gives up (raises TimeoutError) once `clock()` passes it."""
     kept = list(turns[summary.covered_count if summary else 0 :])
+    if max_verbatim is not None:
+        kept = kept[max(0, len(kept) - max_verbatim) :]
     while True:
         body, tokens = naive_request(kept, question, summary=summary, **request)
         if len(body) <= budget.max_bytes and tokens <= budget.input_tokens:
@@ -177,7 +181,10 @@ def scenarios(draw):
     while window - 256 - safety_margin(window) < input_tokens:
         window += 1
     budget = Budget(max_bytes, window, 256)
+    # A cap on verbatim turns (what overflow recovery uses), usually absent.
+    max_verbatim = draw(st.none() | st.none() | st.integers(0, len(turns) + 1))
     return dict(
+        max_verbatim=max_verbatim,
         turns=turns,
         question=question,
         model=model,
@@ -246,6 +253,8 @@ def test_projection_accounts_for_every_byte_and_keeps_whole_newest_turns(case):
     ordinals = tuple(t.ordinal for t in turns)
     k = projection.sent_count
     assert projection.sent == (ordinals[len(ordinals) - k :] if k else ())
+    if case["max_verbatim"] is not None:
+        assert k <= case["max_verbatim"]
     assert projection.summarized == ordinals[:covered]
     assert projection.summarized + projection.left_out + projection.sent == ordinals
     assert projection.sent_turn_ids == tuple(t.id for t in turns[len(turns) - k :])
@@ -275,7 +284,9 @@ def test_projection_accounts_for_every_byte_and_keeps_whole_newest_turns(case):
 @settings(max_examples=100, deadline=None)
 @given(scenarios())
 def test_mandatory_size_is_the_body_with_no_turns(case):
-    request = {k: v for k, v in case.items() if k not in ("turns", "budget", "question")}
+    request = {
+        k: v for k, v in case.items() if k not in ("turns", "budget", "question", "max_verbatim")
+    }
     body, tokens = naive_request((), case["question"], **request)
     try:
         projection = project(**case)
