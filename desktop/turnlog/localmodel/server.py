@@ -29,7 +29,6 @@ import subprocess
 import sys
 import threading
 import time
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,7 +130,8 @@ def _death_signal_hook() -> Callable[[], None] | None:
     return hook
 
 
-_live: weakref.WeakSet[LocalServer] = weakref.WeakSet()
+# Strong references: a server dropped without `stop` is still stopped at exit.
+_live: set[LocalServer] = set()
 
 
 @atexit.register
