@@ -46,6 +46,7 @@ from .composer import Composer
 from .connection import Connector, Endpoint, NotConnected
 from .inspector import Inspector, InspectorState
 from .marks import MarkLegend, RowMark, marks_of
+from .settings import ProviderSetup, SettingsDialog
 from .sidebar import Sidebar
 from .tasks import TaskContext, TaskHandle, TaskRunner
 from .transcript import TranscriptModel, TranscriptView
@@ -123,8 +124,10 @@ class MainWindow(QMainWindow):
     """One window over one store. Storage writes and loading run through `runner`."""
 
     def __init__(self, store: TurnlogStore, runner: TaskRunner, connector: Connector, *,
-                 settings: QSettings | None = None, parent: QWidget | None = None) -> None:
+                 setup: ProviderSetup | None = None, settings: QSettings | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setup = setup
         self.store = store
         self.runner = runner
         self.connector = connector
@@ -252,6 +255,11 @@ class MainWindow(QMainWindow):
         find.setShortcut(QKeySequence(QKeySequence.StandardKey.Find))
         find.triggered.connect(self._focus_search)
         menu.addAction(find)
+        self.settings_action = QAction("Se&ttings…", self)
+        self.settings_action.setShortcut(QKeySequence("Ctrl+,"))
+        self.settings_action.triggered.connect(self.open_settings)
+        self.settings_action.setEnabled(self.setup is not None)
+        menu.addAction(self.settings_action)
         menu.addSeparator()
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Quit))
@@ -387,8 +395,11 @@ class MainWindow(QMainWindow):
             return
         title = title.strip() or "New chat"
 
+        profile = self.setup.active() if self.setup is not None else None
+        model = profile.model if profile is not None else ""
+
         def create(context: TaskContext) -> Conversation:
-            return self.store.create_conversation(title)
+            return self.store.create_conversation(title, model=model)
 
         self.runner.run(TaskRunner.STORAGE, "create conversation", create,
                         on_success=self._created, on_failure=self._storage_failed)
@@ -455,6 +466,40 @@ class MainWindow(QMainWindow):
             raise error
         QMessageBox.warning(self, "Could not save", str(error))
 
+
+    # ----------------------------------------------------------------- settings
+    def open_settings(self) -> SettingsDialog | None:
+        """Edit the provider and the open conversation; saved settings apply at once."""
+        if self.setup is None or self.running:
+            return None
+        dialog = SettingsDialog(self.setup, self.runner, self.conversation, self)
+        dialog.accepted.connect(lambda: self._settings_saved(dialog))
+        dialog.open()
+        return dialog
+
+    def _settings_saved(self, dialog: SettingsDialog) -> None:
+        conversation = self.conversation
+        if conversation is None or dialog.saved_settings is None:
+            self.refresh_preview()
+            return
+        cid = conversation.id
+        settings, prompt, model = dialog.saved_settings, dialog.saved_system_prompt, \
+            dialog.saved_model
+
+        def update(context: TaskContext) -> Conversation:
+            return self.store.update_conversation(cid, settings=settings, system_prompt=prompt,
+                                                  model=model)
+
+        self.runner.run(TaskRunner.STORAGE, "save settings", update,
+                        on_success=self._conversation_updated,
+                        on_failure=self._storage_failed)
+
+    def _conversation_updated(self, conversation: Conversation) -> None:
+        if self.conversation is not None and self.conversation.id == conversation.id:
+            self.conversation = conversation
+            self._last = None
+            self._show_last = False
+        self.refresh_preview()
 
     # ------------------------------------------------------- preview and marks
     def _draft_edited(self) -> None:
@@ -629,6 +674,7 @@ class MainWindow(QMainWindow):
         self.banner.dismiss()
         self.composer.set_busy(True)
         self.sidebar.setEnabled(False)
+        self.settings_action.setEnabled(False)
         self.transcript.start_pending(text)
         self.view.scroll_to_newest()
         self._set_stage(Stage.PREPARING, "")
@@ -700,6 +746,7 @@ class MainWindow(QMainWindow):
         self.stage_widget.hide()
         self.composer.set_busy(False)
         self.sidebar.setEnabled(True)
+        self.settings_action.setEnabled(self.setup is not None)
         draft = self._sent_draft or ("", 0)
         self._sent_draft = None
         return draft

@@ -1,0 +1,123 @@
+"""Start-up: the application object, fonts, logging, the crash hook, the store, the window."""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QIcon
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from . import APP_ID, APP_NAME, __version__
+from .core.send import StoreError
+from .paths import data_dir, log_dir
+from .store import AlreadyOpen, TurnlogStore
+
+log = logging.getLogger(__name__)
+
+ORGANIZATION = "Turnlog"
+ORGANIZATION_DOMAIN = "turnlog.github.io"
+# Simplified Chinese shapes first: with a JP/KR/TC font ahead of SC, common Han
+# characters take the wrong regional forms in Chinese text.
+CJK_FAMILIES = ("Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans CJK TC",
+                "Noto Sans CJK JP", "Noto Sans CJK KR")
+EMOJI_FAMILIES = ("Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji")
+# The source tree's resources/ (installed copies come from the icon theme by APP_ID).
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+
+
+def configure_fonts(app: QGuiApplication) -> list[str]:
+    """Keep the platform's UI family and add the CJK and colour-emoji families behind it.
+
+    Returns the family list the application font uses.
+    """
+    available = set(QFontDatabase.families())
+    font = QFont(app.font())
+    families = [font.family()]
+    families += [f for f in CJK_FAMILIES if f in available and f not in families]
+    emoji = [f for f in EMOJI_FAMILIES if f in available]
+    families += [f for f in emoji if f not in families]
+    font.setFamilies(families)
+    app.setFont(font)
+    if emoji:
+        # Emoji presentation goes to a colour font even where the text font has a
+        # monochrome glyph for the same code point.
+        QFontDatabase.setApplicationEmojiFontFamilies(emoji)
+    return families
+
+
+def configure_logging(home: Path) -> None:
+    root = logging.getLogger()
+    if any(getattr(h, "turnlog", False) for h in root.handlers):
+        return
+    handler = logging.handlers.RotatingFileHandler(
+        log_dir(home) / "turnlog.log", maxBytes=1_000_000, backupCount=3, encoding="utf-8"
+    )
+    handler.turnlog = True  # type: ignore[attr-defined]
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+
+
+def application(argv: Sequence[str]) -> QApplication:
+    """The QApplication with Turnlog's identity, fonts and message routing."""
+    from .ui.crash import route_qt_messages
+
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(list(argv))
+    app.setApplicationName(APP_NAME)
+    app.setApplicationDisplayName(APP_NAME)
+    app.setApplicationVersion(__version__)
+    app.setOrganizationName(ORGANIZATION)
+    app.setOrganizationDomain(ORGANIZATION_DOMAIN)
+    QGuiApplication.setDesktopFileName(APP_ID)
+    bundled = RESOURCES / f"{APP_ID}.svg"
+    fallback = QIcon(str(bundled)) if bundled.exists() else QIcon()
+    app.setWindowIcon(QIcon.fromTheme(APP_ID, fallback))
+    route_qt_messages()
+    configure_fonts(app)
+    return app
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from .ui.crash import ExceptHook
+    from .ui.window import MainWindow
+
+    argv = list(sys.argv if argv is None else argv)
+    app = application(argv)
+    home = data_dir()
+    configure_logging(home)
+    hook = ExceptHook()
+    hook.install()
+    try:
+        store = TurnlogStore.open(home)
+    except AlreadyOpen as err:
+        QMessageBox.information(None, f"{APP_NAME} is already open", str(err))
+        return 1
+    except StoreError as err:
+        QMessageBox.critical(None, f"{APP_NAME} cannot open its data", str(err))
+        return 1
+    from .profiles import ProfileStore
+    from .ui.connection import ProviderConnector
+    from .ui.settings import ProviderSetup
+    from .ui.tasks import TaskRunner
+    from .ui.window import window_settings
+
+    runner = TaskRunner()
+    setup = ProviderSetup(ProfileStore(), window_settings(home))
+    connector = ProviderConnector(setup.config, setup.keys)
+    window = MainWindow(store, runner, connector, setup=setup)
+    hook.secrets = window.known_secrets
+    window.show()
+    try:
+        return app.exec()
+    finally:
+        window.shutdown()
+        store.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,375 @@
+"""Settings: the provider profile (preset, address, model, key) and the open conversation's
+limits and system prompt, validated before anything is saved."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.budget import Budget, InvalidBudget
+from ..core.failures import ProviderFailure
+from ..core.model import (
+    MAX_OUTPUT_RESERVE,
+    MIN_OUTPUT_RESERVE,
+    Conversation,
+    ConversationSettings,
+)
+from ..profiles import Profile, ProfileStore, ProfilesUnreadable, check_base_url, new_profile
+from ..providers import PRESETS, ChatCompletionsProvider, ModelInfo, preset_by_id
+from ..secrets import KeyringUnavailable, KeyStore, SessionKeys, SystemKeyring, check_key
+from .connection import ProviderConfig
+from .tasks import TaskContext, TaskRunner
+
+log = logging.getLogger(__name__)
+
+MAX_BYTE_LIMIT = 64 * 1024 * 1024
+MIN_BYTE_LIMIT = 256
+
+
+class ProviderSetup:
+    """The profiles on disk, which one is in use (remembered per data directory), and
+    where keys are kept: the system keyring, or this session only when there is none."""
+
+    def __init__(self, profiles: ProfileStore, settings: QSettings,
+                 keyring: KeyStore | None = None) -> None:
+        self.profiles = profiles
+        self.settings = settings
+        self.session = SessionKeys()
+        self.keyring_problem = ""
+        if keyring is None:
+            try:
+                keyring = SystemKeyring()
+            except KeyringUnavailable as err:
+                self.keyring_problem = str(err)
+        self.keyring = keyring
+        self.session_only = keyring is None
+
+    def keys(self) -> KeyStore:
+        return self.session if self.session_only or self.keyring is None else self.keyring
+
+    def load(self) -> list[Profile]:
+        try:
+            return self.profiles.load()
+        except ProfilesUnreadable as err:
+            log.warning("%s", err)
+            return []
+
+    def active(self) -> Profile | None:
+        profiles = self.load()
+        wanted = str(self.settings.value("provider/active", ""))
+        return next((p for p in profiles if p.id == wanted), profiles[0] if profiles else None)
+
+    def set_active(self, profile_id: str) -> None:
+        self.settings.setValue("provider/active", profile_id)
+
+    def config(self) -> ProviderConfig | None:
+        profile = self.active()
+        if profile is None:
+            return None
+        return ProviderConfig(profile.id, profile.name, profile.server, profile.base_url,
+                              profile.model)
+
+
+class SettingsDialog(QDialog):
+    """Edits the profile in use and the conversation; `accept` only with valid input."""
+
+    def __init__(self, setup: ProviderSetup, runner: TaskRunner,
+                 conversation: Conversation | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.setAccessibleName("Settings")
+        self.setup = setup
+        self.runner = runner
+        self.conversation = conversation
+        self.profile = setup.active()
+        self.saved_settings: ConversationSettings | None = None
+        self.saved_system_prompt: str | None = None
+        self.saved_model: str | None = None
+        layout = QVBoxLayout(self)
+
+        provider = QGroupBox("Provider", self)
+        form = QFormLayout(provider)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.preset = QComboBox(provider)
+        self.preset.setAccessibleName("Provider preset")
+        for preset in PRESETS:
+            self.preset.addItem(preset.name, preset.id)
+        form.addRow("&Preset:", self.preset)
+        self.base_url = QLineEdit(provider)
+        self.base_url.setAccessibleName("Base URL")
+        self.base_url.setPlaceholderText("http://localhost:8080/v1")
+        form.addRow("Base &URL:", self.base_url)
+        model_row = QHBoxLayout()
+        self.model = QComboBox(provider)
+        self.model.setEditable(True)
+        self.model.setAccessibleName("Model")
+        self.model.lineEdit().setPlaceholderText("Type a model name or fetch the list")
+        model_row.addWidget(self.model, 1)
+        self.fetch = QPushButton("&Fetch models", provider)
+        self.fetch.setAccessibleName("Fetch the server's model list")
+        self.fetch.clicked.connect(self.fetch_models)
+        model_row.addWidget(self.fetch)
+        form.addRow("&Model:", model_row)
+        self.models_status = QLabel(provider)
+        self.models_status.setWordWrap(True)
+        form.addRow("", self.models_status)
+        self.key = QLineEdit(provider)
+        self.key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key.setAccessibleName("API key")
+        self.key.setPlaceholderText("Leave empty to keep the stored key")
+        form.addRow("API &key:", self.key)
+        self.key_backend = QLabel(provider)
+        self.key_backend.setWordWrap(True)
+        form.addRow("", self.key_backend)
+        self.session_only = QCheckBox("Keep the key for this session only (not saved)", provider)
+        self.session_only.setAccessibleName("Keep the key for this session only")
+        self.session_only.toggled.connect(self._describe_backend)
+        form.addRow("", self.session_only)
+        layout.addWidget(provider)
+
+        chat = QGroupBox("This conversation", self)
+        chat_form = QFormLayout(chat)
+        chat_form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.window_tokens = QSpinBox(chat)
+        self.window_tokens.setRange(0, 10_000_000)
+        self.window_tokens.setSingleStep(1024)
+        self.window_tokens.setSpecialValueText("unknown")
+        self.window_tokens.setSuffix(" tokens")
+        self.window_tokens.setAccessibleName("Context window in tokens")
+        chat_form.addRow("Context &window:", self.window_tokens)
+        self.reserve = QSpinBox(chat)
+        self.reserve.setRange(MIN_OUTPUT_RESERVE, MAX_OUTPUT_RESERVE)
+        self.reserve.setSingleStep(256)
+        self.reserve.setSuffix(" tokens")
+        self.reserve.setAccessibleName("Output reserve in tokens")
+        chat_form.addRow("&Output reserve:", self.reserve)
+        self.max_bytes = QSpinBox(chat)
+        self.max_bytes.setRange(MIN_BYTE_LIMIT, MAX_BYTE_LIMIT)
+        self.max_bytes.setSingleStep(1000)
+        self.max_bytes.setSuffix(" bytes")
+        self.max_bytes.setAccessibleName("Byte limit of the request body")
+        chat_form.addRow("&Byte limit:", self.max_bytes)
+        self.compaction = QCheckBox("Summarize turns that no longer fit", chat)
+        chat_form.addRow("", self.compaction)
+        self.system_prompt = QPlainTextEdit(chat)
+        self.system_prompt.setAccessibleName("System prompt")
+        self.system_prompt.setTabChangesFocus(True)
+        self.system_prompt.setMaximumHeight(self.fontMetrics().lineSpacing() * 5 + 14)
+        chat_form.addRow("&System prompt:", self.system_prompt)
+        chat.setEnabled(conversation is not None)
+        layout.addWidget(chat)
+
+        self.problem = QLabel(self)
+        self.problem.setObjectName("settingsProblem")
+        self.problem.setWordWrap(True)
+        self.problem.setAccessibleName("What needs fixing")
+        self.problem.setStyleSheet("color: palette(bright-text); background: #b42318; "
+                                   "padding: 4px; border-radius: 4px;")
+        self.problem.hide()
+        layout.addWidget(self.problem)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+
+        self._fill()
+        self.preset.currentIndexChanged.connect(self._preset_changed)
+        for widget in (self.base_url, self.key):
+            widget.textChanged.connect(self._revalidate)
+        self.model.editTextChanged.connect(self._revalidate)
+        for spin in (self.window_tokens, self.reserve, self.max_bytes):
+            spin.valueChanged.connect(self._revalidate)
+        self._revalidate()
+        self.resize(560, 640)
+
+    # ------------------------------------------------------------------ filling
+    def _fill(self) -> None:
+        profile = self.profile
+        preset = profile.server if profile else PRESETS[0]
+        self.preset.setCurrentIndex(max(0, self.preset.findData(preset.id)))
+        self.base_url.setText(profile.base_url if profile else preset.base_url)
+        model = (self.conversation.model if self.conversation and self.conversation.model
+                 else profile.model if profile else "")
+        self.model.setEditText(model)
+        self.session_only.setChecked(self.setup.session_only)
+        self.session_only.setEnabled(self.setup.keyring is not None)
+        self._describe_backend()
+        settings = self.conversation.settings if self.conversation else ConversationSettings()
+        self.window_tokens.setValue(settings.context_window or 0)
+        self.reserve.setValue(settings.output_reserve)
+        self.max_bytes.setValue(settings.max_bytes)
+        self.compaction.setChecked(settings.compaction)
+        self.system_prompt.setPlainText(self.conversation.system_prompt
+                                        if self.conversation else "")
+
+    def _describe_backend(self) -> None:
+        if self.setup.keyring is None:
+            self.key_backend.setText(f"{self.setup.keyring_problem} The key will be kept for "
+                                     "this session only.")
+        elif self.session_only.isChecked():
+            self.key_backend.setText("The key is kept in memory until Turnlog quits.")
+        else:
+            self.key_backend.setText(f"Stored in: {self.setup.keyring.backend_name()}")
+
+    def _preset_changed(self) -> None:
+        preset = preset_by_id(str(self.preset.currentData()))
+        defaults = {p.base_url for p in PRESETS}
+        if not self.base_url.text().strip() or self.base_url.text().strip() in defaults:
+            self.base_url.setText(preset.base_url)
+        self._revalidate()
+
+    # --------------------------------------------------------------- validation
+    def problems(self) -> list[str]:
+        found: list[str] = []
+        try:
+            check_base_url(self.base_url.text())
+        except ValueError as err:
+            found.append(str(err))
+        if not self.model.currentText().strip():
+            found.append("Choose or type a model name.")
+        if self.key.text().strip():
+            try:
+                check_key(self.key.text())
+            except ValueError as err:
+                found.append(f"{err}.")
+        if self.conversation is not None:
+            try:
+                budget = Budget.from_settings(self._settings())
+            except InvalidBudget as err:
+                found.append(str(err))
+            else:
+                if budget.input_tokens <= 0:
+                    found.append(
+                        f"The context window ({budget.context_window:,} tokens) leaves no room "
+                        f"for input after the output reserve ({budget.output_reserve:,}) and the "
+                        f"safety margin ({budget.safety_margin:,}). Raise the window or lower "
+                        "the reserve.")
+        return found
+
+    def _revalidate(self) -> None:
+        found = self.problems()
+        self.problem.setText("\n".join(found))
+        self.problem.setVisible(bool(found))
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(not found)
+
+    def _settings(self) -> ConversationSettings:
+        base = self.conversation.settings if self.conversation else ConversationSettings()
+        return replace(base, context_window=self.window_tokens.value() or None,
+                       output_reserve=self.reserve.value(), max_bytes=self.max_bytes.value(),
+                       compaction=self.compaction.isChecked())
+
+    # ------------------------------------------------------------------ models
+    def fetch_models(self) -> None:
+        try:
+            url = check_base_url(self.base_url.text())
+        except ValueError as err:
+            self.models_status.setText(str(err))
+            return
+        preset = preset_by_id(str(self.preset.currentData()))
+        typed = self.key.text().strip() or None
+        keys = self.setup.keys()
+        profile_id = self.profile.id if self.profile else None
+        self.fetch.setEnabled(False)
+        self.models_status.setText("Asking the server for its models…")
+
+        def work(context: TaskContext) -> list[ModelInfo]:
+            key = typed
+            if key is None and profile_id is not None:
+                try:
+                    key = keys.get(profile_id)
+                except KeyringUnavailable:
+                    key = None
+            provider = ChatCompletionsProvider(url, api_key=key, preset=preset)
+            return provider.list_models(cancel=context.cancel)
+
+        self.runner.run(TaskRunner.NETWORK, "list models", work,
+                        on_success=self._models_listed, on_failure=self._models_failed)
+
+    def _models_listed(self, models: list[ModelInfo]) -> None:
+        self.fetch.setEnabled(True)
+        typed = self.model.currentText()
+        self.model.clear()
+        for info in models:
+            label = info.id if info.context_window is None else \
+                f"{info.id}  ({info.context_window:,} tokens)"
+            self.model.addItem(label, info)
+        self.model.setEditText(typed or (models[0].id if models else ""))
+        self.models_status.setText(f"The server lists {len(models)} model"
+                                   f"{'' if len(models) == 1 else 's'}." if models else
+                                   "The server lists no models; type the name instead.")
+        self.model.activated.connect(self._model_picked)
+
+    def _model_picked(self, index: int) -> None:
+        info = self.model.itemData(index)
+        if isinstance(info, ModelInfo):
+            self.model.setEditText(info.id)
+            if info.context_window and self.conversation is not None:
+                self.window_tokens.setValue(info.context_window)
+
+    def _models_failed(self, error: BaseException) -> None:
+        self.fetch.setEnabled(True)
+        if isinstance(error, ProviderFailure):
+            self.models_status.setText(f"{error.failure.message()} You can type the model "
+                                       "name instead.")
+            return
+        raise error
+
+    # -------------------------------------------------------------------- save
+    def save(self) -> None:
+        """Write the profile (and key) and remember the conversation's new settings; the
+        window saves those to the log's database."""
+        if self.problems():
+            self._revalidate()
+            return
+        preset = preset_by_id(str(self.preset.currentData()))
+        model = self.model.currentText().strip()
+        url = check_base_url(self.base_url.text())
+        if self.profile is None:
+            profile = new_profile(preset, model=model, base_url=url)
+        else:
+            profile = replace(self.profile, preset=preset.id, base_url=url, model=model,
+                              name=preset.name if self.profile.preset != preset.id
+                              else self.profile.name)
+        key = self.key.text().strip()
+        self.setup.session_only = self.setup.keyring is None or self.session_only.isChecked()
+        if key:
+            try:
+                self.setup.keys().set(profile.id, key)
+            except KeyringUnavailable as err:
+                self.problem.setText(f"{err}")
+                self.problem.show()
+                self.session_only.setChecked(True)
+                return
+        try:
+            self.setup.profiles.put(profile)
+        except (OSError, ValueError, ProfilesUnreadable) as err:
+            self.problem.setText(f"The provider could not be saved: {err}")
+            self.problem.show()
+            return
+        self.setup.set_active(profile.id)
+        self.profile = profile
+        if self.conversation is not None:
+            self.saved_settings = self._settings()
+            self.saved_system_prompt = self.system_prompt.toPlainText()
+            self.saved_model = model
+        self.accept()
+

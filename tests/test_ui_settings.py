@@ -1,0 +1,92 @@
+"""The settings dialog: validation, models from /models, the key kept out of the files,
+and a send through the profile it saved."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDialogButtonBox
+
+from loopback import Behaviour
+from turnlog.profiles import ProfileStore
+from turnlog.secrets import SessionKeys
+from turnlog.ui.connection import ProviderConnector
+from turnlog.ui.settings import ProviderSetup
+from turnlog.ui.tasks import TaskRunner
+from turnlog.ui.window import MainWindow, window_settings
+from uihelpers import seed
+
+pytest_plugins = ["uiwindow"]
+
+KEY = "sk-test-1234567890"
+
+
+def test_settings_validate_save_and_send_through_the_profile(qtbot, store, loopback,
+                                                             turnlog_home):
+    conversation = seed(store, "chat", [("Hi", "Hello")], model="")
+    keys = SessionKeys()
+    setup = ProviderSetup(ProfileStore(), window_settings(turnlog_home), keyring=keys)
+    window = MainWindow(store, TaskRunner(), ProviderConnector(setup.config, setup.keys),
+                        setup=setup)
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: len(window.transcript.turns) == 1)
+        window.composer.set_draft("Ready?")
+        window.refresh_preview()
+        assert not window.composer.send_button.isEnabled()
+        assert "Settings" in window.composer.reason.text()
+
+        dialog = window.open_settings()
+        save = dialog.buttons.button(QDialogButtonBox.StandardButton.Save)
+        dialog.preset.setCurrentIndex(dialog.preset.findData("custom"))
+        dialog.base_url.setText("ftp://example.org")
+        dialog.model.setEditText("")
+        assert not save.isEnabled()
+        assert "must start with http:// or https://" in dialog.problem.text()
+        assert "Choose or type a model name." in dialog.problem.text()
+        dialog.base_url.setText(loopback.base_url)
+        dialog.window_tokens.setValue(4096)
+        dialog.reserve.setValue(4096)
+        assert "leaves no room for input" in dialog.problem.text()
+        dialog.reserve.setValue(1024)
+        dialog.key.setText("sk bad key")
+        assert "spaces" in dialog.problem.text()
+        dialog.key.setText(KEY)
+        assert "Stored in: this session only" in dialog.key_backend.text()
+
+        dialog.fetch.click()
+        qtbot.waitUntil(lambda: dialog.model.count() == 1, timeout=5000)
+        assert dialog.model.itemText(0) == "loopback-model"
+        models_request = loopback.requests[-1]
+        assert models_request.path == "/v1/models"
+        assert models_request.headers["authorization"] == f"Bearer {KEY}"
+        dialog.model.setEditText("loopback-model")
+        dialog.max_bytes.setValue(5000)
+        dialog.system_prompt.setPlainText("Be brief. 简短。")
+        assert save.isEnabled()
+        save.click()
+        qtbot.waitUntil(lambda: window.conversation.settings.max_bytes == 5000, timeout=5000)
+
+        [profile] = ProfileStore().load()
+        assert (profile.base_url, profile.model, profile.preset) == (
+            loopback.base_url, "loopback-model", "custom")
+        assert KEY not in (turnlog_home / "profiles.json").read_text(encoding="utf-8")
+        assert keys.get(profile.id) == KEY
+        saved = store.conversation(conversation.id)
+        assert saved.system_prompt == "Be brief. 简短。"
+        assert saved.model == "loopback-model"
+        assert (saved.settings.context_window, saved.settings.output_reserve) == (4096, 1024)
+
+        loopback.script(Behaviour.answer("Yes."))
+        assert window.composer.send_button.isEnabled()
+        window.send()
+        qtbot.waitUntil(lambda: not window.running, timeout=10_000)
+        chat = loopback.requests[-1]
+        assert chat.headers["authorization"] == f"Bearer {KEY}"
+        body = chat.json()
+        assert body["model"] == "loopback-model"
+        assert body["messages"][0] == {"role": "system", "content": "Be brief. 简短。"}
+        assert body["max_tokens"] == 1024
+        assert [t.answer for t in store.turns(conversation.id)] == ["Hello", "Yes."]
+        assert KEY in window.known_secrets()
+    finally:
+        window.shutdown()
