@@ -1,0 +1,166 @@
+"""Provider profiles: which server, which model, how to talk to it.
+
+Stored as JSON in `<data dir>/profiles.json`. A profile never holds its API key: the
+key is in the OS keyring under the profile's id (see `turnlog.secrets`).
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import tempfile
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from turnlog.paths import data_dir
+from turnlog.providers.presets import Preset, preset_by_id
+
+FILE_NAME = "profiles.json"
+FORMAT_VERSION = 1
+
+
+class ProfilesUnreadable(Exception):
+    """profiles.json exists but cannot be read as profiles; it is left untouched."""
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """One configured provider. `context_window` None means the model's window is unknown."""
+
+    id: str
+    name: str
+    preset: str
+    base_url: str
+    model: str
+    context_window: int | None = None
+    stream: bool = True
+
+    @property
+    def server(self) -> Preset:
+        return preset_by_id(self.preset)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "preset": self.preset,
+            "base_url": self.base_url,
+            "model": self.model,
+            "context_window": self.context_window,
+            "stream": self.stream,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Profile:
+        """A profile from its JSON object. Unknown fields (a key someone typed into the file
+        by hand included) are dropped, never carried along."""
+        if not isinstance(data, dict):
+            raise ValueError("a profile is not a JSON object")
+        for name in ("id", "name", "preset", "base_url", "model"):
+            if not isinstance(data.get(name), str):
+                raise ValueError(f"a profile has no text field “{name}”")
+        window = data.get("context_window")
+        if window is not None and (not isinstance(window, int) or isinstance(window, bool)
+                                   or window <= 0):
+            raise ValueError(f"profile “{data['name']}” has an invalid context window")
+        stream = data.get("stream", True)
+        if not isinstance(stream, bool):
+            raise ValueError(f"profile “{data['name']}” has an invalid stream flag")
+        return cls(data["id"], data["name"], data["preset"], data["base_url"], data["model"],
+                   window, stream)
+
+
+def check_base_url(url: str) -> str:
+    """The URL without a trailing slash; ValueError with plain words if it is not usable."""
+    url = url.strip().rstrip("/")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError("The base URL must start with http:// or https:// and name a server, "
+                         "for example http://localhost:8080/v1")
+    if parts.query or parts.fragment:
+        raise ValueError("The base URL must not contain ? or #")
+    return url
+
+
+def new_profile(preset: Preset, *, model: str, name: str | None = None,
+                base_url: str | None = None, context_window: int | None = None,
+                stream: bool = True) -> Profile:
+    """A profile with a fresh id, using the preset's address unless one is given."""
+    url = check_base_url(base_url if base_url is not None else preset.base_url)
+    return Profile(uuid.uuid4().hex, name or preset.name, preset.id, url, model.strip(),
+                   context_window, stream)
+
+
+class ProfileStore:
+    """Reads and writes `<home>/profiles.json` (home: the data directory unless given).
+    Writes are atomic: a crash leaves the old file."""
+
+    def __init__(self, home: Path | None = None) -> None:
+        self.path = (home if home is not None else data_dir()) / FILE_NAME
+
+    def list(self) -> builtins.list[Profile]:
+        """Every profile, in the order saved."""
+        return self.load()
+
+    def load(self) -> builtins.list[Profile]:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return []
+        except OSError as err:
+            raise ProfilesUnreadable(f"{self.path} could not be read: {err.strerror}") from err
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict) or not isinstance(data.get("profiles"), list):
+                raise ValueError("it has no “profiles” list")
+            if not isinstance(data.get("version"), int) or data["version"] > FORMAT_VERSION:
+                raise ValueError("it was written by a newer Turnlog")
+            return [Profile.from_json(item) for item in data["profiles"]]
+        except ValueError as err:
+            raise ProfilesUnreadable(f"{self.path} is not a valid profile list: {err}") from err
+
+    def save(self, profiles: Sequence[Profile]) -> None:
+        ids = [profile.id for profile in profiles]
+        if len(set(ids)) != len(ids):
+            raise ValueError("two profiles share one id")
+        payload = {"version": FORMAT_VERSION, "profiles": [p.to_json() for p in profiles]}
+        text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(prefix=".profiles-", suffix=".json", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temp, self.path)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+
+    def get(self, profile_id: str) -> Profile | None:
+        return next((p for p in self.load() if p.id == profile_id), None)
+
+    def put(self, profile: Profile) -> None:
+        """Add `profile`, or replace the stored one with the same id in its place."""
+        profiles = self.load()
+        for index, existing in enumerate(profiles):
+            if existing.id == profile.id:
+                profiles[index] = profile
+                break
+        else:
+            profiles.append(profile)
+        self.save(profiles)
+
+    def remove(self, profile_id: str) -> bool:
+        """Drop the profile; False if there was none. Its key is the caller's to delete."""
+        profiles = self.load()
+        kept = [p for p in profiles if p.id != profile_id]
+        if len(kept) == len(profiles):
+            return False
+        self.save(kept)
+        return True
