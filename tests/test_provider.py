@@ -14,7 +14,8 @@ import pytest
 from loopback import Behaviour, LoopbackServer
 from turnlog.core.body import Message, RequestOptions, build_body
 from turnlog.core.failures import FailureKind, ProviderFailure
-from turnlog.core.send import CancelToken, Reply, validate_reply
+from turnlog.core.provider import CancelToken, Reply
+from turnlog.core.send import validate_reply
 from turnlog.providers import (
     CUSTOM,
     DEFAULT_MAX_CONTENT_BYTES,

@@ -27,7 +27,7 @@ import httpx
 
 from turnlog.core.failures import Failure, FailureKind, ProviderFailure
 from turnlog.core.model import UNKNOWN_USAGE, Usage
-from turnlog.core.send import CancelToken, Reply
+from turnlog.core.provider import CancelToken, Reply
 from turnlog.secrets import redact
 
 from .errors import error_from_body, error_from_json, failure_for_error, tidy
