@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..chat import Route
 from ..core.failures import Failure, FailureKind
 from ..core.model import Conversation
 from ..core.provider import ChatProvider
@@ -17,11 +18,15 @@ from ..secrets import KeyringUnavailable, KeyStore
 
 @dataclass(frozen=True, slots=True)
 class Endpoint:
-    """What the window shows and projects with, known without touching the keyring."""
+    """What the window shows and projects with, known without touching the keyring.
+    `route` is what `turnlog.chat` builds requests from, as the CLI does."""
 
     label: str
-    model: str
-    include_usage: bool = False
+    route: Route
+
+    @property
+    def model(self) -> str:
+        return self.route.model
 
 
 class NotConnected(Exception):
@@ -61,6 +66,7 @@ class ProviderConfig:
     preset: Preset
     base_url: str
     model: str = ""
+    context_window: int | None = None
 
 
 class ProviderConnector:
@@ -106,7 +112,8 @@ class ProviderConnector:
                 f"Pick a model for “{config.name}” in Settings (Ctrl+,) to send.",
                 kind=FailureKind.MODEL_NOT_FOUND,
             )
-        return Endpoint(f"{config.name} · {config.base_url}", model, config.preset.include_usage)
+        return Endpoint(f"{config.name} · {config.base_url}",
+                        Route(model, config.preset.include_usage, config.context_window))
 
     def provider(self, conversation: Conversation) -> ChatProvider:
         config = self._current()

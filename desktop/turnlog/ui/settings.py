@@ -85,7 +85,7 @@ class ProviderSetup:
         if profile is None:
             return None
         return ProviderConfig(profile.id, profile.name, profile.server, profile.base_url,
-                              profile.model)
+                              profile.model, profile.context_window)
 
 
 class SettingsDialog(QDialog):

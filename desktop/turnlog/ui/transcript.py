@@ -77,7 +77,7 @@ class TranscriptModel(QAbstractListModel):
     that its top edge is showing (`request_older`).
     """
 
-    PAGE = 60
+    PAGE = 30
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -25,9 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from .. import APP_NAME
-from ..cli.log_commands import options_for
+from ..chat import Route, budget_for, options_for, request_for, sender_for
 from ..core.budget import Budget, InvalidBudget
-from ..core.compaction import Compactor
 from ..core.failures import Failure
 from ..core.model import Conversation, Turn, Usage
 from ..core.projection import CostIndex, Projection, ProjectionRefused, project
@@ -36,8 +35,6 @@ from ..core.send import (
     Failed,
     Outcome,
     RequestRecord,
-    Sender,
-    SendRequest,
     Stage,
 )
 from ..store import TurnlogStore
@@ -525,9 +522,10 @@ class MainWindow(QMainWindow):
         except NotConnected as err:
             endpoint = None
             problem = (err.title, err.message)
-        model = endpoint.model if endpoint else conversation.model
+        route = endpoint.route if endpoint else Route(conversation.model)
+        model = conversation.model or route.model
         try:
-            budget: Budget | None = Budget.from_settings(conversation.settings)
+            budget: Budget | None = budget_for(conversation, route)
         except InvalidBudget as err:
             budget = None
             problem = ("The conversation's limits are not valid",
@@ -551,7 +549,7 @@ class MainWindow(QMainWindow):
         turns = self.transcript.turns
         draft = self.composer.text()
         options = options_for(conversation,
-                              include_usage=endpoint.include_usage if endpoint else False)
+                              include_usage=endpoint.route.include_usage if endpoint else False)
         projection: Projection | None = None
         refusal: ProjectionRefused | None = None
         if budget is not None:
@@ -660,13 +658,7 @@ class MainWindow(QMainWindow):
             title, message = blocker or ("Cannot send", "")
             self.banner.show_text(title, message)
             return
-        request = SendRequest(
-            conversation=conversation,
-            question=text,
-            model=model,
-            budget=budget,
-            options=options_for(conversation, include_usage=endpoint.include_usage),
-        )
+        request = request_for(conversation, text, endpoint.route)
         self._sent_draft = self.composer.take()
         self._sending_to = conversation.id
         self._stream = StreamBuffer()
@@ -689,9 +681,7 @@ class MainWindow(QMainWindow):
                 provider = connector.provider(conversation)
             except NotConnected as err:
                 return Failed(err.failure, request.question)
-            sender = Sender(store, provider, costs=costs,
-                            compactor=Compactor(store, provider, costs=costs))
-            return sender.send(
+            return sender_for(store, provider, costs).send(
                 request,
                 cancel=context.cancel,
                 on_stage=lambda stage, detail: context.report((stage, detail)),

@@ -1,0 +1,182 @@
+"""Window benchmarks, each printed next to a baseline measured in the same run.
+
+    .venv/bin/python tests/bench/window.py [--turns 10000] [--seconds 10] [--rate 2000]
+
+1. Open: time from selecting a conversation of N turns to the first paint that shows its
+   newest turn (goal ≤ 300 ms for 10,000 turns); baseline: a 10-turn conversation.
+2. Stream: the longest GUI-thread stall while an answer streams at RATE chunks a second
+   for SECONDS seconds through the real path (loopback HTTP server → provider → Sender on
+   the network worker → pending row), goal ≤ 50 ms; baseline: the same window idle.
+
+Runs offscreen unless QT_QPA_PLATFORM says otherwise. Not collected by pytest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from loopback import Behaviour, LoopbackServer  # noqa: E402
+from turnlog.core.model import ConversationSettings, Usage  # noqa: E402
+from turnlog.core.send import PendingTurn  # noqa: E402
+from turnlog.providers import CUSTOM  # noqa: E402
+from turnlog.store import TurnlogStore  # noqa: E402
+from turnlog.ui.connection import ProviderConfig, ProviderConnector  # noqa: E402
+from turnlog.ui.tasks import TaskRunner  # noqa: E402
+from turnlog.ui.transcript import Role  # noqa: E402
+from turnlog.ui.window import MainWindow  # noqa: E402
+
+ANSWER = ("Here is a paragraph of an answer with **some bold**, `code`, 中文字符 and an emoji 🙂. "
+          "It goes on for a while so rows have realistic heights.\n\n- one\n- two\n")
+
+
+class PaintWatch(QObject):
+    """Notes when the viewport paints while the newest turn is a loaded row."""
+
+    def __init__(self, window: MainWindow, newest: int) -> None:
+        super().__init__()
+        self.window = window
+        self.newest = newest
+        self.painted_at: float | None = None
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Paint and self.painted_at is None:
+            model = self.window.transcript
+            rows = model.rowCount()
+            if rows and model.index(rows - 1).data(Role.ORDINAL) == self.newest:
+                index = model.index(rows - 1)
+                if self.window.view.viewport().rect().intersects(
+                        self.window.view.visualRect(index)):
+                    self.painted_at = time.perf_counter()
+        return False
+
+
+def wait(app: QApplication, condition, timeout_s: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise SystemExit("timed out")
+        app.processEvents()
+        time.sleep(0.0005)
+
+
+def seed(store: TurnlogStore, title: str, count: int) -> int:
+    conversation = store.create_conversation(
+        title, model="loopback-model", settings=ConversationSettings(compaction=False))
+    store.import_turns(conversation.id, [
+        PendingTurn(uuid.uuid4().hex, f"Question {i}: what about item {i}?", ANSWER,
+                    "loopback-model", "stop", Usage(), datetime.now(UTC))
+        for i in range(1, count + 1)])
+    return conversation.id
+
+
+def time_open(app: QApplication, window: MainWindow, cid: int, count: int) -> float:
+    # Start from another conversation, with every cache cold for this one.
+    window.store._cache.pop(cid, None)  # noqa: SLF001 - measure the load from disk
+    watch = PaintWatch(window, count)
+    window.view.viewport().installEventFilter(watch)
+    started = time.perf_counter()
+    assert window.sidebar.select(cid)
+    wait(app, lambda: watch.painted_at is not None)
+    window.view.viewport().removeEventFilter(watch)
+    return (watch.painted_at - started) * 1000
+
+
+class StallMeter(QObject):
+    """A 5 ms timer on the GUI thread; the longest gap beyond 5 ms is the worst stall."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.clock = QElapsedTimer()
+        self.worst = 0.0
+        self.timer = QTimer(self)
+        self.timer.setInterval(5)
+        self.timer.timeout.connect(self._tick)
+
+    def start(self) -> None:
+        self.worst = 0.0
+        self.clock.start()
+        self.timer.start()
+
+    def _tick(self) -> None:
+        gap = self.clock.nsecsElapsed() / 1e6
+        self.clock.restart()
+        self.worst = max(self.worst, gap - 5)
+
+    def stop(self) -> float:
+        self.timer.stop()
+        return self.worst
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--turns", type=int, default=10_000)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--rate", type=int, default=2_000)
+    args = parser.parse_args()
+
+    app = QApplication.instance() or QApplication(["turnlog-bench"])
+    with tempfile.TemporaryDirectory(prefix="turnlog-bench-") as home, \
+            LoopbackServer() as server:
+        os.environ["TURNLOG_HOME"] = home
+        store = TurnlogStore.open(Path(home))
+        print(f"seeding {args.turns:,} turns…", flush=True)
+        small = seed(store, "small", 10)
+        big = seed(store, "big", args.turns)
+        seed(store, "start", 1)
+        config = ProviderConfig("bench", "Loopback", CUSTOM, server.base_url, "loopback-model")
+        window = MainWindow(store, TaskRunner(), ProviderConnector(lambda: config, lambda: None))
+        window.resize(1280, 720)
+        window.show()
+        wait(app, lambda: window.conversation is not None)
+
+        baseline = time_open(app, window, small, 10)
+        opened = time_open(app, window, big, args.turns)
+        print(f"open → first paint of newest turn: {opened:7.1f} ms for {args.turns:,} turns"
+              f"   (baseline 10 turns: {baseline:.1f} ms; ratio {opened / baseline:.1f}×; "
+              f"goal ≤ 300 ms)")
+
+        meter = StallMeter()
+        meter.start()
+        idle_until = time.monotonic() + min(args.seconds, 3.0)
+        wait(app, lambda: time.monotonic() > idle_until)
+        idle = meter.stop()
+
+        chunks = int(args.rate * args.seconds)
+        # Paragraphs of 40 words, as real answers have; one chunk per word.
+        text = "".join("word\n\n" if i % 40 == 39 else "word " for i in range(chunks))
+        server.script(Behaviour.answer(text, chunks=chunks, delay_s=1.0 / args.rate))
+        window.composer.set_draft("Stream, please.")
+        meter.start()
+        started = time.monotonic()
+        window.send()
+        wait(app, lambda: not window.running, timeout_s=args.seconds * 6 + 30)
+        elapsed = time.monotonic() - started
+        streaming = meter.stop()
+        saved = store.turns(big)[-1].answer == text
+        print(f"longest GUI stall while streaming:  {streaming:7.1f} ms "
+              f"({chunks:,} chunks in {elapsed:.1f} s, {chunks / elapsed:,.0f}/s, "
+              f"committed: {saved})   (baseline idle: {idle:.1f} ms; goal ≤ 50 ms)")
+        window.shutdown()
+        window.close()
+        window.deleteLater()
+        app.processEvents()
+        store.close()
+    app.shutdown()  # destroy the application before the interpreter tears down
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
