@@ -13,6 +13,7 @@ import pytest
 # Fixture modules living beside the tests (each adds its own line).
 pytest_plugins: list[str] = [
     "loopback",
+    "keyrings",
 ]
 
 

@@ -50,28 +50,6 @@ KEY = "sk-proj-Q9x2Lm7vTr41ZpKd"
 
 
 @pytest.fixture
-def secret_service() -> Iterator[KeyringBackend]:
-    """keyring's Secret Service backend, talking to a running, unlocked daemon."""
-    try:
-        from keyring.backends import SecretService
-    except ImportError as err:  # pragma: no cover - keyring always ships it
-        pytest.skip(f"keyring has no Secret Service backend here: {err}")
-    try:
-        SecretService.Keyring.priority  # noqa: B018 - raises when no daemon is reachable
-    except RuntimeError as err:
-        pytest.skip(f"no Secret Service reachable over D-Bus ({err}); run inside "
-                    "dbus-run-session with gnome-keyring-daemon --unlock")
-    backend = SecretService.Keyring()
-    probe = f"turnlog-probe-{uuid.uuid4().hex}"
-    try:
-        backend.set_password(probe, "probe", "probe")
-        backend.delete_password(probe, "probe")
-    except keyring.errors.KeyringLocked:
-        pytest.skip("the Secret Service keyring is locked; start gnome-keyring with --unlock")
-    yield backend
-
-
-@pytest.fixture
 def service_name() -> str:
     """A service name of this test alone, so tests never see each other's keys."""
     return f"turnlog-test-{uuid.uuid4().hex}"

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..core.send import StoreError
-from . import log_commands, privacy_commands
+from . import chat_commands, log_commands, privacy_commands
 
 # Exit statuses shared by all commands.
 EXIT_OK = 0
@@ -16,7 +16,7 @@ EXIT_ERROR = 1
 EXIT_REFUSED = 3
 EXIT_FAILED = 4
 
-COMMAND_MODULES = [log_commands, privacy_commands]
+COMMAND_MODULES = [log_commands, chat_commands, privacy_commands]
 
 
 def build_parser() -> argparse.ArgumentParser:

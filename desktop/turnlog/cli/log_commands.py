@@ -11,9 +11,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..core.body import RequestOptions
-from ..core.budget import Budget, InvalidBudget
-from ..core.model import Conversation, Usage
+from ..chat import Route, request_for  # options_for: the window imports it here
+from ..core.budget import InvalidBudget
+from ..core.model import Usage
 from ..core.projection import ProjectionRefused, project
 from ..core.send import PendingTurn, check_question
 from ..export import FORMAT_VERSION, FORMATS, export_text
@@ -32,6 +32,8 @@ def register(sub: Any) -> None:
     p.add_argument("--max-bytes", type=int, metavar="N", help="byte limit of the request body")
     p.add_argument("--window", type=int, metavar="T", help="context window in tokens")
     p.add_argument("--output-reserve", type=int, metavar="T", help="tokens kept for the answer")
+    p.add_argument("--profile", metavar="P",
+                   help="provider profile whose model and options a send would use")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run_project)
 
@@ -54,15 +56,18 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run_show)
 
 
-def options_for(conversation: Conversation, *, include_usage: bool = False) -> RequestOptions:
-    """The request options a send for this conversation uses."""
-    settings = conversation.settings
-    return RequestOptions(
-        stream=settings.stream,
-        include_usage=include_usage,
-        max_tokens=settings.output_reserve,
-        temperature=settings.temperature,
-    )
+def default_route(wanted: str | None) -> Route:
+    """The route `ask` would take: the named (or first) profile's model and options."""
+    from ..profiles import ProfileStore, ProfilesUnreadable
+
+    try:
+        profiles = ProfileStore(data_dir()).list()
+    except ProfilesUnreadable:
+        profiles = []
+    chosen = next((p for p in profiles if wanted in (None, p.id, p.name)), None)
+    if chosen is None:
+        return Route(model="")
+    return Route(chosen.model, chosen.server.include_usage, chosen.context_window)
 
 
 def run_project(args: argparse.Namespace) -> int:
@@ -82,19 +87,20 @@ def run_project(args: argparse.Namespace) -> int:
     if args.output_reserve is not None:
         overrides["output_reserve"] = args.output_reserve
     conversation = replace(conversation, settings=replace(settings, **overrides))
+    route = default_route(args.profile)
     try:
-        budget = Budget.from_settings(conversation.settings)
+        request = request_for(conversation, args.question, route)
     except InvalidBudget as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     try:
         projection = project(
             turns,
-            args.question,
-            model=conversation.model,
-            budget=budget,
+            request.question,
+            model=request.model,
+            budget=request.budget,
             system_prompt=conversation.system_prompt,
-            options=options_for(conversation),
+            options=request.options,
         )
     except ProjectionRefused as refusal:
         if args.json:
@@ -102,6 +108,7 @@ def run_project(args: argparse.Namespace) -> int:
         else:
             print(refusal.describe(), file=sys.stderr)
         return 3
+    budget = request.budget
     if args.json:
         out = {
             "sent": list(projection.sent),

@@ -104,7 +104,10 @@ class _Exchange:
                     self._socket = sock
         if self._aborted.is_set():
             self._shutdown()
-            raise _Aborted
+            # Closing events run during cleanup, where an exception would be lost (and
+            # reported as unraisable); only stop the exchange on its way forward.
+            if ".close" not in event and "response_closed" not in event:
+                raise _Aborted
 
     def abort(self) -> None:
         self._aborted.set()

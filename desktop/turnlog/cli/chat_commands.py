@@ -1,0 +1,206 @@
+"""ask and profile: chat from the terminal through the same path as the window."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import getpass
+import signal
+import sys
+from dataclasses import replace
+from typing import Any
+
+from ..chat import Route, request_for, sender_for
+from ..core.failures import FailureKind
+from ..core.projection import CostIndex
+from ..core.provider import CancelToken
+from ..core.send import Committed, Stage
+from ..paths import data_dir
+from ..profiles import Profile, ProfileStore, ProfilesUnreadable, new_profile
+from ..providers import PRESETS, ChatCompletionsProvider, preset_by_id
+from ..secrets import KeyringUnavailable, check_key, open_key_store
+from ..store import TurnlogStore
+
+EXIT_REFUSED = 3
+EXIT_FAILED = 4
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("ask", help="ask a question, stream the answer, save the turn")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--conversation", type=int, metavar="ID")
+    where.add_argument("--new", action="store_true", help="start a new conversation")
+    p.add_argument("--title", metavar="T", help="title of the new conversation")
+    p.add_argument("--profile", metavar="P", help="provider profile name or id")
+    p.add_argument("text", metavar="TEXT", help="the question")
+    p.set_defaults(run=run_ask)
+
+    p = sub.add_parser("profile", help="manage provider profiles (keys go to the OS keyring)")
+    psub = p.add_subparsers(dest="profile_command", required=True, metavar="ACTION")
+    add = psub.add_parser("add", help="add a provider profile")
+    add.add_argument("name")
+    add.add_argument("--preset", required=True, choices=[x.id for x in PRESETS])
+    add.add_argument("--base-url", metavar="URL")
+    add.add_argument("--model", default="", metavar="M")
+    add.add_argument("--context-window", type=int, metavar="T")
+    add.add_argument("--key-stdin", action="store_true",
+                     help="read the API key from standard input instead of asking")
+    add.set_defaults(run=run_profile_add)
+    lst = psub.add_parser("list", help="list provider profiles")
+    lst.set_defaults(run=run_profile_list)
+    rm = psub.add_parser("remove", help="remove a profile and its key")
+    rm.add_argument("name")
+    rm.set_defaults(run=run_profile_remove)
+
+
+def find_profile(profiles: list[Profile], wanted: str | None) -> Profile | None:
+    if wanted is None:
+        return profiles[0] if profiles else None
+    for profile in profiles:
+        if wanted in (profile.id, profile.name):
+            return profile
+    return None
+
+
+def fail(kind: str, message: str, draft: str | None = None, code: int = EXIT_FAILED) -> int:
+    print(f"failure: {kind}", file=sys.stderr)
+    print(message, file=sys.stderr)
+    if draft is not None:
+        print("Your question was not saved; here it is:", file=sys.stderr)
+        print(draft, file=sys.stderr)
+    return code
+
+
+def run_ask(args: argparse.Namespace) -> int:
+    draft = args.text
+    try:
+        profiles = ProfileStore(data_dir()).list()
+    except ProfilesUnreadable as err:
+        return fail("profiles", str(err), draft, EXIT_FAILED)
+    profile = find_profile(profiles, args.profile)
+    if profile is None:
+        what = f"There is no profile “{args.profile}”." if args.profile else "No provider set up."
+        return fail(FailureKind.NO_KEY.value,
+                    f"{what} Add one: turnlog-cli profile add NAME --preset PRESET --model M",
+                    draft)
+    preset = profile.server
+    key = None
+    try:
+        key = open_key_store().get(profile.id)
+    except KeyringUnavailable as err:
+        if preset.needs_key:
+            return fail(FailureKind.NO_KEY.value, str(err), draft)
+    if preset.needs_key and not key:
+        return fail(FailureKind.NO_KEY.value,
+                    f"Profile “{profile.name}” needs an API key: "
+                    f"turnlog-cli profile add {profile.name} --preset {preset.id} --key-stdin",
+                    draft)
+    provider = ChatCompletionsProvider(profile.base_url, api_key=key, preset=preset)
+    route = Route(profile.model, preset.include_usage, profile.context_window)
+
+    with TurnlogStore.open(data_dir()) as store:
+        if args.new:
+            first_line = draft.strip().splitlines()[0][:60] if draft.strip() else ""
+            conversation = store.create_conversation(
+                args.title or first_line or "New conversation", model=profile.model
+            )
+            print(f"conversation {conversation.id}", file=sys.stderr)
+        else:
+            conversation = store.conversation(args.conversation)
+        request = request_for(conversation, draft, route)
+        if not request.model:
+            return fail(FailureKind.MODEL_NOT_FOUND.value,
+                        f"No model set: give profile “{profile.name}” a --model.", draft)
+        cancel = CancelToken()
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.cancel())
+        streamed = False
+
+        def on_delta(text: str) -> None:
+            nonlocal streamed
+            streamed = True
+            sys.stdout.write(text)
+            sys.stdout.flush()
+
+        def on_stage(stage: Stage, detail: str) -> None:
+            if stage in (Stage.COMPACTING, Stage.STARTING_LOCAL_MODEL):
+                print(f"[{stage.value}{' ' + detail if detail else ''}]", file=sys.stderr)
+
+        try:
+            outcome = sender_for(store, provider, CostIndex()).send(
+                request, cancel=cancel, on_delta=on_delta, on_stage=on_stage
+            )
+        finally:
+            signal.signal(signal.SIGINT, previous)
+    if streamed:
+        sys.stdout.write("\n")
+    if isinstance(outcome, Committed):
+        if not streamed:
+            print(outcome.turn.answer)
+        print(f"saved as turn {outcome.turn.ordinal} ({outcome.turn.id})", file=sys.stderr)
+        return 0
+    failure = outcome.failure
+    code = EXIT_REFUSED if failure.kind is FailureKind.REFUSED else EXIT_FAILED
+    if streamed:
+        print("(the text above was not saved)", file=sys.stderr)
+    return fail(failure.kind.value, failure.message(), outcome.draft, code)
+
+
+def read_key(args: argparse.Namespace) -> str | None:
+    if args.key_stdin:
+        return sys.stdin.readline().rstrip("\r\n")
+    if sys.stdin.isatty():
+        return getpass.getpass("API key (not shown; empty for none): ")
+    return None
+
+
+def run_profile_add(args: argparse.Namespace) -> int:
+    preset = preset_by_id(args.preset)
+    if not preset.base_url and not args.base_url:
+        print("error: the Custom preset needs --base-url", file=sys.stderr)
+        return 2
+    try:
+        profile = new_profile(preset, model=args.model, name=args.name, base_url=args.base_url,
+                              context_window=args.context_window)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    store = ProfileStore(data_dir())
+    existing = find_profile(store.list(), args.name)
+    if existing is not None:
+        profile = replace(profile, id=existing.id)  # same name: update it, keep its key
+    key = read_key(args)
+    if key:
+        try:
+            key = check_key(key)
+            open_key_store().set(profile.id, key)
+        except (KeyringUnavailable, ValueError) as err:
+            print(f"error: the key was not stored: {err}", file=sys.stderr)
+            return 1
+    elif preset.needs_key:
+        print(f"note: {preset.name} needs an API key; add it with --key-stdin", file=sys.stderr)
+    store.put(profile)
+    print(f"{'updated' if existing else 'added'} profile {profile.name} ({profile.id})")
+    return 0
+
+
+def run_profile_list(args: argparse.Namespace) -> int:
+    profiles = ProfileStore(data_dir()).list()
+    if not profiles:
+        print("no profiles yet")
+    for profile in profiles:
+        print(f"{profile.name}\t{profile.server.name}\t{profile.base_url}\t"
+              f"{profile.model or '(no model)'}")
+    return 0
+
+
+def run_profile_remove(args: argparse.Namespace) -> int:
+    store = ProfileStore(data_dir())
+    profile = find_profile(store.list(), args.name)
+    if profile is None:
+        print(f"error: there is no profile “{args.name}”", file=sys.stderr)
+        return 1
+    store.remove(profile.id)
+    with contextlib.suppress(KeyringUnavailable):  # no keyring, so no key was stored there
+        open_key_store().delete(profile.id)
+    print(f"removed profile {profile.name}")
+    return 0
