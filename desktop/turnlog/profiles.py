@@ -2,23 +2,31 @@
 
 Stored as JSON in `<data dir>/profiles.json`. A profile never holds its API key: the
 key is in the OS keyring under the profile's id (see `turnlog.secrets`).
+
+The built-in local model is a profile too (preset `builtin`, no address: Turnlog starts
+its server). It is added once, on the first start where it can run; the file remembers
+that it was offered, so a user who removes it does not get it back.
 """
 
 from __future__ import annotations
 
 import builtins
 import json
+import logging
 import os
 import tempfile
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from turnlog.localmodel import BUILTIN, Availability, available
 from turnlog.paths import data_dir
-from turnlog.providers.presets import Preset, preset_by_id
+from turnlog.providers.presets import BUILTIN_LOCAL, Preset, preset_by_id
+
+log = logging.getLogger(__name__)
 
 FILE_NAME = "profiles.json"
 FORMAT_VERSION = 1
@@ -30,7 +38,8 @@ class ProfilesUnreadable(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """One configured provider. `context_window` None means the model's window is unknown."""
+    """One configured provider. `context_window` None means the model's window is unknown.
+    `model_path`: for the built-in preset, a GGUF file chosen instead of the shipped model."""
 
     id: str
     name: str
@@ -39,10 +48,15 @@ class Profile:
     model: str
     context_window: int | None = None
     stream: bool = True
+    model_path: str | None = None
 
     @property
     def server(self) -> Preset:
         return preset_by_id(self.preset)
+
+    @property
+    def builtin(self) -> bool:
+        return self.server.builtin
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -53,6 +67,7 @@ class Profile:
             "model": self.model,
             "context_window": self.context_window,
             "stream": self.stream,
+            "model_path": self.model_path,
         }
 
     @classmethod
@@ -71,8 +86,11 @@ class Profile:
         stream = data.get("stream", True)
         if not isinstance(stream, bool):
             raise ValueError(f"profile “{data['name']}” has an invalid stream flag")
+        model_path = data.get("model_path")
+        if model_path is not None and (not isinstance(model_path, str) or not model_path):
+            raise ValueError(f"profile “{data['name']}” has an invalid model file")
         return cls(data["id"], data["name"], data["preset"], data["base_url"], data["model"],
-                   window, stream)
+                   window, stream, model_path)
 
 
 def check_base_url(url: str) -> str:
@@ -96,6 +114,14 @@ def new_profile(preset: Preset, *, model: str, name: str | None = None,
                    context_window, stream)
 
 
+def builtin_profile(model_path: str | None = None, *, name: str | None = None,
+                    model: str | None = None) -> Profile:
+    """A profile for the built-in local model (or the GGUF at `model_path`); its server's
+    address is only known once Turnlog has started it."""
+    return Profile(uuid.uuid4().hex, name or BUILTIN.profile_name, BUILTIN_LOCAL.id, "",
+                   model or BUILTIN.alias, None, True, model_path)
+
+
 class ProfileStore:
     """Reads and writes `<home>/profiles.json` (home: the data directory unless given).
     Writes are atomic: a crash leaves the old file."""
@@ -108,10 +134,20 @@ class ProfileStore:
         return self.load()
 
     def load(self) -> builtins.list[Profile]:
+        data = self._read()
+        if data is None:
+            return []
+        try:
+            return [Profile.from_json(item) for item in data["profiles"]]
+        except ValueError as err:
+            raise ProfilesUnreadable(f"{self.path} is not a valid profile list: {err}") from err
+
+    def _read(self) -> dict[str, Any] | None:
+        """The file's JSON object (checked to hold a profile list), or None if there is none."""
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            return []
+            return None
         except OSError as err:
             raise ProfilesUnreadable(f"{self.path} could not be read: {err.strerror}") from err
         try:
@@ -120,15 +156,50 @@ class ProfileStore:
                 raise ValueError("it has no “profiles” list")
             if not isinstance(data.get("version"), int) or data["version"] > FORMAT_VERSION:
                 raise ValueError("it was written by a newer Turnlog")
-            return [Profile.from_json(item) for item in data["profiles"]]
         except ValueError as err:
             raise ProfilesUnreadable(f"{self.path} is not a valid profile list: {err}") from err
+        return data
 
-    def save(self, profiles: Sequence[Profile]) -> None:
+    def builtin_offered(self) -> bool:
+        """Whether the built-in profile was ever added here (even if removed since)."""
+        data = self._read()
+        return bool(data and data.get("builtin_offered") is True)
+
+    def offer_builtin(
+        self, check: Callable[[], Availability] | None = None
+    ) -> Profile | None:
+        """Add the built-in local model's profile, once per data directory, if it can run.
+
+        Returns the new profile, or None: already offered (kept or removed by the user —
+        a removal is a choice to remember), or not installed here (offered on a later
+        start, once the `local` extra is installed). An unreadable file is left alone.
+        """
+        try:
+            if self.builtin_offered() or any(p.builtin for p in self.load()):
+                return None
+        except ProfilesUnreadable:
+            return None
+        availability = (check or available)()
+        if not availability.ok:
+            log.info("no built-in model profile: %s", availability.reason)
+            return None
+        profile = builtin_profile()
+        self.save([*self.load(), profile], builtin_offered=True)
+        return profile
+
+    def save(self, profiles: Sequence[Profile], *, builtin_offered: bool | None = None) -> None:
         ids = [profile.id for profile in profiles]
         if len(set(ids)) != len(ids):
             raise ValueError("two profiles share one id")
-        payload = {"version": FORMAT_VERSION, "profiles": [p.to_json() for p in profiles]}
+        if builtin_offered is None:
+            try:
+                builtin_offered = self.builtin_offered()
+            except ProfilesUnreadable:
+                builtin_offered = False
+        payload: dict[str, Any] = {"version": FORMAT_VERSION,
+                                   "profiles": [p.to_json() for p in profiles]}
+        if builtin_offered or any(p.builtin for p in profiles):
+            payload["builtin_offered"] = True
         text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(prefix=".profiles-", suffix=".json", dir=self.path.parent)

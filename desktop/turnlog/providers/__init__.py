@@ -10,6 +10,7 @@ from .client import (
 )
 from .errors import ServerError, failure_for_error, parse_retry_after
 from .presets import (
+    BUILTIN_LOCAL,
     CUSTOM,
     DEEPSEEK,
     LLAMA_CPP,
@@ -24,6 +25,7 @@ from .presets import (
 )
 
 __all__ = [
+    "BUILTIN_LOCAL",
     "CONNECT_TIMEOUT_S",
     "CUSTOM",
     "DEEPSEEK",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
+from ..localmodel.model_file import BUILTIN as BUILTIN_MODEL
+
 
 @dataclass(frozen=True, slots=True)
 class Preset:
@@ -16,6 +18,8 @@ class Preset:
     `tokenize_path`: an endpoint at the server root (not under `/v1`) that counts tokens
     exactly with the loaded model's tokenizer.
     `extra_headers`: sent with every request (OpenRouter uses `X-Title` to name the app).
+    `builtin`: Turnlog runs the server itself (`turnlog.localmodel`) on a port it picks, so
+    the profile has no address; the server's model and window are facts, not settings.
     """
 
     id: str
@@ -26,6 +30,7 @@ class Preset:
     local: bool = False
     tokenize_path: str | None = None
     extra_headers: tuple[tuple[str, str], ...] = ()
+    builtin: bool = False
 
     def tokenize_url(self, base_url: str) -> str | None:
         """The tokenize endpoint for a server at `base_url`, or None if it has none."""
@@ -49,9 +54,12 @@ OPENROUTER = Preset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", 
 DEEPSEEK = Preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1", needs_key=True,
                   include_usage=True)
 CUSTOM = Preset("custom", "Custom", "", needs_key=False)
+# llama-cpp-python's server, started by Turnlog: no key, exact counts, no usage in streams.
+BUILTIN_LOCAL = Preset("builtin", BUILTIN_MODEL.profile_name, "", needs_key=False, local=True,
+                       tokenize_path="/extras/tokenize", builtin=True)
 
 PRESETS: tuple[Preset, ...] = (OPENAI, OLLAMA, LM_STUDIO, LLAMA_CPP, VLLM, OPENROUTER,
-                               DEEPSEEK, CUSTOM)
+                               DEEPSEEK, CUSTOM, BUILTIN_LOCAL)
 
 
 def preset_by_id(preset_id: str) -> Preset:
