@@ -2,47 +2,91 @@
 
 The window and `turnlog-cli` both build requests here, so a preview, a CLI
 projection and a real send of the same question produce the same bytes.
+
+The built-in local model is routed here too: `LocalModels` starts its server on
+first use (on the caller's worker thread, cancellable, reporting the
+*starting local model* stage), and `connect_local` hands back the ordinary
+HTTP provider for it, a route whose model and window are the server's own, and
+a cost index that counts tokens exactly with the server's tokenizer.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 import uuid
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Protocol
 
 from .core.body import RequestOptions
 from .core.budget import Budget
 from .core.compaction import Compactor, SummaryStore
-from .core.model import Conversation
+from .core.model import DEFAULT_OUTPUT_RESERVE, Conversation, ConversationSettings
 from .core.projection import CostIndex
-from .core.provider import ChatProvider
-from .core.send import LogStore, Sender, SendRequest
+from .core.provider import CancelToken, ChatProvider
+from .core.send import LogStore, Sender, SendRequest, Stage
+from .localmodel import DEFAULT_N_CTX, LocalEndpoint, LocalServer, output_reserve_for
+from .providers import BUILTIN_LOCAL, ChatCompletionsProvider
+
+log = logging.getLogger(__name__)
 
 
-def options_for(conversation: Conversation, *, include_usage: bool = False) -> RequestOptions:
-    """The request options a send for this conversation uses."""
+@dataclass(frozen=True, slots=True)
+class Route:
+    """Where a conversation's requests go, known without reading the keyring.
+
+    `server_facts`: the model and window come from a server Turnlog runs itself (the
+    built-in model): they win over the conversation's model and any larger window it
+    names. `output_reserve`: the endpoint's reserve, used while the conversation keeps
+    the default one (a 4,096-token local window has no room for core's 8,192).
+    """
+
+    model: str
+    include_usage: bool = False
+    context_window: int | None = None
+    server_facts: bool = False
+    output_reserve: int | None = None
+
+
+def settings_for(conversation: Conversation, route: Route | None = None) -> ConversationSettings:
+    """The conversation's settings with what the endpoint fixes applied."""
     settings = conversation.settings
+    if route is None:
+        return settings
+    if route.output_reserve is not None and settings.output_reserve == DEFAULT_OUTPUT_RESERVE:
+        settings = replace(settings, output_reserve=route.output_reserve)
+    return settings
+
+
+def model_for(conversation: Conversation, route: Route) -> str:
+    """The conversation's model wins, except over a server Turnlog runs (it has one)."""
+    if route.server_facts:
+        return route.model
+    return conversation.model or route.model
+
+
+def options_for(conversation: Conversation, *, include_usage: bool = False,
+                route: Route | None = None) -> RequestOptions:
+    """The request options a send for this conversation uses."""
+    settings = settings_for(conversation, route)
     return RequestOptions(
         stream=settings.stream,
-        include_usage=include_usage,
+        include_usage=route.include_usage if route is not None else include_usage,
         max_tokens=settings.output_reserve,
         temperature=settings.temperature,
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Route:
-    """Where a conversation's requests go, known without reading the keyring."""
-
-    model: str
-    include_usage: bool = False
-    context_window: int | None = None
-
-
 def budget_for(conversation: Conversation, route: Route) -> Budget:
-    """The conversation's own window wins; else the endpoint's; else unknown (200,000)."""
-    window = conversation.settings.context_window or route.context_window
-    return Budget.from_settings(conversation.settings, context_window=window)
+    """The conversation's own window wins; else the endpoint's; else unknown (200,000).
+    A window the server states is an upper bound the conversation cannot raise."""
+    settings = settings_for(conversation, route)
+    window = settings.context_window or route.context_window
+    if route.server_facts and route.context_window is not None and window is not None:
+        window = min(window, route.context_window)
+    return Budget.from_settings(settings, context_window=window)
 
 
 def request_for(
@@ -51,9 +95,9 @@ def request_for(
     return SendRequest(
         conversation,
         question,
-        conversation.model or route.model,
+        model_for(conversation, route),
         budget_for(conversation, route),
-        options_for(conversation, include_usage=route.include_usage),
+        options_for(conversation, route=route),
         turn_id=turn_id or uuid.uuid4().hex,
     )
 
@@ -66,3 +110,126 @@ def sender_for(store: ChatStore, provider: ChatProvider, costs: CostIndex) -> Se
     """A sender that compacts through the same provider as it answers."""
     return Sender(store, provider, costs=costs,
                   compactor=Compactor(store, provider, costs=costs))
+
+
+# ----------------------------------------------------------------- the built-in model
+def local_route(endpoint: LocalEndpoint) -> Route:
+    """The route of a running local server: its model alias, its own window (`n_ctx`),
+    and an output reserve sized to that window."""
+    return Route(endpoint.model, include_usage=False, context_window=endpoint.context_window,
+                 server_facts=True, output_reserve=output_reserve_for(endpoint.context_window))
+
+
+def pending_local_route(model: str, n_ctx: int) -> Route:
+    """The route before the server is up: the window it will be launched with (the server
+    confirms or lowers it when it starts), labelled by the estimate counter."""
+    return Route(model, include_usage=False, context_window=n_ctx, server_facts=True,
+                 output_reserve=output_reserve_for(n_ctx))
+
+
+class LocalModels:
+    """The built-in model's server for one app (window or CLI run): started on first use,
+    once, from whichever worker thread asks first; stopped by `stop` (and at exit in any
+    case, see `turnlog.localmodel.server`). Thread-safe.
+
+    One server at a time: choosing another GGUF file stops the previous server when the
+    new one is started. Each running server gets one `CostIndex` over its exact counter,
+    shared by previews and sends so every text is tokenized once.
+    """
+
+    def __init__(self, *, n_ctx: int = DEFAULT_N_CTX, log_dir: Path | None = None) -> None:
+        self.n_ctx = n_ctx
+        self.log_dir = log_dir
+        self._lock = threading.Lock()
+        self._servers: dict[Path | None, LocalServer] = {}
+        self._costs: dict[int, tuple[LocalEndpoint, CostIndex]] = {}
+        self._closed = False
+
+    def _server(self, model_path: Path | None) -> LocalServer:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the local model servers were stopped for good")
+            server = self._servers.get(model_path)
+            if server is None:
+                server = LocalServer(model_path, n_ctx=self.n_ctx, log_dir=self.log_dir)
+                self._servers[model_path] = server
+            others = [s for path, s in self._servers.items() if path != model_path]
+        for other in others:
+            other.stop()
+        return server
+
+    def running(self, model_path: Path | None) -> LocalEndpoint | None:
+        """The endpoint of the running server for `model_path`, without starting anything."""
+        with self._lock:
+            server = self._servers.get(model_path)
+        return server.endpoint if server is not None else None
+
+    def start(self, model_path: Path | None, *,
+              on_progress: Callable[[str], None] = lambda message: None,
+              cancel: CancelToken | None = None) -> LocalEndpoint:
+        """The running server's endpoint, starting it first if needed (blocks; call it off
+        the GUI thread). Raises `LocalModelFailure`."""
+        return self._server(model_path).start(on_progress=on_progress, cancel=cancel)
+
+    def costs(self, endpoint: LocalEndpoint) -> CostIndex:
+        """The cost index over `endpoint`'s exact counter (one per running server)."""
+        with self._lock:
+            known = self._costs.get(id(endpoint.counter))
+            if known is None or known[0] is not endpoint:
+                known = (endpoint, CostIndex(endpoint.counter))
+                self._costs[id(endpoint.counter)] = known
+            return known[1]
+
+    @property
+    def pids(self) -> list[int]:
+        with self._lock:
+            servers = list(self._servers.values())
+        return [pid for pid in (s.pid for s in servers) if pid is not None]
+
+    def stop(self) -> None:
+        """Stop every server this app started; later starts are refused."""
+        with self._lock:
+            self._closed = True
+            servers = list(self._servers.values())
+            self._servers.clear()
+            self._costs.clear()
+        for server in servers:
+            server.stop()
+
+
+@dataclass(frozen=True, slots=True)
+class Connection:
+    """What a send goes through: the provider, the route to build the request from, and,
+    when the endpoint counts tokens exactly, the cost index to project with."""
+
+    provider: ChatProvider
+    route: Route
+    costs: CostIndex | None = None
+
+
+def connect_local(
+    models: LocalModels,
+    model_path: Path | None,
+    *,
+    cancel: CancelToken | None = None,
+    on_stage: Callable[[Stage, str], None] = lambda stage, detail: None,
+    **provider_options: Any,
+) -> Connection:
+    """Start (if needed) the local server and connect to it like to any endpoint.
+
+    Raises `LocalModelFailure` (a `ProviderFailure`) when it cannot start or the start
+    was cancelled; the caller turns it into a failed send with the draft given back.
+    """
+    endpoint = models.running(model_path)
+    if endpoint is None:
+        def progress(message: str) -> None:
+            # "Starting <model>… 3 s": the stage line shows its own elapsed time.
+            on_stage(Stage.STARTING_LOCAL_MODEL, message.removeprefix("Starting ")
+                     .split("…")[0])
+
+        on_stage(Stage.STARTING_LOCAL_MODEL, "")
+        endpoint = models.start(model_path, on_progress=progress, cancel=cancel)
+    provider = ChatCompletionsProvider(endpoint.base_url, preset=BUILTIN_LOCAL,
+                                       **provider_options)
+    costs = models.costs(endpoint) if endpoint.counter.exact else None
+    return Connection(provider, local_route(endpoint), costs)

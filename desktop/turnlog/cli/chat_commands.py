@@ -8,15 +8,17 @@ import getpass
 import signal
 import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-from ..chat import Route, request_for, sender_for
-from ..core.failures import FailureKind
+from ..chat import Connection, LocalModels, Route, connect_local, request_for, sender_for
+from ..core.failures import FailureKind, ProviderFailure
 from ..core.projection import CostIndex
 from ..core.provider import CancelToken
 from ..core.send import Committed, Stage
-from ..paths import data_dir
-from ..profiles import Profile, ProfileStore, ProfilesUnreadable, new_profile
+from ..localmodel import available, describe
+from ..paths import data_dir, log_dir
+from ..profiles import Profile, ProfileStore, ProfilesUnreadable, builtin_profile, new_profile
 from ..providers import PRESETS, ChatCompletionsProvider, preset_by_id
 from ..secrets import KeyringUnavailable, check_key, open_key_store
 from ..store import TurnlogStore
@@ -43,6 +45,8 @@ def register(sub: Any) -> None:
     add.add_argument("--base-url", metavar="URL")
     add.add_argument("--model", default="", metavar="M")
     add.add_argument("--context-window", type=int, metavar="T")
+    add.add_argument("--model-file", metavar="GGUF",
+                     help="for --preset builtin: a GGUF model file instead of the built-in one")
     add.add_argument("--key-stdin", action="store_true",
                      help="read the API key from standard input instead of asking")
     add.set_defaults(run=run_profile_add)
@@ -95,9 +99,40 @@ def run_ask(args: argparse.Namespace) -> int:
                     f"Profile “{profile.name}” needs an API key: "
                     f"turnlog-cli profile add {profile.name} --preset {preset.id} --key-stdin",
                     draft)
+    if preset.builtin:
+        return ask_builtin(args, profile, draft)
     provider = ChatCompletionsProvider(profile.base_url, api_key=key, preset=preset)
     route = Route(profile.model, preset.include_usage, profile.context_window)
+    return ask_through(args, profile, draft, Connection(provider, route))
 
+
+def ask_builtin(args: argparse.Namespace, profile: Profile, draft: str) -> int:
+    """Start the built-in model's server for this one question, then ask as usual."""
+    models = LocalModels(log_dir=log_dir())
+    model_path = Path(profile.model_path) if profile.model_path else None
+    cancel = CancelToken()
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.cancel())
+    try:
+        try:
+            connection = connect_local(models, model_path, cancel=cancel, on_stage=print_stage)
+        except ProviderFailure as err:
+            return fail(err.failure.kind.value, err.failure.message(), draft)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        return ask_through(args, profile, draft, connection)
+    finally:
+        models.stop()
+
+
+def print_stage(stage: Stage, detail: str) -> None:
+    if stage in (Stage.COMPACTING, Stage.STARTING_LOCAL_MODEL):
+        print(f"[{stage.value}{' ' + detail if detail else ''}]", file=sys.stderr)
+
+
+def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
+                connection: Connection) -> int:
+    """Ask `draft` in the chosen conversation through `connection`; print and save."""
+    route = connection.route
     with TurnlogStore.open(data_dir()) as store:
         if args.new:
             first_line = draft.strip().splitlines()[0][:60] if draft.strip() else ""
@@ -121,13 +156,10 @@ def run_ask(args: argparse.Namespace) -> int:
             sys.stdout.write(text)
             sys.stdout.flush()
 
-        def on_stage(stage: Stage, detail: str) -> None:
-            if stage in (Stage.COMPACTING, Stage.STARTING_LOCAL_MODEL):
-                print(f"[{stage.value}{' ' + detail if detail else ''}]", file=sys.stderr)
-
         try:
-            outcome = sender_for(store, provider, CostIndex()).send(
-                request, cancel=cancel, on_delta=on_delta, on_stage=on_stage
+            outcome = sender_for(store, connection.provider,
+                                 connection.costs or CostIndex()).send(
+                request, cancel=cancel, on_delta=on_delta, on_stage=print_stage
             )
         finally:
             signal.signal(signal.SIGINT, previous)
@@ -155,15 +187,23 @@ def read_key(args: argparse.Namespace) -> str | None:
 
 def run_profile_add(args: argparse.Namespace) -> int:
     preset = preset_by_id(args.preset)
-    if not preset.base_url and not args.base_url:
+    if args.model_file and not preset.builtin:
+        print("error: --model-file is only for --preset builtin", file=sys.stderr)
+        return 2
+    if preset.builtin:
+        profile = builtin_local_profile(args)
+        if profile is None:
+            return 2
+    elif not preset.base_url and not args.base_url:
         print("error: the Custom preset needs --base-url", file=sys.stderr)
         return 2
-    try:
-        profile = new_profile(preset, model=args.model, name=args.name, base_url=args.base_url,
-                              context_window=args.context_window)
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+    else:
+        try:
+            profile = new_profile(preset, model=args.model, name=args.name,
+                                  base_url=args.base_url, context_window=args.context_window)
+        except ValueError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
     store = ProfileStore(data_dir())
     existing = find_profile(store.list(), args.name)
     if existing is not None:
@@ -183,12 +223,25 @@ def run_profile_add(args: argparse.Namespace) -> int:
     return 0
 
 
+def builtin_local_profile(args: argparse.Namespace) -> Profile | None:
+    """A built-in model profile for `profile add --preset builtin` (None: said why)."""
+    model_path = Path(args.model_file).expanduser().resolve() if args.model_file else None
+    check = available(model_path)
+    if not check.ok or check.model_path is None:
+        print(f"error: {check.reason}", file=sys.stderr)
+        return None
+    info = describe(check.model_path)
+    return builtin_profile(str(model_path) if model_path else None, name=args.name,
+                           model=info.alias)
+
+
 def run_profile_list(args: argparse.Namespace) -> int:
     profiles = ProfileStore(data_dir()).list()
     if not profiles:
         print("no profiles yet")
     for profile in profiles:
-        print(f"{profile.name}\t{profile.server.name}\t{profile.base_url}\t"
+        where = profile.base_url or (profile.model_path or "started by Turnlog")
+        print(f"{profile.name}\t{profile.server.name}\t{where}\t"
               f"{profile.model or '(no model)'}")
     return 0
 
