@@ -181,3 +181,21 @@ def test_conversation_list_is_newest_first_and_searchable(store):
     assert [c.id for c in store.conversations()] == [a.id, b.id]
     assert [c.title for c in store.conversations("计划")] == ["周末计划"]
     assert [c.title for c in store.conversations("rust")] == ["Rust notes"]
+
+
+def test_request_records_are_bounded_per_conversation(store):
+    conv = store.create_conversation("busy")
+    other = store.create_conversation("quiet")
+    store.max_records_per_conversation = 5
+
+    def record(cid: int, outcome: str) -> RequestRecord:
+        return RequestRecord(
+            conversation_id=cid, started_at=datetime.now(UTC), model="m", outcome=outcome,
+            body_bytes=1, max_bytes=2, input_tokens=1, token_budget=2, tokens_exact=False,
+            sent=(), summarized=(), left_out=())
+
+    store.record_request(record(other.id, "kept"))
+    for i in range(8):
+        store.record_request(record(conv.id, f"r{i}"))
+    assert [r.outcome for r in store.requests(conv.id)] == ["r3", "r4", "r5", "r6", "r7"]
+    assert [r.outcome for r in store.requests(other.id)] == ["kept"]

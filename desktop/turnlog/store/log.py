@@ -41,6 +41,7 @@ from .models import ConversationRow, RequestRow, TurnRow, database
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+MAX_RECORDS_PER_CONVERSATION = 5_000
 
 
 def now_iso() -> str:
@@ -119,6 +120,7 @@ class TurnlogStore:
         self._lock = lock
         self._cache: dict[int, tuple[Turn, ...]] = {}
         self._cache_lock = threading.Lock()
+        self.max_records_per_conversation = MAX_RECORDS_PER_CONVERSATION
 
     # ----------------------------------------------------------------- life cycle
     @classmethod
@@ -399,6 +401,14 @@ class TurnlogStore:
                 summary_id=record.summary_id,
                 attempt=record.attempt,
             )
+            # Bounded: the oldest records of a busy conversation give way to new ones.
+            stale = (
+                RequestRow.select(RequestRow.id)
+                .where(RequestRow.conversation == record.conversation_id)
+                .order_by(RequestRow.id.desc())
+                .offset(self.max_records_per_conversation)
+            )
+            RequestRow.delete().where(RequestRow.id.in_(stale)).execute()
 
     def requests(self, conversation_id: int) -> list[RequestRecord]:
         with self._guard():
