@@ -7,14 +7,19 @@ import logging.handlers
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from . import APP_ID, APP_NAME, __version__
 from .core.send import StoreError
+from .localmodel import DEFAULT_N_CTX
 from .paths import data_dir, log_dir
 from .store import AlreadyOpen, TurnlogStore
+
+if TYPE_CHECKING:
+    from .ui.window import MainWindow
 
 log = logging.getLogger(__name__)
 
@@ -82,9 +87,31 @@ def application(argv: Sequence[str]) -> QApplication:
     return app
 
 
+def open_window(store: TurnlogStore, home: Path, *, n_ctx: int = DEFAULT_N_CTX) -> MainWindow:
+    """The main window over `store`, wired to the active provider profile.
+
+    On the first start where the built-in model can run, its profile is added (once:
+    a user who removes it keeps it removed). Its server starts on the first question
+    and stops in `MainWindow.shutdown`.
+    """
+    from .chat import LocalModels
+    from .profiles import ProfileStore
+    from .ui.connection import ProviderConnector
+    from .ui.settings import ProviderSetup
+    from .ui.tasks import TaskRunner
+    from .ui.window import MainWindow, window_settings
+
+    profiles = ProfileStore(home)
+    if profiles.offer_builtin() is not None:
+        log.info("added the built-in local model profile")
+    local = LocalModels(n_ctx=n_ctx, log_dir=log_dir(home))
+    setup = ProviderSetup(profiles, window_settings(home), local=local)
+    connector = ProviderConnector(setup.config, setup.keys, local=local)
+    return MainWindow(store, TaskRunner(), connector, setup=setup)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from .ui.crash import ExceptHook
-    from .ui.window import MainWindow
 
     argv = list(sys.argv if argv is None else argv)
     app = application(argv)
@@ -100,22 +127,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StoreError as err:
         QMessageBox.critical(None, f"{APP_NAME} cannot open its data", str(err))
         return 1
-    from .profiles import ProfileStore
-    from .ui.connection import ProviderConnector
-    from .ui.settings import ProviderSetup
-    from .ui.tasks import TaskRunner
-    from .ui.window import window_settings
-
-    runner = TaskRunner()
-    setup = ProviderSetup(ProfileStore(), window_settings(home))
-    connector = ProviderConnector(setup.config, setup.keys)
-    window = MainWindow(store, runner, connector, setup=setup)
+    window = open_window(store, home)
     hook.secrets = window.known_secrets
     window.show()
     try:
         return app.exec()
     finally:
-        window.shutdown()
+        window.shutdown()  # stops the built-in model's server too, after an error as well
         store.close()
 
 

@@ -1,17 +1,22 @@
 """Where a conversation's requests go: the model, the endpoint, and the provider to send
 through. The window asks a `Connector`; `ProviderConnector` builds the real httpx provider
-from a provider configuration and the key store."""
+from a provider configuration and the key store; for the built-in profile it starts the
+local model's server (through `turnlog.chat.LocalModels`) on the network worker."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
-from ..chat import Route
+from ..chat import Connection, LocalModels, Route, connect_local, local_route, pending_local_route
 from ..core.failures import Failure, FailureKind
 from ..core.model import Conversation
-from ..core.provider import ChatProvider
+from ..core.projection import CostIndex
+from ..core.provider import CancelToken, ChatProvider
+from ..core.send import Stage
+from ..localmodel import BUILTIN
 from ..providers import ChatCompletionsProvider, Preset
 from ..secrets import KeyringUnavailable, KeyStore
 
@@ -52,8 +57,24 @@ class Connector(Protocol):
         """May read the keyring: called off the GUI thread. Raises `NotConnected`."""
         ...
 
+    def connect(self, conversation: Conversation, *, cancel: CancelToken,
+                on_stage: Callable[[Stage, str], None]) -> Connection:
+        """Off the GUI thread: the provider and the route to send with (starting the
+        built-in model if that is the provider). Raises `NotConnected` or
+        `ProviderFailure`."""
+        ...
+
+    def exact_costs(self, conversation: Conversation) -> CostIndex | None:
+        """Cheap, on the GUI thread: the cost index of an endpoint that counts tokens
+        exactly and is up now, else None (estimate)."""
+        ...
+
     def secrets(self) -> Iterable[str]:
         """Keys handed out so far, for redacting reports."""
+        ...
+
+    def close(self) -> None:
+        """Stop what the connector started (the built-in model's server)."""
         ...
 
 
@@ -67,13 +88,15 @@ class ProviderConfig:
     base_url: str
     model: str = ""
     context_window: int | None = None
+    model_path: Path | None = None  # built-in preset: a chosen GGUF instead of the shipped one
 
 
 class ProviderConnector:
     """Connects conversations to the provider `config()` names.
 
     A conversation's own model wins over the provider's default model. The key is read
-    from `keys` only when a request is about to be sent, never on the GUI thread.
+    from `keys` only when a request is about to be sent, never on the GUI thread. The
+    built-in preset needs `local`, the app's local model servers.
     """
 
     def __init__(
@@ -83,9 +106,11 @@ class ProviderConnector:
         *,
         read_timeout_s: float | None = None,
         deadline_s: float | None = None,
+        local: LocalModels | None = None,
     ) -> None:
         self._config = config
         self._keys = keys
+        self.local = local
         self._timeouts: dict[str, float] = {}
         if read_timeout_s is not None:
             self._timeouts["read_timeout_s"] = read_timeout_s
@@ -103,8 +128,26 @@ class ProviderConnector:
             )
         return config
 
+    def _local(self, config: ProviderConfig) -> LocalModels:
+        if self.local is None:
+            raise NotConnected(
+                "The built-in model is not available here",
+                f"“{config.name}” runs inside Turnlog, which was started without it. Choose "
+                "another provider in Settings (Ctrl+,).",
+                kind=FailureKind.LOCAL_MODEL,
+            )
+        return self.local
+
     def endpoint(self, conversation: Conversation) -> Endpoint:
         config = self._current()
+        if config.preset.builtin:
+            local = self._local(config)
+            running = local.running(config.model_path)
+            if running is not None:
+                where = running.base_url.removesuffix("/v1").removeprefix("http://")
+                return Endpoint(f"{config.name} · running on {where}", local_route(running))
+            return Endpoint(f"{config.name} · starts with the first question",
+                            pending_local_route(config.model or BUILTIN.alias, local.n_ctx))
         model = conversation.model or config.model
         if not model:
             raise NotConnected(
@@ -134,5 +177,27 @@ class ProviderConnector:
         return ChatCompletionsProvider(config.base_url, api_key=key, preset=config.preset,
                                        **self._timeouts)
 
+    def connect(self, conversation: Conversation, *, cancel: CancelToken,
+                on_stage: Callable[[Stage, str], None]) -> Connection:
+        config = self._current()
+        if config.preset.builtin:
+            return connect_local(self._local(config), config.model_path, cancel=cancel,
+                                 on_stage=on_stage, **self._timeouts)
+        route = self.endpoint(conversation).route
+        return Connection(self.provider(conversation), route)
+
+    def exact_costs(self, conversation: Conversation) -> CostIndex | None:
+        config = self._config()
+        if config is None or not config.preset.builtin or self.local is None:
+            return None
+        running = self.local.running(config.model_path)
+        if running is None or not running.counter.exact:
+            return None
+        return self.local.costs(running)
+
     def secrets(self) -> Iterable[str]:
         return tuple(self._seen)
+
+    def close(self) -> None:
+        if self.local is not None:
+            self.local.stop()

@@ -1,17 +1,24 @@
 """Settings: the provider profile (preset, address, model, key) and the open conversation's
-limits and system prompt, validated before anything is saved."""
+limits and system prompt, validated before anything is saved.
+
+For the built-in preset there is no address, model list or key: the profile names a
+GGUF file (the shipped SmolLM2 unless the user picks another), checked with
+`turnlog.localmodel.available`, and the dialog says what that model is and how large
+its window is, with the caveat that the built-in one is small and weak."""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -24,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..chat import LocalModels
 from ..core.budget import Budget, InvalidBudget
 from ..core.failures import ProviderFailure
 from ..core.model import (
@@ -32,7 +40,23 @@ from ..core.model import (
     Conversation,
     ConversationSettings,
 )
-from ..profiles import Profile, ProfileStore, ProfilesUnreadable, check_base_url, new_profile
+from ..localmodel import (
+    DEFAULT_N_CTX,
+    NotAModelFile,
+    available,
+    describe,
+    read_metadata,
+    training_context,
+)
+from ..localmodel import ModelInfo as LocalModelInfo
+from ..profiles import (
+    Profile,
+    ProfileStore,
+    ProfilesUnreadable,
+    builtin_profile,
+    check_base_url,
+    new_profile,
+)
 from ..providers import PRESETS, ChatCompletionsProvider, ModelInfo, preset_by_id
 from ..secrets import KeyringUnavailable, KeyStore, SessionKeys, SystemKeyring, check_key
 from .connection import ProviderConfig
@@ -49,9 +73,10 @@ class ProviderSetup:
     where keys are kept: the system keyring, or this session only when there is none."""
 
     def __init__(self, profiles: ProfileStore, settings: QSettings,
-                 keyring: KeyStore | None = None) -> None:
+                 keyring: KeyStore | None = None, *, local: LocalModels | None = None) -> None:
         self.profiles = profiles
         self.settings = settings
+        self.local = local  # the app's built-in model servers (None: not offered here)
         self.session = SessionKeys()
         self.keyring_problem = ""
         if keyring is None:
@@ -85,7 +110,8 @@ class ProviderSetup:
         if profile is None:
             return None
         return ProviderConfig(profile.id, profile.name, profile.server, profile.base_url,
-                              profile.model, profile.context_window)
+                              profile.model, profile.context_window,
+                              Path(profile.model_path) if profile.model_path else None)
 
 
 class SettingsDialog(QDialog):
@@ -128,6 +154,7 @@ class SettingsDialog(QDialog):
         self.fetch.clicked.connect(self.fetch_models)
         model_row.addWidget(self.fetch)
         form.addRow("&Model:", model_row)
+        self.model_row = model_row
         self.models_status = QLabel(provider)
         self.models_status.setWordWrap(True)
         form.addRow("", self.models_status)
@@ -143,6 +170,31 @@ class SettingsDialog(QDialog):
         self.session_only.setAccessibleName("Keep the key for this session only")
         self.session_only.toggled.connect(self._describe_backend)
         form.addRow("", self.session_only)
+        # The built-in preset: a model file instead of an address, model list and key.
+        file_row = QHBoxLayout()
+        self.model_file = QLineEdit(provider)
+        self.model_file.setAccessibleName("Model file (GGUF)")
+        self.model_file.setPlaceholderText("The built-in SmolLM2-135M (leave empty)")
+        file_row.addWidget(self.model_file, 1)
+        self.choose_file = QPushButton("C&hoose…", provider)
+        self.choose_file.setAccessibleName("Choose a GGUF model file")
+        self.choose_file.clicked.connect(self.choose_model_file)
+        file_row.addWidget(self.choose_file)
+        self.builtin_file = QPushButton("B&uilt-in", provider)
+        self.builtin_file.setAccessibleName("Use the built-in model file")
+        self.builtin_file.clicked.connect(self.model_file.clear)
+        file_row.addWidget(self.builtin_file)
+        self.model_file_row = QWidget(provider)
+        self.model_file_row.setLayout(file_row)
+        file_row.setContentsMargins(0, 0, 0, 0)
+        form.addRow("Model &file:", self.model_file_row)
+        self.local_status = QLabel(provider)
+        self.local_status.setObjectName("localModelStatus")
+        self.local_status.setWordWrap(True)
+        self.local_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow("", self.local_status)
+        self.provider_form = form
+        self._local_checked: dict[str, tuple[str, LocalModelInfo | None, int | None]] = {}
         layout.addWidget(provider)
 
         chat = QGroupBox("This conversation", self)
@@ -193,8 +245,9 @@ class SettingsDialog(QDialog):
 
         self._fill()
         self.preset.currentIndexChanged.connect(self._preset_changed)
-        for widget in (self.base_url, self.key):
+        for widget in (self.base_url, self.key, self.model_file):
             widget.textChanged.connect(self._revalidate)
+        self._show_preset_rows()
         self.model.editTextChanged.connect(self._revalidate)
         for spin in (self.window_tokens, self.reserve, self.max_bytes):
             spin.valueChanged.connect(self._revalidate)
@@ -207,6 +260,7 @@ class SettingsDialog(QDialog):
         preset = profile.server if profile else PRESETS[0]
         self.preset.setCurrentIndex(max(0, self.preset.findData(preset.id)))
         self.base_url.setText(profile.base_url if profile else preset.base_url)
+        self.model_file.setText(profile.model_path or "" if profile else "")
         model = (self.conversation.model if self.conversation and self.conversation.model
                  else profile.model if profile else "")
         self.model.setEditText(model)
@@ -235,18 +289,95 @@ class SettingsDialog(QDialog):
         defaults = {p.base_url for p in PRESETS}
         if not self.base_url.text().strip() or self.base_url.text().strip() in defaults:
             self.base_url.setText(preset.base_url)
+        self._show_preset_rows()
         self._revalidate()
+
+    @property
+    def builtin(self) -> bool:
+        """Whether the chosen preset is the built-in local model."""
+        return preset_by_id(str(self.preset.currentData())).builtin
+
+    def _show_preset_rows(self) -> None:
+        builtin = self.builtin
+        form = self.provider_form
+        form.setRowVisible(self.model_row, not builtin)
+        for widget in (self.base_url, self.models_status, self.key, self.key_backend,
+                       self.session_only):
+            form.setRowVisible(widget, not builtin)
+        for widget in (self.model_file_row, self.local_status):
+            form.setRowVisible(widget, builtin)
+
+    # ------------------------------------------------------------ local model
+    def choose_model_file(self) -> None:
+        start = self.model_file.text().strip() or str(Path.home())
+        path, _ = QFileDialog.getOpenFileName(self, "Choose a GGUF model file", start,
+                                              "GGUF models (*.gguf);;All files (*)")
+        if path:
+            self.model_file.setText(path)
+
+    def _model_path(self) -> Path | None:
+        text = self.model_file.text().strip()
+        return Path(text).expanduser() if text else None
+
+    def local_model(self) -> tuple[str, LocalModelInfo | None, int | None]:
+        """(problem, model, context window) for the chosen file; checked once per path."""
+        path = self._model_path()
+        key = str(path) if path else ""
+        known = self._local_checked.get(key)
+        if known is not None:
+            return known
+        check = available(path)
+        result: tuple[str, LocalModelInfo | None, int | None]
+        if not check.ok or check.model_path is None:
+            result = (check.reason, None, None)
+        else:
+            try:
+                info = describe(check.model_path)
+                trained = training_context(read_metadata(check.model_path))
+            except (NotAModelFile, OSError) as err:
+                result = (str(err), None, None)
+            else:
+                local = self.setup.local
+                n_ctx = local.n_ctx if local is not None else DEFAULT_N_CTX
+                result = ("", info, n_ctx if trained is None else min(n_ctx, trained))
+        self._local_checked[key] = result
+        return result
+
+    def _describe_local(self) -> None:
+        problem, info, window = self.local_model()
+        if info is None:
+            self.local_status.setText("")
+            return
+        local = self.setup.local
+        running = local.running(self._model_path()) if local is not None else None
+        if running is not None:
+            size = f"{running.context_window:,} tokens (as the running server reports)"
+        else:
+            size = f"{window:,} tokens (the server confirms it when it starts)"
+        lines = [f"Model: {info.name}", f"License: {info.license}", f"Context window: {size}",
+                 "Turnlog starts it on 127.0.0.1 with the first question and stops it on exit; "
+                 "no key, no network."]
+        if info.caveat:
+            lines.append(f"Note: {info.caveat} It is fine for trying Turnlog, not for real "
+                         "work.")
+        self.local_status.setText("\n".join(lines))
 
     # --------------------------------------------------------------- validation
     def problems(self) -> list[str]:
         found: list[str] = []
-        try:
-            check_base_url(self.base_url.text())
-        except ValueError as err:
-            found.append(str(err))
-        if not self.model.currentText().strip():
-            found.append("Choose or type a model name.")
-        if self.key.text().strip():
+        if self.builtin:
+            self._describe_local()
+            problem = self.local_model()[0]
+            if problem:
+                found.append(problem)
+        else:
+            try:
+                check_base_url(self.base_url.text())
+            except ValueError as err:
+                found.append(str(err))
+            if not self.model.currentText().strip():
+                found.append("Choose or type a model name.")
+        if self.key.text().strip() and not self.builtin:
             try:
                 check_key(self.key.text())
             except ValueError as err:
@@ -341,15 +472,19 @@ class SettingsDialog(QDialog):
             self._revalidate()
             return
         preset = preset_by_id(str(self.preset.currentData()))
-        model = self.model.currentText().strip()
-        url = check_base_url(self.base_url.text())
-        if self.profile is None:
-            profile = new_profile(preset, model=model, base_url=url)
+        if preset.builtin:
+            profile = self._builtin_profile()
+            model = profile.model
         else:
-            profile = replace(self.profile, preset=preset.id, base_url=url, model=model,
-                              name=preset.name if self.profile.preset != preset.id
-                              else self.profile.name)
-        key = self.key.text().strip()
+            model = self.model.currentText().strip()
+            url = check_base_url(self.base_url.text())
+            if self.profile is None:
+                profile = new_profile(preset, model=model, base_url=url)
+            else:
+                profile = replace(self.profile, preset=preset.id, base_url=url, model=model,
+                                  name=preset.name if self.profile.preset != preset.id
+                                  else self.profile.name, model_path=None)
+        key = self.key.text().strip() if not preset.builtin else ""
         self.setup.session_only = self.setup.keyring is None or self.session_only.isChecked()
         if key:
             try:
@@ -373,3 +508,16 @@ class SettingsDialog(QDialog):
             self.saved_model = model
         self.accept()
 
+
+    def _builtin_profile(self) -> Profile:
+        """The built-in model's profile as chosen (the model file checked in `problems`)."""
+        path = self._model_path()
+        info = self.local_model()[1]
+        assert info is not None
+        model_path = str(path.resolve()) if path is not None else None
+        if self.profile is None:
+            return builtin_profile(model_path, name=info.profile_name, model=info.alias)
+        renamed = not self.profile.builtin or self.profile.model_path != model_path
+        return replace(self.profile, preset="builtin", base_url="", model=info.alias,
+                       model_path=model_path,
+                       name=info.profile_name if renamed else self.profile.name)

