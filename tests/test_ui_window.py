@@ -84,23 +84,33 @@ def test_new_rename_and_delete_with_confirmation(qtbot, store, make_window, turn
     qtbot.waitUntil(lambda: window.title.text() == "Summer holiday")
     assert [c.title for c in store.conversations()] == ["Summer holiday"]
 
-    def refuse() -> None:
+    # The confirmation opens once the counts are in (they are read on the storage worker).
+    answered: list[str] = []
+
+    def when_asked(act) -> None:
         box = QApplication.activeModalWidget()
-        assert isinstance(box, QMessageBox)
-        assert "Summer holiday" in box.text()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(10, lambda: when_asked(act))
+            return
+        answered.append(box.text())
+        act(box)
+
+    def refuse(box: QMessageBox) -> None:
         box.button(QMessageBox.StandardButton.Cancel).click()
 
-    QTimer.singleShot(0, refuse)
+    QTimer.singleShot(0, lambda: when_asked(refuse))
     window.delete_conversation(window.conversation)
+    qtbot.waitUntil(lambda: len(answered) == 1)
+    assert answered[0] == ("Delete “Summer holiday”? This removes 1 conversation, 0 turns, "
+                           "0 summaries, 0 request records.")
+    qtbot.wait(50)
     assert len(store.conversations()) == 1
 
-    def confirm() -> None:
-        box = QApplication.activeModalWidget()
-        assert isinstance(box, QMessageBox)
+    def confirm(box: QMessageBox) -> None:
         [delete] = [b for b in box.buttons() if b.text() == "Delete"]
         delete.click()
 
-    QTimer.singleShot(0, confirm)
+    QTimer.singleShot(0, lambda: when_asked(confirm))
     window.delete_conversation(window.conversation)
     qtbot.waitUntil(lambda: window.sidebar.model.rowCount() == 0)
     assert store.conversations() == []

@@ -26,10 +26,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.compaction import StoredSummary
 from ..core.failures import Failure
 from ..core.model import Usage
 from ..core.projection import PartKind, Projection, ProjectionRefused
 from ..core.send import RequestRecord
+from .marks import span_text, summary_caption, usage_text
 
 # Pretty-printing a very large body would stall the window; beyond this, the start is shown.
 MAX_SHOWN_BODY_CHARS = 200_000
@@ -59,6 +61,10 @@ class InspectorState:
     what_if: int | None
     asked: int | None
     compaction: bool
+    # The stored rolling summary the projection carries (its provenance), and the turns a
+    # send would first fold into a summary (previews only).
+    summary: StoredSummary | None = None
+    to_summarize: tuple[int, ...] = ()
 
 
 def pretty_body(body: bytes) -> str:
@@ -142,6 +148,29 @@ class Inspector(QScrollArea):
         self.parts.setMinimumHeight(140)
         layout.addWidget(self.parts)
 
+        # The rolling summary: what it covers, who made it, when, its size and calls.
+        self.summary_box = QWidget(inner)
+        self.summary_box.setObjectName("summaryProvenance")
+        self.summary_box.setAccessibleName("Rolling summary and where it came from")
+        summary_layout = QVBoxLayout(self.summary_box)
+        summary_layout.setContentsMargins(0, 4, 0, 4)
+        summary_layout.setSpacing(2)
+        self.summary_title = QLabel("Rolling summary", self.summary_box)
+        title_font = self.summary_title.font()
+        title_font.setBold(True)
+        self.summary_title.setFont(title_font)
+        summary_layout.addWidget(self.summary_title)
+        self.summary_value = self._value(self.summary_box)
+        summary_layout.addWidget(self.summary_value)
+        self.summary_warning = self._value(self.summary_box)
+        self.summary_warning.setObjectName("summaryWarning")
+        self.summary_warning.setAccessibleName("Facts the summary may have dropped")
+        self.summary_warning.setStyleSheet(
+            "QLabel { color: palette(bright-text); background: #b35900; "
+            "border-radius: 4px; padding: 4px; }")
+        summary_layout.addWidget(self.summary_warning)
+        layout.addWidget(self.summary_box)
+
         self.outcome = QFormLayout()
         self.outcome.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.outcome.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
@@ -216,6 +245,7 @@ class Inspector(QScrollArea):
         self._fill(self.bytes_bar, body, limit)
         self._fill(self.tokens_bar, tokens, token_budget)
         self._fill_parts(projection, refusal)
+        self._fill_summary(state)
         self._fill_body(projection)
         self._fill_outcome(state)
         self._update_slider(state)
@@ -249,6 +279,44 @@ class Inspector(QScrollArea):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.parts.setItem(row, column, item)
 
+    def _fill_summary(self, state: InspectorState) -> None:
+        projection = state.projection
+        part = projection.summary if projection is not None else None
+        stored = state.summary
+        lines: list[str] = []
+        if part is not None:
+            if stored is not None and stored.id == part.summary_id:
+                lines.append(f"Carries {summary_caption(stored)}.")
+                lines.append(f"Covers ordinals {stored.first_ordinal}–{stored.last_ordinal} "
+                             f"({span_text(projection.summarized if projection else ())} "
+                             "of the log as it is now).")
+                if stored.usages:
+                    lines += [f"Made in {len(stored.usages)} call"
+                              f"{'s' if len(stored.usages) != 1 else ''}:"]
+                    lines += [f"  call {n}: {usage_text(u)}"
+                              for n, u in enumerate(stored.usages, start=1)]
+            else:
+                lines.append(f"Carries a summary of the oldest {part.covered_count:,} turns "
+                             f"({span_text(projection.summarized if projection else ())}).")
+        if state.to_summarize:
+            lines.append(f"Sending first folds {span_text(state.to_summarize)} into the "
+                         "summary (marked to be summarized); the body then carries the new "
+                         "summary, so its size is known only after that.")
+        record = state.record
+        if record is not None and record.extra_usage:
+            lines.append(f"Summary calls in this request: {len(record.extra_usage)}")
+            lines += [f"  call {n}: {usage_text(u)}"
+                      for n, u in enumerate(record.extra_usage, start=1)]
+        self.summary_box.setVisible(bool(lines))
+        self.summary_value.setText("\n".join(lines))
+        warnings = stored.warnings if stored is not None and part is not None and \
+            stored.id == part.summary_id else ()
+        self.summary_warning.setVisible(bool(warnings))
+        self.summary_warning.setText(
+            "⚠ The key-fact check found facts from the covered turns missing in this "
+            "summary; the model will not see them: " + "; ".join(
+                f"“{fact}”" for fact in warnings) if warnings else "")
+
     def _fill_body(self, projection: Projection | None) -> None:
         if projection is None:
             self._shown_body = None
@@ -274,10 +342,8 @@ class Inspector(QScrollArea):
             outcome = "waiting for the answer"
         else:
             outcome = "not sent (preview)"
-            if state.compaction and state.projection is not None and \
-                    state.projection.left_out:
-                outcome += ("; compaction is on, so turns marked not sent may be summarized "
-                            "when you send")
+            if state.to_summarize:
+                outcome += (f"; sending first summarizes {span_text(state.to_summarize)}")
         self.outcome_value.setText(outcome)
         record = state.record
         if record is not None:

@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
+from ..core.compaction import StoredSummary
+from ..core.model import Usage
 from ..core.projection import Mark, Projection
 
 
 class RowMark(enum.Enum):
-    """A row's mark. The first three come from a projection; PENDING is the question of
-    the running request, ASKED the question (now a turn) the last request carried."""
+    """A row's mark. The first three come from a projection; TO_SUMMARIZE is a turn a
+    send would first fold into the rolling summary (previews only); PENDING is the
+    question of the running request, ASKED the question (now a turn) the last request
+    carried."""
 
     SENT = "sent"
     SUMMARY = "summary"
+    TO_SUMMARIZE = "to_summarize"
     NOT_SENT = "not_sent"
     PENDING = "pending"
     ASKED = "asked"
@@ -41,6 +47,7 @@ class RowMark(enum.Enum):
 _LABELS = {
     RowMark.SENT: "sent this time",
     RowMark.SUMMARY: "in summary",
+    RowMark.TO_SUMMARIZE: "to be summarized",
     RowMark.NOT_SENT: "not sent",
     RowMark.PENDING: "pending",
     RowMark.ASKED: "asked this time",
@@ -49,6 +56,8 @@ _LABELS = {
 _EXPLANATIONS = {
     RowMark.SENT: "carried verbatim in the request",
     RowMark.SUMMARY: "stood in for by the rolling summary",
+    RowMark.TO_SUMMARIZE: "not in the summary yet: sending first folds it into the rolling "
+    "summary (a summary call to the model)",
     RowMark.NOT_SENT: "kept in the log, left out of the request",
     RowMark.PENDING: "the question being answered now",
     RowMark.ASKED: "the question of the last request, now answered and saved",
@@ -59,6 +68,7 @@ _EXPLANATIONS = {
 _COLORS = {
     RowMark.SENT: ("#1a7f37", "#3fb950"),
     RowMark.SUMMARY: ("#0969da", "#58a6ff"),
+    RowMark.TO_SUMMARIZE: ("#8250df", "#a371f7"),
     RowMark.NOT_SENT: ("#8c959f", "#6e7681"),
     RowMark.PENDING: ("#bf8700", "#d29922"),
     RowMark.ASKED: ("#1a7f37", "#3fb950"),
@@ -68,6 +78,57 @@ _COLORS = {
 def marks_of(projection: Projection) -> dict[int, RowMark]:
     """Ordinal → mark for every turn the projection was given."""
     return {ordinal: RowMark.of(mark) for ordinal, mark in projection.marks_by_ordinal().items()}
+
+
+def span_text(ordinals: Sequence[int]) -> str:
+    """"turn 4", "turns 1–27" or, with gaps left by deletes, "turns 1–3, 5–9"."""
+    if not ordinals:
+        return "no turns"
+    runs: list[tuple[int, int]] = []
+    for ordinal in sorted(ordinals):
+        if runs and ordinal == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], ordinal)
+        else:
+            runs.append((ordinal, ordinal))
+    text = ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in runs)
+    return f"turn {text}" if len(ordinals) == 1 else f"turns {text}"
+
+
+def usage_text(usage: Usage) -> str:
+    """"412 prompt · 21 completion · 433 total tokens", or "usage not reported"."""
+    if not usage.known:
+        return "usage not reported"
+    bits = []
+    if usage.prompt_tokens is not None:
+        bits.append(f"{usage.prompt_tokens:,} prompt")
+    if usage.completion_tokens is not None:
+        bits.append(f"{usage.completion_tokens:,} completion")
+    if usage.total_tokens is not None:
+        bits.append(f"{usage.total_tokens:,} total")
+    return " · ".join(bits) + " tokens"
+
+
+def summary_caption(summary: StoredSummary) -> str:
+    """Which summary it is, in one line: what it covers, who made it, when, how big."""
+    if summary.first_ordinal == summary.last_ordinal:
+        span = f"turn {summary.first_ordinal}"
+    else:
+        span = f"turns {summary.first_ordinal}–{summary.last_ordinal}"
+    count = f"{summary.covered_count:,} turn{'s' if summary.covered_count != 1 else ''}"
+    when = summary.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
+    return (f"summary #{summary.id} of {span} ({count}), made by {summary.model or 'the model'} "
+            f"on {when}, {summary.content_bytes:,} bytes, ~{summary.content_tokens:,} tokens")
+
+
+def summary_tooltip(ordinal: int, summary: StoredSummary | None) -> str:
+    """The tooltip of a turn marked *in summary*: which summary stands in for it."""
+    if summary is None:
+        return f"Turn {ordinal}: {RowMark.SUMMARY.explanation}"
+    text = f"Turn {ordinal} is in the rolling {summary_caption(summary)}."
+    if summary.warnings:
+        text += ("\nWarning: the summary may have dropped " + ", ".join(
+            f"“{fact}”" for fact in summary.warnings) + ".")
+    return text
 
 
 class MarkSwatch(QWidget):
@@ -88,7 +149,8 @@ class MarkSwatch(QWidget):
 class MarkLegend(QWidget):
     """The legend of the marks, one swatch and label each, wrapping in narrow windows."""
 
-    SHOWN = (RowMark.SENT, RowMark.SUMMARY, RowMark.NOT_SENT, RowMark.PENDING)
+    SHOWN = (RowMark.SENT, RowMark.SUMMARY, RowMark.TO_SUMMARIZE, RowMark.NOT_SENT,
+             RowMark.PENDING)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -45,8 +45,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.compaction import StoredSummary
 from ..core.model import Turn
-from .marks import RowMark
+from .marks import RowMark, summary_tooltip
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -85,6 +86,7 @@ class TranscriptModel(QAbstractListModel):
         self._first = 0  # index in _turns of row 0
         self._pending: PendingRow | None = None
         self._marks: dict[int, RowMark] = {}
+        self._summary: StoredSummary | None = None
         self._older_requested = False
 
     # ------------------------------------------------------------------ contents
@@ -149,6 +151,8 @@ class TranscriptModel(QAbstractListModel):
             return f"Turn {turn.ordinal}{said}. Question: {turn.question}\nAnswer: {turn.answer}"
         if role == Qt.ItemDataRole.ToolTipRole:
             mark = self._marks.get(turn.ordinal)
+            if mark is RowMark.SUMMARY:
+                return summary_tooltip(turn.ordinal, self._summary)
             return f"Turn {turn.ordinal}: {mark.explanation}" if mark else None
         return None
 
@@ -212,6 +216,14 @@ class TranscriptModel(QAbstractListModel):
                 self.index(0), self.index(self.loaded_count - 1), [Role.MARK]
             )
 
+    def set_summary(self, summary: StoredSummary | None) -> None:
+        """The rolling summary the *in summary* marks refer to (named in their tooltips)."""
+        self._summary = summary
+
+    @property
+    def summary(self) -> StoredSummary | None:
+        return self._summary
+
     def mark_of(self, ordinal: int) -> RowMark | None:
         return self._marks.get(ordinal)
 
@@ -251,6 +263,24 @@ class TranscriptModel(QAbstractListModel):
         self.endRemoveRows()
         return pending.answer
 
+    def remove_turn(self, turn_id: str) -> bool:
+        """A turn was deleted: drop its row (the others keep their place and ordinals)."""
+        index = next((i for i, t in enumerate(self._turns) if t.id == turn_id), None)
+        if index is None:
+            return False
+        turn = self._turns[index]
+        remaining = tuple(self._turns[:index]) + tuple(self._turns[index + 1 :])
+        self._marks.pop(turn.ordinal, None)
+        if index < self._first:
+            self._turns = remaining
+            self._first -= 1
+            return True
+        row = index - self._first
+        self.beginRemoveRows(QModelIndex(), row, row)
+        self._turns = remaining
+        self.endRemoveRows()
+        return True
+
     def commit_pending(self, turns: Sequence[Turn]) -> None:
         """The pending question became the last turn of `turns` (the log after commit)."""
         self.drop_pending()
@@ -288,6 +318,13 @@ class TranscriptDelegate(QStyledItemDelegate):
     def clear_cache(self) -> None:
         self._docs.clear()
         self.reset_pending()
+
+    def forget(self, key: str) -> None:
+        """Drop the documents of one row (a deleted turn, or the finished pending row)."""
+        for cache_key in [k for k in self._docs if k[0] == key]:
+            del self._docs[cache_key]
+        if key == PENDING_KEY:
+            self.reset_pending()
 
     def reset_pending(self) -> None:
         self._pending_doc = None
@@ -456,6 +493,7 @@ class TranscriptView(QListView):
     turns when the top is reached, and copies a turn's text."""
 
     copied = Signal(str)
+    delete_requested = Signal(str)  # turn id
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -484,6 +522,16 @@ class TranscriptView(QListView):
         self._copy_turn = self._action("Copy turn", QKeySequence.StandardKey.Copy, "turn")
         self._copy_question = self._action("Copy question", None, "question")
         self._copy_answer = self._action("Copy answer", None, "answer")
+        separator = QAction(self)
+        separator.setSeparator(True)
+        self.addAction(separator)
+        self.delete_action = QAction("Delete turn…", self)
+        self.delete_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.delete_action.setToolTip("Delete this turn and everything derived from it "
+                                      "(summaries covering it, its place in request records)")
+        self.delete_action.triggered.connect(self.delete_current)
+        self.addAction(self.delete_action)
 
     def _action(self, text: str, shortcut: QKeySequence.StandardKey | None, part: str) -> QAction:
         action = QAction(text, self)
@@ -500,6 +548,7 @@ class TranscriptView(QListView):
         model.modelReset.connect(self._after_reset)
         model.rowsAboutToBeInserted.connect(self._before_insert)
         model.rowsInserted.connect(self._after_insert)
+        model.rowsAboutToBeRemoved.connect(self._before_remove)
         model.dataChanged.connect(self._after_change)
 
     def transcript(self) -> TranscriptModel:
@@ -539,6 +588,11 @@ class TranscriptView(QListView):
         if first > 0 and self._follow:
             self.scrollToBottom()
 
+    def _before_remove(self, parent: QModelIndex, first: int, last: int) -> None:
+        model = self.transcript()
+        for row in range(first, last + 1):
+            self.delegate.forget(str(model.index(row).data(Role.KEY)))
+
     def _after_reset(self) -> None:
         self.delegate.clear_cache()
         self._follow = True
@@ -560,6 +614,16 @@ class TranscriptView(QListView):
         super().resizeEvent(event)  # type: ignore[arg-type]
         if follow:
             self.scrollToBottom()
+
+    # ----------------------------------------------------------------- deleting
+    def delete_current(self) -> str | None:
+        """Ask to delete the current turn (the pending question is not a turn yet)."""
+        index = self.currentIndex()
+        if not index.isValid() or index.data(Role.PENDING):
+            return None
+        turn_id = str(index.data(Role.KEY))
+        self.delete_requested.emit(turn_id)
+        return turn_id
 
     # ------------------------------------------------------------------ copying
     def copy_current(self, part: str) -> str:

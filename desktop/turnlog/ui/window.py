@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QProgressBar,
     QVBoxLayout,
@@ -26,10 +27,12 @@ from PySide6.QtWidgets import (
 
 from .. import APP_NAME
 from ..chat import Route, budget_for, model_for, options_for, request_for, sender_for
+from ..core.body import RequestOptions
 from ..core.budget import Budget, InvalidBudget
+from ..core.compaction import StoredSummary
 from ..core.failures import Failure, ProviderFailure
 from ..core.model import Conversation, Turn, Usage
-from ..core.projection import CostIndex, Projection, ProjectionRefused, project
+from ..core.projection import CostIndex, Projection, ProjectionRefused
 from ..core.send import (
     Committed,
     Failed,
@@ -37,13 +40,25 @@ from ..core.send import (
     RequestRecord,
     Stage,
 )
+from ..export import export_text
 from ..store import TurnlogStore
+from ..store.deletion import DeletionCounts
 from .about import AboutDialog
 from .banner import FailureBanner
 from .composer import Composer
 from .connection import Connector, Endpoint, NotConnected
 from .inspector import Inspector, InspectorState
 from .marks import MarkLegend, RowMark, marks_of
+from .preview import Preview, preview
+from .privacy import (
+    DELETE_DETAIL,
+    Confirmation,
+    Decision,
+    ExportTarget,
+    ask,
+    choose_export,
+    write_export,
+)
 from .settings import ProviderSetup, SettingsDialog
 from .sidebar import Sidebar
 from .tasks import TaskContext, TaskHandle, TaskRunner
@@ -77,12 +92,15 @@ class Shown:
     asked: int | None = None
     endpoint: Endpoint | None = None
     duration_s: float | None = None
+    to_summarize: tuple[int, ...] = ()  # previews: turns a send would first summarize
 
     def marks(self, turns: Sequence[Turn]) -> dict[int, RowMark]:
         if self.projection is not None:
             marks = marks_of(self.projection)
         else:
             marks = {t.ordinal: RowMark.NOT_SENT for t in turns}
+        for ordinal in self.to_summarize:
+            marks[ordinal] = RowMark.TO_SUMMARIZE
         if self.asked is not None:
             marks[self.asked] = RowMark.ASKED
         return marks
@@ -123,7 +141,13 @@ def window_settings(home: Path) -> QSettings:
 
 
 class MainWindow(QMainWindow):
-    """One window over one store. Storage writes and loading run through `runner`."""
+    """One window over one store. Storage writes and loading run through `runner`.
+
+    `confirm` and `choose_export` ask the person (a message box, a save dialog); both are
+    plain attributes so they can be answered without a modal dialog.
+    """
+
+    stage_entered = Signal(str)  # the stage line's words, each time a send enters a stage
 
     def __init__(self, store: TurnlogStore, runner: TaskRunner, connector: Connector, *,
                  setup: ProviderSetup | None = None, settings: QSettings | None = None,
@@ -145,6 +169,7 @@ class MainWindow(QMainWindow):
         self._sending_to: int | None = None
         self._stream = StreamBuffer()
         self._stage = ""
+        self._stage_entered: tuple[float, str] = (0.0, "")
         self._send_started = 0.0
         self._flush_timer = QTimer(self)
         self._flush_timer.setInterval(STREAM_INTERVAL_MS)
@@ -154,6 +179,10 @@ class MainWindow(QMainWindow):
         self._preview_timer.setInterval(PREVIEW_DELAY_MS)
         self._preview_timer.timeout.connect(self.refresh_preview)
         self.conversation: Conversation | None = None
+        self._summary: StoredSummary | None = None  # the open conversation's newest summary
+        self._discard_sent = False  # the running request's conversation is being deleted
+        self.confirm = lambda confirmation: ask(self, confirmation)
+        self.choose_export = lambda title: choose_export(self, title)
         self._narrow = False
         self._docks_before_narrow: dict[str, bool] = {}
         self.setWindowTitle(APP_NAME)
@@ -187,6 +216,7 @@ class MainWindow(QMainWindow):
         self.transcript = TranscriptModel(self)
         self.view = TranscriptView(self)
         self.view.setModel(self.transcript)
+        self.view.delete_requested.connect(self.delete_turn)
         column.addWidget(self.view, 1)
         self.empty_hint = QLabel(self)
         self.empty_hint.setWordWrap(True)
@@ -230,6 +260,7 @@ class MainWindow(QMainWindow):
                          Qt.Orientation.Horizontal)
 
         self._build_menus()
+        self._build_file_menu()
         self.refresh_conversations()
         self._restore_geometry()
 
@@ -351,6 +382,7 @@ class MainWindow(QMainWindow):
             return
         self.conversation = conversation
         self.transcript.set_turns(())
+        self._summary = None
         self._last = None
         self._show_last = False
         self.what_if_bytes = None
@@ -365,17 +397,22 @@ class MainWindow(QMainWindow):
         self.empty_hint.show()
         cid = conversation.id
 
-        def load(context: TaskContext) -> tuple[Turn, ...]:
-            return self.store.turns(cid)
+        self._load(cid)
+
+    def _load(self, cid: int) -> None:
+        def load(context: TaskContext) -> tuple[tuple[Turn, ...], StoredSummary | None]:
+            return self.store.turns(cid), self.store.latest_summary(cid)
 
         self.runner.run(TaskRunner.STORAGE, "load turns", load,
-                        on_success=lambda turns: self._loaded(cid, turns),
+                        on_success=lambda loaded: self._loaded(cid, *loaded),
                         on_failure=lambda err: self._load_failed(cid, err))
 
-    def _loaded(self, conversation_id: int, turns: Sequence[Turn]) -> None:
+    def _loaded(self, conversation_id: int, turns: Sequence[Turn],
+                summary: StoredSummary | None) -> None:
         if self.conversation is None or self.conversation.id != conversation_id:
             return  # the user moved on while it loaded
         self.costs.warm(turns[-TranscriptModel.PAGE:])
+        self._summary = summary
         self.transcript.set_turns(turns)
         self._update_empty_hint()
         self.refresh_preview()
@@ -439,37 +476,250 @@ class MainWindow(QMainWindow):
         self.refresh_conversations()
 
     def delete_conversation(self, conversation: Conversation) -> None:
-        count = len(self.store.turns(conversation.id))
-        box = QMessageBox(QMessageBox.Icon.Warning, "Delete conversation",
-                          f"Delete “{conversation.title}” and all {count:,} of its turns?",
-                          QMessageBox.StandardButton.NoButton, self)
-        box.setInformativeText("The text is removed from the database and cannot be "
-                               "brought back.")
-        delete = box.addButton("Delete", QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.exec()
-        if box.clickedButton() is delete:
+        """Count what deleting the conversation removes, then ask (sidebar Delete…)."""
+        cid = conversation.id
+
+        def count(context: TaskContext) -> DeletionCounts:
+            return self.store.preview_delete_conversation(cid)
+
+        self.runner.run(TaskRunner.STORAGE, "count a conversation's deletion", count,
+                        on_success=lambda counts: self._confirm_delete_conversation(
+                            conversation, counts),
+                        on_failure=self._storage_failed)
+
+    def _confirm_delete_conversation(self, conversation: Conversation,
+                                     counts: DeletionCounts) -> None:
+        decision: Decision = self.confirm(Confirmation(
+            "Delete conversation",
+            f"Delete “{conversation.title}”? This removes {counts.describe()}.",
+            DELETE_DETAIL, "Delete"))
+        if decision.accepted:
             self.delete_now(conversation)
 
     def delete_now(self, conversation: Conversation) -> None:
+        """Delete without asking; a request in flight for it is stopped and discarded."""
         cid = conversation.id
+        self._cancel_for_delete({cid})
 
-        def delete(context: TaskContext) -> int:
-            self.store.delete_conversation(cid)
-            return cid
+        def delete(context: TaskContext) -> tuple[int, DeletionCounts]:
+            return cid, self.store.delete_conversation(cid)
 
         self.runner.run(TaskRunner.STORAGE, "delete conversation", delete,
-                        on_success=self._deleted, on_failure=self._storage_failed)
+                        on_success=lambda done: self._deleted(*done),
+                        on_failure=self._storage_failed)
 
-    def _deleted(self, conversation_id: int) -> None:
+    def _deleted(self, conversation_id: int, counts: DeletionCounts | None = None) -> None:
         if self.conversation is not None and self.conversation.id == conversation_id:
-            self.conversation = None
-            self.transcript.set_turns(())
-            self.title.setText("")
-            self._last = None
+            self._close_conversation()
+        if counts is not None:
+            self.statusBar().showMessage(f"Deleted {counts.describe()}.")
         self.refresh_conversations()
         self.refresh_preview()
+
+    def _close_conversation(self) -> None:
+        """Let go of everything shown from the open conversation (it was deleted)."""
+        self.conversation = None
+        self._summary = None
+        self._last = None
+        self._show_last = False
+        self.what_if_bytes = None
+        self.transcript.set_turns(())
+        self.title.setText("")
+        self.banner.dismiss()
+        self._update_empty_hint()
+
+    # ------------------------------------------------------- privacy and export
+    def _build_file_menu(self) -> None:
+        menu = QMenu("&File", self)
+        self.export_action = QAction("&Export conversation…", self)
+        self.export_action.setShortcut(QKeySequence("Ctrl+E"))
+        self.export_action.setStatusTip("Save the open conversation as Markdown or JSON lines")
+        self.export_action.triggered.connect(self.export_conversation)
+        menu.addAction(self.export_action)
+        menu.addSeparator()
+        self.delete_all_action = QAction("Delete &all history…", self)
+        self.delete_all_action.setStatusTip("Delete every conversation with its summaries and "
+                                            "request records")
+        self.delete_all_action.triggered.connect(self.delete_all_history)
+        menu.addAction(self.delete_all_action)
+        bar = self.menuBar()
+        actions = bar.actions()
+        if actions:
+            bar.insertMenu(actions[0], menu)
+        else:
+            bar.addMenu(menu)
+
+    def _cancel_for_delete(self, conversation_ids: set[int] | None) -> None:
+        """Stop the running request when its conversation is about to be deleted (None:
+        everything is); what it returns is then discarded, and the store refuses its
+        late writes by generation."""
+        if self._task is None or self._sending_to is None:
+            return
+        if conversation_ids is not None and self._sending_to not in conversation_ids:
+            return
+        self._discard_sent = True
+        self._task.cancel()
+        self.stage_line.setText("Stopping…")
+
+    def _discarded(self) -> bool:
+        """After `_end_running`: a request whose conversation was deleted leaves nothing —
+        no pending row, no banner, no draft brought back, no marks of its request."""
+        if not self._discard_sent:
+            return False
+        self._discard_sent = False
+        self._sending_to = None
+        self.transcript.drop_pending()
+        self.refresh_preview()
+        return True
+
+    def delete_turn(self, turn_id: str) -> None:
+        """Count what deleting one turn removes, then ask (transcript context menu)."""
+        if self.running:
+            self.statusBar().showMessage("Stop the running request before deleting a turn.")
+            return
+
+        def count(context: TaskContext) -> tuple[int, DeletionCounts]:
+            _, turn = self.store.turn(turn_id)
+            return turn.ordinal, self.store.preview_delete_turn(turn_id)
+
+        self.runner.run(TaskRunner.STORAGE, "count a turn's deletion", count,
+                        on_success=lambda counted: self._confirm_delete_turn(turn_id, *counted),
+                        on_failure=self._storage_failed)
+
+    def _confirm_delete_turn(self, turn_id: str, ordinal: int, counts: DeletionCounts) -> None:
+        decision: Decision = self.confirm(Confirmation(
+            "Delete turn",
+            f"Delete turn {ordinal}? This removes {counts.describe()}.",
+            "Summaries covering it go too (the next send makes a new one); request records "
+            "keep only their numbers. The other turns keep their numbers. " + DELETE_DETAIL,
+            "Delete"))
+        if not decision.accepted:
+            return
+        if self.running:
+            self.statusBar().showMessage("Stop the running request before deleting a turn.")
+            return
+
+        def delete(context: TaskContext) -> tuple[int, DeletionCounts]:
+            return self.store.delete_turn(turn_id)
+
+        self.runner.run(TaskRunner.STORAGE, "delete turn", delete,
+                        on_success=lambda done: self._turn_deleted(turn_id, *done),
+                        on_failure=self._storage_failed)
+
+    def _turn_deleted(self, turn_id: str, conversation_id: int, counts: DeletionCounts) -> None:
+        self.statusBar().showMessage(f"Deleted {counts.describe()}.")
+        self.costs.forget([turn_id])
+        if self.conversation is None or self.conversation.id != conversation_id:
+            return
+        # The last request's body carried the turn: recompute from the log as it is now.
+        self._last = None
+        self._show_last = False
+        self._summary = None  # a summary covering the turn is gone; reload what is left
+        self.transcript.remove_turn(turn_id)
+        self._update_empty_hint()
+        self.refresh_preview()
+        self._reload_summary(conversation_id)
+
+    def _reload_summary(self, conversation_id: int) -> None:
+        """Read the conversation's newest summary (a send may have made one, a delete may
+        have removed one) and show the marks and inspector with it."""
+        if self.runner.closed:
+            return
+
+        def load(context: TaskContext) -> StoredSummary | None:
+            return self.store.latest_summary(conversation_id)
+
+        def loaded(summary: StoredSummary | None) -> None:
+            if self.conversation is None or self.conversation.id != conversation_id:
+                return
+            self._summary = summary
+            if self.shown.kind in ("preview", "what-if"):
+                self.refresh_preview()
+            else:
+                self._show(self.shown)
+
+        self.runner.run(TaskRunner.STORAGE, "load summary", load, on_success=loaded,
+                        on_failure=self._storage_failed)
+
+    def delete_all_history(self) -> None:
+        """Count everything, then ask (File → Delete all history…), offering to remove the
+        provider keys from the keyring too."""
+
+        def count(context: TaskContext) -> DeletionCounts:
+            return self.store.preview_delete_all()
+
+        self.runner.run(TaskRunner.STORAGE, "count all history", count,
+                        on_success=self._confirm_delete_all, on_failure=self._storage_failed)
+
+    def _confirm_delete_all(self, counts: DeletionCounts) -> None:
+        setup = self.setup
+        profiles = setup.load() if setup is not None else []
+        option = ""
+        if profiles:
+            names = ", ".join(p.name for p in profiles)
+            option = (f"Also remove the API keys of {len(profiles)} provider profile"
+                      f"{'s' if len(profiles) != 1 else ''} ({names}) from "
+                      f"{setup.keys().backend_name() if setup else 'the keyring'}")
+        decision: Decision = self.confirm(Confirmation(
+            "Delete all history",
+            f"Delete all history? This removes {counts.describe()}.",
+            "Every conversation goes, with its summaries and request records; the database "
+            "is then rebuilt (VACUUM) so no free page keeps old text. " + DELETE_DETAIL,
+            "Delete everything", option))
+        if not decision.accepted:
+            return
+        self._cancel_for_delete(None)
+        keys = setup.keys() if setup is not None and decision.option else None
+        ids = [p.id for p in profiles]
+
+        def delete(context: TaskContext) -> tuple[DeletionCounts, int | None]:
+            done = self.store.delete_all()
+            removed = sum(1 for pid in ids if keys.delete(pid)) if keys is not None else None
+            return done, removed
+
+        self.runner.run(TaskRunner.STORAGE, "delete all history", delete,
+                        on_success=lambda done: self._all_deleted(*done),
+                        on_failure=self._storage_failed)
+
+    def _all_deleted(self, counts: DeletionCounts, keys_removed: int | None) -> None:
+        self._close_conversation()
+        message = f"Deleted {counts.describe()}."
+        if keys_removed is not None:
+            message += f" Removed {keys_removed} API key{'s' if keys_removed != 1 else ''}."
+        self.statusBar().showMessage(message)
+        self.refresh_conversations()
+        self.refresh_preview()
+
+    def export_conversation(self) -> ExportTarget | None:
+        """Save the open conversation where the person picks (File → Export…); the file is
+        written on the storage worker."""
+        conversation = self.conversation
+        if conversation is None:
+            self.statusBar().showMessage("Open a conversation to export first.")
+            return None
+        target: ExportTarget | None = self.choose_export(conversation.title)
+        if target is None:
+            return None
+        cid = conversation.id
+
+        def write(context: TaskContext) -> tuple[int, int]:
+            turns = self.store.turns(cid)
+            text = export_text(self.store.conversation(cid), turns, target.fmt)
+            return len(turns), write_export(target.path, text)
+
+        self.runner.run(TaskRunner.STORAGE, "export conversation", write,
+                        on_success=lambda done: self.statusBar().showMessage(
+                            f"Exported {done[0]:,} turns ({done[1]:,} bytes) to {target.path}."),
+                        on_failure=self._export_failed)
+        return target
+
+    def _export_failed(self, error: BaseException) -> None:
+        if not isinstance(error, OSError):
+            self._storage_failed(error)
+            return
+        self.banner.show_text("Could not export the conversation",
+                              f"The file could not be written: {error}. Choose another place "
+                              "and export again (Ctrl+E).")
 
     def _storage_failed(self, error: BaseException) -> None:
         if not isinstance(error, Exception) or not hasattr(error, "kind"):
@@ -567,11 +817,11 @@ class MainWindow(QMainWindow):
         options = options_for(conversation, route=endpoint.route if endpoint else None)
         projection: Projection | None = None
         refusal: ProjectionRefused | None = None
+        to_summarize: tuple[int, ...] = ()
         if budget is not None:
             try:
-                projection = project(turns, draft, model=model, budget=budget,
-                                     system_prompt=conversation.system_prompt,
-                                     options=options, costs=self.costs)
+                planned = self._preview(conversation, turns, draft, model, budget, options)
+                projection, to_summarize = planned.projection, planned.to_summarize
             except ProjectionRefused as err:
                 refusal = err
         if refusal is not None:
@@ -581,19 +831,29 @@ class MainWindow(QMainWindow):
             self.composer.send_button.setEnabled(False)
         self.composer.set_counter(*self._counter_text(projection, refusal, budget))
 
-        shown = Shown("preview", projection, refusal, endpoint=endpoint)
+        shown = Shown("preview", projection, refusal, endpoint=endpoint,
+                      to_summarize=to_summarize)
         if self.what_if_bytes is not None and budget is not None:
             what_if_budget = replace(budget, max_bytes=self.what_if_bytes)
             try:
-                shown = Shown("what-if", project(
-                    turns, draft, model=model, budget=what_if_budget,
-                    system_prompt=conversation.system_prompt, options=options,
-                    costs=self.costs), endpoint=endpoint)
+                planned = self._preview(conversation, turns, draft, model, what_if_budget,
+                                        options)
+                shown = Shown("what-if", planned.projection, endpoint=endpoint,
+                              to_summarize=planned.to_summarize)
             except ProjectionRefused as err:
                 shown = Shown("what-if", None, err, endpoint=endpoint)
         elif self._show_last and self._last is not None:
             shown = self._last
         self._show(shown)
+
+    def _preview(self, conversation: Conversation, turns: Sequence[Turn], draft: str,
+                 model: str, budget: Budget, options: RequestOptions) -> Preview:
+        """The projection a send would start from: with the cached summary where the send
+        would reuse it, naming the turns it would summarize first."""
+        return preview(turns, draft, model=model, budget=budget,
+                       system_prompt=conversation.system_prompt, options=options,
+                       costs=self.costs, compaction=conversation.settings.compaction,
+                       cached=self._summary)
 
     @staticmethod
     def _counter_text(projection: Projection | None, refusal: ProjectionRefused | None,
@@ -616,8 +876,18 @@ class MainWindow(QMainWindow):
                f"tokens ({kind}), each against its limit.")
         return text, tip
 
+    def _summary_of(self, projection: Projection | None) -> StoredSummary | None:
+        """The stored summary `projection` carries, when it is the one loaded."""
+        part = projection.summary if projection is not None else None
+        summary = self._summary
+        if part is None or summary is None or part.summary_id != summary.id:
+            return None
+        return summary
+
     def _show(self, shown: Shown) -> None:
         self.shown = shown
+        summary = self._summary_of(shown.projection)
+        self.transcript.set_summary(summary)
         self.transcript.set_marks(shown.marks(self.transcript.turns))
         self.legend.set_source(self._source_text(shown))
         conversation = self.conversation
@@ -645,6 +915,8 @@ class MainWindow(QMainWindow):
             what_if=self.what_if_bytes if shown.kind == "what-if" else None,
             asked=shown.asked,
             compaction=bool(conversation and conversation.settings.compaction),
+            summary=summary,
+            to_summarize=shown.to_summarize,
         ))
 
     def _source_text(self, shown: Shown) -> str:
@@ -740,6 +1012,11 @@ class MainWindow(QMainWindow):
         words = STAGE_WORDS.get(stage, stage.value)
         self._stage = f"{words} ({detail})" if detail else words
         self._update_stage_line()
+        # The window enters "preparing" before the send path reports it too: one stage.
+        entered = (self._send_started, self._stage)
+        if entered != self._stage_entered:
+            self._stage_entered = entered
+            self.stage_entered.emit(self._stage)
 
     def _update_stage_line(self) -> None:
         elapsed = time.monotonic() - self._send_started
@@ -770,6 +1047,8 @@ class MainWindow(QMainWindow):
 
     def _finished(self, outcome: Outcome) -> None:
         text, cursor = self._end_running()
+        if self._discarded():
+            return
         conversation_id = self._sending_to
         self._sending_to = None
         endpoint = self.shown.endpoint
@@ -796,10 +1075,15 @@ class MainWindow(QMainWindow):
                                duration_s=duration)
             self._show_last = True
         self.refresh_preview()
+        if conversation_id is not None:
+            self._reload_summary(conversation_id)
 
     def _crashed(self, error: BaseException) -> None:
         """A bug in the send path: never lose the draft, then report it as a bug."""
         text, cursor = self._end_running()
+        if self._discarded():
+            sys.excepthook(type(error), error, error.__traceback__)
+            return
         self._sending_to = None
         partial = self.transcript.drop_pending()
         self.composer.restore(text, cursor)

@@ -1,0 +1,109 @@
+"""Deleting and exporting history from the window: the confirmation that names exactly
+what goes, and the export target a person picks.
+
+Both are plain callables the window holds (`MainWindow.confirm`,
+`MainWindow.choose_export`), so a caller can answer them without a modal dialog.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QStandardPaths
+from PySide6.QtWidgets import QCheckBox, QFileDialog, QMessageBox, QWidget
+
+DELETE_DETAIL = (
+    "The text is overwritten in the database file (secure delete) and the write-ahead log "
+    "is emptied, so it cannot be brought back. Export first if you want a copy."
+)
+
+# Save-dialog filters per export format, and the file suffix each writes.
+EXPORT_FILTERS = {"markdown": "Markdown (*.md)", "jsonl": "JSON lines (*.jsonl)"}
+EXPORT_SUFFIXES = {"markdown": ".md", "jsonl": ".jsonl"}
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """A question before a destructive step. `option`, when set, is a checkbox offered
+    with it (e.g. also removing the API keys)."""
+
+    title: str
+    text: str
+    detail: str
+    action: str
+    option: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    accepted: bool
+    option: bool = False
+
+
+def ask(parent: QWidget, confirmation: Confirmation) -> Decision:
+    """Ask with a message box; Cancel is the default button."""
+    box = QMessageBox(QMessageBox.Icon.Warning, confirmation.title, confirmation.text,
+                      QMessageBox.StandardButton.NoButton, parent)
+    box.setInformativeText(confirmation.detail)
+    go = box.addButton(confirmation.action, QMessageBox.ButtonRole.DestructiveRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    check: QCheckBox | None = None
+    if confirmation.option:
+        check = QCheckBox(confirmation.option, box)
+        box.setCheckBox(check)
+    box.exec()
+    return Decision(box.clickedButton() is go, bool(check is not None and check.isChecked()))
+
+
+@dataclass(frozen=True, slots=True)
+class ExportTarget:
+    path: Path
+    fmt: str  # "markdown" or "jsonl", as turnlog.export names them
+
+
+def safe_file_name(title: str) -> str:
+    """A file name from a conversation title: path separators and control characters go."""
+    name = "".join("-" if ch in '/\\:*?"<>|' or ord(ch) < 32 else ch for ch in title).strip()
+    return name.strip(".") or "conversation"
+
+
+def choose_export(parent: QWidget, title: str) -> ExportTarget | None:
+    """Ask where to export and in which format (the filter chosen, or the file's suffix)."""
+    folder = QStandardPaths.writableLocation(
+        QStandardPaths.StandardLocation.DocumentsLocation) or str(Path.home())
+    suggested = str(Path(folder) / (safe_file_name(title) + EXPORT_SUFFIXES["markdown"]))
+    path, chosen = QFileDialog.getSaveFileName(
+        parent, "Export conversation", suggested, ";;".join(EXPORT_FILTERS.values()),
+        EXPORT_FILTERS["markdown"])
+    if not path:
+        return None
+    return export_target(Path(path), chosen)
+
+
+def export_target(path: Path, chosen_filter: str) -> ExportTarget:
+    """The format the suffix names, else the chosen filter's; the suffix is added if missing."""
+    by_suffix = {suffix: fmt for fmt, suffix in EXPORT_SUFFIXES.items()}
+    fmt = by_suffix.get(path.suffix.lower())
+    if fmt is None:
+        fmt = next((f for f, flt in EXPORT_FILTERS.items() if flt == chosen_filter), "markdown")
+        path = path.with_name(path.name + EXPORT_SUFFIXES[fmt])
+    return ExportTarget(path, fmt)
+
+
+def write_export(path: Path, text: str) -> int:
+    """Write `text` as UTF-8 next to `path`, then move it into place, so an existing file
+    is never left half-written. Returns the bytes written."""
+    data = text.encode("utf-8")
+    partial = path.with_name(f".{path.name}.part")
+    try:
+        with partial.open("wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+    return len(data)
