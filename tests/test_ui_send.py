@@ -240,3 +240,22 @@ def test_marks_agree_with_the_recorded_body(qtbot, make_window, store, loopback)
     assert len(request.body) <= 900
     assert json.loads(window.shown.projection.body) == body
     assert window.shown.projection.body == request.body
+
+
+def test_each_pending_row_paints_its_own_question_and_answer(qtbot, make_window, store,
+                                                             loopback):
+    window, cid = open_window(qtbot, make_window, store, numbered(1))
+    delegate = window.view.delegate
+    for question, answer in (("The first question?", "A long first answer " * 5),
+                             ("Second?", "Short.")):
+        loopback.script(Behaviour.slow(answer, delay_s=0.1, chunks=4))
+        type_draft(window, question, 0)
+        window.send()
+        row = window.transcript.rowCount() - 1
+        qtbot.waitUntil(lambda: bool(window.transcript.pending.answer), timeout=5000)
+        window.view.viewport().repaint()
+        shown_question, shown_answer = delegate._documents(window.transcript.index(row))
+        assert shown_question.toPlainText() == question
+        assert answer.startswith(shown_answer.toPlainText())
+        wait_done(qtbot, window)
+    assert [t.question for t in store.turns(cid)][1:] == ["The first question?", "Second?"]
