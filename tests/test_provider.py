@@ -530,7 +530,7 @@ def test_list_models_maps_errors(loopback, provider):
 def test_presets_table():
     by_id = {preset.id: preset for preset in PRESETS}
     assert set(by_id) == {"openai", "ollama", "lmstudio", "llamacpp", "vllm", "openrouter",
-                          "deepseek", "custom"}
+                          "deepseek", "custom", "builtin"}
     assert by_id["openai"].base_url == "https://api.openai.com/v1" and OPENAI.needs_key
     assert OPENAI.include_usage
     assert by_id["ollama"].base_url == "http://localhost:11434/v1"
