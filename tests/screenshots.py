@@ -9,6 +9,8 @@ loopback server so the marks show a real request, and saves
     main-1280x720.png      the window after the request (sent / not sent / asked)
     narrow-480x844.png     the same window 480 px wide (side panels folded away)
     failure-banner.png     a failed request: the banner, the partial answer, the draft
+    compaction-1280x720.png  turns in the summary beside turns sent verbatim, and the
+                           summary's provenance in the inspector
 
 Fonts come from the system (Noto Sans CJK and Noto Color Emoji are expected).
 """
@@ -48,6 +50,15 @@ SEED = [
     ("最后，帮我列一个行李清单。",
      "- 舒适的步行鞋 👟\n- 雨伞（杭州多雨 ☔）\n- 充电宝\n- 身份证和车票\n- 一件薄外套"),
 ]
+
+GARDEN = [
+    ("Never delete the backups. Keep that in mind for every plan we make together.",
+     "Understood: the backups stay, whatever happens."),
+    ("We are on build 4.2.17 of the installer for this whole project.", "Noted, build 4.2.17."),
+    ("Our tracking ticket is ORCHID-17 in the team tracker.", "Got it: ORCHID-17."),
+] + [(f"Question {i}: what should go in bed {i}? Sun all morning, clay soil, 2 m².",
+      f"For bed {i}, tulips along the fence and lavender in front; water weekly. 🌷")
+     for i in range(4, 41)]
 
 
 def free_display() -> int:
@@ -158,6 +169,7 @@ def child(out: Path) -> int:
         scroll_to(window, 1)
         shoot(window, "main-1280x720.png")
 
+
         # Narrow, with a draft: the marks preview the next request (compaction not yet run).
         window.resize(480, 844)
         until(lambda: window.width() == 480)
@@ -174,6 +186,29 @@ def child(out: Path) -> int:
         window.send()
         until(lambda: not window.running)
         shoot(window, "failure-banner.png")
+
+        # A longer log: 27 turns in the summary beside the verbatim ones, and a summary
+        # that dropped two key facts, flagged in the inspector.
+        garden = store.create_conversation(
+            "Garden project", model="qwen2.5-7b-instruct",
+            settings=ConversationSettings(max_bytes=6_000, compaction=True))
+        store.import_turns(garden.id, [
+            PendingTurn(uuid.uuid4().hex, q, a, "qwen2.5-7b-instruct", "stop", Usage(),
+                        datetime.now(UTC)) for q, a in GARDEN])
+        window.refresh_conversations(select_id=garden.id)
+        until(lambda: len(window.transcript.turns) == len(GARDEN))
+        usage = {"prompt_tokens": 1_436, "completion_tokens": 38, "total_tokens": 1_474}
+        server.script(Behaviour.answer("- ticket ORCHID-17\n- tulips along the fence",
+                                       usage=usage),
+                      Behaviour.answer("Garlic, planted in October. 🧄", usage=usage))
+        window.composer.set_draft("What should we plant next?")
+        window.send()
+        until(lambda: not window.running)
+        until(lambda: window.inspector.state is not None
+              and window.inspector.state.summary is not None)
+        scroll_to(window, window.shown.projection.summarized[-1] - 1)
+        window.inspector.ensureWidgetVisible(window.inspector.summary_warning)
+        shoot(window, "compaction-1280x720.png")
         window.shutdown()
         window.close()
     store.close()

@@ -181,7 +181,7 @@ def test_inspector_shows_provenance_and_the_key_fact_warning(qtbot, make_window,
     assert f"summary #{stored.id} of turns 1–27 (27 turns)" in text
     assert f"made by loopback-model on {when}" in text
     assert f"{stored.content_bytes:,} bytes, ~{stored.content_tokens:,} tokens" in text
-    assert "Covers ordinals 1–27" in text
+    assert "Stands in for turns 1–27 of the log as it is now." in text
     assert "Made in 3 calls:" in text
     assert text.count("call 3: 1,234 prompt · 56 completion · 1,290 total tokens") == 2
     assert "Summary calls in this request: 3" in text

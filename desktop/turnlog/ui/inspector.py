@@ -287,9 +287,9 @@ class Inspector(QScrollArea):
         if part is not None:
             if stored is not None and stored.id == part.summary_id:
                 lines.append(f"Carries {summary_caption(stored)}.")
-                lines.append(f"Covers ordinals {stored.first_ordinal}–{stored.last_ordinal} "
-                             f"({span_text(projection.summarized if projection else ())} "
-                             "of the log as it is now).")
+                lines.append("Stands in for "
+                             f"{span_text(projection.summarized if projection else ())} "
+                             "of the log as it is now.")
                 if stored.usages:
                     lines += [f"Made in {len(stored.usages)} call"
                               f"{'s' if len(stored.usages) != 1 else ''}:"]
