@@ -5,8 +5,11 @@
 1. Open: time from selecting a conversation of N turns to the first paint that shows its
    newest turn (goal ≤ 300 ms for 10,000 turns); baseline: a 10-turn conversation.
 2. Stream: the longest GUI-thread stall while an answer streams at RATE chunks a second
-   for SECONDS seconds through the real path (loopback HTTP server → provider → Sender on
-   the network worker → pending row), goal ≤ 50 ms; baseline: the same window idle.
+   for SECONDS seconds (`FakeStreamingProvider`, an in-process fake provider feeding
+   deltas from its own thread, since the loopback HTTP server cannot reach 2,000
+   chunks/s → Sender on the network worker → pending row), goal ≤ 50 ms; then the stall
+   when the finished answer is committed and its row repainted. Baselines: the same
+   window idle, and rendering the whole answer's Markdown once on the GUI thread.
 
 Runs offscreen unless QT_QPA_PLATFORM says otherwise. Not collected by pytest.
 """
@@ -25,11 +28,16 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import threading  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+
 from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QTimer  # noqa: E402
+from PySide6.QtGui import QTextDocument  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from loopback import Behaviour, LoopbackServer  # noqa: E402
+from turnlog.chat import Connection  # noqa: E402
 from turnlog.core.model import ConversationSettings, Usage  # noqa: E402
+from turnlog.core.provider import CancelToken, Reply  # noqa: E402
 from turnlog.core.send import PendingTurn  # noqa: E402
 from turnlog.providers import CUSTOM  # noqa: E402
 from turnlog.store import TurnlogStore  # noqa: E402
@@ -61,6 +69,49 @@ class PaintWatch(QObject):
                         self.window.view.visualRect(index)):
                     self.painted_at = time.perf_counter()
         return False
+
+
+class FakeStreamingProvider:
+    """A fake provider (in-process, no HTTP): a thread of its own hands `chunks` to
+    `on_delta` at `rate` chunks a second, as a fast server's stream would arrive."""
+
+    def __init__(self, chunks: list[str], rate: int) -> None:
+        self.chunks = chunks
+        self.rate = rate
+        self.delivered = 0
+
+    def complete(self, body: bytes, *, on_delta: Callable[[str], None],
+                 cancel: CancelToken) -> Reply:
+        started = time.perf_counter()
+        first: list[float] = []
+
+        def feed() -> None:
+            count = len(self.chunks)
+            while self.delivered < count and not cancel.cancelled:
+                due = min(count, int((time.perf_counter() - started) * self.rate) + 1)
+                while self.delivered < due:
+                    on_delta(self.chunks[self.delivered])
+                    self.delivered += 1
+                    if not first:
+                        first.append(time.perf_counter() - started)
+                time.sleep(0.001)
+
+        feeder = threading.Thread(target=feed, name="fake-provider-stream")
+        feeder.start()
+        feeder.join()
+        return Reply("".join(self.chunks[: self.delivered]), "stop", Usage(),
+                     first_token_s=first[0] if first else None)
+
+
+class FakeStreamConnector(ProviderConnector):
+    """The real connector for routes and previews; sends go to `provider`."""
+
+    def __init__(self, config: ProviderConfig, provider: FakeStreamingProvider) -> None:
+        super().__init__(lambda: config, lambda: None)
+        self.fake = provider
+
+    def connect(self, conversation, *, cancel, on_stage) -> Connection:  # noqa: ANN001
+        return Connection(self.fake, self.endpoint(conversation).route)
 
 
 def wait(app: QApplication, condition, timeout_s: float = 60.0) -> None:
@@ -95,18 +146,21 @@ def time_open(app: QApplication, window: MainWindow, cid: int, count: int) -> fl
 
 
 class StallMeter(QObject):
-    """A 5 ms timer on the GUI thread; the longest gap beyond 5 ms is the worst stall."""
+    """A 5 ms timer on the GUI thread; the longest gap beyond 5 ms is the worst stall.
+    Each gap is kept with the time it ended, to split the run at a moment (`worst_since`)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.clock = QElapsedTimer()
         self.worst = 0.0
+        self.gaps: list[tuple[float, float]] = []
         self.timer = QTimer(self)
         self.timer.setInterval(5)
         self.timer.timeout.connect(self._tick)
 
     def start(self) -> None:
         self.worst = 0.0
+        self.gaps = []
         self.clock.start()
         self.timer.start()
 
@@ -114,10 +168,24 @@ class StallMeter(QObject):
         gap = self.clock.nsecsElapsed() / 1e6
         self.clock.restart()
         self.worst = max(self.worst, gap - 5)
+        self.gaps.append((time.perf_counter(), gap - 5))
 
     def stop(self) -> float:
         self.timer.stop()
         return self.worst
+
+    def worst_between(self, start: float, end: float) -> float:
+        return max((gap for at, gap in self.gaps if start <= at < end), default=0.0)
+
+
+def markdown_render_ms(text: str, width: int) -> float:
+    """What laying out the whole answer as Markdown costs on this thread, once."""
+    started = time.perf_counter()
+    doc = QTextDocument()
+    doc.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+    doc.setTextWidth(width)
+    doc.size()
+    return (time.perf_counter() - started) * 1000
 
 
 def main() -> int:
@@ -128,16 +196,22 @@ def main() -> int:
     args = parser.parse_args()
 
     app = QApplication.instance() or QApplication(["turnlog-bench"])
-    with tempfile.TemporaryDirectory(prefix="turnlog-bench-") as home, \
-            LoopbackServer() as server:
+    with tempfile.TemporaryDirectory(prefix="turnlog-bench-") as home:
         os.environ["TURNLOG_HOME"] = home
         store = TurnlogStore.open(Path(home))
         print(f"seeding {args.turns:,} turns…", flush=True)
         small = seed(store, "small", 10)
         big = seed(store, "big", args.turns)
         seed(store, "start", 1)
-        config = ProviderConfig("bench", "Loopback", CUSTOM, server.base_url, "loopback-model")
-        window = MainWindow(store, TaskRunner(), ProviderConnector(lambda: config, lambda: None))
+        chunks = int(args.rate * args.seconds)
+        # Paragraphs of 40 words, as real answers have; one chunk per word.
+        pieces = ["word\n\n" if i % 40 == 39 else "word " for i in range(chunks)]
+        text = "".join(pieces)
+        fake = FakeStreamingProvider(pieces, args.rate)
+        # The address is shown, never contacted: sends go to the fake provider.
+        config = ProviderConfig("bench", "Fake stream", CUSTOM, "http://127.0.0.1:9/v1",
+                                "loopback-model")
+        window = MainWindow(store, TaskRunner(), FakeStreamConnector(config, fake))
         window.resize(1280, 720)
         window.show()
         wait(app, lambda: window.conversation is not None)
@@ -154,21 +228,32 @@ def main() -> int:
         wait(app, lambda: time.monotonic() > idle_until)
         idle = meter.stop()
 
-        chunks = int(args.rate * args.seconds)
-        # Paragraphs of 40 words, as real answers have; one chunk per word.
-        text = "".join("word\n\n" if i % 40 == 39 else "word " for i in range(chunks))
-        server.script(Behaviour.answer(text, chunks=chunks, delay_s=1.0 / args.rate))
+        committed_at: list[float] = []
+        window.transcript.rowsInserted.connect(
+            lambda *_: committed_at.append(time.perf_counter())
+            if window.transcript.pending is None and not committed_at else None)
         window.composer.set_draft("Stream, please.")
         meter.start()
-        started = time.monotonic()
+        started = time.perf_counter()
         window.send()
         wait(app, lambda: not window.running, timeout_s=args.seconds * 6 + 30)
-        elapsed = time.monotonic() - started
-        streaming = meter.stop()
+        finished = time.perf_counter()
+        settle_until = time.monotonic() + 0.5  # the committed row's repaint
+        wait(app, lambda: time.monotonic() > settle_until)
+        meter.stop()
+        commit = committed_at[0] if committed_at else finished
+        streaming = meter.worst_between(started, commit)
+        at_commit = meter.worst_between(commit, float("inf"))
         saved = store.turns(big)[-1].answer == text
+        rate = fake.delivered / (commit - started)
+        width = window.view.viewport().width()
+        render = markdown_render_ms(text, width)
         print(f"longest GUI stall while streaming:  {streaming:7.1f} ms "
-              f"({chunks:,} chunks in {elapsed:.1f} s, {chunks / elapsed:,.0f}/s, "
+              f"({fake.delivered:,} chunks at {rate:,.0f}/s from the fake provider, "
               f"committed: {saved})   (baseline idle: {idle:.1f} ms; goal ≤ 50 ms)")
+        print(f"GUI stall when the answer is committed: {at_commit:7.1f} ms   (baseline: "
+              f"the whole answer's Markdown laid out once on the GUI thread: {render:.1f} ms; "
+              f"goal ≤ 50 ms)")
         window.shutdown()
         window.close()
         window.deleteLater()

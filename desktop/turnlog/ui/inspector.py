@@ -198,6 +198,7 @@ class Inspector(QScrollArea):
 
         self._max_bytes: int | None = None
         self._shown_body: bytes | None = None
+        self._shown_parts: list[tuple[str, int, int]] | None = None
         self._quiet = False
         self.state: InspectorState | None = None
 
@@ -271,6 +272,13 @@ class Inspector(QScrollArea):
         elif refusal is not None:
             rows.append(("mandatory part (system, pinned, question)", refusal.mandatory_bytes,
                          refusal.mandatory_tokens))
+        if rows == self._shown_parts:
+            return
+        self._shown_parts = rows
+        # Sized to contents once after filling, not after every cell (quadratic in rows).
+        header = self.parts.horizontalHeader()
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
         self.parts.setRowCount(len(rows))
         for row, (name, size, tokens) in enumerate(rows):
             self.parts.setItem(row, 0, QTableWidgetItem(name))
@@ -278,6 +286,8 @@ class Inspector(QScrollArea):
                 item = QTableWidgetItem(f"{number:,}")
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.parts.setItem(row, column, item)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
 
     def _fill_summary(self, state: InspectorState) -> None:
         projection = state.projection

@@ -28,7 +28,7 @@ class RowMark(enum.Enum):
 
     @classmethod
     def of(cls, mark: Mark) -> RowMark:
-        return {Mark.SENT: cls.SENT, Mark.SUMMARY: cls.SUMMARY, Mark.NOT_SENT: cls.NOT_SENT}[mark]
+        return _FROM_MARK[mark]
 
     @property
     def label(self) -> str:
@@ -75,9 +75,15 @@ _COLORS = {
 }
 
 
+_FROM_MARK = {Mark.SENT: RowMark.SENT, Mark.SUMMARY: RowMark.SUMMARY,
+              Mark.NOT_SENT: RowMark.NOT_SENT}
+
+
 def marks_of(projection: Projection) -> dict[int, RowMark]:
-    """Ordinal → mark for every turn the projection was given."""
-    return {ordinal: RowMark.of(mark) for ordinal, mark in projection.marks_by_ordinal().items()}
+    """Ordinal → mark for every turn the projection was given (called on every preview, so
+    a plain dictionary lookup per turn)."""
+    lookup = _FROM_MARK.__getitem__
+    return {ordinal: lookup(mark) for ordinal, mark in projection.marks_by_ordinal().items()}
 
 
 def span_text(ordinals: Sequence[int]) -> str:

@@ -18,6 +18,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     QRect,
+    QRectF,
     QSize,
     Qt,
     Signal,
@@ -457,11 +458,13 @@ class TranscriptDelegate(QStyledItemDelegate):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(tint)
             painter.drawRoundedRect(box, 6, 6)
-            self._draw_doc(painter, question, left + self.GAP, top + self.GAP, palette)
+            visible = rect.intersected(self._view.viewport().rect())
+            self._draw_doc(painter, question, left + self.GAP, top + self.GAP, palette,
+                           visible)
             top += q_height + self.GAP
 
             if answer is not None:
-                self._draw_doc(painter, answer, left, top, palette)
+                self._draw_doc(painter, answer, left, top, palette, visible)
             else:
                 painter.setFont(option.font)
                 painter.setPen(dim)
@@ -477,11 +480,15 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     @staticmethod
     def _draw_doc(
-        painter: QPainter, doc: QTextDocument, x: int, y: int, palette: QPalette
+        painter: QPainter, doc: QTextDocument, x: int, y: int, palette: QPalette,
+        visible: QRect,
     ) -> None:
+        """Draw `doc` at (x, y), laying out and painting only the blocks inside `visible`
+        (viewport coordinates): a long answer's row is mostly off screen."""
         painter.save()
         painter.translate(x, y)
         context = QAbstractTextDocumentLayout.PaintContext()
+        context.clip = QRectF(visible.translated(-x, -y))
         context.palette = palette
         context.palette.setColor(QPalette.ColorRole.Text, palette.color(QPalette.ColorRole.Text))
         doc.documentLayout().draw(painter, context)
