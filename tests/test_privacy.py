@@ -88,7 +88,6 @@ def strings(tag: str, ordinals) -> list[str]:
 
 def projected_text(home: Path, cid: int) -> str:
     with TurnlogStore.open(home, readonly=True) as store:
-        conv = store.conversation(cid)
         body = project(store.turns(cid), "q", model="m",
                        budget=Budget(10**7, 10**6, 1024)).body
     return body.decode()
