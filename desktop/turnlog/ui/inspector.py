@@ -96,6 +96,7 @@ class Inspector(QScrollArea):
         font.setBold(True)
         self.heading.setFont(font)
         self.heading.setWordWrap(True)
+        self.heading.setText("No request yet: type a question to preview what it would carry.")
         layout.addWidget(self.heading)
         self.endpoint = QLabel(inner)
         self.endpoint.setWordWrap(True)
@@ -170,6 +171,7 @@ class Inspector(QScrollArea):
             "border-radius: 4px; padding: 4px; }")
         summary_layout.addWidget(self.summary_warning)
         layout.addWidget(self.summary_box)
+        self.summary_box.hide()  # shown once a projection carries or plans a summary
 
         self.outcome = QFormLayout()
         self.outcome.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
