@@ -10,7 +10,9 @@ Use it through the `loopback` fixture (this module is a pytest plugin)::
 
 It speaks `POST /v1/chat/completions` as JSON or as server-sent events (following the
 request's `"stream"` field unless a behaviour says otherwise), `GET /v1/models`
-(listing `loopback.models`) and answers 404 elsewhere. Each request to a path takes
+(listing `loopback.models`), `POST /extras/tokenize` as llama-cpp-python does (one
+token per whitespace-separated word, plus a leading BOS token; `tokenize_url`) and
+answers 404 elsewhere. Each request to a path takes
 the next behaviour queued for that path; an empty chat queue answers with
 `loopback.default`. Every request is recorded with its raw body and headers.
 
@@ -36,6 +38,7 @@ import pytest
 
 CHAT_PATH = "/v1/chat/completions"
 MODELS_PATH = "/v1/models"
+TOKENIZE_PATH = "/extras/tokenize"
 DEFAULT_MODEL = "loopback-model"
 _HUGE_PIECE = 64 * 1024
 
@@ -278,6 +281,10 @@ class LoopbackServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     @property
+    def tokenize_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}{TOKENIZE_PATH}"
+
+    @property
     def requests(self) -> list[RecordedRequest]:
         """Every request so far, oldest first (a copy)."""
         with self._lock:
@@ -364,6 +371,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._chat(scripted or owner.default, body)
             elif path == MODELS_PATH and self.command == "GET" and scripted is None:
                 self._models()
+            elif path == TOKENIZE_PATH and self.command == "POST" and scripted is None:
+                self._tokenize(body)
             elif scripted is not None:
                 self._chat(scripted, body)
             else:
@@ -484,6 +493,11 @@ class _Handler(BaseHTTPRequestHandler):
                                                 "owned_by": "loopback"}
                 for m in self.server.owner.models]
         self._send(200, json.dumps({"object": "list", "data": data}).encode())
+
+    def _tokenize(self, body: bytes) -> None:
+        text = json.loads(body)["input"]
+        tokens = [1] + [100 + index for index, _ in enumerate(text.split())]
+        self._send(200, json.dumps({"tokens": tokens}).encode())
 
     # -- wire ---------------------------------------------------------------------------
 

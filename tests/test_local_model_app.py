@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import httpx
@@ -21,7 +22,7 @@ import pytest
 from turnlog.app import open_window
 from turnlog.core.failures import FailureKind
 from turnlog.core.send import Stage
-from turnlog.localmodel import BUILTIN, Availability, available
+from turnlog.localmodel import BUILTIN, Availability, ServerTokenCounter, available
 from turnlog.profiles import ProfileStore, builtin_profile
 from turnlog.store import TurnlogStore
 from turnlog.ui.about import AboutDialog
@@ -71,6 +72,19 @@ def record_stages(window) -> list[Stage]:
     return stages
 
 
+def record_tokenizing_threads(monkeypatch) -> list[str]:
+    """The name of the thread of every request to the server's tokenizer."""
+    threads: list[str] = []
+    original = ServerTokenCounter._tokenize
+
+    def spy(self, text: str) -> int:
+        threads.append(threading.current_thread().name)
+        return original(self, text)
+
+    monkeypatch.setattr(ServerTokenCounter, "_tokenize", spy)
+    return threads
+
+
 def open_conversation(window, store, model: str) -> int:
     conversation = store.create_conversation("Local", model=model)
     window.refresh_conversations(select_id=conversation.id)
@@ -99,7 +113,7 @@ def server_prompt_tokens(base_url: str, body: bytes) -> int:
 @pytest.mark.realmodel
 @needs_model
 def test_first_start_chats_offline_counts_exactly_and_stops_the_server_on_close(
-    qtbot, app_window, app_store, turnlog_home
+    qtbot, app_window, app_store, turnlog_home, monkeypatch
 ):
     window = app_window()
     [profile] = ProfileStore(turnlog_home).list()
@@ -113,6 +127,7 @@ def test_first_start_chats_offline_counts_exactly_and_stops_the_server_on_close(
     assert "starts with the first question" in window.shown.endpoint.label
 
     stages = record_stages(window)
+    tokenized_on = record_tokenizing_threads(monkeypatch)
     window.send()
     qtbot.waitUntil(lambda: not window.running, timeout=180_000)
     assert not window.banner.isVisible(), window.banner.report()
@@ -138,10 +153,14 @@ def test_first_start_chats_offline_counts_exactly_and_stops_the_server_on_close(
     # (tests/test_local_model.py documents the 21-token overcount when one is sent).
     assert projection.input_tokens == server_prompt_tokens(endpoint.base_url, projection.body)
 
-    # Once the server is up, previews count exactly too.
+    # Once the server is up, previews count exactly too: the counts are made on the
+    # network worker, never on the GUI thread (estimated, and labelled so, meanwhile).
     window.composer.set_draft("And of Italy?")
     window.refresh_preview()
-    assert "(exact)" in window.composer.counter.text()
+    assert "(estimated)" in window.composer.counter.text()
+    qtbot.waitUntil(lambda: "(exact)" in window.composer.counter.text(), timeout=30_000)
+    assert window.shown.projection.tokens_exact
+    assert tokenized_on and threading.main_thread().name not in tokenized_on, tokenized_on
     assert "running on 127.0.0.1:" in window.shown.endpoint.label
 
     [pid] = window.connector.local.pids

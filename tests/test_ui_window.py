@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import threading
+
+import httpx
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
 
+from turnlog.chat import options_for
+from turnlog.core.projection import CostIndex, project
+from turnlog.localmodel import ServerTokenCounter, TemplateCosts
+from turnlog.providers import CUSTOM
 from turnlog.store import TurnlogStore
+from turnlog.ui.connection import ProviderConfig, ProviderConnector
 from turnlog.ui.tasks import TaskRunner
 from turnlog.ui.transcript import Role, TranscriptModel
 from turnlog.ui.window import MainWindow
@@ -133,3 +141,72 @@ def test_restart_shows_the_full_history(qtbot, turnlog_home, loopback):
             assert window.conversation.id == conversation.id
         finally:
             window.shutdown()
+
+
+class ServerCountingConnector(ProviderConnector):
+    """The real connector to the loopback server, whose `/extras/tokenize` counts tokens
+    exactly, as the built-in model's server does once it is up."""
+
+    def __init__(self, loopback, client: httpx.Client) -> None:
+        config = ProviderConfig("loopback", "Loopback", CUSTOM, loopback.base_url,
+                                "loopback-model")
+        super().__init__(lambda: config, lambda: None)
+        counter = ServerTokenCounter(loopback.tokenize_url, costs=TEMPLATE, client=client)
+        self.exact = CostIndex(counter)
+
+    def exact_costs(self, conversation):  # noqa: ANN001, ANN201
+        return self.exact
+
+
+TEMPLATE = TemplateCosts({"user": 4, "assistant": 5, "system": 3}, priming=3,
+                         leading_system_overcount=0)
+
+
+def test_previews_count_exactly_without_the_gui_thread_waiting_on_the_tokenizer(
+    qtbot, store, loopback
+):
+    conversation = seed(store, "counted", numbered(40), system_prompt="Be brief.")
+    threads: list[str] = []
+    client = httpx.Client(trust_env=False, event_hooks={
+        "request": [lambda request: threads.append(threading.current_thread().name)]})
+    connector = ServerCountingConnector(loopback, client)
+    window = MainWindow(store, TaskRunner(), connector)
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        wait_loaded(qtbot, window, 40)
+        counter = window.composer.counter
+        qtbot.waitUntil(lambda: "(exact)" in counter.text(), timeout=10_000)
+        assert threads and set(threads) == {"turnlog-network_0"}, set(threads)
+
+        # A new question is counted by the server: until then the preview is estimated,
+        # labelled so, and the GUI thread goes on.
+        window.composer.set_draft("How many words are in this question?")
+        window.refresh_preview()
+        assert "(estimated)" in counter.text()
+        assert not window.shown.projection.tokens_exact
+        qtbot.waitUntil(lambda: "(exact)" in counter.text(), timeout=10_000)
+        projection = window.shown.projection
+        assert projection.tokens_exact and projection.sent == tuple(range(1, 41))
+
+        # The same projection counted by an independent counter, every text asked anew.
+        reference = CostIndex(ServerTokenCounter(loopback.tokenize_url, costs=TEMPLATE))
+        expected = project(store.turns(conversation.id), window.composer.text(),
+                           model="loopback-model", budget=projection.budget,
+                           system_prompt="Be brief.", options=options_for(window.conversation,
+                           route=window.shown.endpoint.route),
+                           costs=reference)
+        assert projection.input_tokens == expected.input_tokens
+        assert projection.body == expected.body
+        assert f"{expected.input_tokens:,} / " in counter.text()
+
+        # The what-if slider previews with counts already made: exact at once.
+        window.set_what_if(2_000)
+        assert window.shown.kind == "what-if" and window.shown.projection.tokens_exact
+        assert 0 < len(window.shown.projection.sent) < 40
+
+        assert threads, "the tokenizer was never asked"
+        assert set(threads) == {"turnlog-network_0"}, set(threads)
+    finally:
+        window.shutdown()
+        client.close()

@@ -18,10 +18,10 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from .core.body import RequestOptions
-from .core.budget import Budget
+from .core.budget import Budget, TokenCounter
 from .core.compaction import Compactor, SummaryStore
 from .core.model import DEFAULT_OUTPUT_RESERVE, Conversation, ConversationSettings
 from .core.projection import CostIndex
@@ -110,6 +110,77 @@ def sender_for(store: ChatStore, provider: ChatProvider, costs: CostIndex) -> Se
     """A sender that compacts through the same provider as it answers."""
     return Sender(store, provider, costs=costs,
                   compactor=Compactor(store, provider, costs=costs))
+
+
+# ------------------------------------------------------------ counting without waiting
+class CountNotKnown(Exception):
+    """A count that only the server could give, asked for where nothing may wait on it."""
+
+
+@runtime_checkable
+class KnowingCounter(Protocol):
+    """A counter that can say what it already knows without asking anyone
+    (`ServerTokenCounter` is one)."""
+
+    @property
+    def exact(self) -> bool: ...
+
+    def message_tokens(self, role: str, content: str) -> int: ...
+
+    def reply_priming_tokens(self) -> int: ...
+
+    def known_message_tokens(self, role: str, content: str) -> int | None: ...
+
+
+class KnownCounts:
+    """`counter` limited to the counts it already has: a missing one raises
+    `CountNotKnown` instead of a request to the server. For the GUI thread."""
+
+    def __init__(self, counter: KnowingCounter) -> None:
+        self._counter = counter
+
+    @property
+    def exact(self) -> bool:
+        return self._counter.exact
+
+    def message_tokens(self, role: str, content: str) -> int:
+        tokens = self._counter.known_message_tokens(role, content)
+        if tokens is None:
+            raise CountNotKnown(role)
+        return tokens
+
+    def reply_priming_tokens(self) -> int:
+        return self._counter.reply_priming_tokens()
+
+
+class CancellableCounts:
+    """`counter`, checking `cancel` before each count (each may be a request to the
+    server): a cancelled warm-up stops between two requests."""
+
+    def __init__(self, counter: TokenCounter, cancel: CancelToken) -> None:
+        self._counter = counter
+        self._cancel = cancel
+
+    @property
+    def exact(self) -> bool:
+        return self._counter.exact
+
+    def message_tokens(self, role: str, content: str) -> int:
+        if self._cancel.cancelled:
+            raise CountNotKnown("counting was cancelled")
+        return self._counter.message_tokens(role, content)
+
+    def reply_priming_tokens(self) -> int:
+        return self._counter.reply_priming_tokens()
+
+
+def known_costs(costs: CostIndex) -> CostIndex | None:
+    """A view of `costs` that answers only from counts already made (raising
+    `CountNotKnown` for the rest), or None when its counter cannot say what it knows."""
+    counter = costs.counter
+    if not isinstance(counter, KnowingCounter):
+        return None
+    return costs.sharing(KnownCounts(counter))
 
 
 # ----------------------------------------------------------------- the built-in model

@@ -84,6 +84,20 @@ class CostIndex:
         for turn in turns:
             self.cost(turn)
 
+    def sharing(self, counter: TokenCounter) -> CostIndex:
+        """An index over the same costs that counts what is missing with `counter`.
+
+        `counter` must count exactly as this index's counter does (a view of it that
+        answers only from what it already knows, or one that checks a cancel token):
+        costs either index computes land in the one shared table.
+        """
+        view = CostIndex(counter)
+        view._costs = self._costs
+        return view
+
+    def known(self, turn: Turn) -> bool:
+        return turn.id in self._costs
+
     def forget(self, turn_ids: Iterable[str]) -> None:
         for turn_id in turn_ids:
             self._costs.pop(turn_id, None)

@@ -47,6 +47,10 @@ ROLES = ("system", "user", "assistant")
 _A, _B, _S = "Hello", "Hi there", "Be brief"
 
 
+def _text_key(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
 class TokenizeError(Exception):
     """The server could not tokenize (no endpoint, refused, unreachable, odd answer)."""
 
@@ -114,10 +118,22 @@ class ServerTokenCounter:
         request starts with a system message (0 for templates without one)."""
         return self.costs.leading_system_overcount if self.costs else 0
 
+    def known_message_tokens(self, role: str, content: str) -> int | None:
+        """`message_tokens` if it can be answered without asking the server (the content
+        was counted before), else None. Never touches the network."""
+        if not self.exact:
+            return ESTIMATE.message_tokens(role, content)
+        key = _text_key(content)
+        with self._lock:
+            cached = self._cache.get(key)
+            if cached is not None:
+                self._cache.move_to_end(key)
+        return None if cached is None else cached + self._overhead(role)
+
     # --------------------------------------------------------------- counting
     def content_tokens(self, text: str) -> int:
         """Tokens of `text` alone, as the server tokenizes it; cached by text hash."""
-        key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+        key = _text_key(text)
         with self._lock:
             cached = self._cache.get(key)
             if cached is not None:

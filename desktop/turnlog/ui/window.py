@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 import threading
@@ -26,7 +27,17 @@ from PySide6.QtWidgets import (
 )
 
 from .. import APP_NAME
-from ..chat import Route, budget_for, model_for, options_for, request_for, sender_for
+from ..chat import (
+    CancellableCounts,
+    CountNotKnown,
+    Route,
+    budget_for,
+    known_costs,
+    model_for,
+    options_for,
+    request_for,
+    sender_for,
+)
 from ..core.body import RequestOptions
 from ..core.budget import Budget, InvalidBudget
 from ..core.compaction import StoredSummary
@@ -159,7 +170,13 @@ class MainWindow(QMainWindow):
         self.connector = connector
         self.settings = settings or window_settings(store.home)
         # Estimated counts; an endpoint that counts exactly lends its own index once up.
+        # Its counts may each be a request to the server: previews on this thread use only
+        # the ones already made, and `_warm` makes the missing ones on the network worker.
         self.estimated_costs = self.costs = CostIndex()
+        self._warm: TaskHandle[None] | None = None
+        self._warm_key: tuple[object, ...] | None = None  # what `_warm` counts for
+        self._warmed_key: tuple[object, ...] | None = None  # the last warm-up that landed
+        self._counts_missing = False
         self.shown = Shown("preview", None)
         self._last: Shown | None = None
         self._show_last = False
@@ -411,7 +428,6 @@ class MainWindow(QMainWindow):
                 summary: StoredSummary | None) -> None:
         if self.conversation is None or self.conversation.id != conversation_id:
             return  # the user moved on while it loaded
-        self.costs.warm(turns[-TranscriptModel.PAGE:])
         self._summary = summary
         self.transcript.set_turns(turns)
         self._update_empty_hint()
@@ -812,6 +828,7 @@ class MainWindow(QMainWindow):
             return
         endpoint, model, budget, blocker = self._request_parts(conversation)
         problem = blocker[1] if blocker else ""
+        self._counts_missing = False
         turns = self.transcript.turns
         draft = self.composer.text()
         options = options_for(conversation, route=endpoint.route if endpoint else None)
@@ -845,15 +862,90 @@ class MainWindow(QMainWindow):
         elif self._show_last and self._last is not None:
             shown = self._last
         self._show(shown)
+        if self._counts_missing and budget is not None:
+            budgets = (budget,) if self.what_if_bytes is None else (
+                budget, replace(budget, max_bytes=self.what_if_bytes))
+            self._warm_counts(conversation, turns, draft, model, budgets, options)
 
     def _preview(self, conversation: Conversation, turns: Sequence[Turn], draft: str,
                  model: str, budget: Budget, options: RequestOptions) -> Preview:
         """The projection a send would start from: with the cached summary where the send
-        would reuse it, naming the turns it would summarize first."""
+        would reuse it, naming the turns it would summarize first.
+
+        Never waits on the network: with an endpoint that counts exactly, only counts
+        already made are used; if one is missing, the whole preview is estimated (and
+        labelled so) and `refresh_preview` has the missing counts made in the background.
+        """
+        costs = self.costs
+        if costs is not self.estimated_costs:
+            known = known_costs(costs)
+            if known is None:  # an exact counter that never asks anyone: use it as it is
+                return self._project(conversation, turns, draft, model, budget, options,
+                                     costs)
+            try:
+                return self._project(conversation, turns, draft, model, budget, options,
+                                     known)
+            except CountNotKnown:
+                self._counts_missing = True
+        return self._project(conversation, turns, draft, model, budget, options,
+                             self.estimated_costs)
+
+    def _project(self, conversation: Conversation, turns: Sequence[Turn], draft: str,
+                 model: str, budget: Budget, options: RequestOptions,
+                 costs: CostIndex) -> Preview:
         return preview(turns, draft, model=model, budget=budget,
                        system_prompt=conversation.system_prompt, options=options,
-                       costs=self.costs, compaction=conversation.settings.compaction,
+                       costs=costs, compaction=conversation.settings.compaction,
                        cached=self._summary)
+
+    def _warm_counts(self, conversation: Conversation, turns: Sequence[Turn], draft: str,
+                     model: str, budgets: tuple[Budget, ...],
+                     options: RequestOptions) -> None:
+        """Make, on the network worker, the exact counts the preview lacked, then preview
+        again. The newest warm-up wins: an older one is cancelled between two counts and
+        what it reports is ignored."""
+        costs, summary = self.costs, self._summary
+        key: tuple[object, ...] = (
+            id(costs), conversation.id, conversation.system_prompt, len(turns),
+            turns[-1].id if turns else None, draft, model, budgets, options,
+            summary.id if summary is not None else None)
+        if key == self._warm_key or key == self._warmed_key or self.runner.closed:
+            return  # already on its way, or made and still missing: do not loop
+        self._cancel_warm()
+        compaction = conversation.settings.compaction
+        system_prompt = conversation.system_prompt
+
+        def work(context: TaskContext) -> None:
+            counting = costs.sharing(CancellableCounts(costs.counter, context.cancel))
+            for budget in budgets:
+                # A refusal needs only the mandatory part, which is counted all the same.
+                with contextlib.suppress(ProjectionRefused):
+                    preview(turns, draft, model=model, budget=budget,
+                            system_prompt=system_prompt, options=options, costs=counting,
+                            compaction=compaction, cached=summary)
+
+        def landed(_: None) -> None:
+            if self._warm is not handle:
+                return  # a newer warm-up replaced this one
+            self._warm = self._warm_key = None
+            self._warmed_key = key
+            if not self.composer.busy:
+                self.refresh_preview()
+
+        def failed(error: BaseException) -> None:
+            if self._warm is handle:
+                self._warm = self._warm_key = None
+            if not isinstance(error, CountNotKnown):  # not just cancelled: a bug
+                sys.excepthook(type(error), error, error.__traceback__)
+
+        handle = self.runner.run(TaskRunner.NETWORK, "count tokens", work,
+                                 on_success=landed, on_failure=failed)
+        self._warm, self._warm_key = handle, key
+
+    def _cancel_warm(self) -> None:
+        if self._warm is not None:
+            self._warm.cancel()
+        self._warm = self._warm_key = None
 
     @staticmethod
     def _counter_text(projection: Projection | None, refusal: ProjectionRefused | None,
@@ -952,6 +1044,7 @@ class MainWindow(QMainWindow):
             self.banner.show_text(title, message)
             return
         request = request_for(conversation, text, endpoint.route)
+        self._cancel_warm()  # the send counts what it needs itself
         self._sent_draft = self.composer.take()
         self._sending_to = conversation.id
         self._stream = StreamBuffer()
