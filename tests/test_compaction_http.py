@@ -1,0 +1,137 @@
+"""Compaction over real HTTP: the loopback server plays both the summarizer and the model.
+
+The same paths as test_compaction.py, through the real httpx provider and the
+real SQLite store, so what the summarizer and the model receive is checked on
+the wire.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from loopback import Behaviour
+from turnlog.chat import Route, request_for, sender_for
+from turnlog.core.compaction import SUMMARY_PROMPT
+from turnlog.core.failures import FailureKind
+from turnlog.core.model import ConversationSettings, Usage
+from turnlog.core.projection import CostIndex
+from turnlog.core.send import Committed, Failed, PendingTurn
+from turnlog.providers import ChatCompletionsProvider
+from turnlog.store import TurnlogStore
+
+SETTINGS = ConversationSettings(max_bytes=8_000, context_window=32_768, output_reserve=1024)
+
+
+@pytest.fixture
+def store(turnlog_home):
+    s = TurnlogStore.open(turnlog_home)
+    yield s
+    s.close()
+
+
+def seed(store: TurnlogStore, n: int, settings: ConversationSettings = SETTINGS):
+    conv = store.create_conversation("http", model="loopback-model", settings=settings)
+    for i in range(1, n + 1):
+        store.commit_turn(conv.id, PendingTurn(
+            f"h{conv.id}-{i}", f"question {i}: " + "问" * 40 + "q" * 200,
+            f"answer {i}: " + "a" * 200, "m", "stop", Usage(), datetime.now(UTC)))
+    return conv
+
+
+def send(store, loopback, conv, question="now?"):
+    provider = ChatCompletionsProvider(loopback.base_url)
+    return sender_for(store, provider, CostIndex()).send(
+        request_for(conv, question, Route("loopback-model")))
+
+
+def summary_calls(loopback):
+    return [r.json() for r in loopback.requests
+            if r.json()["messages"][0]["content"] == SUMMARY_PROMPT]
+
+
+def chat_calls(loopback):
+    return [r for r in loopback.requests
+            if r.json()["messages"][0]["content"] != SUMMARY_PROMPT]
+
+
+@pytest.mark.parametrize("n", [19, 20, 21, 50])
+def test_replayed_conversations(store, loopback, n):
+    loopback.default = Behaviour.answer("Summary: the user asked numbered questions.",
+                                        usage={"prompt_tokens": 50, "completion_tokens": 8,
+                                               "total_tokens": 58})
+    conv = seed(store, n)
+    outcome = send(store, loopback, conv)
+    assert isinstance(outcome, Committed)
+    p = outcome.projection
+    assert set(p.summarized) | set(p.sent) == set(range(1, n + 1)) and p.left_out == ()
+    [wire] = chat_calls(loopback)
+    assert wire.body == p.body and len(wire.body) <= SETTINGS.max_bytes
+    if p.summarized:
+        assert wire.json()["messages"][0]["content"].startswith(
+            f"Summary of the earlier conversation (turns 1–{len(p.summarized)})")
+        for call in summary_calls(loopback):
+            assert call["max_tokens"] == 2048 and "tools" not in call
+        record = store.requests(conv.id)[-1]
+        assert record.extra_usage and all(u.total_tokens == 58 for u in record.extra_usage)
+    else:
+        assert summary_calls(loopback) == []
+
+
+def test_summary_reused_across_restart_then_extended(turnlog_home, loopback):
+    loopback.default = Behaviour.answer("Summary v1.")
+    with TurnlogStore.open(turnlog_home) as store:
+        conv = seed(store, 40)
+        assert isinstance(send(store, loopback, conv), Committed)
+        first = store.latest_summary(conv.id)
+    calls = len(summary_calls(loopback))
+    with TurnlogStore.open(turnlog_home) as store:
+        conv = store.conversation(conv.id)
+        loopback.default = Behaviour.answer("Summary v2.")
+        assert isinstance(send(store, loopback, conv, "again"), Committed)
+        new_calls = summary_calls(loopback)[calls:]
+        for call in new_calls:  # only turns beyond the old cover are folded, onto v1
+            fold = call["messages"][1]["content"]
+            assert fold.startswith("Previous summary:\nSummary v1.")
+            assert f"[Turn {first.last_ordinal}]" not in fold
+
+
+def test_summary_failures_over_http(store, loopback):
+    conv = seed(store, 40)
+    before = [t.id for t in store.turns(conv.id)]
+    for behaviour, words in [(Behaviour.length("partial summ"), "cut off"),
+                             (Behaviour.empty(), "empty"),
+                             (Behaviour.tool_calls(), "tool")]:
+        loopback.script(behaviour)
+        outcome = send(store, loopback, conv, "keep me")
+        assert isinstance(outcome, Failed)
+        assert outcome.failure.kind is FailureKind.SUMMARY_FAILED
+        assert words in outcome.failure.message()
+        assert outcome.failure.stage.startswith("compacting (chunk 1 of")
+        assert outcome.draft == "keep me"
+        assert [t.id for t in store.turns(conv.id)] == before
+        assert store.latest_summary(conv.id) is None
+    loopback.script(Behaviour.rate_limited("9"))
+    outcome = send(store, loopback, conv)
+    assert outcome.failure.kind is FailureKind.RATE_LIMITED
+    assert outcome.failure.stage.startswith("compacting")
+    assert chat_calls(loopback) == []
+
+
+def test_overflow_recovered_once_and_partial_stream_not_retried(store, loopback):
+    conv = seed(store, 10, ConversationSettings(max_bytes=8_000, context_window=32_768,
+                                                output_reserve=1024, compaction=False))
+    loopback.script(Behaviour.openai_overflow(), Behaviour.answer("fine"))
+    assert isinstance(send(store, loopback, conv), Committed)
+    first, second = (json.loads(r.body) for r in loopback.requests)
+    assert len(second["messages"]) == len(first["messages"]) - 2
+    loopback.script(Behaviour.vllm_overflow(), Behaviour.ollama_overflow())
+    outcome = send(store, loopback, conv, "twice")
+    assert isinstance(outcome, Failed) and outcome.failure.kind is FailureKind.CONTEXT_OVERFLOW
+    assert len(loopback.requests) == 4  # one attempt, one recovery, never a third
+    loopback.script(Behaviour.cut("half an ans", after_chunks=1))
+    outcome = send(store, loopback, conv, "partial")
+    assert isinstance(outcome, Failed) and outcome.failure.kind is FailureKind.TRUNCATED
+    assert len(loopback.requests) == 5
