@@ -279,6 +279,11 @@ def test_projection_accounts_for_every_byte_and_keeps_whole_newest_turns(case):
     assert [o for o, m in marks.items() if m is Mark.SENT] == list(projection.sent)
     assert [o for o, m in marks.items() if m is Mark.SUMMARY] == list(projection.summarized)
     assert [o for o, m in marks.items() if m is Mark.NOT_SENT] == list(projection.left_out)
+    # Looked up one at a time (the window's rows), the marks are the same.
+    assert {o: projection.mark_of_ordinal(o) for o in marks} == marks
+    assert projection.mark_of_ordinal(0) is None
+    assert projection.mark_of_ordinal(max(ordinals, default=0) + 1) is None
+    assert projection.same_marks(project(**case))
 
 
 @settings(max_examples=100, deadline=None)

@@ -7,6 +7,7 @@ part is never cut: if it cannot fit, `ProjectionRefused` says by how much.
 
 from __future__ import annotations
 
+import bisect
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -241,8 +242,28 @@ class Projection:
             return Mark.SUMMARY
         return Mark.NOT_SENT
 
+    def same_marks(self, other: Projection) -> bool:
+        """Whether `other` marks every turn as this one does, known without visiting them:
+        the same log, the same summarized prefix, the same first verbatim turn."""
+        covered = self.summary.covered_count if self.summary else 0
+        other_covered = other.summary.covered_count if other.summary else 0
+        return (self._turns is other._turns and self._first_sent == other._first_sent
+                and covered == other_covered)
+
+    def mark_of_ordinal(self, ordinal: int) -> Mark | None:
+        """The mark of the turn numbered `ordinal`, None if the log given to `project` has
+        no such turn. O(log n): ordinals grow along the log."""
+        index = bisect.bisect_left(self._turns, ordinal, key=_ordinal)
+        if index == len(self._turns) or self._turns[index].ordinal != ordinal:
+            return None
+        return self.mark(index)
+
     def marks_by_ordinal(self) -> dict[int, Mark]:
         return {t.ordinal: self.mark(i) for i, t in enumerate(self._turns)}
+
+
+def _ordinal(turn: Turn) -> int:
+    return turn.ordinal
 
 
 def _prefix_messages(

@@ -65,6 +65,20 @@ def _turn(row: Any) -> Turn:
     )
 
 
+def _turn_of(turn_id: str, ordinal: int, question: str, answer: str, model: str,
+             finish_reason: str, created_at: str, usage: str | None) -> Turn:
+    return Turn(
+        id=turn_id,
+        ordinal=ordinal,
+        question=question,
+        answer=answer,
+        model=model,
+        finish_reason=finish_reason,
+        created_at=_parse_time(created_at),
+        usage=Usage.from_json(json.loads(usage)) if usage else Usage(),
+    )
+
+
 def _conversation(row: ConversationRow) -> Conversation:
     return Conversation(
         id=row.id,
@@ -293,13 +307,16 @@ class TurnlogStore:
             return cached
         self.conversation(conversation_id)
         with self._guard():
-            rows = (
-                TurnRow.select()
+            # Rows straight from the cursor: converting each value through peewee's model
+            # machinery costs more than the query itself on a long log.
+            query = (
+                TurnRow.select(TurnRow.id, TurnRow.ordinal, TurnRow.question, TurnRow.answer,
+                               TurnRow.model, TurnRow.finish_reason, TurnRow.created_at,
+                               TurnRow.usage)
                 .where(TurnRow.conversation == conversation_id)
                 .order_by(TurnRow.ordinal)
-                .objects()
             )
-            loaded = tuple(_turn(r) for r in rows)
+            loaded = tuple(_turn_of(*r) for r in self.db.execute(query).fetchall())
         with self._cache_lock:
             self._cache[conversation_id] = loaded
         return loaded

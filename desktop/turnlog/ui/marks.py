@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import bisect
 import enum
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from ..core.compaction import StoredSummary
-from ..core.model import Usage
+from ..core.model import Turn, Usage
 from ..core.projection import Mark, Projection
 
 
@@ -79,11 +80,63 @@ _FROM_MARK = {Mark.SENT: RowMark.SENT, Mark.SUMMARY: RowMark.SUMMARY,
               Mark.NOT_SENT: RowMark.NOT_SENT}
 
 
-def marks_of(projection: Projection) -> dict[int, RowMark]:
-    """Ordinal → mark for every turn the projection was given (called on every preview, so
-    a plain dictionary lookup per turn)."""
-    lookup = _FROM_MARK.__getitem__
-    return {ordinal: lookup(mark) for ordinal, mark in projection.marks_by_ordinal().items()}
+class MarkMap(Mapping[int, RowMark]):
+    """Ordinal → mark for what the window shows: every turn `projection` was given (or,
+    without one, every turn of `turns`, not sent), with the turns a send would first
+    summarize and the question last asked marked over them.
+
+    Worked out per lookup, in O(log n), so a preview over a long log costs nothing for the
+    rows that are not loaded; only iterating visits every turn.
+    """
+
+    def __init__(self, turns: Sequence[Turn], projection: Projection | None,
+                 to_summarize: Sequence[int] = (), asked: int | None = None) -> None:
+        self._turns = turns
+        self._projection = projection
+        self._over = {ordinal: RowMark.TO_SUMMARIZE for ordinal in to_summarize}
+        if asked is not None:
+            self._over[asked] = RowMark.ASKED
+
+    def __getitem__(self, ordinal: int) -> RowMark:
+        over = self._over.get(ordinal)
+        if over is not None:
+            return over
+        if self._projection is not None:
+            mark = self._projection.mark_of_ordinal(ordinal)
+            if mark is None:
+                raise KeyError(ordinal)
+            return _FROM_MARK[mark]
+        index = bisect.bisect_left(self._turns, ordinal, key=_ordinal)
+        if index == len(self._turns) or self._turns[index].ordinal != ordinal:
+            raise KeyError(ordinal)
+        return RowMark.NOT_SENT
+
+    def _ordinals(self) -> Iterator[int]:
+        if self._projection is not None:
+            yield from self._projection.marks_by_ordinal()
+        else:
+            yield from (turn.ordinal for turn in self._turns)
+        yield from self._over
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(dict.fromkeys(self._ordinals()))
+
+    def __len__(self) -> int:
+        return len(dict.fromkeys(self._ordinals()))
+
+    def same_as(self, other: object) -> bool:
+        """True when `other` certainly holds the same marks (without visiting them all)."""
+        if not isinstance(other, MarkMap) or other._turns is not self._turns \
+                or other._over != self._over:
+            return False
+        mine, theirs = self._projection, other._projection
+        if mine is None or theirs is None:
+            return mine is theirs
+        return mine.same_marks(theirs)
+
+
+def _ordinal(turn: Turn) -> int:
+    return turn.ordinal
 
 
 def span_text(ordinals: Sequence[int]) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import (
@@ -48,7 +48,7 @@ from PySide6.QtWidgets import (
 
 from ..core.compaction import StoredSummary
 from ..core.model import Turn
-from .marks import RowMark, summary_tooltip
+from .marks import MarkMap, RowMark, summary_tooltip
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -86,7 +86,7 @@ class TranscriptModel(QAbstractListModel):
         self._turns: Sequence[Turn] = ()
         self._first = 0  # index in _turns of row 0
         self._pending: PendingRow | None = None
-        self._marks: dict[int, RowMark] = {}
+        self._marks: Mapping[int, RowMark] = {}
         self._summary: StoredSummary | None = None
         self._older_requested = False
 
@@ -207,11 +207,16 @@ class TranscriptModel(QAbstractListModel):
         self.endInsertRows()
 
     # -------------------------------------------------------------------- marks
-    def set_marks(self, marks: dict[int, RowMark]) -> None:
-        """Replace every turn's mark; repaints the loaded rows, nothing else."""
-        if marks == self._marks:
+    def set_marks(self, marks: Mapping[int, RowMark]) -> None:
+        """Replace every turn's mark; repaints the loaded rows, nothing else. `marks` is
+        read per row as rows are shown (a `MarkMap` works each out on demand)."""
+        if isinstance(marks, MarkMap) and marks.same_as(self._marks):
             return
-        self._marks = dict(marks)
+        if not isinstance(marks, MarkMap):
+            if marks == self._marks:
+                return
+            marks = dict(marks)
+        self._marks = marks
         if self.loaded_count:
             self.dataChanged.emit(
                 self.index(0), self.index(self.loaded_count - 1), [Role.MARK]
@@ -271,7 +276,7 @@ class TranscriptModel(QAbstractListModel):
             return False
         turn = self._turns[index]
         remaining = tuple(self._turns[:index]) + tuple(self._turns[index + 1 :])
-        self._marks.pop(turn.ordinal, None)
+        self._marks = {o: m for o, m in self._marks.items() if o != turn.ordinal}
         if index < self._first:
             self._turns = remaining
             self._first -= 1
@@ -297,9 +302,9 @@ class TranscriptModel(QAbstractListModel):
 
 class TranscriptDelegate(QStyledItemDelegate):
     """Paints a turn from cached documents: question as plain text, answer as Markdown
-    (HTML disabled). Documents are keyed by the row's turn id, part and width, kept in a
-    bounded cache, and never rebuilt during a paint. The streaming answer keeps one
-    document that grows by appending."""
+    (HTML disabled). Documents are keyed by the row's turn id and part, kept in a bounded
+    cache, never rebuilt during a paint, and only laid out again when the width changes.
+    The streaming answer keeps one document that grows by appending."""
 
     CACHE_SIZE = 800
     BAND = 6
@@ -309,7 +314,7 @@ class TranscriptDelegate(QStyledItemDelegate):
     def __init__(self, view: QListView) -> None:
         super().__init__(view)
         self._view = view
-        self._docs: OrderedDict[tuple[str, str, int], QTextDocument] = OrderedDict()
+        self._docs: OrderedDict[tuple[str, str], QTextDocument] = OrderedDict()
         self._pending_doc: QTextDocument | None = None
         self._pending_width = -1
         self._pending_shown = 0
@@ -344,10 +349,12 @@ class TranscriptDelegate(QStyledItemDelegate):
         return doc
 
     def _doc(self, key: str, part: str, text: str, width: int) -> QTextDocument:
-        cache_key = (key, part, width)
+        cache_key = (key, part)
         doc = self._docs.get(cache_key)
         if doc is not None:
             self._docs.move_to_end(cache_key)
+            if doc.textWidth() != width:  # parsed once; a new width only lays it out again
+                doc.setTextWidth(width)
             return doc
         doc = self._new_doc(width)
         if part == "answer":

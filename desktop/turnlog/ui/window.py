@@ -59,7 +59,7 @@ from .banner import FailureBanner
 from .composer import Composer
 from .connection import Connector, Endpoint, NotConnected
 from .inspector import Inspector, InspectorState
-from .marks import MarkLegend, RowMark, marks_of
+from .marks import MarkLegend, MarkMap
 from .preview import Preview, preview
 from .privacy import (
     DELETE_DETAIL,
@@ -105,16 +105,8 @@ class Shown:
     duration_s: float | None = None
     to_summarize: tuple[int, ...] = ()  # previews: turns a send would first summarize
 
-    def marks(self, turns: Sequence[Turn]) -> dict[int, RowMark]:
-        if self.projection is not None:
-            marks = marks_of(self.projection)
-        else:
-            marks = {t.ordinal: RowMark.NOT_SENT for t in turns}
-        for ordinal in self.to_summarize:
-            marks[ordinal] = RowMark.TO_SUMMARIZE
-        if self.asked is not None:
-            marks[self.asked] = RowMark.ASKED
-        return marks
+    def marks(self, turns: Sequence[Turn]) -> MarkMap:
+        return MarkMap(turns, self.projection, self.to_summarize, self.asked)
 
 
 class StreamBuffer:
