@@ -262,10 +262,12 @@ def test_delete_all_while_a_request_runs_leaves_nothing_behind(qtbot, make_windo
 
     window.confirm = Answers(Decision(True))
     window.delete_all_history()
+    # Both ends of the window's own work: the stopped request, and the delete, whose
+    # rows go before the file is rebuilt (VACUUM), so an empty table is not the end.
     qtbot.waitUntil(lambda: not window.running, timeout=5000)
-    qtbot.waitUntil(lambda: store.conversations() == [], timeout=5000)
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Deleted "),
+                    timeout=10_000)
     loopback.wait_idle()
-    qtbot.wait(300)  # anything late would have landed by now
     assert store.conversations() == []
     assert window.transcript.rowCount() == 0
     assert window.transcript.pending is None
@@ -327,3 +329,45 @@ def test_export_format_follows_the_suffix_or_the_chosen_filter(tmp_path):
         ExportTarget(tmp_path / "notes.jsonl", "jsonl")
     assert export_target(tmp_path / "notes", "Markdown (*.md)") == \
         ExportTarget(tmp_path / "notes.md", "markdown")
+
+
+def test_a_stopped_request_finishing_before_delete_all_shows_nothing_of_it_again(
+        qtbot, make_window, store, loopback):
+    seed(store, "secret", [("ORCHID-17-SECRET-Z003Q", "ORCHID-17-SECRET-Z003A")])
+    window = make_window()
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 1)
+    loopback.script(Behaviour.slow("ORCHID-17-SECRET-Z004A in many small parts",
+                                   delay_s=0.15, chunks=30))
+    window.composer.set_draft("ORCHID-17-SECRET-Z004Q")
+    window.send()
+    qtbot.waitUntil(lambda: window.transcript.pending is not None
+                    and bool(window.transcript.pending.answer), timeout=5000)
+
+    # The storage worker is held up until the stopped request has finished, so the delete
+    # lands after it (the order a slow disk or a busy machine gives).
+    gate = threading.Event()
+    answers = Answers(Decision(True))
+
+    def confirm(confirmation: Confirmation) -> Decision:
+        window.runner.run(TaskRunner.STORAGE, "hold the storage worker",
+                          lambda context: gate.wait(10), on_success=lambda _: None,
+                          on_failure=lambda err: None)
+        return answers(confirmation)
+
+    window.confirm = confirm
+    window.delete_all_history()
+    qtbot.waitUntil(lambda: not window.running, timeout=5000)
+    try:
+        assert store.turns(store.conversations()[0].id)  # not deleted yet
+        assert window.conversation is None
+        assert window.transcript.rowCount() == 0
+        assert window.title.text() == ""
+        assert "ORCHID" not in window.inspector.body.toPlainText()
+        assert window.composer.text() == ""
+        assert not window.banner.isVisible()
+    finally:
+        gate.set()
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Deleted "),
+                    timeout=10_000)
+    assert store.conversations() == []
+    assert window.conversation is None and window.transcript.rowCount() == 0

@@ -508,13 +508,15 @@ class MainWindow(QMainWindow):
         """Delete without asking; a request in flight for it is stopped and discarded."""
         cid = conversation.id
         self._cancel_for_delete({cid})
+        if self.conversation is not None and self.conversation.id == cid:
+            self._close_conversation()  # from now on nothing of it is shown again
 
         def delete(context: TaskContext) -> tuple[int, DeletionCounts]:
             return cid, self.store.delete_conversation(cid)
 
         self.runner.run(TaskRunner.STORAGE, "delete conversation", delete,
                         on_success=lambda done: self._deleted(*done),
-                        on_failure=self._storage_failed)
+                        on_failure=self._delete_failed)
 
     def _deleted(self, conversation_id: int, counts: DeletionCounts | None = None) -> None:
         if self.conversation is not None and self.conversation.id == conversation_id:
@@ -535,6 +537,7 @@ class MainWindow(QMainWindow):
         self.title.setText("")
         self.banner.dismiss()
         self._update_empty_hint()
+        self._show(Shown("preview", None))  # the inspector too: no body of it stays on show
 
     # ------------------------------------------------------- privacy and export
     def _build_file_menu(self) -> None:
@@ -677,6 +680,9 @@ class MainWindow(QMainWindow):
         if not decision.accepted:
             return
         self._cancel_for_delete(None)
+        # Let go of the open conversation now: a stopped request finishing before the delete
+        # does must not preview it (its turns, its body in the inspector) once more.
+        self._close_conversation()
         keys = setup.keys() if setup is not None and decision.option else None
         ids = [p.id for p in profiles]
 
@@ -687,7 +693,13 @@ class MainWindow(QMainWindow):
 
         self.runner.run(TaskRunner.STORAGE, "delete all history", delete,
                         on_success=lambda done: self._all_deleted(*done),
-                        on_failure=self._storage_failed)
+                        on_failure=self._delete_failed)
+
+    def _delete_failed(self, error: BaseException) -> None:
+        """The delete did not happen: show the conversations as they still are."""
+        self.refresh_conversations()
+        self.refresh_preview()
+        self._storage_failed(error)
 
     def _all_deleted(self, counts: DeletionCounts, keys_removed: int | None) -> None:
         self._close_conversation()
@@ -1086,6 +1098,8 @@ class MainWindow(QMainWindow):
             self.stage_line.setText("Stopping…")
 
     def _progress(self, item: object) -> None:
+        if self._discard_sent:
+            return  # its conversation is being deleted: show nothing more of it
         if isinstance(item, Projection):
             endpoint = self.shown.endpoint
             self._show(Shown("running", item, endpoint=endpoint))
