@@ -256,6 +256,34 @@ def test_each_pending_row_paints_its_own_question_and_answer(qtbot, make_window,
         window.view.viewport().repaint()
         shown_question, shown_answer = delegate._documents(window.transcript.index(row))
         assert shown_question.toPlainText() == question
-        assert answer.startswith(shown_answer.toPlainText())
+        assert answer.startswith(shown_answer.plain_text())
         wait_done(qtbot, window)
     assert [t.question for t in store.turns(cid)][1:] == ["The first question?", "Second?"]
+
+
+def test_the_saved_answer_keeps_the_sections_laid_out_while_it_streamed(
+        qtbot, make_window, store, loopback):
+    window, cid = open_window(qtbot, make_window, store, numbered(2))
+    delegate = window.view.delegate
+    paragraphs = [f"Paragraph {i}: " + "a few more words of the answer " * 12
+                  for i in range(1, 21)]
+    answer = "\n\n".join(paragraphs) + "\n\n```\ncode\n```\n"
+    loopback.script(Behaviour.slow(answer, delay_s=0.02, chunks=40))
+    type_draft(window, "Tell me at length.", 0)
+    window.send()
+    qtbot.waitUntil(lambda: len(window.transcript.pending.answer) > len(answer) // 2,
+                    timeout=5000)
+    window.view.viewport().repaint()
+    streaming = delegate._pending
+    assert streaming is not None and len(streaming.documents) > 1
+    rendered = list(streaming.documents[:-1])  # finished sections, not the open tail
+    wait_done(qtbot, window)
+    turn = store.turns(cid)[-1]
+    assert turn.answer == answer
+    row = window.transcript.rowCount() - 1
+    assert window.transcript.index(row).data(Role.KEY) == turn.id
+    _, shown = delegate._documents(window.transcript.index(row))
+    assert shown is streaming
+    assert shown.documents[:len(rendered)] == rendered  # the same documents, not new ones
+    assert shown.plain_text().startswith("Paragraph 1: a few more words")
+    assert shown.text == answer

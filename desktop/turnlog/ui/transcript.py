@@ -33,7 +33,6 @@ from PySide6.QtGui import (
     QKeySequence,
     QPainter,
     QPalette,
-    QTextCursor,
     QTextDocument,
     QTextOption,
 )
@@ -48,6 +47,7 @@ from PySide6.QtWidgets import (
 
 from ..core.compaction import StoredSummary
 from ..core.model import Turn
+from .answer import AnswerDocument
 from .marks import MarkMap, RowMark, summary_tooltip
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -80,6 +80,9 @@ class TranscriptModel(QAbstractListModel):
     """
 
     PAGE = 30
+
+    # The pending question was saved as this turn (id, answer), just before its row goes.
+    pending_saved = Signal(str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -289,6 +292,8 @@ class TranscriptModel(QAbstractListModel):
 
     def commit_pending(self, turns: Sequence[Turn]) -> None:
         """The pending question became the last turn of `turns` (the log after commit)."""
+        if self._pending is not None and turns:
+            self.pending_saved.emit(turns[-1].id, turns[-1].answer)
         self.drop_pending()
         added = len(turns) - len(self._turns)
         if added <= 0:
@@ -302,9 +307,10 @@ class TranscriptModel(QAbstractListModel):
 
 class TranscriptDelegate(QStyledItemDelegate):
     """Paints a turn from cached documents: question as plain text, answer as Markdown
-    (HTML disabled). Documents are keyed by the row's turn id and part, kept in a bounded
-    cache, never rebuilt during a paint, and only laid out again when the width changes.
-    The streaming answer keeps one document that grows by appending."""
+    (HTML disabled, in sections: `AnswerDocument`). Documents are keyed by the row's turn
+    id and part, kept in a bounded cache, never rebuilt during a paint, and only laid out
+    again when the width changes. The streaming answer renders only its open tail again
+    as it grows, and the committed turn takes over its documents (`adopt_pending`)."""
 
     CACHE_SIZE = 800
     BAND = 6
@@ -315,27 +321,40 @@ class TranscriptDelegate(QStyledItemDelegate):
         super().__init__(view)
         self._view = view
         self._docs: OrderedDict[tuple[str, str], QTextDocument] = OrderedDict()
-        self._pending_doc: QTextDocument | None = None
-        self._pending_width = -1
-        self._pending_shown = 0
+        self._answers: OrderedDict[str, AnswerDocument] = OrderedDict()
+        self._pending: AnswerDocument | None = None
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
     # ---------------------------------------------------------------- documents
     def clear_cache(self) -> None:
         self._docs.clear()
+        self._answers.clear()
         self.reset_pending()
 
     def forget(self, key: str) -> None:
         """Drop the documents of one row (a deleted turn, or the finished pending row)."""
         for cache_key in [k for k in self._docs if k[0] == key]:
             del self._docs[cache_key]
+        self._answers.pop(key, None)
         if key == PENDING_KEY:
             self.reset_pending()
 
     def reset_pending(self) -> None:
-        self._pending_doc = None
-        self._pending_width = -1
-        self._pending_shown = 0
+        self._pending = None
+
+    def adopt_pending(self, turn_id: str, answer: str) -> bool:
+        """The pending question was saved as turn `turn_id`: its row keeps the documents
+        already laid out while it streamed, when they show exactly the saved answer."""
+        pending = self._pending
+        question = self._docs.pop((PENDING_KEY, "question"), None)
+        if question is not None:
+            self._docs[(turn_id, "question")] = question
+        if pending is None:
+            return False
+        pending.update(answer)  # the last few streamed characters, if not shown yet
+        self._answers[turn_id] = pending
+        self._pending = None
+        return True
 
     def _new_doc(self, width: int) -> QTextDocument:
         doc = QTextDocument(self)
@@ -349,52 +368,51 @@ class TranscriptDelegate(QStyledItemDelegate):
         return doc
 
     def _doc(self, key: str, part: str, text: str, width: int) -> QTextDocument:
+        """A question's document (plain text)."""
         cache_key = (key, part)
         doc = self._docs.get(cache_key)
         if doc is not None:
             self._docs.move_to_end(cache_key)
-            if doc.textWidth() != width:  # parsed once; a new width only lays it out again
+            if doc.textWidth() != width:  # made once; a new width only lays it out again
                 doc.setTextWidth(width)
             return doc
         doc = self._new_doc(width)
-        if part == "answer":
-            doc.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownNoHTML)
-            doc.setTextWidth(width)
-        else:
-            doc.setPlainText(text)
+        doc.setPlainText(text)
         self._docs[cache_key] = doc
         while len(self._docs) > self.CACHE_SIZE:
             self._docs.popitem(last=False)
         return doc
 
-    def _streaming_doc(self, text: str, width: int) -> QTextDocument:
-        """The pending answer: shown as plain text while it streams, extended in place."""
-        doc = self._pending_doc
-        if doc is None or width != self._pending_width or len(text) < self._pending_shown:
-            doc = self._new_doc(width)
-            self._pending_doc = doc
-            self._pending_width = width
-            self._pending_shown = 0
-        if len(text) > self._pending_shown:
-            cursor = QTextCursor(doc)
-            cursor.movePosition(QTextCursor.MoveOperation.End)
-            cursor.insertText(text[self._pending_shown :])
-            self._pending_shown = len(text)
-        return doc
+    def _answer(self, key: str, text: str, width: int) -> AnswerDocument:
+        """A saved answer's Markdown; the pending one's grows with the stream."""
+        if key == PENDING_KEY:
+            answer = self._pending
+            if answer is None:
+                answer = self._pending = AnswerDocument(self._new_doc, width)
+        else:
+            answer = self._answers.get(key)
+            if answer is None:
+                answer = AnswerDocument(self._new_doc, width)
+                self._answers[key] = answer
+                while len(self._answers) > self.CACHE_SIZE:
+                    self._answers.popitem(last=False)
+            else:
+                self._answers.move_to_end(key)
+        answer.set_width(width)
+        answer.update(text)
+        return answer
 
     def _content_width(self) -> int:
         return max(120, self._view.viewport().width() - self.BAND - 3 * self.PAD)
 
-    def _documents(self, index: ModelIndex) -> tuple[QTextDocument, QTextDocument | None]:
+    def _documents(self, index: ModelIndex) -> tuple[QTextDocument, AnswerDocument | None]:
         width = self._content_width()
         key = str(index.data(Role.KEY))
         question = self._doc(key, "question", str(index.data(Role.QUESTION)), width - 2 * self.GAP)
         answer_text = str(index.data(Role.ANSWER) or "")
-        if index.data(Role.PENDING):
-            answer = self._streaming_doc(answer_text, width) if answer_text else None
-        else:
-            answer = self._doc(key, "answer", answer_text, width)
-        return question, answer
+        if index.data(Role.PENDING) and not answer_text:
+            return question, None
+        return question, self._answer(key, answer_text, width)
 
     def _header_height(self, option: QStyleOptionViewItem) -> int:
         return option.fontMetrics.height() + 2
@@ -405,7 +423,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         height = self.PAD + self._header_height(option) + self.GAP
         height += int(question.size().height()) + 2 * self.GAP
         if answer is not None:
-            height += self.GAP + int(answer.size().height())
+            height += self.GAP + int(answer.height())
         else:
             height += self.GAP + option.fontMetrics.height()
         height += self.PAD
@@ -471,7 +489,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             top += q_height + self.GAP
 
             if answer is not None:
-                self._draw_doc(painter, answer, left, top, palette, visible)
+                answer.draw(painter, left, top, palette, visible)
             else:
                 painter.setFont(option.font)
                 painter.setPen(dim)
@@ -564,6 +582,7 @@ class TranscriptView(QListView):
         model.rowsInserted.connect(self._after_insert)
         model.rowsAboutToBeRemoved.connect(self._before_remove)
         model.dataChanged.connect(self._after_change)
+        model.pending_saved.connect(self.delegate.adopt_pending)
 
     def transcript(self) -> TranscriptModel:
         model = self.model()

@@ -1,0 +1,153 @@
+"""An answer's Markdown as a stack of documents, so a long answer is never laid out in
+one go on the GUI thread.
+
+The text is cut into sections where Markdown allows it: after a blank line, outside
+fenced code, before a line that cannot continue the block above. Each section is its own
+`QTextDocument` (`setMarkdown`, HTML disabled). While an answer streams, finished
+sections are rendered once and only the open tail is rendered again as text arrives;
+the same cuts fall on the whole text as on every prefix of it, so the stack a streamed
+answer ends with is the one the committed turn shows, and what a reload would build.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from PySide6.QtCore import QRect, QRectF
+from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
+
+SECTION_CHARS = 2_000  # the smallest section worth a document of its own
+
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_LIST_ITEM = re.compile(r"(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+
+
+def section_ends(text: str, start: int = 0, *, min_chars: int = SECTION_CHARS) -> Iterator[int]:
+    """Where `text` may be cut, after `start` (0 or a cut made before): the start of a
+    complete line that follows a blank line outside fenced code, begins a block of its
+    own (not indented, not a list item or a quote) and is at least `min_chars` after the
+    previous cut. Each cut depends only on the text up to the end of the line it starts,
+    so a text growing by appending is cut exactly where the whole text is."""
+    fence: str | None = None
+    blank_before = False
+    last = start
+    pos = start
+    while True:
+        newline = text.find("\n", pos)
+        if newline < 0:
+            return  # an unfinished line is judged once it is complete
+        line = text[pos:newline]
+        if fence is not None:
+            stripped = line.strip()
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                fence = None
+            blank_before = False
+        elif not line.strip():
+            blank_before = True
+        else:
+            if (blank_before and pos - last >= min_chars and line[0] not in " \t>"
+                    and not _LIST_ITEM.match(line)):
+                yield pos
+                last = pos
+            opening = _FENCE.match(line)
+            if opening is not None:
+                fence = opening.group(1)
+            blank_before = False
+        pos = newline + 1
+
+
+class AnswerDocument:
+    """An answer rendered as sections, each a Markdown document of the same width.
+
+    `update` takes the answer as it is now: text appended since the last call renders
+    only the new sections and the open tail; any other change renders it all again.
+    """
+
+    def __init__(self, new_doc: Callable[[int], QTextDocument], width: int) -> None:
+        self._new_doc = new_doc
+        self._width = width
+        self.text = ""
+        self._sections: list[QTextDocument] = []  # finished, never rendered again
+        self._cut = 0  # where the open tail starts
+        self._tail: QTextDocument | None = None
+        self._tail_text = ""
+
+    def update(self, text: str) -> None:
+        if text == self.text:
+            return
+        if not text.startswith(self.text):
+            self._sections, self._cut, self._tail, self._tail_text = [], 0, None, ""
+        self.text = text
+        for end in list(section_ends(text, self._cut)):
+            self._sections.append(self._render(text[self._cut:end]))
+            self._cut = end
+            self._tail, self._tail_text = None, ""
+        tail = text[self._cut:]
+        if tail and tail != self._tail_text:
+            self._tail = self._render(tail)
+            self._tail_text = tail
+        elif not tail:
+            self._tail, self._tail_text = None, ""
+
+    def _render(self, text: str) -> QTextDocument:
+        doc = self._new_doc(self._width)
+        doc.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+        doc.setTextWidth(self._width)
+        return doc
+
+    @property
+    def documents(self) -> list[QTextDocument]:
+        return self._sections + ([self._tail] if self._tail is not None else [])
+
+    def plain_text(self) -> str:
+        """What the sections show, without the Markdown."""
+        return "\n".join(doc.toPlainText() for doc in self.documents)
+
+    def set_width(self, width: int) -> None:
+        if width == self._width:
+            return
+        self._width = width
+        for doc in self.documents:
+            doc.setTextWidth(width)
+
+    @property
+    def width(self) -> int:
+        return self._width
+
+    def _placed(self) -> Iterator[tuple[QTextDocument, float]]:
+        """Each document with its top. A document's height leaves out the margins at its
+        edges; between two blocks of one document the larger of the two meeting margins
+        separates them, and so it does between two sections."""
+        top = 0.0
+        previous: QTextDocument | None = None
+        for doc in self.documents:
+            if previous is not None:
+                top += max(previous.lastBlock().blockFormat().bottomMargin(),
+                           doc.firstBlock().blockFormat().topMargin())
+            yield doc, top
+            top += doc.size().height()
+            previous = doc
+
+    def height(self) -> float:
+        bottom = 0.0
+        for doc, top in self._placed():
+            bottom = top + doc.size().height()
+        return bottom
+
+    def draw(self, painter: QPainter, x: int, y: int, palette: QPalette,
+             visible: QRect) -> None:
+        """Draw at (x, y), laying out and painting only what lies inside `visible`."""
+        for doc, top in self._placed():
+            doc_top = y + int(top)
+            if doc_top > visible.bottom():
+                break
+            if doc_top + doc.size().height() < visible.top():
+                continue
+            painter.save()
+            painter.translate(x, doc_top)
+            context = QAbstractTextDocumentLayout.PaintContext()
+            context.clip = QRectF(visible.translated(-x, -doc_top))
+            context.palette = palette
+            doc.documentLayout().draw(painter, context)
+            painter.restore()
