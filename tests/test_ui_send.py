@@ -287,3 +287,22 @@ def test_the_saved_answer_keeps_the_sections_laid_out_while_it_streamed(
     assert shown.documents[:len(rendered)] == rendered  # the same documents, not new ones
     assert shown.plain_text().startswith("Paragraph 1: a few more words")
     assert shown.text == answer
+
+
+def test_send_with_no_conversation_starts_one_named_after_the_question(
+        qtbot, make_window, store, loopback):
+    window = make_window()
+    assert window.conversation is None
+    assert "Type a question below" in window.empty_hint.text()
+    loopback.script(Behaviour.answer("Welcome 👋"))
+    type_draft(window, "周末去哪里玩？\nAnd what should I pack?", 3)
+    qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return,
+                   Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 1 and not window.running,
+                    timeout=10_000)
+    [conversation] = store.conversations()
+    assert conversation.title == "周末去哪里玩？"
+    [turn] = store.turns(conversation.id)
+    assert (turn.question, turn.answer) == ("周末去哪里玩？\nAnd what should I pack?", "Welcome 👋")
+    assert window.sidebar.current().id == conversation.id
+    assert window.composer.text() == ""

@@ -165,6 +165,9 @@ class MainWindow(QMainWindow):
         # Its counts may each be a request to the server: previews on this thread use only
         # the ones already made, and `_warm` makes the missing ones on the network worker.
         self.estimated_costs = self.costs = CostIndex()
+        # The conversation a send waits for (-1 while it is being created), when Send was
+        # pressed with no conversation open.
+        self._send_after_load: int | None = None
         self._warm: TaskHandle[None] | None = None
         self._warm_key: tuple[object, ...] | None = None  # what `_warm` counts for
         self._warmed_key: tuple[object, ...] | None = None  # the last warm-up that landed
@@ -424,6 +427,9 @@ class MainWindow(QMainWindow):
         self.transcript.set_turns(turns)
         self._update_empty_hint()
         self.refresh_preview()
+        if self._send_after_load == conversation_id:
+            self._send_after_load = None
+            self.send()
 
     def _load_failed(self, conversation_id: int, error: BaseException) -> None:
         if self.conversation is None or self.conversation.id != conversation_id:
@@ -436,7 +442,8 @@ class MainWindow(QMainWindow):
             self.empty_hint.setText(FIRST_RUN_HINT)
             self.empty_hint.show()
         elif self.conversation is None:
-            self.empty_hint.setText("Press New (Ctrl+N) to start a conversation.")
+            self.empty_hint.setText(
+                "Type a question below to start a conversation, or press New (Ctrl+N).")
             self.empty_hint.show()
         elif not self.transcript.turns:
             self.empty_hint.setText("No turns yet. Type a question below and press Ctrl+Enter.")
@@ -458,6 +465,31 @@ class MainWindow(QMainWindow):
 
         self.runner.run(TaskRunner.STORAGE, "create conversation", create,
                         on_success=self._created, on_failure=self._storage_failed)
+
+    def _start_conversation_for_draft(self) -> None:
+        """Send with no conversation open: start one titled after the question, then send
+        once it has loaded (so loading cannot replace the pending row)."""
+        text = self.composer.text().strip()
+        if not text or self._send_after_load is not None:
+            return
+        title = text.splitlines()[0][:60].strip() or "New chat"
+        profile = self.setup.active() if self.setup is not None else None
+        model = profile.model if profile is not None else ""
+
+        def create(context: TaskContext) -> Conversation:
+            return self.store.create_conversation(title, model=model)
+
+        def created(conversation: Conversation) -> None:
+            self._send_after_load = conversation.id
+            self._created(conversation)
+
+        def failed(error: BaseException) -> None:
+            self._send_after_load = None
+            self._storage_failed(error)
+
+        self._send_after_load = -1  # creating
+        self.runner.run(TaskRunner.STORAGE, "create conversation", create,
+                        on_success=created, on_failure=failed)
 
     def _created(self, conversation: Conversation) -> None:
         self.sidebar.search.clear()
@@ -1039,7 +1071,10 @@ class MainWindow(QMainWindow):
     def send(self) -> None:
         """Hand the draft to the core send path on the network worker."""
         conversation = self.conversation
-        if self.running or conversation is None:
+        if self.running:
+            return
+        if conversation is None:
+            self._start_conversation_for_draft()
             return
         endpoint, model, budget, blocker = self._request_parts(conversation)
         text = self.composer.text()
