@@ -13,7 +13,7 @@ import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Protocol
 
 from .body import SYSTEM, USER, Message, RequestOptions, build_body, encode_json, utf8_len
@@ -520,7 +520,3 @@ class Compactor:
                 return result
             covered = first_sent  # turns between summary and verbatim must be folded in
         return result
-
-
-def now() -> datetime:
-    return datetime.now(UTC)

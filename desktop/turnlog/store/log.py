@@ -14,7 +14,6 @@ import os
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -512,7 +511,3 @@ class TurnlogStore:
             if vacuum:
                 self.db.execute_sql("VACUUM")
                 self.db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-
-
-def with_generation(pending: PendingTurn, generation: int) -> PendingTurn:
-    return replace(pending, generation=generation)
