@@ -322,11 +322,9 @@ def overflow(text=""):
     raise ProviderFailure(Failure(FailureKind.CONTEXT_OVERFLOW), partial=text)
 
 
-def test_overflow_is_recovered_once_with_a_smaller_body(store):
-    conv = seed(store, 10)
-    conv = store.update_conversation(conv.id, settings=ConversationSettings(
-        max_bytes=12_000, context_window=32_768, output_reserve=1024, compaction=False))
-    calls = []
+def overflow_once():
+    """A chat endpoint that overflows on its first call and answers after; records bodies."""
+    calls: list[dict] = []
 
     def chat(body):
         calls.append(body)
@@ -334,6 +332,18 @@ def test_overflow_is_recovered_once_with_a_smaller_body(store):
             overflow()
         return Reply("fine", "stop")
 
+    return calls, chat
+
+
+def seed_without_compaction(store: TurnlogStore, n: int) -> Conversation:
+    conv = seed(store, n)
+    return store.update_conversation(conv.id, settings=ConversationSettings(
+        max_bytes=12_000, context_window=32_768, output_reserve=1024, compaction=False))
+
+
+def test_overflow_is_recovered_once_with_a_smaller_body(store):
+    conv = seed_without_compaction(store, 10)
+    calls, chat = overflow_once()
     endpoint = FakeEndpoint(chat=chat)
     outcome = sender_for(store, endpoint).send(request(conv))
     assert isinstance(outcome, Committed)
@@ -346,9 +356,7 @@ def test_overflow_is_recovered_once_with_a_smaller_body(store):
 
 
 def test_overflow_is_not_recovered_twice(store):
-    conv = seed(store, 10)
-    conv = store.update_conversation(conv.id, settings=ConversationSettings(
-        max_bytes=12_000, context_window=32_768, output_reserve=1024, compaction=False))
+    conv = seed_without_compaction(store, 10)
     before = export(store, conv.id)
     endpoint = FakeEndpoint(chat=lambda body: overflow())
     outcome = sender_for(store, endpoint).send(request(conv, "q?"))
@@ -360,14 +368,7 @@ def test_overflow_is_not_recovered_twice(store):
 
 def test_overflow_with_compaction_folds_one_more_turn(store):
     conv = seed(store, 10)
-    calls = []
-
-    def chat(body):
-        calls.append(body)
-        if len(calls) == 1:
-            overflow()
-        return Reply("fine", "stop")
-
+    calls, chat = overflow_once()
     endpoint = FakeEndpoint(chat=chat)
     outcome = sender_for(store, endpoint).send(request(conv))
     assert isinstance(outcome, Committed)
