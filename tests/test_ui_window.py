@@ -190,12 +190,14 @@ def test_previews_count_exactly_without_the_gui_thread_waiting_on_the_tokenizer(
         assert projection.tokens_exact and projection.sent == tuple(range(1, 41))
 
         # The same projection counted by an independent counter, every text asked anew.
-        reference = CostIndex(ServerTokenCounter(loopback.tokenize_url, costs=TEMPLATE))
+        reference_counter = ServerTokenCounter(loopback.tokenize_url, costs=TEMPLATE)
+        reference = CostIndex(reference_counter)
         expected = project(store.turns(conversation.id), window.composer.text(),
                            model="loopback-model", budget=projection.budget,
                            system_prompt="Be brief.", options=options_for(window.conversation,
                            route=window.shown.endpoint.route),
                            costs=reference)
+        reference_counter.close()
         assert projection.input_tokens == expected.input_tokens
         assert projection.body == expected.body
         assert f"{expected.input_tokens:,} / " in counter.text()

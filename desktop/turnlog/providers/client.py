@@ -104,6 +104,11 @@ class _Exchange:
                     self._socket = sock
         if self._aborted.is_set():
             self._shutdown()
+            if event.endswith(".complete") and hasattr(info.get("return_value"), "close"):
+                # A connection made just as the exchange was given up: httpcore never
+                # gets to keep it once we raise, so close it here or its socket leaks.
+                with contextlib.suppress(Exception):
+                    info["return_value"].close()
             # Closing events run during cleanup, where an exception would be lost (and
             # reported as unraisable); only stop the exchange on its way forward.
             if ".close" not in event and "response_closed" not in event:
