@@ -12,8 +12,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from turnlog.core.failures import StoreError
 from turnlog.core.model import ConversationSettings, Usage
-from turnlog.core.send import PendingTurn, RequestRecord, StoreError
+from turnlog.core.send import PendingTurn, RequestRecord
 from turnlog.store import AlreadyOpen, DatabaseCorrupt, TurnlogStore
 from turnlog.store.errors import TurnIdConflict
 from turnlog.store.migrations import SCHEMA_VERSION
