@@ -19,7 +19,7 @@ import pytest
 
 from turnlog.core.model import Usage
 from turnlog.store import TurnlogStore, upgrade
-from turnlog.store.errors import UpgradeFailed
+from turnlog.store.errors import DatabaseCorrupt, UpgradeFailed
 from turnlog.store.log import PRAGMAS
 from turnlog.store.migrations import MIGRATIONS, SCHEMA_VERSION
 from turnlog.store.models import ConversationRow, RequestRow, SummaryRow, TurnRow
@@ -246,3 +246,16 @@ def test_a_broken_step_is_a_bug_and_leaves_the_old_file_and_its_copy(tmp_path):
     assert any(str(copy) in note for note in info.value.__notes__)
     assert dump(copy) == before
     assert dump(db_path) == before
+
+
+def test_tables_without_a_schema_version_are_not_taken_for_turnlog(turnlog_home):
+    con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
+    con.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+    con.execute("INSERT INTO notes (text) VALUES ('someone else''s data')")
+    con.commit()
+    con.close()
+    with pytest.raises(DatabaseCorrupt, match="not a Turnlog database"):
+        TurnlogStore.open(turnlog_home)
+    con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
+    assert con.execute("SELECT text FROM notes").fetchall() == [("someone else's data",)]
+    con.close()

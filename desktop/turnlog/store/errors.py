@@ -123,10 +123,11 @@ _BY_ERRNO: dict[int, int] = {
 }
 
 
-def sqlite_error_of(err: BaseException) -> sqlite3.Error | None:
-    """The `sqlite3.Error` behind `err`: itself, or the one peewee wrapped (its first
-    argument, or the exception it was raised while handling)."""
+def sqlite_errors_of(err: BaseException) -> list[sqlite3.Error]:
+    """Every `sqlite3.Error` behind `err`, nearest first: itself, the one peewee wrapped
+    (its first argument), and those it was raised from or while handling."""
     seen: set[int] = set()
+    found: list[sqlite3.Error] = []
     todo: list[BaseException | None] = [err]
     while todo:
         current = todo.pop(0)
@@ -134,21 +135,33 @@ def sqlite_error_of(err: BaseException) -> sqlite3.Error | None:
             continue
         seen.add(id(current))
         if isinstance(current, sqlite3.Error):
-            return current
+            found.append(current)
         if isinstance(current, peewee.PeeweeException) and current.args:
             first = current.args[0]
             todo.append(first if isinstance(first, BaseException) else None)
         todo += [current.__cause__, current.__context__]
+    return found
+
+
+def _known(err: BaseException) -> tuple[int, sqlite3.Error | None] | None:
+    """The first fault of the environment behind `err`. SQLite rolls a transaction back by
+    itself on a full disk or an I/O error, so the error on top may be the failed ROLLBACK
+    that followed (`cannot rollback - no transaction is active`); the cause is below it."""
+    if isinstance(err, OSError) and not isinstance(err, sqlite3.Error):
+        code = _BY_ERRNO.get(err.errno or 0)
+        return None if code is None else (code, None)
+    for found in sqlite_errors_of(err):
+        code = getattr(found, "sqlite_errorcode", None)
+        if code is not None and int(code) & 0xFF in _BY_CODE:
+            return int(code) & 0xFF, found
     return None
 
 
 def result_code(err: BaseException) -> int | None:
-    """SQLite's primary result code for `err` (an OSError maps by errno), else `None`."""
-    if isinstance(err, OSError) and not isinstance(err, sqlite3.Error):
-        return _BY_ERRNO.get(err.errno or 0)
-    found = sqlite_error_of(err)
-    code = getattr(found, "sqlite_errorcode", None)
-    return None if code is None else int(code) & 0xFF
+    """SQLite's primary result code of the environment fault behind `err` (an OSError maps
+    by errno), or `None` when there is none."""
+    known = _known(err)
+    return None if known is None else known[0]
 
 
 def classify(err: BaseException, path: str) -> StoreError | None:
@@ -156,13 +169,15 @@ def classify(err: BaseException, path: str) -> StoreError | None:
     (a bug: the caller re-raises `err` unchanged)."""
     if isinstance(err, StoreError):
         return err
-    code = result_code(err)
-    if code is None or code not in _BY_CODE:
+    known = _known(err)
+    if known is None:
         return None
+    code, found = known
     kind, text = _BY_CODE[code]
-    found = sqlite_error_of(err)
-    detail = getattr(found, "sqlite_errorname", None) or type(err).__name__
-    detail = f"{detail}: {found if found is not None else err}"
+    if found is not None:
+        detail = f"{found.sqlite_errorname}: {found}"
+    else:
+        detail = f"{type(err).__name__}: {err}"
     return kind(text.format(path=path, detail=detail))
 
 
