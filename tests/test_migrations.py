@@ -259,3 +259,33 @@ def test_tables_without_a_schema_version_are_not_taken_for_turnlog(turnlog_home)
     con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
     assert con.execute("SELECT text FROM notes").fetchall() == [("someone else's data",)]
     con.close()
+
+
+def test_the_copy_includes_what_was_still_in_the_wal(tmp_path, monkeypatch):
+    """An older Turnlog that stopped without a checkpoint leaves committed turns only in
+    `-wal`: the copy made before the upgrade must hold them too."""
+    source = fixture_home(tmp_path, 1) / "turnlog.sqlite3"
+    writer = sqlite3.connect(source, isolation_level=None)
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("INSERT INTO turns VALUES ('fx-wal', 1, 3, 'WAL-ONLY 🦉 سؤال', 'answer', "
+                   "'qwen2.5', 'stop', '2026-11-02T09:30:15.123456+00:00', NULL)")
+    home = tmp_path / "crashed"
+    home.mkdir()
+    for suffix in ("", "-wal"):  # as a crash leaves them: the turn is only in -wal
+        shutil.copyfile(f"{source}{suffix}", home / f"turnlog.sqlite3{suffix}")
+    writer.close()
+    assert b"WAL-ONLY" not in (home / "turnlog.sqlite3").read_bytes()
+    copies_seen = []
+    real_migrate = upgrade.migrate
+
+    def watched(db, steps):
+        copy = upgrade.copy_path(home / "turnlog.sqlite3", 1)
+        copies_seen.append(dump(copy, ["turns"])["turns"])
+        assert not Path(f"{copy}-wal").exists()
+        return real_migrate(db, steps)
+
+    monkeypatch.setattr(upgrade, "migrate", watched)
+    with TurnlogStore.open(home) as store:
+        assert store.turn("fx-wal")[1].question == "WAL-ONLY 🦉 سؤال"
+    assert [row[0] for row in copies_seen[0]] == ["fx-rtl-1", "fx-rtl-2", "fx-rtl-3", "fx-wal",
+                                                  "fx-zh-1", "fx-zh-2"]
