@@ -25,7 +25,7 @@ from turnlog.store.migrations import MIGRATIONS, SCHEMA_VERSION
 from turnlog.store.models import ConversationRow, RequestRow, SummaryRow, TurnRow
 
 DATA = Path(__file__).parent / "data"
-FIXTURES = {1: DATA / "turnlog-v1.sqlite3", 2: DATA / "turnlog-v2.sqlite3"}
+FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog-v*.sqlite3")}
 ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow]
 
 
@@ -83,13 +83,14 @@ def fixture_home(tmp_path: Path, version: int) -> Path:
 
 
 def test_fixtures_are_what_their_version_wrote():
+    assert sorted(FIXTURES) == list(range(1, SCHEMA_VERSION + 1)), (
+        "every released schema version keeps a fixture made by its code (make_fixtures.py)")
     for version, path in FIXTURES.items():
         con = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
         assert con.execute("PRAGMA user_version").fetchone()[0] == version
         con.close()
     # Opened in place only as immutable: no -wal or -shm may appear beside a fixture.
-    assert sorted(p.name for p in DATA.iterdir()) == [
-        "make_fixtures.py", "turnlog-v1.sqlite3", "turnlog-v2.sqlite3"]
+    assert not [p.name for p in DATA.iterdir() if p.name.endswith(("-wal", "-shm", "-journal"))]
 
 
 def test_a_new_database_is_the_schema_the_releases_made(turnlog_home):

@@ -8,7 +8,8 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     v2      e137364  rolling summaries
 
 To make (or remake) one, check that commit out beside the repository and run this script
-with that checkout first on the path (from the repository root):
+with that checkout first on the path, from the repository root, with a Python that has
+peewee and platformdirs (the v1 and v2 files here: Python 3.11.7, peewee 4.5.3):
 
     git worktree add --detach /tmp/v1 8d40368
     PYTHONPATH=/tmp/v1/desktop python tests/data/make_fixtures.py tests/data/turnlog-v1.sqlite3
