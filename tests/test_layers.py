@@ -24,7 +24,9 @@ violation in a copy of the package and see it reported.
 from __future__ import annotations
 
 import ast
+import json
 import shutil
+import subprocess
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -257,6 +259,17 @@ def test_nothing_below_ui_imports_qt(package):
 
 def test_no_import_cycle_anywhere_in_the_package(package):
     _fail_if(cycle_violations(*package))
+
+
+def test_importing_providers_loads_neither_keyring_nor_the_local_model():
+    script = ("import json, sys, turnlog.providers\n"
+              "print(json.dumps(sorted(sys.modules)))\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            check=True, timeout=60)
+    loaded = set(json.loads(result.stdout))
+    assert "turnlog.providers.client" in loaded and "httpx" in loaded
+    assert sorted(name for name in loaded if within(
+        name, ["keyring", "turnlog.secrets", "turnlog.localmodel", "turnlog.store"])) == []
 
 
 # ------------------------------------------------------- the rules catch what they ban
