@@ -46,6 +46,9 @@ ABOVE_THE_PARTS = ("turnlog.ui", "turnlog.cli", "turnlog.app", "turnlog.chat",
                    "turnlog.profiles")
 PARTS = ("turnlog.store", "turnlog.providers", "turnlog.localmodel", "turnlog.secrets")
 PROVIDERS_MUST_NOT = ("turnlog.store", "turnlog.secrets", "turnlog.localmodel")
+# The wiring both faces share, and the command line, never reach into the window.
+WIRING = ("turnlog.chat", "turnlog.profiles", "turnlog.cli")
+THE_WINDOW = ("turnlog.ui", "turnlog.app")
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +163,14 @@ def provider_violations(imports: list[Import]) -> list[str]:
     ]
 
 
+def wiring_violations(imports: list[Import]) -> list[str]:
+    return [
+        f"{i.where()} — chat, profiles and cli never import ui or app"
+        for i in imports
+        if within(i.importer, WIRING) and within(i.target, THE_WINDOW)
+    ]
+
+
 def qt_violations(imports: list[Import]) -> list[str]:
     return [
         f"{i.where()} — nothing below ui imports Qt"
@@ -253,6 +264,10 @@ def test_providers_import_neither_store_nor_secrets_nor_localmodel(package):
     _fail_if(provider_violations(package[1]))
 
 
+def test_the_shared_wiring_and_the_command_line_never_import_the_window(package):
+    _fail_if(wiring_violations(package[1]))
+
+
 def test_nothing_below_ui_imports_qt(package):
     _fail_if(qt_violations(package[1]))
 
@@ -302,6 +317,9 @@ def plant(copy: Path, relative: str, code: str) -> None:
         ("providers/presets.py", "from ..localmodel.model_file import BUILTIN",
          provider_violations, "presets.py:{line}: turnlog.providers.presets imports "
          "turnlog.localmodel.model_file"),
+        ("cli/log_commands.py", "def f():\n    from ..ui.window import MainWindow",
+         wiring_violations, "log_commands.py:{line}: turnlog.cli.log_commands imports "
+         "turnlog.ui.window (inside a function)"),
         ("chat.py", "from PySide6.QtCore import QObject", qt_violations,
          "chat.py:{line}: turnlog.chat imports PySide6.QtCore — nothing below ui imports Qt"),
     ],
