@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 from .. import __version__
 from ..core.failures import StoreError
+from ..paths import PRIVATE_UMASK
 from . import chat_commands, log_commands, privacy_commands
 
 # Exit statuses shared by all commands.
@@ -32,12 +34,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    os.umask(PRIVATE_UMASK)  # every file made from here on is the user's alone
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
     except StoreError as err:
-        print(f"error: {err}", file=sys.stderr)
+        # One line, the fault named: `error: storage_full: The disk holding … is full. …`
+        print(f"error: {err.code or err.kind.value}: {err}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
