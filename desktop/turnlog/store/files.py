@@ -25,11 +25,23 @@ READ_PRAGMAS = {
 }
 
 
-def reading_database(path: Path) -> peewee.SqliteDatabase:
+def reading_database(path: Path, *, immutable: bool = False) -> peewee.SqliteDatabase:
     """A connection that cannot write: SQLite's `mode=ro` (so it never creates the file or
-    changes its header) plus `query_only`."""
-    uri = f"file:{quote(str(path))}?mode=ro"
+    changes its header) plus `query_only`. `immutable` also skips the `-shm` file a WAL
+    database needs, which a read-only folder cannot hold (see `settled`)."""
+    uri = f"file:{quote(str(path))}?mode=ro" + ("&immutable=1" if immutable else "")
     return peewee.SqliteDatabase(uri, uri=True, pragmas=READ_PRAGMAS, check_same_thread=False)
+
+
+def settled(path: Path) -> bool:
+    """Whether everything committed is in the main file (no `-wal` with frames in it), so
+    it may be read as immutable: in a read-only folder no writer can add a `-wal` either."""
+    try:
+        return os.stat(f"{path}-wal").st_size == 0
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
 
 
 def make_private(home: Path) -> list[Path]:

@@ -27,6 +27,8 @@ from ..paths import DB_NAME, LOCK_NAME
 from . import deletion, rows, salvage, summaries, upgrade
 from .deletion import DeletionCounts
 from .errors import (
+    SQLITE_CANTOPEN,
+    SQLITE_READONLY,
     STORE_EXCEPTIONS,
     AlreadyOpen,
     DatabaseCorrupt,
@@ -35,8 +37,9 @@ from .errors import (
     SchemaTooNew,
     TurnIdConflict,
     classify,
+    result_code,
 )
-from .files import make_private, reading_database
+from .files import make_private, reading_database, settled
 from .migrations import SCHEMA_VERSION, current_version, table_names
 from .models import ConversationRow, RequestRow, TurnRow, database
 
@@ -85,8 +88,9 @@ class _WriterLock:
             os.close(db_fd)
             self.release()
             raise self._held("another process")
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
+        with suppress(OSError):  # only informs the next one refused; a full disk may refuse
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
 
     def _take(self, fd: int) -> bool:
         try:
@@ -147,14 +151,16 @@ class TurnlogStore:
                 lock = _WriterLock(home / LOCK_NAME, path)
                 lock.acquire()
                 db = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, check_same_thread=False)
-            database.initialize(db)
             try:
-                db.connect(reuse_if_open=True)
-                cls._bring_up_to_date(db, path, readonly)
-            except BaseException:
-                with suppress(*STORE_EXCEPTIONS):
-                    db.close()
-                raise
+                cls._connect(db, path, readonly)
+            except STORE_EXCEPTIONS as err:
+                # A WAL database in a read-only folder: SQLite cannot make its `-shm`.
+                # Nothing can be pending in a `-wal` there, so read the file as it is.
+                if not readonly or result_code(err) not in (SQLITE_READONLY, SQLITE_CANTOPEN) \
+                        or not settled(path):
+                    raise
+                db = reading_database(path, immutable=True)
+                cls._connect(db, path, readonly)
         except BaseException as err:
             if lock:
                 lock.release()
@@ -163,6 +169,17 @@ class TurnlogStore:
                 raise
             raise known from err
         return cls(home, db, lock)
+
+    @classmethod
+    def _connect(cls, db: peewee.SqliteDatabase, path: Path, readonly: bool) -> None:
+        database.initialize(db)
+        try:
+            db.connect(reuse_if_open=True)
+            cls._bring_up_to_date(db, path, readonly)
+        except BaseException:
+            with suppress(*STORE_EXCEPTIONS):
+                db.close()
+            raise
 
     @staticmethod
     def _bring_up_to_date(db: peewee.SqliteDatabase, path: Path, readonly: bool) -> None:
@@ -192,11 +209,11 @@ class TurnlogStore:
                     try:
                         self.db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
                     except STORE_EXCEPTIONS as err:
-                        log.warning("Could not checkpoint %s on close: %s", self.path, err)
+                        log.info("Could not checkpoint %s on close: %s", self.path, err)
                 try:
                     self.db.close()
                 except STORE_EXCEPTIONS as err:
-                    log.warning("Could not close %s cleanly: %s", self.path, err)
+                    log.info("Could not close %s cleanly: %s", self.path, err)
         finally:
             if self._lock is not None:
                 self._lock.release()
@@ -596,4 +613,5 @@ class TurnlogStore:
         counting those that cannot be decoded or read (works on a damaged file, never
         writes)."""
         with self._guard():
-            return salvage.readable_turns(self.path, conversation_id)
+            return salvage.readable_turns(self.path, conversation_id,
+                                          immutable="immutable=1" in self.db.database)

@@ -44,8 +44,9 @@ class Readable:
     skipped: tuple[SkippedRow, ...] = field(default=())
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    con = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, isolation_level=None)
+def _connect(path: Path, immutable: bool) -> sqlite3.Connection:
+    uri = f"file:{quote(str(path))}?mode=ro" + ("&immutable=1" if immutable else "")
+    con = sqlite3.connect(uri, uri=True, isolation_level=None)
     con.text_factory = bytes
     con.execute("PRAGMA query_only = 1")
     return con
@@ -127,9 +128,10 @@ def _all_rows(con: sqlite3.Connection, conversation_id: int) -> Iterator[Turn | 
             yield SkippedRow(ordinal, str(err))
 
 
-def readable_turns(path: Path, conversation_id: int) -> Readable:
-    """What can be read of one conversation in the database at `path`."""
-    con = _connect(path)
+def readable_turns(path: Path, conversation_id: int, *, immutable: bool = False) -> Readable:
+    """What can be read of one conversation in the database at `path` (`immutable`: a
+    settled WAL database in a read-only folder, see `files.settled`)."""
+    con = _connect(path, immutable)
     try:
         conversation = _conversation(con, conversation_id)
         try:
