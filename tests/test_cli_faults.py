@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from loopback import Behaviour
-from unprivileged import cli, give_away, shared_home  # noqa: F401 - a fixture
+from unprivileged import cli, give_away
 
 QUESTION = "Is the disk all right? ORCHID-17"
 

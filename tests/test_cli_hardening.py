@@ -72,7 +72,8 @@ def test_malformed_import_lines_are_named_and_nothing_is_imported(tmp_path, turn
 
 @pytest.mark.parametrize("key", ["title", "system"])
 def test_a_lone_surrogate_in_the_header_is_named(tmp_path, turnlog_home, key):
-    source = write_lines(tmp_path, '{"turnlog": 1, "%s": "bad \\udc80 text"}' % key, TURN)
+    line = json.dumps({"turnlog": 1, key: "bad \udc80 text"})  # written as a \\udc80 escape
+    source = write_lines(tmp_path, line, TURN)
     result = cli("import", str(source))
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert f"line 1: '{key}' holds text that is not valid UTF-8" in result.stderr
