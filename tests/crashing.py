@@ -50,12 +50,14 @@ def cli_command(*args: str) -> list[str]:
 
 
 def prepare(server: LoopbackServer, home: Path) -> None:
-    """A profile for the loopback server and a conversation with one complete turn."""
+    """A profile for the loopback server and a conversation with one complete turn. Every
+    request gets the same streamed answer: once the log outgrows the byte budget, a send
+    first asks for a summary, which is then killed too (a summary commit)."""
+    server.default = Behaviour.slow(ANSWER, delay_s=DELAY_S, chunks=CHUNKS)
     env = {**os.environ, "TURNLOG_HOME": str(home)}
     subprocess.run(cli_command("profile", "add", "loop", "--preset", "custom", "--base-url",
                                server.base_url, "--model", "loopback-model"),
                    input="", text=True, capture_output=True, env=env, check=True, timeout=60)
-    server.script(Behaviour.answer(ANSWER, chunks=CHUNKS))
     subprocess.run(cli_command("ask", "--new", "--title", "Crash", "question 0"),
                    text=True, capture_output=True, env=env, check=True, timeout=60)
 
@@ -73,7 +75,6 @@ def answers(home: Path) -> tuple[str, list[tuple[int, str]]]:
 
 def kill_once(server: LoopbackServer, home: Path, rng: random.Random, tally: Tally) -> None:
     _, before = answers(home)
-    server.script(Behaviour.slow(ANSWER, delay_s=DELAY_S, chunks=CHUNKS))
     seen = len(server.requests)
     proc = subprocess.Popen(cli_command("ask", "--conversation", "1", f"question {tally.kills}"),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
