@@ -366,7 +366,8 @@ class MainWindow(QMainWindow):
 
     def _sent(self, result: SendResult) -> None:
         outcome = result.outcome
-        if result.summary_read:  # a send may make a summary, so it read the newest one
+        here = self.conversation is not None and self.conversation.id == result.conversation_id
+        if here and result.summary_read:  # a send may make a summary: it read the newest
             self.preview.summary = result.summary
         if isinstance(outcome, Committed):
             self._committed(result.conversation_id, outcome)
