@@ -127,7 +127,7 @@ class MainWindow(QMainWindow):
         self.inspector.what_if_changed.connect(self.set_what_if)
         history.changed.connect(self._changed)
         history.closing.connect(self._close_conversation)
-        history.status.connect(self.statusBar().showMessage)
+        history.status.connect(lambda text: self.statusBar().showMessage(text))  # made lazily
         history.problem.connect(self.banner.show_text)
         history.failed.connect(self._storage_failed)
         history.delete_failed.connect(self._delete_failed)
