@@ -175,12 +175,10 @@ def test_operations_say_what_they_changed(qtbot, store):
         runner.shutdown()
 
 
-def test_the_status_bar_appears_with_its_first_message(qtbot, make_window, store):
+def test_the_status_bar_appears_with_its_first_message(qtbot, make_window):
     from PySide6.QtWidgets import QStatusBar
 
-    seed(store, "kept", numbered(1))
     window = make_window()
     assert window.findChild(QStatusBar) is None  # no empty strip under the composer
-    window.conversation = None
-    window.export_conversation()
+    window.export_conversation()  # nothing is open
     assert window.statusBar().currentMessage() == "Open a conversation to export first."
