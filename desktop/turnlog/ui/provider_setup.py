@@ -8,14 +8,12 @@ the system keyring, or this session only when there is none.
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
-from ..chat import LocalModels
+from ..chat import LocalModels, ProviderConfig
 from ..profiles import Profile, ProfileStore, ProfilesUnreadable
 from ..secrets import KeyringUnavailable, KeyStore, SessionKeys, SystemKeyring
-from .connection import ProviderConfig
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +57,4 @@ class ProviderSetup:
 
     def config(self) -> ProviderConfig | None:
         profile = self.active()
-        if profile is None:
-            return None
-        return ProviderConfig(profile.id, profile.name, profile.server, profile.base_url,
-                              profile.model, profile.context_window,
-                              Path(profile.model_path) if profile.model_path else None)
+        return ProviderConfig.of(profile) if profile is not None else None
