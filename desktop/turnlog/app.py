@@ -15,7 +15,7 @@ from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QIcon, QImageRe
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from . import APP_ID, APP_NAME, __version__
-from .core.send import StoreError
+from .core.failures import StoreError
 from .localmodel import DEFAULT_N_CTX
 from .paths import data_dir, log_dir
 from .resources import app_icon_svg

@@ -126,6 +126,14 @@ class ProviderFailure(Exception):
         self.usage = usage
 
 
+class StoreError(Exception):
+    """A storage fault with plain words (disk full, locked, corrupt, deleted meanwhile)."""
+
+    def __init__(self, message: str, *, kind: FailureKind = FailureKind.STORAGE) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
 def rate_limit_hint(retry_after: float | None) -> str:
     if retry_after is None:
         return "Wait a moment and send again"

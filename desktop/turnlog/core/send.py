@@ -18,7 +18,7 @@ from typing import Protocol
 from .body import RequestOptions
 from .budget import Budget
 from .compaction import CompactionResult, CompactionSettings, Compactor
-from .failures import Failure, FailureKind, ProviderFailure
+from .failures import Failure, FailureKind, ProviderFailure, StoreError
 from .model import UNKNOWN_USAGE, Conversation, Turn, Usage
 from .projection import CostIndex, Projection, ProjectionRefused, SummaryPart, project
 from .provider import CancelToken, ChatProvider, Reply
@@ -30,14 +30,6 @@ class Stage(enum.Enum):
     ORGANIZING = "organizing turns"
     COMPACTING = "compacting"
     ANSWERING = "answering"
-
-
-class StoreError(Exception):
-    """A storage fault with plain words (disk full, locked, corrupt, deleted meanwhile)."""
-
-    def __init__(self, message: str, *, kind: FailureKind = FailureKind.STORAGE) -> None:
-        super().__init__(message)
-        self.kind = kind
 
 
 @dataclass(frozen=True, slots=True)
