@@ -152,3 +152,15 @@ def test_disk_full_is_named_and_nothing_is_half_imported(loopback, full_disk, tm
     con = sqlite3.connect(full_disk / "turnlog.sqlite3")
     assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     con.close()
+
+
+def test_a_data_directory_that_cannot_be_made_or_written_is_named(shared_home):
+    give_away(shared_home)
+    os.chmod(shared_home, 0o555)
+    added = cli(shared_home, "profile", "add", "x", "--preset", "custom", "--base-url",
+                "http://127.0.0.1:9/v1", "--model", "m", input="")
+    assert_one_line(added, "storage_read_only")
+    missing = shared_home / "not-yet"
+    assert_one_line(cli(missing, "list"), "storage_read_only")
+    assert_named_failure(cli(missing, "ask", "--new", QUESTION), "storage_read_only")
+    assert not missing.exists()

@@ -89,6 +89,7 @@ def fail(kind: str, message: str, draft: str | None = None, code: int = EXIT_FAI
 
 def run_ask(args: argparse.Namespace) -> int:
     draft = sys.stdin.read().removesuffix("\n") if args.text == "-" else args.text
+    args.draft = draft  # given back by any failure, also one caught above this function
     try:
         profiles = ProfileStore(data_dir()).list()
     except ProfilesUnreadable as err:

@@ -197,4 +197,16 @@ def classify(err: BaseException, path: str) -> StoreError | None:
     return kind(text.format(path=path, detail=detail))
 
 
+def file_fault(err: OSError) -> StoreError | None:
+    """The named fault for an `OSError` on a file of the data directory other than the
+    database (the folder itself, `profiles.json`, a log), or `None` when the error is not
+    one of the environment."""
+    code = _BY_ERRNO.get(err.errno or 0)
+    if code is None:
+        return None
+    kind = _BY_CODE[code][0]
+    where = err.filename or "a file in the data directory"
+    return kind(f"{where}: {err.strerror or err}.")
+
+
 STORE_EXCEPTIONS = (peewee.PeeweeException, sqlite3.Error, OSError)
