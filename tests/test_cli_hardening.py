@@ -250,3 +250,18 @@ def test_deleting_the_lock_path_mid_stream_does_not_let_a_second_writer_in(
         out, err = first.communicate(timeout=30)
     assert first.returncode == 0, err
     assert conversations(turnlog_home) == 1
+
+
+def test_a_damaged_title_is_listed_not_fatal(turnlog_home, tmp_path):
+    assert cli("import", str(write_lines(tmp_path, HEADER, TURN))).returncode == 0
+    assert cli("import", str(write_lines(tmp_path, HEADER, TURN))).returncode == 0
+    con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
+    con.execute("UPDATE conversations SET title = CAST(X'4f6bff21' AS TEXT), "
+                "settings = 'not json' WHERE id = 1")
+    con.commit()
+    con.close()
+    listed = cli("list")
+    assert listed.returncode == 0, listed.stderr
+    assert "Ok\ufffd!" in listed.stdout and "Imported" in listed.stdout
+    shown = cli("show", "1")
+    assert shown.returncode == 0 and shown.stdout.startswith("# Ok\ufffd!")

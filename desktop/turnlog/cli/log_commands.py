@@ -300,7 +300,7 @@ def run_list(args: argparse.Namespace) -> int:
     home = data_dir()
     try:
         with TurnlogStore.open(home, readonly=True) as store:
-            rows = [(c, store.turn_count(c.id)) for c in store.conversations()]
+            rows = store.readable_conversations()
     except NotFound:
         rows = []  # no database yet, or an empty file
     if not rows:

@@ -615,3 +615,10 @@ class TurnlogStore:
         with self._guard():
             return salvage.readable_turns(self.path, conversation_id,
                                           immutable="immutable=1" in self.db.database)
+
+    def readable_conversations(self) -> list[tuple[Conversation, int]]:
+        """Every conversation and its number of turns, newest first, read leniently: a
+        title holding damaged text is shown with U+FFFD, never a failure."""
+        with self._guard():
+            return salvage.readable_conversations(
+                self.path, immutable="immutable=1" in self.db.database)

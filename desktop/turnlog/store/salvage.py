@@ -8,13 +8,15 @@ that `check_sound` found damaged and never writes to it.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from ..core.model import Conversation, Turn
+from ..core.model import Conversation, ConversationSettings, Turn
 from ..export import export_text
 from . import rows
 from .errors import NotFound
@@ -78,25 +80,63 @@ def _turn(row: tuple[object, ...]) -> Turn:
     )
 
 
+_CONVERSATION_COLUMNS = ("id", "title", "system_prompt", "model", "settings", "created_at",
+                         "updated_at")
+
+
+def _lenient(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return "" if value is None else str(value)
+
+
+def _time_or_none(value: object) -> datetime | None:
+    try:
+        return rows.parse_time(_lenient(value))
+    except ValueError:
+        return None
+
+
+def _conversation_of(row: tuple[object, ...]) -> Conversation:
+    """A conversation row read leniently: undecodable bytes become U+FFFD, unreadable
+    settings the defaults, so a damaged title never hides the conversation."""
+    values = dict(zip(_CONVERSATION_COLUMNS, row, strict=True))
+    try:
+        settings = ConversationSettings.from_json(json.loads(_lenient(values["settings"])))
+    except (ValueError, TypeError, AttributeError):
+        settings = ConversationSettings()
+    return Conversation(
+        id=int(values["id"]),  # type: ignore[call-overload]
+        title=_lenient(values["title"]),
+        system_prompt=_lenient(values["system_prompt"]),
+        model=_lenient(values["model"]),
+        settings=settings,
+        created_at=_time_or_none(values["created_at"]),
+        updated_at=_time_or_none(values["updated_at"]),
+    )
+
+
 def _conversation(con: sqlite3.Connection, conversation_id: int) -> Conversation:
-    row = con.execute(
-        "SELECT id, title, system_prompt, model, settings, created_at, updated_at "
-        "FROM conversations WHERE id = ?", (conversation_id,)
-    ).fetchone()
+    row = con.execute(f"SELECT {', '.join(_CONVERSATION_COLUMNS)} FROM conversations "
+                      "WHERE id = ?", (conversation_id,)).fetchone()
     if row is None:
         raise NotFound(f"There is no conversation {conversation_id}.")
-    names = ("id", "title", "system_prompt", "model", "settings", "created_at", "updated_at")
-    values = {
-        name: value.decode("utf-8", "replace") if isinstance(value, bytes) else value
-        for name, value in zip(names, row, strict=True)
-    }
-    values["next_ordinal"] = values["generation"] = 0
-    return rows.conversation(_Row(values))  # type: ignore[arg-type]
+    return _conversation_of(row)
 
 
-class _Row:
-    def __init__(self, values: dict[str, object]) -> None:
-        self.__dict__.update(values)
+def readable_conversations(path: Path, *, immutable: bool = False
+                           ) -> list[tuple[Conversation, int]]:
+    """Every conversation with its number of turns, newest first, read leniently (for
+    listing a log whose titles may hold damaged text)."""
+    con = _connect(path, immutable)
+    try:
+        found = con.execute(
+            f"SELECT {', '.join('c.' + c for c in _CONVERSATION_COLUMNS)}, "
+            "(SELECT count(*) FROM turns t WHERE t.conversation_id = c.id) "
+            "FROM conversations c ORDER BY c.updated_at DESC, c.id DESC").fetchall()
+    finally:
+        con.close()
+    return [(_conversation_of(row[:-1]), int(row[-1])) for row in found]
 
 
 def _one_by_one(con: sqlite3.Connection, conversation_id: int) -> Iterator[Turn | SkippedRow]:
