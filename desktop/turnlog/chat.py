@@ -29,6 +29,7 @@ from .core.provider import CancelToken, ChatProvider
 from .core.send import LogStore, Sender, SendRequest, Stage
 from .localmodel import DEFAULT_N_CTX, LocalEndpoint, LocalServer, output_reserve_for
 from .providers import BUILTIN_LOCAL, ChatCompletionsProvider
+from .store.pages import paged
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +109,7 @@ class ChatStore(LogStore, SummaryStore, Protocol):
 
 def sender_for(store: ChatStore, provider: ChatProvider, costs: CostIndex) -> Sender:
     """A sender that compacts through the same provider as it answers."""
-    return Sender(store, provider, costs=costs,
+    return Sender(paged(store), provider, costs=costs,
                   compactor=Compactor(store, provider, costs=costs))
 
 

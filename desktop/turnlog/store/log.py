@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import peewee
+from peewee import SQL, fn
 
 from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.failures import FailureKind
@@ -37,6 +38,7 @@ from .errors import (
 )
 from .migrations import SCHEMA_VERSION, current_version, migrate
 from .models import ConversationRow, RequestRow, TurnRow, database
+from .pages import LogPages
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -76,6 +78,10 @@ def _turn_of(turn_id: str, ordinal: int, question: str, answer: str, model: str,
         created_at=_parse_time(created_at),
         usage=Usage.from_json(json.loads(usage)) if usage else Usage(),
     )
+
+
+_TURN_COLUMNS = (TurnRow.id, TurnRow.ordinal, TurnRow.question, TurnRow.answer, TurnRow.model,
+                 TurnRow.finish_reason, TurnRow.created_at, TurnRow.usage)
 
 
 def _conversation(row: ConversationRow) -> Conversation:
@@ -319,6 +325,62 @@ class TurnlogStore:
         with self._cache_lock:
             self._cache[conversation_id] = loaded
         return loaded
+
+    def log(self, conversation_id: int) -> LogPages:
+        """The log as it is now, read a page at a time as it is looked at (`LogPages`):
+        one counting query over the index here, no turn read yet."""
+        with self._guard():
+            count, newest = self.db.execute(
+                TurnRow.select(fn.COUNT(SQL("*")), fn.MAX(TurnRow.ordinal))
+                .where(TurnRow.conversation == conversation_id)
+            ).fetchone()
+        if not count:
+            self.conversation(conversation_id)  # NotFound when there is no such conversation
+        return LogPages(self, conversation_id, int(count or 0), int(newest or 0))
+
+    def turn_page(self, conversation_id: int, *, newest: int, limit: int,
+                  before: int | None = None, after: int | None = None, skip: int = 0,
+                  from_oldest: bool = False) -> list[Turn]:
+        """Up to `limit` turns numbered ≤ `newest`, oldest first: the newest ones (below
+        `before`, past the `skip` newest) or, `from_oldest`, the oldest ones (above `after`,
+        past the `skip` oldest)."""
+        query = TurnRow.select(*_TURN_COLUMNS).where(
+            (TurnRow.conversation == conversation_id) & (TurnRow.ordinal <= newest))
+        if before is not None:
+            query = query.where(TurnRow.ordinal < before)
+        if after is not None:
+            query = query.where(TurnRow.ordinal > after)
+        order = TurnRow.ordinal.asc() if from_oldest else TurnRow.ordinal.desc()
+        query = query.order_by(order).limit(limit).offset(skip or None)
+        with self._guard():
+            rows = [_turn_of(*r) for r in self.db.execute(query).fetchall()]
+        if not from_oldest:
+            rows.reverse()
+        return rows
+
+    def ordinal_position(self, conversation_id: int, ordinal: int, *, newest: int
+                         ) -> int | None:
+        """How many turns come before turn `ordinal` (None if there is no such turn ≤
+        `newest`): one counting query over the index."""
+        if ordinal > newest:
+            return None
+        with self._guard():
+            upto, last = self.db.execute(
+                TurnRow.select(fn.COUNT(SQL("*")), fn.MAX(TurnRow.ordinal))
+                .where((TurnRow.conversation == conversation_id)
+                       & (TurnRow.ordinal <= ordinal))
+            ).fetchone()
+        return int(upto) - 1 if last == ordinal else None
+
+    def turn_ordinals(self, conversation_id: int, *, newest: int, skip: int, limit: int
+                      ) -> list[int]:
+        """The ordinals of `limit` turns numbered ≤ `newest`, past the `skip` oldest, read
+        from the index alone."""
+        query = (TurnRow.select(TurnRow.ordinal)
+                 .where((TurnRow.conversation == conversation_id) & (TurnRow.ordinal <= newest))
+                 .order_by(TurnRow.ordinal).limit(limit).offset(skip or None))
+        with self._guard():
+            return [ordinal for (ordinal,) in self.db.execute(query).fetchall()]
 
     def turn_count(self, conversation_id: int) -> int:
         with self._guard():

@@ -21,7 +21,7 @@ from ..core.compaction import (
     recent_count,
     summary_text,
 )
-from ..core.model import Turn
+from ..core.model import FrozenTurns, Turn
 from ..core.projection import CostIndex, Projection, SummaryPart, project
 
 
@@ -64,7 +64,8 @@ def preview(
     """Project `question` over `turns` as a send would begin. Raises `ProjectionRefused`
     when the mandatory part (with the cached summary, if a send would carry it) does not fit.
     """
-    turns = tuple(turns)
+    if not isinstance(turns, (tuple, FrozenTurns)):
+        turns = tuple(turns)
     plain = project(turns, question, model=model, budget=budget, system_prompt=system_prompt,
                     options=options, pinned=pinned, costs=costs)
     if not compaction or plain.sent_count == len(turns):

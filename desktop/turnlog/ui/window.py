@@ -412,8 +412,9 @@ class MainWindow(QMainWindow):
         self._load(cid)
 
     def _load(self, cid: int) -> None:
-        def load(context: TaskContext) -> tuple[tuple[Turn, ...], StoredSummary | None]:
-            return self.store.turns(cid), self.store.latest_summary(cid)
+        def load(context: TaskContext) -> tuple[Sequence[Turn], StoredSummary | None]:
+            # The newest page only: older turns are read as the view or a preview needs them.
+            return self.store.log(cid).warm(TranscriptModel.PAGE), self.store.latest_summary(cid)
 
         self.runner.run(TaskRunner.STORAGE, "load turns", load,
                         on_success=lambda loaded: self._loaded(cid, *loaded),
@@ -1188,7 +1189,8 @@ class MainWindow(QMainWindow):
         endpoint = self.shown.endpoint
         duration = time.monotonic() - self._send_started
         if isinstance(outcome, Committed):
-            turns = self.store.turns(conversation_id) if conversation_id is not None else ()
+            turns = (self.transcript.with_turn(outcome.turn) or self.store.log(conversation_id)
+                     ) if conversation_id is not None else ()
             self.transcript.commit_pending(turns)
             self._last = Shown("last", outcome.projection, record=outcome.record,
                                usage=outcome.reply.usage, asked=outcome.turn.ordinal,

@@ -1,0 +1,233 @@
+"""`LogPages`: a conversation's log read a page at a time, newest pages first.
+
+Opening a long conversation must not read every turn: the window shows the newest
+few, and a projection walks back from the newest only as far as the budget allows.
+`LogPages` knows how many turns the log had when it was made (one COUNT over the
+index) and reads the turns a caller touches in pages of `PAGE`, keeping at most
+`KEEP` pages in memory, so its cost follows what is looked at, not the log's length.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import Any, Protocol, TypeVar, overload
+
+from ..core.model import FrozenTurns, Turn
+
+T = TypeVar("T")
+
+
+class PageSource(Protocol):
+    """The store's side: pages of one conversation's turns, by ordinal."""
+
+    def turn_page(self, conversation_id: int, *, newest: int, limit: int,
+                  before: int | None = None, after: int | None = None, skip: int = 0,
+                  from_oldest: bool = False) -> list[Turn]: ...
+
+    def ordinal_position(self, conversation_id: int, ordinal: int, *, newest: int
+                         ) -> int | None: ...
+
+    def turn_ordinals(self, conversation_id: int, *, newest: int, skip: int, limit: int
+                      ) -> list[int]: ...
+
+
+class LogPages(FrozenTurns):
+    """The turns of one conversation up to ordinal `newest` (`count` of them), oldest first.
+
+    A snapshot: turns appended later are not part of it (they have larger ordinals);
+    after a delete the window makes a new one (`without`). Page k holds the turns k·PAGE
+    to (k+1)·PAGE − 1 counted back from the newest. Safe to read from several threads.
+    """
+
+    PAGE = 256
+    KEEP = 16
+
+    def __init__(self, source: PageSource, conversation_id: int, count: int,
+                 newest: int) -> None:
+        self._source = source
+        self.conversation_id = conversation_id
+        self._count = count
+        self.newest_ordinal = newest
+        self._pages: OrderedDict[int, list[Turn]] = OrderedDict()  # oldest first inside
+        self._lock = threading.RLock()
+        self.pages_read = 0  # how many pages came from the store (for tests and benches)
+
+    def __repr__(self) -> str:
+        return (f"LogPages(conversation {self.conversation_id}: {self._count} turns up to "
+                f"ordinal {self.newest_ordinal})")
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Turn: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Turn, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Turn | tuple[Turn, ...]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._count)
+            if step == 1:
+                return tuple(self._run(start, stop))
+            return tuple(self[i] for i in range(start, stop, step))
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("log index out of range")
+        back = self._count - 1 - index
+        page = self._page(back // self.PAGE)
+        offset = len(page) - 1 - back % self.PAGE
+        if offset < 0:
+            raise IndexError("the log changed since this view of it was made")
+        return page[offset]
+
+    def __iter__(self) -> Iterator[Turn]:
+        return self._run(0, self._count)
+
+    def __reversed__(self) -> Iterator[Turn]:
+        for index in range(self._count - 1, -1, -1):
+            yield self[index]
+
+    def _run(self, start: int, stop: int) -> Iterator[Turn]:
+        """Turns start..stop-1, oldest first: from pages in memory where they are, the rest
+        read in ordinal order without filling the cache (a walk over the whole log stays
+        small in memory)."""
+        index = start
+        last: int | None = None  # ordinal of the turn before `index`, once known
+        while index < stop:
+            turn = self.loaded(index)
+            if turn is not None:
+                yield turn
+                last = turn.ordinal
+                index += 1
+                continue
+            rows = self._source.turn_page(
+                self.conversation_id, newest=self.newest_ordinal, from_oldest=True,
+                after=last, skip=index if last is None else 0,
+                limit=min(self.PAGE, stop - index))
+            if not rows:
+                return
+            yield from rows
+            last = rows[-1].ordinal
+            index += len(rows)
+
+    def _page(self, number: int) -> list[Turn]:
+        with self._lock:
+            page = self._pages.get(number)
+            if page is not None:
+                self._pages.move_to_end(number)
+                return page
+            newer = self._pages.get(number - 1) if number > 0 else None
+            if newer:  # walking back from a loaded page: start below its oldest turn
+                rows = self._source.turn_page(self.conversation_id, newest=self.newest_ordinal,
+                                              before=newer[0].ordinal, limit=self.PAGE)
+            else:
+                rows = self._source.turn_page(self.conversation_id, newest=self.newest_ordinal,
+                                              skip=number * self.PAGE, limit=self.PAGE)
+            self.pages_read += 1
+            self._pages[number] = rows
+            while len(self._pages) > self.KEEP:
+                self._pages.popitem(last=False)
+            return rows
+
+    def warm(self, turns: int) -> LogPages:
+        """Read the newest `turns` now (on the thread calling it, e.g. a worker)."""
+        for number in range((min(turns, self._count) + self.PAGE - 1) // self.PAGE):
+            self._page(number)
+        return self
+
+    def position_of(self, ordinal: int) -> int | None:
+        """The index of the turn numbered `ordinal`, None if this log has no such turn.
+        From the pages in memory when one holds it, else one counting query."""
+        if ordinal > self.newest_ordinal or ordinal < 1:
+            return None
+        with self._lock:
+            for number, page in self._pages.items():
+                if page and page[0].ordinal <= ordinal <= page[-1].ordinal:
+                    at = bisect.bisect_left(page, ordinal, key=_ordinal)
+                    if page[at].ordinal != ordinal:
+                        return None
+                    return self._count - 1 - (number * self.PAGE + len(page) - 1 - at)
+        return self._source.ordinal_position(self.conversation_id, ordinal,
+                                             newest=self.newest_ordinal)
+
+    def ordinals(self, start: int, stop: int) -> tuple[int, ...]:
+        """The ordinals at indexes start..stop-1: from the pages in memory when they hold
+        them all, else one query over the index (no turn is read)."""
+        if start >= stop:
+            return ()
+        first, last = self.loaded(start), self.loaded(stop - 1)
+        if first is not None and last is not None and \
+                last.ordinal - first.ordinal == stop - 1 - start:  # no gap: a plain run
+            return tuple(range(first.ordinal, last.ordinal + 1))
+        return tuple(self._source.turn_ordinals(self.conversation_id, newest=self.newest_ordinal,
+                                                skip=start, limit=stop - start))
+
+    def loaded(self, index: int) -> Turn | None:
+        """The turn at `index` if its page is in memory, else None (reads nothing)."""
+        if not 0 <= index < self._count:
+            return None
+        back = self._count - 1 - index
+        with self._lock:
+            page = self._pages.get(back // self.PAGE)
+        if page is None:
+            return None
+        offset = len(page) - 1 - back % self.PAGE
+        return page[offset] if offset >= 0 else None
+
+    def without(self, index: int) -> LogPages:
+        """This log after the turn at `index` was deleted from the store. The newer pages
+        are kept (their positions counted from the newest do not move)."""
+        if not 0 <= index < self._count:
+            raise IndexError("log index out of range")
+        smaller = LogPages(self._source, self.conversation_id, self._count - 1,
+                           self.newest_ordinal)
+        back = self._count - 1 - index
+        with self._lock:
+            for number, page in self._pages.items():
+                if (number + 1) * self.PAGE <= back:
+                    smaller._pages[number] = page
+        return smaller
+
+    def appended(self, turn: Turn) -> LogPages:
+        """This log with `turn` (just committed, newer than every turn here) at its end."""
+        if turn.ordinal <= self.newest_ordinal:
+            raise ValueError(f"turn {turn.ordinal} is not newer than turn "
+                             f"{self.newest_ordinal}")
+        longer = LogPages(self._source, self.conversation_id, self._count + 1, turn.ordinal)
+        with self._lock:
+            newest = self._pages.get(0)
+        if newest is not None and (len(newest) == self.PAGE or len(newest) == self._count):
+            # The newest page moves up by one: the rows on show need no reading.
+            longer._pages[0] = [*newest, turn][-self.PAGE :]
+        return longer
+
+
+def _ordinal(turn: Turn) -> int:
+    return turn.ordinal
+
+
+class PagedLogStore:
+    """`store` as it is, except that `turns` gives its paged log (`store.log`): what a send
+    needs (the newest turns that fit, their count) without reading the whole log."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    def turns(self, conversation_id: int) -> LogPages:
+        pages: LogPages = self.store.log(conversation_id)
+        return pages
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+
+def paged(store: T) -> T:
+    """`store` with `turns` read a page at a time when it can be (a `TurnlogStore`)."""
+    if callable(getattr(store, "log", None)) and not isinstance(store, PagedLogStore):
+        return PagedLogStore(store)  # type: ignore[return-value]
+    return store
