@@ -33,6 +33,8 @@ class PageSource(Protocol):
     def turn_ordinals(self, conversation_id: int, *, newest: int, skip: int, limit: int
                       ) -> list[int]: ...
 
+    def log(self, conversation_id: int) -> LogPages: ...
+
 
 class LogPages(FrozenTurns):
     """The turns of one conversation up to ordinal `newest` (`count` of them), oldest first.
@@ -178,6 +180,19 @@ class LogPages(FrozenTurns):
             return None
         offset = len(page) - 1 - back % self.PAGE
         return page[offset] if offset >= 0 else None
+
+    def index_in_memory(self, turn_id: str) -> int | None:
+        """The index of turn `turn_id` if a page in memory holds it (reads nothing)."""
+        with self._lock:
+            for number, page in self._pages.items():
+                for at, turn in enumerate(page):
+                    if turn.id == turn_id:
+                        return self._count - 1 - (number * self.PAGE + len(page) - 1 - at)
+        return None
+
+    def reread(self) -> LogPages:
+        """The log as the store has it now (a new count; nothing read from this one)."""
+        return self._source.log(self.conversation_id)
 
     def without(self, index: int) -> LogPages:
         """This log after the turn at `index` was deleted from the store. The newer pages

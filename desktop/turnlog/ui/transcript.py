@@ -287,8 +287,11 @@ class TranscriptModel(QAbstractListModel):
 
     def _index_of(self, turn_id: str) -> int | None:
         """Where turn `turn_id` is in the log: looked for among the rows shown, newest
-        first (where a user deletes from), then among the older turns."""
+        first (where a user deletes from), then among the older turns. In a paged log, only
+        among the pages in memory: the store no longer has the turn."""
         turns = self._turns
+        if isinstance(turns, LogPages):
+            return turns.index_in_memory(turn_id)
         for index in range(len(turns) - 1, self._first - 1, -1):
             if turns[index].id == turn_id:
                 return index
@@ -298,6 +301,11 @@ class TranscriptModel(QAbstractListModel):
         """A turn was deleted: drop its row (the others keep their place and ordinals)."""
         index = self._index_of(turn_id)
         if index is None:
+            if isinstance(self._turns, LogPages):
+                # Its page has left memory (the user scrolled far away from it): where it
+                # was is not known any more, so show the log as it is now from its newest.
+                self.set_turns(self._turns.reread())
+                return True
             return False
         turn = self._turns[index]
         if isinstance(self._turns, LogPages):
