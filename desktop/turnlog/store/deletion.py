@@ -152,7 +152,6 @@ def delete_turn(store: TurnlogStore, turn_id: str) -> tuple[int, DeletionCounts]
         ConversationRow.update(generation=ConversationRow.generation + 1).where(
             ConversationRow.id == cid
         ).execute()
-    store._forget(cid)
     store.scrub()
     return cid, DeletionCounts(0, 1, summaries, len(records))
 
@@ -162,7 +161,6 @@ def delete_conversation(store: TurnlogStore, conversation_id: int) -> DeletionCo
     with store._guard(), store.db.atomic("IMMEDIATE"):
         # Foreign keys cascade to turns, summaries and request records.
         ConversationRow.delete().where(ConversationRow.id == conversation_id).execute()
-    store._forget(conversation_id)
     store.scrub()
     return counts
 
@@ -171,6 +169,5 @@ def delete_all(store: TurnlogStore) -> DeletionCounts:
     counts = preview_all(store)
     with store._guard(), store.db.atomic("IMMEDIATE"):
         ConversationRow.delete().execute()
-    store._forget_all()
     store.scrub(vacuum=True)
     return counts

@@ -11,7 +11,6 @@ import fcntl
 import json
 import logging
 import os
-import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -137,8 +136,6 @@ class TurnlogStore:
         self.path = home / DB_NAME
         self.db = db
         self._lock = lock
-        self._cache: dict[int, tuple[Turn, ...]] = {}
-        self._cache_lock = threading.Lock()
         self.max_records_per_conversation = MAX_RECORDS_PER_CONVERSATION
 
     # ----------------------------------------------------------------- life cycle
@@ -302,14 +299,11 @@ class TurnlogStore:
 
     # ---------------------------------------------------------------------- turns
     def turns(self, conversation_id: int) -> tuple[Turn, ...]:
-        """The whole log of a conversation, oldest first, as an immutable tuple.
+        """The whole log of a conversation, oldest first, as an immutable tuple, read now.
 
-        Cached: turns never change, appends extend the cached tuple, deletes drop it.
+        Not kept: reading a long log costs time and memory in proportion to it, so what
+        only needs its newest turns or its count reads `log` instead.
         """
-        with self._cache_lock:
-            cached = self._cache.get(conversation_id)
-        if cached is not None:
-            return cached
         self.conversation(conversation_id)
         with self._guard():
             # Rows straight from the cursor: converting each value through peewee's model
@@ -321,10 +315,7 @@ class TurnlogStore:
                 .where(TurnRow.conversation == conversation_id)
                 .order_by(TurnRow.ordinal)
             )
-            loaded = tuple(_turn_of(*r) for r in self.db.execute(query).fetchall())
-        with self._cache_lock:
-            self._cache[conversation_id] = loaded
-        return loaded
+            return tuple(_turn_of(*r) for r in self.db.execute(query).fetchall())
 
     def log(self, conversation_id: int) -> LogPages:
         """The log as it is now, read a page at a time as it is looked at (`LogPages`):
@@ -436,12 +427,7 @@ class TurnlogStore:
             ConversationRow.update(
                 next_ordinal=ordinal + 1, updated_at=now_iso()
             ).where(ConversationRow.id == conversation_id).execute()
-        turn = _turn(row)
-        with self._cache_lock:
-            cached = self._cache.get(conversation_id)
-            if cached is not None:
-                self._cache[conversation_id] = (*cached, turn)
-        return turn
+        return _turn(row)
 
     def import_turns(
         self, conversation_id: int, turns: Sequence[PendingTurn]
@@ -533,14 +519,6 @@ class TurnlogStore:
         return summaries.save_summary(self, conversation_id, draft)
 
     # -------------------------------------------------------------------- delete
-    def _forget(self, conversation_id: int) -> None:
-        with self._cache_lock:
-            self._cache.pop(conversation_id, None)
-
-    def _forget_all(self) -> None:
-        with self._cache_lock:
-            self._cache.clear()
-
     def preview_delete_turn(self, turn_id: str) -> DeletionCounts:
         return deletion.preview_turn(self, turn_id)
 
