@@ -78,6 +78,10 @@ class FrozenTurns(Sequence[Turn], abc.ABC):
         """The ordinals of the turns at indexes start..stop-1."""
         return tuple(turn.ordinal for turn in self[start:stop])
 
+    def ids(self, start: int, stop: int) -> tuple[str, ...]:
+        """The ids of the turns at indexes start..stop-1."""
+        return tuple(turn.id for turn in self[start:stop])
+
 
 def position_of(turns: Sequence[Turn], ordinal: int) -> int | None:
     """The index of turn `ordinal` in a log (ordinals grow along it), None if absent."""

@@ -373,6 +373,15 @@ class TurnlogStore:
         with self._guard():
             return [ordinal for (ordinal,) in self.db.execute(query).fetchall()]
 
+    def turn_keys(self, conversation_id: int, *, newest: int, skip: int, limit: int
+                  ) -> list[tuple[str, int]]:
+        """(id, ordinal) of `limit` turns numbered ≤ `newest`, past the `skip` oldest."""
+        query = (TurnRow.select(TurnRow.id, TurnRow.ordinal)
+                 .where((TurnRow.conversation == conversation_id) & (TurnRow.ordinal <= newest))
+                 .order_by(TurnRow.ordinal).limit(limit).offset(skip or None))
+        with self._guard():
+            return [(turn_id, ordinal) for turn_id, ordinal in self.db.execute(query).fetchall()]
+
     def turn_count(self, conversation_id: int) -> int:
         with self._guard():
             return int(TurnRow.select().where(TurnRow.conversation == conversation_id).count())

@@ -33,6 +33,9 @@ class PageSource(Protocol):
     def turn_ordinals(self, conversation_id: int, *, newest: int, skip: int, limit: int
                       ) -> list[int]: ...
 
+    def turn_keys(self, conversation_id: int, *, newest: int, skip: int, limit: int
+                  ) -> list[tuple[str, int]]: ...
+
     def log(self, conversation_id: int) -> LogPages: ...
 
 
@@ -55,6 +58,8 @@ class LogPages(FrozenTurns):
         self.newest_ordinal = newest
         self._pages: OrderedDict[int, list[Turn]] = OrderedDict()  # oldest first inside
         self._lock = threading.RLock()
+        # A run of ids and ordinals read last: (first index, ids, ordinals).
+        self._keys: tuple[int, tuple[str, ...], tuple[int, ...]] | None = None
         self.pages_read = 0  # how many pages came from the store (for tests and benches)
 
     def __repr__(self) -> str:
@@ -136,10 +141,13 @@ class LogPages(FrozenTurns):
                 self._pages.popitem(last=False)
             return rows
 
-    def warm(self, turns: int) -> LogPages:
-        """Read the newest `turns` now (on the thread calling it, e.g. a worker)."""
+    def warm(self, turns: int, *, ids: int = 0) -> LogPages:
+        """Read the newest `turns` now, and the ids of the oldest `ids` (what a preview
+        checks a rolling summary against), on the thread calling it (a worker)."""
         for number in range((min(turns, self._count) + self.PAGE - 1) // self.PAGE):
             self._page(number)
+        if 0 < ids <= self._count:
+            self.ids(0, ids)
         return self
 
     def position_of(self, ordinal: int) -> int | None:
@@ -162,12 +170,31 @@ class LogPages(FrozenTurns):
         them all, else one query over the index (no turn is read)."""
         if start >= stop:
             return ()
+        with self._lock:
+            known = self._keys
+        if known is not None and known[0] <= start <= stop <= known[0] + len(known[2]):
+            return known[2][start - known[0]: stop - known[0]]
         first, last = self.loaded(start), self.loaded(stop - 1)
         if first is not None and last is not None and \
                 last.ordinal - first.ordinal == stop - 1 - start:  # no gap: a plain run
             return tuple(range(first.ordinal, last.ordinal + 1))
         return tuple(self._source.turn_ordinals(self.conversation_id, newest=self.newest_ordinal,
                                                 skip=start, limit=stop - start))
+
+    def ids(self, start: int, stop: int) -> tuple[str, ...]:
+        """The ids at indexes start..stop-1, read with their ordinals and nothing else of
+        the turns. The last run read is kept: a preview checks the same summarized prefix
+        again and again, and the inspector names its ordinals."""
+        if start >= stop:
+            return ()
+        with self._lock:
+            known = self._keys
+            if known is None or not known[0] <= start <= stop <= known[0] + len(known[1]):
+                keys = self._source.turn_keys(self.conversation_id, newest=self.newest_ordinal,
+                                              skip=start, limit=stop - start)
+                known = self._keys = (start, tuple(k[0] for k in keys),
+                                      tuple(k[1] for k in keys))
+            return known[1][start - known[0]: stop - known[0]]
 
     def loaded(self, index: int) -> Turn | None:
         """The turn at `index` if its page is in memory, else None (reads nothing)."""
@@ -203,6 +230,8 @@ class LogPages(FrozenTurns):
                            self.newest_ordinal)
         back = self._count - 1 - index
         with self._lock:
+            if self._keys is not None and self._keys[0] + len(self._keys[1]) <= index:
+                smaller._keys = self._keys  # all older than the deleted turn
             for number, page in self._pages.items():
                 if (number + 1) * self.PAGE <= back:
                     smaller._pages[number] = page
@@ -216,6 +245,7 @@ class LogPages(FrozenTurns):
         longer = LogPages(self._source, self.conversation_id, self._count + 1, turn.ordinal)
         with self._lock:
             newest = self._pages.get(0)
+            longer._keys = self._keys  # the older turns keep their places
         if newest is not None and (len(newest) == self.PAGE or len(newest) == self._count):
             # The newest page moves up by one: the rows on show need no reading.
             longer._pages[0] = [*newest, turn][-self.PAGE :]

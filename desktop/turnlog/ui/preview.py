@@ -17,11 +17,11 @@ from ..core.budget import Budget
 from ..core.compaction import (
     CompactionSettings,
     StoredSummary,
-    ids_digest,
+    prefix_digest,
     recent_count,
     summary_text,
 )
-from ..core.model import FrozenTurns, Turn
+from ..core.model import FrozenTurns, Turn, ordinals_of
 from ..core.projection import CostIndex, Projection, SummaryPart, project
 
 
@@ -44,7 +44,7 @@ def reusable(cached: StoredSummary | None, turns: Sequence[Turn], covered: int,
         and cached.settings_key == settings_key
         and cached.covered_count <= covered
         and cached.covered_count <= len(turns)
-        and ids_digest(turns[: cached.covered_count]) == cached.covered_digest
+        and prefix_digest(turns, cached.covered_count) == cached.covered_digest
     )
 
 
@@ -83,5 +83,5 @@ def preview(
                          summary=part, costs=costs, max_verbatim=kept)
     start = part.covered_count if part else 0
     first_sent = len(turns) - projection.sent_count
-    to_summarize = tuple(t.ordinal for t in turns[start:first_sent])
+    to_summarize = ordinals_of(turns, start, first_sent)
     return Preview(projection, to_summarize, summary)

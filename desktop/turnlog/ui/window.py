@@ -54,6 +54,7 @@ from ..core.send import (
 from ..export import export_text
 from ..store import TurnlogStore
 from ..store.deletion import DeletionCounts
+from ..store.pages import LogPages
 from .about import AboutDialog
 from .banner import FailureBanner
 from .composer import Composer
@@ -414,7 +415,9 @@ class MainWindow(QMainWindow):
     def _load(self, cid: int) -> None:
         def load(context: TaskContext) -> tuple[Sequence[Turn], StoredSummary | None]:
             # The newest page only: older turns are read as the view or a preview needs them.
-            return self.store.log(cid).warm(TranscriptModel.PAGE), self.store.latest_summary(cid)
+            summary = self.store.latest_summary(cid)
+            covered = summary.covered_count if summary is not None else 0
+            return self.store.log(cid).warm(TranscriptModel.PAGE, ids=covered), summary
 
         self.runner.run(TaskRunner.STORAGE, "load turns", load,
                         on_success=lambda loaded: self._loaded(cid, *loaded),
@@ -670,8 +673,13 @@ class MainWindow(QMainWindow):
         if self.runner.closed:
             return
 
+        turns = self.transcript.turns
+
         def load(context: TaskContext) -> StoredSummary | None:
-            return self.store.latest_summary(conversation_id)
+            summary = self.store.latest_summary(conversation_id)
+            if summary is not None and isinstance(turns, LogPages):
+                turns.warm(0, ids=summary.covered_count)  # what the preview checks it by
+            return summary
 
         def loaded(summary: StoredSummary | None) -> None:
             if self.conversation is None or self.conversation.id != conversation_id:
