@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from turnlog.chat import options_for
+from turnlog.core.compaction import CompactionSettings, SummaryDraft, ids_digest
 from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.send import PendingTurn
 from turnlog.store import TurnlogStore
@@ -35,13 +37,14 @@ def long_ordinals(count: int) -> list[int]:
     return ordinals
 
 
-def seed_long(store: TurnlogStore, title: str, count: int) -> tuple[int, list[int]]:
+def seed_long(store: TurnlogStore, title: str, count: int, *, compaction: bool = False
+              ) -> tuple[int, list[int]]:
     """A conversation of `count` turns written in one transaction (rows like the store's
     own, many at once: committing them one by one would take the test minutes)."""
     # A byte limit that sends the newest ~20 turns: fewer than a page of rows.
     conversation = store.create_conversation(
         title, model="loopback-model",
-        settings=ConversationSettings(compaction=False, max_bytes=2_000))
+        settings=ConversationSettings(compaction=compaction, max_bytes=2_000))
     ordinals = long_ordinals(count)
     stamp = "2026-01-02T03:04:05.000006+00:00"
     rows = ((uuid.uuid4().hex, conversation.id, o, f"question {o}", f"answer {o}",
@@ -244,3 +247,47 @@ def test_marks_of_a_paged_log_are_looked_up_not_searched_for(store):
     assert marks[ordinals[3]] is RowMark.NOT_SENT  # one counting query, no page read
     assert GAP_EVERY not in marks
     assert log.pages_read == 1
+
+
+def test_a_long_conversation_with_a_rolling_summary_opens_without_reading_what_it_covers(
+        qtbot, store, make_window, monkeypatch):
+    cid, ordinals = seed_long(store, "long", 5_000, compaction=True)
+    other = seed(store, "short", numbered(1))
+    window = make_window()
+    qtbot.waitUntil(lambda: window.conversation is not None
+                    and window.conversation.id == other.id)
+    assert window.sidebar.select(cid)
+    qtbot.waitUntil(lambda: newest_on_screen(window, ordinals[-1]), timeout=10_000)
+    qtbot.waitUntil(lambda: window.shown.projection is not None, timeout=5_000)
+    model = window.transcript
+    # No summary yet: a send would first fold everything but the recent turns into one.
+    assert model.index(0).data(Role.MARK) is RowMark.TO_SUMMARIZE
+
+    # A rolling summary of the oldest 4,900 turns, made for the settings the preview uses.
+    projection = window.shown.projection
+    options = options_for(window.conversation, route=window.shown.endpoint.route)
+    covered = store.turns(cid)[:4_900]
+    stored = store.save_summary(cid, SummaryDraft(
+        tuple(t.id for t in covered), covered[0].ordinal, covered[-1].ordinal,
+        ids_digest(covered), "Items 1 to 4,900 were discussed.", projection.model,
+        CompactionSettings(projection.model, projection.budget, options).key, 12, (), (),
+        store.generation(cid)))
+    assert window.sidebar.select(other.id)
+    qtbot.waitUntil(lambda: len(model.turns) == 1)
+
+    rows = RowsRead(store, monkeypatch)
+    assert window.sidebar.select(cid)
+    qtbot.waitUntil(lambda: newest_on_screen(window, ordinals[-1]), timeout=10_000)
+    qtbot.waitUntil(lambda: window.shown.projection is not None
+                    and window.shown.projection.summary is not None, timeout=5_000)
+    # The preview carries the stored summary: checked against the covered turns' ids …
+    assert window.shown.projection.summary.summary_id == stored.id
+    assert model.mark_of(ordinals[0]) is RowMark.SUMMARY
+    assert model.mark_of(ordinals[4_899]) is RowMark.SUMMARY
+    assert model.index(0).data(Role.MARK) is RowMark.TO_SUMMARIZE
+    assert f"turns 1–{GAP_EVERY - 1}, {GAP_EVERY + 1}–" in \
+        window.inspector.summary_value.text()
+    # … read (ids and ordinals only) on the storage worker, not the GUI thread; the turns
+    # themselves only for the newest page.
+    assert rows.by_thread["MainThread"] <= LogPages.PAGE, rows.by_thread
+    assert rows.total <= 4_900 + 2 * LogPages.PAGE, rows.by_thread
