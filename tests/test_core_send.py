@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from turnlog.core.body import RequestOptions
 from turnlog.core.budget import Budget
-from turnlog.core.failures import Failure, FailureKind, ProviderFailure
+from turnlog.core.failures import Failure, FailureKind, ProviderFailure, StoreError
 from turnlog.core.model import Conversation, Turn, Usage
 from turnlog.core.provider import CancelToken, Reply
 from turnlog.core.send import (
@@ -28,7 +28,6 @@ from turnlog.core.send import (
     Sender,
     SendRequest,
     Stage,
-    StoreError,
     ordinal_ranges,
 )
 

@@ -199,3 +199,30 @@ def test_export_before_delete(turnlog_home, fmt):
     assert all(s in out.stdout for s in strings("A", [1, 30]))
     if fmt == "markdown":
         assert out.stdout.startswith("# conversation A") and "## Turn 30" in out.stdout
+
+
+@pytest.mark.parametrize("scope", ["turn", "conversation", "all"])
+def test_delete_removes_a_copy_kept_from_before_an_upgrade(turnlog_home, scope):
+    """A copy kept because an upgrade failed its checks holds every turn: a privacy delete
+    removes it too, so the deleted text survives in no file."""
+    import peewee
+
+    from turnlog.store import upgrade
+    from turnlog.store.log import PRAGMAS
+
+    ids = seeded(turnlog_home)
+    db_path = turnlog_home / "turnlog.sqlite3"
+    db = peewee.SqliteDatabase(str(db_path), pragmas=PRAGMAS)
+    db.connect()
+    copy = upgrade.copy_aside(db, db_path, 1)
+    db.close()
+    assert copy.name in {name for name, _ in scan(turnlog_home, strings("A", [2]))}
+    with TurnlogStore.open(turnlog_home) as store:
+        if scope == "turn":
+            store.delete_turn("A2")
+        elif scope == "conversation":
+            store.delete_conversation(ids["A"])
+        else:
+            store.delete_all()
+    assert not copy.exists()
+    assert scan(turnlog_home, strings("A", [2])) == []

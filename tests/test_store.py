@@ -12,8 +12,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from turnlog.core.failures import StoreError
 from turnlog.core.model import ConversationSettings, Usage
-from turnlog.core.send import PendingTurn, RequestRecord, StoreError
+from turnlog.core.send import PendingTurn, RequestRecord
 from turnlog.store import AlreadyOpen, DatabaseCorrupt, TurnlogStore
 from turnlog.store.errors import TurnIdConflict
 from turnlog.store.migrations import SCHEMA_VERSION
@@ -199,3 +200,31 @@ def test_request_records_are_bounded_per_conversation(store):
         store.record_request(record(conv.id, f"r{i}"))
     assert [r.outcome for r in store.requests(conv.id)] == ["r3", "r4", "r5", "r6", "r7"]
     assert [r.outcome for r in store.requests(other.id)] == ["kept"]
+
+
+def test_database_and_its_wal_are_private(store, turnlog_home):
+    store.create_conversation("c")
+    for name in ("turnlog.sqlite3", "turnlog.sqlite3-wal"):
+        assert (turnlog_home / name).stat().st_mode & 0o777 == 0o600, name
+
+
+def test_store_modules_import_each_other_one_way():
+    """log uses deletion, summaries, upgrade; they never import log (or each other)."""
+    import ast
+    from pathlib import Path
+
+    import turnlog.store
+
+    folder = Path(turnlog.store.__file__).parent
+    imports = {}
+    for path in folder.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        imports[path.stem] = {
+            alias.name if node.module is None else node.module
+            for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 1
+            for alias in node.names
+        }
+    for module in ("deletion", "summaries", "upgrade", "migrations", "rows", "errors",
+                   "models"):
+        assert imports[module] <= {"errors", "models", "rows", "migrations"}, module
+    assert "upgrade" not in imports["migrations"] and "rows" not in imports["models"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import logging.handlers
 import sys
@@ -9,13 +10,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QIcon
+from PySide6.QtCore import QBuffer, QByteArray, QSize
+from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QIcon, QImageReader, QPixmap
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from . import APP_ID, APP_NAME, __version__
-from .core.send import StoreError
+from .core.failures import StoreError
 from .localmodel import DEFAULT_N_CTX
 from .paths import data_dir, log_dir
+from .resources import app_icon_svg
 from .store import AlreadyOpen, TurnlogStore
 
 if TYPE_CHECKING:
@@ -30,8 +33,8 @@ ORGANIZATION_DOMAIN = "turnlog.github.io"
 CJK_FAMILIES = ("Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans CJK TC",
                 "Noto Sans CJK JP", "Noto Sans CJK KR")
 EMOJI_FAMILIES = ("Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji")
-# The source tree's resources/ (installed copies come from the icon theme by APP_ID).
-RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
+FAULT_LOG = "faults.log"
 
 
 def configure_fonts(app: QGuiApplication) -> list[str]:
@@ -67,6 +70,31 @@ def configure_logging(home: Path) -> None:
     root.setLevel(logging.INFO)
 
 
+def packaged_icon() -> QIcon:
+    """The icon shipped inside the package, rendered at the usual sizes (empty if the
+    platform cannot read SVG)."""
+    icon = QIcon()
+    data = QByteArray(app_icon_svg())
+    for size in ICON_SIZES:
+        buffer = QBuffer(data)
+        reader = QImageReader(buffer, QByteArray(b"svg"))
+        reader.setScaledSize(QSize(size, size))
+        image = reader.read()
+        if not image.isNull():
+            icon.addPixmap(QPixmap.fromImage(image))
+    return icon
+
+
+def enable_fault_log(home: Path) -> Path:
+    """Hard crashes (a segfault in Qt, an abort) leave a Python traceback in logs/.
+
+    The file stays open for the life of the process, as faulthandler requires."""
+    path = log_dir(home) / FAULT_LOG
+    stream = path.open("a", encoding="utf-8")
+    faulthandler.enable(file=stream, all_threads=True)
+    return path
+
+
 def application(argv: Sequence[str]) -> QApplication:
     """The QApplication with Turnlog's identity, fonts and message routing."""
     from .ui.crash import route_qt_messages
@@ -79,9 +107,8 @@ def application(argv: Sequence[str]) -> QApplication:
     app.setOrganizationName(ORGANIZATION)
     app.setOrganizationDomain(ORGANIZATION_DOMAIN)
     QGuiApplication.setDesktopFileName(APP_ID)
-    bundled = RESOURCES / f"{APP_ID}.svg"
-    fallback = QIcon(str(bundled)) if bundled.exists() else QIcon()
-    app.setWindowIcon(QIcon.fromTheme(APP_ID, fallback))
+    # The desktop's icon theme wins where it has ours installed; else the packaged copy.
+    app.setWindowIcon(QIcon.fromTheme(APP_ID, packaged_icon()))
     route_qt_messages()
     configure_fonts(app)
     return app
@@ -117,6 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = application(argv)
     home = data_dir()
     configure_logging(home)
+    enable_fault_log(home)
     hook = ExceptHook()
     hook.install()
     try:

@@ -3,11 +3,13 @@
 The window and `turnlog-cli` both build requests here, so a preview, a CLI
 projection and a real send of the same question produce the same bytes.
 
-The built-in local model is routed here too: `LocalModels` starts its server on
-first use (on the caller's worker thread, cancellable, reporting the
-*starting local model* stage), and `connect_local` hands back the ordinary
-HTTP provider for it, a route whose model and window are the server's own, and
-a cost index that counts tokens exactly with the server's tokenizer.
+`connect_profile` is the one way from a provider profile to a ready route, for the
+window's connector and `turnlog-cli ask` alike: the key looked up (and refused with
+plain words when the server needs one and there is none), or the built-in local model
+started. `LocalModels` starts that server on first use (on the caller's worker thread,
+cancellable, reporting the *starting local model* stage), and `connect_local` hands
+back the ordinary HTTP provider for it, a route whose model and window are the
+server's own, and a cost index that counts tokens exactly with the server's tokenizer.
 """
 
 from __future__ import annotations
@@ -23,12 +25,15 @@ from typing import Any, Protocol, runtime_checkable
 from .core.body import RequestOptions
 from .core.budget import Budget, TokenCounter
 from .core.compaction import Compactor, SummaryStore
+from .core.failures import Failure, FailureKind
 from .core.model import DEFAULT_OUTPUT_RESERVE, Conversation, ConversationSettings
 from .core.projection import CostIndex
 from .core.provider import CancelToken, ChatProvider
 from .core.send import LogStore, Sender, SendRequest, Stage
 from .localmodel import DEFAULT_N_CTX, LocalEndpoint, LocalServer, output_reserve_for
-from .providers import BUILTIN_LOCAL, ChatCompletionsProvider
+from .profiles import Profile
+from .providers import BUILTIN_LOCAL, ChatCompletionsProvider, Preset
+from .secrets import KeyringUnavailable
 from .store.pages import paged
 
 log = logging.getLogger(__name__)
@@ -305,3 +310,102 @@ def connect_local(
                                        **provider_options)
     costs = models.costs(endpoint) if endpoint.counter.exact else None
     return Connection(provider, local_route(endpoint), costs)
+
+
+# ------------------------------------------------------------- from a profile to a route
+class NotConnected(Exception):
+    """No usable provider for the conversation: `title` names the problem, `message`
+    says it in plain words with the next step."""
+
+    def __init__(self, title: str, message: str, *, kind: FailureKind = FailureKind.NO_KEY):
+        super().__init__(message)
+        self.title = title
+        self.message = message
+        self.kind = kind
+
+    @property
+    def failure(self) -> Failure:
+        return Failure(self.kind, detail=self.message)
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderConfig:
+    """One provider as a send uses it: a profile's id, name, preset, URL and model."""
+
+    profile_id: str
+    name: str
+    preset: Preset
+    base_url: str
+    model: str = ""
+    context_window: int | None = None
+    model_path: Path | None = None  # built-in preset: a chosen GGUF instead of the shipped one
+
+    @classmethod
+    def of(cls, profile: Profile) -> ProviderConfig:
+        return cls(profile.id, profile.name, profile.server, profile.base_url, profile.model,
+                   profile.context_window,
+                   Path(profile.model_path) if profile.model_path else None)
+
+
+class KeyLookup(Protocol):
+    """Where a profile's API key can be read (`turnlog.secrets.KeyStore` is one)."""
+
+    def get(self, profile_id: str) -> str | None: ...
+
+
+def key_for(config: ProviderConfig, keys: Callable[[], KeyLookup | None],
+            add_key: str) -> str | None:
+    """The profile's API key, or None where the server needs none. Raises `NotConnected`
+    when the server needs a key and there is none, or the keyring cannot be read to find
+    it; `add_key` tells the person where to add one."""
+    try:
+        store = keys()
+        key = store.get(config.profile_id) if store is not None else None
+    except KeyringUnavailable as err:
+        if config.preset.needs_key:
+            raise NotConnected("The keyring could not be read", str(err)) from err
+        log.warning("sending to “%s” without a key: %s", config.name, err)
+        return None
+    if not key and config.preset.needs_key:
+        raise NotConnected("No API key", f"“{config.name}” needs an API key: {add_key}")
+    return key or None
+
+
+def connect_profile(
+    config: ProviderConfig,
+    keys: Callable[[], KeyLookup | None],
+    *,
+    local: LocalModels | None,
+    add_key: str,
+    model: str = "",
+    cancel: CancelToken | None = None,
+    on_stage: Callable[[Stage, str], None] = lambda stage, detail: None,
+    on_key: Callable[[str], None] = lambda key: None,
+    **provider_options: Any,
+) -> Connection:
+    """The provider and route a send goes through for the profile `config` (off the GUI
+    thread: it may read the keyring and start the built-in model's server).
+
+    The route carries `model` (a conversation's own), else the profile's; either way a
+    conversation's own model wins when the request is built (`request_for`). `on_key`
+    sees the key handed out, so reports can be redacted of it. Raises `NotConnected`, or
+    `LocalModelFailure` (a `ProviderFailure`) when the built-in model cannot start or its
+    start was cancelled.
+    """
+    if config.preset.builtin:
+        if local is None:
+            raise NotConnected(
+                "The built-in model is not available here",
+                f"“{config.name}” runs inside Turnlog, which was started without it. Choose "
+                "another provider in Settings (Ctrl+,).",
+                kind=FailureKind.LOCAL_MODEL,
+            )
+        return connect_local(local, config.model_path, cancel=cancel, on_stage=on_stage,
+                             **provider_options)
+    key = key_for(config, keys, add_key)
+    if key:
+        on_key(key)
+    provider = ChatCompletionsProvider(config.base_url, api_key=key, preset=config.preset,
+                                       **provider_options)
+    return Connection(provider, Route(model or config.model, config.preset.include_usage,
+                                      config.context_window))

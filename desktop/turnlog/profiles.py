@@ -3,6 +3,12 @@
 Stored as JSON in `<data dir>/profiles.json`. A profile never holds its API key: the
 key is in the OS keyring under the profile's id (see `turnlog.secrets`).
 
+A `ProfileStore` reads the file once and keeps the profiles in memory: a preview asks
+for the profile in use without touching the disk. `save` writes the file and tells
+every subscriber (`subscribe`, a plain callback list; the window turns it into a Qt
+signal). A change made by another process (`turnlog-cli profile add`) is seen after
+`reload`, or on the next start.
+
 The built-in local model is a profile too (preset `builtin`, no address: Turnlog starts
 its server). It is added once, on the first start where it can run; the file remembers
 that it was offered, so a user who removes it does not get it back.
@@ -15,6 +21,7 @@ import json
 import logging
 import os
 import tempfile
+import threading
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -123,24 +130,69 @@ def builtin_profile(model_path: str | None = None, *, name: str | None = None,
 
 
 class ProfileStore:
-    """Reads and writes `<home>/profiles.json` (home: the data directory unless given).
-    Writes are atomic: a crash leaves the old file."""
+    """The profiles of `<home>/profiles.json` (home: the data directory unless given), read
+    once and kept in memory. Writes are atomic (a crash leaves the old file) and notify
+    the subscribers. Thread-safe: the window reads on the GUI thread and its workers."""
 
     def __init__(self, home: Path | None = None) -> None:
         self.path = (home if home is not None else data_dir()) / FILE_NAME
+        self._lock = threading.Lock()
+        self._loaded = False
+        self._profiles: builtins.list[Profile] | None = None
+        self._offered: bool | None = None
+        self._problem = ""
+        self._listeners: builtins.list[Callable[[builtins.list[Profile]], None]] = []
 
     def list(self) -> builtins.list[Profile]:
         """Every profile, in the order saved."""
         return self.load()
 
     def load(self) -> builtins.list[Profile]:
-        data = self._read()
-        if data is None:
-            return []
+        """Every profile, in the order saved: from memory once the file was read.
+        Raises `ProfilesUnreadable` (each time) while the file cannot be read."""
+        with self._lock:
+            self._ensure_read()
+            if self._profiles is None:
+                raise ProfilesUnreadable(self._problem)
+            return builtins.list(self._profiles)
+
+    def reload(self) -> None:
+        """Read the file again on the next `load` (another process may have changed it)."""
+        with self._lock:
+            self._loaded = False
+
+    def subscribe(
+        self, listener: Callable[[builtins.list[Profile]], None]
+    ) -> Callable[[], None]:
+        """Call `listener` with the profiles after every save (on the saving thread).
+        Returns the function that unsubscribes it."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _ensure_read(self) -> None:
+        """Fill the memory from the file, once (under the lock)."""
+        if self._loaded:
+            return
+        self._loaded = True
+        self._profiles, self._offered, self._problem = None, None, ""
         try:
-            return [Profile.from_json(item) for item in data["profiles"]]
+            data = self._read()
+        except ProfilesUnreadable as err:
+            self._problem = str(err)
+            return
+        self._offered = bool(data and data.get("builtin_offered") is True)
+        try:
+            self._profiles = ([Profile.from_json(item) for item in data["profiles"]]
+                              if data is not None else [])
         except ValueError as err:
-            raise ProfilesUnreadable(f"{self.path} is not a valid profile list: {err}") from err
+            self._problem = f"{self.path} is not a valid profile list: {err}"
 
     def _read(self) -> dict[str, Any] | None:
         """The file's JSON object (checked to hold a profile list), or None if there is none."""
@@ -162,8 +214,11 @@ class ProfileStore:
 
     def builtin_offered(self) -> bool:
         """Whether the built-in profile was ever added here (even if removed since)."""
-        data = self._read()
-        return bool(data and data.get("builtin_offered") is True)
+        with self._lock:
+            self._ensure_read()
+            if self._offered is None:
+                raise ProfilesUnreadable(self._problem)
+            return self._offered
 
     def offer_builtin(
         self, check: Callable[[], Availability] | None = None
@@ -188,6 +243,7 @@ class ProfileStore:
         return profile
 
     def save(self, profiles: Sequence[Profile], *, builtin_offered: bool | None = None) -> None:
+        """Write `profiles` in place of the file's, then tell the subscribers."""
         ids = [profile.id for profile in profiles]
         if len(set(ids)) != len(ids):
             raise ValueError("two profiles share one id")
@@ -212,6 +268,13 @@ class ProfileStore:
         except BaseException:
             Path(temp).unlink(missing_ok=True)
             raise
+        with self._lock:
+            self._loaded, self._problem = True, ""
+            self._profiles = builtins.list(profiles)
+            self._offered = "builtin_offered" in payload
+            listeners = builtins.list(self._listeners)
+        for listener in listeners:
+            listener(builtins.list(profiles))
 
     def get(self, profile_id: str) -> Profile | None:
         return next((p for p in self.load() if p.id == profile_id), None)

@@ -3,19 +3,17 @@
 `SystemKeyring` stores them under service `turnlog` with the profile id as the
 username. When the machine has no usable keyring it raises `KeyringUnavailable`;
 the UI can then offer `SessionKeys`, which holds keys in memory for this run only.
-There is deliberately no file fallback. `redact` removes keys from any text that
-might be shown or logged.
+There is deliberately no file fallback. `redact` (from `turnlog.core.redaction`, kept
+here for callers that already hold a key store) removes keys from any text that might
+be shown or logged.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Protocol
-from urllib.parse import quote
 
 import keyring
 import keyring.backends.fail
@@ -23,10 +21,24 @@ import keyring.backends.null
 import keyring.errors
 from keyring.backend import KeyringBackend
 
+from .core.redaction import REDACTED, redact
+
 log = logging.getLogger(__name__)
 
+__all__ = [
+    "REDACTED",
+    "KeyStore",
+    "KeyringUnavailable",
+    "SessionKeys",
+    "SystemKeyring",
+    "check_key",
+    "describe_backend",
+    "open_key_store",
+    "redact",
+    "usable_backend",
+]
+
 SERVICE = "turnlog"
-REDACTED = "[redacted]"
 
 # Backends that would "work" while keeping no secret: the fail and null keyrings store
 # nothing, and keyrings.alt's file backends write the key to disk (plainly, or behind a
@@ -39,9 +51,6 @@ try:  # The Secret Service backend can fail below keyring's own error types.
 except ImportError:  # pragma: no cover - secretstorage ships with keyring on Linux
     class _SecretStorageError(Exception):  # type: ignore[no-redef]
         """Never raised: secretstorage is not installed on this platform."""
-
-_BEARER = re.compile(r"(?i)\bBearer\s+(?!\[redacted\])[^\s\"',;}\]]+")
-
 
 class KeyringUnavailable(Exception):
     """No keyring can hold API keys on this machine right now, with the reason in plain words."""
@@ -207,18 +216,3 @@ def open_key_store() -> SystemKeyring:
     store = SystemKeyring()
     log.debug("API keys are kept in %s", store.backend_name())
     return store
-
-
-def redact(text: str, secrets: Iterable[str]) -> str:
-    """`text` with every secret, and every `Bearer …` credential, replaced by [redacted].
-
-    Also catches a secret as it appears escaped inside JSON or a URL, since servers echo
-    request headers in either form.
-    """
-    for secret in secrets:
-        secret = secret.strip()
-        if not secret:
-            continue
-        for form in {secret, json.dumps(secret)[1:-1], quote(secret, safe="")}:
-            text = text.replace(form, REDACTED)
-    return _BEARER.sub(f"Bearer {REDACTED}", text)

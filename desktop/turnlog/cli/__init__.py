@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from ..core.send import StoreError
+from ..core.failures import StoreError
 from . import chat_commands, log_commands, privacy_commands
 
 # Exit statuses shared by all commands.

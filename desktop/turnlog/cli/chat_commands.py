@@ -11,7 +11,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..chat import Connection, LocalModels, Route, connect_local, request_for, sender_for
+from ..chat import (
+    Connection,
+    LocalModels,
+    NotConnected,
+    ProviderConfig,
+    connect_profile,
+    request_for,
+    sender_for,
+)
 from ..core.failures import FailureKind, ProviderFailure
 from ..core.projection import CostIndex
 from ..core.provider import CancelToken
@@ -19,7 +27,7 @@ from ..core.send import Committed, Stage
 from ..localmodel import available, describe
 from ..paths import data_dir, log_dir
 from ..profiles import Profile, ProfileStore, ProfilesUnreadable, builtin_profile, new_profile
-from ..providers import PRESETS, ChatCompletionsProvider, preset_by_id
+from ..providers import PRESETS, preset_by_id
 from ..secrets import KeyringUnavailable, check_key, open_key_store
 from ..store import TurnlogStore
 
@@ -87,41 +95,28 @@ def run_ask(args: argparse.Namespace) -> int:
         return fail(FailureKind.NO_KEY.value,
                     f"{what} Add one: turnlog-cli profile add NAME --preset PRESET --model M",
                     draft)
-    preset = profile.server
-    key = None
+    # The built-in model's server runs for this one question.
+    models = LocalModels(log_dir=log_dir()) if profile.builtin else None
     try:
-        key = open_key_store().get(profile.id)
-    except KeyringUnavailable as err:
-        if preset.needs_key:
-            return fail(FailureKind.NO_KEY.value, str(err), draft)
-    if preset.needs_key and not key:
-        return fail(FailureKind.NO_KEY.value,
-                    f"Profile “{profile.name}” needs an API key: "
-                    f"turnlog-cli profile add {profile.name} --preset {preset.id} --key-stdin",
-                    draft)
-    if preset.builtin:
-        return ask_builtin(args, profile, draft)
-    provider = ChatCompletionsProvider(profile.base_url, api_key=key, preset=preset)
-    route = Route(profile.model, preset.include_usage, profile.context_window)
-    return ask_through(args, profile, draft, Connection(provider, route))
-
-
-def ask_builtin(args: argparse.Namespace, profile: Profile, draft: str) -> int:
-    """Start the built-in model's server for this one question, then ask as usual."""
-    models = LocalModels(log_dir=log_dir())
-    model_path = Path(profile.model_path) if profile.model_path else None
-    cancel = CancelToken()
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.cancel())
-    try:
+        cancel = CancelToken()
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.cancel())
         try:
-            connection = connect_local(models, model_path, cancel=cancel, on_stage=print_stage)
+            connection = connect_profile(
+                ProviderConfig.of(profile), open_key_store, local=models, cancel=cancel,
+                add_key=f"add it with turnlog-cli profile add {profile.name} "
+                        f"--preset {profile.preset} --key-stdin",
+                on_stage=print_stage,
+            )
+        except NotConnected as err:
+            return fail(err.kind.value, err.message, draft)
         except ProviderFailure as err:
             return fail(err.failure.kind.value, err.failure.message(), draft)
         finally:
             signal.signal(signal.SIGINT, previous)
         return ask_through(args, profile, draft, connection)
     finally:
-        models.stop()
+        if models is not None:
+            models.stop()
 
 
 def print_stage(stage: Stage, detail: str) -> None:

@@ -1,7 +1,8 @@
 """Compaction: fold the oldest turns into one rolling summary, with provenance and bounds.
 
-The plan is pure: which prefix of the log a summary must cover so the newest
-turns (≤ 20 pairs, ≤ ¼ of the input budget, ≤ 16,000 tokens) stay verbatim.
+The plan is pure (`plan_compaction`, shared by the window's preview and the send):
+which prefix of the log a summary must cover so the newest turns (≤ 20 pairs, ≤ ¼ of
+the input budget, ≤ 16,000 tokens) stay verbatim, and which cached summary it starts from.
 `Compactor` makes or extends the summary through the same provider as any
 request, caches it through a `SummaryStore`, and fails by name on every bound.
 """
@@ -20,7 +21,7 @@ from .body import SYSTEM, USER, Message, RequestOptions, build_body, encode_json
 from .budget import Budget
 from .failures import Failure, FailureKind, ProviderFailure
 from .model import FrozenTurns, Turn, Usage
-from .projection import CostIndex, ProjectionRefused, SummaryPart, project
+from .projection import CostIndex, Projection, ProjectionRefused, SummaryPart, project
 from .provider import CancelToken, ChatProvider
 
 RECENT_MAX_PAIRS = 20
@@ -272,6 +273,83 @@ class CompactionSettings:
         return f"v{PROMPT_VERSION}|{self.model}|{SUMMARY_OUTPUT_TOKENS}"
 
 
+def reusable_summary(
+    cached: StoredSummary | None, turns: Sequence[Turn], covered: int, settings_key: str
+) -> StoredSummary | None:
+    """`cached`, if a summary of the oldest `covered` turns may start from it: made with
+    the same settings, covering no more than that, over turns that are unchanged."""
+    if (
+        cached is not None
+        and cached.settings_key == settings_key
+        and cached.covered_count <= covered
+        and cached.covered_count <= len(turns)
+        and prefix_digest(turns, cached.covered_count) == cached.covered_digest
+    ):
+        return cached
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionPlan:
+    """What a send with compaction on folds before it answers: the oldest `covered` turns
+    go into the summary, starting from `base` (the cached summary it reuses or extends).
+
+    `plain` is the request without any summary, or None when its mandatory part does not
+    fit (`refusal`); a send then goes on and refuses with the sizes, summary included.
+    """
+
+    plain: Projection | None
+    covered: int
+    base: StoredSummary | None
+    refusal: ProjectionRefused | None = None
+
+    @property
+    def start(self) -> int:
+        """How many oldest turns the reused summary already covers."""
+        return self.base.covered_count if self.base is not None else 0
+
+    def base_part(self) -> SummaryPart | None:
+        """The reused summary as a request carries it, or None."""
+        if self.base is None:
+            return None
+        return SummaryPart(summary_text(self.base), self.base.covered_count, self.base.id)
+
+
+def plan_compaction(
+    turns: Sequence[Turn],
+    question: str,
+    settings: CompactionSettings,
+    *,
+    system_prompt: str,
+    pinned: Sequence[str],
+    costs: CostIndex,
+    cached: StoredSummary | None,
+    min_covered: int = 0,
+) -> CompactionPlan:
+    """The one compaction plan: what the preview shows and what a send carries out.
+
+    Nothing is summarized when the whole log fits. Otherwise the summary covers all but
+    the recent window (never more turns verbatim than fit on their own), or `min_covered`
+    turns if that is more (an overflow recovery asks for one more).
+    """
+    plain: Projection | None = None
+    refusal: ProjectionRefused | None = None
+    try:
+        plain = project(
+            turns, question, model=settings.model, budget=settings.budget,
+            system_prompt=system_prompt, options=settings.options, pinned=pinned, costs=costs,
+        )
+    except ProjectionRefused as err:
+        refusal = err  # the send refuses with sizes; nothing to summarize for that
+    needed = 0
+    if plain is not None and plain.sent_count < len(turns):
+        kept = min(recent_count(turns, settings.budget, costs), plain.sent_count)
+        needed = len(turns) - kept
+    covered = min(max(min_covered, needed), len(turns))
+    base = reusable_summary(cached, turns, covered, settings.key)
+    return CompactionPlan(plain, covered, base, refusal)
+
+
 class Compactor:
     """Makes, extends and reuses the rolling summary of one conversation's oldest turns."""
 
@@ -292,30 +370,6 @@ class Compactor:
         self.max_calls = max_calls
         self.deadline_s = deadline_s
 
-    # The plan -------------------------------------------------------------
-    def covered_needed(
-        self,
-        turns: Sequence[Turn],
-        question: str,
-        settings: CompactionSettings,
-        system_prompt: str,
-        pinned: Sequence[str],
-    ) -> int:
-        """0 when the whole log fits; otherwise how many oldest turns the summary must cover."""
-        try:
-            plain = project(
-                turns, question, model=settings.model, budget=settings.budget,
-                system_prompt=system_prompt, options=settings.options, pinned=pinned,
-                costs=self.costs,
-            )
-        except ProjectionRefused:
-            return 0  # the mandatory part alone does not fit; the send refuses with sizes
-        if plain.sent_count == len(turns):
-            return 0
-        # The recent window, but never more turns than fit the budget on their own.
-        kept = min(recent_count(turns, settings.budget, self.costs), plain.sent_count)
-        return len(turns) - kept
-
     # Making ---------------------------------------------------------------
     def ensure(
         self,
@@ -323,23 +377,15 @@ class Compactor:
         generation: int,
         turns: Sequence[Turn],
         covered: int,
+        base: StoredSummary | None,
         settings: CompactionSettings,
         cancel: CancelToken,
         progress: Progress,
         result: CompactionResult,
         started: float,
     ) -> StoredSummary:
-        """A stored summary covering exactly `turns[:covered]`, reusing and extending the cache."""
-        cached = self.store.latest_summary(conversation_id)
-        base: StoredSummary | None = None
-        if (
-            cached is not None
-            and cached.settings_key == settings.key
-            and cached.covered_count <= covered
-            and cached.covered_count <= len(turns)
-            and prefix_digest(turns, cached.covered_count) == cached.covered_digest
-        ):
-            base = cached
+        """A stored summary covering exactly `turns[:covered]`, extending `base` (a summary
+        of a prefix of them, see `reusable_summary`) or starting afresh."""
         if base is not None and base.covered_count == covered:
             return base
         start = base.covered_count if base else 0
@@ -509,13 +555,16 @@ class Compactor:
         """
         result = result if result is not None else CompactionResult(summary=None)
         started = self.clock()
-        covered = max(
-            min_covered, self.covered_needed(turns, question, settings, system_prompt, pinned)
+        plan = plan_compaction(
+            turns, question, settings, system_prompt=system_prompt, pinned=pinned,
+            costs=self.costs, cached=self.store.latest_summary(conversation_id),
+            min_covered=min_covered,
         )
-        covered = min(covered, len(turns))
+        covered, base = plan.covered, plan.base
         while covered > 0:
-            stored = self.ensure(conversation_id, generation, turns, covered, settings, cancel,
-                                 progress, result, started)
+            stored = self.ensure(conversation_id, generation, turns, covered, base, settings,
+                                 cancel, progress, result, started)
+            base = stored
             result.stored = stored
             part = SummaryPart(summary_text(stored), covered, stored.id)
             result.summary = part

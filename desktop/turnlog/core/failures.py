@@ -40,6 +40,23 @@ class FailureKind(enum.Enum):
     LOCAL_MODEL = "local_model"
     CONVERSATION_GONE = "conversation_gone"
 
+    @property
+    def offers_retry(self) -> bool:
+        """Whether sending the same draft again can help. It cannot when the draft itself
+        is the problem (blank, broken text, too large) or a setting must change first (no
+        key, a refused key, a model the server does not have)."""
+        return self not in _NO_RETRY
+
+
+_NO_RETRY = frozenset({
+    FailureKind.BLANK_QUESTION,
+    FailureKind.INVALID_TEXT,
+    FailureKind.REFUSED,
+    FailureKind.NO_KEY,
+    FailureKind.AUTH,
+    FailureKind.MODEL_NOT_FOUND,
+})
+
 
 _TITLES = {
     FailureKind.BLANK_QUESTION: "Nothing to send",
@@ -107,6 +124,14 @@ class ProviderFailure(Exception):
         self.failure = failure
         self.partial = partial
         self.usage = usage
+
+
+class StoreError(Exception):
+    """A storage fault with plain words (disk full, locked, corrupt, deleted meanwhile)."""
+
+    def __init__(self, message: str, *, kind: FailureKind = FailureKind.STORAGE) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 def rate_limit_hint(retry_after: float | None) -> str:

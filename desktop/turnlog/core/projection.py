@@ -275,6 +275,44 @@ def _prefix_messages(
     return out
 
 
+def _mandatory_parts(
+    model: str,
+    options: RequestOptions,
+    prefix: list[tuple[PartKind, Message]],
+    question: Message,
+    counter: TokenCounter,
+) -> tuple[list[Part], Part]:
+    """The parts every request carries: envelope and prefix messages, and the question."""
+    parts: list[Part] = [Part(PartKind.ENVELOPE, Envelope(model, options).bytes,
+                              counter.reply_priming_tokens())]
+    for kind, message in prefix:
+        # Each prefix message is followed by a comma: the question always comes after it.
+        parts.append(
+            Part(kind, message_bytes(message) + 1, counter.message_tokens(message.role,
+                                                                            message.content))
+        )
+    question_part = Part(
+        PartKind.QUESTION, message_bytes(question),
+        counter.message_tokens(USER, question.content),
+    )
+    return parts, question_part
+
+
+def _first_sent(
+    turns: Sequence[Turn], costs: CostIndex, floor: int, free_bytes: int, free_tokens: int
+) -> int:
+    """Index of the oldest turn kept: newest whole turns, contiguous, while both fit."""
+    first = len(turns)
+    while first > floor:
+        cost = costs.cost(turns[first - 1])
+        if cost.bytes > free_bytes or cost.tokens > free_tokens:
+            break
+        free_bytes -= cost.bytes
+        free_tokens -= cost.tokens
+        first -= 1
+    return first
+
+
 def project(
     turns: Sequence[Turn],
     question: str,
@@ -305,21 +343,9 @@ def project(
     if not 0 <= covered <= len(turns):
         raise ValueError(f"summary covers {covered} turns but the log has {len(turns)}")
 
-    envelope_bytes = Envelope(model, options).bytes
     prefix = _prefix_messages(system_prompt, pinned, summary)
     question_message = Message(USER, question)
-
-    parts: list[Part] = [Part(PartKind.ENVELOPE, envelope_bytes, counter.reply_priming_tokens())]
-    for kind, message in prefix:
-        # Each prefix message is followed by a comma: the question always comes after it.
-        parts.append(
-            Part(kind, message_bytes(message) + 1, counter.message_tokens(message.role,
-                                                                            message.content))
-        )
-    question_part = Part(
-        PartKind.QUESTION, message_bytes(question_message),
-        counter.message_tokens(USER, question),
-    )
+    parts, question_part = _mandatory_parts(model, options, prefix, question_message, counter)
     mandatory_bytes = sum(p.bytes for p in parts) + question_part.bytes
     mandatory_tokens = sum(p.tokens for p in parts) + question_part.tokens
 
@@ -328,31 +354,17 @@ def project(
         refusal = RefusalReason.BYTES
     elif mandatory_tokens > budget.input_tokens:
         refusal = RefusalReason.TOKENS
-    if refusal is not None:
+    if refusal is not None:  # refuse, don't truncate
         raise ProjectionRefused(
-            reason=refusal,
-            mandatory_bytes=mandatory_bytes,
-            max_bytes=budget.max_bytes,
-            mandatory_tokens=mandatory_tokens,
-            token_budget=budget.input_tokens,
-            tokens_exact=counter.exact,
-            includes_summary=summary is not None,
-            includes_system=bool(system_prompt),
-            includes_pinned=bool(pinned),
+            reason=refusal, mandatory_bytes=mandatory_bytes, max_bytes=budget.max_bytes,
+            mandatory_tokens=mandatory_tokens, token_budget=budget.input_tokens,
+            tokens_exact=counter.exact, includes_summary=summary is not None,
+            includes_system=bool(system_prompt), includes_pinned=bool(pinned),
         )
 
-    free_bytes = budget.max_bytes - mandatory_bytes
-    free_tokens = budget.input_tokens - mandatory_tokens
-    first = len(turns)
     floor = covered if max_verbatim is None else max(covered, len(turns) - max_verbatim)
-    while first > floor:
-        cost = costs.cost(turns[first - 1])
-        if cost.bytes > free_bytes or cost.tokens > free_tokens:
-            break
-        free_bytes -= cost.bytes
-        free_tokens -= cost.tokens
-        first -= 1
-
+    first = _first_sent(turns, costs, floor, budget.max_bytes - mandatory_bytes,
+                        budget.input_tokens - mandatory_tokens)
     messages = [m for _, m in prefix]
     for turn in turns[first:]:
         cost = costs.cost(turn)

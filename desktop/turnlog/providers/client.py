@@ -28,7 +28,7 @@ import httpx
 from turnlog.core.failures import Failure, FailureKind, ProviderFailure
 from turnlog.core.model import UNKNOWN_USAGE, Usage
 from turnlog.core.provider import CancelToken, Reply
-from turnlog.secrets import redact
+from turnlog.core.redaction import redact
 
 from .errors import error_from_body, error_from_json, failure_for_error, tidy
 from .presets import CUSTOM, Preset

@@ -17,7 +17,7 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 from turnlog.core.failures import Failure, FailureKind, rate_limit_hint
-from turnlog.secrets import redact
+from turnlog.core.redaction import redact
 
 MAX_DETAIL_CHARS = 300
 

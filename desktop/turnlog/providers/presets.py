@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
-from ..localmodel.model_file import BUILTIN as BUILTIN_MODEL
+from ..core.builtin_model import BUILTIN as BUILTIN_MODEL
 
 
 @dataclass(frozen=True, slots=True)

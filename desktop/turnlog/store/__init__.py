@@ -1,13 +1,29 @@
 """The log and its derived data, in one SQLite file (peewee)."""
 
-from .errors import AlreadyOpen, DatabaseCorrupt, DatabaseLocked, DiskFull, NotFound
+from .errors import (
+    AlreadyOpen,
+    CannotOpen,
+    DatabaseCorrupt,
+    DatabaseLocked,
+    DatabaseReadOnly,
+    DiskFull,
+    DiskIOError,
+    NotFound,
+    SchemaTooNew,
+    UpgradeFailed,
+)
 from .log import TurnlogStore
 
 __all__ = [
     "AlreadyOpen",
+    "CannotOpen",
     "DatabaseCorrupt",
     "DatabaseLocked",
+    "DatabaseReadOnly",
     "DiskFull",
+    "DiskIOError",
     "NotFound",
+    "SchemaTooNew",
     "TurnlogStore",
+    "UpgradeFailed",
 ]

@@ -2,9 +2,11 @@
 
 One transaction removes the turns, every summary covering any of them, and
 request records' references to them (records keep only their numbers, so
-usage totals survive). Afterwards the WAL is checkpointed and truncated so no
-copy of the deleted text stays in `-wal`; `secure_delete` has already
-overwritten it in the main file.
+usage totals survive). The store then checkpoints and truncates the WAL so no
+copy of the deleted text stays in `-wal` (`secure_delete` has already
+overwritten it in the main file) and removes any copy kept from before a schema
+upgrade. The functions here take the database and run their own transaction;
+the caller guards errors and drops what it cached.
 """
 
 from __future__ import annotations
@@ -12,15 +14,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import peewee
 
 from .errors import NotFound
 from .models import ConversationRow, RequestRow, SummaryRow, TurnRow
-
-if TYPE_CHECKING:
-    from .log import TurnlogStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,18 +82,18 @@ def _records_of(conversation_id: int, ordinal: int, turn_id: str) -> list[Reques
     return [r for r in rows if _mentions(r, ordinal, turn_id)]
 
 
-def preview_turn(store: TurnlogStore, turn_id: str) -> DeletionCounts:
-    with store._guard():
-        row = TurnRow.get_or_none(TurnRow.id == turn_id)
-        if row is None:
-            raise NotFound(f"There is no turn {turn_id}.")
-        return DeletionCounts(
-            0, 1, _covering(row.conversation_id, row.ordinal).count(),
-            len(_records_of(row.conversation_id, row.ordinal, turn_id)),
-        )
+def preview_turn(turn_id: str) -> DeletionCounts:
+    row = TurnRow.get_or_none(TurnRow.id == turn_id)
+    if row is None:
+        raise NotFound(f"There is no turn {turn_id}.")
+    return DeletionCounts(
+        0, 1, _covering(row.conversation_id, row.ordinal).count(),
+        len(_records_of(row.conversation_id, row.ordinal, turn_id)),
+    )
 
 
-def _count(conversation_ids: Iterable[int] | None) -> DeletionCounts:
+def count(conversation_ids: Iterable[int] | None) -> DeletionCounts:
+    """What deleting these conversations (`None`: all of them) would remove."""
     def where(model: type[peewee.Model]) -> peewee.ModelSelect:
         query = model.select()
         if conversation_ids is not None:
@@ -113,20 +111,23 @@ def _count(conversation_ids: Iterable[int] | None) -> DeletionCounts:
     )
 
 
-def preview_conversation(store: TurnlogStore, conversation_id: int) -> DeletionCounts:
-    store.conversation(conversation_id)
-    with store._guard():
-        return _count([conversation_id])
+def _unlink_records(records: list[RequestRow], turn_id: str, ordinal: int) -> None:
+    for record in records:
+        changes: dict[str, object] = {}
+        for field in ("sent", "summarized", "left_out"):
+            changes[field], _ = _runs_without(getattr(record, field), ordinal)
+        if record.turn_id == turn_id:
+            changes["turn_id"] = None
+        if record.summary_id is not None and SummaryRow.get_or_none(
+            SummaryRow.id == record.summary_id
+        ) is None:
+            changes["summary_id"] = None
+        RequestRow.update(changes).where(RequestRow.id == record.id).execute()
 
 
-def preview_all(store: TurnlogStore) -> DeletionCounts:
-    with store._guard():
-        return _count(None)
-
-
-def delete_turn(store: TurnlogStore, turn_id: str) -> tuple[int, DeletionCounts]:
+def delete_turn(db: peewee.SqliteDatabase, turn_id: str) -> tuple[int, DeletionCounts]:
     """Delete one turn and everything derived from it; returns its conversation id."""
-    with store._guard(), store.db.atomic("IMMEDIATE"):
+    with db.atomic("IMMEDIATE"):
         row = TurnRow.get_or_none(TurnRow.id == turn_id)
         if row is None:
             raise NotFound(f"There is no turn {turn_id}.")
@@ -135,39 +136,26 @@ def delete_turn(store: TurnlogStore, turn_id: str) -> tuple[int, DeletionCounts]
             SummaryRow.id.in_([s.id for s in _covering(cid, ordinal)])
         ).execute()
         records = _records_of(cid, ordinal, turn_id)
-        for record in records:
-            changes: dict[str, object] = {}
-            for field in ("sent", "summarized", "left_out"):
-                changes[field], _ = _runs_without(getattr(record, field), ordinal)
-            if record.turn_id == turn_id:
-                changes["turn_id"] = None
-            if record.summary_id is not None and SummaryRow.get_or_none(
-                SummaryRow.id == record.summary_id
-            ) is None:
-                changes["summary_id"] = None
-            RequestRow.update(changes).where(RequestRow.id == record.id).execute()
+        _unlink_records(records, turn_id, ordinal)
         TurnRow.delete().where(TurnRow.id == turn_id).execute()
         # Remaining ordinals keep their meaning (a gap, never renumbering); the new
         # generation refuses any write prepared before this delete.
         ConversationRow.update(generation=ConversationRow.generation + 1).where(
             ConversationRow.id == cid
         ).execute()
-    store.scrub()
     return cid, DeletionCounts(0, 1, summaries, len(records))
 
 
-def delete_conversation(store: TurnlogStore, conversation_id: int) -> DeletionCounts:
-    counts = preview_conversation(store, conversation_id)
-    with store._guard(), store.db.atomic("IMMEDIATE"):
+def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int) -> DeletionCounts:
+    with db.atomic("IMMEDIATE"):
+        counts = count([conversation_id])
         # Foreign keys cascade to turns, summaries and request records.
         ConversationRow.delete().where(ConversationRow.id == conversation_id).execute()
-    store.scrub()
     return counts
 
 
-def delete_all(store: TurnlogStore) -> DeletionCounts:
-    counts = preview_all(store)
-    with store._guard(), store.db.atomic("IMMEDIATE"):
+def delete_all(db: peewee.SqliteDatabase) -> DeletionCounts:
+    with db.atomic("IMMEDIATE"):
+        counts = count(None)
         ConversationRow.delete().execute()
-    store.scrub(vacuum=True)
     return counts

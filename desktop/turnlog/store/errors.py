@@ -1,33 +1,83 @@
-"""Known storage faults as named errors with words a person can act on."""
+"""Storage faults by name, told apart by SQLite's result code (never by the wording).
+
+The environment can fail in a handful of ways a person can act on: the file is
+locked by another program, the disk is full, the file or folder is read-only, the
+file is damaged or not a database, it cannot be opened, or the disk reports an I/O
+error. Each becomes a named `StoreError` with a hint. Any other error is a bug in
+Turnlog: `classify` returns `None` for it and the caller re-raises the original, so
+it reaches the crash report instead of reading as "Could not save".
+"""
 
 from __future__ import annotations
 
+import errno
 import sqlite3
 
 import peewee
 
-from ..core.failures import FailureKind
-from ..core.send import StoreError
+from ..core.failures import FailureKind, StoreError
+
+
+class KnownStoreFault(StoreError):
+    """A fault of the environment, not of Turnlog; `hint` is the next step for a person."""
+
+    hint = ""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"{message} {self.hint}".strip())
 
 
 class AlreadyOpen(StoreError):
     """Another Turnlog process holds this data directory for writing."""
 
 
-class DatabaseLocked(StoreError):
+class DatabaseLocked(KnownStoreFault):
     """SQLite stayed busy past the timeout."""
 
+    hint = "Close other programs using it and try again."
 
-class DatabaseCorrupt(StoreError):
+
+class DatabaseCorrupt(KnownStoreFault):
     """The file is not a readable Turnlog database."""
 
+    hint = "Restore it from a backup or move it aside to start fresh."
 
-class DiskFull(StoreError):
+
+class DiskFull(KnownStoreFault):
     """The disk (or quota) is full."""
+
+    hint = "Free some space and try again; nothing was lost."
+
+
+class DatabaseReadOnly(KnownStoreFault):
+    """The file, its folder or the file system does not allow writing."""
+
+    hint = "Check the permissions of the file and its folder, and that the disk is not read-only."
+
+
+class CannotOpen(KnownStoreFault):
+    """The file cannot be opened at all (missing folder, no access, too many files)."""
+
+    hint = "Check that the data folder exists and that Turnlog may open files in it."
+
+
+class DiskIOError(KnownStoreFault):
+    """The operating system reported an I/O error while reading or writing."""
+
+    hint = "The disk may be failing or was removed; check it, then try again."
 
 
 class SchemaTooNew(StoreError):
     """The database was written by a newer Turnlog."""
+
+
+class UpgradeFailed(StoreError):
+    """Bringing an older database to this version's schema failed; the copy made before
+    the upgrade was kept (`backup`)."""
+
+    def __init__(self, message: str, backup: str) -> None:
+        super().__init__(message)
+        self.backup = backup
 
 
 class NotFound(StoreError):
@@ -41,27 +91,94 @@ class TurnIdConflict(StoreError):
     """The same turn id was committed twice with different text."""
 
 
-def translate(err: Exception, path: str) -> StoreError:
-    """Map a sqlite/peewee exception to a named error; unknown faults keep their text."""
-    text = str(err)
-    low = text.lower()
-    if "locked" in low or "busy" in low:
-        return DatabaseLocked(
-            f"The database {path} stayed locked by another program for too long. "
-            "Close other programs using it and try again."
-        )
-    if "not a database" in low or "malformed" in low or "corrupt" in low:
-        return DatabaseCorrupt(
-            f"The database {path} is damaged or not a Turnlog database ({text}). "
-            "Restore it from a backup or move it aside to start fresh."
-        )
-    if "full" in low or "no space" in low:
-        return DiskFull(
-            f"The disk holding {path} is full. Free some space and try again; nothing was lost."
-        )
-    if "readonly" in low or "read-only" in low or "permission" in low:
-        return StoreError(f"The database {path} cannot be written ({text}). Check its permissions.")
-    return StoreError(f"Database error in {path}: {text}")
+# Primary result codes (the low byte of an extended code), from sqlite3.h.
+SQLITE_PERM, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY = 3, 5, 6, 8
+SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 10, 11, 13, 14, 26
+
+_BY_CODE: dict[int, tuple[type[KnownStoreFault], str]] = {
+    SQLITE_BUSY: (DatabaseLocked, "The database {path} stayed locked by another program for "
+                                  "too long."),
+    SQLITE_LOCKED: (DatabaseLocked, "The database {path} stayed locked by another program for "
+                                    "too long."),
+    SQLITE_FULL: (DiskFull, "The disk holding {path} is full."),
+    SQLITE_READONLY: (DatabaseReadOnly, "The database {path} cannot be written ({detail})."),
+    SQLITE_PERM: (DatabaseReadOnly, "The database {path} cannot be written ({detail})."),
+    SQLITE_CORRUPT: (DatabaseCorrupt, "The database {path} is damaged or not a Turnlog "
+                                      "database ({detail})."),
+    SQLITE_NOTADB: (DatabaseCorrupt, "The database {path} is damaged or not a Turnlog "
+                                     "database ({detail})."),
+    SQLITE_CANTOPEN: (CannotOpen, "The database {path} cannot be opened ({detail})."),
+    SQLITE_IOERR: (DiskIOError, "Reading or writing the database {path} failed ({detail})."),
+}
+
+_BY_ERRNO: dict[int, int] = {
+    errno.ENOSPC: SQLITE_FULL,
+    errno.EDQUOT: SQLITE_FULL,
+    errno.EROFS: SQLITE_READONLY,
+    errno.EACCES: SQLITE_READONLY,
+    errno.EPERM: SQLITE_READONLY,
+    errno.EIO: SQLITE_IOERR,
+    errno.EMFILE: SQLITE_CANTOPEN,
+    errno.ENFILE: SQLITE_CANTOPEN,
+}
+
+
+def sqlite_errors_of(err: BaseException) -> list[sqlite3.Error]:
+    """Every `sqlite3.Error` behind `err`, nearest first: itself, the one peewee wrapped
+    (its first argument), and those it was raised from or while handling."""
+    seen: set[int] = set()
+    found: list[sqlite3.Error] = []
+    todo: list[BaseException | None] = [err]
+    while todo:
+        current = todo.pop(0)
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, sqlite3.Error):
+            found.append(current)
+        if isinstance(current, peewee.PeeweeException) and current.args:
+            first = current.args[0]
+            todo.append(first if isinstance(first, BaseException) else None)
+        todo += [current.__cause__, current.__context__]
+    return found
+
+
+def _known(err: BaseException) -> tuple[int, sqlite3.Error | None] | None:
+    """The first fault of the environment behind `err`. SQLite rolls a transaction back by
+    itself on a full disk or an I/O error, so the error on top may be the failed ROLLBACK
+    that followed (`cannot rollback - no transaction is active`); the cause is below it."""
+    if isinstance(err, OSError) and not isinstance(err, sqlite3.Error):
+        code = _BY_ERRNO.get(err.errno or 0)
+        return None if code is None else (code, None)
+    for found in sqlite_errors_of(err):
+        code = getattr(found, "sqlite_errorcode", None)
+        if code is not None and int(code) & 0xFF in _BY_CODE:
+            return int(code) & 0xFF, found
+    return None
+
+
+def result_code(err: BaseException) -> int | None:
+    """SQLite's primary result code of the environment fault behind `err` (an OSError maps
+    by errno), or `None` when there is none."""
+    known = _known(err)
+    return None if known is None else known[0]
+
+
+def classify(err: BaseException, path: str) -> StoreError | None:
+    """The named fault for `err`, or `None` when it is not a fault of the environment
+    (a bug: the caller re-raises `err` unchanged)."""
+    if isinstance(err, StoreError):
+        return err
+    known = _known(err)
+    if known is None:
+        return None
+    code, found = known
+    kind, text = _BY_CODE[code]
+    if found is not None:
+        detail = f"{found.sqlite_errorname}: {found}"
+    else:
+        detail = f"{type(err).__name__}: {err}"
+    return kind(text.format(path=path, detail=detail))
 
 
 STORE_EXCEPTIONS = (peewee.PeeweeException, sqlite3.Error, OSError)

@@ -12,91 +12,41 @@ import json
 import logging
 import os
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from datetime import UTC, datetime
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import peewee
 from peewee import SQL, fn
 
 from ..core.compaction import StoredSummary, SummaryDraft
-from ..core.failures import FailureKind
-from ..core.model import Conversation, ConversationSettings, Turn, Usage
-from ..core.send import PendingTurn, RequestRecord, StoreError, ordinal_ranges
+from ..core.failures import FailureKind, StoreError
+from ..core.model import Conversation, ConversationSettings, Turn
+from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
 from ..paths import DB_NAME, LOCK_NAME
-from . import deletion, summaries
+from . import deletion, rows, summaries, upgrade
 from .deletion import DeletionCounts
-from .errors import (
-    STORE_EXCEPTIONS,
-    AlreadyOpen,
-    NotFound,
-    SchemaTooNew,
-    TurnIdConflict,
-    translate,
-)
-from .migrations import SCHEMA_VERSION, current_version, migrate
+from .errors import STORE_EXCEPTIONS, AlreadyOpen, NotFound, SchemaTooNew, TurnIdConflict, classify
+from .migrations import SCHEMA_VERSION, current_version
 from .models import ConversationRow, RequestRow, TurnRow, database
 from .pages import LogPages
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 MAX_RECORDS_PER_CONVERSATION = 5_000
+PRAGMAS = {
+    "journal_mode": "wal",
+    "synchronous": 2,  # FULL: a committed turn survives power loss
+    "foreign_keys": 1,
+    "secure_delete": 1,  # deleted text is overwritten, not left in free pages
+    "busy_timeout": 5000,
+}
 
 
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-def _parse_time(text: str) -> datetime:
-    return datetime.fromisoformat(text)
-
-
-def _turn(row: Any) -> Turn:
-    return Turn(
-        id=row.id,
-        ordinal=row.ordinal,
-        question=row.question,
-        answer=row.answer,
-        model=row.model,
-        finish_reason=row.finish_reason,
-        created_at=_parse_time(row.created_at),
-        usage=Usage.from_json(json.loads(row.usage)) if row.usage else Usage(),
-    )
-
-
-def _turn_of(turn_id: str, ordinal: int, question: str, answer: str, model: str,
-             finish_reason: str, created_at: str, usage: str | None) -> Turn:
-    return Turn(
-        id=turn_id,
-        ordinal=ordinal,
-        question=question,
-        answer=answer,
-        model=model,
-        finish_reason=finish_reason,
-        created_at=_parse_time(created_at),
-        usage=Usage.from_json(json.loads(usage)) if usage else Usage(),
-    )
-
-
-_TURN_COLUMNS = (TurnRow.id, TurnRow.ordinal, TurnRow.question, TurnRow.answer, TurnRow.model,
-                 TurnRow.finish_reason, TurnRow.created_at, TurnRow.usage)
-
-
-def _conversation(row: ConversationRow) -> Conversation:
-    return Conversation(
-        id=row.id,
-        title=row.title,
-        system_prompt=row.system_prompt,
-        model=row.model,
-        settings=ConversationSettings.from_json(json.loads(row.settings or "{}")),
-        created_at=_parse_time(row.created_at),
-        updated_at=_parse_time(row.updated_at),
-    )
-
-
-def expand_runs(text: str) -> tuple[int, ...]:
-    return tuple(o for first, last in json.loads(text) for o in range(first, last + 1))
+def _create_private(path: Path) -> None:
+    """Create the database file readable by its owner only; SQLite gives its `-wal` and
+    `-shm` the same permissions."""
+    with suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
 class _WriterLock:
@@ -154,43 +104,37 @@ class TurnlogStore:
             lock.acquire()
         elif not path.exists():
             raise NotFound(f"There is no Turnlog database in {home} yet.")
-        db = peewee.SqliteDatabase(
-            str(path),
-            pragmas={
-                "journal_mode": "wal",
-                "synchronous": 2,  # FULL: a committed turn survives power loss
-                "foreign_keys": 1,
-                "secure_delete": 1,  # deleted text is overwritten, not left in free pages
-                "busy_timeout": 5000,
-            },
-            check_same_thread=False,
-        )
+        db = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, check_same_thread=False)
         try:
+            if not readonly:
+                _create_private(path)
             database.initialize(db)
             db.connect(reuse_if_open=True)
-            version = current_version(db)
-            if version > SCHEMA_VERSION:
-                raise SchemaTooNew(
-                    f"{path} was written by a newer Turnlog (schema {version}, this one "
-                    f"knows {SCHEMA_VERSION}). Update Turnlog to open it."
-                )
-            if version < SCHEMA_VERSION:
-                if readonly:
-                    raise StoreError(
-                        f"{path} needs an upgrade; open Turnlog (or any writing command) once."
-                    )
-                migrate(db)
-        except StoreError:
+            cls._bring_up_to_date(db, path, readonly)
+        except BaseException as err:
             db.close()
             if lock:
                 lock.release()
-            raise
-        except STORE_EXCEPTIONS as err:
-            db.close()
-            if lock:
-                lock.release()
-            raise translate(err, str(path)) from err
+            known = classify(err, str(path)) if isinstance(err, STORE_EXCEPTIONS) else None
+            if known is None or known is err:
+                raise
+            raise known from err
         return cls(home, db, lock)
+
+    @staticmethod
+    def _bring_up_to_date(db: peewee.SqliteDatabase, path: Path, readonly: bool) -> None:
+        version = current_version(db)
+        if version > SCHEMA_VERSION:
+            raise SchemaTooNew(
+                f"{path} was written by a newer Turnlog (schema {version}, this one "
+                f"knows {SCHEMA_VERSION}). Update Turnlog to open it."
+            )
+        if version < SCHEMA_VERSION:
+            if readonly:
+                raise StoreError(
+                    f"{path} needs an upgrade; open Turnlog (or any writing command) once."
+                )
+            upgrade.bring_up_to_date(db, path)
 
     def close(self) -> None:
         try:
@@ -220,7 +164,10 @@ class TurnlogStore:
         except StoreError:
             raise
         except STORE_EXCEPTIONS as err:
-            raise translate(err, str(self.path)) from err
+            known = classify(err, str(self.path))
+            if known is None:
+                raise  # not the environment: a bug, for the crash report
+            raise known from err
 
     def _need_writer(self) -> None:
         if self._lock is None:
@@ -236,7 +183,7 @@ class TurnlogStore:
         settings: ConversationSettings | None = None,
     ) -> Conversation:
         self._need_writer()
-        stamp = now_iso()
+        stamp = rows.now_iso()
         with self._guard(), self.db.atomic():
             row = ConversationRow.create(
                 title=title,
@@ -246,14 +193,14 @@ class TurnlogStore:
                 created_at=stamp,
                 updated_at=stamp,
             )
-        return _conversation(row)
+        return rows.conversation(row)
 
     def conversation(self, conversation_id: int) -> Conversation:
         with self._guard():
             row = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
         if row is None:
             raise NotFound(f"There is no conversation {conversation_id}.")
-        return _conversation(row)
+        return rows.conversation(row)
 
     def conversations(self, search: str = "") -> list[Conversation]:
         """Newest (most recently active) first; `search` filters titles, case-insensitively."""
@@ -261,8 +208,8 @@ class TurnlogStore:
             query = ConversationRow.select()
             if search:
                 query = query.where(ConversationRow.title.contains(search))
-            rows = query.order_by(ConversationRow.updated_at.desc(), ConversationRow.id.desc())
-            return [_conversation(r) for r in rows]
+            found = query.order_by(ConversationRow.updated_at.desc(), ConversationRow.id.desc())
+            return [rows.conversation(r) for r in found]
 
     def update_conversation(
         self,
@@ -309,13 +256,11 @@ class TurnlogStore:
             # Rows straight from the cursor: converting each value through peewee's model
             # machinery costs more than the query itself on a long log.
             query = (
-                TurnRow.select(TurnRow.id, TurnRow.ordinal, TurnRow.question, TurnRow.answer,
-                               TurnRow.model, TurnRow.finish_reason, TurnRow.created_at,
-                               TurnRow.usage)
+                TurnRow.select(*(getattr(TurnRow, name) for name in rows.TURN_COLUMNS))
                 .where(TurnRow.conversation == conversation_id)
                 .order_by(TurnRow.ordinal)
             )
-            return tuple(_turn_of(*r) for r in self.db.execute(query).fetchall())
+            return tuple(rows.turn_of(*r) for r in self.db.execute(query).fetchall())
 
     def log(self, conversation_id: int) -> LogPages:
         """The log as it is now, read a page at a time as it is looked at (`LogPages`):
@@ -335,7 +280,7 @@ class TurnlogStore:
         """Up to `limit` turns numbered ≤ `newest`, oldest first: the newest ones (below
         `before`, past the `skip` newest) or, `from_oldest`, the oldest ones (above `after`,
         past the `skip` oldest)."""
-        query = TurnRow.select(*_TURN_COLUMNS).where(
+        query = TurnRow.select(*(getattr(TurnRow, name) for name in rows.TURN_COLUMNS)).where(
             (TurnRow.conversation == conversation_id) & (TurnRow.ordinal <= newest))
         if before is not None:
             query = query.where(TurnRow.ordinal < before)
@@ -344,10 +289,10 @@ class TurnlogStore:
         order = TurnRow.ordinal.asc() if from_oldest else TurnRow.ordinal.desc()
         query = query.order_by(order).limit(limit).offset(skip or None)
         with self._guard():
-            rows = [_turn_of(*r) for r in self.db.execute(query).fetchall()]
+            page = [rows.turn_of(*r) for r in self.db.execute(query).fetchall()]
         if not from_oldest:
-            rows.reverse()
-        return rows
+            page.reverse()
+        return page
 
     def ordinal_position(self, conversation_id: int, ordinal: int, *, newest: int
                          ) -> int | None:
@@ -392,7 +337,7 @@ class TurnlogStore:
             row = TurnRow.get_or_none(TurnRow.id == turn_id)
         if row is None:
             raise NotFound(f"There is no turn {turn_id}.")
-        return row.conversation_id, _turn(row)
+        return row.conversation_id, rows.turn(row)
 
     def commit_turn(self, conversation_id: int, pending: PendingTurn) -> Turn:
         """Append a complete turn in one transaction. Idempotent by `pending.id`."""
@@ -414,7 +359,7 @@ class TurnlogStore:
                     raise TurnIdConflict(
                         f"Turn id {pending.id} is already used by a different question."
                     )
-                return _turn(existing)
+                return rows.turn(existing)
             if pending.generation is not None and conv.generation != pending.generation:
                 raise StoreError(
                     "Turns of this conversation were deleted while the answer arrived; "
@@ -434,9 +379,9 @@ class TurnlogStore:
                 usage=json.dumps(usage) if usage else None,
             )
             ConversationRow.update(
-                next_ordinal=ordinal + 1, updated_at=now_iso()
+                next_ordinal=ordinal + 1, updated_at=rows.now_iso()
             ).where(ConversationRow.id == conversation_id).execute()
-        return _turn(row)
+        return rows.turn(row)
 
     def import_turns(
         self, conversation_id: int, turns: Sequence[PendingTurn]
@@ -485,71 +430,71 @@ class TurnlogStore:
 
     def requests(self, conversation_id: int) -> list[RequestRecord]:
         with self._guard():
-            rows = list(
+            found = list(
                 RequestRow.select()
                 .where(RequestRow.conversation == conversation_id)
                 .order_by(RequestRow.id)
             )
-        return [
-            RequestRecord(
-                conversation_id=conversation_id,
-                started_at=_parse_time(r.started_at),
-                model=r.model,
-                outcome=r.outcome,
-                body_bytes=r.body_bytes,
-                max_bytes=r.max_bytes,
-                input_tokens=r.input_tokens,
-                token_budget=r.token_budget,
-                tokens_exact=bool(r.tokens_exact),
-                sent=expand_runs(r.sent),
-                summarized=expand_runs(r.summarized),
-                left_out=expand_runs(r.left_out),
-                usage=Usage.from_json(json.loads(r.usage)) if r.usage else Usage(),
-                extra_usage=tuple(Usage.from_json(u) for u in json.loads(r.extra_usage)),
-                duration_s=r.duration_s,
-                first_token_s=r.first_token_s,
-                status=r.status,
-                turn_id=r.turn_id,
-                summary_id=r.summary_id,
-                attempt=r.attempt,
-            )
-            for r in rows
-        ]
+        return [rows.request_record(r) for r in found]
 
     # ---------------------------------------------------------------- summaries
     def latest_summary(self, conversation_id: int) -> StoredSummary | None:
-        return summaries.latest_summary(self, conversation_id)
+        with self._guard():
+            return summaries.latest_summary(conversation_id)
 
     def summary(self, summary_id: int) -> StoredSummary | None:
-        return summaries.summary(self, summary_id)
+        with self._guard():
+            return summaries.summary(summary_id)
 
     def save_summary(self, conversation_id: int, draft: SummaryDraft) -> StoredSummary:
         self._need_writer()
-        return summaries.save_summary(self, conversation_id, draft)
+        with self._guard():
+            return summaries.save_summary(self.db, conversation_id, draft)
 
     # -------------------------------------------------------------------- delete
     def preview_delete_turn(self, turn_id: str) -> DeletionCounts:
-        return deletion.preview_turn(self, turn_id)
+        with self._guard():
+            return deletion.preview_turn(turn_id)
 
     def preview_delete_conversation(self, conversation_id: int) -> DeletionCounts:
-        return deletion.preview_conversation(self, conversation_id)
+        self.conversation(conversation_id)
+        with self._guard():
+            return deletion.count([conversation_id])
 
     def preview_delete_all(self) -> DeletionCounts:
-        return deletion.preview_all(self)
+        with self._guard():
+            return deletion.count(None)
 
     def delete_turn(self, turn_id: str) -> tuple[int, DeletionCounts]:
         """Delete one turn with every summary covering it and its references in request
         records; returns the conversation id and what was removed."""
         self._need_writer()
-        return deletion.delete_turn(self, turn_id)
+        with self._guard():
+            cid, counts = deletion.delete_turn(self.db, turn_id)
+        self._after_delete()
+        return cid, counts
 
     def delete_conversation(self, conversation_id: int) -> DeletionCounts:
         self._need_writer()
-        return deletion.delete_conversation(self, conversation_id)
+        self.conversation(conversation_id)
+        with self._guard():
+            counts = deletion.delete_conversation(self.db, conversation_id)
+        self._after_delete()
+        return counts
 
     def delete_all(self) -> DeletionCounts:
         self._need_writer()
-        return deletion.delete_all(self)
+        with self._guard():
+            counts = deletion.delete_all(self.db)
+        self._after_delete(vacuum=True)
+        return counts
+
+    def _after_delete(self, *, vacuum: bool = False) -> None:
+        """No copy of deleted text may stay: not in `-wal`, not in a copy kept from
+        before a schema upgrade."""
+        self.scrub(vacuum=vacuum)
+        with self._guard():
+            upgrade.remove_copies(self.path)
 
     def scrub(self, *, vacuum: bool = False) -> None:
         """Push committed pages into the main file and truncate the WAL, so deleted text

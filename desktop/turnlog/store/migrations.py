@@ -1,24 +1,70 @@
-"""Schema versions. `PRAGMA user_version` holds the version; each step runs in a transaction."""
+"""Schema versions, frozen: each step is the SQL its release ran, written out as text.
+
+`PRAGMA user_version` holds the version. A step never derives its DDL from today's
+model classes (they describe the newest schema, so an older step built from them would
+already contain a later step's columns, and that later step would fail). A new database
+runs every step in turn, so it is created at the current version by exactly the same
+SQL an upgraded one ran. All the steps a database needs run in one transaction: it is
+at its old version or at the new one, never in between.
+
+To change the schema: append a step (`ALTER TABLE ... ADD COLUMN ... DEFAULT ...`,
+`CREATE TABLE ...`, or a callable for data that must move in Python), change the
+model classes to match, and add a fixture made by the released code of the version
+before (tests/data/make_fixtures.py). Never edit a released step.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import peewee
 
-from .models import TABLES_V1, TABLES_V2
+# As created by 8d40368 (peewee's DDL for ConversationRow, TurnRow, RequestRow then).
+V1 = (
+    'CREATE TABLE "conversations" ("id" INTEGER NOT NULL PRIMARY KEY, "title" TEXT NOT NULL, '
+    '"system_prompt" TEXT NOT NULL, "model" TEXT NOT NULL, "settings" TEXT NOT NULL, '
+    '"created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL, "next_ordinal" INTEGER NOT NULL, '
+    '"generation" INTEGER NOT NULL)',
+    'CREATE TABLE "requests" ("id" INTEGER NOT NULL PRIMARY KEY, '
+    '"conversation_id" INTEGER NOT NULL, "started_at" TEXT NOT NULL, "model" TEXT NOT NULL, '
+    '"outcome" TEXT NOT NULL, "status" INTEGER, "body_bytes" INTEGER NOT NULL, '
+    '"max_bytes" INTEGER NOT NULL, "input_tokens" INTEGER NOT NULL, '
+    '"token_budget" INTEGER NOT NULL, "tokens_exact" INTEGER NOT NULL, "sent" TEXT NOT NULL, '
+    '"summarized" TEXT NOT NULL, "left_out" TEXT NOT NULL, "usage" TEXT, '
+    '"extra_usage" TEXT NOT NULL, "duration_s" REAL NOT NULL, "first_token_s" REAL, '
+    '"turn_id" TEXT, "summary_id" INTEGER, "attempt" INTEGER NOT NULL, '
+    'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE)',
+    'CREATE INDEX "requests_conversation_id" ON "requests" ("conversation_id")',
+    'CREATE INDEX "requests_conversation_id_id" ON "requests" ("conversation_id", "id")',
+    'CREATE TABLE "turns" ("id" TEXT NOT NULL PRIMARY KEY, "conversation_id" INTEGER NOT NULL, '
+    '"ordinal" INTEGER NOT NULL, "question" TEXT NOT NULL, "answer" TEXT NOT NULL, '
+    '"model" TEXT NOT NULL, "finish_reason" TEXT NOT NULL, "created_at" TEXT NOT NULL, '
+    '"usage" TEXT, '
+    'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE)',
+    'CREATE INDEX "turns_conversation_id" ON "turns" ("conversation_id")',
+    'CREATE UNIQUE INDEX "turns_conversation_id_ordinal" ON "turns" ("conversation_id", '
+    '"ordinal")',
+)
 
+# As created by e137364 (rolling summaries).
+V2 = (
+    'CREATE TABLE "summaries" ("id" INTEGER NOT NULL PRIMARY KEY, '
+    '"conversation_id" INTEGER NOT NULL, "first_ordinal" INTEGER NOT NULL, '
+    '"last_ordinal" INTEGER NOT NULL, "covered_count" INTEGER NOT NULL, '
+    '"covered_digest" TEXT NOT NULL, "covered_ids" TEXT NOT NULL, "content" TEXT NOT NULL, '
+    '"model" TEXT NOT NULL, "settings_key" TEXT NOT NULL, "created_at" TEXT NOT NULL, '
+    '"content_bytes" INTEGER NOT NULL, "content_tokens" INTEGER NOT NULL, '
+    '"usages" TEXT NOT NULL, "warnings" TEXT NOT NULL, '
+    'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE)',
+    'CREATE INDEX "summaries_conversation_id" ON "summaries" ("conversation_id")',
+    'CREATE INDEX "summaries_conversation_id_id" ON "summaries" ("conversation_id", "id")',
+)
 
-def _v1(db: peewee.SqliteDatabase) -> None:
-    db.create_tables(TABLES_V1)
-
-
-def _v2(db: peewee.SqliteDatabase) -> None:
-    db.create_tables(TABLES_V2)
-
+Step = Sequence[str] | Callable[[peewee.SqliteDatabase], None]
+"""SQL statements run in order, or a callable given the database (for moving data)."""
 
 # Append new steps; never edit a released one.
-MIGRATIONS: list[Callable[[peewee.SqliteDatabase], None]] = [_v1, _v2]
+MIGRATIONS: list[Step] = [V1, V2]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -26,11 +72,27 @@ def current_version(db: peewee.SqliteDatabase) -> int:
     return int(db.execute_sql("PRAGMA user_version").fetchone()[0])
 
 
-def migrate(db: peewee.SqliteDatabase) -> int:
-    """Bring the database to `SCHEMA_VERSION`; returns the version it started at."""
+def table_names(db: peewee.SqliteDatabase) -> list[str]:
+    rows = db.execute_sql(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+        "ORDER BY name"
+    ).fetchall()
+    return [str(name) for (name,) in rows]
+
+
+def migrate(db: peewee.SqliteDatabase, steps: Sequence[Step] | None = None) -> int:
+    """Bring the database to the newest version of `steps` (default `MIGRATIONS`) in one
+    transaction; returns the version it started at."""
+    steps = MIGRATIONS if steps is None else steps
     start = current_version(db)
-    for version in range(start, SCHEMA_VERSION):
-        with db.atomic():
-            MIGRATIONS[version](db)
-            db.execute_sql(f"PRAGMA user_version = {version + 1}")
+    if start >= len(steps):
+        return start
+    with db.atomic("IMMEDIATE"):
+        for step in steps[start:]:
+            if callable(step):
+                step(db)
+            else:
+                for statement in step:
+                    db.execute_sql(statement)
+        db.execute_sql(f"PRAGMA user_version = {len(steps)}")
     return start

@@ -1,70 +1,48 @@
-"""Rolling summaries: derived from the log, written only while their source is unchanged."""
+"""Rolling summaries: derived from the log, written only while their source is unchanged.
+
+The functions here take the database where they write and run their own transaction;
+the caller guards errors.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+
+import peewee
 
 from ..core.compaction import StoredSummary, SummaryDraft
-from ..core.failures import FailureKind
-from ..core.model import Usage
-from ..core.send import StoreError
+from ..core.failures import FailureKind, StoreError
 from .models import ConversationRow, SummaryRow, TurnRow
-
-if TYPE_CHECKING:
-    from .log import TurnlogStore
+from .rows import now_iso, stored_summary
 
 KEEP_PER_CONVERSATION = 3  # the newest few; older ones are superseded and removed
 
 
-def _stored(row: SummaryRow) -> StoredSummary:
-    from .log import _parse_time
-
-    return StoredSummary(
-        id=row.id,
-        conversation_id=row.conversation_id,
-        first_ordinal=row.first_ordinal,
-        last_ordinal=row.last_ordinal,
-        covered_count=row.covered_count,
-        covered_digest=row.covered_digest,
-        content=row.content,
-        model=row.model,
-        settings_key=row.settings_key,
-        created_at=_parse_time(row.created_at),
-        content_bytes=row.content_bytes,
-        content_tokens=row.content_tokens,
-        usages=tuple(Usage.from_json(u) for u in json.loads(row.usages)),
-        warnings=tuple(json.loads(row.warnings)),
+def latest_summary(conversation_id: int) -> StoredSummary | None:
+    row = (
+        SummaryRow.select()
+        .where(SummaryRow.conversation == conversation_id)
+        .order_by(SummaryRow.id.desc())
+        .first()
     )
+    return stored_summary(row) if row is not None else None
 
 
-def latest_summary(store: TurnlogStore, conversation_id: int) -> StoredSummary | None:
-    with store._guard():
-        row = (
-            SummaryRow.select()
-            .where(SummaryRow.conversation == conversation_id)
-            .order_by(SummaryRow.id.desc())
-            .first()
-        )
-    return _stored(row) if row is not None else None
+def summary(summary_id: int) -> StoredSummary | None:
+    row = SummaryRow.get_or_none(SummaryRow.id == summary_id)
+    return stored_summary(row) if row is not None else None
 
 
-def summary(store: TurnlogStore, summary_id: int) -> StoredSummary | None:
-    with store._guard():
-        row = SummaryRow.get_or_none(SummaryRow.id == summary_id)
-    return _stored(row) if row is not None else None
-
-
-def save_summary(store: TurnlogStore, conversation_id: int, draft: SummaryDraft) -> StoredSummary:
+def save_summary(
+    db: peewee.SqliteDatabase, conversation_id: int, draft: SummaryDraft
+) -> StoredSummary:
     """Write `draft` unless its source changed meanwhile (generation check at write time)."""
-    from .log import now_iso
-
     gone = StoreError(
         "The history this summary was made from was deleted while it was being made; "
         "the summary was discarded.",
         kind=FailureKind.CONVERSATION_GONE,
     )
-    with store._guard(), store.db.atomic("IMMEDIATE"):
+    with db.atomic("IMMEDIATE"):
         conv = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
         if conv is None or conv.generation != draft.generation:
             raise gone
@@ -102,4 +80,4 @@ def save_summary(store: TurnlogStore, conversation_id: int, draft: SummaryDraft)
             .offset(KEEP_PER_CONVERSATION)
         )
         SummaryRow.delete().where(SummaryRow.id.in_(stale)).execute()
-    return _stored(row)
+    return stored_summary(row)

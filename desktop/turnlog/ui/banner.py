@@ -99,11 +99,9 @@ class FailureBanner(QFrame):
     def show_failure(self, failure: Failure, partial: str = "") -> None:
         """Say what happened to a send, with the next step; offer to send again where
         that can help (after the server's retry delay, counted down)."""
-        retryable = failure.kind not in (FailureKind.BLANK_QUESTION, FailureKind.INVALID_TEXT,
-                                         FailureKind.REFUSED, FailureKind.NO_KEY,
-                                         FailureKind.AUTH, FailureKind.MODEL_NOT_FOUND)
         wait = max(1, round(failure.retry_after)) if failure.retry_after is not None else 0
-        self._present(failure.title, failure.message(), partial, retryable=retryable,
+        self._present(failure.title, failure.message(), partial,
+                      retryable=failure.kind.offers_retry,
                       wait=wait, mild=failure.kind is FailureKind.CANCELLED,
                       line=explanation(failure))
         self.failure = failure

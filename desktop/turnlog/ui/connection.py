@@ -1,24 +1,48 @@
 """Where a conversation's requests go: the model, the endpoint, and the provider to send
-through. The window asks a `Connector`; `ProviderConnector` builds the real httpx provider
-from a provider configuration and the key store; for the built-in profile it starts the
-local model's server (through `turnlog.chat.LocalModels`) on the network worker."""
+through. The window asks a `Connector`; `ProviderConnector` connects the profile in use
+through `turnlog.chat.connect_profile`, the same function `turnlog-cli ask` uses (the key
+looked up, or the built-in model's server started, on the network worker).
+
+`ProfileSignals` turns the profiles' change notification into a Qt signal for the window."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Protocol
 
-from ..chat import Connection, LocalModels, Route, connect_local, local_route, pending_local_route
-from ..core.failures import Failure, FailureKind
+from PySide6.QtCore import QObject, Signal
+
+from ..chat import (
+    Connection,
+    KeyLookup,
+    LocalModels,
+    NotConnected,
+    ProviderConfig,
+    Route,
+    connect_profile,
+    local_route,
+    pending_local_route,
+)
+from ..core.failures import FailureKind
 from ..core.model import Conversation
 from ..core.projection import CostIndex
-from ..core.provider import CancelToken, ChatProvider
+from ..core.provider import CancelToken
 from ..core.send import Stage
 from ..localmodel import BUILTIN
-from ..providers import ChatCompletionsProvider, Preset
-from ..secrets import KeyringUnavailable, KeyStore
+from ..profiles import Profile, ProfileStore
+
+__all__ = [
+    "Connector",
+    "Endpoint",
+    "NotConnected",
+    "ProfileSignals",
+    "ProviderConfig",
+    "ProviderConnector",
+]
+
+# Where the window tells a person to add a missing key.
+ADD_KEY = "add it in Settings (Ctrl+,)."
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,27 +58,9 @@ class Endpoint:
         return self.route.model
 
 
-class NotConnected(Exception):
-    """No usable provider for the conversation, in plain words with the next step."""
-
-    def __init__(self, title: str, message: str, *, kind: FailureKind = FailureKind.NO_KEY):
-        super().__init__(message)
-        self.title = title
-        self.message = message
-        self.kind = kind
-
-    @property
-    def failure(self) -> Failure:
-        return Failure(self.kind, detail=self.message)
-
-
 class Connector(Protocol):
     def endpoint(self, conversation: Conversation) -> Endpoint:
         """Cheap, on the GUI thread. Raises `NotConnected` when nothing is set up."""
-        ...
-
-    def provider(self, conversation: Conversation) -> ChatProvider:
-        """May read the keyring: called off the GUI thread. Raises `NotConnected`."""
         ...
 
     def connect(self, conversation: Conversation, *, cancel: CancelToken,
@@ -78,19 +84,6 @@ class Connector(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class ProviderConfig:
-    """One provider as the window uses it: a profile's id, name, preset, URL and model."""
-
-    profile_id: str
-    name: str
-    preset: Preset
-    base_url: str
-    model: str = ""
-    context_window: int | None = None
-    model_path: Path | None = None  # built-in preset: a chosen GGUF instead of the shipped one
-
-
 class ProviderConnector:
     """Connects conversations to the provider `config()` names.
 
@@ -102,7 +95,7 @@ class ProviderConnector:
     def __init__(
         self,
         config: Callable[[], ProviderConfig | None],
-        keys: Callable[[], KeyStore | None],
+        keys: Callable[[], KeyLookup | None],
         *,
         read_timeout_s: float | None = None,
         deadline_s: float | None = None,
@@ -158,33 +151,15 @@ class ProviderConnector:
         return Endpoint(f"{config.name} · {config.base_url}",
                         Route(model, config.preset.include_usage, config.context_window))
 
-    def provider(self, conversation: Conversation) -> ChatProvider:
-        config = self._current()
-        key: str | None = None
-        store = self._keys()
-        if store is not None:
-            try:
-                key = store.get(config.profile_id)
-            except KeyringUnavailable as err:
-                raise NotConnected("The keyring could not be read", str(err)) from err
-        if key:
-            self._seen.add(key)
-        elif config.preset.needs_key:
-            raise NotConnected(
-                "No API key",
-                f"“{config.name}” needs an API key: add it in Settings (Ctrl+,).",
-            )
-        return ChatCompletionsProvider(config.base_url, api_key=key, preset=config.preset,
-                                       **self._timeouts)
-
     def connect(self, conversation: Conversation, *, cancel: CancelToken,
                 on_stage: Callable[[Stage, str], None]) -> Connection:
         config = self._current()
-        if config.preset.builtin:
-            return connect_local(self._local(config), config.model_path, cancel=cancel,
-                                 on_stage=on_stage, **self._timeouts)
-        route = self.endpoint(conversation).route
-        return Connection(self.provider(conversation), route)
+        model = ""
+        if not config.preset.builtin:
+            model = self.endpoint(conversation).model  # refuses a send with no model
+        return connect_profile(config, self._keys, local=self.local, add_key=ADD_KEY,
+                               model=model, cancel=cancel, on_stage=on_stage,
+                               on_key=self._seen.add, **self._timeouts)
 
     def exact_costs(self, conversation: Conversation) -> CostIndex | None:
         config = self._config()
@@ -201,3 +176,19 @@ class ProviderConnector:
     def close(self) -> None:
         if self.local is not None:
             self.local.stop()
+
+
+class ProfileSignals(QObject):
+    """`changed` carries the profiles each time they are saved, on the GUI thread (queued
+    there when a save happens elsewhere), so the window can show a new profile at once
+    without reading profiles.json again."""
+
+    changed = Signal(list)
+
+    def __init__(self, profiles: ProfileStore, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._unsubscribe = profiles.subscribe(self._saved)
+        self.destroyed.connect(lambda *args: self._unsubscribe())
+
+    def _saved(self, profiles: list[Profile]) -> None:
+        self.changed.emit(profiles)

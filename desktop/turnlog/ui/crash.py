@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from .. import __version__
-from ..secrets import redact
+from ..core.redaction import redact
 
 log = logging.getLogger("turnlog")
 qt_log = logging.getLogger("turnlog.qt")

@@ -1,8 +1,8 @@
 """What the next request would carry, worked out before anything is sent.
 
 With compaction on, a send reuses the cached rolling summary while the turns it
-covers are unchanged (the rule of `Compactor.ensure`) and folds only newer turns
-in. The preview follows the same rule: it carries the cached summary when a send
+covers are unchanged and folds only newer turns in. The preview asks the same plan
+(`core.compaction.plan_compaction`) as the send: it carries the cached summary when a send
 would reuse it, and names the turns a send would still have to summarize, so the
 marks never call a turn "not sent" when it is about to be summarized.
 """
@@ -14,15 +14,9 @@ from dataclasses import dataclass
 
 from ..core.body import RequestOptions
 from ..core.budget import Budget
-from ..core.compaction import (
-    CompactionSettings,
-    StoredSummary,
-    prefix_digest,
-    recent_count,
-    summary_text,
-)
+from ..core.compaction import CompactionSettings, StoredSummary, plan_compaction
 from ..core.model import FrozenTurns, Turn, ordinals_of
-from ..core.projection import CostIndex, Projection, SummaryPart, project
+from ..core.projection import CostIndex, Projection, project
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,18 +28,6 @@ class Preview:
     projection: Projection
     to_summarize: tuple[int, ...] = ()
     summary: StoredSummary | None = None
-
-
-def reusable(cached: StoredSummary | None, turns: Sequence[Turn], covered: int,
-             settings_key: str) -> bool:
-    """Whether a send needing `covered` summarized turns would start from `cached`."""
-    return (
-        cached is not None
-        and cached.settings_key == settings_key
-        and cached.covered_count <= covered
-        and cached.covered_count <= len(turns)
-        and prefix_digest(turns, cached.covered_count) == cached.covered_digest
-    )
 
 
 def preview(
@@ -66,22 +48,18 @@ def preview(
     """
     if not isinstance(turns, (tuple, FrozenTurns)):
         turns = tuple(turns)
-    plain = project(turns, question, model=model, budget=budget, system_prompt=system_prompt,
-                    options=options, pinned=pinned, costs=costs)
-    if not compaction or plain.sent_count == len(turns):
-        return Preview(plain)
-    # The same plan as `Compactor.covered_needed`: the recent window stays verbatim.
-    kept = min(recent_count(turns, budget, costs), plain.sent_count)
-    covered = len(turns) - kept
-    key = CompactionSettings(model, budget, options).key
-    part: SummaryPart | None = None
-    summary = cached if reusable(cached, turns, covered, key) else None
-    if summary is not None:
-        part = SummaryPart(summary_text(summary), summary.covered_count, summary.id)
+    plan = plan_compaction(turns, question, CompactionSettings(model, budget, options),
+                           system_prompt=system_prompt, pinned=pinned, costs=costs,
+                           cached=cached if compaction else None)
+    if plan.refusal is not None:
+        raise plan.refusal
+    assert plan.plain is not None
+    if not compaction or plan.covered == 0:
+        return Preview(plan.plain)
+    part = plan.base_part()
     projection = project(turns, question, model=model, budget=budget,
                          system_prompt=system_prompt, options=options, pinned=pinned,
-                         summary=part, costs=costs, max_verbatim=kept)
-    start = part.covered_count if part else 0
+                         summary=part, costs=costs, max_verbatim=len(turns) - plan.covered)
     first_sent = len(turns) - projection.sent_count
-    to_summarize = ordinals_of(turns, start, first_sent)
-    return Preview(projection, to_summarize, summary)
+    to_summarize = ordinals_of(turns, plan.start, first_sent)
+    return Preview(projection, to_summarize, plan.base)

@@ -1,0 +1,109 @@
+"""Stored rows into core's values: the one place that knows how each column is encoded."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from ..core.compaction import StoredSummary
+from ..core.model import Conversation, ConversationSettings, Turn, Usage
+from ..core.send import RequestRecord
+from .models import ConversationRow, RequestRow, SummaryRow
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def usage_of(text: str | None) -> Usage:
+    return Usage.from_json(json.loads(text)) if text else Usage()
+
+
+def expand_runs(text: str) -> tuple[int, ...]:
+    """`[[first, last], ...]` JSON runs back into ordinals."""
+    return tuple(o for first, last in json.loads(text) for o in range(first, last + 1))
+
+
+TURN_COLUMNS = ("id", "ordinal", "question", "answer", "model", "finish_reason", "created_at",
+                "usage")
+"""The columns `turn_of` takes, in order (for reading turns straight from a cursor)."""
+
+
+def turn_of(turn_id: str, ordinal: int, question: str, answer: str, model: str,
+            finish_reason: str, created_at: str, usage: str | None) -> Turn:
+    return Turn(
+        id=turn_id,
+        ordinal=ordinal,
+        question=question,
+        answer=answer,
+        model=model,
+        finish_reason=finish_reason,
+        created_at=parse_time(created_at),
+        usage=usage_of(usage),
+    )
+
+
+def turn(row: Any) -> Turn:
+    """A `TurnRow` (or anything with its columns as attributes) as a `Turn`."""
+    return turn_of(*(getattr(row, name) for name in TURN_COLUMNS))
+
+
+def conversation(row: ConversationRow) -> Conversation:
+    return Conversation(
+        id=row.id,
+        title=row.title,
+        system_prompt=row.system_prompt,
+        model=row.model,
+        settings=ConversationSettings.from_json(json.loads(row.settings or "{}")),
+        created_at=parse_time(row.created_at),
+        updated_at=parse_time(row.updated_at),
+    )
+
+
+def request_record(row: RequestRow) -> RequestRecord:
+    return RequestRecord(
+        conversation_id=row.conversation_id,
+        started_at=parse_time(row.started_at),
+        model=row.model,
+        outcome=row.outcome,
+        body_bytes=row.body_bytes,
+        max_bytes=row.max_bytes,
+        input_tokens=row.input_tokens,
+        token_budget=row.token_budget,
+        tokens_exact=bool(row.tokens_exact),
+        sent=expand_runs(row.sent),
+        summarized=expand_runs(row.summarized),
+        left_out=expand_runs(row.left_out),
+        usage=usage_of(row.usage),
+        extra_usage=tuple(Usage.from_json(u) for u in json.loads(row.extra_usage)),
+        duration_s=row.duration_s,
+        first_token_s=row.first_token_s,
+        status=row.status,
+        turn_id=row.turn_id,
+        summary_id=row.summary_id,
+        attempt=row.attempt,
+    )
+
+
+def stored_summary(row: SummaryRow) -> StoredSummary:
+    return StoredSummary(
+        id=row.id,
+        conversation_id=row.conversation_id,
+        first_ordinal=row.first_ordinal,
+        last_ordinal=row.last_ordinal,
+        covered_count=row.covered_count,
+        covered_digest=row.covered_digest,
+        content=row.content,
+        model=row.model,
+        settings_key=row.settings_key,
+        created_at=parse_time(row.created_at),
+        content_bytes=row.content_bytes,
+        content_tokens=row.content_tokens,
+        usages=tuple(Usage.from_json(u) for u in json.loads(row.usages)),
+        warnings=tuple(json.loads(row.warnings)),
+    )

@@ -1,0 +1,147 @@
+"""Make the upgrade fixtures: one database per released schema version, by that version's code.
+
+Each `turnlog-v<N>.sqlite3` here was written by the Turnlog that introduced schema N,
+never by today's code, so the upgrade test opens exactly what a user of that release has:
+
+    schema  commit   what it added
+    v1      8d40368  conversations, turns, request records
+    v2      e137364  rolling summaries
+
+To make (or remake) one, check that commit out beside the repository and run this script
+with that checkout first on the path, from the repository root, with a Python that has
+peewee and platformdirs (the v1 and v2 files here: Python 3.11.7, peewee 4.5.3):
+
+    git worktree add --detach /tmp/v1 8d40368
+    PYTHONPATH=/tmp/v1/desktop python tests/data/make_fixtures.py tests/data/turnlog-v1.sqlite3
+    git worktree add --detach /tmp/v2 e137364
+    PYTHONPATH=/tmp/v2/desktop python tests/data/make_fixtures.py tests/data/turnlog-v2.sqlite3
+    git worktree remove /tmp/v1; git worktree remove /tmp/v2
+
+The script writes the same content with whatever that version can hold (a summary only
+from v2 on), closes the store (which checkpoints and truncates the WAL) and leaves one
+self-contained file. The content below is also what the upgrade test expects to find; a
+later schema version adds its own fixture the same way and never edits an earlier one.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+STAMP = datetime(2026, 11, 2, 9, 30, 15, 123456, tzinfo=UTC)
+
+# (title, system prompt, model, [(turn id, question, answer, (prompt, completion, total))])
+CONVERSATIONS = [
+    (
+        "周末计划 🗓️",
+        "用中文回答。",
+        "qwen2.5",
+        [
+            ("fx-zh-1", "周末去哪里爬山？", "可以去香山，秋天的红叶很美。🍁", (12, 20, 32)),
+            ("fx-zh-2", "要带什么？😀", "水、零食和一件外套。\n\n- 水\n- 外套", (40, 18, 58)),
+        ],
+    ),
+    (
+        "مرحبا — שלום",
+        "Answer in the language of the question.",
+        "llama3",
+        [
+            ("fx-rtl-1", "كيف حالك؟", "أنا بخير، شكراً! 👋", (8, 9, 17)),
+            ("fx-rtl-2", "מה השעה?", "אין לי שעון, אבל השעה בערך 10:00.", (None, None, None)),
+            ("fx-rtl-3", "Mixed: עברית and English 🧪", "Both ← directions → work.", (5, 6, 11)),
+        ],
+    ),
+]
+
+RECORD = {
+    "conversation": 0,  # index into CONVERSATIONS
+    "model": "qwen2.5",
+    "outcome": "committed",
+    "status": 200,
+    "body_bytes": 1234,
+    "max_bytes": 16000,
+    "input_tokens": 321,
+    "token_budget": 7000,
+    "tokens_exact": True,
+    "sent": (1, 2),
+    "summarized": (),
+    "left_out": (),
+    "usage": (40, 18, 58),
+    "duration_s": 1.5,
+    "first_token_s": 0.25,
+    "turn_id": "fx-zh-2",
+    "attempt": 1,
+}
+
+SUMMARY = {
+    "conversation": 1,
+    "covered": ("fx-rtl-1", "fx-rtl-2"),
+    "first_ordinal": 1,
+    "last_ordinal": 2,
+    "covered_digest": "digest-0123456789abcdef",
+    "content": "ملخص: تحية وسؤال عن الوقت. סיכום: ברכה ושאלה. 摘要 📝",
+    "model": "llama3",
+    "settings_key": "summary-v1",
+    "content_tokens": 24,
+    "usages": ((30, 12, 42),),
+    "warnings": ("an unreadable turn was skipped ⚠️",),
+}
+
+
+def make(path: Path) -> None:
+    from turnlog.core.model import ConversationSettings, Usage
+    from turnlog.core.send import PendingTurn, RequestRecord
+    from turnlog.store import TurnlogStore
+
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        store = TurnlogStore.open(home)
+        ids = []
+        for title, system, model, turns in CONVERSATIONS:
+            conv = store.create_conversation(
+                title, system_prompt=system, model=model,
+                settings=ConversationSettings(max_bytes=24000, temperature=0.5),
+            )
+            ids.append(conv.id)
+            for turn_id, question, answer, usage in turns:
+                store.commit_turn(conv.id, PendingTurn(
+                    id=turn_id, question=question, answer=answer, model=model,
+                    finish_reason="stop", usage=Usage(*usage), created_at=STAMP,
+                ))
+        fields = {k: v for k, v in RECORD.items() if k not in ("conversation", "usage")}
+        store.record_request(RequestRecord(
+            conversation_id=ids[RECORD["conversation"]], started_at=STAMP,
+            usage=Usage(*RECORD["usage"]), **fields,
+        ))
+        if hasattr(store, "save_summary"):
+            from turnlog.core.compaction import SummaryDraft
+
+            cid = ids[SUMMARY["conversation"]]
+            store.save_summary(cid, SummaryDraft(
+                covered_turn_ids=SUMMARY["covered"],
+                first_ordinal=SUMMARY["first_ordinal"],
+                last_ordinal=SUMMARY["last_ordinal"],
+                covered_digest=SUMMARY["covered_digest"],
+                content=SUMMARY["content"],
+                model=SUMMARY["model"],
+                settings_key=SUMMARY["settings_key"],
+                content_tokens=SUMMARY["content_tokens"],
+                usages=tuple(Usage(*u) for u in SUMMARY["usages"]),
+                warnings=SUMMARY["warnings"],
+                generation=store.generation(cid),
+            ))
+        store.close()
+        db = home / "turnlog.sqlite3"
+        leftovers = [p.name for p in home.iterdir() if p.name.startswith("turnlog.sqlite3-")]
+        if any((home / name).stat().st_size for name in leftovers):
+            raise SystemExit(f"the WAL was not checkpointed: {leftovers}")
+        path.write_bytes(db.read_bytes())
+    print(f"wrote {path} with the code in {sys.modules['turnlog'].__file__}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        raise SystemExit(__doc__)
+    make(Path(sys.argv[1]))

@@ -1,0 +1,292 @@
+"""Schema steps frozen in time: databases made by released versions open with today's code.
+
+The fixtures in tests/data were written by the code of each released schema version
+(see tests/data/make_fixtures.py); every turn, summary and request record in them must
+come through an upgrade unchanged, with a private copy made before and removed after.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import shutil
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+import peewee
+import pytest
+
+from turnlog.core.model import Usage
+from turnlog.store import TurnlogStore, upgrade
+from turnlog.store.errors import DatabaseCorrupt, UpgradeFailed
+from turnlog.store.log import PRAGMAS
+from turnlog.store.migrations import MIGRATIONS, SCHEMA_VERSION
+from turnlog.store.models import ConversationRow, RequestRow, SummaryRow, TurnRow
+
+DATA = Path(__file__).parent / "data"
+FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog-v*.sqlite3")}
+ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow]
+
+
+def _content():
+    spec = importlib.util.spec_from_file_location("make_fixtures", DATA / "make_fixtures.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CONTENT = _content()
+
+
+def dump(path: Path, tables: list[str] | None = None) -> dict[str, list[tuple]]:
+    con = sqlite3.connect(path)
+    try:
+        if tables is None:
+            tables = [r[0] for r in con.execute(
+                "SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
+        return {t: con.execute(f'SELECT * FROM "{t}" ORDER BY 1').fetchall() for t in tables}
+    finally:
+        con.close()
+
+
+def schema_of(con: sqlite3.Connection) -> dict[str, dict]:
+    """Columns, indexes and foreign keys per table, as SQLite reports them."""
+    out = {}
+    tables = [r[0] for r in con.execute(
+        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")]
+    for table in tables:
+        columns = [(name, kind, notnull, pk) for _, name, kind, notnull, _, pk
+                   in con.execute(f'PRAGMA table_info("{table}")')]
+        indexes = sorted(
+            (name, unique, tuple(c[2] for c in con.execute(f'PRAGMA index_info("{name}")')))
+            for _, name, unique, origin, _ in con.execute(f'PRAGMA index_list("{table}")')
+            if origin == "c"
+        )
+        keys = sorted(tuple(r[2:]) for r in con.execute(f'PRAGMA foreign_key_list("{table}")'))
+        out[table] = {"columns": columns, "indexes": indexes, "foreign_keys": keys}
+    return out
+
+
+def schema_from_models() -> dict[str, dict]:
+    scratch = peewee.SqliteDatabase(":memory:")
+    with scratch.bind_ctx(ALL_MODELS):
+        scratch.create_tables(ALL_MODELS)
+        return schema_of(scratch.connection())
+
+
+def fixture_home(tmp_path: Path, version: int) -> Path:
+    home = tmp_path / f"home-v{version}"
+    home.mkdir()
+    shutil.copyfile(FIXTURES[version], home / "turnlog.sqlite3")
+    return home
+
+
+def test_fixtures_are_what_their_version_wrote():
+    assert sorted(FIXTURES) == list(range(1, SCHEMA_VERSION + 1)), (
+        "every released schema version keeps a fixture made by its code (make_fixtures.py)")
+    for version, path in FIXTURES.items():
+        con = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+        assert con.execute("PRAGMA user_version").fetchone()[0] == version
+        con.close()
+    # Opened in place only as immutable: no -wal or -shm may appear beside a fixture.
+    assert not [p.name for p in DATA.iterdir() if p.name.endswith(("-wal", "-shm", "-journal"))]
+
+
+def test_a_new_database_is_the_schema_the_releases_made(turnlog_home):
+    TurnlogStore.open(turnlog_home).close()
+    new = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
+    made_by_v2 = sqlite3.connect(f"file:{FIXTURES[2]}?immutable=1", uri=True)
+    query = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
+    assert new.execute(query).fetchall() == made_by_v2.execute(query).fetchall()
+    assert new.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert not upgrade.copies(turnlog_home / "turnlog.sqlite3")
+
+
+@pytest.mark.parametrize("version", [None, *FIXTURES])
+def test_model_classes_match_the_migrated_schema(turnlog_home, version):
+    if version is not None:
+        shutil.copyfile(FIXTURES[version], turnlog_home / "turnlog.sqlite3")
+    TurnlogStore.open(turnlog_home).close()
+    con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
+    assert schema_of(con) == schema_from_models()
+
+
+def _check_content(store: TurnlogStore, version: int) -> None:
+    conversations = sorted(store.conversations(), key=lambda c: c.id)
+    assert [(c.title, c.system_prompt, c.model) for c in conversations] == [
+        (title, system, model) for title, system, model, _ in CONTENT.CONVERSATIONS
+    ]
+    for conv, (_, _, model, turns) in zip(conversations, CONTENT.CONVERSATIONS, strict=True):
+        assert conv.settings.max_bytes == 24000 and conv.settings.temperature == 0.5
+        got = store.turns(conv.id)
+        assert [(t.id, t.ordinal, t.question, t.answer, t.model, t.finish_reason, t.created_at,
+                 t.usage) for t in got] == [
+            (turn_id, i, q, a, model, "stop", CONTENT.STAMP, Usage(*usage))
+            for i, (turn_id, q, a, usage) in enumerate(turns, start=1)
+        ]
+    (record,) = store.requests(conversations[CONTENT.RECORD["conversation"]].id)
+    expected = dict(CONTENT.RECORD)
+    del expected["conversation"]
+    expected["usage"] = Usage(*expected["usage"])
+    assert {name: getattr(record, name) for name in expected} == expected
+    assert record.started_at == CONTENT.STAMP
+    summary = store.latest_summary(conversations[CONTENT.SUMMARY["conversation"]].id)
+    if version < 2:
+        assert summary is None
+        return
+    assert summary is not None
+    assert (summary.first_ordinal, summary.last_ordinal, summary.covered_count) == (1, 2, 2)
+    assert summary.content == CONTENT.SUMMARY["content"]
+    assert summary.covered_digest == CONTENT.SUMMARY["covered_digest"]
+    assert summary.usages == tuple(Usage(*u) for u in CONTENT.SUMMARY["usages"])
+    assert summary.warnings == CONTENT.SUMMARY["warnings"]
+    assert isinstance(summary.created_at, datetime)
+
+
+@pytest.mark.parametrize("version", sorted(FIXTURES))
+def test_released_database_upgrades_with_everything_intact(tmp_path, version, caplog,
+                                                           monkeypatch):
+    home = fixture_home(tmp_path, version)
+    db_path = home / "turnlog.sqlite3"
+    before = dump(db_path)
+    seen = []
+    real_migrate = upgrade.migrate
+
+    def watched(db, steps):
+        copy = upgrade.copy_path(db_path, version)
+        seen.append((copy.exists(), copy.stat().st_mode & 0o777 if copy.exists() else None,
+                     dump(copy, list(before))))
+        return real_migrate(db, steps)
+
+    monkeypatch.setattr(upgrade, "migrate", watched)
+    caplog.set_level(logging.INFO, logger="turnlog.store.upgrade")
+    with TurnlogStore.open(home) as store:
+        assert store.db.execute_sql("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        _check_content(store, version)
+    if version < SCHEMA_VERSION:
+        # The copy existed while the upgrade ran: private, with every row of the old file.
+        assert seen == [(True, 0o600, before)]
+        assert f"Copied turnlog.sqlite3 to turnlog.sqlite3.before-v{version}" in caplog.text
+    else:
+        assert seen == [] and "Copied" not in caplog.text
+    assert not upgrade.copies(db_path)
+    assert dump(db_path, list(before)) == before
+    upgraded = len(seen)
+
+    caplog.clear()
+    with TurnlogStore.open(home) as store:  # already current: no upgrade, no copy
+        _check_content(store, version)
+    assert len(seen) == upgraded
+    assert "Copied" not in caplog.text
+    assert not upgrade.copies(db_path)
+
+
+def _open_raw(path: Path) -> peewee.SqliteDatabase:
+    db = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS)
+    db.connect()
+    return db
+
+
+ADD_PINNED = ('ALTER TABLE "turns" ADD COLUMN "pinned" INTEGER NOT NULL DEFAULT 0',)
+
+
+@pytest.mark.parametrize("version", [None, *FIXTURES])
+def test_a_step_that_adds_a_column_works_on_new_and_old_databases(tmp_path, version):
+    """The first step that adds a column (before: "duplicate column name" on every new
+    install, because v1 was made from model classes that already had it)."""
+    home = fixture_home(tmp_path, version) if version else tmp_path
+    db_path = home / "turnlog.sqlite3"
+    before = dump(db_path) if version else {}
+    db = _open_raw(db_path)
+    try:
+        assert upgrade.bring_up_to_date(db, db_path, [*MIGRATIONS, ADD_PINNED]) == (version or 0)
+        columns = [r[1] for r in db.execute_sql('PRAGMA table_info("turns")')]
+        assert columns[-1] == "pinned"
+        assert db.execute_sql("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) + 1
+    finally:
+        db.close()
+    after = dump(db_path, list(before))
+    after.pop("turns", None)
+    assert after == {k: v for k, v in before.items() if k != "turns"}
+    if version:
+        assert [r[:-1] for r in dump(db_path, ["turns"])["turns"]] == before["turns"]
+    assert not upgrade.copies(db_path)
+
+
+def test_upgrade_that_loses_rows_keeps_the_copy_and_says_where(tmp_path):
+    home = fixture_home(tmp_path, 2)
+    db_path = home / "turnlog.sqlite3"
+    before = dump(db_path)
+    db = _open_raw(db_path)
+    try:
+        with pytest.raises(UpgradeFailed) as info:
+            upgrade.bring_up_to_date(db, db_path, [*MIGRATIONS, ("DELETE FROM requests",)])
+    finally:
+        db.close()
+    copy = home / "turnlog.sqlite3.before-v2"
+    assert info.value.backup == str(copy)
+    assert str(copy) in str(info.value) and "requests had 1 rows, now 0" in str(info.value)
+    assert copy.stat().st_mode & 0o777 == 0o600
+    assert dump(copy) == before
+    assert not Path(f"{copy}-wal").exists() and not Path(f"{copy}-journal").exists()
+
+
+def test_a_broken_step_is_a_bug_and_leaves_the_old_file_and_its_copy(tmp_path):
+    home = fixture_home(tmp_path, 1)
+    db_path = home / "turnlog.sqlite3"
+    before = dump(db_path)
+    db = _open_raw(db_path)
+    try:
+        with pytest.raises(peewee.OperationalError) as info:
+            upgrade.bring_up_to_date(db, db_path, [*MIGRATIONS, ("SELECT nope FROM turns",)])
+        assert db.execute_sql("PRAGMA user_version").fetchone()[0] == 1
+    finally:
+        db.close()
+    copy = home / "turnlog.sqlite3.before-v1"
+    assert any(str(copy) in note for note in info.value.__notes__)
+    assert dump(copy) == before
+    assert dump(db_path) == before
+
+
+def test_tables_without_a_schema_version_are_not_taken_for_turnlog(turnlog_home):
+    con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
+    con.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+    con.execute("INSERT INTO notes (text) VALUES ('someone else''s data')")
+    con.commit()
+    con.close()
+    with pytest.raises(DatabaseCorrupt, match="not a Turnlog database"):
+        TurnlogStore.open(turnlog_home)
+    con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
+    assert con.execute("SELECT text FROM notes").fetchall() == [("someone else's data",)]
+    con.close()
+
+
+def test_the_copy_includes_what_was_still_in_the_wal(tmp_path, monkeypatch):
+    """An older Turnlog that stopped without a checkpoint leaves committed turns only in
+    `-wal`: the copy made before the upgrade must hold them too."""
+    source = fixture_home(tmp_path, 1) / "turnlog.sqlite3"
+    writer = sqlite3.connect(source, isolation_level=None)
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("INSERT INTO turns VALUES ('fx-wal', 1, 3, 'WAL-ONLY 🦉 سؤال', 'answer', "
+                   "'qwen2.5', 'stop', '2026-11-02T09:30:15.123456+00:00', NULL)")
+    home = tmp_path / "crashed"
+    home.mkdir()
+    for suffix in ("", "-wal"):  # as a crash leaves them: the turn is only in -wal
+        shutil.copyfile(f"{source}{suffix}", home / f"turnlog.sqlite3{suffix}")
+    writer.close()
+    assert b"WAL-ONLY" not in (home / "turnlog.sqlite3").read_bytes()
+    copies_seen = []
+    real_migrate = upgrade.migrate
+
+    def watched(db, steps):
+        copy = upgrade.copy_path(home / "turnlog.sqlite3", 1)
+        copies_seen.append(dump(copy, ["turns"])["turns"])
+        assert not Path(f"{copy}-wal").exists()
+        return real_migrate(db, steps)
+
+    monkeypatch.setattr(upgrade, "migrate", watched)
+    with TurnlogStore.open(home) as store:
+        assert store.turn("fx-wal")[1].question == "WAL-ONLY 🦉 سؤال"
+    assert [row[0] for row in copies_seen[0]] == ["fx-rtl-1", "fx-rtl-2", "fx-rtl-3", "fx-wal",
+                                                  "fx-zh-1", "fx-zh-2"]
