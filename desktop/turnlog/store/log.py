@@ -265,11 +265,13 @@ class TurnlogStore:
     def log(self, conversation_id: int) -> LogPages:
         """The log as it is now, read a page at a time as it is looked at (`LogPages`):
         one counting query over the index here, no turn read yet."""
+        mine = TurnRow.conversation == conversation_id
         with self._guard():
-            count, newest = self.db.execute(
-                TurnRow.select(fn.COUNT(SQL("*")), fn.MAX(TurnRow.ordinal))
-                .where(TurnRow.conversation == conversation_id)
-            ).fetchone()
+            # Two queries: SQLite answers MAX from the index's edge alone, and COUNT with a
+            # plain walk over the index, faster than both in one.
+            (count,) = self.db.execute(TurnRow.select(fn.COUNT(SQL("*"))).where(mine)).fetchone()
+            (newest,) = self.db.execute(TurnRow.select(fn.MAX(TurnRow.ordinal)).where(mine)
+                                        ).fetchone()
         if not count:
             self.conversation(conversation_id)  # NotFound when there is no such conversation
         return LogPages(self, conversation_id, int(count or 0), int(newest or 0))
@@ -300,13 +302,11 @@ class TurnlogStore:
         `newest`): one counting query over the index."""
         if ordinal > newest:
             return None
+        mine = TurnRow.conversation == conversation_id
         with self._guard():
-            upto, last = self.db.execute(
-                TurnRow.select(fn.COUNT(SQL("*")), fn.MAX(TurnRow.ordinal))
-                .where((TurnRow.conversation == conversation_id)
-                       & (TurnRow.ordinal <= ordinal))
-            ).fetchone()
-        return int(upto) - 1 if last == ordinal else None
+            if TurnRow.select().where(mine & (TurnRow.ordinal == ordinal)).count() == 0:
+                return None
+            return int(TurnRow.select().where(mine & (TurnRow.ordinal < ordinal)).count())
 
     def turn_ordinals(self, conversation_id: int, *, newest: int, skip: int, limit: int
                       ) -> list[int]:
