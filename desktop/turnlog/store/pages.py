@@ -47,8 +47,8 @@ class LogPages(FrozenTurns):
     to (k+1)·PAGE − 1 counted back from the newest. Safe to read from several threads.
     """
 
-    PAGE = 256
-    KEEP = 16
+    PAGE = 64
+    KEEP = 64
 
     def __init__(self, source: PageSource, conversation_id: int, count: int,
                  newest: int) -> None:

@@ -80,7 +80,7 @@ class TranscriptModel(QAbstractListModel):
     that its top edge is showing (`request_older`).
     """
 
-    PAGE = 30
+    PAGE = 20
 
     # The pending question was saved as this turn (id, answer), just before its row goes.
     pending_saved = Signal(str, str)
