@@ -170,7 +170,9 @@ def peak_rss_mb() -> float:
 
 
 def time_open(app: QApplication, window: MainWindow, cid: int, count: int) -> float:
-    # Start from another conversation; nothing of this one is kept in memory.
+    # Start from another conversation, cold: a store that keeps whole logs in memory
+    # (Turnlog before paging) forgets this one, so every open reads from disk.
+    getattr(window.store, "_cache", {}).pop(cid, None)
     watch = PaintWatch(window, count)
     window.view.viewport().installEventFilter(watch)
     started = time.perf_counter()
