@@ -296,17 +296,17 @@ class TurnlogStore:
             page.reverse()
         return page
 
-    def ordinal_position(self, conversation_id: int, ordinal: int, *, newest: int
-                         ) -> int | None:
-        """How many turns come before turn `ordinal` (None if there is no such turn ≤
-        `newest`): one counting query over the index."""
+    def newer_count(self, conversation_id: int, ordinal: int, *, newest: int) -> int | None:
+        """How many turns numbered ≤ `newest` come after turn `ordinal` (None if there is no
+        such turn): counted over the index from the newest end, where the rows on show are."""
         if ordinal > newest:
             return None
         mine = TurnRow.conversation == conversation_id
         with self._guard():
             if TurnRow.select().where(mine & (TurnRow.ordinal == ordinal)).count() == 0:
                 return None
-            return int(TurnRow.select().where(mine & (TurnRow.ordinal < ordinal)).count())
+            return int(TurnRow.select().where(
+                mine & (TurnRow.ordinal > ordinal) & (TurnRow.ordinal <= newest)).count())
 
     def turn_ordinals(self, conversation_id: int, *, newest: int, skip: int, limit: int
                       ) -> list[int]:

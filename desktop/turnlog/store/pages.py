@@ -27,8 +27,8 @@ class PageSource(Protocol):
                   before: int | None = None, after: int | None = None, skip: int = 0,
                   from_oldest: bool = False) -> list[Turn]: ...
 
-    def ordinal_position(self, conversation_id: int, ordinal: int, *, newest: int
-                         ) -> int | None: ...
+    def newer_count(self, conversation_id: int, ordinal: int, *, newest: int
+                    ) -> int | None: ...
 
     def turn_ordinals(self, conversation_id: int, *, newest: int, skip: int, limit: int
                       ) -> list[int]: ...
@@ -162,8 +162,9 @@ class LogPages(FrozenTurns):
                     if page[at].ordinal != ordinal:
                         return None
                     return self._count - 1 - (number * self.PAGE + len(page) - 1 - at)
-        return self._source.ordinal_position(self.conversation_id, ordinal,
-                                             newest=self.newest_ordinal)
+        newer = self._source.newer_count(self.conversation_id, ordinal,
+                                         newest=self.newest_ordinal)
+        return None if newer is None else self._count - 1 - newer
 
     def ordinals(self, start: int, stop: int) -> tuple[int, ...]:
         """The ordinals at indexes start..stop-1: from the pages in memory when they hold
