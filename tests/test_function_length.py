@@ -58,3 +58,11 @@ def test_no_function_is_longer_than_80_lines():
     assert not offenders, f"functions longer than {MAX_LINES} lines:\n" + "\n".join(
         f"  {lines:4} lines  {name}" for lines, name in offenders
     )
+
+
+def test_a_send_reads_as_short_named_steps():
+    steps = {name.split(" ")[1]: lines for lines, name in function_lengths(PACKAGE_DIR)
+             if name.startswith("turnlog/core/send.py:") and " Sender." in name}
+    assert {"Sender.send", "Sender._prepare", "Sender._compact", "Sender._plan",
+            "Sender._attempt", "Sender._recover_once", "Sender._commit"} <= set(steps)
+    assert {name: lines for name, lines in steps.items() if lines > 50} == {}

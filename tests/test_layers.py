@@ -57,7 +57,7 @@ class Import:
 
     importer: str
     target: str
-    path: Path
+    path: str  # as turnlog/store/log.py
     line: int
     place: str  # "module", "function" or "TYPE_CHECKING"
 
@@ -65,7 +65,7 @@ class Import:
         place = "" if self.place == "module" else f" (in a {self.place} block)"
         if self.place == "function":
             place = " (inside a function)"
-        return f"{self.path.name}:{self.line}: {self.importer} imports {self.target}{place}"
+        return f"{self.path}:{self.line}: {self.importer} imports {self.target}{place}"
 
 
 def module_name(path: Path, package_dir: Path) -> str:
@@ -106,7 +106,8 @@ def scan(package_dir: Path) -> tuple[set[str], list[Import]]:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node, place in _imports_in(tree.body, "module"):
             for target in _targets(node, importer, is_package, modules):
-                found.append(Import(importer, target, path, node.lineno, place))
+                where = path.relative_to(package_dir.parent).as_posix()
+                found.append(Import(importer, target, where, node.lineno, place))
     return modules, found
 
 
@@ -179,16 +180,17 @@ def qt_violations(imports: list[Import]) -> list[str]:
     ]
 
 
-def module_graph(modules: set[str], imports: list[Import]) -> dict[str, dict[str, Import]]:
-    """Edges between modules of the package, one per imported module (the first import)."""
-    graph: dict[str, dict[str, Import]] = {name: {} for name in modules}
+def module_graph(modules: set[str], imports: list[Import]
+                 ) -> dict[str, dict[str, list[Import]]]:
+    """Edges between modules of the package, each with every import that makes it."""
+    graph: dict[str, dict[str, list[Import]]] = {name: {} for name in modules}
     for i in imports:
         if i.target in modules and i.target != i.importer:
-            graph[i.importer].setdefault(i.target, i)
+            graph[i.importer].setdefault(i.target, []).append(i)
     return graph
 
 
-def cycles(graph: dict[str, dict[str, Import]]) -> list[list[str]]:
+def cycles(graph: dict[str, dict[str, list[Import]]]) -> list[list[str]]:
     """Strongly connected components with more than one module (Tarjan), sorted."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -228,8 +230,8 @@ def cycle_violations(modules: set[str], imports: list[Import]) -> list[str]:
     messages = []
     for component in cycles(graph):
         members = set(component)
-        edges = [edge.where() for name in component for target, edge in
-                 sorted(graph[name].items()) if target in members]
+        edges = [i.where() for name in component for target, made_by in
+                 sorted(graph[name].items()) if target in members for i in made_by]
         messages.append("import cycle among " + ", ".join(component) + ":\n    "
                         + "\n    ".join(edges))
     return messages
@@ -304,24 +306,23 @@ def plant(copy: Path, relative: str, code: str) -> None:
     "relative, code, check, expected",
     [
         ("core/budget.py", "import httpx", core_violations,
-         "budget.py:{line}: turnlog.core.budget imports httpx — core may import only core"),
+         "turnlog.core.budget imports httpx — core may import only core"),
         ("core/body.py", "def f():\n    from ..store import log", core_violations,
-         "body.py:{line}: turnlog.core.body imports turnlog.store"),
+         "turnlog.core.body imports turnlog.store.log (inside a function)"),
         ("store/models.py", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
          "    from ..ui.window import MainWindow", upward_violations,
-         "models.py:{line}: turnlog.store.models imports turnlog.ui.window"),
+         "turnlog.store.models imports turnlog.ui.window (in a TYPE_CHECKING block)"),
         ("secrets.py", "from . import profiles", upward_violations,
-         "secrets.py:{line}: turnlog.secrets imports turnlog.profiles"),
+         "turnlog.secrets imports turnlog.profiles"),
         ("providers/sse.py", "from turnlog import secrets", provider_violations,
-         "sse.py:{line}: turnlog.providers.sse imports turnlog.secrets"),
+         "turnlog.providers.sse imports turnlog.secrets"),
         ("providers/presets.py", "from ..localmodel.model_file import BUILTIN",
-         provider_violations, "presets.py:{line}: turnlog.providers.presets imports "
-         "turnlog.localmodel.model_file"),
+         provider_violations, "turnlog.providers.presets imports turnlog.localmodel.model_file"),
         ("cli/log_commands.py", "def f():\n    from ..ui.window import MainWindow",
-         wiring_violations, "log_commands.py:{line}: turnlog.cli.log_commands imports "
-         "turnlog.ui.window (inside a function)"),
+         wiring_violations, "turnlog.cli.log_commands imports turnlog.ui.window (inside a "
+         "function)"),
         ("chat.py", "from PySide6.QtCore import QObject", qt_violations,
-         "chat.py:{line}: turnlog.chat imports PySide6.QtCore — nothing below ui imports Qt"),
+         "turnlog.chat imports PySide6.QtCore — nothing below ui imports Qt"),
     ],
 )
 def test_a_planted_violation_is_named(copy, relative, code, check, expected):
@@ -333,7 +334,8 @@ def test_a_planted_violation_is_named(copy, relative, code, check, expected):
     elif code.startswith("def"):
         line += 1
     messages = check(scan(copy)[1])
-    assert any(m.startswith(expected.format(line=line)) for m in messages), messages
+    where = f"turnlog/{relative}:{line}: "
+    assert any(m.startswith(where + expected) for m in messages), messages
 
 
 def test_a_planted_cycle_is_named_with_both_imports(copy):

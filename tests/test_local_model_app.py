@@ -62,13 +62,7 @@ def app_window(qtbot, app_store, turnlog_home):
 def record_stages(window) -> list[Stage]:
     """Every stage the window's stage line enters, in order."""
     stages: list[Stage] = []
-    original = window._set_stage
-
-    def spy(stage: Stage, detail: str) -> None:
-        stages.append(stage)
-        original(stage, detail)
-
-    window._set_stage = spy
+    window.session.stage_entered.connect(lambda stage, _words: stages.append(stage))
     return stages
 
 
@@ -136,7 +130,7 @@ def test_first_start_chats_offline_counts_exactly_and_stops_the_server_on_close(
 
     [turn] = app_store.turns(cid)
     assert turn.question == QUESTION and turn.answer.strip()
-    shown = window._last
+    shown = window.preview.last
     assert shown is not None and shown.failure is None
     projection = shown.projection
     assert projection.tokens_exact and shown.record.tokens_exact
@@ -146,7 +140,7 @@ def test_first_start_chats_offline_counts_exactly_and_stops_the_server_on_close(
     assert projection.budget.context_window == endpoint.context_window == N_CTX
     assert projection.budget.output_reserve == 512
     assert json.loads(projection.body)["model"] == BUILTIN.alias
-    window._show(shown)
+    window.preview.show(shown)
     assert f"{projection.input_tokens:,} of" in window.inspector.tokens_label.text()
     assert "(exact)" in window.inspector.tokens_label.text()
     # No system prompt: SmolLM2's default one is in the prompt, so the count is exact
@@ -187,7 +181,7 @@ def test_stop_while_the_model_starts_cancels_the_start_and_gives_the_draft_back(
     assert Stage.ANSWERING not in stages
     assert window.composer.text() == QUESTION
     assert window.banner.isVisible()
-    assert window._last.failure.kind is FailureKind.CANCELLED
+    assert window.preview.last.failure.kind is FailureKind.CANCELLED
     assert app_store.turns(cid) == ()
     assert window.connector.local.running(None) is None
     assert not any(alive(pid) for pid in window.connector.local.pids)
@@ -237,7 +231,7 @@ def test_a_model_file_that_cannot_run_is_an_inline_failure_with_the_draft_back(
     qtbot.waitUntil(lambda: not window.running, timeout=10_000)
     assert window.composer.text() == "Still here?"
     assert window.banner.isVisible()
-    failure = window._last.failure
+    failure = window.preview.last.failure
     assert failure.kind is FailureKind.LOCAL_MODEL
     assert failure.stage == "starting local model"
     assert window.banner.title.text()

@@ -63,18 +63,20 @@ def test_the_wheel_carries_icon_and_license(wheel):
 def test_an_installed_wheel_loads_its_icon(wheel, tmp_path):
     """Installed with --no-deps into a scratch venv, away from the source tree, the app's
     icon comes from the installed package."""
+    # Only the scratch venv decides what `import turnlog` finds: no source tree on the path.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     scratch = tmp_path / "venv"
     venv.EnvBuilder(system_site_packages=True, with_pip=False).create(scratch)
     python = scratch / "bin" / "python"
     here = sysconfig.get_paths()["purelib"]
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install",
                     "--no-deps", "--no-index", "--quiet", str(wheel)],
-                   check=True, timeout=300)
+                   check=True, timeout=300, env=env)
     # PySide6 and the other dependencies come from the test's own environment, after the
     # scratch venv's own site-packages (a .pth line only appends to sys.path).
     scratch_site = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True, text=True, check=True, timeout=60).stdout.strip()
+        capture_output=True, text=True, check=True, timeout=60, env=env).stdout.strip()
     Path(scratch_site, "zz-test-dependencies.pth").write_text(here + "\n", encoding="utf-8")
     script = textwrap.dedent("""
         import turnlog
@@ -88,7 +90,6 @@ def test_an_installed_wheel_loads_its_icon(wheel, tmp_path):
         print(sizes)
         print(icon.pixmap(64, 64).toImage().pixelColor(32, 32).alpha())
     """)
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     env["QT_QPA_PLATFORM"] = "offscreen"
     done = subprocess.run([str(python), "-c", script], capture_output=True, text=True,
                           cwd=tmp_path, env=env, timeout=120)

@@ -73,7 +73,7 @@ def summary_calls(loopback) -> list[dict]:
 
 def draft(window: MainWindow, text: str) -> None:
     window.composer.set_draft(text)
-    window._draft_edited()
+    window.preview.draft_edited()
     window.refresh_preview()
 
 

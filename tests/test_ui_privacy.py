@@ -18,11 +18,11 @@ from turnlog.export import export_text
 from turnlog.profiles import ProfileStore, new_profile
 from turnlog.providers import CUSTOM
 from turnlog.secrets import SessionKeys
-from turnlog.ui import window as window_module
+from turnlog.ui import operations as operations_module
 from turnlog.ui.connection import ProviderConnector
 from turnlog.ui.marks import RowMark
 from turnlog.ui.privacy import Confirmation, Decision, ExportTarget, export_target
-from turnlog.ui.settings import ProviderSetup
+from turnlog.ui.provider_setup import ProviderSetup
 from turnlog.ui.tasks import TaskRunner
 from turnlog.ui.transcript import Role
 from turnlog.ui.window import MainWindow, window_settings
@@ -289,13 +289,13 @@ def test_export_writes_markdown_and_json_lines_off_the_gui_thread(qtbot, make_wi
     window = make_window()
     qtbot.waitUntil(lambda: len(window.transcript.turns) == 2)
     threads: list[str] = []
-    real_write = window_module.write_export
+    real_write = operations_module.write_export
 
     def watched(path, text):
         threads.append(threading.current_thread().name)
         return real_write(path, text)
 
-    monkeypatch.setattr(window_module, "write_export", watched)
+    monkeypatch.setattr(operations_module, "write_export", watched)
     turns = store.turns(conversation.id)
     for name, fmt in (("trip.md", "markdown"), ("trip.jsonl", "jsonl")):
         target = tmp_path / name

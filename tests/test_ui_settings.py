@@ -9,7 +9,7 @@ from loopback import Behaviour
 from turnlog.profiles import ProfileStore
 from turnlog.secrets import SessionKeys
 from turnlog.ui.connection import ProviderConnector
-from turnlog.ui.settings import ProviderSetup
+from turnlog.ui.provider_setup import ProviderSetup
 from turnlog.ui.tasks import TaskRunner
 from turnlog.ui.window import MainWindow, window_settings
 from uihelpers import seed

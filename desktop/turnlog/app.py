@@ -124,7 +124,7 @@ def open_window(store: TurnlogStore, home: Path, *, n_ctx: int = DEFAULT_N_CTX) 
     from .chat import LocalModels
     from .profiles import ProfileStore
     from .ui.connection import ProviderConnector
-    from .ui.settings import ProviderSetup
+    from .ui.provider_setup import ProviderSetup
     from .ui.tasks import TaskRunner
     from .ui.window import MainWindow, window_settings
 

@@ -89,7 +89,22 @@ class Inspector(QScrollArea):
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.setSpacing(6)
+        self._build_measures(inner, layout)
+        self._build_what_if(inner, layout)
+        self._build_parts(inner, layout)
+        layout.addWidget(self._summary_box(inner))
+        self._build_outcome(inner, layout)
+        self._build_body(inner, layout)
+        self.setWidget(inner)
 
+        self._max_bytes: int | None = None
+        self._shown_body: bytes | None = None
+        self._shown_parts: list[tuple[str, int, int]] | None = None
+        self._quiet = False
+        self.state: InspectorState | None = None
+
+    def _build_measures(self, inner: QWidget, layout: QVBoxLayout) -> None:
+        """The heading, the endpoint, and the byte and token bars."""
         self.heading = QLabel(inner)
         self.heading.setObjectName("inspectorHeading")
         font = self.heading.font()
@@ -114,7 +129,8 @@ class Inspector(QScrollArea):
         self.tokens_bar = self._bar("Input tokens against the input budget")
         layout.addWidget(self.tokens_bar)
 
-        # What-if: another byte limit, previewed only.
+    def _build_what_if(self, inner: QWidget, layout: QVBoxLayout) -> None:
+        """What-if: another byte limit, previewed only."""
         self.what_if_label = QLabel(inner)
         self.what_if_label.setWordWrap(True)
         layout.addWidget(self.what_if_label)
@@ -132,8 +148,8 @@ class Inspector(QScrollArea):
         slider_row.addWidget(self.reset_button)
         layout.addLayout(slider_row)
 
-        parts_title = QLabel("Parts, in the order they are sent", inner)
-        layout.addWidget(parts_title)
+    def _build_parts(self, inner: QWidget, layout: QVBoxLayout) -> None:
+        layout.addWidget(QLabel("Parts, in the order they are sent", inner))
         self.parts = QTableWidget(0, 3, inner)
         self.parts.setObjectName("requestParts")
         self.parts.setAccessibleName("Request parts with their sizes")
@@ -149,7 +165,8 @@ class Inspector(QScrollArea):
         self.parts.setMinimumHeight(140)
         layout.addWidget(self.parts)
 
-        # The rolling summary: what it covers, who made it, when, its size and calls.
+    def _summary_box(self, inner: QWidget) -> QWidget:
+        """The rolling summary: what it covers, who made it, when, its size and calls."""
         self.summary_box = QWidget(inner)
         self.summary_box.setObjectName("summaryProvenance")
         self.summary_box.setAccessibleName("Rolling summary and where it came from")
@@ -170,9 +187,10 @@ class Inspector(QScrollArea):
             "QLabel { color: palette(bright-text); background: #b35900; "
             "border-radius: 4px; padding: 4px; }")
         summary_layout.addWidget(self.summary_warning)
-        layout.addWidget(self.summary_box)
         self.summary_box.hide()  # shown once a projection carries or plans a summary
+        return self.summary_box
 
+    def _build_outcome(self, inner: QWidget, layout: QVBoxLayout) -> None:
         self.outcome = QFormLayout()
         self.outcome.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.outcome.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
@@ -184,6 +202,7 @@ class Inspector(QScrollArea):
         self.outcome.addRow("Usage:", self.usage_value)
         layout.addLayout(self.outcome)
 
+    def _build_body(self, inner: QWidget, layout: QVBoxLayout) -> None:
         self.body_label = QLabel(inner)
         self.body_label.setWordWrap(True)
         layout.addWidget(self.body_label)
@@ -196,13 +215,6 @@ class Inspector(QScrollArea):
         self.body.setMinimumHeight(180)
         self.body.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         layout.addWidget(self.body, 1)
-        self.setWidget(inner)
-
-        self._max_bytes: int | None = None
-        self._shown_body: bytes | None = None
-        self._shown_parts: list[tuple[str, int, int]] | None = None
-        self._quiet = False
-        self.state: InspectorState | None = None
 
     def _bar(self, name: str) -> QProgressBar:
         bar = QProgressBar(self)

@@ -8,11 +8,14 @@ Both are plain callables the window holds (`MainWindow.confirm`,
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QMessageBox, QWidget
+
+from ..store.deletion import DeletionCounts
 
 DELETE_DETAIL = (
     "The text is overwritten in the database file (secure delete) and the write-ahead log "
@@ -40,6 +43,37 @@ class Confirmation:
 class Decision:
     accepted: bool
     option: bool = False
+
+
+def delete_conversation_question(title: str, counts: DeletionCounts) -> Confirmation:
+    return Confirmation("Delete conversation",
+                        f"Delete “{title}”? This removes {counts.describe()}.",
+                        DELETE_DETAIL, "Delete")
+
+
+def delete_turn_question(ordinal: int, counts: DeletionCounts) -> Confirmation:
+    return Confirmation(
+        "Delete turn",
+        f"Delete turn {ordinal}? This removes {counts.describe()}.",
+        "Summaries covering it go too (the next send makes a new one); request records "
+        "keep only their numbers. The other turns keep their numbers. " + DELETE_DETAIL,
+        "Delete")
+
+
+def delete_all_question(counts: DeletionCounts, profile_names: Sequence[str],
+                        key_backend: str) -> Confirmation:
+    """Offers to remove the API keys of the profiles named too, when there are any."""
+    option = ""
+    if profile_names:
+        n = len(profile_names)
+        option = (f"Also remove the API keys of {n} provider profile{'s' if n != 1 else ''} "
+                  f"({', '.join(profile_names)}) from {key_backend}")
+    return Confirmation(
+        "Delete all history",
+        f"Delete all history? This removes {counts.describe()}.",
+        "Every conversation goes, with its summaries and request records; the database "
+        "is then rebuilt (VACUUM) so no free page keeps old text. " + DELETE_DETAIL,
+        "Delete everything", option)
 
 
 def ask(parent: QWidget, confirmation: Confirmation) -> Decision:

@@ -12,7 +12,7 @@ import logging
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..chat import LocalModels
 from ..core.budget import Budget, InvalidBudget
 from ..core.failures import ProviderFailure
 from ..core.model import (
@@ -49,69 +48,16 @@ from ..localmodel import (
     training_context,
 )
 from ..localmodel import ModelInfo as LocalModelInfo
-from ..profiles import (
-    Profile,
-    ProfileStore,
-    ProfilesUnreadable,
-    builtin_profile,
-    check_base_url,
-    new_profile,
-)
+from ..profiles import Profile, ProfilesUnreadable, builtin_profile, check_base_url, new_profile
 from ..providers import PRESETS, ChatCompletionsProvider, ModelInfo, preset_by_id
-from ..secrets import KeyringUnavailable, KeyStore, SessionKeys, SystemKeyring, check_key
-from .connection import ProviderConfig
+from ..secrets import KeyringUnavailable, check_key
+from .provider_setup import ProviderSetup
 from .tasks import TaskContext, TaskRunner
 
 log = logging.getLogger(__name__)
 
 MAX_BYTE_LIMIT = 64 * 1024 * 1024
 MIN_BYTE_LIMIT = 256
-
-
-class ProviderSetup:
-    """The profiles on disk, which one is in use (remembered per data directory), and
-    where keys are kept: the system keyring, or this session only when there is none."""
-
-    def __init__(self, profiles: ProfileStore, settings: QSettings,
-                 keyring: KeyStore | None = None, *, local: LocalModels | None = None) -> None:
-        self.profiles = profiles
-        self.settings = settings
-        self.local = local  # the app's built-in model servers (None: not offered here)
-        self.session = SessionKeys()
-        self.keyring_problem = ""
-        if keyring is None:
-            try:
-                keyring = SystemKeyring()
-            except KeyringUnavailable as err:
-                self.keyring_problem = str(err)
-        self.keyring = keyring
-        self.session_only = keyring is None
-
-    def keys(self) -> KeyStore:
-        return self.session if self.session_only or self.keyring is None else self.keyring
-
-    def load(self) -> list[Profile]:
-        try:
-            return self.profiles.load()
-        except ProfilesUnreadable as err:
-            log.warning("%s", err)
-            return []
-
-    def active(self) -> Profile | None:
-        profiles = self.load()
-        wanted = str(self.settings.value("provider/active", ""))
-        return next((p for p in profiles if p.id == wanted), profiles[0] if profiles else None)
-
-    def set_active(self, profile_id: str) -> None:
-        self.settings.setValue("provider/active", profile_id)
-
-    def config(self) -> ProviderConfig | None:
-        profile = self.active()
-        if profile is None:
-            return None
-        return ProviderConfig(profile.id, profile.name, profile.server, profile.base_url,
-                              profile.model, profile.context_window,
-                              Path(profile.model_path) if profile.model_path else None)
 
 
 class SettingsDialog(QDialog):
@@ -129,106 +75,12 @@ class SettingsDialog(QDialog):
         self.saved_settings: ConversationSettings | None = None
         self.saved_system_prompt: str | None = None
         self.saved_model: str | None = None
-        layout = QVBoxLayout(self)
-
-        provider = QGroupBox("Provider", self)
-        form = QFormLayout(provider)
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        self.preset = QComboBox(provider)
-        self.preset.setAccessibleName("Provider preset")
-        for preset in PRESETS:
-            self.preset.addItem(preset.name, preset.id)
-        form.addRow("&Preset:", self.preset)
-        self.base_url = QLineEdit(provider)
-        self.base_url.setAccessibleName("Base URL")
-        self.base_url.setPlaceholderText("http://localhost:8080/v1")
-        form.addRow("Base &URL:", self.base_url)
-        model_row = QHBoxLayout()
-        self.model = QComboBox(provider)
-        self.model.setEditable(True)
-        self.model.setAccessibleName("Model")
-        self.model.lineEdit().setPlaceholderText("Type a model name or fetch the list")
-        model_row.addWidget(self.model, 1)
-        self.fetch = QPushButton("&Fetch models", provider)
-        self.fetch.setAccessibleName("Fetch the server's model list")
-        self.fetch.clicked.connect(self.fetch_models)
-        model_row.addWidget(self.fetch)
-        form.addRow("&Model:", model_row)
-        self.model_row = model_row
-        self.models_status = QLabel(provider)
-        self.models_status.setWordWrap(True)
-        form.addRow("", self.models_status)
-        self.key = QLineEdit(provider)
-        self.key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key.setAccessibleName("API key")
-        self.key.setPlaceholderText("Leave empty to keep the stored key")
-        form.addRow("API &key:", self.key)
-        self.key_backend = QLabel(provider)
-        self.key_backend.setWordWrap(True)
-        form.addRow("", self.key_backend)
-        self.session_only = QCheckBox("Keep the key for this session only (not saved)", provider)
-        self.session_only.setAccessibleName("Keep the key for this session only")
-        self.session_only.toggled.connect(self._describe_backend)
-        form.addRow("", self.session_only)
-        # The built-in preset: a model file instead of an address, model list and key.
-        file_row = QHBoxLayout()
-        self.model_file = QLineEdit(provider)
-        self.model_file.setAccessibleName("Model file (GGUF)")
-        self.model_file.setPlaceholderText("The built-in SmolLM2-135M (leave empty)")
-        file_row.addWidget(self.model_file, 1)
-        self.choose_file = QPushButton("C&hoose…", provider)
-        self.choose_file.setAccessibleName("Choose a GGUF model file")
-        self.choose_file.clicked.connect(self.choose_model_file)
-        file_row.addWidget(self.choose_file)
-        self.builtin_file = QPushButton("B&uilt-in", provider)
-        self.builtin_file.setAccessibleName("Use the built-in model file")
-        self.builtin_file.clicked.connect(self.model_file.clear)
-        file_row.addWidget(self.builtin_file)
-        self.model_file_row = QWidget(provider)
-        self.model_file_row.setLayout(file_row)
-        file_row.setContentsMargins(0, 0, 0, 0)
-        form.addRow("Model &file:", self.model_file_row)
-        self.local_status = QLabel(provider)
-        self.local_status.setObjectName("localModelStatus")
-        self.local_status.setWordWrap(True)
-        self.local_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        form.addRow("", self.local_status)
-        self.provider_form = form
         self._local_checked: dict[str, tuple[str, LocalModelInfo | None, int | None]] = {}
-        layout.addWidget(provider)
-
-        chat = QGroupBox("This conversation", self)
-        chat_form = QFormLayout(chat)
-        chat_form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        self.window_tokens = QSpinBox(chat)
-        self.window_tokens.setRange(0, 10_000_000)
-        self.window_tokens.setSingleStep(1024)
-        self.window_tokens.setSpecialValueText("unknown")
-        self.window_tokens.setSuffix(" tokens")
-        self.window_tokens.setAccessibleName("Context window in tokens")
-        chat_form.addRow("Context &window:", self.window_tokens)
-        self.reserve = QSpinBox(chat)
-        self.reserve.setRange(MIN_OUTPUT_RESERVE, MAX_OUTPUT_RESERVE)
-        self.reserve.setSingleStep(256)
-        self.reserve.setSuffix(" tokens")
-        self.reserve.setAccessibleName("Output reserve in tokens")
-        chat_form.addRow("&Output reserve:", self.reserve)
-        self.max_bytes = QSpinBox(chat)
-        self.max_bytes.setRange(MIN_BYTE_LIMIT, MAX_BYTE_LIMIT)
-        self.max_bytes.setSingleStep(1000)
-        self.max_bytes.setSuffix(" bytes")
-        self.max_bytes.setAccessibleName("Byte limit of the request body")
-        chat_form.addRow("&Byte limit:", self.max_bytes)
-        self.compaction = QCheckBox("Summarize turns that no longer fit", chat)
-        chat_form.addRow("", self.compaction)
-        self.system_prompt = QPlainTextEdit(chat)
-        self.system_prompt.setAccessibleName("System prompt")
-        self.system_prompt.setTabChangesFocus(True)
-        self.system_prompt.setMaximumHeight(self.fontMetrics().lineSpacing() * 5 + 14)
-        chat_form.addRow("&System prompt:", self.system_prompt)
-        chat.setEnabled(conversation is not None)
-        layout.addWidget(chat)
-
+        self._saving = False  # the key is on its way to the key store
+        self._cancelled = False
+        layout = QVBoxLayout(self)
+        layout.addWidget(self._provider_group())
+        layout.addWidget(self._conversation_group())
         self.problem = QLabel(self)
         self.problem.setObjectName("settingsProblem")
         self.problem.setWordWrap(True)
@@ -253,6 +105,112 @@ class SettingsDialog(QDialog):
             spin.valueChanged.connect(self._revalidate)
         self._revalidate()
         self.resize(560, 640)
+
+    # ------------------------------------------------------------------ layout
+    def _provider_group(self) -> QGroupBox:
+        provider = QGroupBox("Provider", self)
+        form = QFormLayout(provider)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.provider_form = form
+        self.preset = QComboBox(provider)
+        self.preset.setAccessibleName("Provider preset")
+        for preset in PRESETS:
+            self.preset.addItem(preset.name, preset.id)
+        form.addRow("&Preset:", self.preset)
+        self.base_url = QLineEdit(provider)
+        self.base_url.setAccessibleName("Base URL")
+        self.base_url.setPlaceholderText("http://localhost:8080/v1")
+        form.addRow("Base &URL:", self.base_url)
+        self.model_row = QHBoxLayout()
+        self.model = QComboBox(provider)
+        self.model.setEditable(True)
+        self.model.setAccessibleName("Model")
+        self.model.lineEdit().setPlaceholderText("Type a model name or fetch the list")
+        self.model_row.addWidget(self.model, 1)
+        self.fetch = QPushButton("&Fetch models", provider)
+        self.fetch.setAccessibleName("Fetch the server's model list")
+        self.fetch.clicked.connect(self.fetch_models)
+        self.model_row.addWidget(self.fetch)
+        form.addRow("&Model:", self.model_row)
+        self.models_status = QLabel(provider)
+        self.models_status.setWordWrap(True)
+        form.addRow("", self.models_status)
+        self._key_rows(provider, form)
+        self._model_file_rows(provider, form)
+        return provider
+
+    def _key_rows(self, provider: QWidget, form: QFormLayout) -> None:
+        self.key = QLineEdit(provider)
+        self.key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key.setAccessibleName("API key")
+        self.key.setPlaceholderText("Leave empty to keep the stored key")
+        form.addRow("API &key:", self.key)
+        self.key_backend = QLabel(provider)
+        self.key_backend.setWordWrap(True)
+        form.addRow("", self.key_backend)
+        self.session_only = QCheckBox("Keep the key for this session only (not saved)", provider)
+        self.session_only.setAccessibleName("Keep the key for this session only")
+        self.session_only.toggled.connect(self._describe_backend)
+        form.addRow("", self.session_only)
+
+    def _model_file_rows(self, provider: QWidget, form: QFormLayout) -> None:
+        """The built-in preset: a model file instead of an address, model list and key."""
+        file_row = QHBoxLayout()
+        self.model_file = QLineEdit(provider)
+        self.model_file.setAccessibleName("Model file (GGUF)")
+        self.model_file.setPlaceholderText("The built-in SmolLM2-135M (leave empty)")
+        file_row.addWidget(self.model_file, 1)
+        self.choose_file = QPushButton("C&hoose…", provider)
+        self.choose_file.setAccessibleName("Choose a GGUF model file")
+        self.choose_file.clicked.connect(self.choose_model_file)
+        file_row.addWidget(self.choose_file)
+        self.builtin_file = QPushButton("B&uilt-in", provider)
+        self.builtin_file.setAccessibleName("Use the built-in model file")
+        self.builtin_file.clicked.connect(self.model_file.clear)
+        file_row.addWidget(self.builtin_file)
+        self.model_file_row = QWidget(provider)
+        self.model_file_row.setLayout(file_row)
+        file_row.setContentsMargins(0, 0, 0, 0)
+        form.addRow("Model &file:", self.model_file_row)
+        self.local_status = QLabel(provider)
+        self.local_status.setObjectName("localModelStatus")
+        self.local_status.setWordWrap(True)
+        self.local_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow("", self.local_status)
+
+    def _conversation_group(self) -> QGroupBox:
+        chat = QGroupBox("This conversation", self)
+        chat_form = QFormLayout(chat)
+        chat_form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.window_tokens = self._spin(chat, 0, 10_000_000, 1024, " tokens",
+                                        "Context window in tokens")
+        self.window_tokens.setSpecialValueText("unknown")
+        chat_form.addRow("Context &window:", self.window_tokens)
+        self.reserve = self._spin(chat, MIN_OUTPUT_RESERVE, MAX_OUTPUT_RESERVE, 256, " tokens",
+                                  "Output reserve in tokens")
+        chat_form.addRow("&Output reserve:", self.reserve)
+        self.max_bytes = self._spin(chat, MIN_BYTE_LIMIT, MAX_BYTE_LIMIT, 1000, " bytes",
+                                    "Byte limit of the request body")
+        chat_form.addRow("&Byte limit:", self.max_bytes)
+        self.compaction = QCheckBox("Summarize turns that no longer fit", chat)
+        chat_form.addRow("", self.compaction)
+        self.system_prompt = QPlainTextEdit(chat)
+        self.system_prompt.setAccessibleName("System prompt")
+        self.system_prompt.setTabChangesFocus(True)
+        self.system_prompt.setMaximumHeight(self.fontMetrics().lineSpacing() * 5 + 14)
+        chat_form.addRow("&System prompt:", self.system_prompt)
+        chat.setEnabled(self.conversation is not None)
+        return chat
+
+    @staticmethod
+    def _spin(parent: QWidget, low: int, high: int, step: int, suffix: str,
+              name: str) -> QSpinBox:
+        spin = QSpinBox(parent)
+        spin.setRange(low, high)
+        spin.setSingleStep(step)
+        spin.setSuffix(suffix)
+        spin.setAccessibleName(name)
+        return spin
 
     # ------------------------------------------------------------------ filling
     def _fill(self) -> None:
@@ -400,7 +358,8 @@ class SettingsDialog(QDialog):
         found = self.problems()
         self.problem.setText("\n".join(found))
         self.problem.setVisible(bool(found))
-        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(not found)
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(
+            not found and not self._saving)
 
     def _settings(self) -> ConversationSettings:
         base = self.conversation.settings if self.conversation else ConversationSettings()
@@ -466,34 +425,66 @@ class SettingsDialog(QDialog):
 
     # -------------------------------------------------------------------- save
     def save(self) -> None:
-        """Write the profile (and key) and remember the conversation's new settings; the
-        window saves those to the log's database."""
+        """Write the key, then the profile, and remember the conversation's new settings;
+        the window saves those to the log's database. The key goes to the key store on the
+        storage worker: a keyring may be slow, or wait for the person to unlock it."""
+        if self._saving:
+            return
         if self.problems():
             self._revalidate()
             return
+        profile, model = self._chosen_profile()
+        key = self.key.text().strip() if not profile.builtin else ""
+        self.setup.session_only = self.setup.keyring is None or self.session_only.isChecked()
+        if not key:
+            self._store_profile(profile, model)
+            return
+        keys = self.setup.keys()
+
+        def store_key(context: TaskContext) -> None:
+            keys.set(profile.id, key)
+
+        self._set_saving(True)
+        self.runner.run(TaskRunner.STORAGE, "save the API key", store_key,
+                        on_success=lambda _: self._key_saved(profile, model),
+                        on_failure=self._key_failed)
+
+    def reject(self) -> None:
+        self._cancelled = True
+        super().reject()
+
+    def _set_saving(self, saving: bool) -> None:
+        self._saving = saving
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(not saving)
+
+    def _key_saved(self, profile: Profile, model: str) -> None:
+        self._set_saving(False)
+        if not self._cancelled:  # else cancelled while the key was being stored
+            self._store_profile(profile, model)
+
+    def _key_failed(self, error: BaseException) -> None:
+        self._set_saving(False)
+        if not isinstance(error, KeyringUnavailable):
+            raise error
+        self.problem.setText(f"{error}")
+        self.problem.show()
+        self.session_only.setChecked(True)
+
+    def _chosen_profile(self) -> tuple[Profile, str]:
+        """The profile as the dialog now describes it, and the conversation's model."""
         preset = preset_by_id(str(self.preset.currentData()))
         if preset.builtin:
             profile = self._builtin_profile()
-            model = profile.model
-        else:
-            model = self.model.currentText().strip()
-            url = check_base_url(self.base_url.text())
-            if self.profile is None:
-                profile = new_profile(preset, model=model, base_url=url)
-            else:
-                profile = replace(self.profile, preset=preset.id, base_url=url, model=model,
-                                  name=preset.name if self.profile.preset != preset.id
-                                  else self.profile.name, model_path=None)
-        key = self.key.text().strip() if not preset.builtin else ""
-        self.setup.session_only = self.setup.keyring is None or self.session_only.isChecked()
-        if key:
-            try:
-                self.setup.keys().set(profile.id, key)
-            except KeyringUnavailable as err:
-                self.problem.setText(f"{err}")
-                self.problem.show()
-                self.session_only.setChecked(True)
-                return
+            return profile, profile.model
+        model = self.model.currentText().strip()
+        url = check_base_url(self.base_url.text())
+        if self.profile is None:
+            return new_profile(preset, model=model, base_url=url), model
+        return replace(self.profile, preset=preset.id, base_url=url, model=model,
+                       name=preset.name if self.profile.preset != preset.id
+                       else self.profile.name, model_path=None), model
+
+    def _store_profile(self, profile: Profile, model: str) -> None:
         try:
             self.setup.profiles.put(profile)
         except (OSError, ValueError, ProfilesUnreadable) as err:
@@ -507,7 +498,6 @@ class SettingsDialog(QDialog):
             self.saved_system_prompt = self.system_prompt.toPlainText()
             self.saved_model = model
         self.accept()
-
 
     def _builtin_profile(self) -> Profile:
         """The built-in model's profile as chosen (the model file checked in `problems`)."""

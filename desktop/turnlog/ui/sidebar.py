@@ -59,6 +59,10 @@ class ConversationListModel(QAbstractListModel):
             return conversation
         return None
 
+    @property
+    def items(self) -> Sequence[Conversation]:
+        return tuple(self._items)
+
     def row_of(self, conversation_id: int) -> int | None:
         for row, conversation in enumerate(self._items):
             if conversation.id == conversation_id:
@@ -162,6 +166,17 @@ class Sidebar(QWidget):
         else:
             self.empty.setText("No conversations yet. Press New to start one.")
         self._update_buttons()
+
+    def touch(self, conversation: Conversation) -> None:
+        """`conversation` was just active: show it as it is now, first in the list (newest
+        first), the selection kept. Not listed (hidden by the search): nothing changes."""
+        items = self.model.items
+        if self.model.row_of(conversation.id) is None:
+            return
+        current = self.current()
+        rest = [c for c in items if c.id != conversation.id]
+        self.set_conversations([conversation, *rest],
+                               current.id if current is not None else None)
 
     def current(self) -> Conversation | None:
         index = self.list.currentIndex()

@@ -326,13 +326,13 @@ class TranscriptModel(QAbstractListModel):
         self.endRemoveRows()
         return True
 
-    def with_turn(self, turn: Turn) -> Sequence[Turn] | None:
-        """The log shown with `turn` (just saved) after its newest, when that needs no
-        reading (a paged log, `turn` newer than all of it); else None."""
+    def with_turn(self, turn: Turn) -> Sequence[Turn]:
+        """The log shown with `turn` (just saved, newer than all of it) after its newest,
+        read from nothing: a paged log keeps its newest page, moved up by one."""
         turns = self._turns
-        if isinstance(turns, LogPages) and turn.ordinal > turns.newest_ordinal:
+        if isinstance(turns, LogPages):
             return turns.appended(turn)
-        return None
+        return (*turns, turn)
 
     def commit_pending(self, turns: Sequence[Turn]) -> None:
         """The pending question became the last turn of `turns` (the log after commit)."""

@@ -1,0 +1,183 @@
+"""What a person asks to change in the history — start, rename, set up, delete or
+export a conversation — from the menus, the conversation list and the context menu.
+
+`HistoryActions` asks first where a question is due (a title, the settings; what a
+delete removes, counted on the storage worker), then runs the named operation from
+`operations` and reports what changed with `changed`; the window refreshes the views
+from that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QInputDialog, QWidget
+
+from ..core.model import Conversation
+from ..store import TurnlogStore
+from ..store.deletion import DeletionCounts
+from . import operations
+from .operations import Changes, Exported
+from .privacy import (
+    Confirmation,
+    Decision,
+    ExportTarget,
+    delete_all_question,
+    delete_conversation_question,
+    delete_turn_question,
+)
+from .provider_setup import ProviderSetup
+from .send_session import SendSession
+from .settings import SettingsDialog
+from .tasks import TaskRunner
+
+BUSY = "Stop the running request before deleting a turn."
+
+
+class HistoryActions(QObject):
+    """Runs the changes a person starts; `window` parents the dialogs."""
+
+    changed = Signal(object)  # Changes
+    closing = Signal()  # the open conversation is about to be deleted: show none of it
+    status = Signal(str)  # a line for the status bar
+    problem = Signal(str, str)  # (title, message) for the banner
+    failed = Signal(object)  # a storage operation failed (the exception)
+    delete_failed = Signal(object)  # a delete did not happen (the exception)
+
+    def __init__(self, store: TurnlogStore, runner: TaskRunner, session: SendSession,
+                 setup: ProviderSetup | None, current: Callable[[], Conversation | None],
+                 confirm: Callable[[Confirmation], Decision],
+                 choose_export: Callable[[str], ExportTarget | None], window: QWidget) -> None:
+        super().__init__(window)
+        self._store, self._runner, self._session, self._setup = store, runner, session, setup
+        self._current, self._confirm, self._choose_export = current, confirm, choose_export
+        self._window = window
+
+    def _run(self, op: operations.StorageOp[Changes], *, deleting: bool = False) -> None:
+        op.run(self._runner, on_success=self.changed.emit,
+               on_failure=self.delete_failed.emit if deleting else self.failed.emit)
+
+    def default_model(self) -> str:
+        """The model new conversations start with: the provider in use's."""
+        profile = self._setup.active() if self._setup is not None else None
+        return profile.model if profile is not None else ""
+
+    # --------------------------------------------------------------- titles
+    def new_conversation(self) -> None:
+        title, ok = QInputDialog.getText(self._window, "New conversation", "Title:",
+                                         text="New chat")
+        if ok:
+            self._run(operations.create_conversation(self._store, title.strip() or "New chat",
+                                                     self.default_model()))
+
+    def rename_conversation(self, conversation: Conversation) -> None:
+        title, ok = QInputDialog.getText(self._window, "Rename conversation", "Title:",
+                                         text=conversation.title)
+        if ok and title.strip() and title.strip() != conversation.title:
+            self._run(operations.rename_conversation(self._store, conversation.id,
+                                                     title.strip()))
+
+    # ------------------------------------------------------------- settings
+    def open_settings(self) -> SettingsDialog | None:
+        """Edit the provider and the open conversation; saved settings apply at once."""
+        if self._setup is None or self._session.running:
+            return None
+        dialog = SettingsDialog(self._setup, self._runner, self._current(), self._window)
+        dialog.accepted.connect(lambda: self._settings_saved(dialog))
+        dialog.open()
+        return dialog
+
+    def _settings_saved(self, dialog: SettingsDialog) -> None:
+        self.changed.emit(Changes(provider=True))
+        conversation = self._current()
+        if conversation is not None and dialog.saved_settings is not None:
+            self._run(operations.save_conversation_settings(
+                self._store, conversation.id, dialog.saved_settings,
+                dialog.saved_system_prompt, dialog.saved_model))
+
+    # -------------------------------------------------------------- deletes
+    def delete_conversation(self, conversation: Conversation) -> None:
+        """Count what deleting the conversation removes, then ask (sidebar Delete…)."""
+        def counted(counts: DeletionCounts) -> None:
+            if self._confirm(delete_conversation_question(conversation.title,
+                                                          counts)).accepted:
+                self.delete_now(conversation)
+
+        operations.count_conversation_deletion(self._store, conversation.id).run(
+            self._runner, on_success=counted, on_failure=self.failed.emit)
+
+    def delete_now(self, conversation: Conversation) -> None:
+        """Delete without asking; a request in flight for it is stopped and discarded."""
+        self._session.discard({conversation.id})
+        current = self._current()
+        if current is not None and current.id == conversation.id:
+            self.closing.emit()  # from now on nothing of it is shown again
+        self._run(operations.delete_conversation(self._store, conversation.id),
+                  deleting=True)
+
+    def delete_turn(self, turn_id: str) -> None:
+        """Count what deleting one turn removes, then ask (history context menu)."""
+        if self._refuse_while_running():
+            return
+
+        def counted(counted: tuple[int, DeletionCounts]) -> None:
+            if self._confirm(delete_turn_question(*counted)).accepted \
+                    and not self._refuse_while_running():
+                self._run(operations.delete_turn(self._store, turn_id))
+
+        operations.count_turn_deletion(self._store, turn_id).run(
+            self._runner, on_success=counted, on_failure=self.failed.emit)
+
+    def _refuse_while_running(self) -> bool:
+        if self._session.running:
+            self.status.emit(BUSY)
+        return self._session.running
+
+    def delete_all_history(self) -> None:
+        """Count everything, then ask (File → Delete all history…), offering to remove the
+        provider keys from the keyring too."""
+        operations.count_all_history(self._store).run(
+            self._runner, on_success=self._confirm_delete_all, on_failure=self.failed.emit)
+
+    def _confirm_delete_all(self, counts: DeletionCounts) -> None:
+        setup = self._setup
+        profiles = setup.load() if setup is not None else []
+        backend = setup.keys().backend_name() if setup is not None else "the keyring"
+        decision = self._confirm(delete_all_question(counts, [p.name for p in profiles],
+                                                     backend))
+        if not decision.accepted:
+            return
+        self._session.discard(None)
+        # Let go of the open conversation now: a stopped request finishing before the delete
+        # does must not preview it (its turns, its body in the inspector) once more.
+        self.closing.emit()
+        keys = setup.keys() if setup is not None and decision.option else None
+        self._run(operations.delete_all_history(self._store, keys, [p.id for p in profiles]),
+                  deleting=True)
+
+    # --------------------------------------------------------------- export
+    def export_conversation(self) -> ExportTarget | None:
+        """Save the open conversation where the person picks (File → Export…); the file is
+        written on the storage worker."""
+        conversation = self._current()
+        if conversation is None:
+            self.status.emit("Open a conversation to export first.")
+            return None
+        target = self._choose_export(conversation.title)
+        if target is not None:
+            operations.export_conversation(self._store, conversation.id, target).run(
+                self._runner, on_success=self._exported, on_failure=self._export_failed)
+        return target
+
+    def _exported(self, done: Exported) -> None:
+        self.status.emit(
+            f"Exported {done.turns:,} turns ({done.bytes:,} bytes) to {done.target.path}.")
+
+    def _export_failed(self, error: BaseException) -> None:
+        if not isinstance(error, OSError):
+            self.failed.emit(error)
+            return
+        self.problem.emit("Could not export the conversation",
+                          f"The file could not be written: {error}. Choose another place "
+                          "and export again (Ctrl+E).")

@@ -1,0 +1,64 @@
+"""The main window's size and panels: remembered per data directory, and the side
+panels folded away when the window is narrow."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+NARROW_WIDTH = 760
+SIDE_WIDTHS = (250, 380)  # the conversation list and the inspector, side by side
+
+
+def window_settings(home: Path) -> QSettings:
+    """Window geometry and panel state, kept beside the database (not in the registry),
+    so each data directory remembers its own layout."""
+    return QSettings(str(home / "window.ini"), QSettings.Format.IniFormat)
+
+
+def restore_geometry(window: QMainWindow, settings: QSettings) -> None:
+    geometry = settings.value("window/geometry")
+    if geometry is not None:
+        window.restoreGeometry(geometry)  # type: ignore[arg-type]
+    else:
+        window.resize(1280, 720)
+    state = settings.value("window/state")
+    if state is not None:
+        window.restoreState(state)  # type: ignore[arg-type]
+
+
+def save_geometry(window: QMainWindow, settings: QSettings) -> None:
+    settings.setValue("window/geometry", window.saveGeometry())
+    settings.setValue("window/state", window.saveState())
+
+
+class DockFolding:
+    """Below `NARROW_WIDTH` the side panels fold away (the View menu brings them back);
+    wider again, those that were open come back."""
+
+    def __init__(self, window: QMainWindow, docks: Sequence[QDockWidget]) -> None:
+        self._window = window
+        self._docks = list(docks)
+        self._narrow = False
+        self._before: dict[str, bool] = {}
+        self.spread()
+
+    def spread(self) -> None:
+        self._window.resizeDocks(self._docks, list(SIDE_WIDTHS), Qt.Orientation.Horizontal)
+
+    def apply(self, width: int) -> None:
+        narrow = width < NARROW_WIDTH
+        if narrow == self._narrow:
+            return
+        self._narrow = narrow
+        for dock in self._docks:
+            if narrow:
+                self._before[dock.objectName()] = dock.isVisible()
+                dock.hide()
+            elif self._before.get(dock.objectName(), True):
+                dock.show()
+        if not narrow:
+            self.spread()

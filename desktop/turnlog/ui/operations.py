@@ -1,0 +1,197 @@
+"""The storage work the window starts, one named operation each.
+
+Each function here builds a `StorageOp`: one storage change (or one read) that runs on
+the storage lane of `TaskRunner`, never on the GUI thread. A change answers with
+`Changes`, which names what it changed — a conversation made, renamed or set up,
+conversations or turns deleted, the summary that is newest afterwards — so the window
+refreshes the views that show it and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from ..core.compaction import StoredSummary
+from ..core.model import Conversation, ConversationSettings, Turn
+from ..export import export_text
+from ..secrets import KeyStore
+from ..store import TurnlogStore
+from ..store.deletion import DeletionCounts
+from .privacy import ExportTarget, write_export
+from .tasks import TaskContext, TaskHandle, TaskRunner
+from .transcript import TranscriptModel
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class StorageOp(Generic[T]):
+    """One named piece of storage work; `run` puts it on the storage lane."""
+
+    name: str
+    work: Callable[[], T]
+
+    def run(self, runner: TaskRunner, *, on_success: Callable[[T], None],
+            on_failure: Callable[[BaseException], None]) -> TaskHandle[T]:
+        def work(context: TaskContext) -> T:
+            return self.work()
+
+        return runner.run(TaskRunner.STORAGE, self.name, work, on_success=on_success,
+                          on_failure=on_failure)
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """What one storage operation changed, for the views that show it."""
+
+    conversation: Conversation | None = None  # a conversation as it is now
+    provider: bool = False  # the provider profile in use (or its settings) changed
+    created: bool = False  # `conversation` is new
+    renamed: bool = False  # `conversation` has a new title
+    settings: bool = False  # `conversation`'s limits, system prompt or model changed
+    deleted: frozenset[int] = frozenset()  # ids of the conversations deleted
+    everything: bool = False  # all history was deleted
+    turns_deleted: tuple[str, ...] = ()
+    turns_of: int | None = None  # the conversation the deleted turns belonged to
+    summary: StoredSummary | None = None  # `turns_of`'s newest summary after the delete
+    counts: DeletionCounts | None = None  # what a delete removed
+    keys_removed: int | None = None  # API keys removed with all history (None: not asked)
+
+    @property
+    def listing(self) -> bool:
+        """Whether the conversation list shows something else now."""
+        return self.created or self.renamed or bool(self.deleted) or self.everything
+
+    def closes(self, conversation_id: int | None) -> bool:
+        """Whether the conversation `conversation_id` (None: none open) is gone."""
+        return self.everything or conversation_id in self.deleted
+
+    def message(self) -> str:
+        """The status line after a delete ("" for other changes)."""
+        if self.counts is None:
+            return ""
+        text = f"Deleted {self.counts.describe()}."
+        if self.keys_removed is not None:
+            n = self.keys_removed
+            text += f" Removed {n} API key{'s' if n != 1 else ''}."
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A conversation's turns and newest summary, as opening it shows them."""
+
+    conversation_id: int
+    turns: Sequence[Turn]
+    summary: StoredSummary | None
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    turns: int
+    bytes: int
+    target: ExportTarget
+
+
+# ------------------------------------------------------------------------- reads
+def load_conversation(store: TurnlogStore, conversation_id: int) -> StorageOp[Loaded]:
+    def work() -> Loaded:
+        # The newest page, and the ids a rolling summary is checked by: older turns are
+        # read as the view or a preview needs them.
+        summary = store.latest_summary(conversation_id)
+        covered = summary.covered_count if summary is not None else 0
+        return Loaded(conversation_id,
+                      store.log(conversation_id).warm(TranscriptModel.PAGE, ids=covered),
+                      summary)
+
+    return StorageOp("load turns", work)
+
+
+def count_conversation_deletion(store: TurnlogStore,
+                                conversation_id: int) -> StorageOp[DeletionCounts]:
+    return StorageOp("count a conversation's deletion",
+                     lambda: store.preview_delete_conversation(conversation_id))
+
+
+def count_turn_deletion(store: TurnlogStore,
+                        turn_id: str) -> StorageOp[tuple[int, DeletionCounts]]:
+    """The turn's ordinal and what deleting it removes."""
+    def work() -> tuple[int, DeletionCounts]:
+        _, turn = store.turn(turn_id)
+        return turn.ordinal, store.preview_delete_turn(turn_id)
+
+    return StorageOp("count a turn's deletion", work)
+
+
+def count_all_history(store: TurnlogStore) -> StorageOp[DeletionCounts]:
+    return StorageOp("count all history", store.preview_delete_all)
+
+
+def export_conversation(store: TurnlogStore, conversation_id: int,
+                        target: ExportTarget) -> StorageOp[Exported]:
+    """Write the conversation as the log holds it to `target` (a file, not the store)."""
+    def work() -> Exported:
+        turns = store.turns(conversation_id)
+        text = export_text(store.conversation(conversation_id), turns, target.fmt)
+        return Exported(len(turns), write_export(target.path, text), target)
+
+    return StorageOp("export conversation", work)
+
+
+# ----------------------------------------------------------------------- changes
+def create_conversation(store: TurnlogStore, title: str, model: str) -> StorageOp[Changes]:
+    def work() -> Changes:
+        return Changes(store.create_conversation(title, model=model), created=True)
+
+    return StorageOp("create conversation", work)
+
+
+def rename_conversation(store: TurnlogStore, conversation_id: int,
+                        title: str) -> StorageOp[Changes]:
+    def work() -> Changes:
+        return Changes(store.update_conversation(conversation_id, title=title), renamed=True)
+
+    return StorageOp("rename conversation", work)
+
+
+def save_conversation_settings(store: TurnlogStore, conversation_id: int,
+                               settings: ConversationSettings, system_prompt: str | None,
+                               model: str | None) -> StorageOp[Changes]:
+    def work() -> Changes:
+        conversation = store.update_conversation(conversation_id, settings=settings,
+                                                 system_prompt=system_prompt, model=model)
+        return Changes(conversation, settings=True)
+
+    return StorageOp("save settings", work)
+
+
+def delete_conversation(store: TurnlogStore, conversation_id: int) -> StorageOp[Changes]:
+    def work() -> Changes:
+        counts = store.delete_conversation(conversation_id)
+        return Changes(deleted=frozenset({conversation_id}), counts=counts)
+
+    return StorageOp("delete conversation", work)
+
+
+def delete_turn(store: TurnlogStore, turn_id: str) -> StorageOp[Changes]:
+    """Delete one turn; the change carries the summary left newest (one covering the turn
+    goes with it)."""
+    def work() -> Changes:
+        conversation_id, counts = store.delete_turn(turn_id)
+        return Changes(turns_deleted=(turn_id,), turns_of=conversation_id,
+                       summary=store.latest_summary(conversation_id), counts=counts)
+
+    return StorageOp("delete turn", work)
+
+
+def delete_all_history(store: TurnlogStore, keys: KeyStore | None,
+                       profile_ids: Sequence[str]) -> StorageOp[Changes]:
+    """Delete every conversation; with `keys`, remove the profiles' API keys too."""
+    def work() -> Changes:
+        counts = store.delete_all()
+        removed = None if keys is None else sum(1 for pid in profile_ids if keys.delete(pid))
+        return Changes(everything=True, counts=counts, keys_removed=removed)
+
+    return StorageOp("delete all history", work)
