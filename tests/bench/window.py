@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import threading  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
-from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QTimer  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject, QTimer  # noqa: E402
 from PySide6.QtGui import QTextDocument  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
@@ -121,11 +121,14 @@ class FakeStreamConnector(ProviderConnector):
 
 
 def wait(app: QApplication, condition, timeout_s: float = 60.0) -> None:
+    # Through an event loop object: PySide6 6.12's static `processEvents` drops a reference
+    # to None on every call, and the thousands of calls here would free None itself.
+    events = QEventLoop()
     deadline = time.monotonic() + timeout_s
     while not condition():
         if time.monotonic() > deadline:
             raise SystemExit("timed out")
-        app.processEvents()
+        events.processEvents()
         time.sleep(0.0005)
 
 
@@ -327,7 +330,7 @@ def main() -> int:
         window.shutdown()
         window.close()
         window.deleteLater()
-        app.processEvents()
+        QEventLoop().processEvents()
         store.close()
     app.shutdown()  # destroy the application before the interpreter tears down
     return 0
