@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from loopback import Behaviour
 from turnlog.chat import options_for
 from turnlog.core.compaction import CompactionSettings, SummaryDraft, ids_digest
 from turnlog.core.model import ConversationSettings, Usage
@@ -26,26 +27,26 @@ LONG = 30_000
 GAP_EVERY = 997  # every 997th ordinal is missing, as after deletes
 
 
-def long_ordinals(count: int) -> list[int]:
-    """`count` ordinals from 1 up, with a gap every `GAP_EVERY`."""
+def long_ordinals(count: int, gaps: bool = True) -> list[int]:
+    """`count` ordinals from 1 up, with a gap every `GAP_EVERY` unless not `gaps`."""
     ordinals: list[int] = []
     ordinal = 0
     while len(ordinals) < count:
         ordinal += 1
-        if ordinal % GAP_EVERY:
+        if ordinal % GAP_EVERY or not gaps:
             ordinals.append(ordinal)
     return ordinals
 
 
-def seed_long(store: TurnlogStore, title: str, count: int, *, compaction: bool = False
-              ) -> tuple[int, list[int]]:
+def seed_long(store: TurnlogStore, title: str, count: int, *, compaction: bool = False,
+              gaps: bool = True) -> tuple[int, list[int]]:
     """A conversation of `count` turns written in one transaction (rows like the store's
     own, many at once: committing them one by one would take the test minutes)."""
     # A byte limit that sends the newest ~12 turns: fewer than a page of rows.
     conversation = store.create_conversation(
         title, model="loopback-model",
         settings=ConversationSettings(compaction=compaction, max_bytes=1_200))
-    ordinals = long_ordinals(count)
+    ordinals = long_ordinals(count, gaps)
     stamp = "2026-01-02T03:04:05.000006+00:00"
     rows = ((uuid.uuid4().hex, conversation.id, o, f"question {o}", f"answer {o}",
              "loopback-model", "stop", stamp) for o in ordinals)
@@ -64,17 +65,21 @@ class RowsRead:
 
     def __init__(self, store: TurnlogStore, monkeypatch: pytest.MonkeyPatch) -> None:
         self.by_thread: Counter[str] = Counter()
+        self.turns = 0  # rows carrying a turn's text
         self._lock = threading.Lock()
         execute_sql = store.db.execute_sql
 
         def counted(sql, params=None, *args, **kwargs):  # noqa: ANN001, ANN202
-            return _CountingCursor(execute_sql(sql, params, *args, **kwargs), self)
+            cursor = execute_sql(sql, params, *args, **kwargs)
+            return _CountingCursor(cursor, self, '"question"' in sql)
 
         monkeypatch.setattr(store.db, "execute_sql", counted)
 
-    def add(self, rows: int) -> None:
+    def add(self, rows: int, turns: bool) -> None:
         with self._lock:
             self.by_thread[threading.current_thread().name] += rows
+            if turns:
+                self.turns += rows
 
     @property
     def total(self) -> int:
@@ -87,29 +92,30 @@ class RowsRead:
 
 
 class _CountingCursor:
-    def __init__(self, cursor, rows: RowsRead) -> None:  # noqa: ANN001
+    def __init__(self, cursor, rows: RowsRead, turns: bool) -> None:  # noqa: ANN001
         self._cursor = cursor
         self._rows = rows
+        self._turns = turns
 
     def fetchone(self):  # noqa: ANN201
         row = self._cursor.fetchone()
         if row is not None:
-            self._rows.add(1)
+            self._rows.add(1, self._turns)
         return row
 
     def fetchmany(self, *args):  # noqa: ANN002, ANN201
         rows = self._cursor.fetchmany(*args)
-        self._rows.add(len(rows))
+        self._rows.add(len(rows), self._turns)
         return rows
 
     def fetchall(self):  # noqa: ANN201
         rows = self._cursor.fetchall()
-        self._rows.add(len(rows))
+        self._rows.add(len(rows), self._turns)
         return rows
 
     def __iter__(self):  # noqa: ANN204
         for row in self._cursor:
-            self._rows.add(1)
+            self._rows.add(1, self._turns)
             yield row
 
     def __getattr__(self, name: str):  # noqa: ANN204
@@ -294,3 +300,29 @@ def test_a_long_conversation_with_a_rolling_summary_opens_without_reading_what_i
     # only for the newest page.
     assert rows.by_thread["MainThread"] <= 2 * LogPages.PAGE, rows.by_thread
     assert rows.total <= 4_900 + 3 * LogPages.PAGE, rows.by_thread
+
+
+@pytest.mark.parametrize("gaps", [False, True], ids=["whole", "with-deletes"])
+def test_a_send_in_a_long_conversation_reads_only_its_newest_turns(
+        qtbot, store, make_window, loopback, monkeypatch, gaps):
+    cid, ordinals = seed_long(store, "long", LONG, gaps=gaps)
+    window = make_window()
+    qtbot.waitUntil(lambda: newest_on_screen(window, ordinals[-1]), timeout=10_000)
+    rows = RowsRead(store, monkeypatch)
+    loopback.script(Behaviour.answer("Noted."))
+    window.composer.set_draft("One more?")
+    window.send()
+    qtbot.waitUntil(lambda: not window.running, timeout=10_000)
+
+    # Saved, shown as the newest row, and the record names every turn left out …
+    saved = store.log(cid)[-1]
+    assert (saved.question, saved.answer) == ("One more?", "Noted.")
+    qtbot.waitUntil(lambda: newest_on_screen(window, saved.ordinal), timeout=5_000)
+    record = store.requests(cid)[-1]
+    assert record.sent == tuple(ordinals[-len(record.sent):])
+    assert record.left_out == tuple(ordinals[: LONG - len(record.sent)])
+    # … from the newest page of the log, not its 30,000 turns; and, where no turn was ever
+    # deleted, not even their ordinals (those the record names are a plain run).
+    assert rows.turns <= 2 * LogPages.PAGE, rows.by_thread
+    if not gaps:
+        assert rows.total <= 3 * LogPages.PAGE, rows.by_thread

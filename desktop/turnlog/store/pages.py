@@ -60,6 +60,7 @@ class LogPages(FrozenTurns):
         self._lock = threading.RLock()
         # A run of ids and ordinals read last: (first index, ids, ordinals).
         self._keys: tuple[int, tuple[str, ...], tuple[int, ...]] | None = None
+        self._oldest: int | None = None  # the oldest ordinal, once asked (0: none)
         self.pages_read = 0  # how many pages came from the store (for tests and benches)
 
     def __repr__(self) -> str:
@@ -167,20 +168,34 @@ class LogPages(FrozenTurns):
         return None if newer is None else self._count - 1 - newer
 
     def ordinals(self, start: int, stop: int) -> tuple[int, ...]:
-        """The ordinals at indexes start..stop-1: from the pages in memory when they hold
-        them all, else one query over the index (no turn is read)."""
+        """The ordinals at indexes start..stop-1, no turn read: a plain run when the two
+        ends are known (pages in memory, the oldest ordinal) and nothing was deleted between
+        them, else one query over the index."""
         if start >= stop:
             return ()
         with self._lock:
             known = self._keys
         if known is not None and known[0] <= start <= stop <= known[0] + len(known[2]):
             return known[2][start - known[0]: stop - known[0]]
-        first, last = self.loaded(start), self.loaded(stop - 1)
-        if first is not None and last is not None and \
-                last.ordinal - first.ordinal == stop - 1 - start:  # no gap: a plain run
-            return tuple(range(first.ordinal, last.ordinal + 1))
+        first, last = self._ordinal_at(start), self._ordinal_at(stop - 1)
+        if first is not None and last is not None and last - first == stop - 1 - start:
+            return tuple(range(first, last + 1))  # no gap between the ends
         return tuple(self._source.turn_ordinals(self.conversation_id, newest=self.newest_ordinal,
                                                 skip=start, limit=stop - start))
+
+    def _ordinal_at(self, index: int) -> int | None:
+        """The ordinal at `index` if known without reading a turn (None otherwise)."""
+        turn = self.loaded(index)
+        if turn is not None:
+            return turn.ordinal
+        if index != 0:
+            return None
+        with self._lock:
+            if self._oldest is None:
+                found = self._source.turn_ordinals(self.conversation_id,
+                                                   newest=self.newest_ordinal, skip=0, limit=1)
+                self._oldest = found[0] if found else 0
+            return self._oldest or None
 
     def ids(self, start: int, stop: int) -> tuple[str, ...]:
         """The ids at indexes start..stop-1, read with their ordinals and nothing else of
@@ -247,6 +262,7 @@ class LogPages(FrozenTurns):
         with self._lock:
             newest = self._pages.get(0)
             longer._keys = self._keys  # the older turns keep their places
+            longer._oldest = self._oldest if self._count else None
         if newest is not None and (len(newest) == self.PAGE or len(newest) == self._count):
             # The newest page moves up by one: the rows on show need no reading.
             longer._pages[0] = [*newest, turn][-self.PAGE :]
