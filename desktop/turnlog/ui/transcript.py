@@ -117,11 +117,6 @@ class TranscriptModel(QAbstractListModel):
             return 0
         return self.loaded_count + (1 if self._pending is not None else 0)
 
-    @property
-    def total_count(self) -> int:
-        """Turns in the log, loaded as rows or not (the pending question not counted)."""
-        return len(self._turns)
-
     def turn_at(self, row: int) -> Turn | None:
         if 0 <= row < self.loaded_count:
             try:
