@@ -326,3 +326,16 @@ def test_a_send_in_a_long_conversation_reads_only_its_newest_turns(
     assert rows.turns <= 2 * LogPages.PAGE, rows.by_thread
     if not gaps:
         assert rows.total <= 3 * LogPages.PAGE, rows.by_thread
+
+
+def test_a_summary_that_grew_is_checked_by_reading_only_the_turns_it_added(
+        store, monkeypatch):
+    cid, ordinals = seed_long(store, "long", 3_000)
+    whole = store.turns(cid)
+    log = store.log(cid)
+    assert log.ids(0, 2_000) == tuple(t.id for t in whole[:2_000])
+    rows = RowsRead(store, monkeypatch)
+    assert log.ids(0, 2_040) == tuple(t.id for t in whole[:2_040])  # 40 more folded in
+    assert log.ordinals(0, 2_040) == tuple(ordinals[:2_040])
+    assert log.ids(0, 1_500) == tuple(t.id for t in whole[:1_500])  # within what is known
+    assert rows.total == 40

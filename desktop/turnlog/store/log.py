@@ -318,12 +318,15 @@ class TurnlogStore:
         with self._guard():
             return [ordinal for (ordinal,) in self.db.execute(query).fetchall()]
 
-    def turn_keys(self, conversation_id: int, *, newest: int, skip: int, limit: int
-                  ) -> list[tuple[str, int]]:
-        """(id, ordinal) of `limit` turns numbered ≤ `newest`, past the `skip` oldest."""
+    def turn_keys(self, conversation_id: int, *, newest: int, skip: int, limit: int,
+                  after: int | None = None) -> list[tuple[str, int]]:
+        """(id, ordinal) of `limit` turns numbered ≤ `newest` (and > `after`), past the
+        `skip` oldest of those."""
         query = (TurnRow.select(TurnRow.id, TurnRow.ordinal)
                  .where((TurnRow.conversation == conversation_id) & (TurnRow.ordinal <= newest))
                  .order_by(TurnRow.ordinal).limit(limit).offset(skip or None))
+        if after is not None:
+            query = query.where(TurnRow.ordinal > after)
         with self._guard():
             return [(turn_id, ordinal) for turn_id, ordinal in self.db.execute(query).fetchall()]
 

@@ -33,8 +33,8 @@ class PageSource(Protocol):
     def turn_ordinals(self, conversation_id: int, *, newest: int, skip: int, limit: int
                       ) -> list[int]: ...
 
-    def turn_keys(self, conversation_id: int, *, newest: int, skip: int, limit: int
-                  ) -> list[tuple[str, int]]: ...
+    def turn_keys(self, conversation_id: int, *, newest: int, skip: int, limit: int,
+                  after: int | None = None) -> list[tuple[str, int]]: ...
 
     def log(self, conversation_id: int) -> LogPages: ...
 
@@ -200,16 +200,26 @@ class LogPages(FrozenTurns):
     def ids(self, start: int, stop: int) -> tuple[str, ...]:
         """The ids at indexes start..stop-1, read with their ordinals and nothing else of
         the turns. The last run read is kept: a preview checks the same summarized prefix
-        again and again, and the inspector names its ordinals."""
+        again and again, and the inspector names its ordinals; a longer run from the same
+        start (a summary that grew) reads only what it adds."""
         if start >= stop:
             return ()
         with self._lock:
             known = self._keys
             if known is None or not known[0] <= start <= stop <= known[0] + len(known[1]):
-                keys = self._source.turn_keys(self.conversation_id, newest=self.newest_ordinal,
-                                              skip=start, limit=stop - start)
-                known = self._keys = (start, tuple(k[0] for k in keys),
-                                      tuple(k[1] for k in keys))
+                if known is not None and known[0] == start and known[1] and \
+                        stop > start + len(known[1]):
+                    more = self._source.turn_keys(
+                        self.conversation_id, newest=self.newest_ordinal, skip=0,
+                        after=known[2][-1], limit=stop - start - len(known[1]))
+                    known = (start, known[1] + tuple(k[0] for k in more),
+                             known[2] + tuple(k[1] for k in more))
+                else:
+                    keys = self._source.turn_keys(self.conversation_id,
+                                                  newest=self.newest_ordinal, skip=start,
+                                                  limit=stop - start)
+                    known = (start, tuple(k[0] for k in keys), tuple(k[1] for k in keys))
+                self._keys = known
             return known[1][start - known[0]: stop - known[0]]
 
     def loaded(self, index: int) -> Turn | None:
