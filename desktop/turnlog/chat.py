@@ -34,6 +34,7 @@ from .localmodel import DEFAULT_N_CTX, LocalEndpoint, LocalServer, output_reserv
 from .profiles import Profile
 from .providers import BUILTIN_LOCAL, ChatCompletionsProvider, Preset
 from .secrets import KeyringUnavailable
+from .store.pages import paged
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +114,7 @@ class ChatStore(LogStore, SummaryStore, Protocol):
 
 def sender_for(store: ChatStore, provider: ChatProvider, costs: CostIndex) -> Sender:
     """A sender that compacts through the same provider as it answers."""
-    return Sender(store, provider, costs=costs,
+    return Sender(paged(store), provider, costs=costs,
                   compactor=Compactor(store, provider, costs=costs))
 
 

@@ -387,7 +387,7 @@ class MainWindow(QMainWindow):
         if conversation is None or conversation.id != conversation_id:
             self.transcript.drop_pending()
             return
-        self.transcript.commit_pending((*self.transcript.turns, outcome.turn))
+        self.transcript.commit_pending(self.transcript.with_turn(outcome.turn))
         self.sidebar.touch(replace(conversation, updated_at=outcome.turn.created_at))
 
     def _send_crashed(self, draft: tuple[str, int]) -> None:
