@@ -631,7 +631,6 @@ class TurnlogStore:
                                                     model=model)
             for pending in turns:
                 self.commit_turn(conversation.id, pending)
-        self._forget(conversation.id)
         return self.conversation(conversation.id)
 
     def turn_exists(self, turn_id: str) -> bool:
@@ -640,15 +639,14 @@ class TurnlogStore:
 
     def discard_if_empty(self, conversation_id: int) -> bool:
         """Delete a conversation that never got a turn (a first question that failed),
-        so no empty conversation is left behind; returns whether it was deleted. One
-        with turns, summaries or request records of other sends is kept."""
+        so no empty conversation is left behind, with the records of its failed
+        requests; returns whether it was deleted. One with a turn is kept."""
         self._need_writer()
         with self._guard(), self.db.atomic("IMMEDIATE"):
             if TurnRow.select().where(TurnRow.conversation == conversation_id).exists():
                 return False
             gone = ConversationRow.delete().where(
                 ConversationRow.id == conversation_id).execute()
-        self._forget(conversation_id)
         if gone:
             self.scrub()  # its title (the question's first line) leaves no copy in -wal
         return bool(gone)
