@@ -131,15 +131,8 @@ def print_stage(stage: Stage, detail: str) -> None:
 
 def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
                 connection: Connection) -> int:
-    """Ask `draft` in the chosen conversation through `connection`; print and save."""
-    try:
-        return _ask_in_store(args, profile, draft, connection)
-    except StoreError as err:  # named (storage_full, storage_read_only, …), never a traceback
-        return fail(err.code or err.kind.value, str(err), draft)
-
-
-def _ask_in_store(args: argparse.Namespace, profile: Profile, draft: str,
-                  connection: Connection) -> int:
+    """Ask `draft` in the chosen conversation through `connection`; print and save. A
+    storage fault is named by `cli.main` (`failure: storage_full`, the draft given back)."""
     route = connection.route
     with TurnlogStore.open(data_dir()) as store:
         store.check_sound()  # a damaged or read-only log fails before anything is sent
