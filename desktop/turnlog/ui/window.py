@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QEvent, QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
 
@@ -420,6 +420,14 @@ class MainWindow(QMainWindow):
             self.runner.shutdown()
         # After the workers: a local model start in progress has seen the cancel.
         self.connector.close()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        """Coming back to the window picks up profiles `turnlog-cli profile add` changed."""
+        super().changeEvent(event)
+        if (event.type() == QEvent.Type.ActivationChange and self.isActiveWindow()
+                and self.setup is not None and self.setup.profiles.refresh_if_changed()):
+            self._update_empty_hint()
+            self.refresh_preview()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         save_geometry(self, self.settings)
