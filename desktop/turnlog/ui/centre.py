@@ -23,6 +23,7 @@ class CentrePanel(QWidget):
         column.setSpacing(4)
         self.title = QLabel(self)
         self.title.setObjectName("conversationTitle")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.title.setWordWrap(True)
         column.addWidget(self.title)

@@ -24,10 +24,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..cli.terminal import visible
 from ..core.model import Conversation
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 ConversationRole = Qt.ItemDataRole.UserRole + 1
+
+
+def shown_title(title: str) -> str:
+    """A conversation title as shown: control characters and bidi overrides (an imported
+    title may hold them) as visible escapes (`\\u202e`), so they never reorder the text."""
+    return visible(title) or "Untitled"
 
 
 class ConversationListModel(QAbstractListModel):
@@ -48,13 +55,13 @@ class ConversationListModel(QAbstractListModel):
             return None
         conversation = self._items[index.row()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return conversation.title or "Untitled"
+            return shown_title(conversation.title)
         if role == Qt.ItemDataRole.ToolTipRole:
             when = (
                 conversation.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
                 if conversation.updated_at else ""
             )
-            return f"{conversation.title}\nlast active {when}"
+            return f"{shown_title(conversation.title)}\nlast active {when}"
         if role == ConversationRole:
             return conversation
         return None

@@ -34,7 +34,7 @@ from .privacy import ExportTarget, ask, choose_export
 from .provider_setup import ProviderSetup
 from .send_session import SendResult, SendSession
 from .settings import SettingsDialog
-from .sidebar import Sidebar
+from .sidebar import Sidebar, shown_title
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -190,7 +190,7 @@ class MainWindow(QMainWindow):
         self.conversation = conversation
         self.preview.reset()
         self.transcript.set_turns(())
-        self.title.setText(conversation.title if conversation else "")
+        self.title.setText(shown_title(conversation.title) if conversation else "")
         self.banner.dismiss()
         self._update_empty_hint()
 
@@ -271,7 +271,7 @@ class MainWindow(QMainWindow):
             self._close_conversation()
         elif changed is not None and changed.id == open_id:
             self.conversation = changed
-            self.title.setText(changed.title)
+            self.title.setText(shown_title(changed.title))
             if changes.settings:
                 self.preview.forget_last()
         elif changes.turns_deleted and changes.turns_of == open_id:
