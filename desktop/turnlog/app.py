@@ -8,19 +8,21 @@ import logging.handlers
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import suppress
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from PySide6.QtCore import QBuffer, QByteArray, QSize
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QIcon, QImageReader, QPixmap
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from . import APP_ID, APP_NAME, __version__
 from .core.failures import StoreError
 from .localmodel import DEFAULT_N_CTX
-from .paths import PRIVATE_UMASK, data_dir, log_dir
+from .paths import ENV_HOME, PRIVATE_UMASK, data_dir, log_dir
 from .resources import app_icon_svg
-from .store import AlreadyOpen, TurnlogStore
+from .store import TurnlogStore
+from .store.errors import file_fault
 
 if TYPE_CHECKING:
     from .ui.window import MainWindow
@@ -36,6 +38,7 @@ CJK_FAMILIES = ("Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans CJK TC",
 EMOJI_FAMILIES = ("Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji")
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
 FAULT_LOG = "faults.log"
+FAULT_STREAMS: list[TextIO] = []  # open for the life of the process, as faulthandler needs
 
 
 def configure_fonts(app: QGuiApplication) -> list[str]:
@@ -58,17 +61,24 @@ def configure_fonts(app: QGuiApplication) -> list[str]:
     return families
 
 
-def configure_logging(home: Path) -> None:
+def configure_logging(home: Path) -> bool:
+    """Log to logs/turnlog.log; False (and no file logging) where it cannot be written,
+    such as a read-only data directory: that is told by the start-up dialog, not here."""
     root = logging.getLogger()
     if any(getattr(h, "turnlog", False) for h in root.handlers):
-        return
-    handler = logging.handlers.RotatingFileHandler(
-        log_dir(home) / "turnlog.log", maxBytes=1_000_000, backupCount=3, encoding="utf-8"
-    )
+        return True
+    try:
+        handler = logging.handlers.RotatingFileHandler(
+            log_dir(home) / "turnlog.log", maxBytes=1_000_000, backupCount=3, encoding="utf-8"
+        )
+    except OSError as err:
+        log.warning("Could not write the log in %s: %s", home, err)
+        return False
     handler.turnlog = True  # type: ignore[attr-defined]
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root.addHandler(handler)
     root.setLevel(logging.INFO)
+    return True
 
 
 def packaged_icon() -> QIcon:
@@ -86,13 +96,20 @@ def packaged_icon() -> QIcon:
     return icon
 
 
-def enable_fault_log(home: Path) -> Path:
-    """Hard crashes (a segfault in Qt, an abort) leave a Python traceback in logs/.
+def enable_fault_log(home: Path) -> Path | None:
+    """Hard crashes (a segfault in Qt, an abort) leave a Python traceback in logs/ (on
+    standard error where logs/ cannot be written; then None).
 
     The file stays open for the life of the process, as faulthandler requires."""
-    path = log_dir(home) / FAULT_LOG
-    stream = path.open("a", encoding="utf-8")
+    try:
+        path = log_dir(home) / FAULT_LOG
+        stream = path.open("a", encoding="utf-8")
+    except OSError:
+        with suppress(RuntimeError, ValueError, AttributeError, OSError):
+            faulthandler.enable(all_threads=True)  # no standard error (a GUI launch): none
+        return None
     faulthandler.enable(file=stream, all_threads=True)
+    FAULT_STREAMS.append(stream)
     return path
 
 
@@ -138,25 +155,43 @@ def open_window(store: TurnlogStore, home: Path, *, n_ctx: int = DEFAULT_N_CTX) 
     return MainWindow(store, TaskRunner(), connector, setup=setup)
 
 
+def open_data() -> tuple[Path, TurnlogStore | StoreError]:
+    """The data directory and its store, or the named fault that keeps it from opening
+    (a read-only folder or file, a damaged or locked database, one from a newer Turnlog).
+    Logging starts here, where it can: a folder that cannot hold logs/ is no traceback."""
+    try:
+        home = data_dir()
+    except OSError as err:
+        known = file_fault(err)
+        if known is None:
+            raise
+        return Path(err.filename or os.environ.get(ENV_HOME, ".")), known
+    if configure_logging(home):
+        enable_fault_log(home)
+    try:
+        return home, TurnlogStore.open(home)
+    except StoreError as err:
+        return home, err
+    except OSError as err:
+        known = file_fault(err)
+        if known is None:
+            raise
+        return home, known
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from .ui.crash import ExceptHook
+    from .ui.startup import show_startup_fault
 
     argv = list(sys.argv if argv is None else argv)
     os.umask(PRIVATE_UMASK)  # window.ini, logs, the database: the user's alone
     app = application(argv)
-    home = data_dir()
-    configure_logging(home)
-    enable_fault_log(home)
     hook = ExceptHook()
     hook.install()
-    try:
-        store = TurnlogStore.open(home)
-    except AlreadyOpen as err:
-        QMessageBox.information(None, f"{APP_NAME} is already open", str(err))
-        return 1
-    except StoreError as err:
-        QMessageBox.critical(None, f"{APP_NAME} cannot open its data", str(err))
-        return 1
+    home, store = open_data()
+    if isinstance(store, StoreError):
+        log.warning("Cannot open the data in %s: %s", home, store)
+        return show_startup_fault(store, home)
     window = open_window(store, home)
     hook.secrets = window.known_secrets
     window.show()

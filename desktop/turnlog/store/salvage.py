@@ -191,3 +191,45 @@ def export_readable(path: Path, conversation_id: int, fmt: str = "jsonl"
     and the rows that were skipped."""
     found = readable_turns(path, conversation_id)
     return export_text(found.conversation, found.turns, fmt), found.skipped
+
+
+@dataclass(frozen=True, slots=True)
+class Salvaged:
+    """Everything that could be read of a damaged log, as one text, with its counts."""
+
+    text: str
+    conversations: int
+    turns: int
+    skipped: tuple[SkippedRow, ...]
+    unreadable: str = ""  # why nothing at all could be read ("" when something could)
+
+    def describe(self) -> str:
+        if self.unreadable:
+            return f"Nothing could be read: {self.unreadable}"
+        rows_skipped = len(self.skipped)
+        return (f"Exported {self.turns:,} turn{'s' * (self.turns != 1)} of "
+                f"{self.conversations:,} conversation{'s' * (self.conversations != 1)}; "
+                f"{rows_skipped:,} row{'s' * (rows_skipped != 1)} could not be read and "
+                f"{'were' if rows_skipped != 1 else 'was'} skipped.")
+
+
+def salvage_all(path: Path, fmt: str = "markdown") -> Salvaged:
+    """Every conversation of the database at `path` that can be read, row by row (a bad
+    row is skipped and counted), exported one after another in `fmt`. Never writes."""
+    try:
+        listed = readable_conversations(path)
+    except sqlite3.DatabaseError as err:
+        return Salvaged("", 0, 0, (), unreadable=str(err))
+    parts: list[str] = []
+    turns = 0
+    skipped: list[SkippedRow] = []
+    for conversation, _count in reversed(listed):  # oldest first
+        try:
+            found = readable_turns(path, conversation.id)
+        except (sqlite3.DatabaseError, NotFound) as err:
+            skipped.append(SkippedRow(None, f"conversation {conversation.id}: {err}"))
+            continue
+        parts.append(export_text(found.conversation, found.turns, fmt))
+        turns += len(found.turns)
+        skipped += found.skipped
+    return Salvaged("\n".join(parts), len(parts), turns, tuple(skipped))

@@ -1,0 +1,130 @@
+"""When the data cannot be opened at start: a dialog that names the fault in plain words
+with its hint, and offers Quit, Open the folder and, for a damaged database, Export what
+can be read (row by row; the rows that cannot be read are skipped and counted)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from .. import APP_NAME
+from ..core.failures import StoreError
+from ..paths import DB_NAME
+from ..store.salvage import Salvaged, salvage_all
+from .privacy import ExportTarget, choose_export, write_export
+
+TITLES = {
+    "storage_read_only": "Turnlog cannot write to its data",
+    "storage_full": "The disk holding Turnlog's data is full",
+    "storage_damaged": "Turnlog's database is damaged",
+    "storage_locked": "Turnlog's database is in use",
+    "storage_in_use": "Turnlog is already open",
+    "storage_too_new": "The database is from a newer Turnlog",
+    "storage_cannot_open": "Turnlog cannot open its data",
+    "storage_io": "The disk reported an error",
+}
+HINTS = {
+    "storage_in_use": "Switch to the Turnlog window that is already open, or close it and "
+                      "start Turnlog again.",
+    "storage_too_new": "Install the newer Turnlog that wrote it, or start this one with "
+                       "another data folder (TURNLOG_HOME).",
+}
+
+
+def fault_words(error: StoreError) -> tuple[str, str, str]:
+    """(title, message, hint) for a storage fault: the hint apart from the message."""
+    code = getattr(error, "code", "")
+    hint = getattr(error, "hint", "") or HINTS.get(code, "")
+    message = str(error)
+    if hint and message.endswith(hint):
+        message = message[: -len(hint)].rstrip()
+    return TITLES.get(code, "Turnlog cannot open its data"), message, hint
+
+
+def open_folder(folder: Path) -> bool:
+    """Show `folder` in the desktop's file manager."""
+    return QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+
+
+def export_salvage(salvaged: Salvaged, target: ExportTarget | None) -> str:
+    """Write what could be read to `target`; the words that say what happened."""
+    if target is None:
+        return ""
+    if salvaged.unreadable:
+        return salvaged.describe()
+    try:
+        write_export(target.path, salvaged.text)
+    except OSError as err:
+        return f"Could not write {target.path}: {err.strerror or err}."
+    return f"{salvaged.describe()} Saved to {target.path}."
+
+
+class StartupDialog(QDialog):
+    """Shown instead of the window when the data cannot be opened. `choose_export` asks
+    where to save (a plain attribute, so it can be answered without a file dialog)."""
+
+    def __init__(self, error: StoreError, home: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.error, self.home = error, home
+        self.choose_export: Callable[[], ExportTarget | None] = \
+            lambda: choose_export(self, "turnlog readable")
+        title, message, hint = fault_words(error)
+        self.setWindowTitle(f"{APP_NAME} cannot start")
+        self.setObjectName("startupFault")
+        layout = QVBoxLayout(self)
+        self.title = self._label(title, "startupTitle", bold=True)
+        self.message = self._label(message, "startupMessage")
+        self.hint = self._label(hint, "startupHint")
+        self.outcome = self._label("", "startupOutcome")
+        for label in (self.title, self.message, self.hint, self.outcome):
+            layout.addWidget(label)
+        self.hint.setVisible(bool(hint))
+        self.outcome.hide()
+        buttons = QHBoxLayout()
+        self.export_button = QPushButton("Export what can be read…", self)
+        self.export_button.clicked.connect(self.export_readable)
+        self.export_button.setVisible(getattr(error, "code", "") == "storage_damaged")
+        self.folder_button = QPushButton("Open the folder", self)
+        self.folder_button.clicked.connect(lambda: open_folder(self.home))
+        self.quit_button = QPushButton("Quit", self)
+        self.quit_button.setDefault(True)
+        self.quit_button.clicked.connect(self.reject)
+        buttons.addWidget(self.export_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.folder_button)
+        buttons.addWidget(self.quit_button)
+        layout.addLayout(buttons)
+
+    def _label(self, text: str, name: str, *, bold: bool = False) -> QLabel:
+        label = QLabel(text, self)
+        label.setObjectName(name)
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        if bold:
+            font = label.font()
+            font.setBold(True)
+            label.setFont(font)
+        return label
+
+    def export_readable(self) -> str:
+        """Export what can be read of the database to a file the person picks; the words
+        saying how many turns were exported and how many rows were skipped."""
+        target = self.choose_export()
+        if target is None:
+            return ""
+        words = export_salvage(salvage_all(self.home / DB_NAME, target.fmt), target)
+        self.outcome.setText(words)
+        self.outcome.show()
+        return words
+
+
+def show_startup_fault(error: StoreError, home: Path) -> int:
+    """The start-up dialog, modal; the exit status (1: Turnlog did not start)."""
+    dialog = StartupDialog(error, home)
+    dialog.exec()
+    return 1

@@ -1,0 +1,180 @@
+"""Start-up when the data cannot be opened: `turnlog.app.main` shows a dialog naming the
+fault with its hint (Quit, Open the folder, Export what can be read for a damage), never
+a traceback. Runs `main` in this process with real widgets and real files."""
+
+from __future__ import annotations
+
+import faulthandler
+import importlib.readers  # noqa: F401 - imported while the interpreter's files may be read
+import logging
+import os
+import sqlite3
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QTimer, QUrl
+from PySide6.QtWidgets import QApplication
+
+import turnlog.app
+import turnlog.ui.startup
+from turnlog.store import TurnlogStore
+from turnlog.ui.privacy import ExportTarget
+from turnlog.ui.startup import StartupDialog
+
+NOBODY = 65534
+
+
+@pytest.fixture(autouse=True)
+def _restore_process(monkeypatch):
+    """`main` sets the umask, the except hook and file logging for the process."""
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    umask = os.umask(0o022)
+    os.umask(umask)
+    before = list(logging.getLogger().handlers)
+    yield
+    os.umask(umask)
+    for handler in logging.getLogger().handlers:
+        if handler not in before:
+            logging.getLogger().removeHandler(handler)
+            handler.close()
+    faulthandler.enable(file=sys.__stderr__, all_threads=True)
+    while turnlog.app.FAULT_STREAMS:
+        turnlog.app.FAULT_STREAMS.pop().close()
+
+
+@contextmanager
+def modes_apply() -> Iterator[None]:
+    """Root ignores file modes: run the block as `nobody` (this process's effective ids,
+    restored after). As any other user the modes apply already."""
+    if os.geteuid() != 0:
+        yield
+        return
+    turnlog.app.application(["turnlog"])  # what it imports and reads, while it may
+    os.setegid(NOBODY)
+    os.seteuid(NOBODY)
+    try:
+        yield
+    finally:
+        os.seteuid(0)
+        os.setegid(0)
+
+
+class Opened:
+    """Stands in for the desktop: records the URLs the dialog asks it to open."""
+
+    def __init__(self) -> None:
+        self.urls: list[QUrl] = []
+
+    def openUrl(self, url: QUrl) -> bool:  # noqa: N802 - QDesktopServices' name
+        self.urls.append(url)
+        return True
+
+
+@pytest.fixture
+def opened(monkeypatch) -> Opened:
+    desktop = Opened()
+    monkeypatch.setattr(turnlog.ui.startup, "QDesktopServices", desktop)
+    return desktop
+
+
+def run_main(answer: Callable[[StartupDialog], None]) -> tuple[int, list[StartupDialog]]:
+    """`turnlog.app.main` with `answer` working the start-up dialog once it shows."""
+    seen: list[StartupDialog] = []
+
+    def poll() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, StartupDialog):
+            QTimer.singleShot(20, poll)
+            return
+        seen.append(dialog)
+        try:
+            answer(dialog)
+        finally:
+            dialog.quit_button.click()
+
+    QTimer.singleShot(0, poll)
+    return turnlog.app.main(["turnlog"]), seen
+
+
+def shared_home(monkeypatch) -> Path:
+    """A data directory that `nobody` can reach (the test's own tmp_path is root's)."""
+    base = Path(tempfile.mkdtemp(prefix="turnlog-startup-"))
+    os.chmod(base, 0o755)
+    home = base / "home"
+    home.mkdir()
+    monkeypatch.setenv("TURNLOG_HOME", str(home))
+    return home
+
+
+def test_a_read_only_data_directory_gets_a_dialog_not_a_traceback(qtbot, monkeypatch, opened):
+    home = shared_home(monkeypatch)
+    os.chmod(home, 0o755)  # root's: read-only for `nobody`
+    texts: list[tuple[str, str, str]] = []
+
+    def answer(dialog: StartupDialog) -> None:
+        texts.append((dialog.title.text(), dialog.message.text(), dialog.hint.text()))
+        assert not dialog.export_button.isVisibleTo(dialog)
+        dialog.folder_button.click()
+
+    with modes_apply():
+        status, seen = run_main(answer)
+    assert status == 1 and len(seen) == 1
+    title, message, hint = texts[0]
+    assert title == "Turnlog cannot write to its data"
+    assert str(home) in message
+    assert hint.startswith("Check the permissions of the file and its folder")
+    assert [u.toLocalFile() for u in opened.urls] == [str(home)]
+    assert not (home / "logs").exists()
+
+
+def test_a_database_from_a_newer_turnlog_is_named_with_what_to_do(qtbot, turnlog_home, opened):
+    TurnlogStore.open(turnlog_home).close()
+    con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
+    con.execute("PRAGMA user_version = 999")
+    con.close()
+    texts: list[tuple[str, str, str]] = []
+    status, _ = run_main(lambda d: texts.append(
+        (d.title.text(), d.message.text(), d.hint.text())))
+    assert status == 1
+    title, message, hint = texts[0]
+    assert title == "The database is from a newer Turnlog"
+    assert "schema 999" in message
+    assert hint.startswith("Install the newer Turnlog")
+
+
+def test_a_database_held_by_another_turnlog_is_named(qtbot, turnlog_home, opened):
+    texts: list[str] = []
+    with TurnlogStore.open(turnlog_home):
+        status, _ = run_main(lambda d: texts.append(d.title.text() + " | " + d.hint.text()))
+    assert status == 1
+    assert texts == ["Turnlog is already open | Switch to the Turnlog window that is already "
+                     "open, or close it and start Turnlog again."]
+
+
+def test_a_damaged_database_offers_to_export_what_can_be_read(qtbot, turnlog_home, tmp_path,
+                                                              opened):
+    path = turnlog_home / "turnlog.sqlite3"
+    with TurnlogStore.open(turnlog_home) as store:
+        store.create_conversation("kept", model="m")
+    with open(path, "r+b") as f:
+        f.write(b"\xff" * 100)  # the header, as a failing disk would leave it
+    before = path.read_bytes()
+    target = tmp_path / "readable.md"
+    outcome: list[str] = []
+
+    def answer(dialog: StartupDialog) -> None:
+        assert dialog.title.text() == "Turnlog's database is damaged"
+        assert dialog.hint.text().startswith("Restore it from a backup")
+        assert dialog.export_button.isVisibleTo(dialog)
+        dialog.choose_export = lambda: ExportTarget(target, "markdown")
+        dialog.export_button.click()
+        outcome.append(dialog.outcome.text())
+
+    status, _ = run_main(answer)
+    assert status == 1
+    assert outcome[0].startswith("Nothing could be read")
+    assert path.read_bytes() == before  # never written into
