@@ -3,6 +3,15 @@ quit, titles whose control characters show instead of acting."""
 
 from __future__ import annotations
 
+import sqlite3
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QInputDialog
+
+from loopback import Behaviour
+from turnlog.ui.privacy import ExportTarget
 from turnlog.ui.window import MainWindow
 from uihelpers import numbered, seed
 
@@ -21,3 +30,113 @@ def test_bidi_and_control_characters_in_titles_show_visibly(qtbot, store, make_w
     assert window.title.text() == listed
     for text in (listed, window.title.text(), model.data(model.index(0), 3)):
         assert not set(text) & set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\x1b\x07")
+
+
+# --- storage faults in the running window ----------------------------------------------
+
+def fill_disk(window: MainWindow) -> None:
+    """Let the database grow by no page more (SQLite's own limit, on each worker's
+    connection): the next write that needs a page fails as a full disk does."""
+    done = threading.Semaphore(0)
+
+    def limit() -> None:
+        db = window.store.db
+        pages = db.execute_sql("PRAGMA page_count").fetchone()[0]
+        db.execute_sql(f"PRAGMA max_page_count = {pages}")
+        done.release()
+
+    window.runner.call_on_each_worker(limit)
+    assert done.acquire(timeout=5) and done.acquire(timeout=5)
+
+
+def test_a_full_disk_during_commit_is_named_inline_and_the_question_given_back(
+        qtbot, store, make_window, loopback):
+    seed(store, "chat", numbered(2))
+    window = make_window()
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 2, timeout=5000)
+    fill_disk(window)
+    loopback.script(Behaviour.huge(300_000))
+    window.composer.set_draft("A question kept safe")
+    window.refresh_preview()
+    window.send()
+    assert window.running
+    qtbot.waitUntil(lambda: not window.running, timeout=10_000)
+    assert window.banner.isVisible()
+    assert window.banner.title.text() == "The answer could not be saved"
+    assert "is full" in window.banner.message.text()
+    assert "Free some space" in window.banner.message.text()
+    assert window.composer.text() == "A question kept safe"
+    assert QApplication.activeModalWidget() is None
+    assert len(store.turns(window.conversation.id)) == 2
+
+
+def test_a_storage_fault_of_a_change_shows_in_the_banner_not_a_pop_up(qtbot, store,
+                                                                      make_window):
+    seed(store, "chat", numbered(1))
+    window = make_window()
+    qtbot.waitUntil(lambda: window.conversation is not None, timeout=5000)
+    fill_disk(window)
+    popups: list[object] = []
+
+    def answer() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, QInputDialog)
+        dialog.setTextValue("long " * 60_000)
+        dialog.accept()
+        QTimer.singleShot(300, lambda: popups.append(QApplication.activeModalWidget()))
+
+    QTimer.singleShot(0, answer)
+    window.rename_conversation(window.conversation)
+    qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=5000)
+    assert window.banner.title.text() == "The disk holding Turnlog's data is full"
+    assert "Free some space and try again" in window.banner.message.text()
+    assert window.banner.action("Open the folder") is not None
+    qtbot.waitUntil(lambda: bool(popups), timeout=2000)
+    assert popups == [None]
+    assert [c.title for c in store.conversations()] == ["chat"]
+
+
+def damage_rows(home: Path, marker: str) -> None:
+    """Overwrite the page of the turns table that holds `marker`, as a failing disk would."""
+    path = home / "turnlog.sqlite3"
+    con = sqlite3.connect(path)
+    page_size = con.execute("PRAGMA page_size").fetchone()[0]
+    con.close()
+    data = path.read_bytes()
+    at = data.index(marker.encode())
+    with open(path, "r+b") as f:
+        f.seek(at - at % page_size)
+        f.write(b"\xff" * page_size)
+
+
+def test_a_damaged_database_turns_send_off_and_offers_what_can_be_read(
+        qtbot, store, turnlog_home, tmp_path, make_window, loopback):
+    pairs = [(f"question {i}", f"answer-{i:03d} " + "x" * 300) for i in range(120)]
+    seed(store, "kept", pairs)
+    store.scrub()  # all of it in the main file
+    store.db.close()  # this thread reads the file afresh
+    damage_rows(turnlog_home, "answer-060 ")
+    window = make_window()
+    qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=5000)
+    assert window.banner.title.text() == "Turnlog's database is damaged"
+    assert "othing will be written into it" in window.banner.message.text()
+    assert "Restore it from a backup" in window.banner.message.text()
+    assert not window.composer.send_button.isEnabled()
+    assert "damaged" in window.composer.blocked_reason
+    window.composer.set_draft("Will this be written?")
+    window.refresh_preview()
+    assert not window.composer.send_button.isEnabled()  # the preview cannot turn it on
+    qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert not window.running and loopback.requests == []
+
+    target = tmp_path / "readable.md"
+    window.choose_export = lambda title: ExportTarget(target, "markdown")
+    window.banner.action("Export what can be read…").click()
+    qtbot.waitUntil(lambda: bool(window.faults.exported), timeout=10_000)
+    words = window.faults.exported
+    skipped = int(words.split("; ")[1].split(" row")[0])
+    assert 0 < skipped < 120
+    assert words.startswith(f"Exported {120 - skipped} turns of 1 conversation")
+    assert words in window.banner.message.text()
+    text = target.read_text()
+    assert "answer-000" in text and "answer-119" in text and "answer-060" not in text

@@ -3,6 +3,8 @@ partial answer so it can be copied (it is not saved)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import (
@@ -88,6 +90,10 @@ class FailureBanner(QFrame):
         self.partial.setMaximumHeight(self.partial.fontMetrics().lineSpacing() * 3 + 14)
         layout.addWidget(self.partial)
 
+        self.actions = QHBoxLayout()  # buttons of a storage fault (Export, Open the folder)
+        layout.addLayout(self.actions)
+        self._action_buttons: list[QPushButton] = []
+
         self.failure: Failure | None = None
         self._full_message = ""
         self._wait_left = 0
@@ -110,9 +116,35 @@ class FailureBanner(QFrame):
         """A problem that is not a send failure (nothing set up, a bug)."""
         self._present(title, message, partial, retryable=False, wait=0, mild=False)
 
+    def show_fault(self, title: str, message: str,
+                   actions: Sequence[tuple[str, Callable[[], object]]] = ()) -> None:
+        """A storage fault: what happened and the hint, with a button for each of
+        `actions` (label, what it does)."""
+        self._present(title, message, "", retryable=False, wait=0, mild=False)
+        for label, act in actions:
+            button = QPushButton(label, self)
+            button.setAccessibleName(label)
+            button.clicked.connect(lambda _checked=False, act=act: act())
+            self.actions.addWidget(button)
+            self._action_buttons.append(button)
+        if actions:
+            self.actions.addStretch(1)
+
+    def action(self, label: str) -> QPushButton | None:
+        """The shown action button labelled `label`, if any."""
+        return next((b for b in self._action_buttons if b.text() == label), None)
+
+    def _clear_actions(self) -> None:
+        for button in self._action_buttons:
+            button.deleteLater()
+        self._action_buttons = []
+        while self.actions.count():
+            self.actions.takeAt(0)
+
     def _present(self, title: str, message: str, partial: str, *, retryable: bool,
                  wait: int, mild: bool, line: str | None = None) -> None:
         self._countdown.stop()
+        self._clear_actions()
         self.failure = None
         self.title.setText(title)
         self._full_message = message
@@ -167,5 +199,6 @@ class FailureBanner(QFrame):
 
     def dismiss(self) -> None:
         self._countdown.stop()
+        self._clear_actions()
         self.failure = None
         self.hide()

@@ -98,6 +98,7 @@ class Composer(QWidget):
 
         self._busy = False
         self._blocked = ""
+        self._held = ""  # a block that outlasts the preview's (a damaged database)
 
     # ------------------------------------------------------------------ draft
     def text(self) -> str:
@@ -149,18 +150,27 @@ class Composer(QWidget):
     def set_blocked(self, reason: str) -> None:
         """Disable Send and say why ("" enables it)."""
         self._blocked = reason
-        self.reason.setText(reason)
-        self.reason.setVisible(bool(reason))
         self._update_send()
 
     @property
     def blocked_reason(self) -> str:
-        return self._blocked
+        return self._held or self._blocked
+
+    def hold(self, reason: str) -> None:
+        """Keep Send off for `reason` whatever the preview says ("" lets it go)."""
+        self._held = reason
+        self._update_send()
+
+    @property
+    def held(self) -> bool:
+        return bool(self._held)
 
     def _update_send(self) -> None:
-        enabled = not self._busy and not self._blocked
-        self.send_button.setEnabled(enabled)
+        reason = self.blocked_reason
+        self.reason.setText(reason)
+        self.reason.setVisible(bool(reason))
+        self.send_button.setEnabled(not self._busy and not reason)
         self.send_button.setToolTip(
-            self._blocked or ("A request is running" if self._busy
-                              else "Send the question (Ctrl+Enter)")
+            reason or ("A request is running" if self._busy
+                       else "Send the question (Ctrl+Enter)")
         )

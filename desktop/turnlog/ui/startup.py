@@ -35,14 +35,16 @@ HINTS = {
 }
 
 
-def fault_words(error: StoreError) -> tuple[str, str, str]:
-    """(title, message, hint) for a storage fault: the hint apart from the message."""
+def fault_words(error: StoreError, default: str = "Turnlog cannot open its data"
+                ) -> tuple[str, str, str]:
+    """(title, message, hint) for a storage fault: the hint apart from the message
+    (`default`: the title of a fault without a named code)."""
     code = getattr(error, "code", "")
     hint = getattr(error, "hint", "") or HINTS.get(code, "")
     message = str(error)
     if hint and message.endswith(hint):
         message = message[: -len(hint)].rstrip()
-    return TITLES.get(code, "Turnlog cannot open its data"), message, hint
+    return TITLES.get(code, default), message, hint
 
 
 def open_folder(folder: Path) -> bool:

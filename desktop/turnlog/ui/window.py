@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import QEvent, QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 from .. import APP_NAME
 from ..core.model import Conversation
@@ -35,6 +35,7 @@ from .provider_setup import ProviderSetup
 from .send_session import SendResult, SendSession
 from .settings import SettingsDialog
 from .sidebar import Sidebar, shown_title
+from .storage_faults import StorageFaults
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -90,6 +91,8 @@ class MainWindow(QMainWindow):
         self.history = HistoryActions(store, runner, self.session, setup,
                                       lambda: self.conversation, lambda c: self.confirm(c),
                                       lambda title: self.choose_export(title), self)
+        self.faults = StorageFaults(store, runner, self.banner, self.composer,
+                                    lambda title: self.choose_export(title), self)
         self._wire()
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
@@ -98,6 +101,7 @@ class MainWindow(QMainWindow):
         self.settings_action.setEnabled(setup is not None)
         self.refresh_conversations()
         restore_geometry(self, self.settings)
+        self.faults.check()
 
     # ----------------------------------------------------------------- layout
     def _dock(self, title: str, name: str, widget: QWidget,
@@ -304,9 +308,7 @@ class MainWindow(QMainWindow):
         self._storage_failed(error)
 
     def _storage_failed(self, error: BaseException) -> None:
-        if not isinstance(error, Exception) or not hasattr(error, "kind"):
-            raise error
-        QMessageBox.warning(self, "Could not save", str(error))
+        self.faults.show(error)  # inline; not a storage fault: raised for the crash report
 
     def open_settings(self) -> SettingsDialog | None:
         return self.history.open_settings()
@@ -336,7 +338,7 @@ class MainWindow(QMainWindow):
     def send(self) -> None:
         """Hand the draft to the send session (Send, Ctrl+Enter, Try again)."""
         conversation = self.conversation
-        if self.running:
+        if self.running or self.composer.held:  # held: a damaged database takes no write
             return
         if conversation is None:
             self._start_conversation_for_draft()

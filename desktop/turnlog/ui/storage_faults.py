@@ -1,0 +1,84 @@
+"""Storage faults in the running window: named in the inline banner with their hint
+(never a pop-up over the composer). Before the first write the database is checked
+(`check_sound`, on the storage worker); a damaged one turns Send off, and the banner
+offers Export what can be read and Open the folder."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+
+from ..core.failures import FailureKind, StoreError
+from ..store import TurnlogStore
+from ..store.salvage import salvage_all
+from .banner import FailureBanner
+from .composer import Composer
+from .privacy import ExportTarget
+from .startup import export_salvage, fault_words, open_folder
+from .tasks import TaskContext, TaskRunner
+
+CHANGE_NOT_SAVED = "The change could not be saved"
+DAMAGED_SEND = "The database is damaged, so Send is off: nothing is written into it."
+EXPORT = "Export what can be read…"
+FOLDER = "Open the folder"
+
+
+class StorageFaults(QObject):
+    """Shows storage faults in `banner`; a damaged database blocks `composer`'s Send."""
+
+    def __init__(self, store: TurnlogStore, runner: TaskRunner, banner: FailureBanner,
+                 composer: Composer, choose_export: Callable[[str], ExportTarget | None],
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.store, self.runner, self.banner, self.composer = store, runner, banner, composer
+        self.choose_export = choose_export
+        self.exported = ""  # what the last Export what can be read said
+
+    def check(self) -> None:
+        """Check the database before the first write, on the storage worker."""
+        if not self.store.writable:
+            return
+
+        def work(_context: TaskContext) -> None:
+            self.store.check_sound()
+
+        self.runner.run(TaskRunner.STORAGE, "check the database", work,
+                        on_success=lambda _none: None, on_failure=self.show)
+
+    def show(self, error: BaseException) -> None:
+        """Name a storage fault in the banner; anything else is a bug, for the crash report."""
+        if not isinstance(error, StoreError):
+            raise error
+        title, message, hint = fault_words(error, default=CHANGE_NOT_SAVED
+                                           if error.kind is FailureKind.STORAGE
+                                           else error.failure().title)
+        damaged = error.code == "storage_damaged"
+        actions: list[tuple[str, Callable[[], object]]] = []
+        if damaged:
+            if "nothing will be written" not in message.lower():
+                message += " Nothing will be written into it."
+            actions.append((EXPORT, self.export_readable))
+            self.composer.hold(DAMAGED_SEND)
+        if error.code.startswith("storage_"):
+            actions.append((FOLDER, lambda: open_folder(self.store.home)))
+        self.banner.show_fault(title, f"{message} {hint}".strip(), actions)
+
+    def export_readable(self) -> None:
+        """Everything that can be read, row by row, to a file the person picks (read and
+        written on the storage worker); the banner says how many rows were skipped."""
+        target = self.choose_export("turnlog readable")
+        if target is None:
+            return
+        path: Path = self.store.path
+
+        def work(_context: TaskContext) -> str:
+            return export_salvage(salvage_all(path, target.fmt), target)
+
+        def done(words: str) -> None:
+            self.exported = words
+            self.banner.message.setText(f"{self.banner.message.text()}\n\n{words}")
+
+        self.runner.run(TaskRunner.STORAGE, "export what can be read", work,
+                        on_success=done, on_failure=self.show)
