@@ -4,6 +4,7 @@ quit, titles whose control characters show instead of acting."""
 from __future__ import annotations
 
 import sqlite3
+import stat
 import threading
 from pathlib import Path
 
@@ -11,7 +12,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QInputDialog
 
 from loopback import Behaviour
-from turnlog.ui.privacy import ExportTarget
+from turnlog.ui.drafts import SAVE_DELAY_MS
+from turnlog.ui.privacy import Decision, ExportTarget
 from turnlog.ui.window import MainWindow
 from uihelpers import numbered, seed
 
@@ -140,3 +142,68 @@ def test_a_damaged_database_turns_send_off_and_offers_what_can_be_read(
     assert words in window.banner.message.text()
     text = target.read_text()
     assert "answer-000" in text and "answer-119" in text and "answer-060" not in text
+
+
+# --- no lost draft ---------------------------------------------------------------------
+
+def draft_file(home: Path, conversation_id: int) -> Path:
+    return home / "drafts" / f"{conversation_id}.txt"
+
+
+def test_a_draft_survives_a_crash_and_comes_back_with_its_conversation(
+        qtbot, store, turnlog_home, make_window):
+    first = seed(store, "first", numbered(1))
+    second = seed(store, "second", numbered(1))
+    window = make_window()
+    qtbot.waitUntil(lambda: window.conversation is not None, timeout=5000)
+    assert window.conversation.id == second.id
+    typed = "Half a question, 半个问题 🌱"
+    qtbot.keyClicks(window.composer.edit, "Half a question, ")
+    window.composer.edit.insertPlainText("半个问题 🌱")  # typed with an input method
+    path = draft_file(turnlog_home, second.id)
+    qtbot.waitUntil(path.exists, timeout=3000)  # saved as it is typed, no quit needed
+    assert path.read_text(encoding="utf-8") == typed
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    store.scrub()
+    assert typed.encode() not in (turnlog_home / "turnlog.sqlite3").read_bytes()
+
+    # Another conversation has its own (empty) draft; coming back restores this one.
+    window.sidebar.select(first.id)
+    qtbot.waitUntil(lambda: window.conversation.id == first.id, timeout=5000)
+    assert window.composer.text() == ""
+    window.sidebar.select(second.id)
+    qtbot.waitUntil(lambda: window.composer.text() == typed, timeout=5000)
+
+    # A crash: no shutdown, no save on quit. A new window finds the draft.
+    again = make_window()
+    qtbot.waitUntil(lambda: again.conversation is not None
+                    and again.conversation.id == second.id, timeout=5000)
+    qtbot.waitUntil(lambda: again.composer.text() == typed, timeout=5000)
+
+
+def test_a_sent_draft_is_removed_and_a_deleted_conversation_leaves_no_draft(
+        qtbot, store, turnlog_home, make_window, loopback):
+    kept = seed(store, "kept", numbered(1))
+    window = make_window()
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 1, timeout=5000)
+    qtbot.keyClicks(window.composer.edit, "Sent soon")
+    qtbot.waitUntil(draft_file(turnlog_home, kept.id).exists, timeout=3000)
+    window.refresh_preview()
+    window.send()
+    qtbot.waitUntil(lambda: not window.running, timeout=10_000)
+    assert len(store.turns(kept.id)) == 2
+    qtbot.waitUntil(lambda: not draft_file(turnlog_home, kept.id).exists(), timeout=3000)
+
+    secret = "LILAC-42-UNSENT-DRAFT-Q9"
+    qtbot.keyClicks(window.composer.edit, secret)
+    qtbot.waitUntil(draft_file(turnlog_home, kept.id).exists, timeout=3000)
+    window.confirm = lambda confirmation: Decision(True)
+    window.delete_conversation(window.conversation)
+    qtbot.waitUntil(lambda: store.conversations() == [], timeout=10_000)
+    qtbot.wait(SAVE_DELAY_MS + 300)  # a save that was still due must not bring it back
+    window.shutdown()
+    hits = [p for p in turnlog_home.rglob("*") if p.is_file() and secret.encode()
+            in p.read_bytes()]
+    assert hits == []
+    assert not draft_file(turnlog_home, kept.id).exists()

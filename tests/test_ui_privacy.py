@@ -222,6 +222,10 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
             assert window.shown.projection.summarized, "the send must make a summary"
             assert store.requests(conversation.id)
         assert len(store.latest_summary(conversations[0].id).content) > 0
+        draft = "ORCHID-17-SECRET-D777Q-unsent draft"  # kept on disk until deleted
+        needles.append(draft)
+        qtbot.keyClicks(window.composer.edit, draft)
+        qtbot.waitUntil(lambda: any(turnlog_home.glob("drafts/*.txt")), timeout=5000)
 
         window.confirm = answers = Answers(Decision(True, option=True))
         window.delete_all_action.trigger()

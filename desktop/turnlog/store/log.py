@@ -24,7 +24,7 @@ from ..core.failures import FailureKind, StoreError
 from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
 from ..paths import DB_NAME, LOCK_NAME
-from . import deletion, rows, salvage, summaries, upgrade
+from . import deletion, drafts, rows, salvage, summaries, upgrade
 from .deletion import DeletionCounts
 from .errors import (
     SQLITE_CANTOPEN,
@@ -591,6 +591,7 @@ class TurnlogStore:
         self.conversation(conversation_id)
         with self._guard():
             counts = deletion.delete_conversation(self.db, conversation_id)
+            drafts.remove_draft(self.home, conversation_id)
         self._after_delete()
         return counts
 
@@ -598,6 +599,7 @@ class TurnlogStore:
         self._need_writer()
         with self._guard():
             counts = deletion.delete_all(self.db)
+            drafts.remove_all_drafts(self.home)
         self._after_delete(vacuum=True)
         return counts
 

@@ -25,6 +25,7 @@ from .about import AboutDialog
 from .actions import HistoryActions
 from .centre import CentrePanel
 from .connection import Connector
+from .drafts import DraftKeeper
 from .geometry import DockFolding, restore_geometry, save_geometry, window_settings
 from .inspector import Inspector
 from .live_preview import LivePreview, Shown
@@ -91,8 +92,12 @@ class MainWindow(QMainWindow):
         self.history = HistoryActions(store, runner, self.session, setup,
                                       lambda: self.conversation, lambda c: self.confirm(c),
                                       lambda title: self.choose_export(title), self)
+        self.drafts = DraftKeeper(store.home, runner, self.composer, lambda: self.conversation,
+                                  lambda: self.running, self)
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
+        self.drafts = DraftKeeper(store.home, runner, self.composer, lambda: self.conversation,
+                                  lambda: self.running, self)
         self._wire()
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
@@ -141,6 +146,7 @@ class MainWindow(QMainWindow):
         session.streamed.connect(self.transcript.append_pending)
         session.projected.connect(self.preview.show_sent)
         session.finished.connect(self._sent)
+        session.finished.connect(self.drafts.sent)
         session.crashed.connect(self._send_crashed)
         session.discarded.connect(self._send_discarded)
 
@@ -192,6 +198,7 @@ class MainWindow(QMainWindow):
     def _show_conversation(self, conversation: Conversation | None) -> None:
         """Open `conversation` (None: close the open one); nothing of the last one stays."""
         self.conversation = conversation
+        self.drafts.opened(conversation)
         self.preview.reset()
         self.transcript.set_turns(())
         self.title.setText(shown_title(conversation.title) if conversation else "")
@@ -265,6 +272,7 @@ class MainWindow(QMainWindow):
 
     def _changed(self, changes: Changes) -> None:
         """Refresh the views that show what a storage operation changed."""
+        self.drafts.forget(changes)
         if changes.message():
             self.statusBar().showMessage(changes.message())
         if changes.turns_deleted:
@@ -417,6 +425,7 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Stop background work and close this thread's and the workers' connections."""
         self.session.cancel()
+        self.drafts.flush()  # what was typed in the last half second too
         if not self.runner.closed:
             self.runner.call_on_each_worker(self.store.db.close)
             self.runner.shutdown()
