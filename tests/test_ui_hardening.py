@@ -3,6 +3,7 @@ quit, titles whose control characters show instead of acting."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import stat
 import threading
@@ -12,10 +13,13 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QInputDialog
 
 from loopback import Behaviour
+from test_ui_startup import NOBODY, _restore_process, modes_apply, shared_home  # noqa: F401
+from turnlog.store import TurnlogStore
 from turnlog.ui.drafts import SAVE_DELAY_MS
 from turnlog.ui.privacy import Decision, ExportTarget
+from turnlog.ui.tasks import TaskRunner
 from turnlog.ui.window import MainWindow
-from uihelpers import numbered, seed
+from uihelpers import loopback_connector, numbered, seed
 
 pytest_plugins = ["uiwindow"]
 
@@ -207,3 +211,27 @@ def test_a_sent_draft_is_removed_and_a_deleted_conversation_leaves_no_draft(
             in p.read_bytes()]
     assert hits == []
     assert not draft_file(turnlog_home, kept.id).exists()
+
+
+def test_a_read_only_database_is_named_in_the_banner_before_a_question_is_sent(
+        qtbot, shared_home, loopback):  # noqa: F811 - the fixture
+    home = shared_home
+    with TurnlogStore.open(home) as setup:
+        seed(setup, "chat", numbered(1))
+    for path in [home, *home.rglob("*")]:
+        os.chown(path, NOBODY, NOBODY)
+    os.chmod(home / "turnlog.sqlite3", 0o444)
+    with modes_apply():
+        store = TurnlogStore.open(home)
+        window = MainWindow(store, TaskRunner(), loopback_connector(loopback.base_url))
+        qtbot.addWidget(window)
+        window.show()
+        try:
+            qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=5000)
+            assert window.banner.title.text() == "Turnlog cannot write to its data"
+            assert "cannot be written" in window.banner.message.text()
+            assert "Check the permissions" in window.banner.message.text()
+            assert window.banner.action("Open the folder") is not None
+        finally:
+            window.shutdown()
+            store.close()

@@ -8,6 +8,7 @@ import faulthandler
 import importlib.readers  # noqa: F401 - imported while the interpreter's files may be read
 import logging
 import os
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -100,18 +101,20 @@ def run_main(answer: Callable[[StartupDialog], None]) -> tuple[int, list[Startup
     return turnlog.app.main(["turnlog"]), seen
 
 
-def shared_home(monkeypatch) -> Path:
+@pytest.fixture
+def shared_home(monkeypatch) -> Iterator[Path]:
     """A data directory that `nobody` can reach (the test's own tmp_path is root's)."""
     base = Path(tempfile.mkdtemp(prefix="turnlog-startup-"))
     os.chmod(base, 0o755)
     home = base / "home"
     home.mkdir()
     monkeypatch.setenv("TURNLOG_HOME", str(home))
-    return home
+    yield home
+    shutil.rmtree(base, ignore_errors=True)
 
 
-def test_a_read_only_data_directory_gets_a_dialog_not_a_traceback(qtbot, monkeypatch, opened):
-    home = shared_home(monkeypatch)
+def test_a_read_only_data_directory_gets_a_dialog_not_a_traceback(qtbot, shared_home, opened):
+    home = shared_home
     os.chmod(home, 0o755)  # root's: read-only for `nobody`
     texts: list[tuple[str, str, str]] = []
 
