@@ -118,7 +118,8 @@ def damage_rows(home: Path, marker: str) -> None:
 def test_a_damaged_database_turns_send_off_and_offers_what_can_be_read(
         qtbot, store, turnlog_home, tmp_path, make_window, loopback):
     pairs = [(f"question {i}", f"answer-{i:03d} " + "x" * 300) for i in range(120)]
-    seed(store, "kept", pairs)
+    kept_id = seed(store, "kept", pairs).id
+    other = seed(store, "other", [("other question", "other answer")])
     store.scrub()  # all of it in the main file
     store.db.close()  # this thread reads the file afresh
     damage_rows(turnlog_home, "answer-060 ")
@@ -142,10 +143,18 @@ def test_a_damaged_database_turns_send_off_and_offers_what_can_be_read(
     words = window.faults.exported
     skipped = int(words.split("; ")[1].split(" row")[0])
     assert 0 < skipped < 120
-    assert words.startswith(f"Exported {120 - skipped} turns of 1 conversation")
+    assert words.startswith(f"Exported {121 - skipped} turns of 2 conversations")
     assert words in window.banner.message.text()
     text = target.read_text()
     assert "answer-000" in text and "answer-119" in text and "answer-060" not in text
+    assert "other answer" in text
+
+    # Opening another conversation keeps the damage named, with what can be done.
+    window.sidebar.select(other.id if window.conversation.id != other.id else kept_id)
+    qtbot.waitUntil(lambda: window.banner.action("Open the folder") is not None)
+    assert window.banner.title.text() == "Turnlog's database is damaged"
+    assert window.banner.action("Export what can be read…") is not None
+    assert not window.composer.send_button.isEnabled()
 
 
 # --- no lost draft ---------------------------------------------------------------------

@@ -35,6 +35,7 @@ class StorageFaults(QObject):
         self.store, self.runner, self.banner, self.composer = store, runner, banner, composer
         self.choose_export = choose_export
         self.exported = ""  # what the last Export what can be read said
+        self.damage: StoreError | None = None
 
     def check(self) -> None:
         """Check the database before the first write, on the storage worker."""
@@ -57,6 +58,7 @@ class StorageFaults(QObject):
         damaged = error.code == "storage_damaged"
         actions: list[tuple[str, Callable[[], object]]] = []
         if damaged:
+            self.damage = error
             if "nothing will be written" not in message.lower():
                 message += " Nothing will be written into it."
             actions.append((EXPORT, self.export_readable))
@@ -64,6 +66,13 @@ class StorageFaults(QObject):
         if error.code.startswith("storage_"):
             actions.append((FOLDER, lambda: open_folder(self.store.home)))
         self.banner.show_fault(title, f"{message} {hint}".strip(), actions)
+
+    def dismiss(self) -> None:
+        """Clear the banner (another conversation opened); a damage stays on show."""
+        if self.damage is None:
+            self.banner.dismiss()
+        elif self.banner.action(EXPORT) is None:
+            self.show(self.damage)
 
     def export_readable(self) -> None:
         """Everything that can be read, row by row, to a file the person picks (read and

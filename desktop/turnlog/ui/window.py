@@ -202,7 +202,7 @@ class MainWindow(QMainWindow):
         self.preview.reset()
         self.transcript.set_turns(())
         self.title.setText(shown_title(conversation.title) if conversation else "")
-        self.banner.dismiss()
+        self.faults.dismiss()  # a damaged database stays named
         self._update_empty_hint()
 
     def _close_conversation(self) -> None:
