@@ -314,6 +314,9 @@ class Inspector(QScrollArea):
                 lines.append("Stands in for "
                              f"{span_text(projection.summarized if projection else ())} "
                              "of the log as it is now.")
+                if projection is not None and part.first:
+                    older = projection.left_out[: part.first]
+                    lines.append(f"{span_text(older).capitalize()} before it: not sent.")
                 if stored.usages:
                     lines += [f"Made in {len(stored.usages)} call"
                               f"{'s' if len(stored.usages) != 1 else ''}:"]
@@ -367,7 +370,10 @@ class Inspector(QScrollArea):
         else:
             outcome = "not sent (preview)"
             if state.to_summarize:
-                outcome += (f"; sending first summarizes {span_text(state.to_summarize)}")
+                outcome += (f"; will compact: sending first summarizes "
+                            f"{span_text(state.to_summarize)}, then the body changes")
+            elif state.projection is not None and state.what_if is None:
+                outcome += "; final: this body is exactly what Send puts on the wire"
         self.outcome_value.setText(outcome)
         record = state.record
         if record is not None:

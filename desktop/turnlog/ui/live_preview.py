@@ -305,7 +305,7 @@ class LivePreview(QObject):
         return preview(self._transcript.turns, draft, model=model, budget=budget,
                        system_prompt=conversation.system_prompt, options=options,
                        costs=costs, compaction=conversation.settings.compaction,
-                       cached=self.summary)
+                       cached=self.summary, target=conversation.settings.compaction_share)
 
     # ------------------------------------------------------------- exact counts
     def _warm_counts(self, conversation: Conversation, draft: str, model: str,
@@ -331,7 +331,8 @@ class LivePreview(QObject):
                 with contextlib.suppress(ProjectionRefused):
                     preview(turns, draft, model=model, budget=budget,
                             system_prompt=system_prompt, options=options, costs=counting,
-                            compaction=compaction, cached=summary)
+                            compaction=compaction, cached=summary,
+                            target=conversation.settings.compaction_share)
 
         def landed(_: None) -> None:
             if self._warm is not handle:
