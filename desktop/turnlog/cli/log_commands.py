@@ -13,8 +13,9 @@ from typing import Any, TextIO
 
 from ..chat import Route, request_for  # options_for: the window imports it here
 from ..core.budget import InvalidBudget
+from ..core.compaction import preview
 from ..core.model import Usage
-from ..core.projection import ProjectionRefused, project
+from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import PendingTurn, check_question
 from ..export import FORMAT_VERSION, FORMATS, export_text
 from ..paths import data_dir
@@ -78,6 +79,7 @@ def run_project(args: argparse.Namespace) -> int:
     with TurnlogStore.open(data_dir(), readonly=True) as store:
         conversation = store.conversation(args.conversation)
         turns = store.turns(conversation.id)
+        cached = store.latest_summary(conversation.id)
     settings = conversation.settings
     overrides: dict[str, Any] = {}
     if args.max_bytes is not None:
@@ -94,13 +96,12 @@ def run_project(args: argparse.Namespace) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     try:
-        projection = project(
-            turns,
-            request.question,
-            model=request.model,
-            budget=request.budget,
-            system_prompt=conversation.system_prompt,
-            options=request.options,
+        # What a send would carry: with the cached summary where a send would reuse it.
+        planned = preview(
+            turns, request.question, model=request.model, budget=request.budget,
+            system_prompt=conversation.system_prompt, options=request.options,
+            costs=CostIndex(), compaction=conversation.settings.compaction, cached=cached,
+            target=conversation.settings.compaction_share,
         )
     except ProjectionRefused as refusal:
         if args.json:
@@ -109,11 +110,18 @@ def run_project(args: argparse.Namespace) -> int:
             print(refusal.describe(), file=sys.stderr)
         return 3
     budget = request.budget
+    projection = planned.projection
+    # While a summary is to be made, the turns it will cover are not "left out".
+    summarized = planned.summarized
+    folded = set(summarized)
+    left_out = [o for o in projection.left_out if o not in folded]
     if args.json:
         out = {
             "sent": list(projection.sent),
-            "summarized": list(projection.summarized),
-            "left_out": list(projection.left_out),
+            "summarized": list(summarized),
+            "left_out": left_out,
+            "summary": planned.summary_json(),
+            "final": planned.final,
             "body": projection.body.decode("utf-8"),
             "body_bytes": projection.body_bytes,
             "max_bytes": budget.max_bytes,
@@ -128,7 +136,10 @@ def run_project(args: argparse.Namespace) -> int:
     print(f"body: {projection.body_bytes:,} of {budget.max_bytes:,} bytes")
     print(f"input: {projection.input_tokens:,} of {budget.input_tokens:,} tokens ({kind})")
     print(f"sent verbatim: {_runs(projection.sent)}")
-    print(f"not sent:      {_runs(projection.left_out)}")
+    print(f"summarized:    {_runs(summarized)} ({planned.state})")
+    print(f"not sent:      {_runs(tuple(left_out))}")
+    print("final:         " + ("yes, this is the body a send carries" if planned.final else
+                               "no, a summary is made first and the body changes"))
     return 0
 
 
