@@ -224,3 +224,48 @@ def test_replay_one_summary_call_per_many_sends_and_final_previews_are_the_body(
         assert isinstance(outcome, Committed) and len(summary_calls(loopback)) > before
         assert victim.ordinal not in outcome.projection.summarized + outcome.projection.sent
         assert outcome.projection.summarized == shown.summarized
+
+
+def test_a_100000_turn_conversation_is_continued_within_the_bounds(turnlog_home, loopback):
+    """A backlog far longer than 12 summary calls can fold never blocks: the summary covers
+    its newest part, the older turns are marked not sent, and the preview said so."""
+    import time
+
+    loopback.default = Behaviour.answer("Summary: the newest imported turns.")
+    with TurnlogStore.open(turnlog_home) as store:
+        conv = store.create_conversation("imported", model="loopback-model")
+        # Rows like the store's own, written many at once (`import_turns` checks each).
+        stamp = "2026-01-02T03:04:05.000006+00:00"
+        rows = ((f"big-{i}", conv.id, i, f"Question {i}: " + "q" * 100,
+                 f"Answer {i}: " + "a" * 100, "loopback-model", "stop", stamp)
+                for i in range(1, 100_001))
+        with store.db.atomic():
+            store.db.cursor().executemany(
+                "INSERT INTO turns (id, conversation_id, ordinal, question, answer, model, "
+                "finish_reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            store.db.execute_sql("UPDATE conversations SET next_ordinal = ? WHERE id = ?",
+                                 (100_001, conv.id))
+        conv = store.conversation(conv.id)
+        shown = previewed(store, conv, "Where were we?")
+        assert not shown.final and shown.summarized[0] > 1
+        started = time.monotonic()
+        outcome = send(store, loopback, conv, "Where were we?")
+        took = time.monotonic() - started
+        assert isinstance(outcome, Committed), outcome
+        calls = len(summary_calls(loopback))
+        assert 1 <= calls <= 12 and took < 120
+        p = outcome.projection
+        first = p.summarized[0]
+        assert p.summarized == shown.summarized == tuple(range(first, p.summarized[-1] + 1))
+        assert p.left_out == tuple(range(1, first))
+        assert p.sent == tuple(range(p.summarized[-1] + 1, 100_001))
+        assert len(loopback.requests[-1].body) <= conv.settings.max_bytes
+        record = store.requests(conv.id)[-1]
+        assert record.outcome == "committed" and record.left_out == p.left_out
+        assert len(record.extra_usage) == calls
+        # The next question reuses that summary: final, and exactly the body sent.
+        shown = previewed(store, conv, "And then?")
+        assert shown.final and shown.projection.left_out == tuple(range(1, first))
+        assert isinstance(send(store, loopback, conv, "And then?"), Committed)
+        assert loopback.requests[-1].body == shown.projection.body
+        assert len(summary_calls(loopback)) == calls
