@@ -130,3 +130,31 @@ def test_policy_against_a_plain_reference(sizes, max_bytes, window, target, cach
         more = verbatim_share(turns[part.covered_count - 1 :], budget)
         assert part.covered_count == part.first or more[0] > target or more[1] > target \
             or len(p.summarized) == 0
+
+
+def test_the_conversation_setting_sets_the_low_water_mark(turnlog_home):
+    """A send compacts down to the conversation's target share, stored with its settings."""
+    from dataclasses import replace
+
+    from test_compaction import request, seed, sender_for
+    from turnlog.core.model import ConversationSettings
+    from turnlog.core.send import Committed
+    from turnlog.store import TurnlogStore
+
+    sent: dict[int, int] = {}
+    with TurnlogStore.open(turnlog_home) as store:
+        for percent in (25, 80):
+            conv = seed(store, 40)
+            conv = store.update_conversation(conv.id, settings=replace(
+                conv.settings, compaction_target=percent))
+            assert store.conversation(conv.id).settings.compaction_target == percent
+            outcome = sender_for(store, FakeEndpoint()).send(request(conv))
+            assert isinstance(outcome, Committed) and outcome.projection.summarized
+            budget = Budget.from_settings(conv.settings)
+            share = verbatim_share([t for t in store.turns(conv.id)
+                                    if t.ordinal in outcome.projection.sent], budget)
+            assert max(share) <= percent / 100
+            sent[percent] = len(outcome.projection.sent)
+    assert sent[25] < sent[80]
+    assert ConversationSettings(compaction_target=5).compaction_share == 0.25
+    assert ConversationSettings.from_json({"compaction_target": 70}).compaction_target == 70
