@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Protocol
 
 from .body import SYSTEM, USER, Message, RequestOptions, build_body, encode_json, utf8_len
-from .budget import Budget, TokenCounter
+from .budget import ESTIMATE, Budget, TokenCounter
 from .failures import Failure, FailureKind, ProviderFailure
 from .model import FrozenTurns, Turn, Usage, ordinals_of, position_of
 from .projection import CostIndex, PartKind, Projection, ProjectionRefused, SummaryPart, project
@@ -475,19 +475,20 @@ def _fold_plan(
     summary calls can carry the turns in between, else from the newest part they can."""
     if span is not None and span[1] <= covered:
         first, end = span
-        capacity = _capacity(settings, cached.content, costs)  # type: ignore[union-attr]
+        capacity = _capacity(settings, cached.content)  # type: ignore[union-attr]
         if not capacity or backlog_start(turns, end, covered, capacity) == end:
             return CompactionPlan(plain, covered, cached, None, first, end)
-    capacity = _capacity(settings, "", costs)
+    capacity = _capacity(settings, "")
     first = backlog_start(turns, 0, covered, capacity) if capacity else 0
     return CompactionPlan(plain, covered, None, None, first)
 
 
-def _capacity(settings: CompactionSettings, previous: str, costs: CostIndex) -> int:
+def _capacity(settings: CompactionSettings, previous: str) -> int:
     """How many bytes of turns the summary calls can surely fold, starting from `previous`:
     each chunk at half its room now, leaving the other half for the summary to grow. 0 when
     a summary call has no room at all (the send then fails by name, as it must)."""
-    room = chunk_room(settings, previous, costs.counter)
+    # Estimated: a plan (and the preview) never waits on a server to count the prompt.
+    room = chunk_room(settings, previous, ESTIMATE)
     return MAX_SUMMARY_CALLS * room // 2 if room >= MIN_CHUNK_ROOM else 0
 
 
