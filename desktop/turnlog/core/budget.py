@@ -15,6 +15,7 @@ from .model import (
     UNKNOWN_CONTEXT_WINDOW,
     ConversationSettings,
 )
+from .tokens import estimate_text_tokens
 
 MIN_SAFETY_MARGIN = 128
 MAX_SAFETY_MARGIN = 8_192
@@ -22,8 +23,10 @@ MAX_SAFETY_MARGIN = 8_192
 # Chat templates wrap every message in role markers and separators; across the
 # ChatML, Llama and OpenAI formats that costs 3-7 tokens. Estimates take the high end.
 MESSAGE_OVERHEAD_TOKENS = 8
-# Tokens the server adds to prime the reply ("<|im_start|>assistant\n" and kin).
-REPLY_PRIMING_TOKENS = 4
+# Tokens the server adds to prime the reply ("<|im_start|>assistant\n" and kin), plus the
+# default system prompt some chat templates insert when a request has none (SmolLM2's and
+# Qwen 2.5's cost 21-26 tokens): counted once per request, so the estimate covers them.
+REPLY_PRIMING_TOKENS = 4 + 28
 
 
 class InvalidBudget(ValueError):
@@ -90,21 +93,6 @@ class TokenCounter(Protocol):
     def message_tokens(self, role: str, content: str) -> int: ...
 
     def reply_priming_tokens(self) -> int: ...
-
-
-def estimate_text_tokens(text: str) -> int:
-    """An estimate that errs high, derived from UTF-8 bytes rather than characters.
-
-    ASCII text averages about 4 bytes per token in every common tokenizer; we
-    count 2.5 so short words, digits and punctuation are not undercounted.
-    Every non-ASCII byte counts as one token: byte-level tokenizers can never
-    need more than one token per byte, so CJK (3 bytes a character) and emoji
-    (4 bytes) are never undercounted, whatever the vocabulary.
-    """
-    total = len(text.encode("utf-8", "surrogatepass"))
-    ascii_bytes = len(text.encode("ascii", "ignore"))
-    non_ascii = total - ascii_bytes
-    return (ascii_bytes * 2 + 4) // 5 + non_ascii
 
 
 class EstimatingCounter:
