@@ -29,6 +29,13 @@ MESSAGE_OVERHEAD_TOKENS = 8
 REPLY_PRIMING_TOKENS = 4 + 28
 
 
+# Where a budget's context window came from, as the header and inspector say it.
+WINDOW_FROM_SERVER = "from the server"
+WINDOW_SET_BY_YOU = "set by you"
+WINDOW_LEARNED = "learned"
+WINDOW_ASSUMED = "assumed"
+
+
 class InvalidBudget(ValueError):
     """A budget setting outside what Turnlog accepts, with the allowed range in the message."""
 
@@ -46,6 +53,7 @@ class Budget:
     context_window: int
     output_reserve: int
     window_known: bool = True
+    window_source: str = ""  # one of the WINDOW_* phrases; "" for a budget made by hand
 
     def __post_init__(self) -> None:
         if self.max_bytes <= 0:
@@ -69,17 +77,29 @@ class Budget:
         """Context window − output reserve − safety margin (may be ≤ 0 for tiny windows)."""
         return self.context_window - self.output_reserve - self.safety_margin
 
+    @property
+    def window_label(self) -> str:
+        """"8,192 tokens, from the server", "200,000 tokens, assumed", …"""
+        source = self.window_source or (WINDOW_SET_BY_YOU if self.window_known
+                                        else WINDOW_ASSUMED)
+        return f"{self.context_window:,} tokens, {source}"
+
     @classmethod
     def from_settings(
-        cls, settings: ConversationSettings, *, context_window: int | None = None
+        cls, settings: ConversationSettings, *, context_window: int | None = None,
+        window_source: str = "",
     ) -> Budget:
-        """The budget for a conversation; `context_window` (e.g. from a server) overrides."""
+        """The budget for a conversation; `context_window` (e.g. from a server) overrides,
+        and `window_source` says where it came from."""
         window = context_window if context_window is not None else settings.context_window
+        if window is None:
+            window_source = WINDOW_ASSUMED
         return cls(
             max_bytes=settings.max_bytes,
             context_window=window if window is not None else UNKNOWN_CONTEXT_WINDOW,
             output_reserve=settings.output_reserve,
             window_known=window is not None,
+            window_source=window_source or WINDOW_SET_BY_YOU,
         )
 
 
@@ -93,6 +113,16 @@ class TokenCounter(Protocol):
     def message_tokens(self, role: str, content: str) -> int: ...
 
     def reply_priming_tokens(self) -> int: ...
+
+
+def reply_priming(counter: TokenCounter, first_role: str) -> int:
+    """The reply priming of a request whose first message has `first_role`. A counter
+    that knows its chat template (`reply_priming_tokens_for`) says it exactly: templates
+    that add a default system prompt leave it out when the request brings its own."""
+    by_role = getattr(counter, "reply_priming_tokens_for", None)
+    if callable(by_role):
+        return int(by_role(first_role))
+    return counter.reply_priming_tokens()
 
 
 class EstimatingCounter:

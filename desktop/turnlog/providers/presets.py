@@ -48,7 +48,7 @@ LM_STUDIO = Preset("lmstudio", "LM Studio", "http://localhost:1234/v1", needs_ke
 LLAMA_CPP = Preset("llamacpp", "llama.cpp server", "http://localhost:8080/v1", needs_key=False,
                    local=True, tokenize_path="/tokenize")
 VLLM = Preset("vllm", "vLLM", "http://localhost:8000/v1", needs_key=False, include_usage=True,
-              local=True)
+              local=True, tokenize_path="/tokenize")
 OPENROUTER = Preset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", needs_key=True,
                     include_usage=True, extra_headers=(("X-Title", "Turnlog"),))
 DEEPSEEK = Preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1", needs_key=True,
