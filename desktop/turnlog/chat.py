@@ -415,7 +415,10 @@ def profile_route(config: ProviderConfig, model: str,
     if counts is None:
         return Route(model, config.preset.include_usage, config.context_window)
     window, source = counts.window(config.profile_id, model)
+    # A window the server states gets an output reserve sized to it, as the built-in
+    # model's does (core's default 8,192 would leave a 8,192-token window no input).
     return Route(model, config.preset.include_usage, config.context_window,
+                 output_reserve=output_reserve_for(window) if window else None,
                  server_window=window, server_window_source=source,
                  count_label=counts.label(config.profile_id, model))
 
