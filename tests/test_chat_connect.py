@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import replace
 
 import pytest
 
@@ -127,6 +128,46 @@ def test_profiles_are_read_once_and_saves_update_memory_and_file(turnlog_home):
     reader.remove(first.id)
     assert reader.load() == [second]
     assert ProfileStore().load() == [second]
+
+
+def test_a_change_by_another_process_is_seen_by_one_stat(turnlog_home):
+    first = new_profile(OLLAMA, model="llama3")
+    reader = ProfileStore()
+    reader.put(first)
+    assert reader.refresh_if_changed() is False  # its own save is not a change
+    assert reader.load() == [first]
+    ProfileStore().put(second := new_profile(OPENAI, model="gpt", name="Work"))
+    assert reader.refresh_if_changed() is True
+    assert reader.load() == [first, second]
+    assert reader.refresh_if_changed() is False
+
+
+def test_the_window_picks_up_a_profile_added_from_the_terminal_when_activated(
+        qtbot, turnlog_home):
+    from PySide6.QtCore import QEvent
+
+    from turnlog.app import open_window
+    from turnlog.store import TurnlogStore
+
+    ProfileStore().put(new_profile(OLLAMA, model="llama3"))
+    with TurnlogStore.open(turnlog_home) as store:
+        window = open_window(store, turnlog_home)
+        qtbot.addWidget(window)
+        try:
+            conversation = store.create_conversation("c", model="")
+            window.refresh_conversations(select_id=conversation.id)
+            assert window.connector.endpoint(conversation).model == "llama3"
+            # turnlog-cli profile add, while the window is open: the active profile's model
+            [profile] = [p for p in ProfileStore().load() if p.model == "llama3"]
+            ProfileStore().put(replace(profile, model="qwen2.5"))
+            assert window.connector.endpoint(conversation).model == "llama3"
+            window.show()
+            window.activateWindow()
+            qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+            window.changeEvent(QEvent(QEvent.Type.ActivationChange))
+            assert window.connector.endpoint(conversation).model == "qwen2.5"
+        finally:
+            window.shutdown()
 
 
 def test_previews_in_the_window_do_not_read_the_profiles_file(qtbot, turnlog_home,

@@ -120,11 +120,14 @@ def test_every_failure_restores_the_draft_and_leaves_the_log(
     type_draft(window)
     qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert window.running
+    assert not window.empty_hint.isVisibleTo(window)  # the question is on show instead
     wait_done(qtbot, window)
 
     assert window.composer.text() == QUESTION
     assert window.composer.cursor_position() == CURSOR
     assert window.transcript.rowCount() == 0  # the pending row is gone
+    assert "No turns yet" in window.empty_hint.text()  # and the empty history says so again
+    assert window.empty_hint.isVisibleTo(window)
     assert window.banner.isVisible()
     message = window.banner.report()
     assert title_part.lower() in message.lower()
@@ -294,10 +297,14 @@ def test_send_with_no_conversation_starts_one_named_after_the_question(
     window = make_window()
     assert window.conversation is None
     assert "Type a question below" in window.empty_hint.text()
-    loopback.script(Behaviour.answer("Welcome 👋"))
+    loopback.script(Behaviour.slow("Welcome 👋", delay_s=0.1, chunks=3))
     type_draft(window, "周末去哪里玩？\nAnd what should I pack?", 3)
     qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return,
                    Qt.KeyboardModifier.ControlModifier)
+    # While the first question is answered, no "No turns yet" hint sits above it.
+    qtbot.waitUntil(lambda: window.running and window.transcript.pending is not None,
+                    timeout=10_000)
+    assert not window.empty_hint.isVisibleTo(window)
     qtbot.waitUntil(lambda: len(window.transcript.turns) == 1 and not window.running,
                     timeout=10_000)
     [conversation] = store.conversations()

@@ -42,6 +42,7 @@ from .model_counts import ModelCounts, ObservingProvider
 from .profiles import Profile
 from .providers import BUILTIN_LOCAL, ChatCompletionsProvider, Preset
 from .secrets import KeyringUnavailable
+from .store.pages import paged
 
 log = logging.getLogger(__name__)
 
@@ -145,7 +146,7 @@ class ChatStore(LogStore, SummaryStore, Protocol):
 
 def sender_for(store: ChatStore, provider: ChatProvider, costs: CostIndex) -> Sender:
     """A sender that compacts through the same provider as it answers."""
-    return Sender(store, provider, costs=costs,
+    return Sender(paged(store), provider, costs=costs,
                   compactor=Compactor(store, provider, costs=costs))
 
 

@@ -142,6 +142,7 @@ class ProfileStore:
         self._offered: bool | None = None
         self._problem = ""
         self._listeners: builtins.list[Callable[[builtins.list[Profile]], None]] = []
+        self._seen: tuple[int, int, int] | None = None  # the file as last read or written
 
     def list(self) -> builtins.list[Profile]:
         """Every profile, in the order saved."""
@@ -160,6 +161,23 @@ class ProfileStore:
         """Read the file again on the next `load` (another process may have changed it)."""
         with self._lock:
             self._loaded = False
+
+    def refresh_if_changed(self) -> bool:
+        """Read the file again if another process (turnlog-cli profile add) wrote it since
+        this one read it: one stat, cheap enough for every time the window is activated.
+        True when it changed."""
+        with self._lock:
+            if not self._loaded or self._signature() == self._seen:
+                return False
+            self._loaded = False
+            return True
+
+    def _signature(self) -> tuple[int, int, int] | None:
+        try:
+            stat = self.path.stat()
+        except OSError:
+            return None
+        return (stat.st_ino, stat.st_size, stat.st_mtime_ns)
 
     def subscribe(
         self, listener: Callable[[builtins.list[Profile]], None]
@@ -182,6 +200,7 @@ class ProfileStore:
             return
         self._loaded = True
         self._profiles, self._offered, self._problem = None, None, ""
+        self._seen = self._signature()
         try:
             data = self._read()
         except ProfilesUnreadable as err:
@@ -270,6 +289,7 @@ class ProfileStore:
             raise
         with self._lock:
             self._loaded, self._problem = True, ""
+            self._seen = self._signature()
             self._profiles = builtins.list(profiles)
             self._offered = "builtin_offered" in payload
             listeners = builtins.list(self._listeners)

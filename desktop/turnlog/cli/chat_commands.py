@@ -122,9 +122,17 @@ def run_ask(args: argparse.Namespace) -> int:
             models.stop()
 
 
+_last_stage_line: list[str] = []
+
+
 def print_stage(stage: Stage, detail: str) -> None:
-    if stage in (Stage.COMPACTING, Stage.STARTING_LOCAL_MODEL):
-        print(f"[{stage.value}{' ' + detail if detail else ''}]", file=sys.stderr)
+    """The slow stages on stderr, each line once (a start repeats its progress)."""
+    if stage not in (Stage.COMPACTING, Stage.STARTING_LOCAL_MODEL):
+        return
+    line = f"[{stage.value}{' ' + detail if detail else ''}]"
+    if _last_stage_line != [line]:
+        _last_stage_line[:] = [line]
+        print(line, file=sys.stderr)
 
 
 def ask_through(args: argparse.Namespace, profile: Profile, draft: str,

@@ -20,7 +20,7 @@ from typing import Protocol
 from .body import SYSTEM, USER, Message, RequestOptions, build_body, encode_json, utf8_len
 from .budget import Budget
 from .failures import Failure, FailureKind, ProviderFailure
-from .model import Turn, Usage
+from .model import FrozenTurns, Turn, Usage
 from .projection import CostIndex, Projection, ProjectionRefused, SummaryPart, project
 from .provider import CancelToken, ChatProvider
 
@@ -95,9 +95,21 @@ class SummaryStore(Protocol):
 
 
 def ids_digest(turns: Iterable[Turn]) -> str:
+    return _digest(turn.id for turn in turns)
+
+
+def prefix_digest(turns: Sequence[Turn], count: int) -> str:
+    """`ids_digest(turns[:count])`, from the ids alone where the log can give them
+    without reading its turns (a paged log)."""
+    if isinstance(turns, FrozenTurns):
+        return _digest(turns.ids(0, min(count, len(turns))))
+    return ids_digest(turns[:count])
+
+
+def _digest(ids: Iterable[str]) -> str:
     digest = hashlib.sha256()
-    for turn in turns:
-        digest.update(turn.id.encode("utf-8"))
+    for turn_id in ids:
+        digest.update(turn_id.encode("utf-8"))
         digest.update(b"\n")
     return digest.hexdigest()
 
@@ -271,7 +283,7 @@ def reusable_summary(
         and cached.settings_key == settings_key
         and cached.covered_count <= covered
         and cached.covered_count <= len(turns)
-        and ids_digest(turns[: cached.covered_count]) == cached.covered_digest
+        and prefix_digest(turns, cached.covered_count) == cached.covered_digest
     ):
         return cached
     return None

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import abc
+import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -59,6 +62,50 @@ class Turn:
     finish_reason: str
     created_at: datetime
     usage: Usage = UNKNOWN_USAGE
+
+
+class FrozenTurns(Sequence[Turn], abc.ABC):
+    """A log, oldest first, that never changes once made but may be read on demand (the
+    store's paged log): `project` keeps it as it is, as it keeps a tuple, instead of
+    copying every turn. It can say where a turn is and which ordinals a stretch of it
+    holds without reading those turns."""
+
+    def position_of(self, ordinal: int) -> int | None:
+        """The index of turn `ordinal`, None if this log has no such turn."""
+        return _bisect_ordinal(self, ordinal)
+
+    def ordinals(self, start: int, stop: int) -> tuple[int, ...]:
+        """The ordinals of the turns at indexes start..stop-1."""
+        return tuple(turn.ordinal for turn in self[start:stop])
+
+    def ids(self, start: int, stop: int) -> tuple[str, ...]:
+        """The ids of the turns at indexes start..stop-1."""
+        return tuple(turn.id for turn in self[start:stop])
+
+
+def position_of(turns: Sequence[Turn], ordinal: int) -> int | None:
+    """The index of turn `ordinal` in a log (ordinals grow along it), None if absent."""
+    if isinstance(turns, FrozenTurns):
+        return turns.position_of(ordinal)
+    return _bisect_ordinal(turns, ordinal)
+
+
+def ordinals_of(turns: Sequence[Turn], start: int, stop: int) -> tuple[int, ...]:
+    """The ordinals of `turns[start:stop]`, without reading the turns of a paged log."""
+    if isinstance(turns, FrozenTurns):
+        return turns.ordinals(*slice(start, stop).indices(len(turns))[:2])
+    return tuple(turn.ordinal for turn in turns[start:stop])
+
+
+def _bisect_ordinal(turns: Sequence[Turn], ordinal: int) -> int | None:
+    index = bisect.bisect_left(turns, ordinal, key=_ordinal)
+    if index == len(turns) or turns[index].ordinal != ordinal:
+        return None
+    return index
+
+
+def _ordinal(turn: Turn) -> int:
+    return turn.ordinal
 
 
 DEFAULT_MAX_BYTES = 16_000

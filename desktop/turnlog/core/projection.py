@@ -7,7 +7,6 @@ part is never cut: if it cannot fit, `ProjectionRefused` says by how much.
 
 from __future__ import annotations
 
-import bisect
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from .body import (
     pair_bytes,
 )
 from .budget import ESTIMATE, Budget, TokenCounter, reply_priming
-from .model import Turn
+from .model import FrozenTurns, Turn, ordinals_of, position_of
 
 
 class Mark(enum.Enum):
@@ -214,17 +213,17 @@ class Projection:
     @property
     def sent(self) -> tuple[int, ...]:
         """Ordinals sent verbatim, oldest first."""
-        return tuple(t.ordinal for t in self._turns[self._first_sent :])
+        return ordinals_of(self._turns, self._first_sent, len(self._turns))
 
     @property
     def summarized(self) -> tuple[int, ...]:
         covered = self.summary.covered_count if self.summary else 0
-        return tuple(t.ordinal for t in self._turns[:covered])
+        return ordinals_of(self._turns, 0, covered)
 
     @property
     def left_out(self) -> tuple[int, ...]:
         covered = self.summary.covered_count if self.summary else 0
-        return tuple(t.ordinal for t in self._turns[covered : self._first_sent])
+        return ordinals_of(self._turns, covered, self._first_sent)
 
     @property
     def sent_turn_ids(self) -> tuple[str, ...]:
@@ -253,17 +252,11 @@ class Projection:
     def mark_of_ordinal(self, ordinal: int) -> Mark | None:
         """The mark of the turn numbered `ordinal`, None if the log given to `project` has
         no such turn. O(log n): ordinals grow along the log."""
-        index = bisect.bisect_left(self._turns, ordinal, key=_ordinal)
-        if index == len(self._turns) or self._turns[index].ordinal != ordinal:
-            return None
-        return self.mark(index)
+        index = position_of(self._turns, ordinal)
+        return None if index is None else self.mark(index)
 
     def marks_by_ordinal(self) -> dict[int, Mark]:
         return {t.ordinal: self.mark(i) for i, t in enumerate(self._turns)}
-
-
-def _ordinal(turn: Turn) -> int:
-    return turn.ordinal
 
 
 def _prefix_messages(
@@ -342,7 +335,7 @@ def project(
     `max_verbatim` caps the turns kept (overflow recovery drops one more).
     Raises `ProjectionRefused` when the mandatory part alone does not fit.
     """
-    if not isinstance(turns, tuple):
+    if not isinstance(turns, (tuple, FrozenTurns)):
         turns = tuple(turns)  # the projection keeps a view; a caller's list may change later
     options = options or RequestOptions()
     costs = costs or CostIndex()

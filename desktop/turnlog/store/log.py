@@ -11,13 +11,13 @@ import fcntl
 import json
 import logging
 import os
-import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 import peewee
+from peewee import SQL, fn
 
 from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.failures import FailureKind, StoreError
@@ -29,6 +29,7 @@ from .deletion import DeletionCounts
 from .errors import STORE_EXCEPTIONS, AlreadyOpen, NotFound, SchemaTooNew, TurnIdConflict, classify
 from .migrations import SCHEMA_VERSION, current_version
 from .models import ConversationRow, RequestRow, TurnRow, database
+from .pages import LogPages
 
 log = logging.getLogger(__name__)
 MAX_RECORDS_PER_CONVERSATION = 5_000
@@ -85,8 +86,6 @@ class TurnlogStore:
         self.path = home / DB_NAME
         self.db = db
         self._lock = lock
-        self._cache: dict[int, tuple[Turn, ...]] = {}
-        self._cache_lock = threading.Lock()
         self.max_records_per_conversation = MAX_RECORDS_PER_CONVERSATION
 
     # ----------------------------------------------------------------- life cycle
@@ -247,14 +246,11 @@ class TurnlogStore:
 
     # ---------------------------------------------------------------------- turns
     def turns(self, conversation_id: int) -> tuple[Turn, ...]:
-        """The whole log of a conversation, oldest first, as an immutable tuple.
+        """The whole log of a conversation, oldest first, as an immutable tuple, read now.
 
-        Cached: turns never change, appends extend the cached tuple, deletes drop it.
+        Not kept: reading a long log costs time and memory in proportion to it, so what
+        only needs its newest turns or its count reads `log` instead.
         """
-        with self._cache_lock:
-            cached = self._cache.get(conversation_id)
-        if cached is not None:
-            return cached
         self.conversation(conversation_id)
         with self._guard():
             # Rows straight from the cursor: converting each value through peewee's model
@@ -264,10 +260,75 @@ class TurnlogStore:
                 .where(TurnRow.conversation == conversation_id)
                 .order_by(TurnRow.ordinal)
             )
-            loaded = tuple(rows.turn_of(*r) for r in self.db.execute(query).fetchall())
-        with self._cache_lock:
-            self._cache[conversation_id] = loaded
-        return loaded
+            return tuple(rows.turn_of(*r) for r in self.db.execute(query).fetchall())
+
+    def log(self, conversation_id: int) -> LogPages:
+        """The log as it is now, read a page at a time as it is looked at (`LogPages`):
+        one counting query over the index here, no turn read yet."""
+        mine = TurnRow.conversation == conversation_id
+        with self._guard():
+            # Two queries: SQLite answers MAX from the index's edge alone, and COUNT with a
+            # plain walk over the index, faster than both in one.
+            (count,) = self.db.execute(TurnRow.select(fn.COUNT(SQL("*"))).where(mine)).fetchone()
+            (newest,) = self.db.execute(TurnRow.select(fn.MAX(TurnRow.ordinal)).where(mine)
+                                        ).fetchone()
+        if not count:
+            self.conversation(conversation_id)  # NotFound when there is no such conversation
+        return LogPages(self, conversation_id, int(count or 0), int(newest or 0))
+
+    def turn_page(self, conversation_id: int, *, newest: int, limit: int,
+                  before: int | None = None, after: int | None = None, skip: int = 0,
+                  from_oldest: bool = False) -> list[Turn]:
+        """Up to `limit` turns numbered ≤ `newest`, oldest first: the newest ones (below
+        `before`, past the `skip` newest) or, `from_oldest`, the oldest ones (above `after`,
+        past the `skip` oldest)."""
+        query = TurnRow.select(*(getattr(TurnRow, name) for name in rows.TURN_COLUMNS)).where(
+            (TurnRow.conversation == conversation_id) & (TurnRow.ordinal <= newest))
+        if before is not None:
+            query = query.where(TurnRow.ordinal < before)
+        if after is not None:
+            query = query.where(TurnRow.ordinal > after)
+        order = TurnRow.ordinal.asc() if from_oldest else TurnRow.ordinal.desc()
+        query = query.order_by(order).limit(limit).offset(skip or None)
+        with self._guard():
+            page = [rows.turn_of(*r) for r in self.db.execute(query).fetchall()]
+        if not from_oldest:
+            page.reverse()
+        return page
+
+    def newer_count(self, conversation_id: int, ordinal: int, *, newest: int) -> int | None:
+        """How many turns numbered ≤ `newest` come after turn `ordinal` (None if there is no
+        such turn): counted over the index from the newest end, where the rows on show are."""
+        if ordinal > newest:
+            return None
+        mine = TurnRow.conversation == conversation_id
+        with self._guard():
+            if TurnRow.select().where(mine & (TurnRow.ordinal == ordinal)).count() == 0:
+                return None
+            return int(TurnRow.select().where(
+                mine & (TurnRow.ordinal > ordinal) & (TurnRow.ordinal <= newest)).count())
+
+    def turn_ordinals(self, conversation_id: int, *, newest: int, skip: int, limit: int
+                      ) -> list[int]:
+        """The ordinals of `limit` turns numbered ≤ `newest`, past the `skip` oldest, read
+        from the index alone."""
+        query = (TurnRow.select(TurnRow.ordinal)
+                 .where((TurnRow.conversation == conversation_id) & (TurnRow.ordinal <= newest))
+                 .order_by(TurnRow.ordinal).limit(limit).offset(skip or None))
+        with self._guard():
+            return [ordinal for (ordinal,) in self.db.execute(query).fetchall()]
+
+    def turn_keys(self, conversation_id: int, *, newest: int, skip: int, limit: int,
+                  after: int | None = None) -> list[tuple[str, int]]:
+        """(id, ordinal) of `limit` turns numbered ≤ `newest` (and > `after`), past the
+        `skip` oldest of those."""
+        query = (TurnRow.select(TurnRow.id, TurnRow.ordinal)
+                 .where((TurnRow.conversation == conversation_id) & (TurnRow.ordinal <= newest))
+                 .order_by(TurnRow.ordinal).limit(limit).offset(skip or None))
+        if after is not None:
+            query = query.where(TurnRow.ordinal > after)
+        with self._guard():
+            return [(turn_id, ordinal) for turn_id, ordinal in self.db.execute(query).fetchall()]
 
     def turn_count(self, conversation_id: int) -> int:
         with self._guard():
@@ -323,12 +384,7 @@ class TurnlogStore:
             ConversationRow.update(
                 next_ordinal=ordinal + 1, updated_at=rows.now_iso()
             ).where(ConversationRow.id == conversation_id).execute()
-        turn = rows.turn(row)
-        with self._cache_lock:
-            cached = self._cache.get(conversation_id)
-            if cached is not None:
-                self._cache[conversation_id] = (*cached, turn)
-        return turn
+        return rows.turn(row)
 
     def import_turns(
         self, conversation_id: int, turns: Sequence[PendingTurn]
@@ -399,14 +455,6 @@ class TurnlogStore:
             return summaries.save_summary(self.db, conversation_id, draft)
 
     # -------------------------------------------------------------------- delete
-    def _forget(self, conversation_id: int) -> None:
-        with self._cache_lock:
-            self._cache.pop(conversation_id, None)
-
-    def _forget_all(self) -> None:
-        with self._cache_lock:
-            self._cache.clear()
-
     def preview_delete_turn(self, turn_id: str) -> DeletionCounts:
         with self._guard():
             return deletion.preview_turn(turn_id)
@@ -426,7 +474,6 @@ class TurnlogStore:
         self._need_writer()
         with self._guard():
             cid, counts = deletion.delete_turn(self.db, turn_id)
-        self._forget(cid)
         self._after_delete()
         return cid, counts
 
@@ -435,7 +482,6 @@ class TurnlogStore:
         self.conversation(conversation_id)
         with self._guard():
             counts = deletion.delete_conversation(self.db, conversation_id)
-        self._forget(conversation_id)
         self._after_delete()
         return counts
 
@@ -443,7 +489,6 @@ class TurnlogStore:
         self._need_writer()
         with self._guard():
             counts = deletion.delete_all(self.db)
-        self._forget_all()
         self._after_delete(vacuum=True)
         return counts
 

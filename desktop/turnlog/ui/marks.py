@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import enum
 from collections.abc import Iterator, Mapping, Sequence
 
@@ -10,7 +9,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from ..core.compaction import StoredSummary
-from ..core.model import Turn, Usage
+from ..core.model import Turn, Usage, position_of
 from ..core.projection import Mark, Projection
 
 
@@ -85,8 +84,9 @@ class MarkMap(Mapping[int, RowMark]):
     without one, every turn of `turns`, not sent), with the turns a send would first
     summarize and the question last asked marked over them.
 
-    Worked out per lookup, in O(log n), so a preview over a long log costs nothing for the
-    rows that are not loaded; only iterating visits every turn.
+    Worked out per lookup, in O(log n) (a paged log answers from its pages in memory or one
+    counting query), so a preview over a long log costs nothing for the rows that are not
+    loaded; only iterating visits every turn.
     """
 
     def __init__(self, turns: Sequence[Turn], projection: Projection | None,
@@ -96,8 +96,18 @@ class MarkMap(Mapping[int, RowMark]):
         self._over = {ordinal: RowMark.TO_SUMMARIZE for ordinal in to_summarize}
         if asked is not None:
             self._over[asked] = RowMark.ASKED
+        self._gone: frozenset[int] = frozenset()
+
+    def without(self, ordinal: int) -> MarkMap:
+        """The same marks with turn `ordinal` gone (it was deleted)."""
+        smaller = MarkMap(self._turns, self._projection)
+        smaller._over = {o: m for o, m in self._over.items() if o != ordinal}
+        smaller._gone = self._gone | {ordinal}
+        return smaller
 
     def __getitem__(self, ordinal: int) -> RowMark:
+        if ordinal in self._gone:
+            raise KeyError(ordinal)
         over = self._over.get(ordinal)
         if over is not None:
             return over
@@ -106,8 +116,7 @@ class MarkMap(Mapping[int, RowMark]):
             if mark is None:
                 raise KeyError(ordinal)
             return _FROM_MARK[mark]
-        index = bisect.bisect_left(self._turns, ordinal, key=_ordinal)
-        if index == len(self._turns) or self._turns[index].ordinal != ordinal:
+        if position_of(self._turns, ordinal) is None:
             raise KeyError(ordinal)
         return RowMark.NOT_SENT
 
@@ -119,24 +128,20 @@ class MarkMap(Mapping[int, RowMark]):
         yield from self._over
 
     def __iter__(self) -> Iterator[int]:
-        return iter(dict.fromkeys(self._ordinals()))
+        return iter(o for o in dict.fromkeys(self._ordinals()) if o not in self._gone)
 
     def __len__(self) -> int:
-        return len(dict.fromkeys(self._ordinals()))
+        return sum(1 for _ in self)
 
     def same_as(self, other: object) -> bool:
         """True when `other` certainly holds the same marks (without visiting them all)."""
         if not isinstance(other, MarkMap) or other._turns is not self._turns \
-                or other._over != self._over:
+                or other._over != self._over or other._gone != self._gone:
             return False
         mine, theirs = self._projection, other._projection
         if mine is None or theirs is None:
             return mine is theirs
         return mine.same_marks(theirs)
-
-
-def _ordinal(turn: Turn) -> int:
-    return turn.ordinal
 
 
 def span_text(ordinals: Sequence[int]) -> str:

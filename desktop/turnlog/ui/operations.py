@@ -21,6 +21,7 @@ from ..store import TurnlogStore
 from ..store.deletion import DeletionCounts
 from .privacy import ExportTarget, write_export
 from .tasks import TaskContext, TaskHandle, TaskRunner
+from .transcript import TranscriptModel
 
 T = TypeVar("T")
 
@@ -97,8 +98,13 @@ class Exported:
 # ------------------------------------------------------------------------- reads
 def load_conversation(store: TurnlogStore, conversation_id: int) -> StorageOp[Loaded]:
     def work() -> Loaded:
-        return Loaded(conversation_id, store.turns(conversation_id),
-                      store.latest_summary(conversation_id))
+        # The newest page, and the ids a rolling summary is checked by: older turns are
+        # read as the view or a preview needs them.
+        summary = store.latest_summary(conversation_id)
+        covered = summary.covered_count if summary is not None else 0
+        return Loaded(conversation_id,
+                      store.log(conversation_id).warm(TranscriptModel.PAGE, ids=covered),
+                      summary)
 
     return StorageOp("load turns", work)
 

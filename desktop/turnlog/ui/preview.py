@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..core.body import RequestOptions
 from ..core.budget import Budget
 from ..core.compaction import CompactionSettings, StoredSummary, plan_compaction
-from ..core.model import Turn
+from ..core.model import FrozenTurns, Turn, ordinals_of
 from ..core.projection import CostIndex, Projection, project
 
 
@@ -46,7 +46,8 @@ def preview(
     """Project `question` over `turns` as a send would begin. Raises `ProjectionRefused`
     when the mandatory part (with the cached summary, if a send would carry it) does not fit.
     """
-    turns = tuple(turns)
+    if not isinstance(turns, (tuple, FrozenTurns)):
+        turns = tuple(turns)
     plan = plan_compaction(turns, question, CompactionSettings(model, budget, options),
                            system_prompt=system_prompt, pinned=pinned, costs=costs,
                            cached=cached if compaction else None)
@@ -60,5 +61,5 @@ def preview(
                          system_prompt=system_prompt, options=options, pinned=pinned,
                          summary=part, costs=costs, max_verbatim=len(turns) - plan.covered)
     first_sent = len(turns) - projection.sent_count
-    to_summarize = tuple(t.ordinal for t in turns[plan.start:first_sent])
+    to_summarize = ordinals_of(turns, plan.start, first_sent)
     return Preview(projection, to_summarize, plan.base)

@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
 
 from ..core.compaction import StoredSummary
 from ..core.model import Turn
+from ..store.pages import LogPages
 from .answer import AnswerDocument
 from .marks import MarkMap, RowMark, summary_tooltip
 
@@ -79,7 +80,7 @@ class TranscriptModel(QAbstractListModel):
     that its top edge is showing (`request_older`).
     """
 
-    PAGE = 30
+    PAGE = 20
 
     # The pending question was saved as this turn (id, answer), just before its row goes.
     pending_saved = Signal(str, str)
@@ -118,12 +119,19 @@ class TranscriptModel(QAbstractListModel):
 
     def turn_at(self, row: int) -> Turn | None:
         if 0 <= row < self.loaded_count:
-            return self._turns[self._first + row]
+            try:
+                return self._turns[self._first + row]
+            except IndexError:  # a paged log read while a delete was landing
+                return None
         return None
 
     def row_of_ordinal(self, ordinal: int) -> int | None:
+        turns = self._turns
+        if isinstance(turns, LogPages):
+            index = turns.position_of(ordinal)
+            return index - self._first if index is not None and index >= self._first else None
         for row in range(self.loaded_count):
-            if self._turns[self._first + row].ordinal == ordinal:
+            if turns[self._first + row].ordinal == ordinal:
                 return row
         return None
 
@@ -272,14 +280,37 @@ class TranscriptModel(QAbstractListModel):
         self.endRemoveRows()
         return pending.answer
 
+    def _index_of(self, turn_id: str) -> int | None:
+        """Where turn `turn_id` is in the log: looked for among the rows shown, newest
+        first (where a user deletes from), then among the older turns. In a paged log, only
+        among the pages in memory: the store no longer has the turn."""
+        turns = self._turns
+        if isinstance(turns, LogPages):
+            return turns.index_in_memory(turn_id)
+        for index in range(len(turns) - 1, self._first - 1, -1):
+            if turns[index].id == turn_id:
+                return index
+        return next((i for i, t in enumerate(turns[: self._first]) if t.id == turn_id), None)
+
     def remove_turn(self, turn_id: str) -> bool:
         """A turn was deleted: drop its row (the others keep their place and ordinals)."""
-        index = next((i for i, t in enumerate(self._turns) if t.id == turn_id), None)
+        index = self._index_of(turn_id)
         if index is None:
+            if isinstance(self._turns, LogPages):
+                # Its page has left memory (the user scrolled far away from it): where it
+                # was is not known any more, so show the log as it is now from its newest.
+                self.set_turns(self._turns.reread())
+                return True
             return False
         turn = self._turns[index]
-        remaining = tuple(self._turns[:index]) + tuple(self._turns[index + 1 :])
-        self._marks = {o: m for o, m in self._marks.items() if o != turn.ordinal}
+        if isinstance(self._turns, LogPages):
+            remaining: Sequence[Turn] = self._turns.without(index)
+        else:
+            remaining = tuple(self._turns[:index]) + tuple(self._turns[index + 1 :])
+        if isinstance(self._marks, MarkMap):
+            self._marks = self._marks.without(turn.ordinal)
+        else:
+            self._marks = {o: m for o, m in self._marks.items() if o != turn.ordinal}
         if index < self._first:
             self._turns = remaining
             self._first -= 1
@@ -289,6 +320,14 @@ class TranscriptModel(QAbstractListModel):
         self._turns = remaining
         self.endRemoveRows()
         return True
+
+    def with_turn(self, turn: Turn) -> Sequence[Turn]:
+        """The log shown with `turn` (just saved, newer than all of it) after its newest,
+        read from nothing: a paged log keeps its newest page, moved up by one."""
+        turns = self._turns
+        if isinstance(turns, LogPages):
+            return turns.appended(turn)
+        return (*turns, turn)
 
     def commit_pending(self, turns: Sequence[Turn]) -> None:
         """The pending question became the last turn of `turns` (the log after commit)."""

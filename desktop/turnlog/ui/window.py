@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QEvent, QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QWidget
 
@@ -227,7 +227,7 @@ class MainWindow(QMainWindow):
         elif self.conversation is None:
             self.centre.show_hint(
                 "Type a question below to start a conversation, or press New (Ctrl+N).")
-        elif not self.transcript.turns:
+        elif not self.transcript.turns and self.transcript.pending is None:
             self.centre.show_hint("No turns yet. Type a question below and press Ctrl+Enter.")
         else:
             self.centre.show_hint("")
@@ -350,6 +350,7 @@ class MainWindow(QMainWindow):
         draft = self.composer.take()
         self.banner.dismiss()
         self.transcript.start_pending(text)
+        self._update_empty_hint()  # no "No turns yet" above the question being answered
         self.view.scroll_to_newest()
         self.preview.show_running(parts.endpoint)
         self.session.start(conversation, text, draft, parts.endpoint, self.preview.costs)
@@ -372,11 +373,11 @@ class MainWindow(QMainWindow):
         if isinstance(outcome, Committed):
             self._committed(result.conversation_id, outcome)
             self.composer.edit.setFocus()
-            self._update_empty_hint()
         else:
             streamed = self.transcript.drop_pending()
             self.composer.restore(*result.draft)
             self.banner.show_failure(outcome.failure, outcome.partial or streamed)
+        self._update_empty_hint()
         self.preview.show_outcome(outcome, result.endpoint, result.duration_s)
         self.refresh_preview()
 
@@ -387,12 +388,13 @@ class MainWindow(QMainWindow):
         if conversation is None or conversation.id != conversation_id:
             self.transcript.drop_pending()
             return
-        self.transcript.commit_pending((*self.transcript.turns, outcome.turn))
+        self.transcript.commit_pending(self.transcript.with_turn(outcome.turn))
         self.sidebar.touch(replace(conversation, updated_at=outcome.turn.created_at))
 
     def _send_crashed(self, draft: tuple[str, int]) -> None:
         """A bug in the send path: never lose the draft (the session reports the bug)."""
         partial = self.transcript.drop_pending()
+        self._update_empty_hint()
         self.composer.restore(*draft)
         self.banner.show_text("Turnlog hit a bug while sending",
                               "Nothing was saved and your question is back in the box below. "
@@ -402,6 +404,7 @@ class MainWindow(QMainWindow):
     def _send_discarded(self) -> None:
         """The send's conversation was deleted: no pending row, banner, draft or marks."""
         self.transcript.drop_pending()
+        self._update_empty_hint()
         self.refresh_preview()
 
     # --------------------------------------------------------------- closing
@@ -417,6 +420,14 @@ class MainWindow(QMainWindow):
             self.runner.shutdown()
         # After the workers: a local model start in progress has seen the cancel.
         self.connector.close()
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        """Coming back to the window picks up profiles `turnlog-cli profile add` changed."""
+        super().changeEvent(event)
+        if (event.type() == QEvent.Type.ActivationChange and self.isActiveWindow()
+                and self.setup is not None and self.setup.profiles.refresh_if_changed()):
+            self._update_empty_hint()
+            self.refresh_preview()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         save_geometry(self, self.settings)

@@ -1,0 +1,305 @@
+"""`LogPages`: a conversation's log read a page at a time, newest pages first.
+
+Opening a long conversation must not read every turn: the window shows the newest
+few, and a projection walks back from the newest only as far as the budget allows.
+`LogPages` knows how many turns the log had when it was made (one COUNT over the
+index) and reads the turns a caller touches in pages of `PAGE`, keeping at most
+`KEEP` pages in memory, so its cost follows what is looked at, not the log's length.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import Any, Protocol, TypeVar, overload
+
+from ..core.model import FrozenTurns, Turn
+
+T = TypeVar("T")
+
+
+class PageSource(Protocol):
+    """The store's side: pages of one conversation's turns, by ordinal."""
+
+    def turn_page(self, conversation_id: int, *, newest: int, limit: int,
+                  before: int | None = None, after: int | None = None, skip: int = 0,
+                  from_oldest: bool = False) -> list[Turn]: ...
+
+    def newer_count(self, conversation_id: int, ordinal: int, *, newest: int
+                    ) -> int | None: ...
+
+    def turn_ordinals(self, conversation_id: int, *, newest: int, skip: int, limit: int
+                      ) -> list[int]: ...
+
+    def turn_keys(self, conversation_id: int, *, newest: int, skip: int, limit: int,
+                  after: int | None = None) -> list[tuple[str, int]]: ...
+
+    def log(self, conversation_id: int) -> LogPages: ...
+
+
+class LogPages(FrozenTurns):
+    """The turns of one conversation up to ordinal `newest` (`count` of them), oldest first.
+
+    A snapshot: turns appended later are not part of it (they have larger ordinals);
+    after a delete the window makes a new one (`without`). Page k holds the turns k·PAGE
+    to (k+1)·PAGE − 1 counted back from the newest. Safe to read from several threads.
+    """
+
+    PAGE = 64
+    KEEP = 64
+
+    def __init__(self, source: PageSource, conversation_id: int, count: int,
+                 newest: int) -> None:
+        self._source = source
+        self.conversation_id = conversation_id
+        self._count = count
+        self.newest_ordinal = newest
+        self._pages: OrderedDict[int, list[Turn]] = OrderedDict()  # oldest first inside
+        self._lock = threading.RLock()
+        # A run of ids and ordinals read last: (first index, ids, ordinals).
+        self._keys: tuple[int, tuple[str, ...], tuple[int, ...]] | None = None
+        self._oldest: int | None = None  # the oldest ordinal, once asked (0: none)
+        self.pages_read = 0  # how many pages came from the store (for tests and benches)
+
+    def __repr__(self) -> str:
+        return (f"LogPages(conversation {self.conversation_id}: {self._count} turns up to "
+                f"ordinal {self.newest_ordinal})")
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Turn: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Turn, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Turn | tuple[Turn, ...]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._count)
+            if step == 1:
+                return tuple(self._run(start, stop))
+            return tuple(self[i] for i in range(start, stop, step))
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("log index out of range")
+        back = self._count - 1 - index
+        page = self._page(back // self.PAGE)
+        offset = len(page) - 1 - back % self.PAGE
+        if offset < 0:
+            raise IndexError("the log changed since this view of it was made")
+        return page[offset]
+
+    def __iter__(self) -> Iterator[Turn]:
+        return self._run(0, self._count)
+
+    def __reversed__(self) -> Iterator[Turn]:
+        for index in range(self._count - 1, -1, -1):
+            yield self[index]
+
+    def _run(self, start: int, stop: int) -> Iterator[Turn]:
+        """Turns start..stop-1, oldest first: from pages in memory where they are, the rest
+        read in ordinal order without filling the cache (a walk over the whole log stays
+        small in memory)."""
+        index = start
+        last: int | None = None  # ordinal of the turn before `index`, once known
+        while index < stop:
+            turn = self.loaded(index)
+            if turn is not None:
+                yield turn
+                last = turn.ordinal
+                index += 1
+                continue
+            rows = self._source.turn_page(
+                self.conversation_id, newest=self.newest_ordinal, from_oldest=True,
+                after=last, skip=index if last is None else 0,
+                limit=min(self.PAGE, stop - index))
+            if not rows:
+                return
+            yield from rows
+            last = rows[-1].ordinal
+            index += len(rows)
+
+    def _page(self, number: int) -> list[Turn]:
+        with self._lock:
+            page = self._pages.get(number)
+            if page is not None:
+                self._pages.move_to_end(number)
+                return page
+            newer = self._pages.get(number - 1) if number > 0 else None
+            if newer:  # walking back from a loaded page: start below its oldest turn
+                rows = self._source.turn_page(self.conversation_id, newest=self.newest_ordinal,
+                                              before=newer[0].ordinal, limit=self.PAGE)
+            else:
+                rows = self._source.turn_page(self.conversation_id, newest=self.newest_ordinal,
+                                              skip=number * self.PAGE, limit=self.PAGE)
+            self.pages_read += 1
+            self._pages[number] = rows
+            while len(self._pages) > self.KEEP:
+                self._pages.popitem(last=False)
+            return rows
+
+    def warm(self, turns: int, *, ids: int = 0) -> LogPages:
+        """Read the newest `turns` now, and the ids of the oldest `ids` (what a preview
+        checks a rolling summary against), on the thread calling it (a worker)."""
+        for number in range((min(turns, self._count) + self.PAGE - 1) // self.PAGE):
+            self._page(number)
+        if 0 < ids <= self._count:
+            self.ids(0, ids)
+        return self
+
+    def position_of(self, ordinal: int) -> int | None:
+        """The index of the turn numbered `ordinal`, None if this log has no such turn.
+        From the pages in memory when one holds it, else one counting query."""
+        if ordinal > self.newest_ordinal or ordinal < 1:
+            return None
+        with self._lock:
+            for number, page in self._pages.items():
+                if page and page[0].ordinal <= ordinal <= page[-1].ordinal:
+                    at = bisect.bisect_left(page, ordinal, key=_ordinal)
+                    if page[at].ordinal != ordinal:
+                        return None
+                    return self._count - 1 - (number * self.PAGE + len(page) - 1 - at)
+        newer = self._source.newer_count(self.conversation_id, ordinal,
+                                         newest=self.newest_ordinal)
+        return None if newer is None else self._count - 1 - newer
+
+    def ordinals(self, start: int, stop: int) -> tuple[int, ...]:
+        """The ordinals at indexes start..stop-1, no turn read: a plain run when the two
+        ends are known (pages in memory, the oldest ordinal) and nothing was deleted between
+        them, else one query over the index."""
+        if start >= stop:
+            return ()
+        with self._lock:
+            known = self._keys
+        if known is not None and known[0] <= start <= stop <= known[0] + len(known[2]):
+            return known[2][start - known[0]: stop - known[0]]
+        first, last = self._ordinal_at(start), self._ordinal_at(stop - 1)
+        if first is not None and last is not None and last - first == stop - 1 - start:
+            return tuple(range(first, last + 1))  # no gap between the ends
+        return tuple(self._source.turn_ordinals(self.conversation_id, newest=self.newest_ordinal,
+                                                skip=start, limit=stop - start))
+
+    def _ordinal_at(self, index: int) -> int | None:
+        """The ordinal at `index` if known without reading a turn (None otherwise)."""
+        turn = self.loaded(index)
+        if turn is not None:
+            return turn.ordinal
+        if index != 0:
+            return None
+        with self._lock:
+            if self._oldest is None:
+                found = self._source.turn_ordinals(self.conversation_id,
+                                                   newest=self.newest_ordinal, skip=0, limit=1)
+                self._oldest = found[0] if found else 0
+            return self._oldest or None
+
+    def ids(self, start: int, stop: int) -> tuple[str, ...]:
+        """The ids at indexes start..stop-1, read with their ordinals and nothing else of
+        the turns. The last run read is kept: a preview checks the same summarized prefix
+        again and again, and the inspector names its ordinals; a longer run from the same
+        start (a summary that grew) reads only what it adds."""
+        if start >= stop:
+            return ()
+        with self._lock:
+            known = self._keys
+            if known is None or not known[0] <= start <= stop <= known[0] + len(known[1]):
+                if known is not None and known[0] == start and known[1] and \
+                        stop > start + len(known[1]):
+                    more = self._source.turn_keys(
+                        self.conversation_id, newest=self.newest_ordinal, skip=0,
+                        after=known[2][-1], limit=stop - start - len(known[1]))
+                    known = (start, known[1] + tuple(k[0] for k in more),
+                             known[2] + tuple(k[1] for k in more))
+                else:
+                    keys = self._source.turn_keys(self.conversation_id,
+                                                  newest=self.newest_ordinal, skip=start,
+                                                  limit=stop - start)
+                    known = (start, tuple(k[0] for k in keys), tuple(k[1] for k in keys))
+                self._keys = known
+            return known[1][start - known[0]: stop - known[0]]
+
+    def loaded(self, index: int) -> Turn | None:
+        """The turn at `index` if its page is in memory, else None (reads nothing)."""
+        if not 0 <= index < self._count:
+            return None
+        back = self._count - 1 - index
+        with self._lock:
+            page = self._pages.get(back // self.PAGE)
+        if page is None:
+            return None
+        offset = len(page) - 1 - back % self.PAGE
+        return page[offset] if offset >= 0 else None
+
+    def index_in_memory(self, turn_id: str) -> int | None:
+        """The index of turn `turn_id` if a page in memory holds it (reads nothing)."""
+        with self._lock:
+            for number, page in self._pages.items():
+                for at, turn in enumerate(page):
+                    if turn.id == turn_id:
+                        return self._count - 1 - (number * self.PAGE + len(page) - 1 - at)
+        return None
+
+    def reread(self) -> LogPages:
+        """The log as the store has it now (a new count; nothing read from this one)."""
+        return self._source.log(self.conversation_id)
+
+    def without(self, index: int) -> LogPages:
+        """This log after the turn at `index` was deleted from the store. The newer pages
+        are kept (their positions counted from the newest do not move)."""
+        if not 0 <= index < self._count:
+            raise IndexError("log index out of range")
+        smaller = LogPages(self._source, self.conversation_id, self._count - 1,
+                           self.newest_ordinal)
+        back = self._count - 1 - index
+        with self._lock:
+            if self._keys is not None and self._keys[0] + len(self._keys[1]) <= index:
+                smaller._keys = self._keys  # all older than the deleted turn
+            for number, page in self._pages.items():
+                if (number + 1) * self.PAGE <= back:
+                    smaller._pages[number] = page
+        return smaller
+
+    def appended(self, turn: Turn) -> LogPages:
+        """This log with `turn` (just committed, newer than every turn here) at its end."""
+        if turn.ordinal <= self.newest_ordinal:
+            raise ValueError(f"turn {turn.ordinal} is not newer than turn "
+                             f"{self.newest_ordinal}")
+        longer = LogPages(self._source, self.conversation_id, self._count + 1, turn.ordinal)
+        with self._lock:
+            newest = self._pages.get(0)
+            longer._keys = self._keys  # the older turns keep their places
+            longer._oldest = self._oldest if self._count else None
+        if newest is not None and (len(newest) == self.PAGE or len(newest) == self._count):
+            # The newest page moves up by one: the rows on show need no reading.
+            longer._pages[0] = [*newest, turn][-self.PAGE :]
+        return longer
+
+
+def _ordinal(turn: Turn) -> int:
+    return turn.ordinal
+
+
+class PagedLogStore:
+    """`store` as it is, except that `turns` gives its paged log (`store.log`): what a send
+    needs (the newest turns that fit, their count) without reading the whole log."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    def turns(self, conversation_id: int) -> LogPages:
+        pages: LogPages = self.store.log(conversation_id)
+        return pages
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+
+def paged(store: T) -> T:
+    """`store` with `turns` read a page at a time when it can be (a `TurnlogStore`)."""
+    if callable(getattr(store, "log", None)) and not isinstance(store, PagedLogStore):
+        return PagedLogStore(store)  # type: ignore[return-value]
+    return store
