@@ -82,14 +82,28 @@ _PUNCT_RUN = re.compile(rb"([!-/:-@\[-`{-~])\1+")
 
 
 def _beyond_second(classes: bytes, only: bytes) -> int:
-    """Characters of one class that follow two of the same class (runs of k give k − 2)."""
-    runs = classes.translate(only).split()
-    return sum(map(len, runs)) - 2 * len(runs) + runs.count(b"a")
+    """Characters of one class that follow two of the same class: over its runs of k
+    characters, Σ max(0, k − 2) = characters − runs − runs of two or more."""
+    view = b" " + classes.translate(only)
+    return view.count(b"a") - view.count(b" a") - view.count(b" aa")
+
+
+# The same classes, with "?" as class "x": for the ASCII encoding of a text without a
+# question mark, where each "?" stands for one character beyond ASCII.
+_CLASSES_REPLACED = _CLASSES[:0x3F] + b"x" + _CLASSES[0x40:]
+
+
+def _classes(text: str) -> bytes:
+    """`text` as classes, one byte per character of ASCII (beyond-ASCII characters only
+    separate, so how many bytes stand for one does not matter)."""
+    if "?" in text:
+        return text.encode("utf-8", "surrogatepass").translate(_CLASSES)
+    return text.encode("ascii", "replace").translate(_CLASSES_REPLACED)
 
 
 def _discount(text: str) -> int:
     """Hundredths of a token saved by the cheap contexts in `text` (see above)."""
-    c = text.encode("utf-8", "surrogatepass").translate(_CLASSES)
+    c = _classes(text)
     opened = c.translate(_OPENER_VIEW)
     saved = (opened.count(b" a") + opened.count(b" A")) * (_FULL - WORD_START)
     saved += (opened.count(b" aa") + opened.count(b" Aa")) * (_FULL - SECOND_LETTER)
