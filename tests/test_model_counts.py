@@ -334,3 +334,45 @@ def test_the_send_that_overflowed_succeeds_within_the_learned_window(loopback, c
         assert counts.window("p1", MODEL) == (4_096, WINDOW_LEARNED)
     finally:
         store.close()
+
+
+def test_an_empty_stream_from_a_llamacpp_profile_teaches_a_bound_and_the_send_succeeds(
+        loopback, counts, turnlog_home):
+    # llama-cpp-python behind a "llama.cpp" profile states its window nowhere and answers
+    # an overflowing request with an empty 200 stream.
+    store = TurnlogStore.open(turnlog_home)
+    try:
+        conv = store.create_conversation(
+            "twelve", model=MODEL, settings=ConversationSettings(compaction=False))
+        for i in range(12):
+            store.commit_turn(conv.id, PendingTurn(
+                f"e{i}", f"question {i} " + "word " * 60, f"answer {i} " + "word " * 60,
+                MODEL, "stop", Usage(), datetime.now(UTC)))
+        connection = connect(loopback, counts, LLAMA_CPP)
+        loopback.script(Behaviour.empty_stream(), Behaviour.answer("Fits now."))
+        outcome = sender_for(store, connection.provider, CostIndex()).send(
+            request_for(conv, "And now?", connection.route))
+        assert isinstance(outcome, Committed), outcome
+        first, retry = loopback.requests[-2:]
+        messages = [(m["role"], m["content"]) for m in first.json()["messages"]]
+        bound = ESTIMATE.reply_priming_tokens() + sum(
+            ESTIMATE.message_tokens(role, content) for role, content in messages) - 1
+        assert counts.window("p1", MODEL) == (bound, WINDOW_LEARNED)
+        assert len(retry.json()["messages"]) < len(messages)
+        assert retry.json()["max_tokens"] == bound // 4  # the reserve fits the window
+        # The next send starts inside the learned window.
+        route = connect(loopback, counts, LLAMA_CPP).route
+        assert budget_for(conv, route).window_label == f"{bound:,} tokens, learned"
+    finally:
+        store.close()
+
+
+def test_an_empty_stream_elsewhere_stays_a_cut_reply(loopback, counts):
+    connection = connect(loopback, counts, CUSTOM)
+    loopback.script(Behaviour.empty_stream())
+    with pytest.raises(Exception) as caught:
+        connection.provider.complete(chat_body("hi").replace(b'"stream": false',
+                                                              b'"stream": true'),
+                                     on_delta=lambda t: None, cancel=CancelToken())
+    assert caught.value.failure.kind.value == "truncated"
+    assert counts.window("p1", MODEL) == (None, "")

@@ -6,7 +6,7 @@ tokens (CJK, emoji) or the reverse (JSON escaping of control characters).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .model import (
@@ -76,6 +76,13 @@ class Budget:
     def input_tokens(self) -> int:
         """Context window − output reserve − safety margin (may be ≤ 0 for tiny windows)."""
         return self.context_window - self.output_reserve - self.safety_margin
+
+    def within(self, context_window: int, source: str) -> Budget:
+        """This budget in a smaller window someone stated, with the output reserve cut to a
+        quarter of it (never below the minimum) where it was larger."""
+        reserve = min(self.output_reserve, max(MIN_OUTPUT_RESERVE, context_window // 4))
+        return replace(self, context_window=context_window, output_reserve=reserve,
+                       window_known=True, window_source=source)
 
     @property
     def window_label(self) -> str:

@@ -374,10 +374,13 @@ class Sender:
         stated = overflow.failure.context_window
         if stated is not None and stated < budget.context_window:
             with contextlib.suppress(InvalidBudget):
-                smaller = replace(budget, context_window=stated, window_known=True,
-                                  window_source=WINDOW_LEARNED)
+                smaller = budget.within(stated, WINDOW_LEARNED)
                 if 0 < smaller.input_tokens < projection.input_tokens:
-                    run.request = replace(run.request, budget=smaller)
+                    options = run.request.options
+                    if options.max_tokens is not None:
+                        options = replace(options, max_tokens=min(options.max_tokens,
+                                                                  smaller.output_reserve))
+                    run.request = replace(run.request, budget=smaller, options=options)
                     return
         first_sent = len(run.turns) - projection.sent_count
         if run.summary is not None or (
