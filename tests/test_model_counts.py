@@ -376,3 +376,16 @@ def test_an_empty_stream_elsewhere_stays_a_cut_reply(loopback, counts):
                                      on_delta=lambda t: None, cancel=CancelToken())
     assert caught.value.failure.kind.value == "truncated"
     assert counts.window("p1", MODEL) == (None, "")
+
+
+def test_a_server_that_cannot_be_reached_is_asked_again_on_the_next_send(counts):
+    from loopback import LoopbackServer
+
+    gone = LoopbackServer()
+    url = gone.base_url
+    gone.close()
+    cfg = ProviderConfig("p1", "vLLM", VLLM, url, MODEL, None)
+    connection = connect_profile(cfg, lambda: None, local=None, add_key=HINT, counts=counts)
+    assert connection.costs is None
+    facts = counts.facts.get("p1", MODEL)
+    assert (facts.window_asked, facts.tokenize) == (False, None)

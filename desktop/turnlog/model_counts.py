@@ -31,7 +31,12 @@ from .localmodel import ServerTokenCounter
 from .localmodel.tokens import TOKENIZE_TIMEOUT
 from .model_facts import LEARNED, FactStore, ModelFacts
 from .providers import Preset
-from .providers.discovery import can_state_window, server_window, tokenize_flavour
+from .providers.discovery import (
+    NotAnswered,
+    can_state_window,
+    server_window,
+    tokenize_flavour,
+)
 
 log = logging.getLogger(__name__)
 
@@ -101,8 +106,12 @@ class ModelCounts:
         counts tokens (the latter once per run: the template costs are measured again)."""
         facts = self.facts.get(profile_id, model)
         if not facts.window_asked and can_state_window(preset):
-            facts = self.facts.server_window(
-                profile_id, model, server_window(preset, base_url, model, api_key=api_key))
+            try:
+                window = server_window(preset, base_url, model, api_key=api_key)
+            except NotAnswered as err:  # asked again on the next send
+                log.info("the server could not be asked for its window: %s", err)
+                return
+            facts = self.facts.server_window(profile_id, model, window)
         self._find_tokenizer(profile_id, preset, base_url, model, api_key, facts)
 
     def _find_tokenizer(self, profile_id: str, preset: Preset, base_url: str, model: str,
@@ -120,6 +129,9 @@ class ModelCounts:
                                                per_model=flavour == "vllm")
         log.info("token counts for %s at %s: %s", model, base_url,
                  "exact" if counter.exact else f"estimated ({counter.fallback_reason})")
+        if not counter.exact and "could not be reached" in counter.fallback_reason:
+            counter.close()  # not an answer: found out on the next send
+            return
         self.facts.tokenize(profile_id, model, counter.exact)
         with self._lock:
             self._exact[key] = (counter, CostIndex(counter))

@@ -15,8 +15,9 @@ Each kind of server says its window in its own place:
 Other servers (OpenAI, DeepSeek, a custom one) are not asked: OpenAI-style `/models`
 lists name no window.
 
-Every question is one short request; a server that does not answer, or answers with
-something else, has simply not said (None). Nothing here raises.
+Every question is one short request; a server that answers with something else has
+simply not said (None). One that cannot be reached raises `NotAnswered`, so it is asked
+again next time.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ log = logging.getLogger(__name__)
 
 DISCOVERY_TIMEOUT = httpx.Timeout(5.0, connect=3.0)
 _NUM_CTX = re.compile(r"(?m)^\s*num_ctx\s+(\d+)\s*$")
+
+
+class NotAnswered(Exception):
+    """The server could not be reached (or timed out) to ask it."""
 
 
 def server_root(base_url: str) -> str:
@@ -137,7 +142,8 @@ def can_state_window(preset: Preset) -> bool:
 def server_window(preset: Preset, base_url: str, model: str, *, api_key: str | None = None,
                   client: httpx.Client | None = None) -> int | None:
     """The context window the server states for `model`, or None where it says none (or
-    is not the kind of server that would: nothing is asked then)."""
+    is not the kind of server that would: nothing is asked then). Raises `NotAnswered`
+    when the server cannot be reached."""
     question = _question(preset, base_url, model)
     if question is None:
         return None
@@ -153,6 +159,8 @@ def server_window(preset: Preset, base_url: str, model: str, *, api_key: str | N
             log.info("no context window from %s (HTTP %s)", url, response.status_code)
             return None
         window = read(response.json(), model)
+    except (httpx.TransportError, httpx.InvalidURL) as err:
+        raise NotAnswered(f"{url}: {type(err).__name__}") from err
     except (httpx.HTTPError, ValueError) as err:
         log.info("no context window from %s (%s)", url, type(err).__name__)
         return None
