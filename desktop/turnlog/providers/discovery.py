@@ -63,10 +63,10 @@ def _first(*values: Any) -> int | None:
 
 def _entry(data: Any, model: str) -> dict[str, Any] | None:
     """The entry for `model` in a `{"data": [...]}` list (or the only entry there is)."""
-    entries = data.get("data") if isinstance(data, dict) else None
-    if not isinstance(entries, list):
+    listed = data.get("data") if isinstance(data, dict) else None
+    if not isinstance(listed, list):
         return None
-    entries = [e for e in entries if isinstance(e, dict)]
+    entries: list[dict[str, Any]] = [e for e in listed if isinstance(e, dict)]
     for entry in entries:
         if model and model in (entry.get("id"), entry.get("name")):
             return entry
@@ -158,7 +158,7 @@ def server_window(preset: Preset, base_url: str, model: str, *, api_key: str | N
         if response.status_code != 200:
             log.info("no context window from %s (HTTP %s)", url, response.status_code)
             return None
-        window = read(response.json(), model)
+        window: int | None = read(response.json(), model)
     except (httpx.TransportError, httpx.InvalidURL) as err:
         raise NotAnswered(f"{url}: {type(err).__name__}") from err
     except (httpx.HTTPError, ValueError) as err:
