@@ -14,6 +14,7 @@ import pytest
 pytest_plugins: list[str] = [
     "loopback",
     "keyrings",
+    "unprivileged",
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import faulthandler
 import logging
 import logging.handlers
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,7 +18,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from . import APP_ID, APP_NAME, __version__
 from .core.failures import StoreError
 from .localmodel import DEFAULT_N_CTX
-from .paths import data_dir, log_dir
+from .paths import PRIVATE_UMASK, data_dir, log_dir
 from .resources import app_icon_svg
 from .store import AlreadyOpen, TurnlogStore
 
@@ -144,6 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .ui.crash import ExceptHook
 
     argv = list(sys.argv if argv is None else argv)
+    os.umask(PRIVATE_UMASK)  # window.ini, logs, the database: the user's alone
     app = application(argv)
     home = data_dir()
     configure_logging(home)

@@ -10,13 +10,16 @@ import platformdirs
 ENV_HOME = "TURNLOG_HOME"
 DB_NAME = "turnlog.sqlite3"
 LOCK_NAME = "turnlog.lock"
+PRIVATE_UMASK = 0o077
+"""Set at start by the window and the CLI: every file Turnlog creates (the database and
+its -wal/-shm, window.ini, logs) is readable by its owner only."""
 
 
 def data_dir() -> Path:
     """The user's data directory, or `$TURNLOG_HOME` (tests, portable use). Created on demand."""
     override = os.environ.get(ENV_HOME)
     path = Path(override) if override else Path(platformdirs.user_data_dir("turnlog", False))
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
 
 
@@ -26,5 +29,5 @@ def database_path(home: Path | None = None) -> Path:
 
 def log_dir(home: Path | None = None) -> Path:
     path = (home or data_dir()) / "logs"
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path

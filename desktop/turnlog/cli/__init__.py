@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 from .. import __version__
 from ..core.failures import StoreError
+from ..paths import PRIVATE_UMASK
+from ..store.errors import file_fault
 from . import chat_commands, log_commands, privacy_commands
 
 # Exit statuses shared by all commands.
@@ -32,15 +35,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    os.umask(PRIVATE_UMASK)  # every file made from here on is the user's alone
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except StoreError as err:
-        print(f"error: {err}", file=sys.stderr)
+    except BrokenPipeError:
+        return EXIT_OK
+    except (StoreError, OSError) as err:
+        fault = err if isinstance(err, StoreError) else file_fault(err)
+        if fault is None:
+            raise  # not the environment: a bug, with its traceback
+        name = fault.code or fault.kind.value
+        if args.command == "ask":  # named, exit 4, the question given back
+            return chat_commands.fail(name, str(fault), getattr(args, "draft", None))
+        # One line, the fault named: `error: storage_full: The disk holding … is full. …`
+        print(f"error: {name}: {fault}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return EXIT_OK

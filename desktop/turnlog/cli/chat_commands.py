@@ -20,7 +20,7 @@ from ..chat import (
     request_for,
     sender_for,
 )
-from ..core.failures import FailureKind, ProviderFailure
+from ..core.failures import FailureKind, ProviderFailure, StoreError
 from ..core.projection import CostIndex
 from ..core.provider import CancelToken
 from ..core.send import Committed, Stage
@@ -32,6 +32,7 @@ from ..profiles import Profile, ProfileStore, ProfilesUnreadable, builtin_profil
 from ..providers import PRESETS, preset_by_id
 from ..secrets import KeyringUnavailable, check_key, open_key_store
 from ..store import TurnlogStore
+from .terminal import safe_for
 
 EXIT_REFUSED = 3
 EXIT_FAILED = 4
@@ -44,7 +45,10 @@ def register(sub: Any) -> None:
     where.add_argument("--new", action="store_true", help="start a new conversation")
     p.add_argument("--title", metavar="T", help="title of the new conversation")
     p.add_argument("--profile", metavar="P", help="provider profile name or id")
-    p.add_argument("text", metavar="TEXT", help="the question")
+    p.add_argument("text", metavar="TEXT",
+                   help="the question, or - to read it from standard input")
+    p.add_argument("--raw", action="store_true",
+                   help="write the answer as it is, control characters included")
     p.set_defaults(run=run_ask)
 
     p = sub.add_parser("profile", help="manage provider profiles (keys go to the OS keyring)")
@@ -86,7 +90,8 @@ def fail(kind: str, message: str, draft: str | None = None, code: int = EXIT_FAI
 
 
 def run_ask(args: argparse.Namespace) -> int:
-    draft = args.text
+    draft = sys.stdin.read().removesuffix("\n") if args.text == "-" else args.text
+    args.draft = draft  # given back by any failure, also one caught above this function
     try:
         profiles = ProfileStore(data_dir()).list()
     except ProfilesUnreadable as err:
@@ -137,9 +142,11 @@ def print_stage(stage: Stage, detail: str) -> None:
 
 def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
                 connection: Connection) -> int:
-    """Ask `draft` in the chosen conversation through `connection`; print and save."""
+    """Ask `draft` in the chosen conversation through `connection`; print and save. A
+    storage fault is named by `cli.main` (`failure: storage_full`, the draft given back)."""
     route = connection.route
     with TurnlogStore.open(data_dir()) as store:
+        store.check_sound()  # a damaged or read-only log fails before anything is sent
         if args.new:
             first_line = draft.strip().splitlines()[0][:60] if draft.strip() else ""
             conversation = store.create_conversation(
@@ -150,16 +157,19 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
             conversation = store.conversation(args.conversation)
         request = request_for(conversation, draft, route)
         if not request.model:
+            if args.new:
+                store.discard_if_empty(conversation.id)
             return fail(FailureKind.MODEL_NOT_FOUND.value,
                         f"No model set: give profile “{profile.name}” a --model.", draft)
         cancel = CancelToken()
         previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.cancel())
         streamed = False
+        safe = safe_for(sys.stdout, raw=args.raw)
 
         def on_delta(text: str) -> None:
             nonlocal streamed
             streamed = True
-            sys.stdout.write(text)
+            sys.stdout.write(safe(text))
             sys.stdout.flush()
 
         try:
@@ -169,18 +179,21 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
             )
         finally:
             signal.signal(signal.SIGINT, previous)
+        if args.new and not isinstance(outcome, Committed):
+            with contextlib.suppress(StoreError):  # the failure below says what went wrong
+                store.discard_if_empty(conversation.id)  # no empty conversation left behind
     if streamed:
         sys.stdout.write("\n")
     if isinstance(outcome, Committed):
         if not streamed:
-            print(outcome.turn.answer)
+            print(safe(outcome.turn.answer))
         print(f"saved as turn {outcome.turn.ordinal} ({outcome.turn.id})", file=sys.stderr)
         return 0
     failure = outcome.failure
     code = EXIT_REFUSED if failure.kind is FailureKind.REFUSED else EXIT_FAILED
     if streamed:
         print("(the text above was not saved)", file=sys.stderr)
-    return fail(failure.kind.value, failure.message(), outcome.draft, code)
+    return fail(failure.name, failure.message(), outcome.draft, code)
 
 
 def read_key(args: argparse.Namespace) -> str | None:

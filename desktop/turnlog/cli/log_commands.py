@@ -25,7 +25,15 @@ from ..export import FORMAT_VERSION, FORMATS, export_text
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
 from ..paths import data_dir
-from ..store import TurnlogStore
+from ..providers import DEFAULT_MAX_CONTENT_BYTES
+from ..store import NotFound, TurnlogStore
+from ..store.salvage import Readable
+from .terminal import safe_for
+
+MAX_TURN_TEXT_BYTES = DEFAULT_MAX_CONTENT_BYTES
+"""An imported question or answer may be as large as a live reply may be, no larger."""
+EXIT_DAMAGED = 5
+"""export/show wrote what could be read, but some rows of the conversation could not."""
 
 
 class ImportError_(ValueError):
@@ -53,14 +61,23 @@ def register(sub: Any) -> None:
     p.add_argument("conversation", type=int, metavar="ID")
     p.add_argument("--format", choices=FORMATS, default="jsonl",
                    help="jsonl (re-importable, the default) or markdown")
+    add_raw(p)
     p.set_defaults(run=run_export)
 
     p = sub.add_parser("list", help="list conversations, most recent first")
+    add_raw(p)
     p.set_defaults(run=run_list)
 
     p = sub.add_parser("show", help="print a conversation's whole history")
     p.add_argument("conversation", type=int, metavar="ID")
+    add_raw(p)
     p.set_defaults(run=run_show)
+
+
+def add_raw(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--raw", action="store_true",
+                   help="write conversation text as it is, control characters included "
+                   "(on a terminal they are shown as escapes such as \\x1b)")
 
 
 def default_route(wanted: str | None) -> Route:
@@ -84,9 +101,13 @@ def run_project(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"failure: {problem.kind.value}\n{problem.message()}", file=sys.stderr)
         return 4
-    with TurnlogStore.open(data_dir(), readonly=True) as store:
-        conversation = store.conversation(args.conversation)
-        turns = store.turns(conversation.id)
+    found = _read_conversation(args.conversation)
+    if found.skipped:
+        _report_skipped(found)
+        print("error: storage_damaged: a projection needs every turn; export what can be "
+              "read instead", file=sys.stderr)
+        return 1
+    conversation, turns = found.conversation, found.turns
     settings = conversation.settings
     overrides: dict[str, Any] = {}
     if args.max_bytes is not None:
@@ -152,19 +173,48 @@ def _runs(ordinals: tuple[int, ...]) -> str:
     return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ordinal_ranges(ordinals))
 
 
+def _text_problem(value: str, key: str, number: int) -> str | None:
+    """Why `value` cannot be stored as text, or None."""
+    try:
+        size = len(value.encode("utf-8", "strict"))
+    except UnicodeEncodeError:
+        return f"line {number}: '{key}' holds text that is not valid UTF-8 (a lone surrogate)"
+    if size > MAX_TURN_TEXT_BYTES:
+        return (f"line {number}: '{key}' is {size:,} bytes; a turn's text may be at most "
+                f"{MAX_TURN_TEXT_BYTES:,} bytes (4 MiB, the limit of a live reply)")
+    return None
+
+
+def _parse_line(line: str, number: int) -> dict[str, Any]:
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise ImportError_(f"line {number} is not JSON ({err.msg})") from None
+    except RecursionError:
+        raise ImportError_(f"line {number} is nested too deeply") from None
+    except ValueError as err:  # e.g. an integer of thousands of digits
+        raise ImportError_(f"line {number} holds a value that cannot be read ({err})") from None
+    if not isinstance(obj, dict):
+        raise ImportError_(f"line {number} is not a JSON object")
+    for key, value in obj.items():
+        if isinstance(value, str):
+            problem = _text_problem(value, key, number)
+            if problem is not None:
+                raise ImportError_(problem)
+    return obj
+
+
 def read_jsonl(stream: TextIO) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Parse an export: a header line, then one object per turn. Blank lines are skipped."""
+    """Parse an export: a header line, then one object per turn. Blank lines are skipped;
+    a byte-order mark at the start is allowed. Every error names its line."""
     header: dict[str, Any] | None = None
     turns: list[dict[str, Any]] = []
     for number, line in enumerate(stream, start=1):
+        if number == 1:
+            line = line.removeprefix("\ufeff")
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise ImportError_(f"line {number} is not JSON ({err.msg})") from None
-        if not isinstance(obj, dict):
-            raise ImportError_(f"line {number} is not a JSON object")
+        obj = _parse_line(line, number)
         if header is None:
             if obj.get("turnlog") != FORMAT_VERSION:
                 raise ImportError_(
@@ -194,20 +244,14 @@ def run_import(args: argparse.Namespace) -> int:
         print(f"error: cannot import {args.file}: {err}", file=sys.stderr)
         return 1
     model = args.model or str(header.get("model") or "")
-    with TurnlogStore.open(data_dir()) as store, store.db.atomic():
-        conversation = store.create_conversation(
-            str(header.get("title") or args.file.stem),
-            system_prompt=str(header.get("system") or ""),
-            model=model,
-        )
+    with TurnlogStore.open(data_dir()) as store:
         pending = []
         taken: set[str] = set()
         for obj in lines:
             turn_id = obj.get("id") or uuid.uuid4().hex
-            if turn_id in taken or _exists(store, turn_id):
+            if turn_id in taken or store.turn_exists(turn_id):
                 turn_id = uuid.uuid4().hex  # ids are global; a re-import gets fresh ones
             taken.add(turn_id)
-            created = _time(obj.get("created_at"))
             pending.append(
                 PendingTurn(
                     id=turn_id,
@@ -216,18 +260,17 @@ def run_import(args: argparse.Namespace) -> int:
                     model=str(obj.get("model") or model),
                     finish_reason="stop",
                     usage=Usage.from_json(obj.get("usage")),
-                    created_at=created,
+                    created_at=_time(obj.get("created_at")),
                 )
             )
-        store.import_turns(conversation.id, pending)
+        conversation = store.import_conversation(
+            str(header.get("title") or args.file.stem),
+            system_prompt=str(header.get("system") or ""),
+            model=model,
+            turns=pending,
+        )
     print(conversation.id)
     return 0
-
-
-def _exists(store: TurnlogStore, turn_id: str) -> bool:
-    from ..store.models import TurnRow
-
-    return TurnRow.get_or_none(TurnRow.id == turn_id) is not None
 
 
 def _time(value: Any) -> datetime:
@@ -240,38 +283,58 @@ def _time(value: Any) -> datetime:
     return datetime.now(UTC)
 
 
-def run_export(args: argparse.Namespace) -> int:
+def _read_conversation(conversation_id: int) -> Readable:
+    """What can be read of a conversation; rows that cannot are counted, not fatal."""
     with TurnlogStore.open(data_dir(), readonly=True) as store:
-        conversation = store.conversation(args.conversation)
-        turns = store.turns(conversation.id)
-    sys.stdout.write(export_text(conversation, turns, args.format))
-    return 0
+        return store.readable(conversation_id)
+
+
+def _report_skipped(found: Readable) -> int:
+    """Tell about rows that could not be read (stderr, one line each); the exit status."""
+    if not found.skipped:
+        return 0
+    print(f"warning: {len(found.skipped)} of {len(found.turns) + len(found.skipped)} turns "
+          "could not be read and were skipped (the database is damaged):", file=sys.stderr)
+    for row in found.skipped:
+        print(f"  {row.describe()}", file=sys.stderr)
+    return EXIT_DAMAGED
+
+
+def run_export(args: argparse.Namespace) -> int:
+    found = _read_conversation(args.conversation)
+    safe = safe_for(sys.stdout, raw=args.raw)
+    sys.stdout.write(safe(export_text(found.conversation, found.turns, args.format)))
+    sys.stdout.flush()
+    return _report_skipped(found)
 
 
 def run_list(args: argparse.Namespace) -> int:
     home = data_dir()
-    if not (home / "turnlog.sqlite3").exists():
-        print("no conversations yet")
-        return 0
-    with TurnlogStore.open(home, readonly=True) as store:
-        rows = [(c, store.turn_count(c.id)) for c in store.conversations()]
+    try:
+        with TurnlogStore.open(home, readonly=True) as store:
+            rows = store.readable_conversations()
+    except NotFound:
+        rows = []  # no database yet, or an empty file
     if not rows:
         print("no conversations yet")
+    safe = safe_for(sys.stdout, raw=args.raw)
     for conversation, count in rows:
         stamp = conversation.updated_at.astimezone().strftime("%Y-%m-%d %H:%M") \
             if conversation.updated_at else ""
-        print(f"{conversation.id:>5}  {stamp}  {count:>6} turns  {conversation.title}")
+        print(f"{conversation.id:>5}  {stamp}  {count:>6} turns  {safe(conversation.title)}")
     return 0
 
 
 def run_show(args: argparse.Namespace) -> int:
-    with TurnlogStore.open(data_dir(), readonly=True) as store:
-        conversation = store.conversation(args.conversation)
-        turns = store.turns(conversation.id)
-    print(f"# {conversation.title}  (conversation {conversation.id}, model "
-          f"{conversation.model or 'not set'})")
+    found = _read_conversation(args.conversation)
+    conversation = found.conversation
+    safe = safe_for(sys.stdout, raw=args.raw)
+    print(safe(f"# {conversation.title}  (conversation {conversation.id}, model "
+               f"{conversation.model or 'not set'})"))
     if conversation.system_prompt:
-        print(f"\nsystem: {conversation.system_prompt}")
-    for turn in turns:
-        print(f"\n## turn {turn.ordinal}  [{turn.id}]\n\n> {turn.question}\n\n{turn.answer}")
-    return 0
+        print(safe(f"\nsystem: {conversation.system_prompt}"))
+    for turn in found.turns:
+        print(safe(f"\n## turn {turn.ordinal}  [{turn.id}]\n\n> {turn.question}\n\n"
+                   f"{turn.answer}"))
+    sys.stdout.flush()
+    return _report_skipped(found)

@@ -204,21 +204,31 @@ def split_utf8(
 ) -> list[str]:
     """Split `text` into pieces of at most `max_bytes` (as `measure` counts them), never
     inside a character: Python strings hold whole code points, and we cut between them."""
-    if max_bytes < 6:
-        raise ValueError("a chunk must hold at least one character (6 bytes)")
     pieces: list[str] = []
     start = 0
     while start < len(text):
-        lo, hi = start + 1, len(text)
-        while lo < hi:  # the longest prefix that fits
-            mid = (lo + hi + 1) // 2
-            if measure(text[start:mid]) <= max_bytes:
-                lo = mid
-            else:
-                hi = mid - 1
-        pieces.append(text[start:lo])
-        start = lo
+        end = fitting_end(text, start, max_bytes, measure)
+        pieces.append(text[start:end])
+        start = end
     return pieces
+
+
+def fitting_end(
+    text: str, start: int, max_bytes: int, measure: Callable[[str], int] = utf8_len
+) -> int:
+    """The end of the longest piece of `text` from `start` that fits in `max_bytes`. Every
+    character takes at least one byte, so the search never looks past `start + max_bytes`:
+    its cost follows the piece, not the rest of the text."""
+    if max_bytes < 6:
+        raise ValueError("a chunk must hold at least one character (6 bytes)")
+    lo, hi = start + 1, min(len(text), start + max_bytes)
+    while lo < hi:  # the longest prefix that fits
+        mid = (lo + hi + 1) // 2
+        if measure(text[start:mid]) <= max_bytes:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def chunk_turns(turns: Sequence[Turn], max_bytes: int) -> list[str]:
@@ -238,15 +248,17 @@ def take_chunk(blocks: list[str], max_bytes: int) -> tuple[str, list[str]]:
     used = 0
     taken = 0
     for block in blocks:
-        size = json_len(block)
+        # A block longer than the room cannot fit (a character is at least one byte):
+        # no need to measure all of it.
+        size = json_len(block) if len(block) <= max_bytes else max_bytes + 1
         if used + size > max_bytes:
             break
         used += size
         taken += 1
     if taken:
         return "".join(blocks[:taken]), blocks[taken:]
-    first = split_utf8(blocks[0], max_bytes, json_len)[0]
-    return first, [blocks[0][len(first) :], *blocks[1:]]
+    end = fitting_end(blocks[0], 0, max_bytes, json_len)
+    return blocks[0][:end], [blocks[0][end:], *blocks[1:]]
 
 
 # ------------------------------------------------------------------ compactor

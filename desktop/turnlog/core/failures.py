@@ -102,6 +102,12 @@ class Failure:
     status: int | None = None
     stage: str = ""
     context_window: int | None = None
+    code: str = ""  # a finer name than `kind` where there is one, e.g. "storage_full"
+
+    @property
+    def name(self) -> str:
+        """What the CLI prints after `failure:`: the finer code, else the kind."""
+        return self.code or self.kind.value
 
     @property
     def title(self) -> str:
@@ -130,11 +136,17 @@ class ProviderFailure(Exception):
 
 
 class StoreError(Exception):
-    """A storage fault with plain words (disk full, locked, corrupt, deleted meanwhile)."""
+    """A storage fault with plain words (disk full, locked, corrupt, deleted meanwhile).
+    `code` names the fault more finely than `kind` (e.g. "storage_full") where known."""
+
+    code = ""
 
     def __init__(self, message: str, *, kind: FailureKind = FailureKind.STORAGE) -> None:
         super().__init__(message)
         self.kind = kind
+
+    def failure(self, stage: str = "") -> Failure:
+        return Failure(self.kind, detail=str(self), stage=stage, code=self.code)
 
 
 def rate_limit_hint(retry_after: float | None) -> str:

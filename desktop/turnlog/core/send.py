@@ -283,7 +283,7 @@ class Sender:
             run.turns = self.store.turns(run.cid)
             run.generation = self.store.generation(run.cid)
         except StoreError as err:
-            raise _Stop(Failed(Failure(err.kind, detail=str(err)), run.draft)) from err
+            raise _Stop(Failed(err.failure(), run.draft)) from err
 
     def _compact(self, run: _Run) -> None:
         """Start an attempt; with compaction on, make or reuse the summary it needs."""
@@ -310,7 +310,7 @@ class Sender:
             raise _Stop(Failed(err.failure, run.draft, projection=run.previous,
                                record=record)) from err
         except StoreError as err:
-            failure = Failure(err.kind, detail=str(err), stage="compacting")
+            failure = err.failure(stage="compacting")
             raise _Stop(Failed(failure, run.draft)) from err
         run.summary = compaction.summary
 
@@ -409,7 +409,7 @@ class Sender:
         except StoreError as err:
             record = self._record(run, projection, err.kind.value, usage=reply.usage,
                                   first_token_s=reply.first_token_s)
-            failure = Failure(err.kind, detail=str(err))
+            failure = err.failure()
             return Failed(failure, run.draft, reply.content, projection, record)
         record = self._record(run, projection, "committed", usage=reply.usage,
                               first_token_s=reply.first_token_s, turn_id=turn.id)

@@ -30,45 +30,61 @@ class KnownStoreFault(StoreError):
 class AlreadyOpen(StoreError):
     """Another Turnlog process holds this data directory for writing."""
 
+    code = "storage_in_use"
+
 
 class DatabaseLocked(KnownStoreFault):
     """SQLite stayed busy past the timeout."""
 
+    code = "storage_locked"
     hint = "Close other programs using it and try again."
 
 
 class DatabaseCorrupt(KnownStoreFault):
     """The file is not a readable Turnlog database."""
 
+    code = "storage_damaged"
     hint = "Restore it from a backup or move it aside to start fresh."
 
 
 class DiskFull(KnownStoreFault):
     """The disk (or quota) is full."""
 
+    code = "storage_full"
     hint = "Free some space and try again; nothing was lost."
 
 
 class DatabaseReadOnly(KnownStoreFault):
     """The file, its folder or the file system does not allow writing."""
 
+    code = "storage_read_only"
     hint = "Check the permissions of the file and its folder, and that the disk is not read-only."
 
 
 class CannotOpen(KnownStoreFault):
     """The file cannot be opened at all (missing folder, no access, too many files)."""
 
+    code = "storage_cannot_open"
     hint = "Check that the data folder exists and that Turnlog may open files in it."
 
 
 class DiskIOError(KnownStoreFault):
     """The operating system reported an I/O error while reading or writing."""
 
+    code = "storage_io"
     hint = "The disk may be failing or was removed; check it, then try again."
 
 
 class SchemaTooNew(StoreError):
     """The database was written by a newer Turnlog."""
+
+    code = "storage_too_new"
+
+
+class NeedsUpgrade(StoreError):
+    """A read-only command met a database of an older schema: only a writer upgrades it."""
+
+    code = "storage_needs_upgrade"
 
 
 class UpgradeFailed(StoreError):
@@ -179,6 +195,18 @@ def classify(err: BaseException, path: str) -> StoreError | None:
     else:
         detail = f"{type(err).__name__}: {err}"
     return kind(text.format(path=path, detail=detail))
+
+
+def file_fault(err: OSError) -> StoreError | None:
+    """The named fault for an `OSError` on a file of the data directory other than the
+    database (the folder itself, `profiles.json`, a log), or `None` when the error is not
+    one of the environment."""
+    code = _BY_ERRNO.get(err.errno or 0)
+    if code is None:
+        return None
+    kind = _BY_CODE[code][0]
+    where = err.filename or "a file in the data directory"
+    return kind(f"{where}: {err.strerror or err}.")
 
 
 STORE_EXCEPTIONS = (peewee.PeeweeException, sqlite3.Error, OSError)

@@ -24,10 +24,23 @@ from ..core.failures import FailureKind, StoreError
 from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
 from ..paths import DB_NAME, LOCK_NAME
-from . import deletion, rows, summaries, upgrade
+from . import deletion, rows, salvage, summaries, upgrade
 from .deletion import DeletionCounts
-from .errors import STORE_EXCEPTIONS, AlreadyOpen, NotFound, SchemaTooNew, TurnIdConflict, classify
-from .migrations import SCHEMA_VERSION, current_version
+from .errors import (
+    SQLITE_CANTOPEN,
+    SQLITE_READONLY,
+    STORE_EXCEPTIONS,
+    AlreadyOpen,
+    DatabaseCorrupt,
+    NeedsUpgrade,
+    NotFound,
+    SchemaTooNew,
+    TurnIdConflict,
+    classify,
+    result_code,
+)
+from .files import make_private, reading_database, settled
+from .migrations import SCHEMA_VERSION, current_version, table_names
 from .models import ConversationRow, RequestRow, TurnRow, database
 from .pages import LogPages
 
@@ -50,32 +63,57 @@ def _create_private(path: Path) -> None:
 
 
 class _WriterLock:
-    """An advisory `flock` on `<data dir>/turnlog.lock`; released when the process dies."""
+    """An advisory `flock` on `<data dir>/turnlog.lock` (it names the holder) and on the
+    database file itself: deleting the lock file's path releases neither, so a second
+    writer is refused all the same. Both are released when the process dies. (Not `fcntl`
+    locks: SQLite's own close of the file would drop those.)"""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, db_path: Path) -> None:
         self.path = path
-        self._fd: int | None = None
+        self.db_path = db_path
+        self._fds: list[int] = []
 
     def acquire(self) -> None:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        if not self._take(fd):
+            holder = os.read(fd, 32).decode("ascii", "replace").strip() or "another process"
+            os.close(fd)
+            raise self._held(holder)
+        try:
+            _create_private(self.db_path)
+            db_fd = os.open(self.db_path, os.O_RDONLY)
+        except BaseException:
+            self.release()
+            raise
+        if not self._take(db_fd):
+            os.close(db_fd)
+            self.release()
+            raise self._held("another process")
+        with suppress(OSError):  # only informs the next one refused; a full disk may refuse
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+
+    def _take(self, fd: int) -> bool:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.read(fd, 32).decode("ascii", "replace").strip() or "another process"
-            os.close(fd)
-            raise AlreadyOpen(
-                f"Turnlog is already open with this data directory ({self.path.parent}, held by "
-                f"process {holder}). Close the other window or command first."
-            ) from None
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
-        self._fd = fd
+            return False
+        self._fds.append(fd)
+        return True
+
+    def _held(self, holder: str) -> AlreadyOpen:
+        return AlreadyOpen(
+            f"Turnlog is already open with this data directory ({self.path.parent}, held by "
+            f"process {holder}). Close the other window or command first."
+        )
 
     def release(self) -> None:
-        if self._fd is not None:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
-            os.close(self._fd)
-            self._fd = None
+        while self._fds:
+            fd = self._fds.pop()
+            with suppress(OSError):
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            with suppress(OSError):
+                os.close(fd)
 
 
 class TurnlogStore:
@@ -87,32 +125,42 @@ class TurnlogStore:
         self.db = db
         self._lock = lock
         self.max_records_per_conversation = MAX_RECORDS_PER_CONVERSATION
+        self._checked = False
+        self._damage: DatabaseCorrupt | None = None
 
     # ----------------------------------------------------------------- life cycle
     @classmethod
     def open(cls, home: Path, *, readonly: bool = False) -> TurnlogStore:
         """Open (creating if needed) the database in `home`.
 
-        A writer takes the data directory's lock; `readonly` opens never write,
-        so projecting or listing leaves the database file byte-identical.
+        A writer takes the data directory's lock and makes its files private. A `readonly`
+        open uses SQLite's `mode=ro` and sets no persistent pragma: it never creates,
+        upgrades or changes the file (an older schema is refused with `NeedsUpgrade`).
         """
-        home.mkdir(parents=True, exist_ok=True)
         path = home / DB_NAME
         lock = None
-        if not readonly:
-            lock = _WriterLock(home / LOCK_NAME)
-            lock.acquire()
-        elif not path.exists():
-            raise NotFound(f"There is no Turnlog database in {home} yet.")
-        db = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, check_same_thread=False)
         try:
-            if not readonly:
-                _create_private(path)
-            database.initialize(db)
-            db.connect(reuse_if_open=True)
-            cls._bring_up_to_date(db, path, readonly)
+            if readonly:
+                if not path.exists():
+                    raise NotFound(f"There is no Turnlog database in {home} yet.")
+                db = reading_database(path)
+            else:
+                home.mkdir(mode=0o700, parents=True, exist_ok=True)
+                make_private(home)
+                lock = _WriterLock(home / LOCK_NAME, path)
+                lock.acquire()
+                db = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, check_same_thread=False)
+            try:
+                cls._connect(db, path, readonly)
+            except STORE_EXCEPTIONS as err:
+                # A WAL database in a read-only folder: SQLite cannot make its `-shm`.
+                # Nothing can be pending in a `-wal` there, so read the file as it is.
+                if not readonly or result_code(err) not in (SQLITE_READONLY, SQLITE_CANTOPEN) \
+                        or not settled(path):
+                    raise
+                db = reading_database(path, immutable=True)
+                cls._connect(db, path, readonly)
         except BaseException as err:
-            db.close()
             if lock:
                 lock.release()
             known = classify(err, str(path)) if isinstance(err, STORE_EXCEPTIONS) else None
@@ -120,6 +168,17 @@ class TurnlogStore:
                 raise
             raise known from err
         return cls(home, db, lock)
+
+    @classmethod
+    def _connect(cls, db: peewee.SqliteDatabase, path: Path, readonly: bool) -> None:
+        database.initialize(db)
+        try:
+            db.connect(reuse_if_open=True)
+            cls._bring_up_to_date(db, path, readonly)
+        except BaseException:
+            with suppress(*STORE_EXCEPTIONS):
+                db.close()
+            raise
 
     @staticmethod
     def _bring_up_to_date(db: peewee.SqliteDatabase, path: Path, readonly: bool) -> None:
@@ -131,17 +190,29 @@ class TurnlogStore:
             )
         if version < SCHEMA_VERSION:
             if readonly:
-                raise StoreError(
-                    f"{path} needs an upgrade; open Turnlog (or any writing command) once."
+                if version == 0 and not table_names(db):
+                    raise NotFound(f"The Turnlog database {path} is empty.")
+                raise NeedsUpgrade(
+                    f"{path} is from an older Turnlog (schema {version}, this one knows "
+                    f"{SCHEMA_VERSION}) and needs an upgrade, which only a writing command "
+                    "does: open Turnlog (or run `turnlog-cli ask`) once, then try again."
                 )
             upgrade.bring_up_to_date(db, path)
 
     def close(self) -> None:
+        """Checkpoint (a writer), close and release the lock. Never raises: a fault here
+        (a read-only file, a full disk) is logged, the committed data is safe in the WAL."""
         try:
             if not self.db.is_closed():
                 if self._lock is not None:
-                    self.db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-                self.db.close()
+                    try:
+                        self.db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                    except STORE_EXCEPTIONS as err:
+                        log.info("Could not checkpoint %s on close: %s", self.path, err)
+                try:
+                    self.db.close()
+                except STORE_EXCEPTIONS as err:
+                    log.info("Could not close %s cleanly: %s", self.path, err)
         finally:
             if self._lock is not None:
                 self._lock.release()
@@ -172,6 +243,44 @@ class TurnlogStore:
     def _need_writer(self) -> None:
         if self._lock is None:
             raise StoreError("This store was opened read-only.")
+        if self._damage is not None:
+            raise self._damage
+        if not self._checked:
+            self.check_sound()
+
+    def check_sound(self) -> None:
+        """Before the first write of a session: `PRAGMA quick_check`, and a write that is
+        rolled back (a read-only file passes every read). A damaged file raises
+        `DatabaseCorrupt`, and every later write is refused with it: nothing is ever
+        written into a damaged log. Callers may run this early (off the GUI thread) so a
+        fault shows before a question is sent."""
+        if self._lock is None:
+            raise StoreError("This store was opened read-only.")
+        if self._damage is not None:
+            raise self._damage
+        try:
+            with self._guard():
+                found = [str(r[0]) for r in self.db.execute_sql("PRAGMA quick_check").fetchall()]
+        except DatabaseCorrupt as err:
+            self._damage = err
+            raise
+        if found != ["ok"]:
+            self._damage = DatabaseCorrupt(
+                f"The database {self.path} is damaged ({'; '.join(found[:3])}); nothing will "
+                "be written into it. Export what can be read (turnlog-cli export) and open "
+                "the folder to move it aside."
+            )
+            raise self._damage
+        with self._guard(), self.db.atomic("IMMEDIATE") as probe:
+            version = current_version(self.db)
+            self.db.execute_sql(f"PRAGMA user_version = {version}")
+            probe.rollback()
+        self._checked = True
+
+    @property
+    def damage(self) -> DatabaseCorrupt | None:
+        """The damage found by `check_sound`, if any (writes are refused with it)."""
+        return self._damage
 
     # -------------------------------------------------------------- conversations
     def create_conversation(
@@ -508,3 +617,51 @@ class TurnlogStore:
             if vacuum:
                 self.db.execute_sql("VACUUM")
                 self.db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    # ------------------------------------------------------ import, salvage, discard
+    def import_conversation(
+        self, title: str, *, system_prompt: str, model: str, turns: Sequence[PendingTurn]
+    ) -> Conversation:
+        """A new conversation with `turns`, in one transaction: all of it or nothing. The
+        transaction sits inside the fault translation, so a full disk is named as such
+        (the original SQLite error, not the rollback's)."""
+        self._need_writer()
+        with self._guard(), self.db.atomic():
+            conversation = self.create_conversation(title, system_prompt=system_prompt,
+                                                    model=model)
+            for pending in turns:
+                self.commit_turn(conversation.id, pending)
+        return self.conversation(conversation.id)
+
+    def turn_exists(self, turn_id: str) -> bool:
+        with self._guard():
+            return TurnRow.get_or_none(TurnRow.id == turn_id) is not None
+
+    def discard_if_empty(self, conversation_id: int) -> bool:
+        """Delete a conversation that never got a turn (a first question that failed),
+        so no empty conversation is left behind, with the records of its failed
+        requests; returns whether it was deleted. One with a turn is kept."""
+        self._need_writer()
+        with self._guard(), self.db.atomic("IMMEDIATE"):
+            if TurnRow.select().where(TurnRow.conversation == conversation_id).exists():
+                return False
+            gone = ConversationRow.delete().where(
+                ConversationRow.id == conversation_id).execute()
+        if gone:
+            self.scrub()  # its title (the question's first line) leaves no copy in -wal
+        return bool(gone)
+
+    def readable(self, conversation_id: int) -> salvage.Readable:
+        """Export what can be read: the conversation's turns row by row, skipping and
+        counting those that cannot be decoded or read (works on a damaged file, never
+        writes)."""
+        with self._guard():
+            return salvage.readable_turns(self.path, conversation_id,
+                                          immutable="immutable=1" in self.db.database)
+
+    def readable_conversations(self) -> list[tuple[Conversation, int]]:
+        """Every conversation and its number of turns, newest first, read leniently: a
+        title holding damaged text is shown with U+FFFD, never a failure."""
+        with self._guard():
+            return salvage.readable_conversations(
+                self.path, immutable="immutable=1" in self.db.database)

@@ -1,0 +1,53 @@
+"""Conversation text on a terminal: control characters shown, never obeyed.
+
+Text from a model or an imported file may hold escape sequences that change the window
+title, clear the screen or plant links (C0/C1 controls), or bidi overrides that make
+text read in a different order than it is stored. Written to a terminal, each of these
+becomes a visible escape (`\\x1b`, `\\u202e`); newline and tab stay. `--raw`, or output
+to a pipe or file, keeps the bytes as they are. `TURNLOG_TERMINAL=1` treats any output
+as a terminal (`0`: as a pipe), for tests and for pagers that pass controls through.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from typing import TextIO
+
+ENV_FORCE = "TURNLOG_TERMINAL"
+
+# C0 but newline and tab, DEL, C1; bidi embeddings/overrides/isolates and the marks.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """`text` with every control and bidi override written as a visible escape."""
+    return _UNSAFE.sub(_escape, text)
+
+
+def is_terminal(stream: TextIO) -> bool:
+    forced = os.environ.get(ENV_FORCE)
+    if forced in ("0", "1"):
+        return forced == "1"
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def safe_for(stream: TextIO, *, raw: bool = False) -> Callable[[str], str]:
+    """The function that makes conversation text safe for `stream`: `visible` on a
+    terminal, unchanged with `raw` or for a pipe."""
+    if raw or not is_terminal(stream):
+        return _unchanged
+    return visible
+
+
+def _unchanged(text: str) -> str:
+    return text

@@ -1,0 +1,77 @@
+"""The data directory's files on disk: private to their owner, and opened for reading
+without changing a byte."""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+from contextlib import suppress
+from pathlib import Path
+from urllib.parse import quote
+
+import peewee
+
+log = logging.getLogger(__name__)
+PRIVATE_DIR = 0o700
+PRIVATE_FILE = 0o600
+
+READ_PRAGMAS = {
+    # Nothing that persists in the file (no journal_mode, no secure_delete): a reader
+    # must leave the database byte-identical.
+    "foreign_keys": 1,
+    "busy_timeout": 5000,
+    "query_only": 1,
+}
+
+
+def reading_database(path: Path, *, immutable: bool = False) -> peewee.SqliteDatabase:
+    """A connection that cannot write: SQLite's `mode=ro` (so it never creates the file or
+    changes its header) plus `query_only`. `immutable` also skips the `-shm` file a WAL
+    database needs, which a read-only folder cannot hold (see `settled`)."""
+    uri = f"file:{quote(str(path))}?mode=ro" + ("&immutable=1" if immutable else "")
+    return peewee.SqliteDatabase(uri, uri=True, pragmas=READ_PRAGMAS, check_same_thread=False)
+
+
+def settled(path: Path) -> bool:
+    """Whether everything committed is in the main file (no `-wal` with frames in it), so
+    it may be read as immutable: in a read-only folder no writer can add a `-wal` either."""
+    try:
+        return os.stat(f"{path}-wal").st_size == 0
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
+def make_private(home: Path) -> list[Path]:
+    """Make the data directory 0700 and every file in it (and in its folders, such as
+    `logs/`) 0600, fixing those an older version left readable by others. Returns what
+    was changed. A file that cannot be changed is logged and skipped."""
+    changed: list[Path] = []
+    todo = [home]
+    while todo:
+        folder = todo.pop()
+        _set_mode(folder, PRIVATE_DIR, changed)
+        try:
+            entries = list(os.scandir(folder))
+        except OSError as err:
+            log.warning("Could not list %s to make it private: %s", folder, err)
+            continue
+        for entry in entries:
+            with suppress(OSError):
+                if entry.is_dir(follow_symlinks=False):
+                    todo.append(Path(entry.path))
+                elif entry.is_file(follow_symlinks=False):
+                    _set_mode(Path(entry.path), PRIVATE_FILE, changed)
+    return changed
+
+
+def _set_mode(path: Path, mode: int, changed: list[Path]) -> None:
+    try:
+        current = stat.S_IMODE(os.lstat(path).st_mode)
+        if current & ~mode:
+            os.chmod(path, current & mode)
+            changed.append(path)
+    except OSError as err:
+        log.warning("Could not make %s private: %s", path, err)

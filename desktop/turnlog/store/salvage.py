@@ -1,0 +1,193 @@
+"""Reading what can be read: a conversation's turns row by row, skipping and counting the
+rows that cannot be decoded (garbage inside a row) or read (a damaged page), so one bad
+row does not block exporting all the others.
+
+It uses its own read-only connection (`mode=ro`) with raw bytes, so it works on a file
+that `check_sound` found damaged and never writes to it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import quote
+
+from ..core.model import Conversation, ConversationSettings, Turn
+from ..export import export_text
+from . import rows
+from .errors import NotFound
+
+_COLUMNS = ", ".join(rows.TURN_COLUMNS)
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedRow:
+    """A row that could not be read: where it was (ordinal if known) and why."""
+
+    ordinal: int | None
+    reason: str
+
+    def describe(self) -> str:
+        where = f"turn {self.ordinal}" if self.ordinal is not None else "a turn"
+        return f"{where}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class Readable:
+    """The conversation and the turns that could be read, oldest first, and the rows
+    that could not."""
+
+    conversation: Conversation
+    turns: tuple[Turn, ...]
+    skipped: tuple[SkippedRow, ...] = field(default=())
+
+
+def _connect(path: Path, immutable: bool) -> sqlite3.Connection:
+    uri = f"file:{quote(str(path))}?mode=ro" + ("&immutable=1" if immutable else "")
+    con = sqlite3.connect(uri, uri=True, isolation_level=None)
+    con.text_factory = bytes
+    con.execute("PRAGMA query_only = 1")
+    return con
+
+
+def _text(value: object, column: str) -> str:
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8", "strict")
+        except UnicodeDecodeError as err:
+            raise ValueError(f"{column} is not valid UTF-8 (byte {err.start})") from None
+    if value is None:
+        raise ValueError(f"{column} is missing")
+    return str(value)
+
+
+def _turn(row: tuple[object, ...]) -> Turn:
+    values = dict(zip(rows.TURN_COLUMNS, row, strict=True))
+    usage = values["usage"]
+    return rows.turn_of(
+        _text(values["id"], "id"),
+        int(values["ordinal"]),  # type: ignore[call-overload]
+        _text(values["question"], "question"),
+        _text(values["answer"], "answer"),
+        _text(values["model"], "model"),
+        _text(values["finish_reason"], "finish_reason"),
+        _text(values["created_at"], "created_at"),
+        None if usage is None else _text(usage, "usage"),
+    )
+
+
+_CONVERSATION_COLUMNS = ("id", "title", "system_prompt", "model", "settings", "created_at",
+                         "updated_at")
+
+
+def _lenient(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return "" if value is None else str(value)
+
+
+def _time_or_none(value: object) -> datetime | None:
+    try:
+        return rows.parse_time(_lenient(value))
+    except ValueError:
+        return None
+
+
+def _conversation_of(row: tuple[object, ...]) -> Conversation:
+    """A conversation row read leniently: undecodable bytes become U+FFFD, unreadable
+    settings the defaults, so a damaged title never hides the conversation."""
+    values = dict(zip(_CONVERSATION_COLUMNS, row, strict=True))
+    try:
+        settings = ConversationSettings.from_json(json.loads(_lenient(values["settings"])))
+    except (ValueError, TypeError, AttributeError):
+        settings = ConversationSettings()
+    return Conversation(
+        id=int(values["id"]),  # type: ignore[call-overload]
+        title=_lenient(values["title"]),
+        system_prompt=_lenient(values["system_prompt"]),
+        model=_lenient(values["model"]),
+        settings=settings,
+        created_at=_time_or_none(values["created_at"]),
+        updated_at=_time_or_none(values["updated_at"]),
+    )
+
+
+def _conversation(con: sqlite3.Connection, conversation_id: int) -> Conversation:
+    row = con.execute(f"SELECT {', '.join(_CONVERSATION_COLUMNS)} FROM conversations "
+                      "WHERE id = ?", (conversation_id,)).fetchone()
+    if row is None:
+        raise NotFound(f"There is no conversation {conversation_id}.")
+    return _conversation_of(row)
+
+
+def readable_conversations(path: Path, *, immutable: bool = False
+                           ) -> list[tuple[Conversation, int]]:
+    """Every conversation with its number of turns, newest first, read leniently (for
+    listing a log whose titles may hold damaged text)."""
+    con = _connect(path, immutable)
+    try:
+        found = con.execute(
+            f"SELECT {', '.join('c.' + c for c in _CONVERSATION_COLUMNS)}, "
+            "(SELECT count(*) FROM turns t WHERE t.conversation_id = c.id) "
+            "FROM conversations c ORDER BY c.updated_at DESC, c.id DESC").fetchall()
+    finally:
+        con.close()
+    return [(_conversation_of(row[:-1]), int(row[-1])) for row in found]
+
+
+def _one_by_one(con: sqlite3.Connection, conversation_id: int) -> Iterator[Turn | SkippedRow]:
+    """Each row on its own query, for when reading them together fails (a damaged page)."""
+    try:
+        ordinals = [int(r[0]) for r in con.execute(
+            "SELECT ordinal FROM turns WHERE conversation_id = ? ORDER BY ordinal",
+            (conversation_id,))]
+    except sqlite3.DatabaseError as err:
+        yield SkippedRow(None, f"the list of turns cannot be read ({err})")
+        return
+    for ordinal in ordinals:
+        try:
+            row = con.execute(f"SELECT {_COLUMNS} FROM turns WHERE conversation_id = ? "
+                              "AND ordinal = ?", (conversation_id, ordinal)).fetchone()
+            yield _turn(row)
+        except (sqlite3.DatabaseError, ValueError, TypeError) as err:
+            yield SkippedRow(ordinal, str(err))
+
+
+def _all_rows(con: sqlite3.Connection, conversation_id: int) -> Iterator[Turn | SkippedRow]:
+    found = con.execute(f"SELECT {_COLUMNS} FROM turns WHERE conversation_id = ? "
+                        "ORDER BY ordinal", (conversation_id,)).fetchall()
+    for row in found:
+        try:
+            yield _turn(row)
+        except (ValueError, TypeError) as err:
+            ordinal = row[1] if isinstance(row[1], int) else None
+            yield SkippedRow(ordinal, str(err))
+
+
+def readable_turns(path: Path, conversation_id: int, *, immutable: bool = False) -> Readable:
+    """What can be read of one conversation in the database at `path` (`immutable`: a
+    settled WAL database in a read-only folder, see `files.settled`)."""
+    con = _connect(path, immutable)
+    try:
+        conversation = _conversation(con, conversation_id)
+        try:
+            found = list(_all_rows(con, conversation_id))
+        except sqlite3.DatabaseError:
+            found = list(_one_by_one(con, conversation_id))
+    finally:
+        con.close()
+    turns = tuple(x for x in found if isinstance(x, Turn))
+    skipped = tuple(x for x in found if isinstance(x, SkippedRow))
+    return Readable(conversation, turns, skipped)
+
+
+def export_readable(path: Path, conversation_id: int, fmt: str = "jsonl"
+                    ) -> tuple[str, tuple[SkippedRow, ...]]:
+    """Export what can be read of a conversation (for a damaged log): the text in `fmt`
+    and the rows that were skipped."""
+    found = readable_turns(path, conversation_id)
+    return export_text(found.conversation, found.turns, fmt), found.skipped
