@@ -11,13 +11,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..chat import Route, request_for  # options_for: the window imports it here
+from ..chat import (  # options_for: the window imports it here
+    ProviderConfig,
+    Route,
+    profile_route,
+    request_for,
+)
 from ..core.budget import InvalidBudget
 from ..core.compaction import preview
 from ..core.model import Usage
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import PendingTurn, check_question
 from ..export import FORMAT_VERSION, FORMATS, export_text
+from ..model_counts import ModelCounts
+from ..model_facts import FactStore
 from ..paths import data_dir
 from ..providers import DEFAULT_MAX_CONTENT_BYTES
 from ..store import NotFound, TurnlogStore
@@ -85,7 +92,9 @@ def default_route(wanted: str | None) -> Route:
     chosen = next((p for p in profiles if wanted in (None, p.id, p.name)), None)
     if chosen is None:
         return Route(model="")
-    return Route(chosen.model, chosen.server.include_usage, chosen.context_window)
+    # With the window the server stated, or an overflow taught, as a send would use it.
+    return profile_route(ProviderConfig.of(chosen), chosen.model,
+                         ModelCounts(FactStore.in_dir(data_dir())))
 
 
 def run_project(args: argparse.Namespace) -> int:
@@ -150,13 +159,16 @@ def run_project(args: argparse.Namespace) -> int:
             "input_tokens": projection.input_tokens,
             "token_budget": budget.input_tokens,
             "tokens_exact": projection.tokens_exact,
+            "context_window": budget.context_window,
+            "window_source": budget.window_source,
         }
         print(json.dumps(out, ensure_ascii=False))
         return 0
     kind = "exact" if projection.tokens_exact else "estimated"
     print(f"conversation {conversation.id}: {conversation.title}")
     print(f"body: {projection.body_bytes:,} of {budget.max_bytes:,} bytes")
-    print(f"input: {projection.input_tokens:,} of {budget.input_tokens:,} tokens ({kind})")
+    print(f"input: {projection.input_tokens:,} of {budget.input_tokens:,} tokens ({kind}); "
+          f"window {budget.window_label}")
     print(f"sent verbatim: {_runs(projection.sent)}")
     print(f"summarized:    {_runs(summarized)} ({planned.state})")
     print(f"not sent:      {_runs(tuple(left_out))}")

@@ -22,7 +22,7 @@ from .body import (
     message_bytes,
     pair_bytes,
 )
-from .budget import ESTIMATE, Budget, TokenCounter
+from .budget import ESTIMATE, Budget, TokenCounter, reply_priming
 from .model import FrozenTurns, Turn, ordinals_of, position_of
 
 
@@ -292,8 +292,9 @@ def _mandatory_parts(
     counter: TokenCounter,
 ) -> tuple[list[Part], Part]:
     """The parts every request carries: envelope and prefix messages, and the question."""
+    first_role = prefix[0][1].role if prefix else USER
     parts: list[Part] = [Part(PartKind.ENVELOPE, Envelope(model, options).bytes,
-                              counter.reply_priming_tokens())]
+                              reply_priming(counter, first_role))]
     for kind, message in prefix:
         # Each prefix message is followed by a comma: the question always comes after it.
         parts.append(

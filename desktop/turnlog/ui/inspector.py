@@ -65,6 +65,16 @@ class InspectorState:
     # send would first fold into a summary (previews only).
     summary: StoredSummary | None = None
     to_summarize: tuple[int, ...] = ()
+    # How the endpoint's counts are made when not plainly estimated: "exact",
+    # "estimated, calibrated from 3 replies".
+    count_label: str = ""
+
+
+def count_kind(exact: bool, count_label: str = "") -> str:
+    """"exact", or how the estimate was made ("estimated, calibrated from 3 replies")."""
+    if exact:
+        return "exact"
+    return count_label if count_label.startswith("estimated") else "estimated"
 
 
 def pretty_body(body: bytes) -> str:
@@ -248,12 +258,14 @@ class Inspector(QScrollArea):
         else:
             body = tokens = limit = token_budget = 0
             exact = False
-        kind = "exact" if exact else "estimated"
+        kind = count_kind(exact, state.count_label)
+        window = f" · window {projection.budget.window_label}" if projection else ""
         if limit:
             self.bytes_label.setText(f"Body: {body:,} of {limit:,} bytes"
                                      + (" — over the limit" if body > limit else ""))
             self.tokens_label.setText(f"Input: {tokens:,} of {token_budget:,} tokens ({kind})"
-                                      + (" — over the budget" if tokens > token_budget else ""))
+                                      + (" — over the budget" if tokens > token_budget else "")
+                                      + window)
         else:
             self.bytes_label.setText("Body: nothing to measure yet")
             self.tokens_label.setText("Input: nothing to measure yet")
