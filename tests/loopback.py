@@ -11,8 +11,13 @@ Use it through the `loopback` fixture (this module is a pytest plugin)::
 It speaks `POST /v1/chat/completions` as JSON or as server-sent events (following the
 request's `"stream"` field unless a behaviour says otherwise), `GET /v1/models`
 (listing `loopback.models`), `POST /extras/tokenize` as llama-cpp-python does (one
-token per whitespace-separated word, plus a leading BOS token; `tokenize_url`) and
-answers 404 elsewhere. Each request to a path takes
+token per whitespace-separated word, plus a leading BOS token; `tokenize_url`), and
+answers 404 elsewhere. Other servers' shapes are there when a test sets them:
+`props` (llama.cpp `GET /props`), `ollama_show` (Ollama `POST /api/show`, by model name),
+`lmstudio_models` (LM Studio `GET /api/v0/models`), and `tokenize_shape` ("llama.cpp" or
+"vllm": `POST /tokenize` as that server takes it). With `template` set, every answer
+reports `usage.prompt_tokens` as a server with that chat template would count the
+request (`Template`). Each request to a path takes
 the next behaviour queued for that path; an empty chat queue answers with
 `loopback.default`. Every request is recorded with its raw body and headers.
 
@@ -39,6 +44,10 @@ import pytest
 CHAT_PATH = "/v1/chat/completions"
 MODELS_PATH = "/v1/models"
 TOKENIZE_PATH = "/extras/tokenize"
+SERVER_TOKENIZE_PATH = "/tokenize"  # llama.cpp's and vLLM's
+PROPS_PATH = "/props"
+OLLAMA_SHOW_PATH = "/api/show"
+LMSTUDIO_MODELS_PATH = "/api/v0/models"
 DEFAULT_MODEL = "loopback-model"
 _HUGE_PIECE = 64 * 1024
 
@@ -222,6 +231,27 @@ class Behaviour:
 
 
 @dataclass(frozen=True, slots=True)
+class Template:
+    """A chat template, as token costs: each message costs its words (one token each, as
+    the loopback tokenizer counts) plus its role's overhead; the reply priming is added
+    once, and `default_system` more when the first message is not a system message (as
+    SmolLM2's template inserts its default system prompt)."""
+
+    overhead: Mapping[str, int] = field(
+        default_factory=lambda: {"system": 4, "user": 5, "assistant": 6})
+    priming: int = 3
+    default_system: int = 21
+
+    def prompt_tokens(self, messages: Sequence[Mapping[str, Any]]) -> int:
+        total = self.priming
+        if not messages or messages[0].get("role") != "system":
+            total += self.default_system
+        for message in messages:
+            total += self.overhead[message["role"]] + len(str(message["content"]).split())
+        return total
+
+
+@dataclass(frozen=True, slots=True)
 class RecordedRequest:
     """One request as it arrived: raw body bytes and headers (names in lower case)."""
 
@@ -259,6 +289,11 @@ class LoopbackServer:
 
     def __init__(self) -> None:
         self.models: list[str | dict[str, Any]] = [DEFAULT_MODEL]
+        self.props: dict[str, Any] | None = None
+        self.ollama_show: dict[str, dict[str, Any]] = {}
+        self.lmstudio_models: list[dict[str, Any]] | None = None
+        self.tokenize_shape: str | None = None
+        self.template: Template | None = None
         self.default: Behaviour = Behaviour.answer("Hello from the loopback server.")
         self.errors: list[str] = []
         self._requests: list[RecordedRequest] = []
@@ -373,6 +408,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._models()
             elif path == TOKENIZE_PATH and self.command == "POST" and scripted is None:
                 self._tokenize(body)
+            elif scripted is None and self._other_shape(path, body):
+                pass
             elif scripted is not None:
                 self._chat(scripted, body)
             else:
@@ -384,6 +421,11 @@ class _Handler(BaseHTTPRequestHandler):
             owner._left()
 
     def _chat(self, b: Behaviour, body: bytes) -> None:
+        template = self.server.owner.template
+        if template is not None and b.kind == "answer" and b.usage is None:
+            messages = json.loads(body)["messages"]
+            b = replace(b, usage={"prompt_tokens": template.prompt_tokens(messages),
+                                  "completion_tokens": 1})
         stream = b.stream
         if stream is None:
             try:
@@ -498,6 +540,30 @@ class _Handler(BaseHTTPRequestHandler):
         text = json.loads(body)["input"]
         tokens = [1] + [100 + index for index, _ in enumerate(text.split())]
         self._send(200, json.dumps({"tokens": tokens}).encode())
+
+    def _other_shape(self, path: str, body: bytes) -> bool:
+        """Answer as llama.cpp, Ollama, LM Studio or vLLM would, where the test set that
+        server's shape; False where it did not."""
+        owner = self.server.owner
+        reply: Any = None
+        if path == PROPS_PATH and self.command == "GET":
+            reply = owner.props
+        elif path == OLLAMA_SHOW_PATH and self.command == "POST":
+            reply = owner.ollama_show.get(json.loads(body).get("model", ""))
+        elif path == LMSTUDIO_MODELS_PATH and self.command == "GET":
+            reply = None if owner.lmstudio_models is None else {
+                "object": "list", "data": owner.lmstudio_models}
+        elif path == SERVER_TOKENIZE_PATH and self.command == "POST" and owner.tokenize_shape:
+            request = json.loads(body)
+            key = "content" if owner.tokenize_shape == "llama.cpp" else "prompt"
+            words = str(request[key]).split()
+            reply = {"tokens": [100 + index for index, _ in enumerate(words)]}
+            if owner.tokenize_shape == "vllm":
+                reply |= {"count": len(words), "max_model_len": 4096}
+        if reply is None:
+            return False
+        self._send(200, json.dumps(reply).encode())
+        return True
 
     # -- wire ---------------------------------------------------------------------------
 

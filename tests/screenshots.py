@@ -179,15 +179,18 @@ def child(out: Path) -> int:
         shoot(window, "narrow-480x844.png")
 
         window.resize(1280, 720)
-        server.script(Behaviour.answer("用户计划三天杭州之行，问了季节、素食与行李。"),
-                      Behaviour.cut("杭州的天气在四月通常温暖湿润，白天大约", after_chunks=2,
-                                    chunks=4))
         window.composer.set_draft("四月的天气怎么样？请详细说明。", 5)
+        window.refresh_preview()
+        # The summary is extended first only when the preview says the send will compact.
+        if window.shown.to_summarize:
+            server.script(Behaviour.answer("用户计划三天杭州之行，问了季节、素食与行李。"))
+        server.script(Behaviour.cut("杭州的天气在四月通常温暖湿润，白天大约", after_chunks=2,
+                                    chunks=4))
         window.send()
         until(lambda: not window.running)
         shoot(window, "failure-banner.png")
 
-        # A longer log: 27 turns in the summary beside the verbatim ones, and a summary
+        # A longer log: turns in the summary beside the verbatim ones, and a summary
         # that dropped two key facts, flagged in the inspector.
         garden = store.create_conversation(
             "Garden project", model="qwen2.5-7b-instruct",

@@ -215,3 +215,42 @@ def test_key_needed_but_missing_is_named(loopback):
     asked = cli("ask", "--new", "--profile", "paid", "hello")
     assert asked.returncode == 4
     assert "failure: no_key" in asked.stderr and "hello" in asked.stderr
+
+
+def test_project_says_final_only_when_its_body_is_what_ask_sends(loopback, tmp_path):
+    """A conversation that outgrew the budget: the first preview will compact (not final),
+    `ask` makes the summary; the next preview reuses it and is the exact wire body."""
+    add_profile(loopback)
+    lines = [{"turnlog": 1, "title": "long", "model": "loopback-model"}] + [
+        {"id": f"l{i}", "question": f"Question {i}: " + "garden plans " * 15,
+         "answer": f"Answer {i}: " + "tulips by the fence " * 10} for i in range(1, 61)]
+    path = tmp_path / "long.jsonl"
+    path.write_text("".join(json.dumps(o) + "\n" for o in lines), encoding="utf-8")
+    cid = cli("import", str(path)).stdout.strip()
+
+    def project(question: str) -> dict:
+        result = cli("project", "--conversation", cid, "--question", question, "--json")
+        assert result.returncode == 0, result.stderr
+        return json.loads(result.stdout)
+
+    first = project("What next?")
+    assert first["final"] is False and first["summary"]["state"] == "to_make"
+    folded = first["summarized"]
+    assert folded == list(range(1, folded[-1] + 1)) and first["left_out"] == []
+    assert first["summary"]["covers"] == [1, folded[-1]]
+    loopback.default = Behaviour.answer("Summary: garden plans, tulips by the fence.")
+    result = cli("ask", "--conversation", cid, "What next?")
+    assert result.returncode == 0, result.stderr
+    summary_calls = [r for r in loopback.requests if r.json()["max_tokens"] == 2048]
+    assert summary_calls and json.loads(loopback.requests[-1].body)["messages"][0][
+        "content"].startswith(f"Summary of the earlier conversation (turns 1–{folded[-1]})")
+
+    second = project("And after that?")
+    assert second["final"] is True and second["summary"]["state"] == "cached"
+    assert second["summarized"] == folded and second["summary"]["covers"] == [1, folded[-1]]
+    assert second["summary"]["bytes"] > 0 and second["sent"][-1] == 61
+    before = len(loopback.requests)
+    result = cli("ask", "--conversation", cid, "And after that?")
+    assert result.returncode == 0, result.stderr
+    assert len(loopback.requests) == before + 1  # no summary call
+    assert loopback.requests[-1].body == second["body"].encode("utf-8")

@@ -8,13 +8,14 @@ the wire.
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 
 import pytest
 
 from loopback import Behaviour
 from turnlog.chat import Route, request_for, sender_for
-from turnlog.core.compaction import SUMMARY_PROMPT
+from turnlog.core.compaction import SUMMARY_PROMPT, preview
 from turnlog.core.failures import FailureKind
 from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.projection import CostIndex
@@ -135,3 +136,136 @@ def test_overflow_recovered_once_and_partial_stream_not_retried(store, loopback)
     outcome = send(store, loopback, conv, "partial")
     assert isinstance(outcome, Failed) and outcome.failure.kind is FailureKind.TRUNCATED
     assert len(loopback.requests) == 5
+
+
+# ------------------------------------------------------- the preview is the body
+ANSWER = "Answer: " + "plant the tulips along the fence, then water them " * 4
+
+
+def long_seed(store: TurnlogStore, n: int, settings: ConversationSettings | None = None):
+    """`n` turns of about 430 bytes, imported in one go; the first three state key facts."""
+    facts = [("Never delete the backups. Keep that in mind for every plan.", "Understood."),
+             ("We are on build 4.2.17 of the installer.", "Noted, build 4.2.17."),
+             ("Our tracking ticket is ORCHID-17.", "Got it: ORCHID-17.")]
+    pairs = facts + [(f"Question {i}: " + "tell me more about the garden plans " * 5, ANSWER)
+                     for i in range(len(facts) + 1, n + 1)]
+    conv = store.create_conversation("replay", model="loopback-model",
+                                     settings=settings or ConversationSettings())
+    store.import_turns(conv.id, [
+        PendingTurn(f"r{conv.id}-{i}", q, a, "loopback-model", "stop", Usage(),
+                    datetime.now(UTC)) for i, (q, a) in enumerate(pairs, start=1)])
+    return store.conversation(conv.id)
+
+
+def previewed(store: TurnlogStore, conv, question: str):
+    """What the preview (the window's and `turnlog-cli project`'s) says a send carries."""
+    request = request_for(conv, question, Route("loopback-model"))
+    return preview(store.log(conv.id), question, model=request.model, budget=request.budget,
+                   system_prompt=conv.system_prompt, options=request.options,
+                   costs=CostIndex(), compaction=True, cached=store.latest_summary(conv.id),
+                   target=conv.settings.compaction_share)
+
+
+def replay(store, loopback, conv, sends: int) -> tuple[int, int]:
+    """Preview then send `sends` questions; every final preview must be the wire body and
+    cost no summary call; a preview that will compact must name what the send folds.
+    Returns the summary calls made and how many previews were final."""
+    calls = finals = 0
+    for n in range(sends):
+        question = f"Step {n}: what next? " + "and why " * 10
+        shown = previewed(store, conv, question)
+        before = len(summary_calls(loopback))
+        outcome = send(store, loopback, conv, question)
+        assert isinstance(outcome, Committed), outcome
+        made = len(summary_calls(loopback)) - before
+        if shown.final:
+            finals += 1
+            assert made == 0
+            assert loopback.requests[-1].body == shown.projection.body
+        else:
+            assert made >= 1
+            folded = [int(x) for call in summary_calls(loopback)[before:]
+                      for x in re.findall(r"\[Turn (\d+)\]", call["messages"][1]["content"])]
+            assert folded == list(shown.to_summarize)
+            assert outcome.projection.summarized == shown.summarized
+        calls += made
+    return calls, finals
+
+
+def test_replay_one_summary_call_per_many_sends_and_final_previews_are_the_body(
+        turnlog_home, loopback):
+    loopback.default = Behaviour.answer(ANSWER)
+    with TurnlogStore.open(turnlog_home) as store:
+        conv = long_seed(store, 120)
+        calls, finals = replay(store, loopback, conv, 40)
+        assert calls <= 40 // 8 and finals >= 35
+        answered = [len(r.body) for r in chat_calls(loopback)]
+        assert sorted(answered)[len(answered) // 2] >= 16_000 // 2
+    # Across a restart the cached summary is reused from disk: final, no call.
+    with TurnlogStore.open(turnlog_home) as store:
+        conv = store.conversation(conv.id)
+        shown = previewed(store, conv, "After the restart?")
+        assert shown.final and shown.state == "cached"
+        before = len(loopback.requests)
+        assert isinstance(send(store, loopback, conv, "After the restart?"), Committed)
+        assert len(loopback.requests) == before + 1
+        assert loopback.requests[-1].body == shown.projection.body
+
+        # Deleting a covered turn deletes the summary; the next send plans again.
+        covered = store.latest_summary(conv.id)
+        victim = next(t for t in store.turns(conv.id) if t.ordinal == covered.first_ordinal + 1)
+        store.delete_turn(victim.id)
+        conv = store.conversation(conv.id)
+        assert store.latest_summary(conv.id) is None
+        shown = previewed(store, conv, "After the delete?")
+        assert not shown.final and shown.state == "to_make"
+        before = len(summary_calls(loopback))
+        outcome = send(store, loopback, conv, "After the delete?")
+        assert isinstance(outcome, Committed) and len(summary_calls(loopback)) > before
+        assert victim.ordinal not in outcome.projection.summarized + outcome.projection.sent
+        assert outcome.projection.summarized == shown.summarized
+
+
+def test_a_100000_turn_conversation_is_continued_within_the_bounds(turnlog_home, loopback):
+    """A backlog far longer than 12 summary calls can fold never blocks: the summary covers
+    its newest part, the older turns are marked not sent, and the preview said so."""
+    import time
+
+    loopback.default = Behaviour.answer("Summary: the newest imported turns.")
+    with TurnlogStore.open(turnlog_home) as store:
+        conv = store.create_conversation("imported", model="loopback-model")
+        # Rows like the store's own, written many at once (`import_turns` checks each).
+        stamp = "2026-01-02T03:04:05.000006+00:00"
+        rows = ((f"big-{i}", conv.id, i, f"Question {i}: " + "q" * 100,
+                 f"Answer {i}: " + "a" * 100, "loopback-model", "stop", stamp)
+                for i in range(1, 100_001))
+        with store.db.atomic():
+            store.db.cursor().executemany(
+                "INSERT INTO turns (id, conversation_id, ordinal, question, answer, model, "
+                "finish_reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            store.db.execute_sql("UPDATE conversations SET next_ordinal = ? WHERE id = ?",
+                                 (100_001, conv.id))
+        conv = store.conversation(conv.id)
+        shown = previewed(store, conv, "Where were we?")
+        assert not shown.final and shown.summarized[0] > 1
+        started = time.monotonic()
+        outcome = send(store, loopback, conv, "Where were we?")
+        took = time.monotonic() - started
+        assert isinstance(outcome, Committed), outcome
+        calls = len(summary_calls(loopback))
+        assert 1 <= calls <= 12 and took < 120
+        p = outcome.projection
+        first = p.summarized[0]
+        assert p.summarized == shown.summarized == tuple(range(first, p.summarized[-1] + 1))
+        assert p.left_out == tuple(range(1, first))
+        assert p.sent == tuple(range(p.summarized[-1] + 1, 100_001))
+        assert len(loopback.requests[-1].body) <= conv.settings.max_bytes
+        record = store.requests(conv.id)[-1]
+        assert record.outcome == "committed" and record.left_out == p.left_out
+        assert len(record.extra_usage) == calls
+        # The next question reuses that summary: final, and exactly the body sent.
+        shown = previewed(store, conv, "And then?")
+        assert shown.final and shown.projection.left_out == tuple(range(1, first))
+        assert isinstance(send(store, loopback, conv, "And then?"), Committed)
+        assert loopback.requests[-1].body == shown.projection.body
+        assert len(summary_calls(loopback)) == calls

@@ -127,3 +127,79 @@ def test_empty_text_costs_nothing_but_a_message_still_has_overhead():
     assert estimate_text_tokens("") == 0
     assert ESTIMATE.message_tokens("user", "") == MESSAGE_OVERHEAD_TOKENS
     assert not ESTIMATE.exact
+
+
+# ------------------------------------------------------- the estimate, character by character
+OPENERS = " \t\n\r\f\v(\"'._/["
+PUNCT = "".join(ch for ch in map(chr, range(0x21, 0x7F)) if not ch.isalnum())
+LOWER, UPPER = "abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def reference_cost(text: str, i: int) -> int:
+    """What character i of `text` costs, in hundredths of a token: the estimator's rules
+    written out one character at a time (the estimator counts them in bulk)."""
+    ch = text[i]
+    prev = text[i - 1] if i >= 1 else ""
+    prev2 = text[i - 2] if i >= 2 else ""
+    after = text[i + 1] if i + 1 < len(text) else ""
+    if ord(ch) > 0x7F:
+        return 100 * len(ch.encode("utf-8", "surrogatepass"))
+    if ch == " ":
+        return 25
+    letters = LOWER + UPPER
+    if ch in letters:
+        if prev and prev in OPENERS:
+            return 60
+        if ch in LOWER and prev and prev in letters and prev2 and prev2 in OPENERS:
+            return 30
+        if ch in LOWER and prev and prev in LOWER and prev2 and prev2 in letters:
+            return 25
+        if ch in UPPER and prev and prev in UPPER and prev2 and prev2 in UPPER:
+            return 60
+    if ch in PUNCT and prev == " ":
+        return 60
+    if ch in PUNCT and prev == ch:
+        return 50
+    if ch == "\n" and after == "\n":
+        return 50
+    if ch == "\n" and after and after in " \t\r\f\v":
+        return 30
+    return 100
+
+
+def reference_estimate(text: str) -> int:
+    return (sum(reference_cost(text, i) for i in range(len(text))) + 99) // 100
+
+
+TRICKY = st.text(st.sampled_from(list(" \n\t\r-=_.,()'\"/[|#!?abczXYZ019é中😀")), max_size=60)
+
+
+@given(st.one_of(TRICKY, st.text()))
+def test_the_estimate_is_the_sum_of_its_characters_costs(text):
+    assert estimate_text_tokens(text) == reference_estimate(text)
+
+
+@given(TRICKY, TRICKY)
+def test_a_character_never_costs_less_without_its_context(a, b):
+    # Why counting messages apart never counts less than counting them joined.
+    joined = a + b
+    for i in range(len(a)):
+        assert reference_cost(a, i) >= reference_cost(joined, i)
+    for i in range(len(b)):
+        assert reference_cost(b, i) >= reference_cost(joined, len(a) + i)
+
+
+@given(TRICKY, TRICKY)
+def test_tricky_parts_counted_apart_never_count_less_than_joined(a, b):
+    assert estimate_text_tokens(a) + estimate_text_tokens(b) >= estimate_text_tokens(a + b)
+
+
+@pytest.mark.parametrize("text, low, high", [
+    ("0123456789", 10, 10),  # a digit a token
+    ("3f9a0c1be47d", 10, 12),  # a hash: about a token a character
+    ("The committee met on Tuesday to review the proposal.", 12, 20),
+    ("    " * 8, 8, 8),  # indentation: a quarter token a space at the least
+    ("你好世界", 12, 12),  # a token per UTF-8 byte outside ASCII
+])
+def test_classes_of_text_cost_what_tokenizers_spend_on_them_or_a_little_more(text, low, high):
+    assert low <= estimate_text_tokens(text) <= high

@@ -3,7 +3,8 @@
 The layers, top to bottom (DESIGN.md, "Architecture"):
 
     ui, cli, app                    the faces
-    chat, profiles                  send wiring both faces share
+    chat, profiles, model_counts,   send wiring both faces share
+    model_facts
     store, providers, localmodel,   the parts, side by side
     secrets
     core                            the rules: the standard library only
@@ -43,11 +44,12 @@ QT_ALLOWED = ("turnlog.ui", "turnlog.app", "turnlog.__main__")
 QT_PACKAGES = {"PySide6", "shiboken6"}
 # Parts and the layers above them that they must never import.
 ABOVE_THE_PARTS = ("turnlog.ui", "turnlog.cli", "turnlog.app", "turnlog.chat",
-                   "turnlog.profiles")
+                   "turnlog.profiles", "turnlog.model_counts", "turnlog.model_facts")
 PARTS = ("turnlog.store", "turnlog.providers", "turnlog.localmodel", "turnlog.secrets")
 PROVIDERS_MUST_NOT = ("turnlog.store", "turnlog.secrets", "turnlog.localmodel")
 # The wiring both faces share, and the command line, never reach into the window.
-WIRING = ("turnlog.chat", "turnlog.profiles", "turnlog.cli")
+WIRING = ("turnlog.chat", "turnlog.profiles", "turnlog.model_counts", "turnlog.model_facts",
+          "turnlog.cli")
 THE_WINDOW = ("turnlog.ui", "turnlog.app")
 
 

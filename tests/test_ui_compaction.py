@@ -6,6 +6,7 @@ inspector, and a failure that keeps its stage name."""
 from __future__ import annotations
 
 import json
+import re
 
 from PySide6.QtCore import Qt
 
@@ -20,7 +21,8 @@ from uihelpers import exported, seed
 pytest_plugins = ["uiwindow"]
 
 USAGE = {"prompt_tokens": 1_234, "completion_tokens": 56, "total_tokens": 1_290}
-# The three folds a 40-turn log needs at a 6,000-byte limit (27 turns summarized).
+# The three folds a 40-turn log needs at a 6,000-byte limit: compacting down to half of
+# the budget summarizes turns 1–34 and keeps 35–40 verbatim.
 STAGES = ["Preparing", "Organizing turns", "Compacting (chunk 1 of 3)",
           "Compacting (chunk 2 of 3)", "Compacting (chunk 3 of 3)", "Answering"]
 # The summarizer's reply keeps the ticket but drops the prohibition and the build number.
@@ -94,9 +96,9 @@ def test_stages_in_order_then_summary_marks_and_their_tooltips(qtbot, make_windo
     # Before the send: no summary exists yet, so the oldest turns are to be summarized.
     draft(window, "What should we plant next?")
     before = marks(window)
-    assert {o for o, m in before.items() if m is RowMark.TO_SUMMARIZE} == set(range(1, 28))
-    assert {o for o, m in before.items() if m is RowMark.SENT} == set(range(28, 41))
-    assert "sending first summarizes turns 1–27" in window.inspector.outcome_value.text()
+    assert {o for o, m in before.items() if m is RowMark.TO_SUMMARIZE} == set(range(1, 35))
+    assert {o for o, m in before.items() if m is RowMark.SENT} == set(range(35, 41))
+    assert "sending first summarizes turns 1–34" in window.inspector.outcome_value.text()
     assert RowMark.NOT_SENT not in before.values()
     assert "folds it into the rolling summary" in tooltip(window, 5)
 
@@ -110,13 +112,13 @@ def test_stages_in_order_then_summary_marks_and_their_tooltips(qtbot, make_windo
     assert len(summary_calls(loopback)) == 3
     answer_request = loopback.requests[-1]
     assert answer_request.body == window.shown.projection.body
-    # The summary stands in for turns 1–27, right after the system part.
+    # The summary stands in for turns 1–34, right after the system part.
     sent = answer_request.json()["messages"]
     assert sent[0]["role"] == "system"
-    assert sent[0]["content"].startswith("Summary of the earlier conversation (turns 1–27)")
+    assert sent[0]["content"].startswith("Summary of the earlier conversation (turns 1–34)")
     after = marks(window)
-    assert {o for o, m in after.items() if m is RowMark.SUMMARY} == set(range(1, 28))
-    assert {o for o, m in after.items() if m is RowMark.SENT} == set(range(28, 41))
+    assert {o for o, m in after.items() if m is RowMark.SUMMARY} == set(range(1, 35))
+    assert {o for o, m in after.items() if m is RowMark.SENT} == set(range(35, 41))
     assert after[41] is RowMark.ASKED
 
     # Hovering a summarized turn names the summary that covers it.
@@ -124,10 +126,10 @@ def test_stages_in_order_then_summary_marks_and_their_tooltips(qtbot, make_windo
     stored = store.latest_summary(cid)
     when = stored.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
     assert tooltip(window, 5) == (
-        f"Turn 5 is in the rolling summary #{stored.id} of turns 1–27 (27 turns), made by "
+        f"Turn 5 is in the rolling summary #{stored.id} of turns 1–34 (34 turns), made by "
         f"loopback-model on {when}, {len(FAITHFUL_SUMMARY.encode()):,} bytes, "
         f"~{stored.content_tokens:,} tokens.")
-    assert tooltip(window, 30) == "Turn 30: carried verbatim in the request"
+    assert tooltip(window, 37) == "Turn 37: carried verbatim in the request"
 
 
 def test_preview_reuses_the_cached_summary_and_names_what_a_send_would_add(
@@ -137,32 +139,61 @@ def test_preview_reuses_the_cached_summary_and_names_what_a_send_would_add(
     draft(window, "What should we plant next?")
     send_and_watch(qtbot, window)
     assert len(store.turns(cid)) == 41
+    # After the send the inspector shows the body actually sent.
+    assert window.inspector._shown_body == loopback.requests[-1].body
 
-    # A new window (as after a restart) previews with the stored summary: turns 1–27 are
-    # in it, and the one turn a send would add to it is marked so, not "not sent".
+    # A new window (as after a restart) previews with the stored summary: turns 1–34 are
+    # in it, and it and every turn after it still fit, so the preview is final: the body
+    # a send will carry, with no summary call first.
     again = make_window()
     qtbot.waitUntil(lambda: len(again.transcript.turns) == 41, timeout=5000)
     draft(again, "And after the garlic?")
     preview = marks(again)
-    summarized = {o for o, m in preview.items() if m is RowMark.SUMMARY}
-    to_summarize = {o for o, m in preview.items() if m is RowMark.TO_SUMMARIZE}
-    assert summarized == set(range(1, 28))
-    assert to_summarize == {28}
+    assert {o for o, m in preview.items() if m is RowMark.SUMMARY} == set(range(1, 35))
+    assert {o for o, m in preview.items() if m is RowMark.SENT} == set(range(35, 42))
     assert RowMark.NOT_SENT not in preview.values()
+    assert RowMark.TO_SUMMARIZE not in preview.values()
     assert again.shown.projection.summary.summary_id == store.latest_summary(cid).id
-    assert "sending first summarizes turn 28" in again.inspector.outcome_value.text()
+    assert "final: this body is exactly what Send puts on the wire" in \
+        again.inspector.outcome_value.text()
     assert "summary #" in again.inspector.summary_value.text()
-
-    # The send does what the preview said: one fold (turn 28 only) onto the cached summary.
     calls_before = len(summary_calls(loopback))
-    loopback.script(Behaviour.answer(FAITHFUL_SUMMARY), Behaviour.answer("Then beans."))
+    promised = again.shown.projection.body
+    loopback.script(Behaviour.answer("Then beans."))
+    send_and_watch(qtbot, again)
+    assert len(summary_calls(loopback)) == calls_before
+    assert loopback.requests[-1].body == promised
+
+    # New turns accumulate verbatim until the next request would not fit; then the
+    # preview says it will compact and names the turns, and the send folds exactly those
+    # onto the cached summary, in one pass.
+    for n in range(20):
+        draft(again, f"And then, step {n}?")
+        preview = marks(again)
+        if RowMark.TO_SUMMARIZE in preview.values():
+            break
+        promised = again.shown.projection.body
+        loopback.script(Behaviour.answer("Next: " + "more beans and peas " * 10))
+        send_and_watch(qtbot, again)
+        assert len(summary_calls(loopback)) == calls_before
+        assert loopback.requests[-1].body == promised
+    else:
+        raise AssertionError("the conversation never outgrew its budget")
+    assert n >= 1
+    to_summarize = sorted(o for o, m in preview.items() if m is RowMark.TO_SUMMARIZE)
+    assert to_summarize[0] == 35 and to_summarize == list(range(35, to_summarize[-1] + 1))
+    assert f"will compact: sending first summarizes turns 35–{to_summarize[-1]}" in \
+        again.inspector.outcome_value.text()
+    loopback.script(Behaviour.answer(FAITHFUL_SUMMARY), Behaviour.answer("Then peas."))
     send_and_watch(qtbot, again)
     assert len(summary_calls(loopback)) == calls_before + 1
     fold = summary_calls(loopback)[-1]["messages"][1]["content"]
-    assert "[Turn 28]" in fold and "[Turn 27]" not in fold and "[Turn 29]" not in fold
+    folded = [int(x) for x in re.findall(r"\[Turn (\d+)\]", fold)]
+    assert folded == to_summarize
     projection = again.shown.projection
-    assert set(projection.summarized) == summarized | to_summarize
+    assert projection.summarized == tuple(range(1, to_summarize[-1] + 1))
     assert set(projection.sent) == {o for o, m in preview.items() if m is RowMark.SENT}
+    assert again.inspector._shown_body == loopback.requests[-1].body
 
 
 def test_inspector_shows_provenance_and_the_key_fact_warning(qtbot, make_window, store,
@@ -178,10 +209,10 @@ def test_inspector_shows_provenance_and_the_key_fact_warning(qtbot, make_window,
     assert set(stored.warnings) == {"Never delete the backups", "4.2.17"}
     text = window.inspector.summary_value.text()
     when = stored.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
-    assert f"summary #{stored.id} of turns 1–27 (27 turns)" in text
+    assert f"summary #{stored.id} of turns 1–34 (34 turns)" in text
     assert f"made by loopback-model on {when}" in text
     assert f"{stored.content_bytes:,} bytes, ~{stored.content_tokens:,} tokens" in text
-    assert "Stands in for turns 1–27 of the log as it is now." in text
+    assert "Stands in for turns 1–34 of the log as it is now." in text
     assert "Made in 3 calls:" in text
     assert text.count("call 3: 1,234 prompt · 56 completion · 1,290 total tokens") == 2
     assert "Summary calls in this request: 3" in text

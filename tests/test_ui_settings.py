@@ -61,6 +61,13 @@ def test_settings_validate_save_and_send_through_the_profile(qtbot, store, loopb
         assert models_request.headers["authorization"] == f"Bearer {KEY}"
         dialog.model.setEditText("loopback-model")
         dialog.max_bytes.setValue(5000)
+        # The low-water mark of compaction: 50 % unless set, within 25–80 %.
+        target = dialog.compaction_target
+        assert (target.value(), target.minimum(), target.maximum()) == (50, 25, 80)
+        dialog.compaction.setChecked(False)
+        assert not target.isEnabled()
+        dialog.compaction.setChecked(True)
+        target.setValue(30)
         dialog.system_prompt.setPlainText("Be brief. 简短。")
         assert save.isEnabled()
         save.click()
@@ -75,6 +82,8 @@ def test_settings_validate_save_and_send_through_the_profile(qtbot, store, loopb
         assert saved.system_prompt == "Be brief. 简短。"
         assert saved.model == "loopback-model"
         assert (saved.settings.context_window, saved.settings.output_reserve) == (4096, 1024)
+        assert saved.settings.compaction_target == 30
+        assert saved.settings.compaction_share == 0.3
 
         loopback.script(Behaviour.answer("Yes."))
         assert window.composer.send_button.isEnabled()

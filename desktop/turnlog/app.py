@@ -140,6 +140,8 @@ def open_window(store: TurnlogStore, home: Path, *, n_ctx: int = DEFAULT_N_CTX) 
     and stops in `MainWindow.shutdown`.
     """
     from .chat import LocalModels
+    from .model_counts import ModelCounts
+    from .model_facts import FactStore
     from .profiles import ProfileStore
     from .ui.connection import ProviderConnector
     from .ui.provider_setup import ProviderSetup
@@ -151,7 +153,8 @@ def open_window(store: TurnlogStore, home: Path, *, n_ctx: int = DEFAULT_N_CTX) 
         log.info("added the built-in local model profile")
     local = LocalModels(n_ctx=n_ctx, log_dir=log_dir(home))
     setup = ProviderSetup(profiles, window_settings(home), local=local)
-    connector = ProviderConnector(setup.config, setup.keys, local=local)
+    connector = ProviderConnector(setup.config, setup.keys, local=local,
+                                  counts=ModelCounts(FactStore.in_dir(home)))
     return MainWindow(store, TaskRunner(), connector, setup=setup)
 
 

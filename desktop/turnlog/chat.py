@@ -23,7 +23,14 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from .core.body import RequestOptions
-from .core.budget import Budget, TokenCounter
+from .core.budget import (
+    WINDOW_ASSUMED,
+    WINDOW_FROM_SERVER,
+    WINDOW_SET_BY_YOU,
+    Budget,
+    TokenCounter,
+    reply_priming,
+)
 from .core.compaction import Compactor, SummaryStore
 from .core.failures import Failure, FailureKind
 from .core.model import DEFAULT_OUTPUT_RESERVE, Conversation, ConversationSettings
@@ -31,6 +38,7 @@ from .core.projection import CostIndex
 from .core.provider import CancelToken, ChatProvider
 from .core.send import LogStore, Sender, SendRequest, Stage
 from .localmodel import DEFAULT_N_CTX, LocalEndpoint, LocalServer, output_reserve_for
+from .model_counts import ModelCounts, ObservingProvider
 from .profiles import Profile
 from .providers import BUILTIN_LOCAL, ChatCompletionsProvider, Preset
 from .secrets import KeyringUnavailable
@@ -43,10 +51,15 @@ log = logging.getLogger(__name__)
 class Route:
     """Where a conversation's requests go, known without reading the keyring.
 
-    `server_facts`: the model and window come from a server Turnlog runs itself (the
-    built-in model): they win over the conversation's model and any larger window it
+    `context_window`: the profile's window (set by you), or for `server_facts` the
+    server's. `server_facts`: the model and window come from a server Turnlog runs itself
+    (the built-in model): they win over the conversation's model and any larger window it
     names. `output_reserve`: the endpoint's reserve, used while the conversation keeps
     the default one (a 4,096-token local window has no room for core's 8,192).
+    `server_window`: the window another server stated, or an overflow error taught
+    (`server_window_source` says which): an upper bound, like the built-in server's.
+    `count_label`: how token counts are made for this endpoint, when not plainly
+    "estimated" ("estimated, calibrated from 3 replies", "exact").
     """
 
     model: str
@@ -54,6 +67,9 @@ class Route:
     context_window: int | None = None
     server_facts: bool = False
     output_reserve: int | None = None
+    server_window: int | None = None
+    server_window_source: str = ""
+    count_label: str = ""
 
 
 def settings_for(conversation: Conversation, route: Route | None = None) -> ConversationSettings:
@@ -85,14 +101,30 @@ def options_for(conversation: Conversation, *, include_usage: bool = False,
     )
 
 
-def budget_for(conversation: Conversation, route: Route) -> Budget:
-    """The conversation's own window wins; else the endpoint's; else unknown (200,000).
-    A window the server states is an upper bound the conversation cannot raise."""
+def window_for(conversation: Conversation, route: Route) -> tuple[int | None, str]:
+    """The context window a request uses and where it came from. A window the server
+    states (or an overflow error taught) is an upper bound: a smaller one set by you (the
+    conversation's, else the profile's) wins; else the server's; else none (assumed)."""
     settings = settings_for(conversation, route)
-    window = settings.context_window or route.context_window
-    if route.server_facts and route.context_window is not None and window is not None:
-        window = min(window, route.context_window)
-    return Budget.from_settings(settings, context_window=window)
+    if route.server_facts:
+        server, server_source = route.context_window, WINDOW_FROM_SERVER
+        yours = settings.context_window
+    else:
+        server, server_source = route.server_window, route.server_window_source
+        yours = settings.context_window or route.context_window
+    if yours is not None and (server is None or yours <= server):
+        return yours, WINDOW_SET_BY_YOU
+    if server is not None:
+        return server, server_source or WINDOW_FROM_SERVER
+    return None, WINDOW_ASSUMED
+
+
+def budget_for(conversation: Conversation, route: Route) -> Budget:
+    """The budget of a request: the conversation's limits, in the window `window_for`
+    picks (200,000 tokens, assumed, when nothing says)."""
+    window, source = window_for(conversation, route)
+    return Budget.from_settings(settings_for(conversation, route), context_window=window,
+                                window_source=source)
 
 
 def request_for(
@@ -158,6 +190,9 @@ class KnownCounts:
     def reply_priming_tokens(self) -> int:
         return self._counter.reply_priming_tokens()
 
+    def reply_priming_tokens_for(self, first_role: str) -> int:
+        return reply_priming(self._counter, first_role)
+
 
 class CancellableCounts:
     """`counter`, checking `cancel` before each count (each may be a request to the
@@ -178,6 +213,9 @@ class CancellableCounts:
 
     def reply_priming_tokens(self) -> int:
         return self._counter.reply_priming_tokens()
+
+    def reply_priming_tokens_for(self, first_role: str) -> int:
+        return reply_priming(self._counter, first_role)
 
 
 def known_costs(costs: CostIndex) -> CostIndex | None:
@@ -371,12 +409,28 @@ def key_for(config: ProviderConfig, keys: Callable[[], KeyLookup | None],
     return key or None
 
 
+def profile_route(config: ProviderConfig, model: str,
+                  counts: ModelCounts | None = None) -> Route:
+    """The route to `model` through a (not built-in) profile: the profile's window, and
+    what `counts` knows of the server's window and of how tokens are counted there."""
+    if counts is None:
+        return Route(model, config.preset.include_usage, config.context_window)
+    window, source = counts.window(config.profile_id, model)
+    # A window the server states gets an output reserve sized to it, as the built-in
+    # model's does (core's default 8,192 would leave a 8,192-token window no input).
+    return Route(model, config.preset.include_usage, config.context_window,
+                 output_reserve=output_reserve_for(window) if window else None,
+                 server_window=window, server_window_source=source,
+                 count_label=counts.label(config.profile_id, model))
+
+
 def connect_profile(
     config: ProviderConfig,
     keys: Callable[[], KeyLookup | None],
     *,
     local: LocalModels | None,
     add_key: str,
+    counts: ModelCounts | None = None,
     model: str = "",
     cancel: CancelToken | None = None,
     on_stage: Callable[[Stage, str], None] = lambda stage, detail: None,
@@ -387,7 +441,9 @@ def connect_profile(
     thread: it may read the keyring and start the built-in model's server).
 
     The route carries `model` (a conversation's own), else the profile's; either way a
-    conversation's own model wins when the request is built (`request_for`). `on_key`
+    conversation's own model wins when the request is built (`request_for`). With
+    `counts`, the server is asked (once per profile and model) for its window and
+    whether it counts tokens, and what replies report calibrates the estimate. `on_key`
     sees the key handed out, so reports can be redacted of it. Raises `NotConnected`, or
     `LocalModelFailure` (a `ProviderFailure`) when the built-in model cannot start or its
     start was cancelled.
@@ -407,5 +463,10 @@ def connect_profile(
         on_key(key)
     provider = ChatCompletionsProvider(config.base_url, api_key=key, preset=config.preset,
                                        **provider_options)
-    return Connection(provider, Route(model or config.model, config.preset.include_usage,
-                                      config.context_window))
+    chosen = model or config.model
+    if counts is None:
+        return Connection(provider, profile_route(config, chosen))
+    counts.find_out(config.profile_id, config.preset, config.base_url, chosen, key)
+    return Connection(ObservingProvider(provider, counts, config.profile_id),
+                      profile_route(config, chosen, counts),
+                      counts.costs(config.profile_id, chosen))

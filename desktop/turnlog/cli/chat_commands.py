@@ -25,6 +25,8 @@ from ..core.projection import CostIndex
 from ..core.provider import CancelToken
 from ..core.send import Committed, Stage
 from ..localmodel import available, describe
+from ..model_counts import ModelCounts
+from ..model_facts import FactStore
 from ..paths import data_dir, log_dir
 from ..profiles import Profile, ProfileStore, ProfilesUnreadable, builtin_profile, new_profile
 from ..providers import PRESETS, preset_by_id
@@ -108,6 +110,7 @@ def run_ask(args: argparse.Namespace) -> int:
         try:
             connection = connect_profile(
                 ProviderConfig.of(profile), open_key_store, local=models, cancel=cancel,
+                counts=ModelCounts(FactStore.in_dir(data_dir())),
                 add_key=f"add it with turnlog-cli profile add {profile.name} "
                         f"--preset {profile.preset} --key-stdin",
                 on_stage=print_stage,

@@ -11,12 +11,20 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..chat import Route, request_for  # options_for: the window imports it here
+from ..chat import (  # options_for: the window imports it here
+    ProviderConfig,
+    Route,
+    profile_route,
+    request_for,
+)
 from ..core.budget import InvalidBudget
+from ..core.compaction import preview
 from ..core.model import Usage
-from ..core.projection import ProjectionRefused, project
+from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import PendingTurn, check_question
 from ..export import FORMAT_VERSION, FORMATS, export_text
+from ..model_counts import ModelCounts
+from ..model_facts import FactStore
 from ..paths import data_dir
 from ..providers import DEFAULT_MAX_CONTENT_BYTES
 from ..store import NotFound, TurnlogStore
@@ -84,7 +92,9 @@ def default_route(wanted: str | None) -> Route:
     chosen = next((p for p in profiles if wanted in (None, p.id, p.name)), None)
     if chosen is None:
         return Route(model="")
-    return Route(chosen.model, chosen.server.include_usage, chosen.context_window)
+    # With the window the server stated, or an overflow taught, as a send would use it.
+    return profile_route(ProviderConfig.of(chosen), chosen.model,
+                         ModelCounts(FactStore.in_dir(data_dir())))
 
 
 def run_project(args: argparse.Namespace) -> int:
@@ -99,6 +109,8 @@ def run_project(args: argparse.Namespace) -> int:
               "read instead", file=sys.stderr)
         return 1
     conversation, turns = found.conversation, found.turns
+    with TurnlogStore.open(data_dir(), readonly=True) as store:
+        cached = store.latest_summary(conversation.id)  # the summary a send would reuse
     settings = conversation.settings
     overrides: dict[str, Any] = {}
     if args.max_bytes is not None:
@@ -115,13 +127,12 @@ def run_project(args: argparse.Namespace) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     try:
-        projection = project(
-            turns,
-            request.question,
-            model=request.model,
-            budget=request.budget,
-            system_prompt=conversation.system_prompt,
-            options=request.options,
+        # What a send would carry: with the cached summary where a send would reuse it.
+        planned = preview(
+            turns, request.question, model=request.model, budget=request.budget,
+            system_prompt=conversation.system_prompt, options=request.options,
+            costs=CostIndex(), compaction=conversation.settings.compaction, cached=cached,
+            target=conversation.settings.compaction_share,
         )
     except ProjectionRefused as refusal:
         if args.json:
@@ -130,26 +141,39 @@ def run_project(args: argparse.Namespace) -> int:
             print(refusal.describe(), file=sys.stderr)
         return 3
     budget = request.budget
+    projection = planned.projection
+    # While a summary is to be made, the turns it will cover are not "left out".
+    summarized = planned.summarized
+    folded = set(summarized)
+    left_out = [o for o in projection.left_out if o not in folded]
     if args.json:
         out = {
             "sent": list(projection.sent),
-            "summarized": list(projection.summarized),
-            "left_out": list(projection.left_out),
+            "summarized": list(summarized),
+            "left_out": left_out,
+            "summary": planned.summary_json(),
+            "final": planned.final,
             "body": projection.body.decode("utf-8"),
             "body_bytes": projection.body_bytes,
             "max_bytes": budget.max_bytes,
             "input_tokens": projection.input_tokens,
             "token_budget": budget.input_tokens,
             "tokens_exact": projection.tokens_exact,
+            "context_window": budget.context_window,
+            "window_source": budget.window_source,
         }
         print(json.dumps(out, ensure_ascii=False))
         return 0
     kind = "exact" if projection.tokens_exact else "estimated"
     print(f"conversation {conversation.id}: {conversation.title}")
     print(f"body: {projection.body_bytes:,} of {budget.max_bytes:,} bytes")
-    print(f"input: {projection.input_tokens:,} of {budget.input_tokens:,} tokens ({kind})")
+    print(f"input: {projection.input_tokens:,} of {budget.input_tokens:,} tokens ({kind}); "
+          f"window {budget.window_label}")
     print(f"sent verbatim: {_runs(projection.sent)}")
-    print(f"not sent:      {_runs(projection.left_out)}")
+    print(f"summarized:    {_runs(summarized)} ({planned.state})")
+    print(f"not sent:      {_runs(tuple(left_out))}")
+    print("final:         " + ("yes, this is the body a send carries" if planned.final else
+                               "no, a summary is made first and the body changes"))
     return 0
 
 

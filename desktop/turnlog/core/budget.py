@@ -6,7 +6,7 @@ tokens (CJK, emoji) or the reverse (JSON escaping of control characters).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .model import (
@@ -15,6 +15,7 @@ from .model import (
     UNKNOWN_CONTEXT_WINDOW,
     ConversationSettings,
 )
+from .tokens import estimate_text_tokens
 
 MIN_SAFETY_MARGIN = 128
 MAX_SAFETY_MARGIN = 8_192
@@ -22,8 +23,17 @@ MAX_SAFETY_MARGIN = 8_192
 # Chat templates wrap every message in role markers and separators; across the
 # ChatML, Llama and OpenAI formats that costs 3-7 tokens. Estimates take the high end.
 MESSAGE_OVERHEAD_TOKENS = 8
-# Tokens the server adds to prime the reply ("<|im_start|>assistant\n" and kin).
-REPLY_PRIMING_TOKENS = 4
+# Tokens the server adds to prime the reply ("<|im_start|>assistant\n" and kin), plus the
+# default system prompt some chat templates insert when a request has none (SmolLM2's and
+# Qwen 2.5's cost 21-26 tokens): counted once per request, so the estimate covers them.
+REPLY_PRIMING_TOKENS = 4 + 28
+
+
+# Where a budget's context window came from, as the header and inspector say it.
+WINDOW_FROM_SERVER = "from the server"
+WINDOW_SET_BY_YOU = "set by you"
+WINDOW_LEARNED = "learned"
+WINDOW_ASSUMED = "assumed"
 
 
 class InvalidBudget(ValueError):
@@ -43,6 +53,7 @@ class Budget:
     context_window: int
     output_reserve: int
     window_known: bool = True
+    window_source: str = ""  # one of the WINDOW_* phrases; "" for a budget made by hand
 
     def __post_init__(self) -> None:
         if self.max_bytes <= 0:
@@ -66,17 +77,36 @@ class Budget:
         """Context window − output reserve − safety margin (may be ≤ 0 for tiny windows)."""
         return self.context_window - self.output_reserve - self.safety_margin
 
+    def within(self, context_window: int, source: str) -> Budget:
+        """This budget in a smaller window someone stated, with the output reserve cut to a
+        quarter of it (never below the minimum) where it was larger."""
+        reserve = min(self.output_reserve, max(MIN_OUTPUT_RESERVE, context_window // 4))
+        return replace(self, context_window=context_window, output_reserve=reserve,
+                       window_known=True, window_source=source)
+
+    @property
+    def window_label(self) -> str:
+        """"8,192 tokens, from the server", "200,000 tokens, assumed", …"""
+        source = self.window_source or (WINDOW_SET_BY_YOU if self.window_known
+                                        else WINDOW_ASSUMED)
+        return f"{self.context_window:,} tokens, {source}"
+
     @classmethod
     def from_settings(
-        cls, settings: ConversationSettings, *, context_window: int | None = None
+        cls, settings: ConversationSettings, *, context_window: int | None = None,
+        window_source: str = "",
     ) -> Budget:
-        """The budget for a conversation; `context_window` (e.g. from a server) overrides."""
+        """The budget for a conversation; `context_window` (e.g. from a server) overrides,
+        and `window_source` says where it came from."""
         window = context_window if context_window is not None else settings.context_window
+        if window is None:
+            window_source = WINDOW_ASSUMED
         return cls(
             max_bytes=settings.max_bytes,
             context_window=window if window is not None else UNKNOWN_CONTEXT_WINDOW,
             output_reserve=settings.output_reserve,
             window_known=window is not None,
+            window_source=window_source or WINDOW_SET_BY_YOU,
         )
 
 
@@ -92,19 +122,14 @@ class TokenCounter(Protocol):
     def reply_priming_tokens(self) -> int: ...
 
 
-def estimate_text_tokens(text: str) -> int:
-    """An estimate that errs high, derived from UTF-8 bytes rather than characters.
-
-    ASCII text averages about 4 bytes per token in every common tokenizer; we
-    count 2.5 so short words, digits and punctuation are not undercounted.
-    Every non-ASCII byte counts as one token: byte-level tokenizers can never
-    need more than one token per byte, so CJK (3 bytes a character) and emoji
-    (4 bytes) are never undercounted, whatever the vocabulary.
-    """
-    total = len(text.encode("utf-8", "surrogatepass"))
-    ascii_bytes = len(text.encode("ascii", "ignore"))
-    non_ascii = total - ascii_bytes
-    return (ascii_bytes * 2 + 4) // 5 + non_ascii
+def reply_priming(counter: TokenCounter, first_role: str) -> int:
+    """The reply priming of a request whose first message has `first_role`. A counter
+    that knows its chat template (`reply_priming_tokens_for`) says it exactly: templates
+    that add a default system prompt leave it out when the request brings its own."""
+    by_role = getattr(counter, "reply_priming_tokens_for", None)
+    if callable(by_role):
+        return int(by_role(first_role))
+    return counter.reply_priming_tokens()
 
 
 class EstimatingCounter:

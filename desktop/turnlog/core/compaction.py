@@ -1,10 +1,14 @@
 """Compaction: fold the oldest turns into one rolling summary, with provenance and bounds.
 
-The plan is pure (`plan_compaction`, shared by the window's preview and the send):
-which prefix of the log a summary must cover so the newest turns (≤ 20 pairs, ≤ ¼ of
-the input budget, ≤ 16,000 tokens) stay verbatim, and which cached summary it starts from.
-`Compactor` makes or extends the summary through the same provider as any
-request, caches it through a `SummaryStore`, and fails by name on every bound.
+The plan is pure (`plan_compaction`, shared by the window's preview and the send). The
+cached summary is reused, with no summary call, while it and every turn after it fit the
+request. Only when they do not is the summary extended, down to a low-water mark: the
+newest turns that take at most a target share of each budget (50 % unless the
+conversation says otherwise) stay verbatim, so the sends after it have room to grow
+before the next compaction. A backlog longer than the summary calls can fold is cut
+before folding: the summary covers its newest part and the turns before are not sent.
+`Compactor` makes or extends the summary through the same provider as any request,
+caches it through a `SummaryStore`, and fails by name on every bound.
 """
 
 from __future__ import annotations
@@ -18,20 +22,24 @@ from datetime import datetime
 from typing import Protocol
 
 from .body import SYSTEM, USER, Message, RequestOptions, build_body, encode_json, utf8_len
-from .budget import Budget
+from .budget import ESTIMATE, Budget, TokenCounter
 from .failures import Failure, FailureKind, ProviderFailure
-from .model import FrozenTurns, Turn, Usage
-from .projection import CostIndex, Projection, ProjectionRefused, SummaryPart, project
+from .model import FrozenTurns, Turn, Usage, ordinals_of, position_of
+from .projection import CostIndex, PartKind, Projection, ProjectionRefused, SummaryPart, project
 from .provider import CancelToken, ChatProvider
 
+# The recent window of a side question (the main conversation fills the budget instead).
 RECENT_MAX_PAIRS = 20
 RECENT_MAX_TOKENS = 16_000
+# After a compaction the verbatim turns take at most this share of each budget.
+DEFAULT_TARGET_SHARE = 0.5
 SUMMARY_OUTPUT_TOKENS = 2_048
 MAX_SUMMARY_CALLS = 12
 COMPACTION_DEADLINE_S = 120.0
 # A summary longer than its output cap could allow (≈ 8 bytes a token, generous for CJK).
 MAX_SUMMARY_BYTES = SUMMARY_OUTPUT_TOKENS * 8
 PROMPT_VERSION = 1
+MIN_CHUNK_ROOM = 256  # bytes of turns a summary call must have room for
 
 SUMMARY_PROMPT = """\
 You maintain the rolling summary of an earlier part of a conversation between a user and an \
@@ -125,7 +133,8 @@ def summary_text(stored: StoredSummary) -> str:
 
 
 def recent_count(turns: Sequence[Turn], budget: Budget, costs: CostIndex) -> int:
-    """How many newest turns stay verbatim: ≤ 20 pairs, ≤ ¼ of the input budget, ≤ 16,000 tokens."""
+    """The recent window of a side question: ≤ 20 pairs, ≤ ¼ of the input budget,
+    ≤ 16,000 tokens."""
     limit = min(budget.input_tokens // 4, RECENT_MAX_TOKENS)
     used = 0
     kept = 0
@@ -278,33 +287,106 @@ class CompactionSettings:
     model: str
     budget: Budget
     options: RequestOptions
+    target: float = DEFAULT_TARGET_SHARE  # the low-water mark, a share of each budget
 
     @property
     def key(self) -> str:
-        """What must match for a cached summary to be reused."""
+        """What must match for a cached summary to be reused (the target does not: it
+        decides how far a summary reaches, not what it says)."""
         return f"v{PROMPT_VERSION}|{self.model}|{SUMMARY_OUTPUT_TOKENS}"
+
+
+def summary_span(
+    cached: StoredSummary | None, turns: Sequence[Turn], settings_key: str
+) -> tuple[int, int] | None:
+    """The indexes `(first, end)` of the turns `cached` covers in `turns`, if it may be
+    used: made with the same settings, over turns that are all still there, unchanged.
+    Reads only the ids of the covered turns."""
+    if cached is None or cached.settings_key != settings_key:
+        return None
+    first = position_of(turns, cached.first_ordinal)
+    if first is None:
+        return None
+    end = first + cached.covered_count
+    if end > len(turns) or _range_digest(turns, first, end) != cached.covered_digest:
+        return None
+    return first, end
+
+
+def _range_digest(turns: Sequence[Turn], first: int, end: int) -> str:
+    if first == 0:
+        return prefix_digest(turns, end)
+    if isinstance(turns, FrozenTurns):
+        return _digest(turns.ids(first, end))
+    return ids_digest(turns[first:end])
 
 
 def reusable_summary(
     cached: StoredSummary | None, turns: Sequence[Turn], covered: int, settings_key: str
 ) -> StoredSummary | None:
-    """`cached`, if a summary of the oldest `covered` turns may start from it: made with
-    the same settings, covering no more than that, over turns that are unchanged."""
-    if (
-        cached is not None
-        and cached.settings_key == settings_key
-        and cached.covered_count <= covered
-        and cached.covered_count <= len(turns)
-        and prefix_digest(turns, cached.covered_count) == cached.covered_digest
-    ):
-        return cached
-    return None
+    """`cached`, if a summary reaching to turn index `covered` may start from it: made
+    with the same settings, reaching no further than that, over turns that are unchanged."""
+    span = summary_span(cached, turns, settings_key)
+    return cached if span is not None and span[1] <= covered else None
+
+
+def low_water_count(
+    turns: Sequence[Turn], budget: Budget, costs: CostIndex, target: float, limit: int
+) -> int:
+    """How many newest turns stay verbatim after a compaction: those that take at most
+    `target` of the byte limit and of the input-token budget, never more than `limit` (the
+    turns that fit at all) and never fewer than the newest one if it fits."""
+    max_bytes = int(budget.max_bytes * target)
+    max_tokens = int(budget.input_tokens * target)
+    used_bytes = used_tokens = kept = 0
+    while kept < limit:
+        cost = costs.cost(turns[len(turns) - 1 - kept])
+        if used_bytes + cost.bytes > max_bytes or used_tokens + cost.tokens > max_tokens:
+            break
+        used_bytes += cost.bytes
+        used_tokens += cost.tokens
+        kept += 1
+    return max(kept, min(1, limit))
+
+
+def chunk_room(settings: CompactionSettings, previous: str, counter: TokenCounter) -> int:
+    """Room for new turns in one summary call (bytes, escaped for JSON): both budgets,
+    minus the prompt, the previous summary and the output cap. May be ≤ 0."""
+    budget = settings.budget
+    fold = _fold_input(previous, "")
+    fixed = build_body(settings.model, [Message(SYSTEM, SUMMARY_PROMPT), Message(USER, fold)],
+                       summary_options(settings))
+    byte_room = budget.max_bytes - len(fixed)
+    # Tokens: the window minus output cap and margin, converted to bytes at the
+    # estimate's worst case (one token per byte) so a chunk never overflows.
+    token_room = (
+        budget.context_window - SUMMARY_OUTPUT_TOKENS - budget.safety_margin
+        - counter.message_tokens(SYSTEM, SUMMARY_PROMPT) - counter.message_tokens(USER, fold)
+    )
+    return min(byte_room, token_room)
+
+
+def backlog_start(turns: Sequence[Turn], start: int, covered: int, capacity: int) -> int:
+    """The oldest index from which `turns[index:covered]` fold within `capacity` bytes:
+    `start` when the whole backlog does, else later (at least one turn is folded). Reads
+    back from `covered` only as far as the capacity reaches."""
+    used = 0
+    index = covered
+    while index > start:
+        size = json_len(_turn_block(turns[index - 1]))
+        if used + size > capacity and index < covered:
+            break
+        used += size
+        index -= 1
+    return index
 
 
 @dataclass(frozen=True, slots=True)
 class CompactionPlan:
-    """What a send with compaction on folds before it answers: the oldest `covered` turns
-    go into the summary, starting from `base` (the cached summary it reuses or extends).
+    """What a send with compaction on carries: the turns at indexes `first`..`covered`-1
+    in the summary, starting from `base` (the cached summary it reuses or extends); the
+    `first` oldest turns are not sent. `reuse` is the request itself when the cached
+    summary is reused as it is (no summary call).
 
     `plain` is the request without any summary, or None when its mandatory part does not
     fit (`refusal`); a send then goes on and refuses with the sizes, summary included.
@@ -314,17 +396,20 @@ class CompactionPlan:
     covered: int
     base: StoredSummary | None
     refusal: ProjectionRefused | None = None
+    first: int = 0
+    base_end: int = 0
+    reuse: Projection | None = None
 
     @property
     def start(self) -> int:
-        """How many oldest turns the reused summary already covers."""
-        return self.base.covered_count if self.base is not None else 0
+        """Index of the first turn a send still has to fold in (`covered` if none)."""
+        return self.base_end if self.base is not None else self.first
 
     def base_part(self) -> SummaryPart | None:
         """The reused summary as a request carries it, or None."""
         if self.base is None:
             return None
-        return SummaryPart(summary_text(self.base), self.base.covered_count, self.base.id)
+        return SummaryPart(summary_text(self.base), self.base_end, self.base.id, self.first)
 
 
 def plan_compaction(
@@ -340,26 +425,164 @@ def plan_compaction(
 ) -> CompactionPlan:
     """The one compaction plan: what the preview shows and what a send carries out.
 
-    Nothing is summarized when the whole log fits. Otherwise the summary covers all but
-    the recent window (never more turns verbatim than fit on their own), or `min_covered`
-    turns if that is more (an overflow recovery asks for one more).
+    Nothing is summarized when the whole log fits. The cached summary is reused while it
+    and all turns after it fit. Otherwise the summary reaches to the low-water mark (or
+    to `min_covered`: an overflow recovery asks for one turn more than it sent), extending
+    the cached summary when the calls can fold the turns after it, else starting afresh
+    from the newest part of the backlog they can fold.
     """
-    plain: Projection | None = None
-    refusal: ProjectionRefused | None = None
+    project_with = _projector(turns, question, settings, system_prompt, pinned, costs)
     try:
-        plain = project(
-            turns, question, model=settings.model, budget=settings.budget,
-            system_prompt=system_prompt, options=settings.options, pinned=pinned, costs=costs,
-        )
-    except ProjectionRefused as err:
-        refusal = err  # the send refuses with sizes; nothing to summarize for that
-    needed = 0
-    if plain is not None and plain.sent_count < len(turns):
-        kept = min(recent_count(turns, settings.budget, costs), plain.sent_count)
-        needed = len(turns) - kept
-    covered = min(max(min_covered, needed), len(turns))
-    base = reusable_summary(cached, turns, covered, settings.key)
-    return CompactionPlan(plain, covered, base, refusal)
+        plain = project_with(None)
+    except ProjectionRefused as err:  # the send refuses with sizes; nothing to summarize
+        return CompactionPlan(None, 0, None, err)
+    if plain.sent_count == len(turns) and min_covered == 0:
+        return CompactionPlan(plain, 0, None)
+    span = summary_span(cached, turns, settings.key)
+    if span is not None and span[1] >= min_covered:
+        first, end = span
+        part = SummaryPart(summary_text(cached), end, cached.id, first)  # type: ignore[union-attr]
+        try:
+            reuse = project_with(part)
+        except ProjectionRefused:
+            reuse = None
+        if reuse is not None and reuse.sent_count == len(turns) - end:
+            return CompactionPlan(plain, end, cached, None, first, end, reuse)
+    if min_covered:  # a recovery folds exactly the turns it asks for
+        covered = min(min_covered, len(turns))
+    else:
+        covered = len(turns) - low_water_count(turns, settings.budget, costs,
+                                               settings.target, plain.sent_count)
+    return _fold_plan(plain, turns, settings, costs, covered, cached, span)
+
+
+def _projector(
+    turns: Sequence[Turn], question: str, settings: CompactionSettings, system_prompt: str,
+    pinned: Sequence[str], costs: CostIndex,
+) -> Callable[[SummaryPart | None], Projection]:
+    def project_with(summary: SummaryPart | None) -> Projection:
+        return project(turns, question, model=settings.model, budget=settings.budget,
+                       system_prompt=system_prompt, options=settings.options, pinned=pinned,
+                       summary=summary, costs=costs)
+    return project_with
+
+
+def _fold_plan(
+    plain: Projection, turns: Sequence[Turn], settings: CompactionSettings, costs: CostIndex,
+    covered: int, cached: StoredSummary | None, span: tuple[int, int] | None,
+) -> CompactionPlan:
+    """A plan that folds turns up to `covered`: from the cached summary's end when the
+    summary calls can carry the turns in between, else from the newest part they can."""
+    if span is not None and span[1] <= covered:
+        first, end = span
+        capacity = _capacity(settings, cached.content)  # type: ignore[union-attr]
+        if not capacity or backlog_start(turns, end, covered, capacity) == end:
+            return CompactionPlan(plain, covered, cached, None, first, end)
+    capacity = _capacity(settings, "")
+    first = backlog_start(turns, 0, covered, capacity) if capacity else 0
+    return CompactionPlan(plain, covered, None, None, first)
+
+
+def _capacity(settings: CompactionSettings, previous: str) -> int:
+    """How many bytes of turns the summary calls can surely fold, starting from `previous`:
+    each chunk at half its room now, leaving the other half for the summary to grow. 0 when
+    a summary call has no room at all (the send then fails by name, as it must)."""
+    # Estimated: a plan (and the preview) never waits on a server to count the prompt.
+    room = chunk_room(settings, previous, ESTIMATE)
+    return MAX_SUMMARY_CALLS * room // 2 if room >= MIN_CHUNK_ROOM else 0
+
+
+def summary_options(settings: CompactionSettings) -> RequestOptions:
+    return RequestOptions(
+        stream=settings.options.stream,
+        include_usage=settings.options.include_usage,
+        max_tokens=SUMMARY_OUTPUT_TOKENS,
+        temperature=0.0,
+    )
+
+
+def _fold_input(previous: str, chunk: str) -> str:
+    prior = previous if previous else "(none yet)"
+    return f"Previous summary:\n{prior}\n\nNext turns:\n{chunk}"
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """What a send would carry, worked out before anything is sent.
+
+    `state`: "none" (no summary), "cached" (the cached summary is reused as it is) or
+    "to_make" (a summary must be made or extended first). Unless "to_make", the preview is
+    `final`: `projection.body` is byte for byte the body a send would put on the wire now.
+    Otherwise the body shows the plan with the previous summary (`summary`, if any) and
+    `to_summarize` names the turns the send folds in first. `summarized`: the ordinals the
+    summary the send would carry covers.
+    """
+
+    projection: Projection
+    to_summarize: tuple[int, ...] = ()
+    summary: StoredSummary | None = None
+    state: str = "none"
+    span: tuple[int, int] = (0, 0)  # indexes of the turns the summary would cover
+
+    @property
+    def final(self) -> bool:
+        return self.state != "to_make"
+
+    @property
+    def summarized(self) -> tuple[int, ...]:
+        """Ordinals the summary a send would carry covers (read only when asked)."""
+        return ordinals_of(self.projection._turns, *self.span)
+
+    def summary_json(self) -> dict[str, object]:
+        """The summary a send would carry: state, ordinals covered, bytes and tokens of
+        the summary part in `projection` (the previous one while a new one is to make)."""
+        part = next((p for p in self.projection.parts if p.kind is PartKind.SUMMARY), None)
+        turns, (first, end) = self.projection._turns, self.span
+        return {
+            "state": self.state,
+            "covers": [turns[first].ordinal, turns[end - 1].ordinal] if end > first else None,
+            "bytes": part.bytes if part else 0,
+            "tokens": part.tokens if part else 0,
+        }
+
+
+def preview(
+    turns: Sequence[Turn],
+    question: str,
+    *,
+    model: str,
+    budget: Budget,
+    system_prompt: str,
+    options: RequestOptions,
+    costs: CostIndex,
+    compaction: bool,
+    cached: StoredSummary | None,
+    pinned: Sequence[str] = (),
+    target: float = DEFAULT_TARGET_SHARE,
+) -> Preview:
+    """Project `question` over `turns` as a send would (`plan_compaction`). Raises
+    `ProjectionRefused` when the mandatory part (with the cached summary, if a send would
+    carry it) does not fit."""
+    if not isinstance(turns, (tuple, FrozenTurns)):
+        turns = tuple(turns)
+    settings = CompactionSettings(model, budget, options, target)
+    plan = plan_compaction(turns, question, settings, system_prompt=system_prompt,
+                           pinned=pinned, costs=costs, cached=cached if compaction else None)
+    if plan.refusal is not None:
+        raise plan.refusal
+    assert plan.plain is not None
+    if not compaction or plan.covered == 0:
+        return Preview(plan.plain)
+    if plan.reuse is not None:
+        return Preview(plan.reuse, (), plan.base, "cached", (plan.first, plan.covered))
+    projection = project(turns, question, model=model, budget=budget,
+                         system_prompt=system_prompt, options=options, pinned=pinned,
+                         summary=plan.base_part(), costs=costs,
+                         max_verbatim=len(turns) - plan.covered)
+    first_sent = len(turns) - projection.sent_count
+    to_summarize = ordinals_of(turns, plan.start, first_sent)
+    span = (plan.first, max(first_sent, plan.covered))
+    return Preview(projection, to_summarize, plan.base, "to_make", span)
 
 
 class Compactor:
@@ -388,7 +611,7 @@ class Compactor:
         conversation_id: int,
         generation: int,
         turns: Sequence[Turn],
-        covered: int,
+        span: tuple[int, int, int],
         base: StoredSummary | None,
         settings: CompactionSettings,
         cancel: CancelToken,
@@ -396,15 +619,15 @@ class Compactor:
         result: CompactionResult,
         started: float,
     ) -> StoredSummary:
-        """A stored summary covering exactly `turns[:covered]`, extending `base` (a summary
-        of a prefix of them, see `reusable_summary`) or starting afresh."""
-        if base is not None and base.covered_count == covered:
+        """A stored summary covering exactly the turns at indexes first..covered-1 (`span`
+        is first, start, covered), extending `base` (a summary of first..start-1) with the
+        turns from `start`, or starting afresh (`base` None, `start` == first)."""
+        first, start, covered = span
+        if base is not None and start == covered:
             return base
-        start = base.covered_count if base else 0
-        new_turns = turns[start:covered]
         previous = base.content if base else ""
         # Chunks are cut one at a time: the room for new turns shrinks as the summary grows.
-        blocks = [_turn_block(t) for t in new_turns]
+        blocks = [_turn_block(t) for t in turns[start:covered]]
         index = 0
         while blocks:
             room = self._chunk_bytes(settings, previous)
@@ -418,7 +641,7 @@ class Compactor:
             content, usage = self._call(previous, chunk, settings, cancel, stage)
             result.usages.append(usage)
             previous = content
-        covered_turns = turns[:covered]
+        covered_turns = turns[first:covered]
         warnings = tuple(missing_key_facts(key_facts(covered_turns), previous))
         tokens = self.costs.counter.message_tokens(SYSTEM, previous)
         draft = SummaryDraft(
@@ -434,28 +657,12 @@ class Compactor:
             warnings=warnings,
             generation=generation,
         )
-        stored = self.store.save_summary(conversation_id, draft)
-        return stored
+        return self.store.save_summary(conversation_id, draft)
 
     def _chunk_bytes(self, settings: CompactionSettings, previous: str) -> int:
-        """Room for new turns in one summary call: both budgets, minus prompt, previous
-        summary and the output cap."""
-        budget = settings.budget
-        fixed = build_body(
-            settings.model,
-            [Message(SYSTEM, SUMMARY_PROMPT), Message(USER, self._fold_input(previous, ""))],
-            self._options(settings),
-        )
-        byte_room = budget.max_bytes - len(fixed)
-        # Tokens: the window minus output cap and margin, converted to bytes at the
-        # estimate's worst case (one token per byte) so a chunk never overflows.
-        token_room = (
-            budget.context_window - SUMMARY_OUTPUT_TOKENS - budget.safety_margin
-            - self.costs.counter.message_tokens(SYSTEM, SUMMARY_PROMPT)
-            - self.costs.counter.message_tokens(USER, self._fold_input(previous, ""))
-        )
-        room = min(byte_room, token_room)
-        if room < 256:
+        """Room for new turns in one summary call (see `chunk_room`); too little fails."""
+        room = chunk_room(settings, previous, self.costs.counter)
+        if room < MIN_CHUNK_ROOM:
             raise ProviderFailure(
                 Failure(
                     FailureKind.SUMMARY_FAILED,
@@ -469,17 +676,11 @@ class Compactor:
 
     @staticmethod
     def _fold_input(previous: str, chunk: str) -> str:
-        prior = previous if previous else "(none yet)"
-        return f"Previous summary:\n{prior}\n\nNext turns:\n{chunk}"
+        return _fold_input(previous, chunk)
 
     @staticmethod
     def _options(settings: CompactionSettings) -> RequestOptions:
-        return RequestOptions(
-            stream=settings.options.stream,
-            include_usage=settings.options.include_usage,
-            max_tokens=SUMMARY_OUTPUT_TOKENS,
-            temperature=0.0,
-        )
+        return summary_options(settings)
 
     def _check_bounds(self, result: CompactionResult, started: float, *, stage: str) -> None:
         if result.calls >= self.max_calls:
@@ -561,9 +762,10 @@ class Compactor:
     ) -> CompactionResult:
         """The summary part for this request, or none when the whole log fits.
 
-        Covers the oldest turns beyond the recent window; if the newest turns after
-        the summary still do not all fit, extends the cover and folds again, so the
-        summarized prefix and the verbatim suffix always add up to the whole log.
+        Carries out `plan_compaction`: reuses the cached summary while it fits, else folds
+        up to the low-water mark. If the newest turns after the new summary still do not
+        all fit, extends the cover and folds again, so the summary and the verbatim suffix
+        always meet (turns before the summary are left out only for a backlog too long).
         """
         result = result if result is not None else CompactionResult(summary=None)
         started = self.clock()
@@ -572,13 +774,14 @@ class Compactor:
             costs=self.costs, cached=self.store.latest_summary(conversation_id),
             min_covered=min_covered,
         )
-        covered, base = plan.covered, plan.base
-        while covered > 0:
-            stored = self.ensure(conversation_id, generation, turns, covered, base, settings,
-                                 cancel, progress, result, started)
-            base = stored
+        if plan.covered == 0:
+            return result
+        first, start, covered, base = plan.first, plan.start, plan.covered, plan.base
+        while True:
+            stored = self.ensure(conversation_id, generation, turns, (first, start, covered),
+                                 base, settings, cancel, progress, result, started)
             result.stored = stored
-            part = SummaryPart(summary_text(stored), covered, stored.id)
+            part = SummaryPart(summary_text(stored), covered, stored.id, first)
             result.summary = part
             try:
                 projection = project(
@@ -591,5 +794,5 @@ class Compactor:
             first_sent = len(turns) - projection.sent_count
             if first_sent == covered:
                 return result
-            covered = first_sent  # turns between summary and verbatim must be folded in
-        return result
+            # Turns between summary and verbatim must be folded in.
+            base, start, covered = stored, covered, first_sent

@@ -91,7 +91,9 @@ _TITLES = {
 @dataclass(frozen=True, slots=True)
 class Failure:
     """A named failure with plain words. `detail` is what the server or system said
-    (already redacted of secrets); `hint` is the useful next step."""
+    (already redacted of secrets); `hint` is the useful next step. `context_window`: the
+    window a context overflow error stated (llama.cpp's `n_ctx`, OpenAI's "maximum context
+    length is N tokens"), when it did."""
 
     kind: FailureKind
     detail: str = ""
@@ -99,6 +101,7 @@ class Failure:
     retry_after: float | None = None
     status: int | None = None
     stage: str = ""
+    context_window: int | None = None
     code: str = ""  # a finer name than `kind` where there is one, e.g. "storage_full"
 
     @property

@@ -113,6 +113,9 @@ DEFAULT_OUTPUT_RESERVE = 8_192
 MIN_OUTPUT_RESERVE = 256
 MAX_OUTPUT_RESERVE = 32_768
 UNKNOWN_CONTEXT_WINDOW = 200_000
+DEFAULT_COMPACTION_TARGET = 50  # percent of each budget the verbatim turns keep after compacting
+MIN_COMPACTION_TARGET = 25
+MAX_COMPACTION_TARGET = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +123,8 @@ class ConversationSettings:
     """Per-conversation budget and request options.
 
     `context_window` of `None` means the model's window is unknown; the token
-    budget then assumes `UNKNOWN_CONTEXT_WINDOW`.
+    budget then assumes `UNKNOWN_CONTEXT_WINDOW`. `compaction_target`: after a
+    compaction, the verbatim turns take at most this percentage of each budget (25–80).
     """
 
     max_bytes: int = DEFAULT_MAX_BYTES
@@ -129,6 +133,13 @@ class ConversationSettings:
     compaction: bool = True
     temperature: float | None = None
     stream: bool = True
+    compaction_target: int = DEFAULT_COMPACTION_TARGET
+
+    @property
+    def compaction_share(self) -> float:
+        """`compaction_target` as a share, held within 25–80 %."""
+        target = min(max(self.compaction_target, MIN_COMPACTION_TARGET), MAX_COMPACTION_TARGET)
+        return target / 100
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -138,6 +149,7 @@ class ConversationSettings:
             "compaction": self.compaction,
             "temperature": self.temperature,
             "stream": self.stream,
+            "compaction_target": self.compaction_target,
         }
 
     @classmethod

@@ -22,7 +22,7 @@ from .body import (
     message_bytes,
     pair_bytes,
 )
-from .budget import ESTIMATE, Budget, TokenCounter
+from .budget import ESTIMATE, Budget, TokenCounter, reply_priming
 from .model import FrozenTurns, Turn, ordinals_of, position_of
 
 
@@ -105,11 +105,16 @@ class CostIndex:
 
 @dataclass(frozen=True, slots=True)
 class SummaryPart:
-    """A rolling summary standing in for the oldest `covered_count` turns of the log."""
+    """A rolling summary standing in for the turns at indexes `first`..`covered_count`-1.
+
+    `covered_count` is where the verbatim turns may start; the `first` oldest turns (0
+    unless a backlog was too long to fold within the bounds) are left out.
+    """
 
     content: str
     covered_count: int
     summary_id: int | None = None
+    first: int = 0
 
 
 class RefusalReason(enum.Enum):
@@ -217,13 +222,16 @@ class Projection:
 
     @property
     def summarized(self) -> tuple[int, ...]:
-        covered = self.summary.covered_count if self.summary else 0
-        return ordinals_of(self._turns, 0, covered)
+        if self.summary is None:
+            return ()
+        return ordinals_of(self._turns, self.summary.first, self.summary.covered_count)
 
     @property
     def left_out(self) -> tuple[int, ...]:
-        covered = self.summary.covered_count if self.summary else 0
-        return ordinals_of(self._turns, covered, self._first_sent)
+        if self.summary is None:
+            return ordinals_of(self._turns, 0, self._first_sent)
+        return (ordinals_of(self._turns, 0, self.summary.first)
+                + ordinals_of(self._turns, self.summary.covered_count, self._first_sent))
 
     @property
     def sent_turn_ids(self) -> tuple[str, ...]:
@@ -237,17 +245,18 @@ class Projection:
         """The mark of the turn at `index` (0-based position in the log given to `project`)."""
         if index >= self._first_sent:
             return Mark.SENT
-        if self.summary is not None and index < self.summary.covered_count:
+        if self.summary is not None and self.summary.first <= index < self.summary.covered_count:
             return Mark.SUMMARY
         return Mark.NOT_SENT
 
     def same_marks(self, other: Projection) -> bool:
         """Whether `other` marks every turn as this one does, known without visiting them:
         the same log, the same summarized prefix, the same first verbatim turn."""
-        covered = self.summary.covered_count if self.summary else 0
-        other_covered = other.summary.covered_count if other.summary else 0
+        span = (self.summary.first, self.summary.covered_count) if self.summary else None
+        other_span = (other.summary.first, other.summary.covered_count) if other.summary \
+            else None
         return (self._turns is other._turns and self._first_sent == other._first_sent
-                and covered == other_covered)
+                and span == other_span)
 
     def mark_of_ordinal(self, ordinal: int) -> Mark | None:
         """The mark of the turn numbered `ordinal`, None if the log given to `project` has
@@ -283,8 +292,9 @@ def _mandatory_parts(
     counter: TokenCounter,
 ) -> tuple[list[Part], Part]:
     """The parts every request carries: envelope and prefix messages, and the question."""
+    first_role = prefix[0][1].role if prefix else USER
     parts: list[Part] = [Part(PartKind.ENVELOPE, Envelope(model, options).bytes,
-                              counter.reply_priming_tokens())]
+                              reply_priming(counter, first_role))]
     for kind, message in prefix:
         # Each prefix message is followed by a comma: the question always comes after it.
         parts.append(
@@ -340,7 +350,7 @@ def project(
     costs = costs or CostIndex()
     counter = costs.counter
     covered = summary.covered_count if summary else 0
-    if not 0 <= covered <= len(turns):
+    if not 0 <= covered <= len(turns) or (summary and not 0 <= summary.first <= covered):
         raise ValueError(f"summary covers {covered} turns but the log has {len(turns)}")
 
     prefix = _prefix_messages(system_prompt, pinned, summary)

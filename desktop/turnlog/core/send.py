@@ -11,12 +11,12 @@ import enum
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Protocol
 
 from .body import RequestOptions
-from .budget import Budget
+from .budget import WINDOW_LEARNED, Budget, InvalidBudget
 from .compaction import CompactionResult, CompactionSettings, Compactor
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
 from .model import UNKNOWN_USAGE, Conversation, Turn, Usage
@@ -298,7 +298,8 @@ class Sender:
         try:
             self.compactor.summarize(
                 run.cid, run.generation, run.turns, run.draft,
-                CompactionSettings(request.model, request.budget, request.options),
+                CompactionSettings(request.model, request.budget, request.options,
+                                   request.conversation.settings.compaction_share),
                 system_prompt=request.conversation.system_prompt,
                 pinned=request.pinned, cancel=run.cancel,
                 progress=lambda k, n: run.on_stage(Stage.COMPACTING, f"chunk {k} of {n}"),
@@ -363,9 +364,25 @@ class Sender:
                                record)) from err
 
     def _recover_once(self, run: _Run, projection: Projection, overflow: _Overflow) -> None:
-        """Shrink the next attempt by one turn: summarize it if compaction is on, else
-        leave it out."""
+        """Shrink the next attempt: into the window the error stated, when it stated one
+        that the request's count does not fit; else by one turn, summarized if compaction
+        is on, else left out."""
         run.overflow, run.overflow_record = overflow.failure, overflow.record
+        run.previous = projection
+        run.attempt += 1
+        run.usages = []
+        budget = run.request.budget
+        stated = overflow.failure.context_window
+        if stated is not None and stated < budget.context_window:
+            with contextlib.suppress(InvalidBudget):
+                smaller = budget.within(stated, WINDOW_LEARNED)
+                if 0 < smaller.input_tokens < projection.input_tokens:
+                    options = run.request.options
+                    if options.max_tokens is not None:
+                        options = replace(options, max_tokens=min(options.max_tokens,
+                                                                  smaller.output_reserve))
+                    run.request = replace(run.request, budget=smaller, options=options)
+                    return
         first_sent = len(run.turns) - projection.sent_count
         if run.summary is not None or (
             self.compactor is not None and run.request.conversation.settings.compaction
@@ -373,9 +390,6 @@ class Sender:
             run.min_covered = first_sent + 1
         else:
             run.max_verbatim = projection.sent_count - 1
-        run.previous = projection
-        run.attempt += 1
-        run.usages = []
 
     def _commit(self, run: _Run, projection: Projection, reply: Reply) -> Outcome:
         """Only a complete answer may enter the log; anything else fails with the draft."""

@@ -4,7 +4,7 @@ A request's prompt is the chat template applied to its messages. Turnlog
 counts it as: reply priming + Σ (tokens of the message content + the
 template's per-message overhead for that role). Content tokens come from the
 server's tokenizer (`POST /extras/tokenize` on llama-cpp-python, `POST
-/tokenize` on llama.cpp), cached by a hash of the text so each text is
+/tokenize` on llama.cpp and on vLLM), cached by a hash of the text so each text is
 tokenized once.
 
 The overheads are *measured against the server's own prompt count*: a few
@@ -14,11 +14,13 @@ priming by difference (see `calibrate`). The split is then checked on one
 more probe; a template that does not add up message by message leaves the
 counter estimating, labelled so.
 
+Templates that insert a default system prompt when the first message is not a
+system message (SmolLM2's does: 21 tokens) make the priming depend on the first
+role: `reply_priming_tokens_for(first_role)` says which, so a request that leads
+with a system message is counted exactly too (`reply_priming_tokens` alone, with
+no role known, counts the larger case).
+
 Known, bounded differences (never an undercount):
-- Templates that insert a default system prompt when the first message is
-  not a system message (SmolLM2's does: 21 tokens) make the priming depend on
-  the first role. The priming counts the larger case, so a request that leads
-  with a system message is overcounted by `leading_system_overcount`.
 - Content that starts with whitespace can merge with the template's newline
   before it into one token; counting content alone then overcounts by one.
 """
@@ -62,6 +64,10 @@ class TemplateCosts:
     overhead: dict[str, int]
     priming: int
     leading_system_overcount: int
+    # The priming when the first message is not a system message, and when one is (they
+    # differ by the default system prompt some templates add); None where not measured.
+    priming_plain: int | None = None
+    priming_system: int | None = None
 
 
 class ServerTokenCounter:
@@ -81,8 +87,10 @@ class ServerTokenCounter:
         client: httpx.Client | None = None,
         fallback_reason: str = "",
         cache_entries: int = CACHE_ENTRIES,
+        model: str = "",
     ) -> None:
         self.tokenize_url = tokenize_url
+        self.model = model  # vLLM's tokenizer is asked per model
         self.costs = costs
         self._client = client or httpx.Client(timeout=TOKENIZE_TIMEOUT, trust_env=False)
         self._lock = threading.Lock()
@@ -111,6 +119,16 @@ class ServerTokenCounter:
         if self.exact:
             return self.costs.priming
         return max(self.costs.priming, REPLY_PRIMING_TOKENS)
+
+    def reply_priming_tokens_for(self, first_role: str) -> int:
+        """The priming of a request that starts with a `first_role` message: without the
+        default system prompt the template leaves out when a system message leads."""
+        if not self.exact:
+            return self.reply_priming_tokens()
+        assert self.costs is not None
+        by_role = self.costs.priming_system if first_role == "system" else \
+            self.costs.priming_plain
+        return self.costs.priming if by_role is None else by_role
 
     @property
     def leading_system_overcount(self) -> int:
@@ -155,6 +173,8 @@ class ServerTokenCounter:
     def _tokenize(self, text: str) -> int:
         if self.tokenize_url.endswith("/extras/tokenize"):
             payload: dict[str, object] = {"input": text}
+        elif self.model:  # vLLM: per model, no BOS added
+            payload = {"model": self.model, "prompt": text, "add_special_tokens": False}
         else:  # llama.cpp: special tokens parsed as in its prompts, no BOS added
             payload = {"content": text, "add_special": False}
         self.tokenize_calls += 1
@@ -192,7 +212,8 @@ class ServerTokenCounter:
     # ------------------------------------------------------------ calibration
     @classmethod
     def calibrate(
-        cls, tokenize_url: str, base_url: str, model: str, *, client: httpx.Client | None = None
+        cls, tokenize_url: str, base_url: str, model: str, *, client: httpx.Client | None = None,
+        per_model: bool = False,
     ) -> ServerTokenCounter:
         """Measure the server's chat template and return a counter for it.
 
@@ -207,9 +228,11 @@ class ServerTokenCounter:
         priming₀ (no leading system message) and priming_S (one leads) differ when
         the template inserts a default system prompt; the counter takes the larger.
         A sixth probe, [system S, user A, assistant B, user A], must come out as
-        predicted, or the counter estimates instead.
+        predicted, or the counter estimates instead. `per_model`: the tokenizer is asked
+        with the model's name (vLLM).
         """
-        counter = cls(tokenize_url, costs=None, client=client)
+        counter = cls(tokenize_url, costs=None, client=client,
+                      model=model if per_model else "")
         chat_url = base_url.rstrip("/") + "/chat/completions"
         try:
             c_a, c_b, c_s = (counter.content_tokens(t) for t in (_A, _B, _S))
@@ -237,6 +260,8 @@ class ServerTokenCounter:
             overhead={"user": user, "assistant": assistant, "system": system},
             priming=max(priming_plain, priming_system),
             leading_system_overcount=abs(priming_plain - priming_system),
+            priming_plain=priming_plain,
+            priming_system=priming_system,
         )
         return counter
 

@@ -25,6 +25,7 @@ from typing import Any, Generic, TypeVar
 
 import httpx
 
+from turnlog.core.calibration import estimated_request_tokens
 from turnlog.core.failures import Failure, FailureKind, ProviderFailure
 from turnlog.core.model import UNKNOWN_USAGE, Usage
 from turnlog.core.provider import CancelToken, Reply
@@ -283,7 +284,7 @@ class ChatCompletionsProvider:
                     kind = response.headers.get("content-type", "").lower()
                     # A server may ignore "stream" or answer an error as JSON with 200.
                     if streaming and not kind.startswith("application/json"):
-                        return self._read_stream(response, exchange, started)
+                        return self._read_stream(response, exchange, started, body)
                     return self._read_json(response, exchange, started)
             except httpx.HTTPError as err:
                 raise self._transport_failure(err, exchange) from None
@@ -321,7 +322,7 @@ class ChatCompletionsProvider:
         return models
 
     def _read_stream(
-        self, response: httpx.Response, exchange: _Exchange, started: float
+        self, response: httpx.Response, exchange: _Exchange, started: float, body: bytes = b""
     ) -> Reply:
         state = _StreamState()
         decoder = EventStreamDecoder(self.max_content_bytes + ENVELOPE_ALLOWANCE)
@@ -352,6 +353,8 @@ class ChatCompletionsProvider:
                 raise _Aborted from None
             cut = str(err) or type(err).__name__
         if state.payloads == 0 and decoder.lines == 0:
+            if not cut and self.preset.empty_stream_overflows:
+                raise self._empty_stream_overflow(body, exchange.usage)
             detail = "the server sent nothing: the reply stream was empty"
             if cut:
                 detail = "the connection closed before any reply arrived"
@@ -544,6 +547,23 @@ class ChatCompletionsProvider:
                  hint: str = "", status: int | None = None) -> ProviderFailure:
         failure = Failure(kind, detail=tidy(detail, self._secrets()), hint=hint, status=status)
         return ProviderFailure(failure, partial=self._redact(partial), usage=usage)
+
+    def _empty_stream_overflow(self, body: bytes, usage: Usage) -> ProviderFailure:
+        """llama-cpp-python's server answers a request larger than its window with an empty
+        stream. The window is then smaller than the request, and the request is at most
+        its estimate (which never undercounts): one less than that bounds the window."""
+        try:
+            messages = [(m["role"], m["content"]) for m in json.loads(body)["messages"]]
+            bound: int | None = max(1, estimated_request_tokens(messages) - 1)
+        except (ValueError, KeyError, TypeError):
+            bound = None
+        failure = Failure(
+            FailureKind.CONTEXT_OVERFLOW,
+            detail=("the server sent nothing, as llama-cpp-python does when the request is "
+                    "larger than its context window"),
+            hint="Set the context window in the profile, or start a new conversation",
+            context_window=bound)
+        return ProviderFailure(failure, usage=usage)
 
     def _malformed(self, what: str, raw: bytes, partial: str = "",
                    usage: Usage = UNKNOWN_USAGE) -> ProviderFailure:

@@ -37,13 +37,36 @@ _OVERFLOW_PHRASES = (
 )
 
 
+# The window an overflow message states: OpenAI and vLLM "maximum context length is 8192
+# tokens", llama-cpp-python "exceed context window of 4096", others "n_ctx: 4096".
+_STATED_WINDOW = (
+    re.compile(r"maximum context length is (\d[\d,]*)", re.IGNORECASE),
+    re.compile(r"context window of (\d[\d,]*)", re.IGNORECASE),
+    re.compile(r"\bn_ctx\W{0,3}(\d+)"),
+)
+
+
 @dataclass(frozen=True, slots=True)
 class ServerError:
-    """An error as the server stated it: its message and machine-readable tags, if any."""
+    """An error as the server stated it: its message and machine-readable tags, if any.
+    `n_ctx`: the context window llama.cpp's `exceed_context_size_error` carries."""
 
     message: str
     code: str = ""
     type: str = ""
+    n_ctx: int | None = None
+
+    @property
+    def stated_window(self) -> int | None:
+        """The context window the error states, if it states one."""
+        if self.n_ctx is not None:
+            return self.n_ctx
+        for pattern in _STATED_WINDOW:
+            found = pattern.search(self.message)
+            if found:
+                window = int(found.group(1).replace(",", ""))
+                return window if window > 0 else None
+        return None
 
     @property
     def is_context_overflow(self) -> bool:
@@ -67,10 +90,13 @@ def error_from_json(data: Any) -> ServerError | None:
         return None
     error = data.get("error")
     if isinstance(error, dict):
+        n_ctx = error.get("n_ctx")
         return ServerError(
             _text(error.get("message") or error.get("detail") or error),
             _text(error.get("code")),
             _text(error.get("type")),
+            n_ctx if isinstance(n_ctx, int) and not isinstance(n_ctx, bool) and n_ctx > 0
+            else None,
         )
     if isinstance(error, str) and error:
         return ServerError(error)
@@ -157,7 +183,7 @@ def failure_for_error(
     if error.is_context_overflow:
         return Failure(FailureKind.CONTEXT_OVERFLOW, detail=detail, status=status,
                        hint="Lower the context window in the profile or start a new "
-                            "conversation")
+                            "conversation", context_window=error.stated_window)
     if status == 404:
         return Failure(FailureKind.MODEL_NOT_FOUND, detail=detail, status=status,
                        hint="Check the model name and the base URL in the profile")

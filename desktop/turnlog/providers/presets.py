@@ -18,6 +18,9 @@ class Preset:
     `tokenize_path`: an endpoint at the server root (not under `/v1`) that counts tokens
     exactly with the loaded model's tokenizer.
     `extra_headers`: sent with every request (OpenRouter uses `X-Title` to name the app).
+    `empty_stream_overflows`: the server answers a request larger than its window with an
+    empty 200 stream (llama-cpp-python's does; a "llama.cpp" profile may point at one),
+    so an empty stream is a context overflow, not a cut reply.
     `builtin`: Turnlog runs the server itself (`turnlog.localmodel`) on a port it picks, so
     the profile has no address; the server's model and window are facts, not settings.
     """
@@ -31,6 +34,7 @@ class Preset:
     tokenize_path: str | None = None
     extra_headers: tuple[tuple[str, str], ...] = ()
     builtin: bool = False
+    empty_stream_overflows: bool = False
 
     def tokenize_url(self, base_url: str) -> str | None:
         """The tokenize endpoint for a server at `base_url`, or None if it has none."""
@@ -46,9 +50,9 @@ OLLAMA = Preset("ollama", "Ollama", "http://localhost:11434/v1", needs_key=False
 LM_STUDIO = Preset("lmstudio", "LM Studio", "http://localhost:1234/v1", needs_key=False,
                    local=True)
 LLAMA_CPP = Preset("llamacpp", "llama.cpp server", "http://localhost:8080/v1", needs_key=False,
-                   local=True, tokenize_path="/tokenize")
+                   local=True, tokenize_path="/tokenize", empty_stream_overflows=True)
 VLLM = Preset("vllm", "vLLM", "http://localhost:8000/v1", needs_key=False, include_usage=True,
-              local=True)
+              local=True, tokenize_path="/tokenize")
 OPENROUTER = Preset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", needs_key=True,
                     include_usage=True, extra_headers=(("X-Title", "Turnlog"),))
 DEEPSEEK = Preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1", needs_key=True,

@@ -23,6 +23,7 @@ from ..chat import (
     connect_profile,
     local_route,
     pending_local_route,
+    profile_route,
 )
 from ..core.failures import FailureKind
 from ..core.model import Conversation
@@ -30,6 +31,7 @@ from ..core.projection import CostIndex
 from ..core.provider import CancelToken
 from ..core.send import Stage
 from ..localmodel import BUILTIN
+from ..model_counts import ModelCounts
 from ..profiles import Profile, ProfileStore
 
 __all__ = [
@@ -72,7 +74,8 @@ class Connector(Protocol):
 
     def exact_costs(self, conversation: Conversation) -> CostIndex | None:
         """Cheap, on the GUI thread: the cost index of an endpoint that counts tokens
-        exactly and is up now, else None (estimate)."""
+        exactly and is up now, or of the estimate calibrated from its replies, else None
+        (the plain estimate)."""
         ...
 
     def secrets(self) -> Iterable[str]:
@@ -89,7 +92,8 @@ class ProviderConnector:
 
     A conversation's own model wins over the provider's default model. The key is read
     from `keys` only when a request is about to be sent, never on the GUI thread. The
-    built-in preset needs `local`, the app's local model servers.
+    built-in preset needs `local`, the app's local model servers. `counts` remembers what
+    each profile's server said about its window and token counts.
     """
 
     def __init__(
@@ -100,10 +104,12 @@ class ProviderConnector:
         read_timeout_s: float | None = None,
         deadline_s: float | None = None,
         local: LocalModels | None = None,
+        counts: ModelCounts | None = None,
     ) -> None:
         self._config = config
         self._keys = keys
         self.local = local
+        self.counts = counts
         self._timeouts: dict[str, float] = {}
         if read_timeout_s is not None:
             self._timeouts["read_timeout_s"] = read_timeout_s
@@ -149,7 +155,7 @@ class ProviderConnector:
                 kind=FailureKind.MODEL_NOT_FOUND,
             )
         return Endpoint(f"{config.name} · {config.base_url}",
-                        Route(model, config.preset.include_usage, config.context_window))
+                        profile_route(config, model, self.counts))
 
     def connect(self, conversation: Conversation, *, cancel: CancelToken,
                 on_stage: Callable[[Stage, str], None]) -> Connection:
@@ -158,11 +164,15 @@ class ProviderConnector:
         if not config.preset.builtin:
             model = self.endpoint(conversation).model  # refuses a send with no model
         return connect_profile(config, self._keys, local=self.local, add_key=ADD_KEY,
-                               model=model, cancel=cancel, on_stage=on_stage,
+                               counts=self.counts, model=model, cancel=cancel,
+                               on_stage=on_stage,
                                on_key=self._seen.add, **self._timeouts)
 
     def exact_costs(self, conversation: Conversation) -> CostIndex | None:
         config = self._config()
+        if config is not None and not config.preset.builtin and self.counts is not None:
+            # The server's exact counts once found out, or the calibrated estimate.
+            return self.counts.costs(config.profile_id, conversation.model or config.model)
         if config is None or not config.preset.builtin or self.local is None:
             return None
         running = self.local.running(config.model_path)
@@ -176,6 +186,8 @@ class ProviderConnector:
     def close(self) -> None:
         if self.local is not None:
             self.local.stop()
+        if self.counts is not None:
+            self.counts.close()
 
 
 class ProfileSignals(QObject):

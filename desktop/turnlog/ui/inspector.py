@@ -65,6 +65,16 @@ class InspectorState:
     # send would first fold into a summary (previews only).
     summary: StoredSummary | None = None
     to_summarize: tuple[int, ...] = ()
+    # How the endpoint's counts are made when not plainly estimated: "exact",
+    # "estimated, calibrated from 3 replies".
+    count_label: str = ""
+
+
+def count_kind(exact: bool, count_label: str = "") -> str:
+    """"exact", or how the estimate was made ("estimated, calibrated from 3 replies")."""
+    if exact:
+        return "exact"
+    return count_label if count_label.startswith("estimated") else "estimated"
 
 
 def pretty_body(body: bytes) -> str:
@@ -248,12 +258,14 @@ class Inspector(QScrollArea):
         else:
             body = tokens = limit = token_budget = 0
             exact = False
-        kind = "exact" if exact else "estimated"
+        kind = count_kind(exact, state.count_label)
+        window = f" · window {projection.budget.window_label}" if projection else ""
         if limit:
             self.bytes_label.setText(f"Body: {body:,} of {limit:,} bytes"
                                      + (" — over the limit" if body > limit else ""))
             self.tokens_label.setText(f"Input: {tokens:,} of {token_budget:,} tokens ({kind})"
-                                      + (" — over the budget" if tokens > token_budget else ""))
+                                      + (" — over the budget" if tokens > token_budget else "")
+                                      + window)
         else:
             self.bytes_label.setText("Body: nothing to measure yet")
             self.tokens_label.setText("Input: nothing to measure yet")
@@ -314,6 +326,9 @@ class Inspector(QScrollArea):
                 lines.append("Stands in for "
                              f"{span_text(projection.summarized if projection else ())} "
                              "of the log as it is now.")
+                if projection is not None and part.first:
+                    older = projection.left_out[: part.first]
+                    lines.append(f"{span_text(older).capitalize()} before it: not sent.")
                 if stored.usages:
                     lines += [f"Made in {len(stored.usages)} call"
                               f"{'s' if len(stored.usages) != 1 else ''}:"]
@@ -367,7 +382,10 @@ class Inspector(QScrollArea):
         else:
             outcome = "not sent (preview)"
             if state.to_summarize:
-                outcome += (f"; sending first summarizes {span_text(state.to_summarize)}")
+                outcome += (f"; will compact: sending first summarizes "
+                            f"{span_text(state.to_summarize)}, then the body changes")
+            elif state.projection is not None and state.what_if is None:
+                outcome += "; final: this body is exactly what Send puts on the wire"
         self.outcome_value.setText(outcome)
         record = state.record
         if record is not None:

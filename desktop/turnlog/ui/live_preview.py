@@ -35,7 +35,7 @@ from ..core.projection import CostIndex, Projection, ProjectionRefused
 from ..core.send import Committed, Outcome, RequestRecord
 from .composer import Composer
 from .connection import Connector, Endpoint, NotConnected
-from .inspector import Inspector, InspectorState
+from .inspector import Inspector, InspectorState, count_kind
 from .marks import MarkLegend, MarkMap
 from .preview import Preview, preview
 from .tasks import TaskContext, TaskHandle, TaskRunner
@@ -116,8 +116,9 @@ class RequestParts:
 
 
 def counter_text(projection: Projection | None, refusal: ProjectionRefused | None,
-                 budget: Budget | None) -> tuple[str, str]:
-    """The size counter under the draft and its tooltip."""
+                 budget: Budget | None, count_label: str = "") -> tuple[str, str]:
+    """The size counter under the draft and its tooltip (which says where the context
+    window came from)."""
     if budget is None:
         return "", ""
     if projection is not None:
@@ -128,12 +129,13 @@ def counter_text(projection: Projection | None, refusal: ProjectionRefused | Non
             refusal.tokens_exact
     else:
         return "", ""
-    kind = "exact" if exact else "estimated"
+    kind = count_kind(exact, count_label)
     approx = "" if exact else "~"
     text = (f"{body:,} / {budget.max_bytes:,} bytes · {approx}{tokens:,} / "
             f"{budget.input_tokens:,} tokens ({kind})")
     tip = ("The request body if you sent now (exact bytes on the wire) and its input "
-           f"tokens ({kind}), each against its limit.")
+           f"tokens ({kind}), each against its limit. Context window: "
+           f"{budget.window_label}.")
     return text, tip
 
 
@@ -245,7 +247,8 @@ class LivePreview(QObject):
         composer.set_blocked(problem)
         if not problem and not draft.strip():
             composer.send_button.setEnabled(False)
-        composer.set_counter(*counter_text(shown.projection, shown.refusal, parts.budget))
+        composer.set_counter(*counter_text(shown.projection, shown.refusal, parts.budget,
+                                           parts.route.count_label if parts.route else ""))
         if self.what_if_bytes is not None and parts.budget is not None:
             shown = self._what_if_shown(conversation, parts, draft, options)
         elif self._show_last and self.last is not None:
@@ -305,7 +308,7 @@ class LivePreview(QObject):
         return preview(self._transcript.turns, draft, model=model, budget=budget,
                        system_prompt=conversation.system_prompt, options=options,
                        costs=costs, compaction=conversation.settings.compaction,
-                       cached=self.summary)
+                       cached=self.summary, target=conversation.settings.compaction_share)
 
     # ------------------------------------------------------------- exact counts
     def _warm_counts(self, conversation: Conversation, draft: str, model: str,
@@ -331,7 +334,8 @@ class LivePreview(QObject):
                 with contextlib.suppress(ProjectionRefused):
                     preview(turns, draft, model=model, budget=budget,
                             system_prompt=system_prompt, options=options, costs=counting,
-                            compaction=compaction, cached=summary)
+                            compaction=compaction, cached=summary,
+                            target=conversation.settings.compaction_share)
 
         def landed(_: None) -> None:
             if self._warm is not handle:
@@ -397,6 +401,7 @@ class LivePreview(QObject):
             duration_s=shown.duration_s,
             endpoint=(f"{shown.endpoint.label} · model {shown.endpoint.model}"
                       if shown.endpoint else ""),
+            count_label=shown.endpoint.route.count_label if shown.endpoint else "",
             max_bytes=conversation.settings.max_bytes if conversation else None,
             what_if=self.what_if_bytes if shown.kind == "what-if" else None,
             asked=shown.asked,

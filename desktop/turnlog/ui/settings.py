@@ -34,7 +34,9 @@ from PySide6.QtWidgets import (
 from ..core.budget import Budget, InvalidBudget
 from ..core.failures import ProviderFailure
 from ..core.model import (
+    MAX_COMPACTION_TARGET,
     MAX_OUTPUT_RESERVE,
+    MIN_COMPACTION_TARGET,
     MIN_OUTPUT_RESERVE,
     Conversation,
     ConversationSettings,
@@ -194,6 +196,15 @@ class SettingsDialog(QDialog):
         chat_form.addRow("&Byte limit:", self.max_bytes)
         self.compaction = QCheckBox("Summarize turns that no longer fit", chat)
         chat_form.addRow("", self.compaction)
+        self.compaction_target = self._spin(
+            chat, MIN_COMPACTION_TARGET, MAX_COMPACTION_TARGET, 5, " %",
+            "Verbatim share after compacting")
+        self.compaction_target.setToolTip(
+            "When a request no longer fits, older turns are summarized until the newest "
+            "turns take at most this share of the budget; new turns then accumulate "
+            "verbatim until the next summary is needed.")
+        self.compaction.toggled.connect(self.compaction_target.setEnabled)
+        chat_form.addRow("&Keep verbatim:", self.compaction_target)
         self.system_prompt = QPlainTextEdit(chat)
         self.system_prompt.setAccessibleName("System prompt")
         self.system_prompt.setTabChangesFocus(True)
@@ -230,6 +241,8 @@ class SettingsDialog(QDialog):
         self.reserve.setValue(settings.output_reserve)
         self.max_bytes.setValue(settings.max_bytes)
         self.compaction.setChecked(settings.compaction)
+        self.compaction_target.setValue(settings.compaction_target)
+        self.compaction_target.setEnabled(settings.compaction)
         self.system_prompt.setPlainText(self.conversation.system_prompt
                                         if self.conversation else "")
 
@@ -365,7 +378,8 @@ class SettingsDialog(QDialog):
         base = self.conversation.settings if self.conversation else ConversationSettings()
         return replace(base, context_window=self.window_tokens.value() or None,
                        output_reserve=self.reserve.value(), max_bytes=self.max_bytes.value(),
-                       compaction=self.compaction.isChecked())
+                       compaction=self.compaction.isChecked(),
+                       compaction_target=self.compaction_target.value())
 
     # ------------------------------------------------------------------ models
     def fetch_models(self) -> None:

@@ -1,0 +1,134 @@
+"""Estimating tokens without the model's tokenizer, on the high side by character class.
+
+Tokenizers differ, but they agree on what is cheap and what is dear:
+
+- a run of ordinary lowercase letters after a word start is cheap (English words
+  are about one token each, a word costs 1 + 0.3 per further letter here);
+- digits are one token each (SmolLM2, Gemma, Llama 3, Qwen and GPT-4o split numbers
+  into single digits or groups of at most three);
+- letters that follow a digit or a case change, or that do not start a word —
+  hashes, UUIDs, base64, identifiers — cost about a token a character;
+- punctuation is a token a character, less when it repeats ("----") or follows a space;
+- whitespace runs merge (16 spaces of indentation are one token), but never below
+  a quarter token a byte here;
+- anything outside ASCII costs one token per UTF-8 byte: byte-level vocabularies
+  (GPT-2 style, SmolLM2) spend up to three tokens on a rare CJK character and four on
+  an emoji, and byte-fallback ones (Gemma, Llama 2) the same, so this never undercounts.
+
+Each character costs what its class costs in its context (the one or two characters
+before it, or the one after it), and a character with no context (at either end of the
+text) costs the most its class can. So the estimate of two texts counted apart is never
+below the estimate of the two joined (projection sums per-message estimates), and every
+text costs at least a quarter token per UTF-8 byte.
+
+The rates were fitted on the corpus of `tests/tokens_corpus.py` against SmolLM2's and
+Gemma 3's tokenizers, and `tests/test_tokens_corpus.py` proves the bound on it: never
+below either tokenizer's exact count, at most 2.0× the larger, per class, with the
+message and reply-priming overhead of `budget` included.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Costs in hundredths of a token.
+_FULL = 100  # digits, punctuation, letters without a cheaper context, newlines
+_SPACE = 25  # any space: it merges into the word or the run beside it
+_PUNCT = r"!-/:-@\[-`{-~"
+
+# What a character costs where its context makes it cheaper than _FULL. The cases are
+# mutually exclusive, so no character is discounted twice, and each needs its whole
+# context present, so a character at either end of a text is never cheaper than it would
+# be inside a longer one. `tests/test_core_budget.py` states each case as a look-behind
+# pattern and checks the counting below against them.
+WORD_START = 60  # a letter after whitespace or one of ( " ' . _ / [
+SECOND_LETTER = 30  # a lowercase letter after such a word start
+FURTHER_LETTER = 25  # a lowercase letter after a lowercase one that follows a letter
+ALL_CAPS = 60  # a capital after two capitals
+PUNCT_AFTER_SPACE = 60  # " = ", " -> "
+PUNCT_REPEATED = 50  # a mark after the same mark: "----", "==", "**"
+NEWLINE_BEFORE_NEWLINE = 50
+NEWLINE_BEFORE_INDENT = 30
+
+_WHITESPACE = b" \t\n\r\f\v"
+_WORD_OPENERS = _WHITESPACE + b"(\"'._/["
+_PUNCTUATION = bytes(range(0x21, 0x30)) + bytes(range(0x3A, 0x41)) + bytes(range(0x5B, 0x61)) \
+    + bytes(range(0x7B, 0x7F))
+
+
+def _table(mapping: dict[int, int], default: int) -> bytes:
+    return bytes(mapping.get(byte, default) for byte in range(256))
+
+
+# UTF-8 bytes to classes: "a" lowercase, "A" capital, "0" digit, whitespace and
+# punctuation as themselves (a tab, CR, FF and VT as a tab), "x" anything else.
+_CLASSES = _table(
+    {**{b: b for b in _PUNCTUATION + b" \n\t"},
+     **{b: ord("\t") for b in b"\r\f\v"},
+     **{b: ord("a") for b in range(0x61, 0x7B)},
+     **{b: ord("A") for b in range(0x41, 0x5B)},
+     **{b: ord("0") for b in range(0x30, 0x3A)}},
+    ord("x"),
+)
+# Views of the classes: word openers as a space, letters kept, the rest "." (for counting
+# word starts); one class as "a" and the rest spaces (runs, by bytes.split); punctuation
+# as "!" beside spaces.
+_OPENER_VIEW = _table({**{b: ord(" ") for b in b" \n\t(\"'._/["}, ord("a"): ord("a"),
+                       ord("A"): ord("A")}, ord("."))
+_ONLY_LOWER = _table({ord("a"): ord("a")}, ord(" "))
+_ONLY_CAPS = _table({ord("A"): ord("a")}, ord(" "))
+_ONLY_PUNCT = _table({**{b: ord("!") for b in _PUNCTUATION}, ord(" "): ord(" ")}, ord("."))
+_PUNCT_RUN = re.compile(rb"([!-/:-@\[-`{-~])\1+")
+
+
+def _beyond_second(classes: bytes, only: bytes) -> int:
+    """Characters of one class that follow two of the same class: over its runs of k
+    characters, Σ max(0, k − 2) = characters − runs − runs of two or more."""
+    view = b" " + classes.translate(only)
+    return view.count(b"a") - view.count(b" a") - view.count(b" aa")
+
+
+# The same classes, with "?" as class "x": for the ASCII encoding of a text without a
+# question mark, where each "?" stands for one character beyond ASCII.
+_CLASSES_REPLACED = _CLASSES[:0x3F] + b"x" + _CLASSES[0x40:]
+
+
+def _classes(text: str) -> bytes:
+    """`text` as classes, one byte per character of ASCII (beyond-ASCII characters only
+    separate, so how many bytes stand for one does not matter)."""
+    if "?" in text:
+        return text.encode("utf-8", "surrogatepass").translate(_CLASSES)
+    return text.encode("ascii", "replace").translate(_CLASSES_REPLACED)
+
+
+def _discount(text: str) -> int:
+    """Hundredths of a token saved by the cheap contexts in `text` (see above)."""
+    c = _classes(text)
+    opened = c.translate(_OPENER_VIEW)
+    saved = (opened.count(b" a") + opened.count(b" A")) * (_FULL - WORD_START)
+    saved += (opened.count(b" aa") + opened.count(b" Aa")) * (_FULL - SECOND_LETTER)
+    further = _beyond_second(c, _ONLY_LOWER) + c.count(b"Aaa")
+    saved += further * (_FULL - FURTHER_LETTER)
+    if b"AAA" in c:
+        saved += _beyond_second(c, _ONLY_CAPS) * (_FULL - ALL_CAPS)
+    punct = c.translate(_ONLY_PUNCT)
+    saved += punct.count(b" !") * (_FULL - PUNCT_AFTER_SPACE)
+    if b"!!" in punct:
+        repeated = sum(m.end() - m.start() - 1 for m in _PUNCT_RUN.finditer(c))
+        saved += repeated * (_FULL - PUNCT_REPEATED)
+    if b"\n\n" in c:
+        saved += c.split(b"\n")[1:-1].count(b"") * (_FULL - NEWLINE_BEFORE_NEWLINE)
+    saved += (c.count(b"\n ") + c.count(b"\n\t")) * (_FULL - NEWLINE_BEFORE_INDENT)
+    return saved
+
+
+def estimate_text_tokens(text: str) -> int:
+    """Input tokens of `text` alone, estimated on the high side (see the module)."""
+    if not text:
+        return 0
+    utf8 = len(text.encode("utf-8", "surrogatepass"))
+    ascii_chars = len(text.encode("ascii", "ignore"))
+    spaces = text.count(" ")
+    hundredths = (ascii_chars - spaces) * _FULL + spaces * _SPACE
+    hundredths += (utf8 - ascii_chars) * 100  # a token per byte outside ASCII
+    return (hundredths - _discount(text) + 99) // 100
