@@ -75,6 +75,24 @@ def test_commit_is_idempotent_by_turn_id(store):
     assert len(store.turns(conv.id)) == 1
 
 
+def test_import_keeps_the_commit_rules_in_one_transaction(store):
+    conv = store.create_conversation("imported", model="m")
+    store.commit_turn(conv.id, pending("t1", "first 你好"))
+    batch = [pending("t1", "first 你好"), pending("t2", "second 🙂"), pending("t2", "second 🙂"),
+             pending("t3", "third")]
+    imported = store.import_turns(conv.id, batch)
+    # The stored turn comes back as it is; a repeated id within the batch is one turn.
+    assert [(t.id, t.ordinal) for t in imported] == [("t1", 1), ("t2", 2), ("t2", 2), ("t3", 3)]
+    assert store.turns(conv.id) == tuple(imported[i] for i in (0, 1, 3))
+    before = store.turns(conv.id)
+    with pytest.raises(TurnIdConflict):
+        store.import_turns(conv.id, [pending("t4", "fourth"), pending("t2", "another question")])
+    assert store.turns(conv.id) == before  # nothing of the refused batch stays
+    # Ordinals go on after the newest, also after a refused batch.
+    [next_turn] = store.import_turns(conv.id, [pending("t5", "fifth")])
+    assert next_turn.ordinal == 4
+
+
 def test_stale_generation_is_not_written(store):
     conv = store.create_conversation("c")
     store.commit_turn(conv.id, pending("t1"))

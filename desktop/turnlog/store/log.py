@@ -498,10 +498,61 @@ class TurnlogStore:
     def import_turns(
         self, conversation_id: int, turns: Sequence[PendingTurn]
     ) -> list[Turn]:
-        """Append many turns in one transaction (import)."""
+        """Append many turns in one transaction (import), by `commit_turn`'s rules (idempotent
+        by id, a reused id with another question refused), but with one read of the
+        conversation, the ids looked up in batches and the rows written at once: 100,000
+        turns take seconds, not minutes."""
         self._need_writer()
-        with self._guard(), self.db.atomic():
-            return [self.commit_turn(conversation_id, p) for p in turns]
+        with self._guard(), self.db.atomic("IMMEDIATE"):
+            conv = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
+            if conv is None:
+                raise StoreError("The conversation was deleted; nothing was imported.",
+                                 kind=FailureKind.CONVERSATION_GONE)
+            if any(p.generation not in (None, conv.generation) for p in turns):
+                raise StoreError("Turns of this conversation were deleted meanwhile; nothing "
+                                 "was imported.", kind=FailureKind.CONVERSATION_GONE)
+            known = self._turns_by_id([p.id for p in turns])
+            ordinal = conv.next_ordinal
+            out: list[Turn] = []
+            new_rows: list[tuple[Any, ...]] = []
+            for pending in turns:
+                if pending.id in known:
+                    owner, turn = known[pending.id]
+                    if owner != conversation_id or turn.question != pending.question:
+                        raise TurnIdConflict(
+                            f"Turn id {pending.id} is already used by a different question.")
+                    out.append(turn)
+                    continue
+                usage = pending.usage.to_json()
+                values = (pending.id, ordinal, pending.question, pending.answer, pending.model,
+                          pending.finish_reason,
+                          pending.created_at.isoformat(timespec="microseconds"),
+                          json.dumps(usage) if usage else None)
+                turn = rows.turn_of(*values)
+                known[pending.id] = (conversation_id, turn)
+                new_rows.append((conversation_id, *values))
+                out.append(turn)
+                ordinal += 1
+            self.db.cursor().executemany(
+                "INSERT INTO turns (conversation_id, id, ordinal, question, answer, model, "
+                "finish_reason, created_at, usage) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", new_rows)
+            if new_rows:
+                ConversationRow.update(next_ordinal=ordinal, updated_at=rows.now_iso()).where(
+                    ConversationRow.id == conversation_id).execute()
+            return out
+
+    def _turns_by_id(self, ids: Sequence[str]) -> dict[str, tuple[int, Turn]]:
+        """The stored turns among `ids`, with their conversation ids (batches of 500)."""
+        found: dict[str, tuple[int, Turn]] = {}
+        columns = ", ".join(rows.TURN_COLUMNS)
+        for start in range(0, len(ids), 500):
+            batch = ids[start:start + 500]
+            marks = ", ".join("?" * len(batch))
+            cursor = self.db.execute_sql(
+                f"SELECT conversation_id, {columns} FROM turns WHERE id IN ({marks})", batch)
+            for owner, *values in cursor.fetchall():
+                found[values[0]] = (owner, rows.turn_of(*values))
+        return found
 
     # ------------------------------------------------------------ request records
     def record_request(self, record: RequestRecord) -> None:
