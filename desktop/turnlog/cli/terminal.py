@@ -11,25 +11,12 @@ as a terminal (`0`: as a pipe), for tests and for pagers that pass controls thro
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable
 from typing import TextIO
 
+from ..core.visible import visible
+
 ENV_FORCE = "TURNLOG_TERMINAL"
-
-# C0 but newline and tab, DEL, C1; bidi embeddings/overrides/isolates and the marks.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def visible(text: str) -> str:
-    """`text` with every control and bidi override written as a visible escape."""
-    return _UNSAFE.sub(_escape, text)
-
 
 def is_terminal(stream: TextIO) -> bool:
     forced = os.environ.get(ENV_FORCE)

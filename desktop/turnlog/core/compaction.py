@@ -439,9 +439,9 @@ def plan_compaction(
     if plain.sent_count == len(turns) and min_covered == 0:
         return CompactionPlan(plain, 0, None)
     span = summary_span(cached, turns, settings.key)
-    if span is not None and span[1] >= min_covered:
+    if cached is not None and span is not None and span[1] >= min_covered:
         first, end = span
-        part = SummaryPart(summary_text(cached), end, cached.id, first)  # type: ignore[union-attr]
+        part = SummaryPart(summary_text(cached), end, cached.id, first)
         try:
             reuse = project_with(part)
         except ProjectionRefused:

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..cli.terminal import visible
 from ..core.model import Conversation
+from ..core.visible import visible
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 ConversationRole = Qt.ItemDataRole.UserRole + 1

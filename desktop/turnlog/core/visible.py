@@ -1,0 +1,24 @@
+"""Text from a model or an imported file, made safe to show: controls shown, never obeyed.
+
+C0/C1 control characters can change a terminal's title, clear its screen or plant links;
+bidi embeddings, overrides and isolates make text read in another order than it is
+stored. `visible` writes each as an escape (`\\x1b`, `\\u202e`); newline and tab stay.
+The terminal (turnlog-cli) and the window's titles use it alike.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 but newline and tab, DEL, C1; bidi embeddings/overrides/isolates and the marks.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """`text` with every control and bidi override written as a visible escape."""
+    return _UNSAFE.sub(_escape, text)
