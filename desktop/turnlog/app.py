@@ -184,6 +184,7 @@ def open_data() -> tuple[Path, TurnlogStore | StoreError]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from .ui.crash import ExceptHook
+    from .ui.geometry import fit_to_screen
     from .ui.startup import show_startup_fault
 
     argv = list(sys.argv if argv is None else argv)
@@ -196,6 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         log.warning("Cannot open the data in %s: %s", home, store)
         return show_startup_fault(store, home)
     window = open_window(store, home)
+    fit_to_screen(window)
     hook.secrets = window.known_secrets
     window.show()
     try:

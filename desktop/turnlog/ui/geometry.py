@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 NARROW_WIDTH = 760
@@ -28,6 +29,22 @@ def restore_geometry(window: QMainWindow, settings: QSettings) -> None:
     state = settings.value("window/state")
     if state is not None:
         window.restoreState(state)  # type: ignore[arg-type]
+
+
+def fit_to_screen(window: QMainWindow) -> None:
+    """Keep the window on its screen: a size remembered from a larger screen (or the
+    1280×720 default on a small one) is cut to the screen's free area, and moved inside it."""
+    screen = window.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        return
+    area = screen.availableGeometry()
+    width, height = min(window.width(), area.width()), min(window.height(), area.height())
+    if (width, height) != (window.width(), window.height()):
+        window.resize(width, height)
+    x = min(max(window.x(), area.left()), area.right() + 1 - width)
+    y = min(max(window.y(), area.top()), area.bottom() + 1 - height)
+    if (x, y) != (window.x(), window.y()):
+        window.move(x, y)
 
 
 def save_geometry(window: QMainWindow, settings: QSettings) -> None:
