@@ -115,3 +115,21 @@ def test_a_hard_crash_leaves_a_traceback_in_the_fault_log(tmp_path):
     report = (tmp_path / "logs" / "faults.log").read_text(encoding="utf-8")
     assert "Fatal Python error: Segmentation fault" in report
     assert 'File "<string>", line 6' in report  # where it crashed, not only that it did
+
+
+def test_an_unreadable_icon_never_stops_the_app(monkeypatch, qapp):
+    """An installation whose icon file cannot be read (permissions, a broken package)
+    starts without an icon instead of failing."""
+    import turnlog.resources as resources
+    from turnlog.app import packaged_icon
+
+    class Unreadable:
+        def read_bytes(self) -> bytes:
+            raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(resources, "resource", lambda name: Unreadable())
+    resources.app_icon_svg.cache_clear()
+    try:
+        assert packaged_icon().isNull()
+    finally:
+        resources.app_icon_svg.cache_clear()

@@ -85,7 +85,11 @@ def packaged_icon() -> QIcon:
     """The icon shipped inside the package, rendered at the usual sizes (empty if the
     platform cannot read SVG)."""
     icon = QIcon()
-    data = QByteArray(app_icon_svg())
+    svg = app_icon_svg()
+    if not svg:
+        log.warning("the packaged icon could not be read; the window has no icon")
+        return icon
+    data = QByteArray(svg)
     for size in ICON_SIZES:
         buffer = QBuffer(data)
         reader = QImageReader(buffer, QByteArray(b"svg"))
@@ -184,7 +188,6 @@ def open_data() -> tuple[Path, TurnlogStore | StoreError]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from .ui.crash import ExceptHook
-    from .ui.geometry import fit_to_screen
     from .ui.startup import show_startup_fault
 
     argv = list(sys.argv if argv is None else argv)
@@ -196,6 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(store, StoreError):
         log.warning("Cannot open the data in %s: %s", home, store)
         return show_startup_fault(store, home)
+    from .ui.geometry import fit_to_screen  # only now: a failed start needs nothing more
+
     window = open_window(store, home)
     fit_to_screen(window)
     hook.secrets = window.known_secrets

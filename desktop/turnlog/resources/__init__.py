@@ -3,6 +3,7 @@ an installed wheel finds them as well as a source checkout."""
 
 from __future__ import annotations
 
+import functools
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
@@ -14,6 +15,11 @@ def resource(name: str) -> Traversable:
     return files(__name__).joinpath(name)
 
 
+@functools.cache
 def app_icon_svg() -> bytes:
-    """The application icon, scalable, as `APP_ID.svg` bytes."""
-    return resource(f"{APP_ID}.svg").read_bytes()
+    """The application icon, scalable, as `APP_ID.svg` bytes (read once; b"" if the
+    installation cannot be read: a missing icon never stops the app)."""
+    try:
+        return resource(f"{APP_ID}.svg").read_bytes()
+    except OSError:
+        return b""
