@@ -503,6 +503,25 @@ def test_key_echoed_inside_a_stream_error_or_partial_is_redacted(loopback, provi
     assert "revoked mid-stream" in err.failure.detail
 
 
+def test_a_key_echoed_into_a_streamed_answer_is_never_shown_or_kept(loopback, provider):
+    """The key arrives split across deltas (as a server that echoes it would send it):
+    no delta and no part of the answer carries it, and the rest of the text is intact."""
+    text = f"Your key is {KEY}, and the header was Bearer {KEY}. 你好 🙂"
+    loopback.script(Behaviour.answer(text, chunks=17))
+    reply, deltas = complete(provider, body())
+    assert KEY not in reply.content
+    assert reply.content == "Your key is [redacted], and the header was Bearer [redacted]. 你好 🙂"
+    assert "".join(deltas) == reply.content
+    assert all(KEY[:8] not in delta for delta in deltas)  # not even its start, on its own
+
+
+def test_an_answer_about_bearer_tokens_keeps_its_words(loopback, provider):
+    text = "Send `Authorization: Bearer <token>` with your own token."
+    loopback.script(Behaviour.answer(text, chunks=5))
+    reply, deltas = complete(provider, body())
+    assert reply.content == text and "".join(deltas) == text
+
+
 def test_provider_repr_hides_the_key(provider):
     assert KEY not in repr(provider)
 

@@ -29,3 +29,57 @@ def redact(text: str, secrets: Iterable[str]) -> str:
         for form in {secret, json.dumps(secret)[1:-1], quote(secret, safe="")}:
             text = text.replace(form, REDACTED)
     return _BEARER.sub(f"Bearer {REDACTED}", text)
+
+
+def secret_forms(secrets: Iterable[str]) -> list[str]:
+    """Each secret as sent and as a server may echo it (JSON-escaped, URL-quoted), longest
+    first, so a longer form is replaced before a shorter one inside it."""
+    forms: set[str] = set()
+    for secret in secrets:
+        secret = secret.strip()
+        if secret:
+            forms |= {secret, json.dumps(secret)[1:-1], quote(secret, safe="")}
+    return sorted(forms, key=len, reverse=True)
+
+
+def redact_exact(text: str, forms: Iterable[str]) -> str:
+    """`text` with every form of a known secret replaced by [redacted]. Unlike `redact`,
+    it leaves other "Bearer …" text alone: a model explaining HTTP auth keeps its words."""
+    for form in forms:
+        text = text.replace(form, REDACTED)
+    return text
+
+
+class StreamRedaction:
+    """The deltas of a streamed answer with the known secrets taken out, also when a
+    server's echo of one arrives split across deltas: an end of the text that could be
+    the start of a secret waits for the next delta (or for `finish`); any other text
+    passes at once. Joined, the outputs equal `redact_exact` of the whole text."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        self._forms = secret_forms(secrets)
+        self._tail = ""
+
+    def feed(self, delta: str) -> str:
+        """What of the text so far can be shown now."""
+        if not self._forms:
+            return delta
+        text = redact_exact(self._tail + delta, self._forms)
+        cut = len(text) - self._unfinished(text)
+        self._tail = text[cut:]
+        return text[:cut]
+
+    def finish(self) -> str:
+        """The held-back end, once the stream is complete."""
+        rest, self._tail = self._tail, ""
+        return rest
+
+    def _unfinished(self, text: str) -> int:
+        """The length of the longest end of `text` that begins some secret form (a form
+        not complete in `text` can only start there)."""
+        longest = min(len(text), max(len(form) for form in self._forms) - 1)
+        for size in range(longest, 0, -1):
+            end = text[-size:]
+            if any(form.startswith(end) for form in self._forms if len(form) > size):
+                return size
+        return 0

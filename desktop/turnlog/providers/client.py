@@ -20,7 +20,7 @@ import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 import httpx
@@ -29,7 +29,7 @@ from turnlog.core.calibration import estimated_request_tokens
 from turnlog.core.failures import Failure, FailureKind, ProviderFailure
 from turnlog.core.model import UNKNOWN_USAGE, Usage
 from turnlog.core.provider import CancelToken, Reply
-from turnlog.core.redaction import redact
+from turnlog.core.redaction import StreamRedaction, redact, redact_exact, secret_forms
 
 from .errors import error_from_body, error_from_json, failure_for_error, tidy
 from .presets import CUSTOM, Preset
@@ -197,16 +197,26 @@ class ChatCompletionsProvider:
         """Send `body` unchanged to `{base_url}/chat/completions` and read the reply.
 
         Streams when the body asks for `"stream": true`. Raises `ProviderFailure` for
-        anything that is not a reply that reached its end.
+        anything that is not a reply that reached its end. A server that echoes the key
+        into the answer never gets it shown or stored: deltas and content are redacted.
         """
         self._check_key()
         started = time.monotonic()
         streaming = _asks_to_stream(body)
+        shown = StreamRedaction(self._secrets())
 
         def work(exchange: _Exchange) -> Reply:
             return self._chat(exchange, body, streaming, started)
 
-        return self._drive(work, cancel, on_delta, started, self.deadline_s)
+        def deliver(delta: str) -> None:
+            if safe := shown.feed(delta):
+                on_delta(safe)
+
+        reply = self._drive(work, cancel, deliver, started, self.deadline_s)
+        if rest := shown.finish():
+            on_delta(rest)
+        return replace(reply, content=redact_exact(reply.content,
+                                                   secret_forms(self._secrets())))
 
     def list_models(
         self, *, cancel: CancelToken | None = None, deadline_s: float = MODELS_DEADLINE_S
