@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from damage import scribble_over_table
 from loopback import Behaviour
 
 DATA = Path(__file__).parent / "data"
@@ -158,13 +159,7 @@ def test_writes_are_refused_on_a_damaged_log(loopback, turnlog_home, tmp_path):
         assert cli("ask", "--new" if i == 0 else "--conversation", *([] if i == 0 else ["1"]),
                    f"q{i}").returncode == 0
     path = turnlog_home / "turnlog.sqlite3"
-    con = sqlite3.connect(path)
-    page_size = con.execute("PRAGMA page_size").fetchone()[0]
-    root = con.execute("SELECT rootpage FROM sqlite_master WHERE name = 'turns'").fetchone()[0]
-    con.close()
-    with open(path, "r+b") as f:
-        f.seek((root - 1) * page_size)
-        f.write(b"\xff" * page_size)
+    scribble_over_table(path)
     before = digest(path)
     sent = len(loopback.requests)
     for args in (["--conversation", "1"], ["--new"]):

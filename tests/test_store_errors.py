@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 import peewee
 import pytest
 
+from damage import scribble_over_table
 from turnlog.core.failures import FailureKind, StoreError
 from turnlog.core.model import Usage
 from turnlog.core.send import PendingTurn
@@ -66,14 +67,7 @@ def test_a_damaged_page_is_database_corrupt(store, turnlog_home):
     for i in range(40):
         store.commit_turn(conv.id, pending(f"t{i}", "x" * 3000))
     store.close()
-    path = turnlog_home / "turnlog.sqlite3"
-    con = sqlite3.connect(path)
-    page_size = con.execute("PRAGMA page_size").fetchone()[0]
-    root = con.execute("SELECT rootpage FROM sqlite_master WHERE name = 'turns'").fetchone()[0]
-    con.close()
-    with open(path, "r+b") as f:  # scribble over the turns table's root page
-        f.seek((root - 1) * page_size)
-        f.write(b"\xff" * page_size)
+    scribble_over_table(turnlog_home / "turnlog.sqlite3")
     with TurnlogStore.open(turnlog_home) as again, pytest.raises(DatabaseCorrupt) as info:
         again.turns(conv.id)
     assert "SQLITE_CORRUPT" in str(info.value)

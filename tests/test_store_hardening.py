@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from damage import scribble_over_table
 from turnlog.core.model import Usage
 from turnlog.core.send import PendingTurn
 from turnlog.store import AlreadyOpen, DatabaseCorrupt, NotFound, TurnlogStore
@@ -88,14 +89,7 @@ def test_reading_an_old_schema_says_it_needs_an_upgrade_and_changes_nothing(turn
 
 def damage(home: Path) -> None:
     """Overwrite the turns table's root page, as a failing disk would."""
-    path = home / "turnlog.sqlite3"
-    con = sqlite3.connect(path)
-    page_size = con.execute("PRAGMA page_size").fetchone()[0]
-    root = con.execute("SELECT rootpage FROM sqlite_master WHERE name = 'turns'").fetchone()[0]
-    con.close()
-    with open(path, "r+b") as f:
-        f.seek((root - 1) * page_size)
-        f.write(b"\xff" * page_size)
+    scribble_over_table(home / "turnlog.sqlite3")
 
 
 def test_no_write_goes_into_a_damaged_database(turnlog_home):

@@ -113,7 +113,7 @@ def run_ask(args: argparse.Namespace) -> int:
                 counts=ModelCounts(FactStore.in_dir(data_dir())),
                 add_key=f"add it with turnlog-cli profile add {profile.name} "
                         f"--preset {profile.preset} --key-stdin",
-                on_stage=print_stage,
+                on_stage=StagePrinter(),
             )
         except NotConnected as err:
             return fail(err.kind.value, err.message, draft)
@@ -127,17 +127,20 @@ def run_ask(args: argparse.Namespace) -> int:
             models.stop()
 
 
-_last_stage_line: list[str] = []
+class StagePrinter:
+    """The slow stages on stderr, each line once (a local model's start repeats its
+    progress)."""
 
+    def __init__(self) -> None:
+        self._last = ""
 
-def print_stage(stage: Stage, detail: str) -> None:
-    """The slow stages on stderr, each line once (a start repeats its progress)."""
-    if stage not in (Stage.COMPACTING, Stage.STARTING_LOCAL_MODEL):
-        return
-    line = f"[{stage.value}{' ' + detail if detail else ''}]"
-    if _last_stage_line != [line]:
-        _last_stage_line[:] = [line]
-        print(line, file=sys.stderr)
+    def __call__(self, stage: Stage, detail: str) -> None:
+        if stage not in (Stage.COMPACTING, Stage.STARTING_LOCAL_MODEL):
+            return
+        line = f"[{stage.value}{' ' + detail if detail else ''}]"
+        if line != self._last:
+            self._last = line
+            print(line, file=sys.stderr)
 
 
 def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
@@ -175,7 +178,7 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
         try:
             outcome = sender_for(store, connection.provider,
                                  connection.costs or CostIndex()).send(
-                request, cancel=cancel, on_delta=on_delta, on_stage=print_stage
+                request, cancel=cancel, on_delta=on_delta, on_stage=StagePrinter()
             )
         finally:
             signal.signal(signal.SIGINT, previous)
