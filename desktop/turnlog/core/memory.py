@@ -1,0 +1,233 @@
+"""Memory layers: pinned facts (mandatory), preferences and notes (optional).
+
+Pinned facts reach every request word for word. Preferences (global, confirmed by the
+user) and notes (per conversation) compete for the *memory share* of the input budget:
+the subset with the highest total priority that fits both the byte and the token limit
+of the share is kept, whole items only, chosen by an exact 0/1 knapsack
+(`choose_exact`); beyond the bounds of exact work a greedy pass chooses and the
+selection says it is approximate.
+
+Ties go deterministically: the higher total priority, then fewer bytes, then the set
+holding the oldest item the other lacks (items are numbered oldest first).
+"""
+
+from __future__ import annotations
+
+import bisect
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+DEFAULT_MEMORY_SHARE = 10  # percent of each budget the optional items may take
+MAX_MEMORY_SHARE = 30
+MIN_PRIORITY = 1
+MAX_PRIORITY = 5
+DEFAULT_PRIORITY = 3
+MAX_EXACT_ITEMS = 64  # more optional items than this are chosen greedily
+MAX_EXACT_STATES = 200_000  # partial selections an exact choice may examine
+
+PIN_LABEL = "Pinned fact (always holds in this conversation): "
+PREFERENCE_LABEL = "Preference the user confirmed (all conversations): "
+NOTE_LABEL = "Note for this conversation: "
+
+
+class ItemKind(enum.Enum):
+    PREFERENCE = "preference"
+    NOTE = "note"
+
+
+@dataclass(frozen=True, slots=True)
+class PinnedFact:
+    """A fact that must reach every request of its conversation."""
+
+    id: str
+    text: str
+
+    @property
+    def content(self) -> str:
+        return PIN_LABEL + self.text
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryItem:
+    """An optional item: a preference or a note, with its priority (1–5).
+
+    Items are given oldest first: their position is the age the tie rule uses.
+    """
+
+    id: str
+    kind: ItemKind
+    text: str
+    priority: int = DEFAULT_PRIORITY
+
+    @property
+    def content(self) -> str:
+        label = PREFERENCE_LABEL if self.kind is ItemKind.PREFERENCE else NOTE_LABEL
+        return label + self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """What a conversation's requests carry besides the log: pinned facts, and the
+    optional items with the share of each budget they may take (0–30 %)."""
+
+    pins: tuple[PinnedFact, ...] = ()
+    optional: tuple[MemoryItem, ...] = ()
+    share_percent: int = DEFAULT_MEMORY_SHARE
+
+    @property
+    def share(self) -> int:
+        return min(max(self.share_percent, 0), MAX_MEMORY_SHARE)
+
+
+NO_MEMORY = Memory()
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    bytes: int
+    tokens: int
+
+
+class Reason(enum.Enum):
+    KEPT = "kept"
+    TOO_LARGE = "larger than the memory share"
+    NO_ROOM = "no room: items of higher total priority fill the share"
+
+
+@dataclass(frozen=True, slots=True)
+class ItemChoice:
+    """One optional item as a request saw it: its exact cost, kept or left out and why."""
+
+    item: MemoryItem
+    cost: Cost
+    reason: Reason
+
+    @property
+    def kept(self) -> bool:
+        return self.reason is Reason.KEPT
+
+
+@dataclass(frozen=True, slots=True)
+class MemorySelection:
+    """The choice of optional items for one request, within `limit`."""
+
+    limit: Cost = Cost(0, 0)
+    choices: tuple[ItemChoice, ...] = ()
+    approximate: bool = False
+    pins: tuple[tuple[PinnedFact, Cost], ...] = field(default=())
+
+    @property
+    def kept(self) -> tuple[MemoryItem, ...]:
+        return tuple(c.item for c in self.choices if c.kept)
+
+    def kept_of(self, kind: ItemKind) -> tuple[MemoryItem, ...]:
+        return tuple(c.item for c in self.choices if c.kept and c.item.kind is kind)
+
+
+NO_SELECTION = MemorySelection()
+
+
+@dataclass(frozen=True, slots=True)
+class _State:
+    priority: int
+    bytes: int
+    tokens: int
+    mask: int
+
+
+def _age_key(mask: int, count: int) -> int:
+    """Smaller for the set holding the oldest item the other lacks (bit 0 = oldest)."""
+    if count == 0:
+        return 0
+    return -int(format(mask, f"0{count}b")[::-1], 2)
+
+
+def _key(state: _State, count: int) -> tuple[int, int, int]:
+    return (-state.priority, state.bytes, _age_key(state.mask, count))
+
+
+def _pareto(states: list[_State], count: int) -> list[_State]:
+    """Drop every state another one beats whatever is added later: no lower priority,
+    no more bytes, no more tokens, and ahead by the tie rule. Kept states form a staircase
+    (bytes up, tokens down) searched by bisection."""
+    states.sort(key=lambda s: _key(s, count))
+    kept: list[_State] = []
+    stair_bytes: list[int] = []
+    stair_tokens: list[int] = []
+    for state in states:
+        at = bisect.bisect_right(stair_bytes, state.bytes)
+        if at and stair_tokens[at - 1] <= state.tokens:
+            continue  # an earlier state (priority ≥) fits wherever this one does
+        kept.append(state)
+        end = at
+        while end < len(stair_bytes) and stair_tokens[end] >= state.tokens:
+            end += 1
+        stair_bytes[at:end] = [state.bytes]
+        stair_tokens[at:end] = [state.tokens]
+    return kept
+
+
+def choose_exact(
+    priorities: Sequence[int], costs: Sequence[Cost], limit: Cost,
+    max_states: int = MAX_EXACT_STATES,
+) -> int | None:
+    """The best subset (a bit mask over the items, oldest first) within both limits, or
+    None when the exact search would examine more than `max_states` partial subsets.
+
+    A dynamic programme over the items, oldest first, keeping only the partial subsets
+    no other one beats: one that has no lower priority, no more bytes and no more tokens,
+    and is ahead by the tie rule, stays ahead after any later items join both.
+    """
+    count = len(priorities)
+    states = [_State(0, 0, 0, 0)]
+    examined = 1
+    for index, (priority, cost) in enumerate(zip(priorities, costs, strict=True)):
+        grown = [
+            _State(s.priority + priority, s.bytes + cost.bytes, s.tokens + cost.tokens,
+                   s.mask | (1 << index))
+            for s in states
+            if s.bytes + cost.bytes <= limit.bytes and s.tokens + cost.tokens <= limit.tokens
+        ]
+        examined += len(grown)
+        if examined > max_states:
+            return None
+        states = _pareto(states + grown, count)
+    return min(states, key=lambda s: _key(s, count)).mask
+
+
+def choose_greedy(priorities: Sequence[int], costs: Sequence[Cost], limit: Cost) -> int:
+    """Highest priority first, then fewer bytes, then the older: each item that still fits."""
+    order = sorted(range(len(priorities)), key=lambda i: (-priorities[i], costs[i].bytes, i))
+    mask, used_bytes, used_tokens = 0, 0, 0
+    for i in order:
+        if used_bytes + costs[i].bytes <= limit.bytes and \
+                used_tokens + costs[i].tokens <= limit.tokens:
+            mask |= 1 << i
+            used_bytes += costs[i].bytes
+            used_tokens += costs[i].tokens
+    return mask
+
+
+def select(items: Sequence[MemoryItem], costs: Sequence[Cost], limit: Cost) -> MemorySelection:
+    """Choose the optional items to send: exact while the work is bounded, else greedy."""
+    priorities = [min(max(i.priority, MIN_PRIORITY), MAX_PRIORITY) for i in items]
+    mask = choose_exact(priorities, costs, limit) if len(items) <= MAX_EXACT_ITEMS else None
+    approximate = mask is None
+    if mask is None:
+        mask = choose_greedy(priorities, costs, limit)
+    choices = []
+    for index, (item, cost) in enumerate(zip(items, costs, strict=True)):
+        if mask >> index & 1:
+            reason = Reason.KEPT
+        elif cost.bytes > limit.bytes or cost.tokens > limit.tokens:
+            reason = Reason.TOO_LARGE
+        else:
+            reason = Reason.NO_ROOM
+        choices.append(ItemChoice(item, cost, reason))
+    return MemorySelection(limit, tuple(choices), approximate)
+
+
+def share_of(total: int, percent: int) -> int:
+    """`percent` of a budget, rounded down (never below 0)."""
+    return max(0, total) * percent // 100
