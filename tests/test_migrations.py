@@ -21,12 +21,20 @@ from turnlog.core.model import Usage
 from turnlog.store import TurnlogStore, upgrade
 from turnlog.store.errors import DatabaseCorrupt, UpgradeFailed
 from turnlog.store.log import PRAGMAS
-from turnlog.store.migrations import MIGRATIONS, SCHEMA_VERSION
-from turnlog.store.models import ConversationRow, RequestRow, SummaryRow, TurnRow
+from turnlog.store.migrations import MIGRATIONS, SCHEMA_VERSION, V_MEMORY
+from turnlog.store.models import (
+    ConversationRow,
+    NoteRow,
+    PinRow,
+    PreferenceRow,
+    RequestRow,
+    SummaryRow,
+    TurnRow,
+)
 
 DATA = Path(__file__).parent / "data"
 FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog-v*.sqlite3")}
-ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow]
+ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, PinRow, NoteRow, PreferenceRow]
 
 
 def _content():
@@ -96,9 +104,9 @@ def test_fixtures_are_what_their_version_wrote():
 def test_a_new_database_is_the_schema_the_releases_made(turnlog_home):
     TurnlogStore.open(turnlog_home).close()
     new = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
-    made_by_v2 = sqlite3.connect(f"file:{FIXTURES[2]}?immutable=1", uri=True)
+    made_by_newest = sqlite3.connect(f"file:{FIXTURES[SCHEMA_VERSION]}?immutable=1", uri=True)
     query = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
-    assert new.execute(query).fetchall() == made_by_v2.execute(query).fetchall()
+    assert new.execute(query).fetchall() == made_by_newest.execute(query).fetchall()
     assert new.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert not upgrade.copies(turnlog_home / "turnlog.sqlite3")
 
@@ -110,6 +118,18 @@ def test_model_classes_match_the_migrated_schema(turnlog_home, version):
     TurnlogStore.open(turnlog_home).close()
     con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
     assert schema_of(con) == schema_from_models()
+
+
+def _check_memory(store: TurnlogStore, conversations, version: int) -> None:
+    """Pins, notes and preferences come through an upgrade (none before their step)."""
+    cid = conversations[CONTENT.MEMORY["conversation"]].id
+    if version < MIGRATIONS.index(V_MEMORY) + 1:
+        assert (store.pins(cid), store.notes(cid), store.preferences()) == ([], [], [])
+        return
+    (pin,) = store.pins(cid)
+    assert (pin.sources[0], pin.text) == CONTENT.MEMORY["pin"]
+    assert [(n.text, n.priority) for n in store.notes(cid)] == [CONTENT.MEMORY["note"]]
+    assert [(p.text, p.priority) for p in store.preferences()] == [CONTENT.MEMORY["preference"]]
 
 
 def _check_content(store: TurnlogStore, version: int) -> None:
@@ -131,6 +151,7 @@ def _check_content(store: TurnlogStore, version: int) -> None:
     expected["usage"] = Usage(*expected["usage"])
     assert {name: getattr(record, name) for name in expected} == expected
     assert record.started_at == CONTENT.STAMP
+    _check_memory(store, conversations, version)
     summary = store.latest_summary(conversations[CONTENT.SUMMARY["conversation"]].id)
     if version < 2:
         assert summary is None

@@ -6,6 +6,7 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     schema  commit   what it added
     v1      8d40368  conversations, turns, request records
     v2      e137364  rolling summaries
+    v3      memory   pinned facts, notes, preferences (made by the branch's own code)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has
@@ -89,6 +90,14 @@ SUMMARY = {
     "warnings": ("an unreadable turn was skipped ⚠️",),
 }
 
+# From the memory version on: a pin taken from a turn, a note, a preference.
+MEMORY = {
+    "conversation": 0,
+    "pin": ("fx-zh-1", "香山 — never on a rainy day ☔"),
+    "note": ("带水和外套", 4),
+    "preference": ("Answer briefly. 简短回答。", 2),
+}
+
 
 def make(path: Path) -> None:
     from turnlog.core.model import ConversationSettings, Usage
@@ -132,6 +141,11 @@ def make(path: Path) -> None:
                 warnings=SUMMARY["warnings"],
                 generation=store.generation(cid),
             ))
+        if hasattr(store, "add_pin"):
+            cid = ids[MEMORY["conversation"]]
+            store.add_pin(cid, MEMORY["pin"][1], sources=[MEMORY["pin"][0]])
+            store.add_note(cid, MEMORY["note"][0], priority=MEMORY["note"][1])
+            store.add_preference(MEMORY["preference"][0], priority=MEMORY["preference"][1])
         store.close()
         db = home / "turnlog.sqlite3"
         leftovers = [p.name for p in home.iterdir() if p.name.startswith("turnlog.sqlite3-")]

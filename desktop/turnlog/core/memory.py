@@ -26,7 +26,6 @@ DEFAULT_PRIORITY = 3
 MAX_EXACT_ITEMS = 64  # more optional items than this are chosen greedily
 MAX_EXACT_STATES = 200_000  # partial selections an exact choice may examine
 
-PIN_LABEL = "Pinned fact (always holds in this conversation): "
 PREFERENCE_LABEL = "Preference the user confirmed (all conversations): "
 NOTE_LABEL = "Note for this conversation: "
 
@@ -38,14 +37,11 @@ class ItemKind(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class PinnedFact:
-    """A fact that must reach every request of its conversation."""
+    """A fact that must reach every request of its conversation (one line of the
+    pinned-facts message)."""
 
     id: str
     text: str
-
-    @property
-    def content(self) -> str:
-        return PIN_LABEL + self.text
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,3 +227,70 @@ def select(items: Sequence[MemoryItem], costs: Sequence[Cost], limit: Cost) -> M
 def share_of(total: int, percent: int) -> int:
     """`percent` of a budget, rounded down (never below 0)."""
     return max(0, total) * percent // 100
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPin:
+    """A pinned fact as kept: where it came from (`sources`, turn ids; empty = typed)."""
+
+    id: int
+    conversation_id: int
+    text: str
+    kind: str = ""
+    sources: tuple[str, ...] = ()
+    created_at: str = ""
+
+    @property
+    def typed(self) -> bool:
+        return not self.sources
+
+
+@dataclass(frozen=True, slots=True)
+class StoredNote:
+    id: int
+    conversation_id: int
+    text: str
+    priority: int = DEFAULT_PRIORITY
+    created_at: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPreference:
+    id: int
+    text: str
+    priority: int = DEFAULT_PRIORITY
+    created_at: str = ""
+
+
+def conversation_memory(
+    pins: Sequence[StoredPin], notes: Sequence[StoredNote],
+    preferences: Sequence[StoredPreference], *, share_percent: int = DEFAULT_MEMORY_SHARE,
+) -> Memory:
+    """A conversation's `Memory`: its pins in the order they were made, and its notes and
+    the preferences it uses as optional items, oldest first (the age ties go by)."""
+    optional = sorted(
+        [(p.created_at, 0, p.id, MemoryItem(str(p.id), ItemKind.PREFERENCE, p.text, p.priority))
+         for p in preferences]
+        + [(n.created_at, 1, n.id, MemoryItem(str(n.id), ItemKind.NOTE, n.text, n.priority))
+           for n in notes],
+        key=lambda entry: entry[:3],
+    )
+    return Memory(
+        pins=tuple(PinnedFact(str(p.id), p.text) for p in pins),
+        optional=tuple(entry[3] for entry in optional),
+        share_percent=share_percent,
+    )
+
+
+def check_priority(priority: int) -> int:
+    """A priority from the user: 1–5, or ValueError naming the range."""
+    if not MIN_PRIORITY <= priority <= MAX_PRIORITY:
+        raise ValueError(f"A priority is {MIN_PRIORITY}–{MAX_PRIORITY}, not {priority}.")
+    return priority
+
+
+def check_share(percent: int) -> int:
+    """A memory share from the user: 0–30 %, or ValueError naming the range."""
+    if not 0 <= percent <= MAX_MEMORY_SHARE:
+        raise ValueError(f"The memory share is 0–{MAX_MEMORY_SHARE} %, not {percent} %.")
+    return percent

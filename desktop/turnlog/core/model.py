@@ -134,6 +134,8 @@ class ConversationSettings:
     temperature: float | None = None
     stream: bool = True
     compaction_target: int = DEFAULT_COMPACTION_TARGET
+    memory_share: int = 10  # percent of each budget preferences and notes may take (0–30)
+    preferences: bool = True  # whether this conversation uses the global preferences
 
     @property
     def compaction_share(self) -> float:
@@ -150,6 +152,8 @@ class ConversationSettings:
             "temperature": self.temperature,
             "stream": self.stream,
             "compaction_target": self.compaction_target,
+            "memory_share": self.memory_share,
+            "preferences": self.preferences,
         }
 
     @classmethod

@@ -12,13 +12,13 @@ the caller guards errors and drops what it cached.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import peewee
 
 from .errors import NotFound
-from .models import ConversationRow, RequestRow, SummaryRow, TurnRow
+from .models import ConversationRow, PinRow, RequestRow, SummaryRow, TurnRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +29,7 @@ class DeletionCounts:
     turns: int
     summaries: int
     requests: int
+    pins: int = 0  # pinned facts taken from the deleted turns (or in the conversations)
 
     def describe(self) -> str:
         def n(count: int, one: str, many: str) -> str:
@@ -40,6 +41,8 @@ class DeletionCounts:
         parts.append(n(self.turns, "turn", "turns"))
         parts.append(n(self.summaries, "summary", "summaries"))
         parts.append(n(self.requests, "request record", "request records"))
+        if self.pins:
+            parts.append(n(self.pins, "pinned fact", "pinned facts"))
         return ", ".join(parts)
 
 
@@ -82,6 +85,27 @@ def _records_of(conversation_id: int, ordinal: int, turn_id: str) -> list[Reques
     return [r for r in rows if _mentions(r, ordinal, turn_id)]
 
 
+def pins_from(conversation_id: int, turn_ids: Sequence[str]) -> list[PinRow]:
+    """The pins of a conversation taken from any of `turn_ids`."""
+    rows_ = PinRow.select().where(PinRow.conversation == conversation_id)
+    wanted = set(turn_ids)
+    return [r for r in rows_ if wanted & set(json.loads(r.sources))]
+
+
+def drop_sources(conversation_id: int, turn_ids: Sequence[str], *, keep: bool) -> int:
+    """Pins taken from the deleted turns: deleted, or (`keep`) kept without those sources
+    (as typed when none is left). Returns how many pins were deleted."""
+    gone = set(turn_ids)
+    hit = pins_from(conversation_id, turn_ids)
+    if not keep:
+        PinRow.delete().where(PinRow.id.in_([r.id for r in hit])).execute()
+        return len(hit)
+    for row in hit:
+        left = [s for s in json.loads(row.sources) if s not in gone]
+        PinRow.update(sources=json.dumps(left)).where(PinRow.id == row.id).execute()
+    return 0
+
+
 def preview_turn(turn_id: str) -> DeletionCounts:
     row = TurnRow.get_or_none(TurnRow.id == turn_id)
     if row is None:
@@ -89,6 +113,7 @@ def preview_turn(turn_id: str) -> DeletionCounts:
     return DeletionCounts(
         0, 1, _covering(row.conversation_id, row.ordinal).count(),
         len(_records_of(row.conversation_id, row.ordinal, turn_id)),
+        len(pins_from(row.conversation_id, [turn_id])),
     )
 
 
@@ -108,6 +133,7 @@ def count(conversation_ids: Iterable[int] | None) -> DeletionCounts:
         where(TurnRow).count(),
         where(SummaryRow).count(),
         where(RequestRow).count(),
+        where(PinRow).count(),
     )
 
 
@@ -125,8 +151,11 @@ def _unlink_records(records: list[RequestRow], turn_id: str, ordinal: int) -> No
         RequestRow.update(changes).where(RequestRow.id == record.id).execute()
 
 
-def delete_turn(db: peewee.SqliteDatabase, turn_id: str) -> tuple[int, DeletionCounts]:
-    """Delete one turn and everything derived from it; returns its conversation id."""
+def delete_turn(
+    db: peewee.SqliteDatabase, turn_id: str, *, keep_pins: bool = False
+) -> tuple[int, DeletionCounts]:
+    """Delete one turn and everything derived from it, with the pins taken from it unless
+    `keep_pins` (then they stay, as typed); returns its conversation id."""
     with db.atomic("IMMEDIATE"):
         row = TurnRow.get_or_none(TurnRow.id == turn_id)
         if row is None:
@@ -137,13 +166,14 @@ def delete_turn(db: peewee.SqliteDatabase, turn_id: str) -> tuple[int, DeletionC
         ).execute()
         records = _records_of(cid, ordinal, turn_id)
         _unlink_records(records, turn_id, ordinal)
+        pins = drop_sources(cid, [turn_id], keep=keep_pins)
         TurnRow.delete().where(TurnRow.id == turn_id).execute()
         # Remaining ordinals keep their meaning (a gap, never renumbering); the new
         # generation refuses any write prepared before this delete.
         ConversationRow.update(generation=ConversationRow.generation + 1).where(
             ConversationRow.id == cid
         ).execute()
-    return cid, DeletionCounts(0, 1, summaries, len(records))
+    return cid, DeletionCounts(0, 1, summaries, len(records), pins)
 
 
 def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int) -> DeletionCounts:

@@ -40,6 +40,7 @@ from .errors import (
     result_code,
 )
 from .files import make_private, reading_database, settled
+from .memory import MemoryStore
 from .migrations import SCHEMA_VERSION, current_version, table_names
 from .models import ConversationRow, RequestRow, TurnRow, database
 from .pages import LogPages
@@ -116,7 +117,7 @@ class _WriterLock:
                 os.close(fd)
 
 
-class TurnlogStore:
+class TurnlogStore(MemoryStore):
     """The log. Open with `TurnlogStore.open(data_dir)`; close when done."""
 
     def __init__(self, home: Path, db: peewee.SqliteDatabase, lock: _WriterLock | None) -> None:
@@ -628,12 +629,13 @@ class TurnlogStore:
         with self._guard():
             return deletion.count(None)
 
-    def delete_turn(self, turn_id: str) -> tuple[int, DeletionCounts]:
-        """Delete one turn with every summary covering it and its references in request
-        records; returns the conversation id and what was removed."""
+    def delete_turn(self, turn_id: str, *, keep_pins: bool = False) -> tuple[int, DeletionCounts]:
+        """Delete one turn with every summary covering it, its references in request
+        records and the pins taken from it (kept as typed with `keep_pins`); returns the
+        conversation id and what was removed."""
         self._need_writer()
         with self._guard():
-            cid, counts = deletion.delete_turn(self.db, turn_id)
+            cid, counts = deletion.delete_turn(self.db, turn_id, keep_pins=keep_pins)
         self._after_delete()
         return cid, counts
 
@@ -646,10 +648,14 @@ class TurnlogStore:
         self._after_delete()
         return counts
 
-    def delete_all(self) -> DeletionCounts:
+    def delete_all(self, *, preferences: bool = False) -> DeletionCounts:
+        """Delete every conversation (with its pins and notes), and the global
+        preferences too if asked."""
         self._need_writer()
         with self._guard():
             counts = deletion.delete_all(self.db)
+            if preferences:
+                self.delete_preferences()
             drafts.remove_all_drafts(self.home)
         self._after_delete(vacuum=True)
         return counts

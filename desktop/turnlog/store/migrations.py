@@ -60,11 +60,27 @@ V2 = (
     'CREATE INDEX "summaries_conversation_id_id" ON "summaries" ("conversation_id", "id")',
 )
 
+# Memory: pinned facts with their sources, notes (per conversation), preferences (global).
+V_MEMORY = (
+    'CREATE TABLE "pins" ("id" INTEGER NOT NULL PRIMARY KEY, '
+    '"conversation_id" INTEGER NOT NULL, "text" TEXT NOT NULL, "kind" TEXT NOT NULL, '
+    '"sources" TEXT NOT NULL, "created_at" TEXT NOT NULL, '
+    'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE)',
+    'CREATE INDEX "pins_conversation_id" ON "pins" ("conversation_id")',
+    'CREATE TABLE "notes" ("id" INTEGER NOT NULL PRIMARY KEY, '
+    '"conversation_id" INTEGER NOT NULL, "text" TEXT NOT NULL, "priority" INTEGER NOT NULL, '
+    '"created_at" TEXT NOT NULL, '
+    'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE)',
+    'CREATE INDEX "notes_conversation_id" ON "notes" ("conversation_id")',
+    'CREATE TABLE "preferences" ("id" INTEGER NOT NULL PRIMARY KEY, "text" TEXT NOT NULL, '
+    '"priority" INTEGER NOT NULL, "created_at" TEXT NOT NULL)',
+)
+
 Step = Sequence[str] | Callable[[peewee.SqliteDatabase], None]
 """SQL statements run in order, or a callable given the database (for moving data)."""
 
 # Append new steps; never edit a released one.
-MIGRATIONS: list[Step] = [V1, V2]
+MIGRATIONS: list[Step] = [V1, V2, V_MEMORY]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
