@@ -158,7 +158,7 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
             print(f"conversation {conversation.id}", file=sys.stderr)
         else:
             conversation = store.conversation(args.conversation)
-        request = request_for(conversation, draft, route)
+        request = request_for(conversation, draft, route, memory=store.memory(conversation.id))
         if not request.model:
             if args.new:
                 store.discard_if_empty(conversation.id)

@@ -29,6 +29,7 @@ from ..paths import data_dir
 from ..providers import DEFAULT_MAX_CONTENT_BYTES
 from ..store import NotFound, TurnlogStore
 from ..store.salvage import Readable
+from .memory_commands import memory_json
 from .terminal import safe_for
 
 MAX_TURN_TEXT_BYTES = DEFAULT_MAX_CONTENT_BYTES
@@ -111,6 +112,7 @@ def run_project(args: argparse.Namespace) -> int:
     conversation, turns = found.conversation, found.turns
     with TurnlogStore.open(data_dir(), readonly=True) as store:
         cached = store.latest_summary(conversation.id)  # the summary a send would reuse
+        memory = store.memory(conversation.id)
     settings = conversation.settings
     overrides: dict[str, Any] = {}
     if args.max_bytes is not None:
@@ -122,7 +124,7 @@ def run_project(args: argparse.Namespace) -> int:
     conversation = replace(conversation, settings=replace(settings, **overrides))
     route = default_route(args.profile)
     try:
-        request = request_for(conversation, args.question, route)
+        request = request_for(conversation, args.question, route, memory=memory)
     except InvalidBudget as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -132,7 +134,7 @@ def run_project(args: argparse.Namespace) -> int:
             turns, request.question, model=request.model, budget=request.budget,
             system_prompt=conversation.system_prompt, options=request.options,
             costs=CostIndex(), compaction=conversation.settings.compaction, cached=cached,
-            target=conversation.settings.compaction_share,
+            target=conversation.settings.compaction_share, pinned=memory,
         )
     except ProjectionRefused as refusal:
         if args.json:
@@ -161,6 +163,7 @@ def run_project(args: argparse.Namespace) -> int:
             "tokens_exact": projection.tokens_exact,
             "context_window": budget.context_window,
             "window_source": budget.window_source,
+            "memory": memory_json(projection.memory),
         }
         print(json.dumps(out, ensure_ascii=False))
         return 0

@@ -354,8 +354,6 @@ def _choose_memory(
     """The optional items kept within the memory share, never more than the room the
     mandatory part leaves (so they never cause a refusal)."""
     pins = tuple((pin, pin_cost(pin.text, counter)) for pin in memory.pins)
-    if not memory.optional:
-        return MemorySelection(pins=pins)
     # With nothing before them, kept items become the first message: the reply priming
     # may then differ, and the limit keeps room for it.
     priming = 0 if first_role == SYSTEM else max(
@@ -365,6 +363,8 @@ def _choose_memory(
         max(0, min(share_of(budget.input_tokens, memory.share),
                    budget.input_tokens - used.tokens - priming)),
     )
+    if not memory.optional:
+        return MemorySelection(limit, pins=pins)
     costs = [item_cost(item, counter) for item in memory.optional]
     chosen = select(memory.optional, costs, limit)
     return MemorySelection(chosen.limit, chosen.choices, chosen.approximate, pins)
