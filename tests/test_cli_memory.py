@@ -127,3 +127,43 @@ def test_bad_input_is_named():
     result = cli("pin", "add", "--conversation", "42", "x")
     assert result.returncode == 2 and "no conversation 42" in result.stderr
     assert cli("note", "remove", "7").returncode == 2
+
+
+def test_export_and_import_carry_pins_notes_and_preferences(loopback, tmp_path):
+    add_profile(loopback)
+    cid = start(loopback, "round", "Server is 主机-7 😀")
+    (source,) = turn_ids(cid)
+    added("pin", "add", "--conversation", str(cid), "--turn", source, "--kind", "identifier",
+          "host 主机-7")
+    added("pin", "add", "--conversation", str(cid), "typed: never reboot on Friday")
+    added("note", "add", "--conversation", str(cid), "--priority", "5", "备注 note")
+    added("pref", "add", "--priority", "2", "answer in English")
+    exported = cli("export", str(cid)).stdout
+    header = json.loads(exported.splitlines()[0])
+    assert [p["sources"] for p in header["memory"]["pins"]] == [[source], []]
+    path = tmp_path / "round.jsonl"
+    path.write_text(exported, encoding="utf-8")
+    imported = cli("import", str(path))
+    assert imported.returncode == 0, imported.stderr
+    new = int(imported.stdout)
+    (new_source,) = turn_ids(new)
+    assert new_source != source  # ids are global: a re-import gets fresh ones
+    pins = json.loads(cli("pin", "list", "--conversation", str(new), "--json").stdout)
+    assert [(p["text"], p["kind"], p["sources"]) for p in pins] == [
+        ("host 主机-7", "identifier", [new_source]), ("typed: never reboot on Friday", "", [])]
+    notes = json.loads(cli("note", "list", "--conversation", str(new), "--json").stdout)
+    assert [(n["text"], n["priority"]) for n in notes] == [("备注 note", 5)]
+    prefs = json.loads(cli("pref", "list", "--json").stdout)
+    assert [p["text"] for p in prefs] == ["answer in English"]  # not added twice
+    again = json.loads(cli("export", str(new)).stdout.splitlines()[0])["memory"]
+    assert [(p["text"], p["kind"]) for p in again["pins"]] == [
+        (p["text"], p["kind"]) for p in header["memory"]["pins"]]
+
+
+def test_an_import_with_a_bad_memory_section_is_refused_whole(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"turnlog": 1, "title": "t", "memory": {"notes": [{"text": "n", '
+                    '"priority": 9}]}}\n{"question": "q", "answer": "a"}\n', encoding="utf-8")
+    result = cli("import", str(path))
+    assert result.returncode == 1 and "priority" in result.stderr
+    assert cli("list").stdout.strip() in ("", "no conversations yet")

@@ -22,14 +22,14 @@ from ..core.compaction import preview
 from ..core.model import Usage
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import PendingTurn, check_question
-from ..export import FORMAT_VERSION, FORMATS, export_text
+from ..export import FORMAT_VERSION, FORMATS, export_text, read_memory_section
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
 from ..paths import data_dir
 from ..providers import DEFAULT_MAX_CONTENT_BYTES
 from ..store import NotFound, TurnlogStore
 from ..store.salvage import Readable
-from .memory_commands import memory_json
+from .memory_commands import import_memory, memory_json, memory_of
 from .terminal import safe_for
 
 MAX_TURN_TEXT_BYTES = DEFAULT_MAX_CONTENT_BYTES
@@ -248,6 +248,10 @@ def read_jsonl(stream: TextIO) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         turns.append(obj)
     if header is None:
         raise ImportError_("the file is empty: expected a header line")
+    try:
+        header["memory"] = read_memory_section(header.get("memory"))
+    except ValueError as err:
+        raise ImportError_(f"the header's memory: {err}") from None
     return header, turns
 
 
@@ -262,10 +266,12 @@ def run_import(args: argparse.Namespace) -> int:
     with TurnlogStore.open(data_dir()) as store:
         pending = []
         taken: set[str] = set()
+        renamed: dict[str, str] = {}  # a pin's source follows its turn to a fresh id
         for obj in lines:
             turn_id = obj.get("id") or uuid.uuid4().hex
             if turn_id in taken or store.turn_exists(turn_id):
                 turn_id = uuid.uuid4().hex  # ids are global; a re-import gets fresh ones
+            renamed.setdefault(str(obj.get("id")), turn_id)
             taken.add(turn_id)
             pending.append(
                 PendingTurn(
@@ -284,6 +290,7 @@ def run_import(args: argparse.Namespace) -> int:
             model=model,
             turns=pending,
         )
+        import_memory(store, conversation.id, header["memory"], renamed)
     print(conversation.id)
     return 0
 
@@ -318,7 +325,8 @@ def _report_skipped(found: Readable) -> int:
 def run_export(args: argparse.Namespace) -> int:
     found = _read_conversation(args.conversation)
     safe = safe_for(sys.stdout, raw=args.raw)
-    sys.stdout.write(safe(export_text(found.conversation, found.turns, args.format)))
+    memory = memory_of(found.conversation.id)
+    sys.stdout.write(safe(export_text(found.conversation, found.turns, args.format, memory)))
     sys.stdout.flush()
     return _report_skipped(found)
 

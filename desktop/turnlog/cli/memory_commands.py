@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from ..core.failures import StoreError
 from ..core.memory import DEFAULT_PRIORITY, MemorySelection
 from ..paths import data_dir
 from ..store import NotFound, TurnlogStore
@@ -161,3 +162,34 @@ def memory_json(selection: MemorySelection) -> dict[str, Any]:
                      for c in selection.choices],
         "approximate": selection.approximate,
     }
+
+
+def memory_of(conversation_id: int) -> dict[str, Any]:
+    """The conversation's memory as an export carries it (read-only; none from a file
+    the store cannot read as current)."""
+    from ..export import memory_section
+
+    try:
+        with TurnlogStore.open(data_dir(), readonly=True) as store:
+            settings = store.conversation(conversation_id).settings
+            return memory_section(store.pins(conversation_id), store.notes(conversation_id),
+                                  store.preferences() if settings.preferences else [])
+    except StoreError:  # a damaged file: export what can be read, the turns
+        return {}
+
+
+def import_memory(store: TurnlogStore, conversation_id: int,
+                  memory: dict[str, list[dict[str, Any]]], renamed: dict[str, str]) -> None:
+    """Pins (sources mapped to the imported turns' ids; a source not imported is dropped),
+    notes, and the preferences not already there (same text)."""
+    for pin in memory["pins"]:
+        sources = [renamed[s] for s in pin.get("sources", []) if s in renamed]
+        store.add_pin(conversation_id, pin["text"], sources=sources,
+                      kind=str(pin.get("kind") or ""))
+    for note in memory["notes"]:
+        store.add_note(conversation_id, note["text"], priority=note.get("priority", 3))
+    have = {p.text for p in store.preferences()}
+    for pref in memory["preferences"]:
+        if pref["text"].strip() not in have:
+            store.add_preference(pref["text"], priority=pref.get("priority", 3))
+            have.add(pref["text"].strip())
