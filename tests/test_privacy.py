@@ -54,7 +54,8 @@ def scan(home: Path, needles: list[str]) -> list[tuple[str, str]]:
 
 
 def seeded(home: Path) -> dict[str, object]:
-    """Two conversations of 30 turns each, summarized, with request records."""
+    """Two conversations of 30 turns each, summarized, with request records, a pin and
+    a note."""
     echo = FakeEndpoint(summary=lambda text: Reply("Summary: " + text[-3000:], "stop",
                                                    Usage(9, 9, 18)))
     with TurnlogStore.open(home) as store:
@@ -78,6 +79,9 @@ def seeded(home: Path) -> dict[str, object]:
             summary = store.latest_summary(conv.id)
             assert "ORCHID-17-SECRET" in summary.content
             assert store.requests(conv.id)
+            # Memory taken from the text: a pin from turn 2 (goes with it), a note.
+            store.add_pin(conv.id, secrets_for(tag, 2)[0], sources=[f"{tag}2"])
+            store.add_note(conv.id, secrets_for(tag, 30)[1])
             ids[tag] = conv.id
     return ids
 
