@@ -146,6 +146,24 @@ class MemoryStore:
         return conversation_memory(self.pins(conversation_id), self.notes(conversation_id),
                                    preferences, share_percent=settings.memory_share)
 
+    def edit_note(self, note_id: int, text: str, priority: int) -> None:
+        self._edit(NoteRow, note_id, "note", text=_check_text(text),
+                   priority=check_priority(priority))
+
+    def edit_preference(self, preference_id: int, text: str, priority: int) -> None:
+        self._edit(PreferenceRow, preference_id, "preference", text=_check_text(text),
+                   priority=check_priority(priority))
+
+    def edit_pin(self, pin_id: int, text: str) -> None:
+        self._edit(PinRow, pin_id, "pin", text=_check_text(text))
+
+    def _edit(self, model: type[peewee.Model], item_id: int, what: str,
+              **changes: object) -> None:
+        self._need_writer()
+        with self._guard(), self.db.atomic():
+            if not model.update(**changes).where(model.id == item_id).execute():
+                raise NotFound(f"There is no {what} {item_id}.")
+
     def _remove(self, model: type[peewee.Model], item_id: int, what: str) -> None:
         self._need_writer()
         with self._guard(), self.db.atomic():

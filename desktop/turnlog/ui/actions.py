@@ -122,9 +122,10 @@ class HistoryActions(QObject):
             return
 
         def counted(counted: tuple[int, DeletionCounts]) -> None:
-            if self._confirm(delete_turn_question(*counted)).accepted \
-                    and not self._refuse_while_running():
-                self._run(operations.delete_turn(self._store, turn_id))
+            decision = self._confirm(delete_turn_question(*counted))
+            if decision.accepted and not self._refuse_while_running():
+                self._run(operations.delete_turn(self._store, turn_id,
+                                                 keep_pins=decision.option))
 
         operations.count_turn_deletion(self._store, turn_id).run(
             self._runner, on_success=counted, on_failure=self.failed.emit)

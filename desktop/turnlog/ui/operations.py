@@ -175,11 +175,12 @@ def delete_conversation(store: TurnlogStore, conversation_id: int) -> StorageOp[
     return StorageOp("delete conversation", work)
 
 
-def delete_turn(store: TurnlogStore, turn_id: str) -> StorageOp[Changes]:
-    """Delete one turn; the change carries the summary left newest (one covering the turn
-    goes with it)."""
+def delete_turn(store: TurnlogStore, turn_id: str, *, keep_pins: bool = False
+                ) -> StorageOp[Changes]:
+    """Delete one turn (and the pins taken from it, unless kept as typed); the change
+    carries the summary left newest (one covering the turn goes with it)."""
     def work() -> Changes:
-        conversation_id, counts = store.delete_turn(turn_id)
+        conversation_id, counts = store.delete_turn(turn_id, keep_pins=keep_pins)
         return Changes(turns_deleted=(turn_id,), turns_of=conversation_id,
                        summary=store.latest_summary(conversation_id), counts=counts)
 

@@ -52,12 +52,16 @@ def delete_conversation_question(title: str, counts: DeletionCounts) -> Confirma
 
 
 def delete_turn_question(ordinal: int, counts: DeletionCounts) -> Confirmation:
+    """With pins taken from the turn, offers to keep them as typed (unchecked: they go)."""
+    keep = "" if not counts.pins else (
+        f"Keep the {counts.pins} pinned fact{'s' if counts.pins != 1 else ''} taken from "
+        "it, as typed")
     return Confirmation(
         "Delete turn",
         f"Delete turn {ordinal}? This removes {counts.describe()}.",
         "Summaries covering it go too (the next send makes a new one); request records "
         "keep only their numbers. The other turns keep their numbers. " + DELETE_DETAIL,
-        "Delete")
+        "Delete", keep)
 
 
 def delete_all_question(counts: DeletionCounts, profile_names: Sequence[str],

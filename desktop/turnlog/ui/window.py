@@ -29,6 +29,7 @@ from .drafts import DraftKeeper
 from .geometry import DockFolding, add_dock, restore_geometry, save_geometry, window_settings
 from .inspector import Inspector
 from .live_preview import LivePreview, Shown
+from .memory_panel import attach_memory
 from .menus import build_menus
 from .operations import Changes, Loaded
 from .privacy import ExportTarget, ask, choose_export
@@ -94,6 +95,7 @@ class MainWindow(QMainWindow):
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
         wire(self)
+        self.memory = attach_memory(self)  # the Memory dock: pins, notes, preferences
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
         self.export_action, self.delete_all_action = menus.export, menus.delete_all

@@ -1,0 +1,139 @@
+"""The Memory panel: pin from a turn's selected words, from the key-fact warning, typed;
+notes and preferences with kept / left-out marks after a send; deleting a source turn."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
+
+from loopback import Behaviour
+from test_ui_send import open_window, type_draft, wait_done
+from turnlog.core.model import ConversationSettings
+from turnlog.ui.privacy import Decision
+from uihelpers import numbered
+
+pytest_plugins = ["uiwindow"]
+
+
+def texts(widget) -> list[str]:
+    return [widget.item(r).text() for r in range(widget.count())]
+
+
+def test_pin_from_selected_words_of_a_turn_reaches_the_wire(qtbot, make_window, store,
+                                                            loopback):
+    window, cid = open_window(qtbot, make_window, store,
+                              [("Where are the backups?", "On NAS-7 in rack 4.")])
+    panel = window.memory.panel
+    qtbot.waitUntil(lambda: panel.state is not None)
+    view = window.view
+    view.setCurrentIndex(window.transcript.index(0))
+    dialog = window.memory.pin_from_current_turn()
+    assert dialog is not None and not dialog.pin.isEnabled()
+    text = dialog.text.toPlainText()
+    cursor = dialog.text.textCursor()
+    start = text.index("NAS-7")
+    cursor.setPosition(start)
+    cursor.setPosition(start + len("NAS-7 in rack 4"), QTextCursor.MoveMode.KeepAnchor)
+    dialog.text.setTextCursor(cursor)
+    assert dialog.pin.isEnabled()
+    qtbot.mouseClick(dialog.pin, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.pins.count() == 1)
+    assert texts(panel.pins) == ["📌 NAS-7 in rack 4\n   from turn 1"]
+    (pin,) = store.pins(cid)
+    assert pin.sources == (store.turns(cid)[0].id,)
+
+    # The pin's source link shows and selects its turn.
+    view.setCurrentIndex(window.transcript.index(0).sibling(0, 0))
+    panel.pins.setCurrentRow(0)
+    assert window.memory.show_source() == 0 and view.currentIndex().row() == 0
+
+    loopback.script(Behaviour.answer("Understood."))
+    type_draft(window, "Can I delete them?")
+    qtbot.mouseClick(window.composer.send_button, Qt.MouseButton.LeftButton)
+    wait_done(qtbot, window)
+    body = json.loads(loopback.requests[-1].body)
+    assert body["messages"][0]["content"].endswith("\n- NAS-7 in rack 4")
+    parts = [window.inspector.parts.item(r, 0).text()
+             for r in range(window.inspector.parts.rowCount())]
+    assert "pinned facts" in parts
+
+
+def test_notes_and_preferences_show_kept_and_left_out_after_a_send(qtbot, make_window, store,
+                                                                   loopback):
+    window, cid = open_window(qtbot, make_window, store, numbered(2),
+                              settings=ConversationSettings(max_bytes=8_000))
+    panel = window.memory.panel
+    qtbot.waitUntil(lambda: panel.state is not None)
+    panel.note_editor.text.setText("small note 小")
+    panel.note_editor.priority.setValue(4)
+    qtbot.mouseClick(panel.note_editor.add, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.notes.count() == 1)
+    panel.note_editor.text.setText("huge " + "x" * 2_000)  # more than 10 % of 8,000 bytes
+    qtbot.mouseClick(panel.note_editor.add, Qt.MouseButton.LeftButton)
+    panel.preference_editor.text.setText("Answer in English.")
+    qtbot.mouseClick(panel.preference_editor.add, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.notes.count() == 2 and panel.preferences.count() == 1)
+
+    loopback.script(Behaviour.answer("Fine."))
+    type_draft(window, "Next?")
+    qtbot.mouseClick(window.composer.send_button, Qt.MouseButton.LeftButton)
+    wait_done(qtbot, window)
+    qtbot.waitUntil(lambda: "kept" in texts(panel.notes)[0])
+    notes = texts(panel.notes)
+    assert notes[0].endswith("kept")
+    assert notes[1].endswith("left out: larger than the memory share")
+    assert texts(panel.preferences)[0].endswith("kept")
+    body = loopback.requests[-1].body.decode()
+    assert body.count("small note 小") == 1 and "huge xxx" not in body
+    assert body.index("Answer in English.") < body.index("small note")
+    rows = [window.inspector.parts.item(r, 0).text()
+            for r in range(window.inspector.parts.rowCount())]
+    assert any(r.startswith("memory share (exact choice)") for r in rows)
+    assert any("left out, larger than the memory share" in r for r in rows)
+
+    # Preferences switched off for this conversation: the next request leaves them out.
+    panel.use_preferences.setChecked(False)
+    qtbot.waitUntil(lambda: not store.conversation(cid).settings.preferences)
+    qtbot.waitUntil(lambda: texts(panel.preferences)[0].endswith("off in this conversation"))
+    loopback.script(Behaviour.answer("Fine again."))
+    type_draft(window, "And now?")
+    qtbot.mouseClick(window.composer.send_button, Qt.MouseButton.LeftButton)
+    wait_done(qtbot, window)
+    assert b"Answer in English." not in loopback.requests[-1].body
+
+
+def test_pin_from_the_key_fact_warning(qtbot, make_window, store, loopback):
+    window, cid = open_window(qtbot, make_window, store, numbered(1))
+    panel = window.memory.panel
+    qtbot.waitUntil(lambda: panel.state is not None)
+    window.inspector.pin_requested.emit("Never delete the backups")
+    qtbot.waitUntil(lambda: panel.pins.count() == 1)
+    assert [(p.text, p.sources) for p in store.pins(cid)] == [("Never delete the backups", ())]
+    label = window.inspector.summary_warning
+    window.inspector._warned = ("4.2.17 <b>",)
+    label.linkActivated.emit("0")
+    qtbot.waitUntil(lambda: panel.pins.count() == 2)
+    assert store.pins(cid)[1].text == "4.2.17 <b>"
+
+
+def test_deleting_a_source_turn_asks_about_its_pins(qtbot, make_window, store, loopback):
+    window, cid = open_window(qtbot, make_window, store, numbered(2))
+    panel = window.memory.panel
+    qtbot.waitUntil(lambda: panel.state is not None)
+    first, second = store.turns(cid)
+    store.add_pin(cid, "from the first", sources=[first.id])
+    store.add_pin(cid, "from the second", sources=[second.id])
+    asked = []
+    window.confirm = lambda confirmation: asked.append(confirmation) or Decision(True, False)
+    window.history.delete_turn(first.id)
+    qtbot.waitUntil(lambda: len(store.turns(cid)) == 1)
+    assert asked[0].option == "Keep the 1 pinned fact taken from it, as typed"
+    assert "1 pinned fact" in asked[0].text
+    assert [p.text for p in store.pins(cid)] == ["from the second"]
+    window.confirm = lambda confirmation: Decision(True, True)  # keep as typed
+    window.history.delete_turn(second.id)
+    qtbot.waitUntil(lambda: not store.turns(cid))
+    assert [(p.text, p.sources) for p in store.pins(cid)] == [("from the second", ())]
+    qtbot.waitUntil(lambda: texts(panel.pins) == ["📌 from the second\n   typed"])
