@@ -193,3 +193,13 @@ def test_items_never_cause_a_refusal():
                 pinned=Memory(pins=(PinnedFact("p", "keep the backups"),)))
     assert refused.value.includes_pinned
     assert "pinned facts" in str(refused.value)
+
+
+def test_a_summary_that_lost_pinned_facts_is_flagged():
+    from turnlog.core.compaction import pinned_facts_missing
+
+    pins = ["Never delete the backups on NAS-7", "we run 4.2.17"]
+    lossy = "Backups were discussed. The team runs version 4.2.17."
+    assert pinned_facts_missing(pins, lossy) == ["NAS-7", "Never delete the backups on NAS-7"]
+    faithful = "Never delete the backups on NAS-7; version 4.2.17 is in use."
+    assert pinned_facts_missing(pins, faithful) == []

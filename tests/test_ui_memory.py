@@ -137,3 +137,18 @@ def test_deleting_a_source_turn_asks_about_its_pins(qtbot, make_window, store, l
     qtbot.waitUntil(lambda: not store.turns(cid))
     assert [(p.text, p.sources) for p in store.pins(cid)] == [("from the second", ())]
     qtbot.waitUntil(lambda: texts(panel.pins) == ["📌 from the second\n   typed"])
+
+
+def test_the_panel_warns_when_the_summary_lacks_a_pinned_fact(qtbot, make_window, store,
+                                                              loopback):
+    window, cid = open_window(qtbot, make_window, store, numbered(1))
+    panel = window.memory.panel
+    store.add_pin(cid, "Never delete the backups")
+    window.memory.reload()
+    qtbot.waitUntil(lambda: panel.pins.count() == 1)
+    panel.show_selection(None, "Backups were discussed.")
+    assert panel.warning.isVisible()
+    assert "“Never delete the backups”" in panel.warning.text()
+    assert "sent word for word regardless" in panel.warning.text()
+    panel.show_selection(None, "Never delete the backups.")
+    assert not panel.warning.isVisible()

@@ -206,6 +206,20 @@ def missing_key_facts(facts: Iterable[str], summary: str) -> list[str]:
     return missing
 
 
+_EPOCH = datetime.fromtimestamp(0)
+
+
+def pinned_facts_missing(pins: Iterable[str], summary: str) -> list[str]:
+    """The numbers, identifiers, paths and prohibitions of pinned facts a summary lacks.
+    A summary never replaces a pin (pins are sent regardless): this only warns that the
+    summary contradicts or forgot what is pinned."""
+    facts: list[str] = []
+    for text in pins:
+        facts += [f for f in key_facts([Turn("", 0, text, "", "", "", _EPOCH)])
+                  if f not in facts]
+    return missing_key_facts(facts, summary)
+
+
 # --------------------------------------------------------------------- chunks
 def _turn_block(turn: Turn) -> str:
     return f"[Turn {turn.ordinal}]\nUser: {turn.question}\nAssistant: {turn.answer}\n"

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.compaction import pinned_facts_missing
 from ..core.memory import (
     DEFAULT_PRIORITY,
     MAX_MEMORY_SHARE,
@@ -151,6 +152,13 @@ class MemoryPanel(QWidget):
         self.choice = QLabel(self)
         self.choice.setWordWrap(True)
         layout.addWidget(self.choice)
+        self.warning = QLabel(self)
+        self.warning.setObjectName("pinWarning")
+        self.warning.setWordWrap(True)
+        self.warning.setTextFormat(Qt.TextFormat.PlainText)
+        self.warning.setStyleSheet("color: #a15c00;")
+        self.warning.hide()
+        layout.addWidget(self.warning)
         self.state: MemoryState | None = None
         self.selection: MemorySelection | None = None
 
@@ -178,9 +186,16 @@ class MemoryPanel(QWidget):
         self.use_preferences.blockSignals(False)
         self._fill()
 
-    def show_selection(self, selection: MemorySelection | None) -> None:
-        """Kept / left-out marks from the request on show (the preview or the last send)."""
+    def show_selection(self, selection: MemorySelection | None, summary: str = "") -> None:
+        """Kept / left-out marks from the request on show (the preview or the last send);
+        a warning when the summary it carries lacks facts of the pins."""
         self.selection = selection
+        missing = pinned_facts_missing([p.text for p in self.state.pins], summary) \
+            if summary and self.state is not None else []
+        self.warning.setVisible(bool(missing))
+        self.warning.setText(
+            "⚠ The summary lacks pinned facts: " + "; ".join(f"“{m}”" for m in missing)
+            + ". The pins are sent word for word regardless." if missing else "")
         self._fill()
 
     def _marks(self) -> dict[tuple[ItemKind, str], str]:
@@ -313,7 +328,11 @@ class MemoryDock(QObject):
                 self.reload()
             return
         projection = shown.projection
-        self.panel.show_selection(projection.memory if projection is not None else None)
+        if projection is None:
+            self.panel.show_selection(None)
+            return
+        summary = projection.summary.content if projection.summary is not None else ""
+        self.panel.show_selection(projection.memory, summary)
 
     def reload(self) -> None:
         cid = self.loaded_id
