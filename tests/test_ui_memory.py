@@ -152,3 +152,30 @@ def test_the_panel_warns_when_the_summary_lacks_a_pinned_fact(qtbot, make_window
     assert "sent word for word regardless" in panel.warning.text()
     panel.show_selection(None, "Never delete the backups.")
     assert not panel.warning.isVisible()
+
+
+def test_delete_all_history_offers_the_preferences(qtbot, make_window, store, loopback):
+    open_window(qtbot, make_window, store, numbered(1))
+    window = make_window()
+    store.add_preference("Answer in Chinese. 用中文回答。")
+    asked = []
+
+    def answer(confirmation):
+        asked.append(confirmation)
+        return Decision(True)
+
+    window.confirm = answer
+    window.delete_all_history()
+    qtbot.waitUntil(lambda: store.conversations() == [] and store.preferences() == [])
+    assert asked[1].text == "Also delete the 1 preference used in every conversation?"
+
+
+def test_delete_all_history_keeps_the_preferences_when_told(qtbot, make_window, store,
+                                                            loopback):
+    window, _ = open_window(qtbot, make_window, store, numbered(1))
+    store.add_preference("Keep me")
+    answers = iter([Decision(True), Decision(False)])
+    window.confirm = lambda confirmation: next(answers)
+    window.delete_all_history()
+    qtbot.waitUntil(lambda: store.conversations() == [])
+    assert [p.text for p in store.preferences()] == ["Keep me"]

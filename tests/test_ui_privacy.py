@@ -205,6 +205,12 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
         needles += [text for pair in pairs for text in pair]
         conversations.append(seed(store, f"secret {tag} 机密", pairs, model="loopback-model",
                                   settings=ConversationSettings(max_bytes=8_000)))
+    # Memory taken from the text: a pin from a turn and a note go with their conversation.
+    first_turn = store.turns(conversations[0].id)[0]
+    store.add_pin(conversations[0].id, "ORCHID-17-SECRET-P555-pinned",
+                  sources=[first_turn.id])
+    store.add_note(conversations[1].id, "ORCHID-17-SECRET-N666-note")
+    needles += ["ORCHID-17-SECRET-P555-pinned", "ORCHID-17-SECRET-N666-note"]
     # Summaries and answers echo the secrets, so derived data holds them too.
     echo = " ".join(secrets_for("A", 1) + secrets_for("B", 1))
     loopback.default = Behaviour.answer(f"- {echo}")
@@ -232,7 +238,8 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
         qtbot.waitUntil(lambda: store.conversations() == [], timeout=10_000)
         [confirmation] = answers.asked
         assert confirmation.text == ("Delete all history? This removes 2 conversations, "
-                                     "62 turns, 2 summaries, 2 request records.")
+                                     "62 turns, 2 summaries, 2 request records, "
+                                     "1 pinned fact.")
         assert confirmation.option.startswith("Also remove the API keys of 1 provider "
                                               "profile (Loopback) from")
         qtbot.waitUntil(lambda: window.statusBar().currentMessage().endswith(

@@ -188,10 +188,12 @@ def delete_turn(store: TurnlogStore, turn_id: str, *, keep_pins: bool = False
 
 
 def delete_all_history(store: TurnlogStore, keys: KeyStore | None,
-                       profile_ids: Sequence[str]) -> StorageOp[Changes]:
-    """Delete every conversation; with `keys`, remove the profiles' API keys too."""
+                       profile_ids: Sequence[str], *, preferences: bool = False
+                       ) -> StorageOp[Changes]:
+    """Delete every conversation; with `keys`, remove the profiles' API keys too, and
+    with `preferences` the preferences."""
     def work() -> Changes:
-        counts = store.delete_all()
+        counts = store.delete_all(preferences=preferences)
         removed = None if keys is None else sum(1 for pid in profile_ids if keys.delete(pid))
         return Changes(everything=True, counts=counts, keys_removed=removed)
 

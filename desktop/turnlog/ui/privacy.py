@@ -64,6 +64,18 @@ def delete_turn_question(ordinal: int, counts: DeletionCounts) -> Confirmation:
         "Delete", keep)
 
 
+def delete_preferences_question(count: int) -> Confirmation:
+    """Asked after Delete all history: preferences are not history, so they stay unless
+    the person says so."""
+    return Confirmation(
+        "Delete preferences too?",
+        f"Also delete the {count} preference{'s' if count != 1 else ''} used in every "
+        "conversation?",
+        "Preferences are statements you confirmed (“answer in Chinese”); they are not "
+        "part of any conversation. Keep them to use them in new conversations.",
+        "Delete preferences")
+
+
 def delete_all_question(counts: DeletionCounts, profile_names: Sequence[str],
                         key_backend: str) -> Confirmation:
     """Offers to remove the API keys of the profiles named too, when there are any."""
