@@ -43,6 +43,15 @@ def test_pin_from_selected_words_of_a_turn_reaches_the_wire(qtbot, make_window, 
     assert texts(panel.pins) == ["📌 NAS-7 in rack 4\n   from turn 1"]
     (pin,) = store.pins(cid)
     assert pin.sources == (store.turns(cid)[0].id,)
+    # The pinned words are underlined in their turn, and its tooltip names the pin.
+    row = window.transcript.index(0)
+    qtbot.waitUntil(lambda: window.transcript.pins_of(pin.sources[0]) == ("NAS-7 in rack 4",))
+    assert "Pinned: “NAS-7 in rack 4”" in row.data(Qt.ItemDataRole.ToolTipRole)
+    _, answer = view.delegate._documents(row)
+    (doc,) = answer.documents
+    found = doc.find("NAS-7 in rack 4")
+    assert found.charFormat().fontUnderline()
+    assert not doc.find("On").charFormat().fontUnderline()
 
     # The pin's source link shows and selects its turn.
     view.setCurrentIndex(window.transcript.index(0).sibling(0, 0))

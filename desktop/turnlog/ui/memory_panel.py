@@ -322,6 +322,7 @@ class MemoryDock(QObject):
         cid = self._conversation_id()
         if cid != self.loaded_id:
             self.loaded_id = cid
+            self.window.transcript.set_pins({})
             self.panel.show_state(None)
             self.panel.show_selection(None)
             if cid is not None:
@@ -345,6 +346,11 @@ class MemoryDock(QObject):
         if state.conversation.id != self._conversation_id():
             return  # another conversation opened meanwhile
         self.panel.show_state(state)
+        pinned: dict[str, tuple[str, ...]] = {}
+        for pin in state.pins:
+            for turn_id in pin.sources:
+                pinned[turn_id] = (*pinned.get(turn_id, ()), pin.text)
+        self.window.transcript.set_pins(pinned)
         self.window.preview.memory = self.store_memory(state)
         self.window.refresh_preview()
 

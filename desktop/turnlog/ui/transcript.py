@@ -50,6 +50,7 @@ from ..core.model import Turn
 from ..store.pages import LogPages
 from .answer import AnswerDocument
 from .marks import MarkMap, RowMark, summary_tooltip
+from .pin_marks import pins_tooltip, underline_pins
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -63,6 +64,7 @@ class Role(enum.IntEnum):
     ANSWER = Qt.ItemDataRole.UserRole + 4
     MARK = Qt.ItemDataRole.UserRole + 5
     PENDING = Qt.ItemDataRole.UserRole + 6
+    PINS = Qt.ItemDataRole.UserRole + 7  # changed: the texts pinned from turns (`pins_of`)
 
 
 @dataclass
@@ -92,6 +94,7 @@ class TranscriptModel(QAbstractListModel):
         self._pending: PendingRow | None = None
         self._marks: Mapping[int, RowMark] = {}
         self._summary: StoredSummary | None = None
+        self._pins: Mapping[str, tuple[str, ...]] = {}  # turn id → texts pinned from it
         self._older_requested = False
 
     # ------------------------------------------------------------------ contents
@@ -164,8 +167,11 @@ class TranscriptModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             mark = self._marks.get(turn.ordinal)
             if mark is RowMark.SUMMARY:
-                return summary_tooltip(turn.ordinal, self._summary)
-            return f"Turn {turn.ordinal}: {mark.explanation}" if mark else None
+                tip = summary_tooltip(turn.ordinal, self._summary)
+            else:
+                tip = f"Turn {turn.ordinal}: {mark.explanation}" if mark else None
+            pins = self._pins.get(turn.id)
+            return "\n".join(t for t in (tip, pins_tooltip(pins) if pins else "") if t) or None
         return None
 
     def _pending_data(self, pending: PendingRow, role: int) -> object:
@@ -232,6 +238,18 @@ class TranscriptModel(QAbstractListModel):
             self.dataChanged.emit(
                 self.index(0), self.index(self.loaded_count - 1), [Role.MARK]
             )
+
+    def pins_of(self, turn_id: str) -> tuple[str, ...]:
+        return self._pins.get(turn_id, ())
+
+    def set_pins(self, pins: Mapping[str, tuple[str, ...]]) -> None:
+        """The texts pinned from each turn (underlined, named in the tooltip)."""
+        if pins == self._pins:
+            return
+        self._pins = dict(pins)
+        if self.loaded_count:
+            self.dataChanged.emit(self.index(0), self.index(self.loaded_count - 1),
+                                  [Role.PINS])
 
     def set_summary(self, summary: StoredSummary | None) -> None:
         """The rolling summary the *in summary* marks refer to (named in their tooltips)."""
@@ -451,7 +469,11 @@ class TranscriptDelegate(QStyledItemDelegate):
         answer_text = str(index.data(Role.ANSWER) or "")
         if index.data(Role.PENDING) and not answer_text:
             return question, None
-        return question, self._answer(key, answer_text, width)
+        answer = self._answer(key, answer_text, width)
+        model = self._view.model()
+        if isinstance(model, TranscriptModel):  # pins are Python data, not a Qt role value
+            underline_pins([question, *answer.documents], model.pins_of(key))
+        return question, answer
 
     def _header_height(self, option: QStyleOptionViewItem) -> int:
         return option.fontMetrics.height() + 2
@@ -673,6 +695,10 @@ class TranscriptView(QListView):
 
     def _after_change(self, top_left: QModelIndex, bottom_right: QModelIndex,
                       roles: Sequence[int] = ()) -> None:
+        if Role.PINS in roles:  # underlined anew from the text
+            for row in range(top_left.row(), bottom_right.row() + 1):
+                self.delegate.forget(str(self.transcript().index(row).data(Role.KEY)))
+            self.viewport().update()
         if Role.ANSWER in roles:
             # The streaming row grew: its height changes, so lay the rows out again.
             self.delegate.sizeHintChanged.emit(top_left)
