@@ -351,8 +351,10 @@ class MemoryDock(QObject):
             for turn_id in pin.sources:
                 pinned[turn_id] = (*pinned.get(turn_id, ()), pin.text)
         self.window.transcript.set_pins(pinned)
-        self.window.preview.memory = self.store_memory(state)
-        self.window.refresh_preview()
+        memory = self.store_memory(state)
+        if memory != self.window.preview.memory:  # the preview reads turns: only if needed
+            self.window.preview.memory = memory
+            self.window.refresh_preview()
 
     @staticmethod
     def store_memory(state: MemoryState) -> Any:
