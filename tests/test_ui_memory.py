@@ -188,3 +188,18 @@ def test_delete_all_history_keeps_the_preferences_when_told(qtbot, make_window, 
     window.delete_all_history()
     qtbot.waitUntil(lambda: store.conversations() == [])
     assert [p.text for p in store.preferences()] == ["Keep me"]
+
+
+def test_the_panel_is_reached_and_used_from_the_keyboard(qtbot, make_window, store, loopback):
+    window, cid = open_window(qtbot, make_window, store, numbered(1))
+    panel = window.memory.panel
+    qtbot.waitUntil(lambda: panel.state is not None)
+    (go,) = [a for a in window.view_menu.actions() if a.text() == "&Memory"]
+    assert go.shortcut().toString() == "Ctrl+Shift+M"
+    go.trigger()
+    qtbot.waitUntil(lambda: panel.isVisible())
+    assert panel.pin_editor.text.hasFocus()
+    qtbot.keyClicks(panel.pin_editor.text, "ticket OPS-22 stays open")
+    qtbot.keyClick(panel.pin_editor.text, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: [p.text for p in store.pins(cid)] == ["ticket OPS-22 stays open"])
+    qtbot.waitUntil(lambda: texts(panel.pins) == ["📌 ticket OPS-22 stays open\n   typed"])

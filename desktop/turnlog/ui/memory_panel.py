@@ -450,6 +450,12 @@ class MemoryDock(QObject):
         self._change("memory settings", lambda: self.store.update_conversation(
             conversation.id, settings=settings), adopt)
 
+    def go_to(self) -> None:
+        """View → Memory: show the panel and put the cursor where a pin is typed."""
+        self.window.memory_dock.show()
+        self.window.memory_dock.raise_()
+        self.panel.pin_editor.text.setFocus()
+
     # -------------------------------------------------------------- the turns
     def show_source(self) -> int | None:
         """Show and select the source turn of the chosen pin; its row, if loaded."""
@@ -486,13 +492,20 @@ class MemoryDock(QObject):
 
 
 def attach_memory(window: Any) -> MemoryDock:
-    """The Memory dock of `window`, wired; Transcript's menu gains Pin from this turn…"""
+    """The Memory dock of `window` (a tab beside the inspector; View → Memory), wired;
+    the transcript's menu gains Pin from this turn…"""
     from PySide6.QtGui import QAction
 
     panel = MemoryPanel(window)
-    window.memory_dock = window._dock("Memory", "memoryDock", panel,
-                                      Qt.DockWidgetArea.RightDockWidgetArea)
+    window.memory_dock = memory_dock = window._dock("Memory", "memoryDock", panel,
+                                                    Qt.DockWidgetArea.RightDockWidgetArea)
+    window.tabifyDockWidget(window.inspector_dock, memory_dock)  # a tab beside the inspector
+    window.inspector_dock.raise_()
     dock = MemoryDock(window, panel)
+    go = QAction("&Memory", window)
+    go.setShortcut("Ctrl+Shift+M")
+    go.triggered.connect(dock.go_to)
+    window.view_menu.addAction(go)
     action = QAction("Pin from this turn…", window.view)
     action.setShortcut("Ctrl+Shift+P")
     action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)

@@ -95,11 +95,11 @@ class MainWindow(QMainWindow):
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
         wire(self)
-        self.memory = attach_memory(self)  # the Memory dock: pins, notes, preferences
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
         self.export_action, self.delete_all_action = menus.export, menus.delete_all
         self.about_action, self.view_menu = menus.about, menus.view
+        self.memory = attach_memory(self)  # the Memory dock: pins, notes, preferences
         self.settings_action.setEnabled(setup is not None)
         self.refresh_conversations()
         restore_geometry(self, self.settings)
