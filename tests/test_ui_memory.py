@@ -203,3 +203,16 @@ def test_the_panel_is_reached_and_used_from_the_keyboard(qtbot, make_window, sto
     qtbot.keyClick(panel.pin_editor.text, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: [p.text for p in store.pins(cid)] == ["ticket OPS-22 stays open"])
     qtbot.waitUntil(lambda: texts(panel.pins) == ["📌 ticket OPS-22 stays open\n   typed"])
+
+
+def test_the_memory_tab_folds_away_with_the_side_panels_and_comes_back(qtbot, make_window,
+                                                                       store, loopback):
+    window, _ = open_window(qtbot, make_window, store, numbered(1))
+    dock = window.memory_dock
+    assert window.tabifiedDockWidgets(window.inspector_dock) == [dock]
+    window.resize(480, 844)
+    qtbot.waitUntil(lambda: not dock.toggleViewAction().isChecked())
+    assert not window.inspector_dock.isVisible() and not window.sidebar_dock.isVisible()
+    window.resize(1280, 720)
+    qtbot.waitUntil(lambda: dock.toggleViewAction().isChecked())
+    assert window.inspector_dock.isVisible()

@@ -47,6 +47,7 @@ from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
 SHOWN_TEXT = 48  # characters of an item's text in the inspector's table
+SHOWN_IN_LIST = 120  # … and in the panel's lists (the whole text in the tooltip)
 
 
 def _short(text: str, limit: int = SHOWN_TEXT) -> str:
@@ -230,7 +231,10 @@ class MemoryPanel(QWidget):
         keep = current.data(Qt.ItemDataRole.UserRole) if current is not None else None
         widget.clear()
         for item_id, text in rows:
-            item = QListWidgetItem(text, widget)
+            first, _, rest = text.partition("\n")
+            item = QListWidgetItem(_short(first, SHOWN_IN_LIST) + ("\n" + rest if rest else ""),
+                                   widget)
+            item.setToolTip(first)
             item.setData(Qt.ItemDataRole.UserRole, item_id)
             if item_id == keep:
                 widget.setCurrentItem(item)
@@ -501,6 +505,7 @@ def attach_memory(window: Any) -> MemoryDock:
                                                     Qt.DockWidgetArea.RightDockWidgetArea)
     window.tabifyDockWidget(window.inspector_dock, memory_dock)  # a tab beside the inspector
     window.inspector_dock.raise_()
+    window.folding.also_fold(memory_dock)
     dock = MemoryDock(window, panel)
     go = QAction("&Memory", window)
     go.setShortcut("Ctrl+Shift+M")
