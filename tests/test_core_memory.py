@@ -203,3 +203,10 @@ def test_a_summary_that_lost_pinned_facts_is_flagged():
     assert pinned_facts_missing(pins, lossy) == ["NAS-7", "Never delete the backups on NAS-7"]
     faithful = "Never delete the backups on NAS-7; version 4.2.17 is in use."
     assert pinned_facts_missing(pins, faithful) == []
+
+
+def test_a_search_over_its_state_budget_gives_up_and_the_selection_says_approximate():
+    priorities = [1 + i % 5 for i in range(30)]
+    costs = [Cost(30 + (i * 37) % 200, 5 + (i * 11) % 50) for i in range(30)]
+    assert choose_exact(priorities, costs, Cost(1_000, 300), max_states=50) is None
+    assert choose_exact(priorities, costs, Cost(1_000, 300)) is not None

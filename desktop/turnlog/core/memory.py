@@ -124,43 +124,31 @@ class MemorySelection:
 NO_SELECTION = MemorySelection()
 
 
-@dataclass(frozen=True, slots=True)
-class _State:
-    priority: int
-    bytes: int
-    tokens: int
-    mask: int
+# A partial selection: (-total priority, bytes, -age, tokens, mask). Sorting these tuples
+# puts the best first by the tie rule: age has bit n-1-i for item i, so the set holding
+# the oldest item the other lacks has the larger age.
+_State = tuple[int, int, int, int, int]
 
 
-def _age_key(mask: int, count: int) -> int:
-    """Smaller for the set holding the oldest item the other lacks (bit 0 = oldest)."""
-    if count == 0:
-        return 0
-    return -int(format(mask, f"0{count}b")[::-1], 2)
-
-
-def _key(state: _State, count: int) -> tuple[int, int, int]:
-    return (-state.priority, state.bytes, _age_key(state.mask, count))
-
-
-def _pareto(states: list[_State], count: int) -> list[_State]:
+def _pareto(states: list[_State]) -> list[_State]:
     """Drop every state another one beats whatever is added later: no lower priority,
     no more bytes, no more tokens, and ahead by the tie rule. Kept states form a staircase
     (bytes up, tokens down) searched by bisection."""
-    states.sort(key=lambda s: _key(s, count))
+    states.sort()
     kept: list[_State] = []
     stair_bytes: list[int] = []
     stair_tokens: list[int] = []
     for state in states:
-        at = bisect.bisect_right(stair_bytes, state.bytes)
-        if at and stair_tokens[at - 1] <= state.tokens:
+        used_bytes, tokens = state[1], state[3]
+        at = bisect.bisect_right(stair_bytes, used_bytes)
+        if at and stair_tokens[at - 1] <= tokens:
             continue  # an earlier state (priority ≥) fits wherever this one does
         kept.append(state)
         end = at
-        while end < len(stair_bytes) and stair_tokens[end] >= state.tokens:
+        while end < len(stair_bytes) and stair_tokens[end] >= tokens:
             end += 1
-        stair_bytes[at:end] = [state.bytes]
-        stair_tokens[at:end] = [state.tokens]
+        stair_bytes[at:end] = [used_bytes]
+        stair_tokens[at:end] = [tokens]
     return kept
 
 
@@ -173,23 +161,31 @@ def choose_exact(
 
     A dynamic programme over the items, oldest first, keeping only the partial subsets
     no other one beats: one that has no lower priority, no more bytes and no more tokens,
-    and is ahead by the tie rule, stays ahead after any later items join both.
+    and is ahead by the tie rule, stays ahead after any later items join both. Tokens are
+    left out of the comparison when all items together fit the token limit, and a
+    partial subset that cannot reach the priority the greedy pass already has is dropped.
     """
     count = len(priorities)
-    states = [_State(0, 0, 0, 0)]
+    tokens_bind = sum(c.tokens for c in costs) > limit.tokens
+    floor = sum(p for i, p in enumerate(priorities)
+                if choose_greedy(priorities, costs, limit) >> i & 1)
+    left = [sum(priorities[i:]) for i in range(count + 1)]
+    states: list[_State] = [(0, 0, 0, 0, 0)]
     examined = 1
     for index, (priority, cost) in enumerate(zip(priorities, costs, strict=True)):
+        age, bit = 1 << (count - 1 - index), 1 << index
+        add_tokens = cost.tokens if tokens_bind else 0
         grown = [
-            _State(s.priority + priority, s.bytes + cost.bytes, s.tokens + cost.tokens,
-                   s.mask | (1 << index))
-            for s in states
-            if s.bytes + cost.bytes <= limit.bytes and s.tokens + cost.tokens <= limit.tokens
+            (p - priority, b + cost.bytes, a - age, t + add_tokens, m | bit)
+            for p, b, a, t, m in states
+            if b + cost.bytes <= limit.bytes and t + cost.tokens <= limit.tokens
         ]
         examined += len(grown)
         if examined > max_states:
             return None
-        states = _pareto(states + grown, count)
-    return min(states, key=lambda s: _key(s, count)).mask
+        reach = left[index + 1]
+        states = _pareto([s for s in states + grown if -s[0] + reach >= floor])
+    return states[0][4]
 
 
 def choose_greedy(priorities: Sequence[int], costs: Sequence[Cost], limit: Cost) -> int:
