@@ -216,3 +216,22 @@ def test_the_memory_tab_folds_away_with_the_side_panels_and_comes_back(qtbot, ma
     window.resize(1280, 720)
     qtbot.waitUntil(lambda: dock.toggleViewAction().isChecked())
     assert window.inspector_dock.isVisible()
+
+
+def test_export_from_the_window_carries_the_memory(qtbot, make_window, store, loopback,
+                                                   tmp_path):
+    from turnlog.ui.privacy import ExportTarget
+
+    window, cid = open_window(qtbot, make_window, store, numbered(1))
+    (turn,) = store.turns(cid)
+    store.add_pin(cid, "pinned 钉住", sources=[turn.id])
+    store.add_note(cid, "a note", priority=5)
+    assert store.pinned_facts(cid) == ("pinned 钉住",)
+    target = ExportTarget(tmp_path / "out.jsonl", "jsonl")
+    window.choose_export = lambda title: target
+    window.export_conversation()
+    qtbot.waitUntil(lambda: target.path.exists())
+    header = json.loads(target.path.read_text(encoding="utf-8").splitlines()[0])
+    assert header["memory"]["pins"][0]["text"] == "pinned 钉住"
+    assert header["memory"]["pins"][0]["sources"] == [turn.id]
+    assert header["memory"]["notes"][0]["priority"] == 5

@@ -167,13 +167,9 @@ def memory_json(selection: MemorySelection) -> dict[str, Any]:
 def memory_of(conversation_id: int) -> dict[str, Any]:
     """The conversation's memory as an export carries it (read-only; none from a file
     the store cannot read as current)."""
-    from ..export import memory_section
-
     try:
         with TurnlogStore.open(data_dir(), readonly=True) as store:
-            settings = store.conversation(conversation_id).settings
-            return memory_section(store.pins(conversation_id), store.notes(conversation_id),
-                                  store.preferences() if settings.preferences else [])
+            return store.export_memory(conversation_id)
     except StoreError:  # a damaged file: export what can be read, the turns
         return {}
 

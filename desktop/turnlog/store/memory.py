@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import peewee
 
@@ -138,6 +138,20 @@ class MemoryStore:
             return int(PreferenceRow.delete().execute())
 
     # ------------------------------------------------------------------------ whole
+    def pinned_facts(self, conversation_id: int) -> tuple[str, ...]:
+        """The texts every request of this conversation carries word for word, oldest
+        first: `project(..., pinned=store.pinned_facts(id))` for a request that carries
+        the pins but none of the optional items (a side question, say)."""
+        return tuple(pin.text for pin in self.pins(conversation_id))
+
+    def export_memory(self, conversation_id: int) -> dict[str, Any]:
+        """The conversation's memory as an export's header carries it."""
+        from ..export import memory_section
+
+        settings = self.conversation(conversation_id).settings
+        return memory_section(self.pins(conversation_id), self.notes(conversation_id),
+                              self.preferences() if settings.preferences else [])
+
     def memory(self, conversation_id: int) -> ConversationMemory:
         """What a request of this conversation carries besides the log: its pins, its
         notes, the preferences unless it switched them off, and its memory share."""
