@@ -8,7 +8,7 @@ typed). Preferences are global and are only ever added by the user.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
@@ -85,6 +85,24 @@ class MemoryStore:
         with self._guard():
             found = PinRow.select().where(PinRow.conversation == conversation_id)
             return [_pin(r) for r in found.order_by(PinRow.id)]
+
+    def copy_pins(self, source_id: int, target_id: int, renamed: Mapping[str, str]) -> int:
+        """For a fork: copy into `target_id` the pins of `source_id` whose source turns were
+        all copied (`renamed`: old turn id → the copy's id), sources remapped, and the
+        typed ones. Returns how many were copied."""
+        self._need_writer()
+        copied = 0
+        with self._guard(), self.db.atomic():
+            for row in PinRow.select().where(PinRow.conversation == source_id).order_by(
+                    PinRow.id):
+                sources = json.loads(row.sources)
+                if not all(s in renamed for s in sources):
+                    continue
+                PinRow.create(conversation=target_id, text=row.text, kind=row.kind,
+                              sources=json.dumps([renamed[s] for s in sources]),
+                              created_at=row.created_at)
+                copied += 1
+        return copied
 
     def pins_of_turn(self, turn_id: str) -> list[StoredPin]:
         """The pins taken from one turn (what deleting it would take with it)."""
