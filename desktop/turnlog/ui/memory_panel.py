@@ -341,7 +341,7 @@ class MemoryDock(QObject):
 
     def reload(self) -> None:
         cid = self.loaded_id
-        if cid is None:
+        if cid is None or self.runner.closed:  # the window is closing
             return
         StorageOp("read memory", lambda: read_memory(self.store, cid)).run(
             self.runner, on_success=self._loaded, on_failure=self.window._storage_failed)
@@ -378,6 +378,8 @@ class MemoryDock(QObject):
             self.changed.emit()
             self.reload()
 
+        if self.runner.closed:
+            return
         StorageOp(name, work).run(self.runner, on_success=done,
                                   on_failure=self.window._storage_failed)
 
