@@ -22,7 +22,14 @@ from turnlog.store import TurnlogStore, upgrade
 from turnlog.store.errors import DatabaseCorrupt, UpgradeFailed
 from turnlog.store.log import PRAGMAS
 from turnlog.store.migrations import MIGRATIONS, SCHEMA_VERSION
-from turnlog.store.models import ConversationRow, RequestRow, ForkRow, SummaryRow, SupersedeRow, TurnRow
+from turnlog.store.models import (
+    ConversationRow,
+    ForkRow,
+    RequestRow,
+    SummaryRow,
+    SupersedeRow,
+    TurnRow,
+)
 
 DATA = Path(__file__).parent / "data"
 FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog-v*.sqlite3")}
