@@ -586,7 +586,7 @@ class TurnlogStore:
              ) -> tuple[Conversation, str]:
         """A new conversation holding copies (new ids, same text) of the active turns
         before turn `at_ordinal`, with its provenance; returns it and turn `at_ordinal`'s
-        question (the draft to ask again). The source's summaries are not copied."""
+        question, saved as its draft. The source's summaries are not copied."""
         self._need_writer()
         source = self.conversation(conversation_id)
         with self._guard():
@@ -605,6 +605,7 @@ class TurnlogStore:
             ForkRow.create(conversation=fork.id, source_id=conversation_id,
                            at_ordinal=at_ordinal)
             self.import_turns(fork.id, copies)
+        drafts.save_draft(self.home, fork.id, str(at.question))  # ready in its composer
         return self.conversation(fork.id), str(at.question)
 
     def fork_origin(self, conversation_id: int) -> ForkOrigin | None:

@@ -133,8 +133,9 @@ def export_conversation(store: TurnlogStore, conversation_id: int,
                         target: ExportTarget) -> StorageOp[Exported]:
     """Write the conversation as the log holds it to `target` (a file, not the store)."""
     def work() -> Exported:
-        turns = store.turns(conversation_id)
-        text = export_text(store.conversation(conversation_id), turns, target.fmt)
+        turns = store.all_turns(conversation_id)  # superseded versions too, marked
+        text = export_text(store.conversation(conversation_id), turns, target.fmt,
+                           store.versions(conversation_id))
         return Exported(len(turns), write_export(target.path, text), target)
 
     return StorageOp("export conversation", work)
