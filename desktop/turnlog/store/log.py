@@ -394,6 +394,14 @@ class TurnlogStore:
         with self._guard():
             return versions.read(conversation_id)
 
+    def version_members(self, conversation_id: int) -> tuple[Versions, dict[str, Turn]]:
+        """The versions and every turn that is one of several versions of its position."""
+        with self._guard():
+            known = versions.read(conversation_id)
+            ids = [t for group in known.groups() for t in group]
+            found = self._turns_by_id(ids) if ids else {}
+        return known, {turn_id: turn for turn_id, (_, turn) in found.items()}
+
     def log(self, conversation_id: int) -> LogPages:
         """The active line as it is now, read a page at a time as it is looked at
         (`LogPages`): one counting query over the index here, no turn read yet."""

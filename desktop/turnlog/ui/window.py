@@ -38,6 +38,7 @@ from .settings import SettingsDialog
 from .sidebar import Sidebar, shown_title
 from .storage_faults import StorageFaults
 from .tasks import TaskRunner
+from .versions import VersionControls
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,7 @@ class MainWindow(QMainWindow):
         self.drafts = DraftKeeper(store.home, runner, self.composer, lambda: self.conversation,
                                   lambda: self.running, self)
         self._wire()
+        self.versions = VersionControls(self, self)  # regenerate, edit, use, fork
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
         self.export_action, self.delete_all_action = menus.export, menus.delete_all
