@@ -20,7 +20,7 @@ from ..chat import (  # options_for: the window imports it here
 from ..core.budget import InvalidBudget
 from ..core.compaction import preview
 from ..core.failures import StoreError
-from ..core.model import Usage
+from ..core.model import Conversation, Usage
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import PendingTurn, check_question
 from ..core.versions import ForkOrigin, Versions, active_line, restore_order
@@ -99,6 +99,18 @@ def default_route(wanted: str | None) -> Route:
                          ModelCounts(FactStore.in_dir(data_dir())))
 
 
+def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conversation:
+    """The conversation with the limits given on the command line."""
+    overrides: dict[str, Any] = {}
+    if args.max_bytes is not None:
+        overrides["max_bytes"] = args.max_bytes
+    if args.window is not None:
+        overrides["context_window"] = args.window
+    if args.output_reserve is not None:
+        overrides["output_reserve"] = args.output_reserve
+    return replace(conversation, settings=replace(conversation.settings, **overrides))
+
+
 def run_project(args: argparse.Namespace) -> int:
     problem = check_question(args.question)
     if problem is not None:
@@ -115,15 +127,7 @@ def run_project(args: argparse.Namespace) -> int:
         cached = store.latest_summary(conversation.id)  # the summary a send would reuse
         versions = store.versions(conversation.id)
     turns = active_line(found.turns, versions)  # superseded versions are never sent
-    settings = conversation.settings
-    overrides: dict[str, Any] = {}
-    if args.max_bytes is not None:
-        overrides["max_bytes"] = args.max_bytes
-    if args.window is not None:
-        overrides["context_window"] = args.window
-    if args.output_reserve is not None:
-        overrides["output_reserve"] = args.output_reserve
-    conversation = replace(conversation, settings=replace(settings, **overrides))
+    conversation = _with_limits(conversation, args)
     route = default_route(args.profile)
     try:
         request = request_for(conversation, args.question, route)
