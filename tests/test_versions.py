@@ -167,10 +167,8 @@ def test_the_active_line_is_the_chosen_version_of_each_position(ops):
     with tempfile.TemporaryDirectory() as tmp, TurnlogStore.open(Path(tmp)) as store:
         cid = store.create_conversation("p").id
         positions: list[tuple[list[str], int]] = []  # (version ids oldest first, active)
-        count = 0
-        for op in ops:
+        for count, op in enumerate(ops, start=1):
             before = turn_rows(store.path)
-            count += 1
             new_id = f"t{count}"
             if op[0] == "commit":
                 store.commit_turn(cid, pending(new_id, f"q{count} 中文", f"a{count}"))
