@@ -211,3 +211,28 @@ def test_the_active_line_is_the_chosen_version_of_each_position(ops):
             assert store.versions(cid).superseded == superseded
             projection = project(line, "next?", model="m", budget=Budget(100_000, 200_000, 1024))
             assert not set(projection.sent_turn_ids) & superseded
+
+
+def test_deleted_versions_and_forks_leave_no_copy_on_disk(turnlog_home):
+    """The byte scan of tests/test_privacy.py over versions, fork copies and drafts."""
+    from test_privacy import scan, secrets_for
+
+    q1, a1 = secrets_for("V", 1)
+    q2, a2 = secrets_for("V", 2)
+    _, a3 = secrets_for("V", 3)
+    with TurnlogStore.open(turnlog_home) as store:
+        cid = store.create_conversation("versions").id
+        store.commit_turn(cid, pending("v1", q1, a1))
+        store.commit_turn(cid, pending("v2", q2, a2))
+        store.commit_turn(cid, pending("v3", q2, a3, replaces="v2"))
+        fork, _ = store.fork(cid, 2)  # copies turn 1; turn 2's question is its draft
+        keep = store.create_conversation("kept").id
+        store.commit_turn(keep, pending("k1", "kept question 保留", "kept answer"))
+        store.delete_turn("v3")  # both versions of turn 2
+    assert scan(turnlog_home, [a2, a3]) == []
+    with TurnlogStore.open(turnlog_home) as store:
+        assert [t.id for t in store.all_turns(cid)] == ["v1"]
+        store.delete_conversation(cid, with_forks=True)
+        assert store.conversations()[0].id == keep
+    assert scan(turnlog_home, [q1, a1, q2]) == []  # the fork's copies and draft too
+    assert scan(turnlog_home, ["kept question 保留"])
