@@ -124,6 +124,7 @@ def test_fork_from_a_turn_opens_it_with_the_draft(qtbot, make_window, store, loo
     qtbot.waitUntil(lambda: window.conversation is not None and window.conversation.id != cid,
                     timeout=5000)
     qtbot.waitUntil(lambda: window.composer.text() == "哪个代码？", timeout=5000)
-    assert [t.question for t in window.transcript.turns] == ["My project code is ORCHID-17."]
+    qtbot.waitUntil(lambda: [t.question for t in window.transcript.turns] == [
+        "My project code is ORCHID-17."], timeout=5000)
     qtbot.waitUntil(lambda: window.versions.origin.isVisibleTo(window), timeout=5000)
     assert window.versions.origin.text() == "forked from “chat”, turn 2"
