@@ -236,3 +236,45 @@ def test_deleted_versions_and_forks_leave_no_copy_on_disk(turnlog_home):
         assert store.conversations()[0].id == keep
     assert scan(turnlog_home, [q1, a1, q2]) == []  # the fork's copies and draft too
     assert scan(turnlog_home, ["kept question 保留"])
+
+
+def test_orchid_17_holds_on_the_active_line_with_compaction(turnlog_home, loopback):
+    """Regenerations of a long conversation's last turn: from each regenerate on, neither
+    the summarizer (a second server) nor the model receives an older version; the fact
+    from turn 3 reaches the model through the summary."""
+    from loopback import Behaviour, LoopbackServer
+    from test_compaction_http import long_seed
+    from turnlog.chat import Route, request_for
+    from turnlog.core.compaction import Compactor
+    from turnlog.core.projection import CostIndex
+    from turnlog.core.send import Committed, Sender
+    from turnlog.providers import ChatCompletionsProvider
+    from turnlog.store.pages import paged
+
+    with TurnlogStore.open(turnlog_home) as store, LoopbackServer() as summarizer:
+        summarizer.default = Behaviour.answer("Summary: ticket ORCHID-17, build 4.2.17.")
+        conv = long_seed(store, 40)
+        costs = CostIndex()
+        sender = Sender(paged(store), ChatCompletionsProvider(loopback.base_url), costs=costs,
+                        compactor=Compactor(store, ChatCompletionsProvider(
+                            summarizer.base_url), costs=costs))
+        replaced: list[str] = []
+        for n in range(4):
+            loopback.script(Behaviour.answer(f"Version {n} REPLACED-{n} " + "x" * 300))
+            last = store.log(conv.id)[-1]
+            start = (len(loopback.requests), len(summarizer.requests))
+            outcome = sender.send(request_for(conv, "Plan the next bed?", Route("m"),
+                                              replaces=last.id if n else None))
+            assert isinstance(outcome, Committed), outcome
+            # From the regenerate on, no request carries an older version.
+            sent = loopback.requests[start[0]:] + summarizer.requests[start[1]:]
+            assert not any(old in r.body.decode() for r in sent for old in replaced)
+            replaced.append(f"REPLACED-{n}")
+        assert len(store.turns(conv.id)) == 41 and len(store.all_turns(conv.id)) == 44
+        loopback.script(Behaviour.answer("ORCHID-17"))
+        outcome = sender.send(request_for(conv, "Which ticket?", Route("m")))
+        assert isinstance(outcome, Committed)
+        assert summarizer.requests, "the conversation outgrew the budget"
+        body = loopback.requests[-1].body.decode()
+        assert "ORCHID-17" in body and replaced[-1] in body
+        assert not any(old in body for old in replaced[:-1])
