@@ -128,3 +128,34 @@ def test_fork_from_a_turn_opens_it_with_the_draft(qtbot, make_window, store, loo
         "My project code is ORCHID-17."], timeout=5000)
     qtbot.waitUntil(lambda: window.versions.origin.isVisibleTo(window), timeout=5000)
     assert window.versions.origin.text() == "forked from “chat”, turn 2"
+
+
+def test_deleting_offers_versions_and_forks(qtbot, make_window, store, loopback):
+    from turnlog.ui.privacy import Decision
+
+    window, cid = open_window(qtbot, make_window, store, PAIRS)
+    loopback.script(Behaviour.answer("second version"))
+    window.versions.regenerate()
+    wait_done(qtbot, window)
+    versions_shown(qtbot, window, 1, (2, 2))
+    asked = []
+
+    def answer(confirmation, option):
+        asked.append(confirmation)
+        return Decision(True, option)
+
+    window.confirm = lambda c: answer(c, False)  # untick "its other versions"
+    window.view.setCurrentIndex(window.transcript.index(1))
+    window.view.delete_action.trigger()
+    qtbot.waitUntil(lambda: len(store.all_turns(cid)) == 2, timeout=5000)
+    assert asked[0].option.startswith("Also delete its 1 other version") \
+        and asked[0].option_checked
+    # The older version is in use again, in the same row.
+    qtbot.waitUntil(lambda: window.transcript.index(1).data(Role.ANSWER) == "不知道 🙁",
+                    timeout=5000)
+    fork, _ = store.fork(cid, 2)
+    window.refresh_conversations(select_id=cid)
+    window.confirm = lambda c: answer(c, True)
+    window.history.delete_conversation(store.conversation(cid))
+    qtbot.waitUntil(lambda: store.conversations() == [], timeout=5000)
+    assert "1 fork holding copies" in asked[-1].option
