@@ -278,3 +278,27 @@ def test_orchid_17_holds_on_the_active_line_with_compaction(turnlog_home, loopba
         body = loopback.requests[-1].body.decode()
         assert "ORCHID-17" in body and replaced[-1] in body
         assert not any(old in body for old in replaced[:-1])
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_old_database_upgrades_with_every_turn_active(tmp_path, version):
+    import shutil
+
+    from turnlog.store.migrations import SCHEMA_VERSION
+
+    home = tmp_path / "home"
+    home.mkdir()
+    data = Path(__file__).parent / "data"
+    shutil.copyfile(data / f"turnlog-v{version}.sqlite3", home / "turnlog.sqlite3")
+    with TurnlogStore.open(home) as store:
+        assert store.db.execute_sql("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        for conversation in store.conversations():
+            assert not store.versions(conversation.id)
+            assert store.turns(conversation.id) == store.all_turns(conversation.id)
+            assert len(store.log(conversation.id)) == len(store.all_turns(conversation.id))
+            assert store.fork_origin(conversation.id) is None
+        # And versions work on it from now on.
+        cid = store.conversations()[0].id
+        last = store.turns(cid)[-1]
+        store.commit_turn(cid, pending("after-upgrade", last.question, "new", replaces=last.id))
+        assert store.turns(cid)[-1].id == "after-upgrade"
