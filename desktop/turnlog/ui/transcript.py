@@ -18,6 +18,7 @@ from PySide6.QtCore import (
     QEvent,
     QModelIndex,
     QPersistentModelIndex,
+    QPoint,
     QRect,
     QRectF,
     QSize,
@@ -28,6 +29,7 @@ from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QAction,
     QColor,
+    QContextMenuEvent,
     QFont,
     QFontDatabase,
     QFontMetrics,
@@ -527,6 +529,21 @@ class TranscriptDelegate(QStyledItemDelegate):
             return question, None
         return question, self._answer(key, answer_text, width)
 
+    def code_at(self, index: ModelIndex, point: QPoint) -> str | None:
+        """The text of the code block under `point` (viewport coordinates) in a row's
+        answer, if there is one."""
+        question, answer = self._documents(index)
+        if answer is None:
+            return None
+        top = self._view.visualRect(index).top() + self.PAD + self._view.fontMetrics().height()
+        top += 2 + self.GAP + int(question.size().height()) + 3 * self.GAP
+        return answer.code_at(point.y() - top)
+
+    def code_blocks(self, index: ModelIndex) -> list[str]:
+        """The text of every code block in a row's answer, first to last."""
+        _question, answer = self._documents(index)
+        return [text for _lang, text, _top, _bottom in answer.code_blocks()] if answer else []
+
     def _header_height(self, option: QStyleOptionViewItem) -> int:
         return option.fontMetrics.height() + 2
 
@@ -729,6 +746,12 @@ class TranscriptView(QListView):
         self._copy_turn = self._action("Copy turn", QKeySequence.StandardKey.Copy, "turn")
         self._copy_question = self._action("Copy question", None, "question")
         self._copy_answer = self._action("Copy answer", None, "answer")
+        self.copy_code_action = QAction("Copy code block", self)
+        self.copy_code_action.setToolTip("Copy the code block under the pointer (else the "
+                                         "answer's first one), exactly as it is")
+        self.copy_code_action.triggered.connect(self.copy_code)
+        self.addAction(self.copy_code_action)
+        self._menu_at: QPoint | None = None
         separator = QAction(self)
         separator.setSeparator(True)
         self.addAction(separator)
@@ -834,6 +857,29 @@ class TranscriptView(QListView):
         return turn_id
 
     # ------------------------------------------------------------------ copying
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
+        self._menu_at = event.pos()  # which code block "Copy code block" means
+        super().contextMenuEvent(event)
+
+    def copy_code(self) -> str:
+        """Copy the code block the context menu was opened on, else the current answer's
+        first one; "" when the answer has none."""
+        index = self.currentIndex()
+        if not index.isValid():
+            return ""
+        text = None
+        at, self._menu_at = self._menu_at, None
+        if at is not None and self.indexAt(at) == index:
+            text = self.delegate.code_at(index, at)
+        if text is None:
+            blocks = self.delegate.code_blocks(index)
+            text = blocks[0] if blocks else None
+        if text is None:
+            return ""
+        QGuiApplication.clipboard().setText(text)
+        self.copied.emit(text)
+        return text
+
     def copy_current(self, part: str) -> str:
         index = self.currentIndex()
         if not index.isValid():

@@ -124,7 +124,7 @@ class VersionControls(QObject):
         conversation = host.conversation
         if self.editing and (conversation is None or conversation.id != self.editing[0]):
             self._leave_edit()
-        if conversation is None or turns is self._read_for:
+        if conversation is None or turns is self._read_for or host.runner.closed:
             return
         self._read_for = turns
         cid = conversation.id
@@ -144,6 +144,8 @@ class VersionControls(QObject):
     def reload(self, conversation_id: int) -> None:
         """Show the active line as the store has it now (after a new or chosen version)."""
         host = self.host
+        if host.runner.closed:
+            return
 
         def loaded(done: Loaded) -> None:
             if host.conversation is None or host.conversation.id != done.conversation_id:
