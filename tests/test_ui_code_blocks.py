@@ -48,3 +48,24 @@ def test_copy_code_block_copies_exactly_that_block(qtbot, make_window, store):
     view._menu_at = QPoint(rect.left() + 40, y)  # as a right-click there leaves it
     view.copy_code_action.trigger()
     assert QGuiApplication.clipboard().text() == SECOND
+
+
+def test_the_copy_button_of_a_code_block_copies_exactly_its_text(qtbot, make_window, store):
+    from PySide6.QtCore import Qt
+
+    window, _cid = open_window(qtbot, make_window, store, [("How? 怎么做？", ANSWER)])
+    view = window.view
+    index = window.transcript.index(0)
+    rect = view.visualRect(index)
+    buttons = [QPoint(x, y) for y in range(rect.top(), rect.bottom(), 2)
+               for x in range(rect.right() - 60, rect.right(), 4)
+               if view.delegate.copy_button_at(index, QPoint(x, y)) is not None]
+    assert buttons, "every code block has a Copy button at its top right"
+    copied = []
+    view.delegate.code_copied.connect(copied.append)
+    QGuiApplication.clipboard().setText("before")
+    last = buttons[-1]  # the lowest: the second block's
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=last)
+    assert QGuiApplication.clipboard().text() == SECOND == copied[-1]
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=buttons[0])
+    assert QGuiApplication.clipboard().text() == FIRST

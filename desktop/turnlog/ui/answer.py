@@ -69,6 +69,7 @@ def section_ends(text: str, start: int = 0, *, min_chars: int = SECTION_CHARS) -
 
 
 CODE_TINT = QColor(127, 127, 127, 38)  # reads as a box on light and dark palettes alike
+COPY_WIDTH, COPY_HEIGHT = 44.0, 18.0  # a code block's Copy button, at its top right
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,15 +233,28 @@ class AnswerDocument:
             self._draw_languages(painter, doc, palette)
             painter.restore()
 
+    def copy_buttons(self) -> list[tuple[QRectF, str]]:
+        """Where each code block's *Copy* is (answer coordinates: its top right corner)
+        and the text it copies."""
+        found = []
+        for _language, text, top, _bottom in self.code_blocks():
+            button = QRectF(self._width - COPY_WIDTH, top, COPY_WIDTH, COPY_HEIGHT)
+            found.append((button, text))
+        return found
+
     def _draw_languages(self, painter: QPainter, doc: QTextDocument,
                         palette: QPalette) -> None:
-        """Name each code block's language at its top right (few blocks: cheap)."""
+        """*Copy* at each code block's top right, its language beside it (few blocks:
+        cheap)."""
         for code in self._code.get(id(doc), ()):
-            if not code.language:
-                continue
             rect = doc.documentLayout().blockBoundingRect(doc.findBlockByNumber(code.first))
-            painter.setPen(palette.color(QPalette.ColorGroup.Active,
-                                         QPalette.ColorRole.PlaceholderText))
-            painter.drawText(rect.adjusted(0, 0, -4, 0),
-                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop,
-                             code.language)
+            button = QRectF(self._width - COPY_WIDTH, rect.top(), COPY_WIDTH, COPY_HEIGHT)
+            painter.setPen(palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.Link))
+            painter.drawText(button, Qt.AlignmentFlag.AlignCenter, "Copy")
+            if code.language:
+                painter.setPen(palette.color(QPalette.ColorGroup.Active,
+                                             QPalette.ColorRole.PlaceholderText))
+                painter.drawText(QRectF(rect.left(), rect.top(), button.left() - rect.left()
+                                        - 4, rect.height()),
+                                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop,
+                                 code.language)

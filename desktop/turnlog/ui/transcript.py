@@ -431,6 +431,7 @@ class TranscriptDelegate(QStyledItemDelegate):
     # A word in a row's header was clicked: (control name, row). Names: "older", "newer"
     # (step between versions), "use" (use this version), "regenerate".
     control_clicked = Signal(str, int)
+    code_copied = Signal(str)  # a code block's Copy put this text on the clipboard
 
     def __init__(self, view: QListView) -> None:
         super().__init__(view)
@@ -529,15 +530,29 @@ class TranscriptDelegate(QStyledItemDelegate):
             return question, None
         return question, self._answer(key, answer_text, width)
 
+    def _answer_origin(self, index: ModelIndex) -> tuple[AnswerDocument | None, QPoint]:
+        """A row's answer and where its top left corner is painted (viewport coordinates)."""
+        question, answer = self._documents(index)
+        rect = self._view.visualRect(index)
+        top = rect.top() + self.PAD + self._view.fontMetrics().height() + 2 + self.GAP
+        top += int(question.size().height()) + 3 * self.GAP
+        return answer, QPoint(rect.left() + self.BAND + self.PAD, top)
+
     def code_at(self, index: ModelIndex, point: QPoint) -> str | None:
         """The text of the code block under `point` (viewport coordinates) in a row's
         answer, if there is one."""
-        question, answer = self._documents(index)
+        answer, origin = self._answer_origin(index)
+        return answer.code_at(point.y() - origin.y()) if answer is not None else None
+
+    def copy_button_at(self, index: ModelIndex, point: QPoint) -> str | None:
+        """The code a code block's *Copy* under `point` copies, if one is there."""
+        answer, origin = self._answer_origin(index)
         if answer is None:
             return None
-        top = self._view.visualRect(index).top() + self.PAD + self._view.fontMetrics().height()
-        top += 2 + self.GAP + int(question.size().height()) + 3 * self.GAP
-        return answer.code_at(point.y() - top)
+        for rect, text in answer.copy_buttons():
+            if rect.translated(origin.x(), origin.y()).contains(point.toPointF()):
+                return text
+        return None
 
     def code_blocks(self, index: ModelIndex) -> list[str]:
         """The text of every code block in a row's answer, first to last."""
@@ -593,6 +608,11 @@ class TranscriptDelegate(QStyledItemDelegate):
                 if name != "label" and rect.contains(point):
                     self.control_clicked.emit(name, index.row())
                     return True
+            code = self.copy_button_at(index, point) if not index.data(Role.PENDING) else None
+            if code is not None:
+                QGuiApplication.clipboard().setText(code)
+                self.code_copied.emit(code)
+                return True
         return super().editorEvent(event, model, option, index)  # type: ignore[arg-type]
 
     def _draw_controls(self, painter: QPainter, option: QStyleOptionViewItem,
