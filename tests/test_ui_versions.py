@@ -61,6 +61,11 @@ def test_regenerate_switch_and_use_a_version(qtbot, make_window, store, loopback
     row = window.transcript.index(1)
     assert row.data(Role.ANSWER) == "ORCHID-17 ✅" and row.data(Role.MARK) is RowMark.ASKED
     assert window.shown.record.turn_id == store.turns(cid)[1].id  # the version sent
+    # The inspector shows the body that was sent: the turn before it and the question again.
+    parts = window.inspector.parts
+    labels = [parts.item(r, 0).text() for r in range(parts.rowCount())]
+    assert "turn 1 (question + answer)" in labels and not any("turn 2" in x for x in labels)
+    assert "不知道" not in window.inspector.body.toPlainText()
     # ◀ shows the older version, marked replaced (its own hover text), never sent.
     click(qtbot, window, 1, "older")
     row = window.transcript.index(1)
