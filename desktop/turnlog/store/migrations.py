@@ -60,11 +60,16 @@ V2 = (
     'CREATE INDEX "summaries_conversation_id_id" ON "summaries" ("conversation_id", "id")',
 )
 
+# A reasoning model's reasoning, kept with its turn (and deleted with it).
+V_REASONING = (
+    """ALTER TABLE "turns" ADD COLUMN "reasoning" TEXT NOT NULL DEFAULT ''""",
+)
+
 Step = Sequence[str] | Callable[[peewee.SqliteDatabase], None]
 """SQL statements run in order, or a callable given the database (for moving data)."""
 
 # Append new steps; never edit a released one.
-MIGRATIONS: list[Step] = [V1, V2]
+MIGRATIONS: list[Step] = [V1, V2, V_REASONING]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
