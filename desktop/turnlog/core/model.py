@@ -17,11 +17,14 @@ class Usage:
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     total_tokens: int | None = None
+    # Of the completion tokens, those a reasoning model spent thinking (OpenAI and
+    # DeepSeek: `completion_tokens_details.reasoning_tokens`).
+    reasoning_tokens: int | None = None
 
     @property
     def known(self) -> bool:
         return any(v is not None for v in (self.prompt_tokens, self.completion_tokens,
-                                           self.total_tokens))
+                                           self.total_tokens, self.reasoning_tokens))
 
     def to_json(self) -> dict[str, int] | None:
         if not self.known:
@@ -33,6 +36,8 @@ class Usage:
             out["completion_tokens"] = self.completion_tokens
         if self.total_tokens is not None:
             out["total_tokens"] = self.total_tokens
+        if self.reasoning_tokens is not None:
+            out["reasoning_tokens"] = self.reasoning_tokens
         return out
 
     @classmethod
@@ -40,11 +45,15 @@ class Usage:
         if not isinstance(data, dict):
             return UNKNOWN_USAGE
 
-        def num(key: str) -> int | None:
-            value = data.get(key)
+        def num(key: str, source: Any = data) -> int | None:
+            value = source.get(key) if isinstance(source, dict) else None
             return value if isinstance(value, int) and not isinstance(value, bool) else None
 
-        return cls(num("prompt_tokens"), num("completion_tokens"), num("total_tokens"))
+        reasoning = num("reasoning_tokens")
+        if reasoning is None:
+            reasoning = num("reasoning_tokens", data.get("completion_tokens_details"))
+        return cls(num("prompt_tokens"), num("completion_tokens"), num("total_tokens"),
+                   reasoning)
 
 
 UNKNOWN_USAGE = Usage()
