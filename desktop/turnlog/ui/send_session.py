@@ -84,7 +84,8 @@ class SendResult:
 
 def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
                    conversation: Conversation, question: str, endpoint: Endpoint,
-                   costs: CostIndex, stream: StreamBuffer) -> Sent:
+                   costs: CostIndex, stream: StreamBuffer,
+                   thought: StreamBuffer | None = None) -> Sent:
     """The network worker's part: connect, run the core send path, read the summary."""
     on_stage = lambda stage, detail: context.report((stage, detail))  # noqa: E731
     request = request_for(conversation, question, endpoint.route)
@@ -96,7 +97,8 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
         conversation, question, link.route, turn_id=request.turn_id)
     outcome = sender_for(store, link.provider, link.costs or costs).send(
         sent, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
-        on_projection=context.report)
+        on_projection=context.report,
+        on_reasoning=thought.append if thought is not None else None)
     try:
         return Sent(outcome, store.latest_summary(conversation.id))
     except Exception as err:
@@ -113,6 +115,7 @@ class SendSession(QObject):
     stage_entered = Signal(object, str)  # (Stage, the stage line's words), once per stage
     status = Signal(str)  # the stage line: stage, seconds so far, characters received
     streamed = Signal(str)  # answer text received since the last report
+    streamed_reasoning = Signal(str)  # a reasoning model's thought since the last report
     projected = Signal(object)  # the Projection the request carries, once planned
     finished = Signal(object)  # SendResult
     crashed = Signal(object)  # the draft (text, cursor): a bug ended the send
@@ -130,6 +133,7 @@ class SendSession(QObject):
         self.conversation_id: int | None = None
         self._discard = False  # the running send's conversation is being deleted
         self._stream = StreamBuffer()
+        self._thought = StreamBuffer()
         self._stage = ""
         self._stage_entered: tuple[float, str] = (0.0, "")
         self._started = 0.0
@@ -149,6 +153,7 @@ class SendSession(QObject):
         self._draft, self._endpoint = draft, endpoint
         self.conversation_id = conversation.id
         self._stream = stream = StreamBuffer()
+        self._thought = thought = StreamBuffer()
         self._started = time.monotonic()
         self.running_changed.emit(True)
         self._enter(Stage.PREPARING, "")
@@ -156,7 +161,7 @@ class SendSession(QObject):
 
         def work(context: TaskContext) -> Sent:
             return send_on_worker(context, store, connector, conversation, question,
-                                  endpoint, costs, stream)
+                                  endpoint, costs, stream, thought)
 
         self._task = self._runner.run(TaskRunner.NETWORK, "send", work,
                                       on_success=self._succeeded, on_failure=self._failed,
@@ -207,6 +212,8 @@ class SendSession(QObject):
 
     def _report(self) -> None:
         text = f"{self._stage}… {time.monotonic() - self._started:.1f} s"
+        if self._thought.received:
+            text += f" · {self._thought.received:,} characters of reasoning"
         if self._stream.received:
             text += f" · {self._stream.received:,} characters"
         if self._task is not None and self._task.cancelled:
@@ -214,6 +221,9 @@ class SendSession(QObject):
         self.status.emit(text)
 
     def _flush(self) -> None:
+        thought = self._thought.drain()
+        if thought:
+            self.streamed_reasoning.emit(thought)
         text = self._stream.drain()
         if text:
             self.streamed.emit(text)

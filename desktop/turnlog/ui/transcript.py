@@ -14,7 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import (
+    QAbstractItemModel,
     QAbstractListModel,
+    QEvent,
     QModelIndex,
     QPersistentModelIndex,
     QRect,
@@ -31,6 +33,7 @@ from PySide6.QtGui import (
     QFontDatabase,
     QGuiApplication,
     QKeySequence,
+    QMouseEvent,
     QPainter,
     QPalette,
     QTextDocument,
@@ -48,7 +51,7 @@ from PySide6.QtWidgets import (
 from ..core.compaction import StoredSummary
 from ..core.model import Turn
 from ..store.pages import LogPages
-from .answer import AnswerDocument
+from .answer import AnswerDocument, ReasoningFold
 from .marks import MarkMap, RowMark, summary_tooltip
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -63,12 +66,14 @@ class Role(enum.IntEnum):
     ANSWER = Qt.ItemDataRole.UserRole + 4
     MARK = Qt.ItemDataRole.UserRole + 5
     PENDING = Qt.ItemDataRole.UserRole + 6
+    REASONING = Qt.ItemDataRole.UserRole + 7  # a reasoning model's thought ("" if none)
 
 
 @dataclass
 class PendingRow:
     question: str
     answer: str = ""
+    reasoning: str = ""
 
 
 class TranscriptModel(QAbstractListModel):
@@ -153,6 +158,8 @@ class TranscriptModel(QAbstractListModel):
             return turn.question
         if role == Role.ANSWER:
             return turn.answer
+        if role == Role.REASONING:
+            return turn.reasoning
         if role == Role.MARK:
             return self._marks.get(turn.ordinal)
         if role == Role.PENDING:
@@ -177,6 +184,8 @@ class TranscriptModel(QAbstractListModel):
             return pending.question
         if role == Role.ANSWER:
             return pending.answer
+        if role == Role.REASONING:
+            return pending.reasoning
         if role == Role.MARK:
             return RowMark.PENDING
         if role == Role.PENDING:
@@ -268,6 +277,14 @@ class TranscriptModel(QAbstractListModel):
         self._pending.answer += text
         index = self.index(self.loaded_count)
         self.dataChanged.emit(index, index, [Role.ANSWER])
+
+    def append_pending_reasoning(self, text: str) -> None:
+        """Add streamed reasoning; announces a change to the pending row only."""
+        if self._pending is None or not text:
+            return
+        self._pending.reasoning += text
+        index = self.index(self.loaded_count)
+        self.dataChanged.emit(index, index, [Role.REASONING])
 
     def drop_pending(self) -> str:
         """Remove the pending row; returns the partial answer it held."""
@@ -363,6 +380,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._answers: OrderedDict[str, AnswerDocument] = OrderedDict()
         self._pending: AnswerDocument | None = None
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.reasoning = ReasoningFold(self._new_doc)
 
     # ---------------------------------------------------------------- documents
     def clear_cache(self) -> None:
@@ -377,6 +395,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._answers.pop(key, None)
         if key == PENDING_KEY:
             self.reset_pending()
+        else:
+            self.reasoning.forget(key)
 
     def reset_pending(self) -> None:
         self._pending = None
@@ -388,6 +408,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         question = self._docs.pop((PENDING_KEY, "question"), None)
         if question is not None:
             self._docs[(turn_id, "question")] = question
+        self.reasoning.rename(PENDING_KEY, turn_id)
         if pending is None:
             return False
         pending.update(answer)  # the last few streamed characters, if not shown yet
@@ -461,6 +482,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         question, answer = self._documents(index)
         height = self.PAD + self._header_height(option) + self.GAP
         height += int(question.size().height()) + 2 * self.GAP
+        fold = self._fold_height(option, index)
+        height += fold + (self.GAP if fold else 0)
         if answer is not None:
             height += self.GAP + int(answer.height())
         else:
@@ -526,6 +549,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             self._draw_doc(painter, question, left + self.GAP, top + self.GAP, palette,
                            visible)
             top += q_height + self.GAP
+            top = self._draw_fold(painter, option, index, QRect(left, top, width, 0), visible)
 
             if answer is not None:
                 answer.draw(painter, left, top, palette, visible)
@@ -541,6 +565,53 @@ class TranscriptDelegate(QStyledItemDelegate):
                 painter.drawRect(rect.adjusted(0, 0, -1, -1))
         finally:
             painter.restore()
+
+    # -------------------------------------------------------------- reasoning
+    def _fold_height(self, option: QStyleOptionViewItem, index: ModelIndex) -> int:
+        return self.reasoning.height(str(index.data(Role.KEY)),
+                                     str(index.data(Role.REASONING) or ""),
+                                     self._content_width(), option.fontMetrics.height(),
+                                     self.GAP)
+
+    def _draw_fold(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex,
+                   area: QRect, visible: QRect) -> int:
+        """Draw the reasoning fold (if the row has one) at `area`; the top below it."""
+        text = str(index.data(Role.REASONING) or "")
+        if not text:
+            return area.top()
+        painter.setFont(option.font)
+        streaming = bool(index.data(Role.PENDING)) and not index.data(Role.ANSWER)
+        self.reasoning.draw(painter, str(index.data(Role.KEY)), text, area,
+                            option.fontMetrics.height(), self.GAP, option.palette, streaming,
+                            visible)
+        return area.top() + self._fold_height(option, index) + self.GAP
+
+    def _fold_line(self, option: QStyleOptionViewItem, index: ModelIndex) -> QRect | None:
+        """Where the fold's line is in the row (None without reasoning)."""
+        if not index.data(Role.REASONING):
+            return None
+        question, _ = self._documents(index)
+        top = (option.rect.top() + self.PAD + self._header_height(option) + self.GAP
+               + int(question.size().height()) + 3 * self.GAP)
+        return QRect(option.rect.left() + self.BAND + self.PAD, top, self._content_width(),
+                     option.fontMetrics.height())
+
+    def editorEvent(self, event: QEvent, model: QAbstractItemModel,  # noqa: N802 - Qt
+                    option: QStyleOptionViewItem, index: ModelIndex) -> bool:
+        """A click on the reasoning line opens or folds it."""
+        if event.type() == QEvent.Type.MouseButtonRelease and isinstance(event, QMouseEvent) \
+                and event.button() == Qt.MouseButton.LeftButton:
+            line = self._fold_line(option, index)
+            if line is not None and line.contains(event.position().toPoint()):
+                self.toggle_reasoning(index)
+                return True
+        return super().editorEvent(event, model, option, index)
+
+    def toggle_reasoning(self, index: ModelIndex) -> bool:
+        """Open or fold the row's reasoning; returns whether it is open now."""
+        opened = self.reasoning.toggle(str(index.data(Role.KEY)))
+        self.sizeHintChanged.emit(QModelIndex(index))
+        return opened
 
     @staticmethod
     def _draw_doc(
@@ -673,7 +744,7 @@ class TranscriptView(QListView):
 
     def _after_change(self, top_left: QModelIndex, bottom_right: QModelIndex,
                       roles: Sequence[int] = ()) -> None:
-        if Role.ANSWER in roles:
+        if Role.ANSWER in roles or Role.REASONING in roles:
             # The streaming row grew: its height changes, so lay the rows out again.
             self.delegate.sizeHintChanged.emit(top_left)
 

@@ -27,6 +27,7 @@ from .centre import CentrePanel
 from .connection import Connector
 from .drafts import DraftKeeper
 from .geometry import DockFolding, restore_geometry, save_geometry, window_settings
+from .header import HeaderPicker
 from .inspector import Inspector
 from .live_preview import LivePreview, Shown
 from .menus import build_menus
@@ -96,9 +97,9 @@ class MainWindow(QMainWindow):
                                   lambda: self.running, self)
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
-        self.drafts = DraftKeeper(store.home, runner, self.composer, lambda: self.conversation,
-                                  lambda: self.running, self)
         self._wire()
+        self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.history,
+                                   self.session, lambda: self.conversation, self)
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
         self.export_action, self.delete_all_action = menus.export, menus.delete_all
@@ -144,6 +145,7 @@ class MainWindow(QMainWindow):
         session.status.connect(self.stage_line.setText)
         session.stage_entered.connect(lambda _stage, words: self.stage_entered.emit(words))
         session.streamed.connect(self.transcript.append_pending)
+        session.streamed_reasoning.connect(self.transcript.append_pending_reasoning)
         session.projected.connect(self.preview.show_sent)
         session.finished.connect(self._sent)
         session.finished.connect(self.drafts.sent)
@@ -199,6 +201,7 @@ class MainWindow(QMainWindow):
         """Open `conversation` (None: close the open one); nothing of the last one stays."""
         self.conversation = conversation
         self.drafts.opened(conversation)
+        self.picker.show_for(conversation)
         self.preview.reset()
         self.transcript.set_turns(())
         self.title.setText(shown_title(conversation.title) if conversation else "")
