@@ -150,6 +150,7 @@ class ConversationHeader(QWidget):
         self.max_tokens.setRange(0, MAX_OUTPUT_RESERVE)
         self.max_tokens.setSingleStep(256)
         self.max_tokens.setSuffix(" tokens")
+        self.max_tokens.setGroupSeparatorShown(True)
         self.max_tokens.setAccessibleName("Max output tokens")
         self.max_tokens.setToolTip("The longest answer to ask for (max_tokens); the token "
                                    "budget keeps this much room for it. Server default leaves "
@@ -185,6 +186,7 @@ class HeaderPicker(QObject):
         self._fetching_for = ""
         self._endpoint: Endpoint | None = None
         self._shown: Conversation | None = None  # whose settings the fields show
+        self._open_when_listed = False
         self._profiles: list[tuple[str, str | None, str]] = []  # as the combo lists them
         self._filling = False
         self._timer = QTimer(self)
@@ -194,7 +196,7 @@ class HeaderPicker(QObject):
         header.profile.activated.connect(self._profile_picked)
         header.model.activated.connect(self._model_activated)
         header.model.lineEdit().returnPressed.connect(self._model_typed)
-        header.model.opening.connect(self.fetch_models)
+        header.model.opening.connect(self._list_opening)
         header.refresh.clicked.connect(lambda: self.fetch_models(force=True))
         header.sampling.toggled.connect(header.sampling_row.setVisible)
         for spin in (header.temperature, header.top_p, header.max_tokens):
@@ -307,6 +309,13 @@ class HeaderPicker(QObject):
         self.header.status.setVisible(bool(text))
 
     # ------------------------------------------------------------------- models
+    def _list_opening(self) -> None:
+        """The model list is opening: fill it first if it was never asked for (Qt opens
+        no empty list: it opens once the server's answer fills it)."""
+        if self._endpoint is not None and self._endpoint.label not in self.models:
+            self._open_when_listed = True
+            self.fetch_models()
+
     def fetch_models(self, *, force: bool = False) -> None:
         """Ask the provider in use for its models on the network worker (once per
         profile unless `force`: when the list first opens, or ⟳); the list is kept."""
@@ -329,10 +338,10 @@ class HeaderPicker(QObject):
                 return
             self._fetching, self._fetching_for = None, ""
             self.models[key] = models
-            opened = self.header.model.view().isVisible()
             self.show_for(self._current())
-            if opened and models:  # the list was open, empty: open it again, filled
-                self.header.model.showPopup()
+            if self._open_when_listed and models:  # asked for by opening the empty list
+                QTimer.singleShot(0, self.header.model.showPopup)
+            self._open_when_listed = False
             if not models:
                 self._say("The server lists no models; type the name instead.")
 
@@ -340,6 +349,7 @@ class HeaderPicker(QObject):
             if self._fetching is not handle:
                 return
             self._fetching, self._fetching_for = None, ""
+            self._open_when_listed = False
             if not isinstance(error, ProviderFailure | NotConnected):
                 raise error
             self.models[key] = []  # asked: ⟳ asks again
