@@ -210,6 +210,8 @@ def test_reasoning_streams_folded_above_the_answer_and_stays_with_the_turn(
                     timeout=5000)
     assert pending.data(Role.ANSWER) == ""
     assert "characters of reasoning" in window.stage_line.text()
+    header = window.centre.header
+    assert not header.model.isEnabled() and not header.sampling_row.isEnabled()
     qtbot.waitUntil(lambda: not window.running, timeout=10_000)
 
     [*_, turn] = store.turns(conversation.id)
@@ -223,6 +225,14 @@ def test_reasoning_streams_folded_above_the_answer_and_stays_with_the_turn(
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=line.center())
     assert delegate.reasoning.is_open(turn.id)
     qtbot.waitUntil(lambda: view.visualRect(row).height() > folded + 40, timeout=3000)
+    assert header.model.isEnabled()
+    # From the keyboard too: the history's context action on the current turn.
+    view.setCurrentIndex(row)
+    view.reasoning_action.trigger()
+    assert not delegate.reasoning.is_open(turn.id)
+    qtbot.waitUntil(lambda: view.visualRect(row).height() == folded, timeout=3000)
+    view.reasoning_action.trigger()
+    assert delegate.reasoning.is_open(turn.id)
     # Its size is shown apart from the answer's in the inspector.
     reasoning = window.inspector.reasoning_value
     assert reasoning.isVisible()

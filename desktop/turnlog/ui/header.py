@@ -202,7 +202,7 @@ class HeaderPicker(QObject):
         for spin in (header.temperature, header.top_p, header.max_tokens):
             spin.valueChanged.connect(self._sampling_edited)
         history.changed.connect(lambda _changes: self.show_for(self._current()))
-        session.running_changed.connect(lambda _running: self._enable(self._current()))
+        session.running_changed.connect(lambda running: self._enable(self._current(), running))
         self.show_for(current())
 
     # ------------------------------------------------------------------ showing
@@ -225,9 +225,10 @@ class HeaderPicker(QObject):
             self._filling = False
         self._enable(conversation)
 
-    def _enable(self, conversation: Conversation | None) -> None:
+    def _enable(self, conversation: Conversation | None, running: bool | None = None) -> None:
         """Nothing can be picked without a conversation, or while a request runs."""
-        usable = conversation is not None and not self._session.running
+        running = self._session.running if running is None else running
+        usable = conversation is not None and not running
         header = self.header
         header.profile.setEnabled(usable and header.profile.count() > 1)
         for widget in (header.model, header.refresh, header.sampling_row):

@@ -674,6 +674,11 @@ class TranscriptView(QListView):
                                       "(summaries covering it, its place in request records)")
         self.delete_action.triggered.connect(self.delete_current)
         self.addAction(self.delete_action)
+        self.reasoning_action = QAction("Show or hide reasoning", self)
+        self.reasoning_action.setToolTip("Open or fold what a reasoning model thought before "
+                                         "this answer")
+        self.reasoning_action.triggered.connect(self.toggle_reasoning)
+        self.addAction(self.reasoning_action)
 
     def _action(self, text: str, shortcut: QKeySequence.StandardKey | None, part: str) -> QAction:
         action = QAction(text, self)
@@ -767,6 +772,13 @@ class TranscriptView(QListView):
         turn_id = str(index.data(Role.KEY))
         self.delete_requested.emit(turn_id)
         return turn_id
+
+    def toggle_reasoning(self) -> bool | None:
+        """Open or fold the current turn's reasoning (None: it has none)."""
+        index = self.currentIndex()
+        if not index.isValid() or not index.data(Role.REASONING):
+            return None
+        return self.delegate.toggle_reasoning(index)
 
     # ------------------------------------------------------------------ copying
     def copy_current(self, part: str) -> str:
