@@ -24,6 +24,7 @@ from turnlog.providers import DEEPSEEK, ChatCompletionsProvider
 from turnlog.store import TurnlogStore
 from turnlog.store.migrations import SCHEMA_VERSION
 from turnlog.store.salvage import readable_turns
+from turnlog.ui.inspector import reasoning_text
 
 KEY = "sk-test-Zx81kQ2mVb7pLr4T"
 THOUGHT = "The user greets me in Chinese. 用户在打招呼，我应该礼貌地回答。 🤔"
@@ -79,7 +80,9 @@ def test_reasoning_is_kept_with_the_turn_and_never_sent_back(loopback, turnlog_h
         route = Route("deepseek-reasoner", include_usage=True)
         loopback.script(Behaviour.answer(ANSWER, reasoning=THOUGHT,
                                          usage={"prompt_tokens": 9, "completion_tokens": 30,
-                                                "total_tokens": 39}),
+                                                "total_tokens": 39,
+                                                "completion_tokens_details": {
+                                                    "reasoning_tokens": 25}}),
                         Behaviour.answer("Second answer."))
         sender = sender_for(store, provider, CostIndex())
         streamed: list[str] = []
@@ -90,6 +93,10 @@ def test_reasoning_is_kept_with_the_turn_and_never_sent_back(loopback, turnlog_h
         assert first.turn.answer == ANSWER
         [stored] = store.turns(conversation.id)
         assert (stored.reasoning, stored.answer) == (THOUGHT, ANSWER)
+        # The server's count of reasoning tokens is kept with the usage.
+        assert stored.usage == Usage(9, 30, 39, reasoning_tokens=25)
+        assert reasoning_text(stored.reasoning, stored.usage).startswith(
+            f"{len(THOUGHT.encode()):,} bytes · 25 tokens (reported by the server)")
 
         second = sender.send(request_for(conversation, "And now?", route))
         assert isinstance(second, Committed)

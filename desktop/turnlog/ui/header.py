@@ -189,6 +189,7 @@ class HeaderPicker(QObject):
         self._open_when_listed = False
         self._profiles: list[tuple[str, str | None, str]] = []  # as the combo lists them
         self._filling = False
+        self._filled_tokens = 0  # max output as shown: a reserve the endpoint sets stays its
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(APPLY_DELAY_MS)
@@ -302,7 +303,8 @@ class HeaderPicker(QObject):
         header.temperature.setValue(settings.temperature if settings.temperature is not None
                                     else NO_TEMPERATURE)
         header.top_p.setValue(settings.top_p if settings.top_p is not None else NO_TOP_P)
-        header.max_tokens.setValue(settings.output_reserve if settings.send_max_tokens else 0)
+        self._filled_tokens = settings.output_reserve if settings.send_max_tokens else 0
+        header.max_tokens.setValue(self._filled_tokens)
         header.sampling.setText(sampling_summary(settings))
 
     def _say(self, text: str) -> None:
@@ -408,14 +410,15 @@ class HeaderPicker(QObject):
         temperature = header.temperature.value()
         top_p = header.top_p.value()
         tokens = header.max_tokens.value()
-        return replace(
+        settings = replace(
             settings,
             temperature=None if temperature <= NO_TEMPERATURE else round(temperature, 2),
-            top_p=None if top_p <= NO_TOP_P else round(top_p, 2),
-            send_max_tokens=tokens > 0,
-            output_reserve=max(tokens, MIN_OUTPUT_RESERVE) if tokens > 0
-            else settings.output_reserve,
-        )
+            top_p=None if top_p <= NO_TOP_P else round(top_p, 2))
+        if tokens == self._filled_tokens:  # untouched (it may show the endpoint's reserve)
+            return settings
+        return replace(settings, send_max_tokens=tokens > 0,
+                       output_reserve=max(tokens, MIN_OUTPUT_RESERVE) if tokens > 0
+                       else settings.output_reserve)
 
     def apply_sampling(self) -> None:
         """Save the sampling fields (at once; typing or turning waits `APPLY_DELAY_MS`)."""
