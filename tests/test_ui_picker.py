@@ -96,9 +96,13 @@ def test_the_header_picks_another_model_and_another_profile(qtbot, store, loopba
         assert models_asked(loopback) == 1  # kept: not asked again on every refresh
 
         budget_before = window.shown.projection.budget.input_tokens
+        assert window.legend.source.text().startswith("Marks show the last request")
         pick(header.profile, second.id)
         qtbot.waitUntil(lambda: window.conversation.model == "", timeout=5000)
         assert setup.active().id == second.id
+        # The marks now describe the next request, to the second profile.
+        assert window.legend.source.text().startswith("Marks show what the next request")
+        assert window.shown.endpoint.label.startswith("Second 第二 · ")
         assert header.model.currentText() == "other-model"
         header.model.showPopup()
         qtbot.waitUntil(lambda: header.model.count() == 1, timeout=5000)
