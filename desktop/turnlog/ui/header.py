@@ -277,7 +277,7 @@ class HeaderPicker(QObject):
             combo.setEditText("")
             self._say(err.message)
             return
-        model = self._endpoint.model if conversation is not None else ""
+        model = self._endpoint.model  # with none open: the one a new conversation gets
         listed = self.models.get(self._endpoint.label)
         names = [info.id for info in listed or ()]
         if [combo.itemText(i) for i in range(combo.count())] != names:
