@@ -75,11 +75,16 @@ V_VERSIONS = (
     'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE)',
 )
 
+# A reasoning model's reasoning, kept with its turn (and deleted with it).
+V_REASONING = (
+    """ALTER TABLE "turns" ADD COLUMN "reasoning" TEXT NOT NULL DEFAULT ''""",
+)
+
 Step = Sequence[str] | Callable[[peewee.SqliteDatabase], None]
 """SQL statements run in order, or a callable given the database (for moving data)."""
 
 # Append new steps; never edit a released one.
-MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS]
+MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
