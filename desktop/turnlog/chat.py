@@ -97,8 +97,9 @@ def options_for(conversation: Conversation, *, include_usage: bool = False,
     return RequestOptions(
         stream=settings.stream,
         include_usage=route.include_usage if route is not None else include_usage,
-        max_tokens=settings.output_reserve,
+        max_tokens=settings.output_reserve if settings.send_max_tokens else None,
         temperature=settings.temperature,
+        top_p=settings.top_p,
     )
 
 
@@ -130,10 +131,11 @@ def budget_for(conversation: Conversation, route: Route) -> Budget:
 
 def request_for(
     conversation: Conversation, question: str, route: Route, *, turn_id: str | None = None,
-    memory: Memory = NO_MEMORY,
+    replaces: str | None = None, memory: Memory = NO_MEMORY,
 ) -> SendRequest:
-    """The request for `question`; `memory` is the conversation's (`store.memory(id)`):
-    its pins are sent always, its preferences and notes as the memory share allows."""
+    """The candidate for `question`; with `replaces`, a new version of that (last) turn.
+    `memory` is the conversation's (`store.memory(id)`): its pins are sent always, its
+    preferences and notes as the memory share allows."""
     return SendRequest(
         conversation,
         question,
@@ -142,6 +144,7 @@ def request_for(
         options_for(conversation, route=route),
         pinned=memory,
         turn_id=turn_id or uuid.uuid4().hex,
+        replaces=replaces,
     )
 
 

@@ -13,6 +13,9 @@ from .core.memory import (
     StoredPreference,
 )
 from .core.model import Conversation, Turn
+from .core.versions import Versions
+
+NO_VERSIONS = Versions((), {})
 
 FORMAT_VERSION = 1
 FORMATS = ("jsonl", "markdown")
@@ -58,9 +61,11 @@ def read_memory_section(value: Any) -> dict[str, list[dict[str, Any]]]:
 
 
 def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...],
+                 versions: Versions = NO_VERSIONS,
                  memory: dict[str, Any] | None = None) -> str:
-    """A header line (with the conversation's `memory_section`, if given and not empty),
-    then one line per turn; `turnlog-cli import` reads it back."""
+    """A header line, then one line per turn (superseded ones too, with the id of the turn
+    that replaced them); `turnlog-cli import` reads it back, versions included. The
+    header carries the conversation's `memory_section`, if given and not empty."""
     header: dict[str, Any] = {
         "turnlog": FORMAT_VERSION,
         "title": conversation.title,
@@ -82,11 +87,14 @@ def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...],
         usage = turn.usage.to_json()
         if usage:
             line["usage"] = usage
+        if turn.id in versions.replaced_by:
+            line["superseded_by"] = versions.replaced_by[turn.id]
         lines.append(json.dumps(line, ensure_ascii=False))
     return "".join(line + "\n" for line in lines)
 
 
-def export_markdown(conversation: Conversation, turns: tuple[Turn, ...]) -> str:
+def export_markdown(conversation: Conversation, turns: tuple[Turn, ...],
+                    versions: Versions = NO_VERSIONS) -> str:
     out = [f"# {conversation.title}", ""]
     if conversation.model:
         out += [f"Model: {conversation.model}", ""]
@@ -95,15 +103,17 @@ def export_markdown(conversation: Conversation, turns: tuple[Turn, ...]) -> str:
                                          conversation.system_prompt.splitlines()], ""]
     for turn in turns:
         stamp = turn.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
-        out += [f"## Turn {turn.ordinal} · {stamp}", "", "**You:**", "", turn.question, "",
+        mark = " · *replaced*" if versions.is_superseded(turn.id) else ""
+        out += [f"## Turn {turn.ordinal} · {stamp}{mark}", "", "**You:**", "", turn.question, "",
                 f"**{turn.model or 'Assistant'}:**", "", turn.answer, ""]
     return "\n".join(out)
 
 
 def export_text(conversation: Conversation, turns: tuple[Turn, ...], fmt: str,
+                versions: Versions = NO_VERSIONS,
                 memory: dict[str, Any] | None = None) -> str:
     if fmt == "jsonl":
-        return export_jsonl(conversation, turns, memory)
+        return export_jsonl(conversation, turns, versions, memory)
     if fmt == "markdown":
-        return export_markdown(conversation, turns)
+        return export_markdown(conversation, turns, versions)
     raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
