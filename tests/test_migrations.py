@@ -22,11 +22,17 @@ from turnlog.store import TurnlogStore, upgrade
 from turnlog.store.errors import DatabaseCorrupt, UpgradeFailed
 from turnlog.store.log import PRAGMAS
 from turnlog.store.migrations import MIGRATIONS, SCHEMA_VERSION
-from turnlog.store.models import ConversationRow, RequestRow, SummaryRow, TurnRow
+from turnlog.store.models import (
+    ConversationRow,
+    RequestRow,
+    SearchKeyRow,
+    SummaryRow,
+    TurnRow,
+)
 
 DATA = Path(__file__).parent / "data"
 FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog-v*.sqlite3")}
-ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow]
+ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SearchKeyRow]
 
 
 def _content():
@@ -51,10 +57,14 @@ def dump(path: Path, tables: list[str] | None = None) -> dict[str, list[tuple]]:
 
 
 def schema_of(con: sqlite3.Connection) -> dict[str, dict]:
-    """Columns, indexes and foreign keys per table, as SQLite reports them."""
+    """Columns, indexes and foreign keys per table, as SQLite reports them (FTS5 virtual
+    tables and their shadow tables are SQLite's own, not model classes)."""
     out = {}
+    virtual = [r[0] for r in con.execute(
+        "SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'")]
     tables = [r[0] for r in con.execute(
-        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")]
+        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")
+        if not any(r[0] == v or r[0].startswith(v + "_") for v in virtual)]
     for table in tables:
         columns = [(name, kind, notnull, pk) for _, name, kind, notnull, _, pk
                    in con.execute(f'PRAGMA table_info("{table}")')]
@@ -153,11 +163,11 @@ def test_released_database_upgrades_with_everything_intact(tmp_path, version, ca
     seen = []
     real_migrate = upgrade.migrate
 
-    def watched(db, steps):
+    def watched(db, steps, progress=None):
         copy = upgrade.copy_path(db_path, version)
         seen.append((copy.exists(), copy.stat().st_mode & 0o777 if copy.exists() else None,
                      dump(copy, list(before))))
-        return real_migrate(db, steps)
+        return real_migrate(db, steps, progress)
 
     monkeypatch.setattr(upgrade, "migrate", watched)
     caplog.set_level(logging.INFO, logger="turnlog.store.upgrade")
@@ -279,11 +289,11 @@ def test_the_copy_includes_what_was_still_in_the_wal(tmp_path, monkeypatch):
     copies_seen = []
     real_migrate = upgrade.migrate
 
-    def watched(db, steps):
+    def watched(db, steps, progress=None):
         copy = upgrade.copy_path(home / "turnlog.sqlite3", 1)
         copies_seen.append(dump(copy, ["turns"])["turns"])
         assert not Path(f"{copy}-wal").exists()
-        return real_migrate(db, steps)
+        return real_migrate(db, steps, progress)
 
     monkeypatch.setattr(upgrade, "migrate", watched)
     with TurnlogStore.open(home) as store:

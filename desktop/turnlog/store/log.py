@@ -24,7 +24,7 @@ from ..core.failures import FailureKind, StoreError
 from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
 from ..paths import DB_NAME, LOCK_NAME
-from . import deletion, drafts, rows, salvage, summaries, upgrade
+from . import deletion, drafts, rows, salvage, search, summaries, upgrade
 from .deletion import DeletionCounts
 from .errors import (
     SQLITE_CANTOPEN,
@@ -40,9 +40,10 @@ from .errors import (
     result_code,
 )
 from .files import make_private, reading_database, settled
-from .migrations import SCHEMA_VERSION, current_version, table_names
+from .migrations import SCHEMA_VERSION, Progress, current_version, table_names
 from .models import ConversationRow, RequestRow, TurnRow, database
 from .pages import LogPages
+from .search import SearchHit
 
 log = logging.getLogger(__name__)
 MAX_RECORDS_PER_CONVERSATION = 5_000
@@ -130,12 +131,14 @@ class TurnlogStore:
 
     # ----------------------------------------------------------------- life cycle
     @classmethod
-    def open(cls, home: Path, *, readonly: bool = False) -> TurnlogStore:
+    def open(cls, home: Path, *, readonly: bool = False,
+             progress: Progress | None = None) -> TurnlogStore:
         """Open (creating if needed) the database in `home`.
 
         A writer takes the data directory's lock and makes its files private. A `readonly`
         open uses SQLite's `mode=ro` and sets no persistent pragma: it never creates,
         upgrades or changes the file (an older schema is refused with `NeedsUpgrade`).
+        `progress` hears (done, total) while an upgrade fills the search index.
         """
         path = home / DB_NAME
         lock = None
@@ -150,8 +153,9 @@ class TurnlogStore:
                 lock = _WriterLock(home / LOCK_NAME, path)
                 lock.acquire()
                 db = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, check_same_thread=False)
+                search.register(db)
             try:
-                cls._connect(db, path, readonly)
+                cls._connect(db, path, readonly, progress)
             except STORE_EXCEPTIONS as err:
                 # A WAL database in a read-only folder: SQLite cannot make its `-shm`.
                 # Nothing can be pending in a `-wal` there, so read the file as it is.
@@ -170,18 +174,20 @@ class TurnlogStore:
         return cls(home, db, lock)
 
     @classmethod
-    def _connect(cls, db: peewee.SqliteDatabase, path: Path, readonly: bool) -> None:
+    def _connect(cls, db: peewee.SqliteDatabase, path: Path, readonly: bool,
+                 progress: Progress | None = None) -> None:
         database.initialize(db)
         try:
             db.connect(reuse_if_open=True)
-            cls._bring_up_to_date(db, path, readonly)
+            cls._bring_up_to_date(db, path, readonly, progress)
         except BaseException:
             with suppress(*STORE_EXCEPTIONS):
                 db.close()
             raise
 
     @staticmethod
-    def _bring_up_to_date(db: peewee.SqliteDatabase, path: Path, readonly: bool) -> None:
+    def _bring_up_to_date(db: peewee.SqliteDatabase, path: Path, readonly: bool,
+                          progress: Progress | None = None) -> None:
         version = current_version(db)
         if version > SCHEMA_VERSION:
             raise SchemaTooNew(
@@ -197,7 +203,7 @@ class TurnlogStore:
                     f"{SCHEMA_VERSION}) and needs an upgrade, which only a writing command "
                     "does: open Turnlog (or run `turnlog-cli ask`) once, then try again."
                 )
-            upgrade.bring_up_to_date(db, path)
+            upgrade.bring_up_to_date(db, path, progress=progress)
 
     def close(self) -> None:
         """Checkpoint (a writer), close and release the lock. Never raises: a fault here
@@ -311,14 +317,23 @@ class TurnlogStore:
             raise NotFound(f"There is no conversation {conversation_id}.")
         return rows.conversation(row)
 
-    def conversations(self, search: str = "") -> list[Conversation]:
-        """Newest (most recently active) first; `search` filters titles, case-insensitively."""
+    def conversations(self, text: str = "") -> list[Conversation]:
+        """Newest (most recently active) first; `text` keeps those whose title holds it
+        (case-insensitively) or whose turns or title match it as a search."""
         with self._guard():
             query = ConversationRow.select()
-            if search:
-                query = query.where(ConversationRow.title.contains(search))
+            if text:
+                matching = search.matching_conversations(self.db, search.parse_query(text))
+                query = query.where(ConversationRow.title.contains(text)
+                                    | ConversationRow.id.in_(sorted(matching)))
             found = query.order_by(ConversationRow.updated_at.desc(), ConversationRow.id.desc())
             return [rows.conversation(r) for r in found]
+
+    def search(self, query: str, *, limit: int = 20, offset: int = 0) -> list[SearchHit]:
+        """Turns and titles matching the plain-text `query`, best first (see
+        `store.search.search`)."""
+        with self._guard():
+            return search.search(self.db, query, limit=limit, offset=offset)
 
     def update_conversation(
         self,
@@ -344,6 +359,8 @@ class TurnlogStore:
             return current
         with self._guard(), self.db.atomic():
             ConversationRow.update(changes).where(ConversationRow.id == conversation_id).execute()
+            if title is not None:
+                search.purge(self.db, turns=False)  # the old title leaves the index
         return self.conversation(conversation_id)
 
     def generation(self, conversation_id: int) -> int:
@@ -700,6 +717,7 @@ class TurnlogStore:
                 return False
             gone = ConversationRow.delete().where(
                 ConversationRow.id == conversation_id).execute()
+            search.purge(self.db, turns=False)
         if gone:
             self.scrub()  # its title (the question's first line) leaves no copy in -wal
         return bool(gone)
