@@ -22,17 +22,11 @@ from turnlog.store import TurnlogStore, upgrade
 from turnlog.store.errors import DatabaseCorrupt, UpgradeFailed
 from turnlog.store.log import PRAGMAS
 from turnlog.store.migrations import MIGRATIONS, SCHEMA_VERSION
-from turnlog.store.models import (
-    ConversationRow,
-    RequestRow,
-    SearchKeyRow,
-    SummaryRow,
-    TurnRow,
-)
+from turnlog.store.models import ConversationRow, RequestRow, SummaryRow, TurnRow
 
 DATA = Path(__file__).parent / "data"
 FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog-v*.sqlite3")}
-ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SearchKeyRow]
+ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow]
 
 
 def _content():

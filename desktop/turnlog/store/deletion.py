@@ -161,7 +161,7 @@ def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int) -> Dele
 def delete_all(db: peewee.SqliteDatabase) -> DeletionCounts:
     with db.atomic("IMMEDIATE"):
         counts = count(None)
-        search.forget_all_turns(db)
+        search.delete_all_turns(db)
         ConversationRow.delete().execute()
         search.purge(db)
     return counts

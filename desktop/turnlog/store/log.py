@@ -360,6 +360,7 @@ class TurnlogStore:
         with self._guard(), self.db.atomic():
             ConversationRow.update(changes).where(ConversationRow.id == conversation_id).execute()
             if title is not None:
+                search.reindex_title(self.db, conversation_id)
                 search.purge(self.db, turns=False)  # the old title leaves the index
         return self.conversation(conversation_id)
 

@@ -112,16 +112,3 @@ class SummaryRow(BaseModel):
 
 TABLES_V2 = [SummaryRow]
 
-
-class SearchKeyRow(BaseModel):
-    """Which turn a row of the search index (`search_turns`, rowid = `id`) stands for."""
-
-    id = peewee.AutoField()
-    turn_id = peewee.TextField(unique=True)
-    conversation_id = peewee.IntegerField()
-
-    class Meta:
-        table_name = "search_keys"
-
-
-TABLES_V_SEARCH = [SearchKeyRow]

@@ -1,16 +1,20 @@
 """The search index (FTS5): derived data, kept by triggers, purged with its source.
 
-Two contentless FTS5 tables hold the index and no copy of the text: `search_turns`
-(question, answer) and `search_titles` (a conversation's title, rowid = its id).
-`search_keys` maps an index row to its turn; its own integer key (not the turn's rowid,
-which VACUUM may renumber) is the index's rowid, in the order turns were added, so the
-newest comes first among equally ranked hits.
+`search_turns` (question, answer) is a contentless FTS5 table: the index and no copy of
+the text. `search_titles` (a conversation's title, rowid = its id) is a small ordinary
+FTS5 table, so renaming or deleting a conversation needs no derived text.
+An index row's rowid is its turn's conversation id << 32 | ordinal (unique, and never
+renumbered, unlike the turns' own rowids, which VACUUM may change): the newer of two
+equally ranked hits (a larger ordinal, or a newer conversation) comes first.
 
 Triggers on `turns` and `conversations` keep the index in the transaction that adds,
 changes or deletes a row, whatever code writes it (a send, an import, a fork). They feed
 FTS5 the derived text of `core.search.index_text` through an SQL function registered on
 every connection of the store (`register`); a contentless table forgets a row only when
-given the very text it indexed, which the delete triggers compute again.
+given the very text it indexed, which the delete trigger computes again. Turns are never
+changed in place (versions append), so only their insert and delete are followed. A
+renamed title is indexed as typed by its trigger, and then as derived text by the store
+(`reindex_title`): a title changed by another program stays findable by its words.
 
 A delete leaves the deleted row's tokens in the index's segments until they are merged:
 `purge` (FTS5 `optimize`) merges them away, in the delete's transaction, and SQLite's
@@ -19,6 +23,7 @@ A delete leaves the deleted row's tokens in the index's segments until they are 
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -34,50 +39,31 @@ Progress = Callable[[int, int], None]
 
 # Frozen with the schema step that adds the index (migrations.V_SEARCH runs them).
 SCHEMA = (
-    'CREATE TABLE "search_keys" ("id" INTEGER NOT NULL PRIMARY KEY, '
-    '"turn_id" TEXT NOT NULL, "conversation_id" INTEGER NOT NULL)',
-    'CREATE UNIQUE INDEX "search_keys_turn_id" ON "search_keys" ("turn_id")',
     "CREATE VIRTUAL TABLE \"search_turns\" USING fts5(question, answer, content='', "
-    "prefix='1', tokenize='unicode61 remove_diacritics 2')",
-    "CREATE VIRTUAL TABLE \"search_titles\" USING fts5(title, content='', "
-    "prefix='1', tokenize='unicode61 remove_diacritics 2')",
+    "tokenize='unicode61 remove_diacritics 2')",
+    "CREATE VIRTUAL TABLE \"search_titles\" USING fts5(title, "
+    "tokenize='unicode61 remove_diacritics 2')",
     'CREATE TRIGGER "search_turn_added" AFTER INSERT ON "turns" BEGIN '
-    'INSERT INTO "search_keys" ("turn_id", "conversation_id") '
-    "VALUES (new.id, new.conversation_id); "
-    'INSERT INTO "search_turns" (rowid, question, answer) '
-    'SELECT "id", turnlog_search_text_v1(new.question), turnlog_search_text_v1(new.answer) '
-    'FROM "search_keys" WHERE "turn_id" = new.id; END',
+    'INSERT INTO "search_turns" (rowid, question, answer) VALUES '
+    "((new.conversation_id << 32) | new.ordinal, turnlog_search_text_v1(new.question), "
+    "turnlog_search_text_v1(new.answer)); END",
     'CREATE TRIGGER "search_turn_removed" AFTER DELETE ON "turns" BEGIN '
-    'INSERT INTO "search_turns" ("search_turns", rowid, question, answer) '
-    "SELECT 'delete', \"id\", turnlog_search_text_v1(old.question), "
-    'turnlog_search_text_v1(old.answer) FROM "search_keys" WHERE "turn_id" = old.id; '
-    'DELETE FROM "search_keys" WHERE "turn_id" = old.id; END',
-    'CREATE TRIGGER "search_turn_changed" AFTER UPDATE OF "question", "answer" ON "turns" '
-    'BEGIN INSERT INTO "search_turns" ("search_turns", rowid, question, answer) '
-    "SELECT 'delete', \"id\", turnlog_search_text_v1(old.question), "
-    'turnlog_search_text_v1(old.answer) FROM "search_keys" WHERE "turn_id" = old.id; '
-    'INSERT INTO "search_turns" (rowid, question, answer) '
-    'SELECT "id", turnlog_search_text_v1(new.question), turnlog_search_text_v1(new.answer) '
-    'FROM "search_keys" WHERE "turn_id" = new.id; END',
+    'INSERT INTO "search_turns" ("search_turns", rowid, question, answer) VALUES '
+    "('delete', (old.conversation_id << 32) | old.ordinal, "
+    "turnlog_search_text_v1(old.question), turnlog_search_text_v1(old.answer)); END",
     'CREATE TRIGGER "search_title_added" AFTER INSERT ON "conversations" BEGIN '
     'INSERT INTO "search_titles" (rowid, title) '
     "VALUES (new.id, turnlog_search_text_v1(new.title)); END",
     'CREATE TRIGGER "search_title_removed" AFTER DELETE ON "conversations" BEGIN '
-    "INSERT INTO \"search_titles\" (\"search_titles\", rowid, title) "
-    "VALUES ('delete', old.id, turnlog_search_text_v1(old.title)); END",
+    'DELETE FROM "search_titles" WHERE rowid = old.id; END',
     'CREATE TRIGGER "search_title_changed" AFTER UPDATE OF "title" ON "conversations" BEGIN '
-    "INSERT INTO \"search_titles\" (\"search_titles\", rowid, title) "
-    "VALUES ('delete', old.id, turnlog_search_text_v1(old.title)); "
-    'INSERT INTO "search_titles" (rowid, title) '
-    "VALUES (new.id, turnlog_search_text_v1(new.title)); END",
+    'DELETE FROM "search_titles" WHERE rowid = old.id; '
+    'INSERT INTO "search_titles" (rowid, title) VALUES (new.id, new.title); END',
 )
-FILL_KEYS = ('INSERT INTO "search_keys" ("turn_id", "conversation_id") '
-             'SELECT "id", "conversation_id" FROM "turns" '
-             'ORDER BY "created_at", "conversation_id", "ordinal"')
 FILL_TURNS = ('INSERT INTO "search_turns" (rowid, question, answer) '
-              'SELECT k."id", turnlog_search_text_v1(t."question"), '
-              'turnlog_search_text_v1(t."answer") FROM "search_keys" k '
-              'JOIN "turns" t ON t."id" = k."turn_id" WHERE k."id" > ? AND k."id" <= ?')
+              'SELECT ("conversation_id" << 32) | "ordinal", '
+              'turnlog_search_text_v1("question"), turnlog_search_text_v1("answer") '
+              'FROM "turns" WHERE rowid > ? AND rowid <= ?')
 FILL_TITLES = ('INSERT INTO "search_titles" (rowid, title) '
                'SELECT "id", turnlog_search_text_v1("title") FROM "conversations"')
 
@@ -96,14 +82,14 @@ def fill(db: peewee.SqliteDatabase, progress: Progress | None = None) -> None:
     """Index every turn and title already stored (the schema step's data part), in
     batches, reporting (done, total) turns after each."""
     register(db)
-    db.execute_sql(FILL_KEYS)
-    total = int(db.execute_sql('SELECT count(*) FROM "search_keys"').fetchone()[0])
-    done = 0
+    total, last = db.execute_sql('SELECT count(*), max(rowid) FROM "turns"').fetchone()
+    done, after = 0, 0
     if progress is not None:
         progress(0, total)
-    while done < total:
-        db.execute_sql(FILL_TURNS, (done, done + FILL_BATCH))
-        done = min(total, done + FILL_BATCH)
+    while after < (last or 0):
+        cursor = db.execute_sql(FILL_TURNS, (after, after + FILL_BATCH))
+        after += FILL_BATCH
+        done = min(total, done + max(cursor.rowcount, 0))
         if progress is not None:
             progress(done, total)
     db.execute_sql(FILL_TITLES)
@@ -117,11 +103,26 @@ def purge(db: peewee.SqliteDatabase, *, turns: bool = True) -> None:
         db.execute_sql("INSERT INTO \"search_turns\" (\"search_turns\") VALUES ('optimize')")
 
 
-def forget_all_turns(db: peewee.SqliteDatabase) -> None:
-    """Empty the turns' index at once, before every turn is deleted (the delete trigger
-    then finds no key to remove one by one)."""
+def reindex_title(db: peewee.SqliteDatabase, conversation_id: int) -> None:
+    """Index a conversation's title (just renamed) as derived text."""
+    db.execute_sql('DELETE FROM "search_titles" WHERE rowid = ?', (conversation_id,))
+    db.execute_sql('INSERT INTO "search_titles" (rowid, title) SELECT "id", '
+                   'turnlog_search_text_v1("title") FROM "conversations" WHERE "id" = ?',
+                   (conversation_id,))
+
+
+def install(connection: sqlite3.Connection) -> None:
+    """The index's text function on a plain `sqlite3` connection (a tool or a test that
+    writes turns without the store)."""
+    connection.create_function(FUNCTION, 1, _derive, deterministic=True)
+
+
+def delete_all_turns(db: peewee.SqliteDatabase) -> None:
+    """Delete every turn with the index emptied at once (not row by row by the trigger)."""
     db.execute_sql("INSERT INTO \"search_turns\" (\"search_turns\") VALUES ('delete-all')")
-    db.execute_sql('DELETE FROM "search_keys"')
+    db.execute_sql('DROP TRIGGER "search_turn_removed"')
+    db.execute_sql('DELETE FROM "turns"')
+    db.execute_sql(next(s for s in SCHEMA if '"search_turn_removed"' in s))
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,12 +144,12 @@ class SearchHit:
 
 
 _TURN_HITS = (
-    'SELECT k."turn_id", k."conversation_id", t."ordinal", t."question", t."answer", '
+    'SELECT t."id", t."conversation_id", t."ordinal", t."question", t."answer", '
     't."created_at", c."title" FROM (SELECT rowid AS "key", rank AS "score" '
     'FROM "search_turns" WHERE "search_turns" MATCH ? ORDER BY rank, rowid DESC '
-    'LIMIT ? OFFSET ?) AS hit JOIN "search_keys" k ON k."id" = hit."key" '
-    'JOIN "turns" t ON t."id" = k."turn_id" JOIN "conversations" c ON c."id" = k."conversation_id" '
-    'ORDER BY hit."score", hit."key" DESC'
+    'LIMIT ? OFFSET ?) AS hit JOIN "turns" t ON t."conversation_id" = hit."key" >> 32 '
+    'AND t."ordinal" = hit."key" & 4294967295 JOIN "conversations" c ON c."id" = '
+    't."conversation_id" ORDER BY hit."score", hit."key" DESC'
 )
 _TITLE_HITS = (
     'SELECT c."id", c."title", c."updated_at" FROM "search_titles" s '
@@ -194,8 +195,8 @@ def matching_conversations(db: peewee.SqliteDatabase, terms: list[Term]) -> set[
     if expression is None:
         return set()
     found = {cid for (cid,) in db.execute_sql(
-        'SELECT DISTINCT k."conversation_id" FROM "search_turns" f JOIN "search_keys" k '
-        'ON k."id" = f.rowid WHERE "search_turns" MATCH ?', (expression,)).fetchall()}
+        'SELECT DISTINCT rowid >> 32 FROM "search_turns" WHERE "search_turns" MATCH ?',
+        (expression,)).fetchall()}
     found.update(cid for (cid,) in db.execute_sql(
         'SELECT rowid FROM "search_titles" WHERE "search_titles" MATCH ?', (expression,)))
     return found
