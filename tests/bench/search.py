@@ -202,20 +202,26 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=40)
     parser.add_argument("--commit-rounds", type=int, default=10)
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="build the database in DIR and keep it; reuse it if it is there "
+                        "(queries only: no commits or delete)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        home = Path(tmp)
-        started = time.perf_counter()
-        build(home, args.turns)
-        size = (home / "turnlog.sqlite3").stat().st_size
-        print(f"{args.turns:,} turns written in {time.perf_counter() - started:.1f} s "
-              f"({size / 1e6:.0f} MB without the index)")
-        took = fill_index(home)
-        grown = (home / "turnlog.sqlite3").stat().st_size
-        print(f"index built (the schema step's fill) in {took:.1f} s "
-              f"({args.turns / took:,.0f} turns/s; file {grown / 1e6:.0f} MB, "
-              f"+{(grown - size) / 1e6:.0f} MB)")
+        home = args.keep or Path(tmp)
+        if not (home / "turnlog.sqlite3").exists():
+            started = time.perf_counter()
+            build(home, args.turns)
+            size = (home / "turnlog.sqlite3").stat().st_size
+            print(f"{args.turns:,} turns written in {time.perf_counter() - started:.1f} s "
+                  f"({size / 1e6:.0f} MB without the index)", flush=True)
+            took = fill_index(home)
+            grown = (home / "turnlog.sqlite3").stat().st_size
+            print(f"index built (the schema step's fill) in {took:.1f} s "
+                  f"({args.turns / took:,.0f} turns/s; file {grown / 1e6:.0f} MB, "
+                  f"+{(grown - size) / 1e6:.0f} MB)", flush=True)
         with TurnlogStore.open(home) as store:
+            if args.keep is not None:
+                return 0 if time_queries(store, args.runs, args.turns) else 1
             met = time_queries(store, args.runs, args.turns)
             with_index, without = commit_latency(store, args.commit_rounds)
             w50, w95 = percentiles(with_index)

@@ -1,0 +1,112 @@
+"""Search in the window: the sidebar filters by text too; Ctrl+Shift+F lists the matching
+turns, and choosing one opens its conversation with the turn shown and selected."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from turnlog.ui.search import HitRole, snippet_html
+from turnlog.ui.transcript import Role, TranscriptModel
+from uihelpers import numbered, seed
+
+pytest_plugins = ["uiwindow"]
+
+
+def titles(window) -> list[str]:
+    model = window.sidebar.model
+    return [model.data(model.index(r)) for r in range(model.rowCount())]
+
+
+def test_the_sidebar_search_finds_text_as_well_as_titles(qtbot, store, make_window):
+    seed(store, "Weekend", [("去哪里？", "去香山看红叶。")])
+    seed(store, "香山 photos", [("q", "a")])
+    seed(store, "Work", [("接口的预算", "预算表在共享盘里。")])
+    window = make_window()
+    window.sidebar.search.setText("香山")  # typed (QTest cannot type Chinese)
+    qtbot.waitUntil(lambda: titles(window) == ["香山 photos", "Weekend"])
+    window.sidebar.search.clear()
+    window.sidebar.search.setText("预算")
+    qtbot.waitUntil(lambda: titles(window) == ["Work"])
+    window.sidebar.search.clear()
+    qtbot.keyClicks(window.sidebar.search, "nothing like it")
+    qtbot.waitUntil(lambda: titles(window) == [])
+    assert window.sidebar.empty.text() == "No conversation matches the search."
+
+
+def open_search(qtbot, window, query: str):
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    assert window.finder.action.shortcut().toString() == "Ctrl+Shift+F"
+    qtbot.keyClick(window.composer.edit, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)
+    panel = window.finder.panel
+    qtbot.waitUntil(lambda: window.finder.dock.isVisible() and panel.field.hasFocus())
+    qtbot.keyClicks(panel.field, query)
+    qtbot.waitUntil(lambda: panel.searched_query == query, timeout=5000)
+    return panel
+
+
+def test_ctrl_shift_f_lists_turns_and_a_choice_opens_and_selects_the_turn(
+        qtbot, store, make_window):
+    long = seed(store, "Long one", [*numbered(20), ("Where is the HYACINTH bed?", "By the fence."),
+                                    *numbered(180)])
+    other = seed(store, "Short", [("hello", "hi")])
+    window = make_window()
+    qtbot.waitUntil(lambda: window.conversation is not None
+                    and window.conversation.id == other.id)
+    panel = open_search(qtbot, window, "hyacinth")
+    model = panel.model
+    assert model.rowCount() == 1
+    row = [model.index(0, c).data() for c in range(4)]
+    assert row[:2] == ["Long one", "21"] and row[2].startswith("20")
+    assert "HYACINTH" in row[3]
+    assert "<b>HYACINTH</b>" in snippet_html(model.index(0, 3).data(HitRole))
+    assert panel.status.text() == "1 match."
+    qtbot.keyClick(panel.field, Qt.Key.Key_Down)
+    assert panel.results.hasFocus()
+    qtbot.keyClick(panel.results, Qt.Key.Key_Return)
+    view = window.view
+
+    def shown() -> bool:
+        current = view.currentIndex()
+        return (window.conversation is not None and window.conversation.id == long.id
+                and current.isValid() and current.data(Role.ORDINAL) == 21
+                and view.viewport().rect().intersects(view.visualRect(current)))
+
+    qtbot.waitUntil(shown, timeout=5000)
+    assert window.transcript.rowCount() > TranscriptModel.PAGE  # older turns joined the rows
+    assert view.selectionModel().isSelected(view.currentIndex())
+    assert window.sidebar.current().id == long.id
+
+
+def test_a_hit_in_the_open_conversation_scrolls_to_it(qtbot, store, make_window):
+    seed(store, "Only", [*numbered(5), ("Marigold seeds?", "In March."), *numbered(60)])
+    window = make_window()
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 66)
+    panel = open_search(qtbot, window, "marigold")
+    panel.results.activated.emit(panel.model.index(0, 3))
+    current = window.view.currentIndex()
+    assert current.data(Role.ORDINAL) == 6 and current.data(Role.QUESTION) == "Marigold seeds?"
+
+
+def test_esc_clears_the_search(qtbot, store, make_window):
+    seed(store, "Garden", [("tulips", "in spring"), ("more tulips", "yes")])
+    window = make_window()
+    panel = open_search(qtbot, window, "tulips")
+    assert panel.model.rowCount() == 2
+    qtbot.keyClick(panel.field, Qt.Key.Key_Escape)
+    assert panel.field.text() == "" and panel.model.rowCount() == 0
+    assert panel.status.text() == ""
+
+
+def test_odd_input_is_no_error_and_nothing_found_is_said(qtbot, store, make_window):
+    seed(store, "Garden", [("C++ and NOT", "a AND b")])
+    window = make_window()
+    panel = open_search(qtbot, window, '"unbalanced *')
+    assert panel.model.rowCount() == 0 and panel.status.text() == "Nothing matches."
+    panel.field.clear()
+    qtbot.keyClicks(panel.field, "C++")
+    qtbot.waitUntil(lambda: panel.searched_query == "C++")
+    assert panel.model.rowCount() == 1
+    assert QApplication.activeModalWidget() is None
