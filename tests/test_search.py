@@ -159,7 +159,8 @@ def test_a_turn_is_indexed_in_its_commit_and_a_refused_commit_leaves_nothing(sto
 def test_turns_written_many_at_once_are_indexed_too(store):
     """Rows written by any code (an import's batched insert), not only commit_turn."""
     conv = store.create_conversation("imported")
-    store.import_turns(conv.id, [pending(f"i{n}", f"imported question {n} 兰花") for n in range(50)])
+    store.import_turns(conv.id, [pending(f"i{n}", f"imported question {n} 兰花")
+                                 for n in range(50)])
     with store.db.atomic():
         store.db.cursor().executemany(
             "INSERT INTO turns (id, conversation_id, ordinal, question, answer, model, "
