@@ -110,3 +110,37 @@ def test_odd_input_is_no_error_and_nothing_found_is_said(qtbot, store, make_wind
     qtbot.waitUntil(lambda: panel.searched_query == "C++")
     assert panel.model.rowCount() == 1
     assert QApplication.activeModalWidget() is None
+
+
+def test_an_upgrade_that_indexes_shows_its_progress(qtbot, tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from turnlog.store import TurnlogStore
+    from turnlog.ui.startup import UpgradeProgress
+
+    home = tmp_path / "old"
+    home.mkdir()
+    shutil.copyfile(Path(__file__).parent / "data" / "turnlog-v2.sqlite3",
+                    home / "turnlog.sqlite3")
+    seen: list[tuple[int, int, bool]] = []
+    progress = UpgradeProgress(after_s=0)
+
+    def watched(done: int, total: int) -> None:
+        progress(done, total)
+        dialog = progress.dialog
+        seen.append((dialog.value(), dialog.maximum(), dialog.isVisible()))
+
+    with TurnlogStore.open(home, progress=watched) as store:
+        assert [h.turn_id for h in store.search("红叶")] == ["fx-zh-1"]
+    assert seen[0] == (0, 5, True) and seen[-1] == (5, 5, False)
+    assert "5 of 5 turns" in progress.dialog.labelText()
+
+
+def test_a_quick_upgrade_shows_nothing(qtbot, tmp_path):
+    from turnlog.ui.startup import UpgradeProgress
+
+    progress = UpgradeProgress(after_s=60)
+    progress(0, 5)
+    progress(5, 5)
+    assert progress.dialog is None

@@ -13,7 +13,7 @@ from ..store.search import SearchHit
 from .terminal import safe_for
 
 DEFAULT_LIMIT = 20
-MAX_LIMIT = 10_000
+MAX_LIMIT = 1_000
 
 
 def _limit(text: str) -> int:

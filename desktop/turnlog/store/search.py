@@ -33,7 +33,7 @@ import peewee
 from ..core.search import Snippet, Term, index_text, make_snippet, match_expression, parse_query
 
 FUNCTION = "turnlog_search_text_v1"
-FILL_BATCH = 2_000
+FILL_BATCH = 500
 Progress = Callable[[int, int], None]
 """(done, total) while the index is filled."""
 
@@ -143,10 +143,15 @@ class SearchHit:
                 "snippet": self.snippet.marked(), "superseded": self.superseded}
 
 
+RANK_WINDOW = 5_000
+"""At most this many matching turns, the newest, are ranked: bm25 costs a lookup per
+row, and a word found in nearly every turn of a large log would take ten times the
+first page's time budget to rank in full."""
 _TURN_HITS = (
     'SELECT t."id", t."conversation_id", t."ordinal", t."question", t."answer", '
-    't."created_at", c."title" FROM (SELECT rowid AS "key", rank AS "score" '
-    'FROM "search_turns" WHERE "search_turns" MATCH ? ORDER BY rank, rowid DESC '
+    't."created_at", c."title" FROM (SELECT "key", "score" FROM (SELECT rowid AS "key", '
+    'bm25("search_turns") AS "score" FROM "search_turns" WHERE "search_turns" MATCH ? '
+    f'ORDER BY rowid DESC LIMIT {RANK_WINDOW}) ORDER BY "score", "key" DESC '
     'LIMIT ? OFFSET ?) AS hit JOIN "turns" t ON t."conversation_id" = hit."key" >> 32 '
     'AND t."ordinal" = hit."key" & 4294967295 JOIN "conversations" c ON c."id" = '
     't."conversation_id" ORDER BY hit."score", hit."key" DESC'
@@ -169,7 +174,8 @@ def search(db: peewee.SqliteDatabase, query: str, *, limit: int = 20, offset: in
            titles: bool = True) -> list[SearchHit]:
     """The best `limit` hits for the plain-text `query`: conversations whose title
     matches first (on the first page, `titles`), then turns ranked by bm25, the newest
-    first on ties. Nothing to search for (`*`, punctuation): no hits."""
+    first on ties (among the newest `RANK_WINDOW` that match). Nothing to search for
+    (`*`, punctuation): no hits."""
     terms = parse_query(query)
     expression = match_expression(terms)
     if expression is None or limit <= 0:
