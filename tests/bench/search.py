@@ -11,7 +11,9 @@ for each kind of query, the first page of 20 ranked results through the store
 
 - a 2-character Chinese word (接口) in about 3 % of turns,
 - a single English word (orchid) in about 4 %,
-- a 3-word phrase ("rolling summary cache") in about 2 %,
+- a 3-word phrase ("planted hyacinth bulbs") in about 2 %,
+- a 3-word phrase of which two words are in nearly every turn ("rolling summary
+  cache", the filler's vocabulary is 32 words) in about 2 %,
 - a 1-character Chinese word (兰) in about 3 %,
 - a word in most turns (the).
 
@@ -54,12 +56,14 @@ HAN = "我们你他的是在有个这中大来上国到说时要就出会也子�
 QUERIES = [  # (what, query, goal: p95 ms)
     ("2-char Chinese word", "接口", 50),
     ("English word", "orchid", 50),
-    ("3-word phrase", '"rolling summary cache"', 50),
+    ("3-word phrase", '"planted hyacinth bulbs"', 50),
+    ("3-word phrase, 2 common", '"rolling summary cache"', 50),
     ("1-char Chinese word", "兰", 50),
     ("word in most turns", "the", 150),
 ]
 LIKE_WORDS = {"接口": "接口", "orchid": "orchid", '"rolling summary cache"':
-              "rolling summary cache", "兰": "兰", "the": "the"}
+              "rolling summary cache", '"planted hyacinth bulbs"': "planted hyacinth bulbs",
+              "兰": "兰", "the": "the"}
 
 
 def sentence(rng: random.Random) -> str:
@@ -82,6 +86,8 @@ def turn_text(rng: random.Random, size: int) -> str:
         parts.insert(rng.randrange(len(parts)), "the rolling summary cache")
     if rng.random() < 0.015:
         parts.insert(rng.randrange(len(parts)), "兰花")
+    if rng.random() < 0.01:
+        parts.insert(rng.randrange(len(parts)), "we planted hyacinth bulbs")
     return " ".join(parts)
 
 

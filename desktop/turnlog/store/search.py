@@ -80,7 +80,8 @@ def register(db: peewee.SqliteDatabase) -> None:
 
 def fill(db: peewee.SqliteDatabase, progress: Progress | None = None) -> None:
     """Index every turn and title already stored (the schema step's data part), in
-    batches, reporting (done, total) turns after each."""
+    batches, reporting (done, total) turns after each; (total, total) once the index is
+    merged into one segment."""
     register(db)
     total, last = db.execute_sql('SELECT count(*), max(rowid) FROM "turns"').fetchone()
     done, after = 0, 0
@@ -90,9 +91,12 @@ def fill(db: peewee.SqliteDatabase, progress: Progress | None = None) -> None:
         cursor = db.execute_sql(FILL_TURNS, (after, after + FILL_BATCH))
         after += FILL_BATCH
         done = min(total, done + max(cursor.rowcount, 0))
-        if progress is not None:
+        if progress is not None and done < total:
             progress(done, total)
     db.execute_sql(FILL_TITLES)
+    purge(db)  # one segment: the batches left many, and queries read each of them
+    if progress is not None and total:
+        progress(total, total)
 
 
 def purge(db: peewee.SqliteDatabase, *, turns: bool = True) -> None:
