@@ -144,3 +144,26 @@ def test_a_quick_upgrade_shows_nothing(qtbot, tmp_path):
     progress(0, 5)
     progress(5, 5)
     assert progress.dialog is None
+
+
+def test_a_hit_elsewhere_waits_while_a_request_runs(qtbot, store, make_window, loopback):
+    from loopback import Behaviour
+
+    elsewhere = seed(store, "Elsewhere", [("Where are the PEONIES?", "By the gate.")])
+    here = seed(store, "Here", [("hello", "hi")])
+    window = make_window()
+    qtbot.waitUntil(lambda: window.conversation is not None
+                    and window.conversation.id == here.id)
+    loopback.script(Behaviour.hang())
+    window.composer.edit.setPlainText("Still there?")
+    window.send()
+    qtbot.waitUntil(lambda: window.running)
+    panel = open_search(qtbot, window, "peonies")
+    panel.results.activated.emit(panel.model.index(0, 0))
+    assert window.conversation.id == here.id  # the running request's conversation stays
+    assert "request is running" in panel.status.text()
+    window.stop()
+    qtbot.waitUntil(lambda: not window.running, timeout=10_000)
+    panel.results.activated.emit(panel.model.index(0, 0))
+    qtbot.waitUntil(lambda: window.conversation.id == elsewhere.id
+                    and window.view.currentIndex().data(Role.ORDINAL) == 1, timeout=5000)

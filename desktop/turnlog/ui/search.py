@@ -281,6 +281,9 @@ class SearchHost(Protocol):
     view: TranscriptView
     view_menu: QMenu
 
+    @property
+    def running(self) -> bool: ...
+
     def refresh_conversations(self, select_id: int | None = None) -> None: ...
 
 
@@ -292,16 +295,21 @@ class TurnJump:
         self._waiting: SearchHit | None = None
         window.transcript.modelReset.connect(self._loaded)
 
-    def go(self, hit: SearchHit) -> None:
+    def go(self, hit: SearchHit) -> bool:
+        """Show `hit`; False while a request runs in another conversation (the window
+        stays on it, as the sidebar does)."""
         window = self.window
         if window.conversation is not None and window.conversation.id == hit.conversation_id:
             self._waiting = None
             self._show(hit)
-            return
+            return True
+        if window.running:
+            return False
         self._waiting = hit
         if not window.sidebar.select(hit.conversation_id):  # hidden by the sidebar's filter
             window.sidebar.search.clear()
             window.refresh_conversations(select_id=hit.conversation_id)
+        return True
 
     def _loaded(self) -> None:
         hit, window = self._waiting, self.window
@@ -345,12 +353,17 @@ class SearchDock:
         window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
         self.dock.hide()
         self.jump = TurnJump(window)
-        self.panel.chosen.connect(self.jump.go)
+        self.panel.chosen.connect(self._go)
         self.action = QAction("Search all &text…", window)
         self.action.setShortcut(QKeySequence("Ctrl+Shift+F"))
         self.action.setStatusTip("Find a turn in any conversation by its words")
         self.action.triggered.connect(lambda _checked=False: self.open())
         window.view_menu.addAction(self.action)
+
+    def _go(self, hit: SearchHit) -> None:
+        if not self.jump.go(hit):
+            self.panel.status.setText("A request is running: stop it or let it finish, "
+                                      "then open the result.")
 
     def open(self) -> None:
         """Show the panel with its field focused and its text selected."""
