@@ -15,6 +15,8 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QRect,
+    QSize,
     Qt,
     QTimer,
     Signal,
@@ -23,15 +25,14 @@ from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QPainter, QPalette, 
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
-    QHeaderView,
     QLabel,
     QLineEdit,
+    QListView,
     QMainWindow,
     QMenu,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -97,11 +98,24 @@ class SearchHitsModel(QAbstractTableModel):
         hit = self._hits[index.row()]
         if role == HitRole:
             return hit
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+        if role == Qt.ItemDataRole.DisplayRole:
             return self._text(hit, index.column())
-        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 3:
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return f"{self.where(hit)}: {self._text(hit, 3)}"
+        if role == Qt.ItemDataRole.ToolTipRole:
             return visible(hit.snippet.marked("", ""))
         return None
+
+    @staticmethod
+    def where(hit: SearchHit) -> str:
+        """Conversation · turn · date, as the list's first line says it."""
+        parts = [SearchHitsModel._text(hit, 0)]
+        turn = SearchHitsModel._text(hit, 1)
+        parts.append("title" if hit.ordinal is None else f"turn {turn}")
+        when = SearchHitsModel._text(hit, 2)
+        if when:
+            parts.append(when)
+        return " · ".join(parts)
 
     @staticmethod
     def _text(hit: SearchHit, column: int) -> str:
@@ -117,8 +131,34 @@ class SearchHitsModel(QAbstractTableModel):
         return visible(hit.snippet.marked("", ""))
 
 
-class SnippetDelegate(QStyledItemDelegate):
-    """Paints a snippet with its matches in bold (escaped text: nothing in it is markup)."""
+class HitDelegate(QStyledItemDelegate):
+    """Paints a hit in two parts: where it is (conversation · turn · date, dimmed), then
+    its snippet with the matches in bold, wrapped to at most `LINES` lines. The snippet is
+    escaped text (nothing in it is markup)."""
+
+    LINES = 3
+    PAD = 4
+
+    def _document(self, hit: SearchHit, option: QStyleOptionViewItem,
+                  color: str) -> QTextDocument:
+        doc = QTextDocument()
+        doc.setDefaultFont(option.font)
+        doc.setDocumentMargin(0)
+        doc.setHtml(f'<span style="color:{color}">{snippet_html(hit)}</span>')
+        doc.setTextWidth(max(40, option.rect.width() - 2 * self.PAD))
+        return doc
+
+    def _snippet_height(self, doc: QTextDocument, option: QStyleOptionViewItem) -> int:
+        return min(int(doc.size().height()), self.LINES * option.fontMetrics.lineSpacing())
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # noqa: N802
+        hit = index.data(HitRole)
+        line = option.fontMetrics.lineSpacing()
+        if not isinstance(hit, SearchHit):
+            return QSize(option.rect.width(), line + 2 * self.PAD)
+        doc = self._document(hit, option, "black")
+        return QSize(option.rect.width(),
+                     line + self._snippet_height(doc, option) + 3 * self.PAD)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
         hit = index.data(HitRole)
@@ -131,16 +171,23 @@ class SnippetDelegate(QStyledItemDelegate):
         if style is not None:
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter,
                               option.widget)
-        doc = QTextDocument()
-        doc.setDefaultFont(option.font)
-        doc.setDocumentMargin(2)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        color = option.palette.color(QPalette.ColorRole.HighlightedText if selected
-                                     else QPalette.ColorRole.Text).name()
-        doc.setHtml(f'<span style="color:{color}">{snippet_html(hit)}</span>')
+        palette = option.palette
+        text = palette.color(QPalette.ColorRole.HighlightedText if selected
+                             else QPalette.ColorRole.Text)
+        dim = text if selected else palette.color(QPalette.ColorRole.PlaceholderText)
+        rect = option.rect.adjusted(self.PAD, self.PAD, -self.PAD, -self.PAD)
+        line = option.fontMetrics.lineSpacing()
         painter.save()
-        painter.translate(option.rect.topLeft())
-        painter.setClipRect(0, 0, option.rect.width(), option.rect.height())
+        painter.setPen(dim)
+        where = option.fontMetrics.elidedText(SearchHitsModel.where(hit),
+                                              Qt.TextElideMode.ElideRight, rect.width())
+        painter.drawText(QRect(rect.left(), rect.top(), rect.width(), line),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, where)
+        doc = self._document(hit, option, text.name())
+        top = rect.top() + line + self.PAD
+        painter.translate(rect.left(), top)
+        painter.setClipRect(0, 0, rect.width(), self._snippet_height(doc, option))
         doc.drawContents(painter)
         painter.restore()
 
@@ -175,7 +222,7 @@ class SearchPanel(QWidget):
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
         self.model = SearchHitsModel(self)
-        self.results = self._table()
+        self.results = self._list()
         self.results.installEventFilter(self)
         layout.addWidget(self.results, 1)
         self._timer = QTimer(self)
@@ -185,24 +232,21 @@ class SearchPanel(QWidget):
         self.field.textChanged.connect(lambda _text: self._timer.start())
         self.field.returnPressed.connect(self._first_or_run)
 
-    def _table(self) -> QTableView:
-        table = QTableView(self)
-        table.setObjectName("searchResults")
-        table.setAccessibleName("Search results: conversation, turn, date and snippet")
-        table.setModel(self.model)
-        table.setItemDelegateForColumn(3, SnippetDelegate(table))
-        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        table.setWordWrap(False)
-        table.verticalHeader().hide()
-        header = table.horizontalHeader()
-        for column in (0, 1, 2):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
-        table.activated.connect(self._activated)
-        table.clicked.connect(self._activated)
-        return table
+    def _list(self) -> QListView:
+        results = QListView(self)
+        results.setObjectName("searchResults")
+        results.setAccessibleName("Search results: conversation, turn, date and snippet")
+        results.setModel(self.model)
+        results.setItemDelegate(HitDelegate(results))
+        results.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        results.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        results.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        results.setResizeMode(QListView.ResizeMode.Adjust)
+        results.setSpacing(1)
+        results.activated.connect(self._activated)
+        results.clicked.connect(self._activated)
+        return results
 
     # -------------------------------------------------------------------- queries
     def run(self) -> None:
@@ -265,7 +309,7 @@ class SearchPanel(QWidget):
             if watched is self.field and event.key() == Qt.Key.Key_Down and \
                     self.model.rowCount():
                 self.results.setFocus()
-                self.results.selectRow(0)
+                self.results.setCurrentIndex(self.model.index(0, 0))
                 return True
         return super().eventFilter(watched, event)
 
@@ -366,7 +410,14 @@ class SearchDock:
                                       "then open the result.")
 
     def open(self) -> None:
-        """Show the panel with its field focused and its text selected."""
+        """Show the panel with its field focused and its text selected (the first time
+        with most of the height beside the conversation list)."""
+        if self.dock.isHidden() and not self.dock.isFloating():
+            window = self.dock.parentWidget()
+            assert isinstance(window, QMainWindow)
+            self.dock.show()
+            window.resizeDocks([window.sidebar_dock, self.dock], [1, 2],  # type: ignore[attr-defined]
+                               Qt.Orientation.Vertical)
         self.dock.show()
         self.dock.raise_()
         self.panel.field.setFocus()
