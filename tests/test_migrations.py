@@ -22,11 +22,18 @@ from turnlog.store import TurnlogStore, upgrade
 from turnlog.store.errors import DatabaseCorrupt, UpgradeFailed
 from turnlog.store.log import PRAGMAS
 from turnlog.store.migrations import MIGRATIONS, SCHEMA_VERSION
-from turnlog.store.models import ConversationRow, RequestRow, SummaryRow, TurnRow
+from turnlog.store.models import (
+    ConversationRow,
+    ForkRow,
+    RequestRow,
+    SummaryRow,
+    SupersedeRow,
+    TurnRow,
+)
 
 DATA = Path(__file__).parent / "data"
 FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog-v*.sqlite3")}
-ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow]
+ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, ForkRow]
 
 
 def _content():
@@ -100,9 +107,9 @@ def test_fixtures_are_what_their_version_wrote():
 def test_a_new_database_is_the_schema_the_releases_made(turnlog_home):
     TurnlogStore.open(turnlog_home).close()
     new = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
-    made_by_v2 = sqlite3.connect(f"file:{FIXTURES[2]}?immutable=1", uri=True)
+    made_by_newest = sqlite3.connect(f"file:{FIXTURES[SCHEMA_VERSION]}?immutable=1", uri=True)
     query = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
-    assert new.execute(query).fetchall() == made_by_v2.execute(query).fetchall()
+    assert new.execute(query).fetchall() == made_by_newest.execute(query).fetchall()
     assert new.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert not upgrade.copies(turnlog_home / "turnlog.sqlite3")
 

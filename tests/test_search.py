@@ -291,3 +291,13 @@ def test_no_query_is_an_fts5_error(query):
     con.execute(next(s for s in SCHEMA if '"search_turns"' in s and "VIRTUAL" in s))
     con.execute("INSERT INTO search_turns (rowid, question, answer) VALUES (1, 'x', 'y')")
     con.execute('SELECT rowid FROM "search_turns" WHERE "search_turns" MATCH ?', (expression,))
+
+
+def test_a_superseded_version_is_found_and_marked(store):
+    conv = store.create_conversation("versions")
+    store.commit_turn(conv.id, pending("v1", "Which CROCUS colour?", "Purple."))
+    store.commit_turn(conv.id, PendingTurn("v2", "Which CROCUS colour?", "Yellow, then.", "m",
+                                           "stop", Usage(), STAMP, replaces="v1"))
+    hits = {h.turn_id: h.superseded for h in store.search("crocus")}
+    assert hits == {"v1": True, "v2": False}
+    assert store.search("purple")[0].to_json()["superseded"] is True

@@ -39,6 +39,7 @@ from .settings import SettingsDialog
 from .sidebar import Sidebar, shown_title
 from .storage_faults import StorageFaults
 from .tasks import TaskRunner
+from .versions import VersionControls
 from .wiring import wire
 
 log = logging.getLogger(__name__)
@@ -95,6 +96,7 @@ class MainWindow(QMainWindow):
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
         wire(self)
+        self.versions = VersionControls(self, self)  # regenerate, edit, use, fork
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
         self.export_action, self.delete_all_action = menus.export, menus.delete_all
