@@ -306,6 +306,7 @@ def test_a_superseded_version_is_found_and_marked(store):
     store.commit_turn(conv.id, pending("v1", "Which CROCUS colour?", "Purple."))
     store.commit_turn(conv.id, PendingTurn("v2", "Which CROCUS colour?", "Yellow, then.", "m",
                                            "stop", Usage(), STAMP, replaces="v1"))
-    hits = {h.turn_id: h.superseded for h in store.search("crocus")}
-    assert hits == {"v1": True, "v2": False}
+    hits = {h.turn_id: (h.superseded, h.ordinal, h.row_ordinal)
+            for h in store.search("crocus")}
+    assert hits == {"v1": (True, 1, 2), "v2": (False, 2, 2)}
     assert store.search("purple")[0].to_json()["superseded"] is True

@@ -343,13 +343,29 @@ class TurnlogStore:
         `store.search.search`)."""
         with self._guard():
             hits = search.search(self.db, query, limit=limit, offset=offset)
-            hidden: dict[int, frozenset[str]] = {}
-            for hit in hits:
-                if hit.turn_id is not None and hit.conversation_id not in hidden:
-                    hidden[hit.conversation_id] = versions.read(hit.conversation_id).superseded
-        # A superseded version is found too, and marked as such.
-        return [replace(h, superseded=True) if h.turn_id in hidden.get(h.conversation_id, ())
-                else h for h in hits]
+            return [self._marked(hit, found) for hit, found in
+                    zip(hits, self._versions_of(hits), strict=True)]
+
+    def _versions_of(self, hits: list[SearchHit]) -> list[Versions | None]:
+        known: dict[int, Versions] = {}
+        out: list[Versions | None] = []
+        for hit in hits:
+            if hit.turn_id is None:
+                out.append(None)
+                continue
+            if hit.conversation_id not in known:
+                known[hit.conversation_id] = versions.read(hit.conversation_id)
+            out.append(known[hit.conversation_id])
+        return out
+
+    def _marked(self, hit: SearchHit, found: Versions | None) -> SearchHit:
+        """A superseded version is found too: marked as such, with the ordinal of the row
+        that shows it (its active version's)."""
+        if hit.turn_id is None or found is None or not found.is_superseded(hit.turn_id):
+            return replace(hit, row_ordinal=hit.ordinal)
+        row = TurnRow.get_or_none(TurnRow.id == found.active_of(hit.turn_id))
+        return replace(hit, superseded=True,
+                       row_ordinal=row.ordinal if row is not None else hit.ordinal)
 
     def update_conversation(
         self,

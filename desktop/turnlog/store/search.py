@@ -140,6 +140,8 @@ class SearchHit:
     created_at: datetime | None
     snippet: Snippet
     superseded: bool = False
+    # The row that shows the turn: its own ordinal, or its active version's when superseded.
+    row_ordinal: int | None = None
 
     def to_json(self) -> dict[str, object]:
         return {"conversation": self.conversation_id, "title": self.title,

@@ -370,9 +370,15 @@ class TurnJump:
     def _show(self, hit: SearchHit) -> bool:
         if hit.ordinal is None:
             return True  # a title: the conversation is what was asked for
-        index = self.window.transcript.reveal(hit.ordinal)
+        model = self.window.transcript
+        index = model.reveal(hit.row_ordinal or hit.ordinal)
         if index is None:
             return False
+        for _ in range(len(model.versions.group(hit.turn_id or ""))):
+            shown = model.shown_turn(index.row())
+            if not hit.superseded or shown is None or shown.id == hit.turn_id:
+                break  # a superseded version: shown in its row, when its versions are known
+            model.step_version(index.row(), -1)
         view = self.window.view
         view.setCurrentIndex(index)
         view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
