@@ -167,3 +167,27 @@ def test_a_hit_elsewhere_waits_while_a_request_runs(qtbot, store, make_window, l
     panel.results.activated.emit(panel.model.index(0, 0))
     qtbot.waitUntil(lambda: window.conversation.id == elsewhere.id
                     and window.view.currentIndex().data(Role.ORDINAL) == 1, timeout=5000)
+
+
+def test_a_superseded_version_opens_in_its_row(qtbot, store, make_window):
+    from datetime import UTC, datetime
+
+    from turnlog.core.model import Usage
+    from turnlog.core.send import PendingTurn
+
+    conversation = seed(store, "Versions", numbered(3))
+    store.commit_turn(conversation.id, PendingTurn("old", "Which CROCUS?", "Purple crocus.",
+                                                   "m", "stop", Usage(), datetime.now(UTC)))
+    store.commit_turn(conversation.id, PendingTurn("new", "Which CROCUS?", "Yellow.", "m",
+                                                   "stop", Usage(), datetime.now(UTC),
+                                                   replaces="old"))
+    window = make_window()
+    qtbot.waitUntil(lambda: window.transcript.versions.group("new") == ("old", "new"),
+                    timeout=5000)
+    panel = open_search(qtbot, window, "purple")
+    assert panel.model.index(0, 1).data() == "4 (superseded)"
+    panel.results.activated.emit(panel.model.index(0, 0))
+    current = window.view.currentIndex()
+    assert window.transcript.turn_at(current.row()).id == "new"  # the row of the one in use
+    assert window.transcript.shown_turn(current.row()).id == "old"  # showing the one found
+    assert current.data(Role.ORDINAL) == 4
