@@ -569,6 +569,7 @@ class TurnlogStore:
                 finish_reason=pending.finish_reason,
                 created_at=pending.created_at.isoformat(timespec="microseconds"),
                 usage=json.dumps(usage) if usage else None,
+                reasoning=pending.reasoning,
             )
             ConversationRow.update(
                 next_ordinal=ordinal + 1, updated_at=rows.now_iso()

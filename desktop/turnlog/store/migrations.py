@@ -78,6 +78,11 @@ V_VERSIONS = (
     'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE)',
 )
 
+# A reasoning model's reasoning, kept with its turn (and deleted with it).
+V_REASONING = (
+    """ALTER TABLE "turns" ADD COLUMN "reasoning" TEXT NOT NULL DEFAULT ''""",
+)
+
 Progress = Callable[[int, int], None]
 """(done, total) of a step that moves data, for a start-up that shows it."""
 
@@ -103,7 +108,7 @@ Step = Sequence[str] | Callable[[peewee.SqliteDatabase], None] | FillStep
 """SQL statements run in order, or a callable given the database (for moving data)."""
 
 # Append new steps; never edit a released one.
-MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_SEARCH]
+MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
