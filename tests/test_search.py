@@ -20,7 +20,7 @@ from turnlog.core.search import index_text, match_expression, parse_query
 from turnlog.core.send import PendingTurn
 from turnlog.store import TurnlogStore
 from turnlog.store.errors import StoreError
-from turnlog.store.migrations import SCHEMA_VERSION
+from turnlog.store.migrations import MIGRATIONS, V_SEARCH
 from turnlog.store.search import SCHEMA, install
 
 DATA = Path(__file__).parent / "data"
@@ -206,7 +206,8 @@ def test_deletes_take_the_tokens_out_of_the_index(garden):
 FIXTURES = sorted(int(p.stem.removeprefix("turnlog-v")) for p in DATA.glob("turnlog-v*.sqlite3"))
 
 
-@pytest.mark.parametrize("version", [v for v in FIXTURES if v < SCHEMA_VERSION])
+# Databases made before the search step (a later step's upgrade has no index to fill).
+@pytest.mark.parametrize("version", [v for v in FIXTURES if v <= MIGRATIONS.index(V_SEARCH)])
 def test_an_upgraded_database_is_searchable_with_its_progress_reported(tmp_path, version):
     home = tmp_path / "home"
     home.mkdir()
