@@ -69,3 +69,18 @@ def test_checks_name_what_is_wrong(store):
         store.add_pin(cid, "x", sources=["no-such-turn"])
     with pytest.raises(NotFound):
         store.remove_preference(99)
+
+
+def test_fork_from_here_takes_the_pins_of_the_turns_it_copies(store):
+    source, ids = conversation_with(store, "K")
+    store.add_pin(source, "PIN-FROM-1", sources=[ids[0]])
+    store.add_pin(source, "PIN-FROM-3", sources=[ids[2]])
+    store.add_note(source, "NOTE-OF-SOURCE")
+    fork, _ = store.fork(source, 3)
+    copied = store.turns(fork.id)
+    assert [(p.text, p.sources) for p in store.pins(fork.id)] == [
+        ("PIN-FROM-1", (copied[0].id,))]
+    memory = store.memory(fork.id)
+    assert [p.text for p in memory.pins] == ["PIN-FROM-1"]
+    assert "NOTE-OF-SOURCE" not in [i.text for i in memory.optional]
+    assert [p.text for p in store.pins(source)] == ["PIN-FROM-1", "PIN-FROM-3"]

@@ -646,10 +646,11 @@ class TurnlogStore(MemoryStore):
                                      & (TurnRow.ordinal == at_ordinal))
         if at is None:
             raise NotFound(f"Conversation {conversation_id} has no turn {at_ordinal}.")
+        kept = [t for t in self.active_turns(conversation_id) if t.ordinal < at_ordinal]
         copies = [PendingTurn(id=uuid.uuid4().hex, question=t.question, answer=t.answer,
                               model=t.model, finish_reason=t.finish_reason, usage=t.usage,
                               created_at=t.created_at)
-                  for t in self.active_turns(conversation_id) if t.ordinal < at_ordinal]
+                  for t in kept]
         with self._guard(), self.db.atomic("IMMEDIATE"):
             fork = self.create_conversation(
                 title or source.title, system_prompt=source.system_prompt,
@@ -657,6 +658,9 @@ class TurnlogStore(MemoryStore):
             ForkRow.create(conversation=fork.id, source_id=conversation_id,
                            at_ordinal=at_ordinal)
             self.import_turns(fork.id, copies)
+            # The pins taken from the copied turns come along, their sources remapped.
+            self.copy_pins(conversation_id, fork.id,
+                           {t.id: c.id for t, c in zip(kept, copies, strict=True)})
         drafts.save_draft(self.home, fork.id, str(at.question))  # ready in its composer
         return self.conversation(fork.id), str(at.question)
 
