@@ -39,13 +39,12 @@ find "$tree" -type d -exec chmod 755 {} +
 find "$tree" -type f ! -perm -u+x -exec chmod 644 {} +
 find "$tree" -type f -perm -u+x -exec chmod 755 {} +
 
-# The system libraries the bundle does not carry: Qt's X11 platform plugin and what it
-# loads (OpenGL, fonts, D-Bus, XKB, the xcb helpers), and the C/C++ runtimes.
-depends="libc6, libstdc++6, libgcc-s1, libgomp1, zlib1g, libegl1, libgl1, libopengl0, \
-libfontconfig1, libfreetype6, libdbus-1-3, libglib2.0-0, libx11-6, libx11-xcb1, libxcb1, \
-libxkbcommon0, libxkbcommon-x11-0, libxcb-cursor0, libxcb-icccm4, libxcb-image0, \
-libxcb-keysyms1, libxcb-render-util0, libxcb-shape0, libxcb-randr0, libxcb-render0, \
-libxcb-shm0, libxcb-sync1, libxcb-xfixes0, libxcb-xkb1, libxcb-util1"
+# The system libraries the bundle leaves to the system (PyInstaller never bundles the C
+# library or the graphics stack): OpenGL/EGL, DRM, the X connection and, for Qt's Wayland
+# plugin, Wayland's client libraries; fontconfig for its configuration and fonts.
+# tests/test_bundle.py checks this list against what the bundled libraries link to.
+depends="libc6, libegl1, libgl1, libglx0, libglvnd0, libdrm2, libxcb1, libwayland-client0, \
+libwayland-cursor0, libwayland-egl1, libfontconfig1"
 installed_kib=$(du -sk --exclude=DEBIAN "$tree" | cut -f1)
 cat >"$tree/DEBIAN/control" <<EOF
 Package: turnlog
@@ -54,7 +53,7 @@ Architecture: $arch
 Maintainer: The Turnlog authors <turnlog@users.noreply.github.com>
 Installed-Size: $installed_kib
 Depends: $depends
-Recommends: fonts-noto-cjk, fonts-noto-color-emoji, gnome-keyring
+Recommends: fonts-noto-cjk, fonts-noto-color-emoji, gnome-keyring, xdg-utils
 Section: net
 Priority: optional
 Homepage: https://github.com/turnlog/turnlog
@@ -67,5 +66,5 @@ Description: chat client that keeps every turn and shows what each request carri
  A small built-in model (SmolLM2-135M-Instruct, Apache-2.0) answers offline.
 EOF
 deb=$out/turnlog_${version}_${arch}.deb
-nice -n 10 dpkg-deb --root-owner-group -Zxz --build "$tree" "$deb" >/dev/null
+nice -n 10 dpkg-deb --root-owner-group -Zzstd --build "$tree" "$deb" >/dev/null
 echo "build-deb: $deb"

@@ -14,6 +14,7 @@ from PySide6.QtGui import QDesktopServices
 
 import turnlog
 from turnlog.app import open_window
+from turnlog.localmodel import available
 from turnlog.store import TurnlogStore
 
 DESKTOP = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "desktop")
@@ -75,3 +76,18 @@ def test_about_shows_versions_data_directory_and_log_and_opens_their_folders(
     finally:
         window.shutdown()
         store.close()
+
+
+@pytest.mark.realmodel
+@pytest.mark.skipif(not available().ok, reason="needs the local extra (turnlog[local])")
+def test_smoke_test_asks_the_builtin_model_on_a_temporary_data_directory(tmp_path):
+    home = tmp_path / "mine"
+    home.mkdir()
+    env = dict(os.environ, TURNLOG_HOME=str(home), PYTHONPATH=DESKTOP,
+               QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run([sys.executable, "-m", "turnlog", "--smoke-test"], env=env,
+                            capture_output=True, text=True, timeout=600, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "smoke test: answer committed as turn 1" in result.stdout
+    assert "smoke test: passed" in result.stdout
+    assert list(home.iterdir()) == []  # the data directory the user set is never touched
