@@ -176,8 +176,10 @@ def open_data() -> tuple[Path, TurnlogStore | StoreError]:
         return Path(err.filename or os.environ.get(ENV_HOME, ".")), known
     if configure_logging(home):
         enable_fault_log(home)
+    from .ui.startup import UpgradeProgress  # an upgrade that indexes shows its progress
+
     try:
-        return home, TurnlogStore.open(home)
+        return home, TurnlogStore.open(home, progress=UpgradeProgress())
     except StoreError as err:
         return home, err
     except OSError as err:
