@@ -128,7 +128,7 @@ class MainWindow(QMainWindow):
 
     def show_about(self) -> AboutDialog:
         """Help → About: the app, and the built-in model with its license."""
-        dialog = AboutDialog(self)
+        dialog = AboutDialog(self, home=self.store.home)
         dialog.open()
         return dialog
 
