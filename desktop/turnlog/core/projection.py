@@ -40,6 +40,7 @@ class PartKind(enum.Enum):
     PINNED = "pinned"
     SUMMARY = "summary"
     TURN = "turn"
+    SIDE = "side"  # an earlier side question and its answer (side requests only)
     QUESTION = "question"
 
 
