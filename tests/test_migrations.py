@@ -22,11 +22,17 @@ from turnlog.store import TurnlogStore, upgrade
 from turnlog.store.errors import DatabaseCorrupt, UpgradeFailed
 from turnlog.store.log import PRAGMAS
 from turnlog.store.migrations import MIGRATIONS, SCHEMA_VERSION
-from turnlog.store.models import ConversationRow, RequestRow, SummaryRow, TurnRow
+from turnlog.store.models import (
+    ConversationRow,
+    RequestRow,
+    SideQuestionRow,
+    SummaryRow,
+    TurnRow,
+)
 
 DATA = Path(__file__).parent / "data"
 FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog-v*.sqlite3")}
-ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow]
+ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SideQuestionRow]
 
 
 def _content():
@@ -96,9 +102,9 @@ def test_fixtures_are_what_their_version_wrote():
 def test_a_new_database_is_the_schema_the_releases_made(turnlog_home):
     TurnlogStore.open(turnlog_home).close()
     new = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
-    made_by_v2 = sqlite3.connect(f"file:{FIXTURES[2]}?immutable=1", uri=True)
+    made_by_newest = sqlite3.connect(f"file:{FIXTURES[SCHEMA_VERSION]}?immutable=1", uri=True)
     query = "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
-    assert new.execute(query).fetchall() == made_by_v2.execute(query).fetchall()
+    assert new.execute(query).fetchall() == made_by_newest.execute(query).fetchall()
     assert new.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert not upgrade.copies(turnlog_home / "turnlog.sqlite3")
 
@@ -142,6 +148,30 @@ def _check_content(store: TurnlogStore, version: int) -> None:
     assert summary.usages == tuple(Usage(*u) for u in CONTENT.SUMMARY["usages"])
     assert summary.warnings == CONTENT.SUMMARY["warnings"]
     assert isinstance(summary.created_at, datetime)
+    _check_side(store, conversations, version)
+
+
+def _made_with_side_questions(version: int) -> bool:
+    con = sqlite3.connect(f"file:{FIXTURES[version]}?immutable=1", uri=True)
+    try:
+        return bool(con.execute("SELECT 1 FROM sqlite_master WHERE name = 'side_questions'")
+                    .fetchone())
+    finally:
+        con.close()
+
+
+def _check_side(store: TurnlogStore, conversations, version: int) -> None:
+    """Side questions: none in a database made before they existed (the step adds an empty
+    table), else the fixture's one, intact."""
+    sides = store.side_questions(conversations[CONTENT.SIDE["conversation"]].id)
+    if not _made_with_side_questions(version):
+        assert sides == []
+        return
+    (side,) = sides
+    assert (side.id, side.question, side.answer, side.model, side.usage, side.sent) == (
+        CONTENT.SIDE["id"], CONTENT.SIDE["question"], CONTENT.SIDE["answer"],
+        CONTENT.SIDE["model"], Usage(*CONTENT.SIDE["usage"]), CONTENT.SIDE["sent"])
+    assert side.created_at == CONTENT.STAMP
 
 
 @pytest.mark.parametrize("version", sorted(FIXTURES))

@@ -6,6 +6,7 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     schema  commit   what it added
     v1      8d40368  conversations, turns, request records
     v2      e137364  rolling summaries
+    side    (branch side)  side questions (its number is fixed when the steps are ordered)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has
@@ -89,6 +90,16 @@ SUMMARY = {
     "warnings": ("an unreadable turn was skipped ⚠️",),
 }
 
+SIDE = {
+    "conversation": 0,
+    "id": "fx-side-1",
+    "question": "我们决定去哪里？🤔",
+    "answer": "香山。",
+    "model": "qwen2.5",
+    "usage": (50, 4, 54),
+    "sent": (1, 2),
+}
+
 
 def make(path: Path) -> None:
     from turnlog.core.model import ConversationSettings, Usage
@@ -131,6 +142,14 @@ def make(path: Path) -> None:
                 usages=tuple(Usage(*u) for u in SUMMARY["usages"]),
                 warnings=SUMMARY["warnings"],
                 generation=store.generation(cid),
+            ))
+        if hasattr(store, "add_side_question"):
+            from turnlog.core.side import SideQuestion
+
+            store.add_side_question(ids[SIDE["conversation"]], SideQuestion(
+                id=SIDE["id"], question=SIDE["question"], answer=SIDE["answer"],
+                model=SIDE["model"], created_at=STAMP, usage=Usage(*SIDE["usage"]),
+                body_bytes=321, input_tokens=99, sent=SIDE["sent"],
             ))
         store.close()
         db = home / "turnlog.sqlite3"

@@ -19,10 +19,12 @@ from ..chat import (  # options_for: the window imports it here
 )
 from ..core.budget import InvalidBudget
 from ..core.compaction import preview
+from ..core.failures import StoreError
 from ..core.model import Usage
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import PendingTurn, check_question
-from ..export import FORMAT_VERSION, FORMATS, export_text
+from ..core.side import SideQuestion
+from ..export import FORMAT_VERSION, FORMATS, export_text, side_of
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
 from ..paths import data_dir
@@ -216,11 +218,15 @@ def _parse_line(line: str, number: int) -> dict[str, Any]:
     return obj
 
 
-def read_jsonl(stream: TextIO) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Parse an export: a header line, then one object per turn. Blank lines are skipped;
-    a byte-order mark at the start is allowed. Every error names its line."""
+def read_jsonl(
+    stream: TextIO,
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[SideQuestion]]:
+    """Parse an export: a header line, then one object per turn or side question. Blank
+    lines are skipped; a byte-order mark at the start is allowed. Every error names its
+    line."""
     header: dict[str, Any] | None = None
     turns: list[dict[str, Any]] = []
+    sides: list[SideQuestion] = []
     for number, line in enumerate(stream, start=1):
         if number == 1:
             line = line.removeprefix("\ufeff")
@@ -234,6 +240,13 @@ def read_jsonl(stream: TextIO) -> tuple[dict[str, Any], list[dict[str, Any]]]:
                 )
             header = obj
             continue
+        try:
+            side = side_of(obj)
+        except ValueError as err:
+            raise ImportError_(f"line {number}: {err}") from None
+        if side is not None:
+            sides.append(side)
+            continue
         for key in ("question", "answer"):
             value = obj.get(key)
             if not isinstance(value, str) or not value.strip():
@@ -245,13 +258,13 @@ def read_jsonl(stream: TextIO) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         turns.append(obj)
     if header is None:
         raise ImportError_("the file is empty: expected a header line")
-    return header, turns
+    return header, turns, sides
 
 
 def run_import(args: argparse.Namespace) -> int:
     try:
         with args.file.open(encoding="utf-8", errors="strict") as stream:
-            header, lines = read_jsonl(stream)
+            header, lines, sides = read_jsonl(stream)
     except (OSError, UnicodeDecodeError, ImportError_) as err:
         print(f"error: cannot import {args.file}: {err}", file=sys.stderr)
         return 1
@@ -280,6 +293,7 @@ def run_import(args: argparse.Namespace) -> int:
             system_prompt=str(header.get("system") or ""),
             model=model,
             turns=pending,
+            side=[replace(s, id=uuid.uuid4().hex) for s in sides],
         )
     print(conversation.id)
     return 0
@@ -312,10 +326,21 @@ def _report_skipped(found: Readable) -> int:
     return EXIT_DAMAGED
 
 
+def _side_questions(conversation_id: int) -> list[SideQuestion]:
+    """The conversation's side questions for an export; none when they cannot be read
+    (a damaged database still exports its turns)."""
+    try:
+        with TurnlogStore.open(data_dir(), readonly=True) as store:
+            return store.side_questions(conversation_id)
+    except StoreError:
+        return []
+
+
 def run_export(args: argparse.Namespace) -> int:
     found = _read_conversation(args.conversation)
     safe = safe_for(sys.stdout, raw=args.raw)
-    sys.stdout.write(safe(export_text(found.conversation, found.turns, args.format)))
+    sides = _side_questions(args.conversation)
+    sys.stdout.write(safe(export_text(found.conversation, found.turns, args.format, sides)))
     sys.stdout.flush()
     return _report_skipped(found)
 

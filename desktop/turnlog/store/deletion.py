@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 import peewee
 
+from . import side
 from .errors import NotFound
-from .models import ConversationRow, RequestRow, SummaryRow, TurnRow
+from .models import ConversationRow, RequestRow, SideQuestionRow, SummaryRow, TurnRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +30,7 @@ class DeletionCounts:
     turns: int
     summaries: int
     requests: int
+    side_questions: int = 0
 
     def describe(self) -> str:
         def n(count: int, one: str, many: str) -> str:
@@ -40,6 +42,8 @@ class DeletionCounts:
         parts.append(n(self.turns, "turn", "turns"))
         parts.append(n(self.summaries, "summary", "summaries"))
         parts.append(n(self.requests, "request record", "request records"))
+        if self.side_questions:
+            parts.append(n(self.side_questions, "side question", "side questions"))
         return ", ".join(parts)
 
 
@@ -89,6 +93,7 @@ def preview_turn(turn_id: str) -> DeletionCounts:
     return DeletionCounts(
         0, 1, _covering(row.conversation_id, row.ordinal).count(),
         len(_records_of(row.conversation_id, row.ordinal, turn_id)),
+        len(side.carrying(row.conversation_id, row.ordinal)),
     )
 
 
@@ -108,6 +113,7 @@ def count(conversation_ids: Iterable[int] | None) -> DeletionCounts:
         where(TurnRow).count(),
         where(SummaryRow).count(),
         where(RequestRow).count(),
+        where(SideQuestionRow).count(),
     )
 
 
@@ -137,19 +143,20 @@ def delete_turn(db: peewee.SqliteDatabase, turn_id: str) -> tuple[int, DeletionC
         ).execute()
         records = _records_of(cid, ordinal, turn_id)
         _unlink_records(records, turn_id, ordinal)
+        sides = side.delete(side.carrying(cid, ordinal))
         TurnRow.delete().where(TurnRow.id == turn_id).execute()
         # Remaining ordinals keep their meaning (a gap, never renumbering); the new
         # generation refuses any write prepared before this delete.
         ConversationRow.update(generation=ConversationRow.generation + 1).where(
             ConversationRow.id == cid
         ).execute()
-    return cid, DeletionCounts(0, 1, summaries, len(records))
+    return cid, DeletionCounts(0, 1, summaries, len(records), sides)
 
 
 def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int) -> DeletionCounts:
     with db.atomic("IMMEDIATE"):
         counts = count([conversation_id])
-        # Foreign keys cascade to turns, summaries and request records.
+        # Foreign keys cascade to turns, summaries, request records and side questions.
         ConversationRow.delete().where(ConversationRow.id == conversation_id).execute()
     return counts
 

@@ -23,8 +23,9 @@ from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.failures import FailureKind, StoreError
 from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
+from ..core.side import SideQuestion
 from ..paths import DB_NAME, LOCK_NAME
-from . import deletion, drafts, rows, salvage, summaries, upgrade
+from . import deletion, drafts, rows, salvage, side, summaries, upgrade
 from .deletion import DeletionCounts
 from .errors import (
     SQLITE_CANTOPEN,
@@ -614,6 +615,17 @@ class TurnlogStore:
         with self._guard():
             return summaries.save_summary(self.db, conversation_id, draft)
 
+    # ----------------------------------------------------------- side questions
+    def side_questions(self, conversation_id: int) -> list[SideQuestion]:
+        """The conversation's side questions, oldest first (never its turns)."""
+        with self._guard():
+            return side.side_questions(conversation_id)
+
+    def add_side_question(self, conversation_id: int, question: SideQuestion) -> SideQuestion:
+        self._need_writer()
+        with self._guard(), self.db.atomic():
+            return side.add(conversation_id, question)
+
     # -------------------------------------------------------------------- delete
     def preview_delete_turn(self, turn_id: str) -> DeletionCounts:
         with self._guard():
@@ -673,7 +685,8 @@ class TurnlogStore:
 
     # ------------------------------------------------------ import, salvage, discard
     def import_conversation(
-        self, title: str, *, system_prompt: str, model: str, turns: Sequence[PendingTurn]
+        self, title: str, *, system_prompt: str, model: str, turns: Sequence[PendingTurn],
+        side: Sequence[SideQuestion] = (),
     ) -> Conversation:
         """A new conversation with `turns`, in one transaction: all of it or nothing. The
         transaction sits inside the fault translation, so a full disk is named as such
@@ -684,6 +697,8 @@ class TurnlogStore:
                                                     model=model)
             for pending in turns:
                 self.commit_turn(conversation.id, pending)
+            for question in side:
+                self.add_side_question(conversation.id, question)
         return self.conversation(conversation.id)
 
     def turn_exists(self, turn_id: str) -> bool:

@@ -134,7 +134,8 @@ def export_conversation(store: TurnlogStore, conversation_id: int,
     """Write the conversation as the log holds it to `target` (a file, not the store)."""
     def work() -> Exported:
         turns = store.turns(conversation_id)
-        text = export_text(store.conversation(conversation_id), turns, target.fmt)
+        text = export_text(store.conversation(conversation_id), turns, target.fmt,
+                           store.side_questions(conversation_id))
         return Exported(len(turns), write_export(target.path, text), target)
 
     return StorageOp("export conversation", work)
