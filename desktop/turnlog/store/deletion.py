@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import peewee
 
-from . import side
 from .errors import NotFound
 from .models import ConversationRow, RequestRow, SideQuestionRow, SummaryRow, TurnRow
+from .rows import expand_runs
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +81,21 @@ def _covering(conversation_id: int, ordinal: int) -> peewee.ModelSelect:
     )
 
 
+def _side_carrying(conversation_id: int, ordinal: int) -> list[str]:
+    """Side questions whose request carried turn `ordinal` (verbatim or through the
+    summary), or carried such a side question: their answers may echo it."""
+    gone: list[str] = []
+    rows = (SideQuestionRow.select(SideQuestionRow.id, SideQuestionRow.sent,
+                                   SideQuestionRow.summarized, SideQuestionRow.side_ids)
+            .where(SideQuestionRow.conversation == conversation_id)
+            .order_by(SideQuestionRow.created_at, SideQuestionRow.id))
+    for row in rows:
+        if (ordinal in expand_runs(row.sent) or ordinal in expand_runs(row.summarized)
+                or set(json.loads(row.side_ids)) & set(gone)):
+            gone.append(row.id)
+    return gone
+
+
 def _records_of(conversation_id: int, ordinal: int, turn_id: str) -> list[RequestRow]:
     rows = RequestRow.select().where(RequestRow.conversation == conversation_id)
     return [r for r in rows if _mentions(r, ordinal, turn_id)]
@@ -93,7 +108,7 @@ def preview_turn(turn_id: str) -> DeletionCounts:
     return DeletionCounts(
         0, 1, _covering(row.conversation_id, row.ordinal).count(),
         len(_records_of(row.conversation_id, row.ordinal, turn_id)),
-        len(side.carrying(row.conversation_id, row.ordinal)),
+        len(_side_carrying(row.conversation_id, row.ordinal)),
     )
 
 
@@ -143,7 +158,8 @@ def delete_turn(db: peewee.SqliteDatabase, turn_id: str) -> tuple[int, DeletionC
         ).execute()
         records = _records_of(cid, ordinal, turn_id)
         _unlink_records(records, turn_id, ordinal)
-        sides = side.delete(side.carrying(cid, ordinal))
+        sides = SideQuestionRow.delete().where(
+            SideQuestionRow.id.in_(_side_carrying(cid, ordinal))).execute()
         TurnRow.delete().where(TurnRow.id == turn_id).execute()
         # Remaining ordinals keep their meaning (a gap, never renumbering); the new
         # generation refuses any write prepared before this delete.

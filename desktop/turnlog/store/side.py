@@ -1,16 +1,12 @@
 """Side questions: kept per conversation apart from its turns, never projected into it.
 
-A side answer may echo any turn its request carried (verbatim or through the summary),
-so deleting a turn deletes the side questions that carried it, and those that carried
-one of them; the conversation's foreign key deletes the rest with it. The functions here
-run inside the caller's transaction and guard.
+Deleted with their conversation (its foreign key) and with any turn they carried (see
+`deletion`). The functions here run inside the caller's transaction and guard.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-
 from ..core.failures import FailureKind, StoreError
 from ..core.send import ordinal_ranges
 from ..core.side import SideQuestion
@@ -53,20 +49,3 @@ def add(conversation_id: int, side: SideQuestion) -> SideQuestion:
         left_out=json.dumps(ordinal_ranges(side.left_out)), side_ids=json.dumps(side.side_ids),
     ).on_conflict_ignore().execute()
     return side
-
-
-def carrying(conversation_id: int, ordinal: int) -> list[str]:
-    """Ids of the side questions whose request carried turn `ordinal` (verbatim or through
-    the summary), or carried such a side question, oldest first."""
-    gone: list[str] = []
-    for side in side_questions(conversation_id):
-        if ordinal in side.sent or ordinal in side.summarized or set(side.side_ids) & set(gone):
-            gone.append(side.id)
-    return gone
-
-
-def delete(ids: Iterable[str]) -> int:
-    ids = list(ids)
-    if not ids:
-        return 0
-    return int(SideQuestionRow.delete().where(SideQuestionRow.id.in_(ids)).execute())
