@@ -7,6 +7,7 @@ Deleted with their conversation (its foreign key) and with any turn they carried
 from __future__ import annotations
 
 import json
+
 from ..core.failures import FailureKind, StoreError
 from ..core.send import ordinal_ranges
 from ..core.side import SideQuestion
