@@ -37,6 +37,7 @@ from .core.model import DEFAULT_OUTPUT_RESERVE, Conversation, ConversationSettin
 from .core.projection import CostIndex
 from .core.provider import CancelToken, ChatProvider
 from .core.send import LogStore, Sender, SendRequest, Stage
+from .core.side import SideAsker, SideRequest, SideStore, side_budget, side_options
 from .localmodel import DEFAULT_N_CTX, LocalEndpoint, LocalServer, output_reserve_for
 from .model_counts import ModelCounts, ObservingProvider
 from .profiles import Profile
@@ -138,6 +139,26 @@ def request_for(
         options_for(conversation, route=route),
         turn_id=turn_id or uuid.uuid4().hex,
     )
+
+
+def side_request_for(conversation: Conversation, question: str, route: Route) -> SideRequest:
+    """A side question about `conversation`: what its next request would carry (model,
+    window, byte limit, pinned facts), with the side questions' own output reserve.
+    Raises `InvalidBudget` for a reserve outside 256–32,768."""
+    main = request_for(conversation, question, route)
+    reserve = conversation.settings.side_output_reserve
+    if route.output_reserve is not None and reserve == DEFAULT_OUTPUT_RESERVE:
+        reserve = route.output_reserve  # an endpoint's small window: as for the main request
+    return SideRequest(
+        conversation.id, question, main.model, side_budget(main.budget, reserve),
+        side_options(main.options, reserve), system_prompt=conversation.system_prompt,
+        pinned=main.pinned, compaction=conversation.settings.compaction,
+    )
+
+
+def side_asker_for(store: SideStore, provider: ChatProvider, costs: CostIndex) -> SideAsker:
+    """An asker that reads the log as a send does (a page at a time)."""
+    return SideAsker(paged(store), provider, costs=costs)
 
 
 class ChatStore(LogStore, SummaryStore, Protocol):

@@ -11,7 +11,7 @@ from .. import __version__
 from ..core.failures import StoreError
 from ..paths import PRIVATE_UMASK
 from ..store.errors import file_fault
-from . import chat_commands, log_commands, privacy_commands
+from . import chat_commands, log_commands, privacy_commands, side_commands
 
 # Exit statuses shared by all commands.
 EXIT_OK = 0
@@ -19,7 +19,7 @@ EXIT_ERROR = 1
 EXIT_REFUSED = 3
 EXIT_FAILED = 4
 
-COMMAND_MODULES = [log_commands, chat_commands, privacy_commands]
+COMMAND_MODULES = [log_commands, chat_commands, side_commands, privacy_commands]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if fault is None:
             raise  # not the environment: a bug, with its traceback
         name = fault.code or fault.kind.value
-        if args.command == "ask":  # named, exit 4, the question given back
+        if args.command in ("ask", "btw"):  # named, exit 4, the question given back
             return chat_commands.fail(name, str(fault), getattr(args, "draft", None))
         # One line, the fault named: `error: storage_full: The disk holding … is full. …`
         print(f"error: {name}: {fault}", file=sys.stderr)

@@ -7,6 +7,7 @@ import contextlib
 import getpass
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,13 @@ def fail(kind: str, message: str, draft: str | None = None, code: int = EXIT_FAI
 def run_ask(args: argparse.Namespace) -> int:
     draft = sys.stdin.read().removesuffix("\n") if args.text == "-" else args.text
     args.draft = draft  # given back by any failure, also one caught above this function
+    return with_connection(args, draft, ask_through)
+
+
+def with_connection(args: argparse.Namespace, draft: str,
+                    then: Callable[[argparse.Namespace, Profile, str, Connection], int]) -> int:
+    """Connect through the chosen profile (`--profile`, else the first), then run `then`;
+    a failure to connect gives the draft back."""
     try:
         profiles = ProfileStore(data_dir()).list()
     except ProfilesUnreadable as err:
@@ -121,7 +129,7 @@ def run_ask(args: argparse.Namespace) -> int:
             return fail(err.failure.kind.value, err.failure.message(), draft)
         finally:
             signal.signal(signal.SIGINT, previous)
-        return ask_through(args, profile, draft, connection)
+        return then(args, profile, draft, connection)
     finally:
         if models is not None:
             models.stop()

@@ -53,6 +53,8 @@ def register(sub: Any) -> None:
     p.add_argument("--profile", metavar="P",
                    help="provider profile whose model and options a send would use")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--side", action="store_true",
+                   help="preview a side question instead (its own budget; nothing is saved)")
     p.set_defaults(run=run_project)
 
     p = sub.add_parser("import", help="import a conversation from a JSON-lines file")
@@ -120,9 +122,14 @@ def run_project(args: argparse.Namespace) -> int:
     if args.window is not None:
         overrides["context_window"] = args.window
     if args.output_reserve is not None:
-        overrides["output_reserve"] = args.output_reserve
+        overrides["side_output_reserve" if args.side else "output_reserve"] = \
+            args.output_reserve
     conversation = replace(conversation, settings=replace(settings, **overrides))
     route = default_route(args.profile)
+    if args.side:
+        from .side_commands import project_side_question
+
+        return project_side_question(args, conversation, route)
     try:
         request = request_for(conversation, args.question, route)
     except InvalidBudget as err:

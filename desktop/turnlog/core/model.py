@@ -134,6 +134,7 @@ class ConversationSettings:
     temperature: float | None = None
     stream: bool = True
     compaction_target: int = DEFAULT_COMPACTION_TARGET
+    side_output_reserve: int = DEFAULT_OUTPUT_RESERVE  # side questions' own (256–32,768)
 
     @property
     def compaction_share(self) -> float:
@@ -150,6 +151,7 @@ class ConversationSettings:
             "temperature": self.temperature,
             "stream": self.stream,
             "compaction_target": self.compaction_target,
+            "side_output_reserve": self.side_output_reserve,
         }
 
     @classmethod
