@@ -42,6 +42,7 @@ PART_NAMES = {
     PartKind.PINNED: "pinned facts",
     PartKind.SUMMARY: "rolling summary",
     PartKind.QUESTION: "current question",
+    PartKind.SIDE: "earlier side question (question + answer)",
 }
 
 
@@ -68,6 +69,7 @@ class InspectorState:
     # How the endpoint's counts are made when not plainly estimated: "exact",
     # "estimated, calibrated from 3 replies".
     count_label: str = ""
+    outcome: str = ""  # how the request ended, in words, where the fields above cannot say
 
 
 def count_kind(exact: bool, count_label: str = "") -> str:
@@ -371,7 +373,9 @@ class Inspector(QScrollArea):
             self.body.setPlainText(pretty_body(projection.body))
 
     def _fill_outcome(self, state: InspectorState) -> None:
-        if state.failure is not None:
+        if state.outcome:
+            outcome = state.outcome
+        elif state.failure is not None:
             outcome = state.failure.message()
         elif state.record is not None and state.record.outcome == "committed":
             outcome = f"answered and saved as turn {state.asked}" if state.asked else "saved"

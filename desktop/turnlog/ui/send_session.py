@@ -14,6 +14,7 @@ import logging
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -152,16 +153,22 @@ class SendSession(QObject):
         self._started = time.monotonic()
         self.running_changed.emit(True)
         self._enter(Stage.PREPARING, "")
+        work = self._work(conversation, question, endpoint, costs, stream)
+        self._task = self._runner.run(TaskRunner.NETWORK, "send", work,
+                                      on_success=self._succeeded, on_failure=self._failed,
+                                      on_progress=self._progress)
+        self._timer.start()
+
+    def _work(self, conversation: Conversation, question: str, endpoint: Endpoint,
+              costs: CostIndex, stream: StreamBuffer) -> Callable[[TaskContext], Sent]:
+        """What the network worker runs for this send."""
         store, connector = self._store, self._connector
 
         def work(context: TaskContext) -> Sent:
             return send_on_worker(context, store, connector, conversation, question,
                                   endpoint, costs, stream)
 
-        self._task = self._runner.run(TaskRunner.NETWORK, "send", work,
-                                      on_success=self._succeeded, on_failure=self._failed,
-                                      on_progress=self._progress)
-        self._timer.start()
+        return work
 
     def stop(self) -> None:
         """Cancel the running send (Esc / Stop); it ends as a failure with the draft back."""
