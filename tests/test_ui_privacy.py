@@ -221,6 +221,11 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
             send(qtbot, window, question)
             assert window.shown.projection.summarized, "the send must make a summary"
             assert store.requests(conversation.id)
+            side = f"ORCHID-17-SECRET-{conversation.title[7]}998Q-side 旁问"
+            needles.append(side)
+            window.side.panel.edit.setPlainText(side)
+            window.side.ask()
+            qtbot.waitUntil(lambda: window.side.panel.list.count() == 1, timeout=10_000)
         assert len(store.latest_summary(conversations[0].id).content) > 0
         draft = "ORCHID-17-SECRET-D777Q-unsent draft"  # kept on disk until deleted
         needles.append(draft)
@@ -232,7 +237,8 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
         qtbot.waitUntil(lambda: store.conversations() == [], timeout=10_000)
         [confirmation] = answers.asked
         assert confirmation.text == ("Delete all history? This removes 2 conversations, "
-                                     "62 turns, 2 summaries, 2 request records.")
+                                     "62 turns, 2 summaries, 2 request records, "
+                                     "2 side questions.")
         assert confirmation.option.startswith("Also remove the API keys of 1 provider "
                                               "profile (Loopback) from")
         qtbot.waitUntil(lambda: window.statusBar().currentMessage().endswith(
@@ -242,6 +248,8 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
         assert window.transcript.rowCount() == 0
         assert window.sidebar.model.rowCount() == 0
         assert window.inspector.body.toPlainText() == ""
+        assert window.side.panel.list.count() == 0
+        assert window.side.panel.answer.toPlainText() == ""
     finally:
         window.shutdown()
         window.close()

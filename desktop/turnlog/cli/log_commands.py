@@ -20,7 +20,7 @@ from ..chat import (  # options_for: the window imports it here
 from ..core.budget import InvalidBudget
 from ..core.compaction import preview
 from ..core.failures import StoreError
-from ..core.model import Usage
+from ..core.model import Conversation, Usage
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import PendingTurn, check_question
 from ..core.side import SideQuestion
@@ -115,16 +115,7 @@ def run_project(args: argparse.Namespace) -> int:
     conversation, turns = found.conversation, found.turns
     with TurnlogStore.open(data_dir(), readonly=True) as store:
         cached = store.latest_summary(conversation.id)  # the summary a send would reuse
-    settings = conversation.settings
-    overrides: dict[str, Any] = {}
-    if args.max_bytes is not None:
-        overrides["max_bytes"] = args.max_bytes
-    if args.window is not None:
-        overrides["context_window"] = args.window
-    if args.output_reserve is not None:
-        overrides["side_output_reserve" if args.side else "output_reserve"] = \
-            args.output_reserve
-    conversation = replace(conversation, settings=replace(settings, **overrides))
+    conversation = _with_overrides(conversation, args)
     route = default_route(args.profile)
     if args.side:
         from .side_commands import project_side_question
@@ -184,6 +175,20 @@ def run_project(args: argparse.Namespace) -> int:
     print("final:         " + ("yes, this is the body a send carries" if planned.final else
                                "no, a summary is made first and the body changes"))
     return 0
+
+
+def _with_overrides(conversation: Conversation, args: argparse.Namespace) -> Conversation:
+    """The conversation with the limits given on the command line (a side question's
+    output reserve with --side)."""
+    overrides: dict[str, Any] = {}
+    if args.max_bytes is not None:
+        overrides["max_bytes"] = args.max_bytes
+    if args.window is not None:
+        overrides["context_window"] = args.window
+    if args.output_reserve is not None:
+        overrides["side_output_reserve" if args.side else "output_reserve"] = \
+            args.output_reserve
+    return replace(conversation, settings=replace(conversation.settings, **overrides))
 
 
 def _runs(ordinals: tuple[int, ...]) -> str:

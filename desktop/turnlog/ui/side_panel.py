@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QTextDocument
@@ -47,7 +47,11 @@ from .tasks import TaskContext, TaskRunner
 
 if TYPE_CHECKING:
     from ..store import TurnlogStore
-    from .window import MainWindow
+
+# The main window, which imports this module: what is used of it is its store, runner,
+# connector, open conversation, composer, transcript, history actions, live preview and
+# docks.
+MainWindow = Any
 
 
 def side_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
