@@ -31,7 +31,7 @@ from ..paths import data_dir
 from ..providers import DEFAULT_MAX_CONTENT_BYTES
 from ..store import NotFound, TurnlogStore
 from ..store.salvage import Readable
-from .terminal import safe_for
+from .terminal import print_refusal, runs_text, safe_for
 
 MAX_TURN_TEXT_BYTES = DEFAULT_MAX_CONTENT_BYTES
 """An imported question or answer may be as large as a live reply may be, no larger."""
@@ -135,11 +135,7 @@ def run_project(args: argparse.Namespace) -> int:
             target=conversation.settings.compaction_share,
         )
     except ProjectionRefused as refusal:
-        if args.json:
-            print(json.dumps(refusal.to_json(), ensure_ascii=False))
-        else:
-            print(refusal.describe(), file=sys.stderr)
-        return 3
+        return print_refusal(refusal, args.json)
     budget = request.budget
     projection = planned.projection
     # While a summary is to be made, the turns it will cover are not "left out".
@@ -169,9 +165,9 @@ def run_project(args: argparse.Namespace) -> int:
     print(f"body: {projection.body_bytes:,} of {budget.max_bytes:,} bytes")
     print(f"input: {projection.input_tokens:,} of {budget.input_tokens:,} tokens ({kind}); "
           f"window {budget.window_label}")
-    print(f"sent verbatim: {_runs(projection.sent)}")
-    print(f"summarized:    {_runs(summarized)} ({planned.state})")
-    print(f"not sent:      {_runs(tuple(left_out))}")
+    print(f"sent verbatim: {runs_text(projection.sent)}")
+    print(f"summarized:    {runs_text(summarized)} ({planned.state})")
+    print(f"not sent:      {runs_text(tuple(left_out))}")
     print("final:         " + ("yes, this is the body a send carries" if planned.final else
                                "no, a summary is made first and the body changes"))
     return 0
@@ -189,14 +185,6 @@ def _with_overrides(conversation: Conversation, args: argparse.Namespace) -> Con
         overrides["side_output_reserve" if args.side else "output_reserve"] = \
             args.output_reserve
     return replace(conversation, settings=replace(conversation.settings, **overrides))
-
-
-def _runs(ordinals: tuple[int, ...]) -> str:
-    if not ordinals:
-        return "none"
-    from ..core.send import ordinal_ranges
-
-    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ordinal_ranges(ordinals))
 
 
 def _text_problem(value: str, key: str, number: int) -> str | None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 from typing import Any
 
@@ -13,15 +12,22 @@ from ..core.budget import InvalidBudget
 from ..core.failures import FailureKind
 from ..core.model import Conversation
 from ..core.projection import CostIndex, ProjectionRefused
-from ..core.provider import CancelToken
 from ..core.send import ordinal_ranges
 from ..core.side import SideAnswered, SideQuestion, plan_side
 from ..paths import data_dir
 from ..profiles import Profile
 from ..store import TurnlogStore
 from ..store.pages import paged
-from .chat_commands import EXIT_FAILED, EXIT_REFUSED, StagePrinter, fail, with_connection
-from .terminal import safe_for
+from .chat_commands import (
+    EXIT_FAILED,
+    EXIT_REFUSED,
+    AnswerStream,
+    StagePrinter,
+    fail,
+    interruptible,
+    with_connection,
+)
+from .terminal import print_refusal, runs_text, safe_for
 
 
 def register(sub: Any) -> None:
@@ -63,33 +69,19 @@ def ask_aside(args: argparse.Namespace, profile: Profile, draft: str,
         if not request.model:
             return fail(FailureKind.MODEL_NOT_FOUND.value,
                         f"No model set: give profile “{profile.name}” a --model.", draft)
-        cancel = CancelToken()
-        previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.cancel())
-        streamed = False
-        safe = safe_for(sys.stdout, raw=args.raw)
-
-        def on_delta(text: str) -> None:
-            nonlocal streamed
-            streamed = True
-            sys.stdout.write(safe(text))
-            sys.stdout.flush()
-
-        try:
+        out = AnswerStream(args.raw)
+        with interruptible() as cancel:
             asker = side_asker_for(store, connection.provider, connection.costs or CostIndex())
-            outcome = asker.ask(request, cancel=cancel, on_delta=on_delta,
-                                on_stage=StagePrinter())
-        finally:
-            signal.signal(signal.SIGINT, previous)
-    if streamed:
-        sys.stdout.write("\n")
+            outcome = asker.ask(request, cancel=cancel, on_delta=out, on_stage=StagePrinter())
+    out.end()
     if isinstance(outcome, SideAnswered):
-        if not streamed:
-            print(safe(outcome.side.answer))
+        if not out.streamed:
+            print(out.safe(outcome.side.answer))
         print(f"kept as side question {outcome.side.id} (not a turn)", file=sys.stderr)
         return 0
     failure = outcome.failure
     code = EXIT_REFUSED if failure.kind is FailureKind.REFUSED else EXIT_FAILED
-    if streamed:
+    if out.streamed:
         print("(the text above was not kept)", file=sys.stderr)
     return fail(failure.name, failure.message(), outcome.draft, code)
 
@@ -133,11 +125,7 @@ def project_side_question(args: argparse.Namespace, conversation: Conversation,
         try:
             planned = plan_side(paged(store), request, CostIndex())
         except ProjectionRefused as refusal:
-            if args.json:
-                print(json.dumps(refusal.to_json(), ensure_ascii=False))
-            else:
-                print(refusal.describe(), file=sys.stderr)
-            return 3
+            return print_refusal(refusal, args.json)
     p = planned.projection
     budget = p.budget
     summary = next((part for part in p.parts if part.kind.value == "summary"), None)
@@ -170,15 +158,10 @@ def project_side_question(args: argparse.Namespace, conversation: Conversation,
     print(f"body: {p.body_bytes:,} of {budget.max_bytes:,} bytes")
     print(f"input: {p.input_tokens:,} of {budget.input_tokens:,} tokens ({kind}); "
           f"window {budget.window_label}; output reserve {budget.output_reserve:,}")
-    print(f"recent turns:  {_runs(p.sent)}")
-    print(f"summarized:    {_runs(p.summarized)}")
-    print(f"left out:      {_runs(p.left_out)}")
+    print(f"recent turns:  {runs_text(p.sent)}")
+    print(f"summarized:    {runs_text(p.summarized)}")
+    print(f"left out:      {runs_text(p.left_out)}")
     print(f"earlier side questions carried: {len(planned.side_ids)}")
     return 0
 
-
-def _runs(ordinals: tuple[int, ...]) -> str:
-    if not ordinals:
-        return "none"
-    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ordinal_ranges(ordinals))
 

@@ -32,10 +32,11 @@ from .projection import (
     Projection,
     ProjectionRefused,
     SummaryPart,
+    _first_sent,
     project,
 )
 from .provider import CancelToken, ChatProvider
-from .send import Stage, check_question, ordinal_ranges, validate_reply
+from .send import Stage, check_question, validate_reply
 
 # A side question's output reserve: its own, independent of the conversation's.
 DEFAULT_SIDE_OUTPUT_RESERVE = 8_192
@@ -112,27 +113,6 @@ class SideProjection:
         """Ordinals neither summarized nor in the recent window."""
         return self.projection.left_out
 
-    def to_json(self) -> dict[str, object]:
-        p = self.projection
-        return {
-            "kind": SIDE_LABEL,
-            "model": p.model,
-            "body_bytes": p.body_bytes,
-            "max_bytes": p.budget.max_bytes,
-            "input_tokens": p.input_tokens,
-            "token_budget": p.budget.input_tokens,
-            "tokens_exact": p.tokens_exact,
-            "context_window": p.budget.context_window,
-            "output_reserve": p.budget.output_reserve,
-            "safety_margin": p.budget.safety_margin,
-            "sent": ordinal_ranges(p.sent),
-            "summarized": ordinal_ranges(p.summarized),
-            "left_out": ordinal_ranges(p.left_out),
-            "side_questions": len(self.side_ids),
-            "parts": [{"kind": part.kind.value, "bytes": part.bytes, "tokens": part.tokens,
-                       "ordinal": part.ordinal} for part in p.parts],
-        }
-
 
 def project_side(
     turns: Sequence[Turn],
@@ -155,17 +135,12 @@ def project_side(
     base = project(turns, question, model=model, budget=budget, system_prompt=system_prompt,
                    options=options, pinned=pinned, summary=summary, costs=costs,
                    max_verbatim=recent_limit)
-    free_bytes = budget.max_bytes - base.body_bytes
-    free_tokens = budget.input_tokens - base.input_tokens
-    chosen: list[tuple[SideQuestion, Part]] = []
-    for side in reversed(earlier):  # newest first, whole pairs, stop at the first too big
-        cost = costs.cost(side.as_pair())
-        if cost.bytes > free_bytes or cost.tokens > free_tokens:
-            break
-        free_bytes -= cost.bytes
-        free_tokens -= cost.tokens
-        chosen.append((side, Part(PartKind.SIDE, cost.bytes, cost.tokens)))
-    chosen.reverse()
+    # Newest first, whole pairs, stopping at the first that does not fit what is left.
+    pairs = [side.as_pair() for side in earlier]
+    first = _first_sent(pairs, costs, 0, budget.max_bytes - base.body_bytes,
+                        budget.input_tokens - base.input_tokens)
+    chosen = [(side, Part(PartKind.SIDE, costs.cost(pair).bytes, costs.cost(pair).tokens))
+              for side, pair in zip(earlier[first:], pairs[first:], strict=True)]
     if not chosen:
         return SideProjection(base, (), recent_limit)
     messages = list(base.messages[:-1])
