@@ -400,7 +400,8 @@ class SideQuestions(QObject):
         if planned is not None:
             p = planned.projection
             carried = (f"{SIDE_LABEL} · own output reserve {p.budget.output_reserve:,} tokens"
-                       f" · recent window: {span_text(p.sent)}"
+                       + (f" · summary: {span_text(p.summarized)}" if p.summarized else "")
+                       + f" · recent window: {span_text(p.sent)}"
                        f" · left out: {span_text(p.left_out) if p.left_out else 'none'}"
                        f" · earlier side questions carried: {len(planned.side_ids)}")
         return InspectorState(
