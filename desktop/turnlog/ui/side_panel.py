@@ -40,6 +40,7 @@ from ..core.send import PendingTurn
 from ..core.side import SIDE_LABEL, SideAnswered, SideFailed, SideProjection, SideQuestion
 from .composer import DraftEdit
 from .connection import Connector, Endpoint, NotConnected
+from .geometry import add_dock
 from .inspector import Inspector, InspectorState
 from .marks import span_text, usage_text
 from .send_session import STAGE_WORDS, SendResult, SendSession, Sent, StreamBuffer
@@ -436,8 +437,8 @@ class SideQuestions(QObject):
 def attach(window: MainWindow) -> SideQuestions:
     """The "Side questions" dock on the right of `window`, wired to it."""
     panel = SidePanel(window)
-    dock = window._dock("Side questions", "sideDock", panel,
-                        Qt.DockWidgetArea.RightDockWidgetArea)
+    dock = add_dock(window, "Side questions", "sideDock", panel,
+                    Qt.DockWidgetArea.RightDockWidgetArea)
     window.tabifyDockWidget(window.inspector_dock, dock)
     window.inspector_dock.raise_()  # the request inspector stays in front until asked aside
     window.side_dock = dock
