@@ -129,7 +129,9 @@ def test_stop_cancels_a_side_question_promptly(qtbot, make_window, store, loopba
     started = time.monotonic()
     qtbot.keyClick(panel.edit, Qt.Key.Key_Escape)
     wait_side(qtbot, window, timeout=2000)
-    assert time.monotonic() - started < 1.0
+    elapsed = time.monotonic() - started
+    print(f"side stop took {elapsed * 1000:.0f} ms")
+    assert elapsed < 1.0  # 200 ms on an idle machine; slack for a loaded one
     assert panel.edit.toPlainText() == SIDE
     assert "Stopped" in panel.problem.text()
     assert panel.list.count() == 0
