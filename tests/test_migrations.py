@@ -24,15 +24,18 @@ from turnlog.store.log import PRAGMAS
 from turnlog.store.migrations import MIGRATIONS, SCHEMA_VERSION
 from turnlog.store.models import (
     ConversationRow,
+    ForkRow,
     RequestRow,
     SideQuestionRow,
     SummaryRow,
+    SupersedeRow,
     TurnRow,
 )
 
 DATA = Path(__file__).parent / "data"
 FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog-v*.sqlite3")}
-ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SideQuestionRow]
+ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, ForkRow,
+              SideQuestionRow]
 
 
 def _content():

@@ -129,8 +129,10 @@ def budget_for(conversation: Conversation, route: Route) -> Budget:
 
 
 def request_for(
-    conversation: Conversation, question: str, route: Route, *, turn_id: str | None = None
+    conversation: Conversation, question: str, route: Route, *, turn_id: str | None = None,
+    replaces: str | None = None,
 ) -> SendRequest:
+    """The candidate for `question`; with `replaces`, a new version of that (last) turn."""
     return SendRequest(
         conversation,
         question,
@@ -138,6 +140,7 @@ def request_for(
         budget_for(conversation, route),
         options_for(conversation, route=route),
         turn_id=turn_id or uuid.uuid4().hex,
+        replaces=replaces,
     )
 
 

@@ -9,6 +9,9 @@ from typing import Any
 
 from .core.model import Conversation, Turn, Usage
 from .core.side import SideQuestion
+from .core.versions import Versions
+
+NO_VERSIONS = Versions((), {})
 
 FORMAT_VERSION = 1
 FORMATS = ("jsonl", "markdown")
@@ -43,9 +46,10 @@ def side_of(obj: dict[str, Any]) -> SideQuestion | None:
 
 
 def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...],
-                 side: Sequence[SideQuestion] = ()) -> str:
-    """A header line, then one line per turn, then one per side question (`{"side_question":
-    {...}}`); `turnlog-cli import` reads it back."""
+                 versions: Versions = NO_VERSIONS, side: Sequence[SideQuestion] = ()) -> str:
+    """A header line, then one line per turn (superseded ones too, with the id of the turn
+    that replaced them), then one per side question (`{"side_question": {...}}`);
+    `turnlog-cli import` reads it back, versions and side questions included."""
     header = {
         "turnlog": FORMAT_VERSION,
         "title": conversation.title,
@@ -65,13 +69,15 @@ def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...],
         usage = turn.usage.to_json()
         if usage:
             line["usage"] = usage
+        if turn.id in versions.replaced_by:
+            line["superseded_by"] = versions.replaced_by[turn.id]
         lines.append(json.dumps(line, ensure_ascii=False))
     lines += [json.dumps(side_line(s), ensure_ascii=False) for s in side]
     return "".join(line + "\n" for line in lines)
 
 
 def export_markdown(conversation: Conversation, turns: tuple[Turn, ...],
-                    side: Sequence[SideQuestion] = ()) -> str:
+                    versions: Versions = NO_VERSIONS, side: Sequence[SideQuestion] = ()) -> str:
     out = [f"# {conversation.title}", ""]
     if conversation.model:
         out += [f"Model: {conversation.model}", ""]
@@ -80,7 +86,8 @@ def export_markdown(conversation: Conversation, turns: tuple[Turn, ...],
                                          conversation.system_prompt.splitlines()], ""]
     for turn in turns:
         stamp = turn.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
-        out += [f"## Turn {turn.ordinal} · {stamp}", "", "**You:**", "", turn.question, "",
+        mark = " · *replaced*" if versions.is_superseded(turn.id) else ""
+        out += [f"## Turn {turn.ordinal} · {stamp}{mark}", "", "**You:**", "", turn.question, "",
                 f"**{turn.model or 'Assistant'}:**", "", turn.answer, ""]
     for s in side:
         out += [f"## Side question · {s.created_at.astimezone().strftime('%Y-%m-%d %H:%M')}",
@@ -90,9 +97,9 @@ def export_markdown(conversation: Conversation, turns: tuple[Turn, ...],
 
 
 def export_text(conversation: Conversation, turns: tuple[Turn, ...], fmt: str,
-                side: Sequence[SideQuestion] = ()) -> str:
+                versions: Versions = NO_VERSIONS, side: Sequence[SideQuestion] = ()) -> str:
     if fmt == "jsonl":
-        return export_jsonl(conversation, turns, side)
+        return export_jsonl(conversation, turns, versions, side)
     if fmt == "markdown":
-        return export_markdown(conversation, turns, side)
+        return export_markdown(conversation, turns, versions, side)
     raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")

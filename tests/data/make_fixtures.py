@@ -6,7 +6,8 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     schema  commit   what it added
     v1      8d40368  conversations, turns, request records
     v2      e137364  rolling summaries
-    side    (branch side)  side questions (its number is fixed when the steps are ordered)
+    v3      versions supersede records, fork provenance (made by the branch's own code)
+    v4      side questions (made by the branch's own code)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has

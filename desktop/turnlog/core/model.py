@@ -82,6 +82,18 @@ class FrozenTurns(Sequence[Turn], abc.ABC):
         """The ids of the turns at indexes start..stop-1."""
         return tuple(turn.id for turn in self[start:stop])
 
+    def without_last(self) -> Sequence[Turn]:
+        """This log less its newest turn (what a new version of that turn is asked
+        after)."""
+        return tuple(self[:-1])
+
+
+def without_last(turns: Sequence[Turn]) -> Sequence[Turn]:
+    """`turns` less the newest one, without reading a paged log."""
+    if isinstance(turns, FrozenTurns):
+        return turns.without_last()
+    return tuple(turns[:-1])
+
 
 def position_of(turns: Sequence[Turn], ordinal: int) -> int | None:
     """The index of turn `ordinal` in a log (ordinals grow along it), None if absent."""

@@ -19,7 +19,7 @@ from .body import RequestOptions
 from .budget import WINDOW_LEARNED, Budget, InvalidBudget
 from .compaction import CompactionResult, CompactionSettings, Compactor
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
-from .model import UNKNOWN_USAGE, Conversation, Turn, Usage
+from .model import UNKNOWN_USAGE, Conversation, Turn, Usage, without_last
 from .projection import CostIndex, Projection, ProjectionRefused, SummaryPart, project
 from .provider import CancelToken, ChatProvider, Reply
 
@@ -45,6 +45,8 @@ class PendingTurn:
     usage: Usage
     created_at: datetime
     generation: int | None = None
+    # A new version of the last turn: committed with a record that it replaces this turn.
+    replaces: str | None = None
 
 
 def ordinal_ranges(ordinals: Sequence[int]) -> list[list[int]]:
@@ -110,6 +112,9 @@ class SendRequest:
     options: RequestOptions = field(default_factory=RequestOptions)
     pinned: tuple[str, ...] = ()
     turn_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    # A new version of the last turn (regenerate, edit and resend): asked with the turns
+    # before it, committed as superseding it.
+    replaces: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +289,13 @@ class Sender:
             run.generation = self.store.generation(run.cid)
         except StoreError as err:
             raise _Stop(Failed(err.failure(), run.draft)) from err
+        replaces = run.request.replaces
+        if replaces is not None:
+            if not run.turns or run.turns[-1].id != replaces:
+                failure = Failure(FailureKind.CONVERSATION_GONE,
+                                  detail="the turn to replace is no longer the last one")
+                raise _Stop(Failed(failure, run.draft))
+            run.turns = without_last(run.turns)
 
     def _compact(self, run: _Run) -> None:
         """Start an attempt; with compaction on, make or reuse the summary it needs."""
@@ -404,6 +416,7 @@ class Sender:
             id=run.request.turn_id, question=run.draft, answer=reply.content,
             model=reply.model or run.request.model, finish_reason="stop", usage=reply.usage,
             created_at=datetime.now(UTC), generation=run.generation,
+            replaces=run.request.replaces,
         )
         try:
             turn = self.store.commit_turn(run.cid, pending)

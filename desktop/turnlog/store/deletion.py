@@ -12,13 +12,13 @@ the caller guards errors and drops what it cached.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import peewee
 
 from .errors import NotFound
-from .models import ConversationRow, RequestRow, SideQuestionRow, SummaryRow, TurnRow
+from .models import ConversationRow, ForkRow, RequestRow, SideQuestionRow, SummaryRow, TurnRow
 from .rows import expand_runs
 
 
@@ -81,16 +81,17 @@ def _covering(conversation_id: int, ordinal: int) -> peewee.ModelSelect:
     )
 
 
-def _side_carrying(conversation_id: int, ordinal: int) -> list[str]:
-    """Side questions whose request carried turn `ordinal` (verbatim or through the
+def _side_carrying(conversation_id: int, ordinals: Iterable[int]) -> list[str]:
+    """Side questions whose request carried one of these turns (verbatim or through the
     summary), or carried such a side question: their answers may echo it."""
+    wanted = set(ordinals)
     gone: list[str] = []
     rows = (SideQuestionRow.select(SideQuestionRow.id, SideQuestionRow.sent,
                                    SideQuestionRow.summarized, SideQuestionRow.side_ids)
             .where(SideQuestionRow.conversation == conversation_id)
             .order_by(SideQuestionRow.created_at, SideQuestionRow.id))
     for row in rows:
-        if (ordinal in expand_runs(row.sent) or ordinal in expand_runs(row.summarized)
+        if (wanted & {*expand_runs(row.sent), *expand_runs(row.summarized)}
                 or set(json.loads(row.side_ids)) & set(gone)):
             gone.append(row.id)
     return gone
@@ -101,15 +102,36 @@ def _records_of(conversation_id: int, ordinal: int, turn_id: str) -> list[Reques
     return [r for r in rows if _mentions(r, ordinal, turn_id)]
 
 
-def preview_turn(turn_id: str) -> DeletionCounts:
+def conversation_of(turn_id: str) -> int:
     row = TurnRow.get_or_none(TurnRow.id == turn_id)
     if row is None:
         raise NotFound(f"There is no turn {turn_id}.")
-    return DeletionCounts(
-        0, 1, _covering(row.conversation_id, row.ordinal).count(),
-        len(_records_of(row.conversation_id, row.ordinal, turn_id)),
-        len(_side_carrying(row.conversation_id, row.ordinal)),
-    )
+    return int(row.conversation_id)
+
+
+def preview_turns(cid: int, ids: Sequence[str]) -> DeletionCounts:
+    """What deleting these turns of conversation `cid` would remove."""
+    summaries: set[int] = set()
+    records: set[int] = set()
+    ordinals: list[int] = []
+    for turn in TurnRow.select().where(TurnRow.id.in_(list(ids))):
+        summaries.update(s.id for s in _covering(cid, turn.ordinal))
+        records.update(r.id for r in _records_of(cid, turn.ordinal, turn.id))
+        ordinals.append(turn.ordinal)
+    return DeletionCounts(0, len(ids), len(summaries), len(records),
+                          len(_side_carrying(cid, ordinals)))
+
+
+def forks_of(conversation_id: int) -> list[int]:
+    """The forks holding copies of this conversation's turns, forks of forks too."""
+    found: list[int] = []
+    todo = [conversation_id]
+    while todo:
+        children = [c for (c,) in ForkRow.select(ForkRow.conversation)
+                    .where(ForkRow.source_id.in_(todo)).tuples() if c not in found]
+        found += children
+        todo = children
+    return found
 
 
 def count(conversation_ids: Iterable[int] | None) -> DeletionCounts:
@@ -146,34 +168,42 @@ def _unlink_records(records: list[RequestRow], turn_id: str, ordinal: int) -> No
         RequestRow.update(changes).where(RequestRow.id == record.id).execute()
 
 
-def delete_turn(db: peewee.SqliteDatabase, turn_id: str) -> tuple[int, DeletionCounts]:
-    """Delete one turn and everything derived from it; returns its conversation id."""
+def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str]) -> DeletionCounts:
+    """Delete turns of conversation `cid` (a turn, or a turn and its other versions) and
+    everything derived from them (the caller re-links their supersede records)."""
     with db.atomic("IMMEDIATE"):
-        row = TurnRow.get_or_none(TurnRow.id == turn_id)
-        if row is None:
-            raise NotFound(f"There is no turn {turn_id}.")
-        cid, ordinal = row.conversation_id, row.ordinal
-        summaries = SummaryRow.delete().where(
-            SummaryRow.id.in_([s.id for s in _covering(cid, ordinal)])
-        ).execute()
-        records = _records_of(cid, ordinal, turn_id)
-        _unlink_records(records, turn_id, ordinal)
-        sides = SideQuestionRow.delete().where(
-            SideQuestionRow.id.in_(_side_carrying(cid, ordinal))).execute()
-        TurnRow.delete().where(TurnRow.id == turn_id).execute()
+        summaries = 0
+        records: set[int] = set()
+        turns = list(TurnRow.select().where(TurnRow.id.in_(list(ids))))
+        sides = SideQuestionRow.delete().where(SideQuestionRow.id.in_(
+            _side_carrying(cid, [turn.ordinal for turn in turns]))).execute()
+        for turn in turns:
+            summaries += SummaryRow.delete().where(
+                SummaryRow.id.in_([s.id for s in _covering(cid, turn.ordinal)])
+            ).execute()
+            found = _records_of(cid, turn.ordinal, turn.id)
+            records.update(r.id for r in found)
+            _unlink_records(found, turn.id, turn.ordinal)
+            TurnRow.delete().where(TurnRow.id == turn.id).execute()
         # Remaining ordinals keep their meaning (a gap, never renumbering); the new
         # generation refuses any write prepared before this delete.
         ConversationRow.update(generation=ConversationRow.generation + 1).where(
             ConversationRow.id == cid
         ).execute()
-    return cid, DeletionCounts(0, 1, summaries, len(records), sides)
+    return DeletionCounts(0, len(ids), summaries, len(records), sides)
 
 
-def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int) -> DeletionCounts:
+def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int, *,
+                        with_forks: bool = False) -> DeletionCounts:
+    """Delete a conversation (and, `with_forks`, every fork holding copies of its turns).
+    Forks that stay forget which conversation they came from: its title is gone."""
     with db.atomic("IMMEDIATE"):
-        counts = count([conversation_id])
-        # Foreign keys cascade to turns, summaries, request records and side questions.
-        ConversationRow.delete().where(ConversationRow.id == conversation_id).execute()
+        ids = [conversation_id, *(forks_of(conversation_id) if with_forks else [])]
+        counts = count(ids)
+        # Foreign keys cascade to turns, summaries, supersede and request records, and
+        # side questions.
+        ConversationRow.delete().where(ConversationRow.id.in_(ids)).execute()
+        ForkRow.update(source_id=None).where(ForkRow.source_id.in_(ids)).execute()
     return counts
 
 

@@ -13,9 +13,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
-from PySide6.QtCore import QRect, QRectF
-from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
+from PySide6.QtCore import QRect, QRectF, Qt
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QBrush,
+    QColor,
+    QPainter,
+    QPalette,
+    QTextBlockFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+)
 
 SECTION_CHARS = 2_000  # the smallest section worth a document of its own
 
@@ -57,6 +68,46 @@ def section_ends(text: str, start: int = 0, *, min_chars: int = SECTION_CHARS) -
         pos = newline + 1
 
 
+CODE_TINT = QColor(127, 127, 127, 38)  # reads as a box on light and dark palettes alike
+COPY_WIDTH, COPY_HEIGHT = 44.0, 18.0  # a code block's Copy button, at its top right
+
+
+@dataclass(frozen=True, slots=True)
+class CodeBlock:
+    """A fenced code block of a rendered section: its blocks and language."""
+
+    first: int  # block numbers in its document
+    last: int
+    language: str
+
+
+def style_code(doc: QTextDocument) -> list[CodeBlock]:
+    """Tint fenced code blocks and let their long lines wrap (rather than run past the
+    row); returns where they are. Done once per rendered section, never per paint."""
+    found: list[CodeBlock] = []
+    block = doc.begin()
+    while block.isValid():
+        if block.blockFormat().hasProperty(QTextFormat.Property.BlockCodeFence):
+            language = block.blockFormat().stringProperty(QTextFormat.Property.BlockCodeLanguage)
+            first = block.blockNumber()
+            while block.next().isValid() and block.next().blockFormat().hasProperty(
+                    QTextFormat.Property.BlockCodeFence):
+                block = block.next()
+            found.append(CodeBlock(first, block.blockNumber(), language))
+        block = block.next()
+    if found:
+        tint = QTextBlockFormat()
+        tint.setBackground(QBrush(CODE_TINT))
+        tint.setNonBreakableLines(False)
+        cursor = QTextCursor(doc)
+        for code in found:
+            cursor.setPosition(doc.findBlockByNumber(code.first).position())
+            cursor.setPosition(doc.findBlockByNumber(code.last).position(),
+                               QTextCursor.MoveMode.KeepAnchor)
+            cursor.mergeBlockFormat(tint)
+    return found
+
+
 class AnswerDocument:
     """An answer rendered as sections, each a Markdown document of the same width.
 
@@ -72,12 +123,14 @@ class AnswerDocument:
         self._cut = 0  # where the open tail starts
         self._tail: QTextDocument | None = None
         self._tail_text = ""
+        self._code: dict[int, list[CodeBlock]] = {}  # id(document) → its code blocks
 
     def update(self, text: str) -> None:
         if text == self.text:
             return
         if not text.startswith(self.text):
             self._sections, self._cut, self._tail, self._tail_text = [], 0, None, ""
+            self._code = {}
         self.text = text
         for end in list(section_ends(text, self._cut)):
             self._sections.append(self._render(text[self._cut:end]))
@@ -85,6 +138,8 @@ class AnswerDocument:
             self._tail, self._tail_text = None, ""
         tail = text[self._cut:]
         if tail and tail != self._tail_text:
+            if self._tail is not None:
+                self._code.pop(id(self._tail), None)
             self._tail = self._render(tail)
             self._tail_text = tail
         elif not tail:
@@ -93,8 +148,33 @@ class AnswerDocument:
     def _render(self, text: str) -> QTextDocument:
         doc = self._new_doc(self._width)
         doc.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+        self._code[id(doc)] = style_code(doc)  # overwrites what a freed document left
         doc.setTextWidth(self._width)
         return doc
+
+    def code_blocks(self) -> list[tuple[str, str, float, float]]:
+        """Every fenced code block: (language, its text, top, bottom) in this answer's
+        coordinates."""
+        found = []
+        for doc, top in self._placed():
+            for code in self._code.get(id(doc), ()):
+                lines = []
+                number = code.first
+                while number <= code.last:
+                    lines.append(doc.findBlockByNumber(number).text())
+                    number += 1
+                layout = doc.documentLayout()
+                upper = layout.blockBoundingRect(doc.findBlockByNumber(code.first)).top()
+                lower = layout.blockBoundingRect(doc.findBlockByNumber(code.last)).bottom()
+                found.append((code.language, "\n".join(lines), top + upper, top + lower))
+        return found
+
+    def code_at(self, y: float) -> str | None:
+        """The text of the code block at height `y` of the answer, if one is there."""
+        for _language, text, top, bottom in self.code_blocks():
+            if top <= y <= bottom:
+                return text
+        return None
 
     @property
     def documents(self) -> list[QTextDocument]:
@@ -150,4 +230,31 @@ class AnswerDocument:
             context.clip = QRectF(visible.translated(-x, -doc_top))
             context.palette = palette
             doc.documentLayout().draw(painter, context)
+            self._draw_languages(painter, doc, palette)
             painter.restore()
+
+    def copy_buttons(self) -> list[tuple[QRectF, str]]:
+        """Where each code block's *Copy* is (answer coordinates: its top right corner)
+        and the text it copies."""
+        found = []
+        for _language, text, top, _bottom in self.code_blocks():
+            button = QRectF(self._width - COPY_WIDTH, top, COPY_WIDTH, COPY_HEIGHT)
+            found.append((button, text))
+        return found
+
+    def _draw_languages(self, painter: QPainter, doc: QTextDocument,
+                        palette: QPalette) -> None:
+        """*Copy* at each code block's top right, its language beside it (few blocks:
+        cheap)."""
+        for code in self._code.get(id(doc), ()):
+            rect = doc.documentLayout().blockBoundingRect(doc.findBlockByNumber(code.first))
+            button = QRectF(self._width - COPY_WIDTH, rect.top(), COPY_WIDTH, COPY_HEIGHT)
+            painter.setPen(palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.Link))
+            painter.drawText(button, Qt.AlignmentFlag.AlignCenter, "Copy")
+            if code.language:
+                painter.setPen(palette.color(QPalette.ColorGroup.Active,
+                                             QPalette.ColorRole.PlaceholderText))
+                painter.drawText(QRectF(rect.left(), rect.top(), button.left() - rect.left()
+                                        - 4, rect.height()),
+                                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop,
+                                 code.language)

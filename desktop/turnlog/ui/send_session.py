@@ -81,20 +81,22 @@ class SendResult:
     duration_s: float
     summary: StoredSummary | None
     summary_read: bool
+    replaces: str | None = None  # the turn this send was a new version of
 
 
 def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
                    conversation: Conversation, question: str, endpoint: Endpoint,
-                   costs: CostIndex, stream: StreamBuffer) -> Sent:
-    """The network worker's part: connect, run the core send path, read the summary."""
+                   costs: CostIndex, stream: StreamBuffer, replaces: str | None = None) -> Sent:
+    """The network worker's part: connect, run the core send path, read the summary.
+    With `replaces`, the answer is a new version of that (last) turn."""
     on_stage = lambda stage, detail: context.report((stage, detail))  # noqa: E731
-    request = request_for(conversation, question, endpoint.route)
+    request = request_for(conversation, question, endpoint.route, replaces=replaces)
     try:  # starts the built-in model's server first, if that is the provider
         link = connector.connect(conversation, cancel=context.cancel, on_stage=on_stage)
     except (NotConnected, ProviderFailure) as err:
         return Sent(Failed(err.failure, question), None, summary_read=False)
     sent = request if link.route == endpoint.route else request_for(
-        conversation, question, link.route, turn_id=request.turn_id)
+        conversation, question, link.route, turn_id=request.turn_id, replaces=replaces)
     outcome = sender_for(store, link.provider, link.costs or costs).send(
         sent, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
         on_projection=context.report)
@@ -130,6 +132,10 @@ class SendSession(QObject):
         self._endpoint: Endpoint | None = None
         self.conversation_id: int | None = None
         self._discard = False  # the running send's conversation is being deleted
+        # (conversation id, turn id): the next send there is a new version of that turn
+        # (edit and resend); any send clears it.
+        self.replacing: tuple[int, str] | None = None
+        self._replaces: str | None = None
         self._stream = StreamBuffer()
         self._stage = ""
         self._stage_entered: tuple[float, str] = (0.0, "")
@@ -143,30 +149,37 @@ class SendSession(QObject):
         return self._task is not None
 
     def start(self, conversation: Conversation, question: str, draft: tuple[str, int],
-              endpoint: Endpoint, costs: CostIndex) -> None:
-        """Send `question` in `conversation`; `draft` is given back if it fails."""
+              endpoint: Endpoint, costs: CostIndex, *, replaces: str | None = None) -> None:
+        """Send `question` in `conversation`; `draft` is given back if it fails. With
+        `replaces` (or `replacing` set for this conversation) the answer is committed as a
+        new version of that turn."""
         if self.running:
             raise RuntimeError("a send is already running")
+        if replaces is None and self.replacing and self.replacing[0] == conversation.id:
+            replaces = self.replacing[1]
+        self.replacing = None
+        self._replaces = replaces
         self._draft, self._endpoint = draft, endpoint
         self.conversation_id = conversation.id
         self._stream = stream = StreamBuffer()
         self._started = time.monotonic()
         self.running_changed.emit(True)
         self._enter(Stage.PREPARING, "")
-        work = self._work(conversation, question, endpoint, costs, stream)
+        work = self._work(conversation, question, endpoint, costs, stream, replaces)
         self._task = self._runner.run(TaskRunner.NETWORK, "send", work,
                                       on_success=self._succeeded, on_failure=self._failed,
                                       on_progress=self._progress)
         self._timer.start()
 
     def _work(self, conversation: Conversation, question: str, endpoint: Endpoint,
-              costs: CostIndex, stream: StreamBuffer) -> Callable[[TaskContext], Sent]:
+              costs: CostIndex, stream: StreamBuffer,
+              replaces: str | None) -> Callable[[TaskContext], Sent]:
         """What the network worker runs for this send."""
         store, connector = self._store, self._connector
 
         def work(context: TaskContext) -> Sent:
             return send_on_worker(context, store, connector, conversation, question,
-                                  endpoint, costs, stream)
+                                  endpoint, costs, stream, replaces)
 
         return work
 
@@ -243,7 +256,8 @@ class SendSession(QObject):
             return
         assert self.conversation_id is not None and self._endpoint is not None
         result = SendResult(sent.outcome, self.conversation_id, self._draft, self._endpoint,
-                            time.monotonic() - self._started, sent.summary, sent.summary_read)
+                            time.monotonic() - self._started, sent.summary, sent.summary_read,
+                            self._replaces)
         self.conversation_id = None
         self.finished.emit(result)
 

@@ -79,7 +79,8 @@ class SideSession(SendSession):
     """One side question at a time, through the network worker like any send."""
 
     def _work(self, conversation: Conversation, question: str, endpoint: Endpoint,
-              costs: CostIndex, stream: StreamBuffer) -> Callable[[TaskContext], Sent]:
+              costs: CostIndex, stream: StreamBuffer,
+              replaces: str | None) -> Callable[[TaskContext], Sent]:
         store, connector = self._store, self._connector
 
         def work(context: TaskContext) -> Sent:

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import (
     QAbstractListModel,
+    QEvent,
     QModelIndex,
     QPersistentModelIndex,
+    QPoint,
     QRect,
     QRectF,
     QSize,
@@ -27,10 +29,13 @@ from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QAction,
     QColor,
+    QContextMenuEvent,
     QFont,
     QFontDatabase,
+    QFontMetrics,
     QGuiApplication,
     QKeySequence,
+    QMouseEvent,
     QPainter,
     QPalette,
     QTextDocument,
@@ -47,6 +52,7 @@ from PySide6.QtWidgets import (
 
 from ..core.compaction import StoredSummary
 from ..core.model import Turn
+from ..core.versions import Versions
 from ..store.pages import LogPages
 from .answer import AnswerDocument
 from .marks import MarkMap, RowMark, summary_tooltip
@@ -63,6 +69,9 @@ class Role(enum.IntEnum):
     ANSWER = Qt.ItemDataRole.UserRole + 4
     MARK = Qt.ItemDataRole.UserRole + 5
     PENDING = Qt.ItemDataRole.UserRole + 6
+    VERSION = Qt.ItemDataRole.UserRole + 7  # (n, of) when the turn has versions, else None
+    ACTIVE = Qt.ItemDataRole.UserRole + 8  # id of the version in use at this row
+    LAST = Qt.ItemDataRole.UserRole + 9  # the newest turn (it can be regenerated)
 
 
 @dataclass
@@ -93,6 +102,9 @@ class TranscriptModel(QAbstractListModel):
         self._marks: Mapping[int, RowMark] = {}
         self._summary: StoredSummary | None = None
         self._older_requested = False
+        self._versions = Versions((), {})
+        self._members: Mapping[str, Turn] = {}  # every version of a row that has several
+        self._showing: dict[str, str] = {}  # id in use → id of the older version on show
 
     # ------------------------------------------------------------------ contents
     def set_turns(self, turns: Sequence[Turn]) -> None:
@@ -102,6 +114,7 @@ class TranscriptModel(QAbstractListModel):
         self._pending = None
         self._marks = {}
         self._older_requested = False
+        self._versions, self._members, self._showing = Versions((), {}), {}, {}
         self.endResetModel()
 
     @property
@@ -139,12 +152,19 @@ class TranscriptModel(QAbstractListModel):
         if not index.isValid():
             return None
         row = index.row()
-        turn = self.turn_at(row)
-        if turn is None:
+        active = self.turn_at(row)
+        if active is None:
             pending = self._pending
             if pending is None or row != self.loaded_count:
                 return None
             return self._pending_data(pending, role)
+        turn = self._members.get(self._showing[active.id], active) \
+            if active.id in self._showing else active
+        if role >= Role.VERSION:
+            return self._version_data(row, active, turn, role)
+        if turn is not active and role in (Role.MARK, Qt.ItemDataRole.ToolTipRole):
+            return RowMark.REPLACED if role == Role.MARK else \
+                f"Turn {turn.ordinal}: {RowMark.REPLACED.explanation}"
         if role == Role.KEY:
             return turn.id
         if role == Role.ORDINAL:
@@ -167,6 +187,58 @@ class TranscriptModel(QAbstractListModel):
                 return summary_tooltip(turn.ordinal, self._summary)
             return f"Turn {turn.ordinal}: {mark.explanation}" if mark else None
         return None
+
+    def _version_data(self, row: int, active: Turn, turn: Turn, role: int) -> object:
+        if role == Role.ACTIVE:
+            return active.id
+        if role == Role.LAST:
+            return row == self.loaded_count - 1 and self._pending is None
+        if role == Role.VERSION and self._versions:
+            group = self._versions.group(active.id)
+            if len(group) > 1 and turn.id in group:
+                return (group.index(turn.id) + 1, len(group))
+        return None
+
+    # ----------------------------------------------------------------- versions
+    def set_versions(self, versions: Versions, members: Mapping[str, Turn]) -> None:
+        """The versions of the turns (`members`: every version of a row with several);
+        an older version on show stays on show while it is still one."""
+        self._versions, self._members = versions, members
+        self._showing = {k: v for k, v in self._showing.items() if v in members}
+        if self.loaded_count:
+            self.dataChanged.emit(self.index(0), self.index(self.loaded_count - 1),
+                                  [Role.VERSION, Role.MARK])
+
+    @property
+    def versions(self) -> Versions:
+        return self._versions
+
+    def shown_turn(self, row: int) -> Turn | None:
+        """The turn a row shows: its version in use, or the older version looked at."""
+        active = self.turn_at(row)
+        if active is None or active.id not in self._showing:
+            return active
+        return self._members.get(self._showing[active.id], active)
+
+    def step_version(self, row: int, delta: int) -> bool:
+        """Show the previous (-1) or next (+1) version in a row; False at either end."""
+        active = self.turn_at(row)
+        shown = self.shown_turn(row)
+        if active is None or shown is None:
+            return False
+        group = self._versions.group(active.id)
+        at = group.index(shown.id) + delta if shown.id in group else -1
+        if len(group) < 2 or not 0 <= at < len(group) or group[at] not in self._members:
+            return False
+        if group[at] == active.id:
+            self._showing.pop(active.id, None)
+        else:
+            self._showing[active.id] = group[at]
+        index = self.index(row)
+        # ANSWER: the row's height changes with the text it shows.
+        self.dataChanged.emit(index, index, [Role.KEY, Role.QUESTION, Role.ANSWER, Role.MARK,
+                                             Role.VERSION])
+        return True
 
     def _pending_data(self, pending: PendingRow, role: int) -> object:
         if role == Role.KEY:
@@ -356,6 +428,11 @@ class TranscriptDelegate(QStyledItemDelegate):
     PAD = 10
     GAP = 6
 
+    # A word in a row's header was clicked: (control name, row). Names: "older", "newer"
+    # (step between versions), "use" (use this version), "regenerate".
+    control_clicked = Signal(str, int)
+    code_copied = Signal(str)  # a code block's Copy put this text on the clipboard
+
     def __init__(self, view: QListView) -> None:
         super().__init__(view)
         self._view = view
@@ -453,8 +530,103 @@ class TranscriptDelegate(QStyledItemDelegate):
             return question, None
         return question, self._answer(key, answer_text, width)
 
+    def _answer_origin(self, index: ModelIndex) -> tuple[AnswerDocument | None, QPoint]:
+        """A row's answer and where its top left corner is painted (viewport coordinates)."""
+        question, answer = self._documents(index)
+        rect = self._view.visualRect(index)
+        top = rect.top() + self.PAD + self._view.fontMetrics().height() + 2 + self.GAP
+        top += int(question.size().height()) + 3 * self.GAP
+        return answer, QPoint(rect.left() + self.BAND + self.PAD, top)
+
+    def code_at(self, index: ModelIndex, point: QPoint) -> str | None:
+        """The text of the code block under `point` (viewport coordinates) in a row's
+        answer, if there is one."""
+        answer, origin = self._answer_origin(index)
+        return answer.code_at(point.y() - origin.y()) if answer is not None else None
+
+    def copy_button_at(self, index: ModelIndex, point: QPoint) -> str | None:
+        """The code a code block's *Copy* under `point` copies, if one is there."""
+        answer, origin = self._answer_origin(index)
+        if answer is None:
+            return None
+        for rect, text in answer.copy_buttons():
+            if rect.translated(origin.x(), origin.y()).contains(point.toPointF()):
+                return text
+        return None
+
+    def code_blocks(self, index: ModelIndex) -> list[str]:
+        """The text of every code block in a row's answer, first to last."""
+        _question, answer = self._documents(index)
+        return [text for _lang, text, _top, _bottom in answer.code_blocks()] if answer else []
+
     def _header_height(self, option: QStyleOptionViewItem) -> int:
         return option.fontMetrics.height() + 2
+
+    @staticmethod
+    def _header_font(option: QStyleOptionViewItem) -> QFont:
+        font = QFont(option.font)
+        font.setPointSizeF(max(7.0, option.font.pointSizeF() * 0.9))
+        return font
+
+    def header_controls(self, option: QStyleOptionViewItem, index: ModelIndex
+                        ) -> list[tuple[str, str, QRect]]:
+        """The words after "Turn N" in a row's header, with where they are: ◀ version n of
+        m ▶ for a turn with versions, *Use this version* on an older one, *Regenerate* on
+        the newest turn. "label" is not clickable."""
+        version = index.data(Role.VERSION)
+        replaced = index.data(Role.MARK) is RowMark.REPLACED
+        last = bool(index.data(Role.LAST)) and not replaced
+        if not version and not last:
+            return []
+        metrics = QFontMetrics(self._header_font(option))
+        top = option.rect.top() + self.PAD
+        height = self._header_height(option)
+        x = option.rect.left() + self.BAND + self.PAD + metrics.horizontalAdvance(
+            f"Turn {index.data(Role.ORDINAL)}") + 14
+        controls: list[tuple[str, str, QRect]] = []
+        words = []
+        if version:
+            words += [("older", "◀"), ("label", f"version {version[0]} of {version[1]}"),
+                      ("newer", "▶")]
+            if replaced:
+                words.append(("use", "Use this version"))
+        if last:
+            words.append(("regenerate", "↻ Regenerate"))
+        for name, text in words:
+            width = metrics.horizontalAdvance(text) + 8
+            controls.append((name, text, QRect(x, top, width, height)))
+            x += width + 6
+        return controls
+
+    def editorEvent(self, event: QEvent, model: object, option: QStyleOptionViewItem,  # noqa: N802
+                    index: ModelIndex) -> bool:
+        """A click on a header word is that control's, not the row's."""
+        if event.type() == QEvent.Type.MouseButtonRelease and isinstance(event, QMouseEvent) \
+                and event.button() == Qt.MouseButton.LeftButton:
+            point = event.position().toPoint()
+            for name, _text, rect in self.header_controls(option, index):
+                if name != "label" and rect.contains(point):
+                    self.control_clicked.emit(name, index.row())
+                    return True
+            code = self.copy_button_at(index, point) if not index.data(Role.PENDING) else None
+            if code is not None:
+                QGuiApplication.clipboard().setText(code)
+                self.code_copied.emit(code)
+                return True
+        return super().editorEvent(event, model, option, index)  # type: ignore[arg-type]
+
+    def _draw_controls(self, painter: QPainter, option: QStyleOptionViewItem,
+                       index: ModelIndex) -> None:
+        controls = self.header_controls(option, index)
+        if not controls:
+            return
+        palette = option.palette
+        painter.setFont(self._header_font(option))
+        for name, text, rect in controls:
+            role = QPalette.ColorRole.PlaceholderText if name == "label" \
+                else QPalette.ColorRole.Link
+            painter.setPen(palette.color(QPalette.ColorGroup.Active, role))
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
     # ------------------------------------------------------------------ layout
     def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # noqa: N802
@@ -492,8 +664,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             top = rect.top() + self.PAD
 
             # Header: turn number on the left, the mark's label on the right.
-            header_font = QFont(option.font)
-            header_font.setPointSizeF(max(7.0, option.font.pointSizeF() * 0.9))
+            header_font = self._header_font(option)
             painter.setFont(header_font)
             header_h = self._header_height(option)
             header = QRect(left, top, width, header_h)
@@ -503,6 +674,8 @@ class TranscriptDelegate(QStyledItemDelegate):
             title = "Question being answered" if index.data(Role.PENDING) else f"Turn {ordinal}"
             painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                              title)
+            if not index.data(Role.PENDING):
+                self._draw_controls(painter, option, index)
             if isinstance(mark, RowMark):
                 label_font = QFont(header_font)
                 label_font.setBold(True)
@@ -593,6 +766,12 @@ class TranscriptView(QListView):
         self._copy_turn = self._action("Copy turn", QKeySequence.StandardKey.Copy, "turn")
         self._copy_question = self._action("Copy question", None, "question")
         self._copy_answer = self._action("Copy answer", None, "answer")
+        self.copy_code_action = QAction("Copy code block", self)
+        self.copy_code_action.setToolTip("Copy the code block under the pointer (else the "
+                                         "answer's first one), exactly as it is")
+        self.copy_code_action.triggered.connect(self.copy_code)
+        self.addAction(self.copy_code_action)
+        self._menu_at: QPoint | None = None
         separator = QAction(self)
         separator.setSeparator(True)
         self.addAction(separator)
@@ -698,6 +877,29 @@ class TranscriptView(QListView):
         return turn_id
 
     # ------------------------------------------------------------------ copying
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
+        self._menu_at = event.pos()  # which code block "Copy code block" means
+        super().contextMenuEvent(event)
+
+    def copy_code(self) -> str:
+        """Copy the code block the context menu was opened on, else the current answer's
+        first one; "" when the answer has none."""
+        index = self.currentIndex()
+        if not index.isValid():
+            return ""
+        text = None
+        at, self._menu_at = self._menu_at, None
+        if at is not None and self.indexAt(at) == index:
+            text = self.delegate.code_at(index, at)
+        if text is None:
+            blocks = self.delegate.code_blocks(index)
+            text = blocks[0] if blocks else None
+        if text is None:
+            return ""
+        QGuiApplication.clipboard().setText(text)
+        self.copied.emit(text)
+        return text
+
     def copy_current(self, part: str) -> str:
         index = self.currentIndex()
         if not index.isValid():

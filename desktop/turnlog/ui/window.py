@@ -38,6 +38,7 @@ from .settings import SettingsDialog
 from .sidebar import Sidebar, shown_title
 from .storage_faults import StorageFaults
 from .tasks import TaskRunner
+from .versions import VersionControls
 from .wiring import wire
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,7 @@ class MainWindow(QMainWindow):
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
         wire(self)
+        self.versions = VersionControls(self, self)  # regenerate, edit, use, fork
         self.side = side_panel.attach(self)  # side questions: their own dock and session
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
