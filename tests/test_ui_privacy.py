@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from loopback import Behaviour
+from searchindex import index_hits
 from turnlog.core.model import ConversationSettings
 from turnlog.export import export_text
 from turnlog.profiles import ProfileStore, new_profile
@@ -64,7 +65,7 @@ def scan(home: Path, needles: list[str]) -> list[tuple[str, str]]:
             for piece in needle.split():
                 if any(piece.encode(e) in data for e in ("utf-8", "utf-16-le", "utf-16-be")):
                     hits.append((path.name, piece))
-    return hits
+    return hits + index_hits(home, needles)  # and no token of them in the search index
 
 
 class Answers:
@@ -207,7 +208,10 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
                                   settings=ConversationSettings(max_bytes=8_000)))
     # Summaries and answers echo the secrets, so derived data holds them too.
     echo = " ".join(secrets_for("A", 1) + secrets_for("B", 1))
-    loopback.default = Behaviour.answer(f"- {echo}")
+    # A reasoning model's thought is kept with each answered turn: it must go too.
+    thought = "ORCHID-17-SECRET-R555 思考过程 💭R555💭"
+    needles.append(thought)
+    loopback.default = Behaviour.answer(f"- {echo}", reasoning=thought)
     window = MainWindow(store, TaskRunner(), ProviderConnector(setup.config, setup.keys),
                         setup=setup)
     qtbot.addWidget(window)
@@ -221,6 +225,7 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
             send(qtbot, window, question)
             assert window.shown.projection.summarized, "the send must make a summary"
             assert store.requests(conversation.id)
+            assert store.turns(conversation.id)[-1].reasoning == thought
             side = f"ORCHID-17-SECRET-{conversation.title[7]}998Q-side 旁问"
             needles.append(side)
             window.side.panel.edit.setPlainText(side)

@@ -97,8 +97,9 @@ def options_for(conversation: Conversation, *, include_usage: bool = False,
     return RequestOptions(
         stream=settings.stream,
         include_usage=route.include_usage if route is not None else include_usage,
-        max_tokens=settings.output_reserve,
+        max_tokens=settings.output_reserve if settings.send_max_tokens else None,
         temperature=settings.temperature,
+        top_p=settings.top_p,
     )
 
 

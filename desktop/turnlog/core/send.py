@@ -47,6 +47,7 @@ class PendingTurn:
     generation: int | None = None
     # A new version of the last turn: committed with a record that it replaces this turn.
     replaces: str | None = None
+    reasoning: str = ""
 
 
 def ordinal_ranges(ordinals: Sequence[int]) -> list[list[int]]:
@@ -190,6 +191,7 @@ class _Run:
     on_stage: Callable[[Stage, str], None]
     on_delta: Callable[[str], None]
     on_projection: Callable[[Projection], None]
+    on_reasoning: Callable[[str], None] | None = None
     turns: Sequence[Turn] = ()
     generation: int = 0
     attempt: int = 1
@@ -259,10 +261,13 @@ class Sender:
         on_stage: Callable[[Stage, str], None] = lambda stage, detail: None,
         on_delta: Callable[[str], None] = lambda text: None,
         on_projection: Callable[[Projection], None] = lambda projection: None,
+        on_reasoning: Callable[[str], None] | None = None,
     ) -> Outcome:
         """Prepare; compact, plan and attempt (a second time only to recover from a context
-        overflow); then commit the reply, or fail. The log changes only in `_commit`."""
-        run = _Run(request, cancel or CancelToken(), on_stage, on_delta, on_projection)
+        overflow); then commit the reply, or fail. The log changes only in `_commit`.
+        `on_reasoning`, when given, gets a reasoning model's reasoning as it streams."""
+        run = _Run(request, cancel or CancelToken(), on_stage, on_delta, on_projection,
+                   on_reasoning)
         try:
             self._prepare(run)
             while True:
@@ -358,8 +363,11 @@ class Sender:
         text, on the first attempt, may be recovered from; every other failure ends here."""
         run.on_stage(Stage.ANSWERING, "")
         try:
+            if run.on_reasoning is None:
+                return self.provider.complete(projection.body, on_delta=run.on_delta,
+                                              cancel=run.cancel)
             return self.provider.complete(projection.body, on_delta=run.on_delta,
-                                          cancel=run.cancel)
+                                          cancel=run.cancel, on_reasoning=run.on_reasoning)
         except ProviderFailure as err:
             record = self._record(run, projection, err.failure.kind.value, usage=err.usage,
                                   status=err.failure.status)
@@ -417,6 +425,7 @@ class Sender:
             model=reply.model or run.request.model, finish_reason="stop", usage=reply.usage,
             created_at=datetime.now(UTC), generation=run.generation,
             replaces=run.request.replaces,
+            reasoning=reply.reasoning,
         )
         try:
             turn = self.store.commit_turn(run.cid, pending)

@@ -1,6 +1,7 @@
 """Delete for privacy: a turn, a conversation or everything, with every derived copy.
 
-One transaction removes the turns, every summary covering any of them, and
+One transaction removes the turns, every summary covering any of them, their
+search index entries (with the index merged so no token of them stays), and
 request records' references to them (records keep only their numbers, so
 usage totals survive). The store then checkpoints and truncates the WAL so no
 copy of the deleted text stays in `-wal` (`secure_delete` has already
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 
 import peewee
 
+from . import search
 from .errors import NotFound
 from .models import ConversationRow, ForkRow, RequestRow, SideQuestionRow, SummaryRow, TurnRow
 from .rows import expand_runs
@@ -190,6 +192,7 @@ def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str]) -> Del
         ConversationRow.update(generation=ConversationRow.generation + 1).where(
             ConversationRow.id == cid
         ).execute()
+        search.purge(db)  # the search index's triggers forgot them: leave no token
     return DeletionCounts(0, len(ids), summaries, len(records), sides)
 
 
@@ -204,11 +207,14 @@ def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int, *,
         # side questions.
         ConversationRow.delete().where(ConversationRow.id.in_(ids)).execute()
         ForkRow.update(source_id=None).where(ForkRow.source_id.in_(ids)).execute()
+        search.purge(db)
     return counts
 
 
 def delete_all(db: peewee.SqliteDatabase) -> DeletionCounts:
     with db.atomic("IMMEDIATE"):
         counts = count(None)
+        search.delete_all_turns(db)
         ConversationRow.delete().execute()
+        search.purge(db)
     return counts

@@ -43,6 +43,7 @@ class TurnRow(BaseModel):
     finish_reason = peewee.TextField()
     created_at = peewee.TextField()
     usage = peewee.TextField(null=True)
+    reasoning = peewee.TextField(default="")  # V_REASONING
 
     class Meta:
         table_name = "turns"

@@ -68,6 +68,7 @@ class Shown:
     endpoint: Endpoint | None = None
     duration_s: float | None = None
     to_summarize: tuple[int, ...] = ()  # previews: turns a send would first summarize
+    reasoning: str = ""  # what a reasoning model thought before the last answer
 
     def marks(self, turns: Sequence[Turn]) -> MarkMap:
         return MarkMap(turns, self.projection, self.to_summarize, self.asked)
@@ -78,7 +79,8 @@ class Shown:
         if isinstance(outcome, Committed):
             return cls("last", outcome.projection, record=outcome.record,
                        usage=outcome.reply.usage, asked=outcome.turn.ordinal,
-                       endpoint=endpoint, duration_s=duration_s)
+                       endpoint=endpoint, duration_s=duration_s,
+                       reasoning=outcome.turn.reasoning)
         return cls("last", outcome.projection, outcome.refusal, record=outcome.record,
                    failure=outcome.failure, endpoint=endpoint, duration_s=duration_s,
                    usage=outcome.record.usage if outcome.record else None)
@@ -423,4 +425,5 @@ class LivePreview(QObject):
             compaction=bool(conversation and conversation.settings.compaction),
             summary=summary,
             to_summarize=shown.to_summarize,
+            reasoning=shown.reasoning,
         ))

@@ -86,9 +86,11 @@ class SendResult:
 
 def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
                    conversation: Conversation, question: str, endpoint: Endpoint,
-                   costs: CostIndex, stream: StreamBuffer, replaces: str | None = None) -> Sent:
+                   costs: CostIndex, stream: StreamBuffer, replaces: str | None = None,
+                   thought: StreamBuffer | None = None) -> Sent:
     """The network worker's part: connect, run the core send path, read the summary.
-    With `replaces`, the answer is a new version of that (last) turn."""
+    With `replaces`, the answer is a new version of that (last) turn; a reasoning model's
+    thought streams into `thought`."""
     on_stage = lambda stage, detail: context.report((stage, detail))  # noqa: E731
     request = request_for(conversation, question, endpoint.route, replaces=replaces)
     try:  # starts the built-in model's server first, if that is the provider
@@ -99,7 +101,8 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
         conversation, question, link.route, turn_id=request.turn_id, replaces=replaces)
     outcome = sender_for(store, link.provider, link.costs or costs).send(
         sent, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
-        on_projection=context.report)
+        on_projection=context.report,
+        on_reasoning=thought.append if thought is not None else None)
     try:
         return Sent(outcome, store.latest_summary(conversation.id))
     except Exception as err:
@@ -116,6 +119,7 @@ class SendSession(QObject):
     stage_entered = Signal(object, str)  # (Stage, the stage line's words), once per stage
     status = Signal(str)  # the stage line: stage, seconds so far, characters received
     streamed = Signal(str)  # answer text received since the last report
+    streamed_reasoning = Signal(str)  # a reasoning model's thought since the last report
     projected = Signal(object)  # the Projection the request carries, once planned
     finished = Signal(object)  # SendResult
     crashed = Signal(object)  # the draft (text, cursor): a bug ended the send
@@ -137,6 +141,7 @@ class SendSession(QObject):
         self.replacing: tuple[int, str] | None = None
         self._replaces: str | None = None
         self._stream = StreamBuffer()
+        self._thought = StreamBuffer()
         self._stage = ""
         self._stage_entered: tuple[float, str] = (0.0, "")
         self._started = 0.0
@@ -162,6 +167,7 @@ class SendSession(QObject):
         self._draft, self._endpoint = draft, endpoint
         self.conversation_id = conversation.id
         self._stream = stream = StreamBuffer()
+        self._thought = StreamBuffer()
         self._started = time.monotonic()
         self.running_changed.emit(True)
         self._enter(Stage.PREPARING, "")
@@ -175,11 +181,11 @@ class SendSession(QObject):
               costs: CostIndex, stream: StreamBuffer,
               replaces: str | None) -> Callable[[TaskContext], Sent]:
         """What the network worker runs for this send."""
-        store, connector = self._store, self._connector
+        store, connector, thought = self._store, self._connector, self._thought
 
         def work(context: TaskContext) -> Sent:
             return send_on_worker(context, store, connector, conversation, question,
-                                  endpoint, costs, stream, replaces)
+                                  endpoint, costs, stream, replaces, thought)
 
         return work
 
@@ -227,6 +233,8 @@ class SendSession(QObject):
 
     def _report(self) -> None:
         text = f"{self._stage}… {time.monotonic() - self._started:.1f} s"
+        if self._thought.received:
+            text += f" · {self._thought.received:,} characters of reasoning"
         if self._stream.received:
             text += f" · {self._stream.received:,} characters"
         if self._task is not None and self._task.cancelled:
@@ -234,6 +242,9 @@ class SendSession(QObject):
         self.status.emit(text)
 
     def _flush(self) -> None:
+        thought = self._thought.drain()
+        if thought:
+            self.streamed_reasoning.emit(thought)
         text = self._stream.drain()
         if text:
             self.streamed.emit(text)

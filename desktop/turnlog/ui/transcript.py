@@ -54,7 +54,7 @@ from ..core.compaction import StoredSummary
 from ..core.model import Turn
 from ..core.versions import Versions
 from ..store.pages import LogPages
-from .answer import AnswerDocument
+from .answer import AnswerDocument, ReasoningFold
 from .marks import MarkMap, RowMark, summary_tooltip
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -72,12 +72,14 @@ class Role(enum.IntEnum):
     VERSION = Qt.ItemDataRole.UserRole + 7  # (n, of) when the turn has versions, else None
     ACTIVE = Qt.ItemDataRole.UserRole + 8  # id of the version in use at this row
     LAST = Qt.ItemDataRole.UserRole + 9  # the newest turn (it can be regenerated)
+    REASONING = Qt.ItemDataRole.UserRole + 10  # a reasoning model's thought ("" if none)
 
 
 @dataclass
 class PendingRow:
     question: str
     answer: str = ""
+    reasoning: str = ""
 
 
 class TranscriptModel(QAbstractListModel):
@@ -160,7 +162,7 @@ class TranscriptModel(QAbstractListModel):
             return self._pending_data(pending, role)
         turn = self._members.get(self._showing[active.id], active) \
             if active.id in self._showing else active
-        if role >= Role.VERSION:
+        if role in (Role.VERSION, Role.ACTIVE, Role.LAST):
             return self._version_data(row, active, turn, role)
         if turn is not active and role in (Role.MARK, Qt.ItemDataRole.ToolTipRole):
             return RowMark.REPLACED if role == Role.MARK else \
@@ -173,6 +175,8 @@ class TranscriptModel(QAbstractListModel):
             return turn.question
         if role == Role.ANSWER:
             return turn.answer
+        if role == Role.REASONING:
+            return turn.reasoning
         if role == Role.MARK:
             return self._marks.get(turn.ordinal)
         if role == Role.PENDING:
@@ -249,6 +253,8 @@ class TranscriptModel(QAbstractListModel):
             return pending.question
         if role == Role.ANSWER:
             return pending.answer
+        if role == Role.REASONING:
+            return pending.reasoning
         if role == Role.MARK:
             return RowMark.PENDING
         if role == Role.PENDING:
@@ -280,6 +286,24 @@ class TranscriptModel(QAbstractListModel):
         self.beginInsertRows(QModelIndex(), 0, count - 1)
         self._first -= count
         self.endInsertRows()
+
+    def reveal(self, ordinal: int, *, before: int = 3) -> QModelIndex | None:
+        """Make turn `ordinal` a row (older turns join as far back as it, and `before`
+        more, so it is not the top row that asks for older pages), and return its index;
+        None if the log shown has no such turn."""
+        turns = self._turns
+        if isinstance(turns, LogPages):
+            position = turns.position_of(ordinal)
+        else:
+            position = next((i for i, t in enumerate(turns) if t.ordinal == ordinal), None)
+        if position is None:
+            return None
+        start = max(0, position - before)
+        if start < self._first:
+            self.beginInsertRows(QModelIndex(), 0, self._first - start - 1)
+            self._first = start
+            self.endInsertRows()
+        return self.index(position - self._first)
 
     def load_all(self) -> None:
         """Make every turn a row (used to jump to the oldest turn)."""
@@ -340,6 +364,14 @@ class TranscriptModel(QAbstractListModel):
         self._pending.answer += text
         index = self.index(self.loaded_count)
         self.dataChanged.emit(index, index, [Role.ANSWER])
+
+    def append_pending_reasoning(self, text: str) -> None:
+        """Add streamed reasoning; announces a change to the pending row only."""
+        if self._pending is None or not text:
+            return
+        self._pending.reasoning += text
+        index = self.index(self.loaded_count)
+        self.dataChanged.emit(index, index, [Role.REASONING])
 
     def drop_pending(self) -> str:
         """Remove the pending row; returns the partial answer it held."""
@@ -440,6 +472,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._answers: OrderedDict[str, AnswerDocument] = OrderedDict()
         self._pending: AnswerDocument | None = None
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.reasoning = ReasoningFold(self._new_doc)
 
     # ---------------------------------------------------------------- documents
     def clear_cache(self) -> None:
@@ -454,6 +487,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._answers.pop(key, None)
         if key == PENDING_KEY:
             self.reset_pending()
+        else:
+            self.reasoning.forget(key)
 
     def reset_pending(self) -> None:
         self._pending = None
@@ -465,6 +500,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         question = self._docs.pop((PENDING_KEY, "question"), None)
         if question is not None:
             self._docs[(turn_id, "question")] = question
+        self.reasoning.rename(PENDING_KEY, turn_id)
         if pending is None:
             return False
         pending.update(answer)  # the last few streamed characters, if not shown yet
@@ -600,10 +636,15 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     def editorEvent(self, event: QEvent, model: object, option: QStyleOptionViewItem,  # noqa: N802
                     index: ModelIndex) -> bool:
-        """A click on a header word is that control's, not the row's."""
+        """A click on a header word is that control's, not the row's; a click on the
+        reasoning line opens or folds it."""
         if event.type() == QEvent.Type.MouseButtonRelease and isinstance(event, QMouseEvent) \
                 and event.button() == Qt.MouseButton.LeftButton:
             point = event.position().toPoint()
+            line = self._fold_line(option, index)
+            if line is not None and line.contains(point):
+                self.toggle_reasoning(index)
+                return True
             for name, _text, rect in self.header_controls(option, index):
                 if name != "label" and rect.contains(point):
                     self.control_clicked.emit(name, index.row())
@@ -633,6 +674,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         question, answer = self._documents(index)
         height = self.PAD + self._header_height(option) + self.GAP
         height += int(question.size().height()) + 2 * self.GAP
+        fold = self._fold_height(option, index)
+        height += fold + (self.GAP if fold else 0)
         if answer is not None:
             height += self.GAP + int(answer.height())
         else:
@@ -699,6 +742,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             self._draw_doc(painter, question, left + self.GAP, top + self.GAP, palette,
                            visible)
             top += q_height + self.GAP
+            top = self._draw_fold(painter, option, index, QRect(left, top, width, 0), visible)
 
             if answer is not None:
                 answer.draw(painter, left, top, palette, visible)
@@ -714,6 +758,42 @@ class TranscriptDelegate(QStyledItemDelegate):
                 painter.drawRect(rect.adjusted(0, 0, -1, -1))
         finally:
             painter.restore()
+
+    # -------------------------------------------------------------- reasoning
+    def _fold_height(self, option: QStyleOptionViewItem, index: ModelIndex) -> int:
+        return self.reasoning.height(str(index.data(Role.KEY)),
+                                     str(index.data(Role.REASONING) or ""),
+                                     self._content_width(), option.fontMetrics.height(),
+                                     self.GAP)
+
+    def _draw_fold(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex,
+                   area: QRect, visible: QRect) -> int:
+        """Draw the reasoning fold (if the row has one) at `area`; the top below it."""
+        text = str(index.data(Role.REASONING) or "")
+        if not text:
+            return area.top()
+        painter.setFont(option.font)
+        streaming = bool(index.data(Role.PENDING)) and not index.data(Role.ANSWER)
+        self.reasoning.draw(painter, str(index.data(Role.KEY)), text, area,
+                            option.fontMetrics.height(), self.GAP, option.palette, streaming,
+                            visible)
+        return area.top() + self._fold_height(option, index) + self.GAP
+
+    def _fold_line(self, option: QStyleOptionViewItem, index: ModelIndex) -> QRect | None:
+        """Where the fold's line is in the row (None without reasoning)."""
+        if not index.data(Role.REASONING):
+            return None
+        question, _ = self._documents(index)
+        top = (option.rect.top() + self.PAD + self._header_height(option) + self.GAP
+               + int(question.size().height()) + 3 * self.GAP)
+        return QRect(option.rect.left() + self.BAND + self.PAD, top, self._content_width(),
+                     option.fontMetrics.height())
+
+    def toggle_reasoning(self, index: ModelIndex) -> bool:
+        """Open or fold the row's reasoning; returns whether it is open now."""
+        opened = self.reasoning.toggle(str(index.data(Role.KEY)))
+        self.sizeHintChanged.emit(QModelIndex(index))
+        return opened
 
     @staticmethod
     def _draw_doc(
@@ -782,6 +862,11 @@ class TranscriptView(QListView):
                                       "(summaries covering it, its place in request records)")
         self.delete_action.triggered.connect(self.delete_current)
         self.addAction(self.delete_action)
+        self.reasoning_action = QAction("Show or hide reasoning", self)
+        self.reasoning_action.setToolTip("Open or fold what a reasoning model thought before "
+                                         "this answer")
+        self.reasoning_action.triggered.connect(self.toggle_reasoning)
+        self.addAction(self.reasoning_action)
 
     def _action(self, text: str, shortcut: QKeySequence.StandardKey | None, part: str) -> QAction:
         action = QAction(text, self)
@@ -852,7 +937,7 @@ class TranscriptView(QListView):
 
     def _after_change(self, top_left: QModelIndex, bottom_right: QModelIndex,
                       roles: Sequence[int] = ()) -> None:
-        if Role.ANSWER in roles:
+        if Role.ANSWER in roles or Role.REASONING in roles:
             # The streaming row grew: its height changes, so lay the rows out again.
             self.delegate.sizeHintChanged.emit(top_left)
 
@@ -875,6 +960,13 @@ class TranscriptView(QListView):
         turn_id = str(index.data(Role.KEY))
         self.delete_requested.emit(turn_id)
         return turn_id
+
+    def toggle_reasoning(self) -> bool | None:
+        """Open or fold the current turn's reasoning (None: it has none)."""
+        index = self.currentIndex()
+        if not index.isValid() or not index.data(Role.REASONING):
+            return None
+        return self.delegate.toggle_reasoning(index)
 
     # ------------------------------------------------------------------ copying
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override

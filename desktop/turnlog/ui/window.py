@@ -27,12 +27,14 @@ from .centre import FIRST_RUN_HINT, CentrePanel
 from .connection import Connector
 from .drafts import DraftKeeper
 from .geometry import DockFolding, add_dock, restore_geometry, save_geometry, window_settings
+from .header import HeaderPicker
 from .inspector import Inspector
 from .live_preview import LivePreview, Shown
 from .menus import build_menus
 from .operations import Changes, Loaded
 from .privacy import ExportTarget, ask, choose_export
 from .provider_setup import ProviderSetup
+from .search import SearchDock
 from .send_session import SendResult, SendSession
 from .settings import SettingsDialog
 from .sidebar import Sidebar, shown_title
@@ -96,11 +98,14 @@ class MainWindow(QMainWindow):
                                     lambda title: self.choose_export(title), self)
         wire(self)
         self.versions = VersionControls(self, self)  # regenerate, edit, use, fork
+        self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.history,
+                                   self.session, lambda: self.conversation, self)
         self.side = side_panel.attach(self)  # side questions: their own dock and session
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
         self.export_action, self.delete_all_action = menus.export, menus.delete_all
         self.about_action, self.view_menu = menus.about, menus.view
+        self.finder = SearchDock(self)  # Ctrl+Shift+F: search all text, jump to a turn
         self.settings_action.setEnabled(setup is not None)
         self.refresh_conversations()
         restore_geometry(self, self.settings)
@@ -122,7 +127,7 @@ class MainWindow(QMainWindow):
 
     def show_about(self) -> AboutDialog:
         """Help → About: the app, and the built-in model with its license."""
-        dialog = AboutDialog(self)
+        dialog = AboutDialog(self, home=self.store.home)
         dialog.open()
         return dialog
 
@@ -160,6 +165,7 @@ class MainWindow(QMainWindow):
         """Open `conversation` (None: close the open one); nothing of the last one stays."""
         self.conversation = conversation
         self.drafts.opened(conversation)
+        self.picker.show_for(conversation)
         self.preview.reset()
         self.transcript.set_turns(())
         self.title.setText(shown_title(conversation.title) if conversation else "")
