@@ -9,6 +9,8 @@ loopback server so the marks show a real request, and saves
     main-1280x720.png      the window after the request (sent / not sent / asked)
     narrow-480x844.png     the same window 480 px wide (side panels folded away)
     failure-banner.png     a failed request: the banner, the partial answer, the draft
+    side-question-1280x720.png  a side question answered in its own panel, with the side
+                           inspector; the transcript unchanged
     compaction-1280x720.png  turns in the summary beside turns sent verbatim, and the
                            summary's provenance in the inspector
     picker-1280x720.png    the header's profile and model pickers (the model list open),
@@ -193,6 +195,18 @@ def child(out: Path) -> int:
         window.send()
         until(lambda: not window.running)
         shoot(window, "failure-banner.png")
+
+        # A side question: answered in its own panel on its own budget; no new turn.
+        window.banner.dismiss()
+        window.side_dock.raise_()
+        server.script(Behaviour.slow("行程：第一天西湖，第二天灵隐寺和龙井村，第三天西溪湿地；"
+                                     "预算约三千元。🧳", delay_s=0.05,
+                                     usage={"prompt_tokens": 655, "completion_tokens": 40,
+                                            "total_tokens": 695}))
+        window.side.panel.edit.setPlainText("用一句话总结我们的行程安排")
+        window.side.ask()
+        until(lambda: not window.side.session.running)
+        shoot(window, "side-question-1280x720.png")
 
         # A longer log: turns in the summary beside the verbatim ones, and a summary
         # that dropped two key facts, flagged in the inspector.

@@ -269,3 +269,50 @@ def test_a_100000_turn_conversation_is_continued_within_the_bounds(turnlog_home,
         assert isinstance(send(store, loopback, conv, "And then?"), Committed)
         assert loopback.requests[-1].body == shown.projection.body
         assert len(summary_calls(loopback)) == calls
+
+
+def test_a_side_question_reuses_the_cached_summary_and_changes_nothing(store, loopback,
+                                                                       turnlog_home):
+    """Over HTTP: the side request carries the cached summary (no summary call), the recent
+    window and the question; the turns between are left out and named; the log, the
+    summary cache and the request records stay byte for byte as they were."""
+    import sqlite3
+
+    from turnlog.chat import side_asker_for, side_request_for
+    from turnlog.core.side import SideAnswered
+
+    loopback.default = Behaviour.answer("Summary: the user asked numbered questions.")
+    conv = seed(store, 50)
+    assert isinstance(send(store, loopback, conv), Committed)
+    assert store.latest_summary(conv.id) is not None
+
+    def dump():
+        con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
+        try:
+            return {t: con.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
+                    for t in ("conversations", "turns", "summaries", "requests")}
+        finally:
+            con.close()
+
+    for i in range(1, 31):  # turns after the summary's end, more than the recent window
+        store.commit_turn(conv.id, PendingTurn(f"late-{i}", f"later question {i}",
+                                               f"later answer {i}", "m", "stop", Usage(),
+                                               datetime.now(UTC)))
+    side_settings = ConversationSettings(**{**SETTINGS.to_json(), "max_bytes": 100_000})
+    conv = store.update_conversation(conv.id, settings=side_settings)
+    loopback.script(Behaviour.answer("你们决定了编号问题。"))
+    before, calls = dump(), len(loopback.requests)
+    request = side_request_for(conv, "我们决定了什么？", Route("loopback-model"))
+    outcome = side_asker_for(store, ChatCompletionsProvider(loopback.base_url),
+                             CostIndex()).ask(request)
+    assert isinstance(outcome, SideAnswered)
+    assert len(loopback.requests) == calls + 1  # one side request, no summary call
+    wire = loopback.requests[-1]
+    assert wire.body == outcome.projection.body
+    messages = wire.json()["messages"]
+    assert messages[0]["content"].startswith("Summary of the earlier conversation")
+    p = outcome.projection.projection
+    assert len(p.sent) == 20 and p.summarized and p.left_out  # ≤ 20 pairs, gap named
+    assert max(p.summarized) < min(p.left_out) and max(p.left_out) < min(p.sent)
+    assert outcome.side.left_out == p.left_out
+    assert dump() == before

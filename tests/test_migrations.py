@@ -29,6 +29,7 @@ from turnlog.store.models import (
     PinRow,
     PreferenceRow,
     RequestRow,
+    SideQuestionRow,
     SummaryRow,
     SupersedeRow,
     TurnRow,
@@ -37,7 +38,7 @@ from turnlog.store.models import (
 DATA = Path(__file__).parent / "data"
 FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog-v*.sqlite3")}
 ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, ForkRow,
-              PinRow, NoteRow, PreferenceRow]
+              PinRow, NoteRow, PreferenceRow, SideQuestionRow]
 
 
 def _content():
@@ -186,6 +187,30 @@ def _check_content(store: TurnlogStore, version: int) -> None:
     assert summary.usages == tuple(Usage(*u) for u in CONTENT.SUMMARY["usages"])
     assert summary.warnings == CONTENT.SUMMARY["warnings"]
     assert isinstance(summary.created_at, datetime)
+    _check_side(store, conversations, version)
+
+
+def _made_with_side_questions(version: int) -> bool:
+    con = sqlite3.connect(f"file:{FIXTURES[version]}?immutable=1", uri=True)
+    try:
+        return bool(con.execute("SELECT 1 FROM sqlite_master WHERE name = 'side_questions'")
+                    .fetchone())
+    finally:
+        con.close()
+
+
+def _check_side(store: TurnlogStore, conversations, version: int) -> None:
+    """Side questions: none in a database made before they existed (the step adds an empty
+    table), else the fixture's one, intact."""
+    sides = store.side_questions(conversations[CONTENT.SIDE["conversation"]].id)
+    if not _made_with_side_questions(version):
+        assert sides == []
+        return
+    (side,) = sides
+    assert (side.id, side.question, side.answer, side.model, side.usage, side.sent) == (
+        CONTENT.SIDE["id"], CONTENT.SIDE["question"], CONTENT.SIDE["answer"],
+        CONTENT.SIDE["model"], Usage(*CONTENT.SIDE["usage"]), CONTENT.SIDE["sent"])
+    assert side.created_at == CONTENT.STAMP
 
 
 @pytest.mark.parametrize("version", sorted(FIXTURES))

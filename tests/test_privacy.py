@@ -17,12 +17,14 @@ import pytest
 
 from fakes import FakeEndpoint
 from searchindex import index_hits
+from turnlog.core.body import RequestOptions
 from turnlog.core.budget import Budget
 from turnlog.core.compaction import Compactor
 from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.projection import CostIndex, project
 from turnlog.core.provider import Reply
 from turnlog.core.send import Committed, PendingTurn, Sender, SendRequest
+from turnlog.core.side import SideAnswered, SideAsker, SideRequest, side_budget
 from turnlog.store import TurnlogStore
 
 
@@ -60,11 +62,17 @@ def scan(home: Path, needles: list[str]) -> list[tuple[str, str]]:
     return hits + index_hits(home, needles)  # and no token of them in the search index
 
 
+def side_question(tag: str) -> str:
+    return f"ORCHID-17-SECRET-{tag}998Q-side 旁问{tag}"
+
+
 def seeded(home: Path) -> dict[str, object]:
-    """Two conversations of 30 turns each, summarized, with request records, a pin and
-    a note."""
+    """Two conversations of 30 turns each, summarized, with request records, a pin, a
+    note and a side question whose answer echoes everything its request carried."""
     echo = FakeEndpoint(summary=lambda text: Reply("Summary: " + text[-3000:], "stop",
                                                    Usage(9, 9, 18)))
+    side_echo = FakeEndpoint(chat=lambda body: Reply(
+        " | ".join(m["content"] for m in body["messages"]), "stop"))
     with TurnlogStore.open(home) as store:
         ids = {}
         for tag in ("A", "B"):
@@ -90,6 +98,11 @@ def seeded(home: Path) -> dict[str, object]:
             # Memory taken from the text: a pin from turn 2 (goes with it), a note.
             store.add_pin(conv.id, secrets_for(tag, 2)[0], sources=[f"{tag}2"])
             store.add_note(conv.id, secrets_for(tag, 30)[1])
+            side = SideAsker(store, side_echo, costs=costs).ask(SideRequest(
+                conv.id, side_question(tag), "m",
+                side_budget(Budget.from_settings(conv.settings), 8_192), RequestOptions()))
+            assert isinstance(side, SideAnswered) and 2 in side.side.summarized
+            assert "ORCHID-17-SECRET" in side.side.answer
             ids[tag] = conv.id
     return ids
 
@@ -110,13 +123,15 @@ def test_delete_one_turn_removes_it_and_its_summary(turnlog_home):
     with TurnlogStore.open(turnlog_home) as store:
         counts = store.preview_delete_turn("A2")
         assert counts.turns == 1 and counts.summaries >= 1 and counts.requests >= 1
+        assert counts.side_questions == 1
         assert counts.describe().startswith(f"1 turn, {counts.summaries} summar")
         store.delete_turn("A2")
         assert store.latest_summary(ids["A"]) is None
+        assert store.side_questions(ids["A"]) == [] and store.side_questions(ids["B"])
         assert [t.ordinal for t in store.turns(ids["A"])][:3] == [1, 3, 4]  # a gap, no renumber
         for record in store.requests(ids["A"]):
             assert 2 not in record.sent + record.summarized + record.left_out
-    assert scan(turnlog_home, strings("A", [2])) == []
+    assert scan(turnlog_home, strings("A", [2]) + [side_question("A")]) == []
     kept = strings("A", [1, *range(3, 31)]) + strings("B", range(1, 31))
     assert all(scan(turnlog_home, [s]) for s in kept)
     text = projected_text(turnlog_home, ids["A"])
@@ -130,8 +145,11 @@ def test_delete_conversation_removes_everything_of_it(turnlog_home):
     with TurnlogStore.open(turnlog_home) as store:
         counts = store.preview_delete_conversation(ids["A"])
         assert (counts.conversations, counts.turns) == (1, 31) and counts.summaries >= 1
+        assert counts.side_questions == 1 and counts.describe().endswith("1 side question")
         store.delete_conversation(ids["A"])
-    assert scan(turnlog_home, strings("A", range(1, 31)) + [current_question("A")]) == []
+    assert scan(turnlog_home, strings("A", range(1, 31)) + [current_question("A"),
+                                                            side_question("A")]) == []
+    assert scan(turnlog_home, [side_question("B")])
     assert all(scan(turnlog_home, [s]) for s in strings("B", range(1, 31)))
     assert projected_text(turnlog_home, ids["B"]).count("ORCHID-17-SECRET-B") == 61
 
@@ -144,7 +162,8 @@ def test_delete_everything_via_the_cli(turnlog_home):
     assert result.returncode == 0, result.stderr
     assert "2 conversations, 62 turns, " in result.stderr
     assert result.stdout.startswith("deleted 2 conversations, 62 turns")
-    assert scan(turnlog_home, strings("A", range(1, 31)) + strings("B", range(1, 31))) == []
+    assert scan(turnlog_home, strings("A", range(1, 31)) + strings("B", range(1, 31))
+                + [side_question("A"), side_question("B")]) == []
     listing = subprocess.run([sys.executable, "-m", "turnlog.cli", "list"], capture_output=True,
                              text=True, timeout=60, env=os.environ.copy())
     assert "no conversations yet" in listing.stdout

@@ -209,9 +209,10 @@ def test_the_memory_tab_folds_away_with_the_side_panels_and_comes_back(qtbot, ma
                                                                        store, loopback):
     window, _ = open_window(qtbot, make_window, store, numbered(1))
     dock = window.memory_dock
-    assert window.tabifiedDockWidgets(window.inspector_dock) == [dock]
+    assert dock in window.tabifiedDockWidgets(window.inspector_dock)
     window.resize(480, 844)
     qtbot.waitUntil(lambda: not dock.toggleViewAction().isChecked())
+    assert not window.side_dock.toggleViewAction().isChecked()  # the side panel too
     assert not window.inspector_dock.isVisible() and not window.sidebar_dock.isVisible()
     window.resize(1280, 720)
     qtbot.waitUntil(lambda: dock.toggleViewAction().isChecked())

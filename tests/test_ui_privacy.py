@@ -232,6 +232,11 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
             assert window.shown.projection.summarized, "the send must make a summary"
             assert store.requests(conversation.id)
             assert store.turns(conversation.id)[-1].reasoning == thought
+            side = f"ORCHID-17-SECRET-{conversation.title[7]}998Q-side 旁问"
+            needles.append(side)
+            window.side.panel.edit.setPlainText(side)
+            window.side.ask()
+            qtbot.waitUntil(lambda: window.side.panel.list.count() == 1, timeout=10_000)
         assert len(store.latest_summary(conversations[0].id).content) > 0
         draft = "ORCHID-17-SECRET-D777Q-unsent draft"  # kept on disk until deleted
         needles.append(draft)
@@ -244,7 +249,7 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
         [confirmation] = answers.asked
         assert confirmation.text == ("Delete all history? This removes 2 conversations, "
                                      "62 turns, 2 summaries, 2 request records, "
-                                     "1 pinned fact.")
+                                     "1 pinned fact, 2 side questions.")
         assert confirmation.option.startswith("Also remove the API keys of 1 provider "
                                               "profile (Loopback) from")
         qtbot.waitUntil(lambda: window.statusBar().currentMessage().endswith(
@@ -254,6 +259,8 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
         assert window.transcript.rowCount() == 0
         assert window.sidebar.model.rowCount() == 0
         assert window.inspector.body.toPlainText() == ""
+        assert window.side.panel.list.count() == 0
+        assert window.side.panel.answer.toPlainText() == ""
     finally:
         window.shutdown()
         window.close()

@@ -68,6 +68,10 @@ def test_settings_validate_save_and_send_through_the_profile(qtbot, store, loopb
         assert not target.isEnabled()
         dialog.compaction.setChecked(True)
         target.setValue(30)
+        # Side questions have their own output reserve, 256–32,768, 8,192 unless set.
+        side = dialog.side_reserve
+        assert (side.value(), side.minimum(), side.maximum()) == (8_192, 256, 32_768)
+        side.setValue(2_048)
         dialog.system_prompt.setPlainText("Be brief. 简短。")
         assert save.isEnabled()
         save.click()
@@ -83,6 +87,7 @@ def test_settings_validate_save_and_send_through_the_profile(qtbot, store, loopb
         assert saved.model == "loopback-model"
         assert (saved.settings.context_window, saved.settings.output_reserve) == (4096, 1024)
         assert saved.settings.compaction_target == 30
+        assert saved.settings.side_output_reserve == 2_048
         assert saved.settings.compaction_share == 0.3
 
         loopback.script(Behaviour.answer("Yes."))

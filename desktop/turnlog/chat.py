@@ -38,6 +38,7 @@ from .core.model import DEFAULT_OUTPUT_RESERVE, Conversation, ConversationSettin
 from .core.projection import CostIndex
 from .core.provider import CancelToken, ChatProvider
 from .core.send import LogStore, Sender, SendRequest, Stage
+from .core.side import SideAsker, SideRequest, SideStore, side_budget, side_options
 from .localmodel import DEFAULT_N_CTX, LocalEndpoint, LocalServer, output_reserve_for
 from .model_counts import ModelCounts, ObservingProvider
 from .profiles import Profile
@@ -146,6 +147,28 @@ def request_for(
         turn_id=turn_id or uuid.uuid4().hex,
         replaces=replaces,
     )
+
+
+def side_request_for(conversation: Conversation, question: str, route: Route, *,
+                     memory: Memory = NO_MEMORY) -> SideRequest:
+    """A side question about `conversation`: what its next request would carry (model,
+    window, byte limit, the pinned facts of `memory`), with the side questions' own output
+    reserve. Raises `InvalidBudget` for a reserve outside 256–32,768."""
+    main = request_for(conversation, question, route)
+    reserve = conversation.settings.side_output_reserve
+    if route.output_reserve is not None and reserve == DEFAULT_OUTPUT_RESERVE:
+        reserve = route.output_reserve  # an endpoint's small window: as for the main request
+    return SideRequest(
+        conversation.id, question, main.model, side_budget(main.budget, reserve),
+        side_options(main.options, reserve), system_prompt=conversation.system_prompt,
+        pinned=tuple(pin.text for pin in memory.pins),
+        compaction=conversation.settings.compaction,
+    )
+
+
+def side_asker_for(store: SideStore, provider: ChatProvider, costs: CostIndex) -> SideAsker:
+    """An asker that reads the log as a send does (a page at a time)."""
+    return SideAsker(paged(store), provider, costs=costs)
 
 
 class ChatStore(LogStore, SummaryStore, Protocol):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from .core.memory import (
@@ -12,13 +14,42 @@ from .core.memory import (
     StoredPin,
     StoredPreference,
 )
-from .core.model import Conversation, Turn
+from .core.model import Conversation, Turn, Usage
+from .core.side import SideQuestion
 from .core.versions import Versions
 
 NO_VERSIONS = Versions((), {})
 
 FORMAT_VERSION = 1
 FORMATS = ("jsonl", "markdown")
+SIDE_KEY = "side_question"  # a line holding one side question (never a turn)
+
+
+def side_line(side: SideQuestion) -> dict[str, Any]:
+    line: dict[str, Any] = {"id": side.id, "question": side.question, "answer": side.answer,
+                            "model": side.model, "created_at": side.created_at.isoformat()}
+    if side.usage.known:
+        line["usage"] = side.usage.to_json()
+    return {SIDE_KEY: line}
+
+
+def side_of(obj: dict[str, Any]) -> SideQuestion | None:
+    """The side question a line holds, or None if it holds none (a turn); raises
+    ValueError when it is one but malformed."""
+    side = obj.get(SIDE_KEY)
+    if side is None:
+        return None
+    if not isinstance(side, dict) or not all(
+            isinstance(side.get(k), str) and side[k].strip() for k in ("question", "answer")):
+        raise ValueError(f"'{SIDE_KEY}' needs a non-empty question and answer")
+    try:
+        created = datetime.fromisoformat(str(side.get("created_at")))
+    except ValueError:
+        created = datetime.now(UTC)
+    return SideQuestion(str(side.get("id") or ""), side["question"], side["answer"],
+                        str(side.get("model") or ""),
+                        created if created.tzinfo else created.replace(tzinfo=UTC),
+                        Usage.from_json(side.get("usage")))
 
 
 def memory_section(pins: list[StoredPin], notes: list[StoredNote],
@@ -62,9 +93,11 @@ def read_memory_section(value: Any) -> dict[str, list[dict[str, Any]]]:
 
 def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...],
                  versions: Versions = NO_VERSIONS,
-                 memory: dict[str, Any] | None = None) -> str:
+                 memory: dict[str, Any] | None = None,
+                 side: Sequence[SideQuestion] = ()) -> str:
     """A header line, then one line per turn (superseded ones too, with the id of the turn
-    that replaced them); `turnlog-cli import` reads it back, versions included. The
+    that replaced them), then one per side question (`{"side_question": {...}}`);
+    `turnlog-cli import` reads it back, versions and side questions included. The
     header carries the conversation's `memory_section`, if given and not empty."""
     header: dict[str, Any] = {
         "turnlog": FORMAT_VERSION,
@@ -90,11 +123,12 @@ def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...],
         if turn.id in versions.replaced_by:
             line["superseded_by"] = versions.replaced_by[turn.id]
         lines.append(json.dumps(line, ensure_ascii=False))
+    lines += [json.dumps(side_line(s), ensure_ascii=False) for s in side]
     return "".join(line + "\n" for line in lines)
 
 
 def export_markdown(conversation: Conversation, turns: tuple[Turn, ...],
-                    versions: Versions = NO_VERSIONS) -> str:
+                    versions: Versions = NO_VERSIONS, side: Sequence[SideQuestion] = ()) -> str:
     out = [f"# {conversation.title}", ""]
     if conversation.model:
         out += [f"Model: {conversation.model}", ""]
@@ -106,14 +140,18 @@ def export_markdown(conversation: Conversation, turns: tuple[Turn, ...],
         mark = " · *replaced*" if versions.is_superseded(turn.id) else ""
         out += [f"## Turn {turn.ordinal} · {stamp}{mark}", "", "**You:**", "", turn.question, "",
                 f"**{turn.model or 'Assistant'}:**", "", turn.answer, ""]
+    for s in side:
+        out += [f"## Side question · {s.created_at.astimezone().strftime('%Y-%m-%d %H:%M')}",
+                "", "**You (aside):**", "", s.question, "", f"**{s.model or 'Assistant'}:**",
+                "", s.answer, ""]
     return "\n".join(out)
 
 
 def export_text(conversation: Conversation, turns: tuple[Turn, ...], fmt: str,
-                versions: Versions = NO_VERSIONS,
-                memory: dict[str, Any] | None = None) -> str:
+                versions: Versions = NO_VERSIONS, memory: dict[str, Any] | None = None,
+                side: Sequence[SideQuestion] = ()) -> str:
     if fmt == "jsonl":
-        return export_jsonl(conversation, turns, versions, memory)
+        return export_jsonl(conversation, turns, versions, memory, side)
     if fmt == "markdown":
-        return export_markdown(conversation, turns, versions)
+        return export_markdown(conversation, turns, versions, side)
     raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")

@@ -10,6 +10,7 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     v4      2c7e1f0  a reasoning model's reasoning (V_REASONING)
     v5      93091c2  the full-text search index (V_SEARCH)
     v6      809142e  pinned facts, notes, preferences (V_MEMORY)
+    v7      (side merge)  side questions (V_SIDE)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has
@@ -101,6 +102,17 @@ MEMORY = {
     "preference": ("Answer briefly. 简短回答。", 2),
 }
 
+# From the side questions version on: a side question about the first conversation.
+SIDE = {
+    "conversation": 0,
+    "id": "fx-side-1",
+    "question": "我们决定去哪里？🤔",
+    "answer": "香山。",
+    "model": "qwen2.5",
+    "usage": (50, 4, 54),
+    "sent": (1, 2),
+}
+
 
 def make(path: Path) -> None:
     from turnlog.core.model import ConversationSettings, Usage
@@ -149,6 +161,14 @@ def make(path: Path) -> None:
             store.add_pin(cid, MEMORY["pin"][1], sources=[MEMORY["pin"][0]])
             store.add_note(cid, MEMORY["note"][0], priority=MEMORY["note"][1])
             store.add_preference(MEMORY["preference"][0], priority=MEMORY["preference"][1])
+        if hasattr(store, "add_side_question"):
+            from turnlog.core.side import SideQuestion
+
+            store.add_side_question(ids[SIDE["conversation"]], SideQuestion(
+                id=SIDE["id"], question=SIDE["question"], answer=SIDE["answer"],
+                model=SIDE["model"], created_at=STAMP, usage=Usage(*SIDE["usage"]),
+                body_bytes=321, input_tokens=99, sent=SIDE["sent"],
+            ))
         store.close()
         db = home / "turnlog.sqlite3"
         leftovers = [p.name for p in home.iterdir() if p.name.startswith("turnlog.sqlite3-")]

@@ -17,6 +17,7 @@ from . import (
     memory_commands,
     privacy_commands,
     search_commands,
+    side_commands,
     version_commands,
 )
 
@@ -26,8 +27,8 @@ EXIT_ERROR = 1
 EXIT_REFUSED = 3
 EXIT_FAILED = 4
 
-COMMAND_MODULES = [log_commands, chat_commands, version_commands, privacy_commands,
-                   search_commands, memory_commands]
+COMMAND_MODULES = [log_commands, chat_commands, version_commands, side_commands,
+                   privacy_commands, search_commands, memory_commands]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if fault is None:
             raise  # not the environment: a bug, with its traceback
         name = fault.code or fault.kind.value
-        if args.command == "ask":  # named, exit 4, the question given back
+        if args.command in ("ask", "btw"):  # named, exit 4, the question given back
             return chat_commands.fail(name, str(fault), getattr(args, "draft", None))
         # One line, the fault named: `error: storage_full: The disk holding … is full. …`
         print(f"error: {name}: {fault}", file=sys.stderr)

@@ -7,6 +7,7 @@ import contextlib
 import getpass
 import signal
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -107,6 +108,13 @@ def run_ask(args: argparse.Namespace) -> int:
         return 2
     draft = sys.stdin.read().removesuffix("\n") if args.text == "-" else (args.text or "")
     args.draft = draft  # given back by any failure, also one caught above this function
+    return with_connection(args, draft, ask_through)
+
+
+def with_connection(args: argparse.Namespace, draft: str,
+                    then: Callable[[argparse.Namespace, Profile, str, Connection], int]) -> int:
+    """Connect through the chosen profile (`--profile`, else the first), then run `then`;
+    a failure to connect gives the draft back."""
     try:
         profiles = ProfileStore(data_dir()).list()
     except ProfilesUnreadable as err:
@@ -120,26 +128,51 @@ def run_ask(args: argparse.Namespace) -> int:
     # The built-in model's server runs for this one question.
     models = LocalModels(log_dir=log_dir()) if profile.builtin else None
     try:
-        cancel = CancelToken()
-        previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.cancel())
-        try:
-            connection = connect_profile(
-                ProviderConfig.of(profile), open_key_store, local=models, cancel=cancel,
-                counts=ModelCounts(FactStore.in_dir(data_dir())),
-                add_key=f"add it with turnlog-cli profile add {profile.name} "
-                        f"--preset {profile.preset} --key-stdin",
-                on_stage=StagePrinter(),
-            )
-        except NotConnected as err:
-            return fail(err.kind.value, err.message, draft)
-        except ProviderFailure as err:
-            return fail(err.failure.kind.value, err.failure.message(), draft)
-        finally:
-            signal.signal(signal.SIGINT, previous)
-        return ask_through(args, profile, draft, connection)
+        with interruptible() as cancel:
+            try:
+                connection = connect_profile(
+                    ProviderConfig.of(profile), open_key_store, local=models, cancel=cancel,
+                    counts=ModelCounts(FactStore.in_dir(data_dir())),
+                    add_key=f"add it with turnlog-cli profile add {profile.name} "
+                            f"--preset {profile.preset} --key-stdin",
+                    on_stage=StagePrinter(),
+                )
+            except NotConnected as err:
+                return fail(err.kind.value, err.message, draft)
+            except ProviderFailure as err:
+                return fail(err.failure.kind.value, err.failure.message(), draft)
+        return then(args, profile, draft, connection)
     finally:
         if models is not None:
             models.stop()
+
+
+class AnswerStream:
+    """Answer text to stdout as it arrives, made safe for a terminal unless `raw`."""
+
+    def __init__(self, raw: bool) -> None:
+        self.safe = safe_for(sys.stdout, raw=raw)
+        self.streamed = False
+
+    def __call__(self, text: str) -> None:
+        self.streamed = True
+        sys.stdout.write(self.safe(text))
+        sys.stdout.flush()
+
+    def end(self) -> None:
+        if self.streamed:
+            sys.stdout.write("\n")
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[CancelToken]:
+    """A cancel token that Ctrl+C sets while the block runs."""
+    cancel = CancelToken()
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.cancel())
+    try:
+        yield cancel
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class StagePrinter:
@@ -190,39 +223,26 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
                 store.discard_if_empty(conversation.id)
             return fail(FailureKind.MODEL_NOT_FOUND.value,
                         f"No model set: give profile “{profile.name}” a --model.", draft)
-        cancel = CancelToken()
-        previous = signal.signal(signal.SIGINT, lambda signum, frame: cancel.cancel())
-        streamed = False
-        safe = safe_for(sys.stdout, raw=args.raw)
-
-        def on_delta(text: str) -> None:
-            nonlocal streamed
-            streamed = True
-            sys.stdout.write(safe(text))
-            sys.stdout.flush()
-
-        try:
+        out = AnswerStream(args.raw)
+        with interruptible() as cancel:
             outcome = sender_for(store, connection.provider,
                                  connection.costs or CostIndex()).send(
-                request, cancel=cancel, on_delta=on_delta, on_stage=StagePrinter()
+                request, cancel=cancel, on_delta=out, on_stage=StagePrinter()
             )
-        finally:
-            signal.signal(signal.SIGINT, previous)
         if args.new and not isinstance(outcome, Committed):
             with contextlib.suppress(StoreError):  # the failure below says what went wrong
                 store.discard_if_empty(conversation.id)  # no empty conversation left behind
-    if streamed:
-        sys.stdout.write("\n")
+    out.end()
     if isinstance(outcome, Committed):
-        if not streamed:
-            print(safe(outcome.turn.answer))
+        if not out.streamed:
+            print(out.safe(outcome.turn.answer))
         replaced = f", a new version of turn {replaces_ordinal}" if replaces_ordinal else ""
         print(f"saved as turn {outcome.turn.ordinal} ({outcome.turn.id}){replaced}",
               file=sys.stderr)
         return 0
     failure = outcome.failure
     code = EXIT_REFUSED if failure.kind is FailureKind.REFUSED else EXIT_FAILED
-    if streamed:
+    if out.streamed:
         print("(the text above was not saved)", file=sys.stderr)
     return fail(failure.name, failure.message(), outcome.draft, code)
 

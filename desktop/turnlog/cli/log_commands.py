@@ -23,8 +23,9 @@ from ..core.failures import StoreError
 from ..core.model import Conversation, Usage
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import PendingTurn, check_question
+from ..core.side import SideQuestion
 from ..core.versions import ForkOrigin, Versions, active_line, restore_order
-from ..export import FORMAT_VERSION, FORMATS, export_text, read_memory_section
+from ..export import FORMAT_VERSION, FORMATS, export_text, read_memory_section, side_of
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
 from ..paths import data_dir
@@ -32,7 +33,7 @@ from ..providers import DEFAULT_MAX_CONTENT_BYTES
 from ..store import NotFound, TurnlogStore
 from ..store.salvage import Readable
 from .memory_commands import import_memory, memory_json, memory_of
-from .terminal import safe_for
+from .terminal import print_refusal, runs_text, safe_for
 
 MAX_TURN_TEXT_BYTES = DEFAULT_MAX_CONTENT_BYTES
 """An imported question or answer may be as large as a live reply may be, no larger."""
@@ -54,6 +55,8 @@ def register(sub: Any) -> None:
     p.add_argument("--profile", metavar="P",
                    help="provider profile whose model and options a send would use")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--side", action="store_true",
+                   help="preview a side question instead (its own budget; nothing is saved)")
     p.set_defaults(run=run_project)
 
     p = sub.add_parser("import", help="import a conversation from a JSON-lines file")
@@ -101,14 +104,16 @@ def default_route(wanted: str | None) -> Route:
 
 
 def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conversation:
-    """The conversation with the limits given on the command line."""
+    """The conversation with the limits given on the command line (a side question's
+    output reserve with --side)."""
     overrides: dict[str, Any] = {}
     if args.max_bytes is not None:
         overrides["max_bytes"] = args.max_bytes
     if args.window is not None:
         overrides["context_window"] = args.window
     if args.output_reserve is not None:
-        overrides["output_reserve"] = args.output_reserve
+        overrides["side_output_reserve" if args.side else "output_reserve"] = \
+            args.output_reserve
     return replace(conversation, settings=replace(conversation.settings, **overrides))
 
 
@@ -131,6 +136,10 @@ def run_project(args: argparse.Namespace) -> int:
     turns = active_line(found.turns, versions)  # superseded versions are never sent
     conversation = _with_limits(conversation, args)
     route = default_route(args.profile)
+    if args.side:
+        from .side_commands import project_side_question
+
+        return project_side_question(args, conversation, route, memory)
     try:
         request = request_for(conversation, args.question, route, memory=memory)
     except InvalidBudget as err:
@@ -145,11 +154,7 @@ def run_project(args: argparse.Namespace) -> int:
             target=conversation.settings.compaction_share, pinned=memory,
         )
     except ProjectionRefused as refusal:
-        if args.json:
-            print(json.dumps(refusal.to_json(), ensure_ascii=False))
-        else:
-            print(refusal.describe(), file=sys.stderr)
-        return 3
+        return print_refusal(refusal, args.json)
     budget = request.budget
     projection = planned.projection
     # While a summary is to be made, the turns it will cover are not "left out".
@@ -182,20 +187,12 @@ def run_project(args: argparse.Namespace) -> int:
     print(f"body: {projection.body_bytes:,} of {budget.max_bytes:,} bytes")
     print(f"input: {projection.input_tokens:,} of {budget.input_tokens:,} tokens ({kind}); "
           f"window {budget.window_label}")
-    print(f"sent verbatim: {_runs(projection.sent)}")
-    print(f"summarized:    {_runs(summarized)} ({planned.state})")
-    print(f"not sent:      {_runs(tuple(left_out))}")
+    print(f"sent verbatim: {runs_text(projection.sent)}")
+    print(f"summarized:    {runs_text(summarized)} ({planned.state})")
+    print(f"not sent:      {runs_text(tuple(left_out))}")
     print("final:         " + ("yes, this is the body a send carries" if planned.final else
                                "no, a summary is made first and the body changes"))
     return 0
-
-
-def _runs(ordinals: tuple[int, ...]) -> str:
-    if not ordinals:
-        return "none"
-    from ..core.send import ordinal_ranges
-
-    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ordinal_ranges(ordinals))
 
 
 def _text_problem(value: str, key: str, number: int) -> str | None:
@@ -229,11 +226,15 @@ def _parse_line(line: str, number: int) -> dict[str, Any]:
     return obj
 
 
-def read_jsonl(stream: TextIO) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Parse an export: a header line, then one object per turn. Blank lines are skipped;
-    a byte-order mark at the start is allowed. Every error names its line."""
+def read_jsonl(
+    stream: TextIO,
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[SideQuestion]]:
+    """Parse an export: a header line, then one object per turn or side question. Blank
+    lines are skipped; a byte-order mark at the start is allowed. Every error names its
+    line."""
     header: dict[str, Any] | None = None
     turns: list[dict[str, Any]] = []
+    sides: list[SideQuestion] = []
     for number, line in enumerate(stream, start=1):
         if number == 1:
             line = line.removeprefix("\ufeff")
@@ -246,6 +247,13 @@ def read_jsonl(stream: TextIO) -> tuple[dict[str, Any], list[dict[str, Any]]]:
                     f'line {number} should be the header {{"turnlog": {FORMAT_VERSION}, ...}}'
                 )
             header = obj
+            continue
+        try:
+            side = side_of(obj)
+        except ValueError as err:
+            raise ImportError_(f"line {number}: {err}") from None
+        if side is not None:
+            sides.append(side)
             continue
         for key in ("question", "answer"):
             value = obj.get(key)
@@ -262,13 +270,13 @@ def read_jsonl(stream: TextIO) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         header["memory"] = read_memory_section(header.get("memory"))
     except ValueError as err:
         raise ImportError_(f"the header's memory: {err}") from None
-    return header, turns
+    return header, turns, sides
 
 
 def run_import(args: argparse.Namespace) -> int:
     try:
         with args.file.open(encoding="utf-8", errors="strict") as stream:
-            header, lines = read_jsonl(stream)
+            header, lines, sides = read_jsonl(stream)
     except (OSError, UnicodeDecodeError, ImportError_) as err:
         print(f"error: cannot import {args.file}: {err}", file=sys.stderr)
         return 1
@@ -306,6 +314,7 @@ def run_import(args: argparse.Namespace) -> int:
             model=model,
             turns=pending,
             superseded_by={new_ids[old]: new_ids[new] for old, new in replaced.items()},
+            side=[replace(s, id=uuid.uuid4().hex) for s in sides],
         )
         import_memory(store, conversation.id, header["memory"], new_ids)  # sources follow
     print(conversation.id)
@@ -370,12 +379,23 @@ def _report_skipped(found: Readable) -> int:
     return EXIT_DAMAGED
 
 
+def _side_questions(conversation_id: int) -> list[SideQuestion]:
+    """The conversation's side questions for an export; none when they cannot be read
+    (a damaged database still exports its turns)."""
+    try:
+        with TurnlogStore.open(data_dir(), readonly=True) as store:
+            return store.side_questions(conversation_id)
+    except StoreError:
+        return []
+
+
 def run_export(args: argparse.Namespace) -> int:
     found = _read_conversation(args.conversation)
     safe = safe_for(sys.stdout, raw=args.raw)
     versions = _versions(args.conversation)
     sys.stdout.write(safe(export_text(found.conversation, found.turns, args.format, versions,
-                                      memory_of(found.conversation.id))))
+                                      memory_of(found.conversation.id),
+                                      _side_questions(args.conversation))))
     sys.stdout.flush()
     return _report_skipped(found)
 

@@ -10,10 +10,14 @@ as a terminal (`0`: as a pipe), for tests and for pagers that pass controls thro
 
 from __future__ import annotations
 
+import json
 import os
+import sys
 from collections.abc import Callable
 from typing import TextIO
 
+from ..core.projection import ProjectionRefused
+from ..core.send import ordinal_ranges
 from ..core.visible import visible
 
 ENV_FORCE = "TURNLOG_TERMINAL"
@@ -38,3 +42,19 @@ def safe_for(stream: TextIO, *, raw: bool = False) -> Callable[[str], str]:
 
 def _unchanged(text: str) -> str:
     return text
+
+
+def print_refusal(refusal: ProjectionRefused, as_json: bool) -> int:
+    """Say why a projection is refused (one JSON object, or words on stderr); exit 3."""
+    if as_json:
+        print(json.dumps(refusal.to_json(), ensure_ascii=False))
+    else:
+        print(refusal.describe(), file=sys.stderr)
+    return 3
+
+
+def runs_text(ordinals: tuple[int, ...]) -> str:
+    """Ordinals as runs: "1–3, 5", or "none"."""
+    if not ordinals:
+        return "none"
+    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ordinal_ranges(ordinals))

@@ -140,16 +140,17 @@ def summary_text(stored: StoredSummary) -> str:
     return f"Summary of the earlier conversation ({span}):\n{stored.content}"
 
 
-def recent_count(turns: Sequence[Turn], budget: Budget, costs: CostIndex) -> int:
+def recent_count(turns: Sequence[Turn], budget: Budget, costs: CostIndex, *,
+                 start: int = 0) -> int:
     """The recent window of a side question: ≤ 20 pairs, ≤ ¼ of the input budget,
-    ≤ 16,000 tokens."""
+    ≤ 16,000 tokens, among the turns from index `start` on (reads only those it keeps)."""
     limit = min(budget.input_tokens // 4, RECENT_MAX_TOKENS)
     used = 0
     kept = 0
-    for turn in reversed(turns):
+    for index in range(len(turns) - 1, start - 1, -1):
         if kept == RECENT_MAX_PAIRS:
             break
-        cost = costs.cost(turn).tokens
+        cost = costs.cost(turns[index]).tokens
         if used + cost > limit:
             break
         used += cost

@@ -166,6 +166,7 @@ class ConversationSettings:
     preferences: bool = True  # whether this conversation uses the global preferences
     top_p: float | None = None
     send_max_tokens: bool = True
+    side_output_reserve: int = DEFAULT_OUTPUT_RESERVE  # side questions' own (256–32,768)
 
     @property
     def compaction_share(self) -> float:
@@ -186,6 +187,7 @@ class ConversationSettings:
             "preferences": self.preferences,
             "top_p": self.top_p,
             "send_max_tokens": self.send_max_tokens,
+            "side_output_reserve": self.side_output_reserve,
         }
 
     @classmethod

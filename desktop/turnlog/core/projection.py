@@ -56,6 +56,7 @@ class PartKind(enum.Enum):
     NOTE = "note"
     SUMMARY = "summary"
     TURN = "turn"
+    SIDE = "side"  # an earlier side question and its answer (side requests only)
     QUESTION = "question"
 
 

@@ -20,7 +20,16 @@ import peewee
 
 from . import search
 from .errors import NotFound
-from .models import ConversationRow, ForkRow, PinRow, RequestRow, SummaryRow, TurnRow
+from .models import (
+    ConversationRow,
+    ForkRow,
+    PinRow,
+    RequestRow,
+    SideQuestionRow,
+    SummaryRow,
+    TurnRow,
+)
+from .rows import expand_runs
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +41,7 @@ class DeletionCounts:
     summaries: int
     requests: int
     pins: int = 0  # pinned facts taken from the deleted turns (or in the conversations)
+    side_questions: int = 0
 
     def describe(self) -> str:
         def n(count: int, one: str, many: str) -> str:
@@ -45,6 +55,8 @@ class DeletionCounts:
         parts.append(n(self.requests, "request record", "request records"))
         if self.pins:
             parts.append(n(self.pins, "pinned fact", "pinned facts"))
+        if self.side_questions:
+            parts.append(n(self.side_questions, "side question", "side questions"))
         return ", ".join(parts)
 
 
@@ -80,6 +92,22 @@ def _covering(conversation_id: int, ordinal: int) -> peewee.ModelSelect:
         & (SummaryRow.first_ordinal <= ordinal)
         & (SummaryRow.last_ordinal >= ordinal)
     )
+
+
+def _side_carrying(conversation_id: int, ordinals: Iterable[int]) -> list[str]:
+    """Side questions whose request carried one of these turns (verbatim or through the
+    summary), or carried such a side question: their answers may echo it."""
+    wanted = set(ordinals)
+    gone: list[str] = []
+    rows = (SideQuestionRow.select(SideQuestionRow.id, SideQuestionRow.sent,
+                                   SideQuestionRow.summarized, SideQuestionRow.side_ids)
+            .where(SideQuestionRow.conversation == conversation_id)
+            .order_by(SideQuestionRow.created_at, SideQuestionRow.id))
+    for row in rows:
+        if (wanted & {*expand_runs(row.sent), *expand_runs(row.summarized)}
+                or set(json.loads(row.side_ids)) & set(gone)):
+            gone.append(row.id)
+    return gone
 
 
 def _records_of(conversation_id: int, ordinal: int, turn_id: str) -> list[RequestRow]:
@@ -119,11 +147,13 @@ def preview_turns(cid: int, ids: Sequence[str]) -> DeletionCounts:
     """What deleting these turns of conversation `cid` would remove."""
     summaries: set[int] = set()
     records: set[int] = set()
+    ordinals: list[int] = []
     for turn in TurnRow.select().where(TurnRow.id.in_(list(ids))):
         summaries.update(s.id for s in _covering(cid, turn.ordinal))
         records.update(r.id for r in _records_of(cid, turn.ordinal, turn.id))
+        ordinals.append(turn.ordinal)
     return DeletionCounts(0, len(ids), len(summaries), len(records),
-                          len(pins_from(cid, ids)))
+                          len(pins_from(cid, ids)), len(_side_carrying(cid, ordinals)))
 
 
 def forks_of(conversation_id: int) -> list[int]:
@@ -155,6 +185,7 @@ def count(conversation_ids: Iterable[int] | None) -> DeletionCounts:
         where(SummaryRow).count(),
         where(RequestRow).count(),
         where(PinRow).count(),
+        where(SideQuestionRow).count(),
     )
 
 
@@ -181,7 +212,10 @@ def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str], *,
         summaries = 0
         pins = drop_sources(cid, ids, keep=keep_pins)
         records: set[int] = set()
-        for turn in list(TurnRow.select().where(TurnRow.id.in_(list(ids)))):
+        turns = list(TurnRow.select().where(TurnRow.id.in_(list(ids))))
+        sides = SideQuestionRow.delete().where(SideQuestionRow.id.in_(
+            _side_carrying(cid, [turn.ordinal for turn in turns]))).execute()
+        for turn in turns:
             summaries += SummaryRow.delete().where(
                 SummaryRow.id.in_([s.id for s in _covering(cid, turn.ordinal)])
             ).execute()
@@ -195,7 +229,7 @@ def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str], *,
             ConversationRow.id == cid
         ).execute()
         search.purge(db)  # the search index's triggers forgot them: leave no token
-    return DeletionCounts(0, len(ids), summaries, len(records), pins)
+    return DeletionCounts(0, len(ids), summaries, len(records), pins, sides)
 
 
 def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int, *,
@@ -205,7 +239,8 @@ def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int, *,
     with db.atomic("IMMEDIATE"):
         ids = [conversation_id, *(forks_of(conversation_id) if with_forks else [])]
         counts = count(ids)
-        # Foreign keys cascade to turns, summaries, supersede and request records.
+        # Foreign keys cascade to turns, summaries, supersede and request records, and
+        # side questions.
         ConversationRow.delete().where(ConversationRow.id.in_(ids)).execute()
         ForkRow.update(source_id=None).where(ForkRow.source_id.in_(ids)).execute()
         search.purge(db)

@@ -25,9 +25,10 @@ from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.failures import FailureKind, StoreError
 from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
+from ..core.side import SideQuestion
 from ..core.versions import ForkOrigin, Versions, restore_order
 from ..paths import DB_NAME, LOCK_NAME
-from . import deletion, drafts, rows, salvage, search, summaries, upgrade, versions
+from . import deletion, drafts, rows, salvage, search, side, summaries, upgrade, versions
 from .deletion import DeletionCounts
 from .errors import (
     SQLITE_CANTOPEN,
@@ -756,6 +757,17 @@ class TurnlogStore(MemoryStore):
         with self._guard():
             return summaries.save_summary(self.db, conversation_id, draft)
 
+    # ----------------------------------------------------------- side questions
+    def side_questions(self, conversation_id: int) -> list[SideQuestion]:
+        """The conversation's side questions, oldest first (never its turns)."""
+        with self._guard():
+            return side.side_questions(conversation_id)
+
+    def add_side_question(self, conversation_id: int, question: SideQuestion) -> SideQuestion:
+        self._need_writer()
+        with self._guard(), self.db.atomic():
+            return side.add(conversation_id, question)
+
     # -------------------------------------------------------------------- delete
     def preview_delete_turn(self, turn_id: str, *, with_versions: bool = True
                             ) -> DeletionCounts:
@@ -839,6 +851,7 @@ class TurnlogStore(MemoryStore):
     def import_conversation(
         self, title: str, *, system_prompt: str, model: str, turns: Sequence[PendingTurn],
         superseded_by: Mapping[str, str] | None = None,
+        side: Sequence[SideQuestion] = (),
     ) -> Conversation:
         """A new conversation with `turns`, in one transaction: all of it or nothing. The
         transaction sits inside the fault translation, so a full disk is named as such
@@ -852,6 +865,8 @@ class TurnlogStore(MemoryStore):
                 self.commit_turn(conversation.id, pending)
             for old, new in restore_order(superseded_by or {}):
                 versions.append(conversation.id, old, new)
+            for question in side:
+                self.add_side_question(conversation.id, question)
         return self.conversation(conversation.id)
 
     def turn_exists(self, turn_id: str) -> bool:

@@ -123,8 +123,20 @@ V_MEMORY = (
     '"priority" INTEGER NOT NULL, "created_at" TEXT NOT NULL)',
 )
 
+# Side questions: asked about a conversation, answered and kept apart from its turns.
+V_SIDE = (
+    'CREATE TABLE "side_questions" ("id" TEXT NOT NULL PRIMARY KEY, '
+    '"conversation_id" INTEGER NOT NULL, "question" TEXT NOT NULL, "answer" TEXT NOT NULL, '
+    '"model" TEXT NOT NULL, "created_at" TEXT NOT NULL, "usage" TEXT, '
+    '"body_bytes" INTEGER NOT NULL, "input_tokens" INTEGER NOT NULL, '
+    '"tokens_exact" INTEGER NOT NULL, "sent" TEXT NOT NULL, "summarized" TEXT NOT NULL, '
+    '"left_out" TEXT NOT NULL, "side_ids" TEXT NOT NULL, '
+    'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE)',
+    'CREATE INDEX "side_questions_conversation_id" ON "side_questions" ("conversation_id")',
+)
+
 # Append new steps; never edit a released one.
-MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY]
+MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -194,3 +194,30 @@ class PreferenceRow(BaseModel):
 
 
 TABLES_V_MEMORY = [PinRow, NoteRow, PreferenceRow]
+class SideQuestionRow(BaseModel):
+    """A side question and its answer: about the conversation, never one of its turns.
+    Numbers of its request as a request record keeps them (ordinal runs, sizes)."""
+
+    id = peewee.TextField(primary_key=True)
+    conversation = peewee.ForeignKeyField(
+        ConversationRow, backref="side_questions", on_delete="CASCADE",
+        column_name="conversation_id"
+    )
+    question = peewee.TextField()
+    answer = peewee.TextField()
+    model = peewee.TextField()
+    created_at = peewee.TextField()
+    usage = peewee.TextField(null=True)
+    body_bytes = peewee.IntegerField()
+    input_tokens = peewee.IntegerField()
+    tokens_exact = peewee.BooleanField()
+    sent = peewee.TextField()  # JSON ordinal runs [[first, last], ...]
+    summarized = peewee.TextField()
+    left_out = peewee.TextField()
+    side_ids = peewee.TextField()  # JSON list of the earlier side questions it carried
+
+    class Meta:
+        table_name = "side_questions"
+
+
+TABLES_V_SIDE = [SideQuestionRow]

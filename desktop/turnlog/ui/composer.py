@@ -19,9 +19,11 @@ ANSWERING = "Answering… (Esc or Stop to cancel)"
 
 
 class DraftEdit(QPlainTextEdit):
-    """The question being typed. Ctrl+Enter submits, Esc asks to stop."""
+    """The question being typed. Ctrl+Enter submits, Ctrl+Shift+Enter asks it aside (a side
+    question), Esc asks to stop."""
 
     submit = Signal()
+    aside = Signal()
     stop = Signal()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
@@ -29,7 +31,8 @@ class DraftEdit(QPlainTextEdit):
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and (
             event.modifiers() & Qt.KeyboardModifier.ControlModifier
         ):
-            self.submit.emit()
+            shift = event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+            (self.aside if shift else self.submit).emit()
             return
         if key == Qt.Key.Key_Escape:
             self.stop.emit()
@@ -42,6 +45,7 @@ class Composer(QWidget):
     after a failure `restore` puts back exactly what was sent, cursor included."""
 
     send_requested = Signal()
+    aside_requested = Signal()  # Ctrl+Shift+Enter: ask the draft as a side question
     stop_requested = Signal()
     draft_changed = Signal()
 
@@ -63,6 +67,7 @@ class Composer(QWidget):
         self.edit.setMinimumHeight(line * 2 + 14)
         self.edit.setMaximumHeight(line * 5 + 14)
         self.edit.submit.connect(self.send_requested)
+        self.edit.aside.connect(self.aside_requested)
         self.edit.stop.connect(self.stop_requested)
         self.edit.textChanged.connect(self.draft_changed)
         layout.addWidget(self.edit)

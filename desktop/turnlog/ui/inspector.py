@@ -52,6 +52,7 @@ PART_NAMES = {
     PartKind.NOTE: "note, kept",
     PartKind.SUMMARY: "rolling summary",
     PartKind.QUESTION: "current question",
+    PartKind.SIDE: "earlier side question (question + answer)",
 }
 
 
@@ -80,6 +81,7 @@ class InspectorState:
     count_label: str = ""
     # What a reasoning model thought before the last answer (kept with the turn).
     reasoning: str = ""
+    outcome: str = ""  # how the request ended, in words, where the fields above cannot say
 
 
 def count_kind(exact: bool, count_label: str = "") -> str:
@@ -457,7 +459,9 @@ class Inspector(QScrollArea):
         return self._parsed_body[1]
 
     def _fill_outcome(self, state: InspectorState) -> None:
-        if state.failure is not None:
+        if state.outcome:
+            outcome = state.outcome
+        elif state.failure is not None:
             outcome = state.failure.message()
         elif state.record is not None and state.record.outcome == "committed":
             outcome = f"answered and saved as turn {state.asked}" if state.asked else "saved"

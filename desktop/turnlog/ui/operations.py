@@ -141,7 +141,8 @@ def export_conversation(store: TurnlogStore, conversation_id: int,
         turns = store.all_turns(conversation_id)  # superseded versions too, marked
         text = export_text(store.conversation(conversation_id), turns, target.fmt,
                            store.versions(conversation_id),
-                           store.export_memory(conversation_id))
+                           store.export_memory(conversation_id),
+                           store.side_questions(conversation_id))
         return Exported(len(turns), write_export(target.path, text), target)
 
     return StorageOp("export conversation", work)

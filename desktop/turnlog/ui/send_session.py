@@ -14,6 +14,7 @@ import logging
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -172,20 +173,27 @@ class SendSession(QObject):
         self._draft, self._endpoint = draft, endpoint
         self.conversation_id = conversation.id
         self._stream = stream = StreamBuffer()
-        self._thought = thought = StreamBuffer()
+        self._thought = StreamBuffer()
         self._started = time.monotonic()
         self.running_changed.emit(True)
         self._enter(Stage.PREPARING, "")
-        store, connector = self._store, self._connector
+        work = self._work(conversation, question, endpoint, costs, stream, replaces)
+        self._task = self._runner.run(TaskRunner.NETWORK, "send", work,
+                                      on_success=self._succeeded, on_failure=self._failed,
+                                      on_progress=self._progress)
+        self._timer.start()
+
+    def _work(self, conversation: Conversation, question: str, endpoint: Endpoint,
+              costs: CostIndex, stream: StreamBuffer,
+              replaces: str | None) -> Callable[[TaskContext], Sent]:
+        """What the network worker runs for this send."""
+        store, connector, thought = self._store, self._connector, self._thought
 
         def work(context: TaskContext) -> Sent:
             return send_on_worker(context, store, connector, conversation, question,
                                   endpoint, costs, stream, replaces, thought)
 
-        self._task = self._runner.run(TaskRunner.NETWORK, "send", work,
-                                      on_success=self._succeeded, on_failure=self._failed,
-                                      on_progress=self._progress)
-        self._timer.start()
+        return work
 
     def stop(self) -> None:
         """Cancel the running send (Esc / Stop); it ends as a failure with the draft back."""

@@ -191,6 +191,11 @@ class SettingsDialog(QDialog):
         self.reserve = self._spin(chat, MIN_OUTPUT_RESERVE, MAX_OUTPUT_RESERVE, 256, " tokens",
                                   "Output reserve in tokens")
         chat_form.addRow("&Output reserve:", self.reserve)
+        self.side_reserve = self._spin(chat, MIN_OUTPUT_RESERVE, MAX_OUTPUT_RESERVE, 256,
+                                       " tokens", "Side questions' output reserve in tokens")
+        self.side_reserve.setToolTip("Tokens kept for a side question's answer (Ask aside), "
+                                     "independent of the conversation's output reserve")
+        chat_form.addRow("Side &questions' reserve:", self.side_reserve)
         self.max_bytes = self._spin(chat, MIN_BYTE_LIMIT, MAX_BYTE_LIMIT, 1000, " bytes",
                                     "Byte limit of the request body")
         chat_form.addRow("&Byte limit:", self.max_bytes)
@@ -239,6 +244,7 @@ class SettingsDialog(QDialog):
         settings = self.conversation.settings if self.conversation else ConversationSettings()
         self.window_tokens.setValue(settings.context_window or 0)
         self.reserve.setValue(settings.output_reserve)
+        self.side_reserve.setValue(settings.side_output_reserve)
         self.max_bytes.setValue(settings.max_bytes)
         self.compaction.setChecked(settings.compaction)
         self.compaction_target.setValue(settings.compaction_target)
@@ -379,7 +385,8 @@ class SettingsDialog(QDialog):
         return replace(base, context_window=self.window_tokens.value() or None,
                        output_reserve=self.reserve.value(), max_bytes=self.max_bytes.value(),
                        compaction=self.compaction.isChecked(),
-                       compaction_target=self.compaction_target.value())
+                       compaction_target=self.compaction_target.value(),
+                       side_output_reserve=self.side_reserve.value())
 
     # ------------------------------------------------------------------ models
     def fetch_models(self) -> None:

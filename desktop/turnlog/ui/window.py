@@ -20,7 +20,7 @@ from .. import APP_NAME
 from ..core.model import Conversation
 from ..core.send import Committed
 from ..store import TurnlogStore
-from . import operations
+from . import operations, side_panel
 from .about import AboutDialog
 from .actions import HistoryActions
 from .centre import FIRST_RUN_HINT, CentrePanel
@@ -101,6 +101,7 @@ class MainWindow(QMainWindow):
         self.versions = VersionControls(self, self)  # regenerate, edit, use, fork
         self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.history,
                                    self.session, lambda: self.conversation, self)
+        self.side = side_panel.attach(self)  # side questions: their own dock and session
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
         self.export_action, self.delete_all_action = menus.export, menus.delete_all
@@ -393,6 +394,7 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Stop background work and close this thread's and the workers' connections."""
         self.session.cancel()
+        self.side.session.cancel()
         self.drafts.flush()  # what was typed in the last half second too
         if not self.runner.closed:
             self.runner.call_on_each_worker(self.store.db.close)

@@ -1,0 +1,52 @@
+"""Side questions: kept per conversation apart from its turns, never projected into it.
+
+Deleted with their conversation (its foreign key) and with any turn they carried (see
+`deletion`). The functions here run inside the caller's transaction and guard.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ..core.failures import FailureKind, StoreError
+from ..core.send import ordinal_ranges
+from ..core.side import SideQuestion
+from .models import ConversationRow, SideQuestionRow
+from .rows import expand_runs, parse_time, usage_of
+
+
+def side_question(row: SideQuestionRow) -> SideQuestion:
+    return SideQuestion(
+        id=row.id, question=row.question, answer=row.answer, model=row.model,
+        created_at=parse_time(row.created_at), usage=usage_of(row.usage),
+        body_bytes=row.body_bytes, input_tokens=row.input_tokens,
+        tokens_exact=bool(row.tokens_exact), sent=expand_runs(row.sent),
+        summarized=expand_runs(row.summarized), left_out=expand_runs(row.left_out),
+        side_ids=tuple(json.loads(row.side_ids)),
+    )
+
+
+def side_questions(conversation_id: int) -> list[SideQuestion]:
+    """Oldest first."""
+    query = (SideQuestionRow.select()
+             .where(SideQuestionRow.conversation == conversation_id)
+             .order_by(SideQuestionRow.created_at, SideQuestionRow.id))
+    return [side_question(row) for row in query]
+
+
+def add(conversation_id: int, side: SideQuestion) -> SideQuestion:
+    """Keep `side` unless its conversation was deleted meanwhile (then `StoreError`)."""
+    if ConversationRow.get_or_none(ConversationRow.id == conversation_id) is None:
+        raise StoreError("The conversation was deleted while the side question ran.",
+                         kind=FailureKind.CONVERSATION_GONE)
+    SideQuestionRow.insert(
+        id=side.id, conversation=conversation_id, question=side.question,
+        answer=side.answer, model=side.model,
+        created_at=side.created_at.isoformat(timespec="microseconds"),
+        usage=json.dumps(side.usage.to_json()) if side.usage.known else None,
+        body_bytes=side.body_bytes, input_tokens=side.input_tokens,
+        tokens_exact=side.tokens_exact, sent=json.dumps(ordinal_ranges(side.sent)),
+        summarized=json.dumps(ordinal_ranges(side.summarized)),
+        left_out=json.dumps(ordinal_ranges(side.left_out)), side_ids=json.dumps(side.side_ids),
+    ).on_conflict_ignore().execute()
+    return side
