@@ -1,53 +1,83 @@
-"""Export a conversation in formats a person controls: JSON lines (re-importable) and Markdown."""
+"""Export a conversation in formats a person controls: JSON lines (re-importable) and Markdown.
+
+The JSON-lines format (version 2; `importers.turnlog_jsonl` reads 1 and 2): a header
+with the conversation (title, system prompt, model, settings, times, next turn number),
+then one line per turn. Whatever else a conversation holds is written as lines with a
+`"record"` key naming their kind (see `importers.turnlog_jsonl.RECORD_KINDS`).
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .core.model import Conversation, Turn
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 FORMATS = ("jsonl", "markdown")
 
 
-def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...]) -> str:
-    """A header line, then one line per turn; `turnlog-cli import` reads it back."""
-    header = {
+def jsonl_header(conversation: Conversation, next_ordinal: int | None = None) -> str:
+    header: dict[str, Any] = {
         "turnlog": FORMAT_VERSION,
         "title": conversation.title,
         "system": conversation.system_prompt,
         "model": conversation.model,
+        "settings": conversation.settings.to_json(),
+        "created_at": conversation.created_at.isoformat(),
+        "updated_at": conversation.updated_at.isoformat(),
     }
-    lines = [json.dumps(header, ensure_ascii=False)]
+    if next_ordinal is not None:
+        header["next_ordinal"] = next_ordinal
+    return json.dumps(header, ensure_ascii=False) + "\n"
+
+
+def jsonl_turn(turn: Turn) -> str:
+    line: dict[str, Any] = {
+        "id": turn.id,
+        "ordinal": turn.ordinal,
+        "question": turn.question,
+        "answer": turn.answer,
+        "model": turn.model,
+        "finish_reason": turn.finish_reason,
+        "created_at": turn.created_at.isoformat(),
+    }
+    usage = turn.usage.to_json()
+    if usage:
+        line["usage"] = usage
+    return json.dumps(line, ensure_ascii=False) + "\n"
+
+
+def jsonl_lines(conversation: Conversation, turns: Iterable[Turn],
+                next_ordinal: int | None = None) -> Iterator[str]:
+    """The header line, then one line per turn; `turnlog-cli import` reads it back."""
+    yield jsonl_header(conversation, next_ordinal)
     for turn in turns:
-        line: dict[str, Any] = {
-            "id": turn.id,
-            "ordinal": turn.ordinal,
-            "question": turn.question,
-            "answer": turn.answer,
-            "model": turn.model,
-            "created_at": turn.created_at.isoformat(),
-        }
-        usage = turn.usage.to_json()
-        if usage:
-            line["usage"] = usage
-        lines.append(json.dumps(line, ensure_ascii=False))
-    return "".join(line + "\n" for line in lines)
+        yield jsonl_turn(turn)
 
 
-def export_markdown(conversation: Conversation, turns: tuple[Turn, ...]) -> str:
+def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...]) -> str:
+    return "".join(jsonl_lines(conversation, turns))
+
+
+def markdown_parts(conversation: Conversation, turns: Iterable[Turn]) -> Iterator[str]:
     out = [f"# {conversation.title}", ""]
     if conversation.model:
         out += [f"Model: {conversation.model}", ""]
     if conversation.system_prompt:
         out += ["System prompt:", "", *[f"> {line}" for line in
                                          conversation.system_prompt.splitlines()], ""]
+    yield "\n".join(out)
     for turn in turns:
         stamp = turn.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
-        out += [f"## Turn {turn.ordinal} · {stamp}", "", "**You:**", "", turn.question, "",
-                f"**{turn.model or 'Assistant'}:**", "", turn.answer, ""]
-    return "\n".join(out)
+        yield "\n" + "\n".join([f"## Turn {turn.ordinal} · {stamp}", "", "**You:**", "",
+                                turn.question, "", f"**{turn.model or 'Assistant'}:**", "",
+                                turn.answer, ""])
+
+
+def export_markdown(conversation: Conversation, turns: tuple[Turn, ...]) -> str:
+    return "".join(markdown_parts(conversation, turns))
 
 
 def export_text(conversation: Conversation, turns: tuple[Turn, ...], fmt: str) -> str:

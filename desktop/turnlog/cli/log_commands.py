@@ -5,11 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import uuid
 from dataclasses import replace
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from ..chat import (  # options_for: the window imports it here
     ProviderConfig,
@@ -19,26 +17,20 @@ from ..chat import (  # options_for: the window imports it here
 )
 from ..core.budget import InvalidBudget
 from ..core.compaction import preview
-from ..core.model import Usage
+from ..core.imports import ImportProblem
 from ..core.projection import CostIndex, ProjectionRefused
-from ..core.send import PendingTurn, check_question
-from ..export import FORMAT_VERSION, FORMATS, export_text
+from ..core.send import check_question
+from ..export import FORMATS, export_text
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
 from ..paths import data_dir
-from ..providers import DEFAULT_MAX_CONTENT_BYTES
 from ..store import NotFound, TurnlogStore
 from ..store.salvage import Readable
+from ..transfer import check_file, import_checked
 from .terminal import safe_for
 
-MAX_TURN_TEXT_BYTES = DEFAULT_MAX_CONTENT_BYTES
-"""An imported question or answer may be as large as a live reply may be, no larger."""
 EXIT_DAMAGED = 5
 """export/show wrote what could be read, but some rows of the conversation could not."""
-
-
-class ImportError_(ValueError):
-    """A JSON-lines file that is not a Turnlog export, with the line that is wrong."""
 
 
 def register(sub: Any) -> None:
@@ -53,9 +45,12 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run_project)
 
-    p = sub.add_parser("import", help="import a conversation from a JSON-lines file")
-    p.add_argument("file", type=Path, metavar="FILE.jsonl")
-    p.add_argument("--model", help="model for the conversation (overrides the file's header)")
+    p = sub.add_parser("import", help="import Turnlog JSON lines, an Export all folder or "
+                       "zip, or a ChatGPT export (conversations.json or its .zip)")
+    p.add_argument("file", type=Path, metavar="FILE")
+    p.add_argument("--model", help="model for a Turnlog file's conversation (overrides its "
+                   "header)")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(run=run_import)
 
     p = sub.add_parser("export", help="write a conversation as JSON lines to stdout")
@@ -185,114 +180,35 @@ def _runs(ordinals: tuple[int, ...]) -> str:
     return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ordinal_ranges(ordinals))
 
 
-def _text_problem(value: str, key: str, number: int) -> str | None:
-    """Why `value` cannot be stored as text, or None."""
-    try:
-        size = len(value.encode("utf-8", "strict"))
-    except UnicodeEncodeError:
-        return f"line {number}: '{key}' holds text that is not valid UTF-8 (a lone surrogate)"
-    if size > MAX_TURN_TEXT_BYTES:
-        return (f"line {number}: '{key}' is {size:,} bytes; a turn's text may be at most "
-                f"{MAX_TURN_TEXT_BYTES:,} bytes (4 MiB, the limit of a live reply)")
-    return None
-
-
-def _parse_line(line: str, number: int) -> dict[str, Any]:
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as err:
-        raise ImportError_(f"line {number} is not JSON ({err.msg})") from None
-    except RecursionError:
-        raise ImportError_(f"line {number} is nested too deeply") from None
-    except ValueError as err:  # e.g. an integer of thousands of digits
-        raise ImportError_(f"line {number} holds a value that cannot be read ({err})") from None
-    if not isinstance(obj, dict):
-        raise ImportError_(f"line {number} is not a JSON object")
-    for key, value in obj.items():
-        if isinstance(value, str):
-            problem = _text_problem(value, key, number)
-            if problem is not None:
-                raise ImportError_(problem)
-    return obj
-
-
-def read_jsonl(stream: TextIO) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Parse an export: a header line, then one object per turn. Blank lines are skipped;
-    a byte-order mark at the start is allowed. Every error names its line."""
-    header: dict[str, Any] | None = None
-    turns: list[dict[str, Any]] = []
-    for number, line in enumerate(stream, start=1):
-        if number == 1:
-            line = line.removeprefix("\ufeff")
-        if not line.strip():
-            continue
-        obj = _parse_line(line, number)
-        if header is None:
-            if obj.get("turnlog") != FORMAT_VERSION:
-                raise ImportError_(
-                    f'line {number} should be the header {{"turnlog": {FORMAT_VERSION}, ...}}'
-                )
-            header = obj
-            continue
-        for key in ("question", "answer"):
-            value = obj.get(key)
-            if not isinstance(value, str) or not value.strip():
-                raise ImportError_(f"line {number}: '{key}' must be a non-empty string")
-            if check_question(value) is not None:
-                raise ImportError_(f"line {number}: '{key}' holds text that is not valid UTF-8")
-        if "id" in obj and not isinstance(obj["id"], str):
-            raise ImportError_(f"line {number}: 'id' must be a string")
-        turns.append(obj)
-    if header is None:
-        raise ImportError_("the file is empty: expected a header line")
-    return header, turns
-
-
 def run_import(args: argparse.Namespace) -> int:
+    """Check the whole file first (a bad one opens nothing for writing), then write it in
+    one transaction. Standard output gets each conversation's id, one a line (or with
+    `--json` the whole report); standard error the report in words."""
     try:
-        with args.file.open(encoding="utf-8", errors="strict") as stream:
-            header, lines = read_jsonl(stream)
-    except (OSError, UnicodeDecodeError, ImportError_) as err:
+        checked = check_file(args.file, model=args.model)
+    except (OSError, ImportProblem) as err:
         print(f"error: cannot import {args.file}: {err}", file=sys.stderr)
         return 1
-    model = args.model or str(header.get("model") or "")
     with TurnlogStore.open(data_dir()) as store:
-        pending = []
-        taken: set[str] = set()
-        for obj in lines:
-            turn_id = obj.get("id") or uuid.uuid4().hex
-            if turn_id in taken or store.turn_exists(turn_id):
-                turn_id = uuid.uuid4().hex  # ids are global; a re-import gets fresh ones
-            taken.add(turn_id)
-            pending.append(
-                PendingTurn(
-                    id=turn_id,
-                    question=obj["question"],
-                    answer=obj["answer"],
-                    model=str(obj.get("model") or model),
-                    finish_reason="stop",
-                    usage=Usage.from_json(obj.get("usage")),
-                    created_at=_time(obj.get("created_at")),
-                )
-            )
-        conversation = store.import_conversation(
-            str(header.get("title") or args.file.stem),
-            system_prompt=str(header.get("system") or ""),
-            model=model,
-            turns=pending,
-        )
-    print(conversation.id)
-    return 0
-
-
-def _time(value: Any) -> datetime:
-    if isinstance(value, str):
         try:
-            parsed = datetime.fromisoformat(value)
-            return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-        except ValueError:
-            pass
-    return datetime.now(UTC)
+            outcomes = import_checked(store, checked)
+        except ImportProblem as err:  # the file changed between the two readings
+            print(f"error: cannot import {args.file}: {err}; nothing was imported",
+                  file=sys.stderr)
+            return 1
+    if args.json:
+        print(json.dumps({"conversations": [o.to_json() for o in outcomes]},
+                         ensure_ascii=False))
+        return 0
+    safe = safe_for(sys.stderr, raw=False)
+    for outcome in outcomes:
+        if outcome.id is not None:
+            print(outcome.id)
+        print(safe(outcome.describe()), file=sys.stderr)
+    added = sum(o.turns for o in outcomes)
+    print(f"{checked.source.label}: {len(outcomes):,} conversations read, {added:,} turns "
+          "imported", file=sys.stderr)
+    return 0
 
 
 def _read_conversation(conversation_id: int) -> Readable:

@@ -11,7 +11,7 @@ import fcntl
 import json
 import logging
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from peewee import SQL, fn
 
 from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.failures import FailureKind, StoreError
+from ..core.imports import ImportedConversation, ImportOutcome
 from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
 from ..paths import DB_NAME, LOCK_NAME
@@ -40,6 +41,7 @@ from .errors import (
     result_code,
 )
 from .files import make_private, reading_database, settled
+from .imports import ImportWriter
 from .migrations import SCHEMA_VERSION, current_version, table_names
 from .models import ConversationRow, RequestRow, TurnRow, database
 from .pages import LogPages
@@ -371,6 +373,29 @@ class TurnlogStore:
             )
             return tuple(rows.turn_of(*r) for r in self.db.execute(query).fetchall())
 
+    def turn_batches(self, conversation_id: int, size: int = 1_000) -> Iterator[list[Turn]]:
+        """The whole log, oldest first, `size` turns at a time (an export of any length
+        in bounded memory)."""
+        columns = ", ".join(rows.TURN_COLUMNS)
+        after = -1
+        while True:
+            with self._guard():
+                found = self.db.execute_sql(
+                    f"SELECT {columns} FROM turns WHERE conversation_id = ? AND ordinal > ? "
+                    "ORDER BY ordinal LIMIT ?", (conversation_id, after, size)).fetchall()
+            if not found:
+                return
+            batch = [rows.turn_of(*r) for r in found]
+            yield batch
+            after = batch[-1].ordinal
+
+    def next_ordinal(self, conversation_id: int) -> int:
+        with self._guard():
+            row = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
+        if row is None:
+            raise NotFound(f"There is no conversation {conversation_id}.")
+        return int(row.next_ordinal)
+
     def log(self, conversation_id: int) -> LogPages:
         """The log as it is now, read a page at a time as it is looked at (`LogPages`):
         one counting query over the index here, no turn read yet."""
@@ -685,6 +710,19 @@ class TurnlogStore:
             for pending in turns:
                 self.commit_turn(conversation.id, pending)
         return self.conversation(conversation.id)
+
+    def import_conversations(
+        self, items: Iterable[ImportedConversation], *,
+        cancelled: Callable[[], bool] = lambda: False,
+        progress: Callable[[int], None] = lambda turns: None,
+    ) -> list[ImportOutcome]:
+        """Write every conversation `items` yields, in one transaction with batched
+        inserts: all of them or, on any error or a cancel (`ImportCancelled`), none.
+        `progress` is told the number of turns written so far."""
+        self._need_writer()
+        writer = ImportWriter(self.db, cancelled=cancelled, progress=progress)
+        with self._guard(), self.db.atomic("IMMEDIATE"):
+            return [writer.write(item) for item in items]
 
     def turn_exists(self, turn_id: str) -> bool:
         with self._guard():
