@@ -43,8 +43,9 @@ def _settings(data: dict[str, Any] | None) -> str:
         if key not in defaults or isinstance(value, dict | list):
             continue
         default = defaults[key]
-        if default is None or type(value) is type(default) or (
-                isinstance(default, float) and type(value) is int):
+        number = type(value) in (int, float)
+        if type(value) is type(default) or (default is None and (value is None or number)) \
+                or (isinstance(default, float) and number):
             kept[key] = value
     return json.dumps(ConversationSettings.from_json({**defaults, **kept}).to_json())
 
