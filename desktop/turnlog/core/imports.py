@@ -35,7 +35,8 @@ class ImportedConversation:
     `source_ids`: the turn ids come from the source (a ChatGPT message id), so a
     re-import finds what it already brought in and adds only what is new. Otherwise the
     ids are the file's own (a Turnlog export): kept where free, a fresh one where taken.
-    `turns` may be a one-shot iterable read from the file as it is written, so a long
+    A turn id of `""` gets a fresh one when written. `turns` may be a one-shot iterable
+    read from the file as it is written, so a long
     conversation never sits in memory whole.
     """
 

@@ -12,14 +12,13 @@ never held whole.
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from ..core.imports import ImportedConversation, ImportedTurn, ImportProblem
 from ..core.model import Usage
-from ..core.send import PendingTurn, check_question
+from ..core.send import PendingTurn
 from ..providers import DEFAULT_MAX_CONTENT_BYTES
 
 FORMAT_VERSION = 2
@@ -111,6 +110,7 @@ def _is_int(value: Any) -> bool:
 
 
 def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str) -> Iterator[ImportedTurn]:
+    now = datetime.now(UTC)  # for turns the file gives no time
     for number, obj in lines:
         if "record" in obj:
             kind = obj["record"]
@@ -120,25 +120,25 @@ def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str) -> Iterator[
                                     "Turnlog (the file was written by a newer one)")
             reader(obj, number)
             continue
-        yield _turn(obj, number, model)
+        yield _turn(obj, number, model, now)
 
 
-def _turn(obj: dict[str, Any], number: int, model: str) -> ImportedTurn:
+def _turn(obj: dict[str, Any], number: int, model: str, now: datetime) -> ImportedTurn:
+    """One turn line (its text was checked by `parse_line`). A turn without an id gets
+    one when it is written (`""` here)."""
     for key in ("question", "answer"):
         value = obj.get(key)
         if not isinstance(value, str) or not value.strip():
             raise ImportProblem(f"line {number}: '{key}' must be a non-empty string")
-        if check_question(value) is not None:
-            raise ImportProblem(f"line {number}: '{key}' holds text that is not valid UTF-8")
     if "id" in obj and not isinstance(obj["id"], str):
         raise ImportProblem(f"line {number}: 'id' must be a string")
     ordinal = obj.get("ordinal")
     finish = obj.get("finish_reason")
     return ImportedTurn(
         PendingTurn(
-            id=obj.get("id") or uuid.uuid4().hex, question=obj["question"],
+            id=obj.get("id") or "", question=obj["question"],
             answer=obj["answer"], model=str(obj.get("model") or model),
             finish_reason=finish if isinstance(finish, str) and finish else "stop",
             usage=Usage.from_json(obj.get("usage")),
-            created_at=parse_time(obj.get("created_at")) or datetime.now(UTC)),
+            created_at=parse_time(obj.get("created_at")) or now),
         ordinal=ordinal if _is_int(ordinal) and ordinal > 0 else None)

@@ -152,14 +152,15 @@ class ImportWriter:
         """Insert `turns` after ordinal `last`; returns the last ordinal used."""
         self._check()
         turns = list(turns)
-        taken = self._owners([t.pending.id for t in turns])
+        taken = self._owners([t.pending.id for t in turns if t.pending.id])
         rows: list[tuple[Any, ...]] = []
         for turn in turns:
             pending = turn.pending
             turn_id = pending.id
-            if turn_id in taken:
+            if not turn_id or turn_id in taken:
                 turn_id = uuid.uuid4().hex  # ids are global; a copy gets fresh ones
-            taken[turn_id] = conv_id
+            else:
+                taken[turn_id] = conv_id
             given = turn.ordinal if keep_ordinals else None
             last = given if given is not None and last < given < MAX_ORDINAL else last + 1
             usage = pending.usage.to_json()
