@@ -10,8 +10,8 @@ of about `--chatgpt-mb` MB (conversations of 200 messages with a regenerated ans
 tool call in each). Each import runs as its own `turnlog-cli` process into an empty data
 directory; printed: wall time (process start included), the process's CPU time (user +
 system: on a busy machine the wall time says more about the neighbours), turns per
-second and the process's peak resident memory. The ~170-byte file is also imported with the package of
-revision `--before` (exported with `git archive`; default: the revision before the
+second and the process's peak resident memory. The ~170-byte file is also imported with
+the package of revision `--before` (exported with `git archive`; default: the revision before the
 batched import), and the ratio is printed. Goals: ≤ 10 s for the ~170-byte turns, ≤ 30 s
 for the ~1 KiB ones, memory bounded (the peak does not grow with the file). The search
 index, where the checkout has one, is filled by its triggers in the same pass: the line
