@@ -58,12 +58,12 @@ class ImportWriter:
         self.db, self._cancelled, self._progress = db, cancelled, progress
         self.turns_written = 0
 
-    def _check(self) -> None:
+    def check(self) -> None:
         if self._cancelled():
             raise ImportCancelled("The import was cancelled; nothing was imported.")
 
     def write(self, item: ImportedConversation) -> ImportOutcome:
-        self._check()
+        self.check()
         skipped: Counter[str] = Counter(item.skipped)
         if item.source_ids:
             conv_id, count = self._write_sourced(item, skipped)
@@ -150,7 +150,7 @@ class ImportWriter:
     def _insert(self, conv_id: int, turns: Iterable[ImportedTurn], last: int, *,
                 keep_ordinals: bool = True) -> int:
         """Insert `turns` after ordinal `last`; returns the last ordinal used."""
-        self._check()
+        self.check()
         turns = list(turns)
         taken = self._owners([t.pending.id for t in turns if t.pending.id])
         rows: list[tuple[Any, ...]] = []

@@ -722,7 +722,9 @@ class TurnlogStore:
         self._need_writer()
         writer = ImportWriter(self.db, cancelled=cancelled, progress=progress)
         with self._guard(), self.db.atomic("IMMEDIATE"):
-            return [writer.write(item) for item in items]
+            outcomes = [writer.write(item) for item in items]
+            writer.check()  # a cancel that came after the last batch still counts
+            return outcomes
 
     def turn_exists(self, turn_id: str) -> bool:
         with self._guard():

@@ -27,6 +27,7 @@ from .centre import CentrePanel
 from .connection import Connector
 from .drafts import DraftKeeper
 from .geometry import DockFolding, restore_geometry, save_geometry, window_settings
+from .import_export import ImportExport
 from .inspector import Inspector
 from .live_preview import LivePreview, Shown
 from .menus import build_menus
@@ -96,6 +97,8 @@ class MainWindow(QMainWindow):
                                   lambda: self.running, self)
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
+        self.transfer = ImportExport(store, runner, self, self.refresh_conversations,
+                                     self._storage_failed)
         self.drafts = DraftKeeper(store.home, runner, self.composer, lambda: self.conversation,
                                   lambda: self.running, self)
         self._wire()
