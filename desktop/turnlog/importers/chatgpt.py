@@ -16,7 +16,7 @@ import uuid
 from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Any, TextIO
+from typing import IO, Any
 
 from ..core.imports import ImportedConversation, ImportedTurn, ImportProblem
 from ..core.model import Usage
@@ -36,7 +36,7 @@ NOT_TEXT = "turns holding text that is not valid UTF-8"
 VISIBLE = (None, "all")  # recipients of what the person sees
 
 
-def conversations(stream: TextIO, name: str) -> Iterator[ImportedConversation]:
+def conversations(stream: IO[str], name: str) -> Iterator[ImportedConversation]:
     """Every conversation of `conversations.json`, read one at a time."""
     for index, item in enumerate(ArrayReader(stream, name), start=1):
         yield convert(item, index)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any, TextIO
+from typing import IO, Any
 
 from ..core.imports import ImportProblem
 
@@ -24,7 +24,7 @@ class ArrayReader:
     """Iterate over the elements of the JSON array in `stream`; `name` names the file in
     messages. Raises `ImportProblem` for anything that is not one well-formed array."""
 
-    def __init__(self, stream: TextIO, name: str, *, chunk: int = CHUNK_CHARS,
+    def __init__(self, stream: IO[str], name: str, *, chunk: int = CHUNK_CHARS,
                  max_element: int = MAX_ELEMENT_CHARS) -> None:
         self._stream, self._name = stream, name
         self._chunk, self._max = chunk, max_element

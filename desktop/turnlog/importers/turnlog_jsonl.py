@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Any, TextIO
+from typing import IO, Any, TypeGuard
 
 from ..core.imports import ImportedConversation, ImportedTurn, ImportProblem
 from ..core.model import Usage
@@ -71,7 +71,7 @@ def parse_time(value: Any) -> datetime | None:
     return None
 
 
-def _lines(stream: TextIO) -> Iterator[tuple[int, dict[str, Any]]]:
+def _lines(stream: IO[str]) -> Iterator[tuple[int, dict[str, Any]]]:
     for number, line in enumerate(stream, start=1):
         if number == 1:
             line = line.removeprefix("\ufeff")
@@ -79,7 +79,7 @@ def _lines(stream: TextIO) -> Iterator[tuple[int, dict[str, Any]]]:
             yield number, parse_line(line, number)
 
 
-def read(stream: TextIO, name: str, *, model: str | None = None) -> ImportedConversation:
+def read(stream: IO[str], name: str, *, model: str | None = None) -> ImportedConversation:
     """The header now; the turns as they are iterated (`stream` must stay open till then).
     Every error names its line."""
     lines = _lines(stream)
@@ -105,7 +105,7 @@ def read(stream: TextIO, name: str, *, model: str | None = None) -> ImportedConv
         next_ordinal=next_ordinal if _is_int(next_ordinal) else None)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
