@@ -133,3 +133,26 @@ def write_zip(path: Path, items: list[dict[str, Any]], *, with_conversations: bo
         archive.writestr("user.json", json.dumps({"id": "user-1", "email": "a@b.c"}))
         archive.writestr("file-abc-temple.jpg", b"\xff\xd8\xff\xe0 not really a jpeg")
     return path
+
+
+def write_large(path: Path, megabytes: int) -> int:
+    """A `conversations.json` of about `megabytes` MB (conversations of 60 turns, each
+    with a regenerated answer on another branch), written as it goes; returns the number
+    of turns on the current branches."""
+    turns = 0
+    with path.open("w", encoding="utf-8") as out:
+        out.write("[")
+        c = 0
+        while out.tell() < megabytes * 1_000_000:
+            tree = Tree(f"big{c}", f"Chat {c}")
+            parent = "root"
+            for k in range(60):
+                q = tree.add(parent, "user", text(f"Question {k} " + "word " * 80))
+                tree.add(q, "assistant", text("An answer regenerated later " * 20))
+                parent = tree.add(q, "assistant", text(f"Answer {k} " + "ответ 答案 " * 60))
+                turns += 1
+            tree.current = parent
+            out.write(("," if c else "") + json.dumps(tree.to_json(), ensure_ascii=False))
+            c += 1
+        out.write("]")
+    return turns

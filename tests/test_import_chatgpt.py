@@ -155,3 +155,28 @@ def test_a_bad_conversation_late_in_a_good_export_leaves_nothing(tmp_path, turnl
     result = cli("import", str(gpt.write_json(tmp_path / "conversations.json", items)))
     assert result.returncode == 1 and "message 'a' is not a JSON object" in result.stderr
     assert not (turnlog_home / "turnlog.sqlite3").exists()
+
+
+def peak_import(path: Path, home: Path) -> tuple[int, float]:
+    """Import `path` in a process of its own: (exit status, its peak memory in MB)."""
+    child = subprocess.Popen([sys.executable, "-m", "turnlog.cli", "import", str(path)],
+                             env={**os.environ, "TURNLOG_HOME": str(home)},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _pid, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+    return child.returncode, usage.ru_maxrss / 1024
+
+
+def test_a_large_export_is_streamed_in_bounded_memory(tmp_path):
+    small = gpt.write_json(tmp_path / "small.json", gpt.conversations())
+    big = tmp_path / "conversations.json"
+    turns = gpt.write_large(big, 30)
+    size_mb = big.stat().st_size / 1e6
+    status, baseline = peak_import(small, tmp_path / "a")
+    assert status == 0
+    status, peak = peak_import(big, tmp_path / "b")
+    assert status == 0
+    # Holding the file's text even once would add its whole size; decoding it all at once
+    # (json.load) several times that.
+    assert peak - baseline < size_mb / 2, (peak, baseline, size_mb)
+    assert rows(tmp_path / "b", "SELECT count(*) FROM turns") == [(turns,)]

@@ -112,6 +112,7 @@ def timed_import(source: Path, file: Path) -> dict[str, float]:
                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         _pid, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
         assert child.stderr is not None
         err = child.stderr.read().decode(errors="replace")
         child.stderr.close()

@@ -18,6 +18,7 @@ CHUNK_CHARS = 1 << 20
 MAX_ELEMENT_CHARS = 256 * 1024 * 1024
 """One element (one conversation) may be at most this long: memory stays bounded."""
 _WHITESPACE = " \t\n\r"
+_CUT_MARGIN = 12  # longer than any token cut at a chunk's end: `false`, `\\udc00`
 
 
 class ArrayReader:
@@ -100,14 +101,16 @@ class ArrayReader:
             try:
                 value, end = self._decoder.raw_decode(self._buf, self._pos)
             except json.JSONDecodeError as err:
+                at = self._consumed + err.pos + 1  # before reading more moves the buffer
+                cut = err.pos >= len(self._buf) - 1 or err.msg.startswith("Unterminated string")
                 if self._needs_more(err) and self._grow():
                     continue
-                if self._needs_more(err):
+                if cut:
                     raise ImportProblem(
                         f"{self._name} ends early (at {self._where()}): the file is cut "
                         "off; download or unpack the export again") from None
                 raise ImportProblem(f"{self._name} is not valid JSON at character "
-                                    f"{self._consumed + err.pos + 1:,}: {err.msg}") from None
+                                    f"{at:,}: {err.msg}") from None
             except RecursionError:
                 raise ImportProblem(f"{self._name} is nested too deeply at "
                                     f"{self._where()}") from None
@@ -120,8 +123,12 @@ class ArrayReader:
             return value
 
     def _needs_more(self, err: json.JSONDecodeError) -> bool:
-        """A decode error that more text could cure: at the end of what is read so far."""
-        return err.pos >= len(self._buf) - 1 or err.msg.startswith("Unterminated string")
+        """A decode error that more text could cure: near the end of what is read so far
+        (a cut `null` fails where it starts, a cut `\\u` escape a few characters back) or
+        in a string that has not ended yet. A real error there shows again, further from
+        the end, once more is read."""
+        return err.pos >= len(self._buf) - _CUT_MARGIN \
+            or err.msg.startswith("Unterminated string")
 
     def _grow(self) -> bool:
         """Read as much again as the element so far (so the retries cost O(n) in all)."""
