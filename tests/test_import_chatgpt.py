@@ -180,3 +180,24 @@ def test_a_large_export_is_streamed_in_bounded_memory(tmp_path):
     # (json.load) several times that.
     assert peak - baseline < size_mb / 2, (peak, baseline, size_mb)
     assert rows(tmp_path / "b", "SELECT count(*) FROM turns") == [(turns,)]
+
+
+def test_hostile_values_in_an_export_are_named_or_made_safe(tmp_path, turnlog_home):
+    tree = gpt.Tree("c-hostile", "bad \udc80 title")
+    q1 = tree.add("root", "user", gpt.text("q1 \ud800"))
+    a1 = tree.add(q1, "assistant", gpt.text("a1"))
+    q2 = tree.add(a1, "user", gpt.text("q2"))
+    a2 = tree.add(q2, "assistant", gpt.text("x" * (4 * 1024 * 1024 + 1)))
+    q3 = tree.add(a2, "user", gpt.text("q3"), meta={"n": 10 ** 30})
+    tree.current = tree.add(q3, "assistant", gpt.text("a3"))
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps([tree.to_json()]), encoding="utf-8")  # \\udc80 escapes
+    [report] = imported(path)
+    assert report["title"] == "bad \ufffd title" and report["turns"] == 1
+    assert {s["reason"]: s["count"] for s in report["skipped"]} == {
+        "turns holding text that is not valid UTF-8": 1, "turns over 4 MiB": 1}
+    assert rows(turnlog_home, "SELECT question, answer FROM turns") == [("q3", "a3")]
+    huge = tmp_path / "huge.json"
+    huge.write_text('[{"mapping": {}, "n": ' + "9" * 5000 + "}]", encoding="utf-8")
+    result = cli("import", str(huge))
+    assert result.returncode == 1 and "holds a value that cannot be read" in result.stderr

@@ -55,6 +55,15 @@ def _text_of(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _clean(text: str) -> str:
+    """`text` with any lone surrogate (valid JSON, not storable text) as U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
 class _Path:
     """The messages from the root to `current_node`, and how many lie elsewhere."""
 
@@ -127,8 +136,9 @@ def convert(item: Any, index: int) -> ImportedConversation:
     model = _text_of(item.get("default_model_slug")) or (
         turns[-1].pending.model if turns else "")
     return ImportedConversation(
-        title=title or "Imported chat", system_prompt="\n\n".join(builder.system),
-        model=model, turns=turns, created_at=_time(item.get("create_time")),
+        title=_clean(title or "Imported chat"),
+        system_prompt=_clean("\n\n".join(builder.system)), model=_clean(model), turns=turns,
+        created_at=_time(item.get("create_time")),
         updated_at=_time(item.get("update_time")), source_ids=True, skipped=builder.skipped)
 
 
@@ -229,7 +239,7 @@ class _Turns:
                  or datetime.now(UTC))
         self.turns.append(ImportedTurn(PendingTurn(
             id=uuid.uuid5(ID_NAMESPACE, key).hex, question=question[0], answer=answer[0],
-            model=model or self.default_model, finish_reason="stop", usage=Usage(),
+            model=_clean(model or self.default_model), finish_reason="stop", usage=Usage(),
             created_at=stamp)))
 
 
