@@ -104,10 +104,11 @@ def test_the_plain_report_names_each_conversation(export_zip, turnlog_home):
     result = cli("import", str(export_zip))
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["1", "2"]  # the ids, one a line
-    assert "conversation 1: Trip to Kyoto — 3 turns imported; skipped: 5 messages on other " \
-           "branches" in result.stderr
-    assert "not imported: Never answered — 0 turns imported; skipped: 1 questions without " \
-           "an answer" in result.stderr
+    assert "conversation 1: Trip to Kyoto — 3 turns imported; skipped: messages on other " \
+           "branches (regenerated answers, edits): 5; reasoning (thoughts): 2; tool calls " \
+           "and their output: 2; questions without an answer: 1\n" in result.stderr
+    assert "not imported: Never answered — 0 turns imported; skipped: questions without " \
+           "an answer: 1\n" in result.stderr
     assert "ChatGPT export (.zip): 3 conversations read, 4 turns imported" in result.stderr
 
 

@@ -41,9 +41,9 @@ def test_import_a_chatgpt_zip_shows_progress_and_a_report(qtbot, make_window, tm
                                      "into 2 conversations.")
     lines = report.details.toPlainText().splitlines()
     assert lines[0].startswith("conversation 1: Trip to Kyoto — 3 turns imported; skipped: "
-                               "5 messages on other branches")
-    assert lines[2] == ("not imported: Never answered — 0 turns imported; skipped: 1 "
-                        "questions without an answer")
+                               "messages on other branches (regenerated answers, edits): 5;")
+    assert lines[2] == ("not imported: Never answered — 0 turns imported; skipped: "
+                        "questions without an answer: 1")
     assert window.transfer.progress is None and not progress.isVisible()
     assert sorted(titles(window)) == ["Trip to Kyoto", "你好，帮我写一首诗"]
 

@@ -70,5 +70,5 @@ class ImportOutcome:
         where = f"conversation {self.id}" if self.id is not None else "not imported"
         line = f"{where}: {self.title} — {self.turns:,} turns imported"
         if self.skipped:
-            line += "; skipped: " + ", ".join(f"{n:,} {r}" for r, n in self.skipped)
+            line += "; skipped: " + "; ".join(f"{r}: {n:,}" for r, n in self.skipped)
         return line
