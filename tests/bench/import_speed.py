@@ -163,7 +163,11 @@ def main() -> int:
                       f"({before['seconds'] / now['seconds']:.0f}× faster)")
             else:
                 show("after (this checkout)", now)
-            print(f"  goal ≤ {goal} s: {'met' if now['seconds'] <= goal else 'NOT met'}\n")
+            load = os.getloadavg()[0]
+            print(f"  goal ≤ {goal} s: wall {now['seconds']:.1f} s "
+                  f"{'met' if now['seconds'] <= goal else 'NOT met'}; CPU {now['cpu']:.1f} s "
+                  f"{'met' if now['cpu'] <= goal else 'NOT met'} (load average {load:.1f} on "
+                  f"{os.cpu_count()} cores: the wall time waits for other processes)\n")
         if args.chatgpt_mb:
             path, turns = write_chatgpt(folder / "conversations.json", args.chatgpt_mb)
             print(f"ChatGPT export of {path.stat().st_size / 1e6:,.0f} MB ({turns:,} turns "
