@@ -2,8 +2,10 @@
 
 The JSON-lines format (version 2; `importers.turnlog_jsonl` reads 1 and 2): a header
 with the conversation (title, system prompt, model, settings, times, next turn number),
-then one line per turn. Whatever else a conversation holds is written as lines with a
-`"record"` key naming their kind (see `importers.turnlog_jsonl.RECORD_KINDS`).
+then one line per turn, superseded versions too (with `superseded_by`, the id of the turn
+that replaced it) and the reasoning a model streamed before its answer. Whatever else a
+conversation holds is written as lines with a `"record"` key naming their kind (see
+`importers.turnlog_jsonl.RECORD_KINDS`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .core.model import Conversation, Turn
+from .core.versions import Versions
+
+NO_VERSIONS = Versions((), {})
 
 FORMAT_VERSION = 2
 FORMATS = ("jsonl", "markdown")
@@ -33,7 +38,7 @@ def jsonl_header(conversation: Conversation, next_ordinal: int | None = None) ->
     return json.dumps(header, ensure_ascii=False) + "\n"
 
 
-def jsonl_turn(turn: Turn) -> str:
+def jsonl_turn(turn: Turn, versions: Versions = NO_VERSIONS) -> str:
     line: dict[str, Any] = {
         "id": turn.id,
         "ordinal": turn.ordinal,
@@ -46,22 +51,30 @@ def jsonl_turn(turn: Turn) -> str:
     usage = turn.usage.to_json()
     if usage:
         line["usage"] = usage
+    if turn.reasoning:
+        line["reasoning"] = turn.reasoning
+    if turn.id in versions.replaced_by:
+        line["superseded_by"] = versions.replaced_by[turn.id]
     return json.dumps(line, ensure_ascii=False) + "\n"
 
 
 def jsonl_lines(conversation: Conversation, turns: Iterable[Turn],
+                versions: Versions = NO_VERSIONS,
                 next_ordinal: int | None = None) -> Iterator[str]:
-    """The header line, then one line per turn; `turnlog-cli import` reads it back."""
+    """The header line, then one line per turn; `turnlog-cli import` reads it back,
+    versions included."""
     yield jsonl_header(conversation, next_ordinal)
     for turn in turns:
-        yield jsonl_turn(turn)
+        yield jsonl_turn(turn, versions)
 
 
-def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...]) -> str:
-    return "".join(jsonl_lines(conversation, turns))
+def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...],
+                 versions: Versions = NO_VERSIONS) -> str:
+    return "".join(jsonl_lines(conversation, turns, versions))
 
 
-def markdown_parts(conversation: Conversation, turns: Iterable[Turn]) -> Iterator[str]:
+def markdown_parts(conversation: Conversation, turns: Iterable[Turn],
+                   versions: Versions = NO_VERSIONS) -> Iterator[str]:
     out = [f"# {conversation.title}", ""]
     if conversation.model:
         out += [f"Model: {conversation.model}", ""]
@@ -71,18 +84,21 @@ def markdown_parts(conversation: Conversation, turns: Iterable[Turn]) -> Iterato
     yield "\n".join(out)
     for turn in turns:
         stamp = turn.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
-        yield "\n" + "\n".join([f"## Turn {turn.ordinal} · {stamp}", "", "**You:**", "",
+        mark = " · *replaced*" if versions.is_superseded(turn.id) else ""
+        yield "\n" + "\n".join([f"## Turn {turn.ordinal} · {stamp}{mark}", "", "**You:**", "",
                                 turn.question, "", f"**{turn.model or 'Assistant'}:**", "",
                                 turn.answer, ""])
 
 
-def export_markdown(conversation: Conversation, turns: tuple[Turn, ...]) -> str:
-    return "".join(markdown_parts(conversation, turns))
+def export_markdown(conversation: Conversation, turns: tuple[Turn, ...],
+                    versions: Versions = NO_VERSIONS) -> str:
+    return "".join(markdown_parts(conversation, turns, versions))
 
 
-def export_text(conversation: Conversation, turns: tuple[Turn, ...], fmt: str) -> str:
+def export_text(conversation: Conversation, turns: tuple[Turn, ...], fmt: str,
+                versions: Versions = NO_VERSIONS) -> str:
     if fmt == "jsonl":
-        return export_jsonl(conversation, turns)
+        return export_jsonl(conversation, turns, versions)
     if fmt == "markdown":
-        return export_markdown(conversation, turns)
+        return export_markdown(conversation, turns, versions)
     raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")

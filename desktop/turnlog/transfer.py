@@ -151,10 +151,11 @@ def _export_one(store: TurnlogStore, conversation: Conversation, writer: _Writer
             count += len(batch)
             yield from batch
 
-    writer.write(f"{stem}.jsonl", jsonl_lines(conversation, turns(),
+    versions = store.versions(conversation.id)
+    writer.write(f"{stem}.jsonl", jsonl_lines(conversation, turns(), versions,
                                               store.next_ordinal(conversation.id)))
     total, count = count, 0
-    writer.write(f"{stem}.md", markdown_parts(conversation, turns()))
+    writer.write(f"{stem}.md", markdown_parts(conversation, turns(), versions))
     return total
 
 

@@ -17,9 +17,12 @@ from ..chat import (  # options_for: the window imports it here
 )
 from ..core.budget import InvalidBudget
 from ..core.compaction import preview
+from ..core.failures import StoreError
 from ..core.imports import ImportProblem
+from ..core.model import Conversation
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import check_question
+from ..core.versions import ForkOrigin, Versions, active_line
 from ..export import FORMATS, export_text
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
@@ -92,6 +95,18 @@ def default_route(wanted: str | None) -> Route:
                          ModelCounts(FactStore.in_dir(data_dir())))
 
 
+def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conversation:
+    """The conversation with the limits given on the command line."""
+    overrides: dict[str, Any] = {}
+    if args.max_bytes is not None:
+        overrides["max_bytes"] = args.max_bytes
+    if args.window is not None:
+        overrides["context_window"] = args.window
+    if args.output_reserve is not None:
+        overrides["output_reserve"] = args.output_reserve
+    return replace(conversation, settings=replace(conversation.settings, **overrides))
+
+
 def run_project(args: argparse.Namespace) -> int:
     problem = check_question(args.question)
     if problem is not None:
@@ -103,18 +118,12 @@ def run_project(args: argparse.Namespace) -> int:
         print("error: storage_damaged: a projection needs every turn; export what can be "
               "read instead", file=sys.stderr)
         return 1
-    conversation, turns = found.conversation, found.turns
+    conversation = found.conversation
     with TurnlogStore.open(data_dir(), readonly=True) as store:
         cached = store.latest_summary(conversation.id)  # the summary a send would reuse
-    settings = conversation.settings
-    overrides: dict[str, Any] = {}
-    if args.max_bytes is not None:
-        overrides["max_bytes"] = args.max_bytes
-    if args.window is not None:
-        overrides["context_window"] = args.window
-    if args.output_reserve is not None:
-        overrides["output_reserve"] = args.output_reserve
-    conversation = replace(conversation, settings=replace(settings, **overrides))
+        versions = store.versions(conversation.id)
+    turns = active_line(found.turns, versions)  # superseded versions are never sent
+    conversation = _with_limits(conversation, args)
     route = default_route(args.profile)
     try:
         request = request_for(conversation, args.question, route)
@@ -146,6 +155,8 @@ def run_project(args: argparse.Namespace) -> int:
             "sent": list(projection.sent),
             "summarized": list(summarized),
             "left_out": left_out,
+            "superseded": sorted(t.ordinal for t in found.turns
+                                 if versions.is_superseded(t.id)),
             "summary": planned.summary_json(),
             "final": planned.final,
             "body": projection.body.decode("utf-8"),
@@ -217,6 +228,16 @@ def _read_conversation(conversation_id: int) -> Readable:
         return store.readable(conversation_id)
 
 
+def _versions(conversation_id: int) -> Versions:
+    """The conversation's versions; none when its records cannot be read (a damaged file:
+    every turn that can be read is shown, unmarked)."""
+    try:
+        with TurnlogStore.open(data_dir(), readonly=True) as store:
+            return store.versions(conversation_id)
+    except StoreError:
+        return Versions((), {})
+
+
 def _report_skipped(found: Readable) -> int:
     """Tell about rows that could not be read (stderr, one line each); the exit status."""
     if not found.skipped:
@@ -231,7 +252,8 @@ def _report_skipped(found: Readable) -> int:
 def run_export(args: argparse.Namespace) -> int:
     found = _read_conversation(args.conversation)
     safe = safe_for(sys.stdout, raw=args.raw)
-    sys.stdout.write(safe(export_text(found.conversation, found.turns, args.format)))
+    versions = _versions(args.conversation)
+    sys.stdout.write(safe(export_text(found.conversation, found.turns, args.format, versions)))
     sys.stdout.flush()
     return _report_skipped(found)
 
@@ -253,6 +275,14 @@ def run_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _origin(conversation_id: int) -> ForkOrigin | None:
+    try:
+        with TurnlogStore.open(data_dir(), readonly=True) as store:
+            return store.fork_origin(conversation_id)
+    except StoreError:
+        return None
+
+
 def run_show(args: argparse.Namespace) -> int:
     found = _read_conversation(args.conversation)
     conversation = found.conversation
@@ -261,8 +291,19 @@ def run_show(args: argparse.Namespace) -> int:
                f"{conversation.model or 'not set'})"))
     if conversation.system_prompt:
         print(safe(f"\nsystem: {conversation.system_prompt}"))
+    versions, origin = _versions(conversation.id), _origin(conversation.id)
+    if origin is not None:
+        print(safe(f"\n({origin.describe()})"))
+    ordinals = {t.id: t.ordinal for t in found.turns}
     for turn in found.turns:
-        print(safe(f"\n## turn {turn.ordinal}  [{turn.id}]\n\n> {turn.question}\n\n"
+        mark = ""
+        if versions.is_superseded(turn.id):
+            by = ordinals.get(versions.active_of(turn.id), "?")
+            mark = f"  (*replaced*: turn {by} is the version in use)"
+        elif len(versions.group(turn.id)) > 1:
+            group = versions.group(turn.id)
+            mark = f"  (version {group.index(turn.id) + 1} of {len(group)})"
+        print(safe(f"\n## turn {turn.ordinal}  [{turn.id}]{mark}\n\n> {turn.question}\n\n"
                    f"{turn.answer}"))
     sys.stdout.flush()
     return _report_skipped(found)

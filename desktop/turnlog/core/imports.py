@@ -50,6 +50,9 @@ class ImportedConversation:
     next_ordinal: int | None = None
     source_ids: bool = False
     skipped: Counter[str] = field(default_factory=Counter)
+    # Turn id → the id of the turn that replaced it (versions), as the file has them;
+    # complete once `turns` has been read through.
+    superseded_by: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from typing import IO, Any, TypeGuard
 from ..core.imports import ImportedConversation, ImportedTurn, ImportProblem
 from ..core.model import Usage
 from ..core.send import PendingTurn
+from ..core.versions import restore_order
 from ..providers import DEFAULT_MAX_CONTENT_BYTES
 
 FORMAT_VERSION = 2
@@ -94,11 +95,12 @@ def read(stream: IO[str], name: str, *, model: str | None = None) -> ImportedCon
         raise ImportProblem(
             f'line {number} should be the header {{"turnlog": {FORMAT_VERSION}, ...}}')
     chosen = model or str(header.get("model") or "")
+    replaced: dict[str, str] = {}
     settings = header.get("settings")
     next_ordinal = header.get("next_ordinal")
     return ImportedConversation(
         title=str(header.get("title") or name), system_prompt=str(header.get("system") or ""),
-        model=chosen, turns=_turns(lines, chosen),
+        model=chosen, turns=_turns(lines, chosen, replaced), superseded_by=replaced,
         created_at=parse_time(header.get("created_at")),
         updated_at=parse_time(header.get("updated_at")),
         settings=settings if isinstance(settings, dict) else None,
@@ -109,8 +111,13 @@ def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str) -> Iterator[ImportedTurn]:
+def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
+           replaced: dict[str, str]) -> Iterator[ImportedTurn]:
+    """The turn lines; `replaced` is filled with the file's "A was superseded by B" pairs,
+    checked once the last line is read (both turns in the file, no loop)."""
     now = datetime.now(UTC)  # for turns the file gives no time
+    ids: set[str] = set()
+    pending: list[tuple[int, str, Any]] = []
     for number, obj in lines:
         if "record" in obj:
             kind = obj["record"]
@@ -120,7 +127,21 @@ def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str) -> Iterator[
                                     "Turnlog (the file was written by a newer one)")
             reader(obj, number)
             continue
-        yield _turn(obj, number, model, now)
+        turn = _turn(obj, number, model, now)
+        if isinstance(obj.get("id"), str):
+            ids.add(obj["id"])
+        if obj.get("superseded_by") is not None:
+            pending.append((number, turn.pending.id, obj["superseded_by"]))
+        yield turn
+    for number, old, by in pending:
+        if not isinstance(by, str) or by not in ids or not old or by == old:
+            raise ImportProblem(f"line {number}: 'superseded_by' must name another turn's id "
+                                "in this file")
+        replaced[old] = by
+    try:
+        restore_order(replaced)
+    except ValueError as err:
+        raise ImportProblem(str(err)) from None
 
 
 def _turn(obj: dict[str, Any], number: int, model: str, now: datetime) -> ImportedTurn:
@@ -134,11 +155,13 @@ def _turn(obj: dict[str, Any], number: int, model: str, now: datetime) -> Import
         raise ImportProblem(f"line {number}: 'id' must be a string")
     ordinal = obj.get("ordinal")
     finish = obj.get("finish_reason")
+    reasoning = obj.get("reasoning")
     return ImportedTurn(
         PendingTurn(
             id=obj.get("id") or "", question=obj["question"],
             answer=obj["answer"], model=str(obj.get("model") or model),
             finish_reason=finish if isinstance(finish, str) and finish else "stop",
             usage=Usage.from_json(obj.get("usage")),
-            created_at=parse_time(obj.get("created_at")) or now),
+            created_at=parse_time(obj.get("created_at")) or now,
+            reasoning=reasoning if isinstance(reasoning, str) else ""),
         ordinal=ordinal if _is_int(ordinal) and ordinal > 0 else None)

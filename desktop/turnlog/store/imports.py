@@ -19,12 +19,14 @@ import peewee
 
 from ..core.imports import ImportCancelled, ImportedConversation, ImportedTurn, ImportOutcome
 from ..core.model import ConversationSettings
+from ..core.versions import restore_order
 
 BATCH = 2_000
 ALREADY = "already imported"
 CHANGED = "changed since an earlier import (another branch)"
 _INSERT_TURNS = ("INSERT INTO turns (conversation_id, id, ordinal, question, answer, model, "
-                 "finish_reason, created_at, usage) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                 "finish_reason, created_at, usage, reasoning) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 MAX_ORDINAL = 2 ** 53
 
 
@@ -57,6 +59,7 @@ class ImportWriter:
                  progress: Callable[[int], None]) -> None:
         self.db, self._cancelled, self._progress = db, cancelled, progress
         self.turns_written = 0
+        self._renamed: dict[str, str] = {}  # a file's turn id → the fresh id it got
 
     def check(self) -> None:
         if self._cancelled():
@@ -103,7 +106,17 @@ class ImportWriter:
             last = self._insert(conv_id, batch, last)
             count += len(batch)
         self._finish(conv_id, max(last + 1, item.next_ordinal or 0), item.updated_at)
+        self._versions(conv_id, item.superseded_by)
         return conv_id, count
+
+    def _versions(self, conv_id: int, replaced: dict[str, str]) -> None:
+        """Supersede records that give back the file's versions (ids as stored)."""
+        stored = {self._renamed.get(a, a): self._renamed.get(b, b) for a, b in replaced.items()}
+        self._renamed.clear()
+        now = _iso(None)
+        self.db.cursor().executemany(
+            "INSERT INTO supersedes (conversation_id, turn_id, by_turn_id, created_at) "
+            "VALUES (?, ?, ?, ?)", [(conv_id, a, b, now) for a, b in restore_order(stored)])
 
     def _write_sourced(self, item: ImportedConversation,
                        skipped: Counter[str]) -> tuple[int | None, int]:
@@ -164,9 +177,11 @@ class ImportWriter:
             given = turn.ordinal if keep_ordinals else None
             last = given if given is not None and last < given < MAX_ORDINAL else last + 1
             usage = pending.usage.to_json()
+            if turn_id != pending.id and pending.id:
+                self._renamed[pending.id] = turn_id
             rows.append((conv_id, turn_id, last, pending.question, pending.answer,
                          pending.model, pending.finish_reason, _iso(pending.created_at),
-                         json.dumps(usage) if usage else None))
+                         json.dumps(usage) if usage else None, pending.reasoning))
         self.db.cursor().executemany(_INSERT_TURNS, rows)
         self.turns_written += len(rows)
         self._progress(self.turns_written)
