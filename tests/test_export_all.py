@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import zipfile
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -30,7 +31,8 @@ def pending(turn_id: str, question: str, answer: str, minutes: int, **extra) -> 
 
 def fill(store: TurnlogStore) -> None:
     """Everything a conversation holds today: settings, system prompt, model, usage,
-    times, a gap left by a deleted turn, the deleted newest turn's number, an empty one."""
+    times, a gap left by a deleted turn, the deleted newest turn's number, an empty one,
+    versions (a regenerated answer superseding the first) and a model's reasoning."""
     plans = store.create_conversation(
         "Plans / ideas: \"v2\"", system_prompt="Be brief.\nAlways cite.", model="m1",
         settings=ConversationSettings(max_bytes=50_000, context_window=8192,
@@ -49,6 +51,10 @@ def fill(store: TurnlogStore) -> None:
     store.import_turns(chinese.id, [pending(f"c{i}", f"问题 {i}", f"回答 {i}", 10 + i)
                                     for i in range(1, 2501)])
     store.create_conversation("Empty")
+    versioned = store.create_conversation("Versions")
+    store.commit_turn(versioned.id, pending("v1", "Which one?", "The first answer", 30))
+    store.commit_turn(versioned.id, replace(pending("v2", "Which one?", "A better one", 31),
+                                            replaces="v1", reasoning="Weighing both…"))
 
 
 def snapshot(store: TurnlogStore) -> list[tuple]:
@@ -56,7 +62,8 @@ def snapshot(store: TurnlogStore) -> list[tuple]:
     for conversation in sorted(store.conversations(), key=lambda c: c.title):
         out.append((conversation.title, conversation.system_prompt, conversation.model,
                     conversation.settings, conversation.created_at, conversation.updated_at,
-                    store.next_ordinal(conversation.id), store.turns(conversation.id)))
+                    store.next_ordinal(conversation.id), store.all_turns(conversation.id),
+                    store.versions(conversation.id).replaced_by))
     return out
 
 
@@ -70,7 +77,7 @@ def source(tmp_path):
 @pytest.mark.parametrize("name", ["everything", "everything.zip"])
 def test_export_all_restores_everything_exactly_elsewhere(source, tmp_path, name):
     done = export_all(source, tmp_path / name)
-    assert (done.conversations, done.turns) == (3, 2502)
+    assert (done.conversations, done.turns) == (4, 2504)
     if name.endswith(".zip"):
         with zipfile.ZipFile(done.path) as archive:
             names = sorted(archive.namelist())
@@ -80,16 +87,19 @@ def test_export_all_restores_everything_exactly_elsewhere(source, tmp_path, name
         header = json.loads((done.path / names[0]).read_text().splitlines()[0])
     assert names == ["00001-Plans - ideas- -v2.jsonl", "00001-Plans - ideas- -v2.md",
                      "00002-中文对话.jsonl", "00002-中文对话.md", "00003-Empty.jsonl",
-                     "00003-Empty.md"]
+                     "00003-Empty.md", "00004-Versions.jsonl", "00004-Versions.md"]
     assert header["turnlog"] == 2 and header["next_ordinal"] == 5
     assert not list(tmp_path.glob("*.part"))
     with TurnlogStore.open(tmp_path / "b") as target:
         outcomes = import_file(target, done.path)
         assert [(o.title, o.turns) for o in outcomes] == [
-            ("Plans / ideas: \"v2\"", 2), ("中文对话", 2500), ("Empty", 0)]
+            ("Plans / ideas: \"v2\"", 2), ("中文对话", 2500), ("Empty", 0), ("Versions", 2)]
         assert snapshot(target) == snapshot(source)
         [plans] = [c for c in target.conversations() if c.title.startswith("Plans")]
-        assert [t.ordinal for t in target.turns(plans.id)] == [1, 3]
+        assert [t.ordinal for t in target.all_turns(plans.id)] == [1, 3]
+        [versioned] = [c for c in target.conversations() if c.title == "Versions"]
+        assert target.versions(versioned.id).replaced_by == {"v1": "v2"}
+        assert target.all_turns(versioned.id)[1].reasoning == "Weighing both…"
 
 
 def test_the_markdown_files_read_as_the_conversations(source, tmp_path):
@@ -106,7 +116,7 @@ def test_the_cli_imports_an_export_all_zip(source, tmp_path):
     result = subprocess.run([sys.executable, "-m", "turnlog.cli", "import", str(done.path),
                              "--json"], capture_output=True, text=True, timeout=300, env=env)
     assert result.returncode == 0, result.stderr
-    assert [c["turns"] for c in json.loads(result.stdout)["conversations"]] == [2, 2500, 0]
+    assert [c["turns"] for c in json.loads(result.stdout)["conversations"]] == [2, 2500, 0, 2]
     with TurnlogStore.open(tmp_path / "c", readonly=True) as copy:
         assert snapshot(copy) == snapshot(source)
 
