@@ -74,10 +74,14 @@ def column_names(path: Path) -> dict[str, list[str]]:
 
 
 def schema_of(con: sqlite3.Connection) -> dict[str, dict]:
-    """Columns, indexes and foreign keys per table, as SQLite reports them."""
+    """Columns, indexes and foreign keys per table, as SQLite reports them (FTS5 virtual
+    tables and their shadow tables are SQLite's own, not model classes)."""
     out = {}
+    virtual = [r[0] for r in con.execute(
+        "SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'")]
     tables = [r[0] for r in con.execute(
-        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")]
+        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")
+        if not any(r[0] == v or r[0].startswith(v + "_") for v in virtual)]
     for table in tables:
         columns = [(name, kind, notnull, pk) for _, name, kind, notnull, _, pk
                    in con.execute(f'PRAGMA table_info("{table}")')]
@@ -177,11 +181,11 @@ def test_released_database_upgrades_with_everything_intact(tmp_path, version, ca
     seen = []
     real_migrate = upgrade.migrate
 
-    def watched(db, steps):
+    def watched(db, steps, progress=None):
         copy = upgrade.copy_path(db_path, version)
         seen.append((copy.exists(), copy.stat().st_mode & 0o777 if copy.exists() else None,
                      dump(copy, list(before))))
-        return real_migrate(db, steps)
+        return real_migrate(db, steps, progress)
 
     monkeypatch.setattr(upgrade, "migrate", watched)
     caplog.set_level(logging.INFO, logger="turnlog.store.upgrade")
@@ -304,11 +308,11 @@ def test_the_copy_includes_what_was_still_in_the_wal(tmp_path, monkeypatch):
     copies_seen = []
     real_migrate = upgrade.migrate
 
-    def watched(db, steps):
+    def watched(db, steps, progress=None):
         copy = upgrade.copy_path(home / "turnlog.sqlite3", 1)
         copies_seen.append(dump(copy, ["turns"])["turns"])
         assert not Path(f"{copy}-wal").exists()
-        return real_migrate(db, steps)
+        return real_migrate(db, steps, progress)
 
     monkeypatch.setattr(upgrade, "migrate", watched)
     with TurnlogStore.open(home) as store:

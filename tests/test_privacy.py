@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from fakes import FakeEndpoint
+from searchindex import index_hits
 from turnlog.core.budget import Budget
 from turnlog.core.compaction import Compactor
 from turnlog.core.model import ConversationSettings, Usage
@@ -56,7 +57,7 @@ def scan(home: Path, needles: list[str]) -> list[tuple[str, str]]:
             for piece in needle.split():
                 if any(e in data for e in encodings(piece)):
                     hits.append((path.name, piece))
-    return hits
+    return hits + index_hits(home, needles)  # and no token of them in the search index
 
 
 def seeded(home: Path) -> dict[str, object]:

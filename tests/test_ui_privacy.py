@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from loopback import Behaviour
+from searchindex import index_hits
 from turnlog.core.model import ConversationSettings
 from turnlog.export import export_text
 from turnlog.profiles import ProfileStore, new_profile
@@ -64,7 +65,7 @@ def scan(home: Path, needles: list[str]) -> list[tuple[str, str]]:
             for piece in needle.split():
                 if any(piece.encode(e) in data for e in ("utf-8", "utf-16-le", "utf-16-be")):
                     hits.append((path.name, piece))
-    return hits
+    return hits + index_hits(home, needles)  # and no token of them in the search index
 
 
 class Answers:

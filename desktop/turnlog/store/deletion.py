@@ -1,6 +1,7 @@
 """Delete for privacy: a turn, a conversation or everything, with every derived copy.
 
-One transaction removes the turns, every summary covering any of them, and
+One transaction removes the turns, every summary covering any of them, their
+search index entries (with the index merged so no token of them stays), and
 request records' references to them (records keep only their numbers, so
 usage totals survive). The store then checkpoints and truncates the WAL so no
 copy of the deleted text stays in `-wal` (`secure_delete` has already
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 
 import peewee
 
+from . import search
 from .errors import NotFound
 from .models import ConversationRow, ForkRow, RequestRow, SummaryRow, TurnRow
 
@@ -163,6 +165,7 @@ def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str]) -> Del
         ConversationRow.update(generation=ConversationRow.generation + 1).where(
             ConversationRow.id == cid
         ).execute()
+        search.purge(db)  # the search index's triggers forgot them: leave no token
     return DeletionCounts(0, len(ids), summaries, len(records))
 
 
@@ -176,11 +179,14 @@ def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int, *,
         # Foreign keys cascade to turns, summaries, supersede and request records.
         ConversationRow.delete().where(ConversationRow.id.in_(ids)).execute()
         ForkRow.update(source_id=None).where(ForkRow.source_id.in_(ids)).execute()
+        search.purge(db)
     return counts
 
 
 def delete_all(db: peewee.SqliteDatabase) -> DeletionCounts:
     with db.atomic("IMMEDIATE"):
         counts = count(None)
+        search.delete_all_turns(db)
         ConversationRow.delete().execute()
+        search.purge(db)
     return counts

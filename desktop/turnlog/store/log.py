@@ -14,6 +14,7 @@ import os
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
 from ..core.versions import ForkOrigin, Versions, restore_order
 from ..paths import DB_NAME, LOCK_NAME
-from . import deletion, drafts, rows, salvage, summaries, upgrade, versions
+from . import deletion, drafts, rows, salvage, search, summaries, upgrade, versions
 from .deletion import DeletionCounts
 from .errors import (
     SQLITE_CANTOPEN,
@@ -44,9 +45,10 @@ from .errors import (
 )
 from .files import make_private, reading_database, settled
 from .imports import ImportWriter
-from .migrations import SCHEMA_VERSION, current_version, table_names
+from .migrations import SCHEMA_VERSION, Progress, current_version, table_names
 from .models import ConversationRow, ForkRow, RequestRow, TurnRow, database
 from .pages import LogPages
+from .search import SearchHit
 
 log = logging.getLogger(__name__)
 MAX_RECORDS_PER_CONVERSATION = 5_000
@@ -140,12 +142,14 @@ class TurnlogStore:
 
     # ----------------------------------------------------------------- life cycle
     @classmethod
-    def open(cls, home: Path, *, readonly: bool = False) -> TurnlogStore:
+    def open(cls, home: Path, *, readonly: bool = False,
+             progress: Progress | None = None) -> TurnlogStore:
         """Open (creating if needed) the database in `home`.
 
         A writer takes the data directory's lock and makes its files private. A `readonly`
         open uses SQLite's `mode=ro` and sets no persistent pragma: it never creates,
         upgrades or changes the file (an older schema is refused with `NeedsUpgrade`).
+        `progress` hears (done, total) while an upgrade fills the search index.
         """
         path = home / DB_NAME
         lock = None
@@ -160,8 +164,9 @@ class TurnlogStore:
                 lock = _WriterLock(home / LOCK_NAME, path)
                 lock.acquire()
                 db = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, check_same_thread=False)
+                search.register(db)
             try:
-                cls._connect(db, path, readonly)
+                cls._connect(db, path, readonly, progress)
             except STORE_EXCEPTIONS as err:
                 # A WAL database in a read-only folder: SQLite cannot make its `-shm`.
                 # Nothing can be pending in a `-wal` there, so read the file as it is.
@@ -180,18 +185,20 @@ class TurnlogStore:
         return cls(home, db, lock)
 
     @classmethod
-    def _connect(cls, db: peewee.SqliteDatabase, path: Path, readonly: bool) -> None:
+    def _connect(cls, db: peewee.SqliteDatabase, path: Path, readonly: bool,
+                 progress: Progress | None = None) -> None:
         database.initialize(db)
         try:
             db.connect(reuse_if_open=True)
-            cls._bring_up_to_date(db, path, readonly)
+            cls._bring_up_to_date(db, path, readonly, progress)
         except BaseException:
             with suppress(*STORE_EXCEPTIONS):
                 db.close()
             raise
 
     @staticmethod
-    def _bring_up_to_date(db: peewee.SqliteDatabase, path: Path, readonly: bool) -> None:
+    def _bring_up_to_date(db: peewee.SqliteDatabase, path: Path, readonly: bool,
+                          progress: Progress | None = None) -> None:
         version = current_version(db)
         if version > SCHEMA_VERSION:
             raise SchemaTooNew(
@@ -207,7 +214,7 @@ class TurnlogStore:
                     f"{SCHEMA_VERSION}) and needs an upgrade, which only a writing command "
                     "does: open Turnlog (or run `turnlog-cli ask`) once, then try again."
                 )
-            upgrade.bring_up_to_date(db, path)
+            upgrade.bring_up_to_date(db, path, progress=progress)
 
     def close(self) -> None:
         """Checkpoint (a writer), close and release the lock. Never raises: a fault here
@@ -321,14 +328,46 @@ class TurnlogStore:
             raise NotFound(f"There is no conversation {conversation_id}.")
         return rows.conversation(row)
 
-    def conversations(self, search: str = "") -> list[Conversation]:
-        """Newest (most recently active) first; `search` filters titles, case-insensitively."""
+    def conversations(self, text: str = "") -> list[Conversation]:
+        """Newest (most recently active) first; `text` keeps those whose title holds it
+        (case-insensitively) or whose turns or title match it as a search."""
         with self._guard():
             query = ConversationRow.select()
-            if search:
-                query = query.where(ConversationRow.title.contains(search))
+            if text:
+                matching = search.matching_conversations(self.db, search.parse_query(text))
+                query = query.where(ConversationRow.title.contains(text)
+                                    | ConversationRow.id.in_(sorted(matching)))
             found = query.order_by(ConversationRow.updated_at.desc(), ConversationRow.id.desc())
             return [rows.conversation(r) for r in found]
+
+    def search(self, query: str, *, limit: int = 20, offset: int = 0) -> list[SearchHit]:
+        """Turns and titles matching the plain-text `query`, best first (see
+        `store.search.search`)."""
+        with self._guard():
+            hits = search.search(self.db, query, limit=limit, offset=offset)
+            return [self._marked(hit, found) for hit, found in
+                    zip(hits, self._versions_of(hits), strict=True)]
+
+    def _versions_of(self, hits: list[SearchHit]) -> list[Versions | None]:
+        known: dict[int, Versions] = {}
+        out: list[Versions | None] = []
+        for hit in hits:
+            if hit.turn_id is None:
+                out.append(None)
+                continue
+            if hit.conversation_id not in known:
+                known[hit.conversation_id] = versions.read(hit.conversation_id)
+            out.append(known[hit.conversation_id])
+        return out
+
+    def _marked(self, hit: SearchHit, found: Versions | None) -> SearchHit:
+        """A superseded version is found too: marked as such, with the ordinal of the row
+        that shows it (its active version's)."""
+        if hit.turn_id is None or found is None or not found.is_superseded(hit.turn_id):
+            return replace(hit, row_ordinal=hit.ordinal)
+        row = TurnRow.get_or_none(TurnRow.id == found.active_of(hit.turn_id))
+        return replace(hit, superseded=True,
+                       row_ordinal=row.ordinal if row is not None else hit.ordinal)
 
     def update_conversation(
         self,
@@ -354,6 +393,9 @@ class TurnlogStore:
             return current
         with self._guard(), self.db.atomic():
             ConversationRow.update(changes).where(ConversationRow.id == conversation_id).execute()
+            if title is not None:
+                search.reindex_title(self.db, conversation_id)
+                search.purge(self.db, turns=False)  # the old title leaves the index
         return self.conversation(conversation_id)
 
     def generation(self, conversation_id: int) -> int:
@@ -856,6 +898,7 @@ class TurnlogStore:
                 return False
             gone = ConversationRow.delete().where(
                 ConversationRow.id == conversation_id).execute()
+            search.purge(self.db, turns=False)
         if gone:
             self.scrub()  # its title (the question's first line) leaves no copy in -wal
         return bool(gone)

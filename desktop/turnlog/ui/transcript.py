@@ -287,6 +287,24 @@ class TranscriptModel(QAbstractListModel):
         self._first -= count
         self.endInsertRows()
 
+    def reveal(self, ordinal: int, *, before: int = 3) -> QModelIndex | None:
+        """Make turn `ordinal` a row (older turns join as far back as it, and `before`
+        more, so it is not the top row that asks for older pages), and return its index;
+        None if the log shown has no such turn."""
+        turns = self._turns
+        if isinstance(turns, LogPages):
+            position = turns.position_of(ordinal)
+        else:
+            position = next((i for i, t in enumerate(turns) if t.ordinal == ordinal), None)
+        if position is None:
+            return None
+        start = max(0, position - before)
+        if start < self._first:
+            self.beginInsertRows(QModelIndex(), 0, self._first - start - 1)
+            self._first = start
+            self.endInsertRows()
+        return self.index(position - self._first)
+
     def load_all(self) -> None:
         """Make every turn a row (used to jump to the oldest turn)."""
         if self._first == 0:
