@@ -1,9 +1,17 @@
-"""Export a conversation in formats a person controls: JSON lines (re-importable) and Markdown."""
+"""Export a conversation in formats a person controls: JSON lines (re-importable) and Markdown.
+
+The JSON-lines format (version 2; `importers.turnlog_jsonl` reads 1 and 2): a header
+with the conversation (title, system prompt, model, settings, times, next turn number),
+then one line per turn, superseded versions too (with `superseded_by`, the id of the turn
+that replaced it) and the reasoning a model streamed before its answer. Whatever else a
+conversation holds is written as lines with a `"record"` key naming their kind (see
+`importers.turnlog_jsonl.RECORD_KINDS`).
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,7 +28,7 @@ from .core.versions import Versions
 
 NO_VERSIONS = Versions((), {})
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 FORMATS = ("jsonl", "markdown")
 SIDE_KEY = "side_question"  # a line holding one side question (never a turn)
 
@@ -91,60 +99,92 @@ def read_memory_section(value: Any) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...],
-                 versions: Versions = NO_VERSIONS,
-                 memory: dict[str, Any] | None = None,
-                 side: Sequence[SideQuestion] = ()) -> str:
-    """A header line, then one line per turn (superseded ones too, with the id of the turn
-    that replaced them), then one per side question (`{"side_question": {...}}`);
-    `turnlog-cli import` reads it back, versions and side questions included. The
-    header carries the conversation's `memory_section`, if given and not empty."""
+def jsonl_header(conversation: Conversation, next_ordinal: int | None = None,
+                 memory: dict[str, Any] | None = None) -> str:
+    """The header line; it carries the conversation's `memory_section`, if given and not
+    empty."""
     header: dict[str, Any] = {
         "turnlog": FORMAT_VERSION,
         "title": conversation.title,
         "system": conversation.system_prompt,
         "model": conversation.model,
+        "settings": conversation.settings.to_json(),
+        "created_at": conversation.created_at.isoformat(),
+        "updated_at": conversation.updated_at.isoformat(),
     }
     if memory and any(memory.values()):
         header["memory"] = memory
-    lines = [json.dumps(header, ensure_ascii=False)]
+    if next_ordinal is not None:
+        header["next_ordinal"] = next_ordinal
+    return json.dumps(header, ensure_ascii=False) + "\n"
+
+
+def jsonl_turn(turn: Turn, versions: Versions = NO_VERSIONS) -> str:
+    line: dict[str, Any] = {
+        "id": turn.id,
+        "ordinal": turn.ordinal,
+        "question": turn.question,
+        "answer": turn.answer,
+        "model": turn.model,
+        "finish_reason": turn.finish_reason,
+        "created_at": turn.created_at.isoformat(),
+    }
+    usage = turn.usage.to_json()
+    if usage:
+        line["usage"] = usage
+    if turn.reasoning:
+        line["reasoning"] = turn.reasoning
+    if turn.id in versions.replaced_by:
+        line["superseded_by"] = versions.replaced_by[turn.id]
+    return json.dumps(line, ensure_ascii=False) + "\n"
+
+
+def jsonl_lines(conversation: Conversation, turns: Iterable[Turn],
+                versions: Versions = NO_VERSIONS,
+                next_ordinal: int | None = None, memory: dict[str, Any] | None = None,
+                side: Iterable[SideQuestion] = ()) -> Iterator[str]:
+    """The header line, then one line per turn (superseded ones too, with the id of the
+    turn that replaced them), then one per side question (`{"side_question": {...}}`);
+    `turnlog-cli import` reads it back, versions, memory and side questions included."""
+    yield jsonl_header(conversation, next_ordinal, memory)
     for turn in turns:
-        line: dict[str, Any] = {
-            "id": turn.id,
-            "ordinal": turn.ordinal,
-            "question": turn.question,
-            "answer": turn.answer,
-            "model": turn.model,
-            "created_at": turn.created_at.isoformat(),
-        }
-        usage = turn.usage.to_json()
-        if usage:
-            line["usage"] = usage
-        if turn.id in versions.replaced_by:
-            line["superseded_by"] = versions.replaced_by[turn.id]
-        lines.append(json.dumps(line, ensure_ascii=False))
-    lines += [json.dumps(side_line(s), ensure_ascii=False) for s in side]
-    return "".join(line + "\n" for line in lines)
+        yield jsonl_turn(turn, versions)
+    for question in side:
+        yield json.dumps(side_line(question), ensure_ascii=False) + "\n"
 
 
-def export_markdown(conversation: Conversation, turns: tuple[Turn, ...],
-                    versions: Versions = NO_VERSIONS, side: Sequence[SideQuestion] = ()) -> str:
+def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...],
+                 versions: Versions = NO_VERSIONS, memory: dict[str, Any] | None = None,
+                 side: Sequence[SideQuestion] = ()) -> str:
+    return "".join(jsonl_lines(conversation, turns, versions, memory=memory, side=side))
+
+
+def markdown_parts(conversation: Conversation, turns: Iterable[Turn],
+                   versions: Versions = NO_VERSIONS,
+                   side: Iterable[SideQuestion] = ()) -> Iterator[str]:
     out = [f"# {conversation.title}", ""]
     if conversation.model:
         out += [f"Model: {conversation.model}", ""]
     if conversation.system_prompt:
         out += ["System prompt:", "", *[f"> {line}" for line in
                                          conversation.system_prompt.splitlines()], ""]
+    yield "\n".join(out)
     for turn in turns:
         stamp = turn.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
         mark = " · *replaced*" if versions.is_superseded(turn.id) else ""
-        out += [f"## Turn {turn.ordinal} · {stamp}{mark}", "", "**You:**", "", turn.question, "",
-                f"**{turn.model or 'Assistant'}:**", "", turn.answer, ""]
-    for s in side:
-        out += [f"## Side question · {s.created_at.astimezone().strftime('%Y-%m-%d %H:%M')}",
-                "", "**You (aside):**", "", s.question, "", f"**{s.model or 'Assistant'}:**",
-                "", s.answer, ""]
-    return "\n".join(out)
+        yield "\n" + "\n".join([f"## Turn {turn.ordinal} · {stamp}{mark}", "", "**You:**", "",
+                                turn.question, "", f"**{turn.model or 'Assistant'}:**", "",
+                                turn.answer, ""])
+    for q in side:
+        stamp = q.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        yield "\n" + "\n".join([f"## Side question · {stamp}", "", "**You (aside):**", "",
+                                q.question, "", f"**{q.model or 'Assistant'}:**", "",
+                                q.answer, ""])
+
+
+def export_markdown(conversation: Conversation, turns: tuple[Turn, ...],
+                    versions: Versions = NO_VERSIONS, side: Sequence[SideQuestion] = ()) -> str:
+    return "".join(markdown_parts(conversation, turns, versions, side))
 
 
 def export_text(conversation: Conversation, turns: tuple[Turn, ...], fmt: str,

@@ -5,11 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import uuid
 from dataclasses import replace
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from ..chat import (  # options_for: the window imports it here
     ProviderConfig,
@@ -20,29 +18,24 @@ from ..chat import (  # options_for: the window imports it here
 from ..core.budget import InvalidBudget
 from ..core.compaction import preview
 from ..core.failures import StoreError
-from ..core.model import Conversation, Usage
+from ..core.imports import ImportProblem
+from ..core.model import Conversation
 from ..core.projection import CostIndex, ProjectionRefused
-from ..core.send import PendingTurn, check_question
+from ..core.send import check_question
 from ..core.side import SideQuestion
-from ..core.versions import ForkOrigin, Versions, active_line, restore_order
-from ..export import FORMAT_VERSION, FORMATS, export_text, read_memory_section, side_of
+from ..core.versions import ForkOrigin, Versions, active_line
+from ..export import FORMATS, export_text
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
 from ..paths import data_dir
-from ..providers import DEFAULT_MAX_CONTENT_BYTES
 from ..store import NotFound, TurnlogStore
 from ..store.salvage import Readable
-from .memory_commands import import_memory, memory_json, memory_of
+from ..transfer import check_file, import_checked
+from .memory_commands import memory_json, memory_of
 from .terminal import print_refusal, runs_text, safe_for
 
-MAX_TURN_TEXT_BYTES = DEFAULT_MAX_CONTENT_BYTES
-"""An imported question or answer may be as large as a live reply may be, no larger."""
 EXIT_DAMAGED = 5
 """export/show wrote what could be read, but some rows of the conversation could not."""
-
-
-class ImportError_(ValueError):
-    """A JSON-lines file that is not a Turnlog export, with the line that is wrong."""
 
 
 def register(sub: Any) -> None:
@@ -59,9 +52,12 @@ def register(sub: Any) -> None:
                    help="preview a side question instead (its own budget; nothing is saved)")
     p.set_defaults(run=run_project)
 
-    p = sub.add_parser("import", help="import a conversation from a JSON-lines file")
-    p.add_argument("file", type=Path, metavar="FILE.jsonl")
-    p.add_argument("--model", help="model for the conversation (overrides the file's header)")
+    p = sub.add_parser("import", help="import Turnlog JSON lines, an Export all folder or "
+                       "zip, or a ChatGPT export (conversations.json or its .zip)")
+    p.add_argument("file", type=Path, metavar="FILE")
+    p.add_argument("--model", help="model for a Turnlog file's conversation (overrides its "
+                   "header)")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(run=run_import)
 
     p = sub.add_parser("export", help="write a conversation as JSON lines to stdout")
@@ -195,161 +191,43 @@ def run_project(args: argparse.Namespace) -> int:
     return 0
 
 
-def _text_problem(value: str, key: str, number: int) -> str | None:
-    """Why `value` cannot be stored as text, or None."""
-    try:
-        size = len(value.encode("utf-8", "strict"))
-    except UnicodeEncodeError:
-        return f"line {number}: '{key}' holds text that is not valid UTF-8 (a lone surrogate)"
-    if size > MAX_TURN_TEXT_BYTES:
-        return (f"line {number}: '{key}' is {size:,} bytes; a turn's text may be at most "
-                f"{MAX_TURN_TEXT_BYTES:,} bytes (4 MiB, the limit of a live reply)")
-    return None
+def _runs(ordinals: tuple[int, ...]) -> str:
+    if not ordinals:
+        return "none"
+    from ..core.send import ordinal_ranges
 
-
-def _parse_line(line: str, number: int) -> dict[str, Any]:
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as err:
-        raise ImportError_(f"line {number} is not JSON ({err.msg})") from None
-    except RecursionError:
-        raise ImportError_(f"line {number} is nested too deeply") from None
-    except ValueError as err:  # e.g. an integer of thousands of digits
-        raise ImportError_(f"line {number} holds a value that cannot be read ({err})") from None
-    if not isinstance(obj, dict):
-        raise ImportError_(f"line {number} is not a JSON object")
-    for key, value in obj.items():
-        if isinstance(value, str):
-            problem = _text_problem(value, key, number)
-            if problem is not None:
-                raise ImportError_(problem)
-    return obj
-
-
-def read_jsonl(
-    stream: TextIO,
-) -> tuple[dict[str, Any], list[dict[str, Any]], list[SideQuestion]]:
-    """Parse an export: a header line, then one object per turn or side question. Blank
-    lines are skipped; a byte-order mark at the start is allowed. Every error names its
-    line."""
-    header: dict[str, Any] | None = None
-    turns: list[dict[str, Any]] = []
-    sides: list[SideQuestion] = []
-    for number, line in enumerate(stream, start=1):
-        if number == 1:
-            line = line.removeprefix("\ufeff")
-        if not line.strip():
-            continue
-        obj = _parse_line(line, number)
-        if header is None:
-            if obj.get("turnlog") != FORMAT_VERSION:
-                raise ImportError_(
-                    f'line {number} should be the header {{"turnlog": {FORMAT_VERSION}, ...}}'
-                )
-            header = obj
-            continue
-        try:
-            side = side_of(obj)
-        except ValueError as err:
-            raise ImportError_(f"line {number}: {err}") from None
-        if side is not None:
-            sides.append(side)
-            continue
-        for key in ("question", "answer"):
-            value = obj.get(key)
-            if not isinstance(value, str) or not value.strip():
-                raise ImportError_(f"line {number}: '{key}' must be a non-empty string")
-            if check_question(value) is not None:
-                raise ImportError_(f"line {number}: '{key}' holds text that is not valid UTF-8")
-        if "id" in obj and not isinstance(obj["id"], str):
-            raise ImportError_(f"line {number}: 'id' must be a string")
-        turns.append(obj)
-    if header is None:
-        raise ImportError_("the file is empty: expected a header line")
-    try:
-        header["memory"] = read_memory_section(header.get("memory"))
-    except ValueError as err:
-        raise ImportError_(f"the header's memory: {err}") from None
-    return header, turns, sides
+    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ordinal_ranges(ordinals))
 
 
 def run_import(args: argparse.Namespace) -> int:
+    """Check the whole file first (a bad one opens nothing for writing), then write it in
+    one transaction. Standard output gets each conversation's id, one a line (or with
+    `--json` the whole report); standard error the report in words."""
     try:
-        with args.file.open(encoding="utf-8", errors="strict") as stream:
-            header, lines, sides = read_jsonl(stream)
-    except (OSError, UnicodeDecodeError, ImportError_) as err:
+        checked = check_file(args.file, model=args.model)
+    except (OSError, ImportProblem) as err:
         print(f"error: cannot import {args.file}: {err}", file=sys.stderr)
         return 1
-    try:
-        replaced = _superseded_by(lines)
-    except ImportError_ as err:
-        print(f"error: cannot import {args.file}: {err}", file=sys.stderr)
-        return 1
-    model = args.model or str(header.get("model") or "")
     with TurnlogStore.open(data_dir()) as store:
-        pending = []
-        taken: set[str] = set()
-        new_ids: dict[str, str] = {}  # the file's ids → the ids stored
-        for obj in lines:
-            turn_id = obj.get("id") or uuid.uuid4().hex
-            if turn_id in taken or store.turn_exists(turn_id):
-                turn_id = uuid.uuid4().hex  # ids are global; a re-import gets fresh ones
-            taken.add(turn_id)
-            if isinstance(obj.get("id"), str):
-                new_ids[obj["id"]] = turn_id
-            pending.append(
-                PendingTurn(
-                    id=turn_id,
-                    question=obj["question"],
-                    answer=obj["answer"],
-                    model=str(obj.get("model") or model),
-                    finish_reason="stop",
-                    usage=Usage.from_json(obj.get("usage")),
-                    created_at=_time(obj.get("created_at")),
-                )
-            )
-        conversation = store.import_conversation(
-            str(header.get("title") or args.file.stem),
-            system_prompt=str(header.get("system") or ""),
-            model=model,
-            turns=pending,
-            superseded_by={new_ids[old]: new_ids[new] for old, new in replaced.items()},
-            side=[replace(s, id=uuid.uuid4().hex) for s in sides],
-        )
-        import_memory(store, conversation.id, header["memory"], new_ids)  # sources follow
-    print(conversation.id)
-    return 0
-
-
-def _superseded_by(lines: list[dict[str, Any]]) -> dict[str, str]:
-    """The file's "A was superseded by B" pairs (ids as in the file), checked: both turns
-    in the file, no loop."""
-    ids = {obj["id"] for obj in lines if isinstance(obj.get("id"), str)}
-    replaced: dict[str, str] = {}
-    for number, obj in enumerate(lines, start=1):
-        by = obj.get("superseded_by")
-        if by is None:
-            continue
-        if not isinstance(by, str) or by not in ids or obj.get("id") not in ids \
-                or by == obj.get("id"):
-            raise ImportError_(f"turn {number}: 'superseded_by' must name another turn's "
-                               "id in this file")
-        replaced[obj["id"]] = by
-    try:
-        restore_order(replaced)
-    except ValueError as err:
-        raise ImportError_(str(err)) from None
-    return replaced
-
-
-def _time(value: Any) -> datetime:
-    if isinstance(value, str):
         try:
-            parsed = datetime.fromisoformat(value)
-            return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-        except ValueError:
-            pass
-    return datetime.now(UTC)
+            outcomes = import_checked(store, checked)
+        except ImportProblem as err:  # the file changed between the two readings
+            print(f"error: cannot import {args.file}: {err}; nothing was imported",
+                  file=sys.stderr)
+            return 1
+    if args.json:
+        print(json.dumps({"conversations": [o.to_json() for o in outcomes]},
+                         ensure_ascii=False))
+        return 0
+    safe = safe_for(sys.stderr, raw=False)
+    for outcome in outcomes:
+        if outcome.id is not None:
+            print(outcome.id)
+        print(safe(outcome.describe()), file=sys.stderr)
+    added = sum(o.turns for o in outcomes)
+    print(f"{checked.source.label}: {len(outcomes):,} conversations read, {added:,} turns "
+          "imported", file=sys.stderr)
+    return 0
 
 
 def _read_conversation(conversation_id: int) -> Readable:

@@ -172,20 +172,3 @@ def memory_of(conversation_id: int) -> dict[str, Any]:
             return store.export_memory(conversation_id)
     except StoreError:  # a damaged file: export what can be read, the turns
         return {}
-
-
-def import_memory(store: TurnlogStore, conversation_id: int,
-                  memory: dict[str, list[dict[str, Any]]], renamed: dict[str, str]) -> None:
-    """Pins (sources mapped to the imported turns' ids; a source not imported is dropped),
-    notes, and the preferences not already there (same text)."""
-    for pin in memory["pins"]:
-        sources = [renamed[s] for s in pin.get("sources", []) if s in renamed]
-        store.add_pin(conversation_id, pin["text"], sources=sources,
-                      kind=str(pin.get("kind") or ""))
-    for note in memory["notes"]:
-        store.add_note(conversation_id, note["text"], priority=note.get("priority", 3))
-    have = {p.text for p in store.preferences()}
-    for pref in memory["preferences"]:
-        if pref["text"].strip() not in have:
-            store.add_preference(pref["text"], priority=pref.get("priority", 3))
-            have.add(pref["text"].strip())

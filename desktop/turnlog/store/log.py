@@ -12,7 +12,7 @@ import json
 import logging
 import os
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
@@ -23,6 +23,7 @@ from peewee import SQL, fn
 
 from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.failures import FailureKind, StoreError
+from ..core.imports import ImportedConversation, ImportOutcome
 from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
 from ..core.side import SideQuestion
@@ -44,6 +45,7 @@ from .errors import (
     result_code,
 )
 from .files import make_private, reading_database, settled
+from .imports import ImportWriter
 from .memory import MemoryStore
 from .migrations import SCHEMA_VERSION, Progress, current_version, table_names
 from .models import ConversationRow, ForkRow, RequestRow, TurnRow, database
@@ -432,6 +434,29 @@ class TurnlogStore(MemoryStore):
                 .order_by(TurnRow.ordinal)
             )
             return tuple(rows.turn_of(*r) for r in self.db.execute(query).fetchall())
+
+    def turn_batches(self, conversation_id: int, size: int = 1_000) -> Iterator[list[Turn]]:
+        """The whole log, oldest first, `size` turns at a time (an export of any length
+        in bounded memory)."""
+        columns = ", ".join(rows.TURN_COLUMNS)
+        after = -1
+        while True:
+            with self._guard():
+                found = self.db.execute_sql(
+                    f"SELECT {columns} FROM turns WHERE conversation_id = ? AND ordinal > ? "
+                    "ORDER BY ordinal LIMIT ?", (conversation_id, after, size)).fetchall()
+            if not found:
+                return
+            batch = [rows.turn_of(*r) for r in found]
+            yield batch
+            after = batch[-1].ordinal
+
+    def next_ordinal(self, conversation_id: int) -> int:
+        with self._guard():
+            row = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
+        if row is None:
+            raise NotFound(f"There is no conversation {conversation_id}.")
+        return int(row.next_ordinal)
 
     def versions(self, conversation_id: int) -> Versions:
         """Which turns are superseded, and which are versions of one another."""
@@ -868,6 +893,46 @@ class TurnlogStore(MemoryStore):
             for question in side:
                 self.add_side_question(conversation.id, question)
         return self.conversation(conversation.id)
+
+    def import_conversations(
+        self, items: Iterable[ImportedConversation], *,
+        cancelled: Callable[[], bool] = lambda: False,
+        progress: Callable[[int], None] = lambda turns: None,
+    ) -> list[ImportOutcome]:
+        """Write every conversation `items` yields, in one transaction with batched
+        inserts: all of them or, on any error or a cancel (`ImportCancelled`), none.
+        `progress` is told the number of turns written so far."""
+        self._need_writer()
+        writer = ImportWriter(self.db, cancelled=cancelled, progress=progress)
+        with self._guard(), self.db.atomic("IMMEDIATE"):
+            outcomes = []
+            for item in items:
+                outcome = writer.write(item)
+                if outcome.id is not None and not item.source_ids:
+                    self._import_held(outcome.id, item, writer.stored_ids)
+                outcomes.append(outcome)
+            writer.check()  # a cancel that came after the last batch still counts
+            return outcomes
+
+    def _import_held(self, conversation_id: int, item: ImportedConversation,
+                     stored_ids: dict[str, str]) -> None:
+        """What a Turnlog file's conversation holds besides its turns: side questions (with
+        fresh ids), pins (their sources mapped to the ids the turns were stored under; a
+        source not in the file is dropped), notes, and the preferences not there yet."""
+        for question in item.side_questions:
+            side.add(conversation_id, replace(question, id=uuid.uuid4().hex))
+        memory = item.memory or {}
+        for pin in memory.get("pins", []):
+            sources = [stored_ids[s] for s in pin.get("sources", []) if s in stored_ids]
+            self.add_pin(conversation_id, pin["text"], sources=sources,
+                         kind=str(pin.get("kind") or ""))
+        for note in memory.get("notes", []):
+            self.add_note(conversation_id, note["text"], priority=note.get("priority", 3))
+        have = {p.text.strip() for p in self.preferences()}
+        for preference in memory.get("preferences", []):
+            if preference["text"].strip() not in have:
+                self.add_preference(preference["text"], priority=preference.get("priority", 3))
+                have.add(preference["text"].strip())
 
     def turn_exists(self, turn_id: str) -> bool:
         with self._guard():

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QDockWidget, QMenu, QMenuBar, QWidget
 
 from .. import APP_NAME
 from .centre import CentrePanel
+from .import_export import ImportExport
 
 
 class MenuHost(Protocol):
@@ -19,6 +20,7 @@ class MenuHost(Protocol):
     sidebar_dock: QDockWidget
     inspector_dock: QDockWidget
     centre: CentrePanel
+    transfer: ImportExport
 
     def menuBar(self) -> QMenuBar: ...  # noqa: N802 - Qt's name
     def new_conversation(self) -> None: ...
@@ -57,9 +59,16 @@ def build_menus(window: MenuHost, parent: QWidget) -> Menus:
     bar = window.menuBar()
     standard = QKeySequence.StandardKey
     file_menu = bar.addMenu("&File")
+    imports = _action(parent, file_menu, "&Import…", window.transfer.import_file,
+                      QKeySequence("Ctrl+O"))
+    imports.setStatusTip("Import Turnlog JSON lines, an Export all folder or zip, or a "
+                         "ChatGPT data export (.zip or conversations.json)")
     export = _action(parent, file_menu, "&Export conversation…", window.export_conversation,
                      QKeySequence("Ctrl+E"))
     export.setStatusTip("Save the open conversation as Markdown or JSON lines")
+    export_all = _action(parent, file_menu, "Export a&ll…", window.transfer.export_all)
+    export_all.setStatusTip("Save every conversation into one folder or zip: JSON lines "
+                            "and Markdown for each")
     file_menu.addSeparator()
     delete_all = _action(parent, file_menu, "Delete &all history…", window.delete_all_history)
     delete_all.setStatusTip("Delete every conversation with its summaries and request "

@@ -28,6 +28,7 @@ from .connection import Connector
 from .drafts import DraftKeeper
 from .geometry import DockFolding, add_dock, restore_geometry, save_geometry, window_settings
 from .header import HeaderPicker
+from .import_export import ImportExport
 from .inspector import Inspector
 from .live_preview import LivePreview, Shown
 from .memory_panel import attach_memory
@@ -97,6 +98,8 @@ class MainWindow(QMainWindow):
                                   lambda: self.running, self)
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
+        self.transfer = ImportExport(store, runner, self, self.refresh_conversations,
+                                     self._storage_failed)
         wire(self)
         self.versions = VersionControls(self, self)  # regenerate, edit, use, fork
         self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.history,

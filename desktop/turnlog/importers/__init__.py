@@ -1,0 +1,161 @@
+"""Read conversations from a file, whatever its kind, recognised by its content.
+
+- Turnlog JSON lines (`turnlog-cli export`, File → Export…), one conversation;
+- a folder or `.zip` made by Export all: one JSON-lines file per conversation;
+- a ChatGPT data export: its `conversations.json`, the unpacked folder, or the `.zip`
+  as downloaded (read in place, never unpacked to disk).
+
+`Source.conversations()` reads the file from the start each time it is called, one
+conversation at a time, so an import can check everything first and write after.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+import zlib
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from ..core.imports import ImportedConversation, ImportProblem
+from . import chatgpt, turnlog_jsonl
+
+CHATGPT_FILE = "conversations.json"
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+
+
+@dataclass
+class Source:
+    """A file to import from and what kind it is."""
+
+    path: Path
+    kind: str  # "turnlog", "chatgpt", "turnlog-folder", "turnlog-zip", "chatgpt-zip", …
+    members: tuple[str, ...] = ()
+    model: str | None = None
+    size: int = 0
+    _tell: list[Any] = field(default_factory=list, repr=False)
+    _done: int = 0
+
+    @property
+    def label(self) -> str:
+        return {"turnlog": "Turnlog JSON lines", "chatgpt": "ChatGPT export",
+                "chatgpt-zip": "ChatGPT export (.zip)", "chatgpt-folder": "ChatGPT export",
+                "turnlog-folder": "Turnlog export folder",
+                "turnlog-zip": "Turnlog export (.zip)"}[self.kind]
+
+    def position(self) -> int:
+        """How far into the file(s) reading has got, in bytes (for a progress bar)."""
+        now = 0
+        if self._tell:
+            try:
+                now = int(self._tell[-1].tell())
+            except (OSError, ValueError):
+                now = 0
+        return min(self.size, self._done + now)
+
+    def conversations(self) -> Iterator[ImportedConversation]:
+        """Every conversation, read now; a problem is an `ImportProblem` naming the file
+        (and, inside a folder or zip, the member)."""
+        self._done = 0
+        try:
+            yield from self._read()
+        except UnicodeDecodeError as err:
+            raise ImportProblem(f"the text is not UTF-8 ({err})") from None
+        except (zipfile.BadZipFile, zlib.error, EOFError) as err:
+            raise ImportProblem(f"the zip archive is damaged ({err})") from None
+
+    def _read(self) -> Iterator[ImportedConversation]:
+        if self.kind in ("turnlog", "chatgpt"):
+            with self._open_file(self.path) as text:
+                yield from self._parse(text, self.path.name)
+        elif self.kind in ("turnlog-folder", "chatgpt-folder"):
+            for name in self.members:
+                with self._open_file(self.path / name) as text:
+                    yield from self._parse(text, name, inside=True)
+                self._done += (self.path / name).stat().st_size
+        else:
+            with ExitStack() as stack:
+                raw = stack.enter_context(self.path.open("rb"))
+                self._tell[:] = [raw]
+                archive = stack.enter_context(zipfile.ZipFile(raw))
+                for name in self.members:
+                    with archive.open(name) as member:
+                        text = io.TextIOWrapper(member, encoding="utf-8", errors="strict")
+                        yield from self._parse(text, name, inside=True)
+
+    @contextmanager
+    def _open_file(self, path: Path) -> Iterator[IO[str]]:
+        with path.open("rb") as raw:
+            self._tell[:] = [raw]
+            yield io.TextIOWrapper(raw, encoding="utf-8", errors="strict")
+
+    def _parse(self, text: IO[str], name: str, *, inside: bool = False
+               ) -> Iterator[ImportedConversation]:
+        if self.kind.startswith("chatgpt"):
+            yield from chatgpt.conversations(text, name)
+            return
+        try:
+            yield turnlog_jsonl.read(text, Path(name).stem, model=self.model)
+        except ImportProblem as err:
+            if inside:
+                raise ImportProblem(f"{name}: {err}") from None
+            raise
+
+
+def _first_byte(path: Path) -> bytes:
+    with path.open("rb") as raw:
+        head = raw.read(4096)
+    return head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")[:4]
+
+
+def open_source(path: Path, *, model: str | None = None) -> Source:
+    """What `path` holds, found by its content; `ImportProblem` if nothing importable.
+    `model` overrides a Turnlog file's model."""
+    if path.is_dir():
+        return _folder(path, model)
+    with path.open("rb") as raw:
+        magic = raw.read(4)
+    size = path.stat().st_size
+    if magic in _ZIP_MAGIC:
+        return _zip(path, model, size)
+    first = _first_byte(path)
+    if first.startswith(b"["):
+        return Source(path, "chatgpt", size=size)
+    if first and not first.startswith(b"{"):
+        raise ImportProblem(
+            "this is neither Turnlog JSON lines nor a ChatGPT export (conversations.json "
+            "or the .zip as downloaded): it does not start with JSON")
+    return Source(path, "turnlog", model=model, size=size)
+
+
+def _folder(path: Path, model: str | None) -> Source:
+    if (path / CHATGPT_FILE).is_file():
+        return Source(path, "chatgpt-folder", (CHATGPT_FILE,),
+                      size=(path / CHATGPT_FILE).stat().st_size)
+    members = tuple(sorted(p.name for p in path.iterdir()
+                           if p.suffix == ".jsonl" and p.is_file()))
+    if not members:
+        raise ImportProblem("the folder holds neither conversations.json (a ChatGPT export) "
+                            "nor .jsonl files (a Turnlog export)")
+    return Source(path, "turnlog-folder", members, model,
+                  size=sum((path / m).stat().st_size for m in members))
+
+
+def _zip(path: Path, model: str | None, size: int) -> Source:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = [i.filename for i in archive.infolist() if not i.is_dir()]
+    except (zipfile.BadZipFile, OSError) as err:
+        raise ImportProblem(f"the zip archive cannot be read ({err})") from None
+    chatgpt_files = sorted((n for n in names if n.rsplit("/", 1)[-1] == CHATGPT_FILE),
+                           key=lambda n: (n.count("/"), n))
+    if chatgpt_files:
+        return Source(path, "chatgpt-zip", (chatgpt_files[0],), size=size)
+    jsonl = tuple(sorted(n for n in names if n.endswith(".jsonl")))
+    if jsonl:
+        return Source(path, "turnlog-zip", jsonl, model, size=size)
+    raise ImportProblem("the zip archive holds no conversations.json, so it is not a "
+                        "ChatGPT data export (nor a Turnlog export: no .jsonl files)")

@@ -1,0 +1,295 @@
+"""A ChatGPT data export (`conversations.json`) as Turnlog conversations.
+
+Each conversation's `mapping` is a tree of messages; what the person last saw is the
+path from `current_node` back to the root. That path is imported: each question with
+the assistant's final visible text after it becomes a turn. The hidden system message
+and the custom instructions become the system prompt; tool calls and their output,
+code, reasoning and image pointers are not turns (an image in a question becomes a
+visible placeholder); messages on other branches (regenerated answers, abandoned
+edits) are skipped and counted, as is a question whose answer never came. Turn ids are
+derived from the source's message ids, so importing the same export again adds nothing.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import IO, Any
+
+from ..core.imports import ImportedConversation, ImportedTurn, ImportProblem
+from ..core.model import Usage
+from ..core.send import PendingTurn
+from ..providers import DEFAULT_MAX_CONTENT_BYTES
+from .jsonstream import ArrayReader
+
+ID_NAMESPACE = uuid.UUID("5d1c7a0e-3f43-4c55-9a51-7c0f1e6b2a9d")
+OTHER_BRANCHES = "messages on other branches (regenerated answers, edits)"
+UNANSWERED = "questions without an answer"
+TOOLS = "tool calls and their output"
+REASONING = "reasoning (thoughts)"
+MEMORY = "memory context"
+NO_QUESTION = "answers without a question"
+TOO_LONG = f"turns over {DEFAULT_MAX_CONTENT_BYTES // (1024 * 1024)} MiB"
+NOT_TEXT = "turns holding text that is not valid UTF-8"
+VISIBLE = (None, "all")  # recipients of what the person sees
+
+
+def conversations(stream: IO[str], name: str) -> Iterator[ImportedConversation]:
+    """Every conversation of `conversations.json`, read one at a time."""
+    for index, item in enumerate(ArrayReader(stream, name), start=1):
+        yield convert(item, index)
+
+
+def _time(value: Any) -> datetime | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            return datetime.fromtimestamp(value, UTC)
+        except (OverflowError, OSError, ValueError):
+            return None
+    return None
+
+
+def _text_of(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _clean(text: str) -> str:
+    """`text` with any lone surrogate (valid JSON, not storable text) as U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+class _Path:
+    """The messages from the root to `current_node`, and how many lie elsewhere."""
+
+    def __init__(self, mapping: dict[str, Any], current: Any, where: str) -> None:
+        if not isinstance(current, str) or current not in mapping:
+            current = _newest_leaf(mapping)
+        seen: list[str] = []
+        node_id: Any = current
+        visited: set[str] = set()
+        while isinstance(node_id, str) and node_id in mapping:
+            if node_id in visited:
+                raise ImportProblem(f"{where}: its message tree has a cycle")
+            visited.add(node_id)
+            seen.append(node_id)
+            node = mapping[node_id]
+            if not isinstance(node, dict):
+                raise ImportProblem(f"{where}: message {node_id!r} is not a JSON object")
+            node_id = node.get("parent")
+        self.messages = [mapping[n].get("message") for n in reversed(seen)]
+        self.off_path = sum(
+            1 for key, node in mapping.items()
+            if key not in visited and isinstance(node, dict) and _counts(node.get("message")))
+
+
+def _counts(message: Any) -> bool:
+    """A message a person would have seen (a question or an answer)."""
+    if not isinstance(message, dict):
+        return False
+    role = (message.get("author") or {}).get("role") if isinstance(
+        message.get("author"), dict) else None
+    return role in ("user", "assistant")
+
+
+def _newest_leaf(mapping: dict[str, Any]) -> str | None:
+    """With no usable `current_node`: follow the newest child from the root."""
+    roots = [k for k, n in mapping.items() if isinstance(n, dict) and n.get("parent") is None]
+    node = roots[0] if roots else None
+    steps = 0
+    while node is not None and steps <= len(mapping):
+        children = [c for c in (mapping[node].get("children") or []) if c in mapping]
+        if not children:
+            return node
+        node, steps = children[-1], steps + 1
+    return node
+
+
+def convert(item: Any, index: int) -> ImportedConversation:
+    """One element of `conversations.json`; `index` counts from 1 (for messages)."""
+    if not isinstance(item, dict):
+        raise ImportProblem(f"conversation {index} of conversations.json is not a JSON "
+                            f"object but {type(item).__name__}")
+    title = _text_of(item.get("title")).strip()
+    where = f"conversation {index}" + (f" ({title[:40]!r})" if title else "")
+    mapping = item.get("mapping")
+    if not isinstance(mapping, dict):
+        raise ImportProblem(f"{where}: 'mapping' must be an object of messages")
+    path = _Path(mapping, item.get("current_node"), where)
+    source = str(item.get("conversation_id") or item.get("id") or "")
+    builder = _Turns(source, _text_of(item.get("default_model_slug")), where)
+    for message in path.messages:
+        if isinstance(message, dict):
+            builder.add(message)
+    builder.finish()
+    turns = builder.turns
+    if path.off_path:
+        builder.skipped[OTHER_BRANCHES] += path.off_path
+    if not title:
+        first = turns[0].pending.question if turns else ""
+        title = first.strip().splitlines()[0][:60].strip() if first.strip() else ""
+    model = _text_of(item.get("default_model_slug")) or (
+        turns[-1].pending.model if turns else "")
+    return ImportedConversation(
+        title=_clean(title or "Imported chat"),
+        system_prompt=_clean("\n\n".join(builder.system)), model=_clean(model), turns=turns,
+        created_at=_time(item.get("create_time")),
+        updated_at=_time(item.get("update_time")), source_ids=True, skipped=builder.skipped)
+
+
+class _Turns:
+    """Walks the path's messages, pairing each question with the answer after it."""
+
+    def __init__(self, source: str, default_model: str, where: str) -> None:
+        self.source, self.default_model, self.where = source, default_model, where
+        self.turns: list[ImportedTurn] = []
+        self.system: list[str] = []
+        self.skipped: Counter[str] = Counter()
+        self.question: tuple[str, dict[str, Any]] | None = None
+        self.answer: tuple[str, dict[str, Any]] | None = None
+        self.images = 0
+
+    def add(self, message: dict[str, Any]) -> None:
+        author = message.get("author")
+        role = author.get("role") if isinstance(author, dict) else None
+        content = message.get("content")
+        content = content if isinstance(content, dict) else {}
+        kind = content.get("content_type")
+        meta = message.get("metadata")
+        meta = meta if isinstance(meta, dict) else {}
+        if kind == "user_editable_context":
+            self._instructions(content.get("user_profile"), content.get("user_instructions"))
+        elif kind == "model_editable_context":
+            self.skipped[MEMORY] += 1
+        elif role == "system":
+            self._system(content, meta)
+        elif role == "user":
+            text = _render(content, meta)
+            if not text.strip():
+                return  # hidden context with nothing to show
+            self._flush()
+            self.question = (text, message)
+        elif role == "assistant":
+            self._assistant(message, content, kind)
+        elif role == "tool":
+            self.skipped[TOOLS] += 1
+            self.images += _image_count(content)
+
+    def _instructions(self, *texts: Any) -> None:
+        self.system.extend(t.strip() for t in texts if isinstance(t, str) and t.strip())
+
+    def _system(self, content: dict[str, Any], meta: dict[str, Any]) -> None:
+        text = _render(content, {}).strip()
+        if text:
+            self.system.append(text)
+            return
+        context = meta.get("user_context_message_data")
+        if isinstance(context, dict):
+            self._instructions(context.get("about_user_message"),
+                               context.get("about_model_message"))
+
+    def _assistant(self, message: dict[str, Any], content: dict[str, Any], kind: Any) -> None:
+        if kind in ("thoughts", "reasoning_recap"):
+            self.skipped[REASONING] += 1
+        elif kind in ("text", "multimodal_text") and message.get("recipient") in VISIBLE:
+            text = _render(content, {})
+            if text.strip():
+                self.answer = (text, message)
+            self.images += _image_count(content)
+        else:
+            self.skipped[TOOLS] += 1
+
+    def _flush(self) -> None:
+        answer = self.answer
+        if answer is None and self.images and self.question is not None:
+            answer = (" ".join(["[image]"] * self.images), self.question[1])
+        if self.question is None:
+            if answer is not None:
+                self.skipped[NO_QUESTION] += 1
+        elif answer is None:
+            self.skipped[UNANSWERED] += 1
+        else:
+            self._turn(self.question, answer)
+        self.question, self.answer, self.images = None, None, 0
+
+    def finish(self) -> None:
+        self._flush()
+
+    def _turn(self, question: tuple[str, dict[str, Any]],
+              answer: tuple[str, dict[str, Any]]) -> None:
+        for text in (question[0], answer[0]):
+            try:
+                size = len(text.encode("utf-8"))
+            except UnicodeEncodeError:
+                self.skipped[NOT_TEXT] += 1
+                return
+            if size > DEFAULT_MAX_CONTENT_BYTES:
+                self.skipped[TOO_LONG] += 1
+                return
+        asked, answered = question[1], answer[1]
+        key = f"chatgpt/{self.source}/{asked.get('id')}/{answered.get('id')}"
+        meta = answered.get("metadata")
+        model = _text_of(meta.get("model_slug")) if isinstance(meta, dict) else ""
+        stamp = (_time(answered.get("create_time")) or _time(asked.get("create_time"))
+                 or datetime.now(UTC))
+        self.turns.append(ImportedTurn(PendingTurn(
+            id=uuid.uuid5(ID_NAMESPACE, key).hex, question=question[0], answer=answer[0],
+            model=_clean(model or self.default_model), finish_reason="stop", usage=Usage(),
+            created_at=stamp)))
+
+
+def _image_count(content: dict[str, Any]) -> int:
+    parts = content.get("parts")
+    if not isinstance(parts, list):
+        return 0
+    return sum(1 for p in parts if isinstance(p, dict)
+               and p.get("content_type") == "image_asset_pointer")
+
+
+def _render(content: dict[str, Any], meta: dict[str, Any]) -> str:
+    """A message's visible text; an image or a file becomes a placeholder in brackets."""
+    names = _attachment_names(meta)
+    pieces: list[str] = []
+    parts = content.get("parts")
+    if isinstance(parts, list):
+        for part in parts:
+            pieces.append(_part(part, names))
+    elif isinstance(content.get("text"), str):
+        pieces.append(content["text"])
+    shown = {n for n in names.values() if any(n in p for p in pieces)}
+    files = [f"[file: {name}]" for name in names.values() if name not in shown]
+    return "\n\n".join(p for p in [*files, *pieces] if p.strip())
+
+
+def _part(part: Any, names: dict[str, str]) -> str:
+    if isinstance(part, str):
+        return part
+    if not isinstance(part, dict):
+        return ""
+    kind = _text_of(part.get("content_type"))
+    if kind == "image_asset_pointer":
+        pointer = _text_of(part.get("asset_pointer"))
+        name = names.get(pointer.rsplit("/", 1)[-1])
+        return f"[image: {name}]" if name else "[image]"
+    if isinstance(part.get("text"), str):  # e.g. an audio transcription
+        return str(part["text"])
+    if kind.endswith("asset_pointer"):
+        return "[audio]" if "audio" in kind else "[attachment]"
+    return ""
+
+
+def _attachment_names(meta: dict[str, Any]) -> dict[str, str]:
+    """Attachment id → file name, from a message's metadata."""
+    found: dict[str, str] = {}
+    attachments = meta.get("attachments")
+    if isinstance(attachments, list):
+        for item in attachments:
+            if isinstance(item, dict) and isinstance(item.get("id"), str) \
+                    and isinstance(item.get("name"), str) and item["name"].strip():
+                found[item["id"]] = item["name"].strip()
+    return found

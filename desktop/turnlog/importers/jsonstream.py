@@ -1,0 +1,143 @@
+"""The elements of a JSON array read one at a time from a text stream.
+
+A ChatGPT export's `conversations.json` is one array that may be hundreds of megabytes:
+`json.load` would hold the text and every object at once. Here the text is read in
+chunks and each element is decoded by `json.JSONDecoder.raw_decode` as soon as it is
+whole, so what is held is one element and the chunk around it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import IO, Any
+
+from ..core.imports import ImportProblem
+
+CHUNK_CHARS = 1 << 20
+MAX_ELEMENT_CHARS = 256 * 1024 * 1024
+"""One element (one conversation) may be at most this long: memory stays bounded."""
+_WHITESPACE = " \t\n\r"
+_CUT_MARGIN = 12  # longer than any token cut at a chunk's end: `false`, `\\udc00`
+
+
+class ArrayReader:
+    """Iterate over the elements of the JSON array in `stream`; `name` names the file in
+    messages. Raises `ImportProblem` for anything that is not one well-formed array."""
+
+    def __init__(self, stream: IO[str], name: str, *, chunk: int = CHUNK_CHARS,
+                 max_element: int = MAX_ELEMENT_CHARS) -> None:
+        self._stream, self._name = stream, name
+        self._chunk, self._max = chunk, max_element
+        self._buf = ""
+        self._pos = 0
+        self._consumed = 0  # characters dropped from the front of the buffer
+        self._eof = False
+        self._decoder = json.JSONDecoder()
+
+    def _more(self, at_least: int) -> bool:
+        """Read at least `at_least` more characters (fewer at the end); False at the end."""
+        if self._eof:
+            return False
+        if self._pos:
+            self._consumed += self._pos
+            self._buf, self._pos = self._buf[self._pos:], 0
+        got = self._stream.read(max(at_least, self._chunk))
+        if not got:
+            self._eof = True
+            return False
+        self._buf += got
+        return True
+
+    def _next_char(self) -> str:
+        """The next character that is not whitespace ('' at the end), not consumed."""
+        while True:
+            while self._pos < len(self._buf) and self._buf[self._pos] in _WHITESPACE:
+                self._pos += 1
+            if self._pos < len(self._buf):
+                return self._buf[self._pos]
+            if not self._more(self._chunk):
+                return ""
+
+    def _where(self) -> str:
+        return f"character {self._consumed + self._pos + 1:,}"
+
+    def __iter__(self) -> Iterator[Any]:
+        first = self._next_char()
+        if first == "\ufeff":
+            self._pos += 1
+            first = self._next_char()
+        if first == "":
+            raise ImportProblem(f"{self._name} is empty")
+        if first != "[":
+            raise ImportProblem(f"{self._name} does not hold a JSON array (it starts with "
+                                f"{first!r}); a ChatGPT export's conversations.json does")
+        self._pos += 1
+        if self._next_char() == "]":
+            self._pos += 1
+            self._check_end()
+            return
+        while True:
+            yield self._element()
+            separator = self._next_char()
+            if separator == ",":
+                self._pos += 1
+                continue
+            if separator == "]":
+                self._pos += 1
+                self._check_end()
+                return
+            if separator == "":
+                raise ImportProblem(f"{self._name} ends early (at {self._where()}): the file "
+                                    "is cut off; download or unpack the export again")
+            raise ImportProblem(f"{self._name} is not valid JSON at {self._where()}: "
+                                "expected ',' or ']' between conversations")
+
+    def _element(self) -> Any:
+        if self._next_char() == "":
+            raise ImportProblem(f"{self._name} ends early (at {self._where()}): the file is "
+                                "cut off; download or unpack the export again")
+        while True:
+            try:
+                value, end = self._decoder.raw_decode(self._buf, self._pos)
+            except json.JSONDecodeError as err:
+                at = self._consumed + err.pos + 1  # before reading more moves the buffer
+                cut = err.pos >= len(self._buf) - 1 or err.msg.startswith("Unterminated string")
+                if self._needs_more(err) and self._grow():
+                    continue
+                if cut:
+                    raise ImportProblem(
+                        f"{self._name} ends early (at {self._where()}): the file is cut "
+                        "off; download or unpack the export again") from None
+                raise ImportProblem(f"{self._name} is not valid JSON at character "
+                                    f"{at:,}: {err.msg}") from None
+            except RecursionError:
+                raise ImportProblem(f"{self._name} is nested too deeply at "
+                                    f"{self._where()}") from None
+            except ValueError as err:  # an integer of thousands of digits
+                raise ImportProblem(f"{self._name} holds a value that cannot be read at "
+                                    f"{self._where()} ({err})") from None
+            if end >= len(self._buf) and self._grow():
+                continue  # a number may go on in the next chunk
+            self._pos = end
+            return value
+
+    def _needs_more(self, err: json.JSONDecodeError) -> bool:
+        """A decode error that more text could cure: near the end of what is read so far
+        (a cut `null` fails where it starts, a cut `\\u` escape a few characters back) or
+        in a string that has not ended yet. A real error there shows again, further from
+        the end, once more is read."""
+        return err.pos >= len(self._buf) - _CUT_MARGIN \
+            or err.msg.startswith("Unterminated string")
+
+    def _grow(self) -> bool:
+        """Read as much again as the element so far (so the retries cost O(n) in all)."""
+        if len(self._buf) - self._pos > self._max:
+            raise ImportProblem(f"{self._name}: one conversation is larger than "
+                                f"{self._max // (1024 * 1024)} MiB; it cannot be imported")
+        return self._more(len(self._buf) - self._pos)
+
+    def _check_end(self) -> None:
+        if self._next_char() != "":
+            raise ImportProblem(f"{self._name} has more after its closing ']' at "
+                                f"{self._where()}")

@@ -1,0 +1,184 @@
+"""Turnlog's own JSON-lines format: a header line, then one line per turn or record.
+
+Format version 2 (written since Export all) adds to the header the conversation's
+settings, its times and its next turn number, and to each turn its `finish_reason`;
+version 1 files read as before. A line with a `"record"` key is a record of a kind
+named there (each thing a conversation holds besides its turns adds a kind: versions,
+pins, notes, side questions); a kind this Turnlog does not know is refused by name, so
+nothing is dropped in silence. Lines are read one at a time: a long conversation is
+never held whole.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from typing import IO, Any, TypeGuard
+
+from ..core.imports import ImportedConversation, ImportedTurn, ImportProblem
+from ..core.model import Usage
+from ..core.send import PendingTurn
+from ..core.side import SideQuestion
+from ..core.versions import restore_order
+from ..export import SIDE_KEY, read_memory_section, side_of
+from ..providers import DEFAULT_MAX_CONTENT_BYTES
+
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+MAX_TURN_TEXT_BYTES = DEFAULT_MAX_CONTENT_BYTES
+"""An imported question or answer may be as large as a live reply may be, no larger."""
+
+RECORD_KINDS: dict[str, Callable[[dict[str, Any], int], object]] = {}
+"""Record kinds this Turnlog reads (kind → reader of one line); none yet besides turns."""
+
+
+def _text_problem(value: str, key: str, number: int) -> str | None:
+    """Why `value` cannot be stored as text, or None."""
+    try:
+        size = len(value.encode("utf-8", "strict"))
+    except UnicodeEncodeError:
+        return f"line {number}: '{key}' holds text that is not valid UTF-8 (a lone surrogate)"
+    if size > MAX_TURN_TEXT_BYTES:
+        return (f"line {number}: '{key}' is {size:,} bytes; a turn's text may be at most "
+                f"{MAX_TURN_TEXT_BYTES:,} bytes (4 MiB, the limit of a live reply)")
+    return None
+
+
+def parse_line(line: str, number: int) -> dict[str, Any]:
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise ImportProblem(f"line {number} is not JSON ({err.msg})") from None
+    except RecursionError:
+        raise ImportProblem(f"line {number} is nested too deeply") from None
+    except ValueError as err:  # e.g. an integer of thousands of digits
+        raise ImportProblem(f"line {number} holds a value that cannot be read ({err})") from None
+    if not isinstance(obj, dict):
+        raise ImportProblem(f"line {number} is not a JSON object")
+    for key, value in obj.items():
+        if isinstance(value, str):
+            problem = _text_problem(value, key, number)
+            if problem is not None:
+                raise ImportProblem(problem)
+    return obj
+
+
+def parse_time(value: Any) -> datetime | None:
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return None
+
+
+def _lines(stream: IO[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    for number, line in enumerate(stream, start=1):
+        if number == 1:
+            line = line.removeprefix("\ufeff")
+        if line.strip():
+            yield number, parse_line(line, number)
+
+
+def read(stream: IO[str], name: str, *, model: str | None = None) -> ImportedConversation:
+    """The header now; the turns as they are iterated (`stream` must stay open till then).
+    Every error names its line."""
+    lines = _lines(stream)
+    found = next(lines, None)
+    if found is None:
+        raise ImportProblem("the file is empty: expected a header line")
+    number, header = found
+    if header.get("turnlog") not in READABLE_VERSIONS:
+        if isinstance(header.get("turnlog"), int) and header["turnlog"] > FORMAT_VERSION:
+            raise ImportProblem(f"line {number}: the file is format version "
+                                f"{header['turnlog']}, written by a newer Turnlog")
+        raise ImportProblem(
+            f'line {number} should be the header {{"turnlog": {FORMAT_VERSION}, ...}}')
+    chosen = model or str(header.get("model") or "")
+    replaced: dict[str, str] = {}
+    sides: list[SideQuestion] = []
+    try:
+        memory = read_memory_section(header.get("memory"))
+    except ValueError as err:
+        raise ImportProblem(f"line {number}: the header's memory: {err}") from None
+    settings = header.get("settings")
+    next_ordinal = header.get("next_ordinal")
+    return ImportedConversation(
+        title=str(header.get("title") or name), system_prompt=str(header.get("system") or ""),
+        model=chosen, turns=_turns(lines, chosen, replaced, sides), superseded_by=replaced,
+        memory=memory, side_questions=sides,
+        created_at=parse_time(header.get("created_at")),
+        updated_at=parse_time(header.get("updated_at")),
+        settings=settings if isinstance(settings, dict) else None,
+        next_ordinal=next_ordinal if _is_int(next_ordinal) else None)
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
+           replaced: dict[str, str], sides: list[SideQuestion]) -> Iterator[ImportedTurn]:
+    """The turn lines; `replaced` is filled with the file's "A was superseded by B" pairs,
+    checked once the last line is read (both turns in the file, no loop), and `sides`
+    with its side questions."""
+    now = datetime.now(UTC)  # for turns the file gives no time
+    ids: set[str] = set()
+    pending: list[tuple[int, str, Any]] = []
+    for number, obj in lines:
+        if SIDE_KEY in obj:
+            try:
+                side = side_of(obj)
+            except ValueError as err:
+                raise ImportProblem(f"line {number}: {err}") from None
+            if side is not None:
+                sides.append(side)
+            continue
+        if "record" in obj:
+            kind = obj["record"]
+            reader = RECORD_KINDS.get(kind) if isinstance(kind, str) else None
+            if reader is None:
+                raise ImportProblem(f"line {number}: a {kind!r} record is not known to this "
+                                    "Turnlog (the file was written by a newer one)")
+            reader(obj, number)
+            continue
+        turn = _turn(obj, number, model, now)
+        if isinstance(obj.get("id"), str):
+            ids.add(obj["id"])
+        if obj.get("superseded_by") is not None:
+            pending.append((number, turn.pending.id, obj["superseded_by"]))
+        yield turn
+    for number, old, by in pending:
+        if not isinstance(by, str) or by not in ids or not old or by == old:
+            raise ImportProblem(f"line {number}: 'superseded_by' must name another turn's id "
+                                "in this file")
+        replaced[old] = by
+    try:
+        restore_order(replaced)
+    except ValueError as err:
+        raise ImportProblem(str(err)) from None
+
+
+def _turn(obj: dict[str, Any], number: int, model: str, now: datetime) -> ImportedTurn:
+    """One turn line (its text was checked by `parse_line`). A turn without an id gets
+    one when it is written (`""` here)."""
+    for key in ("question", "answer"):
+        value = obj.get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise ImportProblem(f"line {number}: '{key}' must be a non-empty string")
+    if "id" in obj and not isinstance(obj["id"], str):
+        raise ImportProblem(f"line {number}: 'id' must be a string")
+    ordinal = obj.get("ordinal")
+    finish = obj.get("finish_reason")
+    reasoning = obj.get("reasoning")
+    return ImportedTurn(
+        PendingTurn(
+            id=obj.get("id") or "", question=obj["question"],
+            answer=obj["answer"], model=str(obj.get("model") or model),
+            finish_reason=finish if isinstance(finish, str) and finish else "stop",
+            usage=Usage.from_json(obj.get("usage")),
+            created_at=parse_time(obj.get("created_at")) or now,
+            reasoning=reasoning if isinstance(reasoning, str) else ""),
+        ordinal=ordinal if _is_int(ordinal) and ordinal > 0 else None)

@@ -1,0 +1,193 @@
+"""Many conversations written at once (an import): one transaction, rows in batches.
+
+The caller holds the transaction; a cancel or any error rolls all of it back, so an
+import is all there or not at all. Turns go in through `executemany` in batches of
+`BATCH` rows, read from the source as they are written, so memory stays bounded
+whatever the size of the file.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import peewee
+
+from ..core.imports import ImportCancelled, ImportedConversation, ImportedTurn, ImportOutcome
+from ..core.model import ConversationSettings
+from ..core.versions import restore_order
+
+BATCH = 2_000
+ALREADY = "already imported"
+CHANGED = "changed since an earlier import (another branch)"
+_INSERT_TURNS = ("INSERT INTO turns (conversation_id, id, ordinal, question, answer, model, "
+                 "finish_reason, created_at, usage, reasoning) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+MAX_ORDINAL = 2 ** 53
+
+
+def _iso(value: datetime | None) -> str:
+    stamp = value or datetime.now(UTC)
+    if stamp.tzinfo is None:
+        stamp = stamp.replace(tzinfo=UTC)
+    return stamp.isoformat(timespec="microseconds")
+
+
+def _settings(data: dict[str, Any] | None) -> str:
+    """The file's settings where each has the type Turnlog keeps; the default otherwise."""
+    defaults = ConversationSettings().to_json()
+    kept: dict[str, Any] = {}
+    for key, value in (data or {}).items():
+        if key not in defaults or isinstance(value, dict | list):
+            continue
+        default = defaults[key]
+        number = type(value) in (int, float)
+        if type(value) is type(default) or (default is None and (value is None or number)) \
+                or (isinstance(default, float) and number):
+            kept[key] = value
+    return json.dumps(ConversationSettings.from_json({**defaults, **kept}).to_json())
+
+
+class ImportWriter:
+    """Writes `ImportedConversation`s into an open transaction of `db`."""
+
+    def __init__(self, db: peewee.SqliteDatabase, *, cancelled: Callable[[], bool],
+                 progress: Callable[[int], None]) -> None:
+        self.db, self._cancelled, self._progress = db, cancelled, progress
+        self.turns_written = 0
+        self._renamed: dict[str, str] = {}  # a file's turn id → the fresh id it got
+        # The last conversation written: each of the file's turn ids → the id stored.
+        self.stored_ids: dict[str, str] = {}
+
+    def check(self) -> None:
+        if self._cancelled():
+            raise ImportCancelled("The import was cancelled; nothing was imported.")
+
+    def write(self, item: ImportedConversation) -> ImportOutcome:
+        self.check()
+        skipped: Counter[str] = Counter(item.skipped)
+        if item.source_ids:
+            conv_id, count = self._write_sourced(item, skipped)
+        else:
+            conv_id, count = self._write_new(item)
+        order = sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0]))
+        return ImportOutcome(conv_id, item.title, count, tuple((r, n) for r, n in order if n))
+
+    # ------------------------------------------------------------------ conversations
+    def _create(self, item: ImportedConversation) -> int:
+        cursor = self.db.execute_sql(
+            "INSERT INTO conversations (title, system_prompt, model, settings, created_at, "
+            "updated_at, next_ordinal, generation) VALUES (?, ?, ?, ?, ?, ?, 1, 0)",
+            (item.title, item.system_prompt, item.model, _settings(item.settings),
+             _iso(item.created_at), _iso(item.updated_at)))
+        return int(cursor.lastrowid)
+
+    def _finish(self, conv_id: int, next_ordinal: int, updated: datetime | None) -> None:
+        self.db.execute_sql(
+            "UPDATE conversations SET next_ordinal = max(next_ordinal, ?), "
+            "updated_at = max(updated_at, ?) WHERE id = ?",
+            (next_ordinal, _iso(updated), conv_id))
+
+    def _write_new(self, item: ImportedConversation) -> tuple[int, int]:
+        """A new conversation; a turn id already taken gets a fresh one (a copy)."""
+        conv_id = self._create(item)
+        self.stored_ids = {}
+        last = 0
+        count = 0
+        batch: list[ImportedTurn] = []
+        for turn in item.turns:
+            batch.append(turn)
+            if len(batch) >= BATCH:
+                last = self._insert(conv_id, batch, last)
+                count += len(batch)
+                batch.clear()
+        if batch:
+            last = self._insert(conv_id, batch, last)
+            count += len(batch)
+        self._finish(conv_id, max(last + 1, item.next_ordinal or 0), item.updated_at)
+        self._versions(conv_id, item.superseded_by)
+        return conv_id, count
+
+    def _versions(self, conv_id: int, replaced: dict[str, str]) -> None:
+        """Supersede records that give back the file's versions (ids as stored)."""
+        stored = {self._renamed.get(a, a): self._renamed.get(b, b) for a, b in replaced.items()}
+        self._renamed.clear()
+        now = _iso(None)
+        self.db.cursor().executemany(
+            "INSERT INTO supersedes (conversation_id, turn_id, by_turn_id, created_at) "
+            "VALUES (?, ?, ?, ?)", [(conv_id, a, b, now) for a, b in restore_order(stored)])
+
+    def _write_sourced(self, item: ImportedConversation,
+                       skipped: Counter[str]) -> tuple[int | None, int]:
+        """Ids from the source: what an earlier import brought in is not added again;
+        turns after it are appended to that conversation."""
+        turns = list(item.turns)
+        known = self._owners([t.pending.id for t in turns])
+        if not known:
+            if not turns:
+                return None, 0
+            return self._write_new(ImportedConversation(
+                item.title, item.system_prompt, item.model, turns, item.created_at,
+                item.updated_at, item.settings, item.next_ordinal))
+        owner = known.get(turns[0].pending.id)
+        prefix = 0
+        while owner is not None and prefix < len(turns) \
+                and known.get(turns[prefix].pending.id) == owner:
+            prefix += 1
+        rest = turns[prefix:]
+        if owner is None or len(known) != prefix:
+            skipped[ALREADY] += len(known)
+            skipped[CHANGED] += len(turns) - len(known)
+            return next(iter(known.values())), 0
+        skipped[ALREADY] += prefix
+        if rest:
+            (next_ordinal,) = self.db.execute_sql(
+                "SELECT next_ordinal FROM conversations WHERE id = ?", (owner,)).fetchone()
+            last = self._insert(owner, rest, int(next_ordinal) - 1, keep_ordinals=False)
+            self._finish(owner, last + 1, item.updated_at)
+        return owner, len(rest)
+
+    # ------------------------------------------------------------------------ turns
+    def _owners(self, ids: Sequence[str]) -> dict[str, int]:
+        """Which of `ids` are stored, and in which conversation (looked up in batches)."""
+        found: dict[str, int] = {}
+        for start in range(0, len(ids), 500):
+            chunk = list(ids[start:start + 500])
+            marks = ", ".join("?" * len(chunk))
+            for turn_id, owner in self.db.execute_sql(
+                    f"SELECT id, conversation_id FROM turns WHERE id IN ({marks})", chunk):
+                found[turn_id] = int(owner)
+        return found
+
+    def _insert(self, conv_id: int, turns: Iterable[ImportedTurn], last: int, *,
+                keep_ordinals: bool = True) -> int:
+        """Insert `turns` after ordinal `last`; returns the last ordinal used."""
+        self.check()
+        turns = list(turns)
+        taken = self._owners([t.pending.id for t in turns if t.pending.id])
+        rows: list[tuple[Any, ...]] = []
+        for turn in turns:
+            pending = turn.pending
+            turn_id = pending.id
+            if not turn_id or turn_id in taken:
+                turn_id = uuid.uuid4().hex  # ids are global; a copy gets fresh ones
+            else:
+                taken[turn_id] = conv_id
+            given = turn.ordinal if keep_ordinals else None
+            last = given if given is not None and last < given < MAX_ORDINAL else last + 1
+            usage = pending.usage.to_json()
+            if turn_id != pending.id and pending.id:
+                self._renamed[pending.id] = turn_id
+            if pending.id:
+                self.stored_ids[pending.id] = turn_id
+            rows.append((conv_id, turn_id, last, pending.question, pending.answer,
+                         pending.model, pending.finish_reason, _iso(pending.created_at),
+                         json.dumps(usage) if usage else None, pending.reasoning))
+        self.db.cursor().executemany(_INSERT_TURNS, rows)
+        self.turns_written += len(rows)
+        self._progress(self.turns_written)
+        return last

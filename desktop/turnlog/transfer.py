@@ -1,0 +1,198 @@
+"""Import a file into the log and export everything out of it: what the window's File →
+Import… / Export all… and `turnlog-cli import` share.
+
+An import reads the whole file once to check it (nothing is opened for writing while a
+file might still turn out bad), then reads it again and writes every conversation in one
+transaction: a bad file, an error or a cancel leaves the log as it was. Export all writes
+each conversation as JSON lines and as Markdown into one new folder or zip, made under a
+temporary name and renamed when complete, so no half-written export is left behind.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import zipfile
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from .core.imports import ImportCancelled, ImportOutcome
+from .core.model import Conversation, Turn
+from .export import jsonl_lines, markdown_parts
+from .importers import Source, open_source
+from .store import TurnlogStore
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How far an import or export is: `stage` is "reading", "writing" or "exporting"."""
+
+    stage: str
+    done: int
+    total: int
+
+    def describe(self) -> str:
+        if self.stage == "reading":
+            return f"Checking the file… {self.done / 1e6:,.1f} of {self.total / 1e6:,.1f} MB"
+        if self.stage == "writing":
+            return f"Importing… {self.done:,} of {self.total:,} turns"
+        return f"Exporting… {self.done:,} of {self.total:,} conversations"
+
+
+Report = Callable[[Progress], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A file read through once: it can be imported, and how much it holds."""
+
+    source: Source
+    conversations: int
+    turns: int
+
+
+def _never() -> bool:
+    return False
+
+
+def check_file(path: Path, *, model: str | None = None, cancelled: Callable[[], bool] = _never,
+               progress: Report = lambda p: None) -> Checked:
+    """Read all of `path` (raises `ImportProblem` for anything that cannot be imported)."""
+    source = open_source(path, model=model)
+    conversations = turns = 0
+    for item in source.conversations():
+        conversations += 1
+        for _turn in item.turns:
+            turns += 1
+            if turns % 5_000 == 0:
+                _step(cancelled, progress, Progress("reading", source.position(), source.size))
+        _step(cancelled, progress, Progress("reading", source.position(), source.size))
+    return Checked(source, conversations, turns)
+
+
+def _step(cancelled: Callable[[], bool], progress: Report, now: Progress) -> None:
+    if cancelled():
+        raise ImportCancelled("The import was cancelled; nothing was imported.")
+    progress(now)
+
+
+def import_checked(store: TurnlogStore, checked: Checked, *,
+                   cancelled: Callable[[], bool] = _never,
+                   progress: Report = lambda p: None) -> list[ImportOutcome]:
+    """Write what `check_file` found, in one transaction."""
+    total = checked.turns
+    return store.import_conversations(
+        checked.source.conversations(), cancelled=cancelled,
+        progress=lambda done: progress(Progress("writing", done, total)))
+
+
+def import_file(store: TurnlogStore, path: Path, *, model: str | None = None,
+                cancelled: Callable[[], bool] = _never,
+                progress: Report = lambda p: None) -> list[ImportOutcome]:
+    checked = check_file(path, model=model, cancelled=cancelled, progress=progress)
+    return import_checked(store, checked, cancelled=cancelled, progress=progress)
+
+
+# ------------------------------------------------------------------------------ export
+@dataclass(frozen=True, slots=True)
+class ExportedAll:
+    path: Path
+    conversations: int
+    turns: int
+
+
+def file_stem(conversation: Conversation) -> str:
+    """`00012-Trip plans`: the id keeps names unique and in order; the title is made safe
+    for any file system."""
+    title = re.sub(r'[\x00-\x1f\x7f/\\:*?"<>|]+', "-", conversation.title).strip(" .-")
+    return f"{conversation.id:05d}-{title[:60].rstrip(' .') or 'conversation'}"
+
+
+def export_all(store: TurnlogStore, target: Path, *, cancelled: Callable[[], bool] = _never,
+               progress: Report = lambda p: None) -> ExportedAll:
+    """Every conversation into `target`: a folder, or a zip when its name ends in .zip.
+    `target` must not exist yet. Cancel or an error leaves nothing at `target`."""
+    if target.exists():
+        raise FileExistsError(f"{target} already exists; choose a new name")
+    conversations = store.conversations()
+    part = target.with_name(target.name + ".part")
+    turns = 0
+    try:
+        with _Writer(part, zip_it=target.suffix.lower() == ".zip") as writer:
+            for done, conversation in enumerate(conversations):
+                _step_export(cancelled, progress, done, len(conversations))
+                turns += _export_one(store, conversation, writer)
+        _step_export(cancelled, progress, len(conversations), len(conversations))
+        os.replace(part, target)
+    except BaseException:
+        _remove(part)
+        raise
+    return ExportedAll(target, len(conversations), turns)
+
+
+def _step_export(cancelled: Callable[[], bool], progress: Report, done: int,
+                 total: int) -> None:
+    if cancelled():
+        raise ImportCancelled("The export was cancelled; nothing was written.")
+    progress(Progress("exporting", done, total))
+
+
+def _export_one(store: TurnlogStore, conversation: Conversation, writer: _Writer) -> int:
+    stem = file_stem(conversation)
+    count = 0
+
+    def turns() -> Iterator[Turn]:
+        nonlocal count
+        for batch in store.turn_batches(conversation.id):
+            count += len(batch)
+            yield from batch
+
+    versions = store.versions(conversation.id)
+    sides = store.side_questions(conversation.id)
+    writer.write(f"{stem}.jsonl", jsonl_lines(conversation, turns(), versions,
+                                              store.next_ordinal(conversation.id),
+                                              store.export_memory(conversation.id), sides))
+    total, count = count, 0
+    writer.write(f"{stem}.md", markdown_parts(conversation, turns(), versions, sides))
+    return total
+
+
+class _Writer:
+    """Files into a new folder or a new zip archive."""
+
+    def __init__(self, path: Path, *, zip_it: bool) -> None:
+        self.path, self.zip_it = path, zip_it
+        self._zip: zipfile.ZipFile | None = None
+
+    def __enter__(self) -> _Writer:
+        if self.zip_it:
+            self._zip = zipfile.ZipFile(self.path, "x", zipfile.ZIP_DEFLATED)
+        else:
+            self.path.mkdir(mode=0o700)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._zip is not None:
+            self._zip.close()
+
+    def write(self, name: str, parts: Iterable[str]) -> None:
+        out: IO[bytes]
+        if self._zip is not None:
+            out = self._zip.open(name, "w", force_zip64=True)
+        else:
+            out = (self.path / name).open("xb")
+        with out:
+            for part in parts:
+                out.write(part.encode("utf-8"))
+
+
+def _remove(path: Path) -> None:
+    with suppress(OSError):
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink()

@@ -1,0 +1,194 @@
+"""File → Import… and File → Export all…: choose a file, watch a progress bar that can be
+cancelled (the work runs on the storage worker; a cancelled import leaves nothing behind),
+and read the report at the end."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QStandardPaths, Qt, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QPlainTextEdit,
+    QProgressDialog,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.failures import StoreError
+from ..core.imports import ImportCancelled, ImportOutcome, ImportProblem
+from ..store import TurnlogStore
+from ..transfer import ExportedAll, Progress, export_all, import_file
+from .tasks import TaskContext, TaskHandle, TaskRunner
+
+log = logging.getLogger(__name__)
+STEPS = 1000  # the progress bar counts in thousandths: a file may exceed a Qt int
+
+
+def _documents() -> str:
+    return QStandardPaths.writableLocation(
+        QStandardPaths.StandardLocation.DocumentsLocation) or str(Path.home())
+
+
+def choose_import_file(parent: QWidget) -> Path | None:
+    name, _ = QFileDialog.getOpenFileName(
+        parent, "Import conversations", _documents(),
+        "Conversations (*.jsonl *.json *.zip);;All files (*)")
+    return Path(name) if name else None
+
+
+def choose_export_target(parent: QWidget) -> Path | None:
+    """A new folder, or a zip when that filter is chosen (or the name ends in .zip)."""
+    default = str(Path(_documents()) / f"turnlog-export-{date.today().isoformat()}")
+    name, chosen = QFileDialog.getSaveFileName(
+        parent, "Export all conversations", default, "Folder (*);;Zip archive (*.zip)")
+    if not name:
+        return None
+    path = Path(name)
+    if "zip" in chosen and path.suffix.lower() != ".zip":
+        path = path.with_name(path.name + ".zip")
+    return path
+
+
+class ReportDialog(QDialog):
+    """What an import or export did, conversation by conversation."""
+
+    def __init__(self, title: str, summary: str, lines: list[str], parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.setObjectName("transferReport")
+        layout = QVBoxLayout(self)
+        self.summary = QLabel(summary, self)
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.summary)
+        self.details = QPlainTextEdit("\n".join(lines), self)
+        self.details.setReadOnly(True)
+        self.details.setVisible(bool(lines))
+        layout.addWidget(self.details)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.close)
+        layout.addWidget(buttons)
+        self.resize(560, 320 if lines else 140)
+
+
+class ImportExport(QObject):
+    """Runs imports and exports for the window. `changed` is emitted after an import
+    added conversations; `fault` gets errors that are not about the file (a full disk,
+    or a bug for the crash report)."""
+
+    finished = Signal(object)  # the ReportDialog shown at the end
+
+    def __init__(self, store: TurnlogStore, runner: TaskRunner, parent: QWidget,
+                 changed: Callable[[], None], fault: Callable[[BaseException], None]) -> None:
+        super().__init__(parent)
+        self._store, self._runner, self._parent = store, runner, parent
+        self._changed, self._fault = changed, fault
+        self.choose_import: Callable[[], Path | None] = lambda: choose_import_file(parent)
+        self.choose_export: Callable[[], Path | None] = lambda: choose_export_target(parent)
+        self.progress: QProgressDialog | None = None
+        self.report: ReportDialog | None = None
+        self.handle: TaskHandle[object] | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self.handle is not None and not self.handle.done
+
+    def import_file(self) -> None:
+        if self.busy:
+            return
+        path = self.choose_import()
+        if path is None:
+            return
+
+        def work(context: TaskContext) -> list[ImportOutcome]:
+            return import_file(self._store, path, cancelled=lambda: context.cancel.cancelled,
+                               progress=context.report)
+
+        self._start("Importing", f"Checking {path.name}…", work,
+                    lambda outcomes: self._imported(path, outcomes),
+                    lambda error: self._failed("Import", path, error))
+
+    def export_all(self) -> None:
+        if self.busy:
+            return
+        target = self.choose_export()
+        if target is None:
+            return
+
+        def work(context: TaskContext) -> ExportedAll:
+            return export_all(self._store, target, cancelled=lambda: context.cancel.cancelled,
+                              progress=context.report)
+
+        self._start("Exporting", "Exporting…", work, self._exported,
+                    lambda error: self._failed("Export", target, error))
+
+    def _start(self, title: str, label: str, work: Callable[[TaskContext], object],
+               done: Callable[..., None], failed: Callable[[BaseException], None]) -> None:
+        progress = QProgressDialog(label, "Cancel", 0, STEPS, self._parent)
+        progress.setObjectName("transferProgress")
+        progress.setWindowTitle(title)
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setAutoClose(False)
+        progress.setAutoReset(False)
+        progress.setMinimumDuration(0)
+        progress.setValue(0)
+        self.progress = progress
+        self.handle = self._runner.run(TaskRunner.STORAGE, title.lower(), work,
+                                       on_success=done, on_failure=failed,
+                                       on_progress=self._progressed)
+        progress.canceled.connect(self.handle.cancel)
+        progress.show()
+
+    def _progressed(self, value: object) -> None:
+        if self.progress is None or not isinstance(value, Progress):
+            return
+        self.progress.setLabelText(value.describe())
+        self.progress.setValue(min(STEPS, value.done * STEPS // value.total)
+                               if value.total else 0)
+
+    def _close_progress(self) -> None:
+        if self.progress is not None:
+            self.progress.canceled.disconnect()
+            self.progress.close()
+            self.progress.deleteLater()
+            self.progress = None
+
+    def _show(self, title: str, summary: str, lines: list[str]) -> None:
+        self.report = ReportDialog(title, summary, lines, self._parent)
+        self.report.show()
+        self.finished.emit(self.report)
+
+    def _imported(self, path: Path, outcomes: list[ImportOutcome]) -> None:
+        self._close_progress()
+        turns = sum(o.turns for o in outcomes)
+        stored = sum(1 for o in outcomes if o.id is not None and o.turns)
+        self._changed()
+        self._show("Import finished",
+                   f"{path.name}: {len(outcomes):,} conversations read; {turns:,} turns "
+                   f"imported into {stored:,} conversations.",
+                   [o.describe() for o in outcomes])
+
+    def _exported(self, done: ExportedAll) -> None:
+        self._close_progress()
+        self._show("Export finished",
+                   f"Exported {done.conversations:,} conversations ({done.turns:,} turns) to "
+                   f"{done.path}: a JSON-lines file (File → Import… reads it back) and a "
+                   "Markdown file for each.", [])
+
+    def _failed(self, what: str, path: Path, error: BaseException) -> None:
+        self._close_progress()
+        nothing = "nothing was imported" if what == "Import" else "nothing was written"
+        if isinstance(error, ImportCancelled):
+            self._show(f"{what} cancelled", f"{what} cancelled: {nothing}.", [])
+        elif isinstance(error, ImportProblem | OSError) and not isinstance(error, StoreError):
+            self._show(f"{what} failed", f"Could not {what.lower()} {path.name}: {error}. "
+                       f"{nothing.capitalize()}.", [])
+        else:
+            self._fault(error)  # the log's own fault, inline; anything else is a bug

@@ -1,0 +1,204 @@
+"""`turnlog-cli import` of a ChatGPT data export (a generated one, with branches, tool
+messages, reasoning, an image, custom instructions, a missing title and an unanswered
+question), as `conversations.json` and as the downloaded `.zip`; and bad files."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+import chatgpt_export as gpt
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "turnlog.cli", *args], capture_output=True,
+                          text=True, timeout=300, env=os.environ.copy())
+
+
+def rows(home: Path, sql: str) -> list[tuple]:
+    con = sqlite3.connect(home / "turnlog.sqlite3")
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+def imported(path: Path) -> list[dict]:
+    result = cli("import", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)["conversations"]
+
+
+@pytest.fixture
+def export_zip(tmp_path) -> Path:
+    return gpt.write_zip(tmp_path / "chatgpt-export.zip", gpt.conversations())
+
+
+def test_the_path_to_current_node_is_imported_and_the_rest_reported(export_zip, turnlog_home):
+    report = imported(export_zip)
+    kyoto, poem, lost = report
+    assert kyoto["title"] == "Trip to Kyoto" and kyoto["turns"] == 3
+    skipped = {s["reason"]: s["count"] for s in kyoto["skipped"]}
+    assert skipped == {
+        "messages on other branches (regenerated answers, edits)": 5,
+        "questions without an answer": 1, "tool calls and their output": 2,
+        "reasoning (thoughts)": 2}
+    assert poem == {"id": poem["id"], "title": "你好，帮我写一首诗", "turns": 1, "skipped": []}
+    assert lost == {"id": None, "title": "Never answered", "turns": 0,
+                    "skipped": [{"reason": "questions without an answer", "count": 1}]}
+
+    [(title, system, model, created, updated)] = rows(
+        turnlog_home, "SELECT title, system_prompt, model, created_at, updated_at FROM "
+        f"conversations WHERE id = {kyoto['id']}")
+    assert title == "Trip to Kyoto" and model == "gpt-4o"
+    assert system == "I am a vegetarian.\n\nAnswer briefly."
+    assert datetime.fromisoformat(created) == datetime.fromtimestamp(gpt.T0, UTC)
+    assert datetime.fromisoformat(updated) > datetime.fromisoformat(created)
+    turns = rows(turnlog_home, "SELECT ordinal, question, answer, model, created_at FROM turns "
+                 f"WHERE conversation_id = {kyoto['id']} ORDER BY ordinal")
+    assert [(o, q, a, m) for o, q, a, m, _ in turns] == [
+        (1, "Plan a day in Kyoto.", "Morning: Fushimi Inari. Afternoon: Arashiyama.",
+         "gpt-4o"),
+        (2, "[image: temple.jpg]\n\nWhich temple is this?",
+         "It is Kinkaku-ji, the Golden Pavilion.", "o1"),
+        (3, "Compute 17 * 23.", "17 × 23 = 391.", "gpt-4o")]
+    assert all(datetime.fromisoformat(t[4]).year == 2023 for t in turns)  # the source's times
+    text = " ".join(str(v) for row in rows(turnlog_home, "SELECT * FROM turns") for v in row)
+    for never in ("regenerated", "408", "816", "Golden pavilion, pond", "Thought for",
+                  "And the weather"):
+        assert never not in text
+    assert rows(turnlog_home, "SELECT system_prompt FROM conversations WHERE id = "
+                f"{poem['id']}") == [("Always answer in Chinese.",)]
+    assert rows(turnlog_home, "SELECT count(*) FROM conversations") == [(2,)]
+
+
+def test_reimporting_adds_nothing_and_a_later_export_adds_only_what_is_new(
+        export_zip, tmp_path, turnlog_home):
+    first = imported(export_zip)
+    as_json = gpt.write_json(tmp_path / "conversations.json", gpt.conversations())
+    again = imported(as_json)  # the same export, unpacked
+    assert [c["id"] for c in again] == [c["id"] for c in first]
+    assert [c["turns"] for c in again] == [0, 0, 0]
+    assert {"reason": "already imported", "count": 3} in again[0]["skipped"]
+    before = rows(turnlog_home, "SELECT id, conversation_id, ordinal FROM turns ORDER BY id")
+
+    later = gpt.kyoto()  # the person went on in ChatGPT: the last question got its answer
+    later.current = later.add(later.current, "assistant", gpt.text("Sunny, 21 °C."),
+                              model="gpt-4o")
+    [grown] = imported(gpt.write_zip(tmp_path / "later.zip", gpt.conversations(later)))
+    assert grown["id"] == first[0]["id"] and grown["turns"] == 1
+    after = rows(turnlog_home, "SELECT id, conversation_id, ordinal FROM turns ORDER BY id")
+    assert set(before) < set(after) and len(after) == len(before) + 1
+    assert rows(turnlog_home, f"SELECT max(ordinal), count(*) FROM turns WHERE "
+                f"conversation_id = {grown['id']}") == [(4, 4)]
+
+
+def test_the_plain_report_names_each_conversation(export_zip, turnlog_home):
+    result = cli("import", str(export_zip))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["1", "2"]  # the ids, one a line
+    assert "conversation 1: Trip to Kyoto — 3 turns imported; skipped: messages on other " \
+           "branches (regenerated answers, edits): 5; reasoning (thoughts): 2; tool calls " \
+           "and their output: 2; questions without an answer: 1\n" in result.stderr
+    assert "not imported: Never answered — 0 turns imported; skipped: questions without " \
+           "an answer: 1\n" in result.stderr
+    assert "ChatGPT export (.zip): 3 conversations read, 4 turns imported" in result.stderr
+
+
+def _truncated(tmp_path: Path) -> Path:
+    whole = json.dumps(gpt.conversations())
+    return _write(tmp_path / "conversations.json", whole[: len(whole) // 2])
+
+
+def _write(path: Path, content: str | bytes) -> Path:
+    if isinstance(content, str):
+        content = content.encode("utf-8")
+    path.write_bytes(content)
+    return path
+
+
+@pytest.mark.parametrize(("make", "expected"), [
+    (lambda p: _truncated(p), "conversations.json ends early (at character"),
+    (lambda p: _write(p / "x.json", "hello, this is not JSON"),
+     "neither Turnlog JSON lines nor a ChatGPT export"),
+    (lambda p: gpt.write_zip(p / "x.zip", [], with_conversations=False),
+     "the zip archive holds no conversations.json, so it is not a ChatGPT data export"),
+    (lambda p: _write(p / "x.json", '[{"title": "t", "mapping": []}]'),
+     "conversation 1 ('t'): 'mapping' must be an object of messages"),
+    (lambda p: _write(p / "x.json", "[1, 2]"),
+     "conversation 1 of conversations.json is not a JSON object but int"),
+    (lambda p: _write(p / "x.json", '[{"mapping": {}}] trailing'),
+     "has more after its closing ']'"),
+    (lambda p: _write(p / "x.json", "[" + "[" * 100_000 + "]" * 100_000 + "]"),
+     "nested too deeply"),
+    (lambda p: _write(p / "x.json", b'[{"title": "\xff\xfe"}]'), "not UTF-8"),
+    (lambda p: _write(p / "x.zip", b"PK\x03\x04 a cut-off download"), "cannot be read"),
+])
+def test_a_bad_export_is_named_and_nothing_is_written(tmp_path, turnlog_home, make, expected):
+    result = cli("import", str(make(tmp_path)))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("error: cannot import ") and expected in result.stderr, \
+        result.stderr[:400]
+    assert result.stderr.count("\n") == 1
+    assert not (turnlog_home / "turnlog.sqlite3").exists()
+
+
+def test_a_bad_conversation_late_in_a_good_export_leaves_nothing(tmp_path, turnlog_home):
+    items = gpt.conversations()
+    items.append({"title": "broken", "mapping": {"a": "not a node"}, "current_node": "a"})
+    result = cli("import", str(gpt.write_json(tmp_path / "conversations.json", items)))
+    assert result.returncode == 1 and "message 'a' is not a JSON object" in result.stderr
+    assert not (turnlog_home / "turnlog.sqlite3").exists()
+
+
+def peak_import(path: Path, home: Path) -> tuple[int, float]:
+    """Import `path` in a process of its own: (exit status, its peak memory in MB)."""
+    child = subprocess.Popen([sys.executable, "-m", "turnlog.cli", "import", str(path)],
+                             env={**os.environ, "TURNLOG_HOME": str(home)},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _pid, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+    return child.returncode, usage.ru_maxrss / 1024
+
+
+def test_a_large_export_is_streamed_in_bounded_memory(tmp_path):
+    small = gpt.write_json(tmp_path / "small.json", gpt.conversations())
+    big = tmp_path / "conversations.json"
+    turns = gpt.write_large(big, 30)
+    size_mb = big.stat().st_size / 1e6
+    status, baseline = peak_import(small, tmp_path / "a")
+    assert status == 0
+    status, peak = peak_import(big, tmp_path / "b")
+    assert status == 0
+    # Holding the file's text even once would add its whole size; decoding it all at once
+    # (json.load) several times that.
+    assert peak - baseline < size_mb / 2, (peak, baseline, size_mb)
+    assert rows(tmp_path / "b", "SELECT count(*) FROM turns") == [(turns,)]
+
+
+def test_hostile_values_in_an_export_are_named_or_made_safe(tmp_path, turnlog_home):
+    tree = gpt.Tree("c-hostile", "bad \udc80 title")
+    q1 = tree.add("root", "user", gpt.text("q1 \ud800"))
+    a1 = tree.add(q1, "assistant", gpt.text("a1"))
+    q2 = tree.add(a1, "user", gpt.text("q2"))
+    a2 = tree.add(q2, "assistant", gpt.text("x" * (4 * 1024 * 1024 + 1)))
+    q3 = tree.add(a2, "user", gpt.text("q3"), meta={"n": 10 ** 30})
+    tree.current = tree.add(q3, "assistant", gpt.text("a3"))
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps([tree.to_json()]), encoding="utf-8")  # \\udc80 escapes
+    [report] = imported(path)
+    assert report["title"] == "bad \ufffd title" and report["turns"] == 1
+    assert {s["reason"]: s["count"] for s in report["skipped"]} == {
+        "turns holding text that is not valid UTF-8": 1, "turns over 4 MiB": 1}
+    assert rows(turnlog_home, "SELECT question, answer FROM turns") == [("q3", "a3")]
+    huge = tmp_path / "huge.json"
+    huge.write_text('[{"mapping": {}, "n": ' + "9" * 5000 + "}]", encoding="utf-8")
+    result = cli("import", str(huge))
+    assert result.returncode == 1 and "holds a value that cannot be read" in result.stderr
