@@ -39,6 +39,7 @@ class FailureKind(enum.Enum):
     COMPACTION_LIMIT = "compaction_limit"
     LOCAL_MODEL = "local_model"
     CONVERSATION_GONE = "conversation_gone"
+    INSECURE_KEY = "insecure_key"
 
     @property
     def offers_retry(self) -> bool:
@@ -55,6 +56,7 @@ _NO_RETRY = frozenset({
     FailureKind.NO_KEY,
     FailureKind.AUTH,
     FailureKind.MODEL_NOT_FOUND,
+    FailureKind.INSECURE_KEY,
 })
 
 
@@ -85,6 +87,7 @@ _TITLES = {
     FailureKind.COMPACTION_LIMIT: "Compaction hit its limit",
     FailureKind.LOCAL_MODEL: "The built-in model could not start",
     FailureKind.CONVERSATION_GONE: "The conversation was deleted",
+    FailureKind.INSECURE_KEY: "The key would travel unencrypted",
 }
 
 

@@ -33,12 +33,18 @@ from turnlog.core.redaction import StreamRedaction, redact, redact_exact, secret
 
 from .errors import error_from_body, error_from_json, failure_for_error, tidy
 from .presets import CUSTOM, Preset
+from .security import INSECURE_KEY_HINT, insecure_key_detail, key_in_clear
 from .sse import EventStreamDecoder, LineTooLong, NotAnEventStream
 
 log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT_S = 10.0
 READ_TIMEOUT_S = 90.0
+# Once an answer has started, this long without a delta (content or reasoning) ends it.
+IDLE_TIMEOUT_S = 90.0
+# How long the first delta may take: prompt processing on a local CPU server takes minutes.
+FIRST_TOKEN_TIMEOUT_S = 90.0
+LOCAL_FIRST_TOKEN_TIMEOUT_S = 600.0
 DEFAULT_DEADLINE_S = 600.0
 MODELS_DEADLINE_S = 30.0
 DEFAULT_MAX_CONTENT_BYTES = 4 * 1024 * 1024
@@ -73,6 +79,35 @@ class _Finished(Generic[T]):
 
 
 _WAKE = object()
+_ALIVE = object()  # a reasoning delta: the answer is moving, though nothing is shown
+
+
+@dataclass(slots=True)
+class _Watch:
+    """The time bounds an exchange is held to: the overall deadline and, for a reply,
+    the time to its first delta and the longest quiet spell after it. Only deltas (content
+    or reasoning) count as progress: SSE comments and keep-alives do not."""
+
+    started: float
+    deadline_s: float
+    first_token_s: float | None = None
+    idle_s: float | None = None
+    last: float | None = None  # when the last delta arrived
+
+    def next_bound(self) -> tuple[float, FailureKind, str, str]:
+        """(when, kind, detail, hint) of the bound that runs out first."""
+        bounds = [(self.started + self.deadline_s, FailureKind.DEADLINE,
+                   f"no complete reply within {_seconds(self.deadline_s)}",
+                   "Send again, or raise the time limit if the server is slow")]
+        if self.last is None and self.first_token_s is not None:
+            bounds.append((self.started + self.first_token_s, FailureKind.TIMEOUT,
+                           f"no answer began within {_seconds(self.first_token_s)}",
+                           "Send again, or raise “Time to first token” in the profile"))
+        elif self.last is not None and self.idle_s is not None:
+            bounds.append((self.last + self.idle_s, FailureKind.TIMEOUT,
+                           f"the answer stalled: nothing new for {_seconds(self.idle_s)}",
+                           "Send again"))
+        return min(bounds, key=lambda bound: bound[0])
 
 
 class _Exchange:
@@ -94,6 +129,12 @@ class _Exchange:
         if self._aborted.is_set():
             raise _Aborted
         self.events.put(text)
+
+    def alive(self) -> None:
+        """A delta that is not answer text (reasoning) arrived."""
+        if self._aborted.is_set():
+            raise _Aborted
+        self.events.put(_ALIVE)
 
     def trace(self, event: str, info: dict[str, Any]) -> None:
         """httpcore's trace hook: remember the socket so `abort` can interrupt reads."""
@@ -159,7 +200,11 @@ class ChatCompletionsProvider:
 
     `base_url` ends before `/chat/completions` (for example `http://localhost:8080/v1`).
     The key, when given, is sent as `Authorization: Bearer …` and removed from every
-    failure text. There are no automatic retries.
+    failure text. There are no automatic retries here (core's send path has a budget).
+    `first_token_timeout_s` bounds the wait for a reply's first delta (None: 600 s for a
+    local server's preset, else the read timeout); `idle_timeout_s` the quiet spell after
+    it (None: the read timeout). `allow_insecure_key` lets a key go to a plain `http://`
+    address that is not this machine; without it such a request is refused unsent.
     """
 
     def __init__(
@@ -173,12 +218,19 @@ class ChatCompletionsProvider:
         read_timeout_s: float = READ_TIMEOUT_S,
         max_content_bytes: int = DEFAULT_MAX_CONTENT_BYTES,
         verify: ssl.SSLContext | bool = True,
+        first_token_timeout_s: float | None = None,
+        idle_timeout_s: float | None = None,
+        allow_insecure_key: bool = False,
     ) -> None:
         self.base_url = base_url.strip().rstrip("/")
         self.preset = preset
         self.deadline_s = deadline_s
         self.connect_timeout_s = connect_timeout_s
         self.read_timeout_s = read_timeout_s
+        self.first_token_timeout_s = first_token_timeout_s if first_token_timeout_s else (
+            LOCAL_FIRST_TOKEN_TIMEOUT_S if preset.local else read_timeout_s)
+        self.idle_timeout_s = idle_timeout_s or read_timeout_s
+        self.allow_insecure_key = allow_insecure_key
         self.max_content_bytes = max_content_bytes
         self._api_key = api_key.strip() if api_key and api_key.strip() else None
         self._verify = verify
@@ -212,7 +264,9 @@ class ChatCompletionsProvider:
             if safe := shown.feed(delta):
                 on_delta(safe)
 
-        reply = self._drive(work, cancel, deliver, started, self.deadline_s)
+        watch = _Watch(started, self.deadline_s, self.first_token_timeout_s,
+                       self.idle_timeout_s)
+        reply = self._drive(work, cancel, deliver, watch)
         if rest := shown.finish():
             on_delta(rest)
         return replace(reply, content=redact_exact(reply.content,
@@ -224,8 +278,8 @@ class ChatCompletionsProvider:
         """The models `GET {base_url}/models` lists, in the server's order."""
         self._check_key()
         started = time.monotonic()
-        return self._drive(self._models, cancel or CancelToken(), lambda text: None, started,
-                           min(deadline_s, self.deadline_s))
+        return self._drive(self._models, cancel or CancelToken(), lambda text: None,
+                           _Watch(started, min(deadline_s, self.deadline_s)))
 
     # -- the calling thread -------------------------------------------------------------
 
@@ -234,8 +288,7 @@ class ChatCompletionsProvider:
         work: Callable[[_Exchange], T],
         cancel: CancelToken,
         on_delta: Callable[[str], None],
-        started: float,
-        deadline_s: float,
+        watch: _Watch,
     ) -> T:
         if cancel.cancelled:
             raise ProviderFailure(Failure(FailureKind.CANCELLED, detail="nothing was sent"))
@@ -252,19 +305,19 @@ class ChatCompletionsProvider:
                 if cancel.cancelled:
                     raise self._failure(FailureKind.CANCELLED, "", "".join(seen),
                                         exchange.usage)
-                remaining = started + deadline_s - time.monotonic()
+                when, kind, detail, hint = watch.next_bound()
+                remaining = when - time.monotonic()
                 if remaining <= 0:
-                    raise self._failure(
-                        FailureKind.DEADLINE,
-                        f"no complete reply within {_seconds(deadline_s)}",
-                        "".join(seen), exchange.usage,
-                        hint="Send again, or raise the time limit if the server is slow",
-                    )
+                    raise self._failure(kind, detail, "".join(seen), exchange.usage,
+                                        hint=hint)
                 try:
                     event = events.get(timeout=remaining)
                 except queue.Empty:
                     continue
-                if isinstance(event, str):
+                if event is _ALIVE:
+                    watch.last = time.monotonic()
+                elif isinstance(event, str):
+                    watch.last = time.monotonic()
                     seen.append(event)
                     on_delta(event)
                 elif isinstance(event, _Finished):
@@ -441,6 +494,9 @@ class ChatCompletionsProvider:
                                       exchange.usage)
             if delta.get("tool_calls") or delta.get("function_call"):
                 state.tool_calls = True
+            thought = delta.get("reasoning_content") or delta.get("reasoning")
+            if isinstance(thought, str) and thought:
+                exchange.alive()  # not shown, not saved; but the answer is on its way
             text = delta.get("content")
             if isinstance(text, str) and text:
                 size = len(text.encode("utf-8"))
@@ -506,7 +562,10 @@ class ChatCompletionsProvider:
         # No keep-alive: each exchange opens its own connection, so the socket that
         # `abort` shuts down is always the one this exchange is using.
         return httpx.Client(
-            timeout=httpx.Timeout(connect=self.connect_timeout_s, read=self.read_timeout_s,
+            # The watch on the calling thread bounds the first delta and quiet spells; a
+            # read may wait as long as the first delta may take.
+            timeout=httpx.Timeout(connect=self.connect_timeout_s,
+                                  read=max(self.read_timeout_s, self.first_token_timeout_s),
                                   write=self.read_timeout_s, pool=self.connect_timeout_s),
             limits=httpx.Limits(max_keepalive_connections=0),
             verify=self._ssl_context(),
@@ -539,6 +598,11 @@ class ChatCompletionsProvider:
             raise ProviderFailure(Failure(
                 FailureKind.NO_KEY, detail=f"{self.preset.name} needs an API key",
                 hint="Add the key in the profile settings",
+            ))
+        if self._api_key and not self.allow_insecure_key and key_in_clear(self.base_url):
+            raise ProviderFailure(Failure(
+                FailureKind.INSECURE_KEY, detail=insecure_key_detail(self.base_url),
+                hint=INSECURE_KEY_HINT,
             ))
         if self._api_key and any(not ("!" <= ch <= "~") for ch in self._api_key):
             raise ProviderFailure(Failure(
