@@ -15,6 +15,7 @@ server's own, and a cost index that counts tokens exactly with the server's toke
 from __future__ import annotations
 
 import logging
+import ssl
 import threading
 import uuid
 from collections.abc import Callable
@@ -36,11 +37,19 @@ from .core.failures import Failure, FailureKind
 from .core.model import DEFAULT_OUTPUT_RESERVE, Conversation, ConversationSettings
 from .core.projection import CostIndex
 from .core.provider import CancelToken, ChatProvider
+from .core.retry import RetryPolicy
 from .core.send import LogStore, Sender, SendRequest, Stage
 from .localmodel import DEFAULT_N_CTX, LocalEndpoint, LocalServer, output_reserve_for
 from .model_counts import ModelCounts, ObservingProvider
-from .profiles import Profile
+from .profiles import NetworkSettings, Profile
 from .providers import BUILTIN_LOCAL, ChatCompletionsProvider, Preset
+from .providers.security import (
+    INSECURE_KEY_HINT,
+    CaFileUnusable,
+    insecure_key_detail,
+    key_in_clear,
+    tls_context,
+)
 from .secrets import KeyringUnavailable
 from .store.pages import paged
 
@@ -144,10 +153,12 @@ class ChatStore(LogStore, SummaryStore, Protocol):
     """The log and its summaries (`TurnlogStore` is one)."""
 
 
-def sender_for(store: ChatStore, provider: ChatProvider, costs: CostIndex) -> Sender:
-    """A sender that compacts through the same provider as it answers."""
+def sender_for(store: ChatStore, provider: ChatProvider, costs: CostIndex,
+               retry: RetryPolicy | None = None) -> Sender:
+    """A sender that compacts through the same provider as it answers, and tries an
+    answer again within `retry`'s budget (None: never)."""
     return Sender(paged(store), provider, costs=costs,
-                  compactor=Compactor(store, provider, costs=costs))
+                  compactor=Compactor(store, provider, costs=costs), retry=retry)
 
 
 # ------------------------------------------------------------ counting without waiting
@@ -314,12 +325,14 @@ class LocalModels:
 
 @dataclass(frozen=True, slots=True)
 class Connection:
-    """What a send goes through: the provider, the route to build the request from, and,
-    when the endpoint counts tokens exactly, the cost index to project with."""
+    """What a send goes through: the provider, the route to build the request from,
+    when the endpoint counts tokens exactly, the cost index to project with, and the
+    retry budget of an answer (None: the profile turned automatic retries off)."""
 
     provider: ChatProvider
     route: Route
     costs: CostIndex | None = None
+    retry: RetryPolicy | None = None
 
 
 def connect_local(
@@ -377,12 +390,14 @@ class ProviderConfig:
     model: str = ""
     context_window: int | None = None
     model_path: Path | None = None  # built-in preset: a chosen GGUF instead of the shipped one
+    network: NetworkSettings = NetworkSettings()
 
     @classmethod
     def of(cls, profile: Profile) -> ProviderConfig:
         return cls(profile.id, profile.name, profile.server, profile.base_url, profile.model,
                    profile.context_window,
-                   Path(profile.model_path) if profile.model_path else None)
+                   Path(profile.model_path) if profile.model_path else None,
+                   profile.network)
 
 
 class KeyLookup(Protocol):
@@ -448,6 +463,10 @@ def connect_profile(
     `LocalModelFailure` (a `ProviderFailure`) when the built-in model cannot start or its
     start was cancelled.
     """
+    network = config.network
+    retry = RetryPolicy() if network.retry else None
+    if network.first_token_timeout_s:
+        provider_options.setdefault("first_token_timeout_s", network.first_token_timeout_s)
     if config.preset.builtin:
         if local is None:
             raise NotConnected(
@@ -456,17 +475,37 @@ def connect_profile(
                 "another provider in Settings (Ctrl+,).",
                 kind=FailureKind.LOCAL_MODEL,
             )
-        return connect_local(local, config.model_path, cancel=cancel, on_stage=on_stage,
-                             **provider_options)
+        return replace(connect_local(local, config.model_path, cancel=cancel,
+                                     on_stage=on_stage, **provider_options), retry=retry)
     key = key_for(config, keys, add_key)
+    verify = network_checks(config, key)
     if key:
         on_key(key)
     provider = ChatCompletionsProvider(config.base_url, api_key=key, preset=config.preset,
+                                       verify=verify,
+                                       allow_insecure_key=network.allow_insecure_key,
                                        **provider_options)
     chosen = model or config.model
     if counts is None:
-        return Connection(provider, profile_route(config, chosen))
+        return Connection(provider, profile_route(config, chosen), retry=retry)
     counts.find_out(config.profile_id, config.preset, config.base_url, chosen, key)
     return Connection(ObservingProvider(provider, counts, config.profile_id),
                       profile_route(config, chosen, counts),
-                      counts.costs(config.profile_id, chosen))
+                      counts.costs(config.profile_id, chosen), retry=retry)
+
+
+def network_checks(config: ProviderConfig, key: str | None) -> ssl.SSLContext | bool:
+    """Before anything goes out (a window or token count asks the server too): refuse a
+    key bound for plain http:// on another machine unless the profile allows it, and
+    make the certificate check with the profile's CA file. Raises `NotConnected`."""
+    if key and key_in_clear(config.base_url) and not config.network.allow_insecure_key:
+        raise NotConnected(
+            "The key would travel unencrypted",
+            f"“{config.name}”: {insecure_key_detail(config.base_url)}. {INSECURE_KEY_HINT}.",
+            kind=FailureKind.INSECURE_KEY)
+    try:
+        return tls_context(config.network.ca_file)
+    except CaFileUnusable as err:
+        raise NotConnected("The CA certificate file cannot be used",
+                           f"“{config.name}”: {err}. Choose another file in Settings.",
+                           kind=FailureKind.NETWORK) from err

@@ -49,6 +49,8 @@ def register(sub: Any) -> None:
                    help="the question, or - to read it from standard input")
     p.add_argument("--raw", action="store_true",
                    help="write the answer as it is, control characters included")
+    p.add_argument("--no-retry", action="store_true",
+                   help="do not try again by itself after 429, 502-504 or a refused connection")
     p.set_defaults(run=run_ask)
 
     p = sub.add_parser("profile", help="manage provider profiles (keys go to the OS keyring)")
@@ -121,6 +123,8 @@ def run_ask(args: argparse.Namespace) -> int:
             return fail(err.failure.kind.value, err.failure.message(), draft)
         finally:
             signal.signal(signal.SIGINT, previous)
+        if args.no_retry:
+            connection = replace(connection, retry=None)
         return ask_through(args, profile, draft, connection)
     finally:
         if models is not None:
@@ -135,7 +139,7 @@ class StagePrinter:
         self._last = ""
 
     def __call__(self, stage: Stage, detail: str) -> None:
-        if stage not in (Stage.COMPACTING, Stage.STARTING_LOCAL_MODEL):
+        if stage not in (Stage.COMPACTING, Stage.STARTING_LOCAL_MODEL, Stage.RETRYING):
             return
         line = f"[{stage.value}{' ' + detail if detail else ''}]"
         if line != self._last:
@@ -177,7 +181,7 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
 
         try:
             outcome = sender_for(store, connection.provider,
-                                 connection.costs or CostIndex()).send(
+                                 connection.costs or CostIndex(), connection.retry).send(
                 request, cancel=cancel, on_delta=on_delta, on_stage=StagePrinter()
             )
         finally:

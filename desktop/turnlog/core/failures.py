@@ -96,7 +96,8 @@ class Failure:
     """A named failure with plain words. `detail` is what the server or system said
     (already redacted of secrets); `hint` is the useful next step. `context_window`: the
     window a context overflow error stated (llama.cpp's `n_ctx`, OpenAI's "maximum context
-    length is N tokens"), when it did."""
+    length is N tokens"), when it did. `transport`: how the connection failed before any
+    response, where that matters for trying again ("refused", "reset")."""
 
     kind: FailureKind
     detail: str = ""
@@ -106,6 +107,7 @@ class Failure:
     stage: str = ""
     context_window: int | None = None
     code: str = ""  # a finer name than `kind` where there is one, e.g. "storage_full"
+    transport: str = ""
 
     @property
     def name(self) -> str:

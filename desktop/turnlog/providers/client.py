@@ -618,8 +618,10 @@ class ChatCompletionsProvider:
         return redact(text, self._secrets())
 
     def _failure(self, kind: FailureKind, detail: str, partial: str, usage: Usage, *,
-                 hint: str = "", status: int | None = None) -> ProviderFailure:
-        failure = Failure(kind, detail=tidy(detail, self._secrets()), hint=hint, status=status)
+                 hint: str = "", status: int | None = None,
+                 transport: str = "") -> ProviderFailure:
+        failure = Failure(kind, detail=tidy(detail, self._secrets()), hint=hint, status=status,
+                          transport=transport)
         return ProviderFailure(failure, partial=self._redact(partial), usage=usage)
 
     def _empty_stream_overflow(self, body: bytes, usage: Usage) -> ProviderFailure:
@@ -713,7 +715,8 @@ class ChatCompletionsProvider:
                 hint="Send again")
         if isinstance(err, httpx.ConnectError):
             return self._failure(FailureKind.NETWORK, _connect_problem(err, self.base_url), "",
-                                 usage, hint="Check the base URL and that the server is running")
+                                 usage, hint="Check the base URL and that the server is running",
+                                 transport=_refused_or_reset(err))
         if isinstance(err, httpx.UnsupportedProtocol):
             return self._failure(FailureKind.NETWORK,
                                  "the base URL must start with http:// or https://", "", usage,
@@ -725,7 +728,7 @@ class ChatCompletionsProvider:
                                      usage, hint="Send again")
             return self._failure(FailureKind.NETWORK,
                                  f"the server closed the connection without answering ({err})",
-                                 "", usage, hint="Send again")
+                                 "", usage, hint="Send again", transport="reset")
         if isinstance(err, httpx.DecodingError):
             return self._failure(FailureKind.MALFORMED, f"the reply could not be decoded ({err})",
                                  "", usage)
@@ -792,6 +795,18 @@ def _connect_problem(err: httpx.ConnectError, base_url: str) -> str:
         ):
             return f"nothing is listening at {where} (connection refused)"
     return f"could not connect to {where} ({err})"
+
+
+def _refused_or_reset(err: httpx.ConnectError) -> str:
+    """"refused" or "reset" when the connection failed that way (worth trying again)."""
+    for cause in _causes(err):
+        if isinstance(cause, ConnectionRefusedError) or (
+                isinstance(cause, OSError) and cause.errno == errno.ECONNREFUSED):
+            return "refused"
+        if isinstance(cause, ConnectionResetError) or (
+                isinstance(cause, OSError) and cause.errno == errno.ECONNRESET):
+            return "reset"
+    return ""
 
 
 def _seconds(value: float) -> str:

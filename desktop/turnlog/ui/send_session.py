@@ -37,6 +37,7 @@ STAGE_WORDS = {
     Stage.COMPACTING: "Compacting",
     Stage.STARTING_LOCAL_MODEL: "Starting local model",
     Stage.ANSWERING: "Answering",
+    Stage.RETRYING: "Retrying",
 }
 
 
@@ -94,7 +95,7 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
         return Sent(Failed(err.failure, question), None, summary_read=False)
     sent = request if link.route == endpoint.route else request_for(
         conversation, question, link.route, turn_id=request.turn_id)
-    outcome = sender_for(store, link.provider, link.costs or costs).send(
+    outcome = sender_for(store, link.provider, link.costs or costs, link.retry).send(
         sent, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
         on_projection=context.report)
     try:
@@ -198,6 +199,8 @@ class SendSession(QObject):
     def _enter(self, stage: Stage, detail: str) -> None:
         words = STAGE_WORDS.get(stage, stage.value)
         self._stage = f"{words} ({detail})" if detail else words
+        if stage is Stage.RETRYING:  # "Retrying in 3 s (attempt 2 of 3)"
+            self._stage = f"{words} {detail}"
         self._report()
         # The session enters "preparing" before the send path reports it too: one stage.
         entered = (self._started, self._stage)
