@@ -28,8 +28,16 @@ from ..localmodel import available, describe
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
 from ..paths import data_dir, log_dir
-from ..profiles import Profile, ProfileStore, ProfilesUnreadable, builtin_profile, new_profile
+from ..profiles import (
+    NetworkSettings,
+    Profile,
+    ProfileStore,
+    ProfilesUnreadable,
+    builtin_profile,
+    new_profile,
+)
 from ..providers import PRESETS, preset_by_id
+from ..providers.security import CaFileUnusable, insecure_key_detail, key_in_clear, tls_context
 from ..secrets import KeyringUnavailable, check_key, open_key_store
 from ..store import TurnlogStore
 from .terminal import safe_for
@@ -65,6 +73,15 @@ def register(sub: Any) -> None:
                      help="for --preset builtin: a GGUF model file instead of the built-in one")
     add.add_argument("--key-stdin", action="store_true",
                      help="read the API key from standard input instead of asking")
+    add.add_argument("--first-token-timeout", type=float, metavar="S",
+                     help="seconds the first token of an answer may take (default 90; 600 "
+                          "for local servers and the built-in model)")
+    add.add_argument("--no-retry", action="store_true",
+                     help="never try an answer again by itself (429, 502-504, refused)")
+    add.add_argument("--allow-insecure-key", action="store_true",
+                     help="let the key go over plain http:// to another machine, unencrypted")
+    add.add_argument("--ca-file", metavar="PEM",
+                     help="trust the CA certificate(s) in this PEM file for this server")
     add.set_defaults(run=run_profile_add)
     lst = psub.add_parser("list", help="list provider profiles")
     lst.set_defaults(run=run_profile_list)
@@ -230,11 +247,21 @@ def run_profile_add(args: argparse.Namespace) -> int:
         except ValueError as err:
             print(f"error: {err}", file=sys.stderr)
             return 2
+    try:
+        profile = replace(profile, network=network_settings(args))
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     store = ProfileStore(data_dir())
     existing = find_profile(store.list(), args.name)
     if existing is not None:
         profile = replace(profile, id=existing.id)  # same name: update it, keep its key
     key = read_key(args)
+    if key and key_in_clear(profile.base_url) and not args.allow_insecure_key:
+        print(f"error: the key was not stored: {insecure_key_detail(profile.base_url)}. "
+              f"Use an https:// address, or add --allow-insecure-key if the network in "
+              f"between is your own.", file=sys.stderr)
+        return 2
     if key:
         try:
             key = check_key(key)
@@ -247,6 +274,20 @@ def run_profile_add(args: argparse.Namespace) -> int:
     store.put(profile)
     print(f"{'updated' if existing else 'added'} profile {profile.name} ({profile.id})")
     return 0
+
+
+def network_settings(args: argparse.Namespace) -> NetworkSettings:
+    """The profile's network settings from `profile add`'s options (ValueError: why not)."""
+    timeout = args.first_token_timeout
+    if timeout is not None and not 0 < timeout <= 86400:
+        raise ValueError("--first-token-timeout must be between 0 and 86400 seconds")
+    ca_file = str(Path(args.ca_file).expanduser().resolve()) if args.ca_file else None
+    if ca_file:
+        try:
+            tls_context(ca_file)
+        except CaFileUnusable as err:
+            raise ValueError(str(err)) from err
+    return NetworkSettings(timeout, not args.no_retry, args.allow_insecure_key, ca_file)
 
 
 def builtin_local_profile(args: argparse.Namespace) -> Profile | None:

@@ -57,10 +57,10 @@ def tls_context(ca_file: str | None) -> ssl.SSLContext | bool:
         context.load_verify_locations(cafile=ca_file)
     except FileNotFoundError as err:
         raise CaFileUnusable(f"the CA certificate file {ca_file} does not exist") from err
+    except ssl.SSLError as err:  # an OSError too: first
+        raise CaFileUnusable(f"the CA certificate file {ca_file} holds no PEM certificate "
+                             f"({err.reason or err})") from err
     except OSError as err:
         raise CaFileUnusable(f"the CA certificate file {ca_file} cannot be read "
                              f"({err.strerror})") from err
-    except ssl.SSLError as err:
-        raise CaFileUnusable(f"the CA certificate file {ca_file} holds no PEM certificate "
-                             f"({err.reason or err})") from err
     return context
