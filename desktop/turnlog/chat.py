@@ -34,11 +34,11 @@ from .core.budget import (
 )
 from .core.compaction import Compactor, SummaryStore
 from .core.failures import Failure, FailureKind
-from .core.model import DEFAULT_OUTPUT_RESERVE, Conversation, ConversationSettings
+from .core.model import DEFAULT_OUTPUT_RESERVE, Conversation, ConversationSettings, Turn
 from .core.projection import CostIndex
 from .core.provider import CancelToken, ChatProvider
 from .core.retry import RetryPolicy
-from .core.send import LogStore, Sender, SendRequest, Stage
+from .core.send import LogStore, PendingTurn, RequestRecord, Sender, SendRequest, Stage
 from .localmodel import DEFAULT_N_CTX, LocalEndpoint, LocalServer, output_reserve_for
 from .model_counts import ModelCounts, ObservingProvider
 from .profiles import NetworkSettings, Profile
@@ -159,6 +159,55 @@ def sender_for(store: ChatStore, provider: ChatProvider, costs: CostIndex,
     answer again within `retry`'s budget (None: never)."""
     return Sender(paged(store), provider, costs=costs,
                   compactor=Compactor(store, provider, costs=costs), retry=retry)
+
+
+class FirstTurnStore(Protocol):
+    """A store that can start a conversation with its first turn (`TurnlogStore`)."""
+
+    def start_with_turn(self, title: str, pending: PendingTurn, *, model: str = "",
+                        settings: ConversationSettings | None = None
+                        ) -> tuple[Conversation, Turn]: ...
+
+    def record_request(self, record: RequestRecord) -> None: ...
+
+
+class NewConversation:
+    """The log of a conversation that does not exist yet: empty until its first answer
+    is committed, which creates it in the same transaction (`start_with_turn`). Nothing
+    is written before: a failed or killed first send leaves no empty conversation. The
+    request records of attempts before the commit are kept here and written with it;
+    after a failure they go with the conversation that never was."""
+
+    def __init__(self, store: FirstTurnStore, title: str, *, model: str = "") -> None:
+        self.store = store
+        self.draft = Conversation(0, title, model=model)
+        self.created: Conversation | None = None
+        self._records: list[RequestRecord] = []
+
+    def turns(self, conversation_id: int) -> tuple[Turn, ...]:
+        return ()
+
+    def generation(self, conversation_id: int) -> int:
+        return 0
+
+    def commit_turn(self, conversation_id: int, pending: PendingTurn) -> Turn:
+        self.created, turn = self.store.start_with_turn(
+            self.draft.title, pending, model=self.draft.model, settings=self.draft.settings)
+        records, self._records = self._records, []
+        for record in records:
+            self.record_request(record)
+        return turn
+
+    def record_request(self, record: RequestRecord) -> None:
+        if self.created is None:
+            self._records.append(record)
+        else:
+            self.store.record_request(replace(record, conversation_id=self.created.id))
+
+    def sender(self, provider: ChatProvider, costs: CostIndex,
+               retry: RetryPolicy | None = None) -> Sender:
+        """A sender into this conversation (no compaction: it has no turns to fold)."""
+        return Sender(self, provider, costs=costs, retry=retry)
 
 
 # ------------------------------------------------------------ counting without waiting

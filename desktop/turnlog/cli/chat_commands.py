@@ -14,13 +14,14 @@ from typing import Any
 from ..chat import (
     Connection,
     LocalModels,
+    NewConversation,
     NotConnected,
     ProviderConfig,
     connect_profile,
     request_for,
     sender_for,
 )
-from ..core.failures import FailureKind, ProviderFailure, StoreError
+from ..core.failures import FailureKind, ProviderFailure
 from ..core.projection import CostIndex
 from ..core.provider import CancelToken
 from ..core.send import Committed, Stage
@@ -171,18 +172,16 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
     route = connection.route
     with TurnlogStore.open(data_dir()) as store:
         store.check_sound()  # a damaged or read-only log fails before anything is sent
-        if args.new:
+        new: NewConversation | None = None
+        if args.new:  # created only with its first answer: a failure leaves nothing behind
             first_line = draft.strip().splitlines()[0][:60] if draft.strip() else ""
-            conversation = store.create_conversation(
-                args.title or first_line or "New conversation", model=profile.model
-            )
-            print(f"conversation {conversation.id}", file=sys.stderr)
+            new = NewConversation(store, args.title or first_line or "New conversation",
+                                  model=profile.model)
+            conversation = new.draft
         else:
             conversation = store.conversation(args.conversation)
         request = request_for(conversation, draft, route)
         if not request.model:
-            if args.new:
-                store.discard_if_empty(conversation.id)
             return fail(FailureKind.MODEL_NOT_FOUND.value,
                         f"No model set: give profile “{profile.name}” a --model.", draft)
         cancel = CancelToken()
@@ -196,16 +195,16 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
             sys.stdout.write(safe(text))
             sys.stdout.flush()
 
+        costs = connection.costs or CostIndex()
+        sender = new.sender(connection.provider, costs, connection.retry) if new else \
+            sender_for(store, connection.provider, costs, connection.retry)
         try:
-            outcome = sender_for(store, connection.provider,
-                                 connection.costs or CostIndex(), connection.retry).send(
-                request, cancel=cancel, on_delta=on_delta, on_stage=StagePrinter()
-            )
+            outcome = sender.send(request, cancel=cancel, on_delta=on_delta,
+                                  on_stage=StagePrinter())
         finally:
             signal.signal(signal.SIGINT, previous)
-        if args.new and not isinstance(outcome, Committed):
-            with contextlib.suppress(StoreError):  # the failure below says what went wrong
-                store.discard_if_empty(conversation.id)  # no empty conversation left behind
+        if new is not None and new.created is not None:
+            print(f"conversation {new.created.id}", file=sys.stderr)
     if streamed:
         sys.stdout.write("\n")
     if isinstance(outcome, Committed):

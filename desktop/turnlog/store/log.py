@@ -686,6 +686,21 @@ class TurnlogStore:
                 self.commit_turn(conversation.id, pending)
         return self.conversation(conversation.id)
 
+    def start_with_turn(
+        self, title: str, pending: PendingTurn, *, model: str = "",
+        settings: ConversationSettings | None = None,
+    ) -> tuple[Conversation, Turn]:
+        """A new conversation and its first turn, in one transaction: a first question
+        that fails, or a process killed before its answer is saved, leaves no
+        conversation behind."""
+        self._need_writer()
+        with self._guard(), self.db.atomic("IMMEDIATE"):
+            conversation = self.create_conversation(title, model=model, settings=settings)
+            turn = self.commit_turn(conversation.id, PendingTurn(
+                pending.id, pending.question, pending.answer, pending.model,
+                pending.finish_reason, pending.usage, pending.created_at))
+        return self.conversation(conversation.id), turn
+
     def turn_exists(self, turn_id: str) -> bool:
         with self._guard():
             return TurnRow.get_or_none(TurnRow.id == turn_id) is not None
