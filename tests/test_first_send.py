@@ -8,6 +8,7 @@ import random
 import signal
 import sqlite3
 import subprocess
+import sys
 import time
 
 from crashing import ANSWER, CHUNKS, DELAY_S, WINDOW_S, cli_command
@@ -78,3 +79,84 @@ def test_a_failed_first_send_keeps_no_request_records_and_a_later_one_keeps_its_
     finally:
         con.close()
     assert rows == [(1, 1, "http_status"), (1, 2, "committed")]
+
+
+WINDOW_FIRST_SEND = """
+import os, sys
+from pathlib import Path
+sys.path.insert(0, {tests!r})
+from PySide6.QtWidgets import QApplication
+from turnlog.store import TurnlogStore
+from turnlog.ui.tasks import TaskRunner
+from turnlog.ui.window import MainWindow
+from uihelpers import loopback_connector
+
+app = QApplication([])
+store = TurnlogStore.open(Path(os.environ["TURNLOG_HOME"]))
+window = MainWindow(store, TaskRunner(), loopback_connector({url!r}))
+window.show()
+window.composer.set_draft("A first question from the window")
+window.send()  # no conversation open: one is started for it
+app.exec()
+"""
+
+
+def test_kill_9_during_the_windows_first_send_leaves_nothing_listed_after(
+        loopback, turnlog_home, qtbot):
+    """The window starts a conversation for a question sent with none open; killed while
+    the answer streams, that conversation is gone from the list on the next start."""
+    from pathlib import Path
+
+    from turnlog.store import TurnlogStore
+    from turnlog.ui.tasks import TaskRunner
+    from turnlog.ui.window import MainWindow
+    from uihelpers import loopback_connector
+
+    loopback.script(Behaviour.hang(after_chunks=1, text="Streaming into the window"))
+    script = WINDOW_FIRST_SEND.format(tests=str(Path(__file__).parent),
+                                      url=loopback.base_url)
+    proc = subprocess.Popen([sys.executable, "-c", script],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "TURNLOG_HOME": str(turnlog_home),
+                                 "QT_QPA_PLATFORM": "offscreen"})
+    try:
+        loopback.wait_for_requests(1, timeout=60)
+        time.sleep(0.2)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    assert conversations(turnlog_home) == [(1, 0)]  # what the kill left
+    with TurnlogStore.open(turnlog_home) as store:  # the next start
+        window = MainWindow(store, TaskRunner(), loopback_connector(loopback.base_url))
+        qtbot.addWidget(window)
+        try:
+            qtbot.waitUntil(lambda: window.sidebar.current() is None
+                            and not store.conversations(), timeout=5000)
+            assert window.conversation is None
+        finally:
+            window.shutdown()
+    assert conversations(turnlog_home) == []
+    assert cli("list").stdout == "no conversations yet\n"
+
+
+def test_a_conversation_a_first_send_started_is_kept_once_answered(turnlog_home):
+    from datetime import UTC, datetime
+
+    from turnlog.core.model import Usage
+    from turnlog.core.send import PendingTurn
+    from turnlog.store import TurnlogStore
+
+    with TurnlogStore.open(turnlog_home) as store:
+        answered = store.create_conversation("answered", first_send=True)
+        store.commit_turn(answered.id, PendingTurn("t1", "q", "a", "m", "stop", Usage(),
+                                                   datetime.now(UTC)))
+        store.delete_turn("t1")  # emptied by hand later: still the person's conversation
+        typed = store.create_conversation("typed in", first_send=True)
+        (turnlog_home / "drafts").mkdir(exist_ok=True)
+        from turnlog.store.drafts import save_draft
+        save_draft(turnlog_home, typed.id, "my unsent question")
+        plain = store.create_conversation("made with New")
+        unanswered = store.create_conversation("unanswered", first_send=True)
+        store.check_sound()
+        assert store.sweep_unanswered() == [unanswered.id]
+        assert {c.id for c in store.conversations()} == {answered.id, typed.id, plain.id}

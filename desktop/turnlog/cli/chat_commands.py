@@ -172,6 +172,7 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
     route = connection.route
     with TurnlogStore.open(data_dir()) as store:
         store.check_sound()  # a damaged or read-only log fails before anything is sent
+        store.sweep_unanswered()  # what a window's first send left unanswered
         new: NewConversation | None = None
         if args.new:  # created only with its first answer: a failure leaves nothing behind
             first_line = draft.strip().splitlines()[0][:60] if draft.strip() else ""

@@ -45,6 +45,8 @@ from .models import ConversationRow, RequestRow, TurnRow, database
 from .pages import LogPages
 
 log = logging.getLogger(__name__)
+
+FIRST_SEND = "first_send"  # in a conversation's settings: made for a first question
 MAX_RECORDS_PER_CONVERSATION = 5_000
 PRAGMAS = {
     "journal_mode": "wal",
@@ -277,6 +279,22 @@ class TurnlogStore:
             probe.rollback()
         self._checked = True
 
+    def sweep_unanswered(self) -> list[int]:
+        """Remove the conversations a first send started that never got an answer (the
+        window was killed, or quit after it failed), unless they hold a draft someone
+        typed: a question that failed is not left behind as an empty conversation. Run
+        after `check_sound` (never into a damaged file). Returns the ids removed."""
+        with self._guard():
+            found = [int(r[0]) for r in self.db.execute_sql(
+                "SELECT id FROM conversations WHERE json_extract(settings, ?) = 1 AND NOT "
+                "EXISTS (SELECT 1 FROM turns WHERE conversation_id = conversations.id)",
+                (f"$.{FIRST_SEND}",)).fetchall()]
+        swept = [cid for cid in found if not drafts.load_draft(self.home, cid).strip()
+                 and self.discard_if_empty(cid)]
+        for cid in swept:
+            drafts.remove_draft(self.home, cid)
+        return swept
+
     @property
     def damage(self) -> DatabaseCorrupt | None:
         """The damage found by `check_sound`, if any (writes are refused with it)."""
@@ -290,15 +308,22 @@ class TurnlogStore:
         system_prompt: str = "",
         model: str = "",
         settings: ConversationSettings | None = None,
+        first_send: bool = False,
     ) -> Conversation:
+        """A new, empty conversation. `first_send`: it is made for a question about to be
+        sent; until that (or a later) question is answered, `sweep_unanswered` may remove
+        it (the mark sits in its settings, so it is written with the row itself)."""
         self._need_writer()
         stamp = rows.now_iso()
+        stored = (settings or ConversationSettings()).to_json()
+        if first_send:
+            stored[FIRST_SEND] = True
         with self._guard(), self.db.atomic():
             row = ConversationRow.create(
                 title=title,
                 system_prompt=system_prompt,
                 model=model,
-                settings=json.dumps((settings or ConversationSettings()).to_json()),
+                settings=json.dumps(stored),
                 created_at=stamp,
                 updated_at=stamp,
             )
@@ -490,9 +515,14 @@ class TurnlogStore:
                 created_at=pending.created_at.isoformat(timespec="microseconds"),
                 usage=json.dumps(usage) if usage else None,
             )
-            ConversationRow.update(
-                next_ordinal=ordinal + 1, updated_at=rows.now_iso()
-            ).where(ConversationRow.id == conversation_id).execute()
+            changes: dict[Any, Any] = {ConversationRow.next_ordinal: ordinal + 1,
+                                       ConversationRow.updated_at: rows.now_iso()}
+            if ordinal == 1 and f'"{FIRST_SEND}"' in conv.settings:
+                # Answered: no longer a conversation a first send left behind.
+                changes[ConversationRow.settings] = fn.json_remove(
+                    ConversationRow.settings, f"$.{FIRST_SEND}")
+            ConversationRow.update(changes).where(
+                ConversationRow.id == conversation_id).execute()
         return rows.turn(row)
 
     def import_turns(

@@ -149,6 +149,7 @@ class MainWindow(QMainWindow):
         session.finished.connect(self.drafts.sent)
         session.crashed.connect(self._send_crashed)
         session.discarded.connect(self._send_discarded)
+        self.faults.swept.connect(self._changed)
 
     def focus_search(self) -> None:
         self.sidebar_dock.show()
@@ -264,7 +265,8 @@ class MainWindow(QMainWindow):
             self._storage_failed(error)
 
         self._send_after_load = -1  # creating
-        operations.create_conversation(self.store, title, self.history.default_model()).run(
+        operations.create_conversation(self.store, title, self.history.default_model(),
+                                       first_send=True).run(
             self.runner, on_success=created, on_failure=failed)
 
     def rename_conversation(self, conversation: Conversation) -> None:
