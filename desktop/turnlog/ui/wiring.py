@@ -1,0 +1,38 @@
+"""How the window's parts talk: every signal the main window connects, in one place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def wire(window: Any) -> None:
+    """Connect the sidebar, history actions, composer, banner and send session of `window`
+    (the main window; not imported here, which would make an import cycle)."""
+    sidebar, history, session = window.sidebar, window.history, window.session
+    sidebar.selected.connect(window._select)
+    sidebar.new_requested.connect(history.new_conversation)
+    sidebar.rename_requested.connect(history.rename_conversation)
+    sidebar.delete_requested.connect(history.delete_conversation)
+    sidebar.search_changed.connect(lambda _text: window.refresh_conversations())
+    window.view.delete_requested.connect(history.delete_turn)
+    window.banner.retry.connect(window.send)
+    window.composer.send_requested.connect(window.send)
+    window.composer.stop_requested.connect(window.stop)
+    window.composer.draft_changed.connect(window.preview.draft_edited)
+    window.inspector.what_if_changed.connect(window.set_what_if)
+    history.changed.connect(window._changed)
+    history.closing.connect(window._close_conversation)
+    history.status.connect(lambda text: window.statusBar().showMessage(text))  # made lazily
+    history.problem.connect(window.banner.show_text)
+    history.failed.connect(window._storage_failed)
+    history.delete_failed.connect(window._delete_failed)
+    session.running_changed.connect(window._running_changed)
+    session.status.connect(window.stage_line.setText)
+    session.stage_entered.connect(lambda _stage, words: window.stage_entered.emit(words))
+    session.streamed.connect(window.transcript.append_pending)
+    session.projected.connect(window.preview.show_sent)
+    session.finished.connect(window._sent)
+    session.finished.connect(window.drafts.sent)
+    session.crashed.connect(window._send_crashed)
+    session.discarded.connect(window._send_discarded)
+    window.faults.swept.connect(window._changed)  # conversations a first send left behind
