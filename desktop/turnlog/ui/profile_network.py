@@ -51,7 +51,7 @@ class NetworkRows:
         self.ca_choose = QPushButton("Choose…", parent)
         self.ca_choose.clicked.connect(self.choose_ca_file)
         self.ca_row.addWidget(self.ca_choose)
-        form.addRow("&CA certificate:", self.ca_row)
+        form.addRow("CA certificate:", self.ca_row)
         self.first_token = QSpinBox(parent)
         self.first_token.setAccessibleName("Time to first token")
         self.first_token.setRange(0, 86400)
