@@ -24,7 +24,7 @@ import tempfile
 import threading
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -91,7 +91,21 @@ class Profile:
     context_window: int | None = None
     stream: bool = True
     model_path: str | None = None
-    network: NetworkSettings = NetworkSettings()
+    # How to talk to the server (see `NetworkSettings`; `network` groups them).
+    first_token_timeout_s: float | None = None
+    retry: bool = True
+    allow_insecure_key: bool = False
+    ca_file: str | None = None
+
+    @property
+    def network(self) -> NetworkSettings:
+        return NetworkSettings(self.first_token_timeout_s, self.retry,
+                               self.allow_insecure_key, self.ca_file)
+
+    def with_network(self, network: NetworkSettings) -> Profile:
+        return replace(self, first_token_timeout_s=network.first_token_timeout_s,
+                       retry=network.retry, allow_insecure_key=network.allow_insecure_key,
+                       ca_file=network.ca_file)
 
     @property
     def server(self) -> Preset:
@@ -134,7 +148,8 @@ class Profile:
         if model_path is not None and (not isinstance(model_path, str) or not model_path):
             raise ValueError(f"profile “{data['name']}” has an invalid model file")
         return cls(data["id"], data["name"], data["preset"], data["base_url"], data["model"],
-                   window, stream, model_path, NetworkSettings.from_json(data, data["name"]))
+                   window, stream, model_path).with_network(
+                       NetworkSettings.from_json(data, data["name"]))
 
 
 def check_base_url(url: str) -> str:
@@ -155,7 +170,7 @@ def new_profile(preset: Preset, *, model: str, name: str | None = None,
     """A profile with a fresh id, using the preset's address unless one is given."""
     url = check_base_url(base_url if base_url is not None else preset.base_url)
     return Profile(uuid.uuid4().hex, name or preset.name, preset.id, url, model.strip(),
-                   context_window, stream, network=network or NetworkSettings())
+                   context_window, stream).with_network(network or NetworkSettings())
 
 
 def builtin_profile(model_path: str | None = None, *, name: str | None = None,

@@ -248,7 +248,7 @@ def run_profile_add(args: argparse.Namespace) -> int:
             print(f"error: {err}", file=sys.stderr)
             return 2
     try:
-        profile = replace(profile, network=network_settings(args))
+        profile = profile.with_network(network_settings(args))
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -497,7 +497,7 @@ class SettingsDialog(QDialog):
     def _chosen_profile(self) -> tuple[Profile, str]:
         """The profile as the dialog now describes it, and the conversation's model."""
         profile, model = self._described_profile()
-        return replace(profile, network=self.network.settings(profile.builtin)), model
+        return profile.with_network(self.network.settings(profile.builtin)), model
 
     def _described_profile(self) -> tuple[Profile, str]:
         preset = preset_by_id(str(self.preset.currentData()))
