@@ -71,6 +71,7 @@ class Behaviour:
     stream: bool | None = None
     after_chunks: int | None = None
     size: int = 0
+    reasoning: str = ""
 
     # -- answers ------------------------------------------------------------------------
 
@@ -86,13 +87,16 @@ class Behaviour:
         done: bool = True,
         model: str = DEFAULT_MODEL,
         stream: bool | None = None,
+        reasoning: str = "",
     ) -> Behaviour:
         """A complete answer: `text` split into `chunks` deltas when streaming, then the
         finish reason, a usage chunk if `usage` is given, and `[DONE]` unless `done` is
-        False. `delay_s` pauses before each delta."""
+        False. `delay_s` pauses before each delta. With `reasoning`, a reasoning model's
+        thought comes first, as DeepSeek sends it: `chunks` deltas of `reasoning_content`
+        (with `content` null) before the answer's, or `message.reasoning_content`."""
         return cls("answer", text=text, chunks=max(1, chunks), usage=usage,
                    finish_reason=finish_reason, delay_s=delay_s, done=done, model=model,
-                   stream=stream)
+                   stream=stream, reasoning=reasoning)
 
     @classmethod
     def slow(cls, text: str, *, delay_s: float = 0.2, chunks: int = 5,
@@ -498,10 +502,17 @@ class _Handler(BaseHTTPRequestHandler):
             self._event(_chunk(b.model, {"role": "assistant", "content": None, "tool_calls": [
                 {"index": 0, "id": "call_loopback", "type": "function", "function": call}]}))
         else:
+            thought = _split(b.reasoning, b.chunks) if b.reasoning else []
+            for index, piece in enumerate(thought):
+                self._pause(b.delay_s)
+                delta: dict[str, Any] = {"content": None, "reasoning_content": piece}
+                if index == 0:
+                    delta["role"] = "assistant"
+                self._event(_chunk(b.model, delta))
             for index, piece in enumerate(_split(b.text, b.chunks)):
                 self._pause(b.delay_s)
                 delta = {"content": piece}
-                if index == 0:
+                if index == 0 and not thought:
                     delta["role"] = "assistant"
                 self._event(_chunk(b.model, delta))
         if b.finish_reason is not None:
@@ -533,6 +544,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _json_answer(self, b: Behaviour) -> None:
         self._pause(b.delay_s)
         message: dict[str, Any] = {"role": "assistant", "content": b.text}
+        if b.reasoning:
+            message["reasoning_content"] = b.reasoning
         if b.kind == "tool_calls":
             message = {"role": "assistant", "content": None, "tool_calls": [
                 {"id": "call_loopback", "type": "function", "function": json.loads(b.body)}]}

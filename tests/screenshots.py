@@ -11,6 +11,8 @@ loopback server so the marks show a real request, and saves
     failure-banner.png     a failed request: the banner, the partial answer, the draft
     compaction-1280x720.png  turns in the summary beside turns sent verbatim, and the
                            summary's provenance in the inspector
+    picker-1280x720.png    the header's profile and model pickers (the model list open),
+                           the sampling settings, and a reasoning model's folded thought
 
 Fonts come from the system (Noto Sans CJK and Noto Color Emoji are expected).
 """
@@ -214,10 +216,80 @@ def child(out: Path) -> int:
         shoot(window, "compaction-1280x720.png")
         window.shutdown()
         window.close()
+        picker_shot(store, server, out, until, settle)
     store.close()
     QApplication.processEvents()
     del app
     return 0
+
+
+THOUGHT = ("用户问的是明天杭州的天气。我无法查询实时天气，但可以根据四月的气候给出建议："
+           "气温大约 15–22°C，常有小雨，所以要提醒带伞。The user writes in Chinese, so I "
+           "answer in Chinese and keep it short.")
+
+
+def picker_shot(store, server, out: Path, until, settle) -> None:
+    """The header: two profiles, the model list as the server lists it, the sampling
+    settings open, and a reasoning model's turn with its thought folded (then opened)."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtGui import QGuiApplication
+
+    from loopback import Behaviour
+    from turnlog.core.model import ConversationSettings
+    from turnlog.paths import data_dir
+    from turnlog.profiles import ProfileStore, new_profile
+    from turnlog.providers import CUSTOM, DEEPSEEK
+    from turnlog.secrets import SessionKeys
+    from turnlog.ui.connection import ProviderConnector
+    from turnlog.ui.provider_setup import ProviderSetup
+    from turnlog.ui.tasks import TaskRunner
+    from turnlog.ui.window import MainWindow
+
+    server.models = ["deepseek-reasoner", "deepseek-chat",
+                     {"id": "qwen3-32b", "max_model_len": 32_768}]
+    profiles = ProfileStore(data_dir())
+    local = new_profile(DEEPSEEK, model="deepseek-chat", name="DeepSeek",
+                        base_url=server.base_url)
+    profiles.save([local, new_profile(CUSTOM, model="qwen2.5-7b-instruct",
+                                      name="Local server", base_url=server.base_url)])
+    keys = SessionKeys()
+    keys.set(local.id, "sk-screenshot-only")
+    setup = ProviderSetup(profiles, QSettings(str(data_dir() / "shots.ini"),
+                                              QSettings.Format.IniFormat), keyring=keys)
+    setup.set_active(local.id)
+    conversation = store.create_conversation(
+        "明天的天气 · Tomorrow", model="deepseek-reasoner",
+        settings=ConversationSettings(temperature=0.6, top_p=0.95, output_reserve=2048))
+    window = MainWindow(store, TaskRunner(), ProviderConnector(setup.config, setup.keys),
+                        setup=setup)
+    window.resize(1280, 720)
+    window.show()
+    window.refresh_conversations(select_id=conversation.id)
+    until(lambda: window.conversation is not None and window.conversation.id == conversation.id)
+    server.script(Behaviour.answer("明天杭州可能有小雨，气温 15–22°C，出门记得带伞 ☔。",
+                                   reasoning=THOUGHT,
+                                   usage={"prompt_tokens": 24, "completion_tokens": 96,
+                                          "total_tokens": 120}))
+    window.composer.set_draft("明天杭州天气怎么样？")
+    window.send()
+    until(lambda: not window.running)
+    header = window.centre.header
+    header.sampling.click()
+    window.composer.set_draft("那后天呢？")
+    window.refresh_preview()
+    header.model.showPopup()
+    until(lambda: header.model.count() == 3)
+    settle(600)
+    if not header.model.view().isVisible():
+        raise SystemExit("the model list did not open again once filled")
+    geometry = window.frameGeometry()
+    shot = QGuiApplication.primaryScreen().grabWindow(
+        0, geometry.x(), geometry.y(), window.width(), window.height())
+    shot.save(str(out / "picker-1280x720.png"))
+    print("saved", out / "picker-1280x720.png")
+    header.model.hidePopup()
+    window.shutdown()
+    window.close()
 
 
 if __name__ == "__main__":

@@ -52,6 +52,7 @@ options_st = st.builds(
     include_usage=st.booleans(),
     max_tokens=st.none() | st.integers(1, 1_000_000),
     temperature=st.none() | st.floats(0, 2, allow_nan=False, allow_infinity=False),
+    top_p=st.none() | st.floats(0, 1, allow_nan=False, allow_infinity=False),
 )
 models = st.text(
     alphabet=st.one_of(st.sampled_from(TRICKY), st.characters(codec="utf-8")),
@@ -69,6 +70,8 @@ def expected_object(model, messages, options):
         obj["max_tokens"] = options.max_tokens
     if options.temperature is not None:
         obj["temperature"] = options.temperature
+    if options.top_p is not None:
+        obj["top_p"] = options.top_p
     return obj
 
 

@@ -31,6 +31,12 @@ def secrets_for(tag: str, n: int) -> tuple[str, str]:
             f"ORCHID-17-SECRET-{tag}{n:03d}A 秘密答复{tag}{n:03d}答 🔐{tag}{n:03d}🔐")
 
 
+def reasoning_for(tag: str, n: int) -> str:
+    """What a reasoning model thought before answering: stored with the turn, so a delete
+    must remove it as it removes the question and the answer."""
+    return f"ORCHID-17-SECRET-{tag}{n:03d}R 思考过程{tag}{n:03d}想 💭{tag}{n:03d}💭"
+
+
 def current_question(tag: str) -> str:
     return f"ORCHID-17-SECRET-{tag}999Q-current"
 
@@ -67,7 +73,8 @@ def seeded(home: Path) -> dict[str, object]:
             for i in range(1, 31):
                 q, a = secrets_for(tag, i)
                 store.commit_turn(conv.id, PendingTurn(f"{tag}{i}", q + " " + "x" * 200, a,
-                                                       "m", "stop", Usage(), datetime.now(UTC)))
+                                                       "m", "stop", Usage(), datetime.now(UTC),
+                                                       reasoning=reasoning_for(tag, i)))
             costs = CostIndex()
             sender = Sender(store, echo, costs=costs,
                             compactor=Compactor(store, echo, costs=costs))
@@ -83,7 +90,7 @@ def seeded(home: Path) -> dict[str, object]:
 
 
 def strings(tag: str, ordinals) -> list[str]:
-    return [s for i in ordinals for s in secrets_for(tag, i)]
+    return [s for i in ordinals for s in (*secrets_for(tag, i), reasoning_for(tag, i))]
 
 
 def projected_text(home: Path, cid: int) -> str:
@@ -108,7 +115,8 @@ def test_delete_one_turn_removes_it_and_its_summary(turnlog_home):
     kept = strings("A", [1, *range(3, 31)]) + strings("B", range(1, 31))
     assert all(scan(turnlog_home, [s]) for s in kept)
     text = projected_text(turnlog_home, ids["A"])
-    assert all(s in text for s in strings("A", [1, 3, 30]))
+    assert all(s in text for i in (1, 3, 30) for s in secrets_for("A", i))
+    assert "ORCHID-17-SECRET-A001R" not in text  # the reasoning is kept, never sent
     assert projected_text(turnlog_home, ids["B"]).count("ORCHID-17-SECRET-B") == 61
 
 
@@ -196,7 +204,7 @@ def test_export_before_delete(turnlog_home, fmt):
                           "--format", fmt], capture_output=True, text=True, timeout=60,
                          env=os.environ.copy())
     assert out.returncode == 0
-    assert all(s in out.stdout for s in strings("A", [1, 30]))
+    assert all(s in out.stdout for i in (1, 30) for s in secrets_for("A", i))
     if fmt == "markdown":
         assert out.stdout.startswith("# conversation A") and "## Turn 30" in out.stdout
 

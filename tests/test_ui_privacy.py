@@ -207,7 +207,10 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
                                   settings=ConversationSettings(max_bytes=8_000)))
     # Summaries and answers echo the secrets, so derived data holds them too.
     echo = " ".join(secrets_for("A", 1) + secrets_for("B", 1))
-    loopback.default = Behaviour.answer(f"- {echo}")
+    # A reasoning model's thought is kept with each answered turn: it must go too.
+    thought = "ORCHID-17-SECRET-R555 思考过程 💭R555💭"
+    needles.append(thought)
+    loopback.default = Behaviour.answer(f"- {echo}", reasoning=thought)
     window = MainWindow(store, TaskRunner(), ProviderConnector(setup.config, setup.keys),
                         setup=setup)
     qtbot.addWidget(window)
@@ -221,6 +224,7 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
             send(qtbot, window, question)
             assert window.shown.projection.summarized, "the send must make a summary"
             assert store.requests(conversation.id)
+            assert store.turns(conversation.id)[-1].reasoning == thought
         assert len(store.latest_summary(conversations[0].id).content) > 0
         draft = "ORCHID-17-SECRET-D777Q-unsent draft"  # kept on disk until deleted
         needles.append(draft)

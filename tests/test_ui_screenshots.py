@@ -27,3 +27,4 @@ def test_screenshots_are_written_at_the_promised_sizes(tmp_path):
     assert png_size(tmp_path / "main-1280x720.png") == (1280, 720)
     assert png_size(tmp_path / "narrow-480x844.png") == (480, 844)
     assert png_size(tmp_path / "failure-banner.png") == (1280, 720)
+    assert png_size(tmp_path / "picker-1280x720.png") == (1280, 720)

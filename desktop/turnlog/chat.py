@@ -105,8 +105,9 @@ def options_for(conversation: Conversation, *, include_usage: bool = False,
     return RequestOptions(
         stream=settings.stream,
         include_usage=route.include_usage if route is not None else include_usage,
-        max_tokens=settings.output_reserve,
+        max_tokens=settings.output_reserve if settings.send_max_tokens else None,
         temperature=settings.temperature,
+        top_p=settings.top_p,
     )
 
 
@@ -137,8 +138,10 @@ def budget_for(conversation: Conversation, route: Route) -> Budget:
 
 
 def request_for(
-    conversation: Conversation, question: str, route: Route, *, turn_id: str | None = None
+    conversation: Conversation, question: str, route: Route, *, turn_id: str | None = None,
+    replaces: str | None = None,
 ) -> SendRequest:
+    """The candidate for `question`; with `replaces`, a new version of that (last) turn."""
     return SendRequest(
         conversation,
         question,
@@ -146,6 +149,7 @@ def request_for(
         budget_for(conversation, route),
         options_for(conversation, route=route),
         turn_id=turn_id or uuid.uuid4().hex,
+        replaces=replaces,
     )
 
 

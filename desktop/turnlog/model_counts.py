@@ -169,9 +169,14 @@ class ObservingProvider:
         self.profile_id = profile_id
 
     def complete(self, body: bytes, *, on_delta: Callable[[str], None],
-                 cancel: CancelToken) -> Reply:
+                 cancel: CancelToken, on_reasoning: Callable[[str], None] | None = None
+                 ) -> Reply:
         try:
-            reply = self.inner.complete(body, on_delta=on_delta, cancel=cancel)
+            if on_reasoning is None:
+                reply = self.inner.complete(body, on_delta=on_delta, cancel=cancel)
+            else:
+                reply = self.inner.complete(body, on_delta=on_delta, cancel=cancel,
+                                            on_reasoning=on_reasoning)
         except ProviderFailure as err:
             if err.failure.context_window is not None:
                 self.counts.overflowed(self.profile_id, body, err.failure.context_window)

@@ -6,6 +6,8 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     schema  commit   what it added
     v1      8d40368  conversations, turns, request records
     v2      e137364  rolling summaries
+    v3      df648e8  supersede records, fork provenance (V_VERSIONS)
+    v4      (header picker merge)  a reasoning model's reasoning (V_REASONING)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has

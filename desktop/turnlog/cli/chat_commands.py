@@ -22,6 +22,7 @@ from ..chat import (
     sender_for,
 )
 from ..core.failures import FailureKind, ProviderFailure
+from ..core.model import Turn
 from ..core.projection import CostIndex
 from ..core.provider import CancelToken
 from ..core.send import Committed, Stage
@@ -54,8 +55,14 @@ def register(sub: Any) -> None:
     where.add_argument("--new", action="store_true", help="start a new conversation")
     p.add_argument("--title", metavar="T", help="title of the new conversation")
     p.add_argument("--profile", metavar="P", help="provider profile name or id")
-    p.add_argument("text", metavar="TEXT",
+    p.add_argument("text", metavar="TEXT", nargs="?",
                    help="the question, or - to read it from standard input")
+    again = p.add_mutually_exclusive_group()
+    again.add_argument("--regenerate", action="store_true",
+                       help="ask the last question again; the new answer supersedes the last "
+                       "turn (no TEXT)")
+    again.add_argument("--edit-last", action="store_true",
+                       help="send TEXT as a new version of the last turn, superseding it")
     p.add_argument("--raw", action="store_true",
                    help="write the answer as it is, control characters included")
     p.add_argument("--no-retry", action="store_true",
@@ -110,7 +117,15 @@ def fail(kind: str, message: str, draft: str | None = None, code: int = EXIT_FAI
 
 
 def run_ask(args: argparse.Namespace) -> int:
-    draft = sys.stdin.read().removesuffix("\n") if args.text == "-" else args.text
+    if (args.regenerate or args.edit_last) and args.conversation is None:
+        print("error: --regenerate and --edit-last need --conversation ID", file=sys.stderr)
+        return 2
+    if (args.text is None) != bool(args.regenerate):
+        print("error: " + ("--regenerate takes no TEXT" if args.regenerate else
+                           "give the question as TEXT (or - for standard input)"),
+              file=sys.stderr)
+        return 2
+    draft = sys.stdin.read().removesuffix("\n") if args.text == "-" else (args.text or "")
     args.draft = draft  # given back by any failure, also one caught above this function
     try:
         profiles = ProfileStore(data_dir()).list()
@@ -181,7 +196,17 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
             conversation = new.draft
         else:
             conversation = store.conversation(args.conversation)
-        request = request_for(conversation, draft, route)
+        replaces, replaces_ordinal = None, 0
+        if args.regenerate or args.edit_last:
+            last = _last_turn(store, conversation.id)
+            if last is None:
+                return fail(FailureKind.BLANK_QUESTION.value,
+                            "This conversation has no turn to make a new version of.",
+                            draft or None)
+            replaces, replaces_ordinal = last.id, last.ordinal
+            if args.regenerate:
+                draft = args.draft = last.question
+        request = request_for(conversation, draft, route, replaces=replaces)
         if not request.model:
             return fail(FailureKind.MODEL_NOT_FOUND.value,
                         f"No model set: give profile “{profile.name}” a --model.", draft)
@@ -211,13 +236,21 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
     if isinstance(outcome, Committed):
         if not streamed:
             print(safe(outcome.turn.answer))
-        print(f"saved as turn {outcome.turn.ordinal} ({outcome.turn.id})", file=sys.stderr)
+        replaced = f", a new version of turn {replaces_ordinal}" if replaces_ordinal else ""
+        print(f"saved as turn {outcome.turn.ordinal} ({outcome.turn.id}){replaced}",
+              file=sys.stderr)
         return 0
     failure = outcome.failure
     code = EXIT_REFUSED if failure.kind is FailureKind.REFUSED else EXIT_FAILED
     if streamed:
         print("(the text above was not saved)", file=sys.stderr)
     return fail(failure.name, failure.message(), outcome.draft, code)
+
+
+def _last_turn(store: TurnlogStore, conversation_id: int) -> Turn | None:
+    """The newest turn of the active line."""
+    line = store.log(conversation_id)
+    return line[len(line) - 1] if len(line) else None
 
 
 def read_key(args: argparse.Namespace) -> str | None:

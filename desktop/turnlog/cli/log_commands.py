@@ -19,9 +19,11 @@ from ..chat import (  # options_for: the window imports it here
 )
 from ..core.budget import InvalidBudget
 from ..core.compaction import preview
-from ..core.model import Usage
+from ..core.failures import StoreError
+from ..core.model import Conversation, Usage
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import PendingTurn, check_question
+from ..core.versions import ForkOrigin, Versions, active_line, restore_order
 from ..export import FORMAT_VERSION, FORMATS, export_text
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
@@ -97,6 +99,18 @@ def default_route(wanted: str | None) -> Route:
                          ModelCounts(FactStore.in_dir(data_dir())))
 
 
+def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conversation:
+    """The conversation with the limits given on the command line."""
+    overrides: dict[str, Any] = {}
+    if args.max_bytes is not None:
+        overrides["max_bytes"] = args.max_bytes
+    if args.window is not None:
+        overrides["context_window"] = args.window
+    if args.output_reserve is not None:
+        overrides["output_reserve"] = args.output_reserve
+    return replace(conversation, settings=replace(conversation.settings, **overrides))
+
+
 def run_project(args: argparse.Namespace) -> int:
     problem = check_question(args.question)
     if problem is not None:
@@ -108,18 +122,12 @@ def run_project(args: argparse.Namespace) -> int:
         print("error: storage_damaged: a projection needs every turn; export what can be "
               "read instead", file=sys.stderr)
         return 1
-    conversation, turns = found.conversation, found.turns
+    conversation = found.conversation
     with TurnlogStore.open(data_dir(), readonly=True) as store:
         cached = store.latest_summary(conversation.id)  # the summary a send would reuse
-    settings = conversation.settings
-    overrides: dict[str, Any] = {}
-    if args.max_bytes is not None:
-        overrides["max_bytes"] = args.max_bytes
-    if args.window is not None:
-        overrides["context_window"] = args.window
-    if args.output_reserve is not None:
-        overrides["output_reserve"] = args.output_reserve
-    conversation = replace(conversation, settings=replace(settings, **overrides))
+        versions = store.versions(conversation.id)
+    turns = active_line(found.turns, versions)  # superseded versions are never sent
+    conversation = _with_limits(conversation, args)
     route = default_route(args.profile)
     try:
         request = request_for(conversation, args.question, route)
@@ -151,6 +159,8 @@ def run_project(args: argparse.Namespace) -> int:
             "sent": list(projection.sent),
             "summarized": list(summarized),
             "left_out": left_out,
+            "superseded": sorted(t.ordinal for t in found.turns
+                                 if versions.is_superseded(t.id)),
             "summary": planned.summary_json(),
             "final": planned.final,
             "body": projection.body.decode("utf-8"),
@@ -255,15 +265,23 @@ def run_import(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError, ImportError_) as err:
         print(f"error: cannot import {args.file}: {err}", file=sys.stderr)
         return 1
+    try:
+        replaced = _superseded_by(lines)
+    except ImportError_ as err:
+        print(f"error: cannot import {args.file}: {err}", file=sys.stderr)
+        return 1
     model = args.model or str(header.get("model") or "")
     with TurnlogStore.open(data_dir()) as store:
         pending = []
         taken: set[str] = set()
+        new_ids: dict[str, str] = {}  # the file's ids → the ids stored
         for obj in lines:
             turn_id = obj.get("id") or uuid.uuid4().hex
             if turn_id in taken or store.turn_exists(turn_id):
                 turn_id = uuid.uuid4().hex  # ids are global; a re-import gets fresh ones
             taken.add(turn_id)
+            if isinstance(obj.get("id"), str):
+                new_ids[obj["id"]] = turn_id
             pending.append(
                 PendingTurn(
                     id=turn_id,
@@ -280,9 +298,31 @@ def run_import(args: argparse.Namespace) -> int:
             system_prompt=str(header.get("system") or ""),
             model=model,
             turns=pending,
+            superseded_by={new_ids[old]: new_ids[new] for old, new in replaced.items()},
         )
     print(conversation.id)
     return 0
+
+
+def _superseded_by(lines: list[dict[str, Any]]) -> dict[str, str]:
+    """The file's "A was superseded by B" pairs (ids as in the file), checked: both turns
+    in the file, no loop."""
+    ids = {obj["id"] for obj in lines if isinstance(obj.get("id"), str)}
+    replaced: dict[str, str] = {}
+    for number, obj in enumerate(lines, start=1):
+        by = obj.get("superseded_by")
+        if by is None:
+            continue
+        if not isinstance(by, str) or by not in ids or obj.get("id") not in ids \
+                or by == obj.get("id"):
+            raise ImportError_(f"turn {number}: 'superseded_by' must name another turn's "
+                               "id in this file")
+        replaced[obj["id"]] = by
+    try:
+        restore_order(replaced)
+    except ValueError as err:
+        raise ImportError_(str(err)) from None
+    return replaced
 
 
 def _time(value: Any) -> datetime:
@@ -301,6 +341,16 @@ def _read_conversation(conversation_id: int) -> Readable:
         return store.readable(conversation_id)
 
 
+def _versions(conversation_id: int) -> Versions:
+    """The conversation's versions; none when its records cannot be read (a damaged file:
+    every turn that can be read is shown, unmarked)."""
+    try:
+        with TurnlogStore.open(data_dir(), readonly=True) as store:
+            return store.versions(conversation_id)
+    except StoreError:
+        return Versions((), {})
+
+
 def _report_skipped(found: Readable) -> int:
     """Tell about rows that could not be read (stderr, one line each); the exit status."""
     if not found.skipped:
@@ -315,7 +365,8 @@ def _report_skipped(found: Readable) -> int:
 def run_export(args: argparse.Namespace) -> int:
     found = _read_conversation(args.conversation)
     safe = safe_for(sys.stdout, raw=args.raw)
-    sys.stdout.write(safe(export_text(found.conversation, found.turns, args.format)))
+    versions = _versions(args.conversation)
+    sys.stdout.write(safe(export_text(found.conversation, found.turns, args.format, versions)))
     sys.stdout.flush()
     return _report_skipped(found)
 
@@ -337,6 +388,14 @@ def run_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _origin(conversation_id: int) -> ForkOrigin | None:
+    try:
+        with TurnlogStore.open(data_dir(), readonly=True) as store:
+            return store.fork_origin(conversation_id)
+    except StoreError:
+        return None
+
+
 def run_show(args: argparse.Namespace) -> int:
     found = _read_conversation(args.conversation)
     conversation = found.conversation
@@ -345,8 +404,19 @@ def run_show(args: argparse.Namespace) -> int:
                f"{conversation.model or 'not set'})"))
     if conversation.system_prompt:
         print(safe(f"\nsystem: {conversation.system_prompt}"))
+    versions, origin = _versions(conversation.id), _origin(conversation.id)
+    if origin is not None:
+        print(safe(f"\n({origin.describe()})"))
+    ordinals = {t.id: t.ordinal for t in found.turns}
     for turn in found.turns:
-        print(safe(f"\n## turn {turn.ordinal}  [{turn.id}]\n\n> {turn.question}\n\n"
+        mark = ""
+        if versions.is_superseded(turn.id):
+            by = ordinals.get(versions.active_of(turn.id), "?")
+            mark = f"  (*replaced*: turn {by} is the version in use)"
+        elif len(versions.group(turn.id)) > 1:
+            group = versions.group(turn.id)
+            mark = f"  (version {group.index(turn.id) + 1} of {len(group)})"
+        print(safe(f"\n## turn {turn.ordinal}  [{turn.id}]{mark}\n\n> {turn.question}\n\n"
                    f"{turn.answer}"))
     sys.stdout.flush()
     return _report_skipped(found)

@@ -23,6 +23,10 @@ def register(sub: Any) -> None:
     scope.add_argument("--conversation", type=int, metavar="ID")
     scope.add_argument("--all", action="store_true", help="every conversation")
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p.add_argument("--with-forks", action="store_true",
+                   help="with --conversation: also delete the forks holding copies of its turns")
+    p.add_argument("--only-this-version", action="store_true",
+                   help="with --turn: keep the turn's other versions (by default they go too)")
     p.add_argument(
         "--keys", action="store_true",
         help="with --all: also remove the provider API keys from the keyring",
@@ -40,15 +44,21 @@ def run_delete(args: argparse.Namespace) -> int:
     if args.keys and not args.all:
         print("error: --keys goes with --all", file=sys.stderr)
         return 2
+    if args.with_forks and args.conversation is None:
+        print("error: --with-forks goes with --conversation", file=sys.stderr)
+        return 2
     with TurnlogStore.open(data_dir()) as store:
         counts: DeletionCounts
+        with_versions = not args.only_this_version
         if args.turn:
-            counts = store.preview_delete_turn(args.turn)
-            what = f"turn {args.turn}"
+            counts = store.preview_delete_turn(args.turn, with_versions=with_versions)
+            what = f"turn {args.turn}" + ("" if counts.turns == 1 else " and its other versions")
         elif args.conversation is not None:
-            counts = store.preview_delete_conversation(args.conversation)
+            counts = store.preview_delete_conversation(args.conversation,
+                                                       with_forks=args.with_forks)
             title = store.conversation(args.conversation).title
             what = f"conversation {args.conversation} ({title})"
+            _name_forks(store, args.conversation, args.with_forks)
         else:
             counts = store.preview_delete_all()
             what = "all history"
@@ -58,15 +68,26 @@ def run_delete(args: argparse.Namespace) -> int:
             print("nothing deleted", file=sys.stderr)
             return 1
         if args.turn:
-            _, done = store.delete_turn(args.turn)
+            _, done = store.delete_turn(args.turn, with_versions=with_versions)
         elif args.conversation is not None:
-            done = store.delete_conversation(args.conversation)
+            done = store.delete_conversation(args.conversation, with_forks=args.with_forks)
         else:
             done = store.delete_all()
     print(f"deleted {done.describe()}")
     if args.all:
         return _delete_keys(args)
     return 0
+
+
+def _name_forks(store: TurnlogStore, conversation_id: int, with_forks: bool) -> None:
+    """Say which forks hold copies of the conversation's turns, and what happens to them."""
+    forks = store.forks(conversation_id)
+    if not forks:
+        return
+    names = ", ".join(f"{f.id} ({f.title})" for f in forks)
+    fate = "they are deleted too" if with_forks else \
+        "they stay (add --with-forks to delete them too)"
+    print(f"{len(forks)} fork(s) hold copies of its turns: {names}; {fate}", file=sys.stderr)
 
 
 def _delete_keys(args: argparse.Namespace) -> int:

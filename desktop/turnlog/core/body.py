@@ -35,6 +35,7 @@ class RequestOptions:
     include_usage: bool = False
     max_tokens: int | None = None
     temperature: float | None = None
+    top_p: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"stream": self.stream}
@@ -44,6 +45,8 @@ class RequestOptions:
             out["max_tokens"] = self.max_tokens
         if self.temperature is not None:
             out["temperature"] = self.temperature
+        if self.top_p is not None:
+            out["top_p"] = self.top_p
         return out
 
 

@@ -17,11 +17,14 @@ class Usage:
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     total_tokens: int | None = None
+    # Of the completion tokens, those a reasoning model spent thinking (OpenAI and
+    # DeepSeek: `completion_tokens_details.reasoning_tokens`).
+    reasoning_tokens: int | None = None
 
     @property
     def known(self) -> bool:
         return any(v is not None for v in (self.prompt_tokens, self.completion_tokens,
-                                           self.total_tokens))
+                                           self.total_tokens, self.reasoning_tokens))
 
     def to_json(self) -> dict[str, int] | None:
         if not self.known:
@@ -33,6 +36,8 @@ class Usage:
             out["completion_tokens"] = self.completion_tokens
         if self.total_tokens is not None:
             out["total_tokens"] = self.total_tokens
+        if self.reasoning_tokens is not None:
+            out["reasoning_tokens"] = self.reasoning_tokens
         return out
 
     @classmethod
@@ -40,11 +45,15 @@ class Usage:
         if not isinstance(data, dict):
             return UNKNOWN_USAGE
 
-        def num(key: str) -> int | None:
-            value = data.get(key)
+        def num(key: str, source: Any = data) -> int | None:
+            value = source.get(key) if isinstance(source, dict) else None
             return value if isinstance(value, int) and not isinstance(value, bool) else None
 
-        return cls(num("prompt_tokens"), num("completion_tokens"), num("total_tokens"))
+        reasoning = num("reasoning_tokens")
+        if reasoning is None:
+            reasoning = num("reasoning_tokens", data.get("completion_tokens_details"))
+        return cls(num("prompt_tokens"), num("completion_tokens"), num("total_tokens"),
+                   reasoning)
 
 
 UNKNOWN_USAGE = Usage()
@@ -62,6 +71,9 @@ class Turn:
     finish_reason: str
     created_at: datetime
     usage: Usage = UNKNOWN_USAGE
+    # What a reasoning model streamed before its answer (`reasoning_content`): kept with
+    # the turn, deleted with it, never sent back in a later request.
+    reasoning: str = ""
 
 
 class FrozenTurns(Sequence[Turn], abc.ABC):
@@ -81,6 +93,18 @@ class FrozenTurns(Sequence[Turn], abc.ABC):
     def ids(self, start: int, stop: int) -> tuple[str, ...]:
         """The ids of the turns at indexes start..stop-1."""
         return tuple(turn.id for turn in self[start:stop])
+
+    def without_last(self) -> Sequence[Turn]:
+        """This log less its newest turn (what a new version of that turn is asked
+        after)."""
+        return tuple(self[:-1])
+
+
+def without_last(turns: Sequence[Turn]) -> Sequence[Turn]:
+    """`turns` less the newest one, without reading a paged log."""
+    if isinstance(turns, FrozenTurns):
+        return turns.without_last()
+    return tuple(turns[:-1])
 
 
 def position_of(turns: Sequence[Turn], ordinal: int) -> int | None:
@@ -125,6 +149,10 @@ class ConversationSettings:
     `context_window` of `None` means the model's window is unknown; the token
     budget then assumes `UNKNOWN_CONTEXT_WINDOW`. `compaction_target`: after a
     compaction, the verbatim turns take at most this percentage of each budget (25–80).
+    `output_reserve` is also the request's `max_tokens` (max output tokens), unless
+    `send_max_tokens` is off ("server default": the field is left out of the body while
+    the budget still keeps the reserve for the answer). `temperature` and `top_p` of
+    `None` are left out of the body too.
     """
 
     max_bytes: int = DEFAULT_MAX_BYTES
@@ -134,6 +162,8 @@ class ConversationSettings:
     temperature: float | None = None
     stream: bool = True
     compaction_target: int = DEFAULT_COMPACTION_TARGET
+    top_p: float | None = None
+    send_max_tokens: bool = True
 
     @property
     def compaction_share(self) -> float:
@@ -150,6 +180,8 @@ class ConversationSettings:
             "temperature": self.temperature,
             "stream": self.stream,
             "compaction_target": self.compaction_target,
+            "top_p": self.top_p,
+            "send_max_tokens": self.send_max_tokens,
         }
 
     @classmethod
@@ -158,7 +190,17 @@ class ConversationSettings:
             return cls()
         defaults = cls()
         known = {k: data[k] for k in defaults.to_json() if k in data}
+        for name in ("temperature", "top_p"):  # a hand-edited value never reaches a body
+            if not _is_number(known.get(name)):
+                known.pop(name, None)
+        if not isinstance(known.get("send_max_tokens", True), bool):
+            known.pop("send_max_tokens")
         return cls(**{**defaults.to_json(), **known})
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and \
+        value == value and value not in (float("inf"), float("-inf"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,11 +53,15 @@ class Reply:
     model: str = ""
     tool_calls: bool = False
     first_token_s: float | None = None
+    reasoning: str = ""  # a reasoning model's `reasoning_content`, apart from the answer
 
 
 class ChatProvider(Protocol):
     def complete(
-        self, body: bytes, *, on_delta: Callable[[str], None], cancel: CancelToken
+        self, body: bytes, *, on_delta: Callable[[str], None], cancel: CancelToken,
+        on_reasoning: Callable[[str], None] | None = None,
     ) -> Reply:
-        """Send `body` unchanged; raise `ProviderFailure` for anything that is not a reply."""
+        """Send `body` unchanged; raise `ProviderFailure` for anything that is not a reply.
+        `on_delta` gets the answer's text as it streams, `on_reasoning` (when given) a
+        reasoning model's reasoning text apart from it."""
         ...

@@ -21,7 +21,7 @@ from .body import RequestOptions
 from .budget import WINDOW_LEARNED, Budget, InvalidBudget
 from .compaction import CompactionResult, CompactionSettings, Compactor
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
-from .model import UNKNOWN_USAGE, Conversation, Turn, Usage
+from .model import UNKNOWN_USAGE, Conversation, Turn, Usage, without_last
 from .projection import CostIndex, Projection, ProjectionRefused, SummaryPart, project
 from .provider import CancelToken, ChatProvider, Reply
 from .retry import RetryPolicy
@@ -49,6 +49,9 @@ class PendingTurn:
     usage: Usage
     created_at: datetime
     generation: int | None = None
+    # A new version of the last turn: committed with a record that it replaces this turn.
+    replaces: str | None = None
+    reasoning: str = ""
 
 
 def ordinal_ranges(ordinals: Sequence[int]) -> list[list[int]]:
@@ -114,6 +117,9 @@ class SendRequest:
     options: RequestOptions = field(default_factory=RequestOptions)
     pinned: tuple[str, ...] = ()
     turn_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    # A new version of the last turn (regenerate, edit and resend): asked with the turns
+    # before it, committed as superseding it.
+    replaces: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +195,7 @@ class _Run:
     on_stage: Callable[[Stage, str], None]
     on_delta: Callable[[str], None]
     on_projection: Callable[[Projection], None]
+    on_reasoning: Callable[[str], None] | None = None
     turns: Sequence[Turn] = ()
     generation: int = 0
     attempt: int = 1
@@ -264,10 +271,13 @@ class Sender:
         on_stage: Callable[[Stage, str], None] = lambda stage, detail: None,
         on_delta: Callable[[str], None] = lambda text: None,
         on_projection: Callable[[Projection], None] = lambda projection: None,
+        on_reasoning: Callable[[str], None] | None = None,
     ) -> Outcome:
         """Prepare; compact, plan and attempt (a second time only to recover from a context
-        overflow); then commit the reply, or fail. The log changes only in `_commit`."""
-        run = _Run(request, cancel or CancelToken(), on_stage, on_delta, on_projection)
+        overflow); then commit the reply, or fail. The log changes only in `_commit`.
+        `on_reasoning`, when given, gets a reasoning model's reasoning as it streams."""
+        run = _Run(request, cancel or CancelToken(), on_stage, on_delta, on_projection,
+                   on_reasoning)
         try:
             self._prepare(run)
             while True:
@@ -294,6 +304,13 @@ class Sender:
             run.generation = self.store.generation(run.cid)
         except StoreError as err:
             raise _Stop(Failed(err.failure(), run.draft)) from err
+        replaces = run.request.replaces
+        if replaces is not None:
+            if not run.turns or run.turns[-1].id != replaces:
+                failure = Failure(FailureKind.CONVERSATION_GONE,
+                                  detail="the turn to replace is no longer the last one")
+                raise _Stop(Failed(failure, run.draft))
+            run.turns = without_last(run.turns)
 
     def _compact(self, run: _Run) -> None:
         """Start an attempt; with compaction on, make or reuse the summary it needs."""
@@ -355,6 +372,7 @@ class Sender:
         """Send the exact bytes that were measured. A context overflow before any answer
         text, the first time, may be recovered from; a "not now" before any answer text
         is tried again within the retry budget; every other failure ends here."""
+        reasoning = run.on_reasoning
         while True:
             run.on_stage(Stage.ANSWERING, "")
             answered = False
@@ -367,9 +385,18 @@ class Sender:
             run.tries += 1
             if run.first_try is None:
                 run.first_try = self.clock()
+            def on_thought(text: str) -> None:  # shown thinking: a partial stream too
+                nonlocal answered
+                answered = True
+                if reasoning is not None:
+                    reasoning(text)
+
             try:
+                if reasoning is None:
+                    return self.provider.complete(projection.body, on_delta=on_delta,
+                                                  cancel=run.cancel)
                 return self.provider.complete(projection.body, on_delta=on_delta,
-                                              cancel=run.cancel)
+                                              cancel=run.cancel, on_reasoning=on_thought)
             except ProviderFailure as err:
                 record = self._record(run, projection, err.failure.kind.value, usage=err.usage,
                                       status=err.failure.status)
@@ -445,6 +472,8 @@ class Sender:
             id=run.request.turn_id, question=run.draft, answer=reply.content,
             model=reply.model or run.request.model, finish_reason="stop", usage=reply.usage,
             created_at=datetime.now(UTC), generation=run.generation,
+            replaces=run.request.replaces,
+            reasoning=reply.reasoning,
         )
         try:
             turn = self.store.commit_turn(run.cid, pending)

@@ -79,7 +79,6 @@ class _Finished(Generic[T]):
 
 
 _WAKE = object()
-_ALIVE = object()  # a reasoning delta: the answer is moving, though nothing is shown
 
 
 @dataclass(slots=True)
@@ -110,6 +109,13 @@ class _Watch:
         return min(bounds, key=lambda bound: bound[0])
 
 
+@dataclass(frozen=True, slots=True)
+class _Reasoning:
+    """Reasoning text on its way from the exchange thread, apart from the answer's."""
+
+    text: str
+
+
 class _Exchange:
     """One HTTP exchange on its own thread, reporting deltas and its end through a queue."""
 
@@ -130,11 +136,10 @@ class _Exchange:
             raise _Aborted
         self.events.put(text)
 
-    def alive(self) -> None:
-        """A delta that is not answer text (reasoning) arrived."""
+    def emit_reasoning(self, text: str) -> None:
         if self._aborted.is_set():
             raise _Aborted
-        self.events.put(_ALIVE)
+        self.events.put(_Reasoning(text))
 
     def trace(self, event: str, info: dict[str, Any]) -> None:
         """httpcore's trace hook: remember the socket so `abort` can interrupt reads."""
@@ -183,6 +188,8 @@ class _Exchange:
 class _StreamState:
     parts: list[str] = field(default_factory=list)
     content_bytes: int = 0
+    reasoning_parts: list[str] = field(default_factory=list)
+    reasoning_bytes: int = 0
     finish_reason: str | None = None
     model: str = ""
     tool_calls: bool = False
@@ -193,6 +200,10 @@ class _StreamState:
     @property
     def content(self) -> str:
         return "".join(self.parts)
+
+    @property
+    def reasoning(self) -> str:
+        return "".join(self.reasoning_parts)
 
 
 class ChatCompletionsProvider:
@@ -244,18 +255,23 @@ class ChatCompletionsProvider:
     # -- public -------------------------------------------------------------------------
 
     def complete(
-        self, body: bytes, *, on_delta: Callable[[str], None], cancel: CancelToken
+        self, body: bytes, *, on_delta: Callable[[str], None], cancel: CancelToken,
+        on_reasoning: Callable[[str], None] | None = None,
     ) -> Reply:
         """Send `body` unchanged to `{base_url}/chat/completions` and read the reply.
 
         Streams when the body asks for `"stream": true`. Raises `ProviderFailure` for
         anything that is not a reply that reached its end. A server that echoes the key
         into the answer never gets it shown or stored: deltas and content are redacted.
+        A reasoning model's `reasoning_content` goes to `on_reasoning` and into
+        `Reply.reasoning`, redacted the same way, never into the answer.
         """
         self._check_key()
         started = time.monotonic()
         streaming = _asks_to_stream(body)
         shown = StreamRedaction(self._secrets())
+        thought = StreamRedaction(self._secrets())
+        think = on_reasoning or (lambda text: None)
 
         def work(exchange: _Exchange) -> Reply:
             return self._chat(exchange, body, streaming, started)
@@ -264,13 +280,20 @@ class ChatCompletionsProvider:
             if safe := shown.feed(delta):
                 on_delta(safe)
 
+        def reason(delta: str) -> None:
+            if safe := thought.feed(delta):
+                think(safe)
+
         watch = _Watch(started, self.deadline_s, self.first_token_timeout_s,
                        self.idle_timeout_s)
-        reply = self._drive(work, cancel, deliver, watch)
+        reply = self._drive(work, cancel, deliver, watch, reason)
+        if rest := thought.finish():
+            think(rest)
         if rest := shown.finish():
             on_delta(rest)
-        return replace(reply, content=redact_exact(reply.content,
-                                                   secret_forms(self._secrets())))
+        forms = secret_forms(self._secrets())
+        return replace(reply, content=redact_exact(reply.content, forms),
+                       reasoning=redact_exact(reply.reasoning, forms))
 
     def list_models(
         self, *, cancel: CancelToken | None = None, deadline_s: float = MODELS_DEADLINE_S
@@ -289,6 +312,7 @@ class ChatCompletionsProvider:
         cancel: CancelToken,
         on_delta: Callable[[str], None],
         watch: _Watch,
+        on_reasoning: Callable[[str], None] = lambda text: None,
     ) -> T:
         if cancel.cancelled:
             raise ProviderFailure(Failure(FailureKind.CANCELLED, detail="nothing was sent"))
@@ -314,12 +338,13 @@ class ChatCompletionsProvider:
                     event = events.get(timeout=remaining)
                 except queue.Empty:
                     continue
-                if event is _ALIVE:
-                    watch.last = time.monotonic()
-                elif isinstance(event, str):
+                if isinstance(event, str):
                     watch.last = time.monotonic()
                     seen.append(event)
                     on_delta(event)
+                elif isinstance(event, _Reasoning):
+                    watch.last = time.monotonic()  # thinking is progress, though not shown
+                    on_reasoning(event.text)
                 elif isinstance(event, _Finished):
                     finished = True
                     thread.join()
@@ -439,6 +464,7 @@ class ChatCompletionsProvider:
             model=state.model,
             tool_calls=state.tool_calls,
             first_token_s=state.first_token_s,
+            reasoning=state.reasoning,
         )
 
     def _take(self, payload: bytes, state: _StreamState, exchange: _Exchange,
@@ -494,9 +520,7 @@ class ChatCompletionsProvider:
                                       exchange.usage)
             if delta.get("tool_calls") or delta.get("function_call"):
                 state.tool_calls = True
-            thought = delta.get("reasoning_content") or delta.get("reasoning")
-            if isinstance(thought, str) and thought:
-                exchange.alive()  # not shown, not saved; but the answer is on its way
+            self._take_reasoning(delta, state, exchange)
             text = delta.get("content")
             if isinstance(text, str) and text:
                 size = len(text.encode("utf-8"))
@@ -510,6 +534,20 @@ class ChatCompletionsProvider:
             reason = choice.get("finish_reason")
             if isinstance(reason, str) and reason:
                 state.finish_reason = reason
+
+    def _take_reasoning(self, delta: dict[str, Any], state: _StreamState,
+                        exchange: _Exchange) -> None:
+        """A reasoning model's delta of thought (DeepSeek, Qwen3 and vLLM/llama.cpp's
+        reasoning parsers: `reasoning_content`; OpenRouter and Ollama: `reasoning`)."""
+        text = _reasoning_of(delta)
+        if not text:
+            return
+        size = len(text.encode("utf-8"))
+        if state.reasoning_bytes + size > self.max_content_bytes:
+            raise self._too_large(state, exchange)
+        state.reasoning_bytes += size
+        state.reasoning_parts.append(text)
+        exchange.emit_reasoning(text)
 
     def _read_json(self, response: httpx.Response, exchange: _Exchange, started: float) -> Reply:
         raw = self._read_capped(response, self.max_content_bytes + ENVELOPE_ALLOWANCE)
@@ -542,6 +580,12 @@ class ChatCompletionsProvider:
         if len(content.encode("utf-8")) > self.max_content_bytes:
             raise self._failure(FailureKind.RESPONSE_TOO_LARGE, self._too_large_detail(), "",
                                 usage)
+        reasoning = _reasoning_of(message)
+        if len(reasoning.encode("utf-8")) > self.max_content_bytes:
+            raise self._failure(FailureKind.RESPONSE_TOO_LARGE, self._too_large_detail(), "",
+                                usage)
+        if reasoning:
+            exchange.emit_reasoning(reasoning)
         first_token_s = None
         if content:
             first_token_s = time.monotonic() - started
@@ -554,6 +598,7 @@ class ChatCompletionsProvider:
             model=data["model"] if isinstance(data.get("model"), str) else "",
             tool_calls=bool(message.get("tool_calls") or message.get("function_call")),
             first_token_s=first_token_s,
+            reasoning=reasoning,
         )
 
     # -- pieces -------------------------------------------------------------------------
@@ -754,6 +799,15 @@ def _message_text(content: Any) -> str | None:
         if all(isinstance(part, str) for part in parts):
             return "".join(str(part) for part in parts)
     return None
+
+
+def _reasoning_of(message: dict[str, Any]) -> str:
+    """The reasoning text of a delta or message ("" when there is none)."""
+    for key in ("reasoning_content", "reasoning"):
+        value = message.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
 
 
 def _context_of(entry: dict[str, Any]) -> int | None:

@@ -12,13 +12,13 @@ the caller guards errors and drops what it cached.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import peewee
 
 from .errors import NotFound
-from .models import ConversationRow, RequestRow, SummaryRow, TurnRow
+from .models import ConversationRow, ForkRow, RequestRow, SummaryRow, TurnRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,14 +82,33 @@ def _records_of(conversation_id: int, ordinal: int, turn_id: str) -> list[Reques
     return [r for r in rows if _mentions(r, ordinal, turn_id)]
 
 
-def preview_turn(turn_id: str) -> DeletionCounts:
+def conversation_of(turn_id: str) -> int:
     row = TurnRow.get_or_none(TurnRow.id == turn_id)
     if row is None:
         raise NotFound(f"There is no turn {turn_id}.")
-    return DeletionCounts(
-        0, 1, _covering(row.conversation_id, row.ordinal).count(),
-        len(_records_of(row.conversation_id, row.ordinal, turn_id)),
-    )
+    return int(row.conversation_id)
+
+
+def preview_turns(cid: int, ids: Sequence[str]) -> DeletionCounts:
+    """What deleting these turns of conversation `cid` would remove."""
+    summaries: set[int] = set()
+    records: set[int] = set()
+    for turn in TurnRow.select().where(TurnRow.id.in_(list(ids))):
+        summaries.update(s.id for s in _covering(cid, turn.ordinal))
+        records.update(r.id for r in _records_of(cid, turn.ordinal, turn.id))
+    return DeletionCounts(0, len(ids), len(summaries), len(records))
+
+
+def forks_of(conversation_id: int) -> list[int]:
+    """The forks holding copies of this conversation's turns, forks of forks too."""
+    found: list[int] = []
+    todo = [conversation_id]
+    while todo:
+        children = [c for (c,) in ForkRow.select(ForkRow.conversation)
+                    .where(ForkRow.source_id.in_(todo)).tuples() if c not in found]
+        found += children
+        todo = children
+    return found
 
 
 def count(conversation_ids: Iterable[int] | None) -> DeletionCounts:
@@ -125,32 +144,38 @@ def _unlink_records(records: list[RequestRow], turn_id: str, ordinal: int) -> No
         RequestRow.update(changes).where(RequestRow.id == record.id).execute()
 
 
-def delete_turn(db: peewee.SqliteDatabase, turn_id: str) -> tuple[int, DeletionCounts]:
-    """Delete one turn and everything derived from it; returns its conversation id."""
+def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str]) -> DeletionCounts:
+    """Delete turns of conversation `cid` (a turn, or a turn and its other versions) and
+    everything derived from them (the caller re-links their supersede records)."""
     with db.atomic("IMMEDIATE"):
-        row = TurnRow.get_or_none(TurnRow.id == turn_id)
-        if row is None:
-            raise NotFound(f"There is no turn {turn_id}.")
-        cid, ordinal = row.conversation_id, row.ordinal
-        summaries = SummaryRow.delete().where(
-            SummaryRow.id.in_([s.id for s in _covering(cid, ordinal)])
-        ).execute()
-        records = _records_of(cid, ordinal, turn_id)
-        _unlink_records(records, turn_id, ordinal)
-        TurnRow.delete().where(TurnRow.id == turn_id).execute()
+        summaries = 0
+        records: set[int] = set()
+        for turn in list(TurnRow.select().where(TurnRow.id.in_(list(ids)))):
+            summaries += SummaryRow.delete().where(
+                SummaryRow.id.in_([s.id for s in _covering(cid, turn.ordinal)])
+            ).execute()
+            found = _records_of(cid, turn.ordinal, turn.id)
+            records.update(r.id for r in found)
+            _unlink_records(found, turn.id, turn.ordinal)
+            TurnRow.delete().where(TurnRow.id == turn.id).execute()
         # Remaining ordinals keep their meaning (a gap, never renumbering); the new
         # generation refuses any write prepared before this delete.
         ConversationRow.update(generation=ConversationRow.generation + 1).where(
             ConversationRow.id == cid
         ).execute()
-    return cid, DeletionCounts(0, 1, summaries, len(records))
+    return DeletionCounts(0, len(ids), summaries, len(records))
 
 
-def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int) -> DeletionCounts:
+def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int, *,
+                        with_forks: bool = False) -> DeletionCounts:
+    """Delete a conversation (and, `with_forks`, every fork holding copies of its turns).
+    Forks that stay forget which conversation they came from: its title is gone."""
     with db.atomic("IMMEDIATE"):
-        counts = count([conversation_id])
-        # Foreign keys cascade to turns, summaries and request records.
-        ConversationRow.delete().where(ConversationRow.id == conversation_id).execute()
+        ids = [conversation_id, *(forks_of(conversation_id) if with_forks else [])]
+        counts = count(ids)
+        # Foreign keys cascade to turns, summaries, supersede and request records.
+        ConversationRow.delete().where(ConversationRow.id.in_(ids)).execute()
+        ForkRow.update(source_id=None).where(ForkRow.source_id.in_(ids)).execute()
     return counts
 
 

@@ -7,11 +7,13 @@ a data directory for writing (an advisory lock file); readers never write.
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import json
 import logging
 import os
-from collections.abc import Iterator, Sequence
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
@@ -23,8 +25,9 @@ from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.failures import FailureKind, StoreError
 from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
+from ..core.versions import ForkOrigin, Versions, restore_order
 from ..paths import DB_NAME, LOCK_NAME
-from . import deletion, drafts, rows, salvage, summaries, upgrade
+from . import deletion, drafts, rows, salvage, summaries, upgrade, versions
 from .deletion import DeletionCounts
 from .errors import (
     SQLITE_CANTOPEN,
@@ -41,7 +44,7 @@ from .errors import (
 )
 from .files import make_private, reading_database, settled
 from .migrations import SCHEMA_VERSION, current_version, table_names
-from .models import ConversationRow, RequestRow, TurnRow, database
+from .models import ConversationRow, ForkRow, RequestRow, TurnRow, database
 from .pages import LogPages
 
 log = logging.getLogger(__name__)
@@ -55,6 +58,12 @@ PRAGMAS = {
     "secure_delete": 1,  # deleted text is overwritten, not left in free pages
     "busy_timeout": 5000,
 }
+
+
+def _mine(conversation_id: int, hidden: frozenset[str]) -> Any:
+    """The turns of a conversation, less `hidden` (superseded) ones."""
+    mine = TurnRow.conversation == conversation_id
+    return mine & TurnRow.id.not_in(list(hidden)) if hidden else mine
 
 
 def _create_private(path: Path) -> None:
@@ -380,11 +389,21 @@ class TurnlogStore:
 
     # ---------------------------------------------------------------------- turns
     def turns(self, conversation_id: int) -> tuple[Turn, ...]:
-        """The whole log of a conversation, oldest first, as an immutable tuple, read now.
+        """The active line (every turn no newer version superseded), oldest first, as an
+        immutable tuple, read now: what a projection works on (`active_turns`).
 
         Not kept: reading a long log costs time and memory in proportion to it, so what
         only needs its newest turns or its count reads `log` instead.
         """
+        return self.active_turns(conversation_id)
+
+    def active_turns(self, conversation_id: int) -> tuple[Turn, ...]:
+        """The turns that are not superseded, oldest first."""
+        hidden = self.versions(conversation_id).superseded
+        return tuple(t for t in self.all_turns(conversation_id) if t.id not in hidden)
+
+    def all_turns(self, conversation_id: int) -> tuple[Turn, ...]:
+        """The whole log, superseded versions included, oldest first (export, show)."""
         self.conversation(conversation_id)
         with self._guard():
             # Rows straight from the cursor: converting each value through peewee's model
@@ -396,10 +415,24 @@ class TurnlogStore:
             )
             return tuple(rows.turn_of(*r) for r in self.db.execute(query).fetchall())
 
+    def versions(self, conversation_id: int) -> Versions:
+        """Which turns are superseded, and which are versions of one another."""
+        with self._guard():
+            return versions.read(conversation_id)
+
+    def version_members(self, conversation_id: int) -> tuple[Versions, dict[str, Turn]]:
+        """The versions and every turn that is one of several versions of its position."""
+        with self._guard():
+            known = versions.read(conversation_id)
+            ids = [t for group in known.groups() for t in group]
+            found = self._turns_by_id(ids) if ids else {}
+        return known, {turn_id: turn for turn_id, (_, turn) in found.items()}
+
     def log(self, conversation_id: int) -> LogPages:
-        """The log as it is now, read a page at a time as it is looked at (`LogPages`):
-        one counting query over the index here, no turn read yet."""
-        mine = TurnRow.conversation == conversation_id
+        """The active line as it is now, read a page at a time as it is looked at
+        (`LogPages`): one counting query over the index here, no turn read yet."""
+        hidden = self.versions(conversation_id).superseded
+        mine = _mine(conversation_id, hidden)
         with self._guard():
             # Two queries: SQLite answers MAX from the index's edge alone, and COUNT with a
             # plain walk over the index, faster than both in one.
@@ -408,16 +441,18 @@ class TurnlogStore:
                                         ).fetchone()
         if not count:
             self.conversation(conversation_id)  # NotFound when there is no such conversation
-        return LogPages(self, conversation_id, int(count or 0), int(newest or 0))
+        return LogPages(self, conversation_id, int(count or 0), int(newest or 0),
+                        hidden=hidden)
 
     def turn_page(self, conversation_id: int, *, newest: int, limit: int,
                   before: int | None = None, after: int | None = None, skip: int = 0,
-                  from_oldest: bool = False) -> list[Turn]:
+                  from_oldest: bool = False, hidden: frozenset[str] = frozenset()
+                  ) -> list[Turn]:
         """Up to `limit` turns numbered ≤ `newest`, oldest first: the newest ones (below
         `before`, past the `skip` newest) or, `from_oldest`, the oldest ones (above `after`,
         past the `skip` oldest)."""
         query = TurnRow.select(*(getattr(TurnRow, name) for name in rows.TURN_COLUMNS)).where(
-            (TurnRow.conversation == conversation_id) & (TurnRow.ordinal <= newest))
+            _mine(conversation_id, hidden) & (TurnRow.ordinal <= newest))
         if before is not None:
             query = query.where(TurnRow.ordinal < before)
         if after is not None:
@@ -430,34 +465,36 @@ class TurnlogStore:
             page.reverse()
         return page
 
-    def newer_count(self, conversation_id: int, ordinal: int, *, newest: int) -> int | None:
+    def newer_count(self, conversation_id: int, ordinal: int, *, newest: int,
+                    hidden: frozenset[str] = frozenset()) -> int | None:
         """How many turns numbered ≤ `newest` come after turn `ordinal` (None if there is no
         such turn): counted over the index from the newest end, where the rows on show are."""
         if ordinal > newest:
             return None
-        mine = TurnRow.conversation == conversation_id
+        mine = _mine(conversation_id, hidden)
         with self._guard():
             if TurnRow.select().where(mine & (TurnRow.ordinal == ordinal)).count() == 0:
                 return None
             return int(TurnRow.select().where(
                 mine & (TurnRow.ordinal > ordinal) & (TurnRow.ordinal <= newest)).count())
 
-    def turn_ordinals(self, conversation_id: int, *, newest: int, skip: int, limit: int
-                      ) -> list[int]:
+    def turn_ordinals(self, conversation_id: int, *, newest: int, skip: int, limit: int,
+                      hidden: frozenset[str] = frozenset()) -> list[int]:
         """The ordinals of `limit` turns numbered ≤ `newest`, past the `skip` oldest, read
         from the index alone."""
         query = (TurnRow.select(TurnRow.ordinal)
-                 .where((TurnRow.conversation == conversation_id) & (TurnRow.ordinal <= newest))
+                 .where(_mine(conversation_id, hidden) & (TurnRow.ordinal <= newest))
                  .order_by(TurnRow.ordinal).limit(limit).offset(skip or None))
         with self._guard():
             return [ordinal for (ordinal,) in self.db.execute(query).fetchall()]
 
     def turn_keys(self, conversation_id: int, *, newest: int, skip: int, limit: int,
-                  after: int | None = None) -> list[tuple[str, int]]:
+                  after: int | None = None, hidden: frozenset[str] = frozenset()
+                  ) -> list[tuple[str, int]]:
         """(id, ordinal) of `limit` turns numbered ≤ `newest` (and > `after`), past the
         `skip` oldest of those."""
         query = (TurnRow.select(TurnRow.id, TurnRow.ordinal)
-                 .where((TurnRow.conversation == conversation_id) & (TurnRow.ordinal <= newest))
+                 .where(_mine(conversation_id, hidden) & (TurnRow.ordinal <= newest))
                  .order_by(TurnRow.ordinal).limit(limit).offset(skip or None))
         if after is not None:
             query = query.where(TurnRow.ordinal > after)
@@ -503,6 +540,8 @@ class TurnlogStore:
                     "it was not saved.",
                     kind=FailureKind.CONVERSATION_GONE,
                 )
+            if pending.replaces is not None:
+                versions.check_replaceable(conversation_id, pending.replaces)
             ordinal = conv.next_ordinal
             row = TurnRow.create(
                 id=pending.id,
@@ -514,6 +553,7 @@ class TurnlogStore:
                 finish_reason=pending.finish_reason,
                 created_at=pending.created_at.isoformat(timespec="microseconds"),
                 usage=json.dumps(usage) if usage else None,
+                reasoning=pending.reasoning,
             )
             changes: dict[Any, Any] = {ConversationRow.next_ordinal: ordinal + 1,
                                        ConversationRow.updated_at: rows.now_iso()}
@@ -523,6 +563,8 @@ class TurnlogStore:
                     ConversationRow.settings, f"$.{FIRST_SEND}")
             ConversationRow.update(changes).where(
                 ConversationRow.id == conversation_id).execute()
+            if pending.replaces is not None:  # the new version and its record, together
+                versions.append(conversation_id, pending.replaces, pending.id)
         return rows.turn(row)
 
     def import_turns(
@@ -570,6 +612,60 @@ class TurnlogStore:
                 ConversationRow.update(next_ordinal=ordinal, updated_at=rows.now_iso()).where(
                     ConversationRow.id == conversation_id).execute()
             return out
+
+    # ------------------------------------------------------------ versions, forks
+    def use_version(self, turn_id: str) -> int:
+        """Make `turn_id` (a version of the last turn) active again, by an appended
+        record; returns its conversation id. Already active: nothing is written."""
+        self._need_writer()
+        with self._guard(), self.db.atomic("IMMEDIATE"):
+            cid, _ = versions.use_version(turn_id)
+        return cid
+
+    def fork(self, conversation_id: int, at_ordinal: int, *, title: str | None = None
+             ) -> tuple[Conversation, str]:
+        """A new conversation holding copies (new ids, same text) of the active turns
+        before turn `at_ordinal`, with its provenance; returns it and turn `at_ordinal`'s
+        question, saved as its draft. The source's summaries are not copied."""
+        self._need_writer()
+        source = self.conversation(conversation_id)
+        with self._guard():
+            at = TurnRow.get_or_none((TurnRow.conversation == conversation_id)
+                                     & (TurnRow.ordinal == at_ordinal))
+        if at is None:
+            raise NotFound(f"Conversation {conversation_id} has no turn {at_ordinal}.")
+        copies = [PendingTurn(id=uuid.uuid4().hex, question=t.question, answer=t.answer,
+                              model=t.model, finish_reason=t.finish_reason, usage=t.usage,
+                              created_at=t.created_at)
+                  for t in self.active_turns(conversation_id) if t.ordinal < at_ordinal]
+        with self._guard(), self.db.atomic("IMMEDIATE"):
+            fork = self.create_conversation(
+                title or source.title, system_prompt=source.system_prompt,
+                model=source.model, settings=source.settings)
+            ForkRow.create(conversation=fork.id, source_id=conversation_id,
+                           at_ordinal=at_ordinal)
+            self.import_turns(fork.id, copies)
+        drafts.save_draft(self.home, fork.id, str(at.question))  # ready in its composer
+        return self.conversation(fork.id), str(at.question)
+
+    def fork_origin(self, conversation_id: int) -> ForkOrigin | None:
+        """Where a fork came from (None: not a fork), with its source's title now."""
+        with self._guard():
+            row = ForkRow.get_or_none(ForkRow.conversation == conversation_id)
+            if row is None:
+                return None
+            source = None if row.source_id is None else \
+                ConversationRow.get_or_none(ConversationRow.id == row.source_id)
+        return ForkOrigin(row.at_ordinal, source.id if source else None,
+                          source.title if source else None)
+
+    def forks(self, conversation_id: int) -> list[Conversation]:
+        """The conversations holding copies of this one's turns (forks of forks too)."""
+        with self._guard():
+            ids = deletion.forks_of(conversation_id)
+            found = ConversationRow.select().where(ConversationRow.id.in_(ids)) \
+                .order_by(ConversationRow.id)
+            return [rows.conversation(r) for r in found]
 
     def _turns_by_id(self, ids: Sequence[str]) -> dict[str, tuple[int, Turn]]:
         """The stored turns among `ids`, with their conversation ids (batches of 500)."""
@@ -645,34 +741,51 @@ class TurnlogStore:
             return summaries.save_summary(self.db, conversation_id, draft)
 
     # -------------------------------------------------------------------- delete
-    def preview_delete_turn(self, turn_id: str) -> DeletionCounts:
+    def preview_delete_turn(self, turn_id: str, *, with_versions: bool = True
+                            ) -> DeletionCounts:
         with self._guard():
-            return deletion.preview_turn(turn_id)
+            cid = deletion.conversation_of(turn_id)
+            ids = versions.read(cid).group(turn_id) if with_versions else (turn_id,)
+            return deletion.preview_turns(cid, ids)
 
-    def preview_delete_conversation(self, conversation_id: int) -> DeletionCounts:
+    def preview_delete_conversation(self, conversation_id: int, *, with_forks: bool = False
+                                    ) -> DeletionCounts:
         self.conversation(conversation_id)
         with self._guard():
-            return deletion.count([conversation_id])
+            forks = deletion.forks_of(conversation_id) if with_forks else []
+            return deletion.count([conversation_id, *forks])
 
     def preview_delete_all(self) -> DeletionCounts:
         with self._guard():
             return deletion.count(None)
 
-    def delete_turn(self, turn_id: str) -> tuple[int, DeletionCounts]:
-        """Delete one turn with every summary covering it and its references in request
-        records; returns the conversation id and what was removed."""
+    def delete_turn(self, turn_id: str, *, with_versions: bool = True
+                    ) -> tuple[int, DeletionCounts]:
+        """Delete one turn (with its other versions, unless `with_versions` is false)
+        with every summary covering it and its references in request records; returns the
+        conversation id and what was removed."""
         self._need_writer()
-        with self._guard():
-            cid, counts = deletion.delete_turn(self.db, turn_id)
+        with self._guard(), self.db.atomic("IMMEDIATE"):
+            cid = deletion.conversation_of(turn_id)
+            known = versions.read(cid)
+            ids = known.group(turn_id) if with_versions else (turn_id,)
+            counts = deletion.delete_turns(self.db, cid, ids)
+            versions.forget(cid, known, ids)
         self._after_delete()
         return cid, counts
 
-    def delete_conversation(self, conversation_id: int) -> DeletionCounts:
+    def delete_conversation(self, conversation_id: int, *, with_forks: bool = False
+                            ) -> DeletionCounts:
+        """Delete a conversation (`with_forks`: and the forks holding copies of its
+        turns); forks that stay keep their turns and forget their source."""
         self._need_writer()
         self.conversation(conversation_id)
         with self._guard():
-            counts = deletion.delete_conversation(self.db, conversation_id)
-            drafts.remove_draft(self.home, conversation_id)
+            forks = deletion.forks_of(conversation_id) if with_forks else []
+            counts = deletion.delete_conversation(self.db, conversation_id,
+                                                  with_forks=with_forks)
+            for cid in (conversation_id, *forks):
+                drafts.remove_draft(self.home, cid)
         self._after_delete()
         return counts
 
@@ -703,17 +816,21 @@ class TurnlogStore:
 
     # ------------------------------------------------------ import, salvage, discard
     def import_conversation(
-        self, title: str, *, system_prompt: str, model: str, turns: Sequence[PendingTurn]
+        self, title: str, *, system_prompt: str, model: str, turns: Sequence[PendingTurn],
+        superseded_by: Mapping[str, str] | None = None,
     ) -> Conversation:
         """A new conversation with `turns`, in one transaction: all of it or nothing. The
         transaction sits inside the fault translation, so a full disk is named as such
-        (the original SQLite error, not the rollback's)."""
+        (the original SQLite error, not the rollback's). `superseded_by` (turn id → the
+        id of the turn that replaced it, both among `turns`) restores their versions."""
         self._need_writer()
         with self._guard(), self.db.atomic():
             conversation = self.create_conversation(title, system_prompt=system_prompt,
                                                     model=model)
             for pending in turns:
                 self.commit_turn(conversation.id, pending)
+            for old, new in restore_order(superseded_by or {}):
+                versions.append(conversation.id, old, new)
         return self.conversation(conversation.id)
 
     def start_with_turn(
@@ -726,9 +843,8 @@ class TurnlogStore:
         self._need_writer()
         with self._guard(), self.db.atomic("IMMEDIATE"):
             conversation = self.create_conversation(title, model=model, settings=settings)
-            turn = self.commit_turn(conversation.id, PendingTurn(
-                pending.id, pending.question, pending.answer, pending.model,
-                pending.finish_reason, pending.usage, pending.created_at))
+            turn = self.commit_turn(conversation.id, dataclasses.replace(
+                pending, generation=None))
         return self.conversation(conversation.id), turn
 
     def turn_exists(self, turn_id: str) -> bool:

@@ -60,11 +60,31 @@ V2 = (
     'CREATE INDEX "summaries_conversation_id_id" ON "summaries" ("conversation_id", "id")',
 )
 
+# Versions and forks: a supersede is an appended record (which turn replaced which, when);
+# "use this version" appends another. A fork names its source conversation and the ordinal
+# it was made at (no text: the source's title is read when shown; the source id is cleared
+# when the source is deleted).
+V_VERSIONS = (
+    'CREATE TABLE "supersedes" ("id" INTEGER NOT NULL PRIMARY KEY, '
+    '"conversation_id" INTEGER NOT NULL, "turn_id" TEXT NOT NULL, "by_turn_id" TEXT NOT NULL, '
+    '"created_at" TEXT NOT NULL, '
+    'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE)',
+    'CREATE INDEX "supersedes_conversation_id" ON "supersedes" ("conversation_id")',
+    'CREATE TABLE "forks" ("conversation_id" INTEGER NOT NULL PRIMARY KEY, '
+    '"source_id" INTEGER, "at_ordinal" INTEGER NOT NULL, '
+    'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE)',
+)
+
+# A reasoning model's reasoning, kept with its turn (and deleted with it).
+V_REASONING = (
+    """ALTER TABLE "turns" ADD COLUMN "reasoning" TEXT NOT NULL DEFAULT ''""",
+)
+
 Step = Sequence[str] | Callable[[peewee.SqliteDatabase], None]
 """SQL statements run in order, or a callable given the database (for moving data)."""
 
 # Append new steps; never edit a released one.
-MIGRATIONS: list[Step] = [V1, V2]
+MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -43,6 +43,7 @@ class TurnRow(BaseModel):
     finish_reason = peewee.TextField()
     created_at = peewee.TextField()
     usage = peewee.TextField(null=True)
+    reasoning = peewee.TextField(default="")  # V_REASONING
 
     class Meta:
         table_name = "turns"
@@ -111,3 +112,39 @@ class SummaryRow(BaseModel):
 
 
 TABLES_V2 = [SummaryRow]
+
+
+class SupersedeRow(BaseModel):
+    """An appended record: turn `turn_id` was replaced by `by_turn_id` (a newer version, or
+    an older one made active again). A turn's state is the newest record naming it."""
+
+    id = peewee.AutoField()
+    conversation = peewee.ForeignKeyField(
+        ConversationRow, backref="supersedes", on_delete="CASCADE",
+        column_name="conversation_id"
+    )
+    turn_id = peewee.TextField()
+    by_turn_id = peewee.TextField()
+    created_at = peewee.TextField()
+
+    class Meta:
+        table_name = "supersedes"
+
+
+class ForkRow(BaseModel):
+    """A fork's provenance: the conversation its first turns were copied from (None once
+    that one is deleted) and the ordinal it was forked at. No text: the source's title
+    is read when shown."""
+
+    conversation = peewee.ForeignKeyField(
+        ConversationRow, primary_key=True, backref="fork", on_delete="CASCADE",
+        column_name="conversation_id"
+    )
+    source_id = peewee.IntegerField(null=True)
+    at_ordinal = peewee.IntegerField()
+
+    class Meta:
+        table_name = "forks"
+
+
+TABLES_V3 = [SupersedeRow, ForkRow]

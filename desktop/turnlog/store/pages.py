@@ -25,16 +25,18 @@ class PageSource(Protocol):
 
     def turn_page(self, conversation_id: int, *, newest: int, limit: int,
                   before: int | None = None, after: int | None = None, skip: int = 0,
-                  from_oldest: bool = False) -> list[Turn]: ...
+                  from_oldest: bool = False, hidden: frozenset[str] = frozenset()
+                  ) -> list[Turn]: ...
 
-    def newer_count(self, conversation_id: int, ordinal: int, *, newest: int
-                    ) -> int | None: ...
+    def newer_count(self, conversation_id: int, ordinal: int, *, newest: int,
+                    hidden: frozenset[str] = frozenset()) -> int | None: ...
 
-    def turn_ordinals(self, conversation_id: int, *, newest: int, skip: int, limit: int
-                      ) -> list[int]: ...
+    def turn_ordinals(self, conversation_id: int, *, newest: int, skip: int, limit: int,
+                      hidden: frozenset[str] = frozenset()) -> list[int]: ...
 
     def turn_keys(self, conversation_id: int, *, newest: int, skip: int, limit: int,
-                  after: int | None = None) -> list[tuple[str, int]]: ...
+                  after: int | None = None, hidden: frozenset[str] = frozenset()
+                  ) -> list[tuple[str, int]]: ...
 
     def log(self, conversation_id: int) -> LogPages: ...
 
@@ -43,7 +45,8 @@ class LogPages(FrozenTurns):
     """The turns of one conversation up to ordinal `newest` (`count` of them), oldest first.
 
     A snapshot: turns appended later are not part of it (they have larger ordinals);
-    after a delete the window makes a new one (`without`). Page k holds the turns k·PAGE
+    after a delete the window makes a new one (`without`). `hidden` turns (superseded
+    versions) are not part of it: it is the active line. Page k holds the turns k·PAGE
     to (k+1)·PAGE − 1 counted back from the newest. Safe to read from several threads.
     """
 
@@ -51,8 +54,9 @@ class LogPages(FrozenTurns):
     KEEP = 64
 
     def __init__(self, source: PageSource, conversation_id: int, count: int,
-                 newest: int) -> None:
+                 newest: int, *, hidden: frozenset[str] = frozenset()) -> None:
         self._source = source
+        self.hidden = hidden
         self.conversation_id = conversation_id
         self._count = count
         self.newest_ordinal = newest
@@ -114,7 +118,8 @@ class LogPages(FrozenTurns):
                 index += 1
                 continue
             rows = self._source.turn_page(
-                self.conversation_id, newest=self.newest_ordinal, from_oldest=True,
+                self.conversation_id, newest=self.newest_ordinal,
+                hidden=self.hidden, from_oldest=True,
                 after=last, skip=index if last is None else 0,
                 limit=min(self.PAGE, stop - index))
             if not rows:
@@ -132,10 +137,12 @@ class LogPages(FrozenTurns):
             newer = self._pages.get(number - 1) if number > 0 else None
             if newer:  # walking back from a loaded page: start below its oldest turn
                 rows = self._source.turn_page(self.conversation_id, newest=self.newest_ordinal,
-                                              before=newer[0].ordinal, limit=self.PAGE)
+                                              hidden=self.hidden, before=newer[0].ordinal,
+                                              limit=self.PAGE)
             else:
                 rows = self._source.turn_page(self.conversation_id, newest=self.newest_ordinal,
-                                              skip=number * self.PAGE, limit=self.PAGE)
+                                              hidden=self.hidden, skip=number * self.PAGE,
+                                              limit=self.PAGE)
             self.pages_read += 1
             self._pages[number] = rows
             while len(self._pages) > self.KEEP:
@@ -164,7 +171,7 @@ class LogPages(FrozenTurns):
                         return None
                     return self._count - 1 - (number * self.PAGE + len(page) - 1 - at)
         newer = self._source.newer_count(self.conversation_id, ordinal,
-                                         newest=self.newest_ordinal)
+                                         newest=self.newest_ordinal, hidden=self.hidden)
         return None if newer is None else self._count - 1 - newer
 
     def ordinals(self, start: int, stop: int) -> tuple[int, ...]:
@@ -181,7 +188,7 @@ class LogPages(FrozenTurns):
         if first is not None and last is not None and last - first == stop - 1 - start:
             return tuple(range(first, last + 1))  # no gap between the ends
         return tuple(self._source.turn_ordinals(self.conversation_id, newest=self.newest_ordinal,
-                                                skip=start, limit=stop - start))
+                                                hidden=self.hidden, skip=start, limit=stop - start))
 
     def _ordinal_at(self, index: int) -> int | None:
         """The ordinal at `index` if known without reading a turn (None otherwise)."""
@@ -193,7 +200,8 @@ class LogPages(FrozenTurns):
         with self._lock:
             if self._oldest is None:
                 found = self._source.turn_ordinals(self.conversation_id,
-                                                   newest=self.newest_ordinal, skip=0, limit=1)
+                                                   newest=self.newest_ordinal,
+                                                   hidden=self.hidden, skip=0, limit=1)
                 self._oldest = found[0] if found else 0
             return self._oldest or None
 
@@ -210,13 +218,15 @@ class LogPages(FrozenTurns):
                 if known is not None and known[0] == start and known[1] and \
                         stop > start + len(known[1]):
                     more = self._source.turn_keys(
-                        self.conversation_id, newest=self.newest_ordinal, skip=0,
+                        self.conversation_id, newest=self.newest_ordinal,
+                        hidden=self.hidden, skip=0,
                         after=known[2][-1], limit=stop - start - len(known[1]))
                     known = (start, known[1] + tuple(k[0] for k in more),
                              known[2] + tuple(k[1] for k in more))
                 else:
                     keys = self._source.turn_keys(self.conversation_id,
-                                                  newest=self.newest_ordinal, skip=start,
+                                                  newest=self.newest_ordinal,
+                                                  hidden=self.hidden, skip=start,
                                                   limit=stop - start)
                     known = (start, tuple(k[0] for k in keys), tuple(k[1] for k in keys))
                 self._keys = known
@@ -253,7 +263,7 @@ class LogPages(FrozenTurns):
         if not 0 <= index < self._count:
             raise IndexError("log index out of range")
         smaller = LogPages(self._source, self.conversation_id, self._count - 1,
-                           self.newest_ordinal)
+                           self.newest_ordinal, hidden=self.hidden)
         back = self._count - 1 - index
         with self._lock:
             if self._keys is not None and self._keys[0] + len(self._keys[1]) <= index:
@@ -263,12 +273,26 @@ class LogPages(FrozenTurns):
                     smaller._pages[number] = page
         return smaller
 
+    def without_last(self) -> LogPages:
+        """This log less its newest turn, as if it were superseded (nothing re-read)."""
+        if not self._count:
+            raise IndexError("an empty log has no last turn")
+        last = self[self._count - 1]
+        smaller = LogPages(self._source, self.conversation_id, self._count - 1,
+                           self.newest_ordinal, hidden=self.hidden | {last.id})
+        with self._lock:
+            if self._keys is not None and self._keys[0] + len(self._keys[1]) < self._count:
+                smaller._keys = self._keys
+            smaller._oldest = self._oldest if self._count > 1 else None
+        return smaller
+
     def appended(self, turn: Turn) -> LogPages:
         """This log with `turn` (just committed, newer than every turn here) at its end."""
         if turn.ordinal <= self.newest_ordinal:
             raise ValueError(f"turn {turn.ordinal} is not newer than turn "
                              f"{self.newest_ordinal}")
-        longer = LogPages(self._source, self.conversation_id, self._count + 1, turn.ordinal)
+        longer = LogPages(self._source, self.conversation_id, self._count + 1, turn.ordinal,
+                          hidden=self.hidden)
         with self._lock:
             newest = self._pages.get(0)
             longer._keys = self._keys  # the older turns keep their places

@@ -22,6 +22,18 @@ from . import rows
 from .errors import NotFound
 
 _COLUMNS = ", ".join(rows.TURN_COLUMNS)
+# A database damaged before an upgrade may have no `reasoning` column (V_REASONING).
+_OLD_COLUMNS = _COLUMNS.replace("reasoning", "'' AS reasoning")
+
+
+def _columns(con: sqlite3.Connection) -> str:
+    """The turn columns to select from this database's `turns` table."""
+    try:
+        names = {row[1] for row in con.execute("PRAGMA table_info(turns)")}
+    except sqlite3.DatabaseError:
+        return _COLUMNS
+    return _COLUMNS if not names or b"reasoning" in names or "reasoning" in names \
+        else _OLD_COLUMNS
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +89,7 @@ def _turn(row: tuple[object, ...]) -> Turn:
         _text(values["finish_reason"], "finish_reason"),
         _text(values["created_at"], "created_at"),
         None if usage is None else _text(usage, "usage"),
+        _text(values["reasoning"], "reasoning"),
     )
 
 
@@ -150,7 +163,7 @@ def _one_by_one(con: sqlite3.Connection, conversation_id: int) -> Iterator[Turn 
         return
     for ordinal in ordinals:
         try:
-            row = con.execute(f"SELECT {_COLUMNS} FROM turns WHERE conversation_id = ? "
+            row = con.execute(f"SELECT {_columns(con)} FROM turns WHERE conversation_id = ? "
                               "AND ordinal = ?", (conversation_id, ordinal)).fetchone()
             yield _turn(row)
         except (sqlite3.DatabaseError, ValueError, TypeError) as err:
@@ -158,7 +171,7 @@ def _one_by_one(con: sqlite3.Connection, conversation_id: int) -> Iterator[Turn 
 
 
 def _all_rows(con: sqlite3.Connection, conversation_id: int) -> Iterator[Turn | SkippedRow]:
-    found = con.execute(f"SELECT {_COLUMNS} FROM turns WHERE conversation_id = ? "
+    found = con.execute(f"SELECT {_columns(con)} FROM turns WHERE conversation_id = ? "
                         "ORDER BY ordinal", (conversation_id,)).fetchall()
     for row in found:
         try:

@@ -99,32 +99,39 @@ class HistoryActions(QObject):
     # -------------------------------------------------------------- deletes
     def delete_conversation(self, conversation: Conversation) -> None:
         """Count what deleting the conversation removes, then ask (sidebar Delete…)."""
-        def counted(counts: DeletionCounts) -> None:
-            if self._confirm(delete_conversation_question(conversation.title,
-                                                          counts)).accepted:
-                self.delete_now(conversation)
+        def counted(found: tuple[DeletionCounts, list[Conversation]]) -> None:
+            counts, forks = found
+            decision = self._confirm(delete_conversation_question(
+                conversation.title, counts, [f.title for f in forks]))
+            if decision.accepted:
+                self.delete_now(conversation, {f.id for f in forks} if decision.option
+                                else set())
 
         operations.count_conversation_deletion(self._store, conversation.id).run(
             self._runner, on_success=counted, on_failure=self.failed.emit)
 
-    def delete_now(self, conversation: Conversation) -> None:
-        """Delete without asking; a request in flight for it is stopped and discarded."""
-        self._session.discard({conversation.id})
+    def delete_now(self, conversation: Conversation, forks: set[int] | None = None) -> None:
+        """Delete without asking (with `forks`, the forks of it too); a request in flight
+        for one of them is stopped and discarded."""
+        gone = {conversation.id, *(forks or ())}
+        self._session.discard(gone)
         current = self._current()
-        if current is not None and current.id == conversation.id:
+        if current is not None and current.id in gone:
             self.closing.emit()  # from now on nothing of it is shown again
-        self._run(operations.delete_conversation(self._store, conversation.id),
-                  deleting=True)
+        self._run(operations.delete_conversation(self._store, conversation.id,
+                                                 with_forks=bool(forks)), deleting=True)
 
     def delete_turn(self, turn_id: str) -> None:
         """Count what deleting one turn removes, then ask (history context menu)."""
         if self._refuse_while_running():
             return
 
-        def counted(counted: tuple[int, DeletionCounts]) -> None:
-            if self._confirm(delete_turn_question(*counted)).accepted \
-                    and not self._refuse_while_running():
-                self._run(operations.delete_turn(self._store, turn_id))
+        def counted(counted: tuple[int, DeletionCounts, int]) -> None:
+            decision = self._confirm(delete_turn_question(*counted))
+            if decision.accepted and not self._refuse_while_running():
+                with_versions = counted[2] == 1 or decision.option
+                self._run(operations.delete_turn(self._store, turn_id,
+                                                 with_versions=with_versions))
 
         operations.count_turn_deletion(self._store, turn_id).run(
             self._runner, on_success=counted, on_failure=self.failed.emit)

@@ -7,15 +7,29 @@ fenced code, before a line that cannot continue the block above. Each section is
 sections are rendered once and only the open tail is rendered again as text arrives;
 the same cuts fall on the whole text as on every prefix of it, so the stack a streamed
 answer ends with is the one the committed turn shows, and what a reload would build.
+
+A reasoning model's thought is a `ReasoningFold` above the answer: folded to one line
+unless the person opens it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
-from PySide6.QtCore import QRect, QRectF
-from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
+from PySide6.QtCore import QRect, QRectF, Qt
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QBrush,
+    QColor,
+    QPainter,
+    QPalette,
+    QTextBlockFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+)
 
 SECTION_CHARS = 2_000  # the smallest section worth a document of its own
 
@@ -57,6 +71,46 @@ def section_ends(text: str, start: int = 0, *, min_chars: int = SECTION_CHARS) -
         pos = newline + 1
 
 
+CODE_TINT = QColor(127, 127, 127, 38)  # reads as a box on light and dark palettes alike
+COPY_WIDTH, COPY_HEIGHT = 44.0, 18.0  # a code block's Copy button, at its top right
+
+
+@dataclass(frozen=True, slots=True)
+class CodeBlock:
+    """A fenced code block of a rendered section: its blocks and language."""
+
+    first: int  # block numbers in its document
+    last: int
+    language: str
+
+
+def style_code(doc: QTextDocument) -> list[CodeBlock]:
+    """Tint fenced code blocks and let their long lines wrap (rather than run past the
+    row); returns where they are. Done once per rendered section, never per paint."""
+    found: list[CodeBlock] = []
+    block = doc.begin()
+    while block.isValid():
+        if block.blockFormat().hasProperty(QTextFormat.Property.BlockCodeFence):
+            language = block.blockFormat().stringProperty(QTextFormat.Property.BlockCodeLanguage)
+            first = block.blockNumber()
+            while block.next().isValid() and block.next().blockFormat().hasProperty(
+                    QTextFormat.Property.BlockCodeFence):
+                block = block.next()
+            found.append(CodeBlock(first, block.blockNumber(), language))
+        block = block.next()
+    if found:
+        tint = QTextBlockFormat()
+        tint.setBackground(QBrush(CODE_TINT))
+        tint.setNonBreakableLines(False)
+        cursor = QTextCursor(doc)
+        for code in found:
+            cursor.setPosition(doc.findBlockByNumber(code.first).position())
+            cursor.setPosition(doc.findBlockByNumber(code.last).position(),
+                               QTextCursor.MoveMode.KeepAnchor)
+            cursor.mergeBlockFormat(tint)
+    return found
+
+
 class AnswerDocument:
     """An answer rendered as sections, each a Markdown document of the same width.
 
@@ -72,12 +126,14 @@ class AnswerDocument:
         self._cut = 0  # where the open tail starts
         self._tail: QTextDocument | None = None
         self._tail_text = ""
+        self._code: dict[int, list[CodeBlock]] = {}  # id(document) → its code blocks
 
     def update(self, text: str) -> None:
         if text == self.text:
             return
         if not text.startswith(self.text):
             self._sections, self._cut, self._tail, self._tail_text = [], 0, None, ""
+            self._code = {}
         self.text = text
         for end in list(section_ends(text, self._cut)):
             self._sections.append(self._render(text[self._cut:end]))
@@ -85,6 +141,8 @@ class AnswerDocument:
             self._tail, self._tail_text = None, ""
         tail = text[self._cut:]
         if tail and tail != self._tail_text:
+            if self._tail is not None:
+                self._code.pop(id(self._tail), None)
             self._tail = self._render(tail)
             self._tail_text = tail
         elif not tail:
@@ -93,8 +151,33 @@ class AnswerDocument:
     def _render(self, text: str) -> QTextDocument:
         doc = self._new_doc(self._width)
         doc.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+        self._code[id(doc)] = style_code(doc)  # overwrites what a freed document left
         doc.setTextWidth(self._width)
         return doc
+
+    def code_blocks(self) -> list[tuple[str, str, float, float]]:
+        """Every fenced code block: (language, its text, top, bottom) in this answer's
+        coordinates."""
+        found = []
+        for doc, top in self._placed():
+            for code in self._code.get(id(doc), ()):
+                lines = []
+                number = code.first
+                while number <= code.last:
+                    lines.append(doc.findBlockByNumber(number).text())
+                    number += 1
+                layout = doc.documentLayout()
+                upper = layout.blockBoundingRect(doc.findBlockByNumber(code.first)).top()
+                lower = layout.blockBoundingRect(doc.findBlockByNumber(code.last)).bottom()
+                found.append((code.language, "\n".join(lines), top + upper, top + lower))
+        return found
+
+    def code_at(self, y: float) -> str | None:
+        """The text of the code block at height `y` of the answer, if one is there."""
+        for _language, text, top, bottom in self.code_blocks():
+            if top <= y <= bottom:
+                return text
+        return None
 
     @property
     def documents(self) -> list[QTextDocument]:
@@ -150,4 +233,120 @@ class AnswerDocument:
             context.clip = QRectF(visible.translated(-x, -doc_top))
             context.palette = palette
             doc.documentLayout().draw(painter, context)
+            self._draw_languages(painter, doc, palette)
             painter.restore()
+
+    def copy_buttons(self) -> list[tuple[QRectF, str]]:
+        """Where each code block's *Copy* is (answer coordinates: its top right corner)
+        and the text it copies."""
+        found = []
+        for _language, text, top, _bottom in self.code_blocks():
+            button = QRectF(self._width - COPY_WIDTH, top, COPY_WIDTH, COPY_HEIGHT)
+            found.append((button, text))
+        return found
+
+    def _draw_languages(self, painter: QPainter, doc: QTextDocument,
+                        palette: QPalette) -> None:
+        """*Copy* at each code block's top right, its language beside it (few blocks:
+        cheap)."""
+        for code in self._code.get(id(doc), ()):
+            rect = doc.documentLayout().blockBoundingRect(doc.findBlockByNumber(code.first))
+            button = QRectF(self._width - COPY_WIDTH, rect.top(), COPY_WIDTH, COPY_HEIGHT)
+            painter.setPen(palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.Link))
+            painter.drawText(button, Qt.AlignmentFlag.AlignCenter, "Copy")
+            if code.language:
+                painter.setPen(palette.color(QPalette.ColorGroup.Active,
+                                             QPalette.ColorRole.PlaceholderText))
+                painter.drawText(QRectF(rect.left(), rect.top(), button.left() - rect.left()
+                                        - 4, rect.height()),
+                                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop,
+                                 code.language)
+
+
+class ReasoningFold:
+    """A reasoning model's thought, above its answer: one line ("▸ Reasoning · 1,234
+    characters") while folded, the line and the text (plain, dimmed) when open. Folded
+    by default, while it streams and after; a click on the line opens or folds it, per
+    turn. The text's document is made only while it is open."""
+
+    def __init__(self, new_doc: Callable[[int], QTextDocument]) -> None:
+        self._new_doc = new_doc
+        self._open: set[str] = set()
+        self._docs: dict[str, tuple[str, QTextDocument]] = {}
+
+    # ------------------------------------------------------------------ state
+    def is_open(self, key: str) -> bool:
+        return key in self._open
+
+    def toggle(self, key: str) -> bool:
+        """Open a folded one, fold an open one; returns whether it is open now."""
+        if key in self._open:
+            self._open.discard(key)
+            self._docs.pop(key, None)
+            return False
+        self._open.add(key)
+        return True
+
+    def rename(self, old: str, new: str) -> None:
+        """The pending row became turn `new`: it stays as open as it was."""
+        if old in self._open:
+            self._open.discard(old)
+            self._open.add(new)
+        if (doc := self._docs.pop(old, None)) is not None:
+            self._docs[new] = doc
+
+    def forget(self, key: str) -> None:
+        self._open.discard(key)
+        self._docs.pop(key, None)
+
+    @staticmethod
+    def title(text: str, *, streaming: bool, opened: bool) -> str:
+        arrow = "▾" if opened else "▸"
+        words = "Reasoning…" if streaming else "Reasoning"
+        return (f"{arrow} {words} · {len(text):,} characters"
+                + ("" if opened else " (click to show)"))
+
+    # ----------------------------------------------------------------- layout
+    def _doc(self, key: str, text: str, width: int) -> QTextDocument:
+        known = self._docs.get(key)
+        if known is not None and known[0] == text:
+            doc = known[1]
+            if doc.textWidth() != width:
+                doc.setTextWidth(width)
+            return doc
+        doc = self._new_doc(width)
+        doc.setPlainText(text)
+        self._docs[key] = (text, doc)
+        return doc
+
+    def height(self, key: str, text: str, width: int, line: int, gap: int) -> int:
+        """The fold's height: none without reasoning, one line folded, the text open."""
+        if not text:
+            return 0
+        if key not in self._open:
+            return line
+        return line + gap + int(self._doc(key, text, width - 2 * gap).size().height())
+
+    def draw(self, painter: QPainter, key: str, text: str, area: QRect, line: int, gap: int,
+             palette: QPalette, streaming: bool, visible: QRect) -> None:
+        """Draw the fold with its top-left at `area`'s (its width is `area`'s), laying out
+        and painting only what lies inside `visible`."""
+        opened = key in self._open
+        dim = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText)
+        painter.save()
+        painter.setPen(dim)
+        header = QRect(area.left(), area.top(), area.width(), line)
+        painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         self.title(text, streaming=streaming, opened=opened))
+        if opened:
+            doc = self._doc(key, text, area.width() - 2 * gap)
+            top = area.top() + line + gap
+            painter.fillRect(QRect(area.left(), top, 3, int(doc.size().height())), dim)
+            x = area.left() + 2 * gap
+            painter.translate(x, top)
+            context = QAbstractTextDocumentLayout.PaintContext()
+            context.clip = QRectF(visible.translated(-x, -top))
+            context.palette = QPalette(palette)
+            context.palette.setColor(QPalette.ColorRole.Text, dim)
+            doc.documentLayout().draw(painter, context)
+        painter.restore()

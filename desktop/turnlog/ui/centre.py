@@ -1,5 +1,6 @@
-"""The centre of the main window: the conversation's title, the marks legend and the
-history, then the stage of a running request, the failure banner and the composer."""
+"""The centre of the main window: the conversation's title, its profile, model and
+sampling (the header), the marks legend and the history, then the stage of a running
+request, the failure banner and the composer."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QVBoxLayout, QW
 
 from .banner import FailureBanner
 from .composer import Composer
+from .header import ConversationHeader
 from .marks import MarkLegend
 from .transcript import TranscriptModel, TranscriptView
 
@@ -32,6 +34,8 @@ class CentrePanel(QWidget):
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.title.setWordWrap(True)
         column.addWidget(self.title)
+        self.header = ConversationHeader(self)
+        column.addWidget(self.header)
         self.legend = MarkLegend(self)
         column.addWidget(self.legend.source)
         column.addWidget(self.legend)

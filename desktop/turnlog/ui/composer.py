@@ -14,6 +14,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+PROMPT = "Ask something… (Ctrl+Enter to send)"
+ANSWERING = "Answering… (Esc or Stop to cancel)"
+
 
 class DraftEdit(QPlainTextEdit):
     """The question being typed. Ctrl+Enter submits, Esc asks to stop."""
@@ -53,7 +56,7 @@ class Composer(QWidget):
         self.edit.setObjectName("draft")
         self.edit.setAccessibleName("Question")
         self.edit.setAccessibleDescription("Ctrl+Enter sends, Esc stops a running request")
-        self.edit.setPlaceholderText("Ask something… (Ctrl+Enter to send)")
+        self.edit.setPlaceholderText(PROMPT)
         self.edit.setTabChangesFocus(True)
         self.edit.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
         line = self.edit.fontMetrics().lineSpacing()
@@ -134,10 +137,10 @@ class Composer(QWidget):
     def set_busy(self, busy: bool) -> None:
         self._busy = busy
         self.edit.setReadOnly(busy)
-        self.edit.setPlaceholderText(
-            "Answering… (Esc or Stop to cancel)" if busy
-            else "Ask something… (Ctrl+Enter to send)"
-        )
+        self.edit.setPlaceholderText(ANSWERING if busy else PROMPT)
+        # Qt repaints an empty draft only when the placeholder appears or disappears, not
+        # when its words change: without this the old words stay on screen.
+        self.edit.viewport().update()
         self.stop_button.setEnabled(busy)
         self._update_send()
         if busy:

@@ -21,6 +21,7 @@ from ..chat import (
     ProviderConfig,
     Route,
     connect_profile,
+    key_for,
     local_route,
     pending_local_route,
     profile_route,
@@ -33,6 +34,7 @@ from ..core.send import Stage
 from ..localmodel import BUILTIN
 from ..model_counts import ModelCounts
 from ..profiles import Profile, ProfileStore
+from ..providers import ChatCompletionsProvider, ModelInfo
 
 __all__ = [
     "Connector",
@@ -80,6 +82,11 @@ class Connector(Protocol):
 
     def secrets(self) -> Iterable[str]:
         """Keys handed out so far, for redacting reports."""
+        ...
+
+    def list_models(self, *, cancel: CancelToken) -> list[ModelInfo]:
+        """Off the GUI thread: the models the provider in use lists. Raises
+        `NotConnected` or `ProviderFailure`."""
         ...
 
     def close(self) -> None:
@@ -182,6 +189,18 @@ class ProviderConnector:
 
     def secrets(self) -> Iterable[str]:
         return tuple(self._seen)
+
+    def list_models(self, *, cancel: CancelToken) -> list[ModelInfo]:
+        """The server's `GET /models`, with the profile's key; the built-in model lists
+        the one it runs."""
+        config = self._current()
+        if config.preset.builtin:
+            return [ModelInfo(config.model or BUILTIN.alias)]
+        key = key_for(config, self._keys, ADD_KEY)
+        if key:
+            self._seen.add(key)
+        provider = ChatCompletionsProvider(config.base_url, api_key=key, preset=config.preset)
+        return provider.list_models(cancel=cancel)
 
     def close(self) -> None:
         if self.local is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
@@ -31,7 +32,12 @@ from ..core.failures import Failure
 from ..core.model import Usage
 from ..core.projection import PartKind, Projection, ProjectionRefused
 from ..core.send import RequestRecord
+from ..core.tokens import estimate_text_tokens
 from .marks import span_text, summary_caption, usage_text
+
+NOTHING_YET = ("No request yet. Type a question: the request it would make appears here "
+               "before anything is sent — its exact body, its size in bytes and tokens "
+               "against the limits, and which turns it carries.")
 
 # Pretty-printing a very large body would stall the window; beyond this, the start is shown.
 MAX_SHOWN_BODY_CHARS = 200_000
@@ -68,6 +74,8 @@ class InspectorState:
     # How the endpoint's counts are made when not plainly estimated: "exact",
     # "estimated, calibrated from 3 replies".
     count_label: str = ""
+    # What a reasoning model thought before the last answer (kept with the turn).
+    reasoning: str = ""
 
 
 def count_kind(exact: bool, count_label: str = "") -> str:
@@ -77,8 +85,34 @@ def count_kind(exact: bool, count_label: str = "") -> str:
     return count_label if count_label.startswith("estimated") else "estimated"
 
 
-def pretty_body(body: bytes) -> str:
-    text = json.dumps(json.loads(body), ensure_ascii=False, indent=2)
+def sampling_text(data: Any) -> str:
+    """The sampling options a body carries, each "server default" when left out."""
+    data = data if isinstance(data, dict) else {}
+
+    def shown(key: str, name: str) -> str:
+        value = data.get(key)
+        if value is None:
+            return f"{name} server default"
+        return f"{name} {value:,}" if isinstance(value, int) else f"{name} {value:g}"
+
+    return " · ".join(shown(key, name) for key, name in (
+        ("temperature", "temperature"), ("top_p", "top_p"), ("max_tokens", "max output tokens")))
+
+
+def reasoning_text(reasoning: str, usage: Usage | None) -> str:
+    """The reasoning's size, apart from the answer's: bytes, and tokens as the server
+    reported them or as estimated."""
+    size = len(reasoning.encode("utf-8"))
+    reported = usage.reasoning_tokens if usage is not None else None
+    tokens = (f"{reported:,} tokens (reported by the server)" if reported is not None
+              else f"~{estimate_text_tokens(reasoning):,} tokens (estimated)")
+    return (f"{size:,} bytes · {tokens} — shown above the answer, kept with the turn, "
+            "never sent in later requests")
+
+
+def pretty_body(body: bytes, data: Any = None) -> str:
+    text = json.dumps(json.loads(body) if data is None else data, ensure_ascii=False,
+                      indent=2)
     if len(text) > MAX_SHOWN_BODY_CHARS:
         return text[:MAX_SHOWN_BODY_CHARS] + "\n… (the rest is not shown)"
     return text
@@ -95,9 +129,23 @@ class Inspector(QScrollArea):
         self.setAccessibleName("Request inspector")
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        inner = QWidget(self)
+        outer = QWidget(self)
+        column = QVBoxLayout(outer)
+        column.setContentsMargins(8, 8, 8, 8)
+        column.setSpacing(6)
+        self.heading = QLabel(outer)
+        self.heading.setObjectName("inspectorHeading")
+        font = self.heading.font()
+        font.setBold(True)
+        self.heading.setFont(font)
+        self.heading.setWordWrap(True)
+        self.heading.setText(NOTHING_YET)
+        column.addWidget(self.heading)
+        # Everything measured about a request; hidden until there is a request to measure.
+        self.details = inner = QWidget(outer)
+        self.details.setObjectName("inspectorDetails")
         layout = QVBoxLayout(inner)
-        layout.setContentsMargins(8, 8, 8, 8)
+        layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
         self._build_measures(inner, layout)
         self._build_what_if(inner, layout)
@@ -105,28 +153,30 @@ class Inspector(QScrollArea):
         layout.addWidget(self._summary_box(inner))
         self._build_outcome(inner, layout)
         self._build_body(inner, layout)
-        self.setWidget(inner)
+        column.addWidget(inner, 1)
+        column.addStretch()
+        self.details.hide()
+        self.setWidget(outer)
 
         self._max_bytes: int | None = None
         self._shown_body: bytes | None = None
         self._shown_parts: list[tuple[str, int, int]] | None = None
+        self._parsed_body: tuple[bytes, Any] | None = None
         self._quiet = False
         self.state: InspectorState | None = None
 
     def _build_measures(self, inner: QWidget, layout: QVBoxLayout) -> None:
-        """The heading, the endpoint, and the byte and token bars."""
-        self.heading = QLabel(inner)
-        self.heading.setObjectName("inspectorHeading")
-        font = self.heading.font()
-        font.setBold(True)
-        self.heading.setFont(font)
-        self.heading.setWordWrap(True)
-        self.heading.setText("No request yet: type a question to preview what it would carry.")
-        layout.addWidget(self.heading)
+        """The endpoint, and the byte and token bars."""
         self.endpoint = QLabel(inner)
         self.endpoint.setWordWrap(True)
         self.endpoint.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.endpoint)
+        self.sampling = QLabel(inner)
+        self.sampling.setObjectName("samplingOptions")
+        self.sampling.setAccessibleName("Sampling options in the body")
+        self.sampling.setWordWrap(True)
+        self.sampling.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.sampling)
 
         self.bytes_label = QLabel(inner)
         self.bytes_label.setWordWrap(True)
@@ -210,6 +260,11 @@ class Inspector(QScrollArea):
         self.outcome.addRow("Outcome:", self.outcome_value)
         self.outcome.addRow("Timing:", self.timing_value)
         self.outcome.addRow("Usage:", self.usage_value)
+        self.reasoning_value = self._value(inner)
+        self.reasoning_value.setObjectName("reasoningSize")
+        self.reasoning_value.setAccessibleName("Reasoning size")
+        self.outcome.addRow("Reasoning:", self.reasoning_value)
+        self.outcome.setRowVisible(self.reasoning_value, False)
         layout.addLayout(self.outcome)
 
     def _build_body(self, inner: QWidget, layout: QVBoxLayout) -> None:
@@ -242,6 +297,14 @@ class Inspector(QScrollArea):
     # ------------------------------------------------------------------ showing
     def show_state(self, state: InspectorState) -> None:
         self.state = state
+        empty = (state.projection is None and state.refusal is None and state.record is None
+                 and state.failure is None)
+        self.details.setVisible(not empty)
+        if empty:  # only the sentence saying what will appear here
+            self.heading.setText(NOTHING_YET)
+            self._shown_body = None
+            self.body.setPlainText("")
+            return
         self.heading.setText(state.heading)
         self.endpoint.setText(state.endpoint)
         self.endpoint.setVisible(bool(state.endpoint))
@@ -258,6 +321,9 @@ class Inspector(QScrollArea):
         else:
             body = tokens = limit = token_budget = 0
             exact = False
+        self.sampling.setText("Sampling: " + sampling_text(self._parsed(projection.body))
+                              if projection is not None else "")
+        self.sampling.setVisible(projection is not None)
         kind = count_kind(exact, state.count_label)
         window = f" · window {projection.budget.window_label}" if projection else ""
         if limit:
@@ -368,7 +434,13 @@ class Inspector(QScrollArea):
         )
         if projection.body != self._shown_body:
             self._shown_body = projection.body
-            self.body.setPlainText(pretty_body(projection.body))
+            self.body.setPlainText(pretty_body(projection.body, self._parsed(projection.body)))
+
+    def _parsed(self, body: bytes) -> Any:
+        """The body as JSON, parsed once however often it is shown."""
+        if self._parsed_body is None or self._parsed_body[0] is not body:
+            self._parsed_body = (body, json.loads(body))
+        return self._parsed_body[1]
 
     def _fill_outcome(self, state: InspectorState) -> None:
         if state.failure is not None:
@@ -408,9 +480,14 @@ class Inspector(QScrollArea):
                 bits.append(f"{usage.completion_tokens:,} completion")
             if usage.total_tokens is not None:
                 bits.append(f"{usage.total_tokens:,} total")
+            if usage.reasoning_tokens is not None:
+                bits.append(f"{usage.reasoning_tokens:,} of them reasoning")
             self.usage_value.setText(" · ".join(bits) + " tokens (reported by the server)")
         else:
             self.usage_value.setText("not reported")
+        self.reasoning_value.setText(reasoning_text(state.reasoning, usage)
+                                     if state.reasoning else "")
+        self.outcome.setRowVisible(self.reasoning_value, bool(state.reasoning))
 
     # ------------------------------------------------------------------ what-if
     def _update_slider(self, state: InspectorState) -> None:

@@ -30,7 +30,7 @@ from ..core.body import RequestOptions
 from ..core.budget import Budget, InvalidBudget
 from ..core.compaction import StoredSummary
 from ..core.failures import Failure
-from ..core.model import Conversation, Turn, Usage
+from ..core.model import Conversation, Turn, Usage, without_last
 from ..core.projection import CostIndex, Projection, ProjectionRefused
 from ..core.send import Committed, Outcome, RequestRecord
 from .composer import Composer
@@ -68,6 +68,7 @@ class Shown:
     endpoint: Endpoint | None = None
     duration_s: float | None = None
     to_summarize: tuple[int, ...] = ()  # previews: turns a send would first summarize
+    reasoning: str = ""  # what a reasoning model thought before the last answer
 
     def marks(self, turns: Sequence[Turn]) -> MarkMap:
         return MarkMap(turns, self.projection, self.to_summarize, self.asked)
@@ -78,7 +79,8 @@ class Shown:
         if isinstance(outcome, Committed):
             return cls("last", outcome.projection, record=outcome.record,
                        usage=outcome.reply.usage, asked=outcome.turn.ordinal,
-                       endpoint=endpoint, duration_s=duration_s)
+                       endpoint=endpoint, duration_s=duration_s,
+                       reasoning=outcome.turn.reasoning)
         return cls("last", outcome.projection, outcome.refusal, record=outcome.record,
                    failure=outcome.failure, endpoint=endpoint, duration_s=duration_s,
                    usage=outcome.record.usage if outcome.record else None)
@@ -173,6 +175,10 @@ class LivePreview(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(PREVIEW_DELAY_MS)
         self._timer.timeout.connect(self.refresh)
+        # The newest turn's id while the draft is a new version of it (edit and resend):
+        # the preview is then of the turns before it.
+        self.replacing: str | None = None
+        self._line_made: tuple[object, str, Sequence[Turn]] | None = None
 
     # ------------------------------------------------------------------ state
     def reset(self) -> None:
@@ -305,10 +311,21 @@ class LivePreview(QObject):
 
     def _project(self, conversation: Conversation, draft: str, model: str, budget: Budget,
                  options: RequestOptions, costs: CostIndex) -> Preview:
-        return preview(self._transcript.turns, draft, model=model, budget=budget,
+        return preview(self._line(), draft, model=model, budget=budget,
                        system_prompt=conversation.system_prompt, options=options,
                        costs=costs, compaction=conversation.settings.compaction,
                        cached=self.summary, target=conversation.settings.compaction_share)
+
+    def _line(self) -> Sequence[Turn]:
+        """The active line a send would follow: without its newest turn while the draft
+        replaces it (made once per log and edit, so a paged log keeps its pages)."""
+        turns, replacing = self._transcript.turns, self.replacing
+        if replacing is None or not turns or turns[-1].id != replacing:
+            return turns
+        made = self._line_made
+        if made is None or made[0] is not turns or made[1] != replacing:
+            made = self._line_made = (turns, replacing, without_last(turns))
+        return made[2]
 
     # ------------------------------------------------------------- exact counts
     def _warm_counts(self, conversation: Conversation, draft: str, model: str,
@@ -316,7 +333,7 @@ class LivePreview(QObject):
         """Make, on the network worker, the exact counts the preview lacked, then preview
         again. The newest warm-up wins: an older one is cancelled between two counts and
         what it reports is ignored."""
-        costs, summary, turns = self.costs, self.summary, self._transcript.turns
+        costs, summary, turns = self.costs, self.summary, self._line()
         key: tuple[object, ...] = (
             id(costs), conversation.id, conversation.system_prompt, len(turns),
             turns[-1].id if turns else None, draft, model, budgets, options,
@@ -408,4 +425,5 @@ class LivePreview(QObject):
             compaction=bool(conversation and conversation.settings.compaction),
             summary=summary,
             to_summarize=shown.to_summarize,
+            reasoning=shown.reasoning,
         ))

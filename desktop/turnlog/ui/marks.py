@@ -17,7 +17,8 @@ class RowMark(enum.Enum):
     """A row's mark. The first three come from a projection; TO_SUMMARIZE is a turn a
     send would first fold into the rolling summary (previews only); PENDING is the
     question of the running request, ASKED the question (now a turn) the last request
-    carried."""
+    carried. REPLACED is an older version of a turn (regenerated, edited), on show behind
+    the version in use: never sent."""
 
     SENT = "sent"
     SUMMARY = "summary"
@@ -25,6 +26,7 @@ class RowMark(enum.Enum):
     NOT_SENT = "not_sent"
     PENDING = "pending"
     ASKED = "asked"
+    REPLACED = "replaced"
 
     @classmethod
     def of(cls, mark: Mark) -> RowMark:
@@ -51,6 +53,7 @@ _LABELS = {
     RowMark.NOT_SENT: "not sent",
     RowMark.PENDING: "pending",
     RowMark.ASKED: "asked this time",
+    RowMark.REPLACED: "replaced",
 }
 
 _EXPLANATIONS = {
@@ -61,6 +64,8 @@ _EXPLANATIONS = {
     RowMark.NOT_SENT: "kept in the log, left out of the request",
     RowMark.PENDING: "the question being answered now",
     RowMark.ASKED: "the question of the last request, now answered and saved",
+    RowMark.REPLACED: "an older version, replaced by a newer one (regenerated or edited): "
+    "kept in the log, never sent",
 }
 
 # (light palette, dark palette): chosen to stay apart for the common colour-vision
@@ -72,6 +77,7 @@ _COLORS = {
     RowMark.NOT_SENT: ("#8c959f", "#6e7681"),
     RowMark.PENDING: ("#bf8700", "#d29922"),
     RowMark.ASKED: ("#1a7f37", "#3fb950"),
+    RowMark.REPLACED: ("#cf222e", "#f85149"),
 }
 
 
@@ -214,7 +220,7 @@ class MarkLegend(QWidget):
     """The legend of the marks, one swatch and label each, wrapping in narrow windows."""
 
     SHOWN = (RowMark.SENT, RowMark.SUMMARY, RowMark.TO_SUMMARIZE, RowMark.NOT_SENT,
-             RowMark.PENDING)
+             RowMark.PENDING, RowMark.REPLACED)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

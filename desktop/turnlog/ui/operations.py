@@ -109,18 +109,23 @@ def load_conversation(store: TurnlogStore, conversation_id: int) -> StorageOp[Lo
     return StorageOp("load turns", work)
 
 
-def count_conversation_deletion(store: TurnlogStore,
-                                conversation_id: int) -> StorageOp[DeletionCounts]:
-    return StorageOp("count a conversation's deletion",
-                     lambda: store.preview_delete_conversation(conversation_id))
+def count_conversation_deletion(store: TurnlogStore, conversation_id: int
+                                ) -> StorageOp[tuple[DeletionCounts, list[Conversation]]]:
+    """What deleting the conversation removes, and the forks holding copies of its turns."""
+    def work() -> tuple[DeletionCounts, list[Conversation]]:
+        return store.preview_delete_conversation(conversation_id), store.forks(conversation_id)
+
+    return StorageOp("count a conversation's deletion", work)
 
 
 def count_turn_deletion(store: TurnlogStore,
-                        turn_id: str) -> StorageOp[tuple[int, DeletionCounts]]:
-    """The turn's ordinal and what deleting it removes."""
-    def work() -> tuple[int, DeletionCounts]:
-        _, turn = store.turn(turn_id)
-        return turn.ordinal, store.preview_delete_turn(turn_id)
+                        turn_id: str) -> StorageOp[tuple[int, DeletionCounts, int]]:
+    """The turn's ordinal, what deleting it (with its other versions) removes, and how
+    many versions it has."""
+    def work() -> tuple[int, DeletionCounts, int]:
+        cid, turn = store.turn(turn_id)
+        versions = len(store.versions(cid).group(turn_id))
+        return turn.ordinal, store.preview_delete_turn(turn_id), versions
 
     return StorageOp("count a turn's deletion", work)
 
@@ -133,8 +138,9 @@ def export_conversation(store: TurnlogStore, conversation_id: int,
                         target: ExportTarget) -> StorageOp[Exported]:
     """Write the conversation as the log holds it to `target` (a file, not the store)."""
     def work() -> Exported:
-        turns = store.turns(conversation_id)
-        text = export_text(store.conversation(conversation_id), turns, target.fmt)
+        turns = store.all_turns(conversation_id)  # superseded versions too, marked
+        text = export_text(store.conversation(conversation_id), turns, target.fmt,
+                           store.versions(conversation_id))
         return Exported(len(turns), write_export(target.path, text), target)
 
     return StorageOp("export conversation", work)
@@ -171,20 +177,25 @@ def save_conversation_settings(store: TurnlogStore, conversation_id: int,
     return StorageOp("save settings", work)
 
 
-def delete_conversation(store: TurnlogStore, conversation_id: int) -> StorageOp[Changes]:
+def delete_conversation(store: TurnlogStore, conversation_id: int, *,
+                        with_forks: bool = False) -> StorageOp[Changes]:
     def work() -> Changes:
-        counts = store.delete_conversation(conversation_id)
-        return Changes(deleted=frozenset({conversation_id}), counts=counts)
+        forks = [f.id for f in store.forks(conversation_id)] if with_forks else []
+        counts = store.delete_conversation(conversation_id, with_forks=with_forks)
+        return Changes(deleted=frozenset({conversation_id, *forks}), counts=counts)
 
     return StorageOp("delete conversation", work)
 
 
-def delete_turn(store: TurnlogStore, turn_id: str) -> StorageOp[Changes]:
-    """Delete one turn; the change carries the summary left newest (one covering the turn
-    goes with it)."""
+def delete_turn(store: TurnlogStore, turn_id: str, *,
+                with_versions: bool = True) -> StorageOp[Changes]:
+    """Delete one turn (with its other versions unless `with_versions` is false); the
+    change carries the summary left newest (one covering the turn goes with it)."""
     def work() -> Changes:
-        conversation_id, counts = store.delete_turn(turn_id)
-        return Changes(turns_deleted=(turn_id,), turns_of=conversation_id,
+        cid, _ = store.turn(turn_id)
+        gone = store.versions(cid).group(turn_id) if with_versions else (turn_id,)
+        conversation_id, counts = store.delete_turn(turn_id, with_versions=with_versions)
+        return Changes(turns_deleted=gone, turns_of=conversation_id,
                        summary=store.latest_summary(conversation_id), counts=counts)
 
     return StorageOp("delete turn", work)

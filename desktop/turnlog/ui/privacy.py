@@ -37,6 +37,7 @@ class Confirmation:
     detail: str
     action: str
     option: str = ""
+    option_checked: bool = False  # the checkbox's state when asked
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,19 +46,34 @@ class Decision:
     option: bool = False
 
 
-def delete_conversation_question(title: str, counts: DeletionCounts) -> Confirmation:
+def delete_conversation_question(title: str, counts: DeletionCounts,
+                                 forks: Sequence[str] = ()) -> Confirmation:
+    """With `forks` (their titles): offers to delete the forks holding copies of its turns."""
+    option = ""
+    if forks:
+        n = len(forks)
+        option = (f"Also delete the {n} fork{'s' if n != 1 else ''} holding copies of its "
+                  f"turns ({', '.join(f'“{t}”' for t in forks)})")
     return Confirmation("Delete conversation",
                         f"Delete “{title}”? This removes {counts.describe()}.",
-                        DELETE_DETAIL, "Delete")
+                        DELETE_DETAIL, "Delete", option)
 
 
-def delete_turn_question(ordinal: int, counts: DeletionCounts) -> Confirmation:
+def delete_turn_question(ordinal: int, counts: DeletionCounts,
+                         versions: int = 1) -> Confirmation:
+    """A turn with `versions` (regenerated, edited) offers to delete the others too, checked."""
+    option = ""
+    if versions > 1:
+        others = versions - 1
+        option = (f"Also delete its {others} other version{'s' if others != 1 else ''} "
+                  f"(with them: {counts.describe()})")
     return Confirmation(
         "Delete turn",
-        f"Delete turn {ordinal}? This removes {counts.describe()}.",
+        f"Delete turn {ordinal}? This removes "
+        f"{'this version' if versions > 1 else counts.describe()}.",
         "Summaries covering it go too (the next send makes a new one); request records "
         "keep only their numbers. The other turns keep their numbers. " + DELETE_DETAIL,
-        "Delete")
+        "Delete", option, option_checked=versions > 1)
 
 
 def delete_all_question(counts: DeletionCounts, profile_names: Sequence[str],
@@ -87,6 +103,7 @@ def ask(parent: QWidget, confirmation: Confirmation) -> Decision:
     check: QCheckBox | None = None
     if confirmation.option:
         check = QCheckBox(confirmation.option, box)
+        check.setChecked(confirmation.option_checked)
         box.setCheckBox(check)
     box.exec()
     return Decision(box.clickedButton() is go, bool(check is not None and check.isChecked()))

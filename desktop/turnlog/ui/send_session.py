@@ -81,23 +81,28 @@ class SendResult:
     duration_s: float
     summary: StoredSummary | None
     summary_read: bool
+    replaces: str | None = None  # the turn this send was a new version of
 
 
 def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
                    conversation: Conversation, question: str, endpoint: Endpoint,
-                   costs: CostIndex, stream: StreamBuffer) -> Sent:
-    """The network worker's part: connect, run the core send path, read the summary."""
+                   costs: CostIndex, stream: StreamBuffer, replaces: str | None = None,
+                   thought: StreamBuffer | None = None) -> Sent:
+    """The network worker's part: connect, run the core send path, read the summary.
+    With `replaces`, the answer is a new version of that (last) turn; a reasoning model's
+    thought streams into `thought`."""
     on_stage = lambda stage, detail: context.report((stage, detail))  # noqa: E731
-    request = request_for(conversation, question, endpoint.route)
+    request = request_for(conversation, question, endpoint.route, replaces=replaces)
     try:  # starts the built-in model's server first, if that is the provider
         link = connector.connect(conversation, cancel=context.cancel, on_stage=on_stage)
     except (NotConnected, ProviderFailure) as err:
         return Sent(Failed(err.failure, question), None, summary_read=False)
     sent = request if link.route == endpoint.route else request_for(
-        conversation, question, link.route, turn_id=request.turn_id)
+        conversation, question, link.route, turn_id=request.turn_id, replaces=replaces)
     outcome = sender_for(store, link.provider, link.costs or costs, link.retry).send(
         sent, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
-        on_projection=context.report)
+        on_projection=context.report,
+        on_reasoning=thought.append if thought is not None else None)
     try:
         return Sent(outcome, store.latest_summary(conversation.id))
     except Exception as err:
@@ -114,6 +119,7 @@ class SendSession(QObject):
     stage_entered = Signal(object, str)  # (Stage, the stage line's words), once per stage
     status = Signal(str)  # the stage line: stage, seconds so far, characters received
     streamed = Signal(str)  # answer text received since the last report
+    streamed_reasoning = Signal(str)  # a reasoning model's thought since the last report
     projected = Signal(object)  # the Projection the request carries, once planned
     finished = Signal(object)  # SendResult
     crashed = Signal(object)  # the draft (text, cursor): a bug ended the send
@@ -130,7 +136,12 @@ class SendSession(QObject):
         self._endpoint: Endpoint | None = None
         self.conversation_id: int | None = None
         self._discard = False  # the running send's conversation is being deleted
+        # (conversation id, turn id): the next send there is a new version of that turn
+        # (edit and resend); any send clears it.
+        self.replacing: tuple[int, str] | None = None
+        self._replaces: str | None = None
         self._stream = StreamBuffer()
+        self._thought = StreamBuffer()
         self._stage = ""
         self._stage_entered: tuple[float, str] = (0.0, "")
         self._started = 0.0
@@ -143,13 +154,20 @@ class SendSession(QObject):
         return self._task is not None
 
     def start(self, conversation: Conversation, question: str, draft: tuple[str, int],
-              endpoint: Endpoint, costs: CostIndex) -> None:
-        """Send `question` in `conversation`; `draft` is given back if it fails."""
+              endpoint: Endpoint, costs: CostIndex, *, replaces: str | None = None) -> None:
+        """Send `question` in `conversation`; `draft` is given back if it fails. With
+        `replaces` (or `replacing` set for this conversation) the answer is committed as a
+        new version of that turn."""
         if self.running:
             raise RuntimeError("a send is already running")
+        if replaces is None and self.replacing and self.replacing[0] == conversation.id:
+            replaces = self.replacing[1]
+        self.replacing = None
+        self._replaces = replaces
         self._draft, self._endpoint = draft, endpoint
         self.conversation_id = conversation.id
         self._stream = stream = StreamBuffer()
+        self._thought = thought = StreamBuffer()
         self._started = time.monotonic()
         self.running_changed.emit(True)
         self._enter(Stage.PREPARING, "")
@@ -157,7 +175,7 @@ class SendSession(QObject):
 
         def work(context: TaskContext) -> Sent:
             return send_on_worker(context, store, connector, conversation, question,
-                                  endpoint, costs, stream)
+                                  endpoint, costs, stream, replaces, thought)
 
         self._task = self._runner.run(TaskRunner.NETWORK, "send", work,
                                       on_success=self._succeeded, on_failure=self._failed,
@@ -210,6 +228,8 @@ class SendSession(QObject):
 
     def _report(self) -> None:
         text = f"{self._stage}… {time.monotonic() - self._started:.1f} s"
+        if self._thought.received:
+            text += f" · {self._thought.received:,} characters of reasoning"
         if self._stream.received:
             text += f" · {self._stream.received:,} characters"
         if self._task is not None and self._task.cancelled:
@@ -217,6 +237,9 @@ class SendSession(QObject):
         self.status.emit(text)
 
     def _flush(self) -> None:
+        thought = self._thought.drain()
+        if thought:
+            self.streamed_reasoning.emit(thought)
         text = self._stream.drain()
         if text:
             self.streamed.emit(text)
@@ -239,7 +262,8 @@ class SendSession(QObject):
             return
         assert self.conversation_id is not None and self._endpoint is not None
         result = SendResult(sent.outcome, self.conversation_id, self._draft, self._endpoint,
-                            time.monotonic() - self._started, sent.summary, sent.summary_read)
+                            time.monotonic() - self._started, sent.summary, sent.summary_read,
+                            self._replaces)
         self.conversation_id = None
         self.finished.emit(result)
 

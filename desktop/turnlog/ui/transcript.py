@@ -15,8 +15,10 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import (
     QAbstractListModel,
+    QEvent,
     QModelIndex,
     QPersistentModelIndex,
+    QPoint,
     QRect,
     QRectF,
     QSize,
@@ -27,10 +29,13 @@ from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QAction,
     QColor,
+    QContextMenuEvent,
     QFont,
     QFontDatabase,
+    QFontMetrics,
     QGuiApplication,
     QKeySequence,
+    QMouseEvent,
     QPainter,
     QPalette,
     QTextDocument,
@@ -47,8 +52,9 @@ from PySide6.QtWidgets import (
 
 from ..core.compaction import StoredSummary
 from ..core.model import Turn
+from ..core.versions import Versions
 from ..store.pages import LogPages
-from .answer import AnswerDocument
+from .answer import AnswerDocument, ReasoningFold
 from .marks import MarkMap, RowMark, summary_tooltip
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -63,12 +69,17 @@ class Role(enum.IntEnum):
     ANSWER = Qt.ItemDataRole.UserRole + 4
     MARK = Qt.ItemDataRole.UserRole + 5
     PENDING = Qt.ItemDataRole.UserRole + 6
+    VERSION = Qt.ItemDataRole.UserRole + 7  # (n, of) when the turn has versions, else None
+    ACTIVE = Qt.ItemDataRole.UserRole + 8  # id of the version in use at this row
+    LAST = Qt.ItemDataRole.UserRole + 9  # the newest turn (it can be regenerated)
+    REASONING = Qt.ItemDataRole.UserRole + 10  # a reasoning model's thought ("" if none)
 
 
 @dataclass
 class PendingRow:
     question: str
     answer: str = ""
+    reasoning: str = ""
 
 
 class TranscriptModel(QAbstractListModel):
@@ -93,6 +104,9 @@ class TranscriptModel(QAbstractListModel):
         self._marks: Mapping[int, RowMark] = {}
         self._summary: StoredSummary | None = None
         self._older_requested = False
+        self._versions = Versions((), {})
+        self._members: Mapping[str, Turn] = {}  # every version of a row that has several
+        self._showing: dict[str, str] = {}  # id in use → id of the older version on show
 
     # ------------------------------------------------------------------ contents
     def set_turns(self, turns: Sequence[Turn]) -> None:
@@ -102,6 +116,7 @@ class TranscriptModel(QAbstractListModel):
         self._pending = None
         self._marks = {}
         self._older_requested = False
+        self._versions, self._members, self._showing = Versions((), {}), {}, {}
         self.endResetModel()
 
     @property
@@ -139,12 +154,19 @@ class TranscriptModel(QAbstractListModel):
         if not index.isValid():
             return None
         row = index.row()
-        turn = self.turn_at(row)
-        if turn is None:
+        active = self.turn_at(row)
+        if active is None:
             pending = self._pending
             if pending is None or row != self.loaded_count:
                 return None
             return self._pending_data(pending, role)
+        turn = self._members.get(self._showing[active.id], active) \
+            if active.id in self._showing else active
+        if role in (Role.VERSION, Role.ACTIVE, Role.LAST):
+            return self._version_data(row, active, turn, role)
+        if turn is not active and role in (Role.MARK, Qt.ItemDataRole.ToolTipRole):
+            return RowMark.REPLACED if role == Role.MARK else \
+                f"Turn {turn.ordinal}: {RowMark.REPLACED.explanation}"
         if role == Role.KEY:
             return turn.id
         if role == Role.ORDINAL:
@@ -153,6 +175,8 @@ class TranscriptModel(QAbstractListModel):
             return turn.question
         if role == Role.ANSWER:
             return turn.answer
+        if role == Role.REASONING:
+            return turn.reasoning
         if role == Role.MARK:
             return self._marks.get(turn.ordinal)
         if role == Role.PENDING:
@@ -168,6 +192,58 @@ class TranscriptModel(QAbstractListModel):
             return f"Turn {turn.ordinal}: {mark.explanation}" if mark else None
         return None
 
+    def _version_data(self, row: int, active: Turn, turn: Turn, role: int) -> object:
+        if role == Role.ACTIVE:
+            return active.id
+        if role == Role.LAST:
+            return row == self.loaded_count - 1 and self._pending is None
+        if role == Role.VERSION and self._versions:
+            group = self._versions.group(active.id)
+            if len(group) > 1 and turn.id in group:
+                return (group.index(turn.id) + 1, len(group))
+        return None
+
+    # ----------------------------------------------------------------- versions
+    def set_versions(self, versions: Versions, members: Mapping[str, Turn]) -> None:
+        """The versions of the turns (`members`: every version of a row with several);
+        an older version on show stays on show while it is still one."""
+        self._versions, self._members = versions, members
+        self._showing = {k: v for k, v in self._showing.items() if v in members}
+        if self.loaded_count:
+            self.dataChanged.emit(self.index(0), self.index(self.loaded_count - 1),
+                                  [Role.VERSION, Role.MARK])
+
+    @property
+    def versions(self) -> Versions:
+        return self._versions
+
+    def shown_turn(self, row: int) -> Turn | None:
+        """The turn a row shows: its version in use, or the older version looked at."""
+        active = self.turn_at(row)
+        if active is None or active.id not in self._showing:
+            return active
+        return self._members.get(self._showing[active.id], active)
+
+    def step_version(self, row: int, delta: int) -> bool:
+        """Show the previous (-1) or next (+1) version in a row; False at either end."""
+        active = self.turn_at(row)
+        shown = self.shown_turn(row)
+        if active is None or shown is None:
+            return False
+        group = self._versions.group(active.id)
+        at = group.index(shown.id) + delta if shown.id in group else -1
+        if len(group) < 2 or not 0 <= at < len(group) or group[at] not in self._members:
+            return False
+        if group[at] == active.id:
+            self._showing.pop(active.id, None)
+        else:
+            self._showing[active.id] = group[at]
+        index = self.index(row)
+        # ANSWER: the row's height changes with the text it shows.
+        self.dataChanged.emit(index, index, [Role.KEY, Role.QUESTION, Role.ANSWER, Role.MARK,
+                                             Role.VERSION])
+        return True
+
     def _pending_data(self, pending: PendingRow, role: int) -> object:
         if role == Role.KEY:
             return PENDING_KEY
@@ -177,6 +253,8 @@ class TranscriptModel(QAbstractListModel):
             return pending.question
         if role == Role.ANSWER:
             return pending.answer
+        if role == Role.REASONING:
+            return pending.reasoning
         if role == Role.MARK:
             return RowMark.PENDING
         if role == Role.PENDING:
@@ -269,6 +347,14 @@ class TranscriptModel(QAbstractListModel):
         index = self.index(self.loaded_count)
         self.dataChanged.emit(index, index, [Role.ANSWER])
 
+    def append_pending_reasoning(self, text: str) -> None:
+        """Add streamed reasoning; announces a change to the pending row only."""
+        if self._pending is None or not text:
+            return
+        self._pending.reasoning += text
+        index = self.index(self.loaded_count)
+        self.dataChanged.emit(index, index, [Role.REASONING])
+
     def drop_pending(self) -> str:
         """Remove the pending row; returns the partial answer it held."""
         pending = self._pending
@@ -356,6 +442,11 @@ class TranscriptDelegate(QStyledItemDelegate):
     PAD = 10
     GAP = 6
 
+    # A word in a row's header was clicked: (control name, row). Names: "older", "newer"
+    # (step between versions), "use" (use this version), "regenerate".
+    control_clicked = Signal(str, int)
+    code_copied = Signal(str)  # a code block's Copy put this text on the clipboard
+
     def __init__(self, view: QListView) -> None:
         super().__init__(view)
         self._view = view
@@ -363,6 +454,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._answers: OrderedDict[str, AnswerDocument] = OrderedDict()
         self._pending: AnswerDocument | None = None
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.reasoning = ReasoningFold(self._new_doc)
 
     # ---------------------------------------------------------------- documents
     def clear_cache(self) -> None:
@@ -377,6 +469,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._answers.pop(key, None)
         if key == PENDING_KEY:
             self.reset_pending()
+        else:
+            self.reasoning.forget(key)
 
     def reset_pending(self) -> None:
         self._pending = None
@@ -388,6 +482,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         question = self._docs.pop((PENDING_KEY, "question"), None)
         if question is not None:
             self._docs[(turn_id, "question")] = question
+        self.reasoning.rename(PENDING_KEY, turn_id)
         if pending is None:
             return False
         pending.update(answer)  # the last few streamed characters, if not shown yet
@@ -453,14 +548,116 @@ class TranscriptDelegate(QStyledItemDelegate):
             return question, None
         return question, self._answer(key, answer_text, width)
 
+    def _answer_origin(self, index: ModelIndex) -> tuple[AnswerDocument | None, QPoint]:
+        """A row's answer and where its top left corner is painted (viewport coordinates)."""
+        question, answer = self._documents(index)
+        rect = self._view.visualRect(index)
+        top = rect.top() + self.PAD + self._view.fontMetrics().height() + 2 + self.GAP
+        top += int(question.size().height()) + 3 * self.GAP
+        return answer, QPoint(rect.left() + self.BAND + self.PAD, top)
+
+    def code_at(self, index: ModelIndex, point: QPoint) -> str | None:
+        """The text of the code block under `point` (viewport coordinates) in a row's
+        answer, if there is one."""
+        answer, origin = self._answer_origin(index)
+        return answer.code_at(point.y() - origin.y()) if answer is not None else None
+
+    def copy_button_at(self, index: ModelIndex, point: QPoint) -> str | None:
+        """The code a code block's *Copy* under `point` copies, if one is there."""
+        answer, origin = self._answer_origin(index)
+        if answer is None:
+            return None
+        for rect, text in answer.copy_buttons():
+            if rect.translated(origin.x(), origin.y()).contains(point.toPointF()):
+                return text
+        return None
+
+    def code_blocks(self, index: ModelIndex) -> list[str]:
+        """The text of every code block in a row's answer, first to last."""
+        _question, answer = self._documents(index)
+        return [text for _lang, text, _top, _bottom in answer.code_blocks()] if answer else []
+
     def _header_height(self, option: QStyleOptionViewItem) -> int:
         return option.fontMetrics.height() + 2
+
+    @staticmethod
+    def _header_font(option: QStyleOptionViewItem) -> QFont:
+        font = QFont(option.font)
+        font.setPointSizeF(max(7.0, option.font.pointSizeF() * 0.9))
+        return font
+
+    def header_controls(self, option: QStyleOptionViewItem, index: ModelIndex
+                        ) -> list[tuple[str, str, QRect]]:
+        """The words after "Turn N" in a row's header, with where they are: ◀ version n of
+        m ▶ for a turn with versions, *Use this version* on an older one, *Regenerate* on
+        the newest turn. "label" is not clickable."""
+        version = index.data(Role.VERSION)
+        replaced = index.data(Role.MARK) is RowMark.REPLACED
+        last = bool(index.data(Role.LAST)) and not replaced
+        if not version and not last:
+            return []
+        metrics = QFontMetrics(self._header_font(option))
+        top = option.rect.top() + self.PAD
+        height = self._header_height(option)
+        x = option.rect.left() + self.BAND + self.PAD + metrics.horizontalAdvance(
+            f"Turn {index.data(Role.ORDINAL)}") + 14
+        controls: list[tuple[str, str, QRect]] = []
+        words = []
+        if version:
+            words += [("older", "◀"), ("label", f"version {version[0]} of {version[1]}"),
+                      ("newer", "▶")]
+            if replaced:
+                words.append(("use", "Use this version"))
+        if last:
+            words.append(("regenerate", "↻ Regenerate"))
+        for name, text in words:
+            width = metrics.horizontalAdvance(text) + 8
+            controls.append((name, text, QRect(x, top, width, height)))
+            x += width + 6
+        return controls
+
+    def editorEvent(self, event: QEvent, model: object, option: QStyleOptionViewItem,  # noqa: N802
+                    index: ModelIndex) -> bool:
+        """A click on a header word is that control's, not the row's; a click on the
+        reasoning line opens or folds it."""
+        if event.type() == QEvent.Type.MouseButtonRelease and isinstance(event, QMouseEvent) \
+                and event.button() == Qt.MouseButton.LeftButton:
+            point = event.position().toPoint()
+            line = self._fold_line(option, index)
+            if line is not None and line.contains(point):
+                self.toggle_reasoning(index)
+                return True
+            for name, _text, rect in self.header_controls(option, index):
+                if name != "label" and rect.contains(point):
+                    self.control_clicked.emit(name, index.row())
+                    return True
+            code = self.copy_button_at(index, point) if not index.data(Role.PENDING) else None
+            if code is not None:
+                QGuiApplication.clipboard().setText(code)
+                self.code_copied.emit(code)
+                return True
+        return super().editorEvent(event, model, option, index)  # type: ignore[arg-type]
+
+    def _draw_controls(self, painter: QPainter, option: QStyleOptionViewItem,
+                       index: ModelIndex) -> None:
+        controls = self.header_controls(option, index)
+        if not controls:
+            return
+        palette = option.palette
+        painter.setFont(self._header_font(option))
+        for name, text, rect in controls:
+            role = QPalette.ColorRole.PlaceholderText if name == "label" \
+                else QPalette.ColorRole.Link
+            painter.setPen(palette.color(QPalette.ColorGroup.Active, role))
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
     # ------------------------------------------------------------------ layout
     def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # noqa: N802
         question, answer = self._documents(index)
         height = self.PAD + self._header_height(option) + self.GAP
         height += int(question.size().height()) + 2 * self.GAP
+        fold = self._fold_height(option, index)
+        height += fold + (self.GAP if fold else 0)
         if answer is not None:
             height += self.GAP + int(answer.height())
         else:
@@ -492,8 +689,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             top = rect.top() + self.PAD
 
             # Header: turn number on the left, the mark's label on the right.
-            header_font = QFont(option.font)
-            header_font.setPointSizeF(max(7.0, option.font.pointSizeF() * 0.9))
+            header_font = self._header_font(option)
             painter.setFont(header_font)
             header_h = self._header_height(option)
             header = QRect(left, top, width, header_h)
@@ -503,6 +699,8 @@ class TranscriptDelegate(QStyledItemDelegate):
             title = "Question being answered" if index.data(Role.PENDING) else f"Turn {ordinal}"
             painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                              title)
+            if not index.data(Role.PENDING):
+                self._draw_controls(painter, option, index)
             if isinstance(mark, RowMark):
                 label_font = QFont(header_font)
                 label_font.setBold(True)
@@ -526,6 +724,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             self._draw_doc(painter, question, left + self.GAP, top + self.GAP, palette,
                            visible)
             top += q_height + self.GAP
+            top = self._draw_fold(painter, option, index, QRect(left, top, width, 0), visible)
 
             if answer is not None:
                 answer.draw(painter, left, top, palette, visible)
@@ -541,6 +740,42 @@ class TranscriptDelegate(QStyledItemDelegate):
                 painter.drawRect(rect.adjusted(0, 0, -1, -1))
         finally:
             painter.restore()
+
+    # -------------------------------------------------------------- reasoning
+    def _fold_height(self, option: QStyleOptionViewItem, index: ModelIndex) -> int:
+        return self.reasoning.height(str(index.data(Role.KEY)),
+                                     str(index.data(Role.REASONING) or ""),
+                                     self._content_width(), option.fontMetrics.height(),
+                                     self.GAP)
+
+    def _draw_fold(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex,
+                   area: QRect, visible: QRect) -> int:
+        """Draw the reasoning fold (if the row has one) at `area`; the top below it."""
+        text = str(index.data(Role.REASONING) or "")
+        if not text:
+            return area.top()
+        painter.setFont(option.font)
+        streaming = bool(index.data(Role.PENDING)) and not index.data(Role.ANSWER)
+        self.reasoning.draw(painter, str(index.data(Role.KEY)), text, area,
+                            option.fontMetrics.height(), self.GAP, option.palette, streaming,
+                            visible)
+        return area.top() + self._fold_height(option, index) + self.GAP
+
+    def _fold_line(self, option: QStyleOptionViewItem, index: ModelIndex) -> QRect | None:
+        """Where the fold's line is in the row (None without reasoning)."""
+        if not index.data(Role.REASONING):
+            return None
+        question, _ = self._documents(index)
+        top = (option.rect.top() + self.PAD + self._header_height(option) + self.GAP
+               + int(question.size().height()) + 3 * self.GAP)
+        return QRect(option.rect.left() + self.BAND + self.PAD, top, self._content_width(),
+                     option.fontMetrics.height())
+
+    def toggle_reasoning(self, index: ModelIndex) -> bool:
+        """Open or fold the row's reasoning; returns whether it is open now."""
+        opened = self.reasoning.toggle(str(index.data(Role.KEY)))
+        self.sizeHintChanged.emit(QModelIndex(index))
+        return opened
 
     @staticmethod
     def _draw_doc(
@@ -593,6 +828,12 @@ class TranscriptView(QListView):
         self._copy_turn = self._action("Copy turn", QKeySequence.StandardKey.Copy, "turn")
         self._copy_question = self._action("Copy question", None, "question")
         self._copy_answer = self._action("Copy answer", None, "answer")
+        self.copy_code_action = QAction("Copy code block", self)
+        self.copy_code_action.setToolTip("Copy the code block under the pointer (else the "
+                                         "answer's first one), exactly as it is")
+        self.copy_code_action.triggered.connect(self.copy_code)
+        self.addAction(self.copy_code_action)
+        self._menu_at: QPoint | None = None
         separator = QAction(self)
         separator.setSeparator(True)
         self.addAction(separator)
@@ -603,6 +844,11 @@ class TranscriptView(QListView):
                                       "(summaries covering it, its place in request records)")
         self.delete_action.triggered.connect(self.delete_current)
         self.addAction(self.delete_action)
+        self.reasoning_action = QAction("Show or hide reasoning", self)
+        self.reasoning_action.setToolTip("Open or fold what a reasoning model thought before "
+                                         "this answer")
+        self.reasoning_action.triggered.connect(self.toggle_reasoning)
+        self.addAction(self.reasoning_action)
 
     def _action(self, text: str, shortcut: QKeySequence.StandardKey | None, part: str) -> QAction:
         action = QAction(text, self)
@@ -673,7 +919,7 @@ class TranscriptView(QListView):
 
     def _after_change(self, top_left: QModelIndex, bottom_right: QModelIndex,
                       roles: Sequence[int] = ()) -> None:
-        if Role.ANSWER in roles:
+        if Role.ANSWER in roles or Role.REASONING in roles:
             # The streaming row grew: its height changes, so lay the rows out again.
             self.delegate.sizeHintChanged.emit(top_left)
 
@@ -697,7 +943,37 @@ class TranscriptView(QListView):
         self.delete_requested.emit(turn_id)
         return turn_id
 
+    def toggle_reasoning(self) -> bool | None:
+        """Open or fold the current turn's reasoning (None: it has none)."""
+        index = self.currentIndex()
+        if not index.isValid() or not index.data(Role.REASONING):
+            return None
+        return self.delegate.toggle_reasoning(index)
+
     # ------------------------------------------------------------------ copying
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
+        self._menu_at = event.pos()  # which code block "Copy code block" means
+        super().contextMenuEvent(event)
+
+    def copy_code(self) -> str:
+        """Copy the code block the context menu was opened on, else the current answer's
+        first one; "" when the answer has none."""
+        index = self.currentIndex()
+        if not index.isValid():
+            return ""
+        text = None
+        at, self._menu_at = self._menu_at, None
+        if at is not None and self.indexAt(at) == index:
+            text = self.delegate.code_at(index, at)
+        if text is None:
+            blocks = self.delegate.code_blocks(index)
+            text = blocks[0] if blocks else None
+        if text is None:
+            return ""
+        QGuiApplication.clipboard().setText(text)
+        self.copied.emit(text)
+        return text
+
     def copy_current(self, part: str) -> str:
         index = self.currentIndex()
         if not index.isValid():

@@ -27,6 +27,7 @@ from .centre import FIRST_RUN_HINT, CentrePanel
 from .connection import Connector
 from .drafts import DraftKeeper
 from .geometry import DockFolding, add_dock, restore_geometry, save_geometry, window_settings
+from .header import HeaderPicker
 from .inspector import Inspector
 from .live_preview import LivePreview, Shown
 from .menus import build_menus
@@ -38,6 +39,7 @@ from .settings import SettingsDialog
 from .sidebar import Sidebar, shown_title
 from .storage_faults import StorageFaults
 from .tasks import TaskRunner
+from .versions import VersionControls
 from .wiring import wire
 
 log = logging.getLogger(__name__)
@@ -94,6 +96,9 @@ class MainWindow(QMainWindow):
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
         wire(self)
+        self.versions = VersionControls(self, self)  # regenerate, edit, use, fork
+        self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.history,
+                                   self.session, lambda: self.conversation, self)
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
         self.export_action, self.delete_all_action = menus.export, menus.delete_all
@@ -157,6 +162,7 @@ class MainWindow(QMainWindow):
         """Open `conversation` (None: close the open one); nothing of the last one stays."""
         self.conversation = conversation
         self.drafts.opened(conversation)
+        self.picker.show_for(conversation)
         self.preview.reset()
         self.transcript.set_turns(())
         self.title.setText(shown_title(conversation.title) if conversation else "")

@@ -30,6 +30,7 @@ def wire(window: Any) -> None:
     session.status.connect(window.stage_line.setText)
     session.stage_entered.connect(lambda _stage, words: window.stage_entered.emit(words))
     session.streamed.connect(window.transcript.append_pending)
+    session.streamed_reasoning.connect(window.transcript.append_pending_reasoning)
     session.projected.connect(window.preview.show_sent)
     session.finished.connect(window._sent)
     session.finished.connect(window.drafts.sent)

@@ -1,0 +1,98 @@
+"""versions, use-version, fork: a turn's versions and new conversations from any turn."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..core.failures import StoreError
+from ..paths import data_dir
+from ..store import NotFound, TurnlogStore
+from .terminal import safe_for
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("versions", help="list the versions of a turn (regenerated, edited)")
+    p.add_argument("--conversation", type=int, required=True, metavar="ID")
+    p.add_argument("--turn", type=int, required=True, metavar="ORDINAL",
+                   help="the stored ordinal of any of its versions, as `export` prints it")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--raw", action="store_true",
+                   help="write text as it is, control characters included")
+    p.set_defaults(run=run_versions)
+
+    p = sub.add_parser("use-version", help="make a version of the last turn the one in use")
+    p.add_argument("turn_id", metavar="TURN_ID", help="a turn id, as `versions` prints it")
+    p.set_defaults(run=run_use_version)
+
+    p = sub.add_parser("fork", help="a new conversation with copies of the turns before one")
+    p.add_argument("--conversation", type=int, required=True, metavar="ID")
+    p.add_argument("--at", type=int, required=True, metavar="ORDINAL",
+                   help="turns before this stored ordinal are copied; its question is the "
+                   "new conversation's draft")
+    p.add_argument("--title", metavar="T", help="the new conversation's title")
+    p.set_defaults(run=run_fork)
+
+
+def run_versions(args: argparse.Namespace) -> int:
+    with TurnlogStore.open(data_dir(), readonly=True) as store:
+        turns = store.all_turns(args.conversation)
+        versions = store.versions(args.conversation)
+    at = next((t for t in turns if t.ordinal == args.turn), None)
+    if at is None:
+        print(f"error: conversation {args.conversation} has no turn {args.turn}",
+              file=sys.stderr)
+        return 1
+    by_id = {t.id: t for t in turns}
+    group = [by_id[i] for i in versions.group(at.id) if i in by_id]
+    rows = [{"version": n, "id": t.id, "ordinal": t.ordinal,
+             "active": not versions.is_superseded(t.id), "question": t.question,
+             "answer": t.answer, "created_at": t.created_at.isoformat()}
+            for n, t in enumerate(group, start=1)]
+    if args.json:
+        print(json.dumps({"conversation": args.conversation, "versions": rows},
+                         ensure_ascii=False))
+        return 0
+    safe = safe_for(sys.stdout, raw=args.raw)
+    for row in rows:
+        state = "in use" if row["active"] else "*replaced*"
+        first = str(row["answer"]).strip().splitlines()[0][:70] if row["answer"] else ""
+        print(safe(f"version {row['version']} of {len(rows)}  turn {row['ordinal']}  "
+                   f"{row['id']}  {state}  {first}"))
+    return 0
+
+
+def run_use_version(args: argparse.Namespace) -> int:
+    try:
+        with TurnlogStore.open(data_dir()) as store:
+            cid = store.use_version(args.turn_id)
+            line = store.active_turns(cid)
+    except NotFound as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except StoreError as err:
+        if err.code:
+            raise  # a storage fault: named by the caller
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    ordinal = next(t.ordinal for t in line if t.id == args.turn_id)
+    print(f"turn {ordinal} ({args.turn_id}) is the version in use in conversation {cid}")
+    return 0
+
+
+def run_fork(args: argparse.Namespace) -> int:
+    try:
+        with TurnlogStore.open(data_dir()) as store:
+            fork, _ = store.fork(args.conversation, args.at, title=args.title)
+            copied = store.turn_count(fork.id)
+    except NotFound as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    print(fork.id)
+    print(f"copied {copied} turn(s); the question of turn {args.at} is its draft (the window "
+          f"opens it in the composer); ask it: turnlog-cli ask --conversation {fork.id} TEXT",
+          file=sys.stderr)
+    return 0
+

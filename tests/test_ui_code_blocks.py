@@ -1,0 +1,71 @@
+"""Code blocks in answers: a tinted box, the language named, long lines wrapped, and Copy
+code block putting exactly the block's text on the clipboard."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint
+from PySide6.QtGui import QGuiApplication, QTextDocument, QTextFormat
+
+from test_ui_send import open_window
+from turnlog.ui.answer import CODE_TINT, style_code
+
+pytest_plugins = ["uiwindow"]
+
+FIRST = 'budget = {"住宿": 1200}\n\nprint(budget)  # 🍵'
+SECOND = "echo 'done ✅' && " + "x" * 300
+ANSWER = (f"Here:\n\n```python\n{FIRST}\n```\n\nThen run:\n\n```sh\n{SECOND}\n```\n\n"
+          "That is all.")
+
+
+def test_code_blocks_are_tinted_and_wrap(qapp):
+    doc = QTextDocument()
+    doc.setMarkdown(ANSWER, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+    found = style_code(doc)
+    assert [c.language for c in found] == ["python", "sh"]
+    block = doc.findBlockByNumber(found[1].first)
+    assert block.blockFormat().background().color() == CODE_TINT
+    assert not block.blockFormat().nonBreakableLines()
+    assert not doc.findBlockByNumber(0).blockFormat().hasProperty(
+        QTextFormat.Property.BackgroundBrush)
+
+
+def test_copy_code_block_copies_exactly_that_block(qtbot, make_window, store):
+    window, _cid = open_window(qtbot, make_window, store, [("How? 怎么做？", ANSWER)])
+    view = window.view
+    index = window.transcript.index(0)
+    view.setCurrentIndex(index)
+    assert view.copy_code() == FIRST  # no pointer: the first block
+    assert QGuiApplication.clipboard().text() == FIRST
+    rect = view.visualRect(index)
+    seen: list[str] = []
+    for y in range(rect.top(), rect.bottom()):
+        text = view.delegate.code_at(index, QPoint(rect.left() + 40, y))
+        if text is not None and (not seen or seen[-1] != text):
+            seen.append(text)
+    assert seen == [FIRST, SECOND]  # top to bottom, each block where it is painted
+    y = next(y for y in range(rect.bottom(), rect.top(), -1)
+             if view.delegate.code_at(index, QPoint(40, y)) == SECOND)
+    view._menu_at = QPoint(rect.left() + 40, y)  # as a right-click there leaves it
+    view.copy_code_action.trigger()
+    assert QGuiApplication.clipboard().text() == SECOND
+
+
+def test_the_copy_button_of_a_code_block_copies_exactly_its_text(qtbot, make_window, store):
+    from PySide6.QtCore import Qt
+
+    window, _cid = open_window(qtbot, make_window, store, [("How? 怎么做？", ANSWER)])
+    view = window.view
+    index = window.transcript.index(0)
+    rect = view.visualRect(index)
+    buttons = [QPoint(x, y) for y in range(rect.top(), rect.bottom(), 2)
+               for x in range(rect.right() - 60, rect.right(), 4)
+               if view.delegate.copy_button_at(index, QPoint(x, y)) is not None]
+    assert buttons, "every code block has a Copy button at its top right"
+    copied = []
+    view.delegate.code_copied.connect(copied.append)
+    QGuiApplication.clipboard().setText("before")
+    last = buttons[-1]  # the lowest: the second block's
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=last)
+    assert QGuiApplication.clipboard().text() == SECOND == copied[-1]
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=buttons[0])
+    assert QGuiApplication.clipboard().text() == FIRST

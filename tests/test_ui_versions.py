@@ -1,0 +1,166 @@
+"""Versions in the window against the loopback server: regenerate (button and Ctrl+R), the
+version switcher and its marks, use this version, edit and resend with Esc, fork."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QStyleOptionViewItem
+
+from loopback import Behaviour
+from test_ui_send import open_window, wait_done
+from turnlog.ui.marks import RowMark
+from turnlog.ui.transcript import Role
+from turnlog.ui.window import MainWindow
+
+pytest_plugins = ["uiwindow"]
+
+PAIRS = [("My project code is ORCHID-17.", "Noted."), ("哪个代码？", "不知道 🙁")]
+
+
+def last_row(window: MainWindow) -> int:
+    return window.transcript.rowCount() - 1
+
+
+def control_point(window: MainWindow, row: int, name: str) -> QPoint:
+    view = window.view
+    index = window.transcript.index(row)
+    option = QStyleOptionViewItem()
+    view.initViewItemOption(option)
+    option.rect = view.visualRect(index)
+    for found, _text, rect in view.delegate.header_controls(option, index):
+        if found == name:
+            return rect.center()
+    raise AssertionError(f"no {name} in row {row}")
+
+
+def click(qtbot, window: MainWindow, row: int, name: str) -> None:
+    window.view.scrollTo(window.transcript.index(row))
+    qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=control_point(window, row, name))
+
+
+def versions_shown(qtbot, window: MainWindow, row: int, expected) -> None:
+    qtbot.waitUntil(lambda: window.transcript.index(row).data(Role.VERSION) == expected,
+                    timeout=5000)
+
+
+def test_regenerate_switch_and_use_a_version(qtbot, make_window, store, loopback):
+    window, cid = open_window(qtbot, make_window, store, PAIRS)
+    window.composer.set_draft("half-typed 草稿", 4)
+    loopback.script(Behaviour.answer("ORCHID-17 ✅"))
+    click(qtbot, window, 1, "regenerate")
+    assert window.running
+    wait_done(qtbot, window)
+    qtbot.waitUntil(lambda: window.transcript.rowCount() == 2, timeout=5000)
+    versions_shown(qtbot, window, 1, (2, 2))
+    assert window.composer.text() == "half-typed 草稿"  # the composer was not touched
+    sent = [m["content"] for m in loopback.requests[-1].json()["messages"]]
+    assert sent == ["My project code is ORCHID-17.", "Noted.", "哪个代码？"]
+    assert [t.answer for t in store.turns(cid)] == ["Noted.", "ORCHID-17 ✅"]
+    row = window.transcript.index(1)
+    assert row.data(Role.ANSWER) == "ORCHID-17 ✅" and row.data(Role.MARK) is RowMark.ASKED
+    assert window.shown.record.turn_id == store.turns(cid)[1].id  # the version sent
+    # The inspector shows the body that was sent: the turn before it and the question again.
+    parts = window.inspector.parts
+    labels = [parts.item(r, 0).text() for r in range(parts.rowCount())]
+    assert "turn 1 (question + answer)" in labels and not any("turn 2" in x for x in labels)
+    assert "不知道" not in window.inspector.body.toPlainText()
+    # ◀ shows the older version, marked replaced (its own hover text), never sent.
+    click(qtbot, window, 1, "older")
+    row = window.transcript.index(1)
+    assert row.data(Role.VERSION) == (1, 2) and row.data(Role.ANSWER) == "不知道 🙁"
+    assert row.data(Role.MARK) is RowMark.REPLACED
+    assert "never sent" in row.data(Qt.ItemDataRole.ToolTipRole)
+    click(qtbot, window, 1, "use")
+    qtbot.waitUntil(lambda: [t.answer for t in window.transcript.turns] == [
+        "Noted.", "不知道 🙁"], timeout=5000)
+    assert [t.answer for t in store.turns(cid)] == ["Noted.", "不知道 🙁"]
+    versions_shown(qtbot, window, 1, (1, 2))
+    assert window.transcript.index(1).data(Role.MARK) is not RowMark.REPLACED
+    assert len(store.all_turns(cid)) == 3
+
+
+@pytest.mark.parametrize("behaviour", [Behaviour.server_error(), Behaviour.empty(),
+                                       Behaviour.length("cut")], ids=["500", "empty", "length"])
+def test_a_failed_regenerate_keeps_the_old_answer(qtbot, make_window, store, loopback,
+                                                  behaviour):
+    window, cid = open_window(qtbot, make_window, store, PAIRS)
+    window.composer.set_draft("keep me", 3)
+    before = store.all_turns(cid)
+    loopback.script(behaviour)
+    qtbot.keyClick(window.view, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    assert window.running
+    wait_done(qtbot, window)
+    assert store.all_turns(cid) == before
+    assert window.transcript.rowCount() == 2
+    assert window.transcript.index(1).data(Role.ANSWER) == "不知道 🙁"
+    assert window.banner.isVisible()
+    assert (window.composer.text(), window.composer.cursor_position()) == ("keep me", 3)
+
+
+def test_edit_and_resend_and_escape(qtbot, make_window, store, loopback):
+    window, cid = open_window(qtbot, make_window, store, PAIRS)
+    window.composer.set_draft("my draft", 2)
+    window.view.setCurrentIndex(window.transcript.index(1))
+    window.versions.edit_action.trigger()
+    assert window.composer.text() == "哪个代码？"
+    assert window.versions.edit_note.isVisibleTo(window)
+    qtbot.keyClick(window.composer.edit, Qt.Key.Key_Escape)
+    assert (window.composer.text(), window.composer.cursor_position()) == ("my draft", 2)
+    assert not window.versions.edit_note.isVisibleTo(window)
+    assert len(store.all_turns(cid)) == 2
+    window.versions.edit_action.trigger()
+    window.composer.set_draft("What is my project code?")
+    loopback.script(Behaviour.answer("ORCHID-17"))
+    qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    wait_done(qtbot, window)
+    qtbot.waitUntil(lambda: [t.question for t in store.turns(cid)][-1:] ==
+                    ["What is my project code?"], timeout=5000)
+    assert len(loopback.requests[-1].json()["messages"]) == 3
+    versions_shown(qtbot, window, 1, (2, 2))
+    assert window.transcript.rowCount() == 2
+
+
+def test_fork_from_a_turn_opens_it_with_the_draft(qtbot, make_window, store, loopback):
+    window, cid = open_window(qtbot, make_window, store, PAIRS)
+    window.view.setCurrentIndex(window.transcript.index(1))
+    window.versions.fork_action.trigger()
+    qtbot.waitUntil(lambda: window.conversation is not None and window.conversation.id != cid,
+                    timeout=5000)
+    qtbot.waitUntil(lambda: window.composer.text() == "哪个代码？", timeout=5000)
+    qtbot.waitUntil(lambda: [t.question for t in window.transcript.turns] == [
+        "My project code is ORCHID-17."], timeout=5000)
+    qtbot.waitUntil(lambda: window.versions.origin.isVisibleTo(window), timeout=5000)
+    assert window.versions.origin.text() == "forked from “chat”, turn 2"
+
+
+def test_deleting_offers_versions_and_forks(qtbot, make_window, store, loopback):
+    from turnlog.ui.privacy import Decision
+
+    window, cid = open_window(qtbot, make_window, store, PAIRS)
+    loopback.script(Behaviour.answer("second version"))
+    window.versions.regenerate()
+    wait_done(qtbot, window)
+    versions_shown(qtbot, window, 1, (2, 2))
+    asked = []
+
+    def answer(confirmation, option):
+        asked.append(confirmation)
+        return Decision(True, option)
+
+    window.confirm = lambda c: answer(c, False)  # untick "its other versions"
+    window.view.setCurrentIndex(window.transcript.index(1))
+    window.view.delete_action.trigger()
+    qtbot.waitUntil(lambda: len(store.all_turns(cid)) == 2, timeout=5000)
+    assert asked[0].option.startswith("Also delete its 1 other version") \
+        and asked[0].option_checked
+    # The older version is in use again, in the same row.
+    qtbot.waitUntil(lambda: window.transcript.index(1).data(Role.ANSWER) == "不知道 🙁",
+                    timeout=5000)
+    fork, _ = store.fork(cid, 2)
+    window.refresh_conversations(select_id=cid)
+    window.confirm = lambda c: answer(c, True)
+    window.history.delete_conversation(store.conversation(cid))
+    qtbot.waitUntil(lambda: store.conversations() == [], timeout=5000)
+    assert "1 fork holding copies" in asked[-1].option

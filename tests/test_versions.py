@@ -1,0 +1,304 @@
+"""Versions on the append-only log: the active line, supersede records, forks, deletes.
+
+Real SQLite; the property test drives random commits, regenerations (some failing),
+version switches and deletes against a plain reference model of positions and versions.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from turnlog.core.budget import Budget
+from turnlog.core.failures import StoreError
+from turnlog.core.model import Usage
+from turnlog.core.projection import project
+from turnlog.core.send import PendingTurn
+from turnlog.core.versions import Supersede, Versions, restore_order
+from turnlog.store import NotFound, TurnlogStore
+
+STAMP = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+
+
+def pending(turn_id: str, question: str, answer: str, replaces: str | None = None
+            ) -> PendingTurn:
+    return PendingTurn(id=turn_id, question=question, answer=answer, model="m",
+                       finish_reason="stop", usage=Usage(), created_at=STAMP,
+                       replaces=replaces)
+
+
+def turn_rows(path: Path) -> dict[str, tuple]:
+    con = sqlite3.connect(path)
+    try:
+        return {r[0]: r for r in con.execute("SELECT * FROM turns")}
+    finally:
+        con.close()
+
+
+def test_versions_follow_the_newest_record_naming_a_turn():
+    ordinals = {"a": 1, "b": 2, "c": 3}
+    v = Versions([Supersede("a", "b"), Supersede("b", "c")], ordinals)
+    assert v.superseded == {"a", "b"} and v.group("b") == ("a", "b", "c")
+    assert v.active_of("a") == "c"
+    back = Versions([Supersede("a", "b"), Supersede("b", "c"), Supersede("c", "a")], ordinals)
+    assert back.superseded == {"b", "c"} and back.active_of("c") == "a"
+    # An export says "superseded by"; replaying those pairs gives the same state back.
+    replay = Versions([Supersede(o, n) for o, n in restore_order(back.replaced_by)], ordinals)
+    assert replay.superseded == back.superseded
+    assert Versions([], {}).group("x") == ("x",) and not Versions([], {})
+
+
+def test_regenerate_supersedes_only_with_the_new_turn(turnlog_home):
+    with TurnlogStore.open(turnlog_home) as store:
+        cid = store.create_conversation("v").id
+        store.commit_turn(cid, pending("t1", "Code is ORCHID-17.", "Noted."))
+        store.commit_turn(cid, pending("t2", "What is 2+2?", "5"))
+        before = turn_rows(store.path)
+        new = store.commit_turn(cid, pending("t3", "What is 2+2?", "4", replaces="t2"))
+        assert new.ordinal == 3
+        assert [t.id for t in store.turns(cid)] == ["t1", "t3"]
+        assert [t.id for t in store.all_turns(cid)] == ["t1", "t2", "t3"]
+        assert [t.id for t in store.log(cid)] == ["t1", "t3"] and len(store.log(cid)) == 2
+        assert {k: v for k, v in turn_rows(store.path).items() if k in before} == before
+        # The old version cannot be replaced again: it is not the last turn of the line.
+        with pytest.raises(StoreError):
+            store.commit_turn(cid, pending("t4", "again", "x", replaces="t2"))
+        assert not store.turn_exists("t4")
+        assert store.use_version("t2") == cid
+        assert [t.id for t in store.turns(cid)] == ["t1", "t2"]
+        assert store.versions(cid).group("t3") == ("t2", "t3")
+        assert turn_rows(store.path)["t2"] == before["t2"]
+
+
+def test_use_version_only_on_the_last_position(turnlog_home):
+    with TurnlogStore.open(turnlog_home) as store:
+        cid = store.create_conversation("v").id
+        store.commit_turn(cid, pending("a", "q", "1"))
+        store.commit_turn(cid, pending("b", "q", "2", replaces="a"))
+        store.commit_turn(cid, pending("c", "next", "3"))
+        with pytest.raises(StoreError, match="Fork from this turn"):
+            store.use_version("a")
+        assert [t.id for t in store.turns(cid)] == ["b", "c"]
+        with pytest.raises(NotFound):
+            store.use_version("nope")
+
+
+def test_delete_a_version_relinks_the_others(turnlog_home):
+    with TurnlogStore.open(turnlog_home) as store:
+        cid = store.create_conversation("v").id
+        store.commit_turn(cid, pending("a", "q", "1"))
+        store.commit_turn(cid, pending("b", "q", "2", replaces="a"))
+        store.commit_turn(cid, pending("c", "q", "3", replaces="b"))
+        assert store.preview_delete_turn("b").turns == 3
+        assert store.preview_delete_turn("b", with_versions=False).turns == 1
+        store.delete_turn("b", with_versions=False)
+        assert [t.id for t in store.turns(cid)] == ["c"]
+        assert store.versions(cid).group("a") == ("a", "c")
+        store.delete_turn("c", with_versions=False)  # the active one: the other takes over
+        assert [t.id for t in store.turns(cid)] == ["a"]
+        assert not store.versions(cid)
+        store.commit_turn(cid, pending("d", "q", "4", replaces="a"))
+        _, counts = store.delete_turn("d")  # with its other versions (the default)
+        assert counts.turns == 2 and store.all_turns(cid) == ()
+        rows = store.db.execute_sql("SELECT count(*) FROM supersedes").fetchone()[0]
+        assert rows == 0
+
+
+def test_fork_copies_the_active_line_before_a_turn(turnlog_home):
+    with TurnlogStore.open(turnlog_home) as store:
+        source = store.create_conversation("计划 🌄", system_prompt="Be brief.")
+        cid = source.id
+        store.commit_turn(cid, pending("a", "Code ORCHID-17", "ok"))
+        store.commit_turn(cid, pending("b", "draft?", "bad"))
+        store.commit_turn(cid, pending("c", "draft?", "good", replaces="b"))
+        store.commit_turn(cid, pending("d", "third question", "x"))
+        fork, draft = store.fork(cid, 4)
+        assert draft == "third question"
+        copied = store.turns(fork.id)
+        assert [(t.question, t.answer, t.ordinal) for t in copied] == [
+            ("Code ORCHID-17", "ok", 1), ("draft?", "good", 2)]
+        assert not {t.id for t in copied} & {"a", "b", "c", "d"}
+        assert fork.system_prompt == "Be brief." and fork.title == source.title
+        assert store.fork_origin(fork.id).describe() == "forked from “计划 🌄”, turn 4"
+        assert store.latest_summary(fork.id) is None
+        from turnlog.store.drafts import load_draft
+        assert load_draft(turnlog_home, fork.id) == "third question"
+        assert [f.id for f in store.forks(cid)] == [fork.id]
+        store.delete_conversation(cid)
+        assert store.fork_origin(fork.id).describe() == \
+            "forked from a deleted conversation, turn 4"
+        assert len(store.turns(fork.id)) == 2
+        with pytest.raises(NotFound):
+            store.fork(fork.id, 9)
+
+
+def test_delete_with_forks_deletes_forks_of_forks(turnlog_home):
+    with TurnlogStore.open(turnlog_home) as store:
+        cid = store.create_conversation("src").id
+        store.commit_turn(cid, pending("a", "q1", "a1"))
+        store.commit_turn(cid, pending("b", "q2", "a2"))
+        fork, _ = store.fork(cid, 2)
+        fork2, _ = store.fork(fork.id, 1)
+        other = store.create_conversation("other").id
+        assert store.preview_delete_conversation(cid, with_forks=True).conversations == 3
+        store.delete_conversation(cid, with_forks=True)
+        assert [c.id for c in store.conversations()] == [other]
+        assert fork2.id not in [c.id for c in store.conversations()]
+
+
+OPS = st.lists(st.one_of(
+    st.tuples(st.just("commit"), st.integers(0, 3)),
+    st.tuples(st.just("regenerate"), st.booleans()),
+    st.tuples(st.just("use"), st.integers(0, 5)),
+    st.tuples(st.just("delete"), st.integers(0, 20), st.booleans()),
+), min_size=1, max_size=14)
+
+
+@settings(max_examples=40, deadline=None)
+@given(OPS)
+def test_the_active_line_is_the_chosen_version_of_each_position(ops):
+    """Reference: a list of positions, each its versions and which one is in use."""
+    with tempfile.TemporaryDirectory() as tmp, TurnlogStore.open(Path(tmp)) as store:
+        cid = store.create_conversation("p").id
+        positions: list[tuple[list[str], int]] = []  # (version ids oldest first, active)
+        for count, op in enumerate(ops, start=1):
+            before = turn_rows(store.path)
+            new_id = f"t{count}"
+            if op[0] == "commit":
+                store.commit_turn(cid, pending(new_id, f"q{count} 中文", f"a{count}"))
+                positions.append(([new_id], 0))
+            elif op[0] == "regenerate" and positions:
+                versions, active = positions[-1]
+                if op[1]:
+                    store.commit_turn(cid, pending(new_id, "again", "new",
+                                                   replaces=versions[active]))
+                    positions[-1] = ([*versions, new_id], len(versions))
+                else:  # a failure: nothing is committed, nothing changes
+                    stale = versions[active - 1] if active else "missing"
+                    with pytest.raises((StoreError, NotFound)):
+                        if stale == "missing":
+                            raise NotFound("no older version")
+                        store.commit_turn(cid, pending(new_id, "x", "y", replaces=stale))
+            elif op[0] == "use" and positions:
+                versions, _ = positions[-1]
+                chosen = op[1] % len(versions)
+                store.use_version(versions[chosen])
+                positions[-1] = (versions, chosen)
+            elif op[0] == "delete" and positions:
+                at = op[1] % len(positions)
+                versions, active = positions[at]
+                store.delete_turn(versions[active], with_versions=op[2])
+                kept = [] if op[2] else [v for i, v in enumerate(versions) if i != active]
+                if kept:
+                    positions[at] = (kept, len(kept) - 1)
+                else:
+                    del positions[at]
+            expected = [versions[active] for versions, active in positions]
+            assert [t.id for t in store.turns(cid)] == expected
+            line = store.log(cid)
+            assert len(line) == len(expected) and [t.id for t in line] == expected
+            after = turn_rows(store.path)
+            assert {k: v for k, v in after.items() if k in before} == \
+                {k: v for k, v in before.items() if k in after}
+            all_ids = {t.id for t in store.all_turns(cid)}
+            superseded = all_ids - set(expected)
+            assert store.versions(cid).superseded == superseded
+            projection = project(line, "next?", model="m", budget=Budget(100_000, 200_000, 1024))
+            assert not set(projection.sent_turn_ids) & superseded
+
+
+def test_deleted_versions_and_forks_leave_no_copy_on_disk(turnlog_home):
+    """The byte scan of tests/test_privacy.py over versions, fork copies and drafts."""
+    from test_privacy import scan, secrets_for
+
+    q1, a1 = secrets_for("V", 1)
+    q2, a2 = secrets_for("V", 2)
+    _, a3 = secrets_for("V", 3)
+    with TurnlogStore.open(turnlog_home) as store:
+        cid = store.create_conversation("versions").id
+        store.commit_turn(cid, pending("v1", q1, a1))
+        store.commit_turn(cid, pending("v2", q2, a2))
+        store.commit_turn(cid, pending("v3", q2, a3, replaces="v2"))
+        fork, _ = store.fork(cid, 2)  # copies turn 1; turn 2's question is its draft
+        keep = store.create_conversation("kept").id
+        store.commit_turn(keep, pending("k1", "kept question 保留", "kept answer"))
+        store.delete_turn("v3")  # both versions of turn 2
+    assert scan(turnlog_home, [a2, a3]) == []
+    with TurnlogStore.open(turnlog_home) as store:
+        assert [t.id for t in store.all_turns(cid)] == ["v1"]
+        store.delete_conversation(cid, with_forks=True)
+        assert store.conversations()[0].id == keep
+    assert scan(turnlog_home, [q1, a1, q2]) == []  # the fork's copies and draft too
+    assert scan(turnlog_home, ["kept question 保留"])
+
+
+def test_orchid_17_holds_on_the_active_line_with_compaction(turnlog_home, loopback):
+    """Regenerations of a long conversation's last turn: from each regenerate on, neither
+    the summarizer (a second server) nor the model receives an older version; the fact
+    from turn 3 reaches the model through the summary."""
+    from loopback import Behaviour, LoopbackServer
+    from test_compaction_http import long_seed
+    from turnlog.chat import Route, request_for
+    from turnlog.core.compaction import Compactor
+    from turnlog.core.projection import CostIndex
+    from turnlog.core.send import Committed, Sender
+    from turnlog.providers import ChatCompletionsProvider
+    from turnlog.store.pages import paged
+
+    with TurnlogStore.open(turnlog_home) as store, LoopbackServer() as summarizer:
+        summarizer.default = Behaviour.answer("Summary: ticket ORCHID-17, build 4.2.17.")
+        conv = long_seed(store, 40)
+        costs = CostIndex()
+        sender = Sender(paged(store), ChatCompletionsProvider(loopback.base_url), costs=costs,
+                        compactor=Compactor(store, ChatCompletionsProvider(
+                            summarizer.base_url), costs=costs))
+        replaced: list[str] = []
+        for n in range(4):
+            loopback.script(Behaviour.answer(f"Version {n} REPLACED-{n} " + "x" * 300))
+            last = store.log(conv.id)[-1]
+            start = (len(loopback.requests), len(summarizer.requests))
+            outcome = sender.send(request_for(conv, "Plan the next bed?", Route("m"),
+                                              replaces=last.id if n else None))
+            assert isinstance(outcome, Committed), outcome
+            # From the regenerate on, no request carries an older version.
+            sent = loopback.requests[start[0]:] + summarizer.requests[start[1]:]
+            assert not any(old in r.body.decode() for r in sent for old in replaced)
+            replaced.append(f"REPLACED-{n}")
+        assert len(store.turns(conv.id)) == 41 and len(store.all_turns(conv.id)) == 44
+        loopback.script(Behaviour.answer("ORCHID-17"))
+        outcome = sender.send(request_for(conv, "Which ticket?", Route("m")))
+        assert isinstance(outcome, Committed)
+        assert summarizer.requests, "the conversation outgrew the budget"
+        body = loopback.requests[-1].body.decode()
+        assert "ORCHID-17" in body and replaced[-1] in body
+        assert not any(old in body for old in replaced[:-1])
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_old_database_upgrades_with_every_turn_active(tmp_path, version):
+    import shutil
+
+    from turnlog.store.migrations import SCHEMA_VERSION
+
+    home = tmp_path / "home"
+    home.mkdir()
+    data = Path(__file__).parent / "data"
+    shutil.copyfile(data / f"turnlog-v{version}.sqlite3", home / "turnlog.sqlite3")
+    with TurnlogStore.open(home) as store:
+        assert store.db.execute_sql("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        for conversation in store.conversations():
+            assert not store.versions(conversation.id)
+            assert store.turns(conversation.id) == store.all_turns(conversation.id)
+            assert len(store.log(conversation.id)) == len(store.all_turns(conversation.id))
+            assert store.fork_origin(conversation.id) is None
+        # And versions work on it from now on.
+        cid = store.conversations()[0].id
+        last = store.turns(cid)[-1]
+        store.commit_turn(cid, pending("after-upgrade", last.question, "new", replaces=last.id))
+        assert store.turns(cid)[-1].id == "after-upgrade"
