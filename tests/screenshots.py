@@ -13,6 +13,8 @@ loopback server so the marks show a real request, and saves
                            summary's provenance in the inspector
     picker-1280x720.png    the header's profile and model pickers (the model list open),
                            the sampling settings, and a reasoning model's folded thought
+    memory-zh-1280x720.png, memory-en-1280x720.png  the Memory panel after a send: pins
+                           with their source turns, notes and preferences kept / left out
 
 Fonts come from the system (Noto Sans CJK and Noto Color Emoji are expected).
 """
@@ -214,6 +216,7 @@ def child(out: Path) -> int:
         scroll_to(window, window.shown.projection.summarized[-1] - 1)
         window.inspector.ensureWidgetVisible(window.inspector.summary_warning)
         shoot(window, "compaction-1280x720.png")
+        memory_shots(window, store, server, conversation.id, garden.id, until, shoot)
         window.shutdown()
         window.close()
         picker_shot(store, server, out, until, settle)
@@ -290,6 +293,44 @@ def picker_shot(store, server, out: Path, until, settle) -> None:
     header.model.hidePopup()
     window.shutdown()
     window.close()
+
+
+def memory_shots(window, store, server, chinese: int, english: int, until, shoot) -> None:
+    """The Memory panel in Chinese and in English, with marks from a real request."""
+    from loopback import Behaviour
+
+    cases = [
+        (chinese, "memory-zh-1280x720.png", "还有什么要注意的？",
+         ["预算三千元，不要超支", "第二天：灵隐寺、龙井村"], [("喜欢安静的地方", 4),
+                                                   ("杭州春天多雨，记得带伞 ☔。" * 20, 2)],
+         [("用中文回答，简洁一点。", 5)]),
+        (english, "memory-en-1280x720.png", "Anything else for next spring?",
+         ["Never delete the backups", "Installer build 4.2.17"],
+         [("Beds 4–12 get morning sun", 4),
+          ("Clay soil everywhere; compost it every autumn. " * 20, 1)],
+         [("Answer in English, briefly.", 5)]),
+    ]
+    for conversation_id, name, question, pins, notes, preferences in cases:
+        sources = [t.id for t in store.turns(conversation_id)[:len(pins)]]
+        for text, source in zip(pins, sources, strict=True):
+            store.add_pin(conversation_id, text, sources=[source])
+        for text, priority in notes:
+            store.add_note(conversation_id, text, priority=priority)
+        for old in store.preferences():  # one language per picture
+            store.remove_preference(old.id)
+        for text, priority in preferences:
+            store.add_preference(text, priority=priority)
+        window.refresh_conversations(select_id=conversation_id)
+        until(lambda cid=conversation_id: window.memory.panel.state is not None
+              and window.memory.panel.state.conversation.id == cid)
+        server.default = Behaviour.answer("Noted — 好的。")
+        window.composer.set_draft(question)
+        window.send()
+        until(lambda: not window.running)
+        until(lambda: window.memory.panel.selection is not None
+              and bool(window.memory.panel.selection.choices))
+        window.memory.go_to()
+        shoot(window, name)
 
 
 if __name__ == "__main__":

@@ -21,10 +21,13 @@ from turnlog.core.model import Usage
 from turnlog.store import TurnlogStore, upgrade
 from turnlog.store.errors import DatabaseCorrupt, UpgradeFailed
 from turnlog.store.log import PRAGMAS
-from turnlog.store.migrations import MIGRATIONS, SCHEMA_VERSION
+from turnlog.store.migrations import MIGRATIONS, SCHEMA_VERSION, V_MEMORY
 from turnlog.store.models import (
     ConversationRow,
     ForkRow,
+    NoteRow,
+    PinRow,
+    PreferenceRow,
     RequestRow,
     SummaryRow,
     SupersedeRow,
@@ -33,7 +36,8 @@ from turnlog.store.models import (
 
 DATA = Path(__file__).parent / "data"
 FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog-v*.sqlite3")}
-ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, ForkRow]
+ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, ForkRow,
+              PinRow, NoteRow, PreferenceRow]
 
 
 def _content():
@@ -74,10 +78,14 @@ def column_names(path: Path) -> dict[str, list[str]]:
 
 
 def schema_of(con: sqlite3.Connection) -> dict[str, dict]:
-    """Columns, indexes and foreign keys per table, as SQLite reports them."""
+    """Columns, indexes and foreign keys per table, as SQLite reports them (FTS5 virtual
+    tables and their shadow tables are SQLite's own, not model classes)."""
     out = {}
+    virtual = [r[0] for r in con.execute(
+        "SELECT name FROM sqlite_master WHERE sql LIKE 'CREATE VIRTUAL TABLE%'")]
     tables = [r[0] for r in con.execute(
-        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")]
+        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")
+        if not any(r[0] == v or r[0].startswith(v + "_") for v in virtual)]
     for table in tables:
         columns = [(name, kind, notnull, pk) for _, name, kind, notnull, _, pk
                    in con.execute(f'PRAGMA table_info("{table}")')]
@@ -135,6 +143,18 @@ def test_model_classes_match_the_migrated_schema(turnlog_home, version):
     assert schema_of(con) == schema_from_models()
 
 
+def _check_memory(store: TurnlogStore, conversations, version: int) -> None:
+    """Pins, notes and preferences come through an upgrade (none before their step)."""
+    cid = conversations[CONTENT.MEMORY["conversation"]].id
+    if version < MIGRATIONS.index(V_MEMORY) + 1:
+        assert (store.pins(cid), store.notes(cid), store.preferences()) == ([], [], [])
+        return
+    (pin,) = store.pins(cid)
+    assert (pin.sources[0], pin.text) == CONTENT.MEMORY["pin"]
+    assert [(n.text, n.priority) for n in store.notes(cid)] == [CONTENT.MEMORY["note"]]
+    assert [(p.text, p.priority) for p in store.preferences()] == [CONTENT.MEMORY["preference"]]
+
+
 def _check_content(store: TurnlogStore, version: int) -> None:
     conversations = sorted(store.conversations(), key=lambda c: c.id)
     assert [(c.title, c.system_prompt, c.model) for c in conversations] == [
@@ -154,6 +174,7 @@ def _check_content(store: TurnlogStore, version: int) -> None:
     expected["usage"] = Usage(*expected["usage"])
     assert {name: getattr(record, name) for name in expected} == expected
     assert record.started_at == CONTENT.STAMP
+    _check_memory(store, conversations, version)
     summary = store.latest_summary(conversations[CONTENT.SUMMARY["conversation"]].id)
     if version < 2:
         assert summary is None
@@ -177,11 +198,11 @@ def test_released_database_upgrades_with_everything_intact(tmp_path, version, ca
     seen = []
     real_migrate = upgrade.migrate
 
-    def watched(db, steps):
+    def watched(db, steps, progress=None):
         copy = upgrade.copy_path(db_path, version)
         seen.append((copy.exists(), copy.stat().st_mode & 0o777 if copy.exists() else None,
                      dump(copy, list(before))))
-        return real_migrate(db, steps)
+        return real_migrate(db, steps, progress)
 
     monkeypatch.setattr(upgrade, "migrate", watched)
     caplog.set_level(logging.INFO, logger="turnlog.store.upgrade")
@@ -304,11 +325,11 @@ def test_the_copy_includes_what_was_still_in_the_wal(tmp_path, monkeypatch):
     copies_seen = []
     real_migrate = upgrade.migrate
 
-    def watched(db, steps):
+    def watched(db, steps, progress=None):
         copy = upgrade.copy_path(home / "turnlog.sqlite3", 1)
         copies_seen.append(dump(copy, ["turns"])["turns"])
         assert not Path(f"{copy}-wal").exists()
-        return real_migrate(db, steps)
+        return real_migrate(db, steps, progress)
 
     monkeypatch.setattr(upgrade, "migrate", watched)
     with TurnlogStore.open(home) as store:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from fakes import FakeEndpoint
+from searchindex import index_hits
 from turnlog.core.budget import Budget
 from turnlog.core.compaction import Compactor
 from turnlog.core.model import ConversationSettings, Usage
@@ -56,11 +57,12 @@ def scan(home: Path, needles: list[str]) -> list[tuple[str, str]]:
             for piece in needle.split():
                 if any(e in data for e in encodings(piece)):
                     hits.append((path.name, piece))
-    return hits
+    return hits + index_hits(home, needles)  # and no token of them in the search index
 
 
 def seeded(home: Path) -> dict[str, object]:
-    """Two conversations of 30 turns each, summarized, with request records."""
+    """Two conversations of 30 turns each, summarized, with request records, a pin and
+    a note."""
     echo = FakeEndpoint(summary=lambda text: Reply("Summary: " + text[-3000:], "stop",
                                                    Usage(9, 9, 18)))
     with TurnlogStore.open(home) as store:
@@ -85,6 +87,9 @@ def seeded(home: Path) -> dict[str, object]:
             summary = store.latest_summary(conv.id)
             assert "ORCHID-17-SECRET" in summary.content
             assert store.requests(conv.id)
+            # Memory taken from the text: a pin from turn 2 (goes with it), a note.
+            store.add_pin(conv.id, secrets_for(tag, 2)[0], sources=[f"{tag}2"])
+            store.add_note(conv.id, secrets_for(tag, 30)[1])
             ids[tag] = conv.id
     return ids
 

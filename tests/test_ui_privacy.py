@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from loopback import Behaviour
+from searchindex import index_hits
 from turnlog.core.model import ConversationSettings
 from turnlog.export import export_text
 from turnlog.profiles import ProfileStore, new_profile
@@ -64,7 +65,7 @@ def scan(home: Path, needles: list[str]) -> list[tuple[str, str]]:
             for piece in needle.split():
                 if any(piece.encode(e) in data for e in ("utf-8", "utf-16-le", "utf-16-be")):
                     hits.append((path.name, piece))
-    return hits
+    return hits + index_hits(home, needles)  # and no token of them in the search index
 
 
 class Answers:
@@ -205,6 +206,12 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
         needles += [text for pair in pairs for text in pair]
         conversations.append(seed(store, f"secret {tag} 机密", pairs, model="loopback-model",
                                   settings=ConversationSettings(max_bytes=8_000)))
+    # Memory taken from the text: a pin from a turn and a note go with their conversation.
+    first_turn = store.turns(conversations[0].id)[0]
+    store.add_pin(conversations[0].id, "ORCHID-17-SECRET-P555-pinned",
+                  sources=[first_turn.id])
+    store.add_note(conversations[1].id, "ORCHID-17-SECRET-N666-note")
+    needles += ["ORCHID-17-SECRET-P555-pinned", "ORCHID-17-SECRET-N666-note"]
     # Summaries and answers echo the secrets, so derived data holds them too.
     echo = " ".join(secrets_for("A", 1) + secrets_for("B", 1))
     # A reasoning model's thought is kept with each answered turn: it must go too.
@@ -236,7 +243,8 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
         qtbot.waitUntil(lambda: store.conversations() == [], timeout=10_000)
         [confirmation] = answers.asked
         assert confirmation.text == ("Delete all history? This removes 2 conversations, "
-                                     "62 turns, 2 summaries, 2 request records.")
+                                     "62 turns, 2 summaries, 2 request records, "
+                                     "1 pinned fact.")
         assert confirmation.option.startswith("Also remove the API keys of 1 provider "
                                               "profile (Loopback) from")
         qtbot.waitUntil(lambda: window.statusBar().currentMessage().endswith(

@@ -7,6 +7,7 @@ import logging
 import logging.handlers
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from contextlib import suppress
 from pathlib import Path
@@ -19,7 +20,7 @@ from PySide6.QtWidgets import QApplication
 from . import APP_ID, APP_NAME, __version__
 from .core.failures import StoreError
 from .localmodel import DEFAULT_N_CTX
-from .paths import ENV_HOME, PRIVATE_UMASK, data_dir, log_dir
+from .paths import ENV_HOME, LOG_NAME, PRIVATE_UMASK, data_dir, log_dir
 from .resources import app_icon_svg
 from .store import TurnlogStore
 from .store.errors import file_fault
@@ -69,7 +70,7 @@ def configure_logging(home: Path) -> bool:
         return True
     try:
         handler = logging.handlers.RotatingFileHandler(
-            log_dir(home) / "turnlog.log", maxBytes=1_000_000, backupCount=3, encoding="utf-8"
+            log_dir(home) / LOG_NAME, maxBytes=1_000_000, backupCount=3, encoding="utf-8"
         )
     except OSError as err:
         log.warning("Could not write the log in %s: %s", home, err)
@@ -175,8 +176,10 @@ def open_data() -> tuple[Path, TurnlogStore | StoreError]:
         return Path(err.filename or os.environ.get(ENV_HOME, ".")), known
     if configure_logging(home):
         enable_fault_log(home)
+    from .ui.startup import UpgradeProgress  # an upgrade that indexes shows its progress
+
     try:
-        return home, TurnlogStore.open(home)
+        return home, TurnlogStore.open(home, progress=UpgradeProgress())
     except StoreError as err:
         return home, err
     except OSError as err:
@@ -186,11 +189,42 @@ def open_data() -> tuple[Path, TurnlogStore | StoreError]:
         return home, known
 
 
+def smoke_test(argv: list[str]) -> int:
+    """`turnlog --smoke-test`: the window on a temporary data directory sends one question
+    to the built-in model; 0 once a turn is committed and read back from the database."""
+    from .ui.smoke import SmokeRun
+
+    with tempfile.TemporaryDirectory(prefix="turnlog-smoke-") as temp:
+        os.environ[ENV_HOME] = temp
+        os.umask(PRIVATE_UMASK)
+        app = application(argv)
+        home, store = open_data()
+        if isinstance(store, StoreError):
+            print(f"smoke test: cannot open {home}: {store}", file=sys.stderr)
+            return 1
+        window = open_window(store, home)
+        run = SmokeRun(window)
+        window.show()
+        try:
+            status = run.exec(app)
+        finally:
+            window.shutdown()
+            store.close()
+        return run.check_committed(home) if status == 0 else status
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from .ui.crash import ExceptHook
     from .ui.startup import show_startup_fault
 
     argv = list(sys.argv if argv is None else argv)
+    if "--version" in argv[1:]:
+        from .ui.about import version_text
+
+        print(version_text())
+        return 0
+    if "--smoke-test" in argv[1:]:
+        return smoke_test(argv)
     os.umask(PRIVATE_UMASK)  # window.ini, logs, the database: the user's alone
     app = application(argv)
     hook = ExceptHook()

@@ -34,6 +34,7 @@ from .core.budget import (
 )
 from .core.compaction import Compactor, SummaryStore
 from .core.failures import Failure, FailureKind
+from .core.memory import NO_MEMORY, Memory
 from .core.model import DEFAULT_OUTPUT_RESERVE, Conversation, ConversationSettings, Turn
 from .core.projection import CostIndex
 from .core.provider import CancelToken, ChatProvider
@@ -139,22 +140,27 @@ def budget_for(conversation: Conversation, route: Route) -> Budget:
 
 def request_for(
     conversation: Conversation, question: str, route: Route, *, turn_id: str | None = None,
-    replaces: str | None = None,
+    replaces: str | None = None, memory: Memory = NO_MEMORY,
 ) -> SendRequest:
-    """The candidate for `question`; with `replaces`, a new version of that (last) turn."""
+    """The candidate for `question`; with `replaces`, a new version of that (last) turn.
+    `memory` is the conversation's (`store.memory(id)`): its pins are sent always, its
+    preferences and notes as the memory share allows."""
     return SendRequest(
         conversation,
         question,
         model_for(conversation, route),
         budget_for(conversation, route),
         options_for(conversation, route=route),
+        pinned=memory,
         turn_id=turn_id or uuid.uuid4().hex,
         replaces=replaces,
     )
 
 
 class ChatStore(LogStore, SummaryStore, Protocol):
-    """The log and its summaries (`TurnlogStore` is one)."""
+    """The log, its summaries and memory (`TurnlogStore` is one)."""
+
+    def memory(self, conversation_id: int) -> Memory: ...
 
 
 def sender_for(store: ChatStore, provider: ChatProvider, costs: CostIndex,

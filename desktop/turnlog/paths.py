@@ -9,16 +9,22 @@ import platformdirs
 
 ENV_HOME = "TURNLOG_HOME"
 DB_NAME = "turnlog.sqlite3"
+LOG_NAME = "turnlog.log"
 LOCK_NAME = "turnlog.lock"
 PRIVATE_UMASK = 0o077
 """Set at start by the window and the CLI: every file Turnlog creates (the database and
 its -wal/-shm, window.ini, logs) is readable by its owner only."""
 
 
+def data_dir_path() -> Path:
+    """Where the data directory is, without creating it (for `turnlog --version`)."""
+    override = os.environ.get(ENV_HOME)
+    return Path(override) if override else Path(platformdirs.user_data_dir("turnlog", False))
+
+
 def data_dir() -> Path:
     """The user's data directory, or `$TURNLOG_HOME` (tests, portable use). Created on demand."""
-    override = os.environ.get(ENV_HOME)
-    path = Path(override) if override else Path(platformdirs.user_data_dir("turnlog", False))
+    path = data_dir_path()
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
 
@@ -31,3 +37,8 @@ def log_dir(home: Path | None = None) -> Path:
     path = (home or data_dir()) / "logs"
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     return path
+
+
+def log_file(home: Path) -> Path:
+    """The application log (rotated); its folder is created by `log_dir`."""
+    return home / "logs" / LOG_NAME

@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from turnlog.store import TurnlogStore  # noqa: E402
+from turnlog.store.search import install  # noqa: E402
 
 GOAL_SECONDS = 1.0
 TEXT = "A turn about the ORCHID-17 schedule, 中文 and emoji 😀; " * 40
@@ -34,6 +35,7 @@ def build(home: Path, turns: int, turn_bytes: int) -> None:
         store.create_conversation("big")
     half = TEXT.encode()[: turn_bytes // 2].decode("utf-8", "ignore")
     con = sqlite3.connect(home / "turnlog.sqlite3")
+    install(con)  # the search index's triggers derive its text
     with con:
         con.executemany(
             "INSERT INTO turns (id, conversation_id, ordinal, question, answer, model, "

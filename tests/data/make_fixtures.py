@@ -7,7 +7,9 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     v1      8d40368  conversations, turns, request records
     v2      e137364  rolling summaries
     v3      df648e8  supersede records, fork provenance (V_VERSIONS)
-    v4      (header picker merge)  a reasoning model's reasoning (V_REASONING)
+    v4      2c7e1f0  a reasoning model's reasoning (V_REASONING)
+    v5      93091c2  the full-text search index (V_SEARCH)
+    v6      809142e  pinned facts, notes, preferences (V_MEMORY)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has
@@ -91,6 +93,14 @@ SUMMARY = {
     "warnings": ("an unreadable turn was skipped ⚠️",),
 }
 
+# From the memory version on: a pin taken from a turn, a note, a preference.
+MEMORY = {
+    "conversation": 0,
+    "pin": ("fx-zh-1", "香山 — never on a rainy day ☔"),
+    "note": ("带水和外套", 4),
+    "preference": ("Answer briefly. 简短回答。", 2),
+}
+
 
 def make(path: Path) -> None:
     from turnlog.core.model import ConversationSettings, Usage
@@ -134,6 +144,11 @@ def make(path: Path) -> None:
                 warnings=SUMMARY["warnings"],
                 generation=store.generation(cid),
             ))
+        if hasattr(store, "add_pin"):
+            cid = ids[MEMORY["conversation"]]
+            store.add_pin(cid, MEMORY["pin"][1], sources=[MEMORY["pin"][0]])
+            store.add_note(cid, MEMORY["note"][0], priority=MEMORY["note"][1])
+            store.add_preference(MEMORY["preference"][0], priority=MEMORY["preference"][1])
         store.close()
         db = home / "turnlog.sqlite3"
         leftovers = [p.name for p in home.iterdir() if p.name.startswith("turnlog.sqlite3-")]

@@ -11,7 +11,14 @@ from .. import __version__
 from ..core.failures import StoreError
 from ..paths import PRIVATE_UMASK
 from ..store.errors import file_fault
-from . import chat_commands, log_commands, privacy_commands, version_commands
+from . import (
+    chat_commands,
+    log_commands,
+    memory_commands,
+    privacy_commands,
+    search_commands,
+    version_commands,
+)
 
 # Exit statuses shared by all commands.
 EXIT_OK = 0
@@ -19,7 +26,8 @@ EXIT_ERROR = 1
 EXIT_REFUSED = 3
 EXIT_FAILED = 4
 
-COMMAND_MODULES = [log_commands, chat_commands, version_commands, privacy_commands]
+COMMAND_MODULES = [log_commands, chat_commands, version_commands, privacy_commands,
+                   search_commands, memory_commands]
 
 
 def build_parser() -> argparse.ArgumentParser:

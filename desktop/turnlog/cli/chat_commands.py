@@ -206,7 +206,8 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
             replaces, replaces_ordinal = last.id, last.ordinal
             if args.regenerate:
                 draft = args.draft = last.question
-        request = request_for(conversation, draft, route, replaces=replaces)
+        request = request_for(conversation, draft, route, replaces=replaces,
+                              memory=store.memory(conversation.id))
         if not request.model:
             return fail(FailureKind.MODEL_NOT_FOUND.value,
                         f"No model set: give profile “{profile.name}” a --model.", draft)

@@ -24,13 +24,14 @@ from ..core.model import Conversation, Usage
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import PendingTurn, check_question
 from ..core.versions import ForkOrigin, Versions, active_line, restore_order
-from ..export import FORMAT_VERSION, FORMATS, export_text
+from ..export import FORMAT_VERSION, FORMATS, export_text, read_memory_section
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
 from ..paths import data_dir
 from ..providers import DEFAULT_MAX_CONTENT_BYTES
 from ..store import NotFound, TurnlogStore
 from ..store.salvage import Readable
+from .memory_commands import import_memory, memory_json, memory_of
 from .terminal import safe_for
 
 MAX_TURN_TEXT_BYTES = DEFAULT_MAX_CONTENT_BYTES
@@ -125,12 +126,13 @@ def run_project(args: argparse.Namespace) -> int:
     conversation = found.conversation
     with TurnlogStore.open(data_dir(), readonly=True) as store:
         cached = store.latest_summary(conversation.id)  # the summary a send would reuse
+        memory = store.memory(conversation.id)
         versions = store.versions(conversation.id)
     turns = active_line(found.turns, versions)  # superseded versions are never sent
     conversation = _with_limits(conversation, args)
     route = default_route(args.profile)
     try:
-        request = request_for(conversation, args.question, route)
+        request = request_for(conversation, args.question, route, memory=memory)
     except InvalidBudget as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -140,7 +142,7 @@ def run_project(args: argparse.Namespace) -> int:
             turns, request.question, model=request.model, budget=request.budget,
             system_prompt=conversation.system_prompt, options=request.options,
             costs=CostIndex(), compaction=conversation.settings.compaction, cached=cached,
-            target=conversation.settings.compaction_share,
+            target=conversation.settings.compaction_share, pinned=memory,
         )
     except ProjectionRefused as refusal:
         if args.json:
@@ -171,6 +173,7 @@ def run_project(args: argparse.Namespace) -> int:
             "tokens_exact": projection.tokens_exact,
             "context_window": budget.context_window,
             "window_source": budget.window_source,
+            "memory": memory_json(projection.memory),
         }
         print(json.dumps(out, ensure_ascii=False))
         return 0
@@ -255,6 +258,10 @@ def read_jsonl(stream: TextIO) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         turns.append(obj)
     if header is None:
         raise ImportError_("the file is empty: expected a header line")
+    try:
+        header["memory"] = read_memory_section(header.get("memory"))
+    except ValueError as err:
+        raise ImportError_(f"the header's memory: {err}") from None
     return header, turns
 
 
@@ -300,6 +307,7 @@ def run_import(args: argparse.Namespace) -> int:
             turns=pending,
             superseded_by={new_ids[old]: new_ids[new] for old, new in replaced.items()},
         )
+        import_memory(store, conversation.id, header["memory"], new_ids)  # sources follow
     print(conversation.id)
     return 0
 
@@ -366,7 +374,8 @@ def run_export(args: argparse.Namespace) -> int:
     found = _read_conversation(args.conversation)
     safe = safe_for(sys.stdout, raw=args.raw)
     versions = _versions(args.conversation)
-    sys.stdout.write(safe(export_text(found.conversation, found.turns, args.format, versions)))
+    sys.stdout.write(safe(export_text(found.conversation, found.turns, args.format, versions,
+                                      memory_of(found.conversation.id))))
     sys.stdout.flush()
     return _report_skipped(found)
 

@@ -31,6 +31,10 @@ def register(sub: Any) -> None:
         "--keys", action="store_true",
         help="with --all: also remove the provider API keys from the keyring",
     )
+    p.add_argument("--preferences", action="store_true",
+                   help="with --all: also delete the preferences (asked for otherwise)")
+    p.add_argument("--keep-pins", action="store_true",
+                   help="with --turn: keep the facts pinned from it, as typed")
     p.set_defaults(run=run_delete)
 
 
@@ -68,15 +72,25 @@ def run_delete(args: argparse.Namespace) -> int:
             print("nothing deleted", file=sys.stderr)
             return 1
         if args.turn:
-            _, done = store.delete_turn(args.turn, with_versions=with_versions)
+            _, done = store.delete_turn(args.turn, with_versions=with_versions,
+                                        keep_pins=args.keep_pins)
         elif args.conversation is not None:
             done = store.delete_conversation(args.conversation, with_forks=args.with_forks)
         else:
-            done = store.delete_all()
+            done = store.delete_all(preferences=_with_preferences(args, store))
     print(f"deleted {done.describe()}")
     if args.all:
         return _delete_keys(args)
     return 0
+
+
+def _with_preferences(args: argparse.Namespace, store: TurnlogStore) -> bool:
+    """Delete-all offers the preferences too (they are not history, so never by default)."""
+    if args.preferences:
+        return True
+    count = len(store.preferences())
+    return bool(count) and not args.yes and confirm(
+        f"Also delete the {count} preference(s) used in every conversation? [y/N]")
 
 
 def _name_forks(store: TurnlogStore, conversation_id: int, with_forks: bool) -> None:

@@ -25,7 +25,15 @@ from .body import SYSTEM, USER, Message, RequestOptions, build_body, encode_json
 from .budget import ESTIMATE, Budget, TokenCounter
 from .failures import Failure, FailureKind, ProviderFailure
 from .model import FrozenTurns, Turn, Usage, ordinals_of, position_of
-from .projection import CostIndex, PartKind, Projection, ProjectionRefused, SummaryPart, project
+from .projection import (
+    CostIndex,
+    PartKind,
+    Pinned,
+    Projection,
+    ProjectionRefused,
+    SummaryPart,
+    project,
+)
 from .provider import CancelToken, ChatProvider
 
 # The recent window of a side question (the main conversation fills the budget instead).
@@ -196,6 +204,20 @@ def missing_key_facts(facts: Iterable[str], summary: str) -> list[str]:
         elif fact not in summary:
             missing.append(fact)
     return missing
+
+
+_EPOCH = datetime.fromtimestamp(0)
+
+
+def pinned_facts_missing(pins: Iterable[str], summary: str) -> list[str]:
+    """The numbers, identifiers, paths and prohibitions of pinned facts a summary lacks.
+    A summary never replaces a pin (pins are sent regardless): this only warns that the
+    summary contradicts or forgot what is pinned."""
+    facts: list[str] = []
+    for text in pins:
+        facts += [f for f in key_facts([Turn("", 0, text, "", "", "", _EPOCH)])
+                  if f not in facts]
+    return missing_key_facts(facts, summary)
 
 
 # --------------------------------------------------------------------- chunks
@@ -418,7 +440,7 @@ def plan_compaction(
     settings: CompactionSettings,
     *,
     system_prompt: str,
-    pinned: Sequence[str],
+    pinned: Pinned,
     costs: CostIndex,
     cached: StoredSummary | None,
     min_covered: int = 0,
@@ -458,7 +480,7 @@ def plan_compaction(
 
 def _projector(
     turns: Sequence[Turn], question: str, settings: CompactionSettings, system_prompt: str,
-    pinned: Sequence[str], costs: CostIndex,
+    pinned: Pinned, costs: CostIndex,
 ) -> Callable[[SummaryPart | None], Projection]:
     def project_with(summary: SummaryPart | None) -> Projection:
         return project(turns, question, model=settings.model, budget=settings.budget,
@@ -557,7 +579,7 @@ def preview(
     costs: CostIndex,
     compaction: bool,
     cached: StoredSummary | None,
-    pinned: Sequence[str] = (),
+    pinned: Pinned = (),
     target: float = DEFAULT_TARGET_SHARE,
 ) -> Preview:
     """Project `question` over `turns` as a send would (`plan_compaction`). Raises
@@ -754,7 +776,7 @@ class Compactor:
         settings: CompactionSettings,
         *,
         system_prompt: str,
-        pinned: Sequence[str],
+        pinned: Pinned,
         cancel: CancelToken,
         progress: Progress,
         min_covered: int = 0,

@@ -162,6 +162,8 @@ class ConversationSettings:
     temperature: float | None = None
     stream: bool = True
     compaction_target: int = DEFAULT_COMPACTION_TARGET
+    memory_share: int = 10  # percent of each budget preferences and notes may take (0–30)
+    preferences: bool = True  # whether this conversation uses the global preferences
     top_p: float | None = None
     send_max_tokens: bool = True
 
@@ -180,6 +182,8 @@ class ConversationSettings:
             "temperature": self.temperature,
             "stream": self.stream,
             "compaction_target": self.compaction_target,
+            "memory_share": self.memory_share,
+            "preferences": self.preferences,
             "top_p": self.top_p,
             "send_max_tokens": self.send_max_tokens,
         }

@@ -23,7 +23,21 @@ from .body import (
     pair_bytes,
 )
 from .budget import ESTIMATE, Budget, TokenCounter, reply_priming
+from .memory import (
+    NO_MEMORY,
+    NO_SELECTION,
+    Cost,
+    ItemKind,
+    Memory,
+    MemoryItem,
+    MemorySelection,
+    select,
+    share_of,
+)
 from .model import FrozenTurns, Turn, ordinals_of, position_of
+
+Pinned = Sequence[str] | Memory
+"""The pinned facts a request carries, or the conversation's whole `Memory`."""
 
 
 class Mark(enum.Enum):
@@ -37,7 +51,9 @@ class Mark(enum.Enum):
 class PartKind(enum.Enum):
     ENVELOPE = "envelope"
     SYSTEM = "system"
+    PREFERENCE = "preference"
     PINNED = "pinned"
+    NOTE = "note"
     SUMMARY = "summary"
     TURN = "turn"
     QUESTION = "question"
@@ -210,6 +226,7 @@ class Projection:
     summary: SummaryPart | None
     _turns: Sequence[Turn] = field(repr=False)
     _first_sent: int = field(repr=False)
+    memory: MemorySelection = NO_SELECTION  # the pins' sizes, optional items kept / left out
 
     @property
     def body_bytes(self) -> int:
@@ -268,17 +285,25 @@ class Projection:
         return {t.ordinal: self.mark(i) for i, t in enumerate(self._turns)}
 
 
+PINNED_HEADER = "Pinned facts (always true in this conversation):"
+
+
 def _prefix_messages(
-    system_prompt: str, pinned: Sequence[str], summary: SummaryPart | None
+    system_prompt: str, pinned: Sequence[str], summary: SummaryPart | None,
+    kept: Sequence[MemoryItem] = (),
 ) -> list[tuple[PartKind, Message]]:
+    """Wire order: system prompt, preferences kept, pinned facts, notes kept, summary."""
     out: list[tuple[PartKind, Message]] = []
     if system_prompt:
         out.append((PartKind.SYSTEM, Message(SYSTEM, system_prompt)))
+    out.extend((PartKind.PREFERENCE, Message(SYSTEM, item.content)) for item in kept
+               if item.kind is ItemKind.PREFERENCE)
     if pinned:
-        text = "Pinned facts (always true in this conversation):\n" + "\n".join(
-            f"- {fact}" for fact in pinned
-        )
+        # Each fact adds exactly its "\n- fact" to the message (see `pin_cost`).
+        text = PINNED_HEADER + "".join(f"\n- {fact}" for fact in pinned)
         out.append((PartKind.PINNED, Message(SYSTEM, text)))
+    out.extend((PartKind.NOTE, Message(SYSTEM, item.content)) for item in kept
+               if item.kind is ItemKind.NOTE)
     if summary is not None:
         out.append((PartKind.SUMMARY, Message(SYSTEM, summary.content)))
     return out
@@ -308,6 +333,43 @@ def _mandatory_parts(
     return parts, question_part
 
 
+def pin_cost(fact: str, counter: TokenCounter) -> Cost:
+    """What one pinned fact adds to the pinned-facts message: its exact bytes, and the
+    tokens of its line."""
+    line = f"\n- {fact}"
+    escaped = message_bytes(Message(SYSTEM, line)) - message_bytes(Message(SYSTEM, ""))
+    tokens = counter.message_tokens(SYSTEM, line) - counter.message_tokens(SYSTEM, "")
+    return Cost(escaped, max(0, tokens))
+
+
+def item_cost(item: MemoryItem, counter: TokenCounter) -> Cost:
+    """An optional item's exact contribution: its own message with the comma after it."""
+    message = Message(SYSTEM, item.content)
+    return Cost(message_bytes(message) + 1, counter.message_tokens(SYSTEM, item.content))
+
+
+def _choose_memory(
+    memory: Memory, budget: Budget, counter: TokenCounter, used: Cost, first_role: str | None,
+) -> MemorySelection:
+    """The optional items kept within the memory share, never more than the room the
+    mandatory part leaves (so they never cause a refusal)."""
+    pins = tuple((pin, pin_cost(pin.text, counter)) for pin in memory.pins)
+    # With nothing before them, kept items become the first message: the reply priming
+    # may then differ, and the limit keeps room for it.
+    priming = 0 if first_role == SYSTEM else max(
+        0, reply_priming(counter, SYSTEM) - reply_priming(counter, first_role or USER))
+    limit = Cost(
+        max(0, min(share_of(budget.max_bytes, memory.share), budget.max_bytes - used.bytes)),
+        max(0, min(share_of(budget.input_tokens, memory.share),
+                   budget.input_tokens - used.tokens - priming)),
+    )
+    if not memory.optional:
+        return MemorySelection(limit, pins=pins)
+    costs = [item_cost(item, counter) for item in memory.optional]
+    chosen = select(memory.optional, costs, limit)
+    return MemorySelection(chosen.limit, chosen.choices, chosen.approximate, pins)
+
+
 def _first_sent(
     turns: Sequence[Turn], costs: CostIndex, floor: int, free_bytes: int, free_tokens: int
 ) -> int:
@@ -331,7 +393,7 @@ def project(
     budget: Budget,
     system_prompt: str = "",
     options: RequestOptions | None = None,
-    pinned: Sequence[str] = (),
+    pinned: Pinned = (),
     summary: SummaryPart | None = None,
     costs: CostIndex | None = None,
     max_verbatim: int | None = None,
@@ -342,6 +404,8 @@ def project(
     prefix) that fits both budgets. Work is proportional to the turns kept,
     not to the log: each turn's cost is computed once and cached in `costs`.
     `max_verbatim` caps the turns kept (overflow recovery drops one more).
+    `pinned` is the pinned facts, or the conversation's `Memory`: its pins are mandatory,
+    its optional items take what the knapsack keeps within the memory share.
     Raises `ProjectionRefused` when the mandatory part alone does not fit.
     """
     if not isinstance(turns, (tuple, FrozenTurns)):
@@ -353,7 +417,9 @@ def project(
     if not 0 <= covered <= len(turns) or (summary and not 0 <= summary.first <= covered):
         raise ValueError(f"summary covers {covered} turns but the log has {len(turns)}")
 
-    prefix = _prefix_messages(system_prompt, pinned, summary)
+    memory = pinned if isinstance(pinned, Memory) else NO_MEMORY
+    facts = [pin.text for pin in memory.pins] if isinstance(pinned, Memory) else list(pinned)
+    prefix = _prefix_messages(system_prompt, facts, summary)
     question_message = Message(USER, question)
     parts, question_part = _mandatory_parts(model, options, prefix, question_message, counter)
     mandatory_bytes = sum(p.bytes for p in parts) + question_part.bytes
@@ -369,12 +435,19 @@ def project(
             reason=refusal, mandatory_bytes=mandatory_bytes, max_bytes=budget.max_bytes,
             mandatory_tokens=mandatory_tokens, token_budget=budget.input_tokens,
             tokens_exact=counter.exact, includes_summary=summary is not None,
-            includes_system=bool(system_prompt), includes_pinned=bool(pinned),
+            includes_system=bool(system_prompt), includes_pinned=bool(facts),
         )
-
+    selection = _choose_memory(memory, budget, counter, Cost(mandatory_bytes, mandatory_tokens),
+                               prefix[0][1].role if prefix else None)
+    if selection.kept:  # wire order puts kept items among the prefix messages
+        prefix = _prefix_messages(system_prompt, facts, summary, selection.kept)
+        parts, question_part = _mandatory_parts(model, options, prefix, question_message,
+                                                counter)
+    used_bytes = sum(p.bytes for p in parts) + question_part.bytes
+    used_tokens = sum(p.tokens for p in parts) + question_part.tokens
     floor = covered if max_verbatim is None else max(covered, len(turns) - max_verbatim)
-    first = _first_sent(turns, costs, floor, budget.max_bytes - mandatory_bytes,
-                        budget.input_tokens - mandatory_tokens)
+    first = _first_sent(turns, costs, floor, budget.max_bytes - used_bytes,
+                        budget.input_tokens - used_tokens)
     messages = [m for _, m in prefix]
     for turn in turns[first:]:
         cost = costs.cost(turn)
@@ -384,18 +457,9 @@ def project(
     messages.append(question_message)
     parts.append(question_part)
 
-    body = build_body(model, messages, options)
     return Projection(
-        body=body,
-        messages=tuple(messages),
-        model=model,
-        budget=budget,
-        input_tokens=sum(p.tokens for p in parts),
-        tokens_exact=counter.exact,
-        parts=tuple(parts),
-        mandatory_bytes=mandatory_bytes,
-        mandatory_tokens=mandatory_tokens,
-        summary=summary,
-        _turns=turns,
-        _first_sent=first,
+        body=build_body(model, messages, options), messages=tuple(messages), model=model,
+        budget=budget, input_tokens=sum(p.tokens for p in parts), tokens_exact=counter.exact,
+        parts=tuple(parts), mandatory_bytes=mandatory_bytes, mandatory_tokens=mandatory_tokens,
+        summary=summary, _turns=turns, _first_sent=first, memory=selection,
     )

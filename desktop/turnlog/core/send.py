@@ -22,7 +22,7 @@ from .budget import WINDOW_LEARNED, Budget, InvalidBudget
 from .compaction import CompactionResult, CompactionSettings, Compactor
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
 from .model import UNKNOWN_USAGE, Conversation, Turn, Usage, without_last
-from .projection import CostIndex, Projection, ProjectionRefused, SummaryPart, project
+from .projection import CostIndex, Pinned, Projection, ProjectionRefused, SummaryPart, project
 from .provider import CancelToken, ChatProvider, Reply
 from .retry import RetryPolicy
 
@@ -115,7 +115,7 @@ class SendRequest:
     model: str
     budget: Budget
     options: RequestOptions = field(default_factory=RequestOptions)
-    pinned: tuple[str, ...] = ()
+    pinned: Pinned = ()  # pinned facts, or the conversation's memory with its optional items
     turn_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     # A new version of the last turn (regenerate, edit and resend): asked with the turns
     # before it, committed as superseding it.

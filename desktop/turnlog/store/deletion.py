@@ -1,6 +1,7 @@
 """Delete for privacy: a turn, a conversation or everything, with every derived copy.
 
-One transaction removes the turns, every summary covering any of them, and
+One transaction removes the turns, every summary covering any of them, their
+search index entries (with the index merged so no token of them stays), and
 request records' references to them (records keep only their numbers, so
 usage totals survive). The store then checkpoints and truncates the WAL so no
 copy of the deleted text stays in `-wal` (`secure_delete` has already
@@ -17,8 +18,9 @@ from dataclasses import dataclass
 
 import peewee
 
+from . import search
 from .errors import NotFound
-from .models import ConversationRow, ForkRow, RequestRow, SummaryRow, TurnRow
+from .models import ConversationRow, ForkRow, PinRow, RequestRow, SummaryRow, TurnRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +31,7 @@ class DeletionCounts:
     turns: int
     summaries: int
     requests: int
+    pins: int = 0  # pinned facts taken from the deleted turns (or in the conversations)
 
     def describe(self) -> str:
         def n(count: int, one: str, many: str) -> str:
@@ -40,6 +43,8 @@ class DeletionCounts:
         parts.append(n(self.turns, "turn", "turns"))
         parts.append(n(self.summaries, "summary", "summaries"))
         parts.append(n(self.requests, "request record", "request records"))
+        if self.pins:
+            parts.append(n(self.pins, "pinned fact", "pinned facts"))
         return ", ".join(parts)
 
 
@@ -82,6 +87,27 @@ def _records_of(conversation_id: int, ordinal: int, turn_id: str) -> list[Reques
     return [r for r in rows if _mentions(r, ordinal, turn_id)]
 
 
+def pins_from(conversation_id: int, turn_ids: Sequence[str]) -> list[PinRow]:
+    """The pins of a conversation taken from any of `turn_ids`."""
+    rows_ = PinRow.select().where(PinRow.conversation == conversation_id)
+    wanted = set(turn_ids)
+    return [r for r in rows_ if wanted & set(json.loads(r.sources))]
+
+
+def drop_sources(conversation_id: int, turn_ids: Sequence[str], *, keep: bool) -> int:
+    """Pins taken from the deleted turns: deleted, or (`keep`) kept without those sources
+    (as typed when none is left). Returns how many pins were deleted."""
+    gone = set(turn_ids)
+    hit = pins_from(conversation_id, turn_ids)
+    if not keep:
+        PinRow.delete().where(PinRow.id.in_([r.id for r in hit])).execute()
+        return len(hit)
+    for row in hit:
+        left = [s for s in json.loads(row.sources) if s not in gone]
+        PinRow.update(sources=json.dumps(left)).where(PinRow.id == row.id).execute()
+    return 0
+
+
 def conversation_of(turn_id: str) -> int:
     row = TurnRow.get_or_none(TurnRow.id == turn_id)
     if row is None:
@@ -96,7 +122,8 @@ def preview_turns(cid: int, ids: Sequence[str]) -> DeletionCounts:
     for turn in TurnRow.select().where(TurnRow.id.in_(list(ids))):
         summaries.update(s.id for s in _covering(cid, turn.ordinal))
         records.update(r.id for r in _records_of(cid, turn.ordinal, turn.id))
-    return DeletionCounts(0, len(ids), len(summaries), len(records))
+    return DeletionCounts(0, len(ids), len(summaries), len(records),
+                          len(pins_from(cid, ids)))
 
 
 def forks_of(conversation_id: int) -> list[int]:
@@ -127,6 +154,7 @@ def count(conversation_ids: Iterable[int] | None) -> DeletionCounts:
         where(TurnRow).count(),
         where(SummaryRow).count(),
         where(RequestRow).count(),
+        where(PinRow).count(),
     )
 
 
@@ -144,11 +172,14 @@ def _unlink_records(records: list[RequestRow], turn_id: str, ordinal: int) -> No
         RequestRow.update(changes).where(RequestRow.id == record.id).execute()
 
 
-def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str]) -> DeletionCounts:
+def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str], *,
+                 keep_pins: bool = False) -> DeletionCounts:
     """Delete turns of conversation `cid` (a turn, or a turn and its other versions) and
-    everything derived from them (the caller re-links their supersede records)."""
+    everything derived from them (the caller re-links their supersede records), with
+    the pins taken from them unless `keep_pins` (then they stay, as typed)."""
     with db.atomic("IMMEDIATE"):
         summaries = 0
+        pins = drop_sources(cid, ids, keep=keep_pins)
         records: set[int] = set()
         for turn in list(TurnRow.select().where(TurnRow.id.in_(list(ids)))):
             summaries += SummaryRow.delete().where(
@@ -163,7 +194,8 @@ def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str]) -> Del
         ConversationRow.update(generation=ConversationRow.generation + 1).where(
             ConversationRow.id == cid
         ).execute()
-    return DeletionCounts(0, len(ids), summaries, len(records))
+        search.purge(db)  # the search index's triggers forgot them: leave no token
+    return DeletionCounts(0, len(ids), summaries, len(records), pins)
 
 
 def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int, *,
@@ -176,11 +208,14 @@ def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int, *,
         # Foreign keys cascade to turns, summaries, supersede and request records.
         ConversationRow.delete().where(ConversationRow.id.in_(ids)).execute()
         ForkRow.update(source_id=None).where(ForkRow.source_id.in_(ids)).execute()
+        search.purge(db)
     return counts
 
 
 def delete_all(db: peewee.SqliteDatabase) -> DeletionCounts:
     with db.atomic("IMMEDIATE"):
         counts = count(None)
+        search.delete_all_turns(db)
         ConversationRow.delete().execute()
+        search.purge(db)
     return counts

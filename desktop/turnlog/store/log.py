@@ -15,6 +15,7 @@ import os
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
 from ..core.versions import ForkOrigin, Versions, restore_order
 from ..paths import DB_NAME, LOCK_NAME
-from . import deletion, drafts, rows, salvage, summaries, upgrade, versions
+from . import deletion, drafts, rows, salvage, search, summaries, upgrade, versions
 from .deletion import DeletionCounts
 from .errors import (
     SQLITE_CANTOPEN,
@@ -43,9 +44,11 @@ from .errors import (
     result_code,
 )
 from .files import make_private, reading_database, settled
-from .migrations import SCHEMA_VERSION, current_version, table_names
+from .memory import MemoryStore
+from .migrations import SCHEMA_VERSION, Progress, current_version, table_names
 from .models import ConversationRow, ForkRow, RequestRow, TurnRow, database
 from .pages import LogPages
+from .search import SearchHit
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +130,7 @@ class _WriterLock:
                 os.close(fd)
 
 
-class TurnlogStore:
+class TurnlogStore(MemoryStore):
     """The log. Open with `TurnlogStore.open(data_dir)`; close when done."""
 
     def __init__(self, home: Path, db: peewee.SqliteDatabase, lock: _WriterLock | None) -> None:
@@ -141,12 +144,14 @@ class TurnlogStore:
 
     # ----------------------------------------------------------------- life cycle
     @classmethod
-    def open(cls, home: Path, *, readonly: bool = False) -> TurnlogStore:
+    def open(cls, home: Path, *, readonly: bool = False,
+             progress: Progress | None = None) -> TurnlogStore:
         """Open (creating if needed) the database in `home`.
 
         A writer takes the data directory's lock and makes its files private. A `readonly`
         open uses SQLite's `mode=ro` and sets no persistent pragma: it never creates,
         upgrades or changes the file (an older schema is refused with `NeedsUpgrade`).
+        `progress` hears (done, total) while an upgrade fills the search index.
         """
         path = home / DB_NAME
         lock = None
@@ -161,8 +166,9 @@ class TurnlogStore:
                 lock = _WriterLock(home / LOCK_NAME, path)
                 lock.acquire()
                 db = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, check_same_thread=False)
+                search.register(db)
             try:
-                cls._connect(db, path, readonly)
+                cls._connect(db, path, readonly, progress)
             except STORE_EXCEPTIONS as err:
                 # A WAL database in a read-only folder: SQLite cannot make its `-shm`.
                 # Nothing can be pending in a `-wal` there, so read the file as it is.
@@ -181,18 +187,20 @@ class TurnlogStore:
         return cls(home, db, lock)
 
     @classmethod
-    def _connect(cls, db: peewee.SqliteDatabase, path: Path, readonly: bool) -> None:
+    def _connect(cls, db: peewee.SqliteDatabase, path: Path, readonly: bool,
+                 progress: Progress | None = None) -> None:
         database.initialize(db)
         try:
             db.connect(reuse_if_open=True)
-            cls._bring_up_to_date(db, path, readonly)
+            cls._bring_up_to_date(db, path, readonly, progress)
         except BaseException:
             with suppress(*STORE_EXCEPTIONS):
                 db.close()
             raise
 
     @staticmethod
-    def _bring_up_to_date(db: peewee.SqliteDatabase, path: Path, readonly: bool) -> None:
+    def _bring_up_to_date(db: peewee.SqliteDatabase, path: Path, readonly: bool,
+                          progress: Progress | None = None) -> None:
         version = current_version(db)
         if version > SCHEMA_VERSION:
             raise SchemaTooNew(
@@ -208,7 +216,7 @@ class TurnlogStore:
                     f"{SCHEMA_VERSION}) and needs an upgrade, which only a writing command "
                     "does: open Turnlog (or run `turnlog-cli ask`) once, then try again."
                 )
-            upgrade.bring_up_to_date(db, path)
+            upgrade.bring_up_to_date(db, path, progress=progress)
 
     def close(self) -> None:
         """Checkpoint (a writer), close and release the lock. Never raises: a fault here
@@ -345,14 +353,46 @@ class TurnlogStore:
             raise NotFound(f"There is no conversation {conversation_id}.")
         return rows.conversation(row)
 
-    def conversations(self, search: str = "") -> list[Conversation]:
-        """Newest (most recently active) first; `search` filters titles, case-insensitively."""
+    def conversations(self, text: str = "") -> list[Conversation]:
+        """Newest (most recently active) first; `text` keeps those whose title holds it
+        (case-insensitively) or whose turns or title match it as a search."""
         with self._guard():
             query = ConversationRow.select()
-            if search:
-                query = query.where(ConversationRow.title.contains(search))
+            if text:
+                matching = search.matching_conversations(self.db, search.parse_query(text))
+                query = query.where(ConversationRow.title.contains(text)
+                                    | ConversationRow.id.in_(sorted(matching)))
             found = query.order_by(ConversationRow.updated_at.desc(), ConversationRow.id.desc())
             return [rows.conversation(r) for r in found]
+
+    def search(self, query: str, *, limit: int = 20, offset: int = 0) -> list[SearchHit]:
+        """Turns and titles matching the plain-text `query`, best first (see
+        `store.search.search`)."""
+        with self._guard():
+            hits = search.search(self.db, query, limit=limit, offset=offset)
+            return [self._marked(hit, found) for hit, found in
+                    zip(hits, self._versions_of(hits), strict=True)]
+
+    def _versions_of(self, hits: list[SearchHit]) -> list[Versions | None]:
+        known: dict[int, Versions] = {}
+        out: list[Versions | None] = []
+        for hit in hits:
+            if hit.turn_id is None:
+                out.append(None)
+                continue
+            if hit.conversation_id not in known:
+                known[hit.conversation_id] = versions.read(hit.conversation_id)
+            out.append(known[hit.conversation_id])
+        return out
+
+    def _marked(self, hit: SearchHit, found: Versions | None) -> SearchHit:
+        """A superseded version is found too: marked as such, with the ordinal of the row
+        that shows it (its active version's)."""
+        if hit.turn_id is None or found is None or not found.is_superseded(hit.turn_id):
+            return replace(hit, row_ordinal=hit.ordinal)
+        row = TurnRow.get_or_none(TurnRow.id == found.active_of(hit.turn_id))
+        return replace(hit, superseded=True,
+                       row_ordinal=row.ordinal if row is not None else hit.ordinal)
 
     def update_conversation(
         self,
@@ -378,6 +418,9 @@ class TurnlogStore:
             return current
         with self._guard(), self.db.atomic():
             ConversationRow.update(changes).where(ConversationRow.id == conversation_id).execute()
+            if title is not None:
+                search.reindex_title(self.db, conversation_id)
+                search.purge(self.db, turns=False)  # the old title leaves the index
         return self.conversation(conversation_id)
 
     def generation(self, conversation_id: int) -> int:
@@ -634,10 +677,11 @@ class TurnlogStore:
                                      & (TurnRow.ordinal == at_ordinal))
         if at is None:
             raise NotFound(f"Conversation {conversation_id} has no turn {at_ordinal}.")
+        kept = [t for t in self.active_turns(conversation_id) if t.ordinal < at_ordinal]
         copies = [PendingTurn(id=uuid.uuid4().hex, question=t.question, answer=t.answer,
                               model=t.model, finish_reason=t.finish_reason, usage=t.usage,
                               created_at=t.created_at)
-                  for t in self.active_turns(conversation_id) if t.ordinal < at_ordinal]
+                  for t in kept]
         with self._guard(), self.db.atomic("IMMEDIATE"):
             fork = self.create_conversation(
                 title or source.title, system_prompt=source.system_prompt,
@@ -645,6 +689,9 @@ class TurnlogStore:
             ForkRow.create(conversation=fork.id, source_id=conversation_id,
                            at_ordinal=at_ordinal)
             self.import_turns(fork.id, copies)
+            # The pins taken from the copied turns come along, their sources remapped.
+            self.copy_pins(conversation_id, fork.id,
+                           {t.id: c.id for t, c in zip(kept, copies, strict=True)})
         drafts.save_draft(self.home, fork.id, str(at.question))  # ready in its composer
         return self.conversation(fork.id), str(at.question)
 
@@ -759,17 +806,18 @@ class TurnlogStore:
         with self._guard():
             return deletion.count(None)
 
-    def delete_turn(self, turn_id: str, *, with_versions: bool = True
-                    ) -> tuple[int, DeletionCounts]:
+    def delete_turn(self, turn_id: str, *, with_versions: bool = True,
+                    keep_pins: bool = False) -> tuple[int, DeletionCounts]:
         """Delete one turn (with its other versions, unless `with_versions` is false)
-        with every summary covering it and its references in request records; returns the
-        conversation id and what was removed."""
+        with every summary covering it, its references in request records and the pins
+        taken from it (kept as typed with `keep_pins`); returns the conversation id and what
+        was removed."""
         self._need_writer()
         with self._guard(), self.db.atomic("IMMEDIATE"):
             cid = deletion.conversation_of(turn_id)
             known = versions.read(cid)
             ids = known.group(turn_id) if with_versions else (turn_id,)
-            counts = deletion.delete_turns(self.db, cid, ids)
+            counts = deletion.delete_turns(self.db, cid, ids, keep_pins=keep_pins)
             versions.forget(cid, known, ids)
         self._after_delete()
         return cid, counts
@@ -789,10 +837,14 @@ class TurnlogStore:
         self._after_delete()
         return counts
 
-    def delete_all(self) -> DeletionCounts:
+    def delete_all(self, *, preferences: bool = False) -> DeletionCounts:
+        """Delete every conversation (with its pins and notes), and the global
+        preferences too if asked."""
         self._need_writer()
         with self._guard():
             counts = deletion.delete_all(self.db)
+            if preferences:
+                self.delete_preferences()
             drafts.remove_all_drafts(self.home)
         self._after_delete(vacuum=True)
         return counts
@@ -861,6 +913,7 @@ class TurnlogStore:
                 return False
             gone = ConversationRow.delete().where(
                 ConversationRow.id == conversation_id).execute()
+            search.purge(self.db, turns=False)
         if gone:
             self.scrub()  # its title (the question's first line) leaves no copy in -wal
         return bool(gone)

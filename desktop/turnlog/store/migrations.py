@@ -16,8 +16,11 @@ before (tests/data/make_fixtures.py). Never edit a released step.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import peewee
+
+from . import search
 
 # As created by 8d40368 (peewee's DDL for ConversationRow, TurnRow, RequestRow then).
 V1 = (
@@ -80,11 +83,48 @@ V_REASONING = (
     """ALTER TABLE "turns" ADD COLUMN "reasoning" TEXT NOT NULL DEFAULT ''""",
 )
 
-Step = Sequence[str] | Callable[[peewee.SqliteDatabase], None]
+Progress = Callable[[int, int], None]
+"""(done, total) of a step that moves data, for a start-up that shows it."""
+
+
+@dataclass(frozen=True, slots=True)
+class FillStep:
+    """SQL statements, then a fill of derived data that reports its progress."""
+
+    statements: Sequence[str]
+    fill: Callable[[peewee.SqliteDatabase, Progress | None], None]
+
+    def __call__(self, db: peewee.SqliteDatabase, progress: Progress | None = None) -> None:
+        for statement in self.statements:
+            db.execute_sql(statement)
+        self.fill(db, progress)
+
+
+# The search index: its tables and triggers (written out in store/search.py, `SCHEMA`),
+# then every turn and title already stored indexed.
+V_SEARCH = FillStep(search.SCHEMA, search.fill)
+
+Step = Sequence[str] | Callable[[peewee.SqliteDatabase], None] | FillStep
 """SQL statements run in order, or a callable given the database (for moving data)."""
 
+# Memory: pinned facts with their sources, notes (per conversation), preferences (global).
+V_MEMORY = (
+    'CREATE TABLE "pins" ("id" INTEGER NOT NULL PRIMARY KEY, '
+    '"conversation_id" INTEGER NOT NULL, "text" TEXT NOT NULL, "kind" TEXT NOT NULL, '
+    '"sources" TEXT NOT NULL, "created_at" TEXT NOT NULL, '
+    'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE)',
+    'CREATE INDEX "pins_conversation_id" ON "pins" ("conversation_id")',
+    'CREATE TABLE "notes" ("id" INTEGER NOT NULL PRIMARY KEY, '
+    '"conversation_id" INTEGER NOT NULL, "text" TEXT NOT NULL, "priority" INTEGER NOT NULL, '
+    '"created_at" TEXT NOT NULL, '
+    'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE)',
+    'CREATE INDEX "notes_conversation_id" ON "notes" ("conversation_id")',
+    'CREATE TABLE "preferences" ("id" INTEGER NOT NULL PRIMARY KEY, "text" TEXT NOT NULL, '
+    '"priority" INTEGER NOT NULL, "created_at" TEXT NOT NULL)',
+)
+
 # Append new steps; never edit a released one.
-MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING]
+MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -100,16 +140,20 @@ def table_names(db: peewee.SqliteDatabase) -> list[str]:
     return [str(name) for (name,) in rows]
 
 
-def migrate(db: peewee.SqliteDatabase, steps: Sequence[Step] | None = None) -> int:
+def migrate(db: peewee.SqliteDatabase, steps: Sequence[Step] | None = None,
+            progress: Progress | None = None) -> int:
     """Bring the database to the newest version of `steps` (default `MIGRATIONS`) in one
-    transaction; returns the version it started at."""
+    transaction; returns the version it started at. `progress` hears how a step that
+    fills derived data gets on."""
     steps = MIGRATIONS if steps is None else steps
     start = current_version(db)
     if start >= len(steps):
         return start
     with db.atomic("IMMEDIATE"):
         for step in steps[start:]:
-            if callable(step):
+            if isinstance(step, FillStep):
+                step(db, progress)
+            elif callable(step):
                 step(db)
             else:
                 for statement in step:

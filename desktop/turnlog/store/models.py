@@ -148,3 +148,49 @@ class ForkRow(BaseModel):
 
 
 TABLES_V3 = [SupersedeRow, ForkRow]
+
+
+class PinRow(BaseModel):
+    """A pinned fact of one conversation, with the turns it was taken from."""
+
+    id = peewee.AutoField()
+    conversation = peewee.ForeignKeyField(
+        ConversationRow, backref="pins", on_delete="CASCADE", column_name="conversation_id"
+    )
+    text = peewee.TextField()
+    kind = peewee.TextField(default="")  # constraint, decision, identifier, pending step
+    sources = peewee.TextField(default="[]")  # JSON list of turn ids; [] = typed
+    created_at = peewee.TextField()
+
+    class Meta:
+        table_name = "pins"
+
+
+class NoteRow(BaseModel):
+    """Background for one conversation, sent when the memory share has room."""
+
+    id = peewee.AutoField()
+    conversation = peewee.ForeignKeyField(
+        ConversationRow, backref="notes", on_delete="CASCADE", column_name="conversation_id"
+    )
+    text = peewee.TextField()
+    priority = peewee.IntegerField(default=3)
+    created_at = peewee.TextField()
+
+    class Meta:
+        table_name = "notes"
+
+
+class PreferenceRow(BaseModel):
+    """A statement the user confirmed for every conversation."""
+
+    id = peewee.AutoField()
+    text = peewee.TextField()
+    priority = peewee.IntegerField(default=3)
+    created_at = peewee.TextField()
+
+    class Meta:
+        table_name = "preferences"
+
+
+TABLES_V_MEMORY = [PinRow, NoteRow, PreferenceRow]

@@ -24,7 +24,7 @@ from pathlib import Path
 import peewee
 
 from .errors import STORE_EXCEPTIONS, DatabaseCorrupt, UpgradeFailed, classify
-from .migrations import MIGRATIONS, Step, current_version, migrate, table_names
+from .migrations import MIGRATIONS, Progress, Step, current_version, migrate, table_names
 
 log = logging.getLogger(__name__)
 COPY_MARK = ".before-v"
@@ -122,10 +122,11 @@ def problems_after(db: peewee.SqliteDatabase, before: dict[str, int]) -> list[st
 
 
 def bring_up_to_date(
-    db: peewee.SqliteDatabase, db_path: Path, steps: Sequence[Step] = MIGRATIONS
+    db: peewee.SqliteDatabase, db_path: Path, steps: Sequence[Step] = MIGRATIONS, *,
+    progress: Progress | None = None,
 ) -> int:
     """Create or upgrade the open database to the newest of `steps`; returns the version
-    it was at."""
+    it was at. `progress` hears (done, total) of a step filling derived data."""
     version = current_version(db)
     newest = len(steps)
     if version >= newest:
@@ -134,14 +135,14 @@ def bring_up_to_date(
         if table_names(db):
             raise DatabaseCorrupt(f"The database {db_path} has tables but no Turnlog schema "
                                   "version: it is not a Turnlog database.")
-        migrate(db, steps)
+        migrate(db, steps, progress)
         return version
     before = row_counts(db)
     copy = copy_aside(db, db_path, version)
     log.info("Copied %s to %s before upgrading it from schema %d to %d.",
              db_path.name, copy.name, version, newest)
     try:
-        migrate(db, steps)
+        migrate(db, steps, progress)
         db.close()
         db.connect()
         problems = problems_after(db, before)

@@ -25,6 +25,7 @@ from .privacy import (
     ExportTarget,
     delete_all_question,
     delete_conversation_question,
+    delete_preferences_question,
     delete_turn_question,
 )
 from .provider_setup import ProviderSetup
@@ -129,9 +130,10 @@ class HistoryActions(QObject):
         def counted(counted: tuple[int, DeletionCounts, int]) -> None:
             decision = self._confirm(delete_turn_question(*counted))
             if decision.accepted and not self._refuse_while_running():
-                with_versions = counted[2] == 1 or decision.option
-                self._run(operations.delete_turn(self._store, turn_id,
-                                                 with_versions=with_versions))
+                alone = counted[2] == 1  # no other versions: the option keeps its pins
+                self._run(operations.delete_turn(
+                    self._store, turn_id, with_versions=alone or decision.option,
+                    keep_pins=alone and decision.option))
 
         operations.count_turn_deletion(self._store, turn_id).run(
             self._runner, on_success=counted, on_failure=self.failed.emit)
@@ -155,13 +157,16 @@ class HistoryActions(QObject):
                                                      backend))
         if not decision.accepted:
             return
+        preferences = len(self._store.preferences())  # a few short rows: read here
+        also = preferences > 0 and self._confirm(delete_preferences_question(
+            preferences)).accepted
         self._session.discard(None)
         # Let go of the open conversation now: a stopped request finishing before the delete
         # does must not preview it (its turns, its body in the inspector) once more.
         self.closing.emit()
         keys = setup.keys() if setup is not None and decision.option else None
-        self._run(operations.delete_all_history(self._store, keys, [p.id for p in profiles]),
-                  deleting=True)
+        self._run(operations.delete_all_history(self._store, keys, [p.id for p in profiles],
+                                                preferences=also), deleting=True)
 
     # --------------------------------------------------------------- export
     def export_conversation(self) -> ExportTarget | None:

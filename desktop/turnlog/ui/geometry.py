@@ -75,7 +75,12 @@ class DockFolding:
         self._docks = list(docks)
         self._narrow = False
         self._before: dict[str, bool] = {}
+        self._tabbed: list[QDockWidget] = []  # fold too, but keep their own widths
         self.spread()
+
+    def also_fold(self, dock: QDockWidget) -> None:
+        """Fold `dock` (a tab beside a side panel) with the side panels."""
+        self._tabbed.append(dock)
 
     def spread(self) -> None:
         self._window.resizeDocks(self._docks, list(SIDE_WIDTHS), Qt.Orientation.Horizontal)
@@ -85,9 +90,11 @@ class DockFolding:
         if narrow == self._narrow:
             return
         self._narrow = narrow
-        for dock in self._docks:
+        for dock in self._docks + self._tabbed:
             if narrow:
-                self._before[dock.objectName()] = dock.isVisible()
+                # A tab behind another is not visible but still open: its menu entry says.
+                self._before[dock.objectName()] = dock.isVisible() if dock in self._docks \
+                    else dock.toggleViewAction().isChecked()
                 dock.hide()
             elif self._before.get(dock.objectName(), True):
                 dock.show()

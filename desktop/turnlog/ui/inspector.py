@@ -3,6 +3,7 @@ exact body, plus a what-if slider for the byte limit that sends and saves nothin
 
 from __future__ import annotations
 
+import html
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,7 @@ from ..core.projection import PartKind, Projection, ProjectionRefused
 from ..core.send import RequestRecord
 from ..core.tokens import estimate_text_tokens
 from .marks import span_text, summary_caption, usage_text
+from .memory_panel import memory_rows
 
 NOTHING_YET = ("No request yet. Type a question: the request it would make appears here "
                "before anything is sent — its exact body, its size in bytes and tokens "
@@ -45,7 +47,9 @@ MAX_SHOWN_BODY_CHARS = 200_000
 PART_NAMES = {
     PartKind.ENVELOPE: "model, options, brackets",
     PartKind.SYSTEM: "system prompt",
+    PartKind.PREFERENCE: "preference, kept",
     PartKind.PINNED: "pinned facts",
+    PartKind.NOTE: "note, kept",
     PartKind.SUMMARY: "rolling summary",
     PartKind.QUESTION: "current question",
 }
@@ -122,6 +126,7 @@ class Inspector(QScrollArea):
     """Byte and token bars, the ordered parts, the exact body, the outcome, what-if."""
 
     what_if_changed = Signal(object)  # int | None
+    pin_requested = Signal(str)  # a fact the key-fact check found missing, to be pinned
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -242,6 +247,12 @@ class Inspector(QScrollArea):
         summary_layout.addWidget(self.summary_value)
         self.summary_warning = self._value(self.summary_box)
         self.summary_warning.setObjectName("summaryWarning")
+        self.summary_warning.setTextFormat(Qt.TextFormat.RichText)  # facts escaped
+        self.summary_warning.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.summary_warning.linkActivated.connect(
+            lambda n: self.pin_requested.emit(self._warned[int(n)]))
+        self._warned: tuple[str, ...] = ()
         self.summary_warning.setAccessibleName("Facts the summary may have dropped")
         self.summary_warning.setStyleSheet(
             "QLabel { color: palette(bright-text); background: #b35900; "
@@ -361,6 +372,7 @@ class Inspector(QScrollArea):
                     name = PART_NAMES[part.kind]
                 rows.append((name, part.bytes, part.tokens))
             rows.append(("total = the body", projection.body_bytes, projection.input_tokens))
+            rows += memory_rows(projection.memory)
         elif refusal is not None:
             rows.append(("mandatory part (system, pinned, question)", refusal.mandatory_bytes,
                          refusal.mandatory_tokens))
@@ -417,10 +429,12 @@ class Inspector(QScrollArea):
         warnings = stored.warnings if stored is not None and part is not None and \
             stored.id == part.summary_id else ()
         self.summary_warning.setVisible(bool(warnings))
+        self._warned = tuple(warnings)  # each fact has a Pin link (`pin_requested`)
         self.summary_warning.setText(
             "⚠ The key-fact check found facts from the covered turns missing in this "
             "summary; the model will not see them: " + "; ".join(
-                f"“{fact}”" for fact in warnings) if warnings else "")
+                f"“{html.escape(fact)}” (<a href='{n}'>Pin</a>)"
+                for n, fact in enumerate(warnings)) if warnings else "")
 
     def _fill_body(self, projection: Projection | None) -> None:
         if projection is None:

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..chat import (
     CancellableCounts,
@@ -30,6 +30,7 @@ from ..core.body import RequestOptions
 from ..core.budget import Budget, InvalidBudget
 from ..core.compaction import StoredSummary
 from ..core.failures import Failure
+from ..core.memory import NO_MEMORY, Memory
 from ..core.model import Conversation, Turn, Usage, without_last
 from ..core.projection import CostIndex, Projection, ProjectionRefused
 from ..core.send import Committed, Outcome, RequestRecord
@@ -146,6 +147,8 @@ class LivePreview(QObject):
     turns, and shows that — or the request in flight, or the last outcome — on the
     composer's counter, the marks, the legend and the inspector."""
 
+    shown_changed = Signal(object)  # the Shown now on display
+
     def __init__(self, current: Callable[[], Conversation | None], connector: Connector,
                  runner: TaskRunner, composer: Composer, transcript: TranscriptModel,
                  legend: MarkLegend, inspector: Inspector, parent: QObject | None = None
@@ -163,6 +166,7 @@ class LivePreview(QObject):
         # already made, and `_warm` makes the missing ones on the network worker.
         self.estimated_costs = self.costs = CostIndex()
         self.summary: StoredSummary | None = None  # the open conversation's newest summary
+        self.memory: Memory = NO_MEMORY  # the open conversation's pins, notes, preferences
         self.shown = Shown("preview", None)
         self.last: Shown | None = None  # the last request's outcome
         self._show_last = False
@@ -184,6 +188,7 @@ class LivePreview(QObject):
     def reset(self) -> None:
         """Another conversation opened (or none): nothing of the last one stays."""
         self.summary = None
+        self.memory = NO_MEMORY
         self.what_if_bytes = None
         self.forget_last()
 
@@ -314,7 +319,8 @@ class LivePreview(QObject):
         return preview(self._line(), draft, model=model, budget=budget,
                        system_prompt=conversation.system_prompt, options=options,
                        costs=costs, compaction=conversation.settings.compaction,
-                       cached=self.summary, target=conversation.settings.compaction_share)
+                       cached=self.summary, target=conversation.settings.compaction_share,
+                       pinned=self.memory)
 
     def _line(self) -> Sequence[Turn]:
         """The active line a send would follow: without its newest turn while the draft
@@ -333,11 +339,12 @@ class LivePreview(QObject):
         """Make, on the network worker, the exact counts the preview lacked, then preview
         again. The newest warm-up wins: an older one is cancelled between two counts and
         what it reports is ignored."""
-        costs, summary, turns = self.costs, self.summary, self._line()
+        costs, summary, turns, memory = (self.costs, self.summary, self._line(),
+                                         self.memory)
         key: tuple[object, ...] = (
             id(costs), conversation.id, conversation.system_prompt, len(turns),
             turns[-1].id if turns else None, draft, model, budgets, options,
-            summary.id if summary is not None else None)
+            summary.id if summary is not None else None, memory)
         if key == self._warm_key or key == self._warmed_key or self._runner.closed:
             return  # already on its way, or made and still missing: do not loop
         self.cancel_warm()
@@ -352,7 +359,7 @@ class LivePreview(QObject):
                     preview(turns, draft, model=model, budget=budget,
                             system_prompt=system_prompt, options=options, costs=counting,
                             compaction=compaction, cached=summary,
-                            target=conversation.settings.compaction_share)
+                            target=conversation.settings.compaction_share, pinned=memory)
 
         def landed(_: None) -> None:
             if self._warm is not handle:
@@ -427,3 +434,4 @@ class LivePreview(QObject):
             to_summarize=shown.to_summarize,
             reasoning=shown.reasoning,
         ))
+        self.shown_changed.emit(shown)

@@ -67,7 +67,8 @@ def build_menus(window: MenuHost, parent: QWidget) -> Menus:
 
     menu = bar.addMenu("&Conversation")
     new = _action(parent, menu, "&New", window.new_conversation, QKeySequence(standard.New))
-    _action(parent, menu, "&Search titles", window.focus_search, QKeySequence(standard.Find))
+    _action(parent, menu, "&Search conversations", window.focus_search,
+            QKeySequence(standard.Find))
     settings = _action(parent, menu, "Se&ttings…", window.open_settings,
                        QKeySequence("Ctrl+,"))
     menu.addSeparator()

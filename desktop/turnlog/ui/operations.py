@@ -140,7 +140,8 @@ def export_conversation(store: TurnlogStore, conversation_id: int,
     def work() -> Exported:
         turns = store.all_turns(conversation_id)  # superseded versions too, marked
         text = export_text(store.conversation(conversation_id), turns, target.fmt,
-                           store.versions(conversation_id))
+                           store.versions(conversation_id),
+                           store.export_memory(conversation_id))
         return Exported(len(turns), write_export(target.path, text), target)
 
     return StorageOp("export conversation", work)
@@ -187,14 +188,16 @@ def delete_conversation(store: TurnlogStore, conversation_id: int, *,
     return StorageOp("delete conversation", work)
 
 
-def delete_turn(store: TurnlogStore, turn_id: str, *,
-                with_versions: bool = True) -> StorageOp[Changes]:
+def delete_turn(store: TurnlogStore, turn_id: str, *, with_versions: bool = True,
+                keep_pins: bool = False) -> StorageOp[Changes]:
     """Delete one turn (with its other versions unless `with_versions` is false); the
-    change carries the summary left newest (one covering the turn goes with it)."""
+    change carries the summary left newest (one covering the turn goes with it). The
+    pins taken from it go too, unless `keep_pins` (then they stay, as typed)."""
     def work() -> Changes:
         cid, _ = store.turn(turn_id)
         gone = store.versions(cid).group(turn_id) if with_versions else (turn_id,)
-        conversation_id, counts = store.delete_turn(turn_id, with_versions=with_versions)
+        conversation_id, counts = store.delete_turn(turn_id, with_versions=with_versions,
+                                                   keep_pins=keep_pins)
         return Changes(turns_deleted=gone, turns_of=conversation_id,
                        summary=store.latest_summary(conversation_id), counts=counts)
 
@@ -202,10 +205,12 @@ def delete_turn(store: TurnlogStore, turn_id: str, *,
 
 
 def delete_all_history(store: TurnlogStore, keys: KeyStore | None,
-                       profile_ids: Sequence[str]) -> StorageOp[Changes]:
-    """Delete every conversation; with `keys`, remove the profiles' API keys too."""
+                       profile_ids: Sequence[str], *, preferences: bool = False
+                       ) -> StorageOp[Changes]:
+    """Delete every conversation; with `keys`, remove the profiles' API keys too, and
+    with `preferences` the preferences."""
     def work() -> Changes:
-        counts = store.delete_all()
+        counts = store.delete_all(preferences=preferences)
         removed = None if keys is None else sum(1 for pid in profile_ids if keys.delete(pid))
         return Changes(everything=True, counts=counts, keys_removed=removed)
 

@@ -61,12 +61,17 @@ def delete_conversation_question(title: str, counts: DeletionCounts,
 
 def delete_turn_question(ordinal: int, counts: DeletionCounts,
                          versions: int = 1) -> Confirmation:
-    """A turn with `versions` (regenerated, edited) offers to delete the others too, checked."""
+    """A turn with `versions` (regenerated, edited) offers to delete the others too, checked;
+    a turn alone that facts were pinned from offers to keep them as typed (unchecked: they
+    go with it)."""
     option = ""
     if versions > 1:
         others = versions - 1
         option = (f"Also delete its {others} other version{'s' if others != 1 else ''} "
                   f"(with them: {counts.describe()})")
+    elif counts.pins:
+        option = (f"Keep the {counts.pins} pinned fact{'s' if counts.pins != 1 else ''} "
+                  "taken from it, as typed")
     return Confirmation(
         "Delete turn",
         f"Delete turn {ordinal}? This removes "
@@ -74,6 +79,18 @@ def delete_turn_question(ordinal: int, counts: DeletionCounts,
         "Summaries covering it go too (the next send makes a new one); request records "
         "keep only their numbers. The other turns keep their numbers. " + DELETE_DETAIL,
         "Delete", option, option_checked=versions > 1)
+
+
+def delete_preferences_question(count: int) -> Confirmation:
+    """Asked after Delete all history: preferences are not history, so they stay unless
+    the person says so."""
+    return Confirmation(
+        "Delete preferences too?",
+        f"Also delete the {count} preference{'s' if count != 1 else ''} used in every "
+        "conversation?",
+        "Preferences are statements you confirmed (“answer in Chinese”); they are not "
+        "part of any conversation. Keep them to use them in new conversations.",
+        "Delete preferences")
 
 
 def delete_all_question(counts: DeletionCounts, profile_names: Sequence[str],

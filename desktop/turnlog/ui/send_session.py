@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..chat import ChatStore, request_for, sender_for
 from ..core.compaction import StoredSummary
-from ..core.failures import ProviderFailure
+from ..core.failures import ProviderFailure, StoreError
 from ..core.model import Conversation
 from ..core.projection import CostIndex, Projection
 from ..core.send import Failed, Outcome, Stage
@@ -92,13 +92,19 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
     With `replaces`, the answer is a new version of that (last) turn; a reasoning model's
     thought streams into `thought`."""
     on_stage = lambda stage, detail: context.report((stage, detail))  # noqa: E731
-    request = request_for(conversation, question, endpoint.route, replaces=replaces)
+    try:
+        memory = store.memory(conversation.id)
+    except StoreError as err:
+        return Sent(Failed(err.failure(), question), None, summary_read=False)
+    request = request_for(conversation, question, endpoint.route, replaces=replaces,
+                          memory=memory)
     try:  # starts the built-in model's server first, if that is the provider
         link = connector.connect(conversation, cancel=context.cancel, on_stage=on_stage)
     except (NotConnected, ProviderFailure) as err:
         return Sent(Failed(err.failure, question), None, summary_read=False)
     sent = request if link.route == endpoint.route else request_for(
-        conversation, question, link.route, turn_id=request.turn_id, replaces=replaces)
+        conversation, question, link.route, turn_id=request.turn_id, replaces=replaces,
+        memory=request.pinned)
     outcome = sender_for(store, link.provider, link.costs or costs, link.retry).send(
         sent, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
         on_projection=context.report,

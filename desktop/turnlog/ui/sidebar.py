@@ -1,4 +1,5 @@
-"""The conversation list: newest first, searchable by title, with new / rename / delete."""
+"""The conversation list: newest first, searchable by title and text, with new / rename /
+delete."""
 
 from __future__ import annotations
 
@@ -98,8 +99,10 @@ class Sidebar(QWidget):
 
         top = QHBoxLayout()
         self.search = QLineEdit(self)
-        self.search.setPlaceholderText("Search titles")
-        self.search.setAccessibleName("Search conversation titles")
+        self.search.setPlaceholderText("Search titles and text")
+        self.search.setAccessibleName("Search conversation titles and text")
+        self.search.setToolTip("Keeps the conversations whose title or turns match "
+                               "(Ctrl+Shift+F lists the matching turns)")
         self.search.setClearButtonEnabled(True)
         top.addWidget(self.search, 1)
         self.new_button = self._button("New", "New conversation (Ctrl+N)", self.new_requested.emit)
@@ -169,7 +172,7 @@ class Sidebar(QWidget):
         self.list.selectionModel().blockSignals(blocker)
         self.empty.setVisible(not conversations)
         if not conversations and self.search.text():
-            self.empty.setText("No conversation title matches the search.")
+            self.empty.setText("No conversation matches the search.")
         else:
             self.empty.setText("No conversations yet. Press New to start one.")
         self._update_buttons()

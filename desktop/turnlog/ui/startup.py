@@ -1,15 +1,26 @@
-"""When the data cannot be opened at start: a dialog that names the fault in plain words
-with its hint, and offers Quit, Open the folder and, for a damaged database, Export what
-can be read (row by row; the rows that cannot be read are skipped and counted)."""
+"""Start-up in the window: the progress of an upgrade that indexes existing conversations
+for search, and, when the data cannot be opened, a dialog that names the fault in plain
+words with its hint, and offers Quit, Open the folder and, for a damaged database, Export
+what can be read (row by row; the rows that cannot be read are skipped and counted)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QProgressDialog,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from .. import APP_NAME
 from ..core.failures import StoreError
@@ -33,6 +44,41 @@ HINTS = {
     "storage_too_new": "Install the newer Turnlog that wrote it, or start this one with "
                        "another data folder (TURNLOG_HOME).",
 }
+
+
+class UpgradeProgress:
+    """Shows how an upgrade's fill of the search index gets on, once it has taken longer
+    than `after_s` (a small log is done before anything shows). Called on the GUI thread
+    between batches by `TurnlogStore.open(home, progress=...)`; it lets the dialog paint."""
+
+    def __init__(self, after_s: float = 0.5) -> None:
+        self.after_s = after_s
+        self.started = time.monotonic()
+        self.dialog: QProgressDialog | None = None
+        self.shown_total = 0  # the total the dialog was shown for (0: it never showed)
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.dialog is None:
+            if done >= total or time.monotonic() - self.started < self.after_s:
+                return
+            self.dialog = QProgressDialog(
+                "Turnlog is indexing your conversations for search. This happens once.",
+                "", 0, total)
+            self.dialog.setObjectName("upgradeProgress")
+            self.dialog.setWindowTitle(f"Updating {APP_NAME}")
+            self.dialog.setCancelButton(None)  # one transaction: all of it or nothing
+            self.dialog.setMinimumDuration(0)
+            self.dialog.setAutoClose(False)
+            self.dialog.setAutoReset(False)
+            self.shown_total = total
+            self.dialog.show()
+        self.dialog.setLabelText(f"Turnlog is indexing your conversations for search "
+                                 f"({done:,} of {total:,} turns). This happens once.")
+        self.dialog.setValue(done)
+        QApplication.processEvents()
+        if done >= total:
+            self.dialog.hide()  # not close(): that would cancel, and reset what it shows
+            self.dialog.deleteLater()
 
 
 def fault_words(error: StoreError, default: str = "Turnlog cannot open its data"

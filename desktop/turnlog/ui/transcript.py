@@ -56,6 +56,7 @@ from ..core.versions import Versions
 from ..store.pages import LogPages
 from .answer import AnswerDocument, ReasoningFold
 from .marks import MarkMap, RowMark, summary_tooltip
+from .pin_marks import pins_tooltip, underline_pins
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -73,6 +74,7 @@ class Role(enum.IntEnum):
     ACTIVE = Qt.ItemDataRole.UserRole + 8  # id of the version in use at this row
     LAST = Qt.ItemDataRole.UserRole + 9  # the newest turn (it can be regenerated)
     REASONING = Qt.ItemDataRole.UserRole + 10  # a reasoning model's thought ("" if none)
+    PINS = Qt.ItemDataRole.UserRole + 11  # changed: the texts pinned from turns (`pins_of`)
 
 
 @dataclass
@@ -103,6 +105,7 @@ class TranscriptModel(QAbstractListModel):
         self._pending: PendingRow | None = None
         self._marks: Mapping[int, RowMark] = {}
         self._summary: StoredSummary | None = None
+        self._pins: Mapping[str, tuple[str, ...]] = {}  # turn id → texts pinned from it
         self._older_requested = False
         self._versions = Versions((), {})
         self._members: Mapping[str, Turn] = {}  # every version of a row that has several
@@ -188,8 +191,11 @@ class TranscriptModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             mark = self._marks.get(turn.ordinal)
             if mark is RowMark.SUMMARY:
-                return summary_tooltip(turn.ordinal, self._summary)
-            return f"Turn {turn.ordinal}: {mark.explanation}" if mark else None
+                tip = summary_tooltip(turn.ordinal, self._summary)
+            else:
+                tip = f"Turn {turn.ordinal}: {mark.explanation}" if mark else None
+            pins = self._pins.get(turn.id)
+            return "\n".join(t for t in (tip, pins_tooltip(pins) if pins else "") if t) or None
         return None
 
     def _version_data(self, row: int, active: Turn, turn: Turn, role: int) -> object:
@@ -287,6 +293,24 @@ class TranscriptModel(QAbstractListModel):
         self._first -= count
         self.endInsertRows()
 
+    def reveal(self, ordinal: int, *, before: int = 3) -> QModelIndex | None:
+        """Make turn `ordinal` a row (older turns join as far back as it, and `before`
+        more, so it is not the top row that asks for older pages), and return its index;
+        None if the log shown has no such turn."""
+        turns = self._turns
+        if isinstance(turns, LogPages):
+            position = turns.position_of(ordinal)
+        else:
+            position = next((i for i, t in enumerate(turns) if t.ordinal == ordinal), None)
+        if position is None:
+            return None
+        start = max(0, position - before)
+        if start < self._first:
+            self.beginInsertRows(QModelIndex(), 0, self._first - start - 1)
+            self._first = start
+            self.endInsertRows()
+        return self.index(position - self._first)
+
     def load_all(self) -> None:
         """Make every turn a row (used to jump to the oldest turn)."""
         if self._first == 0:
@@ -310,6 +334,18 @@ class TranscriptModel(QAbstractListModel):
             self.dataChanged.emit(
                 self.index(0), self.index(self.loaded_count - 1), [Role.MARK]
             )
+
+    def pins_of(self, turn_id: str) -> tuple[str, ...]:
+        return self._pins.get(turn_id, ())
+
+    def set_pins(self, pins: Mapping[str, tuple[str, ...]]) -> None:
+        """The texts pinned from each turn (underlined, named in the tooltip)."""
+        if pins == self._pins:
+            return
+        self._pins = dict(pins)
+        if self.loaded_count:
+            self.dataChanged.emit(self.index(0), self.index(self.loaded_count - 1),
+                                  [Role.PINS])
 
     def set_summary(self, summary: StoredSummary | None) -> None:
         """The rolling summary the *in summary* marks refer to (named in their tooltips)."""
@@ -546,7 +582,11 @@ class TranscriptDelegate(QStyledItemDelegate):
         answer_text = str(index.data(Role.ANSWER) or "")
         if index.data(Role.PENDING) and not answer_text:
             return question, None
-        return question, self._answer(key, answer_text, width)
+        answer = self._answer(key, answer_text, width)
+        model = self._view.model()
+        if isinstance(model, TranscriptModel):  # pins are Python data, not a Qt role value
+            underline_pins([question, *answer.documents], model.pins_of(key))
+        return question, answer
 
     def _answer_origin(self, index: ModelIndex) -> tuple[AnswerDocument | None, QPoint]:
         """A row's answer and where its top left corner is painted (viewport coordinates)."""
@@ -919,6 +959,10 @@ class TranscriptView(QListView):
 
     def _after_change(self, top_left: QModelIndex, bottom_right: QModelIndex,
                       roles: Sequence[int] = ()) -> None:
+        if Role.PINS in roles:  # underlined anew from the text
+            for row in range(top_left.row(), bottom_right.row() + 1):
+                self.delegate.forget(str(self.transcript().index(row).data(Role.KEY)))
+            self.viewport().update()
         if Role.ANSWER in roles or Role.REASONING in roles:
             # The streaming row grew: its height changes, so lay the rows out again.
             self.delegate.sizeHintChanged.emit(top_left)

@@ -30,10 +30,12 @@ from .geometry import DockFolding, add_dock, restore_geometry, save_geometry, wi
 from .header import HeaderPicker
 from .inspector import Inspector
 from .live_preview import LivePreview, Shown
+from .memory_panel import attach_memory
 from .menus import build_menus
 from .operations import Changes, Loaded
 from .privacy import ExportTarget, ask, choose_export
 from .provider_setup import ProviderSetup
+from .search import SearchDock
 from .send_session import SendResult, SendSession
 from .settings import SettingsDialog
 from .sidebar import Sidebar, shown_title
@@ -103,6 +105,8 @@ class MainWindow(QMainWindow):
         self.new_action, self.settings_action = menus.new, menus.settings
         self.export_action, self.delete_all_action = menus.export, menus.delete_all
         self.about_action, self.view_menu = menus.about, menus.view
+        self.memory = attach_memory(self)  # the Memory dock: pins, notes, preferences
+        self.finder = SearchDock(self)  # Ctrl+Shift+F: search all text, jump to a turn
         self.settings_action.setEnabled(setup is not None)
         self.refresh_conversations()
         restore_geometry(self, self.settings)
@@ -124,7 +128,7 @@ class MainWindow(QMainWindow):
 
     def show_about(self) -> AboutDialog:
         """Help → About: the app, and the built-in model with its license."""
-        dialog = AboutDialog(self)
+        dialog = AboutDialog(self, home=self.store.home)
         dialog.open()
         return dialog
 

@@ -1,0 +1,191 @@
+"""pin, pref, note: the memory a conversation's requests carry besides the log."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..core.failures import StoreError
+from ..core.memory import DEFAULT_PRIORITY, MemorySelection
+from ..paths import data_dir
+from ..store import NotFound, TurnlogStore
+from .terminal import safe_for
+
+
+def _priority(value: str) -> int:
+    number = int(value)
+    if not 1 <= number <= 5:
+        raise argparse.ArgumentTypeError("a priority is 1–5")
+    return number
+
+
+def register(sub: Any) -> None:
+    pin = sub.add_parser("pin", help="pinned facts: sent word for word in every request")
+    verbs = pin.add_subparsers(dest="verb", required=True, metavar="VERB")
+    p = verbs.add_parser("add", help="pin a fact (prints the pin id)")
+    p.add_argument("--conversation", type=int, required=True, metavar="ID")
+    p.add_argument("--turn", action="append", default=[], metavar="TURN_ID",
+                   help="the turn the fact was taken from (repeatable; none: typed)")
+    p.add_argument("--kind", default="", choices=("", "constraint", "decision", "identifier",
+                                                  "pending step"))
+    p.add_argument("text", metavar="TEXT")
+    p.set_defaults(run=run_pin_add)
+    p = verbs.add_parser("list", help="a conversation's pins with their sources")
+    p.add_argument("--conversation", type=int, required=True, metavar="ID")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_pin_list)
+    p = verbs.add_parser("remove", help="remove a pin")
+    p.add_argument("id", type=int, metavar="PIN_ID")
+    p.set_defaults(run=lambda a: _remove(lambda s: s.remove_pin(a.id), f"pin {a.id}"))
+
+    pref = sub.add_parser("pref", help="preferences: for every conversation, as room allows")
+    verbs = pref.add_subparsers(dest="verb", required=True, metavar="VERB")
+    p = verbs.add_parser("add", help="add a preference (prints its id)")
+    p.add_argument("--priority", type=_priority, default=DEFAULT_PRIORITY, metavar="N")
+    p.add_argument("text", metavar="TEXT")
+    p.set_defaults(run=run_pref_add)
+    p = verbs.add_parser("list", help="every preference")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_pref_list)
+    p = verbs.add_parser("remove", help="remove a preference")
+    p.add_argument("id", type=int, metavar="ID")
+    p.set_defaults(run=lambda a: _remove(lambda s: s.remove_preference(a.id),
+                                         f"preference {a.id}"))
+
+    note = sub.add_parser("note", help="notes: a conversation's background, as room allows")
+    verbs = note.add_subparsers(dest="verb", required=True, metavar="VERB")
+    p = verbs.add_parser("add", help="add a note (prints its id)")
+    p.add_argument("--conversation", type=int, required=True, metavar="ID")
+    p.add_argument("--priority", type=_priority, default=DEFAULT_PRIORITY, metavar="N")
+    p.add_argument("text", metavar="TEXT")
+    p.set_defaults(run=run_note_add)
+    p = verbs.add_parser("list", help="a conversation's notes")
+    p.add_argument("--conversation", type=int, required=True, metavar="ID")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run_note_list)
+    p = verbs.add_parser("remove", help="remove a note")
+    p.add_argument("id", type=int, metavar="ID")
+    p.set_defaults(run=lambda a: _remove(lambda s: s.remove_note(a.id), f"note {a.id}"))
+
+
+def _added(make: Any) -> int:
+    try:
+        with TurnlogStore.open(data_dir()) as store:
+            made = make(store)
+    except (NotFound, ValueError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(made.id)
+    return 0
+
+
+def _remove(action: Any, what: str) -> int:
+    try:
+        with TurnlogStore.open(data_dir()) as store:
+            action(store)
+    except NotFound as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(f"removed {what}")
+    return 0
+
+
+def run_pin_add(args: argparse.Namespace) -> int:
+    return _added(lambda s: s.add_pin(args.conversation, args.text, sources=args.turn,
+                                      kind=args.kind))
+
+
+def run_pref_add(args: argparse.Namespace) -> int:
+    return _added(lambda s: s.add_preference(args.text, priority=args.priority))
+
+
+def run_note_add(args: argparse.Namespace) -> int:
+    return _added(lambda s: s.add_note(args.conversation, args.text, priority=args.priority))
+
+
+def _listed(args: argparse.Namespace, read: Any, to_json: Any, to_line: Any) -> int:
+    try:
+        with TurnlogStore.open(data_dir(), readonly=True) as store:
+            items = read(store)
+    except NotFound as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([to_json(i) for i in items], ensure_ascii=False))
+        return 0
+    safe = safe_for(sys.stdout, raw=False)
+    for item in items:
+        print(safe(to_line(item)))
+    return 0
+
+
+def run_pin_list(args: argparse.Namespace) -> int:
+    return _listed(
+        args, lambda s: (s.conversation(args.conversation), s.pins(args.conversation))[1],
+        lambda p: {"id": p.id, "text": p.text, "kind": p.kind, "sources": list(p.sources),
+                   "created_at": p.created_at},
+        lambda p: f"{p.id}\t{'typed' if p.typed else 'from ' + ', '.join(p.sources)}\t{p.text}",
+    )
+
+
+def run_pref_list(args: argparse.Namespace) -> int:
+    return _listed(
+        args, lambda s: s.preferences(),
+        lambda p: {"id": p.id, "text": p.text, "priority": p.priority,
+                   "created_at": p.created_at},
+        lambda p: f"{p.id}\tpriority {p.priority}\t{p.text}",
+    )
+
+
+def run_note_list(args: argparse.Namespace) -> int:
+    return _listed(
+        args, lambda s: (s.conversation(args.conversation), s.notes(args.conversation))[1],
+        lambda n: {"id": n.id, "text": n.text, "priority": n.priority,
+                   "created_at": n.created_at},
+        lambda n: f"{n.id}\tpriority {n.priority}\t{n.text}",
+    )
+
+
+def memory_json(selection: MemorySelection) -> dict[str, Any]:
+    """`project --json`'s "memory": the share, the pins' sizes, each optional item kept or
+    not, and whether the choice was approximate."""
+    return {
+        "budget": {"bytes": selection.limit.bytes, "tokens": selection.limit.tokens},
+        "pinned": [{"id": int(pin.id), "bytes": cost.bytes, "tokens": cost.tokens}
+                   for pin, cost in selection.pins],
+        "optional": [{"id": int(c.item.id), "kind": c.item.kind.value,
+                      "priority": c.item.priority, "bytes": c.cost.bytes,
+                      "tokens": c.cost.tokens, "kept": c.kept,
+                      **({} if c.kept else {"why": c.reason.value})}
+                     for c in selection.choices],
+        "approximate": selection.approximate,
+    }
+
+
+def memory_of(conversation_id: int) -> dict[str, Any]:
+    """The conversation's memory as an export carries it (read-only; none from a file
+    the store cannot read as current)."""
+    try:
+        with TurnlogStore.open(data_dir(), readonly=True) as store:
+            return store.export_memory(conversation_id)
+    except StoreError:  # a damaged file: export what can be read, the turns
+        return {}
+
+
+def import_memory(store: TurnlogStore, conversation_id: int,
+                  memory: dict[str, list[dict[str, Any]]], renamed: dict[str, str]) -> None:
+    """Pins (sources mapped to the imported turns' ids; a source not imported is dropped),
+    notes, and the preferences not already there (same text)."""
+    for pin in memory["pins"]:
+        sources = [renamed[s] for s in pin.get("sources", []) if s in renamed]
+        store.add_pin(conversation_id, pin["text"], sources=sources,
+                      kind=str(pin.get("kind") or ""))
+    for note in memory["notes"]:
+        store.add_note(conversation_id, note["text"], priority=note.get("priority", 3))
+    have = {p.text for p in store.preferences()}
+    for pref in memory["preferences"]:
+        if pref["text"].strip() not in have:
+            store.add_preference(pref["text"], priority=pref.get("priority", 3))
+            have.add(pref["text"].strip())

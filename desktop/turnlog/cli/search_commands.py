@@ -1,0 +1,68 @@
+"""`turnlog-cli search QUERY`: every conversation's turns and titles, best first."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..paths import data_dir
+from ..store import NotFound, TurnlogStore
+from ..store.search import SearchHit
+from .terminal import safe_for
+
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 1_000
+
+
+def _limit(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 1 <= value <= MAX_LIMIT:
+        raise argparse.ArgumentTypeError(f"give 1 to {MAX_LIMIT:,}")
+    return value
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "search", help="find turns and titles holding words or a \"quoted phrase\"",
+        description="Search every conversation's questions, answers and titles. The query "
+        "is plain text: words match as prefixes, \"quoted phrases\" exactly, Chinese words "
+        "of any length; all must match. Exits 0 whether or not anything matched.")
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--limit", type=_limit, default=DEFAULT_LIMIT, metavar="N",
+                   help=f"at most N results (default {DEFAULT_LIMIT})")
+    p.add_argument("--json", action="store_true",
+                   help='print {"results": [{"conversation", "title", "turn", "turn_id", '
+                   '"snippet"}]}')
+    p.add_argument("--raw", action="store_true",
+                   help="write conversation text as it is, control characters included")
+    p.set_defaults(run=run_search)
+
+
+def run_search(args: argparse.Namespace) -> int:
+    try:
+        with TurnlogStore.open(data_dir(), readonly=True) as store:
+            hits = store.search(args.query, limit=args.limit)
+    except NotFound:
+        hits = []  # no database yet: nothing matches
+    if args.json:
+        print(json.dumps({"results": [hit.to_json() for hit in hits]}, ensure_ascii=False))
+        return 0
+    if not hits:
+        print("no matches", file=sys.stderr)
+    safe = safe_for(sys.stdout, raw=args.raw)
+    for hit in hits:
+        print(safe(_line(hit)))
+    return 0
+
+
+def _line(hit: SearchHit) -> str:
+    when = hit.created_at.astimezone().strftime("%Y-%m-%d %H:%M") if hit.created_at else ""
+    where = "title" if hit.ordinal is None else f"turn {hit.ordinal}"
+    marked = " (superseded)" if hit.superseded else ""
+    return (f"{hit.conversation_id:>5}  {where:<10} {when}  {hit.title}{marked}\n"
+            f"       {hit.snippet.marked()}")

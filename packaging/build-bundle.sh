@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Build Turnlog's one-folder bundle (PyInstaller), with the built-in model's server and
+# model file, and a Debian package made from it.
+#
+#   packaging/build-bundle.sh [OUT]          OUT defaults to build/bundle
+#
+# Leaves OUT/dist/turnlog/ (the bundle; OUT/dist/turnlog/turnlog starts it) and
+# OUT/turnlog_<version>_<arch>.deb, which installs the bundle to /opt/turnlog with
+# /usr/bin/turnlog, /usr/bin/turnlog-cli, the desktop entry, the AppStream metainfo and the
+# hicolor icons. Prints the sizes and the build time last.
+#
+# Needs python3 with its shared library (Debian's has it), gcc/g++, cmake, binutils,
+# dpkg-deb and PyPI. Everything is installed into OUT/venv; pip's cache is OUT/pip-cache.
+set -euo pipefail
+
+start=$(date +%s)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+out=${1:-$root/build/bundle}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+venv=$out/venv
+app_id=io.github.turnlog.Turnlog
+
+# llama.cpp for any x86-64 CPU with AVX2, not only for this one (GGML_NATIVE=OFF), and
+# nothing of it but the library (no multimodal part: Turnlog chats in text).
+# -frecord-gcc-switches keeps the compiler flags in the libraries, so the check below can
+# tell a portable build from a native one. pip's wheel cache does not key on CMAKE_ARGS:
+# a native wheel built by another install would be reused without a word, so this build
+# keeps a cache of its own.
+export CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
+-DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF -DLLAVA_BUILD=OFF \
+-DCMAKE_C_FLAGS=-frecord-gcc-switches -DCMAKE_CXX_FLAGS=-frecord-gcc-switches"
+export PIP_CACHE_DIR=$out/pip-cache PIP_DISABLE_PIP_VERSION_CHECK=1
+export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
+# The compiler and PyInstaller yield to whatever else the machine runs.
+quiet() { nice -n 10 "$@"; }
+
+step() { printf '\n== build-bundle: %s (%d s)\n' "$*" $(( $(date +%s) - start )); }
+
+step "virtual environment $venv"
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+py=$venv/bin/python
+
+step "install Turnlog with the local extra (llama.cpp compiles here) and PyInstaller"
+quiet "$py" -m pip install --quiet "$root[local,bundle]"
+quiet "$py" -m pip install --quiet --no-deps --force-reinstall "$root"
+
+step "check that llama.cpp was built portable"
+lib_dir=$("$py" -c 'import llama_cpp, pathlib; print(pathlib.Path(llama_cpp.__file__).parent / "lib")')
+flags=$(readelf -p .GCC.command.line "$lib_dir/libggml-cpu.so" || true)
+if [ -z "$flags" ] || grep -q -- "-march=native" <<<"$flags"; then
+    echo "build-bundle: $lib_dir/libggml-cpu.so is not the portable build (GGML_NATIVE=OFF)" >&2
+    exit 1
+fi
+model=$("$py" -c 'from turnlog.localmodel import builtin_model_path as p; print(p() or "")')
+[ -n "$model" ] || { echo "build-bundle: the built-in model file is not installed" >&2; exit 1; }
+
+step "render the icons"
+rm -rf "$out/icons"
+quiet "$py" "$root/packaging/render_icons.py" \
+    "$root/desktop/turnlog/resources/$app_id.svg" "$out/icons" 48 128 256
+
+step "PyInstaller bundle"
+TURNLOG_MODEL_FILE=$model quiet "$py" -m PyInstaller --noconfirm --log-level WARN \
+    --distpath "$out/dist" --workpath "$out/work" "$root/packaging/turnlog.spec"
+ln -sfn turnlog "$out/dist/turnlog/turnlog-cli"
+
+step "Debian package"
+"$root/packaging/build-deb.sh" "$out/dist/turnlog" "$out/icons" "$out"
+
+bundle_kib=$(du -sk "$out/dist/turnlog" | cut -f1)
+deb=$(ls -t "$out"/turnlog_*.deb | head -n1)
+deb_kib=$(( $(stat -c %s "$deb") / 1024 ))
+printf '\nbuild-bundle: bundle %s: %d MiB (%d KiB)\n' "$out/dist/turnlog" \
+    $(( bundle_kib / 1024 )) "$bundle_kib"
+printf 'build-bundle: package %s: %d MiB (%d KiB)\n' "$deb" $(( deb_kib / 1024 )) "$deb_kib"
+printf 'build-bundle: built in %d s\n' $(( $(date +%s) - start ))

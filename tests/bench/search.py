@@ -1,0 +1,252 @@
+"""Full-text search on a large log, beside a `LIKE '%…%'` scan of the same data.
+
+    .venv/bin/python tests/bench/search.py [--turns 100000] [--runs 40]
+
+Builds a database of N turns (question + answer of about 1 KiB together, English and
+Chinese mixed, in conversations of 1,000 turns) without the search index, then times
+filling the index as the schema step does for an existing database (`V_SEARCH`). Then,
+for each kind of query, the first page of 20 ranked results through the store
+(`TurnlogStore.search`, snippets included) beside the same 20 found by
+`question LIKE '%w%' OR answer LIKE '%w%'` (newest first), p50 and p95 of `--runs` runs:
+
+- a 2-character Chinese word (接口) in about 3 % of turns,
+- a single English word (orchid) in about 4 %,
+- a 3-word phrase ("planted hyacinth bulbs") in about 2 %,
+- a 3-word phrase of which two words are in nearly every turn ("rolling summary
+  cache", the filler's vocabulary is 32 words) in about 2 %,
+- a 1-character Chinese word (兰) in about 3 %,
+- a word in most turns (the).
+
+Goals: p95 ≤ 50 ms for the first four kinds, ≤ 150 ms for the last. Then the commit
+latency of `commit_turn` with the index beside the same commits without its trigger
+(goal: ≤ 1.5×), and what deleting one turn costs (with the index merged so no token of
+it remains).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "desktop"))
+
+import peewee  # noqa: E402
+
+from turnlog.core.model import Usage  # noqa: E402
+from turnlog.core.send import PendingTurn  # noqa: E402
+from turnlog.store import TurnlogStore  # noqa: E402
+from turnlog.store.log import PRAGMAS  # noqa: E402
+from turnlog.store.migrations import MIGRATIONS, V_SEARCH, migrate  # noqa: E402
+from turnlog.store.search import SCHEMA, register  # noqa: E402
+
+PER_CONVERSATION = 1_000
+ENGLISH = ["budget", "window", "request", "model", "answer", "question", "token", "server",
+           "stream", "reply", "context", "summary", "turn", "history", "local", "prompt",
+           "system", "limit", "bytes", "check", "value", "number", "fixed", "setting",
+           "profile", "cache", "index", "search", "result", "rank", "order", "page"]
+# Common characters, none of 接, 口 or 兰, so the planted words are all there is of them.
+HAN = "我们你他的是在有个这中大来上国到说时要就出会也子得里后自以家用道行去过学对下生能而"
+QUERIES = [  # (what, query, goal: p95 ms)
+    ("2-char Chinese word", "接口", 50),
+    ("English word", "orchid", 50),
+    ("3-word phrase", '"planted hyacinth bulbs"', 50),
+    ("3-word phrase, 2 common", '"rolling summary cache"', 50),
+    ("1-char Chinese word", "兰", 50),
+    ("word in most turns", "the", 150),
+]
+LIKE_WORDS = {"接口": "接口", "orchid": "orchid", '"rolling summary cache"':
+              "rolling summary cache", '"planted hyacinth bulbs"': "planted hyacinth bulbs",
+              "兰": "兰", "the": "the"}
+
+
+def sentence(rng: random.Random) -> str:
+    words = [rng.choice(ENGLISH) for _ in range(rng.randint(6, 12))]
+    han = "".join(rng.choice(HAN) for _ in range(rng.randint(8, 20)))
+    return " ".join(words) + f". {han}。"
+
+
+def turn_text(rng: random.Random, size: int) -> str:
+    parts: list[str] = []
+    while sum(len(p.encode()) for p in parts) < size:
+        parts.append(sentence(rng))
+    if rng.random() < 0.9:
+        parts.insert(rng.randrange(len(parts)), "the")
+    if rng.random() < 0.015:
+        parts.insert(rng.randrange(len(parts)), "新的接口说明")
+    if rng.random() < 0.02:
+        parts.insert(rng.randrange(len(parts)), "ORCHID-17")
+    if rng.random() < 0.01:
+        parts.insert(rng.randrange(len(parts)), "the rolling summary cache")
+    if rng.random() < 0.015:
+        parts.insert(rng.randrange(len(parts)), "兰花")
+    if rng.random() < 0.01:
+        parts.insert(rng.randrange(len(parts)), "we planted hyacinth bulbs")
+    return " ".join(parts)
+
+
+def build(home: Path, turns: int) -> None:
+    """The database at the schema before the index, filled with `turns` rows."""
+    home.mkdir(parents=True, exist_ok=True)
+    db = peewee.SqliteDatabase(str(home / "turnlog.sqlite3"), pragmas=PRAGMAS)
+    db.connect()
+    migrate(db, MIGRATIONS[: MIGRATIONS.index(V_SEARCH)])
+    rng = random.Random(17)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    with db.atomic():
+        for first in range(0, turns, PER_CONVERSATION):
+            count = min(PER_CONVERSATION, turns - first)
+            stamp = start.isoformat()
+            cursor = db.execute_sql(
+                "INSERT INTO conversations (title, system_prompt, model, settings, created_at, "
+                "updated_at, next_ordinal, generation) VALUES (?, '', 'm', '{}', ?, ?, ?, 0)",
+                (f"conversation {first // PER_CONVERSATION}", stamp, stamp, count + 1))
+            cid = cursor.lastrowid
+            rows = []
+            for ordinal in range(1, count + 1):
+                when = (start + timedelta(seconds=first + ordinal)).isoformat()
+                rows.append((uuid.uuid4().hex, cid, ordinal, turn_text(rng, 300),
+                             turn_text(rng, 700), "m", "stop", when))
+            db.cursor().executemany(
+                "INSERT INTO turns (id, conversation_id, ordinal, question, answer, model, "
+                "finish_reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+
+
+def fill_index(home: Path) -> float:
+    db = peewee.SqliteDatabase(str(home / "turnlog.sqlite3"), pragmas=PRAGMAS)
+    db.connect()
+    register(db)
+    started = time.perf_counter()
+    migrate(db)
+    took = time.perf_counter() - started
+    db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    return took
+
+
+def percentiles(times: list[float]) -> tuple[float, float]:
+    ordered = sorted(times)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1,
+                                                  int(round(0.95 * (len(ordered) - 1))))]
+
+
+def like_page(store: TurnlogStore, word: str) -> list[tuple[str]]:
+    pattern = f"%{word}%"
+    return store.db.execute_sql(
+        "SELECT id FROM turns WHERE question LIKE ? OR answer LIKE ? "
+        "ORDER BY created_at DESC LIMIT 20", (pattern, pattern)).fetchall()
+
+
+def time_queries(store: TurnlogStore, runs: int, turns: int) -> bool:
+    print(f"\n{'query':<22} {'matches':>9} {'FTS p50':>9} {'FTS p95':>9} {'LIKE p50':>9} "
+          f"{'LIKE p95':>9} {'LIKE/FTS':>9}  goal")
+    met = True
+    for label, query, goal_ms in QUERIES:
+        fts, like = [], []
+        hits = store.search(query)
+        assert hits, f"{query} found nothing"
+        for _ in range(runs):
+            started = time.perf_counter()
+            store.search(query)
+            fts.append(time.perf_counter() - started)
+        for _ in range(max(3, runs // 8)):
+            started = time.perf_counter()
+            like_page(store, LIKE_WORDS[query])
+            like.append(time.perf_counter() - started)
+        matched = count_matches(store, LIKE_WORDS[query])
+        f50, f95 = percentiles(fts)
+        l50, l95 = percentiles(like)
+        ok = f95 * 1000 <= goal_ms
+        met &= ok
+        print(f"{label:<22} {matched / turns:>8.1%} {f50 * 1000:>7.1f}ms {f95 * 1000:>7.1f}ms "
+              f"{l50 * 1000:>7.1f}ms {l95 * 1000:>7.1f}ms {l95 / f95:>8.1f}×  "
+              f"≤ {goal_ms} ms {'met' if ok else 'MISSED'}")
+    return met
+
+
+def count_matches(store: TurnlogStore, word: str) -> int:
+    pattern = f"%{word}%"
+    return int(store.db.execute_sql(
+        "SELECT count(*) FROM turns WHERE question LIKE ? OR answer LIKE ?",
+        (pattern, pattern)).fetchone()[0])
+
+
+def commit_latency(store: TurnlogStore, rounds: int) -> tuple[list[float], list[float]]:
+    """`commit_turn` times with the index's insert trigger and without it, alternating
+    in blocks so both see the same disk."""
+    rng = random.Random(5)
+    conversation = store.create_conversation("commits")
+    with_index: list[float] = []
+    without: list[float] = []
+    trigger = SCHEMA[2]
+    assert trigger.startswith('CREATE TRIGGER "search_turn_added"')
+    for block in range(rounds):
+        indexed = block % 2 == 0
+        if not indexed:
+            store.db.execute_sql('DROP TRIGGER "search_turn_added"')
+        for _ in range(10):
+            pending = PendingTurn(uuid.uuid4().hex, turn_text(rng, 300), turn_text(rng, 700),
+                                  "m", "stop", Usage(), datetime.now(UTC))
+            started = time.perf_counter()
+            store.commit_turn(conversation.id, pending)
+            (with_index if indexed else without).append(time.perf_counter() - started)
+        if not indexed:
+            store.db.execute_sql(trigger)
+    return with_index, without
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--commit-rounds", type=int, default=10)
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="build the database in DIR and keep it; reuse it if it is there "
+                        "(queries only: no commits or delete)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        home = args.keep or Path(tmp)
+        if not (home / "turnlog.sqlite3").exists():
+            started = time.perf_counter()
+            build(home, args.turns)
+            size = (home / "turnlog.sqlite3").stat().st_size
+            print(f"{args.turns:,} turns written in {time.perf_counter() - started:.1f} s "
+                  f"({size / 1e6:.0f} MB without the index)", flush=True)
+            took = fill_index(home)
+            grown = (home / "turnlog.sqlite3").stat().st_size
+            print(f"index built (the schema step's fill) in {took:.1f} s "
+                  f"({args.turns / took:,.0f} turns/s; file {grown / 1e6:.0f} MB, "
+                  f"+{(grown - size) / 1e6:.0f} MB)", flush=True)
+        with TurnlogStore.open(home) as store:
+            if args.keep is not None:
+                return 0 if time_queries(store, args.runs, args.turns) else 1
+            met = time_queries(store, args.runs, args.turns)
+            with_index, without = commit_latency(store, args.commit_rounds)
+            w50, w95 = percentiles(with_index)
+            o50, o95 = percentiles(without)
+            ratio = statistics.median(with_index) / statistics.median(without)
+            ok = ratio <= 1.5
+            met &= ok
+            print(f"\ncommit_turn p50/p95: with the index {w50 * 1000:.1f}/{w95 * 1000:.1f} ms,"
+                  f" without {o50 * 1000:.1f}/{o95 * 1000:.1f} ms: {ratio:.2f}× "
+                  f"(goal ≤ 1.5×: {'met' if ok else 'MISSED'})")
+            victim = store.search("orchid")[0].turn_id
+            assert victim is not None
+            started = time.perf_counter()
+            store.delete_turn(victim)
+            print(f"deleting one turn (index merged, WAL checkpointed): "
+                  f"{time.perf_counter() - started:.2f} s")
+    print("\nall goals met" if met else "\nSOME GOALS MISSED")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,313 @@
+"""Full-text search: what a query finds, on a real SQLite file through the store, and the
+query rules checked against a naive substring search (hypothesis)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sqlite3
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from searchindex import distinctive_tokens, index_hits, index_terms
+from turnlog.core.model import Usage
+from turnlog.core.search import index_text, match_expression, parse_query
+from turnlog.core.send import PendingTurn
+from turnlog.store import TurnlogStore
+from turnlog.store.errors import StoreError
+from turnlog.store.migrations import MIGRATIONS, V_SEARCH
+from turnlog.store.search import SCHEMA, install
+
+DATA = Path(__file__).parent / "data"
+STAMP = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def pending(turn_id: str, question: str, answer: str = "ok", minutes: int = 0) -> PendingTurn:
+    return PendingTurn(turn_id, question, answer, "m", "stop", Usage(),
+                       STAMP + timedelta(minutes=minutes))
+
+
+@pytest.fixture
+def store(turnlog_home):
+    s = TurnlogStore.open(turnlog_home)
+    yield s
+    s.close()
+
+
+def found(store: TurnlogStore, query: str) -> list[str]:
+    """The turns a search finds (titles apart)."""
+    return [hit.turn_id for hit in store.search(query, limit=100) if hit.turn_id is not None]
+
+
+@pytest.fixture
+def garden(store) -> TurnlogStore:
+    work = store.create_conversation("API 接口设计")
+    home = store.create_conversation("Weekend")
+    for i, (question, answer) in enumerate([
+        ("这个接口的预算是多少？", "预算表在共享盘里。"),
+        ("What is the project code?", "It is ORCHID-17, kept in the vault."),
+        ("How does C++ embedding work?", "Use a and b; NOT this one. \"Quotes\" too."),
+        ("一", "字"),
+        ("Plain words about the rolling summary cache", "the cache rolls"),
+    ]):
+        store.commit_turn(work.id, pending(f"w{i}", question, answer, i))
+    store.commit_turn(home.id, pending("h0", "去香山看红叶", "Bring a summary of the trail", 9))
+    return store
+
+
+def test_index_text_pairs_chinese_runs_and_leaves_other_text_alone():
+    assert index_text("预算表 and ORCHID-17") == " 预算 算表 表  and ORCHID-17"
+    assert index_text("Plain English, no change.") == "Plain English, no change."
+    assert index_text("一") == " 一 "
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("接口", ["w0"]),  # a 2-character word inside a longer run
+    ("预算", ["w0"]),
+    ("预", ["w0"]),  # 1 character, in the middle of a run
+    ("算", ["w0"]),
+    ("一", ["w3"]),  # a run of 1
+    ("预算表", ["w0"]),
+    ("表在共享", ["w0"]),
+    ("共享盘里", ["w0"]),
+    ("香山", ["h0"]),
+    ("ORCHID-17", ["w1"]),
+    ("orch", ["w1"]),  # a prefix
+    ("vault", ["w1"]),
+    ('"kept in the vault"', ["w1"]),
+    ('"kept the vault"', []),  # a phrase is exact
+    ("embed", ["w2"]),
+    ("C++", ["w2"]),
+    ("a AND b", ["w2"]),
+    ("NOT", ["w2"]),
+    ('"Quotes', ["w2"]),  # an unbalanced quote is a character
+    ("*", []),
+    ("++", []),
+    ('"', []),
+    ("", []),
+    ("NEAR(a b)", []),
+    ("title:接口", []),
+    ("预算 vault", []),  # every word must match
+    ("接口 预算", ["w0"]),
+    ("算表外", []),
+])
+def test_plain_text_queries_find_what_they_say_or_nothing(garden, query, expected):
+    assert found(garden, query) == expected
+
+
+def test_titles_match_first_and_a_rename_is_found_at_once(garden):
+    hits = garden.search("接口")
+    assert [(h.turn_id, h.title) for h in hits] == [(None, "API 接口设计"), ("w0", "API 接口设计")]
+    assert hits[0].snippet.marked() == "API [接口]设计"
+    weekend = next(c for c in garden.conversations() if c.title == "Weekend")
+    garden.update_conversation(weekend.id, title="周末计划")
+    assert [h.title for h in garden.search("计划")] == ["周末计划"]
+    assert garden.search("weekend") == []
+
+
+def test_results_are_ranked_then_newest_first(store):
+    conv = store.create_conversation("ranking")
+    store.commit_turn(conv.id, pending("once", "a tulip " + "filler " * 40))
+    store.commit_turn(conv.id, pending("many", "tulip tulip tulip tulip " + "filler " * 40))
+    store.commit_turn(conv.id, pending("once-newer", "a tulip " + "filler " * 40))
+    assert found(store, "tulip") == ["many", "once-newer", "once"]
+
+
+def test_a_hit_says_where_it_is_with_the_match_marked(garden):
+    (hit,) = garden.search("香山")
+    conversation = next(c for c in garden.conversations() if c.title == "Weekend")
+    assert (hit.conversation_id, hit.title, hit.ordinal, hit.turn_id) == (
+        conversation.id, "Weekend", 1, "h0")
+    assert hit.created_at == STAMP + timedelta(minutes=9)
+    assert hit.superseded is False
+    assert hit.snippet.marked() == "去[香山]看红叶"
+    assert hit.to_json() == {"conversation": conversation.id, "title": "Weekend", "turn": 1,
+                             "turn_id": "h0", "snippet": "去[香山]看红叶", "superseded": False}
+
+
+def test_a_long_answer_gives_a_short_snippet_around_the_match(store):
+    conv = store.create_conversation("long")
+    answer = "lorem ipsum " * 200 + "the HYACINTH bulbs\nneed cold " + "dolor sit " * 200
+    store.commit_turn(conv.id, pending("long", "q", answer))
+    snippet = store.search("hyacinth")[0].snippet
+    assert snippet.cut_before and snippet.cut_after and len(snippet.text) <= 200
+    assert "[HYACINTH] bulbs need cold" in snippet.marked()
+
+
+def test_the_sidebar_filter_keeps_conversations_whose_turns_match(garden):
+    assert [c.title for c in garden.conversations("红叶")] == ["Weekend"]
+    assert [c.title for c in garden.conversations("summary")] == ["Weekend", "API 接口设计"]
+    assert [c.title for c in garden.conversations("pi 接")] == ["API 接口设计"]  # title text
+    assert garden.conversations("nothing-like-this") == []
+
+
+def test_a_turn_is_indexed_in_its_commit_and_a_refused_commit_leaves_nothing(store):
+    conv = store.create_conversation("c")
+    store.commit_turn(conv.id, pending("t1", "first MARIGOLD"))
+    assert found(store, "marigold") == ["t1"]
+    stale = PendingTurn("t2", "second MARIGOLD", "a", "m", "stop", Usage(), STAMP, generation=7)
+    with pytest.raises(StoreError):
+        store.commit_turn(conv.id, stale)
+    assert found(store, "marigold") == ["t1"]
+    assert "second" not in index_terms(store.path)
+
+
+def test_turns_written_many_at_once_are_indexed_too(store):
+    """Rows written by any code (an import's batched insert), not only commit_turn."""
+    conv = store.create_conversation("imported")
+    store.import_turns(conv.id, [pending(f"i{n}", f"imported question {n} 兰花")
+                                 for n in range(50)])
+    with store.db.atomic():
+        store.db.cursor().executemany(
+            "INSERT INTO turns (id, conversation_id, ordinal, question, answer, model, "
+            "finish_reason, created_at) VALUES (?, ?, ?, ?, ?, 'm', 'stop', ?)",
+            [(uuid.uuid4().hex, conv.id, 100 + n, f"raw {n} 郁金香", "a", STAMP.isoformat())
+             for n in range(30)])
+    assert len(store.search("兰花", limit=100)) == 50
+    assert len(store.search("郁金香", limit=100)) == 30
+
+
+def test_deletes_take_the_tokens_out_of_the_index(garden):
+    tokens = distinctive_tokens("ORCHID-17")  # none: "orchid" and "17" apart
+    assert not tokens
+    conv = garden.create_conversation("secrets")
+    garden.commit_turn(conv.id, pending("s1", "ZEBRA7CODE 机密兰花 x1secret", "SHADOW9 y1secret"))
+    garden.commit_turn(conv.id, pending("s2", "keep k2secret", "keep"))
+    assert index_hits(garden.home, ["x1secret y1secret"]) == []  # the store holds the file open
+    garden.close()
+    assert {t for _, t in index_hits(garden.home, ["x1secret y1secret zebra7code"])} == {
+        "x1secret", "y1secret", "zebra7code"}
+    with TurnlogStore.open(garden.home) as store:
+        store.delete_turn("s1")
+        assert found(store, "zebra7code") == [] and found(store, "x1secret") == []
+        assert found(store, "k2secret") == ["s2"]
+    assert index_hits(garden.home, ["x1secret y1secret zebra7code shadow9"]) == []
+    with TurnlogStore.open(garden.home) as store:
+        store.delete_conversation(conv.id)
+        assert found(store, "k2secret") == [] and store.search("secrets") == []
+        assert found(store, "香山") == ["h0"]
+    assert index_hits(garden.home, ["k2secret"]) == []
+    with TurnlogStore.open(garden.home) as store:
+        store.delete_all()
+        assert store.search("香山") == [] and store.search("api") == []
+        conv = store.create_conversation("after")
+        store.commit_turn(conv.id, pending("n1", "a new 香山 turn"))
+        assert found(store, "香山") == ["n1"]
+        store.delete_turn("n1")  # the delete trigger still works after delete-all
+        assert found(store, "香山") == []
+    assert index_terms(garden.home / "turnlog.sqlite3") <= {"after"}
+
+
+FIXTURES = sorted(int(p.stem.removeprefix("turnlog-v")) for p in DATA.glob("turnlog-v*.sqlite3"))
+
+
+# Databases made before the search step (a later step's upgrade has no index to fill).
+@pytest.mark.parametrize("version", [v for v in FIXTURES if v <= MIGRATIONS.index(V_SEARCH)])
+def test_an_upgraded_database_is_searchable_with_its_progress_reported(tmp_path, version):
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copyfile(DATA / f"turnlog-v{version}.sqlite3", home / "turnlog.sqlite3")
+    con = sqlite3.connect(f"file:{home / 'turnlog.sqlite3'}?immutable=1", uri=True)
+    total = con.execute("SELECT count(*) FROM turns").fetchone()[0]
+    con.close()
+    heard: list[tuple[int, int]] = []
+    with TurnlogStore.open(home, progress=lambda done, total: heard.append((done, total))) as s:
+        assert [h.turn_id for h in s.search("香山")] == ["fx-zh-1"]
+        assert [h.turn_id for h in s.search("外套")] == ["fx-zh-2"]
+        assert [(h.turn_id, h.title) for h in s.search("周末")][:2] == [
+            (None, "周末计划 🗓️"), ("fx-zh-1", "周末计划 🗓️")]
+        assert [h.turn_id for h in s.search("directions")] == ["fx-rtl-3"]
+    assert heard[0] == (0, total) and heard[-1] == (total, total)
+    count = len(heard)
+    with TurnlogStore.open(home, progress=lambda done, total: heard.append((done, total))):
+        pass
+    assert len(heard) == count  # already current: no fill again
+
+
+def test_a_plain_sqlite_connection_writes_turns_with_the_index_function(turnlog_home):
+    TurnlogStore.open(turnlog_home).close()
+    con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
+    with pytest.raises(sqlite3.OperationalError, match="turnlog_search_text_v1"):
+        con.execute("INSERT INTO conversations (title, system_prompt, model, settings, "
+                    "created_at, updated_at, next_ordinal, generation) "
+                    "VALUES ('x', '', '', '{}', '', '', 1, 0)")
+    install(con)
+    con.execute("INSERT INTO conversations (title, system_prompt, model, settings, "
+                "created_at, updated_at, next_ordinal, generation) "
+                "VALUES ('花园', '', '', '{}', '', '', 1, 0)")
+    con.commit()
+    con.close()
+    with TurnlogStore.open(turnlog_home) as store:
+        assert [h.title for h in store.search("花园")] == ["花园"]
+
+
+# ---------------------------------------------------------------- against a naive search
+HAN = "接口预算表山红叶"
+WORDS = ["tulip", "tulips", "fence", "garden", "gardener", "rose"]
+texts = st.lists(st.one_of(st.text(alphabet=HAN, min_size=1, max_size=6),
+                           st.sampled_from(WORDS), st.sampled_from([" ", ", ", "。", "-"])),
+                 max_size=12).map("".join)
+
+
+def naive(docs: list[str], query: str) -> set[int]:
+    """Chinese: a plain substring; a word: some word of the text starts with it."""
+    if re.fullmatch(f"[{HAN}]+", query):
+        return {i for i, d in enumerate(docs) if query in d}
+    return {i for i, d in enumerate(docs)
+            if any(w.startswith(query) for w in re.findall(r"[a-z]+", d))}
+
+
+def fts(docs: list[str], query: str) -> set[int]:
+    con = sqlite3.connect(":memory:")
+    con.execute(next(s for s in SCHEMA if '"search_turns"' in s and "VIRTUAL" in s))
+    con.executemany('INSERT INTO "search_turns" (rowid, question, answer) VALUES (?, ?, "")',
+                    [(i, index_text(d)) for i, d in enumerate(docs)])
+    expression = match_expression(parse_query(query))
+    assert expression is not None
+    return {r for (r,) in con.execute(
+        'SELECT rowid FROM "search_turns" WHERE "search_turns" MATCH ?', (expression,))}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(texts, min_size=1, max_size=8), st.data())
+def test_chinese_of_any_length_and_word_prefixes_match_like_a_naive_search(docs, data):
+    source = data.draw(st.sampled_from(docs))
+    runs = re.findall(f"[{HAN}]+", source)
+    words = re.findall("[a-z]+", source)
+    if runs and data.draw(st.booleans()):
+        run = data.draw(st.sampled_from(runs))
+        start = data.draw(st.integers(0, len(run) - 1))
+        query = run[start:data.draw(st.integers(start + 1, len(run)))]
+    elif words:
+        word = data.draw(st.sampled_from(words))
+        query = word[:data.draw(st.integers(1, len(word)))]
+    else:
+        return
+    assert fts(docs, query) == naive(docs, query)
+
+
+@given(st.text(max_size=40))
+def test_no_query_is_an_fts5_error(query):
+    expression = match_expression(parse_query(query))
+    if expression is None:
+        return
+    con = sqlite3.connect(":memory:")
+    con.execute(next(s for s in SCHEMA if '"search_turns"' in s and "VIRTUAL" in s))
+    con.execute("INSERT INTO search_turns (rowid, question, answer) VALUES (1, 'x', 'y')")
+    con.execute('SELECT rowid FROM "search_turns" WHERE "search_turns" MATCH ?', (expression,))
+
+
+def test_a_superseded_version_is_found_and_marked(store):
+    conv = store.create_conversation("versions")
+    store.commit_turn(conv.id, pending("v1", "Which CROCUS colour?", "Purple."))
+    store.commit_turn(conv.id, PendingTurn("v2", "Which CROCUS colour?", "Yellow, then.", "m",
+                                           "stop", Usage(), STAMP, replaces="v1"))
+    hits = {h.turn_id: (h.superseded, h.ordinal, h.row_ordinal)
+            for h in store.search("crocus")}
+    assert hits == {"v1": (True, 1, 2), "v2": (False, 2, 2)}
+    assert store.search("purple")[0].to_json()["superseded"] is True
