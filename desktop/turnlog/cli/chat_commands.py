@@ -22,7 +22,8 @@ from ..chat import (
     sender_for,
 )
 from ..core.failures import FailureKind, ProviderFailure
-from ..core.model import Turn
+from ..core.memory import Memory, conversation_memory
+from ..core.model import Conversation, Turn
 from ..core.projection import CostIndex
 from ..core.provider import CancelToken
 from ..core.send import Committed, Stage
@@ -207,7 +208,8 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
             if args.regenerate:
                 draft = args.draft = last.question
         request = request_for(conversation, draft, route, replaces=replaces,
-                              memory=store.memory(conversation.id))
+                              memory=_new_memory(store, conversation) if new
+                              else store.memory(conversation.id))
         if not request.model:
             return fail(FailureKind.MODEL_NOT_FOUND.value,
                         f"No model set: give profile “{profile.name}” a --model.", draft)
@@ -246,6 +248,13 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
     if streamed:
         print("(the text above was not saved)", file=sys.stderr)
     return fail(failure.name, failure.message(), outcome.draft, code)
+
+
+def _new_memory(store: TurnlogStore, conversation: Conversation) -> Memory:
+    """A conversation not yet stored has no pins or notes; the preferences still apply."""
+    settings = conversation.settings
+    return conversation_memory((), (), store.preferences() if settings.preferences else [],
+                               share_percent=settings.memory_share)
 
 
 def _last_turn(store: TurnlogStore, conversation_id: int) -> Turn | None:
