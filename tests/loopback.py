@@ -159,6 +159,20 @@ class Behaviour:
         the prompt is larger than its window)."""
         return cls("empty_stream", stream=True)
 
+    @classmethod
+    def steps(cls, *steps: tuple[float, Mapping[str, Any] | None],
+              finish_reason: str | None = "stop", keepalive_s: float | None = None,
+              model: str = DEFAULT_MODEL) -> Behaviour:
+        """A stream written step by step: each step pauses, then sends a delta (a mapping,
+        e.g. `{"content": "Hi"}` or `{"reasoning_content": "hmm"}`) or, for None, an SSE
+        comment (`: keep-alive`). Then the finish reason and `[DONE]`; with `keepalive_s`,
+        instead, a comment every `keepalive_s` seconds until the client leaves."""
+        script = [{"wait": wait, "delta": None if delta is None else dict(delta)}
+                  for wait, delta in steps]
+        return cls("steps", body=json.dumps(script).encode(), finish_reason=finish_reason,
+                   delay_s=keepalive_s or 0.0, done=keepalive_s is None, model=model,
+                   stream=True)
+
     # -- error responses ----------------------------------------------------------------
 
     @classmethod
@@ -472,6 +486,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self.connection.shutdown(socket.SHUT_RDWR)
         elif b.kind == "huge":
             self._huge(b, stream)
+        elif b.kind == "steps":
+            self._steps(b)
         elif stream:
             self._stream_answer(b)
         else:
@@ -506,6 +522,23 @@ class _Handler(BaseHTTPRequestHandler):
                          "created": 0, "model": b.model, "choices": [], "usage": dict(b.usage)})
         if b.done:
             self._write_chunk(b"data: [DONE]\n\n")
+        self._end_stream()
+
+    def _steps(self, b: Behaviour) -> None:
+        self._start_stream()
+        for step in json.loads(b.body):
+            self._pause(step["wait"])
+            if step["delta"] is None:
+                self._write_chunk(b": keep-alive\n\n")
+            else:
+                self._event(_chunk(b.model, step["delta"]))
+        if not b.done:  # keep-alives until the client leaves or the test ends
+            while True:
+                self._pause(b.delay_s)
+                self._write_chunk(b": keep-alive\n\n")
+        if b.finish_reason is not None:
+            self._event(_chunk(b.model, {}, b.finish_reason))
+        self._write_chunk(b"data: [DONE]\n\n")
         self._end_stream()
 
     def _json_answer(self, b: Behaviour) -> None:

@@ -111,7 +111,8 @@ def test_every_failure_is_named_and_leaves_the_log(loopback, conversation, turnl
     rows_before = request_rows(turnlog_home)
     loopback.script(behaviour)
     question = f"Please keep this draft {name} 草稿 ✍️"
-    result = cli("ask", "--conversation", str(conversation), question)
+    # --no-retry: a 429 or 504 would be tried again by itself (test_retry.py covers that).
+    result = cli("ask", "--no-retry", "--conversation", str(conversation), question)
     assert result.returncode == 4, result.stderr
     assert f"failure: {name}" in result.stderr
     assert words in result.stderr
@@ -121,6 +122,28 @@ def test_every_failure_is_named_and_leaves_the_log(loopback, conversation, turnl
     assert len(rows) == len(rows_before) + 1
     assert rows[-1][4] == name  # outcome column
     assert "草稿" not in repr(rows) and "keep this draft" not in repr(rows)
+
+
+def test_ask_tries_again_by_itself_within_the_budget(loopback, conversation, turnlog_home):
+    sent = len(loopback.requests)
+    loopback.script(Behaviour.error(503, "overloaded", type="server_error"),
+                    Behaviour.answer("Back again"))
+    result = cli("ask", "--conversation", str(conversation), "Are you there?")
+    assert result.returncode == 0, result.stderr
+    assert "[retrying in 1 s (attempt 2 of 3)]" in result.stderr
+    assert "Back again" in result.stdout
+    assert len(loopback.requests) == sent + 2
+    assert [row[4] for row in request_rows(turnlog_home)][-2:] == ["http_status", "committed"]
+
+
+def test_ask_no_retry_sends_once(loopback, conversation):
+    sent = len(loopback.requests)
+    loopback.script(Behaviour.error(503, "overloaded", type="server_error"),
+                    Behaviour.answer("must not be asked for"))
+    result = cli("ask", "--no-retry", "--conversation", str(conversation), "Are you there?")
+    assert result.returncode == 4
+    assert "retrying" not in result.stderr
+    assert len(loopback.requests) == sent + 1
 
 
 def test_overflow_twice_is_a_named_failure(loopback, conversation):

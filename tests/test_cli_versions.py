@@ -51,7 +51,8 @@ def test_regenerate_supersedes_the_last_turn(loopback, two_turns, turnlog_home):
 def test_a_failed_regenerate_changes_nothing(loopback, two_turns, behaviour, name, words):
     before = export(1)
     loopback.script(behaviour)
-    result = cli("ask", "--conversation", "1", "--regenerate")
+    # --no-retry: a 429 or 504 would be tried again by itself (test_retry.py covers that).
+    result = cli("ask", "--no-retry", "--conversation", "1", "--regenerate")
     assert result.returncode == 4, result.stderr
     assert f"failure: {name}" in result.stderr
     assert "Which code? 中文" in result.stderr  # the question given back

@@ -15,6 +15,7 @@ NO_RETRY = {
     FailureKind.NO_KEY,
     FailureKind.AUTH,
     FailureKind.MODEL_NOT_FOUND,
+    FailureKind.INSECURE_KEY,  # the address or the profile's choice must change first
 }
 
 

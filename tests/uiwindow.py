@@ -22,9 +22,10 @@ def store(turnlog_home):
 def make_window(qtbot, store, loopback):
     made: list[MainWindow] = []
 
-    def make(*, read_timeout_s: float | None = None, size: tuple[int, int] = (1280, 720)
-             ) -> MainWindow:
-        connector = loopback_connector(loopback.base_url, read_timeout_s=read_timeout_s)
+    def make(*, read_timeout_s: float | None = None, size: tuple[int, int] = (1280, 720),
+             retry: bool = False) -> MainWindow:
+        connector = loopback_connector(loopback.base_url, read_timeout_s=read_timeout_s,
+                                       retry=retry)
         window = MainWindow(store, TaskRunner(), connector)
         qtbot.addWidget(window)
         window.resize(*size)

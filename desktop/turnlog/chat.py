@@ -15,6 +15,7 @@ server's own, and a cost index that counts tokens exactly with the server's toke
 from __future__ import annotations
 
 import logging
+import ssl
 import threading
 import uuid
 from collections.abc import Callable
@@ -34,15 +35,23 @@ from .core.budget import (
 from .core.compaction import Compactor, SummaryStore
 from .core.failures import Failure, FailureKind
 from .core.memory import NO_MEMORY, Memory
-from .core.model import DEFAULT_OUTPUT_RESERVE, Conversation, ConversationSettings
+from .core.model import DEFAULT_OUTPUT_RESERVE, Conversation, ConversationSettings, Turn
 from .core.projection import CostIndex
 from .core.provider import CancelToken, ChatProvider
-from .core.send import LogStore, Sender, SendRequest, Stage
+from .core.retry import RetryPolicy
+from .core.send import LogStore, PendingTurn, RequestRecord, Sender, SendRequest, Stage
 from .core.side import SideAsker, SideRequest, SideStore, side_budget, side_options
 from .localmodel import DEFAULT_N_CTX, LocalEndpoint, LocalServer, output_reserve_for
 from .model_counts import ModelCounts, ObservingProvider
-from .profiles import Profile
+from .profiles import NetworkSettings, Profile
 from .providers import BUILTIN_LOCAL, ChatCompletionsProvider, Preset
+from .providers.security import (
+    INSECURE_KEY_HINT,
+    CaFileUnusable,
+    insecure_key_detail,
+    key_in_clear,
+    tls_context,
+)
 from .secrets import KeyringUnavailable
 from .store.pages import paged
 
@@ -177,10 +186,61 @@ class ChatStore(LogStore, SummaryStore, Protocol):
     def memory(self, conversation_id: int) -> Memory: ...
 
 
-def sender_for(store: ChatStore, provider: ChatProvider, costs: CostIndex) -> Sender:
-    """A sender that compacts through the same provider as it answers."""
+def sender_for(store: ChatStore, provider: ChatProvider, costs: CostIndex,
+               retry: RetryPolicy | None = None) -> Sender:
+    """A sender that compacts through the same provider as it answers, and tries an
+    answer again within `retry`'s budget (None: never)."""
     return Sender(paged(store), provider, costs=costs,
-                  compactor=Compactor(store, provider, costs=costs))
+                  compactor=Compactor(store, provider, costs=costs), retry=retry)
+
+
+class FirstTurnStore(Protocol):
+    """A store that can start a conversation with its first turn (`TurnlogStore`)."""
+
+    def start_with_turn(self, title: str, pending: PendingTurn, *, model: str = "",
+                        settings: ConversationSettings | None = None
+                        ) -> tuple[Conversation, Turn]: ...
+
+    def record_request(self, record: RequestRecord) -> None: ...
+
+
+class NewConversation:
+    """The log of a conversation that does not exist yet: empty until its first answer
+    is committed, which creates it in the same transaction (`start_with_turn`). Nothing
+    is written before: a failed or killed first send leaves no empty conversation. The
+    request records of attempts before the commit are kept here and written with it;
+    after a failure they go with the conversation that never was."""
+
+    def __init__(self, store: FirstTurnStore, title: str, *, model: str = "") -> None:
+        self.store = store
+        self.draft = Conversation(0, title, model=model)
+        self.created: Conversation | None = None
+        self._records: list[RequestRecord] = []
+
+    def turns(self, conversation_id: int) -> tuple[Turn, ...]:
+        return ()
+
+    def generation(self, conversation_id: int) -> int:
+        return 0
+
+    def commit_turn(self, conversation_id: int, pending: PendingTurn) -> Turn:
+        self.created, turn = self.store.start_with_turn(
+            self.draft.title, pending, model=self.draft.model, settings=self.draft.settings)
+        records, self._records = self._records, []
+        for record in records:
+            self.record_request(record)
+        return turn
+
+    def record_request(self, record: RequestRecord) -> None:
+        if self.created is None:
+            self._records.append(record)
+        else:
+            self.store.record_request(replace(record, conversation_id=self.created.id))
+
+    def sender(self, provider: ChatProvider, costs: CostIndex,
+               retry: RetryPolicy | None = None) -> Sender:
+        """A sender into this conversation (no compaction: it has no turns to fold)."""
+        return Sender(self, provider, costs=costs, retry=retry)
 
 
 # ------------------------------------------------------------ counting without waiting
@@ -347,12 +407,14 @@ class LocalModels:
 
 @dataclass(frozen=True, slots=True)
 class Connection:
-    """What a send goes through: the provider, the route to build the request from, and,
-    when the endpoint counts tokens exactly, the cost index to project with."""
+    """What a send goes through: the provider, the route to build the request from,
+    when the endpoint counts tokens exactly, the cost index to project with, and the
+    retry budget of an answer (None: the profile turned automatic retries off)."""
 
     provider: ChatProvider
     route: Route
     costs: CostIndex | None = None
+    retry: RetryPolicy | None = None
 
 
 def connect_local(
@@ -410,12 +472,14 @@ class ProviderConfig:
     model: str = ""
     context_window: int | None = None
     model_path: Path | None = None  # built-in preset: a chosen GGUF instead of the shipped one
+    network: NetworkSettings = NetworkSettings()
 
     @classmethod
     def of(cls, profile: Profile) -> ProviderConfig:
         return cls(profile.id, profile.name, profile.server, profile.base_url, profile.model,
                    profile.context_window,
-                   Path(profile.model_path) if profile.model_path else None)
+                   Path(profile.model_path) if profile.model_path else None,
+                   profile.network)
 
 
 class KeyLookup(Protocol):
@@ -481,6 +545,10 @@ def connect_profile(
     `LocalModelFailure` (a `ProviderFailure`) when the built-in model cannot start or its
     start was cancelled.
     """
+    network = config.network
+    retry = RetryPolicy() if network.retry else None
+    if network.first_token_timeout_s:
+        provider_options.setdefault("first_token_timeout_s", network.first_token_timeout_s)
     if config.preset.builtin:
         if local is None:
             raise NotConnected(
@@ -489,17 +557,37 @@ def connect_profile(
                 "another provider in Settings (Ctrl+,).",
                 kind=FailureKind.LOCAL_MODEL,
             )
-        return connect_local(local, config.model_path, cancel=cancel, on_stage=on_stage,
-                             **provider_options)
+        return replace(connect_local(local, config.model_path, cancel=cancel,
+                                     on_stage=on_stage, **provider_options), retry=retry)
     key = key_for(config, keys, add_key)
+    verify = network_checks(config, key)
     if key:
         on_key(key)
     provider = ChatCompletionsProvider(config.base_url, api_key=key, preset=config.preset,
+                                       verify=verify,
+                                       allow_insecure_key=network.allow_insecure_key,
                                        **provider_options)
     chosen = model or config.model
     if counts is None:
-        return Connection(provider, profile_route(config, chosen))
+        return Connection(provider, profile_route(config, chosen), retry=retry)
     counts.find_out(config.profile_id, config.preset, config.base_url, chosen, key)
     return Connection(ObservingProvider(provider, counts, config.profile_id),
                       profile_route(config, chosen, counts),
-                      counts.costs(config.profile_id, chosen))
+                      counts.costs(config.profile_id, chosen), retry=retry)
+
+
+def network_checks(config: ProviderConfig, key: str | None) -> ssl.SSLContext | bool:
+    """Before anything goes out (a window or token count asks the server too): refuse a
+    key bound for plain http:// on another machine unless the profile allows it, and
+    make the certificate check with the profile's CA file. Raises `NotConnected`."""
+    if key and key_in_clear(config.base_url) and not config.network.allow_insecure_key:
+        raise NotConnected(
+            "The key would travel unencrypted",
+            f"“{config.name}”: {insecure_key_detail(config.base_url)}. {INSECURE_KEY_HINT}.",
+            kind=FailureKind.INSECURE_KEY)
+    try:
+        return tls_context(config.network.ca_file)
+    except CaFileUnusable as err:
+        raise NotConnected("The CA certificate file cannot be used",
+                           f"“{config.name}”: {err}. Choose another file in Settings.",
+                           kind=FailureKind.NETWORK) from err

@@ -24,7 +24,7 @@ import tempfile
 import threading
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -44,6 +44,41 @@ class ProfilesUnreadable(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class NetworkSettings:
+    """How a profile talks to its server. `first_token_timeout_s`: how long the first
+    delta of an answer may take (None: the preset's default, 600 s for a local server,
+    else 90 s). `retry`: try an answer again by itself within the retry budget.
+    `allow_insecure_key`: the person allowed the key to go over plain http:// to another
+    machine. `ca_file`: a PEM file of CA certificates to trust for this server, besides
+    the system's."""
+
+    first_token_timeout_s: float | None = None
+    retry: bool = True
+    allow_insecure_key: bool = False
+    ca_file: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"first_token_timeout_s": self.first_token_timeout_s, "retry": self.retry,
+                "allow_insecure_key": self.allow_insecure_key, "ca_file": self.ca_file}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], name: str) -> NetworkSettings:
+        timeout = data.get("first_token_timeout_s")
+        if timeout is not None and (not isinstance(timeout, int | float)
+                                    or isinstance(timeout, bool) or not 0 < timeout <= 86400):
+            raise ValueError(f"profile “{name}” has an invalid time to first token")
+        flags = {flag: data.get(flag, default) for flag, default in
+                 (("retry", True), ("allow_insecure_key", False))}
+        if not all(isinstance(value, bool) for value in flags.values()):
+            raise ValueError(f"profile “{name}” has an invalid retry or key flag")
+        ca_file = data.get("ca_file")
+        if ca_file is not None and (not isinstance(ca_file, str) or not ca_file):
+            raise ValueError(f"profile “{name}” has an invalid CA certificate file")
+        return cls(float(timeout) if timeout is not None else None, flags["retry"],
+                   flags["allow_insecure_key"], ca_file)
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
     """One configured provider. `context_window` None means the model's window is unknown.
     `model_path`: for the built-in preset, a GGUF file chosen instead of the shipped model."""
@@ -56,6 +91,21 @@ class Profile:
     context_window: int | None = None
     stream: bool = True
     model_path: str | None = None
+    # How to talk to the server (see `NetworkSettings`; `network` groups them).
+    first_token_timeout_s: float | None = None
+    retry: bool = True
+    allow_insecure_key: bool = False
+    ca_file: str | None = None
+
+    @property
+    def network(self) -> NetworkSettings:
+        return NetworkSettings(self.first_token_timeout_s, self.retry,
+                               self.allow_insecure_key, self.ca_file)
+
+    def with_network(self, network: NetworkSettings) -> Profile:
+        return replace(self, first_token_timeout_s=network.first_token_timeout_s,
+                       retry=network.retry, allow_insecure_key=network.allow_insecure_key,
+                       ca_file=network.ca_file)
 
     @property
     def server(self) -> Preset:
@@ -75,6 +125,7 @@ class Profile:
             "context_window": self.context_window,
             "stream": self.stream,
             "model_path": self.model_path,
+            **self.network.to_json(),
         }
 
     @classmethod
@@ -97,7 +148,8 @@ class Profile:
         if model_path is not None and (not isinstance(model_path, str) or not model_path):
             raise ValueError(f"profile “{data['name']}” has an invalid model file")
         return cls(data["id"], data["name"], data["preset"], data["base_url"], data["model"],
-                   window, stream, model_path)
+                   window, stream, model_path).with_network(
+                       NetworkSettings.from_json(data, data["name"]))
 
 
 def check_base_url(url: str) -> str:
@@ -114,11 +166,11 @@ def check_base_url(url: str) -> str:
 
 def new_profile(preset: Preset, *, model: str, name: str | None = None,
                 base_url: str | None = None, context_window: int | None = None,
-                stream: bool = True) -> Profile:
+                stream: bool = True, network: NetworkSettings | None = None) -> Profile:
     """A profile with a fresh id, using the preset's address unless one is given."""
     url = check_base_url(base_url if base_url is not None else preset.base_url)
     return Profile(uuid.uuid4().hex, name or preset.name, preset.id, url, model.strip(),
-                   context_window, stream)
+                   context_window, stream).with_network(network or NetworkSettings())
 
 
 def builtin_profile(model_path: str | None = None, *, name: str | None = None,

@@ -15,14 +15,16 @@ from typing import Any
 from ..chat import (
     Connection,
     LocalModels,
+    NewConversation,
     NotConnected,
     ProviderConfig,
     connect_profile,
     request_for,
     sender_for,
 )
-from ..core.failures import FailureKind, ProviderFailure, StoreError
-from ..core.model import Turn
+from ..core.failures import FailureKind, ProviderFailure
+from ..core.memory import Memory, conversation_memory
+from ..core.model import Conversation, Turn
 from ..core.projection import CostIndex
 from ..core.provider import CancelToken
 from ..core.send import Committed, Stage
@@ -30,8 +32,16 @@ from ..localmodel import available, describe
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
 from ..paths import data_dir, log_dir
-from ..profiles import Profile, ProfileStore, ProfilesUnreadable, builtin_profile, new_profile
+from ..profiles import (
+    NetworkSettings,
+    Profile,
+    ProfileStore,
+    ProfilesUnreadable,
+    builtin_profile,
+    new_profile,
+)
 from ..providers import PRESETS, preset_by_id
+from ..providers.security import CaFileUnusable, insecure_key_detail, key_in_clear, tls_context
 from ..secrets import KeyringUnavailable, check_key, open_key_store
 from ..store import TurnlogStore
 from .terminal import safe_for
@@ -57,6 +67,8 @@ def register(sub: Any) -> None:
                        help="send TEXT as a new version of the last turn, superseding it")
     p.add_argument("--raw", action="store_true",
                    help="write the answer as it is, control characters included")
+    p.add_argument("--no-retry", action="store_true",
+                   help="do not try again by itself after 429, 502-504 or a refused connection")
     p.set_defaults(run=run_ask)
 
     p = sub.add_parser("profile", help="manage provider profiles (keys go to the OS keyring)")
@@ -71,6 +83,15 @@ def register(sub: Any) -> None:
                      help="for --preset builtin: a GGUF model file instead of the built-in one")
     add.add_argument("--key-stdin", action="store_true",
                      help="read the API key from standard input instead of asking")
+    add.add_argument("--first-token-timeout", type=float, metavar="S",
+                     help="seconds the first token of an answer may take (default 90; 600 "
+                          "for local servers and the built-in model)")
+    add.add_argument("--no-retry", action="store_true",
+                     help="never try an answer again by itself (429, 502-504, refused)")
+    add.add_argument("--allow-insecure-key", action="store_true",
+                     help="let the key go over plain http:// to another machine, unencrypted")
+    add.add_argument("--ca-file", metavar="PEM",
+                     help="trust the CA certificate(s) in this PEM file for this server")
     add.set_defaults(run=run_profile_add)
     lst = psub.add_parser("list", help="list provider profiles")
     lst.set_defaults(run=run_profile_list)
@@ -141,6 +162,8 @@ def with_connection(args: argparse.Namespace, draft: str,
                 return fail(err.kind.value, err.message, draft)
             except ProviderFailure as err:
                 return fail(err.failure.kind.value, err.failure.message(), draft)
+        if getattr(args, "no_retry", False):
+            connection = replace(connection, retry=None)
         return then(args, profile, draft, connection)
     finally:
         if models is not None:
@@ -183,7 +206,7 @@ class StagePrinter:
         self._last = ""
 
     def __call__(self, stage: Stage, detail: str) -> None:
-        if stage not in (Stage.COMPACTING, Stage.STARTING_LOCAL_MODEL):
+        if stage not in (Stage.COMPACTING, Stage.STARTING_LOCAL_MODEL, Stage.RETRYING):
             return
         line = f"[{stage.value}{' ' + detail if detail else ''}]"
         if line != self._last:
@@ -198,12 +221,13 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
     route = connection.route
     with TurnlogStore.open(data_dir()) as store:
         store.check_sound()  # a damaged or read-only log fails before anything is sent
-        if args.new:
+        store.sweep_unanswered()  # what a window's first send left unanswered
+        new: NewConversation | None = None
+        if args.new:  # created only with its first answer: a failure leaves nothing behind
             first_line = draft.strip().splitlines()[0][:60] if draft.strip() else ""
-            conversation = store.create_conversation(
-                args.title or first_line or "New conversation", model=profile.model
-            )
-            print(f"conversation {conversation.id}", file=sys.stderr)
+            new = NewConversation(store, args.title or first_line or "New conversation",
+                                  model=profile.model)
+            conversation = new.draft
         else:
             conversation = store.conversation(args.conversation)
         replaces, replaces_ordinal = None, 0
@@ -217,21 +241,19 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
             if args.regenerate:
                 draft = args.draft = last.question
         request = request_for(conversation, draft, route, replaces=replaces,
-                              memory=store.memory(conversation.id))
+                              memory=_new_memory(store, conversation) if new
+                              else store.memory(conversation.id))
         if not request.model:
-            if args.new:
-                store.discard_if_empty(conversation.id)
             return fail(FailureKind.MODEL_NOT_FOUND.value,
                         f"No model set: give profile “{profile.name}” a --model.", draft)
         out = AnswerStream(args.raw)
+        costs = connection.costs or CostIndex()
+        sender = new.sender(connection.provider, costs, connection.retry) if new else \
+            sender_for(store, connection.provider, costs, connection.retry)
         with interruptible() as cancel:
-            outcome = sender_for(store, connection.provider,
-                                 connection.costs or CostIndex()).send(
-                request, cancel=cancel, on_delta=out, on_stage=StagePrinter()
-            )
-        if args.new and not isinstance(outcome, Committed):
-            with contextlib.suppress(StoreError):  # the failure below says what went wrong
-                store.discard_if_empty(conversation.id)  # no empty conversation left behind
+            outcome = sender.send(request, cancel=cancel, on_delta=out, on_stage=StagePrinter())
+        if new is not None and new.created is not None:
+            print(f"conversation {new.created.id}", file=sys.stderr)
     out.end()
     if isinstance(outcome, Committed):
         if not out.streamed:
@@ -245,6 +267,13 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
     if out.streamed:
         print("(the text above was not saved)", file=sys.stderr)
     return fail(failure.name, failure.message(), outcome.draft, code)
+
+
+def _new_memory(store: TurnlogStore, conversation: Conversation) -> Memory:
+    """A conversation not yet stored has no pins or notes; the preferences still apply."""
+    settings = conversation.settings
+    return conversation_memory((), (), store.preferences() if settings.preferences else [],
+                               share_percent=settings.memory_share)
 
 
 def _last_turn(store: TurnlogStore, conversation_id: int) -> Turn | None:
@@ -280,11 +309,21 @@ def run_profile_add(args: argparse.Namespace) -> int:
         except ValueError as err:
             print(f"error: {err}", file=sys.stderr)
             return 2
+    try:
+        profile = profile.with_network(network_settings(args))
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     store = ProfileStore(data_dir())
     existing = find_profile(store.list(), args.name)
     if existing is not None:
         profile = replace(profile, id=existing.id)  # same name: update it, keep its key
     key = read_key(args)
+    if key and key_in_clear(profile.base_url) and not args.allow_insecure_key:
+        print(f"error: the key was not stored: {insecure_key_detail(profile.base_url)}. "
+              f"Use an https:// address, or add --allow-insecure-key if the network in "
+              f"between is your own.", file=sys.stderr)
+        return 2
     if key:
         try:
             key = check_key(key)
@@ -297,6 +336,20 @@ def run_profile_add(args: argparse.Namespace) -> int:
     store.put(profile)
     print(f"{'updated' if existing else 'added'} profile {profile.name} ({profile.id})")
     return 0
+
+
+def network_settings(args: argparse.Namespace) -> NetworkSettings:
+    """The profile's network settings from `profile add`'s options (ValueError: why not)."""
+    timeout = args.first_token_timeout
+    if timeout is not None and not 0 < timeout <= 86400:
+        raise ValueError("--first-token-timeout must be between 0 and 86400 seconds")
+    ca_file = str(Path(args.ca_file).expanduser().resolve()) if args.ca_file else None
+    if ca_file:
+        try:
+            tls_context(ca_file)
+        except CaFileUnusable as err:
+            raise ValueError(str(err)) from err
+    return NetworkSettings(timeout, not args.no_retry, args.allow_insecure_key, ca_file)
 
 
 def builtin_local_profile(args: argparse.Namespace) -> Profile | None:

@@ -39,6 +39,7 @@ class FailureKind(enum.Enum):
     COMPACTION_LIMIT = "compaction_limit"
     LOCAL_MODEL = "local_model"
     CONVERSATION_GONE = "conversation_gone"
+    INSECURE_KEY = "insecure_key"
 
     @property
     def offers_retry(self) -> bool:
@@ -55,6 +56,7 @@ _NO_RETRY = frozenset({
     FailureKind.NO_KEY,
     FailureKind.AUTH,
     FailureKind.MODEL_NOT_FOUND,
+    FailureKind.INSECURE_KEY,
 })
 
 
@@ -85,6 +87,7 @@ _TITLES = {
     FailureKind.COMPACTION_LIMIT: "Compaction hit its limit",
     FailureKind.LOCAL_MODEL: "The built-in model could not start",
     FailureKind.CONVERSATION_GONE: "The conversation was deleted",
+    FailureKind.INSECURE_KEY: "The key would travel unencrypted",
 }
 
 
@@ -93,7 +96,8 @@ class Failure:
     """A named failure with plain words. `detail` is what the server or system said
     (already redacted of secrets); `hint` is the useful next step. `context_window`: the
     window a context overflow error stated (llama.cpp's `n_ctx`, OpenAI's "maximum context
-    length is N tokens"), when it did."""
+    length is N tokens"), when it did. `transport`: how the connection failed before any
+    response, where that matters for trying again ("refused", "reset")."""
 
     kind: FailureKind
     detail: str = ""
@@ -103,6 +107,7 @@ class Failure:
     stage: str = ""
     context_window: int | None = None
     code: str = ""  # a finer name than `kind` where there is one, e.g. "storage_full"
+    transport: str = ""
 
     @property
     def name(self) -> str:

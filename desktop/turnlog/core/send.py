@@ -1,4 +1,5 @@
-"""One send, top to bottom: prepare → compact → plan → attempt (→ recover once) → commit, or fail.
+"""One send, top to bottom: prepare → compact → plan → attempt (→ retry within the budget,
+→ recover once) → commit, or fail.
 
 The log changes only through `LogStore.commit_turn`, and only after a reply
 passed `validate_reply`. Every other path returns `Failed` carrying the draft.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import math
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -22,6 +24,7 @@ from .failures import Failure, FailureKind, ProviderFailure, StoreError
 from .model import UNKNOWN_USAGE, Conversation, Turn, Usage, without_last
 from .projection import CostIndex, Pinned, Projection, ProjectionRefused, SummaryPart, project
 from .provider import CancelToken, ChatProvider, Reply
+from .retry import RetryPolicy
 
 
 class Stage(enum.Enum):
@@ -30,6 +33,7 @@ class Stage(enum.Enum):
     ORGANIZING = "organizing turns"
     COMPACTING = "compacting"
     ANSWERING = "answering"
+    RETRYING = "retrying"
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +208,8 @@ class _Run:
     previous: Projection | None = None
     overflow: Failure | None = None
     overflow_record: RequestRecord | None = None
+    tries: int = 0  # attempts at this answer counted against the retry budget
+    first_try: float | None = None
 
     @property
     def draft(self) -> str:
@@ -235,7 +241,9 @@ class Sender:
     """Runs sends for one store and one provider. Safe to use from a worker thread.
 
     With a `compactor`, conversations that have compaction on get a rolling summary
-    of their oldest turns instead of losing them from the request.
+    of their oldest turns instead of losing them from the request. With `retry`, an
+    answer that failed with "not now" (429, 502–504, refused or reset) before any text
+    arrived is tried again within that budget; each attempt gets its request record.
     """
 
     def __init__(
@@ -246,8 +254,10 @@ class Sender:
         costs: CostIndex | None = None,
         compactor: Compactor | None = None,
         clock: Callable[[], float] = time.monotonic,
+        retry: RetryPolicy | None = None,
     ) -> None:
         self.store = store
+        self.retry = retry
         self.provider = provider
         self.costs = costs or (compactor.costs if compactor else CostIndex())
         self.compactor = compactor
@@ -360,28 +370,66 @@ class Sender:
 
     def _attempt(self, run: _Run, projection: Projection) -> Reply:
         """Send the exact bytes that were measured. A context overflow before any answer
-        text, on the first attempt, may be recovered from; every other failure ends here."""
-        run.on_stage(Stage.ANSWERING, "")
-        try:
-            if run.on_reasoning is None:
-                return self.provider.complete(projection.body, on_delta=run.on_delta,
-                                              cancel=run.cancel)
-            return self.provider.complete(projection.body, on_delta=run.on_delta,
-                                          cancel=run.cancel, on_reasoning=run.on_reasoning)
-        except ProviderFailure as err:
-            record = self._record(run, projection, err.failure.kind.value, usage=err.usage,
-                                  status=err.failure.status)
-            recoverable = (
-                err.failure.kind is FailureKind.CONTEXT_OVERFLOW
-                and not err.partial
-                and run.attempt == 1
-                and not run.cancel.cancelled
-                and projection.sent_count > 0
-            )
-            if recoverable:
-                raise _Overflow(err.failure, record) from err
-            raise _Stop(Failed(err.failure, run.draft, err.partial, projection,
-                               record)) from err
+        text, the first time, may be recovered from; a "not now" before any answer text
+        is tried again within the retry budget; every other failure ends here."""
+        reasoning = run.on_reasoning
+        while True:
+            run.on_stage(Stage.ANSWERING, "")
+            answered = False
+
+            def on_delta(text: str) -> None:
+                nonlocal answered
+                answered = True
+                run.on_delta(text)
+
+            run.tries += 1
+            if run.first_try is None:
+                run.first_try = self.clock()
+            def on_thought(text: str) -> None:  # shown thinking: a partial stream too
+                nonlocal answered
+                answered = True
+                if reasoning is not None:
+                    reasoning(text)
+
+            try:
+                if reasoning is None:
+                    return self.provider.complete(projection.body, on_delta=on_delta,
+                                                  cancel=run.cancel)
+                return self.provider.complete(projection.body, on_delta=on_delta,
+                                              cancel=run.cancel, on_reasoning=on_thought)
+            except ProviderFailure as err:
+                record = self._record(run, projection, err.failure.kind.value, usage=err.usage,
+                                      status=err.failure.status)
+                recoverable = (
+                    err.failure.kind is FailureKind.CONTEXT_OVERFLOW
+                    and not err.partial
+                    and run.overflow is None
+                    and not run.cancel.cancelled
+                    and projection.sent_count > 0
+                )
+                if recoverable:
+                    raise _Overflow(err.failure, record) from err
+                failed = Failed(err.failure, run.draft, err.partial, projection, record)
+                self._wait_to_retry(run, failed, answered or bool(err.partial))
+
+    def _wait_to_retry(self, run: _Run, failed: Failed, answered: bool) -> None:
+        """Wait before the next attempt, cancellably, and start it; or end the send with
+        `failed` when the retry budget allows none."""
+        wait = None
+        if self.retry is not None and not run.cancel.cancelled and run.first_try is not None:
+            wait = self.retry.wait_before_next(failed.failure, attempt=run.tries,
+                                               elapsed_s=self.clock() - run.first_try,
+                                               answered=answered)
+        if wait is None or self.retry is None:
+            raise _Stop(failed)
+        run.on_stage(Stage.RETRYING, f"in {math.ceil(wait)} s (attempt {run.tries + 1} of "
+                                     f"{self.retry.attempts})")
+        if run.cancel.wait(wait):
+            raise _Stop(replace(failed, failure=Failure(FailureKind.CANCELLED), partial=""))
+        run.attempt += 1
+        run.usages = []  # summary calls were counted with the first attempt
+        run.started_wall = datetime.now(UTC)
+        run.started = self.clock()
 
     def _recover_once(self, run: _Run, projection: Projection, overflow: _Overflow) -> None:
         """Shrink the next attempt: into the window the error stated, when it stated one

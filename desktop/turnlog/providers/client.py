@@ -33,12 +33,18 @@ from turnlog.core.redaction import StreamRedaction, redact, redact_exact, secret
 
 from .errors import error_from_body, error_from_json, failure_for_error, tidy
 from .presets import CUSTOM, Preset
+from .security import INSECURE_KEY_HINT, insecure_key_detail, key_in_clear
 from .sse import EventStreamDecoder, LineTooLong, NotAnEventStream
 
 log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT_S = 10.0
 READ_TIMEOUT_S = 90.0
+# Once an answer has started, this long without a delta (content or reasoning) ends it.
+IDLE_TIMEOUT_S = 90.0
+# How long the first delta may take: prompt processing on a local CPU server takes minutes.
+FIRST_TOKEN_TIMEOUT_S = 90.0
+LOCAL_FIRST_TOKEN_TIMEOUT_S = 600.0
 DEFAULT_DEADLINE_S = 600.0
 MODELS_DEADLINE_S = 30.0
 DEFAULT_MAX_CONTENT_BYTES = 4 * 1024 * 1024
@@ -73,6 +79,34 @@ class _Finished(Generic[T]):
 
 
 _WAKE = object()
+
+
+@dataclass(slots=True)
+class _Watch:
+    """The time bounds an exchange is held to: the overall deadline and, for a reply,
+    the time to its first delta and the longest quiet spell after it. Only deltas (content
+    or reasoning) count as progress: SSE comments and keep-alives do not."""
+
+    started: float
+    deadline_s: float
+    first_token_s: float | None = None
+    idle_s: float | None = None
+    last: float | None = None  # when the last delta arrived
+
+    def next_bound(self) -> tuple[float, FailureKind, str, str]:
+        """(when, kind, detail, hint) of the bound that runs out first."""
+        bounds = [(self.started + self.deadline_s, FailureKind.DEADLINE,
+                   f"no complete reply within {_seconds(self.deadline_s)}",
+                   "Send again, or raise the time limit if the server is slow")]
+        if self.last is None and self.first_token_s is not None:
+            bounds.append((self.started + self.first_token_s, FailureKind.TIMEOUT,
+                           f"no answer began within {_seconds(self.first_token_s)}",
+                           "Send again, or raise “Time to first token” in the profile"))
+        elif self.last is not None and self.idle_s is not None:
+            bounds.append((self.last + self.idle_s, FailureKind.TIMEOUT,
+                           f"the answer stalled: nothing new for {_seconds(self.idle_s)}",
+                           "Send again"))
+        return min(bounds, key=lambda bound: bound[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +211,11 @@ class ChatCompletionsProvider:
 
     `base_url` ends before `/chat/completions` (for example `http://localhost:8080/v1`).
     The key, when given, is sent as `Authorization: Bearer …` and removed from every
-    failure text. There are no automatic retries.
+    failure text. There are no automatic retries here (core's send path has a budget).
+    `first_token_timeout_s` bounds the wait for a reply's first delta (None: 600 s for a
+    local server's preset, else the read timeout); `idle_timeout_s` the quiet spell after
+    it (None: the read timeout). `allow_insecure_key` lets a key go to a plain `http://`
+    address that is not this machine; without it such a request is refused unsent.
     """
 
     def __init__(
@@ -191,12 +229,19 @@ class ChatCompletionsProvider:
         read_timeout_s: float = READ_TIMEOUT_S,
         max_content_bytes: int = DEFAULT_MAX_CONTENT_BYTES,
         verify: ssl.SSLContext | bool = True,
+        first_token_timeout_s: float | None = None,
+        idle_timeout_s: float | None = None,
+        allow_insecure_key: bool = False,
     ) -> None:
         self.base_url = base_url.strip().rstrip("/")
         self.preset = preset
         self.deadline_s = deadline_s
         self.connect_timeout_s = connect_timeout_s
         self.read_timeout_s = read_timeout_s
+        self.first_token_timeout_s = first_token_timeout_s if first_token_timeout_s else (
+            LOCAL_FIRST_TOKEN_TIMEOUT_S if preset.local else read_timeout_s)
+        self.idle_timeout_s = idle_timeout_s or read_timeout_s
+        self.allow_insecure_key = allow_insecure_key
         self.max_content_bytes = max_content_bytes
         self._api_key = api_key.strip() if api_key and api_key.strip() else None
         self._verify = verify
@@ -239,7 +284,9 @@ class ChatCompletionsProvider:
             if safe := thought.feed(delta):
                 think(safe)
 
-        reply = self._drive(work, cancel, deliver, started, self.deadline_s, reason)
+        watch = _Watch(started, self.deadline_s, self.first_token_timeout_s,
+                       self.idle_timeout_s)
+        reply = self._drive(work, cancel, deliver, watch, reason)
         if rest := thought.finish():
             think(rest)
         if rest := shown.finish():
@@ -254,8 +301,8 @@ class ChatCompletionsProvider:
         """The models `GET {base_url}/models` lists, in the server's order."""
         self._check_key()
         started = time.monotonic()
-        return self._drive(self._models, cancel or CancelToken(), lambda text: None, started,
-                           min(deadline_s, self.deadline_s))
+        return self._drive(self._models, cancel or CancelToken(), lambda text: None,
+                           _Watch(started, min(deadline_s, self.deadline_s)))
 
     # -- the calling thread -------------------------------------------------------------
 
@@ -264,8 +311,7 @@ class ChatCompletionsProvider:
         work: Callable[[_Exchange], T],
         cancel: CancelToken,
         on_delta: Callable[[str], None],
-        started: float,
-        deadline_s: float,
+        watch: _Watch,
         on_reasoning: Callable[[str], None] = lambda text: None,
     ) -> T:
         if cancel.cancelled:
@@ -283,22 +329,21 @@ class ChatCompletionsProvider:
                 if cancel.cancelled:
                     raise self._failure(FailureKind.CANCELLED, "", "".join(seen),
                                         exchange.usage)
-                remaining = started + deadline_s - time.monotonic()
+                when, kind, detail, hint = watch.next_bound()
+                remaining = when - time.monotonic()
                 if remaining <= 0:
-                    raise self._failure(
-                        FailureKind.DEADLINE,
-                        f"no complete reply within {_seconds(deadline_s)}",
-                        "".join(seen), exchange.usage,
-                        hint="Send again, or raise the time limit if the server is slow",
-                    )
+                    raise self._failure(kind, detail, "".join(seen), exchange.usage,
+                                        hint=hint)
                 try:
                     event = events.get(timeout=remaining)
                 except queue.Empty:
                     continue
                 if isinstance(event, str):
+                    watch.last = time.monotonic()
                     seen.append(event)
                     on_delta(event)
                 elif isinstance(event, _Reasoning):
+                    watch.last = time.monotonic()  # thinking is progress, though not shown
                     on_reasoning(event.text)
                 elif isinstance(event, _Finished):
                     finished = True
@@ -562,7 +607,10 @@ class ChatCompletionsProvider:
         # No keep-alive: each exchange opens its own connection, so the socket that
         # `abort` shuts down is always the one this exchange is using.
         return httpx.Client(
-            timeout=httpx.Timeout(connect=self.connect_timeout_s, read=self.read_timeout_s,
+            # The watch on the calling thread bounds the first delta and quiet spells; a
+            # read may wait as long as the first delta may take.
+            timeout=httpx.Timeout(connect=self.connect_timeout_s,
+                                  read=max(self.read_timeout_s, self.first_token_timeout_s),
                                   write=self.read_timeout_s, pool=self.connect_timeout_s),
             limits=httpx.Limits(max_keepalive_connections=0),
             verify=self._ssl_context(),
@@ -596,6 +644,11 @@ class ChatCompletionsProvider:
                 FailureKind.NO_KEY, detail=f"{self.preset.name} needs an API key",
                 hint="Add the key in the profile settings",
             ))
+        if self._api_key and not self.allow_insecure_key and key_in_clear(self.base_url):
+            raise ProviderFailure(Failure(
+                FailureKind.INSECURE_KEY, detail=insecure_key_detail(self.base_url),
+                hint=INSECURE_KEY_HINT,
+            ))
         if self._api_key and any(not ("!" <= ch <= "~") for ch in self._api_key):
             raise ProviderFailure(Failure(
                 FailureKind.AUTH,
@@ -610,8 +663,10 @@ class ChatCompletionsProvider:
         return redact(text, self._secrets())
 
     def _failure(self, kind: FailureKind, detail: str, partial: str, usage: Usage, *,
-                 hint: str = "", status: int | None = None) -> ProviderFailure:
-        failure = Failure(kind, detail=tidy(detail, self._secrets()), hint=hint, status=status)
+                 hint: str = "", status: int | None = None,
+                 transport: str = "") -> ProviderFailure:
+        failure = Failure(kind, detail=tidy(detail, self._secrets()), hint=hint, status=status,
+                          transport=transport)
         return ProviderFailure(failure, partial=self._redact(partial), usage=usage)
 
     def _empty_stream_overflow(self, body: bytes, usage: Usage) -> ProviderFailure:
@@ -705,7 +760,8 @@ class ChatCompletionsProvider:
                 hint="Send again")
         if isinstance(err, httpx.ConnectError):
             return self._failure(FailureKind.NETWORK, _connect_problem(err, self.base_url), "",
-                                 usage, hint="Check the base URL and that the server is running")
+                                 usage, hint="Check the base URL and that the server is running",
+                                 transport=_refused_or_reset(err))
         if isinstance(err, httpx.UnsupportedProtocol):
             return self._failure(FailureKind.NETWORK,
                                  "the base URL must start with http:// or https://", "", usage,
@@ -717,7 +773,7 @@ class ChatCompletionsProvider:
                                      usage, hint="Send again")
             return self._failure(FailureKind.NETWORK,
                                  f"the server closed the connection without answering ({err})",
-                                 "", usage, hint="Send again")
+                                 "", usage, hint="Send again", transport="reset")
         if isinstance(err, httpx.DecodingError):
             return self._failure(FailureKind.MALFORMED, f"the reply could not be decoded ({err})",
                                  "", usage)
@@ -793,6 +849,18 @@ def _connect_problem(err: httpx.ConnectError, base_url: str) -> str:
         ):
             return f"nothing is listening at {where} (connection refused)"
     return f"could not connect to {where} ({err})"
+
+
+def _refused_or_reset(err: httpx.ConnectError) -> str:
+    """"refused" or "reset" when the connection failed that way (worth trying again)."""
+    for cause in _causes(err):
+        if isinstance(cause, ConnectionRefusedError) or (
+                isinstance(cause, OSError) and cause.errno == errno.ECONNREFUSED):
+            return "refused"
+        if isinstance(cause, ConnectionResetError) or (
+                isinstance(cause, OSError) and cause.errno == errno.ECONNRESET):
+            return "reset"
+    return ""
 
 
 def _seconds(value: float) -> str:

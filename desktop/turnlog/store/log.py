@@ -53,6 +53,8 @@ from .pages import LogPages
 from .search import SearchHit
 
 log = logging.getLogger(__name__)
+
+FIRST_SEND = "first_send"  # in a conversation's settings: made for a first question
 MAX_RECORDS_PER_CONVERSATION = 5_000
 PRAGMAS = {
     "journal_mode": "wal",
@@ -296,6 +298,22 @@ class TurnlogStore(MemoryStore):
             probe.rollback()
         self._checked = True
 
+    def sweep_unanswered(self) -> list[int]:
+        """Remove the conversations a first send started that never got an answer (the
+        window was killed, or quit after it failed), unless they hold a draft someone
+        typed: a question that failed is not left behind as an empty conversation. Run
+        after `check_sound` (never into a damaged file). Returns the ids removed."""
+        with self._guard():
+            found = [int(r[0]) for r in self.db.execute_sql(
+                "SELECT id FROM conversations WHERE json_extract(settings, ?) = 1 AND NOT "
+                "EXISTS (SELECT 1 FROM turns WHERE conversation_id = conversations.id)",
+                (f"$.{FIRST_SEND}",)).fetchall()]
+        swept = [cid for cid in found if not drafts.load_draft(self.home, cid).strip()
+                 and self.discard_if_empty(cid)]
+        for cid in swept:
+            drafts.remove_draft(self.home, cid)
+        return swept
+
     @property
     def damage(self) -> DatabaseCorrupt | None:
         """The damage found by `check_sound`, if any (writes are refused with it)."""
@@ -309,15 +327,22 @@ class TurnlogStore(MemoryStore):
         system_prompt: str = "",
         model: str = "",
         settings: ConversationSettings | None = None,
+        first_send: bool = False,
     ) -> Conversation:
+        """A new, empty conversation. `first_send`: it is made for a question about to be
+        sent; until that (or a later) question is answered, `sweep_unanswered` may remove
+        it (the mark sits in its settings, so it is written with the row itself)."""
         self._need_writer()
         stamp = rows.now_iso()
+        stored = (settings or ConversationSettings()).to_json()
+        if first_send:
+            stored[FIRST_SEND] = True
         with self._guard(), self.db.atomic():
             row = ConversationRow.create(
                 title=title,
                 system_prompt=system_prompt,
                 model=model,
-                settings=json.dumps((settings or ConversationSettings()).to_json()),
+                settings=json.dumps(stored),
                 created_at=stamp,
                 updated_at=stamp,
             )
@@ -598,9 +623,14 @@ class TurnlogStore(MemoryStore):
                 usage=json.dumps(usage) if usage else None,
                 reasoning=pending.reasoning,
             )
-            ConversationRow.update(
-                next_ordinal=ordinal + 1, updated_at=rows.now_iso()
-            ).where(ConversationRow.id == conversation_id).execute()
+            changes: dict[Any, Any] = {ConversationRow.next_ordinal: ordinal + 1,
+                                       ConversationRow.updated_at: rows.now_iso()}
+            if ordinal == 1 and f'"{FIRST_SEND}"' in conv.settings:
+                # Answered: no longer a conversation a first send left behind.
+                changes[ConversationRow.settings] = fn.json_remove(
+                    ConversationRow.settings, f"$.{FIRST_SEND}")
+            ConversationRow.update(changes).where(
+                ConversationRow.id == conversation_id).execute()
             if pending.replaces is not None:  # the new version and its record, together
                 versions.append(conversation_id, pending.replaces, pending.id)
         return rows.turn(row)
@@ -933,6 +963,19 @@ class TurnlogStore(MemoryStore):
             if preference["text"].strip() not in have:
                 self.add_preference(preference["text"], priority=preference.get("priority", 3))
                 have.add(preference["text"].strip())
+    def start_with_turn(
+        self, title: str, pending: PendingTurn, *, model: str = "",
+        settings: ConversationSettings | None = None,
+    ) -> tuple[Conversation, Turn]:
+        """A new conversation and its first turn, in one transaction: a first question
+        that fails, or a process killed before its answer is saved, leaves no
+        conversation behind."""
+        self._need_writer()
+        with self._guard(), self.db.atomic("IMMEDIATE"):
+            conversation = self.create_conversation(title, model=model, settings=settings)
+            turn = self.commit_turn(conversation.id, replace(
+                pending, generation=None))
+        return self.conversation(conversation.id), turn
 
     def turn_exists(self, turn_id: str) -> bool:
         with self._guard():

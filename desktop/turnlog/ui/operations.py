@@ -149,9 +149,13 @@ def export_conversation(store: TurnlogStore, conversation_id: int,
 
 
 # ----------------------------------------------------------------------- changes
-def create_conversation(store: TurnlogStore, title: str, model: str) -> StorageOp[Changes]:
+def create_conversation(store: TurnlogStore, title: str, model: str, *,
+                        first_send: bool = False) -> StorageOp[Changes]:
+    """A new conversation; `first_send`: for a question about to be sent, so it is swept
+    on the next start if that question is never answered."""
     def work() -> Changes:
-        return Changes(store.create_conversation(title, model=model), created=True)
+        return Changes(store.create_conversation(title, model=model, first_send=first_send),
+                       created=True)
 
     return StorageOp("create conversation", work)
 

@@ -38,6 +38,7 @@ STAGE_WORDS = {
     Stage.COMPACTING: "Compacting",
     Stage.STARTING_LOCAL_MODEL: "Starting local model",
     Stage.ANSWERING: "Answering",
+    Stage.RETRYING: "Retrying",
 }
 
 
@@ -105,7 +106,7 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
     sent = request if link.route == endpoint.route else request_for(
         conversation, question, link.route, turn_id=request.turn_id, replaces=replaces,
         memory=request.pinned)
-    outcome = sender_for(store, link.provider, link.costs or costs).send(
+    outcome = sender_for(store, link.provider, link.costs or costs, link.retry).send(
         sent, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
         on_projection=context.report,
         on_reasoning=thought.append if thought is not None else None)
@@ -230,6 +231,8 @@ class SendSession(QObject):
     def _enter(self, stage: Stage, detail: str) -> None:
         words = STAGE_WORDS.get(stage, stage.value)
         self._stage = f"{words} ({detail})" if detail else words
+        if stage is Stage.RETRYING:  # "Retrying in 3 s (attempt 2 of 3)"
+            self._stage = f"{words} {detail}"
         self._report()
         # The session enters "preparing" before the send path reports it too: one stage.
         entered = (self._started, self._stage)

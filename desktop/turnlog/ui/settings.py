@@ -53,6 +53,7 @@ from ..localmodel import ModelInfo as LocalModelInfo
 from ..profiles import Profile, ProfilesUnreadable, builtin_profile, check_base_url, new_profile
 from ..providers import PRESETS, ChatCompletionsProvider, ModelInfo, preset_by_id
 from ..secrets import KeyringUnavailable, check_key
+from .profile_network import NetworkRows
 from .provider_setup import ProviderSetup
 from .tasks import TaskContext, TaskRunner
 
@@ -139,6 +140,8 @@ class SettingsDialog(QDialog):
         form.addRow("", self.models_status)
         self._key_rows(provider, form)
         self._model_file_rows(provider, form)
+        self.network = NetworkRows(provider, form, form.getWidgetPosition(self.base_url)[0],
+                                   self._revalidate)
         return provider
 
     def _key_rows(self, provider: QWidget, form: QFormLayout) -> None:
@@ -238,6 +241,7 @@ class SettingsDialog(QDialog):
         model = (self.conversation.model if self.conversation and self.conversation.model
                  else profile.model if profile else "")
         self.model.setEditText(model)
+        self.network.fill(profile)
         self.session_only.setChecked(self.setup.session_only)
         self.session_only.setEnabled(self.setup.keyring is not None)
         self._describe_backend()
@@ -283,6 +287,8 @@ class SettingsDialog(QDialog):
             form.setRowVisible(widget, not builtin)
         for widget in (self.model_file_row, self.local_status):
             form.setRowVisible(widget, builtin)
+        self.network.show_for(preset_by_id(str(self.preset.currentData())),
+                              self.base_url.text())
 
     # ------------------------------------------------------------ local model
     def choose_model_file(self) -> None:
@@ -354,6 +360,8 @@ class SettingsDialog(QDialog):
                 found.append(str(err))
             if not self.model.currentText().strip():
                 found.append("Choose or type a model name.")
+        found += self.network.problems(preset_by_id(str(self.preset.currentData())),
+                                       self.base_url.text(), self.key.text())
         if self.key.text().strip() and not self.builtin:
             try:
                 check_key(self.key.text())
@@ -399,6 +407,7 @@ class SettingsDialog(QDialog):
         typed = self.key.text().strip() or None
         keys = self.setup.keys()
         profile_id = self.profile.id if self.profile else None
+        verify, allow = self.network.verify(), self.network.allow_insecure.isChecked()
         self.fetch.setEnabled(False)
         self.models_status.setText("Asking the server for its models…")
 
@@ -409,7 +418,8 @@ class SettingsDialog(QDialog):
                     key = keys.get(profile_id)
                 except KeyringUnavailable:
                     key = None
-            provider = ChatCompletionsProvider(url, api_key=key, preset=preset)
+            provider = ChatCompletionsProvider(url, api_key=key, preset=preset, verify=verify,
+                                               allow_insecure_key=allow)
             return provider.list_models(cancel=context.cancel)
 
         self.runner.run(TaskRunner.NETWORK, "list models", work,
@@ -493,6 +503,10 @@ class SettingsDialog(QDialog):
 
     def _chosen_profile(self) -> tuple[Profile, str]:
         """The profile as the dialog now describes it, and the conversation's model."""
+        profile, model = self._described_profile()
+        return profile.with_network(self.network.settings(profile.builtin)), model
+
+    def _described_profile(self) -> tuple[Profile, str]:
         preset = preset_by_id(str(self.preset.currentData()))
         if preset.builtin:
             profile = self._builtin_profile()

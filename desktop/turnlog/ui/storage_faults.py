@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 
 from ..core.failures import FailureKind, StoreError
 from ..store import TurnlogStore
 from ..store.salvage import salvage_all
 from .banner import FailureBanner
 from .composer import Composer
+from .operations import Changes
 from .privacy import ExportTarget
 from .startup import export_salvage, fault_words, open_folder
 from .tasks import TaskContext, TaskRunner
@@ -26,7 +27,11 @@ FOLDER = "Open the folder"
 
 
 class StorageFaults(QObject):
-    """Shows storage faults in `banner`; a damaged database blocks `composer`'s Send."""
+    """Shows storage faults in `banner`; a damaged database blocks `composer`'s Send.
+    `swept` carries the `Changes` when the check removed conversations a first send left
+    unanswered."""
+
+    swept = Signal(object)
 
     def __init__(self, store: TurnlogStore, runner: TaskRunner, banner: FailureBanner,
                  composer: Composer, choose_export: Callable[[str], ExportTarget | None],
@@ -42,11 +47,17 @@ class StorageFaults(QObject):
         if not self.store.writable:
             return
 
-        def work(_context: TaskContext) -> None:
+        def work(_context: TaskContext) -> list[int]:
             self.store.check_sound()
+            return self.store.sweep_unanswered()
 
         self.runner.run(TaskRunner.STORAGE, "check the database", work,
-                        on_success=lambda _none: None, on_failure=self.show)
+                        on_success=self._swept,
+                        on_failure=self.show)
+
+    def _swept(self, swept: list[int]) -> None:
+        if swept:
+            self.swept.emit(Changes(deleted=frozenset(swept)))
 
     def show(self, error: BaseException) -> None:
         """Name a storage fault in the banner; anything else is a bug, for the crash report."""

@@ -236,7 +236,8 @@ class MainWindow(QMainWindow):
             self._storage_failed(error)
 
         self._send_after_load = -1  # creating
-        operations.create_conversation(self.store, title, self.history.default_model()).run(
+        operations.create_conversation(self.store, title, self.history.default_model(),
+                                       first_send=True).run(
             self.runner, on_success=created, on_failure=failed)
 
     def rename_conversation(self, conversation: Conversation) -> None:

@@ -36,3 +36,4 @@ def wire(window: Any) -> None:
     session.finished.connect(window.drafts.sent)
     session.crashed.connect(window._send_crashed)
     session.discarded.connect(window._send_discarded)
+    window.faults.swept.connect(window._changed)  # conversations a first send left behind
