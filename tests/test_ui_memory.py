@@ -236,3 +236,38 @@ def test_export_from_the_window_carries_the_memory(qtbot, make_window, store, lo
     assert header["memory"]["pins"][0]["text"] == "pinned 钉住"
     assert header["memory"]["pins"][0]["sources"] == [turn.id]
     assert header["memory"]["notes"][0]["priority"] == 5
+
+
+def test_deleting_a_version_that_facts_were_pinned_from_asks_about_the_pins(
+        qtbot, make_window, store, loopback):
+    """The delete dialog's one checkbox is about the other versions, so a turn with
+    versions asks about its pins apart: no keeps them as typed, yes deletes them."""
+    from datetime import UTC, datetime
+
+    from turnlog.core.model import Usage
+    from turnlog.core.send import PendingTurn
+
+    window, cid = open_window(qtbot, make_window, store, numbered(1))
+    (first,) = store.turns(cid)
+
+    def version(turn_id: str, replaces: str) -> None:
+        store.commit_turn(cid, PendingTurn(turn_id, first.question, f"answer {turn_id}", "m",
+                                           "stop", Usage(), datetime.now(UTC),
+                                           replaces=replaces))
+
+    version("v2", first.id)
+    store.add_pin(cid, "kept from v2", sources=["v2"])
+    asked = []
+    answers = iter([Decision(True, False), Decision(False)])  # this version only; keep pins
+    window.confirm = lambda confirmation: asked.append(confirmation) or next(answers)
+    window.history.delete_turn("v2")
+    qtbot.waitUntil(lambda: [t.id for t in store.all_turns(cid)] == [first.id])
+    assert asked[0].option.startswith("Also delete its 1 other version")
+    assert asked[1].text == "Also delete the 1 pinned fact taken from this turn?"
+    assert [(p.text, p.sources) for p in store.pins(cid)] == [("kept from v2", ())]
+    version("v3", first.id)
+    store.add_pin(cid, "goes with v3", sources=["v3"])
+    answers = iter([Decision(True, False), Decision(True)])  # this version only; delete pins
+    window.history.delete_turn("v3")
+    qtbot.waitUntil(lambda: [t.id for t in store.all_turns(cid)] == [first.id])
+    assert [p.text for p in store.pins(cid)] == ["kept from v2"]

@@ -25,6 +25,7 @@ from .privacy import (
     ExportTarget,
     delete_all_question,
     delete_conversation_question,
+    delete_pins_question,
     delete_preferences_question,
     delete_turn_question,
 )
@@ -129,11 +130,15 @@ class HistoryActions(QObject):
 
         def counted(counted: tuple[int, DeletionCounts, int]) -> None:
             decision = self._confirm(delete_turn_question(*counted))
-            if decision.accepted and not self._refuse_while_running():
-                alone = counted[2] == 1  # no other versions: the option keeps its pins
-                self._run(operations.delete_turn(
-                    self._store, turn_id, with_versions=alone or decision.option,
-                    keep_pins=alone and decision.option))
+            if not decision.accepted or self._refuse_while_running():
+                return
+            alone = counted[2] == 1  # no other versions: the option keeps its pins
+            keep_pins = alone and decision.option
+            if not alone and counted[1].pins:  # the option was the versions': ask apart
+                keep_pins = not self._confirm(delete_pins_question(counted[1].pins)).accepted
+            self._run(operations.delete_turn(
+                self._store, turn_id, with_versions=alone or decision.option,
+                keep_pins=keep_pins))
 
         operations.count_turn_deletion(self._store, turn_id).run(
             self._runner, on_success=counted, on_failure=self.failed.emit)

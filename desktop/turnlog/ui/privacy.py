@@ -81,6 +81,19 @@ def delete_turn_question(ordinal: int, counts: DeletionCounts,
         "Delete", option, option_checked=versions > 1)
 
 
+def delete_pins_question(count: int) -> Confirmation:
+    """Asked after deleting a turn with other versions that facts were pinned from (its
+    one checkbox is about the versions): yes deletes the pins with it, no keeps them as
+    typed."""
+    n = f"{count} pinned fact{'s' if count != 1 else ''}"
+    return Confirmation(
+        "Delete pinned facts too?",
+        f"Also delete the {n} taken from this turn?",
+        "Pinned facts are sent word for word with every request of this conversation. "
+        "Keep them to go on sending them, as typed (with no source turn).",
+        "Delete pinned facts")
+
+
 def delete_preferences_question(count: int) -> Confirmation:
     """Asked after Delete all history: preferences are not history, so they stay unless
     the person says so."""
