@@ -20,6 +20,7 @@ from turnlog.core.projection import CostIndex, PartKind, ProjectionRefused, Summ
 from turnlog.core.provider import Reply
 from turnlog.core.side import (
     SideAnswered,
+    SideAttempt,
     SideAsker,
     SideFailed,
     SideQuestion,
@@ -190,6 +191,7 @@ class MemorySide:
     def __init__(self, turns):
         self._turns = turns
         self.sides: list[SideQuestion] = []
+        self.attempts: list[SideAttempt] = []
 
     def turns(self, conversation_id):
         return self._turns
@@ -203,6 +205,9 @@ class MemorySide:
     def add_side_question(self, conversation_id, side):
         self.sides.append(side)
         return side
+
+    def add_side_attempt(self, conversation_id, attempt):
+        self.attempts.append(attempt)
 
 
 def scripted(replies):

@@ -29,6 +29,7 @@ from turnlog.store.models import (
     PinRow,
     PreferenceRow,
     RequestRow,
+    SideAttemptRow,
     SideQuestionRow,
     SummaryRow,
     SupersedeRow,
@@ -38,7 +39,7 @@ from turnlog.store.models import (
 DATA = Path(__file__).parent / "data"
 FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog-v*.sqlite3")}
 ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, ForkRow,
-              PinRow, NoteRow, PreferenceRow, SideQuestionRow]
+              PinRow, NoteRow, PreferenceRow, SideQuestionRow, SideAttemptRow]
 
 
 def _content():
@@ -190,10 +191,10 @@ def _check_content(store: TurnlogStore, version: int) -> None:
     _check_side(store, conversations, version)
 
 
-def _made_with_side_questions(version: int) -> bool:
+def _made_with_side_questions(version: int, table: str = "side_questions") -> bool:
     con = sqlite3.connect(f"file:{FIXTURES[version]}?immutable=1", uri=True)
     try:
-        return bool(con.execute("SELECT 1 FROM sqlite_master WHERE name = 'side_questions'")
+        return bool(con.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (table,))
                     .fetchone())
     finally:
         con.close()
@@ -211,6 +212,20 @@ def _check_side(store: TurnlogStore, conversations, version: int) -> None:
         CONTENT.SIDE["id"], CONTENT.SIDE["question"], CONTENT.SIDE["answer"],
         CONTENT.SIDE["model"], Usage(*CONTENT.SIDE["usage"]), CONTENT.SIDE["sent"])
     assert side.created_at == CONTENT.STAMP
+    _check_side_attempts(store, conversations, version)
+
+
+def _check_side_attempts(store: TurnlogStore, conversations, version: int) -> None:
+    """Failed side requests' usage: none before the step that keeps it, else the fixture's."""
+    attempts = store.side_attempts(conversations[CONTENT.SIDE["conversation"]].id)
+    if not _made_with_side_questions(version, "side_attempts"):
+        assert attempts == []
+        return
+    (attempt,) = attempts
+    expected = CONTENT.SIDE_ATTEMPT
+    assert (attempt.outcome, attempt.model, attempt.usage, attempt.carried) == (
+        expected["outcome"], expected["model"], Usage(*expected["usage"]), expected["carried"])
+    assert attempt.created_at == CONTENT.STAMP
 
 
 @pytest.mark.parametrize("version", sorted(FIXTURES))

@@ -11,6 +11,7 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     v5      93091c2  the full-text search index (V_SEARCH)
     v6      809142e  pinned facts, notes, preferences (V_MEMORY)
     v7      ddbbf19  side questions (V_SIDE)
+    v8      (branch sideusage)  failed side requests' usage (V_SIDE_ATTEMPTS)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has
@@ -113,6 +114,10 @@ SIDE = {
     "sent": (1, 2),
 }
 
+# A side request of the same conversation cut at the output limit (from v8 on).
+SIDE_ATTEMPT = {"outcome": "length", "model": "qwen2.5", "usage": (48, 1_024, 1_072),
+                "carried": (1, 2)}
+
 
 def make(path: Path) -> None:
     from turnlog.core.model import ConversationSettings, Usage
@@ -169,6 +174,12 @@ def make(path: Path) -> None:
                 model=SIDE["model"], created_at=STAMP, usage=Usage(*SIDE["usage"]),
                 body_bytes=321, input_tokens=99, sent=SIDE["sent"],
             ))
+        if hasattr(store, "add_side_attempt"):
+            from turnlog.core.side import SideAttempt
+
+            store.add_side_attempt(ids[SIDE["conversation"]], SideAttempt(
+                STAMP, SIDE_ATTEMPT["outcome"], SIDE_ATTEMPT["model"],
+                Usage(*SIDE_ATTEMPT["usage"]), SIDE_ATTEMPT["carried"]))
         store.close()
         db = home / "turnlog.sqlite3"
         leftovers = [p.name for p in home.iterdir() if p.name.startswith("turnlog.sqlite3-")]

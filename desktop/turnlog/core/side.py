@@ -70,6 +70,26 @@ class SideQuestion:
                     "stop", self.created_at, self.usage)
 
 
+@dataclass(frozen=True, slots=True)
+class SideAttempt:
+    """A side request that reached the server and ended without a kept answer: what the
+    server counted (`usage`, unknown if it said nothing) and the turns' ordinals it
+    carried (verbatim or summarized), kept apart from the conversation's request records."""
+
+    created_at: datetime
+    outcome: str  # the failure's kind, e.g. "length"
+    model: str
+    usage: Usage = UNKNOWN_USAGE
+    carried: tuple[int, ...] = ()
+
+
+def attempts_usage(attempts: Sequence[SideAttempt]) -> Usage:
+    """The usage of these attempts summed (a count stays unknown if none reported it)."""
+    known = [a.usage for a in attempts if a.usage.known]
+    return Usage(*(sum(getattr(u, name) or 0 for u in known) or None
+                   for name in ("prompt_tokens", "completion_tokens", "total_tokens")))
+
+
 def side_budget(budget: Budget, output_reserve: int) -> Budget:
     """The conversation's budget (its window and byte limit) with the side questions'
     own output reserve. Raises `InvalidBudget` outside 256–32,768."""
@@ -175,6 +195,10 @@ class SideStore(Protocol):
         """Keep an answered side question; raise `StoreError` on a fault."""
         ...
 
+    def add_side_attempt(self, conversation_id: int, attempt: SideAttempt) -> None:
+        """Keep a failed side request's usage; raise `StoreError` on a fault."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class SideRequest:
@@ -262,11 +286,13 @@ class SideAsker:
         try:
             reply = self.provider.complete(planned.body, on_delta=on_delta, cancel=cancel)
         except ProviderFailure as err:
+            self._record(request, planned, err.failure, err.usage, request.model)
             return SideFailed(err.failure, draft, err.partial, planned)
         problem = validate_reply(reply)
         if problem is None and cancel.cancelled:
             problem = Failure(FailureKind.CANCELLED)
         if problem is not None:
+            self._record(request, planned, problem, reply.usage, reply.model or request.model)
             return SideFailed(problem, draft, reply.content, planned)
         p = planned.projection
         side = SideQuestion(
@@ -279,3 +305,15 @@ class SideAsker:
         except StoreError as err:
             return SideFailed(err.failure(), draft, reply.content, planned)
         return SideAnswered(kept, planned)
+
+    def _record(self, request: SideRequest, planned: SideProjection, failure: Failure,
+                usage: Usage, model: str) -> None:
+        """Keep what a failed side request used; a store fault (the conversation deleted
+        meanwhile) leaves the failure as it is."""
+        p = planned.projection
+        attempt = SideAttempt(datetime.now(UTC), failure.kind.value, model, usage,
+                              tuple(sorted({*p.sent, *p.summarized})))
+        try:
+            self.store.add_side_attempt(request.conversation_id, attempt)
+        except StoreError:
+            pass

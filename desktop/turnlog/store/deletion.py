@@ -25,6 +25,7 @@ from .models import (
     ForkRow,
     PinRow,
     RequestRow,
+    SideAttemptRow,
     SideQuestionRow,
     SummaryRow,
     TurnRow,
@@ -108,6 +109,14 @@ def _side_carrying(conversation_id: int, ordinals: Iterable[int]) -> list[str]:
                 or set(json.loads(row.side_ids)) & set(gone)):
             gone.append(row.id)
     return gone
+
+
+def _attempts_carrying(conversation_id: int, ordinals: Iterable[int]) -> list[int]:
+    """Failed side requests that carried one of these turns."""
+    wanted = set(ordinals)
+    rows = (SideAttemptRow.select(SideAttemptRow.id, SideAttemptRow.carried)
+            .where(SideAttemptRow.conversation == conversation_id))
+    return [row.id for row in rows if wanted & set(expand_runs(row.carried))]
 
 
 def _records_of(conversation_id: int, ordinal: int, turn_id: str) -> list[RequestRow]:
@@ -215,6 +224,8 @@ def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str], *,
         turns = list(TurnRow.select().where(TurnRow.id.in_(list(ids))))
         sides = SideQuestionRow.delete().where(SideQuestionRow.id.in_(
             _side_carrying(cid, [turn.ordinal for turn in turns]))).execute()
+        SideAttemptRow.delete().where(SideAttemptRow.id.in_(
+            _attempts_carrying(cid, [turn.ordinal for turn in turns]))).execute()
         for turn in turns:
             summaries += SummaryRow.delete().where(
                 SummaryRow.id.in_([s.id for s in _covering(cid, turn.ordinal)])
@@ -240,7 +251,7 @@ def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int, *,
         ids = [conversation_id, *(forks_of(conversation_id) if with_forks else [])]
         counts = count(ids)
         # Foreign keys cascade to turns, summaries, supersede and request records, and
-        # side questions.
+        # side questions and the usage of failed side requests.
         ConversationRow.delete().where(ConversationRow.id.in_(ids)).execute()
         ForkRow.update(source_id=None).where(ForkRow.source_id.in_(ids)).execute()
         search.purge(db)

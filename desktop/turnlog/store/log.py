@@ -26,7 +26,7 @@ from ..core.failures import FailureKind, StoreError
 from ..core.imports import ImportedConversation, ImportOutcome
 from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
-from ..core.side import SideQuestion
+from ..core.side import SideAttempt, SideQuestion
 from ..core.versions import ForkOrigin, Versions, restore_order
 from ..paths import DB_NAME, LOCK_NAME
 from . import deletion, drafts, rows, salvage, search, side, summaries, upgrade, versions
@@ -822,6 +822,16 @@ class TurnlogStore(MemoryStore):
         self._need_writer()
         with self._guard(), self.db.atomic():
             return side.add(conversation_id, question)
+
+    def side_attempts(self, conversation_id: int) -> list[SideAttempt]:
+        """The conversation's side requests that failed, with what they used."""
+        with self._guard():
+            return side.side_attempts(conversation_id)
+
+    def add_side_attempt(self, conversation_id: int, attempt: SideAttempt) -> None:
+        self._need_writer()
+        with self._guard(), self.db.atomic():
+            side.add_attempt(conversation_id, attempt)
 
     # -------------------------------------------------------------------- delete
     def preview_delete_turn(self, turn_id: str, *, with_versions: bool = True

@@ -135,8 +135,20 @@ V_SIDE = (
     'CREATE INDEX "side_questions_conversation_id" ON "side_questions" ("conversation_id")',
 )
 
+# Side request attempts that ended without a kept answer: their usage, apart from the
+# conversation's request records. `carried`: the turns' ordinal runs the request carried.
+V_SIDE_ATTEMPTS = (
+    'CREATE TABLE "side_attempts" ("id" INTEGER NOT NULL PRIMARY KEY, '
+    '"conversation_id" INTEGER NOT NULL, "created_at" TEXT NOT NULL, '
+    '"outcome" TEXT NOT NULL, "usage" TEXT, "model" TEXT NOT NULL, '
+    '"carried" TEXT NOT NULL, '
+    'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE)',
+    'CREATE INDEX "side_attempts_conversation_id" ON "side_attempts" ("conversation_id")',
+)
+
 # Append new steps; never edit a released one.
-MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE]
+MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
+                          V_SIDE_ATTEMPTS]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

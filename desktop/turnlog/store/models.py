@@ -220,4 +220,23 @@ class SideQuestionRow(BaseModel):
         table_name = "side_questions"
 
 
+class SideAttemptRow(BaseModel):
+    """A side request that reached the server and ended without a kept answer: its usage
+    (no text of the conversation), kept apart from the conversation's request records."""
+
+    conversation = peewee.ForeignKeyField(
+        ConversationRow, backref="side_attempts", on_delete="CASCADE",
+        column_name="conversation_id"
+    )
+    created_at = peewee.TextField()
+    outcome = peewee.TextField()  # the failure's kind, e.g. "length"
+    usage = peewee.TextField(null=True)
+    model = peewee.TextField()
+    carried = peewee.TextField()  # JSON ordinal runs of the turns it carried
+
+    class Meta:
+        table_name = "side_attempts"
+
+
 TABLES_V_SIDE = [SideQuestionRow]
+TABLES_V_SIDE_ATTEMPTS = [SideAttemptRow]

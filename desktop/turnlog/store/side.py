@@ -10,8 +10,8 @@ import json
 
 from ..core.failures import FailureKind, StoreError
 from ..core.send import ordinal_ranges
-from ..core.side import SideQuestion
-from .models import ConversationRow, SideQuestionRow
+from ..core.side import SideAttempt, SideQuestion
+from .models import ConversationRow, SideAttemptRow, SideQuestionRow
 from .rows import expand_runs, parse_time, usage_of
 
 
@@ -50,3 +50,27 @@ def add(conversation_id: int, side: SideQuestion) -> SideQuestion:
         left_out=json.dumps(ordinal_ranges(side.left_out)), side_ids=json.dumps(side.side_ids),
     ).on_conflict_ignore().execute()
     return side
+
+
+def side_attempts(conversation_id: int) -> list[SideAttempt]:
+    """The side requests that failed, oldest first."""
+    query = (SideAttemptRow.select()
+             .where(SideAttemptRow.conversation == conversation_id)
+             .order_by(SideAttemptRow.created_at, SideAttemptRow.id))
+    return [SideAttempt(parse_time(row.created_at), row.outcome, row.model,
+                        usage_of(row.usage), expand_runs(row.carried)) for row in query]
+
+
+def add_attempt(conversation_id: int, attempt: SideAttempt) -> None:
+    """Keep a failed side request's usage unless its conversation was deleted meanwhile
+    (then `StoreError`)."""
+    if ConversationRow.get_or_none(ConversationRow.id == conversation_id) is None:
+        raise StoreError("The conversation was deleted while the side question ran.",
+                         kind=FailureKind.CONVERSATION_GONE)
+    SideAttemptRow.insert(
+        conversation=conversation_id,
+        created_at=attempt.created_at.isoformat(timespec="microseconds"),
+        outcome=attempt.outcome, model=attempt.model,
+        usage=json.dumps(attempt.usage.to_json()) if attempt.usage.known else None,
+        carried=json.dumps(ordinal_ranges(attempt.carried)),
+    ).execute()
