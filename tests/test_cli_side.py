@@ -126,3 +126,59 @@ def test_a_side_question_carries_the_conversations_pinned_facts(loopback, conver
     loopback.script(Behaviour.answer("4B."))
     assert cli("btw", "--conversation", "1", "Where?").returncode == 0
     assert "Room 4B, never room 4C" in loopback.requests[-1].body.decode("utf-8")
+
+
+COUNTED = {"prompt_tokens": 61, "completion_tokens": 8_192, "total_tokens": 8_253}
+
+
+@pytest.mark.parametrize(("behaviour", "outcome", "usage"), [
+    (Behaviour.length("Cut off at the output lim", usage=COUNTED), "length", COUNTED),
+    (Behaviour.answer("A stream that stops before its end", usage=COUNTED, done=False,
+                      finish_reason=None),
+     "truncated", COUNTED),
+    (Behaviour.server_error(), "http_status", None),
+])
+def test_a_failed_side_request_keeps_its_usage_apart(loopback, conversation, turnlog_home,
+                                                     behaviour, outcome, usage):
+    before = dump(turnlog_home)
+    loopback.script(behaviour)
+    result = cli("btw", "--conversation", "1", "what did we decide? 我们决定了什么")
+    assert result.returncode == 4, result.stderr
+    assert dump(turnlog_home) == before  # the conversation's request records byte-identical
+    assert dump(turnlog_home, ("side_questions",)) == {"side_questions": []}
+    listed = cli("btw", "--conversation", "1", "--list", "--json")
+    (summary,) = [json.loads(line) for line in listed.stdout.splitlines()]
+    assert summary == {"failed_attempts": 1, "failed_outcomes": {outcome: 1},
+                       "failed_usage": usage}
+    # An answered one afterwards: listed first, the failed usage still summed apart.
+    loopback.script(Behaviour.answer("周五。", usage={"prompt_tokens": 60, "completion_tokens": 3,
+                                                    "total_tokens": 63}))
+    assert cli("btw", "--conversation", "1", "When?").returncode == 0
+    lines = [json.loads(line) for line in
+             cli("btw", "--conversation", "1", "--list", "--json").stdout.splitlines()]
+    assert [line.get("answer") for line in lines] == ["周五。", None]
+    assert lines[1]["failed_attempts"] == 1 and lines[1]["failed_usage"] == usage
+    text = cli("btw", "--conversation", "1", "--list").stdout
+    counted = f", {usage['total_tokens']:,} tokens" if usage else ", usage not reported"
+    assert text.rstrip().endswith(f"1 failed side request (no answer kept){counted}")
+    assert dump(turnlog_home) == before
+
+
+def test_deleting_the_carried_turn_or_the_conversation_removes_failed_side_usage(
+        loopback, conversation, turnlog_home):
+    loopback.script(Behaviour.length(usage=COUNTED))
+    assert cli("btw", "--conversation", "1", "Why?").returncode == 4
+    assert len(dump(turnlog_home, ("side_attempts",))["side_attempts"]) == 1
+    from turnlog.store import TurnlogStore
+
+    with TurnlogStore.open(turnlog_home) as store:
+        (attempt,) = store.side_attempts(conversation)
+        assert attempt.carried == (1, 2) and attempt.usage.total_tokens == 8_253
+        store.delete_turn(store.turns(conversation)[0].id)
+        assert store.side_attempts(conversation) == []
+    loopback.script(Behaviour.length(usage=COUNTED))
+    assert cli("btw", "--conversation", "1", "Why?").returncode == 4
+    with TurnlogStore.open(turnlog_home) as store:
+        assert len(store.side_attempts(conversation)) == 1
+        store.delete_conversation(conversation)
+    assert dump(turnlog_home, ("side_attempts",)) == {"side_attempts": []}

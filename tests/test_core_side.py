@@ -20,8 +20,8 @@ from turnlog.core.projection import CostIndex, PartKind, ProjectionRefused, Summ
 from turnlog.core.provider import Reply
 from turnlog.core.side import (
     SideAnswered,
-    SideAttempt,
     SideAsker,
+    SideAttempt,
     SideFailed,
     SideQuestion,
     SideRequest,

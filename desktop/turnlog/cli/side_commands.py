@@ -14,7 +14,7 @@ from ..core.memory import Memory
 from ..core.model import Conversation
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import ordinal_ranges
-from ..core.side import SideAnswered, SideQuestion, plan_side
+from ..core.side import SideAnswered, SideAttempt, SideQuestion, attempts_usage, plan_side
 from ..paths import data_dir
 from ..profiles import Profile
 from ..store import TurnlogStore
@@ -37,7 +37,9 @@ def register(sub: Any) -> None:
     p.add_argument("--conversation", type=int, required=True, metavar="ID")
     p.add_argument("--profile", metavar="P", help="provider profile name or id")
     p.add_argument("--list", action="store_true", help="list the conversation's side questions")
-    p.add_argument("--json", action="store_true", help="with --list: one JSON object per line")
+    p.add_argument("--json", action="store_true",
+                   help="with --list: one JSON object per line (a last one with "
+                        "\"failed_attempts\" if side requests failed)")
     p.add_argument("text", metavar="TEXT", nargs="?",
                    help="the side question ('-' reads it from stdin)")
     p.add_argument("--raw", action="store_true",
@@ -96,14 +98,26 @@ def side_json(side: SideQuestion) -> dict[str, object]:
             "sent": ordinal_ranges(side.sent), "left_out": ordinal_ranges(side.left_out)}
 
 
+def attempts_json(attempts: list[SideAttempt]) -> dict[str, object]:
+    """What the side requests that failed used, by outcome too."""
+    outcomes: dict[str, int] = {}
+    for attempt in attempts:
+        outcomes[attempt.outcome] = outcomes.get(attempt.outcome, 0) + 1
+    return {"failed_attempts": len(attempts), "failed_outcomes": outcomes,
+            "failed_usage": attempts_usage(attempts).to_json()}
+
+
 def list_side_questions(args: argparse.Namespace) -> int:
     with TurnlogStore.open(data_dir(), readonly=True) as store:
         store.conversation(args.conversation)
         sides = store.side_questions(args.conversation)
+        attempts = store.side_attempts(args.conversation)
     safe = safe_for(sys.stdout, raw=args.raw)
     if args.json:
         for side in sides:
             print(safe(json.dumps(side_json(side), ensure_ascii=False)))
+        if attempts:
+            print(json.dumps(attempts_json(attempts)))
         return 0
     if not sides:
         print("no side questions yet")
@@ -112,6 +126,11 @@ def list_side_questions(args: argparse.Namespace) -> int:
         usage = side.usage.total_tokens
         used = f"  {usage:,} tokens" if usage is not None else ""
         print(safe(f"## {stamp}  [{side.id}]{used}\n\n> {side.question}\n\n{side.answer}\n"))
+    if attempts:
+        total = attempts_usage(attempts).total_tokens
+        used = f", {total:,} tokens" if total is not None else ", usage not reported"
+        print(f"{len(attempts):,} failed side request{'s' if len(attempts) != 1 else ''}"
+              f" (no answer kept){used}")
     return 0
 
 

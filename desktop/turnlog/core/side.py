@@ -72,7 +72,7 @@ class SideQuestion:
 
 @dataclass(frozen=True, slots=True)
 class SideAttempt:
-    """A side request that reached the server and ended without a kept answer: what the
+    """A side request that was sent and ended without a kept answer: what the
     server counted (`usage`, unknown if it said nothing) and the turns' ordinals it
     carried (verbatim or summarized), kept apart from the conversation's request records."""
 
@@ -228,6 +228,7 @@ class SideFailed:
     partial: str = ""
     projection: SideProjection | None = None
     refusal: ProjectionRefused | None = None
+    attempt: SideAttempt | None = None  # what was kept of a request the server saw
 
 
 SideOutcome = SideAnswered | SideFailed
@@ -286,14 +287,15 @@ class SideAsker:
         try:
             reply = self.provider.complete(planned.body, on_delta=on_delta, cancel=cancel)
         except ProviderFailure as err:
-            self._record(request, planned, err.failure, err.usage, request.model)
-            return SideFailed(err.failure, draft, err.partial, planned)
+            tried = self._record(request, planned, err.failure, err.usage, request.model)
+            return SideFailed(err.failure, draft, err.partial, planned, attempt=tried)
         problem = validate_reply(reply)
         if problem is None and cancel.cancelled:
             problem = Failure(FailureKind.CANCELLED)
         if problem is not None:
-            self._record(request, planned, problem, reply.usage, reply.model or request.model)
-            return SideFailed(problem, draft, reply.content, planned)
+            tried = self._record(request, planned, problem, reply.usage,
+                                reply.model or request.model)
+            return SideFailed(problem, draft, reply.content, planned, attempt=tried)
         p = planned.projection
         side = SideQuestion(
             request.id, draft, reply.content, reply.model or request.model,
@@ -307,13 +309,14 @@ class SideAsker:
         return SideAnswered(kept, planned)
 
     def _record(self, request: SideRequest, planned: SideProjection, failure: Failure,
-                usage: Usage, model: str) -> None:
+                usage: Usage, model: str) -> SideAttempt | None:
         """Keep what a failed side request used; a store fault (the conversation deleted
-        meanwhile) leaves the failure as it is."""
+        meanwhile) leaves the failure as it is and keeps nothing (`None`)."""
         p = planned.projection
         attempt = SideAttempt(datetime.now(UTC), failure.kind.value, model, usage,
                               tuple(sorted({*p.sent, *p.summarized})))
         try:
             self.store.add_side_attempt(request.conversation_id, attempt)
         except StoreError:
-            pass
+            return None
+        return attempt

@@ -221,7 +221,7 @@ class SideQuestionRow(BaseModel):
 
 
 class SideAttemptRow(BaseModel):
-    """A side request that reached the server and ended without a kept answer: its usage
+    """A side request that was sent and ended without a kept answer: its usage
     (no text of the conversation), kept apart from the conversation's request records."""
 
     conversation = peewee.ForeignKeyField(

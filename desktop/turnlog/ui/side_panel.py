@@ -37,7 +37,15 @@ from ..core.failures import Failure, FailureKind, ProviderFailure, StoreError
 from ..core.model import Conversation, Turn, Usage
 from ..core.projection import CostIndex
 from ..core.send import PendingTurn
-from ..core.side import SIDE_LABEL, SideAnswered, SideFailed, SideProjection, SideQuestion
+from ..core.side import (
+    SIDE_LABEL,
+    SideAnswered,
+    SideAttempt,
+    SideFailed,
+    SideProjection,
+    SideQuestion,
+    attempts_usage,
+)
 from .composer import DraftEdit
 from .connection import Connector, Endpoint, NotConnected
 from .geometry import add_dock
@@ -119,14 +127,21 @@ def side_item_text(side: SideQuestion) -> str:
     return f"{side.question.strip()}\n→ {answer[:160]}{'…' if len(answer) > 160 else ''}"
 
 
-def side_usage_text(sides: Sequence[SideQuestion]) -> str:
+def side_usage_text(sides: Sequence[SideQuestion],
+                    attempts: Sequence[SideAttempt] = ()) -> str:
+    """The side questions' usage, failed side requests' included (named apart)."""
     known = [s.usage for s in sides if s.usage.known]
-    if not sides:
+    if not sides and not attempts:
         return "No side questions in this conversation yet."
-    total = Usage(*(sum(getattr(u, name) or 0 for u in known) or None
+    failed = attempts_usage(attempts)
+    total = Usage(*(sum(getattr(u, name) or 0 for u in [*known, failed]) or None
                     for name in ("prompt_tokens", "completion_tokens", "total_tokens")))
-    return (f"{len(sides):,} side question{'s' if len(sides) != 1 else ''}, apart from the "
+    text = (f"{len(sides):,} side question{'s' if len(sides) != 1 else ''}, apart from the "
             f"conversation's usage: {usage_text(total)}")
+    if attempts:
+        text += (f" — {len(attempts):,} failed side request"
+                 f"{'s' if len(attempts) != 1 else ''} included: {usage_text(failed)}")
+    return text
 
 
 class SidePanel(QWidget):
@@ -221,6 +236,7 @@ class SideQuestions(QObject):
         self.runner: TaskRunner = window.runner
         self.session = SideSession(window.store, window.connector, window.runner, self)
         self.sides: list[SideQuestion] = []
+        self.attempts: list[SideAttempt] = []
         self.shown_for: int | None = None
         self._streamed = ""
         self._question = ""
@@ -271,19 +287,21 @@ class SideQuestions(QObject):
             self._show([], None)
             return
 
-        def loaded(sides: list[SideQuestion]) -> None:
+        def loaded(read: tuple[list[SideQuestion], list[SideAttempt]]) -> None:
             current = self.window.conversation
             if current is not None and current.id == cid:
-                self._show(sides, cid)
+                self._show(read[0], cid, read[1])
 
         self.runner.run(TaskRunner.STORAGE, "load side questions",
-                        lambda context: self.store.side_questions(cid), on_success=loaded,
+                        lambda context: (self.store.side_questions(cid),
+                                         self.store.side_attempts(cid)), on_success=loaded,
                         on_failure=lambda error: self._problem(f"Side questions could not "
                                                                f"be read: {error}"))
 
-    def _show(self, sides: list[SideQuestion], conversation_id: int | None) -> None:
+    def _show(self, sides: list[SideQuestion], conversation_id: int | None,
+              attempts: Sequence[SideAttempt] = ()) -> None:
         changed = conversation_id != self.shown_for
-        self.sides, self.shown_for = sides, conversation_id
+        self.sides, self.shown_for, self.attempts = sides, conversation_id, list(attempts)
         panel = self.panel
         panel.list.blockSignals(True)
         panel.list.clear()
@@ -292,7 +310,8 @@ class SideQuestions(QObject):
             item.setToolTip(side.question)
             panel.list.addItem(item)
         panel.list.blockSignals(False)
-        panel.usage.setText(side_usage_text(sides) if conversation_id is not None else "")
+        panel.usage.setText(side_usage_text(sides, attempts)
+                            if conversation_id is not None else "")
         if changed:
             panel.problem.hide()
             panel.show_markdown("")
@@ -364,7 +383,7 @@ class SideQuestions(QObject):
         outcome = result.outcome
         if isinstance(outcome, SideAnswered):
             if result.conversation_id == self.shown_for:
-                self._show([*self.sides, outcome.side], result.conversation_id)
+                self._show([*self.sides, outcome.side], result.conversation_id, self.attempts)
                 self.panel.show_markdown(outcome.side.answer)
             self.panel.inspector.show_state(self._state(
                 f"Last {SIDE_LABEL}: answered, kept apart from the conversation",
@@ -373,6 +392,9 @@ class SideQuestions(QObject):
             self.panel.edit.setFocus()
             return
         assert isinstance(outcome, SideFailed)
+        if outcome.attempt is not None and result.conversation_id == self.shown_for:
+            self.attempts.append(outcome.attempt)
+            self.panel.usage.setText(side_usage_text(self.sides, self.attempts))
         if outcome.projection is not None or outcome.refusal is not None:
             self.panel.inspector.show_state(self._state(
                 f"Last {SIDE_LABEL}: not answered", outcome.projection,
