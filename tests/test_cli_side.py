@@ -182,3 +182,11 @@ def test_deleting_the_carried_turn_or_the_conversation_removes_failed_side_usage
         assert len(store.side_attempts(conversation)) == 1
         store.delete_conversation(conversation)
     assert dump(turnlog_home, ("side_attempts",)) == {"side_attempts": []}
+    loopback.script(Behaviour.answer("Hello."), Behaviour.length(usage=COUNTED))
+    assert cli("ask", "--new", "--title", "again", "Hi").returncode == 0
+    ((again, *_),) = dump(turnlog_home, ("conversations",))["conversations"]
+    assert cli("btw", "--conversation", str(again), "Why?").returncode == 4
+    assert len(dump(turnlog_home, ("side_attempts",))["side_attempts"]) == 1
+    with TurnlogStore.open(turnlog_home) as store:
+        store.delete_all()
+    assert dump(turnlog_home, ("side_attempts",)) == {"side_attempts": []}

@@ -15,7 +15,7 @@ from turnlog.core.body import RequestOptions
 from turnlog.core.budget import Budget, InvalidBudget
 from turnlog.core.compaction import StoredSummary
 from turnlog.core.failures import Failure, FailureKind, ProviderFailure
-from turnlog.core.model import UNKNOWN_CONTEXT_WINDOW, ConversationSettings, Turn
+from turnlog.core.model import UNKNOWN_CONTEXT_WINDOW, ConversationSettings, Turn, Usage
 from turnlog.core.projection import CostIndex, PartKind, ProjectionRefused, SummaryPart, project
 from turnlog.core.provider import Reply
 from turnlog.core.side import (
@@ -253,3 +253,27 @@ def test_failures_give_the_draft_back_and_keep_nothing(reply):
     out = SideAsker(store, scripted([reply])).ask(request("btw?"))
     assert isinstance(out, SideFailed) and out.draft == "btw?"
     assert store.sides == []
+
+
+def test_a_side_request_that_fails_after_the_server_counted_keeps_its_usage():
+    store = MemorySide(turns_of([20, 20]))
+    counted = Usage(30, 1_024, 1_054)
+    endpoint = scripted([
+        Reply("Cut off", "length", counted, "served-model"),
+        ProviderFailure(Failure(FailureKind.TRUNCATED), partial="The st", usage=Usage(30, 2, 32)),
+        Reply("Done.", "stop", Usage(30, 2, 32)),
+    ])
+    asker = SideAsker(store, endpoint)
+    cut = asker.ask(request("Why?"))
+    assert isinstance(cut, SideFailed) and cut.failure.kind is FailureKind.LENGTH
+    assert cut.attempt == store.attempts[0]
+    assert (cut.attempt.outcome, cut.attempt.model, cut.attempt.usage,
+            cut.attempt.carried) == ("length", "served-model", counted, (1, 2))
+    dropped = asker.ask(request("Why?"))
+    assert isinstance(dropped, SideFailed) and dropped.attempt.outcome == "truncated"
+    assert dropped.attempt.usage == Usage(30, 2, 32) and dropped.attempt.model == "m"
+    assert isinstance(asker.ask(request("Why?")), SideAnswered)
+    assert len(store.attempts) == 2 and len(store.sides) == 1  # an answer is no failed attempt
+    refused = asker.ask(request("长" * 40_000))
+    assert isinstance(refused, SideFailed) and refused.attempt is None  # never sent
+    assert len(store.attempts) == 2

@@ -166,3 +166,32 @@ def test_deleting_the_conversation_clears_the_panel(qtbot, make_window, store, l
     qtbot.waitUntil(lambda: store.conversations() == [], timeout=5000)
     assert store.side_questions(cid) == []
     assert window.side.panel.answer.toPlainText() == ""
+
+
+def test_a_failed_side_request_counts_in_the_panels_usage_total(qtbot, make_window, store,
+                                                                loopback, turnlog_home):
+    window, cid = open_window(qtbot, make_window, store, numbered(2))
+    requests_before = store.requests(cid)
+    loopback.script(Behaviour.length(usage={"prompt_tokens": 50, "completion_tokens": 900,
+                                            "total_tokens": 950}),
+                    Behaviour.answer("Friday.", usage={"prompt_tokens": 40,
+                                                       "completion_tokens": 5,
+                                                       "total_tokens": 45}))
+    panel = window.side.panel
+    panel.edit.setPlainText(SIDE)
+    window.side.ask()
+    wait_side(qtbot, window)
+    assert panel.problem.isVisible() and panel.list.count() == 0
+    assert "950 total" in panel.usage.text()
+    assert "1 failed side request included" in panel.usage.text()
+    window.side.ask()  # the draft came back; this time it is answered
+    wait_side(qtbot, window)
+    assert panel.list.count() == 1
+    assert "995 total" in panel.usage.text() and "1 failed side request" in panel.usage.text()
+    assert store.requests(cid) == requests_before
+    # Shown again when the panel reads the conversation back from the store.
+    panel.usage.setText("")
+    window.side.reload(cid)
+    qtbot.waitUntil(lambda: "995 total" in panel.usage.text(), timeout=5000)
+    (attempt,) = store.side_attempts(cid)
+    assert attempt.outcome == "length" and attempt.usage.total_tokens == 950
