@@ -11,7 +11,7 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     v5      93091c2  the full-text search index (V_SEARCH)
     v6      809142e  pinned facts, notes, preferences (V_MEMORY)
     v7      ddbbf19  side questions (V_SIDE)
-    v8      (branch sideusage)  failed side requests' usage (V_SIDE_ATTEMPTS)
+    v8      784b610  failed side requests' usage (V_SIDE_ATTEMPTS)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has
