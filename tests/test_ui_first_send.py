@@ -91,3 +91,29 @@ def test_a_failed_send_in_a_conversation_made_with_new_keeps_it(
     assert window.conversation.id == made.id
     assert window.composer.text() == "A question"
     assert not draft_path(turnlog_home, NO_CONVERSATION).exists()
+
+
+def test_the_kept_question_is_the_only_copy_and_delete_all_removes_it(
+        qtbot, make_window, store, loopback, turnlog_home):
+    from test_ui_privacy import Answers, scan
+    from turnlog.ui.privacy import Decision
+
+    secret = "HEATHER-58-FIRST-SEND-Q3"
+    loopback.script(Behaviour.error(500, "the server broke", type="server_error"))
+    window = make_window()
+    send_with_nothing_open(qtbot, window, secret)
+    qtbot.waitUntil(lambda: len(loopback.requests) == 1 and not window.running
+                    and store.conversations() == [], timeout=10_000)
+    path = draft_path(turnlog_home, NO_CONVERSATION)
+    qtbot.waitUntil(path.exists, timeout=3000)
+    loopback.wait_idle()
+    store.scrub()
+    assert scan(turnlog_home, [secret]) == [(path.name, secret)]  # no title, no record
+
+    window.confirm = Answers(Decision(True))
+    window.delete_all_history()
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Deleted "),
+                    timeout=10_000)
+    window.shutdown()
+    store.close()
+    assert scan(turnlog_home, [secret]) == []
