@@ -133,6 +133,8 @@ def test_kill_9_during_the_windows_first_send_leaves_nothing_listed_after(
             qtbot.waitUntil(lambda: window.sidebar.current() is None
                             and not store.conversations(), timeout=5000)
             assert window.conversation is None
+            qtbot.waitUntil(lambda: window.composer.text()  # the question is not lost
+                            == "A first question from the window", timeout=5000)
         finally:
             window.shutdown()
     assert conversations(turnlog_home) == []

@@ -1,7 +1,9 @@
 """Drafts: what is typed in the composer, kept per conversation so a quit or a crash
 loses nothing. One private file per conversation (`drafts/<id>.txt`, 0600 in a 0700
 folder) in the data directory, never in the turn log; removed when the question is sent
-and with the conversation (and all of them with delete-all)."""
+and with the conversation (and all of them with delete-all). What is typed with no
+conversation open is kept under `NO_CONVERSATION` (conversation ids start at 1) until it
+was sent and saved in the conversation its first send started."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from .files import PRIVATE_DIR, PRIVATE_FILE
 
 log = logging.getLogger(__name__)
 DRAFTS = "drafts"
+NO_CONVERSATION = 0  # the draft typed with no conversation open
 
 
 def draft_path(home: Path, conversation_id: int) -> Path:

@@ -303,16 +303,25 @@ class TurnlogStore(MemoryStore):
         window was killed, or quit after it failed), unless they hold a draft someone
         typed: a question that failed is not left behind as an empty conversation. Run
         after `check_sound` (never into a damaged file). Returns the ids removed."""
-        with self._guard():
-            found = [int(r[0]) for r in self.db.execute_sql(
-                "SELECT id FROM conversations WHERE json_extract(settings, ?) = 1 AND NOT "
-                "EXISTS (SELECT 1 FROM turns WHERE conversation_id = conversations.id)",
-                (f"$.{FIRST_SEND}",)).fetchall()]
+        found = self._unanswered()
         swept = [cid for cid in found if not drafts.load_draft(self.home, cid).strip()
                  and self.discard_if_empty(cid)]
         for cid in swept:
             drafts.remove_draft(self.home, cid)
         return swept
+
+    def unanswered_first_send(self, conversation_id: int) -> bool:
+        """Whether a first send made this conversation and it has no turn yet."""
+        return conversation_id in self._unanswered(conversation_id)
+
+    def _unanswered(self, conversation_id: int | None = None) -> list[int]:
+        one = "" if conversation_id is None else " AND id = ?"
+        args = (f"$.{FIRST_SEND}",) + (() if conversation_id is None else (conversation_id,))
+        with self._guard():
+            return [int(r[0]) for r in self.db.execute_sql(
+                "SELECT id FROM conversations WHERE json_extract(settings, ?) = 1 AND NOT "
+                "EXISTS (SELECT 1 FROM turns WHERE conversation_id = conversations.id)"
+                + one, args).fetchall()]
 
     @property
     def damage(self) -> DatabaseCorrupt | None:

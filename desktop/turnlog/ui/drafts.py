@@ -1,7 +1,10 @@
 """No lost draft: what is typed in the composer is saved per conversation as you type
 (debounced, written on the storage worker to a private file, see `store.drafts`),
 restored when the conversation opens, removed once it was sent and saved, and with the
-conversation when it is deleted."""
+conversation when it is deleted. What is typed with no conversation open is kept as the
+draft of no conversation (`drafts.NO_CONVERSATION`): restored when the window starts or
+returns to no conversation open, carried into the conversation its first send starts,
+and removed once that send was saved."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from PySide6.QtCore import QObject, QTimer
 from ..core.model import Conversation
 from ..core.send import Committed
 from ..store import drafts
+from ..store.drafts import NO_CONVERSATION
 from .composer import Composer
 from .operations import Changes
 from .send_session import SendResult
@@ -32,28 +36,33 @@ class DraftKeeper(QObject):
         super().__init__(parent)
         self.home, self.runner, self.composer = home, runner, composer
         self._current, self._running = current, running
-        self._owner: int | None = None  # the conversation the composer's text belongs to
+        # The conversation the composer's text belongs to (NO_CONVERSATION: none open).
+        self._owner: int | None = NO_CONVERSATION
         self._quiet = False  # set while the text is changed here, not typed
+        self._dirty = False  # typed since the last save
+        self._carried = False  # the draft of no conversation went into one: kept until sent
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(SAVE_DELAY_MS)
         self._timer.timeout.connect(self.flush)
         composer.draft_changed.connect(self._edited)
+        self._read(NO_CONVERSATION)  # the window starts with no conversation open
 
     def _edited(self) -> None:
         if self._quiet or self.composer.busy:
             return
         conversation = self._current()
-        if conversation is not None:
-            self._owner = conversation.id
-            self._timer.start()
+        self._owner = NO_CONVERSATION if conversation is None else conversation.id
+        self._dirty = True
+        self._timer.start()
 
     def flush(self) -> None:
         """Write the pending draft now (not while a send holds the question: the last
         saved draft stays until the answer is saved)."""
         self._timer.stop()
-        if self._owner is None or self._running() or self.runner.closed:
+        if self._owner is None or not self._dirty or self._running() or self.runner.closed:
             return
+        self._dirty = False
         self._on_storage("save the draft", drafts.save_draft, self._owner,
                          self.composer.text())
 
@@ -63,14 +72,20 @@ class DraftKeeper(QObject):
         previous = self._owner
         if self._timer.isActive():
             self.flush()
-        if previous is not None and (conversation is None or conversation.id != previous):
+        cid = NO_CONVERSATION if conversation is None else conversation.id
+        unowned = previous in (None, NO_CONVERSATION)
+        if not unowned and cid != previous:
             self._set_text("")
-        self._owner = None if conversation is None else conversation.id
-        if conversation is None or self.runner.closed:
+        self._owner = cid
+        if unowned and cid != NO_CONVERSATION and self.composer.text().strip():
+            self._carried = True  # typed with nothing open: it belongs to this one now
+            self._dirty = True
+            self._timer.start()
+        self._read(cid)
+
+    def _read(self, cid: int) -> None:
+        if self.runner.closed:
             return
-        if previous is None and self.composer.text().strip():
-            self._timer.start()  # typed with nothing open: it belongs to this one now
-        cid = conversation.id
         self.runner.run(TaskRunner.STORAGE, "read the draft",
                         lambda _context: drafts.load_draft(self.home, cid),
                         on_success=lambda text: self._restore(cid, text),
@@ -78,6 +93,8 @@ class DraftKeeper(QObject):
 
     def _restore(self, conversation_id: int, text: str) -> None:
         if self._owner != conversation_id or self.composer.busy or not text:
+            return
+        if conversation_id == NO_CONVERSATION and self._current() is not None:
             return
         if not self.composer.text():
             self._set_text(text)
@@ -96,16 +113,22 @@ class DraftKeeper(QObject):
         if isinstance(result.outcome, Committed):
             if self._owner == result.conversation_id:
                 self._timer.stop()
+                self._dirty = False
             self._on_storage("remove the draft", drafts.remove_draft, result.conversation_id)
+            if self._carried:  # sent where it was carried: the draft of none goes too
+                self._carried = False
+                self._on_storage("remove the draft", drafts.remove_draft, NO_CONVERSATION)
 
     def forget(self, changes: Changes) -> None:
         """Conversations were deleted: so are their drafts (after any save queued before)."""
         if changes.everything:
             self._timer.stop()
+            self._dirty = self._carried = False
             self._on_storage("remove the drafts", drafts.remove_all_drafts)
         for cid in changes.deleted:
             if self._owner == cid:
                 self._timer.stop()
+                self._dirty = False
                 self._owner = None
             self._on_storage("remove the draft", drafts.remove_draft, cid)
 

@@ -26,6 +26,7 @@ from .actions import HistoryActions
 from .centre import FIRST_RUN_HINT, CentrePanel
 from .connection import Connector
 from .drafts import DraftKeeper
+from .first_send import FirstSendUndo
 from .geometry import DockFolding, add_dock, restore_geometry, save_geometry, window_settings
 from .header import HeaderPicker
 from .import_export import ImportExport
@@ -101,6 +102,7 @@ class MainWindow(QMainWindow):
         self.transfer = ImportExport(store, runner, self, self.refresh_conversations,
                                      self._storage_failed)
         wire(self)
+        self.first_send = FirstSendUndo(self, self)  # a failed first send leaves nothing
         self.versions = VersionControls(self, self)  # regenerate, edit, use, fork
         self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.history,
                                    self.session, lambda: self.conversation, self)
