@@ -167,15 +167,19 @@ def open_data() -> tuple[Path, TurnlogStore | StoreError]:
     """The data directory and its store, or the named fault that keeps it from opening
     (a read-only folder or file, a damaged or locked database, one from a newer Turnlog).
     Logging starts here, where it can: a folder that cannot hold logs/ is no traceback."""
+    from .ui.languages import install_for
+
     try:
         home = data_dir()
     except OSError as err:
         known = file_fault(err)
         if known is None:
             raise
+        install_for(None)  # the system's language: there is no choice to read
         return Path(err.filename or os.environ.get(ENV_HOME, ".")), known
     if configure_logging(home):
         enable_fault_log(home)
+    install_for(home)  # the interface language, before the first dialog
     from .ui.startup import UpgradeProgress  # an upgrade that indexes shows its progress
 
     try:

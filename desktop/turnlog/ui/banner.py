@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QFrame,
@@ -18,19 +18,9 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.failures import Failure, FailureKind
-
-
-def explanation(failure: Failure) -> str:
-    """The line under the bold title: what the server or system said, and the next step."""
-    text = failure.detail.rstrip(". ")
-    if failure.hint:
-        text = f"{text}. {failure.hint}" if text else failure.hint
-    if failure.stage:
-        text = f"While {failure.stage}: {text}" if text else f"While {failure.stage}"
-    if not text:
-        return "Your question is back in the box below."
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
+from . import failure_text
+from .failure_text import explanation
+from .languages import arg
 
 
 class FailureBanner(QFrame):
@@ -41,7 +31,8 @@ class FailureBanner(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("failureBanner")
-        self.setAccessibleName("Problem with the last request")
+        self.setAccessibleName(QCoreApplication.translate(
+            "FailureBanner", "Problem with the last request"))
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAutoFillBackground(True)
         layout = QVBoxLayout(self)
@@ -56,17 +47,23 @@ class FailureBanner(QFrame):
         font.setBold(True)
         self.title.setFont(font)
         top.addWidget(self.title, 1)
-        self.copy_button = QPushButton("Copy", self)
-        self.copy_button.setToolTip("Copy the message and any partial answer")
-        self.copy_button.setAccessibleName("Copy the problem report")
+        self.copy_button = QPushButton(QCoreApplication.translate("FailureBanner", "Copy"), self)
+        self.copy_button.setToolTip(QCoreApplication.translate(
+            "FailureBanner", "Copy the message and any partial answer"))
+        self.copy_button.setAccessibleName(QCoreApplication.translate(
+            "FailureBanner", "Copy the problem report"))
         self.copy_button.clicked.connect(self.copy)
         top.addWidget(self.copy_button)
-        self.retry_button = QPushButton("Send again", self)
-        self.retry_button.setAccessibleName("Send the question again")
+        self.retry_button = QPushButton(QCoreApplication.translate(
+            "FailureBanner", "Send again"), self)
+        self.retry_button.setAccessibleName(QCoreApplication.translate(
+            "FailureBanner", "Send the question again"))
         self.retry_button.clicked.connect(self.retry)
         top.addWidget(self.retry_button)
-        self.close_button = QPushButton("Dismiss", self)
-        self.close_button.setAccessibleName("Dismiss the problem")
+        self.close_button = QPushButton(QCoreApplication.translate(
+            "FailureBanner", "Dismiss"), self)
+        self.close_button.setAccessibleName(QCoreApplication.translate(
+            "FailureBanner", "Dismiss the problem"))
         self.close_button.clicked.connect(self.dismiss)
         top.addWidget(self.close_button)
         layout.addLayout(top)
@@ -81,12 +78,14 @@ class FailureBanner(QFrame):
         )
         layout.addWidget(self.message)
 
-        self.partial_label = QLabel("The answer so far (not saved):", self)
+        self.partial_label = QLabel(QCoreApplication.translate(
+            "FailureBanner", "The answer so far (not saved):"), self)
         layout.addWidget(self.partial_label)
         self.partial = QPlainTextEdit(self)
         self.partial.setObjectName("partialAnswer")
         self.partial.setReadOnly(True)
-        self.partial.setAccessibleName("Partial answer, not saved")
+        self.partial.setAccessibleName(QCoreApplication.translate(
+            "FailureBanner", "Partial answer, not saved"))
         self.partial.setMaximumHeight(self.partial.fontMetrics().lineSpacing() * 3 + 14)
         layout.addWidget(self.partial)
 
@@ -106,7 +105,7 @@ class FailureBanner(QFrame):
         """Say what happened to a send, with the next step; offer to send again where
         that can help (after the server's retry delay, counted down)."""
         wait = max(1, round(failure.retry_after)) if failure.retry_after is not None else 0
-        self._present(failure.title, failure.message(), partial,
+        self._present(failure_text.title(failure), failure_text.message(failure), partial,
                       retryable=failure.kind.offers_retry,
                       wait=wait, mild=failure.kind is FailureKind.CANCELLED,
                       line=explanation(failure))
@@ -182,16 +181,19 @@ class FailureBanner(QFrame):
     def _update_retry(self) -> None:
         if self._wait_left:
             self.retry_button.setEnabled(False)
-            self.retry_button.setText(f"Send again ({self._wait_left} s)")
+            self.retry_button.setText(arg(QCoreApplication.translate(
+                "FailureBanner", "Send again (%1 s)"), self._wait_left))
         else:
             self.retry_button.setEnabled(True)
-            self.retry_button.setText("Send again")
+            self.retry_button.setText(QCoreApplication.translate("FailureBanner", "Send again"))
 
     def report(self) -> str:
         """The full text for the clipboard: title, message, any partial answer."""
         text = self._full_message
         if self.partial.toPlainText():
-            text += "\n\nThe answer so far (not saved):\n" + self.partial.toPlainText()
+            text += ("\n\n" + QCoreApplication.translate(
+                "FailureBanner", "The answer so far (not saved):")
+                     + "\n" + self.partial.toPlainText())
         return text
 
     def copy(self) -> None:

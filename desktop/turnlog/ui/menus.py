@@ -6,12 +6,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMenu, QMenuBar, QWidget
 
 from .. import APP_NAME
 from .centre import CentrePanel
 from .import_export import ImportExport
+from .languages import add_language_menu
 
 
 class MenuHost(Protocol):
@@ -21,6 +23,7 @@ class MenuHost(Protocol):
     inspector_dock: QDockWidget
     centre: CentrePanel
     transfer: ImportExport
+    settings: QSettings
 
     def menuBar(self) -> QMenuBar: ...  # noqa: N802 - Qt's name
     def new_conversation(self) -> None: ...
@@ -93,6 +96,7 @@ def build_menus(window: MenuHost, parent: QWidget) -> Menus:
     inspector.setShortcut(QKeySequence("Ctrl+I"))
     view.addAction(inspector)
     _action(parent, view, "Go to &history", window.centre.view.setFocus, QKeySequence("Ctrl+H"))
+    add_language_menu(view, window.settings, parent)
 
     help_menu = bar.addMenu("&Help")
     about = _action(parent, help_menu, f"&About {APP_NAME}", window.show_about)
