@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -34,25 +35,31 @@ from ..core.model import Usage
 from ..core.projection import PartKind, Projection, ProjectionRefused
 from ..core.send import RequestRecord
 from ..core.tokens import estimate_text_tokens
+from . import failure_text
+from .languages import arg, capitalized, number
 from .marks import span_text, summary_caption, usage_text
 from .memory_panel import memory_rows
 
-NOTHING_YET = ("No request yet. Type a question: the request it would make appears here "
-               "before anything is sent — its exact body, its size in bytes and tokens "
-               "against the limits, and which turns it carries.")
+NOTHING_YET = QT_TRANSLATE_NOOP(
+    "Inspector", "No request yet. Type a question: the request it would make appears here "
+    "before anything is sent — its exact body, its size in bytes and tokens against the "
+    "limits, and which turns it carries.")
+
+# The heading of a request in flight starts with these words (LivePreview's heading).
+IN_FLIGHT = QT_TRANSLATE_NOOP("LivePreview", "Request in flight")
 
 # Pretty-printing a very large body would stall the window; beyond this, the start is shown.
 MAX_SHOWN_BODY_CHARS = 200_000
 
 PART_NAMES = {
-    PartKind.ENVELOPE: "model, options, brackets",
-    PartKind.SYSTEM: "system prompt",
-    PartKind.PREFERENCE: "preference, kept",
-    PartKind.PINNED: "pinned facts",
-    PartKind.NOTE: "note, kept",
-    PartKind.SUMMARY: "rolling summary",
-    PartKind.QUESTION: "current question",
-    PartKind.SIDE: "earlier side question (question + answer)",
+    PartKind.ENVELOPE: QT_TRANSLATE_NOOP("Inspector", "model, options, brackets"),
+    PartKind.SYSTEM: QT_TRANSLATE_NOOP("Inspector", "system prompt"),
+    PartKind.PREFERENCE: QT_TRANSLATE_NOOP("Inspector", "preference, kept"),
+    PartKind.PINNED: QT_TRANSLATE_NOOP("Inspector", "pinned facts"),
+    PartKind.NOTE: QT_TRANSLATE_NOOP("Inspector", "note, kept"),
+    PartKind.SUMMARY: QT_TRANSLATE_NOOP("Inspector", "rolling summary"),
+    PartKind.QUESTION: QT_TRANSLATE_NOOP("Inspector", "current question"),
+    PartKind.SIDE: QT_TRANSLATE_NOOP("Inspector", "earlier side question (question + answer)"),
 }
 
 
@@ -87,8 +94,12 @@ class InspectorState:
 def count_kind(exact: bool, count_label: str = "") -> str:
     """"exact", or how the estimate was made ("estimated, calibrated from 3 replies")."""
     if exact:
-        return "exact"
-    return count_label if count_label.startswith("estimated") else "estimated"
+        return QCoreApplication.translate("Inspector", "exact")
+    calibrated = re.fullmatch(r"estimated, calibrated from ([\d,]+) repl(?:y|ies)", count_label)
+    if calibrated:
+        return QCoreApplication.translate("Inspector", "estimated, calibrated from %n reply(s)",
+                                          None, int(calibrated.group(1).replace(",", "")))
+    return QCoreApplication.translate("Inspector", "estimated")
 
 
 def sampling_text(data: Any) -> str:
@@ -98,11 +109,12 @@ def sampling_text(data: Any) -> str:
     def shown(key: str, name: str) -> str:
         value = data.get(key)
         if value is None:
-            return f"{name} server default"
-        return f"{name} {value:,}" if isinstance(value, int) else f"{name} {value:g}"
+            return arg(QCoreApplication.translate("Inspector", "%1 server default"), name)
+        return f"{name} {number(value)}"
 
     return " · ".join(shown(key, name) for key, name in (
-        ("temperature", "temperature"), ("top_p", "top_p"), ("max_tokens", "max output tokens")))
+        ("temperature", "temperature"), ("top_p", "top_p"),
+        ("max_tokens", QCoreApplication.translate("Inspector", "max output tokens"))))
 
 
 def reasoning_text(reasoning: str, usage: Usage | None) -> str:
@@ -110,17 +122,22 @@ def reasoning_text(reasoning: str, usage: Usage | None) -> str:
     reported them or as estimated."""
     size = len(reasoning.encode("utf-8"))
     reported = usage.reasoning_tokens if usage is not None else None
-    tokens = (f"{reported:,} tokens (reported by the server)" if reported is not None
-              else f"~{estimate_text_tokens(reasoning):,} tokens (estimated)")
-    return (f"{size:,} bytes · {tokens} — shown above the answer, kept with the turn, "
-            "never sent in later requests")
+    tokens = (arg(QCoreApplication.translate(
+        "Inspector", "%1 tokens (reported by the server)"), reported)
+              if reported is not None else
+              arg(QCoreApplication.translate(
+                  "Inspector", "~%1 tokens (estimated)"), estimate_text_tokens(reasoning)))
+    return arg(QCoreApplication.translate(
+        "Inspector", "%1 bytes · %2 — shown above the answer, kept with the "
+                                          "turn, never sent in later requests"), size, tokens)
 
 
 def pretty_body(body: bytes, data: Any = None) -> str:
     text = json.dumps(json.loads(body) if data is None else data, ensure_ascii=False,
                       indent=2)
     if len(text) > MAX_SHOWN_BODY_CHARS:
-        return text[:MAX_SHOWN_BODY_CHARS] + "\n… (the rest is not shown)"
+        return text[:MAX_SHOWN_BODY_CHARS] + "\n" + QCoreApplication.translate(
+            "Inspector", "… (the rest is not shown)")
     return text
 
 
@@ -133,7 +150,7 @@ class Inspector(QScrollArea):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("inspector")
-        self.setAccessibleName("Request inspector")
+        self.setAccessibleName(QCoreApplication.translate("Inspector", "Request inspector"))
         self.setWidgetResizable(True)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         outer = QWidget(self)
@@ -146,7 +163,7 @@ class Inspector(QScrollArea):
         font.setBold(True)
         self.heading.setFont(font)
         self.heading.setWordWrap(True)
-        self.heading.setText(NOTHING_YET)
+        self.heading.setText(QCoreApplication.translate("Inspector", NOTHING_YET))
         column.addWidget(self.heading)
         # Everything measured about a request; hidden until there is a request to measure.
         self.details = inner = QWidget(outer)
@@ -180,7 +197,8 @@ class Inspector(QScrollArea):
         layout.addWidget(self.endpoint)
         self.sampling = QLabel(inner)
         self.sampling.setObjectName("samplingOptions")
-        self.sampling.setAccessibleName("Sampling options in the body")
+        self.sampling.setAccessibleName(QCoreApplication.translate(
+            "Inspector", "Sampling options in the body"))
         self.sampling.setWordWrap(True)
         self.sampling.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.sampling)
@@ -188,12 +206,14 @@ class Inspector(QScrollArea):
         self.bytes_label = QLabel(inner)
         self.bytes_label.setWordWrap(True)
         layout.addWidget(self.bytes_label)
-        self.bytes_bar = self._bar("Body bytes against the byte limit")
+        self.bytes_bar = self._bar(QCoreApplication.translate(
+            "Inspector", "Body bytes against the byte limit"))
         layout.addWidget(self.bytes_bar)
         self.tokens_label = QLabel(inner)
         self.tokens_label.setWordWrap(True)
         layout.addWidget(self.tokens_label)
-        self.tokens_bar = self._bar("Input tokens against the input budget")
+        self.tokens_bar = self._bar(QCoreApplication.translate(
+            "Inspector", "Input tokens against the input budget"))
         layout.addWidget(self.tokens_bar)
 
     def _build_what_if(self, inner: QWidget, layout: QVBoxLayout) -> None:
@@ -204,23 +224,30 @@ class Inspector(QScrollArea):
         slider_row = QHBoxLayout()
         self.slider = QSlider(Qt.Orientation.Horizontal, inner)
         self.slider.setObjectName("whatIfSlider")
-        self.slider.setAccessibleName("What-if byte limit")
-        self.slider.setToolTip("Try another byte limit: the marks show which turns would be "
-                               "sent. Nothing is sent or saved.")
+        self.slider.setAccessibleName(QCoreApplication.translate("Inspector", "What-if byte limit"))
+        self.slider.setToolTip(QCoreApplication.translate(
+            "Inspector", "Try another byte limit: the marks show which turns would be sent. "
+            "Nothing is sent or saved."))
         self.slider.valueChanged.connect(self._slid)
         slider_row.addWidget(self.slider, 1)
-        self.reset_button = QPushButton("Reset", inner)
-        self.reset_button.setAccessibleName("Back to the real byte limit")
+        self.reset_button = QPushButton(QCoreApplication.translate("Inspector", "Reset"), inner)
+        self.reset_button.setAccessibleName(QCoreApplication.translate(
+            "Inspector", "Back to the real byte limit"))
         self.reset_button.clicked.connect(self.reset_what_if)
         slider_row.addWidget(self.reset_button)
         layout.addLayout(slider_row)
 
     def _build_parts(self, inner: QWidget, layout: QVBoxLayout) -> None:
-        layout.addWidget(QLabel("Parts, in the order they are sent", inner))
+        layout.addWidget(QLabel(QCoreApplication.translate(
+            "Inspector", "Parts, in the order they are sent"), inner))
         self.parts = QTableWidget(0, 3, inner)
         self.parts.setObjectName("requestParts")
-        self.parts.setAccessibleName("Request parts with their sizes")
-        self.parts.setHorizontalHeaderLabels(["Part", "Bytes", "Tokens"])
+        self.parts.setAccessibleName(QCoreApplication.translate(
+            "Inspector", "Request parts with their sizes"))
+        self.parts.setHorizontalHeaderLabels([
+            QCoreApplication.translate("Inspector", "Part"),
+            QCoreApplication.translate("Inspector", "Bytes"),
+            QCoreApplication.translate("Inspector", "Tokens")])
         self.parts.verticalHeader().hide()
         self.parts.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.parts.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -236,11 +263,13 @@ class Inspector(QScrollArea):
         """The rolling summary: what it covers, who made it, when, its size and calls."""
         self.summary_box = QWidget(inner)
         self.summary_box.setObjectName("summaryProvenance")
-        self.summary_box.setAccessibleName("Rolling summary and where it came from")
+        self.summary_box.setAccessibleName(QCoreApplication.translate(
+            "Inspector", "Rolling summary and where it came from"))
         summary_layout = QVBoxLayout(self.summary_box)
         summary_layout.setContentsMargins(0, 4, 0, 4)
         summary_layout.setSpacing(2)
-        self.summary_title = QLabel("Rolling summary", self.summary_box)
+        self.summary_title = QLabel(QCoreApplication.translate(
+            "Inspector", "Rolling summary"), self.summary_box)
         title_font = self.summary_title.font()
         title_font.setBold(True)
         self.summary_title.setFont(title_font)
@@ -255,7 +284,8 @@ class Inspector(QScrollArea):
         self.summary_warning.linkActivated.connect(
             lambda n: self.pin_requested.emit(self._warned[int(n)]))
         self._warned: tuple[str, ...] = ()
-        self.summary_warning.setAccessibleName("Facts the summary may have dropped")
+        self.summary_warning.setAccessibleName(QCoreApplication.translate(
+            "Inspector", "Facts the summary may have dropped"))
         self.summary_warning.setStyleSheet(
             "QLabel { color: palette(bright-text); background: #b35900; "
             "border-radius: 4px; padding: 4px; }")
@@ -270,13 +300,15 @@ class Inspector(QScrollArea):
         self.outcome_value = self._value(inner)
         self.timing_value = self._value(inner)
         self.usage_value = self._value(inner)
-        self.outcome.addRow("Outcome:", self.outcome_value)
-        self.outcome.addRow("Timing:", self.timing_value)
-        self.outcome.addRow("Usage:", self.usage_value)
+        self.outcome.addRow(QCoreApplication.translate("Inspector", "Outcome:"), self.outcome_value)
+        self.outcome.addRow(QCoreApplication.translate("Inspector", "Timing:"), self.timing_value)
+        self.outcome.addRow(QCoreApplication.translate("Inspector", "Usage:"), self.usage_value)
         self.reasoning_value = self._value(inner)
         self.reasoning_value.setObjectName("reasoningSize")
-        self.reasoning_value.setAccessibleName("Reasoning size")
-        self.outcome.addRow("Reasoning:", self.reasoning_value)
+        self.reasoning_value.setAccessibleName(QCoreApplication.translate(
+            "Inspector", "Reasoning size"))
+        self.outcome.addRow(QCoreApplication.translate(
+            "Inspector", "Reasoning:"), self.reasoning_value)
         self.outcome.setRowVisible(self.reasoning_value, False)
         layout.addLayout(self.outcome)
 
@@ -286,7 +318,8 @@ class Inspector(QScrollArea):
         layout.addWidget(self.body_label)
         self.body = QPlainTextEdit(inner)
         self.body.setObjectName("requestBody")
-        self.body.setAccessibleName("Exact request body, pretty-printed")
+        self.body.setAccessibleName(QCoreApplication.translate(
+            "Inspector", "Exact request body, pretty-printed"))
         self.body.setReadOnly(True)
         self.body.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.body.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
@@ -314,7 +347,7 @@ class Inspector(QScrollArea):
                  and state.failure is None)
         self.details.setVisible(not empty)
         if empty:  # only the sentence saying what will appear here
-            self.heading.setText(NOTHING_YET)
+            self.heading.setText(QCoreApplication.translate("Inspector", NOTHING_YET))
             self._shown_body = None
             self.body.setPlainText("")
             return
@@ -334,20 +367,30 @@ class Inspector(QScrollArea):
         else:
             body = tokens = limit = token_budget = 0
             exact = False
-        self.sampling.setText("Sampling: " + sampling_text(self._parsed(projection.body))
+        self.sampling.setText(QCoreApplication.translate(
+            "Inspector", "Sampling: ") + sampling_text(self._parsed(projection.body))
                               if projection is not None else "")
         self.sampling.setVisible(projection is not None)
         kind = count_kind(exact, state.count_label)
-        window = f" · window {projection.budget.window_label}" if projection else ""
+        window = arg(QCoreApplication.translate(
+            "Inspector", " · window %1"), projection.budget.window_label) \
+            if projection else ""
         if limit:
-            self.bytes_label.setText(f"Body: {body:,} of {limit:,} bytes"
-                                     + (" — over the limit" if body > limit else ""))
-            self.tokens_label.setText(f"Input: {tokens:,} of {token_budget:,} tokens ({kind})"
-                                      + (" — over the budget" if tokens > token_budget else "")
-                                      + window)
+            self.bytes_label.setText(
+                arg(QCoreApplication.translate("Inspector", "Body: %1 of %2 bytes"), body, limit)
+                + (QCoreApplication.translate(
+                    "Inspector", " — over the limit") if body > limit else ""))
+            self.tokens_label.setText(
+                arg(QCoreApplication.translate(
+                    "Inspector", "Input: %1 of %2 tokens (%3)"), tokens, token_budget, kind)
+                + (QCoreApplication.translate(
+                    "Inspector", " — over the budget") if tokens > token_budget else "")
+                + window)
         else:
-            self.bytes_label.setText("Body: nothing to measure yet")
-            self.tokens_label.setText("Input: nothing to measure yet")
+            self.bytes_label.setText(QCoreApplication.translate(
+                "Inspector", "Body: nothing to measure yet"))
+            self.tokens_label.setText(QCoreApplication.translate(
+                "Inspector", "Input: nothing to measure yet"))
         self._fill(self.bytes_bar, body, limit)
         self._fill(self.tokens_bar, tokens, token_budget)
         self._fill_parts(projection, refusal)
@@ -369,14 +412,18 @@ class Inspector(QScrollArea):
         if projection is not None:
             for part in projection.parts:
                 if part.kind is PartKind.TURN:
-                    name = f"turn {part.ordinal} (question + answer)"
+                    name = arg(QCoreApplication.translate(
+                        "Inspector", "turn %1 (question + answer)"),
+                               part.ordinal)
                 else:
-                    name = PART_NAMES[part.kind]
+                    name = QCoreApplication.translate("Inspector", PART_NAMES[part.kind])
                 rows.append((name, part.bytes, part.tokens))
-            rows.append(("total = the body", projection.body_bytes, projection.input_tokens))
+            rows.append((QCoreApplication.translate(
+                "Inspector", "total = the body"), projection.body_bytes, projection.input_tokens))
             rows += memory_rows(projection.memory)
         elif refusal is not None:
-            rows.append(("mandatory part (system, pinned, question)", refusal.mandatory_bytes,
+            rows.append((QCoreApplication.translate(
+                "Inspector", "mandatory part (system, pinned, question)"), refusal.mandatory_bytes,
                          refusal.mandatory_tokens))
         if rows == self._shown_parts:
             return
@@ -388,8 +435,8 @@ class Inspector(QScrollArea):
         self.parts.setRowCount(len(rows))
         for row, (name, size, tokens) in enumerate(rows):
             self.parts.setItem(row, 0, QTableWidgetItem(name))
-            for column, number in ((1, size), (2, tokens)):
-                item = QTableWidgetItem(f"{number:,}")
+            for column, count in ((1, size), (2, tokens)):
+                item = QTableWidgetItem(number(count))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.parts.setItem(row, column, item)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
@@ -402,29 +449,39 @@ class Inspector(QScrollArea):
         lines: list[str] = []
         if part is not None:
             if stored is not None and stored.id == part.summary_id:
-                lines.append(f"Carries {summary_caption(stored)}.")
-                lines.append("Stands in for "
-                             f"{span_text(projection.summarized if projection else ())} "
-                             "of the log as it is now.")
+                lines.append(arg(QCoreApplication.translate(
+                    "Inspector", "Carries %1."), summary_caption(stored)))
+                lines.append(arg(QCoreApplication.translate(
+                    "Inspector", "Stands in for %1 of the log as it is now."),
+                                 span_text(projection.summarized if projection else ())))
                 if projection is not None and part.first:
                     older = projection.left_out[: part.first]
-                    lines.append(f"{span_text(older).capitalize()} before it: not sent.")
+                    lines.append(arg(QCoreApplication.translate(
+                        "Inspector", "%1 before it: not sent."),
+                                     capitalized(span_text(older))))
                 if stored.usages:
-                    lines += [f"Made in {len(stored.usages)} call"
-                              f"{'s' if len(stored.usages) != 1 else ''}:"]
-                    lines += [f"  call {n}: {usage_text(u)}"
+                    lines += [QCoreApplication.translate("Inspector", "Made in %n call(s):", None,
+                                                         len(stored.usages))]
+                    lines += [arg(QCoreApplication.translate(
+                        "Inspector", "  call %1: %2"), n, usage_text(u))
                               for n, u in enumerate(stored.usages, start=1)]
             else:
-                lines.append(f"Carries a summary of the oldest {part.covered_count:,} turns "
-                             f"({span_text(projection.summarized if projection else ())}).")
+                lines.append(arg(QCoreApplication.translate(
+                    "Inspector", "Carries a summary of the oldest %1 turns (%2)."),
+                    part.covered_count, span_text(projection.summarized if projection else ())))
         if state.to_summarize:
-            lines.append(f"Sending first folds {span_text(state.to_summarize)} into the "
-                         "summary (marked to be summarized); the body then carries the new "
-                         "summary, so its size is known only after that.")
+            lines.append(arg(QCoreApplication.translate(
+                "Inspector", "Sending first folds %1 into the summary (marked to be summarized); "
+                "the body "
+                "then carries the new summary, so its size is known only after that."),
+                span_text(state.to_summarize)))
         record = state.record
         if record is not None and record.extra_usage:
-            lines.append(f"Summary calls in this request: {len(record.extra_usage)}")
-            lines += [f"  call {n}: {usage_text(u)}"
+            lines.append(arg(QCoreApplication.translate(
+                "Inspector", "Summary calls in this request: %1"),
+                             len(record.extra_usage)))
+            lines += [arg(QCoreApplication.translate(
+                "Inspector", "  call %1: %2"), n, usage_text(u))
                       for n, u in enumerate(record.extra_usage, start=1)]
         self.summary_box.setVisible(bool(lines))
         self.summary_value.setText("\n".join(lines))
@@ -433,21 +490,22 @@ class Inspector(QScrollArea):
         self.summary_warning.setVisible(bool(warnings))
         self._warned = tuple(warnings)  # each fact has a Pin link (`pin_requested`)
         self.summary_warning.setText(
-            "⚠ The key-fact check found facts from the covered turns missing in this "
-            "summary; the model will not see them: " + "; ".join(
-                f"“{html.escape(fact)}” (<a href='{n}'>Pin</a>)"
+            QCoreApplication.translate(
+                "Inspector", "⚠ The key-fact check found facts from the covered turns missing in "
+                "this summary; the model will not see them: ") + "; ".join(
+                arg(QCoreApplication.translate(
+                    "Inspector", "“%1” (<a href='%2'>Pin</a>)"), html.escape(fact), str(n))
                 for n, fact in enumerate(warnings)) if warnings else "")
 
     def _fill_body(self, projection: Projection | None) -> None:
         if projection is None:
             self._shown_body = None
-            self.body_label.setText("Exact body: none")
+            self.body_label.setText(QCoreApplication.translate("Inspector", "Exact body: none"))
             self.body.setPlainText("")
             return
-        self.body_label.setText(
-            f"Exact body, pretty-printed here; sent compact as {projection.body_bytes:,} bytes "
-            "of UTF-8:"
-        )
+        self.body_label.setText(arg(QCoreApplication.translate(
+            "Inspector", "Exact body, pretty-printed here; sent compact as %1 bytes of UTF-8:"),
+            projection.body_bytes))
         if projection.body != self._shown_body:
             self._shown_body = projection.body
             self.body.setPlainText(pretty_body(projection.body, self._parsed(projection.body)))
@@ -462,30 +520,40 @@ class Inspector(QScrollArea):
         if state.outcome:
             outcome = state.outcome
         elif state.failure is not None:
-            outcome = state.failure.message()
+            outcome = failure_text.message(state.failure)
         elif state.record is not None and state.record.outcome == "committed":
-            outcome = f"answered and saved as turn {state.asked}" if state.asked else "saved"
+            outcome = (arg(QCoreApplication.translate(
+                "Inspector", "answered and saved as turn %1"), state.asked)
+                       if state.asked else QCoreApplication.translate("Inspector", "saved"))
         elif state.projection is None and state.refusal is not None:
-            outcome = "would be refused: " + state.refusal.describe()
-        elif state.heading.startswith("Request in flight"):
-            outcome = "waiting for the answer"
+            outcome = QCoreApplication.translate(
+                "Inspector", "would be refused: ") + state.refusal.describe()
+        elif state.heading.startswith(QCoreApplication.translate("LivePreview", IN_FLIGHT)):
+            outcome = QCoreApplication.translate("Inspector", "waiting for the answer")
         else:
-            outcome = "not sent (preview)"
+            outcome = QCoreApplication.translate("Inspector", "not sent (preview)")
             if state.to_summarize:
-                outcome += (f"; will compact: sending first summarizes "
-                            f"{span_text(state.to_summarize)}, then the body changes")
+                outcome += arg(QCoreApplication.translate(
+                    "Inspector", "; will compact: sending first summarizes %1, then the body "
+                    "changes"),
+                    span_text(state.to_summarize))
             elif state.projection is not None and state.what_if is None:
-                outcome += "; final: this body is exactly what Send puts on the wire"
+                outcome += QCoreApplication.translate(
+                    "Inspector", "; final: this body is exactly what Send puts on the wire")
         self.outcome_value.setText(outcome)
         record = state.record
         if record is not None:
-            timing = f"{record.duration_s:.2f} s"
+            timing = arg(QCoreApplication.translate(
+                "Inspector", "%1 s"), number(record.duration_s, 2))
             if record.first_token_s is not None:
-                timing += f", first text after {record.first_token_s:.2f} s"
+                timing += arg(QCoreApplication.translate("Inspector", ", first text after %1 s"),
+                              number(record.first_token_s, 2))
             if record.attempt > 1:
-                timing += f" (attempt {record.attempt})"
+                timing += arg(QCoreApplication.translate(
+                    "Inspector", " (attempt %1)"), record.attempt)
         elif state.duration_s is not None:
-            timing = f"{state.duration_s:.2f} s"
+            timing = arg(QCoreApplication.translate(
+                "Inspector", "%1 s"), number(state.duration_s, 2))
         else:
             timing = "—"
         self.timing_value.setText(timing)
@@ -493,16 +561,21 @@ class Inspector(QScrollArea):
         if usage is not None and usage.known:
             bits = []
             if usage.prompt_tokens is not None:
-                bits.append(f"{usage.prompt_tokens:,} prompt")
+                bits.append(arg(QCoreApplication.translate(
+                    "Inspector", "%1 prompt"), usage.prompt_tokens))
             if usage.completion_tokens is not None:
-                bits.append(f"{usage.completion_tokens:,} completion")
+                bits.append(arg(QCoreApplication.translate(
+                    "Inspector", "%1 completion"), usage.completion_tokens))
             if usage.total_tokens is not None:
-                bits.append(f"{usage.total_tokens:,} total")
+                bits.append(arg(QCoreApplication.translate(
+                    "Inspector", "%1 total"), usage.total_tokens))
             if usage.reasoning_tokens is not None:
-                bits.append(f"{usage.reasoning_tokens:,} of them reasoning")
-            self.usage_value.setText(" · ".join(bits) + " tokens (reported by the server)")
+                bits.append(arg(QCoreApplication.translate("Inspector", "%1 of them reasoning"),
+                                usage.reasoning_tokens))
+            self.usage_value.setText(" · ".join(bits) + QCoreApplication.translate(
+                "Inspector", " tokens (reported by the server)"))
         else:
-            self.usage_value.setText("not reported")
+            self.usage_value.setText(QCoreApplication.translate("Inspector", "not reported"))
         self.reasoning_value.setText(reasoning_text(state.reasoning, usage)
                                      if state.reasoning else "")
         self.outcome.setRowVisible(self.reasoning_value, bool(state.reasoning))
@@ -514,7 +587,8 @@ class Inspector(QScrollArea):
         self.slider.setEnabled(enabled)
         self.reset_button.setEnabled(state.what_if is not None)
         if state.max_bytes is None:
-            self.what_if_label.setText("What if: no byte limit to vary")
+            self.what_if_label.setText(QCoreApplication.translate(
+                "Inspector", "What if: no byte limit to vary"))
             return
         limit = state.max_bytes
         top = max(limit * 4, 4096)
@@ -527,22 +601,21 @@ class Inspector(QScrollArea):
         finally:
             self._quiet = False
         if state.what_if is None:
-            self.what_if_label.setText(
-                f"What if the byte limit were different? Drag to preview (now {limit:,} bytes)."
-            )
+            self.what_if_label.setText(arg(QCoreApplication.translate(
+                "Inspector", "What if the byte limit were different? Drag to preview "
+                "(now %1 bytes)."),
+                limit))
             return
         projection = state.projection
         if projection is not None:
             total = len(projection.sent) + len(projection.left_out) + len(projection.summarized)
-            self.what_if_label.setText(
-                f"What if the limit were {state.what_if:,} bytes: {len(projection.sent):,} of "
-                f"{total:,} turns would be sent. Nothing is sent or saved."
-            )
+            self.what_if_label.setText(arg(QCoreApplication.translate(
+                "Inspector", "What if the limit were %1 bytes: %2 of %3 turns would be sent. "
+                "Nothing is sent or saved."), state.what_if, len(projection.sent), total))
         else:
-            self.what_if_label.setText(
-                f"What if the limit were {state.what_if:,} bytes: the question would be "
-                "refused. Nothing is sent or saved."
-            )
+            self.what_if_label.setText(arg(QCoreApplication.translate(
+                "Inspector", "What if the limit were %1 bytes: the question would be refused. "
+                "Nothing is sent or saved."), state.what_if))
 
     def _slid(self, value: int) -> None:
         if self._quiet or self._max_bytes is None:

@@ -59,9 +59,9 @@ def language_of(locale: QLocale) -> str:
     if locale.language() != QLocale.Language.Chinese:
         return ENGLISH
     traditional = (locale.script() == QLocale.Script.TraditionalChineseScript
-                   or locale.territory() in (QLocale.Territory.Taiwan,
-                                             QLocale.Territory.HongKong,
-                                             QLocale.Territory.Macao))
+                   or locale.territory() in (QLocale.Country.Taiwan,
+                                             QLocale.Country.HongKong,
+                                             QLocale.Country.Macao))
     return "zh_TW" if traditional else "zh_CN"
 
 
@@ -99,7 +99,7 @@ def install(language: str) -> list[QTranslator]:
     _INSTALLED.clear()
     locale = QLocale.system() if language == effective(SYSTEM) else QLocale(language)
     if language == ENGLISH and locale.language() == QLocale.Language.Chinese:
-        locale = QLocale(QLocale.Language.English, QLocale.Territory.UnitedStates)
+        locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
     QLocale.setDefault(locale)
     if app is None or language not in TRANSLATED:
         return []
@@ -158,6 +158,11 @@ def arg(text: str, *values: object) -> str:
     return re.sub(r"%(\d)", put, text)
 
 
+def capitalized(text: str) -> str:
+    """`text` with its first letter a capital (Chinese has none: unchanged)."""
+    return text[:1].upper() + text[1:]
+
+
 # ------------------------------------------------------------ locale formats
 def number(value: int | float, decimals: int = -1) -> str:
     """`value` with the interface locale's digit grouping and decimal sign (1,234 or
@@ -188,5 +193,5 @@ def date_time(when: datetime) -> str:
 def _locale() -> QLocale:
     locale = QLocale()
     if locale.language() == QLocale.Language.C:
-        return QLocale(QLocale.Language.English, QLocale.Territory.UnitedStates)
+        return QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
     return locale
