@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -37,9 +37,10 @@ from ..core.model import (
 )
 from ..providers import ModelInfo
 from ..store import TurnlogStore
-from . import operations
+from . import failure_text, operations
 from .actions import HistoryActions
 from .connection import Connector, Endpoint, NotConnected
+from .languages import arg, number
 from .operations import Changes
 from .provider_setup import ProviderSetup
 from .send_session import SendSession
@@ -47,7 +48,7 @@ from .tasks import TaskContext, TaskHandle, TaskRunner
 
 log = logging.getLogger(__name__)
 
-SERVER_DEFAULT = "server default"
+SERVER_DEFAULT = QT_TRANSLATE_NOOP("HeaderPicker", "server default")
 APPLY_DELAY_MS = 400  # a sampling change is saved once the person stops turning the dial
 NO_TEMPERATURE = -0.1  # the spin boxes' lowest value stands for "server default"
 NO_TOP_P = -0.05
@@ -57,12 +58,18 @@ def sampling_summary(settings: ConversationSettings) -> str:
     """The sampling button's words: what the body will carry."""
     bits = []
     if settings.temperature is not None:
-        bits.append(f"temperature {settings.temperature:g}")
+        bits.append(arg(QCoreApplication.translate(
+            "HeaderPicker", "temperature %1"), number(settings.temperature)))
     if settings.top_p is not None:
-        bits.append(f"top_p {settings.top_p:g}")
+        bits.append(arg(QCoreApplication.translate(
+            "HeaderPicker", "top_p %1"), number(settings.top_p)))
     if settings.send_max_tokens:
-        bits.append(f"max {settings.output_reserve:,} tokens")
-    return "Sampling: " + (" · ".join(bits) if bits else "server defaults")
+        bits.append(arg(QCoreApplication.translate(
+            "HeaderPicker", "max %1 tokens"), settings.output_reserve))
+    return QCoreApplication.translate("HeaderPicker", "Sampling: ") + (" · ".join(bits) if bits
+                                                                   else QCoreApplication.translate(
+                                                                       "HeaderPicker", "server "
+                                                                       "defaults"))
 
 
 class ModelCombo(QComboBox):
@@ -89,32 +96,41 @@ class ConversationHeader(QWidget):
         row.setSpacing(4)
         self.profile = QComboBox(self)
         self.profile.setObjectName("profilePicker")
-        self.profile.setAccessibleName("Provider profile in use")
+        self.profile.setAccessibleName(QCoreApplication.translate(
+            "HeaderPicker", "Provider profile in use"))
         self.profile.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.profile.setToolTip("The provider profile requests go to (as in Settings)")
-        row.addWidget(self._label("&Profile:", self.profile))
+        self.profile.setToolTip(QCoreApplication.translate(
+            "HeaderPicker", "The provider profile requests go to (as in Settings)"))
+        row.addWidget(self._label(QCoreApplication.translate(
+            "HeaderPicker", "&Profile:"), self.profile))
         row.addWidget(self.profile)
         self.model = ModelCombo(self)
         self.model.setObjectName("modelPicker")
-        self.model.setAccessibleName("Model of this conversation")
+        self.model.setAccessibleName(QCoreApplication.translate(
+            "HeaderPicker", "Model of this conversation"))
         self.model.setEditable(True)
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.model.setMinimumContentsLength(18)
         self.model.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.model.setToolTip("This conversation's model: pick one the server lists, or type "
-                              "a name and press Enter")
-        row.addWidget(self._label("&Model:", self.model))
+        self.model.setToolTip(QCoreApplication.translate(
+            "HeaderPicker", "This conversation's model: pick one the server lists, or type a "
+            "name and press Enter"))
+        row.addWidget(self._label(QCoreApplication.translate(
+            "HeaderPicker", "&Model:"), self.model))
         row.addWidget(self.model, 1)
         self.refresh = QToolButton(self)
         self.refresh.setText("⟳")
-        self.refresh.setAccessibleName("Fetch the server's models again")
-        self.refresh.setToolTip("Ask the server for its models again")
+        self.refresh.setAccessibleName(QCoreApplication.translate(
+            "HeaderPicker", "Fetch the server's models again"))
+        self.refresh.setToolTip(QCoreApplication.translate(
+            "HeaderPicker", "Ask the server for its models again"))
         row.addWidget(self.refresh)
         self.sampling = QToolButton(self)
         self.sampling.setObjectName("samplingButton")
         self.sampling.setCheckable(True)
-        self.sampling.setAccessibleName("Sampling settings of this conversation")
+        self.sampling.setAccessibleName(QCoreApplication.translate(
+            "HeaderPicker", "Sampling settings of this conversation"))
         row.addWidget(self.sampling)
         self.status = QLabel(self)
         self.status.setObjectName("modelsStatus")
@@ -140,25 +156,30 @@ class ConversationHeader(QWidget):
         self.temperature.setRange(NO_TEMPERATURE, 2.0)
         self.temperature.setSingleStep(0.1)
         self.temperature.setDecimals(2)
-        self.temperature.setAccessibleName("Temperature")
+        self.temperature.setAccessibleName(QCoreApplication.translate(
+            "HeaderPicker", "Temperature"))
         self.top_p = QDoubleSpinBox(self.sampling_row)
         self.top_p.setRange(NO_TOP_P, 1.0)
         self.top_p.setSingleStep(0.05)
         self.top_p.setDecimals(2)
-        self.top_p.setAccessibleName("Top p")
+        self.top_p.setAccessibleName(QCoreApplication.translate("HeaderPicker", "Top p"))
         self.max_tokens = QSpinBox(self.sampling_row)
         self.max_tokens.setRange(0, MAX_OUTPUT_RESERVE)
         self.max_tokens.setSingleStep(256)
-        self.max_tokens.setSuffix(" tokens")
+        self.max_tokens.setSuffix(QCoreApplication.translate("HeaderPicker", " tokens"))
         self.max_tokens.setGroupSeparatorShown(True)
-        self.max_tokens.setAccessibleName("Max output tokens")
-        self.max_tokens.setToolTip("The longest answer to ask for (max_tokens); the token "
-                                   "budget keeps this much room for it. Server default leaves "
-                                   "the field out and keeps the output reserve.")
+        self.max_tokens.setAccessibleName(QCoreApplication.translate(
+            "HeaderPicker", "Max output tokens"))
+        self.max_tokens.setToolTip(QCoreApplication.translate(
+            "HeaderPicker", "The longest answer to ask for (max_tokens); the token budget keeps "
+            "this much room for it. Server default leaves the field out and keeps the output "
+            "reserve."))
         for spin in (self.temperature, self.top_p, self.max_tokens):
-            spin.setSpecialValueText(SERVER_DEFAULT)
-        for text, spin in (("&Temperature:", self.temperature), ("Top &p:", self.top_p),
-                           ("Max &output:", self.max_tokens)):
+            spin.setSpecialValueText(QCoreApplication.translate("HeaderPicker", SERVER_DEFAULT))
+        for text, spin in (
+                (QCoreApplication.translate("HeaderPicker", "&Temperature:"), self.temperature),
+                (QCoreApplication.translate("HeaderPicker", "Top &p:"), self.top_p),
+                (QCoreApplication.translate("HeaderPicker", "Max &output:"), self.max_tokens)):
             row.addWidget(self._label(text, spin))
             row.addWidget(spin)
         row.addStretch(1)
@@ -252,11 +273,13 @@ class HeaderPicker(QObject):
             active = setup.active()
             active_id = active.id if active is not None else None
             for profile in setup.load():
-                where = profile.base_url or "started by Turnlog"
+                where = profile.base_url or QCoreApplication.translate(
+                    "HeaderPicker", "started by Turnlog")
                 entries.append((profile.name, profile.id,
                                 f"{profile.name} · {where} · {profile.model}"))
             if active is None:
-                entries.append(("No provider: open Settings (Ctrl+,)", None, ""))
+                entries.append((QCoreApplication.translate(
+                    "HeaderPicker", "No provider: open Settings (Ctrl+,)"), None, ""))
         combo = self.header.profile
         if entries != self._profiles:
             self._profiles = entries
@@ -284,7 +307,8 @@ class HeaderPicker(QObject):
             combo.clear()
             for info in listed or ():
                 label = info.id if info.context_window is None else \
-                    f"{info.id}  ({info.context_window:,} tokens)"
+                    arg(QCoreApplication.translate(
+                        "HeaderPicker", "%1  (%2 tokens)"), info.id, info.context_window)
                 combo.addItem(label, info.id)
         index = combo.findData(model)
         if index >= 0 and index != combo.currentIndex():
@@ -295,7 +319,7 @@ class HeaderPicker(QObject):
     def _fill_sampling(self, conversation: Conversation | None) -> None:
         header = self.header
         if conversation is None:
-            header.sampling.setText("Sampling")
+            header.sampling.setText(QCoreApplication.translate("HeaderPicker", "Sampling"))
             return
         settings = conversation.settings
         if self._endpoint is not None:  # the reserve a small window sets, as sent
@@ -331,7 +355,7 @@ class HeaderPicker(QObject):
         if self._fetching is not None:
             self._fetching.cancel()
         self._fetching_for = key
-        self._say("Asking the server for its models…")
+        self._say(QCoreApplication.translate("HeaderPicker", "Asking the server for its models…"))
 
         def work(context: TaskContext) -> list[ModelInfo]:
             return self._connector.list_models(cancel=context.cancel)
@@ -346,7 +370,8 @@ class HeaderPicker(QObject):
                 QTimer.singleShot(0, self.header.model.showPopup)
             self._open_when_listed = False
             if not models:
-                self._say("The server lists no models; type the name instead.")
+                self._say(QCoreApplication.translate(
+                    "HeaderPicker", "The server lists no models; type the name instead."))
 
         def failed(error: BaseException) -> None:
             if self._fetching is not handle:
@@ -356,9 +381,11 @@ class HeaderPicker(QObject):
             if not isinstance(error, ProviderFailure | NotConnected):
                 raise error
             self.models[key] = []  # asked: ⟳ asks again
-            message = error.failure.message() if isinstance(error, ProviderFailure) \
+            message = failure_text.message(error.failure) if isinstance(error, ProviderFailure) \
                 else error.message
-            self._say(f"The models could not be listed: {message} You can type the name.")
+            self._say(arg(QCoreApplication.translate(
+                "HeaderPicker", "The models could not be listed: %1 You can type the name."),
+                message))
 
         handle = self._runner.run(TaskRunner.NETWORK, "list models", work,
                                   on_success=listed, on_failure=failed)

@@ -36,7 +36,7 @@ from ..core.projection import PartKind, Projection, ProjectionRefused
 from ..core.send import RequestRecord
 from ..core.tokens import estimate_text_tokens
 from . import failure_text
-from .languages import arg, capitalized, number
+from .languages import arg, capitalized, number, plural
 from .marks import span_text, summary_caption, usage_text
 from .memory_panel import memory_rows
 
@@ -97,8 +97,9 @@ def count_kind(exact: bool, count_label: str = "") -> str:
         return QCoreApplication.translate("Inspector", "exact")
     calibrated = re.fullmatch(r"estimated, calibrated from ([\d,]+) repl(?:y|ies)", count_label)
     if calibrated:
-        return QCoreApplication.translate("Inspector", "estimated, calibrated from %n reply(s)",
-                                          None, int(calibrated.group(1).replace(",", "")))
+        replies = int(calibrated.group(1).replace(",", ""))
+        return plural(QCoreApplication.translate(
+            "Inspector", "estimated, calibrated from %n reply(s)", None, replies), replies)
     return QCoreApplication.translate("Inspector", "estimated")
 
 
@@ -460,8 +461,9 @@ class Inspector(QScrollArea):
                         "Inspector", "%1 before it: not sent."),
                                      capitalized(span_text(older))))
                 if stored.usages:
-                    lines += [QCoreApplication.translate("Inspector", "Made in %n call(s):", None,
-                                                         len(stored.usages))]
+                    lines += [plural(QCoreApplication.translate(
+                        "Inspector", "Made in %n call(s):", None, len(stored.usages)),
+                        len(stored.usages))]
                     lines += [arg(QCoreApplication.translate(
                         "Inspector", "  call %1: %2"), n, usage_text(u))
                               for n, u in enumerate(stored.usages, start=1)]

@@ -158,6 +158,15 @@ def arg(text: str, *values: object) -> str:
     return re.sub(r"%(\d)", put, text)
 
 
+def plural(text: str, count: int) -> str:
+    """An English `%n … (s)` sentence with the right ending where no translation is
+    installed ("1 turn", "2 turns", "3 replies"); a translated sentence as it is. Use as
+    `plural(QCoreApplication.translate(context, "%n turn(s)", None, n), n)`."""
+    many = count != 1
+    text = re.sub(r"y\(s\)", "ies" if many else "y", text)
+    return text.replace("(s)", "s" if many else "")
+
+
 def capitalized(text: str) -> str:
     """`text` with its first letter a capital (Chinese has none: unchanged)."""
     return text[:1].upper() + text[1:]

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
 
 from ..chat import (
     CancellableCounts,
@@ -37,6 +37,7 @@ from ..core.send import Committed, Outcome, RequestRecord
 from .composer import Composer
 from .connection import Connector, Endpoint, NotConnected
 from .inspector import Inspector, InspectorState, count_kind
+from .languages import arg, number
 from .marks import MarkLegend, MarkMap
 from .preview import Preview, preview
 from .tasks import TaskContext, TaskHandle, TaskRunner
@@ -45,9 +46,9 @@ from .transcript import TranscriptModel
 PREVIEW_DELAY_MS = 120
 
 HEADINGS = {
-    "preview": "Preview of the next request — nothing is sent",
-    "what-if": "What-if preview — nothing is sent",
-    "running": "Request in flight",
+    "preview": QT_TRANSLATE_NOOP("LivePreview", "Preview of the next request — nothing is sent"),
+    "what-if": QT_TRANSLATE_NOOP("LivePreview", "What-if preview — nothing is sent"),
+    "running": QT_TRANSLATE_NOOP("LivePreview", "Request in flight"),
 }
 
 
@@ -88,19 +89,25 @@ class Shown:
 
     def heading(self) -> str:
         if self.kind == "last":
-            return "Last request — " + ("answered and saved" if self.failure is None
-                                        else "not saved")
-        return HEADINGS.get(self.kind, HEADINGS["preview"])
+            return (QCoreApplication.translate("LivePreview", "Last request — answered and saved")
+                    if self.failure is None else QCoreApplication.translate(
+                        "LivePreview", "Last request — not saved"))
+        return QCoreApplication.translate(
+            "LivePreview", HEADINGS.get(self.kind, HEADINGS["preview"]))
 
     def source_text(self, what_if_bytes: int | None) -> str:
         """The legend's first words: which request the marks describe."""
         if self.kind == "running":
-            return "Marks show the request being answered:"
+            return QCoreApplication.translate(
+                "LivePreview", "Marks show the request being answered:")
         if self.kind == "last":
-            return "Marks show the last request:"
+            return QCoreApplication.translate("LivePreview", "Marks show the last request:")
         if self.kind == "what-if":
-            return f"Marks show what would be sent if the limit were {what_if_bytes:,} bytes:"
-        return "Marks show what the next request would carry:"
+            return arg(QCoreApplication.translate(
+                "LivePreview", "Marks show what would be sent if the limit were %1 bytes:"),
+                       what_if_bytes)
+        return QCoreApplication.translate(
+            "LivePreview", "Marks show what the next request would carry:")
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,11 +141,13 @@ def counter_text(projection: Projection | None, refusal: ProjectionRefused | Non
         return "", ""
     kind = count_kind(exact, count_label)
     approx = "" if exact else "~"
-    text = (f"{body:,} / {budget.max_bytes:,} bytes · {approx}{tokens:,} / "
-            f"{budget.input_tokens:,} tokens ({kind})")
-    tip = ("The request body if you sent now (exact bytes on the wire) and its input "
-           f"tokens ({kind}), each against its limit. Context window: "
-           f"{budget.window_label}.")
+    text = arg(QCoreApplication.translate(
+        "LivePreview", "%1 / %2 bytes · %3%4 / %5 tokens (%6)"), body, budget.max_bytes,
+               approx, number(tokens), budget.input_tokens, kind)
+    tip = arg(QCoreApplication.translate(
+        "LivePreview", "The request body if you sent now (exact bytes on the wire) and its "
+        "input tokens "
+        "(%1), each against its limit. Context window: %2."), kind, budget.window_label)
     return text, tip
 
 
@@ -229,8 +238,10 @@ class LivePreview(QObject):
             budget: Budget | None = budget_for(conversation, route)
         except InvalidBudget as err:
             budget = None
-            problem = ("The conversation's limits are not valid",
-                       f"{err} Fix it in Settings (Ctrl+,).")
+            problem = (QCoreApplication.translate(
+                "LivePreview", "The conversation's limits are not valid"),
+                       arg(QCoreApplication.translate(
+                           "LivePreview", "%1 Fix it in Settings (Ctrl+,)."), err))
         return RequestParts(endpoint, model, budget, problem)
 
     # ----------------------------------------------------------------- previewing
@@ -244,7 +255,8 @@ class LivePreview(QObject):
         conversation = self._current()
         if conversation is None:
             composer.set_counter("")
-            composer.set_blocked("Open or start a conversation first (Ctrl+N).")
+            composer.set_blocked(QCoreApplication.translate(
+                "LivePreview", "Open or start a conversation first (Ctrl+N)."))
             self.show(Shown("preview", None))
             return
         parts = self.parts(conversation)
@@ -254,7 +266,9 @@ class LivePreview(QObject):
         shown = self._draft_shown(conversation, parts, draft, options)
         problem = parts.problem[1] if parts.problem else ""
         if shown.refusal is not None:
-            problem = problem or f"Too large to send: {shown.refusal.describe()}"
+            problem = problem or arg(QCoreApplication.translate(
+                "LivePreview", "Too large to send: %1"),
+                                        shown.refusal.describe())
         composer.set_blocked(problem)
         if not problem and not draft.strip():
             composer.send_button.setEnabled(False)
@@ -423,8 +437,9 @@ class LivePreview(QObject):
             failure=shown.failure,
             usage=shown.usage,
             duration_s=shown.duration_s,
-            endpoint=(f"{shown.endpoint.label} · model {shown.endpoint.model}"
-                      if shown.endpoint else ""),
+            endpoint=(arg(QCoreApplication.translate(
+                "LivePreview", "%1 · model %2"), shown.endpoint.label,
+                          shown.endpoint.model) if shown.endpoint else ""),
             count_label=shown.endpoint.route.count_label if shown.endpoint else "",
             max_bytes=conversation.settings.max_bytes if conversation else None,
             what_if=self.what_if_bytes if shown.kind == "what-if" else None,

@@ -5,12 +5,14 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Mapping, Sequence
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from ..core.compaction import StoredSummary
 from ..core.model import Turn, Usage, position_of
 from ..core.projection import Mark, Projection
+from .languages import arg, date_time, plural
 
 
 class RowMark(enum.Enum):
@@ -34,11 +36,11 @@ class RowMark(enum.Enum):
 
     @property
     def label(self) -> str:
-        return _LABELS[self]
+        return QCoreApplication.translate("RowMark", _LABELS[self])
 
     @property
     def explanation(self) -> str:
-        return _EXPLANATIONS[self]
+        return QCoreApplication.translate("RowMark", _EXPLANATIONS[self])
 
     def color(self, palette: QPalette) -> QColor:
         dark = palette.color(QPalette.ColorRole.Window).lightness() < 128
@@ -47,25 +49,28 @@ class RowMark(enum.Enum):
 
 
 _LABELS = {
-    RowMark.SENT: "sent this time",
-    RowMark.SUMMARY: "in summary",
-    RowMark.TO_SUMMARIZE: "to be summarized",
-    RowMark.NOT_SENT: "not sent",
-    RowMark.PENDING: "pending",
-    RowMark.ASKED: "asked this time",
-    RowMark.REPLACED: "replaced",
+    RowMark.SENT: QT_TRANSLATE_NOOP("RowMark", "sent this time"),
+    RowMark.SUMMARY: QT_TRANSLATE_NOOP("RowMark", "in summary"),
+    RowMark.TO_SUMMARIZE: QT_TRANSLATE_NOOP("RowMark", "to be summarized"),
+    RowMark.NOT_SENT: QT_TRANSLATE_NOOP("RowMark", "not sent"),
+    RowMark.PENDING: QT_TRANSLATE_NOOP("RowMark", "pending"),
+    RowMark.ASKED: QT_TRANSLATE_NOOP("RowMark", "asked this time"),
+    RowMark.REPLACED: QT_TRANSLATE_NOOP("RowMark", "replaced"),
 }
 
 _EXPLANATIONS = {
-    RowMark.SENT: "carried verbatim in the request",
-    RowMark.SUMMARY: "stood in for by the rolling summary",
-    RowMark.TO_SUMMARIZE: "not in the summary yet: sending first folds it into the rolling "
-    "summary (a summary call to the model)",
-    RowMark.NOT_SENT: "kept in the log, left out of the request",
-    RowMark.PENDING: "the question being answered now",
-    RowMark.ASKED: "the question of the last request, now answered and saved",
-    RowMark.REPLACED: "an older version, replaced by a newer one (regenerated or edited): "
-    "kept in the log, never sent",
+    RowMark.SENT: QT_TRANSLATE_NOOP("RowMark", "carried verbatim in the request"),
+    RowMark.SUMMARY: QT_TRANSLATE_NOOP("RowMark", "stood in for by the rolling summary"),
+    RowMark.TO_SUMMARIZE: QT_TRANSLATE_NOOP(
+        "RowMark", "not in the summary yet: sending first folds it into the rolling "
+        "summary (a summary call to the model)"),
+    RowMark.NOT_SENT: QT_TRANSLATE_NOOP("RowMark", "kept in the log, left out of the request"),
+    RowMark.PENDING: QT_TRANSLATE_NOOP("RowMark", "the question being answered now"),
+    RowMark.ASKED: QT_TRANSLATE_NOOP(
+        "RowMark", "the question of the last request, now answered and saved"),
+    RowMark.REPLACED: QT_TRANSLATE_NOOP(
+        "RowMark", "an older version, replaced by a newer one (regenerated or edited): "
+        "kept in the log, never sent"),
 }
 
 # (light palette, dark palette): chosen to stay apart for the common colour-vision
@@ -153,7 +158,7 @@ class MarkMap(Mapping[int, RowMark]):
 def span_text(ordinals: Sequence[int]) -> str:
     """"turn 4", "turns 1–27" or, with gaps left by deletes, "turns 1–3, 5–9"."""
     if not ordinals:
-        return "no turns"
+        return QCoreApplication.translate("RowMark", "no turns")
     runs: list[tuple[int, int]] = []
     for ordinal in sorted(ordinals):
         if runs and ordinal == runs[-1][1] + 1:
@@ -161,43 +166,53 @@ def span_text(ordinals: Sequence[int]) -> str:
         else:
             runs.append((ordinal, ordinal))
     text = ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in runs)
-    return f"turn {text}" if len(ordinals) == 1 else f"turns {text}"
+    return arg(QCoreApplication.translate(
+        "RowMark", "turn %1") if len(ordinals) == 1 else QCoreApplication.translate(
+            "RowMark", "turns %1"), text)
 
 
 def usage_text(usage: Usage) -> str:
     """"412 prompt · 21 completion · 433 total tokens", or "usage not reported"."""
     if not usage.known:
-        return "usage not reported"
+        return QCoreApplication.translate("RowMark", "usage not reported")
     bits = []
     if usage.prompt_tokens is not None:
-        bits.append(f"{usage.prompt_tokens:,} prompt")
+        bits.append(arg(QCoreApplication.translate("RowMark", "%1 prompt"), usage.prompt_tokens))
     if usage.completion_tokens is not None:
-        bits.append(f"{usage.completion_tokens:,} completion")
+        bits.append(arg(QCoreApplication.translate(
+            "RowMark", "%1 completion"), usage.completion_tokens))
     if usage.total_tokens is not None:
-        bits.append(f"{usage.total_tokens:,} total")
-    return " · ".join(bits) + " tokens"
+        bits.append(arg(QCoreApplication.translate("RowMark", "%1 total"), usage.total_tokens))
+    return " · ".join(bits) + QCoreApplication.translate("RowMark", " tokens")
 
 
 def summary_caption(summary: StoredSummary) -> str:
     """Which summary it is, in one line: what it covers, who made it, when, how big."""
     if summary.first_ordinal == summary.last_ordinal:
-        span = f"turn {summary.first_ordinal}"
+        span = arg(QCoreApplication.translate("RowMark", "turn %1"), summary.first_ordinal)
     else:
-        span = f"turns {summary.first_ordinal}–{summary.last_ordinal}"
-    count = f"{summary.covered_count:,} turn{'s' if summary.covered_count != 1 else ''}"
-    when = summary.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
-    return (f"summary #{summary.id} of {span} ({count}), made by {summary.model or 'the model'} "
-            f"on {when}, {summary.content_bytes:,} bytes, ~{summary.content_tokens:,} tokens")
+        span = arg(QCoreApplication.translate(
+            "RowMark", "turns %1"), f"{summary.first_ordinal}–{summary.last_ordinal}")
+    count = plural(QCoreApplication.translate("RowMark", "%n turn(s)", None,
+                                              summary.covered_count), summary.covered_count)
+    return arg(QCoreApplication.translate(
+        "RowMark", "summary #%1 of %2 (%3), made by %4 on %5, %6 bytes, ~%7 tokens"),
+               summary.id, span, count, summary.model or QCoreApplication.translate(
+                   "RowMark", "the model"),
+               date_time(summary.created_at), summary.content_bytes, summary.content_tokens)
 
 
 def summary_tooltip(ordinal: int, summary: StoredSummary | None) -> str:
     """The tooltip of a turn marked *in summary*: which summary stands in for it."""
     if summary is None:
-        return f"Turn {ordinal}: {RowMark.SUMMARY.explanation}"
-    text = f"Turn {ordinal} is in the rolling {summary_caption(summary)}."
+        return arg(QCoreApplication.translate(
+            "RowMark", "Turn %1: %2"), ordinal, RowMark.SUMMARY.explanation)
+    text = arg(QCoreApplication.translate(
+        "RowMark", "Turn %1 is in the rolling %2."), ordinal, summary_caption(summary))
     if summary.warnings:
-        text += ("\nWarning: the summary may have dropped " + ", ".join(
-            f"“{fact}”" for fact in summary.warnings) + ".")
+        text += "\n" + arg(QCoreApplication.translate(
+            "RowMark", "Warning: the summary may have dropped %1."), ", ".join(
+            f"“{fact}”" for fact in summary.warnings))
     return text
 
 
@@ -224,7 +239,7 @@ class MarkLegend(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setAccessibleName("Legend of the turn marks")
+        self.setAccessibleName(QCoreApplication.translate("RowMark", "Legend of the turn marks"))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 2, 8, 2)
         layout.setSpacing(6)

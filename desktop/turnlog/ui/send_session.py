@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
 
 from ..chat import ChatStore, request_for, sender_for
 from ..core.compaction import StoredSummary
@@ -25,7 +25,9 @@ from ..core.failures import ProviderFailure, StoreError
 from ..core.model import Conversation
 from ..core.projection import CostIndex, Projection
 from ..core.send import Failed, Outcome, Stage
+from . import failure_text
 from .connection import Connector, Endpoint, NotConnected
+from .languages import arg, number
 from .tasks import TaskContext, TaskHandle, TaskRunner
 
 log = logging.getLogger(__name__)
@@ -33,12 +35,12 @@ log = logging.getLogger(__name__)
 STREAM_INTERVAL_MS = 33  # streamed text reaches the screen at most ~30 times a second
 
 STAGE_WORDS = {
-    Stage.PREPARING: "Preparing",
-    Stage.ORGANIZING: "Organizing turns",
-    Stage.COMPACTING: "Compacting",
-    Stage.STARTING_LOCAL_MODEL: "Starting local model",
-    Stage.ANSWERING: "Answering",
-    Stage.RETRYING: "Retrying",
+    Stage.PREPARING: QT_TRANSLATE_NOOP("SendSession", "Preparing"),
+    Stage.ORGANIZING: QT_TRANSLATE_NOOP("SendSession", "Organizing turns"),
+    Stage.COMPACTING: QT_TRANSLATE_NOOP("SendSession", "Compacting"),
+    Stage.STARTING_LOCAL_MODEL: QT_TRANSLATE_NOOP("SendSession", "Starting local model"),
+    Stage.ANSWERING: QT_TRANSLATE_NOOP("SendSession", "Answering"),
+    Stage.RETRYING: QT_TRANSLATE_NOOP("SendSession", "Retrying"),
 }
 
 
@@ -200,7 +202,7 @@ class SendSession(QObject):
         """Cancel the running send (Esc / Stop); it ends as a failure with the draft back."""
         if self._task is not None and not self._task.cancelled:
             self._task.cancel()
-            self.status.emit("Stopping…")
+            self.status.emit(QCoreApplication.translate("SendSession", "Stopping…"))
 
     def discard(self, conversation_ids: set[int] | None) -> None:
         """The conversations `conversation_ids` (None: all) are about to be deleted: stop
@@ -212,7 +214,7 @@ class SendSession(QObject):
             return
         self._discard = True
         self._task.cancel()
-        self.status.emit("Stopping…")
+        self.status.emit(QCoreApplication.translate("SendSession", "Stopping…"))
 
     def cancel(self) -> None:
         """The window closes: stop without waiting."""
@@ -229,10 +231,12 @@ class SendSession(QObject):
             self._enter(*item)
 
     def _enter(self, stage: Stage, detail: str) -> None:
-        words = STAGE_WORDS.get(stage, stage.value)
-        self._stage = f"{words} ({detail})" if detail else words
+        words = QCoreApplication.translate("SendSession", STAGE_WORDS.get(stage, stage.value))
+        detail = failure_text.stage(detail)
+        self._stage = arg(QCoreApplication.translate(
+            "SendSession", "%1 (%2)"), words, detail) if detail else words
         if stage is Stage.RETRYING:  # "Retrying in 3 s (attempt 2 of 3)"
-            self._stage = f"{words} {detail}"
+            self._stage = arg(QCoreApplication.translate("SendSession", "%1 %2"), words, detail)
         self._report()
         # The session enters "preparing" before the send path reports it too: one stage.
         entered = (self._started, self._stage)
@@ -241,13 +245,16 @@ class SendSession(QObject):
             self.stage_entered.emit(stage, self._stage)
 
     def _report(self) -> None:
-        text = f"{self._stage}… {time.monotonic() - self._started:.1f} s"
+        text = arg(QCoreApplication.translate("SendSession", "%1… %2 s"), self._stage,
+                   number(time.monotonic() - self._started, 1))
         if self._thought.received:
-            text += f" · {self._thought.received:,} characters of reasoning"
+            text += arg(QCoreApplication.translate(
+                "SendSession", " · %1 characters of reasoning"), self._thought.received)
         if self._stream.received:
-            text += f" · {self._stream.received:,} characters"
+            text += arg(QCoreApplication.translate(
+                "SendSession", " · %1 characters"), self._stream.received)
         if self._task is not None and self._task.cancelled:
-            text = "Stopping…"
+            text = QCoreApplication.translate("SendSession", "Stopping…")
         self.status.emit(text)
 
     def _flush(self) -> None:

@@ -3,10 +3,12 @@ delete."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from PySide6.QtCore import (
     QAbstractListModel,
+    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
@@ -27,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from ..core.model import Conversation
 from ..core.visible import visible
+from .languages import arg, date_time
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 ConversationRole = Qt.ItemDataRole.UserRole + 1
@@ -35,7 +38,7 @@ ConversationRole = Qt.ItemDataRole.UserRole + 1
 def shown_title(title: str) -> str:
     """A conversation title as shown: control characters and bidi overrides (an imported
     title may hold them) as visible escapes (`\\u202e`), so they never reorder the text."""
-    return visible(title) or "Untitled"
+    return visible(title) or QCoreApplication.translate("Sidebar", "Untitled")
 
 
 class ConversationListModel(QAbstractListModel):
@@ -58,11 +61,9 @@ class ConversationListModel(QAbstractListModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return shown_title(conversation.title)
         if role == Qt.ItemDataRole.ToolTipRole:
-            when = (
-                conversation.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
-                if conversation.updated_at else ""
-            )
-            return f"{shown_title(conversation.title)}\nlast active {when}"
+            when = date_time(conversation.updated_at) if conversation.updated_at else ""
+            return arg(QCoreApplication.translate(
+                "Sidebar", "%1\nlast active %2"), shown_title(conversation.title), when)
         if role == ConversationRole:
             return conversation
         return None
@@ -99,13 +100,19 @@ class Sidebar(QWidget):
 
         top = QHBoxLayout()
         self.search = QLineEdit(self)
-        self.search.setPlaceholderText("Search titles and text")
-        self.search.setAccessibleName("Search conversation titles and text")
-        self.search.setToolTip("Keeps the conversations whose title or turns match "
-                               "(Ctrl+Shift+F lists the matching turns)")
+        self.search.setPlaceholderText(QCoreApplication.translate(
+            "Sidebar", "Search titles and text"))
+        self.search.setAccessibleName(QCoreApplication.translate(
+            "Sidebar", "Search conversation titles and text"))
+        self.search.setToolTip(QCoreApplication.translate(
+            "Sidebar", "Keeps the conversations whose title or turns match "
+            "(Ctrl+Shift+F lists the matching turns)"))
         self.search.setClearButtonEnabled(True)
         top.addWidget(self.search, 1)
-        self.new_button = self._button("New", "New conversation (Ctrl+N)", self.new_requested.emit)
+        self.new_button = self._button(
+            QCoreApplication.translate("Sidebar", "New"),
+            QCoreApplication.translate("Sidebar", "New conversation (Ctrl+N)"),
+            self.new_requested.emit)
         top.addWidget(self.new_button)
         layout.addLayout(top)
         self._search_timer = QTimer(self)
@@ -117,7 +124,8 @@ class Sidebar(QWidget):
         self.model = ConversationListModel(self)
         self.list = QListView(self)
         self.list.setObjectName("conversationList")
-        self.list.setAccessibleName("Conversations, newest first")
+        self.list.setAccessibleName(QCoreApplication.translate(
+            "Sidebar", "Conversations, newest first"))
         self.list.setModel(self.model)
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -126,25 +134,29 @@ class Sidebar(QWidget):
         self.list.selectionModel().currentChanged.connect(self._current_changed)
         layout.addWidget(self.list, 1)
 
-        self.empty = QLabel("No conversations yet. Press New to start one.", self)
+        self.empty = QLabel(QCoreApplication.translate(
+            "Sidebar", "No conversations yet. Press New to start one."), self)
         self.empty.setWordWrap(True)
         layout.addWidget(self.empty)
 
         row = QHBoxLayout()
-        self.rename_button = self._button("Rename", "Rename the selected conversation (F2)",
+        self.rename_button = self._button(QCoreApplication.translate(
+            "Sidebar", "Rename"), QCoreApplication.translate("Sidebar", "Rename the selected "
+            "conversation (F2)"),
                                           self._rename)
-        self.delete_button = self._button("Delete…", "Delete the selected conversation and all "
-                                          "its turns (Delete)", self._delete)
+        self.delete_button = self._button(QCoreApplication.translate(
+            "Sidebar", "Delete…"), QCoreApplication.translate(
+            "Sidebar", "Delete the selected conversation and all its turns (Delete)"), self._delete)
         row.addWidget(self.rename_button)
         row.addWidget(self.delete_button)
         row.addStretch(1)
         layout.addLayout(row)
 
-        rename = QAction("Rename", self.list)
+        rename = QAction(QCoreApplication.translate("Sidebar", "Rename"), self.list)
         rename.setShortcut(QKeySequence(Qt.Key.Key_F2))
         rename.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         rename.triggered.connect(self._rename)
-        delete = QAction("Delete…", self.list)
+        delete = QAction(QCoreApplication.translate("Sidebar", "Delete…"), self.list)
         delete.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
         delete.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         delete.triggered.connect(self._delete)
@@ -156,7 +168,7 @@ class Sidebar(QWidget):
         button = QToolButton(self)
         button.setText(text)
         button.setToolTip(tip)
-        button.setAccessibleName(tip.split(" (")[0])
+        button.setAccessibleName(re.split(r" ?[(（]", tip)[0])
         button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         button.clicked.connect(slot)
         return button
@@ -172,9 +184,11 @@ class Sidebar(QWidget):
         self.list.selectionModel().blockSignals(blocker)
         self.empty.setVisible(not conversations)
         if not conversations and self.search.text():
-            self.empty.setText("No conversation matches the search.")
+            self.empty.setText(QCoreApplication.translate(
+                "Sidebar", "No conversation matches the search."))
         else:
-            self.empty.setText("No conversations yet. Press New to start one.")
+            self.empty.setText(QCoreApplication.translate(
+                "Sidebar", "No conversations yet. Press New to start one."))
         self._update_buttons()
 
     def touch(self, conversation: Conversation) -> None:
