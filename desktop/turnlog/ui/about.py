@@ -8,7 +8,7 @@ from html import escape
 from pathlib import Path
 
 import PySide6
-from PySide6.QtCore import Qt, qVersion
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, qVersion
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -22,17 +22,18 @@ from PySide6.QtWidgets import (
 from .. import APP_ID, APP_NAME, __version__
 from ..localmodel import BUILTIN, Availability, available
 from ..paths import data_dir_path, log_file
+from .languages import arg
 from .startup import open_folder
 
 
 def build_facts(home: Path) -> list[tuple[str, str]]:
     """What a bug report needs: versions, the data directory and the log file."""
     return [
-        ("Version", __version__),
+        (QT_TRANSLATE_NOOP("AboutDialog", "Version"), __version__),
         ("Qt", f"{qVersion()} (PySide6 {PySide6.__version__})"),
         ("Python", f"{platform.python_version()} ({platform.python_implementation()})"),
-        ("Data directory", str(home)),
-        ("Log file", str(log_file(home))),
+        (QT_TRANSLATE_NOOP("AboutDialog", "Data directory"), str(home)),
+        (QT_TRANSLATE_NOOP("AboutDialog", "Log file"), str(log_file(home))),
     ]
 
 
@@ -47,21 +48,31 @@ def about_html(availability: Availability, home: Path | None = None) -> str:
     """The dialog's text: name, version and id, versions and places, then the built-in
     model."""
     model = BUILTIN
-    state = ("Installed: Turnlog can chat offline with it." if availability.ok
-             else f"Not installed here. {availability.reason}")
-    rows = "".join(f"<tr><td>{escape(label)}:&nbsp;</td><td>{escape(value)}</td></tr>"
+    state = (QCoreApplication.translate(
+        "AboutDialog", "Installed: Turnlog can chat offline with it.")
+             if availability.ok else
+             arg(QCoreApplication.translate(
+                 "AboutDialog", "Not installed here. %1"), availability.reason))
+    rows = "".join(f"<tr><td>{escape(QCoreApplication.translate('AboutDialog', label))}:&nbsp;"
+                   f"</td><td>{escape(value)}</td></tr>"
                    for label, value in build_facts(home or data_dir_path()))
     return (
         f"<h2>{escape(APP_NAME)} {escape(__version__)}</h2>"
-        "<p>A chat client for OpenAI-compatible endpoints that keeps every turn and shows "
-        "what each request carried.</p>"
-        f"<p>Application id: <code>{escape(APP_ID)}</code></p>"
-        f"<table>{rows}</table>"
-        "<h3>Built-in local model</h3>"
+        "<p>" + escape(QCoreApplication.translate(
+            "AboutDialog", "A chat client for OpenAI-compatible endpoints that keeps every turn "
+            "and shows what each request carried.")) + "</p>"
+        + arg(QCoreApplication.translate(
+            "AboutDialog", "<p>Application id: %1</p>"), f"<code>{escape(APP_ID)}</code>")
+        + f"<table>{rows}</table>"
+        "<h3>" + escape(QCoreApplication.translate("AboutDialog", "Built-in local model")) + "</h3>"
         f"<p><b>{escape(model.name)}</b><br>"
-        f"License: {escape(model.license)}<br>"
-        f"Source: {escape(model.source)}<br>"
-        "Served by llama-cpp-python (MIT), started by Turnlog on 127.0.0.1 only.</p>"
+        + arg(QCoreApplication.translate(
+            "AboutDialog", "License: %1"), escape(model.license)) + "<br>"
+        + arg(QCoreApplication.translate(
+            "AboutDialog", "Source: %1"), escape(model.source)) + "<br>"
+        + escape(QCoreApplication.translate(
+            "AboutDialog", "Served by llama-cpp-python (MIT), started by Turnlog on 127.0.0.1 "
+            "only.")) + "</p>"
         f"<p><i>{escape(model.caveat)}</i></p>"
         f"<p>{escape(state)}</p>"
     )
@@ -75,8 +86,8 @@ class AboutDialog(QDialog):
                  availability: Availability | None = None, *, home: Path | None = None) -> None:
         super().__init__(parent)
         self.home = home or data_dir_path()
-        self.setWindowTitle(f"About {APP_NAME}")
-        self.setAccessibleName(f"About {APP_NAME}")
+        self.setWindowTitle(arg(QCoreApplication.translate("AboutDialog", "About %1"), APP_NAME))
+        self.setAccessibleName(arg(QCoreApplication.translate("AboutDialog", "About %1"), APP_NAME))
         layout = QVBoxLayout(self)
         self.text = QLabel(about_html(availability if availability is not None else available(),
                                       self.home), self)
@@ -86,12 +97,18 @@ class AboutDialog(QDialog):
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.text)
         folders = QHBoxLayout()
-        self.data_button = QPushButton("Open data folder", self)
-        self.data_button.setToolTip(f"Open the data directory, {self.home}")
-        self.data_button.setAccessibleName("Open the data folder")
+        self.data_button = QPushButton(QCoreApplication.translate(
+            "AboutDialog", "Open data folder"), self)
+        self.data_button.setToolTip(arg(QCoreApplication.translate(
+            "AboutDialog", "Open the data directory, %1"), self.home))
+        self.data_button.setAccessibleName(QCoreApplication.translate(
+            "AboutDialog", "Open the data folder"))
         self.data_button.clicked.connect(lambda: open_folder(self.home))
-        self.log_button = QPushButton("Open log folder", self)
-        self.log_button.setToolTip(f"Open the folder of the log file, {log_file(self.home).parent}")
+        self.log_button = QPushButton(QCoreApplication.translate(
+            "AboutDialog", "Open log folder"), self)
+        self.log_button.setToolTip(arg(QCoreApplication.translate(
+            "AboutDialog", "Open the folder of the log file, %1"),
+                                       log_file(self.home).parent))
         self.log_button.clicked.connect(lambda: open_folder(log_file(self.home).parent))
         folders.addWidget(self.data_button)
         folders.addWidget(self.log_button)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from ..chat import (
     Connection,
@@ -35,6 +35,7 @@ from ..localmodel import BUILTIN
 from ..model_counts import ModelCounts
 from ..profiles import Profile, ProfileStore
 from ..providers import ChatCompletionsProvider, ModelInfo
+from .languages import arg
 
 __all__ = [
     "Connector",
@@ -128,8 +129,10 @@ class ProviderConnector:
         config = self._config()
         if config is None:
             raise NotConnected(
-                "No provider set up",
-                "Choose a provider, its address and a model in Settings (Ctrl+,) to send.",
+                QCoreApplication.translate("ProviderConnector", "No provider set up"),
+                QCoreApplication.translate(
+                    "ProviderConnector", "Choose a provider, its address and a model in "
+                    "Settings (Ctrl+,) to send."),
                 kind=FailureKind.NETWORK,
             )
         return config
@@ -137,9 +140,11 @@ class ProviderConnector:
     def _local(self, config: ProviderConfig) -> LocalModels:
         if self.local is None:
             raise NotConnected(
-                "The built-in model is not available here",
-                f"“{config.name}” runs inside Turnlog, which was started without it. Choose "
-                "another provider in Settings (Ctrl+,).",
+                QCoreApplication.translate(
+                    "ProviderConnector", "The built-in model is not available here"),
+                arg(QCoreApplication.translate(
+                    "ProviderConnector", "“%1” runs inside Turnlog, which was started without "
+                    "it. Choose another provider in Settings (Ctrl+,)."), config.name),
                 kind=FailureKind.LOCAL_MODEL,
             )
         return self.local
@@ -151,14 +156,19 @@ class ProviderConnector:
             running = local.running(config.model_path)
             if running is not None:
                 where = running.base_url.removesuffix("/v1").removeprefix("http://")
-                return Endpoint(f"{config.name} · running on {where}", local_route(running))
-            return Endpoint(f"{config.name} · starts with the first question",
+                return Endpoint(arg(QCoreApplication.translate(
+                    "ProviderConnector", "%1 · running on %2"), config.name, where),
+                                local_route(running))
+            return Endpoint(arg(QCoreApplication.translate(
+                "ProviderConnector", "%1 · starts with the first question"), config.name),
                             pending_local_route(config.model or BUILTIN.alias, local.n_ctx))
         model = conversation.model or config.model
         if not model:
             raise NotConnected(
-                "No model chosen",
-                f"Pick a model for “{config.name}” in Settings (Ctrl+,) to send.",
+                QCoreApplication.translate("ProviderConnector", "No model chosen"),
+                arg(QCoreApplication.translate(
+                    "ProviderConnector", "Pick a model for “%1” in Settings (Ctrl+,) to send."),
+                    config.name),
                 kind=FailureKind.MODEL_NOT_FOUND,
             )
         return Endpoint(f"{config.name} · {config.base_url}",

@@ -12,7 +12,7 @@ import logging
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -53,6 +53,8 @@ from ..localmodel import ModelInfo as LocalModelInfo
 from ..profiles import Profile, ProfilesUnreadable, builtin_profile, check_base_url, new_profile
 from ..providers import PRESETS, ChatCompletionsProvider, ModelInfo, preset_by_id
 from ..secrets import KeyringUnavailable, check_key
+from . import failure_text
+from .languages import arg, plural
 from .profile_network import NetworkRows
 from .provider_setup import ProviderSetup
 from .tasks import TaskContext, TaskRunner
@@ -69,8 +71,8 @@ class SettingsDialog(QDialog):
     def __init__(self, setup: ProviderSetup, runner: TaskRunner,
                  conversation: Conversation | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Settings")
-        self.setAccessibleName("Settings")
+        self.setWindowTitle(QCoreApplication.translate("SettingsDialog", "Settings"))
+        self.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Settings"))
         self.setup = setup
         self.runner = runner
         self.conversation = conversation
@@ -87,7 +89,8 @@ class SettingsDialog(QDialog):
         self.problem = QLabel(self)
         self.problem.setObjectName("settingsProblem")
         self.problem.setWordWrap(True)
-        self.problem.setAccessibleName("What needs fixing")
+        self.problem.setAccessibleName(QCoreApplication.translate(
+            "SettingsDialog", "What needs fixing"))
         self.problem.setStyleSheet("color: palette(bright-text); background: #b42318; "
                                    "padding: 4px; border-radius: 4px;")
         self.problem.hide()
@@ -111,30 +114,34 @@ class SettingsDialog(QDialog):
 
     # ------------------------------------------------------------------ layout
     def _provider_group(self) -> QGroupBox:
-        provider = QGroupBox("Provider", self)
+        provider = QGroupBox(QCoreApplication.translate("SettingsDialog", "Provider"), self)
         form = QFormLayout(provider)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.provider_form = form
         self.preset = QComboBox(provider)
-        self.preset.setAccessibleName("Provider preset")
+        self.preset.setAccessibleName(QCoreApplication.translate(
+            "SettingsDialog", "Provider preset"))
         for preset in PRESETS:
             self.preset.addItem(preset.name, preset.id)
-        form.addRow("&Preset:", self.preset)
+        form.addRow(QCoreApplication.translate("SettingsDialog", "&Preset:"), self.preset)
         self.base_url = QLineEdit(provider)
-        self.base_url.setAccessibleName("Base URL")
+        self.base_url.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Base URL"))
         self.base_url.setPlaceholderText("http://localhost:8080/v1")
-        form.addRow("Base &URL:", self.base_url)
+        form.addRow(QCoreApplication.translate("SettingsDialog", "Base &URL:"), self.base_url)
         self.model_row = QHBoxLayout()
         self.model = QComboBox(provider)
         self.model.setEditable(True)
-        self.model.setAccessibleName("Model")
-        self.model.lineEdit().setPlaceholderText("Type a model name or fetch the list")
+        self.model.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Model"))
+        self.model.lineEdit().setPlaceholderText(QCoreApplication.translate(
+            "SettingsDialog", "Type a model name or fetch the list"))
         self.model_row.addWidget(self.model, 1)
-        self.fetch = QPushButton("&Fetch models", provider)
-        self.fetch.setAccessibleName("Fetch the server's model list")
+        self.fetch = QPushButton(QCoreApplication.translate(
+            "SettingsDialog", "&Fetch models"), provider)
+        self.fetch.setAccessibleName(QCoreApplication.translate(
+            "SettingsDialog", "Fetch the server's model list"))
         self.fetch.clicked.connect(self.fetch_models)
         self.model_row.addWidget(self.fetch)
-        form.addRow("&Model:", self.model_row)
+        form.addRow(QCoreApplication.translate("SettingsDialog", "&Model:"), self.model_row)
         self.models_status = QLabel(provider)
         self.models_status.setWordWrap(True)
         form.addRow("", self.models_status)
@@ -147,14 +154,17 @@ class SettingsDialog(QDialog):
     def _key_rows(self, provider: QWidget, form: QFormLayout) -> None:
         self.key = QLineEdit(provider)
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key.setAccessibleName("API key")
-        self.key.setPlaceholderText("Leave empty to keep the stored key")
-        form.addRow("API &key:", self.key)
+        self.key.setAccessibleName(QCoreApplication.translate("SettingsDialog", "API key"))
+        self.key.setPlaceholderText(QCoreApplication.translate(
+            "SettingsDialog", "Leave empty to keep the stored key"))
+        form.addRow(QCoreApplication.translate("SettingsDialog", "API &key:"), self.key)
         self.key_backend = QLabel(provider)
         self.key_backend.setWordWrap(True)
         form.addRow("", self.key_backend)
-        self.session_only = QCheckBox("Keep the key for this session only (not saved)", provider)
-        self.session_only.setAccessibleName("Keep the key for this session only")
+        self.session_only = QCheckBox(QCoreApplication.translate(
+            "SettingsDialog", "Keep the key for this session only (not saved)"), provider)
+        self.session_only.setAccessibleName(QCoreApplication.translate(
+            "SettingsDialog", "Keep the key for this session only"))
         self.session_only.toggled.connect(self._describe_backend)
         form.addRow("", self.session_only)
 
@@ -162,21 +172,28 @@ class SettingsDialog(QDialog):
         """The built-in preset: a model file instead of an address, model list and key."""
         file_row = QHBoxLayout()
         self.model_file = QLineEdit(provider)
-        self.model_file.setAccessibleName("Model file (GGUF)")
-        self.model_file.setPlaceholderText("The built-in SmolLM2-135M (leave empty)")
+        self.model_file.setAccessibleName(QCoreApplication.translate(
+            "SettingsDialog", "Model file (GGUF)"))
+        self.model_file.setPlaceholderText(QCoreApplication.translate(
+            "SettingsDialog", "The built-in SmolLM2-135M (leave empty)"))
         file_row.addWidget(self.model_file, 1)
-        self.choose_file = QPushButton("C&hoose…", provider)
-        self.choose_file.setAccessibleName("Choose a GGUF model file")
+        self.choose_file = QPushButton(QCoreApplication.translate(
+            "SettingsDialog", "C&hoose…"), provider)
+        self.choose_file.setAccessibleName(QCoreApplication.translate(
+            "SettingsDialog", "Choose a GGUF model file"))
         self.choose_file.clicked.connect(self.choose_model_file)
         file_row.addWidget(self.choose_file)
-        self.builtin_file = QPushButton("B&uilt-in", provider)
-        self.builtin_file.setAccessibleName("Use the built-in model file")
+        self.builtin_file = QPushButton(QCoreApplication.translate(
+            "SettingsDialog", "B&uilt-in"), provider)
+        self.builtin_file.setAccessibleName(QCoreApplication.translate(
+            "SettingsDialog", "Use the built-in model file"))
         self.builtin_file.clicked.connect(self.model_file.clear)
         file_row.addWidget(self.builtin_file)
         self.model_file_row = QWidget(provider)
         self.model_file_row.setLayout(file_row)
         file_row.setContentsMargins(0, 0, 0, 0)
-        form.addRow("Model &file:", self.model_file_row)
+        form.addRow(QCoreApplication.translate(
+            "SettingsDialog", "Model &file:"), self.model_file_row)
         self.local_status = QLabel(provider)
         self.local_status.setObjectName("localModelStatus")
         self.local_status.setWordWrap(True)
@@ -184,40 +201,59 @@ class SettingsDialog(QDialog):
         form.addRow("", self.local_status)
 
     def _conversation_group(self) -> QGroupBox:
-        chat = QGroupBox("This conversation", self)
+        chat = QGroupBox(QCoreApplication.translate("SettingsDialog", "This conversation"), self)
         chat_form = QFormLayout(chat)
         chat_form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        self.window_tokens = self._spin(chat, 0, 10_000_000, 1024, " tokens",
-                                        "Context window in tokens")
-        self.window_tokens.setSpecialValueText("unknown")
-        chat_form.addRow("Context &window:", self.window_tokens)
-        self.reserve = self._spin(chat, MIN_OUTPUT_RESERVE, MAX_OUTPUT_RESERVE, 256, " tokens",
-                                  "Output reserve in tokens")
-        chat_form.addRow("&Output reserve:", self.reserve)
+        self.window_tokens = self._spin(chat, 0, 10_000_000, 1024, QCoreApplication.translate(
+            "SettingsDialog", " tokens"),
+                                        QCoreApplication.translate(
+                                            "SettingsDialog", "Context window in tokens"))
+        self.window_tokens.setSpecialValueText(QCoreApplication.translate(
+            "SettingsDialog", "unknown"))
+        chat_form.addRow(QCoreApplication.translate(
+            "SettingsDialog", "Context &window:"), self.window_tokens)
+        self.reserve = self._spin(chat, MIN_OUTPUT_RESERVE, MAX_OUTPUT_RESERVE, 256,
+                                  QCoreApplication.translate("SettingsDialog", " tokens"),
+                                  QCoreApplication.translate(
+                                      "SettingsDialog", "Output reserve in tokens"))
+        chat_form.addRow(QCoreApplication.translate(
+            "SettingsDialog", "&Output reserve:"), self.reserve)
         self.side_reserve = self._spin(chat, MIN_OUTPUT_RESERVE, MAX_OUTPUT_RESERVE, 256,
-                                       " tokens", "Side questions' output reserve in tokens")
-        self.side_reserve.setToolTip("Tokens kept for a side question's answer (Ask aside), "
-                                     "independent of the conversation's output reserve")
-        chat_form.addRow("Side &questions' reserve:", self.side_reserve)
-        self.max_bytes = self._spin(chat, MIN_BYTE_LIMIT, MAX_BYTE_LIMIT, 1000, " bytes",
-                                    "Byte limit of the request body")
-        chat_form.addRow("&Byte limit:", self.max_bytes)
-        self.compaction = QCheckBox("Summarize turns that no longer fit", chat)
+                                       QCoreApplication.translate("SettingsDialog", " tokens"),
+                                       QCoreApplication.translate(
+                                           "SettingsDialog",
+                                           "Side questions' output reserve in tokens"))
+        self.side_reserve.setToolTip(QCoreApplication.translate(
+            "SettingsDialog", "Tokens kept for a side question's answer (Ask aside), "
+            "independent of the conversation's output reserve"))
+        chat_form.addRow(QCoreApplication.translate(
+            "SettingsDialog", "Side &questions' reserve:"), self.side_reserve)
+        self.max_bytes = self._spin(chat, MIN_BYTE_LIMIT, MAX_BYTE_LIMIT, 1000,
+                                    QCoreApplication.translate("SettingsDialog", " bytes"),
+                                    QCoreApplication.translate(
+                                        "SettingsDialog", "Byte limit of the request body"))
+        chat_form.addRow(QCoreApplication.translate(
+            "SettingsDialog", "&Byte limit:"), self.max_bytes)
+        self.compaction = QCheckBox(QCoreApplication.translate(
+            "SettingsDialog", "Summarize turns that no longer fit"), chat)
         chat_form.addRow("", self.compaction)
         self.compaction_target = self._spin(
             chat, MIN_COMPACTION_TARGET, MAX_COMPACTION_TARGET, 5, " %",
-            "Verbatim share after compacting")
-        self.compaction_target.setToolTip(
-            "When a request no longer fits, older turns are summarized until the newest "
-            "turns take at most this share of the budget; new turns then accumulate "
-            "verbatim until the next summary is needed.")
+            QCoreApplication.translate("SettingsDialog", "Verbatim share after compacting"))
+        self.compaction_target.setToolTip(QCoreApplication.translate(
+            "SettingsDialog", "When a request no longer fits, older turns are summarized until "
+            "the newest turns take at most this share of the budget; new turns then accumulate "
+            "verbatim until the next summary is needed."))
         self.compaction.toggled.connect(self.compaction_target.setEnabled)
-        chat_form.addRow("&Keep verbatim:", self.compaction_target)
+        chat_form.addRow(QCoreApplication.translate(
+            "SettingsDialog", "&Keep verbatim:"), self.compaction_target)
         self.system_prompt = QPlainTextEdit(chat)
-        self.system_prompt.setAccessibleName("System prompt")
+        self.system_prompt.setAccessibleName(QCoreApplication.translate(
+            "SettingsDialog", "System prompt"))
         self.system_prompt.setTabChangesFocus(True)
         self.system_prompt.setMaximumHeight(self.fontMetrics().lineSpacing() * 5 + 14)
-        chat_form.addRow("&System prompt:", self.system_prompt)
+        chat_form.addRow(QCoreApplication.translate(
+            "SettingsDialog", "&System prompt:"), self.system_prompt)
         chat.setEnabled(self.conversation is not None)
         return chat
 
@@ -258,12 +294,15 @@ class SettingsDialog(QDialog):
 
     def _describe_backend(self) -> None:
         if self.setup.keyring is None:
-            self.key_backend.setText(f"{self.setup.keyring_problem} The key will be kept for "
-                                     "this session only.")
+            self.key_backend.setText(arg(QCoreApplication.translate(
+                "SettingsDialog", "%1 The key will be kept for this session only."),
+                self.setup.keyring_problem))
         elif self.session_only.isChecked():
-            self.key_backend.setText("The key is kept in memory until Turnlog quits.")
+            self.key_backend.setText(QCoreApplication.translate(
+                "SettingsDialog", "The key is kept in memory until Turnlog quits."))
         else:
-            self.key_backend.setText(f"Stored in: {self.setup.keyring.backend_name()}")
+            self.key_backend.setText(arg(QCoreApplication.translate(
+                "SettingsDialog", "Stored in: %1"), self.setup.keyring.backend_name()))
 
     def _preset_changed(self) -> None:
         preset = preset_by_id(str(self.preset.currentData()))
@@ -293,8 +332,11 @@ class SettingsDialog(QDialog):
     # ------------------------------------------------------------ local model
     def choose_model_file(self) -> None:
         start = self.model_file.text().strip() or str(Path.home())
-        path, _ = QFileDialog.getOpenFileName(self, "Choose a GGUF model file", start,
-                                              "GGUF models (*.gguf);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, QCoreApplication.translate(
+            "SettingsDialog", "Choose a GGUF model file"), start,
+                                              QCoreApplication.translate(
+                                                  "SettingsDialog", "GGUF models (*.gguf);;All "
+                                                  "files (*)"))
         if path:
             self.model_file.setText(path)
 
@@ -334,15 +376,22 @@ class SettingsDialog(QDialog):
         local = self.setup.local
         running = local.running(self._model_path()) if local is not None else None
         if running is not None:
-            size = f"{running.context_window:,} tokens (as the running server reports)"
+            size = arg(QCoreApplication.translate(
+                "SettingsDialog", "%1 tokens (as the running server reports)"),
+                running.context_window)
         else:
-            size = f"{window:,} tokens (the server confirms it when it starts)"
-        lines = [f"Model: {info.name}", f"License: {info.license}", f"Context window: {size}",
-                 "Turnlog starts it on 127.0.0.1 with the first question and stops it on exit; "
-                 "no key, no network."]
+            size = arg(QCoreApplication.translate(
+                "SettingsDialog", "%1 tokens (the server confirms it when it starts)"), window)
+        lines = [arg(QCoreApplication.translate("SettingsDialog", "Model: %1"), info.name),
+                 arg(QCoreApplication.translate("SettingsDialog", "License: %1"), info.license),
+                 arg(QCoreApplication.translate("SettingsDialog", "Context window: %1"), size),
+                 QCoreApplication.translate(
+                     "SettingsDialog", "Turnlog starts it on 127.0.0.1 with the first question "
+                     "and stops it on exit; no key, no network.")]
         if info.caveat:
-            lines.append(f"Note: {info.caveat} It is fine for trying Turnlog, not for real "
-                         "work.")
+            lines.append(arg(QCoreApplication.translate(
+                "SettingsDialog", "Note: %1 It is fine for trying Turnlog, not for real work."),
+                info.caveat))
         self.local_status.setText("\n".join(lines))
 
     # --------------------------------------------------------------- validation
@@ -359,7 +408,8 @@ class SettingsDialog(QDialog):
             except ValueError as err:
                 found.append(str(err))
             if not self.model.currentText().strip():
-                found.append("Choose or type a model name.")
+                found.append(QCoreApplication.translate(
+                    "SettingsDialog", "Choose or type a model name."))
         found += self.network.problems(preset_by_id(str(self.preset.currentData())),
                                        self.base_url.text(), self.key.text())
         if self.key.text().strip() and not self.builtin:
@@ -374,11 +424,11 @@ class SettingsDialog(QDialog):
                 found.append(str(err))
             else:
                 if budget.input_tokens <= 0:
-                    found.append(
-                        f"The context window ({budget.context_window:,} tokens) leaves no room "
-                        f"for input after the output reserve ({budget.output_reserve:,}) and the "
-                        f"safety margin ({budget.safety_margin:,}). Raise the window or lower "
-                        "the reserve.")
+                    found.append(arg(QCoreApplication.translate(
+                        "SettingsDialog", "The context window (%1 tokens) leaves no room for "
+                        "input after the output reserve (%2) and the safety margin (%3). Raise "
+                        "the window or lower the reserve."),
+                        budget.context_window, budget.output_reserve, budget.safety_margin))
         return found
 
     def _revalidate(self) -> None:
@@ -409,7 +459,8 @@ class SettingsDialog(QDialog):
         profile_id = self.profile.id if self.profile else None
         verify, allow = self.network.verify(), self.network.allow_insecure.isChecked()
         self.fetch.setEnabled(False)
-        self.models_status.setText("Asking the server for its models…")
+        self.models_status.setText(QCoreApplication.translate(
+            "SettingsDialog", "Asking the server for its models…"))
 
         def work(context: TaskContext) -> list[ModelInfo]:
             key = typed
@@ -431,12 +482,16 @@ class SettingsDialog(QDialog):
         self.model.clear()
         for info in models:
             label = info.id if info.context_window is None else \
-                f"{info.id}  ({info.context_window:,} tokens)"
+                arg(QCoreApplication.translate(
+                    "SettingsDialog", "%1  (%2 tokens)"), info.id, info.context_window)
             self.model.addItem(label, info)
         self.model.setEditText(typed or (models[0].id if models else ""))
-        self.models_status.setText(f"The server lists {len(models)} model"
-                                   f"{'' if len(models) == 1 else 's'}." if models else
-                                   "The server lists no models; type the name instead.")
+        self.models_status.setText(plural(QCoreApplication.translate(
+            "SettingsDialog", "The server lists %n model(s).", None, len(models)), len(models))
+                                   if models else
+                                   QCoreApplication.translate(
+                                       "SettingsDialog", "The server lists no models; type the "
+                                       "name instead."))
         self.model.activated.connect(self._model_picked)
 
     def _model_picked(self, index: int) -> None:
@@ -449,8 +504,9 @@ class SettingsDialog(QDialog):
     def _models_failed(self, error: BaseException) -> None:
         self.fetch.setEnabled(True)
         if isinstance(error, ProviderFailure):
-            self.models_status.setText(f"{error.failure.message()} You can type the model "
-                                       "name instead.")
+            self.models_status.setText(arg(QCoreApplication.translate(
+                "SettingsDialog", "%1 You can type the model name instead."),
+                failure_text.message(error.failure)))
             return
         raise error
 
@@ -523,7 +579,8 @@ class SettingsDialog(QDialog):
         try:
             self.setup.profiles.put(profile)
         except (OSError, ValueError, ProfilesUnreadable) as err:
-            self.problem.setText(f"The provider could not be saved: {err}")
+            self.problem.setText(arg(QCoreApplication.translate(
+                "SettingsDialog", "The provider could not be saved: %1"), err))
             self.problem.show()
             return
         self.setup.set_active(profile.id)
