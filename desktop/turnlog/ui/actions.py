@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
 
 from ..core.model import Conversation
 from ..store import TurnlogStore
 from ..store.deletion import DeletionCounts
 from . import operations
+from .languages import arg, plural
 from .operations import Changes, Exported
 from .privacy import (
     Confirmation,
@@ -34,7 +35,8 @@ from .send_session import SendSession
 from .settings import SettingsDialog
 from .tasks import TaskRunner
 
-BUSY = "Stop the running request before deleting a turn."
+BUSY = QT_TRANSLATE_NOOP("HistoryActions",
+                         "Stop the running request before deleting a turn.")
 
 
 class HistoryActions(QObject):
@@ -67,15 +69,18 @@ class HistoryActions(QObject):
 
     # --------------------------------------------------------------- titles
     def new_conversation(self) -> None:
-        title, ok = QInputDialog.getText(self._window, "New conversation", "Title:",
-                                         text="New chat")
+        new_chat = QCoreApplication.translate("HistoryActions", "New chat")
+        title, ok = QInputDialog.getText(
+            self._window, QCoreApplication.translate("HistoryActions", "New conversation"),
+            QCoreApplication.translate("HistoryActions", "Title:"), text=new_chat)
         if ok:
-            self._run(operations.create_conversation(self._store, title.strip() or "New chat",
+            self._run(operations.create_conversation(self._store, title.strip() or new_chat,
                                                      self.default_model()))
 
     def rename_conversation(self, conversation: Conversation) -> None:
-        title, ok = QInputDialog.getText(self._window, "Rename conversation", "Title:",
-                                         text=conversation.title)
+        title, ok = QInputDialog.getText(
+            self._window, QCoreApplication.translate("HistoryActions", "Rename conversation"),
+            QCoreApplication.translate("HistoryActions", "Title:"), text=conversation.title)
         if ok and title.strip() and title.strip() != conversation.title:
             self._run(operations.rename_conversation(self._store, conversation.id,
                                                      title.strip()))
@@ -145,7 +150,7 @@ class HistoryActions(QObject):
 
     def _refuse_while_running(self) -> bool:
         if self._session.running:
-            self.status.emit(BUSY)
+            self.status.emit(QCoreApplication.translate("HistoryActions", BUSY))
         return self._session.running
 
     def delete_all_history(self) -> None:
@@ -157,7 +162,8 @@ class HistoryActions(QObject):
     def _confirm_delete_all(self, counts: DeletionCounts) -> None:
         setup = self._setup
         profiles = setup.load() if setup is not None else []
-        backend = setup.keys().backend_name() if setup is not None else "the keyring"
+        backend = setup.keys().backend_name() if setup is not None else QCoreApplication.translate(
+            "HistoryActions", "the keyring")
         decision = self._confirm(delete_all_question(counts, [p.name for p in profiles],
                                                      backend))
         if not decision.accepted:
@@ -179,7 +185,8 @@ class HistoryActions(QObject):
         written on the storage worker."""
         conversation = self._current()
         if conversation is None:
-            self.status.emit("Open a conversation to export first.")
+            self.status.emit(QCoreApplication.translate(
+                "HistoryActions", "Open a conversation to export first."))
             return None
         target = self._choose_export(conversation.title)
         if target is not None:
@@ -188,13 +195,16 @@ class HistoryActions(QObject):
         return target
 
     def _exported(self, done: Exported) -> None:
-        self.status.emit(
-            f"Exported {done.turns:,} turns ({done.bytes:,} bytes) to {done.target.path}.")
+        self.status.emit(arg(plural(QCoreApplication.translate(
+            "HistoryActions", "Exported %n turn(s) (%1 bytes) to %2.", None, done.turns),
+            done.turns), done.bytes, done.target.path))
 
     def _export_failed(self, error: BaseException) -> None:
         if not isinstance(error, OSError):
             self.failed.emit(error)
             return
-        self.problem.emit("Could not export the conversation",
-                          f"The file could not be written: {error}. Choose another place "
-                          "and export again (Ctrl+E).")
+        self.problem.emit(QCoreApplication.translate(
+            "HistoryActions", "Could not export the conversation"),
+                          arg(QCoreApplication.translate(
+                              "HistoryActions", "The file could not be written: %1. Choose "
+                              "another place and export again (Ctrl+E)."), error))

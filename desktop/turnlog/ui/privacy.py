@@ -12,18 +12,43 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QStandardPaths
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QMessageBox, QWidget
 
 from ..store.deletion import DeletionCounts
+from .languages import arg, plural
 
-DELETE_DETAIL = (
-    "The text is overwritten in the database file (secure delete) and the write-ahead log "
-    "is emptied, so it cannot be brought back. Export first if you want a copy."
-)
+DELETE_DETAIL = QT_TRANSLATE_NOOP(
+    "Privacy", "The text is overwritten in the database file (secure delete) and the "
+    "write-ahead log is emptied, so it cannot be brought back. Export first if you want a copy.")
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Privacy", text)
+
+
+def _n(text: str, count: int) -> str:
+    return plural(QCoreApplication.translate("Privacy", text, None, count), count)
+
+
+def counts_text(counts: DeletionCounts) -> str:
+    """What a delete removes, counted, in the interface language."""
+    parts = []
+    if counts.conversations:
+        parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n conversation(s)"), counts.conversations))
+    parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n turn(s)"), counts.turns))
+    parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n summary(s)"), counts.summaries))
+    parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n request record(s)"), counts.requests))
+    if counts.pins:
+        parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n pinned fact(s)"), counts.pins))
+    if counts.side_questions:
+        parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n side question(s)"),
+                        counts.side_questions))
+    return _tr(", ").join(parts)
 
 # Save-dialog filters per export format, and the file suffix each writes.
-EXPORT_FILTERS = {"markdown": "Markdown (*.md)", "jsonl": "JSON lines (*.jsonl)"}
+EXPORT_FILTERS = {"markdown": QT_TRANSLATE_NOOP("Privacy", "Markdown (*.md)"),
+                  "jsonl": QT_TRANSLATE_NOOP("Privacy", "JSON lines (*.jsonl)")}
 EXPORT_SUFFIXES = {"markdown": ".md", "jsonl": ".jsonl"}
 
 
@@ -52,11 +77,12 @@ def delete_conversation_question(title: str, counts: DeletionCounts,
     option = ""
     if forks:
         n = len(forks)
-        option = (f"Also delete the {n} fork{'s' if n != 1 else ''} holding copies of its "
-                  f"turns ({', '.join(f'“{t}”' for t in forks)})")
-    return Confirmation("Delete conversation",
-                        f"Delete “{title}”? This removes {counts.describe()}.",
-                        DELETE_DETAIL, "Delete", option)
+        option = arg(_n(QT_TRANSLATE_NOOP(
+            "Privacy", "Also delete the %n fork(s) holding copies of its turns (%1)"), n),
+            _tr(", ").join(f"“{t}”" for t in forks))
+    return Confirmation(_tr("Delete conversation"),
+                        arg(_tr("Delete “%1”? This removes %2."), title, counts_text(counts)),
+                        _tr(DELETE_DETAIL), _tr("Delete"), option)
 
 
 def delete_turn_question(ordinal: int, counts: DeletionCounts,
@@ -67,43 +93,45 @@ def delete_turn_question(ordinal: int, counts: DeletionCounts,
     option = ""
     if versions > 1:
         others = versions - 1
-        option = (f"Also delete its {others} other version{'s' if others != 1 else ''} "
-                  f"(with them: {counts.describe()})")
+        option = arg(_n(QT_TRANSLATE_NOOP(
+            "Privacy", "Also delete its %n other version(s) (with them: %1)"), others),
+            counts_text(counts))
     elif counts.pins:
-        option = (f"Keep the {counts.pins} pinned fact{'s' if counts.pins != 1 else ''} "
-                  "taken from it, as typed")
+        option = _n(QT_TRANSLATE_NOOP(
+            "Privacy", "Keep the %n pinned fact(s) taken from it, as typed"), counts.pins)
     return Confirmation(
-        "Delete turn",
-        f"Delete turn {ordinal}? This removes "
-        f"{'this version' if versions > 1 else counts.describe()}.",
-        "Summaries covering it go too (the next send makes a new one); request records "
-        "keep only their numbers. The other turns keep their numbers. " + DELETE_DETAIL,
-        "Delete", option, option_checked=versions > 1)
+        _tr("Delete turn"),
+        arg(_tr("Delete turn %1? This removes %2."), ordinal,
+            _tr("this version") if versions > 1 else counts_text(counts)),
+        _tr("Summaries covering it go too (the next send makes a new one); request records "
+            "keep only their numbers. The other turns keep their numbers.")
+        + " " + _tr(DELETE_DETAIL),
+        _tr("Delete"), option, option_checked=versions > 1)
 
 
 def delete_pins_question(count: int) -> Confirmation:
     """Asked after deleting a turn with other versions that facts were pinned from (its
     one checkbox is about the versions): yes deletes the pins with it, no keeps them as
     typed."""
-    n = f"{count} pinned fact{'s' if count != 1 else ''}"
     return Confirmation(
-        "Delete pinned facts too?",
-        f"Also delete the {n} taken from this turn?",
-        "Pinned facts are sent word for word with every request of this conversation. "
-        "Keep them to go on sending them, as typed (with no source turn).",
-        "Delete pinned facts")
+        _tr("Delete pinned facts too?"),
+        _n(QT_TRANSLATE_NOOP("Privacy", "Also delete the %n pinned fact(s) taken from this "
+                             "turn?"), count),
+        _tr("Pinned facts are sent word for word with every request of this conversation. "
+            "Keep them to go on sending them, as typed (with no source turn)."),
+        _tr("Delete pinned facts"))
 
 
 def delete_preferences_question(count: int) -> Confirmation:
     """Asked after Delete all history: preferences are not history, so they stay unless
     the person says so."""
     return Confirmation(
-        "Delete preferences too?",
-        f"Also delete the {count} preference{'s' if count != 1 else ''} used in every "
-        "conversation?",
-        "Preferences are statements you confirmed (“answer in Chinese”); they are not "
-        "part of any conversation. Keep them to use them in new conversations.",
-        "Delete preferences")
+        _tr("Delete preferences too?"),
+        _n(QT_TRANSLATE_NOOP("Privacy", "Also delete the %n preference(s) used in every "
+                             "conversation?"), count),
+        _tr("Preferences are statements you confirmed (“answer in Chinese”); they are not "
+            "part of any conversation. Keep them to use them in new conversations."),
+        _tr("Delete preferences"))
 
 
 def delete_all_question(counts: DeletionCounts, profile_names: Sequence[str],
@@ -112,14 +140,15 @@ def delete_all_question(counts: DeletionCounts, profile_names: Sequence[str],
     option = ""
     if profile_names:
         n = len(profile_names)
-        option = (f"Also remove the API keys of {n} provider profile{'s' if n != 1 else ''} "
-                  f"({', '.join(profile_names)}) from {key_backend}")
+        option = arg(_n(QT_TRANSLATE_NOOP(
+            "Privacy", "Also remove the API keys of %n provider profile(s) (%1) from %2"), n),
+            _tr(", ").join(profile_names), key_backend)
     return Confirmation(
-        "Delete all history",
-        f"Delete all history? This removes {counts.describe()}.",
-        "Every conversation goes, with its summaries and request records; the database "
-        "is then rebuilt (VACUUM) so no free page keeps old text. " + DELETE_DETAIL,
-        "Delete everything", option)
+        _tr("Delete all history"),
+        arg(_tr("Delete all history? This removes %1."), counts_text(counts)),
+        _tr("Every conversation goes, with its summaries and request records; the database "
+            "is then rebuilt (VACUUM) so no free page keeps old text.") + " " + _tr(DELETE_DETAIL),
+        _tr("Delete everything"), option)
 
 
 def ask(parent: QWidget, confirmation: Confirmation) -> Decision:
@@ -157,8 +186,8 @@ def choose_export(parent: QWidget, title: str) -> ExportTarget | None:
         QStandardPaths.StandardLocation.DocumentsLocation) or str(Path.home())
     suggested = str(Path(folder) / (safe_file_name(title) + EXPORT_SUFFIXES["markdown"]))
     path, chosen = QFileDialog.getSaveFileName(
-        parent, "Export conversation", suggested, ";;".join(EXPORT_FILTERS.values()),
-        EXPORT_FILTERS["markdown"])
+        parent, _tr("Export conversation"), suggested,
+        ";;".join(_tr(f) for f in EXPORT_FILTERS.values()), _tr(EXPORT_FILTERS["markdown"]))
     if not path:
         return None
     return export_target(Path(path), chosen)
@@ -169,7 +198,8 @@ def export_target(path: Path, chosen_filter: str) -> ExportTarget:
     by_suffix = {suffix: fmt for fmt, suffix in EXPORT_SUFFIXES.items()}
     fmt = by_suffix.get(path.suffix.lower())
     if fmt is None:
-        fmt = next((f for f, flt in EXPORT_FILTERS.items() if flt == chosen_filter), "markdown")
+        fmt = next((f for f, flt in EXPORT_FILTERS.items()
+                    if chosen_filter in (flt, _tr(flt))), "markdown")
         path = path.with_name(path.name + EXPORT_SUFFIXES[fmt])
     return ExportTarget(path, fmt)
 
