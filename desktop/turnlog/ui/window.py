@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from PySide6.QtCore import QEvent, QSettings, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
@@ -31,6 +31,7 @@ from .geometry import DockFolding, add_dock, restore_geometry, save_geometry, wi
 from .header import HeaderPicker
 from .import_export import ImportExport
 from .inspector import Inspector
+from .languages import arg
 from .live_preview import LivePreview, Shown
 from .memory_panel import attach_memory
 from .menus import build_menus
@@ -47,6 +48,7 @@ from .versions import VersionControls
 from .wiring import wire
 
 log = logging.getLogger(__name__)
+translate = QCoreApplication.translate  # translate("MainWindow", …): lupdate reads the context
 
 
 
@@ -76,8 +78,8 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(420, 480)
 
         self.sidebar = Sidebar(self)
-        self.sidebar_dock = self._dock("Conversations", "sidebarDock", self.sidebar,
-                                       Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.sidebar_dock = self._dock(translate("MainWindow", "Conversations"), "sidebarDock",
+                                       self.sidebar, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.centre = centre = CentrePanel(self)
         self.setCentralWidget(centre)
         self.title, self.legend, self.view = centre.title, centre.legend, centre.view
@@ -85,8 +87,8 @@ class MainWindow(QMainWindow):
         self.stage_widget, self.stage_line = centre.stage_widget, centre.stage_line
         self.banner, self.composer = centre.banner, centre.composer
         self.inspector = Inspector(self)
-        self.inspector_dock = self._dock("Inspector", "inspectorDock", self.inspector,
-                                         Qt.DockWidgetArea.RightDockWidgetArea)
+        self.inspector_dock = self._dock(translate("MainWindow", "Inspector"), "inspectorDock",
+                                         self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
         self.folding = DockFolding(self, [self.sidebar_dock, self.inspector_dock])
         self.preview = LivePreview(lambda: self.conversation, connector, runner,
                                    self.composer, self.transcript, self.legend,
@@ -164,7 +166,7 @@ class MainWindow(QMainWindow):
         if conversation is None:
             self.refresh_preview()
             return
-        self.empty_hint.setText("Loading…")
+        self.empty_hint.setText(translate("MainWindow", "Loading…"))
         self.empty_hint.show()
         self._load(conversation.id)
 
@@ -203,17 +205,19 @@ class MainWindow(QMainWindow):
     def _load_failed(self, conversation_id: int, error: BaseException) -> None:
         if self.conversation is None or self.conversation.id != conversation_id:
             return
-        self.empty_hint.setText(f"Could not load this conversation: {error}")
+        self.empty_hint.setText(arg(translate("MainWindow", "Could not load this conversation: %1"),
+                                    error))
         self.empty_hint.show()
 
     def _update_empty_hint(self) -> None:
         if self.setup is not None and self.setup.active() is None:
             self.centre.show_hint(FIRST_RUN_HINT)
         elif self.conversation is None:
-            self.centre.show_hint(
-                "Type a question below to start a conversation, or press New (Ctrl+N).")
+            self.centre.show_hint(translate("MainWindow", "Type a question below to start a "
+                                            "conversation, or press New (Ctrl+N)."))
         elif not self.transcript.turns and self.transcript.pending is None:
-            self.centre.show_hint("No turns yet. Type a question below and press Ctrl+Enter.")
+            self.centre.show_hint(translate("MainWindow", "No turns yet. Type a question below "
+                                            "and press Ctrl+Enter."))
         else:
             self.centre.show_hint("")
 
@@ -226,7 +230,7 @@ class MainWindow(QMainWindow):
         text = self.composer.text().strip()
         if not text or self._send_after_load is not None:
             return
-        title = text.splitlines()[0][:60].strip() or "New chat"
+        title = text.splitlines()[0][:60].strip() or translate("MainWindow", "New chat")
 
         def created(changes: Changes) -> None:
             assert changes.conversation is not None
@@ -328,7 +332,7 @@ class MainWindow(QMainWindow):
             return
         parts = self.preview.parts(conversation)
         if parts.endpoint is None or parts.budget is None:
-            self.banner.show_text(*(parts.problem or ("Cannot send", "")))
+            self.banner.show_text(*(parts.problem or (translate("MainWindow", "Cannot send"), "")))
             return
         self.preview.cancel_warm()  # the send counts what it needs itself
         text = self.composer.text()
@@ -381,9 +385,10 @@ class MainWindow(QMainWindow):
         partial = self.transcript.drop_pending()
         self._update_empty_hint()
         self.composer.restore(*draft)
-        self.banner.show_text("Turnlog hit a bug while sending",
-                              "Nothing was saved and your question is back in the box below. "
-                              "The bug report has the details.", partial)
+        self.banner.show_text(translate("MainWindow", "Turnlog hit a bug while sending"),
+                              translate("MainWindow", "Nothing was saved and your question is "
+                                        "back in the box below. The bug report has the "
+                                        "details."), partial)
         self.refresh_preview()
 
     def _send_discarded(self) -> None:
