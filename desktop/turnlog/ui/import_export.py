@@ -9,7 +9,7 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QStandardPaths, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -25,6 +25,7 @@ from ..core.failures import StoreError
 from ..core.imports import ImportCancelled, ImportOutcome, ImportProblem
 from ..store import TurnlogStore
 from ..transfer import ExportedAll, Progress, export_all, import_file
+from .languages import arg, plural
 from .tasks import TaskContext, TaskHandle, TaskRunner
 
 log = logging.getLogger(__name__)
@@ -38,8 +39,9 @@ def _documents() -> str:
 
 def choose_import_file(parent: QWidget) -> Path | None:
     name, _ = QFileDialog.getOpenFileName(
-        parent, "Import conversations", _documents(),
-        "Conversations (*.jsonl *.json *.zip);;All files (*)")
+        parent, QCoreApplication.translate("ImportExport", "Import conversations"), _documents(),
+        QCoreApplication.translate(
+            "ImportExport", "Conversations (*.jsonl *.json *.zip);;All files (*)"))
     return Path(name) if name else None
 
 
@@ -47,11 +49,12 @@ def choose_export_target(parent: QWidget) -> Path | None:
     """A new folder, or a zip when that filter is chosen (or the name ends in .zip)."""
     default = str(Path(_documents()) / f"turnlog-export-{date.today().isoformat()}")
     name, chosen = QFileDialog.getSaveFileName(
-        parent, "Export all conversations", default, "Folder (*);;Zip archive (*.zip)")
+        parent, QCoreApplication.translate("ImportExport", "Export all conversations"), default,
+        QCoreApplication.translate("ImportExport", "Folder (*);;Zip archive (*.zip)"))
     if not name:
         return None
     path = Path(name)
-    if "zip" in chosen and path.suffix.lower() != ".zip":
+    if "(*.zip)" in chosen and path.suffix.lower() != ".zip":
         path = path.with_name(path.name + ".zip")
     return path
 
@@ -111,9 +114,13 @@ class ImportExport(QObject):
             return import_file(self._store, path, cancelled=lambda: context.cancel.cancelled,
                                progress=context.report)
 
-        self._start("Importing", f"Checking {path.name}…", work,
-                    lambda outcomes: self._imported(path, outcomes),
-                    lambda error: self._failed("Import", path, error))
+        self._start(
+            QCoreApplication.translate("ImportExport", "Importing"),
+            arg(QCoreApplication.translate("ImportExport", "Checking %1…"), path.name),
+            work,
+            lambda outcomes: self._imported(path, outcomes),
+            lambda error: self._failed("Import", path, error),
+        )
 
     def export_all(self) -> None:
         if self.busy:
@@ -126,12 +133,18 @@ class ImportExport(QObject):
             return export_all(self._store, target, cancelled=lambda: context.cancel.cancelled,
                               progress=context.report)
 
-        self._start("Exporting", "Exporting…", work, self._exported,
-                    lambda error: self._failed("Export", target, error))
+        self._start(
+            QCoreApplication.translate("ImportExport", "Exporting"),
+            QCoreApplication.translate("ImportExport", "Exporting…"),
+            work,
+            self._exported,
+            lambda error: self._failed("Export", target, error),
+        )
 
     def _start(self, title: str, label: str, work: Callable[[TaskContext], object],
                done: Callable[..., None], failed: Callable[[BaseException], None]) -> None:
-        progress = QProgressDialog(label, "Cancel", 0, STEPS, self._parent)
+        progress = QProgressDialog(label, QCoreApplication.translate(
+            "ImportExport", "Cancel"), 0, STEPS, self._parent)
         progress.setObjectName("transferProgress")
         progress.setWindowTitle(title)
         progress.setWindowModality(Qt.WindowModality.WindowModal)
@@ -140,7 +153,7 @@ class ImportExport(QObject):
         progress.setMinimumDuration(0)
         progress.setValue(0)
         self.progress = progress
-        self.handle = self._runner.run(TaskRunner.STORAGE, title.lower(), work,
+        self.handle = self._runner.run(TaskRunner.STORAGE, "import or export", work,
                                        on_success=done, on_failure=failed,
                                        on_progress=self._progressed)
         progress.canceled.connect(self.handle.cancel)
@@ -170,25 +183,81 @@ class ImportExport(QObject):
         turns = sum(o.turns for o in outcomes)
         stored = sum(1 for o in outcomes if o.id is not None and o.turns)
         self._changed()
-        self._show("Import finished",
-                   f"{path.name}: {len(outcomes):,} conversations read; {turns:,} turns "
-                   f"imported into {stored:,} conversations.",
-                   [o.describe() for o in outcomes])
+        self._show(
+            QCoreApplication.translate("ImportExport", "Import finished"),
+            arg(
+                plural(
+                    QCoreApplication.translate(
+                        "ImportExport",
+                        "%1: %n conversation(s) read; %2 turns imported into %3 conversations.",
+                        None,
+                        len(outcomes),
+                    ),
+                    len(outcomes),
+                ),
+                path.name,
+                turns,
+                stored,
+            ),
+            [o.describe() for o in outcomes],
+        )
 
     def _exported(self, done: ExportedAll) -> None:
         self._close_progress()
-        self._show("Export finished",
-                   f"Exported {done.conversations:,} conversations ({done.turns:,} turns) to "
-                   f"{done.path}: a JSON-lines file (File → Import… reads it back) and a "
-                   "Markdown file for each.", [])
+        self._show(
+            QCoreApplication.translate("ImportExport", "Export finished"),
+            arg(
+                plural(
+                    QCoreApplication.translate(
+                        "ImportExport",
+                        "Exported %n conversation(s) (%1 turns) to %2: a "
+                        "JSON-lines file (File → Import… reads it back) and a Markdown file for "
+                        "each.",
+                        None,
+                        done.conversations,
+                    ),
+                    done.conversations,
+                ),
+                done.turns,
+                done.path,
+            ),
+            [],
+        )
 
     def _failed(self, what: str, path: Path, error: BaseException) -> None:
         self._close_progress()
-        nothing = "nothing was imported" if what == "Import" else "nothing was written"
+        importing = what == "Import"
         if isinstance(error, ImportCancelled):
-            self._show(f"{what} cancelled", f"{what} cancelled: {nothing}.", [])
+            self._show(
+                QCoreApplication.translate("ImportExport", "Import cancelled")
+                if importing
+                else QCoreApplication.translate("ImportExport", "Export cancelled"),
+                QCoreApplication.translate(
+                    "ImportExport", "Import cancelled: nothing was imported."
+                )
+                if importing
+                else QCoreApplication.translate(
+                    "ImportExport", "Export cancelled: nothing was written."
+                ),
+                [],
+            )
         elif isinstance(error, ImportProblem | OSError) and not isinstance(error, StoreError):
-            self._show(f"{what} failed", f"Could not {what.lower()} {path.name}: {error}. "
-                       f"{nothing.capitalize()}.", [])
+            self._show(
+                QCoreApplication.translate("ImportExport", "Import failed")
+                if importing
+                else QCoreApplication.translate("ImportExport", "Export failed"),
+                arg(
+                    QCoreApplication.translate(
+                        "ImportExport", "Could not import %1: %2. Nothing was imported."
+                    )
+                    if importing
+                    else QCoreApplication.translate(
+                        "ImportExport", "Could not export %1: %2. Nothing was written."
+                    ),
+                    path.name,
+                    error,
+                ),
+                [],
+            )
         else:
             self._fault(error)  # the log's own fault, inline; anything else is a bug
