@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from types import TracebackType
 
 from PySide6 import __version__ as pyside_version
-from PySide6.QtCore import QtMsgType, qInstallMessageHandler, qVersion
+from PySide6.QtCore import QCoreApplication, QtMsgType, qInstallMessageHandler, qVersion
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
@@ -66,24 +66,30 @@ class CrashDialog(QDialog):
 
     def __init__(self, report: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Turnlog hit a bug")
-        self.setAccessibleName("Bug report")
+        self.setWindowTitle(QCoreApplication.translate("CrashDialog", "Turnlog hit a bug"))
+        self.setAccessibleName(QCoreApplication.translate("CrashDialog", "Bug report"))
         layout = QVBoxLayout(self)
         intro = QLabel(
-            "Something went wrong inside Turnlog. Your conversations are safe: the log only "
-            "changes when an answer is complete. Copy the report below when you tell the "
-            "developers about it; it holds no API key.",
+            QCoreApplication.translate(
+                "CrashDialog",
+                "Something went wrong inside Turnlog. Your conversations are safe: the log only "
+                "changes when an answer is complete. Copy the report below when you tell the "
+                "developers about it; it holds no API key.",
+            ),
             self,
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)
         self.text = QPlainTextEdit(report, self)
         self.text.setReadOnly(True)
-        self.text.setAccessibleName("Bug report text")
+        self.text.setAccessibleName(QCoreApplication.translate("CrashDialog", "Bug report text"))
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         layout.addWidget(self.text, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        copy = buttons.addButton("Copy report", QDialogButtonBox.ButtonRole.ActionRole)
+        copy = buttons.addButton(
+            QCoreApplication.translate("CrashDialog", "Copy report"),
+            QDialogButtonBox.ButtonRole.ActionRole,
+        )
         copy.clicked.connect(lambda: QGuiApplication.clipboard().setText(report))
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)

@@ -13,13 +13,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from PySide6.QtCore import QCoreApplication
+
 from ..core.compaction import StoredSummary
 from ..core.model import Conversation, ConversationSettings, Turn
 from ..export import export_text
 from ..secrets import KeyStore
 from ..store import TurnlogStore
 from ..store.deletion import DeletionCounts
-from .privacy import ExportTarget, write_export
+from .languages import plural
+from .privacy import ExportTarget, counts_text, write_export
 from .tasks import TaskContext, TaskHandle, TaskRunner
 from .transcript import TranscriptModel
 
@@ -72,10 +75,14 @@ class Changes:
         """The status line after a delete ("" for other changes)."""
         if self.counts is None:
             return ""
-        text = f"Deleted {self.counts.describe()}."
+        text = QCoreApplication.translate("Changes", "Deleted %1.").replace(
+            "%1", counts_text(self.counts)
+        )
         if self.keys_removed is not None:
             n = self.keys_removed
-            text += f" Removed {n} API key{'s' if n != 1 else ''}."
+            text += " " + plural(
+                QCoreApplication.translate("Changes", "Removed %n API key(s).", None, n), n
+            )
         return text
 
 

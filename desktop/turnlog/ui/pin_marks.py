@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
 
 PINS_PROPERTY = "turnlogPins"  # what a document was underlined for
@@ -30,4 +31,5 @@ def underline_pins(documents: Iterable[QTextDocument], pins: Sequence[str]) -> N
 
 
 def pins_tooltip(pins: Sequence[str]) -> str:
-    return "\n".join(f"Pinned: “{pin}”" for pin in pins)
+    return "\n".join(QCoreApplication.translate("PinMarks", "Pinned: “%1”").replace("%1", pin)
+                     for pin in pins)

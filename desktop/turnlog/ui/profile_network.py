@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -22,9 +23,11 @@ from PySide6.QtWidgets import (
 from ..profiles import NetworkSettings, Profile
 from ..providers import FIRST_TOKEN_TIMEOUT_S, LOCAL_FIRST_TOKEN_TIMEOUT_S, Preset
 from ..providers.security import CaFileUnusable, key_in_clear, tls_context
+from .languages import arg, number
 
-INSECURE_WARNING = ("⚠ Plain http:// to another machine: an API key sent here can be read by "
-                    "anyone on the network in between. Use https:// if the server offers it.")
+INSECURE_WARNING = QT_TRANSLATE_NOOP(
+    "ProfileNetwork", "⚠ Plain http:// to another machine: an API key sent here can be read by "
+    "anyone on the network in between. Use https:// if the server offers it.")
 
 
 class NetworkRows:
@@ -34,33 +37,45 @@ class NetworkRows:
     def __init__(self, parent: QWidget, form: QFormLayout, url_row: int,
                  changed: Callable[[], None]) -> None:
         self.form = form
-        self.warning = QLabel(INSECURE_WARNING, parent)
+        self.warning = QLabel(
+            QCoreApplication.translate("ProfileNetwork", INSECURE_WARNING), parent
+        )
         self.warning.setObjectName("insecureUrlWarning")
         self.warning.setWordWrap(True)
         self.warning.setStyleSheet("color: #b42318;")
         form.insertRow(url_row + 1, "", self.warning)
-        self.allow_insecure = QCheckBox("Send the API key to this address unencrypted "
-                                        "(only on a network you trust)", parent)
-        self.allow_insecure.setAccessibleName("Allow sending the key unencrypted")
+        self.allow_insecure = QCheckBox(QCoreApplication.translate("ProfileNetwork", "Send the "
+            "API key to this address unencrypted (only on a network you trust)"), parent)
+        self.allow_insecure.setAccessibleName(
+            QCoreApplication.translate("ProfileNetwork", "Allow sending the key unencrypted")
+        )
         form.insertRow(url_row + 2, "", self.allow_insecure)
         self.ca_row = QHBoxLayout()
         self.ca_file = QLineEdit(parent)
-        self.ca_file.setAccessibleName("CA certificate file")
-        self.ca_file.setPlaceholderText("System certificates only (PEM file to trust as well)")
+        self.ca_file.setAccessibleName(QCoreApplication.translate("ProfileNetwork", "CA "
+            "certificate file"))
+        self.ca_file.setPlaceholderText(QCoreApplication.translate("ProfileNetwork", "System "
+            "certificates only (PEM file to trust as well)"))
         self.ca_row.addWidget(self.ca_file, 1)
-        self.ca_choose = QPushButton("Choose…", parent)
+        self.ca_choose = QPushButton(
+            QCoreApplication.translate("ProfileNetwork", "Choose…"), parent
+        )
         self.ca_choose.clicked.connect(self.choose_ca_file)
         self.ca_row.addWidget(self.ca_choose)
-        form.addRow("CA certificate:", self.ca_row)
+        form.addRow(QCoreApplication.translate("ProfileNetwork", "CA certificate:"), self.ca_row)
         self.first_token = QSpinBox(parent)
-        self.first_token.setAccessibleName("Time to first token")
+        self.first_token.setAccessibleName(QCoreApplication.translate("ProfileNetwork", "Time to "
+            "first token"))
         self.first_token.setRange(0, 86400)
         self.first_token.setSingleStep(30)
-        self.first_token.setSuffix(" s")
-        form.addRow("Time to &first token:", self.first_token)
-        self.retry = QCheckBox("Try again by itself after 429, 502–504 or a refused "
-                               "connection (3 attempts within 60 s)", parent)
-        self.retry.setAccessibleName("Retry automatically")
+        self.first_token.setSuffix(QCoreApplication.translate("ProfileNetwork", " s"))
+        form.addRow(
+            QCoreApplication.translate("ProfileNetwork", "Time to &first token:"), self.first_token
+        )
+        self.retry = QCheckBox(QCoreApplication.translate("ProfileNetwork", "Try again by itself "
+            "after 429, 502–504 or a refused connection (3 attempts within 60 s)"), parent)
+        self.retry.setAccessibleName(QCoreApplication.translate("ProfileNetwork", "Retry "
+            "automatically"))
         form.addRow("", self.retry)
         self.ca_file.textChanged.connect(lambda _text: changed())
         self.allow_insecure.toggled.connect(lambda _on: changed())
@@ -76,7 +91,9 @@ class NetworkRows:
         """Rows that fit the preset; the warning only beside an address that needs it."""
         remote = not preset.builtin
         default = LOCAL_FIRST_TOKEN_TIMEOUT_S if preset.local else FIRST_TOKEN_TIMEOUT_S
-        self.first_token.setSpecialValueText(f"Default ({default:g} s)")
+        self.first_token.setSpecialValueText(
+            arg(QCoreApplication.translate("ProfileNetwork", "Default (%1 s)"), number(default))
+        )
         clear = remote and key_in_clear(base_url)
         self.form.setRowVisible(self.warning, clear)
         self.form.setRowVisible(self.allow_insecure, clear)
@@ -90,9 +107,10 @@ class NetworkRows:
             return []
         found = []
         if typed_key.strip() and key_in_clear(base_url) and not self.allow_insecure.isChecked():
-            found.append("The key would travel unencrypted to another machine over plain "
-                         "http://. Use an https:// address, or tick “Send the API key to this "
-                         "address unencrypted” if the network in between is your own.")
+            found.append(QCoreApplication.translate("ProfileNetwork", "The key would travel "
+                "unencrypted to another machine over plain http://. Use an https:// address, or "
+                "tick “Send the API key to this address unencrypted” if the network in between "
+                "is your own."))
         try:
             tls_context(self._ca_path())
         except CaFileUnusable as err:
@@ -114,8 +132,14 @@ class NetworkRows:
 
     def choose_ca_file(self) -> None:
         start = self.ca_file.text().strip() or str(Path.home())
-        path, _ = QFileDialog.getOpenFileName(self.ca_file, "Choose a CA certificate (PEM)",
-                                              start, "Certificates (*.pem *.crt);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self.ca_file,
+            QCoreApplication.translate("ProfileNetwork", "Choose a CA certificate (PEM)"),
+            start,
+            QCoreApplication.translate(
+                "ProfileNetwork", "Certificates (*.pem *.crt);;All files (*)"
+            ),
+        )
         if path:
             self.ca_file.setText(path)
 

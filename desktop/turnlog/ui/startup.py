@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QApplication,
@@ -26,23 +26,30 @@ from .. import APP_NAME
 from ..core.failures import StoreError
 from ..paths import DB_NAME
 from ..store.salvage import Salvaged, salvage_all
+from . import failure_text
+from .languages import arg
 from .privacy import ExportTarget, choose_export, write_export
 
 TITLES = {
-    "storage_read_only": "Turnlog cannot write to its data",
-    "storage_full": "The disk holding Turnlog's data is full",
-    "storage_damaged": "Turnlog's database is damaged",
-    "storage_locked": "Turnlog's database is in use",
-    "storage_in_use": "Turnlog is already open",
-    "storage_too_new": "The database is from a newer Turnlog",
-    "storage_cannot_open": "Turnlog cannot open its data",
-    "storage_io": "The disk reported an error",
+    "storage_read_only": QT_TRANSLATE_NOOP("Startup", "Turnlog cannot write to its data"),
+    "storage_full": QT_TRANSLATE_NOOP("Startup", "The disk holding Turnlog's data is full"),
+    "storage_damaged": QT_TRANSLATE_NOOP("Startup", "Turnlog's database is damaged"),
+    "storage_locked": QT_TRANSLATE_NOOP("Startup", "Turnlog's database is in use"),
+    "storage_in_use": QT_TRANSLATE_NOOP("Startup", "Turnlog is already open"),
+    "storage_too_new": QT_TRANSLATE_NOOP("Startup", "The database is from a newer Turnlog"),
+    "storage_cannot_open": QT_TRANSLATE_NOOP("Startup", "Turnlog cannot open its data"),
+    "storage_io": QT_TRANSLATE_NOOP("Startup", "The disk reported an error"),
 }
 HINTS = {
-    "storage_in_use": "Switch to the Turnlog window that is already open, or close it and "
-                      "start Turnlog again.",
-    "storage_too_new": "Install the newer Turnlog that wrote it, or start this one with "
-                       "another data folder (TURNLOG_HOME).",
+    "storage_in_use": QT_TRANSLATE_NOOP(
+        "Startup",
+        "Switch to the Turnlog window that is already open, or close it and start Turnlog again.",
+    ),
+    "storage_too_new": QT_TRANSLATE_NOOP(
+        "Startup",
+        "Install the newer Turnlog that wrote it, or start this one with another data folder "
+        "(TURNLOG_HOME).",
+    ),
 }
 
 
@@ -62,18 +69,26 @@ class UpgradeProgress:
             if done >= total or time.monotonic() - self.started < self.after_s:
                 return
             self.dialog = QProgressDialog(
-                "Turnlog is indexing your conversations for search. This happens once.",
-                "", 0, total)
+                QCoreApplication.translate(
+                    "Startup",
+                    "Turnlog is indexing your conversations for search. This happens once.",
+                ),
+                "",
+                0,
+                total,
+            )
             self.dialog.setObjectName("upgradeProgress")
-            self.dialog.setWindowTitle(f"Updating {APP_NAME}")
+            self.dialog.setWindowTitle(
+                arg(QCoreApplication.translate("Startup", "Updating %1"), APP_NAME)
+            )
             self.dialog.setCancelButton(None)  # one transaction: all of it or nothing
             self.dialog.setMinimumDuration(0)
             self.dialog.setAutoClose(False)
             self.dialog.setAutoReset(False)
             self.shown_total = total
             self.dialog.show()
-        self.dialog.setLabelText(f"Turnlog is indexing your conversations for search "
-                                 f"({done:,} of {total:,} turns). This happens once.")
+        self.dialog.setLabelText(arg(QCoreApplication.translate("Startup", "Turnlog is indexing "
+            "your conversations for search (%1 of %2 turns). This happens once."), done, total))
         self.dialog.setValue(done)
         QApplication.processEvents()
         if done >= total:
@@ -81,7 +96,7 @@ class UpgradeProgress:
             self.dialog.deleteLater()
 
 
-def fault_words(error: StoreError, default: str = "Turnlog cannot open its data"
+def fault_words(error: StoreError, default: str = ""
                 ) -> tuple[str, str, str]:
     """(title, message, hint) for a storage fault: the hint apart from the message
     (`default`: the title of a fault without a named code)."""
@@ -90,7 +105,19 @@ def fault_words(error: StoreError, default: str = "Turnlog cannot open its data"
     message = str(error)
     if hint and message.endswith(hint):
         message = message[: -len(hint)].rstrip()
-    return TITLES.get(code, default), message, hint
+    shown_hint = (
+        failure_text.hint(hint)
+        if code not in HINTS
+        else QCoreApplication.translate("Startup", hint)
+    )
+    title = TITLES.get(code)
+    return (
+        QCoreApplication.translate("Startup", title)
+        if title
+        else default or QCoreApplication.translate("Startup", "Turnlog cannot open its data"),
+        message,
+        shown_hint,
+    )
 
 
 def open_folder(folder: Path) -> bool:
@@ -107,8 +134,14 @@ def export_salvage(salvaged: Salvaged, target: ExportTarget | None) -> str:
     try:
         write_export(target.path, salvaged.text)
     except OSError as err:
-        return f"Could not write {target.path}: {err.strerror or err}."
-    return f"{salvaged.describe()} Saved to {target.path}."
+        return arg(
+            QCoreApplication.translate("Startup", "Could not write %1: %2."),
+            target.path,
+            err.strerror or err,
+        )
+    return arg(
+        QCoreApplication.translate("Startup", "%1 Saved to %2."), salvaged.describe(), target.path
+    )
 
 
 class StartupDialog(QDialog):
@@ -121,7 +154,7 @@ class StartupDialog(QDialog):
         self.choose_export: Callable[[], ExportTarget | None] = \
             lambda: choose_export(self, "turnlog readable")
         title, message, hint = fault_words(error)
-        self.setWindowTitle(f"{APP_NAME} cannot start")
+        self.setWindowTitle(arg(QCoreApplication.translate("Startup", "%1 cannot start"), APP_NAME))
         self.setObjectName("startupFault")
         layout = QVBoxLayout(self)
         self.title = self._label(title, "startupTitle", bold=True)
@@ -133,12 +166,15 @@ class StartupDialog(QDialog):
         self.hint.setVisible(bool(hint))
         self.outcome.hide()
         buttons = QHBoxLayout()
-        self.export_button = QPushButton("Export what can be read…", self)
+        self.export_button = QPushButton(QCoreApplication.translate("Startup", "Export what can "
+            "be read…"), self)
         self.export_button.clicked.connect(self.export_readable)
         self.export_button.setVisible(getattr(error, "code", "") == "storage_damaged")
-        self.folder_button = QPushButton("Open the folder", self)
+        self.folder_button = QPushButton(
+            QCoreApplication.translate("Startup", "Open the folder"), self
+        )
         self.folder_button.clicked.connect(lambda: open_folder(self.home))
-        self.quit_button = QPushButton("Quit", self)
+        self.quit_button = QPushButton(QCoreApplication.translate("Startup", "Quit"), self)
         self.quit_button.setDefault(True)
         self.quit_button.clicked.connect(self.reject)
         buttons.addWidget(self.export_button)

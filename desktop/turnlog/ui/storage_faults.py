@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 
 from ..core.failures import FailureKind, StoreError
 from ..store import TurnlogStore
 from ..store.salvage import salvage_all
+from . import failure_text
 from .banner import FailureBanner
 from .composer import Composer
 from .operations import Changes
@@ -20,10 +21,11 @@ from .privacy import ExportTarget
 from .startup import export_salvage, fault_words, open_folder
 from .tasks import TaskContext, TaskRunner
 
-CHANGE_NOT_SAVED = "The change could not be saved"
-DAMAGED_SEND = "The database is damaged, so Send is off: nothing is written into it."
-EXPORT = "Export what can be read…"
-FOLDER = "Open the folder"
+CHANGE_NOT_SAVED = QT_TRANSLATE_NOOP("StorageFaults", "The change could not be saved")
+DAMAGED_SEND = QT_TRANSLATE_NOOP(
+    "StorageFaults", "The database is damaged, so Send is off: nothing is written into it.")
+EXPORT = QT_TRANSLATE_NOOP("StorageFaults", "Export what can be read…")
+FOLDER = QT_TRANSLATE_NOOP("StorageFaults", "Open the folder")
 
 
 class StorageFaults(QObject):
@@ -63,26 +65,37 @@ class StorageFaults(QObject):
         """Name a storage fault in the banner; anything else is a bug, for the crash report."""
         if not isinstance(error, StoreError):
             raise error
-        title, message, hint = fault_words(error, default=CHANGE_NOT_SAVED
-                                           if error.kind is FailureKind.STORAGE
-                                           else error.failure().title)
+        title, message, hint = fault_words(
+            error,
+            default=QCoreApplication.translate("StorageFaults", CHANGE_NOT_SAVED)
+            if error.kind is FailureKind.STORAGE
+            else failure_text.title(error.failure()),
+        )
         damaged = error.code == "storage_damaged"
         actions: list[tuple[str, Callable[[], object]]] = []
         if damaged:
             self.damage = error
             if "nothing will be written" not in message.lower():
-                message += " Nothing will be written into it."
-            actions.append((EXPORT, self.export_readable))
-            self.composer.hold(DAMAGED_SEND)
+                message += " " + QCoreApplication.translate("StorageFaults", "Nothing will be "
+                    "written into it.")
+            actions.append(
+                (QCoreApplication.translate("StorageFaults", EXPORT), self.export_readable)
+            )
+            self.composer.hold(QCoreApplication.translate("StorageFaults", DAMAGED_SEND))
         if error.code.startswith("storage_"):
-            actions.append((FOLDER, lambda: open_folder(self.store.home)))
+            actions.append(
+                (
+                    QCoreApplication.translate("StorageFaults", FOLDER),
+                    lambda: open_folder(self.store.home),
+                )
+            )
         self.banner.show_fault(title, f"{message} {hint}".strip(), actions)
 
     def dismiss(self) -> None:
         """Clear the banner (another conversation opened); a damage stays on show."""
         if self.damage is None:
             self.banner.dismiss()
-        elif self.banner.action(EXPORT) is None:
+        elif self.banner.action(QCoreApplication.translate("StorageFaults", EXPORT)) is None:
             self.show(self.damage)
 
     def export_readable(self) -> None:
