@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -38,7 +38,6 @@ from ..core.model import Conversation, Turn, Usage
 from ..core.projection import CostIndex
 from ..core.send import PendingTurn
 from ..core.side import (
-    SIDE_LABEL,
     SideAnswered,
     SideAttempt,
     SideFailed,
@@ -46,10 +45,12 @@ from ..core.side import (
     SideQuestion,
     attempts_usage,
 )
+from . import failure_text
 from .composer import DraftEdit
 from .connection import Connector, Endpoint, NotConnected
 from .geometry import add_dock
 from .inspector import Inspector, InspectorState
+from .languages import arg, plural
 from .marks import span_text, usage_text
 from .send_session import STAGE_WORDS, SendResult, SendSession, Sent, StreamBuffer
 from .tasks import TaskContext, TaskRunner
@@ -132,15 +133,34 @@ def side_usage_text(sides: Sequence[SideQuestion],
     """The side questions' usage, failed side requests' included (named apart)."""
     known = [s.usage for s in sides if s.usage.known]
     if not sides and not attempts:
-        return "No side questions in this conversation yet."
+        return QCoreApplication.translate(
+            "SidePanel", "No side questions in this conversation yet."
+        )
     failed = attempts_usage(attempts)
     total = Usage(*(sum(getattr(u, name) or 0 for u in [*known, failed]) or None
                     for name in ("prompt_tokens", "completion_tokens", "total_tokens")))
-    text = (f"{len(sides):,} side question{'s' if len(sides) != 1 else ''}, apart from the "
-            f"conversation's usage: {usage_text(total)}")
+    text = arg(
+        plural(
+            QCoreApplication.translate(
+                "SidePanel",
+                "%n side question(s), apart from the conversation's usage: %1",
+                None,
+                len(sides),
+            ),
+            len(sides),
+        ),
+        usage_text(total),
+    )
     if attempts:
-        text += (f" — {len(attempts):,} failed side request"
-                 f"{'s' if len(attempts) != 1 else ''} included: {usage_text(failed)}")
+        text += arg(
+            plural(
+                QCoreApplication.translate(
+                    "SidePanel", " — %n failed side request(s) included: %1", None, len(attempts)
+                ),
+                len(attempts),
+            ),
+            usage_text(failed),
+        )
     return text
 
 
@@ -157,23 +177,35 @@ class SidePanel(QWidget):
         top = QWidget(splitter)
         layout = QVBoxLayout(top)
         layout.setContentsMargins(0, 0, 0, 0)
-        about = QLabel("Ask about this conversation without adding to it. Answers stay "
-                       "here, not in the transcript.", top)
+        about = QLabel(
+            QCoreApplication.translate(
+                "SidePanel",
+                "Ask about this conversation without adding to it. Answers stay here, not in the "
+                "transcript.",
+            ),
+            top,
+        )
         about.setWordWrap(True)
         layout.addWidget(about)
         self.list = QListWidget(top)
         self.list.setObjectName("sideList")
-        self.list.setAccessibleName("Side questions")
+        self.list.setAccessibleName(QCoreApplication.translate("SidePanel", "Side questions"))
         self.list.setWordWrap(True)
         layout.addWidget(self.list, 1)
         self.answer = QTextBrowser(top)
         self.answer.setObjectName("sideAnswer")
-        self.answer.setAccessibleName("Side answer")
+        self.answer.setAccessibleName(QCoreApplication.translate("SidePanel", "Side answer"))
         self.answer.setOpenLinks(False)
         layout.addWidget(self.answer, 2)
-        self.keep_button = QPushButton("Keep as a turn", top)
-        self.keep_button.setToolTip("Append this side question and its answer to the "
-                                    "conversation as a normal turn")
+        self.keep_button = QPushButton(
+            QCoreApplication.translate("SidePanel", "Keep as a turn"), top
+        )
+        self.keep_button.setToolTip(
+            QCoreApplication.translate(
+                "SidePanel",
+                "Append this side question and its answer to the conversation as a normal turn",
+            )
+        )
         self.keep_button.setEnabled(False)
         layout.addWidget(self.keep_button)
         self._build_input(top, layout)
@@ -182,7 +214,9 @@ class SidePanel(QWidget):
         self.usage.setWordWrap(True)
         layout.addWidget(self.usage)
         self.inspector = Inspector(splitter)
-        self.inspector.setAccessibleName("Side request inspector")
+        self.inspector.setAccessibleName(
+            QCoreApplication.translate("SidePanel", "Side request inspector")
+        )
         self.inspector.slider.hide()
         self.inspector.reset_button.hide()
         splitter.addWidget(top)
@@ -203,21 +237,28 @@ class SidePanel(QWidget):
         layout.addWidget(self.problem)
         self.edit = DraftEdit(top)
         self.edit.setObjectName("sideDraft")
-        self.edit.setAccessibleName("Side question")
-        self.edit.setPlaceholderText("Ask aside… (Ctrl+Enter here, or Ctrl+Shift+Enter in "
-                                     "the composer)")
+        self.edit.setAccessibleName(QCoreApplication.translate("SidePanel", "Side question"))
+        self.edit.setPlaceholderText(
+            QCoreApplication.translate(
+                "SidePanel", "Ask aside… (Ctrl+Enter here, or Ctrl+Shift+Enter in the composer)"
+            )
+        )
         line = self.edit.fontMetrics().lineSpacing()
         self.edit.setMaximumHeight(line * 4 + 14)
         layout.addWidget(self.edit)
         row = QHBoxLayout()
         row.addStretch(1)
-        self.stop_button = QPushButton("Stop", top)
+        self.stop_button = QPushButton(QCoreApplication.translate("SidePanel", "Stop"), top)
         self.stop_button.setEnabled(False)
         row.addWidget(self.stop_button)
-        self.ask_button = QPushButton("Ask aside", top)
+        self.ask_button = QPushButton(QCoreApplication.translate("SidePanel", "Ask aside"), top)
         self.ask_button.setObjectName("askAside")
-        self.ask_button.setToolTip("Ask a side question about this conversation "
-                                   "(Ctrl+Shift+Enter in the composer)")
+        self.ask_button.setToolTip(
+            QCoreApplication.translate(
+                "SidePanel",
+                "Ask a side question about this conversation (Ctrl+Shift+Enter in the composer)",
+            )
+        )
         row.addWidget(self.ask_button)
         layout.addLayout(row)
 
@@ -262,8 +303,15 @@ class SideQuestions(QObject):
         session.streamed.connect(self._stream)
         session.projected.connect(self._projected)
         session.finished.connect(self._finished)
-        session.crashed.connect(lambda draft: self._failed_with(
-            "Turnlog hit a bug while asking aside; the bug report has the details.", draft))
+        session.crashed.connect(
+            lambda draft: self._failed_with(
+                QCoreApplication.translate(
+                    "SidePanel",
+                    "Turnlog hit a bug while asking aside; the bug report has the details.",
+                ),
+                draft,
+            )
+        )
         session.discarded.connect(lambda: self.panel.stage.hide())
 
     # ---------------------------------------------------------------- listing
@@ -292,11 +340,18 @@ class SideQuestions(QObject):
             if current is not None and current.id == cid:
                 self._show(read[0], cid, read[1])
 
-        self.runner.run(TaskRunner.STORAGE, "load side questions",
-                        lambda context: (self.store.side_questions(cid),
-                                         self.store.side_attempts(cid)), on_success=loaded,
-                        on_failure=lambda error: self._problem(f"Side questions could not "
-                                                               f"be read: {error}"))
+        self.runner.run(
+            TaskRunner.STORAGE,
+            "load side questions",
+            lambda context: (self.store.side_questions(cid), self.store.side_attempts(cid)),
+            on_success=loaded,
+            on_failure=lambda error: self._problem(
+                arg(
+                    QCoreApplication.translate("SidePanel", "Side questions could not be read: %1"),
+                    error,
+                )
+            ),
+        )
 
     def _show(self, sides: list[SideQuestion], conversation_id: int | None,
               attempts: Sequence[SideAttempt] = ()) -> None:
@@ -315,7 +370,9 @@ class SideQuestions(QObject):
         if changed:
             panel.problem.hide()
             panel.show_markdown("")
-            panel.inspector.show_state(self._state("No side question yet.", None))
+            panel.inspector.show_state(
+                self._state(QCoreApplication.translate("SidePanel", "No side question yet."), None)
+            )
         if sides and (changed or not self.session.running):
             panel.list.setCurrentRow(len(sides) - 1)
         self._update_keep()
@@ -345,11 +402,19 @@ class SideQuestions(QObject):
         if self.session.running or not text.strip():
             return
         if conversation is None:
-            self._problem("Open a conversation first: a side question is about one.")
+            self._problem(
+                QCoreApplication.translate(
+                    "SidePanel", "Open a conversation first: a side question is about one."
+                )
+            )
             return
         parts = self.window.preview.parts(conversation)
         if parts.endpoint is None:
-            self._problem(" ".join(parts.problem or ("Cannot ask", "")))
+            self._problem(
+                " ".join(
+                    parts.problem or (QCoreApplication.translate("SidePanel", "Cannot ask"), "")
+                )
+            )
             return
         draft = (text, self.panel.edit.textCursor().position())
         self.panel.edit.clear()
@@ -374,10 +439,18 @@ class SideQuestions(QObject):
         self.panel.show_markdown(f"**{self._question.strip()}**\n\n{self._streamed}")
 
     def _projected(self, planned: SideProjection) -> None:
-        self.panel.inspector.show_state(self._state(
-            f"Request in flight: a {SIDE_LABEL} about this conversation", planned,
-            outcome="waiting for the answer (a side question: the conversation does not "
-                    "change)"))
+        self.panel.inspector.show_state(
+            self._state(
+                QCoreApplication.translate(
+                    "SidePanel", "Request in flight: a side question about this conversation"
+                ),
+                planned,
+                outcome=QCoreApplication.translate(
+                    "SidePanel",
+                    "waiting for the answer (a side question: the conversation does not change)",
+                ),
+            )
+        )
 
     def _finished(self, result: SendResult) -> None:
         outcome = result.outcome
@@ -385,10 +458,20 @@ class SideQuestions(QObject):
             if result.conversation_id == self.shown_for:
                 self._show([*self.sides, outcome.side], result.conversation_id, self.attempts)
                 self.panel.show_markdown(outcome.side.answer)
-            self.panel.inspector.show_state(self._state(
-                f"Last {SIDE_LABEL}: answered, kept apart from the conversation",
-                outcome.projection, usage=outcome.side.usage, duration=result.duration_s,
-                outcome="answered; kept in the side panel, not in the conversation"))
+            self.panel.inspector.show_state(
+                self._state(
+                    QCoreApplication.translate(
+                        "SidePanel",
+                        "Last side question: answered, kept apart from the conversation",
+                    ),
+                    outcome.projection,
+                    usage=outcome.side.usage,
+                    duration=result.duration_s,
+                    outcome=QCoreApplication.translate(
+                        "SidePanel", "answered; kept in the side panel, not in the conversation"
+                    ),
+                )
+            )
             self.panel.edit.setFocus()
             return
         assert isinstance(outcome, SideFailed)
@@ -396,11 +479,16 @@ class SideQuestions(QObject):
             self.attempts.append(outcome.attempt)
             self.panel.usage.setText(side_usage_text(self.sides, self.attempts))
         if outcome.projection is not None or outcome.refusal is not None:
-            self.panel.inspector.show_state(self._state(
-                f"Last {SIDE_LABEL}: not answered", outcome.projection,
-                failure=outcome.failure, refusal=outcome.refusal,
-                duration=result.duration_s))
-        self._failed_with(outcome.failure.message(), result.draft, outcome.partial)
+            self.panel.inspector.show_state(
+                self._state(
+                    QCoreApplication.translate("SidePanel", "Last side question: not answered"),
+                    outcome.projection,
+                    failure=outcome.failure,
+                    refusal=outcome.refusal,
+                    duration=result.duration_s,
+                )
+            )
+        self._failed_with(failure_text.message(outcome.failure), result.draft, outcome.partial)
 
     def _failed_with(self, message: str, draft: tuple[str, int], partial: str = "") -> None:
         """Any failure: the side draft comes back as it was and the reason shows inline."""
@@ -410,8 +498,24 @@ class SideQuestions(QObject):
         edit_cursor.setPosition(min(cursor, len(text)))
         self.panel.edit.setTextCursor(edit_cursor)
         self.panel.edit.setFocus()
-        kept = f"\n\nWhat arrived before it ended (not kept):\n{partial}" if partial else ""
-        self._problem(message + " Your side question is back in the box." + kept)
+        kept = (
+            (
+                "\n\n"
+                + QCoreApplication.translate(
+                    "SidePanel", "What arrived before it ended (not kept):"
+                )
+                + "\n"
+                + partial
+            )
+            if partial
+            else ""
+        )
+        self._problem(
+            message
+            + " "
+            + QCoreApplication.translate("SidePanel", "Your side question is back in the box.")
+            + kept
+        )
         row = self.panel.list.currentRow()
         self.panel.show_markdown(self.sides[row].answer if 0 <= row < len(self.sides) else "")
 
@@ -426,17 +530,58 @@ class SideQuestions(QObject):
         carried = ""
         if planned is not None:
             p = planned.projection
-            carried = (f"{SIDE_LABEL} · own output reserve {p.budget.output_reserve:,} tokens"
-                       + (f" · summary: {span_text(p.summarized)}" if p.summarized else "")
-                       + f" · recent window: {span_text(p.sent)}"
-                       f" · left out: {span_text(p.left_out) if p.left_out else 'none'}"
-                       f" · earlier side questions carried: {len(planned.side_ids)}")
+            carried = (
+                arg(
+                    QCoreApplication.translate(
+                        "SidePanel", "side question · own output reserve %1 tokens"
+                    ),
+                    p.budget.output_reserve,
+                )
+                + (
+                    arg(
+                        QCoreApplication.translate("SidePanel", " · summary: %1"),
+                        span_text(p.summarized),
+                    )
+                    if p.summarized
+                    else ""
+                )
+                + arg(
+                    QCoreApplication.translate("SidePanel", " · recent window: %1"),
+                    span_text(p.sent),
+                )
+                + arg(
+                    QCoreApplication.translate("SidePanel", " · left out: %1"),
+                    span_text(p.left_out)
+                    if p.left_out
+                    else QCoreApplication.translate("SidePanel", "none"),
+                )
+                + arg(
+                    QCoreApplication.translate(
+                        "SidePanel", " · earlier side questions carried: %1"
+                    ),
+                    len(planned.side_ids),
+                )
+            )
         return InspectorState(
-            heading=heading, projection=planned.projection if planned else None,
-            refusal=refusal, record=None, failure=failure,
-            usage=usage, duration_s=duration, endpoint=carried, max_bytes=None,
-            what_if=None, asked=None, compaction=False,
-            outcome=outcome or ("" if failure or refusal else "nothing asked yet"))
+            heading=heading,
+            projection=planned.projection if planned else None,
+            refusal=refusal,
+            record=None,
+            failure=failure,
+            usage=usage,
+            duration_s=duration,
+            endpoint=carried,
+            max_bytes=None,
+            what_if=None,
+            asked=None,
+            compaction=False,
+            outcome=outcome
+            or (
+                ""
+                if failure or refusal
+                else QCoreApplication.translate("SidePanel", "nothing asked yet")
+            ),
+        )
 
     # ---------------------------------------------------------------- keeping
     def keep(self) -> None:
@@ -445,11 +590,20 @@ class SideQuestions(QObject):
         if not 0 <= row < len(self.sides) or cid is None or self.window.running:
             return
         side = self.sides[row]
-        self.runner.run(TaskRunner.STORAGE, "keep a side answer as a turn",
-                        lambda context: keep_as_turn(self.store, cid, side),
-                        on_success=self._kept,
-                        on_failure=lambda error: self._problem(
-                            f"The side answer was not kept as a turn: {error}"))
+        self.runner.run(
+            TaskRunner.STORAGE,
+            "keep a side answer as a turn",
+            lambda context: keep_as_turn(self.store, cid, side),
+            on_success=self._kept,
+            on_failure=lambda error: self._problem(
+                arg(
+                    QCoreApplication.translate(
+                        "SidePanel", "The side answer was not kept as a turn: %1"
+                    ),
+                    error,
+                )
+            ),
+        )
 
     def _kept(self, kept: Kept) -> None:
         window = self.window
@@ -457,14 +611,24 @@ class SideQuestions(QObject):
             return
         window.transcript.commit_pending(window.transcript.with_turn(kept.turn))
         window.refresh_preview()
-        window.statusBar().showMessage(f"Kept the side answer as turn {kept.turn.ordinal}")
+        window.statusBar().showMessage(
+            arg(
+                QCoreApplication.translate("SidePanel", "Kept the side answer as turn %1"),
+                kept.turn.ordinal,
+            )
+        )
 
 
 def attach(window: MainWindow) -> SideQuestions:
     """The "Side questions" dock on the right of `window`, wired to it."""
     panel = SidePanel(window)
-    dock = add_dock(window, "Side questions", "sideDock", panel,
-                    Qt.DockWidgetArea.RightDockWidgetArea)
+    dock = add_dock(
+        window,
+        QCoreApplication.translate("SidePanel", "Side questions"),
+        "sideDock",
+        panel,
+        Qt.DockWidgetArea.RightDockWidgetArea,
+    )
     window.tabifyDockWidget(window.inspector_dock, dock)
     window.folding.also_fold(dock)  # a narrow window folds it away with the inspector
     window.inspector_dock.raise_()  # the request inspector stays in front until asked aside
