@@ -164,7 +164,7 @@ def plural(text: str, count: int) -> str:
     `plural(QCoreApplication.translate(context, "%n turn(s)", None, n), n)`."""
     many = count != 1
     text = re.sub(r"y\(s\)", "ies" if many else "y", text)
-    return text.replace("(s)", "s" if many else "")
+    return text.replace("(es)", "es" if many else "").replace("(s)", "s" if many else "")
 
 
 def capitalized(text: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -36,12 +36,14 @@ from ..core.memory import (
     MAX_MEMORY_SHARE,
     ItemKind,
     MemorySelection,
+    Reason,
     StoredNote,
     StoredPin,
     StoredPreference,
 )
 from ..core.model import Conversation
 from ..store import TurnlogStore
+from .languages import arg
 from .operations import StorageOp
 from .tasks import TaskRunner
 
@@ -55,19 +57,61 @@ def _short(text: str, limit: int = SHOWN_TEXT) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
+KINDS = {ItemKind.PREFERENCE: QT_TRANSLATE_NOOP("MemoryPanel", "preference"),
+         ItemKind.NOTE: QT_TRANSLATE_NOOP("MemoryPanel", "note")}
+REASONS = {
+    Reason.KEPT: QT_TRANSLATE_NOOP("MemoryPanel", "kept"),
+    Reason.TOO_LARGE: QT_TRANSLATE_NOOP("MemoryPanel", "larger than the memory share"),
+    Reason.NO_ROOM: QT_TRANSLATE_NOOP("MemoryPanel",
+                                      "no room: items of higher total priority fill the share"),
+}
+
+
+def reason_text(reason: Reason) -> str:
+    return QCoreApplication.translate("MemoryPanel", REASONS[reason])
+
+
 def memory_rows(selection: MemorySelection) -> list[tuple[str, int, int]]:
     """The inspector's rows for the memory of a request: the share, then each optional
     item kept or left out (and why), with its exact size."""
     if not selection.choices:
         return []
-    how = "approximate choice: greedy, beyond the bounds of the exact one" \
-        if selection.approximate else "exact choice"
-    rows = [(f"memory share ({how})", selection.limit.bytes, selection.limit.tokens)]
+    how = (
+        QCoreApplication.translate(
+            "MemoryPanel", "approximate choice: greedy, beyond the bounds of the exact one"
+        )
+        if selection.approximate
+        else QCoreApplication.translate("MemoryPanel", "exact choice")
+    )
+    rows = [
+        (
+            arg(QCoreApplication.translate("MemoryPanel", "memory share (%1)"), how),
+            selection.limit.bytes,
+            selection.limit.tokens,
+        )
+    ]
     for choice in selection.choices:
-        state = "kept" if choice.kept else f"left out, {choice.reason.value}"
-        rows.append((f"{choice.item.kind.value} p{choice.item.priority} "
-                     f"“{_short(choice.item.text)}”: {state}",
-                     choice.cost.bytes, choice.cost.tokens))
+        state = (
+            QCoreApplication.translate("MemoryPanel", "kept")
+            if choice.kept
+            else arg(
+                QCoreApplication.translate("MemoryPanel", "left out, %1"),
+                reason_text(choice.reason),
+            )
+        )
+        rows.append(
+            (
+                arg(
+                    QCoreApplication.translate("MemoryPanel", "%1 p%2 “%3”: %4"),
+                    QCoreApplication.translate("MemoryPanel", KINDS[choice.item.kind]),
+                    choice.item.priority,
+                    _short(choice.item.text),
+                    state,
+                ),
+                choice.cost.bytes,
+                choice.cost.tokens,
+            )
+        )
     return rows
 
 
@@ -97,24 +141,37 @@ class ItemEditor(QWidget):
 
     def __init__(self, what: str, parent: QWidget, *, priority: bool = True) -> None:
         super().__init__(parent)
+        what = QCoreApplication.translate("MemoryPanel", what)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.text = QLineEdit(self)
-        self.text.setPlaceholderText(f"Type a {what}…")
-        self.text.setAccessibleName(f"New {what}")
+        self.text.setPlaceholderText(
+            arg(QCoreApplication.translate("MemoryPanel", "Type a %1…"), what)
+        )
+        self.text.setAccessibleName(arg(QCoreApplication.translate("MemoryPanel", "New %1"), what))
         layout.addWidget(self.text, 1)
         self.priority = QSpinBox(self)
         self.priority.setRange(1, 5)
         self.priority.setValue(DEFAULT_PRIORITY)
         self.priority.setPrefix("p")
-        self.priority.setAccessibleName(f"Priority of the {what} (1–5)")
+        self.priority.setAccessibleName(
+            arg(QCoreApplication.translate("MemoryPanel", "Priority of the %1 (1–5)"), what)
+        )
         self.priority.setVisible(priority)
         layout.addWidget(self.priority)
-        self.add = QPushButton("Add", self)
-        self.save = QPushButton("Save", self)
-        self.remove = QPushButton("Remove", self)
+        self.add = QPushButton(QCoreApplication.translate("MemoryPanel", "Add"), self)
+        self.save = QPushButton(QCoreApplication.translate("MemoryPanel", "Save"), self)
+        self.remove = QPushButton(QCoreApplication.translate("MemoryPanel", "Remove"), self)
         for button in (self.add, self.save, self.remove):
-            button.setAccessibleName(f"{button.text()} {what}")
+            button.setAccessibleName(
+                arg(
+                    QCoreApplication.translate(
+                        "MemoryPanel", "%1 %2", "a button and what it acts on"
+                    ),
+                    button.text(),
+                    what,
+                )
+            )
             layout.addWidget(button)
         self.text.returnPressed.connect(self.add.click)
 
@@ -125,30 +182,53 @@ class MemoryPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("memoryPanel")
-        self.setAccessibleName("Memory")
+        self.setAccessibleName(QCoreApplication.translate("MemoryPanel", "Memory"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         self.share = QSpinBox(self)
         self.share.setRange(0, MAX_MEMORY_SHARE)
-        self.share.setSuffix(" % of each budget")
-        self.share.setAccessibleName("Memory share for preferences and notes")
-        self.use_preferences = QCheckBox("Use preferences in this conversation", self)
+        self.share.setSuffix(QCoreApplication.translate("MemoryPanel", " % of each budget"))
+        self.share.setAccessibleName(
+            QCoreApplication.translate("MemoryPanel", "Memory share for preferences and notes")
+        )
+        self.use_preferences = QCheckBox(
+            QCoreApplication.translate("MemoryPanel", "Use preferences in this conversation"), self
+        )
         row = QHBoxLayout()
-        row.addWidget(QLabel("Memory share:", self))
+        row.addWidget(QLabel(QCoreApplication.translate("MemoryPanel", "Memory share:"), self))
         row.addWidget(self.share, 1)
         layout.addLayout(row)
         layout.addWidget(self.use_preferences)
-        self.pins = self._list(layout, "Pinned facts — always sent, word for word", "pins")
-        self.pin_editor = ItemEditor("pinned fact", self, priority=False)
-        self.pin_editor.save.setText("Save")
+        self.pins = self._list(
+            layout,
+            QCoreApplication.translate("MemoryPanel", "Pinned facts — always sent, word for word"),
+            "pins",
+        )
+        self.pin_editor = ItemEditor(
+            QT_TRANSLATE_NOOP("MemoryPanel", "pinned fact"), self, priority=False
+        )
+        self.pin_editor.save.setText(QCoreApplication.translate("MemoryPanel", "Save"))
         layout.addWidget(self.pin_editor)
-        self.offer = QPushButton("Use in all conversations (as a preference)", self)
+        self.offer = QPushButton(
+            QCoreApplication.translate("MemoryPanel", "Use in all conversations (as a preference)"),
+            self,
+        )
         layout.addWidget(self.offer)
-        self.notes = self._list(layout, "Notes — sent when the memory share has room", "notes")
-        self.note_editor = ItemEditor("note", self)
+        self.notes = self._list(
+            layout,
+            QCoreApplication.translate(
+                "MemoryPanel", "Notes — sent when the memory share has room"
+            ),
+            "notes",
+        )
+        self.note_editor = ItemEditor(QT_TRANSLATE_NOOP("MemoryPanel", "note"), self)
         layout.addWidget(self.note_editor)
-        self.preferences = self._list(layout, "Preferences — every conversation", "preferences")
-        self.preference_editor = ItemEditor("preference", self)
+        self.preferences = self._list(
+            layout,
+            QCoreApplication.translate("MemoryPanel", "Preferences — every conversation"),
+            "preferences",
+        )
+        self.preference_editor = ItemEditor(QT_TRANSLATE_NOOP("MemoryPanel", "preference"), self)
         layout.addWidget(self.preference_editor)
         self.choice = QLabel(self)
         self.choice.setWordWrap(True)
@@ -195,35 +275,106 @@ class MemoryPanel(QWidget):
             if summary and self.state is not None else []
         self.warning.setVisible(bool(missing))
         self.warning.setText(
-            "⚠ The summary lacks pinned facts: " + "; ".join(f"“{m}”" for m in missing)
-            + ". The pins are sent word for word regardless." if missing else "")
+            arg(
+                QCoreApplication.translate(
+                    "MemoryPanel",
+                    "⚠ The summary lacks pinned facts: %1. The pins are sent word for word "
+                    "regardless.",
+                ),
+                "; ".join(f"“{m}”" for m in missing),
+            )
+            if missing
+            else ""
+        )
         self._fill()
 
     def _marks(self) -> dict[tuple[ItemKind, str], str]:
         if self.selection is None:
             return {}
-        return {(c.item.kind, c.item.id): "kept" if c.kept else f"left out: {c.reason.value}"
-                for c in self.selection.choices}
+        return {
+            (c.item.kind, c.item.id): QCoreApplication.translate("MemoryPanel", "kept")
+            if c.kept
+            else arg(
+                QCoreApplication.translate("MemoryPanel", "left out: %1"), reason_text(c.reason)
+            )
+            for c in self.selection.choices
+        }
 
     def _fill(self) -> None:
         state, marks = self.state, self._marks()
         pins = state.pins if state else []
-        self._fill_list(self.pins, [(p.id, f"📌 {p.text}\n   " + (
-            "typed" if p.typed else "from " + ", ".join(
-                f"turn {state.ordinals.get(s, '?')}" for s in p.sources)))  # type: ignore[union-attr]
-            for p in pins])
-        self._fill_list(self.notes, [(n.id, f"p{n.priority} {n.text}\n   " + marks.get(
-            (ItemKind.NOTE, str(n.id)), "not in this request")) for n in (
-            state.notes if state else [])])
+        self._fill_list(
+            self.pins,
+            [
+                (
+                    p.id,
+                    f"📌 {p.text}\n   "
+                    + (
+                        QCoreApplication.translate("MemoryPanel", "typed")
+                        if p.typed
+                        else arg(
+                            QCoreApplication.translate("MemoryPanel", "from %1"),
+                            ", ".join(
+                                arg(
+                                    QCoreApplication.translate("MemoryPanel", "turn %1"),
+                                    state.ordinals.get(s, "?"),
+                                )
+                                for s in p.sources
+                            ),
+                        )
+                    ),
+                )  # type: ignore[union-attr]
+                for p in pins
+            ],
+        )
+        self._fill_list(
+            self.notes,
+            [
+                (
+                    n.id,
+                    f"p{n.priority} {n.text}\n   "
+                    + marks.get(
+                        (ItemKind.NOTE, str(n.id)),
+                        QCoreApplication.translate("MemoryPanel", "not in this request"),
+                    ),
+                )
+                for n in (state.notes if state else [])
+            ],
+        )
         off = state is not None and not state.conversation.settings.preferences
-        self._fill_list(self.preferences, [(p.id, f"p{p.priority} {p.text}\n   " + (
-            "off in this conversation" if off else marks.get(
-                (ItemKind.PREFERENCE, str(p.id)), "not in this request")))
-            for p in (state.preferences if state else [])])
+        self._fill_list(
+            self.preferences,
+            [
+                (
+                    p.id,
+                    f"p{p.priority} {p.text}\n   "
+                    + (
+                        QCoreApplication.translate("MemoryPanel", "off in this conversation")
+                        if off
+                        else marks.get(
+                            (ItemKind.PREFERENCE, str(p.id)),
+                            QCoreApplication.translate("MemoryPanel", "not in this request"),
+                        )
+                    ),
+                )
+                for p in (state.preferences if state else [])
+            ],
+        )
         selection = self.selection
-        self.choice.setText("" if selection is None or not selection.choices else (
-            f"Share: {selection.limit.bytes:,} bytes, {selection.limit.tokens:,} tokens; "
-            + ("approximate choice (greedy)" if selection.approximate else "exact choice")))
+        self.choice.setText(
+            ""
+            if selection is None or not selection.choices
+            else (
+                arg(
+                    QCoreApplication.translate("MemoryPanel", "Share: %1 bytes, %2 tokens; %3"),
+                    selection.limit.bytes,
+                    selection.limit.tokens,
+                    QCoreApplication.translate("MemoryPanel", "approximate choice (greedy)")
+                    if selection.approximate
+                    else QCoreApplication.translate("MemoryPanel", "exact choice"),
+                )
+            )
+        )
 
     @staticmethod
     def _fill_list(widget: QListWidget, rows: list[tuple[int, str]]) -> None:
@@ -252,16 +403,24 @@ class PinFromTurn(QDialog):
     def __init__(self, turn_id: str, ordinal: int, text: str, parent: QWidget) -> None:
         super().__init__(parent)
         self.turn_id = turn_id
-        self.setWindowTitle(f"Pin from turn {ordinal}")
+        self.setWindowTitle(
+            arg(QCoreApplication.translate("MemoryPanel", "Pin from turn %1"), ordinal)
+        )
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Select the words to pin:", self))
+        layout.addWidget(
+            QLabel(QCoreApplication.translate("MemoryPanel", "Select the words to pin:"), self)
+        )
         self.text = QPlainTextEdit(self)
         self.text.setReadOnly(True)
         self.text.setPlainText(text)
-        self.text.setAccessibleName(f"Turn {ordinal}")
+        self.text.setAccessibleName(
+            arg(QCoreApplication.translate("MemoryPanel", "Turn %1"), ordinal)
+        )
         layout.addWidget(self.text, 1)
         self.buttons = QDialogButtonBox(self)
-        self.pin = self.buttons.addButton("Pin", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.pin = self.buttons.addButton(
+            QCoreApplication.translate("MemoryPanel", "Pin"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
         self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         self.pin.setEnabled(False)
         self.text.selectionChanged.connect(
@@ -472,7 +631,13 @@ class MemoryDock(QObject):
         row = self.window.transcript.row_of_ordinal(state.ordinals[pin.sources[0]])  # type: ignore[union-attr]
         if row is None:
             self.window.statusBar().showMessage(
-                f"Turn {state.ordinals[pin.sources[0]]} is not loaded: scroll up to it.")  # type: ignore[union-attr]
+                arg(
+                    QCoreApplication.translate(
+                        "MemoryPanel", "Turn %1 is not loaded: scroll up to it."
+                    ),
+                    state.ordinals[pin.sources[0]],
+                )
+            )  # type: ignore[union-attr]
             return None
         view = self.window.view
         index = self.window.transcript.index(row)
@@ -503,17 +668,21 @@ def attach_memory(window: Any) -> MemoryDock:
     from PySide6.QtGui import QAction
 
     panel = MemoryPanel(window)
-    window.memory_dock = memory_dock = window._dock("Memory", "memoryDock", panel,
-                                                    Qt.DockWidgetArea.RightDockWidgetArea)
+    window.memory_dock = memory_dock = window._dock(
+        QCoreApplication.translate("MemoryPanel", "Memory"),
+        "memoryDock",
+        panel,
+        Qt.DockWidgetArea.RightDockWidgetArea,
+    )
     window.tabifyDockWidget(window.inspector_dock, memory_dock)  # a tab beside the inspector
     window.inspector_dock.raise_()
     window.folding.also_fold(memory_dock)
     dock = MemoryDock(window, panel)
-    go = QAction("&Memory", window)
+    go = QAction(QCoreApplication.translate("MemoryPanel", "&Memory"), window)
     go.setShortcut("Ctrl+Shift+M")
     go.triggered.connect(dock.go_to)
     window.view_menu.addAction(go)
-    action = QAction("Pin from this turn…", window.view)
+    action = QAction(QCoreApplication.translate("MemoryPanel", "Pin from this turn…"), window.view)
     action.setShortcut("Ctrl+Shift+P")
     action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
     action.triggered.connect(dock.pin_from_current_turn)

@@ -10,7 +10,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractTableModel,
+    QCoreApplication,
     QEvent,
     QModelIndex,
     QObject,
@@ -41,6 +43,7 @@ from ..core.model import Conversation
 from ..core.visible import visible
 from ..store import TurnlogStore
 from ..store.search import SearchHit
+from .languages import arg, date_time, plural
 from .sidebar import Sidebar, shown_title
 from .tasks import TaskRunner
 from .transcript import TranscriptModel, TranscriptView
@@ -48,7 +51,12 @@ from .transcript import TranscriptModel, TranscriptView
 ModelIndex = QModelIndex | QPersistentModelIndex
 HitRole = Qt.ItemDataRole.UserRole + 1
 LIMIT = 100
-COLUMNS = ("Conversation", "Turn", "Date", "Snippet")
+COLUMNS = (
+    QT_TRANSLATE_NOOP("SearchPanel", "Conversation"),
+    QT_TRANSLATE_NOOP("SearchPanel", "Turn"),
+    QT_TRANSLATE_NOOP("SearchPanel", "Date"),
+    QT_TRANSLATE_NOOP("SearchPanel", "Snippet"),
+)
 
 
 def snippet_html(hit: SearchHit) -> str:
@@ -89,7 +97,7 @@ class SearchHitsModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
                    role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return COLUMNS[section]
+            return QCoreApplication.translate("SearchPanel", COLUMNS[section])
         return None
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
@@ -111,7 +119,11 @@ class SearchHitsModel(QAbstractTableModel):
         """Conversation · turn · date, as the list's first line says it."""
         parts = [SearchHitsModel._text(hit, 0)]
         turn = SearchHitsModel._text(hit, 1)
-        parts.append("title" if hit.ordinal is None else f"turn {turn}")
+        parts.append(
+            QCoreApplication.translate("SearchPanel", "title")
+            if hit.ordinal is None
+            else arg(QCoreApplication.translate("SearchPanel", "turn %1"), turn)
+        )
         when = SearchHitsModel._text(hit, 2)
         if when:
             parts.append(when)
@@ -123,11 +135,15 @@ class SearchHitsModel(QAbstractTableModel):
             return shown_title(hit.title)
         if column == 1:
             if hit.ordinal is None:
-                return "title"
-            return f"{hit.ordinal} (superseded)" if hit.superseded else str(hit.ordinal)
+                return QCoreApplication.translate("SearchPanel", "title")
+            return (
+                arg(QCoreApplication.translate("SearchPanel", "%1 (superseded)"), str(hit.ordinal))
+                if hit.superseded
+                else str(hit.ordinal)
+            )
         if column == 2:
             when = hit.created_at
-            return when.astimezone().strftime("%Y-%m-%d %H:%M") if when else ""
+            return date_time(when) if when else ""
         return visible(hit.snippet.marked("", ""))
 
 
@@ -210,10 +226,19 @@ class SearchPanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         self.field = QLineEdit(self)
         self.field.setObjectName("searchField")
-        self.field.setPlaceholderText("Search all conversations")
-        self.field.setAccessibleName("Search the text of all conversations")
-        self.field.setToolTip("Words match as prefixes, \"quoted phrases\" exactly, Chinese "
-                              "words of any length; Esc clears")
+        self.field.setPlaceholderText(
+            QCoreApplication.translate("SearchPanel", "Search all conversations")
+        )
+        self.field.setAccessibleName(
+            QCoreApplication.translate("SearchPanel", "Search the text of all conversations")
+        )
+        self.field.setToolTip(
+            QCoreApplication.translate(
+                "SearchPanel",
+                'Words match as prefixes, "quoted phrases" exactly, Chinese words of any length; '
+                "Esc clears",
+            )
+        )
         self.field.setClearButtonEnabled(True)
         self.field.installEventFilter(self)
         layout.addWidget(self.field)
@@ -235,7 +260,11 @@ class SearchPanel(QWidget):
     def _list(self) -> QListView:
         results = QListView(self)
         results.setObjectName("searchResults")
-        results.setAccessibleName("Search results: conversation, turn, date and snippet")
+        results.setAccessibleName(
+            QCoreApplication.translate(
+                "SearchPanel", "Search results: conversation, turn, date and snippet"
+            )
+        )
         results.setModel(self.model)
         results.setItemDelegate(HitDelegate(results))
         results.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -260,7 +289,7 @@ class SearchPanel(QWidget):
             self.status.setText("")
             self.searched_query = ""
             return
-        self.status.setText("Searching…")
+        self.status.setText(QCoreApplication.translate("SearchPanel", "Searching…"))
         store = self.store
         self.runner.run(TaskRunner.STORAGE, "search",
                         lambda _context: store.search(query, limit=LIMIT),
@@ -272,17 +301,26 @@ class SearchPanel(QWidget):
             return  # a newer query is on its way
         self.model.set_hits(hits)
         if not hits:
-            self.status.setText("Nothing matches.")
+            self.status.setText(QCoreApplication.translate("SearchPanel", "Nothing matches."))
         elif len(hits) >= LIMIT:
-            self.status.setText(f"The best {LIMIT} matches.")
+            self.status.setText(
+                arg(QCoreApplication.translate("SearchPanel", "The best %1 matches."), LIMIT)
+            )
         else:
-            self.status.setText(f"{len(hits)} match{'es' if len(hits) != 1 else ''}.")
+            self.status.setText(
+                plural(
+                    QCoreApplication.translate("SearchPanel", "%n match(es).", None, len(hits)),
+                    len(hits),
+                )
+            )
         self.searched_query = query
         self.searched.emit(query)
 
     def _failed(self, asked: int, error: BaseException) -> None:
         if asked == self._asked:
-            self.status.setText(f"Could not search: {error}")
+            self.status.setText(
+                arg(QCoreApplication.translate("SearchPanel", "Could not search: %1"), error)
+            )
 
     def clear(self) -> None:
         """Esc: no query, no results."""
@@ -396,24 +434,34 @@ class SearchDock:
     def __init__(self, window: SearchHost) -> None:
         assert isinstance(window, QMainWindow)
         self.panel = SearchPanel(window.store, window.runner, window)
-        self.dock = QDockWidget("Search", window)
+        self.dock = QDockWidget(QCoreApplication.translate("SearchPanel", "Search"), window)
         self.dock.setObjectName("searchDock")
-        self.dock.setAccessibleName("Search")
+        self.dock.setAccessibleName(QCoreApplication.translate("SearchPanel", "Search"))
         self.dock.setWidget(self.panel)
         window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
         self.dock.hide()
         self.jump = TurnJump(window)
         self.panel.chosen.connect(self._go)
-        self.action = QAction("Search all &text…", window)
+        self.action = QAction(
+            QCoreApplication.translate("SearchPanel", "Search all &text…"), window
+        )
         self.action.setShortcut(QKeySequence("Ctrl+Shift+F"))
-        self.action.setStatusTip("Find a turn in any conversation by its words")
+        self.action.setStatusTip(
+            QCoreApplication.translate(
+                "SearchPanel", "Find a turn in any conversation by its words"
+            )
+        )
         self.action.triggered.connect(lambda _checked=False: self.open())
         window.view_menu.addAction(self.action)
 
     def _go(self, hit: SearchHit) -> None:
         if not self.jump.go(hit):
-            self.panel.status.setText("A request is running: stop it or let it finish, "
-                                      "then open the result.")
+            self.panel.status.setText(
+                QCoreApplication.translate(
+                    "SearchPanel",
+                    "A request is running: stop it or let it finish, then open the result.",
+                )
+            )
 
     def open(self) -> None:
         """Show the panel with its field focused and its text selected (the first time
