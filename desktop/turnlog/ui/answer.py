@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRect, QRectF, Qt
+from PySide6.QtCore import QCoreApplication, QRect, QRectF, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QBrush,
@@ -30,6 +30,10 @@ from PySide6.QtGui import (
     QTextDocument,
     QTextFormat,
 )
+
+from .languages import arg
+
+translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
 SECTION_CHARS = 2_000  # the smallest section worth a document of its own
 
@@ -253,7 +257,8 @@ class AnswerDocument:
             rect = doc.documentLayout().blockBoundingRect(doc.findBlockByNumber(code.first))
             button = QRectF(self._width - COPY_WIDTH, rect.top(), COPY_WIDTH, COPY_HEIGHT)
             painter.setPen(palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.Link))
-            painter.drawText(button, Qt.AlignmentFlag.AlignCenter, "Copy")
+            painter.drawText(button, Qt.AlignmentFlag.AlignCenter,
+                             translate("AnswerView", "Copy"))
             if code.language:
                 painter.setPen(palette.color(QPalette.ColorGroup.Active,
                                              QPalette.ColorRole.PlaceholderText))
@@ -302,9 +307,10 @@ class ReasoningFold:
     @staticmethod
     def title(text: str, *, streaming: bool, opened: bool) -> str:
         arrow = "▾" if opened else "▸"
-        words = "Reasoning…" if streaming else "Reasoning"
-        return (f"{arrow} {words} · {len(text):,} characters"
-                + ("" if opened else " (click to show)"))
+        words = translate("AnswerView", "Reasoning…") if streaming \
+            else translate("AnswerView", "Reasoning")
+        return (arg(translate("AnswerView", "%1 %2 · %3 characters"), arrow, words, len(text))
+                + ("" if opened else translate("AnswerView", " (click to show)")))
 
     # ----------------------------------------------------------------- layout
     def _doc(self, key: str, text: str, width: int) -> QTextDocument:

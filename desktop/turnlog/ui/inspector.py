@@ -415,7 +415,7 @@ class Inspector(QScrollArea):
                 if part.kind is PartKind.TURN:
                     name = arg(QCoreApplication.translate(
                         "Inspector", "turn %1 (question + answer)"),
-                               part.ordinal)
+                               str(part.ordinal))
                 else:
                     name = QCoreApplication.translate("Inspector", PART_NAMES[part.kind])
                 rows.append((name, part.bytes, part.tokens))
@@ -465,7 +465,7 @@ class Inspector(QScrollArea):
                         "Inspector", "Made in %n call(s):", None, len(stored.usages)),
                         len(stored.usages))]
                     lines += [arg(QCoreApplication.translate(
-                        "Inspector", "  call %1: %2"), n, usage_text(u))
+                        "Inspector", "  call %1: %2"), str(n), usage_text(u))
                               for n, u in enumerate(stored.usages, start=1)]
             else:
                 lines.append(arg(QCoreApplication.translate(
@@ -483,7 +483,7 @@ class Inspector(QScrollArea):
                 "Inspector", "Summary calls in this request: %1"),
                              len(record.extra_usage)))
             lines += [arg(QCoreApplication.translate(
-                "Inspector", "  call %1: %2"), n, usage_text(u))
+                "Inspector", "  call %1: %2"), str(n), usage_text(u))
                       for n, u in enumerate(record.extra_usage, start=1)]
         self.summary_box.setVisible(bool(lines))
         self.summary_value.setText("\n".join(lines))
@@ -525,7 +525,7 @@ class Inspector(QScrollArea):
             outcome = failure_text.message(state.failure)
         elif state.record is not None and state.record.outcome == "committed":
             outcome = (arg(QCoreApplication.translate(
-                "Inspector", "answered and saved as turn %1"), state.asked)
+                "Inspector", "answered and saved as turn %1"), str(state.asked))
                        if state.asked else QCoreApplication.translate("Inspector", "saved"))
         elif state.projection is None and state.refusal is not None:
             outcome = QCoreApplication.translate(
@@ -552,7 +552,7 @@ class Inspector(QScrollArea):
                               number(record.first_token_s, 2))
             if record.attempt > 1:
                 timing += arg(QCoreApplication.translate(
-                    "Inspector", " (attempt %1)"), record.attempt)
+                    "Inspector", " (attempt %1)"), str(record.attempt))
         elif state.duration_s is not None:
             timing = arg(QCoreApplication.translate(
                 "Inspector", "%1 s"), number(state.duration_s, 2))

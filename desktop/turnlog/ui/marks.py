@@ -189,7 +189,7 @@ def usage_text(usage: Usage) -> str:
 def summary_caption(summary: StoredSummary) -> str:
     """Which summary it is, in one line: what it covers, who made it, when, how big."""
     if summary.first_ordinal == summary.last_ordinal:
-        span = arg(QCoreApplication.translate("RowMark", "turn %1"), summary.first_ordinal)
+        span = arg(QCoreApplication.translate("RowMark", "turn %1"), str(summary.first_ordinal))
     else:
         span = arg(QCoreApplication.translate(
             "RowMark", "turns %1"), f"{summary.first_ordinal}–{summary.last_ordinal}")
@@ -197,7 +197,7 @@ def summary_caption(summary: StoredSummary) -> str:
                                               summary.covered_count), summary.covered_count)
     return arg(QCoreApplication.translate(
         "RowMark", "summary #%1 of %2 (%3), made by %4 on %5, %6 bytes, ~%7 tokens"),
-               summary.id, span, count, summary.model or QCoreApplication.translate(
+               str(summary.id), span, count, summary.model or QCoreApplication.translate(
                    "RowMark", "the model"),
                date_time(summary.created_at), summary.content_bytes, summary.content_tokens)
 
@@ -206,9 +206,9 @@ def summary_tooltip(ordinal: int, summary: StoredSummary | None) -> str:
     """The tooltip of a turn marked *in summary*: which summary stands in for it."""
     if summary is None:
         return arg(QCoreApplication.translate(
-            "RowMark", "Turn %1: %2"), ordinal, RowMark.SUMMARY.explanation)
+            "RowMark", "Turn %1: %2"), str(ordinal), RowMark.SUMMARY.explanation)
     text = arg(QCoreApplication.translate(
-        "RowMark", "Turn %1 is in the rolling %2."), ordinal, summary_caption(summary))
+        "RowMark", "Turn %1 is in the rolling %2."), str(ordinal), summary_caption(summary))
     if summary.warnings:
         text += "\n" + arg(QCoreApplication.translate(
             "RowMark", "Warning: the summary may have dropped %1."), ", ".join(

@@ -317,7 +317,7 @@ class MemoryPanel(QWidget):
                             ", ".join(
                                 arg(
                                     QCoreApplication.translate("MemoryPanel", "turn %1"),
-                                    state.ordinals.get(s, "?"),
+                                    str(state.ordinals.get(s, "?")),
                                 )
                                 for s in p.sources
                             ),
@@ -404,7 +404,7 @@ class PinFromTurn(QDialog):
         super().__init__(parent)
         self.turn_id = turn_id
         self.setWindowTitle(
-            arg(QCoreApplication.translate("MemoryPanel", "Pin from turn %1"), ordinal)
+            arg(QCoreApplication.translate("MemoryPanel", "Pin from turn %1"), str(ordinal))
         )
         layout = QVBoxLayout(self)
         layout.addWidget(
@@ -414,7 +414,7 @@ class PinFromTurn(QDialog):
         self.text.setReadOnly(True)
         self.text.setPlainText(text)
         self.text.setAccessibleName(
-            arg(QCoreApplication.translate("MemoryPanel", "Turn %1"), ordinal)
+            arg(QCoreApplication.translate("MemoryPanel", "Turn %1"), str(ordinal))
         )
         layout.addWidget(self.text, 1)
         self.buttons = QDialogButtonBox(self)
@@ -635,7 +635,7 @@ class MemoryDock(QObject):
                     QCoreApplication.translate(
                         "MemoryPanel", "Turn %1 is not loaded: scroll up to it."
                     ),
-                    state.ordinals[pin.sources[0]],
+                    str(state.ordinals[pin.sources[0]]),
                 )
             )  # type: ignore[union-attr]
             return None

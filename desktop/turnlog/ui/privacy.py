@@ -101,7 +101,7 @@ def delete_turn_question(ordinal: int, counts: DeletionCounts,
             "Privacy", "Keep the %n pinned fact(s) taken from it, as typed"), counts.pins)
     return Confirmation(
         _tr("Delete turn"),
-        arg(_tr("Delete turn %1? This removes %2."), ordinal,
+        arg(_tr("Delete turn %1? This removes %2."), str(ordinal),
             _tr("this version") if versions > 1 else counts_text(counts)),
         _tr("Summaries covering it go too (the next send makes a new one); request records "
             "keep only their numbers. The other turns keep their numbers.")

@@ -614,7 +614,7 @@ class SideQuestions(QObject):
         window.statusBar().showMessage(
             arg(
                 QCoreApplication.translate("SidePanel", "Kept the side answer as turn %1"),
-                kept.turn.ordinal,
+                str(kept.turn.ordinal),
             )
         )
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import (
     QAbstractListModel,
+    QCoreApplication,
     QEvent,
     QModelIndex,
     QPersistentModelIndex,
@@ -55,12 +56,20 @@ from ..core.model import Turn
 from ..core.versions import Versions
 from ..store.pages import LogPages
 from .answer import AnswerDocument, ReasoningFold
+from .languages import arg
 from .marks import MarkMap, RowMark, summary_tooltip
 from .pin_marks import pins_tooltip, underline_pins
+
+translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 PENDING_KEY = "pending"
+
+
+def turn_title(ordinal: object) -> str:
+    """The header of a turn ("Turn 4"), as painted and as measured for its controls."""
+    return arg(translate("Transcript", "Turn %1"), str(ordinal))
 
 
 class Role(enum.IntEnum):
@@ -169,7 +178,8 @@ class TranscriptModel(QAbstractListModel):
             return self._version_data(row, active, turn, role)
         if turn is not active and role in (Role.MARK, Qt.ItemDataRole.ToolTipRole):
             return RowMark.REPLACED if role == Role.MARK else \
-                f"Turn {turn.ordinal}: {RowMark.REPLACED.explanation}"
+                arg(translate("Transcript", "Turn %1: %2"), str(turn.ordinal),
+                    RowMark.REPLACED.explanation)
         if role == Role.KEY:
             return turn.id
         if role == Role.ORDINAL:
@@ -186,14 +196,17 @@ class TranscriptModel(QAbstractListModel):
             return False
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             mark = self._marks.get(turn.ordinal)
-            said = f", {mark.label}" if mark else ""
-            return f"Turn {turn.ordinal}{said}. Question: {turn.question}\nAnswer: {turn.answer}"
+            said = arg(translate("Transcript", ", %1"), mark.label) if mark else ""
+            return arg(translate("Transcript", "Turn %1%2. Question: %3\nAnswer: %4"),
+                       str(turn.ordinal), said,
+                       turn.question, turn.answer)
         if role == Qt.ItemDataRole.ToolTipRole:
             mark = self._marks.get(turn.ordinal)
             if mark is RowMark.SUMMARY:
                 tip = summary_tooltip(turn.ordinal, self._summary)
             else:
-                tip = f"Turn {turn.ordinal}: {mark.explanation}" if mark else None
+                tip = arg(translate("Transcript", "Turn %1: %2"), str(turn.ordinal),
+                          mark.explanation) if mark else None
             pins = self._pins.get(turn.id)
             return "\n".join(t for t in (tip, pins_tooltip(pins) if pins else "") if t) or None
         return None
@@ -266,7 +279,8 @@ class TranscriptModel(QAbstractListModel):
         if role == Role.PENDING:
             return True
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return f"Pending question: {pending.question}\nAnswer so far: {pending.answer}"
+            return arg(translate("Transcript", "Pending question: %1\nAnswer so far: %2"),
+                       pending.question, pending.answer)
         return None
 
     def flags(self, index: ModelIndex) -> Qt.ItemFlag:
@@ -640,16 +654,18 @@ class TranscriptDelegate(QStyledItemDelegate):
         top = option.rect.top() + self.PAD
         height = self._header_height(option)
         x = option.rect.left() + self.BAND + self.PAD + metrics.horizontalAdvance(
-            f"Turn {index.data(Role.ORDINAL)}") + 14
+            turn_title(index.data(Role.ORDINAL))) + 14
         controls: list[tuple[str, str, QRect]] = []
         words = []
         if version:
-            words += [("older", "◀"), ("label", f"version {version[0]} of {version[1]}"),
+            words += [("older", "◀"),
+                      ("label", arg(translate("Transcript", "version %1 of %2"),
+                                    str(version[0]), str(version[1]))),
                       ("newer", "▶")]
             if replaced:
-                words.append(("use", "Use this version"))
+                words.append(("use", translate("Transcript", "Use this version")))
         if last:
-            words.append(("regenerate", "↻ Regenerate"))
+            words.append(("regenerate", translate("Transcript", "↻ Regenerate")))
         for name, text in words:
             width = metrics.horizontalAdvance(text) + 8
             controls.append((name, text, QRect(x, top, width, height)))
@@ -736,7 +752,8 @@ class TranscriptDelegate(QStyledItemDelegate):
             dim = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText)
             painter.setPen(dim)
             ordinal = index.data(Role.ORDINAL)
-            title = "Question being answered" if index.data(Role.PENDING) else f"Turn {ordinal}"
+            title = translate("Transcript", "Question being answered") if index.data(Role.PENDING) \
+                else turn_title(ordinal)
             painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                              title)
             if not index.data(Role.PENDING):
@@ -772,7 +789,8 @@ class TranscriptDelegate(QStyledItemDelegate):
                 painter.setFont(option.font)
                 painter.setPen(dim)
                 painter.drawText(QRect(left, top, width, option.fontMetrics.height()),
-                                 Qt.AlignmentFlag.AlignLeft, "Waiting for the answer…")
+                                 Qt.AlignmentFlag.AlignLeft,
+                                 translate("Transcript", "Waiting for the answer…"))
             if option.state & QStyle.StateFlag.State_HasFocus:
                 pen_color = QColor(palette.color(QPalette.ColorRole.Highlight))
                 painter.setPen(pen_color)
@@ -844,11 +862,10 @@ class TranscriptView(QListView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("transcript")
-        self.setAccessibleName("Conversation history")
-        self.setAccessibleDescription(
+        self.setAccessibleName(translate("Transcript", "Conversation history"))
+        self.setAccessibleDescription(translate("Transcript",
             "Every saved turn of the conversation, oldest first, with how each took part in "
-            "the request"
-        )
+            "the request"))
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setResizeMode(QListView.ResizeMode.Adjust)
@@ -865,28 +882,32 @@ class TranscriptView(QListView):
         bar.valueChanged.connect(self._scrolled)
         bar.rangeChanged.connect(self._range_changed)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self._copy_turn = self._action("Copy turn", QKeySequence.StandardKey.Copy, "turn")
-        self._copy_question = self._action("Copy question", None, "question")
-        self._copy_answer = self._action("Copy answer", None, "answer")
-        self.copy_code_action = QAction("Copy code block", self)
-        self.copy_code_action.setToolTip("Copy the code block under the pointer (else the "
-                                         "answer's first one), exactly as it is")
+        self._copy_turn = self._action(translate("Transcript", "Copy turn"),
+                                       QKeySequence.StandardKey.Copy, "turn")
+        self._copy_question = self._action(translate("Transcript", "Copy question"), None,
+                                           "question")
+        self._copy_answer = self._action(translate("Transcript", "Copy answer"), None, "answer")
+        self.copy_code_action = QAction(translate("Transcript", "Copy code block"), self)
+        self.copy_code_action.setToolTip(translate("Transcript",
+            "Copy the code block under the pointer (else the answer's first one), exactly as it "
+            "is"))
         self.copy_code_action.triggered.connect(self.copy_code)
         self.addAction(self.copy_code_action)
         self._menu_at: QPoint | None = None
         separator = QAction(self)
         separator.setSeparator(True)
         self.addAction(separator)
-        self.delete_action = QAction("Delete turn…", self)
+        self.delete_action = QAction(translate("Transcript", "Delete turn…"), self)
         self.delete_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
         self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        self.delete_action.setToolTip("Delete this turn and everything derived from it "
-                                      "(summaries covering it, its place in request records)")
+        self.delete_action.setToolTip(translate("Transcript",
+            "Delete this turn and everything derived from it (summaries covering it, its place "
+            "in request records)"))
         self.delete_action.triggered.connect(self.delete_current)
         self.addAction(self.delete_action)
-        self.reasoning_action = QAction("Show or hide reasoning", self)
-        self.reasoning_action.setToolTip("Open or fold what a reasoning model thought before "
-                                         "this answer")
+        self.reasoning_action = QAction(translate("Transcript", "Show or hide reasoning"), self)
+        self.reasoning_action.setToolTip(translate("Transcript",
+            "Open or fold what a reasoning model thought before this answer"))
         self.reasoning_action.triggered.connect(self.toggle_reasoning)
         self.addAction(self.reasoning_action)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from PySide6.QtCore import QModelIndex, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QStatusBar
 
@@ -23,11 +23,14 @@ from .actions import HistoryActions
 from .banner import FailureBanner
 from .centre import CentrePanel
 from .composer import Composer
+from .languages import arg
 from .live_preview import LivePreview
 from .operations import Changes, Loaded, StorageOp, load_conversation
 from .send_session import SendResult, SendSession
 from .tasks import TaskRunner
 from .transcript import Role, TranscriptModel, TranscriptView
+
+translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
 
 class VersionHost(Protocol):
@@ -94,11 +97,15 @@ class VersionControls(QObject):
         layout.insertWidget(1, self.origin)  # type: ignore[attr-defined]
         layout.insertWidget(layout.indexOf(host.composer), self.edit_note)  # type: ignore[attr-defined]
         view = host.view
-        self.regenerate_action = self._action("Regenerate answer", self.regenerate, "Ctrl+R")
+        self.regenerate_action = self._action(translate("VersionControls", "Regenerate answer"),
+                                              self.regenerate, "Ctrl+R")
         self.regenerate_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        self.edit_action = self._action("Edit and resend…", self.edit_current)
-        self.use_action = self._action("Use this version", self.use_current)
-        self.fork_action = self._action("Fork from here", self.fork_current)
+        self.edit_action = self._action(translate("VersionControls", "Edit and resend…"),
+                                        self.edit_current)
+        self.use_action = self._action(translate("VersionControls", "Use this version"),
+                                       self.use_current)
+        self.fork_action = self._action(translate("VersionControls", "Fork from here"),
+                                        self.fork_current)
         view.delegate.control_clicked.connect(self._clicked)
         host.transcript.modelReset.connect(self._log_changed)
         host.transcript.rowsInserted.connect(self._log_changed)
@@ -158,7 +165,8 @@ class VersionControls(QObject):
             host.runner, on_success=loaded, on_failure=self._failed)
 
     def _failed(self, error: BaseException) -> None:
-        self.host.banner.show_text("Could not change the versions", str(error))
+        self.host.banner.show_text(translate("VersionControls", "Could not change the versions"),
+                                   str(error))
 
     # ---------------------------------------------------------- header words
     def _clicked(self, name: str, row: int) -> None:
@@ -177,7 +185,8 @@ class VersionControls(QObject):
 
     def _busy(self) -> bool:
         if self.host.session.running:
-            self._say("Wait for the running request (or stop it) first.")
+            self._say(translate("VersionControls",
+                                "Wait for the running request (or stop it) first."))
             return True
         return self.host.composer.held
 
@@ -187,7 +196,7 @@ class VersionControls(QObject):
         host = self.host
         turns, conversation = host.transcript.turns, host.conversation
         if conversation is None or not turns:
-            self._say("There is no answer to regenerate yet.")
+            self._say(translate("VersionControls", "There is no answer to regenerate yet."))
             return
         if not self._busy():
             last = turns[-1]
@@ -199,7 +208,8 @@ class VersionControls(QObject):
         host = self.host
         parts = host.preview.parts(conversation)
         if parts.endpoint is None or parts.budget is None:
-            host.banner.show_text(*(parts.problem or ("Cannot send", "")))
+            host.banner.show_text(*(parts.problem
+                                    or (translate("VersionControls", "Cannot send"), "")))
             return
         host.preview.cancel_warm()
         draft = (host.composer.text(), host.composer.cursor_position())
@@ -249,8 +259,9 @@ class VersionControls(QObject):
         host.session.replacing = self.editing
         host.preview.replacing = last.id
         host.composer.restore(last.question, len(last.question))
-        self.edit_note.setText(f"Editing turn {last.ordinal}: Send makes a new version of it "
-                               "(the old one is kept). Esc leaves everything as it was.")
+        self.edit_note.setText(arg(translate("VersionControls",
+            "Editing turn %1: Send makes a new version of it (the old one is kept). Esc leaves "
+            "everything as it was."), str(last.ordinal)))
         self.edit_note.show()
         host.refresh_preview()
 
@@ -281,7 +292,8 @@ class VersionControls(QObject):
         if turn is None or host.conversation is None or self._busy():
             return
         if not host.transcript.versions.is_superseded(turn.id):
-            self._say(f"Turn {turn.ordinal} is already the version in use.")
+            self._say(arg(translate("VersionControls", "Turn %1 is already the version in use."),
+                          str(turn.ordinal)))
             return
         cid = host.conversation.id
         use_version(host.store, turn.id).run(
@@ -289,7 +301,8 @@ class VersionControls(QObject):
             on_failure=self._failed)
 
     def _used(self, conversation_id: int, turn: Turn) -> None:
-        self._say(f"Turn {turn.ordinal} is the version in use now.")
+        self._say(arg(translate("VersionControls", "Turn %1 is the version in use now."),
+                      str(turn.ordinal)))
         self.host.preview.forget_last()
         self.reload(conversation_id)
 
