@@ -195,9 +195,10 @@ class HistoryActions(QObject):
         return target
 
     def _exported(self, done: Exported) -> None:
+        turns = done.turns
         self.status.emit(arg(plural(QCoreApplication.translate(
-            "HistoryActions", "Exported %n turn(s) (%1 bytes) to %2.", None, done.turns),
-            done.turns), done.bytes, done.target.path))
+            "HistoryActions", "Exported %n turn(s) (%1 bytes) to %2.", None, turns), turns),
+            done.bytes, done.target.path))
 
     def _export_failed(self, error: BaseException) -> None:
         if not isinstance(error, OSError):

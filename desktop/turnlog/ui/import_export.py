@@ -182,6 +182,7 @@ class ImportExport(QObject):
         self._close_progress()
         turns = sum(o.turns for o in outcomes)
         stored = sum(1 for o in outcomes if o.id is not None and o.turns)
+        read = len(outcomes)
         self._changed()
         self._show(
             QCoreApplication.translate("ImportExport", "Import finished"),
@@ -191,9 +192,9 @@ class ImportExport(QObject):
                         "ImportExport",
                         "%1: %n conversation(s) read; %2 turns imported into %3 conversations.",
                         None,
-                        len(outcomes),
+                        read,
                     ),
-                    len(outcomes),
+                    read,
                 ),
                 path.name,
                 turns,
@@ -204,6 +205,7 @@ class ImportExport(QObject):
 
     def _exported(self, done: ExportedAll) -> None:
         self._close_progress()
+        conversations = done.conversations
         self._show(
             QCoreApplication.translate("ImportExport", "Export finished"),
             arg(
@@ -214,9 +216,9 @@ class ImportExport(QObject):
                         "JSON-lines file (File → Import… reads it back) and a Markdown file for "
                         "each.",
                         None,
-                        done.conversations,
+                        conversations,
                     ),
-                    done.conversations,
+                    conversations,
                 ),
                 done.turns,
                 done.path,

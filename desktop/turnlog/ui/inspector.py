@@ -461,9 +461,9 @@ class Inspector(QScrollArea):
                         "Inspector", "%1 before it: not sent."),
                                      capitalized(span_text(older))))
                 if stored.usages:
+                    calls = len(stored.usages)
                     lines += [plural(QCoreApplication.translate(
-                        "Inspector", "Made in %n call(s):", None, len(stored.usages)),
-                        len(stored.usages))]
+                        "Inspector", "Made in %n call(s):", None, calls), calls)]
                     lines += [arg(QCoreApplication.translate(
                         "Inspector", "  call %1: %2"), str(n), usage_text(u))
                               for n, u in enumerate(stored.usages, start=1)]

@@ -193,8 +193,8 @@ def summary_caption(summary: StoredSummary) -> str:
     else:
         span = arg(QCoreApplication.translate(
             "RowMark", "turns %1"), f"{summary.first_ordinal}–{summary.last_ordinal}")
-    count = plural(QCoreApplication.translate("RowMark", "%n turn(s)", None,
-                                              summary.covered_count), summary.covered_count)
+    covered = summary.covered_count
+    count = plural(QCoreApplication.translate("RowMark", "%n turn(s)", None, covered), covered)
     return arg(QCoreApplication.translate(
         "RowMark", "summary #%1 of %2 (%3), made by %4 on %5, %6 bytes, ~%7 tokens"),
                str(summary.id), span, count, summary.model or QCoreApplication.translate(

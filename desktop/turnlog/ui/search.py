@@ -307,10 +307,11 @@ class SearchPanel(QWidget):
                 arg(QCoreApplication.translate("SearchPanel", "The best %1 matches."), LIMIT)
             )
         else:
+            found = len(hits)
             self.status.setText(
                 plural(
-                    QCoreApplication.translate("SearchPanel", "%n match(es).", None, len(hits)),
-                    len(hits),
+                    QCoreApplication.translate("SearchPanel", "%n match(es).", None, found),
+                    found,
                 )
             )
         self.searched_query = query

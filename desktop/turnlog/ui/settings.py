@@ -486,8 +486,9 @@ class SettingsDialog(QDialog):
                     "SettingsDialog", "%1  (%2 tokens)"), info.id, info.context_window)
             self.model.addItem(label, info)
         self.model.setEditText(typed or (models[0].id if models else ""))
+        listed = len(models)
         self.models_status.setText(plural(QCoreApplication.translate(
-            "SettingsDialog", "The server lists %n model(s).", None, len(models)), len(models))
+            "SettingsDialog", "The server lists %n model(s).", None, listed), listed)
                                    if models else
                                    QCoreApplication.translate(
                                        "SettingsDialog", "The server lists no models; type the "

@@ -139,15 +139,16 @@ def side_usage_text(sides: Sequence[SideQuestion],
     failed = attempts_usage(attempts)
     total = Usage(*(sum(getattr(u, name) or 0 for u in [*known, failed]) or None
                     for name in ("prompt_tokens", "completion_tokens", "total_tokens")))
+    asked, failures = len(sides), len(attempts)
     text = arg(
         plural(
             QCoreApplication.translate(
                 "SidePanel",
                 "%n side question(s), apart from the conversation's usage: %1",
                 None,
-                len(sides),
+                asked,
             ),
-            len(sides),
+            asked,
         ),
         usage_text(total),
     )
@@ -155,9 +156,9 @@ def side_usage_text(sides: Sequence[SideQuestion],
         text += arg(
             plural(
                 QCoreApplication.translate(
-                    "SidePanel", " — %n failed side request(s) included: %1", None, len(attempts)
+                    "SidePanel", " — %n failed side request(s) included: %1", None, failures
                 ),
-                len(attempts),
+                failures,
             ),
             usage_text(failed),
         )
