@@ -23,6 +23,9 @@ DELETE_DETAIL = QT_TRANSLATE_NOOP(
     "write-ahead log is emptied, so it cannot be brought back. Export first if you want a copy.")
 
 
+translate = QCoreApplication.translate  # translate("Privacy", …): lupdate reads the context
+
+
 def _tr(text: str) -> str:
     return QCoreApplication.translate("Privacy", text)
 
@@ -44,7 +47,7 @@ def counts_text(counts: DeletionCounts) -> str:
     if counts.side_questions:
         parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n side question(s)"),
                         counts.side_questions))
-    return _tr(", ").join(parts)
+    return translate("Privacy", ", ").join(parts)
 
 # Save-dialog filters per export format, and the file suffix each writes.
 EXPORT_FILTERS = {"markdown": QT_TRANSLATE_NOOP("Privacy", "Markdown (*.md)"),
@@ -79,10 +82,14 @@ def delete_conversation_question(title: str, counts: DeletionCounts,
         n = len(forks)
         option = arg(_n(QT_TRANSLATE_NOOP(
             "Privacy", "Also delete the %n fork(s) holding copies of its turns (%1)"), n),
-            _tr(", ").join(f"“{t}”" for t in forks))
-    return Confirmation(_tr("Delete conversation"),
-                        arg(_tr("Delete “%1”? This removes %2."), title, counts_text(counts)),
-                        _tr(DELETE_DETAIL), _tr("Delete"), option)
+            translate("Privacy", ", ").join(f"“{t}”" for t in forks))
+    return Confirmation(
+        translate("Privacy", "Delete conversation"),
+        arg(translate("Privacy", "Delete “%1”? This removes %2."), title, counts_text(counts)),
+        _tr(DELETE_DETAIL),
+        translate("Privacy", "Delete"),
+        option,
+    )
 
 
 def delete_turn_question(ordinal: int, counts: DeletionCounts,
@@ -100,13 +107,23 @@ def delete_turn_question(ordinal: int, counts: DeletionCounts,
         option = _n(QT_TRANSLATE_NOOP(
             "Privacy", "Keep the %n pinned fact(s) taken from it, as typed"), counts.pins)
     return Confirmation(
-        _tr("Delete turn"),
-        arg(_tr("Delete turn %1? This removes %2."), str(ordinal),
-            _tr("this version") if versions > 1 else counts_text(counts)),
-        _tr("Summaries covering it go too (the next send makes a new one); request records "
-            "keep only their numbers. The other turns keep their numbers.")
-        + " " + _tr(DELETE_DETAIL),
-        _tr("Delete"), option, option_checked=versions > 1)
+        translate("Privacy", "Delete turn"),
+        arg(
+            translate("Privacy", "Delete turn %1? This removes %2."),
+            str(ordinal),
+            translate("Privacy", "this version") if versions > 1 else counts_text(counts),
+        ),
+        translate(
+            "Privacy",
+            "Summaries covering it go too (the next send makes a new one); request records "
+            "keep only their numbers. The other turns keep their numbers.",
+        )
+        + " "
+        + _tr(DELETE_DETAIL),
+        translate("Privacy", "Delete"),
+        option,
+        option_checked=versions > 1,
+    )
 
 
 def delete_pins_question(count: int) -> Confirmation:
@@ -114,24 +131,38 @@ def delete_pins_question(count: int) -> Confirmation:
     one checkbox is about the versions): yes deletes the pins with it, no keeps them as
     typed."""
     return Confirmation(
-        _tr("Delete pinned facts too?"),
-        _n(QT_TRANSLATE_NOOP("Privacy", "Also delete the %n pinned fact(s) taken from this "
-                             "turn?"), count),
-        _tr("Pinned facts are sent word for word with every request of this conversation. "
-            "Keep them to go on sending them, as typed (with no source turn)."),
-        _tr("Delete pinned facts"))
+        translate("Privacy", "Delete pinned facts too?"),
+        _n(
+            QT_TRANSLATE_NOOP("Privacy", "Also delete the %n pinned fact(s) taken from this turn?"),
+            count,
+        ),
+        translate(
+            "Privacy",
+            "Pinned facts are sent word for word with every request of this conversation. "
+            "Keep them to go on sending them, as typed (with no source turn).",
+        ),
+        translate("Privacy", "Delete pinned facts"),
+    )
 
 
 def delete_preferences_question(count: int) -> Confirmation:
     """Asked after Delete all history: preferences are not history, so they stay unless
     the person says so."""
     return Confirmation(
-        _tr("Delete preferences too?"),
-        _n(QT_TRANSLATE_NOOP("Privacy", "Also delete the %n preference(s) used in every "
-                             "conversation?"), count),
-        _tr("Preferences are statements you confirmed (“answer in Chinese”); they are not "
-            "part of any conversation. Keep them to use them in new conversations."),
-        _tr("Delete preferences"))
+        translate("Privacy", "Delete preferences too?"),
+        _n(
+            QT_TRANSLATE_NOOP(
+                "Privacy", "Also delete the %n preference(s) used in every conversation?"
+            ),
+            count,
+        ),
+        translate(
+            "Privacy",
+            "Preferences are statements you confirmed (“answer in Chinese”); they are not "
+            "part of any conversation. Keep them to use them in new conversations.",
+        ),
+        translate("Privacy", "Delete preferences"),
+    )
 
 
 def delete_all_question(counts: DeletionCounts, profile_names: Sequence[str],
@@ -142,13 +173,20 @@ def delete_all_question(counts: DeletionCounts, profile_names: Sequence[str],
         n = len(profile_names)
         option = arg(_n(QT_TRANSLATE_NOOP(
             "Privacy", "Also remove the API keys of %n provider profile(s) (%1) from %2"), n),
-            _tr(", ").join(profile_names), key_backend)
+            translate("Privacy", ", ").join(profile_names), key_backend)
     return Confirmation(
-        _tr("Delete all history"),
-        arg(_tr("Delete all history? This removes %1."), counts_text(counts)),
-        _tr("Every conversation goes, with its summaries and request records; the database "
-            "is then rebuilt (VACUUM) so no free page keeps old text.") + " " + _tr(DELETE_DETAIL),
-        _tr("Delete everything"), option)
+        translate("Privacy", "Delete all history"),
+        arg(translate("Privacy", "Delete all history? This removes %1."), counts_text(counts)),
+        translate(
+            "Privacy",
+            "Every conversation goes, with its summaries and request records; the database "
+            "is then rebuilt (VACUUM) so no free page keeps old text.",
+        )
+        + " "
+        + _tr(DELETE_DETAIL),
+        translate("Privacy", "Delete everything"),
+        option,
+    )
 
 
 def ask(parent: QWidget, confirmation: Confirmation) -> Decision:
@@ -186,7 +224,7 @@ def choose_export(parent: QWidget, title: str) -> ExportTarget | None:
         QStandardPaths.StandardLocation.DocumentsLocation) or str(Path.home())
     suggested = str(Path(folder) / (safe_file_name(title) + EXPORT_SUFFIXES["markdown"]))
     path, chosen = QFileDialog.getSaveFileName(
-        parent, _tr("Export conversation"), suggested,
+        parent, translate("Privacy", "Export conversation"), suggested,
         ";;".join(_tr(f) for f in EXPORT_FILTERS.values()), _tr(EXPORT_FILTERS["markdown"]))
     if not path:
         return None
