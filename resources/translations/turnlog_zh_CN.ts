@@ -240,6 +240,11 @@
         <translation>密钥将以未加密方式传输</translation>
     </message>
     <message>
+        <source>%1. %2</source>
+        <comment>what happened, then the next step</comment>
+        <translation>%1。%2</translation>
+    </message>
+    <message>
         <source>While %1: %2</source>
         <translation>在%1时：%2</translation>
     </message>

@@ -240,6 +240,11 @@
         <translation>金鑰將以未加密方式傳送</translation>
     </message>
     <message>
+        <source>%1. %2</source>
+        <comment>what happened, then the next step</comment>
+        <translation>%1。%2</translation>
+    </message>
+    <message>
         <source>While %1: %2</source>
         <translation>在%1時：%2</translation>
     </message>

@@ -169,7 +169,9 @@ def explanation(failure: Failure) -> str:
     text = failure.detail.rstrip(". ")
     if failure.hint:
         shown_hint = hint(failure.hint)
-        text = f"{text}. {shown_hint}" if text else shown_hint
+        text = arg(QCoreApplication.translate("Failure", "%1. %2", "what happened, then the "
+                                              "next step"), text, shown_hint) \
+            if text else shown_hint
     if failure.stage:
         where = stage(failure.stage)
         text = (arg(QCoreApplication.translate("Failure", "While %1: %2"), where, text) if text
