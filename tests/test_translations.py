@@ -176,9 +176,7 @@ def hints_below_the_window() -> set[str]:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             value = None
-            if isinstance(node, ast.keyword) and node.arg == "hint":
-                value = node.value
-            elif isinstance(node, ast.Assign) and any(
+            if isinstance(node, ast.keyword) and node.arg == "hint" or isinstance(node, ast.Assign) and any(
                     isinstance(t, ast.Name) and (t.id == "hint" or t.id.endswith("_HINT"))
                     for t in node.targets):
                 value = node.value
