@@ -118,9 +118,9 @@ def test_no_translated_text_is_an_f_string():
     for path in UI.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and len(node.args) >= 2 and getattr(
-                    node.func, "attr", getattr(node.func, "id", "")) == "translate":
-                if isinstance(node.args[1], ast.JoinedStr | ast.BinOp):
-                    offenders.append(f"{path.name}:{node.lineno}")
+                    node.func, "attr", getattr(node.func, "id", "")) == "translate" \
+                    and isinstance(node.args[1], ast.JoinedStr | ast.BinOp):
+                offenders.append(f"{path.name}:{node.lineno}")
     assert offenders == []
 
 
