@@ -175,11 +175,11 @@ def hints_below_the_window() -> set[str]:
         if path.relative_to(package).parts[0] in ("ui", "cli"):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            value = None
-            if isinstance(node, ast.keyword) and node.arg == "hint" or isinstance(node, ast.Assign) and any(
-                    isinstance(t, ast.Name) and (t.id == "hint" or t.id.endswith("_HINT"))
-                    for t in node.targets):
-                value = node.value
+            keyword = isinstance(node, ast.keyword) and node.arg == "hint"
+            assigned = isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and (t.id == "hint" or t.id.endswith("_HINT"))
+                for t in node.targets)
+            value = node.value if keyword or assigned else None
             if isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value:
                 found.add(value.value)
     return found
