@@ -1,5 +1,5 @@
-"""What an installed Turnlog carries: one version number, its icon and license inside the
-wheel (not only in a source checkout), and a fault log for hard crashes."""
+"""What an installed Turnlog carries: one version number, its icon, license and translations
+inside the wheel (not only in a source checkout), and a fault log for hard crashes."""
 
 from __future__ import annotations
 
@@ -51,11 +51,16 @@ def wheel(tmp_path_factory) -> Path:
     return built
 
 
-def test_the_wheel_carries_icon_and_license(wheel):
+def test_the_wheel_carries_icon_license_and_translations(wheel):
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         icon = archive.read(f"turnlog/resources/{turnlog.APP_ID}.svg")
+        translations = {language: archive.read(f"turnlog/resources/translations/turnlog_"
+                                               f"{language}.qm") for language in ("zh_CN", "zh_TW")}
     assert b"<svg" in icon
+    for language, qm in translations.items():
+        assert qm == (ROOT / "desktop" / "turnlog" / "resources" / "translations"
+                      / f"turnlog_{language}.qm").read_bytes()
     assert any(name.endswith("LICENSE") and ".dist-info/" in name for name in names)
     assert f"turnlog-{pyproject_version()}-" in wheel.name
 
@@ -89,16 +94,21 @@ def test_an_installed_wheel_loads_its_icon(wheel, tmp_path):
         print(turnlog.__version__)
         print(sizes)
         print(icon.pixmap(64, 64).toImage().pixelColor(32, 32).alpha())
+        from PySide6.QtCore import QCoreApplication
+        from turnlog.ui.languages import install
+        install("zh_CN")
+        print(QCoreApplication.translate("Failure", "Stopped"))
     """)
     env["QT_QPA_PLATFORM"] = "offscreen"
     done = subprocess.run([str(python), "-c", script], capture_output=True, text=True,
                           cwd=tmp_path, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
-    location, shown_version, sizes, alpha = done.stdout.splitlines()
+    location, shown_version, sizes, alpha, stopped = done.stdout.splitlines()
     assert Path(location).is_relative_to(scratch)
     assert shown_version == pyproject_version()
     assert sizes == "[16, 24, 32, 48, 64, 128, 256]"
     assert int(alpha) > 0  # the icon's centre is painted, not an empty pixmap
+    assert stopped == "已停止"  # the Chinese translation came from the installed package
 
 
 def test_a_hard_crash_leaves_a_traceback_in_the_fault_log(tmp_path):
