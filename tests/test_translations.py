@@ -214,6 +214,7 @@ def test_failure_words_and_templates_are_translated(chinese):
     assert failure_text.hint(failure.hint) == "请在 7 秒后重试"
     assert failure_text.stage("chunk 2 of 5") == "第 2/5 块"
     assert failure_text.explanation(failure) == "在压缩时：slow down。请在 7 秒后重试。"
+    assert failure_text.detail("no answer began within 30 s") == "30 秒内回答没有开始"
     # What a server said stays as it came.
     assert failure_text.hint("Something only the server knows") == \
         "Something only the server knows"

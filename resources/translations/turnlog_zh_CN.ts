@@ -310,6 +310,81 @@
     </message>
 </context>
 <context>
+    <name>FailureDetail</name>
+    <message>
+        <source>nothing was sent</source>
+        <translation>没有发送任何内容</translation>
+    </message>
+    <message>
+        <source>the base URL must start with http:// or https://</source>
+        <translation>基础 URL 必须以 http:// 或 https:// 开头</translation>
+    </message>
+    <message>
+        <source>the connection closed before the reply was complete</source>
+        <translation>连接在回复完成前关闭了</translation>
+    </message>
+    <message>
+        <source>the connection closed before the reply was finished</source>
+        <translation>连接在回复结束前关闭了</translation>
+    </message>
+    <message>
+        <source>the server sent nothing, as llama-cpp-python does when the request is larger than its context window</source>
+        <translation>服务器没有返回任何内容；当请求超出上下文窗口时，llama-cpp-python 就会这样</translation>
+    </message>
+    <message>
+        <source>the server sent nothing: the reply body was empty</source>
+        <translation>服务器没有返回任何内容：回复正文为空</translation>
+    </message>
+    <message>
+        <source>the stored key contains spaces or characters that are not plain ASCII</source>
+        <translation>已保存的密钥含有空格或非 ASCII 字符</translation>
+    </message>
+    <message>
+        <source>the model asked to call a tool, which Turnlog does not offer</source>
+        <translation>模型请求调用工具，但 Turnlog 不提供工具</translation>
+    </message>
+    <message>
+        <source>the turn to replace is no longer the last one</source>
+        <translation>要替换的轮次已不再是最后一轮</translation>
+    </message>
+    <message>
+        <source>no complete reply within %1 s</source>
+        <translation>%1 秒内没有收到完整回复</translation>
+    </message>
+    <message>
+        <source>no answer began within %1 s</source>
+        <translation>%1 秒内回答没有开始</translation>
+    </message>
+    <message>
+        <source>the answer stalled: nothing new for %1 s</source>
+        <translation>回答停滞：%1 秒内没有新内容</translation>
+    </message>
+    <message>
+        <source>the server sent nothing for %1 s</source>
+        <translation>服务器 %1 秒内没有返回任何内容</translation>
+    </message>
+    <message>
+        <source>no connection to %1 within %2 s</source>
+        <translation>%2 秒内无法连接到 %1</translation>
+    </message>
+    <message>
+        <source>finish reason “%1”</source>
+        <translation>结束原因“%1”</translation>
+    </message>
+    <message>
+        <source>it needed more than %1 summary calls</source>
+        <translation>需要超过 %1 次摘要调用</translation>
+    </message>
+    <message>
+        <source>summarizing took longer than %1 s</source>
+        <translation>生成摘要耗时超过 %1 秒</translation>
+    </message>
+    <message>
+        <source>%1 needs an API key</source>
+        <translation>%1 需要 API 密钥</translation>
+    </message>
+</context>
+<context>
     <name>FailureHint</name>
     <message>
         <source>Raise the byte limit or the context window, or turn compaction off</source>
@@ -754,6 +829,26 @@
     <message>
         <source>earlier side question (question + answer)</source>
         <translation>先前的侧边提问（问题 + 回答）</translation>
+    </message>
+    <message>
+        <source>from the server</source>
+        <translation>来自服务器</translation>
+    </message>
+    <message>
+        <source>set by you</source>
+        <translation>由你设置</translation>
+    </message>
+    <message>
+        <source>learned</source>
+        <translation>已学习</translation>
+    </message>
+    <message>
+        <source>assumed</source>
+        <translation>假定值</translation>
+    </message>
+    <message>
+        <source>%1 tokens, %2</source>
+        <translation>%1 个 token，%2</translation>
     </message>
     <message>
         <source>exact</source>

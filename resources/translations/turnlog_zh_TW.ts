@@ -310,6 +310,81 @@
     </message>
 </context>
 <context>
+    <name>FailureDetail</name>
+    <message>
+        <source>nothing was sent</source>
+        <translation>沒有送出任何內容</translation>
+    </message>
+    <message>
+        <source>the base URL must start with http:// or https://</source>
+        <translation>基礎 URL 必須以 http:// 或 https:// 開頭</translation>
+    </message>
+    <message>
+        <source>the connection closed before the reply was complete</source>
+        <translation>連線在回覆完成前就關閉了</translation>
+    </message>
+    <message>
+        <source>the connection closed before the reply was finished</source>
+        <translation>連線在回覆結束前就關閉了</translation>
+    </message>
+    <message>
+        <source>the server sent nothing, as llama-cpp-python does when the request is larger than its context window</source>
+        <translation>伺服器沒有傳回任何內容；當請求超出上下文視窗時，llama-cpp-python 就會這樣</translation>
+    </message>
+    <message>
+        <source>the server sent nothing: the reply body was empty</source>
+        <translation>伺服器沒有傳回任何內容：回覆本文是空的</translation>
+    </message>
+    <message>
+        <source>the stored key contains spaces or characters that are not plain ASCII</source>
+        <translation>已儲存的金鑰含有空格或非 ASCII 字元</translation>
+    </message>
+    <message>
+        <source>the model asked to call a tool, which Turnlog does not offer</source>
+        <translation>模型要求呼叫工具，但 Turnlog 不提供工具</translation>
+    </message>
+    <message>
+        <source>the turn to replace is no longer the last one</source>
+        <translation>要取代的輪次已不再是最後一輪</translation>
+    </message>
+    <message>
+        <source>no complete reply within %1 s</source>
+        <translation>%1 秒內沒有收到完整回覆</translation>
+    </message>
+    <message>
+        <source>no answer began within %1 s</source>
+        <translation>%1 秒內回答沒有開始</translation>
+    </message>
+    <message>
+        <source>the answer stalled: nothing new for %1 s</source>
+        <translation>回答停滯：%1 秒內沒有新內容</translation>
+    </message>
+    <message>
+        <source>the server sent nothing for %1 s</source>
+        <translation>伺服器 %1 秒內沒有傳回任何內容</translation>
+    </message>
+    <message>
+        <source>no connection to %1 within %2 s</source>
+        <translation>%2 秒內無法連線到 %1</translation>
+    </message>
+    <message>
+        <source>finish reason “%1”</source>
+        <translation>結束原因「%1」</translation>
+    </message>
+    <message>
+        <source>it needed more than %1 summary calls</source>
+        <translation>需要超過 %1 次摘要呼叫</translation>
+    </message>
+    <message>
+        <source>summarizing took longer than %1 s</source>
+        <translation>產生摘要耗時超過 %1 秒</translation>
+    </message>
+    <message>
+        <source>%1 needs an API key</source>
+        <translation>%1 需要 API 金鑰</translation>
+    </message>
+</context>
+<context>
     <name>FailureHint</name>
     <message>
         <source>Raise the byte limit or the context window, or turn compaction off</source>
@@ -754,6 +829,26 @@
     <message>
         <source>earlier side question (question + answer)</source>
         <translation>先前的側邊提問（問題 + 回答）</translation>
+    </message>
+    <message>
+        <source>from the server</source>
+        <translation>來自伺服器</translation>
+    </message>
+    <message>
+        <source>set by you</source>
+        <translation>由你設定</translation>
+    </message>
+    <message>
+        <source>learned</source>
+        <translation>已學習</translation>
+    </message>
+    <message>
+        <source>assumed</source>
+        <translation>假定值</translation>
+    </message>
+    <message>
+        <source>%1 tokens, %2</source>
+        <translation>%1 個 token，%2</translation>
     </message>
     <message>
         <source>exact</source>

@@ -115,8 +115,43 @@ STAGES = (
     QT_TRANSLATE_NOOP("Stage", "retrying"),
 )
 
+# Turnlog's own words for what happened, where the failure's detail is not a server's.
+DETAILS = (
+    QT_TRANSLATE_NOOP("FailureDetail", "nothing was sent"),
+    QT_TRANSLATE_NOOP("FailureDetail", "the base URL must start with http:// or https://"),
+    QT_TRANSLATE_NOOP("FailureDetail", "the connection closed before the reply was complete"),
+    QT_TRANSLATE_NOOP("FailureDetail", "the connection closed before the reply was finished"),
+    QT_TRANSLATE_NOOP("FailureDetail", "the server sent nothing, as llama-cpp-python does when "
+                                       "the request is larger than its context window"),
+    QT_TRANSLATE_NOOP("FailureDetail", "the server sent nothing: the reply body was empty"),
+    QT_TRANSLATE_NOOP("FailureDetail", "the stored key contains spaces or characters that are "
+                                       "not plain ASCII"),
+    QT_TRANSLATE_NOOP("FailureDetail", "the model asked to call a tool, which Turnlog does not "
+                                       "offer"),
+    QT_TRANSLATE_NOOP("FailureDetail", "the turn to replace is no longer the last one"),
+)
+
 # (context, English with %1…, the pattern that finds the numbers in the English sentence)
 TEMPLATES = (
+    ("FailureDetail", QT_TRANSLATE_NOOP("FailureDetail", "no complete reply within %1 s"),
+     r"no complete reply within ([\d.]+) s"),
+    ("FailureDetail", QT_TRANSLATE_NOOP("FailureDetail", "no answer began within %1 s"),
+     r"no answer began within ([\d.]+) s"),
+    ("FailureDetail", QT_TRANSLATE_NOOP("FailureDetail",
+                                        "the answer stalled: nothing new for %1 s"),
+     r"the answer stalled: nothing new for ([\d.]+) s"),
+    ("FailureDetail", QT_TRANSLATE_NOOP("FailureDetail", "the server sent nothing for %1 s"),
+     r"the server sent nothing for ([\d.]+) s"),
+    ("FailureDetail", QT_TRANSLATE_NOOP("FailureDetail", "no connection to %1 within %2 s"),
+     r"no connection to (\S+) within ([\d.]+) s"),
+    ("FailureDetail", QT_TRANSLATE_NOOP("FailureDetail", "finish reason “%1”"),
+     r"finish reason “(.*)”"),
+    ("FailureDetail", QT_TRANSLATE_NOOP("FailureDetail", "it needed more than %1 summary calls"),
+     r"it needed more than (\d+) summary calls"),
+    ("FailureDetail", QT_TRANSLATE_NOOP("FailureDetail", "summarizing took longer than %1 s"),
+     r"summarizing took longer than ([\d.]+) s"),
+    ("FailureDetail", QT_TRANSLATE_NOOP("FailureDetail", "%1 needs an API key"),
+     r"(.+) needs an API key"),
     ("FailureHint", QT_TRANSLATE_NOOP("FailureHint", "Retry after %1 s"),
      r"Retry after (\d+) s"),
     ("Stage", QT_TRANSLATE_NOOP("Stage", "chunk %1 of %2"), r"chunk (\d+) of (\d+)"),
@@ -151,13 +186,18 @@ def stage(text: str) -> str:
     return translate("Stage", text)
 
 
+def detail(text: str) -> str:
+    """A failure's detail: Turnlog's own listed words translated, a server's as they came."""
+    return translate("FailureDetail", text)
+
+
 def message(failure: Failure) -> str:
     """`Failure.message` in the interface language (the copyable report)."""
     text = title(failure)
     if failure.stage:
         text = f"{stage(failure.stage)}: {text}"
     if failure.detail:
-        text += f" — {failure.detail}"
+        text += f" — {detail(failure.detail)}"
     if failure.hint:
         text += f". {hint(failure.hint)}"
     return text
@@ -166,7 +206,7 @@ def message(failure: Failure) -> str:
 def explanation(failure: Failure) -> str:
     """The line under the banner's bold title: what the server or system said, and the
     next step."""
-    text = failure.detail.rstrip(". ")
+    text = detail(failure.detail).rstrip(". ")
     if failure.hint:
         shown_hint = hint(failure.hint)
         text = arg(QCoreApplication.translate("Failure", "%1. %2", "what happened, then the "

@@ -29,6 +29,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.budget import (
+    WINDOW_ASSUMED,
+    WINDOW_FROM_SERVER,
+    WINDOW_LEARNED,
+    WINDOW_SET_BY_YOU,
+    Budget,
+)
 from ..core.compaction import StoredSummary
 from ..core.failures import Failure
 from ..core.model import Usage
@@ -89,6 +96,22 @@ class InspectorState:
     # What a reasoning model thought before the last answer (kept with the turn).
     reasoning: str = ""
     outcome: str = ""  # how the request ended, in words, where the fields above cannot say
+
+
+WINDOW_SOURCES = {
+    WINDOW_FROM_SERVER: QT_TRANSLATE_NOOP("Inspector", "from the server"),
+    WINDOW_SET_BY_YOU: QT_TRANSLATE_NOOP("Inspector", "set by you"),
+    WINDOW_LEARNED: QT_TRANSLATE_NOOP("Inspector", "learned"),
+    WINDOW_ASSUMED: QT_TRANSLATE_NOOP("Inspector", "assumed"),
+}
+
+
+def window_text(budget: Budget) -> str:
+    """`Budget.window_label` in the interface language: "8,192 tokens, from the server"."""
+    source = budget.window_source or (WINDOW_SET_BY_YOU if budget.window_known
+                                      else WINDOW_ASSUMED)
+    return arg(QCoreApplication.translate("Inspector", "%1 tokens, %2"), budget.context_window,
+               QCoreApplication.translate("Inspector", WINDOW_SOURCES.get(source, source)))
 
 
 def count_kind(exact: bool, count_label: str = "") -> str:
@@ -374,7 +397,7 @@ class Inspector(QScrollArea):
         self.sampling.setVisible(projection is not None)
         kind = count_kind(exact, state.count_label)
         window = arg(QCoreApplication.translate(
-            "Inspector", " · window %1"), projection.budget.window_label) \
+            "Inspector", " · window %1"), window_text(projection.budget)) \
             if projection else ""
         if limit:
             self.bytes_label.setText(

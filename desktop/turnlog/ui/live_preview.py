@@ -36,7 +36,7 @@ from ..core.projection import CostIndex, Projection, ProjectionRefused
 from ..core.send import Committed, Outcome, RequestRecord
 from .composer import Composer
 from .connection import Connector, Endpoint, NotConnected
-from .inspector import Inspector, InspectorState, count_kind
+from .inspector import Inspector, InspectorState, count_kind, window_text
 from .languages import arg, number
 from .marks import MarkLegend, MarkMap
 from .preview import Preview, preview
@@ -147,7 +147,7 @@ def counter_text(projection: Projection | None, refusal: ProjectionRefused | Non
     tip = arg(QCoreApplication.translate(
         "LivePreview", "The request body if you sent now (exact bytes on the wire) and its "
         "input tokens "
-        "(%1), each against its limit. Context window: %2."), kind, budget.window_label)
+        "(%1), each against its limit. Context window: %2."), kind, window_text(budget))
     return text, tip
 
 
