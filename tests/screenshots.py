@@ -17,6 +17,9 @@ loopback server so the marks show a real request, and saves
                            the sampling settings, and a reasoning model's folded thought
     memory-zh-1280x720.png, memory-en-1280x720.png  the Memory panel after a send: pins
                            with their source turns, notes and preferences kept / left out
+    zh_CN-*.png, zh_TW-*.png  the interface in Chinese (tests/screenshots_languages.py):
+                           main window at 1280×720 and 480 px wide, inspector, Settings and a
+                           failure banner
 
 Fonts come from the system (Noto Sans CJK and Noto Color Emoji are expected).
 """
@@ -95,7 +98,11 @@ def parent(out: Path) -> int:
             env = {**os.environ, CHILD: "1", "DISPLAY": f":{number}",
                    "QT_QPA_PLATFORM": "xcb", "TURNLOG_HOME": home}
             done = subprocess.run([sys.executable, __file__, str(out)], env=env, timeout=120)
+        if done.returncode:
             return done.returncode
+        # The same window in Simplified and Traditional Chinese (a process per language).
+        return subprocess.run([sys.executable, str(HERE / "screenshots_languages.py"),
+                               str(out)], timeout=300).returncode
     finally:
         xvfb.terminate()
         xvfb.wait(10)

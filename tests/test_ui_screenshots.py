@@ -23,7 +23,7 @@ def png_size(path: Path) -> tuple[int, int]:
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
 def test_screenshots_are_written_at_the_promised_sizes(tmp_path):
     script = Path(__file__).with_name("screenshots.py")
-    subprocess.run([sys.executable, str(script), str(tmp_path)], check=True, timeout=180)
+    subprocess.run([sys.executable, str(script), str(tmp_path)], check=True, timeout=420)
     assert png_size(tmp_path / "main-1280x720.png") == (1280, 720)
     assert png_size(tmp_path / "narrow-480x844.png") == (480, 844)
     assert png_size(tmp_path / "failure-banner.png") == (1280, 720)
@@ -31,3 +31,10 @@ def test_screenshots_are_written_at_the_promised_sizes(tmp_path):
     for language in ("zh", "en"):
         assert png_size(tmp_path / f"memory-{language}-1280x720.png") == (1280, 720)
     assert png_size(tmp_path / "side-question-1280x720.png") == (1280, 720)
+    for language in ("zh_CN", "zh_TW"):
+        assert png_size(tmp_path / f"{language}-main-1280x720.png") == (1280, 720)
+        assert png_size(tmp_path / f"{language}-failure-1280x720.png") == (1280, 720)
+        for name in ("main", "failure"):
+            assert png_size(tmp_path / f"{language}-{name}-480x844.png") == (480, 844)
+        assert png_size(tmp_path / f"{language}-inspector-1280x720.png")[1] > 600
+        assert png_size(tmp_path / f"{language}-settings.png")[0] > 300

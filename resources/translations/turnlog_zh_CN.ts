@@ -1952,6 +1952,10 @@
 <context>
     <name>SettingsDialog</name>
     <message>
+        <source>this session only (not saved)</source>
+        <translation>仅本次运行（不保存）</translation>
+    </message>
+    <message>
         <source>Settings</source>
         <translation>设置</translation>
     </message>

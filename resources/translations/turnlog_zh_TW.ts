@@ -1952,6 +1952,10 @@
 <context>
     <name>SettingsDialog</name>
     <message>
+        <source>this session only (not saved)</source>
+        <translation>僅限這次執行（不儲存）</translation>
+    </message>
+    <message>
         <source>Settings</source>
         <translation>設定</translation>
     </message>

@@ -12,7 +12,7 @@ import logging
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -63,6 +63,10 @@ log = logging.getLogger(__name__)
 
 MAX_BYTE_LIMIT = 64 * 1024 * 1024
 MIN_BYTE_LIMIT = 256
+
+
+# What the session-only key store calls itself (secrets.SessionKeys), for the translations.
+SESSION_ONLY = QT_TRANSLATE_NOOP("SettingsDialog", "this session only (not saved)")
 
 
 class SettingsDialog(QDialog):
@@ -142,6 +146,9 @@ class SettingsDialog(QDialog):
         self.fetch.clicked.connect(self.fetch_models)
         self.model_row.addWidget(self.fetch)
         form.addRow(QCoreApplication.translate("SettingsDialog", "&Model:"), self.model_row)
+        model_label = form.labelForField(self.model_row)
+        if isinstance(model_label, QLabel):  # a row of a layout: its label needs the buddy
+            model_label.setBuddy(self.model)
         self.models_status = QLabel(provider)
         self.models_status.setWordWrap(True)
         form.addRow("", self.models_status)
@@ -302,7 +309,8 @@ class SettingsDialog(QDialog):
                 "SettingsDialog", "The key is kept in memory until Turnlog quits."))
         else:
             self.key_backend.setText(arg(QCoreApplication.translate(
-                "SettingsDialog", "Stored in: %1"), self.setup.keyring.backend_name()))
+                "SettingsDialog", "Stored in: %1"),
+                QCoreApplication.translate("SettingsDialog", self.setup.keyring.backend_name())))
 
     def _preset_changed(self) -> None:
         preset = preset_by_id(str(self.preset.currentData()))
