@@ -708,6 +708,34 @@
 <context>
     <name>ImportExport</name>
     <message>
+        <source>Checking the file… %1 of %2 MB</source>
+        <translation>正在检查文件… %1 / %2 MB</translation>
+    </message>
+    <message>
+        <source>Importing… %1 of %2 turns</source>
+        <translation>正在导入… %1 / %2 轮</translation>
+    </message>
+    <message>
+        <source>Exporting… %1 of %2 conversations</source>
+        <translation>正在导出… %1 / %2 个对话</translation>
+    </message>
+    <message>
+        <source>conversation %1</source>
+        <translation>对话 %1</translation>
+    </message>
+    <message>
+        <source>not imported</source>
+        <translation>未导入</translation>
+    </message>
+    <message>
+        <source>%1: %2 — %3 turns imported</source>
+        <translation>%1：%2——已导入 %3 轮</translation>
+    </message>
+    <message>
+        <source>; skipped: %1</source>
+        <translation>；已跳过：%1</translation>
+    </message>
+    <message>
         <source>Import conversations</source>
         <translation>导入对话</translation>
     </message>
@@ -849,6 +877,34 @@
     <message>
         <source>%1 tokens, %2</source>
         <translation>%1 个 token，%2</translation>
+    </message>
+    <message>
+        <source>summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>The %1 and question</source>
+        <translation>%1和问题</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>The question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>%1 take %2 bytes, but the request limit is %3 bytes: shorten the question by at least %4 bytes or raise the byte limit. Nothing was sent.</source>
+        <translation>%1共占 %2 字节，但请求上限为 %3 字节：请把问题至少缩短 %4 字节，或提高字节上限。没有发送任何内容。</translation>
+    </message>
+    <message>
+        <source>%1 take exactly %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or use a larger context window. Nothing was sent.</source>
+        <translation>%1共占 %2 个 token（精确），但输入预算为 %3 个 token：请把问题至少缩短 %4 个 token，或使用更大的上下文窗口。没有发送任何内容。</translation>
+    </message>
+    <message>
+        <source>%1 take an estimated %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or use a larger context window. Nothing was sent.</source>
+        <translation>%1估计共占 %2 个 token，但输入预算为 %3 个 token：请把问题至少缩短 %4 个 token，或使用更大的上下文窗口。没有发送任何内容。</translation>
     </message>
     <message>
         <source>exact</source>
@@ -2498,6 +2554,30 @@ last active %2</source>
         <translation>Turnlog 正在为你的对话建立搜索索引（%1 / %2 轮）。这只会进行一次。</translation>
     </message>
     <message>
+        <source>Nothing could be read: %1</source>
+        <translation>无法读取任何内容：%1</translation>
+    </message>
+    <message>
+        <source>Exported %1 of %2;</source>
+        <translation>已导出 %2中的 %1；</translation>
+    </message>
+    <message>
+        <source>%n turn(s)</source>
+        <translation>%n 轮</translation>
+    </message>
+    <message>
+        <source>%n conversation(s)</source>
+        <translation>%n 个对话</translation>
+    </message>
+    <message>
+        <source>1 row could not be read and was skipped.</source>
+        <translation>有 1 行无法读取，已跳过。</translation>
+    </message>
+    <message>
+        <source>%1 rows could not be read and were skipped.</source>
+        <translation>有 %1 行无法读取，已跳过。</translation>
+    </message>
+    <message>
         <source>Could not write %1: %2.</source>
         <translation>无法写入 %1：%2。</translation>
     </message>
@@ -2638,6 +2718,14 @@ Answer so far: %2</source>
 </context>
 <context>
     <name>VersionControls</name>
+    <message>
+        <source>forked from a deleted conversation, turn %1</source>
+        <translation>分叉自一个已删除的对话，第 %1 轮</translation>
+    </message>
+    <message>
+        <source>forked from “%1”, turn %2</source>
+        <translation>分叉自“%1”，第 %2 轮</translation>
+    </message>
     <message>
         <source>Regenerate answer</source>
         <translation>重新生成回答</translation>

@@ -708,6 +708,34 @@
 <context>
     <name>ImportExport</name>
     <message>
+        <source>Checking the file… %1 of %2 MB</source>
+        <translation>正在檢查檔案… %1 / %2 MB</translation>
+    </message>
+    <message>
+        <source>Importing… %1 of %2 turns</source>
+        <translation>正在匯入… %1 / %2 輪</translation>
+    </message>
+    <message>
+        <source>Exporting… %1 of %2 conversations</source>
+        <translation>正在匯出… %1 / %2 個對話</translation>
+    </message>
+    <message>
+        <source>conversation %1</source>
+        <translation>對話 %1</translation>
+    </message>
+    <message>
+        <source>not imported</source>
+        <translation>未匯入</translation>
+    </message>
+    <message>
+        <source>%1: %2 — %3 turns imported</source>
+        <translation>%1：%2——已匯入 %3 輪</translation>
+    </message>
+    <message>
+        <source>; skipped: %1</source>
+        <translation>；已略過：%1</translation>
+    </message>
+    <message>
         <source>Import conversations</source>
         <translation>匯入對話</translation>
     </message>
@@ -849,6 +877,34 @@
     <message>
         <source>%1 tokens, %2</source>
         <translation>%1 個 token，%2</translation>
+    </message>
+    <message>
+        <source>summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>The %1 and question</source>
+        <translation>%1和問題</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>The question</source>
+        <translation>問題</translation>
+    </message>
+    <message>
+        <source>%1 take %2 bytes, but the request limit is %3 bytes: shorten the question by at least %4 bytes or raise the byte limit. Nothing was sent.</source>
+        <translation>%1共占 %2 位元組，但請求上限為 %3 位元組：請把問題至少縮短 %4 位元組，或提高位元組上限。沒有送出任何內容。</translation>
+    </message>
+    <message>
+        <source>%1 take exactly %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or use a larger context window. Nothing was sent.</source>
+        <translation>%1共占 %2 個 token（精確），但輸入預算為 %3 個 token：請把問題至少縮短 %4 個 token，或使用更大的上下文視窗。沒有送出任何內容。</translation>
+    </message>
+    <message>
+        <source>%1 take an estimated %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or use a larger context window. Nothing was sent.</source>
+        <translation>%1估計共占 %2 個 token，但輸入預算為 %3 個 token：請把問題至少縮短 %4 個 token，或使用更大的上下文視窗。沒有送出任何內容。</translation>
     </message>
     <message>
         <source>exact</source>
@@ -2498,6 +2554,30 @@ last active %2</source>
         <translation>Turnlog 正在為你的對話建立搜尋索引（%1 / %2 輪）。這只會進行一次。</translation>
     </message>
     <message>
+        <source>Nothing could be read: %1</source>
+        <translation>無法讀取任何內容：%1</translation>
+    </message>
+    <message>
+        <source>Exported %1 of %2;</source>
+        <translation>已匯出 %2中的 %1；</translation>
+    </message>
+    <message>
+        <source>%n turn(s)</source>
+        <translation>%n 輪</translation>
+    </message>
+    <message>
+        <source>%n conversation(s)</source>
+        <translation>%n 個對話</translation>
+    </message>
+    <message>
+        <source>1 row could not be read and was skipped.</source>
+        <translation>有 1 列無法讀取，已略過。</translation>
+    </message>
+    <message>
+        <source>%1 rows could not be read and were skipped.</source>
+        <translation>有 %1 列無法讀取，已略過。</translation>
+    </message>
+    <message>
         <source>Could not write %1: %2.</source>
         <translation>無法寫入 %1：%2。</translation>
     </message>
@@ -2638,6 +2718,14 @@ Answer so far: %2</source>
 </context>
 <context>
     <name>VersionControls</name>
+    <message>
+        <source>forked from a deleted conversation, turn %1</source>
+        <translation>分支自一個已刪除的對話，第 %1 輪</translation>
+    </message>
+    <message>
+        <source>forked from “%1”, turn %2</source>
+        <translation>分支自「%1」，第 %2 輪</translation>
+    </message>
     <message>
         <source>Regenerate answer</source>
         <translation>重新產生回答</translation>

@@ -25,7 +25,7 @@ from ..core.failures import StoreError
 from ..core.imports import ImportCancelled, ImportOutcome, ImportProblem
 from ..store import TurnlogStore
 from ..transfer import ExportedAll, Progress, export_all, import_file
-from .languages import arg, plural
+from .languages import arg, number, plural
 from .tasks import TaskContext, TaskHandle, TaskRunner
 
 log = logging.getLogger(__name__)
@@ -35,6 +35,33 @@ STEPS = 1000  # the progress bar counts in thousandths: a file may exceed a Qt i
 def _documents() -> str:
     return QStandardPaths.writableLocation(
         QStandardPaths.StandardLocation.DocumentsLocation) or str(Path.home())
+
+
+def progress_text(progress: Progress) -> str:
+    """`Progress.describe` in the interface language."""
+    done, total = progress.done, progress.total
+    if progress.stage == "reading":
+        return arg(QCoreApplication.translate("ImportExport", "Checking the file… %1 of %2 MB"),
+                   number(done / 1e6, 1), number(total / 1e6, 1))
+    if progress.stage == "writing":
+        return arg(QCoreApplication.translate("ImportExport", "Importing… %1 of %2 turns"),
+                   done, total)
+    return arg(QCoreApplication.translate("ImportExport", "Exporting… %1 of %2 conversations"),
+               done, total)
+
+
+def outcome_text(outcome: ImportOutcome) -> str:
+    """`ImportOutcome.describe` in the interface language (a reason stays as the file's
+    reader wrote it)."""
+    where = (arg(QCoreApplication.translate("ImportExport", "conversation %1"), str(outcome.id))
+             if outcome.id is not None
+             else QCoreApplication.translate("ImportExport", "not imported"))
+    line = arg(QCoreApplication.translate("ImportExport", "%1: %2 — %3 turns imported"),
+               where, outcome.title, outcome.turns)
+    if outcome.skipped:
+        line += arg(QCoreApplication.translate("ImportExport", "; skipped: %1"),
+                    "; ".join(f"{reason}: {number(count)}" for reason, count in outcome.skipped))
+    return line
 
 
 def choose_import_file(parent: QWidget) -> Path | None:
@@ -162,7 +189,7 @@ class ImportExport(QObject):
     def _progressed(self, value: object) -> None:
         if self.progress is None or not isinstance(value, Progress):
             return
-        self.progress.setLabelText(value.describe())
+        self.progress.setLabelText(progress_text(value))
         self.progress.setValue(min(STEPS, value.done * STEPS // value.total)
                                if value.total else 0)
 
@@ -200,7 +227,7 @@ class ImportExport(QObject):
                 turns,
                 stored,
             ),
-            [o.describe() for o in outcomes],
+            [outcome_text(o) for o in outcomes],
         )
 
     def _exported(self, done: ExportedAll) -> None:

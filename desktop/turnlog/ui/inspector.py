@@ -39,7 +39,7 @@ from ..core.budget import (
 from ..core.compaction import StoredSummary
 from ..core.failures import Failure
 from ..core.model import Usage
-from ..core.projection import PartKind, Projection, ProjectionRefused
+from ..core.projection import PartKind, Projection, ProjectionRefused, RefusalReason
 from ..core.send import RequestRecord
 from ..core.tokens import estimate_text_tokens
 from . import failure_text
@@ -112,6 +112,31 @@ def window_text(budget: Budget) -> str:
                                       else WINDOW_ASSUMED)
     return arg(QCoreApplication.translate("Inspector", "%1 tokens, %2"), budget.context_window,
                QCoreApplication.translate("Inspector", WINDOW_SOURCES.get(source, source)))
+
+
+def refusal_text(refusal: ProjectionRefused) -> str:
+    """`ProjectionRefused.describe` in the interface language."""
+    names = [QCoreApplication.translate("Inspector", name) for name, present in (
+        (QT_TRANSLATE_NOOP("Inspector", "system prompt"), refusal.includes_system),
+        (QT_TRANSLATE_NOOP("Inspector", "pinned facts"), refusal.includes_pinned),
+        (QT_TRANSLATE_NOOP("Inspector", "summary"), refusal.includes_summary)) if present]
+    what = arg(QCoreApplication.translate("Inspector", "The %1 and question"),
+               QCoreApplication.translate("Inspector", ", ").join(names)) if names \
+        else QCoreApplication.translate("Inspector", "The question")
+    if refusal.reason is RefusalReason.BYTES:
+        return arg(QCoreApplication.translate(
+            "Inspector", "%1 take %2 bytes, but the request limit is %3 bytes: shorten the "
+            "question by at least %4 bytes or raise the byte limit. Nothing was sent."),
+            what, refusal.mandatory_bytes, refusal.max_bytes, refusal.excess_bytes)
+    template = QCoreApplication.translate(
+        "Inspector", "%1 take exactly %2 tokens, but the input budget is %3 tokens: shorten "
+        "the question by at least %4 tokens or use a larger context window. Nothing was "
+        "sent.") if refusal.tokens_exact else QCoreApplication.translate(
+        "Inspector", "%1 take an estimated %2 tokens, but the input budget is %3 tokens: "
+        "shorten the question by at least %4 tokens or use a larger context window. Nothing "
+        "was sent.")
+    return arg(template, what, refusal.mandatory_tokens, refusal.token_budget,
+               refusal.excess_tokens)
 
 
 def count_kind(exact: bool, count_label: str = "") -> str:
@@ -552,7 +577,7 @@ class Inspector(QScrollArea):
                        if state.asked else QCoreApplication.translate("Inspector", "saved"))
         elif state.projection is None and state.refusal is not None:
             outcome = QCoreApplication.translate(
-                "Inspector", "would be refused: ") + state.refusal.describe()
+                "Inspector", "would be refused: ") + refusal_text(state.refusal)
         elif state.heading.startswith(QCoreApplication.translate("LivePreview", IN_FLIGHT)):
             outcome = QCoreApplication.translate("Inspector", "waiting for the answer")
         else:

@@ -36,7 +36,7 @@ from ..core.projection import CostIndex, Projection, ProjectionRefused
 from ..core.send import Committed, Outcome, RequestRecord
 from .composer import Composer
 from .connection import Connector, Endpoint, NotConnected
-from .inspector import Inspector, InspectorState, count_kind, window_text
+from .inspector import Inspector, InspectorState, count_kind, refusal_text, window_text
 from .languages import arg, number
 from .marks import MarkLegend, MarkMap
 from .preview import Preview, preview
@@ -268,7 +268,7 @@ class LivePreview(QObject):
         if shown.refusal is not None:
             problem = problem or arg(QCoreApplication.translate(
                 "LivePreview", "Too large to send: %1"),
-                                        shown.refusal.describe())
+                                        refusal_text(shown.refusal))
         composer.set_blocked(problem)
         if not problem and not draft.strip():
             composer.send_button.setEnabled(False)

@@ -27,7 +27,7 @@ from ..core.failures import StoreError
 from ..paths import DB_NAME
 from ..store.salvage import Salvaged, salvage_all
 from . import failure_text
-from .languages import arg
+from .languages import arg, plural
 from .privacy import ExportTarget, choose_export, write_export
 
 TITLES = {
@@ -125,12 +125,30 @@ def open_folder(folder: Path) -> bool:
     return QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
 
 
+def salvage_text(salvaged: Salvaged) -> str:
+    """`Salvaged.describe` in the interface language."""
+    if salvaged.unreadable:
+        return arg(QCoreApplication.translate("Startup", "Nothing could be read: %1"),
+                   salvaged.unreadable)
+    turns, conversations = salvaged.turns, salvaged.conversations
+    skipped = len(salvaged.skipped)
+    exported = arg(QCoreApplication.translate("Startup", "Exported %1 of %2;"),
+                   plural(QCoreApplication.translate("Startup", "%n turn(s)", None, turns), turns),
+                   plural(QCoreApplication.translate(
+                       "Startup", "%n conversation(s)", None, conversations), conversations))
+    rows = (QCoreApplication.translate("Startup", "1 row could not be read and was skipped.")
+            if skipped == 1 else
+            arg(QCoreApplication.translate("Startup", "%1 rows could not be read and were "
+                                           "skipped."), skipped))
+    return f"{exported} {rows}"
+
+
 def export_salvage(salvaged: Salvaged, target: ExportTarget | None) -> str:
     """Write what could be read to `target`; the words that say what happened."""
     if target is None:
         return ""
     if salvaged.unreadable:
-        return salvaged.describe()
+        return salvage_text(salvaged)
     try:
         write_export(target.path, salvaged.text)
     except OSError as err:
@@ -140,7 +158,9 @@ def export_salvage(salvaged: Salvaged, target: ExportTarget | None) -> str:
             err.strerror or err,
         )
     return arg(
-        QCoreApplication.translate("Startup", "%1 Saved to %2."), salvaged.describe(), target.path
+        QCoreApplication.translate("Startup", "%1 Saved to %2."),
+        salvage_text(salvaged),
+        target.path,
     )
 
 

@@ -33,6 +33,15 @@ from .transcript import Role, TranscriptModel, TranscriptView
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
 
+def origin_text(origin: ForkOrigin) -> str:
+    """Where a fork came from, in the interface language."""
+    if origin.source_id is None:
+        return arg(translate("VersionControls", "forked from a deleted conversation, turn %1"),
+                   str(origin.at_ordinal))
+    return arg(translate("VersionControls", "forked from “%1”, turn %2"), origin.source_title,
+               str(origin.at_ordinal))
+
+
 class VersionHost(Protocol):
     """What the controls use of the main window."""
 
@@ -142,7 +151,7 @@ class VersionControls(QObject):
                 return
             versions, members, origin = result
             host.transcript.set_versions(versions, members)
-            self.origin.setText(origin.describe() if origin else "")
+            self.origin.setText(origin_text(origin) if origin else "")
             self.origin.setVisible(origin is not None)
 
         read_versions(host.store, cid).run(host.runner, on_success=found,
