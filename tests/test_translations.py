@@ -332,6 +332,12 @@ def test_numbers_dates_and_sizes_follow_the_locale(chinese):
     assert languages.number(0.25, 2) == "0,25"
     assert languages.byte_size(1_500_000) == "1,5 MB"
     assert languages.arg("%1 of %2 bytes", 1234, 5678) == "1.234 of 5.678 bytes"
+    from turnlog.transfer import Progress
+    from turnlog.ui.import_export import progress_text
+
+    # An import's progress says how much of the file was read in the locale's sizes.
+    assert progress_text(Progress("reading", 1_500_000, 3_000_000)) == \
+        "Checking the file… 1,5 MB of 3,0 MB"
     german = languages.date_time(when)
     chinese("zh_CN")
     shown = languages.date_time(when)

@@ -708,8 +708,8 @@
 <context>
     <name>ImportExport</name>
     <message>
-        <source>Checking the file… %1 of %2 MB</source>
-        <translation>正在检查文件… %1 / %2 MB</translation>
+        <source>Checking the file… %1 of %2</source>
+        <translation>正在检查文件… %1 / %2</translation>
     </message>
     <message>
         <source>Importing… %1 of %2 turns</source>

@@ -25,7 +25,7 @@ from ..core.failures import StoreError
 from ..core.imports import ImportCancelled, ImportOutcome, ImportProblem
 from ..store import TurnlogStore
 from ..transfer import ExportedAll, Progress, export_all, import_file
-from .languages import arg, number, plural
+from .languages import arg, byte_size, number, plural
 from .tasks import TaskContext, TaskHandle, TaskRunner
 
 log = logging.getLogger(__name__)
@@ -41,8 +41,8 @@ def progress_text(progress: Progress) -> str:
     """`Progress.describe` in the interface language."""
     done, total = progress.done, progress.total
     if progress.stage == "reading":
-        return arg(QCoreApplication.translate("ImportExport", "Checking the file… %1 of %2 MB"),
-                   number(done / 1e6, 1), number(total / 1e6, 1))
+        return arg(QCoreApplication.translate("ImportExport", "Checking the file… %1 of %2"),
+                   byte_size(done), byte_size(total))
     if progress.stage == "writing":
         return arg(QCoreApplication.translate("ImportExport", "Importing… %1 of %2 turns"),
                    done, total)
