@@ -8,7 +8,7 @@ remembered in its data directory (View → Language), and saves
     LANG-main-1280x720.png      the window after a request
     LANG-main-480x844.png       the same window 480 px wide
     LANG-inspector-1280x720.png the request inspector of that request, full height
-    LANG-settings.png           the Settings dialog
+    LANG-settings.png           the Settings dialog, and LANG-settings-480.png 480 px wide
     LANG-failure-1280x720.png   a failed request: the banner with its next step
     LANG-failure-480x844.png    the same banner 480 px wide
 """
@@ -161,6 +161,9 @@ def child(out: Path, language: str) -> int:
         dialog = SettingsDialog(setup, window.runner, window.conversation, window)
         dialog.show()
         shoot(dialog, "settings")
+        dialog.resize(480, dialog.height())  # Chinese labels leave it room at 480 px
+        until(lambda: dialog.width() == 480)
+        shoot(dialog, "settings-480")
         dialog.close()
         window.shutdown()
         window.close()

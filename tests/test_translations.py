@@ -361,3 +361,21 @@ def test_the_inspector_writes_sizes_in_the_locale_s_digits(qtbot, make_window, s
     label = window.inspector.bytes_label.text()
     assert re.fullmatch(r"Body: \d{1,3}(\.\d{3})+ of \d{1,3}(\.\d{3})+ bytes", label), label
     assert QCoreApplication.translate("Inspector", "Bytes") == "Bytes"
+
+
+def test_a_narrow_chinese_window_shows_the_model_name_from_its_start(
+        qtbot, make_window, store, turnlog_home, chinese):
+    from turnlog.ui.header import sampling_summary
+    from uihelpers import seed
+
+    remember(turnlog_home, "zh_CN")
+    languages.install_for(turnlog_home)
+    conversation = seed(store, "chat", [("你好", "你好！")], model="qwen2.5-7b-instruct")
+    window = make_window(size=(480, 844))
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 1, timeout=5000)
+    model = window.centre.header.model
+    assert model.currentText() == "qwen2.5-7b-instruct"
+    assert model.lineEdit().cursorPosition() == 0
+    sampling = window.centre.header.sampling
+    assert sampling.toolTip() == sampling.text() == sampling_summary(conversation.settings)
+    assert sampling.text().startswith("采样：")

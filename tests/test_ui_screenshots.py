@@ -38,3 +38,4 @@ def test_screenshots_are_written_at_the_promised_sizes(tmp_path):
             assert png_size(tmp_path / f"{language}-{name}-480x844.png") == (480, 844)
         assert png_size(tmp_path / f"{language}-inspector-1280x720.png")[1] > 600
         assert png_size(tmp_path / f"{language}-settings.png")[0] > 300
+        assert png_size(tmp_path / f"{language}-settings-480.png")[0] == 480

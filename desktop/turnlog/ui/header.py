@@ -315,6 +315,9 @@ class HeaderPicker(QObject):
             combo.setCurrentIndex(index)
         if combo.currentText() != model:
             combo.setEditText(model)
+        line = combo.lineEdit()
+        if line is not None and not line.hasFocus():
+            line.setCursorPosition(0)  # a narrow window shows the name's start, not its end
 
     def _fill_sampling(self, conversation: Conversation | None) -> None:
         header = self.header
@@ -330,6 +333,7 @@ class HeaderPicker(QObject):
         self._filled_tokens = settings.output_reserve if settings.send_max_tokens else 0
         header.max_tokens.setValue(self._filled_tokens)
         header.sampling.setText(sampling_summary(settings))
+        header.sampling.setToolTip(sampling_summary(settings))  # whole where a narrow one elides
 
     def _say(self, text: str) -> None:
         self.header.status.setText(text)
