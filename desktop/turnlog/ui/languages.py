@@ -89,6 +89,20 @@ def _translator(data: bytes) -> QTranslator | None:
     return translator
 
 
+def qt_translator(language: str) -> QTranslator | None:
+    """Qt's own translation (standard buttons, dialogs) from the Qt installation, or from
+    PySide6's folder where Qt's configured path has none (a bundle); None without one."""
+    import PySide6
+
+    folders = [QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath),
+               str(Path(PySide6.__file__).parent / "Qt" / "translations")]
+    for folder in folders:
+        translator = QTranslator()
+        if translator.load(f"qtbase_{language}", folder):
+            return translator
+    return None
+
+
 def install(language: str) -> list[QTranslator]:
     """Install the translators of `language` (replacing any installed before) and make its
     locale the default for numbers and dates. Returns what was installed."""
@@ -104,9 +118,7 @@ def install(language: str) -> list[QTranslator]:
     if app is None or language not in TRANSLATED:
         return []
     own = _translator(translation_data(language))
-    qt = QTranslator()
-    qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
-    found = [t for t in (own, qt if qt.load(f"qtbase_{language}", qt_dir) else None) if t]
+    found = [t for t in (own, qt_translator(language)) if t is not None]
     for translator in found:
         app.installTranslator(translator)
         _INSTALLED.append(translator)
