@@ -379,3 +379,14 @@ def test_a_narrow_chinese_window_shows_the_model_name_from_its_start(
     sampling = window.centre.header.sampling
     assert sampling.toolTip() == sampling.text() == sampling_summary(conversation.settings)
     assert sampling.text().startswith("采样：")
+
+
+def test_names_turnlog_gives_profiles_are_listed_and_shown_translated(chinese):
+    from turnlog.core.builtin_model import BUILTIN as BUILTIN_MODEL
+    from turnlog.providers.presets import CUSTOM
+    from turnlog.ui.connection import GIVEN_NAMES, shown_name
+
+    assert {BUILTIN_MODEL.profile_name, CUSTOM.name} <= set(GIVEN_NAMES)
+    chinese("zh_TW")
+    assert shown_name(BUILTIN_MODEL.profile_name) == "內建（SmolLM2-135M，離線）"
+    assert shown_name("My server") == "My server"  # a name the person typed stays

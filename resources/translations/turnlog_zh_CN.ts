@@ -1720,6 +1720,14 @@
 <context>
     <name>ProviderConnector</name>
     <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>Built-in (SmolLM2-135M, offline)</source>
+        <translation>内置（SmolLM2-135M，离线）</translation>
+    </message>
+    <message>
         <source>No provider set up</source>
         <translation>尚未设置服务提供方</translation>
     </message>

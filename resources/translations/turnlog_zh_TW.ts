@@ -1720,6 +1720,14 @@
 <context>
     <name>ProviderConnector</name>
     <message>
+        <source>Custom</source>
+        <translation>自訂</translation>
+    </message>
+    <message>
+        <source>Built-in (SmolLM2-135M, offline)</source>
+        <translation>內建（SmolLM2-135M，離線）</translation>
+    </message>
+    <message>
         <source>No provider set up</source>
         <translation>尚未設定服務供應商</translation>
     </message>

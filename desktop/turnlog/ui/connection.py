@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 
 from ..chat import (
     Connection,
@@ -48,6 +48,16 @@ __all__ = [
 
 # Where the window tells a person to add a missing key.
 ADD_KEY = "add it in Settings (Ctrl+,)."
+# Names Turnlog gives (a preset's, the built-in model's profile): shown in the interface
+# language; a name the person typed is shown as typed.
+GIVEN_NAMES = (QT_TRANSLATE_NOOP("ProviderConnector", "Custom"),
+               QT_TRANSLATE_NOOP("ProviderConnector", "Built-in (SmolLM2-135M, offline)"))
+
+
+def shown_name(name: str) -> str:
+    """A profile or preset name as the interface shows it."""
+    return QCoreApplication.translate("ProviderConnector", name) if name in GIVEN_NAMES \
+        else name
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +154,7 @@ class ProviderConnector:
                     "ProviderConnector", "The built-in model is not available here"),
                 arg(QCoreApplication.translate(
                     "ProviderConnector", "“%1” runs inside Turnlog, which was started without "
-                    "it. Choose another provider in Settings (Ctrl+,)."), config.name),
+                    "it. Choose another provider in Settings (Ctrl+,)."), shown_name(config.name)),
                 kind=FailureKind.LOCAL_MODEL,
             )
         return self.local
@@ -157,21 +167,27 @@ class ProviderConnector:
             if running is not None:
                 where = running.base_url.removesuffix("/v1").removeprefix("http://")
                 return Endpoint(arg(QCoreApplication.translate(
-                    "ProviderConnector", "%1 · running on %2"), config.name, where),
+                    "ProviderConnector", "%1 · running on %2"), shown_name(config.name), where),
                                 local_route(running))
-            return Endpoint(arg(QCoreApplication.translate(
-                "ProviderConnector", "%1 · starts with the first question"), config.name),
-                            pending_local_route(config.model or BUILTIN.alias, local.n_ctx))
+            return Endpoint(
+                arg(
+                    QCoreApplication.translate(
+                        "ProviderConnector", "%1 · starts with the first question"
+                    ),
+                    shown_name(config.name),
+                ),
+                pending_local_route(config.model or BUILTIN.alias, local.n_ctx),
+            )
         model = conversation.model or config.model
         if not model:
             raise NotConnected(
                 QCoreApplication.translate("ProviderConnector", "No model chosen"),
                 arg(QCoreApplication.translate(
                     "ProviderConnector", "Pick a model for “%1” in Settings (Ctrl+,) to send."),
-                    config.name),
+                    shown_name(config.name)),
                 kind=FailureKind.MODEL_NOT_FOUND,
             )
-        return Endpoint(f"{config.name} · {config.base_url}",
+        return Endpoint(f"{shown_name(config.name)} · {config.base_url}",
                         profile_route(config, model, self.counts))
 
     def connect(self, conversation: Conversation, *, cancel: CancelToken,

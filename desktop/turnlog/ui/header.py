@@ -39,7 +39,7 @@ from ..providers import ModelInfo
 from ..store import TurnlogStore
 from . import failure_text, operations
 from .actions import HistoryActions
-from .connection import Connector, Endpoint, NotConnected
+from .connection import Connector, Endpoint, NotConnected, shown_name
 from .languages import arg, number
 from .operations import Changes
 from .provider_setup import ProviderSetup
@@ -275,8 +275,8 @@ class HeaderPicker(QObject):
             for profile in setup.load():
                 where = profile.base_url or QCoreApplication.translate(
                     "HeaderPicker", "started by Turnlog")
-                entries.append((profile.name, profile.id,
-                                f"{profile.name} · {where} · {profile.model}"))
+                entries.append((shown_name(profile.name), profile.id,
+                                f"{shown_name(profile.name)} · {where} · {profile.model}"))
             if active is None:
                 entries.append((QCoreApplication.translate(
                     "HeaderPicker", "No provider: open Settings (Ctrl+,)"), None, ""))

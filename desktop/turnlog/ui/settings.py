@@ -54,6 +54,7 @@ from ..profiles import Profile, ProfilesUnreadable, builtin_profile, check_base_
 from ..providers import PRESETS, ChatCompletionsProvider, ModelInfo, preset_by_id
 from ..secrets import KeyringUnavailable, check_key
 from . import failure_text
+from .connection import shown_name
 from .languages import arg, plural
 from .profile_network import NetworkRows
 from .provider_setup import ProviderSetup
@@ -126,7 +127,7 @@ class SettingsDialog(QDialog):
         self.preset.setAccessibleName(QCoreApplication.translate(
             "SettingsDialog", "Provider preset"))
         for preset in PRESETS:
-            self.preset.addItem(preset.name, preset.id)
+            self.preset.addItem(shown_name(preset.name), preset.id)
         form.addRow(QCoreApplication.translate("SettingsDialog", "&Preset:"), self.preset)
         self.base_url = QLineEdit(provider)
         self.base_url.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Base URL"))
