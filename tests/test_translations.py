@@ -386,7 +386,10 @@ def test_names_turnlog_gives_profiles_are_listed_and_shown_translated(chinese):
     from turnlog.providers.presets import CUSTOM
     from turnlog.ui.connection import GIVEN_NAMES, shown_name
 
+    from turnlog.ui.about import CAVEATS
+
     assert {BUILTIN_MODEL.profile_name, CUSTOM.name} <= set(GIVEN_NAMES)
+    assert BUILTIN_MODEL.caveat in CAVEATS
     chinese("zh_TW")
     assert shown_name(BUILTIN_MODEL.profile_name) == "內建（SmolLM2-135M，離線）"
     assert shown_name("My server") == "My server"  # a name the person typed stays

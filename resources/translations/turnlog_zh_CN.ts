@@ -4,6 +4,10 @@
 <context>
     <name>AboutDialog</name>
     <message>
+        <source>A very small model: good for trying Turnlog offline, not for real work.</source>
+        <translation>一个非常小的模型：适合离线试用 Turnlog，不适合实际工作。</translation>
+    </message>
+    <message>
         <source>Version</source>
         <translation>版本</translation>
     </message>

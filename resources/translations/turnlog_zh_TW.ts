@@ -4,6 +4,10 @@
 <context>
     <name>AboutDialog</name>
     <message>
+        <source>A very small model: good for trying Turnlog offline, not for real work.</source>
+        <translation>一個非常小的模型：適合離線試用 Turnlog，不適合實際工作。</translation>
+    </message>
+    <message>
         <source>Version</source>
         <translation>版本</translation>
     </message>

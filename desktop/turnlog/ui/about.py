@@ -25,6 +25,15 @@ from ..paths import data_dir_path, log_file
 from .languages import arg
 from .startup import open_folder
 
+# The built-in model's caveat (core.builtin_model.BUILTIN), for the translations.
+CAVEATS = (QT_TRANSLATE_NOOP(
+    "AboutDialog", "A very small model: good for trying Turnlog offline, not for real work."),)
+
+
+def caveat_text(caveat: str) -> str:
+    """A model's caveat in the interface language (a listed one; else as written)."""
+    return QCoreApplication.translate("AboutDialog", caveat) if caveat in CAVEATS else caveat
+
 
 def build_facts(home: Path) -> list[tuple[str, str]]:
     """What a bug report needs: versions, the data directory and the log file."""
@@ -73,7 +82,7 @@ def about_html(availability: Availability, home: Path | None = None) -> str:
         + escape(QCoreApplication.translate(
             "AboutDialog", "Served by llama-cpp-python (MIT), started by Turnlog on 127.0.0.1 "
             "only.")) + "</p>"
-        f"<p><i>{escape(model.caveat)}</i></p>"
+        f"<p><i>{escape(caveat_text(model.caveat))}</i></p>"
         f"<p>{escape(state)}</p>"
     )
 

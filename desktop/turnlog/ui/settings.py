@@ -54,6 +54,7 @@ from ..profiles import Profile, ProfilesUnreadable, builtin_profile, check_base_
 from ..providers import PRESETS, ChatCompletionsProvider, ModelInfo, preset_by_id
 from ..secrets import KeyringUnavailable, check_key
 from . import failure_text
+from .about import caveat_text
 from .connection import shown_name
 from .languages import arg, plural
 from .profile_network import NetworkRows
@@ -400,7 +401,7 @@ class SettingsDialog(QDialog):
         if info.caveat:
             lines.append(arg(QCoreApplication.translate(
                 "SettingsDialog", "Note: %1 It is fine for trying Turnlog, not for real work."),
-                info.caveat))
+                caveat_text(info.caveat)))
         self.local_status.setText("\n".join(lines))
 
     # --------------------------------------------------------------- validation
