@@ -384,9 +384,8 @@ def test_a_narrow_chinese_window_shows_the_model_name_from_its_start(
 def test_names_turnlog_gives_profiles_are_listed_and_shown_translated(chinese):
     from turnlog.core.builtin_model import BUILTIN as BUILTIN_MODEL
     from turnlog.providers.presets import CUSTOM
-    from turnlog.ui.connection import GIVEN_NAMES, shown_name
-
     from turnlog.ui.about import CAVEATS
+    from turnlog.ui.connection import GIVEN_NAMES, shown_name
 
     assert {BUILTIN_MODEL.profile_name, CUSTOM.name} <= set(GIVEN_NAMES)
     assert BUILTIN_MODEL.caveat in CAVEATS
