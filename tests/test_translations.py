@@ -111,6 +111,20 @@ def test_every_translate_call_in_the_code_reaches_the_translations(fresh_ts):
     assert sorted(literal_translations() - set(messages(fresh_ts))) == []
 
 
+def test_no_text_goes_through_a_helper_lupdate_reads_with_another_context():
+    """lupdate takes a bare `tr("…")` for QObject.tr and files it under the enclosing class
+    (or no context): a module's own `tr`/`_tr` helper with a fixed context would never find
+    its translations. Strings go through translate("Context", "…")."""
+    offenders = []
+    for path in UI.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in ("tr", "_tr", "_") and node.args \
+                    and isinstance(node.args[0], ast.Constant | ast.JoinedStr):
+                offenders.append(f"{path.name}:{node.lineno}")
+    assert offenders == []
+
+
 def test_no_translated_text_is_an_f_string():
     """An f-string (or a formatted string) as the source text can never match a
     translation: numbers go in with %1 after translating."""

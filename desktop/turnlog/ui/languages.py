@@ -138,8 +138,10 @@ def install_for(home: Path | None) -> str:
 def add_language_menu(view: QMenu, settings: QSettings, parent: QWidget) -> QMenu:
     """View → Language: System, English, 简体中文, 繁體中文, remembered in `settings`;
     the menu says the choice applies on the next start."""
-    menu = view.addMenu(QCoreApplication.translate("LanguageMenu", "&Language"))
+    menu = QMenu(QCoreApplication.translate("LanguageMenu", "&Language"), view)
     menu.setObjectName("languageMenu")
+    # Beside Theme where the View menu keeps an appearance section; else at its end.
+    getattr(view, "add_appearance", view.addMenu)(menu)
     note = menu.addAction(QCoreApplication.translate(
         "LanguageMenu", "Applied when Turnlog starts again"))
     note.setEnabled(False)
