@@ -22,7 +22,6 @@ from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QBrush,
-    QColor,
     QPainter,
     QPalette,
     QTextBlockFormat,
@@ -30,6 +29,8 @@ from PySide6.QtGui import (
     QTextDocument,
     QTextFormat,
 )
+
+from .theme import CODE_TINT  # a grey box on light and dark themes alike
 
 SECTION_CHARS = 2_000  # the smallest section worth a document of its own
 
@@ -71,7 +72,6 @@ def section_ends(text: str, start: int = 0, *, min_chars: int = SECTION_CHARS) -
         pos = newline + 1
 
 
-CODE_TINT = QColor(127, 127, 127, 38)  # reads as a box on light and dark palettes alike
 COPY_WIDTH, COPY_HEIGHT = 44.0, 18.0  # a code block's Copy button, at its top right
 
 

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 from ..core.compaction import StoredSummary
 from ..core.model import Turn, Usage, position_of
 from ..core.projection import Mark, Projection
+from .theme import mark_colour
 
 
 class RowMark(enum.Enum):
@@ -41,9 +42,8 @@ class RowMark(enum.Enum):
         return _EXPLANATIONS[self]
 
     def color(self, palette: QPalette) -> QColor:
-        dark = palette.color(QPalette.ColorRole.Window).lightness() < 128
-        light_color, dark_color = _COLORS[self]
-        return QColor(dark_color if dark else light_color)
+        """The mark's colour in `palette`'s theme (light or dark): see `theme.MARKS`."""
+        return mark_colour(self.value, palette)
 
 
 _LABELS = {
@@ -66,18 +66,6 @@ _EXPLANATIONS = {
     RowMark.ASKED: "the question of the last request, now answered and saved",
     RowMark.REPLACED: "an older version, replaced by a newer one (regenerated or edited): "
     "kept in the log, never sent",
-}
-
-# (light palette, dark palette): chosen to stay apart for the common colour-vision
-# deficiencies; the label carries the meaning in any case.
-_COLORS = {
-    RowMark.SENT: ("#1a7f37", "#3fb950"),
-    RowMark.SUMMARY: ("#0969da", "#58a6ff"),
-    RowMark.TO_SUMMARIZE: ("#8250df", "#a371f7"),
-    RowMark.NOT_SENT: ("#8c959f", "#6e7681"),
-    RowMark.PENDING: ("#bf8700", "#d29922"),
-    RowMark.ASKED: ("#1a7f37", "#3fb950"),
-    RowMark.REPLACED: ("#cf222e", "#f85149"),
 }
 
 
