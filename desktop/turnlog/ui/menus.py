@@ -156,7 +156,9 @@ def _file_menu(window: MenuHost, parent: QWidget) -> tuple[QAction, QAction, QAc
                          None, tr("Delete every conversation with its summaries and "
                                   "request records"))
     menu.addSeparator()
-    _action(parent, menu, tr("&Quit"), window.close, QKeySequence(QKeySequence.StandardKey.Quit))
+    quit_keys = QKeySequence(QKeySequence.StandardKey.Quit)  # empty where no desktop says
+    _action(parent, menu, tr("&Quit"), window.close,
+            quit_keys if not quit_keys.isEmpty() else QKeySequence("Ctrl+Q"))
     return new, export, delete_all
 
 

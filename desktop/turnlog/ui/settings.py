@@ -341,8 +341,7 @@ class SettingsDialog(QDialog):
                  "Turnlog starts it on 127.0.0.1 with the first question and stops it on exit; "
                  "no key, no network."]
         if info.caveat:
-            lines.append(f"Note: {info.caveat} It is fine for trying Turnlog, not for real "
-                         "work.")
+            lines.append(f"Note: {info.caveat}")
         self.local_status.setText("\n".join(lines))
 
     # --------------------------------------------------------------- validation

@@ -23,9 +23,10 @@ from ..store import TurnlogStore
 from . import operations, side_panel
 from .about import AboutDialog
 from .actions import HistoryActions
-from .centre import FIRST_RUN_HINT, CentrePanel
+from .centre import FIRST_RUN_HINT, START_HINT, CentrePanel
 from .connection import Connector
 from .drafts import DraftKeeper
+from .first_minute import FirstMinute, unsaved
 from .first_send import FirstSendUndo
 from .geometry import DockFolding, add_dock, restore_geometry, save_geometry, window_settings
 from .header import HeaderPicker
@@ -88,9 +89,9 @@ class MainWindow(QMainWindow):
         self.inspector_dock = self._dock("Inspector", "inspectorDock", self.inspector,
                                          Qt.DockWidgetArea.RightDockWidgetArea)
         self.folding = DockFolding(self, [self.sidebar_dock, self.inspector_dock])
-        self.preview = LivePreview(lambda: self.conversation, connector, runner,
-                                   self.composer, self.transcript, self.legend,
-                                   self.inspector, self)
+        self.preview = LivePreview(lambda: self.conversation or unsaved(self.history),
+                                   connector, runner, self.composer, self.transcript,
+                                   self.legend, self.inspector, self)  # none open: the first
         self.session = SendSession(store, connector, runner, self)
         self.history = HistoryActions(store, runner, self.session, setup,
                                       lambda: self.conversation, lambda c: self.confirm(c),
@@ -107,6 +108,7 @@ class MainWindow(QMainWindow):
         self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.history,
                                    self.session, lambda: self.conversation, self)
         self.side = side_panel.attach(self)  # side questions: their own dock and session
+        self.first_minute = FirstMinute(self)  # the welcome's buttons
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
         self.export_action, self.delete_all_action = menus.export, menus.delete_all
@@ -208,10 +210,9 @@ class MainWindow(QMainWindow):
 
     def _update_empty_hint(self) -> None:
         if self.setup is not None and self.setup.active() is None:
-            self.centre.show_hint(FIRST_RUN_HINT)
+            self.centre.show_hint(FIRST_RUN_HINT, welcome=self.conversation is None)
         elif self.conversation is None:
-            self.centre.show_hint(
-                "Type a question below to start a conversation, or press New (Ctrl+N).")
+            self.centre.show_hint(START_HINT, welcome=True)
         elif not self.transcript.turns and self.transcript.pending is None:
             self.centre.show_hint("No turns yet. Type a question below and press Ctrl+Enter.")
         else:
