@@ -34,7 +34,9 @@ from .actions import HistoryActions
 from .banner import FailureBanner
 from .centre import CentrePanel
 from .import_export import ImportExport
+from .keyboard import KeyboardMenus
 from .settings import SettingsDialog
+from .sidebar import Sidebar
 from .theme import Theme, ThemeSwitch
 from .transcript import TranscriptView
 from .versions import VersionControls
@@ -47,6 +49,7 @@ def tr(text: str) -> str:
 class MenuHost(Protocol):
     """What the menus act on (the main window)."""
 
+    sidebar: Sidebar
     sidebar_dock: QDockWidget
     inspector_dock: QDockWidget
     side_dock: QDockWidget
@@ -307,6 +310,7 @@ def build_menus(window: MenuHost, parent: QWidget) -> Menus:
     settings = _edit_menu(window, parent)
     view, switch, themes = _view_menu(window, parent)
     conversation_settings, delete = _conversation_menu(window, parent, settings)
+    KeyboardMenus(window.view, window.sidebar.list)  # Shift+F10, the Menu key
     help_menu = window.menuBar().addMenu(tr("&Help"))
     about = _action(parent, help_menu, tr("&About %s") % APP_NAME, window.show_about)
     return Menus(new, settings, export, delete_all, about, view, conversation_settings,
