@@ -312,6 +312,7 @@ def build_menus(window: MenuHost, parent: QWidget) -> Menus:
     conversation_settings, delete = _conversation_menu(window, parent, settings)
     KeyboardMenus(window.view, window.sidebar.list)  # Shift+F10, the Menu key
     help_menu = window.menuBar().addMenu(tr("&Help"))
-    about = _action(parent, help_menu, tr("&About %s") % APP_NAME, window.show_about)
+    about = _action(parent, help_menu, tr("&About %1").replace("%1", APP_NAME),
+                    window.show_about)
     return Menus(new, settings, export, delete_all, about, view, conversation_settings,
                  delete, switch, themes)
