@@ -52,9 +52,9 @@ _BASE = {
     Role.Shadow: ("#767676", "#000000"),
 }
 _DISABLED = {
-    Role.WindowText: ("#6e7781", "#8b9096"),
-    Role.Text: ("#6e7781", "#8b9096"),
-    Role.ButtonText: ("#6e7781", "#8b9096"),
+    Role.WindowText: ("#5f6770", "#8b9096"),
+    Role.Text: ("#5f6770", "#8b9096"),
+    Role.ButtonText: ("#5f6770", "#8b9096"),
     Role.Highlight: ("#919191", "#55575c"),
 }
 
