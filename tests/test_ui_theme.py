@@ -13,7 +13,6 @@ from turnlog.ui.theme import (
     BANNER,
     CODE_TINT,
     SELECTION_ALPHA,
-    Theme,
     banner_tint,
     contrast,
     is_dark,
