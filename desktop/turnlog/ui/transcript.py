@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import (
     QAbstractListModel,
+    QCoreApplication,
     QEvent,
     QModelIndex,
     QPersistentModelIndex,
@@ -34,6 +35,7 @@ from PySide6.QtGui import (
     QFontDatabase,
     QFontMetrics,
     QGuiApplication,
+    QKeyEvent,
     QKeySequence,
     QMouseEvent,
     QPainter,
@@ -57,6 +59,7 @@ from ..store.pages import LogPages
 from .answer import AnswerDocument, ReasoningFold
 from .marks import MarkMap, RowMark, summary_tooltip
 from .pin_marks import pins_tooltip, underline_pins
+from .selection import TextSelection, TextSelector, highlight, inside_text
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -491,6 +494,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._pending: AnswerDocument | None = None
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.reasoning = ReasoningFold(self._new_doc)
+        self.selector = TextSelector(self)  # the text selected in a row, painted here
+        self.hovered_code: tuple[str, int] | None = None  # (row key, code block number)
 
     # ---------------------------------------------------------------- documents
     def clear_cache(self) -> None:
@@ -519,6 +524,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         if question is not None:
             self._docs[(turn_id, "question")] = question
         self.reasoning.rename(PENDING_KEY, turn_id)
+        self.selector.rename(PENDING_KEY, turn_id)
         if pending is None:
             return False
         pending.update(answer)  # the last few streamed characters, if not shown yet
@@ -590,11 +596,35 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     def _answer_origin(self, index: ModelIndex) -> tuple[AnswerDocument | None, QPoint]:
         """A row's answer and where its top left corner is painted (viewport coordinates)."""
+        option = QStyleOptionViewItem()
+        self._view.initViewItemOption(option)
+        option.rect = self._view.visualRect(index)
         question, answer = self._documents(index)
-        rect = self._view.visualRect(index)
-        top = rect.top() + self.PAD + self._view.fontMetrics().height() + 2 + self.GAP
+        top = option.rect.top() + self.PAD + self._header_height(option) + self.GAP
         top += int(question.size().height()) + 3 * self.GAP
-        return answer, QPoint(rect.left() + self.BAND + self.PAD, top)
+        fold = self._fold_height(option, index)
+        top += fold + (self.GAP if fold else 0)
+        return answer, QPoint(option.rect.left() + self.BAND + self.PAD, top)
+
+    def text_layout(self, index: ModelIndex) -> list[tuple[QTextDocument, QPoint]]:
+        """The row's selectable documents — question, then the answer's sections — each
+        with the viewport point its top left corner is painted at."""
+        answer, origin = self._answer_origin(index)
+        question, _answer = self._documents(index)
+        rect = self._view.visualRect(index)
+        top = rect.top() + self.PAD + self._view.fontMetrics().height() + 2 + 2 * self.GAP
+        placed = [(question, QPoint(rect.left() + self.BAND + self.PAD + self.GAP, top))]
+        if answer is not None:
+            placed += [(doc, QPoint(origin.x(), origin.y() + int(doc_top)))
+                       for doc, doc_top in answer.placed()]
+        return placed
+
+    def code_index_at(self, index: ModelIndex, point: QPoint) -> int | None:
+        """Which code block (by number) of a row's answer is under `point`."""
+        answer, origin = self._answer_origin(index)
+        if answer is None or not 0 <= point.x() - origin.x() <= answer.width:
+            return None
+        return answer.code_index_at(point.y() - origin.y())
 
     def code_at(self, index: ModelIndex, point: QPoint) -> str | None:
         """The text of the code block under `point` (viewport coordinates) in a row's
@@ -761,13 +791,21 @@ class TranscriptDelegate(QStyledItemDelegate):
             painter.setBrush(tint)
             painter.drawRoundedRect(box, 6, 6)
             visible = rect.intersected(self._view.viewport().rect())
+            key = str(index.data(Role.KEY))
+            selection = self.selector.selection
+            if selection is not None and selection.key != key:
+                selection = None
             self._draw_doc(painter, question, left + self.GAP, top + self.GAP, palette,
-                           visible)
+                           visible, highlight(question, selection.range_in(0, question),
+                                              palette) if selection else [])
             top += q_height + self.GAP
             top = self._draw_fold(painter, option, index, QRect(left, top, width, 0), visible)
 
             if answer is not None:
-                answer.draw(painter, left, top, palette, visible)
+                hovered = self.hovered_code
+                answer.draw(painter, left, top, palette, visible,
+                            selected=self._selected(answer, selection, palette),
+                            hovered=hovered[1] if hovered and hovered[0] == key else None)
             else:
                 painter.setFont(option.font)
                 painter.setPen(dim)
@@ -818,9 +856,22 @@ class TranscriptDelegate(QStyledItemDelegate):
         return opened
 
     @staticmethod
+    def _selected(answer: AnswerDocument, selection: TextSelection | None, palette: QPalette
+                  ) -> dict[int, list[QAbstractTextDocumentLayout.Selection]]:
+        """How the selected part of each answer section is drawn (by section number)."""
+        if not selection:
+            return {}
+        found = {}
+        for number, doc in enumerate(answer.documents):
+            span = selection.range_in(number + 1, doc)  # 0 is the question
+            if span is not None:
+                found[number] = highlight(doc, span, palette)
+        return found
+
+    @staticmethod
     def _draw_doc(
         painter: QPainter, doc: QTextDocument, x: int, y: int, palette: QPalette,
-        visible: QRect,
+        visible: QRect, selections: list[QAbstractTextDocumentLayout.Selection] | None = None,
     ) -> None:
         """Draw `doc` at (x, y), laying out and painting only the blocks inside `visible`
         (viewport coordinates): a long answer's row is mostly off screen."""
@@ -830,6 +881,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         context.clip = QRectF(visible.translated(-x, -y))
         context.palette = palette
         context.palette.setColor(QPalette.ColorRole.Text, palette.color(QPalette.ColorRole.Text))
+        if selections:
+            context.selections = selections
         doc.documentLayout().draw(painter, context)
         painter.restore()
 
@@ -865,15 +918,23 @@ class TranscriptView(QListView):
         bar.valueChanged.connect(self._scrolled)
         bar.rangeChanged.connect(self._range_changed)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self._copy_turn = self._action("Copy turn", QKeySequence.StandardKey.Copy, "turn")
-        self._copy_question = self._action("Copy question", None, "question")
-        self._copy_answer = self._action("Copy answer", None, "answer")
-        self.copy_code_action = QAction("Copy code block", self)
-        self.copy_code_action.setToolTip("Copy the code block under the pointer (else the "
-                                         "answer's first one), exactly as it is")
+        self._copy_turn = self._action(
+            QCoreApplication.translate("TranscriptView", "Copy turn"),
+            QKeySequence.StandardKey.Copy, "turn")
+        self._copy_question = self._action(
+            QCoreApplication.translate("TranscriptView", "Copy question"), None, "question")
+        self._copy_answer = self._action(
+            QCoreApplication.translate("TranscriptView", "Copy answer"), None, "answer")
+        self.copy_code_action = QAction(
+            QCoreApplication.translate("TranscriptView", "Copy code block"), self)
+        self.copy_code_action.setToolTip(QCoreApplication.translate(
+            "TranscriptView",
+            "Copy the code block under the pointer (else the answer's first one), exactly "
+            "as it is"))
         self.copy_code_action.triggered.connect(self.copy_code)
         self.addAction(self.copy_code_action)
         self._menu_at: QPoint | None = None
+        self._selecting: QPersistentModelIndex | None = None  # the row a drag selects in
         separator = QAction(self)
         separator.setSeparator(True)
         self.addAction(separator)
@@ -889,6 +950,8 @@ class TranscriptView(QListView):
                                          "this answer")
         self.reasoning_action.triggered.connect(self.toggle_reasoning)
         self.addAction(self.reasoning_action)
+        self.setMouseTracking(True)  # the pointer shows a code block's Copy, and a text cursor
+        self.delegate.selector.changed.connect(self._selection_changed)
 
     def _action(self, text: str, shortcut: QKeySequence.StandardKey | None, part: str) -> QAction:
         action = QAction(text, self)
@@ -949,9 +1012,12 @@ class TranscriptView(QListView):
     def _before_remove(self, parent: QModelIndex, first: int, last: int) -> None:
         model = self.transcript()
         for row in range(first, last + 1):
-            self.delegate.forget(str(model.index(row).data(Role.KEY)))
+            key = str(model.index(row).data(Role.KEY))
+            self.delegate.forget(key)
+            self.delegate.selector.forget(key)
 
     def _after_reset(self) -> None:
+        self.delegate.selector.clear()
         self.delegate.clear_cache()
         self._follow = True
         self._prepend_from = None
@@ -1019,12 +1085,17 @@ class TranscriptView(QListView):
         return text
 
     def copy_current(self, part: str) -> str:
+        """Copy the current turn's `part` ("turn": the text selected in it, if any, else
+        the whole turn)."""
         index = self.currentIndex()
         if not index.isValid():
             return ""
         question = str(index.data(Role.QUESTION) or "")
         answer = str(index.data(Role.ANSWER) or "")
-        if part == "question":
+        selected = self.selected_text() if part == "turn" else ""
+        if selected:
+            text = selected
+        elif part == "question":
             text = question
         elif part == "answer":
             text = answer
@@ -1033,3 +1104,98 @@ class TranscriptView(QListView):
         QGuiApplication.clipboard().setText(text)
         self.copied.emit(text)
         return text
+
+    # ---------------------------------------------------------------- selecting
+    def selected_text(self) -> str:
+        """The text selected in the current turn ("" if none)."""
+        index = self.currentIndex()
+        selection = self.delegate.selector.selection
+        if not index.isValid() or not selection or index.data(Role.KEY) != selection.key:
+            return ""
+        return self.delegate.selector.text(self.delegate.text_layout(index))
+
+    def _selection_changed(self) -> None:
+        selected = bool(self.delegate.selector.selection)
+        self._copy_turn.setText(
+            QCoreApplication.translate("TranscriptView", "Copy selection") if selected
+            else QCoreApplication.translate("TranscriptView", "Copy turn"))
+        self.viewport().update()
+
+    def currentChanged(self, current: QModelIndex, previous: QModelIndex) -> None:  # noqa: N802
+        """Another turn became the current one: the text selected in the old one goes, as
+        it does when a text field loses focus to another."""
+        super().currentChanged(current, previous)
+        selection = self.delegate.selector.selection
+        if selection is not None and (not current.isValid()
+                                      or current.data(Role.KEY) != selection.key):
+            self.delegate.selector.clear()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        super().mousePressEvent(event)
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        index = self.indexAt(event.position().toPoint())
+        if not index.isValid():
+            self.delegate.selector.clear()
+            return
+        self._selecting = QPersistentModelIndex(index)
+        self.delegate.selector.press(str(index.data(Role.KEY)),
+                                     self.delegate.text_layout(index), event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        point = event.position().toPoint()
+        index = QModelIndex(self._selecting) if self._selecting is not None else QModelIndex()
+        if event.buttons() & Qt.MouseButton.LeftButton and index.isValid() \
+                and self.delegate.selector.drag(self.delegate.text_layout(index), point):
+            bar = self.verticalScrollBar()  # dragging past an edge scrolls the list
+            if point.y() < 0:
+                bar.setValue(bar.value() + point.y())
+            elif point.y() > self.viewport().height():
+                bar.setValue(bar.value() + point.y() - self.viewport().height())
+            return
+        self._hover(point)
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        self.delegate.selector.release()
+        super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        super().mouseDoubleClickEvent(event)
+        index = self.indexAt(event.position().toPoint())
+        if event.button() == Qt.MouseButton.LeftButton and index.isValid():
+            self.delegate.selector.double_click(str(index.data(Role.KEY)),
+                                                self.delegate.text_layout(index),
+                                                event.position().toPoint())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        index = self.currentIndex()
+        if index.isValid() and self.delegate.selector.key(
+                str(index.data(Role.KEY)), self.delegate.text_layout(index), event):
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def _hover(self, point: QPoint) -> None:
+        """The pointer moved (no button held): show the Copy of the code block under it,
+        and a text cursor over text."""
+        index = self.indexAt(point)
+        hovered = None
+        beam = False
+        if index.isValid():
+            code = self.delegate.code_index_at(index, point)
+            if code is not None and not index.data(Role.PENDING):
+                hovered = (str(index.data(Role.KEY)), code)
+            beam = inside_text(self.delegate.text_layout(index), point)
+        if hovered != self.delegate.hovered_code:
+            self.delegate.hovered_code = hovered
+            self.viewport().update()
+        shape = Qt.CursorShape.IBeamCursor if beam else Qt.CursorShape.ArrowCursor
+        if self.viewport().cursor().shape() != shape:
+            self.viewport().setCursor(shape)
+
+    def leaveEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        if self.delegate.hovered_code is not None:
+            self.delegate.hovered_code = None
+            self.viewport().update()
+        super().leaveEvent(event)
