@@ -82,7 +82,7 @@ def _cursor(doc: QTextDocument, low: int, high: int) -> QTextCursor:
     return cursor
 
 
-def highlight(doc: QTextDocument, span: tuple[int, int] | None, palette: QPalette
+def selection_format(doc: QTextDocument, span: tuple[int, int] | None, palette: QPalette
               ) -> list[QAbstractTextDocumentLayout.Selection]:
     """What a paint context needs to draw `span` of `doc` selected ([] for none)."""
     if span is None:

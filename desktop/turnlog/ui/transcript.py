@@ -59,7 +59,7 @@ from ..store.pages import LogPages
 from .answer import AnswerDocument, ReasoningFold
 from .marks import MarkMap, RowMark, summary_tooltip
 from .pin_marks import pins_tooltip, underline_pins
-from .selection import TextSelection, TextSelector, highlight, inside_text
+from .selection import TextSelection, TextSelector, inside_text, selection_format
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -796,16 +796,13 @@ class TranscriptDelegate(QStyledItemDelegate):
             if selection is not None and selection.key != key:
                 selection = None
             self._draw_doc(painter, question, left + self.GAP, top + self.GAP, palette,
-                           visible, highlight(question, selection.range_in(0, question),
-                                              palette) if selection else [])
+                           visible, self._selected([question], selection, palette).get(0))
             top += q_height + self.GAP
             top = self._draw_fold(painter, option, index, QRect(left, top, width, 0), visible)
 
             if answer is not None:
-                hovered = self.hovered_code
-                answer.draw(painter, left, top, palette, visible,
-                            selected=self._selected(answer, selection, palette),
-                            hovered=hovered[1] if hovered and hovered[0] == key else None)
+                answer.draw(painter, left, top, palette, visible, hovered=self._hovered(key),
+                            selected=self._selected(answer.documents, selection, palette, 1))
             else:
                 painter.setFont(option.font)
                 painter.setPen(dim)
@@ -856,17 +853,25 @@ class TranscriptDelegate(QStyledItemDelegate):
         return opened
 
     @staticmethod
-    def _selected(answer: AnswerDocument, selection: TextSelection | None, palette: QPalette
+    def _selected(docs: Sequence[QTextDocument], selection: TextSelection | None,
+                  palette: QPalette, first: int = 0
                   ) -> dict[int, list[QAbstractTextDocumentLayout.Selection]]:
-        """How the selected part of each answer section is drawn (by section number)."""
+        """How the selected part of each of `docs` (the row's documents from number
+        `first` on: 0 the question, 1… the answer's sections) is drawn, by place in
+        `docs`."""
         if not selection:
             return {}
         found = {}
-        for number, doc in enumerate(answer.documents):
-            span = selection.range_in(number + 1, doc)  # 0 is the question
+        for number, doc in enumerate(docs):
+            span = selection.range_in(number + first, doc)
             if span is not None:
-                found[number] = highlight(doc, span, palette)
+                found[number] = selection_format(doc, span, palette)
         return found
+
+    def _hovered(self, key: str) -> int | None:
+        """The code block under the pointer in row `key` (by number), if any."""
+        hovered = self.hovered_code
+        return hovered[1] if hovered is not None and hovered[0] == key else None
 
     @staticmethod
     def _draw_doc(
