@@ -78,6 +78,7 @@ class Role(enum.IntEnum):
     LAST = Qt.ItemDataRole.UserRole + 9  # the newest turn (it can be regenerated)
     REASONING = Qt.ItemDataRole.UserRole + 10  # a reasoning model's thought ("" if none)
     PINS = Qt.ItemDataRole.UserRole + 11  # changed: the texts pinned from turns (`pins_of`)
+    FOLLOWED = Qt.ItemDataRole.UserRole + 12  # later turns were asked after this one
 
 
 @dataclass
@@ -168,7 +169,7 @@ class TranscriptModel(QAbstractListModel):
             return self._pending_data(pending, role)
         turn = self._members.get(self._showing[active.id], active) \
             if active.id in self._showing else active
-        if role in (Role.VERSION, Role.ACTIVE, Role.LAST):
+        if role in (Role.VERSION, Role.ACTIVE, Role.LAST, Role.FOLLOWED):
             return self._version_data(row, active, turn, role)
         if turn is not active and role in (Role.MARK, Qt.ItemDataRole.ToolTipRole):
             return RowMark.REPLACED if role == Role.MARK else \
@@ -206,6 +207,8 @@ class TranscriptModel(QAbstractListModel):
             return active.id
         if role == Role.LAST:
             return row == self.loaded_count - 1 and self._pending is None
+        if role == Role.FOLLOWED:
+            return row < self.loaded_count - 1
         if role == Role.VERSION and self._versions:
             group = self._versions.group(active.id)
             if len(group) > 1 and turn.id in group:
@@ -482,7 +485,8 @@ class TranscriptDelegate(QStyledItemDelegate):
     GAP = 6
 
     # A word in a row's header was clicked: (control name, row). Names: "older", "newer"
-    # (step between versions), "use" (use this version), "regenerate".
+    # (step between versions), "use" (use this version), "fork-version" (fork from here
+    # with this version), "regenerate".
     control_clicked = Signal(str, int)
     code_copied = Signal(str)  # a code block's Copy put this text on the clipboard
 
@@ -659,8 +663,10 @@ class TranscriptDelegate(QStyledItemDelegate):
     def header_controls(self, option: QStyleOptionViewItem, index: ModelIndex
                         ) -> list[tuple[str, str, QRect]]:
         """The words after "Turn N" in a row's header, with where they are: ◀ version n of
-        m ▶ for a turn with versions, *Use this version* on an older one, *Regenerate* on
-        the newest turn. "label" is not clickable."""
+        m ▶ for a turn with versions, *Use this version* on an older one of the newest
+        turn ("use"), *Fork from here with this version* on an older one of a turn that later
+        turns followed ("fork-version"), *Regenerate* on the newest turn. "label" is not
+        clickable."""
         version = index.data(Role.VERSION)
         replaced = index.data(Role.MARK) is RowMark.REPLACED
         last = bool(index.data(Role.LAST)) and not replaced
@@ -674,12 +680,17 @@ class TranscriptDelegate(QStyledItemDelegate):
         controls: list[tuple[str, str, QRect]] = []
         words = []
         if version:
-            words += [("older", "◀"), ("label", f"version {version[0]} of {version[1]}"),
-                      ("newer", "▶")]
-            if replaced:
-                words.append(("use", "Use this version"))
+            words += [("older", "◀"), ("label", QCoreApplication.translate(
+                "TranscriptDelegate", "version {0} of {1}").format(*version)), ("newer", "▶")]
+            if replaced and index.data(Role.FOLLOWED):
+                words.append(("fork-version", QCoreApplication.translate(
+                    "TranscriptDelegate", "Fork from here with this version")))
+            elif replaced:
+                words.append(("use", QCoreApplication.translate("TranscriptDelegate",
+                                                                "Use this version")))
         if last:
-            words.append(("regenerate", "↻ Regenerate"))
+            words.append(("regenerate", QCoreApplication.translate("TranscriptDelegate",
+                                                                   "↻ Regenerate")))
         for name, text in words:
             width = metrics.horizontalAdvance(text) + 8
             controls.append((name, text, QRect(x, top, width, height)))
@@ -898,6 +909,7 @@ class TranscriptView(QListView):
 
     copied = Signal(str)
     delete_requested = Signal(str)  # turn id
+    menu_opening = Signal(QModelIndex)  # the context menu is about to show for this row
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -1068,6 +1080,7 @@ class TranscriptView(QListView):
     # ------------------------------------------------------------------ copying
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
         self._menu_at = event.pos()  # which code block "Copy code block" means
+        self.menu_opening.emit(self.indexAt(event.pos()))
         super().contextMenuEvent(event)
 
     def copy_code(self) -> str:
