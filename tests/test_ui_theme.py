@@ -128,3 +128,24 @@ def test_view_theme_switches_and_is_remembered(qtbot, make_window, store, turnlo
     assert qapp.palette().color(Role.Base) == QColor("#ffffff")
     again.view_menu.actions()[-1].menu().actions()[2].trigger()
     assert window_settings(turnlog_home).value("view/theme") == "system"
+
+
+@pytest.mark.parametrize("size", [(480, 844), (1024, 600), (1280, 720)])
+def test_the_legend_wraps_and_cuts_no_label(qtbot, make_window, size):
+    from PySide6.QtWidgets import QLabel
+
+    window = make_window(size=size)
+    legend = window.legend
+    qtbot.waitUntil(lambda: legend.width() > 0 and legend.isVisible(), timeout=3000)
+    qtbot.wait(50)
+    labels = legend.findChildren(QLabel)
+    assert [label.text() for label in labels] == [m.label for m in legend.SHOWN]
+    for label in labels:
+        assert label.width() >= label.sizeHint().width(), label.text()
+        right = label.mapTo(legend, label.rect().topRight()).x()
+        assert right < legend.width(), label.text()
+    rows = {label.mapTo(legend, label.rect().topLeft()).y() for label in labels}
+    if size[0] == 480:
+        assert len(rows) > 1  # wrapped
+    if size[0] == 1280:
+        assert len(rows) == 1  # one line where it fits

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 from ..core.compaction import StoredSummary
 from ..core.model import Turn, Usage, position_of
 from ..core.projection import Mark, Projection
+from .flow import FlowLayout
 from .theme import mark_colour
 
 
@@ -213,21 +214,23 @@ class MarkLegend(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setAccessibleName("Legend of the turn marks")
-        layout = QHBoxLayout(self)
+        layout = FlowLayout(self)  # a narrow window wraps the legend, never cuts a label
         layout.setContentsMargins(8, 2, 8, 2)
-        layout.setSpacing(6)
         # Which request the marks describe; shown by the window above the legend.
         self.source = QLabel(parent)
         self.source.setObjectName("markSource")
         self.source.setWordWrap(True)
         for mark in self.SHOWN:
-            layout.addWidget(MarkSwatch(mark, self))
-            label = QLabel(mark.label, self)
+            entry = QWidget(self)  # the swatch and its label wrap together
+            row = QHBoxLayout(entry)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.setSpacing(6)
+            row.addWidget(MarkSwatch(mark, entry))
+            label = QLabel(mark.label, entry)
             label.setToolTip(mark.explanation)
-            layout.addWidget(label)
-            layout.addSpacing(6)
-        layout.addStretch(1)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+            row.addWidget(label)
+            layout.addWidget(entry)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
     def set_source(self, text: str) -> None:
         """Say which request the marks describe (the last one, a preview, the running one)."""
