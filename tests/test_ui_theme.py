@@ -149,3 +149,27 @@ def test_the_legend_wraps_and_cuts_no_label(qtbot, make_window, size):
         assert len(rows) > 1  # wrapped
     if size[0] == 1280:
         assert len(rows) == 1  # one line where it fits
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_warning_and_problem_words_read_on_the_window_and_white_on_their_boxes(dark):
+    palette = palette_for(dark)
+    print(f"\n{'dark' if dark else 'light'} theme — words that warn, boxes with white words")
+    rows = [(f"{name} words", theme.tone(name, palette), "window", palette.color(Role.Window))
+            for name in theme.TONES]
+    rows += [("white words", palette.color(Role.BrightText), box, QColor(colour))
+             for box, colour in theme.BOXES.items()]
+    for what, colour, where, background in rows:
+        print(f"  {what:16} {colour.name()} on {where:17} {background.name()}: "
+              f"{contrast(colour, background):5.2f}:1")
+    assert [row[0] for row in rows if contrast(row[1], row[3]) < 4.5] == []
+
+
+def test_warning_words_follow_a_theme_change(qtbot, make_window, qapp, system_theme_after):
+    window = make_window()
+    problem, warning = window.side.panel.problem, window.memory.panel.warning
+    assert theme.TONES["error"][0] in problem.styleSheet()
+    assert theme.TONES["warning"][0] in warning.styleSheet()
+    window.view_menu.actions()[-1].menu().actions()[1].trigger()  # View → Theme → Dark
+    qtbot.waitUntil(lambda: theme.TONES["error"][1] in problem.styleSheet(), timeout=3000)
+    assert theme.TONES["warning"][1] in warning.styleSheet()

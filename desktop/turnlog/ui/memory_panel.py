@@ -44,6 +44,7 @@ from ..core.model import Conversation
 from ..store import TurnlogStore
 from .operations import StorageOp
 from .tasks import TaskRunner
+from .theme import tone_text
 
 log = logging.getLogger(__name__)
 SHOWN_TEXT = 48  # characters of an item's text in the inspector's table
@@ -157,7 +158,7 @@ class MemoryPanel(QWidget):
         self.warning.setObjectName("pinWarning")
         self.warning.setWordWrap(True)
         self.warning.setTextFormat(Qt.TextFormat.PlainText)
-        self.warning.setStyleSheet("color: #a15c00;")
+        tone_text(self.warning, "warning")
         self.warning.hide()
         layout.addWidget(self.warning)
         self.state: MemoryState | None = None

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from ..profiles import NetworkSettings, Profile
 from ..providers import FIRST_TOKEN_TIMEOUT_S, LOCAL_FIRST_TOKEN_TIMEOUT_S, Preset
 from ..providers.security import CaFileUnusable, key_in_clear, tls_context
+from .theme import tone_text
 
 INSECURE_WARNING = ("⚠ Plain http:// to another machine: an API key sent here can be read by "
                     "anyone on the network in between. Use https:// if the server offers it.")
@@ -37,7 +38,7 @@ class NetworkRows:
         self.warning = QLabel(INSECURE_WARNING, parent)
         self.warning.setObjectName("insecureUrlWarning")
         self.warning.setWordWrap(True)
-        self.warning.setStyleSheet("color: #b42318;")
+        tone_text(self.warning, "error")
         form.insertRow(url_row + 1, "", self.warning)
         self.allow_insecure = QCheckBox("Send the API key to this address unencrypted "
                                         "(only on a network you trust)", parent)

@@ -12,8 +12,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QSettings, Qt
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QWidget
 
 THEME_KEY = "view/theme"
 
@@ -70,6 +71,11 @@ MARKS = {
 }
 # The failure banner's background: mild (a note) and a failure.
 BANNER = {"mild": ("#eaeef2", "#2d333b"), "failure": ("#ffebe9", "#4a2125")}
+# Words that warn (a summary that dropped facts) or name a problem (a network setting, a
+# failed side question), drawn on the window's background.
+TONES = {"warning": ("#8a4b00", "#f0a35e"), "error": ("#b42318", "#ff8a80")}
+# Fixed boxes with bright (white) words: Settings' problem line, the inspector's warning.
+BOXES = {"settings problem": "#b42318", "summary warning": "#b35900"}
 # Behind a code block: grey at this alpha over the base, on light and dark alike.
 CODE_TINT = QColor(127, 127, 127, 38)
 SELECTION_ALPHA = 40  # a selected turn: the highlight over the base
@@ -93,6 +99,38 @@ def banner_tint(palette: QPalette, *, mild: bool) -> QColor:
     colour is the tint)."""
     dark = palette.color(Role.Base).lightness() < 128
     return QColor(BANNER["mild" if mild else "failure"][1 if dark else 0])
+
+
+def tone(name: str, palette: QPalette) -> QColor:
+    """The colour of words that warn ("warning") or name a problem ("error")."""
+    return _pick(TONES[name], palette)
+
+
+class _Toned(QObject):
+    """Keeps a label's words in a tone of the theme in use, across theme changes."""
+
+    def __init__(self, label: QWidget, name: str) -> None:
+        super().__init__(label)
+        self.label, self.name = label, name
+        # Qt hands a palette change on to the children without a style sheet only: watch
+        # the label's parent.
+        (label.parentWidget() or label).installEventFilter(self)
+        self.apply()
+
+    def apply(self) -> None:
+        sheet = f"color: {tone(self.name, QGuiApplication.palette()).name()};"
+        if self.label.styleSheet() != sheet:  # (setting it changes the palette again)
+            self.label.setStyleSheet(sheet)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self.apply()
+        return False
+
+
+def tone_text(label: QWidget, name: str) -> None:
+    """Draw `label`'s words in tone `name` ("warning", "error") of the theme in use."""
+    _Toned(label, name)
 
 
 def palette_for(dark: bool) -> QPalette:
