@@ -61,13 +61,18 @@ def test_a_question_typed_with_nothing_open_is_previewed_and_a_click_sends_it(
     assert not window.centre.welcome.isVisible() and not window.empty_hint.isVisible()
 
 
-def make_setup_window(qtbot, store, loopback, turnlog_home) -> MainWindow:
-    setup = ProviderSetup(ProfileStore(turnlog_home), window_settings(turnlog_home),
-                          keyring=SessionKeys())
+def make_setup_window(qtbot, store, loopback, turnlog_home, *,
+                      through_setup: bool = False) -> MainWindow:
+    """A window with provider set-up; its connector the loopback server's, or (with
+    `through_setup`) the profile in use's, as the app makes it."""
+    from turnlog.ui.connection import ProviderConnector
     from uihelpers import loopback_connector
 
-    window = MainWindow(store, TaskRunner(), loopback_connector(loopback.base_url),
-                        setup=setup)
+    setup = ProviderSetup(ProfileStore(turnlog_home), window_settings(turnlog_home),
+                          keyring=SessionKeys())
+    connector = ProviderConnector(setup.config, setup.keys) if through_setup \
+        else loopback_connector(loopback.base_url)
+    window = MainWindow(store, TaskRunner(), connector, setup=setup)
     qtbot.addWidget(window)
     window.resize(1280, 720)
     window.show()
@@ -136,5 +141,24 @@ def test_the_welcome_turns_the_built_in_model_on(qtbot, store, loopback, turnlog
         # connector is the loopback server's: nothing is started).
         assert f"model {profile.model}" in window.inspector.endpoint.text()
         assert store.conversations() == []
+    finally:
+        window.shutdown()
+
+
+def test_with_no_provider_the_question_waits_and_both_messages_say_settings(
+        qtbot, store, loopback, turnlog_home):
+    window = make_setup_window(qtbot, store, loopback, turnlog_home, through_setup=True)
+    try:
+        window.composer.edit.setFocus()
+        qtbot.keyClicks(window.composer.edit, QUESTION)
+        window.refresh_preview()
+        composer = window.composer
+        assert not composer.send_button.isEnabled()
+        assert "Settings" in composer.reason.text() and composer.reason.isVisible()
+        assert "Settings" in window.empty_hint.text()  # the history's hint agrees
+        qtbot.keyClick(composer.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        qtbot.wait(300)
+        assert store.conversations() == []  # no empty conversation it could not send
+        assert composer.text() == QUESTION
     finally:
         window.shutdown()

@@ -325,7 +325,8 @@ class MainWindow(QMainWindow):
         if self.running or self.composer.held:  # held: a damaged database takes no write
             return
         if conversation is None:
-            self._start_conversation_for_draft()
+            if not self.composer.blocked_reason:  # none to send to, too large: it says so
+                self._start_conversation_for_draft()
             return
         parts = self.preview.parts(conversation)
         if parts.endpoint is None or parts.budget is None:
