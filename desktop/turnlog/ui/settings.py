@@ -12,7 +12,7 @@ import logging
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -341,7 +341,8 @@ class SettingsDialog(QDialog):
                  "Turnlog starts it on 127.0.0.1 with the first question and stops it on exit; "
                  "no key, no network."]
         if info.caveat:
-            lines.append(f"Note: {info.caveat}")
+            lines.append(QCoreApplication.translate("SettingsDialog", "Note: %1")
+                         .replace("%1", info.caveat))
         self.local_status.setText("\n".join(lines))
 
     # --------------------------------------------------------------- validation
