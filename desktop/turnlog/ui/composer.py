@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -30,6 +30,16 @@ class DraftEdit(QPlainTextEdit):
     submit = Signal()
     aside = Signal()
     stop = Signal()
+
+    def event(self, event: QEvent) -> bool:
+        # Ctrl+Enter is the draft's own (at once, not as Send's shortcut, which would
+        # click the button a moment later).
+        if (event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+                and event.modifiers() & Qt.KeyboardModifier.ControlModifier):
+            event.accept()
+            return True
+        return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
         key = event.key()

@@ -16,8 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings
-from PySide6.QtGui import QAction, QActionEvent, QActionGroup, QGuiApplication, QKeySequence
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt
+from PySide6.QtGui import (
+    QAction,
+    QActionEvent,
+    QActionGroup,
+    QGuiApplication,
+    QKeyEvent,
+    QKeySequence,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -177,9 +184,13 @@ def copy_focused(window: MenuHost) -> None:
         focus.copy()  # type: ignore[union-attr]
 
 
-def select_all_focused() -> None:
+def select_all_focused(window: MenuHost) -> None:
+    """Edit → Select all: in the focused text field, or the whole focused turn."""
     focus = QApplication.focusWidget()
-    if callable(getattr(focus, "selectAll", None)):
+    if focus is window.view:  # the history selects text within its turn on Ctrl+A itself
+        window.view.keyPressEvent(QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_A,
+                                            Qt.KeyboardModifier.ControlModifier, "a"))
+    elif callable(getattr(focus, "selectAll", None)):
         focus.selectAll()  # type: ignore[union-attr]
 
 
@@ -192,7 +203,7 @@ def _edit_menu(window: MenuHost, parent: QWidget) -> QAction:
             action.setShortcut(QKeySequence())
     _action(parent, menu, tr("&Copy"), lambda: copy_focused(window), copy,
             tr("Copy the selected text, or the selected turn of the history"))
-    _action(parent, menu, tr("Select &all"), select_all_focused,
+    _action(parent, menu, tr("Select &all"), lambda: select_all_focused(window),
             QKeySequence(QKeySequence.StandardKey.SelectAll))
     menu.addSeparator()
     _action(parent, menu, tr("&Find…"), window.focus_search,

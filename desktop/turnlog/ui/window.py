@@ -89,9 +89,10 @@ class MainWindow(QMainWindow):
         self.inspector_dock = self._dock("Inspector", "inspectorDock", self.inspector,
                                          Qt.DockWidgetArea.RightDockWidgetArea)
         self.folding = DockFolding(self, [self.sidebar_dock, self.inspector_dock])
-        self.preview = LivePreview(lambda: self.conversation or unsaved(self.history),
-                                   connector, runner, self.composer, self.transcript,
-                                   self.legend, self.inspector, self)  # none open: the first
+        self.preview = LivePreview(  # none open: the question typed, as the first request
+            lambda: self.conversation or unsaved(self.history, self.composer.text()),
+            connector, runner, self.composer, self.transcript, self.legend, self.inspector,
+            self)
         self.session = SendSession(store, connector, runner, self)
         self.history = HistoryActions(store, runner, self.session, setup,
                                       lambda: self.conversation, lambda c: self.confirm(c),
