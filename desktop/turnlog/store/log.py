@@ -385,10 +385,16 @@ class TurnlogStore(MemoryStore):
                     zip(hits, self._versions_of(hits), strict=True)]
 
     def _versions_of(self, hits: list[SearchHit]) -> list[Versions | None]:
+        """Each hit's conversation's versions (None: a title, or none recorded), read only
+        for the conversations that have any (one query finds them)."""
+        cids = sorted({hit.conversation_id for hit in hits if hit.turn_id is not None})
+        with_records = {cid for (cid,) in self.db.execute_sql(
+            'SELECT DISTINCT "conversation_id" FROM "supersedes" WHERE "conversation_id" '
+            f'IN ({", ".join("?" * len(cids))})', cids)} if cids else set()
         known: dict[int, Versions] = {}
         out: list[Versions | None] = []
         for hit in hits:
-            if hit.turn_id is None:
+            if hit.turn_id is None or hit.conversation_id not in with_records:
                 out.append(None)
                 continue
             if hit.conversation_id not in known:
