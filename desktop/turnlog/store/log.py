@@ -958,8 +958,8 @@ class TurnlogStore(MemoryStore):
         inserts: all of them or, on any error or a cancel (`ImportCancelled`), none.
         `progress` is told the number of turns written so far."""
         self._need_writer()
-        writer = ImportWriter(self.db, cancelled=cancelled, progress=progress)
-        with self._guard(), self.db.atomic("IMMEDIATE"):
+        with self._guard(), self.db.atomic("IMMEDIATE"), ImportWriter.open(
+                self.db, cancelled=cancelled, progress=progress) as writer:
             outcomes = []
             for item in items:
                 outcome = writer.write(item)
