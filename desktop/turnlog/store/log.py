@@ -364,12 +364,14 @@ class TurnlogStore(MemoryStore):
             raise NotFound(f"There is no conversation {conversation_id}.")
         return rows.conversation(row)
 
-    def conversations(self, text: str = "") -> list[Conversation]:
+    def conversations(self, text: str = "", *, content: bool = True) -> list[Conversation]:
         """Newest (most recently active) first; `text` keeps those whose title holds it
-        (case-insensitively) or whose turns or title match it as a search."""
+        (case-insensitively) or (`content`) whose turns or title match it as a search."""
         with self._guard():
             query = ConversationRow.select()
-            if text:
+            if text and not content:
+                query = query.where(ConversationRow.title.contains(text))
+            elif text:
                 matching = search.matching_conversations(self.db, search.parse_query(text))
                 query = query.where(ConversationRow.title.contains(text)
                                     | ConversationRow.id.in_(sorted(matching)))
