@@ -288,24 +288,32 @@ def _each_part(select: str, parts: int) -> str:
     return " UNION ALL ".join(select.format(t=f'"search_part_{n}"') for n in range(parts))
 
 
+_PAGE = (
+    'SELECT t."id", t."conversation_id", t."ordinal", t."question", t."answer", '
+    't."created_at", c."title", hit."found" FROM (SELECT "key", "score", "found" FROM ({}) '
+    'ORDER BY "score", "key" DESC LIMIT ?3 OFFSET ?4) AS hit JOIN "turns" t ON '
+    't."conversation_id" = hit."key" >> 32 AND t."ordinal" = hit."key" & 4294967295 '
+    'JOIN "conversations" c ON c."id" = t."conversation_id" '
+    'ORDER BY hit."score", hit."key" DESC')
+_RANKED = 'SELECT rowid AS "key", bm25({t}) AS "score" FROM {t} WHERE {t} MATCH ?1'
+
+
 @cache
-def _queries(parts: int) -> tuple[str, str, str]:
-    """The window's edge, the ranked page, the conversations found: over `parts` parts."""
+def _queries(parts: int) -> tuple[str, str, str, str]:
+    """Over `parts` parts: the page when all matches are ranked (at most RANK_WINDOW + 1
+    read, `found` saying how many), the newest RANK_WINDOW's edge, the page from the
+    edge on, and the conversations found."""
+    every = _each_part(_RANKED, parts)
+    first = _PAGE.format(f'SELECT *, count(*) OVER () AS "found" FROM (SELECT * FROM ({every}) '
+                         f"LIMIT {RANK_WINDOW + 1})")
     edge = ('SELECT "key" FROM (' + _each_part(
         'SELECT rowid AS "key" FROM {t} WHERE {t} MATCH ?1', parts)
         + f') ORDER BY "key" DESC LIMIT 1 OFFSET {RANK_WINDOW - 1}')
-    page = (
-        'SELECT t."id", t."conversation_id", t."ordinal", t."question", t."answer", '
-        't."created_at", c."title" FROM (SELECT "key", "score" FROM (' + _each_part(
-            'SELECT rowid AS "key", bm25({t}) AS "score" FROM {t} WHERE {t} MATCH ?1 '
-            "AND rowid >= ?2", parts)
-        + ') ORDER BY "score", "key" DESC LIMIT ?3 OFFSET ?4) AS hit JOIN "turns" t ON '
-        't."conversation_id" = hit."key" >> 32 AND t."ordinal" = hit."key" & 4294967295 '
-        'JOIN "conversations" c ON c."id" = t."conversation_id" '
-        'ORDER BY hit."score", hit."key" DESC')
+    newest = _PAGE.format('SELECT *, 0 AS "found" FROM ('
+                          + _each_part(_RANKED + " AND rowid >= ?2", parts) + ")")
     conversations = ('SELECT DISTINCT "key" >> 32 FROM (' + _each_part(
         'SELECT rowid AS "key" FROM {t} WHERE {t} MATCH ?1', parts) + ")")
-    return edge, page, conversations
+    return first, edge, newest, conversations
 
 
 _TITLE_HITS = (
@@ -341,11 +349,14 @@ def search(db: peewee.SqliteDatabase, query: str, *, limit: int = 20, offset: in
     parts = parts_in_use(db)
     if left <= 0 or parts == 0:
         return hits
-    edge, page, _ = _queries(parts)
-    # The newest RANK_WINDOW matches are those from the edge's key on (all: no edge).
-    (after,) = db.execute_sql(edge, (expression,)).fetchone() or (-1,)
-    rows = db.execute_sql(page, (expression, after, left, offset)).fetchall()
-    for turn_id, cid, ordinal, question, answer, created, title in rows:
+    first, edge, newest, _ = _queries(parts)
+    # Rank every match in one pass; more than RANK_WINDOW: the newest RANK_WINDOW, those
+    # from the edge's key on.
+    rows = db.execute_sql(first, (expression, None, left, offset)).fetchall()
+    if rows and rows[0][-1] > RANK_WINDOW:
+        (after,) = db.execute_sql(edge, (expression,)).fetchone()
+        rows = db.execute_sql(newest, (expression, after, left, offset)).fetchall()
+    for turn_id, cid, ordinal, question, answer, created, title, _found in rows:
         hits.append(SearchHit(cid, title, turn_id, ordinal, _when(created),
                               make_snippet([question, answer], terms)))
     return hits
@@ -359,7 +370,7 @@ def matching_conversations(db: peewee.SqliteDatabase, terms: list[Term]) -> set[
     found: set[int] = set()
     parts = parts_in_use(db)
     if parts:
-        found.update(cid for (cid,) in db.execute_sql(_queries(parts)[2], (expression,)))
+        found.update(cid for (cid,) in db.execute_sql(_queries(parts)[3], (expression,)))
     found.update(cid for (cid,) in db.execute_sql(
         'SELECT rowid FROM "search_titles" WHERE "search_titles" MATCH ?', (expression,)))
     return found
