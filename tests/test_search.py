@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from searchindex import distinctive_tokens, index_hits, index_terms
-from turnlog.core.imports import ImportedConversation, ImportedTurn
+from turnlog.core.imports import ImportCancelled, ImportedConversation, ImportedTurn
 from turnlog.core.model import Usage
 from turnlog.core.search import index_text, match_expression, parse_query
 from turnlog.core.send import PendingTurn
@@ -373,3 +373,20 @@ def test_a_large_log_is_ranked_among_its_newest_matches_and_a_delete_merges_one_
     assert found(store, "oldest") == [] and len(found(store, "marigold")) == 2
     store.close()
     assert index_hits(store.home, ["z0secret"]) == []
+
+
+def test_after_an_import_or_a_cancelled_one_a_new_turn_is_indexed_by_its_commit(store):
+    """An import indexes its turns itself, with the per-turn trigger set aside inside its
+    transaction: after it, and after a cancel rolled one back, commits are indexed again."""
+    imported(store, [("imported PEONY", "a"), ("more", "b")])
+    assert found(store, "peony") == ["m0"]
+    turns = [ImportedTurn(pending("c0", "cancelled DAHLIA", "a"))]
+    with pytest.raises(ImportCancelled):
+        store.import_conversations([ImportedConversation("no", "", "m", turns)],
+                                   cancelled=lambda: True)
+    assert found(store, "dahlia") == []
+    conv = store.create_conversation("after")
+    store.commit_turn(conv.id, pending("n1", "a committed LILAC"))
+    assert found(store, "lilac") == ["n1"]
+    store.delete_turn("m0")
+    assert found(store, "peony") == []
