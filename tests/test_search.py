@@ -390,3 +390,40 @@ def test_after_an_import_or_a_cancelled_one_a_new_turn_is_indexed_by_its_commit(
     assert found(store, "lilac") == ["n1"]
     store.delete_turn("m0")
     assert found(store, "peony") == []
+
+
+def damage_text(home: Path, turn_id: str) -> None:
+    """Write bytes that are not UTF-8 into a turn's question, as another program (or
+    damage) might: the index can no longer derive the text it holds for that turn."""
+    con = sqlite3.connect(home / "turnlog.sqlite3")
+    con.execute("UPDATE turns SET question = CAST(X'ff00fe' AS TEXT) WHERE id = ?", (turn_id,))
+    con.commit()
+    con.close()
+
+
+def test_a_turn_whose_text_is_not_utf8_is_deleted_with_nothing_left_in_the_index(store):
+    """The index's delete trigger cannot read a damaged turn's text: the turn is still
+    deleted (alone, then a conversation holding another), the part that held it is indexed
+    again from what remains, and no token of the deleted text stays in the index."""
+    conv = store.create_conversation("damaged")
+    store.commit_turn(conv.id, pending("d1", "broken q1secret", "ANSWER d1secret"))
+    store.commit_turn(conv.id, pending("d2", "kept k2secret", "kept"))
+    other = store.create_conversation("other")
+    store.commit_turn(other.id, pending("o1", "gone g3secret", "GONE a3secret"))
+    store.commit_turn(other.id, pending("o2", "gone too g4secret", "x"))
+    home = store.home
+    store.close()
+    damage_text(home, "d1")
+    damage_text(home, "o2")
+    with TurnlogStore.open(home) as again:
+        again.delete_turn("d1")
+        assert [t.id for t in again.turns(conv.id)] == ["d2"]
+        assert found(again, "k2secret") == ["d2"] and found(again, "d1secret") == []
+        again.delete_conversation(other.id)
+        assert found(again, "g3secret") == [] and found(again, "k2secret") == ["d2"]
+        again.commit_turn(conv.id, pending("d3", "after n5secret", "x", 5))
+        assert found(again, "n5secret") == ["d3"]
+        again.delete_turn("d3")  # the trigger is back
+        assert found(again, "n5secret") == []
+    assert index_hits(home, ["q1secret d1secret g3secret a3secret g4secret n5secret"]) == []
+    assert {t for _, t in index_hits(home, ["k2secret"])} == {"k2secret"}

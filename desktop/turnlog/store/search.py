@@ -230,6 +230,53 @@ def purge(db: peewee.SqliteDatabase, *, turns: bool = True) -> None:
         db.execute_sql('DELETE FROM "search_dirty"')
 
 
+def unreadable(err: BaseException) -> bool:
+    """Whether a delete failed because the index's text function could not be given a
+    deleted turn's text: it is not valid UTF-8 (written into the file by something else,
+    or damage), so the text the index holds for it cannot be derived again."""
+    return (isinstance(err, (sqlite3.OperationalError, peewee.OperationalError))
+            and "user-defined function raised exception" in str(err))
+
+
+_GONE = ('FROM "search_keys" WHERE "key" NOT IN '
+         '(SELECT ("conversation_id" << 32) | "ordinal" FROM "turns")')
+
+
+@contextmanager
+def deleting_unreadable(db: peewee.SqliteDatabase) -> Iterator[None]:
+    """Within the caller's transaction: turns deleted meanwhile are not forgotten one by
+    one by the trigger (which cannot read a damaged turn's text); after, every part that
+    held one is emptied and indexed again from the turns that remain, and merged, so none
+    of the deleted text stays in the index."""
+    db.execute_sql('DROP TRIGGER "search_turn_unindexed"')
+    yield
+    parts = [int(part) for (part,) in db.execute_sql(f'SELECT DISTINCT "part" {_GONE}')]
+    db.execute_sql(f"DELETE {_GONE}")
+    for part in parts:
+        _reindex_part(db, part)
+    db.execute_sql(PART_REMOVED_TRIGGER)
+
+
+def _reindex_part(db: peewee.SqliteDatabase, part: int) -> None:
+    """Empty one part and index again the turns it holds (as bytes: a damaged turn's text
+    is indexed with its unreadable bytes replaced, so deleting it later is no harder)."""
+    table = f"search_part_{part}"
+    db.execute_sql(f"INSERT INTO \"{table}\" (\"{table}\") VALUES ('delete-all')")
+    cursor = db.cursor()  # its own cursor: the inserts run on another meanwhile
+    cursor.execute('SELECT k."key", CAST(t."question" AS BLOB), CAST(t."answer" AS BLOB) '
+                   'FROM "search_keys" k JOIN "turns" t ON t."conversation_id" = k."key" >> 32 '
+                   'AND t."ordinal" = k."key" & 4294967295 WHERE k."part" = ?', (part,))
+    while rows := cursor.fetchmany(BULK_BATCH):
+        db.cursor().executemany(
+            f'INSERT INTO "{table}" (rowid, question, answer) VALUES (?, ?, ?)',
+            [(key, _readable(question), _readable(answer)) for key, question, answer in rows])
+    _optimize(db, table)
+
+
+def _readable(raw: bytes | None) -> str:
+    return index_text(bytes(raw or b"").decode("utf-8", errors="replace"))
+
+
 def reindex_title(db: peewee.SqliteDatabase, conversation_id: int) -> None:
     """Index a conversation's title (just renamed) as derived text."""
     db.execute_sql('DELETE FROM "search_titles" WHERE rowid = ?', (conversation_id,))
