@@ -364,12 +364,14 @@ class TurnlogStore(MemoryStore):
             raise NotFound(f"There is no conversation {conversation_id}.")
         return rows.conversation(row)
 
-    def conversations(self, text: str = "") -> list[Conversation]:
+    def conversations(self, text: str = "", *, content: bool = True) -> list[Conversation]:
         """Newest (most recently active) first; `text` keeps those whose title holds it
-        (case-insensitively) or whose turns or title match it as a search."""
+        (case-insensitively) or (`content`) whose turns or title match it as a search."""
         with self._guard():
             query = ConversationRow.select()
-            if text:
+            if text and not content:
+                query = query.where(ConversationRow.title.contains(text))
+            elif text:
                 matching = search.matching_conversations(self.db, search.parse_query(text))
                 query = query.where(ConversationRow.title.contains(text)
                                     | ConversationRow.id.in_(sorted(matching)))
@@ -385,10 +387,16 @@ class TurnlogStore(MemoryStore):
                     zip(hits, self._versions_of(hits), strict=True)]
 
     def _versions_of(self, hits: list[SearchHit]) -> list[Versions | None]:
+        """Each hit's conversation's versions (None: a title, or none recorded), read only
+        for the conversations that have any (one query finds them)."""
+        cids = sorted({hit.conversation_id for hit in hits if hit.turn_id is not None})
+        with_records = {cid for (cid,) in self.db.execute_sql(
+            'SELECT DISTINCT "conversation_id" FROM "supersedes" WHERE "conversation_id" '
+            f'IN ({", ".join("?" * len(cids))})', cids)} if cids else set()
         known: dict[int, Versions] = {}
         out: list[Versions | None] = []
         for hit in hits:
-            if hit.turn_id is None:
+            if hit.turn_id is None or hit.conversation_id not in with_records:
                 out.append(None)
                 continue
             if hit.conversation_id not in known:
@@ -984,8 +992,8 @@ class TurnlogStore(MemoryStore):
         inserts: all of them or, on any error or a cancel (`ImportCancelled`), none.
         `progress` is told the number of turns written so far."""
         self._need_writer()
-        writer = ImportWriter(self.db, cancelled=cancelled, progress=progress)
-        with self._guard(), self.db.atomic("IMMEDIATE"):
+        with self._guard(), self.db.atomic("IMMEDIATE"), ImportWriter.open(
+                self.db, cancelled=cancelled, progress=progress) as writer:
             outcomes = []
             for item in items:
                 outcome = writer.write(item)

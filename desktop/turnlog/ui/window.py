@@ -42,6 +42,7 @@ from .search import SearchDock
 from .send_session import SendResult, SendSession
 from .settings import SettingsDialog
 from .sidebar import Sidebar, shown_title
+from .sidebar_filter import ConversationFilter
 from .storage_faults import StorageFaults
 from .tasks import TaskRunner
 from .versions import VersionControls
@@ -77,6 +78,7 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(420, 480)
 
         self.sidebar = Sidebar(self)
+        self.sidebar_filter = ConversationFilter(store, runner, self)  # text: on the worker
         self.sidebar_dock = self._dock("Conversations", "sidebarDock", self.sidebar,
                                        Qt.DockWidgetArea.LeftDockWidgetArea)
         self.centre = centre = CentrePanel(self)
@@ -143,12 +145,16 @@ class MainWindow(QMainWindow):
 
     # ---------------------------------------------------------- conversations
     def refresh_conversations(self, select_id: int | None = None) -> None:
-        """Reload the list; select `select_id`, else keep the open conversation, else the
-        newest. A conversation hidden by the search stays open."""
+        """Reload the list (those whose text matches the search come later, to `_listed`);
+        select `select_id`, else keep the open conversation, else the newest. A
+        conversation hidden by the search stays open."""
+        self._listed(self.sidebar_filter.conversations(self.sidebar.search.text().strip()),
+                     select_id)
+
+    def _listed(self, conversations: list[Conversation], select_id: int | None = None) -> None:
         keep = select_id if select_id is not None else (
             self.conversation.id if self.conversation else None)
-        conversations = self.store.conversations(self.sidebar.search.text().strip())
-        self.sidebar.set_conversations(conversations, keep)
+        self.sidebar.set_conversations(conversations, keep, self.sidebar_filter.pending)
         current = self.sidebar.current()
         if current is None and self.conversation is None and conversations:
             self.sidebar.set_conversations(conversations, conversations[0].id)
