@@ -17,6 +17,9 @@ loopback server so the marks show a real request, and saves
                            the sampling settings, and a reasoning model's folded thought
     memory-zh-1280x720.png, memory-en-1280x720.png  the Memory panel after a send: pins
                            with their source turns, notes and preferences kept / left out
+    versions-zh-1280x720.png, versions-en-1280x720.png  a turn regenerated twice, its
+                           second of three versions on show (replaced, never sent) with
+                           ◀ ▶ and Use this version, and part of an answer selected
     zh_CN-*.png, zh_TW-*.png  the interface in Chinese (tests/screenshots_languages.py):
                            main window at 1280×720 and 480 px wide, inspector, Settings and a
                            failure banner
@@ -238,6 +241,7 @@ def child(out: Path) -> int:
         window.inspector.ensureWidgetVisible(window.inspector.summary_warning)
         shoot(window, "compaction-1280x720.png")
         memory_shots(window, store, server, conversation.id, garden.id, until, shoot)
+        versions_shots(window, store, server, until, shoot)
         window.shutdown()
         window.close()
         picker_shot(store, server, out, until, settle)
@@ -352,6 +356,64 @@ def memory_shots(window, store, server, chinese: int, english: int, until, shoot
               and bool(window.memory.panel.selection.choices))
         window.memory.go_to()
         shoot(window, name)
+
+
+VERSIONS = {
+    "zh": ("咖啡计划",
+           [("我每天喝几杯咖啡比较合适？", "一般建议每天不超过 3–4 杯（约 400 毫克咖啡因）。"),
+            ("下午三点以后还能喝吗？", "最好不要，咖啡因的半衰期约 5 小时 ☕，会影响睡眠。")],
+           ["可以，但换成低因咖啡更好；下午喝一小杯问题不大。",
+            "不太建议：咖啡因半衰期约 5 小时，三点喝到晚上八点还剩一半 🌙。"]),
+    "en": ("Coffee plan", [("How many cups of coffee a day are fine?",
+                            "Most guidance says up to 3–4 cups (about 400 mg of caffeine)."),
+                           ("Can I still have one after 3 pm?",
+                            "Better not: caffeine's half-life is about 5 hours ☕.")],
+           ["Yes, but switch to decaf; a small cup in the afternoon is fine.",
+            "I'd skip it: half of a 3 pm cup is still with you at 8 pm 🌙."]),
+}
+
+
+def versions_shots(window, store, server, until, shoot) -> None:
+    """A turn with three versions, in Chinese and in English: regenerated twice over HTTP,
+    then ◀ to its second version (replaced: never sent, Use this version), with part of
+    the first answer selected as a person would drag over it."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    from loopback import Behaviour
+    from turnlog.core.model import Usage
+    from turnlog.core.send import PendingTurn
+    from turnlog.ui.transcript import Role
+
+    window.inspector_dock.raise_()
+    for old in store.preferences():  # the Memory pictures' own
+        store.remove_preference(old.id)
+    for language, (title, pairs, regenerated) in VERSIONS.items():
+        made = store.create_conversation(title, model="qwen2.5-7b-instruct")
+        store.import_turns(made.id, [
+            PendingTurn(uuid.uuid4().hex, q, a, "qwen2.5-7b-instruct", "stop", Usage(),
+                        datetime.now(UTC)) for q, a in pairs])
+        window.refresh_conversations(select_id=made.id)
+        count = len(pairs)
+        until(lambda n=count: len(window.transcript.turns) == n
+              and window.transcript.rowCount() == n)
+        for answer in regenerated:
+            server.script(Behaviour.answer(answer))
+            window.versions.regenerate()
+            until(lambda: not window.running)
+            until(lambda a=answer: window.transcript.index(1).data(Role.VERSION) is not None
+                  and window.transcript.index(1).data(Role.ANSWER) == a)
+        window.transcript.step_version(1, -1)  # version 2 of 3
+        view, index = window.view, window.transcript.index(0)
+        doc, origin = view.delegate.text_layout(index)[1]
+        line = doc.firstBlock().layout().lineAt(0)
+        y = origin.y() + int(line.y() + line.height() / 2)
+        start, end = QPoint(origin.x() + 2, y), QPoint(origin.x() + int(line.naturalTextWidth()
+                                                                       * 0.6), y)
+        QTest.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=start)
+        QTest.mouseMove(view.viewport(), end)
+        QTest.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=end)
+        shoot(window, f"versions-{language}-1280x720.png")
 
 
 if __name__ == "__main__":

@@ -189,6 +189,15 @@ def test_show_and_export_skip_and_report_undecodable_rows(loopback, turnlog_home
     shown = cli("show", "1")
     assert shown.returncode == 5 and "## turn 43" in shown.stdout
     assert "## turn 42" not in shown.stdout
+    # The damaged turn can be deleted (the search index cannot read its text either).
+    con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
+    (bad,) = con.execute("SELECT id FROM turns WHERE ordinal = 42").fetchone()
+    con.close()
+    deleted = cli("delete", "--turn", bad, "--yes")
+    assert deleted.returncode == 0, deleted.stderr
+    assert deleted.stdout.startswith("deleted 1 turn")
+    exported = cli("export", "1")
+    assert exported.returncode == 0 and len(exported.stdout.splitlines()) == 1 + 299
 
 
 @pytest.mark.parametrize("kind", ["empty", "rollback-journal", "schema-v1"])

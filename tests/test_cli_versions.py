@@ -93,6 +93,34 @@ def test_versions_and_use_version(loopback, two_turns):
     assert refused.returncode == 1 and "Fork from this turn" in refused.stderr
 
 
+def test_fork_with_an_older_version_of_a_turn_that_later_turns_followed(loopback, two_turns,
+                                                                        turnlog_home):
+    loopback.script(Behaviour.answer("Second version ✅"), Behaviour.answer("After 之后"))
+    assert cli("ask", "--conversation", "1", "--regenerate").returncode == 0
+    assert cli("ask", "--conversation", "1", "Then? 然后？").returncode == 0  # turn 4
+    before = export(1)
+    listed = json.loads(cli("versions", "--conversation", "1", "--turn", "2",
+                            "--json").stdout)["versions"]
+    older = listed[0]["id"]  # "Bad answer 🙁", replaced while it was the last turn
+    assert not listed[0]["active"]
+    assert cli("use-version", older).returncode == 1  # turn 4 was asked after the other
+    wrong = cli("fork", "--conversation", "2", "--with-version", older)
+    assert wrong.returncode == 1 and "no turn" in wrong.stderr
+    result = cli("fork", "--conversation", "1", "--with-version", older)
+    assert result.returncode == 0, result.stderr
+    fork = int(result.stdout)
+    assert "copied 2 turn(s)" in result.stderr and "turn 4" in result.stderr
+    assert [(t["question"], t["answer"]) for t in lines_of(fork)] == [
+        ("My project code is ORCHID-17.", "Noted: ORCHID-17."),
+        ("Which code? 中文", "Bad answer 🙁")]
+    assert (turnlog_home / "drafts" / f"{fork}.txt").read_text() == "Then? 然后？"
+    assert "forked from “V”, turn 4" in cli("show", str(fork)).stdout
+    assert export(1) == before  # the source is as it was
+    last = lines_of(1)[-1]["id"]  # a version of the last turn is used in place, not forked
+    refused = cli("fork", "--conversation", "1", "--with-version", last)
+    assert refused.returncode == 1 and "use-version" in refused.stderr
+
+
 def test_fork_then_delete_the_source(loopback, two_turns, turnlog_home):
     result = cli("fork", "--conversation", "1", "--at", "2")
     assert result.returncode == 0, result.stderr

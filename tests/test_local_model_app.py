@@ -266,6 +266,7 @@ def test_settings_for_the_builtin_profile_choose_a_gguf_and_state_the_caveat(
     assert f"Model: {BUILTIN.name}" in status and "License: Apache-2.0" in status
     assert f"Context window: {N_CTX:,} tokens" in status
     assert "not for real work" in status
+    assert status.count("not for real work") == 1  # the note says its sentence once
     assert save.isEnabled()
 
     not_a_model = tmp_path / "notes.gguf"

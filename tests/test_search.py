@@ -15,13 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from searchindex import distinctive_tokens, index_hits, index_terms
+from turnlog.core.imports import ImportCancelled, ImportedConversation, ImportedTurn
 from turnlog.core.model import Usage
 from turnlog.core.search import index_text, match_expression, parse_query
 from turnlog.core.send import PendingTurn
 from turnlog.store import TurnlogStore
 from turnlog.store.errors import StoreError
 from turnlog.store.migrations import MIGRATIONS, V_SEARCH
-from turnlog.store.search import SCHEMA, install
+from turnlog.store.search import BLOCK, PARTS, RANK_WINDOW, SCHEMA, install
 
 DATA = Path(__file__).parent / "data"
 STAMP = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -64,6 +65,26 @@ def test_index_text_pairs_chinese_runs_and_leaves_other_text_alone():
     assert index_text("预算表 and ORCHID-17") == " 预算 算表 表  and ORCHID-17"
     assert index_text("Plain English, no change.") == "Plain English, no change."
     assert index_text("一") == " 一 "
+
+
+def reference_index_text(text: str) -> str:
+    """`index_text` as first released, one run at a time: the index's deletes need the
+    very text it indexed, so the faster one must give the same, character for character."""
+    cjk = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff" \
+          "\U00020000-\U0003134f"
+
+    def pairs(run: str) -> str:
+        if len(run) == 1:
+            return run
+        return " ".join([*(run[i:i + 2] for i in range(len(run) - 1)), run[-1]])
+    return re.sub(f"[{cjk}]+", lambda m: " " + pairs(m.group()) + " ", text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.sampled_from("接口预算表 a1-。、\n𠀀ひカ\u3400\uf900\u30ff\u3040"
+                                        "\u9fff\u4e00é\u0301"), max_size=30) | st.text())
+def test_index_text_is_the_released_derivation(text):
+    assert index_text(text) == reference_index_text(text)
 
 
 @pytest.mark.parametrize(("query", "expected"), [
@@ -311,3 +332,98 @@ def test_a_superseded_version_is_found_and_marked(store):
             for h in store.search("crocus")}
     assert hits == {"v1": (True, 1, 2), "v2": (False, 2, 2)}
     assert store.search("purple")[0].to_json()["superseded"] is True
+
+
+# ------------------------------------------------------------------- a log of many parts
+def imported(store: TurnlogStore, texts: list[tuple[str, str]]) -> int:
+    """One conversation of `texts` (question, answer), written as an import writes."""
+    turns = [ImportedTurn(pending(f"m{n}", q, a)) for n, (q, a) in enumerate(texts)]
+    (outcome,) = store.import_conversations([ImportedConversation("many", "", "m", turns)])
+    assert outcome.id is not None
+    return outcome.id
+
+
+def part_pages(store: TurnlogStore) -> dict[int, list[bytes]]:
+    return {part: [b for (b,) in store.db.execute_sql(
+        f'SELECT block FROM "search_part_{part}_data" ORDER BY id')]
+        for part in range(PARTS)}
+
+
+def test_a_large_log_is_ranked_among_its_newest_matches_and_a_delete_merges_one_part(store):
+    """More turns than one part takes (`BLOCK`) and more matches than are ranked
+    (`RANK_WINDOW`): the best of the newest matches comes first, a word is found in
+    whichever part holds it, and deleting a turn rewrites only its part, leaving no token."""
+    count = RANK_WINDOW + 1_000
+    assert count > BLOCK
+    texts = [(f"turn {n} about a tulip", "filler words " * 5) for n in range(count)]
+    texts[0] = ("tulip " * 8 + "the OLDEST z0secret", "filler")  # outside the window
+    texts[-1] = ("tulip " * 8 + "the newest", "filler")
+    texts[10] = ("a rare MARIGOLD here", "x")
+    texts[BLOCK + 10] = ("another MARIGOLD there", "y")
+    imported(store, texts)
+    best = store.search("tulip", limit=3)
+    assert best[0].turn_id == f"m{count - 1}"
+    assert "m0" not in {h.turn_id for h in store.search("tulip", limit=100)}
+    assert found(store, "oldest") == ["m0"]  # found by what it alone holds
+    assert sorted(found(store, "marigold")) == sorted([f"m{BLOCK + 10}", "m10"])
+    before = part_pages(store)
+    store.delete_turn("m0")
+    after = part_pages(store)
+    assert after[1] == before[1] and after[0] != before[0]
+    assert found(store, "oldest") == [] and len(found(store, "marigold")) == 2
+    store.close()
+    assert index_hits(store.home, ["z0secret"]) == []
+
+
+def test_after_an_import_or_a_cancelled_one_a_new_turn_is_indexed_by_its_commit(store):
+    """An import indexes its turns itself, with the per-turn trigger set aside inside its
+    transaction: after it, and after a cancel rolled one back, commits are indexed again."""
+    imported(store, [("imported PEONY", "a"), ("more", "b")])
+    assert found(store, "peony") == ["m0"]
+    turns = [ImportedTurn(pending("c0", "cancelled DAHLIA", "a"))]
+    with pytest.raises(ImportCancelled):
+        store.import_conversations([ImportedConversation("no", "", "m", turns)],
+                                   cancelled=lambda: True)
+    assert found(store, "dahlia") == []
+    conv = store.create_conversation("after")
+    store.commit_turn(conv.id, pending("n1", "a committed LILAC"))
+    assert found(store, "lilac") == ["n1"]
+    store.delete_turn("m0")
+    assert found(store, "peony") == []
+
+
+def damage_text(home: Path, turn_id: str) -> None:
+    """Write bytes that are not UTF-8 into a turn's question, as another program (or
+    damage) might: the index can no longer derive the text it holds for that turn."""
+    con = sqlite3.connect(home / "turnlog.sqlite3")
+    con.execute("UPDATE turns SET question = CAST(X'ff00fe' AS TEXT) WHERE id = ?", (turn_id,))
+    con.commit()
+    con.close()
+
+
+def test_a_turn_whose_text_is_not_utf8_is_deleted_with_nothing_left_in_the_index(store):
+    """The index's delete trigger cannot read a damaged turn's text: the turn is still
+    deleted (alone, then a conversation holding another), the part that held it is indexed
+    again from what remains, and no token of the deleted text stays in the index."""
+    conv = store.create_conversation("damaged")
+    store.commit_turn(conv.id, pending("d1", "broken q1secret", "ANSWER d1secret"))
+    store.commit_turn(conv.id, pending("d2", "kept k2secret", "kept"))
+    other = store.create_conversation("other")
+    store.commit_turn(other.id, pending("o1", "gone g3secret", "GONE a3secret"))
+    store.commit_turn(other.id, pending("o2", "gone too g4secret", "x"))
+    home = store.home
+    store.close()
+    damage_text(home, "d1")
+    damage_text(home, "o2")
+    with TurnlogStore.open(home) as again:
+        again.delete_turn("d1")
+        assert [t.id for t in again.turns(conv.id)] == ["d2"]
+        assert found(again, "k2secret") == ["d2"] and found(again, "d1secret") == []
+        again.delete_conversation(other.id)
+        assert found(again, "g3secret") == [] and found(again, "k2secret") == ["d2"]
+        again.commit_turn(conv.id, pending("d3", "after n5secret", "x", 5))
+        assert found(again, "n5secret") == ["d3"]
+        again.delete_turn("d3")  # the trigger is back
+        assert found(again, "n5secret") == []
+    assert index_hits(home, ["q1secret d1secret g3secret a3secret g4secret n5secret"]) == []
+    assert {t for _, t in index_hits(home, ["k2secret"])} == {"k2secret"}

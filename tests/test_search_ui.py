@@ -3,10 +3,13 @@ turns, and choosing one opens its conversation with the turn shown and selected.
 
 from __future__ import annotations
 
+import threading
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from turnlog.ui.search import HitRole, snippet_html
+from turnlog.ui.tasks import TaskRunner
 from turnlog.ui.transcript import Role, TranscriptModel
 from uihelpers import numbered, seed
 
@@ -30,7 +33,7 @@ def test_the_sidebar_search_finds_text_as_well_as_titles(qtbot, store, make_wind
     qtbot.waitUntil(lambda: titles(window) == ["Work"])
     window.sidebar.search.clear()
     qtbot.keyClicks(window.sidebar.search, "nothing like it")
-    qtbot.waitUntil(lambda: titles(window) == [])
+    qtbot.waitUntil(lambda: titles(window) == [] and not window.sidebar_filter.pending)
     assert window.sidebar.empty.text() == "No conversation matches the search."
 
 
@@ -191,3 +194,36 @@ def test_a_superseded_version_opens_in_its_row(qtbot, store, make_window):
     assert window.transcript.turn_at(current.row()).id == "new"  # the row of the one in use
     assert window.transcript.shown_turn(current.row()).id == "old"  # showing the one found
     assert current.data(Role.ORDINAL) == 4
+
+
+def test_the_sidebar_lists_titles_at_once_and_text_matches_from_the_worker(
+        qtbot, store, make_window):
+    """Typing in the sidebar's search never waits for the full-text search: the titles that
+    match show at once, the conversations whose turns match come from the storage worker
+    (held busy here, so they cannot come before it is free), and an answer for a text that
+    was changed since is dropped, never shown."""
+    seed(store, "Garden", [("Which TULIP is earliest?", "The red ones.")])
+    seed(store, "Kitchen", [("Is ROSE water sweet?", "A little.")])
+    seed(store, "Tulip festival", [("q", "a")])
+    window = make_window()
+    qtbot.waitUntil(lambda: window.conversation is not None)
+    opened = window.conversation.id
+    gate = threading.Event()
+    window.runner.run(TaskRunner.STORAGE, "busy", lambda _context: gate.wait(10),
+                      on_success=lambda _r: None, on_failure=lambda _e: None)
+    shown: list[list[str]] = []
+    window.sidebar.model.modelReset.connect(lambda: shown.append(titles(window)))
+    qtbot.keyClicks(window.sidebar.search, "tulip")
+    qtbot.waitUntil(lambda: bool(shown) and shown[-1] == ["Tulip festival"])
+    window.sidebar.search.selectAll()
+    qtbot.keyClicks(window.sidebar.search, "rose")
+    qtbot.waitUntil(lambda: shown[-1] == [] and window.sidebar.empty.isVisible())
+    assert window.sidebar.empty.text() == "Searching the text…"
+    assert window.sidebar_filter.pending
+    gate.set()
+    qtbot.waitUntil(lambda: titles(window) == ["Kitchen"])
+    qtbot.wait(100)  # anything else on its way has landed
+    assert not any("Garden" in listed for listed in shown)  # "tulip"'s answer came late
+    assert titles(window) == ["Kitchen"] and window.conversation.id == opened
+    window.sidebar.search.clear()
+    qtbot.waitUntil(lambda: titles(window) == ["Tulip festival", "Kitchen", "Garden"])

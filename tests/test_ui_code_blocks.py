@@ -3,11 +3,12 @@ code block putting exactly the block's text on the clipboard."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication, QTextDocument, QTextFormat
 
 from test_ui_send import open_window
 from turnlog.ui.answer import CODE_TINT, style_code
+from turnlog.ui.transcript import Role
 
 pytest_plugins = ["uiwindow"]
 
@@ -51,7 +52,8 @@ def test_copy_code_block_copies_exactly_that_block(qtbot, make_window, store):
 
 
 def test_the_copy_button_of_a_code_block_copies_exactly_its_text(qtbot, make_window, store):
-    from PySide6.QtCore import Qt
+    """The button shows on the block under the pointer only, and copies that block."""
+    from PySide6.QtCore import QRect
 
     window, _cid = open_window(qtbot, make_window, store, [("How? 怎么做？", ANSWER)])
     view = window.view
@@ -61,11 +63,32 @@ def test_the_copy_button_of_a_code_block_copies_exactly_its_text(qtbot, make_win
                for x in range(rect.right() - 60, rect.right(), 4)
                if view.delegate.copy_button_at(index, QPoint(x, y)) is not None]
     assert buttons, "every code block has a Copy button at its top right"
+    first, last = buttons[0], buttons[-1]  # the first block's, the lowest: the second's
+
+    def button_image(point: QPoint):
+        return view.viewport().grab(QRect(point.x() - 30, point.y() - 8, 60, 16)).toImage()
+
+    qtbot.mouseMove(view.viewport(), QPoint(rect.left() + 20, rect.top() + 5))  # the header
+    assert view.delegate.hovered_code is None
+    hidden = [button_image(first), button_image(last)]
+    qtbot.mouseMove(view.viewport(), last)  # hover the second block: its Copy shows
+    qtbot.waitUntil(lambda: view.delegate.hovered_code == (index.data(Role.KEY), 1))
+    assert button_image(last) != hidden[1]
+    assert button_image(first) == hidden[0]  # the other block's stays hidden
     copied = []
     view.delegate.code_copied.connect(copied.append)
     QGuiApplication.clipboard().setText("before")
-    last = buttons[-1]  # the lowest: the second block's
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=last)
     assert QGuiApplication.clipboard().text() == SECOND == copied[-1]
-    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=buttons[0])
+    qtbot.mouseMove(view.viewport(), first)
+    qtbot.waitUntil(lambda: view.delegate.hovered_code == (index.data(Role.KEY), 0))
+    assert button_image(first) != hidden[0]
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=first)
     assert QGuiApplication.clipboard().text() == FIRST
+    assert view.selected_text() == ""  # a click on Copy selects nothing
+
+
+def test_copy_code_block_is_in_the_context_menu(qtbot, make_window, store):
+    window, _cid = open_window(qtbot, make_window, store, [("How? 怎么做？", ANSWER)])
+    assert window.view.copy_code_action in window.view.actions()
+    assert window.view.contextMenuPolicy() == Qt.ContextMenuPolicy.ActionsContextMenu

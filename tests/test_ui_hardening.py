@@ -66,7 +66,8 @@ def test_a_full_disk_during_commit_is_named_inline_and_the_question_given_back(
     window.refresh_preview()
     window.send()
     assert window.running
-    qtbot.waitUntil(lambda: not window.running, timeout=10_000)
+    # A 300 kB stream on a loaded machine.
+    qtbot.waitUntil(lambda: not window.running, timeout=30_000)
     assert window.banner.isVisible()
     assert window.banner.title.text() == "The answer could not be saved"
     assert "is full" in window.banner.message.text()

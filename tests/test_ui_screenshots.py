@@ -30,6 +30,7 @@ def test_screenshots_are_written_at_the_promised_sizes(tmp_path):
     assert png_size(tmp_path / "picker-1280x720.png") == (1280, 720)
     for language in ("zh", "en"):
         assert png_size(tmp_path / f"memory-{language}-1280x720.png") == (1280, 720)
+        assert png_size(tmp_path / f"versions-{language}-1280x720.png") == (1280, 720)
     assert png_size(tmp_path / "side-question-1280x720.png") == (1280, 720)
     for language in ("zh_CN", "zh_TW"):
         assert png_size(tmp_path / f"{language}-main-1280x720.png") == (1280, 720)

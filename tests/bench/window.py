@@ -87,7 +87,8 @@ class FakeStreamingProvider:
         self.delivered = 0
 
     def complete(self, body: bytes, *, on_delta: Callable[[str], None],
-                 cancel: CancelToken) -> Reply:
+                 cancel: CancelToken,
+                 on_reasoning: Callable[[str], None] | None = None) -> Reply:
         started = time.perf_counter()
         first: list[float] = []
 

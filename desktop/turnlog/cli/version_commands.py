@@ -29,9 +29,14 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("fork", help="a new conversation with copies of the turns before one")
     p.add_argument("--conversation", type=int, required=True, metavar="ID")
-    p.add_argument("--at", type=int, required=True, metavar="ORDINAL",
-                   help="turns before this stored ordinal are copied; its question is the "
-                   "new conversation's draft")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--at", type=int, metavar="ORDINAL",
+                       help="turns before this stored ordinal are copied; its question is "
+                       "the new conversation's draft")
+    where.add_argument("--with-version", metavar="TURN_ID",
+                       help="go on from this version of a turn that later turns followed: "
+                       "the turns before it and this version are copied; the next turn's "
+                       "question is the draft")
     p.add_argument("--title", metavar="T", help="the new conversation's title")
     p.set_defaults(run=run_fork)
 
@@ -85,14 +90,24 @@ def run_use_version(args: argparse.Namespace) -> int:
 def run_fork(args: argparse.Namespace) -> int:
     try:
         with TurnlogStore.open(data_dir()) as store:
-            fork, _ = store.fork(args.conversation, args.at, title=args.title)
+            if args.with_version is not None:
+                fork, _ = store.fork_with_version(args.with_version, title=args.title,
+                                                  conversation_id=args.conversation)
+            else:
+                fork, _ = store.fork(args.conversation, args.at, title=args.title)
             copied = store.turn_count(fork.id)
+            origin = store.fork_origin(fork.id)
     except NotFound as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
+    except StoreError as err:
+        if err.code:
+            raise  # a storage fault: named by the caller
+        print(f"error: {err}", file=sys.stderr)
+        return 1
     print(fork.id)
-    print(f"copied {copied} turn(s); the question of turn {args.at} is its draft (the window "
+    at = origin.at_ordinal if origin else args.at
+    print(f"copied {copied} turn(s); the question of turn {at} is its draft (the window "
           f"opens it in the composer); ask it: turnlog-cli ask --conversation {fork.id} TEXT",
           file=sys.stderr)
     return 0
-

@@ -13,6 +13,7 @@ the caller guards errors and drops what it cached.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -146,10 +147,31 @@ def drop_sources(conversation_id: int, turn_ids: Sequence[str], *, keep: bool) -
 
 
 def conversation_of(turn_id: str) -> int:
-    row = TurnRow.get_or_none(TurnRow.id == turn_id)
+    row = (TurnRow.select(TurnRow.conversation).where(TurnRow.id == turn_id)
+           .tuples().first())
     if row is None:
         raise NotFound(f"There is no turn {turn_id}.")
-    return int(row.conversation_id)
+    return int(row[0])
+
+
+def _keys(ids: Sequence[str]) -> list[tuple[str, int]]:
+    """(id, ordinal) of these turns, their text unread (a damaged turn's may not be)."""
+    return list(TurnRow.select(TurnRow.id, TurnRow.ordinal)
+                .where(TurnRow.id.in_(list(ids))).tuples())
+
+
+def _delete_rows(db: peewee.SqliteDatabase, query: peewee.Query) -> int:
+    """Run a delete of turns (or of what cascades to them); when the index cannot read
+    a deleted turn's text (not valid UTF-8), delete again with the index's parts that
+    held it made anew."""
+    try:
+        with db.atomic():
+            return int(query.execute())
+    except (peewee.OperationalError, sqlite3.OperationalError) as err:
+        if not search.unreadable(err):
+            raise
+    with search.deleting_unreadable(db):
+        return int(query.execute())
 
 
 def preview_turns(cid: int, ids: Sequence[str]) -> DeletionCounts:
@@ -157,10 +179,10 @@ def preview_turns(cid: int, ids: Sequence[str]) -> DeletionCounts:
     summaries: set[int] = set()
     records: set[int] = set()
     ordinals: list[int] = []
-    for turn in TurnRow.select().where(TurnRow.id.in_(list(ids))):
-        summaries.update(s.id for s in _covering(cid, turn.ordinal))
-        records.update(r.id for r in _records_of(cid, turn.ordinal, turn.id))
-        ordinals.append(turn.ordinal)
+    for turn_id, ordinal in _keys(ids):
+        summaries.update(s.id for s in _covering(cid, ordinal))
+        records.update(r.id for r in _records_of(cid, ordinal, turn_id))
+        ordinals.append(ordinal)
     return DeletionCounts(0, len(ids), len(summaries), len(records),
                           len(pins_from(cid, ids)), len(_side_carrying(cid, ordinals)))
 
@@ -221,19 +243,19 @@ def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str], *,
         summaries = 0
         pins = drop_sources(cid, ids, keep=keep_pins)
         records: set[int] = set()
-        turns = list(TurnRow.select().where(TurnRow.id.in_(list(ids))))
+        turns = _keys(ids)
         sides = SideQuestionRow.delete().where(SideQuestionRow.id.in_(
-            _side_carrying(cid, [turn.ordinal for turn in turns]))).execute()
+            _side_carrying(cid, [ordinal for _id, ordinal in turns]))).execute()
         SideAttemptRow.delete().where(SideAttemptRow.id.in_(
-            _attempts_carrying(cid, [turn.ordinal for turn in turns]))).execute()
-        for turn in turns:
+            _attempts_carrying(cid, [ordinal for _id, ordinal in turns]))).execute()
+        for turn_id, ordinal in turns:
             summaries += SummaryRow.delete().where(
-                SummaryRow.id.in_([s.id for s in _covering(cid, turn.ordinal)])
+                SummaryRow.id.in_([s.id for s in _covering(cid, ordinal)])
             ).execute()
-            found = _records_of(cid, turn.ordinal, turn.id)
+            found = _records_of(cid, ordinal, turn_id)
             records.update(r.id for r in found)
-            _unlink_records(found, turn.id, turn.ordinal)
-            TurnRow.delete().where(TurnRow.id == turn.id).execute()
+            _unlink_records(found, turn_id, ordinal)
+        _delete_rows(db, TurnRow.delete().where(TurnRow.id.in_([i for i, _o in turns])))
         # Remaining ordinals keep their meaning (a gap, never renumbering); the new
         # generation refuses any write prepared before this delete.
         ConversationRow.update(generation=ConversationRow.generation + 1).where(
@@ -252,7 +274,7 @@ def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int, *,
         counts = count(ids)
         # Foreign keys cascade to turns, summaries, supersede and request records, and
         # side questions and the usage of failed side requests.
-        ConversationRow.delete().where(ConversationRow.id.in_(ids)).execute()
+        _delete_rows(db, ConversationRow.delete().where(ConversationRow.id.in_(ids)))
         ForkRow.update(source_id=None).where(ForkRow.source_id.in_(ids)).execute()
         search.purge(db)
     return counts

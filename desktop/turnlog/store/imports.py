@@ -3,7 +3,9 @@
 The caller holds the transaction; a cancel or any error rolls all of it back, so an
 import is all there or not at all. Turns go in through `executemany` in batches of
 `BATCH` rows, read from the source as they are written, so memory stays bounded
-whatever the size of the file.
+whatever the size of the file. The search index is filled batch by batch in the same
+transaction (`search.bulk_index`), its per-row insert trigger set aside while the writer
+is open (`ImportWriter.open`).
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from __future__ import annotations
 import json
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,6 +23,7 @@ import peewee
 from ..core.imports import ImportCancelled, ImportedConversation, ImportedTurn, ImportOutcome
 from ..core.model import ConversationSettings
 from ..core.versions import restore_order
+from . import search
 
 BATCH = 2_000
 ALREADY = "already imported"
@@ -62,6 +66,15 @@ class ImportWriter:
         self._renamed: dict[str, str] = {}  # a file's turn id → the fresh id it got
         # The last conversation written: each of the file's turn ids → the id stored.
         self.stored_ids: dict[str, str] = {}
+
+    @classmethod
+    @contextmanager
+    def open(cls, db: peewee.SqliteDatabase, *, cancelled: Callable[[], bool],
+             progress: Callable[[int], None]) -> Iterator[ImportWriter]:
+        """A writer inside the caller's transaction, with the turns' insert trigger set
+        aside: the writer indexes each batch itself."""
+        with search.triggers_set_aside(db):
+            yield cls(db, cancelled=cancelled, progress=progress)
 
     def check(self) -> None:
         if self._cancelled():
@@ -188,6 +201,7 @@ class ImportWriter:
                          pending.model, pending.finish_reason, _iso(pending.created_at),
                          json.dumps(usage) if usage else None, pending.reasoning))
         self.db.cursor().executemany(_INSERT_TURNS, rows)
+        search.bulk_index(self.db, [((row[0] << 32) | row[2], row[3], row[4]) for row in rows])
         self.turns_written += len(rows)
         self._progress(self.turns_written)
         return last

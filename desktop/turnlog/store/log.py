@@ -364,12 +364,14 @@ class TurnlogStore(MemoryStore):
             raise NotFound(f"There is no conversation {conversation_id}.")
         return rows.conversation(row)
 
-    def conversations(self, text: str = "") -> list[Conversation]:
+    def conversations(self, text: str = "", *, content: bool = True) -> list[Conversation]:
         """Newest (most recently active) first; `text` keeps those whose title holds it
-        (case-insensitively) or whose turns or title match it as a search."""
+        (case-insensitively) or (`content`) whose turns or title match it as a search."""
         with self._guard():
             query = ConversationRow.select()
-            if text:
+            if text and not content:
+                query = query.where(ConversationRow.title.contains(text))
+            elif text:
                 matching = search.matching_conversations(self.db, search.parse_query(text))
                 query = query.where(ConversationRow.title.contains(text)
                                     | ConversationRow.id.in_(sorted(matching)))
@@ -385,10 +387,16 @@ class TurnlogStore(MemoryStore):
                     zip(hits, self._versions_of(hits), strict=True)]
 
     def _versions_of(self, hits: list[SearchHit]) -> list[Versions | None]:
+        """Each hit's conversation's versions (None: a title, or none recorded), read only
+        for the conversations that have any (one query finds them)."""
+        cids = sorted({hit.conversation_id for hit in hits if hit.turn_id is not None})
+        with_records = {cid for (cid,) in self.db.execute_sql(
+            'SELECT DISTINCT "conversation_id" FROM "supersedes" WHERE "conversation_id" '
+            f'IN ({", ".join("?" * len(cids))})', cids)} if cids else set()
         known: dict[int, Versions] = {}
         out: list[Versions | None] = []
         for hit in hits:
-            if hit.turn_id is None:
+            if hit.turn_id is None or hit.conversation_id not in with_records:
                 out.append(None)
                 continue
             if hit.conversation_id not in known:
@@ -712,6 +720,39 @@ class TurnlogStore(MemoryStore):
         if at is None:
             raise NotFound(f"Conversation {conversation_id} has no turn {at_ordinal}.")
         kept = [t for t in self.active_turns(conversation_id) if t.ordinal < at_ordinal]
+        return self._make_fork(source, kept, at_ordinal, str(at.question), title)
+
+    def fork_with_version(self, turn_id: str, *, title: str | None = None,
+                          conversation_id: int | None = None) -> tuple[Conversation, str]:
+        """Go on from a version of a turn that later turns followed (only the last turn's
+        versions can be switched in place, `use_version`): a new conversation holding
+        copies of the active turns before that turn, then a copy of version `turn_id`,
+        with the question of the turn that came next as its draft and its provenance.
+        Returns it and that draft. `conversation_id`, if given, must hold the turn."""
+        self._need_writer()
+        with self._guard():
+            row = TurnRow.get_or_none(TurnRow.id == turn_id)
+            if row is None or conversation_id not in (None, row.conversation_id):
+                raise NotFound(f"There is no turn {turn_id}"
+                               + (f" in conversation {conversation_id}." if conversation_id
+                                  is not None else "."))
+            chosen, cid = rows.turn(row), row.conversation_id
+            found = versions.read(cid)
+        source = self.conversation(cid)
+        line = self.active_turns(cid)
+        active = found.active_of(turn_id)
+        at = next((i for i, t in enumerate(line) if t.id == active), None)
+        if at is None or at + 1 >= len(line):
+            raise StoreError(f"Turn {chosen.ordinal} is a version of the last turn: use it "
+                             "there (use-version) instead of forking.")
+        after = line[at + 1]
+        return self._make_fork(source, [*line[:at], chosen], after.ordinal, after.question,
+                               title)
+
+    def _make_fork(self, source: Conversation, kept: Sequence[Turn], at_ordinal: int,
+                   draft: str, title: str | None) -> tuple[Conversation, str]:
+        """The fork of `source` at turn `at_ordinal`: copies of `kept` (its pins along),
+        `draft` saved in its composer."""
         copies = [PendingTurn(id=uuid.uuid4().hex, question=t.question, answer=t.answer,
                               model=t.model, finish_reason=t.finish_reason, usage=t.usage,
                               created_at=t.created_at)
@@ -720,14 +761,13 @@ class TurnlogStore(MemoryStore):
             fork = self.create_conversation(
                 title or source.title, system_prompt=source.system_prompt,
                 model=source.model, settings=source.settings)
-            ForkRow.create(conversation=fork.id, source_id=conversation_id,
-                           at_ordinal=at_ordinal)
+            ForkRow.create(conversation=fork.id, source_id=source.id, at_ordinal=at_ordinal)
             self.import_turns(fork.id, copies)
             # The pins taken from the copied turns come along, their sources remapped.
-            self.copy_pins(conversation_id, fork.id,
+            self.copy_pins(source.id, fork.id,
                            {t.id: c.id for t, c in zip(kept, copies, strict=True)})
-        drafts.save_draft(self.home, fork.id, str(at.question))  # ready in its composer
-        return self.conversation(fork.id), str(at.question)
+        drafts.save_draft(self.home, fork.id, draft)  # ready in its composer
+        return self.conversation(fork.id), draft
 
     def fork_origin(self, conversation_id: int) -> ForkOrigin | None:
         """Where a fork came from (None: not a fork), with its source's title now."""
@@ -952,8 +992,8 @@ class TurnlogStore(MemoryStore):
         inserts: all of them or, on any error or a cancel (`ImportCancelled`), none.
         `progress` is told the number of turns written so far."""
         self._need_writer()
-        writer = ImportWriter(self.db, cancelled=cancelled, progress=progress)
-        with self._guard(), self.db.atomic("IMMEDIATE"):
+        with self._guard(), self.db.atomic("IMMEDIATE"), ImportWriter.open(
+                self.db, cancelled=cancelled, progress=progress) as writer:
             outcomes = []
             for item in items:
                 outcome = writer.write(item)

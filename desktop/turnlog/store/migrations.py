@@ -146,9 +146,14 @@ V_SIDE_ATTEMPTS = (
     'CREATE INDEX "side_attempts_conversation_id" ON "side_attempts" ("conversation_id")',
 )
 
+# The turns' search index in parts, so a delete merges only the part that held the turn
+# (store/search.py, `PARTS_SCHEMA`): the first index is dropped and every turn indexed
+# again.
+V_SEARCH_PARTS = FillStep(search.PARTS_SCHEMA, search.fill_parts)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
-                          V_SIDE_ATTEMPTS]
+                          V_SIDE_ATTEMPTS, V_SEARCH_PARTS]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -238,5 +238,30 @@ class SideAttemptRow(BaseModel):
         table_name = "side_attempts"
 
 
+# The search index's bookkeeping (store/search.py writes it in SQL; the classes say its
+# shape): which part holds each indexed turn, how many turns were indexed, which parts a
+# delete left to merge.
+class SearchKeyRow(BaseModel):
+    key = peewee.IntegerField(primary_key=True)  # conversation id << 32 | ordinal
+    part = peewee.IntegerField()
+
+    class Meta:
+        table_name = "search_keys"
+
+
+class SearchFillRow(BaseModel):
+    added = peewee.IntegerField()
+
+    class Meta:
+        table_name = "search_fill"
+
+
+class SearchDirtyRow(BaseModel):
+    part = peewee.IntegerField(primary_key=True)
+
+    class Meta:
+        table_name = "search_dirty"
+
+
 TABLES_V_SIDE = [SideQuestionRow]
 TABLES_V_SIDE_ATTEMPTS = [SideAttemptRow]

@@ -1,32 +1,42 @@
 """The search index (FTS5): derived data, kept by triggers, purged with its source.
 
-`search_turns` (question, answer) is a contentless FTS5 table: the index and no copy of
-the text. `search_titles` (a conversation's title, rowid = its id) is a small ordinary
-FTS5 table, so renaming or deleting a conversation needs no derived text.
+The turns' index is split into `PARTS` contentless FTS5 tables (`search_part_N`: the index
+and no copy of the text), each taking blocks of `BLOCK` turns in the order they are
+indexed (`search_fill` counts them; `search_keys` says which part holds each turn). A
+delete must leave no token of the deleted text in the index's pages, and SQLite 3.40's
+FTS5 forgets one only by rewriting the segments holding it (`optimize`): with one table,
+deleting one turn of 100,000 rewrote all of the index (seconds); with parts, only the
+part that held it (`search_dirty` names it until `purge` has merged it, in the delete's
+transaction), and SQLite's `secure_delete` zeroes the pages its old segments were on. A
+log of up to `BLOCK` turns is one part, ranked exactly as one index; beyond that each
+part's bm25 reads its own statistics (of thousands of turns: close to the whole's).
+`search_titles` (a conversation's title, rowid = its id) is a small ordinary FTS5 table,
+so renaming or deleting a conversation needs no derived text.
+
 An index row's rowid is its turn's conversation id << 32 | ordinal (unique, and never
 renumbered, unlike the turns' own rowids, which VACUUM may change): the newer of two
 equally ranked hits (a larger ordinal, or a newer conversation) comes first.
 
-Triggers on `turns` and `conversations` keep the index in the transaction that adds,
-changes or deletes a row, whatever code writes it (a send, an import, a fork). They feed
-FTS5 the derived text of `core.search.index_text` through an SQL function registered on
-every connection of the store (`register`); a contentless table forgets a row only when
-given the very text it indexed, which the delete trigger computes again. Turns are never
-changed in place (versions append), so only their insert and delete are followed. A
-renamed title is indexed as typed by its trigger, and then as derived text by the store
-(`reindex_title`): a title changed by another program stays findable by its words.
-
-A delete leaves the deleted row's tokens in the index's segments until they are merged:
-`purge` (FTS5 `optimize`) merges them away, in the delete's transaction, and SQLite's
-`secure_delete` zeroes the pages they were on.
+Triggers on `turns` and `conversations` keep the index in the transaction that adds or
+deletes a row, whatever code writes it (a send, an import, a fork). They feed FTS5 the
+derived text of `core.search.index_text` through an SQL function registered on every
+connection of the store (`register`); a contentless table forgets a row only when given
+the very text it indexed, which the delete trigger computes again. Turns are never
+changed in place (versions append), so only their insert and delete are followed. An
+import writes many turns with the insert trigger set aside and indexes them itself in
+batches (`bulk_index`), in its transaction. A renamed title is indexed as typed by its
+trigger, and then as derived text by the store (`reindex_title`): a title changed by
+another program stays findable by its words.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 
 import peewee
 
@@ -34,6 +44,10 @@ from ..core.search import Snippet, Term, index_text, make_snippet, match_express
 
 FUNCTION = "turnlog_search_text_v1"
 FILL_BATCH = 500
+PARTS = 32
+BLOCK = 4096
+"""The index's parts, and how many turns in a row (in the order indexed) each takes
+(written out in the triggers: `>> 12`, `& 31`)."""
 Progress = Callable[[int, int], None]
 """(done, total) while the index is filled."""
 
@@ -68,6 +82,50 @@ FILL_TITLES = ('INSERT INTO "search_titles" (rowid, title) '
                'SELECT "id", turnlog_search_text_v1("title") FROM "conversations"')
 
 
+# The first index, as released (`SCHEMA`, `fill`), is replaced by parts (`PARTS_SCHEMA`,
+# `fill_parts`: migrations.V_SEARCH_PARTS). Frozen with that schema step.
+_KEY = "((new.conversation_id << 32) | new.ordinal)"
+_OLD_KEY = "((old.conversation_id << 32) | old.ordinal)"
+_PART_OF_ADDED = '(("added" - 1) >> 12) & 31'  # the part of the turn just counted
+PART_TABLE = ('CREATE VIRTUAL TABLE "search_part_{n}" USING fts5(question, answer, '
+              "content='', tokenize='unicode61 remove_diacritics 2')")
+PART_ADDED_TRIGGER = (
+    'CREATE TRIGGER "search_turn_indexed" AFTER INSERT ON "turns" BEGIN '
+    'UPDATE "search_fill" SET "added" = "added" + 1; '
+    f'INSERT INTO "search_keys" ("key", "part") SELECT {_KEY}, {_PART_OF_ADDED} '
+    'FROM "search_fill"; '
+    + " ".join(
+        f'INSERT INTO "search_part_{n}" (rowid, question, answer) SELECT {_KEY}, '
+        "turnlog_search_text_v1(new.question), turnlog_search_text_v1(new.answer) "
+        f'FROM "search_fill" WHERE {_PART_OF_ADDED} = {n};' for n in range(32))
+    + " END")
+PART_REMOVED_TRIGGER = (
+    'CREATE TRIGGER "search_turn_unindexed" AFTER DELETE ON "turns" BEGIN '
+    + " ".join(
+        f'INSERT INTO "search_part_{n}" ("search_part_{n}", rowid, question, answer) '
+        "SELECT 'delete', \"key\", turnlog_search_text_v1(old.question), "
+        'turnlog_search_text_v1(old.answer) FROM "search_keys" '
+        f'WHERE "key" = {_OLD_KEY} AND "part" = {n};' for n in range(32))
+    + ' INSERT OR IGNORE INTO "search_dirty" ("part") SELECT "part" FROM "search_keys" '
+    f'WHERE "key" = {_OLD_KEY}; '
+    f'DELETE FROM "search_keys" WHERE "key" = {_OLD_KEY}; END')
+PARTS_SCHEMA = (
+    'DROP TRIGGER "search_turn_added"',
+    'DROP TRIGGER "search_turn_removed"',
+    'DROP TABLE "search_turns"',
+    *(PART_TABLE.format(n=n) for n in range(32)),
+    'CREATE TABLE "search_keys" ("key" INTEGER NOT NULL PRIMARY KEY, '
+    '"part" INTEGER NOT NULL)',
+    'CREATE TABLE "search_fill" ("id" INTEGER NOT NULL PRIMARY KEY, '
+    '"added" INTEGER NOT NULL)',
+    'INSERT INTO "search_fill" ("id", "added") VALUES (1, 0)',
+    'CREATE TABLE "search_dirty" ("part" INTEGER NOT NULL PRIMARY KEY)',
+    PART_ADDED_TRIGGER,
+    PART_REMOVED_TRIGGER,
+)
+BULK_BATCH = 2_000
+
+
 def _derive(text: object) -> object:
     return index_text(text) if isinstance(text, str) else text
 
@@ -79,7 +137,7 @@ def register(db: peewee.SqliteDatabase) -> None:
 
 
 def fill(db: peewee.SqliteDatabase, progress: Progress | None = None) -> None:
-    """Index every turn and title already stored (the schema step's data part), in
+    """Index every turn and title already stored (the first index's schema step), in
     batches, reporting (done, total) turns after each; (total, total) once the index is
     merged into one segment."""
     register(db)
@@ -94,17 +152,129 @@ def fill(db: peewee.SqliteDatabase, progress: Progress | None = None) -> None:
         if progress is not None and done < total:
             progress(done, total)
     db.execute_sql(FILL_TITLES)
-    purge(db)  # one segment: the batches left many, and queries read each of them
+    # One segment: the batches left many, and queries read each of them.
+    for table in ("search_titles", "search_turns"):
+        _optimize(db, table)
     if progress is not None and total:
         progress(total, total)
 
 
+def fill_parts(db: peewee.SqliteDatabase, progress: Progress | None = None) -> None:
+    """Index every turn already stored into the parts (the titles stay as indexed), in
+    batches, reporting (done, total) turns; (total, total) once each part is one
+    segment."""
+    (total,) = db.execute_sql('SELECT count(*) FROM "turns"').fetchone()
+    if progress is not None:
+        progress(0, total)
+    cursor = db.cursor()  # its own cursor: the index's inserts run on others meanwhile
+    cursor.execute('SELECT ("conversation_id" << 32) | "ordinal", "question", "answer" '
+                   'FROM "turns" ORDER BY "conversation_id", "ordinal"')
+    done = 0
+    while rows := cursor.fetchmany(BULK_BATCH):
+        bulk_index(db, rows)
+        done += len(rows)
+        if progress is not None and done < total:
+            progress(done, total)
+    for part in range(parts_in_use(db)):
+        _optimize(db, f"search_part_{part}")
+    if progress is not None and total:
+        progress(total, total)
+
+
+def parts_in_use(db: peewee.SqliteDatabase) -> int:
+    """How many parts hold turns: they are filled in order, a block at a time."""
+    (added,) = db.execute_sql('SELECT "added" FROM "search_fill"').fetchone()
+    return min(PARTS, -(-int(added) // BLOCK))
+
+
+def bulk_index(db: peewee.SqliteDatabase, rows: Sequence[tuple[int, str, str]]) -> None:
+    """Index turns written with the insert trigger set aside (`triggers_set_aside`):
+    (key, question, answer) each, placed in the parts as the trigger would place them."""
+    (added,) = db.execute_sql('SELECT "added" FROM "search_fill"').fetchone()
+    by_part: dict[int, list[tuple[int, str, str]]] = {}
+    keys: list[tuple[int, int]] = []
+    for number, (key, question, answer) in enumerate(rows, start=int(added)):
+        part = (number // BLOCK) % PARTS
+        by_part.setdefault(part, []).append((key, index_text(question), index_text(answer)))
+        keys.append((key, part))
+    cursor = db.cursor()
+    cursor.executemany('INSERT INTO "search_keys" ("key", "part") VALUES (?, ?)', keys)
+    for part, items in by_part.items():
+        cursor.executemany(f'INSERT INTO "search_part_{part}" (rowid, question, answer) '
+                           "VALUES (?, ?, ?)", items)
+    db.execute_sql('UPDATE "search_fill" SET "added" = "added" + ?', (len(keys),))
+
+
+@contextmanager
+def triggers_set_aside(db: peewee.SqliteDatabase) -> Iterator[None]:
+    """Within the caller's transaction: turns inserted meanwhile are not indexed by the
+    trigger (the caller indexes them with `bulk_index`); the trigger is back after,
+    or the transaction's rollback restores it."""
+    db.execute_sql('DROP TRIGGER "search_turn_indexed"')
+    yield
+    db.execute_sql(PART_ADDED_TRIGGER)
+
+
+def _optimize(db: peewee.SqliteDatabase, table: str) -> None:
+    db.execute_sql(f"INSERT INTO \"{table}\" (\"{table}\") VALUES ('optimize')")
+
+
 def purge(db: peewee.SqliteDatabase, *, turns: bool = True) -> None:
-    """Merge the index's segments so no deleted row's tokens remain in them (FTS5
-    `optimize`); `turns=False` only the titles' (a small table)."""
-    db.execute_sql("INSERT INTO \"search_titles\" (\"search_titles\") VALUES ('optimize')")
+    """Merge the segments of the index's tables that a delete touched, so no deleted
+    row's tokens remain in them (FTS5 `optimize`): the titles', and (`turns`) the parts
+    that held a deleted turn."""
+    _optimize(db, "search_titles")
     if turns:
-        db.execute_sql("INSERT INTO \"search_turns\" (\"search_turns\") VALUES ('optimize')")
+        for (part,) in db.execute_sql('SELECT "part" FROM "search_dirty"').fetchall():
+            _optimize(db, f"search_part_{int(part)}")
+        db.execute_sql('DELETE FROM "search_dirty"')
+
+
+def unreadable(err: BaseException) -> bool:
+    """Whether a delete failed because the index's text function could not be given a
+    deleted turn's text: it is not valid UTF-8 (written into the file by something else,
+    or damage), so the text the index holds for it cannot be derived again."""
+    return (isinstance(err, (sqlite3.OperationalError, peewee.OperationalError))
+            and "user-defined function raised exception" in str(err))
+
+
+_GONE = ('FROM "search_keys" WHERE "key" NOT IN '
+         '(SELECT ("conversation_id" << 32) | "ordinal" FROM "turns")')
+
+
+@contextmanager
+def deleting_unreadable(db: peewee.SqliteDatabase) -> Iterator[None]:
+    """Within the caller's transaction: turns deleted meanwhile are not forgotten one by
+    one by the trigger (which cannot read a damaged turn's text); after, every part that
+    held one is emptied and indexed again from the turns that remain, and merged, so none
+    of the deleted text stays in the index."""
+    db.execute_sql('DROP TRIGGER "search_turn_unindexed"')
+    yield
+    parts = [int(part) for (part,) in db.execute_sql(f'SELECT DISTINCT "part" {_GONE}')]
+    db.execute_sql(f"DELETE {_GONE}")
+    for part in parts:
+        _reindex_part(db, part)
+    db.execute_sql(PART_REMOVED_TRIGGER)
+
+
+def _reindex_part(db: peewee.SqliteDatabase, part: int) -> None:
+    """Empty one part and index again the turns it holds (as bytes: a damaged turn's text
+    is indexed with its unreadable bytes replaced, so deleting it later is no harder)."""
+    table = f"search_part_{part}"
+    db.execute_sql(f"INSERT INTO \"{table}\" (\"{table}\") VALUES ('delete-all')")
+    cursor = db.cursor()  # its own cursor: the inserts run on another meanwhile
+    cursor.execute('SELECT k."key", CAST(t."question" AS BLOB), CAST(t."answer" AS BLOB) '
+                   'FROM "search_keys" k JOIN "turns" t ON t."conversation_id" = k."key" >> 32 '
+                   'AND t."ordinal" = k."key" & 4294967295 WHERE k."part" = ?', (part,))
+    while rows := cursor.fetchmany(BULK_BATCH):
+        db.cursor().executemany(
+            f'INSERT INTO "{table}" (rowid, question, answer) VALUES (?, ?, ?)',
+            [(key, _readable(question), _readable(answer)) for key, question, answer in rows])
+    _optimize(db, table)
+
+
+def _readable(raw: bytes | None) -> str:
+    return index_text(bytes(raw or b"").decode("utf-8", errors="replace"))
 
 
 def reindex_title(db: peewee.SqliteDatabase, conversation_id: int) -> None:
@@ -123,10 +293,15 @@ def install(connection: sqlite3.Connection) -> None:
 
 def delete_all_turns(db: peewee.SqliteDatabase) -> None:
     """Delete every turn with the index emptied at once (not row by row by the trigger)."""
-    db.execute_sql("INSERT INTO \"search_turns\" (\"search_turns\") VALUES ('delete-all')")
-    db.execute_sql('DROP TRIGGER "search_turn_removed"')
+    for part in range(PARTS):
+        db.execute_sql(f"INSERT INTO \"search_part_{part}\" (\"search_part_{part}\") "
+                       "VALUES ('delete-all')")
+    db.execute_sql('DELETE FROM "search_keys"')
+    db.execute_sql('DELETE FROM "search_dirty"')
+    db.execute_sql('UPDATE "search_fill" SET "added" = 0')
+    db.execute_sql('DROP TRIGGER "search_turn_unindexed"')
     db.execute_sql('DELETE FROM "turns"')
-    db.execute_sql(next(s for s in SCHEMA if '"search_turn_removed"' in s))
+    db.execute_sql(PART_REMOVED_TRIGGER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,15 +328,41 @@ RANK_WINDOW = 5_000
 """At most this many matching turns, the newest, are ranked: bm25 costs a lookup per
 row, and a word found in nearly every turn of a large log would take ten times the
 first page's time budget to rank in full."""
-_TURN_HITS = (
+
+
+def _each_part(select: str, parts: int) -> str:
+    """`select` (its table written `{t}`) over each of the first `parts` parts."""
+    return " UNION ALL ".join(select.format(t=f'"search_part_{n}"') for n in range(parts))
+
+
+_PAGE = (
     'SELECT t."id", t."conversation_id", t."ordinal", t."question", t."answer", '
-    't."created_at", c."title" FROM (SELECT "key", "score" FROM (SELECT rowid AS "key", '
-    'bm25("search_turns") AS "score" FROM "search_turns" WHERE "search_turns" MATCH ? '
-    f'ORDER BY rowid DESC LIMIT {RANK_WINDOW}) ORDER BY "score", "key" DESC '
-    'LIMIT ? OFFSET ?) AS hit JOIN "turns" t ON t."conversation_id" = hit."key" >> 32 '
-    'AND t."ordinal" = hit."key" & 4294967295 JOIN "conversations" c ON c."id" = '
-    't."conversation_id" ORDER BY hit."score", hit."key" DESC'
-)
+    't."created_at", c."title", hit."found" FROM (SELECT "key", "score", "found" FROM ({}) '
+    'ORDER BY "score", "key" DESC LIMIT ?3 OFFSET ?4) AS hit JOIN "turns" t ON '
+    't."conversation_id" = hit."key" >> 32 AND t."ordinal" = hit."key" & 4294967295 '
+    'JOIN "conversations" c ON c."id" = t."conversation_id" '
+    'ORDER BY hit."score", hit."key" DESC')
+_RANKED = 'SELECT rowid AS "key", bm25({t}) AS "score" FROM {t} WHERE {t} MATCH ?1'
+
+
+@cache
+def _queries(parts: int) -> tuple[str, str, str, str]:
+    """Over `parts` parts: the page when all matches are ranked (at most RANK_WINDOW + 1
+    read, `found` saying how many), the newest RANK_WINDOW's edge, the page from the
+    edge on, and the conversations found."""
+    every = _each_part(_RANKED, parts)
+    first = _PAGE.format(f'SELECT *, count(*) OVER () AS "found" FROM (SELECT * FROM ({every}) '
+                         f"LIMIT {RANK_WINDOW + 1})")
+    edge = ('SELECT "key" FROM (' + _each_part(
+        'SELECT rowid AS "key" FROM {t} WHERE {t} MATCH ?1', parts)
+        + f') ORDER BY "key" DESC LIMIT 1 OFFSET {RANK_WINDOW - 1}')
+    newest = _PAGE.format('SELECT *, 0 AS "found" FROM ('
+                          + _each_part(_RANKED + " AND rowid >= ?2", parts) + ")")
+    conversations = ('SELECT DISTINCT "key" >> 32 FROM (' + _each_part(
+        'SELECT rowid AS "key" FROM {t} WHERE {t} MATCH ?1', parts) + ")")
+    return first, edge, newest, conversations
+
+
 _TITLE_HITS = (
     'SELECT c."id", c."title", c."updated_at" FROM "search_titles" s '
     'JOIN "conversations" c ON c."id" = s.rowid WHERE "search_titles" MATCH ? '
@@ -192,10 +393,17 @@ def search(db: peewee.SqliteDatabase, query: str, *, limit: int = 20, offset: in
             hits.append(SearchHit(cid, title, None, None, _when(updated),
                                   make_snippet([title], terms)))
     left = limit - len(hits)
-    if left <= 0:
+    parts = parts_in_use(db)
+    if left <= 0 or parts == 0:
         return hits
-    rows = db.execute_sql(_TURN_HITS, (expression, left, offset)).fetchall()
-    for turn_id, cid, ordinal, question, answer, created, title in rows:
+    first, edge, newest, _ = _queries(parts)
+    # Rank every match in one pass; more than RANK_WINDOW: the newest RANK_WINDOW, those
+    # from the edge's key on.
+    rows = db.execute_sql(first, (expression, None, left, offset)).fetchall()
+    if rows and rows[0][-1] > RANK_WINDOW:
+        (after,) = db.execute_sql(edge, (expression,)).fetchone()
+        rows = db.execute_sql(newest, (expression, after, left, offset)).fetchall()
+    for turn_id, cid, ordinal, question, answer, created, title, _found in rows:
         hits.append(SearchHit(cid, title, turn_id, ordinal, _when(created),
                               make_snippet([question, answer], terms)))
     return hits
@@ -206,9 +414,10 @@ def matching_conversations(db: peewee.SqliteDatabase, terms: list[Term]) -> set[
     expression = match_expression(terms)
     if expression is None:
         return set()
-    found = {cid for (cid,) in db.execute_sql(
-        'SELECT DISTINCT rowid >> 32 FROM "search_turns" WHERE "search_turns" MATCH ?',
-        (expression,)).fetchall()}
+    found: set[int] = set()
+    parts = parts_in_use(db)
+    if parts:
+        found.update(cid for (cid,) in db.execute_sql(_queries(parts)[3], (expression,)))
     found.update(cid for (cid,) in db.execute_sql(
         'SELECT rowid FROM "search_titles" WHERE "search_titles" MATCH ?', (expression,)))
     return found

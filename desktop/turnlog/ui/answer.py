@@ -15,14 +15,13 @@ unless the person opens it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, QRect, QRectF, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QBrush,
-    QColor,
     QPainter,
     QPalette,
     QTextBlockFormat,
@@ -32,6 +31,7 @@ from PySide6.QtGui import (
 )
 
 from .languages import arg
+from .theme import CODE_TINT  # a grey box on light and dark themes alike
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
@@ -75,7 +75,8 @@ def section_ends(text: str, start: int = 0, *, min_chars: int = SECTION_CHARS) -
         pos = newline + 1
 
 
-CODE_TINT = QColor(127, 127, 127, 38)  # reads as a box on light and dark palettes alike
+Selection = QAbstractTextDocumentLayout.Selection
+
 COPY_WIDTH, COPY_HEIGHT = 44.0, 18.0  # a code block's Copy button, at its top right
 
 
@@ -163,7 +164,7 @@ class AnswerDocument:
         """Every fenced code block: (language, its text, top, bottom) in this answer's
         coordinates."""
         found = []
-        for doc, top in self._placed():
+        for doc, top in self.placed():
             for code in self._code.get(id(doc), ()):
                 lines = []
                 number = code.first
@@ -202,7 +203,7 @@ class AnswerDocument:
     def width(self) -> int:
         return self._width
 
-    def _placed(self) -> Iterator[tuple[QTextDocument, float]]:
+    def placed(self) -> Iterator[tuple[QTextDocument, float]]:
         """Each document with its top. A document's height leaves out the margins at its
         edges; between two blocks of one document the larger of the two meeting margins
         separates them, and so it does between two sections."""
@@ -218,27 +219,38 @@ class AnswerDocument:
 
     def height(self) -> float:
         bottom = 0.0
-        for doc, top in self._placed():
+        for doc, top in self.placed():
             bottom = top + doc.size().height()
         return bottom
 
     def draw(self, painter: QPainter, x: int, y: int, palette: QPalette,
-             visible: QRect) -> None:
-        """Draw at (x, y), laying out and painting only what lies inside `visible`."""
-        for doc, top in self._placed():
+             visible: QRect, *, selected: Mapping[int, Sequence[Selection]] | None = None,
+             hovered: int | None = None) -> None:
+        """Draw at (x, y), laying out and painting only what lies inside `visible`.
+        `selected`: the selected text of each section (by number); `hovered`: the code
+        block (by number, first to last) under the pointer, whose *Copy* is shown."""
+        seen = 0  # code blocks in the sections above
+        for number, (doc, top) in enumerate(self.placed()):
+            blocks = len(self._code.get(id(doc), ()))
             doc_top = y + int(top)
             if doc_top > visible.bottom():
                 break
             if doc_top + doc.size().height() < visible.top():
+                seen += blocks
                 continue
             painter.save()
             painter.translate(x, doc_top)
             context = QAbstractTextDocumentLayout.PaintContext()
             context.clip = QRectF(visible.translated(-x, -doc_top))
             context.palette = palette
+            if selected and number in selected:
+                context.selections = list(selected[number])
             doc.documentLayout().draw(painter, context)
-            self._draw_languages(painter, doc, palette)
+            shown = hovered - seen if hovered is not None and 0 <= hovered - seen < blocks \
+                else None
+            self._draw_languages(painter, doc, palette, shown)
             painter.restore()
+            seen += blocks
 
     def copy_buttons(self) -> list[tuple[QRectF, str]]:
         """Where each code block's *Copy* is (answer coordinates: its top right corner)
@@ -249,16 +261,25 @@ class AnswerDocument:
             found.append((button, text))
         return found
 
+    def code_index_at(self, y: float) -> int | None:
+        """Which code block (by number, first to last) is at height `y` of the answer."""
+        for number, (_language, _text, top, bottom) in enumerate(self.code_blocks()):
+            if top <= y <= bottom:
+                return number
+        return None
+
     def _draw_languages(self, painter: QPainter, doc: QTextDocument,
-                        palette: QPalette) -> None:
-        """*Copy* at each code block's top right, its language beside it (few blocks:
-        cheap)."""
-        for code in self._code.get(id(doc), ()):
+                        palette: QPalette, hovered: int | None) -> None:
+        """Each code block's language at its top right; *Copy* beside it on the block
+        under the pointer (`hovered`: its number in this section) (few blocks: cheap)."""
+        for number, code in enumerate(self._code.get(id(doc), ())):
             rect = doc.documentLayout().blockBoundingRect(doc.findBlockByNumber(code.first))
             button = QRectF(self._width - COPY_WIDTH, rect.top(), COPY_WIDTH, COPY_HEIGHT)
-            painter.setPen(palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.Link))
-            painter.drawText(button, Qt.AlignmentFlag.AlignCenter,
-                             translate("AnswerView", "Copy"))
+            if number == hovered:
+                painter.setPen(palette.color(QPalette.ColorGroup.Active,
+                                             QPalette.ColorRole.Link))
+                painter.drawText(button, Qt.AlignmentFlag.AlignCenter,
+                                 QCoreApplication.translate("AnswerDocument", "Copy"))
             if code.language:
                 painter.setPen(palette.color(QPalette.ColorGroup.Active,
                                              QPalette.ColorRole.PlaceholderText))

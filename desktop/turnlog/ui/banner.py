@@ -21,6 +21,7 @@ from ..core.failures import Failure, FailureKind
 from . import failure_text
 from .failure_text import explanation
 from .languages import arg
+from .theme import banner_tint
 
 
 class FailureBanner(QFrame):
@@ -160,17 +161,14 @@ class FailureBanner(QFrame):
         self.show()
 
     def _tint(self, mild: bool) -> None:
+        self._mild = mild  # tinted anew when the theme changes (`retint`)
         palette = self.palette()
-        base = palette.color(QPalette.ColorRole.Base)
-        dark = base.lightness() < 128
-        from PySide6.QtGui import QColor
-
-        if mild:
-            color = QColor("#2d333b" if dark else "#eaeef2")
-        else:
-            color = QColor("#4a2125" if dark else "#ffebe9")
-        palette.setColor(QPalette.ColorRole.Window, color)
+        palette.setColor(QPalette.ColorRole.Window, banner_tint(palette, mild=mild))
         self.setPalette(palette)
+
+    def retint(self) -> None:
+        """The theme changed: the tint of the one now in use."""
+        self._tint(getattr(self, "_mild", True))
 
     def _tick(self) -> None:
         self._wait_left = max(0, self._wait_left - 1)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -14,8 +14,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-PROMPT = "Ask something… (Ctrl+Enter to send)"
-ANSWERING = "Answering… (Esc or Stop to cancel)"
+PROMPT = QT_TRANSLATE_NOOP("Composer", "Ask something… (Ctrl+Enter to send)")
+ANSWERING = QT_TRANSLATE_NOOP("Composer", "Answering… (Esc or Stop to cancel)")
+SEND_TIP = QT_TRANSLATE_NOOP("Composer", "Send the question (Ctrl+Enter)")
+
+
+translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("Composer", text)
 
 
 class DraftEdit(QPlainTextEdit):
@@ -25,6 +32,16 @@ class DraftEdit(QPlainTextEdit):
     submit = Signal()
     aside = Signal()
     stop = Signal()
+
+    def event(self, event: QEvent) -> bool:
+        # Ctrl+Enter is the draft's own (at once, not as Send's shortcut, which would
+        # click the button a moment later).
+        if (event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent)
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+                and event.modifiers() & Qt.KeyboardModifier.ControlModifier):
+            event.accept()
+            return True
+        return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
         key = event.key()
@@ -58,9 +75,11 @@ class Composer(QWidget):
 
         self.edit = DraftEdit(self)
         self.edit.setObjectName("draft")
-        self.edit.setAccessibleName("Question")
-        self.edit.setAccessibleDescription("Ctrl+Enter sends, Esc stops a running request")
-        self.edit.setPlaceholderText(PROMPT)
+        self.edit.setAccessibleName(translate("Composer", "Question"))
+        self.edit.setAccessibleDescription(
+            translate("Composer", "Ctrl+Enter sends, Esc stops a running request")
+        )
+        self.edit.setPlaceholderText(tr(PROMPT))
         self.edit.setTabChangesFocus(True)
         self.edit.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
         line = self.edit.fontMetrics().lineSpacing()
@@ -70,26 +89,27 @@ class Composer(QWidget):
         self.edit.aside.connect(self.aside_requested)
         self.edit.stop.connect(self.stop_requested)
         self.edit.textChanged.connect(self.draft_changed)
+        self.edit.textChanged.connect(self._update_send)
         layout.addWidget(self.edit)
 
         row = QHBoxLayout()
         row.setSpacing(6)
         self.counter = QLabel(self)
         self.counter.setObjectName("sizeCounter")
-        self.counter.setAccessibleName("Request size")
+        self.counter.setAccessibleName(translate("Composer", "Request size"))
         self.counter.setWordWrap(True)
         self.counter.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         row.addWidget(self.counter, 1)
-        self.stop_button = QPushButton("Stop", self)
-        self.stop_button.setToolTip("Stop the running request (Esc)")
-        self.stop_button.setAccessibleName("Stop")
+        self.stop_button = QPushButton(translate("Composer", "Stop"), self)
+        self.stop_button.setToolTip(translate("Composer", "Stop the running request (Esc)"))
+        self.stop_button.setAccessibleName(translate("Composer", "Stop"))
         self.stop_button.clicked.connect(self.stop_requested)
         self.stop_button.setEnabled(False)
         row.addWidget(self.stop_button)
-        self.send_button = QPushButton("Send", self)
+        self.send_button = QPushButton(translate("Composer", "Send"), self)
         self.send_button.setObjectName("sendButton")
-        self.send_button.setToolTip("Send the question (Ctrl+Enter)")
-        self.send_button.setAccessibleName("Send")
+        self.send_button.setToolTip(tr(SEND_TIP))
+        self.send_button.setAccessibleName(translate("Composer", "Send"))
         self.send_button.setShortcut(QKeySequence("Ctrl+Return"))
         self.send_button.setDefault(True)
         self.send_button.clicked.connect(self.send_requested)
@@ -100,13 +120,14 @@ class Composer(QWidget):
         self.reason.setObjectName("sendBlocked")
         self.reason.setWordWrap(True)
         self.reason.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.reason.setAccessibleName("Why Send is unavailable")
+        self.reason.setAccessibleName(translate("Composer", "Why Send is unavailable"))
         self.reason.hide()
         layout.addWidget(self.reason)
 
         self._busy = False
         self._blocked = ""
         self._held = ""  # a block that outlasts the preview's (a damaged database)
+        self._update_send()
 
     # ------------------------------------------------------------------ draft
     def text(self) -> str:
@@ -142,7 +163,7 @@ class Composer(QWidget):
     def set_busy(self, busy: bool) -> None:
         self._busy = busy
         self.edit.setReadOnly(busy)
-        self.edit.setPlaceholderText(ANSWERING if busy else PROMPT)
+        self.edit.setPlaceholderText(tr(ANSWERING) if busy else tr(PROMPT))
         # Qt repaints an empty draft only when the placeholder appears or disappears, not
         # when its words change: without this the old words stay on screen.
         self.edit.viewport().update()
@@ -177,8 +198,10 @@ class Composer(QWidget):
         reason = self.blocked_reason
         self.reason.setText(reason)
         self.reason.setVisible(bool(reason))
-        self.send_button.setEnabled(not self._busy and not reason)
+        # Send is on whenever there is a question to send (with no conversation open, it
+        # starts one) and nothing keeps it off.
+        self.send_button.setEnabled(not self._busy and not reason and bool(self.text().strip()))
         self.send_button.setToolTip(
-            reason or ("A request is running" if self._busy
-                       else "Send the question (Ctrl+Enter)")
+            reason
+            or (translate("Composer", "A request is running") if self._busy else tr(SEND_TIP))
         )

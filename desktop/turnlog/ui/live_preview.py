@@ -255,8 +255,7 @@ class LivePreview(QObject):
         conversation = self._current()
         if conversation is None:
             composer.set_counter("")
-            composer.set_blocked(QCoreApplication.translate(
-                "LivePreview", "Open or start a conversation first (Ctrl+N)."))
+            composer.set_blocked("")  # none open, nothing typed: Send waits for a question
             self.show(Shown("preview", None))
             return
         parts = self.parts(conversation)

@@ -12,7 +12,9 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 from ..core.compaction import StoredSummary
 from ..core.model import Turn, Usage, position_of
 from ..core.projection import Mark, Projection
+from .flow import FlowLayout
 from .languages import arg, date_time, plural
+from .theme import mark_colour
 
 
 class RowMark(enum.Enum):
@@ -43,9 +45,8 @@ class RowMark(enum.Enum):
         return QCoreApplication.translate("RowMark", _EXPLANATIONS[self])
 
     def color(self, palette: QPalette) -> QColor:
-        dark = palette.color(QPalette.ColorRole.Window).lightness() < 128
-        light_color, dark_color = _COLORS[self]
-        return QColor(dark_color if dark else light_color)
+        """The mark's colour in `palette`'s theme (light or dark): see `theme.MARKS`."""
+        return mark_colour(self.value, palette)
 
 
 _LABELS = {
@@ -71,18 +72,6 @@ _EXPLANATIONS = {
     RowMark.REPLACED: QT_TRANSLATE_NOOP(
         "RowMark", "an older version, replaced by a newer one (regenerated or edited): "
         "kept in the log, never sent"),
-}
-
-# (light palette, dark palette): chosen to stay apart for the common colour-vision
-# deficiencies; the label carries the meaning in any case.
-_COLORS = {
-    RowMark.SENT: ("#1a7f37", "#3fb950"),
-    RowMark.SUMMARY: ("#0969da", "#58a6ff"),
-    RowMark.TO_SUMMARIZE: ("#8250df", "#a371f7"),
-    RowMark.NOT_SENT: ("#8c959f", "#6e7681"),
-    RowMark.PENDING: ("#bf8700", "#d29922"),
-    RowMark.ASKED: ("#1a7f37", "#3fb950"),
-    RowMark.REPLACED: ("#cf222e", "#f85149"),
 }
 
 
@@ -240,21 +229,23 @@ class MarkLegend(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setAccessibleName(QCoreApplication.translate("RowMark", "Legend of the turn marks"))
-        layout = QHBoxLayout(self)
+        layout = FlowLayout(self)  # a narrow window wraps the legend, never cuts a label
         layout.setContentsMargins(8, 2, 8, 2)
-        layout.setSpacing(6)
         # Which request the marks describe; shown by the window above the legend.
         self.source = QLabel(parent)
         self.source.setObjectName("markSource")
         self.source.setWordWrap(True)
         for mark in self.SHOWN:
-            layout.addWidget(MarkSwatch(mark, self))
-            label = QLabel(mark.label, self)
+            entry = QWidget(self)  # the swatch and its label wrap together
+            row = QHBoxLayout(entry)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.setSpacing(6)
+            row.addWidget(MarkSwatch(mark, entry))
+            label = QLabel(mark.label, entry)
             label.setToolTip(mark.explanation)
-            layout.addWidget(label)
-            layout.addSpacing(6)
-        layout.addStretch(1)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+            row.addWidget(label)
+            layout.addWidget(entry)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
     def set_source(self, text: str) -> None:
         """Say which request the marks describe (the last one, a preview, the running one)."""

@@ -46,6 +46,7 @@ from ..store import TurnlogStore
 from .languages import arg
 from .operations import StorageOp
 from .tasks import TaskRunner
+from .theme import tone_text
 
 log = logging.getLogger(__name__)
 SHOWN_TEXT = 48  # characters of an item's text in the inspector's table
@@ -237,7 +238,7 @@ class MemoryPanel(QWidget):
         self.warning.setObjectName("pinWarning")
         self.warning.setWordWrap(True)
         self.warning.setTextFormat(Qt.TextFormat.PlainText)
-        self.warning.setStyleSheet("color: #a15c00;")
+        tone_text(self.warning, "warning")
         self.warning.hide()
         layout.addWidget(self.warning)
         self.state: MemoryState | None = None

@@ -24,6 +24,7 @@ from ..profiles import NetworkSettings, Profile
 from ..providers import FIRST_TOKEN_TIMEOUT_S, LOCAL_FIRST_TOKEN_TIMEOUT_S, Preset
 from ..providers.security import CaFileUnusable, key_in_clear, tls_context
 from .languages import arg, number
+from .theme import tone_text
 
 INSECURE_WARNING = QT_TRANSLATE_NOOP(
     "ProfileNetwork", "⚠ Plain http:// to another machine: an API key sent here can be read by "
@@ -42,7 +43,7 @@ class NetworkRows:
         )
         self.warning.setObjectName("insecureUrlWarning")
         self.warning.setWordWrap(True)
-        self.warning.setStyleSheet("color: #b42318;")
+        tone_text(self.warning, "error")
         form.insertRow(url_row + 1, "", self.warning)
         self.allow_insecure = QCheckBox(QCoreApplication.translate("ProfileNetwork", "Send the "
             "API key to this address unencrypted (only on a network you trust)"), parent)

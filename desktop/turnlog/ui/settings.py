@@ -399,9 +399,8 @@ class SettingsDialog(QDialog):
                      "SettingsDialog", "Turnlog starts it on 127.0.0.1 with the first question "
                      "and stops it on exit; no key, no network.")]
         if info.caveat:
-            lines.append(arg(QCoreApplication.translate(
-                "SettingsDialog", "Note: %1 It is fine for trying Turnlog, not for real work."),
-                caveat_text(info.caveat)))
+            lines.append(arg(QCoreApplication.translate("SettingsDialog", "Note: %1"),
+                             caveat_text(info.caveat)))
         self.local_status.setText("\n".join(lines))
 
     # --------------------------------------------------------------- validation

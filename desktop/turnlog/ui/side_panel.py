@@ -54,6 +54,7 @@ from .languages import arg, plural
 from .marks import span_text, usage_text
 from .send_session import STAGE_WORDS, SendResult, SendSession, Sent, StreamBuffer
 from .tasks import TaskContext, TaskRunner
+from .theme import tone_text
 
 if TYPE_CHECKING:
     from ..store import TurnlogStore
@@ -233,7 +234,7 @@ class SidePanel(QWidget):
         self.problem.setObjectName("sideProblem")
         self.problem.setWordWrap(True)
         self.problem.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.problem.setStyleSheet("color: #b00020;")
+        tone_text(self.problem, "error")
         self.problem.hide()
         layout.addWidget(self.problem)
         self.edit = DraftEdit(top)

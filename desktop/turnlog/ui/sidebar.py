@@ -174,8 +174,9 @@ class Sidebar(QWidget):
         return button
 
     def set_conversations(self, conversations: Sequence[Conversation],
-                          select_id: int | None) -> None:
-        """Show `conversations` and keep (or move) the selection to `select_id`."""
+                          select_id: int | None, searching: bool = False) -> None:
+        """Show `conversations` and keep (or move) the selection to `select_id`;
+        `searching`: the conversations whose text matches the search are still to come."""
         blocker = self.list.selectionModel().blockSignals(True)
         self.model.set_conversations(conversations)
         row = self.model.row_of(select_id) if select_id is not None else None
@@ -183,7 +184,9 @@ class Sidebar(QWidget):
             self.list.setCurrentIndex(self.model.index(row))
         self.list.selectionModel().blockSignals(blocker)
         self.empty.setVisible(not conversations)
-        if not conversations and self.search.text():
+        if not conversations and self.search.text() and searching:
+            self.empty.setText(QCoreApplication.translate("Sidebar", "Searching the text…"))
+        elif not conversations and self.search.text():
             self.empty.setText(QCoreApplication.translate(
                 "Sidebar", "No conversation matches the search."))
         else:

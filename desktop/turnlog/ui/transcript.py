@@ -35,6 +35,7 @@ from PySide6.QtGui import (
     QFontDatabase,
     QFontMetrics,
     QGuiApplication,
+    QKeyEvent,
     QKeySequence,
     QMouseEvent,
     QPainter,
@@ -59,12 +60,19 @@ from .answer import AnswerDocument, ReasoningFold
 from .languages import arg
 from .marks import MarkMap, RowMark, summary_tooltip
 from .pin_marks import pins_tooltip, underline_pins
+from .selection import TextSelection, TextSelector, inside_text, selection_format
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 PENDING_KEY = "pending"
+
+
+def row_title(pending: bool, ordinal: object) -> str:
+    """A row's header: the turn's number, or that its question is being answered."""
+    return translate("Transcript", "Question being answered") if pending \
+        else turn_title(ordinal)
 
 
 def turn_title(ordinal: object) -> str:
@@ -84,6 +92,7 @@ class Role(enum.IntEnum):
     LAST = Qt.ItemDataRole.UserRole + 9  # the newest turn (it can be regenerated)
     REASONING = Qt.ItemDataRole.UserRole + 10  # a reasoning model's thought ("" if none)
     PINS = Qt.ItemDataRole.UserRole + 11  # changed: the texts pinned from turns (`pins_of`)
+    FOLLOWED = Qt.ItemDataRole.UserRole + 12  # later turns were asked after this one
 
 
 @dataclass
@@ -174,7 +183,7 @@ class TranscriptModel(QAbstractListModel):
             return self._pending_data(pending, role)
         turn = self._members.get(self._showing[active.id], active) \
             if active.id in self._showing else active
-        if role in (Role.VERSION, Role.ACTIVE, Role.LAST):
+        if role in (Role.VERSION, Role.ACTIVE, Role.LAST, Role.FOLLOWED):
             return self._version_data(row, active, turn, role)
         if turn is not active and role in (Role.MARK, Qt.ItemDataRole.ToolTipRole):
             return RowMark.REPLACED if role == Role.MARK else \
@@ -216,6 +225,8 @@ class TranscriptModel(QAbstractListModel):
             return active.id
         if role == Role.LAST:
             return row == self.loaded_count - 1 and self._pending is None
+        if role == Role.FOLLOWED:
+            return row < self.loaded_count - 1
         if role == Role.VERSION and self._versions:
             group = self._versions.group(active.id)
             if len(group) > 1 and turn.id in group:
@@ -493,7 +504,8 @@ class TranscriptDelegate(QStyledItemDelegate):
     GAP = 6
 
     # A word in a row's header was clicked: (control name, row). Names: "older", "newer"
-    # (step between versions), "use" (use this version), "regenerate".
+    # (step between versions), "use" (use this version), "fork-version" (fork from here
+    # with this version), "regenerate".
     control_clicked = Signal(str, int)
     code_copied = Signal(str)  # a code block's Copy put this text on the clipboard
 
@@ -505,6 +517,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._pending: AnswerDocument | None = None
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.reasoning = ReasoningFold(self._new_doc)
+        self.selector = TextSelector(self)  # the text selected in a row, painted here
+        self.hovered_code: tuple[str, int] | None = None  # (row key, code block number)
 
     # ---------------------------------------------------------------- documents
     def clear_cache(self) -> None:
@@ -533,6 +547,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         if question is not None:
             self._docs[(turn_id, "question")] = question
         self.reasoning.rename(PENDING_KEY, turn_id)
+        self.selector.rename(PENDING_KEY, turn_id)
         if pending is None:
             return False
         pending.update(answer)  # the last few streamed characters, if not shown yet
@@ -604,11 +619,35 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     def _answer_origin(self, index: ModelIndex) -> tuple[AnswerDocument | None, QPoint]:
         """A row's answer and where its top left corner is painted (viewport coordinates)."""
+        option = QStyleOptionViewItem()
+        self._view.initViewItemOption(option)
+        option.rect = self._view.visualRect(index)
         question, answer = self._documents(index)
-        rect = self._view.visualRect(index)
-        top = rect.top() + self.PAD + self._view.fontMetrics().height() + 2 + self.GAP
+        top = option.rect.top() + self.PAD + self._header_height(option) + self.GAP
         top += int(question.size().height()) + 3 * self.GAP
-        return answer, QPoint(rect.left() + self.BAND + self.PAD, top)
+        fold = self._fold_height(option, index)
+        top += fold + (self.GAP if fold else 0)
+        return answer, QPoint(option.rect.left() + self.BAND + self.PAD, top)
+
+    def text_layout(self, index: ModelIndex) -> list[tuple[QTextDocument, QPoint]]:
+        """The row's selectable documents — question, then the answer's sections — each
+        with the viewport point its top left corner is painted at."""
+        answer, origin = self._answer_origin(index)
+        question, _answer = self._documents(index)
+        rect = self._view.visualRect(index)
+        top = rect.top() + self.PAD + self._view.fontMetrics().height() + 2 + 2 * self.GAP
+        placed = [(question, QPoint(rect.left() + self.BAND + self.PAD + self.GAP, top))]
+        if answer is not None:
+            placed += [(doc, QPoint(origin.x(), origin.y() + int(doc_top)))
+                       for doc, doc_top in answer.placed()]
+        return placed
+
+    def code_index_at(self, index: ModelIndex, point: QPoint) -> int | None:
+        """Which code block (by number) of a row's answer is under `point`."""
+        answer, origin = self._answer_origin(index)
+        if answer is None or not 0 <= point.x() - origin.x() <= answer.width:
+            return None
+        return answer.code_index_at(point.y() - origin.y())
 
     def code_at(self, index: ModelIndex, point: QPoint) -> str | None:
         """The text of the code block under `point` (viewport coordinates) in a row's
@@ -643,8 +682,10 @@ class TranscriptDelegate(QStyledItemDelegate):
     def header_controls(self, option: QStyleOptionViewItem, index: ModelIndex
                         ) -> list[tuple[str, str, QRect]]:
         """The words after "Turn N" in a row's header, with where they are: ◀ version n of
-        m ▶ for a turn with versions, *Use this version* on an older one, *Regenerate* on
-        the newest turn. "label" is not clickable."""
+        m ▶ for a turn with versions, *Use this version* on an older one of the newest
+        turn ("use"), *Fork from here with this version* on an older one of a turn that later
+        turns followed ("fork-version"), *Regenerate* on the newest turn. "label" is not
+        clickable."""
         version = index.data(Role.VERSION)
         replaced = index.data(Role.MARK) is RowMark.REPLACED
         last = bool(index.data(Role.LAST)) and not replaced
@@ -658,14 +699,17 @@ class TranscriptDelegate(QStyledItemDelegate):
         controls: list[tuple[str, str, QRect]] = []
         words = []
         if version:
-            words += [("older", "◀"),
-                      ("label", arg(translate("Transcript", "version %1 of %2"),
-                                    str(version[0]), str(version[1]))),
-                      ("newer", "▶")]
-            if replaced:
-                words.append(("use", translate("Transcript", "Use this version")))
+            words += [("older", "◀"), ("label", QCoreApplication.translate(
+                "TranscriptDelegate", "version {0} of {1}").format(*version)), ("newer", "▶")]
+            if replaced and index.data(Role.FOLLOWED):
+                words.append(("fork-version", QCoreApplication.translate(
+                    "TranscriptDelegate", "Fork from here with this version")))
+            elif replaced:
+                words.append(("use", QCoreApplication.translate("TranscriptDelegate",
+                                                                "Use this version")))
         if last:
-            words.append(("regenerate", translate("Transcript", "↻ Regenerate")))
+            words.append(("regenerate", QCoreApplication.translate("TranscriptDelegate",
+                                                                   "↻ Regenerate")))
         for name, text in words:
             width = metrics.horizontalAdvance(text) + 8
             controls.append((name, text, QRect(x, top, width, height)))
@@ -751,11 +795,8 @@ class TranscriptDelegate(QStyledItemDelegate):
             header = QRect(left, top, width, header_h)
             dim = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText)
             painter.setPen(dim)
-            ordinal = index.data(Role.ORDINAL)
-            title = translate("Transcript", "Question being answered") if index.data(Role.PENDING) \
-                else turn_title(ordinal)
             painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             title)
+                             row_title(bool(index.data(Role.PENDING)), index.data(Role.ORDINAL)))
             if not index.data(Role.PENDING):
                 self._draw_controls(painter, option, index)
             if isinstance(mark, RowMark):
@@ -778,13 +819,18 @@ class TranscriptDelegate(QStyledItemDelegate):
             painter.setBrush(tint)
             painter.drawRoundedRect(box, 6, 6)
             visible = rect.intersected(self._view.viewport().rect())
+            key = str(index.data(Role.KEY))
+            selection = self.selector.selection
+            if selection is not None and selection.key != key:
+                selection = None
             self._draw_doc(painter, question, left + self.GAP, top + self.GAP, palette,
-                           visible)
+                           visible, self._selected([question], selection, palette).get(0))
             top += q_height + self.GAP
             top = self._draw_fold(painter, option, index, QRect(left, top, width, 0), visible)
 
             if answer is not None:
-                answer.draw(painter, left, top, palette, visible)
+                answer.draw(painter, left, top, palette, visible, hovered=self._hovered(key),
+                            selected=self._selected(answer.documents, selection, palette, 1))
             else:
                 painter.setFont(option.font)
                 painter.setPen(dim)
@@ -836,9 +882,30 @@ class TranscriptDelegate(QStyledItemDelegate):
         return opened
 
     @staticmethod
+    def _selected(docs: Sequence[QTextDocument], selection: TextSelection | None,
+                  palette: QPalette, first: int = 0
+                  ) -> dict[int, list[QAbstractTextDocumentLayout.Selection]]:
+        """How the selected part of each of `docs` (the row's documents from number
+        `first` on: 0 the question, 1… the answer's sections) is drawn, by place in
+        `docs`."""
+        if not selection:
+            return {}
+        found = {}
+        for number, doc in enumerate(docs):
+            span = selection.range_in(number + first, doc)
+            if span is not None:
+                found[number] = selection_format(doc, span, palette)
+        return found
+
+    def _hovered(self, key: str) -> int | None:
+        """The code block under the pointer in row `key` (by number), if any."""
+        hovered = self.hovered_code
+        return hovered[1] if hovered is not None and hovered[0] == key else None
+
+    @staticmethod
     def _draw_doc(
         painter: QPainter, doc: QTextDocument, x: int, y: int, palette: QPalette,
-        visible: QRect,
+        visible: QRect, selections: list[QAbstractTextDocumentLayout.Selection] | None = None,
     ) -> None:
         """Draw `doc` at (x, y), laying out and painting only the blocks inside `visible`
         (viewport coordinates): a long answer's row is mostly off screen."""
@@ -848,6 +915,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         context.clip = QRectF(visible.translated(-x, -y))
         context.palette = palette
         context.palette.setColor(QPalette.ColorRole.Text, palette.color(QPalette.ColorRole.Text))
+        if selections:
+            context.selections = selections
         doc.documentLayout().draw(painter, context)
         painter.restore()
 
@@ -858,6 +927,7 @@ class TranscriptView(QListView):
 
     copied = Signal(str)
     delete_requested = Signal(str)  # turn id
+    menu_opening = Signal(QModelIndex)  # the context menu is about to show for this row
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -882,18 +952,23 @@ class TranscriptView(QListView):
         bar.valueChanged.connect(self._scrolled)
         bar.rangeChanged.connect(self._range_changed)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        self._copy_turn = self._action(translate("Transcript", "Copy turn"),
-                                       QKeySequence.StandardKey.Copy, "turn")
-        self._copy_question = self._action(translate("Transcript", "Copy question"), None,
-                                           "question")
-        self._copy_answer = self._action(translate("Transcript", "Copy answer"), None, "answer")
-        self.copy_code_action = QAction(translate("Transcript", "Copy code block"), self)
-        self.copy_code_action.setToolTip(translate("Transcript",
-            "Copy the code block under the pointer (else the answer's first one), exactly as it "
-            "is"))
+        self._copy_turn = self._action(
+            QCoreApplication.translate("TranscriptView", "Copy turn"),
+            QKeySequence.StandardKey.Copy, "turn")
+        self._copy_question = self._action(
+            QCoreApplication.translate("TranscriptView", "Copy question"), None, "question")
+        self._copy_answer = self._action(
+            QCoreApplication.translate("TranscriptView", "Copy answer"), None, "answer")
+        self.copy_code_action = QAction(
+            QCoreApplication.translate("TranscriptView", "Copy code block"), self)
+        self.copy_code_action.setToolTip(QCoreApplication.translate(
+            "TranscriptView",
+            "Copy the code block under the pointer (else the answer's first one), exactly "
+            "as it is"))
         self.copy_code_action.triggered.connect(self.copy_code)
         self.addAction(self.copy_code_action)
         self._menu_at: QPoint | None = None
+        self._selecting: QPersistentModelIndex | None = None  # the row a drag selects in
         separator = QAction(self)
         separator.setSeparator(True)
         self.addAction(separator)
@@ -910,6 +985,8 @@ class TranscriptView(QListView):
             "Open or fold what a reasoning model thought before this answer"))
         self.reasoning_action.triggered.connect(self.toggle_reasoning)
         self.addAction(self.reasoning_action)
+        self.setMouseTracking(True)  # the pointer shows a code block's Copy, and a text cursor
+        self.delegate.selector.changed.connect(self._selection_changed)
 
     def _action(self, text: str, shortcut: QKeySequence.StandardKey | None, part: str) -> QAction:
         action = QAction(text, self)
@@ -970,9 +1047,12 @@ class TranscriptView(QListView):
     def _before_remove(self, parent: QModelIndex, first: int, last: int) -> None:
         model = self.transcript()
         for row in range(first, last + 1):
-            self.delegate.forget(str(model.index(row).data(Role.KEY)))
+            key = str(model.index(row).data(Role.KEY))
+            self.delegate.forget(key)
+            self.delegate.selector.forget(key)
 
     def _after_reset(self) -> None:
+        self.delegate.selector.clear()
         self.delegate.clear_cache()
         self._follow = True
         self._prepend_from = None
@@ -1018,6 +1098,7 @@ class TranscriptView(QListView):
     # ------------------------------------------------------------------ copying
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
         self._menu_at = event.pos()  # which code block "Copy code block" means
+        self.menu_opening.emit(self.indexAt(event.pos()))
         super().contextMenuEvent(event)
 
     def copy_code(self) -> str:
@@ -1040,12 +1121,17 @@ class TranscriptView(QListView):
         return text
 
     def copy_current(self, part: str) -> str:
+        """Copy the current turn's `part` ("turn": the text selected in it, if any, else
+        the whole turn)."""
         index = self.currentIndex()
         if not index.isValid():
             return ""
         question = str(index.data(Role.QUESTION) or "")
         answer = str(index.data(Role.ANSWER) or "")
-        if part == "question":
+        selected = self.selected_text() if part == "turn" else ""
+        if selected:
+            text = selected
+        elif part == "question":
             text = question
         elif part == "answer":
             text = answer
@@ -1054,3 +1140,98 @@ class TranscriptView(QListView):
         QGuiApplication.clipboard().setText(text)
         self.copied.emit(text)
         return text
+
+    # ---------------------------------------------------------------- selecting
+    def selected_text(self) -> str:
+        """The text selected in the current turn ("" if none)."""
+        index = self.currentIndex()
+        selection = self.delegate.selector.selection
+        if not index.isValid() or not selection or index.data(Role.KEY) != selection.key:
+            return ""
+        return self.delegate.selector.text(self.delegate.text_layout(index))
+
+    def _selection_changed(self) -> None:
+        selected = bool(self.delegate.selector.selection)
+        self._copy_turn.setText(
+            QCoreApplication.translate("TranscriptView", "Copy selection") if selected
+            else QCoreApplication.translate("TranscriptView", "Copy turn"))
+        self.viewport().update()
+
+    def currentChanged(self, current: QModelIndex, previous: QModelIndex) -> None:  # noqa: N802
+        """Another turn became the current one: the text selected in the old one goes, as
+        it does when a text field loses focus to another."""
+        super().currentChanged(current, previous)
+        selection = self.delegate.selector.selection
+        if selection is not None and (not current.isValid()
+                                      or current.data(Role.KEY) != selection.key):
+            self.delegate.selector.clear()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        super().mousePressEvent(event)
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        index = self.indexAt(event.position().toPoint())
+        if not index.isValid():
+            self.delegate.selector.clear()
+            return
+        self._selecting = QPersistentModelIndex(index)
+        self.delegate.selector.press(str(index.data(Role.KEY)),
+                                     self.delegate.text_layout(index), event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        point = event.position().toPoint()
+        index = QModelIndex(self._selecting) if self._selecting is not None else QModelIndex()
+        if event.buttons() & Qt.MouseButton.LeftButton and index.isValid() \
+                and self.delegate.selector.drag(self.delegate.text_layout(index), point):
+            bar = self.verticalScrollBar()  # dragging past an edge scrolls the list
+            if point.y() < 0:
+                bar.setValue(bar.value() + point.y())
+            elif point.y() > self.viewport().height():
+                bar.setValue(bar.value() + point.y() - self.viewport().height())
+            return
+        self._hover(point)
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        self.delegate.selector.release()
+        super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        super().mouseDoubleClickEvent(event)
+        index = self.indexAt(event.position().toPoint())
+        if event.button() == Qt.MouseButton.LeftButton and index.isValid():
+            self.delegate.selector.double_click(str(index.data(Role.KEY)),
+                                                self.delegate.text_layout(index),
+                                                event.position().toPoint())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        index = self.currentIndex()
+        if index.isValid() and self.delegate.selector.key(
+                str(index.data(Role.KEY)), self.delegate.text_layout(index), event):
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def _hover(self, point: QPoint) -> None:
+        """The pointer moved (no button held): show the Copy of the code block under it,
+        and a text cursor over text."""
+        index = self.indexAt(point)
+        hovered = None
+        beam = False
+        if index.isValid():
+            code = self.delegate.code_index_at(index, point)
+            if code is not None and not index.data(Role.PENDING):
+                hovered = (str(index.data(Role.KEY)), code)
+            beam = inside_text(self.delegate.text_layout(index), point)
+        if hovered != self.delegate.hovered_code:
+            self.delegate.hovered_code = hovered
+            self.viewport().update()
+        shape = Qt.CursorShape.IBeamCursor if beam else Qt.CursorShape.ArrowCursor
+        if self.viewport().cursor().shape() != shape:
+            self.viewport().setCursor(shape)
+
+    def leaveEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        if self.delegate.hovered_code is not None:
+            self.delegate.hovered_code = None
+            self.viewport().update()
+        super().leaveEvent(event)

@@ -77,6 +77,15 @@ def use_version(store: TurnlogStore, turn_id: str) -> StorageOp[int]:
     return StorageOp("use a version", lambda: store.use_version(turn_id))
 
 
+def fork_with_version(store: TurnlogStore, conversation_id: int, turn_id: str
+                      ) -> StorageOp[Changes]:
+    def work() -> Changes:
+        made, _draft = store.fork_with_version(turn_id, conversation_id=conversation_id)
+        return Changes(made, created=True)
+
+    return StorageOp("fork with a version", work)
+
+
 def fork(store: TurnlogStore, conversation_id: int, ordinal: int) -> StorageOp[Changes]:
     def work() -> Changes:
         made, _draft = store.fork(conversation_id, ordinal)  # the draft is saved with it
@@ -116,6 +125,7 @@ class VersionControls(QObject):
         self.fork_action = self._action(translate("VersionControls", "Fork from here"),
                                         self.fork_current)
         view.delegate.control_clicked.connect(self._clicked)
+        view.menu_opening.connect(self._name_use_action)
         host.transcript.modelReset.connect(self._log_changed)
         host.transcript.rowsInserted.connect(self._log_changed)
         host.session.finished.connect(self._sent)
@@ -181,10 +191,18 @@ class VersionControls(QObject):
     def _clicked(self, name: str, row: int) -> None:
         if name in ("older", "newer"):
             self.host.transcript.step_version(row, -1 if name == "older" else 1)
-        elif name == "use":
+        elif name in ("use", "fork-version"):
             self.use_row(row)
         elif name == "regenerate":
             self.regenerate()
+
+    def _name_use_action(self, index: QModelIndex) -> None:
+        """On an older version of a turn that later turns followed, *Use this version*
+        forks (only the newest turn's versions switch in place): the menu says so."""
+        followed = index.isValid() and bool(index.data(Role.FOLLOWED))
+        self.use_action.setText(
+            QCoreApplication.translate("VersionControls", "Fork from here with this version")
+            if followed else QCoreApplication.translate("VersionControls", "Use this version"))
 
     def _current_row(self) -> int | None:
         index: QModelIndex = self.host.view.currentIndex()
@@ -295,14 +313,20 @@ class VersionControls(QObject):
             self.use_row(row)
 
     def use_row(self, row: int) -> None:
-        """Make the version on show in `row` the one in use (an appended record)."""
+        """Make the version on show in `row` the one in use (an appended record). Only the
+        newest turn's versions can be switched in place: later turns were asked after the
+        one in use; on an older turn the version is kept by forking from it instead."""
         host = self.host
         turn = host.transcript.shown_turn(row)
         if turn is None or host.conversation is None or self._busy():
             return
         if not host.transcript.versions.is_superseded(turn.id):
-            self._say(arg(translate("VersionControls", "Turn %1 is already the version in use."),
-                          str(turn.ordinal)))
+            self._say(QCoreApplication.translate(
+                "VersionControls", "Turn {0} is already the version in use.").format(
+                    turn.ordinal))
+            return
+        if host.transcript.index(row).data(Role.FOLLOWED):
+            self.fork_version(turn)
             return
         cid = host.conversation.id
         use_version(host.store, turn.id).run(
@@ -314,6 +338,17 @@ class VersionControls(QObject):
                       str(turn.ordinal)))
         self.host.preview.forget_last()
         self.reload(conversation_id)
+
+    def fork_version(self, turn: Turn) -> None:
+        """Go on from `turn`, an older version of a turn that later turns followed: a new
+        conversation with copies of the turns before it and of this version, the next
+        turn's question as its draft; it opens at once."""
+        conversation = self.host.conversation
+        if conversation is None:
+            return
+        fork_with_version(self.host.store, conversation.id, turn.id).run(
+            self.host.runner, on_success=self.host.history.changed.emit,
+            on_failure=self._failed)
 
     def fork_current(self) -> None:
         row = self._current_row()

@@ -23,9 +23,10 @@ from ..store import TurnlogStore
 from . import operations, side_panel
 from .about import AboutDialog
 from .actions import HistoryActions
-from .centre import FIRST_RUN_HINT, CentrePanel
+from .centre import FIRST_RUN_HINT, START_HINT, CentrePanel
 from .connection import Connector
 from .drafts import DraftKeeper
+from .first_minute import FirstMinute, unsaved
 from .first_send import FirstSendUndo
 from .geometry import DockFolding, add_dock, restore_geometry, save_geometry, window_settings
 from .header import HeaderPicker
@@ -42,6 +43,7 @@ from .search import SearchDock
 from .send_session import SendResult, SendSession
 from .settings import SettingsDialog
 from .sidebar import Sidebar, shown_title
+from .sidebar_filter import ConversationFilter
 from .storage_faults import StorageFaults
 from .tasks import TaskRunner
 from .versions import VersionControls
@@ -78,6 +80,7 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(420, 480)
 
         self.sidebar = Sidebar(self)
+        self.sidebar_filter = ConversationFilter(store, runner, self)  # text: on the worker
         self.sidebar_dock = self._dock(translate("MainWindow", "Conversations"), "sidebarDock",
                                        self.sidebar, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.centre = centre = CentrePanel(self)
@@ -90,9 +93,10 @@ class MainWindow(QMainWindow):
         self.inspector_dock = self._dock(translate("MainWindow", "Inspector"), "inspectorDock",
                                          self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
         self.folding = DockFolding(self, [self.sidebar_dock, self.inspector_dock])
-        self.preview = LivePreview(lambda: self.conversation, connector, runner,
-                                   self.composer, self.transcript, self.legend,
-                                   self.inspector, self)
+        self.preview = LivePreview(  # none open: the question typed, as the first request
+            lambda: self.conversation or unsaved(self.history, self.composer.text()),
+            connector, runner, self.composer, self.transcript, self.legend, self.inspector,
+            self)
         self.session = SendSession(store, connector, runner, self)
         self.history = HistoryActions(store, runner, self.session, setup,
                                       lambda: self.conversation, lambda c: self.confirm(c),
@@ -109,6 +113,7 @@ class MainWindow(QMainWindow):
         self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.history,
                                    self.session, lambda: self.conversation, self)
         self.side = side_panel.attach(self)  # side questions: their own dock and session
+        self.first_minute = FirstMinute(self)  # the welcome's buttons
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
         self.export_action, self.delete_all_action = menus.export, menus.delete_all
@@ -142,12 +147,16 @@ class MainWindow(QMainWindow):
 
     # ---------------------------------------------------------- conversations
     def refresh_conversations(self, select_id: int | None = None) -> None:
-        """Reload the list; select `select_id`, else keep the open conversation, else the
-        newest. A conversation hidden by the search stays open."""
+        """Reload the list (those whose text matches the search come later, to `_listed`);
+        select `select_id`, else keep the open conversation, else the newest. A
+        conversation hidden by the search stays open."""
+        self._listed(self.sidebar_filter.conversations(self.sidebar.search.text().strip()),
+                     select_id)
+
+    def _listed(self, conversations: list[Conversation], select_id: int | None = None) -> None:
         keep = select_id if select_id is not None else (
             self.conversation.id if self.conversation else None)
-        conversations = self.store.conversations(self.sidebar.search.text().strip())
-        self.sidebar.set_conversations(conversations, keep)
+        self.sidebar.set_conversations(conversations, keep, self.sidebar_filter.pending)
         current = self.sidebar.current()
         if current is None and self.conversation is None and conversations:
             self.sidebar.set_conversations(conversations, conversations[0].id)
@@ -211,10 +220,9 @@ class MainWindow(QMainWindow):
 
     def _update_empty_hint(self) -> None:
         if self.setup is not None and self.setup.active() is None:
-            self.centre.show_hint(FIRST_RUN_HINT)
+            self.centre.show_hint(FIRST_RUN_HINT, welcome=self.conversation is None)
         elif self.conversation is None:
-            self.centre.show_hint(translate("MainWindow", "Type a question below to start a "
-                                            "conversation, or press New (Ctrl+N)."))
+            self.centre.show_hint(START_HINT, welcome=True)
         elif not self.transcript.turns and self.transcript.pending is None:
             self.centre.show_hint(translate("MainWindow", "No turns yet. Type a question below "
                                             "and press Ctrl+Enter."))
@@ -328,7 +336,8 @@ class MainWindow(QMainWindow):
         if self.running or self.composer.held:  # held: a damaged database takes no write
             return
         if conversation is None:
-            self._start_conversation_for_draft()
+            if not self.composer.blocked_reason:  # none to send to, too large: it says so
+                self._start_conversation_for_draft()
             return
         parts = self.preview.parts(conversation)
         if parts.endpoint is None or parts.budget is None:

@@ -14,6 +14,8 @@ def wire(window: Any) -> None:
     sidebar.rename_requested.connect(history.rename_conversation)
     sidebar.delete_requested.connect(history.delete_conversation)
     sidebar.search_changed.connect(lambda _text: window.refresh_conversations())
+    window.sidebar_filter.found.connect(window._listed)  # the text search's answer
+    window.sidebar_filter.failed.connect(window.banner.show_text)
     window.view.delete_requested.connect(history.delete_turn)
     window.banner.retry.connect(window.send)
     window.composer.send_requested.connect(window.send)
