@@ -237,6 +237,9 @@ def test_reasoning_streams_folded_above_the_answer_and_stays_with_the_turn(
     qtbot.waitUntil(lambda: view.visualRect(row).height() == folded, timeout=3000)
     view.reasoning_action.trigger()
     assert delegate.reasoning.is_open(turn.id)
+    # Its text is copied whole from the history's menu (it is not sent, nor selectable).
+    view.copy_reasoning_action.trigger()
+    assert QApplication.clipboard().text() == THOUGHT
     # Its size is shown apart from the answer's in the inspector.
     reasoning = window.inspector.reasoning_value
     assert reasoning.isVisible()

@@ -985,6 +985,8 @@ class TranscriptView(QListView):
             "Open or fold what a reasoning model thought before this answer"))
         self.reasoning_action.triggered.connect(self.toggle_reasoning)
         self.addAction(self.reasoning_action)
+        self.copy_reasoning_action = self._action(
+            translate("Transcript", "Copy reasoning"), None, "reasoning")
         self.setMouseTracking(True)  # the pointer shows a code block's Copy, and a text cursor
         self.delegate.selector.changed.connect(self._selection_changed)
 
@@ -1098,6 +1100,7 @@ class TranscriptView(QListView):
     # ------------------------------------------------------------------ copying
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
         self._menu_at = event.pos()  # which code block "Copy code block" means
+        self.copy_reasoning_action.setVisible(bool(self.indexAt(event.pos()).data(Role.REASONING)))
         self.menu_opening.emit(self.indexAt(event.pos()))
         super().contextMenuEvent(event)
 
@@ -1122,7 +1125,7 @@ class TranscriptView(QListView):
 
     def copy_current(self, part: str) -> str:
         """Copy the current turn's `part` ("turn": the text selected in it, if any, else
-        the whole turn)."""
+        the whole turn; "reasoning": what a reasoning model thought before its answer)."""
         index = self.currentIndex()
         if not index.isValid():
             return ""
@@ -1135,6 +1138,8 @@ class TranscriptView(QListView):
             text = question
         elif part == "answer":
             text = answer
+        elif part == "reasoning":
+            text = str(index.data(Role.REASONING) or "")
         else:
             text = f"{question}\n\n{answer}" if answer else question
         QGuiApplication.clipboard().setText(text)
