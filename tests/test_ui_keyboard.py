@@ -137,7 +137,7 @@ def popup_choice(qtbot, parent: QWidget, wanted: str | None, seen: list[list[str
     """When the context menu is up, note its entries and choose `wanted` with the arrow
     keys and Return (None: leave it with Esc)."""
     def choose(menu: QWidget) -> None:
-        seen.append([a.text() for a in menu.actions() if not a.isSeparator()])
+        seen.append([a.text() for a in menu.actions() if not a.isSeparator() and a.isVisible()])
         if wanted is None:
             qtbot.keyClick(menu, Qt.Key.Key_Escape)
             return
@@ -165,6 +165,10 @@ def test_shift_f10_and_the_menu_key_open_the_focused_turns_menu(qtbot, make_wind
     popup_choice(qtbot, window, "Copy question", seen)
     qtbot.keyClick(window.view, Qt.Key.Key_F10, SHIFT)
     assert seen and "Delete turn…" in seen[0] and "Copy question" in seen[0]
+    # Only what applies to the turn: it has no reasoning, no code, one version.
+    for absent in ("Copy reasoning", "Show or hide reasoning", "Copy code block",
+                   "Use this version"):
+        assert absent not in seen[0]
     assert QGuiApplication.clipboard().text() == "First question"
 
     qtbot.keyClick(window.view, Qt.Key.Key_End)

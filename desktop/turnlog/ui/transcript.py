@@ -1098,11 +1098,27 @@ class TranscriptView(QListView):
         return self.delegate.toggle_reasoning(index)
 
     # ------------------------------------------------------------------ copying
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        # The menu of actions opens from here (a right click or the keyboard), without
+        # passing through `contextMenuEvent`.
+        if event.type() == QEvent.Type.ContextMenu and isinstance(event, QContextMenuEvent):
+            self._prepare_menu(event.pos())
+        return super().viewportEvent(event)
+
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
-        self._menu_at = event.pos()  # which code block "Copy code block" means
-        self.copy_reasoning_action.setVisible(bool(self.indexAt(event.pos()).data(Role.REASONING)))
-        self.menu_opening.emit(self.indexAt(event.pos()))
+        self._prepare_menu(event.pos())
         super().contextMenuEvent(event)
+
+    def _prepare_menu(self, point: QPoint) -> None:
+        """Fit the menu to the row under `point` before it shows."""
+        self._menu_at = point  # which code block "Copy code block" means
+        index = self.indexAt(point)
+        reasoning = bool(index.data(Role.REASONING))
+        self.copy_reasoning_action.setVisible(reasoning)
+        self.reasoning_action.setVisible(reasoning)
+        self.copy_code_action.setVisible(index.isValid()
+                                         and bool(self.delegate.code_blocks(index)))
+        self.menu_opening.emit(index)
 
     def copy_code(self) -> str:
         """Copy the code block the context menu was opened on, else the current answer's

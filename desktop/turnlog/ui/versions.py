@@ -197,9 +197,13 @@ class VersionControls(QObject):
             self.regenerate()
 
     def _name_use_action(self, index: QModelIndex) -> None:
-        """On an older version of a turn that later turns followed, *Use this version*
-        forks (only the newest turn's versions switch in place): the menu says so."""
+        """*Use this version* is offered on an older version on show; on one of a turn that
+        later turns followed it forks (only the newest turn's versions switch in place):
+        the menu says so."""
         followed = index.isValid() and bool(index.data(Role.FOLLOWED))
+        turn = self.host.transcript.shown_turn(index.row()) if index.isValid() else None
+        self.use_action.setVisible(  # only an older version on show can be chosen
+            turn is not None and self.host.transcript.versions.is_superseded(turn.id))
         self.use_action.setText(
             QCoreApplication.translate("VersionControls", "Fork from here with this version")
             if followed else QCoreApplication.translate("VersionControls", "Use this version"))
