@@ -10,7 +10,7 @@
 # hicolor icons. Prints the sizes and the build time last.
 #
 # Needs python3 with its shared library (Debian's has it), gcc/g++, cmake, binutils,
-# dpkg-deb and PyPI. Everything is installed into OUT/venv; pip's cache is OUT/pip-cache.
+# dpkg-deb and PyPI. Everything is installed into OUT/venv, with packaging/pip-install's cache.
 set -euo pipefail
 
 start=$(date +%s)
@@ -21,16 +21,10 @@ out=$(cd "$out" && pwd)
 venv=$out/venv
 app_id=io.github.turnlog.Turnlog
 
-# llama.cpp for any x86-64 CPU with AVX2, not only for this one (GGML_NATIVE=OFF), and
-# nothing of it but the library (no multimodal part: Turnlog chats in text).
-# -frecord-gcc-switches keeps the compiler flags in the libraries, so the check below can
-# tell a portable build from a native one. pip's wheel cache does not key on CMAKE_ARGS:
-# a native wheel built by another install would be reused without a word, so this build
-# keeps a cache of its own.
-export CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
--DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF -DLLAVA_BUILD=OFF \
--DCMAKE_C_FLAGS=-frecord-gcc-switches -DCMAKE_CXX_FLAGS=-frecord-gcc-switches"
-export PIP_CACHE_DIR=$out/pip-cache PIP_DISABLE_PIP_VERSION_CHECK=1
+# llama.cpp for any x86-64 CPU with AVX2, not only for this one, with the flags and the pip
+# cache of packaging/pip-install (which the README's Quick start lines use too, and which
+# checks the compiler options recorded in the libraries afterwards).
+export PIP_DISABLE_PIP_VERSION_CHECK=1
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)}
 # The compiler and PyInstaller yield to whatever else the machine runs.
 quiet() { nice -n 10 "$@"; }
@@ -41,17 +35,12 @@ step "virtual environment $venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 py=$venv/bin/python
 
-step "install Turnlog with the local extra (llama.cpp compiles here) and PyInstaller"
-quiet "$py" -m pip install --quiet "$root[local,bundle]"
+step "install Turnlog with the local extra (llama.cpp compiles here, portable) and PyInstaller"
+quiet "$root/packaging/pip-install" "$venv" --quiet "$root[local,bundle]"
 quiet "$py" -m pip install --quiet --no-deps --force-reinstall "$root"
 
-step "check that llama.cpp was built portable"
-lib_dir=$("$py" -c 'import llama_cpp, pathlib; print(pathlib.Path(llama_cpp.__file__).parent / "lib")')
-flags=$(readelf -p .GCC.command.line "$lib_dir/libggml-cpu.so" || true)
-if [ -z "$flags" ] || grep -q -- "-march=native" <<<"$flags"; then
-    echo "build-bundle: $lib_dir/libggml-cpu.so is not the portable build (GGML_NATIVE=OFF)" >&2
-    exit 1
-fi
+step "check that llama.cpp is the portable build"
+"$py" -m turnlog.localmodel
 model=$("$py" -c 'from turnlog.localmodel import builtin_model_path as p; print(p() or "")')
 [ -n "$model" ] || { echo "build-bundle: the built-in model file is not installed" >&2; exit 1; }
 

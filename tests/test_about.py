@@ -14,8 +14,9 @@ from PySide6.QtGui import QDesktopServices
 
 import turnlog
 from turnlog.app import open_window
-from turnlog.localmodel import available
+from turnlog.localmodel import available, installed_build
 from turnlog.store import TurnlogStore
+from turnlog.ui.about import llama_text
 
 DESKTOP = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "desktop")
 
@@ -32,6 +33,7 @@ def test_version_prints_versions_and_places_and_creates_nothing(tmp_path):
         f"Python: {platform.python_version()} (CPython)",
         f"Data directory: {home}",
         f"Log file: {home / 'logs' / 'turnlog.log'}",
+        f"llama.cpp: {llama_text(installed_build())}",
     ]
     assert not home.exists()  # asking for the version starts nothing and writes nothing
 

@@ -41,7 +41,14 @@ from .core.provider import CancelToken, ChatProvider
 from .core.retry import RetryPolicy
 from .core.send import LogStore, PendingTurn, RequestRecord, Sender, SendRequest, Stage
 from .core.side import SideAsker, SideRequest, SideStore, side_budget, side_options
-from .localmodel import DEFAULT_N_CTX, LocalEndpoint, LocalServer, output_reserve_for
+from .localmodel import (
+    DEFAULT_N_CTX,
+    IDLE_TIMEOUT_S,
+    LocalEndpoint,
+    LocalServer,
+    WatchedProvider,
+    output_reserve_for,
+)
 from .model_counts import ModelCounts, ObservingProvider
 from .profiles import NetworkSettings, Profile
 from .providers import BUILTIN_LOCAL, ChatCompletionsProvider, Preset
@@ -341,17 +348,23 @@ class LocalModels:
     case, see `turnlog.localmodel.server`). Thread-safe.
 
     One server at a time: choosing another GGUF file stops the previous server when the
-    new one is started. Each running server gets one `CostIndex` over its exact counter,
+    new one is started. A server is stopped too when nothing uses the built-in model any
+    more (`release`) and after `idle_timeout` seconds with no request; the next send
+    starts it again. Each running server gets one `CostIndex` over its exact counter,
     shared by previews and sends so every text is tokenized once.
     """
 
-    def __init__(self, *, n_ctx: int = DEFAULT_N_CTX, log_dir: Path | None = None) -> None:
+    def __init__(self, *, n_ctx: int = DEFAULT_N_CTX, log_dir: Path | None = None,
+                 idle_timeout: float = IDLE_TIMEOUT_S) -> None:
         self.n_ctx = n_ctx
         self.log_dir = log_dir
+        self.idle_timeout = idle_timeout
         self._lock = threading.Lock()
         self._servers: dict[Path | None, LocalServer] = {}
         self._costs: dict[int, tuple[LocalEndpoint, CostIndex]] = {}
         self._closed = False
+        self._reaper: threading.Thread | None = None
+        self._wake = threading.Event()
 
     def _server(self, model_path: Path | None) -> LocalServer:
         with self._lock:
@@ -362,8 +375,12 @@ class LocalModels:
                 server = LocalServer(model_path, n_ctx=self.n_ctx, log_dir=self.log_dir)
                 self._servers[model_path] = server
             others = [s for path, s in self._servers.items() if path != model_path]
+            if self._reaper is None:
+                self._reaper = threading.Thread(target=self._reap_idle, daemon=True,
+                                                name="turnlog-local-model-idle")
+                self._reaper.start()
         for other in others:
-            other.stop()
+            other.stop(why="another model file was chosen")
         return server
 
     def running(self, model_path: Path | None) -> LocalEndpoint | None:
@@ -378,6 +395,14 @@ class LocalModels:
         """The running server's endpoint, starting it first if needed (blocks; call it off
         the GUI thread). Raises `LocalModelFailure`."""
         return self._server(model_path).start(on_progress=on_progress, cancel=cancel)
+
+    def provider(self, model_path: Path | None, endpoint: LocalEndpoint,
+                 **provider_options: Any) -> ChatProvider:
+        """A provider to the running server that names a crash of it as such and keeps
+        it from being stopped as idle while it answers."""
+        inner = ChatCompletionsProvider(endpoint.base_url, preset=BUILTIN_LOCAL,
+                                        **provider_options)
+        return WatchedProvider(inner, self._server(model_path))
 
     def costs(self, endpoint: LocalEndpoint) -> CostIndex:
         """The cost index over `endpoint`'s exact counter (one per running server)."""
@@ -394,6 +419,27 @@ class LocalModels:
             servers = list(self._servers.values())
         return [pid for pid in (s.pid for s in servers) if pid is not None]
 
+    def release(self, keep: Path | None | bool = False) -> None:
+        """Stop the servers nothing uses any more: all of them, or all but the one for the
+        model file `keep` (None: the shipped model). Later starts work as before. Blocks
+        up to the stop timeout: call it off the GUI thread."""
+        with self._lock:
+            servers = [s for path, s in self._servers.items()
+                       if keep is False or path != keep]
+        for server in servers:
+            if server.running:
+                server.stop(why="no open conversation uses it")
+
+    def _reap_idle(self) -> None:
+        """Stop a server that has been idle for `idle_timeout` (checked every few seconds)."""
+        check_every = max(0.05, min(30.0, self.idle_timeout / 10))
+        while not self._wake.wait(check_every):
+            with self._lock:
+                servers = list(self._servers.values())
+            for server in servers:
+                if server.idle_for() >= self.idle_timeout:
+                    server.stop(why=f"idle for {self.idle_timeout:.0f} s")
+
     def stop(self) -> None:
         """Stop every server this app started; later starts are refused."""
         with self._lock:
@@ -401,6 +447,7 @@ class LocalModels:
             servers = list(self._servers.values())
             self._servers.clear()
             self._costs.clear()
+        self._wake.set()
         for server in servers:
             server.stop()
 
@@ -439,8 +486,7 @@ def connect_local(
 
         on_stage(Stage.STARTING_LOCAL_MODEL, "")
         endpoint = models.start(model_path, on_progress=progress, cancel=cancel)
-    provider = ChatCompletionsProvider(endpoint.base_url, preset=BUILTIN_LOCAL,
-                                       **provider_options)
+    provider = models.provider(model_path, endpoint, **provider_options)
     costs = models.costs(endpoint) if endpoint.counter.exact else None
     return Connection(provider, local_route(endpoint), costs)
 

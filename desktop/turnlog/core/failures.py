@@ -38,6 +38,7 @@ class FailureKind(enum.Enum):
     SUMMARY_FAILED = "summary_failed"
     COMPACTION_LIMIT = "compaction_limit"
     LOCAL_MODEL = "local_model"
+    LOCAL_MODEL_CRASHED = "local_model_crashed"
     CONVERSATION_GONE = "conversation_gone"
     INSECURE_KEY = "insecure_key"
 
@@ -86,6 +87,7 @@ _TITLES = {
     FailureKind.SUMMARY_FAILED: "The summary of older turns failed",
     FailureKind.COMPACTION_LIMIT: "Compaction hit its limit",
     FailureKind.LOCAL_MODEL: "The built-in model could not start",
+    FailureKind.LOCAL_MODEL_CRASHED: "The built-in model stopped unexpectedly",
     FailureKind.CONVERSATION_GONE: "The conversation was deleted",
     FailureKind.INSECURE_KEY: "The key would travel unencrypted",
 }
@@ -97,7 +99,8 @@ class Failure:
     (already redacted of secrets); `hint` is the useful next step. `context_window`: the
     window a context overflow error stated (llama.cpp's `n_ctx`, OpenAI's "maximum context
     length is N tokens"), when it did. `transport`: how the connection failed before any
-    response, where that matters for trying again ("refused", "reset")."""
+    response, where that matters for trying again ("refused", "reset"). `log_tail`: the
+    last lines of a log that says more (the built-in model's server log)."""
 
     kind: FailureKind
     detail: str = ""
@@ -108,6 +111,7 @@ class Failure:
     context_window: int | None = None
     code: str = ""  # a finer name than `kind` where there is one, e.g. "storage_full"
     transport: str = ""
+    log_tail: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -126,6 +130,8 @@ class Failure:
             text += f" — {self.detail}"
         if self.hint:
             text += f". {self.hint}"
+        if self.log_tail:
+            text += "\nThe log ends:\n" + "\n".join(f"  {line}" for line in self.log_tail)
         return text
 
 

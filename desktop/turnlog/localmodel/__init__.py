@@ -6,6 +6,7 @@ the OpenAI protocol, so requests go through the ordinary HTTP provider; this
 package only finds the model, runs the server and counts tokens exactly.
 """
 
+from .build import LlamaBuild, installed_build
 from .model_file import (
     BUILTIN,
     Availability,
@@ -20,9 +21,13 @@ from .model_file import (
 )
 from .server import (
     DEFAULT_N_CTX,
+    IDLE_TIMEOUT_S,
     LocalEndpoint,
+    LocalModelCrashed,
     LocalModelFailure,
     LocalServer,
+    ServerExit,
+    WatchedProvider,
     free_port,
     output_reserve_for,
 )
@@ -31,20 +36,26 @@ from .tokens import ServerTokenCounter, TemplateCosts, TokenizeError
 __all__ = [
     "BUILTIN",
     "DEFAULT_N_CTX",
+    "IDLE_TIMEOUT_S",
     "Availability",
+    "LlamaBuild",
     "LocalEndpoint",
+    "LocalModelCrashed",
     "LocalModelFailure",
     "LocalServer",
     "ModelInfo",
     "NotAModelFile",
+    "ServerExit",
     "ServerTokenCounter",
     "TemplateCosts",
     "TokenizeError",
+    "WatchedProvider",
     "available",
     "builtin_model_path",
     "check_gguf",
     "describe",
     "free_port",
+    "installed_build",
     "output_reserve_for",
     "read_metadata",
     "training_context",

@@ -29,17 +29,18 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import Any
 
 import httpx
 
 from ..core.failures import Failure, FailureKind, ProviderFailure
 from ..core.model import MAX_OUTPUT_RESERVE, MIN_OUTPUT_RESERVE
-from ..core.provider import CancelToken
+from ..core.provider import CancelToken, ChatProvider, Reply
 from ..paths import log_dir as default_log_dir
+from .build import installed_build
 from .model_file import (
     INSTALL_HINT,
     ModelInfo,
@@ -57,6 +58,11 @@ HOST = "127.0.0.1"
 DEFAULT_N_CTX = 4096
 DEFAULT_THREADS = 2
 STARTUP_TIMEOUT_S = 120.0
+# A server nobody has asked anything for this long is stopped; the next send starts it.
+IDLE_TIMEOUT_S = 600.0
+# How long a failed request waits for the server's exit status (a connection reset can
+# arrive a moment before the kernel has reaped the process).
+EXIT_GRACE_S = 1.0
 STOP_TIMEOUT_S = 5.0
 POLL_INTERVAL_S = 0.1
 PORT_ATTEMPTS = 3
@@ -72,14 +78,64 @@ class StartFailure(Exception):
     """Why a start did not produce a server (internal; surfaces as `LocalModelFailure`)."""
 
 
+@dataclass(frozen=True, slots=True)
+class ServerExit:
+    """How the server process ended: its exit code, or the signal that ended it."""
+
+    returncode: int
+
+    @property
+    def signal_name(self) -> str:
+        if self.returncode >= 0:
+            return ""
+        try:
+            return signal.Signals(-self.returncode).name
+        except ValueError:
+            return f"signal {-self.returncode}"
+
+    def describe(self) -> str:
+        """"signal 11 (SIGSEGV)" or "exit code 1"."""
+        if self.returncode < 0:
+            return f"signal {-self.returncode} ({self.signal_name})"
+        return f"exit code {self.returncode}"
+
+
+def last_lines(text: str, count: int = 6, width: int = 240) -> list[str]:
+    """The last `count` non-blank lines of a log, each cut to `width` characters."""
+    lines = [line.rstrip()[:width] for line in text.splitlines() if line.strip()]
+    return lines[-count:]
+
+
 class LocalModelFailure(ProviderFailure):
     """The built-in model could not start (missing extra, bad model file, port taken,
     server exited or never answered) or its start was cancelled. `failure.kind` is
     `FailureKind.LOCAL_MODEL`, or `CANCELLED` when the user stopped the start."""
 
-    def __init__(self, detail: str, hint: str = "", *, cancelled: bool = False) -> None:
+    def __init__(self, detail: str, hint: str = "", *, cancelled: bool = False,
+                 log_tail: tuple[str, ...] = ()) -> None:
         kind = FailureKind.CANCELLED if cancelled else FailureKind.LOCAL_MODEL
-        super().__init__(Failure(kind, detail=detail, hint=hint, stage="starting local model"))
+        super().__init__(Failure(kind, detail=detail, hint=hint, stage="starting local model",
+                                 log_tail=log_tail))
+
+
+CRASH_HINT = "See the local model log; if it happens again, try another model file in Settings"
+_CPU_LACKS = "This computer's processor lacks {}, which the built-in model's build needs"
+
+
+class LocalModelCrashed(ProviderFailure):
+    """The built-in model's server process ended on its own (killed by a signal, or
+    exited) while it was answering. `failure.kind` is `FailureKind.LOCAL_MODEL_CRASHED`;
+    the detail names the signal or exit code and `failure.log_tail` holds the last lines
+    of the server's log. The next send starts the server again."""
+
+    def __init__(self, ended: ServerExit, log_text: str, *, hint: str = CRASH_HINT,
+                 partial: str = "", during: str = "answering") -> None:
+        super().__init__(Failure(FailureKind.LOCAL_MODEL_CRASHED,
+                                 detail=f"the server process ended with {ended.describe()}",
+                                 hint=hint, stage=during,
+                                 log_tail=tuple(last_lines(log_text))),
+                         partial=partial)
+        self.ended = ended
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +214,7 @@ def _tail(path: Path, limit: int = 16_384) -> str:
         return ""
 
 
-def _explain_exit(log_text: str, code: int | None) -> tuple[str, str, bool]:
+def _explain_exit(log_text: str, ended: ServerExit) -> tuple[str, str, bool]:
     """(detail, hint, port_taken) for a server that exited while starting."""
     text = log_text.lower()
     if "address already in use" in text or "errno 98" in text:
@@ -172,11 +228,20 @@ def _explain_exit(log_text: str, code: int | None) -> tuple[str, str, bool]:
             "Choose another GGUF file in Settings",
             False,
         )
-    last = next((line.strip() for line in reversed(log_text.splitlines()) if line.strip()), "")
-    detail = f"the server stopped while starting (exit code {code})"
-    if last:
-        detail += f": {last[:200]}"
-    return detail, "See the local model log for details", False
+    if "memoryerror" in text or "failed to allocate" in text or "out of memory" in text:
+        return ("there was not enough memory for the model",
+                "Close other programs, or choose a smaller model file in Settings", False)
+    return (f"the server stopped while starting ({ended.describe()})",
+            _hint_for(ended), False)
+
+
+def _hint_for(ended: ServerExit) -> str:
+    """The next step after the server died: name a CPU the build cannot run on."""
+    if ended.signal_name == "SIGILL":
+        missing = installed_build().missing_on_this_cpu()
+        if missing:
+            return _CPU_LACKS.format(", ".join(missing))
+    return CRASH_HINT
 
 
 class LocalServer:
@@ -201,10 +266,12 @@ class LocalServer:
         self.startup_timeout = startup_timeout
         self._lock = threading.RLock()
         self._process: subprocess.Popen[bytes] | None = None
-        self._released: threading.Event | None = None
+        self._keeper: threading.Thread | None = None
+        self._stopping = threading.Event()  # set while `stop` ends the process on purpose
         self._endpoint: LocalEndpoint | None = None
-        self._log_handle: IO[bytes] | None = None
         self.log_path: Path | None = None
+        self._busy = 0  # requests in flight (`in_use`)
+        self._last_used = time.monotonic()
 
     # ------------------------------------------------------------------ state
     @property
@@ -219,6 +286,43 @@ class LocalServer:
     def endpoint(self) -> LocalEndpoint | None:
         """The endpoint of the running server, or None before `start` or after `stop`."""
         return self._endpoint if self.running else None
+
+    @contextlib.contextmanager
+    def in_use(self) -> Iterator[None]:
+        """Around a request to the server: it is not idle while one is in flight."""
+        with self._lock:
+            self._busy += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._busy -= 1
+                self._last_used = time.monotonic()
+
+    def idle_for(self) -> float:
+        """Seconds since the last request ended (0 while one is in flight or stopped)."""
+        with self._lock:
+            if self._busy or not self.running:
+                return 0.0
+            return time.monotonic() - self._last_used
+
+    def ended_unexpectedly(self, wait: float = EXIT_GRACE_S) -> ServerExit | None:
+        """How the server ended, if it ended on its own (not by `stop`); waits up to
+        `wait` seconds for a process that is going down to be reaped."""
+        process = self._process
+        if process is None or self._stopping.is_set():
+            return None
+        try:
+            code = process.wait(wait)
+        except subprocess.TimeoutExpired:
+            return None
+        return None if self._stopping.is_set() else ServerExit(code)
+
+    def log_text(self) -> str:
+        """The end of the server's log (what it printed, and how it ended)."""
+        if self._keeper is not None:
+            self._keeper.join(EXIT_GRACE_S)  # its exit line is written once it is reaped
+        return _tail(self.log_path) if self.log_path is not None else ""
 
     # ------------------------------------------------------------------ start
     def start(
@@ -289,7 +393,7 @@ class LocalServer:
         folder.mkdir(parents=True, exist_ok=True)
         self.log_path = folder / LOG_NAME
         _rotate(self.log_path)
-        self._log_handle = self.log_path.open("wb")
+        handle = self.log_path.open("wb")
         argv = [
             self.python, "-m", "llama_cpp.server",
             "--model", str(model_path),
@@ -307,8 +411,8 @@ class LocalServer:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         hook = _death_signal_hook()
         result: queue.Queue[subprocess.Popen[bytes] | OSError] = queue.Queue(maxsize=1)
-        released = threading.Event()
-        handle = self._log_handle
+        stopping = self._stopping
+        stopping.clear()
 
         def keep() -> None:
             try:
@@ -317,19 +421,31 @@ class LocalServer:
                     env=env, close_fds=True, preexec_fn=hook,  # noqa: PLW1509 - see module doc
                 )
             except OSError as err:
+                handle.close()
                 result.put(err)
                 return
             result.put(process)
-            released.wait()  # this thread's life is the child's death-signal anchor
+            # This thread's life is the child's death-signal anchor: it ends only once
+            # the child has, and then writes how the child ended into its log.
+            ended = ServerExit(process.wait())
+            how = "stopped by Turnlog" if stopping.is_set() else "ended unexpectedly"
+            with contextlib.suppress(OSError, ValueError):
+                handle.write(f"\n[turnlog] the server process {how}: {ended.describe()} "
+                             f"at {time.strftime('%Y-%m-%d %H:%M:%S')}\n".encode())
+                handle.close()
+            if not stopping.is_set():
+                log.warning("local model server (pid %d) ended unexpectedly: %s",
+                            process.pid, ended.describe())
 
-        threading.Thread(target=keep, name="turnlog-local-model", daemon=True).start()
+        keeper = threading.Thread(target=keep, name="turnlog-local-model", daemon=True)
+        keeper.start()
         got = result.get()
         if isinstance(got, OSError):
             raise LocalModelFailure(
                 f"the server could not be launched ({got.strerror or got})", INSTALL_HINT
             )
         self._process = got
-        self._released = released
+        self._keeper = keeper
         _live.add(self)
         log.info("local model server launched (pid %d, port %d)", got.pid, port)
 
@@ -345,10 +461,11 @@ class LocalServer:
             while True:
                 code = self._process.poll()
                 if code is not None:
-                    detail, hint, port_taken = _explain_exit(_tail(self.log_path), code)
+                    log_text = self.log_text()
+                    detail, hint, port_taken = _explain_exit(log_text, ServerExit(code))
                     if port_taken:
                         raise StartFailure(detail)
-                    raise LocalModelFailure(detail, hint)
+                    raise LocalModelFailure(detail, hint, log_tail=tuple(last_lines(log_text)))
                 try:
                     response = client.get(root + "/v1/models")
                     if response.status_code == 200 and isinstance(
@@ -362,6 +479,7 @@ class LocalServer:
                     raise LocalModelFailure(
                         f"the server did not answer within {self.startup_timeout:.0f} s",
                         "See the local model log for details",
+                        log_tail=tuple(last_lines(_tail(self.log_path))),
                     )
                 if now - last_report >= 1.0:
                     on_progress(f"Starting {info.name}… {now - started:.0f} s")
@@ -401,15 +519,17 @@ class LocalServer:
         return launched, "launch settings"
 
     # ------------------------------------------------------------------- stop
-    def stop(self, timeout: float = STOP_TIMEOUT_S) -> None:
+    def stop(self, timeout: float = STOP_TIMEOUT_S, *, why: str = "") -> None:
         """Terminate the child, wait up to `timeout`, then kill it. Safe to call twice."""
         with self._lock:
             process, self._process = self._process, None
+            keeper, self._keeper = self._keeper, None
             if self._endpoint is not None:
                 self._endpoint.counter.close()
             self._endpoint = None
             if process is not None:
                 if process.poll() is None:
+                    self._stopping.set()
                     process.terminate()
                     try:
                         process.wait(timeout)
@@ -417,14 +537,10 @@ class LocalServer:
                         log.warning("local model server ignored SIGTERM; killing it")
                         process.kill()
                         process.wait()
-                log.info("local model server stopped (pid %d, exit %s)", process.pid,
-                         process.returncode)
-            if self._released is not None:
-                self._released.set()
-                self._released = None
-            if self._log_handle is not None:
-                self._log_handle.close()
-                self._log_handle = None
+                log.info("local model server stopped%s (pid %d, exit %s)",
+                         f" ({why})" if why else "", process.pid, process.returncode)
+            if keeper is not None:
+                keeper.join(timeout)
             _live.discard(self)
 
     def __enter__(self) -> LocalServer:
@@ -434,3 +550,42 @@ class LocalServer:
         self.stop()
 
 
+
+
+class WatchedProvider:
+    """A provider talking to the built-in model's server, which tells a crash of that
+    server from a network failure: when a request fails and the process has ended on
+    its own, the failure is `LocalModelCrashed` (with the signal or exit code and the
+    log's last lines), never "could not reach the server" — the person set no URL.
+    Requests in flight keep the server from being stopped as idle."""
+
+    def __init__(self, inner: ChatProvider, server: LocalServer) -> None:
+        self.inner = inner
+        self.server = server
+
+    def complete(self, body: bytes, *, on_delta: Callable[[str], None],
+                 cancel: CancelToken, on_reasoning: Callable[[str], None] | None = None
+                 ) -> Reply:
+        with self.server.in_use():
+            try:
+                if on_reasoning is None:
+                    reply = self.inner.complete(body, on_delta=on_delta, cancel=cancel)
+                else:
+                    reply = self.inner.complete(body, on_delta=on_delta, cancel=cancel,
+                                                on_reasoning=on_reasoning)
+            except ProviderFailure as err:
+                if err.failure.kind is not FailureKind.CANCELLED:
+                    self._raise_if_crashed(err.partial, err)
+                raise
+            if reply.finish_reason != "stop":  # a stream that simply ended: why?
+                self._raise_if_crashed(reply.content, None)
+            return reply
+
+    def _raise_if_crashed(self, partial: str, cause: BaseException | None) -> None:
+        ended = self.server.ended_unexpectedly()
+        if ended is not None:
+            raise LocalModelCrashed(ended, self.server.log_text(), hint=_hint_for(ended),
+                                    partial=partial) from cause
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)

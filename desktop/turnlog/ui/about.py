@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from .. import APP_ID, APP_NAME, __version__
-from ..localmodel import BUILTIN, Availability, available
+from ..localmodel import BUILTIN, Availability, LlamaBuild, available, installed_build
 from ..paths import data_dir_path, log_file
 from .languages import arg
 from .startup import open_folder
@@ -35,14 +35,30 @@ def caveat_text(caveat: str) -> str:
     return QCoreApplication.translate("AboutDialog", caveat) if caveat in CAVEATS else caveat
 
 
-def build_facts(home: Path) -> list[tuple[str, str]]:
-    """What a bug report needs: versions, the data directory and the log file."""
+def llama_text(build: LlamaBuild) -> str:
+    """Which llama.cpp build the built-in model runs on, in the interface language."""
+    if build.library_dir is None:
+        return QCoreApplication.translate("AboutDialog", "not installed")
+    version = f"llama-cpp-python {build.version}" if build.version else "llama-cpp-python"
+    if build.portable:
+        needs = ", ".join(name.upper() for name in build.features) or "x86-64"
+        return arg(QCoreApplication.translate(
+            "AboutDialog", "%1, portable build (runs on any x86-64 CPU with %2)"),
+            version, needs)
+    return arg(QCoreApplication.translate(
+        "AboutDialog", "%1, not the portable build: %2"), version, build.problem)
+
+
+def build_facts(home: Path, build: LlamaBuild | None = None) -> list[tuple[str, str]]:
+    """What a bug report needs: versions, the data directory and the log file, and the
+    llama.cpp build of the built-in model."""
     return [
         (QT_TRANSLATE_NOOP("AboutDialog", "Version"), __version__),
         ("Qt", f"{qVersion()} (PySide6 {PySide6.__version__})"),
         ("Python", f"{platform.python_version()} ({platform.python_implementation()})"),
         (QT_TRANSLATE_NOOP("AboutDialog", "Data directory"), str(home)),
         (QT_TRANSLATE_NOOP("AboutDialog", "Log file"), str(log_file(home))),
+        ("llama.cpp", llama_text(build if build is not None else installed_build())),
     ]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
@@ -98,6 +99,12 @@ class Connector(Protocol):
     def list_models(self, *, cancel: CancelToken) -> list[ModelInfo]:
         """Off the GUI thread: the models the provider in use lists. Raises
         `NotConnected` or `ProviderFailure`."""
+        ...
+
+    def release_unused(self) -> Callable[[], None] | None:
+        """Cheap, on the GUI thread, after the provider in use changed: what stops the
+        built-in model's server now that nothing uses it (to run off the GUI thread), or
+        None when there is nothing to stop."""
         ...
 
     def close(self) -> None:
@@ -227,6 +234,16 @@ class ProviderConnector:
             self._seen.add(key)
         provider = ChatCompletionsProvider(config.base_url, api_key=key, preset=config.preset)
         return provider.list_models(cancel=cancel)
+
+    def release_unused(self) -> Callable[[], None] | None:
+        local = self.local
+        if local is None or not local.pids:
+            return None
+        config = self._config()
+        keep: Path | None | bool = False
+        if config is not None and config.preset.builtin:
+            keep = config.model_path
+        return lambda: local.release(keep)
 
     def close(self) -> None:
         if self.local is not None:

@@ -44,6 +44,7 @@ TITLES = (
     QT_TRANSLATE_NOOP("Failure", "The summary of older turns failed"),
     QT_TRANSLATE_NOOP("Failure", "Compaction hit its limit"),
     QT_TRANSLATE_NOOP("Failure", "The built-in model could not start"),
+    QT_TRANSLATE_NOOP("Failure", "The built-in model stopped unexpectedly"),
     QT_TRANSLATE_NOOP("Failure", "The conversation was deleted"),
     QT_TRANSLATE_NOOP("Failure", "The key would travel unencrypted"),
 )
@@ -103,6 +104,10 @@ HINTS = (
     QT_TRANSLATE_NOOP("FailureHint", "Try again"),
     QT_TRANSLATE_NOOP("FailureHint", "Choose another GGUF file in Settings"),
     QT_TRANSLATE_NOOP("FailureHint", "See the local model log for details"),
+    QT_TRANSLATE_NOOP("FailureHint", "See the local model log; if it happens again, try "
+                                     "another model file in Settings"),
+    QT_TRANSLATE_NOOP("FailureHint", "Close other programs, or choose a smaller model file "
+                                     "in Settings"),
     QT_TRANSLATE_NOOP("FailureHint", "Wait a moment and send again"),
 )
 
@@ -129,6 +134,7 @@ DETAILS = (
     QT_TRANSLATE_NOOP("FailureDetail", "the model asked to call a tool, which Turnlog does not "
                                        "offer"),
     QT_TRANSLATE_NOOP("FailureDetail", "the turn to replace is no longer the last one"),
+    QT_TRANSLATE_NOOP("FailureDetail", "there was not enough memory for the model"),
 )
 
 # (context, English with %1…, the pattern that finds the numbers in the English sentence)
@@ -152,8 +158,16 @@ TEMPLATES = (
      r"summarizing took longer than ([\d.]+) s"),
     ("FailureDetail", QT_TRANSLATE_NOOP("FailureDetail", "%1 needs an API key"),
      r"(.+) needs an API key"),
+    ("FailureDetail", QT_TRANSLATE_NOOP("FailureDetail", "the server process ended with %1"),
+     r"the server process ended with (.+)"),
+    ("FailureDetail", QT_TRANSLATE_NOOP("FailureDetail", "the server stopped while starting "
+                                                         "(%1)"),
+     r"the server stopped while starting \((.+)\)"),
     ("FailureHint", QT_TRANSLATE_NOOP("FailureHint", "Retry after %1 s"),
      r"Retry after (\d+) s"),
+    ("FailureHint", QT_TRANSLATE_NOOP("FailureHint", "This computer's processor lacks %1, "
+                                                     "which the built-in model's build needs"),
+     r"This computer's processor lacks (.+), which the built-in model's build needs"),
     ("Stage", QT_TRANSLATE_NOOP("Stage", "chunk %1 of %2"), r"chunk (\d+) of (\d+)"),
     ("Stage", QT_TRANSLATE_NOOP("Stage", "in %1 s (attempt %2 of %3)"),
      r"in (\d+) s \(attempt (\d+) of (\d+)\)"),
@@ -200,7 +214,15 @@ def message(failure: Failure) -> str:
         text += f" — {detail(failure.detail)}"
     if failure.hint:
         text += f". {hint(failure.hint)}"
+    if failure.log_tail:
+        text += "\n" + log_tail(failure)
     return text
+
+
+def log_tail(failure: Failure) -> str:
+    """"The log ends:" and the last lines of the log a failure quotes."""
+    return "\n".join([QCoreApplication.translate("Failure", "The log ends:"),
+                      *(f"  {line}" for line in failure.log_tail)])
 
 
 def explanation(failure: Failure) -> str:
@@ -219,7 +241,11 @@ def explanation(failure: Failure) -> str:
     if not text:
         return QCoreApplication.translate("Failure", "Your question is back in the box below.")
     text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?", "。", "！", "？")) else text + _full_stop()
+    if not text.endswith((".", "!", "?", "。", "！", "？")):
+        text += _full_stop()
+    if failure.log_tail:
+        text += "\n" + log_tail(failure)
+    return text
 
 
 def _full_stop() -> str:

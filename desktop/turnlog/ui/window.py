@@ -257,6 +257,16 @@ class MainWindow(QMainWindow):
     def rename_conversation(self, conversation: Conversation) -> None:
         self.history.rename_conversation(conversation)
 
+    def _release_local_model(self) -> None:
+        """The provider in use changed: the built-in model's server stops once no open
+        conversation uses it (it starts again with the next question to it)."""
+        release = self.connector.release_unused()
+        if release is None or self.runner.closed:
+            return
+        self.runner.run(TaskRunner.NETWORK, "stop the unused local model",
+                        lambda _context: release(), on_success=lambda _result: None,
+                        on_failure=lambda err: log.warning("stopping the local model: %s", err))
+
     def _changed(self, changes: Changes) -> None:
         """Refresh the views that show what a storage operation changed."""
         self.drafts.forget(changes)
@@ -278,6 +288,8 @@ class MainWindow(QMainWindow):
                 self.transcript.remove_turn(turn_id)
             self.preview.forget_last()  # the last request's body carried the turn
             self.preview.summary = changes.summary
+        if changes.provider:
+            self._release_local_model()
         if changes.created:
             self.sidebar.search.clear()
         if changes.listing:
