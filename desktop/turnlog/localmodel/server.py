@@ -382,6 +382,7 @@ class LocalServer:
                 counter=counter,
                 info=info,
             )
+            self._last_used = time.monotonic()  # idle from now, not from before the start
             log.info(
                 "local model %s ready on port %d (n_ctx %d from %s, tokens %s)",
                 info.alias, port, window, source, "exact" if counter.exact else "estimated",
