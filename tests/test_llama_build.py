@@ -179,3 +179,17 @@ def test_the_readme_lines_and_the_bundle_install_through_the_portable_script():
     script = (ROOT / "packaging" / "pip-install").read_text()
     assert "-DGGML_NATIVE=OFF" in script and "-frecord-gcc-switches" in script
     assert "PIP_CACHE_DIR=" in script and "--no-binary llama-cpp-python" in script
+
+
+def test_a_cpu_without_the_builds_instructions_is_refused_before_starting(tmp_path):
+    from turnlog.core.failures import FailureKind
+    from turnlog.localmodel.build import LlamaBuild
+    from turnlog.localmodel.server import cpu_refusal
+
+    build = LlamaBuild(tmp_path, True, features=("avx", "avx2", "fma", "f16c"))
+    refused = cpu_refusal(build, {"sse2", "avx"})
+    assert refused is not None
+    assert refused.failure.kind is FailureKind.LOCAL_MODEL
+    assert refused.failure.detail == "this computer's processor lacks AVX2, FMA, F16C"
+    assert cpu_refusal(build, {"sse2", "avx", "avx2", "fma", "f16c"}) is None
+    assert cpu_refusal(build, set()) is None  # unknown: let it try

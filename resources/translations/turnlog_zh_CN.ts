@@ -495,6 +495,10 @@
             <source>the server stopped while starting (%1)</source>
             <translation>服务器在启动时停止了（%1）</translation>
         </message>
+        <message>
+            <source>this computer's processor lacks %1</source>
+            <translation>这台电脑的处理器不支持 %1</translation>
+        </message>
     </context>
     <context>
         <name>FailureHint</name>
@@ -649,6 +653,10 @@
         <message>
             <source>Close other programs, or choose a smaller model file in Settings</source>
             <translation>请关闭其他程序，或在设置中选择更小的模型文件</translation>
+        </message>
+        <message>
+            <source>Choose another provider in Settings</source>
+            <translation>请在“设置”中选择其他服务提供方</translation>
         </message>
         <message>
             <source>Wait a moment and send again</source>

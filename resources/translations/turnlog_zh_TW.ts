@@ -495,6 +495,10 @@
             <source>the server stopped while starting (%1)</source>
             <translation>伺服器在啟動時停止了（%1）</translation>
         </message>
+        <message>
+            <source>this computer's processor lacks %1</source>
+            <translation>這台電腦的處理器不支援 %1</translation>
+        </message>
     </context>
     <context>
         <name>FailureHint</name>
@@ -649,6 +653,10 @@
         <message>
             <source>Close other programs, or choose a smaller model file in Settings</source>
             <translation>請關閉其他程式，或在設定中選擇較小的模型檔案</translation>
+        </message>
+        <message>
+            <source>Choose another provider in Settings</source>
+            <translation>請在「設定」中選擇其他服務供應商</translation>
         </message>
         <message>
             <source>Wait a moment and send again</source>

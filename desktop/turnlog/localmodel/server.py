@@ -40,7 +40,7 @@ from ..core.failures import Failure, FailureKind, ProviderFailure
 from ..core.model import MAX_OUTPUT_RESERVE, MIN_OUTPUT_RESERVE
 from ..core.provider import CancelToken, ChatProvider, Reply
 from ..paths import log_dir as default_log_dir
-from .build import installed_build
+from .build import LlamaBuild, installed_build
 from .model_file import (
     INSTALL_HINT,
     ModelInfo,
@@ -235,6 +235,17 @@ def _explain_exit(log_text: str, ended: ServerExit) -> tuple[str, str, bool]:
             _hint_for(ended), False)
 
 
+def cpu_refusal(build: LlamaBuild, cpu_flags: set[str] | None = None
+                ) -> LocalModelFailure | None:
+    """The failure to give before starting a build this CPU cannot run (it would die of
+    an illegal instruction on its first matrix multiply), else None."""
+    missing = build.missing_on_this_cpu(cpu_flags)
+    if not missing:
+        return None
+    return LocalModelFailure(f"this computer's processor lacks {', '.join(missing)}",
+                             "Choose another provider in Settings")
+
+
 def _hint_for(ended: ServerExit) -> str:
     """The next step after the server died: name a CPU the build cannot run on."""
     if ended.signal_name == "SIGILL":
@@ -344,6 +355,9 @@ class LocalServer:
             check = available(self.model_path)
             if not check.ok or check.model_path is None:
                 raise LocalModelFailure(check.reason)
+            refused = cpu_refusal(installed_build())
+            if refused is not None:
+                raise refused
             model_path = check.model_path
             try:
                 info = describe(model_path)

@@ -108,6 +108,7 @@ HINTS = (
                                      "another model file in Settings"),
     QT_TRANSLATE_NOOP("FailureHint", "Close other programs, or choose a smaller model file "
                                      "in Settings"),
+    QT_TRANSLATE_NOOP("FailureHint", "Choose another provider in Settings"),
     QT_TRANSLATE_NOOP("FailureHint", "Wait a moment and send again"),
 )
 
@@ -163,6 +164,8 @@ TEMPLATES = (
     ("FailureDetail", QT_TRANSLATE_NOOP("FailureDetail", "the server stopped while starting "
                                                          "(%1)"),
      r"the server stopped while starting \((.+)\)"),
+    ("FailureDetail", QT_TRANSLATE_NOOP("FailureDetail", "this computer's processor lacks %1"),
+     r"this computer's processor lacks (.+)"),
     ("FailureHint", QT_TRANSLATE_NOOP("FailureHint", "Retry after %1 s"),
      r"Retry after (\d+) s"),
     ("FailureHint", QT_TRANSLATE_NOOP("FailureHint", "This computer's processor lacks %1, "
