@@ -251,8 +251,12 @@ def test_the_window_names_the_crash_gives_the_question_back_and_answers_next_tim
     assert killed
     assert window.banner.isVisible()
     assert window.banner.title.text() == "The built-in model stopped unexpectedly"
-    shown = window.banner.message.text()
-    assert "signal 9 (SIGKILL)" in shown and "The log ends:" in shown
+    assert "signal 9 (SIGKILL)" in window.banner.message.text()
+    # The log's last lines in a box of their own, the last one in view; and in the report.
+    assert window.banner.log_box.isVisible() and window.banner.open_log_button.isVisible()
+    log_lines = window.banner.log_box.toPlainText().splitlines()
+    assert "ended unexpectedly: signal 9 (SIGKILL)" in log_lines[-1]
+    assert "The log ends:" in window.banner.report()
     assert "base URL" not in window.banner.report()
     assert window.banner.retry_button.isVisible()
     assert window.composer.text() == STORY

@@ -405,6 +405,14 @@
             <translation>部分回答，未保存</translation>
         </message>
         <message>
+            <source>The last lines of the local model's log</source>
+            <translation>本地模型日志的最后几行</translation>
+        </message>
+        <message>
+            <source>Open the log folder</source>
+            <translation>打开日志文件夹</translation>
+        </message>
+        <message>
             <source>Send again (%1 s)</source>
             <translation>重新发送（%1 秒）</translation>
         </message>

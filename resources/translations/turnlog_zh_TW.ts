@@ -405,6 +405,14 @@
             <translation>部分回答，未儲存</translation>
         </message>
         <message>
+            <source>The last lines of the local model's log</source>
+            <translation>本機模型記錄檔的最後幾行</translation>
+        </message>
+        <message>
+            <source>Open the log folder</source>
+            <translation>開啟記錄檔資料夾</translation>
+        </message>
+        <message>
             <source>Send again (%1 s)</source>
             <translation>重新傳送（%1 秒）</translation>
         </message>

@@ -4,15 +4,24 @@ partial answer so it can be copied (it is not saved)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QPalette
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import (
+    QDesktopServices,
+    QFontDatabase,
+    QGuiApplication,
+    QPalette,
+    QResizeEvent,
+    QTextCursor,
+)
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -36,6 +45,11 @@ class FailureBanner(QFrame):
             "FailureBanner", "Problem with the last request"))
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAutoFillBackground(True)
+        # Never squeezed below what it says (its words, the partial answer, the log): the
+        # views above it give way instead.
+        policy = self.sizePolicy()
+        policy.setVerticalPolicy(QSizePolicy.Policy.Minimum)
+        self.setSizePolicy(policy)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 8, 10, 8)
         layout.setSpacing(4)
@@ -90,6 +104,30 @@ class FailureBanner(QFrame):
         self.partial.setMaximumHeight(self.partial.fontMetrics().lineSpacing() * 3 + 14)
         layout.addWidget(self.partial)
 
+        # The last lines of the built-in model's log, when its server died or never started:
+        # one row, the box beside the button that opens the log's folder.
+        self.log_label = QLabel(QCoreApplication.translate("Failure", "The log ends:"), self)
+        layout.addWidget(self.log_label)
+        log_row = QHBoxLayout()
+        self.log_box = QPlainTextEdit(self)
+        self.log_box.setObjectName("failureLog")
+        self.log_box.setReadOnly(True)
+        self.log_box.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.log_box.setAccessibleName(QCoreApplication.translate(
+            "FailureBanner", "The last lines of the local model's log"))
+        self.log_box.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        line, bar = (self.log_box.fontMetrics().lineSpacing(),
+                     self.log_box.horizontalScrollBar().sizeHint().height())
+        self.log_box.setMinimumHeight(line * 2 + 14 + bar)
+        self.log_box.setMaximumHeight(line * 4 + 14 + bar)
+        log_row.addWidget(self.log_box, 1)
+        self.open_log_button = QPushButton(QCoreApplication.translate(
+            "FailureBanner", "Open the log folder"), self)
+        self.open_log_button.clicked.connect(self._open_log_folder)
+        log_row.addWidget(self.open_log_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(log_row)
+        self.log_folder: Path | None = None  # where "Open the log folder" goes
+
         self.actions = QHBoxLayout()  # buttons of a storage fault (Export, Open the folder)
         layout.addLayout(self.actions)
         self._action_buttons: list[QPushButton] = []
@@ -110,7 +148,32 @@ class FailureBanner(QFrame):
                       retryable=failure.kind.offers_retry,
                       wait=wait, mild=failure.kind is FailureKind.CANCELLED,
                       line=explanation(failure))
+        self._show_log(failure.log_tail)
         self.failure = failure
+
+    def _show_log(self, lines: Sequence[str]) -> None:
+        self.log_box.setPlainText("\n".join(lines))
+        for part in (self.log_label, self.log_box):
+            part.setVisible(bool(lines))
+        self.open_log_button.setVisible(bool(lines) and self.log_folder is not None)
+        if lines:
+            # The last line says how the server ended: in view however small the box is
+            # (once the layout has given the box its height).
+            QTimer.singleShot(0, self._scroll_log_to_end)
+
+    def _scroll_log_to_end(self) -> None:
+        self.log_box.moveCursor(QTextCursor.MoveOperation.End)
+        self.log_box.moveCursor(QTextCursor.MoveOperation.StartOfLine)
+        self.log_box.ensureCursorVisible()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if self.log_box.isVisible():
+            self._scroll_log_to_end()
+
+    def _open_log_folder(self) -> None:
+        if self.log_folder is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.log_folder)))
 
     def show_text(self, title: str, message: str, partial: str = "") -> None:
         """A problem that is not a send failure (nothing set up, a bug)."""
@@ -121,6 +184,9 @@ class FailureBanner(QFrame):
         """A storage fault: what happened and the hint, with a button for each of
         `actions` (label, what it does)."""
         self._present(title, message, "", retryable=False, wait=0, mild=False)
+        self._add_actions(actions)
+
+    def _add_actions(self, actions: Sequence[tuple[str, Callable[[], object]]]) -> None:
         for label, act in actions:
             button = QPushButton(label, self)
             button.setAccessibleName(label)
@@ -151,6 +217,7 @@ class FailureBanner(QFrame):
         self.message.setText(message if line is None else line)
         self.partial.setPlainText(partial)
         self.partial_label.setVisible(bool(partial))
+        self._show_log(())
         self.partial.setVisible(bool(partial))
         self.retry_button.setVisible(retryable)
         self._wait_left = wait

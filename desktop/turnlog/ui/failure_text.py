@@ -223,7 +223,8 @@ def message(failure: Failure) -> str:
 
 
 def log_tail(failure: Failure) -> str:
-    """"The log ends:" and the last lines of the log a failure quotes."""
+    """"The log ends:" and the last lines of the log a failure quotes (the banner shows
+    them in a box of their own; the copied report carries them after the message)."""
     return "\n".join([QCoreApplication.translate("Failure", "The log ends:"),
                       *(f"  {line}" for line in failure.log_tail)])
 
@@ -244,11 +245,7 @@ def explanation(failure: Failure) -> str:
     if not text:
         return QCoreApplication.translate("Failure", "Your question is back in the box below.")
     text = text[:1].upper() + text[1:]
-    if not text.endswith((".", "!", "?", "。", "！", "？")):
-        text += _full_stop()
-    if failure.log_tail:
-        text += "\n" + log_tail(failure)
-    return text
+    return text if text.endswith((".", "!", "?", "。", "！", "？")) else text + _full_stop()
 
 
 def _full_stop() -> str:

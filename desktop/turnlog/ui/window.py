@@ -89,6 +89,7 @@ class MainWindow(QMainWindow):
         self.transcript, self.empty_hint = centre.transcript, centre.empty_hint
         self.stage_widget, self.stage_line = centre.stage_widget, centre.stage_line
         self.banner, self.composer = centre.banner, centre.composer
+        self.banner.log_folder = store.home / "logs"  # "Open the log folder" after a crash
         self.inspector = Inspector(self)
         self.inspector_dock = self._dock(translate("MainWindow", "Inspector"), "inspectorDock",
                                          self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
