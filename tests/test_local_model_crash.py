@@ -293,3 +293,45 @@ def test_choosing_another_provider_stops_the_builtin_server(qtbot, window, loopb
     combo.activated.emit(index)  # as a click on the entry does
     qtbot.waitUntil(lambda: not alive(pid), timeout=30_000)
     assert window.connector.local.running(None) is None
+
+
+# ------------------------------------------------------------------------------ the CLI
+def server_children(pid: int) -> list[int]:
+    """The llama_cpp.server processes `pid` started."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            if b"llama_cpp.server" in Path(f"/proc/{child}/cmdline").read_bytes():
+                found.append(int(child))
+    return found
+
+
+def test_cli_ask_names_the_crash_and_prints_the_question_back(turnlog_home):
+    import subprocess
+    import sys
+
+    from turnlog.profiles import ProfileStore
+
+    assert ProfileStore(turnlog_home).offer_builtin() is not None
+    cli = subprocess.Popen(
+        [sys.executable, "-m", "turnlog.cli", "ask", "--new", STORY],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=os.environ.copy())
+    try:
+        first = cli.stdout.read(1)  # the answer has begun streaming
+        assert first, cli.stderr.read().decode()
+        [server] = server_children(cli.pid)
+        os.kill(server, signal.SIGSEGV)
+        out, err = cli.communicate(timeout=120)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+    err_text = err.decode()
+    assert cli.returncode == 4, err_text
+    assert "failure: local_model_crashed" in err_text
+    assert "The built-in model stopped unexpectedly" in err_text
+    assert "signal 11 (SIGSEGV)" in err_text and "The log ends:" in err_text
+    assert "base URL" not in err_text
+    assert err_text.rstrip().endswith(STORY)  # the question, given back
+    assert "(the text above was not saved)" in err_text
+    with TurnlogStore.open(turnlog_home) as store:
+        assert all(not store.turns(c.id) for c in store.conversations())
