@@ -198,3 +198,7 @@ def main() -> int:
               "packaging/pip-install, which builds llama.cpp portable.", file=sys.stderr)
         return 1
     return 0
+
+
+if __name__ == "__main__":  # run as a file by packaging/pip-install: needs only the stdlib
+    raise SystemExit(main())
