@@ -170,6 +170,42 @@ _NEGATION = re.compile(
 )
 
 
+# `_NEGATION.finditer` in linear time. The pattern's own search is quadratic on a long run
+# of text without a separator (every start position scans to the run's end), and key facts
+# are found in every covered turn at each compaction. The same matches, found segment by
+# segment: an English prohibition is the clause (between any separators) holding one of its
+# words; a Chinese one runs from where the search stands to the end of its sentence (only
+# Chinese punctuation and line breaks end it).
+_SENTENCES = re.compile(r"[^。！？；，\n]+")
+_CLAUSE_END = re.compile(r"[.!?;,]")
+_NEGATION_EN = re.compile(r"\b(?:never|do not|don't|must not|mustn't|should not|shouldn't|"
+                          r"cannot|can't|no longer)\b", re.IGNORECASE)
+_NEGATION_ZH = re.compile(r"不要|不能|禁止|切勿|别")
+
+
+def negations(text: str) -> list[str]:
+    """The prohibitions stated in `text`: exactly what `_NEGATION.finditer` matches, in
+    time linear in the text's length."""
+    found: list[str] = []
+    for sentence in _SENTENCES.finditer(text):
+        start, end = sentence.span()
+        last_zh = max((m.start() for m in _NEGATION_ZH.finditer(text, start, end)),
+                      default=-1)
+        pos = start
+        while pos < end:
+            stop = _CLAUSE_END.search(text, pos, end)
+            clause_end = stop.start() if stop is not None else end
+            if pos < clause_end and _NEGATION_EN.search(text, pos, clause_end):
+                found.append(text[pos:clause_end])
+                pos = clause_end
+            elif last_zh >= pos:
+                found.append(text[pos:end])
+                pos = end
+            else:
+                pos = clause_end + 1
+    return found
+
+
 def _norm(text: str) -> str:
     return re.sub(r"[^\w]+", " ", text.lower()).strip()
 
@@ -183,8 +219,9 @@ def key_facts(turns: Iterable[Turn]) -> list[str]:
             found = (
                 _VERSION.findall(text) + _IDENT.findall(text)
                 + [path.rstrip(".,;:") for path in _PATH.findall(text)]
-                + [m.group(0).strip() for m in _NEGATION.finditer(text)
-                   if turn.question == text]  # prohibitions the user stated
+                # prohibitions the user stated (an answer's are the model's words)
+                + ([match.strip() for match in negations(text)]
+                   if text is turn.question else [])
             )
             for fact in found:
                 if fact and fact not in seen:
