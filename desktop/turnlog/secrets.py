@@ -11,9 +11,10 @@ be shown or logged.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Protocol
+import queue
+import threading
+from collections.abc import Callable
+from typing import Protocol, TypeVar
 
 import keyring
 import keyring.backends.fail
@@ -39,6 +40,12 @@ __all__ = [
 ]
 
 SERVICE = "turnlog"
+# Turnlog's own bound on one keyring call: a Secret Service that never answers (a daemon
+# that could not start, a stuck unlock prompt) would otherwise hold the caller for D-Bus's
+# own timeout or longer.
+KEYRING_TIMEOUT_S = 8.0
+
+T = TypeVar("T")
 
 # Backends that would "work" while keeping no secret: the fail and null keyrings store
 # nothing, and keyrings.alt's file backends write the key to disk (plainly, or behind a
@@ -125,10 +132,7 @@ class SystemKeyring:
     """
 
     def __init__(self, backend: KeyringBackend | None = None, *, service: str = SERVICE) -> None:
-        try:
-            chosen = backend if backend is not None else keyring.get_keyring()
-        except keyring.errors.KeyringError as err:
-            raise KeyringUnavailable(f"The system keyring could not be opened: {err}") from err
+        chosen = backend if backend is not None else _bounded(keyring.get_keyring, "open")
         self._backend = usable_backend(chosen)
         self.service = service
 
@@ -136,13 +140,13 @@ class SystemKeyring:
         return describe_backend(self._backend)
 
     def get(self, profile_id: str) -> str | None:
-        with _keyring_errors("read the API key from"):
-            return self._backend.get_password(self.service, profile_id)
+        return _bounded(lambda: self._backend.get_password(self.service, profile_id),
+                        "read the API key from")
 
     def set(self, profile_id: str, key: str) -> None:
         key = check_key(key)
-        with _keyring_errors("store the API key in"):
-            self._backend.set_password(self.service, profile_id, key)
+        _bounded(lambda: self._backend.set_password(self.service, profile_id, key),
+                 "store the API key in")
 
     def replace(self, profile_id: str, key: str) -> bool:
         """Store `key` in place of the profile's key; True if a different key was there."""
@@ -153,7 +157,7 @@ class SystemKeyring:
 
     def delete(self, profile_id: str) -> bool:
         """Remove the profile's key; False if there was none."""
-        with _keyring_errors("remove the API key from"):
+        def remove() -> bool:
             if self._backend.get_password(self.service, profile_id) is None:
                 return False
             try:
@@ -162,25 +166,57 @@ class SystemKeyring:
                 return False
             return True
 
+        return _bounded(remove, "remove the API key from")
 
-@contextmanager
-def _keyring_errors(action: str) -> Iterator[None]:
-    """Turn the ways a keyring call can fail into KeyringUnavailable with plain words."""
+
+def _bounded(call: Callable[[], T], action: str) -> T:
+    """`call()` on a thread of its own, waited for at most `KEYRING_TIMEOUT_S`; every way
+    it can fail — an error of any type, or no answer in time — is KeyringUnavailable with
+    plain words. A call that never returns is left behind on its daemon thread."""
+    outcome: queue.Queue[tuple[bool, object]] = queue.Queue(maxsize=1)
+
+    def run() -> None:
+        try:
+            outcome.put((True, call()))
+        except BaseException as err:  # noqa: BLE001 - handed to the waiting caller
+            outcome.put((False, err))
+
+    threading.Thread(target=run, name="turnlog-keyring", daemon=True).start()
     try:
-        yield
-    except keyring.errors.KeyringLocked as err:
+        ok, value = outcome.get(timeout=KEYRING_TIMEOUT_S)
+    except queue.Empty:
+        log.warning("the system keyring did not answer within %.0f s", KEYRING_TIMEOUT_S)
         raise KeyringUnavailable(
+            f"Could not {action} the system keyring: it did not answer within "
+            f"{KEYRING_TIMEOUT_S:.0f} s. Unlock or restart it (or log in again), or keep the "
+            "key for this session only."
+        ) from None
+    if ok:
+        return value  # type: ignore[return-value]
+    assert isinstance(value, BaseException)
+    raise _as_unavailable(value, action) from value
+
+
+def _as_unavailable(err: BaseException, action: str) -> BaseException:
+    """The plain-words KeyringUnavailable for a keyring call's error (others as they are:
+    an interrupt, or a bug of Turnlog's own)."""
+    if isinstance(err, KeyringUnavailable | KeyboardInterrupt | SystemExit):
+        return err
+    if isinstance(err, keyring.errors.KeyringLocked):
+        return KeyringUnavailable(
             f"Could not {action} the system keyring: it is locked and was not unlocked. "
-            "Unlock it and try again, or keep the key for this session only."
-        ) from err
-    except (keyring.errors.NoKeyringError, keyring.errors.InitError) as err:
-        raise KeyringUnavailable(
-            f"Could not {action} the system keyring: no keyring is available ({err})."
-        ) from err
-    except (keyring.errors.KeyringError, _SecretStorageError) as err:
-        raise KeyringUnavailable(
-            f"Could not {action} the system keyring: {err or type(err).__name__}."
-        ) from err
+            "Unlock it and try again, or keep the key for this session only.")
+    if isinstance(err, keyring.errors.NoKeyringError | keyring.errors.InitError):
+        return KeyringUnavailable(
+            f"Could not {action} the system keyring: no keyring is available ({err}).")
+    if isinstance(err, keyring.errors.KeyringError | _SecretStorageError):
+        return KeyringUnavailable(
+            f"Could not {action} the system keyring: {err or type(err).__name__}.")
+    # Below keyring's own types: D-Bus errors (jeepney's DBusErrorResponse, a timed-out or
+    # refused call), an OS error on the socket, a backend's own exception.
+    return KeyringUnavailable(
+        f"Could not {action} the system keyring: {type(err).__name__}: {err}. Keep the key "
+        "for this session only, or try again once the keyring works.")
 
 
 class SessionKeys:
