@@ -11,6 +11,8 @@ ENV_HOME = "TURNLOG_HOME"
 DB_NAME = "turnlog.sqlite3"
 LOG_NAME = "turnlog.log"
 LOCK_NAME = "turnlog.lock"
+# Present from just before a privacy delete commits until its text is erased from the disk.
+ERASE_PENDING_NAME = "turnlog.erase-pending"
 PRIVATE_UMASK = 0o077
 """Set at start by the window and the CLI: every file Turnlog creates (the database and
 its -wal/-shm, window.ini, logs) is readable by its owner only."""

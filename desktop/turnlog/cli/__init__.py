@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..core.failures import StoreError
-from ..paths import PRIVATE_UMASK
+from ..paths import PRIVATE_UMASK, data_dir_path
+from ..store import erase_pending
 from ..store.errors import file_fault
 from . import (
     chat_commands,
@@ -43,12 +44,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _note_pending_erase() -> None:
+    """A reading command never writes, so it cannot finish an erase a crash left pending
+    (a writing command or the window does, first thing): it says so."""
+    home = data_dir_path()
+    if home.is_dir() and erase_pending(home):
+        print("note: history deleted before Turnlog was stopped is not yet erased from the "
+              "disk; the next start of the window or any writing command (such as `ask`) "
+              "erases it first", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     os.umask(PRIVATE_UMASK)  # every file made from here on is the user's alone
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args))
+        code = int(args.run(args))
+        _note_pending_erase()
+        return code
     except BrokenPipeError:
         return EXIT_OK
     except (StoreError, OSError) as err:

@@ -12,7 +12,7 @@ from .errors import (
     SchemaTooNew,
     UpgradeFailed,
 )
-from .log import TurnlogStore
+from .log import TurnlogStore, erase_pending
 
 __all__ = [
     "AlreadyOpen",
@@ -25,5 +25,6 @@ __all__ = [
     "NotFound",
     "SchemaTooNew",
     "TurnlogStore",
+    "erase_pending",
     "UpgradeFailed",
 ]

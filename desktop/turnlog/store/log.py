@@ -28,7 +28,7 @@ from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
 from ..core.side import SideAttempt, SideQuestion
 from ..core.versions import ForkOrigin, Versions, restore_order
-from ..paths import DB_NAME, LOCK_NAME
+from ..paths import DB_NAME, ERASE_PENDING_NAME, LOCK_NAME
 from . import deletion, drafts, rows, salvage, search, side, summaries, upgrade, versions
 from .deletion import DeletionCounts
 from .errors import (
@@ -132,6 +132,21 @@ class _WriterLock:
                 os.close(fd)
 
 
+def erase_pending(home: Path) -> bool:
+    """Whether a privacy delete in `home` was committed but not yet erased from the disk
+    (a run died in between; the next writer finishes it)."""
+    return (home / ERASE_PENDING_NAME).exists()
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a file's creation or removal in `folder` durable."""
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
 class TurnlogStore(MemoryStore):
     """The log. Open with `TurnlogStore.open(data_dir)`; close when done."""
 
@@ -186,7 +201,17 @@ class TurnlogStore(MemoryStore):
             if known is None or known is err:
                 raise
             raise known from err
-        return cls(home, db, lock)
+        store = cls(home, db, lock)
+        if lock is not None and erase_pending(home):
+            # A privacy delete was committed but its text not yet erased from the disk (the
+            # process died in between): finish that before anything else is done.
+            log.warning("finishing the erase of deleted history left by an interrupted run")
+            try:
+                store._after_delete(vacuum=True)
+            except BaseException:
+                store.close()
+                raise
+        return store
 
     @classmethod
     def _connect(cls, db: peewee.SqliteDatabase, path: Path, readonly: bool,
@@ -901,6 +926,23 @@ class TurnlogStore(MemoryStore):
         with self._guard():
             return deletion.count(None)
 
+    def _begin_erase(self) -> None:
+        """Mark an erase as pending before a privacy delete commits: if the process dies
+        before `_after_delete` has the text off the disk, the next writer finishes it and
+        readers can say so."""
+        marker = self.home / ERASE_PENDING_NAME
+        with self._guard():
+            with marker.open("wb") as handle:
+                handle.write(b"A privacy delete has not yet been erased from the disk.\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+            _sync_folder(self.home)
+
+    def _erase_done(self) -> None:
+        with self._guard():
+            (self.home / ERASE_PENDING_NAME).unlink(missing_ok=True)
+            _sync_folder(self.home)
+
     def delete_turn(self, turn_id: str, *, with_versions: bool = True,
                     keep_pins: bool = False) -> tuple[int, DeletionCounts]:
         """Delete one turn (with its other versions, unless `with_versions` is false)
@@ -908,6 +950,7 @@ class TurnlogStore(MemoryStore):
         taken from it (kept as typed with `keep_pins`); returns the conversation id and what
         was removed."""
         self._need_writer()
+        self._begin_erase()
         with self._guard(), self.db.atomic("IMMEDIATE"):
             cid = deletion.conversation_of(turn_id)
             known = versions.read(cid)
@@ -923,6 +966,7 @@ class TurnlogStore(MemoryStore):
         turns); forks that stay keep their turns and forget their source."""
         self._need_writer()
         self.conversation(conversation_id)
+        self._begin_erase()
         with self._guard():
             forks = deletion.forks_of(conversation_id) if with_forks else []
             counts = deletion.delete_conversation(self.db, conversation_id,
@@ -936,6 +980,7 @@ class TurnlogStore(MemoryStore):
         """Delete every conversation (with its pins and notes), and the global
         preferences too if asked."""
         self._need_writer()
+        self._begin_erase()
         with self._guard():
             counts = deletion.delete_all(self.db)
             if preferences:
@@ -946,20 +991,32 @@ class TurnlogStore(MemoryStore):
 
     def _after_delete(self, *, vacuum: bool = False) -> None:
         """No copy of deleted text may stay: not in `-wal`, not in a copy kept from
-        before a schema upgrade."""
-        self.scrub(vacuum=vacuum)
+        before a schema upgrade. Only then is the pending erase done; a checkpoint that
+        a reader held up leaves it pending for the next writer."""
+        complete = self.scrub(vacuum=vacuum)
         with self._guard():
             upgrade.remove_copies(self.path)
+        if complete:
+            self._erase_done()
+        else:
+            log.warning("deleted text stays in %s-wal until the program reading it closes; "
+                        "the next start erases it", self.path)
 
-    def scrub(self, *, vacuum: bool = False) -> None:
+    def scrub(self, *, vacuum: bool = False) -> bool:
         """Push committed pages into the main file and truncate the WAL, so deleted text
         (already overwritten in place by `secure_delete`) leaves no copy in `-wal`.
-        `vacuum` also rebuilds the file, dropping free pages entirely."""
+        `vacuum` also rebuilds the file, dropping free pages entirely. False when a
+        reader kept the checkpoint from finishing (SQLite then reports it busy)."""
         with self._guard():
-            self.db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            done = self._checkpoint()
             if vacuum:
                 self.db.execute_sql("VACUUM")
-                self.db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                done = self._checkpoint()
+        return done
+
+    def _checkpoint(self) -> bool:
+        row = self.db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        return row is None or row[0] == 0  # (busy, log pages, checkpointed pages)
 
     # ------------------------------------------------------ import, salvage, discard
     def import_conversation(
