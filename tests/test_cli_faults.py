@@ -144,9 +144,13 @@ def test_disk_full_is_named_and_nothing_is_half_imported(loopback, full_disk, tm
     assert turn_count(full_disk) == (1, 1)
     fill(full_disk)
     loopback.script(Behaviour.answer("An answer that cannot be saved " * 200))
+    asked_before = len(loopback.requests)
     result = run("ask", "--conversation", "1", QUESTION)
     assert_named_failure(result, "storage_full")
     assert "The disk holding" in result.stderr
+    # Found out before sending: neither the request nor its cost is wasted.
+    assert "Nothing was sent" in result.stderr
+    assert len(loopback.requests) == asked_before
     (full_disk / "filler").unlink()
     assert turn_count(full_disk) == (1, 1)
     con = sqlite3.connect(full_disk / "turnlog.sqlite3")

@@ -44,6 +44,8 @@ class FakeLogStore:
         self.commit_calls = 0
         self.fail_reads: StoreError | None = None
         self.fail_commits: StoreError | None = None
+        self.room_asked: list[int] = []  # what each send asked room for
+        self.fail_room: StoreError | None = None
         self.fail_records: StoreError | None = None
 
     def seed(self, conversation_id: int, pairs: Sequence[tuple[str, str]]) -> None:
@@ -77,6 +79,11 @@ class FakeLogStore:
 
     def generation(self, conversation_id: int) -> int:
         return self.generations.get(conversation_id, 0)
+
+    def ensure_room(self, expected_bytes: int) -> None:
+        self.room_asked.append(expected_bytes)
+        if self.fail_room is not None:
+            raise self.fail_room
 
     def commit_turn(self, conversation_id: int, pending: PendingTurn) -> Turn:
         self.commit_calls += 1
@@ -335,6 +342,24 @@ def test_store_error_on_commit_gives_the_draft_and_the_answer_back():
     assert "The disk is full." in failed.failure.message()
     assert failed.partial == OK.content
     assert failed.record is not None and failed.record.outcome == "storage"
+
+
+def test_no_room_for_the_commit_is_found_before_anything_is_sent():
+    store, _ = make()
+    before = store.export(CID)
+
+    class Measured(StoreError):
+        code = "storage_full"
+
+    store.fail_room = Measured("The disk is full. Nothing was sent.")
+    provider = ScriptedProvider(OK)
+    outcome = run(store, provider, request())
+    failed = assert_failed_without_change(outcome, store, before, request().question)
+    assert failed.failure.name == "storage_full"
+    assert provider.bodies == [] and store.records == []
+    # Room for the question, the longest answer the request allows, and their index.
+    [asked] = store.room_asked
+    assert asked > len(request().question.encode())
 
 
 def test_an_answer_arriving_after_the_log_was_cleared_brings_nothing_back():

@@ -210,6 +210,8 @@ class FirstTurnStore(Protocol):
 
     def record_request(self, record: RequestRecord) -> None: ...
 
+    def ensure_room(self, expected_bytes: int) -> None: ...
+
 
 class NewConversation:
     """The log of a conversation that does not exist yet: empty until its first answer
@@ -237,6 +239,9 @@ class NewConversation:
         for record in records:
             self.record_request(record)
         return turn
+
+    def ensure_room(self, expected_bytes: int) -> None:
+        self.store.ensure_room(expected_bytes)
 
     def record_request(self, record: RequestRecord) -> None:
         if self.created is None:

@@ -105,6 +105,19 @@ class LogStore(Protocol):
 
     def record_request(self, record: RequestRecord) -> None: ...
 
+    def ensure_room(self, expected_bytes: int) -> None:
+        """Before anything is sent: raise `StoreError` (storage_full) when a commit of
+        about `expected_bytes` of text cannot be written, so a full disk does not waste
+        the request and its cost."""
+        ...
+
+
+# What committing a turn takes on disk for each byte of its text: the row, its search
+# index entries, the WAL's copies of the pages, the request record.
+COMMIT_BYTES_PER_TEXT_BYTE = 4
+COMMIT_BYTES_BASE = 1 << 20
+ANSWER_BYTES_PER_TOKEN = 4
+
 
 @dataclass(frozen=True, slots=True)
 class SendRequest:
@@ -302,6 +315,10 @@ class Sender:
         try:
             run.turns = self.store.turns(run.cid)
             run.generation = self.store.generation(run.cid)
+            answer = (run.request.options.max_tokens or run.request.budget.output_reserve)
+            text = len(run.draft.encode("utf-8", "surrogatepass")) \
+                + answer * ANSWER_BYTES_PER_TOKEN
+            self.store.ensure_room(COMMIT_BYTES_BASE + COMMIT_BYTES_PER_TEXT_BYTE * text)
         except StoreError as err:
             raise _Stop(Failed(err.failure(), run.draft)) from err
         replaces = run.request.replaces

@@ -37,6 +37,7 @@ from .errors import (
     STORE_EXCEPTIONS,
     AlreadyOpen,
     DatabaseCorrupt,
+    DiskFull,
     NeedsUpgrade,
     NotFound,
     SchemaTooNew,
@@ -622,6 +623,19 @@ class TurnlogStore(MemoryStore):
         if row is None:
             raise NotFound(f"There is no turn {turn_id}.")
         return row.conversation_id, rows.turn(row)
+
+    def ensure_room(self, expected_bytes: int) -> None:
+        """Raise `DiskFull` when the disk holding the data directory has less free space
+        than a commit of `expected_bytes` takes (checked before a request is sent)."""
+        try:
+            stat = os.statvfs(self.home)
+        except OSError:
+            return  # the commit itself will name whatever is wrong
+        free = stat.f_bavail * stat.f_frsize
+        if free < expected_bytes:
+            raise DiskFull(
+                f"The disk holding {self.path} is full: {free // 1024:,} KiB free, and saving "
+                f"the answer needs about {expected_bytes // 1024:,} KiB. Nothing was sent.")
 
     def commit_turn(self, conversation_id: int, pending: PendingTurn) -> Turn:
         """Append a complete turn in one transaction. Idempotent by `pending.id`."""
