@@ -81,12 +81,12 @@ def child(out: Path, language: str) -> int:
     from turnlog.secrets import SessionKeys
     from turnlog.store import TurnlogStore
     from turnlog.ui.connection import ProviderConfig, ProviderConnector
-    from turnlog.ui.geometry import window_settings
     from turnlog.ui.languages import SETTING, install_for
     from turnlog.ui.provider_setup import ProviderSetup
     from turnlog.ui.settings import SettingsDialog
     from turnlog.ui.tasks import TaskRunner
     from turnlog.ui.window import MainWindow
+    from turnlog.ui.window_settings import window_settings
 
     home = data_dir()
     remembered = window_settings(home)

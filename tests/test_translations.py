@@ -21,7 +21,7 @@ from loopback import Behaviour
 from turnlog.core.failures import _TITLES, FailureKind
 from turnlog.core.send import Stage
 from turnlog.ui import failure_text, languages
-from turnlog.ui.geometry import window_settings
+from turnlog.ui.window_settings import window_settings
 
 pytest_plugins = ["uiwindow"]
 

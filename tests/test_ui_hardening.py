@@ -16,7 +16,8 @@ from loopback import Behaviour
 from test_ui_startup import NOBODY, _restore_process, modes_apply, shared_home  # noqa: F401
 from turnlog.store import TurnlogStore
 from turnlog.ui.drafts import SAVE_DELAY_MS
-from turnlog.ui.privacy import Decision, ExportTarget
+from turnlog.ui.export_file import ExportTarget
+from turnlog.ui.privacy import Decision
 from turnlog.ui.tasks import TaskRunner
 from turnlog.ui.window import MainWindow
 from uihelpers import loopback_connector, numbered, seed

@@ -221,7 +221,7 @@ def test_the_memory_tab_folds_away_with_the_side_panels_and_comes_back(qtbot, ma
 
 def test_export_from_the_window_carries_the_memory(qtbot, make_window, store, loopback,
                                                    tmp_path):
-    from turnlog.ui.privacy import ExportTarget
+    from turnlog.ui.export_file import ExportTarget
 
     window, cid = open_window(qtbot, make_window, store, numbered(1))
     (turn,) = store.turns(cid)

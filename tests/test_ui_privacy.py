@@ -21,8 +21,9 @@ from turnlog.providers import CUSTOM
 from turnlog.secrets import SessionKeys
 from turnlog.ui import operations as operations_module
 from turnlog.ui.connection import ProviderConnector
+from turnlog.ui.export_file import ExportTarget
 from turnlog.ui.marks import RowMark
-from turnlog.ui.privacy import Confirmation, Decision, ExportTarget, export_target
+from turnlog.ui.privacy import Confirmation, Decision, export_target
 from turnlog.ui.provider_setup import ProviderSetup
 from turnlog.ui.tasks import TaskRunner
 from turnlog.ui.transcript import Role

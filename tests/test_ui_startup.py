@@ -21,9 +21,9 @@ from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtWidgets import QApplication
 
 import turnlog.app
-import turnlog.ui.startup
+import turnlog.ui.folders
 from turnlog.store import TurnlogStore
-from turnlog.ui.privacy import ExportTarget
+from turnlog.ui.export_file import ExportTarget
 from turnlog.ui.startup import StartupDialog
 
 NOBODY = 65534
@@ -78,7 +78,7 @@ class Opened:
 @pytest.fixture
 def opened(monkeypatch) -> Opened:
     desktop = Opened()
-    monkeypatch.setattr(turnlog.ui.startup, "QDesktopServices", desktop)
+    monkeypatch.setattr(turnlog.ui.folders, "QDesktopServices", desktop)
     return desktop
 
 

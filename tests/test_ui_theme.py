@@ -8,7 +8,6 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QMenu
 
 from turnlog.ui import theme
-from turnlog.ui.geometry import window_settings
 from turnlog.ui.marks import RowMark
 from turnlog.ui.theme import (
     BANNER,
@@ -20,6 +19,7 @@ from turnlog.ui.theme import (
     over,
     palette_for,
 )
+from turnlog.ui.window_settings import window_settings
 from uihelpers import seed
 
 pytest_plugins = ["uiwindow"]

@@ -14,11 +14,11 @@ from turnlog.localmodel import Availability
 from turnlog.profiles import ProfileStore
 from turnlog.secrets import SessionKeys
 from turnlog.ui.centre import FIRST_RUN_HINT, MARKS_WORDS
-from turnlog.ui.geometry import window_settings
 from turnlog.ui.provider_setup import ProviderSetup
 from turnlog.ui.settings import SettingsDialog
 from turnlog.ui.tasks import TaskRunner
 from turnlog.ui.window import MainWindow
+from turnlog.ui.window_settings import window_settings
 
 pytest_plugins = ["uiwindow"]
 

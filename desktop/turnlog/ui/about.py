@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 from .. import APP_ID, APP_NAME, __version__
 from ..localmodel import BUILTIN, Availability, LlamaBuild, available, installed_build
 from ..paths import data_dir_path, log_file
+from .folders import open_folder
 from .languages import arg
-from .startup import open_folder
 
 # The built-in model's caveat (core.builtin_model.BUILTIN), for the translations.
 CAVEATS = (QT_TRANSLATE_NOOP(

@@ -18,12 +18,12 @@ from ..core.model import Conversation
 from ..store import TurnlogStore
 from ..store.deletion import DeletionCounts
 from . import operations
+from .export_file import ExportTarget
 from .languages import arg, plural
 from .operations import Changes, Exported
 from .privacy import (
     Confirmation,
     Decision,
-    ExportTarget,
     delete_all_question,
     delete_conversation_question,
     delete_pins_question,

@@ -4,34 +4,13 @@ panels folded away when the window is narrow."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 NARROW_WIDTH = 760
 SIDE_WIDTHS = (250, 380)  # the conversation list and the inspector, side by side
-
-
-def add_dock(window: QMainWindow, title: str, name: str, widget: QWidget,
-             area: Qt.DockWidgetArea) -> QDockWidget:
-    """A dock named `name` (kept in the saved layout) holding `widget`, in `area`."""
-    dock = QDockWidget(title, window)
-    dock.setObjectName(name)
-    dock.setWidget(widget)
-    dock.setAccessibleName(title)
-    features = QDockWidget.DockWidgetFeature
-    dock.setFeatures(features.DockWidgetClosable | features.DockWidgetMovable
-                     | features.DockWidgetFloatable)
-    window.addDockWidget(area, dock)
-    return dock
-
-
-def window_settings(home: Path) -> QSettings:
-    """Window geometry and panel state, kept beside the database (not in the registry),
-    so each data directory remembers its own layout."""
-    return QSettings(str(home / "window.ini"), QSettings.Format.IniFormat)
 
 
 def restore_geometry(window: QMainWindow, settings: QSettings) -> None:

@@ -45,7 +45,7 @@ from ..core.tokens import estimate_text_tokens
 from . import failure_text
 from .languages import arg, capitalized, number, plural
 from .marks import span_text, summary_caption, usage_text
-from .memory_panel import memory_rows
+from .memory_rows import memory_rows
 
 NOTHING_YET = QT_TRANSLATE_NOOP(
     "Inspector", "No request yet. Type a question: the request it would make appears here "

@@ -28,6 +28,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QWidget
 
 from ..resources import resource
+from .window_settings import window_settings
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +43,6 @@ _INSTALLED: list[QTranslator] = []
 
 def language_settings(home: Path) -> QSettings:
     """Where the choice is kept: the window settings of the data directory."""
-    from .geometry import window_settings
-
     return window_settings(home)
 
 

@@ -14,8 +14,10 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtWidgets import QAbstractButton
 
 from ..chat import (
     CancellableCounts,
@@ -34,7 +36,6 @@ from ..core.memory import NO_MEMORY, Memory
 from ..core.model import Conversation, Turn, Usage, without_last
 from ..core.projection import CostIndex, Projection, ProjectionRefused
 from ..core.send import Committed, Outcome, RequestRecord
-from .composer import Composer
 from .connection import Connector, Endpoint, NotConnected
 from .inspector import Inspector, InspectorState, count_kind, refusal_text, window_text
 from .languages import arg, number
@@ -151,6 +152,22 @@ def counter_text(projection: Projection | None, refusal: ProjectionRefused | Non
     return text, tip
 
 
+class DraftBox(Protocol):
+    """What the preview reads of the box the question is typed in (the composer), and
+    what it shows there."""
+
+    send_button: QAbstractButton
+
+    @property
+    def busy(self) -> bool: ...
+
+    def text(self) -> str: ...
+
+    def set_counter(self, text: str, tooltip: str = "") -> None: ...
+
+    def set_blocked(self, reason: str) -> None: ...
+
+
 class LivePreview(QObject):
     """Projects the draft of the open conversation (`current()`) over the transcript's
     turns, and shows that — or the request in flight, or the last outcome — on the
@@ -159,7 +176,7 @@ class LivePreview(QObject):
     shown_changed = Signal(object)  # the Shown now on display
 
     def __init__(self, current: Callable[[], Conversation | None], connector: Connector,
-                 runner: TaskRunner, composer: Composer, transcript: TranscriptModel,
+                 runner: TaskRunner, composer: DraftBox, transcript: TranscriptModel,
                  legend: MarkLegend, inspector: Inspector, parent: QObject | None = None
                  ) -> None:
         super().__init__(parent)

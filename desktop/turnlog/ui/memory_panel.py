@@ -36,7 +36,6 @@ from ..core.memory import (
     MAX_MEMORY_SHARE,
     ItemKind,
     MemorySelection,
-    Reason,
     StoredNote,
     StoredPin,
     StoredPreference,
@@ -44,78 +43,12 @@ from ..core.memory import (
 from ..core.model import Conversation
 from ..store import TurnlogStore
 from .languages import arg
+from .memory_rows import SHOWN_IN_LIST, reason_text, shortened
 from .operations import StorageOp
 from .tasks import TaskRunner
 from .theme import tone_text
 
 log = logging.getLogger(__name__)
-SHOWN_TEXT = 48  # characters of an item's text in the inspector's table
-SHOWN_IN_LIST = 120  # … and in the panel's lists (the whole text in the tooltip)
-
-
-def _short(text: str, limit: int = SHOWN_TEXT) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
-
-
-KINDS = {ItemKind.PREFERENCE: QT_TRANSLATE_NOOP("MemoryPanel", "preference"),
-         ItemKind.NOTE: QT_TRANSLATE_NOOP("MemoryPanel", "note")}
-REASONS = {
-    Reason.KEPT: QT_TRANSLATE_NOOP("MemoryPanel", "kept"),
-    Reason.TOO_LARGE: QT_TRANSLATE_NOOP("MemoryPanel", "larger than the memory share"),
-    Reason.NO_ROOM: QT_TRANSLATE_NOOP("MemoryPanel",
-                                      "no room: items of higher total priority fill the share"),
-}
-
-
-def reason_text(reason: Reason) -> str:
-    return QCoreApplication.translate("MemoryPanel", REASONS[reason])
-
-
-def memory_rows(selection: MemorySelection) -> list[tuple[str, int, int]]:
-    """The inspector's rows for the memory of a request: the share, then each optional
-    item kept or left out (and why), with its exact size."""
-    if not selection.choices:
-        return []
-    how = (
-        QCoreApplication.translate(
-            "MemoryPanel", "approximate choice: greedy, beyond the bounds of the exact one"
-        )
-        if selection.approximate
-        else QCoreApplication.translate("MemoryPanel", "exact choice")
-    )
-    rows = [
-        (
-            arg(QCoreApplication.translate("MemoryPanel", "memory share (%1)"), how),
-            selection.limit.bytes,
-            selection.limit.tokens,
-        )
-    ]
-    for choice in selection.choices:
-        state = (
-            QCoreApplication.translate("MemoryPanel", "kept")
-            if choice.kept
-            else arg(
-                QCoreApplication.translate("MemoryPanel", "left out, %1"),
-                reason_text(choice.reason),
-            )
-        )
-        rows.append(
-            (
-                arg(
-                    QCoreApplication.translate("MemoryPanel", "%1 p%2 “%3”: %4"),
-                    QCoreApplication.translate("MemoryPanel", KINDS[choice.item.kind]),
-                    choice.item.priority,
-                    _short(choice.item.text),
-                    state,
-                ),
-                choice.cost.bytes,
-                choice.cost.tokens,
-            )
-        )
-    return rows
-
-
 @dataclass(frozen=True, slots=True)
 class MemoryState:
     """What the panel shows of one conversation, read in one go on the storage lane."""
@@ -384,7 +317,7 @@ class MemoryPanel(QWidget):
         widget.clear()
         for item_id, text in rows:
             first, _, rest = text.partition("\n")
-            item = QListWidgetItem(_short(first, SHOWN_IN_LIST) + ("\n" + rest if rest else ""),
+            item = QListWidgetItem(shortened(first, SHOWN_IN_LIST) + ("\n" + rest if rest else ""),
                                    widget)
             item.setToolTip(first)
             item.setData(Qt.ItemDataRole.UserRole, item_id)

@@ -21,12 +21,16 @@ from ..export import export_text
 from ..secrets import KeyStore
 from ..store import TurnlogStore
 from ..store.deletion import DeletionCounts
+from .deletion_text import counts_text
+from .export_file import ExportTarget, write_export
 from .languages import plural
-from .privacy import ExportTarget, counts_text, write_export
 from .tasks import TaskContext, TaskHandle, TaskRunner
-from .transcript import TranscriptModel
 
 T = TypeVar("T")
+
+# Turns the transcript shows of a conversation it opens, and adds each time it is scrolled
+# to the top; loading reads this many ahead.
+TRANSCRIPT_PAGE = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +114,7 @@ def load_conversation(store: TurnlogStore, conversation_id: int) -> StorageOp[Lo
         summary = store.latest_summary(conversation_id)
         covered = summary.covered_count if summary is not None else 0
         return Loaded(conversation_id,
-                      store.log(conversation_id).warm(TranscriptModel.PAGE, ids=covered),
+                      store.log(conversation_id).warm(TRANSCRIPT_PAGE, ids=covered),
                       summary)
 
     return StorageOp("load turns", work)

@@ -7,7 +7,6 @@ Both are plain callables the window holds (`MainWindow.confirm`,
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,8 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QStandardPaths
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QMessageBox, QWidget
 
 from ..store.deletion import DeletionCounts
+from .deletion_text import counts_text
+from .export_file import ExportTarget
 from .languages import arg, plural
 
 DELETE_DETAIL = QT_TRANSLATE_NOOP(
@@ -33,21 +34,6 @@ def _tr(text: str) -> str:
 def _n(text: str, count: int) -> str:
     return plural(QCoreApplication.translate("Privacy", text, None, count), count)
 
-
-def counts_text(counts: DeletionCounts) -> str:
-    """What a delete removes, counted, in the interface language."""
-    parts = []
-    if counts.conversations:
-        parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n conversation(s)"), counts.conversations))
-    parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n turn(s)"), counts.turns))
-    parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n summary(s)"), counts.summaries))
-    parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n request record(s)"), counts.requests))
-    if counts.pins:
-        parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n pinned fact(s)"), counts.pins))
-    if counts.side_questions:
-        parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n side question(s)"),
-                        counts.side_questions))
-    return translate("Privacy", ", ").join(parts)
 
 # Save-dialog filters per export format, and the file suffix each writes.
 EXPORT_FILTERS = {"markdown": QT_TRANSLATE_NOOP("Privacy", "Markdown (*.md)"),
@@ -206,12 +192,6 @@ def ask(parent: QWidget, confirmation: Confirmation) -> Decision:
     return Decision(box.clickedButton() is go, bool(check is not None and check.isChecked()))
 
 
-@dataclass(frozen=True, slots=True)
-class ExportTarget:
-    path: Path
-    fmt: str  # "markdown" or "jsonl", as turnlog.export names them
-
-
 def safe_file_name(title: str) -> str:
     """A file name from a conversation title: path separators and control characters go."""
     name = "".join("-" if ch in '/\\:*?"<>|' or ord(ch) < 32 else ch for ch in title).strip()
@@ -240,19 +220,3 @@ def export_target(path: Path, chosen_filter: str) -> ExportTarget:
                     if chosen_filter in (flt, _tr(flt))), "markdown")
         path = path.with_name(path.name + EXPORT_SUFFIXES[fmt])
     return ExportTarget(path, fmt)
-
-
-def write_export(path: Path, text: str) -> int:
-    """Write `text` as UTF-8 next to `path`, then move it into place, so an existing file
-    is never left half-written. Returns the bytes written."""
-    data = text.encode("utf-8")
-    partial = path.with_name(f".{path.name}.part")
-    try:
-        with partial.open("wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(partial, path)
-    finally:
-        partial.unlink(missing_ok=True)
-    return len(data)

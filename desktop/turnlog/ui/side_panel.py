@@ -48,7 +48,7 @@ from ..core.side import (
 from . import failure_text
 from .composer import DraftEdit
 from .connection import Connector, Endpoint, NotConnected
-from .geometry import add_dock
+from .docks import add_dock
 from .inspector import Inspector, InspectorState
 from .languages import arg, plural
 from .marks import span_text, usage_text

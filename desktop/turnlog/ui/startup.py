@@ -9,8 +9,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QUrl
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -27,8 +26,10 @@ from ..core.failures import StoreError
 from ..paths import DB_NAME
 from ..store.salvage import Salvaged, salvage_all
 from . import failure_text
+from .export_file import ExportTarget, write_export
+from .folders import open_folder
 from .languages import arg, plural
-from .privacy import ExportTarget, choose_export, write_export
+from .privacy import choose_export
 
 TITLES = {
     "storage_read_only": QT_TRANSLATE_NOOP("Startup", "Turnlog cannot write to its data"),
@@ -118,11 +119,6 @@ def fault_words(error: StoreError, default: str = ""
         message,
         shown_hint,
     )
-
-
-def open_folder(folder: Path) -> bool:
-    """Show `folder` in the desktop's file manager."""
-    return QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
 
 
 def salvage_text(salvaged: Salvaged) -> str:

@@ -16,9 +16,10 @@ from ..store.salvage import salvage_all
 from . import failure_text
 from .banner import FailureBanner
 from .composer import Composer
+from .export_file import ExportTarget
+from .folders import open_folder
 from .operations import Changes
-from .privacy import ExportTarget
-from .startup import export_salvage, fault_words, open_folder
+from .startup import export_salvage, fault_words
 from .tasks import TaskContext, TaskRunner
 
 CHANGE_NOT_SAVED = QT_TRANSLATE_NOOP("StorageFaults", "The change could not be saved")

@@ -59,6 +59,7 @@ from ..store.pages import LogPages
 from .answer import AnswerDocument, ReasoningFold
 from .languages import arg
 from .marks import MarkMap, RowMark, summary_tooltip
+from .operations import TRANSCRIPT_PAGE
 from .pin_marks import pins_tooltip, underline_pins
 from .selection import TextSelection, TextSelector, inside_text, selection_format
 
@@ -111,7 +112,7 @@ class TranscriptModel(QAbstractListModel):
     that its top edge is showing (`request_older`).
     """
 
-    PAGE = 20
+    PAGE = TRANSCRIPT_PAGE
 
     # The pending question was saved as this turn (id, answer), just before its row goes.
     pending_saved = Signal(str, str)

@@ -25,10 +25,12 @@ from .about import AboutDialog
 from .actions import HistoryActions
 from .centre import FIRST_RUN_HINT, START_HINT, CentrePanel
 from .connection import Connector
+from .docks import add_dock
 from .drafts import DraftKeeper
+from .export_file import ExportTarget
 from .first_minute import FirstMinute, unsaved
 from .first_send import FirstSendUndo
-from .geometry import DockFolding, add_dock, restore_geometry, save_geometry, window_settings
+from .geometry import DockFolding, restore_geometry, save_geometry
 from .header import HeaderPicker
 from .import_export import ImportExport
 from .inspector import Inspector
@@ -37,7 +39,7 @@ from .live_preview import LivePreview, Shown
 from .memory_panel import attach_memory
 from .menus import build_menus
 from .operations import Changes, Loaded
-from .privacy import ExportTarget, ask, choose_export
+from .privacy import ask, choose_export
 from .provider_setup import ProviderSetup
 from .search import SearchDock
 from .send_session import SendResult, SendSession
@@ -47,6 +49,7 @@ from .sidebar_filter import ConversationFilter
 from .storage_faults import StorageFaults
 from .tasks import TaskRunner
 from .versions import VersionControls
+from .window_settings import window_settings
 from .wiring import wire
 
 log = logging.getLogger(__name__)
