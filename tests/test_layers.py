@@ -251,7 +251,7 @@ def package() -> tuple[set[str], list[Import]]:
 def test_the_scan_sees_the_whole_package(package):
     modules, imports = package
     assert {"turnlog.core.send", "turnlog.store.log", "turnlog.providers.client",
-            "turnlog.ui.window", "turnlog.chat", "turnlog.cli"} <= modules
+            "turnlog.ui.shell.window", "turnlog.chat", "turnlog.cli"} <= modules
     # Imports inside functions and under TYPE_CHECKING are seen too.
     assert {i.place for i in imports} == {"module", "function", "TYPE_CHECKING"}
 
@@ -312,16 +312,16 @@ def plant(copy: Path, relative: str, code: str) -> None:
         ("core/body.py", "def f():\n    from ..store import log", core_violations,
          "turnlog.core.body imports turnlog.store.log (inside a function)"),
         ("store/models.py", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-         "    from ..ui.window import MainWindow", upward_violations,
-         "turnlog.store.models imports turnlog.ui.window (in a TYPE_CHECKING block)"),
+         "    from ..ui.shell.window import MainWindow", upward_violations,
+         "turnlog.store.models imports turnlog.ui.shell.window (in a TYPE_CHECKING block)"),
         ("secrets.py", "from . import profiles", upward_violations,
          "turnlog.secrets imports turnlog.profiles"),
         ("providers/sse.py", "from turnlog import secrets", provider_violations,
          "turnlog.providers.sse imports turnlog.secrets"),
         ("providers/presets.py", "from ..localmodel.model_file import BUILTIN",
          provider_violations, "turnlog.providers.presets imports turnlog.localmodel.model_file"),
-        ("cli/log_commands.py", "def f():\n    from ..ui.window import MainWindow",
-         wiring_violations, "turnlog.cli.log_commands imports turnlog.ui.window (inside a "
+        ("cli/log_commands.py", "def f():\n    from ..ui.shell.window import MainWindow",
+         wiring_violations, "turnlog.cli.log_commands imports turnlog.ui.shell.window (inside a "
          "function)"),
         ("chat.py", "from PySide6.QtCore import QObject", qt_violations,
          "turnlog.chat imports PySide6.QtCore — nothing below ui imports Qt"),
