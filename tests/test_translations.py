@@ -6,6 +6,7 @@ Chinese when the remembered language says so."""
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -66,6 +67,18 @@ def fresh_ts(tmp_path_factory) -> Path:
                     *sorted(str(p) for p in UI.rglob("*.py")), "-ts", str(out)],
                    check=True, timeout=300)
     return out
+
+
+def test_the_translation_tool_and_these_tests_read_every_room_of_the_window():
+    """The window's modules sit in rooms (ui/shell/, ui/panels/side/, …): a scan of ui/
+    alone would lose their strings on the next update."""
+    spec = importlib.util.spec_from_file_location("translation_tool", TS_DIR / "tool.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    everything = sorted(str(path) for path in UI.rglob("*.py"))
+    assert tool.sources() == everything
+    assert any(Path(path).parent.parent.parent == UI for path in everything)  # two deep
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
