@@ -123,9 +123,9 @@ def child(out: Path) -> int:
     from turnlog.paths import data_dir
     from turnlog.providers import CUSTOM
     from turnlog.store import TurnlogStore
-    from turnlog.ui.connection import ProviderConfig, ProviderConnector
-    from turnlog.ui.tasks import TaskRunner
-    from turnlog.ui.window import MainWindow
+    from turnlog.ui.infra.tasks import TaskRunner
+    from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
+    from turnlog.ui.shell.window import MainWindow
 
     app = application(["turnlog"])
 
@@ -268,10 +268,10 @@ def picker_shot(store, server, out: Path, until, settle) -> None:
     from turnlog.profiles import ProfileStore, new_profile
     from turnlog.providers import CUSTOM, DEEPSEEK
     from turnlog.secrets import SessionKeys
-    from turnlog.ui.connection import ProviderConnector
-    from turnlog.ui.provider_setup import ProviderSetup
-    from turnlog.ui.tasks import TaskRunner
-    from turnlog.ui.window import MainWindow
+    from turnlog.ui.infra.tasks import TaskRunner
+    from turnlog.ui.request.connection import ProviderConnector
+    from turnlog.ui.request.provider_setup import ProviderSetup
+    from turnlog.ui.shell.window import MainWindow
 
     server.models = ["deepseek-reasoner", "deepseek-chat",
                      {"id": "qwen3-32b", "max_model_len": 32_768}]
@@ -383,7 +383,7 @@ def versions_shots(window, store, server, until, shoot) -> None:
     from loopback import Behaviour
     from turnlog.core.model import Usage
     from turnlog.core.send import PendingTurn
-    from turnlog.ui.transcript import Role
+    from turnlog.ui.transcript.model import Role
 
     window.inspector_dock.raise_()
     for old in store.preferences():  # the Memory pictures' own

@@ -80,13 +80,13 @@ def child(out: Path, language: str) -> int:
     from turnlog.providers import CUSTOM
     from turnlog.secrets import SessionKeys
     from turnlog.store import TurnlogStore
-    from turnlog.ui.connection import ProviderConfig, ProviderConnector
-    from turnlog.ui.geometry import window_settings
-    from turnlog.ui.languages import SETTING, install_for
-    from turnlog.ui.provider_setup import ProviderSetup
-    from turnlog.ui.settings import SettingsDialog
-    from turnlog.ui.tasks import TaskRunner
-    from turnlog.ui.window import MainWindow
+    from turnlog.ui.dialogs.settings import SettingsDialog
+    from turnlog.ui.infra.languages import SETTING, install_for
+    from turnlog.ui.infra.tasks import TaskRunner
+    from turnlog.ui.infra.window_settings import window_settings
+    from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
+    from turnlog.ui.request.provider_setup import ProviderSetup
+    from turnlog.ui.shell.window import MainWindow
 
     home = data_dir()
     remembered = window_settings(home)

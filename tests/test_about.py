@@ -16,7 +16,7 @@ import turnlog
 from turnlog.app import open_window
 from turnlog.localmodel import available, installed_build
 from turnlog.store import TurnlogStore
-from turnlog.ui.about import llama_text
+from turnlog.ui.dialogs.about import llama_text
 
 DESKTOP = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "desktop")
 

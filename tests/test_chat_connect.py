@@ -219,7 +219,7 @@ def test_the_window_hears_a_save_made_on_another_thread_on_its_own_thread(qtbot,
                                                                           turnlog_home):
     from PySide6.QtCore import QThread
 
-    from turnlog.ui.connection import ProfileSignals
+    from turnlog.ui.request.connection import ProfileSignals
 
     store = ProfileStore()
     signals = ProfileSignals(store)

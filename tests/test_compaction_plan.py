@@ -32,7 +32,7 @@ from turnlog.core.failures import ProviderFailure
 from turnlog.core.model import Turn
 from turnlog.core.projection import CostIndex, ProjectionRefused
 from turnlog.core.provider import CancelToken
-from turnlog.ui.preview import preview
+from turnlog.ui.request.preview import preview
 
 MODEL = "m"
 QUESTION = "and now?"

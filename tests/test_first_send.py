@@ -87,8 +87,8 @@ from pathlib import Path
 sys.path.insert(0, {tests!r})
 from PySide6.QtWidgets import QApplication
 from turnlog.store import TurnlogStore
-from turnlog.ui.tasks import TaskRunner
-from turnlog.ui.window import MainWindow
+from turnlog.ui.infra.tasks import TaskRunner
+from turnlog.ui.shell.window import MainWindow
 from uihelpers import loopback_connector
 
 app = QApplication([])
@@ -108,8 +108,8 @@ def test_kill_9_during_the_windows_first_send_leaves_nothing_listed_after(
     from pathlib import Path
 
     from turnlog.store import TurnlogStore
-    from turnlog.ui.tasks import TaskRunner
-    from turnlog.ui.window import MainWindow
+    from turnlog.ui.infra.tasks import TaskRunner
+    from turnlog.ui.shell.window import MainWindow
     from uihelpers import loopback_connector
 
     loopback.script(Behaviour.hang(after_chunks=1, text="Streaming into the window"))

@@ -51,6 +51,9 @@ PROVIDERS_MUST_NOT = ("turnlog.store", "turnlog.secrets", "turnlog.localmodel")
 WIRING = ("turnlog.chat", "turnlog.profiles", "turnlog.model_counts", "turnlog.model_facts",
           "turnlog.cli")
 THE_WINDOW = ("turnlog.ui", "turnlog.app")
+# The window's rooms (folders of ui/), bottom up: each imports only the rooms before it.
+ROOMS = ("infra", "transcript", "request", "dialogs", "conversation", "faults", "panels",
+         "shell")
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +185,32 @@ def qt_violations(imports: list[Import]) -> list[str]:
     ]
 
 
+def room_of(name: str) -> str | None:
+    """The room of a module of the window (turnlog.ui.request.inspector: "request")."""
+    parts = name.split(".")
+    return parts[2] if len(parts) > 3 and parts[:2] == ["turnlog", "ui"] else None
+
+
+def room_violations(imports: list[Import]) -> list[str]:
+    messages = []
+    for i in imports:
+        importer, target = room_of(i.importer), room_of(i.target)
+        if importer is None or target is None or importer == target:
+            continue
+        if importer not in ROOMS or target not in ROOMS:
+            unknown = importer if importer not in ROOMS else target
+            messages.append(f"{i.where()} — ui/{unknown}/ is not one of the rooms {ROOMS}")
+        elif ROOMS.index(target) > ROOMS.index(importer):
+            messages.append(f"{i.where()} — the {importer} room imports {target}, a room "
+                            "above it")
+    return messages
+
+
+def room_folders(package_dir: Path) -> list[str]:
+    return sorted(path.name for path in (package_dir / "ui").iterdir()
+                  if path.is_dir() and (path / "__init__.py").exists())
+
+
 def module_graph(modules: set[str], imports: list[Import]
                  ) -> dict[str, dict[str, list[Import]]]:
     """Edges between modules of the package, each with every import that makes it."""
@@ -251,7 +280,7 @@ def package() -> tuple[set[str], list[Import]]:
 def test_the_scan_sees_the_whole_package(package):
     modules, imports = package
     assert {"turnlog.core.send", "turnlog.store.log", "turnlog.providers.client",
-            "turnlog.ui.window", "turnlog.chat", "turnlog.cli"} <= modules
+            "turnlog.ui.shell.window", "turnlog.chat", "turnlog.cli"} <= modules
     # Imports inside functions and under TYPE_CHECKING are seen too.
     assert {i.place for i in imports} == {"module", "function", "TYPE_CHECKING"}
 
@@ -278,6 +307,26 @@ def test_nothing_below_ui_imports_qt(package):
 
 def test_no_import_cycle_anywhere_in_the_package(package):
     _fail_if(cycle_violations(*package))
+
+
+def test_the_window_is_in_rooms_and_each_imports_only_the_rooms_below_it(package):
+    modules, imports = package
+    assert room_folders(PACKAGE_DIR) == sorted(ROOMS)
+    assert {"turnlog.ui.shell.window", "turnlog.ui.transcript.model",
+            "turnlog.ui.panels.side.questions"} <= modules
+    # At most a handful of modules directly in ui/ (today none but its docstring).
+    assert len([name for name in modules if name.startswith("turnlog.ui.")
+                and name.count(".") == 2 and name.split(".")[2] not in ROOMS]) <= 5
+    _fail_if(room_violations(imports))
+
+
+def test_the_rooms_export_nothing():
+    """A package's __init__ that re-exports its modules makes every importer of one module
+    load them all, and soon a cycle: each is its docstring alone."""
+    for init in sorted((PACKAGE_DIR / "ui").rglob("__init__.py")):
+        body = ast.parse(init.read_text(encoding="utf-8")).body
+        assert len(body) == 1 and isinstance(body[0], ast.Expr) \
+            and isinstance(body[0].value, ast.Constant), init
 
 
 def test_importing_providers_loads_neither_keyring_nor_the_local_model():
@@ -312,19 +361,25 @@ def plant(copy: Path, relative: str, code: str) -> None:
         ("core/body.py", "def f():\n    from ..store import log", core_violations,
          "turnlog.core.body imports turnlog.store.log (inside a function)"),
         ("store/models.py", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-         "    from ..ui.window import MainWindow", upward_violations,
-         "turnlog.store.models imports turnlog.ui.window (in a TYPE_CHECKING block)"),
+         "    from ..ui.shell.window import MainWindow", upward_violations,
+         "turnlog.store.models imports turnlog.ui.shell.window (in a TYPE_CHECKING block)"),
         ("secrets.py", "from . import profiles", upward_violations,
          "turnlog.secrets imports turnlog.profiles"),
         ("providers/sse.py", "from turnlog import secrets", provider_violations,
          "turnlog.providers.sse imports turnlog.secrets"),
         ("providers/presets.py", "from ..localmodel.model_file import BUILTIN",
          provider_violations, "turnlog.providers.presets imports turnlog.localmodel.model_file"),
-        ("cli/log_commands.py", "def f():\n    from ..ui.window import MainWindow",
-         wiring_violations, "turnlog.cli.log_commands imports turnlog.ui.window (inside a "
+        ("cli/log_commands.py", "def f():\n    from ..ui.shell.window import MainWindow",
+         wiring_violations, "turnlog.cli.log_commands imports turnlog.ui.shell.window (inside a "
          "function)"),
         ("chat.py", "from PySide6.QtCore import QObject", qt_violations,
          "turnlog.chat imports PySide6.QtCore — nothing below ui imports Qt"),
+        ("ui/infra/tasks.py", "def f():\n    from ..shell.window import MainWindow",
+         room_violations, "turnlog.ui.infra.tasks imports turnlog.ui.shell.window (inside a "
+         "function) — the infra room imports shell, a room above it"),
+        ("ui/request/live_preview.py", "from ..conversation.composer import Composer",
+         room_violations, "turnlog.ui.request.live_preview imports "
+         "turnlog.ui.conversation.composer — the request room imports conversation"),
     ],
 )
 def test_a_planted_violation_is_named(copy, relative, code, check, expected):

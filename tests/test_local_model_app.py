@@ -25,7 +25,7 @@ from turnlog.core.send import Stage
 from turnlog.localmodel import BUILTIN, Availability, ServerTokenCounter, available
 from turnlog.profiles import ProfileStore, builtin_profile
 from turnlog.store import TurnlogStore
-from turnlog.ui.about import AboutDialog
+from turnlog.ui.dialogs.about import AboutDialog
 
 AVAILABILITY = available()
 needs_model = pytest.mark.skipif(not AVAILABILITY.ok,

@@ -95,7 +95,7 @@ def test_an_installed_wheel_loads_its_icon(wheel, tmp_path):
         print(sizes)
         print(icon.pixmap(64, 64).toImage().pixelColor(32, 32).alpha())
         from PySide6.QtCore import QCoreApplication
-        from turnlog.ui.languages import install
+        from turnlog.ui.infra.languages import install
         install("zh_CN")
         print(QCoreApplication.translate("Failure", "Stopped"))
     """)

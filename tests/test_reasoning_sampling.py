@@ -24,7 +24,7 @@ from turnlog.providers import DEEPSEEK, ChatCompletionsProvider
 from turnlog.store import TurnlogStore
 from turnlog.store.migrations import SCHEMA_VERSION
 from turnlog.store.salvage import readable_turns
-from turnlog.ui.inspector import reasoning_text
+from turnlog.ui.request.inspector_text import reasoning_text
 
 KEY = "sk-test-Zx81kQ2mVb7pLr4T"
 THOUGHT = "The user greets me in Chinese. 用户在打招呼，我应该礼貌地回答。 🤔"

@@ -8,9 +8,9 @@ import threading
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from turnlog.ui.search import HitRole, snippet_html
-from turnlog.ui.tasks import TaskRunner
-from turnlog.ui.transcript import Role, TranscriptModel
+from turnlog.ui.infra.tasks import TaskRunner
+from turnlog.ui.panels.search import HitRole, snippet_html
+from turnlog.ui.transcript.model import Role, TranscriptModel
 from uihelpers import numbered, seed
 
 pytest_plugins = ["uiwindow"]
@@ -120,7 +120,7 @@ def test_an_upgrade_that_indexes_shows_its_progress(qtbot, tmp_path):
     from pathlib import Path
 
     from turnlog.store import TurnlogStore
-    from turnlog.ui.startup import UpgradeProgress
+    from turnlog.ui.faults.startup import UpgradeProgress
 
     home = tmp_path / "old"
     home.mkdir()
@@ -141,7 +141,7 @@ def test_an_upgrade_that_indexes_shows_its_progress(qtbot, tmp_path):
 
 
 def test_a_quick_upgrade_shows_nothing(qtbot, tmp_path):
-    from turnlog.ui.startup import UpgradeProgress
+    from turnlog.ui.faults.startup import UpgradeProgress
 
     progress = UpgradeProgress(after_s=60)
     progress(0, 5)

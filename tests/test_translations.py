@@ -6,6 +6,7 @@ Chinese when the remembered language says so."""
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -20,8 +21,8 @@ from PySide6.QtWidgets import QDialogButtonBox
 from loopback import Behaviour
 from turnlog.core.failures import _TITLES, FailureKind
 from turnlog.core.send import Stage
-from turnlog.ui import failure_text, languages
-from turnlog.ui.geometry import window_settings
+from turnlog.ui.infra import failure_text, languages
+from turnlog.ui.infra.window_settings import window_settings
 
 pytest_plugins = ["uiwindow"]
 
@@ -63,9 +64,21 @@ def fresh_ts(tmp_path_factory) -> Path:
     """What lupdate finds in ui/ now, in a scratch file."""
     out = tmp_path_factory.mktemp("lupdate") / "fresh.ts"
     subprocess.run([pyside_tool("lupdate"), "-silent", "-locations", "none",
-                    *sorted(str(p) for p in UI.glob("*.py")), "-ts", str(out)],
+                    *sorted(str(p) for p in UI.rglob("*.py")), "-ts", str(out)],
                    check=True, timeout=300)
     return out
+
+
+def test_the_translation_tool_and_these_tests_read_every_room_of_the_window():
+    """The window's modules sit in rooms (ui/shell/, ui/panels/side/, …): a scan of ui/
+    alone would lose their strings on the next update."""
+    spec = importlib.util.spec_from_file_location("translation_tool", TS_DIR / "tool.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    everything = sorted(str(path) for path in UI.rglob("*.py"))
+    assert tool.sources() == everything
+    assert any(Path(path).parent.parent.parent == UI for path in everything)  # two deep
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -91,7 +104,7 @@ def literal_translations() -> set[tuple[str, str, str]]:
     """Every translate("Context", "text") and QT_TRANSLATE_NOOP in ui/, read from the code
     itself (lupdate silently skips a call it cannot parse)."""
     found = set()
-    for path in UI.glob("*.py"):
+    for path in UI.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or len(node.args) < 2:
                 continue
@@ -116,7 +129,7 @@ def test_no_text_goes_through_a_helper_lupdate_reads_with_another_context():
     (or no context): a module's own `tr`/`_tr` helper with a fixed context would never find
     its translations. Strings go through translate("Context", "…")."""
     offenders = []
-    for path in UI.glob("*.py"):
+    for path in UI.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                     and node.func.id in ("tr", "_tr", "_") and node.args \
@@ -129,7 +142,7 @@ def test_no_translated_text_is_an_f_string():
     """An f-string (or a formatted string) as the source text can never match a
     translation: numbers go in with %1 after translating."""
     offenders = []
-    for path in UI.glob("*.py"):
+    for path in UI.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and len(node.args) >= 2 and getattr(
                     node.func, "attr", getattr(node.func, "id", "")) == "translate" \
@@ -268,8 +281,8 @@ def test_the_window_speaks_the_remembered_language(qtbot, make_window, store, lo
                                                   banner_title, settings_word, language_menu):
     from turnlog.profiles import ProfileStore
     from turnlog.secrets import SessionKeys
-    from turnlog.ui.provider_setup import ProviderSetup
-    from turnlog.ui.settings import SettingsDialog
+    from turnlog.ui.dialogs.settings import SettingsDialog
+    from turnlog.ui.request.provider_setup import ProviderSetup
     from uihelpers import seed
 
     remember(turnlog_home, language)
@@ -347,7 +360,7 @@ def test_numbers_dates_and_sizes_follow_the_locale(chinese):
     assert languages.byte_size(1_500_000) == "1,5 MB"
     assert languages.arg("%1 of %2 bytes", 1234, 5678) == "1.234 of 5.678 bytes"
     from turnlog.transfer import Progress
-    from turnlog.ui.import_export import progress_text
+    from turnlog.ui.dialogs.import_export import progress_text
 
     # An import's progress says how much of the file was read in the locale's sizes.
     assert progress_text(Progress("reading", 1_500_000, 3_000_000)) == \
@@ -379,7 +392,7 @@ def test_the_inspector_writes_sizes_in_the_locale_s_digits(qtbot, make_window, s
 
 def test_a_narrow_chinese_window_shows_the_model_name_from_its_start(
         qtbot, make_window, store, turnlog_home, chinese):
-    from turnlog.ui.header import sampling_summary
+    from turnlog.ui.conversation.header import sampling_summary
     from uihelpers import seed
 
     remember(turnlog_home, "zh_CN")
@@ -398,8 +411,8 @@ def test_a_narrow_chinese_window_shows_the_model_name_from_its_start(
 def test_names_turnlog_gives_profiles_are_listed_and_shown_translated(chinese):
     from turnlog.core.builtin_model import BUILTIN as BUILTIN_MODEL
     from turnlog.providers.presets import CUSTOM
-    from turnlog.ui.about import CAVEATS
-    from turnlog.ui.connection import GIVEN_NAMES, shown_name
+    from turnlog.ui.dialogs.about import CAVEATS
+    from turnlog.ui.request.connection import GIVEN_NAMES, shown_name
 
     assert {BUILTIN_MODEL.profile_name, CUSTOM.name} <= set(GIVEN_NAMES)
     assert BUILTIN_MODEL.caveat in CAVEATS

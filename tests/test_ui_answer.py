@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtGui import QTextDocument
 
-from turnlog.ui.answer import SECTION_CHARS, AnswerDocument, section_ends
+from turnlog.ui.transcript.answer import SECTION_CHARS, AnswerDocument, section_ends
 
 BLOCKS = [
     "A paragraph of plain words that goes on for a while.",

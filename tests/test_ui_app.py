@@ -10,7 +10,7 @@ from PySide6.QtGui import QFontDatabase, QGuiApplication
 
 from turnlog import APP_ID
 from turnlog.app import CJK_FAMILIES, application, configure_fonts
-from turnlog.ui.crash import CrashDialog, crash_report
+from turnlog.ui.faults.crash import CrashDialog, crash_report
 
 KEY = "sk-secret-abcdef123456"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from turnlog.core.failures import Failure, FailureKind
-from turnlog.ui.banner import FailureBanner
+from turnlog.ui.conversation.banner import FailureBanner
 
 
 @pytest.mark.parametrize("kind", list(FailureKind), ids=lambda kind: kind.value)

@@ -7,8 +7,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication, QTextDocument, QTextFormat
 
 from test_ui_send import open_window
-from turnlog.ui.answer import CODE_TINT, style_code
-from turnlog.ui.transcript import Role
+from turnlog.ui.transcript.answer import CODE_TINT, style_code
+from turnlog.ui.transcript.model import Role
 
 pytest_plugins = ["uiwindow"]
 

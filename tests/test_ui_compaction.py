@@ -13,9 +13,9 @@ from PySide6.QtCore import Qt
 from loopback import Behaviour
 from turnlog.core.compaction import SUMMARY_PROMPT
 from turnlog.core.model import ConversationSettings
-from turnlog.ui.marks import RowMark
-from turnlog.ui.transcript import Role
-from turnlog.ui.window import MainWindow
+from turnlog.ui.shell.window import MainWindow
+from turnlog.ui.transcript.marks import RowMark
+from turnlog.ui.transcript.model import Role
 from uihelpers import exported, seed
 
 pytest_plugins = ["uiwindow"]

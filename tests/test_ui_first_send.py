@@ -96,7 +96,7 @@ def test_a_failed_send_in_a_conversation_made_with_new_keeps_it(
 def test_the_kept_question_is_the_only_copy_and_delete_all_removes_it(
         qtbot, make_window, store, loopback, turnlog_home):
     from test_ui_privacy import Answers, scan
-    from turnlog.ui.privacy import Decision
+    from turnlog.ui.dialogs.privacy import Decision
 
     secret = "HEATHER-58-FIRST-SEND-Q3"
     loopback.script(Behaviour.error(500, "the server broke", type="server_error"))

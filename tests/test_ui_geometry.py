@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QMainWindow
 
-from turnlog.ui.geometry import fit_to_screen
+from turnlog.ui.shell.geometry import fit_to_screen
 
 
 def test_a_window_larger_than_its_screen_is_cut_and_moved_onto_it(qtbot):

@@ -15,10 +15,11 @@ from PySide6.QtWidgets import QApplication, QInputDialog
 from loopback import Behaviour
 from test_ui_startup import NOBODY, _restore_process, modes_apply, shared_home  # noqa: F401
 from turnlog.store import TurnlogStore
-from turnlog.ui.drafts import SAVE_DELAY_MS
-from turnlog.ui.privacy import Decision, ExportTarget
-from turnlog.ui.tasks import TaskRunner
-from turnlog.ui.window import MainWindow
+from turnlog.ui.conversation.drafts import SAVE_DELAY_MS
+from turnlog.ui.dialogs.privacy import Decision
+from turnlog.ui.infra.export_file import ExportTarget
+from turnlog.ui.infra.tasks import TaskRunner
+from turnlog.ui.shell.window import MainWindow
 from uihelpers import loopback_connector, numbered, seed
 
 pytest_plugins = ["uiwindow"]

@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt
 
 from loopback import Behaviour
 from turnlog.core.model import ConversationSettings
-from turnlog.ui.marks import RowMark
-from turnlog.ui.transcript import Role
+from turnlog.ui.transcript.marks import RowMark
+from turnlog.ui.transcript.model import Role
 from uihelpers import exported, numbered, seed
 
 pytest_plugins = ["uiwindow"]

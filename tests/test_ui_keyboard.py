@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
 from loopback import Behaviour
 from turnlog.profiles import ProfileStore
 from turnlog.secrets import SessionKeys
-from turnlog.ui.geometry import window_settings
-from turnlog.ui.provider_setup import ProviderSetup
-from turnlog.ui.tasks import TaskRunner
-from turnlog.ui.window import MainWindow
+from turnlog.ui.infra.tasks import TaskRunner
+from turnlog.ui.infra.window_settings import window_settings
+from turnlog.ui.request.provider_setup import ProviderSetup
+from turnlog.ui.shell.window import MainWindow
 from uihelpers import loopback_connector, seed
 
 pytest_plugins = ["uiwindow"]

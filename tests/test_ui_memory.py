@@ -11,7 +11,7 @@ from PySide6.QtGui import QTextCursor
 from loopback import Behaviour
 from test_ui_send import open_window, type_draft, wait_done
 from turnlog.core.model import ConversationSettings
-from turnlog.ui.privacy import Decision
+from turnlog.ui.dialogs.privacy import Decision
 from uihelpers import numbered
 
 pytest_plugins = ["uiwindow"]
@@ -221,7 +221,7 @@ def test_the_memory_tab_folds_away_with_the_side_panels_and_comes_back(qtbot, ma
 
 def test_export_from_the_window_carries_the_memory(qtbot, make_window, store, loopback,
                                                    tmp_path):
-    from turnlog.ui.privacy import ExportTarget
+    from turnlog.ui.infra.export_file import ExportTarget
 
     window, cid = open_window(qtbot, make_window, store, numbered(1))
     (turn,) = store.turns(cid)

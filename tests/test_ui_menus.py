@@ -140,7 +140,7 @@ def test_conversation_menu_acts_on_the_open_conversation(qtbot, make_window, sto
 
     def refuse(confirmation):
         asked.append(confirmation.title)
-        from turnlog.ui.privacy import Decision
+        from turnlog.ui.dialogs.privacy import Decision
         return Decision(False, False)
 
     window.confirm = refuse

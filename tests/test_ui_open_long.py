@@ -17,8 +17,8 @@ from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.send import PendingTurn
 from turnlog.store import TurnlogStore
 from turnlog.store.pages import LogPages
-from turnlog.ui.marks import MarkMap, RowMark
-from turnlog.ui.transcript import Role, TranscriptModel
+from turnlog.ui.transcript.marks import MarkMap, RowMark
+from turnlog.ui.transcript.model import Role, TranscriptModel
 from uihelpers import numbered, seed
 
 pytest_plugins = ["uiwindow"]

@@ -11,11 +11,11 @@ from PySide6.QtWidgets import QDialogButtonBox
 from loopback import Behaviour
 from turnlog.profiles import ProfileStore
 from turnlog.secrets import KeyringUnavailable, SessionKeys
-from turnlog.ui import operations
-from turnlog.ui.connection import ProviderConnector
-from turnlog.ui.provider_setup import ProviderSetup
-from turnlog.ui.tasks import TaskRunner
-from turnlog.ui.window import MainWindow, window_settings
+from turnlog.ui.infra import operations
+from turnlog.ui.infra.tasks import TaskRunner
+from turnlog.ui.request.connection import ProviderConnector
+from turnlog.ui.request.provider_setup import ProviderSetup
+from turnlog.ui.shell.window import MainWindow, window_settings
 from uihelpers import numbered, seed
 
 pytest_plugins = ["uiwindow"]

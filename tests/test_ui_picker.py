@@ -16,13 +16,13 @@ from turnlog.core.model import ConversationSettings
 from turnlog.profiles import ProfileStore, new_profile
 from turnlog.providers import CUSTOM
 from turnlog.secrets import SessionKeys
-from turnlog.ui.composer import ANSWERING, PROMPT
-from turnlog.ui.connection import ProviderConnector
-from turnlog.ui.inspector import NOTHING_YET
-from turnlog.ui.provider_setup import ProviderSetup
-from turnlog.ui.tasks import TaskRunner
-from turnlog.ui.transcript import Role
-from turnlog.ui.window import MainWindow, window_settings
+from turnlog.ui.conversation.composer import ANSWERING, PROMPT
+from turnlog.ui.infra.tasks import TaskRunner
+from turnlog.ui.request.connection import ProviderConnector
+from turnlog.ui.request.inspector_text import NOTHING_YET
+from turnlog.ui.request.provider_setup import ProviderSetup
+from turnlog.ui.shell.window import MainWindow, window_settings
+from turnlog.ui.transcript.model import Role
 from uihelpers import numbered, seed
 
 pytest_plugins = ["uiwindow"]

@@ -19,14 +19,15 @@ from turnlog.export import export_text
 from turnlog.profiles import ProfileStore, new_profile
 from turnlog.providers import CUSTOM
 from turnlog.secrets import SessionKeys
-from turnlog.ui import operations as operations_module
-from turnlog.ui.connection import ProviderConnector
-from turnlog.ui.marks import RowMark
-from turnlog.ui.privacy import Confirmation, Decision, ExportTarget, export_target
-from turnlog.ui.provider_setup import ProviderSetup
-from turnlog.ui.tasks import TaskRunner
-from turnlog.ui.transcript import Role
-from turnlog.ui.window import MainWindow, window_settings
+from turnlog.ui.dialogs.privacy import Confirmation, Decision, export_target
+from turnlog.ui.infra import operations as operations_module
+from turnlog.ui.infra.export_file import ExportTarget
+from turnlog.ui.infra.tasks import TaskRunner
+from turnlog.ui.request.connection import ProviderConnector
+from turnlog.ui.request.provider_setup import ProviderSetup
+from turnlog.ui.shell.window import MainWindow, window_settings
+from turnlog.ui.transcript.marks import RowMark
+from turnlog.ui.transcript.model import Role
 from uihelpers import seed
 
 pytest_plugins = ["uiwindow"]

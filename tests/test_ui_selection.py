@@ -8,7 +8,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
 from loopback import Behaviour
 from test_ui_send import open_window, type_draft, wait_done
-from turnlog.ui.window import MainWindow
+from turnlog.ui.shell.window import MainWindow
 
 pytest_plugins = ["uiwindow"]
 

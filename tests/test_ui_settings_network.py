@@ -9,10 +9,10 @@ from PySide6.QtWidgets import QDialogButtonBox
 from tlscerts import make_certs
 from turnlog.profiles import ProfileStore
 from turnlog.secrets import SessionKeys
-from turnlog.ui.connection import ProviderConnector
-from turnlog.ui.provider_setup import ProviderSetup
-from turnlog.ui.tasks import TaskRunner
-from turnlog.ui.window import MainWindow, window_settings
+from turnlog.ui.infra.tasks import TaskRunner
+from turnlog.ui.request.connection import ProviderConnector
+from turnlog.ui.request.provider_setup import ProviderSetup
+from turnlog.ui.shell.window import MainWindow, window_settings
 
 pytest_plugins = ["uiwindow"]
 

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from loopback import Behaviour
-from turnlog.ui.window import MainWindow
+from turnlog.ui.shell.window import MainWindow
 from uihelpers import exported, numbered, seed
 
 pytest_plugins = ["uiwindow"]

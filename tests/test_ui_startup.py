@@ -21,10 +21,10 @@ from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtWidgets import QApplication
 
 import turnlog.app
-import turnlog.ui.startup
+import turnlog.ui.infra.folders
 from turnlog.store import TurnlogStore
-from turnlog.ui.privacy import ExportTarget
-from turnlog.ui.startup import StartupDialog
+from turnlog.ui.faults.startup import StartupDialog
+from turnlog.ui.infra.export_file import ExportTarget
 
 NOBODY = 65534
 
@@ -78,7 +78,7 @@ class Opened:
 @pytest.fixture
 def opened(monkeypatch) -> Opened:
     desktop = Opened()
-    monkeypatch.setattr(turnlog.ui.startup, "QDesktopServices", desktop)
+    monkeypatch.setattr(turnlog.ui.infra.folders, "QDesktopServices", desktop)
     return desktop
 
 

@@ -7,10 +7,8 @@ import pytest
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QMenu
 
-from turnlog.ui import theme
-from turnlog.ui.geometry import window_settings
-from turnlog.ui.marks import RowMark
-from turnlog.ui.theme import (
+from turnlog.ui.infra import theme
+from turnlog.ui.infra.theme import (
     BANNER,
     CODE_TINT,
     SELECTION_ALPHA,
@@ -20,6 +18,8 @@ from turnlog.ui.theme import (
     over,
     palette_for,
 )
+from turnlog.ui.infra.window_settings import window_settings
+from turnlog.ui.transcript.marks import RowMark
 from uihelpers import seed
 
 pytest_plugins = ["uiwindow"]

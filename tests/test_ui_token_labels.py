@@ -8,9 +8,9 @@ from turnlog.model_counts import ModelCounts
 from turnlog.model_facts import FactStore
 from turnlog.providers import LLAMA_CPP
 from turnlog.store import TurnlogStore
-from turnlog.ui.connection import ProviderConfig, ProviderConnector
-from turnlog.ui.tasks import TaskRunner
-from turnlog.ui.window import MainWindow
+from turnlog.ui.infra.tasks import TaskRunner
+from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
+from turnlog.ui.shell.window import MainWindow
 from uihelpers import numbered, seed
 
 

@@ -9,9 +9,9 @@ from PySide6.QtWidgets import QStyleOptionViewItem
 
 from loopback import Behaviour
 from test_ui_send import open_window, wait_done
-from turnlog.ui.marks import RowMark
-from turnlog.ui.transcript import Role
-from turnlog.ui.window import MainWindow
+from turnlog.ui.shell.window import MainWindow
+from turnlog.ui.transcript.marks import RowMark
+from turnlog.ui.transcript.model import Role
 
 pytest_plugins = ["uiwindow"]
 
@@ -136,7 +136,7 @@ def test_fork_from_a_turn_opens_it_with_the_draft(qtbot, make_window, store, loo
 
 
 def test_deleting_offers_versions_and_forks(qtbot, make_window, store, loopback):
-    from turnlog.ui.privacy import Decision
+    from turnlog.ui.dialogs.privacy import Decision
 
     window, cid = open_window(qtbot, make_window, store, PAIRS)
     loopback.script(Behaviour.answer("second version"))

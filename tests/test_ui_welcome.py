@@ -13,12 +13,12 @@ from loopback import Behaviour
 from turnlog.localmodel import Availability
 from turnlog.profiles import ProfileStore
 from turnlog.secrets import SessionKeys
-from turnlog.ui.centre import FIRST_RUN_HINT, MARKS_WORDS
-from turnlog.ui.geometry import window_settings
-from turnlog.ui.provider_setup import ProviderSetup
-from turnlog.ui.settings import SettingsDialog
-from turnlog.ui.tasks import TaskRunner
-from turnlog.ui.window import MainWindow
+from turnlog.ui.conversation.centre import FIRST_RUN_HINT, MARKS_WORDS
+from turnlog.ui.dialogs.settings import SettingsDialog
+from turnlog.ui.infra.tasks import TaskRunner
+from turnlog.ui.infra.window_settings import window_settings
+from turnlog.ui.request.provider_setup import ProviderSetup
+from turnlog.ui.shell.window import MainWindow
 
 pytest_plugins = ["uiwindow"]
 
@@ -65,7 +65,7 @@ def make_setup_window(qtbot, store, loopback, turnlog_home, *,
                       through_setup: bool = False) -> MainWindow:
     """A window with provider set-up; its connector the loopback server's, or (with
     `through_setup`) the profile in use's, as the app makes it."""
-    from turnlog.ui.connection import ProviderConnector
+    from turnlog.ui.request.connection import ProviderConnector
     from uihelpers import loopback_connector
 
     setup = ProviderSetup(ProfileStore(turnlog_home), window_settings(turnlog_home),

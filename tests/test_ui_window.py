@@ -13,10 +13,10 @@ from turnlog.core.projection import CostIndex, project
 from turnlog.localmodel import ServerTokenCounter, TemplateCosts
 from turnlog.providers import CUSTOM
 from turnlog.store import TurnlogStore
-from turnlog.ui.connection import ProviderConfig, ProviderConnector
-from turnlog.ui.tasks import TaskRunner
-from turnlog.ui.transcript import Role, TranscriptModel
-from turnlog.ui.window import MainWindow
+from turnlog.ui.infra.tasks import TaskRunner
+from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
+from turnlog.ui.shell.window import MainWindow
+from turnlog.ui.transcript.model import Role, TranscriptModel
 from uihelpers import loopback_connector, numbered, seed
 
 pytest_plugins = ["uiwindow"]

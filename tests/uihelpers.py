@@ -60,7 +60,7 @@ def loopback_connector(base_url: str, *, model: str = "loopback-model",
     retries are off unless asked for: most window tests show one failed attempt."""
     from turnlog.profiles import NetworkSettings
     from turnlog.providers import CUSTOM
-    from turnlog.ui.connection import ProviderConfig, ProviderConnector
+    from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
 
     config = ProviderConfig("loopback", "Loopback", CUSTOM, base_url, model,
                             network=NetworkSettings(retry=retry))

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from turnlog.store import TurnlogStore
-from turnlog.ui.tasks import TaskRunner
-from turnlog.ui.window import MainWindow
+from turnlog.ui.infra.tasks import TaskRunner
+from turnlog.ui.shell.window import MainWindow
 from uihelpers import loopback_connector
 
 

@@ -26,7 +26,7 @@ from .store import TurnlogStore
 from .store.errors import file_fault
 
 if TYPE_CHECKING:
-    from .ui.window import MainWindow
+    from .ui.shell.window import MainWindow
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +120,7 @@ def enable_fault_log(home: Path) -> Path | None:
 
 def application(argv: Sequence[str]) -> QApplication:
     """The QApplication with Turnlog's identity, fonts and message routing."""
-    from .ui.crash import route_qt_messages
+    from .ui.faults.crash import route_qt_messages
 
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(list(argv))
@@ -148,10 +148,10 @@ def open_window(store: TurnlogStore, home: Path, *, n_ctx: int = DEFAULT_N_CTX) 
     from .model_counts import ModelCounts
     from .model_facts import FactStore
     from .profiles import ProfileStore
-    from .ui.connection import ProviderConnector
-    from .ui.provider_setup import ProviderSetup
-    from .ui.tasks import TaskRunner
-    from .ui.window import MainWindow, window_settings
+    from .ui.infra.tasks import TaskRunner
+    from .ui.request.connection import ProviderConnector
+    from .ui.request.provider_setup import ProviderSetup
+    from .ui.shell.window import MainWindow, window_settings
 
     profiles = ProfileStore(home)
     if profiles.offer_builtin() is not None:
@@ -167,7 +167,7 @@ def open_data() -> tuple[Path, TurnlogStore | StoreError]:
     """The data directory and its store, or the named fault that keeps it from opening
     (a read-only folder or file, a damaged or locked database, one from a newer Turnlog).
     Logging starts here, where it can: a folder that cannot hold logs/ is no traceback."""
-    from .ui.languages import install_for
+    from .ui.infra.languages import install_for
 
     try:
         home = data_dir()
@@ -180,7 +180,7 @@ def open_data() -> tuple[Path, TurnlogStore | StoreError]:
     if configure_logging(home):
         enable_fault_log(home)
     install_for(home)  # the interface language, before the first dialog
-    from .ui.startup import UpgradeProgress  # an upgrade that indexes shows its progress
+    from .ui.faults.startup import UpgradeProgress  # an upgrade that indexes shows its progress
 
     try:
         return home, TurnlogStore.open(home, progress=UpgradeProgress())
@@ -196,7 +196,7 @@ def open_data() -> tuple[Path, TurnlogStore | StoreError]:
 def smoke_test(argv: list[str]) -> int:
     """`turnlog --smoke-test`: the window on a temporary data directory sends one question
     to the built-in model; 0 once a turn is committed and read back from the database."""
-    from .ui.smoke import SmokeRun
+    from .ui.shell.smoke import SmokeRun
 
     with tempfile.TemporaryDirectory(prefix="turnlog-smoke-") as temp:
         os.environ[ENV_HOME] = temp
@@ -218,12 +218,12 @@ def smoke_test(argv: list[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .ui.crash import ExceptHook
-    from .ui.startup import show_startup_fault
+    from .ui.faults.crash import ExceptHook
+    from .ui.faults.startup import show_startup_fault
 
     argv = list(sys.argv if argv is None else argv)
     if "--version" in argv[1:]:
-        from .ui.about import version_text
+        from .ui.dialogs.about import version_text
 
         print(version_text())
         return 0
@@ -237,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(store, StoreError):
         log.warning("Cannot open the data in %s: %s", home, store)
         return show_startup_fault(store, home)
-    from .ui.geometry import fit_to_screen  # only now: a failed start needs nothing more
+    from .ui.shell.geometry import fit_to_screen  # only now: a failed start needs nothing more
 
     window = open_window(store, home)
     fit_to_screen(window)

@@ -45,11 +45,12 @@ def qm_path(language: str, folder: Path = QM_DIR) -> Path:
 
 
 def sources() -> list[str]:
-    return sorted(str(path) for path in SOURCES.glob("*.py"))
+    return sorted(str(path) for path in SOURCES.rglob("*.py"))
 
 
 def lupdate(targets: list[Path]) -> None:
-    """Scan ui/ into `targets` (existing translations are kept, vanished ones dropped)."""
+    """Scan ui/ and every room below it into `targets` (existing translations are kept,
+    vanished ones dropped)."""
     for target in targets:
         language = target.stem.removeprefix("turnlog_")
         subprocess.run([tool("lupdate"), "-silent", "-locations", "none", "-no-obsolete",

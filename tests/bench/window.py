@@ -47,10 +47,10 @@ from turnlog.core.provider import CancelToken, Reply  # noqa: E402
 from turnlog.core.send import PendingTurn  # noqa: E402
 from turnlog.providers import CUSTOM  # noqa: E402
 from turnlog.store import TurnlogStore  # noqa: E402
-from turnlog.ui.connection import ProviderConfig, ProviderConnector  # noqa: E402
-from turnlog.ui.tasks import TaskRunner  # noqa: E402
-from turnlog.ui.transcript import Role  # noqa: E402
-from turnlog.ui.window import MainWindow  # noqa: E402
+from turnlog.ui.infra.tasks import TaskRunner  # noqa: E402
+from turnlog.ui.request.connection import ProviderConfig, ProviderConnector  # noqa: E402
+from turnlog.ui.shell.window import MainWindow  # noqa: E402
+from turnlog.ui.transcript.model import Role  # noqa: E402
 
 ANSWER = ("Here is a paragraph of an answer with **some bold**, `code`, 中文字符 and an emoji 🙂. "
           "It goes on for a while so rows have realistic heights.\n\n- one\n- two\n")

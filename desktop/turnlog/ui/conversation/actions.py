@@ -1,0 +1,211 @@
+"""What a person asks to change in the history — start, rename, set up, delete or
+export a conversation — from the menus, the conversation list and the context menu.
+
+`HistoryActions` asks first where a question is due (a title, the settings; what a
+delete removes, counted on the storage worker), then runs the named operation from
+`operations` and reports what changed with `changed`; the window refreshes the views
+from that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
+from PySide6.QtWidgets import QInputDialog, QWidget
+
+from ...core.model import Conversation
+from ...store import TurnlogStore
+from ...store.deletion import DeletionCounts
+from ..dialogs.privacy import (
+    Confirmation,
+    Decision,
+    delete_all_question,
+    delete_conversation_question,
+    delete_pins_question,
+    delete_preferences_question,
+    delete_turn_question,
+)
+from ..dialogs.settings import SettingsDialog
+from ..infra import operations
+from ..infra.export_file import ExportTarget
+from ..infra.languages import arg, plural
+from ..infra.operations import Changes, Exported
+from ..infra.tasks import TaskRunner
+from ..request.provider_setup import ProviderSetup
+from ..request.send_session import SendSession
+
+BUSY = QT_TRANSLATE_NOOP("HistoryActions",
+                         "Stop the running request before deleting a turn.")
+
+
+class HistoryActions(QObject):
+    """Runs the changes a person starts; `window` parents the dialogs."""
+
+    changed = Signal(object)  # Changes
+    closing = Signal()  # the open conversation is about to be deleted: show none of it
+    status = Signal(str)  # a line for the status bar
+    problem = Signal(str, str)  # (title, message) for the banner
+    failed = Signal(object)  # a storage operation failed (the exception)
+    delete_failed = Signal(object)  # a delete did not happen (the exception)
+
+    def __init__(self, store: TurnlogStore, runner: TaskRunner, session: SendSession,
+                 setup: ProviderSetup | None, current: Callable[[], Conversation | None],
+                 confirm: Callable[[Confirmation], Decision],
+                 choose_export: Callable[[str], ExportTarget | None], window: QWidget) -> None:
+        super().__init__(window)
+        self._store, self._runner, self._session, self._setup = store, runner, session, setup
+        self._current, self._confirm, self._choose_export = current, confirm, choose_export
+        self._window = window
+
+    def _run(self, op: operations.StorageOp[Changes], *, deleting: bool = False) -> None:
+        op.run(self._runner, on_success=self.changed.emit,
+               on_failure=self.delete_failed.emit if deleting else self.failed.emit)
+
+    def default_model(self) -> str:
+        """The model new conversations start with: the provider in use's."""
+        profile = self._setup.active() if self._setup is not None else None
+        return profile.model if profile is not None else ""
+
+    # --------------------------------------------------------------- titles
+    def new_conversation(self) -> None:
+        new_chat = QCoreApplication.translate("HistoryActions", "New chat")
+        title, ok = QInputDialog.getText(
+            self._window, QCoreApplication.translate("HistoryActions", "New conversation"),
+            QCoreApplication.translate("HistoryActions", "Title:"), text=new_chat)
+        if ok:
+            self._run(operations.create_conversation(self._store, title.strip() or new_chat,
+                                                     self.default_model()))
+
+    def rename_conversation(self, conversation: Conversation) -> None:
+        title, ok = QInputDialog.getText(
+            self._window, QCoreApplication.translate("HistoryActions", "Rename conversation"),
+            QCoreApplication.translate("HistoryActions", "Title:"), text=conversation.title)
+        if ok and title.strip() and title.strip() != conversation.title:
+            self._run(operations.rename_conversation(self._store, conversation.id,
+                                                     title.strip()))
+
+    # ------------------------------------------------------------- settings
+    def open_settings(self) -> SettingsDialog | None:
+        """Edit the provider and the open conversation; saved settings apply at once."""
+        if self._setup is None or self._session.running:
+            return None
+        dialog = SettingsDialog(self._setup, self._runner, self._current(), self._window)
+        dialog.accepted.connect(lambda: self._settings_saved(dialog))
+        dialog.open()
+        return dialog
+
+    def _settings_saved(self, dialog: SettingsDialog) -> None:
+        self.changed.emit(Changes(provider=True))
+        conversation = self._current()
+        if conversation is not None and dialog.saved_settings is not None:
+            self._run(operations.save_conversation_settings(
+                self._store, conversation.id, dialog.saved_settings,
+                dialog.saved_system_prompt, dialog.saved_model))
+
+    # -------------------------------------------------------------- deletes
+    def delete_conversation(self, conversation: Conversation) -> None:
+        """Count what deleting the conversation removes, then ask (sidebar Delete…)."""
+        def counted(found: tuple[DeletionCounts, list[Conversation]]) -> None:
+            counts, forks = found
+            decision = self._confirm(delete_conversation_question(
+                conversation.title, counts, [f.title for f in forks]))
+            if decision.accepted:
+                self.delete_now(conversation, {f.id for f in forks} if decision.option
+                                else set())
+
+        operations.count_conversation_deletion(self._store, conversation.id).run(
+            self._runner, on_success=counted, on_failure=self.failed.emit)
+
+    def delete_now(self, conversation: Conversation, forks: set[int] | None = None) -> None:
+        """Delete without asking (with `forks`, the forks of it too); a request in flight
+        for one of them is stopped and discarded."""
+        gone = {conversation.id, *(forks or ())}
+        self._session.discard(gone)
+        current = self._current()
+        if current is not None and current.id in gone:
+            self.closing.emit()  # from now on nothing of it is shown again
+        self._run(operations.delete_conversation(self._store, conversation.id,
+                                                 with_forks=bool(forks)), deleting=True)
+
+    def delete_turn(self, turn_id: str) -> None:
+        """Count what deleting one turn removes, then ask (history context menu)."""
+        if self._refuse_while_running():
+            return
+
+        def counted(counted: tuple[int, DeletionCounts, int]) -> None:
+            decision = self._confirm(delete_turn_question(*counted))
+            if not decision.accepted or self._refuse_while_running():
+                return
+            alone = counted[2] == 1  # no other versions: the option keeps its pins
+            keep_pins = alone and decision.option
+            if not alone and counted[1].pins:  # the option was the versions': ask apart
+                keep_pins = not self._confirm(delete_pins_question(counted[1].pins)).accepted
+            self._run(operations.delete_turn(
+                self._store, turn_id, with_versions=alone or decision.option,
+                keep_pins=keep_pins))
+
+        operations.count_turn_deletion(self._store, turn_id).run(
+            self._runner, on_success=counted, on_failure=self.failed.emit)
+
+    def _refuse_while_running(self) -> bool:
+        if self._session.running:
+            self.status.emit(QCoreApplication.translate("HistoryActions", BUSY))
+        return self._session.running
+
+    def delete_all_history(self) -> None:
+        """Count everything, then ask (File → Delete all history…), offering to remove the
+        provider keys from the keyring too."""
+        operations.count_all_history(self._store).run(
+            self._runner, on_success=self._confirm_delete_all, on_failure=self.failed.emit)
+
+    def _confirm_delete_all(self, counts: DeletionCounts) -> None:
+        setup = self._setup
+        profiles = setup.load() if setup is not None else []
+        backend = setup.keys().backend_name() if setup is not None else QCoreApplication.translate(
+            "HistoryActions", "the keyring")
+        decision = self._confirm(delete_all_question(counts, [p.name for p in profiles],
+                                                     backend))
+        if not decision.accepted:
+            return
+        preferences = len(self._store.preferences())  # a few short rows: read here
+        also = preferences > 0 and self._confirm(delete_preferences_question(
+            preferences)).accepted
+        self._session.discard(None)
+        # Let go of the open conversation now: a stopped request finishing before the delete
+        # does must not preview it (its turns, its body in the inspector) once more.
+        self.closing.emit()
+        keys = setup.keys() if setup is not None and decision.option else None
+        self._run(operations.delete_all_history(self._store, keys, [p.id for p in profiles],
+                                                preferences=also), deleting=True)
+
+    # --------------------------------------------------------------- export
+    def export_conversation(self) -> ExportTarget | None:
+        """Save the open conversation where the person picks (File → Export…); the file is
+        written on the storage worker."""
+        conversation = self._current()
+        if conversation is None:
+            self.status.emit(QCoreApplication.translate(
+                "HistoryActions", "Open a conversation to export first."))
+            return None
+        target = self._choose_export(conversation.title)
+        if target is not None:
+            operations.export_conversation(self._store, conversation.id, target).run(
+                self._runner, on_success=self._exported, on_failure=self._export_failed)
+        return target
+
+    def _exported(self, done: Exported) -> None:
+        turns = done.turns
+        self.status.emit(arg(plural(QCoreApplication.translate(
+            "HistoryActions", "Exported %n turn(s) (%1 bytes) to %2.", None, turns), turns),
+            done.bytes, done.target.path))
+
+    def _export_failed(self, error: BaseException) -> None:
+        if not isinstance(error, OSError):
+            self.failed.emit(error)
+            return
+        self.problem.emit(QCoreApplication.translate(
+            "HistoryActions", "Could not export the conversation"),
+                          arg(QCoreApplication.translate(
+                              "HistoryActions", "The file could not be written: %1. Choose "
+                              "another place and export again (Ctrl+E)."), error))

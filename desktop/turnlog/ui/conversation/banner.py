@@ -1,0 +1,271 @@
+"""The inline failure banner above the composer: plain words, the next step, and any
+partial answer so it can be copied (it is not saved)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import (
+    QDesktopServices,
+    QFontDatabase,
+    QGuiApplication,
+    QPalette,
+    QResizeEvent,
+    QTextCursor,
+)
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.failures import Failure, FailureKind
+from ..infra import failure_text
+from ..infra.failure_text import explanation
+from ..infra.languages import arg
+from ..infra.theme import banner_tint
+
+
+class FailureBanner(QFrame):
+    """Shown after a failed send; never modal. `retry` asks to send the restored draft."""
+
+    retry = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("failureBanner")
+        self.setAccessibleName(QCoreApplication.translate(
+            "FailureBanner", "Problem with the last request"))
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        # Never squeezed below what it says (its words, the partial answer, the log): the
+        # views above it give way instead.
+        policy = self.sizePolicy()
+        policy.setVerticalPolicy(QSizePolicy.Policy.Minimum)
+        self.setSizePolicy(policy)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.setSpacing(4)
+
+        top = QHBoxLayout()
+        self.title = QLabel(self)
+        self.title.setObjectName("bannerTitle")
+        self.title.setWordWrap(True)
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
+        top.addWidget(self.title, 1)
+        self.copy_button = QPushButton(QCoreApplication.translate("FailureBanner", "Copy"), self)
+        self.copy_button.setToolTip(QCoreApplication.translate(
+            "FailureBanner", "Copy the message and any partial answer"))
+        self.copy_button.setAccessibleName(QCoreApplication.translate(
+            "FailureBanner", "Copy the problem report"))
+        self.copy_button.clicked.connect(self.copy)
+        top.addWidget(self.copy_button)
+        self.retry_button = QPushButton(QCoreApplication.translate(
+            "FailureBanner", "Send again"), self)
+        self.retry_button.setAccessibleName(QCoreApplication.translate(
+            "FailureBanner", "Send the question again"))
+        self.retry_button.clicked.connect(self.retry)
+        top.addWidget(self.retry_button)
+        self.close_button = QPushButton(QCoreApplication.translate(
+            "FailureBanner", "Dismiss"), self)
+        self.close_button.setAccessibleName(QCoreApplication.translate(
+            "FailureBanner", "Dismiss the problem"))
+        self.close_button.clicked.connect(self.dismiss)
+        top.addWidget(self.close_button)
+        layout.addLayout(top)
+
+        self.message = QLabel(self)
+        self.message.setObjectName("bannerMessage")
+        self.message.setWordWrap(True)
+        self.message.setTextFormat(Qt.TextFormat.PlainText)
+        self.message.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        layout.addWidget(self.message)
+
+        self.partial_label = QLabel(QCoreApplication.translate(
+            "FailureBanner", "The answer so far (not saved):"), self)
+        layout.addWidget(self.partial_label)
+        self.partial = QPlainTextEdit(self)
+        self.partial.setObjectName("partialAnswer")
+        self.partial.setReadOnly(True)
+        self.partial.setAccessibleName(QCoreApplication.translate(
+            "FailureBanner", "Partial answer, not saved"))
+        self.partial.setMaximumHeight(self.partial.fontMetrics().lineSpacing() * 3 + 14)
+        layout.addWidget(self.partial)
+
+        # The last lines of the built-in model's log, when its server died or never started:
+        # one row, the box beside the button that opens the log's folder.
+        self.log_label = QLabel(QCoreApplication.translate("Failure", "The log ends:"), self)
+        layout.addWidget(self.log_label)
+        log_row = QHBoxLayout()
+        self.log_box = QPlainTextEdit(self)
+        self.log_box.setObjectName("failureLog")
+        self.log_box.setReadOnly(True)
+        self.log_box.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.log_box.setAccessibleName(QCoreApplication.translate(
+            "FailureBanner", "The last lines of the local model's log"))
+        self.log_box.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        line, bar = (self.log_box.fontMetrics().lineSpacing(),
+                     self.log_box.horizontalScrollBar().sizeHint().height())
+        self.log_box.setMinimumHeight(line * 2 + 14 + bar)
+        self.log_box.setMaximumHeight(line * 4 + 14 + bar)
+        log_row.addWidget(self.log_box, 1)
+        self.open_log_button = QPushButton(QCoreApplication.translate(
+            "FailureBanner", "Open the log folder"), self)
+        self.open_log_button.clicked.connect(self._open_log_folder)
+        log_row.addWidget(self.open_log_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(log_row)
+        self.log_folder: Path | None = None  # where "Open the log folder" goes
+
+        self.actions = QHBoxLayout()  # buttons of a storage fault (Export, Open the folder)
+        layout.addLayout(self.actions)
+        self._action_buttons: list[QPushButton] = []
+
+        self.failure: Failure | None = None
+        self._full_message = ""
+        self._wait_left = 0
+        self._countdown = QTimer(self)
+        self._countdown.setInterval(1000)
+        self._countdown.timeout.connect(self._tick)
+        self.hide()
+
+    def show_failure(self, failure: Failure, partial: str = "") -> None:
+        """Say what happened to a send, with the next step; offer to send again where
+        that can help (after the server's retry delay, counted down)."""
+        wait = max(1, round(failure.retry_after)) if failure.retry_after is not None else 0
+        self._present(failure_text.title(failure), failure_text.message(failure), partial,
+                      retryable=failure.kind.offers_retry,
+                      wait=wait, mild=failure.kind is FailureKind.CANCELLED,
+                      line=explanation(failure))
+        self._show_log(failure.log_tail)
+        self.failure = failure
+
+    def _show_log(self, lines: Sequence[str]) -> None:
+        self.log_box.setPlainText("\n".join(lines))
+        for part in (self.log_label, self.log_box):
+            part.setVisible(bool(lines))
+        self.open_log_button.setVisible(bool(lines) and self.log_folder is not None)
+        if lines:
+            # The last line says how the server ended: in view however small the box is
+            # (once the layout has given the box its height).
+            QTimer.singleShot(0, self._scroll_log_to_end)
+
+    def _scroll_log_to_end(self) -> None:
+        self.log_box.moveCursor(QTextCursor.MoveOperation.End)
+        self.log_box.moveCursor(QTextCursor.MoveOperation.StartOfLine)
+        self.log_box.ensureCursorVisible()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if self.log_box.isVisible():
+            self._scroll_log_to_end()
+
+    def _open_log_folder(self) -> None:
+        if self.log_folder is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.log_folder)))
+
+    def show_text(self, title: str, message: str, partial: str = "") -> None:
+        """A problem that is not a send failure (nothing set up, a bug)."""
+        self._present(title, message, partial, retryable=False, wait=0, mild=False)
+
+    def show_fault(self, title: str, message: str,
+                   actions: Sequence[tuple[str, Callable[[], object]]] = ()) -> None:
+        """A storage fault: what happened and the hint, with a button for each of
+        `actions` (label, what it does)."""
+        self._present(title, message, "", retryable=False, wait=0, mild=False)
+        self._add_actions(actions)
+
+    def _add_actions(self, actions: Sequence[tuple[str, Callable[[], object]]]) -> None:
+        for label, act in actions:
+            button = QPushButton(label, self)
+            button.setAccessibleName(label)
+            button.clicked.connect(lambda _checked=False, act=act: act())
+            self.actions.addWidget(button)
+            self._action_buttons.append(button)
+        if actions:
+            self.actions.addStretch(1)
+
+    def action(self, label: str) -> QPushButton | None:
+        """The shown action button labelled `label`, if any."""
+        return next((b for b in self._action_buttons if b.text() == label), None)
+
+    def _clear_actions(self) -> None:
+        for button in self._action_buttons:
+            button.deleteLater()
+        self._action_buttons = []
+        while self.actions.count():
+            self.actions.takeAt(0)
+
+    def _present(self, title: str, message: str, partial: str, *, retryable: bool,
+                 wait: int, mild: bool, line: str | None = None) -> None:
+        self._countdown.stop()
+        self._clear_actions()
+        self.failure = None
+        self.title.setText(title)
+        self._full_message = message
+        self.message.setText(message if line is None else line)
+        self.partial.setPlainText(partial)
+        self.partial_label.setVisible(bool(partial))
+        self._show_log(())
+        self.partial.setVisible(bool(partial))
+        self.retry_button.setVisible(retryable)
+        self._wait_left = wait
+        self._update_retry()
+        if self._wait_left:
+            self._countdown.start()
+        self._tint(mild)
+        self.show()
+
+    def _tint(self, mild: bool) -> None:
+        self._mild = mild  # tinted anew when the theme changes (`retint`)
+        palette = self.palette()
+        palette.setColor(QPalette.ColorRole.Window, banner_tint(palette, mild=mild))
+        self.setPalette(palette)
+
+    def retint(self) -> None:
+        """The theme changed: the tint of the one now in use."""
+        self._tint(getattr(self, "_mild", True))
+
+    def _tick(self) -> None:
+        self._wait_left = max(0, self._wait_left - 1)
+        self._update_retry()
+        if not self._wait_left:
+            self._countdown.stop()
+
+    def _update_retry(self) -> None:
+        if self._wait_left:
+            self.retry_button.setEnabled(False)
+            self.retry_button.setText(arg(QCoreApplication.translate(
+                "FailureBanner", "Send again (%1 s)"), self._wait_left))
+        else:
+            self.retry_button.setEnabled(True)
+            self.retry_button.setText(QCoreApplication.translate("FailureBanner", "Send again"))
+
+    def report(self) -> str:
+        """The full text for the clipboard: title, message, any partial answer."""
+        text = self._full_message
+        if self.partial.toPlainText():
+            text += ("\n\n" + QCoreApplication.translate(
+                "FailureBanner", "The answer so far (not saved):")
+                     + "\n" + self.partial.toPlainText())
+        return text
+
+    def copy(self) -> None:
+        QGuiApplication.clipboard().setText(self.report())
+
+    def dismiss(self) -> None:
+        self._countdown.stop()
+        self._clear_actions()
+        self.failure = None
+        self.hide()

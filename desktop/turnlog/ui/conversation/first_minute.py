@@ -1,0 +1,82 @@
+"""The first minute in the window, before any conversation exists.
+
+A question typed with no conversation open is previewed as the first request of the
+conversation Send will start for it (`unsaved`): the counter under the composer and the
+inspector measure it, and Send is on whenever there is text to send. The welcome in the
+empty history (`centre.Welcome`) offers the built-in model or Settings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject
+
+from ... import profiles
+from ...core.model import Conversation
+from ..infra.operations import Changes
+from .actions import HistoryActions
+
+UNSAVED_ID = 0  # no stored conversation has it (ids start at 1)
+
+
+def unsaved(history: HistoryActions, draft: str) -> Conversation | None:
+    """The conversation Send would start for `draft`, typed with none open: the model of
+    the provider in use and default settings, as `create_conversation` stores it. None
+    while nothing is typed (there is no request to preview)."""
+    if not draft.strip():
+        return None
+    return Conversation(UNSAVED_ID, "", model=history.default_model())
+
+
+translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
+
+
+class FirstMinute(QObject):
+    """Wires the welcome's buttons for `window` (the main window; not imported here, which
+    would make an import cycle) and keeps the built-in model's button truthful."""
+
+    def __init__(self, window: Any) -> None:
+        super().__init__(window)
+        self.window = window
+        welcome = window.centre.welcome
+        welcome.builtin_requested.connect(self.use_builtin)
+        welcome.settings_requested.connect(window.open_settings)
+        window.history.changed.connect(self._changed)
+        self._update()
+
+    def _changed(self, changes: Changes) -> None:
+        if changes.provider:
+            self._update()
+
+    def _update(self) -> None:
+        setup = self.window.setup
+        active = setup.active() if setup is not None else None
+        self.window.centre.welcome.set_builtin(
+            in_use=active is not None and active.builtin, offered=setup is not None)
+
+    def use_builtin(self) -> bool:
+        """Make the built-in model the provider in use (adding its profile if there is
+        none); says why not where it cannot run here."""
+        setup, welcome = self.window.setup, self.window.centre.welcome
+        if setup is None:
+            return False
+        profile = next((p for p in setup.load() if p.builtin), None)
+        if profile is None:
+            availability = profiles.available()
+            if not availability.ok:
+                welcome.say(availability.reason)
+                return False
+            profile = profiles.builtin_profile()
+            setup.profiles.save([*setup.load(), profile], builtin_offered=True)
+        setup.set_active(profile.id)
+        welcome.say(
+            translate(
+                "FirstMinute",
+                "The built-in model answers from now on: type a question below. It "
+                "starts with the first question, which takes a few seconds.",
+            )
+        )
+        self.window.history.changed.emit(Changes(provider=True))
+        self.window.composer.edit.setFocus()
+        return True

@@ -1,0 +1,72 @@
+"""A first send that failed leaves no conversation behind: the conversation Send started
+for a question typed with none open, still without a turn, is deleted (on the storage
+worker) and closed, and the question stays in the composer, kept on disk as the draft of
+no conversation (`drafts.NO_CONVERSATION`) until it is sent and saved."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import QObject
+
+from ...core.send import Committed
+from ...store import drafts
+from ..infra.operations import Changes
+from ..infra.tasks import TaskContext, TaskRunner
+from ..request.send_session import SendResult
+
+log = logging.getLogger(__name__)
+
+
+class FirstSendUndo(QObject):
+    """Listens to `window`'s send session (after the window showed how the send ended)."""
+
+    def __init__(self, window: Any, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.window = window  # the main window (not imported here: an import cycle)
+        self._kept = ""  # the question saved as the draft of no conversation
+        window.session.finished.connect(self.finished)
+
+    def finished(self, result: SendResult) -> None:
+        """A send failed: if its conversation was started for it and has no turn, the
+        question is kept as the draft of no conversation and the conversation goes."""
+        window = self.window
+        if isinstance(result.outcome, Committed) or window.runner.closed:
+            return
+        store, cid = window.store, result.conversation_id
+        text = self._kept = window.composer.text() or result.draft[0]
+
+        def work(_context: TaskContext) -> Changes:
+            if not store.unanswered_first_send(cid):
+                return Changes()
+            try:
+                drafts.save_draft(store.home, drafts.NO_CONVERSATION, text)
+            except OSError as err:  # then the conversation keeps the draft, as it is
+                log.warning("Could not keep the unsent question: %s", err)
+                return Changes()
+            if not store.discard_if_empty(cid):
+                return Changes()
+            return Changes(deleted=frozenset({cid}))
+
+        window.runner.run(TaskRunner.STORAGE, "remove the unanswered conversation", work,
+                          on_success=self._removed, on_failure=window._storage_failed)
+
+    def _removed(self, changes: Changes) -> None:
+        """Close the deleted conversation; the question and the failure stay on show."""
+        if not changes.deleted:
+            return
+        window = self.window
+        composer, banner = window.composer, window.banner
+        draft = (composer.text(), composer.cursor_position())
+        failure, partial = banner.failure, banner.partial.toPlainText()
+        shown = banner.isVisible()
+        window._changed(changes)
+        if window.conversation is not None:
+            return  # another conversation was opened meanwhile: the draft waits on disk
+        if composer.text() != draft[0]:
+            composer.restore(*draft)
+        if composer.text() != self._kept:
+            composer.draft_changed.emit()  # typed since: kept as the draft of none too
+        if shown and failure is not None:
+            banner.show_failure(failure, partial)

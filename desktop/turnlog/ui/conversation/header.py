@@ -1,0 +1,163 @@
+"""The conversation header: the profile and model in use, as pickers, and the
+conversation's sampling settings (temperature, top_p, max output tokens), laid out by
+`ConversationHeader`; `HeaderPicker` (header_picker.py) fills them.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.model import (
+    MAX_OUTPUT_RESERVE,
+    ConversationSettings,
+)
+from ..infra.languages import arg, number
+
+SERVER_DEFAULT = QT_TRANSLATE_NOOP("HeaderPicker", "server default")
+APPLY_DELAY_MS = 400  # a sampling change is saved once the person stops turning the dial
+NO_TEMPERATURE = -0.1  # the spin boxes' lowest value stands for "server default"
+NO_TOP_P = -0.05
+
+
+def sampling_summary(settings: ConversationSettings) -> str:
+    """The sampling button's words: what the body will carry."""
+    bits = []
+    if settings.temperature is not None:
+        bits.append(arg(QCoreApplication.translate(
+            "HeaderPicker", "temperature %1"), number(settings.temperature)))
+    if settings.top_p is not None:
+        bits.append(arg(QCoreApplication.translate(
+            "HeaderPicker", "top_p %1"), number(settings.top_p)))
+    if settings.send_max_tokens:
+        bits.append(arg(QCoreApplication.translate(
+            "HeaderPicker", "max %1 tokens"), settings.output_reserve))
+    return QCoreApplication.translate("HeaderPicker", "Sampling: ") + (" · ".join(bits) if bits
+                                                                   else QCoreApplication.translate(
+                                                                       "HeaderPicker", "server "
+                                                                       "defaults"))
+
+
+class ModelCombo(QComboBox):
+    """The model picker; says when its list is about to open, so the server's models are
+    asked for only when someone looks for them."""
+
+    opening = Signal()
+
+    def showPopup(self) -> None:  # noqa: N802 - Qt override
+        self.opening.emit()
+        super().showPopup()
+
+
+class ConversationHeader(QWidget):
+    """Profile ▾ · Model ▾ ⟳ · Sampling ▸, and the sampling fields below when open."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("conversationHeader")
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        row = QHBoxLayout()
+        row.setSpacing(4)
+        self.profile = QComboBox(self)
+        self.profile.setObjectName("profilePicker")
+        self.profile.setAccessibleName(QCoreApplication.translate(
+            "HeaderPicker", "Provider profile in use"))
+        self.profile.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.profile.setToolTip(QCoreApplication.translate(
+            "HeaderPicker", "The provider profile requests go to (as in Settings)"))
+        row.addWidget(self._label(QCoreApplication.translate(
+            "HeaderPicker", "&Profile:"), self.profile))
+        row.addWidget(self.profile)
+        self.model = ModelCombo(self)
+        self.model.setObjectName("modelPicker")
+        self.model.setAccessibleName(QCoreApplication.translate(
+            "HeaderPicker", "Model of this conversation"))
+        self.model.setEditable(True)
+        self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.model.setMinimumContentsLength(18)
+        self.model.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.model.setToolTip(QCoreApplication.translate(
+            "HeaderPicker", "This conversation's model: pick one the server lists, or type a "
+            "name and press Enter"))
+        row.addWidget(self._label(QCoreApplication.translate(
+            "HeaderPicker", "&Model:"), self.model))
+        row.addWidget(self.model, 1)
+        self.refresh = QToolButton(self)
+        self.refresh.setText("⟳")
+        self.refresh.setAccessibleName(QCoreApplication.translate(
+            "HeaderPicker", "Fetch the server's models again"))
+        self.refresh.setToolTip(QCoreApplication.translate(
+            "HeaderPicker", "Ask the server for its models again"))
+        row.addWidget(self.refresh)
+        self.sampling = QToolButton(self)
+        self.sampling.setObjectName("samplingButton")
+        self.sampling.setCheckable(True)
+        self.sampling.setAccessibleName(QCoreApplication.translate(
+            "HeaderPicker", "Sampling settings of this conversation"))
+        row.addWidget(self.sampling)
+        self.status = QLabel(self)
+        self.status.setObjectName("modelsStatus")
+        self.status.setWordWrap(True)
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.status.hide()
+        column.addLayout(row)
+        column.addWidget(self._sampling_row())
+        column.addWidget(self.status)
+
+    def _label(self, text: str, buddy: QWidget) -> QLabel:
+        label = QLabel(text, self)
+        label.setBuddy(buddy)
+        return label
+
+    def _sampling_row(self) -> QWidget:
+        self.sampling_row = QWidget(self)
+        self.sampling_row.setObjectName("samplingRow")
+        row = QHBoxLayout(self.sampling_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(4)
+        self.temperature = QDoubleSpinBox(self.sampling_row)
+        self.temperature.setRange(NO_TEMPERATURE, 2.0)
+        self.temperature.setSingleStep(0.1)
+        self.temperature.setDecimals(2)
+        self.temperature.setAccessibleName(QCoreApplication.translate(
+            "HeaderPicker", "Temperature"))
+        self.top_p = QDoubleSpinBox(self.sampling_row)
+        self.top_p.setRange(NO_TOP_P, 1.0)
+        self.top_p.setSingleStep(0.05)
+        self.top_p.setDecimals(2)
+        self.top_p.setAccessibleName(QCoreApplication.translate("HeaderPicker", "Top p"))
+        self.max_tokens = QSpinBox(self.sampling_row)
+        self.max_tokens.setRange(0, MAX_OUTPUT_RESERVE)
+        self.max_tokens.setSingleStep(256)
+        self.max_tokens.setSuffix(QCoreApplication.translate("HeaderPicker", " tokens"))
+        self.max_tokens.setGroupSeparatorShown(True)
+        self.max_tokens.setAccessibleName(QCoreApplication.translate(
+            "HeaderPicker", "Max output tokens"))
+        self.max_tokens.setToolTip(QCoreApplication.translate(
+            "HeaderPicker", "The longest answer to ask for (max_tokens); the token budget keeps "
+            "this much room for it. Server default leaves the field out and keeps the output "
+            "reserve."))
+        for spin in (self.temperature, self.top_p, self.max_tokens):
+            spin.setSpecialValueText(QCoreApplication.translate("HeaderPicker", SERVER_DEFAULT))
+        for text, spin in (
+                (QCoreApplication.translate("HeaderPicker", "&Temperature:"), self.temperature),
+                (QCoreApplication.translate("HeaderPicker", "Top &p:"), self.top_p),
+                (QCoreApplication.translate("HeaderPicker", "Max &output:"), self.max_tokens)):
+            row.addWidget(self._label(text, spin))
+            row.addWidget(spin)
+        row.addStretch(1)
+        self.sampling_row.hide()
+        return self.sampling_row

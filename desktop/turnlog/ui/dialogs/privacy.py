@@ -1,0 +1,222 @@
+"""Deleting and exporting history from the window: the confirmation that names exactly
+what goes, and the export target a person picks.
+
+Both are plain callables the window holds (`MainWindow.confirm`,
+`MainWindow.choose_export`), so a caller can answer them without a modal dialog.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QStandardPaths
+from PySide6.QtWidgets import QCheckBox, QFileDialog, QMessageBox, QWidget
+
+from ...store.deletion import DeletionCounts
+from ..infra.deletion_text import counts_text
+from ..infra.export_file import ExportTarget
+from ..infra.languages import arg, plural
+
+DELETE_DETAIL = QT_TRANSLATE_NOOP(
+    "Privacy", "The text is overwritten in the database file (secure delete) and the "
+    "write-ahead log is emptied, so it cannot be brought back. Export first if you want a copy.")
+
+
+translate = QCoreApplication.translate  # translate("Privacy", …): lupdate reads the context
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Privacy", text)
+
+
+def _n(text: str, count: int) -> str:
+    return plural(QCoreApplication.translate("Privacy", text, None, count), count)
+
+
+# Save-dialog filters per export format, and the file suffix each writes.
+EXPORT_FILTERS = {"markdown": QT_TRANSLATE_NOOP("Privacy", "Markdown (*.md)"),
+                  "jsonl": QT_TRANSLATE_NOOP("Privacy", "JSON lines (*.jsonl)")}
+EXPORT_SUFFIXES = {"markdown": ".md", "jsonl": ".jsonl"}
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """A question before a destructive step. `option`, when set, is a checkbox offered
+    with it (e.g. also removing the API keys)."""
+
+    title: str
+    text: str
+    detail: str
+    action: str
+    option: str = ""
+    option_checked: bool = False  # the checkbox's state when asked
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    accepted: bool
+    option: bool = False
+
+
+def delete_conversation_question(title: str, counts: DeletionCounts,
+                                 forks: Sequence[str] = ()) -> Confirmation:
+    """With `forks` (their titles): offers to delete the forks holding copies of its turns."""
+    option = ""
+    if forks:
+        n = len(forks)
+        option = arg(_n(QT_TRANSLATE_NOOP(
+            "Privacy", "Also delete the %n fork(s) holding copies of its turns (%1)"), n),
+            translate("Privacy", ", ").join(f"“{t}”" for t in forks))
+    return Confirmation(
+        translate("Privacy", "Delete conversation"),
+        arg(translate("Privacy", "Delete “%1”? This removes %2."), title, counts_text(counts)),
+        _tr(DELETE_DETAIL),
+        translate("Privacy", "Delete"),
+        option,
+    )
+
+
+def delete_turn_question(ordinal: int, counts: DeletionCounts,
+                         versions: int = 1) -> Confirmation:
+    """A turn with `versions` (regenerated, edited) offers to delete the others too, checked;
+    a turn alone that facts were pinned from offers to keep them as typed (unchecked: they
+    go with it)."""
+    option = ""
+    if versions > 1:
+        others = versions - 1
+        option = arg(_n(QT_TRANSLATE_NOOP(
+            "Privacy", "Also delete its %n other version(s) (with them: %1)"), others),
+            counts_text(counts))
+    elif counts.pins:
+        option = _n(QT_TRANSLATE_NOOP(
+            "Privacy", "Keep the %n pinned fact(s) taken from it, as typed"), counts.pins)
+    return Confirmation(
+        translate("Privacy", "Delete turn"),
+        arg(
+            translate("Privacy", "Delete turn %1? This removes %2."),
+            str(ordinal),
+            translate("Privacy", "this version") if versions > 1 else counts_text(counts),
+        ),
+        translate(
+            "Privacy",
+            "Summaries covering it go too (the next send makes a new one); request records "
+            "keep only their numbers. The other turns keep their numbers.",
+        )
+        + " "
+        + _tr(DELETE_DETAIL),
+        translate("Privacy", "Delete"),
+        option,
+        option_checked=versions > 1,
+    )
+
+
+def delete_pins_question(count: int) -> Confirmation:
+    """Asked after deleting a turn with other versions that facts were pinned from (its
+    one checkbox is about the versions): yes deletes the pins with it, no keeps them as
+    typed."""
+    return Confirmation(
+        translate("Privacy", "Delete pinned facts too?"),
+        _n(
+            QT_TRANSLATE_NOOP("Privacy", "Also delete the %n pinned fact(s) taken from this turn?"),
+            count,
+        ),
+        translate(
+            "Privacy",
+            "Pinned facts are sent word for word with every request of this conversation. "
+            "Keep them to go on sending them, as typed (with no source turn).",
+        ),
+        translate("Privacy", "Delete pinned facts"),
+    )
+
+
+def delete_preferences_question(count: int) -> Confirmation:
+    """Asked after Delete all history: preferences are not history, so they stay unless
+    the person says so."""
+    return Confirmation(
+        translate("Privacy", "Delete preferences too?"),
+        _n(
+            QT_TRANSLATE_NOOP(
+                "Privacy", "Also delete the %n preference(s) used in every conversation?"
+            ),
+            count,
+        ),
+        translate(
+            "Privacy",
+            "Preferences are statements you confirmed (“answer in Chinese”); they are not "
+            "part of any conversation. Keep them to use them in new conversations.",
+        ),
+        translate("Privacy", "Delete preferences"),
+    )
+
+
+def delete_all_question(counts: DeletionCounts, profile_names: Sequence[str],
+                        key_backend: str) -> Confirmation:
+    """Offers to remove the API keys of the profiles named too, when there are any."""
+    option = ""
+    if profile_names:
+        n = len(profile_names)
+        option = arg(_n(QT_TRANSLATE_NOOP(
+            "Privacy", "Also remove the API keys of %n provider profile(s) (%1) from %2"), n),
+            translate("Privacy", ", ").join(profile_names), key_backend)
+    return Confirmation(
+        translate("Privacy", "Delete all history"),
+        arg(translate("Privacy", "Delete all history? This removes %1."), counts_text(counts)),
+        translate(
+            "Privacy",
+            "Every conversation goes, with its summaries and request records; the database "
+            "is then rebuilt (VACUUM) so no free page keeps old text.",
+        )
+        + " "
+        + _tr(DELETE_DETAIL),
+        translate("Privacy", "Delete everything"),
+        option,
+    )
+
+
+def ask(parent: QWidget, confirmation: Confirmation) -> Decision:
+    """Ask with a message box; Cancel is the default button."""
+    box = QMessageBox(QMessageBox.Icon.Warning, confirmation.title, confirmation.text,
+                      QMessageBox.StandardButton.NoButton, parent)
+    box.setInformativeText(confirmation.detail)
+    go = box.addButton(confirmation.action, QMessageBox.ButtonRole.DestructiveRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    check: QCheckBox | None = None
+    if confirmation.option:
+        check = QCheckBox(confirmation.option, box)
+        check.setChecked(confirmation.option_checked)
+        box.setCheckBox(check)
+    box.exec()
+    return Decision(box.clickedButton() is go, bool(check is not None and check.isChecked()))
+
+
+def safe_file_name(title: str) -> str:
+    """A file name from a conversation title: path separators and control characters go."""
+    name = "".join("-" if ch in '/\\:*?"<>|' or ord(ch) < 32 else ch for ch in title).strip()
+    return name.strip(".") or "conversation"
+
+
+def choose_export(parent: QWidget, title: str) -> ExportTarget | None:
+    """Ask where to export and in which format (the filter chosen, or the file's suffix)."""
+    folder = QStandardPaths.writableLocation(
+        QStandardPaths.StandardLocation.DocumentsLocation) or str(Path.home())
+    suggested = str(Path(folder) / (safe_file_name(title) + EXPORT_SUFFIXES["markdown"]))
+    path, chosen = QFileDialog.getSaveFileName(
+        parent, translate("Privacy", "Export conversation"), suggested,
+        ";;".join(_tr(f) for f in EXPORT_FILTERS.values()), _tr(EXPORT_FILTERS["markdown"]))
+    if not path:
+        return None
+    return export_target(Path(path), chosen)
+
+
+def export_target(path: Path, chosen_filter: str) -> ExportTarget:
+    """The format the suffix names, else the chosen filter's; the suffix is added if missing."""
+    by_suffix = {suffix: fmt for fmt, suffix in EXPORT_SUFFIXES.items()}
+    fmt = by_suffix.get(path.suffix.lower())
+    if fmt is None:
+        fmt = next((f for f, flt in EXPORT_FILTERS.items()
+                    if chosen_filter in (flt, _tr(flt))), "markdown")
+        path = path.with_name(path.name + EXPORT_SUFFIXES[fmt])
+    return ExportTarget(path, fmt)

@@ -1,0 +1,31 @@
+"""What a delete removes, counted in words: the confirmation before it and the note after it
+say the same."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+from ...store.deletion import DeletionCounts
+from .languages import plural
+
+translate = QCoreApplication.translate  # translate("Privacy", …): lupdate reads the context
+
+
+def _n(text: str, count: int) -> str:
+    return plural(QCoreApplication.translate("Privacy", text, None, count), count)
+
+
+def counts_text(counts: DeletionCounts) -> str:
+    """What a delete removes, counted, in the interface language."""
+    parts = []
+    if counts.conversations:
+        parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n conversation(s)"), counts.conversations))
+    parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n turn(s)"), counts.turns))
+    parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n summary(s)"), counts.summaries))
+    parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n request record(s)"), counts.requests))
+    if counts.pins:
+        parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n pinned fact(s)"), counts.pins))
+    if counts.side_questions:
+        parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n side question(s)"),
+                        counts.side_questions))
+    return translate("Privacy", ", ").join(parts)

@@ -1,0 +1,229 @@
+"""The storage work the window starts, one named operation each.
+
+Each function here builds a `StorageOp`: one storage change (or one read) that runs on
+the storage lane of `TaskRunner`, never on the GUI thread. A change answers with
+`Changes`, which names what it changed — a conversation made, renamed or set up,
+conversations or turns deleted, the summary that is newest afterwards — so the window
+refreshes the views that show it and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from PySide6.QtCore import QCoreApplication
+
+from ...core.compaction import StoredSummary
+from ...core.model import Conversation, ConversationSettings, Turn
+from ...export import export_text
+from ...secrets import KeyStore
+from ...store import TurnlogStore
+from ...store.deletion import DeletionCounts
+from .deletion_text import counts_text
+from .export_file import ExportTarget, write_export
+from .languages import plural
+from .tasks import TaskContext, TaskHandle, TaskRunner
+
+T = TypeVar("T")
+
+# Turns the transcript shows of a conversation it opens, and adds each time it is scrolled
+# to the top; loading reads this many ahead.
+TRANSCRIPT_PAGE = 20
+
+
+@dataclass(frozen=True, slots=True)
+class StorageOp(Generic[T]):
+    """One named piece of storage work; `run` puts it on the storage lane."""
+
+    name: str
+    work: Callable[[], T]
+
+    def run(self, runner: TaskRunner, *, on_success: Callable[[T], None],
+            on_failure: Callable[[BaseException], None]) -> TaskHandle[T]:
+        def work(context: TaskContext) -> T:
+            return self.work()
+
+        return runner.run(TaskRunner.STORAGE, self.name, work, on_success=on_success,
+                          on_failure=on_failure)
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    """What one storage operation changed, for the views that show it."""
+
+    conversation: Conversation | None = None  # a conversation as it is now
+    provider: bool = False  # the provider profile in use (or its settings) changed
+    created: bool = False  # `conversation` is new
+    renamed: bool = False  # `conversation` has a new title
+    settings: bool = False  # `conversation`'s limits, system prompt or model changed
+    deleted: frozenset[int] = frozenset()  # ids of the conversations deleted
+    everything: bool = False  # all history was deleted
+    turns_deleted: tuple[str, ...] = ()
+    turns_of: int | None = None  # the conversation the deleted turns belonged to
+    summary: StoredSummary | None = None  # `turns_of`'s newest summary after the delete
+    counts: DeletionCounts | None = None  # what a delete removed
+    keys_removed: int | None = None  # API keys removed with all history (None: not asked)
+
+    @property
+    def listing(self) -> bool:
+        """Whether the conversation list shows something else now."""
+        return self.created or self.renamed or bool(self.deleted) or self.everything
+
+    def closes(self, conversation_id: int | None) -> bool:
+        """Whether the conversation `conversation_id` (None: none open) is gone."""
+        return self.everything or conversation_id in self.deleted
+
+    def message(self) -> str:
+        """The status line after a delete ("" for other changes)."""
+        if self.counts is None:
+            return ""
+        text = QCoreApplication.translate("Changes", "Deleted %1.").replace(
+            "%1", counts_text(self.counts)
+        )
+        if self.keys_removed is not None:
+            n = self.keys_removed
+            text += " " + plural(
+                QCoreApplication.translate("Changes", "Removed %n API key(s).", None, n), n
+            )
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A conversation's turns and newest summary, as opening it shows them."""
+
+    conversation_id: int
+    turns: Sequence[Turn]
+    summary: StoredSummary | None
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    turns: int
+    bytes: int
+    target: ExportTarget
+
+
+# ------------------------------------------------------------------------- reads
+def load_conversation(store: TurnlogStore, conversation_id: int) -> StorageOp[Loaded]:
+    def work() -> Loaded:
+        # The newest page, and the ids a rolling summary is checked by: older turns are
+        # read as the view or a preview needs them.
+        summary = store.latest_summary(conversation_id)
+        covered = summary.covered_count if summary is not None else 0
+        return Loaded(conversation_id,
+                      store.log(conversation_id).warm(TRANSCRIPT_PAGE, ids=covered),
+                      summary)
+
+    return StorageOp("load turns", work)
+
+
+def count_conversation_deletion(store: TurnlogStore, conversation_id: int
+                                ) -> StorageOp[tuple[DeletionCounts, list[Conversation]]]:
+    """What deleting the conversation removes, and the forks holding copies of its turns."""
+    def work() -> tuple[DeletionCounts, list[Conversation]]:
+        return store.preview_delete_conversation(conversation_id), store.forks(conversation_id)
+
+    return StorageOp("count a conversation's deletion", work)
+
+
+def count_turn_deletion(store: TurnlogStore,
+                        turn_id: str) -> StorageOp[tuple[int, DeletionCounts, int]]:
+    """The turn's ordinal, what deleting it (with its other versions) removes, and how
+    many versions it has."""
+    def work() -> tuple[int, DeletionCounts, int]:
+        cid, turn = store.turn(turn_id)
+        versions = len(store.versions(cid).group(turn_id))
+        return turn.ordinal, store.preview_delete_turn(turn_id), versions
+
+    return StorageOp("count a turn's deletion", work)
+
+
+def count_all_history(store: TurnlogStore) -> StorageOp[DeletionCounts]:
+    return StorageOp("count all history", store.preview_delete_all)
+
+
+def export_conversation(store: TurnlogStore, conversation_id: int,
+                        target: ExportTarget) -> StorageOp[Exported]:
+    """Write the conversation as the log holds it to `target` (a file, not the store)."""
+    def work() -> Exported:
+        turns = store.all_turns(conversation_id)  # superseded versions too, marked
+        text = export_text(store.conversation(conversation_id), turns, target.fmt,
+                           store.versions(conversation_id),
+                           store.export_memory(conversation_id),
+                           store.side_questions(conversation_id))
+        return Exported(len(turns), write_export(target.path, text), target)
+
+    return StorageOp("export conversation", work)
+
+
+# ----------------------------------------------------------------------- changes
+def create_conversation(store: TurnlogStore, title: str, model: str, *,
+                        first_send: bool = False) -> StorageOp[Changes]:
+    """A new conversation; `first_send`: for a question about to be sent, so it is swept
+    on the next start if that question is never answered."""
+    def work() -> Changes:
+        return Changes(store.create_conversation(title, model=model, first_send=first_send),
+                       created=True)
+
+    return StorageOp("create conversation", work)
+
+
+def rename_conversation(store: TurnlogStore, conversation_id: int,
+                        title: str) -> StorageOp[Changes]:
+    def work() -> Changes:
+        return Changes(store.update_conversation(conversation_id, title=title), renamed=True)
+
+    return StorageOp("rename conversation", work)
+
+
+def save_conversation_settings(store: TurnlogStore, conversation_id: int,
+                               settings: ConversationSettings, system_prompt: str | None,
+                               model: str | None) -> StorageOp[Changes]:
+    def work() -> Changes:
+        conversation = store.update_conversation(conversation_id, settings=settings,
+                                                 system_prompt=system_prompt, model=model)
+        return Changes(conversation, settings=True)
+
+    return StorageOp("save settings", work)
+
+
+def delete_conversation(store: TurnlogStore, conversation_id: int, *,
+                        with_forks: bool = False) -> StorageOp[Changes]:
+    def work() -> Changes:
+        forks = [f.id for f in store.forks(conversation_id)] if with_forks else []
+        counts = store.delete_conversation(conversation_id, with_forks=with_forks)
+        return Changes(deleted=frozenset({conversation_id, *forks}), counts=counts)
+
+    return StorageOp("delete conversation", work)
+
+
+def delete_turn(store: TurnlogStore, turn_id: str, *, with_versions: bool = True,
+                keep_pins: bool = False) -> StorageOp[Changes]:
+    """Delete one turn (with its other versions unless `with_versions` is false); the
+    change carries the summary left newest (one covering the turn goes with it). The
+    pins taken from it go too, unless `keep_pins` (then they stay, as typed)."""
+    def work() -> Changes:
+        cid, _ = store.turn(turn_id)
+        gone = store.versions(cid).group(turn_id) if with_versions else (turn_id,)
+        conversation_id, counts = store.delete_turn(turn_id, with_versions=with_versions,
+                                                   keep_pins=keep_pins)
+        return Changes(turns_deleted=gone, turns_of=conversation_id,
+                       summary=store.latest_summary(conversation_id), counts=counts)
+
+    return StorageOp("delete turn", work)
+
+
+def delete_all_history(store: TurnlogStore, keys: KeyStore | None,
+                       profile_ids: Sequence[str], *, preferences: bool = False
+                       ) -> StorageOp[Changes]:
+    """Delete every conversation; with `keys`, remove the profiles' API keys too, and
+    with `preferences` the preferences."""
+    def work() -> Changes:
+        counts = store.delete_all(preferences=preferences)
+        removed = None if keys is None else sum(1 for pid in profile_ids if keys.delete(pid))
+        return Changes(everything=True, counts=counts, keys_removed=removed)
+
+    return StorageOp("delete all history", work)

@@ -1,0 +1,1 @@
+"""The side panels: the conversation list and its filter, search, memory and side questions."""

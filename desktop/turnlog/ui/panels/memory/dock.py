@@ -1,0 +1,280 @@
+"""The Memory dock: `attach_memory(window)` builds the panel in a dock, wires it to the
+window's preview, transcript and inspector, and keeps `LivePreview.memory` in step with
+what is stored, so the preview (and the send, which reads the store) carries exactly what
+the panel shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtWidgets import QListWidget
+
+from ....core.memory import DEFAULT_PRIORITY
+from ....core.model import Conversation
+from ....store import TurnlogStore
+from ...infra.languages import arg
+from ...infra.operations import StorageOp
+from ...infra.tasks import TaskRunner
+from .panel import ItemEditor, MemoryPanel, MemoryState, read_memory
+from .pin_dialog import PinFromTurn
+
+
+class MemoryDock(QObject):
+    """Keeps the panel, the preview's memory and the store in step."""
+
+    changed = Signal()  # the stored memory of the open conversation changed
+
+    def __init__(self, window: Any, panel: MemoryPanel) -> None:
+        super().__init__(window)
+        self.window, self.panel = window, panel
+        self.store: TurnlogStore = window.store
+        self.runner: TaskRunner = window.runner
+        self.loaded_id: int | None = None
+        self.dialog: PinFromTurn | None = None
+        self._wire()
+
+    def _wire(self) -> None:
+        panel, window = self.panel, self.window
+        window.preview.shown_changed.connect(self._shown)
+        window.inspector.pin_requested.connect(self.pin_text)
+        window.history.changed.connect(lambda _changes: self.reload())  # a turn's pins go
+        panel.pins.itemActivated.connect(lambda _item: self.show_source())
+        panel.pin_editor.add.clicked.connect(lambda: self.pin_text(panel.pin_editor.text.text()))
+        panel.pin_editor.save.clicked.connect(self._save_pin)
+        panel.pin_editor.remove.clicked.connect(lambda: self._remove(
+            panel.pins, self.store.remove_pin))
+        panel.offer.clicked.connect(self._offer)
+        panel.note_editor.add.clicked.connect(self._add_note)
+        panel.note_editor.save.clicked.connect(lambda: self._save(
+            panel.notes, panel.note_editor, self.store.edit_note))
+        panel.note_editor.remove.clicked.connect(lambda: self._remove(
+            panel.notes, self.store.remove_note))
+        panel.preference_editor.add.clicked.connect(self._add_preference)
+        panel.preference_editor.save.clicked.connect(lambda: self._save(
+            panel.preferences, panel.preference_editor, self.store.edit_preference))
+        panel.preference_editor.remove.clicked.connect(lambda: self._remove(
+            panel.preferences, self.store.remove_preference))
+        panel.share.valueChanged.connect(lambda v: self._settings(memory_share=v))
+        panel.use_preferences.toggled.connect(lambda on: self._settings(preferences=on))
+        for widget, editor in ((panel.pins, panel.pin_editor), (panel.notes, panel.note_editor),
+                               (panel.preferences, panel.preference_editor)):
+            widget.currentItemChanged.connect(
+                lambda item, _old, w=widget, e=editor: self._picked(w, e))
+
+    # ------------------------------------------------------------------ loading
+    def _conversation_id(self) -> int | None:
+        conversation = self.window.conversation
+        return conversation.id if conversation is not None else None
+
+    def _shown(self, shown: Any) -> None:
+        cid = self._conversation_id()
+        if cid != self.loaded_id:
+            self.loaded_id = cid
+            self.window.transcript.set_pins({})
+            self.panel.show_state(None)
+            self.panel.show_selection(None)
+            if cid is not None:
+                self.reload()
+            return
+        projection = shown.projection
+        if projection is None:
+            self.panel.show_selection(None)
+            return
+        summary = projection.summary.content if projection.summary is not None else ""
+        self.panel.show_selection(projection.memory, summary)
+
+    def reload(self) -> None:
+        cid = self.loaded_id
+        if cid is None or self.runner.closed:  # the window is closing
+            return
+        StorageOp("read memory", lambda: read_memory(self.store, cid)).run(
+            self.runner, on_success=self._loaded, on_failure=self.window._storage_failed)
+
+    def _loaded(self, state: MemoryState) -> None:
+        if state.conversation.id != self._conversation_id():
+            return  # another conversation opened meanwhile
+        self.panel.show_state(state)
+        pinned: dict[str, tuple[str, ...]] = {}
+        for pin in state.pins:
+            for turn_id in pin.sources:
+                pinned[turn_id] = (*pinned.get(turn_id, ()), pin.text)
+        self.window.transcript.set_pins(pinned)
+        memory = self.store_memory(state)
+        if memory != self.window.preview.memory:  # the preview reads turns: only if needed
+            self.window.preview.memory = memory
+            self.window.refresh_preview()
+
+    @staticmethod
+    def store_memory(state: MemoryState) -> Any:
+        from ....core.memory import conversation_memory
+
+        settings = state.conversation.settings
+        return conversation_memory(state.pins, state.notes,
+                                   state.preferences if settings.preferences else [],
+                                   share_percent=settings.memory_share)
+
+    # ----------------------------------------------------------------- changing
+    def _change(self, name: str, work: Callable[[], object],
+                then: Callable[[Any], None] | None = None) -> None:
+        def done(result: object) -> None:
+            if then is not None:
+                then(result)
+            self.changed.emit()
+            self.reload()
+
+        if self.runner.closed:
+            return
+        StorageOp(name, work).run(self.runner, on_success=done,
+                                  on_failure=self.window._storage_failed)
+
+    def pin_text(self, text: str, sources: tuple[str, ...] = ()) -> None:
+        cid = self.loaded_id
+        if cid is None or not text.strip():
+            return
+        self.panel.pin_editor.text.clear()
+        self._change("pin", lambda: self.store.add_pin(cid, text, sources=sources))
+
+    def _save_pin(self) -> None:
+        pin_id, text = self.panel.chosen(self.panel.pins), self.panel.pin_editor.text.text()
+        if pin_id is not None and text.strip():
+            self._change("edit pin", lambda: self.store.edit_pin(pin_id, text))
+
+    def _offer(self) -> None:
+        """A pin offered as a preference: the user's click is the confirmation."""
+        pin_id, state = self.panel.chosen(self.panel.pins), self.panel.state
+        pin = next((p for p in state.pins if p.id == pin_id), None) if state else None
+        if pin is not None:
+            self._change("offer pin", lambda: self.store.add_preference(pin.text))
+
+    def _add_note(self) -> None:
+        cid, editor = self.loaded_id, self.panel.note_editor
+        text, priority = editor.text.text(), editor.priority.value()
+        if cid is not None and text.strip():
+            editor.text.clear()
+            self._change("note", lambda: self.store.add_note(cid, text, priority=priority))
+
+    def _add_preference(self) -> None:
+        editor = self.panel.preference_editor
+        text, priority = editor.text.text(), editor.priority.value()
+        if text.strip():
+            editor.text.clear()
+            self._change("preference", lambda: self.store.add_preference(
+                text, priority=priority))
+
+    def _save(self, widget: QListWidget, editor: ItemEditor,
+              edit: Callable[[int, str, int], None]) -> None:
+        item_id, text = self.panel.chosen(widget), editor.text.text()
+        priority = editor.priority.value()
+        if item_id is not None and text.strip():
+            self._change("edit", lambda: edit(item_id, text, priority))
+
+    def _remove(self, widget: QListWidget, remove: Callable[[int], None]) -> None:
+        item_id = self.panel.chosen(widget)
+        if item_id is not None:
+            self._change("remove", lambda: remove(item_id))
+
+    def _picked(self, widget: QListWidget, editor: ItemEditor) -> None:
+        """Selecting an item puts its text and priority in the editor, to change it."""
+        item_id, state = self.panel.chosen(widget), self.panel.state
+        if item_id is None or state is None:
+            return
+        items: list[Any] = (state.pins if widget is self.panel.pins else state.notes
+                            if widget is self.panel.notes else state.preferences)
+        found = next((i for i in items if i.id == item_id), None)
+        if found is not None:
+            editor.text.setText(found.text)
+            editor.priority.setValue(getattr(found, "priority", DEFAULT_PRIORITY))
+
+    def _settings(self, **changes: object) -> None:
+        state = self.panel.state
+        if state is None:
+            return
+        conversation = state.conversation
+        settings = replace(conversation.settings, **changes)  # type: ignore[arg-type]
+
+        def adopt(updated: Conversation) -> None:
+            if self._conversation_id() == updated.id:
+                self.window.conversation = updated
+                self.window.preview.forget_last()
+
+        self._change("memory settings", lambda: self.store.update_conversation(
+            conversation.id, settings=settings), adopt)
+
+    def go_to(self) -> None:
+        """View → Memory: show the panel and put the cursor where a pin is typed."""
+        self.window.memory_dock.show()
+        self.window.memory_dock.raise_()
+        self.panel.pin_editor.text.setFocus()
+
+    # -------------------------------------------------------------- the turns
+    def show_source(self) -> int | None:
+        """Show and select the source turn of the chosen pin; its row, if loaded."""
+        pin_id, state = self.panel.chosen(self.panel.pins), self.panel.state
+        pin = next((p for p in state.pins if p.id == pin_id), None) if state else None
+        if pin is None or not pin.sources:
+            return None
+        row = self.window.transcript.row_of_ordinal(state.ordinals[pin.sources[0]])  # type: ignore[union-attr]
+        if row is None:
+            self.window.statusBar().showMessage(
+                arg(
+                    QCoreApplication.translate(
+                        "MemoryPanel", "Turn %1 is not loaded: scroll up to it."
+                    ),
+                    str(state.ordinals[pin.sources[0]]),
+                )
+            )  # type: ignore[union-attr]
+            return None
+        view = self.window.view
+        index = self.window.transcript.index(row)
+        view.setCurrentIndex(index)
+        view.scrollTo(index)
+        view.setFocus()
+        return row
+
+    def pin_from_current_turn(self) -> PinFromTurn | None:
+        """Transcript → Pin from this turn…: select words of the turn to pin."""
+        from ...transcript.model import Role
+
+        index = self.window.view.currentIndex()
+        if not index.isValid() or index.data(Role.PENDING):
+            return None
+        turn_id = str(index.data(Role.KEY))
+        text = f"{index.data(Role.QUESTION)}\n\n{index.data(Role.ANSWER)}"
+        dialog = PinFromTurn(turn_id, int(index.data(Role.ORDINAL)), text, self.window)
+        dialog.accepted.connect(lambda: self.pin_text(dialog.selected(), (turn_id,)))
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+
+def attach_memory(window: Any) -> MemoryDock:
+    """The Memory dock of `window` (a tab beside the inspector; View → Memory), wired;
+    the transcript's menu gains Pin from this turn…"""
+    from PySide6.QtGui import QAction
+
+    panel = MemoryPanel(window)
+    window.memory_dock = memory_dock = window._dock(
+        QCoreApplication.translate("MemoryPanel", "Memory"),
+        "memoryDock",
+        panel,
+        Qt.DockWidgetArea.RightDockWidgetArea,
+    )
+    window.tabifyDockWidget(window.inspector_dock, memory_dock)  # a tab beside the inspector
+    window.inspector_dock.raise_()
+    window.folding.also_fold(memory_dock)
+    dock = MemoryDock(window, panel)
+    go = QAction(QCoreApplication.translate("MemoryPanel", "&Memory"), window)
+    go.setShortcut("Ctrl+Shift+M")
+    go.triggered.connect(dock.go_to)
+    window.view_menu.addAction(go)
+    action = QAction(QCoreApplication.translate("MemoryPanel", "Pin from this turn…"), window.view)
+    action.setShortcut("Ctrl+Shift+P")
+    action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+    action.triggered.connect(dock.pin_from_current_turn)
+    window.view.addAction(action)
+    dock.pin_action = action
+    return dock

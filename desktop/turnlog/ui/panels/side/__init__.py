@@ -1,0 +1,2 @@
+"""Side questions: asked about the open conversation without adding to it, in a dock of
+their own."""

@@ -1,0 +1,178 @@
+"""The Side questions panel: lists the conversation's side questions, shows the answer
+streaming in, keeps the side draft on any failure with the reason inline, offers "Keep as
+a turn", and has a side inspector showing the side request like any request, labelled
+"side question"."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QPushButton,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ....core.model import Usage
+from ....core.side import (
+    SideAttempt,
+    SideQuestion,
+    attempts_usage,
+)
+from ...conversation.composer import DraftEdit
+from ...infra.languages import arg, plural
+from ...infra.theme import tone_text
+from ...request.inspector import Inspector
+from ...transcript.marks import usage_text
+
+
+def side_item_text(side: SideQuestion) -> str:
+    answer = " ".join(side.answer.split())
+    return f"{side.question.strip()}\n→ {answer[:160]}{'…' if len(answer) > 160 else ''}"
+
+
+def side_usage_text(sides: Sequence[SideQuestion],
+                    attempts: Sequence[SideAttempt] = ()) -> str:
+    """The side questions' usage, failed side requests' included (named apart)."""
+    known = [s.usage for s in sides if s.usage.known]
+    if not sides and not attempts:
+        return QCoreApplication.translate(
+            "SidePanel", "No side questions in this conversation yet."
+        )
+    failed = attempts_usage(attempts)
+    total = Usage(*(sum(getattr(u, name) or 0 for u in [*known, failed]) or None
+                    for name in ("prompt_tokens", "completion_tokens", "total_tokens")))
+    asked, failures = len(sides), len(attempts)
+    text = arg(
+        plural(
+            QCoreApplication.translate(
+                "SidePanel",
+                "%n side question(s), apart from the conversation's usage: %1",
+                None,
+                asked,
+            ),
+            asked,
+        ),
+        usage_text(total),
+    )
+    if attempts:
+        text += arg(
+            plural(
+                QCoreApplication.translate(
+                    "SidePanel", " — %n failed side request(s) included: %1", None, failures
+                ),
+                failures,
+            ),
+            usage_text(failed),
+        )
+    return text
+
+
+class SidePanel(QWidget):
+    """The dock's contents: side questions of the open conversation, the side draft,
+    its stages and failures, and the side inspector."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("sidePanel")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(6, 6, 6, 6)
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        top = QWidget(splitter)
+        layout = QVBoxLayout(top)
+        layout.setContentsMargins(0, 0, 0, 0)
+        about = QLabel(
+            QCoreApplication.translate(
+                "SidePanel",
+                "Ask about this conversation without adding to it. Answers stay here, not in the "
+                "transcript.",
+            ),
+            top,
+        )
+        about.setWordWrap(True)
+        layout.addWidget(about)
+        self.list = QListWidget(top)
+        self.list.setObjectName("sideList")
+        self.list.setAccessibleName(QCoreApplication.translate("SidePanel", "Side questions"))
+        self.list.setWordWrap(True)
+        layout.addWidget(self.list, 1)
+        self.answer = QTextBrowser(top)
+        self.answer.setObjectName("sideAnswer")
+        self.answer.setAccessibleName(QCoreApplication.translate("SidePanel", "Side answer"))
+        self.answer.setOpenLinks(False)
+        layout.addWidget(self.answer, 2)
+        self.keep_button = QPushButton(
+            QCoreApplication.translate("SidePanel", "Keep as a turn"), top
+        )
+        self.keep_button.setToolTip(
+            QCoreApplication.translate(
+                "SidePanel",
+                "Append this side question and its answer to the conversation as a normal turn",
+            )
+        )
+        self.keep_button.setEnabled(False)
+        layout.addWidget(self.keep_button)
+        self._build_input(top, layout)
+        self.usage = QLabel(top)
+        self.usage.setObjectName("sideUsage")
+        self.usage.setWordWrap(True)
+        layout.addWidget(self.usage)
+        self.inspector = Inspector(splitter)
+        self.inspector.setAccessibleName(
+            QCoreApplication.translate("SidePanel", "Side request inspector")
+        )
+        self.inspector.slider.hide()
+        self.inspector.reset_button.hide()
+        splitter.addWidget(top)
+        splitter.addWidget(self.inspector)
+        outer.addWidget(splitter)
+
+    def _build_input(self, top: QWidget, layout: QVBoxLayout) -> None:
+        self.stage = QLabel(top)
+        self.stage.setObjectName("sideStage")
+        self.stage.hide()
+        layout.addWidget(self.stage)
+        self.problem = QLabel(top)
+        self.problem.setObjectName("sideProblem")
+        self.problem.setWordWrap(True)
+        self.problem.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        tone_text(self.problem, "error")
+        self.problem.hide()
+        layout.addWidget(self.problem)
+        self.edit = DraftEdit(top)
+        self.edit.setObjectName("sideDraft")
+        self.edit.setAccessibleName(QCoreApplication.translate("SidePanel", "Side question"))
+        self.edit.setPlaceholderText(
+            QCoreApplication.translate(
+                "SidePanel", "Ask aside… (Ctrl+Enter here, or Ctrl+Shift+Enter in the composer)"
+            )
+        )
+        line = self.edit.fontMetrics().lineSpacing()
+        self.edit.setMaximumHeight(line * 4 + 14)
+        layout.addWidget(self.edit)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.stop_button = QPushButton(QCoreApplication.translate("SidePanel", "Stop"), top)
+        self.stop_button.setEnabled(False)
+        row.addWidget(self.stop_button)
+        self.ask_button = QPushButton(QCoreApplication.translate("SidePanel", "Ask aside"), top)
+        self.ask_button.setObjectName("askAside")
+        self.ask_button.setToolTip(
+            QCoreApplication.translate(
+                "SidePanel",
+                "Ask a side question about this conversation (Ctrl+Shift+Enter in the composer)",
+            )
+        )
+        row.addWidget(self.ask_button)
+        layout.addLayout(row)
+
+    def show_markdown(self, text: str) -> None:
+        self.answer.document().setMarkdown(text,
+                                           QTextDocument.MarkdownFeature.MarkdownNoHTML)

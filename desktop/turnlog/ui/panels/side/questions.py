@@ -1,0 +1,408 @@
+"""Side questions in the window: `SideQuestions` runs them for the open conversation and
+`attach` builds their dock and wires it to the window in one call."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QCoreApplication, QObject, Qt
+from PySide6.QtWidgets import QListWidgetItem
+
+from ....core.failures import Failure
+from ....core.model import Conversation, Usage
+from ....core.side import (
+    SideAnswered,
+    SideAttempt,
+    SideFailed,
+    SideProjection,
+    SideQuestion,
+)
+from ...infra import failure_text
+from ...infra.docks import add_dock
+from ...infra.languages import arg
+from ...infra.tasks import TaskRunner
+from ...request.inspector import InspectorState
+from ...request.send_session import SendResult
+from ...transcript.marks import span_text
+from .panel import SidePanel, side_item_text, side_usage_text
+from .session import Kept, SideSession, keep_as_turn
+
+if TYPE_CHECKING:
+    from ....store import TurnlogStore
+
+# The main window, which imports this module: what is used of it is its store, runner,
+# connector, open conversation, composer, transcript, history actions, live preview and
+# docks.
+MainWindow = Any
+
+
+class SideQuestions(QObject):
+    """Wires the panel to the window: what is open, the session, storage."""
+
+    def __init__(self, window: MainWindow, panel: SidePanel) -> None:
+        super().__init__(window)
+        self.window, self.panel = window, panel
+        self.store: TurnlogStore = window.store
+        self.runner: TaskRunner = window.runner
+        self.session = SideSession(window.store, window.connector, window.runner, self)
+        self.sides: list[SideQuestion] = []
+        self.attempts: list[SideAttempt] = []
+        self.shown_for: int | None = None
+        self._streamed = ""
+        self._question = ""
+        self._opened_id: int | None = None
+        self._wire()
+        self._opened(window.conversation)
+
+    def _wire(self) -> None:
+        panel, session, window = self.panel, self.session, self.window
+        panel.ask_button.clicked.connect(self.ask)
+        panel.edit.submit.connect(self.ask)
+        panel.edit.stop.connect(session.stop)
+        panel.stop_button.clicked.connect(session.stop)
+        panel.keep_button.clicked.connect(self.keep)
+        panel.list.currentRowChanged.connect(self._current_changed)
+        window.composer.aside_requested.connect(self.ask_from_composer)
+        # Every conversation shown (and closed) resets the transcript first.
+        window.transcript.modelReset.connect(lambda: self._opened(window.conversation))
+        window.history.closing.connect(self._closing)
+        window.history.changed.connect(lambda changes: self.reload())
+        session.running_changed.connect(self._running_changed)
+        session.status.connect(panel.stage.setText)
+        session.streamed.connect(self._stream)
+        session.projected.connect(self._projected)
+        session.finished.connect(self._finished)
+        session.crashed.connect(
+            lambda draft: self._failed_with(
+                QCoreApplication.translate(
+                    "SidePanel",
+                    "Turnlog hit a bug while asking aside; the bug report has the details.",
+                ),
+                draft,
+            )
+        )
+        session.discarded.connect(lambda: self.panel.stage.hide())
+
+    # ---------------------------------------------------------------- listing
+    def _opened(self, conversation: Conversation | None) -> None:
+        if (conversation.id if conversation else None) == self._opened_id:
+            return
+        self._opened_id = conversation.id if conversation else None
+        self.session.stop()  # a side question of the last conversation ends, draft back
+        self.reload(conversation.id if conversation else None)
+
+    def _closing(self) -> None:
+        """The open conversation is being deleted: nothing of it stays on show."""
+        self.session.discard(None)
+        self.panel.edit.clear()
+        self._show([], None)
+
+    def reload(self, conversation_id: int | None = -1) -> None:
+        cid = (self.window.conversation.id if self.window.conversation else None) \
+            if conversation_id == -1 else conversation_id
+        if cid is None:
+            self._show([], None)
+            return
+
+        def loaded(read: tuple[list[SideQuestion], list[SideAttempt]]) -> None:
+            current = self.window.conversation
+            if current is not None and current.id == cid:
+                self._show(read[0], cid, read[1])
+
+        self.runner.run(
+            TaskRunner.STORAGE,
+            "load side questions",
+            lambda context: (self.store.side_questions(cid), self.store.side_attempts(cid)),
+            on_success=loaded,
+            on_failure=lambda error: self._problem(
+                arg(
+                    QCoreApplication.translate("SidePanel", "Side questions could not be read: %1"),
+                    error,
+                )
+            ),
+        )
+
+    def _show(self, sides: list[SideQuestion], conversation_id: int | None,
+              attempts: Sequence[SideAttempt] = ()) -> None:
+        changed = conversation_id != self.shown_for
+        self.sides, self.shown_for, self.attempts = sides, conversation_id, list(attempts)
+        panel = self.panel
+        panel.list.blockSignals(True)
+        panel.list.clear()
+        for side in sides:
+            item = QListWidgetItem(side_item_text(side))
+            item.setToolTip(side.question)
+            panel.list.addItem(item)
+        panel.list.blockSignals(False)
+        panel.usage.setText(side_usage_text(sides, attempts)
+                            if conversation_id is not None else "")
+        if changed:
+            panel.problem.hide()
+            panel.show_markdown("")
+            panel.inspector.show_state(
+                self._state(QCoreApplication.translate("SidePanel", "No side question yet."), None)
+            )
+        if sides and (changed or not self.session.running):
+            panel.list.setCurrentRow(len(sides) - 1)
+        self._update_keep()
+
+    def _current_changed(self, row: int) -> None:
+        if 0 <= row < len(self.sides) and not self.session.running:
+            self.panel.show_markdown(self.sides[row].answer)
+        self._update_keep()
+
+    def _update_keep(self) -> None:
+        row = self.panel.list.currentRow()
+        self.panel.keep_button.setEnabled(0 <= row < len(self.sides)
+                                          and not self.window.running)
+
+    # ---------------------------------------------------------------- asking
+    def ask_from_composer(self) -> None:
+        """Ctrl+Shift+Enter in the composer: its text becomes the side question."""
+        if self.session.running or not self.window.composer.text().strip():
+            return
+        text, _cursor = self.window.composer.take()
+        self.panel.edit.setPlainText(text)
+        self.ask()
+
+    def ask(self) -> None:
+        conversation = self.window.conversation
+        text = self.panel.edit.toPlainText()
+        if self.session.running or not text.strip():
+            return
+        if conversation is None:
+            self._problem(
+                QCoreApplication.translate(
+                    "SidePanel", "Open a conversation first: a side question is about one."
+                )
+            )
+            return
+        parts = self.window.preview.parts(conversation)
+        if parts.endpoint is None:
+            self._problem(
+                " ".join(
+                    parts.problem or (QCoreApplication.translate("SidePanel", "Cannot ask"), "")
+                )
+            )
+            return
+        draft = (text, self.panel.edit.textCursor().position())
+        self.panel.edit.clear()
+        self.panel.problem.hide()
+        self._question, self._streamed = text, ""
+        self.panel.show_markdown(f"**{text.strip()}**")
+        self.session.start(conversation, text, draft, parts.endpoint,
+                           self.window.preview.costs)
+
+    def _running_changed(self, running: bool) -> None:
+        panel = self.panel
+        panel.stage.setVisible(running)
+        panel.edit.setReadOnly(running)
+        panel.ask_button.setEnabled(not running)
+        panel.stop_button.setEnabled(running)
+        if running:
+            panel.stop_button.setFocus()
+        self._update_keep()
+
+    def _stream(self, text: str) -> None:
+        self._streamed += text
+        self.panel.show_markdown(f"**{self._question.strip()}**\n\n{self._streamed}")
+
+    def _projected(self, planned: SideProjection) -> None:
+        self.panel.inspector.show_state(
+            self._state(
+                QCoreApplication.translate(
+                    "SidePanel", "Request in flight: a side question about this conversation"
+                ),
+                planned,
+                outcome=QCoreApplication.translate(
+                    "SidePanel",
+                    "waiting for the answer (a side question: the conversation does not change)",
+                ),
+            )
+        )
+
+    def _finished(self, result: SendResult) -> None:
+        outcome = result.outcome
+        if isinstance(outcome, SideAnswered):
+            if result.conversation_id == self.shown_for:
+                self._show([*self.sides, outcome.side], result.conversation_id, self.attempts)
+                self.panel.show_markdown(outcome.side.answer)
+            self.panel.inspector.show_state(
+                self._state(
+                    QCoreApplication.translate(
+                        "SidePanel",
+                        "Last side question: answered, kept apart from the conversation",
+                    ),
+                    outcome.projection,
+                    usage=outcome.side.usage,
+                    duration=result.duration_s,
+                    outcome=QCoreApplication.translate(
+                        "SidePanel", "answered; kept in the side panel, not in the conversation"
+                    ),
+                )
+            )
+            self.panel.edit.setFocus()
+            return
+        assert isinstance(outcome, SideFailed)
+        if outcome.attempt is not None and result.conversation_id == self.shown_for:
+            self.attempts.append(outcome.attempt)
+            self.panel.usage.setText(side_usage_text(self.sides, self.attempts))
+        if outcome.projection is not None or outcome.refusal is not None:
+            self.panel.inspector.show_state(
+                self._state(
+                    QCoreApplication.translate("SidePanel", "Last side question: not answered"),
+                    outcome.projection,
+                    failure=outcome.failure,
+                    refusal=outcome.refusal,
+                    duration=result.duration_s,
+                )
+            )
+        self._failed_with(failure_text.message(outcome.failure), result.draft, outcome.partial)
+
+    def _failed_with(self, message: str, draft: tuple[str, int], partial: str = "") -> None:
+        """Any failure: the side draft comes back as it was and the reason shows inline."""
+        text, cursor = draft
+        self.panel.edit.setPlainText(text)
+        edit_cursor = self.panel.edit.textCursor()
+        edit_cursor.setPosition(min(cursor, len(text)))
+        self.panel.edit.setTextCursor(edit_cursor)
+        self.panel.edit.setFocus()
+        kept = (
+            (
+                "\n\n"
+                + QCoreApplication.translate(
+                    "SidePanel", "What arrived before it ended (not kept):"
+                )
+                + "\n"
+                + partial
+            )
+            if partial
+            else ""
+        )
+        self._problem(
+            message
+            + " "
+            + QCoreApplication.translate("SidePanel", "Your side question is back in the box.")
+            + kept
+        )
+        row = self.panel.list.currentRow()
+        self.panel.show_markdown(self.sides[row].answer if 0 <= row < len(self.sides) else "")
+
+    def _problem(self, text: str) -> None:
+        self.panel.problem.setText(text)
+        self.panel.problem.show()
+
+    def _state(self, heading: str, planned: SideProjection | None, *,
+               failure: Failure | None = None, refusal: object = None,
+               usage: Usage | None = None, duration: float | None = None,
+               outcome: str = "") -> InspectorState:
+        carried = ""
+        if planned is not None:
+            p = planned.projection
+            carried = (
+                arg(
+                    QCoreApplication.translate(
+                        "SidePanel", "side question · own output reserve %1 tokens"
+                    ),
+                    p.budget.output_reserve,
+                )
+                + (
+                    arg(
+                        QCoreApplication.translate("SidePanel", " · summary: %1"),
+                        span_text(p.summarized),
+                    )
+                    if p.summarized
+                    else ""
+                )
+                + arg(
+                    QCoreApplication.translate("SidePanel", " · recent window: %1"),
+                    span_text(p.sent),
+                )
+                + arg(
+                    QCoreApplication.translate("SidePanel", " · left out: %1"),
+                    span_text(p.left_out)
+                    if p.left_out
+                    else QCoreApplication.translate("SidePanel", "none"),
+                )
+                + arg(
+                    QCoreApplication.translate(
+                        "SidePanel", " · earlier side questions carried: %1"
+                    ),
+                    len(planned.side_ids),
+                )
+            )
+        return InspectorState(
+            heading=heading,
+            projection=planned.projection if planned else None,
+            refusal=refusal,
+            record=None,
+            failure=failure,
+            usage=usage,
+            duration_s=duration,
+            endpoint=carried,
+            max_bytes=None,
+            what_if=None,
+            asked=None,
+            compaction=False,
+            outcome=outcome
+            or (
+                ""
+                if failure or refusal
+                else QCoreApplication.translate("SidePanel", "nothing asked yet")
+            ),
+        )
+
+    # ---------------------------------------------------------------- keeping
+    def keep(self) -> None:
+        row = self.panel.list.currentRow()
+        cid = self.shown_for
+        if not 0 <= row < len(self.sides) or cid is None or self.window.running:
+            return
+        side = self.sides[row]
+        self.runner.run(
+            TaskRunner.STORAGE,
+            "keep a side answer as a turn",
+            lambda context: keep_as_turn(self.store, cid, side),
+            on_success=self._kept,
+            on_failure=lambda error: self._problem(
+                arg(
+                    QCoreApplication.translate(
+                        "SidePanel", "The side answer was not kept as a turn: %1"
+                    ),
+                    error,
+                )
+            ),
+        )
+
+    def _kept(self, kept: Kept) -> None:
+        window = self.window
+        if window.conversation is None or window.conversation.id != kept.conversation_id:
+            return
+        window.transcript.commit_pending(window.transcript.with_turn(kept.turn))
+        window.refresh_preview()
+        window.statusBar().showMessage(
+            arg(
+                QCoreApplication.translate("SidePanel", "Kept the side answer as turn %1"),
+                str(kept.turn.ordinal),
+            )
+        )
+
+
+def attach(window: MainWindow) -> SideQuestions:
+    """The "Side questions" dock on the right of `window`, wired to it."""
+    panel = SidePanel(window)
+    dock = add_dock(
+        window,
+        QCoreApplication.translate("SidePanel", "Side questions"),
+        "sideDock",
+        panel,
+        Qt.DockWidgetArea.RightDockWidgetArea,
+    )
+    window.tabifyDockWidget(window.inspector_dock, dock)
+    window.folding.also_fold(dock)  # a narrow window folds it away with the inspector
+    window.inspector_dock.raise_()  # the request inspector stays in front until asked aside
+    window.side_dock = dock
+    side = SideQuestions(window, panel)
+    window.composer.aside_requested.connect(dock.raise_)
+    return side

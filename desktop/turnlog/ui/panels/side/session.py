@@ -1,0 +1,88 @@
+"""A side question sent: `SideSession` is a `SendSession` whose worker asks a side question
+(core's `SideAsker`) instead of sending a turn: the same stages, streaming, prompt cancel
+and network worker; "Keep as a turn" makes one a turn of the conversation."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from ....chat import ChatStore, side_asker_for, side_request_for
+from ....core.budget import InvalidBudget
+from ....core.failures import Failure, FailureKind, ProviderFailure, StoreError
+from ....core.model import Conversation, Turn
+from ....core.projection import CostIndex
+from ....core.send import PendingTurn
+from ....core.side import (
+    SideFailed,
+    SideProjection,
+    SideQuestion,
+)
+from ...infra.tasks import TaskContext
+from ...request.connection import Connector, Endpoint, NotConnected
+from ...request.send_session import SendSession, Sent, StreamBuffer
+
+if TYPE_CHECKING:
+    from ....store import TurnlogStore
+
+
+def side_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
+                   conversation: Conversation, question: str, costs: CostIndex,
+                   stream: StreamBuffer) -> Sent:
+    """The network worker's part: connect, then ask aside through core's `SideAsker`."""
+    on_stage = lambda stage, detail: context.report((stage, detail))  # noqa: E731
+    try:
+        link = connector.connect(conversation, cancel=context.cancel, on_stage=on_stage)
+        request = side_request_for(conversation, question, link.route,
+                                   memory=store.memory(conversation.id))
+    except StoreError as err:
+        return Sent(SideFailed(err.failure(), question), None, summary_read=False)
+    except (NotConnected, ProviderFailure) as err:
+        return Sent(SideFailed(err.failure, question), None, summary_read=False)
+    except InvalidBudget as err:
+        failure = Failure(FailureKind.REFUSED, detail=str(err),
+                          hint="Set the side questions' output reserve in Settings")
+        return Sent(SideFailed(failure, question), None, summary_read=False)
+    outcome = side_asker_for(store, link.provider, link.costs or costs).ask(
+        request, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
+        on_projection=context.report)
+    return Sent(outcome, None, summary_read=False)
+
+
+class SideSession(SendSession):
+    """One side question at a time, through the network worker like any send."""
+
+    def _work(self, conversation: Conversation, question: str, endpoint: Endpoint,
+              costs: CostIndex, stream: StreamBuffer,
+              replaces: str | None) -> Callable[[TaskContext], Sent]:
+        store, connector = self._store, self._connector
+
+        def work(context: TaskContext) -> Sent:
+            return side_on_worker(context, store, connector, conversation, question, costs,
+                                  stream)
+
+        return work
+
+    def _progress(self, item: object) -> None:
+        if isinstance(item, SideProjection):
+            if not self._discard:
+                self.projected.emit(item)
+            return
+        super()._progress(item)
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    conversation_id: int
+    turn: Turn
+
+
+def keep_as_turn(store: TurnlogStore, conversation_id: int, side: SideQuestion) -> Kept:
+    """Append a side question and its answer to the conversation as a normal turn (the
+    user asked for it); the side question stays listed."""
+    pending = PendingTurn(uuid.uuid4().hex, side.question, side.answer, side.model, "stop",
+                          side.usage, datetime.now(UTC), store.generation(conversation_id))
+    return Kept(conversation_id, store.commit_turn(conversation_id, pending))

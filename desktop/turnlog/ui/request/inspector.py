@@ -1,0 +1,564 @@
+"""The request inspector: what the last request (or the preview) carried, measured on the
+exact body, plus a what-if slider for the byte limit that sends and saves nothing."""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSlider,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.compaction import StoredSummary
+from ...core.failures import Failure
+from ...core.model import Usage
+from ...core.projection import PartKind, Projection, ProjectionRefused
+from ...core.send import RequestRecord
+from ..infra import failure_text
+from ..infra.languages import arg, capitalized, number, plural
+from ..transcript.marks import span_text, summary_caption, usage_text
+from .inspector_text import (
+    IN_FLIGHT,
+    NOTHING_YET,
+    PART_NAMES,
+    count_kind,
+    pretty_body,
+    reasoning_text,
+    refusal_text,
+    sampling_text,
+    window_text,
+)
+from .memory_rows import memory_rows
+
+
+@dataclass(frozen=True, slots=True)
+class InspectorState:
+    """Everything the inspector shows, gathered by the window."""
+
+    heading: str
+    projection: Projection | None
+    refusal: ProjectionRefused | None
+    record: RequestRecord | None
+    failure: Failure | None
+    usage: Usage | None
+    duration_s: float | None
+    endpoint: str
+    max_bytes: int | None  # the conversation's real byte limit
+    what_if: int | None
+    asked: int | None
+    compaction: bool
+    # The stored rolling summary the projection carries (its provenance), and the turns a
+    # send would first fold into a summary (previews only).
+    summary: StoredSummary | None = None
+    to_summarize: tuple[int, ...] = ()
+    # How the endpoint's counts are made when not plainly estimated: "exact",
+    # "estimated, calibrated from 3 replies".
+    count_label: str = ""
+    # What a reasoning model thought before the last answer (kept with the turn).
+    reasoning: str = ""
+    outcome: str = ""  # how the request ended, in words, where the fields above cannot say
+
+
+class Inspector(QScrollArea):
+    """Byte and token bars, the ordered parts, the exact body, the outcome, what-if."""
+
+    what_if_changed = Signal(object)  # int | None
+    pin_requested = Signal(str)  # a fact the key-fact check found missing, to be pinned
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("inspector")
+        self.setAccessibleName(QCoreApplication.translate("Inspector", "Request inspector"))
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        outer = QWidget(self)
+        column = QVBoxLayout(outer)
+        column.setContentsMargins(8, 8, 8, 8)
+        column.setSpacing(6)
+        self.heading = QLabel(outer)
+        self.heading.setObjectName("inspectorHeading")
+        font = self.heading.font()
+        font.setBold(True)
+        self.heading.setFont(font)
+        self.heading.setWordWrap(True)
+        self.heading.setText(QCoreApplication.translate("Inspector", NOTHING_YET))
+        column.addWidget(self.heading)
+        # Everything measured about a request; hidden until there is a request to measure.
+        self.details = inner = QWidget(outer)
+        self.details.setObjectName("inspectorDetails")
+        layout = QVBoxLayout(inner)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(6)
+        self._build_measures(inner, layout)
+        self._build_what_if(inner, layout)
+        self._build_parts(inner, layout)
+        layout.addWidget(self._summary_box(inner))
+        self._build_outcome(inner, layout)
+        self._build_body(inner, layout)
+        column.addWidget(inner, 1)
+        column.addStretch()
+        self.details.hide()
+        self.setWidget(outer)
+
+        self._max_bytes: int | None = None
+        self._shown_body: bytes | None = None
+        self._shown_parts: list[tuple[str, int, int]] | None = None
+        self._parsed_body: tuple[bytes, Any] | None = None
+        self._quiet = False
+        self.state: InspectorState | None = None
+
+    def _build_measures(self, inner: QWidget, layout: QVBoxLayout) -> None:
+        """The endpoint, and the byte and token bars."""
+        self.endpoint = QLabel(inner)
+        self.endpoint.setWordWrap(True)
+        self.endpoint.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.endpoint)
+        self.sampling = QLabel(inner)
+        self.sampling.setObjectName("samplingOptions")
+        self.sampling.setAccessibleName(QCoreApplication.translate(
+            "Inspector", "Sampling options in the body"))
+        self.sampling.setWordWrap(True)
+        self.sampling.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.sampling)
+
+        self.bytes_label = QLabel(inner)
+        self.bytes_label.setWordWrap(True)
+        layout.addWidget(self.bytes_label)
+        self.bytes_bar = self._bar(QCoreApplication.translate(
+            "Inspector", "Body bytes against the byte limit"))
+        layout.addWidget(self.bytes_bar)
+        self.tokens_label = QLabel(inner)
+        self.tokens_label.setWordWrap(True)
+        layout.addWidget(self.tokens_label)
+        self.tokens_bar = self._bar(QCoreApplication.translate(
+            "Inspector", "Input tokens against the input budget"))
+        layout.addWidget(self.tokens_bar)
+
+    def _build_what_if(self, inner: QWidget, layout: QVBoxLayout) -> None:
+        """What-if: another byte limit, previewed only."""
+        self.what_if_label = QLabel(inner)
+        self.what_if_label.setWordWrap(True)
+        layout.addWidget(self.what_if_label)
+        slider_row = QHBoxLayout()
+        self.slider = QSlider(Qt.Orientation.Horizontal, inner)
+        self.slider.setObjectName("whatIfSlider")
+        self.slider.setAccessibleName(QCoreApplication.translate("Inspector", "What-if byte limit"))
+        self.slider.setToolTip(QCoreApplication.translate(
+            "Inspector", "Try another byte limit: the marks show which turns would be sent. "
+            "Nothing is sent or saved."))
+        self.slider.valueChanged.connect(self._slid)
+        slider_row.addWidget(self.slider, 1)
+        self.reset_button = QPushButton(QCoreApplication.translate("Inspector", "Reset"), inner)
+        self.reset_button.setAccessibleName(QCoreApplication.translate(
+            "Inspector", "Back to the real byte limit"))
+        self.reset_button.clicked.connect(self.reset_what_if)
+        slider_row.addWidget(self.reset_button)
+        layout.addLayout(slider_row)
+
+    def _build_parts(self, inner: QWidget, layout: QVBoxLayout) -> None:
+        layout.addWidget(QLabel(QCoreApplication.translate(
+            "Inspector", "Parts, in the order they are sent"), inner))
+        self.parts = QTableWidget(0, 3, inner)
+        self.parts.setObjectName("requestParts")
+        self.parts.setAccessibleName(QCoreApplication.translate(
+            "Inspector", "Request parts with their sizes"))
+        self.parts.setHorizontalHeaderLabels([
+            QCoreApplication.translate("Inspector", "Part"),
+            QCoreApplication.translate("Inspector", "Bytes"),
+            QCoreApplication.translate("Inspector", "Tokens")])
+        self.parts.verticalHeader().hide()
+        self.parts.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.parts.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.parts.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        header = self.parts.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.parts.setMinimumHeight(140)
+        layout.addWidget(self.parts)
+
+    def _summary_box(self, inner: QWidget) -> QWidget:
+        """The rolling summary: what it covers, who made it, when, its size and calls."""
+        self.summary_box = QWidget(inner)
+        self.summary_box.setObjectName("summaryProvenance")
+        self.summary_box.setAccessibleName(QCoreApplication.translate(
+            "Inspector", "Rolling summary and where it came from"))
+        summary_layout = QVBoxLayout(self.summary_box)
+        summary_layout.setContentsMargins(0, 4, 0, 4)
+        summary_layout.setSpacing(2)
+        self.summary_title = QLabel(QCoreApplication.translate(
+            "Inspector", "Rolling summary"), self.summary_box)
+        title_font = self.summary_title.font()
+        title_font.setBold(True)
+        self.summary_title.setFont(title_font)
+        summary_layout.addWidget(self.summary_title)
+        self.summary_value = self._value(self.summary_box)
+        summary_layout.addWidget(self.summary_value)
+        self.summary_warning = self._value(self.summary_box)
+        self.summary_warning.setObjectName("summaryWarning")
+        self.summary_warning.setTextFormat(Qt.TextFormat.RichText)  # facts escaped
+        self.summary_warning.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.summary_warning.linkActivated.connect(
+            lambda n: self.pin_requested.emit(self._warned[int(n)]))
+        self._warned: tuple[str, ...] = ()
+        self.summary_warning.setAccessibleName(QCoreApplication.translate(
+            "Inspector", "Facts the summary may have dropped"))
+        self.summary_warning.setStyleSheet(
+            "QLabel { color: palette(bright-text); background: #b35900; "
+            "border-radius: 4px; padding: 4px; }")
+        summary_layout.addWidget(self.summary_warning)
+        self.summary_box.hide()  # shown once a projection carries or plans a summary
+        return self.summary_box
+
+    def _build_outcome(self, inner: QWidget, layout: QVBoxLayout) -> None:
+        self.outcome = QFormLayout()
+        self.outcome.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.outcome.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        self.outcome_value = self._value(inner)
+        self.timing_value = self._value(inner)
+        self.usage_value = self._value(inner)
+        self.outcome.addRow(QCoreApplication.translate("Inspector", "Outcome:"), self.outcome_value)
+        self.outcome.addRow(QCoreApplication.translate("Inspector", "Timing:"), self.timing_value)
+        self.outcome.addRow(QCoreApplication.translate("Inspector", "Usage:"), self.usage_value)
+        self.reasoning_value = self._value(inner)
+        self.reasoning_value.setObjectName("reasoningSize")
+        self.reasoning_value.setAccessibleName(QCoreApplication.translate(
+            "Inspector", "Reasoning size"))
+        self.outcome.addRow(QCoreApplication.translate(
+            "Inspector", "Reasoning:"), self.reasoning_value)
+        self.outcome.setRowVisible(self.reasoning_value, False)
+        layout.addLayout(self.outcome)
+
+    def _build_body(self, inner: QWidget, layout: QVBoxLayout) -> None:
+        self.body_label = QLabel(inner)
+        self.body_label.setWordWrap(True)
+        layout.addWidget(self.body_label)
+        self.body = QPlainTextEdit(inner)
+        self.body.setObjectName("requestBody")
+        self.body.setAccessibleName(QCoreApplication.translate(
+            "Inspector", "Exact request body, pretty-printed"))
+        self.body.setReadOnly(True)
+        self.body.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.body.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.body.setMinimumHeight(180)
+        self.body.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        layout.addWidget(self.body, 1)
+
+    def _bar(self, name: str) -> QProgressBar:
+        bar = QProgressBar(self)
+        bar.setAccessibleName(name)
+        bar.setTextVisible(False)
+        bar.setMaximumHeight(12)
+        return bar
+
+    def _value(self, parent: QWidget) -> QLabel:
+        label = QLabel(parent)
+        label.setWordWrap(True)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        return label
+
+    # ------------------------------------------------------------------ showing
+    def show_state(self, state: InspectorState) -> None:
+        self.state = state
+        empty = (state.projection is None and state.refusal is None and state.record is None
+                 and state.failure is None)
+        self.details.setVisible(not empty)
+        if empty:  # only the sentence saying what will appear here
+            self.heading.setText(QCoreApplication.translate("Inspector", NOTHING_YET))
+            self._shown_body = None
+            self.body.setPlainText("")
+            return
+        self.heading.setText(state.heading)
+        self.endpoint.setText(state.endpoint)
+        self.endpoint.setVisible(bool(state.endpoint))
+        projection, refusal = state.projection, state.refusal
+        if projection is not None:
+            budget = projection.budget
+            body, tokens, exact = projection.body_bytes, projection.input_tokens, \
+                projection.tokens_exact
+            limit, token_budget = budget.max_bytes, budget.input_tokens
+        elif refusal is not None:
+            body, tokens, exact = refusal.mandatory_bytes, refusal.mandatory_tokens, \
+                refusal.tokens_exact
+            limit, token_budget = refusal.max_bytes, refusal.token_budget
+        else:
+            body = tokens = limit = token_budget = 0
+            exact = False
+        self.sampling.setText(QCoreApplication.translate(
+            "Inspector", "Sampling: ") + sampling_text(self._parsed(projection.body))
+                              if projection is not None else "")
+        self.sampling.setVisible(projection is not None)
+        kind = count_kind(exact, state.count_label)
+        window = arg(QCoreApplication.translate(
+            "Inspector", " · window %1"), window_text(projection.budget)) \
+            if projection else ""
+        if limit:
+            self.bytes_label.setText(
+                arg(QCoreApplication.translate("Inspector", "Body: %1 of %2 bytes"), body, limit)
+                + (QCoreApplication.translate(
+                    "Inspector", " — over the limit") if body > limit else ""))
+            self.tokens_label.setText(
+                arg(QCoreApplication.translate(
+                    "Inspector", "Input: %1 of %2 tokens (%3)"), tokens, token_budget, kind)
+                + (QCoreApplication.translate(
+                    "Inspector", " — over the budget") if tokens > token_budget else "")
+                + window)
+        else:
+            self.bytes_label.setText(QCoreApplication.translate(
+                "Inspector", "Body: nothing to measure yet"))
+            self.tokens_label.setText(QCoreApplication.translate(
+                "Inspector", "Input: nothing to measure yet"))
+        self._fill(self.bytes_bar, body, limit)
+        self._fill(self.tokens_bar, tokens, token_budget)
+        self._fill_parts(projection, refusal)
+        self._fill_summary(state)
+        self._fill_body(projection)
+        self._fill_outcome(state)
+        self._update_slider(state)
+
+    @staticmethod
+    def _fill(bar: QProgressBar, value: int, limit: int) -> None:
+        # Progress bars hold ints; scale big limits down to keep within range.
+        scale = max(1, limit // 1_000_000)
+        bar.setRange(0, max(1, limit // scale))
+        bar.setValue(min(value, limit) // scale)
+
+    def _fill_parts(self, projection: Projection | None,
+                    refusal: ProjectionRefused | None) -> None:
+        rows: list[tuple[str, int, int]] = []
+        if projection is not None:
+            for part in projection.parts:
+                if part.kind is PartKind.TURN:
+                    name = arg(QCoreApplication.translate(
+                        "Inspector", "turn %1 (question + answer)"),
+                               str(part.ordinal))
+                else:
+                    name = QCoreApplication.translate("Inspector", PART_NAMES[part.kind])
+                rows.append((name, part.bytes, part.tokens))
+            rows.append((QCoreApplication.translate(
+                "Inspector", "total = the body"), projection.body_bytes, projection.input_tokens))
+            rows += memory_rows(projection.memory)
+        elif refusal is not None:
+            rows.append((QCoreApplication.translate(
+                "Inspector", "mandatory part (system, pinned, question)"), refusal.mandatory_bytes,
+                         refusal.mandatory_tokens))
+        if rows == self._shown_parts:
+            return
+        self._shown_parts = rows
+        # Sized to contents once after filling, not after every cell (quadratic in rows).
+        header = self.parts.horizontalHeader()
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
+        self.parts.setRowCount(len(rows))
+        for row, (name, size, tokens) in enumerate(rows):
+            self.parts.setItem(row, 0, QTableWidgetItem(name))
+            for column, count in ((1, size), (2, tokens)):
+                item = QTableWidgetItem(number(count))
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.parts.setItem(row, column, item)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+
+    def _fill_summary(self, state: InspectorState) -> None:
+        projection = state.projection
+        part = projection.summary if projection is not None else None
+        stored = state.summary
+        lines: list[str] = []
+        if part is not None:
+            if stored is not None and stored.id == part.summary_id:
+                lines.append(arg(QCoreApplication.translate(
+                    "Inspector", "Carries %1."), summary_caption(stored)))
+                lines.append(arg(QCoreApplication.translate(
+                    "Inspector", "Stands in for %1 of the log as it is now."),
+                                 span_text(projection.summarized if projection else ())))
+                if projection is not None and part.first:
+                    older = projection.left_out[: part.first]
+                    lines.append(arg(QCoreApplication.translate(
+                        "Inspector", "%1 before it: not sent."),
+                                     capitalized(span_text(older))))
+                if stored.usages:
+                    calls = len(stored.usages)
+                    lines += [plural(QCoreApplication.translate(
+                        "Inspector", "Made in %n call(s):", None, calls), calls)]
+                    lines += [arg(QCoreApplication.translate(
+                        "Inspector", "  call %1: %2"), str(n), usage_text(u))
+                              for n, u in enumerate(stored.usages, start=1)]
+            else:
+                lines.append(arg(QCoreApplication.translate(
+                    "Inspector", "Carries a summary of the oldest %1 turns (%2)."),
+                    part.covered_count, span_text(projection.summarized if projection else ())))
+        if state.to_summarize:
+            lines.append(arg(QCoreApplication.translate(
+                "Inspector", "Sending first folds %1 into the summary (marked to be summarized); "
+                "the body "
+                "then carries the new summary, so its size is known only after that."),
+                span_text(state.to_summarize)))
+        record = state.record
+        if record is not None and record.extra_usage:
+            lines.append(arg(QCoreApplication.translate(
+                "Inspector", "Summary calls in this request: %1"),
+                             len(record.extra_usage)))
+            lines += [arg(QCoreApplication.translate(
+                "Inspector", "  call %1: %2"), str(n), usage_text(u))
+                      for n, u in enumerate(record.extra_usage, start=1)]
+        self.summary_box.setVisible(bool(lines))
+        self.summary_value.setText("\n".join(lines))
+        warnings = stored.warnings if stored is not None and part is not None and \
+            stored.id == part.summary_id else ()
+        self.summary_warning.setVisible(bool(warnings))
+        self._warned = tuple(warnings)  # each fact has a Pin link (`pin_requested`)
+        self.summary_warning.setText(
+            QCoreApplication.translate(
+                "Inspector", "⚠ The key-fact check found facts from the covered turns missing in "
+                "this summary; the model will not see them: ") + "; ".join(
+                arg(QCoreApplication.translate(
+                    "Inspector", "“%1” (<a href='%2'>Pin</a>)"), html.escape(fact), str(n))
+                for n, fact in enumerate(warnings)) if warnings else "")
+
+    def _fill_body(self, projection: Projection | None) -> None:
+        if projection is None:
+            self._shown_body = None
+            self.body_label.setText(QCoreApplication.translate("Inspector", "Exact body: none"))
+            self.body.setPlainText("")
+            return
+        self.body_label.setText(arg(QCoreApplication.translate(
+            "Inspector", "Exact body, pretty-printed here; sent compact as %1 bytes of UTF-8:"),
+            projection.body_bytes))
+        if projection.body != self._shown_body:
+            self._shown_body = projection.body
+            self.body.setPlainText(pretty_body(projection.body, self._parsed(projection.body)))
+
+    def _parsed(self, body: bytes) -> Any:
+        """The body as JSON, parsed once however often it is shown."""
+        if self._parsed_body is None or self._parsed_body[0] is not body:
+            self._parsed_body = (body, json.loads(body))
+        return self._parsed_body[1]
+
+    def _fill_outcome(self, state: InspectorState) -> None:
+        if state.outcome:
+            outcome = state.outcome
+        elif state.failure is not None:
+            outcome = failure_text.message(state.failure)
+        elif state.record is not None and state.record.outcome == "committed":
+            outcome = (arg(QCoreApplication.translate(
+                "Inspector", "answered and saved as turn %1"), str(state.asked))
+                       if state.asked else QCoreApplication.translate("Inspector", "saved"))
+        elif state.projection is None and state.refusal is not None:
+            outcome = QCoreApplication.translate(
+                "Inspector", "would be refused: ") + refusal_text(state.refusal)
+        elif state.heading.startswith(QCoreApplication.translate("LivePreview", IN_FLIGHT)):
+            outcome = QCoreApplication.translate("Inspector", "waiting for the answer")
+        else:
+            outcome = QCoreApplication.translate("Inspector", "not sent (preview)")
+            if state.to_summarize:
+                outcome += arg(QCoreApplication.translate(
+                    "Inspector", "; will compact: sending first summarizes %1, then the body "
+                    "changes"),
+                    span_text(state.to_summarize))
+            elif state.projection is not None and state.what_if is None:
+                outcome += QCoreApplication.translate(
+                    "Inspector", "; final: this body is exactly what Send puts on the wire")
+        self.outcome_value.setText(outcome)
+        record = state.record
+        if record is not None:
+            timing = arg(QCoreApplication.translate(
+                "Inspector", "%1 s"), number(record.duration_s, 2))
+            if record.first_token_s is not None:
+                timing += arg(QCoreApplication.translate("Inspector", ", first text after %1 s"),
+                              number(record.first_token_s, 2))
+            if record.attempt > 1:
+                timing += arg(QCoreApplication.translate(
+                    "Inspector", " (attempt %1)"), str(record.attempt))
+        elif state.duration_s is not None:
+            timing = arg(QCoreApplication.translate(
+                "Inspector", "%1 s"), number(state.duration_s, 2))
+        else:
+            timing = "—"
+        self.timing_value.setText(timing)
+        usage = state.usage
+        if usage is not None and usage.known:
+            bits = []
+            if usage.prompt_tokens is not None:
+                bits.append(arg(QCoreApplication.translate(
+                    "Inspector", "%1 prompt"), usage.prompt_tokens))
+            if usage.completion_tokens is not None:
+                bits.append(arg(QCoreApplication.translate(
+                    "Inspector", "%1 completion"), usage.completion_tokens))
+            if usage.total_tokens is not None:
+                bits.append(arg(QCoreApplication.translate(
+                    "Inspector", "%1 total"), usage.total_tokens))
+            if usage.reasoning_tokens is not None:
+                bits.append(arg(QCoreApplication.translate("Inspector", "%1 of them reasoning"),
+                                usage.reasoning_tokens))
+            self.usage_value.setText(" · ".join(bits) + QCoreApplication.translate(
+                "Inspector", " tokens (reported by the server)"))
+        else:
+            self.usage_value.setText(QCoreApplication.translate("Inspector", "not reported"))
+        self.reasoning_value.setText(reasoning_text(state.reasoning, usage)
+                                     if state.reasoning else "")
+        self.outcome.setRowVisible(self.reasoning_value, bool(state.reasoning))
+
+    # ------------------------------------------------------------------ what-if
+    def _update_slider(self, state: InspectorState) -> None:
+        self._max_bytes = state.max_bytes
+        enabled = state.max_bytes is not None
+        self.slider.setEnabled(enabled)
+        self.reset_button.setEnabled(state.what_if is not None)
+        if state.max_bytes is None:
+            self.what_if_label.setText(QCoreApplication.translate(
+                "Inspector", "What if: no byte limit to vary"))
+            return
+        limit = state.max_bytes
+        top = max(limit * 4, 4096)
+        self._quiet = True
+        try:
+            self.slider.setRange(256, top)
+            self.slider.setSingleStep(max(1, limit // 100))
+            self.slider.setPageStep(max(1, limit // 10))
+            self.slider.setValue(state.what_if if state.what_if is not None else limit)
+        finally:
+            self._quiet = False
+        if state.what_if is None:
+            self.what_if_label.setText(arg(QCoreApplication.translate(
+                "Inspector", "What if the byte limit were different? Drag to preview "
+                "(now %1 bytes)."),
+                limit))
+            return
+        projection = state.projection
+        if projection is not None:
+            total = len(projection.sent) + len(projection.left_out) + len(projection.summarized)
+            self.what_if_label.setText(arg(QCoreApplication.translate(
+                "Inspector", "What if the limit were %1 bytes: %2 of %3 turns would be sent. "
+                "Nothing is sent or saved."), state.what_if, len(projection.sent), total))
+        else:
+            self.what_if_label.setText(arg(QCoreApplication.translate(
+                "Inspector", "What if the limit were %1 bytes: the question would be refused. "
+                "Nothing is sent or saved."), state.what_if))
+
+    def _slid(self, value: int) -> None:
+        if self._quiet or self._max_bytes is None:
+            return
+        self.what_if_changed.emit(None if value == self._max_bytes else value)
+
+    def reset_what_if(self) -> None:
+        self.what_if_changed.emit(None)

@@ -1,0 +1,136 @@
+"""The request inspector's words: part names, the context window's source, refusals, count
+kinds, sampling, reasoning and the pretty-printed body."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+from ...core.budget import (
+    WINDOW_ASSUMED,
+    WINDOW_FROM_SERVER,
+    WINDOW_LEARNED,
+    WINDOW_SET_BY_YOU,
+    Budget,
+)
+from ...core.model import Usage
+from ...core.projection import PartKind, ProjectionRefused, RefusalReason
+from ...core.tokens import estimate_text_tokens
+from ..infra.languages import arg, number, plural
+
+NOTHING_YET = QT_TRANSLATE_NOOP(
+    "Inspector", "No request yet. Type a question: the request it would make appears here "
+    "before anything is sent — its exact body, its size in bytes and tokens against the "
+    "limits, and which turns it carries.")
+
+# The heading of a request in flight starts with these words (LivePreview's heading).
+IN_FLIGHT = QT_TRANSLATE_NOOP("LivePreview", "Request in flight")
+
+# Pretty-printing a very large body would stall the window; beyond this, the start is shown.
+MAX_SHOWN_BODY_CHARS = 200_000
+
+PART_NAMES = {
+    PartKind.ENVELOPE: QT_TRANSLATE_NOOP("Inspector", "model, options, brackets"),
+    PartKind.SYSTEM: QT_TRANSLATE_NOOP("Inspector", "system prompt"),
+    PartKind.PREFERENCE: QT_TRANSLATE_NOOP("Inspector", "preference, kept"),
+    PartKind.PINNED: QT_TRANSLATE_NOOP("Inspector", "pinned facts"),
+    PartKind.NOTE: QT_TRANSLATE_NOOP("Inspector", "note, kept"),
+    PartKind.SUMMARY: QT_TRANSLATE_NOOP("Inspector", "rolling summary"),
+    PartKind.QUESTION: QT_TRANSLATE_NOOP("Inspector", "current question"),
+    PartKind.SIDE: QT_TRANSLATE_NOOP("Inspector", "earlier side question (question + answer)"),
+}
+
+
+WINDOW_SOURCES = {
+    WINDOW_FROM_SERVER: QT_TRANSLATE_NOOP("Inspector", "from the server"),
+    WINDOW_SET_BY_YOU: QT_TRANSLATE_NOOP("Inspector", "set by you"),
+    WINDOW_LEARNED: QT_TRANSLATE_NOOP("Inspector", "learned"),
+    WINDOW_ASSUMED: QT_TRANSLATE_NOOP("Inspector", "assumed"),
+}
+
+
+def window_text(budget: Budget) -> str:
+    """`Budget.window_label` in the interface language: "8,192 tokens, from the server"."""
+    source = budget.window_source or (WINDOW_SET_BY_YOU if budget.window_known
+                                      else WINDOW_ASSUMED)
+    return arg(QCoreApplication.translate("Inspector", "%1 tokens, %2"), budget.context_window,
+               QCoreApplication.translate("Inspector", WINDOW_SOURCES.get(source, source)))
+
+
+def refusal_text(refusal: ProjectionRefused) -> str:
+    """`ProjectionRefused.describe` in the interface language."""
+    names = [QCoreApplication.translate("Inspector", name) for name, present in (
+        (QT_TRANSLATE_NOOP("Inspector", "system prompt"), refusal.includes_system),
+        (QT_TRANSLATE_NOOP("Inspector", "pinned facts"), refusal.includes_pinned),
+        (QT_TRANSLATE_NOOP("Inspector", "summary"), refusal.includes_summary)) if present]
+    what = arg(QCoreApplication.translate("Inspector", "The %1 and question"),
+               QCoreApplication.translate("Inspector", ", ").join(names)) if names \
+        else QCoreApplication.translate("Inspector", "The question")
+    if refusal.reason is RefusalReason.BYTES:
+        return arg(QCoreApplication.translate(
+            "Inspector", "%1 take %2 bytes, but the request limit is %3 bytes: shorten the "
+            "question by at least %4 bytes or raise the byte limit. Nothing was sent."),
+            what, refusal.mandatory_bytes, refusal.max_bytes, refusal.excess_bytes)
+    template = QCoreApplication.translate(
+        "Inspector", "%1 take exactly %2 tokens, but the input budget is %3 tokens: shorten "
+        "the question by at least %4 tokens or use a larger context window. Nothing was "
+        "sent.") if refusal.tokens_exact else QCoreApplication.translate(
+        "Inspector", "%1 take an estimated %2 tokens, but the input budget is %3 tokens: "
+        "shorten the question by at least %4 tokens or use a larger context window. Nothing "
+        "was sent.")
+    return arg(template, what, refusal.mandatory_tokens, refusal.token_budget,
+               refusal.excess_tokens)
+
+
+def count_kind(exact: bool, count_label: str = "") -> str:
+    """"exact", or how the estimate was made ("estimated, calibrated from 3 replies")."""
+    if exact:
+        return QCoreApplication.translate("Inspector", "exact")
+    calibrated = re.fullmatch(r"estimated, calibrated from ([\d,]+) repl(?:y|ies)", count_label)
+    if calibrated:
+        replies = int(calibrated.group(1).replace(",", ""))
+        return plural(QCoreApplication.translate(
+            "Inspector", "estimated, calibrated from %n reply(s)", None, replies), replies)
+    return QCoreApplication.translate("Inspector", "estimated")
+
+
+def sampling_text(data: Any) -> str:
+    """The sampling options a body carries, each "server default" when left out."""
+    data = data if isinstance(data, dict) else {}
+
+    def shown(key: str, name: str) -> str:
+        value = data.get(key)
+        if value is None:
+            return arg(QCoreApplication.translate("Inspector", "%1 server default"), name)
+        return f"{name} {number(value)}"
+
+    return " · ".join(shown(key, name) for key, name in (
+        ("temperature", "temperature"), ("top_p", "top_p"),
+        ("max_tokens", QCoreApplication.translate("Inspector", "max output tokens"))))
+
+
+def reasoning_text(reasoning: str, usage: Usage | None) -> str:
+    """The reasoning's size, apart from the answer's: bytes, and tokens as the server
+    reported them or as estimated."""
+    size = len(reasoning.encode("utf-8"))
+    reported = usage.reasoning_tokens if usage is not None else None
+    tokens = (arg(QCoreApplication.translate(
+        "Inspector", "%1 tokens (reported by the server)"), reported)
+              if reported is not None else
+              arg(QCoreApplication.translate(
+                  "Inspector", "~%1 tokens (estimated)"), estimate_text_tokens(reasoning)))
+    return arg(QCoreApplication.translate(
+        "Inspector", "%1 bytes · %2 — shown above the answer, kept with the "
+                                          "turn, never sent in later requests"), size, tokens)
+
+
+def pretty_body(body: bytes, data: Any = None) -> str:
+    text = json.dumps(json.loads(body) if data is None else data, ensure_ascii=False,
+                      indent=2)
+    if len(text) > MAX_SHOWN_BODY_CHARS:
+        return text[:MAX_SHOWN_BODY_CHARS] + "\n" + QCoreApplication.translate(
+            "Inspector", "… (the rest is not shown)")
+    return text

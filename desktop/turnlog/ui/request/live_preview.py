@@ -1,0 +1,469 @@
+"""The live preview: the draft projected as the next request would carry it, before
+anything is sent, shown on the size counter, the marks and the inspector.
+
+`LivePreview` owns what is on show (`Shown`): the preview of the draft, a what-if under
+another byte limit, the request in flight, or the last request's outcome. It never
+waits on the network: with an endpoint that counts tokens exactly, it projects with the
+counts already made and has the missing ones made on the network worker, then previews
+again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtWidgets import QAbstractButton
+
+from ...chat import (
+    CancellableCounts,
+    CountNotKnown,
+    Route,
+    budget_for,
+    known_costs,
+    model_for,
+    options_for,
+)
+from ...core.body import RequestOptions
+from ...core.budget import Budget, InvalidBudget
+from ...core.compaction import StoredSummary
+from ...core.failures import Failure
+from ...core.memory import NO_MEMORY, Memory
+from ...core.model import Conversation, Turn, Usage, without_last
+from ...core.projection import CostIndex, Projection, ProjectionRefused
+from ...core.send import Committed, Outcome, RequestRecord
+from ..infra.languages import arg, number
+from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
+from ..transcript.marks import MarkLegend, MarkMap
+from ..transcript.model import TranscriptModel
+from .connection import Connector, Endpoint, NotConnected
+from .inspector import Inspector, InspectorState
+from .inspector_text import count_kind, refusal_text, window_text
+from .preview import Preview, preview
+
+PREVIEW_DELAY_MS = 120
+
+HEADINGS = {
+    "preview": QT_TRANSLATE_NOOP("LivePreview", "Preview of the next request — nothing is sent"),
+    "what-if": QT_TRANSLATE_NOOP("LivePreview", "What-if preview — nothing is sent"),
+    "running": QT_TRANSLATE_NOOP("LivePreview", "Request in flight"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the marks (and the inspector) describe right now.
+
+    `kind`: "preview" (the draft, nothing sent), "what-if" (the draft under another byte
+    limit), "running" (the request in flight) or "last" (the last request's outcome).
+    """
+
+    kind: str
+    projection: Projection | None
+    refusal: ProjectionRefused | None = None
+    record: RequestRecord | None = None
+    failure: Failure | None = None
+    usage: Usage | None = None
+    asked: int | None = None
+    endpoint: Endpoint | None = None
+    duration_s: float | None = None
+    to_summarize: tuple[int, ...] = ()  # previews: turns a send would first summarize
+    reasoning: str = ""  # what a reasoning model thought before the last answer
+
+    def marks(self, turns: Sequence[Turn]) -> MarkMap:
+        return MarkMap(turns, self.projection, self.to_summarize, self.asked)
+
+    @classmethod
+    def outcome(cls, outcome: Outcome, endpoint: Endpoint, duration_s: float) -> Shown:
+        """The last request as it ended: saved as a turn, or not saved and why."""
+        if isinstance(outcome, Committed):
+            return cls("last", outcome.projection, record=outcome.record,
+                       usage=outcome.reply.usage, asked=outcome.turn.ordinal,
+                       endpoint=endpoint, duration_s=duration_s,
+                       reasoning=outcome.turn.reasoning)
+        return cls("last", outcome.projection, outcome.refusal, record=outcome.record,
+                   failure=outcome.failure, endpoint=endpoint, duration_s=duration_s,
+                   usage=outcome.record.usage if outcome.record else None)
+
+    def heading(self) -> str:
+        if self.kind == "last":
+            return (QCoreApplication.translate("LivePreview", "Last request — answered and saved")
+                    if self.failure is None else QCoreApplication.translate(
+                        "LivePreview", "Last request — not saved"))
+        return QCoreApplication.translate(
+            "LivePreview", HEADINGS.get(self.kind, HEADINGS["preview"]))
+
+    def source_text(self, what_if_bytes: int | None) -> str:
+        """The legend's first words: which request the marks describe."""
+        if self.kind == "running":
+            return QCoreApplication.translate(
+                "LivePreview", "Marks show the request being answered:")
+        if self.kind == "last":
+            return QCoreApplication.translate("LivePreview", "Marks show the last request:")
+        if self.kind == "what-if":
+            return arg(QCoreApplication.translate(
+                "LivePreview", "Marks show what would be sent if the limit were %1 bytes:"),
+                       what_if_bytes)
+        return QCoreApplication.translate(
+            "LivePreview", "Marks show what the next request would carry:")
+
+
+@dataclass(frozen=True, slots=True)
+class RequestParts:
+    """What a request for a conversation would go out with now. `problem`: a (title,
+    message) saying why sending cannot start, when it cannot."""
+
+    endpoint: Endpoint | None
+    model: str
+    budget: Budget | None
+    problem: tuple[str, str] | None
+
+    @property
+    def route(self) -> Route | None:
+        return self.endpoint.route if self.endpoint else None
+
+
+def counter_text(projection: Projection | None, refusal: ProjectionRefused | None,
+                 budget: Budget | None, count_label: str = "") -> tuple[str, str]:
+    """The size counter under the draft and its tooltip (which says where the context
+    window came from)."""
+    if budget is None:
+        return "", ""
+    if projection is not None:
+        body, tokens = projection.body_bytes, projection.input_tokens
+        exact = projection.tokens_exact
+    elif refusal is not None:
+        body, tokens, exact = refusal.mandatory_bytes, refusal.mandatory_tokens, \
+            refusal.tokens_exact
+    else:
+        return "", ""
+    kind = count_kind(exact, count_label)
+    approx = "" if exact else "~"
+    text = arg(QCoreApplication.translate(
+        "LivePreview", "%1 / %2 bytes · %3%4 / %5 tokens (%6)"), body, budget.max_bytes,
+               approx, number(tokens), budget.input_tokens, kind)
+    tip = arg(QCoreApplication.translate(
+        "LivePreview", "The request body if you sent now (exact bytes on the wire) and its "
+        "input tokens "
+        "(%1), each against its limit. Context window: %2."), kind, window_text(budget))
+    return text, tip
+
+
+class DraftBox(Protocol):
+    """What the preview reads of the box the question is typed in (the composer), and
+    what it shows there."""
+
+    send_button: QAbstractButton
+
+    @property
+    def busy(self) -> bool: ...
+
+    def text(self) -> str: ...
+
+    def set_counter(self, text: str, tooltip: str = "") -> None: ...
+
+    def set_blocked(self, reason: str) -> None: ...
+
+
+class LivePreview(QObject):
+    """Projects the draft of the open conversation (`current()`) over the transcript's
+    turns, and shows that — or the request in flight, or the last outcome — on the
+    composer's counter, the marks, the legend and the inspector."""
+
+    shown_changed = Signal(object)  # the Shown now on display
+
+    def __init__(self, current: Callable[[], Conversation | None], connector: Connector,
+                 runner: TaskRunner, composer: DraftBox, transcript: TranscriptModel,
+                 legend: MarkLegend, inspector: Inspector, parent: QObject | None = None
+                 ) -> None:
+        super().__init__(parent)
+        self._current = current
+        self._connector = connector
+        self._runner = runner
+        self._composer = composer
+        self._transcript = transcript
+        self._legend = legend
+        self._inspector = inspector
+        # Estimated counts; an endpoint that counts exactly lends its own index once up.
+        # Its counts may each be a request to the server: previews use only the ones
+        # already made, and `_warm` makes the missing ones on the network worker.
+        self.estimated_costs = self.costs = CostIndex()
+        self.summary: StoredSummary | None = None  # the open conversation's newest summary
+        self.memory: Memory = NO_MEMORY  # the open conversation's pins, notes, preferences
+        self.shown = Shown("preview", None)
+        self.last: Shown | None = None  # the last request's outcome
+        self._show_last = False
+        self.what_if_bytes: int | None = None
+        self._counts_missing = False
+        self._warm: TaskHandle[None] | None = None
+        self._warm_key: tuple[object, ...] | None = None  # what `_warm` counts for
+        self._warmed_key: tuple[object, ...] | None = None  # the last warm-up that landed
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(PREVIEW_DELAY_MS)
+        self._timer.timeout.connect(self.refresh)
+        # The newest turn's id while the draft is a new version of it (edit and resend):
+        # the preview is then of the turns before it.
+        self.replacing: str | None = None
+        self._line_made: tuple[object, str, Sequence[Turn]] | None = None
+
+    # ------------------------------------------------------------------ state
+    def reset(self) -> None:
+        """Another conversation opened (or none): nothing of the last one stays."""
+        self.summary = None
+        self.memory = NO_MEMORY
+        self.what_if_bytes = None
+        self.forget_last()
+
+    def forget_last(self) -> None:
+        """The last request no longer describes the log (a turn or the settings changed)."""
+        self.last = None
+        self._show_last = False
+
+    def forget_turns(self, turn_ids: Iterable[str]) -> None:
+        self.costs.forget(list(turn_ids))
+
+    def draft_edited(self) -> None:
+        """Preview again shortly after typing stops; the draft replaces the last outcome."""
+        if self._composer.busy:
+            return
+        self._show_last = False
+        self._timer.start()
+
+    def set_what_if(self, max_bytes: int | None) -> None:
+        """Preview the draft under another byte limit; nothing is sent or saved."""
+        self.what_if_bytes = max_bytes
+        self._show_last = False if max_bytes is not None else self._show_last
+        self.refresh()
+
+    def parts(self, conversation: Conversation) -> RequestParts:
+        """Endpoint, model and budget of a request for `conversation` now."""
+        problem: tuple[str, str] | None = None
+        try:
+            endpoint: Endpoint | None = self._connector.endpoint(conversation)
+        except NotConnected as err:
+            endpoint = None
+            problem = (err.title, err.message)
+        route = endpoint.route if endpoint else Route(conversation.model)
+        model = model_for(conversation, route)
+        # Exact counts once the built-in model's server is up; the estimate until then.
+        self.costs = self._connector.exact_costs(conversation) or self.estimated_costs
+        try:
+            budget: Budget | None = budget_for(conversation, route)
+        except InvalidBudget as err:
+            budget = None
+            problem = (QCoreApplication.translate(
+                "LivePreview", "The conversation's limits are not valid"),
+                       arg(QCoreApplication.translate(
+                           "LivePreview", "%1 Fix it in Settings (Ctrl+,)."), err))
+        return RequestParts(endpoint, model, budget, problem)
+
+    # ----------------------------------------------------------------- previewing
+    def refresh(self) -> None:
+        """Project the draft (nothing is sent): the counter, whether Send can go, and,
+        unless the last request is still on show, the marks."""
+        self._timer.stop()
+        composer = self._composer
+        if composer.busy:
+            return
+        conversation = self._current()
+        if conversation is None:
+            composer.set_counter("")
+            composer.set_blocked("")  # none open, nothing typed: Send waits for a question
+            self.show(Shown("preview", None))
+            return
+        parts = self.parts(conversation)
+        self._counts_missing = False
+        draft = composer.text()
+        options = options_for(conversation, route=parts.route)
+        shown = self._draft_shown(conversation, parts, draft, options)
+        problem = parts.problem[1] if parts.problem else ""
+        if shown.refusal is not None:
+            problem = problem or arg(QCoreApplication.translate(
+                "LivePreview", "Too large to send: %1"),
+                                        refusal_text(shown.refusal))
+        composer.set_blocked(problem)
+        if not problem and not draft.strip():
+            composer.send_button.setEnabled(False)
+        composer.set_counter(*counter_text(shown.projection, shown.refusal, parts.budget,
+                                           parts.route.count_label if parts.route else ""))
+        if self.what_if_bytes is not None and parts.budget is not None:
+            shown = self._what_if_shown(conversation, parts, draft, options)
+        elif self._show_last and self.last is not None:
+            shown = self.last
+        self.show(shown)
+        if self._counts_missing and parts.budget is not None:
+            budget = parts.budget
+            budgets = (budget,) if self.what_if_bytes is None else (
+                budget, replace(budget, max_bytes=self.what_if_bytes))
+            self._warm_counts(conversation, draft, parts.model, budgets, options)
+
+    def _draft_shown(self, conversation: Conversation, parts: RequestParts, draft: str,
+                     options: RequestOptions) -> Shown:
+        if parts.budget is None:
+            return Shown("preview", None, endpoint=parts.endpoint)
+        try:
+            planned = self._preview(conversation, draft, parts.model, parts.budget, options)
+        except ProjectionRefused as err:
+            return Shown("preview", None, err, endpoint=parts.endpoint)
+        return Shown("preview", planned.projection, endpoint=parts.endpoint,
+                     to_summarize=planned.to_summarize)
+
+    def _what_if_shown(self, conversation: Conversation, parts: RequestParts, draft: str,
+                       options: RequestOptions) -> Shown:
+        assert parts.budget is not None and self.what_if_bytes is not None
+        budget = replace(parts.budget, max_bytes=self.what_if_bytes)
+        try:
+            planned = self._preview(conversation, draft, parts.model, budget, options)
+        except ProjectionRefused as err:
+            return Shown("what-if", None, err, endpoint=parts.endpoint)
+        return Shown("what-if", planned.projection, endpoint=parts.endpoint,
+                     to_summarize=planned.to_summarize)
+
+    def _preview(self, conversation: Conversation, draft: str, model: str, budget: Budget,
+                 options: RequestOptions) -> Preview:
+        """The projection a send would start from: with the cached summary where the send
+        would reuse it, naming the turns it would summarize first.
+
+        With an endpoint that counts exactly, only counts already made are used; if one
+        is missing, the whole preview is estimated (and labelled so) and `refresh` has
+        the missing counts made in the background.
+        """
+        costs = self.costs
+        if costs is not self.estimated_costs:
+            known = known_costs(costs)
+            if known is None:  # an exact counter that never asks anyone: use it as it is
+                return self._project(conversation, draft, model, budget, options, costs)
+            try:
+                return self._project(conversation, draft, model, budget, options, known)
+            except CountNotKnown:
+                self._counts_missing = True
+        return self._project(conversation, draft, model, budget, options,
+                             self.estimated_costs)
+
+    def _project(self, conversation: Conversation, draft: str, model: str, budget: Budget,
+                 options: RequestOptions, costs: CostIndex) -> Preview:
+        return preview(self._line(), draft, model=model, budget=budget,
+                       system_prompt=conversation.system_prompt, options=options,
+                       costs=costs, compaction=conversation.settings.compaction,
+                       cached=self.summary, target=conversation.settings.compaction_share,
+                       pinned=self.memory)
+
+    def _line(self) -> Sequence[Turn]:
+        """The active line a send would follow: without its newest turn while the draft
+        replaces it (made once per log and edit, so a paged log keeps its pages)."""
+        turns, replacing = self._transcript.turns, self.replacing
+        if replacing is None or not turns or turns[-1].id != replacing:
+            return turns
+        made = self._line_made
+        if made is None or made[0] is not turns or made[1] != replacing:
+            made = self._line_made = (turns, replacing, without_last(turns))
+        return made[2]
+
+    # ------------------------------------------------------------- exact counts
+    def _warm_counts(self, conversation: Conversation, draft: str, model: str,
+                     budgets: tuple[Budget, ...], options: RequestOptions) -> None:
+        """Make, on the network worker, the exact counts the preview lacked, then preview
+        again. The newest warm-up wins: an older one is cancelled between two counts and
+        what it reports is ignored."""
+        costs, summary, turns, memory = (self.costs, self.summary, self._line(),
+                                         self.memory)
+        key: tuple[object, ...] = (
+            id(costs), conversation.id, conversation.system_prompt, len(turns),
+            turns[-1].id if turns else None, draft, model, budgets, options,
+            summary.id if summary is not None else None, memory)
+        if key == self._warm_key or key == self._warmed_key or self._runner.closed:
+            return  # already on its way, or made and still missing: do not loop
+        self.cancel_warm()
+        compaction = conversation.settings.compaction
+        system_prompt = conversation.system_prompt
+
+        def work(context: TaskContext) -> None:
+            counting = costs.sharing(CancellableCounts(costs.counter, context.cancel))
+            for budget in budgets:
+                # A refusal needs only the mandatory part, which is counted all the same.
+                with contextlib.suppress(ProjectionRefused):
+                    preview(turns, draft, model=model, budget=budget,
+                            system_prompt=system_prompt, options=options, costs=counting,
+                            compaction=compaction, cached=summary,
+                            target=conversation.settings.compaction_share, pinned=memory)
+
+        def landed(_: None) -> None:
+            if self._warm is not handle:
+                return  # a newer warm-up replaced this one
+            self._warm = self._warm_key = None
+            self._warmed_key = key
+            if not self._composer.busy:
+                self.refresh()
+
+        def failed(error: BaseException) -> None:
+            if self._warm is handle:
+                self._warm = self._warm_key = None
+            if not isinstance(error, CountNotKnown):  # not just cancelled: a bug
+                sys.excepthook(type(error), error, error.__traceback__)
+
+        handle = self._runner.run(TaskRunner.NETWORK, "count tokens", work,
+                                  on_success=landed, on_failure=failed)
+        self._warm, self._warm_key = handle, key
+
+    def cancel_warm(self) -> None:
+        if self._warm is not None:
+            self._warm.cancel()
+        self._warm = self._warm_key = None
+
+    # ------------------------------------------------------------------ showing
+    def show_running(self, endpoint: Endpoint) -> None:
+        """A send started: its marks start from the preview it was sent from."""
+        shown = self.shown
+        self.show(Shown("running", shown.projection if shown.kind != "last" else None,
+                        endpoint=endpoint))
+
+    def show_sent(self, projection: Projection) -> None:
+        """The request in flight carries `projection` (as its send path planned it)."""
+        self.show(Shown("running", projection, endpoint=self.shown.endpoint))
+
+    def show_outcome(self, outcome: Outcome, endpoint: Endpoint, duration_s: float) -> None:
+        """Keep the last request's outcome on show until the draft is edited."""
+        self.last = Shown.outcome(outcome, endpoint, duration_s)
+        self._show_last = True
+
+    def _summary_of(self, projection: Projection | None) -> StoredSummary | None:
+        """The stored summary `projection` carries, when it is the one loaded."""
+        part = projection.summary if projection is not None else None
+        summary = self.summary
+        if part is None or summary is None or part.summary_id != summary.id:
+            return None
+        return summary
+
+    def show(self, shown: Shown) -> None:
+        self.shown = shown
+        summary = self._summary_of(shown.projection)
+        self._transcript.set_summary(summary)
+        self._transcript.set_marks(shown.marks(self._transcript.turns))
+        self._legend.set_source(shown.source_text(self.what_if_bytes))
+        conversation = self._current()
+        self._inspector.show_state(InspectorState(
+            heading=shown.heading(),
+            projection=shown.projection,
+            refusal=shown.refusal,
+            record=shown.record,
+            failure=shown.failure,
+            usage=shown.usage,
+            duration_s=shown.duration_s,
+            endpoint=(arg(QCoreApplication.translate(
+                "LivePreview", "%1 · model %2"), shown.endpoint.label,
+                          shown.endpoint.model) if shown.endpoint else ""),
+            count_label=shown.endpoint.route.count_label if shown.endpoint else "",
+            max_bytes=conversation.settings.max_bytes if conversation else None,
+            what_if=self.what_if_bytes if shown.kind == "what-if" else None,
+            asked=shown.asked,
+            compaction=bool(conversation and conversation.settings.compaction),
+            summary=summary,
+            to_summarize=shown.to_summarize,
+            reasoning=shown.reasoning,
+        ))
+        self.shown_changed.emit(shown)

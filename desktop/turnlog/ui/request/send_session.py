@@ -1,0 +1,299 @@
+"""One send, from pressing Send to commit or failure, as the window sees it.
+
+`SendSession.start` hands the question to the core send path on the network worker
+(connecting first: the built-in model's server may have to start) and reports by
+signals: each stage entered, the stage line's text, the answer text as it streams
+(coalesced to ~30 Hz), the projection the request carries, and how it ended. The
+outcome carries what the window needs to show it — the committed turn, the newest
+summary — so the GUI thread does not read the store afterwards.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
+
+from ...chat import ChatStore, request_for, sender_for
+from ...core.compaction import StoredSummary
+from ...core.failures import ProviderFailure, StoreError
+from ...core.model import Conversation
+from ...core.projection import CostIndex, Projection
+from ...core.send import Failed, Outcome, Stage
+from ..infra import failure_text
+from ..infra.languages import arg, number
+from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
+from .connection import Connector, Endpoint, NotConnected
+
+log = logging.getLogger(__name__)
+
+STREAM_INTERVAL_MS = 33  # streamed text reaches the screen at most ~30 times a second
+
+STAGE_WORDS = {
+    Stage.PREPARING: QT_TRANSLATE_NOOP("SendSession", "Preparing"),
+    Stage.ORGANIZING: QT_TRANSLATE_NOOP("SendSession", "Organizing turns"),
+    Stage.COMPACTING: QT_TRANSLATE_NOOP("SendSession", "Compacting"),
+    Stage.STARTING_LOCAL_MODEL: QT_TRANSLATE_NOOP("SendSession", "Starting local model"),
+    Stage.ANSWERING: QT_TRANSLATE_NOOP("SendSession", "Answering"),
+    Stage.RETRYING: QT_TRANSLATE_NOOP("SendSession", "Retrying"),
+}
+
+
+class StreamBuffer:
+    """Answer text handed over from the network thread; the GUI drains it on a timer."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+        self._lock = threading.Lock()
+        self.received = 0
+
+    def append(self, text: str) -> None:
+        with self._lock:
+            self._parts.append(text)
+            self.received += len(text)
+
+    def drain(self) -> str:
+        with self._lock:
+            parts, self._parts = self._parts, []
+        return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """What the network worker hands back: the outcome and the conversation's newest
+    summary after it (a send may have made one), read on the worker."""
+
+    outcome: Outcome
+    summary: StoredSummary | None
+    summary_read: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class SendResult:
+    """How a send ended, with the draft it took (text, cursor) to give back on failure."""
+
+    outcome: Outcome
+    conversation_id: int
+    draft: tuple[str, int]
+    endpoint: Endpoint
+    duration_s: float
+    summary: StoredSummary | None
+    summary_read: bool
+    replaces: str | None = None  # the turn this send was a new version of
+
+
+def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
+                   conversation: Conversation, question: str, endpoint: Endpoint,
+                   costs: CostIndex, stream: StreamBuffer, replaces: str | None = None,
+                   thought: StreamBuffer | None = None) -> Sent:
+    """The network worker's part: connect, run the core send path, read the summary.
+    With `replaces`, the answer is a new version of that (last) turn; a reasoning model's
+    thought streams into `thought`."""
+    on_stage = lambda stage, detail: context.report((stage, detail))  # noqa: E731
+    try:
+        memory = store.memory(conversation.id)
+    except StoreError as err:
+        return Sent(Failed(err.failure(), question), None, summary_read=False)
+    request = request_for(conversation, question, endpoint.route, replaces=replaces,
+                          memory=memory)
+    try:  # starts the built-in model's server first, if that is the provider
+        link = connector.connect(conversation, cancel=context.cancel, on_stage=on_stage)
+    except (NotConnected, ProviderFailure) as err:
+        return Sent(Failed(err.failure, question), None, summary_read=False)
+    sent = request if link.route == endpoint.route else request_for(
+        conversation, question, link.route, turn_id=request.turn_id, replaces=replaces,
+        memory=request.pinned)
+    outcome = sender_for(store, link.provider, link.costs or costs, link.retry).send(
+        sent, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
+        on_projection=context.report,
+        on_reasoning=thought.append if thought is not None else None)
+    try:
+        return Sent(outcome, store.latest_summary(conversation.id))
+    except Exception as err:
+        if not hasattr(err, "kind"):  # not a named storage fault: a bug
+            raise
+        log.warning("could not read the summary after a send: %s", err)
+        return Sent(outcome, None, summary_read=False)
+
+
+class SendSession(QObject):
+    """At most one send at a time; `running` while it is on its way."""
+
+    running_changed = Signal(bool)
+    stage_entered = Signal(object, str)  # (Stage, the stage line's words), once per stage
+    status = Signal(str)  # the stage line: stage, seconds so far, characters received
+    streamed = Signal(str)  # answer text received since the last report
+    streamed_reasoning = Signal(str)  # a reasoning model's thought since the last report
+    projected = Signal(object)  # the Projection the request carries, once planned
+    finished = Signal(object)  # SendResult
+    crashed = Signal(object)  # the draft (text, cursor): a bug ended the send
+    discarded = Signal()  # the send's conversation was deleted: show nothing more of it
+
+    def __init__(self, store: ChatStore, connector: Connector, runner: TaskRunner,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._store = store
+        self._connector = connector
+        self._runner = runner
+        self._task: TaskHandle[Sent] | None = None
+        self._draft: tuple[str, int] = ("", 0)
+        self._endpoint: Endpoint | None = None
+        self.conversation_id: int | None = None
+        self._discard = False  # the running send's conversation is being deleted
+        # (conversation id, turn id): the next send there is a new version of that turn
+        # (edit and resend); any send clears it.
+        self.replacing: tuple[int, str] | None = None
+        self._replaces: str | None = None
+        self._stream = StreamBuffer()
+        self._thought = StreamBuffer()
+        self._stage = ""
+        self._stage_entered: tuple[float, str] = (0.0, "")
+        self._started = 0.0
+        self._timer = QTimer(self)
+        self._timer.setInterval(STREAM_INTERVAL_MS)
+        self._timer.timeout.connect(self._flush)
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None
+
+    def start(self, conversation: Conversation, question: str, draft: tuple[str, int],
+              endpoint: Endpoint, costs: CostIndex, *, replaces: str | None = None) -> None:
+        """Send `question` in `conversation`; `draft` is given back if it fails. With
+        `replaces` (or `replacing` set for this conversation) the answer is committed as a
+        new version of that turn."""
+        if self.running:
+            raise RuntimeError("a send is already running")
+        if replaces is None and self.replacing and self.replacing[0] == conversation.id:
+            replaces = self.replacing[1]
+        self.replacing = None
+        self._replaces = replaces
+        self._draft, self._endpoint = draft, endpoint
+        self.conversation_id = conversation.id
+        self._stream = stream = StreamBuffer()
+        self._thought = StreamBuffer()
+        self._started = time.monotonic()
+        self.running_changed.emit(True)
+        self._enter(Stage.PREPARING, "")
+        work = self._work(conversation, question, endpoint, costs, stream, replaces)
+        self._task = self._runner.run(TaskRunner.NETWORK, "send", work,
+                                      on_success=self._succeeded, on_failure=self._failed,
+                                      on_progress=self._progress)
+        self._timer.start()
+
+    def _work(self, conversation: Conversation, question: str, endpoint: Endpoint,
+              costs: CostIndex, stream: StreamBuffer,
+              replaces: str | None) -> Callable[[TaskContext], Sent]:
+        """What the network worker runs for this send."""
+        store, connector, thought = self._store, self._connector, self._thought
+
+        def work(context: TaskContext) -> Sent:
+            return send_on_worker(context, store, connector, conversation, question,
+                                  endpoint, costs, stream, replaces, thought)
+
+        return work
+
+    def stop(self) -> None:
+        """Cancel the running send (Esc / Stop); it ends as a failure with the draft back."""
+        if self._task is not None and not self._task.cancelled:
+            self._task.cancel()
+            self.status.emit(QCoreApplication.translate("SendSession", "Stopping…"))
+
+    def discard(self, conversation_ids: set[int] | None) -> None:
+        """The conversations `conversation_ids` (None: all) are about to be deleted: stop
+        a send into one of them and show nothing more of it; the store refuses its late
+        writes by generation."""
+        if self._task is None or self.conversation_id is None:
+            return
+        if conversation_ids is not None and self.conversation_id not in conversation_ids:
+            return
+        self._discard = True
+        self._task.cancel()
+        self.status.emit(QCoreApplication.translate("SendSession", "Stopping…"))
+
+    def cancel(self) -> None:
+        """The window closes: stop without waiting."""
+        if self._task is not None:
+            self._task.cancel()
+
+    # ---------------------------------------------------------------- progress
+    def _progress(self, item: object) -> None:
+        if self._discard:
+            return  # its conversation is being deleted: show nothing more of it
+        if isinstance(item, Projection):
+            self.projected.emit(item)
+        elif isinstance(item, tuple):
+            self._enter(*item)
+
+    def _enter(self, stage: Stage, detail: str) -> None:
+        words = QCoreApplication.translate("SendSession", STAGE_WORDS.get(stage, stage.value))
+        detail = failure_text.stage(detail)
+        self._stage = arg(QCoreApplication.translate(
+            "SendSession", "%1 (%2)"), words, detail) if detail else words
+        if stage is Stage.RETRYING:  # "Retrying in 3 s (attempt 2 of 3)"
+            self._stage = arg(QCoreApplication.translate("SendSession", "%1 %2"), words, detail)
+        self._report()
+        # The session enters "preparing" before the send path reports it too: one stage.
+        entered = (self._started, self._stage)
+        if entered != self._stage_entered:
+            self._stage_entered = entered
+            self.stage_entered.emit(stage, self._stage)
+
+    def _report(self) -> None:
+        text = arg(QCoreApplication.translate("SendSession", "%1… %2 s"), self._stage,
+                   number(time.monotonic() - self._started, 1))
+        if self._thought.received:
+            text += arg(QCoreApplication.translate(
+                "SendSession", " · %1 characters of reasoning"), self._thought.received)
+        if self._stream.received:
+            text += arg(QCoreApplication.translate(
+                "SendSession", " · %1 characters"), self._stream.received)
+        if self._task is not None and self._task.cancelled:
+            text = QCoreApplication.translate("SendSession", "Stopping…")
+        self.status.emit(text)
+
+    def _flush(self) -> None:
+        thought = self._thought.drain()
+        if thought:
+            self.streamed_reasoning.emit(thought)
+        text = self._stream.drain()
+        if text:
+            self.streamed.emit(text)
+        self._report()
+
+    # ------------------------------------------------------------------ ending
+    def _end(self) -> bool:
+        """Stop reporting; True when the send is to be discarded."""
+        self._timer.stop()
+        self._flush()
+        self._task = None
+        discard, self._discard = self._discard, False
+        self.running_changed.emit(False)
+        return discard
+
+    def _succeeded(self, sent: Sent) -> None:
+        if self._end():
+            self.conversation_id = None
+            self.discarded.emit()
+            return
+        assert self.conversation_id is not None and self._endpoint is not None
+        result = SendResult(sent.outcome, self.conversation_id, self._draft, self._endpoint,
+                            time.monotonic() - self._started, sent.summary, sent.summary_read,
+                            self._replaces)
+        self.conversation_id = None
+        self.finished.emit(result)
+
+    def _failed(self, error: BaseException) -> None:
+        """A bug in the send path: the window gives the draft back, then it is reported."""
+        discard = self._end()
+        self.conversation_id = None
+        if discard:
+            self.discarded.emit()
+        else:
+            self.crashed.emit(self._draft)
+        sys.excepthook(type(error), error, error.__traceback__)

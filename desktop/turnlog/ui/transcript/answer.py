@@ -1,0 +1,379 @@
+"""An answer's Markdown as a stack of documents, so a long answer is never laid out in
+one go on the GUI thread.
+
+The text is cut into sections where Markdown allows it: after a blank line, outside
+fenced code, before a line that cannot continue the block above. Each section is its own
+`QTextDocument` (`setMarkdown`, HTML disabled). While an answer streams, finished
+sections are rendered once and only the open tail is rendered again as text arrives;
+the same cuts fall on the whole text as on every prefix of it, so the stack a streamed
+answer ends with is the one the committed turn shows, and what a reload would build.
+
+A reasoning model's thought is a `ReasoningFold` above the answer: folded to one line
+unless the person opens it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication, QRect, QRectF, Qt
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QBrush,
+    QPainter,
+    QPalette,
+    QTextBlockFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+)
+
+from ..infra.languages import arg
+from ..infra.theme import CODE_TINT  # a grey box on light and dark themes alike
+
+translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
+
+SECTION_CHARS = 2_000  # the smallest section worth a document of its own
+
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_LIST_ITEM = re.compile(r"(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+
+
+def section_ends(text: str, start: int = 0, *, min_chars: int = SECTION_CHARS) -> Iterator[int]:
+    """Where `text` may be cut, after `start` (0 or a cut made before): the start of a
+    complete line that follows a blank line outside fenced code, begins a block of its
+    own (not indented, not a list item or a quote) and is at least `min_chars` after the
+    previous cut. Each cut depends only on the text up to the end of the line it starts,
+    so a text growing by appending is cut exactly where the whole text is."""
+    fence: str | None = None
+    blank_before = False
+    last = start
+    pos = start
+    while True:
+        newline = text.find("\n", pos)
+        if newline < 0:
+            return  # an unfinished line is judged once it is complete
+        line = text[pos:newline]
+        if fence is not None:
+            stripped = line.strip()
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                fence = None
+            blank_before = False
+        elif not line.strip():
+            blank_before = True
+        else:
+            if (blank_before and pos - last >= min_chars and line[0] not in " \t>"
+                    and not _LIST_ITEM.match(line)):
+                yield pos
+                last = pos
+            opening = _FENCE.match(line)
+            if opening is not None:
+                fence = opening.group(1)
+            blank_before = False
+        pos = newline + 1
+
+
+Selection = QAbstractTextDocumentLayout.Selection
+
+COPY_WIDTH, COPY_HEIGHT = 44.0, 18.0  # a code block's Copy button, at its top right
+
+
+@dataclass(frozen=True, slots=True)
+class CodeBlock:
+    """A fenced code block of a rendered section: its blocks and language."""
+
+    first: int  # block numbers in its document
+    last: int
+    language: str
+
+
+def style_code(doc: QTextDocument) -> list[CodeBlock]:
+    """Tint fenced code blocks and let their long lines wrap (rather than run past the
+    row); returns where they are. Done once per rendered section, never per paint."""
+    found: list[CodeBlock] = []
+    block = doc.begin()
+    while block.isValid():
+        if block.blockFormat().hasProperty(QTextFormat.Property.BlockCodeFence):
+            language = block.blockFormat().stringProperty(QTextFormat.Property.BlockCodeLanguage)
+            first = block.blockNumber()
+            while block.next().isValid() and block.next().blockFormat().hasProperty(
+                    QTextFormat.Property.BlockCodeFence):
+                block = block.next()
+            found.append(CodeBlock(first, block.blockNumber(), language))
+        block = block.next()
+    if found:
+        tint = QTextBlockFormat()
+        tint.setBackground(QBrush(CODE_TINT))
+        tint.setNonBreakableLines(False)
+        cursor = QTextCursor(doc)
+        for code in found:
+            cursor.setPosition(doc.findBlockByNumber(code.first).position())
+            cursor.setPosition(doc.findBlockByNumber(code.last).position(),
+                               QTextCursor.MoveMode.KeepAnchor)
+            cursor.mergeBlockFormat(tint)
+    return found
+
+
+class AnswerDocument:
+    """An answer rendered as sections, each a Markdown document of the same width.
+
+    `update` takes the answer as it is now: text appended since the last call renders
+    only the new sections and the open tail; any other change renders it all again.
+    """
+
+    def __init__(self, new_doc: Callable[[int], QTextDocument], width: int) -> None:
+        self._new_doc = new_doc
+        self._width = width
+        self.text = ""
+        self._sections: list[QTextDocument] = []  # finished, never rendered again
+        self._cut = 0  # where the open tail starts
+        self._tail: QTextDocument | None = None
+        self._tail_text = ""
+        self._code: dict[int, list[CodeBlock]] = {}  # id(document) → its code blocks
+
+    def update(self, text: str) -> None:
+        if text == self.text:
+            return
+        if not text.startswith(self.text):
+            self._sections, self._cut, self._tail, self._tail_text = [], 0, None, ""
+            self._code = {}
+        self.text = text
+        for end in list(section_ends(text, self._cut)):
+            self._sections.append(self._render(text[self._cut:end]))
+            self._cut = end
+            self._tail, self._tail_text = None, ""
+        tail = text[self._cut:]
+        if tail and tail != self._tail_text:
+            if self._tail is not None:
+                self._code.pop(id(self._tail), None)
+            self._tail = self._render(tail)
+            self._tail_text = tail
+        elif not tail:
+            self._tail, self._tail_text = None, ""
+
+    def _render(self, text: str) -> QTextDocument:
+        doc = self._new_doc(self._width)
+        doc.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+        self._code[id(doc)] = style_code(doc)  # overwrites what a freed document left
+        doc.setTextWidth(self._width)
+        return doc
+
+    def code_blocks(self) -> list[tuple[str, str, float, float]]:
+        """Every fenced code block: (language, its text, top, bottom) in this answer's
+        coordinates."""
+        found = []
+        for doc, top in self.placed():
+            for code in self._code.get(id(doc), ()):
+                lines = []
+                number = code.first
+                while number <= code.last:
+                    lines.append(doc.findBlockByNumber(number).text())
+                    number += 1
+                layout = doc.documentLayout()
+                upper = layout.blockBoundingRect(doc.findBlockByNumber(code.first)).top()
+                lower = layout.blockBoundingRect(doc.findBlockByNumber(code.last)).bottom()
+                found.append((code.language, "\n".join(lines), top + upper, top + lower))
+        return found
+
+    def code_at(self, y: float) -> str | None:
+        """The text of the code block at height `y` of the answer, if one is there."""
+        for _language, text, top, bottom in self.code_blocks():
+            if top <= y <= bottom:
+                return text
+        return None
+
+    @property
+    def documents(self) -> list[QTextDocument]:
+        return self._sections + ([self._tail] if self._tail is not None else [])
+
+    def plain_text(self) -> str:
+        """What the sections show, without the Markdown."""
+        return "\n".join(doc.toPlainText() for doc in self.documents)
+
+    def set_width(self, width: int) -> None:
+        if width == self._width:
+            return
+        self._width = width
+        for doc in self.documents:
+            doc.setTextWidth(width)
+
+    @property
+    def width(self) -> int:
+        return self._width
+
+    def placed(self) -> Iterator[tuple[QTextDocument, float]]:
+        """Each document with its top. A document's height leaves out the margins at its
+        edges; between two blocks of one document the larger of the two meeting margins
+        separates them, and so it does between two sections."""
+        top = 0.0
+        previous: QTextDocument | None = None
+        for doc in self.documents:
+            if previous is not None:
+                top += max(previous.lastBlock().blockFormat().bottomMargin(),
+                           doc.firstBlock().blockFormat().topMargin())
+            yield doc, top
+            top += doc.size().height()
+            previous = doc
+
+    def height(self) -> float:
+        bottom = 0.0
+        for doc, top in self.placed():
+            bottom = top + doc.size().height()
+        return bottom
+
+    def draw(self, painter: QPainter, x: int, y: int, palette: QPalette,
+             visible: QRect, *, selected: Mapping[int, Sequence[Selection]] | None = None,
+             hovered: int | None = None) -> None:
+        """Draw at (x, y), laying out and painting only what lies inside `visible`.
+        `selected`: the selected text of each section (by number); `hovered`: the code
+        block (by number, first to last) under the pointer, whose *Copy* is shown."""
+        seen = 0  # code blocks in the sections above
+        for number, (doc, top) in enumerate(self.placed()):
+            blocks = len(self._code.get(id(doc), ()))
+            doc_top = y + int(top)
+            if doc_top > visible.bottom():
+                break
+            if doc_top + doc.size().height() < visible.top():
+                seen += blocks
+                continue
+            painter.save()
+            painter.translate(x, doc_top)
+            context = QAbstractTextDocumentLayout.PaintContext()
+            context.clip = QRectF(visible.translated(-x, -doc_top))
+            context.palette = palette
+            if selected and number in selected:
+                context.selections = list(selected[number])
+            doc.documentLayout().draw(painter, context)
+            shown = hovered - seen if hovered is not None and 0 <= hovered - seen < blocks \
+                else None
+            self._draw_languages(painter, doc, palette, shown)
+            painter.restore()
+            seen += blocks
+
+    def copy_buttons(self) -> list[tuple[QRectF, str]]:
+        """Where each code block's *Copy* is (answer coordinates: its top right corner)
+        and the text it copies."""
+        found = []
+        for _language, text, top, _bottom in self.code_blocks():
+            button = QRectF(self._width - COPY_WIDTH, top, COPY_WIDTH, COPY_HEIGHT)
+            found.append((button, text))
+        return found
+
+    def code_index_at(self, y: float) -> int | None:
+        """Which code block (by number, first to last) is at height `y` of the answer."""
+        for number, (_language, _text, top, bottom) in enumerate(self.code_blocks()):
+            if top <= y <= bottom:
+                return number
+        return None
+
+    def _draw_languages(self, painter: QPainter, doc: QTextDocument,
+                        palette: QPalette, hovered: int | None) -> None:
+        """Each code block's language at its top right; *Copy* beside it on the block
+        under the pointer (`hovered`: its number in this section) (few blocks: cheap)."""
+        for number, code in enumerate(self._code.get(id(doc), ())):
+            rect = doc.documentLayout().blockBoundingRect(doc.findBlockByNumber(code.first))
+            button = QRectF(self._width - COPY_WIDTH, rect.top(), COPY_WIDTH, COPY_HEIGHT)
+            if number == hovered:
+                painter.setPen(palette.color(QPalette.ColorGroup.Active,
+                                             QPalette.ColorRole.Link))
+                painter.drawText(button, Qt.AlignmentFlag.AlignCenter,
+                                 QCoreApplication.translate("AnswerDocument", "Copy"))
+            if code.language:
+                painter.setPen(palette.color(QPalette.ColorGroup.Active,
+                                             QPalette.ColorRole.PlaceholderText))
+                painter.drawText(QRectF(rect.left(), rect.top(), button.left() - rect.left()
+                                        - 4, rect.height()),
+                                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop,
+                                 code.language)
+
+
+class ReasoningFold:
+    """A reasoning model's thought, above its answer: one line ("▸ Reasoning · 1,234
+    characters") while folded, the line and the text (plain, dimmed) when open. Folded
+    by default, while it streams and after; a click on the line opens or folds it, per
+    turn. The text's document is made only while it is open."""
+
+    def __init__(self, new_doc: Callable[[int], QTextDocument]) -> None:
+        self._new_doc = new_doc
+        self._open: set[str] = set()
+        self._docs: dict[str, tuple[str, QTextDocument]] = {}
+
+    # ------------------------------------------------------------------ state
+    def is_open(self, key: str) -> bool:
+        return key in self._open
+
+    def toggle(self, key: str) -> bool:
+        """Open a folded one, fold an open one; returns whether it is open now."""
+        if key in self._open:
+            self._open.discard(key)
+            self._docs.pop(key, None)
+            return False
+        self._open.add(key)
+        return True
+
+    def rename(self, old: str, new: str) -> None:
+        """The pending row became turn `new`: it stays as open as it was."""
+        if old in self._open:
+            self._open.discard(old)
+            self._open.add(new)
+        if (doc := self._docs.pop(old, None)) is not None:
+            self._docs[new] = doc
+
+    def forget(self, key: str) -> None:
+        self._open.discard(key)
+        self._docs.pop(key, None)
+
+    @staticmethod
+    def title(text: str, *, streaming: bool, opened: bool) -> str:
+        arrow = "▾" if opened else "▸"
+        words = translate("AnswerView", "Reasoning…") if streaming \
+            else translate("AnswerView", "Reasoning")
+        return (arg(translate("AnswerView", "%1 %2 · %3 characters"), arrow, words, len(text))
+                + ("" if opened else translate("AnswerView", " (click to show)")))
+
+    # ----------------------------------------------------------------- layout
+    def _doc(self, key: str, text: str, width: int) -> QTextDocument:
+        known = self._docs.get(key)
+        if known is not None and known[0] == text:
+            doc = known[1]
+            if doc.textWidth() != width:
+                doc.setTextWidth(width)
+            return doc
+        doc = self._new_doc(width)
+        doc.setPlainText(text)
+        self._docs[key] = (text, doc)
+        return doc
+
+    def height(self, key: str, text: str, width: int, line: int, gap: int) -> int:
+        """The fold's height: none without reasoning, one line folded, the text open."""
+        if not text:
+            return 0
+        if key not in self._open:
+            return line
+        return line + gap + int(self._doc(key, text, width - 2 * gap).size().height())
+
+    def draw(self, painter: QPainter, key: str, text: str, area: QRect, line: int, gap: int,
+             palette: QPalette, streaming: bool, visible: QRect) -> None:
+        """Draw the fold with its top-left at `area`'s (its width is `area`'s), laying out
+        and painting only what lies inside `visible`."""
+        opened = key in self._open
+        dim = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText)
+        painter.save()
+        painter.setPen(dim)
+        header = QRect(area.left(), area.top(), area.width(), line)
+        painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         self.title(text, streaming=streaming, opened=opened))
+        if opened:
+            doc = self._doc(key, text, area.width() - 2 * gap)
+            top = area.top() + line + gap
+            painter.fillRect(QRect(area.left(), top, 3, int(doc.size().height())), dim)
+            x = area.left() + 2 * gap
+            painter.translate(x, top)
+            context = QAbstractTextDocumentLayout.PaintContext()
+            context.clip = QRectF(visible.translated(-x, -top))
+            context.palette = QPalette(palette)
+            context.palette.setColor(QPalette.ColorRole.Text, dim)
+            doc.documentLayout().draw(painter, context)
+        painter.restore()

@@ -1,0 +1,488 @@
+"""The transcript's delegate: paints each row from cached documents and answers where its
+parts are (header controls, code blocks, the reasoning fold)."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QModelIndex,
+    QPoint,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QColor,
+    QFont,
+    QFontDatabase,
+    QFontMetrics,
+    QGuiApplication,
+    QMouseEvent,
+    QPainter,
+    QPalette,
+    QTextDocument,
+    QTextOption,
+)
+from PySide6.QtWidgets import (
+    QListView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+)
+
+from ..infra.languages import arg
+from .answer import AnswerDocument, ReasoningFold
+from .marks import RowMark
+from .model import PENDING_KEY, ModelIndex, Role, TranscriptModel
+from .pin_marks import underline_pins
+from .selection import TextSelection, TextSelector, selection_format
+
+translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
+
+
+def row_title(pending: bool, ordinal: object) -> str:
+    """A row's header: the turn's number, or that its question is being answered."""
+    return translate("Transcript", "Question being answered") if pending \
+        else turn_title(ordinal)
+
+
+def turn_title(ordinal: object) -> str:
+    """The header of a turn ("Turn 4"), as painted and as measured for its controls."""
+    return arg(translate("Transcript", "Turn %1"), str(ordinal))
+
+
+class TranscriptDelegate(QStyledItemDelegate):
+    """Paints a turn from cached documents: question as plain text, answer as Markdown
+    (HTML disabled, in sections: `AnswerDocument`). Documents are keyed by the row's turn
+    id and part, kept in a bounded cache, never rebuilt during a paint, and only laid out
+    again when the width changes. The streaming answer renders only its open tail again
+    as it grows, and the committed turn takes over its documents (`adopt_pending`)."""
+
+    CACHE_SIZE = 800
+    BAND = 6
+    PAD = 10
+    GAP = 6
+
+    # A word in a row's header was clicked: (control name, row). Names: "older", "newer"
+    # (step between versions), "use" (use this version), "fork-version" (fork from here
+    # with this version), "regenerate".
+    control_clicked = Signal(str, int)
+    code_copied = Signal(str)  # a code block's Copy put this text on the clipboard
+
+    def __init__(self, view: QListView) -> None:
+        super().__init__(view)
+        self._view = view
+        self._docs: OrderedDict[tuple[str, str], QTextDocument] = OrderedDict()
+        self._answers: OrderedDict[str, AnswerDocument] = OrderedDict()
+        self._pending: AnswerDocument | None = None
+        self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.reasoning = ReasoningFold(self._new_doc)
+        self.selector = TextSelector(self)  # the text selected in a row, painted here
+        self.hovered_code: tuple[str, int] | None = None  # (row key, code block number)
+
+    # ---------------------------------------------------------------- documents
+    def clear_cache(self) -> None:
+        self._docs.clear()
+        self._answers.clear()
+        self.reset_pending()
+
+    def forget(self, key: str) -> None:
+        """Drop the documents of one row (a deleted turn, or the finished pending row)."""
+        for cache_key in [k for k in self._docs if k[0] == key]:
+            del self._docs[cache_key]
+        self._answers.pop(key, None)
+        if key == PENDING_KEY:
+            self.reset_pending()
+        else:
+            self.reasoning.forget(key)
+
+    def reset_pending(self) -> None:
+        self._pending = None
+
+    def adopt_pending(self, turn_id: str, answer: str) -> bool:
+        """The pending question was saved as turn `turn_id`: its row keeps the documents
+        already laid out while it streamed, when they show exactly the saved answer."""
+        pending = self._pending
+        question = self._docs.pop((PENDING_KEY, "question"), None)
+        if question is not None:
+            self._docs[(turn_id, "question")] = question
+        self.reasoning.rename(PENDING_KEY, turn_id)
+        self.selector.rename(PENDING_KEY, turn_id)
+        if pending is None:
+            return False
+        pending.update(answer)  # the last few streamed characters, if not shown yet
+        self._answers[turn_id] = pending
+        self._pending = None
+        return True
+
+    def _new_doc(self, width: int) -> QTextDocument:
+        doc = QTextDocument(self)
+        doc.setDocumentMargin(0)
+        doc.setDefaultFont(self._view.font())
+        option = QTextOption()
+        # Long code lines and URLs wrap rather than run past the row.
+        option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        doc.setDefaultTextOption(option)
+        doc.setTextWidth(width)
+        return doc
+
+    def _doc(self, key: str, part: str, text: str, width: int) -> QTextDocument:
+        """A question's document (plain text)."""
+        cache_key = (key, part)
+        doc = self._docs.get(cache_key)
+        if doc is not None:
+            self._docs.move_to_end(cache_key)
+            if doc.textWidth() != width:  # made once; a new width only lays it out again
+                doc.setTextWidth(width)
+            return doc
+        doc = self._new_doc(width)
+        doc.setPlainText(text)
+        self._docs[cache_key] = doc
+        while len(self._docs) > self.CACHE_SIZE:
+            self._docs.popitem(last=False)
+        return doc
+
+    def _answer(self, key: str, text: str, width: int) -> AnswerDocument:
+        """A saved answer's Markdown; the pending one's grows with the stream."""
+        if key == PENDING_KEY:
+            answer = self._pending
+            if answer is None:
+                answer = self._pending = AnswerDocument(self._new_doc, width)
+        else:
+            answer = self._answers.get(key)
+            if answer is None:
+                answer = AnswerDocument(self._new_doc, width)
+                self._answers[key] = answer
+                while len(self._answers) > self.CACHE_SIZE:
+                    self._answers.popitem(last=False)
+            else:
+                self._answers.move_to_end(key)
+        answer.set_width(width)
+        answer.update(text)
+        return answer
+
+    def _content_width(self) -> int:
+        return max(120, self._view.viewport().width() - self.BAND - 3 * self.PAD)
+
+    def _documents(self, index: ModelIndex) -> tuple[QTextDocument, AnswerDocument | None]:
+        width = self._content_width()
+        key = str(index.data(Role.KEY))
+        question = self._doc(key, "question", str(index.data(Role.QUESTION)), width - 2 * self.GAP)
+        answer_text = str(index.data(Role.ANSWER) or "")
+        if index.data(Role.PENDING) and not answer_text:
+            return question, None
+        answer = self._answer(key, answer_text, width)
+        model = self._view.model()
+        if isinstance(model, TranscriptModel):  # pins are Python data, not a Qt role value
+            underline_pins([question, *answer.documents], model.pins_of(key))
+        return question, answer
+
+    def _answer_origin(self, index: ModelIndex) -> tuple[AnswerDocument | None, QPoint]:
+        """A row's answer and where its top left corner is painted (viewport coordinates)."""
+        option = QStyleOptionViewItem()
+        self._view.initViewItemOption(option)
+        option.rect = self._view.visualRect(index)
+        question, answer = self._documents(index)
+        top = option.rect.top() + self.PAD + self._header_height(option) + self.GAP
+        top += int(question.size().height()) + 3 * self.GAP
+        fold = self._fold_height(option, index)
+        top += fold + (self.GAP if fold else 0)
+        return answer, QPoint(option.rect.left() + self.BAND + self.PAD, top)
+
+    def text_layout(self, index: ModelIndex) -> list[tuple[QTextDocument, QPoint]]:
+        """The row's selectable documents — question, then the answer's sections — each
+        with the viewport point its top left corner is painted at."""
+        answer, origin = self._answer_origin(index)
+        question, _answer = self._documents(index)
+        rect = self._view.visualRect(index)
+        top = rect.top() + self.PAD + self._view.fontMetrics().height() + 2 + 2 * self.GAP
+        placed = [(question, QPoint(rect.left() + self.BAND + self.PAD + self.GAP, top))]
+        if answer is not None:
+            placed += [(doc, QPoint(origin.x(), origin.y() + int(doc_top)))
+                       for doc, doc_top in answer.placed()]
+        return placed
+
+    def code_index_at(self, index: ModelIndex, point: QPoint) -> int | None:
+        """Which code block (by number) of a row's answer is under `point`."""
+        answer, origin = self._answer_origin(index)
+        if answer is None or not 0 <= point.x() - origin.x() <= answer.width:
+            return None
+        return answer.code_index_at(point.y() - origin.y())
+
+    def code_at(self, index: ModelIndex, point: QPoint) -> str | None:
+        """The text of the code block under `point` (viewport coordinates) in a row's
+        answer, if there is one."""
+        answer, origin = self._answer_origin(index)
+        return answer.code_at(point.y() - origin.y()) if answer is not None else None
+
+    def copy_button_at(self, index: ModelIndex, point: QPoint) -> str | None:
+        """The code a code block's *Copy* under `point` copies, if one is there."""
+        answer, origin = self._answer_origin(index)
+        if answer is None:
+            return None
+        for rect, text in answer.copy_buttons():
+            if rect.translated(origin.x(), origin.y()).contains(point.toPointF()):
+                return text
+        return None
+
+    def code_blocks(self, index: ModelIndex) -> list[str]:
+        """The text of every code block in a row's answer, first to last."""
+        _question, answer = self._documents(index)
+        return [text for _lang, text, _top, _bottom in answer.code_blocks()] if answer else []
+
+    def _header_height(self, option: QStyleOptionViewItem) -> int:
+        return option.fontMetrics.height() + 2
+
+    @staticmethod
+    def _header_font(option: QStyleOptionViewItem) -> QFont:
+        font = QFont(option.font)
+        font.setPointSizeF(max(7.0, option.font.pointSizeF() * 0.9))
+        return font
+
+    def header_controls(self, option: QStyleOptionViewItem, index: ModelIndex
+                        ) -> list[tuple[str, str, QRect]]:
+        """The words after "Turn N" in a row's header, with where they are: ◀ version n of
+        m ▶ for a turn with versions, *Use this version* on an older one of the newest
+        turn ("use"), *Fork from here with this version* on an older one of a turn that later
+        turns followed ("fork-version"), *Regenerate* on the newest turn. "label" is not
+        clickable."""
+        version = index.data(Role.VERSION)
+        replaced = index.data(Role.MARK) is RowMark.REPLACED
+        last = bool(index.data(Role.LAST)) and not replaced
+        if not version and not last:
+            return []
+        metrics = QFontMetrics(self._header_font(option))
+        top = option.rect.top() + self.PAD
+        height = self._header_height(option)
+        x = option.rect.left() + self.BAND + self.PAD + metrics.horizontalAdvance(
+            turn_title(index.data(Role.ORDINAL))) + 14
+        controls: list[tuple[str, str, QRect]] = []
+        words = []
+        if version:
+            words += [("older", "◀"), ("label", QCoreApplication.translate(
+                "TranscriptDelegate", "version {0} of {1}").format(*version)), ("newer", "▶")]
+            if replaced and index.data(Role.FOLLOWED):
+                words.append(("fork-version", QCoreApplication.translate(
+                    "TranscriptDelegate", "Fork from here with this version")))
+            elif replaced:
+                words.append(("use", QCoreApplication.translate("TranscriptDelegate",
+                                                                "Use this version")))
+        if last:
+            words.append(("regenerate", QCoreApplication.translate("TranscriptDelegate",
+                                                                   "↻ Regenerate")))
+        for name, text in words:
+            width = metrics.horizontalAdvance(text) + 8
+            controls.append((name, text, QRect(x, top, width, height)))
+            x += width + 6
+        return controls
+
+    def editorEvent(self, event: QEvent, model: object, option: QStyleOptionViewItem,  # noqa: N802
+                    index: ModelIndex) -> bool:
+        """A click on a header word is that control's, not the row's; a click on the
+        reasoning line opens or folds it."""
+        if event.type() == QEvent.Type.MouseButtonRelease and isinstance(event, QMouseEvent) \
+                and event.button() == Qt.MouseButton.LeftButton:
+            point = event.position().toPoint()
+            line = self._fold_line(option, index)
+            if line is not None and line.contains(point):
+                self.toggle_reasoning(index)
+                return True
+            for name, _text, rect in self.header_controls(option, index):
+                if name != "label" and rect.contains(point):
+                    self.control_clicked.emit(name, index.row())
+                    return True
+            code = self.copy_button_at(index, point) if not index.data(Role.PENDING) else None
+            if code is not None:
+                QGuiApplication.clipboard().setText(code)
+                self.code_copied.emit(code)
+                return True
+        return super().editorEvent(event, model, option, index)  # type: ignore[arg-type]
+
+    def _draw_controls(self, painter: QPainter, option: QStyleOptionViewItem,
+                       index: ModelIndex) -> None:
+        controls = self.header_controls(option, index)
+        if not controls:
+            return
+        palette = option.palette
+        painter.setFont(self._header_font(option))
+        for name, text, rect in controls:
+            role = QPalette.ColorRole.PlaceholderText if name == "label" \
+                else QPalette.ColorRole.Link
+            painter.setPen(palette.color(QPalette.ColorGroup.Active, role))
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+
+    # ------------------------------------------------------------------ layout
+    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # noqa: N802
+        question, answer = self._documents(index)
+        height = self.PAD + self._header_height(option) + self.GAP
+        height += int(question.size().height()) + 2 * self.GAP
+        fold = self._fold_height(option, index)
+        height += fold + (self.GAP if fold else 0)
+        if answer is not None:
+            height += self.GAP + int(answer.height())
+        else:
+            height += self.GAP + option.fontMetrics.height()
+        height += self.PAD
+        return QSize(self._view.viewport().width(), height)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
+        palette = option.palette
+        rect = QRect(option.rect)
+        painter.save()
+        try:
+            selected = bool(option.state & QStyle.StateFlag.State_Selected)
+            if selected:
+                highlight = QColor(palette.color(QPalette.ColorRole.Highlight))
+                highlight.setAlpha(40)
+                painter.fillRect(rect, highlight)
+            mark = index.data(Role.MARK)
+            band = QRect(rect.left(), rect.top() + 2, self.BAND, rect.height() - 4)
+            if isinstance(mark, RowMark):
+                color = mark.color(palette)
+                if mark is RowMark.NOT_SENT:
+                    painter.fillRect(band, QColor(color.red(), color.green(), color.blue(), 110))
+                else:
+                    painter.fillRect(band, color)
+
+            left = rect.left() + self.BAND + self.PAD
+            width = self._content_width()
+            top = rect.top() + self.PAD
+
+            # Header: turn number on the left, the mark's label on the right.
+            header_font = self._header_font(option)
+            painter.setFont(header_font)
+            header_h = self._header_height(option)
+            header = QRect(left, top, width, header_h)
+            dim = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText)
+            painter.setPen(dim)
+            painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             row_title(bool(index.data(Role.PENDING)), index.data(Role.ORDINAL)))
+            if not index.data(Role.PENDING):
+                self._draw_controls(painter, option, index)
+            if isinstance(mark, RowMark):
+                label_font = QFont(header_font)
+                label_font.setBold(True)
+                painter.setFont(label_font)
+                painter.setPen(mark.color(palette))
+                painter.drawText(
+                    header, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                    mark.label,
+                )
+            top += header_h + self.GAP
+
+            question, answer = self._documents(index)
+            # The question sits in a tinted box so question and answer read apart.
+            q_height = int(question.size().height()) + 2 * self.GAP
+            box = QRect(left, top, width, q_height)
+            tint = QColor(palette.color(QPalette.ColorRole.AlternateBase))
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(tint)
+            painter.drawRoundedRect(box, 6, 6)
+            visible = rect.intersected(self._view.viewport().rect())
+            key = str(index.data(Role.KEY))
+            selection = self.selector.selection
+            if selection is not None and selection.key != key:
+                selection = None
+            self._draw_doc(painter, question, left + self.GAP, top + self.GAP, palette,
+                           visible, self._selected([question], selection, palette).get(0))
+            top += q_height + self.GAP
+            top = self._draw_fold(painter, option, index, QRect(left, top, width, 0), visible)
+
+            if answer is not None:
+                answer.draw(painter, left, top, palette, visible, hovered=self._hovered(key),
+                            selected=self._selected(answer.documents, selection, palette, 1))
+            else:
+                painter.setFont(option.font)
+                painter.setPen(dim)
+                painter.drawText(QRect(left, top, width, option.fontMetrics.height()),
+                                 Qt.AlignmentFlag.AlignLeft,
+                                 translate("Transcript", "Waiting for the answer…"))
+            if option.state & QStyle.StateFlag.State_HasFocus:
+                pen_color = QColor(palette.color(QPalette.ColorRole.Highlight))
+                painter.setPen(pen_color)
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(rect.adjusted(0, 0, -1, -1))
+        finally:
+            painter.restore()
+
+    # -------------------------------------------------------------- reasoning
+    def _fold_height(self, option: QStyleOptionViewItem, index: ModelIndex) -> int:
+        return self.reasoning.height(str(index.data(Role.KEY)),
+                                     str(index.data(Role.REASONING) or ""),
+                                     self._content_width(), option.fontMetrics.height(),
+                                     self.GAP)
+
+    def _draw_fold(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex,
+                   area: QRect, visible: QRect) -> int:
+        """Draw the reasoning fold (if the row has one) at `area`; the top below it."""
+        text = str(index.data(Role.REASONING) or "")
+        if not text:
+            return area.top()
+        painter.setFont(option.font)
+        streaming = bool(index.data(Role.PENDING)) and not index.data(Role.ANSWER)
+        self.reasoning.draw(painter, str(index.data(Role.KEY)), text, area,
+                            option.fontMetrics.height(), self.GAP, option.palette, streaming,
+                            visible)
+        return area.top() + self._fold_height(option, index) + self.GAP
+
+    def _fold_line(self, option: QStyleOptionViewItem, index: ModelIndex) -> QRect | None:
+        """Where the fold's line is in the row (None without reasoning)."""
+        if not index.data(Role.REASONING):
+            return None
+        question, _ = self._documents(index)
+        top = (option.rect.top() + self.PAD + self._header_height(option) + self.GAP
+               + int(question.size().height()) + 3 * self.GAP)
+        return QRect(option.rect.left() + self.BAND + self.PAD, top, self._content_width(),
+                     option.fontMetrics.height())
+
+    def toggle_reasoning(self, index: ModelIndex) -> bool:
+        """Open or fold the row's reasoning; returns whether it is open now."""
+        opened = self.reasoning.toggle(str(index.data(Role.KEY)))
+        self.sizeHintChanged.emit(QModelIndex(index))
+        return opened
+
+    @staticmethod
+    def _selected(docs: Sequence[QTextDocument], selection: TextSelection | None,
+                  palette: QPalette, first: int = 0
+                  ) -> dict[int, list[QAbstractTextDocumentLayout.Selection]]:
+        """How the selected part of each of `docs` (the row's documents from number
+        `first` on: 0 the question, 1… the answer's sections) is drawn, by place in
+        `docs`."""
+        if not selection:
+            return {}
+        found = {}
+        for number, doc in enumerate(docs):
+            span = selection.range_in(number + first, doc)
+            if span is not None:
+                found[number] = selection_format(doc, span, palette)
+        return found
+
+    def _hovered(self, key: str) -> int | None:
+        """The code block under the pointer in row `key` (by number), if any."""
+        hovered = self.hovered_code
+        return hovered[1] if hovered is not None and hovered[0] == key else None
+
+    @staticmethod
+    def _draw_doc(
+        painter: QPainter, doc: QTextDocument, x: int, y: int, palette: QPalette,
+        visible: QRect, selections: list[QAbstractTextDocumentLayout.Selection] | None = None,
+    ) -> None:
+        """Draw `doc` at (x, y), laying out and painting only the blocks inside `visible`
+        (viewport coordinates): a long answer's row is mostly off screen."""
+        painter.save()
+        painter.translate(x, y)
+        context = QAbstractTextDocumentLayout.PaintContext()
+        context.clip = QRectF(visible.translated(-x, -y))
+        context.palette = palette
+        context.palette.setColor(QPalette.ColorRole.Text, palette.color(QPalette.ColorRole.Text))
+        if selections:
+            context.selections = selections
+        doc.documentLayout().draw(painter, context)
+        painter.restore()

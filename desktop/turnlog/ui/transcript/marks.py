@@ -1,0 +1,252 @@
+"""How a turn took part in a request, as the window shows it: a coloured band plus a label."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Mapping, Sequence
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
+
+from ...core.compaction import StoredSummary
+from ...core.model import Turn, Usage, position_of
+from ...core.projection import Mark, Projection
+from ..infra.languages import arg, date_time, plural
+from ..infra.theme import mark_colour
+from .flow import FlowLayout
+
+
+class RowMark(enum.Enum):
+    """A row's mark. The first three come from a projection; TO_SUMMARIZE is a turn a
+    send would first fold into the rolling summary (previews only); PENDING is the
+    question of the running request, ASKED the question (now a turn) the last request
+    carried. REPLACED is an older version of a turn (regenerated, edited), on show behind
+    the version in use: never sent."""
+
+    SENT = "sent"
+    SUMMARY = "summary"
+    TO_SUMMARIZE = "to_summarize"
+    NOT_SENT = "not_sent"
+    PENDING = "pending"
+    ASKED = "asked"
+    REPLACED = "replaced"
+
+    @classmethod
+    def of(cls, mark: Mark) -> RowMark:
+        return _FROM_MARK[mark]
+
+    @property
+    def label(self) -> str:
+        return QCoreApplication.translate("RowMark", _LABELS[self])
+
+    @property
+    def explanation(self) -> str:
+        return QCoreApplication.translate("RowMark", _EXPLANATIONS[self])
+
+    def color(self, palette: QPalette) -> QColor:
+        """The mark's colour in `palette`'s theme (light or dark): see `theme.MARKS`."""
+        return mark_colour(self.value, palette)
+
+
+_LABELS = {
+    RowMark.SENT: QT_TRANSLATE_NOOP("RowMark", "sent this time"),
+    RowMark.SUMMARY: QT_TRANSLATE_NOOP("RowMark", "in summary"),
+    RowMark.TO_SUMMARIZE: QT_TRANSLATE_NOOP("RowMark", "to be summarized"),
+    RowMark.NOT_SENT: QT_TRANSLATE_NOOP("RowMark", "not sent"),
+    RowMark.PENDING: QT_TRANSLATE_NOOP("RowMark", "pending"),
+    RowMark.ASKED: QT_TRANSLATE_NOOP("RowMark", "asked this time"),
+    RowMark.REPLACED: QT_TRANSLATE_NOOP("RowMark", "replaced"),
+}
+
+_EXPLANATIONS = {
+    RowMark.SENT: QT_TRANSLATE_NOOP("RowMark", "carried verbatim in the request"),
+    RowMark.SUMMARY: QT_TRANSLATE_NOOP("RowMark", "stood in for by the rolling summary"),
+    RowMark.TO_SUMMARIZE: QT_TRANSLATE_NOOP(
+        "RowMark", "not in the summary yet: sending first folds it into the rolling "
+        "summary (a summary call to the model)"),
+    RowMark.NOT_SENT: QT_TRANSLATE_NOOP("RowMark", "kept in the log, left out of the request"),
+    RowMark.PENDING: QT_TRANSLATE_NOOP("RowMark", "the question being answered now"),
+    RowMark.ASKED: QT_TRANSLATE_NOOP(
+        "RowMark", "the question of the last request, now answered and saved"),
+    RowMark.REPLACED: QT_TRANSLATE_NOOP(
+        "RowMark", "an older version, replaced by a newer one (regenerated or edited): "
+        "kept in the log, never sent"),
+}
+
+
+_FROM_MARK = {Mark.SENT: RowMark.SENT, Mark.SUMMARY: RowMark.SUMMARY,
+              Mark.NOT_SENT: RowMark.NOT_SENT}
+
+
+class MarkMap(Mapping[int, RowMark]):
+    """Ordinal → mark for what the window shows: every turn `projection` was given (or,
+    without one, every turn of `turns`, not sent), with the turns a send would first
+    summarize and the question last asked marked over them.
+
+    Worked out per lookup, in O(log n) (a paged log answers from its pages in memory or one
+    counting query), so a preview over a long log costs nothing for the rows that are not
+    loaded; only iterating visits every turn.
+    """
+
+    def __init__(self, turns: Sequence[Turn], projection: Projection | None,
+                 to_summarize: Sequence[int] = (), asked: int | None = None) -> None:
+        self._turns = turns
+        self._projection = projection
+        self._over = {ordinal: RowMark.TO_SUMMARIZE for ordinal in to_summarize}
+        if asked is not None:
+            self._over[asked] = RowMark.ASKED
+        self._gone: frozenset[int] = frozenset()
+
+    def without(self, ordinal: int) -> MarkMap:
+        """The same marks with turn `ordinal` gone (it was deleted)."""
+        smaller = MarkMap(self._turns, self._projection)
+        smaller._over = {o: m for o, m in self._over.items() if o != ordinal}
+        smaller._gone = self._gone | {ordinal}
+        return smaller
+
+    def __getitem__(self, ordinal: int) -> RowMark:
+        if ordinal in self._gone:
+            raise KeyError(ordinal)
+        over = self._over.get(ordinal)
+        if over is not None:
+            return over
+        if self._projection is not None:
+            mark = self._projection.mark_of_ordinal(ordinal)
+            if mark is None:
+                raise KeyError(ordinal)
+            return _FROM_MARK[mark]
+        if position_of(self._turns, ordinal) is None:
+            raise KeyError(ordinal)
+        return RowMark.NOT_SENT
+
+    def _ordinals(self) -> Iterator[int]:
+        if self._projection is not None:
+            yield from self._projection.marks_by_ordinal()
+        else:
+            yield from (turn.ordinal for turn in self._turns)
+        yield from self._over
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(o for o in dict.fromkeys(self._ordinals()) if o not in self._gone)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def same_as(self, other: object) -> bool:
+        """True when `other` certainly holds the same marks (without visiting them all)."""
+        if not isinstance(other, MarkMap) or other._turns is not self._turns \
+                or other._over != self._over or other._gone != self._gone:
+            return False
+        mine, theirs = self._projection, other._projection
+        if mine is None or theirs is None:
+            return mine is theirs
+        return mine.same_marks(theirs)
+
+
+def span_text(ordinals: Sequence[int]) -> str:
+    """"turn 4", "turns 1–27" or, with gaps left by deletes, "turns 1–3, 5–9"."""
+    if not ordinals:
+        return QCoreApplication.translate("RowMark", "no turns")
+    runs: list[tuple[int, int]] = []
+    for ordinal in sorted(ordinals):
+        if runs and ordinal == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], ordinal)
+        else:
+            runs.append((ordinal, ordinal))
+    text = ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in runs)
+    return arg(QCoreApplication.translate(
+        "RowMark", "turn %1") if len(ordinals) == 1 else QCoreApplication.translate(
+            "RowMark", "turns %1"), text)
+
+
+def usage_text(usage: Usage) -> str:
+    """"412 prompt · 21 completion · 433 total tokens", or "usage not reported"."""
+    if not usage.known:
+        return QCoreApplication.translate("RowMark", "usage not reported")
+    bits = []
+    if usage.prompt_tokens is not None:
+        bits.append(arg(QCoreApplication.translate("RowMark", "%1 prompt"), usage.prompt_tokens))
+    if usage.completion_tokens is not None:
+        bits.append(arg(QCoreApplication.translate(
+            "RowMark", "%1 completion"), usage.completion_tokens))
+    if usage.total_tokens is not None:
+        bits.append(arg(QCoreApplication.translate("RowMark", "%1 total"), usage.total_tokens))
+    return " · ".join(bits) + QCoreApplication.translate("RowMark", " tokens")
+
+
+def summary_caption(summary: StoredSummary) -> str:
+    """Which summary it is, in one line: what it covers, who made it, when, how big."""
+    if summary.first_ordinal == summary.last_ordinal:
+        span = arg(QCoreApplication.translate("RowMark", "turn %1"), str(summary.first_ordinal))
+    else:
+        span = arg(QCoreApplication.translate(
+            "RowMark", "turns %1"), f"{summary.first_ordinal}–{summary.last_ordinal}")
+    covered = summary.covered_count
+    count = plural(QCoreApplication.translate("RowMark", "%n turn(s)", None, covered), covered)
+    return arg(QCoreApplication.translate(
+        "RowMark", "summary #%1 of %2 (%3), made by %4 on %5, %6 bytes, ~%7 tokens"),
+               str(summary.id), span, count, summary.model or QCoreApplication.translate(
+                   "RowMark", "the model"),
+               date_time(summary.created_at), summary.content_bytes, summary.content_tokens)
+
+
+def summary_tooltip(ordinal: int, summary: StoredSummary | None) -> str:
+    """The tooltip of a turn marked *in summary*: which summary stands in for it."""
+    if summary is None:
+        return arg(QCoreApplication.translate(
+            "RowMark", "Turn %1: %2"), str(ordinal), RowMark.SUMMARY.explanation)
+    text = arg(QCoreApplication.translate(
+        "RowMark", "Turn %1 is in the rolling %2."), str(ordinal), summary_caption(summary))
+    if summary.warnings:
+        text += "\n" + arg(QCoreApplication.translate(
+            "RowMark", "Warning: the summary may have dropped %1."), ", ".join(
+            f"“{fact}”" for fact in summary.warnings))
+    return text
+
+
+class MarkSwatch(QWidget):
+    """A small band in a mark's colour, as painted beside each turn."""
+
+    def __init__(self, mark: RowMark, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.mark = mark
+        self.setFixedSize(6, 14)
+
+    def paintEvent(self, event: object) -> None:  # noqa: N802 - Qt override
+        from PySide6.QtGui import QPainter
+
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), self.mark.color(self.palette()))
+
+
+class MarkLegend(QWidget):
+    """The legend of the marks, one swatch and label each, wrapping in narrow windows."""
+
+    SHOWN = (RowMark.SENT, RowMark.SUMMARY, RowMark.TO_SUMMARIZE, RowMark.NOT_SENT,
+             RowMark.PENDING, RowMark.REPLACED)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName(QCoreApplication.translate("RowMark", "Legend of the turn marks"))
+        layout = FlowLayout(self)  # a narrow window wraps the legend, never cuts a label
+        layout.setContentsMargins(8, 2, 8, 2)
+        # Which request the marks describe; shown by the window above the legend.
+        self.source = QLabel(parent)
+        self.source.setObjectName("markSource")
+        self.source.setWordWrap(True)
+        for mark in self.SHOWN:
+            entry = QWidget(self)  # the swatch and its label wrap together
+            row = QHBoxLayout(entry)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.setSpacing(6)
+            row.addWidget(MarkSwatch(mark, entry))
+            label = QLabel(mark.label, entry)
+            label.setToolTip(mark.explanation)
+            row.addWidget(label)
+            layout.addWidget(entry)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def set_source(self, text: str) -> None:
+        """Say which request the marks describe (the last one, a preview, the running one)."""
+        self.source.setText(text)

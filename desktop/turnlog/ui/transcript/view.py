@@ -1,0 +1,372 @@
+"""The transcript's view: keeps to the newest turn while it is showing, loads older turns
+when the top is reached, selects and copies text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import (
+    QAction,
+    QContextMenuEvent,
+    QGuiApplication,
+    QKeyEvent,
+    QKeySequence,
+    QMouseEvent,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QListView,
+    QWidget,
+)
+
+from .delegate import TranscriptDelegate
+from .model import Role, TranscriptModel
+from .selection import inside_text
+
+translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
+
+
+class TranscriptView(QListView):
+    """The history list: keeps to the newest turn while it is showing, loads older
+    turns when the top is reached, and copies a turn's text."""
+
+    copied = Signal(str)
+    delete_requested = Signal(str)  # turn id
+    menu_opening = Signal(QModelIndex)  # the context menu is about to show for this row
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("transcript")
+        self.setAccessibleName(translate("Transcript", "Conversation history"))
+        self.setAccessibleDescription(translate("Transcript",
+            "Every saved turn of the conversation, oldest first, with how each took part in "
+            "the request"))
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setResizeMode(QListView.ResizeMode.Adjust)
+        self.setUniformItemSizes(False)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSpacing(2)
+        self.verticalScrollBar().setSingleStep(24)
+        self.delegate = TranscriptDelegate(self)
+        self.setItemDelegate(self.delegate)
+        self._follow = True
+        self._prepend_from: tuple[int, int] | None = None
+        bar = self.verticalScrollBar()
+        bar.valueChanged.connect(self._scrolled)
+        bar.rangeChanged.connect(self._range_changed)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self._copy_turn = self._action(
+            QCoreApplication.translate("TranscriptView", "Copy turn"),
+            QKeySequence.StandardKey.Copy, "turn")
+        self._copy_question = self._action(
+            QCoreApplication.translate("TranscriptView", "Copy question"), None, "question")
+        self._copy_answer = self._action(
+            QCoreApplication.translate("TranscriptView", "Copy answer"), None, "answer")
+        self.copy_code_action = QAction(
+            QCoreApplication.translate("TranscriptView", "Copy code block"), self)
+        self.copy_code_action.setToolTip(QCoreApplication.translate(
+            "TranscriptView",
+            "Copy the code block under the pointer (else the answer's first one), exactly "
+            "as it is"))
+        self.copy_code_action.triggered.connect(self.copy_code)
+        self.addAction(self.copy_code_action)
+        self._menu_at: QPoint | None = None
+        self._selecting: QPersistentModelIndex | None = None  # the row a drag selects in
+        separator = QAction(self)
+        separator.setSeparator(True)
+        self.addAction(separator)
+        self.delete_action = QAction(translate("Transcript", "Delete turn…"), self)
+        self.delete_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.delete_action.setToolTip(translate("Transcript",
+            "Delete this turn and everything derived from it (summaries covering it, its place "
+            "in request records)"))
+        self.delete_action.triggered.connect(self.delete_current)
+        self.addAction(self.delete_action)
+        self.reasoning_action = QAction(translate("Transcript", "Show or hide reasoning"), self)
+        self.reasoning_action.setToolTip(translate("Transcript",
+            "Open or fold what a reasoning model thought before this answer"))
+        self.reasoning_action.triggered.connect(self.toggle_reasoning)
+        self.addAction(self.reasoning_action)
+        self.copy_reasoning_action = self._action(
+            translate("Transcript", "Copy reasoning"), None, "reasoning")
+        self.setMouseTracking(True)  # the pointer shows a code block's Copy, and a text cursor
+        self.delegate.selector.changed.connect(self._selection_changed)
+
+    def _action(self, text: str, shortcut: QKeySequence.StandardKey | None, part: str) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        action.triggered.connect(lambda: self.copy_current(part))
+        self.addAction(action)
+        return action
+
+    def setModel(self, model: object) -> None:  # noqa: N802 - Qt override
+        assert isinstance(model, TranscriptModel)
+        super().setModel(model)
+        model.modelReset.connect(self._after_reset)
+        model.rowsAboutToBeInserted.connect(self._before_insert)
+        model.rowsInserted.connect(self._after_insert)
+        model.rowsAboutToBeRemoved.connect(self._before_remove)
+        model.dataChanged.connect(self._after_change)
+        model.pending_saved.connect(self.delegate.adopt_pending)
+
+    def transcript(self) -> TranscriptModel:
+        model = self.model()
+        assert isinstance(model, TranscriptModel)
+        return model
+
+    # -------------------------------------------------------------- scrolling
+    def _at_bottom(self) -> bool:
+        bar = self.verticalScrollBar()
+        return bar.value() >= bar.maximum() - 4
+
+    def _scrolled(self, value: int) -> None:
+        bar = self.verticalScrollBar()
+        self._follow = value >= bar.maximum() - 4
+        if value == bar.minimum() and self._prepend_from is None:
+            self.transcript().request_older()
+
+    def _range_changed(self, minimum: int, maximum: int) -> None:
+        bar = self.verticalScrollBar()
+        if self._prepend_from is not None:
+            old_value, old_max = self._prepend_from
+            self._prepend_from = None
+            bar.setValue(old_value + (maximum - old_max))
+        elif self._follow:
+            bar.setValue(maximum)
+        if maximum == minimum and self.model() is not None:
+            # Everything loaded fits on screen: show older turns too if there are any.
+            self.transcript().request_older()
+
+    def _before_insert(self, parent: QModelIndex, first: int, last: int) -> None:
+        if first == 0 and self.transcript().loaded_count > 0:
+            bar = self.verticalScrollBar()
+            self._prepend_from = (bar.value(), bar.maximum())
+
+    def _after_insert(self, parent: QModelIndex, first: int, last: int) -> None:
+        if first > 0 and self._follow:
+            self.scrollToBottom()
+
+    def _before_remove(self, parent: QModelIndex, first: int, last: int) -> None:
+        model = self.transcript()
+        for row in range(first, last + 1):
+            key = str(model.index(row).data(Role.KEY))
+            self.delegate.forget(key)
+            self.delegate.selector.forget(key)
+
+    def _after_reset(self) -> None:
+        self.delegate.selector.clear()
+        self.delegate.clear_cache()
+        self._follow = True
+        self._prepend_from = None
+        self.scrollToBottom()
+
+    def _after_change(self, top_left: QModelIndex, bottom_right: QModelIndex,
+                      roles: Sequence[int] = ()) -> None:
+        if Role.PINS in roles:  # underlined anew from the text
+            for row in range(top_left.row(), bottom_right.row() + 1):
+                self.delegate.forget(str(self.transcript().index(row).data(Role.KEY)))
+            self.viewport().update()
+        if Role.ANSWER in roles or Role.REASONING in roles:
+            # The streaming row grew: its height changes, so lay the rows out again.
+            self.delegate.sizeHintChanged.emit(top_left)
+
+    def scroll_to_newest(self) -> None:
+        self._follow = True
+        self.scrollToBottom()
+
+    def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt override
+        follow = self._follow
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        if follow:
+            self.scrollToBottom()
+
+    # ----------------------------------------------------------------- deleting
+    def delete_current(self) -> str | None:
+        """Ask to delete the current turn (the pending question is not a turn yet)."""
+        index = self.currentIndex()
+        if not index.isValid() or index.data(Role.PENDING):
+            return None
+        turn_id = str(index.data(Role.KEY))
+        self.delete_requested.emit(turn_id)
+        return turn_id
+
+    def toggle_reasoning(self) -> bool | None:
+        """Open or fold the current turn's reasoning (None: it has none)."""
+        index = self.currentIndex()
+        if not index.isValid() or not index.data(Role.REASONING):
+            return None
+        return self.delegate.toggle_reasoning(index)
+
+    # ------------------------------------------------------------------ copying
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        # The menu of actions opens from here (a right click or the keyboard), without
+        # passing through `contextMenuEvent`.
+        if event.type() == QEvent.Type.ContextMenu and isinstance(event, QContextMenuEvent):
+            self._prepare_menu(event.pos())
+        return super().viewportEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
+        self._prepare_menu(event.pos())
+        super().contextMenuEvent(event)
+
+    def _prepare_menu(self, point: QPoint) -> None:
+        """Fit the menu to the row under `point` before it shows."""
+        self._menu_at = point  # which code block "Copy code block" means
+        index = self.indexAt(point)
+        reasoning = bool(index.data(Role.REASONING))
+        self.copy_reasoning_action.setVisible(reasoning)
+        self.reasoning_action.setVisible(reasoning)
+        self.copy_code_action.setVisible(index.isValid()
+                                         and bool(self.delegate.code_blocks(index)))
+        self.menu_opening.emit(index)
+
+    def copy_code(self) -> str:
+        """Copy the code block the context menu was opened on, else the current answer's
+        first one; "" when the answer has none."""
+        index = self.currentIndex()
+        if not index.isValid():
+            return ""
+        text = None
+        at, self._menu_at = self._menu_at, None
+        if at is not None and self.indexAt(at) == index:
+            text = self.delegate.code_at(index, at)
+        if text is None:
+            blocks = self.delegate.code_blocks(index)
+            text = blocks[0] if blocks else None
+        if text is None:
+            return ""
+        QGuiApplication.clipboard().setText(text)
+        self.copied.emit(text)
+        return text
+
+    def copy_current(self, part: str) -> str:
+        """Copy the current turn's `part` ("turn": the text selected in it, if any, else
+        the whole turn; "reasoning": what a reasoning model thought before its answer)."""
+        index = self.currentIndex()
+        if not index.isValid():
+            return ""
+        question = str(index.data(Role.QUESTION) or "")
+        answer = str(index.data(Role.ANSWER) or "")
+        selected = self.selected_text() if part == "turn" else ""
+        if selected:
+            text = selected
+        elif part == "question":
+            text = question
+        elif part == "answer":
+            text = answer
+        elif part == "reasoning":
+            text = str(index.data(Role.REASONING) or "")
+        else:
+            text = f"{question}\n\n{answer}" if answer else question
+        QGuiApplication.clipboard().setText(text)
+        self.copied.emit(text)
+        return text
+
+    # ---------------------------------------------------------------- selecting
+    def selected_text(self) -> str:
+        """The text selected in the current turn ("" if none)."""
+        index = self.currentIndex()
+        selection = self.delegate.selector.selection
+        if not index.isValid() or not selection or index.data(Role.KEY) != selection.key:
+            return ""
+        return self.delegate.selector.text(self.delegate.text_layout(index))
+
+    def _selection_changed(self) -> None:
+        selected = bool(self.delegate.selector.selection)
+        self._copy_turn.setText(
+            QCoreApplication.translate("TranscriptView", "Copy selection") if selected
+            else QCoreApplication.translate("TranscriptView", "Copy turn"))
+        self.viewport().update()
+
+    def currentChanged(self, current: QModelIndex, previous: QModelIndex) -> None:  # noqa: N802
+        """Another turn became the current one: the text selected in the old one goes, as
+        it does when a text field loses focus to another."""
+        super().currentChanged(current, previous)
+        selection = self.delegate.selector.selection
+        if selection is not None and (not current.isValid()
+                                      or current.data(Role.KEY) != selection.key):
+            self.delegate.selector.clear()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        super().mousePressEvent(event)
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        index = self.indexAt(event.position().toPoint())
+        if not index.isValid():
+            self.delegate.selector.clear()
+            return
+        self._selecting = QPersistentModelIndex(index)
+        self.delegate.selector.press(str(index.data(Role.KEY)),
+                                     self.delegate.text_layout(index), event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        point = event.position().toPoint()
+        index = QModelIndex(self._selecting) if self._selecting is not None else QModelIndex()
+        if event.buttons() & Qt.MouseButton.LeftButton and index.isValid() \
+                and self.delegate.selector.drag(self.delegate.text_layout(index), point):
+            bar = self.verticalScrollBar()  # dragging past an edge scrolls the list
+            if point.y() < 0:
+                bar.setValue(bar.value() + point.y())
+            elif point.y() > self.viewport().height():
+                bar.setValue(bar.value() + point.y() - self.viewport().height())
+            return
+        self._hover(point)
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        self.delegate.selector.release()
+        super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        super().mouseDoubleClickEvent(event)
+        index = self.indexAt(event.position().toPoint())
+        if event.button() == Qt.MouseButton.LeftButton and index.isValid():
+            self.delegate.selector.double_click(str(index.data(Role.KEY)),
+                                                self.delegate.text_layout(index),
+                                                event.position().toPoint())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        index = self.currentIndex()
+        if index.isValid() and self.delegate.selector.key(
+                str(index.data(Role.KEY)), self.delegate.text_layout(index), event):
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def _hover(self, point: QPoint) -> None:
+        """The pointer moved (no button held): show the Copy of the code block under it,
+        and a text cursor over text."""
+        index = self.indexAt(point)
+        hovered = None
+        beam = False
+        if index.isValid():
+            code = self.delegate.code_index_at(index, point)
+            if code is not None and not index.data(Role.PENDING):
+                hovered = (str(index.data(Role.KEY)), code)
+            beam = inside_text(self.delegate.text_layout(index), point)
+        if hovered != self.delegate.hovered_code:
+            self.delegate.hovered_code = hovered
+            self.viewport().update()
+        shape = Qt.CursorShape.IBeamCursor if beam else Qt.CursorShape.ArrowCursor
+        if self.viewport().cursor().shape() != shape:
+            self.viewport().setCursor(shape)
+
+    def leaveEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        if self.delegate.hovered_code is not None:
+            self.delegate.hovered_code = None
+            self.viewport().update()
+        super().leaveEvent(event)
