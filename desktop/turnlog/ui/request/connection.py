@@ -7,6 +7,7 @@ looked up, or the built-in model's server started, on the network worker).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,9 @@ from ...model_counts import ModelCounts
 from ...profiles import Profile, ProfileStore
 from ...providers import ChatCompletionsProvider, ModelInfo
 from ..infra.languages import arg
+from ..infra.tasks import TaskRunner
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "Connector",
@@ -250,6 +254,18 @@ class ProviderConnector:
             self.local.stop()
         if self.counts is not None:
             self.counts.close()
+
+
+def release_unused_local_model(connector: Connector, runner: TaskRunner) -> None:
+    """The provider in use changed: the built-in model's server stops once no open
+    conversation uses it (it starts again with the next question to it), off the GUI
+    thread."""
+    release = connector.release_unused()
+    if release is None or runner.closed:
+        return
+    runner.run(TaskRunner.NETWORK, "stop the unused local model", lambda _context: release(),
+               on_success=lambda _result: None,
+               on_failure=lambda err: log.warning("stopping the local model: %s", err))
 
 
 class ProfileSignals(QObject):

@@ -43,7 +43,7 @@ from ..panels.search import SearchDock
 from ..panels.side.questions import attach as attach_side_questions
 from ..panels.sidebar import Sidebar, shown_title
 from ..panels.sidebar_filter import ConversationFilter
-from ..request.connection import Connector
+from ..request.connection import Connector, release_unused_local_model
 from ..request.inspector import Inspector
 from ..request.live_preview import LivePreview, Shown
 from ..request.provider_setup import ProviderSetup
@@ -261,16 +261,6 @@ class MainWindow(QMainWindow):
     def rename_conversation(self, conversation: Conversation) -> None:
         self.history.rename_conversation(conversation)
 
-    def _release_local_model(self) -> None:
-        """The provider in use changed: the built-in model's server stops once no open
-        conversation uses it (it starts again with the next question to it)."""
-        release = self.connector.release_unused()
-        if release is None or self.runner.closed:
-            return
-        self.runner.run(TaskRunner.NETWORK, "stop the unused local model",
-                        lambda _context: release(), on_success=lambda _result: None,
-                        on_failure=lambda err: log.warning("stopping the local model: %s", err))
-
     def _changed(self, changes: Changes) -> None:
         """Refresh the views that show what a storage operation changed."""
         self.drafts.forget(changes)
@@ -293,7 +283,7 @@ class MainWindow(QMainWindow):
             self.preview.forget_last()  # the last request's body carried the turn
             self.preview.summary = changes.summary
         if changes.provider:
-            self._release_local_model()
+            release_unused_local_model(self.connector, self.runner)
         if changes.created:
             self.sidebar.search.clear()
         if changes.listing:
