@@ -40,6 +40,13 @@ def click(qtbot, window: MainWindow, row: int, name: str) -> None:
                      pos=control_point(window, row, name))
 
 
+def menu_action(window: MainWindow, menu: str, text: str):
+    for top in window.menuBar().actions():
+        if top.text() == menu:
+            return next(a for a in top.menu().actions() if a.text() == text)
+    raise AssertionError(f"no {menu} menu")
+
+
 def versions_shown(qtbot, window: MainWindow, row: int, expected) -> None:
     qtbot.waitUntil(lambda: window.transcript.index(row).data(Role.VERSION) == expected,
                     timeout=5000)
@@ -206,3 +213,57 @@ def test_an_older_version_of_a_turn_that_later_turns_followed(qtbot, make_window
     assert window.versions.origin.text() == "forked from “chat”, turn 4"
     assert store.all_turns(cid) == before  # the conversation it came from is unchanged
     assert [t.ordinal for t in store.turns(cid)] == [1, 3, 4]
+
+
+def test_edit_and_resend_after_using_a_version_in_a_long_conversation_never_forks(
+        qtbot, make_window, store, loopback):
+    """2,000 turns: ◀ on the last turn, *Use this version*, then Conversation → Edit and
+    resend… edits the newest turn (no fork, whatever row has the focus); the newest turn
+    stays on screen; *Fork from here* over more than 10 turns asks first, naming the count."""
+    import uuid
+    from datetime import UTC, datetime
+
+    from turnlog.core.model import Usage
+    from turnlog.core.send import PendingTurn
+    from turnlog.ui.dialogs.privacy import Decision
+    from uihelpers import numbered
+
+    window, cid = open_window(qtbot, make_window, store, numbered(2000, size=8))
+    last = store.turns(cid)[-1]
+    store.commit_turn(cid, PendingTurn(uuid.uuid4().hex, last.question, "a newer answer",
+                                       "loopback-model", "stop", Usage(), datetime.now(UTC),
+                                       replaces=last.id))
+    window.versions.reload(cid)
+    row = last_row(window)
+    versions_shown(qtbot, window, row, (2, 2))
+    click(qtbot, window, row, "older")
+    assert window.transcript.index(row).data(Role.VERSION) == (1, 2)
+    click(qtbot, window, row, "use")
+    qtbot.waitUntil(lambda: window.transcript.turns[-1].answer == last.answer, timeout=10_000)
+    versions_shown(qtbot, window, last_row(window), (1, 2))
+    qtbot.wait(50)
+    view = window.view
+    assert view.currentIndex().row() == last_row(window)  # the turn just used is current
+    newest = view.visualRect(view.currentIndex())
+    assert view.viewport().rect().intersects(newest)  # and on screen
+    view.setFocus()  # the focus on the list makes some row current, as a click would
+    view.setCurrentIndex(window.transcript.index(0))
+    asked = []
+    window.confirm = lambda c: asked.append(c) or Decision(False)
+    menu_action(window, "&Conversation", "&Edit and resend…").trigger()
+    assert window.composer.text() == last.question
+    assert window.versions.edit_note.isVisibleTo(window)
+    qtbot.wait(100)
+    assert len(store.conversations()) == 1 and window.conversation.id == cid
+    assert asked == []
+    qtbot.keyClick(window.composer.edit, Qt.Key.Key_Escape)
+    # Forking is explicit, and one that copies many turns asks first.
+    view.setCurrentIndex(window.transcript.index(last_row(window) - 20))
+    window.versions.fork_action.trigger()
+    qtbot.wait(100)
+    assert len(asked) == 1 and "1,979 turns" in asked[0].text
+    assert len(store.conversations()) == 1
+    window.confirm = lambda c: asked.append(c) or Decision(True)
+    window.versions.fork_action.trigger()
+    qtbot.waitUntil(lambda: window.conversation.id != cid, timeout=10_000)
+    assert len(store.conversations()) == 2 and len(asked) == 2

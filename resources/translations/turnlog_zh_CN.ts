@@ -1762,8 +1762,8 @@
             <translation>编辑并重新发送(&amp;E)…</translation>
         </message>
         <message>
-            <source>Put the turn's question back in the box below; sending makes a new version (an older turn is forked from)</source>
-            <translation>把该轮的问题放回下方输入框；发送后会生成新版本（较早的轮次则会从那里分叉）</translation>
+            <source>Put the newest turn's question back in the box below; sending makes a new version of it</source>
+            <translation>把最新一轮的问题放回下方输入框；发送后生成它的新版本</translation>
         </message>
         <message>
             <source>&amp;Fork from here</source>
@@ -3069,6 +3069,18 @@ Answer so far: %2</source>
         <message>
             <source>Fork from here</source>
             <translation>从此处分叉</translation>
+        </message>
+        <message>
+            <source>Fork from turn %1? The new conversation starts with copies of %2 turns.</source>
+            <translation>从第 %1 轮分叉？新对话将以 %2 轮的副本开始。</translation>
+        </message>
+        <message>
+            <source>This conversation stays as it is. To make a new version of the newest turn instead, use Edit and resend or Regenerate.</source>
+            <translation>此对话保持不变。若要改为生成最新一轮的新版本，请使用“编辑并重新发送”或“重新生成”。</translation>
+        </message>
+        <message>
+            <source>Fork</source>
+            <translation>分叉</translation>
         </message>
         <message>
             <source>Could not change the versions</source>

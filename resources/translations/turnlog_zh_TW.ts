@@ -1762,8 +1762,8 @@
             <translation>編輯並重新傳送(&amp;E)…</translation>
         </message>
         <message>
-            <source>Put the turn's question back in the box below; sending makes a new version (an older turn is forked from)</source>
-            <translation>把該輪的問題放回下方輸入框；傳送後會產生新版本（較早的輪次則會從那裡分支）</translation>
+            <source>Put the newest turn's question back in the box below; sending makes a new version of it</source>
+            <translation>把最新一輪的問題放回下方輸入框；傳送後產生它的新版本</translation>
         </message>
         <message>
             <source>&amp;Fork from here</source>
@@ -3069,6 +3069,18 @@ Answer so far: %2</source>
         <message>
             <source>Fork from here</source>
             <translation>從這裡分支</translation>
+        </message>
+        <message>
+            <source>Fork from turn %1? The new conversation starts with copies of %2 turns.</source>
+            <translation>從第 %1 輪分支？新對話將以 %2 輪的副本開始。</translation>
+        </message>
+        <message>
+            <source>This conversation stays as it is. To make a new version of the newest turn instead, use Edit and resend or Regenerate.</source>
+            <translation>此對話保持不變。若要改為產生最新一輪的新版本，請使用「編輯並重新傳送」或「重新產生」。</translation>
+        </message>
+        <message>
+            <source>Fork</source>
+            <translation>分支</translation>
         </message>
         <message>
             <source>Could not change the versions</source>

@@ -9,6 +9,7 @@ version* appends a record, a fork is a new conversation holding copies.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, Qt
@@ -19,7 +20,8 @@ from ...core.model import Conversation, Turn
 from ...core.send import Committed
 from ...core.versions import ForkOrigin, Versions
 from ...store import TurnlogStore
-from ..infra.languages import arg
+from ..dialogs.privacy import Confirmation, Decision
+from ..infra.languages import arg, number
 from ..infra.operations import Changes, Loaded, StorageOp, load_conversation
 from ..infra.tasks import TaskRunner
 from ..request.live_preview import LivePreview
@@ -57,10 +59,28 @@ class VersionHost(Protocol):
     composer: Composer
     banner: FailureBanner
     conversation: Conversation | None
+    confirm: Callable[[Confirmation], Decision]
 
     def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
 
     def refresh_preview(self) -> None: ...
+
+
+# A fork copying more turns than this asks first.
+QUIET_FORK = 10
+
+
+def fork_question(ordinal: int, copies: int) -> Confirmation:
+    """Before a fork that copies `copies` turns (more than a handful)."""
+    return Confirmation(
+        translate("VersionControls", "Fork from here"),
+        arg(translate("VersionControls",
+                      "Fork from turn %1? The new conversation starts with copies of %2 turns."),
+            str(ordinal), number(copies)),
+        translate("VersionControls",
+                  "This conversation stays as it is. To make a new version of the newest "
+                  "turn instead, use Edit and resend or Regenerate."),
+        translate("VersionControls", "Fork"))
 
 
 Found = tuple[Versions, dict[str, Turn], ForkOrigin | None]
@@ -168,8 +188,9 @@ class VersionControls(QObject):
         read_versions(host.store, cid).run(host.runner, on_success=found,
                                            on_failure=self._failed)
 
-    def reload(self, conversation_id: int) -> None:
-        """Show the active line as the store has it now (after a new or chosen version)."""
+    def reload(self, conversation_id: int, *, current_newest: bool = False) -> None:
+        """Show the active line as the store has it now (after a new or chosen version);
+        with `current_newest` the newest turn becomes the current row, on screen."""
         host = self.host
         if host.runner.closed:
             return
@@ -179,6 +200,9 @@ class VersionControls(QObject):
                 return
             host.preview.summary = done.summary
             host.transcript.set_turns(done.turns)
+            if current_newest and host.transcript.loaded_count:
+                host.view.setCurrentIndex(host.transcript.index(host.transcript.loaded_count - 1))
+                host.view.scroll_to_newest()
             host.refresh_preview()
 
         load_conversation(host.store, conversation_id).run(
@@ -264,17 +288,8 @@ class VersionControls(QObject):
 
     # --------------------------------------------------------- edit and resend
     def edit_current(self) -> None:
-        """Edit and resend the selected turn: the newest goes into the composer; an older
-        one is forked from (its question becomes the fork's draft)."""
-        row = self._current_row()
-        host = self.host
-        turn = host.transcript.shown_turn(row) if row is not None else None
-        turns = host.transcript.turns
-        if turn is None or not turns or host.conversation is None or self._busy():
-            return
-        if row != host.transcript.loaded_count - 1 or turn.id != turns[-1].id:
-            self.fork_row(row)  # type: ignore[arg-type]
-            return
+        """Edit and resend acts on the newest turn of the active line, whatever row has the
+        focus: forking is only ever the explicit *Fork from here*."""
         self.edit_last()
 
     def edit_last(self) -> None:
@@ -331,7 +346,8 @@ class VersionControls(QObject):
                     turn.ordinal))
             return
         if host.transcript.index(row).data(Role.FOLLOWED):
-            self.fork_version(turn)
+            if self._may_fork(row, turn):
+                self.fork_version(turn)
             return
         cid = host.conversation.id
         use_version(host.store, turn.id).run(
@@ -342,7 +358,13 @@ class VersionControls(QObject):
         self._say(arg(translate("VersionControls", "Turn %1 is the version in use now."),
                       str(turn.ordinal)))
         self.host.preview.forget_last()
-        self.reload(conversation_id)
+        self.reload(conversation_id, current_newest=True)
+
+    def _may_fork(self, row: int, turn: Turn) -> bool:
+        """A fork copying more than a handful of turns asks first, naming the count."""
+        copies = self.host.transcript.turns_before(row)
+        return copies <= QUIET_FORK or self.host.confirm(
+            fork_question(turn.ordinal, copies)).accepted
 
     def fork_version(self, turn: Turn) -> None:
         """Go on from `turn`, an older version of a turn that later turns followed: a new
@@ -365,7 +387,7 @@ class VersionControls(QObject):
         the draft; it opens at once."""
         host = self.host
         turn = host.transcript.shown_turn(row)
-        if turn is None or host.conversation is None:
+        if turn is None or host.conversation is None or not self._may_fork(row, turn):
             return
         fork(host.store, host.conversation.id, turn.ordinal).run(
             host.runner, on_success=host.history.changed.emit, on_failure=self._failed)

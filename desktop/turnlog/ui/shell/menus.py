@@ -329,8 +329,8 @@ def _conversation_menu(window: MenuHost, parent: QWidget,
         None,
         translate(
             "Menus",
-            "Put the turn's question back in the box below; sending makes a new "
-            "version (an older turn is forked from)",
+            "Put the newest turn's question back in the box below; sending makes a new "
+            "version of it",
         ),
     )
     fork = _action(parent, menu, translate("Menus", "&Fork from here"),

@@ -109,6 +109,10 @@ class TranscriptModel(QAbstractListModel):
             return 0
         return self.loaded_count + (1 if self._pending is not None else 0)
 
+    def turns_before(self, row: int) -> int:
+        """How many turns of the active line come before `row` (loaded or not)."""
+        return self._first + row
+
     def turn_at(self, row: int) -> Turn | None:
         if 0 <= row < self.loaded_count:
             try:
