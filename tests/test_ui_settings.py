@@ -104,3 +104,37 @@ def test_settings_validate_save_and_send_through_the_profile(qtbot, store, loopb
         assert KEY in window.known_secrets()
     finally:
         window.shutdown()
+
+
+def test_saving_a_conversations_settings_leaves_the_profiles_model(qtbot, store, loopback,
+                                                                   turnlog_home):
+    """Only *Keep verbatim* changed: the profile keeps its model (the conversation's own,
+    imported model is not written into the profile), the conversation keeps its model."""
+    from turnlog.core.model import ConversationSettings
+    from turnlog.profiles import new_profile
+    from turnlog.providers import CUSTOM
+
+    profiles = ProfileStore()
+    profile = new_profile(CUSTOM, model="m", base_url=loopback.base_url)
+    profiles.put(profile)
+    setup = ProviderSetup(profiles, window_settings(turnlog_home), keyring=SessionKeys())
+    setup.set_active(profile.id)
+    conversation = seed(store, "imported", [("Hi", "Hello")], model="gpt-4o-mini",
+                        settings=ConversationSettings(compaction=True))
+    window = MainWindow(store, TaskRunner(), ProviderConnector(setup.config, setup.keys),
+                        setup=setup)
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: window.conversation is not None
+                        and len(window.transcript.turns) == 1)
+        dialog = window.open_settings()
+        assert dialog.model.currentText() == "gpt-4o-mini"  # the conversation's model
+        dialog.compaction_target.setValue(35)
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
+        qtbot.waitUntil(lambda: window.conversation.settings.compaction_target == 35,
+                        timeout=5000)
+        assert [p.model for p in ProfileStore().load()] == ["m"]
+        assert store.conversation(conversation.id).model == "gpt-4o-mini"
+    finally:
+        window.shutdown()

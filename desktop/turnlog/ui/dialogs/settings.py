@@ -581,7 +581,11 @@ class SettingsDialog(QDialog):
         url = check_base_url(self.base_url.text())
         if self.profile is None:
             return new_profile(preset, model=model, base_url=url), model
-        return replace(self.profile, preset=preset.id, base_url=url, model=model,
+        # The model field is the conversation's when it has its own (as `_fill` shows it):
+        # conversation settings never write the profile.
+        own = self.conversation is not None and bool(self.conversation.model)
+        profile_model = self.profile.model if own and self.profile.model else model
+        return replace(self.profile, preset=preset.id, base_url=url, model=profile_model,
                        name=preset.name if self.profile.preset != preset.id
                        else self.profile.name, model_path=None), model
 
