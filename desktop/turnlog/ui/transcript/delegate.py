@@ -42,6 +42,7 @@ from .answer import AnswerDocument, ReasoningFold
 from .marks import RowMark
 from .model import PENDING_KEY, ModelIndex, Role, TranscriptModel
 from .pin_marks import underline_pins
+from .row_layout import RowGeometry, RowLayout, RowParts
 from .selection import TextSelection, TextSelector, selection_format
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
@@ -66,9 +67,7 @@ class TranscriptDelegate(QStyledItemDelegate):
     as it grows, and the committed turn takes over its documents (`adopt_pending`)."""
 
     CACHE_SIZE = 800
-    BAND = 6
-    PAD = 10
-    GAP = 6
+    BAND, PAD, GAP = RowLayout.BAND, RowLayout.PAD, RowLayout.GAP
 
     # A word in a row's header was clicked: (control name, row). Names: "older", "newer"
     # (step between versions), "use" (use this version), "fork-version" (fork from here
@@ -79,6 +78,9 @@ class TranscriptDelegate(QStyledItemDelegate):
     def __init__(self, view: QListView) -> None:
         super().__init__(view)
         self._view = view
+        # Where a row's parts are; the view tells it the width (`TranscriptView.resizeEvent`).
+        self.layout = RowLayout()
+        self.layout.set_width(view.viewport().width())
         self._docs: OrderedDict[tuple[str, str], QTextDocument] = OrderedDict()
         self._answers: OrderedDict[str, AnswerDocument] = OrderedDict()
         self._pending: AnswerDocument | None = None
@@ -169,12 +171,13 @@ class TranscriptDelegate(QStyledItemDelegate):
         return answer
 
     def _content_width(self) -> int:
-        return max(120, self._view.viewport().width() - self.BAND - 3 * self.PAD)
+        return self.layout.content_width
 
     def _documents(self, index: ModelIndex) -> tuple[QTextDocument, AnswerDocument | None]:
         width = self._content_width()
         key = str(index.data(Role.KEY))
-        question = self._doc(key, "question", str(index.data(Role.QUESTION)), width - 2 * self.GAP)
+        question = self._doc(key, "question", str(index.data(Role.QUESTION)),
+                             self.layout.question_width)
         answer_text = str(index.data(Role.ANSWER) or "")
         if index.data(Role.PENDING) and not answer_text:
             return question, None
@@ -184,26 +187,35 @@ class TranscriptDelegate(QStyledItemDelegate):
             underline_pins([question, *answer.documents], model.pins_of(key))
         return question, answer
 
-    def _answer_origin(self, index: ModelIndex) -> tuple[AnswerDocument | None, QPoint]:
-        """A row's answer and where its top left corner is painted (viewport coordinates)."""
+    def geometry(self, option: QStyleOptionViewItem, index: ModelIndex
+                 ) -> tuple[RowGeometry, QTextDocument, AnswerDocument | None]:
+        """Where the parts of the row at `option.rect` are, with its documents."""
+        question, answer = self._documents(index)
+        parts = RowParts(self._header_height(option), int(question.size().height()),
+                         self._fold_height(option, index),
+                         int(answer.height()) if answer is not None
+                         else option.fontMetrics.height())
+        return self.layout.place(option.rect, parts), question, answer
+
+    def _placed(self, index: ModelIndex
+                ) -> tuple[RowGeometry, QTextDocument, AnswerDocument | None]:
+        """The row's geometry where the view shows it (viewport coordinates)."""
         option = QStyleOptionViewItem()
         self._view.initViewItemOption(option)
         option.rect = self._view.visualRect(index)
-        question, answer = self._documents(index)
-        top = option.rect.top() + self.PAD + self._header_height(option) + self.GAP
-        top += int(question.size().height()) + 3 * self.GAP
-        fold = self._fold_height(option, index)
-        top += fold + (self.GAP if fold else 0)
-        return answer, QPoint(option.rect.left() + self.BAND + self.PAD, top)
+        return self.geometry(option, index)
+
+    def _answer_origin(self, index: ModelIndex) -> tuple[AnswerDocument | None, QPoint]:
+        """A row's answer and where its top left corner is painted (viewport coordinates)."""
+        geometry, _question, answer = self._placed(index)
+        return answer, geometry.answer_at
 
     def text_layout(self, index: ModelIndex) -> list[tuple[QTextDocument, QPoint]]:
         """The row's selectable documents — question, then the answer's sections — each
         with the viewport point its top left corner is painted at."""
-        answer, origin = self._answer_origin(index)
-        question, _answer = self._documents(index)
-        rect = self._view.visualRect(index)
-        top = rect.top() + self.PAD + self._view.fontMetrics().height() + 2 + 2 * self.GAP
-        placed = [(question, QPoint(rect.left() + self.BAND + self.PAD + self.GAP, top))]
+        geometry, question, answer = self._placed(index)
+        origin = geometry.answer_at
+        placed = [(question, geometry.question_at)]
         if answer is not None:
             placed += [(doc, QPoint(origin.x(), origin.y() + int(doc_top)))
                        for doc, doc_top in answer.placed()]
@@ -259,10 +271,10 @@ class TranscriptDelegate(QStyledItemDelegate):
         if not version and not last:
             return []
         metrics = QFontMetrics(self._header_font(option))
-        top = option.rect.top() + self.PAD
-        height = self._header_height(option)
-        x = option.rect.left() + self.BAND + self.PAD + metrics.horizontalAdvance(
-            turn_title(index.data(Role.ORDINAL))) + 14
+        header = self.layout.place(option.rect, RowParts(self._header_height(option), 0, 0,
+                                                         0)).header
+        top, height = header.top(), header.height()
+        x = header.left() + metrics.horizontalAdvance(turn_title(index.data(Role.ORDINAL))) + 14
         controls: list[tuple[str, str, QRect]] = []
         words = []
         if version:
@@ -320,17 +332,8 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     # ------------------------------------------------------------------ layout
     def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # noqa: N802
-        question, answer = self._documents(index)
-        height = self.PAD + self._header_height(option) + self.GAP
-        height += int(question.size().height()) + 2 * self.GAP
-        fold = self._fold_height(option, index)
-        height += fold + (self.GAP if fold else 0)
-        if answer is not None:
-            height += self.GAP + int(answer.height())
-        else:
-            height += self.GAP + option.fontMetrics.height()
-        height += self.PAD
-        return QSize(self._view.viewport().width(), height)
+        geometry, _question, _answer = self.geometry(option, index)
+        return QSize(self.layout.viewport_width, geometry.height)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
         palette = option.palette
@@ -351,15 +354,13 @@ class TranscriptDelegate(QStyledItemDelegate):
                 else:
                     painter.fillRect(band, color)
 
-            left = rect.left() + self.BAND + self.PAD
-            width = self._content_width()
-            top = rect.top() + self.PAD
+            geometry, question, answer = self.geometry(option, index)
+            left, width = geometry.header.left(), geometry.content_width
 
             # Header: turn number on the left, the mark's label on the right.
             header_font = self._header_font(option)
             painter.setFont(header_font)
-            header_h = self._header_height(option)
-            header = QRect(left, top, width, header_h)
+            header = geometry.header
             dim = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText)
             painter.setPen(dim)
             painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
@@ -375,12 +376,8 @@ class TranscriptDelegate(QStyledItemDelegate):
                     header, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                     mark.label,
                 )
-            top += header_h + self.GAP
-
-            question, answer = self._documents(index)
             # The question sits in a tinted box so question and answer read apart.
-            q_height = int(question.size().height()) + 2 * self.GAP
-            box = QRect(left, top, width, q_height)
+            box = geometry.question_box
             tint = QColor(palette.color(QPalette.ColorRole.AlternateBase))
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(tint)
@@ -390,11 +387,11 @@ class TranscriptDelegate(QStyledItemDelegate):
             selection = self.selector.selection
             if selection is not None and selection.key != key:
                 selection = None
-            self._draw_doc(painter, question, left + self.GAP, top + self.GAP, palette,
-                           visible, self._selected([question], selection, palette).get(0))
-            top += q_height + self.GAP
-            top = self._draw_fold(painter, option, index, QRect(left, top, width, 0), visible)
-
+            self._draw_doc(painter, question, geometry.question_at.x(),
+                           geometry.question_at.y(), palette, visible,
+                           self._selected([question], selection, palette).get(0))
+            self._draw_fold(painter, option, index, geometry.fold, visible)
+            top = geometry.answer_at.y()
             if answer is not None:
                 answer.draw(painter, left, top, palette, visible, hovered=self._hovered(key),
                             selected=self._selected(answer.documents, selection, palette, 1))
@@ -420,27 +417,23 @@ class TranscriptDelegate(QStyledItemDelegate):
                                      self.GAP)
 
     def _draw_fold(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex,
-                   area: QRect, visible: QRect) -> int:
-        """Draw the reasoning fold (if the row has one) at `area`; the top below it."""
+                   area: QRect, visible: QRect) -> None:
+        """Draw the reasoning fold (if the row has one) at `area`."""
         text = str(index.data(Role.REASONING) or "")
         if not text:
-            return area.top()
+            return
         painter.setFont(option.font)
         streaming = bool(index.data(Role.PENDING)) and not index.data(Role.ANSWER)
         self.reasoning.draw(painter, str(index.data(Role.KEY)), text, area,
                             option.fontMetrics.height(), self.GAP, option.palette, streaming,
                             visible)
-        return area.top() + self._fold_height(option, index) + self.GAP
 
     def _fold_line(self, option: QStyleOptionViewItem, index: ModelIndex) -> QRect | None:
         """Where the fold's line is in the row (None without reasoning)."""
         if not index.data(Role.REASONING):
             return None
-        question, _ = self._documents(index)
-        top = (option.rect.top() + self.PAD + self._header_height(option) + self.GAP
-               + int(question.size().height()) + 3 * self.GAP)
-        return QRect(option.rect.left() + self.BAND + self.PAD, top, self._content_width(),
-                     option.fontMetrics.height())
+        fold = self.geometry(option, index)[0].fold
+        return QRect(fold.left(), fold.top(), fold.width(), option.fontMetrics.height())
 
     def toggle_reasoning(self, index: ModelIndex) -> bool:
         """Open or fold the row's reasoning; returns whether it is open now."""

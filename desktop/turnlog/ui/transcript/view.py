@@ -184,6 +184,12 @@ class TranscriptView(QListView):
             # The streaming row grew: its height changes, so lay the rows out again.
             self.delegate.sizeHintChanged.emit(top_left)
 
+    def _width_changed(self) -> None:
+        """A new width (the window, a tall banner, a scroll bar took some): every row is
+        measured again, or a taller row would run into the next."""
+        if self.delegate.layout.set_width(self.viewport().width()):
+            self.scheduleDelayedItemsLayout()
+
     def scroll_to_newest(self) -> None:
         self._follow = True
         self.scrollToBottom()
@@ -191,6 +197,7 @@ class TranscriptView(QListView):
     def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt override
         follow = self._follow
         super().resizeEvent(event)  # type: ignore[arg-type]
+        self._width_changed()
         if follow:
             self.scrollToBottom()
 
@@ -217,6 +224,8 @@ class TranscriptView(QListView):
         # passing through `contextMenuEvent`.
         if event.type() == QEvent.Type.ContextMenu and isinstance(event, QContextMenuEvent):
             self._prepare_menu(event.pos())
+        if event.type() == QEvent.Type.Resize:
+            self._width_changed()
         return super().viewportEvent(event)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
