@@ -282,3 +282,75 @@ def test_a_button_without_words_is_found(qtbot):
     qtbot.addWidget(holder)
     QToolButton(holder).setObjectName("bare")
     assert unnamed(holder) == ["QToolButton 'bare' in QWidget"]
+
+
+def test_the_composer_has_the_focus_at_start_and_after_new(qtbot, make_window, store):
+    """A newcomer's first typing is a question, not a sidebar filter; so after Ctrl+N."""
+    seed(store, "older chat", [("Hi", "Hello")])
+    window = make_window()
+    active(qtbot, window)
+    qtbot.waitUntil(lambda: window.conversation is not None, timeout=5000)
+    assert QApplication.focusWidget() is window.composer.edit
+
+    def name_it(dialog: QWidget) -> None:
+        qtbot.keyClick(dialog.findChild(QLineEdit), Qt.Key.Key_Return)
+
+    asked = when_shown(lambda: QApplication.activeModalWidget()
+                       if isinstance(QApplication.activeModalWidget(), QInputDialog) else None,
+                       name_it, window)
+    window.sidebar.search.setFocus()  # wherever the focus was before
+    qtbot.keyClick(window.sidebar.search, Qt.Key.Key_N, CTRL)
+    assert asked
+    qtbot.waitUntil(lambda: window.conversation is not None
+                    and window.conversation.title == "New chat", timeout=5000)
+    active(qtbot, window)
+    qtbot.keyClicks(QApplication.focusWidget(), "Where was I?")
+    assert window.composer.text() == "Where was I?"
+    assert window.sidebar.search.text() == ""
+    assert window.conversation.title == "New chat"
+
+
+def test_escape_cancels_a_running_send_wherever_the_focus_is(qtbot, make_window, store,
+                                                              loopback):
+    conversation = seed(store, "chat", [("Hi", "Hello")])
+    window = make_window()
+    active(qtbot, window)
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 1, timeout=5000)
+    for focus in (None, window.view, window.sidebar.search):
+        window.composer.set_draft("A long one?")
+        window.refresh_preview()
+        loopback.script(Behaviour.hang())
+        qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return, CTRL)
+        qtbot.waitUntil(lambda: window.running, timeout=5000)
+        if focus is not None:
+            focus.setFocus()
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+        qtbot.waitUntil(lambda: not window.running, timeout=5000)
+        assert window.composer.text() == "A long one?"  # the draft is back
+        assert len(store.turns(conversation.id)) == 1
+
+
+def test_ctrl_i_toggles_the_inspector_and_keeps_its_tab(qtbot, make_window, store):
+    window = make_window()
+    active(qtbot, window)
+    dock = window.inspector_dock
+
+    def tab_in_front() -> str:
+        for bar in window.findChildren(QTabBar):
+            names = [bar.tabText(i) for i in range(bar.count())]
+            if "Side questions" in names:
+                return bar.tabText(bar.currentIndex())
+        return ""
+
+    if not dock.isVisible():
+        qtbot.keyClick(window.composer.edit, Qt.Key.Key_I, CTRL)
+    dock.raise_()
+    qtbot.waitUntil(lambda: tab_in_front() == "Inspector", timeout=3000)
+    qtbot.keyClick(window.composer.edit, Qt.Key.Key_I, CTRL)
+    assert not dock.isVisible()
+    qtbot.waitUntil(lambda: tab_in_front() == "Side questions", timeout=3000)  # tab gone
+    qtbot.keyClick(window.composer.edit, Qt.Key.Key_I, CTRL)
+    assert dock.isVisible()
+    qtbot.wait(100)
+    assert tab_in_front() == "Inspector"  # not the side questions
+    assert not window.inspector.visibleRegion().isEmpty()

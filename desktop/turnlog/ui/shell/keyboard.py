@@ -1,12 +1,15 @@
 """The keyboard opens a list's context menu as a right click does: Shift+F10 and the Menu
 key on the history open the focused turn's menu (copy, regenerate, fork, delete …), on the
-conversation list the focused conversation's."""
+conversation list the focused conversation's. Esc cancels a running send wherever the
+focus is in the window."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt
-from PySide6.QtGui import QContextMenuEvent, QKeyEvent
-from PySide6.QtWidgets import QAbstractItemView, QApplication
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, SignalInstance
+from PySide6.QtGui import QAction, QContextMenuEvent, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
 
 
 def opens_menu(event: QKeyEvent) -> bool:
@@ -50,3 +53,17 @@ class KeyboardMenus(QObject):
             open_context_menu(watched)
             return True
         return False
+
+
+def escape_stops(window: QWidget, running_changed: SignalInstance,
+                 stop: Callable[[], None]) -> QAction:
+    """Esc cancels a running send wherever the focus is in `window`, as the composer says
+    ("Esc or Stop to cancel"); while nothing runs, Esc is the focused widget's own."""
+    action = QAction(window)
+    action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+    action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+    action.setEnabled(False)
+    action.triggered.connect(stop)
+    running_changed.connect(action.setEnabled)
+    window.addAction(action)
+    return action

@@ -250,6 +250,8 @@ def _view_menu(window: MenuHost, parent: QWidget) -> tuple[ViewMenu, ThemeSwitch
     view.addAction(toggle)
     inspector = window.inspector_dock.toggleViewAction()
     inspector.setShortcut(QKeySequence("Ctrl+I"))
+    # Shown again by Ctrl+I, the inspector is the tab in front (not the side questions).
+    inspector.triggered.connect(lambda shown: shown and window.inspector_dock.raise_())
     view.addAction(inspector)
     view.addAction(window.side_dock.toggleViewAction())
     view.addSeparator()

@@ -128,6 +128,7 @@ class MainWindow(QMainWindow):
         self.refresh_conversations()
         restore_geometry(self, self.settings)
         self.faults.check()
+        self.composer.edit.setFocus()  # a newcomer's first typing is a question
 
     # ----------------------------------------------------------------- layout
     def _dock(self, title: str, name: str, widget: QWidget,
@@ -286,6 +287,7 @@ class MainWindow(QMainWindow):
             release_unused_local_model(self.connector, self.runner)
         if changes.created:
             self.sidebar.search.clear()
+            self.composer.edit.setFocus()  # what is typed next is the new chat's question
         if changes.listing:
             self.refresh_conversations(
                 select_id=changed.id if changes.created and changed else None)

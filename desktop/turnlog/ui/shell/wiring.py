@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .keyboard import escape_stops
+
 
 def wire(window: Any) -> None:
     """Connect the sidebar, history actions, composer, banner and send session of `window`
@@ -29,6 +31,7 @@ def wire(window: Any) -> None:
     history.failed.connect(window._storage_failed)
     history.delete_failed.connect(window._delete_failed)
     session.running_changed.connect(window._running_changed)
+    escape_stops(window, session.running_changed, window.stop)  # Esc anywhere in the window
     session.status.connect(window.stage_line.setText)
     session.stage_entered.connect(lambda _stage, words: window.stage_entered.emit(words))
     session.streamed.connect(window.transcript.append_pending)
