@@ -95,3 +95,61 @@ def test_inspector_agrees_with_the_body_the_server_received(qtbot, make_window, 
     assert "saved as turn 9" in window.inspector.outcome_value.text()
     assert window.inspector.heading.text().startswith("Last request")
     assert conversation.id == window.conversation.id
+
+
+def test_the_wheel_scrolls_the_inspector_past_the_slider_and_last_request_stays_offered(
+        qtbot, make_window, store, loopback):
+    """Wheel-scrolling the inspector over the byte-limit slider scrolls, and sets no what-if
+    limit (the slider takes the wheel only when focused); *Last request* shows the body
+    actually sent beside the preview, also after a what-if and *Reset*."""
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    seed(store, "chat", numbered(4),
+         settings=ConversationSettings(max_bytes=16_000, compaction=False))
+    window = make_window(size=(1280, 500))
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 4)
+    loopback.script(Behaviour.answer("Sent and saved."))
+    window.composer.set_draft("First?")
+    window.send()
+    qtbot.waitUntil(lambda: not window.running, timeout=10_000)
+    sent = loopback.requests[-1].body
+    window.composer.set_draft("And the next?")
+    window.refresh_preview()
+    assert window.shown.kind == "preview"
+    inspector, slider = window.inspector, window.inspector.slider
+    before = slider.value()
+
+    def wheel(widget) -> None:
+        centre = QPointF(widget.rect().center())
+        event = QWheelEvent(centre, QPointF(widget.mapToGlobal(QPoint(10, 10))), QPoint(0, 0),
+                            QPoint(0, -120), Qt.MouseButton.NoButton,
+                            Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
+                            False)
+        QApplication.sendEvent(widget, event)
+
+    inspector.verticalScrollBar().setValue(0)
+    wheel(slider)
+    assert slider.value() == before and window.what_if_bytes is None
+    assert window.shown.kind == "preview"
+    if inspector.verticalScrollBar().maximum() > 0:
+        assert inspector.verticalScrollBar().value() > 0  # the inspector scrolled instead
+    slider.setFocus()
+    wheel(slider)
+    assert slider.value() != before  # focused, it takes the wheel
+
+    def show_last() -> None:
+        assert inspector.last_button.isVisibleTo(window) and inspector.last_button.isEnabled()
+        inspector.last_button.click()
+        assert window.shown.kind == "last"
+        assert json.loads(inspector.body.toPlainText()) == json.loads(sent)
+
+    show_last()
+    inspector.preview_button.click()
+    assert window.shown.kind == "preview"
+    slider.setValue(700)
+    assert window.shown.kind == "what-if"
+    inspector.reset_button.click()
+    assert window.what_if_bytes is None
+    show_last()

@@ -1106,6 +1106,22 @@
             <translation>输入 token 数与输入预算</translation>
         </message>
         <message>
+            <source>Preview</source>
+            <translation>预览</translation>
+        </message>
+        <message>
+            <source>What the next request would carry (nothing is sent)</source>
+            <translation>下一次请求将携带的内容（不会发送任何内容）</translation>
+        </message>
+        <message>
+            <source>Last request</source>
+            <translation>上次请求</translation>
+        </message>
+        <message>
+            <source>The body the last request actually sent, and how it ended</source>
+            <translation>上次请求实际发送的请求体，以及它的结果</translation>
+        </message>
+        <message>
             <source>What-if byte limit</source>
             <translation>假设的字节上限</translation>
         </message>

@@ -1106,6 +1106,22 @@
             <translation>輸入 token 數與輸入預算</translation>
         </message>
         <message>
+            <source>Preview</source>
+            <translation>預覽</translation>
+        </message>
+        <message>
+            <source>What the next request would carry (nothing is sent)</source>
+            <translation>下一次請求將攜帶的內容（不會傳送任何內容）</translation>
+        </message>
+        <message>
+            <source>Last request</source>
+            <translation>上次請求</translation>
+        </message>
+        <message>
+            <source>The body the last request actually sent, and how it ended</source>
+            <translation>上次請求實際傳送的請求本文，以及它的結果</translation>
+        </message>
+        <message>
             <source>What-if byte limit</source>
             <translation>假設的位元組上限</translation>
         </message>

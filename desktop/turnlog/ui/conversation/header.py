@@ -23,6 +23,7 @@ from ...core.model import (
     ConversationSettings,
 )
 from ..infra.languages import arg, number
+from ..infra.wheel import wheel_only_when_focused
 
 SERVER_DEFAULT = QT_TRANSLATE_NOOP("HeaderPicker", "server default")
 APPLY_DELAY_MS = 400  # a sampling change is saved once the person stops turning the dial
@@ -146,6 +147,7 @@ class ConversationHeader(QWidget):
         self.max_tokens.setGroupSeparatorShown(True)
         self.max_tokens.setAccessibleName(QCoreApplication.translate(
             "HeaderPicker", "Max output tokens"))
+        wheel_only_when_focused(self.temperature, self.top_p, self.max_tokens)
         self.max_tokens.setToolTip(QCoreApplication.translate(
             "HeaderPicker", "The longest answer to ask for (max_tokens); the token budget keeps "
             "this much room for it. Server default leaves the field out and keeps the output "

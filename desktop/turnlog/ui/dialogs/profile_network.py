@@ -25,6 +25,7 @@ from ...providers import FIRST_TOKEN_TIMEOUT_S, LOCAL_FIRST_TOKEN_TIMEOUT_S, Pre
 from ...providers.security import CaFileUnusable, key_in_clear, tls_context
 from ..infra.languages import arg, number
 from ..infra.theme import tone_text
+from ..infra.wheel import wheel_only_when_focused
 
 INSECURE_WARNING = QT_TRANSLATE_NOOP(
     "ProfileNetwork", "⚠ Plain http:// to another machine: an API key sent here can be read by "
@@ -68,6 +69,7 @@ class NetworkRows:
         self.first_token.setAccessibleName(QCoreApplication.translate("ProfileNetwork", "Time to "
             "first token"))
         self.first_token.setRange(0, 86400)
+        wheel_only_when_focused(self.first_token)
         self.first_token.setSingleStep(30)
         self.first_token.setSuffix(QCoreApplication.translate("ProfileNetwork", " s"))
         form.addRow(

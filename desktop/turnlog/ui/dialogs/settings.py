@@ -56,6 +56,7 @@ from ...secrets import KeyringUnavailable, check_key
 from ..infra import failure_text
 from ..infra.languages import arg, plural
 from ..infra.tasks import TaskContext, TaskRunner
+from ..infra.wheel import wheel_only_when_focused
 from ..request.connection import shown_name
 from ..request.provider_setup import ProviderSetup
 from .about import caveat_text
@@ -274,6 +275,7 @@ class SettingsDialog(QDialog):
         spin.setSingleStep(step)
         spin.setSuffix(suffix)
         spin.setAccessibleName(name)
+        wheel_only_when_focused(spin)
         return spin
 
     # ------------------------------------------------------------------ filling

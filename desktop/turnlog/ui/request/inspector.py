@@ -35,6 +35,7 @@ from ...core.projection import PartKind, Projection, ProjectionRefused
 from ...core.send import RequestRecord
 from ..infra import failure_text
 from ..infra.languages import arg, capitalized, number, plural
+from ..infra.wheel import wheel_only_when_focused
 from ..transcript.marks import span_text, summary_caption, usage_text
 from .inspector_text import (
     IN_FLIGHT,
@@ -76,12 +77,16 @@ class InspectorState:
     # What a reasoning model thought before the last answer (kept with the turn).
     reasoning: str = ""
     outcome: str = ""  # how the request ended, in words, where the fields above cannot say
+    # Whether a last request (the body actually sent) can be shown, and is on show.
+    last_available: bool = False
+    showing_last: bool = False
 
 
 class Inspector(QScrollArea):
     """Byte and token bars, the ordered parts, the exact body, the outcome, what-if."""
 
     what_if_changed = Signal(object)  # int | None
+    last_chosen = Signal(bool)  # True: show the last request; False: the preview
     pin_requested = Signal(str)  # a fact the key-fact check found missing, to be pinned
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -102,6 +107,7 @@ class Inspector(QScrollArea):
         self.heading.setWordWrap(True)
         self.heading.setText(QCoreApplication.translate("Inspector", NOTHING_YET))
         column.addWidget(self.heading)
+        self._build_choice(outer, column)
         # Everything measured about a request; hidden until there is a request to measure.
         self.details = inner = QWidget(outer)
         self.details.setObjectName("inspectorDetails")
@@ -153,6 +159,30 @@ class Inspector(QScrollArea):
             "Inspector", "Input tokens against the input budget"))
         layout.addWidget(self.tokens_bar)
 
+    def _build_choice(self, outer: QWidget, column: QVBoxLayout) -> None:
+        """*Preview* and *Last request* side by side: the body actually sent stays one
+        click away, whatever the draft or the what-if slider did."""
+        row = QHBoxLayout()
+        self.preview_button = QPushButton(QCoreApplication.translate("Inspector", "Preview"),
+                                          outer)
+        self.preview_button.setToolTip(QCoreApplication.translate(
+            "Inspector", "What the next request would carry (nothing is sent)"))
+        self.last_button = QPushButton(QCoreApplication.translate("Inspector", "Last request"),
+                                       outer)
+        self.last_button.setToolTip(QCoreApplication.translate(
+            "Inspector", "The body the last request actually sent, and how it ended"))
+        for button, last in ((self.preview_button, False), (self.last_button, True)):
+            button.setCheckable(True)
+            button.clicked.connect(lambda _checked, last=last: self.last_chosen.emit(last))
+            row.addWidget(button)
+        row.addStretch()
+        column.addLayout(row)
+
+    def _update_choice(self, state: InspectorState) -> None:
+        self.preview_button.setChecked(not state.showing_last)
+        self.last_button.setChecked(state.showing_last)
+        self.last_button.setEnabled(state.last_available)
+
     def _build_what_if(self, inner: QWidget, layout: QVBoxLayout) -> None:
         """What-if: another byte limit, previewed only."""
         self.what_if_label = QLabel(inner)
@@ -166,6 +196,7 @@ class Inspector(QScrollArea):
             "Inspector", "Try another byte limit: the marks show which turns would be sent. "
             "Nothing is sent or saved."))
         self.slider.valueChanged.connect(self._slid)
+        wheel_only_when_focused(self.slider)  # a wheel over it scrolls the inspector
         slider_row.addWidget(self.slider, 1)
         self.reset_button = QPushButton(QCoreApplication.translate("Inspector", "Reset"), inner)
         self.reset_button.setAccessibleName(QCoreApplication.translate(
@@ -280,6 +311,7 @@ class Inspector(QScrollArea):
     # ------------------------------------------------------------------ showing
     def show_state(self, state: InspectorState) -> None:
         self.state = state
+        self._update_choice(state)
         empty = (state.projection is None and state.refusal is None and state.record is None
                  and state.failure is None)
         self.details.setVisible(not empty)

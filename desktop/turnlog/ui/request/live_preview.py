@@ -234,6 +234,15 @@ class LivePreview(QObject):
         self._show_last = False
         self._timer.start()
 
+    def choose_last(self, last: bool) -> None:
+        """Show the last request (the body actually sent) or the draft's preview."""
+        if self._composer.busy:
+            return
+        self._show_last = last and self.last is not None
+        if self._show_last:
+            self.what_if_bytes = None
+        self.refresh()
+
     def set_what_if(self, max_bytes: int | None) -> None:
         """Preview the draft under another byte limit; nothing is sent or saved."""
         self.what_if_bytes = max_bytes
@@ -465,5 +474,7 @@ class LivePreview(QObject):
             summary=summary,
             to_summarize=shown.to_summarize,
             reasoning=shown.reasoning,
+            last_available=self.last is not None and shown.kind != "running",
+            showing_last=shown.kind == "last",
         ))
         self.shown_changed.emit(shown)

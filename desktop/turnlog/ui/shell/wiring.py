@@ -24,6 +24,7 @@ def wire(window: Any) -> None:
     window.composer.stop_requested.connect(window.stop)
     window.composer.draft_changed.connect(window.preview.draft_edited)
     window.inspector.what_if_changed.connect(window.set_what_if)
+    window.inspector.last_chosen.connect(window.preview.choose_last)
     history.changed.connect(window._changed)
     history.closing.connect(window._close_conversation)
     history.status.connect(lambda text: window.statusBar().showMessage(text))  # made lazily

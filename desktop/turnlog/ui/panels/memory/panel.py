@@ -34,6 +34,7 @@ from ....core.model import Conversation
 from ....store import TurnlogStore
 from ...infra.languages import arg
 from ...infra.theme import tone_text
+from ...infra.wheel import wheel_only_when_focused
 from ...request.memory_rows import SHOWN_IN_LIST, reason_text, shortened
 
 
@@ -74,6 +75,7 @@ class ItemEditor(QWidget):
         layout.addWidget(self.text, 1)
         self.priority = QSpinBox(self)
         self.priority.setRange(1, 5)
+        wheel_only_when_focused(self.priority)
         self.priority.setValue(DEFAULT_PRIORITY)
         self.priority.setPrefix("p")
         self.priority.setAccessibleName(
@@ -109,6 +111,7 @@ class MemoryPanel(QWidget):
         layout.setContentsMargins(8, 8, 8, 8)
         self.share = QSpinBox(self)
         self.share.setRange(0, MAX_MEMORY_SHARE)
+        wheel_only_when_focused(self.share)
         self.share.setSuffix(QCoreApplication.translate("MemoryPanel", " % of each budget"))
         self.share.setAccessibleName(
             QCoreApplication.translate("MemoryPanel", "Memory share for preferences and notes")
