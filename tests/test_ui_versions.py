@@ -267,3 +267,30 @@ def test_edit_and_resend_after_using_a_version_in_a_long_conversation_never_fork
     window.versions.fork_action.trigger()
     qtbot.waitUntil(lambda: window.conversation.id != cid, timeout=10_000)
     assert len(store.conversations()) == 2 and len(asked) == 2
+
+
+def test_regenerate_is_disabled_in_an_empty_conversation(qtbot, make_window, store, loopback):
+    """Ctrl+R cannot apply with no turn: disabled (in the Conversation menu too); the first
+    saved turn enables it, deleting it disables it again."""
+    from turnlog.ui.dialogs.privacy import Decision
+    from uihelpers import seed
+
+    conversation = seed(store, "empty", [])
+    window = make_window()
+    qtbot.waitUntil(lambda: window.conversation is not None, timeout=5000)
+    regenerate = window.versions.regenerate_action
+    assert not regenerate.isEnabled()
+    assert not menu_action(window, "&Conversation", regenerate.text()).isEnabled()
+    qtbot.keyClick(window.view, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    assert not window.running and loopback.requests == []
+    loopback.script(Behaviour.answer("First answer"))
+    window.composer.set_draft("First question")
+    window.send()
+    wait_done(qtbot, window)
+    qtbot.waitUntil(lambda: len(store.turns(conversation.id)) == 1, timeout=5000)
+    assert regenerate.isEnabled()
+    window.confirm = lambda _c: Decision(True)
+    window.view.setCurrentIndex(window.transcript.index(0))
+    window.view.delete_action.trigger()
+    qtbot.waitUntil(lambda: window.transcript.rowCount() == 0, timeout=5000)
+    assert not regenerate.isEnabled()

@@ -149,6 +149,10 @@ class VersionControls(QObject):
         view.menu_opening.connect(self._name_use_action)
         host.transcript.modelReset.connect(self._log_changed)
         host.transcript.rowsInserted.connect(self._log_changed)
+        for changed in (host.transcript.modelReset, host.transcript.rowsInserted,
+                        host.transcript.rowsRemoved):
+            changed.connect(self._update_actions)
+        self._update_actions()
         host.session.finished.connect(self._sent)
         host.composer.stop_requested.connect(self.cancel_edit)
         host.history.changed.connect(self._history_changed)
@@ -160,6 +164,13 @@ class VersionControls(QObject):
         action.triggered.connect(slot)
         self.host.view.insertAction(self.host.view.delete_action, action)
         return action
+
+    def _update_actions(self, *_: object) -> None:
+        """Regenerate and edit and resend act on the newest turn: with none, they cannot
+        apply and are disabled."""
+        has_turn = self.host.conversation is not None and bool(self.host.transcript.turns)
+        for action in (self.regenerate_action, self.edit_action):
+            action.setEnabled(has_turn)
 
     def _say(self, text: str) -> None:
         self.host.statusBar().showMessage(text)
