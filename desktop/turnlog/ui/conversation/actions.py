@@ -28,9 +28,10 @@ from ..dialogs.privacy import (
 )
 from ..dialogs.settings import SettingsDialog
 from ..infra import operations
+from ..infra.changes import ChangeHub, Changes
 from ..infra.export_file import ExportTarget
 from ..infra.languages import arg, plural
-from ..infra.operations import Changes, Exported
+from ..infra.operations import Exported
 from ..infra.tasks import TaskRunner
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendSession
@@ -42,7 +43,6 @@ BUSY = QT_TRANSLATE_NOOP("HistoryActions",
 class HistoryActions(QObject):
     """Runs the changes a person starts; `window` parents the dialogs."""
 
-    changed = Signal(object)  # Changes
     closing = Signal()  # the open conversation is about to be deleted: show none of it
     status = Signal(str)  # a line for the status bar
     problem = Signal(str, str)  # (title, message) for the banner
@@ -52,14 +52,16 @@ class HistoryActions(QObject):
     def __init__(self, store: TurnlogStore, runner: TaskRunner, session: SendSession,
                  setup: ProviderSetup | None, current: Callable[[], Conversation | None],
                  confirm: Callable[[Confirmation], Decision],
-                 choose_export: Callable[[str], ExportTarget | None], window: QWidget) -> None:
+                 choose_export: Callable[[str], ExportTarget | None], changes: ChangeHub,
+                 window: QWidget) -> None:
         super().__init__(window)
+        self._changes = changes  # where what each operation changed is announced
         self._store, self._runner, self._session, self._setup = store, runner, session, setup
         self._current, self._confirm, self._choose_export = current, confirm, choose_export
         self._window = window
 
     def _run(self, op: operations.StorageOp[Changes], *, deleting: bool = False) -> None:
-        op.run(self._runner, on_success=self.changed.emit,
+        op.run(self._runner, on_success=lambda done: self._changes.publish(done, self),
                on_failure=self.delete_failed.emit if deleting else self.failed.emit)
 
     def default_model(self) -> str:
@@ -96,7 +98,7 @@ class HistoryActions(QObject):
         return dialog
 
     def _settings_saved(self, dialog: SettingsDialog) -> None:
-        self.changed.emit(Changes(provider=True))
+        self._changes.publish(Changes(provider=True), self)
         conversation = self._current()
         if conversation is not None and dialog.saved_settings is not None:
             self._run(operations.save_conversation_settings(

@@ -18,7 +18,7 @@ from ...core.model import Conversation
 from ...core.send import Committed
 from ...store import drafts
 from ...store.drafts import NO_CONVERSATION
-from ..infra.operations import Changes
+from ..infra.changes import Changes
 from ..infra.tasks import TaskContext, TaskRunner
 from ..request.send_session import SendResult
 from .composer import Composer

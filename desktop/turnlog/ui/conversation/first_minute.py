@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication, QObject
 
 from ... import profiles
 from ...core.model import Conversation
-from ..infra.operations import Changes
+from ..infra.changes import Changes
 from .actions import HistoryActions
 
 UNSAVED_ID = 0  # no stored conversation has it (ids start at 1)
@@ -42,11 +42,11 @@ class FirstMinute(QObject):
         welcome = window.centre.welcome
         welcome.builtin_requested.connect(self.use_builtin)
         welcome.settings_requested.connect(window.open_settings)
-        window.history.changed.connect(self._changed)
+        window.changes.changed.connect(self._changed)
         self._update()
 
-    def _changed(self, changes: Changes) -> None:
-        if changes.provider:
+    def _changed(self, changes: Changes, origin: object) -> None:
+        if changes.provider and origin is not self:
             self._update()
 
     def _update(self) -> None:
@@ -77,6 +77,7 @@ class FirstMinute(QObject):
                 "starts with the first question, which takes a few seconds.",
             )
         )
-        self.window.history.changed.emit(Changes(provider=True))
+        self._update()
+        self.window.changes.publish(Changes(provider=True), self)
         self.window.composer.edit.setFocus()
         return True

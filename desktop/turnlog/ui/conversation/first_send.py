@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject
 
 from ...core.send import Committed
 from ...store import drafts
-from ..infra.operations import Changes
+from ..infra.changes import Changes
 from ..infra.tasks import TaskContext, TaskRunner
 from ..request.send_session import SendResult
 
@@ -61,7 +61,7 @@ class FirstSendUndo(QObject):
         draft = (composer.text(), composer.cursor_position())
         failure, partial = banner.failure, banner.partial.toPlainText()
         shown = banner.isVisible()
-        window._changed(changes)
+        window.changes.publish(changes, self)
         if window.conversation is not None:
             return  # another conversation was opened meanwhile: the draft waits on disk
         if composer.text() != draft[0]:

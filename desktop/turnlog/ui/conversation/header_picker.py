@@ -22,31 +22,32 @@ from ...core.model import (
 from ...providers import ModelInfo
 from ...store import TurnlogStore
 from ..infra import failure_text, operations
+from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg
-from ..infra.operations import Changes
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
 from ..request.connection import Connector, Endpoint, NotConnected, shown_name
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendSession
-from .actions import HistoryActions
 from .header import APPLY_DELAY_MS, NO_TEMPERATURE, NO_TOP_P, ConversationHeader, sampling_summary
 
 
 class HeaderPicker(QObject):
     """Keeps the header in step with the open conversation and saves what is picked.
 
-    A choice is saved by a named storage operation; its `Changes` go out through
-    `history.changed`, like those of the Settings dialog, so the window refreshes the
+    A choice is saved by a named storage operation; its `Changes` go out through the
+    window's `ChangeHub`, like those of the Settings dialog, so the window refreshes the
     preview from them. Nothing can be picked while a request runs.
     """
 
     def __init__(self, header: ConversationHeader, connector: Connector, runner: TaskRunner,
-                 store: TurnlogStore, setup: ProviderSetup | None, history: HistoryActions,
-                 session: SendSession, current: Callable[[], Conversation | None],
+                 store: TurnlogStore, setup: ProviderSetup | None, changes: ChangeHub,
+                 failed: Callable[[BaseException], None], session: SendSession,
+                 current: Callable[[], Conversation | None],
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.header, self._connector, self._runner, self._store = header, connector, runner, store
-        self._setup, self._history, self._session, self._current = setup, history, session, current
+        self._setup, self._session, self._current = setup, session, current
+        self._changes, self._failed = changes, failed
         self.models: dict[str, list[ModelInfo]] = {}  # per endpoint, as the server listed them
         self._fetching: TaskHandle[list[ModelInfo]] | None = None
         self._fetching_for = ""
@@ -68,7 +69,8 @@ class HeaderPicker(QObject):
         header.sampling.toggled.connect(header.sampling_row.setVisible)
         for spin in (header.temperature, header.top_p, header.max_tokens):
             spin.valueChanged.connect(self._sampling_edited)
-        history.changed.connect(lambda _changes: self.show_for(self._current()))
+        # Its own changes too: the fields then show the conversation as it was saved.
+        changes.changed.connect(lambda _changes, _origin: self.show_for(self._current()))
         session.running_changed.connect(lambda running: self._enable(self._current(), running))
         self.show_for(current())
 
@@ -250,7 +252,7 @@ class HeaderPicker(QObject):
         if active is not None and active.id == profile_id:
             return
         setup.set_active(profile_id)
-        self._history.changed.emit(Changes(provider=True))
+        self._changes.publish(Changes(provider=True), self)
         if conversation is not None and conversation.model:
             # The conversation takes the new profile's own model (a name from the old
             # profile's server would mean nothing to the new one).
@@ -310,5 +312,5 @@ class HeaderPicker(QObject):
               model: str | None) -> None:
         operations.save_conversation_settings(
             self._store, conversation.id, settings, None, model).run(
-            self._runner, on_success=self._history.changed.emit,
-            on_failure=self._history.failed.emit)
+            self._runner, on_success=lambda done: self._changes.publish(done, self),
+            on_failure=self._failed)

@@ -21,8 +21,9 @@ from ...core.send import Committed
 from ...core.versions import ForkOrigin, Versions
 from ...store import TurnlogStore
 from ..dialogs.privacy import Confirmation, Decision
+from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg, number
-from ..infra.operations import Changes, Loaded, StorageOp, load_conversation
+from ..infra.operations import Loaded, StorageOp, load_conversation
 from ..infra.tasks import TaskRunner
 from ..request.live_preview import LivePreview
 from ..request.send_session import SendResult, SendSession
@@ -53,6 +54,7 @@ class VersionHost(Protocol):
     session: SendSession
     preview: LivePreview
     history: HistoryActions
+    changes: ChangeHub
     centre: CentrePanel
     transcript: TranscriptModel
     view: TranscriptView
@@ -155,7 +157,7 @@ class VersionControls(QObject):
         self._update_actions()
         host.session.finished.connect(self._sent)
         host.composer.stop_requested.connect(self.cancel_edit)
-        host.history.changed.connect(self._history_changed)
+        host.changes.changed.connect(self._history_changed)
 
     def _action(self, text: str, slot: object, shortcut: str | None = None) -> QAction:
         action = QAction(text, self.host.view)
@@ -385,7 +387,7 @@ class VersionControls(QObject):
         if conversation is None:
             return
         fork_with_version(self.host.store, conversation.id, turn.id).run(
-            self.host.runner, on_success=self.host.history.changed.emit,
+            self.host.runner, on_success=lambda done: self.host.changes.publish(done, self),
             on_failure=self._failed)
 
     def fork_current(self) -> None:
@@ -401,10 +403,13 @@ class VersionControls(QObject):
         if turn is None or host.conversation is None or not self._may_fork(row, turn):
             return
         fork(host.store, host.conversation.id, turn.ordinal).run(
-            host.runner, on_success=host.history.changed.emit, on_failure=self._failed)
+            host.runner, on_success=lambda done: host.changes.publish(done, self),
+            on_failure=self._failed)
 
-    def _history_changed(self, changes: Changes) -> None:
+    def _history_changed(self, changes: Changes, origin: object) -> None:
         """A delete took a version away: the row may show another version now."""
+        if origin is self:  # a fork: it opens as a new conversation
+            return
         versions = self.host.transcript.versions
         if changes.turns_deleted and self.host.conversation is not None \
                 and changes.turns_of == self.host.conversation.id \

@@ -16,9 +16,9 @@ from ...store.salvage import salvage_all
 from ..conversation.banner import FailureBanner
 from ..conversation.composer import Composer
 from ..infra import failure_text
+from ..infra.changes import Changes
 from ..infra.export_file import ExportTarget
 from ..infra.folders import open_folder
-from ..infra.operations import Changes
 from ..infra.tasks import TaskContext, TaskRunner
 from .startup import export_salvage, fault_words
 

@@ -13,17 +13,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from PySide6.QtCore import QCoreApplication
-
 from ...core.compaction import StoredSummary
 from ...core.model import Conversation, ConversationSettings, Turn
 from ...export import export_text
 from ...secrets import KeyStore
 from ...store import TurnlogStore
 from ...store.deletion import DeletionCounts
-from .deletion_text import counts_text
+from .changes import Changes
 from .export_file import ExportTarget, write_export
-from .languages import plural
 from .tasks import TaskContext, TaskHandle, TaskRunner
 
 T = TypeVar("T")
@@ -47,47 +44,6 @@ class StorageOp(Generic[T]):
 
         return runner.run(TaskRunner.STORAGE, self.name, work, on_success=on_success,
                           on_failure=on_failure)
-
-
-@dataclass(frozen=True, slots=True)
-class Changes:
-    """What one storage operation changed, for the views that show it."""
-
-    conversation: Conversation | None = None  # a conversation as it is now
-    provider: bool = False  # the provider profile in use (or its settings) changed
-    created: bool = False  # `conversation` is new
-    renamed: bool = False  # `conversation` has a new title
-    settings: bool = False  # `conversation`'s limits, system prompt or model changed
-    deleted: frozenset[int] = frozenset()  # ids of the conversations deleted
-    everything: bool = False  # all history was deleted
-    turns_deleted: tuple[str, ...] = ()
-    turns_of: int | None = None  # the conversation the deleted turns belonged to
-    summary: StoredSummary | None = None  # `turns_of`'s newest summary after the delete
-    counts: DeletionCounts | None = None  # what a delete removed
-    keys_removed: int | None = None  # API keys removed with all history (None: not asked)
-
-    @property
-    def listing(self) -> bool:
-        """Whether the conversation list shows something else now."""
-        return self.created or self.renamed or bool(self.deleted) or self.everything
-
-    def closes(self, conversation_id: int | None) -> bool:
-        """Whether the conversation `conversation_id` (None: none open) is gone."""
-        return self.everything or conversation_id in self.deleted
-
-    def message(self) -> str:
-        """The status line after a delete ("" for other changes)."""
-        if self.counts is None:
-            return ""
-        text = QCoreApplication.translate("Changes", "Deleted %1.").replace(
-            "%1", counts_text(self.counts)
-        )
-        if self.keys_removed is not None:
-            n = self.keys_removed
-            text += " " + plural(
-                QCoreApplication.translate("Changes", "Removed %n API key(s).", None, n), n
-            )
-        return text
 
 
 @dataclass(frozen=True, slots=True)

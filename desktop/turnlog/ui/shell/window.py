@@ -32,10 +32,11 @@ from ..dialogs.import_export import ImportExport
 from ..dialogs.privacy import ask, choose_export
 from ..dialogs.settings import SettingsDialog
 from ..faults.storage_faults import StorageFaults
+from ..infra.changes import ChangeHub, Changes
 from ..infra.docks import add_dock
 from ..infra.export_file import ExportTarget
 from ..infra.languages import arg
-from ..infra.operations import Changes, Loaded, create_conversation, load_conversation
+from ..infra.operations import Loaded, create_conversation, load_conversation
 from ..infra.tasks import TaskRunner
 from ..infra.window_settings import window_settings
 from ..panels.memory.dock import attach_memory
@@ -102,9 +103,11 @@ class MainWindow(QMainWindow):
             connector, runner, self.composer, self.transcript, self.legend, self.inspector,
             self)
         self.session = SendSession(store, connector, runner, self)
+        self.changes = ChangeHub(self)  # every storage operation's Changes, with its origin
         self.history = HistoryActions(store, runner, self.session, setup,
                                       lambda: self.conversation, lambda c: self.confirm(c),
-                                      lambda title: self.choose_export(title), self)
+                                      lambda title: self.choose_export(title), self.changes,
+                                      self)
         self.drafts = DraftKeeper(store.home, runner, self.composer, lambda: self.conversation,
                                   lambda: self.running, self)
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
@@ -114,8 +117,9 @@ class MainWindow(QMainWindow):
         wire(self)
         self.first_send = FirstSendUndo(self, self)  # a failed first send leaves nothing
         self.versions = VersionControls(self, self)  # regenerate, edit, use, fork
-        self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.history,
-                                   self.session, lambda: self.conversation, self)
+        self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.changes,
+                                   self._storage_failed, self.session,
+                                   lambda: self.conversation, self)
         self.side = attach_side_questions(self)  # side questions: their own dock and session
         self.first_minute = FirstMinute(self)  # the welcome's buttons
         menus = build_menus(self, self)
@@ -248,7 +252,7 @@ class MainWindow(QMainWindow):
         def created(changes: Changes) -> None:
             assert changes.conversation is not None
             self._send_after_load = changes.conversation.id
-            self._changed(changes)
+            self.changes.publish(changes, self)
 
         def failed(error: BaseException) -> None:
             self._send_after_load = None
@@ -262,7 +266,7 @@ class MainWindow(QMainWindow):
     def rename_conversation(self, conversation: Conversation) -> None:
         self.history.rename_conversation(conversation)
 
-    def _changed(self, changes: Changes) -> None:
+    def _changed(self, changes: Changes, _origin: object = None) -> None:
         """Refresh the views that show what a storage operation changed."""
         self.drafts.forget(changes)
         if changes.message():

@@ -25,7 +25,7 @@ def wire(window: Any) -> None:
     window.composer.draft_changed.connect(window.preview.draft_edited)
     window.inspector.what_if_changed.connect(window.set_what_if)
     window.inspector.last_chosen.connect(window.preview.choose_last)
-    history.changed.connect(window._changed)
+    window.changes.changed.connect(window._changed)  # every storage operation's Changes
     history.closing.connect(window._close_conversation)
     history.status.connect(lambda text: window.statusBar().showMessage(text))  # made lazily
     history.problem.connect(window.banner.show_text)
@@ -42,4 +42,5 @@ def wire(window: Any) -> None:
     session.finished.connect(window.drafts.sent)
     session.crashed.connect(window._send_crashed)
     session.discarded.connect(window._send_discarded)
-    window.faults.swept.connect(window._changed)  # conversations a first send left behind
+    window.faults.swept.connect(  # conversations a first send left behind
+        lambda changes: window.changes.publish(changes, window.faults))

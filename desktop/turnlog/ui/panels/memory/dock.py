@@ -41,7 +41,8 @@ class MemoryDock(QObject):
         panel, window = self.panel, self.window
         window.preview.shown_changed.connect(self._shown)
         window.inspector.pin_requested.connect(self.pin_text)
-        window.history.changed.connect(lambda _changes: self.reload())  # a turn's pins go
+        window.changes.changed.connect(  # a deleted turn's pins go with it
+            lambda _changes, _origin: self.reload())
         panel.pins.itemActivated.connect(lambda _item: self.show_source())
         panel.pin_editor.add.clicked.connect(lambda: self.pin_text(panel.pin_editor.text.text()))
         panel.pin_editor.save.clicked.connect(self._save_pin)

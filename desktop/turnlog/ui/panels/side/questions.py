@@ -67,7 +67,7 @@ class SideQuestions(QObject):
         # Every conversation shown (and closed) resets the transcript first.
         window.transcript.modelReset.connect(lambda: self._opened(window.conversation))
         window.history.closing.connect(self._closing)
-        window.history.changed.connect(lambda changes: self.reload())
+        window.changes.changed.connect(lambda _changes, _origin: self.reload())
         session.running_changed.connect(self._running_changed)
         session.status.connect(panel.stage.setText)
         session.streamed.connect(self._stream)
@@ -103,6 +103,8 @@ class SideQuestions(QObject):
             if conversation_id == -1 else conversation_id
         if cid is None:
             self._show([], None)
+            return
+        if self.runner.closed:  # the window is closing: a late change reads nothing
             return
 
         def loaded(read: tuple[list[SideQuestion], list[SideAttempt]]) -> None:
