@@ -294,3 +294,28 @@ def test_regenerate_is_disabled_in_an_empty_conversation(qtbot, make_window, sto
     window.view.delete_action.trigger()
     qtbot.waitUntil(lambda: window.transcript.rowCount() == 0, timeout=5000)
     assert not regenerate.isEnabled()
+
+
+def test_an_edited_send_that_fails_stays_a_new_version_when_sent_again(qtbot, make_window,
+                                                                        store, loopback):
+    """One owner of edit mode: the preview, the send and the note agree, before and after a
+    failed send; sending again still makes a new version, and the preview leaves out the
+    turn being replaced."""
+    window, cid = open_window(qtbot, make_window, store, PAIRS)
+    window.versions.edit_action.trigger()
+    window.composer.set_draft("Which code, exactly?")
+    window.refresh_preview()
+    assert "不知道" not in window.inspector.body.toPlainText()  # the edited turn is not sent
+    loopback.script(Behaviour.server_error())
+    qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    wait_done(qtbot, window)
+    assert window.versions.edit_note.isVisibleTo(window)
+    assert window.composer.text() == "Which code, exactly?"
+    loopback.script(Behaviour.answer("ORCHID-17"))
+    qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    wait_done(qtbot, window)
+    qtbot.waitUntil(lambda: [t.answer for t in store.turns(cid)] == ["Noted.", "ORCHID-17"],
+                    timeout=5000)
+    assert len(store.all_turns(cid)) == 3  # a new version; the old one is kept
+    assert len(loopback.requests[-1].json()["messages"]) == 3
+    assert not window.versions.edit_note.isVisibleTo(window)

@@ -25,6 +25,7 @@ from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg, number
 from ..infra.operations import Loaded, StorageOp, load_conversation
 from ..infra.tasks import TaskRunner
+from ..request.edit_mode import EditMode
 from ..request.live_preview import LivePreview
 from ..request.send_session import SendResult, SendSession
 from ..transcript.model import Role, TranscriptModel
@@ -55,6 +56,7 @@ class VersionHost(Protocol):
     preview: LivePreview
     history: HistoryActions
     changes: ChangeHub
+    edit_mode: EditMode
     centre: CentrePanel
     transcript: TranscriptModel
     view: TranscriptView
@@ -123,7 +125,6 @@ class VersionControls(QObject):
     def __init__(self, host: VersionHost, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.host = host
-        self.editing: tuple[int, str] | None = None  # (conversation, turn) being edited
         self._saved_draft: tuple[str, int] = ("", 0)
         self._read_for: object = None  # the log the versions shown were read for
         self.origin = QLabel(host.centre)
@@ -166,6 +167,11 @@ class VersionControls(QObject):
         action.triggered.connect(slot)
         self.host.view.insertAction(self.host.view.delete_action, action)
         return action
+
+    @property
+    def editing(self) -> tuple[int, str] | None:
+        """(conversation, turn) being edited and resent: the window's `EditMode` says."""
+        return self.host.edit_mode.editing
 
     def _update_actions(self, *_: object) -> None:
         """Regenerate and edit and resend act on the newest turn: with none, they cannot
@@ -296,8 +302,6 @@ class VersionControls(QObject):
             if self.editing:
                 self._leave_edit()
             self.reload(result.conversation_id)  # the new version takes the old one's row
-        elif self.editing and self.editing[0] == result.conversation_id:
-            self.host.session.replacing = self.editing  # send again: still a new version
 
     # --------------------------------------------------------- edit and resend
     def edit_current(self) -> None:
@@ -315,9 +319,7 @@ class VersionControls(QObject):
         last = turns[-1]
         if self.editing is None:
             self._saved_draft = (host.composer.text(), host.composer.cursor_position())
-        self.editing = (conversation.id, last.id)
-        host.session.replacing = self.editing
-        host.preview.replacing = last.id
+        host.edit_mode.start(conversation.id, last.id)
         host.composer.restore(last.question, len(last.question))
         self.edit_note.setText(arg(translate("VersionControls",
             "Editing turn %1: Send makes a new version of it (the old one is kept). Esc leaves "
@@ -334,9 +336,7 @@ class VersionControls(QObject):
         self.host.refresh_preview()
 
     def _leave_edit(self) -> None:
-        self.editing = None
-        self.host.session.replacing = None
-        self.host.preview.replacing = None
+        self.host.edit_mode.leave()
         self.edit_note.hide()
 
     # ------------------------------------------------------------- use, fork

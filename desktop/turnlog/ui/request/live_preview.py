@@ -41,6 +41,7 @@ from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
 from ..transcript.marks import MarkLegend, MarkMap
 from ..transcript.model import TranscriptModel
 from .connection import Connector, Endpoint, NotConnected
+from .edit_mode import EditMode
 from .inspector import Inspector, InspectorState
 from .inspector_text import count_kind, refusal_text, window_text
 from .preview import Preview, preview
@@ -178,8 +179,8 @@ class LivePreview(QObject):
 
     def __init__(self, current: Callable[[], Conversation | None], connector: Connector,
                  runner: TaskRunner, composer: DraftBox, transcript: TranscriptModel,
-                 legend: MarkLegend, inspector: Inspector, parent: QObject | None = None
-                 ) -> None:
+                 legend: MarkLegend, inspector: Inspector, edit_mode: EditMode,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._current = current
         self._connector = connector
@@ -206,9 +207,9 @@ class LivePreview(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(PREVIEW_DELAY_MS)
         self._timer.timeout.connect(self.refresh)
-        # The newest turn's id while the draft is a new version of it (edit and resend):
-        # the preview is then of the turns before it.
-        self.replacing: str | None = None
+        # While the draft is a new version of the newest turn (edit and resend), the
+        # preview is of the turns before it.
+        self._edit_mode = edit_mode
         self._line_made: tuple[object, str, Sequence[Turn]] | None = None
 
     # ------------------------------------------------------------------ state
@@ -365,7 +366,9 @@ class LivePreview(QObject):
     def _line(self) -> Sequence[Turn]:
         """The active line a send would follow: without its newest turn while the draft
         replaces it (made once per log and edit, so a paged log keeps its pages)."""
-        turns, replacing = self._transcript.turns, self.replacing
+        conversation = self._current()
+        turns = self._transcript.turns
+        replacing = self._edit_mode.turn_for(conversation.id if conversation else None)
         if replacing is None or not turns or turns[-1].id != replacing:
             return turns
         made = self._line_made

@@ -29,6 +29,7 @@ from ..infra import failure_text
 from ..infra.languages import arg, number
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
 from .connection import Connector, Endpoint, NotConnected
+from .edit_mode import EditMode
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +136,7 @@ class SendSession(QObject):
     discarded = Signal()  # the send's conversation was deleted: show nothing more of it
 
     def __init__(self, store: ChatStore, connector: Connector, runner: TaskRunner,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, *, edit_mode: EditMode | None = None) -> None:
         super().__init__(parent)
         self._store = store
         self._connector = connector
@@ -145,9 +146,9 @@ class SendSession(QObject):
         self._endpoint: Endpoint | None = None
         self.conversation_id: int | None = None
         self._discard = False  # the running send's conversation is being deleted
-        # (conversation id, turn id): the next send there is a new version of that turn
-        # (edit and resend); any send clears it.
-        self.replacing: tuple[int, str] | None = None
+        # Asked at each send: while a turn is edited, a send there is a new version of it
+        # (a session nobody edits through, such as a side question's, has its own, idle).
+        self._edit_mode = edit_mode or EditMode()
         self._replaces: str | None = None
         self._stream = StreamBuffer()
         self._thought = StreamBuffer()
@@ -165,13 +166,12 @@ class SendSession(QObject):
     def start(self, conversation: Conversation, question: str, draft: tuple[str, int],
               endpoint: Endpoint, costs: CostIndex, *, replaces: str | None = None) -> None:
         """Send `question` in `conversation`; `draft` is given back if it fails. With
-        `replaces` (or `replacing` set for this conversation) the answer is committed as a
-        new version of that turn."""
+        `replaces` (or the turn edited in this conversation, `EditMode`) the answer is
+        committed as a new version of that turn."""
         if self.running:
             raise RuntimeError("a send is already running")
-        if replaces is None and self.replacing and self.replacing[0] == conversation.id:
-            replaces = self.replacing[1]
-        self.replacing = None
+        if replaces is None:
+            replaces = self._edit_mode.turn_for(conversation.id)
         self._replaces = replaces
         self._draft, self._endpoint = draft, endpoint
         self.conversation_id = conversation.id

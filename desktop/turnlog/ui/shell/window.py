@@ -45,6 +45,7 @@ from ..panels.side.questions import attach as attach_side_questions
 from ..panels.sidebar import Sidebar, shown_title
 from ..panels.sidebar_filter import ConversationFilter
 from ..request.connection import Connector, release_unused_local_model
+from ..request.edit_mode import EditMode
 from ..request.inspector import Inspector
 from ..request.live_preview import LivePreview, Shown
 from ..request.provider_setup import ProviderSetup
@@ -98,11 +99,12 @@ class MainWindow(QMainWindow):
         self.inspector_dock = self._dock(translate("MainWindow", "Inspector"), "inspectorDock",
                                          self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
         self.folding = DockFolding(self, [self.sidebar_dock, self.inspector_dock])
+        self.edit_mode = EditMode()  # the turn edit and resend makes a new version of
         self.preview = LivePreview(  # none open: the question typed, as the first request
             lambda: self.conversation or unsaved(self.history, self.composer.text()),
             connector, runner, self.composer, self.transcript, self.legend, self.inspector,
-            self)
-        self.session = SendSession(store, connector, runner, self)
+            self.edit_mode, self)
+        self.session = SendSession(store, connector, runner, self, edit_mode=self.edit_mode)
         self.changes = ChangeHub(self)  # every storage operation's Changes, with its origin
         self.history = HistoryActions(store, runner, self.session, setup,
                                       lambda: self.conversation, lambda c: self.confirm(c),
