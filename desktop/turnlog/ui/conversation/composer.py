@@ -136,6 +136,10 @@ class Composer(QWidget):
     def cursor_position(self) -> int:
         return self.edit.textCursor().position()
 
+    def announce_draft(self) -> None:
+        """Tell the draft's listeners (the preview, the draft keeper) to look at it again."""
+        self.draft_changed.emit()
+
     def set_draft(self, text: str, cursor: int | None = None) -> None:
         self.edit.setPlainText(text)
         position = len(text) if cursor is None else cursor

@@ -105,7 +105,7 @@ class DraftKeeper(QObject):
             self.composer.set_draft(text)
         finally:
             self._quiet = False
-        self.composer.draft_changed.emit()  # the preview follows; the keeper ignores it
+        self.composer.announce_draft()  # the preview follows; the keeper ignores it
         self._timer.stop()
 
     def sent(self, result: SendResult) -> None:

@@ -67,6 +67,6 @@ class FirstSendUndo(QObject):
         if composer.text() != draft[0]:
             composer.restore(*draft)
         if composer.text() != self._kept:
-            composer.draft_changed.emit()  # typed since: kept as the draft of none too
+            composer.announce_draft()  # typed since: kept as the draft of none too
         if shown and failure is not None:
             banner.show_failure(failure, partial)
