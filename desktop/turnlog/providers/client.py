@@ -35,6 +35,7 @@ from .errors import error_from_body, error_from_json, failure_for_error, tidy
 from .presets import CUSTOM, Preset
 from .security import INSECURE_KEY_HINT, insecure_key_detail, key_in_clear
 from .sse import EventStreamDecoder, LineTooLong, NotAnEventStream
+from .wirejson import UnreadableJson, server_json
 
 log = logging.getLogger(__name__)
 
@@ -395,9 +396,9 @@ class ChatCompletionsProvider:
             except httpx.InvalidURL as err:
                 raise self._bad_url(err) from None
         try:
-            data = json.loads(raw)
-        except ValueError:
-            raise self._malformed("the model list is not JSON", raw) from None
+            data = server_json(raw)
+        except UnreadableJson as err:
+            raise self._malformed(f"the model list cannot be read: {err.reason}", raw) from None
         entries = data.get("data") if isinstance(data, dict) else None
         if entries is None and isinstance(data, dict):
             entries = data.get("models")  # Ollama's native shape, if a proxy passes it on
@@ -474,13 +475,13 @@ class ChatCompletionsProvider:
             state.done = True
             return
         try:
-            chunks = [json.loads(payload)]
-        except ValueError:
+            chunks = [server_json(payload)]
+        except UnreadableJson as err:
             # Some servers put events on consecutive lines with no blank line between.
             lines = [line for line in payload.split(b"\n") if line.strip()]
             if len(lines) < 2:
-                raise self._malformed("a stream event is not JSON", payload, state.content,
-                                      exchange.usage) from None
+                raise self._malformed(f"a stream event cannot be read: {err.reason}", payload,
+                                      state.content, exchange.usage) from None
             for line in lines:
                 self._take(line, state, exchange, started)
             return
@@ -552,13 +553,13 @@ class ChatCompletionsProvider:
     def _read_json(self, response: httpx.Response, exchange: _Exchange, started: float) -> Reply:
         raw = self._read_capped(response, self.max_content_bytes + ENVELOPE_ALLOWANCE)
         try:
-            data = json.loads(raw)
-        except ValueError:
+            data = server_json(raw)
+        except UnreadableJson as err:
             if not raw.strip():
                 raise self._failure(FailureKind.TRUNCATED,
                                     "the server sent nothing: the reply body was empty", "",
                                     UNKNOWN_USAGE, hint="Send again") from None
-            raise self._malformed("the reply is not JSON", raw) from None
+            raise self._malformed(f"the reply cannot be read: {err.reason}", raw) from None
         if not isinstance(data, dict):
             raise self._malformed("the reply is not a JSON object", raw)
         if "choices" not in data:

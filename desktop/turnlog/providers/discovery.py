@@ -30,6 +30,7 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 
 from .presets import LLAMA_CPP, LM_STUDIO, OLLAMA, OPENROUTER, VLLM, Preset
+from .wirejson import server_json
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +159,7 @@ def server_window(preset: Preset, base_url: str, model: str, *, api_key: str | N
         if response.status_code != 200:
             log.info("no context window from %s (HTTP %s)", url, response.status_code)
             return None
-        window: int | None = read(response.json(), model)
+        window: int | None = read(server_json(response.content), model)
     except (httpx.TransportError, httpx.InvalidURL) as err:
         raise NotAnswered(f"{url}: {type(err).__name__}") from err
     except (httpx.HTTPError, ValueError) as err:

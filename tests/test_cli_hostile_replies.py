@@ -1,0 +1,51 @@
+"""`turnlog-cli ask` against servers that answer in hostile ways: JSON nested past any
+parser's depth, a key echoed outside the text, an event that never ends, text that is not
+Unicode. Each ends as a named failure with the question given back, or a safe answer."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from loopback import Behaviour
+
+
+def cli(*args: str, input: str | None = None, env: dict[str, str] | None = None
+        ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "turnlog.cli", *args], capture_output=True,
+                          text=True, input=input, timeout=60, env={**os.environ, **(env or {})})
+
+
+def add_profile(loopback, *extra: str, input: str = "") -> None:
+    result = cli("profile", "add", "loop", "--preset", "custom", "--base-url",
+                 loopback.base_url, "--model", "loopback-model", *extra, input=input)
+    assert result.returncode == 0, result.stderr
+
+
+def assert_failed(result: subprocess.CompletedProcess[str], name: str, question: str) -> None:
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert result.returncode == 4, result.stderr[-2000:]
+    assert f"failure: {name}" in result.stderr
+    assert question in result.stderr, "the question must be given back"
+
+
+DEEP = b"[" * 100_000 + b"]" * 100_000
+DEEP_IN_REPLY = b'{"choices": [{"index": 0, "message": ' + b'{"x": ' * 100_000 + b"1" + \
+    b"}" * 100_000 + b"}]}"
+
+
+@pytest.mark.parametrize(("body", "content_type"), [
+    (DEEP, "application/json"),
+    (DEEP_IN_REPLY, "application/json"),
+    (b"data: " + DEEP + b"\n\n", "text/event-stream"),
+    (b"data: " + DEEP_IN_REPLY + b"\n\n", "text/event-stream"),
+], ids=["json", "json-inside", "stream", "stream-inside"])
+def test_json_nested_too_deeply_is_a_malformed_reply(loopback, body, content_type):
+    add_profile(loopback)
+    loopback.script(Behaviour.raw(200, body, content_type=content_type))
+    question = "How deep does it go?"
+    assert_failed(cli("ask", "--new", question), "malformed", question)
+    assert cli("list").stdout == "no conversations yet\n"
