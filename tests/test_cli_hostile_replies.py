@@ -49,3 +49,26 @@ def test_json_nested_too_deeply_is_a_malformed_reply(loopback, body, content_typ
     question = "How deep does it go?"
     assert_failed(cli("ask", "--new", question), "malformed", question)
     assert cli("list").stdout == "no conversations yet\n"
+
+
+KEY = "sk-test-ECHOKEY-" + "7" * 24
+
+
+@pytest.mark.keyring
+def test_a_key_echoed_as_the_model_name_is_neither_stored_nor_printed(
+        loopback, secret_service, turnlog_home):
+    add_profile(loopback, "--key-stdin", input=KEY + "\n")
+    loopback.script(Behaviour.answer("An answer.", model=f"served-as-{KEY}"),
+                    Behaviour.answer("Again.", model=KEY, stream=False))
+    first = cli("ask", "--new", "Who are you?")
+    second = cli("ask", "--conversation", "1", "And now?")
+    for result in (first, second):
+        assert result.returncode == 0, result.stderr
+        assert KEY not in result.stdout + result.stderr
+    outputs = [cli(*command) for command in (["export", "1"], ["show", "1"], ["list"],
+                                             ["export", "1", "--format", "markdown"])]
+    assert all(out.returncode == 0 and KEY not in out.stdout for out in outputs)
+    assert "served-as-[redacted]" in outputs[0].stdout
+    for path in turnlog_home.rglob("*"):
+        if path.is_file():
+            assert KEY.encode() not in path.read_bytes(), path

@@ -515,6 +515,24 @@ def test_a_key_echoed_into_a_streamed_answer_is_never_shown_or_kept(loopback, pr
     assert all(KEY[:8] not in delta for delta in deltas)  # not even its start, on its own
 
 
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "json"])
+def test_a_key_echoed_outside_the_text_is_redacted_in_every_field(loopback, provider, stream):
+    """A server may echo the key anywhere: the model name, the finish reason, the error's
+    code and type, a model list's ids. No string of a reply or a failure carries it."""
+    loopback.script(Behaviour.answer("fine", model=f"echo {KEY}", finish_reason=f"x-{KEY}",
+                                     reasoning=f"thinking of {KEY}"))
+    reply, _ = complete(provider, body(stream=stream))
+    assert reply.content == "fine"
+    assert reply.model == "echo [redacted]" and reply.finish_reason == "x-[redacted]"
+    assert KEY not in repr(reply)
+    error = json.dumps({"error": {"message": "no", "type": f"t-{KEY}", "code": KEY}})
+    loopback.script(Behaviour.raw(400, error.encode()))
+    err = failure_of(provider, body(stream=stream))
+    assert KEY not in repr(err.failure) and KEY not in err.failure.message()
+    loopback.models = [f"model-{KEY}", {"id": "plain", "context_length": 8192}]
+    assert [m.id for m in provider.list_models()] == ["model-[redacted]", "plain"]
+
+
 def test_an_answer_about_bearer_tokens_keeps_its_words(loopback, provider):
     text = "Send `Authorization: Bearer <token>` with your own token."
     loopback.script(Behaviour.answer(text, chunks=5))

@@ -20,7 +20,7 @@ import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 import httpx
@@ -29,7 +29,13 @@ from turnlog.core.calibration import estimated_request_tokens
 from turnlog.core.failures import Failure, FailureKind, ProviderFailure
 from turnlog.core.model import UNKNOWN_USAGE, Usage
 from turnlog.core.provider import CancelToken, Reply
-from turnlog.core.redaction import StreamRedaction, redact, redact_exact, secret_forms
+from turnlog.core.redaction import (
+    StreamRedaction,
+    redact,
+    redact_exact,
+    redact_fields,
+    secret_forms,
+)
 
 from .errors import error_from_body, error_from_json, failure_for_error, tidy
 from .presets import CUSTOM, Preset
@@ -287,14 +293,13 @@ class ChatCompletionsProvider:
 
         watch = _Watch(started, self.deadline_s, self.first_token_timeout_s,
                        self.idle_timeout_s)
-        reply = self._drive(work, cancel, deliver, watch, reason)
+        with self._redacting_failures():
+            reply = self._drive(work, cancel, deliver, watch, reason)
         if rest := thought.finish():
             think(rest)
         if rest := shown.finish():
             on_delta(rest)
-        forms = secret_forms(self._secrets())
-        return replace(reply, content=redact_exact(reply.content, forms),
-                       reasoning=redact_exact(reply.reasoning, forms))
+        return redact_fields(reply, secret_forms(self._secrets()))
 
     def list_models(
         self, *, cancel: CancelToken | None = None, deadline_s: float = MODELS_DEADLINE_S
@@ -302,8 +307,24 @@ class ChatCompletionsProvider:
         """The models `GET {base_url}/models` lists, in the server's order."""
         self._check_key()
         started = time.monotonic()
-        return self._drive(self._models, cancel or CancelToken(), lambda text: None,
-                           _Watch(started, min(deadline_s, self.deadline_s)))
+        with self._redacting_failures():
+            models = self._drive(self._models, cancel or CancelToken(), lambda text: None,
+                                 _Watch(started, min(deadline_s, self.deadline_s)))
+        forms = secret_forms(self._secrets())
+        return [redact_fields(model, forms) for model in models]
+
+    @contextlib.contextmanager
+    def _redacting_failures(self) -> Iterator[None]:
+        """Every failure leaves with each of its texts redacted, whatever raised it."""
+        try:
+            yield
+        except ProviderFailure as err:
+            forms = secret_forms(self._secrets())
+            failure = redact_fields(err.failure, forms)
+            if failure is err.failure:
+                raise
+            raise ProviderFailure(failure, partial=redact_exact(err.partial, forms),
+                                  usage=err.usage) from None
 
     # -- the calling thread -------------------------------------------------------------
 
