@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -72,3 +73,30 @@ def test_a_key_echoed_as_the_model_name_is_neither_stored_nor_printed(
     for path in turnlog_home.rglob("*"):
         if path.is_file():
             assert KEY.encode() not in path.read_bytes(), path
+
+
+@pytest.mark.parametrize("gzip", [False, True], ids=["plain", "gzip"])
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads Linux's VmHWM")
+def test_an_event_that_never_ends_stops_at_the_size_limit(loopback, gzip):
+    """`data:` lines with no blank line (64 MiB, or 256 MiB gzipped to 256 KiB): one
+    event, read only up to the limit a reply may have, with a bounded memory."""
+    add_profile(loopback)
+    loopback.script(Behaviour.endless_event((256 if gzip else 64) * 1024 * 1024, gzip=gzip))
+    question = "Will this ever end?"
+    result = subprocess.run([sys.executable, "-c", MEASURED, "ask", "--new", question],
+                            capture_output=True, text=True, timeout=60)
+    peak_mib = int(result.stderr.rsplit("peak_kib=", 1)[1]) // 1024
+    assert peak_mib <= 100, f"the CLI peaked at {peak_mib} MiB"
+    assert_failed(result, "response_too_large", question)
+
+
+# The CLI's own main, telling at its end how much memory it held at most (VmHWM: since
+# exec, unlike ru_maxrss, which keeps the high-water mark of the forking test process).
+MEASURED = """import re, sys
+from pathlib import Path
+from turnlog.cli import main
+code = main(sys.argv[1:])
+hwm = re.search(r"VmHWM:\\s*(\\d+)", Path("/proc/self/status").read_text()).group(1)
+print(f"peak_kib={hwm}", file=sys.stderr)
+sys.exit(code)
+"""

@@ -19,6 +19,7 @@ import socket
 import ssl
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -38,6 +39,8 @@ from turnlog.core.redaction import (
 )
 
 from .errors import error_from_body, error_from_json, failure_for_error, tidy
+from .inflate import INFLATABLE as _INFLATABLE
+from .inflate import Inflater
 from .presets import CUSTOM, Preset
 from .security import INSECURE_KEY_HINT, insecure_key_detail, key_in_clear
 from .sse import EventStreamDecoder, LineTooLong, NotAnEventStream
@@ -62,6 +65,8 @@ MAX_ERROR_BODY_BYTES = 64 * 1024
 # After aborting, wait this long for the exchange thread; a shut-down socket ends it in
 # about a millisecond, and only a hung name lookup could outlast it.
 _ABORT_JOIN_S = 0.1
+# The most of a body held at once between the socket and the limits that count it.
+_PIECE = 64 * 1024
 _DONE = b"[DONE]"
 
 T = TypeVar("T")
@@ -438,7 +443,7 @@ class ChatCompletionsProvider:
         decoder = EventStreamDecoder(self.max_content_bytes + ENVELOPE_ALLOWANCE)
         cut: str | None = None
         try:
-            for chunk in response.iter_bytes():
+            for chunk in self._body(response):
                 for payload in decoder.feed(chunk):
                     self._take(payload, state, exchange, started)
                     if state.done:
@@ -727,13 +732,39 @@ class ChatCompletionsProvider:
         return self._failure(FailureKind.NETWORK, f"the base URL is not usable ({err})", "",
                              UNKNOWN_USAGE, hint="Check the base URL in the profile")
 
+    def _body(self, response: httpx.Response) -> Iterator[bytes]:
+        """The body as it arrives, a compressed one inflated in pieces of at most `_PIECE`
+        bytes: decompressed here rather than by
+        httpx, which inflates each piece read whole (a small gzip body can inflate a
+        thousandfold before any limit could look at it)."""
+        encodings = [e for e in (part.strip().lower() for part in
+                                 response.headers.get("content-encoding", "").split(","))
+                     if e and e != "identity"]
+        if not encodings:
+            yield from response.iter_raw()
+            return
+        if len(encodings) > 1 or encodings[0] not in _INFLATABLE:
+            raise self._failure(
+                FailureKind.MALFORMED, "the reply is compressed as "
+                f"“{', '.join(encodings)[:40]}”, which Turnlog did not ask for", "",
+                UNKNOWN_USAGE)
+        inflater = Inflater(encodings[0], _PIECE)
+        try:
+            for raw in response.iter_raw():
+                yield from inflater.feed(raw)
+            yield from inflater.finish()
+        except zlib.error as err:
+            raise self._failure(FailureKind.MALFORMED,
+                                f"the reply could not be decompressed ({err})", "",
+                                UNKNOWN_USAGE) from None
+
     def _read_capped(self, response: httpx.Response, limit: int) -> bytes:
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > limit:
             raise self._failure(FailureKind.RESPONSE_TOO_LARGE, self._too_large_detail(), "",
                                 UNKNOWN_USAGE)
         body = bytearray()
-        for chunk in response.iter_bytes():
+        for chunk in self._body(response):
             body += chunk
             if len(body) > limit:
                 raise self._failure(FailureKind.RESPONSE_TOO_LARGE, self._too_large_detail(),
@@ -744,7 +775,7 @@ class ChatCompletionsProvider:
         status = response.status_code
         body = bytearray()
         try:
-            for chunk in response.iter_bytes():
+            for chunk in self._body(response):
                 body += chunk
                 if len(body) >= MAX_ERROR_BODY_BYTES:
                     del body[MAX_ERROR_BODY_BYTES:]
