@@ -100,3 +100,20 @@ hwm = re.search(r"VmHWM:\\s*(\\d+)", Path("/proc/self/status").read_text()).grou
 print(f"peak_kib={hwm}", file=sys.stderr)
 sys.exit(code)
 """
+
+
+# --- lone surrogates ---------------------------------------------------------------------
+
+LONE = '{"choices": [{"index": 0, "delta": {"content": "half \\ud800 a pair"}}]}'
+STOP = '{"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}'
+
+
+@pytest.mark.parametrize("terminal", ["0", "1"], ids=["pipe", "terminal"])
+def test_a_lone_surrogate_in_a_streamed_answer_is_shown_replaced(loopback, terminal):
+    add_profile(loopback)
+    events = f"data: {LONE}\n\ndata: {STOP}\n\ndata: [DONE]\n\n"
+    loopback.script(Behaviour.raw(200, events.encode(), content_type="text/event-stream"))
+    result = cli("ask", "--new", "Half a pair?", env={"TURNLOG_TERMINAL": terminal})
+    assert "Traceback" not in result.stderr and result.returncode == 0, result.stderr
+    assert result.stdout == "half \ufffd a pair\n"
+    assert "half \ufffd a pair" in cli("show", "1").stdout

@@ -533,6 +533,24 @@ def test_a_key_echoed_outside_the_text_is_redacted_in_every_field(loopback, prov
     assert [m.id for m in provider.list_models()] == ["model-[redacted]", "plain"]
 
 
+def test_surrogates_from_the_server_are_mended_not_kept(loopback, provider):
+    """A pair split across two events joins into its character; a lone half, in the
+    answer, the reasoning, the model name or an error, becomes U+FFFD."""
+    def event(delta: str) -> str:
+        return ('data: {"model": "m\\ud800", "choices": [{"index": 0, "delta": '
+                + delta + ', "finish_reason": null}]}\n\n')
+    events = (event('{"reasoning_content": "think \\udc80"}')
+              + event('{"content": "smile \\ud83d"}') + event('{"content": "\\ude00 ok"}')
+              + event('{"content": " end \\ud800"}')
+              + 'data: {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}\n\n')
+    loopback.script(Behaviour.raw(200, events.encode(), content_type="text/event-stream"))
+    reply, deltas = complete(provider, body())
+    assert reply.content == "smile \U0001f600 ok end \ufffd" == "".join(deltas)
+    assert reply.reasoning == "think \ufffd" and reply.model == "m\ufffd"
+    loopback.script(Behaviour.raw(400, b'{"error": {"message": "bad \\ud800 input"}}'))
+    assert "bad \ufffd input" in failure_of(provider, body()).failure.detail
+
+
 def test_an_answer_about_bearer_tokens_keeps_its_words(loopback, provider):
     text = "Send `Authorization: Bearer <token>` with your own token."
     loopback.script(Behaviour.answer(text, chunks=5))

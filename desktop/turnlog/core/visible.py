@@ -22,3 +22,20 @@ def _escape(match: re.Match[str]) -> str:
 def visible(text: str) -> str:
     """`text` with every control and bidi override written as a visible escape."""
     return _UNSAFE.sub(_escape, text)
+
+
+def mend_surrogates(text: str) -> str:
+    """`text` with each lone UTF-16 surrogate (which no UTF-8 file, database or terminal
+    can hold) replaced by U+FFFD, and each pair written as escapes joined into its
+    character: what a JSON `"\\ud800"` from a server or a file can decode to."""
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """Whether `text` holds a surrogate code point, which cannot be written as UTF-8."""
+    return _SURROGATE.search(text) is not None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -32,11 +32,12 @@ from turnlog.core.model import UNKNOWN_USAGE, Usage
 from turnlog.core.provider import CancelToken, Reply
 from turnlog.core.redaction import (
     StreamRedaction,
+    map_text_fields,
     redact,
     redact_exact,
-    redact_fields,
     secret_forms,
 )
+from turnlog.core.visible import mend_surrogates
 
 from .errors import error_from_body, error_from_json, failure_for_error, tidy
 from .inflate import INFLATABLE as _INFLATABLE
@@ -68,6 +69,7 @@ _ABORT_JOIN_S = 0.1
 # The most of a body held at once between the socket and the limits that count it.
 _PIECE = 64 * 1024
 _DONE = b"[DONE]"
+REPLACEMENT = "\ufffd"  # what stands in for a lone surrogate
 
 T = TypeVar("T")
 
@@ -208,6 +210,16 @@ class _StreamState:
     first_token_s: float | None = None
     payloads: int = 0
     done: bool = False
+    held: dict[str, str] = field(default_factory=dict)  # a high surrogate, per field
+
+    def mend(self, name: str, text: str) -> str:
+        """A delta's text with lone surrogates replaced; a high surrogate at its end waits
+        for the next delta of the same field, which may begin with its pair."""
+        text = self.held.pop(name, "") + text
+        if text and "\ud800" <= text[-1] <= "\udbff":
+            self.held[name] = text[-1]
+            text = text[:-1]
+        return mend_surrogates(text)
 
     @property
     def content(self) -> str:
@@ -304,7 +316,7 @@ class ChatCompletionsProvider:
             think(rest)
         if rest := shown.finish():
             on_delta(rest)
-        return redact_fields(reply, secret_forms(self._secrets()))
+        return map_text_fields(reply, self._server_text())
 
     def list_models(
         self, *, cancel: CancelToken | None = None, deadline_s: float = MODELS_DEADLINE_S
@@ -315,21 +327,27 @@ class ChatCompletionsProvider:
         with self._redacting_failures():
             models = self._drive(self._models, cancel or CancelToken(), lambda text: None,
                                  _Watch(started, min(deadline_s, self.deadline_s)))
+        clean = self._server_text()
+        return [map_text_fields(model, clean) for model in models]
+
+    def _server_text(self) -> Callable[[str], str]:
+        """What every text from the server passes before it is kept or shown: the key
+        taken out, lone surrogates (unwritable as UTF-8) replaced."""
         forms = secret_forms(self._secrets())
-        return [redact_fields(model, forms) for model in models]
+        return lambda text: redact_exact(mend_surrogates(text), forms)
 
     @contextlib.contextmanager
     def _redacting_failures(self) -> Iterator[None]:
-        """Every failure leaves with each of its texts redacted, whatever raised it."""
+        """Every failure leaves with each of its texts cleaned, whatever raised it."""
         try:
             yield
         except ProviderFailure as err:
-            forms = secret_forms(self._secrets())
-            failure = redact_fields(err.failure, forms)
-            if failure is err.failure:
+            clean = self._server_text()
+            failure = map_text_fields(err.failure, clean)
+            partial = clean(err.partial)
+            if failure is err.failure and partial == err.partial:
                 raise
-            raise ProviderFailure(failure, partial=redact_exact(err.partial, forms),
-                                  usage=err.usage) from None
+            raise ProviderFailure(failure, partial=partial, usage=err.usage) from None
 
     # -- the calling thread -------------------------------------------------------------
 
@@ -478,6 +496,12 @@ class ChatCompletionsProvider:
                 hint="Some servers do this when the conversation is larger than the model's "
                      "context window; try a smaller context window in the profile",
             )
+        if state.held.pop("reasoning", ""):
+            state.reasoning_parts.append(REPLACEMENT)
+            exchange.emit_reasoning(REPLACEMENT)
+        if state.held.pop("content", ""):
+            state.parts.append(REPLACEMENT)
+            exchange.emit(REPLACEMENT)
         if state.finish_reason is None and not state.done:
             detail = "the stream ended before the reply said it was finished"
             if cut:
@@ -550,6 +574,8 @@ class ChatCompletionsProvider:
             self._take_reasoning(delta, state, exchange)
             text = delta.get("content")
             if isinstance(text, str) and text:
+                text = state.mend("content", text)
+            if isinstance(text, str) and text:
                 size = len(text.encode("utf-8"))
                 if state.content_bytes + size > self.max_content_bytes:
                     raise self._too_large(state, exchange)
@@ -566,7 +592,7 @@ class ChatCompletionsProvider:
                         exchange: _Exchange) -> None:
         """A reasoning model's delta of thought (DeepSeek, Qwen3 and vLLM/llama.cpp's
         reasoning parsers: `reasoning_content`; OpenRouter and Ollama: `reasoning`)."""
-        text = _reasoning_of(delta)
+        text = state.mend("reasoning", _reasoning_of(delta))
         if not text:
             return
         size = len(text.encode("utf-8"))
@@ -604,10 +630,11 @@ class ChatCompletionsProvider:
         content = _message_text(message.get("content"))
         if content is None:
             raise self._malformed("the reply's content is not text", raw, usage=usage)
+        content = mend_surrogates(content)
         if len(content.encode("utf-8")) > self.max_content_bytes:
             raise self._failure(FailureKind.RESPONSE_TOO_LARGE, self._too_large_detail(), "",
                                 usage)
-        reasoning = _reasoning_of(message)
+        reasoning = mend_surrogates(_reasoning_of(message))
         if len(reasoning.encode("utf-8")) > self.max_content_bytes:
             raise self._failure(FailureKind.RESPONSE_TOO_LARGE, self._too_large_detail(), "",
                                 usage)
