@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
 
 from .. import __version__
 from ..core.failures import StoreError
+from ..core.visible import has_surrogate
 from ..paths import PRIVATE_UMASK, data_dir_path
 from ..store import erase_pending
 from ..store.errors import file_fault
@@ -54,10 +56,36 @@ def _note_pending_erase() -> None:
               "erases it first", file=sys.stderr)
 
 
+def _not_text(args: argparse.Namespace) -> str:
+    """The first argument that a shell passed as bytes which are not UTF-8 (Python holds
+    them as lone surrogates, which no file or database can store), or ""."""
+    for name, value in vars(args).items():
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and has_surrogate(v) for v in values):
+            return name.upper() if name == "text" else "--" + name.replace("_", "-")
+    return ""
+
+
+def _show_what_cannot_be_encoded() -> None:
+    """Anything that still cannot be written as UTF-8 is shown as an escape (as on
+    standard error) rather than ending the command with a UnicodeEncodeError."""
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     os.umask(PRIVATE_UMASK)  # every file made from here on is the user's alone
+    _show_what_cannot_be_encoded()
     parser = build_parser()
     args = parser.parse_args(argv)
+    unreadable = _not_text(args)
+    if unreadable:
+        message = (f"the text is not valid UTF-8: {unreadable} holds bytes that are not text, "
+                   "or half of a character pair")
+        if args.command in ("ask", "btw"):  # named, exit 4, the question given back
+            return chat_commands.fail("invalid_text", message, getattr(args, "text", None))
+        print(f"error: invalid_text: {message}", file=sys.stderr)
+        return EXIT_ERROR
     try:
         code = int(args.run(args))
         _note_pending_erase()

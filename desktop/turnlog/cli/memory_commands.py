@@ -11,6 +11,7 @@ from ..core.failures import StoreError
 from ..core.memory import DEFAULT_PRIORITY, MemorySelection
 from ..paths import data_dir
 from ..store import NotFound, TurnlogStore
+from ..store.memory import TextRefused
 from .terminal import safe_for
 
 
@@ -74,6 +75,9 @@ def _added(make: Any) -> int:
     try:
         with TurnlogStore.open(data_dir()) as store:
             made = make(store)
+    except TextRefused as err:
+        print(f"error: {err.code}: {err}", file=sys.stderr)
+        return 1
     except (NotFound, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -33,7 +33,7 @@ def mend_surrogates(text: str) -> str:
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
-def has_lone_surrogate(text: str) -> bool:
+def has_surrogate(text: str) -> bool:
     """Whether `text` holds a surrogate code point, which cannot be written as UTF-8."""
     return _SURROGATE.search(text) is not None
 

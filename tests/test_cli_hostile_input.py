@@ -1,0 +1,90 @@
+"""`turnlog-cli` given hostile input by a person or a file: text that is not Unicode,
+sizes past the limits, odd data directories. Each is a named error, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def cli(*args: str | bytes, input: str | None = None, env: dict[str, str] | None = None
+        ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "turnlog.cli", *args], capture_output=True,
+                          text=True, input=input, timeout=60, env={**os.environ, **(env or {})})
+
+
+def write(tmp_path: Path, *lines: object) -> Path:
+    path = tmp_path / "in.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def count(home: Path, table: str) -> int:
+    if not (home / "turnlog.sqlite3").exists():
+        return 0
+    con = sqlite3.connect(home / "turnlog.sqlite3")
+    try:
+        return con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    finally:
+        con.close()
+
+
+HEADER = {"turnlog": 1, "title": "Imported"}
+TURN = {"question": "q", "answer": "a"}
+
+
+@pytest.fixture
+def conversation(tmp_path, loopback) -> None:
+    assert cli("import", str(write(tmp_path, HEADER, TURN))).returncode == 0
+    assert cli("profile", "add", "loop", "--preset", "custom", "--base-url",
+               loopback.base_url, "--model", "loopback-model", input="").returncode == 0
+
+
+# --- lone surrogates ---------------------------------------------------------------------
+
+# As a shell passes them: bytes that are not UTF-8 (a surrogate encoded, a stray byte).
+NOT_UTF8 = [b"bad \xed\xa0\x80 text", b"bad \xff text"]
+
+
+@pytest.mark.parametrize(("command", "text"), [
+    (["pin", "add", "--conversation", "1"], NOT_UTF8[0]),
+    (["note", "add", "--conversation", "1"], NOT_UTF8[1]),
+    (["pref", "add"], NOT_UTF8[1]),
+    (["btw", "--conversation", "1"], NOT_UTF8[0]),
+    (["ask", "--conversation", "1"], NOT_UTF8[1]),
+], ids=["pin", "note", "pref", "btw", "ask"])
+def test_typed_text_that_is_not_unicode_is_named(conversation, loopback, turnlog_home,
+                                                 command, text):
+    sent = len(loopback.requests)
+    result = cli(*command, text)
+    assert "Traceback" not in result.stderr, result.stderr[-1500:]
+    if command[0] in ("ask", "btw"):  # named, the question given back
+        assert result.returncode == 4 and "failure: invalid_text" in result.stderr
+        assert "here it is:\nbad \\udc" in result.stderr
+    else:
+        assert result.returncode == 1
+        assert "error: invalid_text: the text is not valid UTF-8" in result.stderr
+    assert len(loopback.requests) == sent
+    assert [count(turnlog_home, t) for t in ("pins", "notes", "preferences", "turns")] == \
+        [0, 0, 0, 1]
+
+
+@pytest.mark.parametrize("lines", [
+    [{**HEADER, "memory": {"pins": [{"text": "p \ud800"}]}}, TURN],
+    [{**HEADER, "memory": {"notes": [{"text": "n \udfff"}]}}, TURN],
+    [{**HEADER, "memory": {"preferences": [{"text": "\ud800"}]}}, TURN],
+    [HEADER, TURN, {"side_question": {"question": "s \ud800", "answer": "x"}}],
+    [HEADER, TURN, {"side_question": {"question": "s", "answer": "x \ud800"}}],
+], ids=["pin", "note", "preference", "side-question", "side-answer"])
+def test_an_imported_lone_surrogate_anywhere_is_named(tmp_path, turnlog_home, lines):
+    result = cli("import", str(write(tmp_path, *lines)))
+    assert "Traceback" not in result.stderr, result.stderr[-1500:]
+    assert result.returncode == 1
+    assert "holds text that is not valid UTF-8 (a lone surrogate)" in result.stderr
+    assert count(turnlog_home, "conversations") == 0
