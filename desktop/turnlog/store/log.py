@@ -45,7 +45,7 @@ from .errors import (
     classify,
     result_code,
 )
-from .files import make_private, reading_database, settled
+from .files import make_private, open_no_link, reading_database, refuse_links, settled
 from .imports import ImportWriter
 from .memory import MemoryStore
 from .migrations import SCHEMA_VERSION, Progress, current_version, table_names
@@ -72,11 +72,16 @@ def _mine(conversation_id: int, hidden: frozenset[str]) -> Any:
     return mine & TurnRow.id.not_in(list(hidden)) if hidden else mine
 
 
+# The database, what SQLite keeps beside it, and the writer's lock: never followed
+# through a symbolic link.
+DATA_FILES = (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal", LOCK_NAME)
+
+
 def _create_private(path: Path) -> None:
     """Create the database file readable by its owner only; SQLite gives its `-wal` and
     `-shm` the same permissions."""
     with suppress(FileExistsError):
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        os.close(open_no_link(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
 class _WriterLock:
@@ -91,14 +96,14 @@ class _WriterLock:
         self._fds: list[int] = []
 
     def acquire(self) -> None:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = open_no_link(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         if not self._take(fd):
             holder = os.read(fd, 32).decode("ascii", "replace").strip() or "another process"
             os.close(fd)
             raise self._held(holder)
         try:
             _create_private(self.db_path)
-            db_fd = os.open(self.db_path, os.O_RDONLY)
+            db_fd = open_no_link(self.db_path, os.O_RDONLY)
         except BaseException:
             self.release()
             raise
@@ -174,6 +179,7 @@ class TurnlogStore(MemoryStore):
         path = home / DB_NAME
         lock = None
         try:
+            refuse_links(home, DATA_FILES)
             if readonly:
                 if not path.exists():
                     raise NotFound(f"There is no Turnlog database in {home} yet.")
