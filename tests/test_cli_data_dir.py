@@ -89,3 +89,47 @@ def test_a_link_beside_the_database_is_not_followed(tmp_path, turnlog_home, comp
     (turnlog_home / companion).symlink_to(target)
     assert_named(cli("import", str(jsonl(tmp_path))), "storage_symlink")
     assert target.read_bytes() == b""
+
+
+# --- odd data directories ----------------------------------------------------------------
+
+def test_a_data_directory_that_is_a_file_is_named(tmp_path):
+    home = tmp_path / "a-file"
+    home.write_text("not a folder")
+    env = {"TURNLOG_HOME": str(home)}
+    for command in (["list"], ["import", str(jsonl(tmp_path))], ["profile", "list"],
+                    ["pref", "add", "be brief"]):
+        result = cli(*command, env=env)
+        assert_named(result, "storage_cannot_open")
+        assert f"{home}: it is a file, not a folder" in result.stderr
+    assert_named(cli("ask", "--new", "Anyone home?", env=env), "storage_cannot_open", code=4)
+    assert home.read_text() == "not a folder"
+
+
+@pytest.mark.parametrize("damage", ["garbage", "folder"])
+def test_profiles_that_cannot_be_read_are_named_alike_by_every_command(turnlog_home, damage):
+    profiles = turnlog_home / "profiles.json"
+    if damage == "folder":
+        profiles.mkdir()
+    else:
+        profiles.write_bytes(b"\x00{not json")
+    for command in (["profile", "list"], ["profile", "remove", "x"],
+                    ["profile", "add", "x", "--preset", "custom", "--base-url",
+                     "http://127.0.0.1:9/v1", "--model", "m"]):
+        assert_named(cli(*command, input=""), "profiles_unreadable")
+    asked = cli("ask", "--new", "Which profile?")
+    assert_named(asked, "profiles_unreadable", code=4)
+    assert "Which profile?" in asked.stderr
+    assert damage == "folder" or profiles.read_bytes() == b"\x00{not json"
+
+
+def test_a_database_that_is_a_folder_is_named_alike_by_every_command(tmp_path, turnlog_home,
+                                                                    loopback):
+    assert cli("profile", "add", "loop", "--preset", "custom", "--base-url",
+               loopback.base_url, "--model", "m", input="").returncode == 0
+    (turnlog_home / "turnlog.sqlite3").mkdir()
+    for command in (["list"], ["show", "1"], ["search", "q"], ["import", str(jsonl(tmp_path))]):
+        result = cli(*command)
+        assert_named(result, "storage_cannot_open")
+        assert "is a folder, not a database file" in result.stderr
+    assert_named(cli("ask", "--new", "Is it open?"), "storage_cannot_open", code=4)

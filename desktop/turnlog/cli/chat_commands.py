@@ -139,7 +139,7 @@ def with_connection(args: argparse.Namespace, draft: str,
     try:
         profiles = ProfileStore(data_dir()).list()
     except ProfilesUnreadable as err:
-        return fail("profiles", str(err), draft, EXIT_FAILED)
+        return fail(err.code, str(err), draft, EXIT_FAILED)
     profile = find_profile(profiles, args.profile)
     if profile is None:
         what = f"There is no profile “{args.profile}”." if args.profile else "No provider set up."

@@ -145,6 +145,7 @@ _BY_ERRNO: dict[int, int] = {
     errno.EIO: SQLITE_IOERR,
     errno.EMFILE: SQLITE_CANTOPEN,
     errno.ENFILE: SQLITE_CANTOPEN,
+    errno.ENOTDIR: SQLITE_CANTOPEN,  # a file where a folder of the path should be
 }
 
 

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 import peewee
 
-from .errors import LinkRefused
+from .errors import CannotOpen, LinkRefused
 
 log = logging.getLogger(__name__)
 PRIVATE_DIR = 0o700
@@ -41,6 +41,14 @@ def refuse_links(home: Path, names: Iterable[str]) -> None:
                 target = "somewhere"
             raise LinkRefused(f"{path} is a symbolic link (to {target}); Turnlog does not "
                               "follow links in its data folder.")
+
+
+def refuse_folder(path: Path) -> None:
+    """Raise `CannotOpen` if the database's path is a folder: a reader and a writer say
+    the same (SQLite alone would say "disk I/O error" to one, "cannot open" to the other)."""
+    if path.is_dir():
+        raise CannotOpen(f"The database {path} cannot be opened: it is a folder, not a "
+                         "database file.")
 
 
 def open_no_link(path: Path, flags: int, mode: int = 0o600) -> int:

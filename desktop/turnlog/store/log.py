@@ -45,7 +45,14 @@ from .errors import (
     classify,
     result_code,
 )
-from .files import make_private, open_no_link, reading_database, refuse_links, settled
+from .files import (
+    make_private,
+    open_no_link,
+    reading_database,
+    refuse_folder,
+    refuse_links,
+    settled,
+)
 from .imports import ImportWriter
 from .memory import MemoryStore
 from .migrations import SCHEMA_VERSION, Progress, current_version, table_names
@@ -180,6 +187,7 @@ class TurnlogStore(MemoryStore):
         lock = None
         try:
             refuse_links(home, DATA_FILES)
+            refuse_folder(path)
             if readonly:
                 if not path.exists():
                     raise NotFound(f"There is no Turnlog database in {home} yet.")
