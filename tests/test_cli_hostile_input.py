@@ -88,3 +88,34 @@ def test_an_imported_lone_surrogate_anywhere_is_named(tmp_path, turnlog_home, li
     assert result.returncode == 1
     assert "holds text that is not valid UTF-8 (a lone surrogate)" in result.stderr
     assert count(turnlog_home, "conversations") == 0
+
+
+# --- size limits -------------------------------------------------------------------------
+
+def test_a_pin_past_the_limit_is_named_typed_or_imported(tmp_path, turnlog_home):
+    assert cli("import", str(write(tmp_path, HEADER, TURN))).returncode == 0
+    typed = cli("pin", "add", "--conversation", "1", "x" * 20_000)
+    assert "Traceback" not in typed.stderr and typed.returncode == 1
+    assert typed.stderr == ("error: text_too_long: The text is 20,000 characters; a pin, "
+                            "note or preference may be at most 16,384.\n")
+    for key, size, said in [
+        ("pins", 2_000_000, "'memory.pins.text' is 10,000,000 bytes"),  # 10 MB
+        ("pins", 20_000, "a text in 'memory.pins' is 99,999 characters; a pin, note or "
+                         "preference may be at most 16,384"),
+        ("notes", 20_000, "a text in 'memory.notes' is 99,999 characters"),
+        ("preferences", 20_000, "a text in 'memory.preferences' is 99,999 characters"),
+    ]:
+        header = {**HEADER, "memory": {key: [{"text": "fact " * size}]}}
+        result = cli("import", str(write(tmp_path, header, TURN)))
+        assert "Traceback" not in result.stderr and result.returncode == 1, result.stderr[-999:]
+        assert f"line 1: {'' if size > 1e6 else 'the header' + chr(39) + 's memory: '}{said}" \
+            in result.stderr
+    assert count(turnlog_home, "pins") == 0 and count(turnlog_home, "conversations") == 1
+
+
+def test_a_side_answer_past_the_answer_limit_is_not_imported(tmp_path, turnlog_home):
+    side = {"side_question": {"question": "s", "answer": "y" * (4 * 1024 * 1024 + 1)}}
+    result = cli("import", str(write(tmp_path, HEADER, TURN, side)))
+    assert "Traceback" not in result.stderr and result.returncode == 1
+    assert "line 3: 'side_question.answer' is 4,194,305 bytes" in result.stderr
+    assert count(turnlog_home, "conversations") == 0

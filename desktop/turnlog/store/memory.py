@@ -14,14 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 import peewee
 
-from ..core.memory import Memory as ConversationMemory
 from ..core.memory import (
+    MAX_MEMORY_TEXT,
     StoredNote,
     StoredPin,
     StoredPreference,
     check_priority,
     conversation_memory,
 )
+from ..core.memory import Memory as ConversationMemory
 from ..core.visible import has_surrogate
 from . import rows
 from .deletion import pins_from
@@ -31,7 +32,6 @@ from .models import NoteRow, PinRow, PreferenceRow, TurnRow
 if TYPE_CHECKING:
     from ..core.model import Conversation
 
-MAX_MEMORY_TEXT = 16_384  # characters of one pin, note or preference
 
 
 def _pin(row: PinRow) -> StoredPin:
