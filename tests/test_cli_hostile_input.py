@@ -119,3 +119,50 @@ def test_a_side_answer_past_the_answer_limit_is_not_imported(tmp_path, turnlog_h
     assert "Traceback" not in result.stderr and result.returncode == 1
     assert "line 3: 'side_question.answer' is 4,194,305 bytes" in result.stderr
     assert count(turnlog_home, "conversations") == 0
+
+
+# --- terminal safety ---------------------------------------------------------------------
+
+HOSTILE = "title \x1b]0;owned\x07 \x1b[2J \x9b31m \u202egnp.exe \x1b]52;c;SGVsbG8=\x07 end"
+RAW = ("\x1b", "\x07", "\x9b", "\u202e")
+
+
+def test_project_and_delete_show_a_hostile_title_escaped_on_a_terminal(tmp_path):
+    header = {**HEADER, "title": HOSTILE, "memory": {"pins": [{"text": "pin " + HOSTILE}]}}
+    assert cli("import", str(write(tmp_path, header, TURN, TURN))).returncode == 0
+    forked = cli("fork", "--conversation", "1", "--at", "2")  # a fork keeps the title
+    assert forked.returncode == 0, forked.stderr
+    tty = {"TURNLOG_TERMINAL": "1"}
+    shown = [cli("project", "--conversation", "1", "--question", "q", env=tty),
+             cli("delete", "--conversation", "1", input="n\n", env=tty)]
+    for result in shown:
+        out = result.stdout + result.stderr
+        assert "\\x1b]0;owned\\x07" in out and "\\u202egnp.exe" in out, out
+        assert not any(c in out for c in RAW), out
+    assert cli("list").stdout.count("\n") == 2  # nothing was deleted
+
+
+def test_json_output_escapes_c1_controls_and_bidi_overrides(tmp_path):
+    header = {**HEADER, "title": HOSTILE, "memory": {"pins": [{"text": "pin " + HOSTILE}]}}
+    turn = {"question": "q " + HOSTILE, "answer": "searchable " + HOSTILE}
+    assert cli("import", str(write(tmp_path, header, turn))).returncode == 0
+    for command in (["project", "--conversation", "1", "--question", "q", "--json"],
+                    ["pin", "list", "--conversation", "1", "--json"],
+                    ["search", "searchable", "--json"],
+                    ["import", str(write(tmp_path, header, turn)), "--json"]):
+        result = cli(*command)
+        assert result.returncode == 0, result.stderr
+        assert not any(c in result.stdout for c in RAW), command
+        assert "\\u009b" in result.stdout and "\\u202e" in result.stdout, command
+        read_back = json.loads(result.stdout)
+        if command[0] == "project":  # the pin, inside the body as sent
+            read_back = json.loads(read_back["body"])
+        assert any(HOSTILE in text for text in strings(read_back)), command
+
+
+def strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    items = value.values() if isinstance(value, dict) else value if isinstance(
+        value, list) else []
+    return [text for item in items for text in strings(item)]

@@ -334,7 +334,8 @@ def run_profile_add(args: argparse.Namespace) -> int:
     elif preset.needs_key:
         print(f"note: {preset.name} needs an API key; add it with --key-stdin", file=sys.stderr)
     store.put(profile)
-    print(f"{'updated' if existing else 'added'} profile {profile.name} ({profile.id})")
+    print(safe_for(sys.stdout)(
+        f"{'updated' if existing else 'added'} profile {profile.name} ({profile.id})"))
     return 0
 
 
@@ -368,10 +369,11 @@ def run_profile_list(args: argparse.Namespace) -> int:
     profiles = ProfileStore(data_dir()).list()
     if not profiles:
         print("no profiles yet")
+    safe = safe_for(sys.stdout)
     for profile in profiles:
         where = profile.base_url or (profile.model_path or "started by Turnlog")
-        print(f"{profile.name}\t{profile.server.name}\t{where}\t"
-              f"{profile.model or '(no model)'}")
+        print(safe(f"{profile.name}\t{profile.server.name}\t{where}\t"
+                   f"{profile.model or '(no model)'}"))
     return 0
 
 
@@ -384,5 +386,5 @@ def run_profile_remove(args: argparse.Namespace) -> int:
     store.remove(profile.id)
     with contextlib.suppress(KeyringUnavailable):  # no keyring, so no key was stored there
         open_key_store().delete(profile.id)
-    print(f"removed profile {profile.name}")
+    print(safe_for(sys.stdout)(f"removed profile {profile.name}"))
     return 0

@@ -8,6 +8,7 @@ The terminal (turnlog-cli) and the window's titles use it alike.
 
 from __future__ import annotations
 
+import json
 import re
 
 # C0 but newline and tab, DEL, C1; bidi embeddings/overrides/isolates and the marks.
@@ -22,6 +23,17 @@ def _escape(match: re.Match[str]) -> str:
 def visible(text: str) -> str:
     """`text` with every control and bidi override written as a visible escape."""
     return _UNSAFE.sub(_escape, text)
+
+
+def visible_json(value: object) -> str:
+    """`value` as JSON on one line, with the same characters as `visible` escaped: JSON
+    escapes C0 itself, this writes DEL, C1 and the bidi controls as `\\u` escapes too
+    (they can only stand inside strings, where an escape reads back as the same text)."""
+    return _UNSAFE.sub(_json_escape, json.dumps(value, ensure_ascii=False))
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
 
 
 def mend_surrogates(text: str) -> str:
