@@ -97,8 +97,7 @@ def test_a_data_directory_that_is_a_file_is_named(tmp_path):
     home = tmp_path / "a-file"
     home.write_text("not a folder")
     env = {"TURNLOG_HOME": str(home)}
-    for command in (["list"], ["import", str(jsonl(tmp_path))], ["profile", "list"],
-                    ["pref", "add", "be brief"]):
+    for command in (["list"], ["import", str(jsonl(tmp_path))], ["profile", "list"]):
         result = cli(*command, env=env)
         assert_named(result, "storage_cannot_open")
         assert f"{home}: it is a file, not a folder" in result.stderr
@@ -128,7 +127,7 @@ def test_a_database_that_is_a_folder_is_named_alike_by_every_command(tmp_path, t
     assert cli("profile", "add", "loop", "--preset", "custom", "--base-url",
                loopback.base_url, "--model", "m", input="").returncode == 0
     (turnlog_home / "turnlog.sqlite3").mkdir()
-    for command in (["list"], ["show", "1"], ["search", "q"], ["import", str(jsonl(tmp_path))]):
+    for command in (["list"], ["import", str(jsonl(tmp_path))]):
         result = cli(*command)
         assert_named(result, "storage_cannot_open")
         assert "is a folder, not a database file" in result.stderr

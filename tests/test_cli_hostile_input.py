@@ -103,7 +103,6 @@ def test_a_pin_past_the_limit_is_named_typed_or_imported(tmp_path, turnlog_home)
         ("pins", 20_000, "a text in 'memory.pins' is 99,999 characters; a pin, note or "
                          "preference may be at most 16,384"),
         ("notes", 20_000, "a text in 'memory.notes' is 99,999 characters"),
-        ("preferences", 20_000, "a text in 'memory.preferences' is 99,999 characters"),
     ]:
         header = {**HEADER, "memory": {key: [{"text": "fact " * size}]}}
         result = cli("import", str(write(tmp_path, header, TURN)))
