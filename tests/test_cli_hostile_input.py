@@ -75,6 +75,16 @@ def test_typed_text_that_is_not_unicode_is_named(conversation, loopback, turnlog
         [0, 0, 0, 1]
 
 
+def test_a_file_name_that_is_not_utf8_still_imports(tmp_path, turnlog_home):
+    """Any bytes name a file: only text that is kept or sent must be UTF-8."""
+    name = os.fsencode(tmp_path) + b"/caf\xe9.jsonl"
+    with open(name, "w", encoding="utf-8") as out:
+        out.write(json.dumps(HEADER) + "\n" + json.dumps(TURN) + "\n")
+    result = cli("import", name)
+    assert result.returncode == 0, result.stderr
+    assert count(turnlog_home, "conversations") == 1
+
+
 @pytest.mark.parametrize("lines", [
     [{**HEADER, "memory": {"pins": [{"text": "p \ud800"}]}}, TURN],
     [{**HEADER, "memory": {"notes": [{"text": "n \udfff"}]}}, TURN],

@@ -610,3 +610,22 @@ def test_parse_retry_after():
     assert parse_retry_after("soon", now) is None
     assert parse_retry_after("", now) is None
     assert parse_retry_after(None, now) is None
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate", "raw-deflate"])
+def test_a_compressed_reply_is_inflated_in_bounded_pieces(encoding):
+    """gzip, zlib-wrapped and raw deflate (both sent as "deflate") come out whole, in
+    pieces no larger than asked, however well they compress."""
+    import gzip
+    import zlib
+
+    from turnlog.providers.inflate import Inflater
+
+    data = "Ünïcode answer, over and over. ".encode() * 50_000
+    packed = {"gzip": gzip.compress(data), "deflate": zlib.compress(data),
+              "raw-deflate": zlib.compress(data)[2:-4]}[encoding]
+    inflater = Inflater("gzip" if encoding == "gzip" else "deflate", 4096)
+    pieces = [piece for start in range(0, len(packed), 777)  # as a socket's reads come
+              for piece in inflater.feed(packed[start:start + 777])]
+    pieces += list(inflater.finish())
+    assert b"".join(pieces) == data and max(map(len, pieces)) <= 4096

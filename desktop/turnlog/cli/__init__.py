@@ -56,10 +56,16 @@ def _note_pending_erase() -> None:
               "erases it first", file=sys.stderr)
 
 
+_FILE_ARGS = frozenset({"file", "model_file", "ca_file"})
+
+
 def _not_text(args: argparse.Namespace) -> str:
     """The first argument that a shell passed as bytes which are not UTF-8 (Python holds
-    them as lone surrogates, which no file or database can store), or ""."""
+    them as lone surrogates, which no file or database can store), or "". File names are
+    left alone: any bytes name a file, and Python opens them as they are."""
     for name, value in vars(args).items():
+        if name in _FILE_ARGS:
+            continue
         values = value if isinstance(value, list) else [value]
         if any(isinstance(v, str) and has_surrogate(v) for v in values):
             return name.upper() if name == "text" else "--" + name.replace("_", "-")

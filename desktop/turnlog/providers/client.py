@@ -807,7 +807,7 @@ class ChatCompletionsProvider:
                 if len(body) >= MAX_ERROR_BODY_BYTES:
                     del body[MAX_ERROR_BODY_BYTES:]
                     break
-        except httpx.HTTPError:
+        except (httpx.HTTPError, ProviderFailure):
             pass  # what arrived is enough to describe the error
         if 300 <= status < 400:
             where = response.headers.get("location", "another address")

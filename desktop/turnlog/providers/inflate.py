@@ -23,9 +23,13 @@ class Inflater:
         # 32 + MAX_WBITS: a gzip or zlib header, found from the first bytes.
         self._inflater = zlib.decompressobj(zlib.MAX_WBITS | 32)
         self._started = False
+        self._head = b""
 
     def feed(self, data: bytes) -> Iterator[bytes]:
-        if not self._started and data:
+        if not self._started:
+            data = self._head = self._head + data
+            if len(data) < 2:  # too little yet to tell zlib's header from raw deflate
+                return
             self._started = True
             if self._deflate and not _zlib_header(data):
                 self._inflater = zlib.decompressobj(-zlib.MAX_WBITS)
@@ -40,6 +44,8 @@ class Inflater:
                     yield out
 
     def finish(self) -> Iterator[bytes]:
+        if not self._started and self._head:
+            raise zlib.error("the compressed body ends before its header")
         while out := self._inflater.decompress(b"", self.piece):
             yield out
         if rest := self._inflater.flush():
