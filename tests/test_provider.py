@@ -629,3 +629,17 @@ def test_a_compressed_reply_is_inflated_in_bounded_pieces(encoding):
               for piece in inflater.feed(packed[start:start + 777])]
     pieces += list(inflater.finish())
     assert b"".join(pieces) == data and max(map(len, pieces)) <= 4096
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    (b'{"n_ctx": 4096}', 4096),
+    (b'{"n_ctx": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", None),
+    (b'{"n_ctx": 4096, "pad": "' + b"x" * (2 * 1024 * 1024) + b'"}', None),
+], ids=["plain", "deep", "huge"])
+def test_a_window_is_read_from_a_bounded_reply(loopback, body, said):
+    """A server asked for its window that answers nested too deeply, or with megabytes,
+    has said nothing (None): no RecursionError, nothing read past the bound."""
+    from turnlog.providers.discovery import server_window
+
+    loopback.script(Behaviour.raw(200, body), path="/props")
+    assert server_window(LLAMA_CPP, loopback.base_url, "m") == said
