@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from loopback import Behaviour
+
 
 def cli(*args: str | bytes, input: str | None = None, env: dict[str, str] | None = None
         ) -> subprocess.CompletedProcess[str]:
@@ -175,3 +177,30 @@ def strings(value: object) -> list[str]:
     items = value.values() if isinstance(value, dict) else value if isinstance(
         value, list) else []
     return [text for item in items for text in strings(item)]
+
+
+def test_every_command_shows_hostile_text_escaped_on_a_terminal(tmp_path, loopback):
+    """A hostile title, question, answer, pin, note, preference and profile name: no
+    command's output on a terminal carries a control or bidi override raw."""
+    header = {**HEADER, "title": HOSTILE, "system": "sys " + HOSTILE,
+              "memory": {"pins": [{"text": "pin " + HOSTILE}],
+                         "notes": [{"text": "note " + HOSTILE}],
+                         "preferences": [{"text": "pref " + HOSTILE}]}}
+    turn = {"question": "findme " + HOSTILE, "answer": "answer " + HOSTILE}
+    side = {"side_question": {"question": "side " + HOSTILE, "answer": "aside " + HOSTILE}}
+    assert cli("import", str(write(tmp_path, header, turn, side))).returncode == 0
+    tty = {"TURNLOG_TERMINAL": "1"}
+    added = cli("profile", "add", HOSTILE, "--preset", "custom", "--base-url",
+                loopback.base_url, "--model", "m " + HOSTILE, input="", env=tty)
+    loopback.script(Behaviour.answer("fresh " + HOSTILE))
+    runs = [added] + [cli(*command, env=tty, input="n\n") for command in (
+        ["list"], ["show", "1"], ["export", "1"], ["export", "1", "--format", "markdown"],
+        ["project", "--conversation", "1", "--question", "q"], ["search", "findme"],
+        ["pin", "list", "--conversation", "1"], ["note", "list", "--conversation", "1"],
+        ["pref", "list"], ["btw", "--list", "--conversation", "1"], ["profile", "list"],
+        ["ask", "--conversation", "1", "again"], ["delete", "--conversation", "1"],
+        ["fork", "--conversation", "1", "--at", "1"])]
+    for run in runs:
+        out = run.stdout + run.stderr
+        assert "Traceback" not in out, run.args
+        assert not any(c in out for c in RAW), (run.args, out[:400])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -23,6 +24,7 @@ from . import (
     side_commands,
     version_commands,
 )
+from .terminal import safe_for
 
 # Exit statuses shared by all commands.
 EXIT_OK = 0
@@ -79,9 +81,29 @@ def _show_what_cannot_be_encoded() -> None:
         sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
 
 
+class _SafeFormatter(logging.Formatter):
+    """A warning names profiles and servers: on a terminal, shown through the same filter
+    as everything else the CLI prints."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return safe_for(sys.stderr)(super().format(record))
+
+
+def _warnings_to_stderr() -> None:
+    """Warnings on standard error, as Python's last-resort handler would print them, but
+    through `safe_for` (where nothing else handles logging yet)."""
+    root = logging.getLogger()
+    if not root.handlers:
+        handler = logging.StreamHandler()
+        handler.setLevel(logging.WARNING)
+        handler.setFormatter(_SafeFormatter("%(message)s"))
+        root.addHandler(handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     os.umask(PRIVATE_UMASK)  # every file made from here on is the user's alone
     _show_what_cannot_be_encoded()
+    _warnings_to_stderr()
     parser = build_parser()
     args = parser.parse_args(argv)
     unreadable = _not_text(args)
@@ -106,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in ("ask", "btw"):  # named, exit 4, the question given back
             return chat_commands.fail(name, str(fault), getattr(args, "draft", None))
         # One line, the fault named: `error: storage_full: The disk holding … is full. …`
-        print(f"error: {name}: {fault}", file=sys.stderr)
+        print(f"error: {name}: {safe_for(sys.stderr)(str(fault))}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

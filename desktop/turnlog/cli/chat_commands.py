@@ -110,11 +110,12 @@ def find_profile(profiles: list[Profile], wanted: str | None) -> Profile | None:
 
 
 def fail(kind: str, message: str, draft: str | None = None, code: int = EXIT_FAILED) -> int:
+    safe = safe_for(sys.stderr)  # a server's words, a profile's name: shown, not obeyed
     print(f"failure: {kind}", file=sys.stderr)
-    print(message, file=sys.stderr)
+    print(safe(message), file=sys.stderr)
     if draft is not None:
         print("Your question was not saved; here it is:", file=sys.stderr)
-        print(draft, file=sys.stderr)
+        print(safe(draft), file=sys.stderr)
     return code
 
 
