@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from turnlog.paths import ERASE_PENDING_NAME
+
 
 def cli(*args: str, input: str | None = None, env: dict[str, str] | None = None
         ) -> subprocess.CompletedProcess[str]:
@@ -80,7 +82,7 @@ def test_a_dangling_link_is_named(tmp_path, turnlog_home):
 
 
 @pytest.mark.parametrize("companion", ["turnlog.sqlite3-wal", "turnlog.sqlite3-shm",
-                                       "turnlog.lock"])
+                                       "turnlog.lock", ERASE_PENDING_NAME])
 def test_a_link_beside_the_database_is_not_followed(tmp_path, turnlog_home, companion):
     assert cli("import", str(jsonl(tmp_path))).returncode == 0
     target = tmp_path / "target"

@@ -81,7 +81,8 @@ def _mine(conversation_id: int, hidden: frozenset[str]) -> Any:
 
 # The database, what SQLite keeps beside it, and the writer's lock: never followed
 # through a symbolic link.
-DATA_FILES = (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal", LOCK_NAME)
+DATA_FILES = (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal", LOCK_NAME,
+              ERASE_PENDING_NAME)
 
 
 def _create_private(path: Path) -> None:
@@ -960,7 +961,8 @@ class TurnlogStore(MemoryStore):
         readers can say so."""
         marker = self.home / ERASE_PENDING_NAME
         with self._guard():
-            with marker.open("wb") as handle:
+            with os.fdopen(open_no_link(marker, os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
+                           "wb") as handle:
                 handle.write(b"A privacy delete has not yet been erased from the disk.\n")
                 handle.flush()
                 os.fsync(handle.fileno())
