@@ -136,11 +136,13 @@ class Behaviour:
     # -- broken answers -----------------------------------------------------------------
 
     @classmethod
-    def endless_event(cls, size: int, *, gzip: bool = False) -> Behaviour:
+    def endless_event(cls, size: int, *, gzip: bool = False, chunks: bool = False
+                      ) -> Behaviour:
         """A stream whose first event never ends: `size` bytes of 1 KiB `data:` lines with
         no blank line between them (with `gzip`, compressed, as `Content-Encoding: gzip`),
-        then the end of the stream."""
-        return cls("endless_event", size=size, stream=True,
+        then the end of the stream. The lines are `x`s, or with `chunks` each a whole
+        chat-completion chunk of content (as servers that omit the blank line send)."""
+        return cls("endless_event", size=size, stream=True, chunks=int(chunks),
                    content_type="gzip" if gzip else "")
 
     @classmethod
@@ -588,7 +590,9 @@ class _Handler(BaseHTTPRequestHandler):
         self._end_stream()
 
     def _endless_event(self, b: Behaviour) -> None:
-        block = (b"data: " + b"x" * 1017 + b"\n") * 64
+        line = b"data: " + (json.dumps(_chunk(b.model, {"content": "y" * 900})).encode()
+                            if b.chunks else b"x" * 1017) + b"\n"
+        block = line * 64
         gzipped = b.content_type == "gzip"
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")

@@ -21,10 +21,10 @@ PIECES = st.lists(st.sampled_from([b"data: ", b"data:", b"x" * 7, b"{}", b"\n", 
 
 
 @settings(max_examples=300)
-@given(PIECES, st.lists(st.integers(1, 40), min_size=1, max_size=8))
-def test_sse_events_and_lines_stay_within_their_bound(pieces, cuts):
+@given(PIECES, st.lists(st.integers(1, 40), min_size=1, max_size=8), st.booleans())
+def test_sse_events_and_lines_stay_within_their_bound(pieces, cuts, split):
     stream = b"".join(pieces)
-    decoder = EventStreamDecoder(max_line=24, max_event=40)
+    decoder = EventStreamDecoder(max_line=24, max_event=40, split_oversized=split)
     chunks, start = [], 0
     for cut in cuts * (len(stream) // sum(cuts) + 1):
         chunks.append(stream[start:start + cut])
@@ -41,6 +41,13 @@ def test_an_event_of_many_short_lines_stops_at_its_bound():
     with pytest.raises(LineTooLong):
         for _ in range(200):
             decoder.feed(b"data: 0123456789\n")
+
+
+def test_an_oversized_event_can_be_given_line_by_line():
+    decoder = EventStreamDecoder(max_line=100, max_event=30, split_oversized=True)
+    payloads = [p for n in range(6) for p in decoder.feed(b'data: {"n": %d}\n' % n)]
+    payloads += decoder.finish()
+    assert payloads == [b'{"n": 0}', b'{"n": 1}', b'{"n": 2}', b'{"n": 3}\n{"n": 4}\n{"n": 5}']
 
 
 JSON_ISH = st.text(alphabet='[]{}":,0123456789 \\ud800e.-tnul', max_size=300)

@@ -458,7 +458,8 @@ class ChatCompletionsProvider:
         self, response: httpx.Response, exchange: _Exchange, started: float, body: bytes = b""
     ) -> Reply:
         state = _StreamState()
-        decoder = EventStreamDecoder(self.max_content_bytes + ENVELOPE_ALLOWANCE)
+        decoder = EventStreamDecoder(self.max_content_bytes + ENVELOPE_ALLOWANCE,
+                                     split_oversized=True)
         cut: str | None = None
         try:
             for chunk in self._body(response):

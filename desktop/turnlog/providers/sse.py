@@ -28,12 +28,17 @@ class EventStreamDecoder:
     most `max_line` bytes of a line, and at most `max_event` bytes (default: `max_line`)
     of the data of one event, however many lines it comes in. Data lines of one event are
     joined with newlines, as the SSE specification says; comments (`:`) and
-    `event`/`id`/`retry` fields are skipped.
+    `event`/`id`/`retry` fields are skipped. With `split_oversized`, an event whose data
+    would pass `max_event` gives each of its lines as a payload of its own instead of
+    raising (servers that leave out the blank line send one JSON chunk a line): what a
+    caller then holds is bounded the same.
     """
 
-    def __init__(self, max_line: int, max_event: int | None = None) -> None:
+    def __init__(self, max_line: int, max_event: int | None = None, *,
+                 split_oversized: bool = False) -> None:
         self.max_line = max_line
         self.max_event = max_line if max_event is None else max_event
+        self.split_oversized = split_oversized
         self._buffer = bytearray()
         self._scanned = 0
         self._data: list[bytes] = []
@@ -85,9 +90,12 @@ class EventStreamDecoder:
         if name == b"data":
             if colon and value.startswith(b" "):
                 value = value[1:]
+            if self._data_bytes + len(value) + 1 > self.max_event:
+                if not self.split_oversized or len(value) + 1 > self.max_event:
+                    raise EventTooLarge
+                payloads.extend(self._data)
+                self._data, self._data_bytes = [], 0
             self._data_bytes += len(value) + 1
-            if self._data_bytes > self.max_event:
-                raise EventTooLarge
             self._data.append(value)
 
     def _dispatch(self, payloads: list[bytes]) -> None:
