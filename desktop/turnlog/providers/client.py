@@ -761,10 +761,9 @@ class ChatCompletionsProvider:
                              UNKNOWN_USAGE, hint="Check the base URL in the profile")
 
     def _body(self, response: httpx.Response) -> Iterator[bytes]:
-        """The body as it arrives, a compressed one inflated in pieces of at most `_PIECE`
-        bytes: decompressed here rather than by
-        httpx, which inflates each piece read whole (a small gzip body can inflate a
-        thousandfold before any limit could look at it)."""
+        """The body as it arrives; a compressed one inflated here, in pieces of at most
+        `_PIECE` bytes, rather than by httpx, which inflates each piece read whole (a small
+        gzip body can grow a thousandfold before any limit could look at it)."""
         encodings = [e for e in (part.strip().lower() for part in
                                  response.headers.get("content-encoding", "").split(","))
                      if e and e != "identity"]

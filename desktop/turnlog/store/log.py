@@ -79,8 +79,8 @@ def _mine(conversation_id: int, hidden: frozenset[str]) -> Any:
     return mine & TurnRow.id.not_in(list(hidden)) if hidden else mine
 
 
-# The database, what SQLite keeps beside it, and the writer's lock: never followed
-# through a symbolic link.
+# The database, what SQLite keeps beside it, the writer's lock and the erase marker: never
+# followed through a symbolic link.
 DATA_FILES = (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal", LOCK_NAME,
               ERASE_PENDING_NAME)
 
