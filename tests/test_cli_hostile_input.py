@@ -138,21 +138,6 @@ HOSTILE = "title \x1b]0;owned\x07 \x1b[2J \x9b31m \u202egnp.exe \x1b]52;c;SGVsbG
 RAW = ("\x1b", "\x07", "\x9b", "\u202e")
 
 
-def test_project_and_delete_show_a_hostile_title_escaped_on_a_terminal(tmp_path):
-    header = {**HEADER, "title": HOSTILE, "memory": {"pins": [{"text": "pin " + HOSTILE}]}}
-    assert cli("import", str(write(tmp_path, header, TURN, TURN))).returncode == 0
-    forked = cli("fork", "--conversation", "1", "--at", "2")  # a fork keeps the title
-    assert forked.returncode == 0, forked.stderr
-    tty = {"TURNLOG_TERMINAL": "1"}
-    shown = [cli("project", "--conversation", "1", "--question", "q", env=tty),
-             cli("delete", "--conversation", "1", input="n\n", env=tty)]
-    for result in shown:
-        out = result.stdout + result.stderr
-        assert "\\x1b]0;owned\\x07" in out and "\\u202egnp.exe" in out, out
-        assert not any(c in out for c in RAW), out
-    assert cli("list").stdout.count("\n") == 2  # nothing was deleted
-
-
 def test_json_output_escapes_c1_controls_and_bidi_overrides(tmp_path):
     header = {**HEADER, "title": HOSTILE, "memory": {"pins": [{"text": "pin " + HOSTILE}]}}
     turn = {"question": "q " + HOSTILE, "answer": "searchable " + HOSTILE}
@@ -204,3 +189,6 @@ def test_every_command_shows_hostile_text_escaped_on_a_terminal(tmp_path, loopba
         out = run.stdout + run.stderr
         assert "Traceback" not in out, run.args
         assert not any(c in out for c in RAW), (run.args, out[:400])
+        if run.args[3] in ("project", "delete", "list", "show"):  # shown, not dropped
+            assert "\\x1b]0;owned\\x07" in out and "\\u202egnp.exe" in out, run.args
+    assert cli("list").stdout.count("\n") == 2, "the delete was declined: nothing went"
