@@ -33,7 +33,7 @@ import re
 
 # Costs in hundredths of a token.
 _FULL = 100  # digits, punctuation, letters without a cheaper context, newlines
-_SPACE = 25  # any space: it merges into the word or the run beside it
+_SPACE = 25  # a space before anything but a digit: it merges into the word or run beside it
 _PUNCT = r"!-/:-@\[-`{-~"
 
 # What a character costs where its context makes it cheaper than _FULL. The cases are
@@ -41,14 +41,44 @@ _PUNCT = r"!-/:-@\[-`{-~"
 # context present, so a character at either end of a text is never cheaper than it would
 # be inside a longer one. `tests/test_core_budget.py` states each case as a look-behind
 # pattern and checks the counting below against them.
-WORD_START = 60  # a letter after whitespace or one of ( " ' . _ / [
+WORD_START = 75  # a letter after whitespace or one of ( " ' . _ / [: " a" is one token
 SECOND_LETTER = 30  # a lowercase letter after such a word start
+SECOND_LETTER_AFTER_SPACE = 15  # after a space: " of" is one token (1.15 here)
 FURTHER_LETTER = 25  # a lowercase letter after a lowercase one that follows a letter
-ALL_CAPS = 60  # a capital after two capitals
-PUNCT_AFTER_SPACE = 60  # " = ", " -> "
-PUNCT_REPEATED = 50  # a mark after the same mark: "----", "==", "**"
+LETTER_REPEATED = 50  # a lowercase letter after the same letter: "zzzz" is 2 chars a token
+ALL_CAPS = 60  # a capital after two capitals, unless it repeats the one before ("HHHH")
+PUNCT_AFTER_SPACE = 75  # " = ", " (": the space and the mark are one token
 NEWLINE_BEFORE_NEWLINE = 50
 NEWLINE_BEFORE_INDENT = 30
+SPACE_IN_RUN = 20  # a space after two spaces: indentation merges 16 or more to a token
+# A space before a digit is a token of its own (tokenizers keep digits apart), and so is
+# a space at the end, where what follows is not known.
+SPACE_BEFORE_DIGIT = _FULL
+
+# A mark after the same mark, by mark: about 1.5× what a long run of it costs in the
+# tokenizers measured ("----" merges 16 to a token, ";;;;" not at all).
+PUNCT_REPEATED = {
+    **dict.fromkeys("#*-._=~", 10),
+    **dict.fromkeys("+/", 20),
+    **dict.fromkeys("!%),:^", 40),
+    **dict.fromkeys("\"$'(<>?@[\\]`{|}", 75),
+    **dict.fromkeys("&;", _FULL),
+}
+
+# Beyond ASCII a character costs a token per UTF-8 byte, but a small letter of Cyrillic or
+# Greek, or any letter or sign of Devanagari, after a letter of the same alphabet costs
+# half a token less: even in random strings of them the tokenizers measured spend less
+# (capitals of Cyrillic and Greek do cost two tokens each, so they get no discount). A
+# box-drawing line after the same line costs what a long run of it does, with margin.
+ALPHABET_CONTINUED = 50  # saved per letter
+_ALPHABET_CONTINUED = re.compile(
+    "(?<=[\u0400-\u045f])[\u0430-\u045f]"
+    "|(?<=[\u0386-\u03ce])[\u03ac-\u03ce]"
+    "|(?<=[\u0900-\u097f])[\u0900-\u097f]")
+LINE_REPEATED = {"\u2500": 25, "\u2550": 75, "\u2588": 75}  # ─ ═ █, in place of 300
+_LINE_RUNS = re.compile("\u2500{2,}|\u2550{2,}|\u2588{2,}")
+# A combining mark after a space has no letter to join: the space is a token of its own.
+_SPACE_BEFORE_MARK = re.compile(" [\u0300-\u036f]")
 
 _WHITESPACE = b" \t\n\r\f\v"
 _WORD_OPENERS = _WHITESPACE + b"(\"'._/["
@@ -77,6 +107,7 @@ _OPENER_VIEW = _table({**{b: ord(" ") for b in b" \n\t(\"'._/["}, ord("a"): ord(
                        ord("A"): ord("A")}, ord("."))
 _ONLY_LOWER = _table({ord("a"): ord("a")}, ord(" "))
 _ONLY_CAPS = _table({ord("A"): ord("a")}, ord(" "))
+_ONLY_SPACES = _table({ord(" "): ord("a")}, ord(" "))
 _ONLY_PUNCT = _table({**{b: ord("!") for b in _PUNCTUATION}, ord(" "): ord(" ")}, ord("."))
 _PUNCT_RUN = re.compile(rb"([!-/:-@\[-`{-~])\1+")
 
@@ -101,24 +132,72 @@ def _classes(text: str) -> bytes:
     return text.encode("ascii", "replace").translate(_CLASSES_REPLACED)
 
 
+_REPEATED_PAST_SPACE = re.compile(rb"(?<= )([a-z])\1")
+_REPEATED_PAST_OPENER = re.compile(rb"(?<=[\t\n\r\f\v(\"'._/\[])([a-z])\1")
+_REPEATED_PAST_LETTER = re.compile(rb"(?<=[A-Za-z])([a-z])(?=\1)")
+_LOWER_RUN = re.compile(rb"([a-z])\1+")
+_CAPS_REPEATED = re.compile(rb"(?<=[A-Z])([A-Z])(?=\1)")
+
+
+def _letters_repeated(raw: bytes) -> int:
+    """Hundredths of a token a lowercase letter after the same letter costs over the word
+    rules it takes the place of (a second or further letter, or none)."""
+    repeated = sum(m.end() - m.start() - 1 for m in _LOWER_RUN.finditer(raw))
+    if not repeated:
+        return 0
+    after_space = len(_REPEATED_PAST_SPACE.findall(raw))
+    after_opener = len(_REPEATED_PAST_OPENER.findall(raw))
+    further = len(_REPEATED_PAST_LETTER.findall(raw))
+    other = repeated - after_space - after_opener - further
+    return (after_space * (LETTER_REPEATED - SECOND_LETTER_AFTER_SPACE)
+            + after_opener * (LETTER_REPEATED - SECOND_LETTER)
+            + further * (LETTER_REPEATED - FURTHER_LETTER)
+            - other * (_FULL - LETTER_REPEATED))
+
+
+def _spaces(c: bytes) -> int:
+    """Hundredths of a token saved on spaces in runs, less what spaces kept apart (before
+    a digit, or at the end) cost over a quarter token."""
+    saved = _beyond_second(c, _ONLY_SPACES) * (_SPACE - SPACE_IN_RUN)
+    kept_apart = c.count(b" 0") + c.endswith(b" ")
+    in_run = c.count(b"   0") + c.endswith(b"   ")
+    return saved - kept_apart * (SPACE_BEFORE_DIGIT - _SPACE) \
+        - in_run * (_SPACE - SPACE_IN_RUN)
+
+
 def _discount(text: str) -> int:
     """Hundredths of a token saved by the cheap contexts in `text` (see above)."""
     c = _classes(text)
     opened = c.translate(_OPENER_VIEW)
     saved = (opened.count(b" a") + opened.count(b" A")) * (_FULL - WORD_START)
     saved += (opened.count(b" aa") + opened.count(b" Aa")) * (_FULL - SECOND_LETTER)
+    saved += (c.count(b" aa") + c.count(b" Aa")) * (SECOND_LETTER - SECOND_LETTER_AFTER_SPACE)
     further = _beyond_second(c, _ONLY_LOWER) + c.count(b"Aaa")
     saved += further * (_FULL - FURTHER_LETTER)
+    raw = text.encode("utf-8", "surrogatepass")
+    saved -= _letters_repeated(raw)
     if b"AAA" in c:
         saved += _beyond_second(c, _ONLY_CAPS) * (_FULL - ALL_CAPS)
+        saved -= len(_CAPS_REPEATED.findall(raw)) * (_FULL - ALL_CAPS)
     punct = c.translate(_ONLY_PUNCT)
     saved += punct.count(b" !") * (_FULL - PUNCT_AFTER_SPACE)
     if b"!!" in punct:
-        repeated = sum(m.end() - m.start() - 1 for m in _PUNCT_RUN.finditer(c))
-        saved += repeated * (_FULL - PUNCT_REPEATED)
+        saved += sum((m.end() - m.start() - 1) * (_FULL - PUNCT_REPEATED[chr(m.group(1)[0])])
+                     for m in _PUNCT_RUN.finditer(c))
     if b"\n\n" in c:
         saved += c.split(b"\n")[1:-1].count(b"") * (_FULL - NEWLINE_BEFORE_NEWLINE)
     saved += (c.count(b"\n ") + c.count(b"\n\t")) * (_FULL - NEWLINE_BEFORE_INDENT)
+    return saved + _spaces(c)
+
+
+def _discount_beyond_ascii(text: str) -> int:
+    """Hundredths of a token saved on letters that continue an alphabet's word and on
+    repeated box-drawing lines (see above)."""
+    saved = len(_ALPHABET_CONTINUED.findall(text)) * ALPHABET_CONTINUED
+    saved -= len(_SPACE_BEFORE_MARK.findall(text)) * (_FULL - _SPACE)
+    for m in _LINE_RUNS.finditer(text):
+        line = m.group()[0]
+        saved += (m.end() - m.start() - 1) * (300 - LINE_REPEATED[line])
     return saved
 
 
@@ -131,4 +210,7 @@ def estimate_text_tokens(text: str) -> int:
     spaces = text.count(" ")
     hundredths = (ascii_chars - spaces) * _FULL + spaces * _SPACE
     hundredths += (utf8 - ascii_chars) * 100  # a token per byte outside ASCII
-    return (hundredths - _discount(text) + 99) // 100
+    hundredths -= _discount(text)
+    if utf8 != ascii_chars:
+        hundredths -= _discount_beyond_ascii(text)
+    return (hundredths + 99) // 100
