@@ -79,6 +79,7 @@ LINE_REPEATED = {"\u2500": 25, "\u2550": 75, "\u2588": 75}  # ─ ═ █, in pl
 _LINE_RUNS = re.compile("\u2500{2,}|\u2550{2,}|\u2588{2,}")
 # A combining mark after a space has no letter to join: the space is a token of its own.
 _SPACE_BEFORE_MARK = re.compile(" [\u0300-\u036f]")
+_RUN_SPACE_BEFORE_MARK = re.compile("(?<=  ) [\u0300-\u036f]")
 
 _WHITESPACE = b" \t\n\r\f\v"
 _WORD_OPENERS = _WHITESPACE + b"(\"'._/["
@@ -194,7 +195,8 @@ def _discount_beyond_ascii(text: str) -> int:
     """Hundredths of a token saved on letters that continue an alphabet's word and on
     repeated box-drawing lines (see above)."""
     saved = len(_ALPHABET_CONTINUED.findall(text)) * ALPHABET_CONTINUED
-    saved -= len(_SPACE_BEFORE_MARK.findall(text)) * (_FULL - _SPACE)
+    saved -= len(_SPACE_BEFORE_MARK.findall(text)) * (_FULL - _SPACE) \
+        + len(_RUN_SPACE_BEFORE_MARK.findall(text)) * (_SPACE - SPACE_IN_RUN)
     for m in _LINE_RUNS.finditer(text):
         line = m.group()[0]
         saved += (m.end() - m.start() - 1) * (300 - LINE_REPEATED[line])
