@@ -71,15 +71,15 @@ PUNCT_REPEATED = {
 # (capitals of Cyrillic and Greek do cost two tokens each, so they get no discount). A
 # box-drawing line after the same line costs what a long run of it does, with margin.
 ALPHABET_CONTINUED = 50  # saved per letter
-_ALPHABET_CONTINUED = re.compile(
-    "(?<=[\u0400-\u045f])[\u0430-\u045f]"
-    "|(?<=[\u0386-\u03ce])[\u03ac-\u03ce]"
-    "|(?<=[\u0900-\u097f])[\u0900-\u097f]")
+# Each alphabet: a character of it followed by a small letter of it (the second is saved).
+_ALPHABETS = [re.compile("[\u0400-\u045f](?=[\u0430-\u045f])"),
+              re.compile("[\u0386-\u03ce](?=[\u03ac-\u03ce])"),
+              re.compile("[\u0900-\u097f](?=[\u0900-\u097f])")]
+_ANY_ALPHABET = re.compile("[\u0386-\u045f\u0900-\u097f]")
 LINE_REPEATED = {"\u2500": 25, "\u2550": 75, "\u2588": 75}  # ─ ═ █, in place of 300
-_LINE_RUNS = re.compile("\u2500{2,}|\u2550{2,}|\u2588{2,}")
 # A combining mark after a space has no letter to join: the space is a token of its own.
 _SPACE_BEFORE_MARK = re.compile(" [\u0300-\u036f]")
-_RUN_SPACE_BEFORE_MARK = re.compile("(?<=  ) [\u0300-\u036f]")
+_RUN_SPACE_BEFORE_MARK = re.compile("   [\u0300-\u036f]")
 
 _WHITESPACE = b" \t\n\r\f\v"
 _WORD_OPENERS = _WHITESPACE + b"(\"'._/["
@@ -133,27 +133,42 @@ def _classes(text: str) -> bytes:
     return text.encode("ascii", "replace").translate(_CLASSES_REPLACED)
 
 
-_REPEATED_PAST_SPACE = re.compile(rb"(?<= )([a-z])\1")
-_REPEATED_PAST_OPENER = re.compile(rb"(?<=[\t\n\r\f\v(\"'._/\[])([a-z])\1")
-_REPEATED_PAST_LETTER = re.compile(rb"(?<=[A-Za-z])([a-z])(?=\1)")
-_LOWER_RUN = re.compile(rb"([a-z])\1+")
-_CAPS_REPEATED = re.compile(rb"(?<=[A-Z])([A-Z])(?=\1)")
+# One byte per byte of a text: 1 where the byte is of the class, else 0; as big integers
+# these masks are combined a whole text at a time (a bit per byte), never a byte at a time.
+_IS_LOWER = _table({b: 1 for b in range(0x61, 0x7B)}, 0)
+_IS_UPPER = _table({b: 1 for b in range(0x41, 0x5B)}, 0)
+_IS_LETTER = _table({b: 1 for b in range(0x41, 0x5B)} | {b: 1 for b in range(0x61, 0x7B)}, 0)
+_IS_SPACE = _table({ord(" "): 1}, 0)
+_IS_OTHER_OPENER = _table({b: 1 for b in _WORD_OPENERS if b != ord(" ")}, 0)
+_IS_ZERO = _table({0: 1}, 0)
+
+
+def _mask(raw: bytes, table: bytes) -> int:
+    return int.from_bytes(raw.translate(table), "big")
 
 
 def _letters_repeated(raw: bytes) -> int:
-    """Hundredths of a token a lowercase letter after the same letter costs over the word
-    rules it takes the place of (a second or further letter, or none)."""
-    repeated = sum(m.end() - m.start() - 1 for m in _LOWER_RUN.finditer(raw))
-    if not repeated:
-        return 0
-    after_space = len(_REPEATED_PAST_SPACE.findall(raw))
-    after_opener = len(_REPEATED_PAST_OPENER.findall(raw))
-    further = len(_REPEATED_PAST_LETTER.findall(raw))
-    other = repeated - after_space - after_opener - further
-    return (after_space * (LETTER_REPEATED - SECOND_LETTER_AFTER_SPACE)
-            + after_opener * (LETTER_REPEATED - SECOND_LETTER)
-            + further * (LETTER_REPEATED - FURTHER_LETTER)
-            - other * (_FULL - LETTER_REPEATED))
+    """Hundredths of a token letters after the same letter cost over the rules they take
+    the place of: a small one 50 instead of a second letter's, a further one's or 100; a
+    capital 100 instead of ALL_CAPS."""
+    # A bit at byte j where byte j+1 is the same (shifting right by 8 moves j-1 onto j).
+    same_next = _mask((int.from_bytes(raw, "big")
+                       ^ int.from_bytes(raw[1:] + b"\0", "big")).to_bytes(len(raw), "big"),
+                      _IS_ZERO)
+    lower = same_next & _mask(raw, _IS_LOWER)
+    saved = 0
+    if lower:
+        after_space = (lower & (_mask(raw, _IS_SPACE) >> 8)).bit_count()
+        after_opener = (lower & (_mask(raw, _IS_OTHER_OPENER) >> 8)).bit_count()
+        further = (lower & (_mask(raw, _IS_LETTER) >> 8)).bit_count()
+        other = lower.bit_count() - after_space - after_opener - further
+        saved = (after_space * (LETTER_REPEATED - SECOND_LETTER_AFTER_SPACE)
+                 + after_opener * (LETTER_REPEATED - SECOND_LETTER)
+                 + further * (LETTER_REPEATED - FURTHER_LETTER)
+                 - other * (_FULL - LETTER_REPEATED))
+    upper = _mask(raw, _IS_UPPER)
+    caps = same_next & upper & (upper >> 8)
+    return saved + caps.bit_count() * (_FULL - ALL_CAPS)
 
 
 def _spaces(c: bytes) -> int:
@@ -179,7 +194,6 @@ def _discount(text: str) -> int:
     saved -= _letters_repeated(raw)
     if b"AAA" in c:
         saved += _beyond_second(c, _ONLY_CAPS) * (_FULL - ALL_CAPS)
-        saved -= len(_CAPS_REPEATED.findall(raw)) * (_FULL - ALL_CAPS)
     punct = c.translate(_ONLY_PUNCT)
     saved += punct.count(b" !") * (_FULL - PUNCT_AFTER_SPACE)
     if b"!!" in punct:
@@ -193,13 +207,17 @@ def _discount(text: str) -> int:
 
 def _discount_beyond_ascii(text: str) -> int:
     """Hundredths of a token saved on letters that continue an alphabet's word and on
-    repeated box-drawing lines (see above)."""
-    saved = len(_ALPHABET_CONTINUED.findall(text)) * ALPHABET_CONTINUED
-    saved -= len(_SPACE_BEFORE_MARK.findall(text)) * (_FULL - _SPACE) \
-        + len(_RUN_SPACE_BEFORE_MARK.findall(text)) * (_SPACE - SPACE_IN_RUN)
-    for m in _LINE_RUNS.finditer(text):
-        line = m.group()[0]
-        saved += (m.end() - m.start() - 1) * (300 - LINE_REPEATED[line])
+    repeated box-drawing lines, less what spaces before combining marks cost extra."""
+    saved = 0
+    if _ANY_ALPHABET.search(text):
+        saved += sum(len(p.findall(text)) for p in _ALPHABETS) * ALPHABET_CONTINUED
+    for line, cost in LINE_REPEATED.items():
+        if line * 2 in text:
+            saved += sum(len(run) - 1 for run in re.findall(line + "{2,}", text)) \
+                * (300 - cost)
+    if " " in text:
+        saved -= len(_SPACE_BEFORE_MARK.findall(text)) * (_FULL - _SPACE) \
+            + len(_RUN_SPACE_BEFORE_MARK.findall(text)) * (_SPACE - SPACE_IN_RUN)
     return saved
 
 
