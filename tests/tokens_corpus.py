@@ -1,6 +1,6 @@
 """A corpus of kinds of text for measuring token estimates against real tokenizers.
 
-Every class is about 2,000 characters, made deterministically (a fixed seed, or
+Every kind is about 2,000 characters, made deterministically (a fixed seed, or
 sentences repeated in a seeded order), so a test and the bench measure the same
 texts on every machine. Used by `tests/test_tokens_corpus.py` and
 `tests/bench/tokens.py`.
@@ -710,7 +710,7 @@ URLS = [
 
 
 def corpus() -> dict[str, str]:
-    """Class name → text, in the order the tables print them."""
+    """Kind → text, in the order the tables print them."""
     return {
         "English prose": _repeat(ENGLISH, 1),
         "Python code": _repeat(PYTHON, 2, sep=""),

@@ -45,7 +45,7 @@ import re
 
 # Costs in hundredths of a token.
 _FULL = 100  # digits, punctuation, letters without a cheaper context, newlines
-_SPACE = 25  # a space before anything but a digit: it merges into the word or run beside it
+_SPACE = 25  # a space before a word or a mark of punctuation: it merges with what follows
 _PUNCT = r"!-/:-@\[-`{-~"
 
 # What a character costs where its context makes it cheaper than _FULL. The cases are
