@@ -194,6 +194,8 @@ def reference_cost(text: str, i: int) -> int:
     if ch == " ":
         if not after or after in "0123456789" or in_range(after, 0x300, 0x36F):
             return 100
+        if after == " " and not (prev and prev in " \t\n\r\f\v"):
+            return 100
         return 20 if prev == " " and prev2 == " " else 25
     if ch in LOWER + UPPER:
         return reference_letter(ch, prev, prev2)
@@ -240,7 +242,9 @@ def test_tricky_parts_counted_apart_never_count_less_than_joined(a, b):
     ("0123456789", 10, 10),  # a digit a token
     ("3f9a0c1be47d", 10, 12),  # a hash: about a token a character
     ("The committee met on Tuesday to review the proposal.", 12, 20),
-    ("    " * 8, 8, 8),  # indentation: a fifth of a token a space in a run, the last whole
+    ("    " * 8, 9, 9),  # indentation: a fifth of a token a space in a run; the first
+    # and the last whole (what comes before and after is not known)
+    ("end.  Next", 4, 6),  # the first of two spaces after a word is a token of its own
     ("-" * 80, 9, 9),  # a rule: a tenth of a token a dash after the first
     ("1,234.56 7", 10, 10),  # a space before a digit is a token of its own
     ("zzzz", 3, 3),  # a letter after the same letter: half a token

@@ -64,7 +64,8 @@ NEWLINE_BEFORE_NEWLINE = 50
 NEWLINE_BEFORE_INDENT = 30
 SPACE_IN_RUN = 20  # a space after two spaces: indentation merges 16 or more to a token
 # A space before a digit is a token of its own (tokenizers keep digits apart), and so is
-# a space at the end, where what follows is not known.
+# the first of two or more spaces after a word ("end.  Next" is ".", " ", " Next") and a
+# space at the end, where what follows is not known.
 SPACE_BEFORE_DIGIT = _FULL
 
 # A mark after the same mark, by mark: about 1.5× what a long run of it costs in the
@@ -152,6 +153,7 @@ _IS_UPPER = _table({b: 1 for b in range(0x41, 0x5B)}, 0)
 _IS_LETTER = _table({b: 1 for b in range(0x41, 0x5B)} | {b: 1 for b in range(0x61, 0x7B)}, 0)
 _IS_SPACE = _table({ord(" "): 1}, 0)
 _IS_OTHER_OPENER = _table({b: 1 for b in _WORD_OPENERS if b != ord(" ")}, 0)
+_IS_WHITESPACE = _table({b: 1 for b in b" \t\n"}, 0)  # in classes, where \r\f\v are \t
 _IS_ZERO = _table({0: 1}, 0)
 
 
@@ -185,10 +187,16 @@ def _letters_repeated(raw: bytes) -> int:
 
 def _spaces(c: bytes) -> int:
     """Hundredths of a token saved on spaces in runs, less what spaces kept apart (before
-    a digit, or at the end) cost over a quarter token."""
+    a digit, opening a run after a word, or at the end) cost over a quarter token."""
     saved = _beyond_second(c, _ONLY_SPACES) * (_SPACE - SPACE_IN_RUN)
     kept_apart = c.count(b" 0") + c.endswith(b" ")
     in_run = c.count(b"   0") + c.endswith(b"   ")
+    if b"  " in c:
+        # A bit at byte j for a space followed by a space, after no whitespace or none.
+        space = _mask(c, _IS_SPACE)
+        ones = int.from_bytes(b"\1" * len(c), "big")
+        kept_apart += (space & (space << 8) & (ones ^ (_mask(c, _IS_WHITESPACE) >> 8))
+                       ).bit_count()
     return saved - kept_apart * (SPACE_BEFORE_DIGIT - _SPACE) \
         - in_run * (_SPACE - SPACE_IN_RUN)
 
