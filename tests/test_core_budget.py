@@ -159,9 +159,10 @@ def reference_beyond_ascii(ch: str, prev: str) -> int:
     if ch in REPEATED_LINE and prev == ch:
         return REPEATED_LINE[ch]
     if (in_range(ch, 0x430, 0x45F) and in_range(prev, 0x400, 0x45F)
-            or in_range(ch, 0x3AC, 0x3CE) and in_range(prev, 0x386, 0x3CE)
-            or in_range(ch, 0x900, 0x97F) and in_range(prev, 0x900, 0x97F)):
+            or in_range(ch, 0x3AC, 0x3CE) and in_range(prev, 0x386, 0x3CE)):
         return cost - 50
+    if in_range(ch, 0x900, 0x97F) and in_range(prev, 0x900, 0x97F):
+        return cost - 100
     return cost
 
 

@@ -1,5 +1,5 @@
 """The token estimate against two real tokenizers, SmolLM2's and Gemma 3's, over a corpus
-of 61 kinds of text users paste (`tokens_corpus.py`: scripts, number formats, structured
+of 64 kinds of text users paste (`tokens_corpus.py`: scripts, number formats, structured
 data, logs, code, decorative text): never below either tokenizer's exact count, at most
 2.0× the larger one, per kind and for short slices of each, with the chat template's
 message and reply-priming overhead on both sides.
@@ -34,7 +34,7 @@ def exact(messages: list[tuple[str, str]]) -> dict[str, int]:
 
 
 def test_the_corpus_has_every_kind_at_about_two_thousand_characters():
-    assert len(CORPUS) == 61
+    assert len(CORPUS) == 64
     assert all(1_000 <= len(text) <= 2_200 for text in CORPUS.values())
     assert corpus() == CORPUS  # made the same way every time
 

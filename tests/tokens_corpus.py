@@ -709,6 +709,30 @@ URLS = [
 ]
 
 
+SANSKRIT_MARATHI = [
+    "धर्मक्षेत्रे कुरुक्षेत्रे समवेता युयुत्सवः। मामकाः पाण्डवाश्चैव किमकुर्वत सञ्जय॥",
+    "कर्मण्येवाधिकारस्ते मा फलेषु कदाचन। मा कर्मफलहेतुर्भूर्मा ते सङ्गोऽस्त्वकर्मणि॥",
+    "मराठी ही महाराष्ट्राची राजभाषा आहे आणि ती कोट्यवधी लोक बोलतात.",
+    "नेपाली भाषा नेपालको राष्ट्रभाषा हो र यो देवनागरी लिपिमा लेखिन्छ।",
+    "आम्ही पुढच्या आठवड्यात अहवाल पाठवू, कृपया वाट पाहा.",
+]
+
+UKRAINIAN_SERBIAN = [
+    "Привіт! Ми надішлемо звіт наступного тижня, дякуємо за терпіння.",
+    "Київ — столиця України, місто з їжаками, ґанками та єнотами в парках.",
+    "Ђорђе и Љиљана живе у Београду, њихова ћерка учи џудо.",
+    "Састанак је померен за четвртак у девет часова ујутру.",
+    "Білоруська мова: Мінск — сталіца Беларусі, у ім шмат зялёных паркаў.",
+]
+
+DOUBLE_SPACED = [sentence.replace(". ", ".  ") + "  " for sentence in [
+    "The meeting ran late. Nobody minded.",
+    "Send the draft by Friday. I will read it over the weekend.",
+    "It rained all day. We stayed in and played cards.",
+    "The build failed twice. The third run passed.",
+]]
+
+
 def corpus() -> dict[str, str]:
     """Kind → text, in the order the tables print them."""
     return {
@@ -773,4 +797,7 @@ def corpus() -> dict[str, str]:
         "repeated punctuation": _repeated_punctuation(59),
         "long runs": _long_runs(60),
         "whitespace-heavy": _whitespace_heavy(61),
+        "Sanskrit, Marathi, Nepali": _repeat(SANSKRIT_MARATHI, 62),
+        "Ukrainian, Serbian": _repeat(UKRAINIAN_SERBIAN, 63),
+        "double-spaced prose": _repeat(DOUBLE_SPACED, 64, sep=""),
     }
