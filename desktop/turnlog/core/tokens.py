@@ -54,7 +54,7 @@ _PUNCT = r"!-/:-@\[-`{-~"
 # context present, so a character at either end of a text is never cheaper than it would
 # be inside a longer one. `tests/test_core_budget.py` states each case as a look-behind
 # pattern and checks the counting below against them.
-WORD_START = 75  # a letter after whitespace or one of ( " ' . _ / [: " a" is one token
+WORD_START = 75  # a letter after whitespace or one of ( " ' . _ / [ (" a" is one token)
 SECOND_LETTER = 30  # a lowercase letter after such a word start
 SECOND_LETTER_AFTER_SPACE = 15  # after a space: " of" is one token (1.15 here)
 FURTHER_LETTER = 25  # a lowercase letter after a lowercase one that follows a letter
