@@ -33,6 +33,7 @@ import socket
 import sys
 import threading
 import traceback
+import zlib
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -133,6 +134,16 @@ class Behaviour:
         return cls("huge", size=size, stream=stream)
 
     # -- broken answers -----------------------------------------------------------------
+
+    @classmethod
+    def endless_event(cls, size: int, *, gzip: bool = False, chunks: bool = False
+                      ) -> Behaviour:
+        """A stream whose first event never ends: `size` bytes of 1 KiB `data:` lines with
+        no blank line between them (with `gzip`, compressed, as `Content-Encoding: gzip`),
+        then the end of the stream. The lines are `x`s, or with `chunks` each a whole
+        chat-completion chunk of content (as servers that omit the blank line send)."""
+        return cls("endless_event", size=size, stream=True, chunks=int(chunks),
+                   content_type="gzip" if gzip else "")
 
     @classmethod
     def cut(cls, text: str = "The start of an answer that never", *, after_chunks: int = 2,
@@ -486,6 +497,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self.connection.shutdown(socket.SHUT_RDWR)
         elif b.kind == "huge":
             self._huge(b, stream)
+        elif b.kind == "endless_event":
+            self._endless_event(b)
         elif b.kind == "steps":
             self._steps(b)
         elif stream:
@@ -574,6 +587,27 @@ class _Handler(BaseHTTPRequestHandler):
             sent += len(piece)
         self._event(_chunk(b.model, {}, "stop"))
         self._write_chunk(b"data: [DONE]\n\n")
+        self._end_stream()
+
+    def _endless_event(self, b: Behaviour) -> None:
+        line = b"data: " + (json.dumps(_chunk(b.model, {"content": "y" * 900})).encode()
+                            if b.chunks else b"x" * 1017) + b"\n"
+        block = line * 64
+        gzipped = b.content_type == "gzip"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("Connection", "close")
+        if gzipped:
+            self.send_header("Content-Encoding", "gzip")
+        self.end_headers()
+        if gzipped:  # all at once: each piece read inflates a thousandfold
+            packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+            packed = b"".join(packer.compress(block) for _ in range(b.size // len(block)))
+            self._write_chunk(packed + packer.flush())
+        else:
+            for _ in range(b.size // len(block)):
+                self._write_chunk(block)
         self._end_stream()
 
     def _models(self) -> None:

@@ -239,7 +239,9 @@ def test_read_only_commands_leave_the_file_byte_identical(loopback, turnlog_home
 def test_deleting_the_lock_path_mid_stream_does_not_let_a_second_writer_in(
         loopback, turnlog_home, tmp_path):
     add_profile(loopback)
-    loopback.script(Behaviour.slow("word " * 20, delay_s=0.1, chunks=20))
+    # Slow enough that the first writer still streams while a loaded machine starts the
+    # second process.
+    loopback.script(Behaviour.slow("word " * 40, delay_s=0.25, chunks=40))
     first = subprocess.Popen([sys.executable, "-m", "turnlog.cli", "ask", "--new", "slow"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env=os.environ.copy())

@@ -201,13 +201,15 @@ def test_the_server_stops_when_unused_or_idle_and_starts_again(tmp_path, store):
         # Still in use (the built-in profile is the one in use): kept.
         models.release(keep=None)
         assert alive(second)
-        # Idle: stopped after the timeout, not during an answer.
+        # Idle: stopped after the timeout, not during an answer; the log says so once the
+        # process is reaped.
+        log_file = tmp_path / "logs" / "local-model.log"
         deadline = time.monotonic() + 30
-        while alive(second) and time.monotonic() < deadline:
+        while time.monotonic() < deadline and (
+                alive(second) or "stopped by Turnlog" not in log_file.read_text(errors="replace")):
             time.sleep(0.1)
         assert not alive(second), "the idle server was not stopped"
-        log = (tmp_path / "logs" / "local-model.log").read_text(errors="replace")
-        assert "the server process stopped by Turnlog" in log
+        assert "the server process stopped by Turnlog" in log_file.read_text(errors="replace")
         assert isinstance(send(models, store, conversation, "And once more."), Committed)
     finally:
         models.stop()

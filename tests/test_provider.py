@@ -515,6 +515,42 @@ def test_a_key_echoed_into_a_streamed_answer_is_never_shown_or_kept(loopback, pr
     assert all(KEY[:8] not in delta for delta in deltas)  # not even its start, on its own
 
 
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "json"])
+def test_a_key_echoed_outside_the_text_is_redacted_in_every_field(loopback, provider, stream):
+    """A server may echo the key anywhere: the model name, the finish reason, the error's
+    code and type, a model list's ids. No string of a reply or a failure carries it."""
+    loopback.script(Behaviour.answer("fine", model=f"echo {KEY}", finish_reason=f"x-{KEY}",
+                                     reasoning=f"thinking of {KEY}"))
+    reply, _ = complete(provider, body(stream=stream))
+    assert reply.content == "fine"
+    assert reply.model == "echo [redacted]" and reply.finish_reason == "x-[redacted]"
+    assert KEY not in repr(reply)
+    error = json.dumps({"error": {"message": "no", "type": f"t-{KEY}", "code": KEY}})
+    loopback.script(Behaviour.raw(400, error.encode()))
+    err = failure_of(provider, body(stream=stream))
+    assert KEY not in repr(err.failure) and KEY not in err.failure.message()
+    loopback.models = [f"model-{KEY}", {"id": "plain", "context_length": 8192}]
+    assert [m.id for m in provider.list_models()] == ["model-[redacted]", "plain"]
+
+
+def test_surrogates_from_the_server_are_mended_not_kept(loopback, provider):
+    """A pair split across two events joins into its character; a lone half, in the
+    answer, the reasoning, the model name or an error, becomes U+FFFD."""
+    def event(delta: str) -> str:
+        return ('data: {"model": "m\\ud800", "choices": [{"index": 0, "delta": '
+                + delta + ', "finish_reason": null}]}\n\n')
+    events = (event('{"reasoning_content": "think \\udc80"}')
+              + event('{"content": "smile \\ud83d"}') + event('{"content": "\\ude00 ok"}')
+              + event('{"content": " end \\ud800"}')
+              + 'data: {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}\n\n')
+    loopback.script(Behaviour.raw(200, events.encode(), content_type="text/event-stream"))
+    reply, deltas = complete(provider, body())
+    assert reply.content == "smile \U0001f600 ok end \ufffd" == "".join(deltas)
+    assert reply.reasoning == "think \ufffd" and reply.model == "m\ufffd"
+    loopback.script(Behaviour.raw(400, b'{"error": {"message": "bad \\ud800 input"}}'))
+    assert "bad \ufffd input" in failure_of(provider, body()).failure.detail
+
+
 def test_an_answer_about_bearer_tokens_keeps_its_words(loopback, provider):
     text = "Send `Authorization: Bearer <token>` with your own token."
     loopback.script(Behaviour.answer(text, chunks=5))
@@ -574,3 +610,36 @@ def test_parse_retry_after():
     assert parse_retry_after("soon", now) is None
     assert parse_retry_after("", now) is None
     assert parse_retry_after(None, now) is None
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate", "raw-deflate"])
+def test_a_compressed_reply_is_inflated_in_bounded_pieces(encoding):
+    """gzip, zlib-wrapped and raw deflate (both sent as "deflate") come out whole, in
+    pieces no larger than asked, however well they compress."""
+    import gzip
+    import zlib
+
+    from turnlog.providers.inflate import Inflater
+
+    data = "Ünïcode answer, over and over. ".encode() * 50_000
+    packed = {"gzip": gzip.compress(data), "deflate": zlib.compress(data),
+              "raw-deflate": zlib.compress(data)[2:-4]}[encoding]
+    inflater = Inflater("gzip" if encoding == "gzip" else "deflate", 4096)
+    pieces = [piece for start in range(0, len(packed), 777)  # as a socket's reads come
+              for piece in inflater.feed(packed[start:start + 777])]
+    pieces += list(inflater.finish())
+    assert b"".join(pieces) == data and max(map(len, pieces)) <= 4096
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    (b'{"n_ctx": 4096}', 4096),
+    (b'{"n_ctx": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", None),
+    (b'{"n_ctx": 4096, "pad": "' + b"x" * (2 * 1024 * 1024) + b'"}', None),
+], ids=["plain", "deep", "huge"])
+def test_a_window_is_read_from_a_bounded_reply(loopback, body, said):
+    """A server asked for its window that answers nested too deeply, or with megabytes,
+    has said nothing (None): no RecursionError, nothing read past the bound."""
+    from turnlog.providers.discovery import server_window
+
+    loopback.script(Behaviour.raw(200, body), path="/props")
+    assert server_window(LLAMA_CPP, loopback.base_url, "m") == said

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .core.memory import (
+    MAX_MEMORY_TEXT,
     MAX_PRIORITY,
     MIN_PRIORITY,
     StoredNote,
@@ -88,6 +89,9 @@ def read_memory_section(value: Any) -> dict[str, list[dict[str, Any]]]:
         for entry in entries:
             if not isinstance(entry.get("text"), str) or not entry["text"].strip():
                 raise ValueError(f"each of 'memory.{key}' needs a non-empty 'text'")
+            if (size := len(entry["text"].strip())) > MAX_MEMORY_TEXT:
+                raise ValueError(f"a text in 'memory.{key}' is {size:,} characters; a pin, "
+                                 f"note or preference may be at most {MAX_MEMORY_TEXT:,}")
             priority = entry.get("priority", 3)
             if key != "pins" and (not isinstance(priority, int)
                                   or not MIN_PRIORITY <= priority <= MAX_PRIORITY):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -25,9 +26,15 @@ def data_dir_path() -> Path:
 
 
 def data_dir() -> Path:
-    """The user's data directory, or `$TURNLOG_HOME` (tests, portable use). Created on demand."""
+    """The user's data directory, or `$TURNLOG_HOME` (tests, portable use). Created on
+    demand; `NotADirectoryError` (a storage fault by name, `storage_cannot_open`) when the
+    path is a file, or a folder on the way to it is."""
     path = data_dir_path()
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise NotADirectoryError(errno.ENOTDIR, "it is a file, not a folder: move the file "
+                                 f"aside, or set {ENV_HOME} to a folder", str(path)) from None
     return path
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from turnlog.core.failures import StoreError
 from turnlog.localmodel import BUILTIN, Availability, available
 from turnlog.paths import data_dir
 from turnlog.providers.presets import BUILTIN_LOCAL, Preset, preset_by_id
@@ -39,8 +40,10 @@ FILE_NAME = "profiles.json"
 FORMAT_VERSION = 1
 
 
-class ProfilesUnreadable(Exception):
+class ProfilesUnreadable(StoreError):
     """profiles.json exists but cannot be read as profiles; it is left untouched."""
+
+    code = "profiles_unreadable"
 
 
 @dataclass(frozen=True, slots=True)

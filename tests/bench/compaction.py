@@ -2,6 +2,7 @@
 with an earlier revision of Turnlog, in one run.
 
     .venv/bin/python tests/bench/compaction.py [--sends 200] [--turns 120] [--before REV]
+                                               [--answer-chars N]
 
 A conversation of `--turns` turns of about 430 bytes (the first three state key facts:
 "Never delete the backups", "build 4.2.17", "ORCHID-17") at the default 16,000-byte
@@ -15,7 +16,10 @@ others). The same replay runs twice, in separate processes: with the package of 
 policy) and with this checkout's. Printed per run: summary calls per send (goal ≤ 1 per 8),
 median answered-request size as a share of the byte budget (goal ≥ 50 %), total input
 bytes over the replay including summary calls (and the ratio after/before), and whether
-each key fact is in the final summary.
+each key fact is in the final summary; and the time of the sends that compacted (the
+first, the last and their ratio; goal: the last within 1.5× of the first) beside the
+sends that did not. `--answer-chars N` makes every answer N characters of text without
+punctuation, where finding key facts used to grow quadratically with each turn's length.
 """
 
 from __future__ import annotations
@@ -69,7 +73,7 @@ def summarize(fold: str) -> str:
 
 
 # ------------------------------------------------------------------------- child
-def child(sends: int, turns: int) -> dict[str, object]:
+def child(sends: int, turns: int, answer_chars: int = 0) -> dict[str, object]:
     sys.path.insert(0, str(TESTS))
     from datetime import UTC, datetime
 
@@ -88,7 +92,12 @@ def child(sends: int, turns: int) -> dict[str, object]:
             messages = json.loads(request.body)["messages"]
             if messages[0]["content"] == SUMMARY_PROMPT:
                 return Behaviour.answer(summarize(messages[1]["content"]))
-            return Behaviour.answer(ANSWER)
+            return Behaviour.answer(answer)
+
+    answer = ANSWER
+    if answer_chars:
+        answer = ("plant the tulips along the fence and water them well "
+                  * (answer_chars // 53 + 1))[:answer_chars]
 
     home = Path(os.environ["TURNLOG_HOME"])
     with Server() as server, TurnlogStore.open(home) as store:
@@ -101,8 +110,14 @@ def child(sends: int, turns: int) -> dict[str, object]:
         sender = sender_for(store, ChatCompletionsProvider(server.base_url), CostIndex())
         failures = 0
         started = time.perf_counter()
+        compacting: list[float] = []
+        plain: list[float] = []
         for i in range(turns + 1, turns + sends + 1):
+            asked = len(server.requests)
+            began = time.perf_counter()
             outcome = sender.send(request_for(conv, question(i), Route("loopback-model")))
+            took = time.perf_counter() - began
+            (compacting if len(server.requests) - asked > 1 else plain).append(took)
             failures += not isinstance(outcome, Committed)
         seconds = time.perf_counter() - started
         requests = server.requests
@@ -118,6 +133,7 @@ def child(sends: int, turns: int) -> dict[str, object]:
         "median_request": statistics.median(answered) if answered else 0,
         "input_bytes": sum(len(r.body) for r in requests),
         "facts": {fact: fact in content for fact in FACTS},
+        "compacting": compacting, "plain": plain,
     }
 
 
@@ -130,13 +146,13 @@ def export_revision(rev: str, into: Path) -> Path:
     return into / "desktop"
 
 
-def run(source: Path, sends: int, turns: int) -> dict[str, object]:
+def run(source: Path, sends: int, turns: int, answer_chars: int) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="turnlog-bench-") as home:
         env = {**os.environ, "PYTHONPATH": f"{source}{os.pathsep}{TESTS}",
                "TURNLOG_HOME": home}
         done = subprocess.run([sys.executable, __file__, "--child", "--sends", str(sends),
-                               "--turns", str(turns)], env=env, capture_output=True,
-                              text=True, check=False)
+                               "--turns", str(turns), "--answer-chars", str(answer_chars)],
+                              env=env, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise SystemExit(f"replay with {source} failed:\n{done.stderr}")
         return json.loads(done.stdout.strip().splitlines()[-1])
@@ -155,6 +171,11 @@ def report(label: str, r: dict) -> None:
     print(f"  input bytes, all calls:  {r['input_bytes']:,}")
     print(f"  key facts in summary:    {facts}")
     print(f"  failed sends: {r['failures']}; replay took {r['seconds']:.1f} s")
+    compacting, plain = r["compacting"], r["plain"]
+    if compacting:
+        print(f"  compacting sends: {len(compacting)}, first {compacting[0]:.2f} s, last "
+              f"{compacting[-1]:.2f} s (last ÷ first {compacting[-1] / compacting[0]:.2f}); "
+              f"plain sends: median {statistics.median(plain) if plain else 0:.2f} s")
 
 
 def main() -> int:
@@ -162,16 +183,18 @@ def main() -> int:
     parser.add_argument("--sends", type=int, default=200)
     parser.add_argument("--turns", type=int, default=120)
     parser.add_argument("--before", default=BEFORE, metavar="REV")
+    parser.add_argument("--answer-chars", type=int, default=0, metavar="N")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child(args.sends, args.turns)))
+        print(json.dumps(child(args.sends, args.turns, args.answer_chars)))
         return 0
     print(f"{args.sends} sends onto {args.turns} turns of ~430 bytes at {MAX_BYTES:,} bytes, "
           "over HTTP to the loopback server\n")
     with tempfile.TemporaryDirectory(prefix="turnlog-before-") as tmp:
-        before = run(export_revision(args.before, Path(tmp)), args.sends, args.turns)
-    after = run(ROOT / "desktop", args.sends, args.turns)
+        before = run(export_revision(args.before, Path(tmp)), args.sends, args.turns,
+                     args.answer_chars)
+    after = run(ROOT / "desktop", args.sends, args.turns, args.answer_chars)
     report(f"before ({args.before})", before)
     report("after (this checkout)", after)
     per_send = after["summary_calls"] / after["sends"]
@@ -180,6 +203,10 @@ def main() -> int:
     print(f"goal ≤ 1 summary call per 8 sends: {'met' if per_send <= 1 / 8 else 'NOT met'}; "
           f"goal median request ≥ 50 % of the budget: {'met' if share >= 0.5 else 'NOT met'}; "
           f"key facts kept: {'all' if all(after['facts'].values()) else 'NOT all'}")
+    compacting = after["compacting"]
+    if compacting:
+        flat = compacting[-1] <= 1.5 * compacting[0]
+        print(f"goal last compacting send ≤ 1.5× the first: {'met' if flat else 'NOT met'}")
     return 0
 
 

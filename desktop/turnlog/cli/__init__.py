@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import os
 import sys
 from collections.abc import Sequence
 
 from .. import __version__
 from ..core.failures import StoreError
+from ..core.visible import has_surrogate
 from ..paths import PRIVATE_UMASK, data_dir_path
 from ..store import erase_pending
 from ..store.errors import file_fault
@@ -21,6 +24,7 @@ from . import (
     side_commands,
     version_commands,
 )
+from .terminal import safe_for
 
 # Exit statuses shared by all commands.
 EXIT_OK = 0
@@ -54,10 +58,62 @@ def _note_pending_erase() -> None:
               "erases it first", file=sys.stderr)
 
 
+_FILE_ARGS = frozenset({"file", "model_file", "ca_file"})
+
+
+def _not_text(args: argparse.Namespace) -> str:
+    """The first argument that a shell passed as bytes which are not UTF-8 (Python holds
+    them as lone surrogates, which no file or database can store), or "". File names are
+    left alone: any bytes name a file, and Python opens them as they are."""
+    for name, value in vars(args).items():
+        if name in _FILE_ARGS:
+            continue
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and has_surrogate(v) for v in values):
+            return name.upper() if name == "text" else "--" + name.replace("_", "-")
+    return ""
+
+
+def _show_what_cannot_be_encoded() -> None:
+    """Anything that still cannot be written as UTF-8 is shown as an escape (as on
+    standard error) rather than ending the command with a UnicodeEncodeError."""
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+
+
+class _SafeFormatter(logging.Formatter):
+    """A warning names profiles and servers: on a terminal, shown through the same filter
+    as everything else the CLI prints."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return safe_for(sys.stderr)(super().format(record))
+
+
+def _warnings_to_stderr() -> None:
+    """Warnings on standard error, as Python's last-resort handler would print them, but
+    through `safe_for` (where nothing else handles logging yet)."""
+    root = logging.getLogger()
+    if not root.handlers:
+        handler = logging.StreamHandler()
+        handler.setLevel(logging.WARNING)
+        handler.setFormatter(_SafeFormatter("%(message)s"))
+        root.addHandler(handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     os.umask(PRIVATE_UMASK)  # every file made from here on is the user's alone
+    _show_what_cannot_be_encoded()
+    _warnings_to_stderr()
     parser = build_parser()
     args = parser.parse_args(argv)
+    unreadable = _not_text(args)
+    if unreadable:
+        message = (f"the text is not valid UTF-8: {unreadable} holds bytes that are not text, "
+                   "or half of a character pair")
+        if args.command in ("ask", "btw"):  # named, exit 4, the question given back
+            return chat_commands.fail("invalid_text", message, getattr(args, "text", None))
+        print(f"error: invalid_text: {message}", file=sys.stderr)
+        return EXIT_ERROR
     try:
         code = int(args.run(args))
         _note_pending_erase()
@@ -72,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in ("ask", "btw"):  # named, exit 4, the question given back
             return chat_commands.fail(name, str(fault), getattr(args, "draft", None))
         # One line, the fault named: `error: storage_full: The disk holding … is full. …`
-        print(f"error: {name}: {fault}", file=sys.stderr)
+        print(f"error: {name}: {safe_for(sys.stderr)(str(fault))}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

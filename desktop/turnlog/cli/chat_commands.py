@@ -110,11 +110,12 @@ def find_profile(profiles: list[Profile], wanted: str | None) -> Profile | None:
 
 
 def fail(kind: str, message: str, draft: str | None = None, code: int = EXIT_FAILED) -> int:
+    safe = safe_for(sys.stderr)  # a server's words, a profile's name: shown, not obeyed
     print(f"failure: {kind}", file=sys.stderr)
-    print(message, file=sys.stderr)
+    print(safe(message), file=sys.stderr)
     if draft is not None:
         print("Your question was not saved; here it is:", file=sys.stderr)
-        print(draft, file=sys.stderr)
+        print(safe(draft), file=sys.stderr)
     return code
 
 
@@ -139,7 +140,7 @@ def with_connection(args: argparse.Namespace, draft: str,
     try:
         profiles = ProfileStore(data_dir()).list()
     except ProfilesUnreadable as err:
-        return fail("profiles", str(err), draft, EXIT_FAILED)
+        return fail(err.code, str(err), draft, EXIT_FAILED)
     profile = find_profile(profiles, args.profile)
     if profile is None:
         what = f"There is no profile “{args.profile}”." if args.profile else "No provider set up."
@@ -334,7 +335,8 @@ def run_profile_add(args: argparse.Namespace) -> int:
     elif preset.needs_key:
         print(f"note: {preset.name} needs an API key; add it with --key-stdin", file=sys.stderr)
     store.put(profile)
-    print(f"{'updated' if existing else 'added'} profile {profile.name} ({profile.id})")
+    print(safe_for(sys.stdout)(
+        f"{'updated' if existing else 'added'} profile {profile.name} ({profile.id})"))
     return 0
 
 
@@ -368,10 +370,11 @@ def run_profile_list(args: argparse.Namespace) -> int:
     profiles = ProfileStore(data_dir()).list()
     if not profiles:
         print("no profiles yet")
+    safe = safe_for(sys.stdout)
     for profile in profiles:
         where = profile.base_url or (profile.model_path or "started by Turnlog")
-        print(f"{profile.name}\t{profile.server.name}\t{where}\t"
-              f"{profile.model or '(no model)'}")
+        print(safe(f"{profile.name}\t{profile.server.name}\t{where}\t"
+                   f"{profile.model or '(no model)'}"))
     return 0
 
 
@@ -384,5 +387,5 @@ def run_profile_remove(args: argparse.Namespace) -> int:
     store.remove(profile.id)
     with contextlib.suppress(KeyringUnavailable):  # no keyring, so no key was stored there
         open_key_store().delete(profile.id)
-    print(f"removed profile {profile.name}")
+    print(safe_for(sys.stdout)(f"removed profile {profile.name}"))
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +23,7 @@ from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import check_question
 from ..core.side import SideQuestion
 from ..core.versions import ForkOrigin, Versions, active_line
+from ..core.visible import visible_json
 from ..export import FORMATS, export_text
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
@@ -176,10 +176,10 @@ def run_project(args: argparse.Namespace) -> int:
             "window_source": budget.window_source,
             "memory": memory_json(projection.memory),
         }
-        print(json.dumps(out, ensure_ascii=False))
+        print(visible_json(out))
         return 0
     kind = "exact" if projection.tokens_exact else "estimated"
-    print(f"conversation {conversation.id}: {conversation.title}")
+    print(f"conversation {conversation.id}: {safe_for(sys.stdout)(conversation.title)}")
     print(f"body: {projection.body_bytes:,} of {budget.max_bytes:,} bytes")
     print(f"input: {projection.input_tokens:,} of {budget.input_tokens:,} tokens ({kind}); "
           f"window {budget.window_label}")
@@ -216,8 +216,7 @@ def run_import(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 1
     if args.json:
-        print(json.dumps({"conversations": [o.to_json() for o in outcomes]},
-                         ensure_ascii=False))
+        print(visible_json({"conversations": [o.to_json() for o in outcomes]}))
         return 0
     safe = safe_for(sys.stderr, raw=False)
     for outcome in outcomes:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from ..core.failures import StoreError
 from ..core.memory import DEFAULT_PRIORITY, MemorySelection
+from ..core.visible import visible_json
 from ..paths import data_dir
 from ..store import NotFound, TurnlogStore
+from ..store.memory import TextRefused
 from .terminal import safe_for
 
 
@@ -74,6 +75,9 @@ def _added(make: Any) -> int:
     try:
         with TurnlogStore.open(data_dir()) as store:
             made = make(store)
+    except TextRefused as err:
+        print(f"error: {err.code}: {err}", file=sys.stderr)
+        return 1
     except (NotFound, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -113,7 +117,7 @@ def _listed(args: argparse.Namespace, read: Any, to_json: Any, to_line: Any) -> 
         print(f"error: {err}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps([to_json(i) for i in items], ensure_ascii=False))
+        print(visible_json([to_json(i) for i in items]))
         return 0
     safe = safe_for(sys.stdout, raw=False)
     for item in items:

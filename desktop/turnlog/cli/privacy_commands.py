@@ -9,6 +9,7 @@ from typing import Any
 from ..paths import data_dir
 from ..store import TurnlogStore
 from ..store.deletion import DeletionCounts
+from .terminal import safe_for
 
 
 def register(sub: Any) -> None:
@@ -39,7 +40,7 @@ def register(sub: Any) -> None:
 
 
 def confirm(prompt: str) -> bool:
-    print(prompt, end=" ", file=sys.stderr, flush=True)
+    print(safe_for(sys.stderr)(prompt), end=" ", file=sys.stderr, flush=True)
     answer = sys.stdin.readline().strip().lower()
     return answer in ("y", "yes")
 
@@ -101,7 +102,8 @@ def _name_forks(store: TurnlogStore, conversation_id: int, with_forks: bool) -> 
     names = ", ".join(f"{f.id} ({f.title})" for f in forks)
     fate = "they are deleted too" if with_forks else \
         "they stay (add --with-forks to delete them too)"
-    print(f"{len(forks)} fork(s) hold copies of its turns: {names}; {fate}", file=sys.stderr)
+    print(safe_for(sys.stderr)(f"{len(forks)} fork(s) hold copies of its turns: {names}; {fate}"),
+          file=sys.stderr)
 
 
 def _delete_keys(args: argparse.Namespace) -> int:

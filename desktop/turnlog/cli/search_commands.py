@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from ..core.visible import visible_json
 from ..paths import data_dir
 from ..store import NotFound, TurnlogStore
 from ..store.search import SearchHit
@@ -50,7 +50,7 @@ def run_search(args: argparse.Namespace) -> int:
     except NotFound:
         hits = []  # no database yet: nothing matches
     if args.json:
-        print(json.dumps({"results": [hit.to_json() for hit in hits]}, ensure_ascii=False))
+        print(visible_json({"results": [hit.to_json() for hit in hits]}))
         return 0
     if not hits:
         print("no matches", file=sys.stderr)

@@ -15,6 +15,7 @@ from ..core.model import Conversation
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import ordinal_ranges
 from ..core.side import SideAnswered, SideAttempt, SideQuestion, attempts_usage, plan_side
+from ..core.visible import visible_json
 from ..paths import data_dir
 from ..profiles import Profile
 from ..store import TurnlogStore
@@ -115,7 +116,7 @@ def list_side_questions(args: argparse.Namespace) -> int:
     safe = safe_for(sys.stdout, raw=args.raw)
     if args.json:
         for side in sides:
-            print(safe(json.dumps(side_json(side), ensure_ascii=False)))
+            print(visible_json(side_json(side)))
         if attempts:
             print(json.dumps(attempts_json(attempts)))
         return 0
@@ -172,10 +173,11 @@ def project_side_question(args: argparse.Namespace, conversation: Conversation,
         "output_reserve": budget.output_reserve,
     }
     if args.json:
-        print(json.dumps(out, ensure_ascii=False))
+        print(visible_json(out))
         return 0
     kind = "exact" if p.tokens_exact else "estimated"
-    print(f"side question about conversation {conversation.id}: {conversation.title}")
+    print(f"side question about conversation {conversation.id}: "
+          f"{safe_for(sys.stdout)(conversation.title)}")
     print(f"body: {p.body_bytes:,} of {budget.max_bytes:,} bytes")
     print(f"input: {p.input_tokens:,} of {budget.input_tokens:,} tokens ({kind}); "
           f"window {budget.window_label}; output reserve {budget.output_reserve:,}")

@@ -10,7 +10,6 @@ as a terminal (`0`: as a pipe), for tests and for pagers that pass controls thro
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -18,7 +17,7 @@ from typing import TextIO
 
 from ..core.projection import ProjectionRefused
 from ..core.send import ordinal_ranges
-from ..core.visible import visible
+from ..core.visible import visible, visible_json
 
 ENV_FORCE = "TURNLOG_TERMINAL"
 
@@ -47,7 +46,7 @@ def _unchanged(text: str) -> str:
 def print_refusal(refusal: ProjectionRefused, as_json: bool) -> int:
     """Say why a projection is refused (one JSON object, or words on stderr); exit 3."""
     if as_json:
-        print(json.dumps(refusal.to_json(), ensure_ascii=False))
+        print(visible_json(refusal.to_json()))
     else:
         print(refusal.describe(), file=sys.stderr)
     return 3

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from ..core.failures import StoreError
+from ..core.visible import visible_json
 from ..paths import data_dir
 from ..store import NotFound, TurnlogStore
 from .terminal import safe_for
@@ -57,8 +57,7 @@ def run_versions(args: argparse.Namespace) -> int:
              "answer": t.answer, "created_at": t.created_at.isoformat()}
             for n, t in enumerate(group, start=1)]
     if args.json:
-        print(json.dumps({"conversation": args.conversation, "versions": rows},
-                         ensure_ascii=False))
+        print(visible_json({"conversation": args.conversation, "versions": rows}))
         return 0
     safe = safe_for(sys.stdout, raw=args.raw)
     for row in rows:

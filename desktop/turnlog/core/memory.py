@@ -23,6 +23,7 @@ MAX_MEMORY_SHARE = 30
 MIN_PRIORITY = 1
 MAX_PRIORITY = 5
 DEFAULT_PRIORITY = 3
+MAX_MEMORY_TEXT = 16_384  # characters of one pin, note or preference
 MAX_EXACT_ITEMS = 64  # more optional items than this are chosen greedily
 MAX_EXACT_STATES = 200_000  # partial selections an exact choice may examine
 

@@ -6,10 +6,14 @@ know where keys are kept to do it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 from urllib.parse import quote
+
+T = TypeVar("T")
 
 REDACTED = "[redacted]"
 
@@ -48,6 +52,44 @@ def redact_exact(text: str, forms: Iterable[str]) -> str:
     for form in forms:
         text = text.replace(form, REDACTED)
     return text
+
+
+def redact_fields(value: T, forms: Sequence[str]) -> T:
+    """`value` (a dataclass) with `redact_exact` applied to every text it holds: each
+    string field, each string in a tuple field, and the same inside nested dataclasses."""
+    if not forms:
+        return value
+    return map_text_fields(value, lambda text: redact_exact(text, forms))
+
+
+def map_text_fields(value: T, clean: Callable[[str], str]) -> T:
+    """`value` (a dataclass) with `clean` applied to every text it holds: each string
+    field, each string in a tuple field, and the same inside nested dataclasses.
+
+    The one place a server's words pass before they are kept or shown, so a field added
+    later (a model name, a finish reason, an error code) is covered without a new call.
+    """
+    if not dataclasses.is_dataclass(value) or isinstance(value, type):
+        return value
+    changes: dict[str, Any] = {}
+    for item in dataclasses.fields(value):
+        old = getattr(value, item.name)
+        new = _cleaned(old, clean)
+        if new is not old:
+            changes[item.name] = new
+    return dataclasses.replace(value, **changes) if changes else value
+
+
+def _cleaned(value: Any, clean: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        new = clean(value)
+        return value if new == value else new
+    if isinstance(value, tuple):
+        items = tuple(_cleaned(item, clean) for item in value)
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return map_text_fields(value, clean)
+    return value
 
 
 class StreamRedaction:

@@ -8,6 +8,7 @@ The terminal (turnlog-cli) and the window's titles use it alike.
 
 from __future__ import annotations
 
+import json
 import re
 
 # C0 but newline and tab, DEL, C1; bidi embeddings/overrides/isolates and the marks.
@@ -22,3 +23,31 @@ def _escape(match: re.Match[str]) -> str:
 def visible(text: str) -> str:
     """`text` with every control and bidi override written as a visible escape."""
     return _UNSAFE.sub(_escape, text)
+
+
+def visible_json(value: object) -> str:
+    """`value` as JSON on one line, with the same characters as `visible` escaped: JSON
+    escapes C0 itself, this writes DEL, C1 and the bidi controls as `\\u` escapes too
+    (they can only stand inside strings, where an escape reads back as the same text)."""
+    return _UNSAFE.sub(_json_escape, json.dumps(value, ensure_ascii=False))
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def mend_surrogates(text: str) -> str:
+    """`text` with each lone UTF-16 surrogate (which no UTF-8 file, database or terminal
+    can hold) replaced by U+FFFD, and each pair written as escapes joined into its
+    character: what a JSON `"\\ud800"` from a server or a file can decode to."""
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def has_surrogate(text: str) -> bool:
+    """Whether `text` holds a surrogate code point, which cannot be written as UTF-8."""
+    return _SURROGATE.search(text) is not None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -56,12 +56,25 @@ def parse_line(line: str, number: int) -> dict[str, Any]:
         raise ImportProblem(f"line {number} holds a value that cannot be read ({err})") from None
     if not isinstance(obj, dict):
         raise ImportProblem(f"line {number} is not a JSON object")
-    for key, value in obj.items():
-        if isinstance(value, str):
-            problem = _text_problem(value, key, number)
-            if problem is not None:
-                raise ImportProblem(problem)
+    for key, value in _texts(obj):
+        problem = _text_problem(value, key, number)
+        if problem is not None:
+            raise ImportProblem(problem)
     return obj
+
+
+def _texts(obj: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """Every string of a line, however deep (a pin in the header's memory, a side
+    question's answer), with where it is: `answer`, `memory.pins.text`."""
+    pending: list[tuple[str, Any]] = [(key, value) for key, value in obj.items()]
+    while pending:
+        where, value = pending.pop()
+        if isinstance(value, str):
+            yield where, value
+        elif isinstance(value, dict):
+            pending.extend((f"{where}.{key}", item) for key, item in value.items())
+        elif isinstance(value, list):
+            pending.extend((where, item) for item in value)
 
 
 def parse_time(value: Any) -> datetime | None:

@@ -19,8 +19,9 @@ import socket
 import ssl
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 import httpx
@@ -29,12 +30,22 @@ from turnlog.core.calibration import estimated_request_tokens
 from turnlog.core.failures import Failure, FailureKind, ProviderFailure
 from turnlog.core.model import UNKNOWN_USAGE, Usage
 from turnlog.core.provider import CancelToken, Reply
-from turnlog.core.redaction import StreamRedaction, redact, redact_exact, secret_forms
+from turnlog.core.redaction import (
+    StreamRedaction,
+    map_text_fields,
+    redact,
+    redact_exact,
+    secret_forms,
+)
+from turnlog.core.visible import mend_surrogates
 
 from .errors import error_from_body, error_from_json, failure_for_error, tidy
+from .inflate import INFLATABLE as _INFLATABLE
+from .inflate import Inflater
 from .presets import CUSTOM, Preset
 from .security import INSECURE_KEY_HINT, insecure_key_detail, key_in_clear
 from .sse import EventStreamDecoder, LineTooLong, NotAnEventStream
+from .wirejson import UnreadableJson, server_json
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +66,10 @@ MAX_ERROR_BODY_BYTES = 64 * 1024
 # After aborting, wait this long for the exchange thread; a shut-down socket ends it in
 # about a millisecond, and only a hung name lookup could outlast it.
 _ABORT_JOIN_S = 0.1
+# The most of a body held at once between the socket and the limits that count it.
+_PIECE = 64 * 1024
 _DONE = b"[DONE]"
+REPLACEMENT = "\ufffd"  # what stands in for a lone surrogate
 
 T = TypeVar("T")
 
@@ -196,6 +210,16 @@ class _StreamState:
     first_token_s: float | None = None
     payloads: int = 0
     done: bool = False
+    held: dict[str, str] = field(default_factory=dict)  # a high surrogate, per field
+
+    def mend(self, name: str, text: str) -> str:
+        """A delta's text with lone surrogates replaced; a high surrogate at its end waits
+        for the next delta of the same field, which may begin with its pair."""
+        text = self.held.pop(name, "") + text
+        if text and "\ud800" <= text[-1] <= "\udbff":
+            self.held[name] = text[-1]
+            text = text[:-1]
+        return mend_surrogates(text)
 
     @property
     def content(self) -> str:
@@ -286,14 +310,13 @@ class ChatCompletionsProvider:
 
         watch = _Watch(started, self.deadline_s, self.first_token_timeout_s,
                        self.idle_timeout_s)
-        reply = self._drive(work, cancel, deliver, watch, reason)
+        with self._redacting_failures():
+            reply = self._drive(work, cancel, deliver, watch, reason)
         if rest := thought.finish():
             think(rest)
         if rest := shown.finish():
             on_delta(rest)
-        forms = secret_forms(self._secrets())
-        return replace(reply, content=redact_exact(reply.content, forms),
-                       reasoning=redact_exact(reply.reasoning, forms))
+        return map_text_fields(reply, self._server_text())
 
     def list_models(
         self, *, cancel: CancelToken | None = None, deadline_s: float = MODELS_DEADLINE_S
@@ -301,8 +324,30 @@ class ChatCompletionsProvider:
         """The models `GET {base_url}/models` lists, in the server's order."""
         self._check_key()
         started = time.monotonic()
-        return self._drive(self._models, cancel or CancelToken(), lambda text: None,
-                           _Watch(started, min(deadline_s, self.deadline_s)))
+        with self._redacting_failures():
+            models = self._drive(self._models, cancel or CancelToken(), lambda text: None,
+                                 _Watch(started, min(deadline_s, self.deadline_s)))
+        clean = self._server_text()
+        return [map_text_fields(model, clean) for model in models]
+
+    def _server_text(self) -> Callable[[str], str]:
+        """What every text from the server passes before it is kept or shown: the key
+        taken out, lone surrogates (unwritable as UTF-8) replaced."""
+        forms = secret_forms(self._secrets())
+        return lambda text: redact_exact(mend_surrogates(text), forms)
+
+    @contextlib.contextmanager
+    def _redacting_failures(self) -> Iterator[None]:
+        """Every failure leaves with each of its texts cleaned, whatever raised it."""
+        try:
+            yield
+        except ProviderFailure as err:
+            clean = self._server_text()
+            failure = map_text_fields(err.failure, clean)
+            partial = clean(err.partial)
+            if failure is err.failure and partial == err.partial:
+                raise
+            raise ProviderFailure(failure, partial=partial, usage=err.usage) from None
 
     # -- the calling thread -------------------------------------------------------------
 
@@ -395,9 +440,9 @@ class ChatCompletionsProvider:
             except httpx.InvalidURL as err:
                 raise self._bad_url(err) from None
         try:
-            data = json.loads(raw)
-        except ValueError:
-            raise self._malformed("the model list is not JSON", raw) from None
+            data = server_json(raw)
+        except UnreadableJson as err:
+            raise self._malformed(f"the model list cannot be read: {err.reason}", raw) from None
         entries = data.get("data") if isinstance(data, dict) else None
         if entries is None and isinstance(data, dict):
             entries = data.get("models")  # Ollama's native shape, if a proxy passes it on
@@ -413,10 +458,11 @@ class ChatCompletionsProvider:
         self, response: httpx.Response, exchange: _Exchange, started: float, body: bytes = b""
     ) -> Reply:
         state = _StreamState()
-        decoder = EventStreamDecoder(self.max_content_bytes + ENVELOPE_ALLOWANCE)
+        decoder = EventStreamDecoder(self.max_content_bytes + ENVELOPE_ALLOWANCE,
+                                     split_oversized=True)
         cut: str | None = None
         try:
-            for chunk in response.iter_bytes():
+            for chunk in self._body(response):
                 for payload in decoder.feed(chunk):
                     self._take(payload, state, exchange, started)
                     if state.done:
@@ -451,6 +497,12 @@ class ChatCompletionsProvider:
                 hint="Some servers do this when the conversation is larger than the model's "
                      "context window; try a smaller context window in the profile",
             )
+        if state.held.pop("reasoning", ""):
+            state.reasoning_parts.append(REPLACEMENT)
+            exchange.emit_reasoning(REPLACEMENT)
+        if state.held.pop("content", ""):
+            state.parts.append(REPLACEMENT)
+            exchange.emit(REPLACEMENT)
         if state.finish_reason is None and not state.done:
             detail = "the stream ended before the reply said it was finished"
             if cut:
@@ -474,13 +526,13 @@ class ChatCompletionsProvider:
             state.done = True
             return
         try:
-            chunks = [json.loads(payload)]
-        except ValueError:
+            chunks = [server_json(payload)]
+        except UnreadableJson as err:
             # Some servers put events on consecutive lines with no blank line between.
             lines = [line for line in payload.split(b"\n") if line.strip()]
             if len(lines) < 2:
-                raise self._malformed("a stream event is not JSON", payload, state.content,
-                                      exchange.usage) from None
+                raise self._malformed(f"a stream event cannot be read: {err.reason}", payload,
+                                      state.content, exchange.usage) from None
             for line in lines:
                 self._take(line, state, exchange, started)
             return
@@ -523,6 +575,8 @@ class ChatCompletionsProvider:
             self._take_reasoning(delta, state, exchange)
             text = delta.get("content")
             if isinstance(text, str) and text:
+                text = state.mend("content", text)
+            if isinstance(text, str) and text:
                 size = len(text.encode("utf-8"))
                 if state.content_bytes + size > self.max_content_bytes:
                     raise self._too_large(state, exchange)
@@ -539,7 +593,7 @@ class ChatCompletionsProvider:
                         exchange: _Exchange) -> None:
         """A reasoning model's delta of thought (DeepSeek, Qwen3 and vLLM/llama.cpp's
         reasoning parsers: `reasoning_content`; OpenRouter and Ollama: `reasoning`)."""
-        text = _reasoning_of(delta)
+        text = state.mend("reasoning", _reasoning_of(delta))
         if not text:
             return
         size = len(text.encode("utf-8"))
@@ -552,13 +606,13 @@ class ChatCompletionsProvider:
     def _read_json(self, response: httpx.Response, exchange: _Exchange, started: float) -> Reply:
         raw = self._read_capped(response, self.max_content_bytes + ENVELOPE_ALLOWANCE)
         try:
-            data = json.loads(raw)
-        except ValueError:
+            data = server_json(raw)
+        except UnreadableJson as err:
             if not raw.strip():
                 raise self._failure(FailureKind.TRUNCATED,
                                     "the server sent nothing: the reply body was empty", "",
                                     UNKNOWN_USAGE, hint="Send again") from None
-            raise self._malformed("the reply is not JSON", raw) from None
+            raise self._malformed(f"the reply cannot be read: {err.reason}", raw) from None
         if not isinstance(data, dict):
             raise self._malformed("the reply is not a JSON object", raw)
         if "choices" not in data:
@@ -577,10 +631,11 @@ class ChatCompletionsProvider:
         content = _message_text(message.get("content"))
         if content is None:
             raise self._malformed("the reply's content is not text", raw, usage=usage)
+        content = mend_surrogates(content)
         if len(content.encode("utf-8")) > self.max_content_bytes:
             raise self._failure(FailureKind.RESPONSE_TOO_LARGE, self._too_large_detail(), "",
                                 usage)
-        reasoning = _reasoning_of(message)
+        reasoning = mend_surrogates(_reasoning_of(message))
         if len(reasoning.encode("utf-8")) > self.max_content_bytes:
             raise self._failure(FailureKind.RESPONSE_TOO_LARGE, self._too_large_detail(), "",
                                 usage)
@@ -705,13 +760,38 @@ class ChatCompletionsProvider:
         return self._failure(FailureKind.NETWORK, f"the base URL is not usable ({err})", "",
                              UNKNOWN_USAGE, hint="Check the base URL in the profile")
 
+    def _body(self, response: httpx.Response) -> Iterator[bytes]:
+        """The body as it arrives; a compressed one inflated here, in pieces of at most
+        `_PIECE` bytes, rather than by httpx, which inflates each piece read whole (a small
+        gzip body can grow a thousandfold before any limit could look at it)."""
+        encodings = [e for e in (part.strip().lower() for part in
+                                 response.headers.get("content-encoding", "").split(","))
+                     if e and e != "identity"]
+        if not encodings:
+            yield from response.iter_raw()
+            return
+        if len(encodings) > 1 or encodings[0] not in _INFLATABLE:
+            raise self._failure(
+                FailureKind.MALFORMED, "the reply is compressed as "
+                f"“{', '.join(encodings)[:40]}”, which Turnlog did not ask for", "",
+                UNKNOWN_USAGE)
+        inflater = Inflater(encodings[0], _PIECE)
+        try:
+            for raw in response.iter_raw():
+                yield from inflater.feed(raw)
+            yield from inflater.finish()
+        except zlib.error as err:
+            raise self._failure(FailureKind.MALFORMED,
+                                f"the reply could not be decompressed ({err})", "",
+                                UNKNOWN_USAGE) from None
+
     def _read_capped(self, response: httpx.Response, limit: int) -> bytes:
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > limit:
             raise self._failure(FailureKind.RESPONSE_TOO_LARGE, self._too_large_detail(), "",
                                 UNKNOWN_USAGE)
         body = bytearray()
-        for chunk in response.iter_bytes():
+        for chunk in self._body(response):
             body += chunk
             if len(body) > limit:
                 raise self._failure(FailureKind.RESPONSE_TOO_LARGE, self._too_large_detail(),
@@ -722,12 +802,12 @@ class ChatCompletionsProvider:
         status = response.status_code
         body = bytearray()
         try:
-            for chunk in response.iter_bytes():
+            for chunk in self._body(response):
                 body += chunk
                 if len(body) >= MAX_ERROR_BODY_BYTES:
                     del body[MAX_ERROR_BODY_BYTES:]
                     break
-        except httpx.HTTPError:
+        except (httpx.HTTPError, ProviderFailure):
             pass  # what arrived is enough to describe the error
         if 300 <= status < 400:
             where = response.headers.get("location", "another address")

@@ -24,16 +24,22 @@ from __future__ import annotations
 
 import logging
 import re
+import zlib
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
+from .inflate import INFLATABLE, Inflater
 from .presets import LLAMA_CPP, LM_STUDIO, OLLAMA, OPENROUTER, VLLM, Preset
+from .wirejson import server_json
 
 log = logging.getLogger(__name__)
 
 DISCOVERY_TIMEOUT = httpx.Timeout(5.0, connect=3.0)
+# A model list or a model's details: well under this, even with a chat template inside.
+MAX_ANSWER_BYTES = 1024 * 1024
 _NUM_CTX = re.compile(r"(?m)^\s*num_ctx\s+(\d+)\s*$")
 
 
@@ -154,14 +160,19 @@ def server_window(preset: Preset, base_url: str, model: str, *, api_key: str | N
     own = client is None
     http = client or httpx.Client(timeout=DISCOVERY_TIMEOUT, trust_env=False)
     try:
-        response = http.request(method, url, json=body, headers=headers)
-        if response.status_code != 200:
-            log.info("no context window from %s (HTTP %s)", url, response.status_code)
+        with http.stream(method, url, json=body, headers=headers) as response:
+            if response.status_code != 200:
+                log.info("no context window from %s (HTTP %s)", url, response.status_code)
+                return None
+            raw = _bounded(response)
+        if raw is None:
+            log.info("no context window from %s (the answer passed %s bytes)", url,
+                     MAX_ANSWER_BYTES)
             return None
-        window: int | None = read(response.json(), model)
+        window: int | None = read(server_json(raw), model)
     except (httpx.TransportError, httpx.InvalidURL) as err:
         raise NotAnswered(f"{url}: {type(err).__name__}") from err
-    except (httpx.HTTPError, ValueError) as err:
+    except (httpx.HTTPError, ValueError, zlib.error) as err:
         log.info("no context window from %s (%s)", url, type(err).__name__)
         return None
     finally:
@@ -169,6 +180,30 @@ def server_window(preset: Preset, base_url: str, model: str, *, api_key: str | N
             http.close()
     log.info("context window of %s from %s: %s", model, url, window)
     return window
+
+
+def _bounded(response: httpx.Response) -> bytes | None:
+    """The body, or None once it passes `MAX_ANSWER_BYTES` (the rest is not read)."""
+    body = bytearray()
+    for piece in _pieces(response):
+        body += piece
+        if len(body) > MAX_ANSWER_BYTES:
+            return None
+    return bytes(body)
+
+
+def _pieces(response: httpx.Response) -> Iterator[bytes]:
+    """The body as it arrives; a compressed one inflated in bounded pieces."""
+    encoding = response.headers.get("content-encoding", "").strip().lower()
+    if encoding in ("", "identity"):
+        yield from response.iter_raw()
+        return
+    if encoding not in INFLATABLE:
+        raise ValueError(f"an answer compressed as {encoding[:40]}")
+    inflater = Inflater(encoding, 64 * 1024)
+    for raw in response.iter_raw():
+        yield from inflater.feed(raw)
+    yield from inflater.finish()
 
 
 def tokenize_flavour(preset: Preset) -> str | None:

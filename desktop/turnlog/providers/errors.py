@@ -19,6 +19,8 @@ from typing import Any
 from turnlog.core.failures import Failure, FailureKind, rate_limit_hint
 from turnlog.core.redaction import redact
 
+from .wirejson import UnreadableJson, server_json
+
 MAX_DETAIL_CHARS = 300
 
 # Substrings (lower case) by which servers say a request is larger than the model's
@@ -111,8 +113,8 @@ def error_from_json(data: Any) -> ServerError | None:
 def error_from_body(body: bytes) -> ServerError:
     """What an error response body says: its JSON error, else its text without markup."""
     try:
-        data = json.loads(body)
-    except ValueError:
+        data = server_json(body)
+    except UnreadableJson:
         data = None
     found = error_from_json(data)
     if found is not None:

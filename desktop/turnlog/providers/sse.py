@@ -9,6 +9,10 @@ class LineTooLong(Exception):
     """One line of the stream grew past the limit without ending."""
 
 
+class EventTooLarge(LineTooLong):
+    """The data lines of one event grew past the limit without the event ending."""
+
+
 class NotAnEventStream(Exception):
     """A line that no event stream contains: the server sent something else."""
 
@@ -21,15 +25,24 @@ class EventStreamDecoder:
     """Splits bytes into lines and lines into the `data` payload of each event.
 
     `httpx.Response.iter_lines` would buffer an endless line without limit; this keeps at
-    most `max_line` bytes. Data lines of one event are joined with newlines, as the SSE
-    specification says; comments (`:`) and `event`/`id`/`retry` fields are skipped.
+    most `max_line` bytes of a line, and at most `max_event` bytes (default: `max_line`)
+    of the data of one event, however many lines it comes in. Data lines of one event are
+    joined with newlines, as the SSE specification says; comments (`:`) and
+    `event`/`id`/`retry` fields are skipped. With `split_oversized`, an event whose data
+    would pass `max_event` gives each of its lines as a payload of its own instead of
+    raising (servers that leave out the blank line send one JSON chunk a line): what a
+    caller then holds is bounded the same.
     """
 
-    def __init__(self, max_line: int) -> None:
+    def __init__(self, max_line: int, max_event: int | None = None, *,
+                 split_oversized: bool = False) -> None:
         self.max_line = max_line
+        self.max_event = max_line if max_event is None else max_event
+        self.split_oversized = split_oversized
         self._buffer = bytearray()
         self._scanned = 0
         self._data: list[bytes] = []
+        self._data_bytes = 0
         self.lines = 0
 
     def feed(self, chunk: bytes) -> list[bytes]:
@@ -77,9 +90,16 @@ class EventStreamDecoder:
         if name == b"data":
             if colon and value.startswith(b" "):
                 value = value[1:]
+            if self._data_bytes + len(value) + 1 > self.max_event:
+                if not self.split_oversized or len(value) + 1 > self.max_event:
+                    raise EventTooLarge
+                payloads.extend(self._data)
+                self._data, self._data_bytes = [], 0
+            self._data_bytes += len(value) + 1
             self._data.append(value)
 
     def _dispatch(self, payloads: list[bytes]) -> None:
         if self._data:
             payloads.append(b"\n".join(self._data))
             self._data = []
+            self._data_bytes = 0

@@ -75,6 +75,15 @@ class DiskIOError(KnownStoreFault):
     hint = "The disk may be failing or was removed; check it, then try again."
 
 
+class LinkRefused(KnownStoreFault):
+    """A file of the data directory is a symbolic link: writing would go wherever it
+    points (another data directory, any file), so Turnlog opens nothing through it."""
+
+    code = "storage_symlink"
+    hint = ("Put the database file itself in the data folder, or set TURNLOG_HOME to the "
+            "folder that holds it.")
+
+
 class SchemaTooNew(StoreError):
     """The database was written by a newer Turnlog."""
 
@@ -136,6 +145,7 @@ _BY_ERRNO: dict[int, int] = {
     errno.EIO: SQLITE_IOERR,
     errno.EMFILE: SQLITE_CANTOPEN,
     errno.ENFILE: SQLITE_CANTOPEN,
+    errno.ENOTDIR: SQLITE_CANTOPEN,  # a file where a folder of the path should be
 }
 
 

@@ -3,14 +3,18 @@ without changing a byte."""
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import stat
+from collections.abc import Iterable
 from contextlib import suppress
 from pathlib import Path
 from urllib.parse import quote
 
 import peewee
+
+from .errors import CannotOpen, LinkRefused
 
 log = logging.getLogger(__name__)
 PRIVATE_DIR = 0o700
@@ -23,6 +27,40 @@ READ_PRAGMAS = {
     "busy_timeout": 5000,
     "query_only": 1,
 }
+
+
+def refuse_links(home: Path, names: Iterable[str]) -> None:
+    """Raise `LinkRefused` if any of `names` in `home` is a symbolic link (dangling or
+    not): the database and the files SQLite and the lock keep beside it."""
+    for name in names:
+        path = home / name
+        if path.is_symlink():
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "somewhere"
+            raise LinkRefused(f"{path} is a symbolic link (to {target}); Turnlog does not "
+                              "follow links in its data folder.")
+
+
+def refuse_folder(path: Path) -> None:
+    """Raise `CannotOpen` if the database's path is a folder: a reader and a writer say
+    the same (SQLite alone would say "disk I/O error" to one, "cannot open" to the other)."""
+    if path.is_dir():
+        raise CannotOpen(f"The database {path} cannot be opened: it is a folder, not a "
+                         "database file.")
+
+
+def open_no_link(path: Path, flags: int, mode: int = 0o600) -> int:
+    """`os.open` that refuses a symbolic link at `path` (one made since `refuse_links`)."""
+    try:
+        return os.open(path, flags | os.O_NOFOLLOW, mode)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            refuse_links(path.parent, [path.name])
+            raise LinkRefused(f"{path} is a symbolic link; Turnlog does not follow links "
+                              "in its data folder.") from None
+        raise
 
 
 def reading_database(path: Path, *, immutable: bool = False) -> peewee.SqliteDatabase:

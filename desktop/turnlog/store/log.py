@@ -45,7 +45,14 @@ from .errors import (
     classify,
     result_code,
 )
-from .files import make_private, reading_database, settled
+from .files import (
+    make_private,
+    open_no_link,
+    reading_database,
+    refuse_folder,
+    refuse_links,
+    settled,
+)
 from .imports import ImportWriter
 from .memory import MemoryStore
 from .migrations import SCHEMA_VERSION, Progress, current_version, table_names
@@ -72,11 +79,17 @@ def _mine(conversation_id: int, hidden: frozenset[str]) -> Any:
     return mine & TurnRow.id.not_in(list(hidden)) if hidden else mine
 
 
+# The database, what SQLite keeps beside it, the writer's lock and the erase marker: never
+# followed through a symbolic link.
+DATA_FILES = (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal", LOCK_NAME,
+              ERASE_PENDING_NAME)
+
+
 def _create_private(path: Path) -> None:
     """Create the database file readable by its owner only; SQLite gives its `-wal` and
     `-shm` the same permissions."""
     with suppress(FileExistsError):
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        os.close(open_no_link(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
 class _WriterLock:
@@ -91,14 +104,14 @@ class _WriterLock:
         self._fds: list[int] = []
 
     def acquire(self) -> None:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = open_no_link(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         if not self._take(fd):
             holder = os.read(fd, 32).decode("ascii", "replace").strip() or "another process"
             os.close(fd)
             raise self._held(holder)
         try:
             _create_private(self.db_path)
-            db_fd = os.open(self.db_path, os.O_RDONLY)
+            db_fd = open_no_link(self.db_path, os.O_RDONLY)
         except BaseException:
             self.release()
             raise
@@ -174,6 +187,8 @@ class TurnlogStore(MemoryStore):
         path = home / DB_NAME
         lock = None
         try:
+            refuse_links(home, DATA_FILES)
+            refuse_folder(path)
             if readonly:
                 if not path.exists():
                     raise NotFound(f"There is no Turnlog database in {home} yet.")
@@ -946,7 +961,8 @@ class TurnlogStore(MemoryStore):
         readers can say so."""
         marker = self.home / ERASE_PENDING_NAME
         with self._guard():
-            with marker.open("wb") as handle:
+            with os.fdopen(open_no_link(marker, os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
+                           "wb") as handle:
                 handle.write(b"A privacy delete has not yet been erased from the disk.\n")
                 handle.flush()
                 os.fsync(handle.fileno())

@@ -14,14 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 import peewee
 
-from ..core.memory import Memory as ConversationMemory
 from ..core.memory import (
+    MAX_MEMORY_TEXT,
     StoredNote,
     StoredPin,
     StoredPreference,
     check_priority,
     conversation_memory,
 )
+from ..core.memory import Memory as ConversationMemory
+from ..core.visible import has_surrogate
 from . import rows
 from .deletion import pins_from
 from .errors import NotFound
@@ -30,7 +32,6 @@ from .models import NoteRow, PinRow, PreferenceRow, TurnRow
 if TYPE_CHECKING:
     from ..core.model import Conversation
 
-MAX_MEMORY_TEXT = 16_384  # characters of one pin, note or preference
 
 
 def _pin(row: PinRow) -> StoredPin:
@@ -46,12 +47,24 @@ def _preference(row: PreferenceRow) -> StoredPreference:
     return StoredPreference(row.id, row.text, row.priority, row.created_at)
 
 
+class TextRefused(ValueError):
+    """A pin, note or preference that cannot be kept; `code` names why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 def _check_text(text: str) -> str:
     text = text.strip()
     if not text:
-        raise ValueError("The text is empty.")
+        raise TextRefused("empty_text", "The text is empty.")
     if len(text) > MAX_MEMORY_TEXT:
-        raise ValueError(f"The text is longer than {MAX_MEMORY_TEXT:,} characters.")
+        raise TextRefused("text_too_long", f"The text is {len(text):,} characters; a pin, "
+                          f"note or preference may be at most {MAX_MEMORY_TEXT:,}.")
+    if has_surrogate(text):
+        raise TextRefused("invalid_text", "The text is not valid UTF-8: it holds half of a "
+                          "character pair or bytes that are not text.")
     return text
 
 

@@ -104,8 +104,23 @@ class FailureBanner(QFrame):
         self.partial.setMaximumHeight(self.partial.fontMetrics().lineSpacing() * 3 + 14)
         layout.addWidget(self.partial)
 
-        # The last lines of the built-in model's log, when its server died or never started:
-        # one row, the box beside the button that opens the log's folder.
+        self._log_rows(layout)
+
+        self.actions = QHBoxLayout()  # buttons of a storage fault (Export, Open the folder)
+        layout.addLayout(self.actions)
+        self._action_buttons: list[QPushButton] = []
+
+        self.failure: Failure | None = None
+        self._full_message = ""
+        self._wait_left = 0
+        self._countdown = QTimer(self)
+        self._countdown.setInterval(1000)
+        self._countdown.timeout.connect(self._tick)
+        self.hide()
+
+    def _log_rows(self, layout: QVBoxLayout) -> None:
+        """The last lines of the built-in model's log, when its server died or never
+        started: one row, the box beside the button that opens the log's folder."""
         self.log_label = QLabel(QCoreApplication.translate("Failure", "The log ends:"), self)
         layout.addWidget(self.log_label)
         log_row = QHBoxLayout()
@@ -127,18 +142,6 @@ class FailureBanner(QFrame):
         log_row.addWidget(self.open_log_button, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(log_row)
         self.log_folder: Path | None = None  # where "Open the log folder" goes
-
-        self.actions = QHBoxLayout()  # buttons of a storage fault (Export, Open the folder)
-        layout.addLayout(self.actions)
-        self._action_buttons: list[QPushButton] = []
-
-        self.failure: Failure | None = None
-        self._full_message = ""
-        self._wait_left = 0
-        self._countdown = QTimer(self)
-        self._countdown.setInterval(1000)
-        self._countdown.timeout.connect(self._tick)
-        self.hide()
 
     def show_failure(self, failure: Failure, partial: str = "") -> None:
         """Say what happened to a send, with the next step; offer to send again where

@@ -96,6 +96,8 @@ HINTS = (
                                      "open files in it."),
     QT_TRANSLATE_NOOP("FailureHint", "The disk may be failing or was removed; check it, then "
                                      "try again."),
+    QT_TRANSLATE_NOOP("FailureHint", "Put the database file itself in the data folder, or set "
+                                     "TURNLOG_HOME to the folder that holds it."),
     # Returned in tuples rather than by keyword (time bounds, the local model's exit).
     QT_TRANSLATE_NOOP("FailureHint", "Send again, or raise the time limit if the server is "
                                      "slow"),
