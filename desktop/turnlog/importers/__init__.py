@@ -25,6 +25,34 @@ from . import chatgpt, turnlog_jsonl
 
 CHATGPT_FILE = "conversations.json"
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+# Bounds of one import: archive bombs and endless files end in a named problem, early.
+MAX_CONVERSATIONS = 100_000
+MAX_INFLATE_RATIO = 100  # real exports of JSON text compress 5 to 15 times
+INFLATE_RATIO_AFTER = 64 << 20  # small members may compress better than that
+
+
+class _Bounded(io.RawIOBase):
+    """A zip member read through a bound on how much it inflates to, counted as read
+    (the sizes an archive declares can lie)."""
+
+    def __init__(self, member: IO[bytes], name: str, compressed: int) -> None:
+        self._member, self._name = member, name
+        self._limit = max(INFLATE_RATIO_AFTER, MAX_INFLATE_RATIO * max(compressed, 1))
+        self._read = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._member.read(len(buffer))
+        self._read += len(data)
+        if self._read > self._limit:
+            raise ImportProblem(
+                f"{self._name} inflates to more than {MAX_INFLATE_RATIO} times its packed "
+                f"size ({self._limit / (1 << 20):,.0f} MiB so far): not an export but an "
+                "archive bomb; nothing was imported")
+        buffer[:len(data)] = data
+        return len(data)
 
 
 @dataclass
@@ -61,7 +89,12 @@ class Source:
         (and, inside a folder or zip, the member)."""
         self._done = 0
         try:
-            yield from self._read()
+            for count, conversation in enumerate(self._read(), start=1):
+                if count > MAX_CONVERSATIONS:
+                    raise ImportProblem(
+                        f"the file holds more than {MAX_CONVERSATIONS:,} conversations, more "
+                        "than one import takes; nothing was imported")
+                yield conversation
         except UnicodeDecodeError as err:
             raise ImportProblem(f"the text is not UTF-8 ({err})") from None
         except (zipfile.BadZipFile, zlib.error, EOFError) as err:
@@ -82,8 +115,10 @@ class Source:
                 self._tell[:] = [raw]
                 archive = stack.enter_context(zipfile.ZipFile(raw))
                 for name in self.members:
+                    packed = archive.getinfo(name).compress_size
                     with archive.open(name) as member:
-                        text = io.TextIOWrapper(member, encoding="utf-8", errors="strict")
+                        bounded = io.BufferedReader(_Bounded(member, name, packed))
+                        text = io.TextIOWrapper(bounded, encoding="utf-8", errors="strict")
                         yield from self._parse(text, name, inside=True)
 
     @contextmanager
