@@ -232,3 +232,12 @@ def monkeypatch_module(tmp_path_factory):
     assert code == 0, errors
     yield patch
     patch.undo()
+
+
+@pytest.mark.parametrize("command", [["show"], ["export"], ["versions", "--turn", "1",
+                                                            "--conversation"],
+                                     ["pin", "list", "--conversation"]])
+def test_an_id_past_what_sqlite_holds_is_a_usage_error(monkeypatch_module, command):
+    code, errors = run_cli([*command, "99999999999999999999"])
+    assert code == 2, errors
+    assert "out of range" in errors and "Traceback" not in errors

@@ -44,6 +44,7 @@ from ..providers import PRESETS, preset_by_id
 from ..providers.security import CaFileUnusable, insecure_key_detail, key_in_clear, tls_context
 from ..secrets import KeyringUnavailable, check_key, open_key_store
 from ..store import TurnlogStore
+from .numbers import whole_number
 from .terminal import safe_for
 
 EXIT_REFUSED = 3
@@ -53,7 +54,7 @@ EXIT_FAILED = 4
 def register(sub: Any) -> None:
     p = sub.add_parser("ask", help="ask a question, stream the answer, save the turn")
     where = p.add_mutually_exclusive_group(required=True)
-    where.add_argument("--conversation", type=int, metavar="ID")
+    where.add_argument("--conversation", type=whole_number, metavar="ID")
     where.add_argument("--new", action="store_true", help="start a new conversation")
     p.add_argument("--title", metavar="T", help="title of the new conversation")
     p.add_argument("--profile", metavar="P", help="provider profile name or id")
@@ -78,7 +79,7 @@ def register(sub: Any) -> None:
     add.add_argument("--preset", required=True, choices=[x.id for x in PRESETS])
     add.add_argument("--base-url", metavar="URL")
     add.add_argument("--model", default="", metavar="M")
-    add.add_argument("--context-window", type=int, metavar="T")
+    add.add_argument("--context-window", type=whole_number, metavar="T")
     add.add_argument("--model-file", metavar="GGUF",
                      help="for --preset builtin: a GGUF model file instead of the built-in one")
     add.add_argument("--key-stdin", action="store_true",

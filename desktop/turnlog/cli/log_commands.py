@@ -32,6 +32,7 @@ from ..store import NotFound, TurnlogStore
 from ..store.salvage import Readable
 from ..transfer import check_file, import_checked
 from .memory_commands import memory_json, memory_of
+from .numbers import whole_number
 from .terminal import print_refusal, runs_text, safe_for
 
 EXIT_DAMAGED = 5
@@ -40,11 +41,13 @@ EXIT_DAMAGED = 5
 
 def register(sub: Any) -> None:
     p = sub.add_parser("project", help="show what a send would carry, without sending or writing")
-    p.add_argument("--conversation", type=int, required=True, metavar="ID")
+    p.add_argument("--conversation", type=whole_number, required=True, metavar="ID")
     p.add_argument("--question", required=True, metavar="TEXT")
-    p.add_argument("--max-bytes", type=int, metavar="N", help="byte limit of the request body")
-    p.add_argument("--window", type=int, metavar="T", help="context window in tokens")
-    p.add_argument("--output-reserve", type=int, metavar="T", help="tokens kept for the answer")
+    p.add_argument("--max-bytes", type=whole_number, metavar="N",
+                   help="byte limit of the request body")
+    p.add_argument("--window", type=whole_number, metavar="T", help="context window in tokens")
+    p.add_argument("--output-reserve", type=whole_number, metavar="T",
+                   help="tokens kept for the answer")
     p.add_argument("--profile", metavar="P",
                    help="provider profile whose model and options a send would use")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -61,7 +64,7 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run_import)
 
     p = sub.add_parser("export", help="write a conversation as JSON lines to stdout")
-    p.add_argument("conversation", type=int, metavar="ID")
+    p.add_argument("conversation", type=whole_number, metavar="ID")
     p.add_argument("--format", choices=FORMATS, default="jsonl",
                    help="jsonl (re-importable, the default) or markdown")
     add_raw(p)
@@ -72,7 +75,7 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run_list)
 
     p = sub.add_parser("show", help="print a conversation's whole history")
-    p.add_argument("conversation", type=int, metavar="ID")
+    p.add_argument("conversation", type=whole_number, metavar="ID")
     add_raw(p)
     p.set_defaults(run=run_show)
 

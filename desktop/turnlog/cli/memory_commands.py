@@ -12,6 +12,7 @@ from ..core.visible import visible_json
 from ..paths import data_dir
 from ..store import NotFound, TurnlogStore
 from ..store.memory import TextRefused
+from .numbers import whole_number
 from .terminal import safe_for
 
 
@@ -26,7 +27,7 @@ def register(sub: Any) -> None:
     pin = sub.add_parser("pin", help="pinned facts: sent word for word in every request")
     verbs = pin.add_subparsers(dest="verb", required=True, metavar="VERB")
     p = verbs.add_parser("add", help="pin a fact (prints the pin id)")
-    p.add_argument("--conversation", type=int, required=True, metavar="ID")
+    p.add_argument("--conversation", type=whole_number, required=True, metavar="ID")
     p.add_argument("--turn", action="append", default=[], metavar="TURN_ID",
                    help="the turn the fact was taken from (repeatable; none: typed)")
     p.add_argument("--kind", default="", choices=("", "constraint", "decision", "identifier",
@@ -34,11 +35,11 @@ def register(sub: Any) -> None:
     p.add_argument("text", metavar="TEXT")
     p.set_defaults(run=run_pin_add)
     p = verbs.add_parser("list", help="a conversation's pins with their sources")
-    p.add_argument("--conversation", type=int, required=True, metavar="ID")
+    p.add_argument("--conversation", type=whole_number, required=True, metavar="ID")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_pin_list)
     p = verbs.add_parser("remove", help="remove a pin")
-    p.add_argument("id", type=int, metavar="PIN_ID")
+    p.add_argument("id", type=whole_number, metavar="PIN_ID")
     p.set_defaults(run=lambda a: _remove(lambda s: s.remove_pin(a.id), f"pin {a.id}"))
 
     pref = sub.add_parser("pref", help="preferences: for every conversation, as room allows")
@@ -51,23 +52,23 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_pref_list)
     p = verbs.add_parser("remove", help="remove a preference")
-    p.add_argument("id", type=int, metavar="ID")
+    p.add_argument("id", type=whole_number, metavar="ID")
     p.set_defaults(run=lambda a: _remove(lambda s: s.remove_preference(a.id),
                                          f"preference {a.id}"))
 
     note = sub.add_parser("note", help="notes: a conversation's background, as room allows")
     verbs = note.add_subparsers(dest="verb", required=True, metavar="VERB")
     p = verbs.add_parser("add", help="add a note (prints its id)")
-    p.add_argument("--conversation", type=int, required=True, metavar="ID")
+    p.add_argument("--conversation", type=whole_number, required=True, metavar="ID")
     p.add_argument("--priority", type=_priority, default=DEFAULT_PRIORITY, metavar="N")
     p.add_argument("text", metavar="TEXT")
     p.set_defaults(run=run_note_add)
     p = verbs.add_parser("list", help="a conversation's notes")
-    p.add_argument("--conversation", type=int, required=True, metavar="ID")
+    p.add_argument("--conversation", type=whole_number, required=True, metavar="ID")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=run_note_list)
     p = verbs.add_parser("remove", help="remove a note")
-    p.add_argument("id", type=int, metavar="ID")
+    p.add_argument("id", type=whole_number, metavar="ID")
     p.set_defaults(run=lambda a: _remove(lambda s: s.remove_note(a.id), f"note {a.id}"))
 
 

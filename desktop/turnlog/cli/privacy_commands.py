@@ -9,6 +9,7 @@ from typing import Any
 from ..paths import data_dir
 from ..store import TurnlogStore
 from ..store.deletion import DeletionCounts
+from .numbers import whole_number
 from .terminal import safe_for
 
 
@@ -21,7 +22,7 @@ def register(sub: Any) -> None:
     )
     scope = p.add_mutually_exclusive_group(required=True)
     scope.add_argument("--turn", metavar="ID", help="a turn id, as `export` prints it")
-    scope.add_argument("--conversation", type=int, metavar="ID")
+    scope.add_argument("--conversation", type=whole_number, metavar="ID")
     scope.add_argument("--all", action="store_true", help="every conversation")
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     p.add_argument("--with-forks", action="store_true",

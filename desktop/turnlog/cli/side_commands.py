@@ -29,13 +29,14 @@ from .chat_commands import (
     interruptible,
     with_connection,
 )
+from .numbers import whole_number
 from .terminal import print_refusal, runs_text, safe_for
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("btw", help="ask a side question about a conversation (not saved as a "
                                    "turn; kept with its side questions)")
-    p.add_argument("--conversation", type=int, required=True, metavar="ID")
+    p.add_argument("--conversation", type=whole_number, required=True, metavar="ID")
     p.add_argument("--profile", metavar="P", help="provider profile name or id")
     p.add_argument("--list", action="store_true", help="list the conversation's side questions")
     p.add_argument("--json", action="store_true",

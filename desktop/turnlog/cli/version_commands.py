@@ -10,13 +10,14 @@ from ..core.failures import StoreError
 from ..core.visible import visible_json
 from ..paths import data_dir
 from ..store import NotFound, TurnlogStore
+from .numbers import whole_number
 from .terminal import safe_for
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("versions", help="list the versions of a turn (regenerated, edited)")
-    p.add_argument("--conversation", type=int, required=True, metavar="ID")
-    p.add_argument("--turn", type=int, required=True, metavar="ORDINAL",
+    p.add_argument("--conversation", type=whole_number, required=True, metavar="ID")
+    p.add_argument("--turn", type=whole_number, required=True, metavar="ORDINAL",
                    help="the stored ordinal of any of its versions, as `export` prints it")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--raw", action="store_true",
@@ -28,9 +29,9 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run_use_version)
 
     p = sub.add_parser("fork", help="a new conversation with copies of the turns before one")
-    p.add_argument("--conversation", type=int, required=True, metavar="ID")
+    p.add_argument("--conversation", type=whole_number, required=True, metavar="ID")
     where = p.add_mutually_exclusive_group(required=True)
-    where.add_argument("--at", type=int, metavar="ORDINAL",
+    where.add_argument("--at", type=whole_number, metavar="ORDINAL",
                        help="turns before this stored ordinal are copied; its question is "
                        "the new conversation's draft")
     where.add_argument("--with-version", metavar="TURN_ID",
