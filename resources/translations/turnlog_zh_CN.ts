@@ -2546,8 +2546,8 @@
         <translation>上下文窗口：%1</translation>
     </message>
     <message>
-        <source>Turnlog starts it on 127.0.0.1 with the first question and stops it on exit; no key, no network.</source>
-        <translation>Turnlog 会在第一个问题时在 127.0.0.1 上启动它，并在退出时停止；无需密钥，也不联网。</translation>
+        <source>Turnlog starts it on 127.0.0.1 with the first question and stops it on exit, when another provider is chosen and after 10 minutes unused; no key, no network.</source>
+        <translation>Turnlog 会在第一个问题时在 127.0.0.1 上启动它，并在退出、换用其他服务提供方或闲置 10 分钟后停止；无需密钥，也不联网。</translation>
     </message>
     <message>
         <source>Note: %1</source>

@@ -2546,8 +2546,8 @@
         <translation>上下文視窗：%1</translation>
     </message>
     <message>
-        <source>Turnlog starts it on 127.0.0.1 with the first question and stops it on exit; no key, no network.</source>
-        <translation>Turnlog 會在第一個問題時於 127.0.0.1 上啟動它，並在結束時停止；不需要金鑰，也不連網。</translation>
+        <source>Turnlog starts it on 127.0.0.1 with the first question and stops it on exit, when another provider is chosen and after 10 minutes unused; no key, no network.</source>
+        <translation>Turnlog 會在第一個問題時於 127.0.0.1 上啟動它，並在結束、改用其他服務供應商或閒置 10 分鐘後停止；不需要金鑰，也不連網。</translation>
     </message>
     <message>
         <source>Note: %1</source>

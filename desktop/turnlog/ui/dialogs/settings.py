@@ -43,11 +43,6 @@ from ...core.model import (
 )
 from ...localmodel import (
     DEFAULT_N_CTX,
-    NotAModelFile,
-    available,
-    describe,
-    read_metadata,
-    training_context,
 )
 from ...localmodel import ModelInfo as LocalModelInfo
 from ...profiles import Profile, ProfilesUnreadable, builtin_profile, check_base_url, new_profile
@@ -59,7 +54,7 @@ from ..infra.tasks import TaskContext, TaskRunner
 from ..infra.wheel import wheel_only_when_focused
 from ..request.connection import shown_name
 from ..request.provider_setup import ProviderSetup
-from .about import caveat_text
+from .model_file_facts import check_model_file, model_file_text
 from .profile_network import NetworkRows
 
 log = logging.getLogger(__name__)
@@ -361,49 +356,18 @@ class SettingsDialog(QDialog):
         path = self._model_path()
         key = str(path) if path else ""
         known = self._local_checked.get(key)
-        if known is not None:
-            return known
-        check = available(path)
-        result: tuple[str, LocalModelInfo | None, int | None]
-        if not check.ok or check.model_path is None:
-            result = (check.reason, None, None)
-        else:
-            try:
-                info = describe(check.model_path)
-                trained = training_context(read_metadata(check.model_path))
-            except (NotAModelFile, OSError) as err:
-                result = (str(err), None, None)
-            else:
-                local = self.setup.local
-                n_ctx = local.n_ctx if local is not None else DEFAULT_N_CTX
-                result = ("", info, n_ctx if trained is None else min(n_ctx, trained))
-        self._local_checked[key] = result
-        return result
+        if known is None:
+            local = self.setup.local
+            known = check_model_file(path, local.n_ctx if local is not None else DEFAULT_N_CTX)
+            self._local_checked[key] = known
+        return known
 
     def _describe_local(self) -> None:
-        problem, info, window = self.local_model()
-        if info is None:
-            self.local_status.setText("")
-            return
+        _problem, info, window = self.local_model()
         local = self.setup.local
         running = local.running(self._model_path()) if local is not None else None
-        if running is not None:
-            size = arg(QCoreApplication.translate(
-                "SettingsDialog", "%1 tokens (as the running server reports)"),
-                running.context_window)
-        else:
-            size = arg(QCoreApplication.translate(
-                "SettingsDialog", "%1 tokens (the server confirms it when it starts)"), window)
-        lines = [arg(QCoreApplication.translate("SettingsDialog", "Model: %1"), info.name),
-                 arg(QCoreApplication.translate("SettingsDialog", "License: %1"), info.license),
-                 arg(QCoreApplication.translate("SettingsDialog", "Context window: %1"), size),
-                 QCoreApplication.translate(
-                     "SettingsDialog", "Turnlog starts it on 127.0.0.1 with the first question "
-                     "and stops it on exit; no key, no network.")]
-        if info.caveat:
-            lines.append(arg(QCoreApplication.translate("SettingsDialog", "Note: %1"),
-                             caveat_text(info.caveat)))
-        self.local_status.setText("\n".join(lines))
+        self.local_status.setText("" if info is None else model_file_text(
+            info, window, running.context_window if running is not None else None))
 
     # --------------------------------------------------------------- validation
     def problems(self) -> list[str]:
