@@ -2,8 +2,9 @@
 
     .venv/bin/python tests/bench/local_model.py [--runs 5] [--install] [--native]
 
-Starts the built-in model (SmolLM2 135M) on two threads, as Turnlog does, and prints prompt
-and generation tokens/s, the median of `--runs` rounds:
+Starts the built-in model (SmolLM2 135M) on two threads, as Turnlog does, once per build,
+and prints prompt and generation tokens/s, the median of `--runs` rounds (the builds'
+rounds alternate):
 - prompt: a fresh ~600-token prompt (a nonce in front, so no cached prefix helps) answered
   with one token; prompt tokens ÷ the request's time;
 - generation: the same prompt again (its prefix now cached) with up to 128 tokens out;
@@ -55,7 +56,7 @@ def llama_version() -> str:
 
 
 def scratch_venv(folder: Path) -> Path:
-    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(folder)], check=True)
     return folder / "bin" / "python"
 
 
@@ -78,9 +79,13 @@ def install_times(scratch: Path, version: str) -> tuple[float, float]:
     return cold, warm
 
 
-def native_python(scratch: Path, version: str) -> tuple[Path, float]:
-    """A scratch environment with llama-cpp-python built -march=native, and its build time."""
-    python = scratch_venv(scratch / "native")
+def native_python(folder: Path, version: str) -> tuple[Path, float]:
+    """An environment in `folder` with llama-cpp-python built -march=native, and its build
+    time (0 when `folder` already holds one)."""
+    built = list(folder.glob("lib/python3*/site-packages/llama_cpp"))
+    if (folder / "bin" / "python").exists() and built:
+        return folder / "bin" / "python", 0.0
+    python = scratch_venv(folder)
     env = dict(os.environ, CMAKE_ARGS=f"-DGGML_NATIVE=ON {CMAKE_COMMON}",
                CMAKE_BUILD_PARALLEL_LEVEL=str(os.cpu_count() or 2),
                PIP_DISABLE_PIP_VERSION_CHECK="1")
@@ -90,33 +95,40 @@ def native_python(scratch: Path, version: str) -> tuple[Path, float]:
     return python, took
 
 
-def speed(python: str, model: Path, logs: Path, runs: int) -> tuple[float, float]:
-    """(prompt tokens/s, generation tokens/s), medians over `runs` rounds."""
-    server = LocalServer(model, n_ctx=2048, log_dir=logs, python=python)
-    endpoint = server.start()
-    prompt_rates: list[float] = []
-    generation_rates: list[float] = []
-    try:
-        with httpx.Client(timeout=300, trust_env=False) as client:
-            def ask(content: str, max_tokens: int) -> tuple[dict, float]:
-                started = time.monotonic()
-                response = client.post(endpoint.base_url + "/chat/completions", json={
-                    "model": endpoint.model, "temperature": 0, "max_tokens": max_tokens,
-                    "messages": [{"role": "user", "content": content}]})
-                took = time.monotonic() - started
-                response.raise_for_status()
-                return response.json()["usage"], took
+class Measured:
+    """One build's server, measured a round at a time (rounds of all builds alternate, so
+    the machine's load weighs on each alike)."""
 
-            ask("Warm up.", 4)
-            for _ in range(runs):
-                content = f"{uuid.uuid4().hex} {PROMPT}\nWrite a long story about them."
-                usage, took = ask(content, 1)
-                prompt_rates.append(usage["prompt_tokens"] / took)
-                usage, took = ask(content, GENERATE)
-                generation_rates.append(usage["completion_tokens"] / took)
-    finally:
-        server.stop()
-    return statistics.median(prompt_rates), statistics.median(generation_rates)
+    def __init__(self, python: str, model: Path, logs: Path) -> None:
+        self.server = LocalServer(model, n_ctx=2048, log_dir=logs, python=python)
+        self.endpoint = self.server.start()
+        self.client = httpx.Client(timeout=300, trust_env=False)
+        self.prompt_rates: list[float] = []
+        self.generation_rates: list[float] = []
+        self.ask("Warm up.", 4)
+
+    def ask(self, content: str, max_tokens: int) -> tuple[dict, float]:
+        started = time.monotonic()
+        response = self.client.post(self.endpoint.base_url + "/chat/completions", json={
+            "model": self.endpoint.model, "temperature": 0, "max_tokens": max_tokens,
+            "messages": [{"role": "user", "content": content}]})
+        took = time.monotonic() - started
+        response.raise_for_status()
+        return response.json()["usage"], took
+
+    def round(self) -> None:
+        content = f"{uuid.uuid4().hex} {PROMPT}\nWrite a long story about them."
+        usage, took = self.ask(content, 1)
+        self.prompt_rates.append(usage["prompt_tokens"] / took)
+        usage, took = self.ask(content, GENERATE)
+        self.generation_rates.append(usage["completion_tokens"] / took)
+
+    def medians(self) -> tuple[float, float]:
+        return statistics.median(self.prompt_rates), statistics.median(self.generation_rates)
+
+    def close(self) -> None:
+        self.client.close()
+        self.server.stop()
 
 
 def main() -> int:
@@ -126,6 +138,8 @@ def main() -> int:
                         help="also time packaging/pip-install, cold and warm")
     parser.add_argument("--native", action="store_true",
                         help="also measure a -march=native build of the same version")
+    parser.add_argument("--native-venv", metavar="DIR",
+                        help="keep the native build in DIR (and reuse one built there)")
     args = parser.parse_args()
     version = llama_version()
     model = builtin_model_path()
@@ -144,14 +158,25 @@ def main() -> int:
         if args.install:
             cold, warm = install_times(scratch, version)
             install = f"{cold:.0f} s cold, {warm:.0f} s cached"
-        prompt, generation = speed(sys.executable, model, scratch / "logs-portable", args.runs)
-        rows.append(("portable (shipped)", prompt, generation, install))
+        builds = [("portable (shipped)", sys.executable, install)]
         if args.native:
-            python, took = native_python(scratch, version)
+            python, built = native_python(Path(args.native_venv) if args.native_venv
+                                          else scratch / "native", version)
             lib = next((python.parent.parent / "lib").glob("python3*/site-packages/llama_cpp/lib"))
             print(f"native: {judge_library_dir(lib, version).summary()}")
-            prompt, generation = speed(str(python), model, scratch / "logs-native", args.runs)
-            rows.append(("native (-march=native)", prompt, generation, f"{took:.0f} s cold"))
+            builds.append(("native (-march=native)", str(python),
+                           f"{built:.0f} s cold" if built else "(built before)"))
+        servers = [Measured(python, model, scratch / f"logs-{n}")
+                   for n, (_, python, _) in enumerate(builds)]
+        try:
+            for _ in range(args.runs):
+                for server in servers:
+                    server.round()
+        finally:
+            for server in servers:
+                server.close()
+        for (name, _, note), server in zip(builds, servers, strict=True):
+            rows.append((name, *server.medians(), note))
     print()
     print(f"{'build':<24} {'prompt tok/s':>12} {'gen tok/s':>10}  install")
     for name, prompt, generation, install in rows:
