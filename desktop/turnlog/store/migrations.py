@@ -151,9 +151,19 @@ V_SIDE_ATTEMPTS = (
 # again.
 V_SEARCH_PARTS = FillStep(search.PARTS_SCHEMA, search.fill_parts)
 
+# A turn kept incomplete because the user asked (its answer cut by Stop, a dropped
+# stream, the length limit or a missing finish reason): `incomplete` names why; NULL is a
+# complete turn. A conversation's title says where it came from: "user" (typed, renamed
+# or imported), "question" (its first question's first line, made again when that turn
+# goes) or "model" (a short title the model made after the first answer).
+V_INCOMPLETE_TITLES = (
+    'ALTER TABLE "turns" ADD COLUMN "incomplete" TEXT',
+    'ALTER TABLE "conversations" ADD COLUMN "title_source" TEXT NOT NULL DEFAULT \'user\'',
+)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
-                          V_SIDE_ATTEMPTS, V_SEARCH_PARTS]
+                          V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

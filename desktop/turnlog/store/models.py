@@ -26,6 +26,8 @@ class ConversationRow(BaseModel):
     next_ordinal = peewee.IntegerField(default=1)
     # Bumped by every delete; a write prepared under an older generation is refused.
     generation = peewee.IntegerField(default=0)
+    # "user", "question" or "model" (V_INCOMPLETE_TITLES)
+    title_source = peewee.TextField(default="user")
 
     class Meta:
         table_name = "conversations"
@@ -44,6 +46,8 @@ class TurnRow(BaseModel):
     created_at = peewee.TextField()
     usage = peewee.TextField(null=True)
     reasoning = peewee.TextField(default="")  # V_REASONING
+    # Why a turn the user chose to keep is incomplete; NULL when complete (V_INCOMPLETE_TITLES)
+    incomplete = peewee.TextField(null=True)
 
     class Meta:
         table_name = "turns"
