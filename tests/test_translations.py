@@ -419,3 +419,35 @@ def test_names_turnlog_gives_profiles_are_listed_and_shown_translated(chinese):
     chinese("zh_TW")
     assert shown_name(BUILTIN_MODEL.profile_name) == "內建（SmolLM2-135M，離線）"
     assert shown_name("My server") == "My server"  # a name the person typed stays
+
+
+def details_below_the_window() -> set[str]:
+    """Turnlog's own sentences for what happened, written below the window: `detail=`
+    arguments, `detail = ` assignments and the detail argument of a provider's
+    `_failure(kind, detail, …)`; a server's words never appear as literals."""
+    found: set[str] = set()
+    package = ROOT / "desktop" / "turnlog"
+    for path in package.rglob("*.py"):
+        if path.relative_to(package).parts[0] in ("ui", "cli"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            values: list[ast.expr] = []
+            if isinstance(node, ast.keyword) and node.arg == "detail":
+                values.append(node.value)
+            elif isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "detail" for t in node.targets):
+                values.append(node.value)
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr == "_failure" and len(node.args) >= 2):
+                values.append(node.args[1])
+            found |= {v.value for v in values
+                      if isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value}
+    return found
+
+
+def test_every_detail_turnlog_writes_below_the_window_is_listed():
+    """Before: the zh_TW banner read "The stream ended before the reply said it was
+    finished。請重新傳送。" — a detail written in providers but never listed."""
+    details = details_below_the_window()
+    assert len(details) > 8
+    assert sorted(details - set(failure_text.DETAILS)) == []

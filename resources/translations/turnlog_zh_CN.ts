@@ -436,12 +436,24 @@
         <translation>连接在回复结束前关闭了</translation>
     </message>
     <message>
+        <source>the connection closed before any reply arrived</source>
+        <translation>连接在任何回复到达之前就关闭了</translation>
+    </message>
+    <message>
         <source>the server sent nothing, as llama-cpp-python does when the request is larger than its context window</source>
         <translation>服务器没有返回任何内容；当请求超出上下文窗口时，llama-cpp-python 就会这样</translation>
     </message>
     <message>
         <source>the server sent nothing: the reply body was empty</source>
         <translation>服务器没有返回任何内容：回复正文为空</translation>
+    </message>
+    <message>
+        <source>the server sent nothing: the reply stream was empty</source>
+        <translation>服务器什么也没发来：回复流是空的</translation>
+    </message>
+    <message>
+        <source>the stream ended before the reply said it was finished</source>
+        <translation>回复流在回复表明已完成之前就结束了</translation>
     </message>
     <message>
         <source>the stored key contains spaces or characters that are not plain ASCII</source>

@@ -436,12 +436,24 @@
         <translation>連線在回覆結束前就關閉了</translation>
     </message>
     <message>
+        <source>the connection closed before any reply arrived</source>
+        <translation>連線在任何回覆送達之前就關閉了</translation>
+    </message>
+    <message>
         <source>the server sent nothing, as llama-cpp-python does when the request is larger than its context window</source>
         <translation>伺服器沒有傳回任何內容；當請求超出上下文視窗時，llama-cpp-python 就會這樣</translation>
     </message>
     <message>
         <source>the server sent nothing: the reply body was empty</source>
         <translation>伺服器沒有傳回任何內容：回覆本文是空的</translation>
+    </message>
+    <message>
+        <source>the server sent nothing: the reply stream was empty</source>
+        <translation>伺服器什麼也沒送來：回覆串流是空的</translation>
+    </message>
+    <message>
+        <source>the stream ended before the reply said it was finished</source>
+        <translation>回覆串流在回覆表明已完成之前就結束了</translation>
     </message>
     <message>
         <source>the stored key contains spaces or characters that are not plain ASCII</source>

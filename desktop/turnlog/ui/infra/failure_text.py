@@ -129,9 +129,12 @@ DETAILS = (
     QT_TRANSLATE_NOOP("FailureDetail", "the base URL must start with http:// or https://"),
     QT_TRANSLATE_NOOP("FailureDetail", "the connection closed before the reply was complete"),
     QT_TRANSLATE_NOOP("FailureDetail", "the connection closed before the reply was finished"),
+    QT_TRANSLATE_NOOP("FailureDetail", "the connection closed before any reply arrived"),
     QT_TRANSLATE_NOOP("FailureDetail", "the server sent nothing, as llama-cpp-python does when "
                                        "the request is larger than its context window"),
     QT_TRANSLATE_NOOP("FailureDetail", "the server sent nothing: the reply body was empty"),
+    QT_TRANSLATE_NOOP("FailureDetail", "the server sent nothing: the reply stream was empty"),
+    QT_TRANSLATE_NOOP("FailureDetail", "the stream ended before the reply said it was finished"),
     QT_TRANSLATE_NOOP("FailureDetail", "the stored key contains spaces or characters that are "
                                        "not plain ASCII"),
     QT_TRANSLATE_NOOP("FailureDetail", "the model asked to call a tool, which Turnlog does not "
