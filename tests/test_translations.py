@@ -432,11 +432,11 @@ def details_below_the_window() -> set[str]:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             values: list[ast.expr] = []
-            if isinstance(node, ast.keyword) and node.arg == "detail":
-                values.append(node.value)
-            elif isinstance(node, ast.Assign) and any(
-                    isinstance(t, ast.Name) and t.id == "detail" for t in node.targets):
-                values.append(node.value)
+            keyword = isinstance(node, ast.keyword) and node.arg == "detail"
+            assigned = isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "detail" for t in node.targets)
+            if keyword or assigned:
+                values.append(node.value)  # type: ignore[union-attr]
             elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                   and node.func.attr == "_failure" and len(node.args) >= 2):
                 values.append(node.args[1])
