@@ -410,14 +410,15 @@ def test_a_narrow_chinese_window_shows_the_model_name_from_its_start(
 
 def test_names_turnlog_gives_profiles_are_listed_and_shown_translated(chinese):
     from turnlog.core.builtin_model import BUILTIN as BUILTIN_MODEL
-    from turnlog.providers.presets import CUSTOM
+    from turnlog.providers.presets import CUSTOM, LLAMA_CPP
     from turnlog.ui.dialogs.about import CAVEATS
     from turnlog.ui.request.connection import GIVEN_NAMES, shown_name
 
-    assert {BUILTIN_MODEL.profile_name, CUSTOM.name} <= set(GIVEN_NAMES)
+    assert {BUILTIN_MODEL.profile_name, CUSTOM.name, LLAMA_CPP.name} <= set(GIVEN_NAMES)
     assert BUILTIN_MODEL.caveat in CAVEATS
     chinese("zh_TW")
     assert shown_name(BUILTIN_MODEL.profile_name) == "內建（SmolLM2-135M，離線）"
+    assert shown_name(LLAMA_CPP.name) == "llama.cpp 伺服器"
     assert shown_name("My server") == "My server"  # a name the person typed stays
 
 

@@ -2058,6 +2058,10 @@
         <translation>内置（SmolLM2-135M，离线）</translation>
     </message>
     <message>
+        <source>llama.cpp server</source>
+        <translation>llama.cpp 服务器</translation>
+    </message>
+    <message>
         <source>No provider set up</source>
         <translation>尚未设置服务提供方</translation>
     </message>

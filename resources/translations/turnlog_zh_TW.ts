@@ -2058,6 +2058,10 @@
         <translation>內建（SmolLM2-135M，離線）</translation>
     </message>
     <message>
+        <source>llama.cpp server</source>
+        <translation>llama.cpp 伺服器</translation>
+    </message>
+    <message>
         <source>No provider set up</source>
         <translation>尚未設定服務供應商</translation>
     </message>

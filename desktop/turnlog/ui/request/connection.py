@@ -56,7 +56,8 @@ ADD_KEY = "add it in Settings (Ctrl+,)."
 # Names Turnlog gives (a preset's, the built-in model's profile): shown in the interface
 # language; a name the person typed is shown as typed.
 GIVEN_NAMES = (QT_TRANSLATE_NOOP("ProviderConnector", "Custom"),
-               QT_TRANSLATE_NOOP("ProviderConnector", "Built-in (SmolLM2-135M, offline)"))
+               QT_TRANSLATE_NOOP("ProviderConnector", "Built-in (SmolLM2-135M, offline)"),
+               QT_TRANSLATE_NOOP("ProviderConnector", "llama.cpp server"))
 
 
 def shown_name(name: str) -> str:
