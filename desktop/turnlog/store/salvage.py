@@ -90,6 +90,7 @@ def _turn(row: tuple[object, ...]) -> Turn:
         _text(values["created_at"], "created_at"),
         None if usage is None else _text(usage, "usage"),
         _text(values["reasoning"], "reasoning"),
+        None if values["incomplete"] is None else _text(values["incomplete"], "incomplete"),
     )
 
 
