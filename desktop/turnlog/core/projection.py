@@ -287,6 +287,11 @@ class Projection:
         index = position_of(self._turns, ordinal)
         return None if index is None else self.mark(index)
 
+    def turn_of_ordinal(self, ordinal: int) -> Turn | None:
+        """The turn numbered `ordinal` of the log given to `project`, None if it has none."""
+        index = position_of(self._turns, ordinal)
+        return None if index is None else self._turns[index]
+
     def marks_by_ordinal(self) -> dict[int, Mark]:
         return {t.ordinal: self.mark(i) for i, t in enumerate(self._turns)}
 
