@@ -171,6 +171,13 @@ class PartialAnswer:
             incomplete=self.reason,
         )
 
+    @classmethod
+    def of_kept(cls, conversation_id: int, turn: Turn) -> PartialAnswer:
+        """The answer of a turn kept incomplete, to continue: the complete answer will be
+        a new version of it (asked with the turns before it)."""
+        return cls(conversation_id, turn.question, turn.answer, turn.incomplete or "",
+                   turn.model, uuid.uuid4().hex, None, replaces=turn.id)
+
     def continuation(self, *, prefill: bool) -> Continuation:
         """What a request for the rest of this answer goes on from."""
         return Continuation(self.text, self.reason, prefill=prefill)

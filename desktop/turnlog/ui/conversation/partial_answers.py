@@ -13,7 +13,6 @@ kept without a click.
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import replace
 from typing import Any
 
@@ -31,14 +30,6 @@ translate = QCoreApplication.translate  # translate("PartialAnswers", …): lupd
 
 def keep(store: TurnlogStore, answer: PartialAnswer) -> StorageOp[Turn]:
     return StorageOp("keep an incomplete answer", lambda: keep_partial(store, answer))
-
-
-def of_kept(conversation_id: int, turn: Turn) -> PartialAnswer:
-    """The answer of a turn kept incomplete, to continue: the complete answer will be a
-    new version of it."""
-    return PartialAnswer(conversation_id, turn.question, turn.answer,
-                         turn.incomplete or "", turn.model, uuid.uuid4().hex, None,
-                         replaces=turn.id)
 
 
 class PartialAnswers(QObject):
@@ -127,7 +118,7 @@ class PartialAnswers(QObject):
             return
         turn = window.transcript.shown_turn(row)
         if turn is not None and turn.incomplete:
-            self.continue_answer(of_kept(window.conversation.id, turn))
+            self.continue_answer(PartialAnswer.of_kept(window.conversation.id, turn))
 
     def continue_answer(self, answer: PartialAnswer) -> None:
         """Ask for the rest of `answer` in its (open) conversation; the composer keeps
