@@ -448,19 +448,15 @@ def project(
     mandatory_bytes = sum(p.bytes for p in parts + closing)
     mandatory_tokens = sum(p.tokens for p in parts + closing)
 
-    refusal = None
-    if mandatory_bytes > budget.max_bytes:
-        refusal = RefusalReason.BYTES
-    elif mandatory_tokens > budget.input_tokens:
-        refusal = RefusalReason.TOKENS
+    refusal = RefusalReason.BYTES if mandatory_bytes > budget.max_bytes else \
+        RefusalReason.TOKENS if mandatory_tokens > budget.input_tokens else None
     if refusal is not None:  # refuse, don't truncate
         raise ProjectionRefused(
             reason=refusal, mandatory_bytes=mandatory_bytes, max_bytes=budget.max_bytes,
             mandatory_tokens=mandatory_tokens, token_budget=budget.input_tokens,
             tokens_exact=counter.exact, includes_summary=summary is not None,
             includes_system=bool(system_prompt), includes_pinned=bool(facts),
-            includes_partial=continuation is not None,
-        )
+            includes_partial=continuation is not None)
     selection = _choose_memory(memory, budget, counter, Cost(mandatory_bytes, mandatory_tokens),
                                prefix[0][1].role if prefix else None)
     if selection.kept:  # wire order puts kept items among the prefix messages
@@ -478,9 +474,7 @@ def project(
         parts.append(Part(PartKind.TURN, cost.bytes, cost.tokens, turn.ordinal))
         messages.append(Message(USER, turn.question))
         messages.append(Message(ASSISTANT, turn.answer))
-    messages.append(question_message)
-    if continuation is not None:
-        messages.extend(continuation.messages())
+    messages += [question_message, *(continuation.messages() if continuation else ())]
     parts.extend(closing)
 
     return Projection(
