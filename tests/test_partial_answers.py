@@ -166,6 +166,9 @@ def test_keep_appends_one_turn_marked_incomplete_that_later_requests_carry(
                                store.all_turns(conversation.id))
     assert "## Turn 2 · " in markdown and "*incomplete (cut off at the output limit)*" in markdown
 
+    store.delete_turn(kept.id)  # deletable like any turn
+    assert [t.incomplete for t in store.turns(conversation.id)] == [None, None]
+
 
 def test_an_export_with_a_kept_turn_imports_back_marked(store, loopback, turnlog_home,
                                                         tmp_path):
