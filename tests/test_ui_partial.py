@@ -18,6 +18,7 @@ from test_ui_versions import click, last_row
 from turnlog.core.partial import CONTINUE_PROMPT
 from turnlog.profiles import NetworkSettings
 from turnlog.providers import CUSTOM
+from turnlog.store.drafts import NO_CONVERSATION, draft_path
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
 from turnlog.ui.shell.window import MainWindow
@@ -212,7 +213,7 @@ def test_a_failed_continue_offers_the_longer_answer_and_saves_nothing(
 
 
 def test_a_first_send_stopped_early_can_be_kept_in_its_conversation(
-        qtbot, make_window, store, loopback):
+        qtbot, make_window, store, loopback, turnlog_home):
     loopback.script(Behaviour.length("Tout droit,"))
     window = make_window()
     send_with_nothing_open(qtbot, window, QUESTION)
@@ -225,6 +226,10 @@ def test_a_first_send_stopped_early_can_be_kept_in_its_conversation(
     qtbot.waitUntil(lambda: window.transcript.rowCount() == 1, timeout=5000)
     assert [(t.answer, t.incomplete) for t in store.turns(conversation.id)] == [
         ("Tout droit,", "length")]
+    assert window.composer.text() == ""
+    # The question is in the log: no draft of it stays to come back in an empty composer.
+    qtbot.waitUntil(lambda: not draft_path(turnlog_home, NO_CONVERSATION).exists()
+                    and not draft_path(turnlog_home, conversation.id).exists(), timeout=3000)
 
 
 def test_dismissing_a_first_send_s_offer_leaves_no_conversation(

@@ -83,6 +83,7 @@ class PartialAnswers(QObject):
         composer = window.composer
         if composer.text().strip() == offer.question.strip():
             composer.take()  # the question is in the log now
+            window.drafts.saved(offer.conversation_id)
         self._say(arg(translate("PartialAnswers", "Kept as turn %1, marked incomplete."),
                       str(turn.ordinal)))
         conversation = window.conversation
