@@ -323,3 +323,44 @@ def test_short_or_blank_overlaps_are_kept_as_they_came():
         "end of paragraph.\n\nNext one"
     assert join_answer("Pa", "Paris", prefill=False) == "PaParis"  # too short to be sure
     assert join_answer("我们可以说这个", "可以说这个问题", prefill=False) == "我们可以说这个问题"
+
+
+# ------------------------------------------------------------- the command line
+def ask(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "turnlog.cli", "ask", *args],
+                          capture_output=True, text=True, timeout=60, env=os.environ.copy())
+
+
+def test_the_cli_keeps_an_early_stop_only_when_asked_and_continues_it(loopback, turnlog_home):
+    added = subprocess.run(
+        [sys.executable, "-m", "turnlog.cli", "profile", "add", "loop", "--preset", "custom",
+         "--base-url", loopback.base_url, "--model", "loopback-model", "--no-retry"],
+        capture_output=True, text=True, input="", timeout=60, env=os.environ.copy())
+    assert added.returncode == 0, added.stderr
+    loopback.script(Behaviour.length("Erstens, 第一，"))
+    plain = ask("--new", "--title", "CLI", QUESTION)
+    assert plain.returncode == 4 and "failure: length" in plain.stderr
+    assert "--keep-incomplete keeps such an answer" in plain.stderr
+    with TurnlogStore.open(turnlog_home, readonly=True) as store:
+        assert store.conversations() == []  # nothing kept without asking
+
+    loopback.script(Behaviour.length("Erstens, 第一，"))
+    kept = ask("--new", "--title", "CLI", "--keep-incomplete", QUESTION)
+    assert kept.returncode == 4, kept.stderr
+    assert "kept as turn 1" in kept.stderr and "incomplete (cut off at the output limit)" \
+        in kept.stderr
+    assert "(*incomplete (cut off at the output limit)*)" in cli(turnlog_home, "show", "1")
+
+    loopback.script(Behaviour.answer("zweitens. 第二。"))
+    done = ask("--conversation", "1", "--continue-last")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "Erstens, 第一，zweitens. 第二。\n"
+    assert "a new version of turn 1" in done.stderr
+    assert loopback.requests[-1].json()["messages"][-3:] == [
+        {"role": USER, "content": QUESTION}, {"role": ASSISTANT, "content": "Erstens, 第一，"},
+        {"role": USER, "content": CONTINUE_PROMPT}]
+    with TurnlogStore.open(turnlog_home, readonly=True) as store:
+        [turn] = store.turns(1)
+        assert (turn.answer, turn.incomplete) == ("Erstens, 第一，zweitens. 第二。", None)
+    again = ask("--conversation", "1", "--continue-last")
+    assert again.returncode == 4 and "nothing to continue" in again.stderr
