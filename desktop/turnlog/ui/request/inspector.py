@@ -407,7 +407,9 @@ class Inspector(QScrollArea):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
         self.parts.setRowCount(len(rows))
         for row, (name, size, tokens) in enumerate(rows):
-            self.parts.setItem(row, 0, QTableWidgetItem(name))
+            item = QTableWidgetItem(name)
+            item.setToolTip(name)  # a long name (a kept incomplete turn's) is elided
+            self.parts.setItem(row, 0, item)
             for column, count in ((1, size), (2, tokens)):
                 item = QTableWidgetItem(number(count))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
