@@ -364,3 +364,21 @@ def test_the_cli_keeps_an_early_stop_only_when_asked_and_continues_it(loopback, 
         assert (turn.answer, turn.incomplete) == ("Erstens, 第一，zweitens. 第二。", None)
     again = ask("--conversation", "1", "--continue-last")
     assert again.returncode == 4 and "nothing to continue" in again.stderr
+
+
+def test_compaction_makes_room_for_the_answer_so_far(store, loopback):
+    settings = ConversationSettings(max_bytes=4_000, context_window=32_768,
+                                    output_reserve=1024)
+    conversation = seed(store, "compacting", numbered(5, size=300), settings=settings)
+    answer = PartialAnswer(conversation.id, QUESTION, "量" * 500, LENGTH, "m", "t2", 0)
+    loopback.default = Behaviour.answer("The user asked five numbered questions.")
+    loopback.script(Behaviour.answer("The user asked five numbered questions."),
+                    Behaviour.answer("子。"))
+    outcome = send(store, loopback, conversation, partial=answer)
+    assert isinstance(outcome, Committed), outcome
+    assert outcome.projection.left_out == ()  # folded into the summary, not dropped
+    assert outcome.projection.summarized
+    assert outcome.turn.answer == "量" * 500 + "子。"
+    assert outcome.projection.body_bytes <= 4_000
+    assert loopback.requests[-1].json()["messages"][-2:] == [
+        {"role": ASSISTANT, "content": "量" * 500}, {"role": USER, "content": CONTINUE_PROMPT}]

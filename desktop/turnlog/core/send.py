@@ -401,7 +401,8 @@ class Sender:
             self.compactor.summarize(
                 run.cid, run.generation, run.turns, run.draft,
                 CompactionSettings(request.model, request.budget, request.options,
-                                   request.conversation.settings.compaction_share),
+                                   request.conversation.settings.compaction_share,
+                                   request.continuation),
                 system_prompt=request.conversation.system_prompt,
                 pinned=request.pinned, cancel=run.cancel,
                 progress=lambda k, n: run.on_stage(Stage.COMPACTING, f"chunk {k} of {n}"),
