@@ -241,3 +241,18 @@ def test_dismissing_a_first_send_s_offer_leaves_no_conversation(
     click_button(qtbot, window.banner.close_button)
     qtbot.waitUntil(lambda: store.conversations() == [], timeout=5000)
     assert window.composer.text() == QUESTION
+
+
+def test_keep_refused_after_a_delete_meanwhile_says_so_and_keeps_offering(
+        qtbot, make_window, store, loopback, turnlog_home):
+    window, cid = open_window(qtbot, make_window, store, numbered(2))
+    fail_with(qtbot, window, Behaviour.length("Bis hierhin"), loopback)
+    store.delete_turn(store.turns(cid)[0].id)  # another process deletes a turn meanwhile
+    before = exported(turnlog_home, cid)
+    click_button(qtbot, window.banner.keep_button)
+    qtbot.waitUntil(lambda: window.banner.title.text() == "The answer so far was not kept",
+                    timeout=5000)
+    assert "deleted" in window.banner.report()
+    assert window.banner.partial.toPlainText() == "Bis hierhin" and offered(window)
+    assert window.composer.text() == QUESTION
+    assert exported(turnlog_home, cid) == before

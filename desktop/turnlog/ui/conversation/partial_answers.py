@@ -13,11 +13,13 @@ kept without a click.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject
 
+from ...core.failures import StoreError
 from ...core.model import Turn
 from ...core.send import Failed, PartialAnswer, keep_partial
 from ...store import TurnlogStore
@@ -105,6 +107,8 @@ class PartialAnswers(QObject):
                          str(error), offer.text)
         self.offer = offer
         banner.offer_partial()
+        if not isinstance(error, StoreError):  # not a named storage fault: a bug
+            sys.excepthook(type(error), error, error.__traceback__)
 
     # -------------------------------------------------------------- continue
     def continue_offer(self) -> None:
