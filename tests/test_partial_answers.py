@@ -233,8 +233,13 @@ def test_continue_without_prefill_asks_for_the_rest_and_keeps_a_repeated_tail_on
         {"role": ASSISTANT, "content": "The capital of France is Pa"},
         {"role": USER, "content": CONTINUE_PROMPT}]
     assert outcome.turn.answer == "The capital of France is Paris. It lies on the Seine."
-    assert outcome.projection.parts[-1].kind.value == "continuation"
-    assert sum(p.bytes for p in outcome.projection.parts) == outcome.projection.body_bytes
+    projection = outcome.projection
+    continued = projection.parts[-1]
+    assert continued.kind.value == "continuation" and continued.tokens > 0
+    assert sum(p.bytes for p in projection.parts) == projection.body_bytes
+    # The answer so far is mandatory input: in the part that is never cut to fit.
+    assert projection.mandatory_bytes == projection.body_bytes  # no earlier turns here
+    assert projection.mandatory_tokens == projection.input_tokens
 
 
 def test_continue_after_keep_is_a_new_version_and_the_kept_turn_stays_unchanged(
