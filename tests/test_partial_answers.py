@@ -262,6 +262,13 @@ def test_continue_after_keep_is_a_new_version_and_the_kept_turn_stays_unchanged(
                                 (kept.id,)).fetchall() == kept_row
     shown = cli(turnlog_home, "show", str(conversation.id))
     assert "incomplete (cut off at the output limit)" in shown and "*replaced*" in shown
+    listed = cli(turnlog_home, "versions", "--conversation", str(conversation.id),
+                 "--turn", "2")
+    assert "version 1 of 2  turn 2" in listed
+    assert "*replaced*, *incomplete (cut off at the output limit)*" in listed
+    listed_json = json.loads(cli(turnlog_home, "versions", "--conversation",
+                                 str(conversation.id), "--turn", "2", "--json"))
+    assert [v["incomplete"] for v in listed_json["versions"]] == [LENGTH, None]
 
 
 def test_a_failed_continuation_leaves_the_log_and_offers_the_longer_answer(
