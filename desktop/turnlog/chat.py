@@ -39,7 +39,15 @@ from .core.model import DEFAULT_OUTPUT_RESERVE, Conversation, ConversationSettin
 from .core.projection import CostIndex
 from .core.provider import CancelToken, ChatProvider
 from .core.retry import RetryPolicy
-from .core.send import LogStore, PendingTurn, RequestRecord, Sender, SendRequest, Stage
+from .core.send import (
+    LogStore,
+    PartialAnswer,
+    PendingTurn,
+    RequestRecord,
+    Sender,
+    SendRequest,
+    Stage,
+)
 from .core.side import SideAsker, SideRequest, SideStore, side_budget, side_options
 from .localmodel import (
     DEFAULT_N_CTX,
@@ -77,7 +85,9 @@ class Route:
     `server_window`: the window another server stated, or an overflow error taught
     (`server_window_source` says which): an upper bound, like the built-in server's.
     `count_label`: how token counts are made for this endpoint, when not plainly
-    "estimated" ("estimated, calibrated from 3 replies", "exact").
+    "estimated" ("estimated, calibrated from 3 replies", "exact"). `prefill`: the server
+    continues a final assistant message (the preset's flag), so a partial answer is
+    continued as the start of the reply rather than by a follow-up request.
     """
 
     model: str
@@ -88,6 +98,7 @@ class Route:
     server_window: int | None = None
     server_window_source: str = ""
     count_label: str = ""
+    prefill: bool = False
 
 
 def settings_for(conversation: Conversation, route: Route | None = None) -> ConversationSettings:
@@ -149,10 +160,12 @@ def budget_for(conversation: Conversation, route: Route) -> Budget:
 def request_for(
     conversation: Conversation, question: str, route: Route, *, turn_id: str | None = None,
     replaces: str | None = None, memory: Memory = NO_MEMORY,
+    partial: PartialAnswer | None = None,
 ) -> SendRequest:
     """The candidate for `question`; with `replaces`, a new version of that (last) turn.
     `memory` is the conversation's (`store.memory(id)`): its pins are sent always, its
-    preferences and notes as the memory share allows."""
+    preferences and notes as the memory share allows. With `partial`, a request for the
+    rest of that answer to `question`, asked as `route` can (`Route.prefill`)."""
     return SendRequest(
         conversation,
         question,
@@ -162,6 +175,7 @@ def request_for(
         pinned=memory,
         turn_id=turn_id or uuid.uuid4().hex,
         replaces=replaces,
+        continuation=partial.continuation(prefill=route.prefill) if partial else None,
     )
 
 
@@ -562,14 +576,16 @@ def profile_route(config: ProviderConfig, model: str,
     """The route to `model` through a (not built-in) profile: the profile's window, and
     what `counts` knows of the server's window and of how tokens are counted there."""
     if counts is None:
-        return Route(model, config.preset.include_usage, config.context_window)
+        return Route(model, config.preset.include_usage, config.context_window,
+                     prefill=config.preset.prefill)
     window, source = counts.window(config.profile_id, model)
     # A window the server states gets an output reserve sized to it, as the built-in
     # model's does (core's default 8,192 would leave a 8,192-token window no input).
     return Route(model, config.preset.include_usage, config.context_window,
                  output_reserve=output_reserve_for(window) if window else None,
                  server_window=window, server_window_source=source,
-                 count_label=counts.label(config.profile_id, model))
+                 count_label=counts.label(config.profile_id, model),
+                 prefill=config.preset.prefill)
 
 
 def connect_profile(

@@ -3,7 +3,8 @@
 The JSON-lines format (version 2; `importers.turnlog_jsonl` reads 1 and 2): a header
 with the conversation (title, system prompt, model, settings, times, next turn number),
 then one line per turn, superseded versions too (with `superseded_by`, the id of the turn
-that replaced it) and the reasoning a model streamed before its answer. Whatever else a
+that replaced it), the reasoning a model streamed before its answer, and for a turn kept
+incomplete, why (`incomplete`: "stopped", "cut", "length", "no_finish_reason"). Whatever else a
 conversation holds is written as lines with a `"record"` key naming their kind (see
 `importers.turnlog_jsonl.RECORD_KINDS`).
 """
@@ -24,6 +25,7 @@ from .core.memory import (
     StoredPreference,
 )
 from .core.model import Conversation, Turn, Usage
+from .core.partial import incomplete_mark
 from .core.side import SideQuestion
 from .core.versions import Versions
 
@@ -138,6 +140,8 @@ def jsonl_turn(turn: Turn, versions: Versions = NO_VERSIONS) -> str:
         line["usage"] = usage
     if turn.reasoning:
         line["reasoning"] = turn.reasoning
+    if turn.incomplete:  # kept by the person although incomplete: why
+        line["incomplete"] = turn.incomplete
     if turn.id in versions.replaced_by:
         line["superseded_by"] = versions.replaced_by[turn.id]
     return json.dumps(line, ensure_ascii=False) + "\n"
@@ -176,6 +180,8 @@ def markdown_parts(conversation: Conversation, turns: Iterable[Turn],
     for turn in turns:
         stamp = turn.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
         mark = " · *replaced*" if versions.is_superseded(turn.id) else ""
+        if turn.incomplete:
+            mark += f" · *{incomplete_mark(turn.incomplete)}*"
         yield "\n" + "\n".join([f"## Turn {turn.ordinal} · {stamp}{mark}", "", "**You:**", "",
                                 turn.question, "", f"**{turn.model or 'Assistant'}:**", "",
                                 turn.answer, ""])

@@ -25,9 +25,10 @@ from ..chat import (
 from ..core.failures import FailureKind, ProviderFailure
 from ..core.memory import Memory, conversation_memory
 from ..core.model import Conversation, Turn
+from ..core.partial import incomplete_mark
 from ..core.projection import CostIndex
 from ..core.provider import CancelToken
-from ..core.send import Committed, Stage
+from ..core.send import Committed, Failed, LogStore, Outcome, PartialAnswer, Stage, keep_partial
 from ..localmodel import available, describe
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
@@ -66,6 +67,12 @@ def register(sub: Any) -> None:
                        "turn (no TEXT)")
     again.add_argument("--edit-last", action="store_true",
                        help="send TEXT as a new version of the last turn, superseding it")
+    again.add_argument("--continue-last", action="store_true",
+                       help="ask for the rest of the last turn, kept incomplete; the whole "
+                       "answer supersedes it (no TEXT)")
+    p.add_argument("--keep-incomplete", action="store_true",
+                   help="if the answer stops early (Ctrl+C, a cut stream, the output limit, "
+                   "no finish reason), keep what came as a turn marked incomplete")
     p.add_argument("--raw", action="store_true",
                    help="write the answer as it is, control characters included")
     p.add_argument("--no-retry", action="store_true",
@@ -121,12 +128,15 @@ def fail(kind: str, message: str, draft: str | None = None, code: int = EXIT_FAI
 
 
 def run_ask(args: argparse.Namespace) -> int:
-    if (args.regenerate or args.edit_last) and args.conversation is None:
-        print("error: --regenerate and --edit-last need --conversation ID", file=sys.stderr)
+    if (args.regenerate or args.edit_last or args.continue_last) \
+            and args.conversation is None:
+        print("error: --regenerate, --edit-last and --continue-last need --conversation ID",
+              file=sys.stderr)
         return 2
-    if (args.text is None) != bool(args.regenerate):
-        print("error: " + ("--regenerate takes no TEXT" if args.regenerate else
-                           "give the question as TEXT (or - for standard input)"),
+    asks_again = args.regenerate or args.continue_last
+    if (args.text is None) != bool(asks_again):
+        print("error: " + ("--regenerate and --continue-last take no TEXT" if asks_again
+                           else "give the question as TEXT (or - for standard input)"),
               file=sys.stderr)
         return 2
     draft = sys.stdin.read().removesuffix("\n") if args.text == "-" else (args.text or "")
@@ -232,28 +242,34 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
             conversation = new.draft
         else:
             conversation = store.conversation(args.conversation)
-        replaces, replaces_ordinal = None, 0
-        if args.regenerate or args.edit_last:
+        replaces, replaces_ordinal, partial = None, 0, None
+        if args.regenerate or args.edit_last or args.continue_last:
             last = _last_turn(store, conversation.id)
-            if last is None:
+            if last is None or (args.continue_last and not last.incomplete):
                 return fail(FailureKind.BLANK_QUESTION.value,
-                            "This conversation has no turn to make a new version of.",
-                            draft or None)
+                            "The last turn is complete: there is nothing to continue."
+                            if last else "This conversation has no turn to make a new "
+                            "version of.", draft or None)
             replaces, replaces_ordinal = last.id, last.ordinal
-            if args.regenerate:
+            if args.continue_last:
+                partial = PartialAnswer.of_kept(conversation.id, last)
+            if args.regenerate or args.continue_last:
                 draft = args.draft = last.question
         request = request_for(conversation, draft, route, replaces=replaces,
                               memory=_new_memory(store, conversation) if new
-                              else store.memory(conversation.id))
+                              else store.memory(conversation.id), partial=partial)
         if not request.model:
             return fail(FailureKind.MODEL_NOT_FOUND.value,
                         f"No model set: give profile “{profile.name}” a --model.", draft)
         out = AnswerStream(args.raw)
+        if partial is not None:  # the answer so far, then the rest as it streams
+            out(partial.text)
         costs = connection.costs or CostIndex()
         sender = new.sender(connection.provider, costs, connection.retry) if new else \
             sender_for(store, connection.provider, costs, connection.retry)
         with interruptible() as cancel:
             outcome = sender.send(request, cancel=cancel, on_delta=out, on_stage=StagePrinter())
+        kept = _keep_if_asked(args, new or store, outcome)
         if new is not None and new.created is not None:
             print(f"conversation {new.created.id}", file=sys.stderr)
     out.end()
@@ -266,9 +282,25 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
         return 0
     failure = outcome.failure
     code = EXIT_REFUSED if failure.kind is FailureKind.REFUSED else EXIT_FAILED
+    if kept is not None:
+        fail(failure.name, failure.message())
+        print(f"kept as turn {kept.ordinal} ({kept.id}), marked "
+              f"{incomplete_mark(kept.incomplete or '')}; ask --continue-last for the rest",
+              file=sys.stderr)
+        return code
     if out.streamed:
-        print("(the text above was not saved)", file=sys.stderr)
+        print("(the text above was not saved"
+              + ("; --keep-incomplete keeps such an answer)" if outcome.answer else ")"),
+              file=sys.stderr)
     return fail(failure.name, failure.message(), outcome.draft, code)
+
+
+def _keep_if_asked(args: argparse.Namespace, log: LogStore, outcome: Outcome) -> Turn | None:
+    """With --keep-incomplete, an answer that stopped early kept as an incomplete turn (in
+    `log`: a new conversation is created with it). A storage fault is named by `cli.main`."""
+    if not args.keep_incomplete or not isinstance(outcome, Failed) or outcome.answer is None:
+        return None
+    return keep_partial(log, outcome.answer)
 
 
 def _new_memory(store: TurnlogStore, conversation: Conversation) -> Memory:

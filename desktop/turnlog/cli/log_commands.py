@@ -19,6 +19,7 @@ from ..core.compaction import preview
 from ..core.failures import StoreError
 from ..core.imports import ImportProblem
 from ..core.model import Conversation
+from ..core.partial import incomplete_mark
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import check_question
 from ..core.side import SideQuestion
@@ -325,6 +326,8 @@ def run_show(args: argparse.Namespace) -> int:
         elif len(versions.group(turn.id)) > 1:
             group = versions.group(turn.id)
             mark = f"  (version {group.index(turn.id) + 1} of {len(group)})"
+        if turn.incomplete:  # kept by the person although the answer stopped early
+            mark += f"  (*{incomplete_mark(turn.incomplete)}*)"
         print(safe(f"\n## turn {turn.ordinal}  [{turn.id}]{mark}\n\n> {turn.question}\n\n"
                    f"{turn.answer}"))
     sys.stdout.flush()

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from ..core.failures import StoreError
+from ..core.partial import incomplete_mark
 from ..core.visible import visible_json
 from ..paths import data_dir
 from ..store import NotFound, TurnlogStore
@@ -55,7 +56,8 @@ def run_versions(args: argparse.Namespace) -> int:
     group = [by_id[i] for i in versions.group(at.id) if i in by_id]
     rows = [{"version": n, "id": t.id, "ordinal": t.ordinal,
              "active": not versions.is_superseded(t.id), "question": t.question,
-             "answer": t.answer, "created_at": t.created_at.isoformat()}
+             "answer": t.answer, "created_at": t.created_at.isoformat(),
+             "incomplete": t.incomplete}
             for n, t in enumerate(group, start=1)]
     if args.json:
         print(visible_json({"conversation": args.conversation, "versions": rows}))
@@ -63,6 +65,8 @@ def run_versions(args: argparse.Namespace) -> int:
     safe = safe_for(sys.stdout, raw=args.raw)
     for row in rows:
         state = "in use" if row["active"] else "*replaced*"
+        if row["incomplete"]:
+            state += f", *{incomplete_mark(str(row['incomplete']))}*"
         first = str(row["answer"]).strip().splitlines()[0][:70] if row["answer"] else ""
         print(safe(f"version {row['version']} of {len(rows)}  turn {row['ordinal']}  "
                    f"{row['id']}  {state}  {first}"))

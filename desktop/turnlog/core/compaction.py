@@ -25,6 +25,7 @@ from .body import SYSTEM, USER, Message, RequestOptions, build_body, encode_json
 from .budget import ESTIMATE, Budget, TokenCounter
 from .failures import Failure, FailureKind, ProviderFailure
 from .model import FrozenTurns, Turn, Usage, ordinals_of, position_of
+from .partial import Continuation
 from .projection import (
     CostIndex,
     PartKind,
@@ -348,6 +349,8 @@ class CompactionSettings:
     budget: Budget
     options: RequestOptions
     target: float = DEFAULT_TARGET_SHARE  # the low-water mark, a share of each budget
+    # A request for the rest of a partial answer: that answer is mandatory input too.
+    continuation: Continuation | None = None
 
     @property
     def key(self) -> str:
@@ -523,7 +526,7 @@ def _projector(
     def project_with(summary: SummaryPart | None) -> Projection:
         return project(turns, question, model=settings.model, budget=settings.budget,
                        system_prompt=system_prompt, options=settings.options, pinned=pinned,
-                       summary=summary, costs=costs)
+                       summary=summary, costs=costs, continuation=settings.continuation)
     return project_with
 
 
@@ -847,7 +850,7 @@ class Compactor:
                 projection = project(
                     turns, question, model=settings.model, budget=settings.budget,
                     system_prompt=system_prompt, options=settings.options, pinned=pinned,
-                    summary=part, costs=self.costs,
+                    summary=part, costs=self.costs, continuation=settings.continuation,
                 )
             except ProjectionRefused:
                 return result  # the send refuses with sizes, summary included

@@ -74,6 +74,9 @@ class Turn:
     # What a reasoning model streamed before its answer (`reasoning_content`): kept with
     # the turn, deleted with it, never sent back in a later request.
     reasoning: str = ""
+    # Why the answer is incomplete (`core.partial`: "stopped", "cut", "length",
+    # "no_finish_reason"), for a turn the user chose to keep; None for a complete one.
+    incomplete: str | None = None
 
 
 class FrozenTurns(Sequence[Turn], abc.ABC):

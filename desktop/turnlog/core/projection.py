@@ -35,6 +35,7 @@ from .memory import (
     share_of,
 )
 from .model import FrozenTurns, Turn, ordinals_of, position_of
+from .partial import Continuation
 
 Pinned = Sequence[str] | Memory
 """The pinned facts a request carries, or the conversation's whole `Memory`."""
@@ -58,6 +59,7 @@ class PartKind(enum.Enum):
     TURN = "turn"
     SIDE = "side"  # an earlier side question and its answer (side requests only)
     QUESTION = "question"
+    CONTINUATION = "continuation"  # the partial answer a request for the rest goes on from
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +156,7 @@ class ProjectionRefused(Exception):
         includes_summary: bool,
         includes_system: bool = True,
         includes_pinned: bool = False,
+        includes_partial: bool = False,
     ) -> None:
         self.reason = reason
         self.mandatory_bytes = mandatory_bytes
@@ -164,6 +167,7 @@ class ProjectionRefused(Exception):
         self.includes_summary = includes_summary
         self.includes_system = includes_system
         self.includes_pinned = includes_pinned
+        self.includes_partial = includes_partial  # a continuation's answer so far
         super().__init__(self.describe())
 
     @property
@@ -181,6 +185,7 @@ class ProjectionRefused(Exception):
                 ("system prompt", self.includes_system),
                 ("pinned facts", self.includes_pinned),
                 ("summary", self.includes_summary),
+                ("answer so far", self.includes_partial),
             )
             if present
         ]
@@ -282,6 +287,11 @@ class Projection:
         index = position_of(self._turns, ordinal)
         return None if index is None else self.mark(index)
 
+    def turn_of_ordinal(self, ordinal: int) -> Turn | None:
+        """The turn numbered `ordinal` of the log given to `project`, None if it has none."""
+        index = position_of(self._turns, ordinal)
+        return None if index is None else self._turns[index]
+
     def marks_by_ordinal(self) -> dict[int, Mark]:
         return {t.ordinal: self.mark(i) for i, t in enumerate(self._turns)}
 
@@ -316,8 +326,10 @@ def _mandatory_parts(
     prefix: list[tuple[PartKind, Message]],
     question: Message,
     counter: TokenCounter,
-) -> tuple[list[Part], Part]:
-    """The parts every request carries: envelope and prefix messages, and the question."""
+    continuation: Continuation | None = None,
+) -> tuple[list[Part], list[Part]]:
+    """The parts every request carries: envelope and prefix messages, then the closing
+    ones: the question, and the partial answer a continuation goes on from."""
     first_role = prefix[0][1].role if prefix else USER
     parts: list[Part] = [Part(PartKind.ENVELOPE, Envelope(model, options).bytes,
                               reply_priming(counter, first_role))]
@@ -327,11 +339,17 @@ def _mandatory_parts(
             Part(kind, message_bytes(message) + 1, counter.message_tokens(message.role,
                                                                             message.content))
         )
-    question_part = Part(
-        PartKind.QUESTION, message_bytes(question),
+    tail = continuation.messages() if continuation is not None else ()
+    closing = [Part(
+        PartKind.QUESTION, message_bytes(question) + (1 if tail else 0),
         counter.message_tokens(USER, question.content),
-    )
-    return parts, question_part
+    )]
+    if tail:  # the messages after the question, the commas between them
+        closing.append(Part(
+            PartKind.CONTINUATION, sum(message_bytes(m) for m in tail) + len(tail) - 1,
+            sum(counter.message_tokens(m.role, m.content) for m in tail),
+        ))
+    return parts, closing
 
 
 def pin_cost(fact: str, counter: TokenCounter) -> Cost:
@@ -398,6 +416,7 @@ def project(
     summary: SummaryPart | None = None,
     costs: CostIndex | None = None,
     max_verbatim: int | None = None,
+    continuation: Continuation | None = None,
 ) -> Projection:
     """Project the log into one request.
 
@@ -407,6 +426,8 @@ def project(
     `max_verbatim` caps the turns kept (overflow recovery drops one more).
     `pinned` is the pinned facts, or the conversation's `Memory`: its pins are mandatory,
     its optional items take what the knapsack keeps within the memory share.
+    With `continuation`, the request asks for the rest of a partial answer to `question`:
+    that answer (mandatory, like the question) follows it.
     Raises `ProjectionRefused` when the mandatory part alone does not fit.
     """
     if not isinstance(turns, (tuple, FrozenTurns)):
@@ -422,30 +443,28 @@ def project(
     facts = [pin.text for pin in memory.pins] if isinstance(pinned, Memory) else list(pinned)
     prefix = _prefix_messages(system_prompt, facts, summary)
     question_message = Message(USER, question)
-    parts, question_part = _mandatory_parts(model, options, prefix, question_message, counter)
-    mandatory_bytes = sum(p.bytes for p in parts) + question_part.bytes
-    mandatory_tokens = sum(p.tokens for p in parts) + question_part.tokens
+    parts, closing = _mandatory_parts(model, options, prefix, question_message, counter,
+                                      continuation)
+    mandatory_bytes = sum(p.bytes for p in parts + closing)
+    mandatory_tokens = sum(p.tokens for p in parts + closing)
 
-    refusal = None
-    if mandatory_bytes > budget.max_bytes:
-        refusal = RefusalReason.BYTES
-    elif mandatory_tokens > budget.input_tokens:
-        refusal = RefusalReason.TOKENS
+    refusal = RefusalReason.BYTES if mandatory_bytes > budget.max_bytes else \
+        RefusalReason.TOKENS if mandatory_tokens > budget.input_tokens else None
     if refusal is not None:  # refuse, don't truncate
         raise ProjectionRefused(
             reason=refusal, mandatory_bytes=mandatory_bytes, max_bytes=budget.max_bytes,
             mandatory_tokens=mandatory_tokens, token_budget=budget.input_tokens,
             tokens_exact=counter.exact, includes_summary=summary is not None,
             includes_system=bool(system_prompt), includes_pinned=bool(facts),
-        )
+            includes_partial=continuation is not None)
     selection = _choose_memory(memory, budget, counter, Cost(mandatory_bytes, mandatory_tokens),
                                prefix[0][1].role if prefix else None)
     if selection.kept:  # wire order puts kept items among the prefix messages
         prefix = _prefix_messages(system_prompt, facts, summary, selection.kept)
-        parts, question_part = _mandatory_parts(model, options, prefix, question_message,
-                                                counter)
-    used_bytes = sum(p.bytes for p in parts) + question_part.bytes
-    used_tokens = sum(p.tokens for p in parts) + question_part.tokens
+        parts, closing = _mandatory_parts(model, options, prefix, question_message,
+                                          counter, continuation)
+    used_bytes = sum(p.bytes for p in parts + closing)
+    used_tokens = sum(p.tokens for p in parts + closing)
     floor = covered if max_verbatim is None else max(covered, len(turns) - max_verbatim)
     first = _first_sent(turns, costs, floor, budget.max_bytes - used_bytes,
                         budget.input_tokens - used_tokens)
@@ -455,8 +474,8 @@ def project(
         parts.append(Part(PartKind.TURN, cost.bytes, cost.tokens, turn.ordinal))
         messages.append(Message(USER, turn.question))
         messages.append(Message(ASSISTANT, turn.answer))
-    messages.append(question_message)
-    parts.append(question_part)
+    messages += [question_message, *(continuation.messages() if continuation else ())]
+    parts.extend(closing)
 
     return Projection(
         body=build_body(model, messages, options), messages=tuple(messages), model=model,

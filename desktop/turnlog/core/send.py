@@ -2,7 +2,9 @@
 → recover once) → commit, or fail.
 
 The log changes only through `LogStore.commit_turn`, and only after a reply
-passed `validate_reply`. Every other path returns `Failed` carrying the draft.
+passed `validate_reply`. Every other path returns `Failed` carrying the draft, and
+with an answer that stopped before it was complete, that `PartialAnswer`: it enters
+the log only by `keep_partial`, when the person asks (see `core.partial`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from .budget import WINDOW_LEARNED, Budget, InvalidBudget
 from .compaction import CompactionResult, CompactionSettings, Compactor
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
 from .model import UNKNOWN_USAGE, Conversation, Turn, Usage, without_last
+from .partial import Continuation, incomplete_reason
 from .projection import CostIndex, Pinned, Projection, ProjectionRefused, SummaryPart, project
 from .provider import CancelToken, ChatProvider, Reply
 from .retry import RetryPolicy
@@ -52,6 +55,9 @@ class PendingTurn:
     # A new version of the last turn: committed with a record that it replaces this turn.
     replaces: str | None = None
     reasoning: str = ""
+    # Kept by the person although incomplete: why (`core.partial`); None for a reply that
+    # passed `validate_reply`.
+    incomplete: str | None = None
 
 
 def ordinal_ranges(ordinals: Sequence[int]) -> list[list[int]]:
@@ -133,6 +139,54 @@ class SendRequest:
     # A new version of the last turn (regenerate, edit and resend): asked with the turns
     # before it, committed as superseding it.
     replaces: str | None = None
+    # A request for the rest of a partial answer to `question`: committed, once complete,
+    # as one turn whose answer is the partial answer and the rest.
+    continuation: Continuation | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PartialAnswer:
+    """An answer that stopped before it was complete, offered to the person to keep or
+    continue. Nothing of it is in the log: `keep_partial` commits it, marked `reason`,
+    under `turn_id`, as a new version of `replaces` when the request was one; a log
+    changed meanwhile by a delete (`generation`) refuses it."""
+
+    conversation_id: int
+    question: str
+    text: str
+    reason: str
+    model: str
+    turn_id: str
+    generation: int | None
+    finish_reason: str = ""
+    usage: Usage = UNKNOWN_USAGE
+    replaces: str | None = None
+    reasoning: str = ""
+
+    def pending(self) -> PendingTurn:
+        return PendingTurn(
+            id=self.turn_id, question=self.question, answer=self.text, model=self.model,
+            finish_reason=self.finish_reason, usage=self.usage, created_at=datetime.now(UTC),
+            generation=self.generation, replaces=self.replaces, reasoning=self.reasoning,
+            incomplete=self.reason,
+        )
+
+    @classmethod
+    def of_kept(cls, conversation_id: int, turn: Turn) -> PartialAnswer:
+        """The answer of a turn kept incomplete, to continue: the complete answer will be
+        a new version of it (asked with the turns before it)."""
+        return cls(conversation_id, turn.question, turn.answer, turn.incomplete or "",
+                   turn.model, uuid.uuid4().hex, None, replaces=turn.id)
+
+    def continuation(self, *, prefill: bool) -> Continuation:
+        """What a request for the rest of this answer goes on from."""
+        return Continuation(self.text, self.reason, prefill=prefill)
+
+
+def keep_partial(store: LogStore, answer: PartialAnswer) -> Turn:
+    """Keep as an incomplete turn: the one way a partial answer enters the log, only
+    because the person asked. Raises `StoreError` (a delete meanwhile: conversation gone)."""
+    return store.commit_turn(answer.conversation_id, answer.pending())
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +205,7 @@ class Failed:
     projection: Projection | None = None
     record: RequestRecord | None = None
     refusal: ProjectionRefused | None = None
+    answer: PartialAnswer | None = None  # an incomplete answer the person may keep or continue
 
 
 Outcome = Committed | Failed
@@ -301,9 +356,10 @@ class Sender:
                     break
                 except _Overflow as overflow:
                     self._recover_once(run, projection, overflow)
-            return self._commit(run, projection, reply)
+            outcome = self._commit(run, projection, reply)
         except _Stop as stop:
-            return stop.failed
+            outcome = stop.failed
+        return outcome if isinstance(outcome, Committed) else self._offer(run, outcome)
 
     # The steps, in the order they run ---------------------------------------
     def _prepare(self, run: _Run) -> None:
@@ -318,6 +374,8 @@ class Sender:
             answer = (run.request.options.max_tokens or run.request.budget.output_reserve)
             text = len(run.draft.encode("utf-8", "surrogatepass")) \
                 + answer * ANSWER_BYTES_PER_TOKEN
+            if run.request.continuation is not None:
+                text += len(run.request.continuation.partial.encode("utf-8", "surrogatepass"))
             self.store.ensure_room(COMMIT_BYTES_BASE + COMMIT_BYTES_PER_TEXT_BYTE * text)
         except StoreError as err:
             raise _Stop(Failed(err.failure(), run.draft)) from err
@@ -343,7 +401,8 @@ class Sender:
             self.compactor.summarize(
                 run.cid, run.generation, run.turns, run.draft,
                 CompactionSettings(request.model, request.budget, request.options,
-                                   request.conversation.settings.compaction_share),
+                                   request.conversation.settings.compaction_share,
+                                   request.continuation),
                 system_prompt=request.conversation.system_prompt,
                 pinned=request.pinned, cancel=run.cancel,
                 progress=lambda k, n: run.on_stage(Stage.COMPACTING, f"chunk {k} of {n}"),
@@ -370,7 +429,7 @@ class Sender:
                 run.turns, run.draft, model=request.model, budget=request.budget,
                 system_prompt=request.conversation.system_prompt, options=request.options,
                 pinned=request.pinned, summary=run.summary, costs=self.costs,
-                max_verbatim=run.max_verbatim,
+                max_verbatim=run.max_verbatim, continuation=request.continuation,
             )
         except ProjectionRefused as refusal:
             failure = Failure(FailureKind.REFUSED, detail=refusal.describe())
@@ -484,9 +543,12 @@ class Sender:
         if problem is not None:
             record = self._record(run, projection, problem.kind.value, usage=reply.usage,
                                   first_token_s=reply.first_token_s)
-            return Failed(problem, run.draft, reply.content, projection, record)
+            return Failed(problem, run.draft, reply.content, projection, record,
+                          answer=self._partial(run, reply.content, problem, reply))
+        continuation = run.request.continuation
+        answer = continuation.join(reply.content) if continuation else reply.content
         pending = PendingTurn(
-            id=run.request.turn_id, question=run.draft, answer=reply.content,
+            id=run.request.turn_id, question=run.draft, answer=answer,
             model=reply.model or run.request.model, finish_reason="stop", usage=reply.usage,
             created_at=datetime.now(UTC), generation=run.generation,
             replaces=run.request.replaces,
@@ -498,10 +560,43 @@ class Sender:
             record = self._record(run, projection, err.kind.value, usage=reply.usage,
                                   first_token_s=reply.first_token_s)
             failure = err.failure()
-            return Failed(failure, run.draft, reply.content, projection, record)
+            return Failed(failure, run.draft, answer, projection, record)
         record = self._record(run, projection, "committed", usage=reply.usage,
                               first_token_s=reply.first_token_s, turn_id=turn.id)
         return Committed(turn, projection, reply, record)
+
+    def _partial(self, run: _Run, text: str, failure: Failure,
+                 reply: Reply | None = None) -> PartialAnswer | None:
+        """The answer so far of a failed attempt, to offer, if it is one to keep: some
+        text that stopped for a reason `incomplete_reason` names."""
+        reason = incomplete_reason(failure)
+        if reason is None or not text.strip():
+            return None
+        return PartialAnswer(
+            run.cid, run.draft, text, reason, (reply.model if reply else "")
+            or run.request.model, run.request.turn_id, run.generation,
+            finish_reason=(reply.finish_reason or "") if reply else "",
+            usage=reply.usage if reply else UNKNOWN_USAGE, replaces=run.request.replaces,
+            reasoning=reply.reasoning if reply else "")
+
+    def _offer(self, run: _Run, failed: Failed) -> Failed:
+        """A failed send, with its partial answer offered. A failed continuation offers the
+        longer answer so far (what it had, and any more that came), for its own reason or
+        else the first one's, so it can be kept or continued again."""
+        continuation = run.request.continuation
+        answer = failed.answer
+        if continuation is None:
+            if answer is None:
+                answer = self._partial(run, failed.partial, failed.failure)
+            return replace(failed, answer=answer)
+        text = continuation.join(failed.partial)
+        reason = incomplete_reason(failed.failure) or continuation.reason
+        if answer is None:
+            answer = PartialAnswer(run.cid, run.draft, text, reason, run.request.model,
+                                   run.request.turn_id, run.generation,
+                                   replaces=run.request.replaces)
+        return replace(failed, partial=text,
+                       answer=replace(answer, text=text, reason=reason))
 
     def _record(
         self,

@@ -186,6 +186,10 @@ def _turn(obj: dict[str, Any], number: int, model: str, now: datetime) -> Import
     ordinal = obj.get("ordinal")
     finish = obj.get("finish_reason")
     reasoning = obj.get("reasoning")
+    incomplete = obj.get("incomplete")
+    if incomplete is not None and (not isinstance(incomplete, str) or not incomplete.strip()):
+        raise ImportProblem(f"line {number}: 'incomplete' must say why the answer is "
+                            "incomplete (a word such as \"stopped\")")
     return ImportedTurn(
         PendingTurn(
             id=obj.get("id") or "", question=obj["question"],
@@ -193,5 +197,6 @@ def _turn(obj: dict[str, Any], number: int, model: str, now: datetime) -> Import
             finish_reason=finish if isinstance(finish, str) and finish else "stop",
             usage=Usage.from_json(obj.get("usage")),
             created_at=parse_time(obj.get("created_at")) or now,
-            reasoning=reasoning if isinstance(reasoning, str) else ""),
+            reasoning=reasoning if isinstance(reasoning, str) else "",
+            incomplete=incomplete),
         ordinal=ordinal if _is_int(ordinal) and ordinal > 0 else None)

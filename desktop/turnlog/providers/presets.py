@@ -23,6 +23,11 @@ class Preset:
     so an empty stream is a context overflow, not a cut reply.
     `builtin`: Turnlog runs the server itself (`turnlog.localmodel`) on a port it picks, so
     the profile has no address; the server's model and window are facts, not settings.
+    `prefill`: the server continues a final assistant message instead of starting a new
+    one (llama.cpp's server does), so the rest of a partial answer is asked for with that
+    answer as the start of the reply. Elsewhere (OpenAI; llama-cpp-python, the built-in
+    model, which closes that message and opens another) it is asked for by a follow-up
+    request.
     """
 
     id: str
@@ -35,6 +40,7 @@ class Preset:
     extra_headers: tuple[tuple[str, str], ...] = ()
     builtin: bool = False
     empty_stream_overflows: bool = False
+    prefill: bool = False
 
     def tokenize_url(self, base_url: str) -> str | None:
         """The tokenize endpoint for a server at `base_url`, or None if it has none."""
@@ -50,7 +56,8 @@ OLLAMA = Preset("ollama", "Ollama", "http://localhost:11434/v1", needs_key=False
 LM_STUDIO = Preset("lmstudio", "LM Studio", "http://localhost:1234/v1", needs_key=False,
                    local=True)
 LLAMA_CPP = Preset("llamacpp", "llama.cpp server", "http://localhost:8080/v1", needs_key=False,
-                   local=True, tokenize_path="/tokenize", empty_stream_overflows=True)
+                   local=True, tokenize_path="/tokenize", empty_stream_overflows=True,
+                   prefill=True)
 VLLM = Preset("vllm", "vLLM", "http://localhost:8000/v1", needs_key=False, include_usage=True,
               local=True, tokenize_path="/tokenize")
 OPENROUTER = Preset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", needs_key=True,

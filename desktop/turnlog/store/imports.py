@@ -29,8 +29,8 @@ BATCH = 2_000
 ALREADY = "already imported"
 CHANGED = "changed since an earlier import (another branch)"
 _INSERT_TURNS = ("INSERT INTO turns (conversation_id, id, ordinal, question, answer, model, "
-                 "finish_reason, created_at, usage, reasoning) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                 "finish_reason, created_at, usage, reasoning, incomplete) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 MAX_ORDINAL = 2 ** 53
 
 
@@ -199,7 +199,8 @@ class ImportWriter:
                 self.stored_ids[pending.id] = turn_id
             rows.append((conv_id, turn_id, last, pending.question, pending.answer,
                          pending.model, pending.finish_reason, _iso(pending.created_at),
-                         json.dumps(usage) if usage else None, pending.reasoning))
+                         json.dumps(usage) if usage else None, pending.reasoning,
+                         pending.incomplete))
         self.db.cursor().executemany(_INSERT_TURNS, rows)
         search.bulk_index(self.db, [((row[0] << 32) | row[2], row[3], row[4]) for row in rows])
         self.turns_written += len(rows)

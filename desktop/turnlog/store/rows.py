@@ -30,13 +30,13 @@ def expand_runs(text: str) -> tuple[int, ...]:
 
 
 TURN_COLUMNS = ("id", "ordinal", "question", "answer", "model", "finish_reason", "created_at",
-                "usage", "reasoning")
+                "usage", "reasoning", "incomplete")
 """The columns `turn_of` takes, in order (for reading turns straight from a cursor)."""
 
 
 def turn_of(turn_id: str, ordinal: int, question: str, answer: str, model: str,
             finish_reason: str, created_at: str, usage: str | None,
-            reasoning: str = "") -> Turn:
+            reasoning: str = "", incomplete: str | None = None) -> Turn:
     return Turn(
         id=turn_id,
         ordinal=ordinal,
@@ -47,6 +47,7 @@ def turn_of(turn_id: str, ordinal: int, question: str, answer: str, model: str,
         created_at=parse_time(created_at),
         usage=usage_of(usage),
         reasoning=reasoning,
+        incomplete=incomplete or None,
     )
 
 

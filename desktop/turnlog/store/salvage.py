@@ -22,8 +22,9 @@ from . import rows
 from .errors import NotFound
 
 _COLUMNS = ", ".join(rows.TURN_COLUMNS)
-# A database damaged before an upgrade may have no `reasoning` column (V_REASONING).
-_OLD_COLUMNS = _COLUMNS.replace("reasoning", "'' AS reasoning")
+# A database damaged before an upgrade may lack columns later steps added: what each
+# reads as there (`reasoning`: V_REASONING; `incomplete`: V_INCOMPLETE_TITLES).
+_LATER_COLUMNS = {"reasoning": "'' AS reasoning", "incomplete": "NULL AS incomplete"}
 
 
 def _columns(con: sqlite3.Connection) -> str:
@@ -32,8 +33,11 @@ def _columns(con: sqlite3.Connection) -> str:
         names = {row[1] for row in con.execute("PRAGMA table_info(turns)")}
     except sqlite3.DatabaseError:
         return _COLUMNS
-    return _COLUMNS if not names or b"reasoning" in names or "reasoning" in names \
-        else _OLD_COLUMNS
+    if not names:
+        return _COLUMNS
+    names |= {n.decode("utf-8", "replace") for n in names if isinstance(n, bytes)}
+    return ", ".join(column if column in names else _LATER_COLUMNS.get(column, column)
+                     for column in rows.TURN_COLUMNS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +94,7 @@ def _turn(row: tuple[object, ...]) -> Turn:
         _text(values["created_at"], "created_at"),
         None if usage is None else _text(usage, "usage"),
         _text(values["reasoning"], "reasoning"),
+        None if values["incomplete"] is None else _text(values["incomplete"], "incomplete"),
     )
 
 

@@ -1,5 +1,6 @@
 """The inline failure banner above the composer: plain words, the next step, and any
-partial answer so it can be copied (it is not saved)."""
+partial answer so it can be copied (it is not saved), kept as an incomplete turn or
+continued (`offer_partial`: the person decides, nothing is kept without a click)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,8 @@ class FailureBanner(QFrame):
     """Shown after a failed send; never modal. `retry` asks to send the restored draft."""
 
     retry = Signal()
+    keep_requested = Signal()  # Keep as an incomplete turn
+    continue_requested = Signal()  # Continue: ask the model for the rest
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -103,6 +106,7 @@ class FailureBanner(QFrame):
             "FailureBanner", "Partial answer, not saved"))
         self.partial.setMaximumHeight(self.partial.fontMetrics().lineSpacing() * 3 + 14)
         layout.addWidget(self.partial)
+        self._partial_actions(layout)
 
         self._log_rows(layout)
 
@@ -117,6 +121,33 @@ class FailureBanner(QFrame):
         self._countdown.setInterval(1000)
         self._countdown.timeout.connect(self._tick)
         self.hide()
+
+    def _partial_actions(self, layout: QVBoxLayout) -> None:
+        """The row under a partial answer: keep it as an incomplete turn, or continue."""
+        self.partial_row = QWidget(self)
+        row = QHBoxLayout(self.partial_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.keep_button = QPushButton(QCoreApplication.translate(
+            "FailureBanner", "Keep as an incomplete turn"), self.partial_row)
+        self.keep_button.setToolTip(QCoreApplication.translate(
+            "FailureBanner", "Save the question and this answer so far, marked incomplete"))
+        self.keep_button.clicked.connect(self.keep_requested)
+        row.addWidget(self.keep_button)
+        self.continue_button = QPushButton(QCoreApplication.translate(
+            "FailureBanner", "Continue"), self.partial_row)
+        self.continue_button.setToolTip(QCoreApplication.translate(
+            "FailureBanner", "Ask the model for the rest of this answer"))
+        self.continue_button.setAccessibleName(QCoreApplication.translate(
+            "FailureBanner", "Continue the answer"))
+        self.continue_button.clicked.connect(self.continue_requested)
+        row.addWidget(self.continue_button)
+        row.addStretch(1)
+        layout.addWidget(self.partial_row)
+        self.partial_row.hide()
+
+    def offer_partial(self, offered: bool = True) -> None:
+        """Show (or take away) Keep and Continue under the partial answer on show."""
+        self.partial_row.setVisible(offered and bool(self.partial.toPlainText()))
 
     def _log_rows(self, layout: QVBoxLayout) -> None:
         """The last lines of the built-in model's log, when its server died or never
@@ -222,6 +253,7 @@ class FailureBanner(QFrame):
         self.partial_label.setVisible(bool(partial))
         self._show_log(())
         self.partial.setVisible(bool(partial))
+        self.offer_partial(False)  # offered again by whoever knows the answer can be kept
         self.retry_button.setVisible(retryable)
         self._wait_left = wait
         self._update_retry()
@@ -270,5 +302,6 @@ class FailureBanner(QFrame):
     def dismiss(self) -> None:
         self._countdown.stop()
         self._clear_actions()
+        self.offer_partial(False)
         self.failure = None
         self.hide()

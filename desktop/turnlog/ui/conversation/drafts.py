@@ -111,13 +111,18 @@ class DraftKeeper(QObject):
     def sent(self, result: SendResult) -> None:
         """The answer was saved: the question is in the log, its draft goes."""
         if isinstance(result.outcome, Committed):
-            if self._owner == result.conversation_id:
-                self._timer.stop()
-                self._dirty = False
-            self._on_storage("remove the draft", drafts.remove_draft, result.conversation_id)
-            if self._carried:  # sent where it was carried: the draft of none goes too
-                self._carried = False
-                self._on_storage("remove the draft", drafts.remove_draft, NO_CONVERSATION)
+            self.saved(result.conversation_id)
+
+    def saved(self, conversation_id: int) -> None:
+        """The question is in the log of `conversation_id` (answered, or its answer so far
+        kept): its draft goes."""
+        if self._owner == conversation_id:
+            self._timer.stop()
+            self._dirty = False
+        self._on_storage("remove the draft", drafts.remove_draft, conversation_id)
+        if self._carried:  # saved where it was carried: the draft of none goes too
+            self._carried = False
+            self._on_storage("remove the draft", drafts.remove_draft, NO_CONVERSATION)
 
     def forget(self, changes: Changes) -> None:
         """Conversations were deleted: so are their drafts (after any save queued before)."""

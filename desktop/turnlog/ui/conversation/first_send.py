@@ -1,7 +1,9 @@
 """A first send that failed leaves no conversation behind: the conversation Send started
 for a question typed with none open, still without a turn, is deleted (on the storage
 worker) and closed, and the question stays in the composer, kept on disk as the draft of
-no conversation (`drafts.NO_CONVERSATION`) until it is sent and saved."""
+no conversation (`drafts.NO_CONVERSATION`) until it is sent and saved. While the banner
+offers its answer so far (Keep, Continue: `partial_answers`), the conversation stays for
+them; dismissing that offer removes it then."""
 
 from __future__ import annotations
 
@@ -34,6 +36,8 @@ class FirstSendUndo(QObject):
         window = self.window
         if isinstance(result.outcome, Committed) or window.runner.closed:
             return
+        if result.outcome.answer is not None:
+            return  # its answer so far is offered: kept or continued into the conversation
         store, cid = window.store, result.conversation_id
         text = self._kept = window.composer.text() or result.draft[0]
 

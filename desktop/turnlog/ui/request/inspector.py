@@ -36,7 +36,7 @@ from ...core.send import RequestRecord
 from ..infra import failure_text
 from ..infra.languages import arg, capitalized, number, plural
 from ..infra.wheel import wheel_only_when_focused
-from ..transcript.marks import span_text, summary_caption, usage_text
+from ..transcript.marks import incomplete_label, span_text, summary_caption, usage_text
 from .inspector_text import (
     IN_FLIGHT,
     NOTHING_YET,
@@ -384,6 +384,10 @@ class Inspector(QScrollArea):
                     name = arg(QCoreApplication.translate(
                         "Inspector", "turn %1 (question + answer)"),
                                str(part.ordinal))
+                    turn = projection.turn_of_ordinal(part.ordinal or 0)
+                    if turn is not None and turn.incomplete:  # kept although incomplete
+                        name = arg(QCoreApplication.translate("Inspector", "%1, %2"), name,
+                                   incomplete_label(turn.incomplete))
                 else:
                     name = QCoreApplication.translate("Inspector", PART_NAMES[part.kind])
                 rows.append((name, part.bytes, part.tokens))
@@ -403,7 +407,9 @@ class Inspector(QScrollArea):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
         self.parts.setRowCount(len(rows))
         for row, (name, size, tokens) in enumerate(rows):
-            self.parts.setItem(row, 0, QTableWidgetItem(name))
+            item = QTableWidgetItem(name)
+            item.setToolTip(name)  # a long name (a kept incomplete turn's) is elided
+            self.parts.setItem(row, 0, item)
             for column, count in ((1, size), (2, tokens)):
                 item = QTableWidgetItem(number(count))
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

@@ -40,6 +40,7 @@ PART_NAMES = {
     PartKind.NOTE: QT_TRANSLATE_NOOP("Inspector", "note, kept"),
     PartKind.SUMMARY: QT_TRANSLATE_NOOP("Inspector", "rolling summary"),
     PartKind.QUESTION: QT_TRANSLATE_NOOP("Inspector", "current question"),
+    PartKind.CONTINUATION: QT_TRANSLATE_NOOP("Inspector", "answer so far, to continue"),
     PartKind.SIDE: QT_TRANSLATE_NOOP("Inspector", "earlier side question (question + answer)"),
 }
 
@@ -65,7 +66,9 @@ def refusal_text(refusal: ProjectionRefused) -> str:
     names = [QCoreApplication.translate("Inspector", name) for name, present in (
         (QT_TRANSLATE_NOOP("Inspector", "system prompt"), refusal.includes_system),
         (QT_TRANSLATE_NOOP("Inspector", "pinned facts"), refusal.includes_pinned),
-        (QT_TRANSLATE_NOOP("Inspector", "summary"), refusal.includes_summary)) if present]
+        (QT_TRANSLATE_NOOP("Inspector", "summary"), refusal.includes_summary),
+        (QT_TRANSLATE_NOOP("Inspector", "answer so far"), refusal.includes_partial))
+        if present]
     what = arg(QCoreApplication.translate("Inspector", "The %1 and question"),
                QCoreApplication.translate("Inspector", ", ").join(names)) if names \
         else QCoreApplication.translate("Inspector", "The question")

@@ -24,7 +24,7 @@ from ...core.compaction import StoredSummary
 from ...core.failures import ProviderFailure, StoreError
 from ...core.model import Conversation
 from ...core.projection import CostIndex, Projection
-from ...core.send import Failed, Outcome, Stage
+from ...core.send import Failed, Outcome, PartialAnswer, Stage
 from ..infra import failure_text
 from ..infra.languages import arg, number
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
@@ -86,29 +86,32 @@ class SendResult:
     summary: StoredSummary | None
     summary_read: bool
     replaces: str | None = None  # the turn this send was a new version of
+    continued: PartialAnswer | None = None  # the partial answer this send asked the rest of
 
 
 def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
                    conversation: Conversation, question: str, endpoint: Endpoint,
                    costs: CostIndex, stream: StreamBuffer, replaces: str | None = None,
-                   thought: StreamBuffer | None = None) -> Sent:
+                   thought: StreamBuffer | None = None,
+                   partial: PartialAnswer | None = None) -> Sent:
     """The network worker's part: connect, run the core send path, read the summary.
     With `replaces`, the answer is a new version of that (last) turn; a reasoning model's
-    thought streams into `thought`."""
+    thought streams into `thought`. With `partial`, it asks for the rest of that answer
+    (as the connected server can: `Route.prefill`)."""
     on_stage = lambda stage, detail: context.report((stage, detail))  # noqa: E731
     try:
         memory = store.memory(conversation.id)
     except StoreError as err:
         return Sent(Failed(err.failure(), question), None, summary_read=False)
     request = request_for(conversation, question, endpoint.route, replaces=replaces,
-                          memory=memory)
+                          memory=memory, partial=partial)
     try:  # starts the built-in model's server first, if that is the provider
         link = connector.connect(conversation, cancel=context.cancel, on_stage=on_stage)
     except (NotConnected, ProviderFailure) as err:
         return Sent(Failed(err.failure, question), None, summary_read=False)
     sent = request if link.route == endpoint.route else request_for(
         conversation, question, link.route, turn_id=request.turn_id, replaces=replaces,
-        memory=request.pinned)
+        memory=request.pinned, partial=partial)
     outcome = sender_for(store, link.provider, link.costs or costs, link.retry).send(
         sent, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
         on_projection=context.report,
@@ -150,6 +153,7 @@ class SendSession(QObject):
         # (a session nobody edits through, such as a side question's, has its own, idle).
         self._edit_mode = edit_mode or EditMode()
         self._replaces: str | None = None
+        self._continued: PartialAnswer | None = None
         self._stream = StreamBuffer()
         self._thought = StreamBuffer()
         self._stage = ""
@@ -164,15 +168,17 @@ class SendSession(QObject):
         return self._task is not None
 
     def start(self, conversation: Conversation, question: str, draft: tuple[str, int],
-              endpoint: Endpoint, costs: CostIndex, *, replaces: str | None = None) -> None:
+              endpoint: Endpoint, costs: CostIndex, *, replaces: str | None = None,
+              partial: PartialAnswer | None = None) -> None:
         """Send `question` in `conversation`; `draft` is given back if it fails. With
         `replaces` (or the turn edited in this conversation, `EditMode`) the answer is
-        committed as a new version of that turn."""
+        committed as a new version of that turn. With `partial`, ask for the rest of that
+        answer to `question` (Continue): committed complete, as one turn."""
         if self.running:
             raise RuntimeError("a send is already running")
-        if replaces is None:
+        if replaces is None and partial is None:
             replaces = self._edit_mode.turn_for(conversation.id)
-        self._replaces = replaces
+        self._replaces, self._continued = replaces, partial
         self._draft, self._endpoint = draft, endpoint
         self.conversation_id = conversation.id
         self._stream = stream = StreamBuffer()
@@ -180,21 +186,21 @@ class SendSession(QObject):
         self._started = time.monotonic()
         self.running_changed.emit(True)
         self._enter(Stage.PREPARING, "")
-        work = self._work(conversation, question, endpoint, costs, stream, replaces)
+        work = self._work(conversation, question, endpoint, costs, stream, replaces, partial)
         self._task = self._runner.run(TaskRunner.NETWORK, "send", work,
                                       on_success=self._succeeded, on_failure=self._failed,
                                       on_progress=self._progress)
         self._timer.start()
 
     def _work(self, conversation: Conversation, question: str, endpoint: Endpoint,
-              costs: CostIndex, stream: StreamBuffer,
-              replaces: str | None) -> Callable[[TaskContext], Sent]:
+              costs: CostIndex, stream: StreamBuffer, replaces: str | None,
+              partial: PartialAnswer | None = None) -> Callable[[TaskContext], Sent]:
         """What the network worker runs for this send."""
         store, connector, thought = self._store, self._connector, self._thought
 
         def work(context: TaskContext) -> Sent:
             return send_on_worker(context, store, connector, conversation, question,
-                                  endpoint, costs, stream, replaces, thought)
+                                  endpoint, costs, stream, replaces, thought, partial)
 
         return work
 
@@ -284,7 +290,7 @@ class SendSession(QObject):
         assert self.conversation_id is not None and self._endpoint is not None
         result = SendResult(sent.outcome, self.conversation_id, self._draft, self._endpoint,
                             time.monotonic() - self._started, sent.summary, sent.summary_read,
-                            self._replaces)
+                            self._replaces, self._continued)
         self.conversation_id = None
         self.finished.emit(result)
 

@@ -26,6 +26,7 @@ from ..conversation.drafts import DraftKeeper
 from ..conversation.first_minute import FirstMinute, unsaved
 from ..conversation.first_send import FirstSendUndo
 from ..conversation.header_picker import HeaderPicker
+from ..conversation.partial_answers import PartialAnswers
 from ..conversation.versions import VersionControls
 from ..dialogs.about import AboutDialog
 from ..dialogs.import_export import ImportExport
@@ -56,7 +57,6 @@ from .wiring import wire
 
 log = logging.getLogger(__name__)
 translate = QCoreApplication.translate  # translate("MainWindow", …): lupdate reads the context
-
 
 
 class MainWindow(QMainWindow):
@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
         wire(self)
         self.first_send = FirstSendUndo(self, self)  # a failed first send leaves nothing
         self.versions = VersionControls(self, self)  # regenerate, edit, use, fork
+        self.partial_answers = PartialAnswers(self, self)  # Keep or Continue a stopped answer
         self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.changes,
                                    self._storage_failed, self.session,
                                    lambda: self.conversation, self)

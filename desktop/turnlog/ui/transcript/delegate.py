@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 
 from ..infra.languages import arg
 from .answer import AnswerDocument, ReasoningFold
-from .marks import RowMark
+from .marks import RowMark, incomplete_label
 from .model import PENDING_KEY, ModelIndex, Role, TranscriptModel
 from .pin_marks import underline_pins
 from .row_layout import RowGeometry, RowLayout, RowParts
@@ -58,6 +58,8 @@ def turn_title(ordinal: object) -> str:
     """The header of a turn ("Turn 4"), as painted and as measured for its controls."""
     return arg(translate("Transcript", "Turn %1"), str(ordinal))
 
+UNCLICKABLE = ("label", "incomplete")  # header words that only say something
+
 
 class TranscriptDelegate(QStyledItemDelegate):
     """Paints a turn from cached documents: question as plain text, answer as Markdown
@@ -71,7 +73,7 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     # A word in a row's header was clicked: (control name, row). Names: "older", "newer"
     # (step between versions), "use" (use this version), "fork-version" (fork from here
-    # with this version), "regenerate".
+    # with this version), "regenerate", "continue" (the rest of a turn kept incomplete).
     control_clicked = Signal(str, int)
     code_copied = Signal(str)  # a code block's Copy put this text on the clipboard
 
@@ -263,12 +265,14 @@ class TranscriptDelegate(QStyledItemDelegate):
         """The words after "Turn N" in a row's header, with where they are: ◀ version n of
         m ▶ for a turn with versions, *Use this version* on an older one of the newest
         turn ("use"), *Fork from here with this version* on an older one of a turn that later
-        turns followed ("fork-version"), *Regenerate* on the newest turn. "label" is not
-        clickable."""
+        turns followed ("fork-version"), *Regenerate* on the newest turn (and *Continue*
+        when it was kept incomplete); first, for a turn kept incomplete, why ("incomplete
+        (stopped)"). "label" and "incomplete" are not clickable."""
         version = index.data(Role.VERSION)
         replaced = index.data(Role.MARK) is RowMark.REPLACED
         last = bool(index.data(Role.LAST)) and not replaced
-        if not version and not last:
+        incomplete = index.data(Role.INCOMPLETE)
+        if not version and not last and not incomplete:
             return []
         metrics = QFontMetrics(self._header_font(option))
         header = self.layout.place(option.rect, RowParts(self._header_height(option), 0, 0,
@@ -276,7 +280,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         top, height = header.top(), header.height()
         x = header.left() + metrics.horizontalAdvance(turn_title(index.data(Role.ORDINAL))) + 14
         controls: list[tuple[str, str, QRect]] = []
-        words = []
+        words = [("incomplete", incomplete_label(incomplete))] if incomplete else []
         if version:
             words += [("older", "◀"), ("label", QCoreApplication.translate(
                 "TranscriptDelegate", "version {0} of {1}").format(*version)), ("newer", "▶")]
@@ -286,6 +290,9 @@ class TranscriptDelegate(QStyledItemDelegate):
             elif replaced:
                 words.append(("use", QCoreApplication.translate("TranscriptDelegate",
                                                                 "Use this version")))
+        if last and incomplete:  # ask for the rest: a new version of this turn
+            words.append(("continue", QCoreApplication.translate("TranscriptDelegate",
+                                                                 "→ Continue")))
         if last:
             words.append(("regenerate", QCoreApplication.translate("TranscriptDelegate",
                                                                    "↻ Regenerate")))
@@ -307,7 +314,7 @@ class TranscriptDelegate(QStyledItemDelegate):
                 self.toggle_reasoning(index)
                 return True
             for name, _text, rect in self.header_controls(option, index):
-                if name != "label" and rect.contains(point):
+                if name not in UNCLICKABLE and rect.contains(point):
                     self.control_clicked.emit(name, index.row())
                     return True
             code = self.copy_button_at(index, point) if not index.data(Role.PENDING) else None
@@ -327,6 +334,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         for name, text, rect in controls:
             role = QPalette.ColorRole.PlaceholderText if name == "label" \
                 else QPalette.ColorRole.Link
+            if name == "incomplete":  # a mark, not a link: in the text's colour
+                role = QPalette.ColorRole.Text
             painter.setPen(palette.color(QPalette.ColorGroup.Active, role))
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 

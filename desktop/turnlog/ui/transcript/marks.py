@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from ...core.compaction import StoredSummary
 from ...core.model import Turn, Usage, position_of
+from ...core.partial import CUT, LENGTH, NO_FINISH_REASON, STOPPED
 from ...core.projection import Mark, Projection
 from ..infra.languages import arg, date_time, plural
 from ..infra.theme import mark_colour
@@ -77,6 +78,22 @@ _EXPLANATIONS = {
 
 _FROM_MARK = {Mark.SENT: RowMark.SENT, Mark.SUMMARY: RowMark.SUMMARY,
               Mark.NOT_SENT: RowMark.NOT_SENT}
+
+# Why a kept answer is incomplete (`core.partial`), in the words a row's header shows.
+INCOMPLETE_WORDS = {
+    STOPPED: QT_TRANSLATE_NOOP("Incomplete", "stopped"),
+    CUT: QT_TRANSLATE_NOOP("Incomplete", "the stream was cut"),
+    LENGTH: QT_TRANSLATE_NOOP("Incomplete", "cut off at the output limit"),
+    NO_FINISH_REASON: QT_TRANSLATE_NOOP("Incomplete", "no finish reason"),
+}
+
+
+def incomplete_label(reason: str) -> str:
+    """"incomplete (stopped)": the mark of a turn the person kept although its answer
+    stopped early (a reason a newer Turnlog wrote is shown as it is)."""
+    words = INCOMPLETE_WORDS.get(reason)
+    return arg(QCoreApplication.translate("Incomplete", "incomplete (%1)"),
+               QCoreApplication.translate("Incomplete", words) if words else reason)
 
 
 class MarkMap(Mapping[int, RowMark]):

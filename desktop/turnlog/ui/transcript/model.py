@@ -26,7 +26,7 @@ from ...core.versions import Versions
 from ...store.pages import LogPages
 from ..infra.languages import arg
 from ..infra.operations import TRANSCRIPT_PAGE
-from .marks import MarkMap, RowMark, summary_tooltip
+from .marks import MarkMap, RowMark, incomplete_label, summary_tooltip
 from .pin_marks import pins_tooltip
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
@@ -49,6 +49,7 @@ class Role(enum.IntEnum):
     REASONING = Qt.ItemDataRole.UserRole + 10  # a reasoning model's thought ("" if none)
     PINS = Qt.ItemDataRole.UserRole + 11  # changed: the texts pinned from turns (`pins_of`)
     FOLLOWED = Qt.ItemDataRole.UserRole + 12  # later turns were asked after this one
+    INCOMPLETE = Qt.ItemDataRole.UserRole + 13  # why a kept answer is incomplete, else None
 
 
 @dataclass
@@ -159,6 +160,8 @@ class TranscriptModel(QAbstractListModel):
             return turn.answer
         if role == Role.REASONING:
             return turn.reasoning
+        if role == Role.INCOMPLETE:
+            return turn.incomplete
         if role == Role.MARK:
             return self._marks.get(turn.ordinal)
         if role == Role.PENDING:
@@ -166,6 +169,8 @@ class TranscriptModel(QAbstractListModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             mark = self._marks.get(turn.ordinal)
             said = arg(translate("Transcript", ", %1"), mark.label) if mark else ""
+            if turn.incomplete:
+                said += arg(translate("Transcript", ", %1"), incomplete_label(turn.incomplete))
             return arg(translate("Transcript", "Turn %1%2. Question: %3\nAnswer: %4"),
                        str(turn.ordinal), said,
                        turn.question, turn.answer)

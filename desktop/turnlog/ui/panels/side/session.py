@@ -15,7 +15,7 @@ from ....core.budget import InvalidBudget
 from ....core.failures import Failure, FailureKind, ProviderFailure, StoreError
 from ....core.model import Conversation, Turn
 from ....core.projection import CostIndex
-from ....core.send import PendingTurn
+from ....core.send import PartialAnswer, PendingTurn
 from ....core.side import (
     SideFailed,
     SideProjection,
@@ -56,9 +56,9 @@ class SideSession(SendSession):
     """One side question at a time, through the network worker like any send."""
 
     def _work(self, conversation: Conversation, question: str, endpoint: Endpoint,
-              costs: CostIndex, stream: StreamBuffer,
-              replaces: str | None) -> Callable[[TaskContext], Sent]:
-        store, connector = self._store, self._connector
+              costs: CostIndex, stream: StreamBuffer, replaces: str | None,
+              partial: PartialAnswer | None = None) -> Callable[[TaskContext], Sent]:
+        store, connector = self._store, self._connector  # a side answer is never continued
 
         def work(context: TaskContext) -> Sent:
             return side_on_worker(context, store, connector, conversation, question, costs,
