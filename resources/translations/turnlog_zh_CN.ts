@@ -405,6 +405,26 @@
         <translation>部分回答，未保存</translation>
     </message>
     <message>
+        <source>Keep as an incomplete turn</source>
+        <translation>保留为不完整的一轮</translation>
+    </message>
+    <message>
+        <source>Save the question and this answer so far, marked incomplete</source>
+        <translation>保存问题和目前为止的回答，并标记为不完整</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Ask the model for the rest of this answer</source>
+        <translation>请模型接着写完这个回答</translation>
+    </message>
+    <message>
+        <source>Continue the answer</source>
+        <translation>继续回答</translation>
+    </message>
+    <message>
         <source>The last lines of the local model&apos;s log</source>
         <translation>本地模型日志的最后几行</translation>
     </message>
@@ -984,6 +1004,29 @@
     </message>
 </context>
 <context>
+    <name>Incomplete</name>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>the stream was cut</source>
+        <translation>回复流被中断</translation>
+    </message>
+    <message>
+        <source>cut off at the output limit</source>
+        <translation>到达输出上限被截断</translation>
+    </message>
+    <message>
+        <source>no finish reason</source>
+        <translation>没有结束原因</translation>
+    </message>
+    <message>
+        <source>incomplete (%1)</source>
+        <translation>不完整（%1）</translation>
+    </message>
+</context>
+<context>
     <name>Inspector</name>
     <message>
         <source>No request yet. Type a question: the request it would make appears here before anything is sent — its exact body, its size in bytes and tokens against the limits, and which turns it carries.</source>
@@ -1018,6 +1061,10 @@
         <translation>当前问题</translation>
     </message>
     <message>
+        <source>answer so far, to continue</source>
+        <translation>目前为止的回答，待继续</translation>
+    </message>
+    <message>
         <source>earlier side question (question + answer)</source>
         <translation>先前的侧边提问（问题 + 回答）</translation>
     </message>
@@ -1044,6 +1091,10 @@
     <message>
         <source>summary</source>
         <translation>摘要</translation>
+    </message>
+    <message>
+        <source>answer so far</source>
+        <translation>目前为止的回答</translation>
     </message>
     <message>
         <source>The %1 and question</source>
@@ -1244,6 +1295,10 @@
     <message>
         <source>turn %1 (question + answer)</source>
         <translation>第 %1 轮（问题 + 回答）</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
     </message>
     <message>
         <source>total = the body</source>
@@ -1832,6 +1887,25 @@
     <message>
         <source>&amp;About %1</source>
         <translation>关于 %1(&amp;A)</translation>
+    </message>
+</context>
+<context>
+    <name>PartialAnswers</name>
+    <message>
+        <source>Kept as turn %1, marked incomplete.</source>
+        <translation>已保留为第 %1 轮，标记为不完整。</translation>
+    </message>
+    <message>
+        <source>The answer so far was not kept</source>
+        <translation>目前为止的回答未被保留</translation>
+    </message>
+    <message>
+        <source>Open the answer&apos;s conversation to continue it.</source>
+        <translation>请打开这个回答所在的对话以继续。</translation>
+    </message>
+    <message>
+        <source>Cannot send</source>
+        <translation>无法发送</translation>
     </message>
 </context>
 <context>
@@ -3047,6 +3121,10 @@ Answer so far: %2</source>
     <message>
         <source>Use this version</source>
         <translation>使用此版本</translation>
+    </message>
+    <message>
+        <source>→ Continue</source>
+        <translation>→ 继续</translation>
     </message>
     <message>
         <source>↻ Regenerate</source>

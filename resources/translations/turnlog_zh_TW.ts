@@ -405,6 +405,26 @@
         <translation>部分回答，未儲存</translation>
     </message>
     <message>
+        <source>Keep as an incomplete turn</source>
+        <translation>保留為不完整的一輪</translation>
+    </message>
+    <message>
+        <source>Save the question and this answer so far, marked incomplete</source>
+        <translation>儲存問題和目前為止的回答，並標示為不完整</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>繼續</translation>
+    </message>
+    <message>
+        <source>Ask the model for the rest of this answer</source>
+        <translation>請模型接著寫完這個回答</translation>
+    </message>
+    <message>
+        <source>Continue the answer</source>
+        <translation>繼續回答</translation>
+    </message>
+    <message>
         <source>The last lines of the local model&apos;s log</source>
         <translation>本機模型記錄檔的最後幾行</translation>
     </message>
@@ -984,6 +1004,29 @@
     </message>
 </context>
 <context>
+    <name>Incomplete</name>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>the stream was cut</source>
+        <translation>回覆串流被中斷</translation>
+    </message>
+    <message>
+        <source>cut off at the output limit</source>
+        <translation>到達輸出上限被截斷</translation>
+    </message>
+    <message>
+        <source>no finish reason</source>
+        <translation>沒有結束原因</translation>
+    </message>
+    <message>
+        <source>incomplete (%1)</source>
+        <translation>不完整（%1）</translation>
+    </message>
+</context>
+<context>
     <name>Inspector</name>
     <message>
         <source>No request yet. Type a question: the request it would make appears here before anything is sent — its exact body, its size in bytes and tokens against the limits, and which turns it carries.</source>
@@ -1018,6 +1061,10 @@
         <translation>目前的問題</translation>
     </message>
     <message>
+        <source>answer so far, to continue</source>
+        <translation>目前為止的回答，待繼續</translation>
+    </message>
+    <message>
         <source>earlier side question (question + answer)</source>
         <translation>先前的側邊提問（問題 + 回答）</translation>
     </message>
@@ -1044,6 +1091,10 @@
     <message>
         <source>summary</source>
         <translation>摘要</translation>
+    </message>
+    <message>
+        <source>answer so far</source>
+        <translation>目前為止的回答</translation>
     </message>
     <message>
         <source>The %1 and question</source>
@@ -1244,6 +1295,10 @@
     <message>
         <source>turn %1 (question + answer)</source>
         <translation>第 %1 輪（問題 + 回答）</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
     </message>
     <message>
         <source>total = the body</source>
@@ -1832,6 +1887,25 @@
     <message>
         <source>&amp;About %1</source>
         <translation>關於 %1(&amp;A)</translation>
+    </message>
+</context>
+<context>
+    <name>PartialAnswers</name>
+    <message>
+        <source>Kept as turn %1, marked incomplete.</source>
+        <translation>已保留為第 %1 輪，標示為不完整。</translation>
+    </message>
+    <message>
+        <source>The answer so far was not kept</source>
+        <translation>目前為止的回答未被保留</translation>
+    </message>
+    <message>
+        <source>Open the answer&apos;s conversation to continue it.</source>
+        <translation>請開啟這個回答所在的對話以繼續。</translation>
+    </message>
+    <message>
+        <source>Cannot send</source>
+        <translation>無法傳送</translation>
     </message>
 </context>
 <context>
@@ -3047,6 +3121,10 @@ Answer so far: %2</source>
     <message>
         <source>Use this version</source>
         <translation>使用此版本</translation>
+    </message>
+    <message>
+        <source>→ Continue</source>
+        <translation>→ 繼續</translation>
     </message>
     <message>
         <source>↻ Regenerate</source>
