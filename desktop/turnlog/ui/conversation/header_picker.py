@@ -95,11 +95,12 @@ class HeaderPicker(QObject):
         self._enable(conversation)
 
     def _enable(self, conversation: Conversation | None, running: bool | None = None) -> None:
-        """Nothing can be picked without a conversation, or while a request runs."""
+        """Nothing can be picked while a request runs; a model and sampling only for a
+        conversation. The profiles can be, even with one listed (the list shows them)."""
         running = self._session.running if running is None else running
         usable = conversation is not None and not running
         header = self.header
-        header.profile.setEnabled(usable and header.profile.count() > 1)
+        header.profile.setEnabled(not running and self._setup is not None)
         for widget in (header.model, header.refresh, header.sampling_row):
             widget.setEnabled(usable and self._endpoint is not None)
         header.sampling.setEnabled(conversation is not None)

@@ -304,6 +304,7 @@ def _on_turn(window: MenuHost, act: Callable[[], None]) -> None:
 def _conversation_settings(window: MenuHost) -> None:
     dialog = window.open_settings()
     if dialog is not None:
+        dialog.show_conversation_page()
         dialog.system_prompt.setFocus()
 
 

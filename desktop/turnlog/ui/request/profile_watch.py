@@ -1,0 +1,83 @@
+"""Profiles changed by another process (`turnlog-cli profile add/remove`) show in an open
+window within a second: `ProfileWatch` watches profiles.json and its folder (a writer
+replaces the file atomically, so the file's own watch ends with each write), asks
+`ProfileStore.refresh_if_changed` whether it really changed, and announces
+`Changes(provider=True)` on the window's change bus. Coming back to the window checks
+too. If the profile in use is gone, the default one (the first) is used, with a note.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication, QEvent, QFileSystemWatcher, QObject, QTimer
+
+from ..infra.changes import ChangeHub, Changes
+from ..infra.languages import arg
+from .connection import shown_name
+from .provider_setup import ProviderSetup
+
+log = logging.getLogger(__name__)
+
+SETTLE_MS = 150  # a burst of events (temporary file, rename) is one change
+
+
+class ProfileWatch(QObject):
+    """Watches `setup`'s profiles.json for `parent` (the window: its activation checks
+    too); `note` shows a plain line when the profile in use went away."""
+
+    def __init__(self, setup: ProviderSetup, changes: ChangeHub, note: Callable[[str], None],
+                 parent: QObject) -> None:
+        super().__init__(parent)
+        self._setup, self._changes, self._note = setup, changes, note
+        self._path = setup.profiles.path
+        active = setup.active()
+        self._in_use = active
+        self._watcher = QFileSystemWatcher(self)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(SETTLE_MS)
+        self._timer.timeout.connect(self.check)
+        self._watcher.fileChanged.connect(lambda _path: self._timer.start())
+        self._watcher.directoryChanged.connect(lambda _path: self._timer.start())
+        changes.changed.connect(lambda _changes, _origin: self._remember_in_use())
+        self._watch()
+        parent.installEventFilter(self)
+
+    def _watch(self) -> None:
+        """Watch the folder, and the file while it exists (a replaced file is a new one)."""
+        watched = set(self._watcher.files()) | set(self._watcher.directories())
+        wanted = [str(self._path.parent)] + ([str(self._path)] if self._path.exists() else [])
+        missing = [path for path in wanted if path not in watched]
+        if missing and self._path.parent.exists():
+            self._watcher.addPaths(missing)
+
+    def _remember_in_use(self) -> None:
+        self._in_use = self._setup.active()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.WindowActivate:
+            self.check()
+        return False
+
+    def check(self) -> bool:
+        """Read profiles.json again if another process wrote it; True when it had."""
+        self._watch()
+        if not self._setup.profiles.refresh_if_changed():
+            return False
+        before, now = self._in_use, self._setup.active()
+        ids = {profile.id for profile in self._setup.load()}
+        if before is not None and before.id not in ids:
+            if now is not None:
+                self._setup.set_active(now.id)
+                self._note(arg(QCoreApplication.translate(
+                    "ProfileWatch", "The provider “%1” was removed elsewhere; requests go to "
+                    "“%2” now."), shown_name(before.name), shown_name(now.name)))
+            else:
+                self._note(arg(QCoreApplication.translate(
+                    "ProfileWatch", "The provider “%1” was removed elsewhere; add one in "
+                    "Settings (Ctrl+,)."), shown_name(before.name)))
+        log.debug("profiles.json changed on disk: %d profile(s)", len(ids))
+        self._changes.publish(Changes(provider=True), self)
+        return True
