@@ -48,7 +48,7 @@ from .profile_network import NetworkRows
 
 log = logging.getLogger(__name__)
 
-# What `check_base_url` says, for the translations (shown through `_tr`).
+# What `check_base_url` says, for the translations (shown translated).
 URL_PROBLEMS = (
     QT_TRANSLATE_NOOP("SettingsDialog", "The base URL must start with http:// or https:// and "
                       "name a server, for example http://localhost:8080/v1"),
@@ -56,8 +56,7 @@ URL_PROBLEMS = (
 )
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("SettingsDialog", text)
+translate = QCoreApplication.translate  # translate("SettingsDialog", …): lupdate reads it
 
 
 class ProfileEditor(FittedDialog):
@@ -72,8 +71,8 @@ class ProfileEditor(FittedDialog):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("profileEditor")
-        title = (QCoreApplication.translate("ProfileEditor", "Add a provider") if new
-                 else arg(QCoreApplication.translate("ProfileEditor", "Provider “%1”"),
+        title = (translate("ProfileEditor", "Add a provider") if new
+                 else arg(translate("ProfileEditor", "Provider “%1”"),
                           shown_name(profile.name)))
         self.setWindowTitle(title)
         self.setAccessibleName(title)
@@ -108,35 +107,36 @@ class ProfileEditor(FittedDialog):
     def _preset_rows(self, parent: QWidget) -> None:
         form = self.form
         self.name = QLineEdit(parent)
-        self.name.setAccessibleName(QCoreApplication.translate("ProfileEditor", "Name"))
-        form.addRow(QCoreApplication.translate("ProfileEditor", "&Name:"), self.name)
+        self.name.setAccessibleName(translate("ProfileEditor", "Name"))
+        form.addRow(translate("ProfileEditor", "&Name:"), self.name)
         self.preset = QComboBox(parent)
-        self.preset.setAccessibleName(_tr("Provider preset"))
+        self.preset.setAccessibleName(translate("SettingsDialog", "Provider preset"))
         for preset in PRESETS:
             self.preset.addItem(shown_name(preset.name), preset.id)
         self.preset.setEnabled(self.new)
         if not self.new:
-            self.preset.setToolTip(QCoreApplication.translate(
+            self.preset.setToolTip(translate(
                 "ProfileEditor", "A provider keeps its preset; for another one, choose Add"))
-        form.addRow(_tr("&Preset:"), self.preset)
+        form.addRow(translate("SettingsDialog", "&Preset:"), self.preset)
         self.base_url = QLineEdit(parent)
-        self.base_url.setAccessibleName(_tr("Base URL"))
+        self.base_url.setAccessibleName(translate("SettingsDialog", "Base URL"))
         self.base_url.setPlaceholderText("http://localhost:8080/v1")
-        form.addRow(_tr("Base &URL:"), self.base_url)
+        form.addRow(translate("SettingsDialog", "Base &URL:"), self.base_url)
 
     def _model_rows(self, parent: QWidget) -> None:
         form = self.form
         self.model_row = QHBoxLayout()
         self.model = QComboBox(parent)
         self.model.setEditable(True)
-        self.model.setAccessibleName(_tr("Model"))
-        self.model.lineEdit().setPlaceholderText(_tr("Type a model name or fetch the list"))
+        self.model.setAccessibleName(translate("SettingsDialog", "Model"))
+        self.model.lineEdit().setPlaceholderText(translate(
+            "SettingsDialog", "Type a model name or fetch the list"))
         self.model_row.addWidget(self.model, 1)
-        self.fetch = QPushButton(_tr("&Fetch models"), parent)
-        self.fetch.setAccessibleName(_tr("Fetch the server's model list"))
+        self.fetch = QPushButton(translate("SettingsDialog", "&Fetch models"), parent)
+        self.fetch.setAccessibleName(translate("SettingsDialog", "Fetch the server's model list"))
         self.fetch.clicked.connect(self.fetch_models)
         self.model_row.addWidget(self.fetch)
-        form.addRow(_tr("&Model:"), self.model_row)
+        form.addRow(translate("SettingsDialog", "&Model:"), self.model_row)
         model_label = form.labelForField(self.model_row)
         if isinstance(model_label, QLabel):  # a row of a layout: its label needs the buddy
             model_label.setBuddy(self.model)
@@ -149,17 +149,17 @@ class ProfileEditor(FittedDialog):
         form = self.form
         self.key = QLineEdit(parent)
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key.setAccessibleName(_tr("API key"))
+        self.key.setAccessibleName(translate("SettingsDialog", "API key"))
         self.key.setPlaceholderText(
-            _tr("Leave empty to keep the stored key") if self.key_stored
-            else QCoreApplication.translate("ProfileEditor", "Paste the provider's API key"))
-        form.addRow(_tr("API &key:"), self.key)
+            translate("SettingsDialog", "Leave empty to keep the stored key") if self.key_stored
+            else translate("ProfileEditor", "Paste the provider's API key"))
+        form.addRow(translate("SettingsDialog", "API &key:"), self.key)
         self.key_backend = QLabel(parent)
         self.key_backend.setWordWrap(True)
         form.addRow("", self.key_backend)
-        self.session_only = QCheckBox(QCoreApplication.translate(
+        self.session_only = QCheckBox(translate(
             "ProfileEditor", "Use this key until Turnlog closes; do not store it"), parent)
-        self.session_only.setAccessibleName(QCoreApplication.translate(
+        self.session_only.setAccessibleName(translate(
             "ProfileEditor", "Use the key until Turnlog closes, without storing it"))
         self.session_only.toggled.connect(self._describe_backend)
         self.session_row = wrap_check(self.session_only)
@@ -169,21 +169,23 @@ class ProfileEditor(FittedDialog):
         """The built-in preset: a model file instead of an address, model list and key."""
         file_row = QHBoxLayout()
         self.model_file = QLineEdit(parent)
-        self.model_file.setAccessibleName(_tr("Model file (GGUF)"))
-        self.model_file.setPlaceholderText(_tr("The built-in SmolLM2-135M (leave empty)"))
+        self.model_file.setAccessibleName(translate("SettingsDialog", "Model file (GGUF)"))
+        self.model_file.setPlaceholderText(translate(
+            "SettingsDialog", "The built-in SmolLM2-135M (leave empty)"))
         file_row.addWidget(self.model_file, 1)
-        self.choose_file = QPushButton(_tr("C&hoose…"), parent)
-        self.choose_file.setAccessibleName(_tr("Choose a GGUF model file"))
+        self.choose_file = QPushButton(translate("SettingsDialog", "C&hoose…"), parent)
+        self.choose_file.setAccessibleName(translate("SettingsDialog", "Choose a GGUF model file"))
         self.choose_file.clicked.connect(self.choose_model_file)
         file_row.addWidget(self.choose_file)
-        self.builtin_file = QPushButton(_tr("B&uilt-in"), parent)
-        self.builtin_file.setAccessibleName(_tr("Use the built-in model file"))
+        self.builtin_file = QPushButton(translate("SettingsDialog", "B&uilt-in"), parent)
+        self.builtin_file.setAccessibleName(translate(
+            "SettingsDialog", "Use the built-in model file"))
         self.builtin_file.clicked.connect(self.model_file.clear)
         file_row.addWidget(self.builtin_file)
         self.model_file_row = QWidget(parent)
         self.model_file_row.setLayout(file_row)
         file_row.setContentsMargins(0, 0, 0, 0)
-        self.form.addRow(_tr("Model &file:"), self.model_file_row)
+        self.form.addRow(translate("SettingsDialog", "Model &file:"), self.model_file_row)
         self.local_status = QLabel(parent)
         self.local_status.setObjectName("localModelStatus")
         self.local_status.setWordWrap(True)
@@ -205,13 +207,16 @@ class ProfileEditor(FittedDialog):
 
     def _describe_backend(self) -> None:
         if self.setup.keyring is None:
-            self.key_backend.setText(arg(_tr("%1 The key will be kept for this session only."),
-                                         self.setup.keyring_problem))
+            self.key_backend.setText(arg(translate(
+                "SettingsDialog", "%1 The key will be kept for this session only."),
+                self.setup.keyring_problem))
         elif self.session_only.isChecked():
-            self.key_backend.setText(_tr("The key is kept in memory until Turnlog quits."))
+            self.key_backend.setText(translate(
+                "SettingsDialog", "The key is kept in memory until Turnlog quits."))
         else:
-            self.key_backend.setText(arg(_tr("Stored in: %1"),
-                                         _tr(self.setup.keyring.backend_name())))
+            self.key_backend.setText(arg(
+                translate("SettingsDialog", "Stored in: %1"),
+                translate("SettingsDialog", self.setup.keyring.backend_name())))
 
     def _preset_changed(self) -> None:
         preset = self.chosen_preset()
@@ -246,8 +251,9 @@ class ProfileEditor(FittedDialog):
     # ------------------------------------------------------------ local model
     def choose_model_file(self) -> None:
         start = self.model_file.text().strip() or str(Path.home())
-        path, _ = QFileDialog.getOpenFileName(self, _tr("Choose a GGUF model file"), start,
-                                              _tr("GGUF models (*.gguf);;All files (*)"))
+        path, _ = QFileDialog.getOpenFileName(
+            self, translate("SettingsDialog", "Choose a GGUF model file"), start,
+            translate("SettingsDialog", "GGUF models (*.gguf);;All files (*)"))
         if path:
             self.model_file.setText(path)
 
@@ -285,9 +291,9 @@ class ProfileEditor(FittedDialog):
             try:
                 check_base_url(self.base_url.text())
             except ValueError as err:
-                found.append(_tr(str(err)))
+                found.append(translate("SettingsDialog", str(err)))
             if not self.model.currentText().strip():
-                found.append(_tr("Choose or type a model name."))
+                found.append(translate("SettingsDialog", "Choose or type a model name."))
         found += self.network.problems(self.chosen_preset(), self.base_url.text(),
                                        self.key.text())
         if self.key.text().strip() and not self.builtin:
@@ -300,11 +306,11 @@ class ProfileEditor(FittedDialog):
     def _name_problems(self) -> list[str]:
         name = self.name.text().strip()
         if not name:
-            return [QCoreApplication.translate("ProfileEditor", "Give the provider a name.")]
+            return [translate("ProfileEditor", "Give the provider a name.")]
         others = {shown_name(p.name).casefold() for p in self.setup.load()
                   if p.id != self.profile.id}
         if name.casefold() in others:
-            return [arg(QCoreApplication.translate(
+            return [arg(translate(
                 "ProfileEditor", "Another provider is already called “%1”; choose another "
                 "name."), name)]
         return []
@@ -321,7 +327,7 @@ class ProfileEditor(FittedDialog):
         try:
             url = check_base_url(self.base_url.text())
         except ValueError as err:
-            self.models_status.setText(_tr(str(err)))
+            self.models_status.setText(translate("SettingsDialog", str(err)))
             return
         preset = self.chosen_preset()
         typed = self.key.text().strip() or None
@@ -329,7 +335,7 @@ class ProfileEditor(FittedDialog):
         profile_id = None if self.new else self.profile.id
         verify, allow = self.network.verify(), self.network.allow_insecure.isChecked()
         self.fetch.setEnabled(False)
-        self.models_status.setText(_tr("Asking the server for its models…"))
+        self.models_status.setText(translate("SettingsDialog", "Asking the server for its models…"))
 
         def work(context: TaskContext) -> list[ModelInfo]:
             key = typed
@@ -353,16 +359,16 @@ class ProfileEditor(FittedDialog):
         self.model.clear()
         for info in models:
             label = info.id if info.context_window is None else \
-                arg(_tr("%1  (%2 tokens)"), info.id, info.context_window)
+                arg(translate("SettingsDialog", "%1  (%2 tokens)"), info.id, info.context_window)
             self.model.addItem(label, info)
             if info.context_window:
                 self._listed_windows[info.id] = info.context_window
         self.model.setEditText(typed or (models[0].id if models else ""))
         listed = len(models)
         self.models_status.setText(
-            plural(QCoreApplication.translate("SettingsDialog", "The server lists %n model(s).",
+            plural(translate("SettingsDialog", "The server lists %n model(s).",
                                               None, listed), listed) if models
-            else _tr("The server lists no models; type the name instead."))
+            else translate("SettingsDialog", "The server lists no models; type the name instead."))
 
     def _model_picked(self, index: int) -> None:
         info = self.model.itemData(index)
@@ -374,8 +380,9 @@ class ProfileEditor(FittedDialog):
             return
         self.fetch.setEnabled(True)
         if isinstance(error, ProviderFailure):
-            self.models_status.setText(arg(_tr("%1 You can type the model name instead."),
-                                           failure_text.message(error.failure)))
+            self.models_status.setText(arg(translate(
+                "SettingsDialog", "%1 You can type the model name instead."),
+                failure_text.message(error.failure)))
             return
         raise error
 
@@ -449,7 +456,8 @@ class ProfileEditor(FittedDialog):
         try:
             self.setup.profiles.put(profile)
         except (OSError, ValueError, ProfilesUnreadable) as err:
-            self.problem.setText(arg(_tr("The provider could not be saved: %1"), err))
+            self.problem.setText(arg(translate(
+                "SettingsDialog", "The provider could not be saved: %1"), err))
             self.problem.show()
             return
         self.profile = profile

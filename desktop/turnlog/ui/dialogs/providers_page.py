@@ -279,7 +279,6 @@ class ProvidersPage(QWidget):
     def _closed(self, editor: ProfileEditor) -> None:
         if self.editor is editor:
             self.editor = None
-        editor.deleteLater()
 
     def _saved(self, profile: Profile) -> None:
         self.keys.pop(profile.id, None)
