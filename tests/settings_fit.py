@@ -16,6 +16,7 @@ import os
 import sys
 from pathlib import Path
 
+LANGUAGE = "TURNLOG_FIT_LANGUAGE"  # the interface language to measure in (English unless set)
 SCREENS = [("1280x720", 0, 1280, 720), ("1024x600", 1280, 1024, 600),
            ("480x844", 2304, 480, 844)]
 
@@ -102,6 +103,11 @@ def main() -> int:
     from turnlog.ui.shell.window import window_settings
 
     app = QApplication(sys.argv[:1])
+    language = os.environ.get(LANGUAGE, "")
+    if language:  # the Chinese words are wider and wrap otherwise
+        from turnlog.ui.infra.languages import install
+
+        install(language)
     home = Path(os.environ["TURNLOG_HOME"])
     setup = ProviderSetup(ProfileStore(home), window_settings(home), keyring=SessionKeys())
     runner = TaskRunner()

@@ -262,8 +262,8 @@ def test_a_profile_changed_by_turnlog_cli_shows_in_the_open_window_within_a_seco
         window.shutdown()
 
 
-def fit_rows(tmp_path: Path) -> list[dict]:
-    """Run settings_fit.py on three offscreen screens; its JSON lines."""
+def fit_rows(tmp_path: Path, language: str) -> list[dict]:
+    """Run settings_fit.py on three offscreen screens in `language`; its JSON lines."""
     sys.path.insert(0, str(HERE))
     try:
         from settings_fit import platform_config
@@ -271,6 +271,7 @@ def fit_rows(tmp_path: Path) -> list[dict]:
         sys.path.remove(str(HERE))
     env = os.environ.copy()
     env["QT_QPA_PLATFORM"] = platform_config(tmp_path)
+    env["TURNLOG_FIT_LANGUAGE"] = language
     env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parents[1] / "desktop"),
                                          env.get("PYTHONPATH", "")])
     done = subprocess.run([sys.executable, str(HERE / "settings_fit.py")], env=env,
@@ -279,8 +280,9 @@ def fit_rows(tmp_path: Path) -> list[dict]:
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
 
-def test_settings_and_every_presets_editor_fit_small_screens(tmp_path):
-    rows = fit_rows(tmp_path)
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_settings_and_every_presets_editor_fit_small_screens(tmp_path, language):
+    rows = fit_rows(tmp_path, language)
     dialogs = [row for row in rows if "what" in row]
     assert len(dialogs) == 3 * (2 + len(PRESETS) + 1)
     for row in dialogs:
@@ -300,4 +302,5 @@ def test_settings_and_every_presets_editor_fit_small_screens(tmp_path):
         else:
             assert row["save_enabled"] and row["clicked"], where
     notes = [row["builtin_note"] for row in rows if "builtin_note" in row]
-    assert len(notes) == 3 and all(note.endswith("not for real work.") for note in notes)
+    ending = {"en": "not for real work.", "zh_CN": "不适合实际工作。"}[language]
+    assert len(notes) == 3 and all(note.endswith(ending) for note in notes)
