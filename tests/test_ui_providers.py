@@ -251,13 +251,20 @@ def test_a_profile_changed_by_turnlog_cli_shows_in_the_open_window_within_a_seco
         remote = ProfileStore().load()[1]
         pick(window.centre.header.profile, remote.id)
         assert setup.active().id == remote.id
+        window.picker.pick_model("remote-only-model")  # a model only that server has
+        qtbot.waitUntil(lambda: window.conversation.model == "remote-only-model", timeout=5000)
         removed = cli("profile", "remove", "远程 Remote")
         assert removed.returncode == 0, removed.stderr
         qtbot.waitUntil(lambda: listed(window) == ["First"], timeout=1000)
         assert setup.active().id == first.id
         note = window.statusBar().currentMessage()
         assert "远程 Remote" in note and "removed elsewhere" in note and "First" in note
+        # The conversation takes the default profile's model, as when picked by hand.
+        qtbot.waitUntil(lambda: window.conversation.model == "", timeout=5000)
+        window.composer.set_draft("Still there?")
+        window.refresh_preview()
         assert window.shown.endpoint.label.startswith("First · ")
+        assert json.loads(window.shown.projection.body)["model"] == "loopback-model"
     finally:
         window.shutdown()
 

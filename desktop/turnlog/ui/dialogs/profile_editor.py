@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from ...core.failures import ProviderFailure
 from ...localmodel import DEFAULT_N_CTX
 from ...localmodel import ModelInfo as LocalModelInfo
-from ...profiles import Profile, ProfilesUnreadable, check_base_url
+from ...profiles import Profile, ProfilesUnreadable, check_base_url, unique_name
 from ...providers import PRESETS, ChatCompletionsProvider, ModelInfo, Preset, preset_by_id
 from ...secrets import KeyringUnavailable, check_key
 from ..infra import failure_text
@@ -150,8 +150,9 @@ class ProfileEditor(FittedDialog):
         self.key = QLineEdit(parent)
         self.key.setEchoMode(QLineEdit.EchoMode.Password)
         self.key.setAccessibleName(translate("SettingsDialog", "API key"))
+        keeps = not self.new and self.key_stored is not False  # a key may be stored
         self.key.setPlaceholderText(
-            translate("SettingsDialog", "Leave empty to keep the stored key") if self.key_stored
+            translate("SettingsDialog", "Leave empty to keep the stored key") if keeps
             else translate("ProfileEditor", "Paste the provider's API key"))
         form.addRow(translate("SettingsDialog", "API &key:"), self.key)
         self.key_backend = QLabel(parent)
@@ -195,7 +196,8 @@ class ProfileEditor(FittedDialog):
     # ------------------------------------------------------------------ filling
     def _fill(self) -> None:
         profile = self.profile
-        self.name.setText(shown_name(profile.name))
+        self._given_name = shown_name(profile.name)
+        self.name.setText(self._given_name)
         self.preset.setCurrentIndex(max(0, self.preset.findData(profile.preset)))
         self.base_url.setText(profile.base_url)
         self.model_file.setText(profile.model_path or "")
@@ -223,9 +225,10 @@ class ProfileEditor(FittedDialog):
         defaults = {p.base_url for p in PRESETS}
         if not self.base_url.text().strip() or self.base_url.text().strip() in defaults:
             self.base_url.setText(preset.base_url)
-        given = {shown_name(p.name) for p in PRESETS}
-        if self.name.text().strip() in given:  # the name was the preset's: it follows
-            self.name.setText(shown_name(preset.name))
+        if self.new and self.name.text() == self._given_name:  # not typed: it follows
+            taken = [shown_name(p.name) for p in self.setup.load()]
+            self._given_name = unique_name(shown_name(preset.name), taken)
+            self.name.setText(self._given_name)
         self._show_preset_rows()
         self._revalidate()
 

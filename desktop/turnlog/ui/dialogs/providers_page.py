@@ -266,9 +266,10 @@ class ProvidersPage(QWidget):
 
     def _open(self, profile: Profile, *, new: bool) -> ProfileEditor:
         state = self.keys.get(profile.id)
+        known = {KeyState.STORED: True, KeyState.SESSION: True, KeyState.NONE: False,
+                 KeyState.NOT_NEEDED: False}
         editor = ProfileEditor(self.setup, self.runner, profile, new=new,
-                               key_stored=None if new else state in (KeyState.STORED,
-                                                                    KeyState.SESSION),
+                               key_stored=None if new or state is None else known.get(state),
                                parent=self.window())
         editor.saved.connect(self._saved)
         editor.finished.connect(lambda _result: self._closed(editor))
