@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
 from loopback import Behaviour, LoopbackServer
@@ -65,6 +66,16 @@ def save(qtbot, editor) -> None:
     assert button.isEnabled(), editor.problem.text()
     button.click()
     qtbot.waitUntil(lambda: not editor.isVisible(), timeout=10_000)
+
+
+def second_line_drawn(view, row: int) -> bool:
+    """Whether the lower part of the row (where its second line goes) has text drawn."""
+    rect = view.visualItemRect(view.item(row))
+    image = view.viewport().grab(rect).toImage()
+    background = image.pixelColor(1, 1).lightness()
+    top = image.height() * 7 // 10
+    return sum(abs(image.pixelColor(x, y).lightness() - background) > 60
+               for x in range(image.width()) for y in range(top, image.height())) > 20
 
 
 @pytest.fixture
@@ -198,7 +209,7 @@ def test_providers_page_adds_switches_and_removes_profiles_with_their_keys(
 def test_duplicate_makes_a_second_profile_and_leaves_the_first(qtbot, store, loopback,
                                                                turnlog_home):
     profiles = ProfileStore()
-    first = new_profile(CUSTOM, model="loopback-model", name="Local",
+    first = new_profile(CUSTOM, model="loopback-model", name="本地 Local",
                         base_url=loopback.base_url)
     profiles.save([first])
     setup = ProviderSetup(profiles, window_settings(turnlog_home), keyring=SessionKeys())
@@ -206,13 +217,29 @@ def test_duplicate_makes_a_second_profile_and_leaves_the_first(qtbot, store, loo
     try:
         dialog = window.open_settings()
         editor = dialog.providers.duplicate_selected()
-        assert editor.name.text() == "Local 2" and editor.base_url.text() == loopback.base_url
+        assert editor.name.text() == "本地 Local 2" and editor.base_url.text() == loopback.base_url
         editor.model.setEditText("other-model")
+        editor.name.setText("Local copy")
         save(qtbot, editor)
         saved = ProfileStore().load()
-        assert [(p.name, p.model) for p in saved] == [("Local", "loopback-model"),
-                                                      ("Local 2", "other-model")]
+        assert [(p.name, p.model) for p in saved] == [("本地 Local", "loopback-model"),
+                                                      ("Local copy", "other-model")]
         assert saved[0].id == first.id and saved[1].id != first.id
+        # Each row shows both its lines, a Chinese name's row too: ink in its lower part.
+        view = dialog.providers.list
+        qtbot.waitUntil(lambda: "no key needed" in view.item(1).text(), timeout=5000)
+        view.clearSelection()
+        view.setCurrentRow(-1)
+        for row in range(view.count()):
+            assert second_line_drawn(view, row), view.item(row).text()
+        # Enter on a row opens its editor; Settings stays open behind it.
+        dialog.providers.list.setFocus()
+        dialog.providers.list.setCurrentRow(1)
+        qtbot.keyClick(dialog.providers.list, Qt.Key.Key_Return)
+        editor = dialog.providers.editor
+        assert editor is not None and editor.name.text() == "Local copy"
+        assert editor.isVisible() and dialog.isVisible()
+        editor.reject()
         dialog.reject()
     finally:
         window.shutdown()

@@ -10,19 +10,31 @@ The default profile is the first in the file: what `turnlog-cli` uses without
 
 from __future__ import annotations
 
+import math
 import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from enum import Enum
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QFont, QKeyEvent, QTextLayout, QTextOption
 from PySide6.QtWidgets import (
     QGridLayout,
     QLabel,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QMenu,
     QPushButton,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -39,6 +51,7 @@ from .privacy import Confirmation, Decision
 from .profile_editor import ProfileEditor
 
 translate = QCoreApplication.translate  # translate("ProvidersPage", …): lupdate reads it
+ROW_PADDING = 6  # pixels above and below a row's words
 
 
 class KeyState(Enum):
@@ -80,6 +93,53 @@ def remove_question(profile: Profile, in_use: bool) -> Confirmation:
         detail, translate("ProvidersPage", "Remove"))
 
 
+class EntryDelegate(QStyledItemDelegate):
+    """Rows as tall as their words: with Qt's own hint a row whose first line holds
+    Chinese (drawn from a taller fallback font) has no room left for its second line, which
+    is then cut. The words are laid out as they will be drawn, with a little room."""
+
+    def __init__(self, view: QListWidget) -> None:
+        super().__init__(view)
+        self._view = view
+
+    def sizeHint(self, option: QStyleOptionViewItem,  # noqa: N802 - Qt override
+                 index: QModelIndex | QPersistentModelIndex) -> QSize:
+        size = super().sizeHint(option, index)
+        width = max(1, self._view.viewport().width() - 8)
+        needed = words_height(str(index.data() or ""), option.font, width) + ROW_PADDING
+        return QSize(size.width(), max(size.height(), needed))
+
+
+def words_height(text: str, font: QFont, width: int) -> int:
+    """The height of `text` wrapped at `width`, each line as tall as its tallest glyph."""
+    wrap = QTextOption()
+    wrap.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    total = 0.0
+    for paragraph in text.split("\n"):
+        layout = QTextLayout(paragraph, font)
+        layout.setTextOption(wrap)
+        layout.beginLayout()
+        line = layout.createLine()
+        while line.isValid():
+            line.setLineWidth(width)
+            total += line.height()
+            line = layout.createLine()
+        layout.endLayout()
+    return math.ceil(total)
+
+
+class ProviderList(QListWidget):
+    """The list of profiles; Enter opens the chosen one's editor and goes no further (a
+    list view passes Enter on, and the dialog's Save would close Settings with it)."""
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentItem():
+            self.itemActivated.emit(self.currentItem())
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
 class ProvidersPage(QWidget):
     """The profiles as a list, with the buttons that change them; `editor` is the profile
     editor open now (None: none)."""
@@ -95,10 +155,12 @@ class ProvidersPage(QWidget):
         self._alive = alive(self)
         self.keys: dict[str, KeyState] = {}
         column = QVBoxLayout(self)
-        self.list = QListWidget(self)
+        self.list = ProviderList(self)
         self.list.setObjectName("providerList")
         self.list.setAccessibleName(translate("ProvidersPage", "Providers"))
         self.list.setWordWrap(True)
+        self.list.setResizeMode(QListView.ResizeMode.Adjust)  # rows re-wrap with the width
+        self.list.setItemDelegate(EntryDelegate(self.list))
         self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.list.currentRowChanged.connect(lambda _row: self._enable())
         self.list.itemActivated.connect(lambda _item: self.edit_selected())
@@ -176,8 +238,11 @@ class ProvidersPage(QWidget):
         self._check_keys(profiles)
 
     def entry_text(self, profile: Profile, default: bool, in_use: bool) -> str:
-        """Two lines: name · preset (default, in use), then address · model · key."""
-        first = [shown_name(profile.name), shown_name(profile.server.name)]
+        """Two lines: name · preset (unless the name says it) · default · in use, then
+        address · model · key."""
+        first = [shown_name(profile.name)]
+        if shown_name(profile.server.name) != first[0]:
+            first.append(shown_name(profile.server.name))
         if default:
             first.append(translate("ProvidersPage", "default"))
         if in_use:
