@@ -296,6 +296,28 @@ def test_a_profile_changed_by_turnlog_cli_shows_in_the_open_window_within_a_seco
         window.shutdown()
 
 
+def test_a_providers_file_spoiled_elsewhere_is_named_and_left_alone(qtbot, store, loopback,
+                                                                   turnlog_home):
+    profiles = ProfileStore()
+    profiles.save([new_profile(CUSTOM, model="loopback-model", name="First",
+                               base_url=loopback.base_url)])
+    setup = ProviderSetup(profiles, window_settings(turnlog_home), keyring=SessionKeys())
+    window = open_window(qtbot, store, setup)
+    try:
+        spoiled = '{"version": 1, "profiles": [ {"id": '
+        path = turnlog_home / "profiles.json"
+        temp = turnlog_home / ".profiles-hand.json"
+        temp.write_text(spoiled, encoding="utf-8")
+        temp.replace(path)  # as an editor saves: a new file in its place
+        qtbot.waitUntil(lambda: "could not be read" in window.statusBar().currentMessage(),
+                        timeout=1000)
+        assert "profiles.json" in window.statusBar().currentMessage()
+        assert path.read_text(encoding="utf-8") == spoiled  # nothing written over it
+        assert setup.active() is None and window.centre.header.profile.isEnabled()
+    finally:
+        window.shutdown()
+
+
 def fit_rows(tmp_path: Path, language: str) -> list[dict]:
     """Run settings_fit.py on three offscreen screens in `language`; its JSON lines."""
     sys.path.insert(0, str(HERE))

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QFileSystemWatcher, QObject, QTimer
 
+from ...profiles import Profile, ProfilesUnreadable
 from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg
 from .connection import shown_name
@@ -67,7 +68,20 @@ class ProfileWatch(QObject):
         if not self._setup.profiles.refresh_if_changed():
             return False
         before, now = self._in_use, self._setup.active()
-        ids = {profile.id for profile in self._setup.load()}
+        try:
+            ids = {profile.id for profile in self._setup.profiles.load()}
+        except ProfilesUnreadable as err:  # hand-edited, say: left as it is, and said
+            self._note(arg(QCoreApplication.translate(
+                "ProfileWatch", "The providers could not be read again: %1"), err))
+            ids = set()
+        else:
+            self._lost(before, now, ids)
+        log.debug("profiles.json changed on disk: %d profile(s)", len(ids))
+        self._changes.publish(Changes(provider=True), self)
+        return True
+
+    def _lost(self, before: Profile | None, now: Profile | None, ids: set[str]) -> None:
+        """The profile in use is gone: use the default one, and say so."""
         if before is not None and before.id not in ids:
             if now is not None:
                 self._setup.set_active(now.id)
@@ -78,6 +92,3 @@ class ProfileWatch(QObject):
                 self._note(arg(QCoreApplication.translate(
                     "ProfileWatch", "The provider “%1” was removed elsewhere; add one in "
                     "Settings (Ctrl+,)."), shown_name(before.name)))
-        log.debug("profiles.json changed on disk: %d profile(s)", len(ids))
-        self._changes.publish(Changes(provider=True), self)
-        return True
