@@ -54,6 +54,16 @@ URL_PROBLEMS = (
                       "name a server, for example http://localhost:8080/v1"),
     QT_TRANSLATE_NOOP("SettingsDialog", "The base URL must not contain ? or #"),
 )
+# Why there is no keyring (`secrets.usable_backend`), for the translations.
+KEYRING_PROBLEMS = (
+    QT_TRANSLATE_NOOP("SettingsDialog", "The only keyring available stores keys in a plain "
+                      "file, which Turnlog does not use. Install and unlock a system keyring "
+                      "(GNOME Keyring, KWallet, macOS Keychain or Windows Credential Manager), "
+                      "or keep the key for this session only."),
+    QT_TRANSLATE_NOOP("SettingsDialog", "No system keyring was found to keep the API key. "
+                      "Install and unlock one (GNOME Keyring, KWallet, macOS Keychain or "
+                      "Windows Credential Manager), or keep the key for this session only."),
+)
 
 
 translate = QCoreApplication.translate  # translate("SettingsDialog", …): lupdate reads it
@@ -211,7 +221,7 @@ class ProfileEditor(FittedDialog):
         if self.setup.keyring is None:
             self.key_backend.setText(arg(translate(
                 "SettingsDialog", "%1 The key will be kept for this session only."),
-                self.setup.keyring_problem))
+                translate("SettingsDialog", self.setup.keyring_problem)))
         elif self.session_only.isChecked():
             self.key_backend.setText(translate(
                 "SettingsDialog", "The key is kept in memory until Turnlog quits."))
