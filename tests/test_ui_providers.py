@@ -20,6 +20,7 @@ from loopback import Behaviour, LoopbackServer
 from turnlog.profiles import ProfileStore, builtin_profile, new_profile, unique_name
 from turnlog.providers import CUSTOM, PRESETS
 from turnlog.secrets import SessionKeys, SystemKeyring
+from turnlog.ui.conversation.centre import FIRST_RUN_HINT
 from turnlog.ui.dialogs.privacy import Decision
 from turnlog.ui.dialogs.providers_page import KeyState
 from turnlog.ui.infra.tasks import TaskRunner
@@ -292,6 +293,22 @@ def test_a_profile_changed_by_turnlog_cli_shows_in_the_open_window_within_a_seco
         window.refresh_preview()
         assert window.shown.endpoint.label.startswith("First · ")
         assert json.loads(window.shown.projection.body)["model"] == "loopback-model"
+    finally:
+        window.shutdown()
+
+
+def test_the_first_profile_added_from_the_terminal_shows_in_a_window_without_one(
+        qtbot, store, loopback, turnlog_home):
+    setup = ProviderSetup(ProfileStore(), window_settings(turnlog_home), keyring=SessionKeys())
+    window = open_window(qtbot, store, setup)
+    try:
+        assert not (turnlog_home / "profiles.json").exists()
+        assert window.empty_hint.text() == FIRST_RUN_HINT
+        added = cli("profile", "add", "Ollama 本机", "--preset", "ollama", "--model", "qwen2.5")
+        assert added.returncode == 0, added.stderr
+        qtbot.waitUntil(lambda: listed(window) == ["Ollama 本机"], timeout=1000)
+        assert window.empty_hint.text() != FIRST_RUN_HINT
+        assert setup.active().model == "qwen2.5"
     finally:
         window.shutdown()
 
