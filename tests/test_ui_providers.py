@@ -207,6 +207,50 @@ def test_providers_page_adds_switches_and_removes_profiles_with_their_keys(
         window.shutdown()
 
 
+@pytest.mark.keyring
+def test_a_key_kept_until_turnlog_closes_leaves_the_other_profiles_keys_in_use(
+        qtbot, store, loopback, second_server, secret_service, turnlog_home):
+    setup = ProviderSetup(ProfileStore(), window_settings(turnlog_home),
+                          keyring=SystemKeyring(secret_service))
+    seed(store, "chat", [("Hi", "Hello")], model="")
+    window = open_window(qtbot, store, setup)
+    session_key = "sk-test-SESSION-" + "5" * 20
+    try:
+        qtbot.waitUntil(lambda: len(window.transcript.turns) == 1, timeout=5000)
+        dialog = window.open_settings()
+        editor = dialog.providers.add_profile("openai")
+        editor.base_url.setText(loopback.base_url)
+        editor.model.setEditText("gpt-test")
+        editor.key.setText(KEY)
+        save(qtbot, editor)
+        editor = dialog.providers.add_profile("deepseek")
+        editor.base_url.setText(second_server.base_url)
+        editor.model.setEditText("deepseek-chat")
+        editor.key.setText(session_key)
+        editor.session_only.setChecked(True)
+        save(qtbot, editor)
+        stored, kept = ProfileStore().load()
+        assert secret_service.get_password("turnlog", stored.id) == KEY
+        assert secret_service.get_password("turnlog", kept.id) is None
+        page = dialog.providers
+        qtbot.waitUntil(lambda: page.keys.get(kept.id) is KeyState.SESSION, timeout=10_000)
+        assert "key kept until Turnlog closes" in page.list.item(1).text()
+        dialog.reject()
+
+        for profile, server, key in ((stored, loopback, KEY),
+                                     (kept, second_server, session_key)):
+            pick(window.centre.header.profile, profile.id)
+            server.script(Behaviour.answer("Yes."))
+            window.composer.set_draft(f"To {profile.name}?")
+            window.refresh_preview()
+            window.send()
+            qtbot.waitUntil(lambda: not window.running, timeout=10_000)
+            [chat] = [r for r in server.requests if r.path == "/v1/chat/completions"]
+            assert chat.headers["authorization"] == f"Bearer {key}", profile.name
+    finally:
+        window.shutdown()
+
+
 def test_duplicate_makes_a_second_profile_and_leaves_the_first(qtbot, store, loopback,
                                                                turnlog_home):
     profiles = ProfileStore()
