@@ -230,9 +230,15 @@ def test_a_key_kept_until_turnlog_closes_leaves_the_other_profiles_keys_in_use(
         editor.session_only.setChecked(True)
         save(qtbot, editor)
         stored, kept = ProfileStore().load()
+        # Each editor says where its own key is kept.
+        page = dialog.providers
+        for profile, session_only in ((stored, False), (kept, True)):
+            page.select(profile.id)
+            editor = page.edit_selected()
+            assert editor.session_only.isChecked() is session_only, profile.name
+            editor.reject()
         assert secret_service.get_password("turnlog", stored.id) == KEY
         assert secret_service.get_password("turnlog", kept.id) is None
-        page = dialog.providers
         qtbot.waitUntil(lambda: page.keys.get(kept.id) is KeyState.SESSION, timeout=10_000)
         assert "key kept until Turnlog closes" in page.list.item(1).text()
         dialog.reject()

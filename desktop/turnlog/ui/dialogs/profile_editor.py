@@ -213,7 +213,9 @@ class ProfileEditor(FittedDialog):
         self.model_file.setText(profile.model_path or "")
         self.model.setEditText(profile.model)
         self.network.fill(profile)
-        self.session_only.setChecked(self.setup.session_only)
+        # Checked where this profile's key is kept for this session only (or must be).
+        self.session_only.setChecked(self.setup.keyring is None
+                                     or self.setup.session.get(profile.id) is not None)
         self.session_only.setEnabled(self.setup.keyring is not None)
         self._describe_backend()
 
