@@ -381,6 +381,10 @@ def test_a_providers_file_spoiled_elsewhere_is_named_and_left_alone(qtbot, store
         assert "profiles.json" in window.statusBar().currentMessage()
         assert path.read_text(encoding="utf-8") == spoiled  # nothing written over it
         assert setup.active() is None and window.centre.header.profile.isEnabled()
+        dialog = window.open_settings()
+        assert "could not be read" in dialog.providers.note.text()
+        assert dialog.providers.note.isVisibleTo(dialog)
+        dialog.reject()
     finally:
         window.shutdown()
 

@@ -217,7 +217,12 @@ class ProvidersPage(QWidget):
     def refresh(self) -> None:
         """The list as profiles.json holds it now (the selection kept), keys asked again."""
         chosen = self.selected()
-        profiles = self.setup.load()
+        try:
+            profiles = self.setup.profiles.load()
+        except ProfilesUnreadable as err:  # shown, and nothing written over it
+            self.say(arg(translate("ProvidersPage", "The providers could not be read: %1"),
+                         err))
+            profiles = []
         active = self.setup.active()
         self.list.clear()
         for index, profile in enumerate(profiles):
