@@ -169,7 +169,8 @@ class ProvidersPage(QWidget):
                                       "preset: a server you run (Ollama, LM Studio, …), a "
                                       "service with an API key, or the built-in model."), self)
         self.empty.setWordWrap(True)
-        column.addWidget(self.empty)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        column.addWidget(self.empty, 1)  # in the list's place while there is none
         column.addLayout(self._buttons())
         self.note = QLabel(self)
         self.note.setObjectName("providersNote")
