@@ -114,6 +114,12 @@ def test_settings_validate_save_and_send_through_the_profile(qtbot, store, loopb
         assert body["max_tokens"] == 1024
         assert [t.answer for t in store.turns(conversation.id)] == ["Hello", "Yes."]
         assert KEY in window.known_secrets()
+
+        # Settings saved with nothing changed: the marks still show the last request.
+        assert window.legend.source.text().startswith("Marks show the last request")
+        window.open_settings().buttons.button(QDialogButtonBox.StandardButton.Save).click()
+        qtbot.wait(200)
+        assert window.legend.source.text().startswith("Marks show the last request")
     finally:
         window.shutdown()
 

@@ -236,7 +236,9 @@ class SettingsDialog(FittedDialog):
             self._revalidate()
             self.show_conversation_page()
             return
-        if self.conversation is not None:
-            self.saved_settings = self._settings()
-            self.saved_system_prompt = self.system_prompt.toPlainText()
+        conversation = self.conversation
+        if conversation is not None:  # only a change is saved (a save forgets the marks)
+            settings, prompt = self._settings(), self.system_prompt.toPlainText()
+            if settings != conversation.settings or prompt != conversation.system_prompt:
+                self.saved_settings, self.saved_system_prompt = settings, prompt
         self.accept()
