@@ -2,7 +2,7 @@
 window within a second: `ProfileWatch` watches profiles.json and its folder (a writer
 replaces the file atomically, so the file's own watch ends with each write), asks
 `ProfileStore.refresh_if_changed` whether it really changed, and announces
-`Changes(provider=True)` on the window's change bus. Coming back to the window checks
+`Changes(provider=True)` on the window's change bus. Coming back to Turnlog checks
 too. If the profile in use is gone, the default one (the first) is used, with a note.
 """
 
@@ -11,7 +11,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QEvent, QFileSystemWatcher, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, Qt, QTimer
+from PySide6.QtGui import QGuiApplication
 
 from ...profiles import Profile, ProfilesUnreadable
 from ..infra.changes import ChangeHub, Changes
@@ -25,8 +26,8 @@ SETTLE_MS = 150  # a burst of events (temporary file, rename) is one change
 
 
 class ProfileWatch(QObject):
-    """Watches `setup`'s profiles.json for `parent` (the window: its activation checks
-    too); `note` shows a plain line when the profile in use went away."""
+    """Watches `setup`'s profiles.json for `parent` (the window); coming back to Turnlog
+    checks too. `note` shows a plain line when the profile in use went away."""
 
     def __init__(self, setup: ProviderSetup, changes: ChangeHub, note: Callable[[str], None],
                  parent: QObject) -> None:
@@ -44,7 +45,9 @@ class ProfileWatch(QObject):
         self._watcher.directoryChanged.connect(lambda _path: self._timer.start())
         changes.changed.connect(lambda _changes, _origin: self._remember_in_use())
         self._watch()
-        parent.installEventFilter(self)
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):  # coming back to Turnlog checks too
+            app.applicationStateChanged.connect(self._state_changed)
 
     def _watch(self) -> None:
         """Watch the folder, and the file while it exists (a replaced file is a new one)."""
@@ -57,10 +60,9 @@ class ProfileWatch(QObject):
     def _remember_in_use(self) -> None:
         self._in_use = self._setup.active()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
-        if event.type() == QEvent.Type.WindowActivate:
+    def _state_changed(self, state: Qt.ApplicationState) -> None:
+        if state == Qt.ApplicationState.ApplicationActive:
             self.check()
-        return False
 
     def check(self) -> bool:
         """Read profiles.json again if another process wrote it; True when it had."""
