@@ -296,6 +296,39 @@ def test_duplicate_makes_a_second_profile_and_leaves_the_first(qtbot, store, loo
         window.shutdown()
 
 
+def test_a_model_picked_from_the_servers_list_brings_its_window(qtbot, store, loopback,
+                                                                 turnlog_home):
+    loopback.models = ["small-model", {"id": "big-model", "max_model_len": 65536}]
+    setup = ProviderSetup(ProfileStore(), window_settings(turnlog_home), keyring=SessionKeys())
+    window = open_window(qtbot, store, setup)
+    try:
+        dialog = window.open_settings()
+        editor = dialog.providers.add_profile("vllm")
+        editor.base_url.setText(loopback.base_url)
+        editor.fetch.click()
+        qtbot.waitUntil(lambda: editor.model.count() == 2, timeout=5000)
+        assert editor.model.itemText(1) == "big-model  (65,536 tokens)"
+        editor.model.setCurrentIndex(1)
+        editor.model.activated.emit(1)  # as a click on the entry
+        assert editor.model.currentText() == "big-model"
+        save(qtbot, editor)
+        [profile] = ProfileStore().load()
+        assert (profile.model, profile.context_window) == ("big-model", 65536)
+        editor = dialog.providers.edit_selected()  # renamed only: the window stays
+        editor.name.setText("vLLM 大")
+        save(qtbot, editor)
+        assert ProfileStore().load()[0].context_window == 65536
+        # Another model typed: the window is no longer known.
+        editor = dialog.providers.edit_selected()
+        editor.model.setEditText("typed-model")
+        save(qtbot, editor)
+        [profile] = ProfileStore().load()
+        assert (profile.model, profile.context_window) == ("typed-model", None)
+        dialog.reject()
+    finally:
+        window.shutdown()
+
+
 def test_unique_names_count_up_in_any_case():
     assert unique_name("Custom", []) == "Custom"
     assert unique_name("Custom", ["custom"]) == "Custom 2"

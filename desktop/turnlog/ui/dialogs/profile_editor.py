@@ -458,8 +458,9 @@ class ProfileEditor(FittedDialog):
             profile = self._builtin_profile()
         else:
             model = self.model.currentText().strip()
-            window = self._listed_windows.get(model, self.profile.context_window
-                                              if model == self.profile.model else None)
+            # The window goes with the model: kept for the same one, else the server's.
+            window = (self.profile.context_window if model == self.profile.model
+                      else self._listed_windows.get(model))
             profile = replace(self.profile, preset=self.chosen_preset().id,
                               base_url=check_base_url(self.base_url.text()), model=model,
                               context_window=window, model_path=None)
