@@ -257,10 +257,12 @@ def test_settings_for_the_builtin_profile_choose_a_gguf_and_state_the_caveat(
     from PySide6.QtWidgets import QDialogButtonBox
 
     window = app_window()
-    dialog = window.open_settings()
-    qtbot.addWidget(dialog)
+    settings = window.open_settings()
+    qtbot.addWidget(settings)
+    dialog = settings.providers.edit_selected()  # the built-in profile, in use
     save = dialog.buttons.button(QDialogButtonBox.StandardButton.Save)
     assert dialog.builtin and dialog.model_file.text() == ""
+    assert not dialog.preset.isEnabled()  # editing never turns it into another preset
     assert not dialog.base_url.isVisibleTo(dialog) and not dialog.key.isVisibleTo(dialog)
     status = dialog.local_status.text()
     assert f"Model: {BUILTIN.name}" in status and "License: Apache-2.0" in status
@@ -276,11 +278,16 @@ def test_settings_for_the_builtin_profile_choose_a_gguf_and_state_the_caveat(
     assert "notes.gguf is not a GGUF model file." in dialog.problem.text()
     dialog.builtin_file.click()
     assert save.isEnabled() and not dialog.problem.isVisible()
-
-    dialog.preset.setCurrentIndex(dialog.preset.findData("ollama"))
-    assert dialog.base_url.isVisibleTo(dialog) and not dialog.local_status.isVisibleTo(dialog)
-    assert dialog.base_url.text() == "http://localhost:11434/v1"
-    dialog.preset.setCurrentIndex(dialog.preset.findData("builtin"))
     save.click()
+
+    # A new profile's preset can still change: its rows follow.
+    added = settings.providers.add_profile("builtin")
+    added.preset.setCurrentIndex(added.preset.findData("ollama"))
+    assert added.base_url.isVisibleTo(added) and not added.local_status.isVisibleTo(added)
+    assert added.base_url.text() == "http://localhost:11434/v1"
+    added.preset.setCurrentIndex(added.preset.findData("builtin"))
+    assert added.local_status.isVisibleTo(added) and not added.base_url.isVisibleTo(added)
+    added.reject()
+    settings.reject()
     [profile] = ProfileStore().list()
     assert profile.builtin and profile.model_path is None and profile.model == BUILTIN.alias

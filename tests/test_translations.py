@@ -314,12 +314,14 @@ def test_the_window_speaks_the_remembered_language(qtbot, make_window, store, lo
     dialog = SettingsDialog(setup, window.runner, window.conversation, window)
     qtbot.addWidget(dialog)
     assert dialog.windowTitle() == settings_word
-    labels = [dialog.base_url.accessibleName(), dialog.key.placeholderText(),
-              dialog.compaction.text(), dialog.fetch.text()]
+    editor = dialog.providers.add_profile("custom")
+    labels = [editor.base_url.accessibleName(), editor.key.accessibleName(),
+              dialog.compaction.text(), editor.fetch.text()]
     assert all(HAN.search(label) for label in labels), labels
     # Qt's own words: the standard buttons come from Qt's translations.
     cancel = dialog.buttons.button(QDialogButtonBox.StandardButton.Cancel)
     assert cancel is not None and cancel.text() == "取消"
+    editor.reject()
 
 
 def test_view_language_lists_the_choices_and_remembers_one_for_the_next_start(

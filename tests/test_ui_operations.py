@@ -52,7 +52,6 @@ def settings_window(qtbot, store, turnlog_home, keys) -> tuple[MainWindow, Provi
 
 
 def fill_custom_provider(dialog, base_url: str) -> None:
-    dialog.preset.setCurrentIndex(dialog.preset.findData("custom"))
     dialog.base_url.setText(base_url)
     dialog.model.setEditText("loopback-model")
     dialog.key.setText(KEY)
@@ -62,7 +61,7 @@ def test_the_api_key_is_saved_on_the_storage_worker(qtbot, store, loopback, turn
     keys = RecordingKeys()
     window, setup = settings_window(qtbot, store, turnlog_home, keys)
     try:
-        dialog = window.open_settings()
+        dialog = window.open_settings().providers.add_profile("custom")  # the profile editor
         fill_custom_provider(dialog, loopback.base_url)
         dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
         qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=5000)
@@ -79,7 +78,7 @@ def test_a_locked_keyring_keeps_the_dialog_open_and_offers_this_session(
     keys = RecordingKeys(locked=True)
     window, setup = settings_window(qtbot, store, turnlog_home, keys)
     try:
-        dialog = window.open_settings()
+        dialog = window.open_settings().providers.add_profile("custom")  # the profile editor
         fill_custom_provider(dialog, loopback.base_url)
         save = dialog.buttons.button(QDialogButtonBox.StandardButton.Save)
         save.click()

@@ -1,5 +1,6 @@
-"""The settings dialog: validation, models from /models, the key kept out of the files,
-and a send through the profile it saved."""
+"""The settings dialog: a profile added and validated on the Providers page, models from
+/models, the key kept out of the files, the conversation's limits checked on their own
+page, and a send through the profile it saved."""
 
 from __future__ import annotations
 
@@ -36,30 +37,41 @@ def test_settings_validate_save_and_send_through_the_profile(qtbot, store, loopb
         assert "Settings" in window.composer.reason.text()
 
         dialog = window.open_settings()
-        save = dialog.buttons.button(QDialogButtonBox.StandardButton.Save)
-        dialog.preset.setCurrentIndex(dialog.preset.findData("custom"))
-        dialog.base_url.setText("ftp://example.org")
-        dialog.model.setEditText("")
+        page = dialog.providers
+        assert page.list.count() == 0 and page.empty.isVisibleTo(dialog)
+        editor = page.add_profile("custom")
+        save = editor.buttons.button(QDialogButtonBox.StandardButton.Save)
+        editor.base_url.setText("ftp://example.org")
+        editor.model.setEditText("")
         assert not save.isEnabled()
-        assert "must start with http:// or https://" in dialog.problem.text()
-        assert "Choose or type a model name." in dialog.problem.text()
-        dialog.base_url.setText(loopback.base_url)
-        dialog.window_tokens.setValue(4096)
-        dialog.reserve.setValue(4096)
-        assert "leaves no room for input" in dialog.problem.text()
-        dialog.reserve.setValue(1024)
-        dialog.key.setText("sk bad key")
-        assert "spaces" in dialog.problem.text()
-        dialog.key.setText(KEY)
-        assert "Stored in: this session only" in dialog.key_backend.text()
+        assert "must start with http:// or https://" in editor.problem.text()
+        assert "Choose or type a model name." in editor.problem.text()
+        editor.base_url.setText(loopback.base_url)
+        editor.key.setText("sk bad key")
+        assert "spaces" in editor.problem.text()
+        editor.key.setText(KEY)
+        assert "Stored in: this session only" in editor.key_backend.text()
 
-        dialog.fetch.click()
-        qtbot.waitUntil(lambda: dialog.model.count() == 1, timeout=5000)
-        assert dialog.model.itemText(0) == "loopback-model"
+        editor.fetch.click()
+        qtbot.waitUntil(lambda: editor.model.count() == 1, timeout=5000)
+        assert editor.model.itemText(0) == "loopback-model"
         models_request = loopback.requests[-1]
         assert models_request.path == "/v1/models"
         assert models_request.headers["authorization"] == f"Bearer {KEY}"
-        dialog.model.setEditText("loopback-model")
+        editor.model.setEditText("loopback-model")
+        assert save.isEnabled()
+        save.click()
+        qtbot.waitUntil(lambda: not editor.isVisible(), timeout=5000)
+        assert page.list.count() == 1
+
+        # The conversation's limits, on their own page, checked against each other.
+        dialog.show_conversation_page()
+        save = dialog.buttons.button(QDialogButtonBox.StandardButton.Save)
+        dialog.window_tokens.setValue(4096)
+        dialog.reserve.setValue(4096)
+        assert "leaves no room for input" in dialog.problem.text()
+        assert not save.isEnabled() and dialog.problem.isVisible()
+        dialog.reserve.setValue(1024)
         dialog.max_bytes.setValue(5000)
         # The low-water mark of compaction: 50 % unless set, within 25–80 %.
         target = dialog.compaction_target
@@ -84,7 +96,7 @@ def test_settings_validate_save_and_send_through_the_profile(qtbot, store, loopb
         assert keys.get(profile.id) == KEY
         saved = store.conversation(conversation.id)
         assert saved.system_prompt == "Be brief. 简短。"
-        assert saved.model == "loopback-model"
+        assert saved.model == ""  # the profile's model, whichever profile is in use
         assert (saved.settings.context_window, saved.settings.output_reserve) == (4096, 1024)
         assert saved.settings.compaction_target == 30
         assert saved.settings.side_output_reserve == 2_048
@@ -102,6 +114,12 @@ def test_settings_validate_save_and_send_through_the_profile(qtbot, store, loopb
         assert body["max_tokens"] == 1024
         assert [t.answer for t in store.turns(conversation.id)] == ["Hello", "Yes."]
         assert KEY in window.known_secrets()
+
+        # Settings saved with nothing changed: the marks still show the last request.
+        assert window.legend.source.text().startswith("Marks show the last request")
+        window.open_settings().buttons.button(QDialogButtonBox.StandardButton.Save).click()
+        qtbot.wait(200)
+        assert window.legend.source.text().startswith("Marks show the last request")
     finally:
         window.shutdown()
 
@@ -129,7 +147,7 @@ def test_saving_a_conversations_settings_leaves_the_profiles_model(qtbot, store,
         qtbot.waitUntil(lambda: window.conversation is not None
                         and len(window.transcript.turns) == 1)
         dialog = window.open_settings()
-        assert dialog.model.currentText() == "gpt-4o-mini"  # the conversation's model
+        dialog.show_conversation_page()
         dialog.compaction_target.setValue(35)
         dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
         qtbot.waitUntil(lambda: window.conversation.settings.compaction_target == 35,

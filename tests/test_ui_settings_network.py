@@ -28,11 +28,12 @@ def dialog(qtbot, store, turnlog_home):
                         setup=setup)
     qtbot.addWidget(window)
     window.show()
-    opened = window.open_settings()
-    opened.preset.setCurrentIndex(opened.preset.findData("custom"))
+    settings = window.open_settings()
+    opened = settings.providers.add_profile("custom")
     opened.model.setEditText("m")
     yield opened
     opened.reject()
+    settings.reject()
     window.shutdown()
 
 

@@ -7,7 +7,7 @@ A `ProfileStore` reads the file once and keeps the profiles in memory: a preview
 for the profile in use without touching the disk. `save` writes the file and tells
 every subscriber (`subscribe`, a plain callback list; the window turns it into a Qt
 signal). A change made by another process (`turnlog-cli profile add`) is seen after
-`reload`, or on the next start.
+`reload` or `refresh_if_changed` (the window calls it when it sees the file change).
 
 The built-in local model is a profile too (preset `builtin`, no address: Turnlog starts
 its server). It is added once, on the first start where it can run; the file remembers
@@ -174,6 +174,16 @@ def new_profile(preset: Preset, *, model: str, name: str | None = None,
     url = check_base_url(base_url if base_url is not None else preset.base_url)
     return Profile(uuid.uuid4().hex, name or preset.name, preset.id, url, model.strip(),
                    context_window, stream).with_network(network or NetworkSettings())
+
+
+def unique_name(name: str, taken: Sequence[str]) -> str:
+    """`name`, or "name 2", "name 3" … the first that none of `taken` is (in any case)."""
+    used = {t.strip().casefold() for t in taken}
+    candidate, number = name, 1
+    while candidate.casefold() in used:
+        number += 1
+        candidate = f"{name} {number}"
+    return candidate
 
 
 def builtin_profile(model_path: str | None = None, *, name: str | None = None,

@@ -89,21 +89,21 @@ class HistoryActions(QObject):
 
     # ------------------------------------------------------------- settings
     def open_settings(self) -> SettingsDialog | None:
-        """Edit the provider and the open conversation; saved settings apply at once."""
+        """The providers and the open conversation's settings; both apply at once."""
         if self._setup is None or self._session.running:
             return None
-        dialog = SettingsDialog(self._setup, self._runner, self._current(), self._window)
+        dialog = SettingsDialog(self._setup, self._runner, self._current(), self._window,
+                                changes=self._changes, confirm=self._confirm)
         dialog.accepted.connect(lambda: self._settings_saved(dialog))
         dialog.open()
         return dialog
 
     def _settings_saved(self, dialog: SettingsDialog) -> None:
-        self._changes.publish(Changes(provider=True), self)
         conversation = self._current()
         if conversation is not None and dialog.saved_settings is not None:
             self._run(operations.save_conversation_settings(
                 self._store, conversation.id, dialog.saved_settings,
-                dialog.saved_system_prompt, dialog.saved_model))
+                dialog.saved_system_prompt, None))
 
     # -------------------------------------------------------------- deletes
     def delete_conversation(self, conversation: Conversation) -> None:

@@ -69,12 +69,24 @@ class HeaderPicker(QObject):
         header.sampling.toggled.connect(header.sampling_row.setVisible)
         for spin in (header.temperature, header.top_p, header.max_tokens):
             spin.valueChanged.connect(self._sampling_edited)
+        self._active_id: str | None = None  # the profile in use, as last shown
         # Its own changes too: the fields then show the conversation as it was saved.
-        changes.changed.connect(lambda _changes, _origin: self.show_for(self._current()))
+        changes.changed.connect(self._changed)
         session.running_changed.connect(lambda running: self._enable(self._current(), running))
         self.show_for(current())
 
     # ------------------------------------------------------------------ showing
+    def _changed(self, changes: Changes, origin: object) -> None:
+        """Show what changed. The profile in use changed elsewhere (Make default, or the
+        one in use removed): the conversation takes the new one's model, as when picked."""
+        before = self._active_id
+        self.show_for(self._current())
+        conversation = self._current()
+        if (changes.provider and origin is not self and before is not None
+                and self._active_id not in (before, None) and conversation is not None
+                and conversation.model and not self._session.running):
+            self._save(conversation, conversation.settings, model="")
+
     def show_for(self, conversation: Conversation | None) -> None:
         """Show the profile, model and sampling settings `conversation` sends with. A
         sampling edit not saved yet is kept, or saved first if another conversation opens."""
@@ -95,11 +107,12 @@ class HeaderPicker(QObject):
         self._enable(conversation)
 
     def _enable(self, conversation: Conversation | None, running: bool | None = None) -> None:
-        """Nothing can be picked without a conversation, or while a request runs."""
+        """Nothing can be picked while a request runs; a model and sampling only for a
+        conversation. The profiles can be, even with one listed (the list shows them)."""
         running = self._session.running if running is None else running
         usable = conversation is not None and not running
         header = self.header
-        header.profile.setEnabled(usable and header.profile.count() > 1)
+        header.profile.setEnabled(not running and self._setup is not None)
         for widget in (header.model, header.refresh, header.sampling_row):
             widget.setEnabled(usable and self._endpoint is not None)
         header.sampling.setEnabled(conversation is not None)
@@ -135,6 +148,7 @@ class HeaderPicker(QObject):
                 combo.addItem(name, profile_id)
                 combo.setItemData(combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
         combo.setCurrentIndex(max(0, combo.findData(active_id)))
+        self._active_id = active_id
 
     def _fill_model(self, conversation: Conversation | None) -> None:
         combo = self.header.model

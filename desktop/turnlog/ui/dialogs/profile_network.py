@@ -26,6 +26,7 @@ from ...providers.security import CaFileUnusable, key_in_clear, tls_context
 from ..infra.languages import arg, number
 from ..infra.theme import tone_text
 from ..infra.wheel import wheel_only_when_focused
+from .fitting import wrap_check
 
 INSECURE_WARNING = QT_TRANSLATE_NOOP(
     "ProfileNetwork", "⚠ Plain http:// to another machine: an API key sent here can be read by "
@@ -51,7 +52,8 @@ class NetworkRows:
         self.allow_insecure.setAccessibleName(
             QCoreApplication.translate("ProfileNetwork", "Allow sending the key unencrypted")
         )
-        form.insertRow(url_row + 2, "", self.allow_insecure)
+        self.allow_row = wrap_check(self.allow_insecure)
+        form.insertRow(url_row + 2, "", self.allow_row)
         self.ca_row = QHBoxLayout()
         self.ca_file = QLineEdit(parent)
         self.ca_file.setAccessibleName(QCoreApplication.translate("ProfileNetwork", "CA "
@@ -79,7 +81,7 @@ class NetworkRows:
             "after 429, 502–504 or a refused connection (3 attempts within 60 s)"), parent)
         self.retry.setAccessibleName(QCoreApplication.translate("ProfileNetwork", "Retry "
             "automatically"))
-        form.addRow("", self.retry)
+        form.addRow("", wrap_check(self.retry))
         self.ca_file.textChanged.connect(lambda _text: changed())
         self.allow_insecure.toggled.connect(lambda _on: changed())
 
@@ -99,7 +101,7 @@ class NetworkRows:
         )
         clear = remote and key_in_clear(base_url)
         self.form.setRowVisible(self.warning, clear)
-        self.form.setRowVisible(self.allow_insecure, clear)
+        self.form.setRowVisible(self.allow_row, clear)
         self.form.setRowVisible(self.ca_row, remote)
 
     def problems(self, preset: Preset, base_url: str, typed_key: str) -> list[str]:

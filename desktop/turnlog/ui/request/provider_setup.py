@@ -18,6 +18,43 @@ from ...secrets import KeyringUnavailable, KeyStore, SessionKeys, SystemKeyring
 log = logging.getLogger(__name__)
 
 
+class LayeredKeys:
+    """Each profile's key wherever it is: a key kept for this session only (typed with
+    "until Turnlog closes") wins over the keyring's, so one profile's session key leaves
+    the other profiles' keyring keys in use. New keys go to `session` when `session_only`
+    (or there is no keyring), else to the keyring; a delete removes both."""
+
+    def __init__(self, session: SessionKeys, keyring: KeyStore | None,
+                 session_only: bool) -> None:
+        self._session, self._keyring = session, keyring
+        self._target: KeyStore = session if session_only or keyring is None else keyring
+
+    def backend_name(self) -> str:
+        return self._target.backend_name()
+
+    def get(self, profile_id: str) -> str | None:
+        key = self._session.get(profile_id)
+        if key is None and self._keyring is not None:
+            key = self._keyring.get(profile_id)
+        return key
+
+    def set(self, profile_id: str, key: str) -> None:
+        self._target.set(profile_id, key)
+        if self._target is not self._session:  # the stored key is the one used now
+            self._session.delete(profile_id)
+
+    def replace(self, profile_id: str, key: str) -> bool:
+        previous = self.get(profile_id)
+        self.set(profile_id, key)
+        return previous is not None and previous != key.strip()
+
+    def delete(self, profile_id: str) -> bool:
+        gone = self._session.delete(profile_id)
+        if self._keyring is not None:
+            gone = self._keyring.delete(profile_id) or gone
+        return gone
+
+
 class ProviderSetup:
     """The profiles on disk, which one is in use (remembered per data directory), and
     where keys are kept: the system keyring, or this session only when there is none."""
@@ -38,7 +75,9 @@ class ProviderSetup:
         self.session_only = keyring is None
 
     def keys(self) -> KeyStore:
-        return self.session if self.session_only or self.keyring is None else self.keyring
+        """Where keys are read (this session's first, then the keyring) and written (this
+        session's while `session_only`, else the keyring)."""
+        return LayeredKeys(self.session, self.keyring, self.session_only)
 
     def load(self) -> list[Profile]:
         try:

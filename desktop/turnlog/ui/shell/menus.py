@@ -304,6 +304,7 @@ def _on_turn(window: MenuHost, act: Callable[[], None]) -> None:
 def _conversation_settings(window: MenuHost) -> None:
     dialog = window.open_settings()
     if dialog is not None:
+        dialog.show_conversation_page()
         dialog.system_prompt.setFocus()
 
 
@@ -341,7 +342,8 @@ def _conversation_menu(window: MenuHost, parent: QWidget,
     menu.addSeparator()
     settings = _action(parent, menu, translate("Menus", "Settings for this &conversation…"),
                        lambda: _conversation_settings(window), None,
-                       translate("Menus", "Its system prompt, model, limits and compaction"))
+                       translate("Menus", "Its system prompt, limits and compaction (its "
+                                 "model is chosen in the header)"))
     rename = _action(parent, menu, translate("Menus", "&Rename…"), lambda: _rename_open(window))
     menu.addSeparator()
     delete = _action(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 
@@ -49,6 +49,7 @@ from ..request.connection import Connector, release_unused_local_model
 from ..request.edit_mode import EditMode
 from ..request.inspector import Inspector
 from ..request.live_preview import LivePreview, Shown
+from ..request.profile_watch import ProfileWatch
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendResult, SendSession
 from .geometry import DockFolding, restore_geometry, save_geometry
@@ -132,6 +133,8 @@ class MainWindow(QMainWindow):
         self.memory = attach_memory(self)  # the Memory dock: pins, notes, preferences
         self.finder = SearchDock(self)  # Ctrl+Shift+F: search all text, jump to a turn
         self.settings_action.setEnabled(setup is not None)
+        self.profile_watch = None if setup is None else ProfileWatch(  # turnlog-cli's changes
+            setup, self.changes, lambda text: self.statusBar().showMessage(text), self)
         self.refresh_conversations()
         restore_geometry(self, self.settings)
         self.faults.check()
@@ -436,14 +439,6 @@ class MainWindow(QMainWindow):
             self.runner.shutdown()
         # After the workers: a local model start in progress has seen the cancel.
         self.connector.close()
-
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
-        """Coming back to the window picks up profiles `turnlog-cli profile add` changed."""
-        super().changeEvent(event)
-        if (event.type() == QEvent.Type.ActivationChange and self.isActiveWindow()
-                and self.setup is not None and self.setup.profiles.refresh_if_changed()):
-            self._update_empty_hint()
-            self.refresh_preview()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         save_geometry(self, self.settings)
