@@ -1,7 +1,7 @@
 """What a person asks to change in the history — start, rename, set up, delete or
 export a conversation — from the menus, the conversation list and the context menu.
 
-`HistoryActions` asks first where a question is due (a title, the settings; what a
+`HistoryActions` asks first where a question is due (a new title, the settings; what a
 delete removes, counted on the storage worker), then runs the named operation from
 `operations` and reports what changed with `changed`; the window refreshes the views
 from that.
@@ -15,6 +15,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
 
 from ...core.model import Conversation
+from ...core.titles import QUESTION, USER
 from ...store import TurnlogStore
 from ...store.deletion import DeletionCounts
 from ..dialogs.privacy import (
@@ -71,19 +72,21 @@ class HistoryActions(QObject):
 
     # --------------------------------------------------------------- titles
     def new_conversation(self) -> None:
-        new_chat = QCoreApplication.translate("HistoryActions", "New chat")
-        title, ok = QInputDialog.getText(
-            self._window, QCoreApplication.translate("HistoryActions", "New conversation"),
-            QCoreApplication.translate("HistoryActions", "Title:"), text=new_chat)
-        if ok:
-            self._run(operations.create_conversation(self._store, title.strip() or new_chat,
-                                                     self.default_model()))
+        """Open a new conversation at once, titled after its first question. The open one
+        is still new (nothing asked in it yet): it stays, nothing more is made."""
+        current = self._current()
+        if current is not None and not current.title and current.title_source == QUESTION:
+            self._changes.publish(Changes(current, created=True), self)
+            return
+        self._run(operations.create_conversation(self._store, self.default_model()))
 
     def rename_conversation(self, conversation: Conversation) -> None:
+        """Ask for a title; the one typed is the user's own from now on."""
         title, ok = QInputDialog.getText(
             self._window, QCoreApplication.translate("HistoryActions", "Rename conversation"),
             QCoreApplication.translate("HistoryActions", "Title:"), text=conversation.title)
-        if ok and title.strip() and title.strip() != conversation.title:
+        if ok and title.strip() and (title.strip() != conversation.title
+                                     or conversation.title_source != USER):
             self._run(operations.rename_conversation(self._store, conversation.id,
                                                      title.strip()))
 

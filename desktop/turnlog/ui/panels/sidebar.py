@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractListModel,
     QCoreApplication,
     QModelIndex,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.model import Conversation
+from ...core.titles import QUESTION, USER
 from ...core.visible import visible
 from ..infra.languages import arg, date_time
 
@@ -35,10 +37,22 @@ ModelIndex = QModelIndex | QPersistentModelIndex
 ConversationRole = Qt.ItemDataRole.UserRole + 1
 
 
-def shown_title(title: str) -> str:
+NEW_CONVERSATION = QT_TRANSLATE_NOOP("Sidebar", "New conversation")
+
+
+def shown_title(title: str, source: str = USER) -> str:
     """A conversation title as shown: control characters and bidi overrides (an imported
-    title may hold them) as visible escapes (`\\u202e`), so they never reorder the text."""
+    title may hold them) as visible escapes (`\\u202e`), so they never reorder the text.
+    A conversation to be titled after its first question is a neutral "New conversation"
+    until that question is answered."""
+    if not title and source == QUESTION:
+        return QCoreApplication.translate("Sidebar", NEW_CONVERSATION)
     return visible(title) or QCoreApplication.translate("Sidebar", "Untitled")
+
+
+def conversation_title(conversation: Conversation) -> str:
+    """`conversation`'s title as the list, the header and the window show it."""
+    return shown_title(conversation.title, conversation.title_source)
 
 
 class ConversationListModel(QAbstractListModel):
@@ -59,11 +73,11 @@ class ConversationListModel(QAbstractListModel):
             return None
         conversation = self._items[index.row()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return shown_title(conversation.title)
+            return conversation_title(conversation)
         if role == Qt.ItemDataRole.ToolTipRole:
             when = date_time(conversation.updated_at) if conversation.updated_at else ""
             return arg(QCoreApplication.translate(
-                "Sidebar", "%1\nlast active %2"), shown_title(conversation.title), when)
+                "Sidebar", "%1\nlast active %2"), conversation_title(conversation), when)
         if role == ConversationRole:
             return conversation
         return None
