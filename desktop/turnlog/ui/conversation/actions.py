@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QInputDialog, QWidget
 
 from ...core.model import Conversation
 from ...core.titles import QUESTION, USER
+from ...secrets import SessionKeys
 from ...store import TurnlogStore
 from ...store.deletion import DeletionCounts
 from ..dialogs.privacy import (
@@ -34,6 +35,7 @@ from ..infra.export_file import ExportTarget
 from ..infra.languages import arg, plural
 from ..infra.operations import Exported
 from ..infra.tasks import TaskRunner
+from ..infra.titles import conversation_title
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendSession
 
@@ -114,7 +116,8 @@ class HistoryActions(QObject):
         def counted(found: tuple[DeletionCounts, list[Conversation]]) -> None:
             counts, forks = found
             decision = self._confirm(delete_conversation_question(
-                conversation.title, counts, [f.title for f in forks]))
+                conversation_title(conversation), counts,
+                [conversation_title(f) for f in forks]))
             if decision.accepted:
                 self.delete_now(conversation, {f.id for f in forks} if decision.option
                                 else set())
@@ -164,13 +167,19 @@ class HistoryActions(QObject):
         operations.count_all_history(self._store).run(
             self._runner, on_success=self._confirm_delete_all, on_failure=self.failed.emit)
 
+    def _key_place(self) -> str | None:
+        """Where the API keys are kept, as the delete question names it (None: in memory
+        only, for this session: not a place they are saved in)."""
+        if self._setup is None:
+            return QCoreApplication.translate("HistoryActions", "the keyring")
+        keys = self._setup.keys()
+        return None if isinstance(keys, SessionKeys) else keys.backend_name()
+
     def _confirm_delete_all(self, counts: DeletionCounts) -> None:
         setup = self._setup
         profiles = setup.load() if setup is not None else []
-        backend = setup.keys().backend_name() if setup is not None else QCoreApplication.translate(
-            "HistoryActions", "the keyring")
         decision = self._confirm(delete_all_question(counts, [p.name for p in profiles],
-                                                     backend))
+                                                     self._key_place()))
         if not decision.accepted:
             return
         preferences = len(self._store.preferences())  # a few short rows: read here

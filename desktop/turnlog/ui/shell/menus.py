@@ -7,7 +7,7 @@ View: the docks and where to go, then Theme (light, dark, the system's). A menu 
 part adds beside Theme (View → Language) goes through `ViewMenu.add_appearance`.
 Conversation: Regenerate, Edit and resend…, Fork from here, Settings for this
 conversation…, Rename…, Delete….
-Help: About.
+Help: Keyboard shortcuts (read from these actions themselves), About.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from ..conversation.centre import CentrePanel
 from ..conversation.versions import VersionControls
 from ..dialogs.import_export import ImportExport
 from ..dialogs.settings import SettingsDialog
+from ..dialogs.shortcuts import ShortcutsDialog
 from ..infra.languages import add_language_menu
 from ..infra.theme import Theme, ThemeSwitch
 from ..panels.sidebar import Sidebar
@@ -149,7 +150,7 @@ def _file_menu(window: MenuHost, parent: QWidget) -> tuple[QAction, QAction, QAc
     menu = window.menuBar().addMenu(translate("Menus", "&File"))
     new = _action(parent, menu, translate("Menus", "&New conversation"), window.new_conversation,
                   QKeySequence(QKeySequence.StandardKey.New),
-                  translate("Menus", "Start a conversation with a title of your own"))
+                  translate("Menus", "Start a conversation; its first question names it"))
     menu.addSeparator()
     _action(
         parent,
@@ -366,6 +367,13 @@ def _conversation_menu(window: MenuHost, parent: QWidget,
     return settings, delete
 
 
+def _show_shortcuts(window: MenuHost, parent: QWidget) -> ShortcutsDialog:
+    dialog = ShortcutsDialog(window.menuBar(), parent, parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.open()
+    return dialog
+
+
 def build_menus(window: MenuHost, parent: QWidget) -> Menus:
     """Fill `window`'s menu bar; `parent` (the window) owns the actions. The saved theme
     is applied here."""
@@ -375,6 +383,9 @@ def build_menus(window: MenuHost, parent: QWidget) -> Menus:
     conversation_settings, delete = _conversation_menu(window, parent, settings)
     KeyboardMenus(window.view, window.sidebar.list)  # Shift+F10, the Menu key
     help_menu = window.menuBar().addMenu(translate("Menus", "&Help"))
+    _action(parent, help_menu, translate("Menus", "&Keyboard shortcuts"),
+            lambda: _show_shortcuts(window, parent), QKeySequence("Ctrl+/"),
+            translate("Menus", "Every shortcut of the window, with a filter"))
     about = _action(parent, help_menu, translate("Menus", "&About %1").replace("%1", APP_NAME),
                     window.show_about)
     return Menus(new, settings, export, delete_all, about, view, conversation_settings,

@@ -39,11 +39,12 @@ from ..infra.export_file import ExportTarget
 from ..infra.languages import arg
 from ..infra.operations import Loaded, load_conversation
 from ..infra.tasks import TaskRunner
+from ..infra.titles import conversation_title
 from ..infra.window_settings import window_settings
 from ..panels.memory.dock import attach_memory
 from ..panels.search import SearchDock
 from ..panels.side.questions import attach as attach_side_questions
-from ..panels.sidebar import Sidebar, conversation_title
+from ..panels.sidebar import Sidebar
 from ..panels.sidebar_filter import ConversationFilter
 from ..request.connection import Connector, release_unused_local_model
 from ..request.edit_mode import EditMode
