@@ -48,6 +48,7 @@ from ..infra.languages import add_language_menu
 from ..infra.theme import Theme, ThemeSwitch
 from ..panels.sidebar import Sidebar
 from ..transcript.view import TranscriptView
+from .geometry import DockFolding
 from .keyboard import KeyboardMenus
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
@@ -68,6 +69,7 @@ class MenuHost(Protocol):
     banner: FailureBanner
     view: TranscriptView
     conversation: Conversation | None
+    folding: DockFolding
 
     @property
     def running(self) -> bool: ...
@@ -260,11 +262,11 @@ def _view_menu(window: MenuHost, parent: QWidget) -> tuple[ViewMenu, ThemeSwitch
         parent,
         view,
         translate("Menus", "Go to &question"),
-        window.centre.composer.edit.setFocus,
+        lambda: _go_to(window, window.centre.composer.edit),
         QKeySequence("Ctrl+L"),
     )
-    _action(parent, view, translate("Menus", "Go to &history"), window.centre.view.setFocus,
-            QKeySequence("Ctrl+H"))
+    _action(parent, view, translate("Menus", "Go to &history"),
+            lambda: _go_to(window, window.centre.view), QKeySequence("Ctrl+H"))
     view.start_appearance()
     switch = ThemeSwitch(window.settings, parent, on_change=lambda _theme: _retint(window))
     themes = QMenu(translate("Menus", "&Theme"), view)
@@ -286,6 +288,12 @@ def _view_menu(window: MenuHost, parent: QWidget) -> tuple[ViewMenu, ThemeSwitch
     add_language_menu(view, window.settings, parent)  # View → Language, beside Theme
     switch.apply()
     return view, switch, actions
+
+
+def _go_to(window: MenuHost, target: QWidget) -> None:
+    """Focus `target` in the conversation; a narrow window's panel page gives way to it."""
+    window.folding.back_to_conversation()
+    target.setFocus()
 
 
 def _retint(window: MenuHost) -> None:
