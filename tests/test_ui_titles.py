@@ -196,3 +196,22 @@ def test_a_failed_title_request_is_silent_for_the_chat(qtbot, store, turnlog_hom
         assert outcomes == ["committed", f"{TITLE_OUTCOME} http_status"]
     finally:
         window.shutdown()
+
+
+def test_settings_turns_model_titles_on_and_off_per_profile(qtbot, store, turnlog_home,
+                                                            loopback):
+    window = titled_window(qtbot, store, turnlog_home, loopback, model_titles=None)
+    try:
+        dialog = window.open_settings()
+        assert not dialog.model_titles.isChecked()  # off by default for a remote server
+        dialog.preset.setCurrentIndex(dialog.preset.findData("builtin"))
+        assert dialog.model_titles.isChecked()  # on for the built-in model
+        dialog.preset.setCurrentIndex(dialog.preset.findData("custom"))
+        dialog.model_titles.setChecked(True)
+        dialog.buttons.accepted.emit()
+        qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=5000)
+        [profile] = ProfileStore(turnlog_home).load()
+        assert profile.model_titles is True and profile.makes_titles
+        assert window.titles.model_names()
+    finally:
+        window.shutdown()

@@ -154,6 +154,12 @@ class SettingsDialog(QDialog):
         self._model_file_rows(provider, form)
         self.network = NetworkRows(provider, form, form.getWidgetPosition(self.base_url)[0],
                                    self._revalidate)
+        self.model_titles = QCheckBox(QCoreApplication.translate(
+            "SettingsDialog", "Let the model name new conversations"), provider)
+        self.model_titles.setToolTip(QCoreApplication.translate(
+            "SettingsDialog", "After the first answer, one short extra request asks the model "
+            "for a title; a title you typed is never replaced"))
+        form.addRow("", self.model_titles)
         return provider
 
     def _key_rows(self, provider: QWidget, form: QFormLayout) -> None:
@@ -284,6 +290,7 @@ class SettingsDialog(QDialog):
                  else profile.model if profile else "")
         self.model.setEditText(model)
         self.network.fill(profile)
+        self.model_titles.setChecked(profile.makes_titles if profile else preset.builtin)
         self.session_only.setChecked(self.setup.session_only)
         self.session_only.setEnabled(self.setup.keyring is not None)
         self._describe_backend()
@@ -317,6 +324,8 @@ class SettingsDialog(QDialog):
         if not self.base_url.text().strip() or self.base_url.text().strip() in defaults:
             self.base_url.setText(preset.base_url)
         self._show_preset_rows()
+        if self.profile is None or self.profile.model_titles is None:
+            self.model_titles.setChecked(preset.builtin)  # the preset's default
         self._revalidate()
 
     @property
@@ -536,7 +545,8 @@ class SettingsDialog(QDialog):
     def _chosen_profile(self) -> tuple[Profile, str]:
         """The profile as the dialog now describes it, and the conversation's model."""
         profile, model = self._described_profile()
-        return profile.with_network(self.network.settings(profile.builtin)), model
+        return replace(profile.with_network(self.network.settings(profile.builtin)),
+                       model_titles=self.model_titles.isChecked()), model
 
     def _described_profile(self) -> tuple[Profile, str]:
         preset = preset_by_id(str(self.preset.currentData()))
