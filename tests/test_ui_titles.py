@@ -215,3 +215,31 @@ def test_settings_turns_model_titles_on_and_off_per_profile(qtbot, store, turnlo
         assert window.titles.model_names()
     finally:
         window.shutdown()
+
+
+def test_a_send_goes_first_and_the_title_is_asked_again_after_its_answer(
+        qtbot, store, turnlog_home, loopback):
+    loopback.script(Behaviour.answer("Check the liveness probe."), Behaviour.hang(),
+                    Behaviour.answer("Then the events."), Behaviour.answer("Restarting pods"))
+    window = titled_window(qtbot, store, turnlog_home, loopback, model_titles=True)
+    try:
+        open_new(qtbot, window)
+        ask(qtbot, window, ENGLISH, 1)
+        qtbot.waitUntil(lambda: len(loopback.requests) == 2 and window.titles.naming,
+                        timeout=5000)  # the title request hangs
+        window.composer.set_draft("And then?", 9)
+        window.refresh_preview()
+        window.send()  # the chat goes first: the hanging title request is stopped
+        qtbot.waitUntil(lambda: len(window.transcript.turns) == 2 and not window.running,
+                        timeout=5000)
+        assert window.transcript.turns[-1].answer == "Then the events."
+        qtbot.waitUntil(lambda: window.title.text() == "Restarting pods", timeout=10_000)
+        bodies = [r.json() for r in loopback.requests]
+        assert [b["messages"][0]["content"] == TITLE_INSTRUCTION for b in bodies] == [
+            False, True, False, True]
+        assert ENGLISH in bodies[3]["messages"][1]["content"]  # from the first turn again
+        outcomes = [r.outcome for r in store.requests(window.conversation.id)]
+        assert outcomes == ["committed", f"{TITLE_OUTCOME} cancelled", "committed",
+                            TITLE_OUTCOME]
+    finally:
+        window.shutdown()

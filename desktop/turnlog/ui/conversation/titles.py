@@ -39,7 +39,12 @@ class ConversationTitles(QObject):
         self._named: set[int] = set()  # conversations the model was asked to name
         self._naming_id: int | None = None
         window.session.finished.connect(self.finished)
-        window.session.running_changed.connect(self._running_changed)
+        self.yield_to(window.session)
+
+    def yield_to(self, session: Any) -> None:
+        """Requests of `session` (a send, a side question) go first: one starting stops a
+        title request still running."""
+        session.running_changed.connect(self._running_changed)
 
     def finished(self, result: SendResult) -> None:
         """An answer was saved in a conversation titled after its first question: show

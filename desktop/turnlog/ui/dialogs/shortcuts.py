@@ -62,9 +62,9 @@ def _menu_rows(menu: QMenu, group: str, seen: set[QAction]) -> list[Shortcut]:
     return rows
 
 
-def _widget_group(action: QAction) -> str:
+def _widget_group(action: QAction, root: QWidget) -> str:
     for owner in action.associatedObjects():
-        if isinstance(owner, QWidget) and not isinstance(owner, QMenu):
+        if isinstance(owner, QWidget) and not isinstance(owner, QMenu) and owner is not root:
             name = owner.accessibleName() or owner.windowTitle()
             if name:
                 return name
@@ -82,7 +82,7 @@ def window_shortcuts(menu_bar: QMenuBar, root: QWidget) -> list[Shortcut]:
             rows += _menu_rows(menu, plain(menu.title()), seen)
     others = [a for a in root.findChildren(QAction)
               if a not in seen and keys_of(a.shortcuts())]
-    rows += sorted((Shortcut(_widget_group(a), plain(a.text()) or a.toolTip(),
+    rows += sorted((Shortcut(_widget_group(a, root), plain(a.text()) or a.toolTip(),
                              keys_of(a.shortcuts())) for a in others),
                    key=lambda row: (row.group, row.action))
     for button in root.findChildren(QAbstractButton):

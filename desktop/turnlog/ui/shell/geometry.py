@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QEvent, QMargins, QObject, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+from shiboken6 import isValid
 
 NARROW_WIDTH = 760
 SIDE_WIDTHS = (250, 380)  # the conversation list and the inspector, side by side
@@ -130,7 +131,15 @@ class DockFolding:
 
     def _follow(self, dock: QDockWidget) -> None:
         dock.toggleViewAction().toggled.connect(
-            lambda shown, dock=dock: self._opened(dock) if shown else self._arrange())
+            lambda shown, dock=dock: self._toggled(dock, shown))
+
+    def _toggled(self, dock: QDockWidget, shown: bool) -> None:
+        if not isValid(self._window):
+            return  # the window is going: its docks are hidden as it is torn down
+        if shown:
+            self._opened(dock)
+        else:
+            self._arrange()
 
     @property
     def narrow(self) -> bool:

@@ -123,6 +123,7 @@ class MainWindow(QMainWindow):
                                    self._storage_failed, self.session,
                                    lambda: self.conversation, self)
         self.side = attach_side_questions(self)  # side questions: their own dock and session
+        self.titles.yield_to(self.side.session)
         self.first_minute = FirstMinute(self)  # the welcome's buttons
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
