@@ -121,41 +121,35 @@ class ShortcutsDialog(QDialog):
         self.resize(520, 560)
 
     def _fill(self) -> None:
-        groups: dict[str, QTreeWidgetItem] = {}
+        groups: dict[str, tuple[QTreeWidgetItem, list[QTreeWidgetItem]]] = {}
         for row in self.shortcuts:
-            group = groups.get(row.group)
-            if group is None:
-                group = groups[row.group] = QTreeWidgetItem(self.tree, [row.group])
+            if row.group not in groups:
+                group = QTreeWidgetItem(self.tree, [row.group])
                 font = group.font(0)
                 font.setBold(True)
                 group.setFont(0, font)
                 group.setFirstColumnSpanned(True)
                 group.setFlags(Qt.ItemFlag.ItemIsEnabled)
-            QTreeWidgetItem(group, [row.action, row.keys])
-        self.tree.setRootIsDecorated(False)
+                groups[row.group] = (group, [])
+            group, items = groups[row.group]
+            items.append(QTreeWidgetItem(group, [row.action, row.keys]))
+        self._groups = list(groups.values())
         self.tree.expandAll()
         self.tree.resizeColumnToContents(0)
 
     def _filter(self, text: str) -> None:
         wanted = text.strip().casefold()
-        for g in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(g)
+        for group, items in self._groups:
+            in_group = wanted in group.text(0).casefold()
             shown = 0
-            for r in range(group.childCount()):
-                item = group.child(r)
-                match = not wanted or any(wanted in item.text(c).casefold() for c in (0, 1)) \
-                    or wanted in group.text(0).casefold()
+            for item in items:
+                match = not wanted or in_group or any(
+                    wanted in item.text(column).casefold() for column in (0, 1))
                 item.setHidden(not match)
                 shown += match
             group.setHidden(shown == 0)
 
     def visible_rows(self) -> list[tuple[str, str, str]]:
         """(group, action, keys) of the rows on show, in order."""
-        rows = []
-        for g in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(g)
-            for r in range(group.childCount()):
-                item = group.child(r)
-                if not item.isHidden() and not group.isHidden():
-                    rows.append((group.text(0), item.text(0), item.text(1)))
-        return rows
+        return [(group.text(0), item.text(0), item.text(1)) for group, items in self._groups
+                if not group.isHidden() for item in items if not item.isHidden()]
