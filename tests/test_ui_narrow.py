@@ -44,6 +44,13 @@ def test_at_480_px_the_inspector_opens_as_a_full_width_page(qtbot, make_window, 
     qtbot.waitUntil(window.centre.isVisible, timeout=2000)
     assert window.composer.isVisible() and window.composer.send_button.isVisible()
 
+    window.side_dock.toggleViewAction().trigger()  # the side questions: a page too
+    qtbot.waitUntil(lambda: window.side_dock.isVisible()
+                    and window.side_dock.width() >= window.width() - 10, timeout=2000)
+    assert not window.centre.isVisible()
+    window.side_dock.close()  # its ×
+    qtbot.waitUntil(window.centre.isVisible, timeout=2000)
+
 
 def test_a_wide_window_keeps_its_panels_beside_the_conversation(qtbot, make_window, store):
     seed(store, "chat", numbered(2))

@@ -50,22 +50,28 @@ class ConversationTitles(QObject):
         """An answer was saved in a conversation titled after its first question: show
         the title as it is now, then let the model name it if the profile asks for that."""
         window = self.window
-        conversation = window.conversation
+        conversation = self._known(result.conversation_id)
         if not isinstance(result.outcome, Committed) or window.runner.closed \
-                or conversation is None or conversation.id != result.conversation_id \
-                or conversation.title_source != QUESTION:
+                or conversation is None or conversation.title_source != QUESTION:
             return
         reread_conversation(window.store, conversation).run(
-            window.runner, on_success=self._reread,
+            window.runner, on_success=lambda changes: self._reread(changes, conversation),
             on_failure=lambda error: log.warning("reading a title back: %s", error))
 
-    def _reread(self, changes: Changes) -> None:
+    def _known(self, conversation_id: int) -> Conversation | None:
+        """The conversation as the window shows it: the open one, or the list's (the
+        person may have moved on while the answer arrived)."""
+        window = self.window
+        if window.conversation is not None and window.conversation.id == conversation_id:
+            return window.conversation
+        return next((c for c in window.sidebar.model.items if c.id == conversation_id), None)
+
+    def _reread(self, changes: Changes, conversation: Conversation) -> None:
         if changes.conversation is not None:
             self.window.changes.publish(changes, self)
-        conversation = changes.conversation or self.window.conversation
-        if conversation is not None and conversation.title_source == QUESTION \
-                and self.model_names():
-            self.name(conversation)
+        now = changes.conversation or conversation
+        if now.title_source == QUESTION and self.model_names():
+            self.name(now)
 
     def model_names(self) -> bool:
         """Whether the profile in use has the model name new conversations."""
