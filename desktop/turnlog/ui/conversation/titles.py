@@ -61,10 +61,10 @@ class ConversationTitles(QObject):
     def _known(self, conversation_id: int) -> Conversation | None:
         """The conversation as the window shows it: the open one, or the list's (the
         person may have moved on while the answer arrived)."""
-        window = self.window
-        if window.conversation is not None and window.conversation.id == conversation_id:
-            return window.conversation
-        return next((c for c in window.sidebar.model.items if c.id == conversation_id), None)
+        shown: list[Conversation] = [self.window.conversation] \
+            if self.window.conversation is not None else []
+        return next((c for c in [*shown, *self.window.sidebar.model.items]
+                     if c.id == conversation_id), None)
 
     def _reread(self, changes: Changes, conversation: Conversation) -> None:
         if changes.conversation is not None:
