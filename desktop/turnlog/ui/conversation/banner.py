@@ -38,11 +38,10 @@ OPEN_SETTINGS = QT_TRANSLATE_NOOP("FailureBanner", "Open Settings…")
 
 
 class FailureBanner(QFrame):
-    """Shown after a failed send; never modal. `retry` asks to send the restored draft,
-    `settings_requested` to open Settings (a key the server refused, or none)."""
+    """Shown after a failed send; never modal. `retry` asks to send the restored draft."""
 
+    settings_requested = Signal()  # Open Settings: a key the server refused, or none
     retry = Signal()
-    settings_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -117,12 +117,12 @@ class MainWindow(QMainWindow):
                                      self._storage_failed)
         wire(self)
         self.first_send = FirstSendUndo(self, self)  # a failed first send leaves nothing
-        self.titles = ConversationTitles(self, self)  # named after the first question
         self.versions = VersionControls(self, self)  # regenerate, edit, use, fork
         self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.changes,
                                    self._storage_failed, self.session,
                                    lambda: self.conversation, self)
         self.side = attach_side_questions(self)  # side questions: their own dock and session
+        self.titles = ConversationTitles(self, self)  # named after the first question
         self.titles.yield_to(self.side.session)
         self.first_minute = FirstMinute(self)  # the welcome's buttons
         menus = build_menus(self, self)
