@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
-    QInputDialog,
     QLineEdit,
     QMenuBar,
     QMessageBox,
@@ -80,19 +79,10 @@ def test_the_main_flow_by_keyboard_alone(qtbot, make_window, store, loopback):
     window = make_window()
     active(qtbot, window)
 
-    def name_it(dialog: QWidget) -> None:
-        line = dialog.findChild(QLineEdit)
-        qtbot.keyClick(line, Qt.Key.Key_A, CTRL)
-        qtbot.keyClicks(line, "By keyboard")
-        qtbot.keyClick(line, Qt.Key.Key_Return)
-
-    asked = when_shown(lambda: QApplication.activeModalWidget()
-                       if isinstance(QApplication.activeModalWidget(), QInputDialog) else None,
-                       name_it, window)
-    qtbot.keyClick(window.view, Qt.Key.Key_N, CTRL)  # File → New conversation
-    assert asked
-    qtbot.waitUntil(lambda: window.conversation is not None
-                    and window.conversation.title == "By keyboard", timeout=5000)
+    qtbot.keyClick(window.view, Qt.Key.Key_N, CTRL)  # File → New: opens at once
+    qtbot.waitUntil(lambda: window.conversation is not None, timeout=5000)
+    assert window.title.text() == "New conversation"
+    assert QApplication.activeModalWidget() is None  # no title is asked for
 
     active(qtbot, window)
     qtbot.keyClick(window.view, Qt.Key.Key_L, CTRL)  # View → Go to question
@@ -103,6 +93,7 @@ def test_the_main_flow_by_keyboard_alone(qtbot, make_window, store, loopback):
     qtbot.waitUntil(lambda: len(window.transcript.turns) == 1 and not window.running,
                     timeout=10_000)
     assert loopback.requests[-1].json()["messages"][-1]["content"] == "Two and two?"
+    qtbot.waitUntil(lambda: window.title.text() == "Two and two?", timeout=5000)
 
     if window.inspector_dock.isVisible():
         qtbot.keyClick(window.composer.edit, Qt.Key.Key_I, CTRL)  # close it, to open it
@@ -292,22 +283,17 @@ def test_the_composer_has_the_focus_at_start_and_after_new(qtbot, make_window, s
     qtbot.waitUntil(lambda: window.conversation is not None, timeout=5000)
     assert QApplication.focusWidget() is window.composer.edit
 
-    def name_it(dialog: QWidget) -> None:
-        qtbot.keyClick(dialog.findChild(QLineEdit), Qt.Key.Key_Return)
-
-    asked = when_shown(lambda: QApplication.activeModalWidget()
-                       if isinstance(QApplication.activeModalWidget(), QInputDialog) else None,
-                       name_it, window)
+    older = window.conversation
     window.sidebar.search.setFocus()  # wherever the focus was before
     qtbot.keyClick(window.sidebar.search, Qt.Key.Key_N, CTRL)
-    assert asked
     qtbot.waitUntil(lambda: window.conversation is not None
-                    and window.conversation.title == "New chat", timeout=5000)
+                    and window.conversation.id != older.id, timeout=5000)
+    assert QApplication.activeModalWidget() is None  # opened at once, no title asked
     active(qtbot, window)
     qtbot.keyClicks(QApplication.focusWidget(), "Where was I?")
     assert window.composer.text() == "Where was I?"
     assert window.sidebar.search.text() == ""
-    assert window.conversation.title == "New chat"
+    assert window.title.text() == "New conversation"
 
 
 def test_escape_cancels_a_running_send_wherever_the_focus_is(qtbot, make_window, store,

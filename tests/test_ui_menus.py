@@ -37,7 +37,7 @@ def test_the_menus_are_laid_out_as_on_the_desktop(make_window):
     assert entries(bar["Conversation"]) == [
         "Regenerate answer", "Edit and resend…", "Fork from here", "—",
         "Settings for this conversation…", "Rename…", "—", "Delete…"]
-    assert entries(bar["Help"]) == ["About Turnlog"]
+    assert entries(bar["Help"]) == ["Keyboard shortcuts", "About Turnlog"]
     # Nothing of the conversation under File, nothing of the provider under Conversation.
     assert not any("Settings" in e for e in entries(bar["File"]))
     assert "Quit" not in entries(bar["Conversation"])

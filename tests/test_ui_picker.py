@@ -147,7 +147,7 @@ def test_sampling_settings_reach_the_body_and_the_budget(qtbot, make_window, sto
     window = make_window()
     header = window.centre.header
     qtbot.waitUntil(lambda: len(window.transcript.turns) == 1, timeout=5000)
-    assert header.sampling.text() == "Sampling: max 8,192 tokens"
+    assert header.sampling.full_text() == "Sampling: max 8,192 tokens"
     assert not header.sampling_row.isVisible()
     qtbot.mouseClick(header.sampling, Qt.MouseButton.LeftButton)
     assert header.sampling_row.isVisible()
@@ -164,7 +164,10 @@ def test_sampling_settings_reach_the_body_and_the_budget(qtbot, make_window, sto
     settings = store.conversation(conversation.id).settings
     assert (settings.temperature, settings.top_p, settings.output_reserve,
             settings.send_max_tokens) == (0.7, 0.9, 1024, True)
-    assert header.sampling.text() == "Sampling: temperature 0.7 · top_p 0.9 · max 1,024 tokens"
+    # Whole in its tooltip; on the button whole, or cut at the end where the row is short.
+    whole = "Sampling: temperature 0.7 · top_p 0.9 · max 1,024 tokens"
+    assert header.sampling.full_text() == header.sampling.toolTip() == whole
+    assert whole.startswith(header.sampling.text().removesuffix("…"))
     assert window.inspector.sampling.text() == (
         "Sampling: temperature 0.7 · top_p 0.9 · max output tokens 1,024")
     # The output reserve follows max output tokens: 7,168 more tokens for input.
@@ -186,7 +189,7 @@ def test_sampling_settings_reach_the_body_and_the_budget(qtbot, make_window, sto
         spin.setValue(spin.minimum())
     qtbot.waitUntil(lambda: window.conversation.settings.temperature is None, timeout=5000)
     qtbot.waitUntil(lambda: not window.conversation.settings.send_max_tokens, timeout=5000)
-    assert header.sampling.text() == "Sampling: server defaults"
+    assert header.sampling.full_text() == "Sampling: server defaults"
     window.composer.set_draft("Once more?")
     window.send()
     qtbot.waitUntil(lambda: not window.running, timeout=10_000)

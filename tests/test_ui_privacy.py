@@ -251,8 +251,9 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
         assert confirmation.text == ("Delete all history? This removes 2 conversations, "
                                      "62 turns, 2 summaries, 2 request records, "
                                      "1 pinned fact, 2 side questions.")
-        assert confirmation.option.startswith("Also remove the API keys of 1 provider "
-                                              "profile (Loopback) from")
+        assert confirmation.option == ("Also forget the API keys of 1 provider profile "
+                                       "(Loopback), which Turnlog keeps in memory until it "
+                                       "quits")
         qtbot.waitUntil(lambda: window.statusBar().currentMessage().endswith(
             "Removed 1 API key."))
         assert keys.get(profile.id) is None

@@ -27,7 +27,7 @@ pytest_plugins = ["uiwindow"]
 Role = QPalette.ColorRole
 MARK_NAMES = {RowMark.SENT: "sent", RowMark.SUMMARY: "in summary",
               RowMark.TO_SUMMARIZE: "to be summarized", RowMark.NOT_SENT: "not sent",
-              RowMark.PENDING: "pending", RowMark.ASKED: "asked this time",
+              RowMark.PENDING: "pending", RowMark.ASKED: "just asked",
               RowMark.REPLACED: "replaced"}
 
 

@@ -81,11 +81,11 @@ def test_new_rename_and_delete_with_confirmation(qtbot, store, make_window, turn
         dialog.setTextValue(text)
         dialog.accept()
 
-    QTimer.singleShot(0, lambda: answer_dialog("Holiday plans"))
-    window.new_conversation()
+    window.new_conversation()  # opens at once: no title is asked for
     qtbot.waitUntil(lambda: window.sidebar.model.rowCount() == 1)
     qtbot.waitUntil(lambda: window.conversation is not None)
-    assert window.title.text() == "Holiday plans"
+    assert window.title.text() == "New conversation"
+    assert QApplication.activeModalWidget() is None
 
     QTimer.singleShot(0, lambda: answer_dialog("Summer holiday"))
     window.rename_conversation(window.conversation)

@@ -237,10 +237,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(store, StoreError):
         log.warning("Cannot open the data in %s: %s", home, store)
         return show_startup_fault(store, home)
-    from .ui.shell.geometry import fit_to_screen  # only now: a failed start needs nothing more
+    from .ui.shell.geometry import fit_first_window  # only now: a failed start needs no more
 
     window = open_window(store, home)
-    fit_to_screen(window)
+    fit_first_window(window)  # its frame too, once the window manager has put one round it
     hook.secrets = window.known_secrets
     window.show()
     try:

@@ -49,6 +49,7 @@ from .core.send import (
     Stage,
 )
 from .core.side import SideAsker, SideRequest, SideStore, side_budget, side_options
+from .core.titles import QUESTION, USER
 from .localmodel import (
     DEFAULT_N_CTX,
     IDLE_TIMEOUT_S,
@@ -219,8 +220,8 @@ class FirstTurnStore(Protocol):
     """A store that can start a conversation with its first turn (`TurnlogStore`)."""
 
     def start_with_turn(self, title: str, pending: PendingTurn, *, model: str = "",
-                        settings: ConversationSettings | None = None
-                        ) -> tuple[Conversation, Turn]: ...
+                        settings: ConversationSettings | None = None,
+                        title_source: str = USER) -> tuple[Conversation, Turn]: ...
 
     def record_request(self, record: RequestRecord) -> None: ...
 
@@ -232,11 +233,14 @@ class NewConversation:
     is committed, which creates it in the same transaction (`start_with_turn`). Nothing
     is written before: a failed or killed first send leaves no empty conversation. The
     request records of attempts before the commit are kept here and written with it;
-    after a failure they go with the conversation that never was."""
+    after a failure they go with the conversation that never was. With no `title`, it is
+    titled after its first question (`core.titles`)."""
 
-    def __init__(self, store: FirstTurnStore, title: str, *, model: str = "") -> None:
+    def __init__(self, store: FirstTurnStore, title: str | None = None, *,
+                 model: str = "") -> None:
         self.store = store
-        self.draft = Conversation(0, title, model=model)
+        self.draft = Conversation(0, title or "", model=model,
+                                  title_source=USER if title else QUESTION)
         self.created: Conversation | None = None
         self._records: list[RequestRecord] = []
 
@@ -248,7 +252,8 @@ class NewConversation:
 
     def commit_turn(self, conversation_id: int, pending: PendingTurn) -> Turn:
         self.created, turn = self.store.start_with_turn(
-            self.draft.title, pending, model=self.draft.model, settings=self.draft.settings)
+            self.draft.title, pending, model=self.draft.model, settings=self.draft.settings,
+            title_source=self.draft.title_source)
         records, self._records = self._records, []
         for record in records:
             self.record_request(record)

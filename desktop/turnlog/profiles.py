@@ -99,6 +99,13 @@ class Profile:
     retry: bool = True
     allow_insecure_key: bool = False
     ca_file: str | None = None
+    # Whether the model names a new conversation after its first answer (one short extra
+    # request); None: the default, on for the built-in model and off for a remote server.
+    model_titles: bool | None = None
+
+    @property
+    def makes_titles(self) -> bool:
+        return self.model_titles if self.model_titles is not None else self.builtin
 
     @property
     def network(self) -> NetworkSettings:
@@ -129,6 +136,7 @@ class Profile:
             "stream": self.stream,
             "model_path": self.model_path,
             **self.network.to_json(),
+            "model_titles": self.model_titles,
         }
 
     @classmethod
@@ -150,9 +158,13 @@ class Profile:
         model_path = data.get("model_path")
         if model_path is not None and (not isinstance(model_path, str) or not model_path):
             raise ValueError(f"profile “{data['name']}” has an invalid model file")
-        return cls(data["id"], data["name"], data["preset"], data["base_url"], data["model"],
-                   window, stream, model_path).with_network(
-                       NetworkSettings.from_json(data, data["name"]))
+        titles = data.get("model_titles")
+        if titles is not None and not isinstance(titles, bool):
+            raise ValueError(f"profile “{data['name']}” has an invalid titles flag")
+        return replace(cls(data["id"], data["name"], data["preset"], data["base_url"],
+                           data["model"], window, stream, model_path).with_network(
+                               NetworkSettings.from_json(data, data["name"])),
+                       model_titles=titles)
 
 
 def check_base_url(url: str) -> str:

@@ -236,9 +236,8 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
         store.sweep_unanswered()  # what a window's first send left unanswered
         new: NewConversation | None = None
         if args.new:  # created only with its first answer: a failure leaves nothing behind
-            first_line = draft.strip().splitlines()[0][:60] if draft.strip() else ""
-            new = NewConversation(store, args.title or first_line or "New conversation",
-                                  model=profile.model)
+            # No --title: titled after the first question, as the window does.
+            new = NewConversation(store, args.title or None, model=profile.model)
             conversation = new.draft
         else:
             conversation = store.conversation(args.conversation)

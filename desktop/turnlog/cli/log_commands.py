@@ -294,7 +294,9 @@ def run_list(args: argparse.Namespace) -> int:
     for conversation, count in rows:
         stamp = conversation.updated_at.astimezone().strftime("%Y-%m-%d %H:%M") \
             if conversation.updated_at else ""
-        print(f"{conversation.id:>5}  {stamp}  {count:>6} turns  {safe(conversation.title)}")
+        # A new conversation is titled after its first question once that is answered.
+        title = safe(conversation.title) if conversation.title else "(no title yet)"
+        print(f"{conversation.id:>5}  {stamp}  {count:>6} turns  {title}")
     return 0
 
 

@@ -221,3 +221,5 @@ class Conversation:
     settings: ConversationSettings = field(default_factory=ConversationSettings)
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    # Where the title came from: "user", "question" or "model" (see `core.titles`).
+    title_source: str = "user"

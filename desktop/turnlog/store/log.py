@@ -27,9 +27,10 @@ from ..core.imports import ImportedConversation, ImportOutcome
 from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
 from ..core.side import SideAttempt, SideQuestion
+from ..core.titles import MODEL, QUESTION, SOURCES, USER
 from ..core.versions import ForkOrigin, Versions, restore_order
 from ..paths import DB_NAME, ERASE_PENDING_NAME, LOCK_NAME
-from . import deletion, drafts, rows, salvage, search, side, summaries, upgrade, versions
+from . import deletion, drafts, rows, salvage, search, side, summaries, titles, upgrade, versions
 from .deletion import DeletionCounts
 from .errors import (
     SQLITE_CANTOPEN,
@@ -378,11 +379,16 @@ class TurnlogStore(MemoryStore):
         model: str = "",
         settings: ConversationSettings | None = None,
         first_send: bool = False,
+        title_source: str = USER,
     ) -> Conversation:
         """A new, empty conversation. `first_send`: it is made for a question about to be
         sent; until that (or a later) question is answered, `sweep_unanswered` may remove
-        it (the mark sits in its settings, so it is written with the row itself)."""
+        it (the mark sits in its settings, so it is written with the row itself).
+        `title_source` "question": the title is taken from the first question once it is
+        answered (until then the neutral empty title)."""
         self._need_writer()
+        if title_source not in SOURCES:
+            raise ValueError(f"unknown title source {title_source!r}")
         stamp = rows.now_iso()
         stored = (settings or ConversationSettings()).to_json()
         if first_send:
@@ -395,6 +401,7 @@ class TurnlogStore(MemoryStore):
                 settings=json.dumps(stored),
                 created_at=stamp,
                 updated_at=stamp,
+                title_source=title_source,
             )
         return rows.conversation(row)
 
@@ -463,11 +470,14 @@ class TurnlogStore(MemoryStore):
         model: str | None = None,
         settings: ConversationSettings | None = None,
     ) -> Conversation:
+        """Change what is given; a title given is the user's own from now on (it is never
+        made again from the first question, nor by the model)."""
         self._need_writer()
         current = self.conversation(conversation_id)
         changes: dict[Any, Any] = {}
         if title is not None:
             changes[ConversationRow.title] = title
+            changes[ConversationRow.title_source] = USER
         if system_prompt is not None:
             changes[ConversationRow.system_prompt] = system_prompt
         if model is not None:
@@ -705,6 +715,8 @@ class TurnlogStore(MemoryStore):
                 ConversationRow.id == conversation_id).execute()
             if pending.replaces is not None:  # the new version and its record, together
                 versions.append(conversation_id, pending.replaces, pending.id)
+            if conv.title_source == QUESTION:  # a title taken from the first question
+                titles.follow_first_turn(self.db, conversation_id)
         return rows.turn(row)
 
     def import_turns(
@@ -761,6 +773,7 @@ class TurnlogStore(MemoryStore):
         self._need_writer()
         with self._guard(), self.db.atomic("IMMEDIATE"):
             cid, _ = versions.use_version(turn_id)
+            titles.follow_first_turn(self.db, cid, first_before=None)
         return cid
 
     def fork(self, conversation_id: int, at_ordinal: int, *, title: str | None = None
@@ -816,9 +829,13 @@ class TurnlogStore(MemoryStore):
         with self._guard(), self.db.atomic("IMMEDIATE"):
             fork = self.create_conversation(
                 title or source.title, system_prompt=source.system_prompt,
-                model=source.model, settings=source.settings)
+                model=source.model, settings=source.settings,
+                title_source=USER if title else source.title_source)
             ForkRow.create(conversation=fork.id, source_id=source.id, at_ordinal=at_ordinal)
             self.import_turns(fork.id, copies)
+            # A derived title follows the fork's own first turn (none: the neutral one).
+            titles.follow_first_turn(self.db, fork.id,
+                                     first_before=copies[0].id if copies else None)
             # The pins taken from the copied turns come along, their sources remapped.
             self.copy_pins(source.id, fork.id,
                            {t.id: c.id for t, c in zip(kept, copies, strict=True)})
@@ -917,6 +934,27 @@ class TurnlogStore(MemoryStore):
         with self._guard():
             return summaries.save_summary(self.db, conversation_id, draft)
 
+    def first_turn(self, conversation_id: int) -> str | None:
+        """The id of the first turn of the active line (None: no turn yet)."""
+        with self._guard():
+            return titles.first_turn(conversation_id)
+
+    def set_model_title(self, conversation_id: int, title: str,
+                        from_turn: str) -> Conversation | None:
+        """Give the conversation the title the model made from its first turn
+        `from_turn`, unless it no longer should have it: the user typed a title meanwhile,
+        or that turn is no longer the first (deleted, or another version in use) — a late
+        write never brings back what was removed. Returns the conversation, or None when
+        nothing was written."""
+        self._need_writer()
+        with self._guard(), self.db.atomic("IMMEDIATE"):
+            row = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
+            first = titles.first_turn(conversation_id) if row is not None else None
+            if row is None or row.title_source != QUESTION or first != from_turn:
+                return None
+            titles.set_title(self.db, conversation_id, title, MODEL)
+        return self.conversation(conversation_id)
+
     # ----------------------------------------------------------- side questions
     def side_questions(self, conversation_id: int) -> list[SideQuestion]:
         """The conversation's side questions, oldest first (never its turns)."""
@@ -985,10 +1023,14 @@ class TurnlogStore(MemoryStore):
         self._begin_erase()
         with self._guard(), self.db.atomic("IMMEDIATE"):
             cid = deletion.conversation_of(turn_id)
+            first = titles.first_turn(cid)
             known = versions.read(cid)
             ids = known.group(turn_id) if with_versions else (turn_id,)
             counts = deletion.delete_turns(self.db, cid, ids, keep_pins=keep_pins)
             versions.forget(cid, known, ids)
+            # A title from the deleted first turn is derived from it: made again from
+            # the new first turn, unless the user typed it.
+            titles.follow_first_turn(self.db, cid, first_before=first)
         self._after_delete()
         return cid, counts
 
@@ -1113,14 +1155,15 @@ class TurnlogStore(MemoryStore):
                 have.add(preference["text"].strip())
     def start_with_turn(
         self, title: str, pending: PendingTurn, *, model: str = "",
-        settings: ConversationSettings | None = None,
+        settings: ConversationSettings | None = None, title_source: str = USER,
     ) -> tuple[Conversation, Turn]:
         """A new conversation and its first turn, in one transaction: a first question
         that fails, or a process killed before its answer is saved, leaves no
-        conversation behind."""
+        conversation behind. `title_source` "question": titled after that question."""
         self._need_writer()
         with self._guard(), self.db.atomic("IMMEDIATE"):
-            conversation = self.create_conversation(title, model=model, settings=settings)
+            conversation = self.create_conversation(title, model=model, settings=settings,
+                                                    title_source=title_source)
             turn = self.commit_turn(conversation.id, replace(
                 pending, generation=None))
         return self.conversation(conversation.id), turn

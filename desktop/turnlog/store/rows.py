@@ -65,6 +65,7 @@ def conversation(row: ConversationRow) -> Conversation:
         settings=ConversationSettings.from_json(json.loads(row.settings or "{}")),
         created_at=parse_time(row.created_at),
         updated_at=parse_time(row.updated_at),
+        title_source=row.title_source,
     )
 
 

@@ -1,7 +1,7 @@
 """What a person asks to change in the history — start, rename, set up, delete or
 export a conversation — from the menus, the conversation list and the context menu.
 
-`HistoryActions` asks first where a question is due (a title, the settings; what a
+`HistoryActions` asks first where a question is due (a new title, the settings; what a
 delete removes, counted on the storage worker), then runs the named operation from
 `operations` and reports what changed with `changed`; the window refreshes the views
 from that.
@@ -15,6 +15,8 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
 
 from ...core.model import Conversation
+from ...core.titles import QUESTION, USER
+from ...secrets import SessionKeys
 from ...store import TurnlogStore
 from ...store.deletion import DeletionCounts
 from ..dialogs.privacy import (
@@ -33,6 +35,7 @@ from ..infra.export_file import ExportTarget
 from ..infra.languages import arg, plural
 from ..infra.operations import Exported
 from ..infra.tasks import TaskRunner
+from ..infra.titles import conversation_title
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendSession
 
@@ -71,19 +74,21 @@ class HistoryActions(QObject):
 
     # --------------------------------------------------------------- titles
     def new_conversation(self) -> None:
-        new_chat = QCoreApplication.translate("HistoryActions", "New chat")
-        title, ok = QInputDialog.getText(
-            self._window, QCoreApplication.translate("HistoryActions", "New conversation"),
-            QCoreApplication.translate("HistoryActions", "Title:"), text=new_chat)
-        if ok:
-            self._run(operations.create_conversation(self._store, title.strip() or new_chat,
-                                                     self.default_model()))
+        """Open a new conversation at once, titled after its first question. The open one
+        is still new (nothing asked in it yet): it stays, nothing more is made."""
+        current = self._current()
+        if current is not None and not current.title and current.title_source == QUESTION:
+            self._changes.publish(Changes(current, created=True), self)
+            return
+        self._run(operations.create_conversation(self._store, self.default_model()))
 
     def rename_conversation(self, conversation: Conversation) -> None:
+        """Ask for a title; the one typed is the user's own from now on."""
         title, ok = QInputDialog.getText(
             self._window, QCoreApplication.translate("HistoryActions", "Rename conversation"),
             QCoreApplication.translate("HistoryActions", "Title:"), text=conversation.title)
-        if ok and title.strip() and title.strip() != conversation.title:
+        if ok and title.strip() and (title.strip() != conversation.title
+                                     or conversation.title_source != USER):
             self._run(operations.rename_conversation(self._store, conversation.id,
                                                      title.strip()))
 
@@ -111,7 +116,8 @@ class HistoryActions(QObject):
         def counted(found: tuple[DeletionCounts, list[Conversation]]) -> None:
             counts, forks = found
             decision = self._confirm(delete_conversation_question(
-                conversation.title, counts, [f.title for f in forks]))
+                conversation_title(conversation), counts,
+                [conversation_title(f) for f in forks]))
             if decision.accepted:
                 self.delete_now(conversation, {f.id for f in forks} if decision.option
                                 else set())
@@ -161,13 +167,19 @@ class HistoryActions(QObject):
         operations.count_all_history(self._store).run(
             self._runner, on_success=self._confirm_delete_all, on_failure=self.failed.emit)
 
+    def _key_place(self) -> str | None:
+        """Where the API keys are kept, as the delete question names it (None: in memory
+        only, for this session: not a place they are saved in)."""
+        if self._setup is None:
+            return QCoreApplication.translate("HistoryActions", "the keyring")
+        keys = self._setup.keys()
+        return None if isinstance(keys, SessionKeys) else keys.backend_name()
+
     def _confirm_delete_all(self, counts: DeletionCounts) -> None:
         setup = self._setup
         profiles = setup.load() if setup is not None else []
-        backend = setup.keys().backend_name() if setup is not None else QCoreApplication.translate(
-            "HistoryActions", "the keyring")
         decision = self._confirm(delete_all_question(counts, [p.name for p in profiles],
-                                                     backend))
+                                                     self._key_place()))
         if not decision.accepted:
             return
         preferences = len(self._store.preferences())  # a few short rows: read here

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QDesktopServices,
     QFontDatabase,
@@ -33,10 +33,15 @@ from ..infra.failure_text import explanation
 from ..infra.languages import arg
 from ..infra.theme import banner_tint
 
+# Failures a setting fixes (a refused or missing key): the banner offers Settings.
+SETTINGS_FIX = frozenset({FailureKind.AUTH, FailureKind.NO_KEY})
+OPEN_SETTINGS = QT_TRANSLATE_NOOP("FailureBanner", "Open Settings…")
+
 
 class FailureBanner(QFrame):
     """Shown after a failed send; never modal. `retry` asks to send the restored draft."""
 
+    settings_requested = Signal()  # Open Settings: a key the server refused, or none
     retry = Signal()
     keep_requested = Signal()  # Keep as an incomplete turn
     continue_requested = Signal()  # Continue: ask the model for the rest
@@ -183,6 +188,9 @@ class FailureBanner(QFrame):
                       wait=wait, mild=failure.kind is FailureKind.CANCELLED,
                       line=explanation(failure))
         self._show_log(failure.log_tail)
+        if failure.kind in SETTINGS_FIX:
+            self._add_actions([(QCoreApplication.translate("FailureBanner", OPEN_SETTINGS),
+                                self.settings_requested.emit)])
         self.failure = failure
 
     def _show_log(self, lines: Sequence[str]) -> None:

@@ -1,4 +1,7 @@
-"""A first send that failed leaves no conversation behind: the conversation Send started
+"""Send with no conversation open starts one for the question (`start`), titled after it
+once it is answered; the question is sent when it has loaded (`ready`).
+
+A first send that failed leaves no conversation behind: the conversation Send started
 for a question typed with none open, still without a turn, is deleted (on the storage
 worker) and closed, and the question stays in the composer, kept on disk as the draft of
 no conversation (`drafts.NO_CONVERSATION`) until it is sent and saved. While the banner
@@ -15,6 +18,7 @@ from PySide6.QtCore import QObject
 from ...core.send import Committed
 from ...store import drafts
 from ..infra.changes import Changes
+from ..infra.operations import create_conversation
 from ..infra.tasks import TaskContext, TaskRunner
 from ..request.send_session import SendResult
 
@@ -28,7 +32,38 @@ class FirstSendUndo(QObject):
         super().__init__(parent)
         self.window = window  # the main window (not imported here: an import cycle)
         self._kept = ""  # the question saved as the draft of no conversation
+        # The conversation a send waits for (-1 while it is being created), when Send was
+        # pressed with no conversation open.
+        self.waiting: int | None = None
         window.session.finished.connect(self.finished)
+
+    def start(self, text: str) -> None:
+        """Start a conversation for `text` (none is open); it is sent once loaded, so
+        loading cannot replace the pending row."""
+        if not text.strip() or self.waiting is not None:
+            return
+        window = self.window
+
+        def created(changes: Changes) -> None:
+            assert changes.conversation is not None
+            self.waiting = changes.conversation.id
+            window.changes.publish(changes, window)
+
+        def failed(error: BaseException) -> None:
+            self.waiting = None
+            window._storage_failed(error)
+
+        self.waiting = -1  # creating
+        create_conversation(window.store, window.history.default_model(),
+                            first_send=True).run(window.runner, on_success=created,
+                                                 on_failure=failed)
+
+    def ready(self, conversation_id: int) -> bool:
+        """Whether `conversation_id`, just loaded, is the one a question waits for."""
+        if self.waiting != conversation_id:
+            return False
+        self.waiting = None
+        return True
 
     def finished(self, result: SendResult) -> None:
         """A send failed: if its conversation was started for it and has no turn, the

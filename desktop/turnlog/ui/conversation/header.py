@@ -5,7 +5,8 @@ conversation's sampling settings (temperature, top_p, max output tokens), laid o
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -47,6 +48,53 @@ def sampling_summary(settings: ConversationSettings) -> str:
                                                                    else QCoreApplication.translate(
                                                                        "HeaderPicker", "server "
                                                                        "defaults"))
+
+
+class SummaryButton(QToolButton):
+    """A tool button whose words are a summary: shown whole where there is room, else cut
+    at the end with an ellipsis (never in the middle); the whole text is its tooltip."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._full = ""
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        self._full = text
+        self.setToolTip(text)
+        super().setText(text)
+        self.updateGeometry()
+        # Cut to the width the layout gives it once it has (a resize cuts it again).
+        QTimer.singleShot(0, self, self._elide)
+
+    def full_text(self) -> str:
+        return self._full
+
+    def _padding(self) -> int:
+        return super().sizeHint().width() - self.fontMetrics().horizontalAdvance(self.text())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        hint = super().sizeHint()
+        return QSize(self.fontMetrics().horizontalAdvance(self._full) + self._padding(),
+                     hint.height())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        # At least its first word whole ("Sampling…"), a pixel's rounding spare.
+        first = self._full.split()[0].rstrip(":：") if self._full.split() else ""
+        shortest = self.fontMetrics().horizontalAdvance(first + "…") + 2
+        return QSize(min(shortest, self.fontMetrics().horizontalAdvance(self._full))
+                     + self._padding(), super().minimumSizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        room = self.width() - self._padding()
+        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight,
+                                              max(room, 0))
+        if shown != self.text():
+            super().setText(shown)
 
 
 class ModelCombo(QComboBox):
@@ -103,7 +151,7 @@ class ConversationHeader(QWidget):
         self.refresh.setToolTip(QCoreApplication.translate(
             "HeaderPicker", "Ask the server for its models again"))
         row.addWidget(self.refresh)
-        self.sampling = QToolButton(self)
+        self.sampling = SummaryButton(self)
         self.sampling.setObjectName("samplingButton")
         self.sampling.setCheckable(True)
         self.sampling.setAccessibleName(QCoreApplication.translate(

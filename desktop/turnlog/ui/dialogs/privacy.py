@@ -20,8 +20,8 @@ from ..infra.export_file import ExportTarget
 from ..infra.languages import arg, plural
 
 DELETE_DETAIL = QT_TRANSLATE_NOOP(
-    "Privacy", "The text is overwritten in the database file (secure delete) and the "
-    "write-ahead log is emptied, so it cannot be brought back. Export first if you want a copy.")
+    "Privacy", "The text is erased from the disk, not only hidden: it cannot be brought "
+    "back. Export first if you want a copy.")
 
 
 translate = QCoreApplication.translate  # translate("Privacy", …): lupdate reads the context
@@ -101,8 +101,9 @@ def delete_turn_question(ordinal: int, counts: DeletionCounts,
         ),
         translate(
             "Privacy",
-            "Summaries covering it go too (the next send makes a new one); request records "
-            "keep only their numbers. The other turns keep their numbers.",
+            "Summaries that include it go too (the next send makes a new one), and Turnlog's "
+            "notes of the requests that carried it no longer name it. The other turns keep "
+            "their numbers.",
         )
         + " "
         + _tr(DELETE_DETAIL),
@@ -152,21 +153,25 @@ def delete_preferences_question(count: int) -> Confirmation:
 
 
 def delete_all_question(counts: DeletionCounts, profile_names: Sequence[str],
-                        key_backend: str) -> Confirmation:
-    """Offers to remove the API keys of the profiles named too, when there are any."""
+                        key_backend: str | None) -> Confirmation:
+    """Offers to remove the API keys of the profiles named too, when there are any, from
+    `key_backend` (None: the keys are only in memory, for this session)."""
     option = ""
     if profile_names:
         n = len(profile_names)
+        names = translate("Privacy", ", ").join(profile_names)
         option = arg(_n(QT_TRANSLATE_NOOP(
             "Privacy", "Also remove the API keys of %n provider profile(s) (%1) from %2"), n),
-            translate("Privacy", ", ").join(profile_names), key_backend)
+            names, key_backend) if key_backend is not None else arg(_n(QT_TRANSLATE_NOOP(
+                "Privacy", "Also forget the API keys of %n provider profile(s) (%1), which "
+                "Turnlog keeps in memory until it quits"), n), names)
     return Confirmation(
         translate("Privacy", "Delete all history"),
         arg(translate("Privacy", "Delete all history? This removes %1."), counts_text(counts)),
         translate(
             "Privacy",
-            "Every conversation goes, with its summaries and request records; the database "
-            "is then rebuilt (VACUUM) so no free page keeps old text.",
+            "Every conversation goes, with its summaries and Turnlog's notes of its requests; "
+            "then the file they were kept in is rewritten, so nothing of them is left in it.",
         )
         + " "
         + _tr(DELETE_DETAIL),

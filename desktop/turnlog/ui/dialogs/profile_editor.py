@@ -102,6 +102,7 @@ class ProfileEditor(FittedDialog):
         self.network = NetworkRows(content, self.form,
                                    self.form.getWidgetPosition(self.base_url)[0],
                                    self._revalidate)
+        self._title_row(content)
         self.body.addWidget(self.scrolled(content), 1)
         self.finish_layout()
         self.buttons.accepted.connect(self.save)
@@ -203,6 +204,14 @@ class ProfileEditor(FittedDialog):
         self.local_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.form.addRow("", self.local_status)
 
+    def _title_row(self, content: QWidget) -> None:
+        self.model_titles = QCheckBox(translate(
+            "SettingsDialog", "Let the model name new conversations"), content)
+        self.model_titles.setToolTip(translate(
+            "SettingsDialog", "After the first answer, one short extra request asks the model "
+            "for a title; a title you typed is never replaced"))
+        self.form.addRow("", wrap_check(self.model_titles))
+
     # ------------------------------------------------------------------ filling
     def _fill(self) -> None:
         profile = self.profile
@@ -213,6 +222,7 @@ class ProfileEditor(FittedDialog):
         self.model_file.setText(profile.model_path or "")
         self.model.setEditText(profile.model)
         self.network.fill(profile)
+        self.model_titles.setChecked(profile.makes_titles)
         # Checked where this profile's key is kept for this session only (or must be).
         self.session_only.setChecked(self.setup.keyring is None
                                      or self.setup.session.get(profile.id) is not None)
@@ -241,6 +251,8 @@ class ProfileEditor(FittedDialog):
             taken = [shown_name(p.name) for p in self.setup.load()]
             self._given_name = unique_name(shown_name(preset.name), taken)
             self.name.setText(self._given_name)
+        if self.profile.model_titles is None:  # never chosen: the preset's default
+            self.model_titles.setChecked(preset.builtin)
         self._show_preset_rows()
         self._revalidate()
 
@@ -466,7 +478,8 @@ class ProfileEditor(FittedDialog):
                               context_window=window, model_path=None)
         if name != shown_name(self.profile.name):
             profile = replace(profile, name=name)
-        return profile.with_network(self.network.settings(profile.builtin))
+        return replace(profile.with_network(self.network.settings(profile.builtin)),
+                       model_titles=self.model_titles.isChecked())
 
     def _store_profile(self, profile: Profile) -> None:
         try:

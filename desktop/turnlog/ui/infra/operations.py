@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 
 from ...core.compaction import StoredSummary
 from ...core.model import Conversation, ConversationSettings, Turn
+from ...core.titles import QUESTION
 from ...export import export_text
 from ...secrets import KeyStore
 from ...store import TurnlogStore
@@ -116,13 +117,14 @@ def export_conversation(store: TurnlogStore, conversation_id: int,
 
 
 # ----------------------------------------------------------------------- changes
-def create_conversation(store: TurnlogStore, title: str, model: str, *,
+def create_conversation(store: TurnlogStore, model: str, *,
                         first_send: bool = False) -> StorageOp[Changes]:
-    """A new conversation; `first_send`: for a question about to be sent, so it is swept
+    """A new conversation, titled after its first question once that is answered (until
+    then the neutral title); `first_send`: for a question about to be sent, so it is swept
     on the next start if that question is never answered."""
     def work() -> Changes:
-        return Changes(store.create_conversation(title, model=model, first_send=first_send),
-                       created=True)
+        return Changes(store.create_conversation("", model=model, first_send=first_send,
+                                                 title_source=QUESTION), created=True)
 
     return StorageOp("create conversation", work)
 
@@ -133,6 +135,19 @@ def rename_conversation(store: TurnlogStore, conversation_id: int,
         return Changes(store.update_conversation(conversation_id, title=title), renamed=True)
 
     return StorageOp("rename conversation", work)
+
+
+def reread_conversation(store: TurnlogStore, conversation: Conversation
+                        ) -> StorageOp[Changes]:
+    """The conversation as stored now, named renamed if its title changed (a title taken
+    from the first question, after an answer was saved)."""
+    def work() -> Changes:
+        now = store.conversation(conversation.id)
+        if now.title == conversation.title and now.title_source == conversation.title_source:
+            return Changes()
+        return Changes(now, renamed=True)
+
+    return StorageOp("read the conversation's title", work)
 
 
 def save_conversation_settings(store: TurnlogStore, conversation_id: int,
@@ -164,9 +179,12 @@ def delete_turn(store: TurnlogStore, turn_id: str, *, with_versions: bool = True
     def work() -> Changes:
         cid, _ = store.turn(turn_id)
         gone = store.versions(cid).group(turn_id) if with_versions else (turn_id,)
+        title = store.conversation(cid).title
         conversation_id, counts = store.delete_turn(turn_id, with_versions=with_versions,
                                                    keep_pins=keep_pins)
-        return Changes(turns_deleted=gone, turns_of=conversation_id,
+        now = store.conversation(conversation_id)  # a title from the first turn follows it
+        return Changes(now if now.title != title else None, renamed=now.title != title,
+                       turns_deleted=gone, turns_of=conversation_id,
                        summary=store.latest_summary(conversation_id), counts=counts)
 
     return StorageOp("delete turn", work)

@@ -45,9 +45,10 @@ from ...store import TurnlogStore
 from ...store.search import SearchHit
 from ..infra.languages import arg, date_time, plural
 from ..infra.tasks import TaskRunner
+from ..infra.titles import shown_title
 from ..transcript.model import TranscriptModel
 from ..transcript.view import TranscriptView
-from .sidebar import Sidebar, shown_title
+from .sidebar import Sidebar
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 HitRole = Qt.ItemDataRole.UserRole + 1

@@ -28,17 +28,11 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.model import Conversation
-from ...core.visible import visible
 from ..infra.languages import arg, date_time
+from ..infra.titles import conversation_title
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 ConversationRole = Qt.ItemDataRole.UserRole + 1
-
-
-def shown_title(title: str) -> str:
-    """A conversation title as shown: control characters and bidi overrides (an imported
-    title may hold them) as visible escapes (`\\u202e`), so they never reorder the text."""
-    return visible(title) or QCoreApplication.translate("Sidebar", "Untitled")
 
 
 class ConversationListModel(QAbstractListModel):
@@ -59,11 +53,11 @@ class ConversationListModel(QAbstractListModel):
             return None
         conversation = self._items[index.row()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return shown_title(conversation.title)
+            return conversation_title(conversation)
         if role == Qt.ItemDataRole.ToolTipRole:
             when = date_time(conversation.updated_at) if conversation.updated_at else ""
             return arg(QCoreApplication.translate(
-                "Sidebar", "%1\nlast active %2"), shown_title(conversation.title), when)
+                "Sidebar", "%1\nlast active %2"), conversation_title(conversation), when)
         if role == ConversationRole:
             return conversation
         return None

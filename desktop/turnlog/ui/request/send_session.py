@@ -11,6 +11,8 @@ summary — so the GUI thread does not read the store afterwards.
 from __future__ import annotations
 
 import logging
+import math
+import re
 import sys
 import threading
 import time
@@ -33,6 +35,8 @@ from .edit_mode import EditMode
 
 log = logging.getLogger(__name__)
 
+# How core names the wait before another attempt (`Sender`): seconds, attempt, attempts.
+RETRY_DETAIL = re.compile(r"in (\d+) s \(attempt (\d+) of (\d+)\)")
 STREAM_INTERVAL_MS = 33  # streamed text reaches the screen at most ~30 times a second
 
 STAGE_WORDS = {
@@ -157,6 +161,8 @@ class SendSession(QObject):
         self._stream = StreamBuffer()
         self._thought = StreamBuffer()
         self._stage = ""
+        # While waiting to try again: when the next attempt goes out, and which it is.
+        self._retry_at: tuple[float, str, str] | None = None
         self._stage_entered: tuple[float, str] = (0.0, "")
         self._started = 0.0
         self._timer = QTimer(self)
@@ -237,6 +243,9 @@ class SendSession(QObject):
             self._enter(*item)
 
     def _enter(self, stage: Stage, detail: str) -> None:
+        waiting = RETRY_DETAIL.fullmatch(detail) if stage is Stage.RETRYING else None
+        self._retry_at = None if waiting is None else (
+            time.monotonic() + int(waiting[1]), waiting[2], waiting[3])
         words = QCoreApplication.translate("SendSession", STAGE_WORDS.get(stage, stage.value))
         detail = failure_text.stage(detail)
         self._stage = arg(QCoreApplication.translate(
@@ -251,8 +260,14 @@ class SendSession(QObject):
             self.stage_entered.emit(stage, self._stage)
 
     def _report(self) -> None:
+        now = time.monotonic()
         text = arg(QCoreApplication.translate("SendSession", "%1… %2 s"), self._stage,
-                   number(time.monotonic() - self._started, 1))
+                   number(now - self._started, 1))
+        if self._retry_at is not None:  # one number, counting down to the next attempt
+            at, attempt, attempts = self._retry_at
+            text = arg(QCoreApplication.translate(
+                "SendSession", "Retrying in %1 s (attempt %2 of %3)…"),
+                max(0, math.ceil(at - now)), attempt, attempts)
         if self._thought.received:
             text += arg(QCoreApplication.translate(
                 "SendSession", " · %1 characters of reasoning"), self._thought.received)

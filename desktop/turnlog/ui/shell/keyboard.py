@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, SignalInstance
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, Qt, SignalInstance
 from PySide6.QtGui import QAction, QContextMenuEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
 
@@ -59,7 +59,7 @@ def escape_stops(window: QWidget, running_changed: SignalInstance,
                  stop: Callable[[], None]) -> QAction:
     """Esc cancels a running send wherever the focus is in `window`, as the composer says
     ("Esc or Stop to cancel"); while nothing runs, Esc is the focused widget's own."""
-    action = QAction(window)
+    action = QAction(QCoreApplication.translate("Keyboard", "Stop the running request"), window)
     action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
     action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
     action.setEnabled(False)

@@ -7,7 +7,7 @@ View: the docks and where to go, then Theme (light, dark, the system's). A menu 
 part adds beside Theme (View → Language) goes through `ViewMenu.add_appearance`.
 Conversation: Regenerate, Edit and resend…, Fork from here, Settings for this
 conversation…, Rename…, Delete….
-Help: About.
+Help: Keyboard shortcuts (read from these actions themselves), About.
 """
 
 from __future__ import annotations
@@ -43,10 +43,12 @@ from ..conversation.centre import CentrePanel
 from ..conversation.versions import VersionControls
 from ..dialogs.import_export import ImportExport
 from ..dialogs.settings import SettingsDialog
+from ..dialogs.shortcuts import ShortcutsDialog
 from ..infra.languages import add_language_menu
 from ..infra.theme import Theme, ThemeSwitch
 from ..panels.sidebar import Sidebar
 from ..transcript.view import TranscriptView
+from .geometry import DockFolding
 from .keyboard import KeyboardMenus
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
@@ -67,6 +69,7 @@ class MenuHost(Protocol):
     banner: FailureBanner
     view: TranscriptView
     conversation: Conversation | None
+    folding: DockFolding
 
     @property
     def running(self) -> bool: ...
@@ -149,7 +152,7 @@ def _file_menu(window: MenuHost, parent: QWidget) -> tuple[QAction, QAction, QAc
     menu = window.menuBar().addMenu(translate("Menus", "&File"))
     new = _action(parent, menu, translate("Menus", "&New conversation"), window.new_conversation,
                   QKeySequence(QKeySequence.StandardKey.New),
-                  translate("Menus", "Start a conversation with a title of your own"))
+                  translate("Menus", "Start a conversation; its first question names it"))
     menu.addSeparator()
     _action(
         parent,
@@ -259,11 +262,11 @@ def _view_menu(window: MenuHost, parent: QWidget) -> tuple[ViewMenu, ThemeSwitch
         parent,
         view,
         translate("Menus", "Go to &question"),
-        window.centre.composer.edit.setFocus,
+        lambda: _go_to(window, window.centre.composer.edit),
         QKeySequence("Ctrl+L"),
     )
-    _action(parent, view, translate("Menus", "Go to &history"), window.centre.view.setFocus,
-            QKeySequence("Ctrl+H"))
+    _action(parent, view, translate("Menus", "Go to &history"),
+            lambda: _go_to(window, window.centre.view), QKeySequence("Ctrl+H"))
     view.start_appearance()
     switch = ThemeSwitch(window.settings, parent, on_change=lambda _theme: _retint(window))
     themes = QMenu(translate("Menus", "&Theme"), view)
@@ -285,6 +288,12 @@ def _view_menu(window: MenuHost, parent: QWidget) -> tuple[ViewMenu, ThemeSwitch
     add_language_menu(view, window.settings, parent)  # View → Language, beside Theme
     switch.apply()
     return view, switch, actions
+
+
+def _go_to(window: MenuHost, target: QWidget) -> None:
+    """Focus `target` in the conversation; a narrow window's panel page gives way to it."""
+    window.folding.back_to_conversation()
+    target.setFocus()
 
 
 def _retint(window: MenuHost) -> None:
@@ -368,6 +377,13 @@ def _conversation_menu(window: MenuHost, parent: QWidget,
     return settings, delete
 
 
+def _show_shortcuts(window: MenuHost, parent: QWidget) -> ShortcutsDialog:
+    dialog = ShortcutsDialog(window.menuBar(), parent, parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.open()
+    return dialog
+
+
 def build_menus(window: MenuHost, parent: QWidget) -> Menus:
     """Fill `window`'s menu bar; `parent` (the window) owns the actions. The saved theme
     is applied here."""
@@ -377,6 +393,9 @@ def build_menus(window: MenuHost, parent: QWidget) -> Menus:
     conversation_settings, delete = _conversation_menu(window, parent, settings)
     KeyboardMenus(window.view, window.sidebar.list)  # Shift+F10, the Menu key
     help_menu = window.menuBar().addMenu(translate("Menus", "&Help"))
+    _action(parent, help_menu, translate("Menus", "&Keyboard shortcuts"),
+            lambda: _show_shortcuts(window, parent), QKeySequence("Ctrl+/"),
+            translate("Menus", "Every shortcut of the window, with a filter"))
     about = _action(parent, help_menu, translate("Menus", "&About %1").replace("%1", APP_NAME),
                     window.show_about)
     return Menus(new, settings, export, delete_all, about, view, conversation_settings,

@@ -27,6 +27,7 @@ from ..conversation.first_minute import FirstMinute, unsaved
 from ..conversation.first_send import FirstSendUndo
 from ..conversation.header_picker import HeaderPicker
 from ..conversation.partial_answers import PartialAnswers
+from ..conversation.titles import ConversationTitles
 from ..conversation.versions import VersionControls
 from ..dialogs.about import AboutDialog
 from ..dialogs.import_export import ImportExport
@@ -37,13 +38,14 @@ from ..infra.changes import ChangeHub, Changes
 from ..infra.docks import add_dock
 from ..infra.export_file import ExportTarget
 from ..infra.languages import arg
-from ..infra.operations import Loaded, create_conversation, load_conversation
+from ..infra.operations import Loaded, load_conversation
 from ..infra.tasks import TaskRunner
+from ..infra.titles import conversation_title
 from ..infra.window_settings import window_settings
 from ..panels.memory.dock import attach_memory
 from ..panels.search import SearchDock
 from ..panels.side.questions import attach as attach_side_questions
-from ..panels.sidebar import Sidebar, shown_title
+from ..panels.sidebar import Sidebar
 from ..panels.sidebar_filter import ConversationFilter
 from ..request.connection import Connector, release_unused_local_model
 from ..request.edit_mode import EditMode
@@ -76,9 +78,6 @@ class MainWindow(QMainWindow):
         self.setup, self.store, self.runner, self.connector = setup, store, runner, connector
         self.settings = settings or window_settings(store.home)
         self.conversation: Conversation | None = None
-        # The conversation a send waits for (-1 while it is being created), when Send was
-        # pressed with no conversation open.
-        self._send_after_load: int | None = None
         self.confirm = lambda confirmation: ask(self, confirmation)
         self.choose_export = lambda title: choose_export(self, title)
         self.setWindowTitle(APP_NAME)
@@ -125,6 +124,8 @@ class MainWindow(QMainWindow):
                                    self._storage_failed, self.session,
                                    lambda: self.conversation, self)
         self.side = attach_side_questions(self)  # side questions: their own dock and session
+        self.titles = ConversationTitles(self, self)  # named after the first question
+        self.titles.yield_to(self.side.session)
         self.first_minute = FirstMinute(self)  # the welcome's buttons
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
@@ -201,7 +202,7 @@ class MainWindow(QMainWindow):
         self.picker.show_for(conversation)
         self.preview.reset()
         self.transcript.set_turns(())
-        self.title.setText(shown_title(conversation.title) if conversation else "")
+        self.title.setText(conversation_title(conversation) if conversation else "")
         self.faults.dismiss()  # a damaged database stays named
         self._update_empty_hint()
 
@@ -222,8 +223,7 @@ class MainWindow(QMainWindow):
         self.transcript.set_turns(loaded.turns)
         self._update_empty_hint()
         self.refresh_preview()
-        if self._send_after_load == loaded.conversation_id:
-            self._send_after_load = None
+        if self.first_send.ready(loaded.conversation_id):
             self.send()
 
     def _load_failed(self, conversation_id: int, error: BaseException) -> None:
@@ -247,28 +247,6 @@ class MainWindow(QMainWindow):
     def new_conversation(self) -> None:
         self.history.new_conversation()
 
-    def _start_conversation_for_draft(self) -> None:
-        """Send with no conversation open: start one titled after the question, then send
-        once it has loaded (so loading cannot replace the pending row)."""
-        text = self.composer.text().strip()
-        if not text or self._send_after_load is not None:
-            return
-        title = text.splitlines()[0][:60].strip() or translate("MainWindow", "New chat")
-
-        def created(changes: Changes) -> None:
-            assert changes.conversation is not None
-            self._send_after_load = changes.conversation.id
-            self.changes.publish(changes, self)
-
-        def failed(error: BaseException) -> None:
-            self._send_after_load = None
-            self._storage_failed(error)
-
-        self._send_after_load = -1  # creating
-        create_conversation(self.store, title, self.history.default_model(),
-                                       first_send=True).run(
-            self.runner, on_success=created, on_failure=failed)
-
     def rename_conversation(self, conversation: Conversation) -> None:
         self.history.rename_conversation(conversation)
 
@@ -285,10 +263,10 @@ class MainWindow(QMainWindow):
             self._close_conversation()
         elif changed is not None and changed.id == open_id:
             self.conversation = changed
-            self.title.setText(shown_title(changed.title))
+            self.title.setText(conversation_title(changed))
             if changes.settings:
                 self.preview.forget_last()
-        elif changes.turns_deleted and changes.turns_of == open_id:
+        if changes.turns_deleted and changes.turns_of == open_id:
             for turn_id in changes.turns_deleted:
                 self.transcript.remove_turn(turn_id)
             self.preview.forget_last()  # the last request's body carried the turn
@@ -355,7 +333,7 @@ class MainWindow(QMainWindow):
             return
         if conversation is None:
             if not self.composer.blocked_reason:  # none to send to, too large: it says so
-                self._start_conversation_for_draft()
+                self.first_send.start(self.composer.text())
             return
         parts = self.preview.parts(conversation)
         if parts.endpoint is None or parts.budget is None:

@@ -20,6 +20,7 @@ def wire(window: Any) -> None:
     window.sidebar_filter.failed.connect(window.banner.show_text)
     window.view.delete_requested.connect(history.delete_turn)
     window.banner.retry.connect(window.send)
+    window.banner.settings_requested.connect(window.open_settings)  # a refused key
     window.composer.send_requested.connect(window.send)
     window.composer.stop_requested.connect(window.stop)
     window.composer.draft_changed.connect(window.preview.draft_edited)

@@ -51,12 +51,12 @@ class RowMark(enum.Enum):
 
 
 _LABELS = {
-    RowMark.SENT: QT_TRANSLATE_NOOP("RowMark", "sent this time"),
+    RowMark.SENT: QT_TRANSLATE_NOOP("RowMark", "sent"),
     RowMark.SUMMARY: QT_TRANSLATE_NOOP("RowMark", "in summary"),
     RowMark.TO_SUMMARIZE: QT_TRANSLATE_NOOP("RowMark", "to be summarized"),
     RowMark.NOT_SENT: QT_TRANSLATE_NOOP("RowMark", "not sent"),
     RowMark.PENDING: QT_TRANSLATE_NOOP("RowMark", "pending"),
-    RowMark.ASKED: QT_TRANSLATE_NOOP("RowMark", "asked this time"),
+    RowMark.ASKED: QT_TRANSLATE_NOOP("RowMark", "just asked"),
     RowMark.REPLACED: QT_TRANSLATE_NOOP("RowMark", "replaced"),
 }
 
@@ -238,10 +238,11 @@ class MarkSwatch(QWidget):
 
 
 class MarkLegend(QWidget):
-    """The legend of the marks, one swatch and label each, wrapping in narrow windows."""
+    """The legend of the marks, one swatch and label each, wrapping in narrow windows: every
+    mark a turn's badge can show, in the badge's own words."""
 
     SHOWN = (RowMark.SENT, RowMark.SUMMARY, RowMark.TO_SUMMARIZE, RowMark.NOT_SENT,
-             RowMark.PENDING, RowMark.REPLACED)
+             RowMark.PENDING, RowMark.ASKED, RowMark.REPLACED)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
