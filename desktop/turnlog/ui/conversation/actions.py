@@ -172,8 +172,9 @@ class HistoryActions(QObject):
         only, for this session: not a place they are saved in)."""
         if self._setup is None:
             return QCoreApplication.translate("HistoryActions", "the keyring")
-        keys = self._setup.keys()
-        return None if isinstance(keys, SessionKeys) else keys.backend_name()
+        keyring = self._setup.keyring
+        in_memory = keyring is None or isinstance(keyring, SessionKeys)
+        return None if in_memory else keyring.backend_name()
 
     def _confirm_delete_all(self, counts: DeletionCounts) -> None:
         setup = self._setup
