@@ -115,12 +115,13 @@ def usable_backend(backend: KeyringBackend) -> KeyringBackend:
         raise KeyringUnavailable(
             "The only keyring available stores keys in a plain file, which Turnlog does not "
             "use. Install and unlock a system keyring (GNOME Keyring, KWallet, macOS "
-            "Keychain or Windows Credential Manager), or keep the key for this session only."
+            "Keychain or Windows Credential Manager), or use the key only until Turnlog "
+            "closes."
         )
     raise KeyringUnavailable(
         "No system keyring was found to keep the API key. Install and unlock one (GNOME "
-        "Keyring, KWallet, macOS Keychain or Windows Credential Manager), or keep the key "
-        "for this session only."
+        "Keyring, KWallet, macOS Keychain or Windows Credential Manager), or use the key "
+        "only until Turnlog closes."
     )
 
 
@@ -188,8 +189,8 @@ def _bounded(call: Callable[[], T], action: str) -> T:
         log.warning("the system keyring did not answer within %.0f s", KEYRING_TIMEOUT_S)
         raise KeyringUnavailable(
             f"Could not {action} the system keyring: it did not answer within "
-            f"{KEYRING_TIMEOUT_S:.0f} s. Unlock or restart it (or log in again), or keep the "
-            "key for this session only."
+            f"{KEYRING_TIMEOUT_S:.0f} s. Unlock or restart it (or log in again), or use the "
+            "key only until Turnlog closes."
         ) from None
     if ok:
         return value  # type: ignore[return-value]
@@ -205,7 +206,7 @@ def _as_unavailable(err: BaseException, action: str) -> BaseException:
     if isinstance(err, keyring.errors.KeyringLocked):
         return KeyringUnavailable(
             f"Could not {action} the system keyring: it is locked and was not unlocked. "
-            "Unlock it and try again, or keep the key for this session only.")
+            "Unlock it and try again, or use the key only until Turnlog closes.")
     if isinstance(err, keyring.errors.NoKeyringError | keyring.errors.InitError):
         return KeyringUnavailable(
             f"Could not {action} the system keyring: no keyring is available ({err}).")
@@ -215,8 +216,8 @@ def _as_unavailable(err: BaseException, action: str) -> BaseException:
     # Below keyring's own types: D-Bus errors (jeepney's DBusErrorResponse, a timed-out or
     # refused call), an OS error on the socket, a backend's own exception.
     return KeyringUnavailable(
-        f"Could not {action} the system keyring: {type(err).__name__}: {err}. Keep the key "
-        "for this session only, or try again once the keyring works.")
+        f"Could not {action} the system keyring: {type(err).__name__}: {err}. Use the key "
+        "only until Turnlog closes, or try again once the keyring works.")
 
 
 class SessionKeys:

@@ -365,6 +365,10 @@
 <context>
     <name>FailureBanner</name>
     <message>
+        <source>Open Settings…</source>
+        <translation>打开设置…</translation>
+    </message>
+    <message>
         <source>Problem with the last request</source>
         <translation>上一次请求出现问题</translation>
     </message>
@@ -850,14 +854,6 @@
     <message>
         <source>Stop the running request before deleting a turn.</source>
         <translation>删除轮次前，请先停止正在进行的请求。</translation>
-    </message>
-    <message>
-        <source>New chat</source>
-        <translation>新对话</translation>
-    </message>
-    <message>
-        <source>New conversation</source>
-        <translation>新建对话</translation>
     </message>
     <message>
         <source>Title:</source>
@@ -1438,6 +1434,13 @@
     </message>
 </context>
 <context>
+    <name>Keyboard</name>
+    <message>
+        <source>Stop the running request</source>
+        <translation>停止正在进行的请求</translation>
+    </message>
+</context>
+<context>
     <name>LanguageMenu</name>
     <message>
         <source>&amp;Language</source>
@@ -1536,10 +1539,6 @@
     <message>
         <source>No turns yet. Type a question below and press Ctrl+Enter.</source>
         <translation>还没有任何轮次。在下方输入问题，然后按 Ctrl+Enter。</translation>
-    </message>
-    <message>
-        <source>New chat</source>
-        <translation>新对话</translation>
     </message>
     <message>
         <source>Cannot send</source>
@@ -1741,8 +1740,8 @@
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <source>Start a conversation with a title of your own</source>
-        <translation>开始一个自己命名的对话</translation>
+        <source>Start a conversation; its first question names it</source>
+        <translation>开始一个对话；它的第一个问题就是它的名字</translation>
     </message>
     <message>
         <source>&amp;Import…</source>
@@ -1865,8 +1864,8 @@
         <translation>此对话的设置(&amp;C)…</translation>
     </message>
     <message>
-        <source>Its system prompt, model, limits and compaction</source>
-        <translation>它的系统提示词、模型、上限和压缩设置</translation>
+        <source>Its system prompt, limits and compaction (its model is chosen in the header)</source>
+        <translation>它的系统提示词、限制和压缩（模型在顶栏中选择）</translation>
     </message>
     <message>
         <source>&amp;Rename…</source>
@@ -1883,6 +1882,14 @@
     <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Every shortcut of the window, with a filter</source>
+        <translation>窗口的所有快捷键，可筛选</translation>
     </message>
     <message>
         <source>&amp;About %1</source>
@@ -1918,10 +1925,6 @@
 <context>
     <name>Privacy</name>
     <message>
-        <source>The text is overwritten in the database file (secure delete) and the write-ahead log is emptied, so it cannot be brought back. Export first if you want a copy.</source>
-        <translation>文字会在数据库文件中被覆盖（安全删除），预写日志也会被清空，因此无法恢复。如需保留副本，请先导出。</translation>
-    </message>
-    <message>
         <source>%n conversation(s)</source>
         <translation>%n 个对话</translation>
     </message>
@@ -1952,6 +1955,10 @@
     <message>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>The text is erased from the disk, not only hidden: it cannot be brought back. Export first if you want a copy.</source>
+        <translation>文字会从磁盘上抹除，而不只是隐藏：无法恢复。如需保留副本，请先导出。</translation>
     </message>
     <message>
         <source>JSON lines (*.jsonl)</source>
@@ -1994,8 +2001,12 @@
         <translation>此版本</translation>
     </message>
     <message>
-        <source>Summaries covering it go too (the next send makes a new one); request records keep only their numbers. The other turns keep their numbers.</source>
-        <translation>涵盖它的摘要也会一并删除（下次发送时会生成新的摘要）；请求记录只保留其中的数字。其他轮次保持原有编号。</translation>
+        <source>Summaries that include it go too (the next send makes a new one), and Turnlog&apos;s notes of the requests that carried it no longer name it. The other turns keep their numbers.</source>
+        <translation>包含它的摘要也会删除（下次发送时会生成新的摘要），Turnlog 对携带过它的请求的记录也不再提到它。其他各轮保留原来的编号。</translation>
+    </message>
+    <message>
+        <source>Every conversation goes, with its summaries and Turnlog&apos;s notes of its requests; then the file they were kept in is rewritten, so nothing of them is left in it.</source>
+        <translation>所有对话都会删除，连同它们的摘要和 Turnlog 对其请求的记录；随后保存它们的文件会被重写，其中不会留下任何内容。</translation>
     </message>
     <message>
         <source>Delete pinned facts too?</source>
@@ -2034,6 +2045,10 @@
         <translation>同时从%2中移除 %n 个服务配置（%1）的 API 密钥</translation>
     </message>
     <message>
+        <source>Also forget the API keys of %n provider profile(s) (%1), which Turnlog keeps in memory until it quits</source>
+        <translation>同时忘掉 %n 个服务提供方配置（%1）的 API 密钥（Turnlog 只把它们保存在内存中，直到退出）</translation>
+    </message>
+    <message>
         <source>Delete all history</source>
         <translation>删除全部历史</translation>
     </message>
@@ -2042,16 +2057,55 @@
         <translation>要删除全部历史吗？这将移除%1。</translation>
     </message>
     <message>
-        <source>Every conversation goes, with its summaries and request records; the database is then rebuilt (VACUUM) so no free page keeps old text.</source>
-        <translation>所有对话连同其摘要和请求记录都会被删除；随后会重建数据库（VACUUM），确保没有空闲页残留旧文字。</translation>
-    </message>
-    <message>
         <source>Delete everything</source>
         <translation>全部删除</translation>
     </message>
     <message>
         <source>Export conversation</source>
         <translation>导出对话</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileEditor</name>
+    <message>
+        <source>Add a provider</source>
+        <translation>添加服务提供方</translation>
+    </message>
+    <message>
+        <source>Provider “%1”</source>
+        <translation>服务提供方“%1”</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>A provider keeps its preset; for another one, choose Add</source>
+        <translation>服务提供方的预设不能更改；要用其他预设，请选择“添加”</translation>
+    </message>
+    <message>
+        <source>Paste the provider&apos;s API key</source>
+        <translation>粘贴服务提供方的 API 密钥</translation>
+    </message>
+    <message>
+        <source>Use this key until Turnlog closes; do not store it</source>
+        <translation>这个密钥只用到 Turnlog 关闭为止；不保存</translation>
+    </message>
+    <message>
+        <source>Use the key until Turnlog closes, without storing it</source>
+        <translation>密钥只使用到 Turnlog 关闭为止，不保存</translation>
+    </message>
+    <message>
+        <source>Give the provider a name.</source>
+        <translation>请给服务提供方起个名称。</translation>
+    </message>
+    <message>
+        <source>Another provider is already called “%1”; choose another name.</source>
+        <translation>已有服务提供方叫“%1”，请换一个名称。</translation>
     </message>
 </context>
 <context>
@@ -2122,6 +2176,21 @@
     </message>
 </context>
 <context>
+    <name>ProfileWatch</name>
+    <message>
+        <source>The providers could not be read again: %1</source>
+        <translation>无法重新读取服务提供方：%1</translation>
+    </message>
+    <message>
+        <source>The provider “%1” was removed elsewhere; requests go to “%2” now.</source>
+        <translation>服务提供方“%1”已在别处被移除；现在请求发往“%2”。</translation>
+    </message>
+    <message>
+        <source>The provider “%1” was removed elsewhere; add one in Settings (Ctrl+,).</source>
+        <translation>服务提供方“%1”已在别处被移除；请在设置中添加一个（Ctrl+,）。</translation>
+    </message>
+</context>
+<context>
     <name>ProviderConnector</name>
     <message>
         <source>Custom</source>
@@ -2169,11 +2238,134 @@
     </message>
 </context>
 <context>
-    <name>RowMark</name>
+    <name>ProvidersPage</name>
     <message>
-        <source>sent this time</source>
-        <translation>本次已发送</translation>
+        <source>key: checking…</source>
+        <translation>密钥：检查中…</translation>
     </message>
+    <message>
+        <source>key stored in the keyring</source>
+        <translation>密钥保存在密钥环中</translation>
+    </message>
+    <message>
+        <source>key kept until Turnlog closes</source>
+        <translation>密钥保留到 Turnlog 关闭</translation>
+    </message>
+    <message>
+        <source>no key</source>
+        <translation>没有密钥</translation>
+    </message>
+    <message>
+        <source>no key needed</source>
+        <translation>不需要密钥</translation>
+    </message>
+    <message>
+        <source>key: the keyring could not be read</source>
+        <translation>密钥：无法读取密钥环</translation>
+    </message>
+    <message>
+        <source>Conversations keep all their turns.</source>
+        <translation>对话会保留所有轮次。</translation>
+    </message>
+    <message>
+        <source>Requests go to the default provider from now on.</source>
+        <translation>从现在起，请求发往默认服务提供方。</translation>
+    </message>
+    <message>
+        <source>The built-in model is not added back by itself; choose Add → Built-in to have it again.</source>
+        <translation>内置模型不会自动加回；要再次使用，请选择“添加 → 内置”。</translation>
+    </message>
+    <message>
+        <source>Remove provider</source>
+        <translation>移除服务提供方</translation>
+    </message>
+    <message>
+        <source>Remove “%1”? Its API key is removed from the keyring too.</source>
+        <translation>移除“%1”？它的 API 密钥也会从密钥环中移除。</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation>服务提供方</translation>
+    </message>
+    <message>
+        <source>No provider yet. Choose Add and a preset: a server you run (Ollama, LM Studio, …), a service with an API key, or the built-in model.</source>
+        <translation>还没有服务提供方。请选择“添加”和一个预设：你自己运行的服务器（Ollama、LM Studio …）、需要 API 密钥的服务，或内置模型。</translation>
+    </message>
+    <message>
+        <source>&amp;Add…</source>
+        <translation>添加(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Add a provider from a preset</source>
+        <translation>从预设添加服务提供方</translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation>编辑(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>D&amp;uplicate…</source>
+        <translation>复制(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>&amp;Remove…</source>
+        <translation>移除(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Make &amp;default</source>
+        <translation>设为默认(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Use this provider now, in new windows and in turnlog-cli</source>
+        <translation>现在、在新窗口中以及在 turnlog-cli 中都使用这个服务提供方</translation>
+    </message>
+    <message>
+        <source>The providers could not be read: %1</source>
+        <translation>无法读取服务提供方：%1</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>in use</source>
+        <translation>使用中</translation>
+    </message>
+    <message>
+        <source>started by Turnlog</source>
+        <translation>由 Turnlog 启动</translation>
+    </message>
+    <message>
+        <source>no model</source>
+        <translation>没有模型</translation>
+    </message>
+    <message>
+        <source>“%1” could not be removed: %2</source>
+        <translation>无法移除“%1”：%2</translation>
+    </message>
+    <message>
+        <source>Removed “%1”; requests go to “%2” now.</source>
+        <translation>已移除“%1”；现在请求发往“%2”。</translation>
+    </message>
+    <message>
+        <source>Removed “%1”.</source>
+        <translation>已移除“%1”。</translation>
+    </message>
+    <message>
+        <source>“%1” was removed, but its key is still in the keyring: %2</source>
+        <translation>“%1”已移除，但它的密钥仍在密钥环中：%2</translation>
+    </message>
+    <message>
+        <source>The provider could not be saved: %1</source>
+        <translation>无法保存服务提供方：%1</translation>
+    </message>
+</context>
+<context>
+    <name>RowMark</name>
     <message>
         <source>in summary</source>
         <translation>在摘要中</translation>
@@ -2191,8 +2383,12 @@
         <translation>等待中</translation>
     </message>
     <message>
-        <source>asked this time</source>
-        <translation>本次提问</translation>
+        <source>sent</source>
+        <translation>已发送</translation>
+    </message>
+    <message>
+        <source>just asked</source>
+        <translation>刚刚提问</translation>
     </message>
     <message>
         <source>replaced</source>
@@ -2413,6 +2609,10 @@
         <translation>%1… %2 秒</translation>
     </message>
     <message>
+        <source>Retrying in %1 s (attempt %2 of %3)…</source>
+        <translation>%1 秒后重试（第 %2 次，共 %3 次）…</translation>
+    </message>
+    <message>
         <source> · %1 characters of reasoning</source>
         <translation> · 推理 %1 个字符</translation>
     </message>
@@ -2436,8 +2636,12 @@
         <translation>需要修正的问题</translation>
     </message>
     <message>
-        <source>Provider</source>
-        <translation>服务提供方</translation>
+        <source>The base URL must start with http:// or https:// and name a server, for example http://localhost:8080/v1</source>
+        <translation>基础 URL 必须以 http:// 或 https:// 开头并指明服务器，例如 http://localhost:8080/v1</translation>
+    </message>
+    <message>
+        <source>The base URL must not contain ? or #</source>
+        <translation>基础 URL 不能包含 ? 或 #</translation>
     </message>
     <message>
         <source>Provider preset</source>
@@ -2488,16 +2692,28 @@
         <translation>API 密钥(&amp;K)：</translation>
     </message>
     <message>
-        <source>Keep the key for this session only (not saved)</source>
-        <translation>仅在本次运行期间保留密钥（不保存）</translation>
+        <source>Let the model name new conversations</source>
+        <translation>让模型为新对话命名</translation>
     </message>
     <message>
-        <source>Keep the key for this session only</source>
-        <translation>仅在本次运行期间保留密钥</translation>
+        <source>After the first answer, one short extra request asks the model for a title; a title you typed is never replaced</source>
+        <translation>第一个回答之后，再发一个简短的请求让模型起标题；你输入的标题永远不会被替换</translation>
+    </message>
+    <message>
+        <source>%1 The key will be kept only until Turnlog closes.</source>
+        <translation>%1 密钥只会保留到 Turnlog 关闭为止。</translation>
     </message>
     <message>
         <source>Model file (GGUF)</source>
         <translation>模型文件（GGUF）</translation>
+    </message>
+    <message>
+        <source>The only keyring available stores keys in a plain file, which Turnlog does not use. Install and unlock a system keyring (GNOME Keyring, KWallet, macOS Keychain or Windows Credential Manager), or use the key only until Turnlog closes.</source>
+        <translation>唯一可用的密钥环把密钥存在普通文件中，Turnlog 不使用它。请安装并解锁一个系统密钥环（GNOME Keyring、KWallet、macOS 钥匙串或 Windows 凭据管理器），或者只把密钥用到 Turnlog 关闭为止。</translation>
+    </message>
+    <message>
+        <source>No system keyring was found to keep the API key. Install and unlock one (GNOME Keyring, KWallet, macOS Keychain or Windows Credential Manager), or use the key only until Turnlog closes.</source>
+        <translation>没有找到可以保存 API 密钥的系统密钥环。请安装并解锁一个（GNOME Keyring、KWallet、macOS 钥匙串或 Windows 凭据管理器），或者只把密钥用到 Turnlog 关闭为止。</translation>
     </message>
     <message>
         <source>The built-in SmolLM2-135M (leave empty)</source>
@@ -2524,8 +2740,16 @@
         <translation>模型文件(&amp;F)：</translation>
     </message>
     <message>
+        <source>Providers</source>
+        <translation>服务提供方</translation>
+    </message>
+    <message>
         <source>This conversation</source>
         <translation>此对话</translation>
+    </message>
+    <message>
+        <source>Open a conversation to change its limits and system prompt.</source>
+        <translation>打开一个对话以更改它的限制和系统提示词。</translation>
     </message>
     <message>
         <source> tokens</source>
@@ -2600,10 +2824,6 @@
         <translation>系统提示词(&amp;S)：</translation>
     </message>
     <message>
-        <source>%1 The key will be kept for this session only.</source>
-        <translation>%1 密钥只会在本次运行期间保留。</translation>
-    </message>
-    <message>
         <source>The key is kept in memory until Turnlog quits.</source>
         <translation>密钥会保存在内存中，直到 Turnlog 退出。</translation>
     </message>
@@ -2674,6 +2894,41 @@
     <message>
         <source>The provider could not be saved: %1</source>
         <translation>无法保存服务提供方：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Shortcuts</name>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Anywhere in the window</source>
+        <translation>窗口中任何位置</translation>
+    </message>
+    <message>
+        <source>Buttons</source>
+        <translation>按钮</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Filter by action or key</source>
+        <translation>按操作或按键筛选</translation>
+    </message>
+    <message>
+        <source>Filter the shortcuts</source>
+        <translation>筛选快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
     </message>
 </context>
 <context>
@@ -2821,6 +3076,10 @@
 </context>
 <context>
     <name>Sidebar</name>
+    <message>
+        <source>New conversation</source>
+        <translation>新对话</translation>
+    </message>
     <message>
         <source>Untitled</source>
         <translation>未命名</translation>

@@ -365,6 +365,10 @@
 <context>
     <name>FailureBanner</name>
     <message>
+        <source>Open Settings…</source>
+        <translation>開啟設定…</translation>
+    </message>
+    <message>
         <source>Problem with the last request</source>
         <translation>上一次請求發生問題</translation>
     </message>
@@ -850,14 +854,6 @@
     <message>
         <source>Stop the running request before deleting a turn.</source>
         <translation>刪除輪次前，請先停止進行中的請求。</translation>
-    </message>
-    <message>
-        <source>New chat</source>
-        <translation>新對話</translation>
-    </message>
-    <message>
-        <source>New conversation</source>
-        <translation>新增對話</translation>
     </message>
     <message>
         <source>Title:</source>
@@ -1438,6 +1434,13 @@
     </message>
 </context>
 <context>
+    <name>Keyboard</name>
+    <message>
+        <source>Stop the running request</source>
+        <translation>停止進行中的請求</translation>
+    </message>
+</context>
+<context>
     <name>LanguageMenu</name>
     <message>
         <source>&amp;Language</source>
@@ -1536,10 +1539,6 @@
     <message>
         <source>No turns yet. Type a question below and press Ctrl+Enter.</source>
         <translation>還沒有任何輪次。在下方輸入問題，然後按 Ctrl+Enter。</translation>
-    </message>
-    <message>
-        <source>New chat</source>
-        <translation>新對話</translation>
     </message>
     <message>
         <source>Cannot send</source>
@@ -1741,8 +1740,8 @@
         <translation>新增對話(&amp;N)</translation>
     </message>
     <message>
-        <source>Start a conversation with a title of your own</source>
-        <translation>開始一個自己命名的對話</translation>
+        <source>Start a conversation; its first question names it</source>
+        <translation>開始一個對話；它的第一個問題就是它的名稱</translation>
     </message>
     <message>
         <source>&amp;Import…</source>
@@ -1865,8 +1864,8 @@
         <translation>這個對話的設定(&amp;C)…</translation>
     </message>
     <message>
-        <source>Its system prompt, model, limits and compaction</source>
-        <translation>它的系統提示詞、模型、上限和壓縮設定</translation>
+        <source>Its system prompt, limits and compaction (its model is chosen in the header)</source>
+        <translation>它的系統提示詞、限制和壓縮（模型在頂欄中選擇）</translation>
     </message>
     <message>
         <source>&amp;Rename…</source>
@@ -1883,6 +1882,14 @@
     <message>
         <source>&amp;Help</source>
         <translation>說明(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>鍵盤快速鍵(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Every shortcut of the window, with a filter</source>
+        <translation>視窗的所有快速鍵，可篩選</translation>
     </message>
     <message>
         <source>&amp;About %1</source>
@@ -1918,10 +1925,6 @@
 <context>
     <name>Privacy</name>
     <message>
-        <source>The text is overwritten in the database file (secure delete) and the write-ahead log is emptied, so it cannot be brought back. Export first if you want a copy.</source>
-        <translation>文字會在資料庫檔案中被覆寫（安全刪除），預寫記錄也會被清空，因此無法復原。如需保留副本，請先匯出。</translation>
-    </message>
-    <message>
         <source>%n conversation(s)</source>
         <translation>%n 個對話</translation>
     </message>
@@ -1952,6 +1955,10 @@
     <message>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>The text is erased from the disk, not only hidden: it cannot be brought back. Export first if you want a copy.</source>
+        <translation>文字會從磁碟上抹除，而不只是隱藏：無法復原。如需保留副本，請先匯出。</translation>
     </message>
     <message>
         <source>JSON lines (*.jsonl)</source>
@@ -1994,8 +2001,12 @@
         <translation>此版本</translation>
     </message>
     <message>
-        <source>Summaries covering it go too (the next send makes a new one); request records keep only their numbers. The other turns keep their numbers.</source>
-        <translation>涵蓋它的摘要也會一併刪除（下次傳送時會產生新的摘要）；請求紀錄只保留其中的數字。其他輪次維持原本的編號。</translation>
+        <source>Summaries that include it go too (the next send makes a new one), and Turnlog&apos;s notes of the requests that carried it no longer name it. The other turns keep their numbers.</source>
+        <translation>包含它的摘要也會刪除（下次傳送時會產生新的摘要），Turnlog 對攜帶過它的請求的紀錄也不再提到它。其他各輪保留原來的編號。</translation>
+    </message>
+    <message>
+        <source>Every conversation goes, with its summaries and Turnlog&apos;s notes of its requests; then the file they were kept in is rewritten, so nothing of them is left in it.</source>
+        <translation>所有對話都會刪除，連同它們的摘要和 Turnlog 對其請求的紀錄；隨後保存它們的檔案會被重寫，其中不會留下任何內容。</translation>
     </message>
     <message>
         <source>Delete pinned facts too?</source>
@@ -2034,6 +2045,10 @@
         <translation>同時從%2中移除 %n 個服務設定檔（%1）的 API 金鑰</translation>
     </message>
     <message>
+        <source>Also forget the API keys of %n provider profile(s) (%1), which Turnlog keeps in memory until it quits</source>
+        <translation>同時忘掉 %n 個供應商設定檔（%1）的 API 金鑰（Turnlog 只把它們保存在記憶體中，直到結束）</translation>
+    </message>
+    <message>
         <source>Delete all history</source>
         <translation>刪除全部歷史</translation>
     </message>
@@ -2042,16 +2057,55 @@
         <translation>要刪除全部歷史嗎？這會移除%1。</translation>
     </message>
     <message>
-        <source>Every conversation goes, with its summaries and request records; the database is then rebuilt (VACUUM) so no free page keeps old text.</source>
-        <translation>所有對話連同其摘要和請求紀錄都會被刪除；隨後會重建資料庫（VACUUM），確保沒有空閒頁面殘留舊文字。</translation>
-    </message>
-    <message>
         <source>Delete everything</source>
         <translation>全部刪除</translation>
     </message>
     <message>
         <source>Export conversation</source>
         <translation>匯出對話</translation>
+    </message>
+</context>
+<context>
+    <name>ProfileEditor</name>
+    <message>
+        <source>Add a provider</source>
+        <translation>新增供應商</translation>
+    </message>
+    <message>
+        <source>Provider “%1”</source>
+        <translation>供應商「%1」</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名稱</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名稱(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>A provider keeps its preset; for another one, choose Add</source>
+        <translation>供應商的預設集不能變更；要用其他預設集，請選擇「新增」</translation>
+    </message>
+    <message>
+        <source>Paste the provider&apos;s API key</source>
+        <translation>貼上供應商的 API 金鑰</translation>
+    </message>
+    <message>
+        <source>Use this key until Turnlog closes; do not store it</source>
+        <translation>這個金鑰只用到 Turnlog 關閉為止；不儲存</translation>
+    </message>
+    <message>
+        <source>Use the key until Turnlog closes, without storing it</source>
+        <translation>金鑰只使用到 Turnlog 關閉為止，不儲存</translation>
+    </message>
+    <message>
+        <source>Give the provider a name.</source>
+        <translation>請為供應商取個名稱。</translation>
+    </message>
+    <message>
+        <source>Another provider is already called “%1”; choose another name.</source>
+        <translation>已有供應商叫「%1」，請換一個名稱。</translation>
     </message>
 </context>
 <context>
@@ -2122,6 +2176,21 @@
     </message>
 </context>
 <context>
+    <name>ProfileWatch</name>
+    <message>
+        <source>The providers could not be read again: %1</source>
+        <translation>無法重新讀取供應商：%1</translation>
+    </message>
+    <message>
+        <source>The provider “%1” was removed elsewhere; requests go to “%2” now.</source>
+        <translation>供應商「%1」已在別處被移除；現在請求送往「%2」。</translation>
+    </message>
+    <message>
+        <source>The provider “%1” was removed elsewhere; add one in Settings (Ctrl+,).</source>
+        <translation>供應商「%1」已在別處被移除；請在設定中新增一個（Ctrl+,）。</translation>
+    </message>
+</context>
+<context>
     <name>ProviderConnector</name>
     <message>
         <source>Custom</source>
@@ -2169,11 +2238,134 @@
     </message>
 </context>
 <context>
-    <name>RowMark</name>
+    <name>ProvidersPage</name>
     <message>
-        <source>sent this time</source>
-        <translation>本次已送出</translation>
+        <source>key: checking…</source>
+        <translation>金鑰：檢查中…</translation>
     </message>
+    <message>
+        <source>key stored in the keyring</source>
+        <translation>金鑰儲存在鑰匙圈中</translation>
+    </message>
+    <message>
+        <source>key kept until Turnlog closes</source>
+        <translation>金鑰保留到 Turnlog 關閉</translation>
+    </message>
+    <message>
+        <source>no key</source>
+        <translation>沒有金鑰</translation>
+    </message>
+    <message>
+        <source>no key needed</source>
+        <translation>不需要金鑰</translation>
+    </message>
+    <message>
+        <source>key: the keyring could not be read</source>
+        <translation>金鑰：無法讀取鑰匙圈</translation>
+    </message>
+    <message>
+        <source>Conversations keep all their turns.</source>
+        <translation>對話會保留所有輪次。</translation>
+    </message>
+    <message>
+        <source>Requests go to the default provider from now on.</source>
+        <translation>從現在起，請求送往預設供應商。</translation>
+    </message>
+    <message>
+        <source>The built-in model is not added back by itself; choose Add → Built-in to have it again.</source>
+        <translation>內建模型不會自動加回；要再次使用，請選擇「新增 → 內建」。</translation>
+    </message>
+    <message>
+        <source>Remove provider</source>
+        <translation>移除供應商</translation>
+    </message>
+    <message>
+        <source>Remove “%1”? Its API key is removed from the keyring too.</source>
+        <translation>移除「%1」？它的 API 金鑰也會從鑰匙圈中移除。</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Providers</source>
+        <translation>供應商</translation>
+    </message>
+    <message>
+        <source>No provider yet. Choose Add and a preset: a server you run (Ollama, LM Studio, …), a service with an API key, or the built-in model.</source>
+        <translation>還沒有供應商。請選擇「新增」和一個預設集：你自己執行的伺服器（Ollama、LM Studio …）、需要 API 金鑰的服務，或內建模型。</translation>
+    </message>
+    <message>
+        <source>&amp;Add…</source>
+        <translation>新增(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Add a provider from a preset</source>
+        <translation>從預設集新增供應商</translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation>編輯(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>D&amp;uplicate…</source>
+        <translation>複製(&amp;U)…</translation>
+    </message>
+    <message>
+        <source>&amp;Remove…</source>
+        <translation>移除(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Make &amp;default</source>
+        <translation>設為預設(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Use this provider now, in new windows and in turnlog-cli</source>
+        <translation>現在、在新視窗中以及在 turnlog-cli 中都使用這個供應商</translation>
+    </message>
+    <message>
+        <source>The providers could not be read: %1</source>
+        <translation>無法讀取供應商：%1</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>預設</translation>
+    </message>
+    <message>
+        <source>in use</source>
+        <translation>使用中</translation>
+    </message>
+    <message>
+        <source>started by Turnlog</source>
+        <translation>由 Turnlog 啟動</translation>
+    </message>
+    <message>
+        <source>no model</source>
+        <translation>沒有模型</translation>
+    </message>
+    <message>
+        <source>“%1” could not be removed: %2</source>
+        <translation>無法移除「%1」：%2</translation>
+    </message>
+    <message>
+        <source>Removed “%1”; requests go to “%2” now.</source>
+        <translation>已移除「%1」；現在請求送往「%2」。</translation>
+    </message>
+    <message>
+        <source>Removed “%1”.</source>
+        <translation>已移除「%1」。</translation>
+    </message>
+    <message>
+        <source>“%1” was removed, but its key is still in the keyring: %2</source>
+        <translation>「%1」已移除，但它的金鑰仍在鑰匙圈中：%2</translation>
+    </message>
+    <message>
+        <source>The provider could not be saved: %1</source>
+        <translation>無法儲存供應商：%1</translation>
+    </message>
+</context>
+<context>
+    <name>RowMark</name>
     <message>
         <source>in summary</source>
         <translation>在摘要中</translation>
@@ -2191,8 +2383,12 @@
         <translation>等待中</translation>
     </message>
     <message>
-        <source>asked this time</source>
-        <translation>本次提問</translation>
+        <source>sent</source>
+        <translation>已傳送</translation>
+    </message>
+    <message>
+        <source>just asked</source>
+        <translation>剛剛提問</translation>
     </message>
     <message>
         <source>replaced</source>
@@ -2413,6 +2609,10 @@
         <translation>%1… %2 秒</translation>
     </message>
     <message>
+        <source>Retrying in %1 s (attempt %2 of %3)…</source>
+        <translation>%1 秒後重試（第 %2 次，共 %3 次）…</translation>
+    </message>
+    <message>
         <source> · %1 characters of reasoning</source>
         <translation> · 推理 %1 個字元</translation>
     </message>
@@ -2436,8 +2636,12 @@
         <translation>需要修正的問題</translation>
     </message>
     <message>
-        <source>Provider</source>
-        <translation>服務供應商</translation>
+        <source>The base URL must start with http:// or https:// and name a server, for example http://localhost:8080/v1</source>
+        <translation>基礎 URL 必須以 http:// 或 https:// 開頭並指明伺服器，例如 http://localhost:8080/v1</translation>
+    </message>
+    <message>
+        <source>The base URL must not contain ? or #</source>
+        <translation>基礎 URL 不能包含 ? 或 #</translation>
     </message>
     <message>
         <source>Provider preset</source>
@@ -2488,16 +2692,28 @@
         <translation>API 金鑰(&amp;K)：</translation>
     </message>
     <message>
-        <source>Keep the key for this session only (not saved)</source>
-        <translation>僅在這次執行期間保留金鑰（不儲存）</translation>
+        <source>Let the model name new conversations</source>
+        <translation>讓模型為新對話命名</translation>
     </message>
     <message>
-        <source>Keep the key for this session only</source>
-        <translation>僅在這次執行期間保留金鑰</translation>
+        <source>After the first answer, one short extra request asks the model for a title; a title you typed is never replaced</source>
+        <translation>第一個回答之後，再送一個簡短的請求讓模型取標題；你輸入的標題永遠不會被取代</translation>
+    </message>
+    <message>
+        <source>%1 The key will be kept only until Turnlog closes.</source>
+        <translation>%1 金鑰只會保留到 Turnlog 關閉為止。</translation>
     </message>
     <message>
         <source>Model file (GGUF)</source>
         <translation>模型檔案（GGUF）</translation>
+    </message>
+    <message>
+        <source>The only keyring available stores keys in a plain file, which Turnlog does not use. Install and unlock a system keyring (GNOME Keyring, KWallet, macOS Keychain or Windows Credential Manager), or use the key only until Turnlog closes.</source>
+        <translation>唯一可用的鑰匙圈把金鑰存在一般檔案中，Turnlog 不使用它。請安裝並解鎖一個系統鑰匙圈（GNOME Keyring、KWallet、macOS 鑰匙圈或 Windows 認證管理員），或者只把金鑰用到 Turnlog 關閉為止。</translation>
+    </message>
+    <message>
+        <source>No system keyring was found to keep the API key. Install and unlock one (GNOME Keyring, KWallet, macOS Keychain or Windows Credential Manager), or use the key only until Turnlog closes.</source>
+        <translation>沒有找到可以儲存 API 金鑰的系統鑰匙圈。請安裝並解鎖一個（GNOME Keyring、KWallet、macOS 鑰匙圈或 Windows 認證管理員），或者只把金鑰用到 Turnlog 關閉為止。</translation>
     </message>
     <message>
         <source>The built-in SmolLM2-135M (leave empty)</source>
@@ -2524,8 +2740,16 @@
         <translation>模型檔案(&amp;F)：</translation>
     </message>
     <message>
+        <source>Providers</source>
+        <translation>供應商</translation>
+    </message>
+    <message>
         <source>This conversation</source>
         <translation>這個對話</translation>
+    </message>
+    <message>
+        <source>Open a conversation to change its limits and system prompt.</source>
+        <translation>開啟一個對話以變更它的限制和系統提示詞。</translation>
     </message>
     <message>
         <source> tokens</source>
@@ -2600,10 +2824,6 @@
         <translation>系統提示詞(&amp;S)：</translation>
     </message>
     <message>
-        <source>%1 The key will be kept for this session only.</source>
-        <translation>%1 金鑰只會在這次執行期間保留。</translation>
-    </message>
-    <message>
         <source>The key is kept in memory until Turnlog quits.</source>
         <translation>金鑰會保存在記憶體中，直到 Turnlog 結束。</translation>
     </message>
@@ -2674,6 +2894,41 @@
     <message>
         <source>The provider could not be saved: %1</source>
         <translation>無法儲存服務供應商：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Shortcuts</name>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Anywhere in the window</source>
+        <translation>視窗中任何位置</translation>
+    </message>
+    <message>
+        <source>Buttons</source>
+        <translation>按鈕</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>鍵盤快速鍵</translation>
+    </message>
+    <message>
+        <source>Filter by action or key</source>
+        <translation>依動作或按鍵篩選</translation>
+    </message>
+    <message>
+        <source>Filter the shortcuts</source>
+        <translation>篩選快速鍵</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>動作</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按鍵</translation>
     </message>
 </context>
 <context>
@@ -2821,6 +3076,10 @@
 </context>
 <context>
     <name>Sidebar</name>
+    <message>
+        <source>New conversation</source>
+        <translation>新對話</translation>
+    </message>
     <message>
         <source>Untitled</source>
         <translation>未命名</translation>

@@ -59,10 +59,10 @@ KEYRING_PROBLEMS = (
     QT_TRANSLATE_NOOP("SettingsDialog", "The only keyring available stores keys in a plain "
                       "file, which Turnlog does not use. Install and unlock a system keyring "
                       "(GNOME Keyring, KWallet, macOS Keychain or Windows Credential Manager), "
-                      "or keep the key for this session only."),
+                      "or use the key only until Turnlog closes."),
     QT_TRANSLATE_NOOP("SettingsDialog", "No system keyring was found to keep the API key. "
                       "Install and unlock one (GNOME Keyring, KWallet, macOS Keychain or "
-                      "Windows Credential Manager), or keep the key for this session only."),
+                      "Windows Credential Manager), or use the key only until Turnlog closes."),
 )
 
 
@@ -232,7 +232,7 @@ class ProfileEditor(FittedDialog):
     def _describe_backend(self) -> None:
         if self.setup.keyring is None:
             self.key_backend.setText(arg(translate(
-                "SettingsDialog", "%1 The key will be kept for this session only."),
+                "SettingsDialog", "%1 The key will be kept only until Turnlog closes."),
                 translate("SettingsDialog", self.setup.keyring_problem)))
         elif self.session_only.isChecked():
             self.key_backend.setText(translate(
