@@ -54,6 +54,7 @@ QUOTE_BAR = 3  # the bar left of a quote, in pixels
 # STIX Two Math sits smaller on the line than a UI sans of the same size: formulas are
 # typeset a little larger (display maths larger still) to match the words around them.
 MATH_SCALE = {False: 1.2, True: 1.35}
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _TOKEN = re.compile("\ue000(\\d+)\ue001")  # where a formula was, while Markdown reads
 _FIND_TOKEN = QRegularExpression(_TOKEN.pattern)
 _REPLACEMENT = "\ufffc"  # what a document's plain text holds for an image
@@ -98,7 +99,7 @@ def render_markdown(doc: QTextDocument, text: str, maths: MathStyle | None = Non
             token = f"\n\n{token}\n\n"
         marked = marked[:span.start] + token + marked[span.end:]
     doc.setMarkdown(marked, MARKDOWN)
-    found = Rendered(code=style_code(doc))
+    found = Rendered(code=style_code(doc, fence_lengths(marked)))
     code_blocks = {n for code in found.code for n in range(code.first, code.last + 1)}
     _style_blocks(doc, found, code_blocks)
     _style_tables(doc)
@@ -107,17 +108,41 @@ def render_markdown(doc: QTextDocument, text: str, maths: MathStyle | None = Non
     return found
 
 
-def style_code(doc: QTextDocument) -> list[CodeBlock]:
+def fence_lengths(text: str) -> list[int]:
+    """How many lines each fenced code block of the Markdown `text` holds, in order."""
+    lengths: list[int] = []
+    fence: str | None = None
+    for line in text.splitlines():
+        if fence is None:
+            opening = _FENCE.match(line)
+            if opening is not None:
+                fence = opening.group(1)
+                lengths.append(0)
+        elif line.strip().startswith(fence) and not line.strip().strip(fence[0]):
+            fence = None
+        else:
+            lengths[-1] += 1
+    return lengths
+
+
+def style_code(doc: QTextDocument, lengths: list[int] | None = None) -> list[CodeBlock]:
     """Tint fenced code blocks and let their long lines wrap (rather than run past the
-    row); returns where they are. Done once per rendered section, never per paint."""
+    row); returns where they are. Qt marks every line of fenced code alike, so two blocks
+    in a row are told apart by language and by `lengths` (`fence_lengths` of the source).
+    Done once per rendered section, never per paint."""
     found: list[CodeBlock] = []
+    sizes = list(lengths or [])
+    fence = QTextFormat.Property.BlockCodeFence
     block = doc.begin()
     while block.isValid():
-        if block.blockFormat().hasProperty(QTextFormat.Property.BlockCodeFence):
+        if block.blockFormat().hasProperty(fence):
             language = block.blockFormat().stringProperty(QTextFormat.Property.BlockCodeLanguage)
             first = block.blockNumber()
-            while block.next().isValid() and block.next().blockFormat().hasProperty(
-                    QTextFormat.Property.BlockCodeFence):
+            size = max(1, sizes.pop(0)) if sizes else None
+            while block.next().isValid() and block.next().blockFormat().hasProperty(fence) \
+                    and block.next().blockFormat().stringProperty(
+                        QTextFormat.Property.BlockCodeLanguage) == language \
+                    and (size is None or block.blockNumber() - first + 1 < size):
                 block = block.next()
             found.append(CodeBlock(first, block.blockNumber(), language))
         block = block.next()

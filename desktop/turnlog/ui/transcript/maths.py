@@ -179,13 +179,23 @@ def _operators(path: QPainterPath) -> list[Any]:
     return found
 
 
+def _ziamath() -> Any:
+    """ziamath, imported on the first formula (it loads its math font as it is imported;
+    this version still uses an importlib call Python has deprecated)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import ziamath
+        from ziamath import zmath  # noqa: F401 - the table of fonts, loaded with it
+    return ziamath
+
+
 _MATH_FONT = "turnlog-math"  # the key of our math font in ziamath's table of fonts
 
 
 def _math_font(cjk_family: str | None) -> str:
     """The STIX Two Math font, falling back to Qt's glyphs of `cjk_family` for the
     characters it lacks; loaded into ziamath once."""
-    from ziamath import zmath
+    zmath = _ziamath().zmath
     from ziamath.mathfont import MathFont
 
     if _MATH_FONT in zmath.loadedfonts:
@@ -207,8 +217,7 @@ def typeset(latex: str, *, display: bool, pixels: float, colour: QColor, ratio: 
             cjk_family: str | None = None) -> Formula:
     """`latex` typeset at `pixels` per em in `colour`, as an image for a screen of
     `ratio` device pixels per logical one. Raises FormulaError when it does not parse."""
-    import ziamath
-
+    ziamath = _ziamath()
     ziamath.config.svg2 = False  # plain paths: QtSvg draws no <symbol> through <use>
     font = _math_font(cjk_family)
     try:
