@@ -86,8 +86,22 @@ def answer_documents(window, row: int = 0) -> list[QTextDocument]:
     return [doc for doc, _at in window.view.delegate.text_layout(index)][1:]
 
 
+def typeset_all(qtbot, window, row: int = 0) -> None:
+    """Wait while the row's formulas are typeset (on their worker) and put in place."""
+    delegate = window.view.delegate
+    index = window.transcript.index(row)
+
+    def done() -> bool:
+        answer = delegate._answer(str(index.data(Role.KEY)), str(index.data(Role.ANSWER)),
+                                  delegate.layout.content_width)
+        return not delegate.formulas.waiting and not answer.awaiting
+
+    qtbot.waitUntil(done, timeout=20_000)
+
+
 def test_thirty_formulas_are_typeset_as_images_of_sensible_size(qtbot, make_window, store):
     window, _cid = open_window(qtbot, make_window, store, [("Maths? 数学？", formula_answer())])
+    typeset_all(qtbot, window)
     docs = answer_documents(window)
     images = [found for doc in docs for found in images_of(doc)]
     assert len(images) == len(FORMULAS) == 30
@@ -138,6 +152,7 @@ def test_what_does_not_parse_shows_as_typed_and_prices_stay_text(qtbot, make_win
               "Broken: $\\frac{a}{$ stays.\n\n`$x$ in code` and\n\n```\n$y$\n```\n")
     assert [span.latex for span in find_maths(answer)] == ["\\frac{a}{"]
     window, _cid = open_window(qtbot, make_window, store, [("Price?", answer)])
+    typeset_all(qtbot, window)
     docs = answer_documents(window)
     assert not [found for doc in docs for found in images_of(doc)]
     shown = window.view.delegate._answer(
@@ -151,6 +166,7 @@ def test_what_does_not_parse_shows_as_typed_and_prices_stay_text(qtbot, make_win
 def test_copy_gives_the_latex_as_typed(qtbot, make_window, store):
     answer = "Euler: $e^{i\\pi} + 1 = 0$, and\n\n$$\\int_0^1 x\\,dx$$\n\nDone \\(x_1\\)."
     window, _cid = open_window(qtbot, make_window, store, [("Maths?", answer)])
+    typeset_all(qtbot, window)
     view = window.view
     index = window.transcript.index(0)
     view.setCurrentIndex(index)
@@ -232,6 +248,8 @@ def test_the_side_answer_renders_the_same_way(qtbot):
     browser.resize(500, 400)
     browser.show()
     browser.show_markdown(f"{TABLE}\n$\\frac{{1}}{{2}}$ and `code`\n\n> quoted\n")
+    assert browser.rendered.awaiting  # the source shows while the formula is typeset
+    qtbot.waitUntil(lambda: not browser.rendered.awaiting, timeout=20_000)
     doc = browser.document()
     assert any(isinstance(f, QTextTable) for f in doc.rootFrame().childFrames())
     assert [typed for typed, *_rest in images_of(doc)] == ["$\\frac{1}{2}$"]

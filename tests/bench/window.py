@@ -237,6 +237,24 @@ class StallMeter(QObject):
         return max((gap for at, gap in self.gaps if start <= at < end), default=0.0)
 
 
+def streamed_pieces(count: int) -> list[str]:
+    """`count` chunks of an answer, about one word each: paragraphs of 40 words, and
+    after every fifth a table and a paragraph with inline and display maths (formulas
+    that differ from one another, as a real answer's do)."""
+    pieces: list[str] = []
+    paragraph = 0
+    while len(pieces) < count:
+        pieces += ["word "] * 39 + ["word\n\n"]
+        paragraph += 1
+        if paragraph % 5 == 0:
+            n = paragraph
+            pieces += ["| plan | price |\n", "|---|---:|\n", f"| basic | {n} |\n",
+                       f"| pro | {2 * n} |\n\n", "So ", f"$\\frac{{a_{{{n}}}}}{{b}}$ ",
+                       "and ", f"$x^{{{n}}}$ ", "give\n\n",
+                       f"$$\\sum_{{k=1}}^{{{n}}} k^2 = \\frac{{n(n+1)(2n+1)}}{{6}}$$\n\n"]
+    return pieces[:count]
+
+
 def markdown_render_ms(text: str, width: int) -> float:
     """What laying out the whole answer as Markdown costs on this thread, once."""
     started = time.perf_counter()
@@ -269,8 +287,7 @@ def main() -> int:
         store = TurnlogStore.open(Path(home))
         small, big, start = (c.id for c in sorted(store.conversations(), key=lambda c: c.id))
         chunks = int(args.rate * args.seconds)
-        # Paragraphs of 40 words, as real answers have; one chunk per word.
-        pieces = ["word\n\n" if i % 40 == 39 else "word " for i in range(chunks)]
+        pieces = streamed_pieces(chunks)
         text = "".join(pieces)
         fake = FakeStreamingProvider(pieces, args.rate)
         # The address is shown, never contacted: sends go to the fake provider.

@@ -102,13 +102,14 @@ class AnswerDocument:
         self._tail: QTextDocument | None = None
         self._tail_text = ""
         self._found: dict[int, Rendered] = {}  # id(document) → its code and quote blocks
+        self._texts: dict[int, str] = {}  # id(document) → its Markdown
 
     def update(self, text: str) -> None:
         if text == self.text:
             return
         if not text.startswith(self.text):
             self._sections, self._cut, self._tail, self._tail_text = [], 0, None, ""
-            self._found = {}
+            self._found, self._texts = {}, {}
         self.text = text
         for end in list(section_ends(text, self._cut)):
             self._sections.append(self._render(text[self._cut:end]))
@@ -118,6 +119,7 @@ class AnswerDocument:
         if tail and tail != self._tail_text:
             if self._tail is not None:
                 self._found.pop(id(self._tail), None)
+                self._texts.pop(id(self._tail), None)
             self._tail = self._render(tail)
             self._tail_text = tail
         elif not tail:
@@ -128,8 +130,32 @@ class AnswerDocument:
         maths = self._maths() if self._maths is not None else None
         # (overwrites what a freed document of the same id left)
         self._found[id(doc)] = render_markdown(doc, text, maths)
+        self._texts[id(doc)] = text
         doc.setTextWidth(self._width)
         return doc
+
+    @property
+    def awaiting(self) -> bool:
+        """Whether a section shows a formula as typed while it is being typeset."""
+        return any(found.awaiting for found in self._found.values())
+
+    def refresh(self) -> bool:
+        """Render again the sections that showed a formula as typed while it was being
+        typeset (the formulas have arrived). True when any was."""
+        changed = False
+        for number, doc in enumerate(self.documents):
+            found = self._found.get(id(doc))
+            if found is None or not found.awaiting:
+                continue
+            fresh = self._render(self._texts[id(doc)])
+            self._found.pop(id(doc), None)
+            self._texts.pop(id(doc), None)
+            if number < len(self._sections):
+                self._sections[number] = fresh
+            else:
+                self._tail = fresh
+            changed = True
+        return changed
 
     def _code(self, doc: QTextDocument) -> list[CodeBlock]:
         found = self._found.get(id(doc))

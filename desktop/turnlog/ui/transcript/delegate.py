@@ -88,7 +88,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._answers: OrderedDict[str, AnswerDocument] = OrderedDict()
         self._pending: AnswerDocument | None = None
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        self.formulas = FormulaImages(cjk_family(view.font()))
+        self.formulas = FormulaImages(cjk_family(view.font()), self)
+        self.formulas.ready.connect(self._formulas_ready)
         self.reasoning = ReasoningFold(self._new_doc)
         self.selector = TextSelector(self)  # the text selected in a row, painted here
         self.hovered_code: tuple[str, int] | None = None  # (row key, code block number)
@@ -173,6 +174,15 @@ class TranscriptDelegate(QStyledItemDelegate):
         answer.set_width(width)
         answer.update(text)
         return answer
+
+    def _formulas_ready(self) -> None:
+        """Typeset formulas arrived: the answers that showed them as typed show them now,
+        and the rows are measured again (a formula is not as tall as its source)."""
+        answers = [*self._answers.values(), *([self._pending] if self._pending else [])]
+        changed = [answer.refresh() for answer in answers]
+        if any(changed):
+            self._view.scheduleDelayedItemsLayout()
+            self._view.viewport().update()
 
     def math_style(self) -> MathStyle:
         """How formulas are typeset now: in the list's text colour, for its screen."""

@@ -24,6 +24,7 @@ from PySide6.QtGui import (
     QFontDatabase,
     QFontInfo,
     QFontMetricsF,
+    QImage,
     QPainter,
     QPaintEvent,
     QPalette,
@@ -58,6 +59,7 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _TOKEN = re.compile("\ue000(\\d+)\ue001")  # where a formula was, while Markdown reads
 _FIND_TOKEN = QRegularExpression(_TOKEN.pattern)
 _REPLACEMENT = "\ufffc"  # what a document's plain text holds for an image
+_PADDED: dict[tuple[int, float, float], QImage] = {}  # formulas set on the baseline
 _IMAGE_NUMBERS = itertools.count()  # each image its own name among the resources
 
 
@@ -76,6 +78,7 @@ class Rendered:
 
     code: list[CodeBlock] = field(default_factory=list)
     quotes: list[int] = field(default_factory=list)  # block numbers of quoted blocks
+    awaiting: bool = False  # a formula shows as typed until it is typeset
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +107,7 @@ def render_markdown(doc: QTextDocument, text: str, maths: MathStyle | None = Non
     _style_blocks(doc, found, code_blocks)
     _style_tables(doc)
     if spans:
-        _place_formulas(doc, text, spans, maths)
+        found.awaiting = _place_formulas(doc, text, spans, maths)
     return found
 
 
@@ -217,9 +220,11 @@ def _style_tables(doc: QTextDocument) -> None:
 
 
 def _place_formulas(doc: QTextDocument, text: str, spans: list[MathSpan],
-                    maths: MathStyle | None) -> None:
-    """Each formula's token becomes its image (or, when it does not parse or is not to be
-    typeset yet, its source as typed, in the monospace family)."""
+                    maths: MathStyle | None) -> bool:
+    """Each formula's token becomes its image (or, when it does not parse or is not
+    typeset yet, its source as typed, in the monospace family). True: some formula is
+    still being typeset."""
+    awaiting = False
     font = doc.defaultFont()
     pixels = float(QFontInfo(font).pixelSize())
     half_x = QFontMetricsF(font).xHeight() / 2
@@ -240,6 +245,8 @@ def _place_formulas(doc: QTextDocument, text: str, spans: list[MathSpan],
             result = maths.images.get(span.latex, display=span.display,
                                       pixels=pixels * (MATH_SCALE[span.display]),
                                       colour=maths.colour, ratio=maths.ratio)
+        awaiting = awaiting or (result is None and maths is not None
+                                and maths.images is not None)
         if isinstance(result, Formula):
             _insert_formula(doc, cursor, result, typed, half_x)
             if span.display:
@@ -249,6 +256,7 @@ def _place_formulas(doc: QTextDocument, text: str, spans: list[MathSpan],
         else:
             cursor.insertText(typed, as_typed)
         cursor = doc.find(_FIND_TOKEN, cursor)
+    return awaiting
 
 
 def _insert_formula(doc: QTextDocument, cursor: QTextCursor, formula: Formula, typed: str,
@@ -260,16 +268,7 @@ def _insert_formula(doc: QTextDocument, cursor: QTextCursor, formula: Formula, t
     form = QTextImageFormat()
     if formula.descent > 0.5:
         height = max(2 * formula.descent + half_x, 2 * formula.ascent - half_x)
-        top = (height + half_x) / 2 - formula.ascent
-        padded = image.copy(0, -round(top * image.devicePixelRatio()), image.width(),
-                            math.ceil(height * image.devicePixelRatio()))
-        padded.setDevicePixelRatio(image.devicePixelRatio())
-        padded.fill(0)
-        painter = QPainter(padded)
-        painter.drawImage(QRectF(0, top, formula.width, formula.ascent + formula.descent),
-                          image)
-        painter.end()
-        image = padded
+        image = _padded(formula, height, (height + half_x) / 2 - formula.ascent)
         form.setVerticalAlignment(QTextCharFormat.VerticalAlignment.AlignMiddle)
     else:
         height = formula.ascent
@@ -282,6 +281,27 @@ def _insert_formula(doc: QTextDocument, cursor: QTextCursor, formula: Formula, t
     form.setProperty(MATH_SOURCE, typed)
     form.setToolTip(typed)
     cursor.insertImage(form)
+
+
+def _padded(formula: Formula, height: float, top: float) -> QImage:
+    """`formula`'s image `height` tall, the formula `top` from its top (made once)."""
+    key = (formula.image.cacheKey(), round(height, 2), round(top, 2))
+    known = _PADDED.get(key)
+    if known is not None:
+        return known
+    ratio = formula.image.devicePixelRatio()
+    padded = QImage(formula.image.width(), math.ceil(height * ratio),
+                    QImage.Format.Format_ARGB32_Premultiplied)
+    padded.setDevicePixelRatio(ratio)
+    padded.fill(0)
+    painter = QPainter(padded)
+    painter.drawImage(QRectF(0, top, formula.width, formula.ascent + formula.descent),
+                      formula.image)
+    painter.end()
+    _PADDED[key] = padded
+    while len(_PADDED) > 1_000:
+        _PADDED.pop(next(iter(_PADDED)))
+    return padded
 
 
 def text_of(doc: QTextDocument, start: int = 0, end: int | None = None) -> str:
@@ -338,10 +358,19 @@ class AnswerBrowser(QTextBrowser):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.formulas = FormulaImages(cjk_family(self.font()))
+        self.formulas = FormulaImages(cjk_family(self.font()), self)
         self.rendered = Rendered()
+        self._text = ""
+        self.formulas.ready.connect(self._formulas_ready)
+
+    def _formulas_ready(self) -> None:
+        if self.rendered.awaiting:
+            scrolled = self.verticalScrollBar().value()
+            self.show_markdown(self._text)
+            self.verticalScrollBar().setValue(scrolled)
 
     def show_markdown(self, text: str) -> None:
+        self._text = text
         doc = self.document()
         doc.setDefaultFont(self.font())
         style = MathStyle(self.formulas, self.palette().color(QPalette.ColorRole.Text),

@@ -15,16 +15,18 @@ same SC or TC shapes as the text around it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import re
 import warnings
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QRectF
+from PySide6.QtCore import QByteArray, QObject, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QRawFont
 from PySide6.QtSvg import QSvgRenderer
 
@@ -189,18 +191,16 @@ def _ziamath() -> Any:
     return ziamath
 
 
-_MATH_FONT = "turnlog-math"  # the key of our math font in ziamath's table of fonts
-
-
-def _math_font(cjk_family: str | None) -> str:
-    """The STIX Two Math font, falling back to Qt's glyphs of `cjk_family` for the
-    characters it lacks; loaded into ziamath once."""
+def _math_font(fallback: QtGlyphs | None) -> str:
+    """The STIX Two Math font, falling back to `fallback` for the characters it lacks;
+    loaded into ziamath once for each fallback family. Returns its key in ziamath's table
+    of fonts."""
     zmath = _ziamath().zmath
     from ziamath.mathfont import MathFont
 
-    if _MATH_FONT in zmath.loadedfonts:
-        return _MATH_FONT
-    fallback = QtGlyphs(cjk_family) if cjk_family else None
+    key = f"turnlog-math:{fallback.info.filename if fallback is not None else ''}"
+    if key in zmath.loadedfonts:
+        return key
 
     class WithFallback(MathFont):  # type: ignore[misc]
         def findglyph(self, char: str, variant: Any) -> Any:
@@ -209,17 +209,20 @@ def _math_font(cjk_family: str | None) -> str:
             return super().findglyph(char, variant)
 
     default = zmath.loadedfonts["default"]
-    zmath.loadedfonts[_MATH_FONT] = WithFallback(default.fname)
-    return _MATH_FONT
+    zmath.loadedfonts[key] = WithFallback(default.fname)
+    return key
 
 
 def typeset(latex: str, *, display: bool, pixels: float, colour: QColor, ratio: float,
-            cjk_family: str | None = None) -> Formula:
+            cjk_family: str | QtGlyphs | None = None) -> Formula:
     """`latex` typeset at `pixels` per em in `colour`, as an image for a screen of
-    `ratio` device pixels per logical one. Raises FormulaError when it does not parse."""
+    `ratio` device pixels per logical one, with Chinese in `cjk_family`. Raises
+    FormulaError when it does not parse. Pure Python, tens of milliseconds: off the GUI
+    thread (`FormulaImages`) but where a test wants one now."""
     ziamath = _ziamath()
     ziamath.config.svg2 = False  # plain paths: QtSvg draws no <symbol> through <use>
-    font = _math_font(cjk_family)
+    glyphs = QtGlyphs(cjk_family) if isinstance(cjk_family, str) else cjk_family
+    font = _math_font(glyphs)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a symbol it does not know is drawn as text
@@ -245,34 +248,82 @@ def typeset(latex: str, *, display: bool, pixels: float, colour: QColor, ratio: 
     return Formula(image, width, ascent, descent)
 
 
-class FormulaImages:
+_Key = tuple[str, bool, float, str, float]
+_worker: ThreadPoolExecutor | None = None  # one for all: ziamath keeps global state
+
+
+def _formula_worker() -> ThreadPoolExecutor:
+    global _worker
+    if _worker is None:
+        _worker = ThreadPoolExecutor(1, thread_name_prefix="turnlog-formulas")
+    return _worker
+
+
+class FormulaImages(QObject):
     """Typeset formulas, kept by what they look like: (LaTeX, display, size, colour,
-    ratio) → the formula, or the reason it did not parse."""
+    ratio) → the formula, or the reason it did not parse.
+
+    A formula not typeset yet is typeset on a worker thread of its own (never the GUI
+    thread): `get` answers None meanwhile — its source is shown as typed — and `ready`
+    says when formulas asked for have arrived (a few at once, not one signal each)."""
 
     SIZE = 1_000
+    ready = Signal()
+    _arrived = Signal(object, object)  # (key, formula or error), from the worker
 
-    def __init__(self, cjk_family: str | None = None) -> None:
-        self.cjk_family = cjk_family
-        self._cache: OrderedDict[tuple[str, bool, float, str, float],
-                                 Formula | FormulaError] = OrderedDict()
+    def __init__(self, cjk_family: str | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        # Made here, on the GUI thread; read only by the worker afterwards.
+        self._glyphs = QtGlyphs(cjk_family) if cjk_family else None
+        self._cache: OrderedDict[_Key, Formula | FormulaError] = OrderedDict()
+        self._waiting: set[_Key] = set()
         self.typeset_count = 0  # how many formulas were typeset (not taken from the cache)
+        self._batch = QTimer(self)
+        self._batch.setSingleShot(True)
+        self._batch.setInterval(30)  # the stream's pace: formulas arriving together
+        self._batch.timeout.connect(self.ready)
+        self._arrived.connect(self._keep, Qt.ConnectionType.QueuedConnection)
+        glyphs = self._glyphs
+        _formula_worker().submit(lambda: _math_font(glyphs))  # ziamath loads meanwhile
+
+    @property
+    def waiting(self) -> bool:
+        """Whether formulas asked for are still being typeset."""
+        return bool(self._waiting)
 
     def get(self, latex: str, *, display: bool, pixels: float, colour: QColor,
-            ratio: float) -> Formula | FormulaError:
+            ratio: float) -> Formula | FormulaError | None:
         key = (latex, display, round(pixels, 2), colour.name(), round(ratio, 3))
         known = self._cache.get(key)
         if known is not None:
             self._cache.move_to_end(key)
             return known
-        self.typeset_count += 1
+        if key not in self._waiting:
+            self._waiting.add(key)
+            _formula_worker().submit(self._typeset, key)
+        return None
+
+    def _typeset(self, key: _Key) -> None:
+        """On the worker: typeset one formula and hand it to the GUI thread."""
+        latex, display, pixels, colour, ratio = key
         result: Formula | FormulaError
         try:
-            result = typeset(latex, display=display, pixels=pixels, colour=colour,
-                             ratio=ratio, cjk_family=self.cjk_family)
+            result = typeset(latex, display=display, pixels=pixels, colour=QColor(colour),
+                             ratio=ratio, cjk_family=self._glyphs)
         except FormulaError as err:
             log.debug("a formula did not parse: %s", err)
             result = err
+        except Exception as err:  # noqa: BLE001 - a fault of the typesetter: shown as typed
+            log.exception("typesetting a formula failed")
+            result = FormulaError(f"{type(err).__name__}: {err}")
+        with contextlib.suppress(RuntimeError):  # the view that asked went away meanwhile
+            self._arrived.emit(key, result)
+
+    def _keep(self, key: _Key, result: Formula | FormulaError) -> None:
+        self._waiting.discard(key)
+        self.typeset_count += 1
         self._cache[key] = result
         while len(self._cache) > self.SIZE:
             self._cache.popitem(last=False)
-        return result
+        if not self._batch.isActive():
+            self._batch.start()
