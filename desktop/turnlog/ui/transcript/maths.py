@@ -1,16 +1,12 @@
 """LaTeX in answers: where it is in the Markdown, and the typeset image of a formula.
 
 Models write maths as `$…$` and `\\(…\\)` (inline) or `$$…$$` and `\\[…\\]` (display).
-`find_maths` finds those spans outside code; `FormulaImages` typesets one with ziamath
-(pure Python: LaTeX → MathML → SVG, in the STIX Two Math font) and paints the SVG through
-QtSvg into an image at the screen's pixel ratio, in the palette's text colour. Formulas
-are cached by source, size, colour and ratio, so laying a row out again or streaming more
-of an answer never typesets a formula twice.
-
-ziafont reads TrueType outlines and plain CFF but not the CID-keyed CFF of the usual CJK
-fonts (Noto Sans CJK, Source Han Sans): a `\\text{}` in Chinese takes its glyphs from
-Qt's own copy of the application's CJK family instead (`QtGlyphs`), so it is drawn in the
-same SC or TC shapes as the text around it.
+`find_maths` finds those spans outside code; `FormulaImages` has a formula typeset by
+ziamath (pure Python: LaTeX → MathML → SVG in the STIX Two Math font) in a process of
+its own (`typesetting`) and paints the SVG through QtSvg into an image at the screen's
+pixel ratio, in the palette's text colour. Formulas are cached by source, size, colour and
+ratio, so laying a row out again or streaming more of an answer never typesets a formula
+twice.
 """
 
 from __future__ import annotations
@@ -18,17 +14,19 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import multiprocessing
 import re
-import warnings
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from types import SimpleNamespace
-from typing import Any
 
 from PySide6.QtCore import QByteArray, QObject, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QRawFont
 from PySide6.QtSvg import QSvgRenderer
+
+from .typesetting import CJK_START, UNITS, FormulaError, Glyph, Outlines, typeset_svg, warm_up
+
+__all__ = ["Formula", "FormulaError", "FormulaImages", "MathSpan", "find_maths", "typeset"]
 
 log = logging.getLogger(__name__)
 
@@ -112,128 +110,53 @@ class Formula:
     descent: float
 
 
-class FormulaError(ValueError):
-    """The LaTeX of a formula does not parse: it is shown as typed."""
-
-
 class QtGlyphs:
-    """Glyphs of a Qt font as ziafont glyphs, for the characters the math font lacks
-    (Chinese in `\\text{}`). Just what ziamath reads of a font: a glyph per character,
-    advances, units per em and the font's vertical extent."""
-
-    UNITS = 1000  # font units per em, as the math font's
-    INDEX_BASE = 1_000_000  # apart from the math font's own glyph numbers
+    """The outlines of CJK characters in a Qt font, for the typesetter (which cannot
+    read CID-keyed CJK fonts and has no Qt of its own: `typesetting`)."""
 
     def __init__(self, family: str) -> None:
+        self.family = family
         self.raw = QRawFont.fromFont(QFont(family))
-        self.raw.setPixelSize(self.UNITS)
-        units = self.UNITS
-        self.info = SimpleNamespace(
-            filename=f"{family.replace(' ', '')}.qt",
-            layout=SimpleNamespace(unitsperem=units, ymax=self.raw.ascent(),
-                                   ymin=-self.raw.descent()))
-        self.cmap = None
-        self._glyphs: dict[int, Any] = {}
+        self.raw.setPixelSize(UNITS)
+        self._known: Outlines = {}
 
-    def has(self, char: str) -> bool:
-        indexes = self.raw.glyphIndexesForString(char) if self.raw.isValid() else []
-        return len(indexes) == 1 and indexes[0] != 0 and self.raw.supportsCharacter(char)
+    def outlines(self, latex: str) -> Outlines:
+        """The outlines of `latex`'s CJK characters (font units, y up)."""
+        found: Outlines = {}
+        for char in {c for c in latex if ord(c) >= CJK_START}:
+            glyph = self._known.get(char)
+            if glyph is None and self.raw.isValid() and self.raw.supportsCharacter(char):
+                glyph = self._known[char] = self._outline(char)
+            if glyph is not None:
+                found[char] = glyph
+        return found
 
-    def advance(self, index: int, _next: int | None = None) -> float:
-        advances = self.raw.advancesForGlyphIndexes([index - self.INDEX_BASE])
-        return advances[0].x() if advances else 0.0
-
-    def glyph(self, char: str) -> Any:
-        from ziafont.fonttypes import BBox
-        from ziafont.glyph import SimpleGlyph
-
+    def _outline(self, char: str) -> Glyph:
         index = self.raw.glyphIndexesForString(char)[0]
-        known = self._glyphs.get(index)
-        if known is None:
-            path = self.raw.pathForGlyph(index)
-            box = path.boundingRect()
-            known = SimpleGlyph(self.INDEX_BASE + index, _operators(path),
-                                BBox(box.left(), box.right(), -box.bottom(), -box.top()),
-                                self)  # type: ignore[arg-type]
-            self._glyphs[index] = known
-        return known
+        path = self.raw.pathForGlyph(index)
+        advances = self.raw.advancesForGlyphIndexes([index])
+        box = path.boundingRect()
+        operators: list[tuple[float | str, ...]] = []
+        kind = QPainterPath.ElementType
+        number = 0
+        while number < path.elementCount():
+            element = path.elementAt(number)
+            if element.type == kind.MoveToElement:
+                operators.append(("M", element.x, -element.y))
+            elif element.type == kind.LineToElement:
+                operators.append(("L", element.x, -element.y))
+            elif element.type == kind.CurveToElement:
+                second, third = path.elementAt(number + 1), path.elementAt(number + 2)
+                operators.append(("C", element.x, -element.y, second.x, -second.y,
+                                  third.x, -third.y))
+                number += 2
+            number += 1
+        return (advances[0].x() if advances else float(UNITS), operators,
+                (box.left(), box.right(), -box.bottom(), -box.top()))
 
 
-def _operators(path: QPainterPath) -> list[Any]:
-    """A Qt glyph outline (y down) as ziafont path operators (font units, y up)."""
-    from ziafont.svgpath import Cubic, Lineto, Moveto, Point
-
-    found: list[Any] = []
-    kind = QPainterPath.ElementType
-    number = 0
-    while number < path.elementCount():
-        element = path.elementAt(number)
-        point = Point(element.x, -element.y)
-        if element.type == kind.MoveToElement:
-            found.append(Moveto(point))
-        elif element.type == kind.LineToElement:
-            found.append(Lineto(point))
-        elif element.type == kind.CurveToElement:
-            second, third = path.elementAt(number + 1), path.elementAt(number + 2)
-            found.append(Cubic(point, Point(second.x, -second.y), Point(third.x, -third.y)))
-            number += 2
-        number += 1
-    return found
-
-
-def _ziamath() -> Any:
-    """ziamath, imported on the first formula (it loads its math font as it is imported;
-    this version still uses an importlib call Python has deprecated)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        import ziamath
-        from ziamath import zmath  # noqa: F401 - the table of fonts, loaded with it
-    return ziamath
-
-
-def _math_font(fallback: QtGlyphs | None) -> str:
-    """The STIX Two Math font, falling back to `fallback` for the characters it lacks;
-    loaded into ziamath once for each fallback family. Returns its key in ziamath's table
-    of fonts."""
-    zmath = _ziamath().zmath
-    from ziamath.mathfont import MathFont
-
-    key = f"turnlog-math:{fallback.info.filename if fallback is not None else ''}"
-    if key in zmath.loadedfonts:
-        return key
-
-    class WithFallback(MathFont):  # type: ignore[misc]
-        def findglyph(self, char: str, variant: Any) -> Any:
-            if fallback is not None and self.glyphindex(char) == 0 and fallback.has(char):
-                return fallback.glyph(char)
-            return super().findglyph(char, variant)
-
-    default = zmath.loadedfonts["default"]
-    zmath.loadedfonts[key] = WithFallback(default.fname)
-    return key
-
-
-def typeset(latex: str, *, display: bool, pixels: float, colour: QColor, ratio: float,
-            cjk_family: str | QtGlyphs | None = None) -> Formula:
-    """`latex` typeset at `pixels` per em in `colour`, as an image for a screen of
-    `ratio` device pixels per logical one, with Chinese in `cjk_family`. Raises
-    FormulaError when it does not parse. Pure Python, tens of milliseconds: off the GUI
-    thread (`FormulaImages`) but where a test wants one now."""
-    ziamath = _ziamath()
-    ziamath.config.svg2 = False  # plain paths: QtSvg draws no <symbol> through <use>
-    glyphs = QtGlyphs(cjk_family) if isinstance(cjk_family, str) else cjk_family
-    font = _math_font(glyphs)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a symbol it does not know is drawn as text
-            formula = ziamath.Latex(latex, size=pixels, inline=not display, font=font,
-                                    color=colour.name(), margin=1.0)
-            svg = formula.svg()
-    except Exception as err:  # noqa: BLE001 - latex2mathml raises its own kinds freely
-        raise FormulaError(f"{type(err).__name__}: {err}") from err
-    box = formula.node.bbox
-    width = box.xmax - box.xmin + 2.0
-    ascent, descent = box.ymax + 1.0, max(0.0, -box.ymin + 1.0)
+def paint_svg(svg: str, width: float, ascent: float, descent: float, ratio: float) -> Formula:
+    """A typeset formula's SVG as an image for a screen of `ratio` (QtSvg: C++, fast)."""
     renderer = QSvgRenderer(QByteArray(svg.encode()))
     if not renderer.isValid() or width <= 0 or ascent + descent <= 0:
         raise FormulaError("the typeset formula is empty")
@@ -248,32 +171,44 @@ def typeset(latex: str, *, display: bool, pixels: float, colour: QColor, ratio: 
     return Formula(image, width, ascent, descent)
 
 
+def typeset(latex: str, *, display: bool, pixels: float, colour: QColor, ratio: float,
+            cjk_family: str | None = None) -> Formula:
+    """`latex` typeset at `pixels` per em in `colour`, as an image for a screen of `ratio`
+    device pixels per logical one, Chinese in `cjk_family`, here and now (the window has
+    it done in a process of its own: `FormulaImages`). Raises FormulaError when it does
+    not parse."""
+    outlines = QtGlyphs(cjk_family).outlines(latex) if cjk_family else None
+    return paint_svg(*typeset_svg(latex, display, pixels, colour.name(), outlines), ratio)
+
+
 _Key = tuple[str, bool, float, str, float]
-_worker: ThreadPoolExecutor | None = None  # one for all: ziamath keeps global state
+_typesetter: ProcessPoolExecutor | None = None  # one child process for every window
 
 
-def _formula_worker() -> ThreadPoolExecutor:
-    global _worker
-    if _worker is None:
-        _worker = ThreadPoolExecutor(1, thread_name_prefix="turnlog-formulas")
-    return _worker
+def _typesetter_pool() -> ProcessPoolExecutor:
+    global _typesetter
+    if _typesetter is None:
+        # Spawned, not forked: a fork of a process running Qt's threads is unsafe.
+        _typesetter = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        _typesetter.submit(warm_up)
+    return _typesetter
 
 
 class FormulaImages(QObject):
     """Typeset formulas, kept by what they look like: (LaTeX, display, size, colour,
     ratio) → the formula, or the reason it did not parse.
 
-    A formula not typeset yet is typeset on a worker thread of its own (never the GUI
-    thread): `get` answers None meanwhile — its source is shown as typed — and `ready`
-    says when formulas asked for have arrived (a few at once, not one signal each)."""
+    A formula not typeset yet is typeset in the typesetter's process (never on the GUI
+    thread, nor in a thread of this process): `get` answers None meanwhile — its source
+    is shown as typed — and `ready` says when formulas asked for have arrived (a few at
+    once, not one signal each)."""
 
     SIZE = 1_000
     ready = Signal()
-    _arrived = Signal(object, object)  # (key, formula or error), from the worker
+    _arrived = Signal(object, object)  # (key, the SVG and its metrics, or an error)
 
     def __init__(self, cjk_family: str | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        # Made here, on the GUI thread; read only by the worker afterwards.
         self._glyphs = QtGlyphs(cjk_family) if cjk_family else None
         self._cache: OrderedDict[_Key, Formula | FormulaError] = OrderedDict()
         self._waiting: set[_Key] = set()
@@ -283,8 +218,7 @@ class FormulaImages(QObject):
         self._batch.setInterval(30)  # the stream's pace: formulas arriving together
         self._batch.timeout.connect(self.ready)
         self._arrived.connect(self._keep, Qt.ConnectionType.QueuedConnection)
-        glyphs = self._glyphs
-        _formula_worker().submit(lambda: _math_font(glyphs))  # ziamath loads meanwhile
+        _typesetter_pool()  # the process starts (and loads ziamath) before it is needed
 
     @property
     def waiting(self) -> bool:
@@ -300,29 +234,41 @@ class FormulaImages(QObject):
             return known
         if key not in self._waiting:
             self._waiting.add(key)
-            _formula_worker().submit(self._typeset, key)
+            outlines = self._glyphs.outlines(latex) if self._glyphs is not None else None
+            try:
+                job = _typesetter_pool().submit(typeset_svg, latex, display, key[2], key[3],
+                                                outlines)
+            except RuntimeError as err:  # the pool broke or is shut down at exit
+                self._keep(key, FormulaError(f"no typesetter: {err}"))
+                return self._cache[key]
+            job.add_done_callback(lambda done: self._hand_over(key, done))
         return None
 
-    def _typeset(self, key: _Key) -> None:
-        """On the worker: typeset one formula and hand it to the GUI thread."""
-        latex, display, pixels, colour, ratio = key
-        result: Formula | FormulaError
+    def _hand_over(self, key: _Key, done: Future[tuple[str, float, float, float]]) -> None:
+        """In the pool's thread: the typesetter answered; on to the GUI thread."""
         try:
-            result = typeset(latex, display=display, pixels=pixels, colour=QColor(colour),
-                             ratio=ratio, cjk_family=self._glyphs)
+            result: object = done.result()
         except FormulaError as err:
-            log.debug("a formula did not parse: %s", err)
             result = err
         except Exception as err:  # noqa: BLE001 - a fault of the typesetter: shown as typed
-            log.exception("typesetting a formula failed")
+            log.warning("the formula typesetter failed: %s", err)
             result = FormulaError(f"{type(err).__name__}: {err}")
         with contextlib.suppress(RuntimeError):  # the view that asked went away meanwhile
             self._arrived.emit(key, result)
 
-    def _keep(self, key: _Key, result: Formula | FormulaError) -> None:
+    def _keep(self, key: _Key, result: object) -> None:
         self._waiting.discard(key)
         self.typeset_count += 1
-        self._cache[key] = result
+        kept: Formula | FormulaError
+        if isinstance(result, tuple):
+            try:
+                kept = paint_svg(*result, ratio=key[4])
+            except FormulaError as err:
+                kept = err
+        else:
+            kept = result if isinstance(result, FormulaError) else FormulaError(str(result))
+            log.debug("a formula did not parse: %s", kept)
+        self._cache[key] = kept
         while len(self._cache) > self.SIZE:
             self._cache.popitem(last=False)
         if not self._batch.isActive():
