@@ -147,6 +147,30 @@ def test_formulas_follow_the_text_colour(qapp):
         assert ink and all(abs(c.lightness() - colour.lightness()) < 10 for c in ink)
 
 
+def test_a_theme_change_typesets_the_formulas_in_its_text_colour(qtbot, make_window, store,
+                                                                 qapp):
+    window, _cid = open_window(qtbot, make_window, store, [("Maths?", "So $x^2 + 1$ it is.")])
+    typeset_all(qtbot, window)
+
+    def ink() -> list[QColor]:
+        [(_typed, image, _w, _h)] = [f for doc in answer_documents(window)
+                                     for f in images_of(doc)]
+        return [image.pixelColor(x, y) for y in range(image.height())
+                for x in range(image.width()) if image.pixelColor(x, y).alpha() == 255]
+
+    assert all(c.lightness() < 100 for c in ink())  # dark words on the light theme
+    before = qapp.palette()
+    qapp.setPalette(palette_for(True))
+    try:
+        qtbot.waitUntil(lambda: window.view.palette().color(
+            window.view.palette().ColorRole.Text).lightness() > 128)
+        window.view.viewport().repaint()
+        typeset_all(qtbot, window)
+        assert all(c.lightness() > 150 for c in ink())  # light words on the dark one
+    finally:
+        qapp.setPalette(before)
+
+
 def test_what_does_not_parse_shows_as_typed_and_prices_stay_text(qtbot, make_window, store):
     answer = ("It costs $5 and $10 today, or \\$3.\n\n"
               "Broken: $\\frac{a}{$ stays.\n\n`$x$ in code` and\n\n```\n$y$\n```\n")
