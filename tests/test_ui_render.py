@@ -21,7 +21,7 @@ from PySide6.QtGui import (
 from test_ui_send import open_window
 from turnlog.ui.infra.fonts import configure_fonts, drawn_by
 from turnlog.ui.infra.theme import palette_for
-from turnlog.ui.transcript.markdown import MATH_SOURCE, AnswerBrowser
+from turnlog.ui.transcript.markdown import MATH_SOURCE, AnswerBrowser, render_markdown
 from turnlog.ui.transcript.maths import find_maths, typeset
 from turnlog.ui.transcript.model import Role
 
@@ -206,7 +206,7 @@ def test_copy_gives_the_latex_as_typed(qtbot, make_window, store):
 
 TABLE = ("| Plan | Price | 说明 |\n|---|---:|---|\n| Basic | 5 | 基础 |\n"
          "| Pro | 10 | ~~old~~ new |\n| Team | 20 | `team` |\n")
-RICH = (f"Compare:\n\n{TABLE}\nUse `pip install x` now.\n\n> A wise quote\n> on two lines\n\n"
+RICH = (f"Compare:\n\n> A wise quote\n> on two lines\n\n{TABLE}\nUse `pip install x` now.\n\n"
         "- [x] done\n- [ ] to do\n\nSee https://example.com.\n\n"
         "```mermaid\ngraph TD; A-->B\n```\n\n```plantuml\n@startuml\nA -> B\n@enduml\n```\n")
 
@@ -255,6 +255,18 @@ def test_tables_code_quotes_and_diagrams_render_as_written(qtbot, make_window, s
               for y in range(row_rect.top(), row_rect.bottom(), 2)
               for x in range(row_rect.right() - 60, row_rect.right(), 4)]
     assert "graph TD; A-->B" in copies
+
+
+def test_no_cell_sits_lower_than_its_neighbours(qapp):
+    """Qt's importer gives the first cell of a table after a quote the quote's margins."""
+    doc = QTextDocument()
+    render_markdown(doc, f"> A quote\n> of two lines\n\n{TABLE}")
+    [table] = [f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable)]
+    assert [table.cellAt(0, column).firstCursorPosition().block().text()
+            for column in range(table.columns())] == ["Plan", "Price", "说明"]
+    assert all(table.cellAt(row, column).firstCursorPosition().block().blockFormat()
+               .topMargin() == 0 for row in range(table.rows())
+               for column in range(table.columns()))
 
 
 def _option(view, index):

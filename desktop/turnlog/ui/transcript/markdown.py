@@ -102,10 +102,10 @@ def render_markdown(doc: QTextDocument, text: str, maths: MathStyle | None = Non
             token = f"\n\n{token}\n\n"
         marked = marked[:span.start] + token + marked[span.end:]
     doc.setMarkdown(marked, MARKDOWN)
+    _style_tables(doc)  # first: it may remove a block, and the rest count blocks
     found = Rendered(code=style_code(doc, fence_lengths(marked)))
     code_blocks = {n for code in found.code for n in range(code.first, code.last + 1)}
     _style_blocks(doc, found, code_blocks)
-    _style_tables(doc)
     if spans:
         found.awaiting = _place_formulas(doc, text, spans, maths)
     return found
@@ -217,6 +217,26 @@ def _style_tables(doc: QTextDocument) -> None:
             head = cell.format()
             head.setBackground(QBrush(CODE_TINT))
             cell.setFormat(head)
+        _flush_cells(frame)
+
+
+def _flush_cells(table: QTextTable) -> None:
+    """No empty line atop a cell and no paragraph margins inside one: Qt's importer puts
+    the first cell of a table after a quote below an empty line with the quote's
+    margins, and that cell's words then sit lower than their neighbours'."""
+    flush = QTextBlockFormat()
+    flush.setTopMargin(0)
+    flush.setBottomMargin(0)
+    for row in range(table.rows()):
+        for column in range(table.columns()):
+            cell = table.cellAt(row, column)
+            cursor = cell.firstCursorPosition()
+            if not cursor.block().text() and cursor.position() < \
+                    cell.lastCursorPosition().position():
+                cursor.deleteChar()  # the empty line goes; its words move up
+            cursor.setPosition(cell.lastCursorPosition().position(),
+                               QTextCursor.MoveMode.KeepAnchor)
+            cursor.mergeBlockFormat(flush)
 
 
 def _place_formulas(doc: QTextDocument, text: str, spans: list[MathSpan],
