@@ -125,14 +125,15 @@ class QtGlyphs:
         found: Outlines = {}
         for char in {c for c in latex if ord(c) >= CJK_START}:
             glyph = self._known.get(char)
-            if glyph is None and self.raw.isValid() and self.raw.supportsCharacter(char):
-                glyph = self._known[char] = self._outline(char)
+            # (Not supportsCharacter: it says no to 积 and 直, which the font has.)
+            indexes = self.raw.glyphIndexesForString(char) if self.raw.isValid() else []
+            if glyph is None and len(indexes) == 1 and indexes[0] != 0:
+                glyph = self._known[char] = self._outline(indexes[0])
             if glyph is not None:
                 found[char] = glyph
         return found
 
-    def _outline(self, char: str) -> Glyph:
-        index = self.raw.glyphIndexesForString(char)[0]
+    def _outline(self, index: int) -> Glyph:
         path = self.raw.pathForGlyph(index)
         advances = self.raw.advancesForGlyphIndexes([index])
         box = path.boundingRect()
