@@ -83,8 +83,8 @@ class Rendered:
 
 @dataclass(frozen=True, slots=True)
 class MathStyle:
-    """How formulas are drawn: the images, the text colour, the screen's pixel ratio (no
-    images: formulas stay as typed — while an answer section still streams, say)."""
+    """How formulas are drawn: the typeset images to take them from, the text colour and
+    the screen's pixel ratio (no images: formulas stay as typed)."""
 
     images: FormulaImages | None
     colour: QColor
