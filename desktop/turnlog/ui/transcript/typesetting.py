@@ -15,6 +15,8 @@ TC shapes as the text around it).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import warnings
 from types import SimpleNamespace
 from typing import Any
@@ -107,7 +109,12 @@ def _math_font() -> str:
 
 
 def warm_up() -> None:
-    """Load ziamath and its font before the first formula asks for them."""
+    """In the typesetter's process, first: give way to the window (a formula may wait a
+    little; the window's repaints should not) and load ziamath and its font before the
+    first formula asks for them."""
+    if hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(10)
     _math_font()
 
 
