@@ -322,3 +322,24 @@ def test_english_punctuation_is_latin_and_chinese_keeps_its_family(app_fonts):
     configure_fonts(app_fonts, "zh_TW")
     assert drawn_by(app_fonts.font(), "骨") == ["Noto Sans CJK TC"]
     assert drawn_by(app_fonts.font(), "“Quote”") == [families[0]]
+
+
+def test_formulas_are_typeset_again_after_the_typesetter_dies(qtbot):
+    import os
+    import signal
+
+    from turnlog.ui.transcript import maths
+
+    browser = AnswerBrowser()
+    qtbot.addWidget(browser)
+    browser.show_markdown("First $a^2$.")
+    qtbot.waitUntil(lambda: not browser.rendered.awaiting, timeout=20_000)
+    pool = maths._typesetter
+    for pid in list(pool._processes):  # the typesetter's process, killed from outside
+        os.kill(pid, signal.SIGKILL)
+    qtbot.waitUntil(lambda: bool(pool._broken), timeout=10_000)
+    browser.show_markdown("Then $b^3 + \\frac{1}{2}$.")
+    qtbot.waitUntil(lambda: not browser.rendered.awaiting, timeout=20_000)
+    assert [typed for typed, *_rest in images_of(browser.document())] == \
+        ["$b^3 + \\frac{1}{2}$"]
+    assert maths._typesetter is not pool

@@ -18,6 +18,7 @@ import multiprocessing
 import re
 from collections import OrderedDict
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from PySide6.QtCore import QByteArray, QObject, QRectF, Qt, QTimer, Signal
@@ -183,11 +184,17 @@ def typeset(latex: str, *, display: bool, pixels: float, colour: QColor, ratio: 
 
 
 _Key = tuple[str, bool, float, str, float]
+_STOPPED = object()  # the typesetter's process died before it answered
 _typesetter: ProcessPoolExecutor | None = None  # one child process for every window
 
 
-def _typesetter_pool() -> ProcessPoolExecutor:
+def _typesetter_pool(broken: ProcessPoolExecutor | None = None) -> ProcessPoolExecutor:
+    """The typesetter's process. `broken`: a pool whose process died (killed, out of
+    memory): if it is still the one in use, another starts."""
     global _typesetter
+    if broken is not None and broken is _typesetter:
+        _typesetter.shutdown(wait=False)
+        _typesetter = None
     if _typesetter is None:
         # Spawned, not forked: a fork of a process running Qt's threads is unsafe.
         _typesetter = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
@@ -213,6 +220,8 @@ class FormulaImages(QObject):
         self._glyphs = QtGlyphs(cjk_family) if cjk_family else None
         self._cache: OrderedDict[_Key, Formula | FormulaError] = OrderedDict()
         self._waiting: set[_Key] = set()
+        self._broken: ProcessPoolExecutor | None = None  # a pool whose process died
+        self._retried: set[_Key] = set()
         self.typeset_count = 0  # how many formulas were typeset (not taken from the cache)
         self._batch = QTimer(self)
         self._batch.setSingleShot(True)
@@ -236,21 +245,29 @@ class FormulaImages(QObject):
         if key not in self._waiting:
             self._waiting.add(key)
             outlines = self._glyphs.outlines(latex) if self._glyphs is not None else None
+            pool = _typesetter_pool(self._broken)
             try:
-                job = _typesetter_pool().submit(typeset_svg, latex, display, key[2], key[3],
-                                                outlines)
-            except RuntimeError as err:  # the pool broke or is shut down at exit
+                try:
+                    job = pool.submit(typeset_svg, latex, display, key[2], key[3], outlines)
+                except BrokenProcessPool:  # its process died since: another one
+                    pool = _typesetter_pool(pool)
+                    job = pool.submit(typeset_svg, latex, display, key[2], key[3], outlines)
+            except RuntimeError as err:  # the pool is shut down (at exit)
                 self._keep(key, FormulaError(f"no typesetter: {err}"))
                 return self._cache[key]
-            job.add_done_callback(lambda done: self._hand_over(key, done))
+            job.add_done_callback(lambda done: self._hand_over(key, done, pool))
         return None
 
-    def _hand_over(self, key: _Key, done: Future[tuple[str, float, float, float]]) -> None:
+    def _hand_over(self, key: _Key, done: Future[tuple[str, float, float, float]],
+                   pool: ProcessPoolExecutor) -> None:
         """In the pool's thread: the typesetter answered; on to the GUI thread."""
         try:
             result: object = done.result()
         except FormulaError as err:
             result = err
+        except BrokenProcessPool as err:  # its process died: asked again, in a new one
+            log.warning("the formula typesetter stopped: %s", err)
+            result = (_STOPPED, pool)
         except Exception as err:  # noqa: BLE001 - a fault of the typesetter: shown as typed
             log.warning("the formula typesetter failed: %s", err)
             result = FormulaError(f"{type(err).__name__}: {err}")
@@ -259,6 +276,15 @@ class FormulaImages(QObject):
 
     def _keep(self, key: _Key, result: object) -> None:
         self._waiting.discard(key)
+        if isinstance(result, tuple) and result[0] is _STOPPED:
+            self._broken = result[1]
+            if key not in self._retried:
+                # Not kept: the next `get` asks a new process (once: a formula that
+                # stops the typesetter twice is shown as typed).
+                self._retried.add(key)
+                self._batch.start()
+                return
+            result = FormulaError("the typesetter stopped twice on this formula")
         self.typeset_count += 1
         kept: Formula | FormulaError
         if isinstance(result, tuple):
