@@ -15,6 +15,7 @@ from PySide6.QtGui import (
     QGuiApplication,
     QImage,
     QTextDocument,
+    QTextLayout,
     QTextTable,
 )
 
@@ -297,6 +298,20 @@ def test_the_side_answer_renders_the_same_way(qtbot):
     assert "$\\frac{1}{2}$" in browser.createMimeDataFromSelection().text()
 
 
+def han_outline(font: QFont, char: str) -> list[tuple[float, float]]:
+    """The outline `font` draws `char` with, at 100 px."""
+    layout = QTextLayout(char, QFont(font))
+    layout.beginLayout()
+    layout.createLine()
+    layout.endLayout()
+    [run] = layout.glyphRuns()
+    raw = run.rawFont()
+    raw.setPixelSize(100)
+    path = raw.pathForGlyph(run.glyphIndexes()[0])
+    return [(round(path.elementAt(i).x), round(path.elementAt(i).y))
+            for i in range(path.elementCount())]
+
+
 @pytest.fixture
 def app_fonts(qapp):
     before = QFont(qapp.font())
@@ -319,6 +334,9 @@ def test_english_punctuation_is_latin_and_chinese_keeps_its_family(app_fonts):
     assert quote < 0.7 * QFontMetricsF(font).horizontalAdvance("中")
     assert drawn_by(font, "Delete “New chat”?") == [families[0]]
     assert drawn_by(font, "直骨") == ["Noto Sans CJK SC"]
+    if "Noto Sans CJK JP" in available:  # and so in their Chinese, not Japanese, shapes
+        assert han_outline(font, "直") == han_outline(QFont("Noto Sans CJK SC"), "直") != \
+            han_outline(QFont("Noto Sans CJK JP"), "直")
     configure_fonts(app_fonts, "zh_TW")
     assert drawn_by(app_fonts.font(), "骨") == ["Noto Sans CJK TC"]
     assert drawn_by(app_fonts.font(), "“Quote”") == [families[0]]
