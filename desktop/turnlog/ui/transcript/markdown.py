@@ -55,6 +55,7 @@ QUOTE_BAR = 3  # the bar left of a quote, in pixels
 # STIX Two Math sits smaller on the line than a UI sans of the same size: formulas are
 # typeset a little larger (display maths larger still) to match the words around them.
 MATH_SCALE = {False: 1.2, True: 1.35}
+_MARGIN = 1.0  # the typesetter's margin round a formula, in pixels
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _TOKEN = re.compile("\ue000(\\d+)\ue001")  # where a formula was, while Markdown reads
 _FIND_TOKEN = QRegularExpression(_TOKEN.pattern)
@@ -263,7 +264,7 @@ def _place_formulas(doc: QTextDocument, text: str, spans: list[MathSpan],
         result: Formula | FormulaError | None = None
         if maths is not None and maths.images is not None:
             result = maths.images.get(span.latex, display=span.display,
-                                      pixels=pixels * (MATH_SCALE[span.display]),
+                                      pixels=pixels * MATH_SCALE[span.display],
                                       colour=maths.colour, ratio=maths.ratio)
         awaiting = awaiting or (result is None and maths is not None
                                 and maths.images is not None)
@@ -286,12 +287,12 @@ def _insert_formula(doc: QTextDocument, cursor: QTextCursor, formula: Formula, t
     below the baseline is padded so that its own baseline falls where the line's is."""
     image = formula.image
     form = QTextImageFormat()
-    if formula.descent > 0.5:
+    if formula.descent > _MARGIN + 0.5:
         height = max(2 * formula.descent + half_x, 2 * formula.ascent - half_x)
         image = _padded(formula, height, (height + half_x) / 2 - formula.ascent)
         form.setVerticalAlignment(QTextCharFormat.VerticalAlignment.AlignMiddle)
-    else:
-        height = formula.ascent
+    else:  # nothing below the baseline but the image's margin: the image on the line's
+        height = formula.ascent + formula.descent
     url = QUrl(f"turnlog-math:{next(_IMAGE_NUMBERS)}")
     doc.addResource(QTextDocument.ResourceType.ImageResource, url, image)
     form.setName(url.toString())
