@@ -17,6 +17,8 @@ loopback server so the marks show a real request, and saves
                            the sampling settings, and a reasoning model's folded thought
     memory-zh-1280x720.png, memory-en-1280x720.png  the Memory panel after a send: pins
                            with their source turns, notes and preferences kept / left out
+    answers-en-1280x720.png, answers-zh-1280x720.png  answers as written: a table, inline
+                           code, a quote, a code block, inline and display maths
     versions-zh-1280x720.png, versions-en-1280x720.png  a turn regenerated twice, its
                            second of three versions on show (replaced, never sent) with
                            ◀ ▶ and Use this version, and part of an answer selected
@@ -242,6 +244,7 @@ def child(out: Path) -> int:
         shoot(window, "compaction-1280x720.png")
         memory_shots(window, store, server, conversation.id, garden.id, until, shoot)
         versions_shots(window, store, server, until, shoot)
+        answers_shots(window, store, until, shoot)
         window.shutdown()
         window.close()
         picker_shot(store, server, out, until, settle)
@@ -371,6 +374,44 @@ VERSIONS = {
            ["Yes, but switch to decaf; a small cup in the afternoon is fine.",
             "I'd skip it: half of a 3 pm cup is still with you at 8 pm 🌙."]),
 }
+
+
+ANSWERS = {
+    "en": ("How do the two plans compare, and what does the loan cost?",
+           "Side by side:\n\n| Plan | Rate | Term | Monthly |\n|---|---:|---:|---:|\n"
+           "| Fixed | 3.9 % | 25 y | $1,046 |\n| Variable | ~~4.4 %~~ 3.6 % | 25 y | $1,013 |\n"
+           "\n> The variable rate is only fixed for the first two years.\n\n"
+           "The monthly payment for a loan $P$ at a monthly rate $r$ over $n$ months is\n\n"
+           "$$M = P\\,\\frac{r(1+r)^n}{(1+r)^n - 1}$$\n\n"
+           "so with \\(P = 200{,}000\\) and $r = 0.039/12$ it is about $1,046. "
+           "Run `loan.py` to check:\n\n```python\n"
+           "M = P * r * (1 + r)**n / ((1 + r)**n - 1)\n```\n"),
+    "zh": ("两种方案比较一下？面积怎么算？",
+           "对比如下：\n\n| 方案 | 面积 | 造价 |\n|---|---:|---:|\n"
+           "| 圆形花坛 | 12.6 m² | ¥3,800 |\n"
+           "| 方形花坛 | 16 m² | ¥4,200 |\n\n> 提示：圆形花坛更省材料。\n\n"
+           "圆的面积是 $A = \\pi r^2$，半径 $r = 2$ 时：\n\n"
+           "$$\\text{面积} = \\pi \\times 2^2 \\approx 12.57\\ \\text{m}^2$$\n\n"
+           "用 `area.py` 验算：\n\n```python\nimport math\nprint(math.pi * 2 ** 2)\n```\n"),
+}
+
+
+def answers_shots(window, store, until, shoot) -> None:
+    """Answers as written, in English and in Chinese."""
+    from turnlog.core.model import Usage
+    from turnlog.core.send import PendingTurn
+
+    for language, (question, answer) in ANSWERS.items():
+        conversation = store.create_conversation(
+            "Loan plans" if language == "en" else "花坛面积", model="qwen2.5-7b-instruct")
+        store.import_turns(conversation.id, [
+            PendingTurn(uuid.uuid4().hex, question, answer, "qwen2.5-7b-instruct", "stop",
+                        Usage(), datetime.now(UTC))])
+        window.refresh_conversations(select_id=conversation.id)
+        until(lambda: len(window.transcript.turns) == 1)
+        window.view.viewport().repaint()
+        until(lambda: not window.view.delegate.formulas.waiting)
+        shoot(window, f"answers-{language}-1280x720.png")
 
 
 def versions_shots(window, store, server, until, shoot) -> None:

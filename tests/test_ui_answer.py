@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from PySide6.QtGui import QTextDocument
 
 from turnlog.ui.transcript.answer import SECTION_CHARS, AnswerDocument, section_ends
+from turnlog.ui.transcript.markdown import render_markdown
 
 BLOCKS = [
     "A paragraph of plain words that goes on for a while.",
@@ -71,7 +72,7 @@ def test_sections_show_what_one_document_shows(qtbot):
         return doc
 
     whole = QTextDocument()
-    whole.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+    render_markdown(whole, text)
     streamed = AnswerDocument(new_doc, 600)
     for end in range(0, len(text) + 1, 37):
         streamed.update(text[:end])

@@ -28,6 +28,8 @@ def test_screenshots_are_written_at_the_promised_sizes(tmp_path):
     assert png_size(tmp_path / "narrow-480x844.png") == (480, 844)
     assert png_size(tmp_path / "failure-banner.png") == (1280, 720)
     assert png_size(tmp_path / "picker-1280x720.png") == (1280, 720)
+    for language in ("en", "zh"):
+        assert png_size(tmp_path / f"answers-{language}-1280x720.png") == (1280, 720)
     for language in ("zh", "en"):
         assert png_size(tmp_path / f"memory-{language}-1280x720.png") == (1280, 720)
         assert png_size(tmp_path / f"versions-{language}-1280x720.png") == (1280, 720)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from PySide6.QtCore import QBuffer, QByteArray, QSize
-from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QIcon, QImageReader, QPixmap
+from PySide6.QtGui import QGuiApplication, QIcon, QImageReader, QPixmap
 from PySide6.QtWidgets import QApplication
 
 from . import APP_ID, APP_NAME, __version__
@@ -24,6 +24,9 @@ from .paths import ENV_HOME, LOG_NAME, PRIVATE_UMASK, data_dir, log_dir
 from .resources import app_icon_svg
 from .store import TurnlogStore
 from .store.errors import file_fault
+from .ui.infra.fonts import CJK_FAMILIES, configure_fonts
+
+__all__ = ["CJK_FAMILIES", "application", "configure_fonts", "main"]
 
 if TYPE_CHECKING:
     from .ui.shell.window import MainWindow
@@ -32,34 +35,9 @@ log = logging.getLogger(__name__)
 
 ORGANIZATION = "Turnlog"
 ORGANIZATION_DOMAIN = "turnlog.github.io"
-# Simplified Chinese shapes first: with a JP/KR/TC font ahead of SC, common Han
-# characters take the wrong regional forms in Chinese text.
-CJK_FAMILIES = ("Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans CJK TC",
-                "Noto Sans CJK JP", "Noto Sans CJK KR")
-EMOJI_FAMILIES = ("Noto Color Emoji", "Apple Color Emoji", "Segoe UI Emoji")
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
 FAULT_LOG = "faults.log"
 FAULT_STREAMS: list[TextIO] = []  # open for the life of the process, as faulthandler needs
-
-
-def configure_fonts(app: QGuiApplication) -> list[str]:
-    """Keep the platform's UI family and add the CJK and colour-emoji families behind it.
-
-    Returns the family list the application font uses.
-    """
-    available = set(QFontDatabase.families())
-    font = QFont(app.font())
-    families = [font.family()]
-    families += [f for f in CJK_FAMILIES if f in available and f not in families]
-    emoji = [f for f in EMOJI_FAMILIES if f in available]
-    families += [f for f in emoji if f not in families]
-    font.setFamilies(families)
-    app.setFont(font)
-    if emoji:
-        # Emoji presentation goes to a colour font even where the text font has a
-        # monochrome glyph for the same code point.
-        QFontDatabase.setApplicationEmojiFontFamilies(emoji)
-    return families
 
 
 def configure_logging(home: Path) -> bool:
@@ -179,7 +157,10 @@ def open_data() -> tuple[Path, TurnlogStore | StoreError]:
         return Path(err.filename or os.environ.get(ENV_HOME, ".")), known
     if configure_logging(home):
         enable_fault_log(home)
-    install_for(home)  # the interface language, before the first dialog
+    language = install_for(home)  # the interface language, before the first dialog
+    app = QGuiApplication.instance()
+    if isinstance(app, QGuiApplication):
+        configure_fonts(app, language)  # its CJK shapes first (TC for zh_TW)
     from .ui.faults.startup import UpgradeProgress  # an upgrade that indexes shows its progress
 
     try:

@@ -10,7 +10,8 @@
 2. Stream: the longest GUI-thread stall while an answer streams at RATE chunks a second
    for SECONDS seconds (`FakeStreamingProvider`, an in-process fake provider feeding
    deltas from its own thread, since the loopback HTTP server cannot reach 2,000
-   chunks/s → Sender on the network worker → pending row), goal ≤ 50 ms; then the stall
+   chunks/s → Sender on the network worker → pending row), goal ≤ 50 ms — paragraphs with,
+   after every fifth, a table and inline and display maths; then the stall
    when the finished answer is committed and its row repainted. Baselines: the same
    window idle, and rendering the whole answer's Markdown once on the GUI thread.
 
@@ -237,6 +238,24 @@ class StallMeter(QObject):
         return max((gap for at, gap in self.gaps if start <= at < end), default=0.0)
 
 
+def streamed_pieces(count: int) -> list[str]:
+    """`count` chunks of an answer, about one word each: paragraphs of 40 words, and
+    after every fifth a table and a paragraph with inline and display maths (formulas
+    that differ from one another, as a real answer's do)."""
+    pieces: list[str] = []
+    paragraph = 0
+    while len(pieces) < count:
+        pieces += ["word "] * 39 + ["word\n\n"]
+        paragraph += 1
+        if paragraph % 5 == 0:
+            n = paragraph
+            pieces += ["| plan | price |\n", "|---|---:|\n", f"| basic | {n} |\n",
+                       f"| pro | {2 * n} |\n\n", "So ", f"$\\frac{{a_{{{n}}}}}{{b}}$ ",
+                       "and ", f"$x^{{{n}}}$ ", "give\n\n",
+                       f"$$\\sum_{{k=1}}^{{{n}}} k^2 = \\frac{{n(n+1)(2n+1)}}{{6}}$$\n\n"]
+    return pieces[:count]
+
+
 def markdown_render_ms(text: str, width: int) -> float:
     """What laying out the whole answer as Markdown costs on this thread, once."""
     started = time.perf_counter()
@@ -269,8 +288,7 @@ def main() -> int:
         store = TurnlogStore.open(Path(home))
         small, big, start = (c.id for c in sorted(store.conversations(), key=lambda c: c.id))
         chunks = int(args.rate * args.seconds)
-        # Paragraphs of 40 words, as real answers have; one chunk per word.
-        pieces = ["word\n\n" if i % 40 == 39 else "word " for i in range(chunks)]
+        pieces = streamed_pieces(chunks)
         text = "".join(pieces)
         fake = FakeStreamingProvider(pieces, args.rate)
         # The address is shown, never contacted: sends go to the fake provider.
@@ -322,8 +340,10 @@ def main() -> int:
         rate = fake.delivered / (commit - started)
         width = window.view.viewport().width()
         render = markdown_render_ms(text, width)
+        formulas = getattr(window.view.delegate, "formulas", None)
+        typeset = f", {formulas.typeset_count} formulas typeset" if formulas else ""
         print(f"longest GUI stall while streaming:  {streaming:7.1f} ms "
-              f"({fake.delivered:,} chunks at {rate:,.0f}/s from the fake provider, "
+              f"({fake.delivered:,} chunks at {rate:,.0f}/s from the fake provider{typeset}, "
               f"committed: {saved})   (baseline idle: {idle:.1f} ms; goal ≤ 50 ms)")
         print(f"GUI stall when the answer is committed: {at_commit:7.1f} ms   (baseline: "
               f"the whole answer's Markdown laid out once on the GUI thread: {render:.1f} ms; "

@@ -16,22 +16,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, QRect, QRectF, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
-    QBrush,
     QPainter,
     QPalette,
-    QTextBlockFormat,
-    QTextCursor,
     QTextDocument,
-    QTextFormat,
 )
 
 from ..infra.languages import arg
-from ..infra.theme import CODE_TINT  # a grey box on light and dark themes alike
+from ..infra.theme import CODE_TINT  # noqa: F401 - a grey box on light and dark themes alike
+from .markdown import (
+    CodeBlock,
+    MathStyle,
+    Rendered,
+    draw_quote_bars,
+    render_markdown,
+    style_code,  # noqa: F401 - code blocks' look, where tests read it
+    text_of,
+)
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
@@ -80,42 +84,6 @@ Selection = QAbstractTextDocumentLayout.Selection
 COPY_WIDTH, COPY_HEIGHT = 44.0, 18.0  # a code block's Copy button, at its top right
 
 
-@dataclass(frozen=True, slots=True)
-class CodeBlock:
-    """A fenced code block of a rendered section: its blocks and language."""
-
-    first: int  # block numbers in its document
-    last: int
-    language: str
-
-
-def style_code(doc: QTextDocument) -> list[CodeBlock]:
-    """Tint fenced code blocks and let their long lines wrap (rather than run past the
-    row); returns where they are. Done once per rendered section, never per paint."""
-    found: list[CodeBlock] = []
-    block = doc.begin()
-    while block.isValid():
-        if block.blockFormat().hasProperty(QTextFormat.Property.BlockCodeFence):
-            language = block.blockFormat().stringProperty(QTextFormat.Property.BlockCodeLanguage)
-            first = block.blockNumber()
-            while block.next().isValid() and block.next().blockFormat().hasProperty(
-                    QTextFormat.Property.BlockCodeFence):
-                block = block.next()
-            found.append(CodeBlock(first, block.blockNumber(), language))
-        block = block.next()
-    if found:
-        tint = QTextBlockFormat()
-        tint.setBackground(QBrush(CODE_TINT))
-        tint.setNonBreakableLines(False)
-        cursor = QTextCursor(doc)
-        for code in found:
-            cursor.setPosition(doc.findBlockByNumber(code.first).position())
-            cursor.setPosition(doc.findBlockByNumber(code.last).position(),
-                               QTextCursor.MoveMode.KeepAnchor)
-            cursor.mergeBlockFormat(tint)
-    return found
-
-
 class AnswerDocument:
     """An answer rendered as sections, each a Markdown document of the same width.
 
@@ -123,22 +91,25 @@ class AnswerDocument:
     only the new sections and the open tail; any other change renders it all again.
     """
 
-    def __init__(self, new_doc: Callable[[int], QTextDocument], width: int) -> None:
+    def __init__(self, new_doc: Callable[[int], QTextDocument], width: int,
+                 maths: Callable[[], MathStyle | None] | None = None) -> None:
         self._new_doc = new_doc
+        self._maths = maths
         self._width = width
         self.text = ""
         self._sections: list[QTextDocument] = []  # finished, never rendered again
         self._cut = 0  # where the open tail starts
         self._tail: QTextDocument | None = None
         self._tail_text = ""
-        self._code: dict[int, list[CodeBlock]] = {}  # id(document) → its code blocks
+        self._found: dict[int, Rendered] = {}  # id(document) → its code and quote blocks
+        self._texts: dict[int, str] = {}  # id(document) → its Markdown
 
     def update(self, text: str) -> None:
         if text == self.text:
             return
         if not text.startswith(self.text):
             self._sections, self._cut, self._tail, self._tail_text = [], 0, None, ""
-            self._code = {}
+            self._found, self._texts = {}, {}
         self.text = text
         for end in list(section_ends(text, self._cut)):
             self._sections.append(self._render(text[self._cut:end]))
@@ -147,7 +118,8 @@ class AnswerDocument:
         tail = text[self._cut:]
         if tail and tail != self._tail_text:
             if self._tail is not None:
-                self._code.pop(id(self._tail), None)
+                self._found.pop(id(self._tail), None)
+                self._texts.pop(id(self._tail), None)
             self._tail = self._render(tail)
             self._tail_text = tail
         elif not tail:
@@ -155,17 +127,46 @@ class AnswerDocument:
 
     def _render(self, text: str) -> QTextDocument:
         doc = self._new_doc(self._width)
-        doc.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownNoHTML)
-        self._code[id(doc)] = style_code(doc)  # overwrites what a freed document left
+        maths = self._maths() if self._maths is not None else None
+        # (overwrites what a freed document of the same id left)
+        self._found[id(doc)] = render_markdown(doc, text, maths)
+        self._texts[id(doc)] = text
         doc.setTextWidth(self._width)
         return doc
+
+    @property
+    def awaiting(self) -> bool:
+        """Whether a section shows a formula as typed while it is being typeset."""
+        return any(found.awaiting for found in self._found.values())
+
+    def refresh(self) -> bool:
+        """Render again the sections that showed a formula as typed while it was being
+        typeset (the formulas have arrived). True when any was."""
+        changed = False
+        for number, doc in enumerate(self.documents):
+            found = self._found.get(id(doc))
+            if found is None or not found.awaiting:
+                continue
+            fresh = self._render(self._texts[id(doc)])
+            self._found.pop(id(doc), None)
+            self._texts.pop(id(doc), None)
+            if number < len(self._sections):
+                self._sections[number] = fresh
+            else:
+                self._tail = fresh
+            changed = True
+        return changed
+
+    def _code(self, doc: QTextDocument) -> list[CodeBlock]:
+        found = self._found.get(id(doc))
+        return found.code if found is not None else []
 
     def code_blocks(self) -> list[tuple[str, str, float, float]]:
         """Every fenced code block: (language, its text, top, bottom) in this answer's
         coordinates."""
         found = []
         for doc, top in self.placed():
-            for code in self._code.get(id(doc), ()):
+            for code in self._code(doc):
                 lines = []
                 number = code.first
                 while number <= code.last:
@@ -189,8 +190,8 @@ class AnswerDocument:
         return self._sections + ([self._tail] if self._tail is not None else [])
 
     def plain_text(self) -> str:
-        """What the sections show, without the Markdown."""
-        return "\n".join(doc.toPlainText() for doc in self.documents)
+        """What the sections show, without the Markdown (formulas as typed)."""
+        return "\n".join(text_of(doc) for doc in self.documents)
 
     def set_width(self, width: int) -> None:
         if width == self._width:
@@ -231,7 +232,7 @@ class AnswerDocument:
         block (by number, first to last) under the pointer, whose *Copy* is shown."""
         seen = 0  # code blocks in the sections above
         for number, (doc, top) in enumerate(self.placed()):
-            blocks = len(self._code.get(id(doc), ()))
+            blocks = len(self._code(doc))
             doc_top = y + int(top)
             if doc_top > visible.bottom():
                 break
@@ -245,6 +246,9 @@ class AnswerDocument:
             context.palette = palette
             if selected and number in selected:
                 context.selections = list(selected[number])
+            found = self._found.get(id(doc))
+            if found is not None:
+                draw_quote_bars(painter, doc, found.quotes, palette)
             doc.documentLayout().draw(painter, context)
             shown = hovered - seen if hovered is not None and 0 <= hovered - seen < blocks \
                 else None
@@ -272,7 +276,7 @@ class AnswerDocument:
                         palette: QPalette, hovered: int | None) -> None:
         """Each code block's language at its top right; *Copy* beside it on the block
         under the pointer (`hovered`: its number in this section) (few blocks: cheap)."""
-        for number, code in enumerate(self._code.get(id(doc), ())):
+        for number, code in enumerate(self._code(doc)):
             rect = doc.documentLayout().blockBoundingRect(doc.findBlockByNumber(code.first))
             button = QRectF(self._width - COPY_WIDTH, rect.top(), COPY_WIDTH, COPY_HEIGHT)
             if number == hovered:

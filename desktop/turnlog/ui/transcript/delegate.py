@@ -37,9 +37,12 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
 )
 
+from ..infra.fonts import cjk_family
 from ..infra.languages import arg
 from .answer import AnswerDocument, ReasoningFold
+from .markdown import MathStyle
 from .marks import RowMark, incomplete_label
+from .maths import FormulaImages
 from .model import PENDING_KEY, ModelIndex, Role, TranscriptModel
 from .pin_marks import underline_pins
 from .row_layout import RowGeometry, RowLayout, RowParts
@@ -87,6 +90,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._answers: OrderedDict[str, AnswerDocument] = OrderedDict()
         self._pending: AnswerDocument | None = None
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.formulas = FormulaImages(cjk_family(view.font()), self)
+        self.formulas.ready.connect(self._formulas_ready)
         self.reasoning = ReasoningFold(self._new_doc)
         self.selector = TextSelector(self)  # the text selected in a row, painted here
         self.hovered_code: tuple[str, int] | None = None  # (row key, code block number)
@@ -158,11 +163,11 @@ class TranscriptDelegate(QStyledItemDelegate):
         if key == PENDING_KEY:
             answer = self._pending
             if answer is None:
-                answer = self._pending = AnswerDocument(self._new_doc, width)
+                answer = self._pending = AnswerDocument(self._new_doc, width, self.math_style)
         else:
             answer = self._answers.get(key)
             if answer is None:
-                answer = AnswerDocument(self._new_doc, width)
+                answer = AnswerDocument(self._new_doc, width, self.math_style)
                 self._answers[key] = answer
                 while len(self._answers) > self.CACHE_SIZE:
                     self._answers.popitem(last=False)
@@ -171,6 +176,20 @@ class TranscriptDelegate(QStyledItemDelegate):
         answer.set_width(width)
         answer.update(text)
         return answer
+
+    def _formulas_ready(self) -> None:
+        """Typeset formulas arrived: the answers that showed them as typed show them now,
+        and the rows are measured again (a formula is not as tall as its source)."""
+        answers = [*self._answers.values(), *([self._pending] if self._pending else [])]
+        changed = [answer.refresh() for answer in answers]
+        if any(changed):
+            self._view.scheduleDelayedItemsLayout()
+            self._view.viewport().update()
+
+    def math_style(self) -> MathStyle:
+        """How formulas are typeset now: in the list's text colour, for its screen."""
+        return MathStyle(self.formulas, self._view.palette().color(QPalette.ColorRole.Text),
+                         self._view.devicePixelRatioF())
 
     def _content_width(self) -> int:
         return self.layout.content_width

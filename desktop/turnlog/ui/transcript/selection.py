@@ -30,6 +30,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication
 
+from .markdown import text_of
+
 Placed = Sequence[tuple[QTextDocument, QPoint]]  # a row's documents, where each is drawn
 
 Move = QTextCursor.MoveOperation
@@ -105,7 +107,7 @@ def selected_text(placed: Placed, selection: TextSelection) -> str:
         span = selection.range_in(number, doc)
         if span is None:
             continue
-        text = _cursor(doc, *span).selection().toPlainText()
+        text = text_of(doc, *span)  # a formula as its LaTeX
         if parts:
             parts.append("\n\n" if number == 1 else "\n")
         parts.append(text)

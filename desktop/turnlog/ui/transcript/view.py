@@ -201,6 +201,14 @@ class TranscriptView(QListView):
         if follow:
             self.scrollToBottom()
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            # Another theme: formulas are typeset in the text colour, so the answers are
+            # rendered again (from the formula cache where it has that colour already).
+            self.delegate.clear_cache()
+            self.scheduleDelayedItemsLayout()
+
     # ----------------------------------------------------------------- deleting
     def delete_current(self) -> str | None:
         """Ask to delete the current turn (the pending question is not a turn yet)."""

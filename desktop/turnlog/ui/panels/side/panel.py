@@ -8,14 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListWidget,
     QPushButton,
     QSplitter,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -30,6 +28,7 @@ from ...conversation.composer import DraftEdit
 from ...infra.languages import arg, plural
 from ...infra.theme import tone_text
 from ...request.inspector import Inspector
+from ...transcript.markdown import AnswerBrowser
 from ...transcript.marks import usage_text
 
 
@@ -103,7 +102,7 @@ class SidePanel(QWidget):
         self.list.setAccessibleName(QCoreApplication.translate("SidePanel", "Side questions"))
         self.list.setWordWrap(True)
         layout.addWidget(self.list, 1)
-        self.answer = QTextBrowser(top)
+        self.answer = AnswerBrowser(top)
         self.answer.setObjectName("sideAnswer")
         self.answer.setAccessibleName(QCoreApplication.translate("SidePanel", "Side answer"))
         self.answer.setOpenLinks(False)
@@ -174,5 +173,5 @@ class SidePanel(QWidget):
         layout.addLayout(row)
 
     def show_markdown(self, text: str) -> None:
-        self.answer.document().setMarkdown(text,
-                                           QTextDocument.MarkdownFeature.MarkdownNoHTML)
+        """The side answer, rendered as the transcript renders an answer."""
+        self.answer.show_markdown(text)

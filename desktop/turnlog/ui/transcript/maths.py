@@ -1,0 +1,302 @@
+"""LaTeX in answers: where it is in the Markdown, and the typeset image of a formula.
+
+Models write maths as `$…$` and `\\(…\\)` (inline) or `$$…$$` and `\\[…\\]` (display).
+`find_maths` finds those spans outside code; `FormulaImages` has a formula typeset by
+ziamath (pure Python: LaTeX → MathML → SVG in the STIX Two Math font) in a process of
+its own (`typesetting`) and paints the SVG through QtSvg into an image at the screen's
+pixel ratio, in the palette's text colour. Formulas are cached by source, size, colour and
+ratio, so laying a row out again or streaming more of an answer never typesets a formula
+twice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import multiprocessing
+import re
+from collections import OrderedDict
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+
+from PySide6.QtCore import QByteArray, QObject, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QRawFont
+from PySide6.QtSvg import QSvgRenderer
+
+from .typesetting import CJK_START, UNITS, FormulaError, Glyph, Outlines, typeset_svg, warm_up
+
+__all__ = ["Formula", "FormulaError", "FormulaImages", "MathSpan", "find_maths", "typeset"]
+
+log = logging.getLogger(__name__)
+
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(`+)(?:.|\n)*?(?<!`)\1(?!`)")
+# Display first: `$$` must not be read as two empty inline formulas.
+_DISPLAY = re.compile(r"\$\$(?P<a>.+?)\$\$|\\\[(?P<b>.+?)\\\]", re.DOTALL)
+_INLINE = re.compile(r"\\\((?P<c>.+?)\\\)"
+                     # `$x$`: no space after the opening `$`, none before the closing one,
+                     # and no digit after it — so "$5 and $10" stays a price.
+                     r"|(?<![\\$])\$(?P<d>[^\s$](?:[^$\n]*?[^\s\\$])?)\$(?!\d)")
+
+
+@dataclass(frozen=True, slots=True)
+class MathSpan:
+    """A formula in the Markdown text: where it is, as typed, and its LaTeX."""
+
+    start: int
+    end: int
+    latex: str
+    display: bool
+
+    def typed(self, text: str) -> str:
+        return text[self.start:self.end]
+
+
+def _code_ranges(text: str) -> list[tuple[int, int]]:
+    """Where fenced code blocks and code spans are: nothing in them is maths."""
+    ranges: list[tuple[int, int]] = []
+    fence: str | None = None
+    fence_start = pos = 0
+    prose: list[tuple[int, int]] = []
+    prose_start = 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if fence is None:
+            opening = _FENCE.match(line)
+            if opening is not None:
+                fence, fence_start = opening.group(1), pos
+                prose.append((prose_start, pos))
+        elif stripped.startswith(fence) and not stripped.strip(fence[0]):
+            ranges.append((fence_start, pos + len(line)))
+            fence, prose_start = None, pos + len(line)
+        pos += len(line)
+    if fence is not None:
+        ranges.append((fence_start, len(text)))  # an open fence runs to the end
+    else:
+        prose.append((prose_start, len(text)))
+    for low, high in prose:
+        ranges += [(low + m.start(), low + m.end()) for m in _CODE_SPAN.finditer(text[low:high])]
+    return sorted(ranges)
+
+
+def find_maths(text: str) -> list[MathSpan]:
+    """Every formula of `text` outside code, in order."""
+    if "$" not in text and "\\" not in text:
+        return []
+    taken = _code_ranges(text)
+
+    def free(start: int, end: int) -> bool:
+        return not any(low < end and start < high for low, high in taken)
+
+    found: list[MathSpan] = []
+    for pattern, display in ((_DISPLAY, True), (_INLINE, False)):
+        for match in pattern.finditer(text):
+            latex = next(g for g in match.groups() if g is not None)
+            if latex.strip() and free(match.start(), match.end()):
+                found.append(MathSpan(match.start(), match.end(), latex.strip(), display))
+                taken.append((match.start(), match.end()))
+    return sorted(found, key=lambda span: span.start)
+
+
+@dataclass(frozen=True, slots=True)
+class Formula:
+    """A typeset formula: its image (at the ratio it was made for) and, in logical pixels,
+    how far it reaches above and below the baseline."""
+
+    image: QImage
+    width: float
+    ascent: float
+    descent: float
+
+
+class QtGlyphs:
+    """The outlines of CJK characters in a Qt font, for the typesetter (which cannot
+    read CID-keyed CJK fonts and has no Qt of its own: `typesetting`)."""
+
+    def __init__(self, family: str) -> None:
+        self.family = family
+        self.raw = QRawFont.fromFont(QFont(family))
+        self.raw.setPixelSize(UNITS)
+        self._known: Outlines = {}
+
+    def outlines(self, latex: str) -> Outlines:
+        """The outlines of `latex`'s CJK characters (font units, y up)."""
+        found: Outlines = {}
+        for char in {c for c in latex if ord(c) >= CJK_START}:
+            glyph = self._known.get(char)
+            # (Not supportsCharacter: it says no to 积 and 直, which the font has.)
+            indexes = self.raw.glyphIndexesForString(char) if self.raw.isValid() else []
+            if glyph is None and len(indexes) == 1 and indexes[0] != 0:
+                glyph = self._known[char] = self._outline(indexes[0])
+            if glyph is not None:
+                found[char] = glyph
+        return found
+
+    def _outline(self, index: int) -> Glyph:
+        path = self.raw.pathForGlyph(index)
+        advances = self.raw.advancesForGlyphIndexes([index])
+        box = path.boundingRect()
+        operators: list[tuple[float | str, ...]] = []
+        kind = QPainterPath.ElementType
+        number = 0
+        while number < path.elementCount():
+            element = path.elementAt(number)
+            if element.type == kind.MoveToElement:
+                operators.append(("M", element.x, -element.y))
+            elif element.type == kind.LineToElement:
+                operators.append(("L", element.x, -element.y))
+            elif element.type == kind.CurveToElement:
+                second, third = path.elementAt(number + 1), path.elementAt(number + 2)
+                operators.append(("C", element.x, -element.y, second.x, -second.y,
+                                  third.x, -third.y))
+                number += 2
+            number += 1
+        return (advances[0].x() if advances else float(UNITS), operators,
+                (box.left(), box.right(), -box.bottom(), -box.top()))
+
+
+def paint_svg(svg: str, width: float, ascent: float, descent: float, ratio: float) -> Formula:
+    """A typeset formula's SVG as an image for a screen of `ratio` (QtSvg: C++, fast)."""
+    renderer = QSvgRenderer(QByteArray(svg.encode()))
+    if not renderer.isValid() or width <= 0 or ascent + descent <= 0:
+        raise FormulaError("the typeset formula is empty")
+    image = QImage(max(1, math.ceil(width * ratio)), max(1, math.ceil((ascent + descent) * ratio)),
+                   QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(ratio)
+    image.fill(0)
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    renderer.render(painter, QRectF(0, 0, width, ascent + descent))
+    painter.end()
+    return Formula(image, width, ascent, descent)
+
+
+def typeset(latex: str, *, display: bool, pixels: float, colour: QColor, ratio: float,
+            cjk_family: str | None = None) -> Formula:
+    """`latex` typeset at `pixels` per em in `colour`, as an image for a screen of `ratio`
+    device pixels per logical one, Chinese in `cjk_family`, here and now (the window has
+    it done in a process of its own: `FormulaImages`). Raises FormulaError when it does
+    not parse."""
+    outlines = QtGlyphs(cjk_family).outlines(latex) if cjk_family else None
+    return paint_svg(*typeset_svg(latex, display, pixels, colour.name(), outlines), ratio)
+
+
+_Key = tuple[str, bool, float, str, float]
+_STOPPED = object()  # the typesetter's process died before it answered
+_typesetter: ProcessPoolExecutor | None = None  # one child process for every window
+
+
+def _typesetter_pool(broken: ProcessPoolExecutor | None = None) -> ProcessPoolExecutor:
+    """The typesetter's process. `broken`: a pool whose process died (killed, out of
+    memory): if it is still the one in use, another starts."""
+    global _typesetter
+    if broken is not None and broken is _typesetter:
+        _typesetter.shutdown(wait=False)
+        _typesetter = None
+    if _typesetter is None:
+        # Spawned, not forked: a fork of a process running Qt's threads is unsafe.
+        _typesetter = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        _typesetter.submit(warm_up)
+    return _typesetter
+
+
+class FormulaImages(QObject):
+    """Typeset formulas, kept by what they look like: (LaTeX, display, size, colour,
+    ratio) → the formula, or the reason it did not parse.
+
+    A formula not typeset yet is typeset in the typesetter's process (never on the GUI
+    thread, nor in a thread of this process): `get` answers None meanwhile — its source
+    is shown as typed — and `ready` says when formulas asked for have arrived (a few at
+    once, not one signal each)."""
+
+    SIZE = 1_000
+    ready = Signal()
+    _arrived = Signal(object, object)  # (key, the SVG and its metrics, or an error)
+
+    def __init__(self, cjk_family: str | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._glyphs = QtGlyphs(cjk_family) if cjk_family else None
+        self._cache: OrderedDict[_Key, Formula | FormulaError] = OrderedDict()
+        self._waiting: set[_Key] = set()
+        self._broken: ProcessPoolExecutor | None = None  # a pool whose process died
+        self._retried: set[_Key] = set()
+        self.typeset_count = 0  # how many formulas were typeset (not taken from the cache)
+        self._batch = QTimer(self)
+        self._batch.setSingleShot(True)
+        self._batch.setInterval(30)  # the stream's pace: formulas arriving together
+        self._batch.timeout.connect(self.ready)
+        self._arrived.connect(self._keep, Qt.ConnectionType.QueuedConnection)
+        _typesetter_pool()  # the process starts (and loads ziamath) before it is needed
+
+    @property
+    def waiting(self) -> bool:
+        """Whether formulas asked for are still being typeset."""
+        return bool(self._waiting)
+
+    def get(self, latex: str, *, display: bool, pixels: float, colour: QColor,
+            ratio: float) -> Formula | FormulaError | None:
+        key = (latex, display, round(pixels, 2), colour.name(), round(ratio, 3))
+        known = self._cache.get(key)
+        if known is not None:
+            self._cache.move_to_end(key)
+            return known
+        if key not in self._waiting:
+            self._waiting.add(key)
+            outlines = self._glyphs.outlines(latex) if self._glyphs is not None else None
+            pool = _typesetter_pool(self._broken)
+            try:
+                try:
+                    job = pool.submit(typeset_svg, latex, display, key[2], key[3], outlines)
+                except BrokenProcessPool:  # its process died since: another one
+                    pool = _typesetter_pool(pool)
+                    job = pool.submit(typeset_svg, latex, display, key[2], key[3], outlines)
+            except RuntimeError as err:  # the pool is shut down (at exit)
+                self._keep(key, FormulaError(f"no typesetter: {err}"))
+                return self._cache[key]
+            job.add_done_callback(lambda done: self._hand_over(key, done, pool))
+        return None
+
+    def _hand_over(self, key: _Key, done: Future[tuple[str, float, float, float]],
+                   pool: ProcessPoolExecutor) -> None:
+        """In the pool's thread: the typesetter answered; on to the GUI thread."""
+        try:
+            result: object = done.result()
+        except FormulaError as err:
+            result = err
+        except BrokenProcessPool as err:  # its process died: asked again, in a new one
+            log.warning("the formula typesetter stopped: %s", err)
+            result = (_STOPPED, pool)
+        except Exception as err:  # noqa: BLE001 - a fault of the typesetter: shown as typed
+            log.warning("the formula typesetter failed: %s", err)
+            result = FormulaError(f"{type(err).__name__}: {err}")
+        with contextlib.suppress(RuntimeError):  # the view that asked went away meanwhile
+            self._arrived.emit(key, result)
+
+    def _keep(self, key: _Key, result: object) -> None:
+        self._waiting.discard(key)
+        if isinstance(result, tuple) and result[0] is _STOPPED:
+            self._broken = result[1]
+            if key not in self._retried:
+                # Not kept: the next `get` asks a new process (once: a formula that
+                # stops the typesetter twice is shown as typed).
+                self._retried.add(key)
+                self._batch.start()
+                return
+            result = FormulaError("the typesetter stopped twice on this formula")
+        self.typeset_count += 1
+        kept: Formula | FormulaError
+        if isinstance(result, tuple):
+            try:
+                kept = paint_svg(*result, ratio=key[4])
+            except FormulaError as err:
+                kept = err
+        else:
+            kept = result if isinstance(result, FormulaError) else FormulaError(str(result))
+            log.debug("a formula did not parse: %s", kept)
+        self._cache[key] = kept
+        while len(self._cache) > self.SIZE:
+            self._cache.popitem(last=False)
+        if not self._batch.isActive():
+            self._batch.start()
