@@ -205,7 +205,7 @@ def test_locked_keyring_is_unavailable_and_says_locked():
 
 def test_session_keys_hold_keys_for_this_run_only(turnlog_home: Path):
     keys = SessionKeys()
-    assert "not saved" in keys.backend_name()
+    assert keys.backend_name() == "memory only, until Turnlog closes"
     keys.set("p", f"{KEY}\n")
     assert keys.get("p") == KEY
     assert keys.replace("p", "sk-other-000001") is True

@@ -50,7 +50,7 @@ def test_settings_validate_save_and_send_through_the_profile(qtbot, store, loopb
         editor.key.setText("sk bad key")
         assert "spaces" in editor.problem.text()
         editor.key.setText(KEY)
-        assert "Stored in: this session only" in editor.key_backend.text()
+        assert "Stored in: memory only, until Turnlog closes" in editor.key_backend.text()
 
         editor.fetch.click()
         qtbot.waitUntil(lambda: editor.model.count() == 1, timeout=5000)

@@ -230,7 +230,7 @@ class SessionKeys:
         self._keys: dict[str, str] = {}
 
     def backend_name(self) -> str:
-        return "this session only (not saved)"
+        return "memory only, until Turnlog closes"
 
     def get(self, profile_id: str) -> str | None:
         return self._keys.get(profile_id)

@@ -2624,10 +2624,6 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <source>this session only (not saved)</source>
-        <translation>仅本次运行（不保存）</translation>
-    </message>
-    <message>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -2738,6 +2734,10 @@
     <message>
         <source>Model &amp;file:</source>
         <translation>模型文件(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>memory only, until Turnlog closes</source>
+        <translation>仅在内存中，直到 Turnlog 关闭</translation>
     </message>
     <message>
         <source>Providers</source>

@@ -2624,10 +2624,6 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <source>this session only (not saved)</source>
-        <translation>僅限這次執行（不儲存）</translation>
-    </message>
-    <message>
         <source>Settings</source>
         <translation>設定</translation>
     </message>
@@ -2738,6 +2734,10 @@
     <message>
         <source>Model &amp;file:</source>
         <translation>模型檔案(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>memory only, until Turnlog closes</source>
+        <translation>僅在記憶體中，直到 Turnlog 關閉</translation>
     </message>
     <message>
         <source>Providers</source>

@@ -65,6 +65,13 @@ def wrap_check(check: QCheckBox) -> QWidget:
     check.setParent(row)
     line.addWidget(check, 0, Qt.AlignmentFlag.AlignTop)
     line.addWidget(words, 1)
+    # The box beside the words' first line: both centred on the same height.
+    words.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+    offset = check.sizeHint().height() - words.fontMetrics().height()
+    if offset > 0:
+        words.setContentsMargins(0, offset // 2, 0, 0)
+    elif offset < 0:
+        check.setContentsMargins(0, -offset // 2, 0, 0)
     return row
 
 

@@ -50,7 +50,7 @@ MIN_BYTE_LIMIT = 256
 
 
 # What the session-only key store calls itself (secrets.SessionKeys), for the translations.
-SESSION_ONLY = QT_TRANSLATE_NOOP("SettingsDialog", "this session only (not saved)")
+SESSION_ONLY = QT_TRANSLATE_NOOP("SettingsDialog", "memory only, until Turnlog closes")
 
 
 class SettingsDialog(FittedDialog):
