@@ -268,12 +268,17 @@ class ProfileEditor(FittedDialog):
         builtin = self.builtin
         form = self.form
         form.setRowVisible(self.model_row, not builtin)
-        for widget in (self.base_url, self.models_status, self.key, self.key_backend,
-                       self.session_row):
+        for widget in (self.base_url, self.key, self.key_backend, self.session_row):
             form.setRowVisible(widget, not builtin)
+        # What the model list said, in a row only while it says something (no empty gap).
+        form.setRowVisible(self.models_status, not builtin and bool(self.models_status.text()))
         for widget in (self.model_file_row, self.local_status):
             form.setRowVisible(widget, builtin)
         self.network.show_for(self.chosen_preset(), self.base_url.text())
+
+    def _say_models(self, text: str) -> None:
+        self.models_status.setText(text)
+        self.form.setRowVisible(self.models_status, not self.builtin and bool(text))
 
     # ------------------------------------------------------------ local model
     def choose_model_file(self) -> None:
@@ -354,7 +359,7 @@ class ProfileEditor(FittedDialog):
         try:
             url = check_base_url(self.base_url.text())
         except ValueError as err:
-            self.models_status.setText(translate("SettingsDialog", str(err)))
+            self._say_models(translate("SettingsDialog", str(err)))
             return
         preset = self.chosen_preset()
         typed = self.key.text().strip() or None
@@ -362,7 +367,7 @@ class ProfileEditor(FittedDialog):
         profile_id = None if self.new else self.profile.id
         verify, allow = self.network.verify(), self.network.allow_insecure.isChecked()
         self.fetch.setEnabled(False)
-        self.models_status.setText(translate("SettingsDialog", "Asking the server for its models…"))
+        self._say_models(translate("SettingsDialog", "Asking the server for its models…"))
 
         def work(context: TaskContext) -> list[ModelInfo]:
             key = typed
@@ -392,7 +397,7 @@ class ProfileEditor(FittedDialog):
                 self._listed_windows[info.id] = info.context_window
         self.model.setEditText(typed or (models[0].id if models else ""))
         listed = len(models)
-        self.models_status.setText(
+        self._say_models(
             plural(translate("SettingsDialog", "The server lists %n model(s).",
                                               None, listed), listed) if models
             else translate("SettingsDialog", "The server lists no models; type the name instead."))
@@ -407,7 +412,7 @@ class ProfileEditor(FittedDialog):
             return
         self.fetch.setEnabled(True)
         if isinstance(error, ProviderFailure):
-            self.models_status.setText(arg(translate(
+            self._say_models(arg(translate(
                 "SettingsDialog", "%1 You can type the model name instead."),
                 failure_text.message(error.failure)))
             return
