@@ -25,6 +25,10 @@ loopback server so the marks show a real request, and saves
     zh_CN-*.png, zh_TW-*.png  the interface in Chinese (tests/screenshots_languages.py):
                            main window at 1280×720 and 480 px wide, inspector, Settings and a
                            failure banner
+    everyday-*.png          answers as written, a partial answer offered and kept, Settings'
+                            Providers page and every preset's editor, on 1280×720 and
+                            1024×600 screens in English and Chinese
+                            (tests/screenshots_everyday.py)
 
 Fonts come from the system (Noto Sans CJK and Noto Color Emoji are expected).
 """
@@ -106,8 +110,13 @@ def parent(out: Path) -> int:
         if done.returncode:
             return done.returncode
         # The same window in Simplified and Traditional Chinese (a process per language).
-        return subprocess.run([sys.executable, str(HERE / "screenshots_languages.py"),
-                               str(out)], timeout=300).returncode
+        done = subprocess.run([sys.executable, str(HERE / "screenshots_languages.py"),
+                               str(out)], timeout=300)
+        if done.returncode:
+            return done.returncode
+        # Everyday use on 1280×720 and 1024×600 screens, in English and Chinese.
+        return subprocess.run([sys.executable, str(HERE / "screenshots_everyday.py"),
+                               str(out)], timeout=600).returncode
     finally:
         xvfb.terminate()
         xvfb.wait(10)

@@ -42,3 +42,14 @@ def test_screenshots_are_written_at_the_promised_sizes(tmp_path):
         assert png_size(tmp_path / f"{language}-inspector-1280x720.png")[1] > 600
         assert png_size(tmp_path / f"{language}-settings.png")[0] > 300
         assert png_size(tmp_path / f"{language}-settings-480.png")[0] == 480
+    sys.path.insert(0, str(script.parent))
+    from screenshots_everyday import LANGUAGES, NAMES, SIZES, shot_name
+
+    for language in LANGUAGES:
+        for size in SIZES:
+            for name in NAMES:
+                found = png_size(tmp_path / shot_name(language, size, name))
+                if name == "presets":  # the nine editors side by side, in rows
+                    assert found[0] > size[0] and found[1] > size[1] // 2
+                else:
+                    assert found == size
