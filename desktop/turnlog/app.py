@@ -224,6 +224,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     fit_first_window(window)  # its frame too, once the window manager has put one round it
     hook.secrets = window.known_secrets
     window.show()
+    # The keyboard's shortcuts work from the first key: the window asks to be the active
+    # one (a window manager usually makes it so; with none, only a click would).
+    window.raise_()
+    window.activateWindow()
     try:
         return app.exec()
     finally:
