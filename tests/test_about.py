@@ -91,5 +91,6 @@ def test_smoke_test_asks_the_builtin_model_on_a_temporary_data_directory(tmp_pat
                             capture_output=True, text=True, timeout=600, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "smoke test: answer committed as turn 1" in result.stdout
+    assert "smoke test: maths typeset: " in result.stdout
     assert "smoke test: passed" in result.stdout
     assert list(home.iterdir()) == []  # the data directory the user set is never touched

@@ -247,6 +247,7 @@ def test_the_installed_turnlog_answers_one_question_under_x(installed, tmp_path)
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-6000:]
     assert "smoke test: stage: Answering" in output
+    assert "smoke test: maths typeset: " in output  # the typesetter's process, frozen too
     assert "answer committed as turn 1" in output
     assert "smoke test: passed" in output
     assert not (tmp_path / "unused-home").exists()

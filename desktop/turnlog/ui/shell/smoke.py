@@ -2,8 +2,10 @@
 
 The window (on a temporary data directory, set up by the caller) asks the built-in model
 one question the way a person would — the question typed into the composer and sent with
-no conversation open — and the run passes once the answer is committed and the turn can
-be read back from the database file after the window has closed. Each step is printed,
+no conversation open — and, once the answer is committed, typesets one formula the way an
+answer's maths is (in the typesetter's own process, with the fonts the package carries);
+the run passes when both are done and the turn can be read back from the database file
+after the window has closed. Each step is printed,
 so a failing run in CI says where it stopped.
 """
 
@@ -17,18 +19,22 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
 from ...core.send import Committed
 from ...localmodel import available
 from ...store import TurnlogStore
 from ..request.send_session import SendResult
+from ..transcript.maths import Formula
 
 if TYPE_CHECKING:
     from .window import MainWindow
 
 QUESTION = "Say hello in five words or fewer."
 TIMEOUT_S = 300.0
+FORMULA = r"\sum_{k=1}^{n} k = \frac{n(n+1)}{2}"
+FORMULA_TIMEOUT_S = 60.0
 
 
 def say(text: str) -> None:
@@ -86,11 +92,40 @@ class SmokeRun(QObject):
             self.answer = outcome.turn.answer
             say(f"answer committed as turn {outcome.turn.ordinal} after {seconds:.1f} s: "
                 f"{self.answer[:80]!r}")
-            QApplication.exit(0)
+            self._typeset()
         else:
             failure = outcome.failure
             say(f"FAILED after {seconds:.1f} s: {failure.name}: {failure.detail} {failure.hint}")
             QApplication.exit(1)
+
+    def _typeset(self) -> None:
+        """One formula through the transcript's typesetter; the run ends when it is in."""
+        formulas = self.window.view.delegate.formulas
+        started = time.monotonic()
+        ended: list[bool] = []
+
+        def look() -> None:
+            if ended:
+                return
+            formula = formulas.get(FORMULA, display=True, pixels=16.0, colour=QColor("black"),
+                                   ratio=1.0)
+            if formula is None:
+                if time.monotonic() - started > FORMULA_TIMEOUT_S:
+                    say(f"FAILED: no formula typeset within {FORMULA_TIMEOUT_S:.0f} s")
+                    QApplication.exit(1)
+                return
+            ended.append(True)
+            if isinstance(formula, Formula):
+                say(f"maths typeset: {formula.width:.0f}×{formula.ascent + formula.descent:.0f}"
+                    f" px after {time.monotonic() - started:.1f} s")
+                QApplication.exit(0)
+            else:
+                say(f"FAILED: the formula was not typeset: {formula}")
+                QApplication.exit(1)
+
+        formulas.ready.connect(look)
+        look()
+        QTimer.singleShot(int(FORMULA_TIMEOUT_S * 1000) + 100, look)
 
     def check_committed(self, home: Path) -> int:
         """Read the database back once the window has closed: exactly one conversation
