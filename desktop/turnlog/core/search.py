@@ -22,6 +22,7 @@ derivation needs a new function name and a schema step that rebuilds the index.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 # Han (with its extensions and compatibility ideographs) and kana.
@@ -157,7 +158,9 @@ class Snippet:
         return (ellipsis if self.cut_before else "") + body + (ellipsis if self.cut_after else "")
 
 
-def _highlighter(terms: list[Term]) -> re.Pattern[str] | None:
+def highlighter(terms: list[Term]) -> re.Pattern[str] | None:
+    """A pattern finding the words of `terms` in text as the index matches them: Chinese
+    anywhere, other words at a word's start (prefixes), case aside; None: no words."""
     words = sorted({w for t in terms for w in t.shown}, key=len, reverse=True)
     if not words:
         return None
@@ -168,19 +171,95 @@ def _highlighter(terms: list[Term]) -> re.Pattern[str] | None:
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
+def find_matches(text: str, pattern: re.Pattern[str] | None) -> list[tuple[int, int]]:
+    """The (start, end) of each match of `pattern` (`highlighter`) in `text`, in order."""
+    return [] if pattern is None else [m.span() for m in pattern.finditer(text)]
+
+
+_JOINERS = {0x200C, 0x200D, 0x034F}
+
+
+def _joined(before: str, after: str) -> bool:
+    """Whether a cut between `before` and `after` would split what is seen as one
+    character: a base and its combining marks, variation selectors or emoji modifiers,
+    a zero-width joiner's sequence, a surrogate pair, a Hangul syllable's jamo."""
+    a, b = ord(after), ord(before)
+    if unicodedata.category(after) in ("Mn", "Me", "Mc") or a in _JOINERS or b == 0x200D:
+        return True
+    if 0xFE00 <= a <= 0xFE0F or 0xE0100 <= a <= 0xE01EF or 0x1F3FB <= a <= 0x1F3FF:
+        return True
+    if 0xE0020 <= a <= 0xE007F:  # emoji tag sequences (subdivision flags)
+        return True
+    if 0xD800 <= b <= 0xDBFF and 0xDC00 <= a <= 0xDFFF:
+        return True
+    return 0x1100 <= b <= 0x11FF and 0x1160 <= a <= 0x11FF
+
+
+def _regional(text: str, at: int) -> bool:
+    """Whether `at` falls inside a flag (a pair of regional indicators)."""
+    run = 0
+    while at - run > 0 and 0x1F1E6 <= ord(text[at - run - 1]) <= 0x1F1FF:
+        run += 1
+    return run % 2 == 1 and at < len(text) and 0x1F1E6 <= ord(text[at]) <= 0x1F1FF
+
+
+def safe_cut(text: str, at: int, *, forward: bool) -> int:
+    """`at` moved (forward or back) to the nearest place between two characters as a
+    person sees them: never inside a combining sequence, an emoji sequence, a flag or a
+    surrogate pair."""
+    at = max(0, min(at, len(text)))
+    step = 1 if forward else -1
+    while 0 < at < len(text) and (_joined(text[at - 1], text[at]) or _regional(text, at)):
+        at += step
+    return at
+
+
+def _columns(char: str) -> int:
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def _span_around(text: str, start: int, end: int, width: int) -> tuple[int, int]:
+    """About `width` columns of `text` (a wide character counts two) centred on
+    `start`..`end`, cut only between characters as seen, at a space where one is near."""
+    left = right = max(0, (width - sum(_columns(c) for c in text[start:end])) // 2)
+    low, high = start, end
+    while low > 0 and left > 0:
+        low -= 1
+        left -= _columns(text[low])
+    while high < len(text) and right > 0:
+        right -= _columns(text[high])
+        high += 1
+    # Whatever one side could not use goes to the other.
+    while low > 0 and right > 0:
+        low -= 1
+        right -= _columns(text[low])
+    while high < len(text) and left > 0:
+        left -= _columns(text[high])
+        high += 1
+    space = text.find(" ", low, min(start, low + 12))
+    if low > 0 and space >= 0:
+        low = space + 1
+    space = text.rfind(" ", max(end, high - 12), high)
+    if high < len(text) and space >= 0:
+        high = space
+    return safe_cut(text, low, forward=False), safe_cut(text, high, forward=True)
+
+
 def make_snippet(texts: list[str], terms: list[Term], width: int = SNIPPET_CHARS) -> Snippet:
     """A snippet from the first of `texts` (question, answer, title) holding a match,
-    about `width` characters, the match a third of the way in; spaces collapsed."""
-    pattern = _highlighter(terms)
+    about `width` columns (a Chinese character counts two), centred on the match; spaces
+    collapsed."""
+    pattern = highlighter(terms)
     chosen, first = texts[0] if texts else "", None
     for text in texts:
         found = pattern.search(text) if pattern is not None else None
         if found is not None:
             chosen, first = text, found
             break
-    start = 0 if first is None else max(0, first.start() - width // 3)
-    end = min(len(chosen), start + width)
-    start = max(0, min(start, end - width))
+    if first is None:
+        start, end = 0, safe_cut(chosen, width, forward=True)
+    else:
+        start, end = _span_around(chosen, first.start(), first.end(), width)
     piece = chosen[start:end]
     flat = re.sub(r"\s+", " ", piece)
     spans = [] if pattern is None else [(m.start(), m.end()) for m in pattern.finditer(flat)]

@@ -426,13 +426,19 @@ class TurnlogStore(MemoryStore):
             found = query.order_by(ConversationRow.updated_at.desc(), ConversationRow.id.desc())
             return [rows.conversation(r) for r in found]
 
-    def search(self, query: str, *, limit: int = 20, offset: int = 0) -> list[SearchHit]:
+    def search(self, query: str, *, limit: int = 20, offset: int = 0,
+               titles: bool = True) -> list[SearchHit]:
         """Turns and titles matching the plain-text `query`, best first (see
-        `store.search.search`)."""
+        `store.search.search`: `offset` counts turns; titles come on the first page)."""
         with self._guard():
-            hits = search.search(self.db, query, limit=limit, offset=offset)
+            hits = search.search(self.db, query, limit=limit, offset=offset, titles=titles)
             return [self._marked(hit, found) for hit, found in
                     zip(hits, self._versions_of(hits), strict=True)]
+
+    def count_matches(self, query: str) -> tuple[int, int]:
+        """How many titles and turns match `query` (see `store.search.count`)."""
+        with self._guard():
+            return search.count(self.db, query)
 
     def _versions_of(self, hits: list[SearchHit]) -> list[Versions | None]:
         """Each hit's conversation's versions (None: a title, or none recorded), read only

@@ -409,6 +409,27 @@ def search(db: peewee.SqliteDatabase, query: str, *, limit: int = 20, offset: in
     return hits
 
 
+def count(db: peewee.SqliteDatabase, query: str) -> tuple[int, int]:
+    """How many titles and how many turns match the plain-text `query` (every one,
+    ranked or not): the total a list of hits says it pages through."""
+    expression = match_expression(parse_query(query))
+    if expression is None:
+        return 0, 0
+    (titles,) = db.execute_sql('SELECT count(*) FROM "search_titles" WHERE "search_titles" '
+                               "MATCH ?", (expression,)).fetchone()
+    parts = parts_in_use(db)
+    if not parts:
+        return int(titles), 0
+    (turns,) = db.execute_sql(_counted(parts), (expression,)).fetchone()
+    return int(titles), int(turns)
+
+
+@cache
+def _counted(parts: int) -> str:
+    return ('SELECT count(*) FROM (' + _each_part(
+        'SELECT rowid FROM {t} WHERE {t} MATCH ?1', parts) + ")")
+
+
 def matching_conversations(db: peewee.SqliteDatabase, terms: list[Term]) -> set[int]:
     """The conversations with a turn or a title matching all of `terms`."""
     expression = match_expression(terms)
