@@ -18,6 +18,7 @@ from pathlib import Path
 
 from PySide6.QtCore import (
     QCoreApplication,
+    QDate,
     QDateTime,
     QLibraryInfo,
     QLocale,
@@ -210,6 +211,15 @@ def date_time(when: datetime) -> str:
         return local.strftime("%Y-%m-%d %H:%M")
     shown = QDateTime.fromSecsSinceEpoch(int(local.timestamp()))
     return QLocale().toString(shown, QLocale.FormatType.ShortFormat)
+
+
+def short_date(when: datetime) -> str:
+    """A local date, in the interface locale's short format (ISO where the locale is C)."""
+    local = when.astimezone()
+    if QLocale().language() == QLocale.Language.C:
+        return local.strftime("%Y-%m-%d")
+    return QLocale().toString(QDate(local.year, local.month, local.day),
+                              QLocale.FormatType.ShortFormat)
 
 
 def _locale() -> QLocale:

@@ -5,25 +5,19 @@ stops; Esc clears it."""
 
 from __future__ import annotations
 
-import html
-from collections.abc import Sequence
 from typing import Protocol
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP,
-    QAbstractTableModel,
     QCoreApplication,
     QEvent,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
-    QRect,
-    QSize,
     Qt,
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
@@ -32,182 +26,33 @@ from PySide6.QtWidgets import (
     QListView,
     QMainWindow,
     QMenu,
-    QStyle,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
+    QPushButton,
+    QStatusBar,
     QVBoxLayout,
     QWidget,
 )
 
 from ...core.model import Conversation
-from ...core.visible import visible
 from ...store import TurnlogStore
-from ...store.search import SearchHit
-from ..infra.languages import arg, date_time, plural
+from ...store.search import RANK_WINDOW, SearchHit
+from ..infra.languages import arg, plural
 from ..infra.tasks import TaskRunner
-from ..infra.titles import shown_title
 from ..transcript.model import TranscriptModel
 from ..transcript.view import TranscriptView
+from .search_hits import HitDelegate, HitRole, SearchHitsModel, snippet_html
 from .sidebar import Sidebar
+from .turn_matches import TurnMatches
 
-ModelIndex = QModelIndex | QPersistentModelIndex
-HitRole = Qt.ItemDataRole.UserRole + 1
-LIMIT = 100
-COLUMNS = (
-    QT_TRANSLATE_NOOP("SearchPanel", "Conversation"),
-    QT_TRANSLATE_NOOP("SearchPanel", "Turn"),
-    QT_TRANSLATE_NOOP("SearchPanel", "Date"),
-    QT_TRANSLATE_NOOP("SearchPanel", "Snippet"),
-)
+__all__ = ["HitRole", "SearchDock", "SearchPanel", "TurnJump", "snippet_html"]
+
+LIMIT = 100  # hits a page lists
+READABLE = (280, 360)  # the dock's width when it opens: at least, at most
 
 
-def snippet_html(hit: SearchHit) -> str:
-    """The snippet as HTML: escaped (controls shown as escapes), the matches in bold."""
-    snippet = hit.snippet
-    out, at = [], 0
-    for start, end in snippet.spans:
-        out.append(html.escape(visible(snippet.text[at:start])))
-        out.append(f"<b>{html.escape(visible(snippet.text[start:end]))}</b>")
-        at = end
-    out.append(html.escape(visible(snippet.text[at:])))
-    return ("…" if snippet.cut_before else "") + "".join(out) + (
-        "…" if snippet.cut_after else "")
-
-
-class SearchHitsModel(QAbstractTableModel):
-    """The hits of the last search, best first."""
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._hits: list[SearchHit] = []
-
-    def set_hits(self, hits: Sequence[SearchHit]) -> None:
-        self.beginResetModel()
-        self._hits = list(hits)
-        self.endResetModel()
-
-    @property
-    def hits(self) -> tuple[SearchHit, ...]:
-        return tuple(self._hits)
-
-    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._hits)
-
-    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return QCoreApplication.translate("SearchPanel", COLUMNS[section])
-        return None
-
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not 0 <= index.row() < len(self._hits):
-            return None
-        hit = self._hits[index.row()]
-        if role == HitRole:
-            return hit
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(hit, index.column())
-        if role == Qt.ItemDataRole.AccessibleTextRole:
-            return f"{self.where(hit)}: {self._text(hit, 3)}"
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return visible(hit.snippet.marked("", ""))
-        return None
-
-    @staticmethod
-    def where(hit: SearchHit) -> str:
-        """Conversation · turn · date, as the list's first line says it."""
-        parts = [SearchHitsModel._text(hit, 0)]
-        turn = SearchHitsModel._text(hit, 1)
-        parts.append(
-            QCoreApplication.translate("SearchPanel", "title")
-            if hit.ordinal is None
-            else arg(QCoreApplication.translate("SearchPanel", "turn %1"), turn)
-        )
-        when = SearchHitsModel._text(hit, 2)
-        if when:
-            parts.append(when)
-        return " · ".join(parts)
-
-    @staticmethod
-    def _text(hit: SearchHit, column: int) -> str:
-        if column == 0:
-            return shown_title(hit.title)
-        if column == 1:
-            if hit.ordinal is None:
-                return QCoreApplication.translate("SearchPanel", "title")
-            return (
-                arg(QCoreApplication.translate("SearchPanel", "%1 (superseded)"), str(hit.ordinal))
-                if hit.superseded
-                else str(hit.ordinal)
-            )
-        if column == 2:
-            when = hit.created_at
-            return date_time(when) if when else ""
-        return visible(hit.snippet.marked("", ""))
-
-
-class HitDelegate(QStyledItemDelegate):
-    """Paints a hit in two parts: where it is (conversation · turn · date, dimmed), then
-    its snippet with the matches in bold, wrapped to at most `LINES` lines. The snippet is
-    escaped text (nothing in it is markup)."""
-
-    LINES = 3
-    PAD = 4
-
-    def _document(self, hit: SearchHit, option: QStyleOptionViewItem,
-                  color: str) -> QTextDocument:
-        doc = QTextDocument()
-        doc.setDefaultFont(option.font)
-        doc.setDocumentMargin(0)
-        doc.setHtml(f'<span style="color:{color}">{snippet_html(hit)}</span>')
-        doc.setTextWidth(max(40, option.rect.width() - 2 * self.PAD))
-        return doc
-
-    def _snippet_height(self, doc: QTextDocument, option: QStyleOptionViewItem) -> int:
-        return min(int(doc.size().height()), self.LINES * option.fontMetrics.lineSpacing())
-
-    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # noqa: N802
-        hit = index.data(HitRole)
-        line = option.fontMetrics.lineSpacing()
-        if not isinstance(hit, SearchHit):
-            return QSize(option.rect.width(), line + 2 * self.PAD)
-        doc = self._document(hit, option, "black")
-        return QSize(option.rect.width(),
-                     line + self._snippet_height(doc, option) + 3 * self.PAD)
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
-        hit = index.data(HitRole)
-        if not isinstance(hit, SearchHit):
-            super().paint(painter, option, index)
-            return
-        self.initStyleOption(option, index)
-        option.text = ""
-        style = option.widget.style() if option.widget else None
-        if style is not None:
-            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter,
-                              option.widget)
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        palette = option.palette
-        text = palette.color(QPalette.ColorRole.HighlightedText if selected
-                             else QPalette.ColorRole.Text)
-        dim = text if selected else palette.color(QPalette.ColorRole.PlaceholderText)
-        rect = option.rect.adjusted(self.PAD, self.PAD, -self.PAD, -self.PAD)
-        line = option.fontMetrics.lineSpacing()
-        painter.save()
-        painter.setPen(dim)
-        where = option.fontMetrics.elidedText(SearchHitsModel.where(hit),
-                                              Qt.TextElideMode.ElideRight, rect.width())
-        painter.drawText(QRect(rect.left(), rect.top(), rect.width(), line),
-                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, where)
-        doc = self._document(hit, option, text.name())
-        top = rect.top() + line + self.PAD
-        painter.translate(rect.left(), top)
-        painter.setClipRect(0, 0, rect.width(), self._snippet_height(doc, option))
-        doc.drawContents(painter)
-        painter.restore()
+def readable_width(window_width: int) -> int:
+    """The search dock's width in a window `window_width` wide: about a quarter of it,
+    within `READABLE` (1280 → 345, 1024 → 280)."""
+    return max(READABLE[0], min(READABLE[1], window_width * 27 // 100))
 
 
 class SearchPanel(QWidget):
@@ -252,6 +97,16 @@ class SearchPanel(QWidget):
         self.results = self._list()
         self.results.installEventFilter(self)
         layout.addWidget(self.results, 1)
+        self.more = QPushButton(QCoreApplication.translate("SearchPanel", "Show more"), self)
+        self.more.setObjectName("searchMore")
+        self.more.setToolTip(QCoreApplication.translate(
+            "SearchPanel", "List the next matches, after those shown"))
+        self.more.clicked.connect(self.show_more)
+        self.more.hide()
+        layout.addWidget(self.more)
+        self.found = (0, 0)  # the titles and turns the shown query matches
+        self._turns_listed = 0  # turn hits listed: where the next page starts
+        self._page_full = False  # the last page asked for came back full
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(200)
@@ -281,7 +136,8 @@ class SearchPanel(QWidget):
 
     # -------------------------------------------------------------------- queries
     def run(self) -> None:
-        """Search for what the field holds now (on the storage worker)."""
+        """Search for what the field holds now (on the storage worker): the first page
+        and how many match in all."""
         self._timer.stop()
         query = self.field.text().strip()
         self._asked += 1
@@ -289,35 +145,71 @@ class SearchPanel(QWidget):
         if not query:
             self.model.set_hits(())
             self.status.setText("")
+            self.more.hide()
             self.searched_query = ""
+            self.searched.emit("")
             return
         self.status.setText(QCoreApplication.translate("SearchPanel", "Searching…"))
         store = self.store
-        self.runner.run(TaskRunner.STORAGE, "search",
-                        lambda _context: store.search(query, limit=LIMIT),
-                        on_success=lambda hits: self._show(asked, query, hits),
+
+        def first_page(_context: object) -> tuple[list[SearchHit], tuple[int, int]]:
+            return store.search(query, limit=LIMIT), store.count_matches(query)
+
+        self.runner.run(TaskRunner.STORAGE, "search", first_page,
+                        on_success=lambda found: self._show(asked, query, *found),
                         on_failure=lambda error: self._failed(asked, error))
 
-    def _show(self, asked: int, query: str, hits: list[SearchHit]) -> None:
+    def show_more(self) -> None:
+        """*Show more*: the next page of turns, after those listed."""
+        query, asked, after = self.searched_query, self._asked, self._turns_listed
+        if not query:
+            return
+        self.more.setEnabled(False)
+        store = self.store
+        self.runner.run(TaskRunner.STORAGE, "search",
+                        lambda _context: store.search(query, limit=LIMIT, offset=after,
+                                                      titles=False),
+                        on_success=lambda hits: self._more(asked, hits),
+                        on_failure=lambda error: self._failed(asked, error))
+
+    def _show(self, asked: int, query: str, hits: list[SearchHit],
+              found: tuple[int, int]) -> None:
         if asked != self._asked:
             return  # a newer query is on its way
+        self.found = found
+        self._turns_listed = sum(hit.turn_id is not None for hit in hits)
+        self._page_full = len(hits) >= LIMIT
         self.model.set_hits(hits)
-        if not hits:
-            self.status.setText(QCoreApplication.translate("SearchPanel", "Nothing matches."))
-        elif len(hits) >= LIMIT:
-            self.status.setText(
-                arg(QCoreApplication.translate("SearchPanel", "The best %1 matches."), LIMIT)
-            )
-        else:
-            found = len(hits)
-            self.status.setText(
-                plural(
-                    QCoreApplication.translate("SearchPanel", "%n match(es).", None, found),
-                    found,
-                )
-            )
         self.searched_query = query
+        self._say()
         self.searched.emit(query)
+
+    def _more(self, asked: int, hits: list[SearchHit]) -> None:
+        if asked != self._asked:
+            return
+        self._turns_listed += len(hits)
+        self._page_full = len(hits) >= LIMIT
+        self.model.add_hits(hits)
+        self._say()
+
+    def _listable(self) -> int:
+        """How many turns can be listed: the newest `RANK_WINDOW` matches are ranked."""
+        return min(self.found[1], RANK_WINDOW)
+
+    def _say(self) -> None:
+        """The status line (how many match, how many are shown) and *Show more*."""
+        total, shown = sum(self.found), self.model.rowCount()
+        more = self._page_full and self._turns_listed < self._listable()
+        self.more.setVisible(more)
+        self.more.setEnabled(True)
+        if not shown:
+            self.status.setText(QCoreApplication.translate("SearchPanel", "Nothing matches."))
+        elif more or shown < total:
+            self.status.setText(plural(arg(QCoreApplication.translate(
+                "SearchPanel", "%n match(es), %1 shown.", None, total), shown), total))
+        else:
+            self.status.setText(plural(QCoreApplication.translate(
+                "SearchPanel", "%n match(es).", None, total), total))
 
     def _failed(self, asked: int, error: BaseException) -> None:
         if asked == self._asked:
@@ -371,48 +263,58 @@ class SearchHost(Protocol):
 
     def refresh_conversations(self, select_id: int | None = None) -> None: ...
 
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
+
 
 class TurnJump:
-    """Opens a hit's conversation (waiting for it to load) and shows its turn selected."""
+    """Opens a hit's conversation (waiting for it to load), shows its turn selected and
+    highlights the query's matches in it."""
 
-    def __init__(self, window: SearchHost) -> None:
-        self.window = window
-        self._waiting: SearchHit | None = None
+    def __init__(self, window: SearchHost, matches: TurnMatches) -> None:
+        self.window, self.matches = window, matches
+        self._waiting: tuple[SearchHit, str] | None = None
         window.transcript.modelReset.connect(self._loaded)
 
-    def go(self, hit: SearchHit) -> bool:
-        """Show `hit`; False while a request runs in another conversation (the window
-        stays on it, as the sidebar does)."""
+    def go(self, hit: SearchHit, query: str = "") -> bool:
+        """Show `hit` (found by `query`); False while a request runs in another
+        conversation (the window stays on it, as the sidebar does)."""
         window = self.window
+        self.matches.clear()
         if window.conversation is not None and window.conversation.id == hit.conversation_id:
             self._waiting = None
-            self._show(hit)
+            self._show(hit, query)
             return True
         if window.running:
             return False
-        self._waiting = hit
+        self._waiting = hit, query
         if not window.sidebar.select(hit.conversation_id):  # hidden by the sidebar's filter
             window.sidebar.search.clear()
             window.refresh_conversations(select_id=hit.conversation_id)
         return True
 
     def _loaded(self) -> None:
-        hit, window = self._waiting, self.window
-        if hit is None or window.conversation is None:
+        waiting, window = self._waiting, self.window
+        if waiting is None or window.conversation is None:
             return
+        hit, query = waiting
         if window.conversation.id != hit.conversation_id:
             self._waiting = None  # the person opened another one meanwhile
             return
         if not len(window.transcript.turns):
             return  # the reset that clears the last conversation; its turns come next
         self._waiting = None
-        QTimer.singleShot(0, lambda: self._show(hit))
+        QTimer.singleShot(0, lambda: self._show(hit, query))
 
-    def _show(self, hit: SearchHit) -> bool:
+    def reveal_turn(self, ordinal: int) -> QModelIndex | None:
+        """The row of turn `ordinal`, made one of the model's rows (the one way a hit
+        brings its turn into the transcript)."""
+        return self.window.transcript.reveal(ordinal)
+
+    def _show(self, hit: SearchHit, query: str) -> bool:
         if hit.ordinal is None:
             return True  # a title: the conversation is what was asked for
         model = self.window.transcript
-        index = model.reveal(hit.row_ordinal or hit.ordinal)
+        index = self.reveal_turn(hit.row_ordinal or hit.ordinal)
         if index is None:
             return False
         for _ in range(len(model.versions.group(hit.turn_id or ""))):
@@ -424,10 +326,17 @@ class TurnJump:
         view.setCurrentIndex(index)
         view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
         view.setFocus()
-        # Again once the rows that joined are laid out (their heights are known then).
+        # Again once the rows that joined are laid out (their heights are known then),
+        # and then the matches, where the row is.
         target = QPersistentModelIndex(index)
-        QTimer.singleShot(0, lambda: target.isValid() and view.scrollTo(
-            QModelIndex(target), QAbstractItemView.ScrollHint.PositionAtTop))
+
+        def again() -> None:
+            if target.isValid():
+                view.scrollTo(QModelIndex(target), QAbstractItemView.ScrollHint.PositionAtTop)
+                if query:
+                    self.matches.show(QModelIndex(target), query)
+
+        QTimer.singleShot(0, again)
         return True
 
 
@@ -443,8 +352,10 @@ class SearchDock:
         self.dock.setWidget(self.panel)
         window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
         self.dock.hide()
-        self.jump = TurnJump(window)
+        self.matches = TurnMatches(window.view, self._note, window)
+        self.jump = TurnJump(window, self.matches)
         self.panel.chosen.connect(self._go)
+        self.panel.searched.connect(lambda _query: self.matches.clear())  # a new search
         self.action = QAction(
             QCoreApplication.translate("SearchPanel", "Search all &text…"), window
         )
@@ -456,9 +367,19 @@ class SearchDock:
         )
         self.action.triggered.connect(lambda _checked=False: self.open())
         window.view_menu.addAction(self.action)
+        window.view_menu.addAction(self.matches.next_action)
+        window.view_menu.addAction(self.matches.previous_action)
+        self._window = window
+
+    def _note(self, text: str) -> None:
+        bar = self._window.statusBar()
+        if text:
+            bar.showMessage(text)
+        else:
+            bar.clearMessage()
 
     def _go(self, hit: SearchHit) -> None:
-        if not self.jump.go(hit):
+        if not self.jump.go(hit, self.panel.searched_query):
             self.panel.status.setText(
                 QCoreApplication.translate(
                     "SearchPanel",
@@ -475,6 +396,9 @@ class SearchDock:
             self.dock.show()
             window.resizeDocks([window.sidebar_dock, self.dock], [1, 2],  # type: ignore[attr-defined]
                                Qt.Orientation.Vertical)
+            wide = readable_width(window.width())
+            if self.dock.width() < wide:  # titles, "turn N" and dates side by side
+                window.resizeDocks([self.dock], [wide], Qt.Orientation.Horizontal)
         self.dock.show()
         self.dock.raise_()
         self.panel.field.setFocus()

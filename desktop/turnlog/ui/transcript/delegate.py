@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 from ..infra.fonts import cjk_family
 from ..infra.languages import arg
 from .answer import AnswerDocument, ReasoningFold
+from .found import FoundMatches
 from .markdown import MathStyle
 from .marks import RowMark, incomplete_label
 from .maths import FormulaImages
@@ -94,6 +95,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         self.formulas.ready.connect(self._formulas_ready)
         self.reasoning = ReasoningFold(self._new_doc)
         self.selector = TextSelector(self)  # the text selected in a row, painted here
+        self.found = FoundMatches(self)  # a search's matches in the turn it opened
+        self.found.changed.connect(view.viewport().update)
         self.hovered_code: tuple[str, int] | None = None  # (row key, code block number)
 
     # ---------------------------------------------------------------- documents
@@ -415,14 +418,14 @@ class TranscriptDelegate(QStyledItemDelegate):
             selection = self.selector.selection
             if selection is not None and selection.key != key:
                 selection = None
+            marks = self._marks(key, question, answer, selection, palette)
             self._draw_doc(painter, question, geometry.question_at.x(),
-                           geometry.question_at.y(), palette, visible,
-                           self._selected([question], selection, palette).get(0))
+                           geometry.question_at.y(), palette, visible, marks.get(0))
             self._draw_fold(painter, option, index, geometry.fold, visible)
             top = geometry.answer_at.y()
             if answer is not None:
                 answer.draw(painter, left, top, palette, visible, hovered=self._hovered(key),
-                            selected=self._selected(answer.documents, selection, palette, 1))
+                            selected={n - 1: m for n, m in marks.items() if n})
             else:
                 painter.setFont(option.font)
                 painter.setPen(dim)
@@ -468,6 +471,17 @@ class TranscriptDelegate(QStyledItemDelegate):
         opened = self.reasoning.toggle(str(index.data(Role.KEY)))
         self.sizeHintChanged.emit(QModelIndex(index))
         return opened
+
+    def _marks(self, key: str, question: QTextDocument, answer: AnswerDocument | None,
+               selection: TextSelection | None, palette: QPalette
+               ) -> dict[int, list[QAbstractTextDocumentLayout.Selection]]:
+        """What is painted over the row's documents (0 the question, 1… the answer's
+        sections): a search's matches, then the text selected on top of them."""
+        docs = [question, *(answer.documents if answer is not None else [])]
+        marks = self.found.selections(key, docs)
+        for number, chosen in self._selected(docs, selection, palette).items():
+            marks[number] = [*marks.get(number, []), *chosen]
+        return marks
 
     @staticmethod
     def _selected(docs: Sequence[QTextDocument], selection: TextSelection | None,
