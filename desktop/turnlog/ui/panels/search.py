@@ -46,14 +46,6 @@ from .turn_matches import TurnMatches
 __all__ = ["HitRole", "SearchDock", "SearchPanel", "TurnJump", "snippet_html"]
 
 LIMIT = 100  # hits a page lists
-READABLE = (280, 360)  # the dock's width when it opens: at least, at most
-
-
-def readable_width(window_width: int) -> int:
-    """The search dock's width in a window `window_width` wide: about a quarter of it,
-    within `READABLE` (1280 → 345, 1024 → 280)."""
-    return max(READABLE[0], min(READABLE[1], window_width * 27 // 100))
-
 
 class SearchPanel(QWidget):
     """The search field, a line saying what was found, and the results list. `chosen`
@@ -350,7 +342,11 @@ class SearchDock:
         self.dock.setObjectName("searchDock")
         self.dock.setAccessibleName(QCoreApplication.translate("SearchPanel", "Search"))
         self.dock.setWidget(self.panel)
-        window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.dock)
+        # A tab beside the inspector: the widest side panel, at 1280 as at 1024 wide, so a
+        # hit's title, "turn N", date and snippet lines all have room.
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        window.tabifyDockWidget(window.inspector_dock, self.dock)  # type: ignore[attr-defined]
+        window.folding.also_fold(self.dock)  # type: ignore[attr-defined]
         self.dock.hide()
         self.matches = TurnMatches(window.view, self._note, window)
         self.jump = TurnJump(window, self.matches)
@@ -388,17 +384,8 @@ class SearchDock:
             )
 
     def open(self) -> None:
-        """Show the panel with its field focused and its text selected (the first time
-        with most of the height beside the conversation list)."""
-        if self.dock.isHidden() and not self.dock.isFloating():
-            window = self.dock.parentWidget()
-            assert isinstance(window, QMainWindow)
-            self.dock.show()
-            window.resizeDocks([window.sidebar_dock, self.dock], [1, 2],  # type: ignore[attr-defined]
-                               Qt.Orientation.Vertical)
-            wide = readable_width(window.width())
-            if self.dock.width() < wide:  # titles, "turn N" and dates side by side
-                window.resizeDocks([self.dock], [wide], Qt.Orientation.Horizontal)
+        """Show the panel (a tab beside the inspector) with its field focused and its
+        text selected."""
         self.dock.show()
         self.dock.raise_()
         self.panel.field.setFocus()

@@ -210,8 +210,8 @@ class HitDelegate(QStyledItemDelegate):
         at = match.lineNumber() if match.isValid() else 0
         first = 0 if at < self.LINES else max(0, min(at - 1, count - self.LINES))
         last = min(count, first + self.LINES) - 1
-        top = layout.lineAt(first).y()
-        return top, layout.lineAt(last).rect().bottom() - top
+        top, end = layout.lineAt(first).y(), layout.lineAt(last)
+        return top, end.y() + end.height() - top
 
     def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # noqa: N802
         hit = index.data(HitRole)
