@@ -17,6 +17,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QPointF,
     QRect,
     QRectF,
     QSize,
@@ -245,7 +246,7 @@ class HitDelegate(QStyledItemDelegate):
                                                      line), text, dim)
         doc = self._document(hit, option)
         top, height = self.shown_lines(hit, doc)
-        painter.translate(rect.left(), rect.top() + line + self.PAD - top)
+        painter.translate(QPointF(rect.left(), rect.top() + line + self.PAD - top))
         context = QAbstractTextDocumentLayout.PaintContext()
         context.clip = QRectF(0, top, rect.width(), height)
         context.palette = QPalette(palette)
