@@ -85,9 +85,10 @@ def test_each_row_shows_where_and_a_snippet_holding_the_match(qtbot, store, make
         for row in range(panel.model.rowCount()):
             hit = panel.model.index(row, 0).data(HitRole)
             option = option_for(panel, row)
-            place = SearchHitsModel.place(hit)
-            room = option.rect.width() - 2 * delegate.PAD
-            assert option.fontMetrics.horizontalAdvance(place) <= room - 60  # never cut
+            title, _room, place = delegate.first_line(
+                option, hit, option.rect.width() - 2 * delegate.PAD)
+            assert place == SearchHitsModel.place(hit)  # "turn N · date", never cut
+            assert "…" in title and title.startswith("季度") and title.endswith("说明）")
             doc = delegate._document(hit, option)
             top, height = delegate.shown_lines(hit, doc)
             assert height <= delegate.LINES * line * 1.5

@@ -255,20 +255,27 @@ class HitDelegate(QStyledItemDelegate):
         doc.documentLayout().draw(painter, context)
         painter.restore()
 
-    def _draw_place(self, painter: QPainter, option: QStyleOptionViewItem, hit: SearchHit,
-                    area: QRect, text: object, dim: object) -> None:
-        """The first line: the title on the left (elided in the middle), "turn N · date"
-        on the right, whole unless the row is too narrow for anything else."""
+    def first_line(self, option: QStyleOptionViewItem, hit: SearchHit, width: int
+                   ) -> tuple[str, int, str]:
+        """The first line's title (elided in the middle), the width left to it, and its
+        place ("turn N · date", whole unless the row is too narrow for anything else)."""
         metrics = option.fontMetrics
         place = SearchHitsModel.place(hit)
-        place_width = min(metrics.horizontalAdvance(place), max(0, area.width() - 60))
+        # Two pixels to spare: elidedText cuts a text given exactly its own (rounded) width.
+        place_width = min(metrics.horizontalAdvance(place) + 2, max(0, width - 60))
         place = metrics.elidedText(place, Qt.TextElideMode.ElideRight, place_width)
-        middle = Qt.AlignmentFlag.AlignVCenter
-        painter.setPen(dim)  # type: ignore[call-overload]
-        painter.drawText(area, Qt.AlignmentFlag.AlignRight | middle, place)
-        title_width = max(0, area.width() - place_width - self.GAP)
+        title_width = max(0, width - place_width - self.GAP)
         title = metrics.elidedText(shown_title(hit.title), Qt.TextElideMode.ElideMiddle,
                                    title_width)
+        return title, title_width, place
+
+    def _draw_place(self, painter: QPainter, option: QStyleOptionViewItem, hit: SearchHit,
+                    area: QRect, text: object, dim: object) -> None:
+        title, title_width, place = self.first_line(option, hit, area.width())
+        middle = Qt.AlignmentFlag.AlignVCenter
+        painter.setFont(option.font)
+        painter.setPen(dim)  # type: ignore[call-overload]
+        painter.drawText(area, Qt.AlignmentFlag.AlignRight | middle, place)
         painter.setPen(text)  # type: ignore[call-overload]
         painter.drawText(QRect(area.left(), area.top(), title_width, area.height()),
                          Qt.AlignmentFlag.AlignLeft | middle, title)
