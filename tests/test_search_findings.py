@@ -203,3 +203,15 @@ def test_a_new_search_clears_the_highlight(qtbot, store, make_window):
     panel.run()
     qtbot.waitUntil(lambda: panel.searched_query == "gate", timeout=5000)
     assert window.finder.matches.found.key is None
+
+
+def test_matches_are_found_as_the_index_finds_them_diacritics_aside():
+    from turnlog.core.search import highlighter
+
+    find = highlighter(parse_query("cafe"))
+    text = "Un Café noir, un cafe, CAFÉ, cafe\u0301s"
+    assert [text[a:b] for a, b in find.spans(text)] == ["Café", "cafe", "CAFÉ", "cafe\u0301"]
+    snippet = make_snippet(["x " * 200 + "Le Café est fermé"], parse_query("cafe"))
+    assert snippet.marked().endswith("Le [Café] est fermé")  # centred on the real match
+    find = highlighter(parse_query("预算"))
+    assert find.spans("🎉预算，预算") == [(1, 3), (4, 6)]

@@ -158,22 +158,76 @@ class Snippet:
         return (ellipsis if self.cut_before else "") + body + (ellipsis if self.cut_after else "")
 
 
-def highlighter(terms: list[Term]) -> re.Pattern[str] | None:
-    """A pattern finding the words of `terms` in text as the index matches them: Chinese
-    anywhere, other words at a word's start (prefixes), case aside; None: no words."""
-    words = sorted({w for t in terms for w in t.shown}, key=len, reverse=True)
+def _pattern(words: set[str]) -> re.Pattern[str] | None:
     if not words:
         return None
     parts = []
-    for word in words:
+    for word in sorted(words, key=len, reverse=True):
         escaped = re.escape(word)
         parts.append(escaped if _CJK_CHAR.match(word) else rf"(?<![^\W_]){escaped}")
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
-def find_matches(text: str, pattern: re.Pattern[str] | None) -> list[tuple[int, int]]:
+# Common combining diacritics: text without them (and unchanged by NFD) folds to itself.
+_DIACRITIC = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
+def fold(text: str) -> tuple[str, list[int]]:
+    """`text` without its diacritics (as the index's `remove_diacritics` reads it: é → e),
+    and for each folded character where it came from in `text` (one more at the end)."""
+    out: list[str] = []
+    where: list[int] = []
+    for at, char in enumerate(text):
+        base = char if char.isascii() else "".join(
+            c for c in unicodedata.normalize("NFD", char) if not unicodedata.combining(c))
+        out.append(base)
+        where.extend([at] * len(base))
+    where.append(len(text))
+    return "".join(out), where
+
+
+@dataclass(frozen=True, slots=True)
+class Highlighter:
+    """Finds the words of a query in text as the index matches them: Chinese anywhere,
+    other words at a word's start (prefixes), case aside — and, where the words as typed
+    are not there, diacritics aside (`cafe` finds `Café`, `café` finds `cafe`)."""
+
+    exact: re.Pattern[str]
+    folded: re.Pattern[str]
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Each match's (start, end) in `text`, in order, never inside a character as
+        seen (a base and its marks stay together)."""
+        if text.isascii() or (not _DIACRITIC.search(text)
+                              and unicodedata.is_normalized("NFD", text)):
+            # The text folds to itself: the words folded find what they find in it.
+            return [(m.start(), safe_cut(text, m.end(), forward=True))
+                    for m in self.folded.finditer(text)]
+        folded, where = fold(text)
+        return [(where[m.start()], safe_cut(text, where[m.end()], forward=True))
+                for m in self.folded.finditer(folded)]
+
+    def first(self, text: str) -> tuple[int, int] | None:
+        found = self.exact.search(text)
+        if found is not None:
+            return found.span()
+        spans = self.spans(text)
+        return spans[0] if spans else None
+
+
+def highlighter(terms: list[Term]) -> Highlighter | None:
+    """The `Highlighter` of `terms`; None: no words to find."""
+    words = {w for t in terms for w in t.shown}
+    exact = _pattern(words)
+    folded = _pattern({fold(w)[0] for w in words})
+    if exact is None or folded is None:
+        return None
+    return Highlighter(exact, folded)
+
+
+def find_matches(text: str, pattern: Highlighter | None) -> list[tuple[int, int]]:
     """The (start, end) of each match of `pattern` (`highlighter`) in `text`, in order."""
-    return [] if pattern is None else [m.span() for m in pattern.finditer(text)]
+    return [] if pattern is None else pattern.spans(text)
 
 
 _JOINERS = {0x200C, 0x200D, 0x034F}
@@ -252,15 +306,15 @@ def make_snippet(texts: list[str], terms: list[Term], width: int = SNIPPET_CHARS
     pattern = highlighter(terms)
     chosen, first = texts[0] if texts else "", None
     for text in texts:
-        found = pattern.search(text) if pattern is not None else None
-        if found is not None:
-            chosen, first = text, found
+        first = pattern.first(text) if pattern is not None else None
+        if first is not None:
+            chosen = text
             break
     if first is None:
         start, end = 0, safe_cut(chosen, width, forward=True)
     else:
-        start, end = _span_around(chosen, first.start(), first.end(), width)
+        start, end = _span_around(chosen, first[0], first[1], width)
     piece = chosen[start:end]
     flat = re.sub(r"\s+", " ", piece)
-    spans = [] if pattern is None else [(m.start(), m.end()) for m in pattern.finditer(flat)]
+    spans = find_matches(flat, pattern)
     return Snippet(flat, tuple(spans), start > 0, end < len(chosen))

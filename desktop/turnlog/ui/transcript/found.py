@@ -5,7 +5,6 @@ as extra selections of the paint context, as the text selection is."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,7 +17,7 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
-from ...core.search import find_matches
+from ...core.search import Highlighter, find_matches
 
 Selection = QAbstractTextDocumentLayout.Selection
 MATCH = QColor("#ffe27a")  # light and dark themes alike: dark text on a marker's yellow
@@ -40,7 +39,7 @@ def _utf16(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def matches_in(docs: Sequence[QTextDocument], pattern: re.Pattern[str] | None) -> list[Match]:
+def matches_in(docs: Sequence[QTextDocument], pattern: Highlighter | None) -> list[Match]:
     """Every match of `pattern` in `docs`, in reading order, in each document's own
     positions (which count UTF-16 units: an emoji or a rare Han character is two)."""
     found: list[Match] = []
@@ -69,12 +68,12 @@ class FoundMatches(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.key: str | None = None
-        self.pattern: re.Pattern[str] | None = None
+        self.pattern: Highlighter | None = None
         self.current = 0
         self._seen: tuple[tuple[int, int], ...] = ()
         self._matches: list[Match] = []
 
-    def show(self, key: str, pattern: re.Pattern[str] | None) -> None:
+    def show(self, key: str, pattern: Highlighter | None) -> None:
         self.key, self.pattern, self.current = key, pattern, 0
         self._seen, self._matches = (), []
         self.changed.emit()
