@@ -51,6 +51,7 @@ def test_text_output_and_the_limit(seeded):
     lines = result.stdout.splitlines()
     assert len(lines) == 6  # a heading line and a snippet line per result
     assert "turn 30" in lines[0] and "[ORCHID]-17" in lines[1]
+    assert result.stderr == "30 matches, 3 shown (--limit for more)\n"
     assert len(json.loads(cli("search", "orchid", "--json", "--limit", "25").stdout)
                ["results"]) == 25
 

@@ -47,8 +47,9 @@ def run_search(args: argparse.Namespace) -> int:
     try:
         with TurnlogStore.open(data_dir(), readonly=True) as store:
             hits = store.search(args.query, limit=args.limit)
+            total = sum(store.count_matches(args.query)) if len(hits) >= args.limit else 0
     except NotFound:
-        hits = []  # no database yet: nothing matches
+        hits, total = [], 0  # no database yet: nothing matches
     if args.json:
         print(visible_json({"results": [hit.to_json() for hit in hits]}))
         return 0
@@ -57,6 +58,8 @@ def run_search(args: argparse.Namespace) -> int:
     safe = safe_for(sys.stdout, raw=args.raw)
     for hit in hits:
         print(safe(_line(hit)))
+    if total > len(hits):  # the same count the window's search says
+        print(f"{total:,} matches, {len(hits):,} shown (--limit for more)", file=sys.stderr)
     return 0
 
 
