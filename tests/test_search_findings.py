@@ -215,3 +215,31 @@ def test_matches_are_found_as_the_index_finds_them_diacritics_aside():
     assert snippet.marked().endswith("Le [Café] est fermé")  # centred on the real match
     find = highlighter(parse_query("预算"))
     assert find.spans("🎉预算，预算") == [(1, 3), (4, 6)]
+
+
+def test_a_new_query_paints_its_own_matches_in_bold(qtbot, store, make_window):
+    from PySide6.QtGui import QFont
+
+    seed(store, "Plans", [("问题", "第1项：预算是1万元。")])
+    window = make_window()
+    panel = search(qtbot, window, "预算")
+    panel.results.viewport().grab()  # painted: the row's snippet is laid out
+
+    def bold_words() -> set[str]:
+        option = option_for(panel, 0)
+        doc = panel.delegate._document(panel.model.index(0, 0).data(HitRole), option)
+        text = doc.toPlainText()
+        cursor = QTextCursor(doc)
+        bold = set()
+        for word in ("预算", "万元"):
+            cursor.setPosition(text.index(word) + 1)
+            if cursor.charFormat().fontWeight() >= QFont.Weight.Bold:
+                bold.add(word)
+        return bold
+
+    assert bold_words() == {"预算"}
+    panel.field.setText("万元")
+    panel.run()
+    qtbot.waitUntil(lambda: panel.searched_query == "万元", timeout=5000)
+    panel.results.viewport().grab()
+    assert bold_words() == {"万元"}

@@ -115,7 +115,9 @@ class SearchPanel(QWidget):
             )
         )
         results.setModel(self.model)
-        results.setItemDelegate(HitDelegate(results))
+        self.delegate = HitDelegate(results)
+        self.model.modelAboutToBeReset.connect(self.delegate.clear_cache)  # new snippets
+        results.setItemDelegate(self.delegate)
         results.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         results.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         results.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)

@@ -80,6 +80,7 @@ class SearchHitsModel(QAbstractTableModel):
         self._keys: set[tuple[int, str | None]] = set()
 
     def set_hits(self, hits: Sequence[SearchHit]) -> None:
+        """The hits of a new query."""
         self.beginResetModel()
         self._hits, self._keys = [], set()
         self._take(hits)
