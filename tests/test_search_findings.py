@@ -243,3 +243,15 @@ def test_a_new_query_paints_its_own_matches_in_bold(qtbot, store, make_window):
     qtbot.waitUntil(lambda: panel.searched_query == "万元", timeout=5000)
     panel.results.viewport().grab()
     assert bold_words() == {"万元"}
+
+
+def test_a_dock_left_narrow_by_an_older_window_state_opens_beside_the_inspector(
+        qtbot, store, make_window):
+    window = make_window(size=(1024, 600))
+    dock = window.finder.dock
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)  # as states kept it
+    window.resizeDocks([dock], [150], Qt.Orientation.Horizontal)
+    dock.hide()
+    search(qtbot, window, "anything")
+    assert window.dockWidgetArea(dock) == Qt.DockWidgetArea.RightDockWidgetArea
+    qtbot.waitUntil(lambda: dock.width() >= 300)

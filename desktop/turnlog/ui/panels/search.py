@@ -46,6 +46,7 @@ from .turn_matches import TurnMatches
 __all__ = ["HitRole", "SearchDock", "SearchPanel", "TurnJump", "snippet_html"]
 
 LIMIT = 100  # hits a page lists
+MIN_WIDTH = 280  # narrower, a hit's title, turn and date do not fit side by side
 
 class SearchPanel(QWidget):
     """The search field, a line saying what was found, and the results list. `chosen`
@@ -388,6 +389,12 @@ class SearchDock:
     def open(self) -> None:
         """Show the panel (a tab beside the inspector) with its field focused and its
         text selected."""
+        window = self.dock.parentWidget()
+        if isinstance(window, QMainWindow) and self.dock.isHidden() \
+                and not self.dock.isFloating() and self.dock.width() < MIN_WIDTH \
+                and window.dockWidgetArea(self.dock) != Qt.DockWidgetArea.RightDockWidgetArea:
+            # Too narrow where it was (the left column, as window states before kept it).
+            window.tabifyDockWidget(window.inspector_dock, self.dock)  # type: ignore[attr-defined]
         self.dock.show()
         self.dock.raise_()
         self.panel.field.setFocus()
