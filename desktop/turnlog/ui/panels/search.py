@@ -100,6 +100,7 @@ class SearchPanel(QWidget):
         self.found = (0, 0)  # the titles and turns the shown query matches
         self._turns_listed = 0  # turn hits listed: where the next page starts
         self._page_full = False  # the last page asked for came back full
+        self._shown = 0  # the number of the query whose hits are listed
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(200)
@@ -156,8 +157,9 @@ class SearchPanel(QWidget):
 
     def show_more(self) -> None:
         """*Show more*: the next page of turns, after those listed."""
-        query, asked, after = self.searched_query, self._asked, self._turns_listed
-        if not query:
+        query, after = self.searched_query, self._turns_listed
+        asked = self._shown  # dropped if another query was asked for since
+        if not query or asked != self._asked:
             return
         self.more.setEnabled(False)
         store = self.store
@@ -171,7 +173,7 @@ class SearchPanel(QWidget):
               found: tuple[int, int]) -> None:
         if asked != self._asked:
             return  # a newer query is on its way
-        self.found = found
+        self.found, self._shown = found, asked
         self._turns_listed = sum(hit.turn_id is not None for hit in hits)
         self._page_full = len(hits) >= LIMIT
         self.model.set_hits(hits)
@@ -207,6 +209,7 @@ class SearchPanel(QWidget):
                 "SearchPanel", "%n match(es).", None, total), total))
 
     def _failed(self, asked: int, error: BaseException) -> None:
+        self.more.setEnabled(True)
         if asked == self._asked:
             self.status.setText(
                 arg(QCoreApplication.translate("SearchPanel", "Could not search: %1"), error)
