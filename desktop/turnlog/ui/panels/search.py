@@ -1,7 +1,8 @@
 """Search all text (Ctrl+Shift+F): a results list over every conversation's turns and titles
-(conversation, turn, date, snippet with the match in bold) that opens the conversation and
-highlights the turn chosen. The query runs on the storage worker, a moment after typing
-stops; Esc clears it."""
+(conversation, turn, date, snippet with the match in bold; `search_hits`), counted in all
+and listed `LIMIT` at a time (*Show more*), that opens the conversation at the turn chosen
+with the query's matches highlighted in it (`turn_matches`: F3 / Shift+F3). The query runs
+on the storage worker, a moment after typing stops; Esc clears it."""
 
 from __future__ import annotations
 

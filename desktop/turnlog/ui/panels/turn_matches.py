@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QObject, Qt
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QTextDocument
 from PySide6.QtWidgets import QWidget
 
 from ...core.search import highlighter, parse_query
@@ -87,7 +87,7 @@ class TurnMatches(QObject):
         index = model.index(row)
         return index if str(index.data(Role.KEY)) == self.found.key else None
 
-    def _docs(self, index: QModelIndex) -> list:  # type: ignore[type-arg]
+    def _docs(self, index: QModelIndex) -> list[QTextDocument]:
         return [doc for doc, _at in self.view.delegate.text_layout(index)]
 
     def _say(self, count: int) -> None:
