@@ -30,12 +30,19 @@ from .core.budget import (
     WINDOW_SET_BY_YOU,
     Budget,
     TokenCounter,
+    default_output_reserve,
     reply_priming,
 )
 from .core.compaction import Compactor, SummaryStore
 from .core.failures import Failure, FailureKind
 from .core.memory import NO_MEMORY, Memory
-from .core.model import DEFAULT_OUTPUT_RESERVE, Conversation, ConversationSettings, Turn
+from .core.model import (
+    DEFAULT_OUTPUT_RESERVE,
+    UNKNOWN_CONTEXT_WINDOW,
+    Conversation,
+    ConversationSettings,
+    Turn,
+)
 from .core.projection import CostIndex
 from .core.provider import CancelToken, ChatProvider
 from .core.retry import RetryPolicy
@@ -103,12 +110,19 @@ class Route:
 
 
 def settings_for(conversation: Conversation, route: Route | None = None) -> ConversationSettings:
-    """The conversation's settings with what the endpoint fixes applied."""
+    """The conversation's settings with what the endpoint fixes applied: the default
+    output reserves (main and side, never set by the user) sized to the window in effect
+    (`default_output_reserve`), or to the endpoint's own reserve (the built-in model's)."""
     settings = conversation.settings
     if route is None:
         return settings
-    if route.output_reserve is not None and settings.output_reserve == DEFAULT_OUTPUT_RESERVE:
-        settings = replace(settings, output_reserve=route.output_reserve)
+    window = window_for(conversation, route)[0] or UNKNOWN_CONTEXT_WINDOW
+    sized = route.output_reserve if route.output_reserve is not None \
+        else default_output_reserve(window)
+    if settings.output_reserve == DEFAULT_OUTPUT_RESERVE:
+        settings = replace(settings, output_reserve=sized)
+    if settings.side_output_reserve == DEFAULT_OUTPUT_RESERVE:
+        settings = replace(settings, side_output_reserve=sized)
     return settings
 
 
@@ -133,21 +147,35 @@ def options_for(conversation: Conversation, *, include_usage: bool = False,
 
 
 def window_for(conversation: Conversation, route: Route) -> tuple[int | None, str]:
-    """The context window a request uses and where it came from. A window the server
-    states (or an overflow error taught) is an upper bound: a smaller one set by you (the
-    conversation's, else the profile's) wins; else the server's; else none (assumed)."""
-    settings = settings_for(conversation, route)
+    """The context window a request uses and where it came from. A window set by you
+    (the conversation's, else the profile's) wins over one another server stated or an
+    overflow error taught (`window_warning` says when that one is smaller); else that
+    one; else none (assumed). The built-in model's window is its server's, launched by
+    Turnlog: only a smaller one set by you wins over it."""
+    settings = conversation.settings
     if route.server_facts:
-        server, server_source = route.context_window, WINDOW_FROM_SERVER
-        yours = settings.context_window
-    else:
-        server, server_source = route.server_window, route.server_window_source
-        yours = settings.context_window or route.context_window
-    if yours is not None and (server is None or yours <= server):
+        server, yours = route.context_window, settings.context_window
+        if yours is not None and (server is None or yours <= server):
+            return yours, WINDOW_SET_BY_YOU
+        return server, WINDOW_FROM_SERVER if server is not None else WINDOW_ASSUMED
+    yours = settings.context_window or route.context_window
+    if yours is not None:
         return yours, WINDOW_SET_BY_YOU
-    if server is not None:
-        return server, server_source or WINDOW_FROM_SERVER
+    if route.server_window is not None:
+        return route.server_window, route.server_window_source or WINDOW_FROM_SERVER
     return None, WINDOW_ASSUMED
+
+
+def window_warning(conversation: Conversation, route: Route) -> tuple[int, str] | None:
+    """(the window, its source) when the server stated or an overflow taught a window
+    smaller than the one set by you that is in effect: requests may overflow."""
+    window, source = window_for(conversation, route)
+    stated = route.server_window
+    if route.server_facts or source != WINDOW_SET_BY_YOU or stated is None or window is None:
+        return None
+    if stated >= window:
+        return None
+    return stated, route.server_window_source or WINDOW_FROM_SERVER
 
 
 def budget_for(conversation: Conversation, route: Route) -> Budget:
@@ -186,9 +214,7 @@ def side_request_for(conversation: Conversation, question: str, route: Route, *,
     window, byte limit, the pinned facts of `memory`), with the side questions' own output
     reserve. Raises `InvalidBudget` for a reserve outside 256–32,768."""
     main = request_for(conversation, question, route)
-    reserve = conversation.settings.side_output_reserve
-    if route.output_reserve is not None and reserve == DEFAULT_OUTPUT_RESERVE:
-        reserve = route.output_reserve  # an endpoint's small window: as for the main request
+    reserve = settings_for(conversation, route).side_output_reserve  # sized to the window
     return SideRequest(
         conversation.id, question, main.model, side_budget(main.budget, reserve),
         side_options(main.options, reserve), system_prompt=conversation.system_prompt,
@@ -584,10 +610,8 @@ def profile_route(config: ProviderConfig, model: str,
         return Route(model, config.preset.include_usage, config.context_window,
                      prefill=config.preset.prefill)
     window, source = counts.window(config.profile_id, model)
-    # A window the server states gets an output reserve sized to it, as the built-in
-    # model's does (core's default 8,192 would leave a 8,192-token window no input).
+    # The default output reserve is sized to whichever window is in effect (`settings_for`).
     return Route(model, config.preset.include_usage, config.context_window,
-                 output_reserve=output_reserve_for(window) if window else None,
                  server_window=window, server_window_source=source,
                  count_label=counts.label(config.profile_id, model),
                  prefill=config.preset.prefill)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .model import (
+    DEFAULT_OUTPUT_RESERVE,
     MAX_OUTPUT_RESERVE,
     MIN_OUTPUT_RESERVE,
     UNKNOWN_CONTEXT_WINDOW,
@@ -38,6 +39,19 @@ WINDOW_ASSUMED = "assumed"
 
 class InvalidBudget(ValueError):
     """A budget setting outside what Turnlog accepts, with the allowed range in the message."""
+
+
+def default_output_reserve(context_window: int) -> int:
+    """The output reserve a window gets unless the user set one: min(8,192, window ÷ 4),
+    never below the smallest reserve Turnlog accepts (256), so the answer never takes
+    more than a quarter of a small window."""
+    return max(MIN_OUTPUT_RESERVE, min(DEFAULT_OUTPUT_RESERVE, context_window // 4))
+
+
+def reserve_in(window: int, reserve: int) -> int:
+    """`reserve` as a setting says it, in `window`: the default one (8,192, never set by
+    the user) sized to the window, a user's own as it is."""
+    return default_output_reserve(window) if reserve == DEFAULT_OUTPUT_RESERVE else reserve
 
 
 def safety_margin(context_window: int) -> int:
@@ -97,14 +111,16 @@ class Budget:
         window_source: str = "",
     ) -> Budget:
         """The budget for a conversation; `context_window` (e.g. from a server) overrides,
-        and `window_source` says where it came from."""
+        and `window_source` says where it came from. The default output reserve is sized
+        to the window (`default_output_reserve`); one the user set is kept as set."""
         window = context_window if context_window is not None else settings.context_window
         if window is None:
             window_source = WINDOW_ASSUMED
+        in_effect = window if window is not None else UNKNOWN_CONTEXT_WINDOW
         return cls(
             max_bytes=settings.max_bytes,
-            context_window=window if window is not None else UNKNOWN_CONTEXT_WINDOW,
-            output_reserve=settings.output_reserve,
+            context_window=in_effect,
+            output_reserve=reserve_in(in_effect, settings.output_reserve),
             window_known=window is not None,
             window_source=window_source or WINDOW_SET_BY_YOU,
         )
