@@ -105,6 +105,7 @@ class Route:
     output_reserve: int | None = None
     server_window: int | None = None
     server_window_source: str = ""
+    server_window_learned_on: str = ""  # the date an overflow taught `server_window`
     count_label: str = ""
     prefill: bool = False
 
@@ -613,6 +614,7 @@ def profile_route(config: ProviderConfig, model: str,
     # The default output reserve is sized to whichever window is in effect (`settings_for`).
     return Route(model, config.preset.include_usage, config.context_window,
                  server_window=window, server_window_source=source,
+                 server_window_learned_on=counts.learned_on(config.profile_id, model),
                  count_label=counts.label(config.profile_id, model),
                  prefill=config.preset.prefill)
 

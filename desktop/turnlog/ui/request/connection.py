@@ -101,6 +101,11 @@ class Connector(Protocol):
         """Keys handed out so far, for redacting reports."""
         ...
 
+    def forget_learned_window(self, conversation: Conversation) -> None:
+        """Cheap, on the GUI thread: forget the context window an overflow error taught
+        for the conversation's profile and model (the person asked)."""
+        ...
+
     def list_models(self, *, cancel: CancelToken) -> list[ModelInfo]:
         """Off the GUI thread: the models the provider in use lists. Raises
         `NotConnected` or `ProviderFailure`."""
@@ -227,6 +232,12 @@ class ProviderConnector:
 
     def secrets(self) -> Iterable[str]:
         return tuple(self._seen)
+
+    def forget_learned_window(self, conversation: Conversation) -> None:
+        config = self._config()
+        if config is not None and not config.preset.builtin and self.counts is not None:
+            self.counts.forget_learned_window(config.profile_id,
+                                              conversation.model or config.model)
 
     def list_models(self, *, cancel: CancelToken) -> list[ModelInfo]:
         """The server's `GET /models`, with the profile's key; the built-in model lists
