@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtWidgets import QDialogButtonBox
 
 from loopback import Behaviour
+from turnlog.core.model import ConversationSettings
 from turnlog.model_counts import ModelCounts
 from turnlog.model_facts import FactStore
 from turnlog.profiles import ProfileStore, new_profile
@@ -114,3 +115,32 @@ def test_an_overflow_does_not_leave_the_conversation_stuck_and_your_window_wins(
     assert not dialog.window_in_effect.warning.isVisibleTo(dialog)
     assert not dialog.window_in_effect.forget_button.isVisibleTo(dialog)
     dialog.reject()
+
+
+def test_ask_aside_on_a_4096_window_shows_its_budget_while_typing_and_is_answered(
+        qtbot, make_window, store, loopback):
+    """Window 4,096 and output reserve 1,024 set by you: the side reserve (never set) is
+    sized to the window too, so a 10-token side question fits and is answered, and the
+    side inspector shows the side budget and the planned request while it is typed."""
+    settings = ConversationSettings(context_window=4_096, output_reserve=1_024)
+    seed(store, "小窗口 small window", [("Hi", "Hello"), ("预算？", "Budgets.")],
+         settings=settings)
+    window = make_window()
+    qtbot.waitUntil(lambda: window.side.shown_for is not None, timeout=5000)
+    panel = window.side.panel
+    panel.edit.setPlainText("What did we just say? 我们说了什么？")
+    qtbot.waitUntil(lambda: panel.inspector.state is not None
+                    and panel.inspector.state.projection is not None, timeout=5000)
+    planned = panel.inspector.state.projection
+    assert planned.budget.context_window == 4_096
+    assert planned.budget.output_reserve == 1_024 and planned.budget.input_tokens > 0
+    assert "preview" in panel.inspector.heading.text()
+    assert "own output reserve 1024 tokens" in panel.inspector.endpoint.text().replace(",", "")
+    assert loopback.requests == []  # a preview sends nothing
+
+    loopback.script(Behaviour.answer("We said hello. 我们打了招呼。"))
+    window.side.ask()
+    qtbot.waitUntil(lambda: not window.side.session.running, timeout=10_000)
+    assert panel.list.count() == 1 and not panel.problem.isVisible()
+    body = loopback.requests[-1].json()
+    assert body["max_tokens"] == 1_024
