@@ -32,6 +32,7 @@ from .core.budget import (
     TokenCounter,
     default_output_reserve,
     reply_priming,
+    reserve_in,
 )
 from .core.compaction import Compactor, SummaryStore
 from .core.failures import Failure, FailureKind
@@ -111,20 +112,26 @@ class Route:
 
 
 def settings_for(conversation: Conversation, route: Route | None = None) -> ConversationSettings:
-    """The conversation's settings with what the endpoint fixes applied: the default
-    output reserves (main and side, never set by the user) sized to the window in effect
-    (`default_output_reserve`), or to the endpoint's own reserve (the built-in model's)."""
+    """The conversation's settings with what the endpoint fixes applied: the built-in
+    model's own output reserve while the conversation keeps the default one. (Otherwise
+    a default reserve is sized to the window in effect by `Budget.from_settings`.)"""
     settings = conversation.settings
     if route is None:
         return settings
-    window = window_for(conversation, route)[0] or UNKNOWN_CONTEXT_WINDOW
-    sized = route.output_reserve if route.output_reserve is not None \
-        else default_output_reserve(window)
-    if settings.output_reserve == DEFAULT_OUTPUT_RESERVE:
-        settings = replace(settings, output_reserve=sized)
-    if settings.side_output_reserve == DEFAULT_OUTPUT_RESERVE:
-        settings = replace(settings, side_output_reserve=sized)
+    if route.output_reserve is not None and settings.output_reserve == DEFAULT_OUTPUT_RESERVE:
+        settings = replace(settings, output_reserve=route.output_reserve)
     return settings
+
+
+def side_reserve_for(conversation: Conversation, route: Route) -> int:
+    """The side questions' output reserve: the one set by you, else the endpoint's own,
+    else sized to the window in effect, as the main reserve is."""
+    reserve = conversation.settings.side_output_reserve
+    if reserve != DEFAULT_OUTPUT_RESERVE:
+        return reserve
+    if route.output_reserve is not None:
+        return route.output_reserve
+    return default_output_reserve(window_for(conversation, route)[0] or UNKNOWN_CONTEXT_WINDOW)
 
 
 def model_for(conversation: Conversation, route: Route) -> str:
@@ -136,12 +143,16 @@ def model_for(conversation: Conversation, route: Route) -> str:
 
 def options_for(conversation: Conversation, *, include_usage: bool = False,
                 route: Route | None = None) -> RequestOptions:
-    """The request options a send for this conversation uses."""
+    """The request options a send for this conversation uses (`max_tokens`: the output
+    reserve in effect, the default one sized to the window)."""
     settings = settings_for(conversation, route)
+    window = (window_for(conversation, route)[0] if route is not None
+              else settings.context_window) or UNKNOWN_CONTEXT_WINDOW
     return RequestOptions(
         stream=settings.stream,
         include_usage=route.include_usage if route is not None else include_usage,
-        max_tokens=settings.output_reserve if settings.send_max_tokens else None,
+        max_tokens=reserve_in(window, settings.output_reserve) if settings.send_max_tokens
+        else None,
         temperature=settings.temperature,
         top_p=settings.top_p,
     )
@@ -215,7 +226,7 @@ def side_request_for(conversation: Conversation, question: str, route: Route, *,
     window, byte limit, the pinned facts of `memory`), with the side questions' own output
     reserve. Raises `InvalidBudget` for a reserve outside 256–32,768."""
     main = request_for(conversation, question, route)
-    reserve = settings_for(conversation, route).side_output_reserve  # sized to the window
+    reserve = side_reserve_for(conversation, route)
     return SideRequest(
         conversation.id, question, main.model, side_budget(main.budget, reserve),
         side_options(main.options, reserve), system_prompt=conversation.system_prompt,

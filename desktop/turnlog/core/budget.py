@@ -68,6 +68,9 @@ class Budget:
     output_reserve: int
     window_known: bool = True
     window_source: str = ""  # one of the WINDOW_* phrases; "" for a budget made by hand
+    # The output reserve is the default one, sized to the window (never set by the user):
+    # a larger window would bring a larger reserve.
+    reserve_sized: bool = False
 
     def __post_init__(self) -> None:
         if self.max_bytes <= 0:
@@ -94,7 +97,7 @@ class Budget:
     def within(self, context_window: int, source: str) -> Budget:
         """This budget in a smaller window someone stated, with the output reserve cut to a
         quarter of it (never below the minimum) where it was larger."""
-        reserve = min(self.output_reserve, max(MIN_OUTPUT_RESERVE, context_window // 4))
+        reserve = min(self.output_reserve, default_output_reserve(context_window))
         return replace(self, context_window=context_window, output_reserve=reserve,
                        window_known=True, window_source=source)
 
@@ -121,6 +124,7 @@ class Budget:
             max_bytes=settings.max_bytes,
             context_window=in_effect,
             output_reserve=reserve_in(in_effect, settings.output_reserve),
+            reserve_sized=settings.output_reserve == DEFAULT_OUTPUT_RESERVE,
             window_known=window is not None,
             window_source=window_source or WINDOW_SET_BY_YOU,
         )

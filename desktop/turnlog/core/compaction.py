@@ -517,9 +517,10 @@ def plan_compaction(
             reuse = None
         if reuse is not None and reuse.sent_count == len(turns) - end:
             return CompactionPlan(plain, end, cached, None, first, end, reuse)
-    if not _capacity(settings, ""):
-        # No summary call fits this window: the request goes without one, its oldest
-        # turns left out as with compaction off, rather than every send failing.
+    if not _capacity(settings, "") or not _summary_fits(plain, settings.budget):
+        # No summary call fits this window, or no summary fits beside the question: the
+        # request goes without one, its oldest turns left out as with compaction off,
+        # rather than every send failing.
         return CompactionPlan(plain, 0, None)
     if min_covered:  # a recovery folds exactly the turns it asks for
         covered = min(min_covered, len(turns))
@@ -563,6 +564,19 @@ def _capacity(settings: CompactionSettings, previous: str) -> int:
     # Estimated: a plan (and the preview) never waits on a server to count the prompt.
     room = chunk_room(settings, previous, ESTIMATE)
     return MAX_SUMMARY_CALLS * room // 2 if room >= MIN_CHUNK_ROOM else 0
+
+
+# What a summary costs in a request beyond its own text: its message and its heading.
+SUMMARY_PART_OVERHEAD_TOKENS = 32
+
+
+def _summary_fits(plain: Projection, budget: Budget) -> bool:
+    """Whether a summary as long as a summary call may make fits the request beside its
+    mandatory part (all but the turns)."""
+    mandatory = plain.input_tokens - sum(p.tokens for p in plain.parts
+                                         if p.kind is PartKind.TURN)
+    return mandatory + summary_output_tokens(budget) + SUMMARY_PART_OVERHEAD_TOKENS \
+        <= budget.input_tokens
 
 
 def summary_options(settings: CompactionSettings) -> RequestOptions:
@@ -864,7 +878,10 @@ class Compactor:
                     summary=part, costs=self.costs, continuation=settings.continuation,
                 )
             except ProjectionRefused:
-                return result  # the send refuses with sizes, summary included
+                # The summary came out too long to go beside the question: the request
+                # goes without it (the oldest turns left out) rather than not at all.
+                result.summary = None
+                return result
             first_sent = len(turns) - projection.sent_count
             if first_sent == covered:
                 return result
