@@ -98,6 +98,11 @@ def test_an_overflow_does_not_leave_the_conversation_stuck_and_your_window_wins(
     qtbot.waitUntil(lambda: window.conversation.settings.context_window == 32_768,
                     timeout=5000)
 
+    # The window's inspector warns of the server's smaller window too.
+    window.composer.set_draft("Everything now?")
+    window.refresh_preview()
+    assert "server’s window is 512 tokens" in window.inspector.endpoint.text()
+
     loopback.script(Behaviour.answer("All of it."))
     sent = send(qtbot, window, loopback, "Everything now?")
     assert len(sent) == 1

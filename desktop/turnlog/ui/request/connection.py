@@ -27,6 +27,7 @@ from ...chat import (
     local_route,
     pending_local_route,
     profile_route,
+    window_warning,
 )
 from ...core.failures import FailureKind
 from ...core.model import Conversation
@@ -204,8 +205,14 @@ class ProviderConnector:
                     shown_name(config.name)),
                 kind=FailureKind.MODEL_NOT_FOUND,
             )
-        return Endpoint(f"{shown_name(config.name)} · {config.base_url}",
-                        profile_route(config, model, self.counts))
+        route = profile_route(config, model, self.counts)
+        label = f"{shown_name(config.name)} · {config.base_url}"
+        warned = window_warning(conversation, route)
+        if warned is not None:  # the window set by you is larger than the server's
+            label += " · " + arg(QCoreApplication.translate(
+                "ProviderConnector", "⚠ the server’s window is %1 tokens, smaller than "
+                "yours: requests may overflow"), f"{warned[0]:,}")
+        return Endpoint(label, route)
 
     def connect(self, conversation: Conversation, *, cancel: CancelToken,
                 on_stage: Callable[[Stage, str], None]) -> Connection:
