@@ -149,3 +149,20 @@ def test_ask_aside_on_a_4096_window_shows_its_budget_while_typing_and_is_answere
     assert panel.list.count() == 1 and not panel.problem.isVisible()
     body = loopback.requests[-1].json()
     assert body["max_tokens"] == 1_024
+
+
+def test_a_reserve_that_leaves_no_input_is_refused_naming_the_reserve_to_set(
+        qtbot, make_window, store, loopback):
+    """Set by you, 4,000 of a 4,096-token window: Send is refused before anything goes,
+    and the reason names the output reserve to set, with its value (Settings refuses to
+    save such a reserve, with the sizes: test_ui_settings)."""
+    seed(store, "tight", [("Hi", "Hello")],
+         settings=ConversationSettings(context_window=4_096, output_reserve=4_000))
+    window = make_window()
+    qtbot.waitUntil(lambda: window.conversation is not None, timeout=5000)
+    window.composer.set_draft("One short question? 一个短问题？")
+    window.refresh_preview()
+    reason = window.composer.reason.text()
+    assert not window.composer.send_button.isEnabled()
+    assert "set the output reserve to" in reason and "tokens" in reason, reason
+    assert loopback.requests == []
