@@ -25,6 +25,8 @@ from ...core.budget import (
 from ...core.model import Conversation
 from ..infra.languages import arg
 
+translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
+
 SOURCES = {
     WINDOW_SET_BY_YOU: QT_TRANSLATE_NOOP("WindowInEffect", "set by you"),
     WINDOW_FROM_SERVER: QT_TRANSLATE_NOOP("WindowInEffect", "from the server"),
@@ -32,21 +34,18 @@ SOURCES = {
 }
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("WindowInEffect", text)
-
-
 def source_text(source: str, learned_on: str) -> str:
     """"set by you", "from the server", "learned from an overflow on 2026-12-02", …"""
     if source == WINDOW_LEARNED:
         if learned_on:
-            return arg(_tr("learned from an overflow on %1"), learned_on)
-        return _tr("learned from an overflow")
-    return _tr(SOURCES.get(source, source))
+            return arg(translate("WindowInEffect", "learned from an overflow on %1"), learned_on)
+        return translate("WindowInEffect", "learned from an overflow")
+    return translate("WindowInEffect", SOURCES.get(source, source))
 
 
 def in_effect_text(budget: Budget, source: str, learned_on: str) -> str:
-    return arg(_tr("In effect: %1 tokens, %2 · output reserve %3 · input up to %4 tokens"),
+    return arg(translate("WindowInEffect", "In effect: %1 tokens, %2 · output reserve %3 · "
+                         "input up to %4 tokens"),
                f"{budget.context_window:,}", source_text(source, learned_on),
                f"{budget.output_reserve:,}", f"{max(budget.input_tokens, 0):,}")
 
@@ -75,8 +74,9 @@ class WindowInEffect(QWidget):
         self.warning.setWordWrap(True)
         column.addWidget(self.warning)
         row = QHBoxLayout()
-        self.forget_button = QPushButton(_tr("&Forget learned window"), self)
-        self.forget_button.setToolTip(_tr(
+        self.forget_button = QPushButton(
+            translate("WindowInEffect", "&Forget learned window"), self)
+        self.forget_button.setToolTip(translate("WindowInEffect",
             "Forget the window an overflow error stated; the server is asked again with "
             "the next question"))
         self.forget_button.clicked.connect(self._forget_now)
@@ -104,7 +104,7 @@ class WindowInEffect(QWidget):
         self.warning.setVisible(warned is not None)
         if warned is not None and window is not None:
             stated, stated_source = warned
-            self.warning.setText(arg(_tr(
+            self.warning.setText(arg(translate("WindowInEffect",
                 "⚠ The server’s window is %1 tokens (%2), smaller than the %3 set by you: "
                 "requests larger than that may overflow."), f"{stated:,}",
                 source_text(stated_source, route.server_window_learned_on), f"{window:,}"))
