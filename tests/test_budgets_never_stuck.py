@@ -65,6 +65,7 @@ def wire_tokens(body) -> int:
 
 @pytest.mark.parametrize(("window", "reserve"), [
     (4_096, 1_024), (32_768, 8_192), (200_000, 8_192), (8_192, 2_048), (1_024, 256),
+    (512, 128),
     (None, 8_192),  # unknown: 200,000 assumed
 ])
 def test_the_default_output_reserve_is_sized_to_the_window(store, loopback, window, reserve):

@@ -42,7 +42,7 @@ def test_project_names_a_learned_window_its_date_and_lets_your_window_win(
     rc, out = project(two_turns, "Still there?", "--profile", "gpu")
     assert rc == 0, out
     assert (out["context_window"], out["window_source"]) == (512, "learned")
-    assert out["window_learned_on"] == today and out["output_reserve"] == 256
+    assert out["window_learned_on"] == today and out["output_reserve"] == 128
     assert out["summary"]["state"] == "none"  # no summary call fits 512 tokens
     rc, out = project(two_turns, "Still there?", "--profile", "gpu", "--window", "32768")
     assert (out["context_window"], out["window_source"]) == (32_768, "set by you")

@@ -43,9 +43,9 @@ class InvalidBudget(ValueError):
 
 def default_output_reserve(context_window: int) -> int:
     """The output reserve a window gets unless the user set one: min(8,192, window ÷ 4),
-    never below the smallest reserve Turnlog accepts (256), so the answer never takes
-    more than a quarter of a small window."""
-    return max(MIN_OUTPUT_RESERVE, min(DEFAULT_OUTPUT_RESERVE, context_window // 4))
+    so the answer never takes more than a quarter of the window (below the 256 tokens a
+    reserve set by you may be, for windows under 1,024)."""
+    return max(1, min(DEFAULT_OUTPUT_RESERVE, context_window // 4))
 
 
 def reserve_in(window: int, reserve: int) -> int:
@@ -75,7 +75,8 @@ class Budget:
     def __post_init__(self) -> None:
         if self.max_bytes <= 0:
             raise InvalidBudget(f"The byte limit must be positive, not {self.max_bytes:,}.")
-        if not MIN_OUTPUT_RESERVE <= self.output_reserve <= MAX_OUTPUT_RESERVE:
+        low = 1 if self.reserve_sized else MIN_OUTPUT_RESERVE  # a sized one may be less
+        if not low <= self.output_reserve <= MAX_OUTPUT_RESERVE:
             raise InvalidBudget(
                 f"The output reserve must be between {MIN_OUTPUT_RESERVE:,} and "
                 f"{MAX_OUTPUT_RESERVE:,} tokens, not {self.output_reserve:,}."
@@ -99,7 +100,8 @@ class Budget:
         quarter of it (never below the minimum) where it was larger."""
         reserve = min(self.output_reserve, default_output_reserve(context_window))
         return replace(self, context_window=context_window, output_reserve=reserve,
-                       window_known=True, window_source=source)
+                       window_known=True, window_source=source,
+                       reserve_sized=self.reserve_sized or reserve < self.output_reserve)
 
     @property
     def window_label(self) -> str:
