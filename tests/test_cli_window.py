@@ -27,3 +27,27 @@ def test_project_uses_the_window_the_server_stated(two_turns, turnlog_home):  # 
     text = cli("project", "--conversation", str(two_turns), "--question", "q",
                "--profile", "gpu")
     assert "window 12,288 tokens, from the server" in text.stdout
+
+
+def test_project_names_a_learned_window_its_date_and_lets_your_window_win(
+        two_turns, turnlog_home):  # noqa: F811
+    from datetime import UTC, datetime
+
+    added = cli("profile", "add", "gpu", "--preset", "custom", "--base-url",
+                "http://127.0.0.1:9/v1", "--model", "m1", input="")
+    assert added.returncode == 0, added.stderr
+    [profile] = json.loads((turnlog_home / "profiles.json").read_text())["profiles"]
+    FactStore.in_dir(turnlog_home).learn_window(profile["id"], "m1", 512)
+    today = datetime.now(UTC).date().isoformat()
+    rc, out = project(two_turns, "Still there?", "--profile", "gpu")
+    assert rc == 0, out
+    assert (out["context_window"], out["window_source"]) == (512, "learned")
+    assert out["window_learned_on"] == today and out["output_reserve"] == 128
+    assert out["summary"]["state"] == "none"  # no summary call fits 512 tokens
+    rc, out = project(two_turns, "Still there?", "--profile", "gpu", "--window", "32768")
+    assert (out["context_window"], out["window_source"]) == (32_768, "set by you")
+    assert out["output_reserve"] == 8_192 and out["sent"] == [1, 2]
+    assert out["server_window"] == {"tokens": 512, "source": "learned"}
+    text = cli("project", "--conversation", str(two_turns), "--question", "q",
+               "--profile", "gpu")
+    assert f"window 512 tokens, learned (learned from an overflow on {today})" in text.stdout

@@ -24,7 +24,14 @@ from loopback import (
     Behaviour,
     Template,
 )
-from turnlog.chat import ProviderConfig, budget_for, connect_profile, request_for, sender_for
+from turnlog.chat import (
+    ProviderConfig,
+    budget_for,
+    connect_profile,
+    request_for,
+    sender_for,
+    window_warning,
+)
 from turnlog.core.budget import (
     ESTIMATE,
     WINDOW_ASSUMED,
@@ -150,12 +157,13 @@ def test_another_model_is_asked_again(loopback, counts):
     assert budget_for(conversation(), small.route).context_window == 2_048
 
 
-def test_a_smaller_window_set_by_you_wins_and_a_larger_one_cannot_raise_the_servers(
-        loopback, counts):
+def test_a_window_set_by_you_wins_and_a_larger_one_is_warned_of(loopback, counts):
     preset, _, window = set_llamacpp(loopback)
     route = connect(loopback, counts, preset, window=1_024).route
     assert budget_for(conversation(), route).window_label == "1,024 tokens, set by you"
-    assert budget_for(conversation(4_096), route).window_label == "2,048 tokens, from the server"
+    assert window_warning(conversation(), route) is None
+    assert budget_for(conversation(4_096), route).window_label == "4,096 tokens, set by you"
+    assert window_warning(conversation(4_096), route) == (2_048, WINDOW_FROM_SERVER)
     assert budget_for(conversation(1_500), route).window_source == WINDOW_SET_BY_YOU
 
 

@@ -30,12 +30,20 @@ from .core.budget import (
     WINDOW_SET_BY_YOU,
     Budget,
     TokenCounter,
+    default_output_reserve,
     reply_priming,
+    reserve_in,
 )
 from .core.compaction import Compactor, SummaryStore
 from .core.failures import Failure, FailureKind
 from .core.memory import NO_MEMORY, Memory
-from .core.model import DEFAULT_OUTPUT_RESERVE, Conversation, ConversationSettings, Turn
+from .core.model import (
+    DEFAULT_OUTPUT_RESERVE,
+    UNKNOWN_CONTEXT_WINDOW,
+    Conversation,
+    ConversationSettings,
+    Turn,
+)
 from .core.projection import CostIndex
 from .core.provider import CancelToken, ChatProvider
 from .core.retry import RetryPolicy
@@ -98,18 +106,32 @@ class Route:
     output_reserve: int | None = None
     server_window: int | None = None
     server_window_source: str = ""
+    server_window_learned_on: str = ""  # the date an overflow taught `server_window`
     count_label: str = ""
     prefill: bool = False
 
 
 def settings_for(conversation: Conversation, route: Route | None = None) -> ConversationSettings:
-    """The conversation's settings with what the endpoint fixes applied."""
+    """The conversation's settings with what the endpoint fixes applied: the built-in
+    model's own output reserve while the conversation keeps the default one. (Otherwise
+    a default reserve is sized to the window in effect by `Budget.from_settings`.)"""
     settings = conversation.settings
     if route is None:
         return settings
     if route.output_reserve is not None and settings.output_reserve == DEFAULT_OUTPUT_RESERVE:
         settings = replace(settings, output_reserve=route.output_reserve)
     return settings
+
+
+def side_reserve_for(conversation: Conversation, route: Route) -> int:
+    """The side questions' output reserve: the one set by you, else the endpoint's own,
+    else sized to the window in effect, as the main reserve is."""
+    reserve = conversation.settings.side_output_reserve
+    if reserve != DEFAULT_OUTPUT_RESERVE:
+        return reserve
+    if route.output_reserve is not None:
+        return route.output_reserve
+    return default_output_reserve(window_for(conversation, route)[0] or UNKNOWN_CONTEXT_WINDOW)
 
 
 def model_for(conversation: Conversation, route: Route) -> str:
@@ -121,33 +143,51 @@ def model_for(conversation: Conversation, route: Route) -> str:
 
 def options_for(conversation: Conversation, *, include_usage: bool = False,
                 route: Route | None = None) -> RequestOptions:
-    """The request options a send for this conversation uses."""
+    """The request options a send for this conversation uses (`max_tokens`: the output
+    reserve in effect, the default one sized to the window)."""
     settings = settings_for(conversation, route)
+    window = (window_for(conversation, route)[0] if route is not None
+              else settings.context_window) or UNKNOWN_CONTEXT_WINDOW
     return RequestOptions(
         stream=settings.stream,
         include_usage=route.include_usage if route is not None else include_usage,
-        max_tokens=settings.output_reserve if settings.send_max_tokens else None,
+        max_tokens=reserve_in(window, settings.output_reserve) if settings.send_max_tokens
+        else None,
         temperature=settings.temperature,
         top_p=settings.top_p,
     )
 
 
 def window_for(conversation: Conversation, route: Route) -> tuple[int | None, str]:
-    """The context window a request uses and where it came from. A window the server
-    states (or an overflow error taught) is an upper bound: a smaller one set by you (the
-    conversation's, else the profile's) wins; else the server's; else none (assumed)."""
-    settings = settings_for(conversation, route)
+    """The context window a request uses and where it came from. A window set by you
+    (the conversation's, else the profile's) wins over one another server stated or an
+    overflow error taught (`window_warning` says when that one is smaller); else that
+    one; else none (assumed). The built-in model's window is its server's, launched by
+    Turnlog: only a smaller one set by you wins over it."""
+    settings = conversation.settings
     if route.server_facts:
-        server, server_source = route.context_window, WINDOW_FROM_SERVER
-        yours = settings.context_window
-    else:
-        server, server_source = route.server_window, route.server_window_source
-        yours = settings.context_window or route.context_window
-    if yours is not None and (server is None or yours <= server):
+        server, yours = route.context_window, settings.context_window
+        if yours is not None and (server is None or yours <= server):
+            return yours, WINDOW_SET_BY_YOU
+        return server, WINDOW_FROM_SERVER if server is not None else WINDOW_ASSUMED
+    yours = settings.context_window or route.context_window
+    if yours is not None:
         return yours, WINDOW_SET_BY_YOU
-    if server is not None:
-        return server, server_source or WINDOW_FROM_SERVER
+    if route.server_window is not None:
+        return route.server_window, route.server_window_source or WINDOW_FROM_SERVER
     return None, WINDOW_ASSUMED
+
+
+def window_warning(conversation: Conversation, route: Route) -> tuple[int, str] | None:
+    """(the window, its source) when the server stated or an overflow taught a window
+    smaller than the one set by you that is in effect: requests may overflow."""
+    window, source = window_for(conversation, route)
+    stated = route.server_window
+    if route.server_facts or source != WINDOW_SET_BY_YOU or stated is None or window is None:
+        return None
+    if stated >= window:
+        return None
+    return stated, route.server_window_source or WINDOW_FROM_SERVER
 
 
 def budget_for(conversation: Conversation, route: Route) -> Budget:
@@ -186,9 +226,7 @@ def side_request_for(conversation: Conversation, question: str, route: Route, *,
     window, byte limit, the pinned facts of `memory`), with the side questions' own output
     reserve. Raises `InvalidBudget` for a reserve outside 256–32,768."""
     main = request_for(conversation, question, route)
-    reserve = conversation.settings.side_output_reserve
-    if route.output_reserve is not None and reserve == DEFAULT_OUTPUT_RESERVE:
-        reserve = route.output_reserve  # an endpoint's small window: as for the main request
+    reserve = side_reserve_for(conversation, route)
     return SideRequest(
         conversation.id, question, main.model, side_budget(main.budget, reserve),
         side_options(main.options, reserve), system_prompt=conversation.system_prompt,
@@ -584,11 +622,10 @@ def profile_route(config: ProviderConfig, model: str,
         return Route(model, config.preset.include_usage, config.context_window,
                      prefill=config.preset.prefill)
     window, source = counts.window(config.profile_id, model)
-    # A window the server states gets an output reserve sized to it, as the built-in
-    # model's does (core's default 8,192 would leave a 8,192-token window no input).
+    # The default output reserve is sized to whichever window is in effect (`settings_for`).
     return Route(model, config.preset.include_usage, config.context_window,
-                 output_reserve=output_reserve_for(window) if window else None,
                  server_window=window, server_window_source=source,
+                 server_window_learned_on=counts.learned_on(config.profile_id, model),
                  count_label=counts.label(config.profile_id, model),
                  prefill=config.preset.prefill)
 

@@ -73,6 +73,15 @@ class ModelCounts:
         return facts.window, WINDOW_LEARNED if facts.window_source == LEARNED \
             else WINDOW_FROM_SERVER
 
+    def learned_on(self, profile_id: str, model: str) -> str:
+        """The date (YYYY-MM-DD) an overflow taught the window in use, "" if none did."""
+        facts = self.facts.get(profile_id, model)
+        return facts.learned_on if facts.window_source == LEARNED else ""
+
+    def forget_learned_window(self, profile_id: str, model: str) -> None:
+        self.facts.forget_learned_window(profile_id, model)
+        log.info("forgot the learned context window of %s", model)
+
     def costs(self, profile_id: str, model: str) -> CostIndex | None:
         """The cost index to count with: the server's exact counter once it is known to
         count, else the estimate calibrated from replies when they raised it, else None

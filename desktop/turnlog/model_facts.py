@@ -20,6 +20,7 @@ import os
 import tempfile
 import threading
 from dataclasses import asdict, dataclass, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ class ModelFacts:
     ratio: float = 1.0
     replies: int = 0
     tokenize: bool | None = None
+    learned_on: str = ""  # the date (YYYY-MM-DD, UTC) an overflow taught `window`
 
     @classmethod
     def from_json(cls, data: Any) -> ModelFacts:
@@ -52,7 +54,8 @@ class ModelFacts:
         facts = cls(window, str(data.get("window_source", "")),
                     bool(data.get("window_asked", False)),
                     float(data.get("ratio", 1.0)), int(data.get("replies", 0)),
-                    data.get("tokenize") if isinstance(data.get("tokenize"), bool) else None)
+                    data.get("tokenize") if isinstance(data.get("tokenize"), bool) else None,
+                    str(data.get("learned_on", "")))
         if facts.window is None and facts.window_source:
             raise ValueError("a window source without a window")
         return facts
@@ -107,14 +110,24 @@ class FactStore:
         if window is None:
             return self._update(profile_id, model, window_asked=True)
         return self._update(profile_id, model, window=window, window_source=SERVER,
-                            window_asked=True)
+                            window_asked=True, learned_on="")
 
     def learn_window(self, profile_id: str, model: str, window: int) -> ModelFacts:
         """An overflow error stated the window: it bounds whatever was known before."""
         known = self.get(profile_id, model)
         if known.window is not None and known.window <= window:
             return known
-        return self._update(profile_id, model, window=window, window_source=LEARNED)
+        return self._update(profile_id, model, window=window, window_source=LEARNED,
+                            learned_on=datetime.now(UTC).date().isoformat())
+
+    def forget_learned_window(self, profile_id: str, model: str) -> ModelFacts:
+        """Forget a window an overflow taught (the person said so): the server is asked
+        again on the next send, as if nothing were known."""
+        known = self.get(profile_id, model)
+        if known.window_source != LEARNED:
+            return known
+        return self._update(profile_id, model, window=None, window_source="",
+                            window_asked=False, learned_on="")
 
     def calibrate(self, profile_id: str, model: str, estimated: int,
                   reported: int) -> ModelFacts:

@@ -13,8 +13,10 @@ from ..chat import (  # options_for: the window imports it here
     Route,
     profile_route,
     request_for,
+    window_for,
+    window_warning,
 )
-from ..core.budget import InvalidBudget
+from ..core.budget import WINDOW_LEARNED, InvalidBudget
 from ..core.compaction import preview
 from ..core.failures import StoreError
 from ..core.imports import ImportProblem
@@ -103,6 +105,29 @@ def default_route(wanted: str | None) -> Route:
                          ModelCounts(FactStore.in_dir(data_dir())))
 
 
+def window_json(conversation: Conversation, route: Route) -> dict[str, Any]:
+    """When an overflow taught the window in effect, and the smaller window the server
+    stated (or an overflow taught) beside a larger one set by you, as a send sees them."""
+    source = window_for(conversation, route)[1]
+    warned = window_warning(conversation, route)
+    return {"window_learned_on": route.server_window_learned_on or None
+            if source == WINDOW_LEARNED else None,
+            "server_window": {"tokens": warned[0], "source": warned[1]} if warned else None}
+
+
+def window_note(conversation: Conversation, route: Route) -> str:
+    """" (learned from an overflow on 2026-12-02)", or the warning of a smaller server
+    window, for the text output."""
+    facts = window_json(conversation, route)
+    note = f" (learned from an overflow on {facts['window_learned_on']})" \
+        if facts["window_learned_on"] else ""
+    if facts["server_window"]:
+        stated = facts["server_window"]
+        note += (f" (warning: the server's window is {stated['tokens']:,} tokens, "
+                 f"{stated['source']}; larger requests may overflow)")
+    return note
+
+
 def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conversation:
     """The conversation with the limits given on the command line (a side question's
     output reserve with --side)."""
@@ -178,6 +203,8 @@ def run_project(args: argparse.Namespace) -> int:
             "tokens_exact": projection.tokens_exact,
             "context_window": budget.context_window,
             "window_source": budget.window_source,
+            **window_json(conversation, route),
+            "output_reserve": budget.output_reserve,
             "memory": memory_json(projection.memory),
         }
         print(visible_json(out))
@@ -186,7 +213,8 @@ def run_project(args: argparse.Namespace) -> int:
     print(f"conversation {conversation.id}: {safe_for(sys.stdout)(conversation.title)}")
     print(f"body: {projection.body_bytes:,} of {budget.max_bytes:,} bytes")
     print(f"input: {projection.input_tokens:,} of {budget.input_tokens:,} tokens ({kind}); "
-          f"window {budget.window_label}")
+          f"window {budget.window_label}{window_note(conversation, route)}; "
+          f"output reserve {budget.output_reserve:,}")
     print(f"sent verbatim: {runs_text(projection.sent)}")
     print(f"summarized:    {runs_text(summarized)} ({planned.state})")
     print(f"not sent:      {runs_text(tuple(left_out))}")

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .model import (
+    DEFAULT_OUTPUT_RESERVE,
     MAX_OUTPUT_RESERVE,
     MIN_OUTPUT_RESERVE,
     UNKNOWN_CONTEXT_WINDOW,
@@ -40,6 +41,19 @@ class InvalidBudget(ValueError):
     """A budget setting outside what Turnlog accepts, with the allowed range in the message."""
 
 
+def default_output_reserve(context_window: int) -> int:
+    """The output reserve a window gets unless the user set one: min(8,192, window ÷ 4),
+    so the answer never takes more than a quarter of the window (below the 256 tokens a
+    reserve set by you may be, for windows under 1,024)."""
+    return max(1, min(DEFAULT_OUTPUT_RESERVE, context_window // 4))
+
+
+def reserve_in(window: int, reserve: int) -> int:
+    """`reserve` as a setting says it, in `window`: the default one (8,192, never set by
+    the user) sized to the window, a user's own as it is."""
+    return default_output_reserve(window) if reserve == DEFAULT_OUTPUT_RESERVE else reserve
+
+
 def safety_margin(context_window: int) -> int:
     """5 % of the window, at least 128 and at most 8,192 tokens."""
     return max(MIN_SAFETY_MARGIN, min(MAX_SAFETY_MARGIN, (context_window * 5 + 99) // 100))
@@ -54,11 +68,15 @@ class Budget:
     output_reserve: int
     window_known: bool = True
     window_source: str = ""  # one of the WINDOW_* phrases; "" for a budget made by hand
+    # The output reserve is the default one, sized to the window (never set by the user):
+    # a larger window would bring a larger reserve.
+    reserve_sized: bool = False
 
     def __post_init__(self) -> None:
         if self.max_bytes <= 0:
             raise InvalidBudget(f"The byte limit must be positive, not {self.max_bytes:,}.")
-        if not MIN_OUTPUT_RESERVE <= self.output_reserve <= MAX_OUTPUT_RESERVE:
+        low = 1 if self.reserve_sized else MIN_OUTPUT_RESERVE  # a sized one may be less
+        if not low <= self.output_reserve <= MAX_OUTPUT_RESERVE:
             raise InvalidBudget(
                 f"The output reserve must be between {MIN_OUTPUT_RESERVE:,} and "
                 f"{MAX_OUTPUT_RESERVE:,} tokens, not {self.output_reserve:,}."
@@ -80,9 +98,10 @@ class Budget:
     def within(self, context_window: int, source: str) -> Budget:
         """This budget in a smaller window someone stated, with the output reserve cut to a
         quarter of it (never below the minimum) where it was larger."""
-        reserve = min(self.output_reserve, max(MIN_OUTPUT_RESERVE, context_window // 4))
+        reserve = min(self.output_reserve, default_output_reserve(context_window))
         return replace(self, context_window=context_window, output_reserve=reserve,
-                       window_known=True, window_source=source)
+                       window_known=True, window_source=source,
+                       reserve_sized=self.reserve_sized or reserve < self.output_reserve)
 
     @property
     def window_label(self) -> str:
@@ -97,14 +116,17 @@ class Budget:
         window_source: str = "",
     ) -> Budget:
         """The budget for a conversation; `context_window` (e.g. from a server) overrides,
-        and `window_source` says where it came from."""
+        and `window_source` says where it came from. The default output reserve is sized
+        to the window (`default_output_reserve`); one the user set is kept as set."""
         window = context_window if context_window is not None else settings.context_window
         if window is None:
             window_source = WINDOW_ASSUMED
+        in_effect = window if window is not None else UNKNOWN_CONTEXT_WINDOW
         return cls(
             max_bytes=settings.max_bytes,
-            context_window=window if window is not None else UNKNOWN_CONTEXT_WINDOW,
-            output_reserve=settings.output_reserve,
+            context_window=in_effect,
+            output_reserve=reserve_in(in_effect, settings.output_reserve),
+            reserve_sized=settings.output_reserve == DEFAULT_OUTPUT_RESERVE,
             window_known=window is not None,
             window_source=window_source or WINDOW_SET_BY_YOU,
         )

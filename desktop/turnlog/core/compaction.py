@@ -412,6 +412,12 @@ def low_water_count(
     return max(kept, min(1, limit))
 
 
+def summary_output_tokens(budget: Budget) -> int:
+    """The output cap of a summary call: 2,048 tokens, or a quarter of a smaller window
+    (a summary call plans its input and output within the window it serves)."""
+    return max(1, min(SUMMARY_OUTPUT_TOKENS, budget.context_window // 4))
+
+
 def chunk_room(settings: CompactionSettings, previous: str, counter: TokenCounter) -> int:
     """Room for new turns in one summary call (bytes, escaped for JSON): both budgets,
     minus the prompt, the previous summary and the output cap. May be ≤ 0."""
@@ -423,7 +429,7 @@ def chunk_room(settings: CompactionSettings, previous: str, counter: TokenCounte
     # Tokens: the window minus output cap and margin, converted to bytes at the
     # estimate's worst case (one token per byte) so a chunk never overflows.
     token_room = (
-        budget.context_window - SUMMARY_OUTPUT_TOKENS - budget.safety_margin
+        budget.context_window - summary_output_tokens(budget) - budget.safety_margin
         - counter.message_tokens(SYSTEM, SUMMARY_PROMPT) - counter.message_tokens(USER, fold)
     )
     return min(byte_room, token_room)
@@ -511,6 +517,11 @@ def plan_compaction(
             reuse = None
         if reuse is not None and reuse.sent_count == len(turns) - end:
             return CompactionPlan(plain, end, cached, None, first, end, reuse)
+    if not _capacity(settings, "") or not _summary_fits(plain, settings.budget):
+        # No summary call fits this window, or no summary fits beside the question: the
+        # request goes without one, its oldest turns left out as with compaction off,
+        # rather than every send failing.
+        return CompactionPlan(plain, 0, None)
     if min_covered:  # a recovery folds exactly the turns it asks for
         covered = min(min_covered, len(turns))
     else:
@@ -555,11 +566,24 @@ def _capacity(settings: CompactionSettings, previous: str) -> int:
     return MAX_SUMMARY_CALLS * room // 2 if room >= MIN_CHUNK_ROOM else 0
 
 
+# What a summary costs in a request beyond its own text: its message and its heading.
+SUMMARY_PART_OVERHEAD_TOKENS = 32
+
+
+def _summary_fits(plain: Projection, budget: Budget) -> bool:
+    """Whether a summary as long as a summary call may make fits the request beside its
+    mandatory part (all but the turns)."""
+    mandatory = plain.input_tokens - sum(p.tokens for p in plain.parts
+                                         if p.kind is PartKind.TURN)
+    return mandatory + summary_output_tokens(budget) + SUMMARY_PART_OVERHEAD_TOKENS \
+        <= budget.input_tokens
+
+
 def summary_options(settings: CompactionSettings) -> RequestOptions:
     return RequestOptions(
         stream=settings.options.stream,
         include_usage=settings.options.include_usage,
-        max_tokens=SUMMARY_OUTPUT_TOKENS,
+        max_tokens=summary_output_tokens(settings.budget),
         temperature=0.0,
     )
 
@@ -792,7 +816,8 @@ class Compactor:
         if reply.tool_calls:
             problem = "the model tried to call a tool instead of summarizing"
         elif reply.finish_reason == "length":
-            problem = f"the summary was cut off at its {SUMMARY_OUTPUT_TOKENS:,}-token limit"
+            problem = (f"the summary was cut off at its "
+                       f"{summary_output_tokens(settings.budget):,}-token limit")
         elif reply.finish_reason != "stop":
             problem = f"the summary ended with finish reason “{reply.finish_reason}”"
         elif not reply.content.strip():
@@ -853,7 +878,10 @@ class Compactor:
                     summary=part, costs=self.costs, continuation=settings.continuation,
                 )
             except ProjectionRefused:
-                return result  # the send refuses with sizes, summary included
+                # The summary came out too long to go beside the question: the request
+                # goes without it (the oldest turns left out) rather than not at all.
+                result.summary = None
+                return result
             first_sent = len(turns) - projection.sent_count
             if first_sent == covered:
                 return result

@@ -22,7 +22,14 @@ from .body import (
     message_bytes,
     pair_bytes,
 )
-from .budget import ESTIMATE, Budget, TokenCounter, reply_priming
+from .budget import (
+    ESTIMATE,
+    Budget,
+    TokenCounter,
+    default_output_reserve,
+    reply_priming,
+    safety_margin,
+)
 from .memory import (
     NO_MEMORY,
     NO_SELECTION,
@@ -34,7 +41,7 @@ from .memory import (
     select,
     share_of,
 )
-from .model import FrozenTurns, Turn, ordinals_of, position_of
+from .model import MIN_OUTPUT_RESERVE, FrozenTurns, Turn, ordinals_of, position_of
 from .partial import Continuation
 
 Pinned = Sequence[str] | Memory
@@ -157,6 +164,7 @@ class ProjectionRefused(Exception):
         includes_system: bool = True,
         includes_pinned: bool = False,
         includes_partial: bool = False,
+        fix: tuple[str, int] | None = None,
     ) -> None:
         self.reason = reason
         self.mandatory_bytes = mandatory_bytes
@@ -168,6 +176,10 @@ class ProjectionRefused(Exception):
         self.includes_system = includes_system
         self.includes_pinned = includes_pinned
         self.includes_partial = includes_partial  # a continuation's answer so far
+        # The one setting that would let it fit, with its value (tokens refusals only):
+        # (FIX_OUTPUT_RESERVE, the reserve that leaves room) or (FIX_CONTEXT_WINDOW, the
+        # smallest window that holds it with the reserve as it is).
+        self.fix = fix
         super().__init__(self.describe())
 
     @property
@@ -197,10 +209,16 @@ class ProjectionRefused(Exception):
                 f"{self.excess_bytes:,} bytes or raise the byte limit. Nothing was sent."
             )
         kind = "exactly" if self.tokens_exact else "an estimated"
+        if self.fix is not None and self.fix[0] == FIX_OUTPUT_RESERVE:
+            instead = f"set the output reserve to {self.fix[1]:,} tokens"
+        elif self.fix is not None:
+            instead = f"set the context window to at least {self.fix[1]:,} tokens"
+        else:
+            instead = "use a larger context window"
         return (
             f"{what} take {kind} {self.mandatory_tokens:,} tokens, but the input budget is "
             f"{self.token_budget:,} tokens: shorten the question by at least "
-            f"{self.excess_tokens:,} tokens or use a larger context window. Nothing was sent."
+            f"{self.excess_tokens:,} tokens or {instead}. Nothing was sent."
         )
 
     def to_json(self) -> dict[str, object]:
@@ -212,8 +230,37 @@ class ProjectionRefused(Exception):
             "mandatory_tokens": self.mandatory_tokens,
             "token_budget": self.token_budget,
             "tokens_exact": self.tokens_exact,
+            "fix": {"setting": self.fix[0], "value": self.fix[1]} if self.fix else None,
             "message": self.describe(),
         }
+
+
+FIX_OUTPUT_RESERVE = "output reserve"
+FIX_CONTEXT_WINDOW = "context window"
+
+
+def token_fix(budget: Budget, mandatory_tokens: int) -> tuple[str, int]:
+    """The one setting that lets `mandatory_tokens` of input fit `budget`: a smaller output
+    reserve when one of at least 256 tokens leaves room, else the smallest larger window
+    (whose default reserve, when that is the one in use, grows with it)."""
+    reserve = budget.context_window - budget.safety_margin - mandatory_tokens
+    if MIN_OUTPUT_RESERVE <= reserve < budget.output_reserve:
+        return FIX_OUTPUT_RESERVE, reserve
+
+    def room(window: int) -> int:
+        kept = default_output_reserve(window) if budget.reserve_sized else budget.output_reserve
+        return window - kept - safety_margin(window)
+
+    low, high = budget.context_window, max(budget.context_window * 2, 1)
+    while room(high) < mandatory_tokens:  # room grows with the window
+        low, high = high, high * 2
+    while low < high:  # the smallest window with room enough
+        mid = (low + high) // 2
+        if room(mid) >= mandatory_tokens:
+            high = mid
+        else:
+            low = mid + 1
+    return FIX_CONTEXT_WINDOW, high
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,7 +503,8 @@ def project(
             mandatory_tokens=mandatory_tokens, token_budget=budget.input_tokens,
             tokens_exact=counter.exact, includes_summary=summary is not None,
             includes_system=bool(system_prompt), includes_pinned=bool(facts),
-            includes_partial=continuation is not None)
+            includes_partial=continuation is not None,
+            fix=None if refusal is RefusalReason.BYTES else token_fix(budget, mandatory_tokens))
     selection = _choose_memory(memory, budget, counter, Cost(mandatory_bytes, mandatory_tokens),
                                prefix[0][1].role if prefix else None)
     if selection.kept:  # wire order puts kept items among the prefix messages

@@ -532,8 +532,9 @@ class Sender:
             self.compactor is not None and run.request.conversation.settings.compaction
         ):
             run.min_covered = first_sent + 1
-        else:
-            run.max_verbatim = projection.sent_count - 1
+        # One turn fewer verbatim either way: when no summary call fits the window, the
+        # oldest sent turn is left out instead of folded.
+        run.max_verbatim = projection.sent_count - 1
 
     def _commit(self, run: _Run, projection: Projection, reply: Reply) -> Outcome:
         """Only a complete answer may enter the log; anything else fails with the draft."""

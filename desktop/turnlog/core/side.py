@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from .body import ASSISTANT, USER, Message, RequestOptions, build_body
-from .budget import Budget
+from .budget import Budget, default_output_reserve
 from .compaction import CompactionSettings, StoredSummary, recent_count, summary_span, summary_text
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
 from .model import UNKNOWN_USAGE, Turn, Usage
@@ -93,7 +93,8 @@ def attempts_usage(attempts: Sequence[SideAttempt]) -> Usage:
 def side_budget(budget: Budget, output_reserve: int) -> Budget:
     """The conversation's budget (its window and byte limit) with the side questions'
     own output reserve. Raises `InvalidBudget` outside 256–32,768."""
-    return replace(budget, output_reserve=output_reserve)
+    return replace(budget, output_reserve=output_reserve,
+                   reserve_sized=output_reserve == default_output_reserve(budget.context_window))
 
 
 def side_options(options: RequestOptions, output_reserve: int) -> RequestOptions:

@@ -98,7 +98,8 @@ class HistoryActions(QObject):
         if self._setup is None or self._session.running:
             return None
         dialog = SettingsDialog(self._setup, self._runner, self._current(), self._window,
-                                changes=self._changes, confirm=self._confirm)
+                                changes=self._changes, confirm=self._confirm,
+                                connector=self._session.connector)
         dialog.accepted.connect(lambda: self._settings_saved(dialog))
         dialog.open()
         return dialog

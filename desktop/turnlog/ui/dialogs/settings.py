@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...chat import Route, budget_for
 from ...core.budget import Budget, InvalidBudget
 from ...core.model import (
     MAX_COMPACTION_TARGET,
@@ -38,10 +39,12 @@ from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg
 from ..infra.tasks import TaskRunner
 from ..infra.wheel import wheel_only_when_focused
+from ..request.connection import Connector, NotConnected
 from ..request.provider_setup import ProviderSetup
 from .fitting import FittedDialog
 from .privacy import Confirmation, Decision, ask
 from .providers_page import ProvidersPage
+from .window_in_effect import WindowInEffect
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +64,10 @@ class SettingsDialog(FittedDialog):
     def __init__(self, setup: ProviderSetup, runner: TaskRunner,
                  conversation: Conversation | None, parent: QWidget | None = None, *,
                  changes: ChangeHub | None = None,
-                 confirm: Callable[[Confirmation], Decision] | None = None) -> None:
+                 confirm: Callable[[Confirmation], Decision] | None = None,
+                 connector: Connector | None = None) -> None:
         super().__init__(parent)
+        self._connector = connector
         self.setWindowTitle(QCoreApplication.translate("SettingsDialog", "Settings"))
         self.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Settings"))
         self.setObjectName("settingsDialog")
@@ -96,6 +101,7 @@ class SettingsDialog(FittedDialog):
         self.pages.setCurrentWidget(self.conversation_tab)
 
     def _providers_changed(self) -> None:
+        self._revalidate()  # a profile's window may be the one in effect
         if self._changes is not None:
             self._changes.publish(Changes(provider=True), self.providers)
 
@@ -127,6 +133,10 @@ class SettingsDialog(FittedDialog):
             "SettingsDialog", "unknown"))
         chat_form.addRow(QCoreApplication.translate(
             "SettingsDialog", "Context &window:"), self.window_tokens)
+        self.window_in_effect = WindowInEffect(self._route, self._forget_for()
+                                               if self._connector is not None else None, chat)
+        self.window_in_effect.forgotten.connect(self._revalidate)
+        chat_form.addRow("", self.window_in_effect)
         self.reserve = self._spin(chat, MIN_OUTPUT_RESERVE, MAX_OUTPUT_RESERVE, 256,
                                   QCoreApplication.translate("SettingsDialog", " tokens"),
                                   QCoreApplication.translate(
@@ -173,6 +183,23 @@ class SettingsDialog(FittedDialog):
         self.no_conversation.setVisible(self.conversation is None)
         return page
 
+    def _route(self) -> Route | None:
+        """The conversation's route now (None: no conversation or no provider set up)."""
+        if self._connector is None or self.conversation is None:
+            return None
+        try:
+            return self._connector.endpoint(self.conversation).route
+        except NotConnected:
+            return None
+
+    def _forget_for(self) -> Callable[[], None]:
+        connector, conversation = self._connector, self.conversation
+
+        def forget() -> None:
+            if connector is not None and conversation is not None:
+                connector.forget_learned_window(conversation)
+        return forget
+
     @staticmethod
     def _spin(parent: QWidget, low: int, high: int, step: int, suffix: str,
               name: str) -> QSpinBox:
@@ -201,8 +228,11 @@ class SettingsDialog(FittedDialog):
     def problems(self) -> list[str]:
         found: list[str] = []
         if self.conversation is not None:
+            edited = replace(self.conversation, settings=self._settings())
+            route = self._route()
             try:
-                budget = Budget.from_settings(self._settings())
+                budget = budget_for(edited, route) if route is not None \
+                    else Budget.from_settings(edited.settings)
             except InvalidBudget as err:
                 found.append(str(err))
             else:
@@ -215,6 +245,9 @@ class SettingsDialog(FittedDialog):
         return found
 
     def _revalidate(self) -> None:
+        if self.conversation is not None:
+            self.window_in_effect.show_for(replace(self.conversation,
+                                                   settings=self._settings()))
         found = self.problems()
         self.problem.setText("\n".join(found))
         self.problem.setVisible(bool(found))

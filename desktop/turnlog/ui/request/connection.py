@@ -27,6 +27,7 @@ from ...chat import (
     local_route,
     pending_local_route,
     profile_route,
+    window_warning,
 )
 from ...core.failures import FailureKind
 from ...core.model import Conversation
@@ -99,6 +100,11 @@ class Connector(Protocol):
 
     def secrets(self) -> Iterable[str]:
         """Keys handed out so far, for redacting reports."""
+        ...
+
+    def forget_learned_window(self, conversation: Conversation) -> None:
+        """Cheap, on the GUI thread: forget the context window an overflow error taught
+        for the conversation's profile and model (the person asked)."""
         ...
 
     def list_models(self, *, cancel: CancelToken) -> list[ModelInfo]:
@@ -199,8 +205,14 @@ class ProviderConnector:
                     shown_name(config.name)),
                 kind=FailureKind.MODEL_NOT_FOUND,
             )
-        return Endpoint(f"{shown_name(config.name)} · {config.base_url}",
-                        profile_route(config, model, self.counts))
+        route = profile_route(config, model, self.counts)
+        label = f"{shown_name(config.name)} · {config.base_url}"
+        warned = window_warning(conversation, route)
+        if warned is not None:  # the window set by you is larger than the server's
+            label += " · " + arg(QCoreApplication.translate(
+                "ProviderConnector", "⚠ the server’s window is %1 tokens, smaller than "
+                "yours: requests may overflow"), f"{warned[0]:,}")
+        return Endpoint(label, route)
 
     def connect(self, conversation: Conversation, *, cancel: CancelToken,
                 on_stage: Callable[[Stage, str], None]) -> Connection:
@@ -227,6 +239,12 @@ class ProviderConnector:
 
     def secrets(self) -> Iterable[str]:
         return tuple(self._seen)
+
+    def forget_learned_window(self, conversation: Conversation) -> None:
+        config = self._config()
+        if config is not None and not config.preset.builtin and self.counts is not None:
+            self.counts.forget_learned_window(config.profile_id,
+                                              conversation.model or config.model)
 
     def list_models(self, *, cancel: CancelToken) -> list[ModelInfo]:
         """The server's `GET /models`, with the profile's key; the built-in model lists

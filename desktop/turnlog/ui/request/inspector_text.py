@@ -17,7 +17,7 @@ from ...core.budget import (
     Budget,
 )
 from ...core.model import Usage
-from ...core.projection import PartKind, ProjectionRefused, RefusalReason
+from ...core.projection import FIX_OUTPUT_RESERVE, PartKind, ProjectionRefused, RefusalReason
 from ...core.tokens import estimate_text_tokens
 from ..infra.languages import arg, number, plural
 
@@ -77,15 +77,24 @@ def refusal_text(refusal: ProjectionRefused) -> str:
             "Inspector", "%1 take %2 bytes, but the request limit is %3 bytes: shorten the "
             "question by at least %4 bytes or raise the byte limit. Nothing was sent."),
             what, refusal.mandatory_bytes, refusal.max_bytes, refusal.excess_bytes)
+    if refusal.fix is not None and refusal.fix[0] == FIX_OUTPUT_RESERVE:
+        instead = arg(QCoreApplication.translate(
+            "Inspector", "set the output reserve to %1 tokens (Settings ▸ This conversation)"),
+            refusal.fix[1])
+    elif refusal.fix is not None:
+        instead = arg(QCoreApplication.translate(
+            "Inspector", "set the context window to at least %1 tokens (Settings ▸ This "
+            "conversation)"), refusal.fix[1])
+    else:
+        instead = QCoreApplication.translate("Inspector", "use a larger context window")
     template = QCoreApplication.translate(
         "Inspector", "%1 take exactly %2 tokens, but the input budget is %3 tokens: shorten "
-        "the question by at least %4 tokens or use a larger context window. Nothing was "
-        "sent.") if refusal.tokens_exact else QCoreApplication.translate(
+        "the question by at least %4 tokens or %5. Nothing was sent.") \
+        if refusal.tokens_exact else QCoreApplication.translate(
         "Inspector", "%1 take an estimated %2 tokens, but the input budget is %3 tokens: "
-        "shorten the question by at least %4 tokens or use a larger context window. Nothing "
-        "was sent.")
+        "shorten the question by at least %4 tokens or %5. Nothing was sent.")
     return arg(template, what, refusal.mandatory_tokens, refusal.token_budget,
-               refusal.excess_tokens)
+               refusal.excess_tokens, instead)
 
 
 def count_kind(exact: bool, count_label: str = "") -> str:

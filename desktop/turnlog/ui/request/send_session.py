@@ -170,6 +170,11 @@ class SendSession(QObject):
         self._timer.timeout.connect(self._flush)
 
     @property
+    def connector(self) -> Connector:
+        """Where this session's requests go (Settings shows the window in effect there)."""
+        return self._connector
+
+    @property
     def running(self) -> bool:
         return self._task is not None
 

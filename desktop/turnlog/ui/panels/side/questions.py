@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 from PySide6.QtWidgets import QListWidgetItem
 
+from ....core.budget import Budget
 from ....core.failures import Failure
 from ....core.model import Conversation, Usage
 from ....core.side import (
@@ -23,9 +24,11 @@ from ...infra.docks import add_dock
 from ...infra.languages import arg
 from ...infra.tasks import TaskRunner
 from ...request.inspector import InspectorState
+from ...request.inspector_text import window_text
 from ...request.send_session import SendResult
 from ...transcript.marks import span_text
 from .panel import SidePanel, side_item_text, side_usage_text
+from .preview import preview_side
 from .session import Kept, SideSession, keep_as_turn
 
 if TYPE_CHECKING:
@@ -35,6 +38,8 @@ if TYPE_CHECKING:
 # connector, open conversation, composer, transcript, history actions, live preview and
 # docks.
 MainWindow = Any
+
+PREVIEW_DELAY_MS = 150  # typing pauses this long before the side request is planned again
 
 
 class SideQuestions(QObject):
@@ -83,6 +88,36 @@ class SideQuestions(QObject):
             )
         )
         session.discarded.connect(lambda: self.panel.stage.hide())
+        # While a side question is typed, the inspector shows the side request it would make.
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(PREVIEW_DELAY_MS)
+        self._preview_timer.timeout.connect(self.preview)
+        panel.edit.textChanged.connect(self._preview_timer.start)
+
+    def preview(self) -> None:
+        """Show the side request the typed side question would make now, in its budget
+        (nothing is sent; the inspector of an answer in flight is left as it is)."""
+        conversation = self.window.conversation
+        text = self.panel.edit.toPlainText()
+        if self.session.running or conversation is None or not text.strip():
+            return
+        parts = self.window.preview.parts(conversation)
+        if parts.endpoint is None:
+            return
+        live = self.window.preview
+        shown = preview_side(conversation, text, parts.endpoint.route,
+                             self.window.transcript.turns, self.sides, memory=live.memory,
+                             summary=live.summary, costs=live.estimated_costs)
+        if shown.problem:
+            self._problem(shown.problem)
+            return
+        self.panel.inspector.show_state(self._state(
+            QCoreApplication.translate(
+                "SidePanel", "Side question preview: what Ask aside would send now"),
+            shown.planned, refusal=shown.refusal, budget=shown.budget,
+            outcome=QCoreApplication.translate(
+                "SidePanel", "not sent yet; the conversation does not change")))
 
     # ---------------------------------------------------------------- listing
     def _opened(self, conversation: Conversation | None) -> None:
@@ -298,8 +333,13 @@ class SideQuestions(QObject):
     def _state(self, heading: str, planned: SideProjection | None, *,
                failure: Failure | None = None, refusal: object = None,
                usage: Usage | None = None, duration: float | None = None,
-               outcome: str = "") -> InspectorState:
+               outcome: str = "", budget: Budget | None = None) -> InspectorState:
         carried = ""
+        if planned is None and budget is not None:
+            carried = arg(QCoreApplication.translate(
+                "SidePanel", "side question · window %1 · own output reserve %2 tokens · "
+                "input budget %3 tokens"), window_text(budget), f"{budget.output_reserve:,}",
+                f"{budget.input_tokens:,}")
         if planned is not None:
             p = planned.projection
             carried = (
