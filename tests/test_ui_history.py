@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt
-from PySide6.QtGui import QKeyEvent, QTextDocument
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QTextDocument
+from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionSlider
 
 from test_ui_open_long import newest_on_screen, seed_long
 from turnlog.ui.transcript.goto import GoToTurnDialog
@@ -134,3 +134,33 @@ def test_rows_and_documents_stay_bounded_while_scrolling_through_many(
     delegate = view.delegate
     # Rows far behind gave their documents back (a question's and an answer's per row).
     assert len(delegate.findChildren(QTextDocument)) <= 2 * delegate.CACHE_SIZE + 10
+
+
+def _mouse(kind: QEvent.Type, bar, point: QPoint) -> None:  # noqa: ANN001
+    held = Qt.MouseButton.NoButton if kind == QEvent.Type.MouseButtonRelease \
+        else Qt.MouseButton.LeftButton
+    event = QMouseEvent(kind, QPointF(point), QPointF(bar.mapToGlobal(point)),
+                        Qt.MouseButton.LeftButton, held, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(bar, event)
+
+
+def test_the_scroll_bar_spans_100000_turns_and_its_top_is_turn_1(qtbot, store, make_window):
+    window, ordinals = opened(qtbot, store, make_window, HUGE)
+    bar = window.view.history_bar
+    qtbot.waitUntil(lambda: bar.maximum() > HUGE - 50)  # a step a turn, all of them
+    assert bar.isVisible() and bar.value() == bar.maximum()
+    option = QStyleOptionSlider()
+    bar.initStyleOption(option)
+    thumb = bar.style().subControlRect(QStyle.ComplexControl.CC_ScrollBar, option,
+                                       QStyle.SubControl.SC_ScrollBarSlider, bar)
+    _mouse(QEvent.Type.MouseButtonPress, bar, thumb.center())
+    for y in range(thumb.center().y(), -20, -40):  # dragged up, past the top
+        _mouse(QEvent.Type.MouseMove, bar, QPoint(thumb.center().x(), y))
+        QApplication.processEvents()
+    _mouse(QEvent.Type.MouseButtonRelease, bar, QPoint(thumb.center().x(), -20))
+    qtbot.waitUntil(lambda: ordinal_on_screen(window, 1), timeout=5_000)
+    assert top_ordinal(window) == 1 and bar.value() == 0
+    assert window.transcript.rowCount() <= TranscriptModel.MAX_ROWS
+    # Half way down the bar: the turns half way through the log.
+    bar.setValue(HUGE // 2)
+    qtbot.waitUntil(lambda: abs(top_ordinal(window) - HUGE // 2) < 5, timeout=5_000)

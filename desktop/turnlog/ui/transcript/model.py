@@ -373,6 +373,11 @@ class TranscriptModel(QAbstractListModel):
             position = next((i for i, t in enumerate(turns) if t.ordinal == ordinal), None)
         if position is None:
             return None
+        return self.reveal_position(position, before=before)
+
+    def reveal_position(self, position: int, *, before: int = 3) -> QModelIndex:
+        """Make the turn at `position` of the log (0: the oldest) a row, as `reveal`."""
+        position = max(0, min(position, len(self._turns) - 1))
         start = max(0, position - before)
         if self._first <= position < self._stop and start >= self._first:
             return self.index(position - self._first)

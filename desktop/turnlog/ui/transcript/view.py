@@ -27,6 +27,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
+    QScrollBar,
     QWidget,
 )
 
@@ -69,6 +70,13 @@ class TranscriptView(QListView):
         bar = self.verticalScrollBar()
         bar.valueChanged.connect(self._scrolled)
         bar.rangeChanged.connect(self._range_changed)
+        # The bar a person sees spans the whole log, one step a turn; the list's own bar
+        # (hidden) scrolls the rows that are loaded, by pixel.
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.history_bar = HistoryBar(self)
+        self.history_bar.moved.connect(self._history_moved)
+        bar.valueChanged.connect(self._sync_history_bar)
+        bar.rangeChanged.connect(self._sync_history_bar)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self._copy_turn = self._action(
             QCoreApplication.translate("TranscriptView", "Copy turn"),
@@ -120,6 +128,8 @@ class TranscriptView(QListView):
     def setModel(self, model: object) -> None:  # noqa: N802 - Qt override
         assert isinstance(model, TranscriptModel)
         super().setModel(model)
+        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved):
+            signal.connect(self._sync_history_bar)
         model.modelReset.connect(self._after_reset)
         model.rowsAboutToBeInserted.connect(self._before_insert)
         model.rowsInserted.connect(self._after_insert)
@@ -263,6 +273,39 @@ class TranscriptView(QListView):
         if index.isValid():
             self._set_current(index)
 
+    def _sync_history_bar(self, *_: object) -> None:
+        """The whole-log bar follows what is shown: its value is the top row's place."""
+        model = self.model()
+        if not isinstance(model, TranscriptModel):
+            return
+        count = len(model.turns)
+        index = self.indexAt(QPoint(self.viewport().width() // 2, self.spacing() + 1))
+        top = model.turns_before(index.row()) if index.isValid() else 0
+        shown = max(1, model.loaded_count and self.viewport().height() // max(
+            1, self.visualRect(index).height() if index.isValid() else 1))
+        if model.at_newest and self._at_bottom():
+            top = max(0, count - shown)
+        self.history_bar.show_place(top, max(0, count - shown), shown)
+
+    def _history_moved(self, place: int) -> None:
+        """The whole-log bar was dragged or clicked: show the turns from `place` on."""
+        model = self.transcript()
+        if place >= self.history_bar.maximum():
+            self.show_newest()
+            return
+        index = model.reveal_position(place, before=0)
+        self.executeDelayedItemsLayout()
+        self._follow = False
+        self._anchor = None
+        self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
+
+    def _place_history_bar(self) -> None:
+        width = self.history_bar.sizeHint().width()
+        self.setViewportMargins(0, 0, width, 0)
+        inner = self.contentsRect()
+        self.history_bar.setGeometry(inner.right() - width + 1, inner.top(), width,
+                                     inner.height())
+
     def _set_current(self, index: QModelIndex) -> None:
         """Make `index` the current row without scrolling to it."""
         if not index.isValid():
@@ -298,6 +341,7 @@ class TranscriptView(QListView):
     def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt override
         follow = self._follow
         super().resizeEvent(event)  # type: ignore[arg-type]
+        self._place_history_bar()
         self._width_changed()
         if follow:
             self.scrollToBottom()
@@ -509,3 +553,42 @@ class TranscriptView(QListView):
             self.delegate.hovered_code = None
             self.viewport().update()
         super().leaveEvent(event)
+
+
+class HistoryBar(QScrollBar):
+    """The transcript's scroll bar over the whole conversation, one step a turn: dragging
+    it to the top shows turn 1 whatever is loaded. `moved` says where the person took it;
+    the view sets where it is (`show_place`) without that counting as a move."""
+
+    moved = Signal(int)
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(Qt.Orientation.Vertical, parent)
+        self.setObjectName("historyBar")
+        self.setAccessibleName(translate("Transcript", "Position in the conversation"))
+        self._placing = False
+        self._target: int | None = None
+        self.valueChanged.connect(self._changed)
+
+    def show_place(self, value: int, maximum: int, page: int) -> None:
+        self._placing = True
+        try:
+            self.setRange(0, maximum)
+            self.setPageStep(page)
+            if not self.isSliderDown():
+                self.setValue(value)
+        finally:
+            self._placing = False
+
+    def _changed(self, value: int) -> None:
+        if self._placing:
+            return
+        first = self._target is None
+        self._target = value
+        if first:  # a drag's many moves: the rows follow its latest, once per event loop
+            QTimer.singleShot(0, self._move)
+
+    def _move(self) -> None:
+        target, self._target = self._target, None
+        if target is not None:
+            self.moved.emit(target)
