@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QTextDocument
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QTextDocument, QWheelEvent
 from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionSlider
 
 from test_ui_open_long import newest_on_screen, seed_long
@@ -164,3 +164,20 @@ def test_the_scroll_bar_spans_100000_turns_and_its_top_is_turn_1(qtbot, store, m
     # Half way down the bar: the turns half way through the log.
     bar.setValue(HUGE // 2)
     qtbot.waitUntil(lambda: abs(top_ordinal(window) - HUGE // 2) < 5, timeout=5_000)
+
+
+def test_the_wheel_scrolls_the_history_and_the_bar_follows(qtbot, store, make_window):
+    window, ordinals = opened(qtbot, store, make_window, 3_000)
+    view, bar = window.view, window.view.history_bar
+    qtbot.wait(100)
+    start, place = top_ordinal(window), bar.value()
+    centre = QPointF(view.viewport().rect().center())
+    for _ in range(30):
+        wheel = QWheelEvent(centre, QPointF(view.viewport().mapToGlobal(centre.toPoint())),
+                            QPoint(), QPoint(0, 120), Qt.MouseButton.NoButton,
+                            Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
+                            False)
+        QApplication.sendEvent(view.viewport(), wheel)
+        QApplication.processEvents()
+    assert top_ordinal(window) < start - 5  # older turns came into view …
+    assert bar.value() < place  # … and the whole-log bar moved up with them
