@@ -281,8 +281,9 @@ class TranscriptView(QListView):
         count = len(model.turns)
         index = self.indexAt(QPoint(self.viewport().width() // 2, self.spacing() + 1))
         top = model.turns_before(index.row()) if index.isValid() else 0
-        shown = max(1, model.loaded_count and self.viewport().height() // max(
-            1, self.visualRect(index).height() if index.isValid() else 1))
+        # About how many turns a screen shows: the thumb's length and a page's step.
+        row_height = self.visualRect(index).height() if index.isValid() else 0
+        shown = max(1, self.viewport().height() // row_height) if row_height > 0 else 1
         if model.at_newest and self._at_bottom():
             top = max(0, count - shown)
         self.history_bar.show_place(top, max(0, count - shown), shown)
