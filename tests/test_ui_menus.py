@@ -8,6 +8,7 @@ from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QApplication, QMenu
 
 from turnlog.core.model import Conversation
+from turnlog.ui.transcript.goto import GoToTurnDialog
 from uihelpers import seed
 
 pytest_plugins = ["uiwindow"]
@@ -31,8 +32,8 @@ def test_the_menus_are_laid_out_as_on_the_desktop(make_window):
     assert entries(bar["Edit"]) == ["Copy", "Select all", "—", "Find…", "—", "Preferences…"]
     assert entries(bar["View"]) == [
         "Conversations", "Inspector", "Side questions", "—", "Go to question",
-        "Go to history", "Memory", "Search all text…", "Next match", "Previous match", "—",
-        "Theme", "Language"]
+        "Go to history", "Go to turn…", "Memory", "Search all text…", "Next match",
+        "Previous match", "—", "Theme", "Language"]
     theme = bar["View"].actions()[-2].menu()
     assert entries(theme) == ["Light", "Dark", "Follow the system"]
     assert entries(bar["Conversation"]) == [
@@ -65,6 +66,7 @@ SHORTCUTS = {
     ("View", "Inspector"): "Ctrl+I",
     ("View", "Go to question"): "Ctrl+L",
     ("View", "Go to history"): "Ctrl+H",
+    ("View", "Go to turn…"): "Ctrl+G",
     ("View", "Memory"): "Ctrl+Shift+M",
     ("View", "Search all text…"): "Ctrl+Shift+F",
     ("Conversation", "Regenerate answer"): "Ctrl+R",
@@ -105,6 +107,9 @@ def test_every_shortcut_triggers_its_action(qtbot, make_window, store):
         window.view.setFocus()
         press(qtbot, window.view, shortcut)
         assert fired == [True], (menu, text)
+        if text == "Go to turn…":  # its dialog is closed before the next key
+            for dialog in window.findChildren(GoToTurnDialog):
+                dialog.reject()
     assert quit_action is not None and skipped == [("Edit", "Preferences…")]
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=3000)

@@ -207,6 +207,8 @@ def test_a_failed_continue_offers_the_longer_answer_and_saves_nothing(
 
     click_button(qtbot, window.banner.keep_button)  # the longer answer, kept
     qtbot.waitUntil(lambda: len(store.turns(cid)) == 2, timeout=5000)
+    # … and in the window once the write's answer lands on the GUI thread (after the store)
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 2, timeout=5000)
     assert store.turns(cid)[-1].answer == window.transcript.turns[-1].answer
     assert store.turns(cid)[-1].answer.startswith("One, two, three,")
     assert store.turns(cid)[-1].incomplete == "cut"

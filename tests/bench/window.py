@@ -15,6 +15,16 @@
    when the finished answer is committed and its row repainted. Baselines: the same
    window idle, and rendering the whole answer's Markdown once on the GUI thread.
 
+3. History (`--history`, on a conversation of N turns, default 100,000), through a
+   loopback chat-completions server (tests/loopback.py): (a) after scrolling up through
+   5,000 turns with PageUp (every row on the way painted, so laid out), the longest GUI
+   stall while typing 50 characters and the time from Send to the request's arrival at
+   the server, each beside the same figures with only the newest page loaded (goal:
+   ≤ 50 ms and ≤ 100 ms in both, ratio ≤ 1.5×; the conversation has no summary to make,
+   so no summary call stands in between); (b) Ctrl+Home to the first paint of turn 1
+   (goal ≤ 300 ms); (c) the peak RSS after scrolling down through 20,000 turns from
+   turn 1 (goal ≤ 250 MB).
+
 Runs offscreen unless QT_QPA_PLATFORM says otherwise. Not collected by pytest.
 """
 
@@ -38,10 +48,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import threading  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
-from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject, QTimer  # noqa: E402
-from PySide6.QtGui import QTextDocument  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject, QPoint, Qt, QTimer  # noqa: E402,E501
+from PySide6.QtGui import QKeyEvent, QTextDocument  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from loopback import Behaviour, LoopbackServer  # noqa: E402
 from turnlog.chat import Connection  # noqa: E402
 from turnlog.core.model import ConversationSettings, Usage  # noqa: E402
 from turnlog.core.provider import CancelToken, Reply  # noqa: E402
@@ -52,6 +64,7 @@ from turnlog.ui.infra.tasks import TaskRunner  # noqa: E402
 from turnlog.ui.request.connection import ProviderConfig, ProviderConnector  # noqa: E402
 from turnlog.ui.shell.window import MainWindow  # noqa: E402
 from turnlog.ui.transcript.model import Role  # noqa: E402
+from uihelpers import loopback_connector  # noqa: E402
 
 ANSWER = ("Here is a paragraph of an answer with **some bold**, `code`, 中文字符 and an emoji 🙂. "
           "It goes on for a while so rows have realistic heights.\n\n- one\n- two\n")
@@ -272,10 +285,16 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--rate", type=int, default=2_000)
     parser.add_argument("--seed-only", metavar="HOME", help=argparse.SUPPRESS)
+    parser.add_argument("--history", action="store_true",
+                        help="the history figures (3.) instead of open and stream")
+    parser.add_argument("--scroll", type=int, default=20_000,
+                        help="turns scrolled through for the peak RSS of --history")
     args = parser.parse_args()
     if args.seed_only:
         seed_home(args.seed_only, args.turns)
         return 0
+    if args.history:
+        return history_main(args.turns if "--turns" in sys.argv else 100_000, args.scroll)
 
     app = QApplication.instance() or QApplication(["turnlog-bench"])
     with tempfile.TemporaryDirectory(prefix="turnlog-bench-") as home:
@@ -354,6 +373,146 @@ def main() -> int:
         QEventLoop().processEvents()
         store.close()
     app.shutdown()  # destroy the application before the interpreter tears down
+    return 0
+
+
+class ArrivalClock:
+    """When each request reached the loopback server (its handler thread notes it)."""
+
+    def __init__(self, server: LoopbackServer) -> None:
+        self.times: list[float] = []
+        arrived = server._arrived
+
+        def noted(request):  # noqa: ANN001, ANN202
+            self.times.append(time.perf_counter())
+            return arrived(request)
+
+        server._arrived = noted  # type: ignore[method-assign]
+
+
+def typing_and_send(app: QApplication, window: MainWindow, server: LoopbackServer,
+                    clock: ArrivalClock) -> tuple[float, float]:
+    """The longest stall while 50 characters are typed (one every 20 ms, as a quick
+    typist), then Send → the request at the server (ms)."""
+    window.composer.set_draft("")
+    edit = window.composer.edit
+    edit.setFocus()
+    meter = StallMeter()
+    meter.start()
+    for char in ("Tell me more about the budget, 预算 and its limits." * 2)[:50]:
+        for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):  # Chinese too
+            QApplication.sendEvent(edit, QKeyEvent(kind, Qt.Key.Key_unknown,
+                                                   Qt.KeyboardModifier.NoModifier, char))
+        settle(app, 0.02)
+    settle(app, 0.6)  # the preview that follows the last key
+    stall = meter.stop()
+    server.script(Behaviour.answer("Noted."))
+    arrived = len(clock.times)
+    started = time.perf_counter()
+    window.send()
+    wait(app, lambda: len(clock.times) > arrived)
+    first_byte = (clock.times[arrived] - started) * 1000
+    wait(app, lambda: not window.running)
+    settle(app, 0.5)
+    return stall, first_byte
+
+
+def scroll_through(app: QApplication, window: MainWindow, turns: int, key: Qt.Key) -> None:
+    """Press `key` (PageUp or PageDown), painting after each press, until the top row's
+    ordinal has moved by `turns`."""
+    view = window.view
+    start = top_ordinal(view)
+    while abs(top_ordinal(view) - start) < turns:
+        QTest.keyClick(view, key)
+        QEventLoop().processEvents()
+
+
+def top_ordinal(view) -> int:  # noqa: ANN001
+    index = view.indexAt(QPoint(view.viewport().width() // 2, view.spacing() + 1))
+    return int(index.data(Role.ORDINAL) or 0)
+
+
+def ctrl_home_ms(app: QApplication, window: MainWindow) -> float:
+    """Ctrl+Home → the first paint with turn 1 on screen (ms)."""
+    view = window.view
+    painted: list[float] = []
+
+    class Watch(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+            if event.type() == QEvent.Type.Paint and not painted:
+                row = window.transcript.row_of_ordinal(1)
+                if row is not None and view.viewport().rect().intersects(
+                        view.visualRect(window.transcript.index(row))):
+                    painted.append(time.perf_counter())
+            return False
+
+    watch = Watch()
+    view.viewport().installEventFilter(watch)
+    view.setFocus()
+    started = time.perf_counter()
+    QTest.keyClick(view, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
+    wait(app, lambda: bool(painted))
+    view.viewport().removeEventFilter(watch)
+    return (painted[0] - started) * 1000
+
+
+SENDS = 3
+
+
+def history_main(turns: int, scroll: int) -> int:
+    app = QApplication.instance() or QApplication(["turnlog-bench"])
+    with tempfile.TemporaryDirectory(prefix="turnlog-bench-") as home, \
+            LoopbackServer() as server:
+        os.environ["TURNLOG_HOME"] = home
+        subprocess.run([sys.executable, __file__, "--turns", str(turns), "--seed-only",
+                        home], check=True)
+        store = TurnlogStore.open(Path(home))
+        big = sorted(store.conversations(), key=lambda c: c.id)[1].id
+        clock = ArrivalClock(server)
+        window = MainWindow(store, TaskRunner(), loopback_connector(server.base_url))
+        window.resize(1280, 720)
+        window.show()
+        wait(app, lambda: window.conversation is not None)
+        assert window.sidebar.select(big)
+        wait(app, lambda: len(window.transcript.turns) == turns)
+        settle(app)
+        newest_runs, scrolled_runs = [], []
+        for _ in range(SENDS):  # one send on its own is at the mercy of the machine
+            newest_runs.append(typing_and_send(app, window, server, clock))
+            window.view.setFocus()  # a send shows the newest page: scroll back up again
+            scroll_through(app, window, 5_000, Qt.Key.Key_PageUp)
+            scrolled_runs.append(typing_and_send(app, window, server, clock))
+        newest = tuple(statistics.median(run[i] for run in newest_runs) for i in (0, 1))
+        scrolled = tuple(statistics.median(run[i] for run in scrolled_runs) for i in (0, 1))
+        print(f"    (medians of {SENDS}; Send → server after scrolling: "
+              f"{', '.join(f'{run[1]:.0f}' for run in scrolled_runs)} ms, newest page only: "
+              f"{', '.join(f'{run[1]:.0f}' for run in newest_runs)} ms)")
+        print(f"(a) longest GUI stall typing 50 characters: {scrolled[0]:7.1f} ms after "
+              f"scrolling through 5,000 of {turns:,} turns   (newest page only: "
+              f"{newest[0]:.1f} ms; ratio {scrolled[0] / max(newest[0], 1):.2f}×; goal "
+              f"≤ 50 ms, ≤ 1.5×)")
+        print(f"(a) Send → request at the server:           {scrolled[1]:7.1f} ms after "
+              f"scrolling   (newest page only: {newest[1]:.1f} ms; ratio "
+              f"{scrolled[1] / max(newest[1], 1):.2f}×; goal ≤ 100 ms, ≤ 1.5×)")
+        homes = []
+        for _ in range(3):  # each from the newest page, as a person at the end would
+            window.view.show_newest()
+            settle(app, 0.5)
+            homes.append(ctrl_home_ms(app, window))
+        home_ms = statistics.median(homes)
+        print(f"(b) Ctrl+Home → first paint of turn 1:      {home_ms:7.1f} ms for "
+              f"{turns:,} turns (median of 3: "
+              f"{', '.join(f'{ms:.1f}' for ms in homes)} ms, the first cold; goal ≤ 300 ms)")
+        started = time.perf_counter()
+        scroll_through(app, window, scroll, Qt.Key.Key_PageDown)
+        print(f"(c) peak RSS after scrolling through {scroll:,} turns: {peak_rss_mb():7.1f} MB"
+              f" ({time.perf_counter() - started:.0f} s of PageDown; goal ≤ 250 MB)")
+        window.shutdown()
+        window.close()
+        window.deleteLater()
+        QEventLoop().processEvents()
+        store.close()
+    app.shutdown()
     return 0
 
 

@@ -47,6 +47,7 @@ from ..dialogs.shortcuts import ShortcutsDialog
 from ..infra.languages import add_language_menu
 from ..infra.theme import Theme, ThemeSwitch
 from ..panels.sidebar import Sidebar
+from ..transcript.goto import GoToTurnDialog
 from ..transcript.view import TranscriptView
 from .geometry import DockFolding
 from .keyboard import KeyboardMenus
@@ -267,6 +268,9 @@ def _view_menu(window: MenuHost, parent: QWidget) -> tuple[ViewMenu, ThemeSwitch
     )
     _action(parent, view, translate("Menus", "Go to &history"),
             lambda: _go_to(window, window.centre.view), QKeySequence("Ctrl+H"))
+    _action(parent, view, translate("Menus", "Go to &turn…"),
+            lambda: _go_to_turn(window, parent), QKeySequence("Ctrl+G"),
+            translate("Menus", "Show a turn of this conversation by its number"))
     view.start_appearance()
     switch = ThemeSwitch(window.settings, parent, on_change=lambda _theme: _retint(window))
     themes = QMenu(translate("Menus", "&Theme"), view)
@@ -294,6 +298,17 @@ def _go_to(window: MenuHost, target: QWidget) -> None:
     """Focus `target` in the conversation; a narrow window's panel page gives way to it."""
     window.folding.back_to_conversation()
     target.setFocus()
+
+
+def _go_to_turn(window: MenuHost, parent: QWidget) -> GoToTurnDialog | None:
+    """Ask for a turn's number and show that turn (nothing without a conversation)."""
+    if window.conversation is None:
+        return None
+    window.folding.back_to_conversation()
+    dialog = GoToTurnDialog(window.view, parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.open()
+    return dialog
 
 
 def _retint(window: MenuHost) -> None:

@@ -155,6 +155,12 @@ class MainWindow(QMainWindow):
         super().resizeEvent(event)  # type: ignore[arg-type]
         self.folding.apply(self.width())
 
+    def reveal_ordinal(self, ordinal: int) -> bool:
+        """Show turn `ordinal` of the open conversation at the top of the history, as the
+        current row (a search hit, Go to turn…); False when it has no such turn."""
+        self.folding.back_to_conversation()
+        return self.view.reveal_ordinal(ordinal) is not None
+
     def show_about(self) -> AboutDialog:
         """Help → About: the app, and the built-in model with its license."""
         dialog = AboutDialog(self, home=self.store.home)

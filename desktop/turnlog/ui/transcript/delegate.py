@@ -90,6 +90,9 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._docs: OrderedDict[tuple[str, str], QTextDocument] = OrderedDict()
         self._answers: OrderedDict[str, AnswerDocument] = OrderedDict()
         self._pending: AnswerDocument | None = None
+        # Row key → (viewport width, height) as last laid out: what `sizeHint` answers
+        # without building documents, so laying out many rows again costs a lookup each.
+        self._heights: dict[str, tuple[int, int]] = {}
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.formulas = FormulaImages(cjk_family(view.font()), self)
         self.formulas.ready.connect(self._formulas_ready)
@@ -101,6 +104,7 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     # ---------------------------------------------------------------- documents
     def clear_cache(self) -> None:
+        self._heights.clear()
         self._docs.clear()
         self._answers.clear()
         self.reset_pending()
@@ -110,6 +114,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         for cache_key in [k for k in self._docs if k[0] == key]:
             del self._docs[cache_key]
         self._answers.pop(key, None)
+        self._heights.pop(key, None)
         if key == PENDING_KEY:
             self.reset_pending()
         else:
@@ -186,6 +191,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         answers = [*self._answers.values(), *([self._pending] if self._pending else [])]
         changed = [answer.refresh() for answer in answers]
         if any(changed):
+            self._heights.clear()  # rows shown are measured again as they are painted
             self._view.scheduleDelayedItemsLayout()
             self._view.viewport().update()
 
@@ -363,8 +369,55 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     # ------------------------------------------------------------------ layout
     def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # noqa: N802
+        """The height the row was last laid out at; a row never laid out at this width
+        gets an estimate (its height at another width, else one from its text's length)
+        and its true height when it is first painted (`_measured`). So laying out every
+        row again (a new width, a streaming row that grew) builds no documents."""
+        width = self.layout.viewport_width
+        key = str(index.data(Role.KEY))
+        known = self._heights.get(key)
+        if key == PENDING_KEY:
+            known = None
+        elif known is not None and (known[0] == width or not self._laid_out(key)):
+            return QSize(width, known[1])
+        elif known is None and not self._laid_out(key):
+            estimate = self._estimate(option, index)
+            self._heights[key] = (width, estimate)  # until it is painted
+            return QSize(width, estimate)
         geometry, _question, _answer = self.geometry(option, index)
-        return QSize(self.layout.viewport_width, geometry.height)
+        self._heights[key] = (width, geometry.height)
+        return QSize(width, geometry.height)
+
+    def _laid_out(self, key: str) -> bool:
+        """Whether the row's documents are built (measuring it again is cheap then)."""
+        return (key, "question") in self._docs and key in self._answers
+
+    def _estimate(self, option: QStyleOptionViewItem, index: ModelIndex) -> int:
+        """A row's height from its text's length, before its documents are built: lines of
+        average characters at the content width (a CJK character counts as two)."""
+        metrics = option.fontMetrics
+        average = max(1, metrics.averageCharWidth())
+        line = metrics.lineSpacing()
+
+        def lines(text: str, width: int) -> int:
+            per_line = max(1, width // average)
+            return sum(1 + _columns(part) // per_line for part in text.split("\n"))
+
+        question = lines(str(index.data(Role.QUESTION) or ""), self.layout.question_width)
+        answer = lines(str(index.data(Role.ANSWER) or ""), self._content_width())
+        parts = RowParts(self._header_height(option), question * line, 0,
+                         int(answer * line * 1.2))
+        return self.layout.place(option.rect, parts).height
+
+    def _measured(self, key: str, height: int) -> None:
+        """A painted row's true height; when its hint said otherwise, the rows are laid
+        out again (from the heights known, so that is cheap)."""
+        if key == PENDING_KEY:
+            return
+        width = self.layout.viewport_width
+        if self._heights.get(key) != (width, height):
+            self._heights[key] = (width, height)
+            self._view.scheduleDelayedItemsLayout()
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
         palette = option.palette
@@ -386,6 +439,8 @@ class TranscriptDelegate(QStyledItemDelegate):
                     painter.fillRect(band, color)
 
             geometry, question, answer = self.geometry(option, index)
+            if geometry.height != rect.height():
+                self._measured(str(index.data(Role.KEY)), geometry.height)
             left, width = geometry.header.left(), geometry.content_width
 
             # Header: turn number on the left, the mark's label on the right.
@@ -468,7 +523,9 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     def toggle_reasoning(self, index: ModelIndex) -> bool:
         """Open or fold the row's reasoning; returns whether it is open now."""
-        opened = self.reasoning.toggle(str(index.data(Role.KEY)))
+        key = str(index.data(Role.KEY))
+        opened = self.reasoning.toggle(key)
+        self._heights.pop(key, None)
         self.sizeHintChanged.emit(QModelIndex(index))
         return opened
 
@@ -521,3 +578,8 @@ class TranscriptDelegate(QStyledItemDelegate):
             context.selections = selections
         doc.documentLayout().draw(painter, context)
         painter.restore()
+
+
+def _columns(text: str) -> int:
+    """How many average character widths `text` takes (wide CJK characters count two)."""
+    return len(text) + sum(1 for char in text if char >= "\u2e80")

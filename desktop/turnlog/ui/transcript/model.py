@@ -62,13 +62,17 @@ class PendingRow:
 class TranscriptModel(QAbstractListModel):
     """The committed turns of one conversation (plus the pending question), oldest first.
 
-    Only the newest `page` turns are rows at first; `fetchMore` prepends older pages.
-    Qt's views ask for more whenever the last row is visible, which in a transcript
-    kept at its newest turn is always, so fetching is armed only by the view reporting
-    that its top edge is showing (`request_older`).
+    The rows are a window onto the log: the newest `PAGE` turns at first; `fetchMore`
+    prepends older pages, `request_newer` appends newer ones, and at most `MAX_ROWS` are
+    rows at once (the far end gives way), so laying the rows out costs the same at turn 1
+    of 100,000 as at the newest. `show_oldest`, `show_newest` and `reveal` move the window
+    at once. Qt's views ask for more whenever the last row is visible, which in a
+    transcript kept at its newest turn is always, so fetching is armed only by the view
+    reporting that its top edge is showing (`request_older`).
     """
 
     PAGE = TRANSCRIPT_PAGE
+    MAX_ROWS = 15 * TRANSCRIPT_PAGE
 
     # The pending question was saved as this turn (id, answer), just before its row goes.
     pending_saved = Signal(str, str)
@@ -77,6 +81,9 @@ class TranscriptModel(QAbstractListModel):
         super().__init__(parent)
         self._turns: Sequence[Turn] = ()
         self._first = 0  # index in _turns of row 0
+        self._stop = 0  # index in _turns after the last turn row
+        self.trimming = False  # rows are leaving the window, not the log
+        self.moving = False  # a reset that moves the window (the same log)
         self._pending: PendingRow | None = None
         self._marks: Mapping[int, RowMark] = {}
         self._summary: StoredSummary | None = None
@@ -90,7 +97,8 @@ class TranscriptModel(QAbstractListModel):
     def set_turns(self, turns: Sequence[Turn]) -> None:
         self.beginResetModel()
         self._turns = turns
-        self._first = max(0, len(turns) - self.PAGE)
+        self._stop = len(turns)
+        self._first = max(0, self._stop - self.PAGE)
         self._pending = None
         self._marks = {}
         self._older_requested = False
@@ -103,12 +111,26 @@ class TranscriptModel(QAbstractListModel):
 
     @property
     def loaded_count(self) -> int:
-        return len(self._turns) - self._first
+        return self._stop - self._first
+
+    @property
+    def at_newest(self) -> bool:
+        """Whether the newest turn is a row (the window reaches the end of the log)."""
+        return self._stop >= len(self._turns)
+
+    @property
+    def at_oldest(self) -> bool:
+        return self._first == 0
 
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
         if parent.isValid():
             return 0
-        return self.loaded_count + (1 if self._pending is not None else 0)
+        return self.loaded_count + (1 if self._pending_shown else 0)
+
+    @property
+    def _pending_shown(self) -> bool:
+        """The pending question is a row while the newest turn is one (it follows it)."""
+        return self._pending is not None and self.at_newest
 
     def turns_before(self, row: int) -> int:
         """How many turns of the active line come before `row` (loaded or not)."""
@@ -126,7 +148,8 @@ class TranscriptModel(QAbstractListModel):
         turns = self._turns
         if isinstance(turns, LogPages):
             index = turns.position_of(ordinal)
-            return index - self._first if index is not None and index >= self._first else None
+            return index - self._first \
+                if index is not None and self._first <= index < self._stop else None
         for row in range(self.loaded_count):
             if turns[self._first + row].ordinal == ordinal:
                 return row
@@ -139,7 +162,7 @@ class TranscriptModel(QAbstractListModel):
         active = self.turn_at(row)
         if active is None:
             pending = self._pending
-            if pending is None or row != self.loaded_count:
+            if pending is None or row != self.loaded_count or not self.at_newest:
                 return None
             return self._pending_data(pending, role)
         turn = self._members.get(self._showing[active.id], active) \
@@ -189,9 +212,9 @@ class TranscriptModel(QAbstractListModel):
         if role == Role.ACTIVE:
             return active.id
         if role == Role.LAST:
-            return row == self.loaded_count - 1 and self._pending is None
+            return self._first + row == len(self._turns) - 1 and self._pending is None
         if role == Role.FOLLOWED:
-            return row < self.loaded_count - 1
+            return self._first + row < len(self._turns) - 1
         if role == Role.VERSION and self._versions:
             group = self._versions.group(active.id)
             if len(group) > 1 and turn.id in group:
@@ -282,6 +305,62 @@ class TranscriptModel(QAbstractListModel):
         self.beginInsertRows(QModelIndex(), 0, count - 1)
         self._first -= count
         self.endInsertRows()
+        self._trim(from_top=False)
+
+    def request_newer(self) -> bool:
+        """The view's bottom edge is showing: append the next page if the newest turn is
+        not a row yet; False if it is."""
+        if self.at_newest:
+            return False
+        count = min(self.PAGE, len(self._turns) - self._stop)
+        joins = count + (1 if self._pending is not None and
+                         self._stop + count >= len(self._turns) else 0)
+        self.beginInsertRows(QModelIndex(), self.loaded_count, self.loaded_count + joins - 1)
+        self._stop += count
+        self.endInsertRows()
+        self._trim(from_top=True)
+        return True
+
+    def _trim(self, *, from_top: bool) -> None:
+        """Keep at most MAX_ROWS rows: the end away from where the rows grew gives way."""
+        extra = self.loaded_count - self.MAX_ROWS
+        if extra <= 0:
+            return
+        self.trimming = True
+        try:
+            if from_top:
+                self.beginRemoveRows(QModelIndex(), 0, extra - 1)
+                self._first += extra
+            else:  # the pending row, if shown, goes with the newest turn
+                self.beginRemoveRows(QModelIndex(), self.loaded_count - extra,
+                                     self.rowCount() - 1)
+                self._stop -= extra
+            self.endRemoveRows()
+        finally:
+            self.trimming = False
+
+    def _show_window(self, first: int, stop: int) -> None:
+        """Make turns first..stop-1 the rows (one reset: the view lays out only them)."""
+        self.moving = True
+        try:
+            self.beginResetModel()
+            self._first, self._stop = first, stop
+            self._older_requested = False
+            self.endResetModel()
+        finally:
+            self.moving = False
+
+    def show_oldest(self) -> None:
+        """Make the oldest page the rows (Ctrl+Home), without reading what lies between."""
+        if self._first == 0:
+            return
+        self._show_window(0, min(len(self._turns), self.PAGE))
+
+    def show_newest(self) -> None:
+        """Make the newest page the rows again (Ctrl+End, a send)."""
+        if self.at_newest:
+            return
+        self._show_window(max(0, len(self._turns) - self.PAGE), len(self._turns))
 
     def reveal(self, ordinal: int, *, before: int = 3) -> QModelIndex | None:
         """Make turn `ordinal` a row (older turns join as far back as it, and `before`
@@ -294,20 +373,39 @@ class TranscriptModel(QAbstractListModel):
             position = next((i for i, t in enumerate(turns) if t.ordinal == ordinal), None)
         if position is None:
             return None
+        return self.reveal_position(position, before=before)
+
+    def reveal_position(self, position: int, *, before: int = 3) -> QModelIndex:
+        """Make the turn at `position` of the log (0: the oldest) a row, as `reveal`."""
+        position = max(0, min(position, len(self._turns) - 1))
         start = max(0, position - before)
+        if self._first <= position < self._stop and start >= self._first:
+            return self.index(position - self._first)
+        if not self._first - self.PAGE <= start < self._first:
+            # Far from the rows shown: the window moves to it (nothing between is read).
+            stop = min(len(self._turns), max(position + 1, start + self.PAGE))
+            self._show_window(start, stop)
+            return self.index(position - self._first)
         if start < self._first:
             self.beginInsertRows(QModelIndex(), 0, self._first - start - 1)
             self._first = start
             self.endInsertRows()
+        if position >= self._stop:
+            self.beginInsertRows(QModelIndex(), self.loaded_count, position - self._first)
+            self._stop = position + 1
+            self.endInsertRows()
         return self.index(position - self._first)
 
     def load_all(self) -> None:
-        """Make every turn a row (used to jump to the oldest turn)."""
-        if self._first == 0:
-            return
-        self.beginInsertRows(QModelIndex(), 0, self._first - 1)
-        self._first = 0
-        self.endInsertRows()
+        """Make every turn a row (tests and screenshots of a short conversation)."""
+        if self._first > 0:
+            self.beginInsertRows(QModelIndex(), 0, self._first - 1)
+            self._first = 0
+            self.endInsertRows()
+        if not self.at_newest:
+            self.beginInsertRows(QModelIndex(), self.loaded_count, len(self._turns) - 1)
+            self._stop = len(self._turns)
+            self.endInsertRows()
 
     # -------------------------------------------------------------------- marks
     def set_marks(self, marks: Mapping[int, RowMark]) -> None:
@@ -360,6 +458,7 @@ class TranscriptModel(QAbstractListModel):
     def start_pending(self, question: str) -> None:
         if self._pending is not None:
             raise RuntimeError("a question is already pending")
+        self.show_newest()  # the question joins the log after its newest turn
         row = self.loaded_count
         self.beginInsertRows(QModelIndex(), row, row)
         self._pending = PendingRow(question)
@@ -370,22 +469,27 @@ class TranscriptModel(QAbstractListModel):
         if self._pending is None or not text:
             return
         self._pending.answer += text
-        index = self.index(self.loaded_count)
-        self.dataChanged.emit(index, index, [Role.ANSWER])
+        if self.at_newest:
+            index = self.index(self.loaded_count)
+            self.dataChanged.emit(index, index, [Role.ANSWER])
 
     def append_pending_reasoning(self, text: str) -> None:
         """Add streamed reasoning; announces a change to the pending row only."""
         if self._pending is None or not text:
             return
         self._pending.reasoning += text
-        index = self.index(self.loaded_count)
-        self.dataChanged.emit(index, index, [Role.REASONING])
+        if self.at_newest:
+            index = self.index(self.loaded_count)
+            self.dataChanged.emit(index, index, [Role.REASONING])
 
     def drop_pending(self) -> str:
         """Remove the pending row; returns the partial answer it held."""
         pending = self._pending
         if pending is None:
             return ""
+        if not self.at_newest:  # not a row: the window is elsewhere in the log
+            self._pending = None
+            return pending.answer
         row = self.loaded_count
         self.beginRemoveRows(QModelIndex(), row, row)
         self._pending = None
@@ -399,10 +503,10 @@ class TranscriptModel(QAbstractListModel):
         turns = self._turns
         if isinstance(turns, LogPages):
             return turns.index_in_memory(turn_id)
-        for index in range(len(turns) - 1, self._first - 1, -1):
+        for index in range(self._stop - 1, self._first - 1, -1):
             if turns[index].id == turn_id:
                 return index
-        return next((i for i, t in enumerate(turns[: self._first]) if t.id == turn_id), None)
+        return next((i for i, t in enumerate(turns) if t.id == turn_id), None)
 
     def remove_turn(self, turn_id: str) -> bool:
         """A turn was deleted: drop its row (the others keep their place and ordinals)."""
@@ -426,10 +530,15 @@ class TranscriptModel(QAbstractListModel):
         if index < self._first:
             self._turns = remaining
             self._first -= 1
+            self._stop -= 1
+            return True
+        if index >= self._stop:
+            self._turns = remaining
             return True
         row = index - self._first
         self.beginRemoveRows(QModelIndex(), row, row)
         self._turns = remaining
+        self._stop -= 1
         self.endRemoveRows()
         return True
 
@@ -450,7 +559,11 @@ class TranscriptModel(QAbstractListModel):
         if added <= 0:
             self.set_turns(turns)
             return
+        if not self.at_newest:  # the window stays where the person is reading
+            self._turns = turns
+            return
         start = self.loaded_count
         self.beginInsertRows(QModelIndex(), start, start + added - 1)
         self._turns = turns
+        self._stop = len(turns)
         self.endInsertRows()

@@ -8,10 +8,12 @@ from collections.abc import Sequence
 from PySide6.QtCore import (
     QCoreApplication,
     QEvent,
+    QItemSelectionModel,
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import (
@@ -25,6 +27,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
+    QScrollBar,
     QWidget,
 )
 
@@ -61,10 +64,19 @@ class TranscriptView(QListView):
         self.delegate = TranscriptDelegate(self)
         self.setItemDelegate(self.delegate)
         self._follow = True
-        self._prepend_from: tuple[int, int] | None = None
+        # (ordinal, top) of a row on show while rows join or leave above it: after the
+        # layout it is put back where it was, so what is read does not move.
+        self._anchor: tuple[int, int] | None = None
         bar = self.verticalScrollBar()
         bar.valueChanged.connect(self._scrolled)
         bar.rangeChanged.connect(self._range_changed)
+        # The bar a person sees spans the whole log, one step a turn; the list's own bar
+        # (hidden) scrolls the rows that are loaded, by pixel.
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.history_bar = HistoryBar(self)
+        self.history_bar.moved.connect(self._history_moved)
+        bar.valueChanged.connect(self._sync_history_bar)
+        bar.rangeChanged.connect(self._sync_history_bar)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self._copy_turn = self._action(
             QCoreApplication.translate("TranscriptView", "Copy turn"),
@@ -116,6 +128,8 @@ class TranscriptView(QListView):
     def setModel(self, model: object) -> None:  # noqa: N802 - Qt override
         assert isinstance(model, TranscriptModel)
         super().setModel(model)
+        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved):
+            signal.connect(self._sync_history_bar)
         model.modelReset.connect(self._after_reset)
         model.rowsAboutToBeInserted.connect(self._before_insert)
         model.rowsInserted.connect(self._after_insert)
@@ -135,26 +149,48 @@ class TranscriptView(QListView):
 
     def _scrolled(self, value: int) -> None:
         bar = self.verticalScrollBar()
-        self._follow = value >= bar.maximum() - 4
-        if value == bar.minimum() and self._prepend_from is None:
-            self.transcript().request_older()
+        model = self.transcript()
+        at_bottom = value >= bar.maximum() - 4
+        self._follow = at_bottom and model.at_newest
+        if self._anchor is not None:
+            return
+        if value == bar.minimum():
+            model.request_older()
+        elif at_bottom and not model.at_newest:
+            model.request_newer()
 
     def _range_changed(self, minimum: int, maximum: int) -> None:
         bar = self.verticalScrollBar()
-        if self._prepend_from is not None:
-            old_value, old_max = self._prepend_from
-            self._prepend_from = None
-            bar.setValue(old_value + (maximum - old_max))
-        elif self._follow:
+        if self._follow and self._anchor is None:
             bar.setValue(maximum)
         if maximum == minimum and self.model() is not None:
             # Everything loaded fits on screen: show older turns too if there are any.
             self.transcript().request_older()
 
+    def _take_anchor(self) -> None:
+        """Note the row at the top of the viewport and where it is (once per layout)."""
+        if self._anchor is not None or self.transcript().loaded_count == 0:
+            return
+        index = self.indexAt(QPoint(self.viewport().width() // 2, 0))
+        if not index.isValid():
+            index = self.indexAt(QPoint(self.viewport().width() // 2, self.spacing() + 1))
+        if index.isValid() and not index.data(Role.PENDING):
+            self._anchor = (int(index.data(Role.ORDINAL)), self.visualRect(index).top())
+
+    def updateGeometries(self) -> None:  # noqa: N802 - Qt override
+        super().updateGeometries()
+        anchor, self._anchor = getattr(self, "_anchor", None), None  # (None in __init__)
+        if anchor is None or self.model() is None:
+            return
+        row = self.transcript().row_of_ordinal(anchor[0])
+        if row is not None:
+            bar = self.verticalScrollBar()
+            bar.setValue(bar.value() + self.visualRect(self.transcript().index(row)).top()
+                         - anchor[1])
+
     def _before_insert(self, parent: QModelIndex, first: int, last: int) -> None:
         if first == 0 and self.transcript().loaded_count > 0:
-            bar = self.verticalScrollBar()
-            self._prepend_from = (bar.value(), bar.maximum())
+            self._take_anchor()
 
     def _after_insert(self, parent: QModelIndex, first: int, last: int) -> None:
         if first > 0 and self._follow:
@@ -162,6 +198,10 @@ class TranscriptView(QListView):
 
     def _before_remove(self, parent: QModelIndex, first: int, last: int) -> None:
         model = self.transcript()
+        if model.trimming:  # rows leave the window, not the log: their heights are kept
+            if first == 0:
+                self._take_anchor()
+            return
         for row in range(first, last + 1):
             key = str(model.index(row).data(Role.KEY))
             self.delegate.forget(key)
@@ -169,10 +209,115 @@ class TranscriptView(QListView):
 
     def _after_reset(self) -> None:
         self.delegate.selector.clear()
-        self.delegate.clear_cache()
-        self._follow = True
-        self._prepend_from = None
-        self.scrollToBottom()
+        model = self.transcript()
+        if model.moving:  # the same log seen elsewhere: its rows' documents still hold
+            self.delegate.reset_pending()
+        else:
+            self.delegate.clear_cache()
+        self._follow = model.at_newest
+        self._anchor = None
+        if self._follow:
+            self.scrollToBottom()
+        else:
+            self.scrollToTop()
+
+    # ------------------------------------------------------------ moving about
+    def show_oldest(self) -> None:
+        """Ctrl+Home: turn 1 (the oldest turn) at the top, at once."""
+        model = self.transcript()
+        model.show_oldest()
+        self.executeDelayedItemsLayout()
+        self._follow = False
+        self.scrollToTop()
+        self._set_current(model.index(0))
+
+    def show_newest(self) -> None:
+        """Ctrl+End: the newest turn, at once, and the list keeps to it again."""
+        model = self.transcript()
+        model.show_newest()
+        self.executeDelayedItemsLayout()
+        self.scroll_to_newest()
+        self._set_current(model.index(model.rowCount() - 1))
+
+    def reveal_ordinal(self, ordinal: int) -> QModelIndex | None:
+        """Show turn `ordinal` at the top of the list and make it the current row; None
+        when the log shown has no such turn (never was, or deleted)."""
+        index = self.transcript().reveal(ordinal)
+        if index is None:
+            return None
+        self.executeDelayedItemsLayout()
+        self._follow = False
+        self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
+        self._set_current(index)
+        # Again once its neighbours are painted (their true heights are known then).
+        target = QPersistentModelIndex(index)
+        QTimer.singleShot(0, lambda: target.isValid() and self.scrollTo(
+            QModelIndex(target), QAbstractItemView.ScrollHint.PositionAtTop))
+        return index
+
+    def page(self, direction: int) -> None:
+        """PageUp (-1) / PageDown (+1): one viewport's height, loading the next page at an
+        edge within the same press, so presses in a quick run are never lost."""
+        bar = self.verticalScrollBar()
+        self.executeDelayedItemsLayout()
+        remaining = direction * bar.pageStep()
+        for _ in range(4):
+            target = bar.value() + remaining
+            clamped = min(max(target, bar.minimum()), bar.maximum())
+            bar.setValue(clamped)  # at an edge, the next page joins (`_scrolled`)
+            self.executeDelayedItemsLayout()
+            remaining = target - clamped
+            if not remaining:
+                break
+        index = self.indexAt(QPoint(self.viewport().width() // 2, self.spacing() + 1))
+        if index.isValid():
+            self._set_current(index)
+
+    def _sync_history_bar(self, *_: object) -> None:
+        """The whole-log bar follows what is shown: its value is the top row's place."""
+        model = self.model()
+        if not isinstance(model, TranscriptModel):
+            return
+        count = len(model.turns)
+        index = self.indexAt(QPoint(self.viewport().width() // 2, self.spacing() + 1))
+        top = model.turns_before(index.row()) if index.isValid() else 0
+        # About how many turns a screen shows: the thumb's length and a page's step.
+        row_height = self.visualRect(index).height() if index.isValid() else 0
+        shown = max(1, self.viewport().height() // row_height) if row_height > 0 else 1
+        if model.at_newest and self._at_bottom():
+            top = max(0, count - shown)
+        self.history_bar.show_place(top, max(0, count - shown), shown)
+
+    def _history_moved(self, place: int) -> None:
+        """The whole-log bar was dragged or clicked: show the turns from `place` on."""
+        model = self.transcript()
+        if place >= self.history_bar.maximum():
+            self.show_newest()
+            return
+        index = model.reveal_position(place, before=0)
+        self.executeDelayedItemsLayout()
+        self._follow = False
+        self._anchor = None
+        self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
+
+    def _place_history_bar(self) -> None:
+        width = self.history_bar.sizeHint().width()
+        self.setViewportMargins(0, 0, width, 0)
+        inner = self.contentsRect()
+        self.history_bar.setGeometry(inner.right() - width + 1, inner.top(), width,
+                                     inner.height())
+
+    def _set_current(self, index: QModelIndex) -> None:
+        """Make `index` the current row without scrolling to it."""
+        if not index.isValid():
+            return
+        scrolls = self.hasAutoScroll()
+        self.setAutoScroll(False)
+        try:
+            self.selectionModel().setCurrentIndex(
+                index, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        finally:
+            self.setAutoScroll(scrolls)
 
     def _after_change(self, top_left: QModelIndex, bottom_right: QModelIndex,
                       roles: Sequence[int] = ()) -> None:
@@ -197,6 +342,7 @@ class TranscriptView(QListView):
     def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt override
         follow = self._follow
         super().resizeEvent(event)  # type: ignore[arg-type]
+        self._place_history_bar()
         self._width_changed()
         if follow:
             self.scrollToBottom()
@@ -357,12 +503,33 @@ class TranscriptView(QListView):
                                                 event.position().toPoint())
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if self._move_key(event):
+            event.accept()
+            return
         index = self.currentIndex()
         if index.isValid() and self.delegate.selector.key(
                 str(index.data(Role.KEY)), self.delegate.text_layout(index), event):
             event.accept()
             return
         super().keyPressEvent(event)
+
+    def _move_key(self, event: QKeyEvent) -> bool:
+        """Ctrl+Home / Ctrl+End and PageUp / PageDown move through the whole log."""
+        key, modifiers = event.key(), event.modifiers()
+        control = modifiers & Qt.KeyboardModifier.ControlModifier
+        if modifiers & Qt.KeyboardModifier.ShiftModifier:
+            return False  # extending a selection of text
+        if control and key == Qt.Key.Key_Home:
+            self.show_oldest()
+        elif control and key == Qt.Key.Key_End:
+            self.show_newest()
+        elif key == Qt.Key.Key_PageUp:
+            self.page(-1)
+        elif key == Qt.Key.Key_PageDown:
+            self.page(1)
+        else:
+            return False
+        return True
 
     def _hover(self, point: QPoint) -> None:
         """The pointer moved (no button held): show the Copy of the code block under it,
@@ -387,3 +554,42 @@ class TranscriptView(QListView):
             self.delegate.hovered_code = None
             self.viewport().update()
         super().leaveEvent(event)
+
+
+class HistoryBar(QScrollBar):
+    """The transcript's scroll bar over the whole conversation, one step a turn: dragging
+    it to the top shows turn 1 whatever is loaded. `moved` says where the person took it;
+    the view sets where it is (`show_place`) without that counting as a move."""
+
+    moved = Signal(int)
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(Qt.Orientation.Vertical, parent)
+        self.setObjectName("historyBar")
+        self.setAccessibleName(translate("Transcript", "Position in the conversation"))
+        self._placing = False
+        self._target: int | None = None
+        self.valueChanged.connect(self._changed)
+
+    def show_place(self, value: int, maximum: int, page: int) -> None:
+        self._placing = True
+        try:
+            self.setRange(0, maximum)
+            self.setPageStep(page)
+            if not self.isSliderDown():
+                self.setValue(value)
+        finally:
+            self._placing = False
+
+    def _changed(self, value: int) -> None:
+        if self._placing:
+            return
+        first = self._target is None
+        self._target = value
+        if first:  # a drag's many moves: the rows follow its latest, once per event loop
+            QTimer.singleShot(0, self._move)
+
+    def _move(self) -> None:
+        target, self._target = self._target, None
+        if target is not None:
+            self.moved.emit(target)
