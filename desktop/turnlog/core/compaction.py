@@ -508,6 +508,7 @@ def plan_compaction(
     if plain.sent_count == len(turns) and min_covered == 0:
         return CompactionPlan(plain, 0, None)
     span = summary_span(cached, turns, settings.key)
+    reuse: Projection | None = None
     if cached is not None and span is not None and span[1] >= min_covered:
         first, end = span
         part = SummaryPart(summary_text(cached), end, cached.id, first)
@@ -519,8 +520,11 @@ def plan_compaction(
             return CompactionPlan(plain, end, cached, None, first, end, reuse)
     if not _capacity(settings, "") or not _summary_fits(plain, settings.budget):
         # No summary call fits this window, or no summary fits beside the question: the
-        # request goes without one, its oldest turns left out as with compaction off,
-        # rather than every send failing.
+        # stored summary goes as it is where it fits (the turns between it and the newest
+        # ones left out), else the request goes without one, its oldest turns left out as
+        # with compaction off, rather than every send failing.
+        if reuse is not None and span is not None:
+            return CompactionPlan(plain, span[1], cached, None, span[0], span[1], reuse)
         return CompactionPlan(plain, 0, None)
     if min_covered:  # a recovery folds exactly the turns it asks for
         covered = min(min_covered, len(turns))
