@@ -54,10 +54,12 @@ def test_the_path_to_current_node_is_imported_and_the_rest_reported(export_zip, 
     assert lost == {"id": None, "title": "Never answered", "turns": 0,
                     "skipped": [{"reason": "questions without an answer", "count": 1}]}
 
-    [(title, system, model, created, updated)] = rows(
-        turnlog_home, "SELECT title, system_prompt, model, created_at, updated_at FROM "
-        f"conversations WHERE id = {kyoto['id']}")
-    assert title == "Trip to Kyoto" and model == "gpt-4o"
+    [(title, system, model, source, source_model, created, updated)] = rows(
+        turnlog_home, "SELECT title, system_prompt, model, source, source_model, created_at, "
+        f"updated_at FROM conversations WHERE id = {kyoto['id']}")
+    # ChatGPT's model is provenance: the conversation names none, so the profile's is sent.
+    assert title == "Trip to Kyoto" and model == ""
+    assert (source, source_model) == ("chatgpt", "gpt-4o")
     assert system == "I am a vegetarian.\n\nAnswer briefly."
     assert datetime.fromisoformat(created) == datetime.fromtimestamp(gpt.T0, UTC)
     assert datetime.fromisoformat(updated) > datetime.fromisoformat(created)

@@ -402,3 +402,34 @@ def test_the_copy_includes_what_was_still_in_the_wal(tmp_path, monkeypatch):
         assert store.turn("fx-wal")[1].question == "WAL-ONLY 🦉 سؤال"
     assert [row[0] for row in copies_seen[0]] == ["fx-rtl-1", "fx-rtl-2", "fx-rtl-3", "fx-wal",
                                                   "fx-zh-1", "fx-zh-2"]
+
+
+def test_conversations_imported_from_chatgpt_before_v11_send_with_the_profile_s_model(
+        tmp_path):
+    """V_SOURCE_MODEL: a conversation a ChatGPT import made (its turns' ids are UUID
+    version 5) keeps the model it had there as provenance and names none of its own; one
+    made here keeps its model."""
+    import uuid
+
+    from turnlog.core.search import index_text as search_text
+
+    home = fixture_home(tmp_path, 10)
+    con = sqlite3.connect(home / "turnlog.sqlite3")
+    con.create_function("turnlog_search_text_v1", 1, search_text, deterministic=True)
+    con.execute("INSERT INTO conversations (title, system_prompt, model, settings, "
+                "created_at, updated_at, next_ordinal, generation) VALUES "
+                "('Trip', '', 'gpt-4o', '{}', '2026-01-01T00:00:00+00:00', "
+                "'2026-01-01T00:00:00+00:00', 2, 0)")
+    (imported,) = con.execute("SELECT max(id) FROM conversations").fetchone()
+    con.execute("INSERT INTO turns (conversation_id, id, ordinal, question, answer, model, "
+                "finish_reason, created_at) VALUES (?, ?, 1, 'q', 'a', 'gpt-4o', 'stop', "
+                "'2026-01-01T00:00:00+00:00')",
+                (imported, uuid.uuid5(uuid.NAMESPACE_URL, "chatgpt/x").hex))
+    con.commit()
+    con.close()
+    with TurnlogStore.open(home) as store:
+        trip = store.conversation(imported)
+        made_here = [c for c in store.conversations() if c.id != imported]
+    assert (trip.model, trip.source, trip.source_model) == ("", "chatgpt", "gpt-4o")
+    assert {c.model for c in made_here} == {"qwen2.5", "llama3"}
+    assert {c.source for c in made_here} == {""}

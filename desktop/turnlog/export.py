@@ -1,7 +1,8 @@
 """Export a conversation in formats a person controls: JSON lines (re-importable) and Markdown.
 
 The JSON-lines format (version 2; `importers.turnlog_jsonl` reads 1 and 2): a header
-with the conversation (title, system prompt, model, settings, times, next turn number),
+with the conversation (title, system prompt, model, settings, times, next turn number;
+for an imported one `source` and `source_model`, where it came from and its model there),
 then one line per turn, superseded versions too (with `superseded_by`, the id of the turn
 that replaced it), the reasoning a model streamed before its answer, and for a turn kept
 incomplete, why (`incomplete`: "stopped", "cut", "length", "no_finish_reason"). Whatever else a
@@ -16,6 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from .core.imports import source_name
 from .core.memory import (
     MAX_MEMORY_TEXT,
     MAX_PRIORITY,
@@ -118,6 +120,9 @@ def jsonl_header(conversation: Conversation, next_ordinal: int | None = None,
         "created_at": conversation.created_at.isoformat(),
         "updated_at": conversation.updated_at.isoformat(),
     }
+    if conversation.source:  # imported: where from, and the model it had there
+        header["source"] = conversation.source
+        header["source_model"] = conversation.source_model
     if memory and any(memory.values()):
         header["memory"] = memory
     if next_ordinal is not None:
@@ -173,6 +178,9 @@ def markdown_parts(conversation: Conversation, turns: Iterable[Turn],
     out = [f"# {conversation.title}", ""]
     if conversation.model:
         out += [f"Model: {conversation.model}", ""]
+    if conversation.source:
+        out += [f"Imported from: {source_name(conversation.source)}"
+                + (f" · {conversation.source_model}" if conversation.source_model else ""), ""]
     if conversation.system_prompt:
         out += ["System prompt:", "", *[f"> {line}" for line in
                                          conversation.system_prompt.splitlines()], ""]

@@ -13,7 +13,8 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     v7      ddbbf19  side questions (V_SIDE)
     v8      784b610  failed side requests' usage (V_SIDE_ATTEMPTS)
     v9      66d490e  the search index in parts (V_SEARCH_PARTS)
-    v10     (this)   incomplete turns' reason, a title's source (V_INCOMPLETE_TITLES)
+    v10     99d7d0b  incomplete turns' reason, a title's source (V_INCOMPLETE_TITLES)
+    v11     (this)   an imported conversation's source and its model there (V_SOURCE_MODEL)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has

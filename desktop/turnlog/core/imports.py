@@ -12,6 +12,13 @@ from typing import Any
 from .send import PendingTurn
 from .side import SideQuestion
 
+SOURCE_NAMES = {"chatgpt": "ChatGPT"}
+
+
+def source_name(source: str) -> str:
+    """How an import's source is named to a person ("ChatGPT")."""
+    return SOURCE_NAMES.get(source, source)
+
 
 class ImportProblem(ValueError):
     """A file that cannot be imported, said in words a person can act on."""
@@ -58,6 +65,11 @@ class ImportedConversation:
     # ids as sources, notes, preferences), and its side questions, read after its turns.
     memory: dict[str, list[dict[str, Any]]] | None = None
     side_questions: list[SideQuestion] = field(default_factory=list)
+    # Where a conversation from elsewhere comes from ("chatgpt") and the model it had
+    # there: provenance, never its `model` (a request names the profile's model, or one
+    # the user picks). A Turnlog file gives back its conversation's own chosen model.
+    source: str = ""
+    source_model: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -223,3 +223,7 @@ class Conversation:
     updated_at: datetime | None = None
     # Where the title came from: "user", "question" or "model" (see `core.titles`).
     title_source: str = "user"
+    # A conversation imported from elsewhere: where from ("chatgpt") and the model it had
+    # there. Provenance only: `model` (empty: the profile's) is what a request names.
+    source: str = ""
+    source_model: str = ""

@@ -33,7 +33,8 @@ MEMORY = "memory context"
 NO_QUESTION = "answers without a question"
 TOO_LONG = f"turns over {DEFAULT_MAX_CONTENT_BYTES // (1024 * 1024)} MiB"
 NOT_TEXT = "turns holding text that is not valid UTF-8"
-VISIBLE = (None, "all")  # recipients of what the person sees
+VISIBLE = (None, "all")
+SOURCE = "chatgpt"  # recipients of what the person sees
 
 
 def conversations(stream: IO[str], name: str) -> Iterator[ImportedConversation]:
@@ -137,7 +138,8 @@ def convert(item: Any, index: int) -> ImportedConversation:
         turns[-1].pending.model if turns else "")
     return ImportedConversation(
         title=_clean(title or "Imported chat"),
-        system_prompt=_clean("\n\n".join(builder.system)), model=_clean(model), turns=turns,
+        system_prompt=_clean("\n\n".join(builder.system)), model="", turns=turns,
+        source=SOURCE, source_model=_clean(model),
         created_at=_time(item.get("create_time")),
         updated_at=_time(item.get("update_time")), source_ids=True, skipped=builder.skipped)
 

@@ -109,7 +109,10 @@ def read(stream: IO[str], name: str, *, model: str | None = None) -> ImportedCon
                                 f"{header['turnlog']}, written by a newer Turnlog")
         raise ImportProblem(
             f'line {number} should be the header {{"turnlog": {FORMAT_VERSION}, ...}}')
+    # Turnlog's own file gives back the model chosen for the conversation, and for one
+    # imported from elsewhere before it was exported, where from and its model there.
     chosen = model or str(header.get("model") or "")
+    source = header.get("source")
     replaced: dict[str, str] = {}
     sides: list[SideQuestion] = []
     try:
@@ -121,6 +124,8 @@ def read(stream: IO[str], name: str, *, model: str | None = None) -> ImportedCon
     return ImportedConversation(
         title=str(header.get("title") or name), system_prompt=str(header.get("system") or ""),
         model=chosen, turns=_turns(lines, chosen, replaced, sides), superseded_by=replaced,
+        source=source if isinstance(source, str) else "",
+        source_model=str(header.get("source_model") or ""),
         memory=memory, side_questions=sides,
         created_at=parse_time(header.get("created_at")),
         updated_at=parse_time(header.get("updated_at")),

@@ -94,9 +94,10 @@ class ImportWriter:
     def _create(self, item: ImportedConversation) -> int:
         cursor = self.db.execute_sql(
             "INSERT INTO conversations (title, system_prompt, model, settings, created_at, "
-            "updated_at, next_ordinal, generation) VALUES (?, ?, ?, ?, ?, ?, 1, 0)",
+            "updated_at, next_ordinal, generation, source, source_model) "
+            "VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?, ?)",
             (item.title, item.system_prompt, item.model, _settings(item.settings),
-             _iso(item.created_at), _iso(item.updated_at)))
+             _iso(item.created_at), _iso(item.updated_at), item.source, item.source_model))
         return int(cursor.lastrowid)
 
     def _finish(self, conv_id: int, next_ordinal: int, updated: datetime | None) -> None:
@@ -145,7 +146,8 @@ class ImportWriter:
                 return None, 0
             return self._write_new(ImportedConversation(
                 item.title, item.system_prompt, item.model, turns, item.created_at,
-                item.updated_at, item.settings, item.next_ordinal))
+                item.updated_at, item.settings, item.next_ordinal, source=item.source,
+                source_model=item.source_model))
         owner = known.get(turns[0].pending.id)
         prefix = 0
         while owner is not None and prefix < len(turns) \

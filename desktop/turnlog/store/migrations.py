@@ -161,9 +161,24 @@ V_INCOMPLETE_TITLES = (
     'ALTER TABLE "conversations" ADD COLUMN "title_source" TEXT NOT NULL DEFAULT \'user\'',
 )
 
+# Where an imported conversation came from ("chatgpt"; '' for one made in Turnlog)
+# and the model it was held with there: provenance, never sent unless the user picks it.
+# A conversation imported from ChatGPT before this step is told by its turns' ids (the
+# importer derives them as UUID version 5, a send makes version 4 ones): the model the
+# import set moves to `source_model`, so the profile's model is sent from now on.
+V_SOURCE_MODEL = (
+    'ALTER TABLE "conversations" ADD COLUMN "source" TEXT NOT NULL DEFAULT \'\'',
+    'ALTER TABLE "conversations" ADD COLUMN "source_model" TEXT NOT NULL DEFAULT \'\'',
+    'UPDATE "conversations" SET "source" = \'chatgpt\', "source_model" = "model", '
+    '"model" = \'\' WHERE EXISTS (SELECT 1 FROM "turns" WHERE "turns"."conversation_id" = '
+    '"conversations"."id" AND length("turns"."id") = 32 AND substr("turns"."id", 13, 1) = '
+    '\'5\')',
+)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
-                          V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES]
+                          V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES,
+                          V_SOURCE_MODEL]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

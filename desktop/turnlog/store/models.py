@@ -28,6 +28,9 @@ class ConversationRow(BaseModel):
     generation = peewee.IntegerField(default=0)
     # "user", "question" or "model" (V_INCOMPLETE_TITLES)
     title_source = peewee.TextField(default="user")
+    # An imported conversation's origin and the model it had there (V_SOURCE_MODEL)
+    source = peewee.TextField(default="")
+    source_model = peewee.TextField(default="")
 
     class Meta:
         table_name = "conversations"

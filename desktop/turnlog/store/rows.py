@@ -66,6 +66,8 @@ def conversation(row: ConversationRow) -> Conversation:
         created_at=parse_time(row.created_at),
         updated_at=parse_time(row.updated_at),
         title_source=row.title_source,
+        source=row.source,
+        source_model=row.source_model,
     )
 
 

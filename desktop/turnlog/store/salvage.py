@@ -115,10 +115,20 @@ def _time_or_none(value: object) -> datetime | None:
         return None
 
 
-def _conversation_of(row: tuple[object, ...]) -> Conversation:
+_SOURCE_COLUMNS = ("source", "source_model")  # from V_SOURCE_MODEL on
+
+
+def _conversation_columns(con: sqlite3.Connection) -> tuple[str, ...]:
+    """The conversation columns to read: the provenance ones where the file has them."""
+    have = {_lenient(r[1]) for r in con.execute('PRAGMA table_info("conversations")')}
+    return _CONVERSATION_COLUMNS + tuple(c for c in _SOURCE_COLUMNS if c in have)
+
+
+def _conversation_of(row: tuple[object, ...],
+                     columns: tuple[str, ...] = _CONVERSATION_COLUMNS) -> Conversation:
     """A conversation row read leniently: undecodable bytes become U+FFFD, unreadable
     settings the defaults, so a damaged title never hides the conversation."""
-    values = dict(zip(_CONVERSATION_COLUMNS, row, strict=True))
+    values = dict(zip(columns, row, strict=True))
     try:
         settings = ConversationSettings.from_json(json.loads(_lenient(values["settings"])))
     except (ValueError, TypeError, AttributeError):
@@ -131,15 +141,18 @@ def _conversation_of(row: tuple[object, ...]) -> Conversation:
         settings=settings,
         created_at=_time_or_none(values["created_at"]),
         updated_at=_time_or_none(values["updated_at"]),
+        source=_lenient(values.get("source")),
+        source_model=_lenient(values.get("source_model")),
     )
 
 
 def _conversation(con: sqlite3.Connection, conversation_id: int) -> Conversation:
-    row = con.execute(f"SELECT {', '.join(_CONVERSATION_COLUMNS)} FROM conversations "
+    columns = _conversation_columns(con)
+    row = con.execute(f"SELECT {', '.join(columns)} FROM conversations "
                       "WHERE id = ?", (conversation_id,)).fetchone()
     if row is None:
         raise NotFound(f"There is no conversation {conversation_id}.")
-    return _conversation_of(row)
+    return _conversation_of(row, columns)
 
 
 def readable_conversations(path: Path, *, immutable: bool = False

@@ -157,6 +157,12 @@ class ConversationHeader(QWidget):
         self.sampling.setAccessibleName(QCoreApplication.translate(
             "HeaderPicker", "Sampling settings of this conversation"))
         row.addWidget(self.sampling)
+        # An imported conversation's origin and its model there (never what is sent).
+        self.provenance = QLabel(self)
+        self.provenance.setObjectName("importProvenance")
+        self.provenance.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.provenance.hide()
+        row.addWidget(self.provenance)
         self.status = QLabel(self)
         self.status.setObjectName("modelsStatus")
         self.status.setWordWrap(True)

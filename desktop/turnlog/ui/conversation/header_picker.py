@@ -14,6 +14,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 
 from ...chat import settings_for
 from ...core.failures import ProviderFailure
+from ...core.imports import source_name
 from ...core.model import (
     MIN_OUTPUT_RESERVE,
     Conversation,
@@ -100,6 +101,7 @@ class HeaderPicker(QObject):
         try:
             self._fill_profiles()
             self._fill_model(conversation)
+            self._fill_provenance(conversation)
             if not editing:
                 self._fill_sampling(conversation)
         finally:
@@ -179,6 +181,23 @@ class HeaderPicker(QObject):
         line = combo.lineEdit()
         if line is not None and not line.hasFocus():
             line.setCursorPosition(0)  # a narrow window shows the name's start, not its end
+
+    def _fill_provenance(self, conversation: Conversation | None) -> None:
+        """“imported from ChatGPT · gpt-4o”: where an imported conversation was held and
+        with which model; the model box beside it shows the one a request names."""
+        label = self.header.provenance
+        if conversation is None or not conversation.source:
+            label.hide()
+            return
+        where = source_name(conversation.source)
+        text = arg(QCoreApplication.translate("HeaderPicker", "imported from %1 · %2"), where,
+                   conversation.source_model) if conversation.source_model else \
+            arg(QCoreApplication.translate("HeaderPicker", "imported from %1"), where)
+        label.setText(text)
+        label.setToolTip(QCoreApplication.translate(
+            "HeaderPicker", "Where this conversation was imported from and the model it had "
+            "there. Requests name the model in the box, never that one unless you pick it."))
+        label.show()
 
     def _fill_sampling(self, conversation: Conversation | None) -> None:
         header = self.header
