@@ -87,3 +87,19 @@ def test_the_cli_asks_an_imported_conversation_with_the_profile_s_model(
         "", "chatgpt", "gpt-4")
     markdown = cli("export", "1", "--format", "markdown")
     assert "Imported from: ChatGPT · gpt-4" in markdown.stdout
+
+
+def test_a_conversation_asked_through_another_profile_sends_that_one_s_model(
+        loopback, turnlog_home):
+    """A new conversation names no model of its own: asked later through another
+    profile, the old profile's model name never goes to the new one's server."""
+    for name, model in (("first", "first-model"), ("second", "second-model")):
+        added = cli("profile", "add", name, "--preset", "custom", "--base-url",
+                    loopback.base_url, "--model", model, input="")
+        assert added.returncode == 0, added.stderr
+    loopback.script(Behaviour.answer("One."))
+    assert cli("ask", "--new", "--profile", "first", "Count with me").returncode == 0
+    loopback.script(Behaviour.answer("Two."))
+    asked = cli("ask", "--conversation", "1", "--profile", "second", "Next?")
+    assert asked.returncode == 0, asked.stderr
+    assert [c["model"] for c in chats(loopback)] == ["first-model", "second-model"]

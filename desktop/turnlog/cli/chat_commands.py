@@ -237,7 +237,8 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
         new: NewConversation | None = None
         if args.new:  # created only with its first answer: a failure leaves nothing behind
             # No --title: titled after the first question, as the window does.
-            new = NewConversation(store, args.title or None, model=profile.model)
+            # No model of its own: later asks through another profile send that one's.
+            new = NewConversation(store, args.title or None)
             conversation = new.draft
         else:
             conversation = store.conversation(args.conversation)

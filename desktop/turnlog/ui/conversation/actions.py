@@ -68,9 +68,10 @@ class HistoryActions(QObject):
                on_failure=self.delete_failed.emit if deleting else self.failed.emit)
 
     def default_model(self) -> str:
-        """The model new conversations start with: the provider in use's."""
-        profile = self._setup.active() if self._setup is not None else None
-        return profile.model if profile is not None else ""
+        """The model new conversations name: none of their own, so they send with the
+        model of the profile in use at the time (a name pinned at creation would go to the
+        server of a profile chosen later, which may not list it)."""
+        return ""
 
     # --------------------------------------------------------------- titles
     def new_conversation(self) -> None:
