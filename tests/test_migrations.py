@@ -425,11 +425,20 @@ def test_conversations_imported_from_chatgpt_before_v11_send_with_the_profile_s_
                 "finish_reason, created_at) VALUES (?, ?, 1, 'q', 'a', 'gpt-4o', 'stop', "
                 "'2026-01-01T00:00:00+00:00')",
                 (imported, uuid.uuid5(uuid.NAMESPACE_URL, "chatgpt/x").hex))
+    con.execute("INSERT INTO conversations (title, system_prompt, model, settings, "
+                "created_at, updated_at, next_ordinal, generation) VALUES "
+                "('Trip fork', '', 'gpt-4o', '{}', '2026-01-01T00:00:00+00:00', "
+                "'2026-01-01T00:00:00+00:00', 1, 0)")
+    (fork,) = con.execute("SELECT max(id) FROM conversations").fetchone()
+    con.execute("INSERT INTO forks (conversation_id, source_id, at_ordinal) VALUES (?, ?, 1)",
+                (fork, imported))
     con.commit()
     con.close()
     with TurnlogStore.open(home) as store:
         trip = store.conversation(imported)
-        made_here = [c for c in store.conversations() if c.id != imported]
+        forked = store.conversation(fork)
+        made_here = [c for c in store.conversations() if c.id not in (imported, fork)]
     assert (trip.model, trip.source, trip.source_model) == ("", "chatgpt", "gpt-4o")
+    assert (forked.model, forked.source, forked.source_model) == ("", "chatgpt", "gpt-4o")
     assert {c.model for c in made_here} == {"qwen2.5", "llama3"}
     assert {c.source for c in made_here} == {""}

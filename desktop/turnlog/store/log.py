@@ -380,6 +380,8 @@ class TurnlogStore(MemoryStore):
         settings: ConversationSettings | None = None,
         first_send: bool = False,
         title_source: str = USER,
+        source: str = "",
+        source_model: str = "",
     ) -> Conversation:
         """A new, empty conversation. `first_send`: it is made for a question about to be
         sent; until that (or a later) question is answered, `sweep_unanswered` may remove
@@ -402,6 +404,8 @@ class TurnlogStore(MemoryStore):
                 created_at=stamp,
                 updated_at=stamp,
                 title_source=title_source,
+                source=source,
+                source_model=source_model,
             )
         return rows.conversation(row)
 
@@ -836,7 +840,8 @@ class TurnlogStore(MemoryStore):
             fork = self.create_conversation(
                 title or source.title, system_prompt=source.system_prompt,
                 model=source.model, settings=source.settings,
-                title_source=USER if title else source.title_source)
+                title_source=USER if title else source.title_source,
+                source=source.source, source_model=source.source_model)
             ForkRow.create(conversation=fork.id, source_id=source.id, at_ordinal=at_ordinal)
             self.import_turns(fork.id, copies)
             # A derived title follows the fork's own first turn (none: the neutral one).

@@ -164,8 +164,9 @@ V_INCOMPLETE_TITLES = (
 # Where an imported conversation came from ("chatgpt"; '' for one made in Turnlog)
 # and the model it was held with there: provenance, never sent unless the user picks it.
 # A conversation imported from ChatGPT before this step is told by its turns' ids (the
-# importer derives them as UUID version 5, a send makes version 4 ones): the model the
-# import set moves to `source_model`, so the profile's model is sent from now on.
+# importer derives them as UUID version 5, a send makes version 4 ones), and a fork of one
+# by its fork record: the model the import set moves to `source_model`, so the profile's
+# model is sent from now on.
 V_SOURCE_MODEL = (
     'ALTER TABLE "conversations" ADD COLUMN "source" TEXT NOT NULL DEFAULT \'\'',
     'ALTER TABLE "conversations" ADD COLUMN "source_model" TEXT NOT NULL DEFAULT \'\'',
@@ -173,6 +174,12 @@ V_SOURCE_MODEL = (
     '"model" = \'\' WHERE EXISTS (SELECT 1 FROM "turns" WHERE "turns"."conversation_id" = '
     '"conversations"."id" AND length("turns"."id") = 32 AND substr("turns"."id", 13, 1) = '
     '\'5\')',
+    # Forks of those (their turns are copies with fresh ids) and forks of forks.
+    'UPDATE "conversations" SET "source" = \'chatgpt\', "source_model" = "model", '
+    '"model" = \'\' WHERE "source" = \'\' AND "id" IN (WITH RECURSIVE "made"("id") AS '
+    '(SELECT "id" FROM "conversations" WHERE "source" = \'chatgpt\' UNION SELECT '
+    '"forks"."conversation_id" FROM "forks" JOIN "made" ON "forks"."source_id" = "made"."id") '
+    'SELECT "id" FROM "made")',
 )
 
 # Append new steps; never edit a released one.
