@@ -727,6 +727,37 @@
     </message>
 </context>
 <context>
+    <name>GoToTurn</name>
+    <message>
+        <source>Go to turn</source>
+        <translation>转到某一轮</translation>
+    </message>
+    <message>
+        <source>Turn &amp;number:</source>
+        <translation>轮次编号(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>This conversation has no turns yet</source>
+        <translation>这个对话还没有任何轮次</translation>
+    </message>
+    <message>
+        <source>1 to %1</source>
+        <translation>1 到 %1</translation>
+    </message>
+    <message>
+        <source>This conversation has no turns yet.</source>
+        <translation>这个对话还没有任何轮次。</translation>
+    </message>
+    <message>
+        <source>Turn %1 is not in this conversation any more: it was deleted, or a newer version replaced it.</source>
+        <translation>第 %1 轮已不在这个对话中：它已被删除，或被更新的版本取代。</translation>
+    </message>
+    <message>
+        <source>There is no turn %1: this conversation&apos;s turns are numbered 1 to %2.</source>
+        <translation>没有第 %1 轮：这个对话的轮次编号是 1 到 %2。</translation>
+    </message>
+</context>
+<context>
     <name>HeaderPicker</name>
     <message>
         <source>server default</source>
@@ -831,6 +862,18 @@
     <message>
         <source>%1  (%2 tokens)</source>
         <translation>%1（%2 个 token）</translation>
+    </message>
+    <message>
+        <source>imported from %1 · %2</source>
+        <translation>导入自 %1 · %2</translation>
+    </message>
+    <message>
+        <source>imported from %1</source>
+        <translation>导入自 %1</translation>
+    </message>
+    <message>
+        <source>Where this conversation was imported from and the model it had there. Requests name the model in the box, never that one unless you pick it.</source>
+        <translation>这个对话从哪里导入，以及它在那里使用的模型。请求使用框中的模型，除非你选择，否则绝不会使用那个模型。</translation>
     </message>
     <message>
         <source>Sampling</source>
@@ -1109,12 +1152,24 @@
         <translation>%1共占 %2 字节，但请求上限为 %3 字节：请把问题至少缩短 %4 字节，或提高字节上限。没有发送任何内容。</translation>
     </message>
     <message>
-        <source>%1 take exactly %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or use a larger context window. Nothing was sent.</source>
-        <translation>%1共占 %2 个 token（精确），但输入预算为 %3 个 token：请把问题至少缩短 %4 个 token，或使用更大的上下文窗口。没有发送任何内容。</translation>
+        <source>set the output reserve to %1 tokens (Settings ▸ This conversation)</source>
+        <translation>把输出预留设为 %1 个 token（设置 ▸ 此对话）</translation>
     </message>
     <message>
-        <source>%1 take an estimated %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or use a larger context window. Nothing was sent.</source>
-        <translation>%1估计共占 %2 个 token，但输入预算为 %3 个 token：请把问题至少缩短 %4 个 token，或使用更大的上下文窗口。没有发送任何内容。</translation>
+        <source>set the context window to at least %1 tokens (Settings ▸ This conversation)</source>
+        <translation>把上下文窗口设为至少 %1 个 token（设置 ▸ 此对话）</translation>
+    </message>
+    <message>
+        <source>use a larger context window</source>
+        <translation>使用更大的上下文窗口</translation>
+    </message>
+    <message>
+        <source>%1 take exactly %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or %5. Nothing was sent.</source>
+        <translation>%1确切共占 %2 个 token，但输入预算为 %3 个 token：请把问题至少缩短 %4 个 token，或%5。没有发送任何内容。</translation>
+    </message>
+    <message>
+        <source>%1 take an estimated %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or %5. Nothing was sent.</source>
+        <translation>%1估计共占 %2 个 token，但输入预算为 %3 个 token：请把问题至少缩短 %4 个 token，或%5。没有发送任何内容。</translation>
     </message>
     <message>
         <source>exact</source>
@@ -1824,6 +1879,14 @@
         <translation>转到历史(&amp;H)</translation>
     </message>
     <message>
+        <source>Go to &amp;turn…</source>
+        <translation>转到轮次(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Show a turn of this conversation by its number</source>
+        <translation>按编号显示这个对话中的某一轮</translation>
+    </message>
+    <message>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
@@ -2236,6 +2299,10 @@
         <source>Pick a model for “%1” in Settings (Ctrl+,) to send.</source>
         <translation>请在“设置”（Ctrl+,）中为“%1”选择模型后再发送。</translation>
     </message>
+    <message>
+        <source>⚠ the server’s window is %1 tokens, smaller than yours: requests may overflow</source>
+        <translation>⚠ 服务器的窗口为 %1 个 token，比你设置的小：请求可能会溢出</translation>
+    </message>
 </context>
 <context>
     <name>ProvidersPage</name>
@@ -2526,6 +2593,14 @@
         <translation>单词按前缀匹配，&quot;带引号的短语&quot;按原文匹配，中文词语不限长度；按 Esc 清除</translation>
     </message>
     <message>
+        <source>Show more</source>
+        <translation>显示更多</translation>
+    </message>
+    <message>
+        <source>List the next matches, after those shown</source>
+        <translation>列出已显示之后的更多匹配</translation>
+    </message>
+    <message>
         <source>Search results: conversation, turn, date and snippet</source>
         <translation>搜索结果：对话、轮次、日期和片段</translation>
     </message>
@@ -2538,8 +2613,8 @@
         <translation>没有匹配的结果。</translation>
     </message>
     <message>
-        <source>The best %1 matches.</source>
-        <translation>最相关的 %1 条结果。</translation>
+        <source>%n match(es), %1 shown.</source>
+        <translation>%n 个匹配，显示 %1 个。</translation>
     </message>
     <message>
         <source>%n match(es).</source>
@@ -2564,6 +2639,26 @@
     <message>
         <source>A request is running: stop it or let it finish, then open the result.</source>
         <translation>有请求正在进行：请停止它或等它完成，然后再打开该结果。</translation>
+    </message>
+    <message>
+        <source>Next match</source>
+        <translation>下一个匹配</translation>
+    </message>
+    <message>
+        <source>Previous match</source>
+        <translation>上一个匹配</translation>
+    </message>
+    <message>
+        <source>Go to the next or previous match of the search in this turn</source>
+        <translation>转到这一轮中搜索的下一个或上一个匹配</translation>
+    </message>
+    <message>
+        <source>No match to highlight in turn %1</source>
+        <translation>第 %1 轮中没有可高亮的匹配</translation>
+    </message>
+    <message>
+        <source>Match %1 of %2 in turn %3</source>
+        <translation>第 %3 轮中的第 %1 个匹配，共 %2 个</translation>
     </message>
 </context>
 <context>
@@ -2994,6 +3089,14 @@
         <translation>Turnlog 在侧边提问时遇到了程序错误；详情见错误报告。</translation>
     </message>
     <message>
+        <source>Side question preview: what Ask aside would send now</source>
+        <translation>侧边提问预览：现在“侧边提问”会发送的内容</translation>
+    </message>
+    <message>
+        <source>not sent yet; the conversation does not change</source>
+        <translation>尚未发送；对话不会改变</translation>
+    </message>
+    <message>
         <source>Side questions could not be read: %1</source>
         <translation>无法读取侧边提问：%1</translation>
     </message>
@@ -3036,6 +3139,10 @@
     <message>
         <source>Your side question is back in the box.</source>
         <translation>你的侧边提问已放回输入框。</translation>
+    </message>
+    <message>
+        <source>side question · window %1 · own output reserve %2 tokens · input budget %3 tokens</source>
+        <translation>侧边提问 · 窗口 %1 · 自己的输出预留 %2 个 token · 输入预算 %3 个 token</translation>
     </message>
     <message>
         <source>side question · own output reserve %1 tokens</source>
@@ -3366,6 +3473,10 @@ Answer so far: %2</source>
         <source>Copy reasoning</source>
         <translation>复制推理过程</translation>
     </message>
+    <message>
+        <source>Position in the conversation</source>
+        <translation>在对话中的位置</translation>
+    </message>
 </context>
 <context>
     <name>TranscriptDelegate</name>
@@ -3517,6 +3628,45 @@ Answer so far: %2</source>
     <message>
         <source>The built-in model is in use</source>
         <translation>正在使用内置模型</translation>
+    </message>
+</context>
+<context>
+    <name>WindowInEffect</name>
+    <message>
+        <source>set by you</source>
+        <translation>由你设置</translation>
+    </message>
+    <message>
+        <source>from the server</source>
+        <translation>来自服务器</translation>
+    </message>
+    <message>
+        <source>assumed</source>
+        <translation>假定值</translation>
+    </message>
+    <message>
+        <source>learned from an overflow on %1</source>
+        <translation>于 %1 从一次溢出中得知</translation>
+    </message>
+    <message>
+        <source>learned from an overflow</source>
+        <translation>从一次溢出中得知</translation>
+    </message>
+    <message>
+        <source>In effect: %1 tokens, %2 · output reserve %3 · input up to %4 tokens</source>
+        <translation>当前生效：%1 个 token，%2 · 输出预留 %3 · 输入最多 %4 个 token</translation>
+    </message>
+    <message>
+        <source>&amp;Forget learned window</source>
+        <translation>忘掉学到的窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Forget the window an overflow error stated; the server is asked again with the next question</source>
+        <translation>忘掉溢出错误中给出的窗口；下一个问题时会重新询问服务器</translation>
+    </message>
+    <message>
+        <source>⚠ The server’s window is %1 tokens (%2), smaller than the %3 set by you: requests larger than that may overflow.</source>
+        <translation>⚠ 服务器的窗口为 %1 个 token（%2），比你设置的 %3 小：超过它的请求可能会溢出。</translation>
     </message>
 </context>
 </TS>

@@ -727,6 +727,37 @@
     </message>
 </context>
 <context>
+    <name>GoToTurn</name>
+    <message>
+        <source>Go to turn</source>
+        <translation>前往某一輪</translation>
+    </message>
+    <message>
+        <source>Turn &amp;number:</source>
+        <translation>輪次編號(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>This conversation has no turns yet</source>
+        <translation>這個對話還沒有任何輪次</translation>
+    </message>
+    <message>
+        <source>1 to %1</source>
+        <translation>1 到 %1</translation>
+    </message>
+    <message>
+        <source>This conversation has no turns yet.</source>
+        <translation>這個對話還沒有任何輪次。</translation>
+    </message>
+    <message>
+        <source>Turn %1 is not in this conversation any more: it was deleted, or a newer version replaced it.</source>
+        <translation>第 %1 輪已不在這個對話中：它已被刪除，或被較新的版本取代。</translation>
+    </message>
+    <message>
+        <source>There is no turn %1: this conversation&apos;s turns are numbered 1 to %2.</source>
+        <translation>沒有第 %1 輪：這個對話的輪次編號是 1 到 %2。</translation>
+    </message>
+</context>
+<context>
     <name>HeaderPicker</name>
     <message>
         <source>server default</source>
@@ -831,6 +862,18 @@
     <message>
         <source>%1  (%2 tokens)</source>
         <translation>%1（%2 個 token）</translation>
+    </message>
+    <message>
+        <source>imported from %1 · %2</source>
+        <translation>匯入自 %1 · %2</translation>
+    </message>
+    <message>
+        <source>imported from %1</source>
+        <translation>匯入自 %1</translation>
+    </message>
+    <message>
+        <source>Where this conversation was imported from and the model it had there. Requests name the model in the box, never that one unless you pick it.</source>
+        <translation>這個對話從哪裡匯入，以及它在那裡使用的模型。請求使用框中的模型，除非你選擇，否則絕不會使用那個模型。</translation>
     </message>
     <message>
         <source>Sampling</source>
@@ -1109,12 +1152,24 @@
         <translation>%1共占 %2 位元組，但請求上限為 %3 位元組：請把問題至少縮短 %4 位元組，或提高位元組上限。沒有送出任何內容。</translation>
     </message>
     <message>
-        <source>%1 take exactly %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or use a larger context window. Nothing was sent.</source>
-        <translation>%1共占 %2 個 token（精確），但輸入預算為 %3 個 token：請把問題至少縮短 %4 個 token，或使用更大的上下文視窗。沒有送出任何內容。</translation>
+        <source>set the output reserve to %1 tokens (Settings ▸ This conversation)</source>
+        <translation>把輸出保留量設為 %1 個 token（設定 ▸ 此對話）</translation>
     </message>
     <message>
-        <source>%1 take an estimated %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or use a larger context window. Nothing was sent.</source>
-        <translation>%1估計共占 %2 個 token，但輸入預算為 %3 個 token：請把問題至少縮短 %4 個 token，或使用更大的上下文視窗。沒有送出任何內容。</translation>
+        <source>set the context window to at least %1 tokens (Settings ▸ This conversation)</source>
+        <translation>把上下文視窗設為至少 %1 個 token（設定 ▸ 此對話）</translation>
+    </message>
+    <message>
+        <source>use a larger context window</source>
+        <translation>使用更大的上下文視窗</translation>
+    </message>
+    <message>
+        <source>%1 take exactly %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or %5. Nothing was sent.</source>
+        <translation>%1確切共占 %2 個 token，但輸入預算為 %3 個 token：請把問題至少縮短 %4 個 token，或%5。沒有傳送任何內容。</translation>
+    </message>
+    <message>
+        <source>%1 take an estimated %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or %5. Nothing was sent.</source>
+        <translation>%1估計共占 %2 個 token，但輸入預算為 %3 個 token：請把問題至少縮短 %4 個 token，或%5。沒有傳送任何內容。</translation>
     </message>
     <message>
         <source>exact</source>
@@ -1824,6 +1879,14 @@
         <translation>前往歷史(&amp;H)</translation>
     </message>
     <message>
+        <source>Go to &amp;turn…</source>
+        <translation>前往輪次(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Show a turn of this conversation by its number</source>
+        <translation>依編號顯示這個對話中的某一輪</translation>
+    </message>
+    <message>
         <source>&amp;Theme</source>
         <translation>主題(&amp;T)</translation>
     </message>
@@ -2236,6 +2299,10 @@
         <source>Pick a model for “%1” in Settings (Ctrl+,) to send.</source>
         <translation>請在「設定」（Ctrl+,）中為「%1」選擇模型後再傳送。</translation>
     </message>
+    <message>
+        <source>⚠ the server’s window is %1 tokens, smaller than yours: requests may overflow</source>
+        <translation>⚠ 伺服器的視窗為 %1 個 token，比你設定的小：請求可能會溢出</translation>
+    </message>
 </context>
 <context>
     <name>ProvidersPage</name>
@@ -2526,6 +2593,14 @@
         <translation>單字依字首比對，&quot;加引號的片語&quot;依原文比對，中文詞語不限長度；按 Esc 清除</translation>
     </message>
     <message>
+        <source>Show more</source>
+        <translation>顯示更多</translation>
+    </message>
+    <message>
+        <source>List the next matches, after those shown</source>
+        <translation>列出已顯示之後的更多符合項</translation>
+    </message>
+    <message>
         <source>Search results: conversation, turn, date and snippet</source>
         <translation>搜尋結果：對話、輪次、日期和片段</translation>
     </message>
@@ -2538,8 +2613,8 @@
         <translation>沒有符合的結果。</translation>
     </message>
     <message>
-        <source>The best %1 matches.</source>
-        <translation>最相關的 %1 筆結果。</translation>
+        <source>%n match(es), %1 shown.</source>
+        <translation>%n 個符合，顯示 %1 個。</translation>
     </message>
     <message>
         <source>%n match(es).</source>
@@ -2564,6 +2639,26 @@
     <message>
         <source>A request is running: stop it or let it finish, then open the result.</source>
         <translation>有請求正在進行：請停止它或等它完成，然後再開啟該結果。</translation>
+    </message>
+    <message>
+        <source>Next match</source>
+        <translation>下一個符合項</translation>
+    </message>
+    <message>
+        <source>Previous match</source>
+        <translation>上一個符合項</translation>
+    </message>
+    <message>
+        <source>Go to the next or previous match of the search in this turn</source>
+        <translation>前往這一輪中搜尋的下一個或上一個符合項</translation>
+    </message>
+    <message>
+        <source>No match to highlight in turn %1</source>
+        <translation>第 %1 輪中沒有可醒目提示的符合項</translation>
+    </message>
+    <message>
+        <source>Match %1 of %2 in turn %3</source>
+        <translation>第 %3 輪中的第 %1 個符合項，共 %2 個</translation>
     </message>
 </context>
 <context>
@@ -2994,6 +3089,14 @@
         <translation>Turnlog 在側邊提問時發生程式錯誤；詳情請見錯誤報告。</translation>
     </message>
     <message>
+        <source>Side question preview: what Ask aside would send now</source>
+        <translation>側邊提問預覽：現在「側邊提問」會傳送的內容</translation>
+    </message>
+    <message>
+        <source>not sent yet; the conversation does not change</source>
+        <translation>尚未傳送；對話不會改變</translation>
+    </message>
+    <message>
         <source>Side questions could not be read: %1</source>
         <translation>無法讀取側邊提問：%1</translation>
     </message>
@@ -3036,6 +3139,10 @@
     <message>
         <source>Your side question is back in the box.</source>
         <translation>你的側邊提問已放回輸入框。</translation>
+    </message>
+    <message>
+        <source>side question · window %1 · own output reserve %2 tokens · input budget %3 tokens</source>
+        <translation>側邊提問 · 視窗 %1 · 自己的輸出保留量 %2 個 token · 輸入預算 %3 個 token</translation>
     </message>
     <message>
         <source>side question · own output reserve %1 tokens</source>
@@ -3366,6 +3473,10 @@ Answer so far: %2</source>
         <source>Copy reasoning</source>
         <translation>複製推理過程</translation>
     </message>
+    <message>
+        <source>Position in the conversation</source>
+        <translation>在對話中的位置</translation>
+    </message>
 </context>
 <context>
     <name>TranscriptDelegate</name>
@@ -3517,6 +3628,45 @@ Answer so far: %2</source>
     <message>
         <source>The built-in model is in use</source>
         <translation>正在使用內建模型</translation>
+    </message>
+</context>
+<context>
+    <name>WindowInEffect</name>
+    <message>
+        <source>set by you</source>
+        <translation>由你設定</translation>
+    </message>
+    <message>
+        <source>from the server</source>
+        <translation>來自伺服器</translation>
+    </message>
+    <message>
+        <source>assumed</source>
+        <translation>假定值</translation>
+    </message>
+    <message>
+        <source>learned from an overflow on %1</source>
+        <translation>於 %1 從一次溢出中得知</translation>
+    </message>
+    <message>
+        <source>learned from an overflow</source>
+        <translation>從一次溢出中得知</translation>
+    </message>
+    <message>
+        <source>In effect: %1 tokens, %2 · output reserve %3 · input up to %4 tokens</source>
+        <translation>目前生效：%1 個 token，%2 · 輸出保留量 %3 · 輸入最多 %4 個 token</translation>
+    </message>
+    <message>
+        <source>&amp;Forget learned window</source>
+        <translation>忘掉學到的視窗(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Forget the window an overflow error stated; the server is asked again with the next question</source>
+        <translation>忘掉溢出錯誤中給出的視窗；下一個問題時會重新詢問伺服器</translation>
+    </message>
+    <message>
+        <source>⚠ The server’s window is %1 tokens (%2), smaller than the %3 set by you: requests larger than that may overflow.</source>
+        <translation>⚠ 伺服器的視窗為 %1 個 token（%2），比你設定的 %3 小：超過它的請求可能會溢出。</translation>
     </message>
 </context>
 </TS>
