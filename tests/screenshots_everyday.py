@@ -58,29 +58,42 @@ def parent(out: Path) -> int:
 
     out.mkdir(parents=True, exist_ok=True)
     for width, height in SIZES:
-        number = free_display()
-        xvfb = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", f"{width}x{height}x24",
-                                 "-nolisten", "tcp"], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+        started = start_xvfb(free_display, width, height)
+        if started is None:
+            print("Xvfb did not start", file=sys.stderr)
+            return 2
+        number, xvfb = started
         try:
-            deadline = time.monotonic() + 10
-            while not Path(f"/tmp/.X11-unix/X{number}").exists():
-                if time.monotonic() > deadline or xvfb.poll() is not None:
-                    print("Xvfb did not start", file=sys.stderr)
-                    return 2
-                time.sleep(0.05)
             for language in LANGUAGES:
                 with tempfile.TemporaryDirectory(prefix="turnlog-everyday-") as home:
                     env = {**os.environ, CHILD: language, "DISPLAY": f":{number}",
                            "QT_QPA_PLATFORM": "xcb", "TURNLOG_HOME": home}
                     done = subprocess.run([sys.executable, __file__, str(out)], env=env,
-                                          timeout=180)
+                                          timeout=300)
                     if done.returncode:
                         return done.returncode
         finally:
             xvfb.terminate()
             xvfb.wait(10)
     return 0
+
+
+def start_xvfb(free_display, width: int, height: int):
+    """A virtual X server of that size: (display number, process), or None. Another
+    program may take the free number first: then the next one is tried."""
+    for _attempt in range(3):
+        number = free_display()
+        xvfb = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", f"{width}x{height}x24",
+                                 "-nolisten", "tcp"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while xvfb.poll() is None and time.monotonic() < deadline:
+            if Path(f"/tmp/.X11-unix/X{number}").exists():
+                return number, xvfb
+            time.sleep(0.05)
+        xvfb.kill()
+        xvfb.wait(10)
+    return None
 
 
 def profiles_for(server_url: str):
@@ -153,7 +166,7 @@ def child(out: Path, language: str) -> int:  # noqa: C901 - one walk through the
         QTimer.singleShot(ms, loop.quit)
         loop.exec()
 
-    def until(condition, timeout_s: float = 15.0) -> None:
+    def until(condition, timeout_s: float = 60.0) -> None:
         deadline = time.monotonic() + timeout_s
         while not condition():
             if time.monotonic() > deadline:
