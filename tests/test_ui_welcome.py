@@ -137,9 +137,10 @@ def test_the_welcome_turns_the_built_in_model_on(qtbot, store, loopback, turnlog
         window.composer.set_draft(QUESTION)
         window.refresh_preview()  # previewed against the built-in model, not yet started
         assert window.composer.send_button.isEnabled()
-        # The first request is previewed with the built-in model's name (this test's
-        # connector is the loopback server's: nothing is started).
-        assert f"model {profile.model}" in window.inspector.endpoint.text()
+        # The first request is previewed with the model of the connection in use (this
+        # test's connector is the loopback server's: nothing is started); a new
+        # conversation names no model of its own that could outlive its profile.
+        assert "model loopback-model" in window.inspector.endpoint.text()
         assert store.conversations() == []
     finally:
         window.shutdown()
