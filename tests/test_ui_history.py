@@ -117,6 +117,10 @@ def test_go_to_turn_by_number_and_a_number_that_is_not_there(qtbot, store, make_
     assert not missing.go()
     assert f"{ordinals[-1]:,}" in missing.message.text()
     assert missing.isVisible() and top_ordinal(window) == 1234  # nothing moved
+    # The reason is shown whole: the label as tall as its wrapped lines need.
+    label = missing.message
+    qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()))
+    assert missing.frameGeometry().height() <= missing.screen().availableGeometry().height()
 
 
 def test_rows_and_documents_stay_bounded_while_scrolling_through_many(

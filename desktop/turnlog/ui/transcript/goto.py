@@ -44,6 +44,7 @@ class GoToTurnDialog(QDialog):
         form.addRow(translate("GoToTurn", "Turn &number:"), self.number)
         form.addRow(self.message)
         form.addRow(buttons)
+        self.setMinimumWidth(self.fontMetrics().horizontalAdvance("x") * 48)
 
     def _newest(self) -> int:
         turns = self._view.transcript().turns
@@ -77,5 +78,6 @@ class GoToTurnDialog(QDialog):
                 "There is no turn %1: this conversation's turns are numbered 1 to %2."),
                 text or "0", f"{newest:,}")
         self.message.setText(reason)
+        self.adjustSize()  # the reason shown whole, never cut at the dialog's old height
         self.number.selectAll()
         return False
