@@ -255,3 +255,13 @@ def test_a_dock_left_narrow_by_an_older_window_state_opens_beside_the_inspector(
     search(qtbot, window, "anything")
     assert window.dockWidgetArea(dock) == Qt.DockWidgetArea.RightDockWidgetArea
     qtbot.waitUntil(lambda: dock.width() >= 300)
+
+
+def test_the_inspector_is_the_side_tab_in_front_of_a_new_window(qtbot, store, make_window):
+    """The search tab, made beside the inspector and then hidden, left the Memory tab in
+    front of a new window; the inspector belongs there until something else is asked for."""
+    seed(store, "budget", numbered(2))
+    window = make_window(size=(1024, 600))
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 2)
+    qtbot.waitUntil(lambda: not window.inspector_dock.visibleRegion().isEmpty())
+    assert window.memory_dock.visibleRegion().isEmpty()

@@ -355,6 +355,7 @@ class SearchDock:
         window.tabifyDockWidget(window.inspector_dock, self.dock)  # type: ignore[attr-defined]
         window.folding.also_fold(self.dock)  # type: ignore[attr-defined]
         self.dock.hide()
+        window.inspector_dock.raise_()  # type: ignore[attr-defined] # hidden, it left the front
         self.matches = TurnMatches(window.view, self._note, window)
         self.jump = TurnJump(window, self.matches)
         self.panel.chosen.connect(self._go)
