@@ -38,6 +38,10 @@ def test_an_imported_conversation_sends_the_profile_s_model_until_one_is_picked(
     assert header.provenance.isVisible()
     assert header.provenance.text() == "imported from ChatGPT · gpt-4o"
     assert header.model.currentText() == "loopback-model"  # what will be sent
+    window.resize(1024, 600)  # read whole on a small screen too (beside the pickers: cut)
+    label = header.provenance
+    qtbot.waitUntil(lambda: label.width() >= label.fontMetrics().horizontalAdvance(
+        label.text()) and label.geometry().right() <= header.width())
 
     loopback.script(Behaviour.answer("Sunny, 18 °C."))
     window.composer.set_draft("And the weather there tomorrow?")

@@ -157,18 +157,21 @@ class ConversationHeader(QWidget):
         self.sampling.setAccessibleName(QCoreApplication.translate(
             "HeaderPicker", "Sampling settings of this conversation"))
         row.addWidget(self.sampling)
-        # An imported conversation's origin and its model there (never what is sent).
+        # An imported conversation's origin and its model there (never what is sent), on a
+        # line of its own under the pickers: beside them it was cut off at 1024 px.
         self.provenance = QLabel(self)
         self.provenance.setObjectName("importProvenance")
         self.provenance.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.provenance.setWordWrap(True)
+        self.provenance.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.provenance.hide()
-        row.addWidget(self.provenance)
         self.status = QLabel(self)
         self.status.setObjectName("modelsStatus")
         self.status.setWordWrap(True)
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.status.hide()
         column.addLayout(row)
+        column.addWidget(self.provenance)
         column.addWidget(self._sampling_row())
         column.addWidget(self.status)
 
