@@ -257,6 +257,35 @@ def test_marks_of_a_paged_log_are_looked_up_not_searched_for(store):
     assert log.pages_read == 1
 
 
+def test_spans_of_a_long_log_are_named_from_their_ends_and_gaps_are_not_lost(
+        store, monkeypatch):
+    from turnlog.core.model import ordinal_runs, ordinal_runs_of
+    cid, ordinals = seed_long(store, "gapless", 20_000, gaps=False)
+    log = store.log(cid).warm(LogPages.PAGE)
+    assert log._source is store
+    listed = []
+    read = store.turn_ordinals
+
+    def counted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        found = read(*args, **kwargs)
+        listed.append(len(found))
+        return found
+
+    monkeypatch.setattr(store, "turn_ordinals", counted)
+    assert ordinal_runs_of(log, 0, 19_000) == [(1, 19_000)]
+    assert max(listed) == 1  # the two ends, one ordinal each: nothing listed
+    assert ordinal_runs_of(log, 0, 19_000) == [(1, 19_000)]
+    assert len(listed) <= 2  # asked again: remembered
+    gappy, with_gaps = seed_long(store, "gaps", 3_000)
+    runs = ordinal_runs_of(store.log(gappy).warm(LogPages.PAGE), 10, 2_500)
+    assert runs == ordinal_runs(with_gaps[10:2_500])
+    assert runs[0] == (11, GAP_EVERY - 1) and len(runs) == 3
+    marks = MarkMap(log, None, to_summarize=[(5, 9), (20, 20)])
+    assert [marks[o] for o in (4, 5, 9, 10, 20, 21)] == [
+        RowMark.NOT_SENT, RowMark.TO_SUMMARIZE, RowMark.TO_SUMMARIZE, RowMark.NOT_SENT,
+        RowMark.TO_SUMMARIZE, RowMark.NOT_SENT]
+
+
 def test_a_long_conversation_with_a_rolling_summary_opens_without_reading_what_it_covers(
         qtbot, store, make_window, monkeypatch):
     cid, ordinals = seed_long(store, "long", 5_000, compaction=True)

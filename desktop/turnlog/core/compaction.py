@@ -24,7 +24,7 @@ from typing import Protocol
 from .body import SYSTEM, USER, Message, RequestOptions, build_body, encode_json, utf8_len
 from .budget import ESTIMATE, Budget, TokenCounter
 from .failures import Failure, FailureKind, ProviderFailure
-from .model import FrozenTurns, Turn, Usage, ordinals_of, position_of
+from .model import FrozenTurns, Turn, Usage, ordinal_runs_of, ordinals_of, position_of
 from .partial import Continuation
 from .projection import (
     CostIndex,
@@ -610,7 +610,7 @@ class Preview:
     """
 
     projection: Projection
-    to_summarize: tuple[int, ...] = ()
+    fold: tuple[int, int] = (0, 0)  # indexes of the turns a send folds in first
     summary: StoredSummary | None = None
     state: str = "none"
     span: tuple[int, int] = (0, 0)  # indexes of the turns the summary would cover
@@ -618,6 +618,16 @@ class Preview:
     @property
     def final(self) -> bool:
         return self.state != "to_make"
+
+    @property
+    def to_summarize(self) -> tuple[int, ...]:
+        """Ordinals of the turns a send folds into the summary first."""
+        return ordinals_of(self.projection._turns, *self.fold)
+
+    def to_summarize_runs(self) -> list[tuple[int, int]]:
+        """`to_summarize` as inclusive runs, from the span's ends where a paged log knows
+        them (a preview on every key press does not list a backlog of 100,000)."""
+        return ordinal_runs_of(self.projection._turns, *self.fold)
 
     @property
     def summarized(self) -> tuple[int, ...]:
@@ -665,15 +675,15 @@ def preview(
     if not compaction or plan.covered == 0:
         return Preview(plan.plain)
     if plan.reuse is not None:
-        return Preview(plan.reuse, (), plan.base, "cached", (plan.first, plan.covered))
+        return Preview(plan.reuse, (0, 0), plan.base, "cached", (plan.first, plan.covered))
     projection = project(turns, question, model=model, budget=budget,
                          system_prompt=system_prompt, options=options, pinned=pinned,
                          summary=plan.base_part(), costs=costs,
                          max_verbatim=len(turns) - plan.covered)
     first_sent = len(turns) - projection.sent_count
-    to_summarize = ordinals_of(turns, plan.start, first_sent)
     span = (plan.first, max(first_sent, plan.covered))
-    return Preview(projection, to_summarize, plan.base, "to_make", span)
+    return Preview(projection, (plan.start, max(plan.start, first_sent)), plan.base, "to_make",
+                   span)
 
 
 class Compactor:

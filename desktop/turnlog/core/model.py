@@ -93,6 +93,10 @@ class FrozenTurns(Sequence[Turn], abc.ABC):
         """The ordinals of the turns at indexes start..stop-1."""
         return tuple(turn.ordinal for turn in self[start:stop])
 
+    def ordinal_runs(self, start: int, stop: int) -> list[tuple[int, int]]:
+        """The ordinals at indexes start..stop-1 as inclusive runs."""
+        return ordinal_runs(self.ordinals(start, stop))
+
     def ids(self, start: int, stop: int) -> tuple[str, ...]:
         """The ids of the turns at indexes start..stop-1."""
         return tuple(turn.id for turn in self[start:stop])
@@ -122,6 +126,26 @@ def ordinals_of(turns: Sequence[Turn], start: int, stop: int) -> tuple[int, ...]
     if isinstance(turns, FrozenTurns):
         return turns.ordinals(*slice(start, stop).indices(len(turns))[:2])
     return tuple(turn.ordinal for turn in turns[start:stop])
+
+
+def ordinal_runs_of(turns: Sequence[Turn], start: int, stop: int) -> list[tuple[int, int]]:
+    """The ordinals of `turns[start:stop]` as inclusive runs; a paged log answers from the
+    ends of the span when nothing was deleted between them."""
+    start, stop = slice(start, stop).indices(len(turns))[:2]
+    if isinstance(turns, FrozenTurns):
+        return turns.ordinal_runs(start, stop)
+    return ordinal_runs([turn.ordinal for turn in turns[start:stop]])
+
+
+def ordinal_runs(ordinals: Sequence[int]) -> list[tuple[int, int]]:
+    """Sorted ordinals as inclusive runs (1,2,3,5 → (1,3),(5,5))."""
+    runs: list[tuple[int, int]] = []
+    for ordinal in ordinals:
+        if runs and ordinal == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], ordinal)
+        else:
+            runs.append((ordinal, ordinal))
+    return runs
 
 
 def _bisect_ordinal(turns: Sequence[Turn], ordinal: int) -> int | None:

@@ -41,7 +41,14 @@ from .memory import (
     select,
     share_of,
 )
-from .model import MIN_OUTPUT_RESERVE, FrozenTurns, Turn, ordinals_of, position_of
+from .model import (
+    MIN_OUTPUT_RESERVE,
+    FrozenTurns,
+    Turn,
+    ordinal_runs_of,
+    ordinals_of,
+    position_of,
+)
 from .partial import Continuation
 
 Pinned = Sequence[str] | Memory
@@ -302,6 +309,33 @@ class Projection:
             return ordinals_of(self._turns, 0, self._first_sent)
         return (ordinals_of(self._turns, 0, self.summary.first)
                 + ordinals_of(self._turns, self.summary.covered_count, self._first_sent))
+
+    def runs(self, which: str) -> list[tuple[int, int]]:
+        """The ordinals of `which` ("sent", "summarized", "before summary": older than the
+        summary's turns, or "left out") as inclusive runs, worked out from the ends of each
+        span where a paged log knows them: what a window names on every key press without
+        listing 100,000 ordinals."""
+        turns, first_sent, summary = self._turns, self._first_sent, self.summary
+        spans = {
+            "sent": [(first_sent, len(turns))],
+            "summarized": [(summary.first, summary.covered_count)] if summary else [],
+            "before summary": [(0, summary.first)] if summary else [],
+            "left out": ([(0, summary.first), (summary.covered_count, first_sent)]
+                         if summary else [(0, first_sent)]),
+        }[which]
+        runs: list[tuple[int, int]] = []
+        for start, stop in spans:
+            for run in ordinal_runs_of(turns, start, stop):
+                if runs and run[0] == runs[-1][1] + 1:
+                    runs[-1] = (runs[-1][0], run[1])
+                else:
+                    runs.append(run)
+        return runs
+
+    @property
+    def turn_count(self) -> int:
+        """How many turns the log given to `project` holds."""
+        return len(self._turns)
 
     @property
     def sent_turn_ids(self) -> tuple[str, ...]:

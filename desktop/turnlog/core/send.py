@@ -23,7 +23,7 @@ from .body import RequestOptions
 from .budget import WINDOW_LEARNED, Budget, InvalidBudget
 from .compaction import CompactionResult, CompactionSettings, Compactor
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
-from .model import UNKNOWN_USAGE, Conversation, Turn, Usage, without_last
+from .model import UNKNOWN_USAGE, Conversation, Turn, Usage, ordinal_runs, without_last
 from .partial import Continuation, incomplete_reason
 from .projection import CostIndex, Pinned, Projection, ProjectionRefused, SummaryPart, project
 from .provider import CancelToken, ChatProvider, Reply
@@ -62,13 +62,7 @@ class PendingTurn:
 
 def ordinal_ranges(ordinals: Sequence[int]) -> list[list[int]]:
     """Compress sorted ordinals into inclusive `[first, last]` runs (1,2,3,5 → [1,3],[5,5])."""
-    runs: list[list[int]] = []
-    for ordinal in ordinals:
-        if runs and ordinal == runs[-1][1] + 1:
-            runs[-1][1] = ordinal
-        else:
-            runs.append([ordinal, ordinal])
-    return runs
+    return [[first, last] for first, last in ordinal_runs(ordinals)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +78,9 @@ class RequestRecord:
     input_tokens: int
     token_budget: int
     tokens_exact: bool
-    sent: tuple[int, ...]
-    summarized: tuple[int, ...]
-    left_out: tuple[int, ...]
+    sent: Sequence[int]
+    summarized: Sequence[int]
+    left_out: Sequence[int]
     sent_turn_ids: tuple[str, ...] = ()
     usage: Usage = UNKNOWN_USAGE
     duration_s: float = 0.0

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any, Protocol, TypeVar, overload
 
-from ..core.model import FrozenTurns, Turn
+from ..core.model import FrozenTurns, Turn, ordinal_runs
 
 T = TypeVar("T")
 
@@ -65,6 +65,7 @@ class LogPages(FrozenTurns):
         # A run of ids and ordinals read last: (first index, ids, ordinals).
         self._keys: tuple[int, tuple[str, ...], tuple[int, ...]] | None = None
         self._oldest: int | None = None  # the oldest ordinal, once asked (0: none)
+        self._runs: OrderedDict[tuple[int, int], list[tuple[int, int]]] = OrderedDict()
         self.pages_read = 0  # how many pages came from the store (for tests and benches)
 
     def __repr__(self) -> str:
@@ -189,6 +190,37 @@ class LogPages(FrozenTurns):
             return tuple(range(first, last + 1))  # no gap between the ends
         return tuple(self._source.turn_ordinals(self.conversation_id, newest=self.newest_ordinal,
                                                 hidden=self.hidden, skip=start, limit=stop - start))
+
+    def ordinal_runs(self, start: int, stop: int) -> list[tuple[int, int]]:
+        """The ordinals at indexes start..stop-1 as inclusive runs: from the two ends alone
+        when nothing was deleted between them (the usual case), else from every ordinal
+        of the span. Kept for the last few spans asked (a preview names the same ones on
+        every key press)."""
+        if start >= stop:
+            return []
+        with self._lock:
+            known = self._runs.get((start, stop))
+        if known is not None:
+            return list(known)
+        first, last = self._end_ordinal(start), self._end_ordinal(stop - 1)
+        if first is not None and last is not None and last - first == stop - 1 - start:
+            runs = [(first, last)]
+        else:
+            runs = ordinal_runs(self.ordinals(start, stop))
+        with self._lock:
+            self._runs[(start, stop)] = runs
+            while len(self._runs) > 8:
+                self._runs.popitem(last=False)
+        return list(runs)
+
+    def _end_ordinal(self, index: int) -> int | None:
+        """The ordinal at `index`: known, else one query over the index."""
+        known = self._ordinal_at(index)
+        if known is not None:
+            return known
+        found = self._source.turn_ordinals(self.conversation_id, newest=self.newest_ordinal,
+                                           hidden=self.hidden, skip=index, limit=1)
+        return found[0] if found else None
 
     def _ordinal_at(self, index: int) -> int | None:
         """The ordinal at `index` if known without reading a turn (None otherwise)."""

@@ -36,7 +36,12 @@ from ...core.send import RequestRecord
 from ..infra import failure_text
 from ..infra.languages import arg, capitalized, number, plural
 from ..infra.wheel import wheel_only_when_focused
-from ..transcript.marks import incomplete_label, span_text, summary_caption, usage_text
+from ..transcript.marks import (
+    incomplete_label,
+    runs_text,
+    summary_caption,
+    usage_text,
+)
 from .inspector_text import (
     IN_FLIGHT,
     NOTHING_YET,
@@ -70,7 +75,7 @@ class InspectorState:
     # The stored rolling summary the projection carries (its provenance), and the turns a
     # send would first fold into a summary (previews only).
     summary: StoredSummary | None = None
-    to_summarize: tuple[int, ...] = ()
+    to_summarize: tuple[tuple[int, int], ...] = ()  # inclusive runs of ordinals
     # How the endpoint's counts are made when not plainly estimated: "exact",
     # "estimated, calibrated from 3 replies".
     count_label: str = ""
@@ -428,12 +433,12 @@ class Inspector(QScrollArea):
                     "Inspector", "Carries %1."), summary_caption(stored)))
                 lines.append(arg(QCoreApplication.translate(
                     "Inspector", "Stands in for %1 of the log as it is now."),
-                                 span_text(projection.summarized if projection else ())))
+                                 runs_text(projection.runs("summarized") if projection else [])))
                 if projection is not None and part.first:
-                    older = projection.left_out[: part.first]
+                    older = projection.runs("before summary")
                     lines.append(arg(QCoreApplication.translate(
                         "Inspector", "%1 before it: not sent."),
-                                     capitalized(span_text(older))))
+                                     capitalized(runs_text(older))))
                 if stored.usages:
                     calls = len(stored.usages)
                     lines += [plural(QCoreApplication.translate(
@@ -444,13 +449,14 @@ class Inspector(QScrollArea):
             else:
                 lines.append(arg(QCoreApplication.translate(
                     "Inspector", "Carries a summary of the oldest %1 turns (%2)."),
-                    part.covered_count, span_text(projection.summarized if projection else ())))
+                    part.covered_count,
+                    runs_text(projection.runs("summarized") if projection else [])))
         if state.to_summarize:
             lines.append(arg(QCoreApplication.translate(
                 "Inspector", "Sending first folds %1 into the summary (marked to be summarized); "
                 "the body "
                 "then carries the new summary, so its size is known only after that."),
-                span_text(state.to_summarize)))
+                runs_text(state.to_summarize)))
         record = state.record
         if record is not None and record.extra_usage:
             lines.append(arg(QCoreApplication.translate(
@@ -512,7 +518,7 @@ class Inspector(QScrollArea):
                 outcome += arg(QCoreApplication.translate(
                     "Inspector", "; will compact: sending first summarizes %1, then the body "
                     "changes"),
-                    span_text(state.to_summarize))
+                    runs_text(state.to_summarize))
             elif state.projection is not None and state.what_if is None:
                 outcome += QCoreApplication.translate(
                     "Inspector", "; final: this body is exactly what Send puts on the wire")
@@ -584,7 +590,7 @@ class Inspector(QScrollArea):
             return
         projection = state.projection
         if projection is not None:
-            total = len(projection.sent) + len(projection.left_out) + len(projection.summarized)
+            total = projection.turn_count
             self.what_if_label.setText(arg(QCoreApplication.translate(
                 "Inspector", "What if the limit were %1 bytes: %2 of %3 turns would be sent. "
                 "Nothing is sent or saved."), state.what_if, len(projection.sent), total))

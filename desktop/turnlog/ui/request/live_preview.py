@@ -72,7 +72,8 @@ class Shown:
     asked: int | None = None
     endpoint: Endpoint | None = None
     duration_s: float | None = None
-    to_summarize: tuple[int, ...] = ()  # previews: turns a send would first summarize
+    # Previews: the turns a send would first summarize, as inclusive runs of ordinals.
+    to_summarize: tuple[tuple[int, int], ...] = ()
     reasoning: str = ""  # what a reasoning model thought before the last answer
 
     def marks(self, turns: Sequence[Turn]) -> MarkMap:
@@ -321,7 +322,7 @@ class LivePreview(QObject):
         except ProjectionRefused as err:
             return Shown("preview", None, err, endpoint=parts.endpoint)
         return Shown("preview", planned.projection, endpoint=parts.endpoint,
-                     to_summarize=planned.to_summarize)
+                     to_summarize=tuple(planned.to_summarize_runs()))
 
     def _what_if_shown(self, conversation: Conversation, parts: RequestParts, draft: str,
                        options: RequestOptions) -> Shown:
@@ -332,7 +333,7 @@ class LivePreview(QObject):
         except ProjectionRefused as err:
             return Shown("what-if", None, err, endpoint=parts.endpoint)
         return Shown("what-if", planned.projection, endpoint=parts.endpoint,
-                     to_summarize=planned.to_summarize)
+                     to_summarize=tuple(planned.to_summarize_runs()))
 
     def _preview(self, conversation: Conversation, draft: str, model: str, budget: Budget,
                  options: RequestOptions) -> Preview:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import enum
 from collections.abc import Iterator, Mapping, Sequence
 
@@ -10,7 +11,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from ...core.compaction import StoredSummary
-from ...core.model import Turn, Usage, position_of
+from ...core.model import Turn, Usage, ordinal_runs, position_of
 from ...core.partial import CUT, LENGTH, NO_FINISH_REASON, STOPPED
 from ...core.projection import Mark, Projection
 from ..infra.languages import arg, date_time, plural
@@ -99,7 +100,8 @@ def incomplete_label(reason: str) -> str:
 class MarkMap(Mapping[int, RowMark]):
     """Ordinal → mark for what the window shows: every turn `projection` was given (or,
     without one, every turn of `turns`, not sent), with the turns a send would first
-    summarize and the question last asked marked over them.
+    summarize (`to_summarize`: inclusive runs of ordinals) and the question last asked
+    marked over them.
 
     Worked out per lookup, in O(log n) (a paged log answers from its pages in memory or one
     counting query), so a preview over a long log costs nothing for the rows that are not
@@ -107,27 +109,31 @@ class MarkMap(Mapping[int, RowMark]):
     """
 
     def __init__(self, turns: Sequence[Turn], projection: Projection | None,
-                 to_summarize: Sequence[int] = (), asked: int | None = None) -> None:
+                 to_summarize: Sequence[tuple[int, int]] = (), asked: int | None = None
+                 ) -> None:
         self._turns = turns
         self._projection = projection
-        self._over = {ordinal: RowMark.TO_SUMMARIZE for ordinal in to_summarize}
-        if asked is not None:
-            self._over[asked] = RowMark.ASKED
+        self._folded = tuple(to_summarize)
+        self._fold_starts = [first for first, _ in self._folded]
+        self._asked = asked
         self._gone: frozenset[int] = frozenset()
 
     def without(self, ordinal: int) -> MarkMap:
         """The same marks with turn `ordinal` gone (it was deleted)."""
         smaller = MarkMap(self._turns, self._projection)
-        smaller._over = {o: m for o, m in self._over.items() if o != ordinal}
+        smaller._folded, smaller._fold_starts = self._folded, self._fold_starts
+        smaller._asked = None if self._asked == ordinal else self._asked
         smaller._gone = self._gone | {ordinal}
         return smaller
 
     def __getitem__(self, ordinal: int) -> RowMark:
         if ordinal in self._gone:
             raise KeyError(ordinal)
-        over = self._over.get(ordinal)
-        if over is not None:
-            return over
+        if ordinal == self._asked:
+            return RowMark.ASKED
+        run = bisect.bisect_right(self._fold_starts, ordinal) - 1
+        if run >= 0 and ordinal <= self._folded[run][1]:
+            return RowMark.TO_SUMMARIZE
         if self._projection is not None:
             mark = self._projection.mark_of_ordinal(ordinal)
             if mark is None:
@@ -142,7 +148,9 @@ class MarkMap(Mapping[int, RowMark]):
             yield from self._projection.marks_by_ordinal()
         else:
             yield from (turn.ordinal for turn in self._turns)
-        yield from self._over
+        yield from (o for first, last in self._folded for o in range(first, last + 1))
+        if self._asked is not None:
+            yield self._asked
 
     def __iter__(self) -> Iterator[int]:
         return iter(o for o in dict.fromkeys(self._ordinals()) if o not in self._gone)
@@ -153,7 +161,8 @@ class MarkMap(Mapping[int, RowMark]):
     def same_as(self, other: object) -> bool:
         """True when `other` certainly holds the same marks (without visiting them all)."""
         if not isinstance(other, MarkMap) or other._turns is not self._turns \
-                or other._over != self._over or other._gone != self._gone:
+                or other._folded != self._folded or other._asked != self._asked \
+                or other._gone != self._gone:
             return False
         mine, theirs = self._projection, other._projection
         if mine is None or theirs is None:
@@ -163,17 +172,17 @@ class MarkMap(Mapping[int, RowMark]):
 
 def span_text(ordinals: Sequence[int]) -> str:
     """"turn 4", "turns 1–27" or, with gaps left by deletes, "turns 1–3, 5–9"."""
-    if not ordinals:
+    return runs_text(ordinal_runs(sorted(ordinals)))
+
+
+def runs_text(runs: Sequence[tuple[int, int]]) -> str:
+    """`span_text` of ordinals given as inclusive runs (`Projection.runs`)."""
+    if not runs:
         return QCoreApplication.translate("RowMark", "no turns")
-    runs: list[tuple[int, int]] = []
-    for ordinal in sorted(ordinals):
-        if runs and ordinal == runs[-1][1] + 1:
-            runs[-1] = (runs[-1][0], ordinal)
-        else:
-            runs.append((ordinal, ordinal))
     text = ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in runs)
+    single = len(runs) == 1 and runs[0][0] == runs[0][1]
     return arg(QCoreApplication.translate(
-        "RowMark", "turn %1") if len(ordinals) == 1 else QCoreApplication.translate(
+        "RowMark", "turn %1") if single else QCoreApplication.translate(
             "RowMark", "turns %1"), text)
 
 
