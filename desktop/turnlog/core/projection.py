@@ -362,6 +362,10 @@ class Projection:
         return (self._turns is other._turns and self._first_sent == other._first_sent
                 and span == other_span)
 
+    def same_log(self, turns: Sequence[Turn]) -> bool:
+        """Whether `turns` is the very log given to `project` (indexes then agree)."""
+        return turns is self._turns
+
     def mark_of_ordinal(self, ordinal: int) -> Mark | None:
         """The mark of the turn numbered `ordinal`, None if the log given to `project` has
         no such turn. O(log n): ordinals grow along the log."""

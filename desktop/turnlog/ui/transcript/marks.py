@@ -143,6 +143,19 @@ class MarkMap(Mapping[int, RowMark]):
             raise KeyError(ordinal)
         return RowMark.NOT_SENT
 
+    def at(self, turns: Sequence[Turn], index: int, ordinal: int) -> RowMark | None:
+        """The mark of turn `ordinal`, found at `index` of `turns`: in O(1) when `turns` is
+        the log the projection was given (a row being painted knows its index), else as
+        `get` finds it (a counting query for a row far from the pages in memory)."""
+        projection = self._projection
+        if projection is None or turns is not self._turns or ordinal in self._gone \
+                or ordinal == self._asked or not projection.same_log(turns):
+            return self.get(ordinal)
+        run = bisect.bisect_right(self._fold_starts, ordinal) - 1
+        if run >= 0 and ordinal <= self._folded[run][1]:
+            return RowMark.TO_SUMMARIZE
+        return _FROM_MARK[projection.mark(index)]
+
     def _ordinals(self) -> Iterator[int]:
         if self._projection is not None:
             yield from self._projection.marks_by_ordinal()

@@ -186,7 +186,10 @@ class TranscriptModel(QAbstractListModel):
         if role == Role.INCOMPLETE:
             return turn.incomplete
         if role == Role.MARK:
-            return self._marks.get(turn.ordinal)
+            marks = self._marks
+            if isinstance(marks, MarkMap) and turn is active:
+                return marks.at(self._turns, self._first + row, turn.ordinal)
+            return marks.get(turn.ordinal)
         if role == Role.PENDING:
             return False
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
