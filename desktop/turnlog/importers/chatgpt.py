@@ -12,6 +12,7 @@ derived from the source's message ids, so importing the same export again adds n
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ from ..core.model import Usage
 from ..core.send import PendingTurn
 from ..providers import DEFAULT_MAX_CONTENT_BYTES
 from .jsonstream import ArrayReader
+from .tree import MessageTree
 
 ID_NAMESPACE = uuid.UUID("5d1c7a0e-3f43-4c55-9a51-7c0f1e6b2a9d")
 OTHER_BRANCHES = "messages on other branches (regenerated answers, edits)"
@@ -38,9 +40,51 @@ SOURCE = "chatgpt"  # recipients of what the person sees
 
 
 def conversations(stream: IO[str], name: str) -> Iterator[ImportedConversation]:
-    """Every conversation of `conversations.json`, read one at a time."""
-    for index, item in enumerate(ArrayReader(stream, name), start=1):
-        yield convert(item, index)
+    """Every conversation of `conversations.json`, read one at a time; each one's message
+    tree is walked message by message (`MessageTree`), never held as objects. A
+    conversation's turns must be read before the next conversation is asked for."""
+    reader = ArrayReader(stream, name)
+    tree = MessageTree()
+    try:
+        for index, _start in enumerate(reader.positions(), start=1):
+            if reader.peek() != "{":
+                item = reader.value()
+                raise ImportProblem(f"conversation {index} of conversations.json is not a "
+                                    f"JSON object but {type(item).__name__}")
+            tree.reset()
+            fields: dict[str, Any] = {}
+            for key in reader.members():
+                if key == "mapping" and reader.peek() == "{":
+                    for node_id in reader.members():
+                        node = reader.value(raw=True)
+                        tree.add(node_id, node, reader.raw, _counts(
+                            node.get("message") if isinstance(node, dict) else None))
+                    fields[key] = tree
+                else:
+                    fields[key] = reader.value()
+            yield _convert(fields, index, tree)
+    finally:
+        tree.close()
+
+
+def convert(item: Any, index: int) -> ImportedConversation:
+    """One element of `conversations.json` as decoded; `index` counts from 1."""
+    if not isinstance(item, dict):
+        raise ImportProblem(f"conversation {index} of conversations.json is not a JSON "
+                            f"object but {type(item).__name__}")
+    tree = MessageTree()
+    try:
+        fields = dict(item)
+        if isinstance(item.get("mapping"), dict):
+            for node_id, node in item["mapping"].items():
+                tree.add(node_id, node, json.dumps(node), _counts(
+                    node.get("message") if isinstance(node, dict) else None))
+            fields["mapping"] = tree
+        conversation = _convert(fields, index, tree)
+        conversation.turns = list(conversation.turns)
+    finally:
+        tree.close()
+    return conversation
 
 
 def _time(value: Any) -> datetime | None:
@@ -65,30 +109,6 @@ def _clean(text: str) -> str:
     return text
 
 
-class _Path:
-    """The messages from the root to `current_node`, and how many lie elsewhere."""
-
-    def __init__(self, mapping: dict[str, Any], current: Any, where: str) -> None:
-        if not isinstance(current, str) or current not in mapping:
-            current = _newest_leaf(mapping)
-        seen: list[str] = []
-        node_id: Any = current
-        visited: set[str] = set()
-        while isinstance(node_id, str) and node_id in mapping:
-            if node_id in visited:
-                raise ImportProblem(f"{where}: its message tree has a cycle")
-            visited.add(node_id)
-            seen.append(node_id)
-            node = mapping[node_id]
-            if not isinstance(node, dict):
-                raise ImportProblem(f"{where}: message {node_id!r} is not a JSON object")
-            node_id = node.get("parent")
-        self.messages = [mapping[n].get("message") for n in reversed(seen)]
-        self.off_path = sum(
-            1 for key, node in mapping.items()
-            if key not in visited and isinstance(node, dict) and _counts(node.get("message")))
-
-
 def _counts(message: Any) -> bool:
     """A message a person would have seen (a question or an answer)."""
     if not isinstance(message, dict):
@@ -98,58 +118,48 @@ def _counts(message: Any) -> bool:
     return role in ("user", "assistant")
 
 
-def _newest_leaf(mapping: dict[str, Any]) -> str | None:
-    """With no usable `current_node`: follow the newest child from the root."""
-    roots = [k for k, n in mapping.items() if isinstance(n, dict) and n.get("parent") is None]
-    node = roots[0] if roots else None
-    steps = 0
-    while node is not None and steps <= len(mapping):
-        children = [c for c in (mapping[node].get("children") or []) if c in mapping]
-        if not children:
-            return node
-        node, steps = children[-1], steps + 1
-    return node
-
-
-def convert(item: Any, index: int) -> ImportedConversation:
-    """One element of `conversations.json`; `index` counts from 1 (for messages)."""
-    if not isinstance(item, dict):
-        raise ImportProblem(f"conversation {index} of conversations.json is not a JSON "
-                            f"object but {type(item).__name__}")
-    title = _text_of(item.get("title")).strip()
+def _convert(fields: dict[str, Any], index: int, tree: MessageTree) -> ImportedConversation:
+    """A conversation whose messages are in `tree` (as `fields["mapping"]`)."""
+    title = _text_of(fields.get("title")).strip()
     where = f"conversation {index}" + (f" ({title[:40]!r})" if title else "")
-    mapping = item.get("mapping")
-    if not isinstance(mapping, dict):
+    if fields.get("mapping") is not tree:
         raise ImportProblem(f"{where}: 'mapping' must be an object of messages")
-    path = _Path(mapping, item.get("current_node"), where)
-    source = str(item.get("conversation_id") or item.get("id") or "")
-    builder = _Turns(source, _text_of(item.get("default_model_slug")), where)
-    for message in path.messages:
+    off_path = tree.walk(fields.get("current_node"), where)
+    source = str(fields.get("conversation_id") or fields.get("id") or "")
+    builder = _Turns(source, _text_of(fields.get("default_model_slug")), where, tree)
+    for message in tree.messages():
         if isinstance(message, dict):
             builder.add(message)
     builder.finish()
-    turns = builder.turns
-    if path.off_path:
-        builder.skipped[OTHER_BRANCHES] += path.off_path
+    if off_path:
+        builder.skipped[OTHER_BRANCHES] += off_path
     if not title:
-        first = turns[0].pending.question if turns else ""
+        first = builder.first_question
         title = first.strip().splitlines()[0][:60].strip() if first.strip() else ""
-    model = _text_of(item.get("default_model_slug")) or (
-        turns[-1].pending.model if turns else "")
+    model = _text_of(fields.get("default_model_slug")) or builder.last_model
     return ImportedConversation(
         title=_clean(title or "Imported chat"),
-        system_prompt=_clean("\n\n".join(builder.system)), model="", turns=turns,
-        source=SOURCE, source_model=_clean(model),
-        created_at=_time(item.get("create_time")),
-        updated_at=_time(item.get("update_time")), source_ids=True, skipped=builder.skipped)
+        system_prompt=_clean("\n\n".join(builder.system)), model="", turns=_turns(tree),
+        source=SOURCE, source_model=_clean(model), created_at=_time(fields.get("create_time")),
+        updated_at=_time(fields.get("update_time")), source_ids=True, skipped=builder.skipped)
+
+
+def _turns(tree: MessageTree) -> Iterator[ImportedTurn]:
+    for turn_id, question, answer, model, created_at in tree.turns():
+        yield ImportedTurn(PendingTurn(
+            id=turn_id, question=question, answer=answer, model=model, finish_reason="stop",
+            usage=Usage(), created_at=datetime.fromisoformat(created_at)))
 
 
 class _Turns:
     """Walks the path's messages, pairing each question with the answer after it."""
 
-    def __init__(self, source: str, default_model: str, where: str) -> None:
+    def __init__(self, source: str, default_model: str, where: str,
+                 tree: MessageTree) -> None:
         self.source, self.default_model, self.where = source, default_model, where
-        self.turns: list[ImportedTurn] = []
+        self.tree = tree
+        self.first_question = ""
+        self.last_model = ""
         self.system: list[str] = []
         self.skipped: Counter[str] = Counter()
         self.question: tuple[str, dict[str, Any]] | None = None
@@ -221,6 +231,7 @@ class _Turns:
 
     def finish(self) -> None:
         self._flush()
+        self.tree.flush_turns()
 
     def _turn(self, question: tuple[str, dict[str, Any]],
               answer: tuple[str, dict[str, Any]]) -> None:
@@ -239,10 +250,12 @@ class _Turns:
         model = _text_of(meta.get("model_slug")) if isinstance(meta, dict) else ""
         stamp = (_time(answered.get("create_time")) or _time(asked.get("create_time"))
                  or datetime.now(UTC))
-        self.turns.append(ImportedTurn(PendingTurn(
-            id=uuid.uuid5(ID_NAMESPACE, key).hex, question=question[0], answer=answer[0],
-            model=_clean(model or self.default_model), finish_reason="stop", usage=Usage(),
-            created_at=stamp)))
+        model = _clean(model or self.default_model)
+        if not self.first_question:
+            self.first_question = question[0]
+        self.last_model = model
+        self.tree.add_turn(uuid.uuid5(ID_NAMESPACE, key).hex, question[0], answer[0], model,
+                           stamp.isoformat())
 
 
 def _image_count(content: dict[str, Any]) -> int:

@@ -3,7 +3,10 @@
 A ChatGPT export's `conversations.json` is one array that may be hundreds of megabytes:
 `json.load` would hold the text and every object at once. Here the text is read in
 chunks and each element is decoded by `json.JSONDecoder.raw_decode` as soon as it is
-whole, so what is held is one element and the chunk around it.
+whole, so what is held is one element and the chunk around it. An element may be walked
+instead of decoded (`positions`, then `members` of an object, `value` of each member):
+one ChatGPT conversation of 80,000 turns is itself a 100 MB object, whose messages are
+then read one at a time.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ class ArrayReader:
         self._consumed = 0  # characters dropped from the front of the buffer
         self._eof = False
         self._decoder = json.JSONDecoder()
+        self.raw = ""  # the text of the last value read by `value(raw=True)`
 
     def _more(self, at_least: int) -> bool:
         """Read at least `at_least` more characters (fewer at the end); False at the end."""
@@ -65,6 +69,16 @@ class ArrayReader:
         return f"character {self._consumed + self._pos + 1:,}"
 
     def __iter__(self) -> Iterator[Any]:
+        for _start in self.positions():
+            yield self.value()
+
+    def peek(self) -> str:
+        """The next character that is not whitespace ('' at the end)."""
+        return self._next_char()
+
+    def positions(self) -> Iterator[None]:
+        """Stops at the start of each element of the array, which the caller reads (by
+        `value` or `members`) before asking for the next."""
         first = self._next_char()
         if first == "\ufeff":
             self._pos += 1
@@ -80,7 +94,10 @@ class ArrayReader:
             self._check_end()
             return
         while True:
-            yield self._element()
+            if self._next_char() == "":
+                raise ImportProblem(f"{self._name} ends early (at {self._where()}): the file "
+                                    "is cut off; download or unpack the export again")
+            yield None
             separator = self._next_char()
             if separator == ",":
                 self._pos += 1
@@ -95,7 +112,41 @@ class ArrayReader:
             raise ImportProblem(f"{self._name} is not valid JSON at {self._where()}: "
                                 "expected ',' or ']' between conversations")
 
-    def _element(self) -> Any:
+    def members(self) -> Iterator[str]:
+        """The keys of the object that starts here, one at a time; after each the caller
+        reads its value (`value` or `members`) before asking for the next key."""
+        if self._next_char() != "{":
+            raise ImportProblem(f"{self._name} is not valid JSON at {self._where()}: "
+                                "expected an object")
+        self._pos += 1
+        if self._next_char() == "}":
+            self._pos += 1
+            return
+        while True:
+            if self._next_char() != '"':
+                self._bad_object("expected a key in double quotes")
+            key = self.value()
+            if self._next_char() != ":":
+                self._bad_object("expected ':' after a key")
+            self._pos += 1
+            yield key
+            separator = self._next_char()
+            if separator == ",":
+                self._pos += 1
+                continue
+            if separator == "}":
+                self._pos += 1
+                return
+            self._bad_object("expected ',' or '}' after a value")
+
+    def _bad_object(self, what: str) -> None:
+        if self._next_char() == "":
+            raise ImportProblem(f"{self._name} ends early (at {self._where()}): the file is "
+                                "cut off; download or unpack the export again")
+        raise ImportProblem(f"{self._name} is not valid JSON at {self._where()}: {what}")
+
+    def value(self, *, raw: bool = False) -> Any:
+        """The value that starts here, decoded; with `raw`, its text is kept in `raw`."""
         if self._next_char() == "":
             raise ImportProblem(f"{self._name} ends early (at {self._where()}): the file is "
                                 "cut off; download or unpack the export again")
@@ -121,6 +172,8 @@ class ArrayReader:
                                     f"{self._where()} ({err})") from None
             if end >= len(self._buf) and self._grow():
                 continue  # a number may go on in the next chunk
+            if raw:
+                self.raw = self._buf[self._pos:end]
             self._pos = end
             return value
 

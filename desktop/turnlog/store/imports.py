@@ -56,6 +56,49 @@ def _settings(data: dict[str, Any] | None) -> str:
     return json.dumps(ConversationSettings.from_json({**defaults, **kept}).to_json())
 
 
+def _batches(turns: Iterable[ImportedTurn], size: int) -> Iterator[list[ImportedTurn]]:
+    batch: list[ImportedTurn] = []
+    for turn in turns:
+        batch.append(turn)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+class _Sourced:
+    """What the turns of a sourced conversation read so far say: the conversation that
+    holds its first turn (`owner`), how many turns from the start it holds (`prefix`),
+    and whether a stored turn turned up anywhere else (`changed`)."""
+
+    def __init__(self) -> None:
+        self.total = self.known = self.prefix = self.appended = self.last = 0
+        self.owner: int | None = None
+        self.first_known: int | None = None
+        self.target: int | None = None  # where new turns go
+        self.changed = False
+
+    def classify(self, batch: list[ImportedTurn], owners: dict[str, int]) -> list[ImportedTurn]:
+        """The turns of `batch` that are new; stored ones are counted."""
+        fresh: list[ImportedTurn] = []
+        for turn in batch:
+            self.total += 1
+            owner = owners.get(turn.pending.id)
+            if self.total == 1:
+                self.owner = owner
+            if owner is None:
+                fresh.append(turn)
+                continue
+            self.known += 1
+            self.first_known = self.first_known if self.first_known is not None else owner
+            if owner != self.owner or self.prefix != self.total - 1:
+                self.changed = True
+            else:
+                self.prefix += 1
+        return fresh
+
+
 class ImportWriter:
     """Writes `ImportedConversation`s into an open transaction of `db`."""
 
@@ -138,33 +181,43 @@ class ImportWriter:
     def _write_sourced(self, item: ImportedConversation,
                        skipped: Counter[str]) -> tuple[int | None, int]:
         """Ids from the source: what an earlier import brought in is not added again;
-        turns after it are appended to that conversation."""
-        turns = list(item.turns)
-        known = self._owners([t.pending.id for t in turns])
-        if not known:
-            if not turns:
-                return None, 0
-            return self._write_new(ImportedConversation(
-                item.title, item.system_prompt, item.model, turns, item.created_at,
-                item.updated_at, item.settings, item.next_ordinal, source=item.source,
-                source_model=item.source_model))
-        owner = known.get(turns[0].pending.id)
-        prefix = 0
-        while owner is not None and prefix < len(turns) \
-                and known.get(turns[prefix].pending.id) == owner:
-            prefix += 1
-        rest = turns[prefix:]
-        if owner is None or len(known) != prefix:
-            skipped[ALREADY] += len(known)
-            skipped[CHANGED] += len(turns) - len(known)
-            return next(iter(known.values())), 0
-        skipped[ALREADY] += prefix
-        if rest:
-            (next_ordinal,) = self.db.execute_sql(
-                "SELECT next_ordinal FROM conversations WHERE id = ?", (owner,)).fetchone()
-            last = self._insert(owner, rest, int(next_ordinal) - 1, keep_ordinals=False)
-            self._finish(owner, last + 1, item.updated_at)
-        return owner, len(rest)
+        turns after it are appended to that conversation. Read in batches (a conversation
+        may hold 100,000 turns): new turns are written as they come, in a savepoint that
+        is rolled back if a later turn shows the conversation changed since."""
+        seen = _Sourced()
+        with self.db.savepoint() as written:
+            for batch in _batches(item.turns, BATCH):
+                fresh = seen.classify(batch, self._owners([t.pending.id for t in batch]))
+                if seen.changed:
+                    written.rollback()
+                    self.turns_written -= seen.appended
+                    seen.appended = 0
+                elif fresh:
+                    self._append_sourced(item, seen, fresh)
+            if seen.target is not None and not seen.changed:
+                self._finish(seen.target, seen.last + 1, item.updated_at)
+        if seen.total == 0:
+            return None, 0
+        if seen.changed or (seen.owner is None and seen.known):
+            skipped[ALREADY] += seen.known
+            skipped[CHANGED] += seen.total - seen.known
+            return seen.first_known, 0
+        skipped[ALREADY] += seen.prefix
+        return seen.target if seen.target is not None else seen.owner, seen.appended
+
+    def _append_sourced(self, item: ImportedConversation, seen: _Sourced,
+                        fresh: list[ImportedTurn]) -> None:
+        if seen.target is None:
+            if seen.owner is None:
+                seen.target, seen.last = self._create(item), 0
+            else:
+                (next_ordinal,) = self.db.execute_sql(
+                    "SELECT next_ordinal FROM conversations WHERE id = ?",
+                    (seen.owner,)).fetchone()
+                seen.target, seen.last = seen.owner, int(next_ordinal) - 1
+        seen.last = self._insert(seen.target, fresh, seen.last,
+                                 keep_ordinals=seen.owner is None)
+        seen.appended += len(fresh)
 
     # ------------------------------------------------------------------------ turns
     def _owners(self, ids: Sequence[str]) -> dict[str, int]:
