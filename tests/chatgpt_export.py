@@ -156,3 +156,36 @@ def write_large(path: Path, megabytes: int) -> int:
             c += 1
         out.write("]")
     return turns
+
+
+def write_long(path: Path, turns: int, *, conversations: int = 1) -> Path:
+    """A `conversations.json` of `conversations` conversations of `turns` turns each (a
+    regenerated answer on another branch every tenth turn; English, Chinese and
+    Cyrillic), written node by node so a file of any size is made in little memory: 80,000
+    turns are about 100 MB."""
+    with path.open("w", encoding="utf-8") as out:
+        out.write("[")
+        for c in range(conversations):
+            out.write(("," if c else "") + json.dumps({
+                "title": f"Long {c}", "create_time": T0, "update_time": T0 + turns,
+                "conversation_id": f"long{c}", "default_model_slug": "gpt-4o"})[:-1]
+                + ', "mapping": {"root": {"id": "root", "message": null, "parent": null, '
+                '"children": []}')
+            parent = "root"
+            for k in range(turns):
+                q, a = f"l{c}q{k}", f"l{c}a{k}"
+                nodes = [(q, parent, "user", f"Question {k} " + "word budget 预算 " * 6)]
+                if k % 10 == 0:
+                    nodes.append((f"{a}x", q, "assistant", "An answer regenerated later " * 3))
+                nodes.append((a, q, "assistant", f"Answer {k} " + "ответ 答案 answer " * 9))
+                for node, up, role, value in nodes:
+                    message = {"id": node, "author": {"role": role}, "create_time": T0 + k,
+                               "content": text(value), "metadata": {"model_slug": "gpt-4o"},
+                               "recipient": "all"}
+                    out.write(", " + json.dumps(node) + ": " + json.dumps(
+                        {"id": node, "parent": up, "children": [], "message": message},
+                        ensure_ascii=False))
+                parent = a
+            out.write('}, "current_node": ' + json.dumps(parent) + "}")
+        out.write("]")
+    return path
