@@ -162,7 +162,7 @@ def write_long(path: Path, turns: int, *, conversations: int = 1) -> Path:
     """A `conversations.json` of `conversations` conversations of `turns` turns each (a
     regenerated answer on another branch every tenth turn; English, Chinese and
     Cyrillic), written node by node so a file of any size is made in little memory: 80,000
-    turns are about 100 MB."""
+    turns are about 110 MB."""
     with path.open("w", encoding="utf-8") as out:
         out.write("[")
         for c in range(conversations):
@@ -174,10 +174,10 @@ def write_long(path: Path, turns: int, *, conversations: int = 1) -> Path:
             parent = "root"
             for k in range(turns):
                 q, a = f"l{c}q{k}", f"l{c}a{k}"
-                nodes = [(q, parent, "user", f"Question {k} " + "word budget 预算 " * 6)]
+                nodes = [(q, parent, "user", f"Question {k} " + "word budget 预算 " * 10)]
                 if k % 10 == 0:
                     nodes.append((f"{a}x", q, "assistant", "An answer regenerated later " * 3))
-                nodes.append((a, q, "assistant", f"Answer {k} " + "ответ 答案 answer " * 9))
+                nodes.append((a, q, "assistant", f"Answer {k} " + "ответ 答案 answer " * 14))
                 for node, up, role, value in nodes:
                     message = {"id": node, "author": {"role": role}, "create_time": T0 + k,
                                "content": text(value), "metadata": {"model_slug": "gpt-4o"},

@@ -3,6 +3,7 @@ an earlier revision, in one run; and a large ChatGPT export.
 
     .venv/bin/python tests/bench/import_speed.py [--turns 100000] [--before REV]
         [--before-large] [--chatgpt-mb 200] [--skip-before]
+        [--long-turns 80000] [--long-gb 1] [--long-before REV] [--chatgpt-only]
 
 Files made here: Turnlog JSON lines of `--turns` turns of ~170 bytes (question and answer
 together) and of ~1 KiB (English and Chinese mixed), and a ChatGPT `conversations.json`
@@ -16,6 +17,12 @@ batched import), and the ratio is printed. Goals: ≤ 10 s for the ~170-byte tur
 for the ~1 KiB ones, memory bounded (the peak does not grow with the file). The search
 index, where the checkout has one, is filled by its triggers in the same pass: the line
 "search index triggers" says whether it was there.
+
+Long ChatGPT conversations (`--long-turns`, 0: skip): one conversation of that many turns
+(80,000: ~110 MB), and `--long-gb` GB of such conversations (0: skip), each imported by
+this checkout and by `--long-before` (default: the revision before the message tree was
+streamed), peak memory and time side by side. Goal: peak ≤ 200 MB whatever the size, and
+no slower than before.
 """
 
 from __future__ import annotations
@@ -35,6 +42,10 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
 BEFORE = "5014bc5"
+LONG_BEFORE = "db0cde6"  # the conversation's message tree decoded whole
+sys.path.insert(0, str(TESTS))
+import chatgpt_export  # noqa: E402 - the tests' export maker, beside this folder
+
 WORDS = ("budget", "turn", "window", "reply", "log", "token", "summary", "request", "model",
          "draft", "预算", "接口", "上下文", "模型")
 
@@ -145,6 +156,9 @@ def main() -> int:
                         help="also import the ~1 KiB file with the earlier revision")
     parser.add_argument("--skip-before", action="store_true")
     parser.add_argument("--chatgpt-mb", type=int, default=200, help="0: skip")
+    parser.add_argument("--long-turns", type=int, default=80_000, help="0: skip")
+    parser.add_argument("--long-gb", type=float, default=1.0, help="0: skip")
+    parser.add_argument("--long-before", default=LONG_BEFORE, metavar="REV")
     parser.add_argument("--chatgpt-only", action="store_true",
                         help="only the ChatGPT export, not the JSON-lines files")
     args = parser.parse_args()
@@ -178,7 +192,35 @@ def main() -> int:
             print(f"ChatGPT export of {path.stat().st_size / 1e6:,.0f} MB ({turns:,} turns "
                   "on the current branches)")
             show("after (this checkout)", timed_import(after, path))
+        if args.long_turns:
+            long_exports(args, folder, after)
     return 0
+
+
+def long_exports(args: argparse.Namespace, folder: Path, after: Path) -> None:
+    """One long conversation, and a file of `--long-gb` GB of them: before and after."""
+    files = [(chatgpt_export.write_long(folder / "long.json", args.long_turns), 1)]
+    if args.long_gb:
+        one = files[0][0].stat().st_size
+        count = max(1, round(args.long_gb * 1e9 / one))
+        files.append((chatgpt_export.write_long(folder / "long-many.json", args.long_turns,
+                                                conversations=count), count))
+    before = None if args.skip_before else export_revision(args.long_before,
+                                                           folder / "long-before")
+    for path, count in files:
+        size = path.stat().st_size / 1e6
+        print(f"ChatGPT export of {size:,.0f} MB: {count} conversation(s) of "
+              f"{args.long_turns:,} turns, goal peak ≤ 200 MB")
+        now = timed_import(after, path)
+        if before is not None:
+            was = timed_import(before, path)
+            show(f"before ({args.long_before})", was)
+            show("after (this checkout)", now)
+            print(f"  after/before: time {now['seconds'] / was['seconds']:.2f}, CPU "
+                  f"{now['cpu'] / was['cpu']:.2f}, peak {now['peak_mb'] / was['peak_mb']:.2f}")
+        else:
+            show("after (this checkout)", now)
+        print(f"  goal peak ≤ 200 MB: {'met' if now['peak_mb'] <= 200 else 'NOT met'}\n")
 
 
 if __name__ == "__main__":
