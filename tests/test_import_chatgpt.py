@@ -204,3 +204,34 @@ def test_hostile_values_in_an_export_are_named_or_made_safe(tmp_path, turnlog_ho
     huge.write_text('[{"mapping": {}, "n": ' + "9" * 5000 + "}]", encoding="utf-8")
     result = cli("import", str(huge))
     assert result.returncode == 1 and "holds a value that cannot be read" in result.stderr
+
+
+def test_a_long_conversation_changed_since_its_import_adds_nothing_even_past_a_batch(
+        tmp_path, turnlog_home):
+    """Its turns are read in batches: the first 2,000 are new, written, and then the next
+    batch shows turns imported before (the conversation was edited in ChatGPT): what was
+    written is taken back and the whole conversation is reported, nothing added."""
+    import re
+
+    from turnlog.store.imports import BATCH
+
+    first = gpt.write_long(tmp_path / "first.json", BATCH + 500)
+    [was] = imported(first)
+    assert was["turns"] == BATCH + 500
+
+    def renamed(found: re.Match) -> str:
+        return ("n0" if int(found[2]) < BATCH else "l0") + found[1] + found[2] + found[3]
+
+    text = re.sub(r"l0([qa])(\d+)(x?)", renamed, first.read_text(encoding="utf-8"))
+    [again] = imported(_write(tmp_path / "edited.json", text))
+    assert again["id"] == was["id"] and again["turns"] == 0
+    assert {(s["reason"], s["count"]) for s in again["skipped"]} >= {
+        ("already imported", 500), ("changed since an earlier import (another branch)", BATCH)}
+    assert rows(turnlog_home, "SELECT count(*) FROM conversations") == [(1,)]
+    assert rows(turnlog_home, "SELECT count(*), max(ordinal) FROM turns") == [
+        (BATCH + 500, BATCH + 500)]
+    # The search index holds the turns there are, none of those taken back.
+    assert rows(turnlog_home, 'SELECT count(*) FROM "search_keys"') == [(BATCH + 500,)]
+    hits = subprocess.run([sys.executable, "-m", "turnlog.cli", "search", "Question 2499"],
+                          capture_output=True, text=True, env=os.environ.copy())
+    assert hits.returncode == 0 and hits.stdout.count("turn 2500") == 1
