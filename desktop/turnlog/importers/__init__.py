@@ -6,7 +6,9 @@
   as downloaded (read in place, never unpacked to disk).
 
 `Source.conversations()` reads the file from the start each time it is called, one
-conversation at a time, so an import can check everything first and write after.
+conversation at a time, so an import can check everything first and write after. A
+conversation's turns are read as they are iterated, and must be read before the next
+conversation is asked for: what is held is a batch, never a whole file or conversation.
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 The caller holds the transaction; a cancel or any error rolls all of it back, so an
 import is all there or not at all. Turns go in through `executemany` in batches of
 `BATCH` rows, read from the source as they are written, so memory stays bounded
-whatever the size of the file. The search index is filled batch by batch in the same
+whatever the size of the file; a conversation re-imported from its source (ChatGPT) is
+matched against what is stored batch by batch too. The search index is filled batch by
+batch in the same
 transaction (`search.bulk_index`), its per-row insert trigger set aside while the writer
 is open (`ImportWriter.open`).
 """
