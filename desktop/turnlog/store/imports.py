@@ -5,9 +5,8 @@ import is all there or not at all. Turns go in through `executemany` in batches 
 `BATCH` rows, read from the source as they are written, so memory stays bounded
 whatever the size of the file; a conversation re-imported from its source (ChatGPT) is
 matched against what is stored batch by batch too. The search index is filled batch by
-batch in the same
-transaction (`search.bulk_index`), its per-row insert trigger set aside while the writer
-is open (`ImportWriter.open`).
+batch in the same transaction (`search.bulk_index`), its per-row insert trigger set
+aside while the writer is open (`ImportWriter.open`).
 """
 
 from __future__ import annotations
