@@ -17,12 +17,13 @@ PEAK_MB = 150
 
 def test_a_long_conversation_imports_in_bounded_memory(tmp_path, turnlog_home):
     path = gpt.write_long(tmp_path / "conversations.json", 20_000)
-    child = subprocess.Popen([sys.executable, "-m", "turnlog.cli", "import", str(path)],
-                             env=os.environ.copy(), stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
-    _pid, status, usage = os.wait4(child.pid, 0)
+    report = tmp_path / "report.txt"  # a file, not a pipe: nobody reads it meanwhile
+    with report.open("wb") as err:
+        child = subprocess.Popen([sys.executable, "-m", "turnlog.cli", "import", str(path)],
+                                 env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=err)
+        _pid, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
-    assert child.returncode == 0
+    assert child.returncode == 0, report.read_text(errors="replace")[-2000:]
     peak_mb = usage.ru_maxrss / 1024
     assert peak_mb < PEAK_MB, f"peak {peak_mb:.0f} MB"
     con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
