@@ -28,7 +28,8 @@ from ..core.imports import ImportedConversation, ImportedTurn, ImportProblem
 from ..core.model import Usage
 from ..core.send import PendingTurn
 from ..providers import DEFAULT_MAX_CONTENT_BYTES
-from .jsonstream import ArrayReader
+from . import tree as tree_module
+from .jsonstream import TOO_LARGE, ArrayReader
 from .tree import MessageTree
 
 ID_NAMESPACE = uuid.UUID("5d1c7a0e-3f43-4c55-9a51-7c0f1e6b2a9d")
@@ -45,11 +46,12 @@ SOURCE = "chatgpt"  # recipients of what the person sees
 
 
 def conversations(stream: IO[str], name: str) -> Iterator[ImportedConversation]:
-    """Every conversation of `conversations.json`, read one at a time; each one's message
-    tree is walked message by message (`MessageTree`), never held as objects. A
-    conversation's turns must be read before the next conversation is asked for."""
+    """Every conversation of `conversations.json`, read one at a time: decoded whole while
+    its text is within `tree.SPILL_BYTES` (most are), else walked message by message
+    (`MessageTree`), never held as objects. A conversation's turns must be read before
+    the next conversation is asked for."""
     reader = ArrayReader(stream, name)
-    tree = MessageTree()
+    tree = MessageTree(_counts)
     try:
         for index, _start in enumerate(reader.positions(), start=1):
             if reader.peek() != "{":
@@ -57,19 +59,41 @@ def conversations(stream: IO[str], name: str) -> Iterator[ImportedConversation]:
                 raise ImportProblem(f"conversation {index} of conversations.json is not a "
                                     f"JSON object but {type(item).__name__}")
             tree.reset()
-            fields: dict[str, Any] = {}
-            for key in reader.members():
-                if key == "mapping" and reader.peek() == "{":
-                    for node_id in reader.members():
-                        node = reader.value(raw=True)
-                        tree.add(node_id, node, reader.raw, _counts(
-                            node.get("message") if isinstance(node, dict) else None))
-                    fields[key] = tree
-                else:
-                    fields[key] = reader.value()
+            whole = reader.small_value(spill_bytes())
+            fields = _fields_of(whole, tree) if whole is not TOO_LARGE else \
+                _walked_fields(reader, tree)
             yield _convert(fields, index, tree)
     finally:
         tree.close()
+
+
+def spill_bytes() -> int:
+    return tree_module.SPILL_BYTES  # read when used: tests lower it
+
+
+def _fields_of(item: dict[str, Any], tree: MessageTree) -> dict[str, Any]:
+    """A conversation decoded whole: its messages go to `tree` as they are."""
+    fields = dict(item)
+    mapping = item.get("mapping")
+    if isinstance(mapping, dict):
+        for node_id, node in mapping.items():
+            tree.add(node_id, node, "")
+        fields["mapping"] = tree
+    return fields
+
+
+def _walked_fields(reader: ArrayReader, tree: MessageTree) -> dict[str, Any]:
+    """A large conversation, its `mapping` read one message at a time into `tree`."""
+    fields: dict[str, Any] = {}
+    for key in reader.members():
+        if key == "mapping" and reader.peek() == "{":
+            for node_id in reader.members():
+                node = reader.value(raw=True)
+                tree.add(node_id, node, reader.raw)
+            fields[key] = tree
+        else:
+            fields[key] = reader.value()
+    return fields
 
 
 def _time(value: Any) -> datetime | None:
@@ -133,7 +157,7 @@ def _turns(tree: MessageTree) -> Iterator[ImportedTurn]:
     for turn_id, question, answer, model, created_at in tree.turns():
         yield ImportedTurn(PendingTurn(
             id=turn_id, question=question, answer=answer, model=model, finish_reason="stop",
-            usage=Usage(), created_at=datetime.fromisoformat(created_at)))
+            usage=Usage(), created_at=created_at))
 
 
 class _Turns:
@@ -240,7 +264,7 @@ class _Turns:
             self.first_question = question[0]
         self.last_model = model
         self.tree.add_turn(uuid.uuid5(ID_NAMESPACE, key).hex, question[0], answer[0], model,
-                           stamp.isoformat())
+                           stamp)
 
 
 def _image_count(content: dict[str, Any]) -> int:

@@ -23,6 +23,8 @@ MAX_ELEMENT_CHARS = 256 * 1024 * 1024
 """One element (one conversation) may be at most this long: memory stays bounded."""
 _NOT_WHITESPACE = re.compile(r"[^ \t\n\r]")  # found in C: a file of blanks is no slower
 _CUT_MARGIN = 12  # longer than any token cut at a chunk's end: `false`, `\\udc00`
+TOO_LARGE = object()
+"""What `ArrayReader.small_value` gives for a value longer than it was asked to decode."""
 
 
 class ArrayReader:
@@ -174,6 +176,28 @@ class ArrayReader:
                 continue  # a number may go on in the next chunk
             if raw:
                 self.raw = self._buf[self._pos:end]
+            self._pos = end
+            return value
+
+    def small_value(self, limit: int) -> Any:
+        """The value that starts here decoded whole, if its text is at most about `limit`
+        characters; else `TOO_LARGE`, nothing consumed (the caller walks it with
+        `members`), as also when it does not decode: walking it names the error."""
+        while True:
+            try:
+                value, end = self._decoder.raw_decode(self._buf, self._pos)
+            except json.JSONDecodeError as err:
+                if self._needs_more(err) and len(self._buf) - self._pos <= limit \
+                        and self._more(max(1, min(len(self._buf) - self._pos, limit))):
+                    continue
+                return TOO_LARGE
+            except (RecursionError, ValueError):
+                return TOO_LARGE
+            if end >= len(self._buf) and len(self._buf) - self._pos <= limit and \
+                    self._more(self._chunk):
+                continue
+            if end - self._pos > limit:
+                return TOO_LARGE
             self._pos = end
             return value
 
