@@ -63,10 +63,11 @@ _ENCODING_NAMES = {
     "cp949": "EUC-KR", "utf_16": "UTF-16", "cp1252": "Windows-1252", "latin_1": "Latin-1",
     "cp1251": "Windows-1251", "koi8_r": "KOI8-R",
 }
+DEFAULT_LIMITS = AttachmentLimits()
 _FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp", "GIF": "image/gif"}
 
 
-def read_file(path: Path, *, limits: AttachmentLimits = AttachmentLimits(),
+def read_file(path: Path, *, limits: AttachmentLimits = DEFAULT_LIMITS,
               attached: Sequence[Attachment] = ()) -> Attachment:
     """Read `path` as an attachment that may join `attached` (the question's others)."""
     name = path.name
@@ -84,7 +85,7 @@ def read_file(path: Path, *, limits: AttachmentLimits = AttachmentLimits(),
     return read_bytes(name, data, limits=limits, attached=attached)
 
 
-def read_bytes(name: str, data: bytes, *, limits: AttachmentLimits = AttachmentLimits(),
+def read_bytes(name: str, data: bytes, *, limits: AttachmentLimits = DEFAULT_LIMITS,
                attached: Sequence[Attachment] = ()) -> Attachment:
     """`data` (a file's content, a pasted image) as an attachment named `name`."""
     limits.check_question(attached, name, len(data))

@@ -117,6 +117,19 @@ class Attachment:
         return f"[file: {self.name}]"
 
 
+def describe(attachment: Attachment) -> str:
+    """One line about an attachment: "notes.txt — text, GBK, 1.2 KB",
+    "photo.jpg — image, 2,048×1,536, 812.3 KB (downscaled from 4000×3000)"."""
+    facts = [attachment.kind.value if attachment.kind is not AttachmentKind.PDF else "PDF"]
+    if attachment.kind is AttachmentKind.IMAGE:
+        facts.append(f"{attachment.width:,}×{attachment.height:,}")
+    if attachment.encoding:
+        facts.append(attachment.encoding)
+    facts.append(size_text(attachment.size))
+    notes = f" ({'; '.join(attachment.notes)})" if attachment.notes else ""
+    return f"{attachment.name} — {', '.join(facts)}{notes}"
+
+
 def text_block(attachment: Attachment) -> str:
     """A text file or PDF inside the question: its text between lines naming it."""
     return (f"--- file: {attachment.name} ---\n{attachment.text}\n"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -63,9 +63,14 @@ def add_to_turn(db: peewee.SqliteDatabase, turn_id: str,
             (turn_id, *_values(attachment, position, db)))
 
 
+def _str(value: Any) -> str:
+    """A text column, also from a connection that reads text as bytes (a salvage)."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
 def _attachment(row: Sequence[Any], sent: bytes) -> Attachment:
     _pos, name, kind, mime, size, original, _sent, sent_mime, width, height, encoding, \
-        notes = row
+        notes = (_str(v) if isinstance(v, bytes) else v for v in row)
     return Attachment(name=name, kind=AttachmentKind(kind), mime=mime, size=size,
                       digest=original, sent=sent, sent_mime=sent_mime, width=width,
                       height=height, encoding=encoding, notes=tuple(json.loads(notes)))
@@ -74,18 +79,28 @@ def _attachment(row: Sequence[Any], sent: bytes) -> Attachment:
 def of_turns(db: peewee.SqliteDatabase, turn_ids: Iterable[str]
              ) -> dict[str, tuple[Attachment, ...]]:
     """The files of the turns that have any, in order, with the bytes they were sent as."""
+    return read_of_turns(db.execute_sql, turn_ids)
+
+
+def read_of_turns(run: Callable[[str, Sequence[Any]], Any], turn_ids: Iterable[str]
+                  ) -> dict[str, tuple[Attachment, ...]]:
+    """`of_turns` through any connection's `run(sql, params)` (a salvage reads the file
+    with plain sqlite3). A database from before attachments has none."""
     ids = list(turn_ids)
     found: dict[str, list[Attachment]] = {}
     columns = ", ".join(f'a."{c}"' for c in COLUMNS)
+    if not ids or not run('SELECT 1 FROM sqlite_master WHERE name = ?',
+                          ("turn_attachments",)).fetchone():
+        return {}
     for start in range(0, len(ids), _CHUNK):
         chunk = ids[start:start + _CHUNK]
-        rows = db.execute_sql(
+        rows = run(
             f'SELECT a."turn_id", {columns}, b."data" FROM "turn_attachments" a '
             f'JOIN "blobs" b ON b."digest" = a."sent" '
             f'WHERE a."turn_id" IN ({", ".join("?" * len(chunk))}) '
             f'ORDER BY a."turn_id", a."position"', chunk).fetchall()
         for turn_id, *row, data in rows:
-            found.setdefault(turn_id, []).append(_attachment(row, bytes(data)))
+            found.setdefault(_str(turn_id), []).append(_attachment(row, bytes(data)))
     return {turn_id: tuple(files) for turn_id, files in found.items()}
 
 
