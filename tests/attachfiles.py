@@ -58,8 +58,10 @@ def png_bytes(width: int, height: int, *, marker: str = "", color=(200, 40, 40))
     return out.getvalue()
 
 
-def jpeg_bytes(width: int, height: int, *, marker: str = "") -> bytes:
-    image = Image.new("RGB", (width, height), (30, 60, 200))
+def jpeg_bytes(width: int, height: int, *, marker: str = "", color=(30, 60, 200)) -> bytes:
+    image = Image.new("RGB", (width, height), color)
+    for x in range(0, width, 5):
+        image.putpixel((x, (x * 7) % height), (250, 250, 0))
     out = io.BytesIO()
     image.save(out, "JPEG", quality=85, comment=marker.encode() if marker else b"")
     return out.getvalue()

@@ -21,6 +21,7 @@ from ..core.budget import WINDOW_LEARNED, InvalidBudget
 from ..core.compaction import preview
 from ..core.failures import FailureKind, StoreError
 from ..core.imports import ImportProblem
+from ..core.memory import Memory
 from ..core.model import Conversation
 from ..core.partial import incomplete_mark
 from ..core.projection import CostIndex, ProjectionRefused
@@ -168,14 +169,9 @@ def run_project(args: argparse.Namespace) -> int:
         from .side_commands import project_side_question
 
         return project_side_question(args, conversation, route, memory)
-    try:
-        request = request_for(conversation, args.question, route, memory=memory,
-                              attachments=read_attached(args.attach))
-    except (InvalidBudget, AttachmentRefused) as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    if refused_images(request):
-        return 4
+    request = _project_request(args, conversation, route, memory)
+    if isinstance(request, int):
+        return request
     try:
         # What a send would carry: with the cached summary where a send would reuse it.
         planned = preview(
@@ -228,6 +224,19 @@ def run_project(args: argparse.Namespace) -> int:
     print("final:         " + ("yes, this is the body a send carries" if planned.final else
                                "no, a summary is made first and the body changes"))
     return 0
+
+
+def _project_request(args: argparse.Namespace, conversation: Conversation, route: Route,
+                     memory: Memory) -> SendRequest | int:
+    """The request `project` previews, or the exit status of why there is none (a budget
+    setting out of range, a file that cannot be attached, images for a model without)."""
+    try:
+        request = request_for(conversation, args.question, route, memory=memory,
+                              attachments=read_attached(args.attach))
+    except (InvalidBudget, AttachmentRefused) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    return 4 if refused_images(request) else request
 
 
 def refused_images(request: SendRequest) -> bool:
