@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import sqlite3
+from datetime import UTC, datetime
 
 import pytest
 
@@ -14,9 +15,12 @@ from attachfiles import jpeg_bytes, pdf_bytes, png_bytes, write
 from loopback import Behaviour
 from test_cli_ask import add_profile, cli
 from turnlog.core.attachments import AttachmentLimits, AttachmentRefused, image_tokens
-from turnlog.core.model import ConversationSettings
+from turnlog.core.imports import ImportProblem
+from turnlog.core.model import ConversationSettings, Usage
+from turnlog.core.send import PendingTurn
 from turnlog.file_reading import read_bytes, read_file
 from turnlog.store import TurnlogStore
+from turnlog.transfer import export_all, import_file
 
 GBK_TEXT = "会议纪要：下周三前提交预算，负责人是王经理。"
 
@@ -197,3 +201,75 @@ def test_a_failed_send_stores_no_attachment(loopback, files, turnlog_home):
     con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
     assert con.execute("SELECT COUNT(*) FROM blobs").fetchone() == (0,)
     assert con.execute("SELECT COUNT(*) FROM turn_attachments").fetchone() == (0,)
+
+
+# ---------------------------------------------------------------- export, import
+def _stored_files(home):
+    with TurnlogStore.open(home, readonly=True) as store:
+        out = []
+        for conversation in store.conversations():
+            for t in store.all_turns(conversation.id):
+                for a in t.attachments:
+                    out.append((t.question, a.name, a.kind.value, a.encoding, a.sent,
+                                store.attachment_original(a.digest), a.width, a.notes))
+        return sorted(out)
+
+
+def _two_turns_with_files(home, files):
+    """Two turns holding files, one of them (the PNG) in both: stored once."""
+    items = {k: read_file(files[k]) for k in ("gbk", "pdf", "png", "jpeg")}
+    with TurnlogStore.open(home) as store:
+        cid = store.create_conversation("With files 附件").id
+        for turn_id, question, kinds in (("x1", "read these", ("gbk", "pdf", "png")),
+                                         ("x2", "and this photo", ("jpeg", "png"))):
+            store.commit_turn(cid, PendingTurn(
+                turn_id, question, f"answer to {question}", "m", "stop", Usage(),
+                datetime.now(UTC), attachments=tuple(items[k] for k in kinds)))
+    return cid
+
+
+@pytest.mark.parametrize("name", ["everything", "everything.zip"])
+def test_export_all_then_import_restores_the_files(files, tmp_path, turnlog_home, name):
+    _two_turns_with_files(turnlog_home, files)
+    before = _stored_files(turnlog_home)
+    with TurnlogStore.open(turnlog_home) as store:
+        exported = export_all(store, tmp_path / name)
+    assert exported.turns == 2
+    other = tmp_path / "other-home"
+    other.mkdir()
+    with TurnlogStore.open(other) as store:
+        import_file(store, exported.path)
+    assert _stored_files(other) == before
+    con = sqlite3.connect(other / "turnlog.sqlite3")
+    (blobs,) = con.execute("SELECT COUNT(*) FROM blobs").fetchone()
+    assert blobs == 2 + 2 + 1 + 2  # the PNG of both turns once
+
+
+def test_one_conversation_export_carries_its_files_and_imports_back(files, tmp_path,
+                                                                    turnlog_home):
+    cid = _two_turns_with_files(turnlog_home, files)
+    before = _stored_files(turnlog_home)
+    exported = cli("export", str(cid))
+    assert exported.returncode == 0, exported.stderr
+    lines = [json.loads(line) for line in exported.stdout.splitlines()]
+    gbk = lines[1]["attachments"][0]
+    assert (gbk["name"], gbk["encoding"]) == ("纪要.txt", "GBK")
+    assert base64.b64decode(gbk["original"]["base64"]) == GBK_TEXT.encode("gbk")
+    path = tmp_path / "one.jsonl"
+    path.write_text(exported.stdout, encoding="utf-8")
+    other = tmp_path / "other-home"
+    other.mkdir()
+    with TurnlogStore.open(other) as store:
+        import_file(store, path)
+    assert _stored_files(other) == before
+
+
+def test_an_export_whose_file_was_changed_is_refused_by_name(files, tmp_path, turnlog_home):
+    _two_turns_with_files(turnlog_home, files)
+    with TurnlogStore.open(turnlog_home) as store:
+        exported = export_all(store, tmp_path / "folder")
+    victim = next((exported.path / "attachments").iterdir())
+    victim.write_bytes(victim.read_bytes() + b"tampered")
+    with TurnlogStore.open(tmp_path) as store, pytest.raises(ImportProblem,
+                                                             match="does not match its SHA"):
+        import_file(store, exported.path)

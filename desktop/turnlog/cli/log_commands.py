@@ -29,7 +29,7 @@ from ..core.send import SendRequest, check_question
 from ..core.side import SideQuestion
 from ..core.versions import ForkOrigin, Versions, active_line
 from ..core.visible import visible_json
-from ..export import FORMATS, export_text
+from ..export import FORMATS, attachment_entries, export_text, inline
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
 from ..paths import data_dir
@@ -328,9 +328,17 @@ def run_export(args: argparse.Namespace) -> int:
     found = _read_conversation(args.conversation)
     safe = safe_for(sys.stdout, raw=args.raw)
     versions = _versions(args.conversation)
-    sys.stdout.write(safe(export_text(found.conversation, found.turns, args.format, versions,
-                                      memory_of(found.conversation.id),
-                                      _side_questions(args.conversation))))
+    memory, sides = memory_of(found.conversation.id), _side_questions(args.conversation)
+    try:
+        with TurnlogStore.open(data_dir(), readonly=True) as store:  # the files' originals
+            text = export_text(found.conversation, found.turns, args.format, versions,
+                               memory, sides, attachment_entries(store.attachment_original,
+                                                                 inline))
+    except StoreError as err:  # a damaged file: the text that can be read, without files
+        print(f"warning: the attached files could not be read: {err}", file=sys.stderr)
+        text = export_text(found.conversation, found.turns, args.format, versions, memory,
+                           sides)
+    sys.stdout.write(safe(text))
     sys.stdout.flush()
     return _report_skipped(found)
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from ..core.attachments import DEFAULT_FILE_LIMIT
 from ..core.imports import ImportedConversation, ImportProblem
 from . import chatgpt, turnlog_jsonl
 
@@ -27,6 +28,7 @@ CHATGPT_FILE = "conversations.json"
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 # Bounds of one import: archive bombs and endless files end in a named problem, early.
 MAX_CONVERSATIONS = 100_000
+MAX_ATTACHMENT_BYTES = DEFAULT_FILE_LIMIT  # an attached file, as a question may carry
 MAX_INFLATE_RATIO = 100  # real exports of JSON text compress 5 to 15 times
 INFLATE_RATIO_AFTER = 64 << 20  # small members may compress better than that
 
@@ -107,7 +109,7 @@ class Source:
         elif self.kind in ("turnlog-folder", "chatgpt-folder"):
             for name in self.members:
                 with self._open_file(self.path / name) as text:
-                    yield from self._parse(text, name, inside=True)
+                    yield from self._parse(text, name, inside=True, files=self._beside)
                 self._done += (self.path / name).stat().st_size
         else:
             with ExitStack() as stack:
@@ -119,7 +121,8 @@ class Source:
                     with archive.open(name) as member:
                         bounded = io.BufferedReader(_Bounded(member, name, packed))
                         text = io.TextIOWrapper(bounded, encoding="utf-8", errors="strict")
-                        yield from self._parse(text, name, inside=True)
+                        yield from self._parse(text, name, inside=True,
+                                               files=lambda n, a=archive: _member(a, n))
 
     @contextmanager
     def _open_file(self, path: Path) -> Iterator[IO[str]]:
@@ -127,17 +130,38 @@ class Source:
             self._tell[:] = [raw]
             yield io.TextIOWrapper(raw, encoding="utf-8", errors="strict")
 
-    def _parse(self, text: IO[str], name: str, *, inside: bool = False
-               ) -> Iterator[ImportedConversation]:
+    def _beside(self, name: str) -> bytes | None:
+        """An attachment's file in an Export all folder."""
+        path = self.path / name
+        if not path.is_file() or path.stat().st_size > MAX_ATTACHMENT_BYTES:
+            return None
+        return path.read_bytes()
+
+    def _parse(self, text: IO[str], name: str, *, inside: bool = False,
+               files: turnlog_jsonl.Files | None = None) -> Iterator[ImportedConversation]:
         if self.kind.startswith("chatgpt"):
             yield from chatgpt.conversations(text, name)
             return
         try:
-            yield turnlog_jsonl.read(text, Path(name).stem, model=self.model)
+            yield turnlog_jsonl.read(text, Path(name).stem, model=self.model, files=files)
         except ImportProblem as err:
             if inside:
                 raise ImportProblem(f"{name}: {err}") from None
             raise
+
+
+def _member(archive: zipfile.ZipFile, name: str) -> bytes | None:
+    """An attachment's file in an Export all zip, read within the bounds of one file."""
+    try:
+        info = archive.getinfo(name)
+    except KeyError:
+        return None
+    if info.file_size > MAX_ATTACHMENT_BYTES:
+        return None
+    with archive.open(info) as member:
+        data = io.BufferedReader(_Bounded(member, name, info.compress_size)).read(
+            MAX_ATTACHMENT_BYTES + 1)
+    return data if len(data) <= MAX_ATTACHMENT_BYTES else None
 
 
 def _first_byte(path: Path) -> bytes:
