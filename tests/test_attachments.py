@@ -7,10 +7,12 @@ from __future__ import annotations
 import base64
 import json
 import sqlite3
+import zipfile
 from datetime import UTC, datetime
 
 import pytest
 
+import chatgpt_export
 from attachfiles import jpeg_bytes, pdf_bytes, png_bytes, write
 from loopback import Behaviour
 from test_cli_ask import add_profile, cli
@@ -273,3 +275,23 @@ def test_an_export_whose_file_was_changed_is_refused_by_name(files, tmp_path, tu
     with TurnlogStore.open(tmp_path) as store, pytest.raises(ImportProblem,
                                                              match="does not match its SHA"):
         import_file(store, exported.path)
+
+
+def test_a_chatgpt_export_s_images_are_imported_when_its_zip_carries_them(tmp_path):
+    photo = jpeg_bytes(800, 600)
+    items = chatgpt_export.conversations(chatgpt_export.kyoto())
+    carried = tmp_path / "carried.zip"
+    with zipfile.ZipFile(carried, "w") as archive:
+        archive.writestr("conversations.json", json.dumps(items, ensure_ascii=False))
+        archive.writestr("file-abc-temple.jpg", photo)
+    bare = chatgpt_export.write_json(tmp_path / "conversations.json", items)
+    for source, expected in ((carried, [("temple.jpg", photo)]), (bare, [])):
+        home = tmp_path / source.stem
+        home.mkdir()
+        with TurnlogStore.open(home) as store:
+            import_file(store, source)
+            (conversation,) = [c for c in store.conversations() if c.title == "Trip to Kyoto"]
+            turn = store.turns(conversation.id)[1]
+            assert turn.question == "[image: temple.jpg]\n\nWhich temple is this?"
+            assert [(a.name, store.attachment_original(a.digest))
+                    for a in turn.attachments] == expected

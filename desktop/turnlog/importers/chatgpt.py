@@ -8,21 +8,32 @@ code, reasoning and image pointers are not turns (an image in a question becomes
 visible placeholder); messages on other branches (regenerated answers, abandoned
 edits) are skipped and counted, as is a question whose answer never came. Turn ids are
 derived from the source's message ids, so importing the same export again adds nothing.
+An image of a question whose file the export carries (the zip or folder as downloaded,
+matched by the pointer's file id) is attached to its turn as well; one it does not carry,
+or that cannot be read, stays a placeholder only.
 """
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import IO, Any
 
+from ..core.attachments import Attachment, AttachmentRefused
 from ..core.imports import ImportedConversation, ImportedTurn, ImportProblem
 from ..core.model import Usage
 from ..core.send import PendingTurn
+from ..file_reading import read_bytes
 from ..providers import DEFAULT_MAX_CONTENT_BYTES
 from .jsonstream import ArrayReader
+
+log = logging.getLogger(__name__)
+
+FileLookup = Callable[[str], tuple[str, bytes] | None]
+"""A file the export carries, by its file id ("file-abc…"): its name there and bytes."""
 
 ID_NAMESPACE = uuid.UUID("5d1c7a0e-3f43-4c55-9a51-7c0f1e6b2a9d")
 OTHER_BRANCHES = "messages on other branches (regenerated answers, edits)"
@@ -37,10 +48,12 @@ VISIBLE = (None, "all")
 SOURCE = "chatgpt"  # recipients of what the person sees
 
 
-def conversations(stream: IO[str], name: str) -> Iterator[ImportedConversation]:
-    """Every conversation of `conversations.json`, read one at a time."""
+def conversations(stream: IO[str], name: str, files: FileLookup | None = None
+                  ) -> Iterator[ImportedConversation]:
+    """Every conversation of `conversations.json`, read one at a time; `files` finds the
+    images the export carries."""
     for index, item in enumerate(ArrayReader(stream, name), start=1):
-        yield convert(item, index)
+        yield convert(item, index, files)
 
 
 def _time(value: Any) -> datetime | None:
@@ -111,7 +124,7 @@ def _newest_leaf(mapping: dict[str, Any]) -> str | None:
     return node
 
 
-def convert(item: Any, index: int) -> ImportedConversation:
+def convert(item: Any, index: int, files: FileLookup | None = None) -> ImportedConversation:
     """One element of `conversations.json`; `index` counts from 1 (for messages)."""
     if not isinstance(item, dict):
         raise ImportProblem(f"conversation {index} of conversations.json is not a JSON "
@@ -123,7 +136,7 @@ def convert(item: Any, index: int) -> ImportedConversation:
         raise ImportProblem(f"{where}: 'mapping' must be an object of messages")
     path = _Path(mapping, item.get("current_node"), where)
     source = str(item.get("conversation_id") or item.get("id") or "")
-    builder = _Turns(source, _text_of(item.get("default_model_slug")), where)
+    builder = _Turns(source, _text_of(item.get("default_model_slug")), where, files)
     for message in path.messages:
         if isinstance(message, dict):
             builder.add(message)
@@ -147,8 +160,11 @@ def convert(item: Any, index: int) -> ImportedConversation:
 class _Turns:
     """Walks the path's messages, pairing each question with the answer after it."""
 
-    def __init__(self, source: str, default_model: str, where: str) -> None:
+    def __init__(self, source: str, default_model: str, where: str,
+                 files: FileLookup | None = None) -> None:
         self.source, self.default_model, self.where = source, default_model, where
+        self.files = files
+        self.attached: tuple[Attachment, ...] = ()  # the current question's images
         self.turns: list[ImportedTurn] = []
         self.system: list[str] = []
         self.skipped: Counter[str] = Counter()
@@ -176,6 +192,7 @@ class _Turns:
                 return  # hidden context with nothing to show
             self._flush()
             self.question = (text, message)
+            self.attached = _images(content, meta, self.files)
         elif role == "assistant":
             self._assistant(message, content, kind)
         elif role == "tool":
@@ -217,7 +234,7 @@ class _Turns:
             self.skipped[UNANSWERED] += 1
         else:
             self._turn(self.question, answer)
-        self.question, self.answer, self.images = None, None, 0
+        self.question, self.answer, self.images, self.attached = None, None, 0, ()
 
     def finish(self) -> None:
         self._flush()
@@ -242,7 +259,31 @@ class _Turns:
         self.turns.append(ImportedTurn(PendingTurn(
             id=uuid.uuid5(ID_NAMESPACE, key).hex, question=question[0], answer=answer[0],
             model=_clean(model or self.default_model), finish_reason="stop", usage=Usage(),
-            created_at=stamp)))
+            created_at=stamp, attachments=self.attached)))
+
+
+def _images(content: dict[str, Any], meta: dict[str, Any], files: FileLookup | None
+            ) -> tuple[Attachment, ...]:
+    """The images of a question that the export carries, read as a question's would be."""
+    parts = content.get("parts")
+    if files is None or not isinstance(parts, list):
+        return ()
+    names = _attachment_names(meta)
+    found: list[Attachment] = []
+    for part in parts:
+        if not isinstance(part, dict) or part.get("content_type") != "image_asset_pointer":
+            continue
+        file_id = _text_of(part.get("asset_pointer")).rsplit("/", 1)[-1]
+        carried = files(file_id) if file_id else None
+        if carried is None:
+            continue
+        member, data = carried
+        try:
+            found.append(read_bytes(names.get(file_id) or member.rsplit("/", 1)[-1], data,
+                                    attached=found))
+        except AttachmentRefused as err:  # it stays a placeholder
+            log.info("an image of the export was not attached: %s", err)
+    return tuple(found)
 
 
 def _image_count(content: dict[str, Any]) -> int:
