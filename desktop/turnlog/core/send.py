@@ -379,9 +379,10 @@ class Sender:
         problem = check_question(run.draft)
         if problem is None and has_images(run.request.attachments) \
                 and not run.request.options.images:
-            problem = Failure(FailureKind.NO_IMAGES, detail=(
-                f"{run.request.model or 'the model'} is set not to accept images"),
-                hint="Remove the images, or turn on “Accepts images” for this connection")
+            problem = Failure(FailureKind.NO_IMAGES,
+                              detail="the connection is set not to accept images",
+                              hint="Remove the images, or turn on “Accepts images” for "
+                                   "this connection")
         if problem is not None:
             raise _Stop(Failed(problem, run.draft))
         try:

@@ -21,6 +21,7 @@ from ...core.model import Conversation
 from ...core.send import Committed
 from ...store import TurnlogStore
 from ..conversation.actions import HistoryActions
+from ..conversation.attaching import FileReader, WindowDrops
 from ..conversation.centre import FIRST_RUN_HINT, START_HINT, CentrePanel
 from ..conversation.drafts import DraftKeeper
 from ..conversation.first_minute import FirstMinute, unsaved
@@ -95,6 +96,8 @@ class MainWindow(QMainWindow):
         self.stage_widget, self.stage_line = centre.stage_widget, centre.stage_line
         self.banner, self.composer = centre.banner, centre.composer
         self.banner.log_folder = store.home / "logs"  # "Open the log folder" after a crash
+        self.file_reader = FileReader(runner, self.composer, self)  # read off the GUI thread
+        self.drops = WindowDrops(self, self.composer, self.file_reader)  # onto the window
         self.inspector = Inspector(self)
         self.inspector_dock = self._dock(translate("MainWindow", "Inspector"), "inspectorDock",
                                          self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -353,7 +356,8 @@ class MainWindow(QMainWindow):
         self._update_empty_hint()  # no "No turns yet" above the question being answered
         self.view.scroll_to_newest()
         self.preview.show_running(parts.endpoint)
-        self.session.start(conversation, text, draft, parts.endpoint, self.preview.costs)
+        self.session.start(conversation, text, draft, parts.endpoint, self.preview.costs,
+                           attachments=self.composer.attachments)
 
     def stop(self) -> None:
         """Cancel the running request (Esc / Stop); the failure path gives the draft back."""
@@ -389,6 +393,7 @@ class MainWindow(QMainWindow):
             self.transcript.drop_pending()
             return
         self.transcript.commit_pending(self.transcript.with_turn(outcome.turn))
+        self.composer.set_attachments(())  # in the log with their turn now
         self.sidebar.touch(replace(conversation, updated_at=outcome.turn.created_at))
 
     def _send_crashed(self, draft: tuple[str, int]) -> None:
