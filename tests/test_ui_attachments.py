@@ -158,3 +158,28 @@ def test_a_model_without_images_keeps_send_off_and_says_why(qtbot, store, loopba
         assert window.composer.send_button.isEnabled()
     finally:
         window.shutdown()
+
+
+def test_a_draft_s_files_survive_a_restart_and_go_once_it_is_sent(qtbot, make_window, store,
+                                                                   loopback, tmp_path):
+    window, cid = opened(qtbot, make_window, store)
+    report = write(tmp_path, "report.pdf", pdf_bytes(["Kept across a restart"]))
+    window.composer.offer_files([str(report)])
+    qtbot.waitUntil(lambda: len(window.composer.attachments) == 1, timeout=5000)
+    window.composer.set_draft("Summarize this")
+    window.drafts.flush()
+    qtbot.waitUntil(lambda: len(store.draft_attachments(cid)) == 1, timeout=5000)
+    window.shutdown()
+    report.unlink()  # the file itself is gone: the draft's copy is in the database
+    again = make_window()
+    qtbot.waitUntil(lambda: len(again.composer.attachments) == 1, timeout=5000)
+    assert again.composer.text() == "Summarize this"
+    assert "report.pdf" in [chip.label.text().split(" · ")[0] for chip in again.composer.tray.chips]
+    loopback.script(Behaviour.answer("It says it was kept."))
+    again.refresh_preview()
+    qtbot.mouseClick(again.composer.send_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not again.running, timeout=10_000)
+    assert "Kept across a restart" in json.loads(loopback.requests[-1].body)[
+        "messages"][-1]["content"]
+    qtbot.waitUntil(lambda: store.draft_attachments(cid) == (), timeout=5000)
+    assert [a.name for a in store.turns(cid)[-1].attachments] == ["report.pdf"]

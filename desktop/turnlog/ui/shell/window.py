@@ -114,7 +114,7 @@ class MainWindow(QMainWindow):
                                       lambda title: self.choose_export(title), self.changes,
                                       self)
         self.drafts = DraftKeeper(store.home, runner, self.composer, lambda: self.conversation,
-                                  lambda: self.running, self)
+                                  lambda: self.running, self, files=store)
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
         self.transfer = ImportExport(store, runner, self, self.refresh_conversations,
