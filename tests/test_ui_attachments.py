@@ -183,3 +183,33 @@ def test_a_draft_s_files_survive_a_restart_and_go_once_it_is_sent(qtbot, make_wi
         "messages"][-1]["content"]
     qtbot.waitUntil(lambda: store.draft_attachments(cid) == (), timeout=5000)
     assert [a.name for a in store.turns(cid)[-1].attachments] == ["report.pdf"]
+
+
+def test_the_inspector_shows_each_file_as_a_part_and_elides_base64_but_copies_it_whole(
+        qtbot, make_window, store, tmp_path):
+    window, _ = opened(qtbot, make_window, store)
+    chart = write(tmp_path, "chart.png", png_bytes(300, 200))
+    notes = write(tmp_path, "notes.txt", "alpha beta\n".encode())
+    window.composer.offer_files([str(chart), str(notes)])
+    qtbot.waitUntil(lambda: len(window.composer.attachments) == 2, timeout=5000)
+    window.composer.set_draft("Compare")
+    window.refresh_preview()
+    inspector = window.inspector
+    parts = inspector.parts
+    names = [parts.item(r, 0).text() for r in range(parts.rowCount())]
+    image_row = names.index("  ↳ chart.png (image, 300×200)")
+    assert names[image_row - 1] == "current question" and "  ↳ notes.txt (text)" in names
+    assert not parts.item(image_row, 0).icon().isNull()  # a thumbnail
+    body = window.shown.projection.body
+    data = base64_of(chart.read_bytes())
+    assert int(parts.item(image_row, 1).text().replace(",", "")) > len(data)
+    shown = inspector.body.toPlainText()
+    assert f"data:image/png;base64,…({len(data):,} bytes)…" in shown and data not in shown
+    qtbot.mouseClick(inspector.copy_body, Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text().encode("utf-8") == body  # exact, base64 whole
+
+
+def base64_of(data: bytes) -> str:
+    import base64
+
+    return base64.b64encode(data).decode()

@@ -340,6 +340,10 @@ class Projection:
     _turns: Sequence[Turn] = field(repr=False)
     _first_sent: int = field(repr=False)
     memory: MemorySelection = NO_SELECTION  # the pins' sizes, optional items kept / left out
+    # The question's files (what each adds: `attachment_costs`), and whether images go as
+    # image parts (a model that takes none has them named in the text).
+    question_files: tuple[Attachment, ...] = ()
+    images: bool = True
 
     @property
     def body_bytes(self) -> int:
@@ -608,4 +612,5 @@ def project(
         tokens_exact=counter.exact and not image_tokens,  # images: the tile rule's estimate
         parts=tuple(parts), mandatory_bytes=mandatory_bytes, mandatory_tokens=mandatory_tokens,
         summary=summary, _turns=turns, _first_sent=first, memory=selection,
+        question_files=asked.attachments, images=options.images,
     )
