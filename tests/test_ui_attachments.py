@@ -5,6 +5,8 @@ that say what each file adds, the request carrying them, and a refusal before se
 from __future__ import annotations
 
 import json
+import os
+from datetime import UTC, datetime
 
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication, QImage
@@ -12,7 +14,8 @@ from PySide6.QtWidgets import QApplication
 
 from attachfiles import pdf_bytes, png_bytes, write
 from loopback import Behaviour
-from turnlog.core.model import ConversationSettings
+from turnlog.core.model import ConversationSettings, Usage
+from turnlog.core.send import PendingTurn
 from uihelpers import seed
 
 pytest_plugins = ["uiwindow"]
@@ -213,3 +216,41 @@ def base64_of(data: bytes) -> str:
     import base64
 
     return base64.b64encode(data).decode()
+
+
+def test_a_turn_s_files_show_in_the_history_and_open_or_save_from_its_menu(
+        qtbot, make_window, store, tmp_path):
+    from turnlog.file_reading import read_bytes
+    from turnlog.ui.transcript.files import question_shown
+
+    original = "下周三前提交预算。".encode("gbk")
+    with_file = read_bytes("纪要.txt", original)
+    conversation = seed(store, "files", [], settings=ROOMY)
+    store.commit_turn(conversation.id, PendingTurn(
+        "t-files", "What does it say?", "A budget is due.", "m", "stop", Usage(),
+        datetime.now(UTC), attachments=(with_file,)))
+    window = make_window()
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 1, timeout=5000)
+    index = window.transcript.index(0)
+    assert question_shown(index) == "What does it say?\n\n📎 纪要.txt · text, GBK · 18 bytes"
+    view = window.view
+    view.setCurrentIndex(index)
+    view._prepare_menu(view.visualRect(index).center())
+    assert view.files_action.isVisible()
+    labels = [a.text() for a in view.files_menu.actions()]
+    assert labels == ["Open 纪要.txt", "Save 纪要.txt as…"]
+    saved = tmp_path / "saved.txt"
+    window.file_actions.choose_save = lambda name: str(saved)
+    view.files_menu.actions()[1].trigger()
+    qtbot.waitUntil(saved.exists, timeout=5000)
+    assert saved.read_bytes() == original  # the original, not the UTF-8 text sent
+    opened_urls = []
+    window.file_actions.open_url = opened_urls.append
+    view.files_menu.actions()[0].trigger()
+    qtbot.waitUntil(lambda: bool(opened_urls), timeout=5000)
+    copy = opened_urls[0].toLocalFile()
+    assert copy.endswith("纪要.txt")
+    with open(copy, "rb") as handle:
+        assert handle.read() == original
+    window.file_actions.cleanup()
+    assert not os.path.exists(copy)

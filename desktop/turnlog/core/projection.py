@@ -557,8 +557,8 @@ def project(
     its optional items take what the knapsack keeps within the memory share.
     With `continuation`, the request asks for the rest of a partial answer to `question`:
     that answer (mandatory, like the question) follows it. A question's attachments are
-    mandatory with it; a turn's go with the turn, or not at all.
-    Raises `ProjectionRefused` when the mandatory part alone does not fit.
+    mandatory with it; a turn's go with the turn, or not at all. Raises `ProjectionRefused`
+    when the mandatory part alone does not fit.
     """
     if not isinstance(turns, (tuple, FrozenTurns)):
         turns = tuple(turns)  # the projection keeps a view; a caller's list may change later
@@ -594,8 +594,8 @@ def project(
                                prefix[0][1].role if prefix else None)
     if selection.kept:  # wire order puts kept items among the prefix messages
         prefix = _prefix_messages(system_prompt, facts, summary, selection.kept)
-        parts, closing = _mandatory_parts(model, options, prefix, question_message,
-                                          counter, continuation, image_tokens)
+        parts, closing = _mandatory_parts(model, options, prefix, question_message, counter,
+                                          continuation, image_tokens)
     used_bytes = sum(p.bytes for p in parts + closing)
     used_tokens = sum(p.tokens for p in parts + closing)
     floor = covered if max_verbatim is None else max(covered, len(turns) - max_verbatim)
@@ -606,10 +606,10 @@ def project(
     messages += [question_message, *(continuation.messages() if continuation else ())]
     parts.extend(closing)
 
-    return Projection(
+    return Projection(  # images: the tile rule's estimate, never exact
         body=build_body(model, messages, options), messages=tuple(messages), model=model,
         budget=budget, input_tokens=sum(p.tokens for p in parts),
-        tokens_exact=counter.exact and not image_tokens,  # images: the tile rule's estimate
+        tokens_exact=counter.exact and not image_tokens,
         parts=tuple(parts), mandatory_bytes=mandatory_bytes, mandatory_tokens=mandatory_tokens,
         summary=summary, _turns=turns, _first_sent=first, memory=selection,
         question_files=asked.attachments, images=options.images,

@@ -21,7 +21,7 @@ from ...core.model import Conversation
 from ...core.send import Committed
 from ...store import TurnlogStore
 from ..conversation.actions import HistoryActions
-from ..conversation.attaching import FileReader, WindowDrops
+from ..conversation.attaching import FileActions, FileReader, WindowDrops
 from ..conversation.centre import FIRST_RUN_HINT, START_HINT, CentrePanel
 from ..conversation.drafts import DraftKeeper
 from ..conversation.first_minute import FirstMinute, unsaved
@@ -115,6 +115,7 @@ class MainWindow(QMainWindow):
                                       self)
         self.drafts = DraftKeeper(store.home, runner, self.composer, lambda: self.conversation,
                                   lambda: self.running, self, files=store)
+        self.file_actions = FileActions(store, runner, self.view, self.banner.show_text, self)
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
         self.transfer = ImportExport(store, runner, self, self.refresh_conversations,
@@ -423,6 +424,7 @@ class MainWindow(QMainWindow):
         self.session.cancel()
         self.side.session.cancel()
         self.drafts.flush()  # what was typed in the last half second too
+        self.file_actions.cleanup()  # the copies of attached files opened from here
         if not self.runner.closed:
             self.runner.call_on_each_worker(self.store.db.close)
             self.runner.shutdown()
