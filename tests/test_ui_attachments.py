@@ -192,7 +192,7 @@ def test_the_inspector_shows_each_file_as_a_part_and_elides_base64_but_copies_it
         qtbot, make_window, store, tmp_path):
     window, _ = opened(qtbot, make_window, store)
     chart = write(tmp_path, "chart.png", png_bytes(300, 200))
-    notes = write(tmp_path, "notes.txt", "alpha beta\n".encode())
+    notes = write(tmp_path, "notes.txt", b"alpha beta\n")
     window.composer.offer_files([str(chart), str(notes)])
     qtbot.waitUntil(lambda: len(window.composer.attachments) == 2, timeout=5000)
     window.composer.set_draft("Compare")

@@ -519,6 +519,12 @@ def _first_sent(
     return first
 
 
+def _asked(asked: Question, images: bool) -> tuple[Message, int]:
+    """The question's message, and the tokens of its images (the tile rule's)."""
+    return (user_message(asked.text, asked.attachments, images=images),
+            images_tokens(asked.attachments, images=images))
+
+
 def _add_verbatim(turns: Sequence[Turn], costs: CostIndex, images: bool, parts: list[Part],
                   messages: list[Message]) -> int:
     """Add the turns sent verbatim (each with its attachments) to `parts` and `messages`;
@@ -573,8 +579,7 @@ def project(
     facts = [pin.text for pin in memory.pins] if isinstance(pinned, Memory) else list(pinned)
     prefix = _prefix_messages(system_prompt, facts, summary)
     asked = question_of(question)
-    question_message = user_message(asked.text, asked.attachments, images=options.images)
-    image_tokens = images_tokens(asked.attachments, images=options.images)
+    question_message, image_tokens = _asked(asked, options.images)
     parts, closing = _mandatory_parts(model, options, prefix, question_message, counter,
                                       continuation, image_tokens)
     mandatory_bytes = sum(p.bytes for p in parts + closing)
