@@ -270,6 +270,12 @@ class Composer(QWidget):
             self._files = list(files)
             self._files_changed()
 
+    def files_sent(self, files: tuple[Attachment, ...]) -> None:
+        """A question with `files` was saved: they leave the draft if they are its files (a
+        regenerated turn's are not)."""
+        if files and tuple(self._files) == tuple(files):
+            self.set_attachments(())
+
     def show_attach_problem(self, text: str) -> None:
         self.tray.show_problem(text)
 

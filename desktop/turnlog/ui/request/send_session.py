@@ -92,6 +92,7 @@ class SendResult:
     summary_read: bool
     replaces: str | None = None  # the turn this send was a new version of
     continued: PartialAnswer | None = None  # the partial answer this send asked the rest of
+    attachments: tuple[Attachment, ...] = ()  # the question's files it sent
 
 
 def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
@@ -160,6 +161,7 @@ class SendSession(QObject):
         self._edit_mode = edit_mode or EditMode()
         self._replaces: str | None = None
         self._continued: PartialAnswer | None = None
+        self._attachments: tuple[Attachment, ...] = ()
         self._stream = StreamBuffer()
         self._thought = StreamBuffer()
         self._stage = ""
@@ -195,6 +197,7 @@ class SendSession(QObject):
             replaces = self._edit_mode.turn_for(conversation.id)
         self._replaces, self._continued = replaces, partial
         self._draft, self._endpoint = draft, endpoint
+        self._attachments = attachments
         self.conversation_id = conversation.id
         self._stream = stream = StreamBuffer()
         self._thought = StreamBuffer()
@@ -317,7 +320,7 @@ class SendSession(QObject):
         assert self.conversation_id is not None and self._endpoint is not None
         result = SendResult(sent.outcome, self.conversation_id, self._draft, self._endpoint,
                             time.monotonic() - self._started, sent.summary, sent.summary_read,
-                            self._replaces, self._continued)
+                            self._replaces, self._continued, self._attachments)
         self.conversation_id = None
         self.finished.emit(result)
 

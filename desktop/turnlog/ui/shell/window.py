@@ -377,6 +377,7 @@ class MainWindow(QMainWindow):
             self.preview.summary = result.summary
         if isinstance(outcome, Committed):
             self._committed(result.conversation_id, outcome)
+            self.composer.files_sent(result.attachments)  # in the log with their turn now
             self.composer.edit.setFocus()
         else:
             streamed = self.transcript.drop_pending()
@@ -394,7 +395,6 @@ class MainWindow(QMainWindow):
             self.transcript.drop_pending()
             return
         self.transcript.commit_pending(self.transcript.with_turn(outcome.turn))
-        self.composer.set_attachments(())  # in the log with their turn now
         self.sidebar.touch(replace(conversation, updated_at=outcome.turn.created_at))
 
     def _send_crashed(self, draft: tuple[str, int]) -> None:
