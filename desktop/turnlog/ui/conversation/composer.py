@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -183,7 +184,8 @@ class Composer(QWidget):
 
         row = QHBoxLayout()
         row.setSpacing(6)
-        self.attach_button = QPushButton("📎", self)
+        self.attach_button = QToolButton(self)
+        self.attach_button.setText("📎")
         self.attach_button.setObjectName("attachButton")
         self.attach_button.setToolTip(translate(
             "Composer", "Attach text files, PDFs or images (or drop or paste them here)"))
