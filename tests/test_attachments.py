@@ -107,6 +107,18 @@ def test_limits_are_named_errors_and_a_30_mb_file_is_not_read(tmp_path):
         read_bytes("c.txt", b"c", limits=limits, attached=[first, small])
 
 
+def test_an_image_of_too_many_pixels_is_refused_before_it_is_decoded():
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("1", (8_000, 7_000)).save(out, "PNG")  # 56 million pixels, a small file
+    with pytest.raises(AttachmentRefused, match=r"huge.png cannot be attached: it is "
+                       r"8,000×7,000 pixels, more than Turnlog reads \(50 million\)"):
+        read_bytes("huge.png", out.getvalue())
+
+
 def test_openai_tile_rule():
     assert image_tokens(64, 32) == 85 + 170  # one tile
     assert image_tokens(1024, 1024) == 85 + 170 * 4  # 768×768: 2×2 tiles

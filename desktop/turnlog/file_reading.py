@@ -64,6 +64,7 @@ _ENCODING_NAMES = {
     "cp1251": "Windows-1251", "koi8_r": "KOI8-R",
 }
 DEFAULT_LIMITS = AttachmentLimits()
+MAX_PIXELS = 50_000_000  # an image larger than this is refused rather than decoded
 _FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp", "GIF": "image/gif"}
 
 
@@ -198,6 +199,10 @@ def _image(name: str, data: bytes, longest_side: int) -> Attachment:
             image.seek(0)  # a GIF's or an animated WebP's first frame
             width, height = image.size
             fmt = image.format or ""
+            if width * height > MAX_PIXELS:
+                raise AttachmentRefused(
+                    name, f"it is {width:,}×{height:,} pixels, more than Turnlog reads "
+                    f"({MAX_PIXELS // 1_000_000} million)")
             if fmt not in _FORMATS:
                 raise AttachmentRefused(name, f"{fmt or 'this'} images are not read")
             animated = bool(getattr(image, "is_animated", False))

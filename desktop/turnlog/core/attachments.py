@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import enum
 import math
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -106,8 +107,9 @@ class Attachment:
 
     @property
     def data_url(self) -> str:
-        """An image as the request carries it."""
-        return f"data:{self.sent_mime};base64,{base64.b64encode(self.sent).decode('ascii')}"
+        """An image as the request carries it (made once per image: every preview of the
+        draft builds the body again)."""
+        return _data_url(self.sent, self.sent_mime)
 
     @property
     def mention(self) -> str:
@@ -128,6 +130,22 @@ def describe(attachment: Attachment) -> str:
     facts.append(size_text(attachment.size))
     notes = f" ({'; '.join(attachment.notes)})" if attachment.notes else ""
     return f"{attachment.name} — {', '.join(facts)}{notes}"
+
+
+_URLS: OrderedDict[int, tuple[bytes, str, str]] = OrderedDict()
+_URLS_KEPT = 64
+
+
+def _data_url(data: bytes, mime: str) -> str:
+    found = _URLS.get(id(data))
+    if found is not None and found[0] is data and found[1] == mime:
+        _URLS.move_to_end(id(data))
+        return found[2]
+    url = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+    _URLS[id(data)] = (data, mime, url)  # holding `data` keeps its id from being reused
+    while len(_URLS) > _URLS_KEPT:
+        _URLS.popitem(last=False)
+    return url
 
 
 def text_block(attachment: Attachment) -> str:
