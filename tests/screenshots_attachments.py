@@ -25,7 +25,6 @@ SHOT = "attachments-en-1280x720.png"
 def seed(home: Path) -> None:
     sys.path.insert(0, str(HERE))
     from attachfiles import pdf_bytes
-
     from turnlog.core.model import ConversationSettings, Usage
     from turnlog.core.send import PendingTurn
     from turnlog.file_reading import read_bytes
