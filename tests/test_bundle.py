@@ -227,6 +227,23 @@ def test_the_installed_turnlog_cli_runs_from_the_same_bundle(installed, tmp_path
     assert result.returncode == 0, result.stderr
 
 
+def test_the_bundled_turnlog_cli_reads_every_kind_of_attachment(installed, tmp_path):
+    """pypdf, charset-normalizer and Pillow are in the bundle: each file is read (the ask
+    then stops at the missing provider, named, never at a missing module)."""
+    from attachfiles import jpeg_bytes, pdf_bytes, png_bytes, write
+
+    files = [write(tmp_path, "a.pdf", pdf_bytes(["text"])),
+             write(tmp_path, "b.txt", "中文的文件内容，用国标编码。".encode("gbk")),
+             write(tmp_path, "c.png", png_bytes(3000, 20)), write(tmp_path, "d.jpg",
+                                                                 jpeg_bytes(40, 30))]
+    attach = [arg for f in files for arg in ("--attach", str(f))]
+    result = subprocess.run([str(installed.bin("turnlog-cli")), "ask", "--new", "Read",
+                             *attach], capture_output=True, text=True, timeout=120,
+                            env=clean_env(tmp_path / "home"), check=False)
+    assert result.stderr.startswith("failure: no_key\nNo provider set up."), result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_the_bundled_llama_cpp_is_the_portable_build(installed):
     libs = list((installed.root / "opt" / "turnlog").rglob("libggml-cpu.so*"))
     assert libs

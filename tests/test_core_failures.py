@@ -16,6 +16,7 @@ NO_RETRY = {
     FailureKind.AUTH,
     FailureKind.MODEL_NOT_FOUND,
     FailureKind.INSECURE_KEY,  # the address or the profile's choice must change first
+    FailureKind.NO_IMAGES,  # the images must go, or the profile must say it takes them
 }
 
 

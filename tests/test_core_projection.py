@@ -457,10 +457,10 @@ def test_selection_work_does_not_grow_with_the_dropped_part_of_the_log():
     calls = 0
 
     class CountingIndex(CostIndex):
-        def cost(self, turn):
+        def cost(self, turn, *, images=True):
             nonlocal calls
             calls += 1
-            return super().cost(turn)
+            return super().cost(turn, images=images)
 
     turns = make_turns([("question " * 30, "answer " * 90)] * 5_000)
     projection = project(turns, "q", model="m", budget=BUDGET, costs=CountingIndex())

@@ -95,3 +95,23 @@ def test_a_conversation_spills_once_its_messages_pass_the_limit(monkeypatch):
 def test_fuzzed_exports_give_the_same_outcome_held_or_spilled(items):
     with pytest.MonkeyPatch.context() as monkeypatch:
         both(items, monkeypatch)
+
+
+def test_a_question_s_image_comes_through_held_or_spilled(monkeypatch):
+    from PIL import Image
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 48), (200, 30, 30)).save(buffer, "PNG")
+    photo = buffer.getvalue()
+    items = gpt.conversations(gpt.kyoto())
+
+    def files(file_id: str) -> tuple[str, bytes] | None:
+        return ("file-abc-temple.png", photo) if file_id == "file-abc" else None
+
+    seen = []
+    for spill in (1 << 30, 0):
+        monkeypatch.setattr(tree, "SPILL_BYTES", spill)
+        for kyoto in chatgpt.conversations(io.StringIO(json.dumps(items)), "c.json", files):
+            seen.append([[(a.name, a.kind.value, a.width, a.height, a.original == photo)
+                          for a in t.pending.attachments] for t in kyoto.turns])
+    assert seen[0] == seen[1]
+    assert seen[0][1] == [("temple.jpg", "image", 64, 48, True)]

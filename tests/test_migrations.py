@@ -23,7 +23,9 @@ from turnlog.store.errors import DatabaseCorrupt, UpgradeFailed
 from turnlog.store.log import PRAGMAS
 from turnlog.store.migrations import MIGRATIONS, SCHEMA_VERSION, V_MEMORY
 from turnlog.store.models import (
+    BlobRow,
     ConversationRow,
+    DraftAttachmentRow,
     ForkRow,
     NoteRow,
     PinRow,
@@ -36,6 +38,7 @@ from turnlog.store.models import (
     SideQuestionRow,
     SummaryRow,
     SupersedeRow,
+    TurnAttachmentRow,
     TurnRow,
 )
 
@@ -43,7 +46,7 @@ DATA = Path(__file__).parent / "data"
 FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog-v*.sqlite3")}
 ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, ForkRow,
               PinRow, NoteRow, PreferenceRow, SideQuestionRow, SideAttemptRow, SearchKeyRow,
-              SearchFillRow, SearchDirtyRow]
+              SearchFillRow, SearchDirtyRow, BlobRow, TurnAttachmentRow, DraftAttachmentRow]
 
 
 def _content():
@@ -173,9 +176,14 @@ def _check_content(store: TurnlogStore, version: int) -> None:
     assert [(c.title, c.system_prompt, c.model) for c in conversations] == [
         (title, system, model) for title, system, model, _ in CONTENT.CONVERSATIONS
     ]
-    for conv, (_, _, model, turns) in zip(conversations, CONTENT.CONVERSATIONS, strict=True):
+    with_files = _made_with(version, "blobs")
+    for index, (conv, (_, _, model, turns)) in enumerate(
+            zip(conversations, CONTENT.CONVERSATIONS, strict=True)):
         assert conv.settings.max_bytes == 24000 and conv.settings.temperature == 0.5
         got = store.turns(conv.id)
+        if with_files and index == CONTENT.ATTACHMENT["conversation"]:
+            *got, with_file = got
+            _check_attachment(store, with_file, conversations)
         assert [(t.id, t.ordinal, t.question, t.answer, t.model, t.finish_reason, t.created_at,
                  t.usage) for t in got] == [
             (turn_id, i, q, a, model, "stop", CONTENT.STAMP, Usage(*usage))
@@ -200,6 +208,23 @@ def _check_content(store: TurnlogStore, version: int) -> None:
     assert summary.warnings == CONTENT.SUMMARY["warnings"]
     assert isinstance(summary.created_at, datetime)
     _check_side(store, conversations, version)
+
+
+def _check_attachment(store: TurnlogStore, turn, conversations) -> None:
+    """The fixture's GBK file: with its turn, its text as sent and its original as it was;
+    the same file on a draft of another conversation, one blob for both."""
+    expected = CONTENT.ATTACHMENT
+    assert (turn.id, turn.question, turn.answer) == expected["turn"][:3]
+    (file,) = turn.attachments
+    assert (file.name, file.text, file.encoding) == (
+        expected["name"], expected["text"], expected["encoding"])
+    assert store.attachment_original(file.digest) == expected["original"]
+    (drafted,) = store.draft_attachments(conversations[expected["draft"]].id)
+    assert (drafted.digest, drafted.original) == (file.digest, expected["original"])
+
+
+def _made_with(version: int, table: str) -> bool:
+    return _made_with_side_questions(version, table)
 
 
 def _made_with_side_questions(version: int, table: str = "side_questions") -> bool:

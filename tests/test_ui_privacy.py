@@ -239,7 +239,8 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
             window.side.ask()
             qtbot.waitUntil(lambda: window.side.panel.list.count() == 1, timeout=10_000)
         assert len(store.latest_summary(conversations[0].id).content) > 0
-        draft = "ORCHID-17-SECRET-D777Q-unsent draft"  # kept on disk until deleted
+        # Each piece distinctive: the word "draft" alone is in the schema (draft_attachments).
+        draft = "ORCHID-17-SECRET-D777Q-unsent D777-kept"  # kept on disk until deleted
         needles.append(draft)
         qtbot.keyClicks(window.composer.edit, draft)
         qtbot.waitUntil(lambda: any(turnlog_home.glob("drafts/*.txt")), timeout=5000)

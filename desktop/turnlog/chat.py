@@ -18,11 +18,12 @@ import logging
 import ssl
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from .core.attachments import Attachment
 from .core.body import RequestOptions
 from .core.budget import (
     WINDOW_ASSUMED,
@@ -94,7 +95,9 @@ class Route:
     `server_window`: the window another server stated, or an overflow error taught
     (`server_window_source` says which): an upper bound, like the built-in server's.
     `count_label`: how token counts are made for this endpoint, when not plainly
-    "estimated" ("estimated, calibrated from 3 replies", "exact"). `prefill`: the server
+    "estimated" ("estimated, calibrated from 3 replies", "exact"). `images`: the model
+    takes images (a question with one is refused before sending where it does not).
+    `prefill`: the server
     continues a final assistant message (the preset's flag), so a partial answer is
     continued as the start of the reply rather than by a follow-up request.
     """
@@ -109,6 +112,7 @@ class Route:
     server_window_learned_on: str = ""  # the date an overflow taught `server_window`
     count_label: str = ""
     prefill: bool = False
+    images: bool = True  # the model takes images (the profile's setting)
 
 
 def settings_for(conversation: Conversation, route: Route | None = None) -> ConversationSettings:
@@ -155,6 +159,7 @@ def options_for(conversation: Conversation, *, include_usage: bool = False,
         else None,
         temperature=settings.temperature,
         top_p=settings.top_p,
+        images=route.images if route is not None else True,
     )
 
 
@@ -201,9 +206,10 @@ def budget_for(conversation: Conversation, route: Route) -> Budget:
 def request_for(
     conversation: Conversation, question: str, route: Route, *, turn_id: str | None = None,
     replaces: str | None = None, memory: Memory = NO_MEMORY,
-    partial: PartialAnswer | None = None,
+    partial: PartialAnswer | None = None, attachments: Sequence[Attachment] = (),
 ) -> SendRequest:
-    """The candidate for `question`; with `replaces`, a new version of that (last) turn.
+    """The candidate for `question` (with its `attachments`); with `replaces`, a new
+    version of that (last) turn.
     `memory` is the conversation's (`store.memory(id)`): its pins are sent always, its
     preferences and notes as the memory share allows. With `partial`, a request for the
     rest of that answer to `question`, asked as `route` can (`Route.prefill`)."""
@@ -217,6 +223,7 @@ def request_for(
         turn_id=turn_id or uuid.uuid4().hex,
         replaces=replaces,
         continuation=partial.continuation(prefill=route.prefill) if partial else None,
+        attachments=tuple(attachments),
     )
 
 
@@ -394,14 +401,15 @@ def local_route(endpoint: LocalEndpoint) -> Route:
     """The route of a running local server: its model alias, its own window (`n_ctx`),
     and an output reserve sized to that window."""
     return Route(endpoint.model, include_usage=False, context_window=endpoint.context_window,
-                 server_facts=True, output_reserve=output_reserve_for(endpoint.context_window))
+                 server_facts=True, output_reserve=output_reserve_for(endpoint.context_window),
+                 images=BUILTIN_LOCAL.images)
 
 
 def pending_local_route(model: str, n_ctx: int) -> Route:
     """The route before the server is up: the window it will be launched with (the server
     confirms or lowers it when it starts), labelled by the estimate counter."""
     return Route(model, include_usage=False, context_window=n_ctx, server_facts=True,
-                 output_reserve=output_reserve_for(n_ctx))
+                 output_reserve=output_reserve_for(n_ctx), images=BUILTIN_LOCAL.images)
 
 
 class LocalModels:
@@ -581,13 +589,14 @@ class ProviderConfig:
     context_window: int | None = None
     model_path: Path | None = None  # built-in preset: a chosen GGUF instead of the shipped one
     network: NetworkSettings = NetworkSettings()
+    images: bool = True
 
     @classmethod
     def of(cls, profile: Profile) -> ProviderConfig:
         return cls(profile.id, profile.name, profile.server, profile.base_url, profile.model,
                    profile.context_window,
                    Path(profile.model_path) if profile.model_path else None,
-                   profile.network)
+                   profile.network, profile.takes_images)
 
 
 class KeyLookup(Protocol):
@@ -620,14 +629,14 @@ def profile_route(config: ProviderConfig, model: str,
     what `counts` knows of the server's window and of how tokens are counted there."""
     if counts is None:
         return Route(model, config.preset.include_usage, config.context_window,
-                     prefill=config.preset.prefill)
+                     prefill=config.preset.prefill, images=config.images)
     window, source = counts.window(config.profile_id, model)
     # The default output reserve is sized to whichever window is in effect (`settings_for`).
     return Route(model, config.preset.include_usage, config.context_window,
                  server_window=window, server_window_source=source,
                  server_window_learned_on=counts.learned_on(config.profile_id, model),
                  count_label=counts.label(config.profile_id, model),
-                 prefill=config.preset.prefill)
+                 prefill=config.preset.prefill, images=config.images)
 
 
 def connect_profile(

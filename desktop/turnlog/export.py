@@ -12,11 +12,14 @@ conversation holds is written as lines with a `"record"` key naming their kind (
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from .core.attachments import Attachment, describe
 from .core.imports import source_name
 from .core.memory import (
     MAX_MEMORY_TEXT,
@@ -130,7 +133,47 @@ def jsonl_header(conversation: Conversation, next_ordinal: int | None = None,
     return json.dumps(header, ensure_ascii=False) + "\n"
 
 
-def jsonl_turn(turn: Turn, versions: Versions = NO_VERSIONS) -> str:
+ATTACHMENTS_DIR = "attachments"
+Place = Callable[[str, bytes], dict[str, str]]
+"""Where a file's bytes go in an export, given its SHA-256 and bytes: the reference the
+JSON line holds (`{"base64": …}` inline, `{"file": "attachments/<sha256>"}` beside)."""
+Files = Callable[[Turn], list[dict[str, Any]]]
+"""A turn's attachments as the JSON line carries them (`attachment_entries`)."""
+
+
+def inline(_digest: str, data: bytes) -> dict[str, str]:
+    """A file's bytes inside the JSON line, in base64 (a one-conversation export)."""
+    return {"base64": base64.b64encode(data).decode("ascii")}
+
+
+def attachment_entry(attachment: Attachment, original: bytes, place: Place) -> dict[str, Any]:
+    """One attachment of a turn line: what it is, its original and the bytes it was sent
+    as (each referenced through `place`; the sent copy only where it differs)."""
+    sent_digest = hashlib.sha256(attachment.sent).hexdigest()
+    entry: dict[str, Any] = {
+        "name": attachment.name, "kind": attachment.kind.value, "mime": attachment.mime,
+        "size": attachment.size, "sha256": attachment.digest,
+        "original": place(attachment.digest, original),
+        "sent_mime": attachment.sent_mime, "sent_sha256": sent_digest,
+    }
+    if sent_digest != attachment.digest:
+        entry["sent"] = place(sent_digest, attachment.sent)
+    if attachment.width or attachment.height:
+        entry["width"], entry["height"] = attachment.width, attachment.height
+    if attachment.encoding:
+        entry["encoding"] = attachment.encoding
+    if attachment.notes:
+        entry["notes"] = list(attachment.notes)
+    return entry
+
+
+def attachment_entries(original_of: Callable[[str], bytes], place: Place) -> Files:
+    """`Files` for a store's originals (`original_of(sha256)`), placed by `place`."""
+    return lambda turn: [attachment_entry(a, original_of(a.digest), place)
+                         for a in turn.attachments]
+
+
+def jsonl_turn(turn: Turn, versions: Versions = NO_VERSIONS, files: Files | None = None) -> str:
     line: dict[str, Any] = {
         "id": turn.id,
         "ordinal": turn.ordinal,
@@ -149,27 +192,32 @@ def jsonl_turn(turn: Turn, versions: Versions = NO_VERSIONS) -> str:
         line["incomplete"] = turn.incomplete
     if turn.id in versions.replaced_by:
         line["superseded_by"] = versions.replaced_by[turn.id]
+    if turn.attachments and files is not None:
+        line["attachments"] = files(turn)
     return json.dumps(line, ensure_ascii=False) + "\n"
 
 
 def jsonl_lines(conversation: Conversation, turns: Iterable[Turn],
                 versions: Versions = NO_VERSIONS,
                 next_ordinal: int | None = None, memory: dict[str, Any] | None = None,
-                side: Iterable[SideQuestion] = ()) -> Iterator[str]:
+                side: Iterable[SideQuestion] = (), files: Files | None = None
+                ) -> Iterator[str]:
     """The header line, then one line per turn (superseded ones too, with the id of the
-    turn that replaced them), then one per side question (`{"side_question": {...}}`);
-    `turnlog-cli import` reads it back, versions, memory and side questions included."""
+    turn that replaced them; with `files`, its attachments), then one per side question
+    (`{"side_question": {...}}`); `turnlog-cli import` reads it back, versions, memory,
+    attachments and side questions included."""
     yield jsonl_header(conversation, next_ordinal, memory)
     for turn in turns:
-        yield jsonl_turn(turn, versions)
+        yield jsonl_turn(turn, versions, files)
     for question in side:
         yield json.dumps(side_line(question), ensure_ascii=False) + "\n"
 
 
 def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...],
                  versions: Versions = NO_VERSIONS, memory: dict[str, Any] | None = None,
-                 side: Sequence[SideQuestion] = ()) -> str:
-    return "".join(jsonl_lines(conversation, turns, versions, memory=memory, side=side))
+                 side: Sequence[SideQuestion] = (), files: Files | None = None) -> str:
+    return "".join(jsonl_lines(conversation, turns, versions, memory=memory, side=side,
+                               files=files))
 
 
 def markdown_parts(conversation: Conversation, turns: Iterable[Turn],
@@ -190,9 +238,10 @@ def markdown_parts(conversation: Conversation, turns: Iterable[Turn],
         mark = " · *replaced*" if versions.is_superseded(turn.id) else ""
         if turn.incomplete:
             mark += f" · *{incomplete_mark(turn.incomplete)}*"
+        attached = [f"📎 {describe(a)}" for a in turn.attachments]
         yield "\n" + "\n".join([f"## Turn {turn.ordinal} · {stamp}{mark}", "", "**You:**", "",
-                                turn.question, "", f"**{turn.model or 'Assistant'}:**", "",
-                                turn.answer, ""])
+                                turn.question, *([""] + attached if attached else []), "",
+                                f"**{turn.model or 'Assistant'}:**", "", turn.answer, ""])
     for q in side:
         stamp = q.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
         yield "\n" + "\n".join([f"## Side question · {stamp}", "", "**You (aside):**", "",
@@ -207,9 +256,9 @@ def export_markdown(conversation: Conversation, turns: tuple[Turn, ...],
 
 def export_text(conversation: Conversation, turns: tuple[Turn, ...], fmt: str,
                 versions: Versions = NO_VERSIONS, memory: dict[str, Any] | None = None,
-                side: Sequence[SideQuestion] = ()) -> str:
+                side: Sequence[SideQuestion] = (), files: Files | None = None) -> str:
     if fmt == "jsonl":
-        return export_jsonl(conversation, turns, versions, memory, side)
+        return export_jsonl(conversation, turns, versions, memory, side, files)
     if fmt == "markdown":
         return export_markdown(conversation, turns, versions, side)
     raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")

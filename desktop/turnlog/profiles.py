@@ -102,10 +102,16 @@ class Profile:
     # Whether the model names a new conversation after its first answer (one short extra
     # request); None: the default, on for the built-in model and off for a remote server.
     model_titles: bool | None = None
+    # Whether the model takes images in a question; None: the preset's default.
+    accepts_images: bool | None = None
 
     @property
     def makes_titles(self) -> bool:
         return self.model_titles if self.model_titles is not None else self.builtin
+
+    @property
+    def takes_images(self) -> bool:
+        return self.accepts_images if self.accepts_images is not None else self.server.images
 
     @property
     def network(self) -> NetworkSettings:
@@ -137,6 +143,7 @@ class Profile:
             "model_path": self.model_path,
             **self.network.to_json(),
             "model_titles": self.model_titles,
+            "accepts_images": self.accepts_images,
         }
 
     @classmethod
@@ -161,10 +168,13 @@ class Profile:
         titles = data.get("model_titles")
         if titles is not None and not isinstance(titles, bool):
             raise ValueError(f"profile “{data['name']}” has an invalid titles flag")
+        images = data.get("accepts_images")
+        if images is not None and not isinstance(images, bool):
+            raise ValueError(f"profile “{data['name']}” has an invalid images flag")
         return replace(cls(data["id"], data["name"], data["preset"], data["base_url"],
                            data["model"], window, stream, model_path).with_network(
                                NetworkSettings.from_json(data, data["name"])),
-                       model_titles=titles)
+                       model_titles=titles, accepts_images=images)
 
 
 def check_base_url(url: str) -> str:

@@ -22,7 +22,7 @@ from typing import IO
 
 from .core.imports import ImportCancelled, ImportOutcome
 from .core.model import Conversation, Turn
-from .export import jsonl_lines, markdown_parts
+from .export import ATTACHMENTS_DIR, attachment_entries, jsonl_lines, markdown_parts
 from .importers import Source, open_source
 from .store import TurnlogStore
 
@@ -153,9 +153,11 @@ def _export_one(store: TurnlogStore, conversation: Conversation, writer: _Writer
 
     versions = store.versions(conversation.id)
     sides = store.side_questions(conversation.id)
+    files = attachment_entries(store.attachment_original, writer.put_file)
     writer.write(f"{stem}.jsonl", jsonl_lines(conversation, turns(), versions,
                                               store.next_ordinal(conversation.id),
-                                              store.export_memory(conversation.id), sides))
+                                              store.export_memory(conversation.id), sides,
+                                              files))
     total, count = count, 0
     writer.write(f"{stem}.md", markdown_parts(conversation, turns(), versions, sides))
     return total
@@ -167,6 +169,10 @@ class _Writer:
     def __init__(self, path: Path, *, zip_it: bool) -> None:
         self.path, self.zip_it = path, zip_it
         self._zip: zipfile.ZipFile | None = None
+        self._files: set[str] = set()
+        # A zip takes one member at a time: files met while a JSON-lines member is being
+        # written wait until it is closed (one conversation's files at most).
+        self._waiting: list[tuple[str, bytes]] = []
 
     def __enter__(self) -> _Writer:
         if self.zip_it:
@@ -179,6 +185,20 @@ class _Writer:
         if self._zip is not None:
             self._zip.close()
 
+    def put_file(self, digest: str, data: bytes) -> dict[str, str]:
+        """An attachment's bytes as `attachments/<sha256>`, written once however many
+        turns hold it; the reference a JSON line gives it."""
+        name = f"{ATTACHMENTS_DIR}/{digest}"
+        if digest not in self._files:
+            self._files.add(digest)
+            if self._zip is not None:
+                self._waiting.append((name, data))
+            else:
+                folder = self.path / ATTACHMENTS_DIR
+                folder.mkdir(mode=0o700, exist_ok=True)
+                (folder / digest).write_bytes(data)
+        return {"file": name}
+
     def write(self, name: str, parts: Iterable[str]) -> None:
         out: IO[bytes]
         if self._zip is not None:
@@ -188,6 +208,10 @@ class _Writer:
         with out:
             for part in parts:
                 out.write(part.encode("utf-8"))
+        if self._zip is not None:
+            for waiting, data in self._waiting:
+                self._zip.writestr(waiting, data)
+            self._waiting.clear()
 
 
 def _remove(path: Path) -> None:

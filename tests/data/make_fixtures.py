@@ -14,7 +14,8 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     v8      784b610  failed side requests' usage (V_SIDE_ATTEMPTS)
     v9      66d490e  the search index in parts (V_SEARCH_PARTS)
     v10     99d7d0b  incomplete turns' reason, a title's source (V_INCOMPLETE_TITLES)
-    v11     (this)   an imported conversation's source and its model there (V_SOURCE_MODEL)
+    v11     0e61713  an imported conversation's source and its model there (V_SOURCE_MODEL)
+    v12     (this)   attachments: blobs by SHA-256, a turn's and a draft's files (V_ATTACHMENTS)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has
@@ -121,6 +122,19 @@ SIDE = {
 SIDE_ATTEMPT = {"outcome": "length", "model": "qwen2.5", "usage": (48, 1_024, 1_072),
                 "carried": (1, 2)}
 
+# From the attachments version on: a GBK text file with a turn of its own in the first
+# conversation (its text sent as UTF-8 beside the original), and the same file attached
+# to the second conversation's draft (one blob each, however many name them).
+ATTACHMENT = {
+    "conversation": 0,
+    "turn": ("fx-zh-3", "看看这个清单。", "清单里有水和外套。", (60, 9, 69)),
+    "name": "清单.txt",
+    "original": "水\n外套\n".encode("gbk"),
+    "text": "水\n外套\n",
+    "encoding": "gb18030",
+    "draft": 1,
+}
+
 
 def make(path: Path) -> None:
     from turnlog.core.model import ConversationSettings, Usage
@@ -183,6 +197,8 @@ def make(path: Path) -> None:
             store.add_side_attempt(ids[SIDE["conversation"]], SideAttempt(
                 STAMP, SIDE_ATTEMPT["outcome"], SIDE_ATTEMPT["model"],
                 Usage(*SIDE_ATTEMPT["usage"]), SIDE_ATTEMPT["carried"]))
+        if hasattr(store, "save_draft_attachments"):
+            _add_attachment(store, ids)
         store.close()
         db = home / "turnlog.sqlite3"
         leftovers = [p.name for p in home.iterdir() if p.name.startswith("turnlog.sqlite3-")]
@@ -190,6 +206,26 @@ def make(path: Path) -> None:
             raise SystemExit(f"the WAL was not checkpointed: {leftovers}")
         path.write_bytes(db.read_bytes())
     print(f"wrote {path} with the code in {sys.modules['turnlog'].__file__}")
+
+
+def _add_attachment(store, ids) -> None:
+    import hashlib
+
+    from turnlog.core.attachments import Attachment, AttachmentKind
+    from turnlog.core.model import Usage
+    from turnlog.core.send import PendingTurn
+
+    original = ATTACHMENT["original"]
+    attachment = Attachment(
+        name=ATTACHMENT["name"], kind=AttachmentKind.TEXT, mime="text/plain",
+        size=len(original), digest=hashlib.sha256(original).hexdigest(),
+        sent=ATTACHMENT["text"].encode("utf-8"), encoding=ATTACHMENT["encoding"],
+        original=original)
+    turn_id, question, answer, usage = ATTACHMENT["turn"]
+    store.commit_turn(ids[ATTACHMENT["conversation"]], PendingTurn(
+        id=turn_id, question=question, answer=answer, model="qwen2.5", finish_reason="stop",
+        usage=Usage(*usage), created_at=STAMP, attachments=(attachment,)))
+    store.save_draft_attachments(ids[ATTACHMENT["draft"]], [attachment])
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from ..chat import (
     request_for,
     sender_for,
 )
+from ..core.attachments import AttachmentRefused
 from ..core.failures import FailureKind, ProviderFailure
 from ..core.memory import Memory, conversation_memory
 from ..core.model import Conversation, Turn
@@ -45,6 +46,7 @@ from ..providers import PRESETS, preset_by_id
 from ..providers.security import CaFileUnusable, insecure_key_detail, key_in_clear, tls_context
 from ..secrets import KeyringUnavailable, check_key, open_key_store
 from ..store import TurnlogStore
+from .attached import add_attach, read_attached
 from .numbers import whole_number
 from .terminal import safe_for
 
@@ -70,6 +72,7 @@ def register(sub: Any) -> None:
     again.add_argument("--continue-last", action="store_true",
                        help="ask for the rest of the last turn, kept incomplete; the whole "
                        "answer supersedes it (no TEXT)")
+    add_attach(p, "; a new version reuses the last turn's files unless given others")
     p.add_argument("--keep-incomplete", action="store_true",
                    help="if the answer stops early (Ctrl+C, a cut stream, the output limit, "
                    "no finish reason), keep what came as a turn marked incomplete")
@@ -98,6 +101,9 @@ def register(sub: Any) -> None:
                      help="never try an answer again by itself (429, 502-504, refused)")
     add.add_argument("--allow-insecure-key", action="store_true",
                      help="let the key go over plain http:// to another machine, unencrypted")
+    add.add_argument("--accepts-images", choices=("yes", "no"),
+                     help="whether the model takes images in a question (default: the "
+                          "preset's; DeepSeek, llama.cpp and the built-in model take none)")
     add.add_argument("--ca-file", metavar="PEM",
                      help="trust the CA certificate(s) in this PEM file for this server")
     add.set_defaults(run=run_profile_add)
@@ -141,6 +147,14 @@ def run_ask(args: argparse.Namespace) -> int:
         return 2
     draft = sys.stdin.read().removesuffix("\n") if args.text == "-" else (args.text or "")
     args.draft = draft  # given back by any failure, also one caught above this function
+    if asks_again and args.attach:
+        print("error: --regenerate and --continue-last reuse the last turn's files; "
+              "--attach is for a new question", file=sys.stderr)
+        return 2
+    try:  # read before connecting: a refused file costs no request
+        args.files = read_attached(args.attach)
+    except AttachmentRefused as err:
+        return fail("attachment_refused", str(err), draft, EXIT_REFUSED)
     return with_connection(args, draft, ask_through)
 
 
@@ -255,9 +269,12 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
                 partial = PartialAnswer.of_kept(conversation.id, last)
             if args.regenerate or args.continue_last:
                 draft = args.draft = last.question
+            if not args.files:  # a new version asks with the same files, unless given others
+                args.files = list(last.attachments)
         request = request_for(conversation, draft, route, replaces=replaces,
                               memory=_new_memory(store, conversation) if new
-                              else store.memory(conversation.id), partial=partial)
+                              else store.memory(conversation.id), partial=partial,
+                              attachments=args.files)
         if not request.model:
             return fail(FailureKind.MODEL_NOT_FOUND.value,
                         f"No model set: give profile “{profile.name}” a --model.", draft)
@@ -345,6 +362,8 @@ def run_profile_add(args: argparse.Namespace) -> int:
             return 2
     try:
         profile = profile.with_network(network_settings(args))
+        if args.accepts_images is not None:
+            profile = replace(profile, accepts_images=args.accepts_images == "yes")
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

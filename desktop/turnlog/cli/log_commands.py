@@ -16,24 +16,27 @@ from ..chat import (  # options_for: the window imports it here
     window_for,
     window_warning,
 )
+from ..core.attachments import AttachmentRefused, Question, describe, has_images
 from ..core.budget import WINDOW_LEARNED, InvalidBudget
 from ..core.compaction import preview
-from ..core.failures import StoreError
+from ..core.failures import FailureKind, StoreError
 from ..core.imports import ImportProblem
+from ..core.memory import Memory
 from ..core.model import Conversation
 from ..core.partial import incomplete_mark
 from ..core.projection import CostIndex, ProjectionRefused
-from ..core.send import check_question
+from ..core.send import SendRequest, check_question
 from ..core.side import SideQuestion
 from ..core.versions import ForkOrigin, Versions, active_line
 from ..core.visible import visible_json
-from ..export import FORMATS, export_text
+from ..export import FORMATS, attachment_entries, export_text, inline
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
 from ..paths import data_dir
 from ..store import NotFound, TurnlogStore
 from ..store.salvage import Readable
 from ..transfer import check_file, import_checked
+from .attached import add_attach, read_attached
 from .memory_commands import memory_json, memory_of
 from .numbers import whole_number
 from .terminal import print_refusal, runs_text, safe_for
@@ -56,6 +59,7 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--side", action="store_true",
                    help="preview a side question instead (its own budget; nothing is saved)")
+    add_attach(p)
     p.set_defaults(run=run_project)
 
     p = sub.add_parser("import", help="import Turnlog JSON lines, an Export all folder or "
@@ -165,15 +169,14 @@ def run_project(args: argparse.Namespace) -> int:
         from .side_commands import project_side_question
 
         return project_side_question(args, conversation, route, memory)
-    try:
-        request = request_for(conversation, args.question, route, memory=memory)
-    except InvalidBudget as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+    request = _project_request(args, conversation, route, memory)
+    if isinstance(request, int):
+        return request
     try:
         # What a send would carry: with the cached summary where a send would reuse it.
         planned = preview(
-            turns, request.question, model=request.model, budget=request.budget,
+            turns, Question(request.question, request.attachments), model=request.model,
+            budget=request.budget,
             system_prompt=conversation.system_prompt, options=request.options,
             costs=CostIndex(), compaction=conversation.settings.compaction, cached=cached,
             target=conversation.settings.compaction_share, pinned=memory,
@@ -221,6 +224,29 @@ def run_project(args: argparse.Namespace) -> int:
     print("final:         " + ("yes, this is the body a send carries" if planned.final else
                                "no, a summary is made first and the body changes"))
     return 0
+
+
+def _project_request(args: argparse.Namespace, conversation: Conversation, route: Route,
+                     memory: Memory) -> SendRequest | int:
+    """The request `project` previews, or the exit status of why there is none (a budget
+    setting out of range, a file that cannot be attached, images for a model without)."""
+    try:
+        request = request_for(conversation, args.question, route, memory=memory,
+                              attachments=read_attached(args.attach))
+    except (InvalidBudget, AttachmentRefused) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    return 4 if refused_images(request) else request
+
+
+def refused_images(request: SendRequest) -> bool:
+    """Say so when the question has images and the model takes none (a send refuses it
+    before anything goes out)."""
+    if not has_images(request.attachments) or request.options.images:
+        return False
+    print(f"failure: {FailureKind.NO_IMAGES.value}\nThe profile's model is set not to accept "
+          "images: remove them, or turn on “Accepts images” for the profile.", file=sys.stderr)
+    return True
 
 
 def _runs(ordinals: tuple[int, ...]) -> str:
@@ -302,9 +328,17 @@ def run_export(args: argparse.Namespace) -> int:
     found = _read_conversation(args.conversation)
     safe = safe_for(sys.stdout, raw=args.raw)
     versions = _versions(args.conversation)
-    sys.stdout.write(safe(export_text(found.conversation, found.turns, args.format, versions,
-                                      memory_of(found.conversation.id),
-                                      _side_questions(args.conversation))))
+    memory, sides = memory_of(found.conversation.id), _side_questions(args.conversation)
+    try:
+        with TurnlogStore.open(data_dir(), readonly=True) as store:  # the files' originals
+            text = export_text(found.conversation, found.turns, args.format, versions,
+                               memory, sides, attachment_entries(store.attachment_original,
+                                                                 inline))
+    except StoreError as err:  # a damaged file: the text that can be read, without files
+        print(f"warning: the attached files could not be read: {err}", file=sys.stderr)
+        text = export_text(found.conversation, found.turns, args.format, versions, memory,
+                           sides)
+    sys.stdout.write(safe(text))
     sys.stdout.flush()
     return _report_skipped(found)
 
@@ -358,7 +392,8 @@ def run_show(args: argparse.Namespace) -> int:
             mark = f"  (version {group.index(turn.id) + 1} of {len(group)})"
         if turn.incomplete:  # kept by the person although the answer stopped early
             mark += f"  (*{incomplete_mark(turn.incomplete)}*)"
-        print(safe(f"\n## turn {turn.ordinal}  [{turn.id}]{mark}\n\n> {turn.question}\n\n"
-                   f"{turn.answer}"))
+        files = "".join(f"\n> attached: {describe(a)}" for a in turn.attachments)
+        print(safe(f"\n## turn {turn.ordinal}  [{turn.id}]{mark}\n\n> {turn.question}{files}"
+                   f"\n\n{turn.answer}"))
     sys.stdout.flush()
     return _report_skipped(found)

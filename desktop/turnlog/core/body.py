@@ -20,11 +20,19 @@ ASSISTANT = "assistant"
 
 @dataclass(frozen=True, slots=True)
 class Message:
+    """One message. With `images` (data URLs), the content is a list of parts: the text,
+    then one `image_url` part per image, in order."""
+
     role: str
     content: str
+    images: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, str]:
-        return {"role": self.role, "content": self.content}
+    def to_json(self) -> dict[str, Any]:
+        if not self.images:
+            return {"role": self.role, "content": self.content}
+        parts: list[dict[str, Any]] = [{"type": "text", "text": self.content}]
+        parts += [{"type": "image_url", "image_url": {"url": url}} for url in self.images]
+        return {"role": self.role, "content": parts}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +44,10 @@ class RequestOptions:
     max_tokens: int | None = None
     temperature: float | None = None
     top_p: float | None = None
+    # Not a field of the body: whether the model takes image parts. Without, the images
+    # of earlier turns are named in their text instead (a question's own are refused
+    # before anything is sent).
+    images: bool = True
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"stream": self.stream}

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
+from .attachments import Asked
 from .body import SYSTEM, USER, Message, RequestOptions, build_body, encode_json, utf8_len
 from .budget import ESTIMATE, Budget, TokenCounter
 from .failures import Failure, FailureKind, ProviderFailure
@@ -261,7 +262,11 @@ def pinned_facts_missing(pins: Iterable[str], summary: str) -> list[str]:
 
 # --------------------------------------------------------------------- chunks
 def _turn_block(turn: Turn) -> str:
-    return f"[Turn {turn.ordinal}]\nUser: {turn.question}\nAssistant: {turn.answer}\n"
+    # A turn's files and images are named, never carried: a summary stands in for turns
+    # no longer sent, and their images are not sent again.
+    files = "".join(f"\n{a.mention}" for a in turn.attachments)
+    return (f"[Turn {turn.ordinal}]\nUser: {turn.question}{files}\n"
+            f"Assistant: {turn.answer}\n")
 
 
 def json_len(text: str) -> int:
@@ -483,7 +488,7 @@ class CompactionPlan:
 
 def plan_compaction(
     turns: Sequence[Turn],
-    question: str,
+    question: Asked,
     settings: CompactionSettings,
     *,
     system_prompt: str,
@@ -535,7 +540,7 @@ def plan_compaction(
 
 
 def _projector(
-    turns: Sequence[Turn], question: str, settings: CompactionSettings, system_prompt: str,
+    turns: Sequence[Turn], question: Asked, settings: CompactionSettings, system_prompt: str,
     pinned: Pinned, costs: CostIndex,
 ) -> Callable[[SummaryPart | None], Projection]:
     def project_with(summary: SummaryPart | None) -> Projection:
@@ -649,7 +654,7 @@ class Preview:
 
 def preview(
     turns: Sequence[Turn],
-    question: str,
+    question: Asked,
     *,
     model: str,
     budget: Budget,
@@ -852,7 +857,7 @@ class Compactor:
         conversation_id: int,
         generation: int,
         turns: Sequence[Turn],
-        question: str,
+        question: Asked,
         settings: CompactionSettings,
         *,
         system_prompt: str,

@@ -41,6 +41,7 @@ class FailureKind(enum.Enum):
     LOCAL_MODEL_CRASHED = "local_model_crashed"
     CONVERSATION_GONE = "conversation_gone"
     INSECURE_KEY = "insecure_key"
+    NO_IMAGES = "images_not_accepted"
 
     @property
     def offers_retry(self) -> bool:
@@ -58,6 +59,7 @@ _NO_RETRY = frozenset({
     FailureKind.AUTH,
     FailureKind.MODEL_NOT_FOUND,
     FailureKind.INSECURE_KEY,
+    FailureKind.NO_IMAGES,
 })
 
 
@@ -90,6 +92,7 @@ _TITLES = {
     FailureKind.LOCAL_MODEL_CRASHED: "The built-in model stopped unexpectedly",
     FailureKind.CONVERSATION_GONE: "The conversation was deleted",
     FailureKind.INSECURE_KEY: "The key would travel unencrypted",
+    FailureKind.NO_IMAGES: "This model does not take images",
 }
 
 

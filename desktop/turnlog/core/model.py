@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from .attachments import Attachment
+
 
 @dataclass(frozen=True, slots=True)
 class Usage:
@@ -77,6 +79,8 @@ class Turn:
     # Why the answer is incomplete (`core.partial`: "stopped", "cut", "length",
     # "no_finish_reason"), for a turn the user chose to keep; None for a complete one.
     incomplete: str | None = None
+    # The question's files and images, in the order they were attached.
+    attachments: tuple[Attachment, ...] = ()
 
 
 class FrozenTurns(Sequence[Turn], abc.ABC):

@@ -11,6 +11,16 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .attachments import (
+    Asked,
+    Attachment,
+    Question,
+    has_images,
+    image_urls,
+    images_tokens,
+    question_of,
+    user_text,
+)
 from .body import (
     ASSISTANT,
     SYSTEM,
@@ -20,7 +30,6 @@ from .body import (
     RequestOptions,
     build_body,
     message_bytes,
-    pair_bytes,
 )
 from .budget import (
     ESTIMATE,
@@ -103,14 +112,18 @@ class CostIndex:
         self.counter = counter
         self._costs: dict[str, TurnCost] = {}
 
-    def cost(self, turn: Turn) -> TurnCost:
-        cost = self._costs.get(turn.id)
+    def cost(self, turn: Turn, *, images: bool = True) -> TurnCost:
+        """The turn's cost with its attachments; with `images` off, its images named in
+        its text instead (a model that takes none)."""
+        key = turn.id if images or not has_images(turn.attachments) else f"{turn.id}#text"
+        cost = self._costs.get(key)
         if cost is None:
-            tokens = self.counter.message_tokens(USER, turn.question) + self.counter.message_tokens(
-                ASSISTANT, turn.answer
-            )
-            cost = TurnCost(pair_bytes(turn.question, turn.answer), tokens)
-            self._costs[turn.id] = cost
+            question = user_message(turn.question, turn.attachments, images=images)
+            tokens = (user_tokens(self.counter, turn.question, turn.attachments, images=images)
+                      + self.counter.message_tokens(ASSISTANT, turn.answer))
+            size = message_bytes(question) + message_bytes(Message(ASSISTANT, turn.answer)) + 2
+            cost = TurnCost(size, tokens)
+            self._costs[key] = cost
         return cost
 
     def warm(self, turns: Iterable[Turn]) -> None:
@@ -134,6 +147,53 @@ class CostIndex:
     def forget(self, turn_ids: Iterable[str]) -> None:
         for turn_id in turn_ids:
             self._costs.pop(turn_id, None)
+            self._costs.pop(f"{turn_id}#text", None)
+
+
+def user_message(text: str, attachments: Sequence[Attachment], *,
+                 images: bool = True) -> Message:
+    """A question as the body carries it: its text with its files' blocks, its images as
+    content parts (or, with `images` off, named in the text)."""
+    return Message(USER, user_text(text, attachments, images=images),
+                   image_urls(attachments, images=images))
+
+
+def user_tokens(counter: TokenCounter, text: str, attachments: Sequence[Attachment], *,
+                images: bool = True) -> int:
+    """A question's input tokens: its text (with the files' text) counted as text, its
+    images by OpenAI's tile rule."""
+    return (counter.message_tokens(USER, user_text(text, attachments, images=images))
+            + images_tokens(attachments, images=images))
+
+
+@dataclass(frozen=True, slots=True)
+class AttachmentCost:
+    """What one attachment adds to the request: exact bytes, tokens (`estimated` for an
+    image: the tile rule is OpenAI's, other servers count their own way)."""
+
+    attachment: Attachment
+    bytes: int
+    tokens: int
+    estimated: bool
+
+
+def attachment_costs(question: Question, counter: TokenCounter = ESTIMATE, *,
+                     images: bool = True) -> tuple[AttachmentCost, ...]:
+    """Each attachment's share of the question message, in order: what the message
+    grows by when it is added after the ones before it (they sum to the message's
+    bytes and tokens less the bare question's)."""
+    out: list[AttachmentCost] = []
+    before = user_message(question.text, (), images=images)
+    before_tokens = user_tokens(counter, question.text, (), images=images)
+    for count, attachment in enumerate(question.attachments, start=1):
+        upto = question.attachments[:count]
+        message = user_message(question.text, upto, images=images)
+        tokens = user_tokens(counter, question.text, upto, images=images)
+        image = attachment.kind.value == "image" and images
+        out.append(AttachmentCost(attachment, message_bytes(message) - message_bytes(before),
+                                  tokens - before_tokens, image or not counter.exact))
+        before, before_tokens = message, tokens
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +347,10 @@ class Projection:
     _turns: Sequence[Turn] = field(repr=False)
     _first_sent: int = field(repr=False)
     memory: MemorySelection = NO_SELECTION  # the pins' sizes, optional items kept / left out
+    # The question's files (what each adds: `attachment_costs`), and whether images go as
+    # image parts (a model that takes none has them named in the text).
+    question_files: tuple[Attachment, ...] = ()
+    images: bool = True
 
     @property
     def body_bytes(self) -> int:
@@ -412,9 +476,11 @@ def _mandatory_parts(
     question: Message,
     counter: TokenCounter,
     continuation: Continuation | None = None,
+    image_tokens: int = 0,
 ) -> tuple[list[Part], list[Part]]:
     """The parts every request carries: envelope and prefix messages, then the closing
-    ones: the question, and the partial answer a continuation goes on from."""
+    ones: the question (its images' `image_tokens` with it), and the partial answer a
+    continuation goes on from."""
     first_role = prefix[0][1].role if prefix else USER
     parts: list[Part] = [Part(PartKind.ENVELOPE, Envelope(model, options).bytes,
                               reply_priming(counter, first_role))]
@@ -427,7 +493,7 @@ def _mandatory_parts(
     tail = continuation.messages() if continuation is not None else ()
     closing = [Part(
         PartKind.QUESTION, message_bytes(question) + (1 if tail else 0),
-        counter.message_tokens(USER, question.content),
+        counter.message_tokens(USER, question.content) + image_tokens,
     )]
     if tail:  # the messages after the question, the commas between them
         closing.append(Part(
@@ -475,12 +541,14 @@ def _choose_memory(
 
 
 def _first_sent(
-    turns: Sequence[Turn], costs: CostIndex, floor: int, free_bytes: int, free_tokens: int
+    turns: Sequence[Turn], costs: CostIndex, floor: int, free_bytes: int, free_tokens: int,
+    images: bool = True,
 ) -> int:
-    """Index of the oldest turn kept: newest whole turns, contiguous, while both fit."""
+    """Index of the oldest turn kept: newest whole turns (with their attachments),
+    contiguous, while both fit."""
     first = len(turns)
     while first > floor:
-        cost = costs.cost(turns[first - 1])
+        cost = costs.cost(turns[first - 1], images=images)
         if cost.bytes > free_bytes or cost.tokens > free_tokens:
             break
         free_bytes -= cost.bytes
@@ -489,9 +557,29 @@ def _first_sent(
     return first
 
 
+def _asked(asked: Question, images: bool) -> tuple[Message, int]:
+    """The question's message, and the tokens of its images (the tile rule's)."""
+    return (user_message(asked.text, asked.attachments, images=images),
+            images_tokens(asked.attachments, images=images))
+
+
+def _add_verbatim(turns: Sequence[Turn], costs: CostIndex, images: bool, parts: list[Part],
+                  messages: list[Message]) -> int:
+    """Add the turns sent verbatim (each with its attachments) to `parts` and `messages`;
+    returns the tokens of their images (counted by the tile rule: an estimate)."""
+    image_tokens = 0
+    for turn in turns:
+        cost = costs.cost(turn, images=images)
+        parts.append(Part(PartKind.TURN, cost.bytes, cost.tokens, turn.ordinal))
+        messages.append(user_message(turn.question, turn.attachments, images=images))
+        messages.append(Message(ASSISTANT, turn.answer))
+        image_tokens += images_tokens(turn.attachments, images=images)
+    return image_tokens
+
+
 def project(
     turns: Sequence[Turn],
-    question: str,
+    question: Asked,
     *,
     model: str,
     budget: Budget,
@@ -512,8 +600,9 @@ def project(
     `pinned` is the pinned facts, or the conversation's `Memory`: its pins are mandatory,
     its optional items take what the knapsack keeps within the memory share.
     With `continuation`, the request asks for the rest of a partial answer to `question`:
-    that answer (mandatory, like the question) follows it.
-    Raises `ProjectionRefused` when the mandatory part alone does not fit.
+    that answer (mandatory, like the question) follows it. A question's attachments are
+    mandatory with it; a turn's go with the turn, or not at all. Raises `ProjectionRefused`
+    when the mandatory part alone does not fit.
     """
     if not isinstance(turns, (tuple, FrozenTurns)):
         turns = tuple(turns)  # the projection keeps a view; a caller's list may change later
@@ -527,9 +616,10 @@ def project(
     memory = pinned if isinstance(pinned, Memory) else NO_MEMORY
     facts = [pin.text for pin in memory.pins] if isinstance(pinned, Memory) else list(pinned)
     prefix = _prefix_messages(system_prompt, facts, summary)
-    question_message = Message(USER, question)
+    asked = question_of(question)
+    question_message, image_tokens = _asked(asked, options.images)
     parts, closing = _mandatory_parts(model, options, prefix, question_message, counter,
-                                      continuation)
+                                      continuation, image_tokens)
     mandatory_bytes = sum(p.bytes for p in parts + closing)
     mandatory_tokens = sum(p.tokens for p in parts + closing)
 
@@ -547,25 +637,23 @@ def project(
                                prefix[0][1].role if prefix else None)
     if selection.kept:  # wire order puts kept items among the prefix messages
         prefix = _prefix_messages(system_prompt, facts, summary, selection.kept)
-        parts, closing = _mandatory_parts(model, options, prefix, question_message,
-                                          counter, continuation)
+        parts, closing = _mandatory_parts(model, options, prefix, question_message, counter,
+                                          continuation, image_tokens)
     used_bytes = sum(p.bytes for p in parts + closing)
     used_tokens = sum(p.tokens for p in parts + closing)
     floor = covered if max_verbatim is None else max(covered, len(turns) - max_verbatim)
     first = _first_sent(turns, costs, floor, budget.max_bytes - used_bytes,
-                        budget.input_tokens - used_tokens)
+                        budget.input_tokens - used_tokens, options.images)
     messages = [m for _, m in prefix]
-    for turn in turns[first:]:
-        cost = costs.cost(turn)
-        parts.append(Part(PartKind.TURN, cost.bytes, cost.tokens, turn.ordinal))
-        messages.append(Message(USER, turn.question))
-        messages.append(Message(ASSISTANT, turn.answer))
+    image_tokens += _add_verbatim(turns[first:], costs, options.images, parts, messages)
     messages += [question_message, *(continuation.messages() if continuation else ())]
     parts.extend(closing)
 
-    return Projection(
+    return Projection(  # images: the tile rule's estimate, never exact
         body=build_body(model, messages, options), messages=tuple(messages), model=model,
-        budget=budget, input_tokens=sum(p.tokens for p in parts), tokens_exact=counter.exact,
+        budget=budget, input_tokens=sum(p.tokens for p in parts),
+        tokens_exact=counter.exact and not image_tokens,
         parts=tuple(parts), mandatory_bytes=mandatory_bytes, mandatory_tokens=mandatory_tokens,
         summary=summary, _turns=turns, _first_sent=first, memory=selection,
+        question_files=asked.attachments, images=options.images,
     )

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Protocol
 
+from .attachments import Attachment, Question, has_images
 from .body import RequestOptions
 from .budget import WINDOW_LEARNED, Budget, InvalidBudget
 from .compaction import CompactionResult, CompactionSettings, Compactor
@@ -58,6 +59,8 @@ class PendingTurn:
     # Kept by the person although incomplete: why (`core.partial`); None for a reply that
     # passed `validate_reply`.
     incomplete: str | None = None
+    # The question's files, stored with the turn in the same transaction.
+    attachments: tuple[Attachment, ...] = ()
 
 
 def ordinal_ranges(ordinals: Sequence[int]) -> list[list[int]]:
@@ -136,6 +139,8 @@ class SendRequest:
     # A request for the rest of a partial answer to `question`: committed, once complete,
     # as one turn whose answer is the partial answer and the rest.
     continuation: Continuation | None = None
+    # The files and images attached to the question (`turnlog.attachments` reads them).
+    attachments: tuple[Attachment, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,13 +161,14 @@ class PartialAnswer:
     usage: Usage = UNKNOWN_USAGE
     replaces: str | None = None
     reasoning: str = ""
+    attachments: tuple[Attachment, ...] = ()
 
     def pending(self) -> PendingTurn:
         return PendingTurn(
             id=self.turn_id, question=self.question, answer=self.text, model=self.model,
             finish_reason=self.finish_reason, usage=self.usage, created_at=datetime.now(UTC),
             generation=self.generation, replaces=self.replaces, reasoning=self.reasoning,
-            incomplete=self.reason,
+            incomplete=self.reason, attachments=self.attachments,
         )
 
     @classmethod
@@ -170,7 +176,8 @@ class PartialAnswer:
         """The answer of a turn kept incomplete, to continue: the complete answer will be
         a new version of it (asked with the turns before it)."""
         return cls(conversation_id, turn.question, turn.answer, turn.incomplete or "",
-                   turn.model, uuid.uuid4().hex, None, replaces=turn.id)
+                   turn.model, uuid.uuid4().hex, None, replaces=turn.id,
+                   attachments=turn.attachments)
 
     def continuation(self, *, prefill: bool) -> Continuation:
         """What a request for the rest of this answer goes on from."""
@@ -278,6 +285,10 @@ class _Run:
         return self.request.question
 
     @property
+    def question(self) -> Question:
+        return Question(self.request.question, self.request.attachments)
+
+    @property
     def cid(self) -> int:
         return self.request.conversation.id
 
@@ -360,6 +371,12 @@ class Sender:
         """The candidate: the question must be sendable text; read the log as it is now."""
         run.on_stage(Stage.PREPARING, "")
         problem = check_question(run.draft)
+        if problem is None and has_images(run.request.attachments) \
+                and not run.request.options.images:
+            problem = Failure(FailureKind.NO_IMAGES,
+                              detail="the connection is set not to accept images",
+                              hint="Remove the images, or turn on “Accepts images” for "
+                                   "this connection")
         if problem is not None:
             raise _Stop(Failed(problem, run.draft))
         try:
@@ -370,6 +387,8 @@ class Sender:
                 + answer * ANSWER_BYTES_PER_TOKEN
             if run.request.continuation is not None:
                 text += len(run.request.continuation.partial.encode("utf-8", "surrogatepass"))
+            # The originals and the bytes sent, beside each other.
+            text += sum(a.size + len(a.sent) for a in run.request.attachments)
             self.store.ensure_room(COMMIT_BYTES_BASE + COMMIT_BYTES_PER_TEXT_BYTE * text)
         except StoreError as err:
             raise _Stop(Failed(err.failure(), run.draft)) from err
@@ -393,7 +412,7 @@ class Sender:
         compaction = CompactionResult(summary=None, usages=run.usages)
         try:
             self.compactor.summarize(
-                run.cid, run.generation, run.turns, run.draft,
+                run.cid, run.generation, run.turns, run.question,
                 CompactionSettings(request.model, request.budget, request.options,
                                    request.conversation.settings.compaction_share,
                                    request.continuation),
@@ -420,7 +439,7 @@ class Sender:
         request = run.request
         try:
             projection = project(
-                run.turns, run.draft, model=request.model, budget=request.budget,
+                run.turns, run.question, model=request.model, budget=request.budget,
                 system_prompt=request.conversation.system_prompt, options=request.options,
                 pinned=request.pinned, summary=run.summary, costs=self.costs,
                 max_verbatim=run.max_verbatim, continuation=request.continuation,
@@ -547,7 +566,7 @@ class Sender:
             model=reply.model or run.request.model, finish_reason="stop", usage=reply.usage,
             created_at=datetime.now(UTC), generation=run.generation,
             replaces=run.request.replaces,
-            reasoning=reply.reasoning,
+            reasoning=reply.reasoning, attachments=run.request.attachments,
         )
         try:
             turn = self.store.commit_turn(run.cid, pending)
@@ -572,7 +591,7 @@ class Sender:
             or run.request.model, run.request.turn_id, run.generation,
             finish_reason=(reply.finish_reason or "") if reply else "",
             usage=reply.usage if reply else UNKNOWN_USAGE, replaces=run.request.replaces,
-            reasoning=reply.reasoning if reply else "")
+            reasoning=reply.reasoning if reply else "", attachments=run.request.attachments)
 
     def _offer(self, run: _Run, failed: Failed) -> Failed:
         """A failed send, with its partial answer offered. A failed continuation offers the
@@ -589,7 +608,8 @@ class Sender:
         if answer is None:
             answer = PartialAnswer(run.cid, run.draft, text, reason, run.request.model,
                                    run.request.turn_id, run.generation,
-                                   replaces=run.request.replaces)
+                                   replaces=run.request.replaces,
+                                   attachments=run.request.attachments)
         return replace(failed, partial=text,
                        answer=replace(answer, text=text, reason=reason))
 

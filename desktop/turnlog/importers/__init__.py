@@ -14,14 +14,16 @@ conversation is asked for: what is held is a batch, never a whole file or conver
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from ..core.attachments import DEFAULT_FILE_LIMIT
 from ..core.imports import ImportedConversation, ImportProblem
 from . import chatgpt, turnlog_jsonl
 
@@ -29,6 +31,7 @@ CHATGPT_FILE = "conversations.json"
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 # Bounds of one import: archive bombs and endless files end in a named problem, early.
 MAX_CONVERSATIONS = 100_000
+MAX_ATTACHMENT_BYTES = DEFAULT_FILE_LIMIT  # an attached file, as a question may carry
 MAX_INFLATE_RATIO = 100  # real exports of JSON text compress 5 to 15 times
 INFLATE_RATIO_AFTER = 64 << 20  # small members may compress better than that
 
@@ -107,21 +110,26 @@ class Source:
             with self._open_file(self.path) as text:
                 yield from self._parse(text, self.path.name)
         elif self.kind in ("turnlog-folder", "chatgpt-folder"):
+            carried = _folder_files(self.path) if self.kind == "chatgpt-folder" else None
             for name in self.members:
                 with self._open_file(self.path / name) as text:
-                    yield from self._parse(text, name, inside=True)
+                    yield from self._parse(text, name, inside=True, files=self._beside,
+                                           carried=carried)
                 self._done += (self.path / name).stat().st_size
         else:
             with ExitStack() as stack:
                 raw = stack.enter_context(self.path.open("rb"))
                 self._tell[:] = [raw]
                 archive = stack.enter_context(zipfile.ZipFile(raw))
+                carried = _zip_files(archive) if self.kind == "chatgpt-zip" else None
                 for name in self.members:
                     packed = archive.getinfo(name).compress_size
                     with archive.open(name) as member:
                         bounded = io.BufferedReader(_Bounded(member, name, packed))
                         text = io.TextIOWrapper(bounded, encoding="utf-8", errors="strict")
-                        yield from self._parse(text, name, inside=True)
+                        yield from self._parse(text, name, inside=True,
+                                               files=lambda n, a=archive: _member(a, n),
+                                               carried=carried)
 
     @contextmanager
     def _open_file(self, path: Path) -> Iterator[IO[str]]:
@@ -129,17 +137,75 @@ class Source:
             self._tell[:] = [raw]
             yield io.TextIOWrapper(raw, encoding="utf-8", errors="strict")
 
-    def _parse(self, text: IO[str], name: str, *, inside: bool = False
-               ) -> Iterator[ImportedConversation]:
+    def _beside(self, name: str) -> bytes | None:
+        """An attachment's file in an Export all folder."""
+        path = self.path / name
+        if not path.is_file() or path.stat().st_size > MAX_ATTACHMENT_BYTES:
+            return None
+        return path.read_bytes()
+
+    def _parse(self, text: IO[str], name: str, *, inside: bool = False,
+               files: turnlog_jsonl.Files | None = None,
+               carried: chatgpt.FileLookup | None = None) -> Iterator[ImportedConversation]:
         if self.kind.startswith("chatgpt"):
-            yield from chatgpt.conversations(text, name)
+            yield from chatgpt.conversations(text, name, carried)
             return
         try:
-            yield turnlog_jsonl.read(text, Path(name).stem, model=self.model)
+            yield turnlog_jsonl.read(text, Path(name).stem, model=self.model, files=files)
         except ImportProblem as err:
             if inside:
                 raise ImportProblem(f"{name}: {err}") from None
             raise
+
+
+def _member(archive: zipfile.ZipFile, name: str) -> bytes | None:
+    """An attachment's file in an Export all zip, read within the bounds of one file."""
+    try:
+        info = archive.getinfo(name)
+    except KeyError:
+        return None
+    if info.file_size > MAX_ATTACHMENT_BYTES:
+        return None
+    with archive.open(info) as member:
+        data = io.BufferedReader(_Bounded(member, name, info.compress_size)).read(
+            MAX_ATTACHMENT_BYTES + 1)
+    return data if len(data) <= MAX_ATTACHMENT_BYTES else None
+
+
+# A ChatGPT export names the files it carries after their ids: "file-abc123-photo.png",
+# "file_00000000b1c4…-3f2e….jpeg", sometimes in a folder of their own.
+_FILE_ID = re.compile(r"(file[-_][A-Za-z0-9]+)")
+
+
+def _file_ids(names: Iterable[str]) -> dict[str, str]:
+    """File id → the member (or path) holding it."""
+    found: dict[str, str] = {}
+    for name in names:
+        match = _FILE_ID.match(name.rsplit("/", 1)[-1])
+        if match:
+            found.setdefault(match.group(1), name)
+    return found
+
+
+def _zip_files(archive: zipfile.ZipFile) -> chatgpt.FileLookup:
+    ids = _file_ids(i.filename for i in archive.infolist() if not i.is_dir())
+
+    def lookup(file_id: str) -> tuple[str, bytes] | None:
+        name = ids.get(file_id)
+        data = _member(archive, name) if name is not None else None
+        return (name, data) if name is not None and data is not None else None
+    return lookup
+
+
+def _folder_files(folder: Path) -> chatgpt.FileLookup:
+    ids = _file_ids(str(p.relative_to(folder)) for p in folder.rglob("file*") if p.is_file())
+
+    def lookup(file_id: str) -> tuple[str, bytes] | None:
+        name = ids.get(file_id)
+        if name is None or (folder / name).stat().st_size > MAX_ATTACHMENT_BYTES:
+            return None
+        return name, (folder / name).read_bytes()
+    return lookup
 
 
 def _first_byte(path: Path) -> bytes:

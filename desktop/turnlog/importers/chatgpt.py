@@ -14,23 +14,35 @@ as its model: requests name the profile's model unless the user picks another.
 A conversation is walked, not decoded: its messages go one by one into a `MessageTree`
 (a temporary database), so a conversation of 100,000 turns takes no more memory than one
 of a hundred.
+
+An image of a question whose file the export carries (the zip or folder as downloaded,
+matched by the pointer's file id) is attached to its turn as well; one it does not carry,
+or that cannot be read, stays a placeholder only.
 """
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import IO, Any
 
+from ..core.attachments import Attachment, AttachmentRefused
 from ..core.imports import ImportedConversation, ImportedTurn, ImportProblem
 from ..core.model import Usage
 from ..core.send import PendingTurn
+from ..file_reading import read_bytes
 from ..providers import DEFAULT_MAX_CONTENT_BYTES
 from . import tree as tree_module
 from .jsonstream import TOO_LARGE, ArrayReader
 from .tree import MessageTree
+
+log = logging.getLogger(__name__)
+
+FileLookup = Callable[[str], tuple[str, bytes] | None]
+"""A file the export carries, by its file id ("file-abc…"): its name there and bytes."""
 
 ID_NAMESPACE = uuid.UUID("5d1c7a0e-3f43-4c55-9a51-7c0f1e6b2a9d")
 OTHER_BRANCHES = "messages on other branches (regenerated answers, edits)"
@@ -45,11 +57,12 @@ VISIBLE = (None, "all")
 SOURCE = "chatgpt"  # recipients of what the person sees
 
 
-def conversations(stream: IO[str], name: str) -> Iterator[ImportedConversation]:
+def conversations(stream: IO[str], name: str, files: FileLookup | None = None
+                  ) -> Iterator[ImportedConversation]:
     """Every conversation of `conversations.json`, read one at a time: decoded whole while
     its text is within `tree.SPILL_BYTES` (most are), else walked message by message
-    (`MessageTree`), never held as objects. A conversation's turns must be read before
-    the next conversation is asked for."""
+    (`MessageTree`), never held as objects; `files` finds the images the export carries.
+    A conversation's turns must be read before the next conversation is asked for."""
     reader = ArrayReader(stream, name)
     tree = MessageTree(_counts)
     try:
@@ -62,7 +75,7 @@ def conversations(stream: IO[str], name: str) -> Iterator[ImportedConversation]:
             whole = reader.small_value(spill_bytes())
             fields = _fields_of(whole, tree) if whole is not TOO_LARGE else \
                 _walked_fields(reader, tree)
-            yield _convert(fields, index, tree)
+            yield _convert(fields, index, tree, files)
     finally:
         tree.close()
 
@@ -127,7 +140,8 @@ def _counts(message: Any) -> bool:
     return role in ("user", "assistant")
 
 
-def _convert(fields: dict[str, Any], index: int, tree: MessageTree) -> ImportedConversation:
+def _convert(fields: dict[str, Any], index: int, tree: MessageTree,
+             files: FileLookup | None = None) -> ImportedConversation:
     """A conversation whose messages are in `tree` (as `fields["mapping"]`)."""
     title = _text_of(fields.get("title")).strip()
     where = f"conversation {index}" + (f" ({title[:40]!r})" if title else "")
@@ -135,7 +149,7 @@ def _convert(fields: dict[str, Any], index: int, tree: MessageTree) -> ImportedC
         raise ImportProblem(f"{where}: 'mapping' must be an object of messages")
     off_path = tree.walk(fields.get("current_node"), where)
     source = str(fields.get("conversation_id") or fields.get("id") or "")
-    builder = _Turns(source, _text_of(fields.get("default_model_slug")), where, tree)
+    builder = _Turns(source, _text_of(fields.get("default_model_slug")), where, tree, files)
     for message in tree.messages():
         if isinstance(message, dict):
             builder.add(message)
@@ -154,19 +168,21 @@ def _convert(fields: dict[str, Any], index: int, tree: MessageTree) -> ImportedC
 
 
 def _turns(tree: MessageTree) -> Iterator[ImportedTurn]:
-    for turn_id, question, answer, model, created_at in tree.turns():
+    for turn_id, question, answer, model, created_at, attached in tree.turns():
         yield ImportedTurn(PendingTurn(
             id=turn_id, question=question, answer=answer, model=model, finish_reason="stop",
-            usage=Usage(), created_at=created_at))
+            usage=Usage(), created_at=created_at, attachments=attached))
 
 
 class _Turns:
     """Walks the path's messages, pairing each question with the answer after it."""
 
     def __init__(self, source: str, default_model: str, where: str,
-                 tree: MessageTree) -> None:
+                 tree: MessageTree, files: FileLookup | None = None) -> None:
         self.source, self.default_model, self.where = source, default_model, where
         self.tree = tree
+        self.files = files
+        self.attached: tuple[Attachment, ...] = ()  # the current question's images
         self.first_question = ""
         self.last_model = ""
         self.system: list[str] = []
@@ -195,6 +211,7 @@ class _Turns:
                 return  # hidden context with nothing to show
             self._flush()
             self.question = (text, message)
+            self.attached = _images(content, meta, self.files)
         elif role == "assistant":
             self._assistant(message, content, kind)
         elif role == "tool":
@@ -236,7 +253,7 @@ class _Turns:
             self.skipped[UNANSWERED] += 1
         else:
             self._turn(self.question, answer)
-        self.question, self.answer, self.images = None, None, 0
+        self.question, self.answer, self.images, self.attached = None, None, 0, ()
 
     def finish(self) -> None:
         self._flush()
@@ -264,7 +281,31 @@ class _Turns:
             self.first_question = question[0]
         self.last_model = model
         self.tree.add_turn(uuid.uuid5(ID_NAMESPACE, key).hex, question[0], answer[0], model,
-                           stamp)
+                           stamp, self.attached)
+
+
+def _images(content: dict[str, Any], meta: dict[str, Any], files: FileLookup | None
+            ) -> tuple[Attachment, ...]:
+    """The images of a question that the export carries, read as a question's would be."""
+    parts = content.get("parts")
+    if files is None or not isinstance(parts, list):
+        return ()
+    names = _attachment_names(meta)
+    found: list[Attachment] = []
+    for part in parts:
+        if not isinstance(part, dict) or part.get("content_type") != "image_asset_pointer":
+            continue
+        file_id = _text_of(part.get("asset_pointer")).rsplit("/", 1)[-1]
+        carried = files(file_id) if file_id else None
+        if carried is None:
+            continue
+        member, data = carried
+        try:
+            found.append(read_bytes(names.get(file_id) or member.rsplit("/", 1)[-1], data,
+                                    attached=found))
+        except AttachmentRefused as err:  # it stays a placeholder
+            log.info("an image of the export was not attached: %s", err)
+    return tuple(found)
 
 
 def _image_count(content: dict[str, Any]) -> int:

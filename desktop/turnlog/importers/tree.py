@@ -15,6 +15,7 @@ whatever the size of the conversation. Both are emptied before each conversation
 from __future__ import annotations
 
 import json
+import pickle  # noqa: S403 - of this process's own values, in its own private database
 import sqlite3
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -30,7 +31,7 @@ _SCHEMA = (
     "root INTEGER NOT NULL, counts INTEGER NOT NULL, valid INTEGER NOT NULL, raw TEXT)",
     "CREATE TABLE path (depth INTEGER NOT NULL, seq INTEGER NOT NULL)",
     "CREATE TABLE turns (seq INTEGER PRIMARY KEY, id TEXT, question TEXT, answer TEXT, "
-    "model TEXT, created_at TEXT)",
+    "model TEXT, created_at TEXT, attached BLOB)",
 )
 _PATH = (
     "INSERT INTO path (depth, seq) WITH RECURSIVE up(depth, id) AS (SELECT 0, ? UNION ALL "
@@ -220,8 +221,9 @@ class MessageTree:
             yield json.loads(raw).get("message")
 
     def add_turn(self, turn_id: str, question: str, answer: str, model: str,
-                 created_at: datetime) -> None:
-        self._turns.append((turn_id, question, answer, model, created_at))
+                 created_at: datetime, attached: tuple[Any, ...] = ()) -> None:
+        """One turn made of the path (`attached`: its question's files)."""
+        self._turns.append((turn_id, question, answer, model, created_at, attached))
         if self._spilled and len(self._turns) >= BATCH:
             self.flush_turns()
 
@@ -229,11 +231,13 @@ class MessageTree:
         if not self._spilled:
             return  # held with the messages
         self._database().executemany(
-            "INSERT INTO turns (id, question, answer, model, created_at) "
-            "VALUES (?, ?, ?, ?, ?)", [(*t[:4], t[4].isoformat()) for t in self._turns])
+            "INSERT INTO turns (id, question, answer, model, created_at, attached) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(*t[:4], t[4].isoformat(), pickle.dumps(t[5]) if t[5] else None)
+             for t in self._turns])
         self._turns.clear()
 
-    def turns(self) -> Iterator[tuple[str, str, str, str, datetime]]:
+    def turns(self) -> Iterator[tuple[str, str, str, str, datetime, tuple[Any, ...]]]:
         """The turns made of this conversation, in order, a batch at a time."""
         generation = self.generation
         if not self._spilled:
@@ -247,10 +251,12 @@ class MessageTree:
             if self.generation != generation:
                 raise RuntimeError("a conversation's turns are read before the next one")
             rows = self._database().execute(
-                "SELECT seq, id, question, answer, model, created_at FROM turns "
+                "SELECT seq, id, question, answer, model, created_at, attached FROM turns "
                 "WHERE seq > ? ORDER BY seq LIMIT ?", (after, BATCH)).fetchall()
             if not rows:
                 return
             after = rows[-1][0]
             for row in rows:
-                yield row[1], row[2], row[3], row[4], datetime.fromisoformat(row[5])
+                attached = pickle.loads(row[6]) if row[6] else ()  # noqa: S301 - see above
+                yield (row[1], row[2], row[3], row[4], datetime.fromisoformat(row[5]),
+                       attached)

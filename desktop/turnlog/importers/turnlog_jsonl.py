@@ -11,11 +11,16 @@ never held whole.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import json
+import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import IO, Any, TypeGuard
 
+from ..core.attachments import DEFAULT_FILE_LIMIT, Attachment, AttachmentKind, size_text
 from ..core.imports import ImportedConversation, ImportedTurn, ImportProblem
 from ..core.model import Usage
 from ..core.send import PendingTurn
@@ -28,6 +33,12 @@ FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 MAX_TURN_TEXT_BYTES = DEFAULT_MAX_CONTENT_BYTES
 """An imported question or answer may be as large as a live reply may be, no larger."""
+
+Files = Callable[[str], bytes | None]
+"""An export's files beside its JSON lines, by the name a line gives (`attachments/<sha256>`);
+None when there is no such file."""
+_FILE_NAME = re.compile(r"attachments/[0-9a-f]{64}")
+_INLINE = ("attachments.original.base64", "attachments.sent.base64")
 
 RECORD_KINDS: dict[str, Callable[[dict[str, Any], int], object]] = {}
 """Record kinds this Turnlog reads (kind → reader of one line); none yet besides turns."""
@@ -57,6 +68,8 @@ def parse_line(line: str, number: int) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise ImportProblem(f"line {number} is not a JSON object")
     for key, value in _texts(obj):
+        if key in _INLINE:  # a file's bytes, checked as a file (`_attachments`)
+            continue
         problem = _text_problem(value, key, number)
         if problem is not None:
             raise ImportProblem(problem)
@@ -95,9 +108,11 @@ def _lines(stream: IO[str]) -> Iterator[tuple[int, dict[str, Any]]]:
             yield number, parse_line(line, number)
 
 
-def read(stream: IO[str], name: str, *, model: str | None = None) -> ImportedConversation:
-    """The header now; the turns as they are iterated (`stream` must stay open till then).
-    Every error names its line."""
+def read(stream: IO[str], name: str, *, model: str | None = None,
+         files: Files | None = None) -> ImportedConversation:
+    """The header now; the turns as they are iterated (`stream` must stay open till then,
+    and `files`, the export's attachments beside it, readable). Every error names its
+    line."""
     lines = _lines(stream)
     found = next(lines, None)
     if found is None:
@@ -123,7 +138,8 @@ def read(stream: IO[str], name: str, *, model: str | None = None) -> ImportedCon
     next_ordinal = header.get("next_ordinal")
     return ImportedConversation(
         title=str(header.get("title") or name), system_prompt=str(header.get("system") or ""),
-        model=chosen, turns=_turns(lines, chosen, replaced, sides), superseded_by=replaced,
+        model=chosen, turns=_turns(lines, chosen, replaced, sides, files),
+        superseded_by=replaced,
         source=source if isinstance(source, str) else "",
         source_model=str(header.get("source_model") or ""),
         memory=memory, side_questions=sides,
@@ -138,7 +154,8 @@ def _is_int(value: Any) -> TypeGuard[int]:
 
 
 def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
-           replaced: dict[str, str], sides: list[SideQuestion]) -> Iterator[ImportedTurn]:
+           replaced: dict[str, str], sides: list[SideQuestion], files: Files | None = None
+           ) -> Iterator[ImportedTurn]:
     """The turn lines; `replaced` is filled with the file's "A was superseded by B" pairs,
     checked once the last line is read (both turns in the file, no loop), and `sides`
     with its side questions."""
@@ -162,7 +179,7 @@ def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
                                     "Turnlog (the file was written by a newer one)")
             reader(obj, number)
             continue
-        turn = _turn(obj, number, model, now)
+        turn = _turn(obj, number, model, now, files)
         if isinstance(obj.get("id"), str):
             ids.add(obj["id"])
         if obj.get("superseded_by") is not None:
@@ -179,7 +196,8 @@ def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
         raise ImportProblem(str(err)) from None
 
 
-def _turn(obj: dict[str, Any], number: int, model: str, now: datetime) -> ImportedTurn:
+def _turn(obj: dict[str, Any], number: int, model: str, now: datetime,
+          files: Files | None = None) -> ImportedTurn:
     """One turn line (its text was checked by `parse_line`). A turn without an id gets
     one when it is written (`""` here)."""
     for key in ("question", "answer"):
@@ -203,5 +221,70 @@ def _turn(obj: dict[str, Any], number: int, model: str, now: datetime) -> Import
             usage=Usage.from_json(obj.get("usage")),
             created_at=parse_time(obj.get("created_at")) or now,
             reasoning=reasoning if isinstance(reasoning, str) else "",
-            incomplete=incomplete),
+            incomplete=incomplete, attachments=_attachments(obj, number, files)),
         ordinal=ordinal if _is_int(ordinal) and ordinal > 0 else None)
+
+
+def _attachments(obj: dict[str, Any], number: int, files: Files | None
+                 ) -> tuple[Attachment, ...]:
+    """A turn line's files, each checked against its SHA-256."""
+    entries = obj.get("attachments", [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ImportProblem(f"line {number}: 'attachments' must be a list of objects")
+    return tuple(_attachment(entry, number, files) for entry in entries)
+
+
+def _attachment(entry: dict[str, Any], number: int, files: Files | None) -> Attachment:
+    name = entry.get("name")
+    kinds = [k.value for k in AttachmentKind]
+    if not isinstance(name, str) or not name or entry.get("kind") not in kinds:
+        raise ImportProblem(f"line {number}: an attachment needs a 'name' and a 'kind' "
+                            f"({', '.join(kinds)})")
+    where = f"line {number}: attachment {name}"
+    original = _file_bytes(entry.get("original"), files, where)
+    if hashlib.sha256(original).hexdigest() != entry.get("sha256"):
+        raise ImportProblem(f"{where} does not match its SHA-256: the export was changed "
+                            "or damaged")
+    sent = _file_bytes(entry["sent"], files, where) if "sent" in entry else original
+    if entry.get("sent_sha256") not in (None, hashlib.sha256(sent).hexdigest()):
+        raise ImportProblem(f"{where}: the copy sent does not match its SHA-256: the export "
+                            "was changed or damaged")
+    kind = AttachmentKind(entry["kind"])
+    if kind is not AttachmentKind.IMAGE:
+        try:
+            sent.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ImportProblem(f"{where}: its text as sent is not UTF-8") from None
+    notes = entry.get("notes", [])
+    width, height = entry.get("width", 0), entry.get("height", 0)
+    if not (isinstance(notes, list) and all(isinstance(n, str) for n in notes)
+            and _is_int(width) and _is_int(height)):
+        raise ImportProblem(f"{where}: 'notes', 'width' or 'height' is not what it should be")
+    return Attachment(name=name, kind=kind, mime=str(entry.get("mime") or ""),
+                      size=len(original), digest=entry["sha256"], sent=sent,
+                      sent_mime=str(entry.get("sent_mime") or "text/plain"), width=width,
+                      height=height, encoding=str(entry.get("encoding") or ""),
+                      notes=tuple(notes), original=original)
+
+
+def _file_bytes(ref: Any, files: Files | None, where: str) -> bytes:
+    """The bytes a reference names: inline base64, or a file beside the JSON lines."""
+    data: bytes | None = None
+    if isinstance(ref, dict) and isinstance(ref.get("base64"), str):
+        if len(ref["base64"]) > DEFAULT_FILE_LIMIT * 4 // 3 + 4:
+            raise ImportProblem(f"{where} is larger than a file may be "
+                                f"({size_text(DEFAULT_FILE_LIMIT)})")
+        try:
+            data = base64.b64decode(ref["base64"], validate=True)
+        except (binascii.Error, ValueError):
+            raise ImportProblem(f"{where}: its bytes are not valid base64") from None
+    elif isinstance(ref, dict) and isinstance(ref.get("file"), str):
+        if not _FILE_NAME.fullmatch(ref["file"]):
+            raise ImportProblem(f"{where}: {ref['file']!r} is not a file of the export")
+        data = files(ref["file"]) if files is not None else None
+        if data is None:
+            raise ImportProblem(f"{where}: {ref['file']} is missing from the export "
+                                "(a JSON-lines file alone carries no files beside it)")
+    else:
+        raise ImportProblem(f"{where} names no bytes ('base64' or 'file')")
+    return data

@@ -28,6 +28,10 @@ class Preset:
     answer as the start of the reply. Elsewhere (OpenAI; llama-cpp-python, the built-in
     model, which closes that message and opens another) it is asked for by a follow-up
     request.
+    `images`: whether a profile of this kind takes `image_url` parts unless it says
+    otherwise (the servers that serve vision models through the same endpoint do; a
+    llama.cpp server only with a projector loaded, DeepSeek's API and the built-in
+    model not at all).
     """
 
     id: str
@@ -41,6 +45,7 @@ class Preset:
     builtin: bool = False
     empty_stream_overflows: bool = False
     prefill: bool = False
+    images: bool = True
 
     def tokenize_url(self, base_url: str) -> str | None:
         """The tokenize endpoint for a server at `base_url`, or None if it has none."""
@@ -57,17 +62,17 @@ LM_STUDIO = Preset("lmstudio", "LM Studio", "http://localhost:1234/v1", needs_ke
                    local=True)
 LLAMA_CPP = Preset("llamacpp", "llama.cpp server", "http://localhost:8080/v1", needs_key=False,
                    local=True, tokenize_path="/tokenize", empty_stream_overflows=True,
-                   prefill=True)
+                   prefill=True, images=False)
 VLLM = Preset("vllm", "vLLM", "http://localhost:8000/v1", needs_key=False, include_usage=True,
               local=True, tokenize_path="/tokenize")
 OPENROUTER = Preset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", needs_key=True,
                     include_usage=True, extra_headers=(("X-Title", "Turnlog"),))
 DEEPSEEK = Preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1", needs_key=True,
-                  include_usage=True)
+                  include_usage=True, images=False)
 CUSTOM = Preset("custom", "Custom", "", needs_key=False)
 # llama-cpp-python's server, started by Turnlog: no key, exact counts, no usage in streams.
 BUILTIN_LOCAL = Preset("builtin", BUILTIN_MODEL.profile_name, "", needs_key=False, local=True,
-                       tokenize_path="/extras/tokenize", builtin=True)
+                       tokenize_path="/extras/tokenize", builtin=True, images=False)
 
 PRESETS: tuple[Preset, ...] = (OPENAI, OLLAMA, LM_STUDIO, LLAMA_CPP, VLLM, OPENROUTER,
                                DEEPSEEK, CUSTOM, BUILTIN_LOCAL)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import peewee
 
-from . import search
+from . import attachments, search
 from .errors import NotFound
 from .models import (
     ConversationRow,
@@ -262,6 +262,7 @@ def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str], *,
             ConversationRow.id == cid
         ).execute()
         search.purge(db)  # the search index's triggers forgot them: leave no token
+        attachments.sweep(db)  # their files, unless another turn or a draft has them
     return DeletionCounts(0, len(ids), summaries, len(records), pins, sides)
 
 
@@ -277,6 +278,8 @@ def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int, *,
         _delete_rows(db, ConversationRow.delete().where(ConversationRow.id.in_(ids)))
         ForkRow.update(source_id=None).where(ForkRow.source_id.in_(ids)).execute()
         search.purge(db)
+        attachments.remove_drafts(db, ids)
+        attachments.sweep(db)
     return counts
 
 
@@ -286,4 +289,6 @@ def delete_all(db: peewee.SqliteDatabase) -> DeletionCounts:
         search.delete_all_turns(db)
         ConversationRow.delete().execute()
         search.purge(db)
+        attachments.remove_drafts(db, None)
+        attachments.sweep(db)
     return counts

@@ -24,7 +24,7 @@ import peewee
 from ..core.imports import ImportCancelled, ImportedConversation, ImportedTurn, ImportOutcome
 from ..core.model import ConversationSettings
 from ..core.versions import restore_order
-from . import search
+from . import attachments, search
 
 BATCH = 2_000
 ALREADY = "already imported"
@@ -243,6 +243,7 @@ class ImportWriter:
         turns = list(turns)
         taken = self._owners([t.pending.id for t in turns if t.pending.id])
         rows: list[tuple[Any, ...]] = []
+        files = []
         for turn in turns:
             pending = turn.pending
             turn_id = pending.id
@@ -261,7 +262,11 @@ class ImportWriter:
                          pending.model, pending.finish_reason, _iso(pending.created_at),
                          json.dumps(usage) if usage else None, pending.reasoning,
                          pending.incomplete))
+            if pending.attachments:
+                files.append((turn_id, pending.attachments))
         self.db.cursor().executemany(_INSERT_TURNS, rows)
+        for turn_id, attached in files:  # each file once, however many turns hold it
+            attachments.add_to_turn(self.db, turn_id, attached)
         search.bulk_index(self.db, [((row[0] << 32) | row[2], row[3], row[4]) for row in rows])
         self.turns_written += len(rows)
         self._progress(self.turns_written)

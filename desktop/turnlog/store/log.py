@@ -21,6 +21,7 @@ from typing import Any
 import peewee
 from peewee import SQL, fn
 
+from ..core.attachments import Attachment
 from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.failures import FailureKind, StoreError
 from ..core.imports import ImportedConversation, ImportOutcome
@@ -30,7 +31,19 @@ from ..core.side import SideAttempt, SideQuestion
 from ..core.titles import MODEL, QUESTION, SOURCES, USER
 from ..core.versions import ForkOrigin, Versions, restore_order
 from ..paths import DB_NAME, ERASE_PENDING_NAME, LOCK_NAME
-from . import deletion, drafts, rows, salvage, search, side, summaries, titles, upgrade, versions
+from . import (
+    attachments,
+    deletion,
+    drafts,
+    rows,
+    salvage,
+    search,
+    side,
+    summaries,
+    titles,
+    upgrade,
+    versions,
+)
 from .deletion import DeletionCounts
 from .errors import (
     SQLITE_CANTOPEN,
@@ -536,7 +549,33 @@ class TurnlogStore(MemoryStore):
                 .where(TurnRow.conversation == conversation_id)
                 .order_by(TurnRow.ordinal)
             )
-            return tuple(rows.turn_of(*r) for r in self.db.execute(query).fetchall())
+            found = [rows.turn_of(*r) for r in self.db.execute(query).fetchall()]
+            return tuple(self._with_files(found))
+
+    def _with_files(self, turns: list[Turn]) -> list[Turn]:
+        """`turns` with their attachments (as they were sent) read in."""
+        files = attachments.of_turns(self.db, (t.id for t in turns))
+        if not files:
+            return turns
+        return [replace(t, attachments=files[t.id]) if t.id in files else t for t in turns]
+
+    def attachment_original(self, digest: str) -> bytes:
+        """An attached file's original bytes, to open or save (`NotFound` once deleted)."""
+        with self._guard():
+            return attachments.blob(self.db, digest)
+
+    def draft_attachments(self, conversation_id: int) -> tuple[Attachment, ...]:
+        """The files attached to the conversation's draft, with their originals."""
+        with self._guard():
+            return attachments.load_draft(self.db, conversation_id)
+
+    def save_draft_attachments(self, conversation_id: int,
+                               files: Sequence[Attachment]) -> None:
+        """Keep the draft's files in the database (none: forget them), so they survive a
+        restart with the draft."""
+        self._need_writer()
+        with self._guard(), self.db.atomic("IMMEDIATE"):
+            attachments.save_draft(self.db, conversation_id, files)
 
     def turn_batches(self, conversation_id: int, size: int = 1_000) -> Iterator[list[Turn]]:
         """The whole log, oldest first, `size` turns at a time (an export of any length
@@ -550,7 +589,8 @@ class TurnlogStore(MemoryStore):
                     "ORDER BY ordinal LIMIT ?", (conversation_id, after, size)).fetchall()
             if not found:
                 return
-            batch = [rows.turn_of(*r) for r in found]
+            with self._guard():
+                batch = self._with_files([rows.turn_of(*r) for r in found])
             yield batch
             after = batch[-1].ordinal
 
@@ -606,7 +646,8 @@ class TurnlogStore(MemoryStore):
         order = TurnRow.ordinal.asc() if from_oldest else TurnRow.ordinal.desc()
         query = query.order_by(order).limit(limit).offset(skip or None)
         with self._guard():
-            page = [rows.turn_of(*r) for r in self.db.execute(query).fetchall()]
+            page = self._with_files([rows.turn_of(*r)
+                                     for r in self.db.execute(query).fetchall()])
         if not from_oldest:
             page.reverse()
         return page
@@ -657,7 +698,9 @@ class TurnlogStore(MemoryStore):
             row = TurnRow.get_or_none(TurnRow.id == turn_id)
         if row is None:
             raise NotFound(f"There is no turn {turn_id}.")
-        return row.conversation_id, rows.turn(row)
+        with self._guard():
+            (turn,) = self._with_files([rows.turn(row)])
+        return row.conversation_id, turn
 
     def ensure_room(self, expected_bytes: int) -> None:
         """Raise `DiskFull` when the disk holding the data directory has less free space
@@ -692,7 +735,8 @@ class TurnlogStore(MemoryStore):
                     raise TurnIdConflict(
                         f"Turn id {pending.id} is already used by a different question."
                     )
-                return rows.turn(existing)
+                (turn,) = self._with_files([rows.turn(existing)])
+                return turn
             if pending.generation is not None and conv.generation != pending.generation:
                 raise StoreError(
                     "Turns of this conversation were deleted while the answer arrived; "
@@ -715,6 +759,8 @@ class TurnlogStore(MemoryStore):
                 reasoning=pending.reasoning,
                 incomplete=pending.incomplete,
             )
+            # The question's files, with the turn or not at all.
+            attachments.add_to_turn(self.db, pending.id, pending.attachments)
             changes: dict[Any, Any] = {ConversationRow.next_ordinal: ordinal + 1,
                                        ConversationRow.updated_at: rows.now_iso()}
             if ordinal == 1 and f'"{FIRST_SEND}"' in conv.settings:
@@ -727,7 +773,8 @@ class TurnlogStore(MemoryStore):
                 versions.append(conversation_id, pending.replaces, pending.id)
             if conv.title_source == QUESTION:  # a title taken from the first question
                 titles.follow_first_turn(self.db, conversation_id)
-        return rows.turn(row)
+        return replace(rows.turn(row), attachments=tuple(
+            replace(a, original=None) for a in pending.attachments))
 
     def import_turns(
         self, conversation_id: int, turns: Sequence[PendingTurn]
@@ -762,7 +809,8 @@ class TurnlogStore(MemoryStore):
                           pending.finish_reason,
                           pending.created_at.isoformat(timespec="microseconds"),
                           json.dumps(usage) if usage else None, "", pending.incomplete)
-                turn = rows.turn_of(*values)
+                turn = replace(rows.turn_of(*values), attachments=tuple(
+                    replace(a, original=None) for a in pending.attachments))
                 known[pending.id] = (conversation_id, turn)
                 new_rows.append((conversation_id, *values))
                 out.append(turn)
@@ -771,6 +819,10 @@ class TurnlogStore(MemoryStore):
                 "INSERT INTO turns (conversation_id, id, ordinal, question, answer, model, "
                 "finish_reason, created_at, usage, reasoning, incomplete) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", new_rows)
+            fresh = {values[1] for values in new_rows}
+            for pending in turns:
+                if pending.id in fresh and pending.attachments:
+                    attachments.add_to_turn(self.db, pending.id, pending.attachments)
             if new_rows:
                 ConversationRow.update(next_ordinal=ordinal, updated_at=rows.now_iso()).where(
                     ConversationRow.id == conversation_id).execute()
@@ -834,7 +886,8 @@ class TurnlogStore(MemoryStore):
         `draft` saved in its composer."""
         copies = [PendingTurn(id=uuid.uuid4().hex, question=t.question, answer=t.answer,
                               model=t.model, finish_reason=t.finish_reason, usage=t.usage,
-                              created_at=t.created_at, incomplete=t.incomplete)
+                              created_at=t.created_at, incomplete=t.incomplete,
+                              attachments=t.attachments)
                   for t in kept]
         with self._guard(), self.db.atomic("IMMEDIATE"):
             fork = self.create_conversation(

@@ -182,10 +182,40 @@ V_SOURCE_MODEL = (
     'SELECT "id" FROM "made")',
 )
 
+# Attachments: file bytes stored once by their SHA-256 (`blobs`), a turn's files in order
+# with what each was and how it went (`turn_attachments`, deleted with the turn), and a
+# draft's files (`draft_attachments`, per conversation; 0 is the draft typed with none
+# open). A blob no turn or draft names any more is deleted with the last of them.
+V_ATTACHMENTS = (
+    'CREATE TABLE "blobs" ("digest" TEXT NOT NULL PRIMARY KEY, "data" BLOB NOT NULL)',
+    'CREATE TABLE "turn_attachments" ("id" INTEGER NOT NULL PRIMARY KEY, '
+    '"turn_id" TEXT NOT NULL, "position" INTEGER NOT NULL, "name" TEXT NOT NULL, '
+    '"kind" TEXT NOT NULL, "mime" TEXT NOT NULL, "size" INTEGER NOT NULL, '
+    '"original" TEXT NOT NULL, "sent" TEXT NOT NULL, "sent_mime" TEXT NOT NULL, '
+    '"width" INTEGER NOT NULL, "height" INTEGER NOT NULL, "encoding" TEXT NOT NULL, '
+    '"notes" TEXT NOT NULL, '
+    'FOREIGN KEY ("turn_id") REFERENCES "turns" ("id") ON DELETE CASCADE)',
+    'CREATE INDEX "turn_attachments_turn_id" ON "turn_attachments" ("turn_id")',
+    'CREATE UNIQUE INDEX "turn_attachments_turn_id_position" ON "turn_attachments" '
+    '("turn_id", "position")',
+    'CREATE INDEX "turn_attachments_original" ON "turn_attachments" ("original")',
+    'CREATE INDEX "turn_attachments_sent" ON "turn_attachments" ("sent")',
+    'CREATE TABLE "draft_attachments" ("id" INTEGER NOT NULL PRIMARY KEY, '
+    '"conversation_id" INTEGER NOT NULL, "position" INTEGER NOT NULL, "name" TEXT NOT NULL, '
+    '"kind" TEXT NOT NULL, "mime" TEXT NOT NULL, "size" INTEGER NOT NULL, '
+    '"original" TEXT NOT NULL, "sent" TEXT NOT NULL, "sent_mime" TEXT NOT NULL, '
+    '"width" INTEGER NOT NULL, "height" INTEGER NOT NULL, "encoding" TEXT NOT NULL, '
+    '"notes" TEXT NOT NULL)',
+    'CREATE UNIQUE INDEX "draft_attachments_conversation_id_position" ON '
+    '"draft_attachments" ("conversation_id", "position")',
+    'CREATE INDEX "draft_attachments_original" ON "draft_attachments" ("original")',
+    'CREATE INDEX "draft_attachments_sent" ON "draft_attachments" ("sent")',
+)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
                           V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES,
-                          V_SOURCE_MODEL]
+                          V_SOURCE_MODEL, V_ATTACHMENTS]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -272,3 +272,63 @@ class SearchDirtyRow(BaseModel):
 
 TABLES_V_SIDE = [SideQuestionRow]
 TABLES_V_SIDE_ATTEMPTS = [SideAttemptRow]
+
+
+# Attachments (V_ATTACHMENTS): file bytes by their SHA-256, each stored once however many
+# questions carry it (the original, and the bytes sent where they differ: a text file's
+# text as UTF-8, a downscaled image); kept in the database, not as loose files, so a
+# delete (with `secure_delete`) leaves no copy.
+class BlobRow(BaseModel):
+    digest = peewee.TextField(primary_key=True)  # SHA-256, hex
+    data = peewee.BlobField()
+
+    class Meta:
+        table_name = "blobs"
+
+
+class TurnAttachmentRow(BaseModel):
+    """One file of a turn's question, in order: what it was and how it was sent."""
+
+    id = peewee.AutoField()
+    turn = peewee.ForeignKeyField(TurnRow, on_delete="CASCADE", column_name="turn_id")
+    position = peewee.IntegerField()
+    name = peewee.TextField()
+    kind = peewee.TextField()  # "text", "pdf" or "image"
+    mime = peewee.TextField()
+    size = peewee.IntegerField()  # bytes of the original
+    original = peewee.TextField()  # the blobs' digests
+    sent = peewee.TextField()
+    sent_mime = peewee.TextField()
+    width = peewee.IntegerField()
+    height = peewee.IntegerField()
+    encoding = peewee.TextField()
+    notes = peewee.TextField()  # JSON list of strings
+
+    class Meta:
+        table_name = "turn_attachments"
+        indexes = ((("turn", "position"), True), (("original",), False), (("sent",), False))
+
+
+class DraftAttachmentRow(BaseModel):
+    """One file attached to a conversation's draft (conversation 0: the draft typed with
+    no conversation open), kept so it survives a restart with the draft."""
+
+    id = peewee.AutoField()
+    conversation_id = peewee.IntegerField()
+    position = peewee.IntegerField()
+    name = peewee.TextField()
+    kind = peewee.TextField()
+    mime = peewee.TextField()
+    size = peewee.IntegerField()
+    original = peewee.TextField()
+    sent = peewee.TextField()
+    sent_mime = peewee.TextField()
+    width = peewee.IntegerField()
+    height = peewee.IntegerField()
+    encoding = peewee.TextField()
+    notes = peewee.TextField()
+
+    class Meta:
+        table_name = "draft_attachments"
+        indexes = ((("conversation_id", "position"), True), (("original",), False),
+                   (("sent",), False))

@@ -9,17 +9,20 @@ that `check_sound` found damaged and never writes to it.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
 
 from ..core.model import Conversation, ConversationSettings, Turn
 from ..export import export_text
-from . import rows
+from . import attachments, rows
 from .errors import NotFound
+
+log = logging.getLogger(__name__)
 
 _COLUMNS = ", ".join(rows.TURN_COLUMNS)
 # A database damaged before an upgrade may lack columns later steps added: what each
@@ -209,11 +212,22 @@ def readable_turns(path: Path, conversation_id: int, *, immutable: bool = False)
             found = list(_all_rows(con, conversation_id))
         except sqlite3.DatabaseError:
             found = list(_one_by_one(con, conversation_id))
+        turns = _with_files(con, tuple(x for x in found if isinstance(x, Turn)))
     finally:
         con.close()
-    turns = tuple(x for x in found if isinstance(x, Turn))
     skipped = tuple(x for x in found if isinstance(x, SkippedRow))
     return Readable(conversation, turns, skipped)
+
+
+def _with_files(con: sqlite3.Connection, turns: tuple[Turn, ...]) -> tuple[Turn, ...]:
+    """The turns with their attachments, where those can be read (a damaged table of
+    them leaves the turns as they are: their text matters most)."""
+    try:
+        files = attachments.read_of_turns(con.execute, [t.id for t in turns])
+    except (sqlite3.DatabaseError, ValueError) as err:
+        log.warning("The attachments could not be read: %s", err)
+        return turns
+    return tuple(replace(t, attachments=files[t.id]) if t.id in files else t for t in turns)
 
 
 def export_readable(path: Path, conversation_id: int, fmt: str = "jsonl"

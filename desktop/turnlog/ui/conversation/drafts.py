@@ -4,16 +4,19 @@ restored when the conversation opens, removed once it was sent and saved, and wi
 conversation when it is deleted. What is typed with no conversation open is kept as the
 draft of no conversation (`drafts.NO_CONVERSATION`): restored when the window starts or
 returns to no conversation open, carried into the conversation its first send starts,
-and removed once that send was saved."""
+and removed once that send was saved. The draft's attached files go the same way, kept
+in the database (`DraftFiles`, the store) rather than in the draft's file."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from PySide6.QtCore import QObject, QTimer
 
+from ...core.attachments import Attachment
 from ...core.model import Conversation
 from ...core.send import Committed
 from ...store import drafts
@@ -27,14 +30,26 @@ log = logging.getLogger(__name__)
 SAVE_DELAY_MS = 500
 
 
+class DraftFiles(Protocol):
+    """Where a draft's attached files are kept (the store, in its database)."""
+
+    def save_draft_attachments(self, conversation_id: int,
+                               files: Sequence[Attachment]) -> None: ...
+
+    def draft_attachments(self, conversation_id: int) -> tuple[Attachment, ...]: ...
+
+
 class DraftKeeper(QObject):
-    """Keeps the composer's text on disk for the conversation it was typed in."""
+    """Keeps the composer's text on disk, and its files in `files`, for the conversation
+    they were typed and attached in."""
 
     def __init__(self, home: Path, runner: TaskRunner, composer: Composer,
                  current: Callable[[], Conversation | None], running: Callable[[], bool],
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, *, files: DraftFiles | None = None) -> None:
         super().__init__(parent)
         self.home, self.runner, self.composer = home, runner, composer
+        self.files = files
+        self._files_dirty = False  # attached or removed since the last save
         self._current, self._running = current, running
         # The conversation the composer's text belongs to (NO_CONVERSATION: none open).
         self._owner: int | None = NO_CONVERSATION
@@ -46,7 +61,12 @@ class DraftKeeper(QObject):
         self._timer.setInterval(SAVE_DELAY_MS)
         self._timer.timeout.connect(self.flush)
         composer.draft_changed.connect(self._edited)
+        composer.attachments_changed.connect(self._attached)
         self._read(NO_CONVERSATION)  # the window starts with no conversation open
+
+    def _attached(self) -> None:
+        if not self._quiet and not self.composer.busy:
+            self._files_dirty = True
 
     def _edited(self) -> None:
         if self._quiet or self.composer.busy:
@@ -65,6 +85,10 @@ class DraftKeeper(QObject):
         self._dirty = False
         self._on_storage("save the draft", drafts.save_draft, self._owner,
                          self.composer.text())
+        if self._files_dirty and self.files is not None:
+            self._files_dirty = False
+            self._on_store("save the draft's files", self.files.save_draft_attachments,
+                           self._owner, self.composer.attachments)
 
     def opened(self, conversation: Conversation | None) -> None:
         """A conversation was opened (None: closed): the last one's text is saved and
@@ -76,10 +100,13 @@ class DraftKeeper(QObject):
         unowned = previous in (None, NO_CONVERSATION)
         if not unowned and cid != previous:
             self._set_text("")
+            self._set_files(())
         self._owner = cid
-        if unowned and cid != NO_CONVERSATION and self.composer.text().strip():
+        if unowned and cid != NO_CONVERSATION and (self.composer.text().strip()
+                                                   or self.composer.attachments):
             self._carried = True  # typed with nothing open: it belongs to this one now
             self._dirty = True
+            self._files_dirty = bool(self.composer.attachments)
             self._timer.start()
         self._read(cid)
 
@@ -90,6 +117,27 @@ class DraftKeeper(QObject):
                         lambda _context: drafts.load_draft(self.home, cid),
                         on_success=lambda text: self._restore(cid, text),
                         on_failure=_bug)
+        files = self.files
+        if files is not None:
+            self.runner.run(TaskRunner.STORAGE, "read the draft's files",
+                            lambda _context: _quietly(files.draft_attachments, cid, ()),
+                            on_success=lambda found: self._restore_files(cid, found),
+                            on_failure=_bug)
+
+    def _restore_files(self, conversation_id: int, found: tuple[Attachment, ...]) -> None:
+        if self._owner != conversation_id or self.composer.busy or not found:
+            return
+        if conversation_id == NO_CONVERSATION and self._current() is not None:
+            return
+        if not self.composer.attachments:
+            self._set_files(found)
+
+    def _set_files(self, files: tuple[Attachment, ...]) -> None:
+        self._quiet = True
+        try:
+            self.composer.set_attachments(files)
+        finally:
+            self._quiet = False
 
     def _restore(self, conversation_id: int, text: str) -> None:
         if self._owner != conversation_id or self.composer.busy or not text:
@@ -118,11 +166,18 @@ class DraftKeeper(QObject):
         kept): its draft goes."""
         if self._owner == conversation_id:
             self._timer.stop()
-            self._dirty = False
+            self._dirty = self._files_dirty = False
         self._on_storage("remove the draft", drafts.remove_draft, conversation_id)
+        self._forget_files(conversation_id)
         if self._carried:  # saved where it was carried: the draft of none goes too
             self._carried = False
             self._on_storage("remove the draft", drafts.remove_draft, NO_CONVERSATION)
+            self._forget_files(NO_CONVERSATION)
+
+    def _forget_files(self, conversation_id: int) -> None:
+        if self.files is not None:
+            self._on_store("remove the draft's files", self.files.save_draft_attachments,
+                           conversation_id, ())
 
     def forget(self, changes: Changes) -> None:
         """Conversations were deleted: so are their drafts (after any save queued before)."""
@@ -150,6 +205,31 @@ class DraftKeeper(QObject):
 
         self.runner.run(TaskRunner.STORAGE, name, work, on_success=lambda _none: None,
                         on_failure=_bug)
+
+
+    def _on_store(self, name: str, fn: Callable[..., None], *args: object) -> None:
+        if self.runner.closed:
+            return
+
+        def work(_context: TaskContext) -> None:
+            _quietly(fn, *args, None, name=name)
+
+        self.runner.run(TaskRunner.STORAGE, name, work, on_success=lambda _none: None,
+                        on_failure=_bug)
+
+
+def _quietly(fn: Callable[..., object], *args: object, name: str = "read the draft's files"
+             ) -> object:
+    """`fn(*args[:-1])`, or `args[-1]` when storage faults: a draft is a convenience, never
+    a failure (the storage faults are shown by the window's own checks)."""
+    *given, fallback = args
+    try:
+        return fn(*given)
+    except Exception as err:
+        if not hasattr(err, "kind"):  # not a named storage fault: a bug
+            raise
+        log.warning("Could not %s: %s", name, err)
+        return fallback
 
 
 def _bug(error: BaseException) -> None:

@@ -155,4 +155,5 @@ class PartialAnswers(QObject):
         window.view.scroll_to_newest()
         window.preview.show_running(parts.endpoint)
         window.session.start(conversation, answer.question, draft, parts.endpoint,
-                             window.preview.costs, replaces=answer.replaces, partial=answer)
+                             window.preview.costs, replaces=answer.replaces, partial=answer,
+                             attachments=answer.attachments)

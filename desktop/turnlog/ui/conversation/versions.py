@@ -16,6 +16,7 @@ from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QStatusBar
 
+from ...core.attachments import Attachment
 from ...core.model import Conversation, Turn
 from ...core.send import Committed
 from ...core.versions import ForkOrigin, Versions
@@ -126,6 +127,7 @@ class VersionControls(QObject):
         super().__init__(parent)
         self.host = host
         self._saved_draft: tuple[str, int] = ("", 0)
+        self._saved_files: tuple[Attachment, ...] = ()  # the draft's, while a turn is edited
         self._read_for: object = None  # the log the versions shown were read for
         self.origin = QLabel(host.centre)
         self.origin.setObjectName("forkOrigin")
@@ -292,8 +294,11 @@ class VersionControls(QObject):
         host.transcript.start_pending(question)
         host.view.scroll_to_newest()
         host.preview.show_running(parts.endpoint)
+        replaced = next((t for t in host.transcript.turns[-1:] if t.id == replaces), None)
+        files = host.composer.attachments if self.editing else (
+            replaced.attachments if replaced is not None else ())  # asked with its files
         host.session.start(conversation, question, draft, parts.endpoint, host.preview.costs,
-                           replaces=replaces)
+                           replaces=replaces, attachments=files)
 
     def _sent(self, result: SendResult) -> None:
         if result.replaces is None:
@@ -319,8 +324,10 @@ class VersionControls(QObject):
         last = turns[-1]
         if self.editing is None:
             self._saved_draft = (host.composer.text(), host.composer.cursor_position())
+            self._saved_files = host.composer.attachments
         host.edit_mode.start(conversation.id, last.id)
         host.composer.restore(last.question, len(last.question))
+        host.composer.set_attachments(last.attachments)  # its files, to keep or remove
         self.edit_note.setText(arg(translate("VersionControls",
             "Editing turn %1: Send makes a new version of it (the old one is kept). Esc leaves "
             "everything as it was."), str(last.ordinal)))
@@ -333,6 +340,7 @@ class VersionControls(QObject):
             return
         self._leave_edit()
         self.host.composer.restore(*self._saved_draft)
+        self.host.composer.set_attachments(self._saved_files)
         self.host.refresh_preview()
 
     def _leave_edit(self) -> None:

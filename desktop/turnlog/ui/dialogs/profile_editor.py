@@ -211,6 +211,15 @@ class ProfileEditor(FittedDialog):
             "SettingsDialog", "After the first answer, one short extra request asks the model "
             "for a title; a title you typed is never replaced"))
         self.form.addRow("", wrap_check(self.model_titles))
+        self.accepts_images = QCheckBox(translate(
+            "SettingsDialog", "Accepts images (the model takes pictures in a question)"),
+            content)
+        self.accepts_images.setObjectName("acceptsImages")
+        self.accepts_images.setToolTip(translate(
+            "SettingsDialog", "Off: a question with an image is refused before anything is "
+            "sent. The default follows the server kind (off for DeepSeek, a llama.cpp server "
+            "and the built-in model)"))
+        self.form.addRow("", wrap_check(self.accepts_images))
 
     # ------------------------------------------------------------------ filling
     def _fill(self) -> None:
@@ -223,6 +232,7 @@ class ProfileEditor(FittedDialog):
         self.model.setEditText(profile.model)
         self.network.fill(profile)
         self.model_titles.setChecked(profile.makes_titles)
+        self.accepts_images.setChecked(profile.takes_images)
         # Checked where this profile's key is kept for this session only (or must be).
         self.session_only.setChecked(self.setup.keyring is None
                                      or self.setup.session.get(profile.id) is not None)
@@ -253,6 +263,8 @@ class ProfileEditor(FittedDialog):
             self.name.setText(self._given_name)
         if self.profile.model_titles is None:  # never chosen: the preset's default
             self.model_titles.setChecked(preset.builtin)
+        if self.profile.accepts_images is None:
+            self.accepts_images.setChecked(preset.images)
         self._show_preset_rows()
         self._revalidate()
 
@@ -483,8 +495,11 @@ class ProfileEditor(FittedDialog):
                               context_window=window, model_path=None)
         if name != shown_name(self.profile.name):
             profile = replace(profile, name=name)
+        images = self.accepts_images.isChecked()
         return replace(profile.with_network(self.network.settings(profile.builtin)),
-                       model_titles=self.model_titles.isChecked())
+                       model_titles=self.model_titles.isChecked(),
+                       accepts_images=None if images == profile.server.images and
+                       profile.accepts_images is None else images)
 
     def _store_profile(self, profile: Profile) -> None:
         try:

@@ -47,6 +47,7 @@ TITLES = (
     QT_TRANSLATE_NOOP("Failure", "The built-in model stopped unexpectedly"),
     QT_TRANSLATE_NOOP("Failure", "The conversation was deleted"),
     QT_TRANSLATE_NOOP("Failure", "The key would travel unencrypted"),
+    QT_TRANSLATE_NOOP("Failure", "This model does not take images"),
 )
 
 HINTS = (
@@ -57,6 +58,8 @@ HINTS = (
     QT_TRANSLATE_NOOP("FailureHint", "Try again, or turn compaction off for this conversation"),
     QT_TRANSLATE_NOOP("FailureHint", "Send again, or turn compaction off for this conversation"),
     QT_TRANSLATE_NOOP("FailureHint", "Type a question first"),
+    QT_TRANSLATE_NOOP("FailureHint", "Remove the images, or turn on “Accepts images” for "
+                                     "this connection"),
     QT_TRANSLATE_NOOP("FailureHint", "Send again"),
     QT_TRANSLATE_NOOP("FailureHint", "Raise the output limit (output reserve) and send again"),
     QT_TRANSLATE_NOOP("FailureHint", "Send again or try another model"),
@@ -126,6 +129,7 @@ STAGES = (
 # Turnlog's own words for what happened, where the failure's detail is not a server's.
 DETAILS = (
     QT_TRANSLATE_NOOP("FailureDetail", "nothing was sent"),
+    QT_TRANSLATE_NOOP("FailureDetail", "the connection is set not to accept images"),
     QT_TRANSLATE_NOOP("FailureDetail", "the base URL must start with http:// or https://"),
     QT_TRANSLATE_NOOP("FailureDetail", "the connection closed before the reply was complete"),
     QT_TRANSLATE_NOOP("FailureDetail", "the connection closed before the reply was finished"),

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.attachments import Attachment, Question, describe
 from ...core.compaction import StoredSummary
 from ...core.failures import Failure
 from ...core.model import Usage
@@ -42,6 +43,7 @@ from ..transcript.marks import (
     summary_caption,
     usage_text,
 )
+from .attachment_rows import Thumbnails, file_rows
 from .inspector_text import (
     IN_FLIGHT,
     NOTHING_YET,
@@ -132,7 +134,8 @@ class Inspector(QScrollArea):
 
         self._max_bytes: int | None = None
         self._shown_body: bytes | None = None
-        self._shown_parts: list[tuple[str, int, int]] | None = None
+        self._shown_parts: list[tuple[str, int, int, Attachment | None]] | None = None
+        self.thumbnails = Thumbnails()
         self._parsed_body: tuple[bytes, Any] | None = None
         self._quiet = False
         self.state: InspectorState | None = None
@@ -286,9 +289,19 @@ class Inspector(QScrollArea):
         layout.addLayout(self.outcome)
 
     def _build_body(self, inner: QWidget, layout: QVBoxLayout) -> None:
+        row = QHBoxLayout()
         self.body_label = QLabel(inner)
         self.body_label.setWordWrap(True)
-        layout.addWidget(self.body_label)
+        row.addWidget(self.body_label, 1)
+        self.copy_body = QPushButton(QCoreApplication.translate("Inspector", "Copy exact body"),
+                                     inner)
+        self.copy_body.setObjectName("copyBody")
+        self.copy_body.setToolTip(QCoreApplication.translate(
+            "Inspector", "Copy the body byte for byte as it is sent, images' data included "
+            "(the view below shortens it)"))
+        self.copy_body.clicked.connect(self._copy_body)
+        row.addWidget(self.copy_body)
+        layout.addLayout(row)
         self.body = QPlainTextEdit(inner)
         self.body.setObjectName("requestBody")
         self.body.setAccessibleName(QCoreApplication.translate(
@@ -382,9 +395,11 @@ class Inspector(QScrollArea):
 
     def _fill_parts(self, projection: Projection | None,
                     refusal: ProjectionRefused | None) -> None:
-        rows: list[tuple[str, int, int]] = []
+        rows: list[tuple[str, int, int, Attachment | None]] = []
         if projection is not None:
             for part in projection.parts:
+                files: tuple[Attachment, ...] = ()
+                question = ""
                 if part.kind is PartKind.TURN:
                     name = arg(QCoreApplication.translate(
                         "Inspector", "turn %1 (question + answer)"),
@@ -393,27 +408,39 @@ class Inspector(QScrollArea):
                     if turn is not None and turn.incomplete:  # kept although incomplete
                         name = arg(QCoreApplication.translate("Inspector", "%1, %2"), name,
                                    incomplete_label(turn.incomplete))
+                    if turn is not None:
+                        files, question = turn.attachments, turn.question
                 else:
                     name = QCoreApplication.translate("Inspector", PART_NAMES[part.kind])
-                rows.append((name, part.bytes, part.tokens))
+                    if part.kind is PartKind.QUESTION:
+                        files = projection.question_files
+                rows.append((name, part.bytes, part.tokens, None))
+                rows += file_rows(Question(question, files), projection.images)
             rows.append((QCoreApplication.translate(
-                "Inspector", "total = the body"), projection.body_bytes, projection.input_tokens))
-            rows += memory_rows(projection.memory)
+                "Inspector", "total = the body"), projection.body_bytes, projection.input_tokens,
+                None))
+            rows += [(*row, None) for row in memory_rows(projection.memory)]
         elif refusal is not None:
             rows.append((QCoreApplication.translate(
                 "Inspector", "mandatory part (system, pinned, question)"), refusal.mandatory_bytes,
-                         refusal.mandatory_tokens))
+                         refusal.mandatory_tokens, None))
         if rows == self._shown_parts:
             return
         self._shown_parts = rows
+        self._show_rows(rows)
+
+    def _show_rows(self, rows: list[tuple[str, int, int, Attachment | None]]) -> None:
         # Sized to contents once after filling, not after every cell (quadratic in rows).
         header = self.parts.horizontalHeader()
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
         self.parts.setRowCount(len(rows))
-        for row, (name, size, tokens) in enumerate(rows):
+        for row, (name, size, tokens, attachment) in enumerate(rows):
             item = QTableWidgetItem(name)
             item.setToolTip(name)  # a long name (a kept incomplete turn's) is elided
+            if attachment is not None:
+                item.setIcon(self.thumbnails.icon(attachment))
+                item.setToolTip(describe(attachment))
             self.parts.setItem(row, 0, item)
             for column, count in ((1, size), (2, tokens)):
                 item = QTableWidgetItem(number(count))
@@ -480,6 +507,7 @@ class Inspector(QScrollArea):
                 for n, fact in enumerate(warnings)) if warnings else "")
 
     def _fill_body(self, projection: Projection | None) -> None:
+        self.copy_body.setEnabled(projection is not None)
         if projection is None:
             self._shown_body = None
             self.body_label.setText(QCoreApplication.translate("Inspector", "Exact body: none"))
@@ -491,6 +519,10 @@ class Inspector(QScrollArea):
         if projection.body != self._shown_body:
             self._shown_body = projection.body
             self.body.setPlainText(pretty_body(projection.body, self._parsed(projection.body)))
+
+    def _copy_body(self) -> None:
+        if self._shown_body is not None:
+            QGuiApplication.clipboard().setText(self._shown_body.decode("utf-8"))
 
     def _parsed(self, body: bytes) -> Any:
         """The body as JSON, parsed once however often it is shown."""

@@ -139,8 +139,30 @@ def reasoning_text(reasoning: str, usage: Usage | None) -> str:
                                           "turn, never sent in later requests"), size, tokens)
 
 
+ELIDE_DATA_OVER = 64  # characters of base64 shown whole below this
+
+
+def elided(value: Any) -> Any:
+    """`value` with every base64 data URL cut to its head and its size
+    (`data:image/png;base64,…(182,114 bytes)…`): a view of the body, never what is sent
+    or copied."""
+    if isinstance(value, str):
+        head, comma, data = value.partition(",")
+        if value.startswith("data:") and head.endswith(";base64") and comma \
+                and len(data) > ELIDE_DATA_OVER:
+            return arg(QCoreApplication.translate("Inspector", "%1,…(%2 bytes)…"), head,
+                       len(data))
+        return value
+    if isinstance(value, dict):
+        return {key: elided(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [elided(item) for item in value]
+    return value
+
+
 def pretty_body(body: bytes, data: Any = None) -> str:
-    text = json.dumps(json.loads(body) if data is None else data, ensure_ascii=False,
+    """The body pretty-printed for reading, base64 data elided (`elided`)."""
+    text = json.dumps(elided(json.loads(body) if data is None else data), ensure_ascii=False,
                       indent=2)
     if len(text) > MAX_SHOWN_BODY_CHARS:
         return text[:MAX_SHOWN_BODY_CHARS] + "\n" + QCoreApplication.translate(

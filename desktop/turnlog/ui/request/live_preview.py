@@ -28,6 +28,7 @@ from ...chat import (
     model_for,
     options_for,
 )
+from ...core.attachments import Attachment, Question, has_images
 from ...core.body import RequestOptions
 from ...core.budget import Budget, InvalidBudget
 from ...core.compaction import StoredSummary
@@ -166,6 +167,13 @@ class DraftBox(Protocol):
 
     def text(self) -> str: ...
 
+    @property
+    def attachments(self) -> tuple[Attachment, ...]: ...
+
+    images: bool  # whether the model in use takes images (the chips count them so)
+
+    def refresh_chips(self) -> None: ...
+
     def set_counter(self, text: str, tooltip: str = "") -> None: ...
 
     def set_blocked(self, reason: str) -> None: ...
@@ -291,8 +299,15 @@ class LivePreview(QObject):
         self._counts_missing = False
         draft = composer.text()
         options = options_for(conversation, route=parts.route)
+        if composer.images != options.images:  # the chips count what this model is sent
+            composer.images = options.images
+            composer.refresh_chips()
         shown = self._draft_shown(conversation, parts, draft, options)
         problem = parts.problem[1] if parts.problem else ""
+        if not problem and not options.images and has_images(composer.attachments):
+            problem = QCoreApplication.translate(
+                "LivePreview", "This model does not take images: remove them, or turn on "
+                "“Accepts images” for this connection in Settings.")
         if shown.refusal is not None:
             problem = problem or arg(QCoreApplication.translate(
                 "LivePreview", "Too large to send: %1"),
@@ -358,7 +373,8 @@ class LivePreview(QObject):
 
     def _project(self, conversation: Conversation, draft: str, model: str, budget: Budget,
                  options: RequestOptions, costs: CostIndex) -> Preview:
-        return preview(self._line(), draft, model=model, budget=budget,
+        asked = Question(draft, self._composer.attachments)  # with the draft's files
+        return preview(self._line(), asked, model=model, budget=budget,
                        system_prompt=conversation.system_prompt, options=options,
                        costs=costs, compaction=conversation.settings.compaction,
                        cached=self.summary, target=conversation.settings.compaction_share,
@@ -385,9 +401,11 @@ class LivePreview(QObject):
         what it reports is ignored."""
         costs, summary, turns, memory = (self.costs, self.summary, self._line(),
                                          self.memory)
+        asked = Question(draft, self._composer.attachments)
         key: tuple[object, ...] = (
             id(costs), conversation.id, conversation.system_prompt, len(turns),
-            turns[-1].id if turns else None, draft, model, budgets, options,
+            turns[-1].id if turns else None, draft,
+            tuple(a.digest for a in asked.attachments), model, budgets, options,
             summary.id if summary is not None else None, memory)
         if key == self._warm_key or key == self._warmed_key or self._runner.closed:
             return  # already on its way, or made and still missing: do not loop
@@ -400,7 +418,7 @@ class LivePreview(QObject):
             for budget in budgets:
                 # A refusal needs only the mandatory part, which is counted all the same.
                 with contextlib.suppress(ProjectionRefused):
-                    preview(turns, draft, model=model, budget=budget,
+                    preview(turns, asked, model=model, budget=budget,
                             system_prompt=system_prompt, options=options, costs=counting,
                             compaction=compaction, cached=summary,
                             target=conversation.settings.compaction_share, pinned=memory)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
 
 from ...chat import ChatStore, request_for, sender_for
+from ...core.attachments import Attachment
 from ...core.compaction import StoredSummary
 from ...core.failures import ProviderFailure, StoreError
 from ...core.model import Conversation
@@ -91,13 +92,15 @@ class SendResult:
     summary_read: bool
     replaces: str | None = None  # the turn this send was a new version of
     continued: PartialAnswer | None = None  # the partial answer this send asked the rest of
+    attachments: tuple[Attachment, ...] = ()  # the question's files it sent
 
 
 def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
                    conversation: Conversation, question: str, endpoint: Endpoint,
                    costs: CostIndex, stream: StreamBuffer, replaces: str | None = None,
                    thought: StreamBuffer | None = None,
-                   partial: PartialAnswer | None = None) -> Sent:
+                   partial: PartialAnswer | None = None,
+                   attachments: tuple[Attachment, ...] = ()) -> Sent:
     """The network worker's part: connect, run the core send path, read the summary.
     With `replaces`, the answer is a new version of that (last) turn; a reasoning model's
     thought streams into `thought`. With `partial`, it asks for the rest of that answer
@@ -108,14 +111,14 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
     except StoreError as err:
         return Sent(Failed(err.failure(), question), None, summary_read=False)
     request = request_for(conversation, question, endpoint.route, replaces=replaces,
-                          memory=memory, partial=partial)
+                          memory=memory, partial=partial, attachments=attachments)
     try:  # starts the built-in model's server first, if that is the provider
         link = connector.connect(conversation, cancel=context.cancel, on_stage=on_stage)
     except (NotConnected, ProviderFailure) as err:
         return Sent(Failed(err.failure, question), None, summary_read=False)
     sent = request if link.route == endpoint.route else request_for(
         conversation, question, link.route, turn_id=request.turn_id, replaces=replaces,
-        memory=request.pinned, partial=partial)
+        memory=request.pinned, partial=partial, attachments=attachments)
     outcome = sender_for(store, link.provider, link.costs or costs, link.retry).send(
         sent, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
         on_projection=context.report,
@@ -158,6 +161,7 @@ class SendSession(QObject):
         self._edit_mode = edit_mode or EditMode()
         self._replaces: str | None = None
         self._continued: PartialAnswer | None = None
+        self._attachments: tuple[Attachment, ...] = ()
         self._stream = StreamBuffer()
         self._thought = StreamBuffer()
         self._stage = ""
@@ -180,24 +184,28 @@ class SendSession(QObject):
 
     def start(self, conversation: Conversation, question: str, draft: tuple[str, int],
               endpoint: Endpoint, costs: CostIndex, *, replaces: str | None = None,
-              partial: PartialAnswer | None = None) -> None:
+              partial: PartialAnswer | None = None,
+              attachments: tuple[Attachment, ...] = ()) -> None:
         """Send `question` in `conversation`; `draft` is given back if it fails. With
         `replaces` (or the turn edited in this conversation, `EditMode`) the answer is
         committed as a new version of that turn. With `partial`, ask for the rest of that
-        answer to `question` (Continue): committed complete, as one turn."""
+        answer to `question` (Continue): committed complete, as one turn. `attachments`:
+        the question's files, committed with it."""
         if self.running:
             raise RuntimeError("a send is already running")
         if replaces is None and partial is None:
             replaces = self._edit_mode.turn_for(conversation.id)
         self._replaces, self._continued = replaces, partial
         self._draft, self._endpoint = draft, endpoint
+        self._attachments = attachments
         self.conversation_id = conversation.id
         self._stream = stream = StreamBuffer()
         self._thought = StreamBuffer()
         self._started = time.monotonic()
         self.running_changed.emit(True)
         self._enter(Stage.PREPARING, "")
-        work = self._work(conversation, question, endpoint, costs, stream, replaces, partial)
+        work = self._work(conversation, question, endpoint, costs, stream, replaces, partial,
+                          attachments)
         self._task = self._runner.run(TaskRunner.NETWORK, "send", work,
                                       on_success=self._succeeded, on_failure=self._failed,
                                       on_progress=self._progress)
@@ -205,13 +213,15 @@ class SendSession(QObject):
 
     def _work(self, conversation: Conversation, question: str, endpoint: Endpoint,
               costs: CostIndex, stream: StreamBuffer, replaces: str | None,
-              partial: PartialAnswer | None = None) -> Callable[[TaskContext], Sent]:
+              partial: PartialAnswer | None = None,
+              attachments: tuple[Attachment, ...] = ()) -> Callable[[TaskContext], Sent]:
         """What the network worker runs for this send."""
         store, connector, thought = self._store, self._connector, self._thought
 
         def work(context: TaskContext) -> Sent:
             return send_on_worker(context, store, connector, conversation, question,
-                                  endpoint, costs, stream, replaces, thought, partial)
+                                  endpoint, costs, stream, replaces, thought, partial,
+                                  attachments)
 
         return work
 
@@ -310,7 +320,7 @@ class SendSession(QObject):
         assert self.conversation_id is not None and self._endpoint is not None
         result = SendResult(sent.outcome, self.conversation_id, self._draft, self._endpoint,
                             time.monotonic() - self._started, sent.summary, sent.summary_read,
-                            self._replaces, self._continued)
+                            self._replaces, self._continued, self._attachments)
         self.conversation_id = None
         self.finished.emit(result)
 

@@ -21,6 +21,7 @@ from ...core.model import Conversation
 from ...core.send import Committed
 from ...store import TurnlogStore
 from ..conversation.actions import HistoryActions
+from ..conversation.attaching import FileActions, FileReader, WindowDrops
 from ..conversation.centre import FIRST_RUN_HINT, START_HINT, CentrePanel
 from ..conversation.drafts import DraftKeeper
 from ..conversation.first_minute import FirstMinute, unsaved
@@ -95,6 +96,8 @@ class MainWindow(QMainWindow):
         self.stage_widget, self.stage_line = centre.stage_widget, centre.stage_line
         self.banner, self.composer = centre.banner, centre.composer
         self.banner.log_folder = store.home / "logs"  # "Open the log folder" after a crash
+        self.file_reader = FileReader(runner, self.composer, self)  # read off the GUI thread
+        self.drops = WindowDrops(self, self.composer, self.file_reader)  # onto the window
         self.inspector = Inspector(self)
         self.inspector_dock = self._dock(translate("MainWindow", "Inspector"), "inspectorDock",
                                          self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -111,7 +114,8 @@ class MainWindow(QMainWindow):
                                       lambda title: self.choose_export(title), self.changes,
                                       self)
         self.drafts = DraftKeeper(store.home, runner, self.composer, lambda: self.conversation,
-                                  lambda: self.running, self)
+                                  lambda: self.running, self, files=store)
+        self.file_actions = FileActions(store, runner, self.view, self.banner.show_text, self)
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
         self.transfer = ImportExport(store, runner, self, self.refresh_conversations,
@@ -353,7 +357,8 @@ class MainWindow(QMainWindow):
         self._update_empty_hint()  # no "No turns yet" above the question being answered
         self.view.scroll_to_newest()
         self.preview.show_running(parts.endpoint)
-        self.session.start(conversation, text, draft, parts.endpoint, self.preview.costs)
+        self.session.start(conversation, text, draft, parts.endpoint, self.preview.costs,
+                           attachments=self.composer.attachments)
 
     def stop(self) -> None:
         """Cancel the running request (Esc / Stop); the failure path gives the draft back."""
@@ -372,6 +377,7 @@ class MainWindow(QMainWindow):
             self.preview.summary = result.summary
         if isinstance(outcome, Committed):
             self._committed(result.conversation_id, outcome)
+            self.composer.files_sent(result.attachments)  # in the log with their turn now
             self.composer.edit.setFocus()
         else:
             streamed = self.transcript.drop_pending()
@@ -418,6 +424,7 @@ class MainWindow(QMainWindow):
         self.session.cancel()
         self.side.session.cancel()
         self.drafts.flush()  # what was typed in the last half second too
+        self.file_actions.cleanup()  # the copies of attached files opened from here
         if not self.runner.closed:
             self.runner.call_on_each_worker(self.store.db.close)
             self.runner.shutdown()

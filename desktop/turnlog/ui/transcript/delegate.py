@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 from ..infra.fonts import cjk_family
 from ..infra.languages import arg
 from .answer import AnswerDocument, ReasoningFold
+from .files import question_shown
 from .found import FoundMatches
 from .markdown import MathStyle
 from .marks import RowMark, incomplete_label
@@ -206,7 +207,7 @@ class TranscriptDelegate(QStyledItemDelegate):
     def _documents(self, index: ModelIndex) -> tuple[QTextDocument, AnswerDocument | None]:
         width = self._content_width()
         key = str(index.data(Role.KEY))
-        question = self._doc(key, "question", str(index.data(Role.QUESTION)),
+        question = self._doc(key, "question", question_shown(index),
                              self.layout.question_width)
         answer_text = str(index.data(Role.ANSWER) or "")
         if index.data(Role.PENDING) and not answer_text:
@@ -403,7 +404,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             per_line = max(1, width // average)
             return sum(1 + _columns(part) // per_line for part in text.split("\n"))
 
-        question = lines(str(index.data(Role.QUESTION) or ""), self.layout.question_width)
+        question = lines(question_shown(index), self.layout.question_width)
         answer = lines(str(index.data(Role.ANSWER) or ""), self._content_width())
         parts = RowParts(self._header_height(option), question * line, 0,
                          int(answer * line * 1.2))

@@ -50,6 +50,7 @@ class Role(enum.IntEnum):
     PINS = Qt.ItemDataRole.UserRole + 11  # changed: the texts pinned from turns (`pins_of`)
     FOLLOWED = Qt.ItemDataRole.UserRole + 12  # later turns were asked after this one
     INCOMPLETE = Qt.ItemDataRole.UserRole + 13  # why a kept answer is incomplete, else None
+    ATTACHMENTS = Qt.ItemDataRole.UserRole + 14  # the question's files (a tuple, maybe empty)
 
 
 @dataclass
@@ -185,6 +186,8 @@ class TranscriptModel(QAbstractListModel):
             return turn.reasoning
         if role == Role.INCOMPLETE:
             return turn.incomplete
+        if role == Role.ATTACHMENTS:
+            return turn.attachments
         if role == Role.MARK:
             marks = self._marks
             if isinstance(marks, MarkMap) and turn is active:

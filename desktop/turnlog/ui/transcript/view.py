@@ -27,11 +27,13 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
+    QMenu,
     QScrollBar,
     QWidget,
 )
 
 from .delegate import TranscriptDelegate
+from .files import files_of, fill_files_menu
 from .model import Role, TranscriptModel
 from .selection import inside_text
 
@@ -45,6 +47,7 @@ class TranscriptView(QListView):
     copied = Signal(str)
     delete_requested = Signal(str)  # turn id
     menu_opening = Signal(QModelIndex)  # the context menu is about to show for this row
+    file_requested = Signal(object, str)  # (Attachment, files.OPEN or files.SAVE)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -113,6 +116,11 @@ class TranscriptView(QListView):
         self.addAction(self.reasoning_action)
         self.copy_reasoning_action = self._action(
             translate("Transcript", "Copy reasoning"), None, "reasoning")
+        self.files_menu = QMenu(translate("Transcript", "Attached files"), self)
+        self.files_action = self.files_menu.menuAction()
+        self.files_action.setToolTip(translate(
+            "Transcript", "Open or save a file attached to this question"))
+        self.addAction(self.files_action)
         self.setMouseTracking(True)  # the pointer shows a code block's Copy, and a text cursor
         self.delegate.selector.changed.connect(self._selection_changed)
 
@@ -395,6 +403,9 @@ class TranscriptView(QListView):
         self.reasoning_action.setVisible(reasoning)
         self.copy_code_action.setVisible(index.isValid()
                                          and bool(self.delegate.code_blocks(index)))
+        files = files_of(index)
+        self.files_action.setVisible(bool(files))
+        fill_files_menu(self.files_menu, files, self.file_requested.emit, self)
         self.menu_opening.emit(index)
 
     def copy_code(self) -> str:

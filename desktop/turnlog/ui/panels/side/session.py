@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from ....chat import ChatStore, side_asker_for, side_request_for
+from ....core.attachments import Attachment
 from ....core.budget import InvalidBudget
 from ....core.failures import Failure, FailureKind, ProviderFailure, StoreError
 from ....core.model import Conversation, Turn
@@ -57,8 +58,11 @@ class SideSession(SendSession):
 
     def _work(self, conversation: Conversation, question: str, endpoint: Endpoint,
               costs: CostIndex, stream: StreamBuffer, replaces: str | None,
-              partial: PartialAnswer | None = None) -> Callable[[TaskContext], Sent]:
-        store, connector = self._store, self._connector  # a side answer is never continued
+              partial: PartialAnswer | None = None,
+              attachments: tuple[Attachment, ...] = ()) -> Callable[[TaskContext], Sent]:
+        # A side answer is never continued, and a side question is asked without files
+        # (the window keeps the draft's files for the next question of the conversation).
+        store, connector = self._store, self._connector
 
         def work(context: TaskContext) -> Sent:
             return side_on_worker(context, store, connector, conversation, question, costs,

@@ -1,0 +1,26 @@
+"""--attach FILE: the files of a question, read before anything connects or is sent."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..core.attachments import Attachment
+from ..file_reading import read_file
+
+
+def add_attach(p: Any, more: str = "") -> None:
+    p.add_argument("--attach", action="append", default=[], metavar="FILE",
+                   help="attach a text file, PDF or image to the question (repeatable)" + more)
+
+
+def read_attached(names: Sequence[str]) -> list[Attachment]:
+    """The files in order; raises `AttachmentRefused` (its name and reason) for the first
+    that cannot be attached, or that would take the question past a limit."""
+    files: list[Attachment] = []
+    for name in names:
+        files.append(read_file(Path(name), attached=files))
+    return files
+
+
