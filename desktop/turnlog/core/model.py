@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from .tools import ToolRound
+
 
 @dataclass(frozen=True, slots=True)
 class Usage:
@@ -77,6 +79,8 @@ class Turn:
     # Why the answer is incomplete (`core.partial`: "stopped", "cut", "length",
     # "no_finish_reason"), for a turn the user chose to keep; None for a complete one.
     incomplete: str | None = None
+    # The tool exchange that led to the answer (`core.tools`): whole, with the turn.
+    tools: tuple[ToolRound, ...] = ()
 
 
 class FrozenTurns(Sequence[Turn], abc.ABC):

@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .body import (
     ASSISTANT,
     SYSTEM,
     USER,
+    AnyMessage,
     Envelope,
     Message,
     RequestOptions,
+    WireMessage,
     build_body,
+    encode_json,
     message_bytes,
     pair_bytes,
+    tools_bytes,
 )
 from .budget import (
     ESTIMATE,
@@ -43,6 +47,7 @@ from .memory import (
 )
 from .model import MIN_OUTPUT_RESERVE, FrozenTurns, Turn, ordinals_of, position_of
 from .partial import Continuation
+from .tools import ToolRound, ToolSpec
 
 Pinned = Sequence[str] | Memory
 """The pinned facts a request carries, or the conversation's whole `Memory`."""
@@ -67,6 +72,8 @@ class PartKind(enum.Enum):
     SIDE = "side"  # an earlier side question and its answer (side requests only)
     QUESTION = "question"
     CONTINUATION = "continuation"  # the partial answer a request for the rest goes on from
+    TOOLS = "tools"  # the definitions of the tools the request offers (mandatory)
+    TOOL_EXCHANGE = "tool_exchange"  # this send's tool calls and results so far
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,10 +106,15 @@ class CostIndex:
     def cost(self, turn: Turn) -> TurnCost:
         cost = self._costs.get(turn.id)
         if cost is None:
-            tokens = self.counter.message_tokens(USER, turn.question) + self.counter.message_tokens(
-                ASSISTANT, turn.answer
-            )
-            cost = TurnCost(pair_bytes(turn.question, turn.answer), tokens)
+            if turn.tools:  # its whole exchange, each message with the comma after it
+                messages = turn_messages(turn)
+                cost = TurnCost(sum(message_bytes(m) + 1 for m in messages),
+                                sum(self.counter.message_tokens(m.role, m.content)
+                                    for m in messages))
+            else:
+                tokens = self.counter.message_tokens(USER, turn.question) + \
+                    self.counter.message_tokens(ASSISTANT, turn.answer)
+                cost = TurnCost(pair_bytes(turn.question, turn.answer), tokens)
             self._costs[turn.id] = cost
         return cost
 
@@ -127,6 +139,19 @@ class CostIndex:
     def forget(self, turn_ids: Iterable[str]) -> None:
         for turn_id in turn_ids:
             self._costs.pop(turn_id, None)
+
+
+def turn_messages(turn: Turn) -> list[AnyMessage]:
+    """A turn in wire order: its question, its tool exchange whole (every call with its
+    result), its answer. The one place a turn becomes messages."""
+    out: list[AnyMessage] = [Message(USER, turn.question)]
+    out.extend(exchange_messages(turn.tools))
+    out.append(Message(ASSISTANT, turn.answer))
+    return out
+
+
+def exchange_messages(rounds: Sequence[ToolRound]) -> list[AnyMessage]:
+    return [WireMessage(str(m["role"]), m) for r in rounds for m in r.wire_messages()]
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +190,8 @@ class ProjectionRefused(Exception):
         includes_pinned: bool = False,
         includes_partial: bool = False,
         fix: tuple[str, int] | None = None,
+        tools_bytes: int = 0,
+        tools_tokens: int = 0,
     ) -> None:
         self.reason = reason
         self.mandatory_bytes = mandatory_bytes
@@ -176,6 +203,8 @@ class ProjectionRefused(Exception):
         self.includes_system = includes_system
         self.includes_pinned = includes_pinned
         self.includes_partial = includes_partial  # a continuation's answer so far
+        self.tools_bytes = tools_bytes  # the tool list's share of the mandatory part
+        self.tools_tokens = tools_tokens
         # The one setting that would let it fit, with its value (tokens refusals only):
         # (FIX_OUTPUT_RESERVE, the reserve that leaves room) or (FIX_CONTEXT_WINDOW, the
         # smallest window that holds it with the reserve as it is).
@@ -198,15 +227,21 @@ class ProjectionRefused(Exception):
                 ("pinned facts", self.includes_pinned),
                 ("summary", self.includes_summary),
                 ("answer so far", self.includes_partial),
+                ("tool list", bool(self.tools_bytes)),
             )
             if present
         ]
         what = ("The " + ", ".join(names) + " and question") if names else "The question"
+        if self.tools_bytes and self.reason is RefusalReason.BYTES:
+            what += f" (the tool list alone {self.tools_bytes:,} bytes)"
+        elif self.tools_bytes:
+            what += f" (the tool list alone about {self.tools_tokens:,} tokens)"
         if self.reason is RefusalReason.BYTES:
             return (
                 f"{what} take {self.mandatory_bytes:,} bytes, but the request limit is "
                 f"{self.max_bytes:,} bytes: shorten the question by at least "
-                f"{self.excess_bytes:,} bytes or raise the byte limit. Nothing was sent."
+                f"{self.excess_bytes:,} bytes or raise the byte limit"
+                + (", or switch tools off" if self.tools_bytes else "") + ". Nothing was sent."
             )
         kind = "exactly" if self.tokens_exact else "an estimated"
         if self.fix is not None and self.fix[0] == FIX_OUTPUT_RESERVE:
@@ -231,6 +266,7 @@ class ProjectionRefused(Exception):
             "token_budget": self.token_budget,
             "tokens_exact": self.tokens_exact,
             "fix": {"setting": self.fix[0], "value": self.fix[1]} if self.fix else None,
+            "tools_bytes": self.tools_bytes,
             "message": self.describe(),
         }
 
@@ -268,7 +304,7 @@ class Projection:
     """One request's view of the log. `body` is the exact bytes the provider sends."""
 
     body: bytes
-    messages: tuple[Message, ...]
+    messages: tuple[AnyMessage, ...]
     model: str
     budget: Budget
     input_tokens: int
@@ -280,6 +316,8 @@ class Projection:
     _turns: Sequence[Turn] = field(repr=False)
     _first_sent: int = field(repr=False)
     memory: MemorySelection = NO_SELECTION  # the pins' sizes, optional items kept / left out
+    options: RequestOptions = field(default_factory=RequestOptions, repr=False)
+    tools: tuple[dict[str, object], ...] = ()  # the `tools` field, as sent
 
     @property
     def body_bytes(self) -> int:
@@ -374,12 +412,16 @@ def _mandatory_parts(
     question: Message,
     counter: TokenCounter,
     continuation: Continuation | None = None,
+    tools: Sequence[dict[str, object]] = (),
 ) -> tuple[list[Part], list[Part]]:
-    """The parts every request carries: envelope and prefix messages, then the closing
-    ones: the question, and the partial answer a continuation goes on from."""
+    """The parts every request carries: envelope, tool list and prefix messages, then the
+    closing ones: the question, and the partial answer a continuation goes on from."""
     first_role = prefix[0][1].role if prefix else USER
     parts: list[Part] = [Part(PartKind.ENVELOPE, Envelope(model, options).bytes,
                               reply_priming(counter, first_role))]
+    if tools:
+        parts.append(Part(PartKind.TOOLS, tools_bytes(tools),
+                          counter.message_tokens(SYSTEM, encode_json(list(tools)))))
     for kind, message in prefix:
         # Each prefix message is followed by a comma: the question always comes after it.
         parts.append(
@@ -451,6 +493,27 @@ def _first_sent(
     return first
 
 
+def _refuse_unless_fits(budget: Budget, mandatory: Sequence[Part], exact: bool,
+                        summary: bool, system: bool, pinned: bool, partial: bool) -> None:
+    """Refuse, don't truncate: raise `ProjectionRefused` when the mandatory part alone
+    does not fit either budget."""
+    mandatory_bytes = sum(p.bytes for p in mandatory)
+    mandatory_tokens = sum(p.tokens for p in mandatory)
+    refusal = RefusalReason.BYTES if mandatory_bytes > budget.max_bytes else \
+        RefusalReason.TOKENS if mandatory_tokens > budget.input_tokens else None
+    if refusal is None:
+        return
+    tool_part = next((p for p in mandatory if p.kind is PartKind.TOOLS), None)
+    raise ProjectionRefused(
+        reason=refusal, mandatory_bytes=mandatory_bytes, max_bytes=budget.max_bytes,
+        mandatory_tokens=mandatory_tokens, token_budget=budget.input_tokens,
+        tokens_exact=exact, includes_summary=summary, includes_system=system,
+        includes_pinned=pinned, includes_partial=partial,
+        fix=None if refusal is RefusalReason.BYTES else token_fix(budget, mandatory_tokens),
+        tools_bytes=tool_part.bytes if tool_part else 0,
+        tools_tokens=tool_part.tokens if tool_part else 0)
+
+
 def project(
     turns: Sequence[Turn],
     question: str,
@@ -464,6 +527,7 @@ def project(
     costs: CostIndex | None = None,
     max_verbatim: int | None = None,
     continuation: Continuation | None = None,
+    tools: Sequence[ToolSpec] = (),
 ) -> Projection:
     """Project the log into one request.
 
@@ -474,7 +538,8 @@ def project(
     `pinned` is the pinned facts, or the conversation's `Memory`: its pins are mandatory,
     its optional items take what the knapsack keeps within the memory share.
     With `continuation`, the request asks for the rest of a partial answer to `question`:
-    that answer (mandatory, like the question) follows it.
+    that answer (mandatory, like the question) follows it. With `tools`, the body offers
+    them (`tools`), and their definitions are mandatory too.
     Raises `ProjectionRefused` when the mandatory part alone does not fit.
     """
     if not isinstance(turns, (tuple, FrozenTurns)):
@@ -490,44 +555,56 @@ def project(
     facts = [pin.text for pin in memory.pins] if isinstance(pinned, Memory) else list(pinned)
     prefix = _prefix_messages(system_prompt, facts, summary)
     question_message = Message(USER, question)
+    offered = tuple(spec.to_json() for spec in tools)
     parts, closing = _mandatory_parts(model, options, prefix, question_message, counter,
-                                      continuation)
+                                      continuation, offered)
     mandatory_bytes = sum(p.bytes for p in parts + closing)
     mandatory_tokens = sum(p.tokens for p in parts + closing)
 
-    refusal = RefusalReason.BYTES if mandatory_bytes > budget.max_bytes else \
-        RefusalReason.TOKENS if mandatory_tokens > budget.input_tokens else None
-    if refusal is not None:  # refuse, don't truncate
-        raise ProjectionRefused(
-            reason=refusal, mandatory_bytes=mandatory_bytes, max_bytes=budget.max_bytes,
-            mandatory_tokens=mandatory_tokens, token_budget=budget.input_tokens,
-            tokens_exact=counter.exact, includes_summary=summary is not None,
-            includes_system=bool(system_prompt), includes_pinned=bool(facts),
-            includes_partial=continuation is not None,
-            fix=None if refusal is RefusalReason.BYTES else token_fix(budget, mandatory_tokens))
+    _refuse_unless_fits(budget, parts + closing, counter.exact, summary is not None,
+                        bool(system_prompt), bool(facts), continuation is not None)
     selection = _choose_memory(memory, budget, counter, Cost(mandatory_bytes, mandatory_tokens),
                                prefix[0][1].role if prefix else None)
     if selection.kept:  # wire order puts kept items among the prefix messages
         prefix = _prefix_messages(system_prompt, facts, summary, selection.kept)
         parts, closing = _mandatory_parts(model, options, prefix, question_message,
-                                          counter, continuation)
+                                          counter, continuation, offered)
     used_bytes = sum(p.bytes for p in parts + closing)
     used_tokens = sum(p.tokens for p in parts + closing)
     floor = covered if max_verbatim is None else max(covered, len(turns) - max_verbatim)
     first = _first_sent(turns, costs, floor, budget.max_bytes - used_bytes,
                         budget.input_tokens - used_tokens)
-    messages = [m for _, m in prefix]
+    messages: list[AnyMessage] = [m for _, m in prefix]
     for turn in turns[first:]:
         cost = costs.cost(turn)
         parts.append(Part(PartKind.TURN, cost.bytes, cost.tokens, turn.ordinal))
-        messages.append(Message(USER, turn.question))
-        messages.append(Message(ASSISTANT, turn.answer))
+        messages.extend(turn_messages(turn))
     messages += [question_message, *(continuation.messages() if continuation else ())]
     parts.extend(closing)
 
     return Projection(
-        body=build_body(model, messages, options), messages=tuple(messages), model=model,
+        body=build_body(model, messages, options, offered), messages=tuple(messages),
+        model=model,
         budget=budget, input_tokens=sum(p.tokens for p in parts), tokens_exact=counter.exact,
         parts=tuple(parts), mandatory_bytes=mandatory_bytes, mandatory_tokens=mandatory_tokens,
         summary=summary, _turns=turns, _first_sent=first, memory=selection,
+        options=options, tools=offered,
     )
+
+
+def with_exchange(projection: Projection, rounds: Sequence[ToolRound],
+                  counter: TokenCounter) -> Projection:
+    """The projection's request (as `project` made it) again with this send's tool
+    exchange after the question:
+    the same turns (re-planning after a tool ran would change what the model saw), so the
+    caller checks the result against the budget and fails by name when it does not fit."""
+    if not rounds:
+        return projection
+    added = exchange_messages(rounds)
+    messages = (*projection.messages, *added)
+    body = build_body(projection.model, messages, projection.options, projection.tools)
+    part = Part(PartKind.TOOL_EXCHANGE, len(body) - projection.body_bytes,
+                sum(counter.message_tokens(m.role, m.content) for m in added))
+    parts = (*projection.parts, part)
+    return replace(projection, body=body, messages=messages, parts=parts,
+                   input_tokens=projection.input_tokens + part.tokens)

@@ -28,6 +28,7 @@ from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
 from ..core.side import SideAttempt, SideQuestion
 from ..core.titles import MODEL, QUESTION, SOURCES, USER
+from ..core.tools import rounds_to_json
 from ..core.versions import ForkOrigin, Versions, restore_order
 from ..paths import DB_NAME, ERASE_PENDING_NAME, LOCK_NAME
 from . import deletion, drafts, rows, salvage, search, side, summaries, titles, upgrade, versions
@@ -57,7 +58,7 @@ from .files import (
 from .imports import ImportWriter
 from .memory import MemoryStore
 from .migrations import SCHEMA_VERSION, Progress, current_version, table_names
-from .models import ConversationRow, ForkRow, RequestRow, TurnRow, database
+from .models import ConversationRow, ForkRow, RequestRow, ToolResultRow, TurnRow, database
 from .pages import LogPages
 from .search import SearchHit
 
@@ -714,7 +715,9 @@ class TurnlogStore(MemoryStore):
                 usage=json.dumps(usage) if usage else None,
                 reasoning=pending.reasoning,
                 incomplete=pending.incomplete,
+                tool_exchange=rounds_to_json(pending.tools) if pending.tools else None,
             )
+            self._keep_full_results(pending)
             changes: dict[Any, Any] = {ConversationRow.next_ordinal: ordinal + 1,
                                        ConversationRow.updated_at: rows.now_iso()}
             if ordinal == 1 and f'"{FIRST_SEND}"' in conv.settings:
@@ -728,6 +731,23 @@ class TurnlogStore(MemoryStore):
             if conv.title_source == QUESTION:  # a title taken from the first question
                 titles.follow_first_turn(self.db, conversation_id)
         return rows.turn(row)
+
+    @staticmethod
+    def _keep_full_results(pending: PendingTurn) -> None:
+        """Inside the commit's transaction: the full results of calls cut for sending."""
+        rows_ = [{"turn": pending.id, "call_id": call_id, "content": text}
+                 for tool_round in pending.tools
+                 for call_id, text in tool_round.full_results.items()]
+        if rows_:
+            ToolResultRow.insert_many(rows_).execute()
+
+    def tool_result(self, turn_id: str, call_id: str) -> str | None:
+        """The full result of a call whose result was cut for sending (None: not cut, or
+        no such call)."""
+        with self._guard():
+            row = ToolResultRow.get_or_none((ToolResultRow.turn == turn_id)
+                                            & (ToolResultRow.call_id == call_id))
+        return row.content if row is not None else None
 
     def import_turns(
         self, conversation_id: int, turns: Sequence[PendingTurn]

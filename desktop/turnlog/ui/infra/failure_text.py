@@ -47,6 +47,7 @@ TITLES = (
     QT_TRANSLATE_NOOP("Failure", "The built-in model stopped unexpectedly"),
     QT_TRANSLATE_NOOP("Failure", "The conversation was deleted"),
     QT_TRANSLATE_NOOP("Failure", "The key would travel unencrypted"),
+    QT_TRANSLATE_NOOP("Failure", "The tool calls could not finish"),
 )
 
 HINTS = (
@@ -58,6 +59,11 @@ HINTS = (
     QT_TRANSLATE_NOOP("FailureHint", "Send again, or turn compaction off for this conversation"),
     QT_TRANSLATE_NOOP("FailureHint", "Type a question first"),
     QT_TRANSLATE_NOOP("FailureHint", "Send again"),
+    QT_TRANSLATE_NOOP("FailureHint", "Send again, or try another model"),
+    QT_TRANSLATE_NOOP("FailureHint", "Send again and answer the approval card"),
+    QT_TRANSLATE_NOOP("FailureHint", "Send again, or switch that tool off"),
+    QT_TRANSLATE_NOOP("FailureHint", "Send again, or ask more narrowly"),
+    QT_TRANSLATE_NOOP("FailureHint", "Raise the limits, or ask for less at once"),
     QT_TRANSLATE_NOOP("FailureHint", "Raise the output limit (output reserve) and send again"),
     QT_TRANSLATE_NOOP("FailureHint", "Send again or try another model"),
     QT_TRANSLATE_NOOP("FailureHint", "Delete or retype that character and send again"),
@@ -224,7 +230,16 @@ def message(failure: Failure) -> str:
         text += f". {hint(failure.hint)}"
     if failure.log_tail:
         text += "\n" + log_tail(failure)
+    if failure.ran:
+        text += "\n" + ran(failure)
     return text
+
+
+def ran(failure: Failure) -> str:
+    """The tool calls that ran before the send failed, said plainly (their effects stay)."""
+    return "\n".join([QCoreApplication.translate(
+        "Failure", "These tool calls ran; anything they changed stays changed:"),
+        *(f"  - {line}" for line in failure.ran)])
 
 
 def log_tail(failure: Failure) -> str:
