@@ -58,6 +58,7 @@ from .core.send import (
 )
 from .core.side import SideAsker, SideRequest, SideStore, side_budget, side_options
 from .core.titles import QUESTION, USER
+from .core.tool_loop import ToolRunner
 from .localmodel import (
     DEFAULT_N_CTX,
     IDLE_TIMEOUT_S,
@@ -201,9 +202,10 @@ def budget_for(conversation: Conversation, route: Route) -> Budget:
 def request_for(
     conversation: Conversation, question: str, route: Route, *, turn_id: str | None = None,
     replaces: str | None = None, memory: Memory = NO_MEMORY,
-    partial: PartialAnswer | None = None,
+    partial: PartialAnswer | None = None, tools: ToolRunner | None = None,
 ) -> SendRequest:
     """The candidate for `question`; with `replaces`, a new version of that (last) turn.
+    With `tools` (`tool_use.SendTools`), the request offers them and runs their calls.
     `memory` is the conversation's (`store.memory(id)`): its pins are sent always, its
     preferences and notes as the memory share allows. With `partial`, a request for the
     rest of that answer to `question`, asked as `route` can (`Route.prefill`)."""
@@ -217,6 +219,7 @@ def request_for(
         turn_id=turn_id or uuid.uuid4().hex,
         replaces=replaces,
         continuation=partial.continuation(prefill=route.prefill) if partial else None,
+        tools=tools,
     )
 
 
