@@ -91,6 +91,13 @@ class SendTools:
                 self.offered[name] = OfferedTool(server, tool.name, ToolSpec(
                     name, tool.description, tool.input_schema))
 
+    @property
+    def always(self) -> frozenset[str]:
+        """The tools always allowed in the conversation, those allowed during this send
+        included."""
+        with self._lock:
+            return frozenset(self._always)
+
     # ToolRunner -------------------------------------------------------------------
     @property
     def bounds(self) -> ToolBounds:

@@ -174,6 +174,10 @@ class ConversationSettings:
     top_p: float | None = None
     send_max_tokens: bool = True
     side_output_reserve: int = DEFAULT_OUTPUT_RESERVE  # side questions' own (256–32,768)
+    # The tool servers switched on here (their ids), and the tools the person always
+    # allows here without asking (as offered to the model).
+    tool_servers: tuple[str, ...] = ()
+    always_allowed: tuple[str, ...] = ()
 
     @property
     def compaction_share(self) -> float:
@@ -195,6 +199,8 @@ class ConversationSettings:
             "top_p": self.top_p,
             "send_max_tokens": self.send_max_tokens,
             "side_output_reserve": self.side_output_reserve,
+            "tool_servers": list(self.tool_servers),
+            "always_allowed": list(self.always_allowed),
         }
 
     @classmethod
@@ -208,7 +214,14 @@ class ConversationSettings:
                 known.pop(name, None)
         if not isinstance(known.get("send_max_tokens", True), bool):
             known.pop("send_max_tokens")
-        return cls(**{**defaults.to_json(), **known})
+        for name in ("tool_servers", "always_allowed"):
+            names = known.get(name, [])
+            known[name] = tuple(n for n in names if isinstance(n, str)) \
+                if isinstance(names, list) else ()
+        fields = {**defaults.to_json(), **known}
+        for name in ("tool_servers", "always_allowed"):
+            fields[name] = tuple(fields[name])
+        return cls(**fields)
 
 
 def _is_number(value: Any) -> bool:

@@ -175,9 +175,13 @@ def rounds_to_json(rounds: Sequence[ToolRound]) -> str:
 
 
 def rounds_from_json(text: str | None) -> tuple[ToolRound, ...]:
+    """The rounds `rounds_to_json` wrote; ValueError for text that is not such rounds."""
     if not text:
         return ()
-    return tuple(ToolRound.from_json(item) for item in json.loads(text))
+    try:
+        return tuple(ToolRound.from_json(item) for item in json.loads(text))
+    except (KeyError, TypeError, AttributeError, ValueError) as err:
+        raise ValueError(f"the tool exchange cannot be read: {err!r}") from None
 
 
 def executed(rounds: Sequence[ToolRound]) -> tuple[str, ...]:

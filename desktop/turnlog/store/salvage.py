@@ -95,6 +95,8 @@ def _turn(row: tuple[object, ...]) -> Turn:
         None if usage is None else _text(usage, "usage"),
         _text(values["reasoning"], "reasoning"),
         None if values["incomplete"] is None else _text(values["incomplete"], "incomplete"),
+        None if values["tool_exchange"] is None else _text(values["tool_exchange"],
+                                                             "tool_exchange"),
     )
 
 
