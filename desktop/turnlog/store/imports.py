@@ -22,6 +22,7 @@ import peewee
 
 from ..core.imports import ImportCancelled, ImportedConversation, ImportedTurn, ImportOutcome
 from ..core.model import ConversationSettings
+from ..core.tools import rounds_to_json
 from ..core.versions import restore_order
 from . import search
 
@@ -29,8 +30,8 @@ BATCH = 2_000
 ALREADY = "already imported"
 CHANGED = "changed since an earlier import (another branch)"
 _INSERT_TURNS = ("INSERT INTO turns (conversation_id, id, ordinal, question, answer, model, "
-                 "finish_reason, created_at, usage, reasoning, incomplete) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                 "finish_reason, created_at, usage, reasoning, incomplete, tool_exchange) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 MAX_ORDINAL = 2 ** 53
 
 
@@ -202,7 +203,8 @@ class ImportWriter:
             rows.append((conv_id, turn_id, last, pending.question, pending.answer,
                          pending.model, pending.finish_reason, _iso(pending.created_at),
                          json.dumps(usage) if usage else None, pending.reasoning,
-                         pending.incomplete))
+                         pending.incomplete,
+                         rounds_to_json(pending.tools) if pending.tools else None))
         self.db.cursor().executemany(_INSERT_TURNS, rows)
         search.bulk_index(self.db, [((row[0] << 32) | row[2], row[3], row[4]) for row in rows])
         self.turns_written += len(rows)

@@ -781,7 +781,8 @@ class TurnlogStore(MemoryStore):
                 values = (pending.id, ordinal, pending.question, pending.answer, pending.model,
                           pending.finish_reason,
                           pending.created_at.isoformat(timespec="microseconds"),
-                          json.dumps(usage) if usage else None, "", pending.incomplete)
+                          json.dumps(usage) if usage else None, "", pending.incomplete,
+                          rounds_to_json(pending.tools) if pending.tools else None)
                 turn = rows.turn_of(*values)
                 known[pending.id] = (conversation_id, turn)
                 new_rows.append((conversation_id, *values))
@@ -789,8 +790,8 @@ class TurnlogStore(MemoryStore):
                 ordinal += 1
             self.db.cursor().executemany(
                 "INSERT INTO turns (conversation_id, id, ordinal, question, answer, model, "
-                "finish_reason, created_at, usage, reasoning, incomplete) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", new_rows)
+                "finish_reason, created_at, usage, reasoning, incomplete, tool_exchange) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", new_rows)
             if new_rows:
                 ConversationRow.update(next_ordinal=ordinal, updated_at=rows.now_iso()).where(
                     ConversationRow.id == conversation_id).execute()
@@ -854,7 +855,7 @@ class TurnlogStore(MemoryStore):
         `draft` saved in its composer."""
         copies = [PendingTurn(id=uuid.uuid4().hex, question=t.question, answer=t.answer,
                               model=t.model, finish_reason=t.finish_reason, usage=t.usage,
-                              created_at=t.created_at, incomplete=t.incomplete)
+                              created_at=t.created_at, incomplete=t.incomplete, tools=t.tools)
                   for t in kept]
         with self._guard(), self.db.atomic("IMMEDIATE"):
             fork = self.create_conversation(

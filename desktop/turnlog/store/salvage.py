@@ -24,7 +24,8 @@ from .errors import NotFound
 _COLUMNS = ", ".join(rows.TURN_COLUMNS)
 # A database damaged before an upgrade may lack columns later steps added: what each
 # reads as there (`reasoning`: V_REASONING; `incomplete`: V_INCOMPLETE_TITLES).
-_LATER_COLUMNS = {"reasoning": "'' AS reasoning", "incomplete": "NULL AS incomplete"}
+_LATER_COLUMNS = {"reasoning": "'' AS reasoning", "incomplete": "NULL AS incomplete",
+                  "tool_exchange": "NULL AS tool_exchange"}
 
 
 def _columns(con: sqlite3.Connection) -> str:
