@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
 
@@ -32,6 +32,7 @@ from ..infra.languages import arg, number
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
 from .connection import Connector, Endpoint, NotConnected
 from .edit_mode import EditMode
+from .tool_gate import ToolGate
 
 log = logging.getLogger(__name__)
 
@@ -97,11 +98,12 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
                    conversation: Conversation, question: str, endpoint: Endpoint,
                    costs: CostIndex, stream: StreamBuffer, replaces: str | None = None,
                    thought: StreamBuffer | None = None,
-                   partial: PartialAnswer | None = None) -> Sent:
+                   partial: PartialAnswer | None = None, gate: ToolGate | None = None) -> Sent:
     """The network worker's part: connect, run the core send path, read the summary.
     With `replaces`, the answer is a new version of that (last) turn; a reasoning model's
     thought streams into `thought`. With `partial`, it asks for the rest of that answer
-    (as the connected server can: `Route.prefill`)."""
+    (as the connected server can: `Route.prefill`). With `gate`, the tools switched on in
+    the conversation are offered (their servers start here)."""
     on_stage = lambda stage, detail: context.report((stage, detail))  # noqa: E731
     try:
         memory = store.memory(conversation.id)
@@ -116,6 +118,9 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
     sent = request if link.route == endpoint.route else request_for(
         conversation, question, link.route, turn_id=request.turn_id, replaces=replaces,
         memory=request.pinned, partial=partial)
+    tools = gate.tools_for(conversation) if gate is not None else None
+    if tools is not None:
+        sent = replace(sent, tools=tools)
     outcome = sender_for(store, link.provider, link.costs or costs, link.retry).send(
         sent, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
         on_projection=context.report,
@@ -168,6 +173,7 @@ class SendSession(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(STREAM_INTERVAL_MS)
         self._timer.timeout.connect(self._flush)
+        self.tools: ToolGate | None = None  # the window's tool servers, when it has them
 
     @property
     def connector(self) -> Connector:
@@ -207,11 +213,12 @@ class SendSession(QObject):
               costs: CostIndex, stream: StreamBuffer, replaces: str | None,
               partial: PartialAnswer | None = None) -> Callable[[TaskContext], Sent]:
         """What the network worker runs for this send."""
-        store, connector, thought = self._store, self._connector, self._thought
+        store, connector, thought, gate = self._store, self._connector, self._thought, \
+            self.tools
 
         def work(context: TaskContext) -> Sent:
             return send_on_worker(context, store, connector, conversation, question,
-                                  endpoint, costs, stream, replaces, thought, partial)
+                                  endpoint, costs, stream, replaces, thought, partial, gate)
 
         return work
 

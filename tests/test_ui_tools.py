@@ -1,0 +1,145 @@
+"""Tools in the window: the approval card before each call, a turn committed with its
+calls, the Tools page of Settings and the conversation's tool switches."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from PySide6.QtCore import Qt
+
+from loopback import Behaviour
+from mcp_peers import PEER_SCRIPT
+from turnlog.core.model import ConversationSettings
+from turnlog.core.tools import Approval
+from turnlog.tool_servers import ToolServerStore, new_server
+from uihelpers import seed
+
+pytest_plugins = ["uiwindow"]
+
+
+def peer_on(turnlog_home, *, enabled: bool = True):
+    server = new_server("peer", command=sys.executable, args=[str(PEER_SCRIPT)],
+                        enabled=enabled)
+    ToolServerStore(turnlog_home).put(server)
+    return server
+
+
+def send(qtbot, window, text: str) -> None:
+    window.composer.set_draft(text, len(text))
+    window.refresh_preview()
+    qtbot.mouseClick(window.composer.send_button, Qt.MouseButton.LeftButton)
+
+
+def test_a_call_waits_for_the_card_and_the_turn_keeps_it(qtbot, make_window, store, loopback,
+                                                        turnlog_home, tmp_path):
+    server = peer_on(turnlog_home)
+    conversation = seed(store, "tools", [],
+                        settings=ConversationSettings(tool_servers=(server.id,)))
+    target = tmp_path / "written.txt"
+    loopback.script(
+        Behaviour.calls(("write_file", json.dumps({"path": str(target), "text": "窗口"}))),
+        Behaviour.calls(("echo", '{"text":"again"}')),
+        Behaviour.answer("写好了，再见。"),
+    )
+    window = make_window()
+    send(qtbot, window, "写一个文件")
+    card = window.tool_card
+    qtbot.waitUntil(card.isVisible, timeout=20_000)
+    assert "write_file" in card.heading.text() and "peer" in card.heading.text()
+    assert '"text": "窗口"' in card.arguments.toPlainText()
+    assert not target.exists()  # nothing runs before the person says so
+    qtbot.mouseClick(card.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(card.isVisible, timeout=20_000)
+    qtbot.mouseClick(card.always_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.running, timeout=20_000)
+    assert not card.isVisible()
+    (turn,) = store.turns(conversation.id)
+    assert target.read_text(encoding="utf-8") == "窗口"
+    assert [r.results[0].approval for r in turn.tools] == [Approval.RUN, Approval.ALWAYS]
+    qtbot.waitUntil(lambda: store.conversation(conversation.id).settings.always_allowed
+                    == ("echo",), timeout=5_000)
+    assert "tools" in loopback.requests[0].json()
+
+
+def test_deny_returns_a_declined_result_and_stop_ends_a_waiting_card(
+        qtbot, make_window, store, loopback, turnlog_home, tmp_path):
+    server = peer_on(turnlog_home)
+    conversation = seed(store, "tools", [],
+                        settings=ConversationSettings(tool_servers=(server.id,)))
+    target = tmp_path / "never.txt"
+    loopback.script(
+        Behaviour.calls(("write_file", json.dumps({"path": str(target), "text": "x"}))),
+        Behaviour.answer("好的，不写了。"),
+        Behaviour.calls(("echo", '{"text":"x"}')),
+    )
+    window = make_window()
+    send(qtbot, window, "写文件")
+    qtbot.waitUntil(window.tool_card.isVisible, timeout=20_000)
+    qtbot.mouseClick(window.tool_card.deny_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.running, timeout=20_000)
+    (turn,) = store.turns(conversation.id)
+    assert not target.exists() and not turn.tools[0].results[0].ran
+    assert loopback.requests[1].json()["messages"][-1]["content"] == \
+        "The user declined to run this tool call."
+
+    send(qtbot, window, "再来")
+    qtbot.waitUntil(window.tool_card.isVisible, timeout=20_000)
+    window.session.stop()
+    qtbot.waitUntil(lambda: not window.running, timeout=20_000)
+    assert not window.tool_card.isVisible()
+    assert window.composer.text() == "再来"  # the draft is back
+    assert len(store.turns(conversation.id)) == 1
+
+
+def test_a_conversation_without_tools_switched_on_sends_none(qtbot, make_window, store,
+                                                            loopback, turnlog_home):
+    peer_on(turnlog_home)
+    seed(store, "plain", [])
+    loopback.script(Behaviour.answer("没有工具。"))
+    window = make_window()
+    send(qtbot, window, "你好")
+    qtbot.waitUntil(lambda: not window.running, timeout=20_000)
+    assert "tools" not in loopback.requests[0].json()
+
+
+def test_the_tools_page_lists_checks_and_switches(qtbot, make_window, store, loopback,
+                                                 turnlog_home, tmp_path):
+    from turnlog.ui.dialogs.settings import SettingsDialog
+
+    server = peer_on(turnlog_home, enabled=False)
+    conversation = seed(store, "tools", [])
+    window = make_window()
+    dialog = SettingsDialog(window.setup, window.runner, conversation, window,
+                            tools=window.tools) if window.setup else None
+    if dialog is None:  # the test window has no provider setup: the page on its own
+        from turnlog.ui.dialogs.tools_page import ConversationTools, ToolsPage
+
+        page = ToolsPage(window.tools, window.runner)
+        switches = ConversationTools(window.tools)
+    else:
+        page, switches = dialog.tools_page, dialog.tool_switches
+    qtbot.addWidget(page)
+    assert page.list.count() == 1 and "peer — off" in page.list.item(0).text()
+    assert not switches.boxes  # only servers switched on can be used in a conversation
+    page.check()
+    assert "Switch the server on first" in page.problem.text()
+    qtbot.mouseClick(page.switch_button, Qt.MouseButton.LeftButton)
+    assert ToolServerStore(turnlog_home).find("peer").enabled
+    switches.refresh()
+    assert list(switches.boxes) == [server.id]
+    page.check()
+    qtbot.waitUntil(lambda: page.tools.count() == 6, timeout=20_000)
+    assert "ready with 6 tools" in page.list.item(0).text()
+    echo = next(page.tools.item(i) for i in range(page.tools.count())
+                if page.tools.item(i).text().startswith("echo"))
+    assert "Return the text unchanged." in echo.text()
+    echo.setCheckState(Qt.CheckState.Unchecked)
+    assert ToolServerStore(turnlog_home).find("peer").tools_off == frozenset({"echo"})
+
+    source = tmp_path / "mcp.json"
+    source.write_text(json.dumps({"mcpServers": {"fs": {"command": "mcp-fs", "args": ["/tmp"]}}}),
+                      encoding="utf-8")
+    page.import_file(str(source))
+    qtbot.waitUntil(lambda: page.list.count() == 2, timeout=5_000)
+    assert "fs — off" in page.list.item(1).text() and "mcp-fs /tmp" in page.list.item(1).text()
