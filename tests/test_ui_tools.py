@@ -61,6 +61,35 @@ def test_a_call_waits_for_the_card_and_the_turn_keeps_it(qtbot, make_window, sto
                     == ("echo",), timeout=5_000)
     assert "tools" in loopback.requests[0].json()
 
+    # The transcript folds the calls between question and answer; a click opens them.
+    from turnlog.ui.transcript.model import Role
+
+    model, delegate = window.transcript, window.view.delegate
+    index = model.index(model.rowCount() - 1)
+    fold = index.data(Role.TOOL_CALLS)
+    assert fold.count == 2 and fold.names == "write_file, echo"
+    assert "approved by you · " in fold.text and "wrote 6 bytes" in fold.text
+    assert '"text": "窗口"' in fold.text
+    assert "approved by you, always in this conversation" in fold.text
+    view = window.view
+    view.scrollTo(index)
+    option = _option(view, index)
+    folded = delegate.sizeHint(option, index).height()
+    line = delegate._fold_line(option, index)
+    assert line is not None
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=line.center())
+    qtbot.waitUntil(lambda: delegate.sizeHint(_option(view, index), index).height()
+                    > folded + 40, timeout=5_000)
+
+
+def _option(view, index):
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    option = QStyleOptionViewItem()
+    view.initViewItemOption(option)
+    option.rect = view.visualRect(index)
+    return option
+
 
 def test_deny_returns_a_declined_result_and_stop_ends_a_waiting_card(
         qtbot, make_window, store, loopback, turnlog_home, tmp_path):
