@@ -126,6 +126,7 @@ STAGES = (
     QT_TRANSLATE_NOOP("Stage", "organizing turns"),
     QT_TRANSLATE_NOOP("Stage", "compacting"),
     QT_TRANSLATE_NOOP("Stage", "answering"),
+    QT_TRANSLATE_NOOP("Stage", "running tools"),
     QT_TRANSLATE_NOOP("Stage", "retrying"),
 )
 

@@ -504,8 +504,9 @@ class TranscriptDelegate(QStyledItemDelegate):
         tools = index.data(Role.TOOL_CALLS)
         if tools is None:
             return reasoning, ""
-        words = arg(QCoreApplication.translate("AnswerView", "%n tool call(s): %1", "",
-                                               tools.count), tools.names)
+        words = arg(QCoreApplication.translate("AnswerView", "1 tool call: %1"), tools.names) \
+            if tools.count == 1 else arg(QCoreApplication.translate(
+                "AnswerView", "%1 tool calls: %2"), tools.count, tools.names)
         text = tools.text if not reasoning else f"{reasoning}\n\n{tools.text}"
         return text, words
 

@@ -87,6 +87,8 @@ def tool_fold(turn: Turn) -> ToolFold:
     its result as sent to the model (a long one shortened here)."""
     blocks, names = [], []
     for tool_round in turn.tools:
+        if tool_round.content:  # what the model said beside its calls
+            blocks.append(tool_round.content)
         for call, result in tool_round.pairs():
             names.append(call.name)
             how = translate("Transcript", APPROVALS[result.approval])
