@@ -52,7 +52,7 @@ def parent(out: Path) -> int:
 def child(out: Path) -> int:
     sys.path.insert(0, str(HERE))
     from PySide6.QtCore import QEventLoop, QTimer
-    from PySide6.QtWidgets import QApplication, QStyleOptionViewItem
+    from PySide6.QtWidgets import QApplication
 
     from loopback import Behaviour, LoopbackServer
     from mcp_peers import PEER_SCRIPT
@@ -108,8 +108,8 @@ def child(out: Path) -> int:
                                         "3. 西溪湿地\n"}, ensure_ascii=False)
         chat.script(Behaviour.calls(("write_file", arguments),
                                     text="我把行程写进你的笔记。"),
-                    Behaviour.slow("行程已经写进 **笔记/行程.md** 了：三天，西湖、灵隐寺和西溪湿地。"
-                                   "Have a great trip 🎉", delay_s=0.03, chunks=6))
+                    Behaviour.slow("行程已经写进 **笔记/行程.md** 了：三天，西湖、灵隐寺和"
+                                   "西溪湿地。Have a great trip 🎉", delay_s=0.03, chunks=6))
         window.composer.set_draft("把三天的杭州行程写进我的笔记 📝")
         window.send()
         until(window.tool_card.isVisible)
@@ -121,8 +121,6 @@ def child(out: Path) -> int:
         view.setCurrentIndex(index)
         view.toggle_reasoning()
         settle(200)
-        option = QStyleOptionViewItem()
-        view.initViewItemOption(option)
         view.scrollTo(index)
         shoot(window, "tools-folded-1280x720.png")
         window.shutdown()
