@@ -261,3 +261,44 @@ def test_the_turn_s_deadline_ends_a_call_and_time_waiting_for_approval_is_not_co
     _c, slow = send(store, loopback, host, SlowPerson(Approval.RUN),
                     bounds=ToolBounds(deadline_s=0.8))
     assert isinstance(slow, Committed), slow
+
+
+def test_a_tool_turn_leaving_the_verbatim_part_is_summarized_without_a_tools_field(
+        store, loopback, host):
+    """The rolling summary covers a turn with tools like any turn: its calls and results
+    are in the text summarized; the summary request itself offers no tools."""
+    from datetime import UTC, datetime
+
+    from turnlog.core.compaction import SUMMARY_PROMPT
+    from turnlog.core.model import Usage
+    from turnlog.core.send import PendingTurn
+    from turnlog.core.tools import ToolCall, ToolResult, ToolRound
+
+    settings = ConversationSettings(max_bytes=6_000, context_window=32_768,
+                                    output_reserve=1_024)
+    conversation = store.create_conversation("long", settings=settings)
+    rounds = (ToolRound((ToolCall("c1", "search", '{"q":"西湖"}'),),
+                        (ToolResult("c1", "西湖 is open all year"),)),)
+    for i in range(1, 25):
+        store.commit_turn(conversation.id, PendingTurn(
+            f"t{i}", f"question {i} " + "问" * 60, f"answer {i} " + "a" * 150, "m", "stop",
+            Usage(), datetime.now(UTC), tools=rounds if i == 1 else ()))
+    loopback.default = Behaviour.answer("Summary: they searched 西湖.")
+    loopback.script(Behaviour.answer("Summary: they searched 西湖."), Behaviour.answer("好"))
+    _c, outcome = send(store, loopback, host, Approvals(), conversation=conversation,
+                       question="继续")
+    assert isinstance(outcome, Committed), outcome
+    summaries = [r.json() for r in loopback.requests
+                 if r.json()["messages"][0]["content"] == SUMMARY_PROMPT]
+    assert summaries and all("tools" not in body for body in summaries)
+    folded = "\n".join(m["content"] for body in summaries for m in body["messages"])
+    assert "Tool call: search {\"q\":\"西湖\"} → 西湖 is open all year" in folded
+    final = loopback.requests[-1].json()
+    assert "tools" in final
+    check_whole(final["messages"])
+
+
+def check_whole(messages):
+    from test_core_tool_projection import check_exchanges_whole
+
+    check_exchanges_whole(messages)

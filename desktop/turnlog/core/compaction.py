@@ -260,8 +260,21 @@ def pinned_facts_missing(pins: Iterable[str], summary: str) -> list[str]:
 
 
 # --------------------------------------------------------------------- chunks
+SUMMARY_RESULT_CHARS = 500  # of each tool result, in the text a summary is made from
+
+
 def _turn_block(turn: Turn) -> str:
-    return f"[Turn {turn.ordinal}]\nUser: {turn.question}\nAssistant: {turn.answer}\n"
+    """A turn as the summarizer reads it; its tool calls (with the start of each result)
+    between question and answer, so the summary covers what the tools did."""
+    tools = ""
+    for tool_round in turn.tools:
+        for call, result in tool_round.pairs():
+            text = result.content[:SUMMARY_RESULT_CHARS]
+            if len(result.content) > SUMMARY_RESULT_CHARS:
+                text += " …"
+            tools += f"Tool call: {call.name} {call.arguments} → {text}\n"
+    return (f"[Turn {turn.ordinal}]\nUser: {turn.question}\n{tools}"
+            f"Assistant: {turn.answer}\n")
 
 
 def json_len(text: str) -> int:
