@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from loopback import Behaviour
 from mcp_peers import PEER_SCRIPT
 
@@ -142,3 +144,23 @@ def test_ask_tools_asks_on_the_terminal(turnlog_home, loopback):
     assert "终端".encode() in seen
     assert proc.returncode == 0, seen.decode(errors="replace")
     assert "好" in out.decode()
+
+
+@pytest.mark.keyring
+def test_an_http_server_s_token_goes_to_the_keyring_and_reaches_the_server(
+        secret_service, turnlog_home):
+    from mcp_peers import http_peer
+
+    with http_peer() as peer:
+        added = cli("tools", "add", "web", "--url", peer.url, "--token-stdin",
+                    input=peer.token + "\n")
+        assert added.returncode == 0, added.stderr
+        assert peer.token not in (turnlog_home / "tools.json").read_text(encoding="utf-8")
+        (server,) = json.loads(cli("tools", "list", "--json").stdout)["servers"]
+        assert server["state"] == "ready", server
+        secret = cli("tools", "add", "env", "--env", "PEER_API_KEY=sk-cli-1", "--", *PEER)
+        assert secret.returncode == 0, secret.stderr
+        text = (turnlog_home / "tools.json").read_text(encoding="utf-8")
+        assert "sk-cli-1" not in text and '"secret": true' in text
+        assert cli("tools", "remove", "web").returncode == 0
+        assert cli("tools", "remove", "env").returncode == 0
