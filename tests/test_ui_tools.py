@@ -172,3 +172,30 @@ def test_the_tools_page_lists_checks_and_switches(qtbot, make_window, store, loo
     page.import_file(str(source))
     qtbot.waitUntil(lambda: page.list.count() == 2, timeout=5_000)
     assert "fs — off" in page.list.item(1).text() and "mcp-fs /tmp" in page.list.item(1).text()
+
+
+def test_the_editor_adds_a_stdio_server_and_names_what_is_wrong(qtbot, make_window, store,
+                                                               loopback, turnlog_home):
+    from turnlog.ui.dialogs.tools_page import ToolsPage
+
+    window = make_window()
+    page = ToolsPage(window.tools, window.runner)
+    qtbot.addWidget(page)
+    editor = page.add()
+    editor.name.setText("files")
+    editor.command.setText("npx -y '@modelcontextprotocol/server-filesystem' '/home/me/我的 文档'")
+    editor.env.setPlainText("LOG_LEVEL=debug\nbroken line")
+    editor._save()
+    assert editor.isVisible() and "NAME=VALUE: broken line" in editor.problem.text()
+    editor.env.setPlainText("LOG_LEVEL=debug")
+    editor._save()
+    qtbot.waitUntil(lambda: page.list.count() == 1, timeout=5_000)
+    saved = ToolServerStore(turnlog_home).find("files")
+    assert saved.args == ("-y", "@modelcontextprotocol/server-filesystem", "/home/me/我的 文档")
+    assert saved.env[0].value == "debug" and not saved.env[0].secret
+    again = page.edit()
+    assert again.command.text().endswith("'/home/me/我的 文档'")
+    again.reject()
+    page.remove()
+    qtbot.waitUntil(lambda: page.list.count() == 0, timeout=5_000)
+    assert ToolServerStore(turnlog_home).list() == []
