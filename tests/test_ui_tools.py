@@ -199,3 +199,27 @@ def test_the_editor_adds_a_stdio_server_and_names_what_is_wrong(qtbot, make_wind
     page.remove()
     qtbot.waitUntil(lambda: page.list.count() == 0, timeout=5_000)
     assert ToolServerStore(turnlog_home).list() == []
+
+
+def test_a_failure_after_a_tool_ran_says_what_ran_and_gives_the_draft_back(
+        qtbot, make_window, store, loopback, turnlog_home, tmp_path):
+    server = peer_on(turnlog_home)
+    conversation = seed(store, "tools", [],
+                        settings=ConversationSettings(tool_servers=(server.id,)))
+    target = tmp_path / "effect.txt"
+    loopback.script(
+        Behaviour.calls(("write_file", json.dumps({"path": str(target), "text": "留下"}))),
+        Behaviour.server_error(),
+    )
+    window = make_window()
+    send(qtbot, window, "写了再失败")
+    qtbot.waitUntil(window.tool_card.isVisible, timeout=20_000)
+    qtbot.mouseClick(window.tool_card.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.running, timeout=20_000)
+    assert target.exists() and store.turns(conversation.id) == ()
+    assert window.banner.isVisible()
+    shown = window.banner.findChildren(type(window.tool_card.heading))
+    words = "\n".join(label.text() for label in shown)
+    assert "These tool calls ran; anything they changed stays changed:" in words
+    assert "write_file" in words
+    assert window.composer.text() == "写了再失败"

@@ -264,9 +264,14 @@ def explanation(failure: Failure) -> str:
         text = (arg(QCoreApplication.translate("Failure", "While %1: %2"), where, text) if text
                 else arg(QCoreApplication.translate("Failure", "While %1"), where))
     if not text:
-        return QCoreApplication.translate("Failure", "Your question is back in the box below.")
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?", "。", "！", "？")) else text + _full_stop()
+        text = QCoreApplication.translate("Failure", "Your question is back in the box below.")
+    else:
+        text = text[:1].upper() + text[1:]
+        if not text.endswith((".", "!", "?", "。", "！", "？")):
+            text += _full_stop()
+    if failure.ran:  # what ran has run: its effects stay although nothing was saved
+        text += "\n" + ran(failure)
+    return text
 
 
 def _full_stop() -> str:
