@@ -223,3 +223,18 @@ def test_a_failure_after_a_tool_ran_says_what_ran_and_gives_the_draft_back(
     assert "These tool calls ran; anything they changed stays changed:" in words
     assert "write_file" in words
     assert window.composer.text() == "写了再失败"
+
+
+def test_a_server_that_cannot_start_is_named_and_the_question_is_answered(
+        qtbot, make_window, store, loopback, turnlog_home):
+    broken = new_server("broken", command=sys.executable, args=[str(PEER_SCRIPT), "--crash"])
+    ToolServerStore(turnlog_home).put(broken)
+    conversation = seed(store, "tools", [],
+                        settings=ConversationSettings(tool_servers=(broken.id,)))
+    loopback.script(Behaviour.answer("没有工具也能回答。"))
+    window = make_window()
+    send(qtbot, window, "你好")
+    qtbot.waitUntil(lambda: not window.running, timeout=30_000)
+    assert len(store.turns(conversation.id)) == 1
+    message = window.statusBar().currentMessage()
+    assert "Sent without the tools of: broken failed:" in message

@@ -113,10 +113,10 @@ class ToolHost:
 
     def __init__(self, *, stderr_lines: int = STDERR_LINES) -> None:
         self._stderr_lines = stderr_lines
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever,
-                                        name="turnlog-tools", daemon=True)
-        self._thread.start()
+        # The loop and its thread are made on first use: a window whose conversations use
+        # no tools runs none of this.
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._connections: dict[str, _Connection] = {}
         self._statuses: dict[str, ServerStatus] = {}
@@ -149,9 +149,9 @@ class ToolHost:
                     timeout_s: float) -> concurrent.futures.Future[ToolOutput]:
         """A future for one call; cancelling it cancels the call. It fails with
         `ToolServerUnavailable` (not running) or `ToolCallTimedOut`."""
-        self._check_open()
+        loop = self._running_loop()
         return asyncio.run_coroutine_threadsafe(
-            self._call(server_id, tool, dict(arguments), timeout_s), self._loop)
+            self._call(server_id, tool, dict(arguments), timeout_s), loop)
 
     def call(self, server_id: str, tool: str, arguments: Mapping[str, Any], *,
              timeout_s: float) -> ToolOutput:
@@ -159,27 +159,40 @@ class ToolHost:
 
     def stop(self, server_id: str) -> None:
         """Stop the server (its child process ends); its state becomes stopped."""
-        if not self._closed:
+        if not self._closed and self._loop is not None:
             self._run(self._stop(server_id), 15)
 
     def close(self) -> None:
         """Stop every server and the loop. The host cannot be used afterwards."""
         if self._closed:
             return
-        with contextlib.suppress(Exception):
-            self._run(self._stop_all(), 20)
+        loop, thread = self._loop, self._thread
+        if loop is not None and thread is not None:
+            with contextlib.suppress(Exception):
+                self._run(self._stop_all(), 20)
         self._closed = True
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(5)
-        if not self._thread.is_alive():
-            self._loop.close()
+        if loop is not None and thread is not None:
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(5)
+            if not thread.is_alive():
+                loop.close()
 
     # -- on the loop ----------------------------------------------------------------
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            self._check_open()
+            if self._loop is None:
+                self._loop = asyncio.new_event_loop()
+                self._thread = threading.Thread(target=self._loop.run_forever,
+                                                name="turnlog-tools", daemon=True)
+                self._thread.start()
+            return self._loop
+
     def _run(self, coroutine: Any, timeout_s: float) -> Any:
         if self._closed:
             coroutine.close()
             self._check_open()
-        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        future = asyncio.run_coroutine_threadsafe(coroutine, self._running_loop())
         try:
             return future.result(timeout_s)
         except concurrent.futures.TimeoutError:
@@ -220,13 +233,14 @@ class ToolHost:
             return failed
 
     def _open(self, server_id: str, launch: Launch) -> _Connection:
-        connection = _Connection(launch, ready=self._loop.create_future())
+        loop = asyncio.get_running_loop()
+        connection = _Connection(launch, ready=loop.create_future())
         if isinstance(launch, StdioLaunch):
             connection.stderr = tempfile.TemporaryFile(  # noqa: SIM115 - closed by _serve
                 "w+", encoding="utf-8", errors="replace")
         self._connections[server_id] = connection
         self._set(server_id, connection.status)
-        connection.task = self._loop.create_task(self._serve(server_id, connection))
+        connection.task = loop.create_task(self._serve(server_id, connection))
         return connection
 
     async def _serve(self, server_id: str, connection: _Connection) -> None:

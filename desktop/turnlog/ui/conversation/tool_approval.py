@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from ...core.tools import Approval, ToolCall
 from ..infra import operations
 from ..infra.languages import arg
+from ..request.send_session import ToolProblems
 from ..request.tool_gate import ToolGate
 
 translate = QCoreApplication.translate  # translate("ToolApproval", …): lupdate reads it
@@ -100,6 +101,14 @@ def attach_tools(window: Any) -> ToolGate:
                 on_failure=window.history.failed.emit)
 
     card.answered.connect(remember)
+
+    def say_problems(problems: ToolProblems) -> None:
+        text = "; ".join(arg(translate("ToolApproval", "%1 %2"), name, what)
+                         for name, what in problems.servers)
+        window.statusBar().showMessage(arg(translate(
+            "ToolApproval", "Sent without the tools of: %1 (Settings → Tools)"), text), 30_000)
+
+    window.session.tool_problems.connect(say_problems)
     window.destroyed.connect(gate.host.close)
     app = QCoreApplication.instance()
     if app is not None:

@@ -121,6 +121,9 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
     tools = gate.tools_for(conversation) if gate is not None else None
     if tools is not None:
         sent = replace(sent, tools=tools)
+        if tools.problems:  # offered without them; the window says which and why
+            context.report(ToolProblems(tuple(
+                (p.server.name, p.status.describe()) for p in tools.problems)))
     outcome = sender_for(store, link.provider, link.costs or costs, link.retry).send(
         sent, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
         on_projection=context.report,
@@ -132,6 +135,13 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
             raise
         log.warning("could not read the summary after a send: %s", err)
         return Sent(outcome, None, summary_read=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolProblems:
+    """Tool servers of the conversation that could not start: (name, what happened)."""
+
+    servers: tuple[tuple[str, str], ...]
 
 
 class SendSession(QObject):
@@ -146,6 +156,7 @@ class SendSession(QObject):
     finished = Signal(object)  # SendResult
     crashed = Signal(object)  # the draft (text, cursor): a bug ended the send
     discarded = Signal()  # the send's conversation was deleted: show nothing more of it
+    tool_problems = Signal(object)  # ToolProblems: servers whose tools this send lacks
 
     def __init__(self, store: ChatStore, connector: Connector, runner: TaskRunner,
                  parent: QObject | None = None, *, edit_mode: EditMode | None = None) -> None:
@@ -251,6 +262,8 @@ class SendSession(QObject):
             return  # its conversation is being deleted: show nothing more of it
         if isinstance(item, Projection):
             self.projected.emit(item)
+        elif isinstance(item, ToolProblems):
+            self.tool_problems.emit(item)
         elif isinstance(item, tuple):
             self._enter(*item)
 
