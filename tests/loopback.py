@@ -129,6 +129,17 @@ class Behaviour:
                        body=json.dumps({"name": name, "arguments": arguments}).encode())
 
     @classmethod
+    def calls(cls, *calls: tuple[str, str], text: str = "", **kwargs: Any) -> Behaviour:
+        """The model asks for several tools at once (parallel calls `call_1`, `call_2`, …,
+        each `(name, arguments text)`, malformed arguments sent as they are), with `text`
+        beside them. Streamed, each call's first delta brings its id and name and its
+        arguments follow in pieces, interleaved with the other calls'."""
+        listed = [{"id": f"call_{i}", "name": name, "arguments": arguments}
+                  for i, (name, arguments) in enumerate(calls, 1)]
+        return replace(cls.answer(text, finish_reason="tool_calls", **kwargs),
+                       kind="tool_calls", body=json.dumps(listed).encode())
+
+    @classmethod
     def huge(cls, size: int, *, stream: bool | None = None) -> Behaviour:
         """An answer of `size` bytes of content: 64 KiB deltas, or one JSON body."""
         return cls("huge", size=size, stream=stream)
@@ -291,6 +302,15 @@ class RecordedRequest:
 
     def json(self) -> Any:
         return json.loads(self.body)
+
+
+def _listed_calls(b: Behaviour) -> list[dict[str, str]]:
+    """The calls of a `tool_calls` behaviour: one (`tool_calls`, id `call_loopback`) or
+    several (`calls`)."""
+    listed = json.loads(b.body)
+    if isinstance(listed, dict):
+        return [{"id": "call_loopback", **listed}]
+    return listed
 
 
 @dataclass(slots=True)
@@ -511,9 +531,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _stream_answer(self, b: Behaviour) -> None:
         self._start_stream()
         if b.kind == "tool_calls":
-            call = json.loads(b.body)
-            self._event(_chunk(b.model, {"role": "assistant", "content": None, "tool_calls": [
-                {"index": 0, "id": "call_loopback", "type": "function", "function": call}]}))
+            self._stream_calls(b)
         else:
             thought = _split(b.reasoning, b.chunks) if b.reasoning else []
             for index, piece in enumerate(thought):
@@ -536,6 +554,21 @@ class _Handler(BaseHTTPRequestHandler):
         if b.done:
             self._write_chunk(b"data: [DONE]\n\n")
         self._end_stream()
+
+    def _stream_calls(self, b: Behaviour) -> None:
+        calls = _listed_calls(b)
+        first: dict[str, Any] = {"role": "assistant", "content": b.text or None}
+        first["tool_calls"] = [{"index": i, "id": c["id"], "type": "function",
+                                "function": {"name": c["name"], "arguments": ""}}
+                               for i, c in enumerate(calls)]
+        self._event(_chunk(b.model, first))
+        pieces = [_split(c["arguments"], 3) if c["arguments"] else [] for c in calls]
+        for step in range(max((len(p) for p in pieces), default=0)):
+            for index, parts in enumerate(pieces):
+                if step < len(parts):
+                    self._pause(b.delay_s)
+                    self._event(_chunk(b.model, {"tool_calls": [
+                        {"index": index, "function": {"arguments": parts[step]}}]}))
 
     def _steps(self, b: Behaviour) -> None:
         self._start_stream()
@@ -560,8 +593,10 @@ class _Handler(BaseHTTPRequestHandler):
         if b.reasoning:
             message["reasoning_content"] = b.reasoning
         if b.kind == "tool_calls":
-            message = {"role": "assistant", "content": None, "tool_calls": [
-                {"id": "call_loopback", "type": "function", "function": json.loads(b.body)}]}
+            message = {"role": "assistant", "content": b.text or None, "tool_calls": [
+                {"id": call["id"], "type": "function",
+                 "function": {"name": call["name"], "arguments": call["arguments"]}}
+                for call in _listed_calls(b)]}
         reply: dict[str, Any] = {
             "id": "chatcmpl-loopback", "object": "chat.completion", "created": 0,
             "model": b.model,

@@ -244,6 +244,20 @@ def test_the_bundled_turnlog_cli_reads_every_kind_of_attachment(installed, tmp_p
     assert "Traceback" not in result.stderr
 
 
+def test_the_installed_turnlog_cli_talks_to_an_mcp_server(installed, tmp_path):
+    """The bundle ships the MCP SDK: its CLI starts a stdio server and lists its tools."""
+    env = clean_env(tmp_path / "home")
+    peer = Path(__file__).resolve().parent / "mcp_peers.py"
+    added = subprocess.run([str(installed.bin("turnlog-cli")), "tools", "add", "peer", "--",
+                            sys.executable, str(peer)], capture_output=True, text=True,
+                           timeout=120, env=env, check=False)
+    assert added.returncode == 0, added.stderr
+    listed = subprocess.run([str(installed.bin("turnlog-cli")), "tools", "list"],
+                            capture_output=True, text=True, timeout=120, env=env, check=False)
+    assert listed.returncode == 0, listed.stderr
+    assert "peer\tready with 6 tools" in listed.stdout, listed.stdout
+
+
 def test_the_bundled_llama_cpp_is_the_portable_build(installed):
     libs = list((installed.root / "opt" / "turnlog").rglob("libggml-cpu.so*"))
     assert libs

@@ -4,9 +4,10 @@ The layers, top to bottom (DESIGN.md, "Architecture"):
 
     ui, cli, app                    the faces
     chat, profiles, model_counts,   send wiring both faces share
-    model_facts, file_reading
+    model_facts, file_reading, tool_servers,
+    tool_use
     store, providers, localmodel,   the parts, side by side
-    secrets
+    secrets, toolhost
     core                            the rules: the standard library only
 
 Every import is read from the sources with `ast`: at module level, inside a function,
@@ -45,12 +46,13 @@ QT_PACKAGES = {"PySide6", "shiboken6"}
 # Parts and the layers above them that they must never import.
 ABOVE_THE_PARTS = ("turnlog.ui", "turnlog.cli", "turnlog.app", "turnlog.chat",
                    "turnlog.profiles", "turnlog.model_counts", "turnlog.model_facts",
-                   "turnlog.file_reading")
-PARTS = ("turnlog.store", "turnlog.providers", "turnlog.localmodel", "turnlog.secrets")
+                   "turnlog.file_reading", "turnlog.tool_servers", "turnlog.tool_use")
+PARTS = ("turnlog.store", "turnlog.providers", "turnlog.localmodel", "turnlog.secrets",
+         "turnlog.toolhost")
 PROVIDERS_MUST_NOT = ("turnlog.store", "turnlog.secrets", "turnlog.localmodel")
 # The wiring both faces share, and the command line, never reach into the window.
 WIRING = ("turnlog.chat", "turnlog.profiles", "turnlog.model_counts", "turnlog.model_facts",
-          "turnlog.file_reading", "turnlog.cli")
+          "turnlog.file_reading", "turnlog.tool_servers", "turnlog.tool_use", "turnlog.cli")
 THE_WINDOW = ("turnlog.ui", "turnlog.app")
 # The window's rooms (folders of ui/), bottom up: each imports only the rooms before it.
 ROOMS = ("infra", "transcript", "request", "dialogs", "conversation", "faults", "panels",

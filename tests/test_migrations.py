@@ -38,6 +38,7 @@ from turnlog.store.models import (
     SideQuestionRow,
     SummaryRow,
     SupersedeRow,
+    ToolResultRow,
     TurnAttachmentRow,
     TurnRow,
 )
@@ -46,7 +47,8 @@ DATA = Path(__file__).parent / "data"
 FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog-v*.sqlite3")}
 ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, ForkRow,
               PinRow, NoteRow, PreferenceRow, SideQuestionRow, SideAttemptRow, SearchKeyRow,
-              SearchFillRow, SearchDirtyRow, BlobRow, TurnAttachmentRow, DraftAttachmentRow]
+              SearchFillRow, SearchDirtyRow, BlobRow, TurnAttachmentRow, DraftAttachmentRow,
+              ToolResultRow]
 
 
 def _content():
@@ -467,3 +469,32 @@ def test_conversations_imported_from_chatgpt_before_v11_send_with_the_profile_s_
     assert (forked.model, forked.source, forked.source_model) == ("", "chatgpt", "gpt-4o")
     assert {c.model for c in made_here} == {"qwen2.5", "llama3"}
     assert {c.source for c in made_here} == {""}
+
+
+@pytest.mark.parametrize("version", sorted(FIXTURES))
+def test_a_turn_s_tool_exchange_comes_through_upgrades_and_turns_before_had_none(
+        tmp_path, version):
+    """V_TOOLS: turns of databases made before it have no tool exchange; from it on, a
+    turn's rounds (calls and results in order, who allowed them) and the full result of a
+    call cut for sending are read back as they were committed."""
+    from turnlog.store.migrations import V_TOOLS
+
+    home = fixture_home(tmp_path, version)
+    store = TurnlogStore.open(home)
+    try:
+        turns = {t.id: t for c in store.conversations() for t in store.turns(c.id)}
+        with_tools = {turn_id for turn_id, turn in turns.items() if turn.tools}
+        if version < MIGRATIONS.index(V_TOOLS) + 1:
+            assert with_tools == set()
+            return
+        spec = CONTENT.TOOLS
+        assert with_tools == {spec["turn"]}
+        (tool_round,) = turns[spec["turn"]].tools
+        assert tool_round.content == spec["content"]
+        assert [(c.id, c.name, c.arguments, r.content, r.is_error, r.duration_s,
+                 r.approval.value, r.cut_bytes) for c, r in tool_round.pairs()] == [
+            tuple(call) for call in spec["calls"]]
+        assert store.tool_result(spec["turn"], "call_2") == spec["full"]["call_2"]
+        assert store.tool_result(spec["turn"], "call_1") is None
+    finally:
+        store.close()

@@ -59,6 +59,7 @@ from .core.send import (
 )
 from .core.side import SideAsker, SideRequest, SideStore, side_budget, side_options
 from .core.titles import QUESTION, USER
+from .core.tool_loop import ToolRunner
 from .localmodel import (
     DEFAULT_N_CTX,
     IDLE_TIMEOUT_S,
@@ -207,9 +208,11 @@ def request_for(
     conversation: Conversation, question: str, route: Route, *, turn_id: str | None = None,
     replaces: str | None = None, memory: Memory = NO_MEMORY,
     partial: PartialAnswer | None = None, attachments: Sequence[Attachment] = (),
+    tools: ToolRunner | None = None,
 ) -> SendRequest:
     """The candidate for `question` (with its `attachments`); with `replaces`, a new
-    version of that (last) turn.
+    version of that (last) turn. With `tools` (`tool_use.SendTools`), the request offers
+    them and runs their calls.
     `memory` is the conversation's (`store.memory(id)`): its pins are sent always, its
     preferences and notes as the memory share allows. With `partial`, a request for the
     rest of that answer to `question`, asked as `route` can (`Route.prefill`)."""
@@ -224,6 +227,7 @@ def request_for(
         replaces=replaces,
         continuation=partial.continuation(prefill=route.prefill) if partial else None,
         attachments=tuple(attachments),
+        tools=tools,
     )
 
 

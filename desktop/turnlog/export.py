@@ -190,6 +190,8 @@ def jsonl_turn(turn: Turn, versions: Versions = NO_VERSIONS, files: Files | None
         line["reasoning"] = turn.reasoning
     if turn.incomplete:  # kept by the person although incomplete: why
         line["incomplete"] = turn.incomplete
+    if turn.tools:  # the tool exchange that led to the answer, round by round
+        line["tool_rounds"] = [tool_round.to_json() for tool_round in turn.tools]
     if turn.id in versions.replaced_by:
         line["superseded_by"] = versions.replaced_by[turn.id]
     if turn.attachments and files is not None:
@@ -241,12 +243,26 @@ def markdown_parts(conversation: Conversation, turns: Iterable[Turn],
         attached = [f"📎 {describe(a)}" for a in turn.attachments]
         yield "\n" + "\n".join([f"## Turn {turn.ordinal} · {stamp}{mark}", "", "**You:**", "",
                                 turn.question, *([""] + attached if attached else []), "",
+                                *markdown_tools(turn),
                                 f"**{turn.model or 'Assistant'}:**", "", turn.answer, ""])
     for q in side:
         stamp = q.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
         yield "\n" + "\n".join([f"## Side question · {stamp}", "", "**You (aside):**", "",
                                 q.question, "", f"**{q.model or 'Assistant'}:**", "",
                                 q.answer, ""])
+
+
+def markdown_tools(turn: Turn) -> list[str]:
+    """A turn's tool calls and their results (as sent), between question and answer."""
+    out: list[str] = []
+    for tool_round in turn.tools:
+        for call, result in tool_round.pairs():
+            how = result.approval.value if result.ran else "not run"
+            out += [f"**Tool call:** `{call.name}` ({how}, {result.duration_s:.2f} s)", "",
+                    "```json", call.pretty_arguments(), "```", "",
+                    "**Result:**" + (" (error)" if result.is_error else ""), "", "```",
+                    result.content.replace("```", "` ` `"), "```", ""]
+    return out
 
 
 def export_markdown(conversation: Conversation, turns: tuple[Turn, ...],

@@ -15,7 +15,8 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     v9      66d490e  the search index in parts (V_SEARCH_PARTS)
     v10     99d7d0b  incomplete turns' reason, a title's source (V_INCOMPLETE_TITLES)
     v11     0e61713  an imported conversation's source and its model there (V_SOURCE_MODEL)
-    v12     (this)   attachments: blobs by SHA-256, a turn's and a draft's files (V_ATTACHMENTS)
+    v12     9e7f472  attachments: blobs by SHA-256, a turn's and a draft's files (V_ATTACHMENTS)
+    v13     (this)   a turn's tool exchange, full results of cut ones (V_TOOLS)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has
@@ -136,6 +137,27 @@ ATTACHMENT = {
 }
 
 
+# From the tools version on: turn fx-zh-2 was answered after one round of tool calls (an
+# echo, and a search whose result was cut for sending: its full result is kept apart).
+TOOLS = {
+    "turn": "fx-zh-2",
+    "content": "我先查一下。",
+    "calls": (("call_1", "echo", '{"text":"香山 🍁"}', "香山 🍁", False, 0.125, "approved", 0),
+              ("call_2", "search", '{"q":"天气"}', "晴 …[cut]", False, 1.5, "always allowed",
+               4_000)),
+    "full": {"call_2": "晴 " + "☀" * 2_000},
+}
+
+
+def _tool_rounds():
+    from turnlog.core.tools import Approval, ToolCall, ToolResult, ToolRound
+
+    calls = tuple(ToolCall(i, name, args) for i, name, args, *_ in TOOLS["calls"])
+    results = tuple(ToolResult(i, text, error, seconds, Approval(approval), cut)
+                    for i, _n, _a, text, error, seconds, approval, cut in TOOLS["calls"])
+    return (ToolRound(calls, results, TOOLS["content"], dict(TOOLS["full"])),)
+
+
 def make(path: Path) -> None:
     from turnlog.core.model import ConversationSettings, Usage
     from turnlog.core.send import PendingTurn, RequestRecord
@@ -152,9 +174,12 @@ def make(path: Path) -> None:
             )
             ids.append(conv.id)
             for turn_id, question, answer, usage in turns:
+                extra = {}
+                if turn_id == TOOLS["turn"] and hasattr(store, "tool_result"):
+                    extra["tools"] = _tool_rounds()
                 store.commit_turn(conv.id, PendingTurn(
                     id=turn_id, question=question, answer=answer, model=model,
-                    finish_reason="stop", usage=Usage(*usage), created_at=STAMP,
+                    finish_reason="stop", usage=Usage(*usage), created_at=STAMP, **extra,
                 ))
         fields = {k: v for k, v in RECORD.items() if k not in ("conversation", "usage")}
         store.record_request(RequestRecord(

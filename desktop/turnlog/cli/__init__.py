@@ -22,6 +22,7 @@ from . import (
     privacy_commands,
     search_commands,
     side_commands,
+    tools_commands,
     version_commands,
 )
 from .terminal import safe_for
@@ -33,7 +34,7 @@ EXIT_REFUSED = 3
 EXIT_FAILED = 4
 
 COMMAND_MODULES = [log_commands, chat_commands, version_commands, side_commands,
-                   privacy_commands, search_commands, memory_commands]
+                   privacy_commands, search_commands, memory_commands, tools_commands]
 
 
 def build_parser() -> argparse.ArgumentParser:

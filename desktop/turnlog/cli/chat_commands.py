@@ -46,9 +46,13 @@ from ..providers import PRESETS, preset_by_id
 from ..providers.security import CaFileUnusable, insecure_key_detail, key_in_clear, tls_context
 from ..secrets import KeyringUnavailable, check_key, open_key_store
 from ..store import TurnlogStore
+from ..tool_servers import ToolConfigInvalid
+from ..tool_use import SendTools
+from ..toolhost.host import ToolHost
 from .attached import add_attach, read_attached
 from .numbers import whole_number
 from .terminal import safe_for
+from .tools_commands import chosen_servers, open_terminal, terminal_approval
 
 EXIT_REFUSED = 3
 EXIT_FAILED = 4
@@ -80,6 +84,11 @@ def register(sub: Any) -> None:
                    help="write the answer as it is, control characters included")
     p.add_argument("--no-retry", action="store_true",
                    help="do not try again by itself after 429, 502-504 or a refused connection")
+    p.add_argument("--tools", metavar="NAME[,NAME]",
+                   help="offer the tools of these MCP servers (see tools list); each call is "
+                        "asked about on the terminal before it runs")
+    p.add_argument("--approve-all", action="store_true",
+                   help="with --tools: run every tool call the model asks for, without asking")
     p.set_defaults(run=run_ask)
 
     p = sub.add_parser("profile", help="manage provider profiles (keys go to the OS keyring)")
@@ -155,7 +164,26 @@ def run_ask(args: argparse.Namespace) -> int:
         args.files = read_attached(args.attach)
     except AttachmentRefused as err:
         return fail("attachment_refused", str(err), draft, EXIT_REFUSED)
-    return with_connection(args, draft, ask_through)
+    args.tool_servers, args.terminal = [], None
+    if args.approve_all and not args.tools:
+        print("error: --approve-all goes with --tools", file=sys.stderr)
+        return 2
+    if args.tools:
+        try:
+            args.tool_servers = chosen_servers(args.tools)
+        except ToolConfigInvalid as err:
+            return fail("tools", str(err), draft, 2)
+        if not args.approve_all:
+            args.terminal = open_terminal()
+            if args.terminal is None:
+                return fail("tools", "--tools asks before each tool call runs, and there is no "
+                            "terminal to ask on; add --approve-all to run every call the "
+                            "model asks for without asking", draft, 2)
+    try:
+        return with_connection(args, draft, ask_through)
+    finally:
+        if args.terminal is not None:
+            args.terminal.close()
 
 
 def with_connection(args: argparse.Namespace, draft: str,
@@ -232,7 +260,8 @@ class StagePrinter:
         self._last = ""
 
     def __call__(self, stage: Stage, detail: str) -> None:
-        if stage not in (Stage.COMPACTING, Stage.STARTING_LOCAL_MODEL, Stage.RETRYING):
+        if stage not in (Stage.COMPACTING, Stage.STARTING_LOCAL_MODEL, Stage.RETRYING) and \
+                detail != "running tools":
             return
         line = f"[{stage.value}{' ' + detail if detail else ''}]"
         if line != self._last:
@@ -284,8 +313,11 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
         costs = connection.costs or CostIndex()
         sender = new.sender(connection.provider, costs, connection.retry) if new else \
             sender_for(store, connection.provider, costs, connection.retry)
-        with interruptible() as cancel:
+        with interruptible() as cancel, _tools_for(args, conversation) as tools:
+            if tools is not None:
+                request = replace(request, tools=tools)
             outcome = sender.send(request, cancel=cancel, on_delta=out, on_stage=StagePrinter())
+            _remember_always(store, new.created if new else conversation, tools)
         kept = _keep_if_asked(args, new or store, outcome)
         if new is not None and new.created is not None:
             print(f"conversation {new.created.id}", file=sys.stderr)
@@ -310,6 +342,44 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
               + ("; --keep-incomplete keeps such an answer)" if outcome.answer else ")"),
               file=sys.stderr)
     return fail(failure.name, failure.message(), outcome.draft, code)
+
+
+@contextlib.contextmanager
+def _tools_for(args: argparse.Namespace, conversation: Conversation) -> Iterator[SendTools | None]:
+    """The tools of `ask --tools`: its servers started for this question, stopped after."""
+    if not args.tool_servers:
+        yield None
+        return
+    host = ToolHost()
+    try:
+        keys = None
+        with contextlib.suppress(KeyringUnavailable):  # a server needing one says so
+            keys = open_key_store()
+        ask = terminal_approval(args.terminal) if args.terminal is not None else \
+            (lambda call, server, timeout_s, cancel: None)
+        tools = SendTools(host, args.tool_servers, keys, ask,
+                          always=set(conversation.settings.always_allowed),
+                          approve_all=args.approve_all)
+        for problem in tools.problems:
+            print(safe_for(sys.stderr)(f"note: tool server {problem.server.name} "
+                                       f"{problem.status.describe()}"), file=sys.stderr)
+            for line in problem.status.stderr_tail:
+                print(safe_for(sys.stderr)(f"    stderr: {line}"), file=sys.stderr)
+        yield tools
+    finally:
+        host.close()
+
+
+def _remember_always(store: TurnlogStore, conversation: Conversation | None,
+                     tools: SendTools | None) -> None:
+    """Tools the person always allowed during the send, kept with the conversation."""
+    if tools is None or conversation is None:
+        return
+    always = tuple(sorted(tools.always))
+    settings = store.conversation(conversation.id).settings
+    if always != tuple(sorted(settings.always_allowed)):
+        store.update_conversation(conversation.id,
+                                  settings=replace(settings, always_allowed=always))
 
 
 def _keep_if_asked(args: argparse.Namespace, log: LogStore, outcome: Outcome) -> Turn | None:

@@ -22,11 +22,12 @@ from ..core.compaction import preview
 from ..core.failures import FailureKind, StoreError
 from ..core.imports import ImportProblem
 from ..core.memory import Memory
-from ..core.model import Conversation
+from ..core.model import Conversation, Turn
 from ..core.partial import incomplete_mark
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import SendRequest, check_question
 from ..core.side import SideQuestion
+from ..core.tools import Approval
 from ..core.versions import ForkOrigin, Versions, active_line
 from ..core.visible import visible_json
 from ..export import FORMATS, attachment_entries, export_text, inline
@@ -370,6 +371,31 @@ def _origin(conversation_id: int) -> ForkOrigin | None:
         return None
 
 
+SHOWN_RESULT_CHARS = 2_000
+
+
+def tool_lines(turn: Turn) -> list[str]:
+    """A turn's tool exchange as `show` prints it, between question and answer: each call
+    (tool, arguments, who let it run, how long it took) and its result as sent."""
+    lines = []
+    for number, tool_round in enumerate(turn.tools, 1):
+        if tool_round.content:
+            lines.append(f"(round {number}) {tool_round.content}")
+        for call, result in tool_round.pairs():
+            how = result.approval.value if result.ran or result.approval is Approval.DENY \
+                else "not run"
+            lines.append(f"tool call {call.name} ({how}, {result.duration_s:.2f} s)"
+                         f"{' — error' if result.is_error else ''}")
+            lines.extend(f"    {line}" for line in call.pretty_arguments().splitlines())
+            text = result.content
+            if len(text) > SHOWN_RESULT_CHARS:
+                text = text[:SHOWN_RESULT_CHARS] + f"… ({len(result.content):,} characters)"
+            lines.append("  result:")
+            lines.extend(f"    {line}" for line in text.splitlines() or [""])
+        lines.append("")
+    return lines
+
+
 def run_show(args: argparse.Namespace) -> int:
     found = _read_conversation(args.conversation)
     conversation = found.conversation
@@ -393,7 +419,9 @@ def run_show(args: argparse.Namespace) -> int:
         if turn.incomplete:  # kept by the person although the answer stopped early
             mark += f"  (*{incomplete_mark(turn.incomplete)}*)"
         files = "".join(f"\n> attached: {describe(a)}" for a in turn.attachments)
-        print(safe(f"\n## turn {turn.ordinal}  [{turn.id}]{mark}\n\n> {turn.question}{files}"
-                   f"\n\n{turn.answer}"))
+        print(safe(f"\n## turn {turn.ordinal}  [{turn.id}]{mark}\n\n> {turn.question}{files}\n"))
+        for line in tool_lines(turn):
+            print(safe(line))
+        print(safe(turn.answer))
     sys.stdout.flush()
     return _report_skipped(found)

@@ -36,6 +36,25 @@ class Message:
 
 
 @dataclass(frozen=True, slots=True)
+class WireMessage:
+    """A message whose JSON object is given whole: an assistant's tool calls, a tool's
+    result. `content` is what its tokens are counted on (its JSON, which errs high)."""
+
+    role: str
+    wire: Mapping[str, Any]
+
+    @property
+    def content(self) -> str:
+        return encode_json({k: v for k, v in self.wire.items() if k != "role"})
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.wire)
+
+
+AnyMessage = Message | WireMessage
+
+
+@dataclass(frozen=True, slots=True)
 class RequestOptions:
     """Request fields besides `model` and `messages`, in wire order. `None` omits a field."""
 
@@ -71,14 +90,23 @@ def utf8_len(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
-def build_body(model: str, messages: Sequence[Message], options: RequestOptions) -> bytes:
-    """The bytes that go on the wire: `{"model":…,"messages":[…],<options>}` as UTF-8."""
+def build_body(model: str, messages: Sequence[AnyMessage], options: RequestOptions,
+               tools: Sequence[Mapping[str, Any]] = ()) -> bytes:
+    """The bytes that go on the wire: `{"model":…,"messages":[…],"tools":[…],<options>}`
+    as UTF-8; no `tools` field when there are none."""
     body: dict[str, Any] = {"model": model, "messages": [m.to_json() for m in messages]}
+    if tools:
+        body["tools"] = list(tools)
     body.update(options.to_json())
     return encode_json(body).encode("utf-8")
 
 
-def message_bytes(message: Message) -> int:
+def tools_bytes(tools: Sequence[Mapping[str, Any]]) -> int:
+    """What a `tools` field adds to a body: `,"tools":[…]` (0 without tools)."""
+    return len(b',"tools":') + utf8_len(encode_json(list(tools))) if tools else 0
+
+
+def message_bytes(message: AnyMessage) -> int:
     """Bytes of one message object as it appears inside the `messages` array (no comma)."""
     return utf8_len(encode_json(message.to_json()))
 

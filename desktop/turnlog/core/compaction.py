@@ -261,11 +261,23 @@ def pinned_facts_missing(pins: Iterable[str], summary: str) -> list[str]:
 
 
 # --------------------------------------------------------------------- chunks
+SUMMARY_RESULT_CHARS = 500  # of each tool result, in the text a summary is made from
+
+
 def _turn_block(turn: Turn) -> str:
-    # A turn's files and images are named, never carried: a summary stands in for turns
-    # no longer sent, and their images are not sent again.
+    """A turn as the summarizer reads it: its files and images named, never carried (a
+    summary stands in for turns no longer sent, and their images are not sent again);
+    its tool calls (with the start of each result) between question and answer, so the
+    summary covers what the tools did."""
     files = "".join(f"\n{a.mention}" for a in turn.attachments)
-    return (f"[Turn {turn.ordinal}]\nUser: {turn.question}{files}\n"
+    tools = ""
+    for tool_round in turn.tools:
+        for call, result in tool_round.pairs():
+            text = result.content[:SUMMARY_RESULT_CHARS]
+            if len(result.content) > SUMMARY_RESULT_CHARS:
+                text += " …"
+            tools += f"Tool call: {call.name} {call.arguments} → {text}\n"
+    return (f"[Turn {turn.ordinal}]\nUser: {turn.question}{files}\n{tools}"
             f"Assistant: {turn.answer}\n")
 
 

@@ -42,6 +42,7 @@ class FailureKind(enum.Enum):
     CONVERSATION_GONE = "conversation_gone"
     INSECURE_KEY = "insecure_key"
     NO_IMAGES = "images_not_accepted"
+    TOOLS = "tools"  # a bound of the tool loop; `code` names which
 
     @property
     def offers_retry(self) -> bool:
@@ -93,7 +94,10 @@ _TITLES = {
     FailureKind.CONVERSATION_GONE: "The conversation was deleted",
     FailureKind.INSECURE_KEY: "The key would travel unencrypted",
     FailureKind.NO_IMAGES: "This model does not take images",
+    FailureKind.TOOLS: "The tool calls could not finish",
 }
+
+RAN_HEADER = "These tool calls ran; anything they changed stays changed:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +119,9 @@ class Failure:
     code: str = ""  # a finer name than `kind` where there is one, e.g. "storage_full"
     transport: str = ""
     log_tail: tuple[str, ...] = ()
+    # The tool calls that ran before the send failed (`core.tools.executed`): their side
+    # effects happened although nothing was saved.
+    ran: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -135,6 +142,8 @@ class Failure:
             text += f". {self.hint}"
         if self.log_tail:
             text += "\nThe log ends:\n" + "\n".join(f"  {line}" for line in self.log_tail)
+        if self.ran:
+            text += f"\n{RAN_HEADER}\n" + "\n".join(f"  - {line}" for line in self.ran)
         return text
 
 

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from .attachments import Attachment
+from .tools import ToolRound
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,8 @@ class Turn:
     incomplete: str | None = None
     # The question's files and images, in the order they were attached.
     attachments: tuple[Attachment, ...] = ()
+    # The tool exchange that led to the answer (`core.tools`): whole, with the turn.
+    tools: tuple[ToolRound, ...] = ()
 
 
 class FrozenTurns(Sequence[Turn], abc.ABC):
@@ -198,6 +201,10 @@ class ConversationSettings:
     top_p: float | None = None
     send_max_tokens: bool = True
     side_output_reserve: int = DEFAULT_OUTPUT_RESERVE  # side questions' own (256–32,768)
+    # The tool servers switched on here (their ids), and the tools the person always
+    # allows here without asking (as offered to the model).
+    tool_servers: tuple[str, ...] = ()
+    always_allowed: tuple[str, ...] = ()
 
     @property
     def compaction_share(self) -> float:
@@ -219,6 +226,8 @@ class ConversationSettings:
             "top_p": self.top_p,
             "send_max_tokens": self.send_max_tokens,
             "side_output_reserve": self.side_output_reserve,
+            "tool_servers": list(self.tool_servers),
+            "always_allowed": list(self.always_allowed),
         }
 
     @classmethod
@@ -232,7 +241,14 @@ class ConversationSettings:
                 known.pop(name, None)
         if not isinstance(known.get("send_max_tokens", True), bool):
             known.pop("send_max_tokens")
-        return cls(**{**defaults.to_json(), **known})
+        for name in ("tool_servers", "always_allowed"):
+            names = known.get(name, [])
+            known[name] = tuple(n for n in names if isinstance(n, str)) \
+                if isinstance(names, list) else ()
+        fields = {**defaults.to_json(), **known}
+        for name in ("tool_servers", "always_allowed"):
+            fields[name] = tuple(fields[name])
+        return cls(**fields)
 
 
 def _is_number(value: Any) -> bool:

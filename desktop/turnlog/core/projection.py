@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .attachments import (
     Asked,
@@ -25,11 +25,15 @@ from .body import (
     ASSISTANT,
     SYSTEM,
     USER,
+    AnyMessage,
     Envelope,
     Message,
     RequestOptions,
+    WireMessage,
     build_body,
+    encode_json,
     message_bytes,
+    tools_bytes,
 )
 from .budget import (
     ESTIMATE,
@@ -59,6 +63,7 @@ from .model import (
     position_of,
 )
 from .partial import Continuation
+from .tools import ToolRound, ToolSpec
 
 Pinned = Sequence[str] | Memory
 """The pinned facts a request carries, or the conversation's whole `Memory`."""
@@ -83,6 +88,8 @@ class PartKind(enum.Enum):
     SIDE = "side"  # an earlier side question and its answer (side requests only)
     QUESTION = "question"
     CONTINUATION = "continuation"  # the partial answer a request for the rest goes on from
+    TOOLS = "tools"  # the definitions of the tools the request offers (mandatory)
+    TOOL_EXCHANGE = "tool_exchange"  # this send's tool calls and results so far
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +129,9 @@ class CostIndex:
             tokens = (user_tokens(self.counter, turn.question, turn.attachments, images=images)
                       + self.counter.message_tokens(ASSISTANT, turn.answer))
             size = message_bytes(question) + message_bytes(Message(ASSISTANT, turn.answer)) + 2
+            for message in exchange_messages(turn.tools):  # whole, each with its comma
+                size += message_bytes(message) + 1
+                tokens += self.counter.message_tokens(message.role, message.content)
             cost = TurnCost(size, tokens)
             self._costs[key] = cost
         return cost
@@ -196,6 +206,20 @@ def attachment_costs(question: Question, counter: TokenCounter = ESTIMATE, *,
     return tuple(out)
 
 
+def turn_messages(turn: Turn, *, images: bool = True) -> list[AnyMessage]:
+    """A turn in wire order: its question with its files (images as image parts unless
+    `images` is off), its tool exchange whole (every call with its result), its answer.
+    The one place a turn becomes messages."""
+    out: list[AnyMessage] = [user_message(turn.question, turn.attachments, images=images)]
+    out.extend(exchange_messages(turn.tools))
+    out.append(Message(ASSISTANT, turn.answer))
+    return out
+
+
+def exchange_messages(rounds: Sequence[ToolRound]) -> list[AnyMessage]:
+    return [WireMessage(str(m["role"]), m) for r in rounds for m in r.wire_messages()]
+
+
 @dataclass(frozen=True, slots=True)
 class SummaryPart:
     """A rolling summary standing in for the turns at indexes `first`..`covered_count`-1.
@@ -232,6 +256,8 @@ class ProjectionRefused(Exception):
         includes_pinned: bool = False,
         includes_partial: bool = False,
         fix: tuple[str, int] | None = None,
+        tools_bytes: int = 0,
+        tools_tokens: int = 0,
     ) -> None:
         self.reason = reason
         self.mandatory_bytes = mandatory_bytes
@@ -243,6 +269,8 @@ class ProjectionRefused(Exception):
         self.includes_system = includes_system
         self.includes_pinned = includes_pinned
         self.includes_partial = includes_partial  # a continuation's answer so far
+        self.tools_bytes = tools_bytes  # the tool list's share of the mandatory part
+        self.tools_tokens = tools_tokens
         # The one setting that would let it fit, with its value (tokens refusals only):
         # (FIX_OUTPUT_RESERVE, the reserve that leaves room) or (FIX_CONTEXT_WINDOW, the
         # smallest window that holds it with the reserve as it is).
@@ -265,15 +293,21 @@ class ProjectionRefused(Exception):
                 ("pinned facts", self.includes_pinned),
                 ("summary", self.includes_summary),
                 ("answer so far", self.includes_partial),
+                ("tool list", bool(self.tools_bytes)),
             )
             if present
         ]
         what = ("The " + ", ".join(names) + " and question") if names else "The question"
+        if self.tools_bytes and self.reason is RefusalReason.BYTES:
+            what += f" (the tool list alone {self.tools_bytes:,} bytes)"
+        elif self.tools_bytes:
+            what += f" (the tool list alone about {self.tools_tokens:,} tokens)"
         if self.reason is RefusalReason.BYTES:
             return (
                 f"{what} take {self.mandatory_bytes:,} bytes, but the request limit is "
                 f"{self.max_bytes:,} bytes: shorten the question by at least "
-                f"{self.excess_bytes:,} bytes or raise the byte limit. Nothing was sent."
+                f"{self.excess_bytes:,} bytes or raise the byte limit"
+                + (", or switch tools off" if self.tools_bytes else "") + ". Nothing was sent."
             )
         kind = "exactly" if self.tokens_exact else "an estimated"
         if self.fix is not None and self.fix[0] == FIX_OUTPUT_RESERVE:
@@ -298,6 +332,7 @@ class ProjectionRefused(Exception):
             "token_budget": self.token_budget,
             "tokens_exact": self.tokens_exact,
             "fix": {"setting": self.fix[0], "value": self.fix[1]} if self.fix else None,
+            "tools_bytes": self.tools_bytes,
             "message": self.describe(),
         }
 
@@ -335,7 +370,7 @@ class Projection:
     """One request's view of the log. `body` is the exact bytes the provider sends."""
 
     body: bytes
-    messages: tuple[Message, ...]
+    messages: tuple[AnyMessage, ...]
     model: str
     budget: Budget
     input_tokens: int
@@ -351,6 +386,8 @@ class Projection:
     # image parts (a model that takes none has them named in the text).
     question_files: tuple[Attachment, ...] = ()
     images: bool = True
+    options: RequestOptions = field(default_factory=RequestOptions, repr=False)
+    tools: tuple[dict[str, object], ...] = ()  # the `tools` field, as sent
 
     @property
     def body_bytes(self) -> int:
@@ -477,13 +514,17 @@ def _mandatory_parts(
     counter: TokenCounter,
     continuation: Continuation | None = None,
     image_tokens: int = 0,
+    tools: Sequence[dict[str, object]] = (),
 ) -> tuple[list[Part], list[Part]]:
-    """The parts every request carries: envelope and prefix messages, then the closing
-    ones: the question (its images' `image_tokens` with it), and the partial answer a
-    continuation goes on from."""
+    """The parts every request carries: envelope, tool list and prefix messages, then the
+    closing ones: the question (its images' `image_tokens` with it), and the partial
+    answer a continuation goes on from."""
     first_role = prefix[0][1].role if prefix else USER
     parts: list[Part] = [Part(PartKind.ENVELOPE, Envelope(model, options).bytes,
                               reply_priming(counter, first_role))]
+    if tools:
+        parts.append(Part(PartKind.TOOLS, tools_bytes(tools),
+                          counter.message_tokens(SYSTEM, encode_json(list(tools)))))
     for kind, message in prefix:
         # Each prefix message is followed by a comma: the question always comes after it.
         parts.append(
@@ -564,17 +605,36 @@ def _asked(asked: Question, images: bool) -> tuple[Message, int]:
 
 
 def _add_verbatim(turns: Sequence[Turn], costs: CostIndex, images: bool, parts: list[Part],
-                  messages: list[Message]) -> int:
-    """Add the turns sent verbatim (each with its attachments) to `parts` and `messages`;
-    returns the tokens of their images (counted by the tile rule: an estimate)."""
+                  messages: list[AnyMessage]) -> int:
+    """Add the turns sent verbatim (each with its attachments and its tool exchange) to
+    `parts` and `messages`; returns the tokens of their images (counted by the tile rule:
+    an estimate)."""
     image_tokens = 0
     for turn in turns:
         cost = costs.cost(turn, images=images)
         parts.append(Part(PartKind.TURN, cost.bytes, cost.tokens, turn.ordinal))
-        messages.append(user_message(turn.question, turn.attachments, images=images))
-        messages.append(Message(ASSISTANT, turn.answer))
+        messages.extend(turn_messages(turn, images=images))
         image_tokens += images_tokens(turn.attachments, images=images)
     return image_tokens
+def _refuse_unless_fits(budget: Budget, mandatory: Sequence[Part], exact: bool,
+                        summary: bool, system: bool, pinned: bool, partial: bool) -> None:
+    """Refuse, don't truncate: raise `ProjectionRefused` when the mandatory part alone
+    does not fit either budget."""
+    mandatory_bytes = sum(p.bytes for p in mandatory)
+    mandatory_tokens = sum(p.tokens for p in mandatory)
+    refusal = RefusalReason.BYTES if mandatory_bytes > budget.max_bytes else \
+        RefusalReason.TOKENS if mandatory_tokens > budget.input_tokens else None
+    if refusal is None:
+        return
+    tool_part = next((p for p in mandatory if p.kind is PartKind.TOOLS), None)
+    raise ProjectionRefused(
+        reason=refusal, mandatory_bytes=mandatory_bytes, max_bytes=budget.max_bytes,
+        mandatory_tokens=mandatory_tokens, token_budget=budget.input_tokens,
+        tokens_exact=exact, includes_summary=summary, includes_system=system,
+        includes_pinned=pinned, includes_partial=partial,
+        fix=None if refusal is RefusalReason.BYTES else token_fix(budget, mandatory_tokens),
+        tools_bytes=tool_part.bytes if tool_part else 0,
+        tools_tokens=tool_part.tokens if tool_part else 0)
 
 
 def project(
@@ -590,6 +650,7 @@ def project(
     costs: CostIndex | None = None,
     max_verbatim: int | None = None,
     continuation: Continuation | None = None,
+    tools: Sequence[ToolSpec] = (),
 ) -> Projection:
     """Project the log into one request.
 
@@ -601,8 +662,9 @@ def project(
     its optional items take what the knapsack keeps within the memory share.
     With `continuation`, the request asks for the rest of a partial answer to `question`:
     that answer (mandatory, like the question) follows it. A question's attachments are
-    mandatory with it; a turn's go with the turn, or not at all. Raises `ProjectionRefused`
-    when the mandatory part alone does not fit.
+    mandatory with it; a turn's go with the turn, or not at all. With `tools`, the body
+    offers them (`tools`), and their definitions are mandatory too. Raises
+    `ProjectionRefused` when the mandatory part alone does not fit.
     """
     if not isinstance(turns, (tuple, FrozenTurns)):
         turns = tuple(turns)  # the projection keeps a view; a caller's list may change later
@@ -618,42 +680,54 @@ def project(
     prefix = _prefix_messages(system_prompt, facts, summary)
     asked = question_of(question)
     question_message, image_tokens = _asked(asked, options.images)
+    offered = tuple(spec.to_json() for spec in tools)
     parts, closing = _mandatory_parts(model, options, prefix, question_message, counter,
-                                      continuation, image_tokens)
+                                      continuation, image_tokens, offered)
     mandatory_bytes = sum(p.bytes for p in parts + closing)
     mandatory_tokens = sum(p.tokens for p in parts + closing)
 
-    refusal = RefusalReason.BYTES if mandatory_bytes > budget.max_bytes else \
-        RefusalReason.TOKENS if mandatory_tokens > budget.input_tokens else None
-    if refusal is not None:  # refuse, don't truncate
-        raise ProjectionRefused(
-            reason=refusal, mandatory_bytes=mandatory_bytes, max_bytes=budget.max_bytes,
-            mandatory_tokens=mandatory_tokens, token_budget=budget.input_tokens,
-            tokens_exact=counter.exact, includes_summary=summary is not None,
-            includes_system=bool(system_prompt), includes_pinned=bool(facts),
-            includes_partial=continuation is not None,
-            fix=None if refusal is RefusalReason.BYTES else token_fix(budget, mandatory_tokens))
+    _refuse_unless_fits(budget, parts + closing, counter.exact, summary is not None,
+                        bool(system_prompt), bool(facts), continuation is not None)
     selection = _choose_memory(memory, budget, counter, Cost(mandatory_bytes, mandatory_tokens),
                                prefix[0][1].role if prefix else None)
     if selection.kept:  # wire order puts kept items among the prefix messages
         prefix = _prefix_messages(system_prompt, facts, summary, selection.kept)
         parts, closing = _mandatory_parts(model, options, prefix, question_message, counter,
-                                          continuation, image_tokens)
+                                          continuation, image_tokens, offered)
     used_bytes = sum(p.bytes for p in parts + closing)
     used_tokens = sum(p.tokens for p in parts + closing)
     floor = covered if max_verbatim is None else max(covered, len(turns) - max_verbatim)
     first = _first_sent(turns, costs, floor, budget.max_bytes - used_bytes,
                         budget.input_tokens - used_tokens, options.images)
-    messages = [m for _, m in prefix]
+    messages: list[AnyMessage] = [m for _, m in prefix]
     image_tokens += _add_verbatim(turns[first:], costs, options.images, parts, messages)
     messages += [question_message, *(continuation.messages() if continuation else ())]
     parts.extend(closing)
 
     return Projection(  # images: the tile rule's estimate, never exact
-        body=build_body(model, messages, options), messages=tuple(messages), model=model,
-        budget=budget, input_tokens=sum(p.tokens for p in parts),
+        body=build_body(model, messages, options, offered), messages=tuple(messages),
+        model=model, budget=budget, input_tokens=sum(p.tokens for p in parts),
         tokens_exact=counter.exact and not image_tokens,
         parts=tuple(parts), mandatory_bytes=mandatory_bytes, mandatory_tokens=mandatory_tokens,
         summary=summary, _turns=turns, _first_sent=first, memory=selection,
         question_files=asked.attachments, images=options.images,
+        options=options, tools=offered,
     )
+
+
+def with_exchange(projection: Projection, rounds: Sequence[ToolRound],
+                  counter: TokenCounter) -> Projection:
+    """The projection's request (as `project` made it) again with this send's tool
+    exchange after the question:
+    the same turns (re-planning after a tool ran would change what the model saw), so the
+    caller checks the result against the budget and fails by name when it does not fit."""
+    if not rounds:
+        return projection
+    added = exchange_messages(rounds)
+    messages = (*projection.messages, *added)
+    body = build_body(projection.model, messages, projection.options, projection.tools)
+    part = Part(PartKind.TOOL_EXCHANGE, len(body) - projection.body_bytes,
+                sum(counter.message_tokens(m.role, m.content) for m in added))
+    parts = (*projection.parts, part)
+    return replace(projection, body=body, messages=messages, parts=parts,
+                   input_tokens=projection.input_tokens + part.tokens)

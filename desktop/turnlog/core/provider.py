@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .model import UNKNOWN_USAGE, Usage
+from .tools import ToolCall
 
 
 class CancelToken:
@@ -54,6 +55,7 @@ class Reply:
     tool_calls: bool = False
     first_token_s: float | None = None
     reasoning: str = ""  # a reasoning model's `reasoning_content`, apart from the answer
+    calls: tuple[ToolCall, ...] = ()  # the tool calls it asked for, assembled
 
 
 class ChatProvider(Protocol):

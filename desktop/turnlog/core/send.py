@@ -26,9 +26,19 @@ from .compaction import CompactionResult, CompactionSettings, Compactor
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
 from .model import UNKNOWN_USAGE, Conversation, Turn, Usage, ordinal_runs, without_last
 from .partial import Continuation, incomplete_reason
-from .projection import CostIndex, Pinned, Projection, ProjectionRefused, SummaryPart, project
+from .projection import (
+    CostIndex,
+    Pinned,
+    Projection,
+    ProjectionRefused,
+    SummaryPart,
+    project,
+    with_exchange,
+)
 from .provider import CancelToken, ChatProvider, Reply
 from .retry import RetryPolicy
+from .tool_loop import RoundProgress, ToolLoopFailed, ToolRunner, bound, run_round
+from .tools import ToolRound, executed
 
 
 class Stage(enum.Enum):
@@ -61,6 +71,8 @@ class PendingTurn:
     incomplete: str | None = None
     # The question's files, stored with the turn in the same transaction.
     attachments: tuple[Attachment, ...] = ()
+    # The tool exchange that led to the answer, committed with it in one transaction.
+    tools: tuple[ToolRound, ...] = ()
 
 
 def ordinal_ranges(ordinals: Sequence[int]) -> list[list[int]]:
@@ -141,6 +153,8 @@ class SendRequest:
     continuation: Continuation | None = None
     # The files and images attached to the question (`turnlog.attachments` reads them).
     attachments: tuple[Attachment, ...] = ()
+    # The tools this send may offer and run (None: no `tools` field is sent).
+    tools: ToolRunner | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +293,8 @@ class _Run:
     overflow_record: RequestRecord | None = None
     tries: int = 0  # attempts at this answer counted against the retry budget
     first_try: float | None = None
+    rounds: list[ToolRound] = field(default_factory=list)  # this send's tool exchange
+    progress: RoundProgress = field(default_factory=lambda: RoundProgress([]))
 
     @property
     def draft(self) -> str:
@@ -361,10 +377,17 @@ class Sender:
                     break
                 except _Overflow as overflow:
                     self._recover_once(run, projection, overflow)
+            if reply.calls and request.tools is not None:
+                reply, projection = self._tool_loop(run, projection, reply, request.tools)
             outcome = self._commit(run, projection, reply)
         except _Stop as stop:
             outcome = stop.failed
-        return outcome if isinstance(outcome, Committed) else self._offer(run, outcome)
+        if isinstance(outcome, Committed):
+            return outcome
+        if run.progress.done:  # nothing is kept, but what ran has run: say so
+            ran = executed([ToolRound((c,), (r,)) for c, r in run.progress.done])
+            return replace(outcome, failure=replace(outcome.failure, ran=ran), answer=None)
+        return self._offer(run, outcome)
 
     # The steps, in the order they run ---------------------------------------
     def _prepare(self, run: _Run) -> None:
@@ -443,6 +466,7 @@ class Sender:
                 system_prompt=request.conversation.system_prompt, options=request.options,
                 pinned=request.pinned, summary=run.summary, costs=self.costs,
                 max_verbatim=run.max_verbatim, continuation=request.continuation,
+                tools=request.tools.specs() if request.tools is not None else (),
             )
         except ProjectionRefused as refusal:
             failure = Failure(FailureKind.REFUSED, detail=refusal.describe())
@@ -567,6 +591,7 @@ class Sender:
             created_at=datetime.now(UTC), generation=run.generation,
             replaces=run.request.replaces,
             reasoning=reply.reasoning, attachments=run.request.attachments,
+            tools=tuple(run.rounds),
         )
         try:
             turn = self.store.commit_turn(run.cid, pending)
@@ -578,6 +603,57 @@ class Sender:
         record = self._record(run, projection, "committed", usage=reply.usage,
                               first_token_s=reply.first_token_s, turn_id=turn.id)
         return Committed(turn, projection, reply, record)
+
+    def _tool_loop(self, run: _Run, projection: Projection, reply: Reply,
+                   runner: ToolRunner) -> tuple[Reply, Projection]:
+        """Run the calls, send the results, until a reply asks for none. Output has
+        arrived: nothing here is re-planned or retried, every failure ends the send."""
+        bounds = runner.bounds
+        started = self.clock()
+
+        def remaining() -> float:
+            return bounds.deadline_s - (self.clock() - started - run.progress.waited_s)
+
+        current = projection
+        try:
+            while reply.calls:
+                if len(run.rounds) >= bounds.max_rounds:
+                    raise bound("tool_rounds", f"the model asked for tools {bounds.max_rounds} "
+                                "times without answering", "Send again, or ask more narrowly")
+                run.on_stage(Stage.ANSWERING, "running tools")
+                run.rounds.append(run_round(reply, runner, run.cancel, self.clock, remaining,
+                                            run.progress))
+                current = with_exchange(projection, run.rounds, self.costs.counter)
+                self._check_exchange_fits(current)
+                if remaining() <= 0:
+                    raise bound("tool_deadline", f"the tool calls and answers took longer than "
+                                f"{bounds.deadline_s:g} s (time waiting for approval not "
+                                "counted)", "Send again")
+                run.on_projection(current)
+                run.on_stage(Stage.ANSWERING, "")
+                reply = self.provider.complete(current.body, on_delta=run.on_delta,
+                                               cancel=run.cancel)
+        except ToolLoopFailed as err:
+            record = self._record(run, current, err.failure.code or err.failure.kind.value)
+            raise _Stop(Failed(err.failure, run.draft, projection=current,
+                               record=record)) from err
+        except ProviderFailure as err:
+            record = self._record(run, current, err.failure.kind.value, usage=err.usage,
+                                  status=err.failure.status)
+            raise _Stop(Failed(err.failure, run.draft, err.partial, current, record)) from err
+        return reply, current
+
+    @staticmethod
+    def _check_exchange_fits(projection: Projection) -> None:
+        """After a tool ran, a request that no longer fits is a failure, not a new plan."""
+        budget = projection.budget
+        if projection.body_bytes > budget.max_bytes or \
+                projection.input_tokens > budget.input_tokens:
+            raise bound("tool_overflow",
+                        f"with the tool results the request takes {projection.body_bytes:,} "
+                        f"bytes and about {projection.input_tokens:,} tokens; the limits are "
+                        f"{budget.max_bytes:,} bytes and {budget.input_tokens:,} tokens",
+                        "Raise the limits, or ask for less at once")
 
     def _partial(self, run: _Run, text: str, failure: Failure,
                  reply: Reply | None = None) -> PartialAnswer | None:

@@ -25,6 +25,7 @@ from ..core.imports import ImportedConversation, ImportedTurn, ImportProblem
 from ..core.model import Usage
 from ..core.send import PendingTurn
 from ..core.side import SideQuestion
+from ..core.tools import ToolRound
 from ..core.versions import restore_order
 from ..export import SIDE_KEY, read_memory_section, side_of
 from ..providers import DEFAULT_MAX_CONTENT_BYTES
@@ -196,6 +197,18 @@ def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
         raise ImportProblem(str(err)) from None
 
 
+def _tool_rounds(value: Any, number: int) -> tuple[ToolRound, ...]:
+    """A turn's `tool_rounds` as exported (none when absent)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise ImportProblem(f"line {number}: 'tool_rounds' must be a list")
+    try:
+        return tuple(ToolRound.from_json(item) for item in value)
+    except (KeyError, TypeError, AttributeError, ValueError) as err:
+        raise ImportProblem(f"line {number}: 'tool_rounds' cannot be read ({err!r})") from None
+
+
 def _turn(obj: dict[str, Any], number: int, model: str, now: datetime,
           files: Files | None = None) -> ImportedTurn:
     """One turn line (its text was checked by `parse_line`). A turn without an id gets
@@ -221,7 +234,8 @@ def _turn(obj: dict[str, Any], number: int, model: str, now: datetime,
             usage=Usage.from_json(obj.get("usage")),
             created_at=parse_time(obj.get("created_at")) or now,
             reasoning=reasoning if isinstance(reasoning, str) else "",
-            incomplete=incomplete, attachments=_attachments(obj, number, files)),
+            incomplete=incomplete, attachments=_attachments(obj, number, files),
+            tools=_tool_rounds(obj.get("tool_rounds"), number)),
         ordinal=ordinal if _is_int(ordinal) and ordinal > 0 else None)
 
 

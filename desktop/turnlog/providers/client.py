@@ -37,6 +37,7 @@ from turnlog.core.redaction import (
     redact_exact,
     secret_forms,
 )
+from turnlog.core.tools import MalformedToolCall, ToolCall, ToolCallAssembler
 from turnlog.core.visible import mend_surrogates
 
 from .errors import error_from_body, error_from_json, failure_for_error, tidy
@@ -207,6 +208,7 @@ class _StreamState:
     finish_reason: str | None = None
     model: str = ""
     tool_calls: bool = False
+    calls: ToolCallAssembler = field(default_factory=ToolCallAssembler)
     first_token_s: float | None = None
     payloads: int = 0
     done: bool = False
@@ -517,6 +519,7 @@ class ChatCompletionsProvider:
             tool_calls=state.tool_calls,
             first_token_s=state.first_token_s,
             reasoning=state.reasoning,
+            calls=self._calls(state.calls, state.content, exchange.usage),
         )
 
     def _take(self, payload: bytes, state: _StreamState, exchange: _Exchange,
@@ -572,6 +575,12 @@ class ChatCompletionsProvider:
                                       exchange.usage)
             if delta.get("tool_calls") or delta.get("function_call"):
                 state.tool_calls = True
+            if delta.get("tool_calls"):
+                try:
+                    state.calls.feed(delta["tool_calls"])
+                except MalformedToolCall as err:
+                    raise self._malformed(str(err), payload, state.content,
+                                          exchange.usage) from None
             self._take_reasoning(delta, state, exchange)
             text = delta.get("content")
             if isinstance(text, str) and text:
@@ -646,6 +655,12 @@ class ChatCompletionsProvider:
             first_token_s = time.monotonic() - started
             exchange.emit(content)
         reason = choice.get("finish_reason")
+        assembler = ToolCallAssembler()
+        if message.get("tool_calls"):
+            try:
+                assembler.feed(message["tool_calls"])
+            except MalformedToolCall as err:
+                raise self._malformed(str(err), raw, usage=usage) from None
         return Reply(
             content=content,
             finish_reason=reason if isinstance(reason, str) and reason else None,
@@ -654,7 +669,16 @@ class ChatCompletionsProvider:
             tool_calls=bool(message.get("tool_calls") or message.get("function_call")),
             first_token_s=first_token_s,
             reasoning=reasoning,
+            calls=self._calls(assembler, "", usage),
         )
+
+    def _calls(self, assembler: ToolCallAssembler, partial: str,
+               usage: Usage) -> tuple[ToolCall, ...]:
+        try:
+            return assembler.calls()
+        except MalformedToolCall as err:
+            raise self._failure(FailureKind.MALFORMED, str(err), partial, usage,
+                                hint="Send again, or try another model") from None
 
     # -- pieces -------------------------------------------------------------------------
 

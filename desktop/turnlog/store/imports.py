@@ -23,6 +23,7 @@ import peewee
 
 from ..core.imports import ImportCancelled, ImportedConversation, ImportedTurn, ImportOutcome
 from ..core.model import ConversationSettings
+from ..core.tools import rounds_to_json
 from ..core.versions import restore_order
 from . import attachments, search
 
@@ -30,8 +31,8 @@ BATCH = 2_000
 ALREADY = "already imported"
 CHANGED = "changed since an earlier import (another branch)"
 _INSERT_TURNS = ("INSERT INTO turns (conversation_id, id, ordinal, question, answer, model, "
-                 "finish_reason, created_at, usage, reasoning, incomplete) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                 "finish_reason, created_at, usage, reasoning, incomplete, tool_exchange) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 MAX_ORDINAL = 2 ** 53
 
 
@@ -261,7 +262,8 @@ class ImportWriter:
             rows.append((conv_id, turn_id, last, pending.question, pending.answer,
                          pending.model, pending.finish_reason, _iso(pending.created_at),
                          json.dumps(usage) if usage else None, pending.reasoning,
-                         pending.incomplete))
+                         pending.incomplete,
+                         rounds_to_json(pending.tools) if pending.tools else None))
             if pending.attachments:
                 files.append((turn_id, pending.attachments))
         self.db.cursor().executemany(_INSERT_TURNS, rows)

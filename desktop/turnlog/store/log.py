@@ -29,6 +29,7 @@ from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
 from ..core.side import SideAttempt, SideQuestion
 from ..core.titles import MODEL, QUESTION, SOURCES, USER
+from ..core.tools import rounds_to_json
 from ..core.versions import ForkOrigin, Versions, restore_order
 from ..paths import DB_NAME, ERASE_PENDING_NAME, LOCK_NAME
 from . import (
@@ -70,7 +71,7 @@ from .files import (
 from .imports import ImportWriter
 from .memory import MemoryStore
 from .migrations import SCHEMA_VERSION, Progress, current_version, table_names
-from .models import ConversationRow, ForkRow, RequestRow, TurnRow, database
+from .models import ConversationRow, ForkRow, RequestRow, ToolResultRow, TurnRow, database
 from .pages import LogPages
 from .search import SearchHit
 
@@ -758,9 +759,11 @@ class TurnlogStore(MemoryStore):
                 usage=json.dumps(usage) if usage else None,
                 reasoning=pending.reasoning,
                 incomplete=pending.incomplete,
+                tool_exchange=rounds_to_json(pending.tools) if pending.tools else None,
             )
             # The question's files, with the turn or not at all.
             attachments.add_to_turn(self.db, pending.id, pending.attachments)
+            self._keep_full_results(pending)
             changes: dict[Any, Any] = {ConversationRow.next_ordinal: ordinal + 1,
                                        ConversationRow.updated_at: rows.now_iso()}
             if ordinal == 1 and f'"{FIRST_SEND}"' in conv.settings:
@@ -775,6 +778,23 @@ class TurnlogStore(MemoryStore):
                 titles.follow_first_turn(self.db, conversation_id)
         return replace(rows.turn(row), attachments=tuple(
             replace(a, original=None) for a in pending.attachments))
+
+    @staticmethod
+    def _keep_full_results(pending: PendingTurn) -> None:
+        """Inside the commit's transaction: the full results of calls cut for sending."""
+        rows_ = [{"turn": pending.id, "call_id": call_id, "content": text}
+                 for tool_round in pending.tools
+                 for call_id, text in tool_round.full_results.items()]
+        if rows_:
+            ToolResultRow.insert_many(rows_).execute()
+
+    def tool_result(self, turn_id: str, call_id: str) -> str | None:
+        """The full result of a call whose result was cut for sending (None: not cut, or
+        no such call)."""
+        with self._guard():
+            row = ToolResultRow.get_or_none((ToolResultRow.turn == turn_id)
+                                            & (ToolResultRow.call_id == call_id))
+        return row.content if row is not None else None
 
     def import_turns(
         self, conversation_id: int, turns: Sequence[PendingTurn]
@@ -808,7 +828,8 @@ class TurnlogStore(MemoryStore):
                 values = (pending.id, ordinal, pending.question, pending.answer, pending.model,
                           pending.finish_reason,
                           pending.created_at.isoformat(timespec="microseconds"),
-                          json.dumps(usage) if usage else None, "", pending.incomplete)
+                          json.dumps(usage) if usage else None, "", pending.incomplete,
+                          rounds_to_json(pending.tools) if pending.tools else None)
                 turn = replace(rows.turn_of(*values), attachments=tuple(
                     replace(a, original=None) for a in pending.attachments))
                 known[pending.id] = (conversation_id, turn)
@@ -817,8 +838,8 @@ class TurnlogStore(MemoryStore):
                 ordinal += 1
             self.db.cursor().executemany(
                 "INSERT INTO turns (conversation_id, id, ordinal, question, answer, model, "
-                "finish_reason, created_at, usage, reasoning, incomplete) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", new_rows)
+                "finish_reason, created_at, usage, reasoning, incomplete, tool_exchange) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", new_rows)
             fresh = {values[1] for values in new_rows}
             for pending in turns:
                 if pending.id in fresh and pending.attachments:
@@ -887,7 +908,7 @@ class TurnlogStore(MemoryStore):
         copies = [PendingTurn(id=uuid.uuid4().hex, question=t.question, answer=t.answer,
                               model=t.model, finish_reason=t.finish_reason, usage=t.usage,
                               created_at=t.created_at, incomplete=t.incomplete,
-                              attachments=t.attachments)
+                              attachments=t.attachments, tools=t.tools)
                   for t in kept]
         with self._guard(), self.db.atomic("IMMEDIATE"):
             fork = self.create_conversation(

@@ -212,10 +212,21 @@ V_ATTACHMENTS = (
     'CREATE INDEX "draft_attachments_sent" ON "draft_attachments" ("sent")',
 )
 
+# A turn's tool exchange (the assistant's tool calls and their results, as sent, in
+# rounds): JSON in the turn's own row, so it is read, projected and deleted with it; NULL
+# for a turn without tools (every turn before this step). The full result of a call whose
+# result was cut for sending is kept apart, with its turn, deleted with it.
+V_TOOLS = (
+    'ALTER TABLE "turns" ADD COLUMN "tool_exchange" TEXT',
+    'CREATE TABLE IF NOT EXISTS "tool_results" ("turn_id" TEXT NOT NULL, "call_id" TEXT '
+    'NOT NULL, "content" TEXT NOT NULL, PRIMARY KEY ("turn_id", "call_id"), FOREIGN KEY '
+    '("turn_id") REFERENCES "turns" ("id") ON DELETE CASCADE)',
+)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
                           V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES,
-                          V_SOURCE_MODEL, V_ATTACHMENTS]
+                          V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

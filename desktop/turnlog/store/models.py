@@ -51,6 +51,8 @@ class TurnRow(BaseModel):
     reasoning = peewee.TextField(default="")  # V_REASONING
     # Why a turn the user chose to keep is incomplete; NULL when complete (V_INCOMPLETE_TITLES)
     incomplete = peewee.TextField(null=True)
+    # Its tool exchange as JSON (`core.tools.rounds_to_json`); NULL: no tools (V_TOOLS)
+    tool_exchange = peewee.TextField(null=True)
 
     class Meta:
         table_name = "turns"
@@ -268,6 +270,21 @@ class SearchDirtyRow(BaseModel):
 
     class Meta:
         table_name = "search_dirty"
+
+
+class ToolResultRow(BaseModel):
+    """The full result of a tool call whose result was cut for sending (V_TOOLS): kept
+    with its turn for the person to see, deleted with it."""
+
+    # The primary key starts with turn_id: no index of its own.
+    turn = peewee.ForeignKeyField(TurnRow, on_delete="CASCADE", column_name="turn_id",
+                                  index=False)
+    call_id = peewee.TextField()
+    content = peewee.TextField()
+
+    class Meta:
+        table_name = "tool_results"
+        primary_key = peewee.CompositeKey("turn", "call_id")
 
 
 TABLES_V_SIDE = [SideQuestionRow]

@@ -9,6 +9,7 @@ from typing import Any
 from ..core.compaction import StoredSummary
 from ..core.model import Conversation, ConversationSettings, Turn, Usage
 from ..core.send import RequestRecord
+from ..core.tools import rounds_from_json
 from .models import ConversationRow, RequestRow, SummaryRow
 
 
@@ -30,13 +31,14 @@ def expand_runs(text: str) -> tuple[int, ...]:
 
 
 TURN_COLUMNS = ("id", "ordinal", "question", "answer", "model", "finish_reason", "created_at",
-                "usage", "reasoning", "incomplete")
+                "usage", "reasoning", "incomplete", "tool_exchange")
 """The columns `turn_of` takes, in order (for reading turns straight from a cursor)."""
 
 
 def turn_of(turn_id: str, ordinal: int, question: str, answer: str, model: str,
             finish_reason: str, created_at: str, usage: str | None,
-            reasoning: str = "", incomplete: str | None = None) -> Turn:
+            reasoning: str = "", incomplete: str | None = None,
+            tool_exchange: str | None = None) -> Turn:
     return Turn(
         id=turn_id,
         ordinal=ordinal,
@@ -48,6 +50,7 @@ def turn_of(turn_id: str, ordinal: int, question: str, answer: str, model: str,
         usage=usage_of(usage),
         reasoning=reasoning,
         incomplete=incomplete or None,
+        tools=rounds_from_json(tool_exchange),
     )
 
 

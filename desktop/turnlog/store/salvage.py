@@ -27,7 +27,8 @@ log = logging.getLogger(__name__)
 _COLUMNS = ", ".join(rows.TURN_COLUMNS)
 # A database damaged before an upgrade may lack columns later steps added: what each
 # reads as there (`reasoning`: V_REASONING; `incomplete`: V_INCOMPLETE_TITLES).
-_LATER_COLUMNS = {"reasoning": "'' AS reasoning", "incomplete": "NULL AS incomplete"}
+_LATER_COLUMNS = {"reasoning": "'' AS reasoning", "incomplete": "NULL AS incomplete",
+                  "tool_exchange": "NULL AS tool_exchange"}
 
 
 def _columns(con: sqlite3.Connection) -> str:
@@ -98,6 +99,8 @@ def _turn(row: tuple[object, ...]) -> Turn:
         None if usage is None else _text(usage, "usage"),
         _text(values["reasoning"], "reasoning"),
         None if values["incomplete"] is None else _text(values["incomplete"], "incomplete"),
+        None if values["tool_exchange"] is None else _text(values["tool_exchange"],
+                                                             "tool_exchange"),
     )
 
 

@@ -100,7 +100,7 @@ class HistoryActions(QObject):
             return None
         dialog = SettingsDialog(self._setup, self._runner, self._current(), self._window,
                                 changes=self._changes, confirm=self._confirm,
-                                connector=self._session.connector)
+                                connector=self._session.connector, tools=self._session.tools)
         dialog.accepted.connect(lambda: self._settings_saved(dialog))
         dialog.open()
         return dialog

@@ -41,9 +41,11 @@ from ..infra.tasks import TaskRunner
 from ..infra.wheel import wheel_only_when_focused
 from ..request.connection import Connector, NotConnected
 from ..request.provider_setup import ProviderSetup
+from ..request.tool_gate import ToolGate
 from .fitting import FittedDialog
 from .privacy import Confirmation, Decision, ask
 from .providers_page import ProvidersPage
+from .tools_page import ConversationTools, ToolsPage
 from .window_in_effect import WindowInEffect
 
 log = logging.getLogger(__name__)
@@ -65,8 +67,9 @@ class SettingsDialog(FittedDialog):
                  conversation: Conversation | None, parent: QWidget | None = None, *,
                  changes: ChangeHub | None = None,
                  confirm: Callable[[Confirmation], Decision] | None = None,
-                 connector: Connector | None = None) -> None:
+                 connector: Connector | None = None, tools: ToolGate | None = None) -> None:
         super().__init__(parent)
+        self._gate = tools
         self._connector = connector
         self.setWindowTitle(QCoreApplication.translate("SettingsDialog", "Settings"))
         self.setAccessibleName(QCoreApplication.translate("SettingsDialog", "Settings"))
@@ -84,6 +87,12 @@ class SettingsDialog(FittedDialog):
         self.providers_tab = self.scrolled(self.providers)
         self.pages.addTab(self.providers_tab, QCoreApplication.translate(
             "SettingsDialog", "Providers"))
+        self.tools_page: ToolsPage | None = None
+        if tools is not None:  # beside Providers: the MCP tool servers
+            self.tools_page = ToolsPage(tools, runner, self)
+            self.tools_tab = self.scrolled(self.tools_page)
+            self.pages.addTab(self.tools_tab, QCoreApplication.translate(
+                "SettingsDialog", "Tools"))
         self.conversation_tab = self.scrolled(self._conversation_page())
         self.pages.addTab(self.conversation_tab, QCoreApplication.translate(
             "SettingsDialog", "This conversation"))
@@ -179,6 +188,11 @@ class SettingsDialog(FittedDialog):
         self.system_prompt.setMaximumHeight(self.fontMetrics().lineSpacing() * 5 + 14)
         chat_form.addRow(QCoreApplication.translate(
             "SettingsDialog", "&System prompt:"), self.system_prompt)
+        self.tool_switches = ConversationTools(self._gate, chat)
+        if self.tools_page is not None:
+            self.tools_page.changed.connect(self.tool_switches.refresh)
+        chat_form.addRow(QCoreApplication.translate("SettingsDialog", "Tools:"),
+                         self.tool_switches)
         chat.setEnabled(self.conversation is not None)
         self.no_conversation.setVisible(self.conversation is None)
         return page
@@ -223,6 +237,7 @@ class SettingsDialog(FittedDialog):
         self.compaction_target.setEnabled(settings.compaction)
         self.system_prompt.setPlainText(self.conversation.system_prompt
                                         if self.conversation else "")
+        self.tool_switches.fill(settings.tool_servers)
 
     # --------------------------------------------------------------- validation
     def problems(self) -> list[str]:
@@ -259,7 +274,8 @@ class SettingsDialog(FittedDialog):
                        output_reserve=self.reserve.value(), max_bytes=self.max_bytes.value(),
                        compaction=self.compaction.isChecked(),
                        compaction_target=self.compaction_target.value(),
-                       side_output_reserve=self.side_reserve.value())
+                       side_output_reserve=self.side_reserve.value(),
+                       tool_servers=self.tool_switches.chosen(base.tool_servers))
 
     # -------------------------------------------------------------------- save
     def save(self) -> None:

@@ -48,6 +48,7 @@ TITLES = (
     QT_TRANSLATE_NOOP("Failure", "The conversation was deleted"),
     QT_TRANSLATE_NOOP("Failure", "The key would travel unencrypted"),
     QT_TRANSLATE_NOOP("Failure", "This model does not take images"),
+    QT_TRANSLATE_NOOP("Failure", "The tool calls could not finish"),
 )
 
 HINTS = (
@@ -61,6 +62,11 @@ HINTS = (
     QT_TRANSLATE_NOOP("FailureHint", "Remove the images, or turn on “Accepts images” for "
                                      "this connection"),
     QT_TRANSLATE_NOOP("FailureHint", "Send again"),
+    QT_TRANSLATE_NOOP("FailureHint", "Send again, or try another model"),
+    QT_TRANSLATE_NOOP("FailureHint", "Send again and answer the approval card"),
+    QT_TRANSLATE_NOOP("FailureHint", "Send again, or switch that tool off"),
+    QT_TRANSLATE_NOOP("FailureHint", "Send again, or ask more narrowly"),
+    QT_TRANSLATE_NOOP("FailureHint", "Raise the limits, or ask for less at once"),
     QT_TRANSLATE_NOOP("FailureHint", "Raise the output limit (output reserve) and send again"),
     QT_TRANSLATE_NOOP("FailureHint", "Send again or try another model"),
     QT_TRANSLATE_NOOP("FailureHint", "Delete or retype that character and send again"),
@@ -123,6 +129,7 @@ STAGES = (
     QT_TRANSLATE_NOOP("Stage", "organizing turns"),
     QT_TRANSLATE_NOOP("Stage", "compacting"),
     QT_TRANSLATE_NOOP("Stage", "answering"),
+    QT_TRANSLATE_NOOP("Stage", "running tools"),
     QT_TRANSLATE_NOOP("Stage", "retrying"),
 )
 
@@ -228,7 +235,16 @@ def message(failure: Failure) -> str:
         text += f". {hint(failure.hint)}"
     if failure.log_tail:
         text += "\n" + log_tail(failure)
+    if failure.ran:
+        text += "\n" + ran(failure)
     return text
+
+
+def ran(failure: Failure) -> str:
+    """The tool calls that ran before the send failed, said plainly (their effects stay)."""
+    return "\n".join([QCoreApplication.translate(
+        "Failure", "These tool calls ran; anything they changed stays changed:"),
+        *(f"  - {line}" for line in failure.ran)])
 
 
 def log_tail(failure: Failure) -> str:
@@ -252,9 +268,14 @@ def explanation(failure: Failure) -> str:
         text = (arg(QCoreApplication.translate("Failure", "While %1: %2"), where, text) if text
                 else arg(QCoreApplication.translate("Failure", "While %1"), where))
     if not text:
-        return QCoreApplication.translate("Failure", "Your question is back in the box below.")
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?", "。", "！", "？")) else text + _full_stop()
+        text = QCoreApplication.translate("Failure", "Your question is back in the box below.")
+    else:
+        text = text[:1].upper() + text[1:]
+        if not text.endswith((".", "!", "?", "。", "！", "？")):
+            text += _full_stop()
+    if failure.ran:  # what ran has run: its effects stay although nothing was saved
+        text += "\n" + ran(failure)
+    return text
 
 
 def _full_stop() -> str:

@@ -10,7 +10,7 @@ refreshes the views that show it and nothing else.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from ...core.compaction import StoredSummary
@@ -159,6 +159,19 @@ def save_conversation_settings(store: TurnlogStore, conversation_id: int,
         return Changes(conversation, settings=True)
 
     return StorageOp("save settings", work)
+
+
+def allow_tool_always(store: TurnlogStore, conversation_id: int,
+                      tool: str) -> StorageOp[Changes]:
+    """The person always allows `tool` in the conversation from now on."""
+    def work() -> Changes:
+        settings = store.conversation(conversation_id).settings
+        allowed = tuple(sorted({*settings.always_allowed, tool}))
+        conversation = store.update_conversation(
+            conversation_id, settings=replace(settings, always_allowed=allowed))
+        return Changes(conversation, settings=True)
+
+    return StorageOp("always allow a tool", work)
 
 
 def delete_conversation(store: TurnlogStore, conversation_id: int, *,

@@ -405,6 +405,11 @@ class Inspector(QScrollArea):
                         "Inspector", "turn %1 (question + answer)"),
                                str(part.ordinal))
                     turn = projection.turn_of_ordinal(part.ordinal or 0)
+                    calls = sum(len(r.calls) for r in turn.tools) if turn is not None else 0
+                    if calls:  # its tool exchange travels with it, whole
+                        name = arg(QCoreApplication.translate(
+                            "Inspector", "turn %1 (question, %2 tool calls and results, "
+                            "answer)"), str(part.ordinal), calls)
                     if turn is not None and turn.incomplete:  # kept although incomplete
                         name = arg(QCoreApplication.translate("Inspector", "%1, %2"), name,
                                    incomplete_label(turn.incomplete))

@@ -42,6 +42,9 @@ PART_NAMES = {
     PartKind.QUESTION: QT_TRANSLATE_NOOP("Inspector", "current question"),
     PartKind.CONTINUATION: QT_TRANSLATE_NOOP("Inspector", "answer so far, to continue"),
     PartKind.SIDE: QT_TRANSLATE_NOOP("Inspector", "earlier side question (question + answer)"),
+    PartKind.TOOLS: QT_TRANSLATE_NOOP("Inspector", "tool definitions (tools)"),
+    PartKind.TOOL_EXCHANGE: QT_TRANSLATE_NOOP("Inspector",
+                                              "this question's tool calls and results"),
 }
 
 

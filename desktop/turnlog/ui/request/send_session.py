@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
 
@@ -33,6 +33,7 @@ from ..infra.languages import arg, number
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
 from .connection import Connector, Endpoint, NotConnected
 from .edit_mode import EditMode
+from .tool_gate import ToolGate
 
 log = logging.getLogger(__name__)
 
@@ -100,11 +101,13 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
                    costs: CostIndex, stream: StreamBuffer, replaces: str | None = None,
                    thought: StreamBuffer | None = None,
                    partial: PartialAnswer | None = None,
-                   attachments: tuple[Attachment, ...] = ()) -> Sent:
+                   attachments: tuple[Attachment, ...] = (),
+                   gate: ToolGate | None = None) -> Sent:
     """The network worker's part: connect, run the core send path, read the summary.
     With `replaces`, the answer is a new version of that (last) turn; a reasoning model's
     thought streams into `thought`. With `partial`, it asks for the rest of that answer
-    (as the connected server can: `Route.prefill`)."""
+    (as the connected server can: `Route.prefill`). With `gate`, the tools switched on in
+    the conversation are offered (their servers start here)."""
     on_stage = lambda stage, detail: context.report((stage, detail))  # noqa: E731
     try:
         memory = store.memory(conversation.id)
@@ -119,6 +122,12 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
     sent = request if link.route == endpoint.route else request_for(
         conversation, question, link.route, turn_id=request.turn_id, replaces=replaces,
         memory=request.pinned, partial=partial, attachments=attachments)
+    tools = gate.tools_for(conversation) if gate is not None else None
+    if tools is not None:
+        sent = replace(sent, tools=tools)
+        if tools.problems:  # offered without them; the window says which and why
+            context.report(ToolProblems(tuple(
+                (p.server.name, p.status.describe()) for p in tools.problems)))
     outcome = sender_for(store, link.provider, link.costs or costs, link.retry).send(
         sent, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
         on_projection=context.report,
@@ -130,6 +139,13 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
             raise
         log.warning("could not read the summary after a send: %s", err)
         return Sent(outcome, None, summary_read=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolProblems:
+    """Tool servers of the conversation that could not start: (name, what happened)."""
+
+    servers: tuple[tuple[str, str], ...]
 
 
 class SendSession(QObject):
@@ -144,6 +160,7 @@ class SendSession(QObject):
     finished = Signal(object)  # SendResult
     crashed = Signal(object)  # the draft (text, cursor): a bug ended the send
     discarded = Signal()  # the send's conversation was deleted: show nothing more of it
+    tool_problems = Signal(object)  # ToolProblems: servers whose tools this send lacks
 
     def __init__(self, store: ChatStore, connector: Connector, runner: TaskRunner,
                  parent: QObject | None = None, *, edit_mode: EditMode | None = None) -> None:
@@ -172,6 +189,7 @@ class SendSession(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(STREAM_INTERVAL_MS)
         self._timer.timeout.connect(self._flush)
+        self.tools: ToolGate | None = None  # the window's tool servers, when it has them
 
     @property
     def connector(self) -> Connector:
@@ -216,12 +234,13 @@ class SendSession(QObject):
               partial: PartialAnswer | None = None,
               attachments: tuple[Attachment, ...] = ()) -> Callable[[TaskContext], Sent]:
         """What the network worker runs for this send."""
-        store, connector, thought = self._store, self._connector, self._thought
+        store, connector, thought, gate = self._store, self._connector, self._thought, \
+            self.tools
 
         def work(context: TaskContext) -> Sent:
             return send_on_worker(context, store, connector, conversation, question,
                                   endpoint, costs, stream, replaces, thought, partial,
-                                  attachments)
+                                  attachments, gate)
 
         return work
 
@@ -254,6 +273,8 @@ class SendSession(QObject):
             return  # its conversation is being deleted: show nothing more of it
         if isinstance(item, Projection):
             self.projected.emit(item)
+        elif isinstance(item, ToolProblems):
+            self.tool_problems.emit(item)
         elif isinstance(item, tuple):
             self._enter(*item)
 

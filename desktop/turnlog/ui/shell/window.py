@@ -29,6 +29,7 @@ from ..conversation.first_send import FirstSendUndo
 from ..conversation.header_picker import HeaderPicker
 from ..conversation.partial_answers import PartialAnswers
 from ..conversation.titles import ConversationTitles
+from ..conversation.tool_approval import attach_tools
 from ..conversation.versions import VersionControls
 from ..dialogs.about import AboutDialog
 from ..dialogs.import_export import ImportExport
@@ -136,6 +137,7 @@ class MainWindow(QMainWindow):
         self.export_action, self.delete_all_action = menus.export, menus.delete_all
         self.about_action, self.view_menu = menus.about, menus.view
         self.memory = attach_memory(self)  # the Memory dock: pins, notes, preferences
+        self.tools = attach_tools(self)  # MCP tool servers, each call approved on a card
         self.finder = SearchDock(self)  # Ctrl+Shift+F: search all text, jump to a turn
         self.settings_action.setEnabled(setup is not None)
         self.profile_watch = None if setup is None else ProfileWatch(  # turnlog-cli's changes
@@ -430,6 +432,7 @@ class MainWindow(QMainWindow):
             self.runner.shutdown()
         # After the workers: a local model start in progress has seen the cancel.
         self.connector.close()
+        self.tools.close()  # the tool servers' child processes end with the window
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         save_geometry(self, self.settings)

@@ -330,8 +330,12 @@ class ReasoningFold:
         self._docs.pop(key, None)
 
     @staticmethod
-    def title(text: str, *, streaming: bool, opened: bool) -> str:
+    def title(text: str, *, streaming: bool, opened: bool, tools: str = "") -> str:
+        """The fold's line; with `tools` (the tool calls' words), about them."""
         arrow = "▾" if opened else "▸"
+        if tools:
+            return (arg(translate("AnswerView", "%1 %2"), arrow, tools)
+                    + ("" if opened else translate("AnswerView", " (click to show)")))
         words = translate("AnswerView", "Reasoning…") if streaming \
             else translate("AnswerView", "Reasoning")
         return (arg(translate("AnswerView", "%1 %2 · %3 characters"), arrow, words, len(text))
@@ -359,7 +363,7 @@ class ReasoningFold:
         return line + gap + int(self._doc(key, text, width - 2 * gap).size().height())
 
     def draw(self, painter: QPainter, key: str, text: str, area: QRect, line: int, gap: int,
-             palette: QPalette, streaming: bool, visible: QRect) -> None:
+             palette: QPalette, streaming: bool, visible: QRect, tools: str = "") -> None:
         """Draw the fold with its top-left at `area`'s (its width is `area`'s), laying out
         and painting only what lies inside `visible`."""
         opened = key in self._open
@@ -368,7 +372,7 @@ class ReasoningFold:
         painter.setPen(dim)
         header = QRect(area.left(), area.top(), area.width(), line)
         painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         self.title(text, streaming=streaming, opened=opened))
+                         self.title(text, streaming=streaming, opened=opened, tools=tools))
         if opened:
             doc = self._doc(key, text, area.width() - 2 * gap)
             top = area.top() + line + gap

@@ -497,27 +497,40 @@ class TranscriptDelegate(QStyledItemDelegate):
             painter.restore()
 
     # -------------------------------------------------------------- reasoning
+    @staticmethod
+    def _fold_of(index: ModelIndex) -> tuple[str, str]:
+        """What the fold between question and answer holds — the reasoning, the tool calls
+        with their results — and, for tool calls, the words of its line."""
+        reasoning = str(index.data(Role.REASONING) or "")
+        tools = index.data(Role.TOOL_CALLS)
+        if tools is None:
+            return reasoning, ""
+        words = arg(QCoreApplication.translate("AnswerView", "1 tool call: %1"), tools.names) \
+            if tools.count == 1 else arg(QCoreApplication.translate(
+                "AnswerView", "%1 tool calls: %2"), tools.count, tools.names)
+        text = tools.text if not reasoning else f"{reasoning}\n\n{tools.text}"
+        return text, words
+
     def _fold_height(self, option: QStyleOptionViewItem, index: ModelIndex) -> int:
-        return self.reasoning.height(str(index.data(Role.KEY)),
-                                     str(index.data(Role.REASONING) or ""),
+        return self.reasoning.height(str(index.data(Role.KEY)), self._fold_of(index)[0],
                                      self._content_width(), option.fontMetrics.height(),
                                      self.GAP)
 
     def _draw_fold(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex,
                    area: QRect, visible: QRect) -> None:
-        """Draw the reasoning fold (if the row has one) at `area`."""
-        text = str(index.data(Role.REASONING) or "")
+        """Draw the fold (if the row has reasoning or tool calls) at `area`."""
+        text, tools = self._fold_of(index)
         if not text:
             return
         painter.setFont(option.font)
         streaming = bool(index.data(Role.PENDING)) and not index.data(Role.ANSWER)
         self.reasoning.draw(painter, str(index.data(Role.KEY)), text, area,
                             option.fontMetrics.height(), self.GAP, option.palette, streaming,
-                            visible)
+                            visible, tools)
 
     def _fold_line(self, option: QStyleOptionViewItem, index: ModelIndex) -> QRect | None:
-        """Where the fold's line is in the row (None without reasoning)."""
-        if not index.data(Role.REASONING):
+        """Where the fold's line is in the row (None without reasoning or tool calls)."""
+        if not self._fold_of(index)[0]:
             return None
         fold = self.geometry(option, index)[0].fold
         return QRect(fold.left(), fold.top(), fold.width(), option.fontMetrics.height())

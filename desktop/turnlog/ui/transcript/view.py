@@ -374,9 +374,10 @@ class TranscriptView(QListView):
         return turn_id
 
     def toggle_reasoning(self) -> bool | None:
-        """Open or fold the current turn's reasoning (None: it has none)."""
+        """Open or fold the current turn's reasoning and tool calls (None: it has none)."""
         index = self.currentIndex()
-        if not index.isValid() or not index.data(Role.REASONING):
+        if not index.isValid() or not (index.data(Role.REASONING)
+                                       or index.data(Role.TOOL_CALLS) is not None):
             return None
         return self.delegate.toggle_reasoning(index)
 
