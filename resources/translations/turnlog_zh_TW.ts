@@ -98,6 +98,10 @@
 <context>
     <name>AnswerView</name>
     <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Reasoning…</source>
         <translation>推理中…</translation>
     </message>
@@ -112,6 +116,84 @@
     <message>
         <source> (click to show)</source>
         <translation>（點一下展開）</translation>
+    </message>
+    <message>
+        <source>1 tool call: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tool calls: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Attaching</name>
+    <message>
+        <source>pasted image %1.png</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cannot be attached: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save attached file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be written to %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file could not be opened or saved</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentTray</name>
+    <message>
+        <source>image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PDF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2×%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation type="unfinished">%1，%2</translation>
+    </message>
+    <message>
+        <source>%1 bytes, ≈%2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 bytes, %2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>estimated; images by OpenAI&apos;s tile rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>exact</source>
+        <translation type="unfinished">精確</translation>
+    </message>
+    <message>
+        <source>In the request: %1 bytes of the body, %2 tokens (%3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -167,6 +249,14 @@
         <translation>Ctrl+Enter 傳送，Esc 停止進行中的請求</translation>
     </message>
     <message>
+        <source>Attach text files, PDFs or images (or drop or paste them here)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attach files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Request size</source>
         <translation>請求大小</translation>
     </message>
@@ -185,6 +275,10 @@
     <message>
         <source>Why Send is unavailable</source>
         <translation>為什麼無法傳送</translation>
+    </message>
+    <message>
+        <source>Text, PDFs and images (*);;All files (*)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>A request is running</source>
@@ -336,6 +430,18 @@
         <translation>金鑰將以未加密方式傳送</translation>
     </message>
     <message>
+        <source>This model does not take images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The tool calls could not finish</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>These tool calls ran; anything they changed stays changed:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>The log ends:</source>
         <translation>記錄檔的最後幾行：</translation>
     </message>
@@ -446,6 +552,10 @@
     <message>
         <source>nothing was sent</source>
         <translation>沒有送出任何內容</translation>
+    </message>
+    <message>
+        <source>the connection is set not to accept images</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>the base URL must start with http:// or https://</source>
@@ -567,8 +677,32 @@
         <translation>請先輸入問題</translation>
     </message>
     <message>
+        <source>Remove the images, or turn on “Accepts images” for this connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Send again</source>
         <translation>請重新傳送</translation>
+    </message>
+    <message>
+        <source>Send again, or try another model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send again and answer the approval card</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send again, or switch that tool off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Send again, or ask more narrowly</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Raise the limits, or ask for less at once</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Raise the output limit (output reserve) and send again</source>
@@ -1108,6 +1242,14 @@
         <translation>先前的側邊提問（問題 + 回答）</translation>
     </message>
     <message>
+        <source>tool definitions (tools)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this question&apos;s tool calls and results</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>from the server</source>
         <translation>來自伺服器</translation>
     </message>
@@ -1202,6 +1344,10 @@
     <message>
         <source>%1 bytes · %2 — shown above the answer, kept with the turn, never sent in later requests</source>
         <translation>%1 位元組 · %2——顯示在回答上方，隨該輪保存，之後的請求中不會送出</translation>
+    </message>
+    <message>
+        <source>%1,…(%2 bytes)…</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>… (the rest is not shown)</source>
@@ -1308,6 +1454,14 @@
         <translation>推理：</translation>
     </message>
     <message>
+        <source>Copy exact body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy the body byte for byte as it is sent, images&apos; data included (the view below shortens it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Exact request body, pretty-printed</source>
         <translation>確切的請求本文（已格式化）</translation>
     </message>
@@ -1346,6 +1500,10 @@
     <message>
         <source>turn %1 (question + answer)</source>
         <translation>第 %1 輪（問題 + 回答）</translation>
+    </message>
+    <message>
+        <source>turn %1 (question, %2 tool calls and results, answer)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1, %2</source>
@@ -1487,6 +1645,26 @@
         <source>What if the limit were %1 bytes: the question would be refused. Nothing is sent or saved.</source>
         <translation>假如上限為 %1 位元組：問題將被拒絕。不會送出或儲存任何內容。</translation>
     </message>
+    <message>
+        <source>image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PDF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2×%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>  ↳ %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Keyboard</name>
@@ -1563,6 +1741,10 @@
     <message>
         <source>%1 Fix it in Settings (Ctrl+,).</source>
         <translation>%1 請在「設定」中修正（Ctrl+,）。</translation>
+    </message>
+    <message>
+        <source>This model does not take images: remove them, or turn on “Accepts images” for this connection in Settings.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Too large to send: %1</source>
@@ -2791,6 +2973,14 @@
         <translation>第一個回答之後，再送一個簡短的請求讓模型取標題；你輸入的標題永遠不會被取代</translation>
     </message>
     <message>
+        <source>Accepts images (the model takes pictures in a question)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off: a question with an image is refused before anything is sent. The default follows the server kind (off for DeepSeek, a llama.cpp server and the built-in model)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 The key will be kept only until Turnlog closes.</source>
         <translation>%1 金鑰只會保留到 Turnlog 關閉為止。</translation>
     </message>
@@ -2837,6 +3027,10 @@
     <message>
         <source>Providers</source>
         <translation>供應商</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>This conversation</source>
@@ -2917,6 +3111,10 @@
     <message>
         <source>&amp;System prompt:</source>
         <translation>系統提示詞(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Tools:</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>The key is kept in memory until Turnlog quits.</source>
@@ -3273,6 +3471,10 @@ last active %2</source>
         <translation>回答</translation>
     </message>
     <message>
+        <source>running tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>retrying</source>
         <translation>重試</translation>
     </message>
@@ -3412,10 +3614,255 @@ last active %2</source>
     </message>
 </context>
 <context>
+    <name>ToolApproval</name>
+    <message>
+        <source>Arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Always allow this tool in this conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model wants to run the tool “%1” of %2. Run it?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model wants to run the tool “%1”. Run it?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sent without the tools of: %1 (Settings → Tools)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ToolServerEditor</name>
+    <message>
+        <source>Edit tool server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add tool server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation type="unfinished">名稱(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>A command Turnlog starts (stdio)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An address (streamable HTTP)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Command line:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Environment:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Variables whose values go to the keyring, separated by commas. Names with KEY, TOKEN, SECRET or PASSWORD are secret anyway.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Also &amp;secret:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Address:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>kept in the keyring</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bearer &amp;token:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The command line cannot be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write each variable as NAME=VALUE: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ToolsPage</name>
+    <message>
+        <source>off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ready with %1 tools</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not started yet (starts on first use)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tool servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add…</source>
+        <translation type="unfinished">新增(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation type="unfinished">編輯(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Switch o&amp;n</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation type="unfinished">匯入(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Tools of the server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No tool servers yet. Add one, or import the mcpServers file of another client.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switch o&amp;ff</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>State: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Imported from %1: nothing runs until you switch it on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Its error output ends:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Switch the server on first: nothing of it runs while it is off.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import tool servers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MCP server lists (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Nothing was imported: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use the tools of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No tool servers are switched on (Settings → Tools).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Transcript</name>
     <message>
         <source>Turn %1</source>
         <translation>第 %1 輪</translation>
+    </message>
+    <message>
+        <source>approved by you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>approved by you, always in this conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allowed before in this conversation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>approved for every call (--approve-all)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>declined by you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not run: its arguments could not be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>… (%1 more characters)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2 · %3 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · the tool reported an error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arguments:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Result:</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Turn %1: %2</source>
@@ -3474,6 +3921,14 @@ Answer so far: %2</source>
         <translation>複製推理過程</translation>
     </message>
     <message>
+        <source>Attached files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open or save a file attached to this question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Position in the conversation</source>
         <translation>在對話中的位置</translation>
     </message>
@@ -3499,6 +3954,37 @@ Answer so far: %2</source>
     <message>
         <source>↻ Regenerate</source>
         <translation>↻ 重新產生</translation>
+    </message>
+</context>
+<context>
+    <name>TranscriptFiles</name>
+    <message>
+        <source>image, %1×%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PDF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation type="unfinished">%1，%2</translation>
+    </message>
+    <message>
+        <source>📎 %1 · %2 · %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save %1 as…</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
