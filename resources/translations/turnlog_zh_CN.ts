@@ -99,7 +99,7 @@
     <name>AnswerView</name>
     <message>
         <source>%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2</translation>
     </message>
     <message>
         <source>Reasoning…</source>
@@ -119,81 +119,81 @@
     </message>
     <message>
         <source>1 tool call: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>1 个工具调用：%1</translation>
     </message>
     <message>
         <source>%1 tool calls: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个工具调用：%2</translation>
     </message>
 </context>
 <context>
     <name>Attaching</name>
     <message>
         <source>pasted image %1.png</source>
-        <translation type="unfinished"></translation>
+        <translation>粘贴的图片 %1.png</translation>
     </message>
     <message>
         <source>%1 cannot be attached: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法附加 %1：%2。</translation>
     </message>
     <message>
         <source>Save attached file</source>
-        <translation type="unfinished"></translation>
+        <translation>保存附件</translation>
     </message>
     <message>
         <source>%1 could not be written to %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>无法将 %1 写入 %2：%3</translation>
     </message>
     <message>
         <source>The file could not be opened or saved</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开或保存该文件</translation>
     </message>
 </context>
 <context>
     <name>AttachmentTray</name>
     <message>
         <source>image</source>
-        <translation type="unfinished"></translation>
+        <translation>图片</translation>
     </message>
     <message>
         <source>PDF</source>
-        <translation type="unfinished"></translation>
+        <translation>PDF</translation>
     </message>
     <message>
         <source>text</source>
-        <translation type="unfinished"></translation>
+        <translation>文本</translation>
     </message>
     <message>
         <source>%1, %2×%3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，%2×%3</translation>
     </message>
     <message>
         <source>%1, %2</source>
-        <translation type="unfinished">%1，%2</translation>
+        <translation>%1，%2</translation>
     </message>
     <message>
         <source>%1 bytes, ≈%2 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 字节，≈%2 个 token</translation>
     </message>
     <message>
         <source>%1 bytes, %2 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 字节，%2 个 token</translation>
     </message>
     <message>
         <source>estimated; images by OpenAI&apos;s tile rule</source>
-        <translation type="unfinished"></translation>
+        <translation>估算值；图片按 OpenAI 的分块规则计算</translation>
     </message>
     <message>
         <source>exact</source>
-        <translation type="unfinished">精确</translation>
+        <translation>精确值</translation>
     </message>
     <message>
         <source>In the request: %1 bytes of the body, %2 tokens (%3).</source>
-        <translation type="unfinished"></translation>
+        <translation>在请求中：占请求体 %1 字节，%2 个 token（%3）。</translation>
     </message>
     <message>
         <source>Remove %1</source>
-        <translation type="unfinished"></translation>
+        <translation>移除 %1</translation>
     </message>
 </context>
 <context>
@@ -250,11 +250,11 @@
     </message>
     <message>
         <source>Attach text files, PDFs or images (or drop or paste them here)</source>
-        <translation type="unfinished"></translation>
+        <translation>附加文本文件、PDF 或图片（也可拖放或粘贴到此处）</translation>
     </message>
     <message>
         <source>Attach files</source>
-        <translation type="unfinished"></translation>
+        <translation>附加文件</translation>
     </message>
     <message>
         <source>Request size</source>
@@ -278,7 +278,7 @@
     </message>
     <message>
         <source>Text, PDFs and images (*);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>文本、PDF 和图片 (*);;所有文件 (*)</translation>
     </message>
     <message>
         <source>A request is running</source>
@@ -431,15 +431,15 @@
     </message>
     <message>
         <source>This model does not take images</source>
-        <translation type="unfinished"></translation>
+        <translation>此模型不接受图片</translation>
     </message>
     <message>
         <source>The tool calls could not finish</source>
-        <translation type="unfinished"></translation>
+        <translation>工具调用未能完成</translation>
     </message>
     <message>
         <source>These tool calls ran; anything they changed stays changed:</source>
-        <translation type="unfinished"></translation>
+        <translation>以下工具调用已运行，它们所做的更改不会撤销：</translation>
     </message>
     <message>
         <source>The log ends:</source>
@@ -555,7 +555,7 @@
     </message>
     <message>
         <source>the connection is set not to accept images</source>
-        <translation type="unfinished"></translation>
+        <translation>该连接被设置为不接受图片</translation>
     </message>
     <message>
         <source>the base URL must start with http:// or https://</source>
@@ -678,7 +678,7 @@
     </message>
     <message>
         <source>Remove the images, or turn on “Accepts images” for this connection</source>
-        <translation type="unfinished"></translation>
+        <translation>移除图片，或为此连接开启“接受图片”</translation>
     </message>
     <message>
         <source>Send again</source>
@@ -686,23 +686,23 @@
     </message>
     <message>
         <source>Send again, or try another model</source>
-        <translation type="unfinished"></translation>
+        <translation>重新发送，或换一个模型</translation>
     </message>
     <message>
         <source>Send again and answer the approval card</source>
-        <translation type="unfinished"></translation>
+        <translation>重新发送，并回应批准卡片</translation>
     </message>
     <message>
         <source>Send again, or switch that tool off</source>
-        <translation type="unfinished"></translation>
+        <translation>重新发送，或关闭该工具</translation>
     </message>
     <message>
         <source>Send again, or ask more narrowly</source>
-        <translation type="unfinished"></translation>
+        <translation>重新发送，或缩小提问范围</translation>
     </message>
     <message>
         <source>Raise the limits, or ask for less at once</source>
-        <translation type="unfinished"></translation>
+        <translation>提高限制，或一次少要求一些内容</translation>
     </message>
     <message>
         <source>Raise the output limit (output reserve) and send again</source>
@@ -1243,11 +1243,11 @@
     </message>
     <message>
         <source>tool definitions (tools)</source>
-        <translation type="unfinished"></translation>
+        <translation>工具定义（tools）</translation>
     </message>
     <message>
         <source>this question&apos;s tool calls and results</source>
-        <translation type="unfinished"></translation>
+        <translation>本次提问的工具调用和结果</translation>
     </message>
     <message>
         <source>from the server</source>
@@ -1347,7 +1347,7 @@
     </message>
     <message>
         <source>%1,…(%2 bytes)…</source>
-        <translation type="unfinished"></translation>
+        <translation>%1,…(%2 字节)…</translation>
     </message>
     <message>
         <source>… (the rest is not shown)</source>
@@ -1455,11 +1455,11 @@
     </message>
     <message>
         <source>Copy exact body</source>
-        <translation type="unfinished"></translation>
+        <translation>复制原样请求体</translation>
     </message>
     <message>
         <source>Copy the body byte for byte as it is sent, images&apos; data included (the view below shortens it)</source>
-        <translation type="unfinished"></translation>
+        <translation>按发送时的原样逐字节复制请求体，包括图片数据（下方视图中已将其缩短）</translation>
     </message>
     <message>
         <source>Exact request body, pretty-printed</source>
@@ -1503,7 +1503,7 @@
     </message>
     <message>
         <source>turn %1 (question, %2 tool calls and results, answer)</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 轮（提问、%2 个工具调用及结果、回答）</translation>
     </message>
     <message>
         <source>%1, %2</source>
@@ -1647,23 +1647,23 @@
     </message>
     <message>
         <source>image</source>
-        <translation type="unfinished"></translation>
+        <translation>图片</translation>
     </message>
     <message>
         <source>PDF</source>
-        <translation type="unfinished"></translation>
+        <translation>PDF</translation>
     </message>
     <message>
         <source>text</source>
-        <translation type="unfinished"></translation>
+        <translation>文本</translation>
     </message>
     <message>
         <source>%1, %2×%3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，%2×%3</translation>
     </message>
     <message>
         <source>  ↳ %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>  ↳ %1（%2）</translation>
     </message>
 </context>
 <context>
@@ -1744,7 +1744,7 @@
     </message>
     <message>
         <source>This model does not take images: remove them, or turn on “Accepts images” for this connection in Settings.</source>
-        <translation type="unfinished"></translation>
+        <translation>此模型不接受图片：请移除图片，或在设置中为此连接开启“接受图片”。</translation>
     </message>
     <message>
         <source>Too large to send: %1</source>
@@ -2974,11 +2974,11 @@
     </message>
     <message>
         <source>Accepts images (the model takes pictures in a question)</source>
-        <translation type="unfinished"></translation>
+        <translation>接受图片（模型可接收提问中的图片）</translation>
     </message>
     <message>
         <source>Off: a question with an image is refused before anything is sent. The default follows the server kind (off for DeepSeek, a llama.cpp server and the built-in model)</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭时：含图片的提问会在发送任何内容之前被拒绝。默认值取决于服务器类型（DeepSeek、llama.cpp 服务器和内置模型默认关闭）</translation>
     </message>
     <message>
         <source>%1 The key will be kept only until Turnlog closes.</source>
@@ -3030,7 +3030,7 @@
     </message>
     <message>
         <source>Tools</source>
-        <translation type="unfinished"></translation>
+        <translation>工具</translation>
     </message>
     <message>
         <source>This conversation</source>
@@ -3114,7 +3114,7 @@
     </message>
     <message>
         <source>Tools:</source>
-        <translation type="unfinished"></translation>
+        <translation>工具：</translation>
     </message>
     <message>
         <source>The key is kept in memory until Turnlog quits.</source>
@@ -3472,7 +3472,7 @@ last active %2</source>
     </message>
     <message>
         <source>running tools</source>
-        <translation type="unfinished"></translation>
+        <translation>正在运行工具</translation>
     </message>
     <message>
         <source>retrying</source>
@@ -3617,201 +3617,201 @@ last active %2</source>
     <name>ToolApproval</name>
     <message>
         <source>Arguments</source>
-        <translation type="unfinished"></translation>
+        <translation>参数</translation>
     </message>
     <message>
         <source>Run</source>
-        <translation type="unfinished"></translation>
+        <translation>运行</translation>
     </message>
     <message>
         <source>Always allow this tool in this conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>在此对话中始终允许此工具</translation>
     </message>
     <message>
         <source>Deny</source>
-        <translation type="unfinished"></translation>
+        <translation>拒绝</translation>
     </message>
     <message>
         <source>The model wants to run the tool “%1” of %2. Run it?</source>
-        <translation type="unfinished"></translation>
+        <translation>模型想要运行 %2 的工具“%1”。是否运行？</translation>
     </message>
     <message>
         <source>The model wants to run the tool “%1”. Run it?</source>
-        <translation type="unfinished"></translation>
+        <translation>模型想要运行工具“%1”。是否运行？</translation>
     </message>
     <message>
         <source>%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2</translation>
     </message>
     <message>
         <source>Sent without the tools of: %1 (Settings → Tools)</source>
-        <translation type="unfinished"></translation>
+        <translation>发送时未包含以下服务器的工具：%1（设置 → 工具）</translation>
     </message>
 </context>
 <context>
     <name>ToolServerEditor</name>
     <message>
         <source>Edit tool server</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑工具服务器</translation>
     </message>
     <message>
         <source>Add tool server</source>
-        <translation type="unfinished"></translation>
+        <translation>添加工具服务器</translation>
     </message>
     <message>
         <source>&amp;Name:</source>
-        <translation type="unfinished">名称(&amp;N)：</translation>
+        <translation>名称(&amp;N)：</translation>
     </message>
     <message>
         <source>A command Turnlog starts (stdio)</source>
-        <translation type="unfinished"></translation>
+        <translation>由 Turnlog 启动的命令（stdio）</translation>
     </message>
     <message>
         <source>An address (streamable HTTP)</source>
-        <translation type="unfinished"></translation>
+        <translation>一个地址（Streamable HTTP）</translation>
     </message>
     <message>
         <source>&amp;Command line:</source>
-        <translation type="unfinished"></translation>
+        <translation>命令行(&amp;C)：</translation>
     </message>
     <message>
         <source>&amp;Environment:</source>
-        <translation type="unfinished"></translation>
+        <translation>环境变量(&amp;E)：</translation>
     </message>
     <message>
         <source>Variables whose values go to the keyring, separated by commas. Names with KEY, TOKEN, SECRET or PASSWORD are secret anyway.</source>
-        <translation type="unfinished"></translation>
+        <translation>值存入密钥环的变量，以逗号分隔。名称中含有 KEY、TOKEN、SECRET 或 PASSWORD 的变量无论如何都视为机密。</translation>
     </message>
     <message>
         <source>Also &amp;secret:</source>
-        <translation type="unfinished"></translation>
+        <translation>其他机密变量(&amp;S)：</translation>
     </message>
     <message>
         <source>&amp;Address:</source>
-        <translation type="unfinished"></translation>
+        <translation>地址(&amp;A)：</translation>
     </message>
     <message>
         <source>kept in the keyring</source>
-        <translation type="unfinished"></translation>
+        <translation>保存在密钥环中</translation>
     </message>
     <message>
         <source>Bearer &amp;token:</source>
-        <translation type="unfinished"></translation>
+        <translation>Bearer 令牌(&amp;T)：</translation>
     </message>
     <message>
         <source>The command line cannot be read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法解析命令行：%1</translation>
     </message>
     <message>
         <source>Write each variable as NAME=VALUE: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>请将每个变量写成 NAME=VALUE 形式：%1</translation>
     </message>
 </context>
 <context>
     <name>ToolsPage</name>
     <message>
         <source>off</source>
-        <translation type="unfinished"></translation>
+        <translation>已关闭</translation>
     </message>
     <message>
         <source>ready with %1 tools</source>
-        <translation type="unfinished"></translation>
+        <translation>就绪，共 %1 个工具</translation>
     </message>
     <message>
         <source>failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>失败：%1</translation>
     </message>
     <message>
         <source>starting…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在启动…</translation>
     </message>
     <message>
         <source>not started yet (starts on first use)</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未启动（首次使用时启动）</translation>
     </message>
     <message>
         <source>Tool servers</source>
-        <translation type="unfinished"></translation>
+        <translation>工具服务器</translation>
     </message>
     <message>
         <source>&amp;Add…</source>
-        <translation type="unfinished">添加(&amp;A)…</translation>
+        <translation>添加(&amp;A)…</translation>
     </message>
     <message>
         <source>&amp;Edit…</source>
-        <translation type="unfinished">编辑(&amp;E)…</translation>
+        <translation>编辑(&amp;E)…</translation>
     </message>
     <message>
         <source>Switch o&amp;n</source>
-        <translation type="unfinished"></translation>
+        <translation>开启(&amp;N)</translation>
     </message>
     <message>
         <source>&amp;Check</source>
-        <translation type="unfinished"></translation>
+        <translation>检查(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>移除(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Import…</source>
-        <translation type="unfinished">导入(&amp;I)…</translation>
+        <translation>导入(&amp;I)…</translation>
     </message>
     <message>
         <source>Tools of the server</source>
-        <translation type="unfinished"></translation>
+        <translation>该服务器的工具</translation>
     </message>
     <message>
         <source>No tool servers yet. Add one, or import the mcpServers file of another client.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有工具服务器。请添加一个，或导入其他客户端的 mcpServers 文件。</translation>
     </message>
     <message>
         <source>Switch o&amp;ff</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭(&amp;F)</translation>
     </message>
     <message>
         <source>State: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>状态：%1</translation>
     </message>
     <message>
         <source>Runs: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>运行：%1</translation>
     </message>
     <message>
         <source>Imported from %1: nothing runs until you switch it on.</source>
-        <translation type="unfinished"></translation>
+        <translation>已从 %1 导入：在你开启之前，不会运行任何内容。</translation>
     </message>
     <message>
         <source>Its error output ends:</source>
-        <translation type="unfinished"></translation>
+        <translation>其错误输出的结尾：</translation>
     </message>
     <message>
         <source>Not saved: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未保存：%1</translation>
     </message>
     <message>
         <source>Switch the server on first: nothing of it runs while it is off.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先开启该服务器：关闭期间，它的任何部分都不会运行。</translation>
     </message>
     <message>
         <source>Import tool servers</source>
-        <translation type="unfinished"></translation>
+        <translation>导入工具服务器</translation>
     </message>
     <message>
         <source>MCP server lists (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>MCP 服务器列表 (*.json)</translation>
     </message>
     <message>
         <source>Nothing was imported: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未导入任何内容：%1</translation>
     </message>
     <message>
         <source>Use the tools of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>使用 %1 的工具</translation>
     </message>
     <message>
         <source>No tool servers are switched on (Settings → Tools).</source>
-        <translation type="unfinished"></translation>
+        <translation>没有开启任何工具服务器（设置 → 工具）。</translation>
     </message>
 </context>
 <context>
@@ -3822,47 +3822,47 @@ last active %2</source>
     </message>
     <message>
         <source>approved by you</source>
-        <translation type="unfinished"></translation>
+        <translation>已由你批准</translation>
     </message>
     <message>
         <source>approved by you, always in this conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>已由你批准，在此对话中始终允许</translation>
     </message>
     <message>
         <source>allowed before in this conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>此前已在此对话中允许</translation>
     </message>
     <message>
         <source>approved for every call (--approve-all)</source>
-        <translation type="unfinished"></translation>
+        <translation>所有调用均已批准（--approve-all）</translation>
     </message>
     <message>
         <source>declined by you</source>
-        <translation type="unfinished"></translation>
+        <translation>已被你拒绝</translation>
     </message>
     <message>
         <source>not run: its arguments could not be read</source>
-        <translation type="unfinished"></translation>
+        <translation>未运行：无法解析其参数</translation>
     </message>
     <message>
         <source>… (%1 more characters)</source>
-        <translation type="unfinished"></translation>
+        <translation>…（还有 %1 个字符）</translation>
     </message>
     <message>
         <source>%1 — %2 · %3 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — %2 · %3 秒</translation>
     </message>
     <message>
         <source> · the tool reported an error</source>
-        <translation type="unfinished"></translation>
+        <translation> · 工具报告了错误</translation>
     </message>
     <message>
         <source>Arguments:</source>
-        <translation type="unfinished"></translation>
+        <translation>参数：</translation>
     </message>
     <message>
         <source>Result:</source>
-        <translation type="unfinished"></translation>
+        <translation>结果：</translation>
     </message>
     <message>
         <source>Turn %1: %2</source>
@@ -3922,11 +3922,11 @@ Answer so far: %2</source>
     </message>
     <message>
         <source>Attached files</source>
-        <translation type="unfinished"></translation>
+        <translation>附件</translation>
     </message>
     <message>
         <source>Open or save a file attached to this question</source>
-        <translation type="unfinished"></translation>
+        <translation>打开或保存此提问的附件</translation>
     </message>
     <message>
         <source>Position in the conversation</source>
@@ -3960,31 +3960,31 @@ Answer so far: %2</source>
     <name>TranscriptFiles</name>
     <message>
         <source>image, %1×%2</source>
-        <translation type="unfinished"></translation>
+        <translation>图片，%1×%2</translation>
     </message>
     <message>
         <source>PDF</source>
-        <translation type="unfinished"></translation>
+        <translation>PDF</translation>
     </message>
     <message>
         <source>text</source>
-        <translation type="unfinished"></translation>
+        <translation>文本</translation>
     </message>
     <message>
         <source>%1, %2</source>
-        <translation type="unfinished">%1，%2</translation>
+        <translation>%1，%2</translation>
     </message>
     <message>
         <source>📎 %1 · %2 · %3</source>
-        <translation type="unfinished"></translation>
+        <translation>📎 %1 · %2 · %3</translation>
     </message>
     <message>
         <source>Open %1</source>
-        <translation type="unfinished"></translation>
+        <translation>打开 %1</translation>
     </message>
     <message>
         <source>Save %1 as…</source>
-        <translation type="unfinished"></translation>
+        <translation>将 %1 另存为…</translation>
     </message>
 </context>
 <context>

@@ -99,7 +99,7 @@
     <name>AnswerView</name>
     <message>
         <source>%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2</translation>
     </message>
     <message>
         <source>Reasoning…</source>
@@ -119,81 +119,81 @@
     </message>
     <message>
         <source>1 tool call: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>1 個工具呼叫：%1</translation>
     </message>
     <message>
         <source>%1 tool calls: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 個工具呼叫：%2</translation>
     </message>
 </context>
 <context>
     <name>Attaching</name>
     <message>
         <source>pasted image %1.png</source>
-        <translation type="unfinished"></translation>
+        <translation>貼上的圖片 %1.png</translation>
     </message>
     <message>
         <source>%1 cannot be attached: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>無法附加 %1：%2。</translation>
     </message>
     <message>
         <source>Save attached file</source>
-        <translation type="unfinished"></translation>
+        <translation>儲存附件</translation>
     </message>
     <message>
         <source>%1 could not be written to %2: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>無法將 %1 寫入 %2：%3</translation>
     </message>
     <message>
         <source>The file could not be opened or saved</source>
-        <translation type="unfinished"></translation>
+        <translation>無法開啟或儲存該檔案</translation>
     </message>
 </context>
 <context>
     <name>AttachmentTray</name>
     <message>
         <source>image</source>
-        <translation type="unfinished"></translation>
+        <translation>圖片</translation>
     </message>
     <message>
         <source>PDF</source>
-        <translation type="unfinished"></translation>
+        <translation>PDF</translation>
     </message>
     <message>
         <source>text</source>
-        <translation type="unfinished"></translation>
+        <translation>文字</translation>
     </message>
     <message>
         <source>%1, %2×%3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，%2×%3</translation>
     </message>
     <message>
         <source>%1, %2</source>
-        <translation type="unfinished">%1，%2</translation>
+        <translation>%1，%2</translation>
     </message>
     <message>
         <source>%1 bytes, ≈%2 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 位元組，≈%2 個 token</translation>
     </message>
     <message>
         <source>%1 bytes, %2 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 位元組，%2 個 token</translation>
     </message>
     <message>
         <source>estimated; images by OpenAI&apos;s tile rule</source>
-        <translation type="unfinished"></translation>
+        <translation>估計值；圖片依 OpenAI 的圖塊規則計算</translation>
     </message>
     <message>
         <source>exact</source>
-        <translation type="unfinished">精確</translation>
+        <translation>精確值</translation>
     </message>
     <message>
         <source>In the request: %1 bytes of the body, %2 tokens (%3).</source>
-        <translation type="unfinished"></translation>
+        <translation>在請求中：佔請求本文 %1 位元組，%2 個 token（%3）。</translation>
     </message>
     <message>
         <source>Remove %1</source>
-        <translation type="unfinished"></translation>
+        <translation>移除 %1</translation>
     </message>
 </context>
 <context>
@@ -250,11 +250,11 @@
     </message>
     <message>
         <source>Attach text files, PDFs or images (or drop or paste them here)</source>
-        <translation type="unfinished"></translation>
+        <translation>附加文字檔、PDF 或圖片（也可拖放或貼上到此處）</translation>
     </message>
     <message>
         <source>Attach files</source>
-        <translation type="unfinished"></translation>
+        <translation>附加檔案</translation>
     </message>
     <message>
         <source>Request size</source>
@@ -278,7 +278,7 @@
     </message>
     <message>
         <source>Text, PDFs and images (*);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>文字、PDF 和圖片 (*);;所有檔案 (*)</translation>
     </message>
     <message>
         <source>A request is running</source>
@@ -431,15 +431,15 @@
     </message>
     <message>
         <source>This model does not take images</source>
-        <translation type="unfinished"></translation>
+        <translation>此模型不接受圖片</translation>
     </message>
     <message>
         <source>The tool calls could not finish</source>
-        <translation type="unfinished"></translation>
+        <translation>工具呼叫未能完成</translation>
     </message>
     <message>
         <source>These tool calls ran; anything they changed stays changed:</source>
-        <translation type="unfinished"></translation>
+        <translation>以下工具呼叫已執行，它們所做的變更不會復原：</translation>
     </message>
     <message>
         <source>The log ends:</source>
@@ -555,7 +555,7 @@
     </message>
     <message>
         <source>the connection is set not to accept images</source>
-        <translation type="unfinished"></translation>
+        <translation>此連線已設定為不接受圖片</translation>
     </message>
     <message>
         <source>the base URL must start with http:// or https://</source>
@@ -678,7 +678,7 @@
     </message>
     <message>
         <source>Remove the images, or turn on “Accepts images” for this connection</source>
-        <translation type="unfinished"></translation>
+        <translation>移除圖片，或為此連線開啟「接受圖片」</translation>
     </message>
     <message>
         <source>Send again</source>
@@ -686,23 +686,23 @@
     </message>
     <message>
         <source>Send again, or try another model</source>
-        <translation type="unfinished"></translation>
+        <translation>重新傳送，或改用其他模型</translation>
     </message>
     <message>
         <source>Send again and answer the approval card</source>
-        <translation type="unfinished"></translation>
+        <translation>重新傳送，並回應核准卡片</translation>
     </message>
     <message>
         <source>Send again, or switch that tool off</source>
-        <translation type="unfinished"></translation>
+        <translation>重新傳送，或關閉該工具</translation>
     </message>
     <message>
         <source>Send again, or ask more narrowly</source>
-        <translation type="unfinished"></translation>
+        <translation>重新傳送，或縮小提問範圍</translation>
     </message>
     <message>
         <source>Raise the limits, or ask for less at once</source>
-        <translation type="unfinished"></translation>
+        <translation>提高限制，或一次少要求一些內容</translation>
     </message>
     <message>
         <source>Raise the output limit (output reserve) and send again</source>
@@ -1243,11 +1243,11 @@
     </message>
     <message>
         <source>tool definitions (tools)</source>
-        <translation type="unfinished"></translation>
+        <translation>工具定義（tools）</translation>
     </message>
     <message>
         <source>this question&apos;s tool calls and results</source>
-        <translation type="unfinished"></translation>
+        <translation>本次提問的工具呼叫與結果</translation>
     </message>
     <message>
         <source>from the server</source>
@@ -1347,7 +1347,7 @@
     </message>
     <message>
         <source>%1,…(%2 bytes)…</source>
-        <translation type="unfinished"></translation>
+        <translation>%1,…(%2 位元組)…</translation>
     </message>
     <message>
         <source>… (the rest is not shown)</source>
@@ -1455,11 +1455,11 @@
     </message>
     <message>
         <source>Copy exact body</source>
-        <translation type="unfinished"></translation>
+        <translation>複製原樣請求本文</translation>
     </message>
     <message>
         <source>Copy the body byte for byte as it is sent, images&apos; data included (the view below shortens it)</source>
-        <translation type="unfinished"></translation>
+        <translation>依傳送時的原樣逐位元組複製請求本文，包含圖片資料（下方檢視會將其縮短）</translation>
     </message>
     <message>
         <source>Exact request body, pretty-printed</source>
@@ -1503,7 +1503,7 @@
     </message>
     <message>
         <source>turn %1 (question, %2 tool calls and results, answer)</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 輪（提問、%2 個工具呼叫及結果、回答）</translation>
     </message>
     <message>
         <source>%1, %2</source>
@@ -1647,23 +1647,23 @@
     </message>
     <message>
         <source>image</source>
-        <translation type="unfinished"></translation>
+        <translation>圖片</translation>
     </message>
     <message>
         <source>PDF</source>
-        <translation type="unfinished"></translation>
+        <translation>PDF</translation>
     </message>
     <message>
         <source>text</source>
-        <translation type="unfinished"></translation>
+        <translation>文字</translation>
     </message>
     <message>
         <source>%1, %2×%3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，%2×%3</translation>
     </message>
     <message>
         <source>  ↳ %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>  ↳ %1（%2）</translation>
     </message>
 </context>
 <context>
@@ -1744,7 +1744,7 @@
     </message>
     <message>
         <source>This model does not take images: remove them, or turn on “Accepts images” for this connection in Settings.</source>
-        <translation type="unfinished"></translation>
+        <translation>此模型不接受圖片：請移除圖片，或在設定中為此連線開啟「接受圖片」。</translation>
     </message>
     <message>
         <source>Too large to send: %1</source>
@@ -2974,11 +2974,11 @@
     </message>
     <message>
         <source>Accepts images (the model takes pictures in a question)</source>
-        <translation type="unfinished"></translation>
+        <translation>接受圖片（模型可接收提問中的圖片）</translation>
     </message>
     <message>
         <source>Off: a question with an image is refused before anything is sent. The default follows the server kind (off for DeepSeek, a llama.cpp server and the built-in model)</source>
-        <translation type="unfinished"></translation>
+        <translation>關閉時：含圖片的提問會在傳送任何內容之前遭到拒絕。預設值取決於伺服器類型（DeepSeek、llama.cpp 伺服器與內建模型預設關閉）</translation>
     </message>
     <message>
         <source>%1 The key will be kept only until Turnlog closes.</source>
@@ -3030,7 +3030,7 @@
     </message>
     <message>
         <source>Tools</source>
-        <translation type="unfinished"></translation>
+        <translation>工具</translation>
     </message>
     <message>
         <source>This conversation</source>
@@ -3114,7 +3114,7 @@
     </message>
     <message>
         <source>Tools:</source>
-        <translation type="unfinished"></translation>
+        <translation>工具：</translation>
     </message>
     <message>
         <source>The key is kept in memory until Turnlog quits.</source>
@@ -3472,7 +3472,7 @@ last active %2</source>
     </message>
     <message>
         <source>running tools</source>
-        <translation type="unfinished"></translation>
+        <translation>正在執行工具</translation>
     </message>
     <message>
         <source>retrying</source>
@@ -3617,201 +3617,201 @@ last active %2</source>
     <name>ToolApproval</name>
     <message>
         <source>Arguments</source>
-        <translation type="unfinished"></translation>
+        <translation>參數</translation>
     </message>
     <message>
         <source>Run</source>
-        <translation type="unfinished"></translation>
+        <translation>執行</translation>
     </message>
     <message>
         <source>Always allow this tool in this conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>在此對話中一律允許此工具</translation>
     </message>
     <message>
         <source>Deny</source>
-        <translation type="unfinished"></translation>
+        <translation>拒絕</translation>
     </message>
     <message>
         <source>The model wants to run the tool “%1” of %2. Run it?</source>
-        <translation type="unfinished"></translation>
+        <translation>模型想要執行 %2 的工具「%1」。是否執行？</translation>
     </message>
     <message>
         <source>The model wants to run the tool “%1”. Run it?</source>
-        <translation type="unfinished"></translation>
+        <translation>模型想要執行工具「%1」。是否執行？</translation>
     </message>
     <message>
         <source>%1 %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2</translation>
     </message>
     <message>
         <source>Sent without the tools of: %1 (Settings → Tools)</source>
-        <translation type="unfinished"></translation>
+        <translation>傳送時未包含以下伺服器的工具：%1（設定 → 工具）</translation>
     </message>
 </context>
 <context>
     <name>ToolServerEditor</name>
     <message>
         <source>Edit tool server</source>
-        <translation type="unfinished"></translation>
+        <translation>編輯工具伺服器</translation>
     </message>
     <message>
         <source>Add tool server</source>
-        <translation type="unfinished"></translation>
+        <translation>新增工具伺服器</translation>
     </message>
     <message>
         <source>&amp;Name:</source>
-        <translation type="unfinished">名稱(&amp;N)：</translation>
+        <translation>名稱(&amp;N)：</translation>
     </message>
     <message>
         <source>A command Turnlog starts (stdio)</source>
-        <translation type="unfinished"></translation>
+        <translation>由 Turnlog 啟動的命令（stdio）</translation>
     </message>
     <message>
         <source>An address (streamable HTTP)</source>
-        <translation type="unfinished"></translation>
+        <translation>一個位址（Streamable HTTP）</translation>
     </message>
     <message>
         <source>&amp;Command line:</source>
-        <translation type="unfinished"></translation>
+        <translation>命令列(&amp;C)：</translation>
     </message>
     <message>
         <source>&amp;Environment:</source>
-        <translation type="unfinished"></translation>
+        <translation>環境變數(&amp;E)：</translation>
     </message>
     <message>
         <source>Variables whose values go to the keyring, separated by commas. Names with KEY, TOKEN, SECRET or PASSWORD are secret anyway.</source>
-        <translation type="unfinished"></translation>
+        <translation>值存入鑰匙圈的變數，以逗號分隔。名稱中含有 KEY、TOKEN、SECRET 或 PASSWORD 的變數一律視為機密。</translation>
     </message>
     <message>
         <source>Also &amp;secret:</source>
-        <translation type="unfinished"></translation>
+        <translation>其他機密變數(&amp;S)：</translation>
     </message>
     <message>
         <source>&amp;Address:</source>
-        <translation type="unfinished"></translation>
+        <translation>位址(&amp;A)：</translation>
     </message>
     <message>
         <source>kept in the keyring</source>
-        <translation type="unfinished"></translation>
+        <translation>儲存在鑰匙圈中</translation>
     </message>
     <message>
         <source>Bearer &amp;token:</source>
-        <translation type="unfinished"></translation>
+        <translation>Bearer 權杖(&amp;T)：</translation>
     </message>
     <message>
         <source>The command line cannot be read: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>無法解析命令列：%1</translation>
     </message>
     <message>
         <source>Write each variable as NAME=VALUE: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>請將每個變數寫成 NAME=VALUE 形式：%1</translation>
     </message>
 </context>
 <context>
     <name>ToolsPage</name>
     <message>
         <source>off</source>
-        <translation type="unfinished"></translation>
+        <translation>已停用</translation>
     </message>
     <message>
         <source>ready with %1 tools</source>
-        <translation type="unfinished"></translation>
+        <translation>就緒，共 %1 個工具</translation>
     </message>
     <message>
         <source>failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>失敗：%1</translation>
     </message>
     <message>
         <source>starting…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在啟動…</translation>
     </message>
     <message>
         <source>not started yet (starts on first use)</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未啟動（首次使用時啟動）</translation>
     </message>
     <message>
         <source>Tool servers</source>
-        <translation type="unfinished"></translation>
+        <translation>工具伺服器</translation>
     </message>
     <message>
         <source>&amp;Add…</source>
-        <translation type="unfinished">新增(&amp;A)…</translation>
+        <translation>新增(&amp;A)…</translation>
     </message>
     <message>
         <source>&amp;Edit…</source>
-        <translation type="unfinished">編輯(&amp;E)…</translation>
+        <translation>編輯(&amp;E)…</translation>
     </message>
     <message>
         <source>Switch o&amp;n</source>
-        <translation type="unfinished"></translation>
+        <translation>啟用(&amp;N)</translation>
     </message>
     <message>
         <source>&amp;Check</source>
-        <translation type="unfinished"></translation>
+        <translation>檢查(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>移除(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Import…</source>
-        <translation type="unfinished">匯入(&amp;I)…</translation>
+        <translation>匯入(&amp;I)…</translation>
     </message>
     <message>
         <source>Tools of the server</source>
-        <translation type="unfinished"></translation>
+        <translation>該伺服器的工具</translation>
     </message>
     <message>
         <source>No tool servers yet. Add one, or import the mcpServers file of another client.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚無工具伺服器。請新增一個，或匯入其他用戶端的 mcpServers 檔案。</translation>
     </message>
     <message>
         <source>Switch o&amp;ff</source>
-        <translation type="unfinished"></translation>
+        <translation>停用(&amp;F)</translation>
     </message>
     <message>
         <source>State: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>狀態：%1</translation>
     </message>
     <message>
         <source>Runs: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>執行：%1</translation>
     </message>
     <message>
         <source>Imported from %1: nothing runs until you switch it on.</source>
-        <translation type="unfinished"></translation>
+        <translation>已從 %1 匯入：在您啟用之前，不會執行任何內容。</translation>
     </message>
     <message>
         <source>Its error output ends:</source>
-        <translation type="unfinished"></translation>
+        <translation>其錯誤輸出的結尾：</translation>
     </message>
     <message>
         <source>Not saved: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未儲存：%1</translation>
     </message>
     <message>
         <source>Switch the server on first: nothing of it runs while it is off.</source>
-        <translation type="unfinished"></translation>
+        <translation>請先啟用該伺服器：停用期間，它的任何部分都不會執行。</translation>
     </message>
     <message>
         <source>Import tool servers</source>
-        <translation type="unfinished"></translation>
+        <translation>匯入工具伺服器</translation>
     </message>
     <message>
         <source>MCP server lists (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>MCP 伺服器清單 (*.json)</translation>
     </message>
     <message>
         <source>Nothing was imported: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未匯入任何內容：%1</translation>
     </message>
     <message>
         <source>Use the tools of %1</source>
-        <translation type="unfinished"></translation>
+        <translation>使用 %1 的工具</translation>
     </message>
     <message>
         <source>No tool servers are switched on (Settings → Tools).</source>
-        <translation type="unfinished"></translation>
+        <translation>未啟用任何工具伺服器（設定 → 工具）。</translation>
     </message>
 </context>
 <context>
@@ -3822,47 +3822,47 @@ last active %2</source>
     </message>
     <message>
         <source>approved by you</source>
-        <translation type="unfinished"></translation>
+        <translation>已由您核准</translation>
     </message>
     <message>
         <source>approved by you, always in this conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>已由您核准，在此對話中一律允許</translation>
     </message>
     <message>
         <source>allowed before in this conversation</source>
-        <translation type="unfinished"></translation>
+        <translation>先前已在此對話中允許</translation>
     </message>
     <message>
         <source>approved for every call (--approve-all)</source>
-        <translation type="unfinished"></translation>
+        <translation>所有呼叫皆已核准（--approve-all）</translation>
     </message>
     <message>
         <source>declined by you</source>
-        <translation type="unfinished"></translation>
+        <translation>已被您拒絕</translation>
     </message>
     <message>
         <source>not run: its arguments could not be read</source>
-        <translation type="unfinished"></translation>
+        <translation>未執行：無法解析其參數</translation>
     </message>
     <message>
         <source>… (%1 more characters)</source>
-        <translation type="unfinished"></translation>
+        <translation>…（還有 %1 個字元）</translation>
     </message>
     <message>
         <source>%1 — %2 · %3 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — %2 · %3 秒</translation>
     </message>
     <message>
         <source> · the tool reported an error</source>
-        <translation type="unfinished"></translation>
+        <translation> · 工具回報了錯誤</translation>
     </message>
     <message>
         <source>Arguments:</source>
-        <translation type="unfinished"></translation>
+        <translation>參數：</translation>
     </message>
     <message>
         <source>Result:</source>
-        <translation type="unfinished"></translation>
+        <translation>結果：</translation>
     </message>
     <message>
         <source>Turn %1: %2</source>
@@ -3922,11 +3922,11 @@ Answer so far: %2</source>
     </message>
     <message>
         <source>Attached files</source>
-        <translation type="unfinished"></translation>
+        <translation>附件</translation>
     </message>
     <message>
         <source>Open or save a file attached to this question</source>
-        <translation type="unfinished"></translation>
+        <translation>開啟或儲存此提問的附件</translation>
     </message>
     <message>
         <source>Position in the conversation</source>
@@ -3960,31 +3960,31 @@ Answer so far: %2</source>
     <name>TranscriptFiles</name>
     <message>
         <source>image, %1×%2</source>
-        <translation type="unfinished"></translation>
+        <translation>圖片，%1×%2</translation>
     </message>
     <message>
         <source>PDF</source>
-        <translation type="unfinished"></translation>
+        <translation>PDF</translation>
     </message>
     <message>
         <source>text</source>
-        <translation type="unfinished"></translation>
+        <translation>文字</translation>
     </message>
     <message>
         <source>%1, %2</source>
-        <translation type="unfinished">%1，%2</translation>
+        <translation>%1，%2</translation>
     </message>
     <message>
         <source>📎 %1 · %2 · %3</source>
-        <translation type="unfinished"></translation>
+        <translation>📎 %1 · %2 · %3</translation>
     </message>
     <message>
         <source>Open %1</source>
-        <translation type="unfinished"></translation>
+        <translation>開啟 %1</translation>
     </message>
     <message>
         <source>Save %1 as…</source>
-        <translation type="unfinished"></translation>
+        <translation>將 %1 另存為…</translation>
     </message>
 </context>
 <context>
