@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import tempfile
 from pathlib import Path
 
 import platformdirs
@@ -51,3 +52,19 @@ def log_dir(home: Path | None = None) -> Path:
 def log_file(home: Path) -> Path:
     """The application log (rotated); its folder is created by `log_dir`."""
     return home / "logs" / LOG_NAME
+
+
+def write_atomically(path: Path, text: str, *, prefix: str) -> None:
+    """Write `text` to `path` through a synced temporary file (`prefix` names it) moved
+    into place: a reader sees the old file or the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=prefix, suffix=path.suffix, dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise

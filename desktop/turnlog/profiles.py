@@ -19,8 +19,6 @@ from __future__ import annotations
 import builtins
 import json
 import logging
-import os
-import tempfile
 import threading
 import uuid
 from collections.abc import Callable, Sequence
@@ -31,7 +29,7 @@ from urllib.parse import urlsplit
 
 from turnlog.core.failures import StoreError
 from turnlog.localmodel import BUILTIN, Availability, available
-from turnlog.paths import data_dir
+from turnlog.paths import data_dir, write_atomically
 from turnlog.providers.presets import BUILTIN_LOCAL, Preset, preset_by_id
 
 log = logging.getLogger(__name__)
@@ -363,17 +361,7 @@ class ProfileStore:
         if builtin_offered or any(p.builtin for p in profiles):
             payload["builtin_offered"] = True
         text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=".profiles-", suffix=".json", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temp, self.path)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
+        write_atomically(self.path, text, prefix=".profiles-")
         with self._lock:
             self._loaded, self._problem = True, ""
             self._seen = self._signature()

@@ -14,10 +14,8 @@ once they are switched on for it.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
-import tempfile
 import threading
 import uuid
 from collections.abc import Mapping, Sequence
@@ -26,6 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from turnlog.paths import write_atomically
 from turnlog.secrets import KeyStore
 from turnlog.toolhost.launch import HttpLaunch, Launch, StdioLaunch
 
@@ -317,17 +316,7 @@ class ToolServerStore:
         payload = {"version": FORMAT_VERSION, "servers": [s.to_json() for s in servers]}
         text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
         with self._lock:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(prefix=".tools-", suffix=".json", dir=self.path.parent)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as out:
-                    out.write(text)
-                    out.flush()
-                    os.fsync(out.fileno())
-                os.replace(temp, self.path)
-            except BaseException:
-                Path(temp).unlink(missing_ok=True)
-                raise
+            write_atomically(self.path, text, prefix=".tools-")
 
     def put(self, server: ToolServer) -> None:
         """Add `server`, or replace the one with its id (or, for a new id, its name)."""
