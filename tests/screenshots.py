@@ -42,6 +42,8 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -87,11 +89,10 @@ def free_display() -> int:
     raise SystemExit("no free X display number")
 
 
-def parent(out: Path) -> int:
-    if shutil.which("Xvfb") is None:
-        print("Xvfb is not installed", file=sys.stderr)
-        return 2
-    out.mkdir(parents=True, exist_ok=True)
+@contextmanager
+def private_display() -> Iterator[int | None]:
+    """A private Xvfb screen of 1600×1000: its display number while it runs (None when it
+    did not start); stopped after."""
     number = free_display()
     xvfb = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1600x1000x24",
                              "-nolisten", "tcp"], stdout=subprocess.DEVNULL,
@@ -100,9 +101,24 @@ def parent(out: Path) -> int:
         deadline = time.monotonic() + 10
         while not Path(f"/tmp/.X11-unix/X{number}").exists():
             if time.monotonic() > deadline or xvfb.poll() is not None:
-                print("Xvfb did not start", file=sys.stderr)
-                return 2
+                yield None
+                return
             time.sleep(0.05)
+        yield number
+    finally:
+        xvfb.terminate()
+        xvfb.wait(10)
+
+
+def parent(out: Path) -> int:
+    if shutil.which("Xvfb") is None:
+        print("Xvfb is not installed", file=sys.stderr)
+        return 2
+    out.mkdir(parents=True, exist_ok=True)
+    with private_display() as number:
+        if number is None:
+            print("Xvfb did not start", file=sys.stderr)
+            return 2
         with tempfile.TemporaryDirectory(prefix="turnlog-shots-") as home:
             env = {**os.environ, CHILD: "1", "DISPLAY": f":{number}",
                    "QT_QPA_PLATFORM": "xcb", "TURNLOG_HOME": home}
@@ -117,9 +133,6 @@ def parent(out: Path) -> int:
         # Everyday use on 1280×720 and 1024×600 screens, in English and Chinese.
         return subprocess.run([sys.executable, str(HERE / "screenshots_everyday.py"),
                                str(out)], timeout=600).returncode
-    finally:
-        xvfb.terminate()
-        xvfb.wait(10)
 
 
 def child(out: Path) -> int:

@@ -38,20 +38,13 @@ QUESTIONS = {
 def parent(out: Path) -> int:
     """Run a child per language on a private Xvfb display and data directory."""
     sys.path.insert(0, str(HERE))
-    from screenshots import free_display
+    from screenshots import private_display
 
     out.mkdir(parents=True, exist_ok=True)
-    number = free_display()
-    xvfb = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1600x1000x24",
-                             "-nolisten", "tcp"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 10
-        while not Path(f"/tmp/.X11-unix/X{number}").exists():
-            if time.monotonic() > deadline or xvfb.poll() is not None:
-                print("Xvfb did not start", file=sys.stderr)
-                return 2
-            time.sleep(0.05)
+    with private_display() as number:
+        if number is None:
+            print("Xvfb did not start", file=sys.stderr)
+            return 2
         for language in LANGUAGES:
             with tempfile.TemporaryDirectory(prefix="turnlog-shots-") as home:
                 env = {**os.environ, CHILD: language, "DISPLAY": f":{number}",
@@ -61,9 +54,6 @@ def parent(out: Path) -> int:
                 if done.returncode:
                     return done.returncode
         return 0
-    finally:
-        xvfb.terminate()
-        xvfb.wait(10)
 
 
 def child(out: Path, language: str) -> int:

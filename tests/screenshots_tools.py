@@ -25,28 +25,18 @@ CHILD = "TURNLOG_SCREENSHOT_CHILD"
 
 def parent(out: Path) -> int:
     sys.path.insert(0, str(HERE))
-    from screenshots import free_display
+    from screenshots import private_display
 
     out.mkdir(parents=True, exist_ok=True)
-    number = free_display()
-    xvfb = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1600x1000x24",
-                             "-nolisten", "tcp"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 10
-        while not Path(f"/tmp/.X11-unix/X{number}").exists():
-            if time.monotonic() > deadline or xvfb.poll() is not None:
-                print("Xvfb did not start", file=sys.stderr)
-                return 2
-            time.sleep(0.05)
+    with private_display() as number:
+        if number is None:
+            print("Xvfb did not start", file=sys.stderr)
+            return 2
         with tempfile.TemporaryDirectory(prefix="turnlog-shots-") as home:
             env = {**os.environ, CHILD: "1", "DISPLAY": f":{number}",
                    "QT_QPA_PLATFORM": "xcb", "TURNLOG_HOME": home}
             return subprocess.run([sys.executable, __file__, str(out)], env=env,
                                   timeout=180).returncode
-    finally:
-        xvfb.terminate()
-        xvfb.wait(10)
 
 
 def child(out: Path) -> int:
