@@ -254,3 +254,35 @@ def test_a_turn_s_files_show_in_the_history_and_open_or_save_from_its_menu(
         assert handle.read() == original
     window.file_actions.cleanup()
     assert not os.path.exists(copy)
+
+
+def painted_question(window, row: int) -> str:
+    """The question as the history paints it in row `row` (its laid-out document)."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+    view, index = window.view, window.transcript.index(row)
+    option = QStyleOptionViewItem()
+    view.initViewItemOption(option)
+    option.rect = view.visualRect(index)
+    _geometry, question, _answer = view.delegate.geometry(option, index)
+    return question.toPlainText()
+
+
+def test_a_sent_question_s_files_are_listed_under_it_at_once(qtbot, make_window, store,
+                                                             loopback, tmp_path):
+    window, cid = opened(qtbot, make_window, store)
+    notes = write(tmp_path, "纪要.txt", "下周三前提交预算。".encode("gbk"))
+    window.composer.choose_files = lambda: [str(notes)]
+    qtbot.mouseClick(window.composer.attach_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(window.composer.attachments) == 1, timeout=5000)
+    window.composer.set_draft("What does it say?")
+    window.refresh_preview()
+    loopback.script(Behaviour.slow("A budget is due.", delay_s=0.1, chunks=4))
+    qtbot.mouseClick(window.composer.send_button, Qt.MouseButton.LeftButton)
+    listed = "What does it say?\n\n📎 纪要.txt · text, GBK · 18 bytes"
+    qtbot.waitUntil(lambda: window.transcript.pending is not None, timeout=5000)
+    qtbot.wait(50)  # painted while it is answered
+    assert painted_question(window, 1) == listed
+    qtbot.waitUntil(lambda: not window.running, timeout=10_000)
+    assert [t.ordinal for t in window.transcript.turns] == [1, 2]
+    assert painted_question(window, 1) == listed  # saved, and not reopened
+    assert [a.name for a in store.turns(cid)[-1].attachments] == ["纪要.txt"]

@@ -150,7 +150,7 @@ class PartialAnswers(QObject):
             draft = (composer.text(), composer.cursor_position())
         self.offer, self._result = None, None
         window.banner.dismiss()
-        window.transcript.start_pending(answer.question)
+        window.transcript.start_pending(answer.question, answer.attachments)
         window.transcript.append_pending(answer.text)
         window.view.scroll_to_newest()
         window.preview.show_running(parts.endpoint)

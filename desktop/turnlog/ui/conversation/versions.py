@@ -291,12 +291,12 @@ class VersionControls(QObject):
         host.preview.cancel_warm()
         draft = (host.composer.text(), host.composer.cursor_position())
         host.banner.dismiss()
-        host.transcript.start_pending(question)
-        host.view.scroll_to_newest()
-        host.preview.show_running(parts.endpoint)
         replaced = next((t for t in host.transcript.turns[-1:] if t.id == replaces), None)
         files = host.composer.attachments if self.editing else (
             replaced.attachments if replaced is not None else ())  # asked with its files
+        host.transcript.start_pending(question, files)
+        host.view.scroll_to_newest()
+        host.preview.show_running(parts.endpoint)
         host.session.start(conversation, question, draft, parts.endpoint, host.preview.costs,
                            replaces=replaces, attachments=files)
 

@@ -355,12 +355,13 @@ class MainWindow(QMainWindow):
         text = self.composer.text()
         draft = self.composer.take()
         self.banner.dismiss()
-        self.transcript.start_pending(text)
+        files = self.composer.attachments
+        self.transcript.start_pending(text, files)
         self._update_empty_hint()  # no "No turns yet" above the question being answered
         self.view.scroll_to_newest()
         self.preview.show_running(parts.endpoint)
         self.session.start(conversation, text, draft, parts.endpoint, self.preview.costs,
-                           attachments=self.composer.attachments)
+                           attachments=files)
 
     def stop(self) -> None:
         """Cancel the running request (Esc / Stop); the failure path gives the draft back."""

@@ -21,6 +21,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QWidget
 
+from ...core.attachments import Attachment
 from ...core.compaction import StoredSummary
 from ...core.model import Turn
 from ...core.tools import Approval
@@ -61,6 +62,7 @@ class PendingRow:
     question: str
     answer: str = ""
     reasoning: str = ""
+    attachments: tuple[Attachment, ...] = ()  # the question's files, listed under it
 
 
 APPROVALS = {
@@ -330,6 +332,8 @@ class TranscriptModel(QAbstractListModel):
             return pending.answer
         if role == Role.REASONING:
             return pending.reasoning
+        if role == Role.ATTACHMENTS:
+            return pending.attachments
         if role == Role.MARK:
             return RowMark.PENDING
         if role == Role.PENDING:
@@ -512,13 +516,13 @@ class TranscriptModel(QAbstractListModel):
     def pending(self) -> PendingRow | None:
         return self._pending
 
-    def start_pending(self, question: str) -> None:
+    def start_pending(self, question: str, attachments: tuple[Attachment, ...] = ()) -> None:
         if self._pending is not None:
             raise RuntimeError("a question is already pending")
         self.show_newest()  # the question joins the log after its newest turn
         row = self.loaded_count
         self.beginInsertRows(QModelIndex(), row, row)
-        self._pending = PendingRow(question)
+        self._pending = PendingRow(question, attachments=attachments)
         self.endInsertRows()
 
     def append_pending(self, text: str) -> None:
