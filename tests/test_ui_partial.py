@@ -234,6 +234,24 @@ def test_a_first_send_stopped_early_can_be_kept_in_its_conversation(
                     and not draft_path(turnlog_home, conversation.id).exists(), timeout=3000)
 
 
+def test_keep_in_a_new_conversation_shows_its_title_and_no_hint_over_the_turn(
+        qtbot, make_window, store, loopback):
+    loopback.script(Behaviour.length("Tout droit,"))
+    window = make_window()
+    send_with_nothing_open(qtbot, window, QUESTION)
+    qtbot.waitUntil(lambda: not window.running and offered(window), timeout=10_000)
+    assert window.title.text() == "New conversation"
+    click_button(qtbot, window.banner.keep_button)
+    qtbot.waitUntil(lambda: window.transcript.rowCount() == 1, timeout=5000)
+    [conversation] = store.conversations()
+    assert conversation.title == QUESTION  # titled after its first question, on disk
+    qtbot.waitUntil(lambda: window.title.text() == QUESTION, timeout=3000)  # the header
+    assert [c.title for c in window.sidebar.model.items] == [QUESTION]  # the list
+    assert window.conversation.title == QUESTION
+    assert not window.empty_hint.isVisible()  # no "No turns yet" under turn 1
+    assert window.statusBar().currentMessage() == "Kept as turn 1, marked incomplete."
+
+
 def test_dismissing_a_first_send_s_offer_leaves_no_conversation(
         qtbot, make_window, store, loopback):
     loopback.script(Behaviour.length("Tout droit,"))

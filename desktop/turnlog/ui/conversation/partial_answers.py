@@ -20,18 +20,13 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject
 
 from ...core.failures import StoreError
-from ...core.model import Turn
-from ...core.send import Failed, PartialAnswer, keep_partial
-from ...store import TurnlogStore
+from ...core.send import Failed, PartialAnswer
+from ..infra.changes import Changes
 from ..infra.languages import arg
-from ..infra.operations import StorageOp
+from ..infra.operations import keep_incomplete_answer
 from ..request.send_session import SendResult
 
 translate = QCoreApplication.translate  # translate("PartialAnswers", …): lupdate reads it
-
-
-def keep(store: TurnlogStore, answer: PartialAnswer) -> StorageOp[Turn]:
-    return StorageOp("keep an incomplete answer", lambda: keep_partial(store, answer))
 
 
 class PartialAnswers(QObject):
@@ -75,12 +70,15 @@ class PartialAnswers(QObject):
             return
         self.offer, self._result = None, None
         window.banner.offer_partial(False)
-        keep(window.store, offer).run(
-            window.runner, on_success=lambda turn: self._kept(offer, turn),
+        keep_incomplete_answer(window.store, offer).run(
+            window.runner, on_success=lambda changes: self._kept(offer, changes),
             on_failure=lambda error: self._keep_failed(offer, error))
 
-    def _kept(self, offer: PartialAnswer, turn: Turn) -> None:
-        window = self.window
+    def _kept(self, offer: PartialAnswer, changes: Changes) -> None:
+        """The turn is in the log: this shows it in the history, and announces the change
+        (the conversation as it is now: its title, its place in the list) to the window."""
+        window, turn = self.window, changes.appended
+        assert turn is not None
         window.banner.dismiss()
         composer = window.composer
         if composer.text().strip() == offer.question.strip():
@@ -89,16 +87,14 @@ class PartialAnswers(QObject):
         self._say(arg(translate("PartialAnswers", "Kept as turn %1, marked incomplete."),
                       str(turn.ordinal)))
         conversation = window.conversation
-        if conversation is None or conversation.id != offer.conversation_id:
-            return
-        if offer.replaces is not None:  # a new version of the turn it was regenerating
-            window.versions.reload(conversation.id, current_newest=True)
-        else:
-            window.transcript.commit_pending(window.transcript.with_turn(turn))
-            window.view.scroll_to_newest()
-        window.sidebar.touch(replace(conversation, updated_at=turn.created_at))
-        window.preview.forget_last()
-        window.refresh_preview()
+        if conversation is not None and conversation.id == offer.conversation_id:
+            if offer.replaces is not None:  # a new version of the turn it was regenerating
+                window.versions.reload(conversation.id, current_newest=True)
+            else:
+                window.transcript.commit_pending(window.transcript.with_turn(turn))
+                window.view.scroll_to_newest()
+            window.preview.forget_last()
+        window.changes.publish(changes, self)
 
     def _keep_failed(self, offer: PartialAnswer, error: BaseException) -> None:
         """Not kept (a delete meanwhile, a full disk): said, and the answer still offered."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from ...core.compaction import StoredSummary
-from ...core.model import Conversation
+from ...core.model import Conversation, Turn
 from ...store.deletion import DeletionCounts
 from .deletion_text import counts_text
 from .languages import plural
@@ -26,6 +26,7 @@ class Changes:
     created: bool = False  # `conversation` is new
     renamed: bool = False  # `conversation` has a new title
     settings: bool = False  # `conversation`'s limits, system prompt or model changed
+    appended: Turn | None = None  # a turn added to the end of `conversation`'s log
     deleted: frozenset[int] = frozenset()  # ids of the conversations deleted
     everything: bool = False  # all history was deleted
     turns_deleted: tuple[str, ...] = ()

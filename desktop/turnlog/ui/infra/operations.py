@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 
 from ...core.compaction import StoredSummary
 from ...core.model import Conversation, ConversationSettings, Turn
+from ...core.send import PartialAnswer, keep_partial
 from ...core.titles import QUESTION
 from ...export import export_text
 from ...secrets import KeyStore
@@ -148,6 +149,19 @@ def reread_conversation(store: TurnlogStore, conversation: Conversation
         return Changes(now, renamed=True)
 
     return StorageOp("read the conversation's title", work)
+
+
+def keep_incomplete_answer(store: TurnlogStore, answer: PartialAnswer) -> StorageOp[Changes]:
+    """Keep as an incomplete turn: the question and the answer so far, appended to the
+    conversation, which answers as it is now (titled after its first question, if that is
+    the one kept)."""
+    def work() -> Changes:
+        before = store.conversation(answer.conversation_id)
+        turn = keep_partial(store, answer)
+        now = store.conversation(answer.conversation_id)
+        return Changes(now, renamed=now.title != before.title, appended=turn)
+
+    return StorageOp("keep an incomplete answer", work)
 
 
 def save_conversation_settings(store: TurnlogStore, conversation_id: int,

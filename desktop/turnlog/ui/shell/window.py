@@ -283,6 +283,8 @@ class MainWindow(QMainWindow):
                 self.transcript.remove_turn(turn_id)
             self.preview.forget_last()  # the last request's body carried the turn
             self.preview.summary = changes.summary
+        if changes.appended is not None and changed is not None and not changes.listing:
+            self.sidebar.touch(changed)  # active just now: first in the list
         if changes.provider:
             release_unused_local_model(self.connector, self.runner)
         if changes.created:
