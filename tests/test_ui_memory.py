@@ -69,6 +69,36 @@ def test_pin_from_selected_words_of_a_turn_reaches_the_wire(qtbot, make_window, 
     assert "pinned facts" in parts
 
 
+def test_pin_from_this_turn_takes_the_words_selected_in_the_transcript(
+        qtbot, make_window, store):
+    from test_ui_selection import drag, point_of, utf16
+
+    answer = "Die Sicherung liegt auf **NAS-7** im Rack 4, 机房二楼 🙂 seit Mai."
+    shown = "Die Sicherung liegt auf NAS-7 im Rack 4, 机房二楼 🙂 seit Mai."
+    window, cid = open_window(qtbot, make_window, store, [("Wo sind die Backups?", answer)])
+    panel = window.memory.panel
+    qtbot.waitUntil(lambda: panel.state is not None)
+    window.view.scrollTo(window.transcript.index(0))
+    words = "NAS-7 im Rack 4, 机房二楼 🙂"
+    first = shown.index(words)
+    drag(qtbot, window, point_of(window, 0, 1, utf16(shown, first)),
+         point_of(window, 0, 1, utf16(shown, first + len(words))))
+    assert window.view.selected_text() == words
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_P,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    dialog = window.memory.dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.selected() == words  # the words chosen in the transcript, chosen here
+    assert "**" not in dialog.text.toPlainText()  # the turn as it reads, not its Markdown
+    assert dialog.pin.isEnabled()
+    qtbot.mouseClick(dialog.pin, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: panel.pins.count() == 1)
+    (pin,) = store.pins(cid)
+    assert (pin.text, pin.sources) == (words, (store.turns(cid)[0].id,))
+    qtbot.waitUntil(lambda: window.transcript.pins_of(pin.sources[0]) == (words,))
+
+
 def test_notes_and_preferences_show_kept_and_left_out_after_a_send(qtbot, make_window, store,
                                                                    loopback):
     window, cid = open_window(qtbot, make_window, store, numbered(2),

@@ -114,6 +114,25 @@ def selected_text(placed: Placed, selection: TextSelection) -> str:
     return "".join(parts)
 
 
+def whole_text(placed: Placed, selection: TextSelection | None
+               ) -> tuple[str, tuple[int, int] | None]:
+    """The row's whole text as `selected_text` reads a selection of it, and where
+    `selection` lies in it (string offsets; None: nothing of it selected)."""
+    if not placed:
+        return "", None
+    key = selection.key if selection is not None else ""
+    end = Spot(len(placed) - 1, placed[-1][0].characterCount() - 1)
+    whole = selected_text(placed, TextSelection(key, Spot(0, 0), end))
+    if not selection:
+        return whole, None
+    words = selected_text(placed, selection)
+    # The text before it, less the blank line between question and answer if it starts
+    # right after that line: where it starts in the whole (the same words may come twice).
+    before = selected_text(placed, TextSelection(key, Spot(0, 0), selection.start))
+    start = whole.find(words, max(0, len(before) - 2))
+    return whole, (start, start + len(words)) if words and start >= 0 else None
+
+
 def spot_at(placed: Placed, point: QPoint) -> Spot:
     """The place between characters nearest `point` (viewport coordinates): above the
     row's text its start, below it its end, between two documents the next one's start."""

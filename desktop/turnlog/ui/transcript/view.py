@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from .delegate import TranscriptDelegate
 from .files import files_of, fill_files_menu
 from .model import Role, TranscriptModel
-from .selection import inside_text
+from .selection import inside_text, whole_text
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
@@ -459,6 +459,17 @@ class TranscriptView(QListView):
         if not index.isValid() or not selection or index.data(Role.KEY) != selection.key:
             return ""
         return self.delegate.selector.text(self.delegate.text_layout(index))
+
+    def current_text(self) -> tuple[str, tuple[int, int] | None]:
+        """The current turn's text as it reads here (its Markdown rendered), and where the
+        words selected in it are (None: none are)."""
+        index = self.currentIndex()
+        if not index.isValid():
+            return "", None
+        selection = self.delegate.selector.selection
+        if selection is not None and index.data(Role.KEY) != selection.key:
+            selection = None
+        return whole_text(self.delegate.text_layout(index), selection)
 
     def _selection_changed(self) -> None:
         selected = bool(self.delegate.selector.selection)

@@ -244,8 +244,9 @@ class MemoryDock(QObject):
         if not index.isValid() or index.data(Role.PENDING):
             return None
         turn_id = str(index.data(Role.KEY))
-        text = f"{index.data(Role.QUESTION)}\n\n{index.data(Role.ANSWER)}"
-        dialog = PinFromTurn(turn_id, int(index.data(Role.ORDINAL)), text, self.window)
+        text, selected = self.window.view.current_text()  # words selected there, chosen
+        dialog = PinFromTurn(turn_id, int(index.data(Role.ORDINAL)), text, self.window,
+                             chosen=selected)
         dialog.accepted.connect(lambda: self.pin_text(dialog.selected(), (turn_id,)))
         self.dialog = dialog
         dialog.open()
