@@ -63,9 +63,9 @@ GOAL_MS = 10.0
 
 
 def seed(home: Path, count: int) -> None:
-    """A conversation of `count` turns (the newest that fit are sent, the older left
-    out: no summary call stands between Send and the request), written in one transaction: the first through the
-    store's own commit, the rest as rows like it (one `executemany`)."""
+    """A conversation of `count` turns without compaction (no summary call stands between
+    Send and the request), written in one transaction: the first through the store's own
+    commit, the rest as rows like it (one `executemany`)."""
     store = TurnlogStore.open(home)
     conversation = store.create_conversation(
         "big", model=MODEL, settings=ConversationSettings(compaction=False))
@@ -198,7 +198,7 @@ def steady(homes: dict[int, Path], sends: int) -> dict[int, list[tuple[float, fl
         client = httpx.Client(trust_env=False)
         windows = {size: Window(home, server, runner, arrivals) for size, home in homes.items()}
         try:
-            for size, window in windows.items():
+            for window in windows.values():
                 for _ in range(2):
                     pair(window, client, server, "Warming up: where were we?")
             order = list(homes)

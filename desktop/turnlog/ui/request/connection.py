@@ -21,6 +21,7 @@ from ...chat import (
     LocalModels,
     NotConnected,
     ProviderConfig,
+    Providers,
     Route,
     connect_profile,
     key_for,
@@ -152,6 +153,7 @@ class ProviderConnector:
         if deadline_s is not None:
             self._timeouts["deadline_s"] = deadline_s
         self._seen: set[str] = set()
+        self._providers = Providers()  # one per profile, reused from send to send
 
     def _current(self) -> ProviderConfig:
         config = self._config()
@@ -223,7 +225,8 @@ class ProviderConnector:
         return connect_profile(config, self._keys, local=self.local, add_key=ADD_KEY,
                                counts=self.counts, model=model, cancel=cancel,
                                on_stage=on_stage,
-                               on_key=self._seen.add, **self._timeouts)
+                               on_key=self._seen.add, providers=self._providers,
+                               **self._timeouts)
 
     def exact_costs(self, conversation: Conversation) -> CostIndex | None:
         config = self._config()
