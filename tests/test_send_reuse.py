@@ -15,8 +15,7 @@ from loopback import Behaviour, LoopbackServer
 from test_ui_send import type_draft, wait_done
 from tlscerts import make_certs
 from turnlog.profiles import NetworkSettings
-from turnlog.providers import CUSTOM, ChatCompletionsProvider
-from turnlog.providers import security
+from turnlog.providers import CUSTOM, ChatCompletionsProvider, security
 from turnlog.secrets import SessionKeys
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
@@ -40,6 +39,14 @@ class Made:
         return len({id(context) for context in self.loaded})
 
 
+def noting(counted: Made, load):  # noqa: ANN001, ANN201
+    def loading(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        counted.loaded.append(self)
+        return load(self, *args, **kwargs)
+
+    return loading
+
+
 @pytest.fixture
 def made(monkeypatch) -> Made:
     counted = Made()
@@ -51,11 +58,7 @@ def made(monkeypatch) -> Made:
 
     monkeypatch.setattr(ChatCompletionsProvider, "__init__", counting_init)
     for name in ("load_verify_locations", "load_default_certs"):
-        def loading(self, *args, _load=getattr(ssl.SSLContext, name), **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
-            counted.loaded.append(self)
-            return _load(self, *args, **kwargs)
-
-        monkeypatch.setattr(ssl.SSLContext, name, loading)
+        monkeypatch.setattr(ssl.SSLContext, name, noting(counted, getattr(ssl.SSLContext, name)))
     # As in a process that has sent nothing yet.
     monkeypatch.setattr(security, "_SHARED", {}, raising=False)
     return counted
