@@ -14,8 +14,10 @@ import pytest
 from loopback import Behaviour, LoopbackServer
 from test_ui_send import type_draft, wait_done
 from tlscerts import make_certs
+from turnlog.model_counts import ModelCounts
+from turnlog.model_facts import FactStore
 from turnlog.profiles import NetworkSettings
-from turnlog.providers import CUSTOM, ChatCompletionsProvider, security
+from turnlog.providers import CUSTOM, LLAMA_CPP, ChatCompletionsProvider, security
 from turnlog.secrets import SessionKeys
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
@@ -70,9 +72,10 @@ class Profile:
     def __init__(self, config: ProviderConfig) -> None:
         self.config = config
         self.keys = SessionKeys()
+        self.counts: ModelCounts | None = None
 
     def connector(self) -> ProviderConnector:
-        return ProviderConnector(lambda: self.config, lambda: self.keys)
+        return ProviderConnector(lambda: self.config, lambda: self.keys, counts=self.counts)
 
 
 @pytest.fixture
@@ -125,6 +128,23 @@ def test_sends_to_plain_http_share_one_provider_and_load_no_certificates(
     assert len(loopback.requests) == 3
     assert len(made.providers) == 1
     assert made.contexts == 0  # plain http:// makes no TLS connection
+
+
+def test_asking_a_local_server_for_its_window_and_counts_loads_no_certificates(
+        qtbot, window_for, loopback, made, tmp_path):
+    # llama.cpp's server is asked for its window and whether it counts tokens as the
+    # first send connects: plain http:// there too.
+    loopback.props = {"default_generation_settings": {"n_ctx": 8192}}
+    profile = Profile(ProviderConfig("p1", "llama.cpp", LLAMA_CPP, loopback.base_url,
+                                     "loopback-model", network=NetworkSettings(retry=False)))
+    profile.counts = ModelCounts(FactStore.in_dir(tmp_path))
+    window = window_for(profile)
+    send(qtbot, window, loopback, "First question")
+    send(qtbot, window, loopback, "Second question")
+    assert any(r.path.endswith("/props") for r in loopback.requests)  # it was asked
+    assert len(made.providers) == 1
+    assert made.contexts == 0
+    profile.counts.close()
 
 
 def test_sends_over_tls_share_one_provider_and_one_context(
