@@ -28,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from datetime import UTC, datetime
@@ -100,15 +101,26 @@ class Arrivals:
     def __init__(self, server: LoopbackServer) -> None:
         self.times: list[float] = []
         self.bodies: list[bytes] = []
+        self._noted = threading.Condition()
         arrived = server._arrived
 
         def noted(request):  # noqa: ANN001, ANN202
             if request.path == CHAT_PATH:
-                self.times.append(time.perf_counter())
-                self.bodies.append(request.body)
+                with self._noted:
+                    self.times.append(time.perf_counter())
+                    self.bodies.append(request.body)
+                    self._noted.notify_all()
             return arrived(request)
 
         server._arrived = noted  # type: ignore[method-assign]
+
+    def wait_for(self, count: int, timeout_s: float = 120.0) -> float:
+        """When the `count`th request arrived. The GUI thread waits idle meanwhile, as the
+        window's does (nothing in a send waits on it): no polling competes with the send."""
+        with self._noted:
+            if not self._noted.wait_for(lambda: len(self.times) >= count, timeout_s):
+                raise SystemExit("timed out")
+            return self.times[count - 1]
 
 
 class Window:
@@ -138,8 +150,7 @@ class Window:
         started = time.perf_counter()
         self.session.start(conversation, question, (question, len(question)), endpoint,
                            self.costs)
-        wait(lambda: len(self.arrivals.times) > before)
-        arrived = self.arrivals.times[before]
+        arrived = self.arrivals.wait_for(before + 1)
         wait(lambda: len(self.results) > done)
         result = self.results[-1]
         if not isinstance(result, SendResult) or not hasattr(result.outcome, "turn"):
