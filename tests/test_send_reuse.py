@@ -178,6 +178,35 @@ def test_sends_over_tls_share_one_provider_and_one_context(
     assert made.contexts == 2
 
 
+class CountedKeys(SessionKeys):
+    """This session's keys, counting reads (a keyring read may ask to unlock it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    def get(self, profile_id: str) -> str | None:
+        self.reads += 1
+        return super().get(profile_id)
+
+
+def test_the_certificates_are_loaded_before_the_first_send_and_no_key_is_read(
+        qtbot, window_for, https_loopback, loopback, made):
+    url, certs = https_loopback
+    profile = Profile(ProviderConfig(
+        "p1", "LAN TLS", CUSTOM, url, "loopback-model",
+        network=NetworkSettings(retry=False, ca_file=str(certs.ca))))
+    profile.keys = CountedKeys()
+    profile.keys.set("p1", KEY)
+    window = window_for(profile)
+    # While the person types the first question: nothing sent, no key read.
+    qtbot.waitUntil(lambda: made.contexts == 1, timeout=5000)
+    assert loopback.requests == [] and profile.keys.reads == 0
+    send(qtbot, window, loopback, "First question")
+    assert made.contexts == 1 and profile.keys.reads == 1
+    assert loopback.requests[-1].headers["authorization"] == f"Bearer {KEY}"
+
+
 def test_a_changed_key_or_address_takes_effect_at_the_next_send(qtbot, window_for, loopback,
                                                                  made):
     profile = Profile(ProviderConfig("p1", "Work", CUSTOM, loopback.base_url, "loopback-model",

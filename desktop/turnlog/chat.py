@@ -70,7 +70,7 @@ from .localmodel import (
 )
 from .model_counts import ModelCounts, ObservingProvider
 from .profiles import NetworkSettings, Profile
-from .providers import BUILTIN_LOCAL, ChatCompletionsProvider, Preset
+from .providers import BUILTIN_LOCAL, ChatCompletionsProvider, Preset, load_transport
 from .providers.security import (
     INSECURE_KEY_HINT,
     CaFileUnusable,
@@ -731,6 +731,20 @@ def connect_profile(
     return Connection(ObservingProvider(provider, counts, config.profile_id),
                       profile_route(config, chosen, counts),
                       counts.costs(config.profile_id, chosen), retry=retry)
+
+
+def prepare_profile(config: ProviderConfig) -> None:
+    """Off the GUI thread, before the first send: load what a send through `config` would
+    load on first use (the HTTP transport, the TLS context of its certificate check).
+    Reads no key and sends nothing; a CA file that cannot be used is named by the send.
+    The built-in model needs nothing: its server starts with the first question."""
+    if config.preset.builtin:
+        return
+    try:
+        verify = tls_context(config.network.ca_file)
+    except CaFileUnusable:
+        return
+    load_transport(config.base_url, verify)
 
 
 def network_checks(config: ProviderConfig, key: str | None) -> ssl.SSLContext | bool:

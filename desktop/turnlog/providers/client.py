@@ -232,6 +232,13 @@ class _StreamState:
         return "".join(self.reasoning_parts)
 
 
+def load_transport(base_url: str, verify: ssl.SSLContext | bool = True) -> None:
+    """Load what the first request to `base_url` would load on first use — the HTTP
+    transport's own modules, and for https:// the process's TLS context for `verify` —
+    so the first send does not wait for it. Sends nothing, opens no connection."""
+    httpx.Client(verify=context_for(base_url, verify)).close()
+
+
 class ChatCompletionsProvider:
     """A `ChatProvider` for any server speaking OpenAI's `/chat/completions`.
 

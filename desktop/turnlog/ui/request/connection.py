@@ -27,6 +27,7 @@ from ...chat import (
     key_for,
     local_route,
     pending_local_route,
+    prepare_profile,
     profile_route,
     window_warning,
 )
@@ -91,6 +92,12 @@ class Connector(Protocol):
         """Off the GUI thread: the provider and the route to send with (starting the
         built-in model if that is the provider). Raises `NotConnected` or
         `ProviderFailure`."""
+        ...
+
+    def prepare(self) -> None:
+        """Off the GUI thread, once: load what the first send would load on first use (the
+        HTTP transport, a TLS context), so it is not the first send that waits for it.
+        Reads no key, sends nothing."""
         ...
 
     def exact_costs(self, conversation: Conversation) -> CostIndex | None:
@@ -227,6 +234,11 @@ class ProviderConnector:
                                on_stage=on_stage,
                                on_key=self._seen.add, providers=self._providers,
                                **self._timeouts)
+
+    def prepare(self) -> None:
+        config = self._config()
+        if config is not None:
+            prepare_profile(config)
 
     def exact_costs(self, conversation: Conversation) -> CostIndex | None:
         config = self._config()
