@@ -646,10 +646,10 @@ def profile_route(config: ProviderConfig, model: str,
 
 
 class Providers:
-    """The providers of one app (a window, a CLI run): one per profile, made again only
-    when something it was made from — address, key, preset, certificate check, options —
-    changed, so a send reuses the last one's (a new provider costs nothing on the wire,
-    but building one per send was most of a send's preparation). Thread-safe."""
+    """The providers of one window (or of the built-in model's servers): one per profile,
+    made again only when something it was made from — address, key, preset, certificate
+    check, options — changed, so a send goes through the provider the last one used and
+    a changed profile takes effect at the next send. Thread-safe."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
