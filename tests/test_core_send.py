@@ -606,6 +606,41 @@ def test_ordinal_ranges_compress_runs(ordinals, runs):
     assert ordinal_ranges(ordinals) == runs
 
 
+@given(st.sets(st.integers(1, 60)))
+def test_ordinal_ranges_match_the_runs_walked_one_by_one(chosen):
+    ordinals = tuple(sorted(chosen))
+    naive: list[list[int]] = []
+    for ordinal in ordinals:
+        if naive and naive[-1][1] == ordinal - 1:
+            naive[-1][1] = ordinal
+        else:
+            naive.append([ordinal, ordinal])
+    assert ordinal_ranges(ordinals) == naive
+
+
+class CountedOrdinals(Sequence[int]):
+    """The ordinals first..last, counting how many of them are read."""
+
+    def __init__(self, first: int, last: int) -> None:
+        self._ordinals = range(first, last + 1)
+        self.reads = 0
+
+    def __len__(self) -> int:
+        return len(self._ordinals)
+
+    def __getitem__(self, index):  # noqa: ANN001, ANN204
+        self.reads += 1
+        return self._ordinals[index]
+
+
+def test_a_gap_free_span_is_one_run_known_from_its_ends():
+    # The turns left out of a send in a 100,000-turn log: its request record keeps them
+    # as one run without walking every ordinal on each send.
+    left_out = CountedOrdinals(1, 99_900)
+    assert ordinal_ranges(left_out) == [[1, 99_900]]
+    assert left_out.reads <= 4
+
+
 def test_cancel_token_runs_callbacks_once_from_any_moment():
     token = CancelToken()
     calls = []

@@ -70,7 +70,7 @@ from .localmodel import (
 )
 from .model_counts import ModelCounts, ObservingProvider
 from .profiles import NetworkSettings, Profile
-from .providers import BUILTIN_LOCAL, ChatCompletionsProvider, Preset
+from .providers import BUILTIN_LOCAL, ChatCompletionsProvider, Preset, load_transport
 from .providers.security import (
     INSECURE_KEY_HINT,
     CaFileUnusable,
@@ -439,6 +439,7 @@ class LocalModels:
         self._closed = False
         self._reaper: threading.Thread | None = None
         self._wake = threading.Event()
+        self._providers = Providers()  # one per model file (a restarted server: a new one)
 
     def _server(self, model_path: Path | None) -> LocalServer:
         with self._lock:
@@ -473,9 +474,10 @@ class LocalModels:
     def provider(self, model_path: Path | None, endpoint: LocalEndpoint,
                  **provider_options: Any) -> ChatProvider:
         """A provider to the running server that names a crash of it as such and keeps
-        it from being stopped as idle while it answers."""
-        inner = ChatCompletionsProvider(endpoint.base_url, preset=BUILTIN_LOCAL,
-                                        **provider_options)
+        it from being stopped as idle while it answers (the one made for this model file
+        and address last time, when they are the same)."""
+        inner = self._providers.provider(str(model_path), endpoint.base_url, api_key=None,
+                                         preset=BUILTIN_LOCAL, **provider_options)
         return WatchedProvider(inner, self._server(model_path))
 
     def costs(self, endpoint: LocalEndpoint) -> CostIndex:
@@ -643,6 +645,36 @@ def profile_route(config: ProviderConfig, model: str,
                  prefill=config.preset.prefill, images=config.images)
 
 
+class Providers:
+    """The providers of one window (or of the built-in model's servers): one per profile,
+    made again only when something it was made from — address, key, preset, certificate
+    check, options — changed, so a send goes through the provider the last one used and
+    a changed profile takes effect at the next send. Thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._made: dict[str, tuple[tuple[Any, ...], ChatCompletionsProvider]] = {}
+
+    def provider(self, profile_id: str, base_url: str, *, api_key: str | None,
+                 preset: Preset, verify: ssl.SSLContext | bool = True,
+                 allow_insecure_key: bool = False,
+                 **provider_options: Any) -> ChatCompletionsProvider:
+        """The profile's provider for these settings: the one made last if they are the
+        same (the same CA context object: `providers.security` keeps one per file)."""
+        made_from = (base_url, api_key, preset, verify, allow_insecure_key,
+                     tuple(sorted(provider_options.items())))
+        with self._lock:
+            known = self._made.get(profile_id)
+            if known is not None and known[0] == made_from:
+                return known[1]
+            provider = ChatCompletionsProvider(base_url, api_key=api_key, preset=preset,
+                                               verify=verify,
+                                               allow_insecure_key=allow_insecure_key,
+                                               **provider_options)
+            self._made[profile_id] = (made_from, provider)  # the older one is let go
+            return provider
+
+
 def connect_profile(
     config: ProviderConfig,
     keys: Callable[[], KeyLookup | None],
@@ -654,10 +686,13 @@ def connect_profile(
     cancel: CancelToken | None = None,
     on_stage: Callable[[Stage, str], None] = lambda stage, detail: None,
     on_key: Callable[[str], None] = lambda key: None,
+    providers: Providers | None = None,
     **provider_options: Any,
 ) -> Connection:
     """The provider and route a send goes through for the profile `config` (off the GUI
-    thread: it may read the keyring and start the built-in model's server).
+    thread: it may read the keyring and start the built-in model's server). With
+    `providers`, the provider of the last send through this profile is used again while
+    nothing it was made from changed.
 
     The route carries `model` (a conversation's own), else the profile's; either way a
     conversation's own model wins when the request is built (`request_for`). With
@@ -685,10 +720,10 @@ def connect_profile(
     verify = network_checks(config, key)
     if key:
         on_key(key)
-    provider = ChatCompletionsProvider(config.base_url, api_key=key, preset=config.preset,
-                                       verify=verify,
-                                       allow_insecure_key=network.allow_insecure_key,
-                                       **provider_options)
+    made = providers or Providers()
+    provider = made.provider(config.profile_id, config.base_url, api_key=key,
+                             preset=config.preset, verify=verify,
+                             allow_insecure_key=network.allow_insecure_key, **provider_options)
     chosen = model or config.model
     if counts is None:
         return Connection(provider, profile_route(config, chosen), retry=retry)
@@ -696,6 +731,20 @@ def connect_profile(
     return Connection(ObservingProvider(provider, counts, config.profile_id),
                       profile_route(config, chosen, counts),
                       counts.costs(config.profile_id, chosen), retry=retry)
+
+
+def prepare_profile(config: ProviderConfig) -> None:
+    """Off the GUI thread, before the first send: load what a send through `config` would
+    load on first use (the HTTP transport, the TLS context of its certificate check).
+    Reads no key and sends nothing; a CA file that cannot be used is named by the send.
+    The built-in model needs nothing: its server starts with the first question."""
+    if config.preset.builtin:
+        return
+    try:
+        verify = tls_context(config.network.ca_file)
+    except CaFileUnusable:
+        return
+    load_transport(config.base_url, verify)
 
 
 def network_checks(config: ProviderConfig, key: str | None) -> ssl.SSLContext | bool:

@@ -37,6 +37,7 @@ from .providers.discovery import (
     server_window,
     tokenize_flavour,
 )
+from .providers.security import context_for
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +134,8 @@ class ModelCounts:
         if flavour is None or url is None or known or facts.tokenize is False:
             return
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        client = httpx.Client(timeout=TOKENIZE_TIMEOUT, trust_env=False, headers=headers)
+        client = httpx.Client(timeout=TOKENIZE_TIMEOUT, trust_env=False, headers=headers,
+                              verify=context_for(url, True))
         counter = ServerTokenCounter.calibrate(url, base_url, model, client=client,
                                                per_model=flavour == "vllm")
         log.info("token counts for %s at %s: %s", model, base_url,

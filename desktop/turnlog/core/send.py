@@ -76,7 +76,11 @@ class PendingTurn:
 
 
 def ordinal_ranges(ordinals: Sequence[int]) -> list[list[int]]:
-    """Compress sorted ordinals into inclusive `[first, last]` runs (1,2,3,5 → [1,3],[5,5])."""
+    """Compress sorted, distinct ordinals into inclusive `[first, last]` runs (1,2,3,5 →
+    [1,3],[5,5]). A span with no gap — the turns a long log leaves out of a request, as a
+    rule — is one run known from its two ends, not from walking every ordinal per send."""
+    if ordinals and ordinals[-1] - ordinals[0] == len(ordinals) - 1:
+        return [[ordinals[0], ordinals[-1]]]
     return [[first, last] for first, last in ordinal_runs(ordinals)]
 
 

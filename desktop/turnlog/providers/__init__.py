@@ -10,6 +10,7 @@ from .client import (
     READ_TIMEOUT_S,
     ChatCompletionsProvider,
     ModelInfo,
+    load_transport,
 )
 from .errors import ServerError, failure_for_error, parse_retry_after
 from .presets import (
@@ -50,6 +51,7 @@ __all__ = [
     "Preset",
     "ServerError",
     "failure_for_error",
+    "load_transport",
     "parse_retry_after",
     "preset_by_id",
 ]

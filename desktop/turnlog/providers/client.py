@@ -44,7 +44,7 @@ from .errors import error_from_body, error_from_json, failure_for_error, tidy
 from .inflate import INFLATABLE as _INFLATABLE
 from .inflate import Inflater
 from .presets import CUSTOM, Preset
-from .security import INSECURE_KEY_HINT, insecure_key_detail, key_in_clear
+from .security import INSECURE_KEY_HINT, context_for, insecure_key_detail, key_in_clear
 from .sse import EventStreamDecoder, LineTooLong, NotAnEventStream
 from .wirejson import UnreadableJson, server_json
 
@@ -232,6 +232,13 @@ class _StreamState:
         return "".join(self.reasoning_parts)
 
 
+def load_transport(base_url: str, verify: ssl.SSLContext | bool = True) -> None:
+    """Load what the first request to `base_url` would load on first use — the HTTP
+    transport's own modules, and for https:// the process's TLS context for `verify` —
+    so the first send does not wait for it. Sends nothing, opens no connection."""
+    httpx.Client(verify=context_for(base_url, verify)).close()
+
+
 class ChatCompletionsProvider:
     """A `ChatProvider` for any server speaking OpenAI's `/chat/completions`.
 
@@ -271,8 +278,6 @@ class ChatCompletionsProvider:
         self.max_content_bytes = max_content_bytes
         self._api_key = api_key.strip() if api_key and api_key.strip() else None
         self._verify = verify
-        self._ssl: ssl.SSLContext | None = None
-        self._ssl_lock = threading.Lock()
 
     def __repr__(self) -> str:  # never shows the key
         key = "set" if self._api_key else "none"
@@ -692,17 +697,10 @@ class ChatCompletionsProvider:
                                   read=max(self.read_timeout_s, self.first_token_timeout_s),
                                   write=self.read_timeout_s, pool=self.connect_timeout_s),
             limits=httpx.Limits(max_keepalive_connections=0),
-            verify=self._ssl_context(),
+            # The process's one context for this verify setting; none loaded for http://.
+            verify=context_for(self.base_url, self._verify),
             follow_redirects=False,
         )
-
-    def _ssl_context(self) -> ssl.SSLContext:
-        with self._ssl_lock:
-            if self._ssl is None:
-                verify = self._verify
-                self._ssl = verify if isinstance(verify, ssl.SSLContext) else \
-                    httpx.create_ssl_context(verify=verify)
-            return self._ssl
 
     def _headers(self, accept: str) -> dict[str, str]:
         headers = {

@@ -33,6 +33,7 @@ import httpx
 
 from .inflate import INFLATABLE, Inflater
 from .presets import LLAMA_CPP, LM_STUDIO, OLLAMA, OPENROUTER, VLLM, Preset
+from .security import context_for
 from .wirejson import server_json
 
 log = logging.getLogger(__name__)
@@ -158,7 +159,8 @@ def server_window(preset: Preset, base_url: str, model: str, *, api_key: str | N
     if api_key:
         headers["Authorization"] = f"Bearer {api_key}"
     own = client is None
-    http = client or httpx.Client(timeout=DISCOVERY_TIMEOUT, trust_env=False)
+    http = client or httpx.Client(timeout=DISCOVERY_TIMEOUT, trust_env=False,
+                                  verify=context_for(url, True))
     try:
         with http.stream(method, url, json=body, headers=headers) as response:
             if response.status_code != 200:

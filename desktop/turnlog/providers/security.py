@@ -4,12 +4,19 @@ A key sent over plain `http://` can be read by anyone on the way. Only this mach
 (a loopback address or `localhost`) is safe without TLS; any other `http://` address
 gets the key only when the person allowed it for that profile. A LAN server with a
 certificate of its own is trusted through its CA file, never by turning checks off.
+
+Loading a CA bundle takes tens of milliseconds, so a process makes one TLS context per
+verify setting (`shared_tls_context`) and every provider shares it; a request to a plain
+`http://` address loads none (`context_for`).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import os
 import ssl
+import threading
+import urllib.request
 from urllib.parse import urlsplit
 
 import httpx
@@ -48,11 +55,67 @@ class CaFileUnusable(ValueError):
 
 
 def tls_context(ca_file: str | None) -> ssl.SSLContext | bool:
-    """What to verify a server's certificate with: the system's CAs, or with `ca_file`
-    (PEM) the system's and that file's. Raises `CaFileUnusable` in plain words."""
+    """What to verify a server's certificate with: the system's CAs (True), or with
+    `ca_file` (PEM) the system's and that file's, as the process's one context for that
+    file. Raises `CaFileUnusable` in plain words."""
     if not ca_file:
         return True
-    context = httpx.create_ssl_context()
+    return shared_tls_context(ca_file)
+
+
+# (None: the system's CAs | a CA file's path) -> (the file's stat signature, its context)
+_SHARED: dict[str | None, tuple[tuple[int, int] | None, ssl.SSLContext]] = {}
+_SHARED_LOCK = threading.Lock()
+_PLAIN: list[ssl.SSLContext] = []
+
+
+def shared_tls_context(ca_file: str | None = None) -> ssl.SSLContext:
+    """The process's one context that checks certificates against the system's CAs, and
+    with `ca_file` against that file's too. A CA file replaced or changed in place is read
+    again at the next call; one that cannot be used raises `CaFileUnusable` (each call:
+    a failure is not kept). Contexts are safe to share between threads and connections."""
+    signature = _signature(ca_file) if ca_file else None
+    with _SHARED_LOCK:
+        known = _SHARED.get(ca_file)
+        if known is not None and known[0] == signature:
+            return known[1]
+        context = httpx.create_ssl_context()
+        if ca_file:
+            _load_ca_file(context, ca_file)
+        _SHARED[ca_file] = (signature, context)
+        return context
+
+
+def context_for(base_url: str, verify: ssl.SSLContext | bool) -> ssl.SSLContext:
+    """The TLS context a client for `base_url` takes. A plain `http://` address (reached
+    directly, or through a plain-http proxy) makes no TLS connection, so it gets a context
+    with no CAs loaded — one that refuses any certificate, should TLS ever be tried."""
+    if isinstance(verify, ssl.SSLContext):
+        return verify
+    if not verify:
+        return httpx.create_ssl_context(verify=False)
+    plain = urlsplit(base_url.strip()).scheme.lower() == "http"
+    if plain and not any(url.lower().startswith("https:")
+                         for url in urllib.request.getproxies().values()):
+        with _SHARED_LOCK:
+            if not _PLAIN:
+                _PLAIN.append(ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
+            return _PLAIN[0]
+    return shared_tls_context()
+
+
+def _signature(ca_file: str) -> tuple[int, int]:
+    try:
+        stat = os.stat(ca_file)
+    except FileNotFoundError as err:
+        raise CaFileUnusable(f"the CA certificate file {ca_file} does not exist") from err
+    except OSError as err:
+        raise CaFileUnusable(f"the CA certificate file {ca_file} cannot be read "
+                             f"({err.strerror})") from err
+    return stat.st_mtime_ns, stat.st_size
+
+
+def _load_ca_file(context: ssl.SSLContext, ca_file: str) -> None:
     try:
         context.load_verify_locations(cafile=ca_file)
     except FileNotFoundError as err:
@@ -63,4 +126,3 @@ def tls_context(ca_file: str | None) -> ssl.SSLContext | bool:
     except OSError as err:
         raise CaFileUnusable(f"the CA certificate file {ca_file} cannot be read "
                              f"({err.strerror})") from err
-    return context

@@ -21,11 +21,13 @@ from ...chat import (
     LocalModels,
     NotConnected,
     ProviderConfig,
+    Providers,
     Route,
     connect_profile,
     key_for,
     local_route,
     pending_local_route,
+    prepare_profile,
     profile_route,
     window_warning,
 )
@@ -92,6 +94,12 @@ class Connector(Protocol):
         `ProviderFailure`."""
         ...
 
+    def prepare(self) -> None:
+        """Off the GUI thread, once: load what the first send would load on first use (the
+        HTTP transport, a TLS context), so it is not the first send that waits for it.
+        Reads no key, sends nothing."""
+        ...
+
     def exact_costs(self, conversation: Conversation) -> CostIndex | None:
         """Cheap, on the GUI thread: the cost index of an endpoint that counts tokens
         exactly and is up now, or of the estimate calibrated from its replies, else None
@@ -152,6 +160,7 @@ class ProviderConnector:
         if deadline_s is not None:
             self._timeouts["deadline_s"] = deadline_s
         self._seen: set[str] = set()
+        self._providers = Providers()  # one per profile, reused from send to send
 
     def _current(self) -> ProviderConfig:
         config = self._config()
@@ -223,7 +232,13 @@ class ProviderConnector:
         return connect_profile(config, self._keys, local=self.local, add_key=ADD_KEY,
                                counts=self.counts, model=model, cancel=cancel,
                                on_stage=on_stage,
-                               on_key=self._seen.add, **self._timeouts)
+                               on_key=self._seen.add, providers=self._providers,
+                               **self._timeouts)
+
+    def prepare(self) -> None:
+        config = self._config()
+        if config is not None:
+            prepare_profile(config)
 
     def exact_costs(self, conversation: Conversation) -> CostIndex | None:
         config = self._config()
