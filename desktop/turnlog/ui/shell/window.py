@@ -359,7 +359,8 @@ class MainWindow(QMainWindow):
         self._update_empty_hint()  # no "No turns yet" above the question being answered
         self.view.scroll_to_newest()
         self.preview.show_running(parts.endpoint)
-        self.session.start(conversation, text, draft, parts.endpoint, self.preview.costs,
+        self.session.start(conversation, text, draft, parts.endpoint,
+                           parts.costs or self.preview.costs,
                            attachments=self.composer.attachments)
 
     def stop(self) -> None:
