@@ -32,6 +32,7 @@ NO_IMAGES = "Send is refused: the model takes no images"
 TOO_LARGE = "Send is refused: the request is too large"
 BLANK = "Send is refused: the question is empty"
 WHAT_IF = "a what-if limit: Send uses the conversation's own"
+MODEL_STARTING = "the built-in model is still starting: its window may change the body"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +138,8 @@ def _not_final(ask: Ask, request: SendRequest, planned: Preview | None,
         return TOO_LARGE
     if ask.max_bytes is not None:
         return WHAT_IF
+    if ask.route.pending:
+        return MODEL_STARTING
     if ask.waiting:
         return ask.waiting
     if not planned.final:

@@ -63,9 +63,9 @@ NOT_FINAL = {
     request_body.TOO_LARGE: QT_TRANSLATE_NOOP(
         "LivePreview", "Send is refused: the request is too large"),
     request_body.BLANK: QT_TRANSLATE_NOOP("LivePreview", "Send is refused: the question is empty"),
+    request_body.MODEL_STARTING: QT_TRANSLATE_NOOP(
+        "LivePreview", "the built-in model is still starting: its window may change the body"),
 }
-MODEL_STARTING = QT_TRANSLATE_NOOP(
-    "LivePreview", "the built-in model is still starting: its window may change the body")
 TOOLS_STARTING = QT_TRANSLATE_NOOP(
     "LivePreview", "a tool server is still starting: its tools are not in this body yet")
 COUNTING = QT_TRANSLATE_NOOP(
@@ -375,8 +375,6 @@ class LivePreview(QObject):
         if not waiting and parts.problem is not None:
             waiting = arg(QCoreApplication.translate("LivePreview", "Send is refused: %1"),
                           parts.problem[0])
-        if not waiting and route.pending:
-            waiting = QCoreApplication.translate("LivePreview", MODEL_STARTING)
         if not waiting and tools.starting:
             waiting = QCoreApplication.translate("LivePreview", TOOLS_STARTING)
         return Ask(conversation, draft, route, self._transcript.turns,
