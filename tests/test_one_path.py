@@ -169,3 +169,38 @@ def test_the_preview_of_a_refused_image_does_not_say_final(qtbot, store, loopbac
         assert FINAL in window.inspector.outcome_value.text()
     finally:
         window.shutdown()
+
+
+class CalibratedConnector(ProviderConnector):
+    """The loopback connector, with a cost index of its own for the conversation's
+    endpoint (as a profile's calibrated or exact counts are)."""
+
+    def __init__(self, base_url: str) -> None:
+        config = ProviderConfig("loopback", "Loopback", CUSTOM, base_url, "loopback-model",
+                                network=NetworkSettings(retry=False))
+        super().__init__(lambda: config, lambda: None)
+        from turnlog.core.projection import CostIndex
+
+        self.index = CostIndex()
+
+    def exact_costs(self, conversation):
+        return self.index
+
+
+def test_asking_for_a_request_s_parts_changes_nothing_the_preview_holds(qtbot, store,
+                                                                        loopback):
+    conversation = seed(store, "parts", [("Hello", "Hi")], settings=ROOMY)
+    connector = CalibratedConnector(loopback.base_url)
+    window = MainWindow(store, TaskRunner(), connector)
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: len(window.transcript.turns) == 1, timeout=5000)
+        held = window.preview.costs
+        assert held is connector.index  # the preview counts with the endpoint's index
+        connector.index = type(held)()  # the endpoint's counts changed (another profile)
+        parts = window.preview.parts(conversation)
+        assert parts.costs is connector.index  # what a send would count with…
+        assert window.preview.costs is held  # …without the preview's own being replaced
+    finally:
+        window.shutdown()
