@@ -388,8 +388,8 @@ class LivePreview(QObject):
         """The tools a send would offer, from the servers as they are now; those not
         started yet are started on the network worker, and the preview made again."""
         gate = self.tools
-        if gate is None:
-            return ToolPreview()
+        if gate is None or not conversation.settings.tool_servers:
+            return ToolPreview()  # tools off: tools.json is not even read
         found = tool_preview(gate.host, gate.on_in(conversation))
         if found.starting and not self._runner.closed and self._tools_starting is None:
             self._tools_starting = self._runner.run(
