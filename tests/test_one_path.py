@@ -204,3 +204,26 @@ def test_asking_for_a_request_s_parts_changes_nothing_the_preview_holds(qtbot, s
         assert window.preview.costs is held  # …without the preview's own being replaced
     finally:
         window.shutdown()
+
+
+def test_project_through_the_built_in_model_says_its_body_is_not_final_yet(turnlog_home,
+                                                                           store):
+    """`ask` starts the built-in model's server, whose window the body then follows: the
+    projection before says so instead of "final"."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from turnlog.profiles import ProfileStore, builtin_profile
+
+    conversation = seed(store, "local", [("Hello", "Hi")], settings=ROOMY)
+    ProfileStore(turnlog_home).put(builtin_profile())
+    result = subprocess.run(
+        [sys.executable, "-m", "turnlog.cli", "project", "--conversation",
+         str(conversation.id), "--question", "Tell me about dogs", "--json"],
+        capture_output=True, text=True, timeout=60, env=os.environ.copy())
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["final"] is False
+    assert out["not_final"].startswith("the built-in model is still starting")

@@ -113,6 +113,11 @@ def default_route(wanted: str | None) -> Route:
     chosen = next((p for p in profiles if wanted in (None, p.id, p.name)), None)
     if chosen is None:
         return Route(model="")
+    if chosen.builtin:  # `ask` starts its server, whose window the body then follows
+        from ..chat import pending_local_route
+        from ..localmodel import BUILTIN, DEFAULT_N_CTX
+
+        return pending_local_route(chosen.model or BUILTIN.alias, DEFAULT_N_CTX)
     # With the window the server stated, or an overflow taught, as a send would use it.
     return profile_route(ProviderConfig.of(chosen), chosen.model,
                          ModelCounts(FactStore.in_dir(data_dir())))
