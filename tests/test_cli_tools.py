@@ -164,3 +164,24 @@ def test_an_http_server_s_token_goes_to_the_keyring_and_reaches_the_server(
         assert "sk-cli-1" not in text and '"secret": true' in text
         assert cli("tools", "remove", "web").returncode == 0
         assert cli("tools", "remove", "env").returncode == 0
+
+
+def test_project_tools_previews_the_body_ask_tools_sends(turnlog_home, loopback):
+    add_profile(loopback)
+    assert cli("tools", "add", "peer", "--", *PEER).returncode == 0
+    loopback.script(Behaviour.answer("你好。"), Behaviour.answer("Nothing to list."))
+    assert cli("ask", "--new", "Hello").returncode == 0
+    projected = cli("project", "--conversation", "1", "--question", "Which files are there?",
+                    "--profile", "loop", "--tools", "peer", "--json")
+    assert projected.returncode == 0, projected.stderr
+    preview = json.loads(projected.stdout)
+    assert preview["final"] is True and preview["not_final"] == ""
+    offered = [t["function"]["name"] for t in json.loads(preview["body"])["tools"]]
+    assert {"echo", "write_file"} <= set(offered)
+    asked = cli("ask", "--conversation", "1", "--tools", "peer", "--approve-all",
+                "Which files are there?")
+    assert asked.returncode == 0, asked.stderr
+    assert loopback.requests[-1].body == preview["body"].encode("utf-8")
+    assert preview["body_bytes"] == len(loopback.requests[-1].body)
+    missing = cli("project", "--conversation", "1", "--question", "Hi?", "--tools", "nope")
+    assert missing.returncode == 2 and "no tool server “nope”" in missing.stderr

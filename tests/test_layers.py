@@ -3,7 +3,8 @@
 The layers, top to bottom (DESIGN.md, "Architecture"):
 
     ui, cli, app                    the faces
-    chat, profiles, model_counts,   send wiring both faces share
+    service                         the use cases both faces share (the one body builder)
+    chat, profiles, model_counts,   send wiring the service builds on
     model_facts, file_reading, tool_servers,
     tool_use
     store, providers, localmodel,   the parts, side by side
@@ -44,7 +45,7 @@ PACKAGE_DIR = Path(turnlog.__file__).parent
 QT_ALLOWED = ("turnlog.ui", "turnlog.app", "turnlog.__main__")
 QT_PACKAGES = {"PySide6", "shiboken6"}
 # Parts and the layers above them that they must never import.
-ABOVE_THE_PARTS = ("turnlog.ui", "turnlog.cli", "turnlog.app", "turnlog.chat",
+ABOVE_THE_PARTS = ("turnlog.ui", "turnlog.cli", "turnlog.app", "turnlog.service", "turnlog.chat",
                    "turnlog.profiles", "turnlog.model_counts", "turnlog.model_facts",
                    "turnlog.file_reading", "turnlog.tool_servers", "turnlog.tool_use")
 PARTS = ("turnlog.store", "turnlog.providers", "turnlog.localmodel", "turnlog.secrets",
@@ -52,7 +53,12 @@ PARTS = ("turnlog.store", "turnlog.providers", "turnlog.localmodel", "turnlog.se
 PROVIDERS_MUST_NOT = ("turnlog.store", "turnlog.secrets", "turnlog.localmodel")
 # The wiring both faces share, and the command line, never reach into the window.
 WIRING = ("turnlog.chat", "turnlog.profiles", "turnlog.model_counts", "turnlog.model_facts",
-          "turnlog.file_reading", "turnlog.tool_servers", "turnlog.tool_use", "turnlog.cli")
+          "turnlog.file_reading", "turnlog.tool_servers", "turnlog.tool_use", "turnlog.cli",
+          "turnlog.service")
+# Below the service layer: the send wiring, the parts and core never import it.
+BELOW_THE_SERVICE = ("turnlog.chat", "turnlog.profiles", "turnlog.model_counts",
+                     "turnlog.model_facts", "turnlog.file_reading", "turnlog.tool_servers",
+                     "turnlog.tool_use", "turnlog.core", *PARTS)
 THE_WINDOW = ("turnlog.ui", "turnlog.app")
 # The window's rooms (folders of ui/), bottom up: each imports only the rooms before it.
 ROOMS = ("infra", "transcript", "request", "dialogs", "conversation", "faults", "panels",
@@ -180,6 +186,15 @@ def wiring_violations(imports: list[Import]) -> list[str]:
     ]
 
 
+def service_violations(imports: list[Import]) -> list[str]:
+    return [
+        f"{i.where()} — the service layer sits above chat, the parts and core: they never "
+        "import it"
+        for i in imports
+        if within(i.importer, BELOW_THE_SERVICE) and within(i.target, ["turnlog.service"])
+    ]
+
+
 def qt_violations(imports: list[Import]) -> list[str]:
     return [
         f"{i.where()} — nothing below ui imports Qt"
@@ -304,6 +319,12 @@ def test_the_shared_wiring_and_the_command_line_never_import_the_window(package)
     _fail_if(wiring_violations(package[1]))
 
 
+def test_nothing_below_the_service_layer_imports_it(package):
+    modules, imports = package
+    assert {"turnlog.service.request_body", "turnlog.service.new_version"} <= modules
+    _fail_if(service_violations(imports))
+
+
 def test_nothing_below_ui_imports_qt(package):
     _fail_if(qt_violations(package[1]))
 
@@ -375,6 +396,11 @@ def plant(copy: Path, relative: str, code: str) -> None:
         ("cli/log_commands.py", "def f():\n    from ..ui.shell.window import MainWindow",
          wiring_violations, "turnlog.cli.log_commands imports turnlog.ui.shell.window (inside a "
          "function)"),
+        ("chat.py", "def f():\n    from .service import request_body", service_violations,
+         "turnlog.chat imports turnlog.service.request_body (inside a function) — the service "
+         "layer sits above"),
+        ("service/request_body.py", "from ..ui.shell.window import MainWindow",
+         wiring_violations, "turnlog.service.request_body imports turnlog.ui.shell.window"),
         ("chat.py", "from PySide6.QtCore import QObject", qt_violations,
          "turnlog.chat imports PySide6.QtCore — nothing below ui imports Qt"),
         ("ui/infra/tasks.py", "def f():\n    from ..shell.window import MainWindow",

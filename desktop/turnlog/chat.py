@@ -114,6 +114,9 @@ class Route:
     count_label: str = ""
     prefill: bool = False
     images: bool = True  # the model takes images (the profile's setting)
+    # The built-in model's server is not up yet: its model and window are the ones it
+    # will be launched with, which the server confirms or lowers when it starts.
+    pending: bool = False
 
 
 def settings_for(conversation: Conversation, route: Route | None = None) -> ConversationSettings:
@@ -413,7 +416,8 @@ def pending_local_route(model: str, n_ctx: int) -> Route:
     """The route before the server is up: the window it will be launched with (the server
     confirms or lowers it when it starts), labelled by the estimate counter."""
     return Route(model, include_usage=False, context_window=n_ctx, server_facts=True,
-                 output_reserve=output_reserve_for(n_ctx), images=BUILTIN_LOCAL.images)
+                 output_reserve=output_reserve_for(n_ctx), images=BUILTIN_LOCAL.images,
+                 pending=True)
 
 
 class LocalModels:

@@ -55,6 +55,49 @@ def wire_name(name: str) -> str:
     return _WIRE_NAME.sub("_", name)[:64] or "tool"
 
 
+def offered_tools(servers: Sequence[ToolServer], statuses: Sequence[ServerStatus]
+                  ) -> tuple[dict[str, OfferedTool], list[ServerProblem]]:
+    """The tools a request offers, by their name on the wire, from the servers' statuses
+    (one each, in order), and the servers that are not ready. The one way from servers to
+    tool definitions: a send's (`SendTools`) and a preview's (`tool_preview`) alike."""
+    offered: dict[str, OfferedTool] = {}
+    problems: list[ServerProblem] = []
+    for server, status in zip(servers, statuses, strict=True):
+        if status.state is not ServerState.READY:
+            problems.append(ServerProblem(server, status))
+            continue
+        for tool in status.tools:
+            if not server.tool_on(tool.name):
+                continue
+            name = wire_name(tool.name)
+            if name in offered:
+                name = wire_name(f"{server.name}_{tool.name}")
+            offered[name] = OfferedTool(server, tool.name, ToolSpec(
+                name, tool.description, tool.input_schema))
+    return offered, problems
+
+
+@dataclass(frozen=True, slots=True)
+class ToolPreview:
+    """The tools a send would offer, known without starting anything: `specs` from the
+    servers that are up, `starting` the servers not started yet (a send starts them and
+    its body then differs), `problems` the servers that failed (a send goes without)."""
+
+    specs: tuple[ToolSpec, ...] = ()
+    starting: tuple[ToolServer, ...] = ()
+    problems: tuple[ServerProblem, ...] = ()
+
+
+def tool_preview(host: ToolHost, servers: Sequence[ToolServer]) -> ToolPreview:
+    """What `SendTools` would offer now, from the host's statuses (nothing is started)."""
+    statuses = [host.status(server.id) for server in servers]
+    starting = tuple(server for server, status in zip(servers, statuses, strict=True)
+                     if status.state not in (ServerState.READY, ServerState.FAILED))
+    offered, problems = offered_tools(servers, statuses)
+    return ToolPreview(tuple(o.spec for o in offered.values()), starting,
+                       tuple(p for p in problems if p.server not in starting))
+
+
 class SendTools:
     """The tools a send offers, from servers started (if need be) when it is made."""
 
@@ -74,22 +117,14 @@ class SendTools:
         self._start(servers, keys)
 
     def _start(self, servers: Sequence[ToolServer], keys: KeyStore | None) -> None:
+        statuses = []
         for server in servers:
             try:
                 status = self._host.ensure_started(server.id, launch_for(server, keys))
             except (ToolConfigInvalid, ToolServerUnavailable) as err:
                 status = ServerStatus(ServerState.FAILED, reason=str(err))
-            if status.state is not ServerState.READY:
-                self.problems.append(ServerProblem(server, status))
-                continue
-            for tool in status.tools:
-                if not server.tool_on(tool.name):
-                    continue
-                name = wire_name(tool.name)
-                if name in self.offered:
-                    name = wire_name(f"{server.name}_{tool.name}")
-                self.offered[name] = OfferedTool(server, tool.name, ToolSpec(
-                    name, tool.description, tool.input_schema))
+            statuses.append(status)
+        self.offered, self.problems = offered_tools(servers, statuses)
 
     @property
     def always(self) -> frozenset[str]:

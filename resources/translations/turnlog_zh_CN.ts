@@ -1590,6 +1590,10 @@
         <translation>；将进行压缩：发送时会先摘要%1，然后请求体会改变</translation>
     </message>
     <message>
+        <source>; not final: %1</source>
+        <translation>；非最终版本：%1</translation>
+    </message>
+    <message>
         <source>; final: this body is exactly what Send puts on the wire</source>
         <translation>；最终版本：这个请求体正是“发送”时实际传出的内容</translation>
     </message>
@@ -1703,6 +1707,30 @@
         <translation>假设预览——不会发送任何内容</translation>
     </message>
     <message>
+        <source>Send is refused: the model takes no images</source>
+        <translation>“发送”被拒绝：此模型不接受图片</translation>
+    </message>
+    <message>
+        <source>Send is refused: the request is too large</source>
+        <translation>“发送”被拒绝：请求太大</translation>
+    </message>
+    <message>
+        <source>Send is refused: the question is empty</source>
+        <translation>“发送”被拒绝：问题为空</translation>
+    </message>
+    <message>
+        <source>the built-in model is still starting: its window may change the body</source>
+        <translation>内置模型仍在启动：其上下文窗口可能改变请求体</translation>
+    </message>
+    <message>
+        <source>a tool server is still starting: its tools are not in this body yet</source>
+        <translation>有工具服务器仍在启动：其工具尚未包含在这个请求体中</translation>
+    </message>
+    <message>
+        <source>the exact token counts are still being made</source>
+        <translation>精确的 token 计数仍在进行中</translation>
+    </message>
+    <message>
         <source>Last request — answered and saved</source>
         <translation>上一次请求——已回答并保存</translation>
     </message>
@@ -1749,6 +1777,10 @@
     <message>
         <source>Too large to send: %1</source>
         <translation>内容太大，无法发送：%1</translation>
+    </message>
+    <message>
+        <source>Send is refused: %1</source>
+        <translation>“发送”被拒绝：%1</translation>
     </message>
     <message>
         <source>%1 · model %2</source>

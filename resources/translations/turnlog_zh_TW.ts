@@ -1590,6 +1590,10 @@
         <translation>；將進行壓縮：送出時會先摘要%1，然後請求本文會改變</translation>
     </message>
     <message>
+        <source>; not final: %1</source>
+        <translation>；非最終版本：%1</translation>
+    </message>
+    <message>
         <source>; final: this body is exactly what Send puts on the wire</source>
         <translation>；最終版本：這個請求本文正是「傳送」時實際送出的內容</translation>
     </message>
@@ -1703,6 +1707,30 @@
         <translation>假設預覽——不會送出任何內容</translation>
     </message>
     <message>
+        <source>Send is refused: the model takes no images</source>
+        <translation>「傳送」被拒絕：此模型不接受圖片</translation>
+    </message>
+    <message>
+        <source>Send is refused: the request is too large</source>
+        <translation>「傳送」被拒絕：請求太大</translation>
+    </message>
+    <message>
+        <source>Send is refused: the question is empty</source>
+        <translation>「傳送」被拒絕：問題為空</translation>
+    </message>
+    <message>
+        <source>the built-in model is still starting: its window may change the body</source>
+        <translation>內建模型仍在啟動：其上下文視窗可能改變請求本文</translation>
+    </message>
+    <message>
+        <source>a tool server is still starting: its tools are not in this body yet</source>
+        <translation>有工具伺服器仍在啟動：其工具尚未包含在這個請求本文中</translation>
+    </message>
+    <message>
+        <source>the exact token counts are still being made</source>
+        <translation>精確的 token 計數仍在進行中</translation>
+    </message>
+    <message>
         <source>Last request — answered and saved</source>
         <translation>上一次請求——已回答並儲存</translation>
     </message>
@@ -1749,6 +1777,10 @@
     <message>
         <source>Too large to send: %1</source>
         <translation>內容太大，無法傳送：%1</translation>
+    </message>
+    <message>
+        <source>Send is refused: %1</source>
+        <translation>「傳送」被拒絕：%1</translation>
     </message>
     <message>
         <source>%1 · model %2</source>

@@ -19,7 +19,6 @@ from ..chat import (
     NotConnected,
     ProviderConfig,
     connect_profile,
-    request_for,
     sender_for,
 )
 from ..core.attachments import AttachmentRefused
@@ -29,7 +28,7 @@ from ..core.model import Conversation, Turn
 from ..core.partial import incomplete_mark
 from ..core.projection import CostIndex
 from ..core.provider import CancelToken
-from ..core.send import Committed, Failed, LogStore, Outcome, PartialAnswer, Stage, keep_partial
+from ..core.send import Committed, Failed, LogStore, Outcome, Stage, keep_partial
 from ..localmodel import available, describe
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
@@ -45,6 +44,14 @@ from ..profiles import (
 from ..providers import PRESETS, preset_by_id
 from ..providers.security import CaFileUnusable, insecure_key_detail, key_in_clear, tls_context
 from ..secrets import KeyringUnavailable, check_key, open_key_store
+from ..service.new_version import (
+    CONTINUE,
+    EDIT,
+    REGENERATE,
+    NothingToVersion,
+    new_version,
+)
+from ..service.request_body import Ask, send_request
 from ..store import TurnlogStore
 from ..tool_servers import ToolConfigInvalid
 from ..tool_use import SendTools
@@ -286,24 +293,20 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
         else:
             conversation = store.conversation(args.conversation)
         replaces, replaces_ordinal, partial = None, 0, None
-        if args.regenerate or args.edit_last or args.continue_last:
-            last = _last_turn(store, conversation.id)
-            if last is None or (args.continue_last and not last.incomplete):
-                return fail(FailureKind.BLANK_QUESTION.value,
-                            "The last turn is complete: there is nothing to continue."
-                            if last else "This conversation has no turn to make a new "
-                            "version of.", draft or None)
-            replaces, replaces_ordinal = last.id, last.ordinal
-            if args.continue_last:
-                partial = PartialAnswer.of_kept(conversation.id, last)
-            if args.regenerate or args.continue_last:
-                draft = args.draft = last.question
-            if not args.files:  # a new version asks with the same files, unless given others
-                args.files = list(last.attachments)
-        request = request_for(conversation, draft, route, replaces=replaces,
-                              memory=_new_memory(store, conversation) if new
-                              else store.memory(conversation.id), partial=partial,
-                              attachments=args.files)
+        act = REGENERATE if args.regenerate else EDIT if args.edit_last else \
+            CONTINUE if args.continue_last else None
+        if act is not None:
+            try:
+                version = new_version(store, conversation.id, act, draft, args.files)
+            except NothingToVersion as err:
+                return fail(FailureKind.BLANK_QUESTION.value, str(err), draft or None)
+            replaces, replaces_ordinal = version.turn.id, version.turn.ordinal
+            partial, args.files = version.partial, list(version.attachments)
+            draft = args.draft = version.question
+        ask = Ask(conversation, draft, route, replaces=replaces, partial=partial,
+                  memory=_new_memory(store, conversation) if new
+                  else store.memory(conversation.id), attachments=tuple(args.files))
+        request = send_request(ask)
         if not request.model:
             return fail(FailureKind.MODEL_NOT_FOUND.value,
                         f"No model set: give profile “{profile.name}” a --model.", draft)
@@ -314,8 +317,8 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
         sender = new.sender(connection.provider, costs, connection.retry) if new else \
             sender_for(store, connection.provider, costs, connection.retry)
         with interruptible() as cancel, _tools_for(args, conversation) as tools:
-            if tools is not None:
-                request = replace(request, tools=tools)
+            if tools is not None:  # the same request, offering the tools
+                request = send_request(replace(ask, turn_id=request.turn_id, tools=tools))
             outcome = sender.send(request, cancel=cancel, on_delta=out, on_stage=StagePrinter())
             _remember_always(store, new.created if new else conversation, tools)
         kept = _keep_if_asked(args, new or store, outcome)
@@ -395,12 +398,6 @@ def _new_memory(store: TurnlogStore, conversation: Conversation) -> Memory:
     settings = conversation.settings
     return conversation_memory((), (), store.preferences() if settings.preferences else [],
                                share_percent=settings.memory_share)
-
-
-def _last_turn(store: TurnlogStore, conversation_id: int) -> Turn | None:
-    """The newest turn of the active line."""
-    line = store.log(conversation_id)
-    return line[len(line) - 1] if len(line) else None
 
 
 def read_key(args: argparse.Namespace) -> str | None:

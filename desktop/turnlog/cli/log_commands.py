@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -12,30 +14,33 @@ from ..chat import (  # options_for: the window imports it here
     ProviderConfig,
     Route,
     profile_route,
-    request_for,
     window_for,
     window_warning,
 )
-from ..core.attachments import AttachmentRefused, Question, describe, has_images
+from ..core.attachments import AttachmentRefused, describe, has_images
 from ..core.budget import WINDOW_LEARNED, InvalidBudget
-from ..core.compaction import preview
+from ..core.compaction import StoredSummary
 from ..core.failures import FailureKind, StoreError
 from ..core.imports import ImportProblem
 from ..core.memory import Memory
 from ..core.model import Conversation, Turn
 from ..core.partial import incomplete_mark
-from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import SendRequest, check_question
 from ..core.side import SideQuestion
-from ..core.tools import Approval
+from ..core.tools import Approval, ToolSpec
 from ..core.versions import ForkOrigin, Versions, active_line
 from ..core.visible import visible_json
 from ..export import FORMATS, attachment_entries, export_text, inline
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
 from ..paths import data_dir
+from ..secrets import KeyringUnavailable, open_key_store
+from ..service.request_body import Ask, build, send_request
 from ..store import NotFound, TurnlogStore
 from ..store.salvage import Readable
+from ..tool_servers import ToolConfigInvalid
+from ..tool_use import SendTools
+from ..toolhost.host import ToolHost
 from ..transfer import check_file, import_checked
 from .attached import add_attach, read_attached
 from .memory_commands import memory_json, memory_of
@@ -60,6 +65,9 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--side", action="store_true",
                    help="preview a side question instead (its own budget; nothing is saved)")
+    p.add_argument("--tools", metavar="NAME[,NAME]",
+                   help="offer the tools of these MCP servers, as ask --tools does (their "
+                        "servers start to list them; nothing is called)")
     add_attach(p)
     p.set_defaults(run=run_project)
 
@@ -105,6 +113,11 @@ def default_route(wanted: str | None) -> Route:
     chosen = next((p for p in profiles if wanted in (None, p.id, p.name)), None)
     if chosen is None:
         return Route(model="")
+    if chosen.builtin:  # `ask` starts its server, whose window the body then follows
+        from ..chat import pending_local_route
+        from ..localmodel import BUILTIN, DEFAULT_N_CTX
+
+        return pending_local_route(chosen.model or BUILTIN.alias, DEFAULT_N_CTX)
     # With the window the server stated, or an overflow taught, as a send would use it.
     return profile_route(ProviderConfig.of(chosen), chosen.model,
                          ModelCounts(FactStore.in_dir(data_dir())))
@@ -170,20 +183,20 @@ def run_project(args: argparse.Namespace) -> int:
         from .side_commands import project_side_question
 
         return project_side_question(args, conversation, route, memory)
-    request = _project_request(args, conversation, route, memory)
-    if isinstance(request, int):
-        return request
     try:
-        # What a send would carry: with the cached summary where a send would reuse it.
-        planned = preview(
-            turns, Question(request.question, request.attachments), model=request.model,
-            budget=request.budget,
-            system_prompt=conversation.system_prompt, options=request.options,
-            costs=CostIndex(), compaction=conversation.settings.compaction, cached=cached,
-            target=conversation.settings.compaction_share, pinned=memory,
-        )
-    except ProjectionRefused as refusal:
-        return print_refusal(refusal, args.json)
+        specs = _tool_specs(args.tools) if args.tools else ()
+    except ToolConfigInvalid as err:
+        print(f"failure: tools\n{err}", file=sys.stderr)
+        return 2
+    ask = _project_ask(args, conversation, route, memory, turns, cached, specs)
+    if isinstance(ask, int):
+        return ask
+    # What a send would carry: with the cached summary where a send would reuse it.
+    built = build(ask)
+    if built.planned is None:
+        assert built.refusal is not None
+        return print_refusal(built.refusal, args.json)
+    request, planned = built.request, built.planned
     budget = request.budget
     projection = planned.projection
     # While a summary is to be made, the turns it will cover are not "left out".
@@ -198,7 +211,8 @@ def run_project(args: argparse.Namespace) -> int:
             "superseded": sorted(t.ordinal for t in found.turns
                                  if versions.is_superseded(t.id)),
             "summary": planned.summary_json(),
-            "final": planned.final,
+            "final": built.final,
+            "not_final": built.not_final,
             "body": projection.body.decode("utf-8"),
             "body_bytes": projection.body_bytes,
             "max_bytes": budget.max_bytes,
@@ -222,22 +236,44 @@ def run_project(args: argparse.Namespace) -> int:
     print(f"sent verbatim: {runs_text(projection.sent)}")
     print(f"summarized:    {runs_text(summarized)} ({planned.state})")
     print(f"not sent:      {runs_text(tuple(left_out))}")
-    print("final:         " + ("yes, this is the body a send carries" if planned.final else
-                               "no, a summary is made first and the body changes"))
+    print("final:         " + ("yes, this is the body a send carries" if built.final else
+                               f"no, {built.not_final}"))
     return 0
 
 
-def _project_request(args: argparse.Namespace, conversation: Conversation, route: Route,
-                     memory: Memory) -> SendRequest | int:
-    """The request `project` previews, or the exit status of why there is none (a budget
-    setting out of range, a file that cannot be attached, images for a model without)."""
+def _project_ask(args: argparse.Namespace, conversation: Conversation, route: Route,
+                 memory: Memory, turns: Sequence[Turn], cached: StoredSummary | None,
+                 specs: tuple[ToolSpec, ...]) -> Ask | int:
+    """What `project` previews, or the exit status of why nothing can be (a budget setting
+    out of range, a file that cannot be attached, images for a model without)."""
     try:
-        request = request_for(conversation, args.question, route, memory=memory,
-                              attachments=read_attached(args.attach))
+        ask = Ask(conversation, args.question, route, turns, memory=memory, summary=cached,
+                  attachments=tuple(read_attached(args.attach)), tool_specs=specs)
+        request = send_request(ask)
     except (InvalidBudget, AttachmentRefused) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    return 4 if refused_images(request) else request
+    return 4 if refused_images(request) else ask
+
+
+def _tool_specs(names: str) -> tuple[ToolSpec, ...]:
+    """The definitions of the tools `--tools A,B` offers: their servers started for the
+    projection and stopped after (a server that cannot start offers none, as in a send)."""
+    from .tools_commands import chosen_servers
+
+    servers = chosen_servers(names)
+    host = ToolHost()
+    try:
+        keys = None
+        with contextlib.suppress(KeyringUnavailable):  # a server needing one says so
+            keys = open_key_store()
+        tools = SendTools(host, servers, keys, lambda call, server, timeout_s, cancel: None)
+        for problem in tools.problems:
+            print(safe_for(sys.stderr)(f"note: tool server {problem.server.name} "
+                                       f"{problem.status.describe()}"), file=sys.stderr)
+        return tuple(tools.specs())
+    finally:
+        host.close()
 
 
 def refused_images(request: SendRequest) -> bool:

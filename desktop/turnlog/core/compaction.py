@@ -37,6 +37,7 @@ from .projection import (
     project,
 )
 from .provider import CancelToken, ChatProvider
+from .tools import ToolSpec
 
 # The recent window of a side question (the main conversation fills the budget instead).
 RECENT_MAX_PAIRS = 20
@@ -368,6 +369,8 @@ class CompactionSettings:
     target: float = DEFAULT_TARGET_SHARE  # the low-water mark, a share of each budget
     # A request for the rest of a partial answer: that answer is mandatory input too.
     continuation: Continuation | None = None
+    # The tool definitions the request offers: mandatory input as well.
+    tools: Sequence[ToolSpec] = ()
 
     @property
     def key(self) -> str:
@@ -558,7 +561,8 @@ def _projector(
     def project_with(summary: SummaryPart | None) -> Projection:
         return project(turns, question, model=settings.model, budget=settings.budget,
                        system_prompt=system_prompt, options=settings.options, pinned=pinned,
-                       summary=summary, costs=costs, continuation=settings.continuation)
+                       summary=summary, costs=costs, continuation=settings.continuation,
+                       tools=settings.tools)
     return project_with
 
 
@@ -677,13 +681,15 @@ def preview(
     cached: StoredSummary | None,
     pinned: Pinned = (),
     target: float = DEFAULT_TARGET_SHARE,
+    continuation: Continuation | None = None,
+    tools: Sequence[ToolSpec] = (),
 ) -> Preview:
-    """Project `question` over `turns` as a send would (`plan_compaction`). Raises
-    `ProjectionRefused` when the mandatory part (with the cached summary, if a send would
-    carry it) does not fit."""
+    """Project `question` over `turns` as a send would (`plan_compaction`), with the
+    partial answer it continues and the tools it offers. Raises `ProjectionRefused` when
+    the mandatory part (with the cached summary, if a send would carry it) does not fit."""
     if not isinstance(turns, (tuple, FrozenTurns)):
         turns = tuple(turns)
-    settings = CompactionSettings(model, budget, options, target)
+    settings = CompactionSettings(model, budget, options, target, continuation, tuple(tools))
     plan = plan_compaction(turns, question, settings, system_prompt=system_prompt,
                            pinned=pinned, costs=costs, cached=cached if compaction else None)
     if plan.refusal is not None:
@@ -696,7 +702,8 @@ def preview(
     projection = project(turns, question, model=model, budget=budget,
                          system_prompt=system_prompt, options=options, pinned=pinned,
                          summary=plan.base_part(), costs=costs,
-                         max_verbatim=len(turns) - plan.covered)
+                         max_verbatim=len(turns) - plan.covered, continuation=continuation,
+                         tools=settings.tools)
     first_sent = len(turns) - projection.sent_count
     span = (plan.first, max(first_sent, plan.covered))
     return Preview(projection, (plan.start, max(plan.start, first_sent)), plan.base, "to_make",

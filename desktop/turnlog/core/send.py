@@ -38,7 +38,7 @@ from .projection import (
 from .provider import CancelToken, ChatProvider, Reply
 from .retry import RetryPolicy
 from .tool_loop import RoundProgress, ToolLoopFailed, ToolRunner, bound, run_round
-from .tools import ToolRound, executed
+from .tools import ToolRound, ToolSpec, executed
 
 
 class Stage(enum.Enum):
@@ -159,6 +159,11 @@ class SendRequest:
     attachments: tuple[Attachment, ...] = ()
     # The tools this send may offer and run (None: no `tools` field is sent).
     tools: ToolRunner | None = None
+
+
+def offered_specs(request: SendRequest) -> tuple[ToolSpec, ...]:
+    """The tool definitions `request` offers (none without tools)."""
+    return tuple(request.tools.specs()) if request.tools is not None else ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -442,7 +447,7 @@ class Sender:
                 run.cid, run.generation, run.turns, run.question,
                 CompactionSettings(request.model, request.budget, request.options,
                                    request.conversation.settings.compaction_share,
-                                   request.continuation),
+                                   request.continuation, offered_specs(request)),
                 system_prompt=request.conversation.system_prompt,
                 pinned=request.pinned, cancel=run.cancel,
                 progress=lambda k, n: run.on_stage(Stage.COMPACTING, f"chunk {k} of {n}"),
@@ -470,7 +475,7 @@ class Sender:
                 system_prompt=request.conversation.system_prompt, options=request.options,
                 pinned=request.pinned, summary=run.summary, costs=self.costs,
                 max_verbatim=run.max_verbatim, continuation=request.continuation,
-                tools=request.tools.specs() if request.tools is not None else (),
+                tools=offered_specs(request),
             )
         except ProjectionRefused as refusal:
             failure = Failure(FailureKind.REFUSED, detail=refusal.describe())

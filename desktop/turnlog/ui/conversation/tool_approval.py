@@ -86,6 +86,7 @@ def attach_tools(window: Any) -> ToolGate:
     servers stop when the window goes."""
     gate = ToolGate(window.store.home, window)
     window.session.tools = gate
+    window.preview.tools = gate  # the preview offers what a send offers
     card = ApprovalCard(window.centre)
     column = window.centre.layout()
     column.insertWidget(column.indexOf(window.banner), card)

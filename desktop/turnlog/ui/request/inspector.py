@@ -84,6 +84,8 @@ class InspectorState:
     # What a reasoning model thought before the last answer (kept with the turn).
     reasoning: str = ""
     outcome: str = ""  # how the request ended, in words, where the fields above cannot say
+    # A preview's reason it is not what Send would put on the wire now ("" if it is).
+    not_final: str = ""
     # Whether a last request (the body actually sent) can be shown, and is on show.
     last_available: bool = False
     showing_last: bool = False
@@ -557,8 +559,10 @@ class Inspector(QScrollArea):
                     "changes"),
                     runs_text(state.to_summarize))
             elif state.projection is not None and state.what_if is None:
-                outcome += QCoreApplication.translate(
-                    "Inspector", "; final: this body is exactly what Send puts on the wire")
+                outcome += arg(QCoreApplication.translate(
+                    "Inspector", "; not final: %1"), state.not_final) if state.not_final \
+                    else QCoreApplication.translate(
+                        "Inspector", "; final: this body is exactly what Send puts on the wire")
         self.outcome_value.setText(outcome)
         record = state.record
         if record is not None:

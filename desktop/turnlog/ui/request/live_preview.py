@@ -10,7 +10,6 @@ again.
 
 from __future__ import annotations
 
-import contextlib
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -28,7 +27,7 @@ from ...chat import (
     model_for,
     options_for,
 )
-from ...core.attachments import Attachment, Question, has_images
+from ...core.attachments import Attachment, has_images
 from ...core.body import RequestOptions
 from ...core.budget import Budget, InvalidBudget
 from ...core.compaction import StoredSummary
@@ -37,6 +36,9 @@ from ...core.memory import NO_MEMORY, Memory
 from ...core.model import Conversation, Turn, Usage, without_last
 from ...core.projection import CostIndex, Projection, ProjectionRefused
 from ...core.send import Committed, Outcome, RequestRecord
+from ...service import request_body
+from ...service.request_body import Ask, Built
+from ...tool_use import ToolPreview, tool_preview
 from ..infra.languages import arg, number
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
 from ..transcript.marks import MarkLegend, MarkMap
@@ -45,7 +47,7 @@ from .connection import Connector, Endpoint, NotConnected
 from .edit_mode import EditMode
 from .inspector import Inspector, InspectorState
 from .inspector_text import count_kind, refusal_text, window_text
-from .preview import Preview, preview
+from .tool_gate import ToolGate
 
 PREVIEW_DELAY_MS = 120
 
@@ -54,6 +56,20 @@ HEADINGS = {
     "what-if": QT_TRANSLATE_NOOP("LivePreview", "What-if preview — nothing is sent"),
     "running": QT_TRANSLATE_NOOP("LivePreview", "Request in flight"),
 }
+# Why a preview is not what Send would put on the wire now (`request_body.build`).
+NOT_FINAL = {
+    request_body.NO_IMAGES: QT_TRANSLATE_NOOP(
+        "LivePreview", "Send is refused: the model takes no images"),
+    request_body.TOO_LARGE: QT_TRANSLATE_NOOP(
+        "LivePreview", "Send is refused: the request is too large"),
+    request_body.BLANK: QT_TRANSLATE_NOOP("LivePreview", "Send is refused: the question is empty"),
+    request_body.MODEL_STARTING: QT_TRANSLATE_NOOP(
+        "LivePreview", "the built-in model is still starting: its window may change the body"),
+}
+TOOLS_STARTING = QT_TRANSLATE_NOOP(
+    "LivePreview", "a tool server is still starting: its tools are not in this body yet")
+COUNTING = QT_TRANSLATE_NOOP(
+    "LivePreview", "the exact token counts are still being made")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +92,14 @@ class Shown:
     # Previews: the turns a send would first summarize, as inclusive runs of ordinals.
     to_summarize: tuple[tuple[int, int], ...] = ()
     reasoning: str = ""  # what a reasoning model thought before the last answer
+    # Previews: why the body is not what Send would put on the wire now ("" if it is).
+    not_final: str = ""
+
+    @classmethod
+    def of(cls, kind: str, built: Built, endpoint: Endpoint | None) -> Shown:
+        """A preview (or the request in flight) as the body builder made it."""
+        return cls(kind, built.projection, built.refusal, endpoint=endpoint,
+                   to_summarize=built.to_summarize_runs(), not_final=built.not_final)
 
     def marks(self, turns: Sequence[Turn]) -> MarkMap:
         return MarkMap(turns, self.projection, self.to_summarize, self.asked)
@@ -124,6 +148,7 @@ class RequestParts:
     model: str
     budget: Budget | None
     problem: tuple[str, str] | None
+    costs: CostIndex | None = None  # the endpoint's exact counts, when it makes them
 
     @property
     def route(self) -> Route | None:
@@ -220,6 +245,8 @@ class LivePreview(QObject):
         # preview is of the turns before it.
         self._edit_mode = edit_mode
         self._line_made: tuple[object, str, Sequence[Turn]] | None = None
+        self.tools: ToolGate | None = None  # the window's tool servers, when it has them
+        self._tools_starting: TaskHandle[object] | None = None
 
     # ------------------------------------------------------------------ state
     def reset(self) -> None:
@@ -270,7 +297,7 @@ class LivePreview(QObject):
         route = endpoint.route if endpoint else Route(conversation.model)
         model = model_for(conversation, route)
         # Exact counts once the built-in model's server is up; the estimate until then.
-        self.costs = self._connector.exact_costs(conversation) or self.estimated_costs
+        costs = self._connector.exact_costs(conversation) or self.estimated_costs
         try:
             budget: Budget | None = budget_for(conversation, route)
         except InvalidBudget as err:
@@ -279,7 +306,7 @@ class LivePreview(QObject):
                 "LivePreview", "The conversation's limits are not valid"),
                        arg(QCoreApplication.translate(
                            "LivePreview", "%1 Fix it in Settings (Ctrl+,)."), err))
-        return RequestParts(endpoint, model, budget, problem)
+        return RequestParts(endpoint, model, budget, problem, costs)
 
     # ----------------------------------------------------------------- previewing
     def refresh(self) -> None:
@@ -296,6 +323,7 @@ class LivePreview(QObject):
             self.show(Shown("preview", None))
             return
         parts = self.parts(conversation)
+        self.costs = parts.costs or self.estimated_costs
         self._counts_missing = False
         draft = composer.text()
         options = options_for(conversation, route=parts.route)
@@ -323,62 +351,84 @@ class LivePreview(QObject):
             shown = self.last
         self.show(shown)
         if self._counts_missing and parts.budget is not None:
-            budget = parts.budget
-            budgets = (budget,) if self.what_if_bytes is None else (
-                budget, replace(budget, max_bytes=self.what_if_bytes))
-            self._warm_counts(conversation, draft, parts.model, budgets, options)
+            self._warm_counts(conversation, parts, draft)
 
     def _draft_shown(self, conversation: Conversation, parts: RequestParts, draft: str,
                      options: RequestOptions) -> Shown:
         if parts.budget is None:
             return Shown("preview", None, endpoint=parts.endpoint)
-        try:
-            planned = self._preview(conversation, draft, parts.model, parts.budget, options)
-        except ProjectionRefused as err:
-            return Shown("preview", None, err, endpoint=parts.endpoint)
-        return Shown("preview", planned.projection, endpoint=parts.endpoint,
-                     to_summarize=tuple(planned.to_summarize_runs()))
+        return Shown.of("preview", self._preview(conversation, parts, draft), parts.endpoint)
 
     def _what_if_shown(self, conversation: Conversation, parts: RequestParts, draft: str,
                        options: RequestOptions) -> Shown:
         assert parts.budget is not None and self.what_if_bytes is not None
-        budget = replace(parts.budget, max_bytes=self.what_if_bytes)
-        try:
-            planned = self._preview(conversation, draft, parts.model, budget, options)
-        except ProjectionRefused as err:
-            return Shown("what-if", None, err, endpoint=parts.endpoint)
-        return Shown("what-if", planned.projection, endpoint=parts.endpoint,
-                     to_summarize=tuple(planned.to_summarize_runs()))
+        built = self._preview(conversation, parts, draft, self.what_if_bytes)
+        return Shown.of("what-if", built, parts.endpoint)
 
-    def _preview(self, conversation: Conversation, draft: str, model: str, budget: Budget,
-                 options: RequestOptions) -> Preview:
-        """The projection a send would start from: with the cached summary where the send
-        would reuse it, naming the turns it would summarize first.
+    def ask(self, conversation: Conversation, parts: RequestParts, draft: str, *,
+            costs: CostIndex | None = None, max_bytes: int | None = None,
+            waiting: str = "") -> Ask:
+        """Everything a send of `draft` in `conversation` depends on, as the window knows
+        it now (nothing is started or read from disk)."""
+        route = parts.route or Route(conversation.model)
+        tools = self._tools_now(conversation)
+        if not waiting and parts.problem is not None:
+            waiting = arg(QCoreApplication.translate("LivePreview", "Send is refused: %1"),
+                          parts.problem[0])
+        if not waiting and tools.starting:
+            waiting = QCoreApplication.translate("LivePreview", TOOLS_STARTING)
+        return Ask(conversation, draft, route, self._transcript.turns,
+                   attachments=self._composer.attachments, memory=self.memory,
+                   summary=self.summary,
+                   replaces=self._edit_mode.turn_for(conversation.id),
+                   tool_specs=tools.specs, costs=costs or self.costs, max_bytes=max_bytes,
+                   waiting=waiting)
+
+    def _tools_now(self, conversation: Conversation) -> ToolPreview:
+        """The tools a send would offer, from the servers as they are now; those not
+        started yet are started on the network worker, and the preview made again."""
+        gate = self.tools
+        if gate is None or not conversation.settings.tool_servers:
+            return ToolPreview()  # tools off: tools.json is not even read
+        found = tool_preview(gate.host, gate.on_in(conversation))
+        if found.starting and not self._runner.closed and self._tools_starting is None:
+            self._tools_starting = self._runner.run(
+                TaskRunner.NETWORK, "start tool servers",
+                lambda context: gate.tools_for(conversation),
+                on_success=lambda tools: self._tools_started(),
+                on_failure=lambda error: self._tools_started())
+        return found
+
+    def _tools_started(self) -> None:
+        self._tools_starting = None
+        if not self._composer.busy:
+            self.refresh()
+
+    def _preview(self, conversation: Conversation, parts: RequestParts, draft: str,
+                 max_bytes: int | None = None) -> Built:
+        """The request a send would make now, from the one body builder: with the cached
+        summary where the send would reuse it, naming the turns it would summarize first.
 
         With an endpoint that counts exactly, only counts already made are used; if one
-        is missing, the whole preview is estimated (and labelled so) and `refresh` has
-        the missing counts made in the background.
+        is missing, the whole preview is estimated (labelled so, and not final) and
+        `refresh` has the missing counts made in the background.
         """
         costs = self.costs
+        line = self._line()
         if costs is not self.estimated_costs:
             known = known_costs(costs)
             if known is None:  # an exact counter that never asks anyone: use it as it is
-                return self._project(conversation, draft, model, budget, options, costs)
+                return request_body.build(self.ask(conversation, parts, draft, costs=costs,
+                                                   max_bytes=max_bytes), line)
             try:
-                return self._project(conversation, draft, model, budget, options, known)
+                return request_body.build(self.ask(conversation, parts, draft, costs=known,
+                                                   max_bytes=max_bytes), line)
             except CountNotKnown:
                 self._counts_missing = True
-        return self._project(conversation, draft, model, budget, options,
-                             self.estimated_costs)
-
-    def _project(self, conversation: Conversation, draft: str, model: str, budget: Budget,
-                 options: RequestOptions, costs: CostIndex) -> Preview:
-        asked = Question(draft, self._composer.attachments)  # with the draft's files
-        return preview(self._line(), asked, model=model, budget=budget,
-                       system_prompt=conversation.system_prompt, options=options,
-                       costs=costs, compaction=conversation.settings.compaction,
-                       cached=self.summary, target=conversation.settings.compaction_share,
-                       pinned=self.memory)
+        return request_body.build(self.ask(
+            conversation, parts, draft, costs=self.estimated_costs, max_bytes=max_bytes,
+            waiting=QCoreApplication.translate("LivePreview", COUNTING)
+            if self._counts_missing else ""), line)
 
     def _line(self) -> Sequence[Turn]:
         """The active line a send would follow: without its newest turn while the draft
@@ -394,34 +444,30 @@ class LivePreview(QObject):
         return made[2]
 
     # ------------------------------------------------------------- exact counts
-    def _warm_counts(self, conversation: Conversation, draft: str, model: str,
-                     budgets: tuple[Budget, ...], options: RequestOptions) -> None:
+    def _warm_counts(self, conversation: Conversation, parts: RequestParts, draft: str) -> None:
         """Make, on the network worker, the exact counts the preview lacked, then preview
         again. The newest warm-up wins: an older one is cancelled between two counts and
         what it reports is ignored."""
-        costs, summary, turns, memory = (self.costs, self.summary, self._line(),
-                                         self.memory)
-        asked = Question(draft, self._composer.attachments)
+        costs, line = self.costs, self._line()
+        asks = [self.ask(conversation, parts, draft, costs=costs)]
+        if self.what_if_bytes is not None:
+            asks.append(replace(asks[0], max_bytes=self.what_if_bytes))
+        first = asks[0]
         key: tuple[object, ...] = (
-            id(costs), conversation.id, conversation.system_prompt, len(turns),
-            turns[-1].id if turns else None, draft,
-            tuple(a.digest for a in asked.attachments), model, budgets, options,
-            summary.id if summary is not None else None, memory)
+            id(costs), conversation.id, conversation.system_prompt, len(line),
+            line[-1].id if line else None, draft,
+            tuple(a.digest for a in first.attachments), first.route, self.what_if_bytes,
+            first.summary.id if first.summary is not None else None, first.memory,
+            first.tool_specs)
         if key == self._warm_key or key == self._warmed_key or self._runner.closed:
             return  # already on its way, or made and still missing: do not loop
         self.cancel_warm()
-        compaction = conversation.settings.compaction
-        system_prompt = conversation.system_prompt
 
         def work(context: TaskContext) -> None:
             counting = costs.sharing(CancellableCounts(costs.counter, context.cancel))
-            for budget in budgets:
+            for ask in asks:
                 # A refusal needs only the mandatory part, which is counted all the same.
-                with contextlib.suppress(ProjectionRefused):
-                    preview(turns, asked, model=model, budget=budget,
-                            system_prompt=system_prompt, options=options, costs=counting,
-                            compaction=compaction, cached=summary,
-                            target=conversation.settings.compaction_share, pinned=memory)
+                request_body.build(replace(ask, costs=counting), line)
 
         def landed(_: None) -> None:
             if self._warm is not handle:
@@ -448,14 +494,18 @@ class LivePreview(QObject):
 
     # ------------------------------------------------------------------ showing
     def show_running(self, endpoint: Endpoint) -> None:
-        """A send started: its marks start from the preview it was sent from."""
-        shown = self.shown
-        self.show(Shown("running", shown.projection if shown.kind != "last" else None,
-                        endpoint=endpoint))
+        """A send started: until its path reports the body it builds (`show_sent`, at
+        once), nothing of the composer's preview stands for it."""
+        self.show(Shown("running", None, endpoint=endpoint))
 
     def show_sent(self, projection: Projection) -> None:
-        """The request in flight carries `projection` (as its send path planned it)."""
-        self.show(Shown("running", projection, endpoint=self.shown.endpoint))
+        """The request in flight carries `projection` (as its send path built it): the
+        inspector, the marks and the counter show that body, not the composer's."""
+        endpoint = self.shown.endpoint
+        self.show(Shown("running", projection, endpoint=endpoint))
+        self._composer.set_counter(*counter_text(
+            projection, None, projection.budget,
+            endpoint.route.count_label if endpoint else ""))
 
     def show_outcome(self, outcome: Outcome, endpoint: Endpoint, duration_s: float) -> None:
         """Keep the last request's outcome on show until the draft is edited."""
@@ -469,6 +519,13 @@ class LivePreview(QObject):
         if part is None or summary is None or part.summary_id != summary.id:
             return None
         return summary
+
+    @staticmethod
+    def _not_final_text(shown: Shown) -> str:
+        reason = shown.not_final
+        if reason in NOT_FINAL:
+            return QCoreApplication.translate("LivePreview", NOT_FINAL[reason])
+        return reason  # translated where it was found, or the summary's own words
 
     def show(self, shown: Shown) -> None:
         self.shown = shown
@@ -496,6 +553,7 @@ class LivePreview(QObject):
             summary=summary,
             to_summarize=shown.to_summarize,
             reasoning=shown.reasoning,
+            not_final=self._not_final_text(shown),
             last_available=self.last is not None and shown.kind != "running",
             showing_last=shown.kind == "last",
         ))

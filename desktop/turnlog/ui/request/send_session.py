@@ -21,13 +21,15 @@ from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
 
-from ...chat import ChatStore, request_for, sender_for
+from ...chat import ChatStore, sender_for
 from ...core.attachments import Attachment
 from ...core.compaction import StoredSummary
 from ...core.failures import ProviderFailure, StoreError
 from ...core.model import Conversation
 from ...core.projection import CostIndex, Projection
 from ...core.send import Failed, Outcome, PartialAnswer, Stage
+from ...service.request_body import Ask, build, send_request
+from ...store.pages import paged
 from ..infra import failure_text
 from ..infra.languages import arg, number
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
@@ -103,33 +105,32 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
                    partial: PartialAnswer | None = None,
                    attachments: tuple[Attachment, ...] = (),
                    gate: ToolGate | None = None) -> Sent:
-    """The network worker's part: connect, run the core send path, read the summary.
-    With `replaces`, the answer is a new version of that (last) turn; a reasoning model's
-    thought streams into `thought`. With `partial`, it asks for the rest of that answer
-    (as the connected server can: `Route.prefill`). With `gate`, the tools switched on in
-    the conversation are offered (their servers start here)."""
+    """The network worker's part: build the request (the one body builder), connect, run
+    the core send path, read the summary. The body is reported at once, before the
+    connection (the built-in model's server may take seconds to start), and again as the
+    send path plans it. With `replaces`, the answer is a new version of that (last)
+    turn; a reasoning model's thought streams into `thought`. With `partial`, it asks for
+    the rest of that answer (as the connected server can: `Route.prefill`). With `gate`,
+    the tools switched on in the conversation are offered (their servers start here)."""
     on_stage = lambda stage, detail: context.report((stage, detail))  # noqa: E731
     try:
         memory = store.memory(conversation.id)
+        ask = Ask(conversation, question, endpoint.route, attachments=attachments,
+                  memory=memory, replaces=replaces, partial=partial, costs=costs)
+        _report_body(context, store, ask, gate)
     except StoreError as err:
         return Sent(Failed(err.failure(), question), None, summary_read=False)
-    request = request_for(conversation, question, endpoint.route, replaces=replaces,
-                          memory=memory, partial=partial, attachments=attachments)
     try:  # starts the built-in model's server first, if that is the provider
         link = connector.connect(conversation, cancel=context.cancel, on_stage=on_stage)
     except (NotConnected, ProviderFailure) as err:
         return Sent(Failed(err.failure, question), None, summary_read=False)
-    sent = request if link.route == endpoint.route else request_for(
-        conversation, question, link.route, turn_id=request.turn_id, replaces=replaces,
-        memory=request.pinned, partial=partial, attachments=attachments)
     tools = gate.tools_for(conversation) if gate is not None else None
-    if tools is not None:
-        sent = replace(sent, tools=tools)
-        if tools.problems:  # offered without them; the window says which and why
-            context.report(ToolProblems(tuple(
-                (p.server.name, p.status.describe()) for p in tools.problems)))
+    if tools is not None and tools.problems:  # offered without them; the window says why
+        context.report(ToolProblems(tuple(
+            (p.server.name, p.status.describe()) for p in tools.problems)))
+    request = send_request(replace(ask, route=link.route, tools=tools))
     outcome = sender_for(store, link.provider, link.costs or costs, link.retry).send(
-        sent, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
+        request, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
         on_projection=context.report,
         on_reasoning=thought.append if thought is not None else None)
     try:
@@ -139,6 +140,19 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
             raise
         log.warning("could not read the summary after a send: %s", err)
         return Sent(outcome, None, summary_read=False)
+
+
+def _report_body(context: TaskContext, store: ChatStore, ask: Ask,
+                 gate: ToolGate | None) -> None:
+    """Report the body this send builds from the log as it is, before connecting: what
+    is in flight while a model or a tool server starts (the send path reports the body
+    it plans, which replaces this one)."""
+    specs = gate.specs_now(ask.conversation) if gate is not None else ()
+    built = build(replace(ask, turns=paged(store).turns(ask.conversation.id),
+                          summary=store.latest_summary(ask.conversation.id),
+                          tool_specs=specs))
+    if built.projection is not None:
+        context.report(built.projection)
 
 
 @dataclass(frozen=True, slots=True)

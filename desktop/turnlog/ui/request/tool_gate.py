@@ -18,10 +18,10 @@ from PySide6.QtCore import QObject, Signal
 
 from ...core.model import Conversation
 from ...core.provider import CancelToken
-from ...core.tools import Approval, ToolCall
+from ...core.tools import Approval, ToolCall, ToolSpec
 from ...secrets import KeyringUnavailable, KeyStore, open_key_store
 from ...tool_servers import ToolConfigInvalid, ToolServer, ToolServerStore
-from ...tool_use import SendTools
+from ...tool_use import SendTools, tool_preview
 from ...toolhost.host import ServerStatus, ToolHost
 
 log = logging.getLogger(__name__)
@@ -64,6 +64,11 @@ class ToolGate(QObject):
             return None
         return SendTools(self.host, servers, self._keys(), self.ask,
                          always=set(conversation.settings.always_allowed))
+
+    def specs_now(self, conversation: Conversation) -> tuple[ToolSpec, ...]:
+        """The tool definitions a send would offer, from the servers already up (nothing
+        is started)."""
+        return tool_preview(self.host, self.on_in(conversation)).specs
 
     def status(self, server: ToolServer) -> ServerStatus:
         return self.host.status(server.id)

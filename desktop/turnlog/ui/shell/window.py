@@ -362,8 +362,8 @@ class MainWindow(QMainWindow):
         self._update_empty_hint()  # no "No turns yet" above the question being answered
         self.view.scroll_to_newest()
         self.preview.show_running(parts.endpoint)
-        self.session.start(conversation, text, draft, parts.endpoint, self.preview.costs,
-                           attachments=files)
+        self.session.start(conversation, text, draft, parts.endpoint,
+                           parts.costs or self.preview.costs, attachments=files)
 
     def stop(self) -> None:
         """Cancel the running request (Esc / Stop); the failure path gives the draft back."""
