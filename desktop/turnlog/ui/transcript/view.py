@@ -47,6 +47,7 @@ class TranscriptView(QListView):
     copied = Signal(str)
     delete_requested = Signal(str)  # turn id
     menu_opening = Signal(QModelIndex)  # the context menu is about to show for this row
+    menu_closed = Signal()  # and it closed (what it disabled for that row applies again)
     file_requested = Signal(object, str)  # (Attachment, files.OPEN or files.SAVE)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -387,6 +388,8 @@ class TranscriptView(QListView):
         # passing through `contextMenuEvent`.
         if event.type() == QEvent.Type.ContextMenu and isinstance(event, QContextMenuEvent):
             self._prepare_menu(event.pos())
+            self._show_menu(event)
+            return True
         if event.type() == QEvent.Type.Resize:
             self._width_changed()
         return super().viewportEvent(event)
@@ -394,6 +397,15 @@ class TranscriptView(QListView):
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
         self._prepare_menu(event.pos())
         super().contextMenuEvent(event)
+
+    def _show_menu(self, event: QContextMenuEvent) -> None:
+        """The menu of the view's actions, with their tooltips: a disabled entry says why."""
+        menu = QMenu(self)
+        menu.setToolTipsVisible(True)
+        menu.addActions(self.actions())
+        menu.exec(event.globalPos())
+        menu.deleteLater()
+        self.menu_closed.emit()
 
     def _prepare_menu(self, point: QPoint) -> None:
         """Fit the menu to the row under `point` before it shows."""

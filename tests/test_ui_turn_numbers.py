@@ -1,0 +1,118 @@
+"""Turn numbers in the window and which turn a request acts on: a new version (regenerate,
+continue after Keep) keeps its turn's number, Go to turn puts the turn asked for at the
+top with the whole-log bar at its place (and opens again at once), and Regenerate or Edit
+and resend on an older turn's menu are off, saying why."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtWidgets import QApplication, QMenu
+
+from loopback import Behaviour
+from test_ui_send import open_window, wait_done
+from test_ui_versions import click
+from turnlog.ui.shell.window import MainWindow
+from turnlog.ui.transcript.model import Role
+
+pytest_plugins = ["uiwindow"]
+
+PAIRS = [("My project code is ORCHID-17.", "Noted."), ("哪个代码？", "不知道 🙁")]
+
+
+def headings(window: MainWindow) -> list[str]:
+    model = window.transcript
+    # What a screen reader says of each row (the painted heading reads Role.NUMBER).
+    return [re.match(r"Turn \d+", str(model.index(r).data(Qt.ItemDataRole.DisplayRole)))[0]
+            for r in range(model.rowCount())]
+
+
+def test_regenerate_on_the_only_turn_keeps_it_turn_1(qtbot, make_window, store, loopback):
+    window, cid = open_window(qtbot, make_window, store, PAIRS[:1])
+    loopback.script(Behaviour.answer("Noted again."))
+    qtbot.keyClick(window.view, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    wait_done(qtbot, window)
+    qtbot.waitUntil(lambda: window.transcript.index(0).data(Role.VERSION) == (2, 2),
+                    timeout=5000)
+    assert window.transcript.rowCount() == 1
+    assert headings(window) == ["Turn 1"]
+    assert window.transcript.index(0).data(Role.NUMBER) == 1
+    assert window.transcript.index(0).data(Role.ANSWER) == "Noted again."
+
+
+def test_continue_after_keep_keeps_the_kept_turn_s_number(qtbot, make_window, store,
+                                                          loopback):
+    window, cid = open_window(qtbot, make_window, store, PAIRS[:1])
+    loopback.script(Behaviour.length("First half,"))
+    window.composer.set_draft("Tell me more")
+    window.send()
+    wait_done(qtbot, window)
+    qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=5000)
+    window.partial_answers.keep()
+    qtbot.waitUntil(lambda: window.transcript.rowCount() == 2
+                    and bool(window.transcript.index(1).data(Role.INCOMPLETE)), timeout=5000)
+    assert headings(window)[1] == "Turn 2"
+    loopback.script(Behaviour.answer(" second half."))
+    click(qtbot, window, 1, "continue")  # → Continue in the kept turn's header
+    wait_done(qtbot, window)
+    qtbot.waitUntil(lambda: window.transcript.index(1).data(Role.VERSION) == (2, 2),
+                    timeout=5000)
+    assert window.transcript.rowCount() == 2
+    assert headings(window) == ["Turn 1", "Turn 2"]
+    assert [window.transcript.index(r).data(Role.NUMBER) for r in range(2)] == [1, 2]
+
+
+def _menu_entries(qtbot, window: MainWindow, row: int) -> dict[str, tuple[bool, str]]:
+    """Right-click the row: what the menu that opens offers (enabled, tooltip), read while
+    it is on screen, then closed."""
+    seen: dict[str, tuple[bool, str]] = {}
+
+    def read() -> None:
+        menu = QApplication.activePopupWidget()
+        if not isinstance(menu, QMenu):
+            QTimer.singleShot(20, read)
+            return
+        for action in menu.actions():
+            seen[action.text()] = (action.isEnabled(), action.toolTip())
+        regenerate = next(a for a in menu.actions() if a.text() == "Regenerate answer")
+        menu.setActiveAction(regenerate)
+        qtbot.keyClick(menu, Qt.Key.Key_Return)  # chosen anyway: nothing may happen
+        if menu.isVisible():
+            menu.close()
+
+    view = window.view
+    rect = view.visualRect(window.transcript.index(row))
+    QTimer.singleShot(50, read)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    event_point = rect.center()
+    QApplication.sendEvent(view.viewport(), QContextMenuEvent(
+        QContextMenuEvent.Reason.Mouse, event_point, view.viewport().mapToGlobal(event_point)))
+    return seen
+
+
+def test_regenerate_from_an_older_turn_s_menu_is_off_and_says_why(qtbot, make_window, store,
+                                                                   loopback):
+    pairs = [(f"question {i}", f"answer {i}") for i in range(1, 5)]
+    window, cid = open_window(qtbot, make_window, store, pairs)
+    before = [(t.id, t.answer) for t in store.turns(cid)]
+    entries = _menu_entries(qtbot, window, 1)
+    enabled, tip = entries["Regenerate answer"]
+    assert not enabled and "turn 4" in tip and "turn 2" in tip and "Fork from here" in tip
+    enabled, tip = entries["Edit and resend…"]
+    assert not enabled and "Fork from here" in tip
+    assert entries["Fork from here"][0]
+    qtbot.wait(300)
+    assert not window.running and loopback.requests == []
+    assert [(t.id, t.answer) for t in store.turns(cid)] == before
+    # Closed, the menu leaves Ctrl+R for the newest turn as it was.
+    assert window.versions.regenerate_action.isEnabled()
+    # On the newest turn's menu they are on.
+    entries = _menu_entries(qtbot, window, 3)
+    assert entries["Regenerate answer"][0] and entries["Edit and resend…"][0]
+    wait_done(qtbot, window)  # Return chose Regenerate there: a new version of turn 4
+    qtbot.waitUntil(lambda: window.transcript.index(3).data(Role.VERSION) == (2, 2),
+                    timeout=5000)
+    assert [m["content"] for m in loopback.requests[-1].json()["messages"]][-1] == \
+        "question 4"
