@@ -6,7 +6,9 @@ and resend on an older turn's menu are off, saying why."""
 from __future__ import annotations
 
 import re
+import uuid
 
+import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication, QMenu
@@ -14,7 +16,9 @@ from PySide6.QtWidgets import QApplication, QMenu
 from loopback import Behaviour
 from test_ui_send import open_window, wait_done
 from test_ui_versions import click
+from turnlog.core.model import ConversationSettings
 from turnlog.ui.shell.window import MainWindow
+from turnlog.ui.transcript.goto import GoToTurnDialog
 from turnlog.ui.transcript.model import Role
 
 pytest_plugins = ["uiwindow"]
@@ -116,3 +120,81 @@ def test_regenerate_from_an_older_turn_s_menu_is_off_and_says_why(qtbot, make_wi
                     timeout=5000)
     assert [m["content"] for m in loopback.requests[-1].json()["messages"]][-1] == \
         "question 4"
+
+
+LONG_ZH = "第{n}轮的问题：请解释这一段中文文字的意思，并且给出三个例子。\n" * 3
+
+
+def seed_many(store, count: int, chinese: bool) -> int:  # noqa: ANN001
+    """`count` turns written in one transaction (as `test_ui_open_long.seed_long`), in
+    English or in Chinese of several lines a turn."""
+    conversation = store.create_conversation(
+        "long", model="loopback-model", settings=ConversationSettings(max_bytes=1_200))
+    stamp = "2026-01-02T03:04:05.000006+00:00"
+
+    def text(kind: str, n: int) -> str:
+        if chinese:
+            return LONG_ZH.format(n=n) + ("回答。" * 40 if kind == "a" else "")
+        return f"{kind} {n}"
+
+    rows = ((uuid.uuid4().hex, conversation.id, n, text("q", n), text("a", n),
+             "loopback-model", "stop", stamp) for n in range(1, count + 1))
+    with store.db.atomic():
+        store.db.cursor().executemany(
+            "INSERT INTO turns (id, conversation_id, ordinal, question, answer, model, "
+            "finish_reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        store.db.execute_sql("UPDATE conversations SET next_ordinal = ? WHERE id = ?",
+                             (count + 1, conversation.id))
+    return conversation.id
+
+
+def go_to(qtbot, window: MainWindow, number: int) -> None:
+    """Ctrl+G, the number typed, Return: as a person does it, with no click between."""
+    qtbot.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_G,
+                   Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in window.findChildren(GoToTurnDialog)),
+                    timeout=3000)
+    dialog = next(d for d in window.findChildren(GoToTurnDialog) if d.isVisible())
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is dialog.number, timeout=3000)
+    qtbot.keyClicks(QApplication.focusWidget(), str(number))
+    assert dialog.number.text() == str(number)  # the keys reached the dialog
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=3000)
+
+
+def shown_at_top(qtbot, window: MainWindow, number: int) -> None:
+    """Turn `number` is the top row, its heading in view, and the whole-log bar's thumb
+    at its place (the turns before it)."""
+    view, model = window.view, window.transcript
+
+    def placed() -> bool:
+        row = model.row_of_ordinal(number)
+        if row is None or model.index(row).data(Role.NUMBER) != number:
+            return False
+        top = view.visualRect(model.index(row)).top()
+        above = view.visualRect(model.index(row - 1)).bottom() if row else -1
+        return 0 <= top <= 2 * view.spacing() + 2 and above < 0
+
+    qtbot.waitUntil(placed, timeout=5000)
+    qtbot.wait(100)  # and it stays there once its neighbours are painted
+    assert placed()
+    assert view.currentIndex().data(Role.NUMBER) == number
+    bar = view.history_bar
+    assert abs(bar.value() - (number - 1)) <= 1, (bar.value(), bar.maximum())
+
+
+@pytest.mark.parametrize("chinese", [False, True], ids=["english", "chinese"])
+def test_go_to_turn_puts_it_at_the_top_and_opens_again_at_once(qtbot, make_window, store,
+                                                               chinese):
+    seed_many(store, 2_000, chinese)
+    window = make_window()
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 2_000, timeout=20_000)
+    window.activateWindow()
+    window.view.setFocus()
+    qtbot.wait(200)
+    go_to(qtbot, window, 1234)
+    shown_at_top(qtbot, window, 1234)
+    go_to(qtbot, window, 300)  # again at once: no click in between
+    shown_at_top(qtbot, window, 300)
+    go_to(qtbot, window, 500)
+    shown_at_top(qtbot, window, 500)

@@ -278,9 +278,19 @@ class TranscriptView(QListView):
             remaining = target - clamped
             if not remaining:
                 break
-        index = self.indexAt(QPoint(self.viewport().width() // 2, self.spacing() + 1))
+        index = self.top_index()
         if index.isValid():
             self._set_current(index)
+
+    def top_index(self) -> QModelIndex:
+        """The row at the top of the view, found just below its edge: a row placed at the
+        top can sit a little lower, under the spacing between rows, which is no row's."""
+        x = self.viewport().width() // 2
+        for y in range(self.spacing() + 1, 3 * self.spacing() + 5):
+            index = self.indexAt(QPoint(x, y))
+            if index.isValid():
+                return index
+        return QModelIndex()
 
     def _sync_history_bar(self, *_: object) -> None:
         """The whole-log bar follows what is shown: its value is the top row's place."""
@@ -288,7 +298,7 @@ class TranscriptView(QListView):
         if not isinstance(model, TranscriptModel):
             return
         count = len(model.turns)
-        index = self.indexAt(QPoint(self.viewport().width() // 2, self.spacing() + 1))
+        index = self.top_index()
         top = model.turns_before(index.row()) if index.isValid() else 0
         # About how many turns a screen shows: the thumb's length and a page's step.
         row_height = self.visualRect(index).height() if index.isValid() else 0
