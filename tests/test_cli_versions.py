@@ -30,7 +30,7 @@ def test_regenerate_supersedes_the_last_turn(loopback, two_turns, turnlog_home):
     assert result.returncode == 0, result.stderr
     assert result.stdout == "Better: ORCHID-17 ✅\n"
     # A new version keeps its turn's number (stored at ordinal 3, it is turn 2).
-    assert "saved as turn 2" in result.stderr and "a new version of it" in result.stderr
+    assert "saved as turn 2" in result.stderr and "a new version of turn 2" in result.stderr
     sent = loopback.requests[-1].json()["messages"]
     # The question again, after the turns before it: the replaced answer is not sent.
     assert [m["content"] for m in sent] == [

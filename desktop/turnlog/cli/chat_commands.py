@@ -330,7 +330,7 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
     if isinstance(outcome, Committed):
         if not out.streamed:
             print(out.safe(outcome.turn.answer))
-        replaced = ", a new version of it" if replaces_ordinal else ""
+        replaced = f", a new version of turn {number}" if replaces_ordinal else ""
         print(f"saved as turn {number} ({outcome.turn.id}){replaced}",
               file=sys.stderr)
         return 0
