@@ -326,7 +326,7 @@ class SearchHit:
 
     def to_json(self) -> dict[str, object]:
         return {"conversation": self.conversation_id, "title": self.title,
-                "turn": self.shown_number, "ordinal": self.ordinal, "turn_id": self.turn_id,
+                "turn": self.shown_number, "turn_id": self.turn_id,
                 "snippet": self.snippet.marked(), "superseded": self.superseded}
 
 
