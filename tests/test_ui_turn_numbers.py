@@ -198,3 +198,59 @@ def test_go_to_turn_puts_it_at_the_top_and_opens_again_at_once(qtbot, make_windo
     shown_at_top(qtbot, window, 300)
     go_to(qtbot, window, 500)
     shown_at_top(qtbot, window, 500)
+
+
+def test_a_deleted_turn_leaves_a_gap_that_go_to_turn_names(qtbot, make_window, store,
+                                                            turnlog_home):
+    """Turn 2 regenerated (a second version), turn 3 deleted, then turn 4 asked: the
+    window, `show`, `list` and the Markdown export say turns 1, 2 (version 2 of 2) and 4;
+    Go to turn 3 says it was deleted, Go to turn 4 opens the newest."""
+    from test_versions import pending
+    from uihelpers import exported
+
+    cid = store.create_conversation("gaps").id
+    store.commit_turn(cid, pending("t1", "one", "1"))
+    store.commit_turn(cid, pending("t2", "two", "2"))
+    store.commit_turn(cid, pending("t2b", "two", "2 again", replaces="t2"))
+    store.commit_turn(cid, pending("t3", "three", "3"))
+    store.delete_turn("t3")
+    store.commit_turn(cid, pending("t4", "four", "4"))
+    window = make_window()
+    qtbot.waitUntil(lambda: window.transcript.rowCount() == 3
+                    and window.transcript.index(1).data(Role.VERSION) == (2, 2), timeout=5000)
+    assert headings(window) == ["Turn 1", "Turn 2", "Turn 4"]
+    dialog = GoToTurnDialog(window.view, window)
+    dialog.show()
+    assert dialog.number.placeholderText() == "1 to 4"
+    dialog.number.setText("3")
+    assert not dialog.go() and "Turn 3 was deleted" in dialog.message.text()
+    dialog.number.setText("5")
+    assert not dialog.go() and "numbered 1 to 4" in dialog.message.text()
+    dialog.number.setText("2")
+    assert dialog.go()
+    assert window.view.currentIndex().data(Role.KEY) == "t2b"
+
+    markdown = exported_markdown(turnlog_home, cid)
+    assert [line.split(" · ")[0] for line in markdown.splitlines()
+            if line.startswith("## Turn")] == ["## Turn 1", "## Turn 2", "## Turn 2",
+                                               "## Turn 4"]
+    assert "version 1 of 2 · *replaced*" in markdown
+    assert '"ordinal": 3' in exported(turnlog_home, cid)  # the stored ordinals stay
+    listed = run_cli(turnlog_home, "list")
+    assert "     3 turns  gaps" in listed
+
+
+def run_cli(home, *args: str) -> str:  # noqa: ANN001
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; from turnlog.cli import main; sys.exit(main())",
+         *args], env={**os.environ, "TURNLOG_HOME": str(home)}, capture_output=True,
+        text=True, timeout=60, check=True)
+    return done.stdout
+
+
+def exported_markdown(home, cid: int) -> str:  # noqa: ANN001
+    return run_cli(home, "export", str(cid), "--format", "markdown")
