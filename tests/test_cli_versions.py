@@ -29,7 +29,8 @@ def test_regenerate_supersedes_the_last_turn(loopback, two_turns, turnlog_home):
     result = cli("ask", "--conversation", "1", "--regenerate")
     assert result.returncode == 0, result.stderr
     assert result.stdout == "Better: ORCHID-17 ✅\n"
-    assert "saved as turn 3" in result.stderr and "a new version of turn 2" in result.stderr
+    # A new version keeps its turn's number (stored at ordinal 3, it is turn 2).
+    assert "saved as turn 2" in result.stderr and "a new version of turn 2" in result.stderr
     sent = loopback.requests[-1].json()["messages"]
     # The question again, after the turns before it: the replaced answer is not sent.
     assert [m["content"] for m in sent] == [
@@ -43,6 +44,9 @@ def test_regenerate_supersedes_the_last_turn(loopback, two_turns, turnlog_home):
     assert projected["sent"] == [1, 3]
     show = cli("show", "1").stdout
     assert "## turn 2" in show and "*replaced*" in show and "version 2 of 2" in show
+    assert "## turn 3" not in show and show.count("## turn 2") == 2
+    # Counted once: two turns in use (three stored).
+    assert "     2 turns  V" in cli("list").stdout
     assert request_rows(turnlog_home)[-1][18] == turns[2]["id"]  # which version was sent
 
 
@@ -75,9 +79,11 @@ def test_edit_last_sends_new_text_as_a_version(loopback, two_turns):
 def test_versions_and_use_version(loopback, two_turns):
     loopback.script(Behaviour.answer("Second version"), Behaviour.answer("After"))
     assert cli("ask", "--conversation", "1", "--regenerate").returncode == 0
-    listed = json.loads(cli("versions", "--conversation", "1", "--turn", "3",
+    listed = json.loads(cli("versions", "--conversation", "1", "--turn", "2",
                             "--json").stdout)["versions"]
     assert [(v["ordinal"], v["active"]) for v in listed] == [(2, False), (3, True)]
+    assert [v["number"] for v in listed] == [2, 2]
+    assert cli("versions", "--conversation", "1", "--turn", "3").returncode == 1
     text = cli("versions", "--conversation", "1", "--turn", "2").stdout
     assert "version 1 of 2" in text and "*replaced*" in text and "in use" in text
     used = cli("use-version", listed[0]["id"])
@@ -97,7 +103,7 @@ def test_fork_with_an_older_version_of_a_turn_that_later_turns_followed(loopback
                                                                         turnlog_home):
     loopback.script(Behaviour.answer("Second version ✅"), Behaviour.answer("After 之后"))
     assert cli("ask", "--conversation", "1", "--regenerate").returncode == 0
-    assert cli("ask", "--conversation", "1", "Then? 然后？").returncode == 0  # turn 4
+    assert cli("ask", "--conversation", "1", "Then? 然后？").returncode == 0  # turn 3
     before = export(1)
     listed = json.loads(cli("versions", "--conversation", "1", "--turn", "2",
                             "--json").stdout)["versions"]
@@ -109,12 +115,12 @@ def test_fork_with_an_older_version_of_a_turn_that_later_turns_followed(loopback
     result = cli("fork", "--conversation", "1", "--with-version", older)
     assert result.returncode == 0, result.stderr
     fork = int(result.stdout)
-    assert "copied 2 turn(s)" in result.stderr and "turn 4" in result.stderr
+    assert "copied 2 turn(s)" in result.stderr and "turn 3" in result.stderr
     assert [(t["question"], t["answer"]) for t in lines_of(fork)] == [
         ("My project code is ORCHID-17.", "Noted: ORCHID-17."),
         ("Which code? 中文", "Bad answer 🙁")]
     assert (turnlog_home / "drafts" / f"{fork}.txt").read_text() == "Then? 然后？"
-    assert "forked from “V”, turn 4" in cli("show", str(fork)).stdout
+    assert "forked from “V”, turn 3" in cli("show", str(fork)).stdout
     assert export(1) == before  # the source is as it was
     last = lines_of(1)[-1]["id"]  # a version of the last turn is used in place, not forked
     refused = cli("fork", "--conversation", "1", "--with-version", last)

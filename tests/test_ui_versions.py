@@ -175,7 +175,7 @@ def test_deleting_offers_versions_and_forks(qtbot, make_window, store, loopback)
 
 def test_an_older_version_of_a_turn_that_later_turns_followed(qtbot, make_window, store,
                                                                loopback):
-    """◀ ▶ show its versions; the older one cannot be used in place (turn 4 was asked
+    """◀ ▶ show its versions; the older one cannot be used in place (turn 3 was asked
     after the other), so the row offers to fork from it, and the fork goes on from it."""
     window, cid = open_window(qtbot, make_window, store, PAIRS)
     loopback.script(Behaviour.answer("ORCHID-17 ✅"), Behaviour.answer("Later 后来"))
@@ -202,7 +202,7 @@ def test_an_older_version_of_a_turn_that_later_turns_followed(qtbot, make_window
     assert window.versions.use_action.text() == "Fork from here with this version"
     assert window.versions.use_action.isVisible()
     window.view.menu_opening.emit(window.transcript.index(2))
-    assert not window.versions.use_action.isVisible()  # turn 4 has one version, in use
+    assert not window.versions.use_action.isVisible()  # turn 3 has one version, in use
     click(qtbot, window, 1, "fork-version")
     qtbot.waitUntil(lambda: window.conversation is not None and window.conversation.id != cid,
                     timeout=5000)
@@ -210,7 +210,8 @@ def test_an_older_version_of_a_turn_that_later_turns_followed(qtbot, make_window
         PAIRS[0], ("哪个代码？", "不知道 🙁")], timeout=5000)
     qtbot.waitUntil(lambda: window.composer.text() == "And then? 然后？", timeout=5000)
     qtbot.waitUntil(lambda: window.versions.origin.isVisibleTo(window), timeout=5000)
-    assert window.versions.origin.text() == "forked from “chat”, turn 4"
+    # Turn 3 as the window numbers it (stored at ordinal 4: a version took ordinal 3).
+    assert window.versions.origin.text() == "forked from “chat”, turn 3"
     assert store.all_turns(cid) == before  # the conversation it came from is unchanged
     assert [t.ordinal for t in store.turns(cid)] == [1, 3, 4]
 

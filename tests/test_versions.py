@@ -125,12 +125,14 @@ def test_fork_copies_the_active_line_before_a_turn(turnlog_home):
             ("Code ORCHID-17", "ok", 1), ("draft?", "good", 2)]
         assert not {t.id for t in copied} & {"a", "b", "c", "d"}
         assert fork.system_prompt == "Be brief." and fork.title == source.title
-        assert store.fork_origin(fork.id).describe() == "forked from “计划 🌄”, turn 4"
+        # Turn 3 as the source numbers it (a version of turn 2 took ordinal 3).
+        assert store.fork_origin(fork.id).describe() == "forked from “计划 🌄”, turn 3"
         assert store.latest_summary(fork.id) is None
         from turnlog.store.drafts import load_draft
         assert load_draft(turnlog_home, fork.id) == "third question"
         assert [f.id for f in store.forks(cid)] == [fork.id]
         store.delete_conversation(cid)
+        # With the source gone its numbering is too: the stored ordinal is all there is.
         assert store.fork_origin(fork.id).describe() == \
             "forked from a deleted conversation, turn 4"
         assert len(store.turns(fork.id)) == 2
@@ -302,3 +304,16 @@ def test_an_old_database_upgrades_with_every_turn_active(tmp_path, version):
         last = store.turns(cid)[-1]
         store.commit_turn(cid, pending("after-upgrade", last.question, "new", replaces=last.id))
         assert store.turns(cid)[-1].id == "after-upgrade"
+
+
+def test_search_hits_name_a_version_by_its_turn_s_number(turnlog_home):
+    with TurnlogStore.open(turnlog_home) as store:
+        cid = store.create_conversation("v").id
+        store.commit_turn(cid, pending("a", "first", "1"))
+        store.commit_turn(cid, pending("b", "second", "zebra"))
+        store.commit_turn(cid, pending("c", "second", "zebra again", replaces="b"))
+        store.commit_turn(cid, pending("d", "third", "zebra at last"))
+        hits = {hit.turn_id: hit for hit in store.search("zebra", titles=False)}
+        assert {t: (h.ordinal, h.to_json()["turn"], h.superseded)
+                for t, h in hits.items()} == {
+            "b": (2, 2, True), "c": (3, 2, False), "d": (4, 3, False)}

@@ -30,6 +30,7 @@ from .core.memory import (
     StoredPreference,
 )
 from .core.model import Conversation, Turn, Usage
+from .core.numbers import TurnNumbers
 from .core.partial import incomplete_mark
 from .core.side import SideQuestion
 from .core.versions import Versions
@@ -235,13 +236,17 @@ def markdown_parts(conversation: Conversation, turns: Iterable[Turn],
         out += ["System prompt:", "", *[f"> {line}" for line in
                                          conversation.system_prompt.splitlines()], ""]
     yield "\n".join(out)
+    numbers = TurnNumbers.of(versions)
     for turn in turns:
         stamp = turn.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
-        mark = " · *replaced*" if versions.is_superseded(turn.id) else ""
+        group = versions.group(turn.id)
+        mark = f" · version {group.index(turn.id) + 1} of {len(group)}" if len(group) > 1 else ""
+        mark += " · *replaced*" if versions.is_superseded(turn.id) else ""
         if turn.incomplete:
             mark += f" · *{incomplete_mark(turn.incomplete)}*"
         attached = [f"📎 {describe(a)}" for a in turn.attachments]
-        yield "\n" + "\n".join([f"## Turn {turn.ordinal} · {stamp}{mark}", "", "**You:**", "",
+        heading = f"## Turn {numbers.number(turn.ordinal)} · {stamp}{mark}"
+        yield "\n" + "\n".join([heading, "", "**You:**", "",
                                 turn.question, *([""] + attached if attached else []), "",
                                 *markdown_tools(turn),
                                 f"**{turn.model or 'Assistant'}:**", "", turn.answer, ""])

@@ -25,6 +25,7 @@ from ..core.attachments import AttachmentRefused
 from ..core.failures import FailureKind, ProviderFailure
 from ..core.memory import Memory, conversation_memory
 from ..core.model import Conversation, Turn
+from ..core.numbers import TurnNumbers
 from ..core.partial import incomplete_mark
 from ..core.projection import CostIndex
 from ..core.provider import CancelToken
@@ -322,14 +323,18 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
             outcome = sender.send(request, cancel=cancel, on_delta=out, on_stage=StagePrinter())
             _remember_always(store, new.created if new else conversation, tools)
         kept = _keep_if_asked(args, new or store, outcome)
+        number = 1  # a new conversation's first turn
         if new is not None and new.created is not None:
             print(f"conversation {new.created.id}", file=sys.stderr)
+        elif isinstance(outcome, Committed):  # a new version keeps its turn's number
+            number = TurnNumbers.of(store.versions(conversation.id)).number(
+                outcome.turn.ordinal)
     out.end()
     if isinstance(outcome, Committed):
         if not out.streamed:
             print(out.safe(outcome.turn.answer))
-        replaced = f", a new version of turn {replaces_ordinal}" if replaces_ordinal else ""
-        print(f"saved as turn {outcome.turn.ordinal} ({outcome.turn.id}){replaced}",
+        replaced = f", a new version of turn {number}" if replaces_ordinal else ""
+        print(f"saved as turn {number} ({outcome.turn.id}){replaced}",
               file=sys.stderr)
         return 0
     failure = outcome.failure

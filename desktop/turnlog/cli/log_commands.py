@@ -24,6 +24,7 @@ from ..core.failures import FailureKind, StoreError
 from ..core.imports import ImportProblem
 from ..core.memory import Memory
 from ..core.model import Conversation, Turn
+from ..core.numbers import TurnNumbers
 from ..core.partial import incomplete_mark
 from ..core.send import SendRequest, check_question
 from ..core.side import SideQuestion
@@ -443,19 +444,21 @@ def run_show(args: argparse.Namespace) -> int:
     versions, origin = _versions(conversation.id), _origin(conversation.id)
     if origin is not None:
         print(safe(f"\n({origin.describe()})"))
-    ordinals = {t.id: t.ordinal for t in found.turns}
+    numbers = TurnNumbers.of(versions)
     for turn in found.turns:
         mark = ""
-        if versions.is_superseded(turn.id):
-            by = ordinals.get(versions.active_of(turn.id), "?")
-            mark = f"  (*replaced*: turn {by} is the version in use)"
-        elif len(versions.group(turn.id)) > 1:
-            group = versions.group(turn.id)
-            mark = f"  (version {group.index(turn.id) + 1} of {len(group)})"
+        group = versions.group(turn.id)
+        if len(group) > 1:
+            mark = f"  (version {group.index(turn.id) + 1} of {len(group)}"
+            if versions.is_superseded(turn.id):
+                in_use = group.index(versions.active_of(turn.id)) + 1
+                mark += f", *replaced*: version {in_use} is in use"
+            mark += ")"
         if turn.incomplete:  # kept by the person although the answer stopped early
             mark += f"  (*{incomplete_mark(turn.incomplete)}*)"
         files = "".join(f"\n> attached: {describe(a)}" for a in turn.attachments)
-        print(safe(f"\n## turn {turn.ordinal}  [{turn.id}]{mark}\n\n> {turn.question}{files}\n"))
+        print(safe(f"\n## turn {numbers.number(turn.ordinal)}  [{turn.id}]{mark}\n\n"
+                   f"> {turn.question}{files}\n"))
         for line in tool_lines(turn):
             print(safe(line))
         print(safe(turn.answer))

@@ -65,7 +65,7 @@ def run_search(args: argparse.Namespace) -> int:
 
 def _line(hit: SearchHit) -> str:
     when = hit.created_at.astimezone().strftime("%Y-%m-%d %H:%M") if hit.created_at else ""
-    where = "title" if hit.ordinal is None else f"turn {hit.ordinal}"
+    where = "title" if hit.ordinal is None else f"turn {hit.shown_number}"
     marked = " (superseded)" if hit.superseded else ""
     return (f"{hit.conversation_id:>5}  {where:<10} {when}  {hit.title}{marked}\n"
             f"       {hit.snippet.marked()}")

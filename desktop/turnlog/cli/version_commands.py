@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from ..core.failures import StoreError
+from ..core.numbers import TurnNumbers, ordinal_in_use
 from ..core.partial import incomplete_mark
 from ..core.visible import visible_json
 from ..paths import data_dir
@@ -18,8 +19,8 @@ from .terminal import safe_for
 def register(sub: Any) -> None:
     p = sub.add_parser("versions", help="list the versions of a turn (regenerated, edited)")
     p.add_argument("--conversation", type=whole_number, required=True, metavar="ID")
-    p.add_argument("--turn", type=whole_number, required=True, metavar="ORDINAL",
-                   help="the stored ordinal of any of its versions, as `export` prints it")
+    p.add_argument("--turn", type=whole_number, required=True, metavar="NUMBER",
+                   help="the turn's number, as `show` prints it (its versions share it)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--raw", action="store_true",
                    help="write text as it is, control characters included")
@@ -32,9 +33,9 @@ def register(sub: Any) -> None:
     p = sub.add_parser("fork", help="a new conversation with copies of the turns before one")
     p.add_argument("--conversation", type=whole_number, required=True, metavar="ID")
     where = p.add_mutually_exclusive_group(required=True)
-    where.add_argument("--at", type=whole_number, metavar="ORDINAL",
-                       help="turns before this stored ordinal are copied; its question is "
-                       "the new conversation's draft")
+    where.add_argument("--at", type=whole_number, metavar="NUMBER",
+                       help="the turns before turn NUMBER (as `show` prints it) are copied; "
+                       "its question is the new conversation's draft")
     where.add_argument("--with-version", metavar="TURN_ID",
                        help="go on from this version of a turn that later turns followed: "
                        "the turns before it and this version are copied; the next turn's "
@@ -47,14 +48,15 @@ def run_versions(args: argparse.Namespace) -> int:
     with TurnlogStore.open(data_dir(), readonly=True) as store:
         turns = store.all_turns(args.conversation)
         versions = store.versions(args.conversation)
-    at = next((t for t in turns if t.ordinal == args.turn), None)
+    numbers = TurnNumbers.of(versions)
+    at = next((t for t in turns if numbers.number(t.ordinal) == args.turn), None)
     if at is None:
         print(f"error: conversation {args.conversation} has no turn {args.turn}",
               file=sys.stderr)
         return 1
     by_id = {t.id: t for t in turns}
     group = [by_id[i] for i in versions.group(at.id) if i in by_id]
-    rows = [{"version": n, "id": t.id, "ordinal": t.ordinal,
+    rows = [{"version": n, "id": t.id, "number": args.turn, "ordinal": t.ordinal,
              "active": not versions.is_superseded(t.id), "question": t.question,
              "answer": t.answer, "created_at": t.created_at.isoformat(),
              "incomplete": t.incomplete}
@@ -68,7 +70,7 @@ def run_versions(args: argparse.Namespace) -> int:
         if row["incomplete"]:
             state += f", *{incomplete_mark(str(row['incomplete']))}*"
         first = str(row["answer"]).strip().splitlines()[0][:70] if row["answer"] else ""
-        print(safe(f"version {row['version']} of {len(rows)}  turn {row['ordinal']}  "
+        print(safe(f"version {row['version']} of {len(rows)}  turn {row['number']}  "
                    f"{row['id']}  {state}  {first}"))
     return 0
 
@@ -78,6 +80,7 @@ def run_use_version(args: argparse.Namespace) -> int:
         with TurnlogStore.open(data_dir()) as store:
             cid = store.use_version(args.turn_id)
             line = store.active_turns(cid)
+            numbers = TurnNumbers.of(store.versions(cid))
     except NotFound as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
@@ -87,7 +90,8 @@ def run_use_version(args: argparse.Namespace) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 1
     ordinal = next(t.ordinal for t in line if t.id == args.turn_id)
-    print(f"turn {ordinal} ({args.turn_id}) is the version in use in conversation {cid}")
+    print(f"turn {numbers.number(ordinal)} ({args.turn_id}) is the version in use in "
+          f"conversation {cid}")
     return 0
 
 
@@ -98,11 +102,14 @@ def run_fork(args: argparse.Namespace) -> int:
                 fork, _ = store.fork_with_version(args.with_version, title=args.title,
                                                   conversation_id=args.conversation)
             else:
-                fork, _ = store.fork(args.conversation, args.at, title=args.title)
+                at = ordinal_in_use(store.versions(args.conversation), args.at)
+                fork, _ = store.fork(args.conversation, at, title=args.title)
             copied = store.turn_count(fork.id)
             origin = store.fork_origin(fork.id)
     except NotFound as err:
-        print(f"error: {err}", file=sys.stderr)
+        said = str(err) if args.at is None else \
+            f"conversation {args.conversation} has no turn {args.at}"
+        print(f"error: {said}", file=sys.stderr)
         return 1
     except StoreError as err:
         if err.code:
@@ -110,7 +117,7 @@ def run_fork(args: argparse.Namespace) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 1
     print(fork.id)
-    at = origin.at_ordinal if origin else args.at
+    at = origin.number if origin else args.at
     print(f"copied {copied} turn(s); the question of turn {at} is its draft (the window "
           f"opens it in the composer); ask it: turnlog-cli ask --conversation {fork.id} TEXT",
           file=sys.stderr)

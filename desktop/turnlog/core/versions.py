@@ -29,16 +29,22 @@ class Supersede:
 @dataclass(frozen=True, slots=True)
 class ForkOrigin:
     """Where a fork came from: turns before `at_ordinal` of conversation `source_id`
-    (None, with no title, once that conversation was deleted)."""
+    (None, with no title, once that conversation was deleted); `at_number` is that turn's
+    number as the source shows it (`core.numbers`; the ordinal when it cannot be read)."""
 
     at_ordinal: int
     source_id: int | None = None
     source_title: str | None = None
+    at_number: int | None = None
+
+    @property
+    def number(self) -> int:
+        return self.at_ordinal if self.at_number is None else self.at_number
 
     def describe(self) -> str:
         if self.source_id is None:
-            return f"forked from a deleted conversation, turn {self.at_ordinal}"
-        return f"forked from “{self.source_title}”, turn {self.at_ordinal}"
+            return f"forked from a deleted conversation, turn {self.number}"
+        return f"forked from “{self.source_title}”, turn {self.number}"
 
 
 class Versions:
@@ -64,6 +70,7 @@ class Versions:
             if a != b:
                 parent[a] = b
         known = [t for t in state if t in ordinals]  # a deleted turn is no version
+        self.ordinals = {t: ordinals[t] for t in known}
         self.superseded = frozenset(t for t in known if state[t])
         self.replaced_by = {t: replaced_by[t] for t in self.superseded}
         groups: dict[str, list[str]] = {}

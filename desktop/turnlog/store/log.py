@@ -26,6 +26,7 @@ from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.failures import FailureKind, StoreError
 from ..core.imports import ImportedConversation, ImportOutcome
 from ..core.model import Conversation, ConversationSettings, Turn
+from ..core.numbers import TurnNumbers
 from ..core.send import PendingTurn, RequestRecord, ordinal_ranges
 from ..core.side import SideAttempt, SideQuestion
 from ..core.titles import MODEL, QUESTION, SOURCES, USER
@@ -479,10 +480,13 @@ class TurnlogStore(MemoryStore):
     def _marked(self, hit: SearchHit, found: Versions | None) -> SearchHit:
         """A superseded version is found too: marked as such, with the ordinal of the row
         that shows it (its active version's)."""
-        if hit.turn_id is None or found is None or not found.is_superseded(hit.turn_id):
+        if hit.turn_id is None or found is None or hit.ordinal is None:
             return replace(hit, row_ordinal=hit.ordinal)
+        number = TurnNumbers.of(found).number(hit.ordinal)
+        if not found.is_superseded(hit.turn_id):
+            return replace(hit, row_ordinal=hit.ordinal, number=number)
         row = TurnRow.get_or_none(TurnRow.id == found.active_of(hit.turn_id))
-        return replace(hit, superseded=True,
+        return replace(hit, superseded=True, number=number,
                        row_ordinal=row.ordinal if row is not None else hit.ordinal)
 
     def update_conversation(
@@ -935,8 +939,11 @@ class TurnlogStore(MemoryStore):
                 return None
             source = None if row.source_id is None else \
                 ConversationRow.get_or_none(ConversationRow.id == row.source_id)
+            # Once the source is deleted its numbering is gone: the number it had then.
+            at = row.at_ordinal if source is None else \
+                TurnNumbers.of(versions.read(source.id)).number(row.at_ordinal)
         return ForkOrigin(row.at_ordinal, source.id if source else None,
-                          source.title if source else None)
+                          source.title if source else None, at)
 
     def forks(self, conversation_id: int) -> list[Conversation]:
         """The conversations holding copies of this one's turns (forks of forks too)."""

@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..core.model import Conversation, ConversationSettings, Turn
+from ..core.versions import Supersede, Versions
 from ..export import export_text
 from . import attachments, rows
 from .errors import NotFound
@@ -171,9 +172,34 @@ def readable_conversations(path: Path, *, immutable: bool = False
             f"SELECT {', '.join('c.' + c for c in _CONVERSATION_COLUMNS)}, "
             "(SELECT count(*) FROM turns t WHERE t.conversation_id = c.id) "
             "FROM conversations c ORDER BY c.updated_at DESC, c.id DESC").fetchall()
+        superseded = _superseded_counts(con)
     finally:
         con.close()
-    return [(_conversation_of(row[:-1]), int(row[-1])) for row in found]
+    return [(_conversation_of(row[:-1]), int(row[-1]) - superseded.get(int(row[0]), 0))
+            for row in found]
+
+
+def _superseded_counts(con: sqlite3.Connection) -> dict[int, int]:
+    """How many stored turns of each conversation are older versions (a count says the
+    turns in use: `core.numbers.in_use`); none when the records cannot be read."""
+    try:
+        records = con.execute(
+            "SELECT s.conversation_id, s.turn_id, s.by_turn_id, s.created_at, "
+            "a.ordinal, b.ordinal FROM supersedes s "
+            "LEFT JOIN turns a ON a.id = s.turn_id LEFT JOIN turns b ON b.id = s.by_turn_id "
+            "ORDER BY s.id").fetchall()
+    except sqlite3.DatabaseError:  # an older or damaged file: every turn counts
+        return {}
+    by_conversation: dict[int, list[tuple]] = {}
+    for record in records:
+        by_conversation.setdefault(int(record[0]), []).append(record)
+    counts = {}
+    for cid, found in by_conversation.items():
+        ordinals = {t: o for r in found for t, o in ((r[1], r[4]), (r[2], r[5]))
+                    if o is not None}
+        versions = Versions([Supersede(r[1], r[2], r[3]) for r in found], ordinals)
+        counts[cid] = len(versions.superseded)
+    return counts
 
 
 def _one_by_one(con: sqlite3.Connection, conversation_id: int) -> Iterator[Turn | SkippedRow]:

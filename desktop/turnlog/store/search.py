@@ -317,10 +317,16 @@ class SearchHit:
     superseded: bool = False
     # The row that shows the turn: its own ordinal, or its active version's when superseded.
     row_ordinal: int | None = None
+    # The turn's number as every surface shows it (`core.numbers`); None for a title.
+    number: int | None = None
+
+    @property
+    def shown_number(self) -> int | None:
+        return self.ordinal if self.number is None else self.number
 
     def to_json(self) -> dict[str, object]:
         return {"conversation": self.conversation_id, "title": self.title,
-                "turn": self.ordinal, "turn_id": self.turn_id,
+                "turn": self.shown_number, "turn_id": self.turn_id,
                 "snippet": self.snippet.marked(), "superseded": self.superseded}
 
 

@@ -84,8 +84,11 @@ class PartialAnswers(QObject):
         if composer.text().strip() == offer.question.strip():
             composer.take()  # the question is in the log now
             window.drafts.saved(offer.conversation_id)
+        shown = window.transcript  # a new version keeps the number of the turn it replaces
+        replaced = shown.turns[-1] if offer.replaces is not None and shown.turns else turn
+        number = shown.numbers.number(replaced.ordinal)
         self._say(arg(translate("PartialAnswers", "Kept as turn %1, marked incomplete."),
-                      str(turn.ordinal)))
+                      str(number)))
         conversation = window.conversation
         if conversation is not None and conversation.id == offer.conversation_id:
             if offer.replaces is not None:  # a new version of the turn it was regenerating

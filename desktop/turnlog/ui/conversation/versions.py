@@ -43,9 +43,9 @@ def origin_text(origin: ForkOrigin) -> str:
     """Where a fork came from, in the interface language."""
     if origin.source_id is None:
         return arg(translate("VersionControls", "forked from a deleted conversation, turn %1"),
-                   str(origin.at_ordinal))
+                   str(origin.number))
     return arg(translate("VersionControls", "forked from “%1”, turn %2"), origin.source_title,
-               str(origin.at_ordinal))
+               str(origin.number))
 
 
 class VersionHost(Protocol):
@@ -152,6 +152,8 @@ class VersionControls(QObject):
                                         self.fork_current)
         view.delegate.control_clicked.connect(self._clicked)
         view.menu_opening.connect(self._name_use_action)
+        view.menu_opening.connect(self._fit_to_row)
+        view.menu_closed.connect(self._update_actions)
         host.transcript.modelReset.connect(self._log_changed)
         host.transcript.rowsInserted.connect(self._log_changed)
         for changed in (host.transcript.modelReset, host.transcript.rowsInserted,
@@ -181,6 +183,28 @@ class VersionControls(QObject):
         has_turn = self.host.conversation is not None and bool(self.host.transcript.turns)
         for action in (self.regenerate_action, self.edit_action):
             action.setEnabled(has_turn)
+            action.setToolTip(action.text().replace("&", ""))
+
+    def _fit_to_row(self, index: QModelIndex) -> None:
+        """On an older turn's menu, Regenerate and Edit and resend are off, saying why:
+        they make a new version of the newest turn only (going on from an older turn is
+        the explicit *Fork from here*)."""
+        self._update_actions()
+        if not index.isValid() or index.data(Role.PENDING) or not index.data(Role.FOLLOWED):
+            return
+        model = self.host.transcript
+        newest = model.numbers.number(model.turns[-1].ordinal)
+        number = str(index.data(Role.NUMBER))
+        self.regenerate_action.setEnabled(False)
+        self.regenerate_action.setToolTip(arg(translate("VersionControls",
+            "Regenerate makes a new answer to the newest turn (turn %1) only: later turns "
+            "were asked after turn %2. To go on from turn %2, use Fork from here."),
+            str(newest), number))
+        self.edit_action.setEnabled(False)
+        self.edit_action.setToolTip(arg(translate("VersionControls",
+            "Edit and resend makes a new version of the newest turn (turn %1) only: later "
+            "turns were asked after turn %2. To ask it differently, use Fork from here."),
+            str(newest), number))
 
     def _say(self, text: str) -> None:
         self.host.statusBar().showMessage(text)
@@ -330,7 +354,7 @@ class VersionControls(QObject):
         host.composer.set_attachments(last.attachments)  # its files, to keep or remove
         self.edit_note.setText(arg(translate("VersionControls",
             "Editing turn %1: Send makes a new version of it (the old one is kept). Esc leaves "
-            "everything as it was."), str(last.ordinal)))
+            "everything as it was."), str(host.transcript.number_of(last))))
         self.edit_note.show()
         host.refresh_preview()
 
@@ -364,7 +388,7 @@ class VersionControls(QObject):
         if not host.transcript.versions.is_superseded(turn.id):
             self._say(QCoreApplication.translate(
                 "VersionControls", "Turn {0} is already the version in use.").format(
-                    turn.ordinal))
+                    host.transcript.number_of(turn)))
             return
         if host.transcript.index(row).data(Role.FOLLOWED):
             if self._may_fork(row, turn):
@@ -377,7 +401,7 @@ class VersionControls(QObject):
 
     def _used(self, conversation_id: int, turn: Turn) -> None:
         self._say(arg(translate("VersionControls", "Turn %1 is the version in use now."),
-                      str(turn.ordinal)))
+                      str(self.host.transcript.number_of(turn))))
         self.host.preview.forget_last()
         self.reload(conversation_id, current_newest=True)
 
@@ -385,7 +409,7 @@ class VersionControls(QObject):
         """A fork copying more than a handful of turns asks first, naming the count."""
         copies = self.host.transcript.turns_before(row)
         return copies <= QUIET_FORK or self.host.confirm(
-            fork_question(turn.ordinal, copies)).accepted
+            fork_question(self.host.transcript.number_of(turn), copies)).accepted
 
     def fork_version(self, turn: Turn) -> None:
         """Go on from `turn`, an older version of a turn that later turns followed: a new

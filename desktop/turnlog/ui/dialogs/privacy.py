@@ -78,7 +78,7 @@ def delete_conversation_question(title: str, counts: DeletionCounts,
     )
 
 
-def delete_turn_question(ordinal: int, counts: DeletionCounts,
+def delete_turn_question(number: int, counts: DeletionCounts,
                          versions: int = 1) -> Confirmation:
     """A turn with `versions` (regenerated, edited) offers to delete the others too, checked;
     a turn alone that facts were pinned from offers to keep them as typed (unchecked: they
@@ -96,7 +96,7 @@ def delete_turn_question(ordinal: int, counts: DeletionCounts,
         translate("Privacy", "Delete turn"),
         arg(
             translate("Privacy", "Delete turn %1? This removes %2."),
-            str(ordinal),
+            str(number),
             translate("Privacy", "this version") if versions > 1 else counts_text(counts),
         ),
         translate(

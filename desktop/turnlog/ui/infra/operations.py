@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 
 from ...core.compaction import StoredSummary
 from ...core.model import Conversation, ConversationSettings, Turn
+from ...core.numbers import TurnNumbers
 from ...core.send import PartialAnswer, keep_partial
 from ...core.titles import QUESTION
 from ...export import export_text
@@ -89,12 +90,13 @@ def count_conversation_deletion(store: TurnlogStore, conversation_id: int
 
 def count_turn_deletion(store: TurnlogStore,
                         turn_id: str) -> StorageOp[tuple[int, DeletionCounts, int]]:
-    """The turn's ordinal, what deleting it (with its other versions) removes, and how
+    """The turn's number, what deleting it (with its other versions) removes, and how
     many versions it has."""
     def work() -> tuple[int, DeletionCounts, int]:
         cid, turn = store.turn(turn_id)
-        versions = len(store.versions(cid).group(turn_id))
-        return turn.ordinal, store.preview_delete_turn(turn_id), versions
+        found = store.versions(cid)
+        number = TurnNumbers.of(found).number(turn.ordinal)
+        return number, store.preview_delete_turn(turn_id), len(found.group(turn_id))
 
     return StorageOp("count a turn's deletion", work)
 

@@ -156,9 +156,10 @@ class SearchHitsModel(QAbstractTableModel):
             if hit.ordinal is None:
                 return QCoreApplication.translate("SearchPanel", "title")
             return (
-                arg(QCoreApplication.translate("SearchPanel", "%1 (superseded)"), str(hit.ordinal))
+                arg(QCoreApplication.translate("SearchPanel", "%1 (superseded)"),
+                    str(hit.shown_number))
                 if hit.superseded
-                else str(hit.ordinal)
+                else str(hit.shown_number)
             )
         if column == 2:
             when = hit.created_at

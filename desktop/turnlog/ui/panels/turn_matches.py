@@ -28,7 +28,8 @@ class TurnMatches(QObject):
         super().__init__(parent)
         self.view, self._note = view, note
         self.found = view.delegate.found
-        self._ordinal: int | None = None  # the turn's number, as its row shows it
+        self._ordinal: int | None = None  # the turn's row (its stored ordinal)
+        self._number = 0  # the turn's number, as its row shows it
         self.next_action = self._action(translate("SearchPanel", "Next match"), "F3", 1)
         self.previous_action = self._action(translate("SearchPanel", "Previous match"),
                                             "Shift+F3", -1)
@@ -54,6 +55,7 @@ class TurnMatches(QObject):
         """Highlight `query`'s matches in the row at `index` and go to the first; returns
         how many there are."""
         self._ordinal = int(index.data(Role.ORDINAL))
+        self._number = int(index.data(Role.NUMBER))
         self.found.show(str(index.data(Role.KEY)), highlighter(parse_query(query)))
         found = self.found.matches(self._docs(index))
         if found:
@@ -93,10 +95,10 @@ class TurnMatches(QObject):
     def _say(self, count: int) -> None:
         if not count:
             self._note(arg(translate("SearchPanel", "No match to highlight in turn %1"),
-                           self._ordinal or 0))
+                           self._number))
             return
         self._note(arg(translate("SearchPanel", "Match %1 of %2 in turn %3"),
-                       self.found.current + 1, count, self._ordinal or 0))
+                       self.found.current + 1, count, self._number))
 
     def _scroll_to(self, index: QModelIndex, match: Match) -> None:
         """Scroll so the match is in sight (a third down the view when it was not): a

@@ -53,15 +53,15 @@ from .selection import TextSelection, TextSelector, selection_format
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
 
-def row_title(pending: bool, ordinal: object) -> str:
+def row_title(pending: bool, number: object) -> str:
     """A row's header: the turn's number, or that its question is being answered."""
     return translate("Transcript", "Question being answered") if pending \
-        else turn_title(ordinal)
+        else turn_title(number)
 
 
-def turn_title(ordinal: object) -> str:
+def turn_title(number: object) -> str:
     """The header of a turn ("Turn 4"), as painted and as measured for its controls."""
-    return arg(translate("Transcript", "Turn %1"), str(ordinal))
+    return arg(translate("Transcript", "Turn %1"), str(number))
 
 UNCLICKABLE = ("label", "incomplete")  # header words that only say something
 
@@ -307,7 +307,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         header = self.layout.place(option.rect, RowParts(self._header_height(option), 0, 0,
                                                          0)).header
         top, height = header.top(), header.height()
-        x = header.left() + metrics.horizontalAdvance(turn_title(index.data(Role.ORDINAL))) + 14
+        x = header.left() + metrics.horizontalAdvance(turn_title(index.data(Role.NUMBER))) + 14
         controls: list[tuple[str, str, QRect]] = []
         words = [("incomplete", incomplete_label(incomplete))] if incomplete else []
         if version:
@@ -451,7 +451,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             dim = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText)
             painter.setPen(dim)
             painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             row_title(bool(index.data(Role.PENDING)), index.data(Role.ORDINAL)))
+                             row_title(bool(index.data(Role.PENDING)), index.data(Role.NUMBER)))
             if not index.data(Role.PENDING):
                 self._draw_controls(painter, option, index)
             if isinstance(mark, RowMark):

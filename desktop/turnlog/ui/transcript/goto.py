@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.numbers import ordinal_in_use
 from ...store.pages import LogPages
 from ..infra.languages import arg
 from .view import TranscriptView
@@ -46,11 +47,25 @@ class GoToTurnDialog(QDialog):
         form.addRow(buttons)
         self.setMinimumWidth(self.fontMetrics().horizontalAdvance("x") * 48)
 
-    def _newest(self) -> int:
+    def done(self, result: int) -> None:
+        """Closed: the window it came from is active again, the keyboard in the history,
+        so the next Ctrl+G (or arrow key) works at once, without a click (with no window
+        manager to hand activation back, nothing would have it)."""
+        super().done(result)
+        self._view.window().activateWindow()
+        if result == QDialog.DialogCode.Accepted:
+            self._view.setFocus()
+
+    def _newest_ordinal(self) -> int:
         turns = self._view.transcript().turns
         if isinstance(turns, LogPages):
             return turns.newest_ordinal if len(turns) else 0
         return turns[-1].ordinal if turns else 0
+
+    def _newest(self) -> int:
+        """The newest turn's number (0: no turn)."""
+        newest = self._newest_ordinal()
+        return self._view.transcript().numbers.number(newest) if newest else 0
 
     def _range_text(self) -> str:
         newest = self._newest()
@@ -61,18 +76,19 @@ class GoToTurnDialog(QDialog):
     def go(self) -> bool:
         """Open the turn typed; False (and the reason shown) when there is none."""
         text = self.number.text().strip()
-        ordinal = int(text) if text.isdigit() else 0
+        number = int(text) if text.isdigit() else 0
+        versions = self._view.transcript().versions
+        ordinal = ordinal_in_use(versions, number) if number else 0
         if ordinal and self._view.reveal_ordinal(ordinal) is not None:
-            self._view.setFocus()
             self.accept()
             return True
         newest = self._newest()
         if not newest:
             reason = translate("GoToTurn", "This conversation has no turns yet.")
-        elif 1 <= ordinal <= newest:
+        elif 1 <= number <= newest:  # numbers never skip but for a privacy delete
             reason = arg(translate("GoToTurn",
-                "Turn %1 is not in this conversation any more: it was deleted, or a newer "
-                "version replaced it."), f"{ordinal:,}")
+                "Turn %1 was deleted: a privacy delete removed it (the turns after it keep "
+                "their numbers)."), f"{number:,}")
         else:
             reason = arg(translate("GoToTurn",
                 "There is no turn %1: this conversation's turns are numbered 1 to %2."),

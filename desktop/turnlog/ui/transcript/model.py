@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QWidget
 from ...core.attachments import Attachment
 from ...core.compaction import StoredSummary
 from ...core.model import Turn
+from ...core.numbers import TurnNumbers
 from ...core.tools import Approval
 from ...core.versions import Versions
 from ...store.pages import LogPages
@@ -55,6 +56,7 @@ class Role(enum.IntEnum):
     INCOMPLETE = Qt.ItemDataRole.UserRole + 13  # why a kept answer is incomplete, else None
     ATTACHMENTS = Qt.ItemDataRole.UserRole + 14  # the question's files (a tuple, maybe empty)
     TOOL_CALLS = Qt.ItemDataRole.UserRole + 15  # the turn's tool calls (`ToolFold`), or None
+    NUMBER = Qt.ItemDataRole.UserRole + 16  # the turn's number as shown (`core.numbers`)
 
 
 @dataclass
@@ -142,6 +144,7 @@ class TranscriptModel(QAbstractListModel):
         self._pins: Mapping[str, tuple[str, ...]] = {}  # turn id → texts pinned from it
         self._older_requested = False
         self._versions = Versions((), {})
+        self._numbers = TurnNumbers()
         self._members: Mapping[str, Turn] = {}  # every version of a row that has several
         self._showing: dict[str, str] = {}  # id in use → id of the older version on show
 
@@ -155,6 +158,7 @@ class TranscriptModel(QAbstractListModel):
         self._marks = {}
         self._older_requested = False
         self._versions, self._members, self._showing = Versions((), {}), {}, {}
+        self._numbers = TurnNumbers()
         self.endResetModel()
 
     @property
@@ -223,12 +227,14 @@ class TranscriptModel(QAbstractListModel):
             return self._version_data(row, active, turn, role)
         if turn is not active and role in (Role.MARK, Qt.ItemDataRole.ToolTipRole):
             return RowMark.REPLACED if role == Role.MARK else \
-                arg(translate("Transcript", "Turn %1: %2"), str(turn.ordinal),
+                arg(translate("Transcript", "Turn %1: %2"), str(self.number_of(turn)),
                     RowMark.REPLACED.explanation)
         if role == Role.KEY:
             return turn.id
         if role == Role.ORDINAL:
             return turn.ordinal
+        if role == Role.NUMBER:
+            return self.number_of(turn)
         if role == Role.QUESTION:
             return turn.question
         if role == Role.ANSWER:
@@ -254,14 +260,14 @@ class TranscriptModel(QAbstractListModel):
             if turn.incomplete:
                 said += arg(translate("Transcript", ", %1"), incomplete_label(turn.incomplete))
             return arg(translate("Transcript", "Turn %1%2. Question: %3\nAnswer: %4"),
-                       str(turn.ordinal), said,
+                       str(self.number_of(turn)), said,
                        turn.question, turn.answer)
         if role == Qt.ItemDataRole.ToolTipRole:
             mark = self._marks.get(turn.ordinal)
             if mark is RowMark.SUMMARY:
-                tip = summary_tooltip(turn.ordinal, self._summary)
+                tip = summary_tooltip(self.number_of(turn), self._summary)
             else:
-                tip = arg(translate("Transcript", "Turn %1: %2"), str(turn.ordinal),
+                tip = arg(translate("Transcript", "Turn %1: %2"), str(self.number_of(turn)),
                           mark.explanation) if mark else None
             pins = self._pins.get(turn.id)
             return "\n".join(t for t in (tip, pins_tooltip(pins) if pins else "") if t) or None
@@ -285,10 +291,19 @@ class TranscriptModel(QAbstractListModel):
         """The versions of the turns (`members`: every version of a row with several);
         an older version on show stays on show while it is still one."""
         self._versions, self._members = versions, members
+        self._numbers = TurnNumbers.of(versions)
         self._showing = {k: v for k, v in self._showing.items() if v in members}
-        if self.loaded_count:
-            self.dataChanged.emit(self.index(0), self.index(self.loaded_count - 1),
-                                  [Role.VERSION, Role.MARK])
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0), self.index(self.rowCount() - 1),
+                                  [Role.VERSION, Role.MARK, Role.NUMBER])
+
+    @property
+    def numbers(self) -> TurnNumbers:
+        """The numbers the turns show (one rule: `core.numbers`)."""
+        return self._numbers
+
+    def number_of(self, turn: Turn) -> int:
+        return self._numbers.number(turn.ordinal)
 
     @property
     def versions(self) -> Versions:
@@ -326,6 +341,8 @@ class TranscriptModel(QAbstractListModel):
             return PENDING_KEY
         if role == Role.ORDINAL:
             return (self._turns[-1].ordinal + 1) if self._turns else 1
+        if role == Role.NUMBER:
+            return self._numbers.next_number(self._turns[-1].ordinal + 1) if self._turns else 1
         if role == Role.QUESTION:
             return pending.question
         if role == Role.ANSWER:

@@ -47,6 +47,7 @@ class TranscriptView(QListView):
     copied = Signal(str)
     delete_requested = Signal(str)  # turn id
     menu_opening = Signal(QModelIndex)  # the context menu is about to show for this row
+    menu_closed = Signal()  # and it closed (what it disabled for that row applies again)
     file_requested = Signal(object, str)  # (Attachment, files.OPEN or files.SAVE)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -277,9 +278,19 @@ class TranscriptView(QListView):
             remaining = target - clamped
             if not remaining:
                 break
-        index = self.indexAt(QPoint(self.viewport().width() // 2, self.spacing() + 1))
+        index = self.top_index()
         if index.isValid():
             self._set_current(index)
+
+    def top_index(self) -> QModelIndex:
+        """The row at the top of the view, found just below its edge: a row placed at the
+        top can sit a little lower, under the spacing between rows, which is no row's."""
+        x = self.viewport().width() // 2
+        for y in range(self.spacing() + 1, 3 * self.spacing() + 5):
+            index = self.indexAt(QPoint(x, y))
+            if index.isValid():
+                return index
+        return QModelIndex()
 
     def _sync_history_bar(self, *_: object) -> None:
         """The whole-log bar follows what is shown: its value is the top row's place."""
@@ -287,7 +298,7 @@ class TranscriptView(QListView):
         if not isinstance(model, TranscriptModel):
             return
         count = len(model.turns)
-        index = self.indexAt(QPoint(self.viewport().width() // 2, self.spacing() + 1))
+        index = self.top_index()
         top = model.turns_before(index.row()) if index.isValid() else 0
         # About how many turns a screen shows: the thumb's length and a page's step.
         row_height = self.visualRect(index).height() if index.isValid() else 0
@@ -387,6 +398,8 @@ class TranscriptView(QListView):
         # passing through `contextMenuEvent`.
         if event.type() == QEvent.Type.ContextMenu and isinstance(event, QContextMenuEvent):
             self._prepare_menu(event.pos())
+            self._show_menu(event)
+            return True
         if event.type() == QEvent.Type.Resize:
             self._width_changed()
         return super().viewportEvent(event)
@@ -394,6 +407,15 @@ class TranscriptView(QListView):
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
         self._prepare_menu(event.pos())
         super().contextMenuEvent(event)
+
+    def _show_menu(self, event: QContextMenuEvent) -> None:
+        """The menu of the view's actions, with their tooltips: a disabled entry says why."""
+        menu = QMenu(self)
+        menu.setToolTipsVisible(True)
+        menu.addActions(self.actions())
+        menu.exec(event.globalPos())
+        menu.deleteLater()
+        self.menu_closed.emit()
 
     def _prepare_menu(self, point: QPoint) -> None:
         """Fit the menu to the row under `point` before it shows."""

@@ -225,7 +225,7 @@ class MemoryDock(QObject):
                     QCoreApplication.translate(
                         "MemoryPanel", "Turn %1 is not loaded: scroll up to it."
                     ),
-                    str(state.ordinals[pin.sources[0]]),
+                    str(state.numbers[pin.sources[0]]),
                 )
             )  # type: ignore[union-attr]
             return None
@@ -245,7 +245,7 @@ class MemoryDock(QObject):
             return None
         turn_id = str(index.data(Role.KEY))
         text, selected = self.window.view.current_text()  # words selected there, chosen
-        dialog = PinFromTurn(turn_id, int(index.data(Role.ORDINAL)), text, self.window,
+        dialog = PinFromTurn(turn_id, int(index.data(Role.NUMBER)), text, self.window,
                              chosen=selected)
         dialog.accepted.connect(lambda: self.pin_text(dialog.selected(), (turn_id,)))
         self.dialog = dialog

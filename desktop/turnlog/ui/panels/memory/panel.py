@@ -31,6 +31,7 @@ from ....core.memory import (
     StoredPreference,
 )
 from ....core.model import Conversation
+from ....core.numbers import TurnNumbers
 from ....store import TurnlogStore
 from ...infra.languages import arg
 from ...infra.theme import tone_text
@@ -47,6 +48,7 @@ class MemoryState:
     notes: list[StoredNote]
     preferences: list[StoredPreference]
     ordinals: dict[str, int]  # source turn id → its ordinal
+    numbers: dict[str, int]  # source turn id → its number as shown (`core.numbers`)
 
 
 def read_memory(store: TurnlogStore, conversation_id: int) -> MemoryState:
@@ -55,8 +57,10 @@ def read_memory(store: TurnlogStore, conversation_id: int) -> MemoryState:
     for pin in pins:
         for turn_id in pin.sources:
             ordinals[turn_id] = store.turn(turn_id)[1].ordinal
+    numbers = TurnNumbers.of(store.versions(conversation_id)) if ordinals else TurnNumbers()
     return MemoryState(store.conversation(conversation_id), pins,
-                       store.notes(conversation_id), store.preferences(), ordinals)
+                       store.notes(conversation_id), store.preferences(), ordinals,
+                       {t: numbers.number(o) for t, o in ordinals.items()})
 
 
 class ItemEditor(QWidget):
@@ -242,7 +246,7 @@ class MemoryPanel(QWidget):
                             ", ".join(
                                 arg(
                                     QCoreApplication.translate("MemoryPanel", "turn %1"),
-                                    str(state.ordinals.get(s, "?")),
+                                    str(state.numbers.get(s, "?")),
                                 )
                                 for s in p.sources
                             ),

@@ -426,7 +426,7 @@ class SideQuestions(QObject):
         window.statusBar().showMessage(
             arg(
                 QCoreApplication.translate("SidePanel", "Kept the side answer as turn %1"),
-                str(kept.turn.ordinal),
+                str(window.transcript.number_of(kept.turn)),
             )
         )
 
