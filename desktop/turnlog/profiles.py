@@ -31,11 +31,13 @@ from turnlog.core.failures import StoreError
 from turnlog.localmodel import BUILTIN, Availability, available
 from turnlog.paths import data_dir, write_atomically
 from turnlog.providers.presets import BUILTIN_LOCAL, Preset, preset_by_id
+from turnlog.user_files import FileRefused, read_json
 
 log = logging.getLogger(__name__)
 
 FILE_NAME = "profiles.json"
 FORMAT_VERSION = 1
+MAX_FILE_BYTES = 4 << 20  # thousands of profiles; anything larger is not a profile list
 
 
 class ProfilesUnreadable(StoreError):
@@ -301,13 +303,12 @@ class ProfileStore:
     def _read(self) -> dict[str, Any] | None:
         """The file's JSON object (checked to hold a profile list), or None if there is none."""
         try:
-            text = self.path.read_text(encoding="utf-8")
+            data = read_json(self.path, MAX_FILE_BYTES, what="profile list")
         except FileNotFoundError:
             return None
-        except OSError as err:
-            raise ProfilesUnreadable(f"{self.path} could not be read: {err.strerror}") from err
+        except FileRefused as err:
+            raise ProfilesUnreadable(f"{self.path} cannot be read: {err.reason}") from err
         try:
-            data = json.loads(text)
             if not isinstance(data, dict) or not isinstance(data.get("profiles"), list):
                 raise ValueError("it has no “profiles” list")
             if not isinstance(data.get("version"), int) or data["version"] > FORMAT_VERSION:

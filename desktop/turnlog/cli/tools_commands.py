@@ -18,6 +18,7 @@ from ..paths import data_dir
 from ..secrets import KeyringUnavailable, open_key_store
 from ..tool_servers import (
     ToolConfigInvalid,
+    ToolSettingsUnreadable,
     ToolServer,
     ToolServerStore,
     new_server,
@@ -85,6 +86,11 @@ def _error(text: str, code: int = 1) -> int:
     return code
 
 
+def _code(err: Exception) -> str:
+    """The failure's name and a colon, for a file that could not be read."""
+    return f"{err.code}: " if isinstance(err, ToolSettingsUnreadable) else ""
+
+
 def _env(pairs: Sequence[str]) -> dict[str, str]:
     env = {}
     for pair in pairs:
@@ -143,7 +149,7 @@ def run_import(args: argparse.Namespace) -> int:
             if keys is not None and (item.token or item.env):
                 store_secrets(keys, server, token=item.token, env=item.env)
     except (ToolConfigInvalid, KeyringUnavailable) as err:
-        return _error(f"nothing was imported: {err}")
+        return _error(f"{_code(err)}nothing was imported: {err}")
     safe = safe_for(sys.stdout)
     for server in added:
         print(safe(f"imported {server.name} (switched off): {server.command_line()}"))
@@ -179,7 +185,7 @@ def run_list(args: argparse.Namespace) -> int:
     try:
         servers = ToolServerStore(data_dir()).list()
     except ToolConfigInvalid as err:
-        return _error(str(err))
+        return _error(f"{_code(err)}{err}")
     host = ToolHost() if any(s.enabled for s in servers) else None
     try:
         listed = [_status_json(server, host) for server in servers]

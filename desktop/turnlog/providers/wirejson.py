@@ -32,12 +32,12 @@ def server_json(raw: bytes | str) -> Any:
         raise UnreadableJson("it is nested too deeply") from None
     except ValueError as err:
         raise UnreadableJson(f"it is not JSON ({err})") from None
-    if _depth_exceeds(data, MAX_DEPTH):
+    if depth_exceeds(data, MAX_DEPTH):
         raise UnreadableJson("it is nested too deeply")
     return data
 
 
-def _depth_exceeds(data: Any, limit: int) -> bool:
+def depth_exceeds(data: Any, limit: int) -> bool:
     """Whether `data` nests deeper than `limit` (iteratively: no recursion to exhaust)."""
     pending: list[tuple[Any, int]] = [(data, 1)]
     while pending:
