@@ -209,7 +209,7 @@ def test_an_unreadable_profiles_json_is_named(turnlog_home, tmp_path, kind, comm
     _plant(turnlog_home, "profiles.json", kind, tmp_path)
     result = measured_cli(*command)
     assert result.returncode != 0
-    assert "profiles_unreadable" in result.stderr
+    assert "profiles_unreadable" in result.stderr and "could not be read" in result.stderr
     assert SETTINGS_REASONS[kind] in result.stderr
 
 

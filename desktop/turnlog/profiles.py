@@ -19,13 +19,14 @@ from __future__ import annotations
 import builtins
 import json
 import logging
+import re
 import threading
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from turnlog.core.failures import StoreError
 from turnlog.localmodel import BUILTIN, Availability, available
@@ -177,16 +178,33 @@ class Profile:
                        model_titles=titles, accepts_images=images)
 
 
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
 def check_base_url(url: str) -> str:
     """The URL without a trailing slash; ValueError with plain words if it is not usable."""
     url = url.strip().rstrip("/")
+    if _CONTROLS.search(url):
+        raise ValueError("The base URL must not contain control characters such as a line "
+                         "break")
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ValueError("The base URL must start with http:// or https:// and name a server, "
                          "for example http://localhost:8080/v1")
+    if "@" in parts.netloc:
+        raise ValueError("The base URL must not hold a user name or password (user:password@"
+                         "): put the key in the key field, which keeps it in the keyring")
     if parts.query or parts.fragment:
         raise ValueError("The base URL must not contain ? or #")
     return url
+
+
+def without_credentials(url: str) -> str:
+    """`url` with any `user:password@` taken out of its server part."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
 
 
 def new_profile(preset: Preset, *, model: str, name: str | None = None,
@@ -299,6 +317,29 @@ class ProfileStore:
                               if data is not None else [])
         except ValueError as err:
             self._problem = f"{self.path} is not a valid profile list: {err}"
+            return
+        self._forget_credentials()
+
+    def _forget_credentials(self) -> None:
+        """Take a `user:password@` out of every stored base URL (it would be sent as Basic
+        auth, and shown): the profile is kept, the file rewritten, the user told."""
+        assert self._profiles is not None
+        cleaned = [p.name for p in self._profiles if without_credentials(p.base_url)
+                   != p.base_url]
+        if not cleaned:
+            return
+        self._profiles = [replace(p, base_url=without_credentials(p.base_url))
+                          for p in self._profiles]
+        payload = self._payload(self._profiles, bool(self._offered))
+        try:
+            write_atomically(self.path, payload, prefix=".profiles-")
+        except OSError as err:
+            log.warning("profiles.json could not be rewritten without the credentials: %s",
+                        err.strerror or err)
+        self._seen = self._signature()
+        for name in cleaned:
+            log.warning("profile “%s”: its base URL held a user name and password; they were "
+                        "removed (a key belongs in the key field, kept in the keyring)", name)
 
     def _read(self) -> dict[str, Any] | None:
         """The file's JSON object (checked to hold a profile list), or None if there is none."""
@@ -307,7 +348,7 @@ class ProfileStore:
         except FileNotFoundError:
             return None
         except FileRefused as err:
-            raise ProfilesUnreadable(f"{self.path} cannot be read: {err.reason}") from err
+            raise ProfilesUnreadable(f"{self.path} could not be read: {err.reason}") from err
         try:
             if not isinstance(data, dict) or not isinstance(data.get("profiles"), list):
                 raise ValueError("it has no “profiles” list")
@@ -357,20 +398,24 @@ class ProfileStore:
                 builtin_offered = self.builtin_offered()
             except ProfilesUnreadable:
                 builtin_offered = False
-        payload: dict[str, Any] = {"version": FORMAT_VERSION,
-                                   "profiles": [p.to_json() for p in profiles]}
-        if builtin_offered or any(p.builtin for p in profiles):
-            payload["builtin_offered"] = True
-        text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+        text = self._payload(profiles, builtin_offered)
         write_atomically(self.path, text, prefix=".profiles-")
         with self._lock:
             self._loaded, self._problem = True, ""
             self._seen = self._signature()
             self._profiles = builtins.list(profiles)
-            self._offered = "builtin_offered" in payload
+            self._offered = bool(builtin_offered or any(p.builtin for p in profiles))
             listeners = builtins.list(self._listeners)
         for listener in listeners:
             listener(builtins.list(profiles))
+
+    @staticmethod
+    def _payload(profiles: Sequence[Profile], builtin_offered: bool) -> str:
+        payload: dict[str, Any] = {"version": FORMAT_VERSION,
+                                   "profiles": [p.to_json() for p in profiles]}
+        if builtin_offered or any(p.builtin for p in profiles):
+            payload["builtin_offered"] = True
+        return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
 
     def get(self, profile_id: str) -> Profile | None:
         return next((p for p in self.load() if p.id == profile_id), None)
