@@ -20,8 +20,8 @@ import zlib
 from pathlib import Path
 
 import pytest
-from attachfiles import png_bytes
 
+from attachfiles import png_bytes
 from turnlog.core.attachments import AttachmentRefused
 from turnlog.file_reading import read_bytes, read_file
 from turnlog.user_files import FileRefused, read_json, read_limited

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import select
 import sys
 from collections.abc import Callable, Sequence
@@ -18,9 +17,9 @@ from ..paths import data_dir
 from ..secrets import KeyringUnavailable, open_key_store
 from ..tool_servers import (
     ToolConfigInvalid,
-    ToolSettingsUnreadable,
     ToolServer,
     ToolServerStore,
+    ToolSettingsUnreadable,
     new_server,
     read_mcp_servers,
     remove_secrets,
@@ -28,7 +27,7 @@ from ..tool_servers import (
     store_secrets,
 )
 from ..toolhost.host import ServerState, ToolHost
-from .terminal import safe_for
+from .terminal import print_json, safe_for
 
 LIST_START_TIMEOUT_S = 20.0
 
@@ -193,7 +192,7 @@ def run_list(args: argparse.Namespace) -> int:
         if host is not None:
             host.close()
     if args.json:
-        print(json.dumps({"servers": listed}, ensure_ascii=False, indent=2))
+        print_json({"servers": listed}, indent=2)
         return 0
     safe = safe_for(sys.stdout)
     if not listed:
