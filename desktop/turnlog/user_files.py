@@ -29,7 +29,6 @@ from typing import IO, Any
 import platformdirs
 
 from turnlog.paths import data_dir_path
-from turnlog.providers.wirejson import depth_exceeds
 
 # Settings files nest a handful of levels; an `mcpServers` file a few more.
 MAX_JSON_DEPTH = 64
@@ -113,7 +112,7 @@ def open_regular(path: Path) -> Iterator[OpenedFile]:
     try:
         mode, size = _checked(path, fd)
         os.set_blocking(fd, True)  # a regular file: reads never wait anyway
-        handle = os.fdopen(fd, "rb", buffering=0)
+        handle = os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
         raise
@@ -169,3 +168,21 @@ def parse_json(path: Path, data: bytes, *, max_depth: int = MAX_JSON_DEPTH) -> A
     if depth_exceeds(value, max_depth):
         raise FileRefused(path, "its JSON is nested too deeply")
     return value
+
+
+def depth_exceeds(data: Any, limit: int) -> bool:
+    """Whether `data` nests deeper than `limit` (iteratively: no recursion to exhaust)."""
+    pending: list[tuple[Any, int]] = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > limit:
+            return True
+        pending.extend((child, depth + 1) for child in children
+                       if isinstance(child, dict | list))
+    return False
