@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import resource
 import struct
 import subprocess
@@ -251,3 +252,45 @@ def test_read_json_bounds_size_depth_and_encoding(tmp_path, turnlog_home):
         read_json(path, 100)
     with pytest.raises(FileNotFoundError):
         read_json(tmp_path / "absent.json", 100)
+
+
+# --- imports, a profile's CA file, a model file ----------------------------------------
+
+@pytest.mark.parametrize("kind", ["zero", "fifo", "link"])
+def test_importing_a_special_file_is_refused_by_name(turnlog_home, tmp_path, kind):
+    path = special(kind, tmp_path, turnlog_home)
+    result = measured_cli("import", str(path))
+    assert result.returncode == 1
+    assert f"error: cannot import {path}: {REASONS[kind]}" in result.stderr
+    assert not (turnlog_home / "turnlog.sqlite3").exists() or "imported" not in result.stdout
+
+
+def test_an_export_folder_s_fifo_member_is_named_and_its_attachment_fifo_skipped(
+        turnlog_home, tmp_path):
+    folder = tmp_path / "export"
+    folder.mkdir()
+    os.mkfifo(folder / "a.jsonl")
+    result = measured_cli("import", str(folder))
+    assert result.returncode == 1  # a FIFO is not listed as a member: nothing to import
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_a_ca_file_that_is_no_file_is_refused_by_name(turnlog_home, tmp_path, kind):
+    path = special(kind, tmp_path, turnlog_home)
+    result = measured_cli("profile", "add", "lan", "--preset", "custom", "--base-url",
+                          "https://127.0.0.1:9/v1", "--model", "m", "--ca-file", str(path))
+    assert result.returncode == 2
+    assert f"the CA certificate file {path} cannot be read ({REASONS[kind]})" in result.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero", "folder"])
+def test_a_model_file_that_is_no_file_is_refused_by_name(turnlog_home, tmp_path, kind):
+    from turnlog.localmodel.model_file import NotAModelFile, check_gguf, read_metadata
+
+    path = special(kind, tmp_path, turnlog_home)
+    started = time.monotonic()
+    for read in (check_gguf, read_metadata):
+        with pytest.raises(NotAModelFile, match=re.escape(REASONS[kind])):
+            read(path)
+    assert time.monotonic() - started < 2

@@ -134,7 +134,7 @@ class Source:
 
     @contextmanager
     def _open_file(self, path: Path) -> Iterator[IO[str]]:
-        with _opened(path) as opened:
+        with _opened(path, "" if path == self.path else path.name) as opened:
             self._tell[:] = [opened.handle]
             yield io.TextIOWrapper(opened.handle, encoding="utf-8", errors="strict")
 
@@ -157,16 +157,17 @@ class Source:
 
 
 @contextmanager
-def _opened(path: Path) -> Iterator[OpenedFile]:
-    """`path` through the one reader of named files; `ImportProblem` saying why not."""
+def _opened(path: Path, member: str = "") -> Iterator[OpenedFile]:
+    """`path` through the one reader of named files; `ImportProblem` saying why not
+    (naming the `member` of a folder)."""
+    where = f"{member}: " if member else ""
     try:
         with open_regular(path) as opened:
             yield opened
     except FileRefused as err:
-        raise ImportProblem(f"{path.name} cannot be imported: {err.reason}") from None
+        raise ImportProblem(f"{where}{err.reason}") from None
     except FileNotFoundError:
-        raise ImportProblem(f"{path.name} cannot be imported: there is no such file") \
-            from None
+        raise ImportProblem(f"{where}there is no such file") from None
 
 
 def _attached_file(path: Path) -> bytes | None:
