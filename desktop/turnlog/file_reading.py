@@ -169,7 +169,6 @@ def _decode(name: str, data: bytes) -> tuple[str, str]:
 # ------------------------------------------------------------------------- PDF
 def _pdf(name: str, data: bytes) -> Attachment:
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
 
     try:
         reader = PdfReader(io.BytesIO(data))
@@ -178,7 +177,7 @@ def _pdf(name: str, data: bytes) -> Attachment:
         pages = [page.extract_text() or "" for page in reader.pages]
     except AttachmentRefused:
         raise
-    except (PdfReadError, ValueError, KeyError, TypeError, OSError) as err:
+    except Exception as err:  # pypdf raises what its parsers and filters raise
         raise AttachmentRefused(name, f"it is not a PDF Turnlog can read ({err})") from err
     blank = [n for n, text in enumerate(pages, start=1) if not text.strip()]
     if not pages:

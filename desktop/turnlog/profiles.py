@@ -201,7 +201,10 @@ def check_base_url(url: str) -> str:
 
 def without_credentials(url: str) -> str:
     """`url` with any `user:password@` taken out of its server part."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # not a URL any client could use either
+        return url
     if "@" not in parts.netloc:
         return url
     return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))

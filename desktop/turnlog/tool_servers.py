@@ -119,14 +119,22 @@ class ToolServer:
             raise ToolConfigInvalid("a tool server has no id or name")
         env = tuple(EnvVar(str(v.get("name", "")), str(v.get("value", "")),
                            v.get("secret") is True)
-                    for v in data.get("env") or () if isinstance(v, dict))
-        off = data.get("tools_off") or ()
+                    for v in _listed(data, "env", name) if isinstance(v, dict))
+        off = _listed(data, "tools_off", name)
         return check_server(cls(
             id=server_id, name=name, command=str(data.get("command") or ""),
-            args=tuple(str(a) for a in data.get("args") or ()), env=env,
+            args=tuple(str(a) for a in _listed(data, "args", name)), env=env,
             url=str(data.get("url") or ""), has_token=data.get("token") is True,
             enabled=data.get("enabled") is True, tools_off=frozenset(str(t) for t in off),
             imported_from=str(data.get("imported_from") or "")))
+
+
+def _listed(data: dict[str, Any], field: str, name: str) -> list[Any]:
+    """A list field of a stored server ([] when absent); ToolConfigInvalid if not a list."""
+    value = data.get(field) or []
+    if not isinstance(value, list):
+        raise ToolConfigInvalid(f"the “{field}” of tool server “{name}” is not a list")
+    return value
 
 
 def check_name(name: str) -> str:
