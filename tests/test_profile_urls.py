@@ -104,3 +104,33 @@ def test_the_window_s_profile_editor_refuses_credentials_and_line_breaks(
         assert any("must not contain control characters" in p for p in editor.problems())
     finally:
         runner.shutdown()
+
+
+def test_the_window_tells_that_a_stored_url_lost_its_credentials(qtbot, turnlog_home,
+                                                                 loopback):
+    from turnlog.secrets import SessionKeys
+    from turnlog.store import TurnlogStore
+    from turnlog.ui.infra.tasks import TaskRunner
+    from turnlog.ui.request.connection import ProviderConnector
+    from turnlog.ui.request.provider_setup import ProviderSetup
+    from turnlog.ui.shell.window import MainWindow, window_settings
+
+    profile = new_profile(CUSTOM, model="loopback-model", name="Lab",
+                          base_url=loopback.base_url)
+    stored = {"version": 1, "profiles": [{**profile.to_json(),
+                                          "base_url": with_credentials(loopback.base_url)}]}
+    (turnlog_home / "profiles.json").write_text(json.dumps(stored), encoding="utf-8")
+    setup = ProviderSetup(ProfileStore(turnlog_home), window_settings(turnlog_home),
+                          keyring=SessionKeys())
+    with TurnlogStore.open(turnlog_home) as store:
+        window = MainWindow(store, TaskRunner(), ProviderConnector(setup.config, setup.keys),
+                            setup=setup)
+        qtbot.addWidget(window)
+        try:
+            shown = window.statusBar().currentMessage()
+            assert "The base URL of “Lab” held a user name and password; they were removed" \
+                in shown and PASSWORD not in shown
+            assert setup.active().base_url == loopback.base_url
+            assert PASSWORD not in (turnlog_home / "profiles.json").read_text(encoding="utf-8")
+        finally:
+            window.shutdown()

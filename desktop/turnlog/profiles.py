@@ -251,6 +251,7 @@ class ProfileStore:
         self._problem = ""
         self._listeners: builtins.list[Callable[[builtins.list[Profile]], None]] = []
         self._seen: tuple[int, int, int] | None = None  # the file as last read or written
+        self._cleaned: builtins.list[str] = []  # profiles whose URL lost its credentials
 
     def list(self) -> builtins.list[Profile]:
         """Every profile, in the order saved."""
@@ -264,6 +265,13 @@ class ProfileStore:
             if self._profiles is None:
                 raise ProfilesUnreadable(self._problem)
             return builtins.list(self._profiles)
+
+    def take_cleaned(self) -> builtins.list[str]:
+        """The names of the profiles whose base URL lost a `user:password@` on loading
+        since the last call (to tell the user once)."""
+        with self._lock:
+            cleaned, self._cleaned = self._cleaned, []
+            return cleaned
 
     def reload(self) -> None:
         """Read the file again on the next `load` (another process may have changed it)."""
@@ -340,6 +348,7 @@ class ProfileStore:
             log.warning("profiles.json could not be rewritten without the credentials: %s",
                         err.strerror or err)
         self._seen = self._signature()
+        self._cleaned += cleaned
         for name in cleaned:
             log.warning("profile “%s”: its base URL held a user name and password; they were "
                         "removed (a key belongs in the key field, kept in the keyring)", name)
