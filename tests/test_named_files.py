@@ -294,3 +294,14 @@ def test_a_model_file_that_is_no_file_is_refused_by_name(turnlog_home, tmp_path,
         with pytest.raises(NotAModelFile, match=re.escape(REASONS[kind])):
             read(path)
     assert time.monotonic() - started < 2
+
+
+def test_ask_with_tools_names_an_unreadable_tools_json(turnlog_home, tmp_path, loopback):
+    assert measured_cli("profile", "add", "loop", "--preset", "custom", "--base-url",
+                        loopback.base_url, "--model", "loopback-model").returncode == 0
+    os.mkfifo(turnlog_home / "tools.json")
+    result = measured_cli("ask", "--new", "--tools", "peer", "--approve-all", "Hello?")
+    assert result.returncode == 2
+    assert "failure: tools_unreadable" in result.stderr
+    assert "it is a pipe (FIFO), not a file" in result.stderr and "Hello?" in result.stderr
+    assert loopback.requests == []

@@ -46,7 +46,7 @@ from ..providers import PRESETS, preset_by_id
 from ..providers.security import CaFileUnusable, insecure_key_detail, key_in_clear, tls_context
 from ..secrets import KeyringUnavailable, check_key, open_key_store
 from ..store import TurnlogStore
-from ..tool_servers import ToolConfigInvalid
+from ..tool_servers import ToolConfigInvalid, ToolSettingsUnreadable
 from ..tool_use import SendTools
 from ..toolhost.host import ToolHost
 from .attached import add_attach, read_attached
@@ -171,8 +171,9 @@ def run_ask(args: argparse.Namespace) -> int:
     if args.tools:
         try:
             args.tool_servers = chosen_servers(args.tools)
-        except ToolConfigInvalid as err:
-            return fail("tools", str(err), draft, 2)
+        except ToolConfigInvalid as err:  # tools_unreadable names a file it cannot read
+            name = err.code if isinstance(err, ToolSettingsUnreadable) else "tools"
+            return fail(name, str(err), draft, 2)
         if not args.approve_all:
             args.terminal = open_terminal()
             if args.terminal is None:
