@@ -29,6 +29,7 @@ from .core.attachments import (
     AttachmentRefused,
     size_text,
 )
+from .user_files import FileRefused, open_regular
 
 if TYPE_CHECKING:
     from PIL.Image import Image as PilImage
@@ -71,19 +72,25 @@ _FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp", "GIF
 def read_file(path: Path, *, limits: AttachmentLimits = DEFAULT_LIMITS,
               attached: Sequence[Attachment] = ()) -> Attachment:
     """Read `path` as an attachment that may join `attached` (the question's others)."""
+    return read_bytes(path.name, file_bytes(path, limits=limits, attached=attached),
+                      limits=limits, attached=attached)
+
+
+def file_bytes(path: Path, *, limits: AttachmentLimits = DEFAULT_LIMITS,
+               attached: Sequence[Attachment] = ()) -> bytes:
+    """The bytes of `path`, through the one reader of named files (a regular file only,
+    never more than the limit and one byte); `AttachmentRefused` with the reason."""
     name = path.name
     try:
-        size = path.stat().st_size
-    except OSError as err:
-        raise AttachmentRefused(name, f"it cannot be read ({err.strerror or err})") from err
-    if path.is_dir():
-        raise AttachmentRefused(name, "it is a folder")
-    limits.check_question(attached, name, size)  # before reading a byte of it
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise AttachmentRefused(name, f"it cannot be read ({err.strerror or err})") from err
-    return read_bytes(name, data, limits=limits, attached=attached)
+        with open_regular(path) as opened:
+            limits.check_question(attached, name, opened.size)  # before reading a byte
+            data = opened.read_at_most(limits.per_file)
+    except FileRefused as err:
+        raise AttachmentRefused(name, err.reason) from err
+    except FileNotFoundError as err:
+        raise AttachmentRefused(name, "it cannot be read (there is no such file)") from err
+    limits.check_file(name, len(data))  # it grew while it was read
+    return data
 
 
 def read_bytes(name: str, data: bytes, *, limits: AttachmentLimits = DEFAULT_LIMITS,
@@ -162,7 +169,6 @@ def _decode(name: str, data: bytes) -> tuple[str, str]:
 # ------------------------------------------------------------------------- PDF
 def _pdf(name: str, data: bytes) -> Attachment:
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
 
     try:
         reader = PdfReader(io.BytesIO(data))
@@ -171,7 +177,7 @@ def _pdf(name: str, data: bytes) -> Attachment:
         pages = [page.extract_text() or "" for page in reader.pages]
     except AttachmentRefused:
         raise
-    except (PdfReadError, ValueError, KeyError, TypeError, OSError) as err:
+    except Exception as err:  # pypdf raises what its parsers and filters raise
         raise AttachmentRefused(name, f"it is not a PDF Turnlog can read ({err})") from err
     blank = [n for n, text in enumerate(pages, start=1) if not text.strip()]
     if not pages:
@@ -211,9 +217,16 @@ def _image(name: str, data: bytes, longest_side: int) -> Attachment:
                 return _made(name, AttachmentKind.IMAGE, _FORMATS[fmt], data, data,
                              sent_mime=_FORMATS[fmt], width=width, height=height)
             return _scaled(name, data, image, fmt, longest_side, animated)
+    except AttachmentRefused:
+        raise
     except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError
             ) as err:
         raise AttachmentRefused(name, f"the image cannot be read ({err})") from err
+    except Exception as err:  # Pillow's plugins raise what they raise
+        # A decompression bomb in a PNG's text or colour profile (ValueError), a broken
+        # header (struct.error, IndexError, …): the file is refused, naming the error.
+        raise AttachmentRefused(
+            name, f"the image cannot be read ({type(err).__name__}: {err})") from err
 
 
 def _scaled(name: str, data: bytes, image: PilImage, fmt: str, longest_side: int,

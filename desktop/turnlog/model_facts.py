@@ -25,10 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from .core.calibration import raised_ratio
+from .user_files import read_json
 
 log = logging.getLogger(__name__)
 
 FILE_NAME = "model_facts.json"
+MAX_FILE_BYTES = 16 << 20  # facts of thousands of models; more is not this file
 FORMAT_VERSION = 1
 SERVER = "server"
 LEARNED = "learned"
@@ -83,12 +85,13 @@ class FactStore:
 
     def _load(self, path: Path) -> None:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = read_json(path, MAX_FILE_BYTES, what="model facts file")
             entries = data["facts"] if data.get("version") == FORMAT_VERSION else {}
             self._facts = {str(k): ModelFacts.from_json(v) for k, v in entries.items()}
         except FileNotFoundError:
             return
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
+            # FileRefused (a ValueError) included: a FIFO or a link here is not read
             log.warning("model facts unreadable, found out again: %s", err)
             self._facts = {}
 

@@ -19,23 +19,26 @@ from __future__ import annotations
 import builtins
 import json
 import logging
+import re
 import threading
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from turnlog.core.failures import StoreError
 from turnlog.localmodel import BUILTIN, Availability, available
 from turnlog.paths import data_dir, write_atomically
 from turnlog.providers.presets import BUILTIN_LOCAL, Preset, preset_by_id
+from turnlog.user_files import FileRefused, read_json
 
 log = logging.getLogger(__name__)
 
 FILE_NAME = "profiles.json"
 FORMAT_VERSION = 1
+MAX_FILE_BYTES = 4 << 20  # thousands of profiles; anything larger is not a profile list
 
 
 class ProfilesUnreadable(StoreError):
@@ -175,16 +178,36 @@ class Profile:
                        model_titles=titles, accepts_images=images)
 
 
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
 def check_base_url(url: str) -> str:
     """The URL without a trailing slash; ValueError with plain words if it is not usable."""
     url = url.strip().rstrip("/")
+    if _CONTROLS.search(url):
+        raise ValueError("The base URL must not contain control characters such as a line "
+                         "break")
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ValueError("The base URL must start with http:// or https:// and name a server, "
                          "for example http://localhost:8080/v1")
+    if "@" in parts.netloc:
+        raise ValueError("The base URL must not hold a user name or password (user:password@"
+                         "): put the key in the key field, which keeps it in the keyring")
     if parts.query or parts.fragment:
         raise ValueError("The base URL must not contain ? or #")
     return url
+
+
+def without_credentials(url: str) -> str:
+    """`url` with any `user:password@` taken out of its server part."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # not a URL any client could use either
+        return url
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
 
 
 def new_profile(preset: Preset, *, model: str, name: str | None = None,
@@ -228,6 +251,7 @@ class ProfileStore:
         self._problem = ""
         self._listeners: builtins.list[Callable[[builtins.list[Profile]], None]] = []
         self._seen: tuple[int, int, int] | None = None  # the file as last read or written
+        self._cleaned: builtins.list[str] = []  # profiles whose URL lost its credentials
 
     def list(self) -> builtins.list[Profile]:
         """Every profile, in the order saved."""
@@ -241,6 +265,13 @@ class ProfileStore:
             if self._profiles is None:
                 raise ProfilesUnreadable(self._problem)
             return builtins.list(self._profiles)
+
+    def take_cleaned(self) -> builtins.list[str]:
+        """The names of the profiles whose base URL lost a `user:password@` on loading
+        since the last call (to tell the user once)."""
+        with self._lock:
+            cleaned, self._cleaned = self._cleaned, []
+            return cleaned
 
     def reload(self) -> None:
         """Read the file again on the next `load` (another process may have changed it)."""
@@ -297,17 +328,40 @@ class ProfileStore:
                               if data is not None else [])
         except ValueError as err:
             self._problem = f"{self.path} is not a valid profile list: {err}"
+            return
+        self._forget_credentials()
+
+    def _forget_credentials(self) -> None:
+        """Take a `user:password@` out of every stored base URL (it would be sent as Basic
+        auth, and shown): the profile is kept, the file rewritten, the user told."""
+        assert self._profiles is not None
+        cleaned = [p.name for p in self._profiles if without_credentials(p.base_url)
+                   != p.base_url]
+        if not cleaned:
+            return
+        self._profiles = [replace(p, base_url=without_credentials(p.base_url))
+                          for p in self._profiles]
+        payload = self._payload(self._profiles, bool(self._offered))
+        try:
+            write_atomically(self.path, payload, prefix=".profiles-")
+        except OSError as err:
+            log.warning("profiles.json could not be rewritten without the credentials: %s",
+                        err.strerror or err)
+        self._seen = self._signature()
+        self._cleaned += cleaned
+        for name in cleaned:
+            log.warning("profile “%s”: its base URL held a user name and password; they were "
+                        "removed (a key belongs in the key field, kept in the keyring)", name)
 
     def _read(self) -> dict[str, Any] | None:
         """The file's JSON object (checked to hold a profile list), or None if there is none."""
         try:
-            text = self.path.read_text(encoding="utf-8")
+            data = read_json(self.path, MAX_FILE_BYTES, what="profile list")
         except FileNotFoundError:
             return None
-        except OSError as err:
-            raise ProfilesUnreadable(f"{self.path} could not be read: {err.strerror}") from err
+        except FileRefused as err:
+            raise ProfilesUnreadable(f"{self.path} could not be read: {err.reason}") from err
         try:
-            data = json.loads(text)
             if not isinstance(data, dict) or not isinstance(data.get("profiles"), list):
                 raise ValueError("it has no “profiles” list")
             if not isinstance(data.get("version"), int) or data["version"] > FORMAT_VERSION:
@@ -356,20 +410,24 @@ class ProfileStore:
                 builtin_offered = self.builtin_offered()
             except ProfilesUnreadable:
                 builtin_offered = False
-        payload: dict[str, Any] = {"version": FORMAT_VERSION,
-                                   "profiles": [p.to_json() for p in profiles]}
-        if builtin_offered or any(p.builtin for p in profiles):
-            payload["builtin_offered"] = True
-        text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+        text = self._payload(profiles, builtin_offered)
         write_atomically(self.path, text, prefix=".profiles-")
         with self._lock:
             self._loaded, self._problem = True, ""
             self._seen = self._signature()
             self._profiles = builtins.list(profiles)
-            self._offered = "builtin_offered" in payload
+            self._offered = bool(builtin_offered or any(p.builtin for p in profiles))
             listeners = builtins.list(self._listeners)
         for listener in listeners:
             listener(builtins.list(profiles))
+
+    @staticmethod
+    def _payload(profiles: Sequence[Profile], builtin_offered: bool) -> str:
+        payload: dict[str, Any] = {"version": FORMAT_VERSION,
+                                   "profiles": [p.to_json() for p in profiles]}
+        if builtin_offered or any(p.builtin for p in profiles):
+            payload["builtin_offered"] = True
+        return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
 
     def get(self, profile_id: str) -> Profile | None:
         return next((p for p in self.load() if p.id == profile_id), None)

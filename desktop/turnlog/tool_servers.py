@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from turnlog.paths import write_atomically
 from turnlog.secrets import KeyStore
 from turnlog.toolhost.launch import HttpLaunch, Launch, StdioLaunch
+from turnlog.user_files import FileRefused, read_json
 
 FILE_NAME = "tools.json"
 FORMAT_VERSION = 1
@@ -41,6 +42,15 @@ MAX_FILE_BYTES = 1 << 20
 class ToolConfigInvalid(ValueError):
     """A tool server's settings (or an `mcpServers` file) cannot be used; nothing was
     changed. The message names what is wrong."""
+
+    code = "tool_settings_invalid"
+
+
+class ToolSettingsUnreadable(ToolConfigInvalid):
+    """tools.json, or a server list to import, cannot be read as one (not a regular file,
+    too large, not UTF-8, not JSON, nested too deeply); it is left untouched."""
+
+    code = "tools_unreadable"
 
 
 def secret_by_default(name: str) -> bool:
@@ -109,14 +119,22 @@ class ToolServer:
             raise ToolConfigInvalid("a tool server has no id or name")
         env = tuple(EnvVar(str(v.get("name", "")), str(v.get("value", "")),
                            v.get("secret") is True)
-                    for v in data.get("env") or () if isinstance(v, dict))
-        off = data.get("tools_off") or ()
+                    for v in _listed(data, "env", name) if isinstance(v, dict))
+        off = _listed(data, "tools_off", name)
         return check_server(cls(
             id=server_id, name=name, command=str(data.get("command") or ""),
-            args=tuple(str(a) for a in data.get("args") or ()), env=env,
+            args=tuple(str(a) for a in _listed(data, "args", name)), env=env,
             url=str(data.get("url") or ""), has_token=data.get("token") is True,
             enabled=data.get("enabled") is True, tools_off=frozenset(str(t) for t in off),
             imported_from=str(data.get("imported_from") or "")))
+
+
+def _listed(data: dict[str, Any], field: str, name: str) -> list[Any]:
+    """A list field of a stored server ([] when absent); ToolConfigInvalid if not a list."""
+    value = data.get(field) or []
+    if not isinstance(value, list):
+        raise ToolConfigInvalid(f"the “{field}” of tool server “{name}” is not a list")
+    return value
 
 
 def check_name(name: str) -> str:
@@ -241,13 +259,12 @@ def read_mcp_servers(path: Path) -> list[Imported]:
     {"command", "args", "env"} or {"url", "headers"}}}`), all switched off. Raises
     ToolConfigInvalid naming the first problem; nothing is half read."""
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise ToolConfigInvalid(f"{path} is larger than 1 MiB: not a server list")
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise ToolConfigInvalid(f"{path} could not be read: {err.strerror or err}") from err
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ToolConfigInvalid(f"{path} is not JSON: {err}") from err
+        data = read_json(path, MAX_FILE_BYTES, what="server list")
+    except FileNotFoundError as err:
+        raise ToolSettingsUnreadable(f"{path} could not be read: there is no such file") \
+            from err
+    except FileRefused as err:
+        raise ToolSettingsUnreadable(f"{path} could not be read: {err.reason}") from err
     servers = data.get("mcpServers") if isinstance(data, dict) else None
     if not isinstance(servers, dict) or not servers:
         raise ToolConfigInvalid(f"{path} has no “mcpServers” object with servers in it")
@@ -290,21 +307,21 @@ class ToolServerStore:
 
     def list(self) -> list[ToolServer]:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            data = read_json(self.path, MAX_FILE_BYTES, what="tool server list")
         except FileNotFoundError:
             return []
-        except OSError as err:
-            raise ToolConfigInvalid(f"{self.path} could not be read: {err.strerror}") from err
+        except FileRefused as err:
+            raise ToolSettingsUnreadable(f"{self.path} could not be read: {err.reason}") \
+                from err
         try:
-            data = json.loads(text)
             if not isinstance(data, dict) or not isinstance(data.get("servers"), list):
                 raise ValueError("it has no “servers” list")
             if not isinstance(data.get("version"), int) or data["version"] > FORMAT_VERSION:
                 raise ValueError("it was written by a newer Turnlog")
             return [ToolServer.from_json(item) for item in data["servers"]]
         except ValueError as err:
-            raise ToolConfigInvalid(f"{self.path} is not a valid tool server list: {err}") \
-                from err
+            raise ToolSettingsUnreadable(f"{self.path} is not a valid tool server list: "
+                                         f"{err}") from err
 
     def find(self, name: str) -> ToolServer | None:
         return next((s for s in self.list() if s.name == name or s.id == name), None)

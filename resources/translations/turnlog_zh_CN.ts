@@ -2459,6 +2459,10 @@
             <translation>无法重新读取服务提供方：%1</translation>
         </message>
         <message>
+            <source>The base URL of “%1” held a user name and password; they were removed (a key belongs in the key field, kept in the keyring).</source>
+            <translation>“%1”的基础 URL 中含有用户名和密码，已将其移除（密钥应填在密钥栏中，保存在密钥环里）。</translation>
+        </message>
+        <message>
             <source>The provider “%1” was removed elsewhere; requests go to “%2” now.</source>
             <translation>服务提供方“%1”已在别处被移除；现在请求发往“%2”。</translation>
         </message>
@@ -2947,6 +2951,14 @@
         <message>
             <source>The base URL must not contain ? or #</source>
             <translation>基础 URL 不能包含 ? 或 #</translation>
+        </message>
+        <message>
+            <source>The base URL must not contain control characters such as a line break</source>
+            <translation>基础 URL 不能包含换行等控制字符</translation>
+        </message>
+        <message>
+            <source>The base URL must not hold a user name or password (user:password@): put the key in the key field, which keeps it in the keyring</source>
+            <translation>基础 URL 不能包含用户名或密码（user:password@）：请把密钥填在密钥栏中，它会保存在密钥环里</translation>
         </message>
         <message>
             <source>Provider preset</source>

@@ -2459,6 +2459,10 @@
             <translation>無法重新讀取供應商：%1</translation>
         </message>
         <message>
+            <source>The base URL of “%1” held a user name and password; they were removed (a key belongs in the key field, kept in the keyring).</source>
+            <translation>「%1」的基礎 URL 中含有使用者名稱和密碼，已將其移除（金鑰應填在金鑰欄位中，儲存在鑰匙圈裡）。</translation>
+        </message>
+        <message>
             <source>The provider “%1” was removed elsewhere; requests go to “%2” now.</source>
             <translation>供應商「%1」已在別處被移除；現在請求送往「%2」。</translation>
         </message>
@@ -2947,6 +2951,14 @@
         <message>
             <source>The base URL must not contain ? or #</source>
             <translation>基礎 URL 不能包含 ? 或 #</translation>
+        </message>
+        <message>
+            <source>The base URL must not contain control characters such as a line break</source>
+            <translation>基礎 URL 不能包含換行等控制字元</translation>
+        </message>
+        <message>
+            <source>The base URL must not hold a user name or password (user:password@): put the key in the key field, which keeps it in the keyring</source>
+            <translation>基礎 URL 不能包含使用者名稱或密碼（user:password@）：請把金鑰填在金鑰欄位中，它會儲存在鑰匙圈裡</translation>
         </message>
         <message>
             <source>Provider preset</source>

@@ -1,6 +1,7 @@
 """The fuzz tests of `tests/test_fuzz.py` (both importers, the reply readers, the CLI's
-argument paths) and the property tests of the readers of server bytes, run for a given time
-with fresh random seeds.
+argument paths), of `tests/test_fuzz_inputs.py` (attachments, profiles.json, tools.json,
+an mcpServers file) and the property tests of the readers of server bytes, run for a given
+time with fresh random seeds.
 
     .venv/bin/python tests/bench/fuzz.py [--minutes 15] [--examples 500]
 
@@ -22,7 +23,7 @@ import time
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-FILES = ["test_fuzz.py", "test_provider_wire.py"]
+FILES = ["test_fuzz.py", "test_provider_wire.py", "test_fuzz_inputs.py"]
 
 
 def main() -> int:

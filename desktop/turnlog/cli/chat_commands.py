@@ -54,7 +54,7 @@ from ..service.new_version import (
 )
 from ..service.request_body import Ask, send_request
 from ..store import TurnlogStore
-from ..tool_servers import ToolConfigInvalid
+from ..tool_servers import ToolConfigInvalid, ToolSettingsUnreadable
 from ..tool_use import SendTools
 from ..toolhost.host import ToolHost
 from .attached import add_attach, read_attached
@@ -179,8 +179,9 @@ def run_ask(args: argparse.Namespace) -> int:
     if args.tools:
         try:
             args.tool_servers = chosen_servers(args.tools)
-        except ToolConfigInvalid as err:
-            return fail("tools", str(err), draft, 2)
+        except ToolConfigInvalid as err:  # tools_unreadable names a file it cannot read
+            name = err.code if isinstance(err, ToolSettingsUnreadable) else "tools"
+            return fail(name, str(err), draft, 2)
         if not args.approve_all:
             args.terminal = open_terminal()
             if args.terminal is None:

@@ -30,7 +30,6 @@ from ..core.send import SendRequest, check_question
 from ..core.side import SideQuestion
 from ..core.tools import Approval, ToolSpec
 from ..core.versions import ForkOrigin, Versions, active_line
-from ..core.visible import visible_json
 from ..export import FORMATS, attachment_entries, export_text, inline
 from ..model_counts import ModelCounts
 from ..model_facts import FactStore
@@ -46,7 +45,7 @@ from ..transfer import check_file, import_checked
 from .attached import add_attach, read_attached
 from .memory_commands import memory_json, memory_of
 from .numbers import whole_number
-from .terminal import print_refusal, runs_text, safe_for
+from .terminal import print_json, print_refusal, runs_text, safe_for
 
 EXIT_DAMAGED = 5
 """export/show wrote what could be read, but some rows of the conversation could not."""
@@ -226,7 +225,7 @@ def run_project(args: argparse.Namespace) -> int:
             "output_reserve": budget.output_reserve,
             "memory": memory_json(projection.memory),
         }
-        print(visible_json(out))
+        print_json(out)
         return 0
     kind = "exact" if projection.tokens_exact else "estimated"
     print(f"conversation {conversation.id}: {safe_for(sys.stdout)(conversation.title)}")
@@ -312,7 +311,7 @@ def run_import(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 1
     if args.json:
-        print(visible_json({"conversations": [o.to_json() for o in outcomes]}))
+        print_json({"conversations": [o.to_json() for o in outcomes]})
         return 0
     safe = safe_for(sys.stderr, raw=False)
     for outcome in outcomes:

@@ -8,12 +8,11 @@ from typing import Any
 
 from ..core.failures import StoreError
 from ..core.memory import DEFAULT_PRIORITY, MemorySelection
-from ..core.visible import visible_json
 from ..paths import data_dir
 from ..store import NotFound, TurnlogStore
 from ..store.memory import TextRefused
 from .numbers import whole_number
-from .terminal import safe_for
+from .terminal import print_json, safe_for
 
 
 def _priority(value: str) -> int:
@@ -118,7 +117,7 @@ def _listed(args: argparse.Namespace, read: Any, to_json: Any, to_line: Any) -> 
         print(f"error: {err}", file=sys.stderr)
         return 2
     if args.json:
-        print(visible_json([to_json(i) for i in items]))
+        print_json([to_json(i) for i in items])
         return 0
     safe = safe_for(sys.stdout, raw=False)
     for item in items:

@@ -6,11 +6,10 @@ import argparse
 import sys
 from typing import Any
 
-from ..core.visible import visible_json
 from ..paths import data_dir
 from ..store import NotFound, TurnlogStore
 from ..store.search import SearchHit
-from .terminal import safe_for
+from .terminal import print_json, safe_for
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 1_000
@@ -51,7 +50,7 @@ def run_search(args: argparse.Namespace) -> int:
     except NotFound:
         hits, total = [], 0  # no database yet: nothing matches
     if args.json:
-        print(visible_json({"results": [hit.to_json() for hit in hits]}))
+        print_json({"results": [hit.to_json() for hit in hits]})
         return 0
     if not hits:
         print("no matches", file=sys.stderr)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -15,7 +14,6 @@ from ..core.model import Conversation
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import ordinal_ranges
 from ..core.side import SideAnswered, SideAttempt, SideQuestion, attempts_usage, plan_side
-from ..core.visible import visible_json
 from ..paths import data_dir
 from ..profiles import Profile
 from ..store import TurnlogStore
@@ -30,7 +28,7 @@ from .chat_commands import (
     with_connection,
 )
 from .numbers import whole_number
-from .terminal import print_refusal, runs_text, safe_for
+from .terminal import print_json, print_refusal, runs_text, safe_for
 
 
 def register(sub: Any) -> None:
@@ -117,9 +115,9 @@ def list_side_questions(args: argparse.Namespace) -> int:
     safe = safe_for(sys.stdout, raw=args.raw)
     if args.json:
         for side in sides:
-            print(visible_json(side_json(side)))
+            print_json(side_json(side))
         if attempts:
-            print(json.dumps(attempts_json(attempts)))
+            print_json(attempts_json(attempts))
         return 0
     if not sides:
         print("no side questions yet")
@@ -174,7 +172,7 @@ def project_side_question(args: argparse.Namespace, conversation: Conversation,
         "output_reserve": budget.output_reserve,
     }
     if args.json:
-        print(visible_json(out))
+        print_json(out)
         return 0
     kind = "exact" if p.tokens_exact else "estimated"
     print(f"side question about conversation {conversation.id}: "

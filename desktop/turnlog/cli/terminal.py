@@ -6,6 +6,7 @@ text read in a different order than it is stored. Written to a terminal, each of
 becomes a visible escape (`\\x1b`, `\\u202e`); newline and tab stay. `--raw`, or output
 to a pipe or file, keeps the bytes as they are. `TURNLOG_TERMINAL=1` treats any output
 as a terminal (`0`: as a pipe), for tests and for pagers that pass controls through.
+JSON (`--json`) always goes out through `print_json`, its controls as `\\u` escapes.
 """
 
 from __future__ import annotations
@@ -39,6 +40,13 @@ def safe_for(stream: TextIO, *, raw: bool = False) -> Callable[[str], str]:
     return visible
 
 
+def print_json(value: object, *, indent: int | None = None) -> None:
+    """Print `value` as JSON on standard output, the one way every command's `--json`
+    goes out: C1 and bidi controls written as `\\u` escapes, terminal or not (a program
+    reading it gets the same data; a person's terminal obeys none of them)."""
+    print(visible_json(value, indent=indent))
+
+
 def _unchanged(text: str) -> str:
     return text
 
@@ -46,7 +54,7 @@ def _unchanged(text: str) -> str:
 def print_refusal(refusal: ProjectionRefused, as_json: bool) -> int:
     """Say why a projection is refused (one JSON object, or words on stderr); exit 3."""
     if as_json:
-        print(visible_json(refusal.to_json()))
+        print_json(refusal.to_json())
     else:
         print(refusal.describe(), file=sys.stderr)
     return 3

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import select
 import sys
 from collections.abc import Callable, Sequence
@@ -20,6 +19,7 @@ from ..tool_servers import (
     ToolConfigInvalid,
     ToolServer,
     ToolServerStore,
+    ToolSettingsUnreadable,
     new_server,
     read_mcp_servers,
     remove_secrets,
@@ -27,7 +27,7 @@ from ..tool_servers import (
     store_secrets,
 )
 from ..toolhost.host import ServerState, ToolHost
-from .terminal import safe_for
+from .terminal import print_json, safe_for
 
 LIST_START_TIMEOUT_S = 20.0
 
@@ -83,6 +83,11 @@ def register(sub: Any) -> None:
 def _error(text: str, code: int = 1) -> int:
     print(safe_for(sys.stderr)(f"error: {text}"), file=sys.stderr)
     return code
+
+
+def _code(err: Exception) -> str:
+    """The failure's name and a colon, for a file that could not be read."""
+    return f"{err.code}: " if isinstance(err, ToolSettingsUnreadable) else ""
 
 
 def _env(pairs: Sequence[str]) -> dict[str, str]:
@@ -143,7 +148,7 @@ def run_import(args: argparse.Namespace) -> int:
             if keys is not None and (item.token or item.env):
                 store_secrets(keys, server, token=item.token, env=item.env)
     except (ToolConfigInvalid, KeyringUnavailable) as err:
-        return _error(f"nothing was imported: {err}")
+        return _error(f"{_code(err)}nothing was imported: {err}")
     safe = safe_for(sys.stdout)
     for server in added:
         print(safe(f"imported {server.name} (switched off): {server.command_line()}"))
@@ -179,7 +184,7 @@ def run_list(args: argparse.Namespace) -> int:
     try:
         servers = ToolServerStore(data_dir()).list()
     except ToolConfigInvalid as err:
-        return _error(str(err))
+        return _error(f"{_code(err)}{err}")
     host = ToolHost() if any(s.enabled for s in servers) else None
     try:
         listed = [_status_json(server, host) for server in servers]
@@ -187,7 +192,7 @@ def run_list(args: argparse.Namespace) -> int:
         if host is not None:
             host.close()
     if args.json:
-        print(json.dumps({"servers": listed}, ensure_ascii=False, indent=2))
+        print_json({"servers": listed}, indent=2)
         return 0
     safe = safe_for(sys.stdout)
     if not listed:

@@ -9,11 +9,10 @@ from typing import Any
 from ..core.failures import StoreError
 from ..core.numbers import TurnNumbers, ordinal_in_use
 from ..core.partial import incomplete_mark
-from ..core.visible import visible_json
 from ..paths import data_dir
 from ..store import NotFound, TurnlogStore
 from .numbers import whole_number
-from .terminal import safe_for
+from .terminal import print_json, safe_for
 
 
 def register(sub: Any) -> None:
@@ -62,7 +61,7 @@ def run_versions(args: argparse.Namespace) -> int:
              "incomplete": t.incomplete}
             for n, t in enumerate(group, start=1)]
     if args.json:
-        print(visible_json({"conversation": args.conversation, "versions": rows}))
+        print_json({"conversation": args.conversation, "versions": rows})
         return 0
     safe = safe_for(sys.stdout, raw=args.raw)
     for row in rows:

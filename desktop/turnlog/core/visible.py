@@ -25,11 +25,12 @@ def visible(text: str) -> str:
     return _UNSAFE.sub(_escape, text)
 
 
-def visible_json(value: object) -> str:
-    """`value` as JSON on one line, with the same characters as `visible` escaped: JSON
-    escapes C0 itself, this writes DEL, C1 and the bidi controls as `\\u` escapes too
-    (they can only stand inside strings, where an escape reads back as the same text)."""
-    return _UNSAFE.sub(_json_escape, json.dumps(value, ensure_ascii=False))
+def visible_json(value: object, *, indent: int | None = None) -> str:
+    """`value` as JSON (on one line unless `indent`), with the same characters as
+    `visible` escaped: JSON escapes C0 itself, this writes DEL, C1 and the bidi controls
+    as `\\u` escapes too (they can only stand inside strings, where an escape reads back
+    as the same text)."""
+    return _UNSAFE.sub(_json_escape, json.dumps(value, ensure_ascii=False, indent=indent))
 
 
 def _json_escape(match: re.Match[str]) -> str:

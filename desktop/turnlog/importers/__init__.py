@@ -25,6 +25,7 @@ from typing import IO, Any
 
 from ..core.attachments import DEFAULT_FILE_LIMIT
 from ..core.imports import ImportedConversation, ImportProblem
+from ..user_files import FileRefused, OpenedFile, open_regular, read_limited
 from . import chatgpt, turnlog_jsonl
 
 CHATGPT_FILE = "conversations.json"
@@ -118,7 +119,7 @@ class Source:
                 self._done += (self.path / name).stat().st_size
         else:
             with ExitStack() as stack:
-                raw = stack.enter_context(self.path.open("rb"))
+                raw = stack.enter_context(_opened(self.path)).handle
                 self._tell[:] = [raw]
                 archive = stack.enter_context(zipfile.ZipFile(raw))
                 carried = _zip_files(archive) if self.kind == "chatgpt-zip" else None
@@ -133,16 +134,13 @@ class Source:
 
     @contextmanager
     def _open_file(self, path: Path) -> Iterator[IO[str]]:
-        with path.open("rb") as raw:
-            self._tell[:] = [raw]
-            yield io.TextIOWrapper(raw, encoding="utf-8", errors="strict")
+        with _opened(path, "" if path == self.path else path.name) as opened:
+            self._tell[:] = [opened.handle]
+            yield io.TextIOWrapper(opened.handle, encoding="utf-8", errors="strict")
 
     def _beside(self, name: str) -> bytes | None:
         """An attachment's file in an Export all folder."""
-        path = self.path / name
-        if not path.is_file() or path.stat().st_size > MAX_ATTACHMENT_BYTES:
-            return None
-        return path.read_bytes()
+        return _attached_file(self.path / name)
 
     def _parse(self, text: IO[str], name: str, *, inside: bool = False,
                files: turnlog_jsonl.Files | None = None,
@@ -156,6 +154,29 @@ class Source:
             if inside:
                 raise ImportProblem(f"{name}: {err}") from None
             raise
+
+
+@contextmanager
+def _opened(path: Path, member: str = "") -> Iterator[OpenedFile]:
+    """`path` through the one reader of named files; `ImportProblem` saying why not
+    (naming the `member` of a folder)."""
+    where = f"{member}: " if member else ""
+    try:
+        with open_regular(path) as opened:
+            yield opened
+    except FileRefused as err:
+        raise ImportProblem(f"{where}{err.reason}") from None
+    except FileNotFoundError:
+        raise ImportProblem(f"{where}there is no such file") from None
+
+
+def _attached_file(path: Path) -> bytes | None:
+    """A file an export carries beside its conversations (None: absent, not a regular
+    file, or larger than a question may carry)."""
+    try:
+        return read_limited(path, MAX_ATTACHMENT_BYTES)
+    except (FileRefused, FileNotFoundError):
+        return None
 
 
 def _member(archive: zipfile.ZipFile, name: str) -> bytes | None:
@@ -202,15 +223,12 @@ def _folder_files(folder: Path) -> chatgpt.FileLookup:
 
     def lookup(file_id: str) -> tuple[str, bytes] | None:
         name = ids.get(file_id)
-        if name is None or (folder / name).stat().st_size > MAX_ATTACHMENT_BYTES:
-            return None
-        return name, (folder / name).read_bytes()
+        data = _attached_file(folder / name) if name is not None else None
+        return (name, data) if name is not None and data is not None else None
     return lookup
 
 
-def _first_byte(path: Path) -> bytes:
-    with path.open("rb") as raw:
-        head = raw.read(4096)
+def _first_byte(head: bytes) -> bytes:
     return head.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")[:4]
 
 
@@ -219,12 +237,11 @@ def open_source(path: Path, *, model: str | None = None) -> Source:
     `model` overrides a Turnlog file's model."""
     if path.is_dir():
         return _folder(path, model)
-    with path.open("rb") as raw:
-        magic = raw.read(4)
-    size = path.stat().st_size
-    if magic in _ZIP_MAGIC:
+    with _opened(path) as opened:
+        head, size = opened.read_at_most(4095), opened.size
+    if head[:4] in _ZIP_MAGIC:
         return _zip(path, model, size)
-    first = _first_byte(path)
+    first = _first_byte(head)
     if first.startswith(b"["):
         return Source(path, "chatgpt", size=size)
     if first and not first.startswith(b"{"):
@@ -249,7 +266,7 @@ def _folder(path: Path, model: str | None) -> Source:
 
 def _zip(path: Path, model: str | None, size: int) -> Source:
     try:
-        with zipfile.ZipFile(path) as archive:
+        with _opened(path) as opened, zipfile.ZipFile(opened.handle) as archive:
             names = [i.filename for i in archive.infolist() if not i.is_dir()]
     except (zipfile.BadZipFile, OSError) as err:
         raise ImportProblem(f"the zip archive cannot be read ({err})") from None

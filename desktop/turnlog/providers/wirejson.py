@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from turnlog.user_files import depth_exceeds
+
 # Real replies nest five or six levels (choices → message → tool_calls → function).
 MAX_DEPTH = 64
 
@@ -32,24 +34,6 @@ def server_json(raw: bytes | str) -> Any:
         raise UnreadableJson("it is nested too deeply") from None
     except ValueError as err:
         raise UnreadableJson(f"it is not JSON ({err})") from None
-    if _depth_exceeds(data, MAX_DEPTH):
+    if depth_exceeds(data, MAX_DEPTH):
         raise UnreadableJson("it is nested too deeply")
     return data
-
-
-def _depth_exceeds(data: Any, limit: int) -> bool:
-    """Whether `data` nests deeper than `limit` (iteratively: no recursion to exhaust)."""
-    pending: list[tuple[Any, int]] = [(data, 1)]
-    while pending:
-        value, depth = pending.pop()
-        if isinstance(value, dict):
-            children: Any = value.values()
-        elif isinstance(value, list):
-            children = value
-        else:
-            continue
-        if depth > limit:
-            return True
-        pending.extend((child, depth + 1) for child in children
-                       if isinstance(child, dict | list))
-    return False

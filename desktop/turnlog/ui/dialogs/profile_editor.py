@@ -53,6 +53,11 @@ URL_PROBLEMS = (
     QT_TRANSLATE_NOOP("SettingsDialog", "The base URL must start with http:// or https:// and "
                       "name a server, for example http://localhost:8080/v1"),
     QT_TRANSLATE_NOOP("SettingsDialog", "The base URL must not contain ? or #"),
+    QT_TRANSLATE_NOOP("SettingsDialog", "The base URL must not contain control characters "
+                      "such as a line break"),
+    QT_TRANSLATE_NOOP("SettingsDialog", "The base URL must not hold a user name or password "
+                      "(user:password@): put the key in the key field, which keeps it in the "
+                      "keyring"),
 )
 # Why there is no keyring (`secrets.usable_backend`), for the translations.
 KEYRING_PROBLEMS = (

@@ -36,6 +36,7 @@ class ProfileWatch(QObject):
         self._path = setup.profiles.path
         active = setup.active()
         self._in_use = active
+        self._tell_cleaned()
         self._watcher = QFileSystemWatcher(self)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -78,9 +79,18 @@ class ProfileWatch(QObject):
             ids = set()
         else:
             self._lost(before, now, ids)
+        self._tell_cleaned()
         log.debug("profiles.json changed on disk: %d profile(s)", len(ids))
         self._changes.publish(Changes(provider=True), self)
         return True
+
+    def _tell_cleaned(self) -> None:
+        """Say which profiles' stored base URL lost a user name and password."""
+        for name in self._setup.profiles.take_cleaned():
+            self._note(arg(QCoreApplication.translate(
+                "ProfileWatch", "The base URL of “%1” held a user name and password; they "
+                "were removed (a key belongs in the key field, kept in the keyring)."),
+                shown_name(name)))
 
     def _lost(self, before: Profile | None, now: Profile | None, ids: set[str]) -> None:
         """The profile in use is gone: use the default one, and say so."""
