@@ -54,8 +54,8 @@ def serve(tools_result: str, call_result) -> None:
                       "serverInfo": {"name": "hostile", "version": "1"}}
             send({"jsonrpc": "2.0", "id": ident, "result": result})
         elif method == "tools/list":
-            sys.stdout.write('{"jsonrpc": "2.0", "id": %s, "result": %s}\n'
-                             % (json.dumps(ident), tools_result))
+            sys.stdout.write(f'{{"jsonrpc": "2.0", "id": {json.dumps(ident)}, '
+                             f'"result": {tools_result}}}\n')
             sys.stdout.flush()
         elif method == "tools/call":
             send({"jsonrpc": "2.0", "id": ident, "result": call_result(message["params"])})
@@ -104,8 +104,8 @@ def main() -> None:
         for _line in sys.stdin:
             pass
     elif mode == "deep":
-        serve('{"tools": [{"name": "deep", "inputSchema": %s}]}'
-              % deep_schema(int(sys.argv[2])), echo)
+        schema = deep_schema(int(sys.argv[2]))
+        serve(f'{{"tools": [{{"name": "deep", "inputSchema": {schema}}}]}}', echo)
     elif mode == "flood":
         flood(int(sys.argv[2]))
         serve(json.dumps({"tools": [ECHO]}), echo)

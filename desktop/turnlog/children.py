@@ -30,7 +30,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -162,6 +161,11 @@ class Child:
             if self._stderr is not None:
                 self._stderr.join(1)
             return code
+
+    def terminate(self) -> None:
+        """SIGTERM to the child's process group: a request to end, which it may ignore."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._process.pid, signal.SIGTERM)
 
     def kill_group(self) -> None:
         """SIGKILL to the child's process group (what it started goes with it)."""
