@@ -4,8 +4,8 @@ Models write maths as `$…$` and `\\(…\\)` (inline) or `$$…$$` and `\\[…\
 `find_maths` finds those spans outside code; `FormulaImages` has a formula typeset by
 ziamath (pure Python: LaTeX → MathML → SVG in the STIX Two Math font) in a process of
 its own (`typesetting`, run by `typesetter` with a deadline per formula and a memory
-limit: a formula past them is shown as typed) and paints the SVG through QtSvg into an image at the screen's
-pixel ratio, in the palette's text colour. Formulas are cached by source, size, colour and
+limit: a formula past them is shown as typed) and paints the SVG through QtSvg into an
+image at the screen's pixel ratio, in the palette's text colour. Formulas are cached by source, size, colour and
 ratio, so laying a row out again or streaming more of an answer never typesets a formula
 twice.
 """
