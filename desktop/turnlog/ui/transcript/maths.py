@@ -5,9 +5,9 @@ Models write maths as `$…$` and `\\(…\\)` (inline) or `$$…$$` and `\\[…\
 ziamath (pure Python: LaTeX → MathML → SVG in the STIX Two Math font) in a process of
 its own (`typesetting`, run by `typesetter` with a deadline per formula and a memory
 limit: a formula past them is shown as typed) and paints the SVG through QtSvg into an
-image at the screen's pixel ratio, in the palette's text colour. Formulas are cached by source, size, colour and
-ratio, so laying a row out again or streaming more of an answer never typesets a formula
-twice.
+image at the screen's pixel ratio, in the palette's text colour. Formulas are cached by
+source, size, colour and ratio, so laying a row out again or streaming more of an answer
+never typesets a formula twice.
 """
 
 from __future__ import annotations
