@@ -56,7 +56,7 @@ class StdioChannel:
             env=get_default_environment() | dict(launch.env), cwd=launch.cwd)
         loop = asyncio.get_running_loop()
         try:
-            reader, writer = await _pipes(loop, self.child)
+            reader, writer, read_end = await _pipes(loop, self.child)
             incoming, read_stream = anyio.create_memory_object_stream[Any](0)
             write_stream, outgoing = anyio.create_memory_object_stream[Any](0)
             async with anyio.create_task_group() as group:
@@ -69,6 +69,7 @@ class StdioChannel:
                     for stream in (read_stream, write_stream, incoming, outgoing):
                         stream.close()
                     writer.close()
+                    read_end.close()
         finally:
             await asyncio.to_thread(self.stop)
 
@@ -120,13 +121,16 @@ class StdioChannel:
 
 
 async def _pipes(loop: asyncio.AbstractEventLoop, child: children.Child
-                 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+                 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, asyncio.BaseTransport]:
+    """The server's output as a reader, its input as a writer, and the reading end (to be
+    closed with them)."""
     assert child.stdout is not None and child.stdin is not None
     reader = asyncio.StreamReader(limit=MAX_MESSAGE_BYTES, loop=loop)
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), child.stdout)
+    read_end, _protocol = await loop.connect_read_pipe(
+        lambda: asyncio.StreamReaderProtocol(reader), child.stdout)
     transport, protocol = await loop.connect_write_pipe(
         lambda: asyncio.StreamReaderProtocol(asyncio.StreamReader()), child.stdin)
-    return reader, asyncio.StreamWriter(transport, protocol, None, loop)
+    return reader, asyncio.StreamWriter(transport, protocol, None, loop), read_end
 
 
 async def _write(writer: asyncio.StreamWriter, outgoing: Any) -> None:
