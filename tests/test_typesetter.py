@@ -69,7 +69,7 @@ def test_a_1000_by_1000_matrix_is_stopped_at_its_deadline_and_the_next_formula_i
 
 def test_a_huge_fraction_nesting_is_named_and_costs_little(typesetter):
     result, took = typeset(typesetter, FRACTIONS)
-    assert isinstance(result, str) and result, result
+    assert result == "it is nested too deeply"
     assert took < 30
     pid = typesetter.pid
     if pid is not None:
@@ -77,10 +77,10 @@ def test_a_huge_fraction_nesting_is_named_and_costs_little(typesetter):
 
 
 def test_a_formula_needing_more_memory_than_the_limit_is_shown_as_typed():
-    small = Typesetter(address_space=400 * 1024 * 1024)
+    small = Typesetter(address_space=70 * 1024 * 1024, deadline_s=25)
     try:
-        result, took = typeset(small, MATRIX, timeout=60)
-        assert isinstance(result, str), result
+        result, took = typeset(small, "x+" * 500_000, timeout=60)
+        assert result == "it needs more memory than the typesetter may use"
         assert took < 30
         after, _took = typeset(small, "x+y")
         assert isinstance(after, tuple)

@@ -30,8 +30,9 @@ FORMULA_DEADLINE_S = 5.0
 """How long one formula may take; past it the process is stopped and started again."""
 START_DEADLINE_S = 30.0
 """How long the process may take to load ziamath and say it is ready."""
-ADDRESS_SPACE = 1024 * 1024 * 1024
-"""The process's address-space limit (ziamath loaded: about 150 MiB of it)."""
+ADDRESS_SPACE = 480 * 1024 * 1024
+"""The process's address-space limit (ziamath loaded: about 50 MiB of it), so it stays
+under 500 MB whatever it is asked."""
 MAX_REPLY_BYTES = 64 * 1024 * 1024
 
 Typeset = tuple[str, float, float, float]

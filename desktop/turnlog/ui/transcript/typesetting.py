@@ -162,7 +162,7 @@ def serve(requests: Any = None, replies: Any = None) -> None:
             reply: dict[str, Any] = {"ok": typeset_svg(latex, display, pixels, colour,
                                                        outlines)}
         except FormulaError as err:
-            reply = {"error": str(err)}
+            reply = {"error": _why(err)}
         except MemoryError:
             reply = {"error": "it needs more memory than the typesetter may use"}
         except RecursionError:
@@ -170,6 +170,15 @@ def serve(requests: Any = None, replies: Any = None) -> None:
         except Exception as err:  # noqa: BLE001 - any fault: the formula shows as typed
             reply = {"error": f"{type(err).__name__}: {err}"}
         replies.write(json.dumps(reply).encode("utf-8") + b"\n")
+
+
+def _why(err: FormulaError) -> str:
+    """The reason a formula was not typeset, in words where the cause is a bound."""
+    if isinstance(err.__cause__, MemoryError):
+        return "it needs more memory than the typesetter may use"
+    if isinstance(err.__cause__, RecursionError):
+        return "it is nested too deeply"
+    return str(err)
 
 
 if __name__ == "__main__":
