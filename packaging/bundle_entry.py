@@ -1,25 +1,23 @@
 """The bundle's one executable: the window, `turnlog-cli`, or the built-in model's server.
 
-`turnlog.localmodel` starts its server as `<sys.executable> -m llama_cpp.server …`; in the
-bundle `sys.executable` is this program, so that form is answered here. `turnlog-cli` is a
-link to this program; the name it was started by picks the command line. The answers'
-formula typesetter (a `multiprocessing` child) runs as this program too.
+Turnlog starts its child processes (`turnlog.children`) as `<sys.executable> -m MODULE …`:
+the built-in model's server, the formula typesetter, the PDF reader. In the bundle
+`sys.executable` is this program, so that form is answered here for those modules.
+`turnlog-cli` is a link to this program; the name it was started by picks the command line.
 """
 
-import multiprocessing
 import os
 import runpy
 import sys
 
+CHILD_MODULES = ("llama_cpp.server", "turnlog.ui.transcript.typesetting", "turnlog.pdf_text")
+
 
 def main() -> int:
-    # The formula typesetter is a spawned child: in the bundle it is this program again,
-    # and this answers it.
-    multiprocessing.freeze_support()
     args = sys.argv[1:]
-    if args[:2] == ["-m", "llama_cpp.server"]:
+    if len(args) >= 2 and args[0] == "-m" and args[1] in CHILD_MODULES:
         sys.argv = [sys.argv[0], *args[2:]]
-        runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+        runpy.run_module(args[1], run_name="__main__", alter_sys=True)
         return 0
     if os.path.basename(sys.argv[0]) == "turnlog-cli":
         from turnlog.cli import main as cli

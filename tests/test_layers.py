@@ -8,7 +8,8 @@ The layers, top to bottom (DESIGN.md, "Architecture"):
     model_facts, file_reading, tool_servers,
     tool_use
     store, providers, localmodel,   the parts, side by side
-    secrets, toolhost
+    secrets, toolhost, children,
+    pdf_text
     core                            the rules: the standard library only
 
 Every import is read from the sources with `ast`: at module level, inside a function,
@@ -49,7 +50,7 @@ ABOVE_THE_PARTS = ("turnlog.ui", "turnlog.cli", "turnlog.app", "turnlog.service"
                    "turnlog.profiles", "turnlog.model_counts", "turnlog.model_facts",
                    "turnlog.file_reading", "turnlog.tool_servers", "turnlog.tool_use")
 PARTS = ("turnlog.store", "turnlog.providers", "turnlog.localmodel", "turnlog.secrets",
-         "turnlog.toolhost")
+         "turnlog.toolhost", "turnlog.children", "turnlog.pdf_text")
 PROVIDERS_MUST_NOT = ("turnlog.store", "turnlog.secrets", "turnlog.localmodel")
 # The wiring both faces share, and the command line, never reach into the window.
 WIRING = ("turnlog.chat", "turnlog.profiles", "turnlog.model_counts", "turnlog.model_facts",

@@ -168,32 +168,46 @@ def _decode(name: str, data: bytes) -> tuple[str, str]:
 
 # ------------------------------------------------------------------------- PDF
 def _pdf(name: str, data: bytes) -> Attachment:
-    from pypdf import PdfReader
+    """Its text, read in a bounded child process (`pdf_text`); past a limit, the first
+    pages, and the chip and the text both say what was left out and why."""
+    from .pdf_text import PdfUnreadable, read_pdf
 
     try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise AttachmentRefused(name, "the PDF is protected by a password")
-        pages = [page.extract_text() or "" for page in reader.pages]
-    except AttachmentRefused:
-        raise
-    except Exception as err:  # pypdf raises what its parsers and filters raise
-        raise AttachmentRefused(name, f"it is not a PDF Turnlog can read ({err})") from err
-    blank = [n for n, text in enumerate(pages, start=1) if not text.strip()]
+        read = read_pdf(data)
+    except PdfUnreadable as err:
+        raise AttachmentRefused(name, str(err)) from err
+    pages = read.pages
     if not pages:
         raise AttachmentRefused(name, "the PDF has no pages")
-    if len(blank) == len(pages):
+    failed = set(read.unreadable)
+    if len(failed) == len(pages) and not read.partial:
+        raise AttachmentRefused(name, f"no page of the PDF could be read: page 1 {pages[0]}")
+    blank = [n for n, text in enumerate(pages, start=1) if not text.strip() and n not in failed]
+    notes: tuple[str, ...]
+    if len(blank) == len(pages) and not read.partial:
         count = f"{len(pages)} page" + ("s" if len(pages) != 1 else "")
         text = (f"[{name} is a scanned PDF of {count}: it has no text layer, so its "
                 "content could not be read as text]")
-        notes: tuple[str, ...] = ("scanned: no text layer",)
+        notes = ("scanned: no text layer",)
     else:
-        text = "\n\n".join(
-            f"[page {n}]\n{body.strip()}" if body.strip() else f"[page {n}: no text layer]"
-            for n, body in enumerate(pages, start=1))
-        notes = tuple(f"page {n} has no text layer" for n in blank)
+        text = "\n\n".join(_pdf_page(n, body, n in failed)
+                            for n, body in enumerate(pages, start=1))
+        notes = tuple(f"page {n} has no text layer" for n in blank[:20])
+        if len(blank) > 20:
+            notes += (f"{len(blank) - 20} more pages have no text layer",)
+        notes += tuple(f"page {n} could not be read" for n in sorted(failed)[:20])
+    if read.partial:
+        text = f"[{name}: only part of it is here — {read.partial}]\n\n{text}"
+        notes = (f"partial: {read.partial}", *notes)
     return _made(name, AttachmentKind.PDF, "application/pdf", data, text.encode("utf-8"),
                  notes=notes)
+
+
+def _pdf_page(number: int, body: str, failed: bool) -> str:
+    if failed:
+        return f"[page {number}: {body}]"
+    return f"[page {number}]\n{body.strip()}" if body.strip() else \
+        f"[page {number}: no text layer]"
 
 
 # ----------------------------------------------------------------------- images

@@ -23,7 +23,8 @@ import time
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-FILES = ["test_fuzz.py", "test_provider_wire.py", "test_fuzz_inputs.py"]
+FILES = ["test_fuzz.py", "test_provider_wire.py", "test_fuzz_inputs.py",
+         "test_fuzz_toolhost.py"]
 
 
 def main() -> int:

@@ -26,7 +26,7 @@ from ..tool_servers import (
     secret_by_default,
     store_secrets,
 )
-from ..toolhost.host import ServerState, ToolHost
+from ..toolhost.host import ServerState, ToolHost, ToolServerUnavailable
 from .terminal import print_json, safe_for
 
 LIST_START_TIMEOUT_S = 20.0
@@ -169,7 +169,7 @@ def _status_json(server: ToolServer, host: ToolHost | None) -> dict[str, Any]:
         launch = launch_for(server, open_key_store() if server.has_token or any(
             v.secret for v in server.env) else None)
         status = host.ensure_started(server.id, launch, timeout_s=LIST_START_TIMEOUT_S)
-    except (ToolConfigInvalid, KeyringUnavailable) as err:
+    except (ToolConfigInvalid, KeyringUnavailable, ToolServerUnavailable) as err:
         out |= {"state": "failed", "reason": str(err), "stderr": [], "tools": []}
         return out
     out |= {"state": status.state.value, "tools": [

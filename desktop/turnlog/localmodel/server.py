@@ -6,26 +6,21 @@ cancellable, with progress) until `GET /v1/models` answers, and returns a
 context window, and an exact token counter. `stop` ends it: terminate, wait,
 kill.
 
-No orphan survives the window: on Linux the child asks the kernel for
-SIGTERM when its parent dies (`PR_SET_PDEATHSIG`), and `atexit` stops every
-server still running at a normal exit. The kernel sends that signal when the
-*thread* that forked the child ends, so the child is forked from a keeper
-thread that lives exactly as long as the server, never from a pooled worker.
+No orphan survives the window: the child is started through
+`turnlog.children` (it dies with Turnlog, whichever thread asked for it), and
+`atexit` stops every server still running at a normal exit. A keeper thread
+waits for the child and writes how it ended into its log.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
-import ctypes
-import ctypes.util
 import logging
 import os
-import queue
 import re
 import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -36,6 +31,7 @@ from typing import Any
 
 import httpx
 
+from .. import children
 from ..core.failures import Failure, FailureKind, ProviderFailure
 from ..core.model import MAX_OUTPUT_RESERVE, MIN_OUTPUT_RESERVE
 from ..core.provider import CancelToken, ChatProvider, Reply
@@ -69,7 +65,6 @@ PORT_ATTEMPTS = 3
 LOG_NAME = "local-model.log"
 TOKENIZE_PATH = "/extras/tokenize"  # llama-cpp-python's endpoint, at the server root
 
-_PR_SET_PDEATHSIG = 1
 # How llama-cpp-python states its window when refusing an over-long prompt.
 _WINDOW_STATED = re.compile(r"maximum context length is (\d+) tokens|context window of (\d+)")
 
@@ -168,24 +163,6 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _death_signal_hook() -> Callable[[], None] | None:
-    """A `preexec_fn` that makes the child receive SIGTERM when its parent dies (Linux)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    libc_name = ctypes.util.find_library("c")
-    if libc_name is None:
-        return None
-    prctl = ctypes.CDLL(libc_name, use_errno=True).prctl  # looked up before fork
-    parent = os.getpid()
-
-    def hook() -> None:
-        prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-        if os.getppid() != parent:  # the parent died before the request took effect
-            os._exit(1)
-
-    return hook
-
-
 # Strong references: a server dropped without `stop` is still stopped at exit.
 _live: set[LocalServer] = set()
 
@@ -276,7 +253,7 @@ class LocalServer:
         self.python = python
         self.startup_timeout = startup_timeout
         self._lock = threading.RLock()
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process: children.Child | None = None
         self._keeper: threading.Thread | None = None
         self._stopping = threading.Event()  # set while `stop` ends the process on purpose
         self._endpoint: LocalEndpoint | None = None
@@ -291,7 +268,7 @@ class LocalServer:
 
     @property
     def running(self) -> bool:
-        return self._process is not None and self._process.poll() is None
+        return self._process is not None and self._process.running()
 
     @property
     def endpoint(self) -> LocalEndpoint | None:
@@ -323,9 +300,8 @@ class LocalServer:
         process = self._process
         if process is None or self._stopping.is_set():
             return None
-        try:
-            code = process.wait(wait)
-        except subprocess.TimeoutExpired:
+        code = process.wait(wait)
+        if code is None:
             return None
         return None if self._stopping.is_set() else ServerExit(code)
 
@@ -424,25 +400,19 @@ class LocalServer:
             "--verbose", "False",
         ]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        hook = _death_signal_hook()
-        result: queue.Queue[subprocess.Popen[bytes] | OSError] = queue.Queue(maxsize=1)
         stopping = self._stopping
         stopping.clear()
+        try:
+            process = children.start(argv, stdout=handle, stderr="stdout", env=env)
+        except children.ChildStartFailed as err:
+            handle.close()
+            raise LocalModelFailure(f"the server could not be launched ({err})",
+                                    INSTALL_HINT) from None
 
         def keep() -> None:
-            try:
-                process = subprocess.Popen(
-                    argv, stdin=subprocess.DEVNULL, stdout=handle, stderr=subprocess.STDOUT,
-                    env=env, close_fds=True, preexec_fn=hook,  # noqa: PLW1509 - see module doc
-                )
-            except OSError as err:
-                handle.close()
-                result.put(err)
-                return
-            result.put(process)
-            # This thread's life is the child's death-signal anchor: it ends only once
-            # the child has, and then writes how the child ended into its log.
-            ended = ServerExit(process.wait())
+            # Once the child has ended: how it ended, written into its log.
+            code = process.wait()
+            ended = ServerExit(code if code is not None else -1)
             how = "stopped by Turnlog" if stopping.is_set() else "ended unexpectedly"
             with contextlib.suppress(OSError, ValueError):
                 handle.write(f"\n[turnlog] the server process {how}: {ended.describe()} "
@@ -454,15 +424,10 @@ class LocalServer:
 
         keeper = threading.Thread(target=keep, name="turnlog-local-model", daemon=True)
         keeper.start()
-        got = result.get()
-        if isinstance(got, OSError):
-            raise LocalModelFailure(
-                f"the server could not be launched ({got.strerror or got})", INSTALL_HINT
-            )
-        self._process = got
+        self._process = process
         self._keeper = keeper
         _live.add(self)
-        log.info("local model server launched (pid %d, port %d)", got.pid, port)
+        log.info("local model server launched (pid %d, port %d)", process.pid, port)
 
     def _wait_ready(
         self, port: int, info: ModelInfo, on_progress: Callable[[str], None],
@@ -474,7 +439,7 @@ class LocalServer:
         assert self._process is not None and self.log_path is not None
         with httpx.Client(timeout=httpx.Timeout(2.0), trust_env=False) as client:
             while True:
-                code = self._process.poll()
+                code = self._process.returncode
                 if code is not None:
                     log_text = self.log_text()
                     detail, hint, port_taken = _explain_exit(log_text, ServerExit(code))
@@ -543,15 +508,12 @@ class LocalServer:
                 self._endpoint.counter.close()
             self._endpoint = None
             if process is not None:
-                if process.poll() is None:
+                if process.running():
                     self._stopping.set()
                     process.terminate()
-                    try:
-                        process.wait(timeout)
-                    except subprocess.TimeoutExpired:
+                    if process.wait(timeout) is None:
                         log.warning("local model server ignored SIGTERM; killing it")
-                        process.kill()
-                        process.wait()
+                    process.stop(0)  # its group too, whatever it started
                 log.info("local model server stopped%s (pid %d, exit %s)",
                          f" ({why})" if why else "", process.pid, process.returncode)
             if keeper is not None:

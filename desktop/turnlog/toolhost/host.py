@@ -8,8 +8,10 @@ on their own terms (`submit_call`). Nothing here may be called on the GUI thread
 
 A server starts on first use: its connection is one task that enters the SDK's
 `Client`, lists the tools, then waits until it is stopped — the SDK's cancel scopes must
-be left by the task that entered them. A stdio server's standard error goes to a
-temporary file, so a failure can show its last lines.
+be left by the task that entered them. A stdio server runs through `turnlog.children`
+(`stdio.StdioChannel`): it dies with Turnlog, its standard error is kept as the last
+64 KiB in memory so a failure can show its last lines, and a start that fails or times out
+stops its process for certain.
 """
 
 from __future__ import annotations
@@ -20,22 +22,24 @@ import contextlib
 import enum
 import json
 import logging
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import Any
 
+from ..children import ChildStartFailed
 from .launch import HttpLaunch, Launch, StdioLaunch
+from .stdio import StdioChannel
 
 log = logging.getLogger(__name__)
 
-START_TIMEOUT_S = 30.0
+# A server that never answers is stopped after this, so a send or a listing ends within
+# 30 s whatever its servers do.
+START_TIMEOUT_S = 20.0
 STDERR_LINES = 12
 # Tool listings are paged; a server that never stops paging cannot hold a start forever.
 MAX_TOOL_PAGES = 50
-_STDERR_TAIL_BYTES = 16 * 1024
 
 
 class ServerState(enum.Enum):
@@ -104,7 +108,7 @@ class _Connection:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     ready: asyncio.Future[ServerStatus] | None = None
     task: asyncio.Task[None] | None = None
-    stderr: IO[str] | None = None
+    channel: StdioChannel | None = None
 
 
 class ToolHost:
@@ -121,6 +125,7 @@ class ToolHost:
         self._connections: dict[str, _Connection] = {}
         self._statuses: dict[str, ServerStatus] = {}
         self._listeners: list[Callable[[str, ServerStatus], None]] = []
+        self._channels: set[StdioChannel] = set()  # stopped at close whatever the loop does
         self._closed = False
 
     # -- for any thread, never waiting ------------------------------------------------
@@ -176,6 +181,8 @@ class ToolHost:
             thread.join(5)
             if not thread.is_alive():
                 loop.close()
+        for channel in list(self._channels):  # whatever became of the loop
+            channel.stop()
 
     # -- on the loop ----------------------------------------------------------------
     def _running_loop(self) -> asyncio.AbstractEventLoop:
@@ -236,8 +243,8 @@ class ToolHost:
         loop = asyncio.get_running_loop()
         connection = _Connection(launch, ready=loop.create_future())
         if isinstance(launch, StdioLaunch):
-            connection.stderr = tempfile.TemporaryFile(  # noqa: SIM115 - closed by _serve
-                "w+", encoding="utf-8", errors="replace")
+            connection.channel = StdioChannel(launch)
+            self._channels.add(connection.channel)
         self._connections[server_id] = connection
         self._set(server_id, connection.status)
         connection.task = loop.create_task(self._serve(server_id, connection))
@@ -260,6 +267,8 @@ class ToolHost:
         except BaseException as err:  # noqa: BLE001 - every way a server fails is shown
             started = connection.status.state is ServerState.READY
             reason = _reason(err)
+            if connection.channel is not None and connection.channel.unreadable:
+                reason = connection.channel.unreadable
             log.info("tool server %s failed: %s", server_id, reason)
             final = ServerStatus(ServerState.FAILED,
                                  reason=f"it stopped: {reason}" if started else reason,
@@ -270,8 +279,8 @@ class ToolHost:
                 connection.status.state is ServerState.READY:
             final = STOPPED  # stopping a server is not its failure
         self._settle(server_id, connection, final)
-        if connection.stderr is not None:
-            connection.stderr.close()
+        if connection.channel is not None:
+            self._channels.discard(connection.channel)
 
     def _settle(self, server_id: str, connection: _Connection, status: ServerStatus) -> None:
         if connection.status.state is ServerState.FAILED and status is STOPPED:
@@ -283,18 +292,8 @@ class ToolHost:
             self._set(server_id, status)
 
     def _tail(self, connection: _Connection) -> tuple[str, ...]:
-        stream = connection.stderr
-        if stream is None or stream.closed:
-            return ()
-        try:
-            stream.flush()
-            size = stream.seek(0, 2)
-            stream.seek(max(0, size - _STDERR_TAIL_BYTES))
-            text = stream.read()
-        except (OSError, ValueError):
-            return ()
-        lines = [line.rstrip() for line in text.splitlines() if line.strip()]
-        return tuple(lines[-self._stderr_lines:])
+        channel = connection.channel
+        return channel.stderr_lines(self._stderr_lines) if channel is not None else ()
 
     async def _call(self, server_id: str, tool: str, arguments: dict[str, Any],
                     timeout_s: float) -> ToolOutput:
@@ -324,6 +323,9 @@ class ToolHost:
             return
         connection.stop.set()
         task = connection.task
+        if task is not None and not task.done() and \
+                connection.status.state is not ServerState.READY:
+            task.cancel()  # still starting: nothing to wind down, the process goes now
         if task is not None and not task.done():
             try:
                 await asyncio.wait_for(asyncio.shield(task), 8)
@@ -331,6 +333,8 @@ class ToolHost:
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
+        if connection.channel is not None:
+            await asyncio.to_thread(connection.channel.stop)
         connection.status = final
         self._set(server_id, final)
 
@@ -350,12 +354,8 @@ async def _transport(connection: _Connection, stack: contextlib.AsyncExitStack) 
         client = await stack.enter_async_context(httpx2.AsyncClient(
             headers=headers, timeout=httpx2.Timeout(30.0, read=300.0)))
         return streamable_http_client(launch.url, http_client=client)
-    from mcp import StdioServerParameters
-    from mcp.client.stdio import stdio_client
-
-    params = StdioServerParameters(command=launch.command, args=list(launch.args),
-                                   env=dict(launch.env) or None, cwd=launch.cwd)
-    return stdio_client(params, errlog=connection.stderr)
+    assert connection.channel is not None
+    return connection.channel.open()
 
 
 async def _list_tools(client: Any) -> tuple[ToolInfo, ...]:
@@ -398,6 +398,8 @@ def _reason(err: BaseException) -> str:
     """An exception (or the first leaf of an exception group) in plain words."""
     while isinstance(err, BaseExceptionGroup) and err.exceptions:
         err = err.exceptions[0]
+    if isinstance(err, ChildStartFailed):
+        return str(err)
     if isinstance(err, FileNotFoundError):
         return f"the command was not found ({err.filename or err})"
     if isinstance(err, PermissionError):

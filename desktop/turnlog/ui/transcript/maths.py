@@ -3,10 +3,11 @@
 Models write maths as `$…$` and `\\(…\\)` (inline) or `$$…$$` and `\\[…\\]` (display).
 `find_maths` finds those spans outside code; `FormulaImages` has a formula typeset by
 ziamath (pure Python: LaTeX → MathML → SVG in the STIX Two Math font) in a process of
-its own (`typesetting`) and paints the SVG through QtSvg into an image at the screen's
-pixel ratio, in the palette's text colour. Formulas are cached by source, size, colour and
-ratio, so laying a row out again or streaming more of an answer never typesets a formula
-twice.
+its own (`typesetting`, run by `typesetter` with a deadline per formula and a memory
+limit: a formula past them is shown as typed) and paints the SVG through QtSvg into an
+image at the screen's pixel ratio, in the palette's text colour. Formulas are cached by
+source, size, colour and ratio, so laying a row out again or streaming more of an answer
+never typesets a formula twice.
 """
 
 from __future__ import annotations
@@ -14,18 +15,17 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
-import multiprocessing
 import re
+import threading
 from collections import OrderedDict
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from PySide6.QtCore import QByteArray, QObject, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QRawFont
 from PySide6.QtSvg import QSvgRenderer
 
-from .typesetting import CJK_START, UNITS, FormulaError, Glyph, Outlines, typeset_svg, warm_up
+from .typesetter import Typeset, Typesetter
+from .typesetting import CJK_START, UNITS, FormulaError, Glyph, Outlines, typeset_svg
 
 __all__ = ["Formula", "FormulaError", "FormulaImages", "MathSpan", "find_maths", "typeset"]
 
@@ -184,22 +184,17 @@ def typeset(latex: str, *, display: bool, pixels: float, colour: QColor, ratio: 
 
 
 _Key = tuple[str, bool, float, str, float]
-_STOPPED = object()  # the typesetter's process died before it answered
-_typesetter: ProcessPoolExecutor | None = None  # one child process for every window
+_typesetter: Typesetter | None = None  # one child process for every window
+_typesetter_lock = threading.Lock()
 
 
-def _typesetter_pool(broken: ProcessPoolExecutor | None = None) -> ProcessPoolExecutor:
-    """The typesetter's process. `broken`: a pool whose process died (killed, out of
-    memory): if it is still the one in use, another starts."""
+def the_typesetter() -> Typesetter:
+    """The typesetter every window shares (its process starts with it)."""
     global _typesetter
-    if broken is not None and broken is _typesetter:
-        _typesetter.shutdown(wait=False)
-        _typesetter = None
-    if _typesetter is None:
-        # Spawned, not forked: a fork of a process running Qt's threads is unsafe.
-        _typesetter = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-        _typesetter.submit(warm_up)
-    return _typesetter
+    with _typesetter_lock:
+        if _typesetter is None:
+            _typesetter = Typesetter()
+        return _typesetter
 
 
 class FormulaImages(QObject):
@@ -220,15 +215,13 @@ class FormulaImages(QObject):
         self._glyphs = QtGlyphs(cjk_family) if cjk_family else None
         self._cache: OrderedDict[_Key, Formula | FormulaError] = OrderedDict()
         self._waiting: set[_Key] = set()
-        self._broken: ProcessPoolExecutor | None = None  # a pool whose process died
-        self._retried: set[_Key] = set()
         self.typeset_count = 0  # how many formulas were typeset (not taken from the cache)
         self._batch = QTimer(self)
         self._batch.setSingleShot(True)
         self._batch.setInterval(30)  # the stream's pace: formulas arriving together
         self._batch.timeout.connect(self.ready)
         self._arrived.connect(self._keep, Qt.ConnectionType.QueuedConnection)
-        _typesetter_pool()  # the process starts (and loads ziamath) before it is needed
+        self._typesetter = the_typesetter()  # started (ziamath loaded) before it is needed
 
     @property
     def waiting(self) -> bool:
@@ -245,46 +238,17 @@ class FormulaImages(QObject):
         if key not in self._waiting:
             self._waiting.add(key)
             outlines = self._glyphs.outlines(latex) if self._glyphs is not None else None
-            pool = _typesetter_pool(self._broken)
-            try:
-                try:
-                    job = pool.submit(typeset_svg, latex, display, key[2], key[3], outlines)
-                except BrokenProcessPool:  # its process died since: another one
-                    pool = _typesetter_pool(pool)
-                    job = pool.submit(typeset_svg, latex, display, key[2], key[3], outlines)
-            except RuntimeError as err:  # the pool is shut down (at exit)
-                self._keep(key, FormulaError(f"no typesetter: {err}"))
-                return self._cache[key]
-            job.add_done_callback(lambda done: self._hand_over(key, done, pool))
+            self._typesetter.submit(latex, display, key[2], key[3], outlines,
+                                    lambda result: self._hand_over(key, result))
         return None
 
-    def _hand_over(self, key: _Key, done: Future[tuple[str, float, float, float]],
-                   pool: ProcessPoolExecutor) -> None:
-        """In the pool's thread: the typesetter answered; on to the GUI thread."""
-        try:
-            result: object = done.result()
-        except FormulaError as err:
-            result = err
-        except BrokenProcessPool as err:  # its process died: asked again, in a new one
-            log.warning("the formula typesetter stopped: %s", err)
-            result = (_STOPPED, pool)
-        except Exception as err:  # noqa: BLE001 - a fault of the typesetter: shown as typed
-            log.warning("the formula typesetter failed: %s", err)
-            result = FormulaError(f"{type(err).__name__}: {err}")
+    def _hand_over(self, key: _Key, result: Typeset | str) -> None:
+        """On the typesetter's thread: it answered; on to the GUI thread."""
         with contextlib.suppress(RuntimeError):  # the view that asked went away meanwhile
             self._arrived.emit(key, result)
 
     def _keep(self, key: _Key, result: object) -> None:
         self._waiting.discard(key)
-        if isinstance(result, tuple) and result[0] is _STOPPED:
-            self._broken = result[1]
-            if key not in self._retried:
-                # Not kept: the next `get` asks a new process (once: a formula that
-                # stops the typesetter twice is shown as typed).
-                self._retried.add(key)
-                self._batch.start()
-                return
-            result = FormulaError("the typesetter stopped twice on this formula")
         self.typeset_count += 1
         kept: Formula | FormulaError
         if isinstance(result, tuple):
@@ -293,7 +257,7 @@ class FormulaImages(QObject):
             except FormulaError as err:
                 kept = err
         else:
-            kept = result if isinstance(result, FormulaError) else FormulaError(str(result))
+            kept = FormulaError(str(result))
             log.debug("a formula did not parse: %s", kept)
         self._cache[key] = kept
         while len(self._cache) > self.SIZE:

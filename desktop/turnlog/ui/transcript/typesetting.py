@@ -138,3 +138,48 @@ def typeset_svg(latex: str, display: bool, pixels: float, colour: str,
     box = formula.node.bbox
     width = box.xmax - box.xmin + 2.0
     return svg, width, box.ymax + 1.0, max(0.0, -box.ymin + 1.0)
+
+
+def serve(requests: Any = None, replies: Any = None) -> None:
+    """The typesetter process's loop (`python -m turnlog.ui.transcript.typesetting`): one
+    JSON request a line on standard input — [latex, display, pixels, colour, outlines] —
+    one JSON reply a line — {"ok": [svg, width, ascent, descent]} or {"error": reason}.
+    It says {"ready": true} once ziamath is loaded. Anything a library prints goes to
+    standard error, never into the replies."""
+    import json
+    import sys
+
+    if replies is None:
+        replies = os.fdopen(os.dup(1), "wb", buffering=0)
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+    requests = requests if requests is not None else sys.stdin.buffer
+    warm_up()
+    replies.write(b'{"ready": true}\n')
+    for line in requests:
+        try:
+            latex, display, pixels, colour, outlines = json.loads(line)
+            reply: dict[str, Any] = {"ok": typeset_svg(latex, display, pixels, colour,
+                                                       outlines)}
+        except FormulaError as err:
+            reply = {"error": _why(err)}
+        except MemoryError:
+            reply = {"error": "it needs more memory than the typesetter may use"}
+        except RecursionError:
+            reply = {"error": "it is nested too deeply"}
+        except Exception as err:  # noqa: BLE001 - any fault: the formula shows as typed
+            reply = {"error": f"{type(err).__name__}: {err}"}
+        replies.write(json.dumps(reply).encode("utf-8") + b"\n")
+
+
+def _why(err: FormulaError) -> str:
+    """The reason a formula was not typeset, in words where the cause is a bound."""
+    if isinstance(err.__cause__, MemoryError):
+        return "it needs more memory than the typesetter may use"
+    if isinstance(err.__cause__, RecursionError):
+        return "it is nested too deeply"
+    return str(err)
+
+
+if __name__ == "__main__":
+    serve()
