@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-FILES = ["test_fuzz.py", "test_provider_wire.py"]
+FILES = ["test_fuzz.py", "test_provider_wire.py", "test_fuzz_rendering.py"]
 
 
 def main() -> int:

@@ -16,8 +16,8 @@ from enum import Enum
 
 from .maths import find_maths
 
-MAX_COLUMNS = 64  # columns of one table
-MAX_CELLS = 4_096  # cells of one table
+MAX_COLUMNS = 32  # columns of one table
+MAX_CELLS = 240  # cells of one table (Qt lays a cell out in about 0.2 ms)
 MAX_DEPTH = 16  # quotes and lists nested in one another
 MAX_FORMULAS = 250  # formulas typeset in one answer
 MAX_FORMULA_CHARS = 2_000  # characters of one formula
@@ -25,6 +25,7 @@ MAX_BLOCK_CHARS = 16_000  # Markdown read in one piece (a block that cannot be c
 MAX_BLOCK_LINES = 800  # …and its lines
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_DELIMITER_ROW = re.compile(r"[ \t|:-]*-[ \t|:-]*")  # under a table's head
 _MARKER = re.compile(r"[ \t]*(?:>|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))")
 
 
@@ -87,7 +88,10 @@ def _line_excess(text: str, start: int, end: int) -> Excess | None:
             if depth > MAX_DEPTH:
                 return Excess(pos, Limit.DEPTH, depth, MAX_DEPTH)
             columns = _columns(line) if "|" in line else 0
-            cells = cells + columns if columns else 0
+            if not columns:
+                cells = 0  # the table, if any, ended
+            elif not _DELIMITER_ROW.fullmatch(line):
+                cells += columns
             if columns > MAX_COLUMNS:
                 return Excess(pos, Limit.COLUMNS, columns, MAX_COLUMNS)
             if cells > MAX_CELLS:
