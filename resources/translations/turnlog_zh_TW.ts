@@ -125,6 +125,34 @@
             <source>%1 tool calls: %2</source>
             <translation>%1 個工具呼叫：%2</translation>
         </message>
+        <message>
+            <source>a table of %1 columns (at most %2 are laid out)</source>
+            <translation>一個 %1 欄的表格（最多排版 %2 欄）</translation>
+        </message>
+        <message>
+            <source>a table of more than %1 cells</source>
+            <translation>一個超過 %1 個儲存格的表格</translation>
+        </message>
+        <message>
+            <source>lists or quotes nested %1 deep (at most %2)</source>
+            <translation>清單或引用巢狀了 %1 層（最多 %2 層）</translation>
+        </message>
+        <message>
+            <source>more than %1 formulas</source>
+            <translation>超過 %1 個公式</translation>
+        </message>
+        <message>
+            <source>a formula of %1 characters (at most %2 are typeset)</source>
+            <translation>一個 %1 個字元的公式（最多排版 %2 個字元）</translation>
+        </message>
+        <message>
+            <source>a block of more than %1 lines or %2 characters without a break</source>
+            <translation>一個超過 %1 行或 %2 個字元且無法分段的區塊</translation>
+        </message>
+        <message>
+            <source>The rest of this answer is shown as plain text: %1.</source>
+            <translation>此回答的其餘部分以純文字顯示：%1。</translation>
+        </message>
     </context>
     <context>
         <name>Attaching</name>

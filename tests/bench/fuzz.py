@@ -24,7 +24,7 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
 FILES = ["test_fuzz.py", "test_provider_wire.py", "test_fuzz_inputs.py",
-         "test_fuzz_toolhost.py"]
+         "test_fuzz_toolhost.py", "test_fuzz_rendering.py"]
 
 
 def main() -> int:

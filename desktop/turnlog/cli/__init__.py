@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+# First of all: Ctrl+C during the slow imports below is a clean "interrupted", exit 130.
+from . import interrupt
+
+# isort: split
 import argparse
 import contextlib
 import logging
@@ -9,7 +13,6 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .. import __version__
 from ..core.failures import StoreError
 from ..core.visible import has_surrogate
 from ..paths import PRIVATE_UMASK, data_dir_path
@@ -42,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="turnlog-cli",
         description="Inspect, project, import and export Turnlog conversations without the window.",
     )
+    from .. import __version__  # read from the metadata only when a parser is built
+
     parser.add_argument("--version", action="version", version=f"turnlog {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in COMMAND_MODULES:
@@ -102,6 +107,16 @@ def _warnings_to_stderr() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; Ctrl+C at any moment is "interrupted", exit 130, no traceback."""
+    try:
+        with interrupt.raising():
+            return _run(argv)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return interrupt.EXIT_INTERRUPTED
+
+
+def _run(argv: Sequence[str] | None) -> int:
     os.umask(PRIVATE_UMASK)  # every file made from here on is the user's alone
     _show_what_cannot_be_encoded()
     _warnings_to_stderr()
@@ -131,6 +146,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         # One line, the fault named: `error: storage_full: The disk holding … is full. …`
         print(f"error: {name}: {safe_for(sys.stderr)(str(fault))}", file=sys.stderr)
         return EXIT_ERROR
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130

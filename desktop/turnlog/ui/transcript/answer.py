@@ -14,24 +14,32 @@ unless the person opens it.
 
 from __future__ import annotations
 
+import math
 import re
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from PySide6.QtCore import QCoreApplication, QRect, QRectF, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
+    QFontDatabase,
+    QFontMetricsF,
     QPainter,
     QPalette,
+    QTextCharFormat,
+    QTextCursor,
     QTextDocument,
 )
 
 from ..infra.languages import arg
 from ..infra.theme import CODE_TINT  # noqa: F401 - a grey box on light and dark themes alike
+from .limits import MAX_BLOCK_CHARS, Excess, first_excess, next_plain_end
 from .markdown import (
     CodeBlock,
     MathStyle,
     Rendered,
     draw_quote_bars,
+    excess_note,
     render_markdown,
     style_code,  # noqa: F401 - code blocks' look, where tests read it
     text_of,
@@ -40,17 +48,21 @@ from .markdown import (
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
 SECTION_CHARS = 2_000  # the smallest section worth a document of its own
+PLAIN_CHARS = 4_000  # about the size of a piece of plain text past a limit
+RENDER_BUDGET = 0.02  # seconds of the GUI thread a long answer takes at a time
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _LIST_ITEM = re.compile(r"(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
 
 
-def section_ends(text: str, start: int = 0, *, min_chars: int = SECTION_CHARS) -> Iterator[int]:
+def section_ends(text: str, start: int = 0, *, min_chars: int = SECTION_CHARS,
+                 longest: int | None = None) -> Iterator[int]:
     """Where `text` may be cut, after `start` (0 or a cut made before): the start of a
     complete line that follows a blank line outside fenced code, begins a block of its
     own (not indented, not a list item or a quote) and is at least `min_chars` after the
     previous cut. Each cut depends only on the text up to the end of the line it starts,
-    so a text growing by appending is cut exactly where the whole text is."""
+    so a text growing by appending is cut exactly where the whole text is. `longest`:
+    stop looking once that many characters follow the previous cut without one."""
     fence: str | None = None
     blank_before = False
     last = start
@@ -59,6 +71,8 @@ def section_ends(text: str, start: int = 0, *, min_chars: int = SECTION_CHARS) -
         newline = text.find("\n", pos)
         if newline < 0:
             return  # an unfinished line is judged once it is complete
+        if longest is not None and pos - last > longest:
+            return
         line = text[pos:newline]
         if fence is not None:
             stripped = line.strip()
@@ -88,7 +102,12 @@ class AnswerDocument:
     """An answer rendered as sections, each a Markdown document of the same width.
 
     `update` takes the answer as it is now: text appended since the last call renders
-    only the new sections and the open tail; any other change renders it all again.
+    only the new sections and the open tail; any other change renders it all again. Past
+    a limit (`limits.first_excess`: a table too wide, nesting too deep, too many formulas,
+    a block too long to cut) the rest of the answer is plain text, in pieces, after a note
+    saying why. Given a `budget`, a call renders for about that long and leaves the rest
+    to `advance` (`done` says when all is rendered): a long answer never holds the GUI
+    thread for long.
     """
 
     def __init__(self, new_doc: Callable[[int], QTextDocument], width: int,
@@ -97,42 +116,136 @@ class AnswerDocument:
         self._maths = maths
         self._width = width
         self.text = ""
+        self.done = True  # everything of `text` is rendered
+        self.excess: Excess | None = None  # the limit past which the rest is plain text
+        self._reset()
+
+    def _reset(self) -> None:
         self._sections: list[QTextDocument] = []  # finished, never rendered again
         self._cut = 0  # where the open tail starts
+        self._ends: Iterator[int] | None = None  # the section ends after `_cut`
+        self._formulas = 0  # formulas in the finished sections
         self._tail: QTextDocument | None = None
         self._tail_text = ""
         self._found: dict[int, Rendered] = {}  # id(document) → its code and quote blocks
-        self._texts: dict[int, str] = {}  # id(document) → its Markdown
+        self._texts: dict[int, tuple[str, int]] = {}  # id(document) → Markdown, formulas before
+        self._stale: list[QTextDocument] = []  # sections whose formulas have arrived
+        self._metrics: QFontMetricsF | None = None
+        self._tops: list[tuple[QTextDocument, float, float]] = []  # `placed`, worked out
+        self.excess = None
 
-    def update(self, text: str) -> None:
+    def update(self, text: str, budget: float | None = None) -> None:
+        """Show `text`; `budget`: render for about that many seconds only (None: all)."""
         if text == self.text:
             return
         if not text.startswith(self.text):
-            self._sections, self._cut, self._tail, self._tail_text = [], 0, None, ""
-            self._found, self._texts = {}, {}
+            self._reset()
         self.text = text
-        for end in list(section_ends(text, self._cut)):
-            self._sections.append(self._render(text[self._cut:end]))
-            self._cut = end
-            self._tail, self._tail_text = None, ""
-        tail = text[self._cut:]
-        if tail and tail != self._tail_text:
-            if self._tail is not None:
-                self._found.pop(id(self._tail), None)
-                self._texts.pop(id(self._tail), None)
-            self._tail = self._render(tail)
-            self._tail_text = tail
-        elif not tail:
-            self._tail, self._tail_text = None, ""
+        self._ends = None
+        self.done = False
+        self.advance(budget)
 
-    def _render(self, text: str) -> QTextDocument:
+    def advance(self, budget: float | None = None) -> bool:
+        """Render what is left for about `budget` seconds (None: all of it), at least one
+        piece; True when everything is rendered."""
+        deadline = None if budget is None else time.perf_counter() + budget
+        while not self.done:
+            if self._stale:
+                self._render_again(self._stale.pop(0))
+            elif not self._step():
+                self._render_tail()
+                self.done = True
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return self.done
+
+    def _step(self) -> bool:
+        """Render the next finished piece; False when only the open tail is left."""
+        text = self.text
+        if self.excess is not None:  # plain text, in pieces
+            end = next_plain_end(text, self._cut, PLAIN_CHARS)
+            if end is None:
+                return False
+            self._finish(self._plain(text[self._cut:end]), end)
+            return True
+        if self._ends is None:
+            self._ends = section_ends(text, self._cut, longest=MAX_BLOCK_CHARS)
+        end = next(self._ends, None)
+        excess, formulas = first_excess(text, self._cut, len(text) if end is None else end,
+                                        formulas_before=self._formulas)
+        if excess is not None:
+            if excess.at > self._cut:
+                self._finish(self._render(text[self._cut:excess.at]), excess.at)
+            self._finish(self._note(excess), excess.at)
+            self.excess = excess
+            return True
+        if end is None:
+            return False
+        self._finish(self._render(text[self._cut:end]), end)
+        self._formulas += formulas
+        return True
+
+    def _finish(self, doc: QTextDocument, end: int) -> None:
+        """`doc` is the next finished section; the text after `end` is still to render."""
+        self._sections.append(doc)
+        self._cut = end
+        self._drop_tail()
+
+    def _drop_tail(self) -> None:
+        if self._tail is not None:
+            self._found.pop(id(self._tail), None)
+            self._texts.pop(id(self._tail), None)
+        self._tail, self._tail_text = None, ""
+
+    def _render_tail(self) -> None:
+        tail = self.text[self._cut:]
+        if tail == self._tail_text:
+            return
+        self._drop_tail()
+        if tail:
+            self._tail = self._plain(tail) if self.excess is not None else self._render(tail)
+            self._tail_text = tail
+
+    def _laid_out(self, doc: QTextDocument) -> QTextDocument:
+        doc.setTextWidth(self._width)
+        doc.size()  # laid out now, in the time this piece was given
+        if self._metrics is None:
+            self._metrics = QFontMetricsF(doc.defaultFont())
+        return doc
+
+    def _render(self, text: str, formulas_before: int | None = None) -> QTextDocument:
         doc = self._new_doc(self._width)
         maths = self._maths() if self._maths is not None else None
+        before = self._formulas if formulas_before is None else formulas_before
         # (overwrites what a freed document of the same id left)
-        self._found[id(doc)] = render_markdown(doc, text, maths)
-        self._texts[id(doc)] = text
-        doc.setTextWidth(self._width)
-        return doc
+        self._found[id(doc)] = render_markdown(doc, text, maths, formulas_before=before)
+        self._texts[id(doc)] = (text, before)
+        return self._laid_out(doc)
+
+    def _plain(self, text: str) -> QTextDocument:
+        """Text past a limit, as it was written, in the monospace family (a table's or a
+        code block's rest keeps its columns)."""
+        doc = self._new_doc(self._width)
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        size = doc.defaultFont()
+        if size.pointSizeF() > 0:
+            mono.setPointSizeF(size.pointSizeF())
+        elif size.pixelSize() > 0:
+            mono.setPixelSize(size.pixelSize())
+        doc.setDefaultFont(mono)
+        # One paragraph of lines (U+2028 breaks a line, and reads back as a line end):
+        # Qt keeps a layout per paragraph, too heavy for 100,000 short lines.
+        doc.setPlainText(text.removesuffix("\n").replace("\n", "\u2028"))
+        return self._laid_out(doc)
+
+    def _note(self, excess: Excess) -> QTextDocument:
+        """Why the rest of the answer is plain text, in italics above it."""
+        doc = self._new_doc(self._width)
+        form = QTextCharFormat()
+        form.setFontItalic(True)
+        QTextCursor(doc).insertText(excess_note(excess), form)
+        return self._laid_out(doc)
 
     @property
     def awaiting(self) -> bool:
@@ -141,21 +254,26 @@ class AnswerDocument:
 
     def refresh(self) -> bool:
         """Render again the sections that showed a formula as typed while it was being
-        typeset (the formulas have arrived). True when any was."""
-        changed = False
-        for number, doc in enumerate(self.documents):
-            found = self._found.get(id(doc))
-            if found is None or not found.awaiting:
-                continue
-            fresh = self._render(self._texts[id(doc)])
-            self._found.pop(id(doc), None)
-            self._texts.pop(id(doc), None)
-            if number < len(self._sections):
-                self._sections[number] = fresh
-            else:
-                self._tail = fresh
-            changed = True
-        return changed
+        typeset (the formulas have arrived); with a budget, `advance` goes on with them.
+        True when any was."""
+        stale = [doc for doc in self.documents
+                 if (found := self._found.get(id(doc))) is not None and found.awaiting]
+        self._stale += [doc for doc in stale if doc not in self._stale]
+        if stale:
+            self.done = False
+        return bool(stale)
+
+    def _render_again(self, doc: QTextDocument) -> None:
+        known = self._texts.pop(id(doc), None)
+        self._found.pop(id(doc), None)
+        if known is None:  # gone since (the tail moved on)
+            return
+        fresh = self._render(*known)
+        if doc is self._tail:
+            self._tail = fresh
+        else:
+            self._sections = [fresh if section is doc else section
+                              for section in self._sections]
 
     def _code(self, doc: QTextDocument) -> list[CodeBlock]:
         found = self._found.get(id(doc))
@@ -197,6 +315,7 @@ class AnswerDocument:
         if width == self._width:
             return
         self._width = width
+        self._tops.clear()
         for doc in self.documents:
             doc.setTextWidth(width)
 
@@ -207,21 +326,35 @@ class AnswerDocument:
     def placed(self) -> Iterator[tuple[QTextDocument, float]]:
         """Each document with its top. A document's height leaves out the margins at its
         edges; between two blocks of one document the larger of the two meeting margins
-        separates them, and so it does between two sections."""
-        top = 0.0
-        previous: QTextDocument | None = None
-        for doc in self.documents:
-            if previous is not None:
-                top += max(previous.lastBlock().blockFormat().bottomMargin(),
-                           doc.firstBlock().blockFormat().topMargin())
-            yield doc, top
-            top += doc.size().height()
-            previous = doc
+        separates them, and so it does between two sections. (Worked out once for each
+        new section or width: a long answer has thousands.)"""
+        documents = self.documents
+        known = self._tops
+        same = 0
+        for doc, (placed, _top, _height) in zip(documents, known, strict=False):
+            if doc is not placed:
+                break
+            same += 1
+        del known[same:]
+        while len(known) < len(documents):
+            doc = documents[len(known)]
+            top = 0.0
+            if known:
+                previous, previous_top, previous_height = known[-1]
+                top = previous_top + previous_height + max(
+                    previous.lastBlock().blockFormat().bottomMargin(),
+                    doc.firstBlock().blockFormat().topMargin())
+            known.append((doc, top, doc.size().height()))
+        return iter([(doc, top) for doc, top, _height in known])
 
     def height(self) -> float:
-        bottom = 0.0
-        for doc, top in self.placed():
-            bottom = top + doc.size().height()
+        """The rendered sections' height, and an estimate for the text not rendered yet."""
+        self.placed()  # (brings `_tops` up to date)
+        bottom = self._tops[-1][1] + self._tops[-1][2] if self._tops else 0.0
+        if not self.done and self._metrics is not None:
+            left = len(self.text) - self._cut - len(self._tail_text)
+            per_line = max(1.0, self._width / max(1.0, self._metrics.averageCharWidth()))
+            bottom += math.ceil(left / per_line) * self._metrics.lineSpacing()
         return bottom
 
     def draw(self, painter: QPainter, x: int, y: int, palette: QPalette,

@@ -3,6 +3,7 @@ parts are (header controls, code blocks, the reasoning fold)."""
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -15,6 +16,7 @@ from PySide6.QtCore import (
     QRectF,
     QSize,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import (
@@ -39,7 +41,7 @@ from PySide6.QtWidgets import (
 
 from ..infra.fonts import cjk_family
 from ..infra.languages import arg
-from .answer import AnswerDocument, ReasoningFold
+from .answer import RENDER_BUDGET, AnswerDocument, ReasoningFold
 from .files import question_shown
 from .found import FoundMatches
 from .markdown import MathStyle
@@ -64,6 +66,7 @@ def turn_title(number: object) -> str:
     return arg(translate("Transcript", "Turn %1"), str(number))
 
 UNCLICKABLE = ("label", "incomplete")  # header words that only say something
+ESTIMATE_EXACT_CHARS = 20_000  # a longer text's height is estimated roughly (and fast)
 
 
 class TranscriptDelegate(QStyledItemDelegate):
@@ -102,6 +105,11 @@ class TranscriptDelegate(QStyledItemDelegate):
         self.found = FoundMatches(self)  # a search's matches in the turn it opened
         self.found.changed.connect(view.viewport().update)
         self.hovered_code: tuple[str, int] | None = None  # (row key, code block number)
+        self._unfinished: dict[str, AnswerDocument] = {}  # long answers rendered in slices
+        self._more = QTimer(self)
+        self._more.setSingleShot(True)
+        self._more.setInterval(0)  # as soon as the events waiting are handled
+        self._more.timeout.connect(self._render_more)
 
     # ---------------------------------------------------------------- documents
     def clear_cache(self) -> None:
@@ -135,8 +143,10 @@ class TranscriptDelegate(QStyledItemDelegate):
         self.selector.rename(PENDING_KEY, turn_id)
         if pending is None:
             return False
-        pending.update(answer)  # the last few streamed characters, if not shown yet
+        pending.update(answer, RENDER_BUDGET)  # the last streamed characters, if not shown yet
         self._answers[turn_id] = pending
+        if not pending.done:
+            self._render_later(turn_id, pending)
         self._pending = None
         return True
 
@@ -183,15 +193,43 @@ class TranscriptDelegate(QStyledItemDelegate):
             else:
                 self._answers.move_to_end(key)
         answer.set_width(width)
-        answer.update(text)
+        answer.update(text, RENDER_BUDGET)
+        if not answer.done:
+            self._render_later(key, answer)
         return answer
+
+    def _render_later(self, key: str, answer: AnswerDocument) -> None:
+        """The rest of a long answer is rendered a slice at a time, between events."""
+        self._unfinished[key] = answer
+        if not self._more.isActive():
+            self._more.start()
+
+    def _render_more(self) -> None:
+        """Render a slice of each answer left unfinished (together about one budget's
+        time), then measure their rows again."""
+        deadline = time.perf_counter() + RENDER_BUDGET
+        for key, answer in list(self._unfinished.items()):
+            shown = self._pending if key == PENDING_KEY else self._answers.get(key)
+            if shown is not answer or answer.advance(
+                    max(0.0, deadline - time.perf_counter())):
+                del self._unfinished[key]
+            self._heights.pop(key, None)
+            if time.perf_counter() >= deadline:
+                break
+        if self._unfinished:
+            self._more.start()
+        self._view.scheduleDelayedItemsLayout()
+        self._view.viewport().update()
 
     def _formulas_ready(self) -> None:
         """Typeset formulas arrived: the answers that showed them as typed show them now,
         and the rows are measured again (a formula is not as tall as its source)."""
-        answers = [*self._answers.values(), *([self._pending] if self._pending else [])]
-        changed = [answer.refresh() for answer in answers]
-        if any(changed):
+        answers = [*self._answers.items(), *([(PENDING_KEY, self._pending)]
+                                             if self._pending else [])]
+        changed = [(key, answer) for key, answer in answers if answer.refresh()]
+        for key, answer in changed:
+            self._render_later(key, answer)
+        if changed:
             self._heights.clear()  # rows shown are measured again as they are painted
             self._view.scheduleDelayedItemsLayout()
             self._view.viewport().update()
@@ -402,6 +440,8 @@ class TranscriptDelegate(QStyledItemDelegate):
 
         def lines(text: str, width: int) -> int:
             per_line = max(1, width // average)
+            if len(text) > ESTIMATE_EXACT_CHARS:  # a long text: counted in C, roughly
+                return text.count("\n") + 1 + _columns_of_long(text) // per_line
             return sum(1 + _columns(part) // per_line for part in text.split("\n"))
 
         question = lines(question_shown(index), self.layout.question_width)
@@ -592,6 +632,12 @@ class TranscriptDelegate(QStyledItemDelegate):
             context.selections = selections
         doc.documentLayout().draw(painter, context)
         painter.restore()
+
+
+def _columns_of_long(text: str) -> int:
+    """About `_columns(text)`, without a Python step per character: a CJK character takes
+    three bytes in UTF-8 where a Latin letter takes one."""
+    return len(text) + (len(text.encode("utf-8", "surrogatepass")) - len(text)) // 2
 
 
 def _columns(text: str) -> int:

@@ -17,7 +17,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QMimeData, QRectF, QRegularExpression, Qt, QUrl
+from PySide6.QtCore import QCoreApplication, QMimeData, QRectF, QRegularExpression, Qt, QUrl
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -42,8 +42,12 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from ..infra.fonts import cjk_family
+from ..infra.languages import arg
 from ..infra.theme import CODE_TINT
+from .limits import MAX_BLOCK_LINES, Excess, Limit, first_excess
 from .maths import Formula, FormulaError, FormulaImages, MathSpan, find_maths
+
+translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
 _FEATURES = QTextDocument.MarkdownFeature
 _UNDERLINE = 0x4000  # md4c's `_x_` as underline: GitHub reads it as emphasis
@@ -92,24 +96,66 @@ class MathStyle:
     ratio: float = 1.0
 
 
-def render_markdown(doc: QTextDocument, text: str, maths: MathStyle | None = None) -> Rendered:
-    """Set `doc` to the Markdown `text` and give it its look (see the module)."""
-    spans = find_maths(text)
-    marked = text
-    for number in range(len(spans) - 1, -1, -1):
-        span = spans[number]
+def render_markdown(doc: QTextDocument, text: str, maths: MathStyle | None = None, *,
+                    formulas_before: int = 0) -> Rendered:
+    """Set `doc` to the Markdown `text` and give it its look (see the module). Past a limit
+    (`limits.first_excess`; `formulas_before`: the formulas of the answer before `text`)
+    the rest is plain text, after a note saying why."""
+    excess, _formulas = first_excess(text, formulas_before=formulas_before)
+    markdown = text if excess is None else text[:excess.at]
+    spans = find_maths(markdown)
+    pieces = []
+    done = 0
+    for number, span in enumerate(spans):
         token = f"\ue000{number}\ue001"
         if span.display:  # a paragraph of its own, centred
             token = f"\n\n{token}\n\n"
-        marked = marked[:span.start] + token + marked[span.end:]
+        pieces += [markdown[done:span.start], token]
+        done = span.end
+    marked = "".join([*pieces, markdown[done:]])
     doc.setMarkdown(marked, MARKDOWN)
     _style_tables(doc)  # first: it may remove a block, and the rest count blocks
     found = Rendered(code=style_code(doc, fence_lengths(marked)))
     code_blocks = {n for code in found.code for n in range(code.first, code.last + 1)}
     _style_blocks(doc, found, code_blocks)
     if spans:
-        found.awaiting = _place_formulas(doc, text, spans, maths)
+        found.awaiting = _place_formulas(doc, markdown, spans, maths)
+    if excess is not None:
+        _append_plain(doc, excess, text[excess.at:])
     return found
+
+
+def excess_note(excess: Excess) -> str:
+    """Why the rest of an answer shows as plain text, in a line."""
+    found, allowed = f"{excess.found:,}", f"{excess.allowed:,}"
+    reasons = {
+        Limit.COLUMNS: arg(translate("AnswerView", "a table of %1 columns (at most %2 are "
+                                     "laid out)"), found, allowed),
+        Limit.CELLS: arg(translate("AnswerView", "a table of more than %1 cells"), allowed),
+        Limit.DEPTH: arg(translate("AnswerView", "lists or quotes nested %1 deep (at most "
+                                   "%2)"), found, allowed),
+        Limit.FORMULAS: arg(translate("AnswerView", "more than %1 formulas"), allowed),
+        Limit.FORMULA_SIZE: arg(translate("AnswerView", "a formula of %1 characters (at "
+                                          "most %2 are typeset)"), found, allowed),
+        Limit.LENGTH: arg(translate("AnswerView", "a block of more than %1 lines or %2 "
+                                    "characters without a break"),
+                          f"{MAX_BLOCK_LINES:,}", allowed),
+    }
+    return arg(translate("AnswerView", "The rest of this answer is shown as plain text: %1."),
+               reasons[excess.limit])
+
+
+def _append_plain(doc: QTextDocument, excess: Excess, rest: str) -> None:
+    """The note on why, in italics, then `rest` as it was written."""
+    cursor = QTextCursor(doc)
+    cursor.movePosition(QTextCursor.MoveOperation.End)
+    note = QTextCharFormat()
+    note.setFontItalic(True)
+    if not doc.isEmpty():
+        cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+    cursor.insertText(excess_note(excess), note)
+    cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+    cursor.insertText(rest, QTextCharFormat())
 
 
 def fence_lengths(text: str) -> list[int]:

@@ -12,6 +12,7 @@ never typesets a formula twice.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import logging
 import math
@@ -85,19 +86,26 @@ def find_maths(text: str) -> list[MathSpan]:
     """Every formula of `text` outside code, in order."""
     if "$" not in text and "\\" not in text:
         return []
-    taken = _code_ranges(text)
-
-    def free(start: int, end: int) -> bool:
-        return not any(low < end and start < high for low, high in taken)
-
+    code = _code_ranges(text)
+    taken = [([low for low, _high in code], [high for _low, high in code])]
     found: list[MathSpan] = []
     for pattern, display in ((_DISPLAY, True), (_INLINE, False)):
+        kept: list[MathSpan] = []
         for match in pattern.finditer(text):
             latex = next(g for g in match.groups() if g is not None)
-            if latex.strip() and free(match.start(), match.end()):
-                found.append(MathSpan(match.start(), match.end(), latex.strip(), display))
-                taken.append((match.start(), match.end()))
+            if latex.strip() and not any(_overlaps(lows, highs, match.start(), match.end())
+                                         for lows, highs in taken):
+                kept.append(MathSpan(match.start(), match.end(), latex.strip(), display))
+        taken.append(([span.start for span in kept], [span.end for span in kept]))
+        found += kept
     return sorted(found, key=lambda span: span.start)
+
+
+def _overlaps(lows: list[int], highs: list[int], start: int, end: int) -> bool:
+    """Whether [start, end) meets one of the sorted, disjoint ranges (`lows`, `highs`):
+    a binary search, so finding a hundred thousand formulas stays linear."""
+    number = bisect.bisect_left(lows, end) - 1
+    return number >= 0 and highs[number] > start
 
 
 @dataclass(frozen=True, slots=True)
