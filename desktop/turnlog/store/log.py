@@ -71,7 +71,7 @@ from .files import (
 from .imports import ImportWriter
 from .memory import MemoryStore
 from .migrations import SCHEMA_VERSION, Progress, current_version, table_names
-from .models import ConversationRow, ForkRow, RequestRow, ToolResultRow, TurnRow, database
+from .models import ConversationRow, ForkRow, RequestRow, ToolResultRow, TurnRow, insert
 from .pages import LogPages
 from .search import SearchHit
 
@@ -92,6 +92,10 @@ def _mine(conversation_id: int, hidden: frozenset[str]) -> Any:
     """The turns of a conversation, less `hidden` (superseded) ones."""
     mine = TurnRow.conversation == conversation_id
     return mine & TurnRow.id.not_in(list(hidden)) if hidden else mine
+
+
+def _conversation_row(db: peewee.Database, conversation_id: int) -> ConversationRow | None:
+    return ConversationRow.select().where(ConversationRow.id == conversation_id).first(db)
 
 
 # The database, what SQLite keeps beside it, the writer's lock and the erase marker: never
@@ -247,7 +251,6 @@ class TurnlogStore(MemoryStore):
     @classmethod
     def _connect(cls, db: peewee.SqliteDatabase, path: Path, readonly: bool,
                  progress: Progress | None = None) -> None:
-        database.initialize(db)
         try:
             db.connect(reuse_if_open=True)
             cls._bring_up_to_date(db, path, readonly, progress)
@@ -410,7 +413,8 @@ class TurnlogStore(MemoryStore):
         if first_send:
             stored[FIRST_SEND] = True
         with self._guard(), self.db.atomic():
-            row = ConversationRow.create(
+            row = insert(
+                self.db, ConversationRow,
                 title=title,
                 system_prompt=system_prompt,
                 model=model,
@@ -425,7 +429,7 @@ class TurnlogStore(MemoryStore):
 
     def conversation(self, conversation_id: int) -> Conversation:
         with self._guard():
-            row = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
+            row = _conversation_row(self.db, conversation_id)
         if row is None:
             raise NotFound(f"There is no conversation {conversation_id}.")
         return rows.conversation(row)
@@ -442,7 +446,7 @@ class TurnlogStore(MemoryStore):
                 query = query.where(ConversationRow.title.contains(text)
                                     | ConversationRow.id.in_(sorted(matching)))
             found = query.order_by(ConversationRow.updated_at.desc(), ConversationRow.id.desc())
-            return [rows.conversation(r) for r in found]
+            return [rows.conversation(r) for r in found.execute(self.db)]
 
     def search(self, query: str, *, limit: int = 20, offset: int = 0,
                titles: bool = True) -> list[SearchHit]:
@@ -472,7 +476,7 @@ class TurnlogStore(MemoryStore):
                 out.append(None)
                 continue
             if hit.conversation_id not in known:
-                known[hit.conversation_id] = versions.read(hit.conversation_id)
+                known[hit.conversation_id] = versions.read(self.db, hit.conversation_id)
             out.append(known[hit.conversation_id])
         return out
 
@@ -481,7 +485,7 @@ class TurnlogStore(MemoryStore):
         that shows it (its active version's)."""
         if hit.turn_id is None or found is None or not found.is_superseded(hit.turn_id):
             return replace(hit, row_ordinal=hit.ordinal)
-        row = TurnRow.get_or_none(TurnRow.id == found.active_of(hit.turn_id))
+        row = TurnRow.select().where(TurnRow.id == found.active_of(hit.turn_id)).first(self.db)
         return replace(hit, superseded=True,
                        row_ordinal=row.ordinal if row is not None else hit.ordinal)
 
@@ -511,7 +515,8 @@ class TurnlogStore(MemoryStore):
         if not changes:
             return current
         with self._guard(), self.db.atomic():
-            ConversationRow.update(changes).where(ConversationRow.id == conversation_id).execute()
+            ConversationRow.update(changes).where(ConversationRow.id == conversation_id).execute(
+                self.db)
             if title is not None:
                 search.reindex_title(self.db, conversation_id)
                 search.purge(self.db, turns=False)  # the old title leaves the index
@@ -519,7 +524,7 @@ class TurnlogStore(MemoryStore):
 
     def generation(self, conversation_id: int) -> int:
         with self._guard():
-            row = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
+            row = _conversation_row(self.db, conversation_id)
         if row is None:
             raise NotFound(f"Conversation {conversation_id} no longer exists.")
         return int(row.generation)
@@ -597,7 +602,7 @@ class TurnlogStore(MemoryStore):
 
     def next_ordinal(self, conversation_id: int) -> int:
         with self._guard():
-            row = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
+            row = _conversation_row(self.db, conversation_id)
         if row is None:
             raise NotFound(f"There is no conversation {conversation_id}.")
         return int(row.next_ordinal)
@@ -605,12 +610,12 @@ class TurnlogStore(MemoryStore):
     def versions(self, conversation_id: int) -> Versions:
         """Which turns are superseded, and which are versions of one another."""
         with self._guard():
-            return versions.read(conversation_id)
+            return versions.read(self.db, conversation_id)
 
     def version_members(self, conversation_id: int) -> tuple[Versions, dict[str, Turn]]:
         """The versions and every turn that is one of several versions of its position."""
         with self._guard():
-            known = versions.read(conversation_id)
+            known = versions.read(self.db, conversation_id)
             ids = [t for group in known.groups() for t in group]
             found = self._turns_by_id(ids) if ids else {}
         return known, {turn_id: turn for turn_id, (_, turn) in found.items()}
@@ -661,10 +666,10 @@ class TurnlogStore(MemoryStore):
             return None
         mine = _mine(conversation_id, hidden)
         with self._guard():
-            if TurnRow.select().where(mine & (TurnRow.ordinal == ordinal)).count() == 0:
+            if TurnRow.select().where(mine & (TurnRow.ordinal == ordinal)).count(self.db) == 0:
                 return None
             return int(TurnRow.select().where(
-                mine & (TurnRow.ordinal > ordinal) & (TurnRow.ordinal <= newest)).count())
+                mine & (TurnRow.ordinal > ordinal) & (TurnRow.ordinal <= newest)).count(self.db))
 
     def turn_ordinals(self, conversation_id: int, *, newest: int, skip: int, limit: int,
                       hidden: frozenset[str] = frozenset()) -> list[int]:
@@ -691,12 +696,13 @@ class TurnlogStore(MemoryStore):
 
     def turn_count(self, conversation_id: int) -> int:
         with self._guard():
-            return int(TurnRow.select().where(TurnRow.conversation == conversation_id).count())
+            return int(TurnRow.select().where(TurnRow.conversation == conversation_id)
+                       .count(self.db))
 
     def turn(self, turn_id: str) -> tuple[int, Turn]:
         """A turn by id, with its conversation id."""
         with self._guard():
-            row = TurnRow.get_or_none(TurnRow.id == turn_id)
+            row = TurnRow.select().where(TurnRow.id == turn_id).first(self.db)
         if row is None:
             raise NotFound(f"There is no turn {turn_id}.")
         with self._guard():
@@ -721,13 +727,13 @@ class TurnlogStore(MemoryStore):
         self._need_writer()
         usage = pending.usage.to_json()
         with self._guard(), self.db.atomic("IMMEDIATE"):
-            conv = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
+            conv = _conversation_row(self.db, conversation_id)
             if conv is None:
                 raise StoreError(
                     "The conversation was deleted while the answer arrived; it was not saved.",
                     kind=FailureKind.CONVERSATION_GONE,
                 )
-            existing = TurnRow.get_or_none(TurnRow.id == pending.id)
+            existing = TurnRow.select().where(TurnRow.id == pending.id).first(self.db)
             if existing is not None:
                 if (
                     existing.conversation_id != conversation_id
@@ -745,9 +751,10 @@ class TurnlogStore(MemoryStore):
                     kind=FailureKind.CONVERSATION_GONE,
                 )
             if pending.replaces is not None:
-                versions.check_replaceable(conversation_id, pending.replaces)
+                versions.check_replaceable(self.db, conversation_id, pending.replaces)
             ordinal = conv.next_ordinal
-            row = TurnRow.create(
+            row = insert(
+                self.db, TurnRow,
                 id=pending.id,
                 conversation=conversation_id,
                 ordinal=ordinal,
@@ -771,29 +778,28 @@ class TurnlogStore(MemoryStore):
                 changes[ConversationRow.settings] = fn.json_remove(
                     ConversationRow.settings, f"$.{FIRST_SEND}")
             ConversationRow.update(changes).where(
-                ConversationRow.id == conversation_id).execute()
+                ConversationRow.id == conversation_id).execute(self.db)
             if pending.replaces is not None:  # the new version and its record, together
-                versions.append(conversation_id, pending.replaces, pending.id)
+                versions.append(self.db, conversation_id, pending.replaces, pending.id)
             if conv.title_source == QUESTION:  # a title taken from the first question
                 titles.follow_first_turn(self.db, conversation_id)
         return replace(rows.turn(row), attachments=tuple(
             replace(a, original=None) for a in pending.attachments))
 
-    @staticmethod
-    def _keep_full_results(pending: PendingTurn) -> None:
+    def _keep_full_results(self, pending: PendingTurn) -> None:
         """Inside the commit's transaction: the full results of calls cut for sending."""
         rows_ = [{"turn": pending.id, "call_id": call_id, "content": text}
                  for tool_round in pending.tools
                  for call_id, text in tool_round.full_results.items()]
         if rows_:
-            ToolResultRow.insert_many(rows_).execute()
+            ToolResultRow.insert_many(rows_).execute(self.db)
 
     def tool_result(self, turn_id: str, call_id: str) -> str | None:
         """The full result of a call whose result was cut for sending (None: not cut, or
         no such call)."""
         with self._guard():
-            row = ToolResultRow.get_or_none((ToolResultRow.turn == turn_id)
-                                            & (ToolResultRow.call_id == call_id))
+            row = ToolResultRow.select().where((ToolResultRow.turn == turn_id)
+                                            & (ToolResultRow.call_id == call_id)).first(self.db)
         return row.content if row is not None else None
 
     def import_turns(
@@ -805,7 +811,7 @@ class TurnlogStore(MemoryStore):
         turns take seconds, not minutes."""
         self._need_writer()
         with self._guard(), self.db.atomic("IMMEDIATE"):
-            conv = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
+            conv = _conversation_row(self.db, conversation_id)
             if conv is None:
                 raise StoreError("The conversation was deleted; nothing was imported.",
                                  kind=FailureKind.CONVERSATION_GONE)
@@ -846,7 +852,7 @@ class TurnlogStore(MemoryStore):
                     attachments.add_to_turn(self.db, pending.id, pending.attachments)
             if new_rows:
                 ConversationRow.update(next_ordinal=ordinal, updated_at=rows.now_iso()).where(
-                    ConversationRow.id == conversation_id).execute()
+                    ConversationRow.id == conversation_id).execute(self.db)
             return out
 
     # ------------------------------------------------------------ versions, forks
@@ -855,7 +861,7 @@ class TurnlogStore(MemoryStore):
         record; returns its conversation id. Already active: nothing is written."""
         self._need_writer()
         with self._guard(), self.db.atomic("IMMEDIATE"):
-            cid, _ = versions.use_version(turn_id)
+            cid, _ = versions.use_version(self.db, turn_id)
             titles.follow_first_turn(self.db, cid, first_before=None)
         return cid
 
@@ -867,8 +873,8 @@ class TurnlogStore(MemoryStore):
         self._need_writer()
         source = self.conversation(conversation_id)
         with self._guard():
-            at = TurnRow.get_or_none((TurnRow.conversation == conversation_id)
-                                     & (TurnRow.ordinal == at_ordinal))
+            at = TurnRow.select().where((TurnRow.conversation == conversation_id)
+                                     & (TurnRow.ordinal == at_ordinal)).first(self.db)
         if at is None:
             raise NotFound(f"Conversation {conversation_id} has no turn {at_ordinal}.")
         kept = [t for t in self.active_turns(conversation_id) if t.ordinal < at_ordinal]
@@ -883,13 +889,13 @@ class TurnlogStore(MemoryStore):
         Returns it and that draft. `conversation_id`, if given, must hold the turn."""
         self._need_writer()
         with self._guard():
-            row = TurnRow.get_or_none(TurnRow.id == turn_id)
+            row = TurnRow.select().where(TurnRow.id == turn_id).first(self.db)
             if row is None or conversation_id not in (None, row.conversation_id):
                 raise NotFound(f"There is no turn {turn_id}"
                                + (f" in conversation {conversation_id}." if conversation_id
                                   is not None else "."))
             chosen, cid = rows.turn(row), row.conversation_id
-            found = versions.read(cid)
+            found = versions.read(self.db, cid)
         source = self.conversation(cid)
         line = self.active_turns(cid)
         active = found.active_of(turn_id)
@@ -916,7 +922,8 @@ class TurnlogStore(MemoryStore):
                 model=source.model, settings=source.settings,
                 title_source=USER if title else source.title_source,
                 source=source.source, source_model=source.source_model)
-            ForkRow.create(conversation=fork.id, source_id=source.id, at_ordinal=at_ordinal)
+            insert(self.db, ForkRow, conversation=fork.id, source_id=source.id,
+                   at_ordinal=at_ordinal)
             self.import_turns(fork.id, copies)
             # A derived title follows the fork's own first turn (none: the neutral one).
             titles.follow_first_turn(self.db, fork.id,
@@ -930,21 +937,21 @@ class TurnlogStore(MemoryStore):
     def fork_origin(self, conversation_id: int) -> ForkOrigin | None:
         """Where a fork came from (None: not a fork), with its source's title now."""
         with self._guard():
-            row = ForkRow.get_or_none(ForkRow.conversation == conversation_id)
+            row = ForkRow.select().where(ForkRow.conversation == conversation_id).first(self.db)
             if row is None:
                 return None
             source = None if row.source_id is None else \
-                ConversationRow.get_or_none(ConversationRow.id == row.source_id)
+                _conversation_row(self.db, row.source_id)
         return ForkOrigin(row.at_ordinal, source.id if source else None,
                           source.title if source else None)
 
     def forks(self, conversation_id: int) -> list[Conversation]:
         """The conversations holding copies of this one's turns (forks of forks too)."""
         with self._guard():
-            ids = deletion.forks_of(conversation_id)
+            ids = deletion.forks_of(self.db, conversation_id)
             found = ConversationRow.select().where(ConversationRow.id.in_(ids)) \
                 .order_by(ConversationRow.id)
-            return [rows.conversation(r) for r in found]
+            return [rows.conversation(r) for r in found.execute(self.db)]
 
     def _turns_by_id(self, ids: Sequence[str]) -> dict[str, tuple[int, Turn]]:
         """The stored turns among `ids`, with their conversation ids (batches of 500)."""
@@ -963,9 +970,10 @@ class TurnlogStore(MemoryStore):
     def record_request(self, record: RequestRecord) -> None:
         self._need_writer()
         with self._guard(), self.db.atomic():
-            if ConversationRow.get_or_none(ConversationRow.id == record.conversation_id) is None:
+            if _conversation_row(self.db, record.conversation_id) is None:
                 return  # deleted while the request ran: nothing to keep
-            RequestRow.create(
+            insert(
+                self.db, RequestRow,
                 conversation=record.conversation_id,
                 started_at=record.started_at.isoformat(timespec="microseconds"),
                 model=record.model,
@@ -994,7 +1002,7 @@ class TurnlogStore(MemoryStore):
                 .order_by(RequestRow.id.desc())
                 .offset(self.max_records_per_conversation)
             )
-            RequestRow.delete().where(RequestRow.id.in_(stale)).execute()
+            RequestRow.delete().where(RequestRow.id.in_(stale)).execute(self.db)
 
     def requests(self, conversation_id: int) -> list[RequestRecord]:
         with self._guard():
@@ -1002,17 +1010,18 @@ class TurnlogStore(MemoryStore):
                 RequestRow.select()
                 .where(RequestRow.conversation == conversation_id)
                 .order_by(RequestRow.id)
+                .execute(self.db)
             )
         return [rows.request_record(r) for r in found]
 
     # ---------------------------------------------------------------- summaries
     def latest_summary(self, conversation_id: int) -> StoredSummary | None:
         with self._guard():
-            return summaries.latest_summary(conversation_id)
+            return summaries.latest_summary(self.db, conversation_id)
 
     def summary(self, summary_id: int) -> StoredSummary | None:
         with self._guard():
-            return summaries.summary(summary_id)
+            return summaries.summary(self.db, summary_id)
 
     def save_summary(self, conversation_id: int, draft: SummaryDraft) -> StoredSummary:
         self._need_writer()
@@ -1022,7 +1031,7 @@ class TurnlogStore(MemoryStore):
     def first_turn(self, conversation_id: int) -> str | None:
         """The id of the first turn of the active line (None: no turn yet)."""
         with self._guard():
-            return titles.first_turn(conversation_id)
+            return titles.first_turn(self.db, conversation_id)
 
     def set_model_title(self, conversation_id: int, title: str,
                         from_turn: str) -> Conversation | None:
@@ -1033,8 +1042,8 @@ class TurnlogStore(MemoryStore):
         nothing was written."""
         self._need_writer()
         with self._guard(), self.db.atomic("IMMEDIATE"):
-            row = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
-            first = titles.first_turn(conversation_id) if row is not None else None
+            row = _conversation_row(self.db, conversation_id)
+            first = titles.first_turn(self.db, conversation_id) if row is not None else None
             if row is None or row.title_source != QUESTION or first != from_turn:
                 return None
             titles.set_title(self.db, conversation_id, title, MODEL)
@@ -1044,41 +1053,41 @@ class TurnlogStore(MemoryStore):
     def side_questions(self, conversation_id: int) -> list[SideQuestion]:
         """The conversation's side questions, oldest first (never its turns)."""
         with self._guard():
-            return side.side_questions(conversation_id)
+            return side.side_questions(self.db, conversation_id)
 
     def add_side_question(self, conversation_id: int, question: SideQuestion) -> SideQuestion:
         self._need_writer()
         with self._guard(), self.db.atomic():
-            return side.add(conversation_id, question)
+            return side.add(self.db, conversation_id, question)
 
     def side_attempts(self, conversation_id: int) -> list[SideAttempt]:
         """The conversation's side requests that failed, with what they used."""
         with self._guard():
-            return side.side_attempts(conversation_id)
+            return side.side_attempts(self.db, conversation_id)
 
     def add_side_attempt(self, conversation_id: int, attempt: SideAttempt) -> None:
         self._need_writer()
         with self._guard(), self.db.atomic():
-            side.add_attempt(conversation_id, attempt)
+            side.add_attempt(self.db, conversation_id, attempt)
 
     # -------------------------------------------------------------------- delete
     def preview_delete_turn(self, turn_id: str, *, with_versions: bool = True
                             ) -> DeletionCounts:
         with self._guard():
-            cid = deletion.conversation_of(turn_id)
-            ids = versions.read(cid).group(turn_id) if with_versions else (turn_id,)
-            return deletion.preview_turns(cid, ids)
+            cid = deletion.conversation_of(self.db, turn_id)
+            ids = versions.read(self.db, cid).group(turn_id) if with_versions else (turn_id,)
+            return deletion.preview_turns(self.db, cid, ids)
 
     def preview_delete_conversation(self, conversation_id: int, *, with_forks: bool = False
                                     ) -> DeletionCounts:
         self.conversation(conversation_id)
         with self._guard():
-            forks = deletion.forks_of(conversation_id) if with_forks else []
-            return deletion.count([conversation_id, *forks])
+            forks = deletion.forks_of(self.db, conversation_id) if with_forks else []
+            return deletion.count(self.db, [conversation_id, *forks])
 
     def preview_delete_all(self) -> DeletionCounts:
         with self._guard():
-            return deletion.count(None)
+            return deletion.count(self.db, None)
 
     def _begin_erase(self) -> None:
         """Mark an erase as pending before a privacy delete commits: if the process dies
@@ -1107,12 +1116,12 @@ class TurnlogStore(MemoryStore):
         self._need_writer()
         self._begin_erase()
         with self._guard(), self.db.atomic("IMMEDIATE"):
-            cid = deletion.conversation_of(turn_id)
-            first = titles.first_turn(cid)
-            known = versions.read(cid)
+            cid = deletion.conversation_of(self.db, turn_id)
+            first = titles.first_turn(self.db, cid)
+            known = versions.read(self.db, cid)
             ids = known.group(turn_id) if with_versions else (turn_id,)
             counts = deletion.delete_turns(self.db, cid, ids, keep_pins=keep_pins)
-            versions.forget(cid, known, ids)
+            versions.forget(self.db, cid, known, ids)
             # A title from the deleted first turn is derived from it: made again from
             # the new first turn, unless the user typed it.
             titles.follow_first_turn(self.db, cid, first_before=first)
@@ -1127,7 +1136,7 @@ class TurnlogStore(MemoryStore):
         self.conversation(conversation_id)
         self._begin_erase()
         with self._guard():
-            forks = deletion.forks_of(conversation_id) if with_forks else []
+            forks = deletion.forks_of(self.db, conversation_id) if with_forks else []
             counts = deletion.delete_conversation(self.db, conversation_id,
                                                   with_forks=with_forks)
             for cid in (conversation_id, *forks):
@@ -1194,7 +1203,7 @@ class TurnlogStore(MemoryStore):
             for pending in turns:
                 self.commit_turn(conversation.id, pending)
             for old, new in restore_order(superseded_by or {}):
-                versions.append(conversation.id, old, new)
+                versions.append(self.db, conversation.id, old, new)
             for question in side:
                 self.add_side_question(conversation.id, question)
         return self.conversation(conversation.id)
@@ -1225,7 +1234,7 @@ class TurnlogStore(MemoryStore):
         fresh ids), pins (their sources mapped to the ids the turns were stored under; a
         source not in the file is dropped), notes, and the preferences not there yet."""
         for question in item.side_questions:
-            side.add(conversation_id, replace(question, id=uuid.uuid4().hex))
+            side.add(self.db, conversation_id, replace(question, id=uuid.uuid4().hex))
         memory = item.memory or {}
         for pin in memory.get("pins", []):
             sources = [stored_ids[s] for s in pin.get("sources", []) if s in stored_ids]
@@ -1255,7 +1264,7 @@ class TurnlogStore(MemoryStore):
 
     def turn_exists(self, turn_id: str) -> bool:
         with self._guard():
-            return TurnRow.get_or_none(TurnRow.id == turn_id) is not None
+            return TurnRow.select().where(TurnRow.id == turn_id).first(self.db) is not None
 
     def discard_if_empty(self, conversation_id: int) -> bool:
         """Delete a conversation that never got a turn (a first question that failed),
@@ -1263,10 +1272,10 @@ class TurnlogStore(MemoryStore):
         requests; returns whether it was deleted. One with a turn is kept."""
         self._need_writer()
         with self._guard(), self.db.atomic("IMMEDIATE"):
-            if TurnRow.select().where(TurnRow.conversation == conversation_id).exists():
+            if TurnRow.select().where(TurnRow.conversation == conversation_id).exists(self.db):
                 return False
             gone = ConversationRow.delete().where(
-                ConversationRow.id == conversation_id).execute()
+                ConversationRow.id == conversation_id).execute(self.db)
             search.purge(self.db, turns=False)
         if gone:
             self.scrub()  # its title (the question's first line) leaves no copy in -wal

@@ -27,7 +27,7 @@ from ..core.visible import has_surrogate
 from . import rows
 from .deletion import pins_from
 from .errors import NotFound
-from .models import NoteRow, PinRow, PreferenceRow, TurnRow
+from .models import NoteRow, PinRow, PreferenceRow, TurnRow, insert
 
 if TYPE_CHECKING:
     from ..core.model import Conversation
@@ -87,17 +87,17 @@ class MemoryStore:
         self.conversation(conversation_id)
         with self._guard(), self.db.atomic():
             for turn_id in sources:
-                turn = TurnRow.get_or_none(TurnRow.id == turn_id)
+                turn = TurnRow.select().where(TurnRow.id == turn_id).first(self.db)
                 if turn is None or turn.conversation_id != conversation_id:
                     raise NotFound(f"Conversation {conversation_id} has no turn {turn_id}.")
-            row = PinRow.create(conversation=conversation_id, text=text, kind=kind,
-                                sources=json.dumps(list(sources)), created_at=rows.now_iso())
+            row = insert(self.db, PinRow, conversation=conversation_id, text=text, kind=kind,
+                         sources=json.dumps(list(sources)), created_at=rows.now_iso())
         return _pin(row)
 
     def pins(self, conversation_id: int) -> list[StoredPin]:
         with self._guard():
             found = PinRow.select().where(PinRow.conversation == conversation_id)
-            return [_pin(r) for r in found.order_by(PinRow.id)]
+            return [_pin(r) for r in found.order_by(PinRow.id).execute(self.db)]
 
     def copy_pins(self, source_id: int, target_id: int, renamed: Mapping[str, str]) -> int:
         """For a fork: copy into `target_id` the pins of `source_id` whose source turns were
@@ -107,23 +107,23 @@ class MemoryStore:
         copied = 0
         with self._guard(), self.db.atomic():
             for row in PinRow.select().where(PinRow.conversation == source_id).order_by(
-                    PinRow.id):
+                    PinRow.id).execute(self.db):
                 sources = json.loads(row.sources)
                 if not all(s in renamed for s in sources):
                     continue
-                PinRow.create(conversation=target_id, text=row.text, kind=row.kind,
-                              sources=json.dumps([renamed[s] for s in sources]),
-                              created_at=row.created_at)
+                insert(self.db, PinRow, conversation=target_id, text=row.text, kind=row.kind,
+                       sources=json.dumps([renamed[s] for s in sources]),
+                       created_at=row.created_at)
                 copied += 1
         return copied
 
     def pins_of_turn(self, turn_id: str) -> list[StoredPin]:
         """The pins taken from one turn (what deleting it would take with it)."""
         with self._guard():
-            turn = TurnRow.get_or_none(TurnRow.id == turn_id)
+            turn = TurnRow.select().where(TurnRow.id == turn_id).first(self.db)
             if turn is None:
                 return []
-            return [_pin(r) for r in pins_from(turn.conversation_id, [turn_id])]
+            return [_pin(r) for r in pins_from(self.db, turn.conversation_id, [turn_id])]
 
     def remove_pin(self, pin_id: int) -> None:
         self._remove(PinRow, pin_id, "pin")
@@ -134,14 +134,14 @@ class MemoryStore:
         text, priority = _check_text(text), check_priority(priority)
         self.conversation(conversation_id)
         with self._guard(), self.db.atomic():
-            row = NoteRow.create(conversation=conversation_id, text=text, priority=priority,
-                                 created_at=rows.now_iso())
+            row = insert(self.db, NoteRow, conversation=conversation_id, text=text,
+                         priority=priority, created_at=rows.now_iso())
         return _note(row)
 
     def notes(self, conversation_id: int) -> list[StoredNote]:
         with self._guard():
             found = NoteRow.select().where(NoteRow.conversation == conversation_id)
-            return [_note(r) for r in found.order_by(NoteRow.id)]
+            return [_note(r) for r in found.order_by(NoteRow.id).execute(self.db)]
 
     def remove_note(self, note_id: int) -> None:
         self._remove(NoteRow, note_id, "note")
@@ -152,12 +152,14 @@ class MemoryStore:
         self._need_writer()
         text, priority = _check_text(text), check_priority(priority)
         with self._guard(), self.db.atomic():
-            row = PreferenceRow.create(text=text, priority=priority, created_at=rows.now_iso())
+            row = insert(self.db, PreferenceRow, text=text, priority=priority,
+                         created_at=rows.now_iso())
         return _preference(row)
 
     def preferences(self) -> list[StoredPreference]:
         with self._guard():
-            return [_preference(r) for r in PreferenceRow.select().order_by(PreferenceRow.id)]
+            return [_preference(r) for r in
+                    PreferenceRow.select().order_by(PreferenceRow.id).execute(self.db)]
 
     def remove_preference(self, preference_id: int) -> None:
         self._remove(PreferenceRow, preference_id, "preference")
@@ -166,7 +168,7 @@ class MemoryStore:
         """Delete every preference (offered with delete-all)."""
         self._need_writer()
         with self._guard(), self.db.atomic():
-            return int(PreferenceRow.delete().execute())
+            return int(PreferenceRow.delete().execute(self.db))
 
     # ------------------------------------------------------------------------ whole
     def pinned_facts(self, conversation_id: int) -> tuple[str, ...]:
@@ -206,11 +208,11 @@ class MemoryStore:
               **changes: object) -> None:
         self._need_writer()
         with self._guard(), self.db.atomic():
-            if not model.update(**changes).where(model.id == item_id).execute():
+            if not model.update(**changes).where(model.id == item_id).execute(self.db):
                 raise NotFound(f"There is no {what} {item_id}.")
 
     def _remove(self, model: type[peewee.Model], item_id: int, what: str) -> None:
         self._need_writer()
         with self._guard(), self.db.atomic():
-            if not model.delete().where(model.id == item_id).execute():
+            if not model.delete().where(model.id == item_id).execute(self.db):
                 raise NotFound(f"There is no {what} {item_id}.")
