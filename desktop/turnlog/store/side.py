@@ -13,6 +13,7 @@ import peewee
 from ..core.failures import FailureKind, StoreError
 from ..core.send import ordinal_ranges
 from ..core.side import SideAttempt, SideQuestion
+from .database import Database
 from .models import ConversationRow, SideAttemptRow, SideQuestionRow
 from .rows import expand_runs, parse_time, usage_of
 
@@ -76,3 +77,30 @@ def add_attempt(db: peewee.Database, conversation_id: int, attempt: SideAttempt)
         usage=json.dumps(attempt.usage.to_json()) if attempt.usage.known else None,
         carried=json.dumps(ordinal_ranges(attempt.carried)),
     ).execute(db)
+
+
+class SideQuestions:
+    """`store.side`: one store's side questions and its failed side requests."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    def of(self, conversation_id: int) -> list[SideQuestion]:
+        """The conversation's side questions, oldest first (never its turns)."""
+        with self.database.guard():
+            return side_questions(self.database.db, conversation_id)
+
+    def add(self, conversation_id: int, question: SideQuestion) -> SideQuestion:
+        self.database.need_writer()
+        with self.database.guard(), self.database.db.atomic():
+            return add(self.database.db, conversation_id, question)
+
+    def attempts(self, conversation_id: int) -> list[SideAttempt]:
+        """The conversation's side requests that failed, with what they used."""
+        with self.database.guard():
+            return side_attempts(self.database.db, conversation_id)
+
+    def add_attempt(self, conversation_id: int, attempt: SideAttempt) -> None:
+        self.database.need_writer()
+        with self.database.guard(), self.database.db.atomic():
+            add_attempt(self.database.db, conversation_id, attempt)

@@ -177,9 +177,8 @@ def allow_tool_always(store: TurnlogStore, conversation_id: int,
 def delete_conversation(store: TurnlogStore, conversation_id: int, *,
                         with_forks: bool = False) -> StorageOp[Changes]:
     def work() -> Changes:
-        forks = [f.id for f in store.forks(conversation_id)] if with_forks else []
-        counts = store.delete_conversation(conversation_id, with_forks=with_forks)
-        return Changes(deleted=frozenset({conversation_id, *forks}), counts=counts)
+        report = store.privacy.delete_conversation(conversation_id, with_forks=with_forks)
+        return Changes(deleted=frozenset(report.conversation_ids), counts=report.counts)
 
     return StorageOp("delete conversation", work)
 
@@ -188,17 +187,16 @@ def delete_turn(store: TurnlogStore, turn_id: str, *, with_versions: bool = True
                 keep_pins: bool = False) -> StorageOp[Changes]:
     """Delete one turn (with its other versions unless `with_versions` is false); the
     change carries the summary left newest (one covering the turn goes with it). The
-    pins taken from it go too, unless `keep_pins` (then they stay, as typed)."""
+    pins taken from it go too, unless `keep_pins` (then they stay, as typed). What the
+    window refreshes comes from the store's report: nothing is read again."""
     def work() -> Changes:
-        cid, _ = store.turn(turn_id)
-        gone = store.versions(cid).group(turn_id) if with_versions else (turn_id,)
-        title = store.conversation(cid).title
-        conversation_id, counts = store.delete_turn(turn_id, with_versions=with_versions,
-                                                   keep_pins=keep_pins)
-        now = store.conversation(conversation_id)  # a title from the first turn follows it
-        return Changes(now if now.title != title else None, renamed=now.title != title,
-                       turns_deleted=gone, turns_of=conversation_id,
-                       summary=store.latest_summary(conversation_id), counts=counts)
+        report = store.privacy.delete_turn(turn_id, with_versions=with_versions,
+                                           keep_pins=keep_pins)
+        # A title from the first turn follows it.
+        return Changes(report.conversation if report.renamed else None,
+                       renamed=report.renamed, turns_deleted=report.turn_ids,
+                       turns_of=report.conversation_id, summary=report.summary,
+                       counts=report.counts)
 
     return StorageOp("delete turn", work)
 
@@ -209,8 +207,8 @@ def delete_all_history(store: TurnlogStore, keys: KeyStore | None,
     """Delete every conversation; with `keys`, remove the profiles' API keys too, and
     with `preferences` the preferences."""
     def work() -> Changes:
-        counts = store.delete_all(preferences=preferences)
+        report = store.privacy.delete_all(preferences=preferences)
         removed = None if keys is None else sum(1 for pid in profile_ids if keys.delete(pid))
-        return Changes(everything=True, counts=counts, keys_removed=removed)
+        return Changes(everything=True, counts=report.counts, keys_removed=removed)
 
     return StorageOp("delete all history", work)
