@@ -131,3 +131,20 @@ def test_the_next_writer_is_not_held_up_by_the_erase_and_finishes_it_when_it_can
         assert store.conversation(conversation.id).title == "After"
     finally:
         store.close()
+
+
+def test_a_delete_a_reader_held_up_is_erased_as_soon_as_the_reader_lets_go(tmp_path):
+    home = tmp_path / "home"
+    seed(home)
+    with TurnlogStore.open(home) as store:
+        reader = sqlite3.connect(f"file:{home / 'turnlog.sqlite3'}?mode=ro", uri=True)
+        reader.execute("BEGIN")
+        assert reader.execute("SELECT count(*) FROM turns").fetchone() == (40,)
+        store.delete_all()
+        assert erase_pending(home)  # the reader's snapshot keeps the old pages
+        assert files_holding(home, SECRET.encode())
+        reader.rollback()
+        reader.close()
+        assert store.privacy.wait_for_erase(30)
+        assert not erase_pending(home)
+        assert files_holding(home, SECRET.encode()) == []  # not at the next start: now

@@ -229,8 +229,9 @@ class Privacy:
             log.info("deleted history erased from the disk %.3f s after its delete committed",
                      self.erase_seconds)
         else:
-            log.warning("deleted text stays in %s-wal until the program reading it closes; "
-                        "the next start erases it", self.database.path)
+            log.warning("deleted text stays in %s-wal until the program reading it lets go; "
+                        "erased in the background then", self.database.path)
+            self.finish_pending_erase()
 
     def scrub(self, *, vacuum: bool = False) -> bool:
         """Push committed pages into the main file and truncate the WAL, so deleted text
@@ -255,11 +256,13 @@ class Privacy:
 
     # ------------------------------------------------------ an erase a crash left
     def finish_pending_erase(self) -> None:
-        """Start finishing, in the background, the erase a killed run left pending; the
-        store is usable meanwhile (its readers already see the rows gone)."""
-        if not erase_pending(self.database.home) or self.eraser is not None:
+        """Start finishing, in the background, an erase left pending (by a killed run, or
+        a checkpoint a reader held up); the store is usable meanwhile (its readers already
+        see the rows gone)."""
+        if not erase_pending(self.database.home) or self.stopping.is_set() or (
+                self.eraser is not None and self.eraser.is_alive()):
             return
-        log.warning("finishing the erase of deleted history left by an interrupted run")
+        log.warning("finishing the erase of deleted history in the background")
         self.eraser = threading.Thread(target=self.erase_in_background,
                                        name="turnlog-erase", daemon=True)
         self.eraser.start()
@@ -277,7 +280,7 @@ class Privacy:
                     if self.try_checkpoint():
                         upgrade.remove_copies(self.database.path)
                         self.erase_done()
-                        log.info("the erase left pending by an interrupted run is done")
+                        log.info("the pending erase of deleted history is done")
                         return
                 self.stopping.wait(ERASE_RETRY_S)
         except BaseException:  # noqa: BLE001 - the next start tries again; never lost
