@@ -68,10 +68,10 @@ def load_conversation(store: TurnlogStore, conversation_id: int) -> StorageOp[Lo
     def work() -> Loaded:
         # The newest page, and the ids a rolling summary is checked by: older turns are
         # read as the view or a preview needs them.
-        summary = store.latest_summary(conversation_id)
+        summary = store.records.latest_summary(conversation_id)
         covered = summary.covered_count if summary is not None else 0
         return Loaded(conversation_id,
-                      store.log(conversation_id).warm(TRANSCRIPT_PAGE, ids=covered),
+                      store.turns.log(conversation_id).warm(TRANSCRIPT_PAGE, ids=covered),
                       summary)
 
     return StorageOp("load turns", work)
@@ -81,7 +81,7 @@ def count_conversation_deletion(store: TurnlogStore, conversation_id: int
                                 ) -> StorageOp[tuple[DeletionCounts, list[Conversation]]]:
     """What deleting the conversation removes, and the forks holding copies of its turns."""
     def work() -> tuple[DeletionCounts, list[Conversation]]:
-        return store.preview_delete_conversation(conversation_id), store.forks(conversation_id)
+        return store.privacy.preview_conversation(conversation_id), store.forks(conversation_id)
 
     return StorageOp("count a conversation's deletion", work)
 
@@ -91,26 +91,26 @@ def count_turn_deletion(store: TurnlogStore,
     """The turn's ordinal, what deleting it (with its other versions) removes, and how
     many versions it has."""
     def work() -> tuple[int, DeletionCounts, int]:
-        cid, turn = store.turn(turn_id)
-        versions = len(store.versions(cid).group(turn_id))
-        return turn.ordinal, store.preview_delete_turn(turn_id), versions
+        cid, turn = store.turns.get(turn_id)
+        versions = len(store.turns.versions(cid).group(turn_id))
+        return turn.ordinal, store.privacy.preview_turn(turn_id), versions
 
     return StorageOp("count a turn's deletion", work)
 
 
 def count_all_history(store: TurnlogStore) -> StorageOp[DeletionCounts]:
-    return StorageOp("count all history", store.preview_delete_all)
+    return StorageOp("count all history", store.privacy.preview_all)
 
 
 def export_conversation(store: TurnlogStore, conversation_id: int,
                         target: ExportTarget) -> StorageOp[Exported]:
     """Write the conversation as the log holds it to `target` (a file, not the store)."""
     def work() -> Exported:
-        turns = store.all_turns(conversation_id)  # superseded versions too, marked
-        text = export_text(store.conversation(conversation_id), turns, target.fmt,
-                           store.versions(conversation_id),
-                           store.export_memory(conversation_id),
-                           store.side_questions(conversation_id))
+        turns = store.turns.all(conversation_id)  # superseded versions too, marked
+        text = export_text(store.conversations.get(conversation_id), turns, target.fmt,
+                           store.turns.versions(conversation_id),
+                           store.memory.export_memory(conversation_id),
+                           store.side.of(conversation_id))
         return Exported(len(turns), write_export(target.path, text), target)
 
     return StorageOp("export conversation", work)
@@ -123,7 +123,7 @@ def create_conversation(store: TurnlogStore, model: str, *,
     then the neutral title); `first_send`: for a question about to be sent, so it is swept
     on the next start if that question is never answered."""
     def work() -> Changes:
-        return Changes(store.create_conversation("", model=model, first_send=first_send,
+        return Changes(store.conversations.create("", model=model, first_send=first_send,
                                                  title_source=QUESTION), created=True)
 
     return StorageOp("create conversation", work)
@@ -132,7 +132,7 @@ def create_conversation(store: TurnlogStore, model: str, *,
 def rename_conversation(store: TurnlogStore, conversation_id: int,
                         title: str) -> StorageOp[Changes]:
     def work() -> Changes:
-        return Changes(store.update_conversation(conversation_id, title=title), renamed=True)
+        return Changes(store.conversations.update(conversation_id, title=title), renamed=True)
 
     return StorageOp("rename conversation", work)
 
@@ -142,7 +142,7 @@ def reread_conversation(store: TurnlogStore, conversation: Conversation
     """The conversation as stored now, named renamed if its title changed (a title taken
     from the first question, after an answer was saved)."""
     def work() -> Changes:
-        now = store.conversation(conversation.id)
+        now = store.conversations.get(conversation.id)
         if now.title == conversation.title and now.title_source == conversation.title_source:
             return Changes()
         return Changes(now, renamed=True)
@@ -154,7 +154,7 @@ def save_conversation_settings(store: TurnlogStore, conversation_id: int,
                                settings: ConversationSettings, system_prompt: str | None,
                                model: str | None) -> StorageOp[Changes]:
     def work() -> Changes:
-        conversation = store.update_conversation(conversation_id, settings=settings,
+        conversation = store.conversations.update(conversation_id, settings=settings,
                                                  system_prompt=system_prompt, model=model)
         return Changes(conversation, settings=True)
 
@@ -165,9 +165,9 @@ def allow_tool_always(store: TurnlogStore, conversation_id: int,
                       tool: str) -> StorageOp[Changes]:
     """The person always allows `tool` in the conversation from now on."""
     def work() -> Changes:
-        settings = store.conversation(conversation_id).settings
+        settings = store.conversations.get(conversation_id).settings
         allowed = tuple(sorted({*settings.always_allowed, tool}))
-        conversation = store.update_conversation(
+        conversation = store.conversations.update(
             conversation_id, settings=replace(settings, always_allowed=allowed))
         return Changes(conversation, settings=True)
 
