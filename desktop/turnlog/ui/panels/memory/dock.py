@@ -137,33 +137,33 @@ class MemoryDock(QObject):
         if cid is None or not text.strip():
             return
         self.panel.pin_editor.text.clear()
-        self._change("pin", lambda: self.store.add_pin(cid, text, sources=sources))
+        self._change("pin", lambda: self.store.memory.add_pin(cid, text, sources=sources))
 
     def _save_pin(self) -> None:
         pin_id, text = self.panel.chosen(self.panel.pins), self.panel.pin_editor.text.text()
         if pin_id is not None and text.strip():
-            self._change("edit pin", lambda: self.store.edit_pin(pin_id, text))
+            self._change("edit pin", lambda: self.store.memory.edit_pin(pin_id, text))
 
     def _offer(self) -> None:
         """A pin offered as a preference: the user's click is the confirmation."""
         pin_id, state = self.panel.chosen(self.panel.pins), self.panel.state
         pin = next((p for p in state.pins if p.id == pin_id), None) if state else None
         if pin is not None:
-            self._change("offer pin", lambda: self.store.add_preference(pin.text))
+            self._change("offer pin", lambda: self.store.memory.add_preference(pin.text))
 
     def _add_note(self) -> None:
         cid, editor = self.loaded_id, self.panel.note_editor
         text, priority = editor.text.text(), editor.priority.value()
         if cid is not None and text.strip():
             editor.text.clear()
-            self._change("note", lambda: self.store.add_note(cid, text, priority=priority))
+            self._change("note", lambda: self.store.memory.add_note(cid, text, priority=priority))
 
     def _add_preference(self) -> None:
         editor = self.panel.preference_editor
         text, priority = editor.text.text(), editor.priority.value()
         if text.strip():
             editor.text.clear()
-            self._change("preference", lambda: self.store.add_preference(
+            self._change("preference", lambda: self.store.memory.add_preference(
                 text, priority=priority))
 
     def _save(self, widget: QListWidget, editor: ItemEditor,
@@ -202,7 +202,7 @@ class MemoryDock(QObject):
                 self.window.conversation = updated
                 self.window.preview.forget_last()
 
-        self._change("memory settings", lambda: self.store.update_conversation(
+        self._change("memory settings", lambda: self.store.conversations.update(
             conversation.id, settings=settings), adopt)
 
     def go_to(self) -> None:

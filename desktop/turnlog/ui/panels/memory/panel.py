@@ -50,13 +50,13 @@ class MemoryState:
 
 
 def read_memory(store: TurnlogStore, conversation_id: int) -> MemoryState:
-    pins = store.pins(conversation_id)
+    pins = store.memory.pins(conversation_id)
     ordinals = {}
     for pin in pins:
         for turn_id in pin.sources:
-            ordinals[turn_id] = store.turn(turn_id)[1].ordinal
-    return MemoryState(store.conversation(conversation_id), pins,
-                       store.notes(conversation_id), store.preferences(), ordinals)
+            ordinals[turn_id] = store.turns.get(turn_id)[1].ordinal
+    return MemoryState(store.conversations.get(conversation_id), pins,
+                       store.memory.notes(conversation_id), store.memory.preferences(), ordinals)
 
 
 class ItemEditor(QWidget):
