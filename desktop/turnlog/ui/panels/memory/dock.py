@@ -47,18 +47,18 @@ class MemoryDock(QObject):
         panel.pin_editor.add.clicked.connect(lambda: self.pin_text(panel.pin_editor.text.text()))
         panel.pin_editor.save.clicked.connect(self._save_pin)
         panel.pin_editor.remove.clicked.connect(lambda: self._remove(
-            panel.pins, self.store.remove_pin))
+            panel.pins, self.store.memory.remove_pin))
         panel.offer.clicked.connect(self._offer)
         panel.note_editor.add.clicked.connect(self._add_note)
         panel.note_editor.save.clicked.connect(lambda: self._save(
-            panel.notes, panel.note_editor, self.store.edit_note))
+            panel.notes, panel.note_editor, self.store.memory.edit_note))
         panel.note_editor.remove.clicked.connect(lambda: self._remove(
-            panel.notes, self.store.remove_note))
+            panel.notes, self.store.memory.remove_note))
         panel.preference_editor.add.clicked.connect(self._add_preference)
         panel.preference_editor.save.clicked.connect(lambda: self._save(
-            panel.preferences, panel.preference_editor, self.store.edit_preference))
+            panel.preferences, panel.preference_editor, self.store.memory.edit_preference))
         panel.preference_editor.remove.clicked.connect(lambda: self._remove(
-            panel.preferences, self.store.remove_preference))
+            panel.preferences, self.store.memory.remove_preference))
         panel.share.valueChanged.connect(lambda v: self._settings(memory_share=v))
         panel.use_preferences.toggled.connect(lambda on: self._settings(preferences=on))
         for widget, editor in ((panel.pins, panel.pin_editor), (panel.notes, panel.note_editor),
