@@ -310,7 +310,7 @@ def test_late_summary_after_clear_is_not_stored(store):
 
         # The user deletes history while the summary call is running.
         ConversationRow.update(generation=ConversationRow.generation + 1).where(
-            ConversationRow.id == conv.id).execute()
+            ConversationRow.id == conv.id).execute(store.db)
         return Reply("a summary", "stop")
 
     outcome = sender_for(store, FakeEndpoint(summary=summary_then_clear)).send(request(conv))

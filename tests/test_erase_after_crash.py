@@ -1,19 +1,22 @@
 """A privacy delete is erased on disk before it returns, and a run killed between its
 commit and the erase leaves it pending, not forgotten: the next writer (the window or any
-writing command) erases it before anything else, and reading commands say it is pending
-(they never write).
+writing command) finishes it in the background without being held up by it, and reading
+commands say it is pending (they never write).
 
-Real parts: the real store in a child process that is SIGKILLed at the moment the delete
-has committed, the real CLI, and a byte scan of every file in the data directory.
+Real parts: the real CLI (`delete --all`) in a child process that is SIGKILLed at the
+moment its delete has committed, the real store, a reader holding a snapshot open, and a
+byte scan of every file in the data directory.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 from turnlog.store import TurnlogStore, erase_pending
@@ -22,15 +25,12 @@ SECRET = "ZEBRA-CANARY-4411 my bank password"
 
 KILLED_AFTER_COMMIT = textwrap.dedent("""
     import os, signal, sys
-    from pathlib import Path
-    from turnlog.store import TurnlogStore
-    from turnlog.store import log as store_log
-    home = Path(sys.argv[1])
+    from turnlog.cli import main
+    from turnlog.store.privacy import Privacy
     def die(self, *, vacuum=False):  # the commit is done; the erase never happens
         os.kill(os.getpid(), signal.SIGKILL)
-    store_log.TurnlogStore.scrub = die
-    store = TurnlogStore.open(home)
-    store.delete_all()
+    Privacy.scrub = die
+    sys.exit(main(["delete", "--all", "--yes"]))
 """)
 
 
@@ -70,8 +70,8 @@ def test_a_delete_leaves_nothing_on_disk_when_it_returns(tmp_path):
 def test_a_kill_between_commit_and_erase_is_finished_by_the_next_writer_first(tmp_path):
     home = tmp_path / "home"
     seed(home)
-    child = subprocess.run([sys.executable, "-c", KILLED_AFTER_COMMIT, str(home)],
-                           capture_output=True, text=True, timeout=120)
+    child = subprocess.run([sys.executable, "-c", KILLED_AFTER_COMMIT], capture_output=True,
+                           text=True, timeout=120, env=dict(os.environ, TURNLOG_HOME=str(home)))
     assert child.returncode == -signal.SIGKILL, child.stderr
     # The crash window: committed as deleted, the text still in the files.
     assert files_holding(home, SECRET.encode())
@@ -89,9 +89,62 @@ def test_a_kill_between_commit_and_erase_is_finished_by_the_next_writer_first(tm
     assert "not yet erased from the disk" in listed.stderr
     assert stored() == before
 
-    # The next writer erases it before anything else: nothing left while it is still open.
+    # The next writer erases it, in the background: nothing left while it is still open.
     with TurnlogStore.open(home) as store:
+        assert store.privacy.wait_for_erase(30)
         assert files_holding(home, SECRET.encode()) == []
         assert not erase_pending(home)
         assert store.conversations() == []
     assert "not yet erased" not in cli(home, "list").stderr
+
+
+def test_the_next_writer_is_not_held_up_by_the_erase_and_finishes_it_when_it_can(tmp_path):
+    """`kill -9` of `turnlog-cli delete --all` just after its commit; then a program keeps
+    a read open (a snapshot from before the erase: the checkpoint cannot finish while it
+    lasts). The next writer opens at once, works, and the bytes leave the file as soon as
+    the reader lets go, while it is still open."""
+    home = tmp_path / "home"
+    seed(home)
+    child = subprocess.run([sys.executable, "-c", KILLED_AFTER_COMMIT], capture_output=True,
+                           text=True, timeout=120, env=dict(os.environ, TURNLOG_HOME=str(home)))
+    assert child.returncode == -signal.SIGKILL, child.stderr
+    assert files_holding(home, SECRET.encode()) and erase_pending(home)
+
+    reader = sqlite3.connect(f"file:{home / 'turnlog.sqlite3'}?mode=ro", uri=True)
+    reader.execute("BEGIN")
+    assert reader.execute("SELECT count(*) FROM turns").fetchone() == (0,)  # a snapshot
+
+    started = time.monotonic()
+    store = TurnlogStore.open(home)
+    try:
+        opened = time.monotonic() - started
+        conversation = store.create_conversation("After")  # usable while the erase waits
+        assert [c.title for c in store.conversations()] == ["After"]
+        assert opened < 1.0, f"the opener waited {opened:.2f} s"
+        assert not store.privacy.wait_for_erase(0.5)  # still waiting for the reader
+        assert erase_pending(home)
+        reader.rollback()
+        reader.close()
+        assert store.privacy.wait_for_erase(30)
+        assert not erase_pending(home)
+        assert files_holding(home, SECRET.encode()) == []  # while the writer is open
+        assert store.conversation(conversation.id).title == "After"
+    finally:
+        store.close()
+
+
+def test_a_delete_a_reader_held_up_is_erased_as_soon_as_the_reader_lets_go(tmp_path):
+    home = tmp_path / "home"
+    seed(home)
+    with TurnlogStore.open(home) as store:
+        reader = sqlite3.connect(f"file:{home / 'turnlog.sqlite3'}?mode=ro", uri=True)
+        reader.execute("BEGIN")
+        assert reader.execute("SELECT count(*) FROM turns").fetchone() == (40,)
+        store.delete_all()
+        assert erase_pending(home)  # the reader's snapshot keeps the old pages
+        assert files_holding(home, SECRET.encode())
+        reader.rollback()
+        reader.close()
+        assert store.privacy.wait_for_erase(30)
+        assert not erase_pending(home)
+        assert files_holding(home, SECRET.encode()) == []  # not at the next start: now

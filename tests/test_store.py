@@ -98,7 +98,7 @@ def test_stale_generation_is_not_written(store):
     store.commit_turn(conv.id, pending("t1"))
     from turnlog.store.models import ConversationRow
 
-    ConversationRow.update(generation=ConversationRow.generation + 1).execute()
+    ConversationRow.update(generation=ConversationRow.generation + 1).execute(store.db)
     stale = replace(pending("t2"), generation=0)
     with pytest.raises(StoreError):
         store.commit_turn(conv.id, stale)

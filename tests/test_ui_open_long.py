@@ -262,16 +262,16 @@ def test_spans_of_a_long_log_are_named_from_their_ends_and_gaps_are_not_lost(
     from turnlog.core.model import ordinal_runs, ordinal_runs_of
     cid, ordinals = seed_long(store, "gapless", 20_000, gaps=False)
     log = store.log(cid).warm(LogPages.PAGE)
-    assert log._source is store
+    assert log._source is store.turns
     listed = []
-    read = store.turn_ordinals
+    read = store.turns.turn_ordinals
 
     def counted(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         found = read(*args, **kwargs)
         listed.append(len(found))
         return found
 
-    monkeypatch.setattr(store, "turn_ordinals", counted)
+    monkeypatch.setattr(store.turns, "turn_ordinals", counted)
     assert ordinal_runs_of(log, 0, 19_000) == [(1, 19_000)]
     assert max(listed) == 1  # the two ends, one ordinal each: nothing listed
     assert ordinal_runs_of(log, 0, 19_000) == [(1, 19_000)]

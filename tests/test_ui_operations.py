@@ -108,14 +108,23 @@ def test_a_commit_is_shown_without_reading_the_store_on_the_gui_thread(
     assert [c.title for c in window.sidebar.model.items] == ["newer", "older"]
 
     reads: list[tuple[str, str]] = []
-    for name in ("turns", "conversations", "conversation", "latest_summary", "turn"):
-        real = getattr(store, name)
+    for part, name in (("turns", "active"), ("turns", "log"), ("turns", "get"),
+                       ("conversations", "list"), ("conversations", "get"),
+                       ("records", "latest_summary")):
+        real = getattr(getattr(store, part), name)
 
         def spy(*args, _real=real, _name=name, **kwargs):
             reads.append((_name, threading.current_thread().name))
             return _real(*args, **kwargs)
 
-        monkeypatch.setattr(store, name, spy)
+        monkeypatch.setattr(getattr(store, part), name, spy)
+    execute_sql = store.db.execute_sql
+
+    def any_query(sql, *args, **kwargs):
+        reads.append(("sql", threading.current_thread().name))
+        return execute_sql(sql, *args, **kwargs)
+
+    monkeypatch.setattr(store.db, "execute_sql", any_query)
     loopback.script(Behaviour.answer("Answered."))
     window.composer.set_draft("One more?")
     window.send()

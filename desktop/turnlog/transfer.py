@@ -85,7 +85,7 @@ def import_checked(store: TurnlogStore, checked: Checked, *,
                    progress: Report = lambda p: None) -> list[ImportOutcome]:
     """Write what `check_file` found, in one transaction."""
     total = checked.turns
-    return store.import_conversations(
+    return store.imports.write(
         checked.source.conversations(), cancelled=cancelled,
         progress=lambda done: progress(Progress("writing", done, total)))
 
@@ -147,16 +147,16 @@ def _export_one(store: TurnlogStore, conversation: Conversation, writer: _Writer
 
     def turns() -> Iterator[Turn]:
         nonlocal count
-        for batch in store.turn_batches(conversation.id):
+        for batch in store.turns.batches(conversation.id):
             count += len(batch)
             yield from batch
 
-    versions = store.versions(conversation.id)
-    sides = store.side_questions(conversation.id)
-    files = attachment_entries(store.attachment_original, writer.put_file)
+    versions = store.turns.versions(conversation.id)
+    sides = store.side.of(conversation.id)
+    files = attachment_entries(store.attachments.original, writer.put_file)
     writer.write(f"{stem}.jsonl", jsonl_lines(conversation, turns(), versions,
-                                              store.next_ordinal(conversation.id),
-                                              store.export_memory(conversation.id), sides,
+                                              store.turns.next_ordinal(conversation.id),
+                                              store.memory.export_memory(conversation.id), sides,
                                               files))
     total, count = count, 0
     writer.write(f"{stem}.md", markdown_parts(conversation, turns(), versions, sides))

@@ -173,9 +173,9 @@ def run_project(args: argparse.Namespace) -> int:
         return 1
     conversation = found.conversation
     with TurnlogStore.open(data_dir(), readonly=True) as store:
-        cached = store.latest_summary(conversation.id)  # the summary a send would reuse
+        cached = store.records.latest_summary(conversation.id)  # the summary a send would reuse
         memory = store.memory(conversation.id)
-        versions = store.versions(conversation.id)
+        versions = store.turns.versions(conversation.id)
     turns = active_line(found.turns, versions)  # superseded versions are never sent
     conversation = _with_limits(conversation, args)
     route = default_route(args.profile)
@@ -327,7 +327,7 @@ def run_import(args: argparse.Namespace) -> int:
 def _read_conversation(conversation_id: int) -> Readable:
     """What can be read of a conversation; rows that cannot are counted, not fatal."""
     with TurnlogStore.open(data_dir(), readonly=True) as store:
-        return store.readable(conversation_id)
+        return store.turns.readable(conversation_id)
 
 
 def _versions(conversation_id: int) -> Versions:
@@ -335,7 +335,7 @@ def _versions(conversation_id: int) -> Versions:
     every turn that can be read is shown, unmarked)."""
     try:
         with TurnlogStore.open(data_dir(), readonly=True) as store:
-            return store.versions(conversation_id)
+            return store.turns.versions(conversation_id)
     except StoreError:
         return Versions((), {})
 
@@ -356,7 +356,7 @@ def _side_questions(conversation_id: int) -> list[SideQuestion]:
     (a damaged database still exports its turns)."""
     try:
         with TurnlogStore.open(data_dir(), readonly=True) as store:
-            return store.side_questions(conversation_id)
+            return store.side.of(conversation_id)
     except StoreError:
         return []
 
@@ -369,7 +369,7 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         with TurnlogStore.open(data_dir(), readonly=True) as store:  # the files' originals
             text = export_text(found.conversation, found.turns, args.format, versions,
-                               memory, sides, attachment_entries(store.attachment_original,
+                               memory, sides, attachment_entries(store.attachments.original,
                                                                  inline))
     except StoreError as err:  # a damaged file: the text that can be read, without files
         print(f"warning: the attached files could not be read: {err}", file=sys.stderr)
@@ -384,7 +384,7 @@ def run_list(args: argparse.Namespace) -> int:
     home = data_dir()
     try:
         with TurnlogStore.open(home, readonly=True) as store:
-            rows = store.readable_conversations()
+            rows = store.conversations.readable()
     except NotFound:
         rows = []  # no database yet, or an empty file
     if not rows:
@@ -402,7 +402,7 @@ def run_list(args: argparse.Namespace) -> int:
 def _origin(conversation_id: int) -> ForkOrigin | None:
     try:
         with TurnlogStore.open(data_dir(), readonly=True) as store:
-            return store.fork_origin(conversation_id)
+            return store.forks.origin(conversation_id)
     except StoreError:
         return None
 

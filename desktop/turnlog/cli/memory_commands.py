@@ -173,6 +173,6 @@ def memory_of(conversation_id: int) -> dict[str, Any]:
     the store cannot read as current)."""
     try:
         with TurnlogStore.open(data_dir(), readonly=True) as store:
-            return store.export_memory(conversation_id)
+            return store.memory.export_memory(conversation_id)
     except StoreError:  # a damaged file: export what can be read, the turns
         return {}

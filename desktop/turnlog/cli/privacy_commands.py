@@ -57,16 +57,16 @@ def run_delete(args: argparse.Namespace) -> int:
         counts: DeletionCounts
         with_versions = not args.only_this_version
         if args.turn:
-            counts = store.preview_delete_turn(args.turn, with_versions=with_versions)
+            counts = store.privacy.preview_turn(args.turn, with_versions=with_versions)
             what = f"turn {args.turn}" + ("" if counts.turns == 1 else " and its other versions")
         elif args.conversation is not None:
-            counts = store.preview_delete_conversation(args.conversation,
-                                                       with_forks=args.with_forks)
-            title = store.conversation(args.conversation).title
+            counts = store.privacy.preview_conversation(args.conversation,
+                                                        with_forks=args.with_forks)
+            title = store.conversations.get(args.conversation).title
             what = f"conversation {args.conversation} ({title})"
             _name_forks(store, args.conversation, args.with_forks)
         else:
-            counts = store.preview_delete_all()
+            counts = store.privacy.preview_all()
             what = "all history"
         if not args.yes and not confirm(
             f"Delete {what}: {counts.describe()}? This cannot be undone. [y/N]"
@@ -74,12 +74,13 @@ def run_delete(args: argparse.Namespace) -> int:
             print("nothing deleted", file=sys.stderr)
             return 1
         if args.turn:
-            _, done = store.delete_turn(args.turn, with_versions=with_versions,
-                                        keep_pins=args.keep_pins)
+            done = store.privacy.delete_turn(args.turn, with_versions=with_versions,
+                                             keep_pins=args.keep_pins).counts
         elif args.conversation is not None:
-            done = store.delete_conversation(args.conversation, with_forks=args.with_forks)
+            done = store.privacy.delete_conversation(args.conversation,
+                                                     with_forks=args.with_forks).counts
         else:
-            done = store.delete_all(preferences=_with_preferences(args, store))
+            done = store.privacy.delete_all(preferences=_with_preferences(args, store)).counts
     print(f"deleted {done.describe()}")
     if args.all:
         return _delete_keys(args)
@@ -90,7 +91,7 @@ def _with_preferences(args: argparse.Namespace, store: TurnlogStore) -> bool:
     """Delete-all offers the preferences too (they are not history, so never by default)."""
     if args.preferences:
         return True
-    count = len(store.preferences())
+    count = len(store.memory.preferences())
     return bool(count) and not args.yes and confirm(
         f"Also delete the {count} preference(s) used in every conversation? [y/N]")
 

@@ -46,7 +46,7 @@ def run_search(args: argparse.Namespace) -> int:
     try:
         with TurnlogStore.open(data_dir(), readonly=True) as store:
             hits = store.search(args.query, limit=args.limit)
-            total = sum(store.count_matches(args.query)) if len(hits) >= args.limit else 0
+            total = sum(store.search.count(args.query)) if len(hits) >= args.limit else 0
     except NotFound:
         hits, total = [], 0  # no database yet: nothing matches
     if args.json:

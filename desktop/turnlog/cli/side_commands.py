@@ -64,7 +64,7 @@ def ask_aside(args: argparse.Namespace, profile: Profile, draft: str,
     and request records are not written."""
     with TurnlogStore.open(data_dir()) as store:
         store.check_sound()
-        conversation = store.conversation(args.conversation)
+        conversation = store.conversations.get(args.conversation)
         try:
             request = side_request_for(conversation, draft, connection.route,
                                        memory=store.memory(conversation.id))
@@ -109,9 +109,9 @@ def attempts_json(attempts: list[SideAttempt]) -> dict[str, object]:
 
 def list_side_questions(args: argparse.Namespace) -> int:
     with TurnlogStore.open(data_dir(), readonly=True) as store:
-        store.conversation(args.conversation)
-        sides = store.side_questions(args.conversation)
-        attempts = store.side_attempts(args.conversation)
+        store.conversations.get(args.conversation)
+        sides = store.side.of(args.conversation)
+        attempts = store.side.attempts(args.conversation)
     safe = safe_for(sys.stdout, raw=args.raw)
     if args.json:
         for side in sides:

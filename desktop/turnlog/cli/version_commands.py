@@ -45,8 +45,8 @@ def register(sub: Any) -> None:
 
 def run_versions(args: argparse.Namespace) -> int:
     with TurnlogStore.open(data_dir(), readonly=True) as store:
-        turns = store.all_turns(args.conversation)
-        versions = store.versions(args.conversation)
+        turns = store.turns.all(args.conversation)
+        versions = store.turns.versions(args.conversation)
     numbers = TurnNumbers.of(versions)
     at = next((t for t in turns if numbers.number(t.ordinal) == args.turn), None)
     if at is None:
@@ -77,9 +77,9 @@ def run_versions(args: argparse.Namespace) -> int:
 def run_use_version(args: argparse.Namespace) -> int:
     try:
         with TurnlogStore.open(data_dir()) as store:
-            cid = store.use_version(args.turn_id)
-            line = store.active_turns(cid)
-            numbers = TurnNumbers.of(store.versions(cid))
+            cid = store.turns.use_version(args.turn_id)
+            line = store.turns.active(cid)
+            numbers = TurnNumbers.of(store.turns.versions(cid))
     except NotFound as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
@@ -98,13 +98,13 @@ def run_fork(args: argparse.Namespace) -> int:
     try:
         with TurnlogStore.open(data_dir()) as store:
             if args.with_version is not None:
-                fork, _ = store.fork_with_version(args.with_version, title=args.title,
+                fork, _ = store.forks.with_version(args.with_version, title=args.title,
                                                   conversation_id=args.conversation)
             else:
-                at = ordinal_in_use(store.versions(args.conversation), args.at)
-                fork, _ = store.fork(args.conversation, at, title=args.title)
-            copied = store.turn_count(fork.id)
-            origin = store.fork_origin(fork.id)
+                at = ordinal_in_use(store.turns.versions(args.conversation), args.at)
+                fork, _ = store.forks.at(args.conversation, at, title=args.title)
+            copied = store.turns.count(fork.id)
+            origin = store.forks.origin(fork.id)
     except NotFound as err:
         said = str(err) if args.at is None else \
             f"conversation {args.conversation} has no turn {args.at}"

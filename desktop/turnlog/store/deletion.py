@@ -96,7 +96,8 @@ def _covering(conversation_id: int, ordinal: int) -> peewee.ModelSelect:
     )
 
 
-def _side_carrying(conversation_id: int, ordinals: Iterable[int]) -> list[str]:
+def _side_carrying(db: peewee.Database, conversation_id: int, ordinals: Iterable[int]
+                   ) -> list[str]:
     """Side questions whose request carried one of these turns (verbatim or through the
     summary), or carried such a side question: their answers may echo it."""
     wanted = set(ordinals)
@@ -105,59 +106,63 @@ def _side_carrying(conversation_id: int, ordinals: Iterable[int]) -> list[str]:
                                    SideQuestionRow.summarized, SideQuestionRow.side_ids)
             .where(SideQuestionRow.conversation == conversation_id)
             .order_by(SideQuestionRow.created_at, SideQuestionRow.id))
-    for row in rows:
+    for row in rows.execute(db):
         if (wanted & {*expand_runs(row.sent), *expand_runs(row.summarized)}
                 or set(json.loads(row.side_ids)) & set(gone)):
             gone.append(row.id)
     return gone
 
 
-def _attempts_carrying(conversation_id: int, ordinals: Iterable[int]) -> list[int]:
+def _attempts_carrying(db: peewee.Database, conversation_id: int, ordinals: Iterable[int]
+                       ) -> list[int]:
     """Failed side requests that carried one of these turns."""
     wanted = set(ordinals)
     rows = (SideAttemptRow.select(SideAttemptRow.id, SideAttemptRow.carried)
             .where(SideAttemptRow.conversation == conversation_id))
-    return [row.id for row in rows if wanted & set(expand_runs(row.carried))]
+    return [row.id for row in rows.execute(db) if wanted & set(expand_runs(row.carried))]
 
 
-def _records_of(conversation_id: int, ordinal: int, turn_id: str) -> list[RequestRow]:
+def _records_of(db: peewee.Database, conversation_id: int, ordinal: int, turn_id: str
+                ) -> list[RequestRow]:
     rows = RequestRow.select().where(RequestRow.conversation == conversation_id)
-    return [r for r in rows if _mentions(r, ordinal, turn_id)]
+    return [r for r in rows.execute(db) if _mentions(r, ordinal, turn_id)]
 
 
-def pins_from(conversation_id: int, turn_ids: Sequence[str]) -> list[PinRow]:
+def pins_from(db: peewee.Database, conversation_id: int, turn_ids: Sequence[str]
+              ) -> list[PinRow]:
     """The pins of a conversation taken from any of `turn_ids`."""
     rows_ = PinRow.select().where(PinRow.conversation == conversation_id)
     wanted = set(turn_ids)
-    return [r for r in rows_ if wanted & set(json.loads(r.sources))]
+    return [r for r in rows_.execute(db) if wanted & set(json.loads(r.sources))]
 
 
-def drop_sources(conversation_id: int, turn_ids: Sequence[str], *, keep: bool) -> int:
+def drop_sources(db: peewee.Database, conversation_id: int, turn_ids: Sequence[str], *,
+                 keep: bool) -> int:
     """Pins taken from the deleted turns: deleted, or (`keep`) kept without those sources
     (as typed when none is left). Returns how many pins were deleted."""
     gone = set(turn_ids)
-    hit = pins_from(conversation_id, turn_ids)
+    hit = pins_from(db, conversation_id, turn_ids)
     if not keep:
-        PinRow.delete().where(PinRow.id.in_([r.id for r in hit])).execute()
+        PinRow.delete().where(PinRow.id.in_([r.id for r in hit])).execute(db)
         return len(hit)
     for row in hit:
         left = [s for s in json.loads(row.sources) if s not in gone]
-        PinRow.update(sources=json.dumps(left)).where(PinRow.id == row.id).execute()
+        PinRow.update(sources=json.dumps(left)).where(PinRow.id == row.id).execute(db)
     return 0
 
 
-def conversation_of(turn_id: str) -> int:
+def conversation_of(db: peewee.Database, turn_id: str) -> int:
     row = (TurnRow.select(TurnRow.conversation).where(TurnRow.id == turn_id)
-           .tuples().first())
+           .tuples().first(db))
     if row is None:
         raise NotFound(f"There is no turn {turn_id}.")
     return int(row[0])
 
 
-def _keys(ids: Sequence[str]) -> list[tuple[str, int]]:
+def _keys(db: peewee.Database, ids: Sequence[str]) -> list[tuple[str, int]]:
     """(id, ordinal) of these turns, their text unread (a damaged turn's may not be)."""
     return list(TurnRow.select(TurnRow.id, TurnRow.ordinal)
-                .where(TurnRow.id.in_(list(ids))).tuples())
+                .where(TurnRow.id.in_(list(ids))).tuples().execute(db))
 
 
 def _delete_rows(db: peewee.SqliteDatabase, query: peewee.Query) -> int:
@@ -166,40 +171,40 @@ def _delete_rows(db: peewee.SqliteDatabase, query: peewee.Query) -> int:
     held it made anew."""
     try:
         with db.atomic():
-            return int(query.execute())
+            return int(query.execute(db))
     except (peewee.OperationalError, sqlite3.OperationalError) as err:
         if not search.unreadable(err):
             raise
     with search.deleting_unreadable(db):
-        return int(query.execute())
+        return int(query.execute(db))
 
 
-def preview_turns(cid: int, ids: Sequence[str]) -> DeletionCounts:
+def preview_turns(db: peewee.Database, cid: int, ids: Sequence[str]) -> DeletionCounts:
     """What deleting these turns of conversation `cid` would remove."""
     summaries: set[int] = set()
     records: set[int] = set()
     ordinals: list[int] = []
-    for turn_id, ordinal in _keys(ids):
-        summaries.update(s.id for s in _covering(cid, ordinal))
-        records.update(r.id for r in _records_of(cid, ordinal, turn_id))
+    for turn_id, ordinal in _keys(db, ids):
+        summaries.update(s.id for s in _covering(cid, ordinal).execute(db))
+        records.update(r.id for r in _records_of(db, cid, ordinal, turn_id))
         ordinals.append(ordinal)
     return DeletionCounts(0, len(ids), len(summaries), len(records),
-                          len(pins_from(cid, ids)), len(_side_carrying(cid, ordinals)))
+                          len(pins_from(db, cid, ids)), len(_side_carrying(db, cid, ordinals)))
 
 
-def forks_of(conversation_id: int) -> list[int]:
+def forks_of(db: peewee.Database, conversation_id: int) -> list[int]:
     """The forks holding copies of this conversation's turns, forks of forks too."""
     found: list[int] = []
     todo = [conversation_id]
     while todo:
         children = [c for (c,) in ForkRow.select(ForkRow.conversation)
-                    .where(ForkRow.source_id.in_(todo)).tuples() if c not in found]
+                    .where(ForkRow.source_id.in_(todo)).tuples().execute(db) if c not in found]
         found += children
         todo = children
     return found
 
 
-def count(conversation_ids: Iterable[int] | None) -> DeletionCounts:
+def count(db: peewee.Database, conversation_ids: Iterable[int] | None) -> DeletionCounts:
     """What deleting these conversations (`None`: all of them) would remove."""
     def where(model: type[peewee.Model]) -> peewee.ModelSelect:
         query = model.select()
@@ -211,27 +216,28 @@ def count(conversation_ids: Iterable[int] | None) -> DeletionCounts:
     if conversation_ids is not None:
         conversations = conversations.where(ConversationRow.id.in_(list(conversation_ids)))
     return DeletionCounts(
-        conversations.count(),
-        where(TurnRow).count(),
-        where(SummaryRow).count(),
-        where(RequestRow).count(),
-        where(PinRow).count(),
-        where(SideQuestionRow).count(),
+        conversations.count(db),
+        where(TurnRow).count(db),
+        where(SummaryRow).count(db),
+        where(RequestRow).count(db),
+        where(PinRow).count(db),
+        where(SideQuestionRow).count(db),
     )
 
 
-def _unlink_records(records: list[RequestRow], turn_id: str, ordinal: int) -> None:
+def _unlink_records(db: peewee.Database, records: list[RequestRow], turn_id: str,
+                    ordinal: int) -> None:
     for record in records:
         changes: dict[str, object] = {}
         for field in ("sent", "summarized", "left_out"):
             changes[field], _ = _runs_without(getattr(record, field), ordinal)
         if record.turn_id == turn_id:
             changes["turn_id"] = None
-        if record.summary_id is not None and SummaryRow.get_or_none(
+        if record.summary_id is not None and not SummaryRow.select().where(
             SummaryRow.id == record.summary_id
-        ) is None:
+        ).exists(db):
             changes["summary_id"] = None
-        RequestRow.update(changes).where(RequestRow.id == record.id).execute()
+        RequestRow.update(changes).where(RequestRow.id == record.id).execute(db)
 
 
 def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str], *,
@@ -241,26 +247,26 @@ def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str], *,
     the pins taken from them unless `keep_pins` (then they stay, as typed)."""
     with db.atomic("IMMEDIATE"):
         summaries = 0
-        pins = drop_sources(cid, ids, keep=keep_pins)
+        pins = drop_sources(db, cid, ids, keep=keep_pins)
         records: set[int] = set()
-        turns = _keys(ids)
+        turns = _keys(db, ids)
         sides = SideQuestionRow.delete().where(SideQuestionRow.id.in_(
-            _side_carrying(cid, [ordinal for _id, ordinal in turns]))).execute()
+            _side_carrying(db, cid, [ordinal for _id, ordinal in turns]))).execute(db)
         SideAttemptRow.delete().where(SideAttemptRow.id.in_(
-            _attempts_carrying(cid, [ordinal for _id, ordinal in turns]))).execute()
+            _attempts_carrying(db, cid, [ordinal for _id, ordinal in turns]))).execute(db)
         for turn_id, ordinal in turns:
             summaries += SummaryRow.delete().where(
-                SummaryRow.id.in_([s.id for s in _covering(cid, ordinal)])
-            ).execute()
-            found = _records_of(cid, ordinal, turn_id)
+                SummaryRow.id.in_([s.id for s in _covering(cid, ordinal).execute(db)])
+            ).execute(db)
+            found = _records_of(db, cid, ordinal, turn_id)
             records.update(r.id for r in found)
-            _unlink_records(found, turn_id, ordinal)
+            _unlink_records(db, found, turn_id, ordinal)
         _delete_rows(db, TurnRow.delete().where(TurnRow.id.in_([i for i, _o in turns])))
         # Remaining ordinals keep their meaning (a gap, never renumbering); the new
         # generation refuses any write prepared before this delete.
         ConversationRow.update(generation=ConversationRow.generation + 1).where(
             ConversationRow.id == cid
-        ).execute()
+        ).execute(db)
         search.purge(db)  # the search index's triggers forgot them: leave no token
         attachments.sweep(db)  # their files, unless another turn or a draft has them
     return DeletionCounts(0, len(ids), summaries, len(records), pins, sides)
@@ -271,12 +277,12 @@ def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int, *,
     """Delete a conversation (and, `with_forks`, every fork holding copies of its turns).
     Forks that stay forget which conversation they came from: its title is gone."""
     with db.atomic("IMMEDIATE"):
-        ids = [conversation_id, *(forks_of(conversation_id) if with_forks else [])]
-        counts = count(ids)
+        ids = [conversation_id, *(forks_of(db, conversation_id) if with_forks else [])]
+        counts = count(db, ids)
         # Foreign keys cascade to turns, summaries, supersede and request records, and
         # side questions and the usage of failed side requests.
         _delete_rows(db, ConversationRow.delete().where(ConversationRow.id.in_(ids)))
-        ForkRow.update(source_id=None).where(ForkRow.source_id.in_(ids)).execute()
+        ForkRow.update(source_id=None).where(ForkRow.source_id.in_(ids)).execute(db)
         search.purge(db)
         attachments.remove_drafts(db, ids)
         attachments.sweep(db)
@@ -285,9 +291,9 @@ def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int, *,
 
 def delete_all(db: peewee.SqliteDatabase) -> DeletionCounts:
     with db.atomic("IMMEDIATE"):
-        counts = count(None)
+        counts = count(db, None)
         search.delete_all_turns(db)
-        ConversationRow.delete().execute()
+        ConversationRow.delete().execute(db)
         search.purge(db)
         attachments.remove_drafts(db, None)
         attachments.sweep(db)

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import peewee
 
@@ -25,13 +24,11 @@ from ..core.memory import (
 from ..core.memory import Memory as ConversationMemory
 from ..core.visible import has_surrogate
 from . import rows
+from .conversations import Conversations
+from .database import Database
 from .deletion import pins_from
 from .errors import NotFound
-from .models import NoteRow, PinRow, PreferenceRow, TurnRow
-
-if TYPE_CHECKING:
-    from ..core.model import Conversation
-
+from .models import NoteRow, PinRow, PreferenceRow, TurnRow, insert
 
 
 def _pin(row: PinRow) -> StoredPin:
@@ -68,80 +65,82 @@ def _check_text(text: str) -> str:
     return text
 
 
-class MemoryStore:
-    """The memory half of `TurnlogStore` (mixed in): its guards, database and checks."""
+class Memory:
+    """`store.memory`: the pinned facts, notes and preferences of one store. Calling it
+    gives what a request of a conversation carries besides the log (`store.memory(id)`)."""
 
-    db: peewee.SqliteDatabase
+    def __init__(self, database: Database, conversations: Conversations) -> None:
+        self.database = database
+        self.db = database.db
+        self.conversations = conversations
 
-    if TYPE_CHECKING:  # provided by TurnlogStore
-        def _guard(self) -> AbstractContextManager[None]: ...
-        def _need_writer(self) -> None: ...
-        def conversation(self, conversation_id: int) -> Conversation: ...
+    def __call__(self, conversation_id: int) -> ConversationMemory:
+        return self.for_request(conversation_id)
 
     # ------------------------------------------------------------------------- pins
     def add_pin(self, conversation_id: int, text: str, *, sources: Sequence[str] = (),
                 kind: str = "") -> StoredPin:
         """Pin `text` in a conversation, taken from the turns `sources` (none: typed)."""
-        self._need_writer()
+        self.database.need_writer()
         text = _check_text(text)
-        self.conversation(conversation_id)
-        with self._guard(), self.db.atomic():
+        self.conversations.get(conversation_id)
+        with self.database.guard(), self.db.atomic():
             for turn_id in sources:
-                turn = TurnRow.get_or_none(TurnRow.id == turn_id)
+                turn = TurnRow.select().where(TurnRow.id == turn_id).first(self.db)
                 if turn is None or turn.conversation_id != conversation_id:
                     raise NotFound(f"Conversation {conversation_id} has no turn {turn_id}.")
-            row = PinRow.create(conversation=conversation_id, text=text, kind=kind,
-                                sources=json.dumps(list(sources)), created_at=rows.now_iso())
+            row = insert(self.db, PinRow, conversation=conversation_id, text=text, kind=kind,
+                         sources=json.dumps(list(sources)), created_at=rows.now_iso())
         return _pin(row)
 
     def pins(self, conversation_id: int) -> list[StoredPin]:
-        with self._guard():
+        with self.database.guard():
             found = PinRow.select().where(PinRow.conversation == conversation_id)
-            return [_pin(r) for r in found.order_by(PinRow.id)]
+            return [_pin(r) for r in found.order_by(PinRow.id).execute(self.db)]
 
     def copy_pins(self, source_id: int, target_id: int, renamed: Mapping[str, str]) -> int:
         """For a fork: copy into `target_id` the pins of `source_id` whose source turns were
         all copied (`renamed`: old turn id → the copy's id), sources remapped, and the
         typed ones. Returns how many were copied."""
-        self._need_writer()
+        self.database.need_writer()
         copied = 0
-        with self._guard(), self.db.atomic():
+        with self.database.guard(), self.db.atomic():
             for row in PinRow.select().where(PinRow.conversation == source_id).order_by(
-                    PinRow.id):
+                    PinRow.id).execute(self.db):
                 sources = json.loads(row.sources)
                 if not all(s in renamed for s in sources):
                     continue
-                PinRow.create(conversation=target_id, text=row.text, kind=row.kind,
-                              sources=json.dumps([renamed[s] for s in sources]),
-                              created_at=row.created_at)
+                insert(self.db, PinRow, conversation=target_id, text=row.text, kind=row.kind,
+                       sources=json.dumps([renamed[s] for s in sources]),
+                       created_at=row.created_at)
                 copied += 1
         return copied
 
     def pins_of_turn(self, turn_id: str) -> list[StoredPin]:
         """The pins taken from one turn (what deleting it would take with it)."""
-        with self._guard():
-            turn = TurnRow.get_or_none(TurnRow.id == turn_id)
+        with self.database.guard():
+            turn = TurnRow.select().where(TurnRow.id == turn_id).first(self.db)
             if turn is None:
                 return []
-            return [_pin(r) for r in pins_from(turn.conversation_id, [turn_id])]
+            return [_pin(r) for r in pins_from(self.db, turn.conversation_id, [turn_id])]
 
     def remove_pin(self, pin_id: int) -> None:
         self._remove(PinRow, pin_id, "pin")
 
     # ------------------------------------------------------------------------ notes
     def add_note(self, conversation_id: int, text: str, *, priority: int = 3) -> StoredNote:
-        self._need_writer()
+        self.database.need_writer()
         text, priority = _check_text(text), check_priority(priority)
-        self.conversation(conversation_id)
-        with self._guard(), self.db.atomic():
-            row = NoteRow.create(conversation=conversation_id, text=text, priority=priority,
-                                 created_at=rows.now_iso())
+        self.conversations.get(conversation_id)
+        with self.database.guard(), self.db.atomic():
+            row = insert(self.db, NoteRow, conversation=conversation_id, text=text,
+                         priority=priority, created_at=rows.now_iso())
         return _note(row)
 
     def notes(self, conversation_id: int) -> list[StoredNote]:
-        with self._guard():
+        with self.database.guard():
             found = NoteRow.select().where(NoteRow.conversation == conversation_id)
-            return [_note(r) for r in found.order_by(NoteRow.id)]
+            return [_note(r) for r in found.order_by(NoteRow.id).execute(self.db)]
 
     def remove_note(self, note_id: int) -> None:
         self._remove(NoteRow, note_id, "note")
@@ -149,29 +148,31 @@ class MemoryStore:
     # ------------------------------------------------------------------ preferences
     def add_preference(self, text: str, *, priority: int = 3) -> StoredPreference:
         """A preference for every conversation. Only the user adds one (never a reply)."""
-        self._need_writer()
+        self.database.need_writer()
         text, priority = _check_text(text), check_priority(priority)
-        with self._guard(), self.db.atomic():
-            row = PreferenceRow.create(text=text, priority=priority, created_at=rows.now_iso())
+        with self.database.guard(), self.db.atomic():
+            row = insert(self.db, PreferenceRow, text=text, priority=priority,
+                         created_at=rows.now_iso())
         return _preference(row)
 
     def preferences(self) -> list[StoredPreference]:
-        with self._guard():
-            return [_preference(r) for r in PreferenceRow.select().order_by(PreferenceRow.id)]
+        with self.database.guard():
+            return [_preference(r) for r in
+                    PreferenceRow.select().order_by(PreferenceRow.id).execute(self.db)]
 
     def remove_preference(self, preference_id: int) -> None:
         self._remove(PreferenceRow, preference_id, "preference")
 
     def delete_preferences(self) -> int:
         """Delete every preference (offered with delete-all)."""
-        self._need_writer()
-        with self._guard(), self.db.atomic():
-            return int(PreferenceRow.delete().execute())
+        self.database.need_writer()
+        with self.database.guard(), self.db.atomic():
+            return int(PreferenceRow.delete().execute(self.db))
 
     # ------------------------------------------------------------------------ whole
     def pinned_facts(self, conversation_id: int) -> tuple[str, ...]:
         """The texts every request of this conversation carries word for word, oldest
-        first: `project(..., pinned=store.pinned_facts(id))` for a request that carries
+        first: `project(..., pinned=store.memory.pinned_facts(id))` for a request that carries
         the pins but none of the optional items (a side question, say)."""
         return tuple(pin.text for pin in self.pins(conversation_id))
 
@@ -179,14 +180,14 @@ class MemoryStore:
         """The conversation's memory as an export's header carries it."""
         from ..export import memory_section
 
-        settings = self.conversation(conversation_id).settings
+        settings = self.conversations.get(conversation_id).settings
         return memory_section(self.pins(conversation_id), self.notes(conversation_id),
                               self.preferences() if settings.preferences else [])
 
-    def memory(self, conversation_id: int) -> ConversationMemory:
+    def for_request(self, conversation_id: int) -> ConversationMemory:
         """What a request of this conversation carries besides the log: its pins, its
         notes, the preferences unless it switched them off, and its memory share."""
-        settings = self.conversation(conversation_id).settings
+        settings = self.conversations.get(conversation_id).settings
         preferences = self.preferences() if settings.preferences else []
         return conversation_memory(self.pins(conversation_id), self.notes(conversation_id),
                                    preferences, share_percent=settings.memory_share)
@@ -204,13 +205,13 @@ class MemoryStore:
 
     def _edit(self, model: type[peewee.Model], item_id: int, what: str,
               **changes: object) -> None:
-        self._need_writer()
-        with self._guard(), self.db.atomic():
-            if not model.update(**changes).where(model.id == item_id).execute():
+        self.database.need_writer()
+        with self.database.guard(), self.db.atomic():
+            if not model.update(**changes).where(model.id == item_id).execute(self.db):
                 raise NotFound(f"There is no {what} {item_id}.")
 
     def _remove(self, model: type[peewee.Model], item_id: int, what: str) -> None:
-        self._need_writer()
-        with self._guard(), self.db.atomic():
-            if not model.delete().where(model.id == item_id).execute():
+        self.database.need_writer()
+        with self.database.guard(), self.db.atomic():
+            if not model.delete().where(model.id == item_id).execute(self.db):
                 raise NotFound(f"There is no {what} {item_id}.")

@@ -1,16 +1,31 @@
-"""peewee tables. The database is bound at start-up through `database` (a proxy)."""
+"""peewee tables, bound to no database: every query runs against the database of the
+store that makes it (`query.execute(db)`, `query.first(db)`, `insert(db, ...)`), so two
+data directories can be open in one process, in any threads."""
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 import peewee
 
-database = peewee.DatabaseProxy()
+M = TypeVar("M", bound="BaseModel")
 
 
 class BaseModel(peewee.Model):
     class Meta:
-        database = database
+        database = None
         legacy_table_names = False
+
+
+def insert(db: peewee.Database, table: type[M], /, **values: Any) -> M:
+    """Write one row through `db`; returns it as `model.create` would (defaults filled,
+    an automatic key set), without the process-global binding `create` needs."""
+    row = table(**values)
+    key = table.insert(row.__data__).execute(db)
+    if table._meta.auto_increment:
+        row._pk = key
+    row._dirty.clear()
+    return row
 
 
 class ConversationRow(BaseModel):

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 
+import peewee
+
 from ..core.failures import FailureKind, StoreError
 from ..core.send import ordinal_ranges
 from ..core.side import SideAttempt, SideQuestion
+from .database import Database
 from .models import ConversationRow, SideAttemptRow, SideQuestionRow
 from .rows import expand_runs, parse_time, usage_of
 
@@ -26,17 +29,17 @@ def side_question(row: SideQuestionRow) -> SideQuestion:
     )
 
 
-def side_questions(conversation_id: int) -> list[SideQuestion]:
+def side_questions(db: peewee.Database, conversation_id: int) -> list[SideQuestion]:
     """Oldest first."""
     query = (SideQuestionRow.select()
              .where(SideQuestionRow.conversation == conversation_id)
              .order_by(SideQuestionRow.created_at, SideQuestionRow.id))
-    return [side_question(row) for row in query]
+    return [side_question(row) for row in query.execute(db)]
 
 
-def add(conversation_id: int, side: SideQuestion) -> SideQuestion:
+def add(db: peewee.Database, conversation_id: int, side: SideQuestion) -> SideQuestion:
     """Keep `side` unless its conversation was deleted meanwhile (then `StoreError`)."""
-    if ConversationRow.get_or_none(ConversationRow.id == conversation_id) is None:
+    if not ConversationRow.select().where(ConversationRow.id == conversation_id).exists(db):
         raise StoreError("The conversation was deleted while the side question ran.",
                          kind=FailureKind.CONVERSATION_GONE)
     SideQuestionRow.insert(
@@ -48,23 +51,23 @@ def add(conversation_id: int, side: SideQuestion) -> SideQuestion:
         tokens_exact=side.tokens_exact, sent=json.dumps(ordinal_ranges(side.sent)),
         summarized=json.dumps(ordinal_ranges(side.summarized)),
         left_out=json.dumps(ordinal_ranges(side.left_out)), side_ids=json.dumps(side.side_ids),
-    ).on_conflict_ignore().execute()
+    ).on_conflict_ignore().execute(db)
     return side
 
 
-def side_attempts(conversation_id: int) -> list[SideAttempt]:
+def side_attempts(db: peewee.Database, conversation_id: int) -> list[SideAttempt]:
     """The side requests that failed, oldest first."""
     query = (SideAttemptRow.select()
              .where(SideAttemptRow.conversation == conversation_id)
              .order_by(SideAttemptRow.created_at, SideAttemptRow.id))
     return [SideAttempt(parse_time(row.created_at), row.outcome, row.model,
-                        usage_of(row.usage), expand_runs(row.carried)) for row in query]
+                        usage_of(row.usage), expand_runs(row.carried)) for row in query.execute(db)]
 
 
-def add_attempt(conversation_id: int, attempt: SideAttempt) -> None:
+def add_attempt(db: peewee.Database, conversation_id: int, attempt: SideAttempt) -> None:
     """Keep a failed side request's usage unless its conversation was deleted meanwhile
     (then `StoreError`)."""
-    if ConversationRow.get_or_none(ConversationRow.id == conversation_id) is None:
+    if not ConversationRow.select().where(ConversationRow.id == conversation_id).exists(db):
         raise StoreError("The conversation was deleted while the side question ran.",
                          kind=FailureKind.CONVERSATION_GONE)
     SideAttemptRow.insert(
@@ -73,4 +76,31 @@ def add_attempt(conversation_id: int, attempt: SideAttempt) -> None:
         outcome=attempt.outcome, model=attempt.model,
         usage=json.dumps(attempt.usage.to_json()) if attempt.usage.known else None,
         carried=json.dumps(ordinal_ranges(attempt.carried)),
-    ).execute()
+    ).execute(db)
+
+
+class SideQuestions:
+    """`store.side`: one store's side questions and its failed side requests."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    def of(self, conversation_id: int) -> list[SideQuestion]:
+        """The conversation's side questions, oldest first (never its turns)."""
+        with self.database.guard():
+            return side_questions(self.database.db, conversation_id)
+
+    def add(self, conversation_id: int, question: SideQuestion) -> SideQuestion:
+        self.database.need_writer()
+        with self.database.guard(), self.database.db.atomic():
+            return add(self.database.db, conversation_id, question)
+
+    def attempts(self, conversation_id: int) -> list[SideAttempt]:
+        """The conversation's side requests that failed, with what they used."""
+        with self.database.guard():
+            return side_attempts(self.database.db, conversation_id)
+
+    def add_attempt(self, conversation_id: int, attempt: SideAttempt) -> None:
+        self.database.need_writer()
+        with self.database.guard(), self.database.db.atomic():
+            add_attempt(self.database.db, conversation_id, attempt)

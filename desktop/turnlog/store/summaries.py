@@ -12,24 +12,24 @@ import peewee
 
 from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.failures import FailureKind, StoreError
-from .models import ConversationRow, SummaryRow, TurnRow
+from .models import ConversationRow, SummaryRow, TurnRow, insert
 from .rows import now_iso, stored_summary
 
 KEEP_PER_CONVERSATION = 3  # the newest few; older ones are superseded and removed
 
 
-def latest_summary(conversation_id: int) -> StoredSummary | None:
+def latest_summary(db: peewee.Database, conversation_id: int) -> StoredSummary | None:
     row = (
         SummaryRow.select()
         .where(SummaryRow.conversation == conversation_id)
         .order_by(SummaryRow.id.desc())
-        .first()
+        .first(db)
     )
     return stored_summary(row) if row is not None else None
 
 
-def summary(summary_id: int) -> StoredSummary | None:
-    row = SummaryRow.get_or_none(SummaryRow.id == summary_id)
+def summary(db: peewee.Database, summary_id: int) -> StoredSummary | None:
+    row = SummaryRow.select().where(SummaryRow.id == summary_id).first(db)
     return stored_summary(row) if row is not None else None
 
 
@@ -43,7 +43,7 @@ def save_summary(
         kind=FailureKind.CONVERSATION_GONE,
     )
     with db.atomic("IMMEDIATE"):
-        conv = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
+        conv = ConversationRow.select().where(ConversationRow.id == conversation_id).first(db)
         if conv is None or conv.generation != draft.generation:
             raise gone
         ids = list(draft.covered_turn_ids)
@@ -53,11 +53,12 @@ def save_summary(
             present += (
                 TurnRow.select()
                 .where((TurnRow.id.in_(batch)) & (TurnRow.conversation == conversation_id))
-                .count()
+                .count(db)
             )
         if present != len(ids):
             raise gone
-        row = SummaryRow.create(
+        row = insert(
+            db, SummaryRow,
             conversation=conversation_id,
             first_ordinal=draft.first_ordinal,
             last_ordinal=draft.last_ordinal,
@@ -79,5 +80,5 @@ def save_summary(
             .order_by(SummaryRow.id.desc())
             .offset(KEEP_PER_CONVERSATION)
         )
-        SummaryRow.delete().where(SummaryRow.id.in_(stale)).execute()
+        SummaryRow.delete().where(SummaryRow.id.in_(stale)).execute(db)
     return stored_summary(row)

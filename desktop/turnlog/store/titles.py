@@ -14,21 +14,21 @@ from . import search, versions
 from .models import ConversationRow, TurnRow
 
 
-def first_turn(conversation_id: int) -> str | None:
+def first_turn(db: peewee.Database, conversation_id: int) -> str | None:
     """The id of the first turn of the active line, None when there is none."""
-    hidden = versions.read(conversation_id).superseded
+    hidden = versions.read(db, conversation_id).superseded
     mine = TurnRow.conversation == conversation_id
     if hidden:
         mine &= TurnRow.id.not_in(list(hidden))
     row = (TurnRow.select(TurnRow.id).where(mine)
-           .order_by(TurnRow.ordinal).limit(1).tuples().first())
+           .order_by(TurnRow.ordinal).limit(1).tuples().first(db))
     return str(row[0]) if row is not None else None
 
 
-def _question(turn_id: str) -> str:
+def _question(db: peewee.Database, turn_id: str) -> str:
     """A turn's question, read leniently: damaged text never fails the change."""
     row = TurnRow.select(peewee.Cast(TurnRow.question, "BLOB")).where(
-        TurnRow.id == turn_id).tuples().first()
+        TurnRow.id == turn_id).tuples().first(db)
     data = row[0] if row is not None else b""
     return bytes(data).decode("utf-8", "replace") if isinstance(data, bytes | memoryview) \
         else str(data or "")
@@ -39,7 +39,7 @@ def set_title(db: peewee.SqliteDatabase, conversation_id: int, title: str,
     """Write the title and its source, and index it as the search finds it."""
     ConversationRow.update({ConversationRow.title: title,
                             ConversationRow.title_source: source}).where(
-        ConversationRow.id == conversation_id).execute()
+        ConversationRow.id == conversation_id).execute(db)
     search.reindex_title(db, conversation_id)
     search.purge(db, turns=False)  # the old title leaves the index
 
@@ -51,13 +51,13 @@ def follow_first_turn(db: peewee.SqliteDatabase, conversation_id: int, *,
     A title taken from the first question always follows it. A title the model made
     goes back to the first question when the first turn it was made from is no longer
     the first (`first_before`: the first turn's id before the change)."""
-    row = ConversationRow.get_or_none(ConversationRow.id == conversation_id)
+    row = ConversationRow.select().where(ConversationRow.id == conversation_id).first(db)
     if row is None or row.title_source not in (QUESTION, MODEL):
         return False
-    first = first_turn(conversation_id)
+    first = first_turn(db, conversation_id)
     if row.title_source == MODEL and (first_before is None or first == first_before):
         return False
-    title = title_from_question(_question(first)) if first is not None else ""
+    title = title_from_question(_question(db, first)) if first is not None else ""
     if title == row.title and row.title_source == QUESTION:
         return False
     set_title(db, conversation_id, title, QUESTION)

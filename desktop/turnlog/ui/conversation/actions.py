@@ -185,7 +185,7 @@ class HistoryActions(QObject):
                                                      self._key_place()))
         if not decision.accepted:
             return
-        preferences = len(self._store.preferences())  # a few short rows: read here
+        preferences = len(self._store.memory.preferences())  # a few short rows: read here
         also = preferences > 0 and self._confirm(delete_preferences_question(
             preferences)).accepted
         self._session.discard(None)

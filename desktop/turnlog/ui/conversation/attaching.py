@@ -147,7 +147,7 @@ class FileActions(QObject):
 
         def work(_context: TaskContext) -> Path | str:
             try:
-                data = store.attachment_original(attachment.digest)
+                data = store.attachments.original(attachment.digest)
                 target.write_bytes(data)
             except OSError as err:
                 return arg(translate("Attaching", "%1 could not be written to %2: %3"),

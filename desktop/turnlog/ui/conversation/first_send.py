@@ -77,14 +77,14 @@ class FirstSendUndo(QObject):
         text = self._kept = window.composer.text() or result.draft[0]
 
         def work(_context: TaskContext) -> Changes:
-            if not store.unanswered_first_send(cid):
+            if not store.conversations.unanswered_first_send(cid):
                 return Changes()
             try:
                 drafts.save_draft(store.home, drafts.NO_CONVERSATION, text)
             except OSError as err:  # then the conversation keeps the draft, as it is
                 log.warning("Could not keep the unsent question: %s", err)
                 return Changes()
-            if not store.discard_if_empty(cid):
+            if not store.conversations.discard_if_empty(cid):
                 return Changes()
             return Changes(deleted=frozenset({cid}))
 

@@ -94,10 +94,10 @@ class ConversationTitles(QObject):
         store, connector = window.store, window.connector
 
         def work(context: TaskContext) -> Conversation | None:
-            first = store.first_turn(conversation.id)
+            first = store.conversations.first_turn(conversation.id)
             if first is None:
                 return None
-            _, turn = store.turn(first)
+            _, turn = store.turns.get(first)
             link = connector.connect(conversation, cancel=context.cancel,
                                      on_stage=_quiet)
             return name_by_model(store, link.provider, conversation, turn, link.route.model,

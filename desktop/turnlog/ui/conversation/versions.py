@@ -93,20 +93,20 @@ Found = tuple[Versions, dict[str, Turn], ForkOrigin | None]
 
 def read_versions(store: TurnlogStore, conversation_id: int) -> StorageOp[Found]:
     def work() -> Found:
-        versions, members = store.version_members(conversation_id)
-        return versions, members, store.fork_origin(conversation_id)
+        versions, members = store.turns.version_members(conversation_id)
+        return versions, members, store.forks.origin(conversation_id)
 
     return StorageOp("read versions", work)
 
 
 def use_version(store: TurnlogStore, turn_id: str) -> StorageOp[int]:
-    return StorageOp("use a version", lambda: store.use_version(turn_id))
+    return StorageOp("use a version", lambda: store.turns.use_version(turn_id))
 
 
 def fork_with_version(store: TurnlogStore, conversation_id: int, turn_id: str
                       ) -> StorageOp[Changes]:
     def work() -> Changes:
-        made, _draft = store.fork_with_version(turn_id, conversation_id=conversation_id)
+        made, _draft = store.forks.with_version(turn_id, conversation_id=conversation_id)
         return Changes(made, created=True)
 
     return StorageOp("fork with a version", work)
@@ -114,7 +114,7 @@ def fork_with_version(store: TurnlogStore, conversation_id: int, turn_id: str
 
 def fork(store: TurnlogStore, conversation_id: int, ordinal: int) -> StorageOp[Changes]:
     def work() -> Changes:
-        made, _draft = store.fork(conversation_id, ordinal)  # the draft is saved with it
+        made, _draft = store.forks.at(conversation_id, ordinal)  # the draft is saved with it
         return Changes(made, created=True)
 
     return StorageOp("fork a conversation", work)

@@ -52,7 +52,7 @@ class StorageFaults(QObject):
 
         def work(_context: TaskContext) -> list[int]:
             self.store.check_sound()
-            return self.store.sweep_unanswered()
+            return self.store.conversations.sweep_unanswered()
 
         self.runner.run(TaskRunner.STORAGE, "check the database", work,
                         on_success=self._swept,

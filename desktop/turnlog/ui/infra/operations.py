@@ -70,10 +70,10 @@ def load_conversation(store: TurnlogStore, conversation_id: int) -> StorageOp[Lo
     def work() -> Loaded:
         # The newest page, and the ids a rolling summary is checked by: older turns are
         # read as the view or a preview needs them.
-        summary = store.latest_summary(conversation_id)
+        summary = store.records.latest_summary(conversation_id)
         covered = summary.covered_count if summary is not None else 0
         return Loaded(conversation_id,
-                      store.log(conversation_id).warm(TRANSCRIPT_PAGE, ids=covered),
+                      store.turns.log(conversation_id).warm(TRANSCRIPT_PAGE, ids=covered),
                       summary)
 
     return StorageOp("load turns", work)
@@ -83,7 +83,7 @@ def count_conversation_deletion(store: TurnlogStore, conversation_id: int
                                 ) -> StorageOp[tuple[DeletionCounts, list[Conversation]]]:
     """What deleting the conversation removes, and the forks holding copies of its turns."""
     def work() -> tuple[DeletionCounts, list[Conversation]]:
-        return store.preview_delete_conversation(conversation_id), store.forks(conversation_id)
+        return store.privacy.preview_conversation(conversation_id), store.forks(conversation_id)
 
     return StorageOp("count a conversation's deletion", work)
 
@@ -93,27 +93,27 @@ def count_turn_deletion(store: TurnlogStore,
     """The turn's number, what deleting it (with its other versions) removes, and how
     many versions it has."""
     def work() -> tuple[int, DeletionCounts, int]:
-        cid, turn = store.turn(turn_id)
-        found = store.versions(cid)
+        cid, turn = store.turns.get(turn_id)
+        found = store.turns.versions(cid)
         number = TurnNumbers.of(found).number(turn.ordinal)
-        return number, store.preview_delete_turn(turn_id), len(found.group(turn_id))
+        return number, store.privacy.preview_turn(turn_id), len(found.group(turn_id))
 
     return StorageOp("count a turn's deletion", work)
 
 
 def count_all_history(store: TurnlogStore) -> StorageOp[DeletionCounts]:
-    return StorageOp("count all history", store.preview_delete_all)
+    return StorageOp("count all history", store.privacy.preview_all)
 
 
 def export_conversation(store: TurnlogStore, conversation_id: int,
                         target: ExportTarget) -> StorageOp[Exported]:
     """Write the conversation as the log holds it to `target` (a file, not the store)."""
     def work() -> Exported:
-        turns = store.all_turns(conversation_id)  # superseded versions too, marked
-        text = export_text(store.conversation(conversation_id), turns, target.fmt,
-                           store.versions(conversation_id),
-                           store.export_memory(conversation_id),
-                           store.side_questions(conversation_id))
+        turns = store.turns.all(conversation_id)  # superseded versions too, marked
+        text = export_text(store.conversations.get(conversation_id), turns, target.fmt,
+                           store.turns.versions(conversation_id),
+                           store.memory.export_memory(conversation_id),
+                           store.side.of(conversation_id))
         return Exported(len(turns), write_export(target.path, text), target)
 
     return StorageOp("export conversation", work)
@@ -126,7 +126,7 @@ def create_conversation(store: TurnlogStore, model: str, *,
     then the neutral title); `first_send`: for a question about to be sent, so it is swept
     on the next start if that question is never answered."""
     def work() -> Changes:
-        return Changes(store.create_conversation("", model=model, first_send=first_send,
+        return Changes(store.conversations.create("", model=model, first_send=first_send,
                                                  title_source=QUESTION), created=True)
 
     return StorageOp("create conversation", work)
@@ -135,7 +135,7 @@ def create_conversation(store: TurnlogStore, model: str, *,
 def rename_conversation(store: TurnlogStore, conversation_id: int,
                         title: str) -> StorageOp[Changes]:
     def work() -> Changes:
-        return Changes(store.update_conversation(conversation_id, title=title), renamed=True)
+        return Changes(store.conversations.update(conversation_id, title=title), renamed=True)
 
     return StorageOp("rename conversation", work)
 
@@ -145,7 +145,7 @@ def reread_conversation(store: TurnlogStore, conversation: Conversation
     """The conversation as stored now, named renamed if its title changed (a title taken
     from the first question, after an answer was saved)."""
     def work() -> Changes:
-        now = store.conversation(conversation.id)
+        now = store.conversations.get(conversation.id)
         if now.title == conversation.title and now.title_source == conversation.title_source:
             return Changes()
         return Changes(now, renamed=True)
@@ -170,7 +170,7 @@ def save_conversation_settings(store: TurnlogStore, conversation_id: int,
                                settings: ConversationSettings, system_prompt: str | None,
                                model: str | None) -> StorageOp[Changes]:
     def work() -> Changes:
-        conversation = store.update_conversation(conversation_id, settings=settings,
+        conversation = store.conversations.update(conversation_id, settings=settings,
                                                  system_prompt=system_prompt, model=model)
         return Changes(conversation, settings=True)
 
@@ -181,9 +181,9 @@ def allow_tool_always(store: TurnlogStore, conversation_id: int,
                       tool: str) -> StorageOp[Changes]:
     """The person always allows `tool` in the conversation from now on."""
     def work() -> Changes:
-        settings = store.conversation(conversation_id).settings
+        settings = store.conversations.get(conversation_id).settings
         allowed = tuple(sorted({*settings.always_allowed, tool}))
-        conversation = store.update_conversation(
+        conversation = store.conversations.update(
             conversation_id, settings=replace(settings, always_allowed=allowed))
         return Changes(conversation, settings=True)
 
@@ -193,9 +193,8 @@ def allow_tool_always(store: TurnlogStore, conversation_id: int,
 def delete_conversation(store: TurnlogStore, conversation_id: int, *,
                         with_forks: bool = False) -> StorageOp[Changes]:
     def work() -> Changes:
-        forks = [f.id for f in store.forks(conversation_id)] if with_forks else []
-        counts = store.delete_conversation(conversation_id, with_forks=with_forks)
-        return Changes(deleted=frozenset({conversation_id, *forks}), counts=counts)
+        report = store.privacy.delete_conversation(conversation_id, with_forks=with_forks)
+        return Changes(deleted=frozenset(report.conversation_ids), counts=report.counts)
 
     return StorageOp("delete conversation", work)
 
@@ -204,17 +203,16 @@ def delete_turn(store: TurnlogStore, turn_id: str, *, with_versions: bool = True
                 keep_pins: bool = False) -> StorageOp[Changes]:
     """Delete one turn (with its other versions unless `with_versions` is false); the
     change carries the summary left newest (one covering the turn goes with it). The
-    pins taken from it go too, unless `keep_pins` (then they stay, as typed)."""
+    pins taken from it go too, unless `keep_pins` (then they stay, as typed). What the
+    window refreshes comes from the store's report: nothing is read again."""
     def work() -> Changes:
-        cid, _ = store.turn(turn_id)
-        gone = store.versions(cid).group(turn_id) if with_versions else (turn_id,)
-        title = store.conversation(cid).title
-        conversation_id, counts = store.delete_turn(turn_id, with_versions=with_versions,
-                                                   keep_pins=keep_pins)
-        now = store.conversation(conversation_id)  # a title from the first turn follows it
-        return Changes(now if now.title != title else None, renamed=now.title != title,
-                       turns_deleted=gone, turns_of=conversation_id,
-                       summary=store.latest_summary(conversation_id), counts=counts)
+        report = store.privacy.delete_turn(turn_id, with_versions=with_versions,
+                                           keep_pins=keep_pins)
+        # A title from the first turn follows it.
+        return Changes(report.conversation if report.renamed else None,
+                       renamed=report.renamed, turns_deleted=report.turn_ids,
+                       turns_of=report.conversation_id, summary=report.summary,
+                       counts=report.counts)
 
     return StorageOp("delete turn", work)
 
@@ -225,8 +223,8 @@ def delete_all_history(store: TurnlogStore, keys: KeyStore | None,
     """Delete every conversation; with `keys`, remove the profiles' API keys too, and
     with `preferences` the preferences."""
     def work() -> Changes:
-        counts = store.delete_all(preferences=preferences)
+        report = store.privacy.delete_all(preferences=preferences)
         removed = None if keys is None else sum(1 for pid in profile_ids if keys.delete(pid))
-        return Changes(everything=True, counts=counts, keys_removed=removed)
+        return Changes(everything=True, counts=report.counts, keys_removed=removed)
 
     return StorageOp("delete all history", work)

@@ -150,7 +150,7 @@ class SearchPanel(QWidget):
         store = self.store
 
         def first_page(_context: object) -> tuple[list[SearchHit], tuple[int, int]]:
-            return store.search(query, limit=LIMIT), store.count_matches(query)
+            return store.search(query, limit=LIMIT), store.search.count(query)
 
         self.runner.run(TaskRunner.STORAGE, "search", first_page,
                         on_success=lambda found: self._show(asked, query, *found),

@@ -47,18 +47,18 @@ class MemoryDock(QObject):
         panel.pin_editor.add.clicked.connect(lambda: self.pin_text(panel.pin_editor.text.text()))
         panel.pin_editor.save.clicked.connect(self._save_pin)
         panel.pin_editor.remove.clicked.connect(lambda: self._remove(
-            panel.pins, self.store.remove_pin))
+            panel.pins, self.store.memory.remove_pin))
         panel.offer.clicked.connect(self._offer)
         panel.note_editor.add.clicked.connect(self._add_note)
         panel.note_editor.save.clicked.connect(lambda: self._save(
-            panel.notes, panel.note_editor, self.store.edit_note))
+            panel.notes, panel.note_editor, self.store.memory.edit_note))
         panel.note_editor.remove.clicked.connect(lambda: self._remove(
-            panel.notes, self.store.remove_note))
+            panel.notes, self.store.memory.remove_note))
         panel.preference_editor.add.clicked.connect(self._add_preference)
         panel.preference_editor.save.clicked.connect(lambda: self._save(
-            panel.preferences, panel.preference_editor, self.store.edit_preference))
+            panel.preferences, panel.preference_editor, self.store.memory.edit_preference))
         panel.preference_editor.remove.clicked.connect(lambda: self._remove(
-            panel.preferences, self.store.remove_preference))
+            panel.preferences, self.store.memory.remove_preference))
         panel.share.valueChanged.connect(lambda v: self._settings(memory_share=v))
         panel.use_preferences.toggled.connect(lambda on: self._settings(preferences=on))
         for widget, editor in ((panel.pins, panel.pin_editor), (panel.notes, panel.note_editor),
@@ -137,33 +137,33 @@ class MemoryDock(QObject):
         if cid is None or not text.strip():
             return
         self.panel.pin_editor.text.clear()
-        self._change("pin", lambda: self.store.add_pin(cid, text, sources=sources))
+        self._change("pin", lambda: self.store.memory.add_pin(cid, text, sources=sources))
 
     def _save_pin(self) -> None:
         pin_id, text = self.panel.chosen(self.panel.pins), self.panel.pin_editor.text.text()
         if pin_id is not None and text.strip():
-            self._change("edit pin", lambda: self.store.edit_pin(pin_id, text))
+            self._change("edit pin", lambda: self.store.memory.edit_pin(pin_id, text))
 
     def _offer(self) -> None:
         """A pin offered as a preference: the user's click is the confirmation."""
         pin_id, state = self.panel.chosen(self.panel.pins), self.panel.state
         pin = next((p for p in state.pins if p.id == pin_id), None) if state else None
         if pin is not None:
-            self._change("offer pin", lambda: self.store.add_preference(pin.text))
+            self._change("offer pin", lambda: self.store.memory.add_preference(pin.text))
 
     def _add_note(self) -> None:
         cid, editor = self.loaded_id, self.panel.note_editor
         text, priority = editor.text.text(), editor.priority.value()
         if cid is not None and text.strip():
             editor.text.clear()
-            self._change("note", lambda: self.store.add_note(cid, text, priority=priority))
+            self._change("note", lambda: self.store.memory.add_note(cid, text, priority=priority))
 
     def _add_preference(self) -> None:
         editor = self.panel.preference_editor
         text, priority = editor.text.text(), editor.priority.value()
         if text.strip():
             editor.text.clear()
-            self._change("preference", lambda: self.store.add_preference(
+            self._change("preference", lambda: self.store.memory.add_preference(
                 text, priority=priority))
 
     def _save(self, widget: QListWidget, editor: ItemEditor,
@@ -202,7 +202,7 @@ class MemoryDock(QObject):
                 self.window.conversation = updated
                 self.window.preview.forget_last()
 
-        self._change("memory settings", lambda: self.store.update_conversation(
+        self._change("memory settings", lambda: self.store.conversations.update(
             conversation.id, settings=settings), adopt)
 
     def go_to(self) -> None:

@@ -52,15 +52,16 @@ class MemoryState:
 
 
 def read_memory(store: TurnlogStore, conversation_id: int) -> MemoryState:
-    pins = store.pins(conversation_id)
+    pins = store.memory.pins(conversation_id)
     ordinals = {}
     for pin in pins:
         for turn_id in pin.sources:
-            ordinals[turn_id] = store.turn(turn_id)[1].ordinal
-    numbers = TurnNumbers.of(store.versions(conversation_id)) if ordinals else TurnNumbers()
-    return MemoryState(store.conversation(conversation_id), pins,
-                       store.notes(conversation_id), store.preferences(), ordinals,
-                       {t: numbers.number(o) for t, o in ordinals.items()})
+            ordinals[turn_id] = store.turns.get(turn_id)[1].ordinal
+    numbers = TurnNumbers.of(store.turns.versions(conversation_id)) if ordinals \
+        else TurnNumbers()
+    return MemoryState(store.conversations.get(conversation_id), pins,
+                       store.memory.notes(conversation_id), store.memory.preferences(),
+                       ordinals, {t: numbers.number(o) for t, o in ordinals.items()})
 
 
 class ItemEditor(QWidget):

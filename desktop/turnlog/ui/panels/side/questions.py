@@ -150,7 +150,7 @@ class SideQuestions(QObject):
         self.runner.run(
             TaskRunner.STORAGE,
             "load side questions",
-            lambda context: (self.store.side_questions(cid), self.store.side_attempts(cid)),
+            lambda context: (self.store.side.of(cid), self.store.side.attempts(cid)),
             on_success=loaded,
             on_failure=lambda error: self._problem(
                 arg(

@@ -87,6 +87,7 @@ class Kept:
 def keep_as_turn(store: TurnlogStore, conversation_id: int, side: SideQuestion) -> Kept:
     """Append a side question and its answer to the conversation as a normal turn (the
     user asked for it); the side question stays listed."""
+    generation = store.conversations.generation(conversation_id)
     pending = PendingTurn(uuid.uuid4().hex, side.question, side.answer, side.model, "stop",
-                          side.usage, datetime.now(UTC), store.generation(conversation_id))
-    return Kept(conversation_id, store.commit_turn(conversation_id, pending))
+                          side.usage, datetime.now(UTC), generation)
+    return Kept(conversation_id, store.turns.commit(conversation_id, pending))

@@ -1,0 +1,84 @@
+"""`store.records`: what each request sent and used (numbers and references, never
+message text), and the rolling summaries derived from the log."""
+
+from __future__ import annotations
+
+import json
+
+from ..core.compaction import StoredSummary, SummaryDraft
+from ..core.send import RequestRecord, ordinal_ranges
+from . import rows, summaries
+from .conversations import conversation_row
+from .database import Database
+from .models import RequestRow, insert
+
+MAX_RECORDS_PER_CONVERSATION = 5_000
+
+
+class Records:
+    """Request records and summaries of one store."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.db = database.db
+        self.max_per_conversation = MAX_RECORDS_PER_CONVERSATION
+
+    def add(self, record: RequestRecord) -> None:
+        self.database.need_writer()
+        with self.database.guard(), self.db.atomic():
+            if conversation_row(self.db, record.conversation_id) is None:
+                return  # deleted while the request ran: nothing to keep
+            insert(
+                self.db, RequestRow,
+                conversation=record.conversation_id,
+                started_at=record.started_at.isoformat(timespec="microseconds"),
+                model=record.model,
+                outcome=record.outcome,
+                status=record.status,
+                body_bytes=record.body_bytes,
+                max_bytes=record.max_bytes,
+                input_tokens=record.input_tokens,
+                token_budget=record.token_budget,
+                tokens_exact=record.tokens_exact,
+                sent=json.dumps(ordinal_ranges(record.sent)),
+                summarized=json.dumps(ordinal_ranges(record.summarized)),
+                left_out=json.dumps(ordinal_ranges(record.left_out)),
+                usage=json.dumps(record.usage.to_json()) if record.usage.known else None,
+                extra_usage=json.dumps([u.to_json() for u in record.extra_usage]),
+                duration_s=record.duration_s,
+                first_token_s=record.first_token_s,
+                turn_id=record.turn_id,
+                summary_id=record.summary_id,
+                attempt=record.attempt,
+            )
+            # Bounded: the oldest records of a busy conversation give way to new ones.
+            stale = (
+                RequestRow.select(RequestRow.id)
+                .where(RequestRow.conversation == record.conversation_id)
+                .order_by(RequestRow.id.desc())
+                .offset(self.max_per_conversation)
+            )
+            RequestRow.delete().where(RequestRow.id.in_(stale)).execute(self.db)
+
+    def of(self, conversation_id: int) -> list[RequestRecord]:
+        with self.database.guard():
+            found = list(
+                RequestRow.select()
+                .where(RequestRow.conversation == conversation_id)
+                .order_by(RequestRow.id)
+                .execute(self.db)
+            )
+        return [rows.request_record(r) for r in found]
+
+    def latest_summary(self, conversation_id: int) -> StoredSummary | None:
+        with self.database.guard():
+            return summaries.latest_summary(self.db, conversation_id)
+
+    def summary(self, summary_id: int) -> StoredSummary | None:
+        with self.database.guard():
+            return summaries.summary(self.db, summary_id)
+
+    def save_summary(self, conversation_id: int, draft: SummaryDraft) -> StoredSummary:
+        self.database.need_writer()
+        with self.database.guard():
+            return summaries.save_summary(self.db, conversation_id, draft)
