@@ -113,10 +113,10 @@ class StdioChannel:
             if not text.startswith("{"):
                 log.debug("a tool server wrote a line that is not a message; skipped")
                 return None
-            detail = str(err.errors()[0].get("msg", err)) if err.errors() else str(err)
-            if "recursion limit" in detail:
-                detail = "it is nested too deeply"
-            self.unreadable = f"it sent a message Turnlog cannot read ({detail[:200]})"
+            problem = str(err.errors()[0].get("msg", err)) if err.errors() else str(err)
+            if "recursion limit" in problem:
+                problem = "it is nested too deeply"
+            self.unreadable = f"it sent a message Turnlog cannot read ({problem[:200]})"
             return None
 
 
