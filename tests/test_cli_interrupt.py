@@ -25,15 +25,32 @@ def cli(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str
 
 
 def interrupted_after(delay: float, *args: str) -> tuple[int, str]:
-    """Start `turnlog-cli ARGS`, press Ctrl+C `delay` seconds later: (status, stderr)."""
-    started = time.monotonic()
-    proc = subprocess.Popen([sys.executable, "-m", "turnlog.cli", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=os.environ.copy())
-    time.sleep(max(0.0, started + delay - time.monotonic()))
-    proc.send_signal(signal.SIGINT)
-    _out, err = proc.communicate(timeout=30)
+    """Start `turnlog-cli ARGS`, press Ctrl+C `delay` seconds later: (status, stderr).
+    On a loaded machine Python itself may not have started Turnlog's code yet: then it
+    is pressed again, as a person would, once it has (no Turnlog frame in the trace)."""
+    for _attempt in range(5):
+        started = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-m", "turnlog.cli", *args],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=os.environ.copy())
+        time.sleep(max(0.0, started + delay - time.monotonic()))
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+        if not before_turnlog(err):
+            break
     return proc.returncode, err
+
+
+def before_turnlog(err: str) -> bool:
+    """Whether Ctrl+C came before the handler could exist: while the interpreter was
+    still starting (importing runpy or its own modules) or importing the handler's own
+    module (`os`, `signal`). Anywhere later is the command's to handle."""
+    if "KeyboardInterrupt" not in err:
+        return False
+    frames = [line for line in err.splitlines()
+              if line.strip().startswith("File") and "turnlog" in line]
+    return not frames or (all("interrupt.py" in line or "cli/__init__.py" in line
+                              for line in frames) and "from . import interrupt" in err)
 
 
 def listing() -> str:
@@ -81,10 +98,12 @@ def test_ctrl_c_during_ask(delay, loopback):
     loopback.script(Behaviour.slow("word " * 50, delay_s=0.2, chunks=50))
     status, err = interrupted_after(delay, "ask", "--conversation", "1", "second question")
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
-    if len(loopback.requests) > asked:
-        # The question had gone out: Ctrl+C cancels the request and gives it back.
-        assert status == 4 and "failure: cancelled" in err, err
+    if status == 4:
+        # `ask` was connecting or sending: Ctrl+C cancels the request, named, and gives
+        # the question back (as documented for `ask`).
+        assert "failure: cancelled" in err and "second question" in err, err
     else:
         assert status == 130, err
         assert err.strip().splitlines()[-1] == "interrupted"
+        assert len(loopback.requests) == asked  # interrupted before anything was sent
     assert export(1) == before

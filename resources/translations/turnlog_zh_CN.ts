@@ -126,24 +126,28 @@
             <translation>%1 个工具调用：%2</translation>
         </message>
         <message>
-            <source>a table of %1 columns (at most %2 are laid out)</source>
-            <translation>一个 %1 列的表格（最多排版 %2 列）</translation>
-        </message>
-        <message>
             <source>a table of more than %1 cells</source>
             <translation>一个超过 %1 个单元格的表格</translation>
-        </message>
-        <message>
-            <source>lists or quotes nested %1 deep (at most %2)</source>
-            <translation>列表或引用嵌套了 %1 层（最多 %2 层）</translation>
         </message>
         <message>
             <source>more than %1 formulas</source>
             <translation>超过 %1 个公式</translation>
         </message>
         <message>
-            <source>a formula of %1 characters (at most %2 are typeset)</source>
-            <translation>一个 %1 个字符的公式（最多排版 %2 个字符）</translation>
+            <source>a table of more than %1 columns</source>
+            <translation>一个超过 %1 列的表格</translation>
+        </message>
+        <message>
+            <source>lists or quotes nested more than %1 deep</source>
+            <translation>列表或引用嵌套超过 %1 层</translation>
+        </message>
+        <message>
+            <source>more than %1 formulas without a break</source>
+            <translation>超过 %1 个公式且无法分段</translation>
+        </message>
+        <message>
+            <source>a formula of more than %1 characters</source>
+            <translation>一个超过 %1 个字符的公式</translation>
         </message>
         <message>
             <source>a block of more than %1 lines or %2 characters without a break</source>

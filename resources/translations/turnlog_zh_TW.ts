@@ -126,24 +126,28 @@
             <translation>%1 個工具呼叫：%2</translation>
         </message>
         <message>
-            <source>a table of %1 columns (at most %2 are laid out)</source>
-            <translation>一個 %1 欄的表格（最多排版 %2 欄）</translation>
-        </message>
-        <message>
             <source>a table of more than %1 cells</source>
             <translation>一個超過 %1 個儲存格的表格</translation>
-        </message>
-        <message>
-            <source>lists or quotes nested %1 deep (at most %2)</source>
-            <translation>清單或引用巢狀了 %1 層（最多 %2 層）</translation>
         </message>
         <message>
             <source>more than %1 formulas</source>
             <translation>超過 %1 個公式</translation>
         </message>
         <message>
-            <source>a formula of %1 characters (at most %2 are typeset)</source>
-            <translation>一個 %1 個字元的公式（最多排版 %2 個字元）</translation>
+            <source>a table of more than %1 columns</source>
+            <translation>一個超過 %1 欄的表格</translation>
+        </message>
+        <message>
+            <source>lists or quotes nested more than %1 deep</source>
+            <translation>清單或引用巢狀超過 %1 層</translation>
+        </message>
+        <message>
+            <source>more than %1 formulas without a break</source>
+            <translation>超過 %1 個公式且無法分段</translation>
+        </message>
+        <message>
+            <source>a formula of more than %1 characters</source>
+            <translation>一個超過 %1 個字元的公式</translation>
         </message>
         <message>
             <source>a block of more than %1 lines or %2 characters without a break</source>

@@ -109,7 +109,7 @@ def _warnings_to_stderr() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; Ctrl+C at any moment is "interrupted", exit 130, no traceback."""
     try:
-        with interrupt.raising():
+        with interrupt.Raising():
             return _run(argv)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -225,6 +225,9 @@ def with_connection(args: argparse.Namespace, draft: str,
                 return fail(err.kind.value, err.message, draft)
             except ProviderFailure as err:
                 return fail(err.failure.kind.value, err.failure.message(), draft)
+        if cancel.cancelled:  # Ctrl+C while connecting: nothing is sent
+            return fail(FailureKind.CANCELLED.value, "Stopped before the question was sent.",
+                        draft)
         if getattr(args, "no_retry", False):
             connection = replace(connection, retry=None)
         return then(args, profile, draft, connection)

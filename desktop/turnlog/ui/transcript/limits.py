@@ -20,6 +20,7 @@ MAX_COLUMNS = 32  # columns of one table
 MAX_CELLS = 240  # cells of one table (Qt lays a cell out in about 0.2 ms)
 MAX_DEPTH = 16  # quotes and lists nested in one another
 MAX_FORMULAS = 250  # formulas typeset in one answer
+MAX_BLOCK_FORMULAS = 60  # formulas in a block that cannot be cut (an image is ~0.6 ms)
 MAX_FORMULA_CHARS = 2_000  # characters of one formula
 MAX_BLOCK_CHARS = 16_000  # Markdown read in one piece (a block that cannot be cut)…
 MAX_BLOCK_LINES = 800  # …and its lines
@@ -36,6 +37,7 @@ class Limit(Enum):
     CELLS = "cells"
     DEPTH = "depth"
     FORMULAS = "formulas"
+    BLOCK_FORMULAS = "formulas in a block"
     FORMULA_SIZE = "formula size"
     LENGTH = "length"
 
@@ -83,7 +85,7 @@ def _line_excess(text: str, start: int, end: int) -> Excess | None:
                 fence = None
         elif (opening := _FENCE.match(line)) is not None:
             fence = opening.group(1)
-        else:
+        elif line.strip():  # (a blank line nests nothing, however it is indented)
             depth = _depth(line)
             if depth > MAX_DEPTH:
                 return Excess(pos, Limit.DEPTH, depth, MAX_DEPTH)
@@ -118,6 +120,9 @@ def first_excess(text: str, start: int = 0, end: int | None = None, *,
         if number >= allowed:
             return Excess(start + span.start, Limit.FORMULAS, formulas_before + len(spans),
                           MAX_FORMULAS), number
+        if number >= MAX_BLOCK_FORMULAS:
+            return Excess(start + span.start, Limit.BLOCK_FORMULAS, len(spans),
+                          MAX_BLOCK_FORMULAS), number
         if len(span.latex) > MAX_FORMULA_CHARS:
             return Excess(start + span.start, Limit.FORMULA_SIZE, len(span.latex),
                           MAX_FORMULA_CHARS), number

@@ -127,22 +127,25 @@ def render_markdown(doc: QTextDocument, text: str, maths: MathStyle | None = Non
 
 def excess_note(excess: Excess) -> str:
     """Why the rest of an answer shows as plain text, in a line."""
-    found, allowed = f"{excess.found:,}", f"{excess.allowed:,}"
+    # Only the limit is named, not what was found: while an answer streams, its line
+    # or formula may not have arrived whole, and the note must read as it will later.
+    allowed = f"{excess.allowed:,}"
     reasons = {
-        Limit.COLUMNS: arg(translate("AnswerView", "a table of %1 columns (at most %2 are "
-                                     "laid out)"), found, allowed),
-        Limit.CELLS: arg(translate("AnswerView", "a table of more than %1 cells"), allowed),
-        Limit.DEPTH: arg(translate("AnswerView", "lists or quotes nested %1 deep (at most "
-                                   "%2)"), found, allowed),
-        Limit.FORMULAS: arg(translate("AnswerView", "more than %1 formulas"), allowed),
-        Limit.FORMULA_SIZE: arg(translate("AnswerView", "a formula of %1 characters (at "
-                                          "most %2 are typeset)"), found, allowed),
+        Limit.COLUMNS: translate("AnswerView", "a table of more than %1 columns"),
+        Limit.CELLS: translate("AnswerView", "a table of more than %1 cells"),
+        Limit.DEPTH: translate("AnswerView", "lists or quotes nested more than %1 deep"),
+        Limit.FORMULAS: translate("AnswerView", "more than %1 formulas"),
+        Limit.BLOCK_FORMULAS: translate("AnswerView", "more than %1 formulas without a break"),
+        Limit.FORMULA_SIZE: translate("AnswerView", "a formula of more than %1 characters"),
         Limit.LENGTH: arg(translate("AnswerView", "a block of more than %1 lines or %2 "
-                                    "characters without a break"),
-                          f"{MAX_BLOCK_LINES:,}", allowed),
+                                    "characters without a break"), f"{MAX_BLOCK_LINES:,}",
+                          allowed),
     }
+    reason = reasons[excess.limit]
+    if excess.limit is not Limit.LENGTH:
+        reason = arg(reason, allowed)
     return arg(translate("AnswerView", "The rest of this answer is shown as plain text: %1."),
-               reasons[excess.limit])
+               reason)
 
 
 def _append_plain(doc: QTextDocument, excess: Excess, rest: str) -> None:
