@@ -21,6 +21,7 @@ READER = "user_files.py"
 # with why it is not a file a person names.
 OWN_FILES = {
     "app.py": "appends to Turnlog's own log",
+    "children.py": "/proc entries of its own children and the child records it writes",
     "cli/tools_commands.py": "asks on /dev/tty, the controlling terminal",
     "localmodel/build.py": "the llama library inside the installed package, /proc/cpuinfo",
     "localmodel/server.py": "the built-in server's own log, which Turnlog writes",
@@ -30,6 +31,7 @@ OWN_FILES = {
     "store/drafts.py": "the store's own draft files, under the store's rules",
     "store/files.py": "the store's own files, opened with O_NOFOLLOW",
     "store/log.py": "syncs the data directory itself",
+    "store/privacy.py": "syncs the data directory itself after an erase",
     "store/upgrade.py": "the database and its backup, under the store's rules",
 }
 
