@@ -30,7 +30,6 @@ OWN_FILES = {
     "transfer.py": "writes a new export (mode 'x')",
     "store/drafts.py": "the store's own draft files, under the store's rules",
     "store/files.py": "the store's own files, opened with O_NOFOLLOW",
-    "store/log.py": "syncs the data directory itself",
     "store/privacy.py": "syncs the data directory itself after an erase",
     "store/upgrade.py": "the database and its backup, under the store's rules",
 }
