@@ -345,9 +345,18 @@ class PagedLogStore:
 
     def __init__(self, store: Any) -> None:
         self.store = store
+        self._known: dict[int, LogPages] = {}
 
     def turns(self, conversation_id: int) -> LogPages:
+        """The paged log as it is now: the one given before while the line is unchanged
+        (same length, newest ordinal and hidden versions), so the pages one send reads
+        are read once however often it asks."""
         pages: LogPages = self.store.log(conversation_id)
+        known = self._known.get(conversation_id)
+        if known is not None and (len(known), known.newest_ordinal, known.hidden) == (
+                len(pages), pages.newest_ordinal, pages.hidden):
+            return known
+        self._known[conversation_id] = pages
         return pages
 
     def __getattr__(self, name: str) -> Any:

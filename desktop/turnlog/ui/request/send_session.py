@@ -113,6 +113,7 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
     the rest of that answer (as the connected server can: `Route.prefill`). With `gate`,
     the tools switched on in the conversation are offered (their servers start here)."""
     on_stage = lambda stage, detail: context.report((stage, detail))  # noqa: E731
+    store = paged(store)  # one paged log for the body reported first and the send
     try:
         memory = store.memory(conversation.id)
         ask = Ask(conversation, question, endpoint.route, attachments=attachments,
@@ -148,7 +149,7 @@ def _report_body(context: TaskContext, store: ChatStore, ask: Ask,
     is in flight while a model or a tool server starts (the send path reports the body
     it plans, which replaces this one)."""
     specs = gate.specs_now(ask.conversation) if gate is not None else ()
-    built = build(replace(ask, turns=paged(store).turns(ask.conversation.id),
+    built = build(replace(ask, turns=store.turns(ask.conversation.id),
                           summary=store.latest_summary(ask.conversation.id),
                           tool_specs=specs))
     if built.projection is not None:
