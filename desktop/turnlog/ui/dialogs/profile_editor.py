@@ -261,8 +261,6 @@ class ProfileEditor(FittedDialog):
             taken = [shown_name(p.name) for p in self.setup.load()]
             self._given_name = unique_name(shown_name(preset.name), taken)
             self.name.setText(self._given_name)
-        if self.profile.model_titles is None:  # never chosen: the preset's default
-            self.model_titles.setChecked(preset.builtin)
         if self.profile.accepts_images is None:
             self.accepts_images.setChecked(preset.images)
         self._show_preset_rows()
