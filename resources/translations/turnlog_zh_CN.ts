@@ -3461,6 +3461,13 @@ last active %2</source>
         </message>
     </context>
     <context>
+        <name>Sizes</name>
+        <message>
+            <source>%1 bytes</source>
+            <translation>%1 字节</translation>
+        </message>
+    </context>
+    <context>
         <name>Stage</name>
         <message>
             <source>starting local model</source>

@@ -199,7 +199,11 @@ def number(value: int | float, decimals: int = -1) -> str:
 
 
 def byte_size(size: int) -> str:
-    """A size for people (12.3 KB), in the interface locale's digits and units."""
+    """A size for people (81 bytes, 12.3 kB), in the interface locale's digits and units
+    (a size under a kilobyte in the interface language's word for bytes: Qt's own is
+    English for Traditional Chinese)."""
+    if abs(size) < 1_000:
+        return arg(QCoreApplication.translate("Sizes", "%1 bytes"), size)
     return _locale().formattedDataSize(size, 1, QLocale.DataSizeFormat.DataSizeSIFormat)
 
 
