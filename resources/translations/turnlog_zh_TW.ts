@@ -3204,6 +3204,10 @@
     <context>
         <name>Shortcuts</name>
         <message>
+            <source>Enter</source>
+            <translation>Enter</translation>
+        </message>
+        <message>
             <source>, </source>
             <translation>、</translation>
         </message>
