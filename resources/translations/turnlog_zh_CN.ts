@@ -2262,6 +2262,10 @@
             <translation>包含它的摘要也会删除（下次发送时会生成新的摘要），Turnlog 对携带过它的请求的记录也不再提到它。其他各轮保留原来的编号。</translation>
         </message>
         <message>
+            <source>%1 and %n more</source>
+            <translation>%1 及另外 %n 个</translation>
+        </message>
+        <message>
             <source>Every conversation goes, with its summaries and Turnlog's notes of its requests; then the file they were kept in is rewritten, so nothing of them is left in it.</source>
             <translation>所有对话都会删除，连同它们的摘要和 Turnlog 对其请求的记录；随后保存它们的文件会被重写，其中不会留下任何内容。</translation>
         </message>

@@ -2262,6 +2262,10 @@
             <translation>包含它的摘要也會刪除（下次傳送時會產生新的摘要），Turnlog 對攜帶過它的請求的紀錄也不再提到它。其他各輪保留原來的編號。</translation>
         </message>
         <message>
+            <source>%1 and %n more</source>
+            <translation>%1 及另外 %n 個</translation>
+        </message>
+        <message>
             <source>Every conversation goes, with its summaries and Turnlog's notes of its requests; then the file they were kept in is rewritten, so nothing of them is left in it.</source>
             <translation>所有對話都會刪除，連同它們的摘要和 Turnlog 對其請求的紀錄；隨後保存它們的檔案會被重寫，其中不會留下任何內容。</translation>
         </message>
