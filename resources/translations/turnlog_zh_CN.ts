@@ -4115,8 +4115,16 @@ Answer so far: %2</source>
     <context>
         <name>Welcome</name>
         <message>
-            <source>Every question and answer you confirm stays in this history for good; each request carries only what fits the model, newest first. The coloured band and word beside each turn say how the last or next request used it: sent, in summary, not sent or replaced.</source>
-            <translation>你确认过的每一个问题和回答都会永久保留在这份历史中；每次请求只携带模型放得下的内容，最新的优先。每一轮旁边的色条和文字说明上一次或下一次请求如何使用它：已发送、在摘要中、未发送或已替换。</translation>
+            <source>Every question and answer you confirm stays in this history for good; each request carries only what fits the model, newest first. The coloured band and word beside each turn say how the last or next request used it: %1.</source>
+            <translation>你确认过的每一个问题和回答都会永久保留在这份历史中；每次请求只携带模型放得下的内容，最新的优先。每一轮旁边的色条和文字说明上一次或下一次请求如何使用它：%1。</translation>
+        </message>
+        <message>
+            <source>The built-in model is very small and answers best in English: good for trying Turnlog offline, not for real work. For that, or for other languages, connect a stronger model in Settings: a service with an API key, or Ollama or LM Studio on this computer.</source>
+            <translation>内置模型非常小，用英语回答效果最好：适合离线试用 Turnlog，不适合实际工作。要用于实际工作或其他语言，请在设置中连接更强的模型：使用 API 密钥的服务，或本机上的 Ollama、LM Studio。</translation>
+        </message>
+        <message>
+            <source>, </source>
+            <translation>、</translation>
         </message>
         <message>
             <source>Welcome to Turnlog</source>

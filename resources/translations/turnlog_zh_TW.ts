@@ -4115,8 +4115,16 @@ Answer so far: %2</source>
     <context>
         <name>Welcome</name>
         <message>
-            <source>Every question and answer you confirm stays in this history for good; each request carries only what fits the model, newest first. The coloured band and word beside each turn say how the last or next request used it: sent, in summary, not sent or replaced.</source>
-            <translation>你確認過的每一個問題和回答都會永久保留在這份歷史中；每次請求只帶上模型放得下的內容，最新的優先。每一輪旁邊的色條和文字說明上一次或下一次請求如何使用它：已送出、在摘要中、未送出或已取代。</translation>
+            <source>Every question and answer you confirm stays in this history for good; each request carries only what fits the model, newest first. The coloured band and word beside each turn say how the last or next request used it: %1.</source>
+            <translation>你確認過的每一個問題和回答都會永久保留在這份歷史中；每次請求只帶上模型放得下的內容，最新的優先。每一輪旁邊的色條和文字說明上一次或下一次請求如何使用它：%1。</translation>
+        </message>
+        <message>
+            <source>The built-in model is very small and answers best in English: good for trying Turnlog offline, not for real work. For that, or for other languages, connect a stronger model in Settings: a service with an API key, or Ollama or LM Studio on this computer.</source>
+            <translation>內建模型非常小，用英文回答效果最好：適合離線試用 Turnlog，不適合實際工作。要用於實際工作或其他語言，請在設定中連接更強的模型：使用 API 金鑰的服務，或本機上的 Ollama、LM Studio。</translation>
+        </message>
+        <message>
+            <source>, </source>
+            <translation>、</translation>
         </message>
         <message>
             <source>Welcome to Turnlog</source>
