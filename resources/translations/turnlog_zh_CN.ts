@@ -2137,6 +2137,22 @@
             <translation>删除此对话及由它派生的一切</translation>
         </message>
         <message>
+            <source>Restart Turnlog</source>
+            <translation>重新启动 Turnlog</translation>
+        </message>
+        <message>
+            <source>Restart Turnlog now to show it in %1?</source>
+            <translation>现在重新启动 Turnlog，以%1显示？</translation>
+        </message>
+        <message>
+            <source>Your conversations stay as they are; a request still running is stopped. Otherwise the language changes when Turnlog starts again.</source>
+            <translation>你的对话保持原样；仍在进行的请求会被停止。否则语言会在 Turnlog 下次启动时更改。</translation>
+        </message>
+        <message>
+            <source>Restart now</source>
+            <translation>立即重新启动</translation>
+        </message>
+        <message>
             <source>&amp;Help</source>
             <translation>帮助(&amp;H)</translation>
         </message>

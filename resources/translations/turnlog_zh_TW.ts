@@ -2137,6 +2137,22 @@
             <translation>刪除這個對話及由它衍生的一切</translation>
         </message>
         <message>
+            <source>Restart Turnlog</source>
+            <translation>重新啟動 Turnlog</translation>
+        </message>
+        <message>
+            <source>Restart Turnlog now to show it in %1?</source>
+            <translation>現在重新啟動 Turnlog，以%1顯示？</translation>
+        </message>
+        <message>
+            <source>Your conversations stay as they are; a request still running is stopped. Otherwise the language changes when Turnlog starts again.</source>
+            <translation>你的對話保持原樣；仍在進行的請求會被停止。否則語言會在 Turnlog 下次啟動時變更。</translation>
+        </message>
+        <message>
+            <source>Restart now</source>
+            <translation>立即重新啟動</translation>
+        </message>
+        <message>
             <source>&amp;Help</source>
             <translation>說明(&amp;H)</translation>
         </message>
