@@ -137,7 +137,10 @@ def main() -> int:
                 print(json.dumps({"screen": name, "builtin_note": editor.local_status.text()}),
                       flush=True)
             editor.reject()
-        editor = dialog.providers.add_profile("custom")  # nothing typed: what to fix shows
+        editor = dialog.providers.add_profile("custom")
+        editor.base_url.setText("localhost:8080")  # a wrong address: what to fix shows
+        editor.model.setEditText("a-model")
+        editor.model.setEditText("")
         editor.hide()
         print(json.dumps(measure(app, editor, name, "editor: custom (problem)")), flush=True)
         editor.reject()

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 from loopback import Behaviour
 from turnlog.core.failures import _TITLES, FailureKind
 from turnlog.core.send import Stage
+from turnlog.ui.dialogs.privacy import Decision
 from turnlog.ui.infra import failure_text, languages
 from turnlog.ui.infra.window_settings import window_settings
 
@@ -333,6 +334,7 @@ def test_view_language_lists_the_choices_and_remembers_one_for_the_next_start(
     assert not note.isEnabled() and "starts again" in note.text()
     assert [a.text() for a in rest] == ["System language", "English", "简体中文", "繁體中文"]
     assert [a.isChecked() for a in rest] == [True, False, False, False]
+    window.confirm = lambda confirmation: Decision(False)  # Restart now? Later
     rest[3].trigger()
     assert [a.isChecked() for a in rest] == [False, False, False, True]
     assert languages.chosen(window_settings(turnlog_home)) == "zh_TW"

@@ -121,7 +121,7 @@ def test_keyboard_shortcuts_lists_every_shortcut_of_the_window(qtbot, make_windo
         assert (plain(action.text()) or action.toolTip(), keys_of(action.shortcuts())) in listed
     groups = [group for group, _action, _keys in rows]
     assert groups.index("File") < groups.index("Edit") < groups.index("Help")
-    assert ("Send", "Ctrl+Return") in listed  # a button's own shortcut
+    assert ("Send", "Ctrl+Enter") in listed  # a button's own shortcut
     assert ("File", "New conversation", "Ctrl+N") in rows
     assert ("Help", "Keyboard shortcuts", "Ctrl+/") in rows
 

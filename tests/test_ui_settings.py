@@ -42,7 +42,8 @@ def test_settings_validate_save_and_send_through_the_profile(qtbot, store, loopb
         editor = page.add_profile("custom")
         save = editor.buttons.button(QDialogButtonBox.StandardButton.Save)
         editor.base_url.setText("ftp://example.org")
-        editor.model.setEditText("")
+        editor.model.setEditText("m")
+        editor.model.setEditText("")  # typed and cleared: now it is said
         assert not save.isEnabled()
         assert "must start with http:// or https://" in editor.problem.text()
         assert "Choose or type a model name." in editor.problem.text()

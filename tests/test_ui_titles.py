@@ -198,6 +198,32 @@ def test_a_failed_title_request_is_silent_for_the_chat(qtbot, store, turnlog_hom
         window.shutdown()
 
 
+@pytest.mark.parametrize(("question", "reply", "kept"), [
+    ("What is the capital of France?", "A just title, but no actual answer",
+     "What is the capital of France?"),
+    ("Name three colors.", "Two of the most common mistakes in writing is using a word "
+     "that sounds right but is not", "Name three colors."),
+    ("你好，介绍一下你自己", "Hi Kaiji,", "你好，介绍一下你自己"),
+])
+def test_a_model_title_that_does_not_name_the_question_is_not_kept(
+        qtbot, store, turnlog_home, loopback, question, reply, kept):
+    loopback.script(Behaviour.answer("Paris."), Behaviour.answer(reply))
+    window = titled_window(qtbot, store, turnlog_home, loopback, model_titles=True)
+    try:
+        open_new(qtbot, window)
+        ask(qtbot, window, question, 1)
+        qtbot.waitUntil(lambda: len(loopback.requests) == 2 and not window.titles.naming,
+                        timeout=10_000)
+        qtbot.wait(100)
+        assert window.title.text() == kept and listed(window) == [kept]
+        conversation = store.conversation(window.conversation.id)
+        assert conversation.title_source == QUESTION
+        outcomes = [r.outcome for r in store.requests(conversation.id)]
+        assert outcomes == ["committed", f"{TITLE_OUTCOME} implausible"]
+    finally:
+        window.shutdown()
+
+
 def test_settings_turns_model_titles_on_and_off_per_profile(qtbot, store, turnlog_home,
                                                             loopback):
     window = titled_window(qtbot, store, turnlog_home, loopback, model_titles=None)
@@ -207,12 +233,13 @@ def test_settings_turns_model_titles_on_and_off_per_profile(qtbot, store, turnlo
         assert not editor.model_titles.isChecked()  # off by default for a remote server
         editor.reject()
         builtin = dialog.providers.add_profile("builtin")
-        assert builtin.model_titles.isChecked()  # on for the built-in model
+        # Off for the built-in model too: too small a model to name a conversation well.
+        assert not builtin.model_titles.isChecked()
         builtin.reject()
         editor = dialog.providers.add_profile("custom")
         assert not editor.model_titles.isChecked()
         editor.preset.setCurrentIndex(editor.preset.findData("builtin"))
-        assert editor.model_titles.isChecked()  # a new profile follows its preset
+        assert not editor.model_titles.isChecked()
         editor.reject()
         editor = dialog.providers.edit_selected()
         editor.model_titles.setChecked(True)

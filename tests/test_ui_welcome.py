@@ -13,7 +13,7 @@ from loopback import Behaviour
 from turnlog.localmodel import Availability
 from turnlog.profiles import ProfileStore
 from turnlog.secrets import SessionKeys
-from turnlog.ui.conversation.centre import FIRST_RUN_HINT, MARKS_WORDS
+from turnlog.ui.conversation.centre import FIRST_RUN_HINT, marks_words
 from turnlog.ui.dialogs.settings import SettingsDialog
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.infra.window_settings import window_settings
@@ -88,7 +88,7 @@ def test_the_welcome_explains_the_marks_and_offers_settings(qtbot, store, loopba
         welcome = window.centre.welcome
         assert welcome.isVisible()
         words = welcome.marks.text()
-        assert words == MARKS_WORDS
+        assert words == marks_words()
         assert words.count(". ") + 1 == 2 and words.endswith(".")  # two sentences
         assert all(m in words for m in ("sent", "in summary", "not sent", "replaced"))
         assert window.empty_hint.text() == FIRST_RUN_HINT  # no provider yet

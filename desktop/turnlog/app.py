@@ -201,6 +201,7 @@ def smoke_test(argv: list[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     from .ui.faults.crash import ExceptHook
     from .ui.faults.startup import show_startup_fault
+    from .ui.infra.languages import restart_requested
 
     argv = list(sys.argv if argv is None else argv)
     if "--version" in argv[1:]:
@@ -229,10 +230,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     window.raise_()
     window.activateWindow()
     try:
-        return app.exec()
+        status = app.exec()
     finally:
         window.shutdown()  # stops the built-in model's server too, after an error as well
         store.close()
+    if status == 0 and restart_requested():  # View → Language: Restart now
+        relaunch(argv)
+    return status
+
+
+def relaunch(argv: Sequence[str]) -> None:
+    """Start Turnlog again in this process, with the same arguments (the data is closed)."""
+    log.info("starting again")
+    logging.shutdown()
+    os.execv(sys.executable, [sys.executable, "-m", "turnlog", *argv[1:]])
 
 
 if __name__ == "__main__":

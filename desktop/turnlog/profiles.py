@@ -101,14 +101,14 @@ class Profile:
     allow_insecure_key: bool = False
     ca_file: str | None = None
     # Whether the model names a new conversation after its first answer (one short extra
-    # request); None: the default, on for the built-in model and off for a remote server.
+    # request); None: the default, off (the built-in model is too small to name well).
     model_titles: bool | None = None
     # Whether the model takes images in a question; None: the preset's default.
     accepts_images: bool | None = None
 
     @property
     def makes_titles(self) -> bool:
-        return self.model_titles if self.model_titles is not None else self.builtin
+        return bool(self.model_titles)
 
     @property
     def takes_images(self) -> bool:

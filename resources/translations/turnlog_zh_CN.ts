@@ -1302,6 +1302,18 @@
             <translation>%1 个 token，%2</translation>
         </message>
         <message>
+            <source>%1 takes %2 bytes, but the request limit is %3 bytes: shorten the question by at least %4 bytes or raise the byte limit. Nothing was sent.</source>
+            <translation>%1占 %2 字节，但请求上限为 %3 字节：请把问题至少缩短 %4 字节，或提高字节上限。没有发送任何内容。</translation>
+        </message>
+        <message>
+            <source>%1 takes exactly %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or %5. Nothing was sent.</source>
+            <translation>%1确切占 %2 个 token，但输入预算为 %3 个 token：请把问题至少缩短 %4 个 token，或%5。没有发送任何内容。</translation>
+        </message>
+        <message>
+            <source>%1 takes an estimated %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or %5. Nothing was sent.</source>
+            <translation>%1估计占 %2 个 token，但输入预算为 %3 个 token：请把问题至少缩短 %4 个 token，或%5。没有发送任何内容。</translation>
+        </message>
+        <message>
             <source>summary</source>
             <translation>摘要</translation>
         </message>
@@ -2189,6 +2201,22 @@
             <translation>删除此对话及由它派生的一切</translation>
         </message>
         <message>
+            <source>Restart Turnlog</source>
+            <translation>重新启动 Turnlog</translation>
+        </message>
+        <message>
+            <source>Restart Turnlog now to show it in %1?</source>
+            <translation>现在重新启动 Turnlog，以%1显示？</translation>
+        </message>
+        <message>
+            <source>Your conversations stay as they are; a request still running is stopped. Otherwise the language changes when Turnlog starts again.</source>
+            <translation>你的对话保持原样；仍在进行的请求会被停止。否则语言会在 Turnlog 下次启动时更改。</translation>
+        </message>
+        <message>
+            <source>Restart now</source>
+            <translation>立即重新启动</translation>
+        </message>
+        <message>
             <source>&amp;Help</source>
             <translation>帮助(&amp;H)</translation>
         </message>
@@ -2312,6 +2340,10 @@
         <message>
             <source>Summaries that include it go too (the next send makes a new one), and Turnlog's notes of the requests that carried it no longer name it. The other turns keep their numbers.</source>
             <translation>包含它的摘要也会删除（下次发送时会生成新的摘要），Turnlog 对携带过它的请求的记录也不再提到它。其他各轮保留原来的编号。</translation>
+        </message>
+        <message>
+            <source>%1 and %n more</source>
+            <translation>%1 及另外 %n 个</translation>
         </message>
         <message>
             <source>Every conversation goes, with its summaries and Turnlog's notes of its requests; then the file they were kept in is rewritten, so nothing of them is left in it.</source>
@@ -3268,6 +3300,10 @@
     <context>
         <name>Shortcuts</name>
         <message>
+            <source>Enter</source>
+            <translation>Enter</translation>
+        </message>
+        <message>
             <source>, </source>
             <translation>、</translation>
         </message>
@@ -3522,6 +3558,13 @@ last active %2</source>
         <message>
             <source>No conversation matches the search.</source>
             <translation>没有与搜索匹配的对话。</translation>
+        </message>
+    </context>
+    <context>
+        <name>Sizes</name>
+        <message>
+            <source>%1 bytes</source>
+            <translation>%1 字节</translation>
         </message>
     </context>
     <context>
@@ -4172,8 +4215,16 @@ Answer so far: %2</source>
     <context>
         <name>Welcome</name>
         <message>
-            <source>Every question and answer you confirm stays in this history for good; each request carries only what fits the model, newest first. The coloured band and word beside each turn say how the last or next request used it: sent, in summary, not sent or replaced.</source>
-            <translation>你确认过的每一个问题和回答都会永久保留在这份历史中；每次请求只携带模型放得下的内容，最新的优先。每一轮旁边的色条和文字说明上一次或下一次请求如何使用它：已发送、在摘要中、未发送或已替换。</translation>
+            <source>Every question and answer you confirm stays in this history for good; each request carries only what fits the model, newest first. The coloured band and word beside each turn say how the last or next request used it: %1.</source>
+            <translation>你确认过的每一个问题和回答都会永久保留在这份历史中；每次请求只携带模型放得下的内容，最新的优先。每一轮旁边的色条和文字说明上一次或下一次请求如何使用它：%1。</translation>
+        </message>
+        <message>
+            <source>The built-in model is very small and answers best in English: good for trying Turnlog offline, not for real work. For that, or for other languages, connect a stronger model in Settings: a service with an API key, or Ollama or LM Studio on this computer.</source>
+            <translation>内置模型非常小，用英语回答效果最好：适合离线试用 Turnlog，不适合实际工作。要用于实际工作或其他语言，请在设置中连接更强的模型：使用 API 密钥的服务，或本机上的 Ollama、LM Studio。</translation>
+        </message>
+        <message>
+            <source>, </source>
+            <translation>、</translation>
         </message>
         <message>
             <source>Welcome to Turnlog</source>

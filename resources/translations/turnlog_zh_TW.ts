@@ -1302,6 +1302,18 @@
             <translation>%1 個 token，%2</translation>
         </message>
         <message>
+            <source>%1 takes %2 bytes, but the request limit is %3 bytes: shorten the question by at least %4 bytes or raise the byte limit. Nothing was sent.</source>
+            <translation>%1占 %2 位元組，但請求上限為 %3 位元組：請把問題至少縮短 %4 位元組，或提高位元組上限。沒有送出任何內容。</translation>
+        </message>
+        <message>
+            <source>%1 takes exactly %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or %5. Nothing was sent.</source>
+            <translation>%1確切占 %2 個 token，但輸入預算為 %3 個 token：請把問題至少縮短 %4 個 token，或%5。沒有傳送任何內容。</translation>
+        </message>
+        <message>
+            <source>%1 takes an estimated %2 tokens, but the input budget is %3 tokens: shorten the question by at least %4 tokens or %5. Nothing was sent.</source>
+            <translation>%1估計占 %2 個 token，但輸入預算為 %3 個 token：請把問題至少縮短 %4 個 token，或%5。沒有傳送任何內容。</translation>
+        </message>
+        <message>
             <source>summary</source>
             <translation>摘要</translation>
         </message>
@@ -2189,6 +2201,22 @@
             <translation>刪除這個對話及由它衍生的一切</translation>
         </message>
         <message>
+            <source>Restart Turnlog</source>
+            <translation>重新啟動 Turnlog</translation>
+        </message>
+        <message>
+            <source>Restart Turnlog now to show it in %1?</source>
+            <translation>現在重新啟動 Turnlog，以%1顯示？</translation>
+        </message>
+        <message>
+            <source>Your conversations stay as they are; a request still running is stopped. Otherwise the language changes when Turnlog starts again.</source>
+            <translation>你的對話保持原樣；仍在進行的請求會被停止。否則語言會在 Turnlog 下次啟動時變更。</translation>
+        </message>
+        <message>
+            <source>Restart now</source>
+            <translation>立即重新啟動</translation>
+        </message>
+        <message>
             <source>&amp;Help</source>
             <translation>說明(&amp;H)</translation>
         </message>
@@ -2312,6 +2340,10 @@
         <message>
             <source>Summaries that include it go too (the next send makes a new one), and Turnlog's notes of the requests that carried it no longer name it. The other turns keep their numbers.</source>
             <translation>包含它的摘要也會刪除（下次傳送時會產生新的摘要），Turnlog 對攜帶過它的請求的紀錄也不再提到它。其他各輪保留原來的編號。</translation>
+        </message>
+        <message>
+            <source>%1 and %n more</source>
+            <translation>%1 及另外 %n 個</translation>
         </message>
         <message>
             <source>Every conversation goes, with its summaries and Turnlog's notes of its requests; then the file they were kept in is rewritten, so nothing of them is left in it.</source>
@@ -3268,6 +3300,10 @@
     <context>
         <name>Shortcuts</name>
         <message>
+            <source>Enter</source>
+            <translation>Enter</translation>
+        </message>
+        <message>
             <source>, </source>
             <translation>、</translation>
         </message>
@@ -3522,6 +3558,13 @@ last active %2</source>
         <message>
             <source>No conversation matches the search.</source>
             <translation>沒有符合搜尋的對話。</translation>
+        </message>
+    </context>
+    <context>
+        <name>Sizes</name>
+        <message>
+            <source>%1 bytes</source>
+            <translation>%1 位元組</translation>
         </message>
     </context>
     <context>
@@ -4172,8 +4215,16 @@ Answer so far: %2</source>
     <context>
         <name>Welcome</name>
         <message>
-            <source>Every question and answer you confirm stays in this history for good; each request carries only what fits the model, newest first. The coloured band and word beside each turn say how the last or next request used it: sent, in summary, not sent or replaced.</source>
-            <translation>你確認過的每一個問題和回答都會永久保留在這份歷史中；每次請求只帶上模型放得下的內容，最新的優先。每一輪旁邊的色條和文字說明上一次或下一次請求如何使用它：已送出、在摘要中、未送出或已取代。</translation>
+            <source>Every question and answer you confirm stays in this history for good; each request carries only what fits the model, newest first. The coloured band and word beside each turn say how the last or next request used it: %1.</source>
+            <translation>你確認過的每一個問題和回答都會永久保留在這份歷史中；每次請求只帶上模型放得下的內容，最新的優先。每一輪旁邊的色條和文字說明上一次或下一次請求如何使用它：%1。</translation>
+        </message>
+        <message>
+            <source>The built-in model is very small and answers best in English: good for trying Turnlog offline, not for real work. For that, or for other languages, connect a stronger model in Settings: a service with an API key, or Ollama or LM Studio on this computer.</source>
+            <translation>內建模型非常小，用英文回答效果最好：適合離線試用 Turnlog，不適合實際工作。要用於實際工作或其他語言，請在設定中連接更強的模型：使用 API 金鑰的服務，或本機上的 Ollama、LM Studio。</translation>
+        </message>
+        <message>
+            <source>, </source>
+            <translation>、</translation>
         </message>
         <message>
             <source>Welcome to Turnlog</source>

@@ -298,13 +298,14 @@ class ProjectionRefused(Exception):
             if present
         ]
         what = ("The " + ", ".join(names) + " and question") if names else "The question"
+        take = "take" if names else "takes"  # the verb agrees with one thing or several
         if self.tools_bytes and self.reason is RefusalReason.BYTES:
             what += f" (the tool list alone {self.tools_bytes:,} bytes)"
         elif self.tools_bytes:
             what += f" (the tool list alone about {self.tools_tokens:,} tokens)"
         if self.reason is RefusalReason.BYTES:
             return (
-                f"{what} take {self.mandatory_bytes:,} bytes, but the request limit is "
+                f"{what} {take} {self.mandatory_bytes:,} bytes, but the request limit is "
                 f"{self.max_bytes:,} bytes: shorten the question by at least "
                 f"{self.excess_bytes:,} bytes or raise the byte limit"
                 + (", or switch tools off" if self.tools_bytes else "") + ". Nothing was sent."
@@ -317,7 +318,7 @@ class ProjectionRefused(Exception):
         else:
             instead = "use a larger context window"
         return (
-            f"{what} take {kind} {self.mandatory_tokens:,} tokens, but the input budget is "
+            f"{what} {take} {kind} {self.mandatory_tokens:,} tokens, but the input budget is "
             f"{self.token_budget:,} tokens: shorten the question by at least "
             f"{self.excess_tokens:,} tokens or {instead}. Nothing was sent."
         )

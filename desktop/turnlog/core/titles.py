@@ -13,6 +13,7 @@ chat's path, that never touches the log.
 from __future__ import annotations
 
 import logging
+import re
 import time
 import unicodedata
 from collections.abc import Callable
@@ -109,6 +110,139 @@ def clean_model_title(reply: str) -> str:
     return short_title(line, MODEL_TITLE_LENGTH)
 
 
+# ---------------------------------------------------------------- plausible titles
+# A small model asked for a title often answers the question, greets, or writes about
+# something else ("Hi Kaiji," for 你好，介绍一下你自己). A model's title is kept only when
+# it plausibly names the question; otherwise the title taken from the question stays.
+PLAUSIBLE_WORDS = 10  # a title, not a sentence
+IMPLAUSIBLE = "implausible"  # the failure code of a title that was not kept
+_WORD = re.compile(r"[^\W\d_]+")
+_STOP_WORDS = frozenset([
+    "the", "and", "for", "are", "but", "not", "you", "your", "yours", "with", "this", "that",
+    "these", "those", "what", "which", "who", "whom", "whose", "when", "where", "why", "how",
+    "can", "could", "would", "should", "will", "shall", "may", "might", "must", "does", "did",
+    "done", "has", "have", "had", "was", "were", "been", "being", "from", "into", "onto",
+    "about", "than", "then", "them", "they", "their", "there", "here", "its", "it's", "our",
+    "ours", "out", "off", "over", "under", "just", "also", "very", "some", "any", "all",
+    "more", "most", "such", "only", "own", "same", "too", "use", "using", "used", "tell",
+    "give", "make", "please", "me", "my", "mine", "him", "her", "his", "she", "one", "two",
+    "three", "four", "five"])
+# Characters that carry grammar rather than a subject: sharing only these shares nothing.
+_CJK_FUNCTION = frozenset("的了是我你他她它们在有和与及吗呢吧啊么个一这那不也就都而之其为以"
+                          "請请問问麼嗎這個們於與為")
+_GREETINGS = ("hi", "hello", "hey", "dear", "greetings", "good morning", "good afternoon",
+              "good evening", "howdy", "hola", "bonjour", "salut", "ciao", "hallo",
+              "你好", "您好", "嗨", "哈囉", "哈啰", "早上好", "大家好")
+_ANSWER_OPENINGS = ("yes", "no", "sure", "certainly", "of course", "absolutely", "i ",
+                    "i'm", "i am", "as an", "here is", "here's", "the answer", "answer",
+                    "there is no", "there are no", "sorry", "unfortunately", "it is", "it's",
+                    "是的", "当然", "當然", "我是", "我", "好的", "抱歉", "答案", "不是", "对",
+                    "對", "沒有", "没有")
+_STATEMENT_VERBS = frozenset({"is", "are", "was", "were"})
+_QUESTION_WORDS = frozenset({"what", "why", "how", "who", "which", "when", "where", "is",
+                             "are", "does", "do", "can", "should"})
+_SENTENCE_BREAK = re.compile(r"[.!?。！？;；][\s\u3000]*\S")
+
+
+def script(char: str) -> str:
+    """The writing system of a letter, as titles need it: "cjk" for Chinese, Japanese
+    and Korean, else the first word of its Unicode name ("latin", "cyrillic", …)."""
+    if unicodedata.category(char) == "Lo" and _is_cjk(char):
+        return "cjk"
+    name = unicodedata.name(char, "")
+    return name.split(" ", 1)[0].lower() if name else ""
+
+
+def _is_cjk(char: str) -> bool:
+    point = ord(char)
+    return (0x3040 <= point <= 0x30FF or 0x3400 <= point <= 0x4DBF
+            or 0x4E00 <= point <= 0x9FFF or 0xAC00 <= point <= 0xD7AF
+            or 0xF900 <= point <= 0xFAFF or 0x20000 <= point <= 0x2FA1F)
+
+
+def main_script(text: str) -> str:
+    """The script most of `text`'s letters are written in ("" when it has none); CJK
+    counts first wherever a question has any (a Chinese question names code in Latin)."""
+    counts: dict[str, int] = {}
+    for char in text:
+        if char.isalpha():
+            kind = script(char)
+            counts[kind] = counts.get(kind, 0) + 1
+    if not counts:
+        return ""
+    if counts.get("cjk", 0) > 0:
+        return "cjk"
+    return max(sorted(counts), key=lambda kind: counts[kind])
+
+
+def content_words(text: str) -> set[str]:
+    """The words of `text` that say what it is about: letters only, lower case, at least
+    three long, not a stop word; CJK runs are left to `subject_characters`."""
+    return {word for word in (w.lower() for w in _WORD.findall(text))
+            if len(word) >= 3 and word not in _STOP_WORDS
+            and not any(_is_cjk(char) for char in word)}
+
+
+def subject_characters(text: str) -> set[str]:
+    """The CJK characters of `text` that are not grammar."""
+    return {char for char in text if _is_cjk(char) and char not in _CJK_FUNCTION}
+
+
+def _same_word(one: str, other: str) -> bool:
+    """Equal, or the same stem ("colors", "colour" and "color" share "colo")."""
+    if one == other:
+        return True
+    stem = min(len(one), len(other), 5)
+    return stem >= 4 and one[:stem] == other[:stem]
+
+
+def _starts_with(text: str, openings: tuple[str, ...]) -> bool:
+    lowered = text.lower()
+    for opening in openings:
+        if lowered.startswith(opening):
+            rest = lowered[len(opening):]
+            if not rest or opening[-1] == " " or _is_cjk(opening[0]) \
+                    or not rest[0].isalnum():
+                return True
+    return False
+
+
+def _reads_as_answer(title: str) -> bool:
+    """Whether `title` answers rather than names: opens as a reply does, runs on into a
+    second sentence, or states "X is Y" without asking."""
+    if _starts_with(title, _ANSWER_OPENINGS) or _SENTENCE_BREAK.search(title):
+        return True
+    words = [w.lower() for w in _WORD.findall(title)]
+    return bool(words) and words[0] not in _QUESTION_WORDS \
+        and any(word in _STATEMENT_VERBS for word in words[1:])
+
+
+def plausible_title(question: str, title: str) -> bool:
+    """Whether a model's `title` plausibly names a conversation begun by `question`:
+    not empty, short (uncut, at most `PLAUSIBLE_WORDS` words), in the question's script,
+    sharing a content word or a CJK character with it, and neither a greeting nor an
+    answer."""
+    title = title.strip()
+    if not title or ELLIPSIS in title or len(title) > MODEL_TITLE_LENGTH:
+        return False
+    asked = main_script(question)
+    if asked != main_script(title):
+        return False
+    if asked == "cjk":
+        shared = bool(subject_characters(question) & subject_characters(title))
+    else:
+        shared = False
+    if not shared:
+        theirs = content_words(title)
+        shared = any(_same_word(mine, word) for mine in content_words(question)
+                     for word in theirs)
+    if not shared:
+        return False
+    if asked != "cjk" and len(_WORD.findall(title)) > PLAUSIBLE_WORDS:
+        return False
+    return not _starts_with(title, _GREETINGS) and not _reads_as_answer(title)
+
+
 @dataclass(frozen=True, slots=True)
 class TitleMade:
     title: str
@@ -148,6 +282,9 @@ def make_model_title(provider: ChatProvider, turn: Turn, model: str, *,
                           else FailureKind.NO_FINISH_REASON)
     elif not title:
         problem = Failure(FailureKind.EMPTY)
+    elif not plausible_title(turn.question, title):
+        log.info("a title from the model that does not name the question was not kept")
+        problem = Failure(FailureKind.MALFORMED, code=IMPLAUSIBLE)
     if problem is not None:
         return TitleFailed(problem, reply.usage, len(body))
     return TitleMade(title, reply.usage, len(body), reply.model or model)
@@ -174,7 +311,7 @@ def name_by_model(store: TitleStore, provider: ChatProvider, conversation: Conve
     started_wall, started = datetime.now(UTC), clock()
     outcome = make_model_title(provider, turn, model, cancel=cancel)
     said = TITLE_OUTCOME if isinstance(outcome, TitleMade) \
-        else f"{TITLE_OUTCOME} {outcome.failure.kind.value}"
+        else f"{TITLE_OUTCOME} {outcome.failure.code or outcome.failure.kind.value}"
     record = RequestRecord(
         conversation_id=conversation.id, started_at=started_wall,
         model=outcome.model if isinstance(outcome, TitleMade) else model, outcome=said,

@@ -166,8 +166,13 @@ class HistoryActions(QObject):
     def delete_all_history(self) -> None:
         """Count everything, then ask (File → Delete all history…), offering to remove the
         provider keys from the keyring too."""
-        operations.count_all_history(self._store).run(
-            self._runner, on_success=self._confirm_delete_all, on_failure=self.failed.emit)
+        setup = self._setup
+        profiles = setup.load() if setup is not None else []
+        operations.count_all_history(
+            self._store, setup.keys() if setup is not None else None,
+            [(p.id, p.name) for p in profiles if not p.builtin]).run(
+            self._runner, on_success=lambda found: self._confirm_delete_all(*found),
+            on_failure=self.failed.emit)
 
     def _key_place(self) -> str | None:
         """Where the API keys are kept, as the delete question names it (None: in memory
@@ -178,11 +183,10 @@ class HistoryActions(QObject):
         in_memory = keyring is None or isinstance(keyring, SessionKeys)
         return None if in_memory else keyring.backend_name()
 
-    def _confirm_delete_all(self, counts: DeletionCounts) -> None:
+    def _confirm_delete_all(self, counts: DeletionCounts, with_keys: list[str]) -> None:
         setup = self._setup
         profiles = setup.load() if setup is not None else []
-        decision = self._confirm(delete_all_question(counts, [p.name for p in profiles],
-                                                     self._key_place()))
+        decision = self._confirm(delete_all_question(counts, with_keys, self._key_place()))
         if not decision.accepted:
             return
         preferences = len(self._store.memory.preferences())  # a few short rows: read here

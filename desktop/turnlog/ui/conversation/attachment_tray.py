@@ -7,9 +7,9 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from ...core.attachments import Attachment, AttachmentKind, Question, size_text
+from ...core.attachments import Attachment, AttachmentKind, Question
 from ...core.projection import AttachmentCost, attachment_costs
-from ..infra.languages import arg
+from ..infra.languages import arg, byte_size
 
 translate = QCoreApplication.translate  # translate("AttachmentTray", …): lupdate reads it
 
@@ -33,7 +33,7 @@ def chip_text(cost: AttachmentCost) -> str:
         kind = arg(translate("AttachmentTray", "%1, %2"), kind, attachment.encoding)
     sent = arg(translate("AttachmentTray", "%1 bytes, ≈%2 tokens") if cost.estimated
                else translate("AttachmentTray", "%1 bytes, %2 tokens"), cost.bytes, cost.tokens)
-    return " · ".join([attachment.name, kind, size_text(attachment.size), sent])
+    return " · ".join([attachment.name, kind, byte_size(attachment.size), sent])
 
 
 def chip_tip(cost: AttachmentCost) -> str:

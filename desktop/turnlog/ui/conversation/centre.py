@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..infra.languages import arg
 from ..transcript.marks import MarkLegend
 from ..transcript.model import TranscriptModel
 from ..transcript.view import TranscriptView
@@ -37,8 +38,18 @@ START_HINT = QT_TRANSLATE_NOOP(
 MARKS_WORDS = QT_TRANSLATE_NOOP(
     "Welcome", "Every question and answer you confirm stays in this history for good; each "
     "request carries only what fits the model, newest first. The coloured band and word "
-    "beside each turn say how the last or next request used it: sent, in summary, not sent "
-    "or replaced.")
+    "beside each turn say how the last or next request used it: %1.")
+BUILTIN_WORDS = QT_TRANSLATE_NOOP(
+    "Welcome", "The built-in model is very small and answers best in English: good for "
+    "trying Turnlog offline, not for real work. For that, or for other languages, connect a "
+    "stronger model in Settings: a service with an API key, or Ollama or LM Studio on this "
+    "computer.")
+
+
+def marks_words() -> str:
+    """`MARKS_WORDS` naming every mark the legend shows, in the legend's words."""
+    return arg(translate("Welcome", MARKS_WORDS), translate("Welcome", ", ").join(
+        mark.label for mark in MarkLegend.SHOWN))
 
 
 class Welcome(QFrame):
@@ -60,11 +71,16 @@ class Welcome(QFrame):
         font.setPointSizeF(font.pointSizeF() * 1.2)
         self.heading.setFont(font)
         column.addWidget(self.heading)
-        self.marks = QLabel(translate("Welcome", MARKS_WORDS), self)
+        self.marks = QLabel(marks_words(), self)
         self.marks.setObjectName("welcomeMarks")
         self.marks.setWordWrap(True)
         self.marks.setTextFormat(Qt.TextFormat.PlainText)
         column.addWidget(self.marks)
+        self.builtin_words = QLabel(translate("Welcome", BUILTIN_WORDS), self)
+        self.builtin_words.setObjectName("welcomeBuiltinWords")
+        self.builtin_words.setWordWrap(True)
+        self.builtin_words.setTextFormat(Qt.TextFormat.PlainText)
+        column.addWidget(self.builtin_words)
         row = QHBoxLayout()
         self.builtin = QPushButton(translate("Welcome", "Use the &built-in model"), self)
         self.builtin.setObjectName("welcomeBuiltin")
@@ -94,6 +110,7 @@ class Welcome(QFrame):
         turned off once the built-in model is the one in use."""
         self.builtin.setVisible(offered)
         self.settings.setVisible(offered)
+        self.builtin_words.setVisible(offered)
         self.builtin.setEnabled(not in_use)
         self.builtin.setText(translate("Welcome", "The built-in model is in use") if in_use
                              else translate("Welcome", "Use the &built-in model"))

@@ -59,8 +59,11 @@ class PartialAnswers(QObject):
             self.window.first_send.finished(replace(
                 result, outcome=replace(result.outcome, answer=None)))
 
-    def _say(self, text: str) -> None:
-        self.window.statusBar().showMessage(text)
+    def _say(self, text: str, conversation_id: int | None = None) -> None:
+        if conversation_id is None:
+            self.window.statusBar().showMessage(text)
+        else:
+            self.window.say_about(conversation_id, text)
 
     # ------------------------------------------------------------------ keep
     def keep(self) -> None:
@@ -88,7 +91,7 @@ class PartialAnswers(QObject):
         replaced = shown.turns[-1] if offer.replaces is not None and shown.turns else turn
         number = shown.numbers.number(replaced.ordinal)
         self._say(arg(translate("PartialAnswers", "Kept as turn %1, marked incomplete."),
-                      str(number)))
+                      str(number)), offer.conversation_id)
         conversation = window.conversation
         if conversation is not None and conversation.id == offer.conversation_id:
             if offer.replaces is not None:  # a new version of the turn it was regenerating

@@ -120,7 +120,9 @@ class AboutDialog(QDialog):
         self.text.setTextFormat(Qt.TextFormat.RichText)
         self.text.setWordWrap(True)
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.text)
+        # From the top: a label centres its text in spare height, a band of blank above.
+        self.text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.text, 1)
         folders = QHBoxLayout()
         self.data_button = QPushButton(QCoreApplication.translate(
             "AboutDialog", "Open data folder"), self)
@@ -142,4 +144,4 @@ class AboutDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        self.resize(520, 560)
+        self.resize(520, max(layout.totalHeightForWidth(520), 200))  # as tall as its text

@@ -152,6 +152,9 @@ def delete_preferences_question(count: int) -> Confirmation:
     )
 
 
+NAMED_PROFILES = 3  # named in the offer to remove keys; the rest counted
+
+
 def delete_all_question(counts: DeletionCounts, profile_names: Sequence[str],
                         key_backend: str | None) -> Confirmation:
     """Offers to remove the API keys of the profiles named too, when there are any, from
@@ -159,7 +162,10 @@ def delete_all_question(counts: DeletionCounts, profile_names: Sequence[str],
     option = ""
     if profile_names:
         n = len(profile_names)
-        names = translate("Privacy", ", ").join(profile_names)
+        names = translate("Privacy", ", ").join(profile_names[:NAMED_PROFILES])
+        if n > NAMED_PROFILES:  # a line, not a list: the check box does not wrap
+            names = arg(_n(QT_TRANSLATE_NOOP("Privacy", "%1 and %n more"),
+                           n - NAMED_PROFILES), names)
         option = arg(_n(QT_TRANSLATE_NOOP(
             "Privacy", "Also remove the API keys of %n provider profile(s) (%1) from %2"), n),
             names, key_backend) if key_backend is not None else arg(_n(QT_TRANSLATE_NOOP(
@@ -192,6 +198,10 @@ def ask(parent: QWidget, confirmation: Confirmation) -> Decision:
     if confirmation.option:
         check = QCheckBox(confirmation.option, box)
         check.setChecked(confirmation.option_checked)
+        # A check box does not wrap: the box widens to show its words whole (within the
+        # screen) instead of cutting them.
+        screen = (parent.screen() if parent is not None else box.screen()).availableSize()
+        check.setMinimumWidth(min(check.sizeHint().width(), screen.width() * 9 // 10))
         box.setCheckBox(check)
     box.exec()
     return Decision(box.clickedButton() is go, bool(check is not None and check.isChecked()))

@@ -111,8 +111,14 @@ class ProfileEditor(FittedDialog):
         self.body.addWidget(self.scrolled(content), 1)
         self.finish_layout()
         self.buttons.accepted.connect(self.save)
+        # A field left blank is not an error before it is edited: the editor opens quiet
+        # (Save waits for it all the same).
+        self._untouched: set[QWidget] = {self.name, self.base_url, self.model}
         self._fill()
         self.preset.currentIndexChanged.connect(self._preset_changed)
+        for field in (self.name, self.base_url):
+            field.textChanged.connect(lambda _text, f=field: self._untouched.discard(f))
+        self.model.editTextChanged.connect(lambda _text: self._untouched.discard(self.model))
         for line in (self.name, self.base_url, self.key, self.model_file):
             line.textChanged.connect(self._revalidate)
         self.model.editTextChanged.connect(self._revalidate)
@@ -266,8 +272,6 @@ class ProfileEditor(FittedDialog):
             taken = [shown_name(p.name) for p in self.setup.load()]
             self._given_name = unique_name(shown_name(preset.name), taken)
             self.name.setText(self._given_name)
-        if self.profile.model_titles is None:  # never chosen: the preset's default
-            self.model_titles.setChecked(preset.builtin)
         if self.profile.accepts_images is None:
             self.accepts_images.setChecked(preset.images)
         self._show_preset_rows()
@@ -364,10 +368,26 @@ class ProfileEditor(FittedDialog):
                 "name."), name)]
         return []
 
+    def _waiting(self) -> list[str]:
+        """What `problems` says of fields still blank as they opened: not said yet."""
+        blank = [field for field, text in ((self.name, self.name.text()),
+                                           (self.base_url, self.base_url.text()),
+                                           (self.model, self.model.currentText()))
+                 if field in self._untouched and not text.strip()]
+        waiting = [translate("ProfileEditor", "Give the provider a name.")] \
+            if self.name in blank else []
+        if self.base_url in blank and not self.builtin:
+            waiting.append(translate("SettingsDialog", URL_PROBLEMS[0]))
+        if self.model in blank and not self.builtin:
+            waiting.append(translate("SettingsDialog", "Choose or type a model name."))
+        return waiting
+
     def _revalidate(self) -> None:
         found = self.problems()
-        self.problem.setText("\n".join(found))
-        self.problem.setVisible(bool(found))
+        waiting = self._waiting()
+        shown = [problem for problem in found if problem not in waiting]
+        self.problem.setText("\n".join(shown))
+        self.problem.setVisible(bool(shown))
         self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(
             not found and not self._saving)
 

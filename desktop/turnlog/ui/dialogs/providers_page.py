@@ -226,6 +226,9 @@ class ProvidersPage(QWidget):
             profiles = []
         active = self.setup.active()
         self.list.clear()
+        for profile in profiles:  # known at once: no "checking…" for a key never needed
+            if profile.builtin:
+                self.keys[profile.id] = KeyState.NOT_NEEDED
         for index, profile in enumerate(profiles):
             item = QListWidgetItem(self.entry_text(profile, index == 0,
                                                    active is not None
@@ -268,9 +271,6 @@ class ProvidersPage(QWidget):
         """Which profiles have a key, asked on the storage worker; the list follows."""
         session, keyring = self.setup.session, self.setup.keyring
         wanted = [p for p in profiles if not p.builtin]
-        for profile in profiles:
-            if profile.builtin:
-                self.keys[profile.id] = KeyState.NOT_NEEDED
 
         def work(context: TaskContext) -> dict[str, KeyState]:
             found: dict[str, KeyState] = {}

@@ -45,9 +45,17 @@ def plain(text: str) -> str:
     return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
 
 
+def key_words(sequence: QKeySequence) -> str:
+    """`sequence` as this desktop names it, with Return called Enter as the keyboard, the
+    composer and the menus say it ("Ctrl+Enter")."""
+    keys = sequence.toString(QKeySequence.SequenceFormat.NativeText).split("+")
+    return "+".join(translate("Shortcuts", "Enter") if key == "Return" else key
+                    for key in keys)
+
+
 def keys_of(sequences: Iterable[QKeySequence]) -> str:
     return translate("Shortcuts", ", ").join(
-        s.toString(QKeySequence.SequenceFormat.NativeText) for s in sequences if not s.isEmpty())
+        key_words(s) for s in sequences if not s.isEmpty())
 
 
 def _menu_rows(menu: QMenu, group: str, seen: set[QAction]) -> list[Shortcut]:

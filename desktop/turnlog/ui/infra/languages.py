@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -40,6 +41,8 @@ ENGLISH = "en"
 LANGUAGES = ((SYSTEM, ""), (ENGLISH, "English"), ("zh_CN", "简体中文"), ("zh_TW", "繁體中文"))
 TRANSLATED = ("zh_CN", "zh_TW")
 _INSTALLED: list[QTranslator] = []
+_SHOWN: list[str] = [ENGLISH]  # the language installed last: the one on show
+RESTART = "turnlogRestart"  # the application's property: start again once it quits
 
 
 def language_settings(home: Path) -> QSettings:
@@ -111,6 +114,7 @@ def install(language: str) -> list[QTranslator]:
         if app is not None:
             app.removeTranslator(old)
     _INSTALLED.clear()
+    _SHOWN[:] = [language]
     locale = QLocale.system() if language == effective(SYSTEM) else QLocale(language)
     if language == ENGLISH and locale.language() == QLocale.Language.Chinese:
         locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
@@ -135,9 +139,34 @@ def install_for(home: Path | None) -> str:
     return language
 
 
-def add_language_menu(view: QMenu, settings: QSettings, parent: QWidget) -> QMenu:
+def shown_language() -> str:
+    """The language the interface is in now (installed at start)."""
+    return _SHOWN[0]
+
+
+def language_name(value: str) -> str:
+    """A View → Language choice as the menu names it (each language in its own words)."""
+    return dict(LANGUAGES).get(value) or QCoreApplication.translate(
+        "LanguageMenu", "System language")
+
+
+def request_restart() -> None:
+    """Have Turnlog start again once its window has closed (`app.main` does it)."""
+    app = QCoreApplication.instance()
+    if app is not None:
+        app.setProperty(RESTART, True)
+
+
+def restart_requested() -> bool:
+    app = QCoreApplication.instance()
+    return bool(app is not None and app.property(RESTART))
+
+
+def add_language_menu(view: QMenu, settings: QSettings, parent: QWidget,
+                      on_chosen: Callable[[str], None] | None = None) -> QMenu:
     """View → Language: System, English, 简体中文, 繁體中文, remembered in `settings`;
-    the menu says the choice applies on the next start."""
+    the menu says the choice applies on the next start, and `on_chosen` (given the
+    choice) may offer to start again now."""
     menu = QMenu(QCoreApplication.translate("LanguageMenu", "&Language"), view)
     menu.setObjectName("languageMenu")
     # Beside Theme where the View menu keeps an appearance section; else at its end.
@@ -153,10 +182,19 @@ def add_language_menu(view: QMenu, settings: QSettings, parent: QWidget) -> QMen
         action = QAction(shown, parent, checkable=True)
         action.setData(value)
         action.setChecked(value == current)
-        action.triggered.connect(lambda _checked=False, v=value: settings.setValue(SETTING, v))
+        action.triggered.connect(
+            lambda _checked=False, v=value: _choose(settings, v, on_chosen))
         group.addAction(action)
         menu.addAction(action)
     return menu
+
+
+def _choose(settings: QSettings, value: str,
+            on_chosen: Callable[[str], None] | None) -> None:
+    settings.setValue(SETTING, value)
+    settings.sync()  # on disk before any restart
+    if on_chosen is not None:
+        on_chosen(value)
 
 
 def arg(text: str, *values: object) -> str:
@@ -199,7 +237,11 @@ def number(value: int | float, decimals: int = -1) -> str:
 
 
 def byte_size(size: int) -> str:
-    """A size for people (12.3 KB), in the interface locale's digits and units."""
+    """A size for people (81 bytes, 12.3 kB), in the interface locale's digits and units
+    (a size under a kilobyte in the interface language's word for bytes: Qt's own is
+    English for Traditional Chinese)."""
+    if abs(size) < 1_000:
+        return arg(QCoreApplication.translate("Sizes", "%1 bytes"), size)
     return _locale().formattedDataSize(size, 1, QLocale.DataSizeFormat.DataSizeSIFormat)
 
 

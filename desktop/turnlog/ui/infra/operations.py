@@ -19,7 +19,7 @@ from ...core.numbers import TurnNumbers
 from ...core.send import PartialAnswer, keep_partial
 from ...core.titles import QUESTION
 from ...export import export_text
-from ...secrets import KeyStore
+from ...secrets import KeyringUnavailable, KeyStore
 from ...store import TurnlogStore
 from ...store.deletion import DeletionCounts
 from .changes import Changes
@@ -101,8 +101,24 @@ def count_turn_deletion(store: TurnlogStore,
     return StorageOp("count a turn's deletion", work)
 
 
-def count_all_history(store: TurnlogStore) -> StorageOp[DeletionCounts]:
-    return StorageOp("count all history", store.privacy.preview_all)
+def count_all_history(store: TurnlogStore, keys: KeyStore | None,
+                      profiles: Sequence[tuple[str, str]]
+                      ) -> StorageOp[tuple[DeletionCounts, list[str]]]:
+    """Everything a delete of all history removes, and which of `profiles` ((id, name)
+    pairs) have an API key kept (their names): only those are offered to forget. A
+    keyring that cannot be read counts as holding the key (better offered than left)."""
+    def work() -> tuple[DeletionCounts, list[str]]:
+        with_keys = []
+        for profile_id, name in profiles:
+            try:
+                kept = keys is not None and keys.get(profile_id) is not None
+            except KeyringUnavailable:
+                kept = True
+            if kept:
+                with_keys.append(name)
+        return store.privacy.preview_all(), with_keys
+
+    return StorageOp("count all history", work)
 
 
 def export_conversation(store: TurnlogStore, conversation_id: int,

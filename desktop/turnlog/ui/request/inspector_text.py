@@ -64,6 +64,37 @@ def window_text(budget: Budget) -> str:
                QCoreApplication.translate("Inspector", WINDOW_SOURCES.get(source, source)))
 
 
+def _bytes_refusal(*, several: bool) -> str:
+    """The bytes refusal's words; its verb agrees with the question alone or with the
+    question and more."""
+    if several:
+        return QCoreApplication.translate(
+            "Inspector", "%1 take %2 bytes, but the request limit is %3 bytes: shorten the "
+            "question by at least %4 bytes or raise the byte limit. Nothing was sent.")
+    return QCoreApplication.translate(
+        "Inspector", "%1 takes %2 bytes, but the request limit is %3 bytes: shorten the "
+        "question by at least %4 bytes or raise the byte limit. Nothing was sent.")
+
+
+def _tokens_refusal(*, several: bool, exact: bool) -> str:
+    """The tokens refusal's words, exact or estimated, its verb agreeing as above."""
+    if several and exact:
+        return QCoreApplication.translate(
+            "Inspector", "%1 take exactly %2 tokens, but the input budget is %3 tokens: "
+            "shorten the question by at least %4 tokens or %5. Nothing was sent.")
+    if several:
+        return QCoreApplication.translate(
+            "Inspector", "%1 take an estimated %2 tokens, but the input budget is %3 tokens: "
+            "shorten the question by at least %4 tokens or %5. Nothing was sent.")
+    if exact:
+        return QCoreApplication.translate(
+            "Inspector", "%1 takes exactly %2 tokens, but the input budget is %3 tokens: "
+            "shorten the question by at least %4 tokens or %5. Nothing was sent.")
+    return QCoreApplication.translate(
+        "Inspector", "%1 takes an estimated %2 tokens, but the input budget is %3 tokens: "
+        "shorten the question by at least %4 tokens or %5. Nothing was sent.")
+
+
 def refusal_text(refusal: ProjectionRefused) -> str:
     """`ProjectionRefused.describe` in the interface language."""
     names = [QCoreApplication.translate("Inspector", name) for name, present in (
@@ -76,10 +107,8 @@ def refusal_text(refusal: ProjectionRefused) -> str:
                QCoreApplication.translate("Inspector", ", ").join(names)) if names \
         else QCoreApplication.translate("Inspector", "The question")
     if refusal.reason is RefusalReason.BYTES:
-        return arg(QCoreApplication.translate(
-            "Inspector", "%1 take %2 bytes, but the request limit is %3 bytes: shorten the "
-            "question by at least %4 bytes or raise the byte limit. Nothing was sent."),
-            what, refusal.mandatory_bytes, refusal.max_bytes, refusal.excess_bytes)
+        return arg(_bytes_refusal(several=bool(names)), what, refusal.mandatory_bytes,
+                   refusal.max_bytes, refusal.excess_bytes)
     if refusal.fix is not None and refusal.fix[0] == FIX_OUTPUT_RESERVE:
         instead = arg(QCoreApplication.translate(
             "Inspector", "set the output reserve to %1 tokens (Settings ▸ This conversation)"),
@@ -90,12 +119,7 @@ def refusal_text(refusal: ProjectionRefused) -> str:
             "conversation)"), refusal.fix[1])
     else:
         instead = QCoreApplication.translate("Inspector", "use a larger context window")
-    template = QCoreApplication.translate(
-        "Inspector", "%1 take exactly %2 tokens, but the input budget is %3 tokens: shorten "
-        "the question by at least %4 tokens or %5. Nothing was sent.") \
-        if refusal.tokens_exact else QCoreApplication.translate(
-        "Inspector", "%1 take an estimated %2 tokens, but the input budget is %3 tokens: "
-        "shorten the question by at least %4 tokens or %5. Nothing was sent.")
+    template = _tokens_refusal(several=bool(names), exact=refusal.tokens_exact)
     return arg(template, what, refusal.mandatory_tokens, refusal.token_budget,
                refusal.excess_tokens, instead)
 

@@ -42,9 +42,17 @@ from ..conversation.banner import FailureBanner
 from ..conversation.centre import CentrePanel
 from ..conversation.versions import VersionControls
 from ..dialogs.import_export import ImportExport
+from ..dialogs.privacy import Confirmation, Decision
 from ..dialogs.settings import SettingsDialog
 from ..dialogs.shortcuts import ShortcutsDialog
-from ..infra.languages import add_language_menu
+from ..infra.languages import (
+    add_language_menu,
+    arg,
+    effective,
+    language_name,
+    request_restart,
+    shown_language,
+)
 from ..infra.theme import Theme, ThemeSwitch
 from ..panels.sidebar import Sidebar
 from ..transcript.goto import GoToTurnDialog
@@ -71,6 +79,8 @@ class MenuHost(Protocol):
     view: TranscriptView
     conversation: Conversation | None
     folding: DockFolding
+
+    confirm: Callable[[Confirmation], Decision]
 
     @property
     def running(self) -> bool: ...
@@ -289,7 +299,8 @@ def _view_menu(window: MenuHost, parent: QWidget) -> tuple[ViewMenu, ThemeSwitch
         themes.addAction(action)
         actions[theme] = action
     view.add_appearance(themes)
-    add_language_menu(view, window.settings, parent)  # View → Language, beside Theme
+    add_language_menu(view, window.settings, parent,  # View → Language, beside Theme
+                      on_chosen=lambda value: _offer_restart(window, value))
     switch.apply()
     return view, switch, actions
 
@@ -390,6 +401,22 @@ def _conversation_menu(window: MenuHost, parent: QWidget,
 
     menu.aboutToShow.connect(update)
     return settings, delete
+
+
+def _offer_restart(window: MenuHost, value: str) -> None:
+    """A language other than the one on show: offer to start again in it now (else it
+    applies at the next start, as the menu says)."""
+    if effective(value) == shown_language():
+        return
+    decision = window.confirm(Confirmation(
+        translate("Menus", "Restart Turnlog"),
+        arg(translate("Menus", "Restart Turnlog now to show it in %1?"), language_name(value)),
+        translate("Menus", "Your conversations stay as they are; a request still running is "
+                  "stopped. Otherwise the language changes when Turnlog starts again."),
+        translate("Menus", "Restart now")))
+    if decision.accepted:
+        request_restart()
+        window.close()
 
 
 def _show_shortcuts(window: MenuHost, parent: QWidget) -> ShortcutsDialog:

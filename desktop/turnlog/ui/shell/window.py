@@ -80,6 +80,7 @@ class MainWindow(QMainWindow):
         self.setup, self.store, self.runner, self.connector = setup, store, runner, connector
         self.settings = settings or window_settings(store.home)
         self.conversation: Conversation | None = None
+        self._said_about: int | None = None  # the conversation the status bar speaks of
         self.confirm = lambda confirmation: ask(self, confirmation)
         self.choose_export = lambda title: choose_export(self, title)
         self.setWindowTitle(APP_NAME)
@@ -167,6 +168,12 @@ class MainWindow(QMainWindow):
         self.folding.back_to_conversation()
         return self.view.reveal_ordinal(ordinal) is not None
 
+    def say_about(self, conversation_id: int, text: str) -> None:
+        """Say `text` in the status bar about one conversation: it goes when another is
+        opened (the next one's history must not read as if it were meant)."""
+        self._said_about = conversation_id
+        self.statusBar().showMessage(text)
+
     def show_about(self) -> AboutDialog:
         """Help → About: the app, and the built-in model with its license."""
         dialog = AboutDialog(self, home=self.store.home)
@@ -210,6 +217,9 @@ class MainWindow(QMainWindow):
     def _show_conversation(self, conversation: Conversation | None) -> None:
         """Open `conversation` (None: close the open one); nothing of the last one stays."""
         self.conversation = conversation
+        said_about, self._said_about = self._said_about, None
+        if said_about is not None and (conversation is None or conversation.id != said_about):
+            self.statusBar().clearMessage()
         self.drafts.opened(conversation)
         self.picker.show_for(conversation)
         self.preview.reset()

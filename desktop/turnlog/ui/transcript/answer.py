@@ -374,6 +374,9 @@ class AnswerDocument:
                 continue
             painter.save()
             painter.translate(x, doc_top)
+            # A brush left by the row's painting would fill a task list's boxes and hide
+            # the tick of a done task.
+            painter.setBrush(Qt.BrushStyle.NoBrush)
             context = QAbstractTextDocumentLayout.PaintContext()
             context.clip = QRectF(visible.translated(-x, -doc_top))
             context.palette = palette

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMenu, QWidget
 
-from ...core.attachments import Attachment, AttachmentKind, size_text
-from ..infra.languages import arg
+from ...core.attachments import Attachment, AttachmentKind
+from ..infra.languages import arg, byte_size
 from .model import ModelIndex, Role
 
 translate = QCoreApplication.translate  # translate("TranscriptFiles", …): lupdate reads it
@@ -29,7 +29,7 @@ def file_line(attachment: Attachment) -> str:
     if attachment.encoding:
         kind = arg(translate("TranscriptFiles", "%1, %2"), kind, attachment.encoding)
     return arg(translate("TranscriptFiles", "📎 %1 · %2 · %3"), attachment.name, kind,
-               size_text(attachment.size))
+               byte_size(attachment.size))
 
 
 def files_of(index: ModelIndex) -> tuple[Attachment, ...]:

@@ -86,7 +86,7 @@ class MemoryDock(QObject):
             self.panel.show_selection(None)
             return
         summary = projection.summary.content if projection.summary is not None else ""
-        self.panel.show_selection(projection.memory, summary)
+        self.panel.show_selection(projection.memory, summary, projection.summarized)
 
     def reload(self) -> None:
         cid = self.loaded_id

@@ -4,6 +4,7 @@ left out."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
@@ -197,11 +198,14 @@ class MemoryPanel(QWidget):
         self.use_preferences.blockSignals(False)
         self._fill()
 
-    def show_selection(self, selection: MemorySelection | None, summary: str = "") -> None:
+    def show_selection(self, selection: MemorySelection | None, summary: str = "",
+                       summarized: Collection[int] | None = None) -> None:
         """Kept / left-out marks from the request on show (the preview or the last send);
-        a warning when the summary it carries lacks facts of the pins."""
+        a warning when the summary it carries lacks facts of the pins it should hold:
+        typed pins, and pins taken from a turn it summarized (`summarized`, ordinals;
+        None: all pins). A pin whose turns are sent word for word is not the summary's."""
         self.selection = selection
-        missing = pinned_facts_missing([p.text for p in self.state.pins], summary) \
+        missing = pinned_facts_missing(self._summarized_pins(summarized), summary) \
             if summary and self.state is not None else []
         self.warning.setVisible(bool(missing))
         self.warning.setText(
@@ -217,6 +221,16 @@ class MemoryPanel(QWidget):
             else ""
         )
         self._fill()
+
+    def _summarized_pins(self, summarized: Collection[int] | None) -> list[str]:
+        state = self.state
+        if state is None:
+            return []
+        if summarized is None:
+            return [p.text for p in state.pins]
+        covered = set(summarized)
+        return [p.text for p in state.pins if p.typed or any(
+            state.ordinals.get(source) in covered for source in p.sources)]
 
     def _marks(self) -> dict[tuple[ItemKind, str], str]:
         if self.selection is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -31,10 +32,22 @@ from ...request.inspector import Inspector
 from ...transcript.markdown import AnswerBrowser
 from ...transcript.marks import usage_text
 
+ITEM_CHARS = 160  # of the answer, in the list
+_READ_CHARS = 4_000  # of the answer's Markdown read for them: far more than they need
+
+
+def reads_as(markdown: str) -> str:
+    """`markdown` as it reads once rendered (no `**`, no code fences), on one line."""
+    doc = QTextDocument()
+    doc.setMarkdown(markdown[:_READ_CHARS], QTextDocument.MarkdownFeature.MarkdownNoHTML)
+    return " ".join(doc.toPlainText().split())
+
 
 def side_item_text(side: SideQuestion) -> str:
-    answer = " ".join(side.answer.split())
-    return f"{side.question.strip()}\n→ {answer[:160]}{'…' if len(answer) > 160 else ''}"
+    """The list's entry: the question, then the start of the answer as it reads."""
+    answer = reads_as(side.answer)
+    cut = "…" if len(answer) > ITEM_CHARS else ""
+    return f"{side.question.strip()}\n→ {answer[:ITEM_CHARS]}{cut}"
 
 
 def side_usage_text(sides: Sequence[SideQuestion],
