@@ -438,5 +438,5 @@ class MainWindow(QMainWindow):
         self.tools.close()  # the tool servers' child processes end with the window
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
-        save_geometry(self, self.settings)
+        save_geometry(self, self.settings, self.folding.saved_state())
         super().closeEvent(event)
