@@ -5,7 +5,7 @@ mid-character at the box's edge; the whole name stays what is chosen and sent.""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QLocale
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox
 
 from turnlog.ui.infra import languages
@@ -68,3 +68,25 @@ def test_long_profile_and_model_names_end_in_an_ellipsis(qtbot, make_window, sto
     edit.setFocus()
     qtbot.waitUntil(edit.hasFocus, timeout=2000)
     assert edit.shown_text() == MODEL  # typing in it: the whole name, to edit
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 600)])
+@pytest.mark.parametrize("language", ["en", "zh_CN", "zh_TW"])
+def test_long_conversation_titles_end_in_an_ellipsis_without_a_sideways_scrollbar(
+        qtbot, make_window, store, in_language, language, size):
+    in_language(language)
+    long_title = "关于西班牙语动词变位与日常会话练习的一段很长的对话 and its English half"
+    seed(store, long_title, numbered(1))
+    seed(store, "short", numbered(1))
+    window = make_window(size=size)
+    listing = window.sidebar.list
+    qtbot.waitUntil(lambda: window.sidebar.model.rowCount() == 2, timeout=5000)
+    qtbot.waitUntil(window.sidebar_dock.isVisible, timeout=2000)
+    qtbot.wait(50)
+    assert not listing.horizontalScrollBar().isVisible()
+    [row] = [r for r in range(2) if window.sidebar.model.conversation(r).title == long_title]
+    rect = listing.visualRect(window.sidebar.model.index(row))
+    assert rect.right() <= listing.viewport().width()  # the row ends at the list's edge
+    shown = listing.fontMetrics().elidedText(long_title, Qt.TextElideMode.ElideRight,
+                                             rect.width() - 8)
+    assert shown.endswith("…") and len(shown) > 10  # cut at the end, not to 8 characters

@@ -105,6 +105,23 @@ class ElidingCombo(QComboBox):
     """A picker whose chosen entry, when longer than the box, is cut at the end with an
     ellipsis (the whole entry in the list and its tooltip)."""
 
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        """Room for `minimumContentsLength` characters: a longer entry is cut, not a reason
+        to widen the window."""
+        hint = super().minimumSizeHint()
+        least = self.minimumContentsLength()
+        if not least or self.sizeAdjustPolicy() != QComboBox.SizeAdjustPolicy.AdjustToContents:
+            return hint
+        extra = super().sizeHint().width() - self._widest()
+        return QSize(min(hint.width(),
+                         self.fontMetrics().horizontalAdvance("x" * least) + max(extra, 0)),
+                     hint.height())
+
+    def _widest(self) -> int:
+        metrics = self.fontMetrics()
+        return max((metrics.horizontalAdvance(self.itemText(i)) for i in range(self.count())),
+                   default=0)
+
     def initStyleOption(self, option: QStyleOptionComboBox) -> None:  # noqa: N802 - Qt's
         super().initStyleOption(option)
         room = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
@@ -189,7 +206,9 @@ class ConversationHeader(QWidget):
         self.profile.setObjectName("profilePicker")
         self.profile.setAccessibleName(QCoreApplication.translate(
             "HeaderPicker", "Provider profile in use"))
+        # As wide as its longest name where there is room, cut with an ellipsis where not.
         self.profile.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.profile.setMinimumContentsLength(8)
         self.profile.setToolTip(QCoreApplication.translate(
             "HeaderPicker", "The provider profile requests go to (as in Settings)"))
         row.addWidget(self._label(QCoreApplication.translate(
@@ -202,7 +221,7 @@ class ConversationHeader(QWidget):
         self.model.setEditable(True)
         self.model.setLineEdit(ElidingLineEdit(self.model))
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.model.setMinimumContentsLength(18)
+        self.model.setMinimumContentsLength(10)  # longer names end in an ellipsis
         self.model.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.model.setToolTip(QCoreApplication.translate(

@@ -12,6 +12,7 @@ from shiboken6 import isValid
 
 NARROW_WIDTH = 760
 SIDE_WIDTHS = (250, 380)  # the conversation list and the inspector, side by side
+LEAST_SIDE_WIDTHS = (200, 0)  # a smaller window takes no more from them than this
 
 
 def restore_geometry(window: QMainWindow, settings: QSettings) -> None:
@@ -183,9 +184,23 @@ class DockFolding:
     def spread(self) -> None:
         self._window.resizeDocks(self._docks, list(SIDE_WIDTHS), Qt.Orientation.Horizontal)
 
+    def _keep_least_widths(self) -> None:
+        """A window made smaller squeezes the conversation list first: give it back the
+        width a title needs, from the conversation."""
+        if not isValid(self._window) or self._narrow:
+            return
+        squeezed = [(dock, least) for dock, least in zip(self._docks, LEAST_SIDE_WIDTHS,
+                                                            strict=True)
+                    if dock.isVisible() and not dock.isFloating() and dock.width() < least]
+        if squeezed:
+            self._window.resizeDocks([d for d, _ in squeezed], [w for _, w in squeezed],
+                                     Qt.Orientation.Horizontal)
+
     def apply(self, width: int) -> None:
         narrow = width < NARROW_WIDTH
         if narrow == self._narrow:
+            if not narrow:  # once the docks have their new widths
+                QTimer.singleShot(0, self._window, self._keep_least_widths)
             return
         self._narrow = narrow
         if narrow:
