@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QLocale, Qt
-from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionComboBox
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLineEdit,
+    QStyle,
+    QStyleOptionComboBox,
+    QStyleOptionFrame,
+)
 
 from turnlog.ui.infra import languages
 from uihelpers import numbered, seed
@@ -90,3 +96,32 @@ def test_long_conversation_titles_end_in_an_ellipsis_without_a_sideways_scrollba
     shown = listing.fontMetrics().elidedText(long_title, Qt.TextElideMode.ElideRight,
                                              rect.width() - 8)
     assert shown.endswith("…") and len(shown) > 10  # cut at the end, not to 8 characters
+
+
+def placeholder_fits(edit: QLineEdit) -> bool:
+    """The placeholder is drawn whole: QLineEdit cuts a longer one with "..."."""
+    option = QStyleOptionFrame()
+    edit.initStyleOption(option)
+    room = edit.style().subElementRect(QStyle.SubElement.SE_LineEditContents, option, edit)
+    margins = edit.textMargins()
+    width = room.width() - margins.left() - margins.right() - 4
+    return edit.fontMetrics().horizontalAdvance(edit.placeholderText()) <= width
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 600)])
+@pytest.mark.parametrize("language", ["en", "zh_CN", "zh_TW"])
+def test_search_and_memory_placeholders_are_whole(qtbot, make_window, store, in_language,
+                                                  language, size):
+    in_language(language)
+    seed(store, "chat", numbered(1))
+    window = make_window(size=size)
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 1, timeout=5000)
+    window.memory_dock.show()
+    window.memory_dock.raise_()
+    qtbot.waitUntil(window.memory_dock.isVisible, timeout=2000)
+    qtbot.wait(50)
+    assert placeholder_fits(window.sidebar.search), window.sidebar.search.placeholderText()
+    panel = window.memory_dock.widget()
+    for editor in (panel.pin_editor, panel.note_editor, panel.preference_editor):
+        assert placeholder_fits(editor.text), editor.text.placeholderText()
+        assert editor.remove.geometry().right() <= editor.width()
