@@ -429,6 +429,8 @@ class MainWindow(QMainWindow):
         self.session.cancel()
         self.side.session.cancel()
         self.drafts.flush()  # what was typed in the last half second too
+        self.history.drop_if_unused(not self.composer.text().strip()
+                                    and not self.composer.attachments)
         self.file_actions.cleanup()  # the copies of attached files opened from here
         if not self.runner.closed:
             self.runner.call_on_each_worker(self.store.db.close)
