@@ -79,3 +79,27 @@ def test_the_sampling_button_shows_its_words_whole_or_cut_at_the_end(qtbot, make
     assert button.geometry().right() <= window.centre.header.width()
     window.resize(1280, 720)
     qtbot.waitUntil(lambda: button.text() == full, timeout=2000)
+
+
+def test_panels_folded_by_a_narrow_window_come_back_after_a_restart(qtbot, make_window,
+                                                                    store):
+    """Used below 760 px and closed there, the window restarted at 1024 px shows the
+    conversation list and the inspector again, each as wide as it was before folding."""
+    seed(store, "chat", numbered(2))
+    window = make_window(size=(1280, 720))
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 2, timeout=5000)
+    if not window.inspector_dock.isVisible():
+        window.inspector_dock.toggleViewAction().trigger()
+    qtbot.waitUntil(lambda: window.inspector_dock.isVisible()
+                    and window.sidebar_dock.isVisible(), timeout=2000)
+    wide = window.inspector_dock.width()
+    window.resize(700, 720)
+    qtbot.waitUntil(lambda: not window.inspector_dock.isVisible(), timeout=2000)
+    window.close()
+
+    again = make_window(size=(1024, 600))
+    qtbot.waitUntil(lambda: len(again.transcript.turns) == 2, timeout=5000)
+    qtbot.waitUntil(lambda: again.sidebar_dock.isVisible()
+                    and again.inspector_dock.isVisible(), timeout=2000)
+    assert again.centre.isVisible()
+    assert again.inspector_dock.width() >= min(wide, 300)

@@ -219,9 +219,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(store, StoreError):
         log.warning("Cannot open the data in %s: %s", home, store)
         return show_startup_fault(store, home)
+    from .ui.shell.ending import EndOnSignals
     from .ui.shell.geometry import fit_first_window  # only now: a failed start needs no more
 
     window = open_window(store, home)
+    ending = EndOnSignals(window)  # a logout's SIGTERM closes the window as a click would
     fit_first_window(window)  # its frame too, once the window manager has put one round it
     hook.secrets = window.known_secrets
     window.show()
@@ -232,6 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status = app.exec()
     finally:
+        ending.release()
         window.shutdown()  # stops the built-in model's server too, after an error as well
         store.close()
     if status == 0 and restart_requested():  # View → Language: Restart now

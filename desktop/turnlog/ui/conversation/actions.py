@@ -14,7 +14,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
 
-from ...core.model import Conversation
+from ...core.model import Conversation, ConversationSettings
 from ...core.titles import QUESTION, USER
 from ...secrets import SessionKeys
 from ...store import TurnlogStore
@@ -82,6 +82,27 @@ class HistoryActions(QObject):
             self._changes.publish(Changes(current, created=True), self)
             return
         self._run(operations.create_conversation(self._store, self.default_model()))
+
+    def drop_if_unused(self, nothing_typed: bool, *, wait_s: float = 5.0) -> None:
+        """As the window closes: the open conversation, made by New and left with nothing
+        in it (no turn, title, system prompt, sampling, memory or typed question), is
+        deleted, so it does not wait in the list after a restart."""
+        current = self._current()
+        if (current is None or not nothing_typed or current.title or current.source
+                or current.title_source != QUESTION or current.system_prompt
+                or current.settings != ConversationSettings() or self._runner.closed):
+            return
+        store, conversation_id = self._store, current.id
+
+        def work(_context: object) -> None:
+            if not (store.turn_count(conversation_id) or store.pins(conversation_id)
+                    or store.notes(conversation_id)):
+                store.delete_conversation(conversation_id)
+
+        handle = self._runner.run(TaskRunner.STORAGE, "drop an unused new conversation",
+                                  work, on_success=lambda _done: None,
+                                  on_failure=self.failed.emit)
+        handle.finished.wait(wait_s)
 
     def rename_conversation(self, conversation: Conversation) -> None:
         """Ask for a title; the one typed is the user's own from now on."""

@@ -6,14 +6,18 @@ conversation's sampling settings (temperature, top_p, max output tokens), laid o
 from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QSizePolicy,
     QSpinBox,
+    QStyle,
+    QStyleOptionComboBox,
+    QStyleOptionFrame,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -97,7 +101,86 @@ class SummaryButton(QToolButton):
             super().setText(shown)
 
 
-class ModelCombo(QComboBox):
+class ElidingCombo(QComboBox):
+    """A picker whose chosen entry, when longer than the box, is cut at the end with an
+    ellipsis (the whole entry in the list and its tooltip)."""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        """Room for `minimumContentsLength` characters: a longer entry is cut, not a reason
+        to widen the window."""
+        hint = super().minimumSizeHint()
+        least = self.minimumContentsLength()
+        if not least or self.sizeAdjustPolicy() != QComboBox.SizeAdjustPolicy.AdjustToContents:
+            return hint
+        extra = super().sizeHint().width() - self._widest()
+        return QSize(min(hint.width(),
+                         self.fontMetrics().horizontalAdvance("x" * least) + max(extra, 0)),
+                     hint.height())
+
+    def _widest(self) -> int:
+        metrics = self.fontMetrics()
+        return max((metrics.horizontalAdvance(self.itemText(i)) for i in range(self.count())),
+                   default=0)
+
+    def initStyleOption(self, option: QStyleOptionComboBox) -> None:  # noqa: N802 - Qt's
+        super().initStyleOption(option)
+        room = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                           QStyle.SubControl.SC_ComboBoxEditField, self)
+        option.currentText = self.fontMetrics().elidedText(  # type: ignore[attr-defined]
+            option.currentText, Qt.TextElideMode.ElideRight,  # type: ignore[attr-defined]
+            max(room.width(), 0))
+
+
+class ElidingLineEdit(QLineEdit):
+    """A line edit that, while it is not being typed in, shows a text longer than itself
+    cut at the end with an ellipsis; focused, the whole text is there to edit."""
+
+    MARGIN = 2  # what QLineEdit keeps between its contents and its text
+
+    def _room(self) -> int:
+        option = QStyleOptionFrame()
+        self.initStyleOption(option)
+        contents = self.style().subElementRect(QStyle.SubElement.SE_LineEditContents,
+                                               option, self)
+        margins = self.textMargins()
+        return contents.width() - margins.left() - margins.right() - 2 * self.MARGIN
+
+    def shown_text(self) -> str:
+        """The words on show when not focused."""
+        if self.hasFocus():
+            return self.text()
+        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                             max(self._room(), 0))
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        shown = self.shown_text()
+        if shown == self.text():
+            super().paintEvent(event)
+            return
+        painter = QPainter(self)
+        option = QStyleOptionFrame()
+        self.initStyleOption(option)
+        self.style().drawPrimitive(QStyle.PrimitiveElement.PE_PanelLineEdit, option, painter,
+                                   self)
+        contents = self.style().subElementRect(QStyle.SubElement.SE_LineEditContents,
+                                               option, self)
+        contents = contents.marginsRemoved(self.textMargins()).adjusted(
+            self.MARGIN, 0, -self.MARGIN, 0)
+        painter.setPen(self.palette().color(QPalette.ColorRole.Text))
+        painter.drawText(contents, int(Qt.AlignmentFlag.AlignVCenter
+                                       | Qt.AlignmentFlag.AlignLeft), shown)
+
+    def focusInEvent(self, event: object) -> None:  # noqa: N802 - Qt override
+        super().focusInEvent(event)  # type: ignore[arg-type]
+        self.update()
+
+    def focusOutEvent(self, event: object) -> None:  # noqa: N802 - Qt override
+        super().focusOutEvent(event)  # type: ignore[arg-type]
+        self.setCursorPosition(0)  # the name's start, where the ellipsis is not
+        self.update()
+
+
+class ModelCombo(ElidingCombo):
     """The model picker; says when its list is about to open, so the server's models are
     asked for only when someone looks for them."""
 
@@ -119,11 +202,13 @@ class ConversationHeader(QWidget):
         column.setSpacing(2)
         row = QHBoxLayout()
         row.setSpacing(4)
-        self.profile = QComboBox(self)
+        self.profile = ElidingCombo(self)
         self.profile.setObjectName("profilePicker")
         self.profile.setAccessibleName(QCoreApplication.translate(
             "HeaderPicker", "Provider profile in use"))
+        # As wide as its longest name where there is room, cut with an ellipsis where not.
         self.profile.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.profile.setMinimumContentsLength(8)
         self.profile.setToolTip(QCoreApplication.translate(
             "HeaderPicker", "The provider profile requests go to (as in Settings)"))
         row.addWidget(self._label(QCoreApplication.translate(
@@ -134,8 +219,9 @@ class ConversationHeader(QWidget):
         self.model.setAccessibleName(QCoreApplication.translate(
             "HeaderPicker", "Model of this conversation"))
         self.model.setEditable(True)
+        self.model.setLineEdit(ElidingLineEdit(self.model))
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.model.setMinimumContentsLength(18)
+        self.model.setMinimumContentsLength(10)  # longer names end in an ellipsis
         self.model.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.model.setToolTip(QCoreApplication.translate(

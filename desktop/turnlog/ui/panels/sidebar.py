@@ -11,6 +11,7 @@ from PySide6.QtCore import (
     QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
+    QSize,
     Qt,
     QTimer,
     Signal,
@@ -22,6 +23,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListView,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -76,6 +79,19 @@ class ConversationListModel(QAbstractListModel):
         return self._items[row] if 0 <= row < len(self._items) else None
 
 
+class TitleDelegate(QStyledItemDelegate):
+    """Rows as wide as the list, never wider: a long title ends in an ellipsis instead of
+    widening the list into a sideways scrollbar."""
+
+    def __init__(self, view: QListView) -> None:
+        super().__init__(view)
+        self._view = view
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # noqa: N802
+        hint = super().sizeHint(option, index)
+        return QSize(min(hint.width(), self._view.viewport().width()), hint.height())
+
+
 class Sidebar(QWidget):
     """Emits what the user asked for; the window does the storage work."""
 
@@ -125,6 +141,9 @@ class Sidebar(QWidget):
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.list.setUniformItemSizes(True)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setItemDelegate(TitleDelegate(self.list))
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setResizeMode(QListView.ResizeMode.Adjust)  # rows follow the list's width
         self.list.selectionModel().currentChanged.connect(self._current_changed)
         layout.addWidget(self.list, 1)
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QMargins, QObject, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QMargins, QObject, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
 from shiboken6 import isValid
 
 NARROW_WIDTH = 760
 SIDE_WIDTHS = (250, 380)  # the conversation list and the inspector, side by side
+LEAST_SIDE_WIDTHS = (200, 0)  # a smaller window takes no more from them than this
 
 
 def restore_geometry(window: QMainWindow, settings: QSettings) -> None:
@@ -103,9 +104,12 @@ def fit_first_window(window: QWidget) -> ScreenFit:
     return ScreenFit(window, wanted)
 
 
-def save_geometry(window: QMainWindow, settings: QSettings) -> None:
+def save_geometry(window: QMainWindow, settings: QSettings,
+                  state: QByteArray | None = None) -> None:
+    """Remember the window's size and panels; `state`: the panels as they are to come back
+    (the wide arrangement while a narrow window has folded them away)."""
     settings.setValue("window/geometry", window.saveGeometry())
-    settings.setValue("window/state", window.saveState())
+    settings.setValue("window/state", state if state is not None else window.saveState())
 
 
 class DockFolding:
@@ -119,6 +123,7 @@ class DockFolding:
         self._docks = list(docks)
         self._narrow = False
         self._before: dict[str, bool] = {}
+        self._wide_state: QByteArray | None = None  # the panels as they were before folding
         self._tabbed: list[QDockWidget] = []  # fold too, but keep their own widths
         for dock in self._docks:
             self._follow(dock)
@@ -169,14 +174,37 @@ class DockFolding:
             for dock in self._open_docks():
                 dock.hide()
 
+    def saved_state(self) -> QByteArray:
+        """The panels to remember: in a narrow window, as they were before it folded them
+        away, so a restart in a wider one shows them again at their widths."""
+        if self._narrow and self._wide_state is not None:
+            return self._wide_state
+        return self._window.saveState()
+
     def spread(self) -> None:
         self._window.resizeDocks(self._docks, list(SIDE_WIDTHS), Qt.Orientation.Horizontal)
+
+    def _keep_least_widths(self) -> None:
+        """A window made smaller squeezes the conversation list first: give it back the
+        width a title needs, from the conversation."""
+        if not isValid(self._window) or self._narrow:
+            return
+        squeezed = [(dock, least) for dock, least in zip(self._docks, LEAST_SIDE_WIDTHS,
+                                                            strict=True)
+                    if dock.isVisible() and not dock.isFloating() and dock.width() < least]
+        if squeezed:
+            self._window.resizeDocks([d for d, _ in squeezed], [w for _, w in squeezed],
+                                     Qt.Orientation.Horizontal)
 
     def apply(self, width: int) -> None:
         narrow = width < NARROW_WIDTH
         if narrow == self._narrow:
+            if not narrow:  # once the docks have their new widths
+                QTimer.singleShot(0, self._window, self._keep_least_widths)
             return
         self._narrow = narrow
+        if narrow:
+            self._wide_state = self._window.saveState()
         for dock in self._docks + self._tabbed:
             if narrow:
                 # A tab behind another is not visible but still open: its menu entry says.

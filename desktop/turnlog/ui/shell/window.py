@@ -439,6 +439,8 @@ class MainWindow(QMainWindow):
         self.session.cancel()
         self.side.session.cancel()
         self.drafts.flush()  # what was typed in the last half second too
+        self.history.drop_if_unused(not self.composer.text().strip()
+                                    and not self.composer.attachments)
         self.file_actions.cleanup()  # the copies of attached files opened from here
         if not self.runner.closed:
             self.runner.call_on_each_worker(self.store.db.close)
@@ -448,5 +450,5 @@ class MainWindow(QMainWindow):
         self.tools.close()  # the tool servers' child processes end with the window
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
-        save_geometry(self, self.settings)
+        save_geometry(self, self.settings, self.folding.saved_state())
         super().closeEvent(event)

@@ -66,19 +66,23 @@ def read_memory(store: TurnlogStore, conversation_id: int) -> MemoryState:
 
 
 class ItemEditor(QWidget):
-    """One line to type an item, its priority (notes, preferences), Add / Save / Remove."""
+    """One line to type an item, and under it its priority (notes, preferences), Add / Save /
+    Remove: side by side they left the typing line a few letters in a narrow panel."""
 
     def __init__(self, what: str, parent: QWidget, *, priority: bool = True) -> None:
         super().__init__(parent)
         what = QCoreApplication.translate("MemoryPanel", what)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        layout = QHBoxLayout()
         self.text = QLineEdit(self)
         self.text.setPlaceholderText(
             arg(QCoreApplication.translate("MemoryPanel", "Type a %1…"), what)
         )
         self.text.setAccessibleName(arg(QCoreApplication.translate("MemoryPanel", "New %1"), what))
-        layout.addWidget(self.text, 1)
+        column.addWidget(self.text)
+        column.addLayout(layout)
         self.priority = QSpinBox(self)
         self.priority.setRange(1, 5)
         wheel_only_when_focused(self.priority)
@@ -103,6 +107,7 @@ class ItemEditor(QWidget):
                 )
             )
             layout.addWidget(button)
+        layout.addStretch(1)
         self.text.returnPressed.connect(self.add.click)
 
 
