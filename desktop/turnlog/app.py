@@ -17,7 +17,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QSize
 from PySide6.QtGui import QGuiApplication, QIcon, QImageReader, QPixmap
 from PySide6.QtWidgets import QApplication
 
-from . import APP_ID, APP_NAME, __version__
+from . import APP_ID, APP_NAME, __version__, children
 from .core.failures import StoreError
 from .localmodel import DEFAULT_N_CTX
 from .paths import ENV_HOME, LOG_NAME, PRIVATE_UMASK, data_dir, log_dir
@@ -246,7 +246,7 @@ def relaunch(argv: Sequence[str]) -> None:
     """Start Turnlog again in this process, with the same arguments (the data is closed)."""
     log.info("starting again")
     logging.shutdown()
-    os.execv(sys.executable, [sys.executable, "-m", "turnlog", *argv[1:]])
+    children.start_again([sys.executable, "-m", "turnlog", *argv[1:]])
 
 
 if __name__ == "__main__":

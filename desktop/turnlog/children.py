@@ -194,6 +194,12 @@ def start(argv: Sequence[str], *, stdin: Literal["pipe", "null"] = "null",
     return _starter().run(spec)
 
 
+def start_again(argv: Sequence[str]) -> None:
+    """Replace this process with `argv` (Turnlog started again, e.g. in another language).
+    Its children die with it: the starter thread that forked them ends with the exec."""
+    os.execv(argv[0], list(argv))
+
+
 def runtime_dir() -> Path:
     """Where the records of running children are: created private to the user."""
     override = os.environ.get(ENV_RUNTIME)
