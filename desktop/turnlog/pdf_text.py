@@ -92,6 +92,7 @@ def _collect(child: children.Child, limits: PdfLimits) -> PdfText:
     pages: list[str] = []
     unreadable: list[int] = []
     total = 0
+    started = time.monotonic()
     for message in _messages(child, limits.deadline_s):
         if "error" in message:
             raise PdfUnreadable(str(message["error"]))
@@ -105,7 +106,8 @@ def _collect(child: children.Child, limits: PdfLimits) -> PdfText:
             return PdfText(tuple(pages), total, str(message["done"] or ""), tuple(unreadable))
         elif "stopped" in message:  # in the reader: out of memory, or pypdf gave up
             return _partial(pages, total, unreadable, str(message["stopped"]))
-    if child.wait(1) is None:
+    # Past the deadline the reader is stopped for it, even if it would have ended now.
+    if time.monotonic() - started >= limits.deadline_s or child.wait(1) is None:
         why = f"reading took longer than {limits.deadline_s:g} s"
     else:
         last = child.stderr_lines(1)
