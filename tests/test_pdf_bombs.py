@@ -3,25 +3,27 @@ named, within 30 s and under 500 MB, and a partial text says it is partial."""
 
 from __future__ import annotations
 
-import resource
 import time
 
 import pytest
 
 import pdf_bombs
 from attachfiles import pdf_bytes
+from peaks import ChildrenPeak, peak_memory_kib, reset_peak_memory
 from turnlog.core.attachments import AttachmentRefused
 from turnlog.file_reading import read_file
 
 
 def read_timed(path):
+    children = ChildrenPeak()
+    reset_peak_memory()
     started = time.monotonic()
     try:
         return read_file(path), time.monotonic() - started
     finally:
-        children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        assert children < 500 * 1024, f"a child peaked at {children // 1024} MB"
-        mine = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        assert not children.exceeded(500 * 1024), \
+            f"a child peaked at {children.now() // 1024} MB"
+        mine = peak_memory_kib()
         assert mine < 500 * 1024, f"the test process peaked at {mine // 1024} MB"
 
 
