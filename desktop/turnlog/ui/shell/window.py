@@ -163,14 +163,12 @@ class MainWindow(QMainWindow):
         self.folding.apply(self.width())
 
     def reveal_ordinal(self, ordinal: int) -> bool:
-        """Show turn `ordinal` of the open conversation at the top of the history, as the
-        current row (a search hit, Go to turn…); False when it has no such turn."""
+        """Show turn `ordinal` at the top of the history, current (False: no such turn)."""
         self.folding.back_to_conversation()
         return self.view.reveal_ordinal(ordinal) is not None
 
     def say_about(self, conversation_id: int, text: str) -> None:
-        """Say `text` in the status bar about one conversation: it goes when another is
-        opened (the next one's history must not read as if it were meant)."""
+        """Say `text` in the status bar about one conversation (gone when another opens)."""
         self._said_about = conversation_id
         self.statusBar().showMessage(text)
 
@@ -367,8 +365,7 @@ class MainWindow(QMainWindow):
         text = self.composer.text()
         draft = self.composer.take()
         self.banner.dismiss()
-        files = self.composer.attachments
-        self.transcript.start_pending(text, files)
+        self.transcript.start_pending(text, files := self.composer.attachments)
         self._update_empty_hint()  # no "No turns yet" above the question being answered
         self.view.scroll_to_newest()
         self.preview.show_running(parts.endpoint)
@@ -403,8 +400,7 @@ class MainWindow(QMainWindow):
         self.refresh_preview()
 
     def _committed(self, conversation_id: int, outcome: Committed) -> None:
-        """The answer was saved: its row joins the history and the conversation goes first
-        in the list, from what the outcome carries (the store is not read again)."""
+        """The answer was saved: its row joins the history, the conversation goes first."""
         conversation = self.conversation
         if conversation is None or conversation.id != conversation_id:
             self.transcript.drop_pending()
