@@ -95,7 +95,7 @@ def test_a_hostile_answer_renders_in_slices(qtbot, make_window, store, name):
     qtbot.waitUntil(lambda: window.conversation.id == bomb.id
                     and len(window.transcript.turns) == 1, timeout=20_000)
     qtbot.wait(200)
-    reset_peak_memory()
+    held = reset_peak_memory()
     heartbeat = Heartbeat()
     heartbeat.start()
     started = time.perf_counter()
@@ -111,4 +111,4 @@ def test_a_hostile_answer_renders_in_slices(qtbot, make_window, store, name):
     assert NOTE in shown and why in shown, shown[:300]
     tail = text.rstrip()[-200:]  # nothing is lost: the end is there, as plain text
     assert tail in shown.replace("\n", "") or tail.replace("\n", "") in shown.replace("\n", "")
-    assert peak_memory_kib() < 500 * 1024
+    assert peak_memory_kib() - held < 500 * 1024  # what this answer took
