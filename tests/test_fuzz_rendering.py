@@ -16,7 +16,7 @@ import os
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from PySide6.QtGui import QColor, QTextDocument, QTextOption
 
@@ -139,6 +139,7 @@ def shown(answer: AnswerDocument) -> list[str]:
 
 @FUZZ
 @given(text=ANSWER, cut=st.floats(0, 1))
+@example(text="\\( " * 40_000, cut=0.0)  # each lone opener once searched to the end: 23 s
 def test_any_answer_renders_in_short_slices_and_streams_alike(qapp, images, text, cut):
     before = rss_mb()
     style = MathStyle(images, QColor("black"))

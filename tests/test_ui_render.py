@@ -5,7 +5,11 @@ its CJK family. Real windows and widgets, offscreen."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtGui import (
     QColor,
@@ -360,3 +364,38 @@ def test_formulas_are_typeset_again_after_the_typesetter_dies(qtbot):
     assert [typed for typed, *_rest in images_of(browser.document())] == \
         ["$b^3 + \\frac{1}{2}$"]
     assert typesetter.pid not in (None, pid)  # another process
+
+
+def _plain_find(text: str) -> list[tuple[int, int, str, bool]]:
+    """The formulas the two patterns find on the text as typed (no openers hidden),
+    leaving code and overlaps aside as find_maths does."""
+    from turnlog.ui.transcript import maths
+    code = maths._code_ranges(text)
+    taken = [([low for low, _ in code], [high for _, high in code])]
+    found = []
+    for pattern, display in ((maths._DISPLAY, True), (maths._INLINE, False)):
+        kept = []
+        for match in pattern.finditer(text):
+            latex = next(g for g in match.groups() if g is not None)
+            if latex.strip() and not any(maths._overlaps(lows, highs, match.start(), match.end())
+                                         for lows, highs in taken):
+                kept.append((match.start(), match.end(), latex.strip(), display))
+        taken.append(([k[0] for k in kept], [k[1] for k in kept]))
+        found += kept
+    return sorted(found)
+
+
+@settings(max_examples=400, deadline=None, database=None)
+@given(text=st.lists(st.sampled_from(["\\(", "\\)", "\\[", "\\]", "$", "$$", "x", " ", "\n",
+                                      "`", "\\", "1", "中"]), max_size=40).map("".join))
+def test_lone_openers_hidden_from_the_search_change_no_formula(text):
+    assert [(s.start, s.end, s.latex, s.display) for s in find_maths(text)] == _plain_find(text)
+
+
+def test_thousands_of_openers_without_a_closer_are_found_in_linear_time():
+    # 40,000 `\(` with no `\)` held the GUI thread 23 s (each opener searched to the end).
+    for opener in ("\\( ", "\\[ "):
+        started = time.process_time()
+        spans = find_maths(opener * 40_000 + "$x$")
+        assert time.process_time() - started < 2.0
+        assert [(span.start, span.latex) for span in spans] == [(len(opener) * 40_000, "x")]

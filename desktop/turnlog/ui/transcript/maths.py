@@ -89,16 +89,54 @@ def find_maths(text: str) -> list[MathSpan]:
     code = _code_ranges(text)
     taken = [([low for low, _high in code], [high for _low, high in code])]
     found: list[MathSpan] = []
+    searched = _without_lone_openers(text)
     for pattern, display in ((_DISPLAY, True), (_INLINE, False)):
         kept: list[MathSpan] = []
-        for match in pattern.finditer(text):
-            latex = next(g for g in match.groups() if g is not None)
+        for match in pattern.finditer(searched):
+            group = next(g for g in match.groupdict() if match.group(g) is not None)
+            latex = text[match.start(group):match.end(group)]
             if latex.strip() and not any(_overlaps(lows, highs, match.start(), match.end())
                                          for lows, highs in taken):
                 kept.append(MathSpan(match.start(), match.end(), latex.strip(), display))
         taken.append(([span.start for span in kept], [span.end for span in kept]))
         found += kept
     return sorted(found, key=lambda span: span.start)
+
+
+def _without_lone_openers(text: str) -> str:
+    """`text` with the backslash of each `\\(` and `\\[` that no closer follows made
+    inert (same length, so every position stays where it was). The regular expressions
+    look for a closer from each opener to the end of the text (`\\(`: of its line): with
+    thousands of openers and no closer that is quadratic — an answer of 40,000 `\\(`
+    held the GUI thread 23 s. An opener with no closer after it can never start a
+    formula, so hiding it changes no match."""
+    lone: list[int] = []
+    last_square = text.rfind("\\]")
+    at = text.find("\\[")
+    while at != -1 and at + 3 <= last_square:
+        at = text.find("\\[", at + 1)
+    while at != -1:  # every `\\[` from here has no `\\]` after it
+        lone.append(at)
+        at = text.find("\\[", at + 1)
+    if "\\(" in text:
+        line_start = 0
+        for line in text.split("\n"):
+            last_round = line.rfind("\\)")
+            at = line.find("\\(")
+            while at != -1:
+                if at + 3 > last_round:
+                    lone.append(line_start + at)
+                at = line.find("\\(", at + 1)
+            line_start += len(line) + 1
+    if not lone:
+        return text
+    parts: list[str] = []
+    previous = 0
+    for at in sorted(lone):
+        parts += [text[previous:at], "\x00"]
+        previous = at + 1
+    parts.append(text[previous:])
+    return "".join(parts)
 
 
 def _overlaps(lows: list[int], highs: list[int], start: int, end: int) -> bool:
