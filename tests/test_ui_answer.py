@@ -4,12 +4,14 @@ would."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtGui import QTextDocument
 
 from turnlog.ui.transcript.answer import SECTION_CHARS, AnswerDocument, section_ends
-from turnlog.ui.transcript.markdown import render_markdown
+from turnlog.ui.transcript.markdown import render_markdown, text_of
 
 BLOCKS = [
     "A paragraph of plain words that goes on for a while.",
@@ -22,6 +24,8 @@ BLOCKS = [
     "    indented code",
     "| a | b |\n|---|---|\n| 1 | 2 |",
     "Some **bold**, `code`, 中文 and 🙂.",
+    "123456789012 is a number, not an item",
+    "12) an item",
 ]
 
 
@@ -47,7 +51,7 @@ def test_a_growing_answer_is_cut_where_the_whole_one_is(text, min_chars, data):
     assert whole == sorted(set(whole))
     for cut in whole:
         assert text[cut - 2:cut] == "\n\n"  # after a blank line
-        assert text[cut] not in " \t>\n-*+" and not text[cut].isdigit()
+        assert text[cut] not in " \t>\n-*+" and not re.match(r"\d{1,9}[.)][ \t\n]", text[cut:])
         assert not in_fence(text, cut)
     previous = 0
     for cut in whole:
@@ -59,6 +63,28 @@ def test_a_growing_answer_is_cut_where_the_whole_one_is(text, min_chars, data):
     for size in sizes:
         end = min(len(text), end + size)
         assert set(cuts(text[:end], min_chars)) <= set(whole)
+
+
+def test_a_line_too_long_to_wait_for_streams_as_the_whole_answer_shows(qtbot):
+    # A paragraph, then one line of 200,000 characters: streamed, the cut before that line
+    # comes while it still arrives, so its rest turns to plain text at the same place.
+    text = "word " * 500 + "\n\n" + "1 & " * 50_000 + "\n"
+
+    def new_doc(width: int) -> QTextDocument:
+        doc = QTextDocument()
+        doc.setDocumentMargin(0)
+        doc.setTextWidth(width)
+        return doc
+
+    at_once = AnswerDocument(new_doc, 600)
+    at_once.update(text)
+    streamed = AnswerDocument(new_doc, 600)
+    for end in (len(text) // 3, len(text) // 2, len(text)):
+        streamed.update(text[:end])
+    assert at_once.excess is not None and streamed.excess is not None
+    assert streamed.excess.at == at_once.excess.at == 2_502 + 16_000
+    assert [text_of(doc) for doc in streamed.documents] == \
+        [text_of(doc) for doc in at_once.documents]
 
 
 def test_sections_show_what_one_document_shows(qtbot):

@@ -53,6 +53,7 @@ RENDER_BUDGET = 0.02  # seconds of the GUI thread a long answer takes at a time
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _LIST_ITEM = re.compile(r"(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
+_LIST_START = re.compile(r"[-+*]|\d{1,9}[.)]?")  # a line's start that may become an item
 
 
 def section_ends(text: str, start: int = 0, *, min_chars: int = SECTION_CHARS,
@@ -60,18 +61,25 @@ def section_ends(text: str, start: int = 0, *, min_chars: int = SECTION_CHARS,
     """Where `text` may be cut, after `start` (0 or a cut made before): the start of a
     complete line that follows a blank line outside fenced code, begins a block of its
     own (not indented, not a list item or a quote) and is at least `min_chars` after the
-    previous cut. Each cut depends only on the text up to the end of the line it starts,
-    so a text growing by appending is cut exactly where the whole text is. `longest`:
-    stop looking once that many characters follow the previous cut without one."""
+    previous cut. Each cut depends only on the text up to the start of the line it begins
+    (and the few characters that say whether that line is a list item), so a text growing
+    by appending is cut exactly where the whole text is — also before a line still
+    arriving, which may be too long to wait for. `longest`: stop looking once that many
+    characters follow the previous cut without one."""
     fence: str | None = None
     blank_before = False
     last = start
     pos = start
     while True:
-        newline = text.find("\n", pos)
-        if newline < 0:
-            return  # an unfinished line is judged once it is complete
         if longest is not None and pos - last > longest:
+            return
+        newline = text.find("\n", pos)
+        if newline < 0:  # the line still arriving: a cut before it once its start says so
+            line = text[pos:]
+            if (fence is None and blank_before and pos - last >= min_chars and line.strip()
+                    and line[0] not in " \t>" and not _LIST_START.fullmatch(line)
+                    and not _LIST_ITEM.match(line)):
+                yield pos
             return
         line = text[pos:newline]
         if fence is not None:
