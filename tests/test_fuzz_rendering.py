@@ -6,8 +6,11 @@ typesetter) a slice at a time, as the transcript renders it: every slice is shor
 whole answer ends rendered in bounded time and memory, and an answer streamed in pieces
 ends as the same documents as the answer rendered at once.
 
-The examples per test are fixed for CI (`TURNLOG_FUZZ_EXAMPLES`, default below);
-`tests/bench/fuzz.py` runs the same tests for a given time.
+The examples per test are fixed for CI (`TURNLOG_FUZZ_EXAMPLES`, default below), and so
+are they themselves where that is not set (the same examples each run: rendering is timed,
+and a run must not pass or fail by the draw); `tests/bench/fuzz.py` sets it and runs the
+same tests for a given time with fresh seeds. Answers are as long as Turnlog takes one
+(`DEFAULT_MAX_CONTENT_BYTES`): a longer answer is refused before it is shown.
 """
 
 from __future__ import annotations
@@ -20,12 +23,14 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from PySide6.QtGui import QColor, QTextDocument, QTextOption
 
+from turnlog.providers.client import DEFAULT_MAX_CONTENT_BYTES
 from turnlog.ui.transcript.answer import RENDER_BUDGET, AnswerDocument
 from turnlog.ui.transcript.markdown import MathStyle, text_of
 from turnlog.ui.transcript.maths import FormulaImages
 
 EXAMPLES = int(os.environ.get("TURNLOG_FUZZ_EXAMPLES", "25"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,
+                derandomize="TURNLOG_FUZZ_EXAMPLES" not in os.environ,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture])
 SLICE_CPU_S = 0.1  # one slice's GUI-thread time (twice the budget's target, for slow CI)
@@ -84,7 +89,8 @@ def code(draw) -> str:
 PART = WORDS | table() | nested() | formulas() | code() \
     | st.builds(lambda w, n: (w + " ") * n, WORDS, st.sampled_from([1, 500, 40_000]))
 ANSWER = st.lists(st.tuples(PART, st.sampled_from(["", "\n", "\n\n"])), max_size=6).map(
-    lambda parts: "".join(part + gap for part, gap in parts))
+    lambda parts: "".join(part + gap for part, gap in parts)).map(
+    lambda text: text.encode()[:DEFAULT_MAX_CONTENT_BYTES].decode(errors="ignore"))
 
 
 def rss_mb() -> int:
