@@ -508,7 +508,12 @@ class LivePreview(QObject):
             endpoint.route.count_label if endpoint else ""))
 
     def show_outcome(self, outcome: Outcome, endpoint: Endpoint, duration_s: float) -> None:
-        """Keep the last request's outcome on show until the draft is edited."""
+        """Keep the last request's outcome on show until the draft is edited. A send that
+        ended before its request was built (Stop while the built-in model started) made
+        no request: the preview of the draft it gave back stays on show, with its marks."""
+        if not isinstance(outcome, Committed) and outcome.projection is None:
+            self._show_last = False
+            return
         self.last = Shown.outcome(outcome, endpoint, duration_s)
         self._show_last = True
 
