@@ -44,9 +44,7 @@ from ..infra.operations import Loaded, load_conversation
 from ..infra.tasks import TaskRunner
 from ..infra.titles import conversation_title
 from ..infra.window_settings import window_settings
-from ..panels.memory.dock import attach_memory
 from ..panels.search import SearchDock
-from ..panels.side.questions import attach as attach_side_questions
 from ..panels.sidebar import Sidebar
 from ..panels.sidebar_filter import ConversationFilter
 from ..request.connection import Connector, release_unused_local_model
@@ -56,6 +54,7 @@ from ..request.live_preview import LivePreview, Shown
 from ..request.profile_watch import ProfileWatch
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendResult, SendSession
+from .docks import attach_memory, attach_side_questions
 from .geometry import DockFolding, restore_geometry, save_geometry
 from .menus import build_menus
 from .wiring import wire
@@ -129,7 +128,7 @@ class MainWindow(QMainWindow):
         self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.changes,
                                    self._storage_failed, self.session,
                                    lambda: self.conversation, self)
-        self.side = attach_side_questions(self)  # side questions: their own dock and session
+        self.side, self.side_dock = attach_side_questions(self, self)  # own dock and session
         self.titles = ConversationTitles(self, self)  # named after the first question
         self.titles.yield_to(self.side.session)
         self.first_minute = FirstMinute(self)  # the welcome's buttons
@@ -137,7 +136,7 @@ class MainWindow(QMainWindow):
         self.new_action, self.settings_action = menus.new, menus.settings
         self.export_action, self.delete_all_action = menus.export, menus.delete_all
         self.about_action, self.view_menu = menus.about, menus.view
-        self.memory = attach_memory(self)  # the Memory dock: pins, notes, preferences
+        self.memory, self.memory_dock = attach_memory(self, self, self.view_menu)  # pins, notes
         self.tools = attach_tools(self)  # MCP tool servers, each call approved on a card
         self.finder = SearchDock(self)  # Ctrl+Shift+F: search all text, jump to a turn
         self.settings_action.setEnabled(setup is not None)
