@@ -24,13 +24,8 @@ from ..conversation.actions import HistoryActions
 from ..conversation.attaching import FileActions, FileReader, WindowDrops
 from ..conversation.centre import FIRST_RUN_HINT, START_HINT, CentrePanel
 from ..conversation.drafts import DraftKeeper
-from ..conversation.first_minute import FirstMinute, unsaved
-from ..conversation.first_send import FirstSendUndo
+from ..conversation.first_minute import unsaved
 from ..conversation.header_picker import HeaderPicker
-from ..conversation.partial_answers import PartialAnswers
-from ..conversation.titles import ConversationTitles
-from ..conversation.tool_approval import attach_tools
-from ..conversation.versions import VersionControls
 from ..dialogs.about import AboutDialog
 from ..dialogs.import_export import ImportExport
 from ..dialogs.privacy import ask, choose_export
@@ -54,8 +49,9 @@ from ..request.live_preview import LivePreview, Shown
 from ..request.profile_watch import ProfileWatch
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendResult, SendSession
-from .docks import attach_memory, attach_side_questions
+from . import features
 from .geometry import DockFolding, restore_geometry, save_geometry
+from .keyboard import escape_stops
 from .menus import build_menus
 from .wiring import wire
 
@@ -122,22 +118,23 @@ class MainWindow(QMainWindow):
         self.transfer = ImportExport(store, runner, self, self.refresh_conversations,
                                      self._storage_failed)
         wire(self)
-        self.first_send = FirstSendUndo(self, self)  # a failed first send leaves nothing
-        self.versions = VersionControls(self, self)  # regenerate, edit, use, fork
-        self.partial_answers = PartialAnswers(self, self)  # Keep or Continue a stopped answer
+        escape_stops(self, self.session.running_changed, self.stop)  # Esc anywhere in it
+        self.first_send = features.first_send_undo(self, self)  # it leaves nothing if it fails
+        self.versions = features.version_controls(self, self)  # regenerate, edit, use, fork
+        self.partial_answers = features.partial_answers(self, self)  # Keep or Continue
         self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.changes,
                                    self._storage_failed, self.session,
                                    lambda: self.conversation, self)
-        self.side, self.side_dock = attach_side_questions(self, self)  # own dock and session
-        self.titles = ConversationTitles(self, self)  # named after the first question
+        self.side, self.side_dock = features.attach_side_questions(self, self)  # its own session
+        self.titles = features.conversation_titles(self, self)  # named after the first question
         self.titles.yield_to(self.side.session)
-        self.first_minute = FirstMinute(self)  # the welcome's buttons
+        self.first_minute = features.first_minute(self, self)  # the welcome's buttons
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
         self.export_action, self.delete_all_action = menus.export, menus.delete_all
         self.about_action, self.view_menu = menus.about, menus.view
-        self.memory, self.memory_dock = attach_memory(self, self, self.view_menu)  # pins, notes
-        self.tools = attach_tools(self)  # MCP tool servers, each call approved on a card
+        self.memory, self.memory_dock = features.attach_memory(self, self, self.view_menu)
+        self.tools, self.tool_card = features.attach_tools(self, self)  # each call approved
         self.finder = SearchDock(self)  # Ctrl+Shift+F: search all text, jump to a turn
         self.settings_action.setEnabled(setup is not None)
         self.profile_watch = None if setup is None else ProfileWatch(  # turnlog-cli's changes
