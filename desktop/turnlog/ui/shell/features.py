@@ -34,9 +34,11 @@ from ..infra.languages import arg
 from ..infra.tasks import TaskRunner
 from ..panels.memory.dock import MemoryDock, MemoryParts
 from ..panels.memory.panel import MemoryPanel
+from ..panels.search import JumpParts, SearchDock, SearchPanel, TurnJump
 from ..panels.side.panel import SidePanel
 from ..panels.side.questions import SideParts, SideQuestions
 from ..panels.sidebar import Sidebar
+from ..panels.turn_matches import TurnMatches
 from ..request.connection import Connector
 from ..request.edit_mode import EditMode
 from ..request.inspector import Inspector
@@ -83,6 +85,8 @@ class WindowParts(Protocol):
     def say_about(self, conversation_id: int, text: str) -> None: ...
 
     def open_settings(self) -> object: ...
+
+    def refresh_conversations(self, select_id: int | None = None) -> None: ...
 
     def _storage_failed(self, error: BaseException) -> None: ...
 
@@ -178,6 +182,39 @@ def attach_memory(window: QMainWindow, host: WindowParts,
     host.view.addAction(action)
     memory.pin_action = action
     return memory, dock
+
+
+def attach_search(window: QMainWindow, host: WindowParts, view_menu: QMenu) -> SearchDock:
+    """The search panel (Ctrl+Shift+F): a hidden tab beside the inspector, the widest side
+    panel, at 1280 as at 1024 wide, so a hit's title, "turn N", date and snippet lines all
+    have room; a hit opens its conversation at its turn."""
+    panel = SearchPanel(host.store, host.runner, window)
+    dock = QDockWidget(translate("SearchPanel", "Search"), window)
+    dock.setObjectName("searchDock")
+    dock.setAccessibleName(translate("SearchPanel", "Search"))
+    dock.setWidget(panel)
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    window.tabifyDockWidget(host.inspector_dock, dock)
+    host.folding.also_fold(dock)
+    dock.hide()
+    host.inspector_dock.raise_()  # hidden, it left the front
+
+    def note(text: str) -> None:
+        bar = host.statusBar()
+        if text:
+            bar.showMessage(text)
+        else:
+            bar.clearMessage()
+
+    matches = TurnMatches(host.view, note, window)
+    jump = TurnJump(JumpParts(
+        lambda: host.conversation, lambda: host.session.running, host.sidebar,
+        lambda cid: host.refresh_conversations(select_id=cid), host.transcript, host.view),
+        matches)
+    finder = SearchDock(panel, dock, host.inspector_dock, jump, window)
+    for action in (finder.action, matches.next_action, matches.previous_action):
+        view_menu.addAction(action)
+    return finder
 
 
 def attach_tools(window: QMainWindow, host: WindowParts) -> tuple[ToolGate, ApprovalCard]:

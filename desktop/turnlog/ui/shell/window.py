@@ -39,7 +39,6 @@ from ..infra.operations import Loaded, load_conversation
 from ..infra.tasks import TaskRunner
 from ..infra.titles import conversation_title
 from ..infra.window_settings import window_settings
-from ..panels.search import SearchDock
 from ..panels.sidebar import Sidebar
 from ..panels.sidebar_filter import ConversationFilter
 from ..request.connection import Connector, release_unused_local_model
@@ -135,7 +134,7 @@ class MainWindow(QMainWindow):
         self.about_action, self.view_menu = menus.about, menus.view
         self.memory, self.memory_dock = features.attach_memory(self, self, self.view_menu)
         self.tools, self.tool_card = features.attach_tools(self, self)  # each call approved
-        self.finder = SearchDock(self)  # Ctrl+Shift+F: search all text, jump to a turn
+        self.finder = features.attach_search(self, self, self.view_menu)  # Ctrl+Shift+F
         self.settings_action.setEnabled(setup is not None)
         self.profile_watch = None if setup is None else ProfileWatch(  # turnlog-cli's changes
             setup, self.changes, lambda text: self.statusBar().showMessage(text), self)
