@@ -234,7 +234,7 @@ class MainWindow(QMainWindow):
     def _loaded(self, loaded: Loaded) -> None:
         if self.conversation is None or self.conversation.id != loaded.conversation_id:
             return  # the user moved on while it loaded
-        self.preview.summary = loaded.summary
+        self.preview.adopt_summary(loaded.summary)
         self.transcript.set_turns(loaded.turns)
         self._update_empty_hint()
         self.refresh_preview()
@@ -285,7 +285,7 @@ class MainWindow(QMainWindow):
             for turn_id in changes.turns_deleted:
                 self.transcript.remove_turn(turn_id)
             self.preview.forget_last()  # the last request's body carried the turn
-            self.preview.summary = changes.summary
+            self.preview.adopt_summary(changes.summary)
         if changes.appended is not None and changed is not None and not changes.listing:
             self.sidebar.touch(changed)  # active just now: first in the list
         if changes.provider:
@@ -381,7 +381,7 @@ class MainWindow(QMainWindow):
         outcome = result.outcome
         here = self.conversation is not None and self.conversation.id == result.conversation_id
         if here and result.summary_read:  # a send may make a summary: it read the newest
-            self.preview.summary = result.summary
+            self.preview.adopt_summary(result.summary)
         if isinstance(outcome, Committed):
             self._committed(result.conversation_id, outcome)
             self.composer.files_sent(result.attachments)  # in the log with their turn now
