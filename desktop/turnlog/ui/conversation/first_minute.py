@@ -8,14 +8,17 @@ empty history (`centre.Welcome`) offers the built-in model or Settings.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QObject
 
 from ... import profiles
 from ...core.model import Conversation
-from ..infra.changes import Changes
+from ..infra.changes import ChangeHub, Changes
+from ..request.provider_setup import ProviderSetup
 from .actions import HistoryActions
+from .centre import Welcome
+from .composer import Composer
 
 UNSAVED_ID = 0  # no stored conversation has it (ids start at 1)
 
@@ -33,16 +36,17 @@ translate = QCoreApplication.translate  # translate("Context", …): lupdate rea
 
 
 class FirstMinute(QObject):
-    """Wires the welcome's buttons for `window` (the main window; not imported here, which
-    would make an import cycle) and keeps the built-in model's button truthful."""
+    """Wires the welcome's buttons and keeps the built-in model's button truthful; a
+    provider chosen here is announced on `changes`, and the composer takes the focus."""
 
-    def __init__(self, window: Any) -> None:
-        super().__init__(window)
-        self.window = window
-        welcome = window.centre.welcome
+    def __init__(self, welcome: Welcome, setup: ProviderSetup | None, changes: ChangeHub,
+                 composer: Composer, open_settings: Callable[[], object],
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.welcome, self.setup, self.changes, self.composer = welcome, setup, changes, composer
         welcome.builtin_requested.connect(self.use_builtin)
-        welcome.settings_requested.connect(window.open_settings)
-        window.changes.changed.connect(self._changed)
+        welcome.settings_requested.connect(open_settings)
+        changes.changed.connect(self._changed)
         self._update()
 
     def _changed(self, changes: Changes, origin: object) -> None:
@@ -50,15 +54,15 @@ class FirstMinute(QObject):
             self._update()
 
     def _update(self) -> None:
-        setup = self.window.setup
+        setup = self.setup
         active = setup.active() if setup is not None else None
-        self.window.centre.welcome.set_builtin(
+        self.welcome.set_builtin(
             in_use=active is not None and active.builtin, offered=setup is not None)
 
     def use_builtin(self) -> bool:
         """Make the built-in model the provider in use (adding its profile if there is
         none); says why not where it cannot run here."""
-        setup, welcome = self.window.setup, self.window.centre.welcome
+        setup, welcome = self.setup, self.welcome
         if setup is None:
             return False
         profile = next((p for p in setup.load() if p.builtin), None)
@@ -78,6 +82,6 @@ class FirstMinute(QObject):
             )
         )
         self._update()
-        self.window.changes.publish(Changes(provider=True), self)
-        self.window.composer.edit.setFocus()
+        self.changes.publish(Changes(provider=True), self)
+        self.composer.edit.setFocus()
         return True

@@ -11,51 +11,72 @@ them; dismissing that offer removes it then."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from PySide6.QtCore import QObject
 
+from ...core.model import Conversation
 from ...core.send import Committed
-from ...store import drafts
-from ..infra.changes import Changes
+from ...store import TurnlogStore, drafts
+from ..infra.changes import ChangeHub, Changes
 from ..infra.operations import create_conversation
 from ..infra.tasks import TaskContext, TaskRunner
-from ..request.send_session import SendResult
+from ..request.send_session import SendResult, SendSession
+from .banner import FailureBanner
+from .composer import Composer
 
 log = logging.getLogger(__name__)
 
 
-class FirstSendUndo(QObject):
-    """Listens to `window`'s send session (after the window showed how the send ended)."""
+@dataclass(frozen=True, slots=True)
+class FirstSendParts:
+    """What a first send works with: storage, the send session it listens to, the
+    composer and banner whose question and failure stay on show, and the open
+    conversation."""
 
-    def __init__(self, window: Any, parent: QObject | None = None) -> None:
+    store: TurnlogStore
+    runner: TaskRunner
+    session: SendSession
+    composer: Composer
+    banner: FailureBanner
+    changes: ChangeHub
+    conversation: Callable[[], Conversation | None]  # the open one
+    default_model: Callable[[], str]  # the model a new conversation starts with
+    failed: Callable[[BaseException], None]  # a storage operation failed
+
+
+class FirstSendUndo(QObject):
+    """Listens to the send session (after the window showed how the send ended)."""
+
+    def __init__(self, parts: FirstSendParts, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.window = window  # the main window (not imported here: an import cycle)
+        self.parts = parts
         self._kept = ""  # the question saved as the draft of no conversation
         # The conversation a send waits for (-1 while it is being created), when Send was
         # pressed with no conversation open.
         self.waiting: int | None = None
-        window.session.finished.connect(self.finished)
+        parts.session.finished.connect(self.finished)
 
     def start(self, text: str) -> None:
         """Start a conversation for `text` (none is open); it is sent once loaded, so
         loading cannot replace the pending row."""
         if not text.strip() or self.waiting is not None:
             return
-        window = self.window
+        parts = self.parts
 
         def created(changes: Changes) -> None:
             assert changes.conversation is not None
             self.waiting = changes.conversation.id
-            window.changes.publish(changes, window)
+            parts.changes.publish(changes, self)
 
         def failed(error: BaseException) -> None:
             self.waiting = None
-            window._storage_failed(error)
+            parts.failed(error)
 
         self.waiting = -1  # creating
-        create_conversation(window.store, window.history.default_model(),
-                            first_send=True).run(window.runner, on_success=created,
+        create_conversation(parts.store, parts.default_model(),
+                            first_send=True).run(parts.runner, on_success=created,
                                                  on_failure=failed)
 
     def ready(self, conversation_id: int) -> bool:
@@ -68,13 +89,13 @@ class FirstSendUndo(QObject):
     def finished(self, result: SendResult) -> None:
         """A send failed: if its conversation was started for it and has no turn, the
         question is kept as the draft of no conversation and the conversation goes."""
-        window = self.window
-        if isinstance(result.outcome, Committed) or window.runner.closed:
+        parts = self.parts
+        if isinstance(result.outcome, Committed) or parts.runner.closed:
             return
         if result.outcome.answer is not None:
             return  # its answer so far is offered: kept or continued into the conversation
-        store, cid = window.store, result.conversation_id
-        text = self._kept = window.composer.text() or result.draft[0]
+        store, cid = parts.store, result.conversation_id
+        text = self._kept = parts.composer.text() or result.draft[0]
 
         def work(_context: TaskContext) -> Changes:
             if not store.conversations.unanswered_first_send(cid):
@@ -88,20 +109,20 @@ class FirstSendUndo(QObject):
                 return Changes()
             return Changes(deleted=frozenset({cid}))
 
-        window.runner.run(TaskRunner.STORAGE, "remove the unanswered conversation", work,
-                          on_success=self._removed, on_failure=window._storage_failed)
+        parts.runner.run(TaskRunner.STORAGE, "remove the unanswered conversation", work,
+                         on_success=self._removed, on_failure=parts.failed)
 
     def _removed(self, changes: Changes) -> None:
         """Close the deleted conversation; the question and the failure stay on show."""
         if not changes.deleted:
             return
-        window = self.window
-        composer, banner = window.composer, window.banner
+        parts = self.parts
+        composer, banner = parts.composer, parts.banner
         draft = (composer.text(), composer.cursor_position())
         failure, partial = banner.failure, banner.partial.toPlainText()
         shown = banner.isVisible()
-        window.changes.publish(changes, self)
-        if window.conversation is not None:
+        parts.changes.publish(changes, self)
+        if parts.conversation() is not None:
             return  # another conversation was opened meanwhile: the draft waits on disk
         if composer.text() != draft[0]:
             composer.restore(*draft)

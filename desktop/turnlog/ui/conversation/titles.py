@@ -12,36 +12,61 @@ and never replaces a title the user typed. Its failure is only logged.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Protocol
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, SignalInstance
 
 from ...core.failures import ProviderFailure, StoreError
 from ...core.model import Conversation
 from ...core.send import Committed, Stage
 from ...core.titles import QUESTION, name_by_model
-from ..infra.changes import Changes
+from ...store import TurnlogStore
+from ..infra.changes import ChangeHub, Changes
 from ..infra.operations import reread_conversation
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
-from ..request.connection import NotConnected
-from ..request.send_session import SendResult
+from ..request.connection import Connector, NotConnected
+from ..request.provider_setup import ProviderSetup
+from ..request.send_session import SendResult, SendSession
 
 log = logging.getLogger(__name__)
 
 
-class ConversationTitles(QObject):
-    """Listens to `window`'s send session (the main window; not imported here: a cycle)."""
+class Requests(Protocol):
+    """Requests of the chat (a send, a side question) a title request yields to."""
 
-    def __init__(self, window: Any, parent: QObject | None = None) -> None:
+    @property
+    def running_changed(self) -> SignalInstance: ...
+
+
+@dataclass(frozen=True, slots=True)
+class TitleParts:
+    """What titles work with: storage and the connection, the profiles (whose one in use
+    may ask the model for titles), the send session, and the conversations on show."""
+
+    store: TurnlogStore
+    runner: TaskRunner
+    connector: Connector
+    setup: ProviderSetup | None
+    session: SendSession
+    changes: ChangeHub  # where a title read back or made is announced
+    shown: Callable[[], Iterable[Conversation]]  # the open conversation first, then the list
+
+
+class ConversationTitles(QObject):
+    """Listens to the send session and names its conversations."""
+
+    def __init__(self, parts: TitleParts, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.window = window
+        self.parts = parts
         self._naming: TaskHandle[Conversation | None] | None = None
         self._named: set[int] = set()  # conversations the model was asked to name
         self._naming_id: int | None = None
-        window.session.finished.connect(self.finished)
-        self.yield_to(window.session)
+        parts.session.finished.connect(self.finished)
+        self.yield_to(parts.session)
 
-    def yield_to(self, session: Any) -> None:
+    def yield_to(self, session: Requests) -> None:
         """Requests of `session` (a send, a side question) go first: one starting stops a
         title request still running."""
         session.running_changed.connect(self._running_changed)
@@ -49,33 +74,30 @@ class ConversationTitles(QObject):
     def finished(self, result: SendResult) -> None:
         """An answer was saved in a conversation titled after its first question: show
         the title as it is now, then let the model name it if the profile asks for that."""
-        window = self.window
+        parts = self.parts
         conversation = self._known(result.conversation_id)
-        if not isinstance(result.outcome, Committed) or window.runner.closed \
+        if not isinstance(result.outcome, Committed) or parts.runner.closed \
                 or conversation is None or conversation.title_source != QUESTION:
             return
-        reread_conversation(window.store, conversation).run(
-            window.runner, on_success=lambda changes: self._reread(changes, conversation),
+        reread_conversation(parts.store, conversation).run(
+            parts.runner, on_success=lambda changes: self._reread(changes, conversation),
             on_failure=lambda error: log.warning("reading a title back: %s", error))
 
     def _known(self, conversation_id: int) -> Conversation | None:
         """The conversation as the window shows it: the open one, or the list's (the
         person may have moved on while the answer arrived)."""
-        shown: list[Conversation] = [self.window.conversation] \
-            if self.window.conversation is not None else []
-        return next((c for c in [*shown, *self.window.sidebar.model.items]
-                     if c.id == conversation_id), None)
+        return next((c for c in self.parts.shown() if c.id == conversation_id), None)
 
     def _reread(self, changes: Changes, conversation: Conversation) -> None:
         if changes.conversation is not None:
-            self.window.changes.publish(changes, self)
+            self.parts.changes.publish(changes, self)
         now = changes.conversation or conversation
         if now.title_source == QUESTION and self.model_names():
             self.name(now)
 
     def model_names(self) -> bool:
         """Whether the profile in use has the model name new conversations."""
-        setup = self.window.setup
+        setup = self.parts.setup
         profile = setup.active() if setup is not None else None
         return profile is not None and profile.makes_titles
 
@@ -86,12 +108,12 @@ class ConversationTitles(QObject):
 
     def name(self, conversation: Conversation) -> None:
         """Ask the model, once per conversation, for a title made from its first turn."""
-        window = self.window
-        if conversation.id in self._named or self.naming or window.runner.closed:
+        parts = self.parts
+        if conversation.id in self._named or self.naming or parts.runner.closed:
             return
         self._named.add(conversation.id)
         self._naming_id = conversation.id
-        store, connector = window.store, window.connector
+        store, connector = parts.store, parts.connector
 
         def work(context: TaskContext) -> Conversation | None:
             first = store.conversations.first_turn(conversation.id)
@@ -103,14 +125,14 @@ class ConversationTitles(QObject):
             return name_by_model(store, link.provider, conversation, turn, link.route.model,
                                  cancel=context.cancel)
 
-        self._naming = window.runner.run(
+        self._naming = parts.runner.run(
             TaskRunner.NETWORK, "name the conversation", work,
             on_success=self._named_by_model,
             on_failure=lambda error: self._not_named(conversation.id, error))
 
     def _named_by_model(self, conversation: Conversation | None) -> None:
         if conversation is not None:
-            self.window.changes.publish(Changes(conversation, renamed=True), self)
+            self.parts.changes.publish(Changes(conversation, renamed=True), self)
 
     def _not_named(self, conversation_id: int, error: BaseException) -> None:
         if isinstance(error, NotConnected | ProviderFailure | StoreError):

@@ -4,8 +4,6 @@ conversation, or Deny. Inline above the composer, never a pop-up over it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
@@ -20,10 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.tools import Approval, ToolCall
-from ..infra import operations
 from ..infra.languages import arg
-from ..request.send_session import ToolProblems
-from ..request.tool_gate import ToolGate
 
 translate = QCoreApplication.translate  # translate("ToolApproval", …): lupdate reads it
 
@@ -79,40 +74,3 @@ class ApprovalCard(QFrame):
     def _answer(self, approval: Approval) -> None:
         self.hide()
         self.answered.emit(approval)
-
-
-def attach_tools(window: Any) -> ToolGate:
-    """The window's tool servers and the approval card above its composer, wired; the
-    servers stop when the window goes."""
-    gate = ToolGate(window.store.home, window)
-    window.session.tools = gate
-    window.preview.tools = gate  # the preview offers what a send offers
-    card = ApprovalCard(window.centre)
-    column = window.centre.layout()
-    column.insertWidget(column.indexOf(window.banner), card)
-    gate.approval_needed.connect(card.ask)
-    gate.approval_over.connect(card.hide)
-    card.answered.connect(gate.answer)
-
-    def remember(approval: Approval) -> None:
-        conversation_id = window.session.conversation_id
-        if approval is Approval.ALWAYS and card.call is not None and conversation_id:
-            operations.allow_tool_always(window.store, conversation_id, card.call.name).run(
-                window.runner, on_success=lambda done: window.changes.publish(done, card),
-                on_failure=window.history.failed.emit)
-
-    card.answered.connect(remember)
-
-    def say_problems(problems: ToolProblems) -> None:
-        text = "; ".join(arg(translate("ToolApproval", "%1 %2"), name, what)
-                         for name, what in problems.servers)
-        window.statusBar().showMessage(arg(translate(
-            "ToolApproval", "Sent without the tools of: %1 (Settings → Tools)"), text), 30_000)
-
-    window.session.tool_problems.connect(say_problems)
-    window.destroyed.connect(gate.host.close)
-    app = QCoreApplication.instance()
-    if app is not None:
-        app.aboutToQuit.connect(gate.close)
-    window.tool_card = card
-    return gate

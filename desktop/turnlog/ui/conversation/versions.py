@@ -10,11 +10,11 @@ version* appends a record, a fork is a new conversation holding copies.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QStatusBar
+from PySide6.QtWidgets import QLabel
 
 from ...core.attachments import Attachment
 from ...core.model import Conversation, Turn
@@ -31,7 +31,6 @@ from ..request.live_preview import LivePreview
 from ..request.send_session import SendResult, SendSession
 from ..transcript.model import Role, TranscriptModel
 from ..transcript.view import TranscriptView
-from .actions import HistoryActions
 from .banner import FailureBanner
 from .centre import CentrePanel
 from .composer import Composer
@@ -48,27 +47,25 @@ def origin_text(origin: ForkOrigin) -> str:
                str(origin.number))
 
 
-class VersionHost(Protocol):
-    """What the controls use of the main window."""
+@dataclass(frozen=True, slots=True)
+class VersionParts:
+    """What the controls work with: storage, the send session and its preview, the
+    history on show and the composer a version is asked from, and how they ask and say."""
 
     store: TurnlogStore
     runner: TaskRunner
     session: SendSession
     preview: LivePreview
-    history: HistoryActions
     changes: ChangeHub
     edit_mode: EditMode
-    centre: CentrePanel
+    centre: CentrePanel  # the edit note and a fork's origin sit in its column
     transcript: TranscriptModel
     view: TranscriptView
     composer: Composer
     banner: FailureBanner
-    conversation: Conversation | None
+    conversation: Callable[[], Conversation | None]  # the open one
     confirm: Callable[[Confirmation], Decision]
-
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
-
-    def refresh_preview(self) -> None: ...
+    status: Callable[[str], None]  # a line in the status bar
 
 
 # A fork copying more turns than this asks first.
@@ -121,26 +118,26 @@ def fork(store: TurnlogStore, conversation_id: int, ordinal: int) -> StorageOp[C
 
 
 class VersionControls(QObject):
-    """Regenerate, edit and resend, use this version and fork, for `host` (the window)."""
+    """Regenerate, edit and resend, use this version and fork, with the parts handed in."""
 
-    def __init__(self, host: VersionHost, parent: QObject | None = None) -> None:
+    def __init__(self, parts: VersionParts, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.host = host
+        self.parts = parts
         self._saved_draft: tuple[str, int] = ("", 0)
         self._saved_files: tuple[Attachment, ...] = ()  # the draft's, while a turn is edited
         self._read_for: object = None  # the log the versions shown were read for
-        self.origin = QLabel(host.centre)
+        self.origin = QLabel(parts.centre)
         self.origin.setObjectName("forkOrigin")
         self.origin.setTextFormat(Qt.TextFormat.PlainText)
         self.origin.hide()
-        self.edit_note = QLabel(host.centre)
+        self.edit_note = QLabel(parts.centre)
         self.edit_note.setObjectName("editNote")
         self.edit_note.setWordWrap(True)
         self.edit_note.hide()
-        layout = host.centre.layout()
+        layout = parts.centre.layout()
         layout.insertWidget(1, self.origin)  # type: ignore[attr-defined]
-        layout.insertWidget(layout.indexOf(host.composer), self.edit_note)  # type: ignore[attr-defined]
-        view = host.view
+        layout.insertWidget(layout.indexOf(parts.composer), self.edit_note)  # type: ignore[attr-defined]
+        view = parts.view
         self.regenerate_action = self._action(translate("VersionControls", "Regenerate answer"),
                                               self.regenerate, "Ctrl+R")
         self.regenerate_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -154,33 +151,33 @@ class VersionControls(QObject):
         view.menu_opening.connect(self._name_use_action)
         view.menu_opening.connect(self._fit_to_row)
         view.menu_closed.connect(self._update_actions)
-        host.transcript.modelReset.connect(self._log_changed)
-        host.transcript.rowsInserted.connect(self._log_changed)
-        for changed in (host.transcript.modelReset, host.transcript.rowsInserted,
-                        host.transcript.rowsRemoved):
+        parts.transcript.modelReset.connect(self._log_changed)
+        parts.transcript.rowsInserted.connect(self._log_changed)
+        for changed in (parts.transcript.modelReset, parts.transcript.rowsInserted,
+                        parts.transcript.rowsRemoved):
             changed.connect(self._update_actions)
         self._update_actions()
-        host.session.finished.connect(self._sent)
-        host.composer.stop_requested.connect(self.cancel_edit)
-        host.changes.changed.connect(self._history_changed)
+        parts.session.finished.connect(self._sent)
+        parts.composer.stop_requested.connect(self.cancel_edit)
+        parts.changes.changed.connect(self._history_changed)
 
     def _action(self, text: str, slot: object, shortcut: str | None = None) -> QAction:
-        action = QAction(text, self.host.view)
+        action = QAction(text, self.parts.view)
         if shortcut:
             action.setShortcut(QKeySequence(shortcut))
         action.triggered.connect(slot)
-        self.host.view.insertAction(self.host.view.delete_action, action)
+        self.parts.view.insertAction(self.parts.view.delete_action, action)
         return action
 
     @property
     def editing(self) -> tuple[int, str] | None:
         """(conversation, turn) being edited and resent: the window's `EditMode` says."""
-        return self.host.edit_mode.editing
+        return self.parts.edit_mode.editing
 
     def _update_actions(self, *_: object) -> None:
         """Regenerate and edit and resend act on the newest turn: with none, they cannot
         apply and are disabled."""
-        has_turn = self.host.conversation is not None and bool(self.host.transcript.turns)
+        has_turn = self.parts.conversation() is not None and bool(self.parts.transcript.turns)
         for action in (self.regenerate_action, self.edit_action):
             action.setEnabled(has_turn)
             action.setToolTip(action.text().replace("&", ""))
@@ -192,7 +189,7 @@ class VersionControls(QObject):
         self._update_actions()
         if not index.isValid() or index.data(Role.PENDING) or not index.data(Role.FOLLOWED):
             return
-        model = self.host.transcript
+        model = self.parts.transcript
         newest = model.numbers.number(model.turns[-1].ordinal)
         number = str(index.data(Role.NUMBER))
         self.regenerate_action.setEnabled(False)
@@ -207,60 +204,61 @@ class VersionControls(QObject):
             str(newest), number))
 
     def _say(self, text: str) -> None:
-        self.host.statusBar().showMessage(text)
+        self.parts.status(text)
 
     # ---------------------------------------------------------------- reading
     def _log_changed(self, *_: object) -> None:
         """The log on show changed (opened, reloaded, a turn saved): read its versions."""
-        host, turns = self.host, self.host.transcript.turns
-        conversation = host.conversation
+        parts, turns = self.parts, self.parts.transcript.turns
+        conversation = parts.conversation()
         if self.editing and (conversation is None or conversation.id != self.editing[0]):
             self._leave_edit()
-        if conversation is None or turns is self._read_for or host.runner.closed:
+        if conversation is None or turns is self._read_for or parts.runner.closed:
             return
         self._read_for = turns
         cid = conversation.id
 
         def found(result: Found) -> None:
-            if host.conversation is None or host.conversation.id != cid \
-                    or host.transcript.turns is not turns:
+            if parts.conversation() is None or parts.conversation().id != cid \
+                    or parts.transcript.turns is not turns:
                 return
             versions, members, origin = result
-            host.transcript.set_versions(versions, members)
+            parts.transcript.set_versions(versions, members)
             self.origin.setText(origin_text(origin) if origin else "")
             self.origin.setVisible(origin is not None)
 
-        read_versions(host.store, cid).run(host.runner, on_success=found,
+        read_versions(parts.store, cid).run(parts.runner, on_success=found,
                                            on_failure=self._failed)
 
     def reload(self, conversation_id: int, *, current_newest: bool = False) -> None:
         """Show the active line as the store has it now (after a new or chosen version);
         with `current_newest` the newest turn becomes the current row, on screen."""
-        host = self.host
-        if host.runner.closed:
+        parts = self.parts
+        if parts.runner.closed:
             return
 
         def loaded(done: Loaded) -> None:
-            if host.conversation is None or host.conversation.id != done.conversation_id:
+            if parts.conversation() is None or parts.conversation().id != done.conversation_id:
                 return
-            host.preview.summary = done.summary
-            host.transcript.set_turns(done.turns)
-            if current_newest and host.transcript.loaded_count:
-                host.view.setCurrentIndex(host.transcript.index(host.transcript.loaded_count - 1))
-                host.view.scroll_to_newest()
-            host.refresh_preview()
+            parts.preview.adopt_summary(done.summary)
+            parts.transcript.set_turns(done.turns)
+            shown = parts.transcript
+            if current_newest and shown.loaded_count:
+                parts.view.setCurrentIndex(shown.index(shown.loaded_count - 1))
+                parts.view.scroll_to_newest()
+            parts.preview.refresh()
 
-        load_conversation(host.store, conversation_id).run(
-            host.runner, on_success=loaded, on_failure=self._failed)
+        load_conversation(parts.store, conversation_id).run(
+            parts.runner, on_success=loaded, on_failure=self._failed)
 
     def _failed(self, error: BaseException) -> None:
-        self.host.banner.show_text(translate("VersionControls", "Could not change the versions"),
+        self.parts.banner.show_text(translate("VersionControls", "Could not change the versions"),
                                    str(error))
 
     # ---------------------------------------------------------- header words
     def _clicked(self, name: str, row: int) -> None:
         if name in ("older", "newer"):
-            self.host.transcript.step_version(row, -1 if name == "older" else 1)
+            self.parts.transcript.step_version(row, -1 if name == "older" else 1)
         elif name in ("use", "fork-version"):
             self.use_row(row)
         elif name == "regenerate":
@@ -271,31 +269,31 @@ class VersionControls(QObject):
         later turns followed it forks (only the newest turn's versions switch in place):
         the menu says so."""
         followed = index.isValid() and bool(index.data(Role.FOLLOWED))
-        turn = self.host.transcript.shown_turn(index.row()) if index.isValid() else None
+        turn = self.parts.transcript.shown_turn(index.row()) if index.isValid() else None
         self.use_action.setVisible(  # only an older version on show can be chosen
-            turn is not None and self.host.transcript.versions.is_superseded(turn.id))
+            turn is not None and self.parts.transcript.versions.is_superseded(turn.id))
         self.use_action.setText(
             QCoreApplication.translate("VersionControls", "Fork from here with this version")
             if followed else QCoreApplication.translate("VersionControls", "Use this version"))
 
     def _current_row(self) -> int | None:
-        index: QModelIndex = self.host.view.currentIndex()
+        index: QModelIndex = self.parts.view.currentIndex()
         if not index.isValid() or index.data(Role.PENDING):
             return None
         return index.row()
 
     def _busy(self) -> bool:
-        if self.host.session.running:
+        if self.parts.session.running:
             self._say(translate("VersionControls",
                                 "Wait for the running request (or stop it) first."))
             return True
-        return self.host.composer.held
+        return self.parts.composer.held
 
     # -------------------------------------------------------------- regenerate
     def regenerate(self) -> None:
         """Ask the newest turn's question again (Ctrl+R, the row's Regenerate)."""
-        host = self.host
-        turns, conversation = host.transcript.turns, host.conversation
+        parts = self.parts
+        turns, conversation = parts.transcript.turns, parts.conversation()
         if conversation is None or not turns:
             self._say(translate("VersionControls", "There is no answer to regenerate yet."))
             return
@@ -306,22 +304,22 @@ class VersionControls(QObject):
     def _start(self, conversation: Conversation, question: str, replaces: str) -> None:
         """Send `question` as a new version of turn `replaces`; the composer keeps what it
         holds (given back as it is if the send fails)."""
-        host = self.host
-        parts = host.preview.parts(conversation)
-        if parts.endpoint is None or parts.budget is None:
-            host.banner.show_text(*(parts.problem
+        parts = self.parts
+        request = parts.preview.parts(conversation)
+        if request.endpoint is None or request.budget is None:
+            parts.banner.show_text(*(request.problem
                                     or (translate("VersionControls", "Cannot send"), "")))
             return
-        host.preview.cancel_warm()
-        draft = (host.composer.text(), host.composer.cursor_position())
-        host.banner.dismiss()
-        replaced = next((t for t in host.transcript.turns[-1:] if t.id == replaces), None)
-        files = host.composer.attachments if self.editing else (
+        parts.preview.cancel_warm()
+        draft = (parts.composer.text(), parts.composer.cursor_position())
+        parts.banner.dismiss()
+        replaced = next((t for t in parts.transcript.turns[-1:] if t.id == replaces), None)
+        files = parts.composer.attachments if self.editing else (
             replaced.attachments if replaced is not None else ())  # asked with its files
-        host.transcript.start_pending(question, files)
-        host.view.scroll_to_newest()
-        host.preview.show_running(parts.endpoint)
-        host.session.start(conversation, question, draft, parts.endpoint, host.preview.costs,
+        parts.transcript.start_pending(question, files)
+        parts.view.scroll_to_newest()
+        parts.preview.show_running(request.endpoint)
+        parts.session.start(conversation, question, draft, request.endpoint, parts.preview.costs,
                            replaces=replaces, attachments=files)
 
     def _sent(self, result: SendResult) -> None:
@@ -341,34 +339,34 @@ class VersionControls(QObject):
     def edit_last(self) -> None:
         """Put the newest question in the composer; sending it makes a new version of the
         turn. Esc leaves the conversation and the draft as they were."""
-        host = self.host
-        turns, conversation = host.transcript.turns, host.conversation
+        parts = self.parts
+        turns, conversation = parts.transcript.turns, parts.conversation()
         if conversation is None or not turns or self._busy():
             return
         last = turns[-1]
         if self.editing is None:
-            self._saved_draft = (host.composer.text(), host.composer.cursor_position())
-            self._saved_files = host.composer.attachments
-        host.edit_mode.start(conversation.id, last.id)
-        host.composer.restore(last.question, len(last.question))
-        host.composer.set_attachments(last.attachments)  # its files, to keep or remove
+            self._saved_draft = (parts.composer.text(), parts.composer.cursor_position())
+            self._saved_files = parts.composer.attachments
+        parts.edit_mode.start(conversation.id, last.id)
+        parts.composer.restore(last.question, len(last.question))
+        parts.composer.set_attachments(last.attachments)  # its files, to keep or remove
         self.edit_note.setText(arg(translate("VersionControls",
             "Editing turn %1: Send makes a new version of it (the old one is kept). Esc leaves "
-            "everything as it was."), str(host.transcript.number_of(last))))
+            "everything as it was."), str(parts.transcript.number_of(last))))
         self.edit_note.show()
-        host.refresh_preview()
+        parts.preview.refresh()
 
     def cancel_edit(self) -> None:
         """Esc while editing (and nothing runs): the draft from before, nothing changed."""
-        if self.editing is None or self.host.session.running:
+        if self.editing is None or self.parts.session.running:
             return
         self._leave_edit()
-        self.host.composer.restore(*self._saved_draft)
-        self.host.composer.set_attachments(self._saved_files)
-        self.host.refresh_preview()
+        self.parts.composer.restore(*self._saved_draft)
+        self.parts.composer.set_attachments(self._saved_files)
+        self.parts.preview.refresh()
 
     def _leave_edit(self) -> None:
-        self.host.edit_mode.leave()
+        self.parts.edit_mode.leave()
         self.edit_note.hide()
 
     # ------------------------------------------------------------- use, fork
@@ -381,45 +379,45 @@ class VersionControls(QObject):
         """Make the version on show in `row` the one in use (an appended record). Only the
         newest turn's versions can be switched in place: later turns were asked after the
         one in use; on an older turn the version is kept by forking from it instead."""
-        host = self.host
-        turn = host.transcript.shown_turn(row)
-        if turn is None or host.conversation is None or self._busy():
+        parts = self.parts
+        turn = parts.transcript.shown_turn(row)
+        if turn is None or parts.conversation() is None or self._busy():
             return
-        if not host.transcript.versions.is_superseded(turn.id):
+        if not parts.transcript.versions.is_superseded(turn.id):
             self._say(QCoreApplication.translate(
                 "VersionControls", "Turn {0} is already the version in use.").format(
-                    host.transcript.number_of(turn)))
+                    parts.transcript.number_of(turn)))
             return
-        if host.transcript.index(row).data(Role.FOLLOWED):
+        if parts.transcript.index(row).data(Role.FOLLOWED):
             if self._may_fork(row, turn):
                 self.fork_version(turn)
             return
-        cid = host.conversation.id
-        use_version(host.store, turn.id).run(
-            host.runner, on_success=lambda _cid: self._used(cid, turn),
+        cid = parts.conversation().id
+        use_version(parts.store, turn.id).run(
+            parts.runner, on_success=lambda _cid: self._used(cid, turn),
             on_failure=self._failed)
 
     def _used(self, conversation_id: int, turn: Turn) -> None:
         self._say(arg(translate("VersionControls", "Turn %1 is the version in use now."),
-                      str(self.host.transcript.number_of(turn))))
-        self.host.preview.forget_last()
+                      str(self.parts.transcript.number_of(turn))))
+        self.parts.preview.forget_last()
         self.reload(conversation_id, current_newest=True)
 
     def _may_fork(self, row: int, turn: Turn) -> bool:
         """A fork copying more than a handful of turns asks first, naming the count."""
-        copies = self.host.transcript.turns_before(row)
-        return copies <= QUIET_FORK or self.host.confirm(
-            fork_question(self.host.transcript.number_of(turn), copies)).accepted
+        copies = self.parts.transcript.turns_before(row)
+        return copies <= QUIET_FORK or self.parts.confirm(
+            fork_question(self.parts.transcript.number_of(turn), copies)).accepted
 
     def fork_version(self, turn: Turn) -> None:
         """Go on from `turn`, an older version of a turn that later turns followed: a new
         conversation with copies of the turns before it and of this version, the next
         turn's question as its draft; it opens at once."""
-        conversation = self.host.conversation
+        conversation = self.parts.conversation()
         if conversation is None:
             return
-        fork_with_version(self.host.store, conversation.id, turn.id).run(
-            self.host.runner, on_success=lambda done: self.host.changes.publish(done, self),
+        fork_with_version(self.parts.store, conversation.id, turn.id).run(
+            self.parts.runner, on_success=lambda done: self.parts.changes.publish(done, self),
             on_failure=self._failed)
 
     def fork_current(self) -> None:
@@ -430,20 +428,20 @@ class VersionControls(QObject):
     def fork_row(self, row: int) -> None:
         """A new conversation with copies of the turns before this one, its question as
         the draft; it opens at once."""
-        host = self.host
-        turn = host.transcript.shown_turn(row)
-        if turn is None or host.conversation is None or not self._may_fork(row, turn):
+        parts = self.parts
+        turn = parts.transcript.shown_turn(row)
+        if turn is None or parts.conversation() is None or not self._may_fork(row, turn):
             return
-        fork(host.store, host.conversation.id, turn.ordinal).run(
-            host.runner, on_success=lambda done: host.changes.publish(done, self),
+        fork(parts.store, parts.conversation().id, turn.ordinal).run(
+            parts.runner, on_success=lambda done: parts.changes.publish(done, self),
             on_failure=self._failed)
 
     def _history_changed(self, changes: Changes, origin: object) -> None:
         """A delete took a version away: the row may show another version now."""
         if origin is self:  # a fork: it opens as a new conversation
             return
-        versions = self.host.transcript.versions
-        if changes.turns_deleted and self.host.conversation is not None \
-                and changes.turns_of == self.host.conversation.id \
+        versions = self.parts.transcript.versions
+        if changes.turns_deleted and self.parts.conversation() is not None \
+                and changes.turns_of == self.parts.conversation().id \
                 and any(len(versions.group(t)) > 1 for t in changes.turns_deleted):
             self.reload(changes.turns_of)

@@ -466,7 +466,8 @@ class ProfileEditor(FittedDialog):
             return
         profile = self.described_profile()
         key = self.key.text().strip() if not profile.builtin else ""
-        self.setup.session_only = self.setup.keyring is None or self.session_only.isChecked()
+        self.setup.keep_keys_for_session(self.setup.keyring is None
+                                         or self.session_only.isChecked())
         if not key:
             self._store_profile(profile)
             return

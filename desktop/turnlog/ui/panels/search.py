@@ -6,7 +6,8 @@ on the storage worker, a moment after typing stops; Esc clears it."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -26,9 +27,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListView,
     QMainWindow,
-    QMenu,
     QPushButton,
-    QStatusBar,
     QVBoxLayout,
     QWidget,
 )
@@ -246,60 +245,54 @@ class SearchPanel(QWidget):
         return super().eventFilter(watched, event)
 
 
-class SearchHost(Protocol):
-    """What a jump to a hit needs of the main window."""
+@dataclass(frozen=True, slots=True)
+class JumpParts:
+    """What a jump to a hit works with: the open conversation and whether a send of it
+    runs, the list that opens another, and the history on show."""
 
-    store: TurnlogStore
-    runner: TaskRunner
-    conversation: Conversation | None
+    conversation: Callable[[], Conversation | None]  # the open one
+    running: Callable[[], bool]  # a send runs: the window stays on its conversation
     sidebar: Sidebar
+    list_conversations: Callable[[int], None]  # list them all again, this one selected
     transcript: TranscriptModel
     view: TranscriptView
-    view_menu: QMenu
-
-    @property
-    def running(self) -> bool: ...
-
-    def refresh_conversations(self, select_id: int | None = None) -> None: ...
-
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
 
 
 class TurnJump:
     """Opens a hit's conversation (waiting for it to load), shows its turn selected and
     highlights the query's matches in it."""
 
-    def __init__(self, window: SearchHost, matches: TurnMatches) -> None:
-        self.window, self.matches = window, matches
+    def __init__(self, parts: JumpParts, matches: TurnMatches) -> None:
+        self.parts, self.matches = parts, matches
         self._waiting: tuple[SearchHit, str] | None = None
-        window.transcript.modelReset.connect(self._loaded)
+        parts.transcript.modelReset.connect(self._loaded)
 
     def go(self, hit: SearchHit, query: str = "") -> bool:
         """Show `hit` (found by `query`); False while a request runs in another
         conversation (the window stays on it, as the sidebar does)."""
-        window = self.window
+        parts, conversation = self.parts, self.parts.conversation()
         self.matches.clear()
-        if window.conversation is not None and window.conversation.id == hit.conversation_id:
+        if conversation is not None and conversation.id == hit.conversation_id:
             self._waiting = None
             self._show(hit, query)
             return True
-        if window.running:
+        if parts.running():
             return False
         self._waiting = hit, query
-        if not window.sidebar.select(hit.conversation_id):  # hidden by the sidebar's filter
-            window.sidebar.search.clear()
-            window.refresh_conversations(select_id=hit.conversation_id)
+        if not parts.sidebar.select(hit.conversation_id):  # hidden by the sidebar's filter
+            parts.sidebar.search.clear()
+            parts.list_conversations(hit.conversation_id)
         return True
 
     def _loaded(self) -> None:
-        waiting, window = self._waiting, self.window
-        if waiting is None or window.conversation is None:
+        waiting, conversation = self._waiting, self.parts.conversation()
+        if waiting is None or conversation is None:
             return
         hit, query = waiting
-        if window.conversation.id != hit.conversation_id:
+        if conversation.id != hit.conversation_id:
             self._waiting = None  # the person opened another one meanwhile
             return
-        if not len(window.transcript.turns):
+        if not len(self.parts.transcript.turns):
             return  # the reset that clears the last conversation; its turns come next
         self._waiting = None
         QTimer.singleShot(0, lambda: self._show(hit, query))
@@ -307,12 +300,12 @@ class TurnJump:
     def reveal_turn(self, ordinal: int) -> QModelIndex | None:
         """The row of turn `ordinal`, made one of the model's rows (the one way a hit
         brings its turn into the transcript)."""
-        return self.window.transcript.reveal(ordinal)
+        return self.parts.transcript.reveal(ordinal)
 
     def _show(self, hit: SearchHit, query: str) -> bool:
         if hit.ordinal is None:
             return True  # a title: the conversation is what was asked for
-        model = self.window.transcript
+        model = self.parts.transcript
         index = self.reveal_turn(hit.row_ordinal or hit.ordinal)
         if index is None:
             return False
@@ -321,7 +314,7 @@ class TurnJump:
             if not hit.superseded or shown is None or shown.id == hit.turn_id:
                 break  # a superseded version: shown in its row, when its versions are known
             model.step_version(index.row(), -1)
-        view = self.window.view
+        view = self.parts.view
         view.setCurrentIndex(index)
         view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
         view.setFocus()
@@ -340,28 +333,17 @@ class TurnJump:
 
 
 class SearchDock:
-    """The search panel in a dock of the window, Ctrl+Shift+F, and the jump to a hit."""
+    """The search panel in its dock (built by the window, a tab beside `beside`), the
+    action that opens it (Ctrl+Shift+F), and the jump to a hit."""
 
-    def __init__(self, window: SearchHost) -> None:
-        assert isinstance(window, QMainWindow)
-        self.panel = SearchPanel(window.store, window.runner, window)
-        self.dock = QDockWidget(QCoreApplication.translate("SearchPanel", "Search"), window)
-        self.dock.setObjectName("searchDock")
-        self.dock.setAccessibleName(QCoreApplication.translate("SearchPanel", "Search"))
-        self.dock.setWidget(self.panel)
-        # A tab beside the inspector: the widest side panel, at 1280 as at 1024 wide, so a
-        # hit's title, "turn N", date and snippet lines all have room.
-        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
-        window.tabifyDockWidget(window.inspector_dock, self.dock)  # type: ignore[attr-defined]
-        window.folding.also_fold(self.dock)  # type: ignore[attr-defined]
-        self.dock.hide()
-        window.inspector_dock.raise_()  # type: ignore[attr-defined] # hidden, it left the front
-        self.matches = TurnMatches(window.view, self._note, window)
-        self.jump = TurnJump(window, self.matches)
+    def __init__(self, panel: SearchPanel, dock: QDockWidget, beside: QDockWidget,
+                 jump: TurnJump, parent: QMainWindow) -> None:
+        self.panel, self.dock, self.jump, self._beside = panel, dock, jump, beside
+        self.matches = jump.matches
         self.panel.chosen.connect(self._go)
         self.panel.searched.connect(lambda _query: self.matches.clear())  # a new search
         self.action = QAction(
-            QCoreApplication.translate("SearchPanel", "Search all &text…"), window
+            QCoreApplication.translate("SearchPanel", "Search all &text…"), parent
         )
         self.action.setShortcut(QKeySequence("Ctrl+Shift+F"))
         self.action.setStatusTip(
@@ -370,17 +352,6 @@ class SearchDock:
             )
         )
         self.action.triggered.connect(lambda _checked=False: self.open())
-        window.view_menu.addAction(self.action)
-        window.view_menu.addAction(self.matches.next_action)
-        window.view_menu.addAction(self.matches.previous_action)
-        self._window = window
-
-    def _note(self, text: str) -> None:
-        bar = self._window.statusBar()
-        if text:
-            bar.showMessage(text)
-        else:
-            bar.clearMessage()
 
     def _go(self, hit: SearchHit) -> None:
         if not self.jump.go(hit, self.panel.searched_query):
@@ -399,7 +370,7 @@ class SearchDock:
                 and not self.dock.isFloating() and self.dock.width() < MIN_WIDTH \
                 and window.dockWidgetArea(self.dock) != Qt.DockWidgetArea.RightDockWidgetArea:
             # Too narrow where it was (the left column, as window states before kept it).
-            window.tabifyDockWidget(window.inspector_dock, self.dock)  # type: ignore[attr-defined]
+            window.tabifyDockWidget(self._beside, self.dock)
         self.dock.show()
         self.dock.raise_()
         self.panel.field.setFocus()

@@ -256,6 +256,17 @@ class LivePreview(QObject):
         self.what_if_bytes = None
         self.forget_last()
 
+    def adopt_memory(self, memory: Memory) -> None:
+        """The open conversation's stored memory; previewed again only when it differs
+        (the preview reads turns)."""
+        if memory != self.memory:
+            self.memory = memory
+            self.refresh()
+
+    def adopt_summary(self, summary: StoredSummary | None) -> None:
+        """The open conversation's newest stored summary (None: it has none now)."""
+        self.summary = summary
+
     def forget_last(self) -> None:
         """The last request no longer describes the log (a turn or the settings changed)."""
         self.last = None

@@ -74,6 +74,10 @@ class ProviderSetup:
         self.keyring = keyring
         self.session_only = keyring is None
 
+    def keep_keys_for_session(self, only: bool) -> None:
+        """New keys go to this session's store only (`only`), else to the keyring."""
+        self.session_only = only
+
     def keys(self) -> KeyStore:
         """Where keys are read (this session's first, then the keyring) and written (this
         session's while `session_only`, else the keyring)."""

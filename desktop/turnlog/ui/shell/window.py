@@ -24,13 +24,8 @@ from ..conversation.actions import HistoryActions
 from ..conversation.attaching import FileActions, FileReader, WindowDrops
 from ..conversation.centre import FIRST_RUN_HINT, START_HINT, CentrePanel
 from ..conversation.drafts import DraftKeeper
-from ..conversation.first_minute import FirstMinute, unsaved
-from ..conversation.first_send import FirstSendUndo
+from ..conversation.first_minute import unsaved
 from ..conversation.header_picker import HeaderPicker
-from ..conversation.partial_answers import PartialAnswers
-from ..conversation.titles import ConversationTitles
-from ..conversation.tool_approval import attach_tools
-from ..conversation.versions import VersionControls
 from ..dialogs.about import AboutDialog
 from ..dialogs.import_export import ImportExport
 from ..dialogs.privacy import ask, choose_export
@@ -44,9 +39,6 @@ from ..infra.operations import Loaded, load_conversation
 from ..infra.tasks import TaskRunner
 from ..infra.titles import conversation_title
 from ..infra.window_settings import window_settings
-from ..panels.memory.dock import attach_memory
-from ..panels.search import SearchDock
-from ..panels.side.questions import attach as attach_side_questions
 from ..panels.sidebar import Sidebar
 from ..panels.sidebar_filter import ConversationFilter
 from ..request.connection import Connector, release_unused_local_model
@@ -56,7 +48,9 @@ from ..request.live_preview import LivePreview, Shown
 from ..request.profile_watch import ProfileWatch
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendResult, SendSession
+from . import features
 from .geometry import DockFolding, restore_geometry, save_geometry
+from .keyboard import escape_stops
 from .menus import build_menus
 from .wiring import wire
 
@@ -123,23 +117,24 @@ class MainWindow(QMainWindow):
         self.transfer = ImportExport(store, runner, self, self.refresh_conversations,
                                      self._storage_failed)
         wire(self)
-        self.first_send = FirstSendUndo(self, self)  # a failed first send leaves nothing
-        self.versions = VersionControls(self, self)  # regenerate, edit, use, fork
-        self.partial_answers = PartialAnswers(self, self)  # Keep or Continue a stopped answer
+        escape_stops(self, self.session.running_changed, self.stop)  # Esc anywhere in it
+        self.first_send = features.first_send_undo(self, self)  # it leaves nothing if it fails
+        self.versions = features.version_controls(self, self)  # regenerate, edit, use, fork
+        self.partial_answers = features.partial_answers(self, self)  # Keep or Continue
         self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.changes,
                                    self._storage_failed, self.session,
                                    lambda: self.conversation, self)
-        self.side = attach_side_questions(self)  # side questions: their own dock and session
-        self.titles = ConversationTitles(self, self)  # named after the first question
+        self.side, self.side_dock = features.attach_side_questions(self, self)  # its own session
+        self.titles = features.conversation_titles(self, self)  # named after the first question
         self.titles.yield_to(self.side.session)
-        self.first_minute = FirstMinute(self)  # the welcome's buttons
+        self.first_minute = features.first_minute(self, self)  # the welcome's buttons
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings
         self.export_action, self.delete_all_action = menus.export, menus.delete_all
         self.about_action, self.view_menu = menus.about, menus.view
-        self.memory = attach_memory(self)  # the Memory dock: pins, notes, preferences
-        self.tools = attach_tools(self)  # MCP tool servers, each call approved on a card
-        self.finder = SearchDock(self)  # Ctrl+Shift+F: search all text, jump to a turn
+        self.memory, self.memory_dock = features.attach_memory(self, self, self.view_menu)
+        self.tools, self.tool_card = features.attach_tools(self, self)  # each call approved
+        self.finder = features.attach_search(self, self, self.view_menu)  # Ctrl+Shift+F
         self.settings_action.setEnabled(setup is not None)
         self.profile_watch = None if setup is None else ProfileWatch(  # turnlog-cli's changes
             setup, self.changes, lambda text: self.statusBar().showMessage(text), self)
@@ -239,7 +234,7 @@ class MainWindow(QMainWindow):
     def _loaded(self, loaded: Loaded) -> None:
         if self.conversation is None or self.conversation.id != loaded.conversation_id:
             return  # the user moved on while it loaded
-        self.preview.summary = loaded.summary
+        self.preview.adopt_summary(loaded.summary)
         self.transcript.set_turns(loaded.turns)
         self._update_empty_hint()
         self.refresh_preview()
@@ -290,7 +285,7 @@ class MainWindow(QMainWindow):
             for turn_id in changes.turns_deleted:
                 self.transcript.remove_turn(turn_id)
             self.preview.forget_last()  # the last request's body carried the turn
-            self.preview.summary = changes.summary
+            self.preview.adopt_summary(changes.summary)
         if changes.appended is not None and changed is not None and not changes.listing:
             self.sidebar.touch(changed)  # active just now: first in the list
         if changes.provider:
@@ -386,7 +381,7 @@ class MainWindow(QMainWindow):
         outcome = result.outcome
         here = self.conversation is not None and self.conversation.id == result.conversation_id
         if here and result.summary_read:  # a send may make a summary: it read the newest
-            self.preview.summary = result.summary
+            self.preview.adopt_summary(result.summary)
         if isinstance(outcome, Committed):
             self._committed(result.conversation_id, outcome)
             self.composer.files_sent(result.attachments)  # in the log with their turn now

@@ -2,14 +2,58 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
-from .keyboard import escape_stops
+from PySide6.QtCore import SignalInstance
+from PySide6.QtWidgets import QLabel
+
+from ...core.model import Conversation
+from ..faults.storage_faults import StorageFaults
+from ..infra.changes import Changes
+from ..panels.sidebar_filter import ConversationFilter
+from ..request.send_session import SendResult
+from .features import WindowParts
 
 
-def wire(window: Any) -> None:
-    """Connect the sidebar, history actions, composer, banner and send session of `window`
-    (the main window; not imported here, which would make an import cycle)."""
+class Wired(WindowParts, Protocol):
+    """What is connected (the main window, which imports this module), beyond the parts
+    its features are built from."""
+
+    sidebar_filter: ConversationFilter
+    stage_line: QLabel
+    faults: StorageFaults
+
+    @property
+    def stage_entered(self) -> SignalInstance: ...
+
+    def send(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def set_what_if(self, max_bytes: int | None) -> None: ...
+
+    def _select(self, conversation: Conversation | None) -> None: ...
+
+    def _listed(self, conversations: list[Conversation],
+                select_id: int | None = None) -> None: ...
+
+    def _changed(self, changes: Changes, _origin: object = None) -> None: ...
+
+    def _close_conversation(self) -> None: ...
+
+    def _delete_failed(self, error: BaseException) -> None: ...
+
+    def _running_changed(self, running: bool) -> None: ...
+
+    def _sent(self, result: SendResult) -> None: ...
+
+    def _send_crashed(self, draft: tuple[str, int]) -> None: ...
+
+    def _send_discarded(self) -> None: ...
+
+
+def wire(window: Wired) -> None:
+    """Connect the sidebar, history actions, composer, banner and send session of `window`."""
     sidebar, history, session = window.sidebar, window.history, window.session
     sidebar.selected.connect(window._select)
     sidebar.new_requested.connect(history.new_conversation)
@@ -33,7 +77,6 @@ def wire(window: Any) -> None:
     history.failed.connect(window._storage_failed)
     history.delete_failed.connect(window._delete_failed)
     session.running_changed.connect(window._running_changed)
-    escape_stops(window, session.running_changed, window.stop)  # Esc anywhere in the window
     session.status.connect(window.stage_line.setText)
     session.stage_entered.connect(lambda _stage, words: window.stage_entered.emit(words))
     session.streamed.connect(window.transcript.append_pending)

@@ -1,26 +1,46 @@
-"""The Memory dock: `attach_memory(window)` builds the panel in a dock, wires it to the
-window's preview, transcript and inspector, and keeps `LivePreview.memory` in step with
-what is stored, so the preview (and the send, which reads the store) carries exactly what
-the panel shows.
+"""The Memory dock: the panel wired to the parts it is handed (the preview, the transcript
+and its view), keeping `LivePreview.memory` in step with what is stored, so the preview
+(and the send, which reads the store) carries exactly what the panel shows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
-from PySide6.QtWidgets import QListWidget
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDockWidget, QListWidget, QWidget
 
 from ....core.memory import DEFAULT_PRIORITY
 from ....core.model import Conversation
 from ....store import TurnlogStore
+from ...infra.changes import ChangeHub, Changes
 from ...infra.languages import arg
 from ...infra.operations import StorageOp
 from ...infra.tasks import TaskRunner
+from ...request.live_preview import LivePreview
+from ...transcript.model import TranscriptModel
+from ...transcript.view import TranscriptView
 from .panel import ItemEditor, MemoryPanel, MemoryState, read_memory
 from .pin_dialog import PinFromTurn
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryParts:
+    """What the Memory dock works with: the store, the open conversation, the preview whose
+    memory it keeps, the transcript whose pins it marks, and where it reports."""
+
+    store: TurnlogStore
+    runner: TaskRunner
+    conversation: Callable[[], Conversation | None]
+    preview: LivePreview
+    changes: ChangeHub  # a deleted turn's pins go; settings changed here are announced
+    transcript: TranscriptModel
+    view: TranscriptView
+    failed: Callable[[BaseException], None]  # a storage operation failed
+    status: Callable[[str], None]  # a line in the status bar
 
 
 class MemoryDock(QObject):
@@ -28,21 +48,22 @@ class MemoryDock(QObject):
 
     changed = Signal()  # the stored memory of the open conversation changed
 
-    def __init__(self, window: Any, panel: MemoryPanel) -> None:
-        super().__init__(window)
-        self.window, self.panel = window, panel
-        self.store: TurnlogStore = window.store
-        self.runner: TaskRunner = window.runner
+    def __init__(self, panel: MemoryPanel, dock: QDockWidget, parts: MemoryParts,
+                 parent: QWidget) -> None:
+        super().__init__(parent)
+        self.panel, self.dock, self.parts, self._parent = panel, dock, parts, parent
+        self.store: TurnlogStore = parts.store
+        self.runner: TaskRunner = parts.runner
         self.loaded_id: int | None = None
         self.dialog: PinFromTurn | None = None
+        self.pin_action: QAction | None = None
         self._wire()
 
     def _wire(self) -> None:
-        panel, window = self.panel, self.window
-        window.preview.shown_changed.connect(self._shown)
-        window.inspector.pin_requested.connect(self.pin_text)
-        window.changes.changed.connect(  # a deleted turn's pins go with it
-            lambda _changes, _origin: self.reload())
+        panel, parts = self.panel, self.parts
+        parts.preview.shown_changed.connect(self._shown)
+        parts.changes.changed.connect(  # a deleted turn's pins go with it
+            lambda _changes, origin: origin is self or self.reload())
         panel.pins.itemActivated.connect(lambda _item: self.show_source())
         panel.pin_editor.add.clicked.connect(lambda: self.pin_text(panel.pin_editor.text.text()))
         panel.pin_editor.save.clicked.connect(self._save_pin)
@@ -68,14 +89,14 @@ class MemoryDock(QObject):
 
     # ------------------------------------------------------------------ loading
     def _conversation_id(self) -> int | None:
-        conversation = self.window.conversation
+        conversation = self.parts.conversation()
         return conversation.id if conversation is not None else None
 
     def _shown(self, shown: Any) -> None:
         cid = self._conversation_id()
         if cid != self.loaded_id:
             self.loaded_id = cid
-            self.window.transcript.set_pins({})
+            self.parts.transcript.set_pins({})
             self.panel.show_state(None)
             self.panel.show_selection(None)
             if cid is not None:
@@ -93,7 +114,7 @@ class MemoryDock(QObject):
         if cid is None or self.runner.closed:  # the window is closing
             return
         StorageOp("read memory", lambda: read_memory(self.store, cid)).run(
-            self.runner, on_success=self._loaded, on_failure=self.window._storage_failed)
+            self.runner, on_success=self._loaded, on_failure=self.parts.failed)
 
     def _loaded(self, state: MemoryState) -> None:
         if state.conversation.id != self._conversation_id():
@@ -103,11 +124,8 @@ class MemoryDock(QObject):
         for pin in state.pins:
             for turn_id in pin.sources:
                 pinned[turn_id] = (*pinned.get(turn_id, ()), pin.text)
-        self.window.transcript.set_pins(pinned)
-        memory = self.store_memory(state)
-        if memory != self.window.preview.memory:  # the preview reads turns: only if needed
-            self.window.preview.memory = memory
-            self.window.refresh_preview()
+        self.parts.transcript.set_pins(pinned)
+        self.parts.preview.adopt_memory(self.store_memory(state))
 
     @staticmethod
     def store_memory(state: MemoryState) -> Any:
@@ -130,7 +148,7 @@ class MemoryDock(QObject):
         if self.runner.closed:
             return
         StorageOp(name, work).run(self.runner, on_success=done,
-                                  on_failure=self.window._storage_failed)
+                                  on_failure=self.parts.failed)
 
     def pin_text(self, text: str, sources: tuple[str, ...] = ()) -> None:
         cid = self.loaded_id
@@ -197,18 +215,16 @@ class MemoryDock(QObject):
         conversation = state.conversation
         settings = replace(conversation.settings, **changes)  # type: ignore[arg-type]
 
-        def adopt(updated: Conversation) -> None:
-            if self._conversation_id() == updated.id:
-                self.window.conversation = updated
-                self.window.preview.forget_last()
+        def adopt(updated: Conversation) -> None:  # the window adopts it, and the preview
+            self.parts.changes.publish(Changes(conversation=updated, settings=True), self)
 
         self._change("memory settings", lambda: self.store.conversations.update(
             conversation.id, settings=settings), adopt)
 
     def go_to(self) -> None:
         """View → Memory: show the panel and put the cursor where a pin is typed."""
-        self.window.memory_dock.show()
-        self.window.memory_dock.raise_()
+        self.dock.show()
+        self.dock.raise_()
         self.panel.pin_editor.text.setFocus()
 
     # -------------------------------------------------------------- the turns
@@ -218,19 +234,19 @@ class MemoryDock(QObject):
         pin = next((p for p in state.pins if p.id == pin_id), None) if state else None
         if pin is None or not pin.sources:
             return None
-        row = self.window.transcript.row_of_ordinal(state.ordinals[pin.sources[0]])  # type: ignore[union-attr]
+        row = self.parts.transcript.row_of_ordinal(state.ordinals[pin.sources[0]])  # type: ignore[union-attr]
         if row is None:
-            self.window.statusBar().showMessage(
+            self.parts.status(
                 arg(
                     QCoreApplication.translate(
                         "MemoryPanel", "Turn %1 is not loaded: scroll up to it."
                     ),
                     str(state.numbers[pin.sources[0]]),
                 )
-            )  # type: ignore[union-attr]
+            )
             return None
-        view = self.window.view
-        index = self.window.transcript.index(row)
+        view = self.parts.view
+        index = self.parts.transcript.index(row)
         view.setCurrentIndex(index)
         view.scrollTo(index)
         view.setFocus()
@@ -240,43 +256,14 @@ class MemoryDock(QObject):
         """Transcript → Pin from this turn…: select words of the turn to pin."""
         from ...transcript.model import Role
 
-        index = self.window.view.currentIndex()
+        index = self.parts.view.currentIndex()
         if not index.isValid() or index.data(Role.PENDING):
             return None
         turn_id = str(index.data(Role.KEY))
-        text, selected = self.window.view.current_text()  # words selected there, chosen
-        dialog = PinFromTurn(turn_id, int(index.data(Role.NUMBER)), text, self.window,
+        text, selected = self.parts.view.current_text()  # words selected there, chosen
+        dialog = PinFromTurn(turn_id, int(index.data(Role.NUMBER)), text, self._parent,
                              chosen=selected)
         dialog.accepted.connect(lambda: self.pin_text(dialog.selected(), (turn_id,)))
         self.dialog = dialog
         dialog.open()
         return dialog
-
-
-def attach_memory(window: Any) -> MemoryDock:
-    """The Memory dock of `window` (a tab beside the inspector; View → Memory), wired;
-    the transcript's menu gains Pin from this turn…"""
-    from PySide6.QtGui import QAction
-
-    panel = MemoryPanel(window)
-    window.memory_dock = memory_dock = window._dock(
-        QCoreApplication.translate("MemoryPanel", "Memory"),
-        "memoryDock",
-        panel,
-        Qt.DockWidgetArea.RightDockWidgetArea,
-    )
-    window.tabifyDockWidget(window.inspector_dock, memory_dock)  # a tab beside the inspector
-    window.inspector_dock.raise_()
-    window.folding.also_fold(memory_dock)
-    dock = MemoryDock(window, panel)
-    go = QAction(QCoreApplication.translate("MemoryPanel", "&Memory"), window)
-    go.setShortcut("Ctrl+Shift+M")
-    go.triggered.connect(dock.go_to)
-    window.view_menu.addAction(go)
-    action = QAction(QCoreApplication.translate("MemoryPanel", "Pin from this turn…"), window.view)
-    action.setShortcut("Ctrl+Shift+P")
-    action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-    action.triggered.connect(dock.pin_from_current_turn)
-    window.view.addAction(action)
-    dock.pin_action = action
-    return dock

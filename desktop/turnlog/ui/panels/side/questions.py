@@ -1,12 +1,13 @@
-"""Side questions in the window: `SideQuestions` runs them for the open conversation and
-`attach` builds their dock and wires it to the window in one call."""
+"""Side questions in the window: `SideQuestions` runs them for the open conversation, in
+the dock the window builds for its panel."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
 from PySide6.QtWidgets import QListWidgetItem
 
 from ....core.budget import Budget
@@ -19,14 +20,18 @@ from ....core.side import (
     SideProjection,
     SideQuestion,
 )
+from ...conversation.composer import Composer
 from ...infra import failure_text
-from ...infra.docks import add_dock
+from ...infra.changes import ChangeHub
 from ...infra.languages import arg
 from ...infra.tasks import TaskRunner
+from ...request.connection import Connector
 from ...request.inspector import InspectorState
 from ...request.inspector_text import window_text
+from ...request.live_preview import LivePreview
 from ...request.send_session import SendResult
 from ...transcript.marks import span_text
+from ...transcript.model import TranscriptModel
 from .panel import SidePanel, side_item_text, side_usage_text
 from .preview import preview_side
 from .session import Kept, SideSession, keep_as_turn
@@ -34,23 +39,36 @@ from .session import Kept, SideSession, keep_as_turn
 if TYPE_CHECKING:
     from ....store import TurnlogStore
 
-# The main window, which imports this module: what is used of it is its store, runner,
-# connector, open conversation, composer, transcript, history actions, live preview and
-# docks.
-MainWindow = Any
-
 PREVIEW_DELAY_MS = 150  # typing pauses this long before the side request is planned again
 
 
-class SideQuestions(QObject):
-    """Wires the panel to the window: what is open, the session, storage."""
+@dataclass(frozen=True, slots=True)
+class SideParts:
+    """What side questions work with: storage and the connection, the open conversation and
+    whether a send of it runs, the composer they can take a question from, the transcript a
+    kept answer joins, the live preview whose parts they reuse, and where they report."""
 
-    def __init__(self, window: MainWindow, panel: SidePanel) -> None:
-        super().__init__(window)
-        self.window, self.panel = window, panel
-        self.store: TurnlogStore = window.store
-        self.runner: TaskRunner = window.runner
-        self.session = SideSession(window.store, window.connector, window.runner, self)
+    store: TurnlogStore
+    runner: TaskRunner
+    connector: Connector
+    conversation: Callable[[], Conversation | None]
+    running: Callable[[], bool]  # a send of the conversation runs
+    composer: Composer
+    transcript: TranscriptModel
+    preview: LivePreview
+    changes: ChangeHub
+    status: Callable[[str], None]  # a line in the status bar
+
+
+class SideQuestions(QObject):
+    """Wires the panel to its parts: what is open, the session, storage."""
+
+    def __init__(self, panel: SidePanel, parts: SideParts, parent: QObject) -> None:
+        super().__init__(parent)
+        self.panel, self.parts = panel, parts
+        self.store: TurnlogStore = parts.store
+        self.runner: TaskRunner = parts.runner
+        self.session = SideSession(parts.store, parts.connector, parts.runner, self)
         self.sides: list[SideQuestion] = []
         self.attempts: list[SideAttempt] = []
         self.shown_for: int | None = None
@@ -58,21 +76,20 @@ class SideQuestions(QObject):
         self._question = ""
         self._opened_id: int | None = None
         self._wire()
-        self._opened(window.conversation)
+        self._opened(parts.conversation())
 
     def _wire(self) -> None:
-        panel, session, window = self.panel, self.session, self.window
+        panel, session, parts = self.panel, self.session, self.parts
         panel.ask_button.clicked.connect(self.ask)
         panel.edit.submit.connect(self.ask)
         panel.edit.stop.connect(session.stop)
         panel.stop_button.clicked.connect(session.stop)
         panel.keep_button.clicked.connect(self.keep)
         panel.list.currentRowChanged.connect(self._current_changed)
-        window.composer.aside_requested.connect(self.ask_from_composer)
+        parts.composer.aside_requested.connect(self.ask_from_composer)
         # Every conversation shown (and closed) resets the transcript first.
-        window.transcript.modelReset.connect(lambda: self._opened(window.conversation))
-        window.history.closing.connect(self._closing)
-        window.changes.changed.connect(lambda _changes, _origin: self.reload())
+        parts.transcript.modelReset.connect(lambda: self._opened(parts.conversation()))
+        parts.changes.changed.connect(lambda _changes, _origin: self.reload())
         session.running_changed.connect(self._running_changed)
         session.status.connect(panel.stage.setText)
         session.streamed.connect(self._stream)
@@ -98,16 +115,16 @@ class SideQuestions(QObject):
     def preview(self) -> None:
         """Show the side request the typed side question would make now, in its budget
         (nothing is sent; the inspector of an answer in flight is left as it is)."""
-        conversation = self.window.conversation
+        conversation = self.parts.conversation()
         text = self.panel.edit.toPlainText()
         if self.session.running or conversation is None or not text.strip():
             return
-        parts = self.window.preview.parts(conversation)
+        parts = self.parts.preview.parts(conversation)
         if parts.endpoint is None:
             return
-        live = self.window.preview
+        live = self.parts.preview
         shown = preview_side(conversation, text, parts.endpoint.route,
-                             self.window.transcript.turns, self.sides, memory=live.memory,
+                             self.parts.transcript.turns, self.sides, memory=live.memory,
                              summary=live.summary, costs=live.estimated_costs)
         if shown.problem:
             self._problem(shown.problem)
@@ -127,15 +144,15 @@ class SideQuestions(QObject):
         self.session.stop()  # a side question of the last conversation ends, draft back
         self.reload(conversation.id if conversation else None)
 
-    def _closing(self) -> None:
+    def closing(self) -> None:
         """The open conversation is being deleted: nothing of it stays on show."""
         self.session.discard(None)
         self.panel.edit.clear()
         self._show([], None)
 
     def reload(self, conversation_id: int | None = -1) -> None:
-        cid = (self.window.conversation.id if self.window.conversation else None) \
-            if conversation_id == -1 else conversation_id
+        opened = self.parts.conversation()
+        cid = (opened.id if opened else None) if conversation_id == -1 else conversation_id
         if cid is None:
             self._show([], None)
             return
@@ -143,7 +160,7 @@ class SideQuestions(QObject):
             return
 
         def loaded(read: tuple[list[SideQuestion], list[SideAttempt]]) -> None:
-            current = self.window.conversation
+            current = self.parts.conversation()
             if current is not None and current.id == cid:
                 self._show(read[0], cid, read[1])
 
@@ -192,19 +209,19 @@ class SideQuestions(QObject):
     def _update_keep(self) -> None:
         row = self.panel.list.currentRow()
         self.panel.keep_button.setEnabled(0 <= row < len(self.sides)
-                                          and not self.window.running)
+                                          and not self.parts.running())
 
     # ---------------------------------------------------------------- asking
     def ask_from_composer(self) -> None:
         """Ctrl+Shift+Enter in the composer: its text becomes the side question."""
-        if self.session.running or not self.window.composer.text().strip():
+        if self.session.running or not self.parts.composer.text().strip():
             return
-        text, _cursor = self.window.composer.take()
+        text, _cursor = self.parts.composer.take()
         self.panel.edit.setPlainText(text)
         self.ask()
 
     def ask(self) -> None:
-        conversation = self.window.conversation
+        conversation = self.parts.conversation()
         text = self.panel.edit.toPlainText()
         if self.session.running or not text.strip():
             return
@@ -215,7 +232,7 @@ class SideQuestions(QObject):
                 )
             )
             return
-        parts = self.window.preview.parts(conversation)
+        parts = self.parts.preview.parts(conversation)
         if parts.endpoint is None:
             self._problem(
                 " ".join(
@@ -229,7 +246,7 @@ class SideQuestions(QObject):
         self._question, self._streamed = text, ""
         self.panel.show_markdown(f"**{text.strip()}**")
         self.session.start(conversation, text, draft, parts.endpoint,
-                           self.window.preview.costs)
+                           self.parts.preview.costs)
 
     def _running_changed(self, running: bool) -> None:
         panel = self.panel
@@ -399,7 +416,7 @@ class SideQuestions(QObject):
     def keep(self) -> None:
         row = self.panel.list.currentRow()
         cid = self.shown_for
-        if not 0 <= row < len(self.sides) or cid is None or self.window.running:
+        if not 0 <= row < len(self.sides) or cid is None or self.parts.running():
             return
         side = self.sides[row]
         self.runner.run(
@@ -418,33 +435,14 @@ class SideQuestions(QObject):
         )
 
     def _kept(self, kept: Kept) -> None:
-        window = self.window
-        if window.conversation is None or window.conversation.id != kept.conversation_id:
+        parts, conversation = self.parts, self.parts.conversation()
+        if conversation is None or conversation.id != kept.conversation_id:
             return
-        window.transcript.commit_pending(window.transcript.with_turn(kept.turn))
-        window.refresh_preview()
-        window.statusBar().showMessage(
+        parts.transcript.commit_pending(parts.transcript.with_turn(kept.turn))
+        parts.preview.refresh()
+        parts.status(
             arg(
                 QCoreApplication.translate("SidePanel", "Kept the side answer as turn %1"),
-                str(window.transcript.number_of(kept.turn)),
+                str(parts.transcript.number_of(kept.turn)),
             )
         )
-
-
-def attach(window: MainWindow) -> SideQuestions:
-    """The "Side questions" dock on the right of `window`, wired to it."""
-    panel = SidePanel(window)
-    dock = add_dock(
-        window,
-        QCoreApplication.translate("SidePanel", "Side questions"),
-        "sideDock",
-        panel,
-        Qt.DockWidgetArea.RightDockWidgetArea,
-    )
-    window.tabifyDockWidget(window.inspector_dock, dock)
-    window.folding.also_fold(dock)  # a narrow window folds it away with the inspector
-    window.inspector_dock.raise_()  # the request inspector stays in front until asked aside
-    window.side_dock = dock
-    side = SideQuestions(window, panel)
-    window.composer.aside_requested.connect(dock.raise_)
-    return side

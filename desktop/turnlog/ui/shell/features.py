@@ -1,0 +1,253 @@
+"""The window's features, each handed the parts it works with: the docks beside the
+inspector (Memory, Side questions), the tool approval card, and the conversation's
+controls (first send, versions, partial answers, titles, the welcome). Only the shell
+reads the window's attributes; a feature never sees the window itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from PySide6.QtCore import QCoreApplication, QObject, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QStatusBar
+
+from ...core.model import Conversation
+from ...core.tools import Approval
+from ...store import TurnlogStore
+from ..conversation.actions import HistoryActions
+from ..conversation.banner import FailureBanner
+from ..conversation.centre import CentrePanel
+from ..conversation.composer import Composer
+from ..conversation.drafts import DraftKeeper
+from ..conversation.first_minute import FirstMinute
+from ..conversation.first_send import FirstSendParts, FirstSendUndo
+from ..conversation.partial_answers import PartialAnswers, PartialParts
+from ..conversation.titles import ConversationTitles, TitleParts
+from ..conversation.tool_approval import ApprovalCard
+from ..conversation.versions import VersionControls, VersionParts
+from ..dialogs.privacy import Confirmation, Decision
+from ..infra import operations
+from ..infra.changes import ChangeHub
+from ..infra.docks import add_dock
+from ..infra.languages import arg
+from ..infra.tasks import TaskRunner
+from ..panels.memory.dock import MemoryDock, MemoryParts
+from ..panels.memory.panel import MemoryPanel
+from ..panels.search import JumpParts, SearchDock, SearchPanel, TurnJump
+from ..panels.side.panel import SidePanel
+from ..panels.side.questions import SideParts, SideQuestions
+from ..panels.sidebar import Sidebar
+from ..panels.turn_matches import TurnMatches
+from ..request.connection import Connector
+from ..request.edit_mode import EditMode
+from ..request.inspector import Inspector
+from ..request.live_preview import LivePreview
+from ..request.provider_setup import ProviderSetup
+from ..request.send_session import SendSession, ToolProblems
+from ..request.tool_gate import ToolGate
+from ..transcript.model import TranscriptModel
+from ..transcript.view import TranscriptView
+from .geometry import DockFolding
+
+translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
+
+
+class WindowParts(Protocol):
+    """What the features are built from (the main window, which imports this module)."""
+
+    store: TurnlogStore
+    runner: TaskRunner
+    connector: Connector
+    setup: ProviderSetup | None
+    conversation: Conversation | None
+    session: SendSession
+    history: HistoryActions
+    changes: ChangeHub
+    edit_mode: EditMode
+    preview: LivePreview
+    drafts: DraftKeeper
+    centre: CentrePanel
+    composer: Composer
+    banner: FailureBanner
+    transcript: TranscriptModel
+    view: TranscriptView
+    sidebar: Sidebar
+    inspector: Inspector
+    inspector_dock: QDockWidget
+    folding: DockFolding
+    first_send: FirstSendUndo
+    versions: VersionControls
+    confirm: Callable[[Confirmation], Decision]
+
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
+
+    def say_about(self, conversation_id: int, text: str) -> None: ...
+
+    def open_settings(self) -> object: ...
+
+    def refresh_conversations(self, select_id: int | None = None) -> None: ...
+
+    def _storage_failed(self, error: BaseException) -> None: ...
+
+
+def _status(host: WindowParts) -> Callable[[str], None]:
+    return lambda text: host.statusBar().showMessage(text)  # the bar is made lazily
+
+
+# ------------------------------------------------------------------ the conversation
+def first_send_undo(host: WindowParts, parent: QObject) -> FirstSendUndo:
+    """A failed first send leaves nothing behind."""
+    return FirstSendUndo(FirstSendParts(
+        host.store, host.runner, host.session, host.composer, host.banner, host.changes,
+        lambda: host.conversation, host.history.default_model, host._storage_failed), parent)
+
+
+def version_controls(host: WindowParts, parent: QObject) -> VersionControls:
+    """Regenerate, edit and resend, use this version, fork from here."""
+    return VersionControls(VersionParts(
+        host.store, host.runner, host.session, host.preview, host.changes, host.edit_mode,
+        host.centre, host.transcript, host.view, host.composer, host.banner,
+        lambda: host.conversation, lambda question: host.confirm(question), _status(host)),
+        parent)
+
+
+def partial_answers(host: WindowParts, parent: QObject) -> PartialAnswers:
+    """Keep or Continue a stopped answer."""
+    return PartialAnswers(PartialParts(
+        host.store, host.runner, host.session, host.preview, host.changes, host.banner,
+        host.composer, host.drafts, host.transcript, host.view, host.first_send,
+        host.versions, lambda: host.conversation, _status(host), host.say_about), parent)
+
+
+def conversation_titles(host: WindowParts, parent: QObject) -> ConversationTitles:
+    """Conversations named after their first question (or by the model)."""
+    def shown() -> list[Conversation]:  # the open one first: the list's may be older
+        opened = host.conversation
+        return [*([opened] if opened is not None else []), *host.sidebar.model.items]
+
+    return ConversationTitles(TitleParts(host.store, host.runner, host.connector, host.setup,
+                                         host.session, host.changes, shown), parent)
+
+
+def first_minute(host: WindowParts, parent: QObject) -> FirstMinute:
+    """The welcome's buttons."""
+    return FirstMinute(host.centre.welcome, host.setup, host.changes, host.composer,
+                       host.open_settings, parent)
+
+
+# ------------------------------------------------------------------------ the docks
+def _beside_inspector(window: QMainWindow, host: WindowParts, dock: QDockWidget) -> None:
+    window.tabifyDockWidget(host.inspector_dock, dock)  # a tab beside the inspector
+    host.folding.also_fold(dock)  # a narrow window folds it away with the inspector
+    host.inspector_dock.raise_()  # the request inspector stays in front until asked aside
+
+
+def attach_side_questions(window: QMainWindow,
+                          host: WindowParts) -> tuple[SideQuestions, QDockWidget]:
+    """The "Side questions" dock on the right of `window`, and what runs them."""
+    panel = SidePanel(window)
+    dock = add_dock(window, translate("SidePanel", "Side questions"), "sideDock", panel,
+                    Qt.DockWidgetArea.RightDockWidgetArea)
+    _beside_inspector(window, host, dock)
+    side = SideQuestions(panel, SideParts(
+        host.store, host.runner, host.connector, lambda: host.conversation,
+        lambda: host.session.running, host.composer, host.transcript, host.preview,
+        host.changes, _status(host)), window)
+    host.history.closing.connect(side.closing)
+    host.composer.aside_requested.connect(dock.raise_)
+    return side, dock
+
+
+def attach_memory(window: QMainWindow, host: WindowParts,
+                  view_menu: QMenu) -> tuple[MemoryDock, QDockWidget]:
+    """The Memory dock (a tab beside the inspector; View → Memory), wired; the transcript's
+    menu gains Pin from this turn…"""
+    panel = MemoryPanel(window)
+    dock = add_dock(window, translate("MemoryPanel", "Memory"), "memoryDock", panel,
+                    Qt.DockWidgetArea.RightDockWidgetArea)
+    _beside_inspector(window, host, dock)
+    memory = MemoryDock(panel, dock, MemoryParts(
+        host.store, host.runner, lambda: host.conversation, host.preview, host.changes,
+        host.transcript, host.view, host._storage_failed, _status(host)), window)
+    host.inspector.pin_requested.connect(memory.pin_text)
+    go = QAction(translate("MemoryPanel", "&Memory"), window)
+    go.setShortcut("Ctrl+Shift+M")
+    go.triggered.connect(memory.go_to)
+    view_menu.addAction(go)
+    action = QAction(translate("MemoryPanel", "Pin from this turn…"), host.view)
+    action.setShortcut("Ctrl+Shift+P")
+    action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+    action.triggered.connect(memory.pin_from_current_turn)
+    host.view.addAction(action)
+    memory.pin_action = action
+    return memory, dock
+
+
+def attach_search(window: QMainWindow, host: WindowParts, view_menu: QMenu) -> SearchDock:
+    """The search panel (Ctrl+Shift+F): a hidden tab beside the inspector, the widest side
+    panel, at 1280 as at 1024 wide, so a hit's title, "turn N", date and snippet lines all
+    have room; a hit opens its conversation at its turn."""
+    panel = SearchPanel(host.store, host.runner, window)
+    dock = QDockWidget(translate("SearchPanel", "Search"), window)
+    dock.setObjectName("searchDock")
+    dock.setAccessibleName(translate("SearchPanel", "Search"))
+    dock.setWidget(panel)
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    window.tabifyDockWidget(host.inspector_dock, dock)
+    host.folding.also_fold(dock)
+    dock.hide()
+    host.inspector_dock.raise_()  # hidden, it left the front
+
+    def note(text: str) -> None:
+        bar = host.statusBar()
+        if text:
+            bar.showMessage(text)
+        else:
+            bar.clearMessage()
+
+    matches = TurnMatches(host.view, note, window)
+    jump = TurnJump(JumpParts(
+        lambda: host.conversation, lambda: host.session.running, host.sidebar,
+        lambda cid: host.refresh_conversations(select_id=cid), host.transcript, host.view),
+        matches)
+    finder = SearchDock(panel, dock, host.inspector_dock, jump, window)
+    for action in (finder.action, matches.next_action, matches.previous_action):
+        view_menu.addAction(action)
+    return finder
+
+
+def attach_tools(window: QMainWindow, host: WindowParts) -> tuple[ToolGate, ApprovalCard]:
+    """The window's tool servers and the approval card above its composer, wired; the
+    servers stop when the window goes."""
+    gate = ToolGate(host.store.home, window)
+    host.session.tools = gate
+    host.preview.tools = gate  # the preview offers what a send offers
+    card = ApprovalCard(host.centre)
+    column = host.centre.layout()
+    column.insertWidget(column.indexOf(host.banner), card)  # type: ignore[attr-defined]
+    gate.approval_needed.connect(card.ask)
+    gate.approval_over.connect(card.hide)
+    card.answered.connect(gate.answer)
+
+    def remember(approval: Approval) -> None:
+        conversation_id = host.session.conversation_id
+        if approval is Approval.ALWAYS and card.call is not None and conversation_id:
+            operations.allow_tool_always(host.store, conversation_id, card.call.name).run(
+                host.runner, on_success=lambda done: host.changes.publish(done, card),
+                on_failure=host.history.failed.emit)
+
+    card.answered.connect(remember)
+
+    def say_problems(problems: ToolProblems) -> None:
+        text = "; ".join(arg(translate("ToolApproval", "%1 %2"), name, what)
+                         for name, what in problems.servers)
+        host.statusBar().showMessage(arg(translate(
+            "ToolApproval", "Sent without the tools of: %1 (Settings → Tools)"), text), 30_000)
+
+    host.session.tool_problems.connect(say_problems)
+    window.destroyed.connect(gate.host.close)
+    app = QCoreApplication.instance()
+    if app is not None:
+        app.aboutToQuit.connect(gate.close)
+    return gate, card
