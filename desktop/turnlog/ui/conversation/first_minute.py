@@ -14,6 +14,7 @@ from PySide6.QtCore import QCoreApplication, QObject
 
 from ... import profiles
 from ...core.model import Conversation
+from ..infra import operations
 from ..infra.changes import Changes
 from .actions import HistoryActions
 
@@ -78,6 +79,6 @@ class FirstMinute(QObject):
             )
         )
         self._update()
-        self.window.changes.publish(Changes(provider=True), self)
+        operations.announce_provider_changed(self.window.changes, self)
         self.window.composer.edit.setFocus()
         return True

@@ -16,10 +16,12 @@ from typing import Any
 from PySide6.QtCore import QObject
 
 from ...core.send import Committed
-from ...store import drafts
 from ..infra.changes import Changes
-from ..infra.operations import create_conversation
-from ..infra.tasks import TaskContext, TaskRunner
+from ..infra.operations import (
+    announce,
+    create_conversation,
+    remove_unanswered_conversation,
+)
 from ..request.send_session import SendResult
 
 log = logging.getLogger(__name__)
@@ -47,7 +49,7 @@ class FirstSendUndo(QObject):
         def created(changes: Changes) -> None:
             assert changes.conversation is not None
             self.waiting = changes.conversation.id
-            window.changes.publish(changes, window)
+            announce(window.changes, changes, window)
 
         def failed(error: BaseException) -> None:
             self.waiting = None
@@ -76,20 +78,8 @@ class FirstSendUndo(QObject):
         store, cid = window.store, result.conversation_id
         text = self._kept = window.composer.text() or result.draft[0]
 
-        def work(_context: TaskContext) -> Changes:
-            if not store.conversations.unanswered_first_send(cid):
-                return Changes()
-            try:
-                drafts.save_draft(store.home, drafts.NO_CONVERSATION, text)
-            except OSError as err:  # then the conversation keeps the draft, as it is
-                log.warning("Could not keep the unsent question: %s", err)
-                return Changes()
-            if not store.conversations.discard_if_empty(cid):
-                return Changes()
-            return Changes(deleted=frozenset({cid}))
-
-        window.runner.run(TaskRunner.STORAGE, "remove the unanswered conversation", work,
-                          on_success=self._removed, on_failure=window._storage_failed)
+        remove_unanswered_conversation(store, cid, text).run(
+            window.runner, on_success=self._removed, on_failure=window._storage_failed)
 
     def _removed(self, changes: Changes) -> None:
         """Close the deleted conversation; the question and the failure stay on show."""
@@ -100,7 +90,7 @@ class FirstSendUndo(QObject):
         draft = (composer.text(), composer.cursor_position())
         failure, partial = banner.failure, banner.partial.toPlainText()
         shown = banner.isVisible()
-        window.changes.publish(changes, self)
+        announce(window.changes, changes, self)
         if window.conversation is not None:
             return  # another conversation was opened meanwhile: the draft waits on disk
         if composer.text() != draft[0]:

@@ -23,7 +23,7 @@ from ...core.failures import StoreError
 from ...core.send import Failed, PartialAnswer
 from ..infra.changes import Changes
 from ..infra.languages import arg
-from ..infra.operations import keep_incomplete_answer
+from ..infra.operations import announce, keep_incomplete_answer
 from ..request.send_session import SendResult
 
 translate = QCoreApplication.translate  # translate("PartialAnswers", …): lupdate reads it
@@ -100,7 +100,7 @@ class PartialAnswers(QObject):
                 window.transcript.commit_pending(window.transcript.with_turn(turn))
                 window.view.scroll_to_newest()
             window.preview.forget_last()
-        window.changes.publish(changes, self)
+        announce(window.changes, changes, self)
 
     def _keep_failed(self, offer: PartialAnswer, error: BaseException) -> None:
         """Not kept (a delete meanwhile, a full disk): said, and the answer still offered."""

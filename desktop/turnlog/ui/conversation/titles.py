@@ -21,7 +21,7 @@ from ...core.model import Conversation
 from ...core.send import Committed, Stage
 from ...core.titles import QUESTION, name_by_model
 from ..infra.changes import Changes
-from ..infra.operations import reread_conversation
+from ..infra.operations import announce, reread_conversation
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
 from ..request.connection import NotConnected
 from ..request.send_session import SendResult
@@ -68,7 +68,7 @@ class ConversationTitles(QObject):
 
     def _reread(self, changes: Changes, conversation: Conversation) -> None:
         if changes.conversation is not None:
-            self.window.changes.publish(changes, self)
+            announce(self.window.changes, changes, self)
         now = changes.conversation or conversation
         if now.title_source == QUESTION and self.model_names():
             self.name(now)
@@ -110,7 +110,7 @@ class ConversationTitles(QObject):
 
     def _named_by_model(self, conversation: Conversation | None) -> None:
         if conversation is not None:
-            self.window.changes.publish(Changes(conversation, renamed=True), self)
+            announce(self.window.changes, Changes(conversation, renamed=True), self)
 
     def _not_named(self, conversation_id: int, error: BaseException) -> None:
         if isinstance(error, NotConnected | ProviderFailure | StoreError):

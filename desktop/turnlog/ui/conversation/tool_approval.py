@@ -97,9 +97,8 @@ def attach_tools(window: Any) -> ToolGate:
     def remember(approval: Approval) -> None:
         conversation_id = window.session.conversation_id
         if approval is Approval.ALWAYS and card.call is not None and conversation_id:
-            operations.allow_tool_always(window.store, conversation_id, card.call.name).run(
-                window.runner, on_success=lambda done: window.changes.publish(done, card),
-                on_failure=window.history.failed.emit)
+            operations.allow_tool_always(window.store, conversation_id, card.call.name).announce(
+                window.runner, window.changes, card, on_failure=window.history.failed.emit)
 
     card.answered.connect(remember)
 

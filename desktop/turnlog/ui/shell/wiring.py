@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..infra import operations
 from .keyboard import escape_stops
 
 
@@ -44,4 +45,4 @@ def wire(window: Any) -> None:
     session.crashed.connect(window._send_crashed)
     session.discarded.connect(window._send_discarded)
     window.faults.swept.connect(  # conversations a first send left behind
-        lambda changes: window.changes.publish(changes, window.faults))
+        lambda changes: operations.announce(window.changes, changes, window.faults))
