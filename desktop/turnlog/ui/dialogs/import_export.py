@@ -27,6 +27,7 @@ from ...core.imports import ImportCancelled, ImportOutcome, ImportProblem
 from ...store import TurnlogStore
 from ...transfer import ExportedAll, Progress
 from ..infra import operations
+from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg, byte_size, number, plural
 from ..infra.tasks import TaskHandle, TaskRunner
 
@@ -111,17 +112,17 @@ class ReportDialog(QDialog):
 
 
 class ImportExport(QObject):
-    """Runs imports and exports for the window. `changed` is emitted after an import
-    added conversations; `fault` gets errors that are not about the file (a full disk,
-    or a bug for the crash report)."""
+    """Runs imports and exports for the window. The conversations an import added are
+    announced on `changes` (the change bus); `fault` gets errors that are not about the
+    file (a full disk, or a bug for the crash report)."""
 
     finished = Signal(object)  # the ReportDialog shown at the end
 
     def __init__(self, store: TurnlogStore, runner: TaskRunner, parent: QWidget,
-                 changed: Callable[[], None], fault: Callable[[BaseException], None]) -> None:
+                 changes: ChangeHub, fault: Callable[[BaseException], None]) -> None:
         super().__init__(parent)
         self._store, self._runner, self._parent = store, runner, parent
-        self._changed, self._fault = changed, fault
+        self._changes, self._fault = changes, fault
         self.choose_import: Callable[[], Path | None] = lambda: choose_import_file(parent)
         self.choose_export: Callable[[], Path | None] = lambda: choose_export_target(parent)
         self.progress: QProgressDialog | None = None
@@ -203,7 +204,9 @@ class ImportExport(QObject):
         turns = sum(o.turns for o in outcomes)
         stored = sum(1 for o in outcomes if o.id is not None and o.turns)
         read = len(outcomes)
-        self._changed()
+        added = frozenset(o.id for o in outcomes if o.id is not None and o.turns)
+        if added:
+            operations.announce(self._changes, Changes(imported=added), self)
         self._show(
             QCoreApplication.translate("ImportExport", "Import finished"),
             arg(
