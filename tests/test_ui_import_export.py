@@ -107,3 +107,22 @@ def test_export_all_writes_a_zip_with_two_files_per_conversation(qtbot, make_win
         assert sorted(archive.namelist()) == ["00001-First.jsonl", "00001-First.md",
                                               "00002-第二.jsonl", "00002-第二.md"]
         assert "你好 😀" in archive.read("00002-第二.md").decode()
+
+
+def test_an_import_announces_the_conversations_it_added_on_the_change_bus(
+        qtbot, make_window, store, tmp_path):
+    """Every view hears of imported conversations the way it hears of any other change:
+    on the window's change bus, with the import as its origin."""
+    window = make_window()
+    heard = []
+    window.changes.changed.connect(lambda changes, origin: heard.append((changes, origin)))
+    export = gpt.write_zip(tmp_path / "chatgpt.zip", gpt.conversations())
+    window.transfer.choose_import = lambda: export
+    action(window, "&Import…").trigger()
+    qtbot.waitUntil(lambda: window.transfer.report is not None, timeout=60_000)
+    imported = [(changes, origin) for changes, origin in heard if changes.imported]
+    assert len(imported) == 1
+    changes, origin = imported[0]
+    assert origin is window.transfer
+    assert changes.imported == {c.id for c in store.conversations()}
+    assert len(changes.imported) == 2 and changes.listing

@@ -64,8 +64,8 @@ class HistoryActions(QObject):
         self._window = window
 
     def _run(self, op: operations.StorageOp[Changes], *, deleting: bool = False) -> None:
-        op.run(self._runner, on_success=lambda done: self._changes.publish(done, self),
-               on_failure=self.delete_failed.emit if deleting else self.failed.emit)
+        op.announce(self._runner, self._changes, self,
+                    on_failure=self.delete_failed.emit if deleting else self.failed.emit)
 
     def default_model(self) -> str:
         """The model new conversations name: none of their own, so they send with the
@@ -79,7 +79,7 @@ class HistoryActions(QObject):
         is still new (nothing asked in it yet): it stays, nothing more is made."""
         current = self._current()
         if current is not None and not current.title and current.title_source == QUESTION:
-            self._changes.publish(Changes(current, created=True), self)
+            operations.announce(self._changes, Changes(current, created=True), self)
             return
         self._run(operations.create_conversation(self._store, self.default_model()))
 
@@ -92,16 +92,8 @@ class HistoryActions(QObject):
                 or current.title_source != QUESTION or current.system_prompt
                 or current.settings != ConversationSettings() or self._runner.closed):
             return
-        store, conversation_id = self._store, current.id
-
-        def work(_context: object) -> None:
-            if not (store.turn_count(conversation_id) or store.pins(conversation_id)
-                    or store.notes(conversation_id)):
-                store.delete_conversation(conversation_id)
-
-        handle = self._runner.run(TaskRunner.STORAGE, "drop an unused new conversation",
-                                  work, on_success=lambda _done: None,
-                                  on_failure=self.failed.emit)
+        handle = operations.drop_unused_conversation(self._store, current.id).run(
+            self._runner, on_success=lambda _done: None, on_failure=self.failed.emit)
         handle.finished.wait(wait_s)
 
     def rename_conversation(self, conversation: Conversation) -> None:

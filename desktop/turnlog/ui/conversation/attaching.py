@@ -17,9 +17,9 @@ from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QImage
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from ...core.attachments import Attachment, AttachmentRefused
-from ...file_reading import read_bytes, read_file
+from ..infra import operations
 from ..infra.languages import arg
-from ..infra.tasks import TaskContext, TaskRunner
+from ..infra.tasks import TaskRunner
 from ..transcript.files import SAVE
 from .composer import Composer, offered_files, png_of
 
@@ -51,27 +51,14 @@ class FileReader(QObject):
             return
         attached = self.composer.attachments
 
-        def work(_context: TaskContext) -> tuple[list[Attachment], list[str]]:
-            read: list[Attachment] = []
-            refused: list[str] = []
-            for name, path, data in items:
-                try:
-                    made = read_file(path, attached=[*attached, *read]) if path is not None \
-                        else read_bytes(name, data or b"", attached=[*attached, *read])
-                except AttachmentRefused as err:
-                    refused.append(refusal_text(err))
-                    continue
-                read.append(made)
-            return read, refused
+        operations.read_files_to_attach(items, attached).run(
+            self.runner, on_success=self._landed, on_failure=_bug)
 
-        self.runner.run(TaskRunner.STORAGE, "read files to attach", work,
-                        on_success=self._landed, on_failure=_bug)
-
-    def _landed(self, found: tuple[list[Attachment], list[str]]) -> None:
+    def _landed(self, found: tuple[list[Attachment], list[AttachmentRefused]]) -> None:
         read, refused = found
         for attachment in read:
             self.composer.add_attachment(attachment)
-        self.composer.show_attach_problem("\n".join(refused))
+        self.composer.show_attach_problem("\n".join(refusal_text(err) for err in refused))
 
 
 def refusal_text(err: AttachmentRefused) -> str:
@@ -143,21 +130,6 @@ class FileActions(QObject):
     def _run(self, attachment: Attachment, target: Path, *, opened: bool) -> None:
         if self.runner.closed:
             return
-        store = self.store
-
-        def work(_context: TaskContext) -> Path | str:
-            try:
-                data = store.attachments.original(attachment.digest)
-                target.write_bytes(data)
-            except OSError as err:
-                return arg(translate("Attaching", "%1 could not be written to %2: %3"),
-                           attachment.name, str(target), err.strerror or str(err))
-            except Exception as err:
-                if not hasattr(err, "kind"):  # not a named storage fault: a bug
-                    raise
-                return str(err)
-            return target
-
         def landed(result: Path | str) -> None:
             if isinstance(result, str):
                 self.problem(translate("Attaching", "The file could not be opened or saved"),
@@ -165,8 +137,9 @@ class FileActions(QObject):
             elif opened:
                 self.open_url(QUrl.fromLocalFile(str(result)))
 
-        self.runner.run(TaskRunner.STORAGE, "open or save an attached file", work,
-                        on_success=landed, on_failure=_bug)
+        operations.write_attached_file(self.store.attachments.original, attachment,
+                                       target).run(self.runner, on_success=landed,
+                                                   on_failure=_bug)
 
     def cleanup(self) -> None:
         """Remove the copies opened from this window."""

@@ -10,33 +10,24 @@ in the database (`DraftFiles`, the store) rather than in the draft's file."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
 
 from PySide6.QtCore import QObject, QTimer
 
 from ...core.attachments import Attachment
 from ...core.model import Conversation
 from ...core.send import Committed
-from ...store import drafts
 from ...store.drafts import NO_CONVERSATION
+from ..infra import operations
 from ..infra.changes import Changes
-from ..infra.tasks import TaskContext, TaskRunner
+from ..infra.operations import DraftFiles
+from ..infra.tasks import TaskRunner
 from ..request.send_session import SendResult
 from .composer import Composer
 
 log = logging.getLogger(__name__)
 SAVE_DELAY_MS = 500
-
-
-class DraftFiles(Protocol):
-    """Where a draft's attached files are kept (the store, in its database)."""
-
-    def save_draft_attachments(self, conversation_id: int,
-                               files: Sequence[Attachment]) -> None: ...
-
-    def draft_attachments(self, conversation_id: int) -> tuple[Attachment, ...]: ...
 
 
 class DraftKeeper(QObject):
@@ -83,12 +74,11 @@ class DraftKeeper(QObject):
         if self._owner is None or not self._dirty or self._running() or self.runner.closed:
             return
         self._dirty = False
-        self._on_storage("save the draft", drafts.save_draft, self._owner,
-                         self.composer.text())
+        self._run(operations.save_draft(self.home, self._owner, self.composer.text()))
         if self._files_dirty and self.files is not None:
             self._files_dirty = False
-            self._on_store("save the draft's files", self.files.save_draft_attachments,
-                           self._owner, self.composer.attachments)
+            self._run(operations.save_draft_files(self.files, self._owner,
+                                                  self.composer.attachments))
 
     def opened(self, conversation: Conversation | None) -> None:
         """A conversation was opened (None: closed): the last one's text is saved and
@@ -113,16 +103,13 @@ class DraftKeeper(QObject):
     def _read(self, cid: int) -> None:
         if self.runner.closed:
             return
-        self.runner.run(TaskRunner.STORAGE, "read the draft",
-                        lambda _context: drafts.load_draft(self.home, cid),
-                        on_success=lambda text: self._restore(cid, text),
-                        on_failure=_bug)
+        operations.read_draft(self.home, cid).run(
+            self.runner, on_success=lambda text: self._restore(cid, text), on_failure=_bug)
         files = self.files
         if files is not None:
-            self.runner.run(TaskRunner.STORAGE, "read the draft's files",
-                            lambda _context: _quietly(files.draft_attachments, cid, ()),
-                            on_success=lambda found: self._restore_files(cid, found),
-                            on_failure=_bug)
+            operations.read_draft_files(files, cid).run(
+                self.runner, on_success=lambda found: self._restore_files(cid, found),
+                on_failure=_bug)
 
     def _restore_files(self, conversation_id: int, found: tuple[Attachment, ...]) -> None:
         if self._owner != conversation_id or self.composer.busy or not found:
@@ -167,69 +154,35 @@ class DraftKeeper(QObject):
         if self._owner == conversation_id:
             self._timer.stop()
             self._dirty = self._files_dirty = False
-        self._on_storage("remove the draft", drafts.remove_draft, conversation_id)
+        self._run(operations.remove_draft(self.home, conversation_id))
         self._forget_files(conversation_id)
         if self._carried:  # saved where it was carried: the draft of none goes too
             self._carried = False
-            self._on_storage("remove the draft", drafts.remove_draft, NO_CONVERSATION)
+            self._run(operations.remove_draft(self.home, NO_CONVERSATION))
             self._forget_files(NO_CONVERSATION)
 
     def _forget_files(self, conversation_id: int) -> None:
         if self.files is not None:
-            self._on_store("remove the draft's files", self.files.save_draft_attachments,
-                           conversation_id, ())
+            self._run(operations.save_draft_files(self.files, conversation_id, ()))
 
     def forget(self, changes: Changes) -> None:
         """Conversations were deleted: so are their drafts (after any save queued before)."""
         if changes.everything:
             self._timer.stop()
             self._dirty = self._carried = False
-            self._on_storage("remove the drafts", drafts.remove_all_drafts)
+            self._run(operations.remove_all_drafts(self.home))
         for cid in changes.deleted:
             if self._owner == cid:
                 self._timer.stop()
                 self._dirty = False
                 self._owner = None
-            self._on_storage("remove the draft", drafts.remove_draft, cid)
+            self._run(operations.remove_draft(self.home, cid))
 
-    def _on_storage(self, name: str, fn: Callable[..., None], *args: object) -> None:
-        if self.runner.closed:
-            return
-        home = self.home
-
-        def work(_context: TaskContext) -> None:
-            try:
-                fn(home, *args)
-            except OSError as err:  # a draft is a convenience: never a failure
-                log.warning("Could not %s: %s", name, err)
-
-        self.runner.run(TaskRunner.STORAGE, name, work, on_success=lambda _none: None,
-                        on_failure=_bug)
-
-
-    def _on_store(self, name: str, fn: Callable[..., None], *args: object) -> None:
-        if self.runner.closed:
-            return
-
-        def work(_context: TaskContext) -> None:
-            _quietly(fn, *args, None, name=name)
-
-        self.runner.run(TaskRunner.STORAGE, name, work, on_success=lambda _none: None,
-                        on_failure=_bug)
-
-
-def _quietly(fn: Callable[..., object], *args: object, name: str = "read the draft's files"
-             ) -> object:
-    """`fn(*args[:-1])`, or `args[-1]` when storage faults: a draft is a convenience, never
-    a failure (the storage faults are shown by the window's own checks)."""
-    *given, fallback = args
-    try:
-        return fn(*given)
-    except Exception as err:
-        if not hasattr(err, "kind"):  # not a named storage fault: a bug
-            raise
-        log.warning("Could not %s: %s", name, err)
-        return fallback
+    def _run(self, op: operations.StorageOp[None]) -> None:
+        """Keep or forget a draft on the storage lane (a fault of the disk or the store is
+        logged there: a draft is a convenience; anything else is a bug)."""
+        if not self.runner.closed:
+            op.run(self.runner, on_success=lambda _none: None, on_failure=_bug)
 
 
 def _bug(error: BaseException) -> None:

@@ -14,6 +14,7 @@ from PySide6.QtCore import QCoreApplication, QObject
 
 from ... import profiles
 from ...core.model import Conversation
+from ..infra import operations
 from ..infra.changes import ChangeHub, Changes
 from ..request.provider_setup import ProviderSetup
 from .actions import HistoryActions
@@ -82,6 +83,6 @@ class FirstMinute(QObject):
             )
         )
         self._update()
-        self.changes.publish(Changes(provider=True), self)
+        operations.announce_provider_changed(self.changes, self)
         self.composer.edit.setFocus()
         return True

@@ -18,10 +18,14 @@ from PySide6.QtCore import QObject
 
 from ...core.model import Conversation
 from ...core.send import Committed
-from ...store import TurnlogStore, drafts
+from ...store import TurnlogStore
 from ..infra.changes import ChangeHub, Changes
-from ..infra.operations import create_conversation
-from ..infra.tasks import TaskContext, TaskRunner
+from ..infra.operations import (
+    announce,
+    create_conversation,
+    remove_unanswered_conversation,
+)
+from ..infra.tasks import TaskRunner
 from ..request.send_session import SendResult, SendSession
 from .banner import FailureBanner
 from .composer import Composer
@@ -68,7 +72,7 @@ class FirstSendUndo(QObject):
         def created(changes: Changes) -> None:
             assert changes.conversation is not None
             self.waiting = changes.conversation.id
-            parts.changes.publish(changes, self)
+            announce(parts.changes, changes, self)
 
         def failed(error: BaseException) -> None:
             self.waiting = None
@@ -97,20 +101,8 @@ class FirstSendUndo(QObject):
         store, cid = parts.store, result.conversation_id
         text = self._kept = parts.composer.text() or result.draft[0]
 
-        def work(_context: TaskContext) -> Changes:
-            if not store.conversations.unanswered_first_send(cid):
-                return Changes()
-            try:
-                drafts.save_draft(store.home, drafts.NO_CONVERSATION, text)
-            except OSError as err:  # then the conversation keeps the draft, as it is
-                log.warning("Could not keep the unsent question: %s", err)
-                return Changes()
-            if not store.conversations.discard_if_empty(cid):
-                return Changes()
-            return Changes(deleted=frozenset({cid}))
-
-        parts.runner.run(TaskRunner.STORAGE, "remove the unanswered conversation", work,
-                         on_success=self._removed, on_failure=parts.failed)
+        remove_unanswered_conversation(store, cid, text).run(
+            parts.runner, on_success=self._removed, on_failure=parts.failed)
 
     def _removed(self, changes: Changes) -> None:
         """Close the deleted conversation; the question and the failure stay on show."""
@@ -121,7 +113,7 @@ class FirstSendUndo(QObject):
         draft = (composer.text(), composer.cursor_position())
         failure, partial = banner.failure, banner.partial.toPlainText()
         shown = banner.isVisible()
-        parts.changes.publish(changes, self)
+        announce(parts.changes, changes, self)
         if parts.conversation() is not None:
             return  # another conversation was opened meanwhile: the draft waits on disk
         if composer.text() != draft[0]:

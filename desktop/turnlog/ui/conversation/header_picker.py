@@ -285,7 +285,7 @@ class HeaderPicker(QObject):
         if active is not None and active.id == profile_id:
             return
         setup.set_active(profile_id)
-        self._changes.publish(Changes(provider=True), self)
+        operations.announce_provider_changed(self._changes, self)
         if conversation is not None and conversation.model:
             # The conversation takes the new profile's own model (a name from the old
             # profile's server would mean nothing to the new one).
@@ -344,6 +344,5 @@ class HeaderPicker(QObject):
     def _save(self, conversation: Conversation, settings: ConversationSettings, *,
               model: str | None) -> None:
         operations.save_conversation_settings(
-            self._store, conversation.id, settings, None, model).run(
-            self._runner, on_success=lambda done: self._changes.publish(done, self),
-            on_failure=self._failed)
+            self._store, conversation.id, settings, None, model).announce(
+            self._runner, self._changes, self, on_failure=self._failed)

@@ -25,7 +25,7 @@ from ...core.send import Failed, PartialAnswer
 from ...store import TurnlogStore
 from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg
-from ..infra.operations import keep_incomplete_answer
+from ..infra.operations import announce, keep_incomplete_answer
 from ..infra.tasks import TaskRunner
 from ..request.live_preview import LivePreview
 from ..request.send_session import SendResult, SendSession
@@ -134,7 +134,7 @@ class PartialAnswers(QObject):
                 parts.transcript.commit_pending(parts.transcript.with_turn(turn))
                 parts.view.scroll_to_newest()
             parts.preview.forget_last()
-        parts.changes.publish(changes, self)
+        announce(parts.changes, changes, self)
 
     def _keep_failed(self, offer: PartialAnswer, error: BaseException) -> None:
         """Not kept (a delete meanwhile, a full disk): said, and the answer still offered."""

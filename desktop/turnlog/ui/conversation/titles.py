@@ -24,7 +24,7 @@ from ...core.send import Committed, Stage
 from ...core.titles import QUESTION, name_by_model
 from ...store import TurnlogStore
 from ..infra.changes import ChangeHub, Changes
-from ..infra.operations import reread_conversation
+from ..infra.operations import announce, reread_conversation
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
 from ..request.connection import Connector, NotConnected
 from ..request.provider_setup import ProviderSetup
@@ -90,7 +90,7 @@ class ConversationTitles(QObject):
 
     def _reread(self, changes: Changes, conversation: Conversation) -> None:
         if changes.conversation is not None:
-            self.parts.changes.publish(changes, self)
+            announce(self.parts.changes, changes, self)
         now = changes.conversation or conversation
         if now.title_source == QUESTION and self.model_names():
             self.name(now)
@@ -132,7 +132,7 @@ class ConversationTitles(QObject):
 
     def _named_by_model(self, conversation: Conversation | None) -> None:
         if conversation is not None:
-            self.parts.changes.publish(Changes(conversation, renamed=True), self)
+            announce(self.parts.changes, Changes(conversation, renamed=True), self)
 
     def _not_named(self, conversation_id: int, error: BaseException) -> None:
         if isinstance(error, NotConnected | ProviderFailure | StoreError):

@@ -19,12 +19,20 @@ from PySide6.QtWidgets import QLabel
 from ...core.attachments import Attachment
 from ...core.model import Conversation, Turn
 from ...core.send import Committed
-from ...core.versions import ForkOrigin, Versions
+from ...core.versions import ForkOrigin
 from ...store import TurnlogStore
 from ..dialogs.privacy import Confirmation, Decision
 from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg, number
-from ..infra.operations import Loaded, StorageOp, load_conversation
+from ..infra.operation_results import Found
+from ..infra.operations import (
+    Loaded,
+    fork,
+    fork_with_version,
+    load_conversation,
+    read_versions,
+    use_version,
+)
 from ..infra.tasks import TaskRunner
 from ..request.edit_mode import EditMode
 from ..request.live_preview import LivePreview
@@ -83,38 +91,6 @@ def fork_question(ordinal: int, copies: int) -> Confirmation:
                   "This conversation stays as it is. To make a new version of the newest "
                   "turn instead, use Edit and resend or Regenerate."),
         translate("VersionControls", "Fork"))
-
-
-Found = tuple[Versions, dict[str, Turn], ForkOrigin | None]
-
-
-def read_versions(store: TurnlogStore, conversation_id: int) -> StorageOp[Found]:
-    def work() -> Found:
-        versions, members = store.turns.version_members(conversation_id)
-        return versions, members, store.forks.origin(conversation_id)
-
-    return StorageOp("read versions", work)
-
-
-def use_version(store: TurnlogStore, turn_id: str) -> StorageOp[int]:
-    return StorageOp("use a version", lambda: store.turns.use_version(turn_id))
-
-
-def fork_with_version(store: TurnlogStore, conversation_id: int, turn_id: str
-                      ) -> StorageOp[Changes]:
-    def work() -> Changes:
-        made, _draft = store.forks.with_version(turn_id, conversation_id=conversation_id)
-        return Changes(made, created=True)
-
-    return StorageOp("fork with a version", work)
-
-
-def fork(store: TurnlogStore, conversation_id: int, ordinal: int) -> StorageOp[Changes]:
-    def work() -> Changes:
-        made, _draft = store.forks.at(conversation_id, ordinal)  # the draft is saved with it
-        return Changes(made, created=True)
-
-    return StorageOp("fork a conversation", work)
 
 
 class VersionControls(QObject):
@@ -416,9 +392,8 @@ class VersionControls(QObject):
         conversation = self.parts.conversation()
         if conversation is None:
             return
-        fork_with_version(self.parts.store, conversation.id, turn.id).run(
-            self.parts.runner, on_success=lambda done: self.parts.changes.publish(done, self),
-            on_failure=self._failed)
+        fork_with_version(self.parts.store, conversation.id, turn.id).announce(
+            self.parts.runner, self.parts.changes, self, on_failure=self._failed)
 
     def fork_current(self) -> None:
         row = self._current_row()
@@ -432,9 +407,8 @@ class VersionControls(QObject):
         turn = parts.transcript.shown_turn(row)
         if turn is None or parts.conversation() is None or not self._may_fork(row, turn):
             return
-        fork(parts.store, parts.conversation().id, turn.ordinal).run(
-            parts.runner, on_success=lambda done: parts.changes.publish(done, self),
-            on_failure=self._failed)
+        fork(parts.store, parts.conversation().id, turn.ordinal).announce(
+            parts.runner, parts.changes, self, on_failure=self._failed)
 
     def _history_changed(self, changes: Changes, origin: object) -> None:
         """A delete took a version away: the row may show another version now."""

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Qt, Signal
 from PySide6.QtWidgets import (
@@ -24,9 +25,11 @@ from PySide6.QtWidgets import (
 from ...core.failures import StoreError
 from ...core.imports import ImportCancelled, ImportOutcome, ImportProblem
 from ...store import TurnlogStore
-from ...transfer import ExportedAll, Progress, export_all, import_file
+from ...transfer import ExportedAll, Progress
+from ..infra import operations
+from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg, byte_size, number, plural
-from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
+from ..infra.tasks import TaskHandle, TaskRunner
 
 log = logging.getLogger(__name__)
 STEPS = 1000  # the progress bar counts in thousandths: a file may exceed a Qt int
@@ -109,17 +112,17 @@ class ReportDialog(QDialog):
 
 
 class ImportExport(QObject):
-    """Runs imports and exports for the window. `changed` is emitted after an import
-    added conversations; `fault` gets errors that are not about the file (a full disk,
-    or a bug for the crash report)."""
+    """Runs imports and exports for the window. The conversations an import added are
+    announced on `changes` (the change bus); `fault` gets errors that are not about the
+    file (a full disk, or a bug for the crash report)."""
 
     finished = Signal(object)  # the ReportDialog shown at the end
 
     def __init__(self, store: TurnlogStore, runner: TaskRunner, parent: QWidget,
-                 changed: Callable[[], None], fault: Callable[[BaseException], None]) -> None:
+                 changes: ChangeHub, fault: Callable[[BaseException], None]) -> None:
         super().__init__(parent)
         self._store, self._runner, self._parent = store, runner, parent
-        self._changed, self._fault = changed, fault
+        self._changes, self._fault = changes, fault
         self.choose_import: Callable[[], Path | None] = lambda: choose_import_file(parent)
         self.choose_export: Callable[[], Path | None] = lambda: choose_export_target(parent)
         self.progress: QProgressDialog | None = None
@@ -137,14 +140,10 @@ class ImportExport(QObject):
         if path is None:
             return
 
-        def work(context: TaskContext) -> list[ImportOutcome]:
-            return import_file(self._store, path, cancelled=lambda: context.cancel.cancelled,
-                               progress=context.report)
-
         self._start(
             QCoreApplication.translate("ImportExport", "Importing"),
             arg(QCoreApplication.translate("ImportExport", "Checking %1…"), path.name),
-            work,
+            operations.import_from_file(self._store, path),
             lambda outcomes: self._imported(path, outcomes),
             lambda error: self._failed("Import", path, error),
         )
@@ -156,19 +155,15 @@ class ImportExport(QObject):
         if target is None:
             return
 
-        def work(context: TaskContext) -> ExportedAll:
-            return export_all(self._store, target, cancelled=lambda: context.cancel.cancelled,
-                              progress=context.report)
-
         self._start(
             QCoreApplication.translate("ImportExport", "Exporting"),
             QCoreApplication.translate("ImportExport", "Exporting…"),
-            work,
+            operations.export_all(self._store, target),
             self._exported,
             lambda error: self._failed("Export", target, error),
         )
 
-    def _start(self, title: str, label: str, work: Callable[[TaskContext], object],
+    def _start(self, title: str, label: str, op: operations.LongStorageOp[Any],
                done: Callable[..., None], failed: Callable[[BaseException], None]) -> None:
         progress = QProgressDialog(label, QCoreApplication.translate(
             "ImportExport", "Cancel"), 0, STEPS, self._parent)
@@ -180,9 +175,8 @@ class ImportExport(QObject):
         progress.setMinimumDuration(0)
         progress.setValue(0)
         self.progress = progress
-        self.handle = self._runner.run(TaskRunner.STORAGE, "import or export", work,
-                                       on_success=done, on_failure=failed,
-                                       on_progress=self._progressed)
+        self.handle = op.run(self._runner, on_success=done, on_failure=failed,
+                             on_progress=self._progressed)
         progress.canceled.connect(self.handle.cancel)
         progress.show()
 
@@ -210,7 +204,9 @@ class ImportExport(QObject):
         turns = sum(o.turns for o in outcomes)
         stored = sum(1 for o in outcomes if o.id is not None and o.turns)
         read = len(outcomes)
-        self._changed()
+        added = frozenset(o.id for o in outcomes if o.id is not None and o.turns)
+        if added:
+            operations.announce(self._changes, Changes(imported=added), self)
         self._show(
             QCoreApplication.translate("ImportExport", "Import finished"),
             arg(

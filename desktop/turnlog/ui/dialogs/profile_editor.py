@@ -37,7 +37,7 @@ from ...localmodel import ModelInfo as LocalModelInfo
 from ...profiles import Profile, ProfilesUnreadable, check_base_url, unique_name
 from ...providers import PRESETS, ChatCompletionsProvider, ModelInfo, Preset, preset_by_id
 from ...secrets import KeyringUnavailable, check_key
-from ..infra import failure_text
+from ..infra import failure_text, settings_operations
 from ..infra.languages import arg, plural
 from ..infra.tasks import TaskContext, TaskRunner
 from ..request.connection import shown_name
@@ -471,15 +471,10 @@ class ProfileEditor(FittedDialog):
         if not key:
             self._store_profile(profile)
             return
-        keys = self.setup.keys()
-
-        def store_key(context: TaskContext) -> None:
-            keys.set(profile.id, key)
-
         self._set_saving(True)
-        self.runner.run(TaskRunner.STORAGE, "save the API key", store_key,
-                        on_success=lambda _: self._key_saved(profile),
-                        on_failure=self._key_failed)
+        settings_operations.save_api_key(self.setup.keys(), profile.id, key).run(
+            self.runner, on_success=lambda _: self._key_saved(profile),
+            on_failure=self._key_failed)
 
     def reject(self) -> None:
         self._cancelled = True

@@ -42,8 +42,9 @@ from PySide6.QtWidgets import (
 from ...profiles import Profile, ProfilesUnreadable, builtin_profile, unique_name
 from ...providers import PRESETS, Preset, preset_by_id
 from ...secrets import KeyringUnavailable
+from ..infra import settings_operations
 from ..infra.languages import arg
-from ..infra.tasks import TaskContext, TaskRunner
+from ..infra.tasks import TaskRunner
 from ..request.connection import shown_name
 from ..request.provider_setup import ProviderSetup
 from .fitting import alive
@@ -271,25 +272,20 @@ class ProvidersPage(QWidget):
         """Which profiles have a key, asked on the storage worker; the list follows."""
         session, keyring = self.setup.session, self.setup.keyring
         wanted = [p for p in profiles if not p.builtin]
+        asked = [p for p in wanted if session.get(p.id) is None]  # held: nothing to ask
 
-        def work(context: TaskContext) -> dict[str, KeyState]:
-            found: dict[str, KeyState] = {}
-            for profile in wanted:
-                if session.get(profile.id) is not None:
-                    found[profile.id] = KeyState.SESSION
-                    continue
-                try:
-                    stored = keyring is not None and keyring.get(profile.id) is not None
-                except KeyringUnavailable:
-                    found[profile.id] = KeyState.UNREADABLE
-                    continue
-                found[profile.id] = KeyState.STORED if stored else (
-                    KeyState.NONE if profile.server.needs_key else KeyState.NOT_NEEDED)
-            return found
+        def known(stored: dict[str, bool | None]) -> None:
+            found = {p.id: KeyState.SESSION for p in wanted}
+            for profile in asked:
+                kept = stored[profile.id]
+                found[profile.id] = KeyState.UNREADABLE if kept is None else \
+                    KeyState.STORED if kept else \
+                    KeyState.NONE if profile.server.needs_key else KeyState.NOT_NEEDED
+            self._keys_known(found)
 
         if wanted and not self.runner.closed:
-            self.runner.run(TaskRunner.STORAGE, "check the stored keys", work,
-                            on_success=self._keys_known, on_failure=self._keys_failed)
+            settings_operations.check_stored_keys(keyring, [p.id for p in asked]).run(
+                self.runner, on_success=known, on_failure=self._keys_failed)
 
     def _keys_known(self, found: dict[str, KeyState]) -> None:
         if not self._alive:
@@ -402,9 +398,8 @@ class ProvidersPage(QWidget):
                                        "still in the keyring: %2"),
                              shown_name(profile.name), error))
 
-        self.runner.run(TaskRunner.STORAGE, "remove the API key",
-                        lambda _context: keyring.delete(profile.id),
-                        on_success=lambda _gone: None, on_failure=failed)
+        settings_operations.remove_api_key(keyring, profile.id).run(
+            self.runner, on_success=lambda _gone: None, on_failure=failed)
 
     def make_selected_default(self) -> None:
         """The chosen profile goes first (the default) and is used from now on."""

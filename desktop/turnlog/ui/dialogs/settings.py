@@ -35,6 +35,7 @@ from ...core.model import (
     Conversation,
     ConversationSettings,
 )
+from ..infra import operations
 from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg
 from ..infra.tasks import TaskRunner
@@ -112,7 +113,7 @@ class SettingsDialog(FittedDialog):
     def _providers_changed(self) -> None:
         self._revalidate()  # a profile's window may be the one in effect
         if self._changes is not None:
-            self._changes.publish(Changes(provider=True), self.providers)
+            operations.announce_provider_changed(self._changes, self.providers)
 
     def _heard(self, changes: Changes, origin: object) -> None:
         """Another part changed the profiles (turnlog-cli, the header): list them again."""

@@ -9,7 +9,6 @@ network worker; an imported one stays off until switched on, its command line in
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from dataclasses import replace
 from pathlib import Path
@@ -33,10 +32,9 @@ from ...tool_servers import (
     ToolServer,
     launch_for,
     read_mcp_servers,
-    remove_secrets,
-    store_secrets,
 )
 from ...toolhost.host import ServerState, ServerStatus
+from ..infra import settings_operations
 from ..infra.languages import arg
 from ..infra.tasks import TaskContext, TaskRunner
 from ..request.tool_gate import ToolGate
@@ -215,16 +213,10 @@ class ToolsPage(QWidget):
     def _store_edited(self, edited: EditedServer | None) -> None:
         if edited is None:
             return
-        needs_keys = edited.token is not None or bool(edited.env)
-
-        def work(_context: TaskContext) -> None:
-            if needs_keys:
-                store_secrets(open_key_store(), edited.server, token=edited.token,
-                              env=edited.env)
-
-        self.runner.run(TaskRunner.STORAGE, "store tool server secrets", work,
-                        on_success=lambda _none: self._save(edited.server),
-                        on_failure=self._failed)
+        settings_operations.store_tool_server_secrets(
+            edited.server, edited.token, edited.env).run(
+            self.runner, on_success=lambda _none: self._save(edited.server),
+            on_failure=self._failed)
 
     def _failed(self, err: BaseException) -> None:
         if not isinstance(err, ToolConfigInvalid | KeyringUnavailable):
@@ -265,13 +257,8 @@ class ToolsPage(QWidget):
             return
         self.gate.servers.remove(server.id)
 
-        def work(_context: TaskContext) -> None:
-            self.gate.host.stop(server.id)
-            with contextlib.suppress(KeyringUnavailable):  # no keyring: no secret kept there
-                remove_secrets(open_key_store(), server)
-
-        self.runner.run(TaskRunner.STORAGE, "remove tool server", work,
-                        on_success=lambda _n: self.refresh(), on_failure=self._failed)
+        settings_operations.remove_tool_server(self.gate.host, server).run(
+            self.runner, on_success=lambda _n: self.refresh(), on_failure=self._failed)
         self.refresh()
         self.changed.emit()
 
@@ -289,21 +276,13 @@ class ToolsPage(QWidget):
             self._say(arg(translate("ToolsPage", "Nothing was imported: %1"), str(err)))
             return
 
-        def work(_context: TaskContext) -> list[ToolServer]:
-            keys = open_key_store() if any(i.token or i.env for i in imported) else None
-            added = self.gate.servers.add_imported(imported)
-            for item, server in zip(imported, added, strict=True):
-                if keys is not None and (item.token or item.env):
-                    store_secrets(keys, server, token=item.token, env=item.env)
-            return added
-
         def done(_added: list[ToolServer]) -> None:
             self._say("")
             self.refresh()
             self.changed.emit()
 
-        self.runner.run(TaskRunner.STORAGE, "import tool servers", work, on_success=done,
-                        on_failure=self._failed)
+        settings_operations.import_tool_servers(self.gate.servers, imported).run(
+            self.runner, on_success=done, on_failure=self._failed)
 
 
 class ConversationTools(QWidget):

@@ -6,20 +6,18 @@ offers Export what can be read and Open the folder."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 
 from ...core.failures import FailureKind, StoreError
 from ...store import TurnlogStore
-from ...store.salvage import salvage_all
 from ..conversation.banner import FailureBanner
 from ..conversation.composer import Composer
-from ..infra import failure_text
+from ..infra import failure_text, operations
 from ..infra.changes import Changes
 from ..infra.export_file import ExportTarget
 from ..infra.folders import open_folder
-from ..infra.tasks import TaskContext, TaskRunner
+from ..infra.tasks import TaskRunner
 from .startup import export_salvage, fault_words
 
 CHANGE_NOT_SAVED = QT_TRANSLATE_NOOP("StorageFaults", "The change could not be saved")
@@ -49,14 +47,8 @@ class StorageFaults(QObject):
         """Check the database before the first write, on the storage worker."""
         if not self.store.writable:
             return
-
-        def work(_context: TaskContext) -> list[int]:
-            self.store.check_sound()
-            return self.store.conversations.sweep_unanswered()
-
-        self.runner.run(TaskRunner.STORAGE, "check the database", work,
-                        on_success=self._swept,
-                        on_failure=self.show)
+        operations.check_database(self.store).run(self.runner, on_success=self._swept,
+                                                  on_failure=self.show)
 
     def _swept(self, swept: list[int]) -> None:
         if swept:
@@ -105,14 +97,9 @@ class StorageFaults(QObject):
         target = self.choose_export("turnlog readable")
         if target is None:
             return
-        path: Path = self.store.path
-
-        def work(_context: TaskContext) -> str:
-            return export_salvage(salvage_all(path, target.fmt), target)
-
         def done(words: str) -> None:
             self.exported = words
             self.banner.message.setText(f"{self.banner.message.text()}\n\n{words}")
 
-        self.runner.run(TaskRunner.STORAGE, "export what can be read", work,
-                        on_success=done, on_failure=self.show)
+        operations.export_readable(self.store.path, target, export_salvage).run(
+            self.runner, on_success=done, on_failure=self.show)

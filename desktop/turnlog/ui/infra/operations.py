@@ -1,30 +1,52 @@
-"""The storage work the window starts, one named operation each.
+"""The storage work the window starts, one named operation each, and the announcing of
+what it changed.
 
 Each function here builds a `StorageOp`: one storage change (or one read) that runs on
-the storage lane of `TaskRunner`, never on the GUI thread. A change answers with
-`Changes`, which names what it changed — a conversation made, renamed or set up,
-conversations or turns deleted, the summary that is newest afterwards — so the window
-refreshes the views that show it and nothing else.
+the storage lane of `TaskRunner`, never on the GUI thread (the settings' keyring work is
+in `settings_operations`, what the reads answer with in `operation_results`). A change
+answers with `Changes`, which names what it changed — a conversation made, renamed or set
+up, conversations or turns deleted, the summary that is newest afterwards — and is
+announced on the window's `ChangeHub` from here only (`StorageOp.announce`, `announce`),
+with its origin, so the window refreshes the views that show it and nothing else.
 """
 
 from __future__ import annotations
 
+import logging
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Generic, TypeVar
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Generic, Protocol, TypeVar
 
-from ...core.compaction import StoredSummary
-from ...core.model import Conversation, ConversationSettings, Turn
+from PySide6.QtCore import QCoreApplication
+
+from ...core.attachments import Attachment, AttachmentRefused
+from ...core.imports import ImportOutcome
+from ...core.model import Conversation, ConversationSettings
 from ...core.numbers import TurnNumbers
-from ...core.send import PartialAnswer, keep_partial
+from ...core.send import PartialAnswer, PendingTurn, keep_partial
+from ...core.side import SideAttempt, SideQuestion
 from ...core.titles import QUESTION
 from ...export import export_text
+from ...file_reading import read_bytes, read_file
 from ...secrets import KeyringUnavailable, KeyStore
-from ...store import TurnlogStore
+from ...store import TurnlogStore, drafts
 from ...store.deletion import DeletionCounts
-from .changes import Changes
+from ...store.salvage import Salvaged, salvage_all
+from ...store.search import SearchHit
+from ...transfer import ExportedAll
+from ...transfer import export_all as export_everything
+from ...transfer import import_file as import_turnlog_file
+from .changes import ChangeHub, Changes
 from .export_file import ExportTarget, write_export
+from .languages import arg
+from .operation_results import Exported, Found, Kept, Loaded, MemoryState
 from .tasks import TaskContext, TaskHandle, TaskRunner
+
+log = logging.getLogger(__name__)
+translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
 T = TypeVar("T")
 
@@ -48,21 +70,40 @@ class StorageOp(Generic[T]):
         return runner.run(TaskRunner.STORAGE, self.name, work, on_success=on_success,
                           on_failure=on_failure)
 
-
-@dataclass(frozen=True, slots=True)
-class Loaded:
-    """A conversation's turns and newest summary, as opening it shows them."""
-
-    conversation_id: int
-    turns: Sequence[Turn]
-    summary: StoredSummary | None
+    def announce(self: StorageOp[Changes], runner: TaskRunner, hub: ChangeHub,
+                 origin: object, *, on_failure: Callable[[BaseException], None]
+                 ) -> TaskHandle[Changes]:
+        """Run, then announce on `hub` what the work changed, as `origin`'s."""
+        return self.run(runner, on_success=lambda done: announce(hub, done, origin),
+                        on_failure=on_failure)
 
 
 @dataclass(frozen=True, slots=True)
-class Exported:
-    turns: int
-    bytes: int
-    target: ExportTarget
+class LongStorageOp(Generic[T]):
+    """Storage work long enough to show its progress and to be cancelled: `work` is given
+    the task's context (its cancel handle, and where it reports how far it got)."""
+
+    name: str
+    work: Callable[[TaskContext], T]
+
+    def run(self, runner: TaskRunner, *, on_success: Callable[[T], None],
+            on_failure: Callable[[BaseException], None],
+            on_progress: Callable[[object], None]) -> TaskHandle[T]:
+        return runner.run(TaskRunner.STORAGE, self.name, self.work, on_success=on_success,
+                          on_failure=on_failure, on_progress=on_progress)
+
+
+# ------------------------------------------------------------------- announcing
+def announce(hub: ChangeHub, changes: Changes, origin: object) -> None:
+    """Announce what an operation started by `origin` changed (once `origin` has shown
+    its own part of it), so every other view refreshes from it."""
+    hub.publish(changes, origin)
+
+
+def announce_provider_changed(hub: ChangeHub, origin: object) -> None:
+    """The provider profiles, or the one in use, changed: saved by `origin` (another
+    program's save: the profile watcher)."""
+    hub.publish(Changes(provider=True), origin)
 
 
 # ------------------------------------------------------------------------- reads
@@ -244,3 +285,289 @@ def delete_all_history(store: TurnlogStore, keys: KeyStore | None,
         return Changes(everything=True, counts=report.counts, keys_removed=removed)
 
     return StorageOp("delete all history", work)
+
+
+def check_database(store: TurnlogStore) -> StorageOp[list[int]]:
+    """Check the database before the first write; the conversations swept (made for a
+    question never answered, by a run that ended before)."""
+    def work() -> list[int]:
+        store.check_sound()
+        return store.conversations.sweep_unanswered()
+
+    return StorageOp("check the database", work)
+
+
+def export_readable(path: Path, target: ExportTarget,
+                    write: Callable[[Salvaged, ExportTarget], str]) -> StorageOp[str]:
+    """Everything that can be read of the database at `path`, row by row, written to
+    `target` by `write`, which says in words what happened."""
+    return StorageOp("export what can be read",
+                     lambda: write(salvage_all(path, target.fmt), target))
+
+
+def drop_unused_conversation(store: TurnlogStore, conversation_id: int) -> StorageOp[None]:
+    """Delete the conversation if nothing is in it (no turn, pin or note)."""
+    def work() -> None:
+        if not (store.turn_count(conversation_id) or store.pins(conversation_id)
+                or store.notes(conversation_id)):
+            store.delete_conversation(conversation_id)
+
+    return StorageOp("drop an unused new conversation", work)
+
+
+def remove_unanswered_conversation(store: TurnlogStore, conversation_id: int,
+                                   question: str) -> StorageOp[Changes]:
+    """A conversation started for a question that failed, still without a turn: the
+    question is kept as the draft of no conversation, and the conversation goes."""
+    def work() -> Changes:
+        if not store.conversations.unanswered_first_send(conversation_id):
+            return Changes()
+        try:
+            drafts.save_draft(store.home, drafts.NO_CONVERSATION, question)
+        except OSError as err:  # then the conversation keeps the draft, as it is
+            log.warning("Could not keep the unsent question: %s", err)
+            return Changes()
+        if not store.conversations.discard_if_empty(conversation_id):
+            return Changes()
+        return Changes(deleted=frozenset({conversation_id}))
+
+    return StorageOp("remove the unanswered conversation", work)
+
+
+# -------------------------------------------------------------- search and filter
+def search_first_page(store: TurnlogStore, query: str, limit: int
+                      ) -> StorageOp[tuple[list[SearchHit], tuple[int, int]]]:
+    """The first `limit` hits of `query`, and how many there are (titles, turns)."""
+    return StorageOp("search", lambda: (store.search(query, limit=limit),
+                                        store.search.count(query)))
+
+
+def search_more_turns(store: TurnlogStore, query: str, limit: int,
+                      after: int) -> StorageOp[list[SearchHit]]:
+    """The next `limit` turns matching `query`, after the first `after`."""
+    return StorageOp("search", lambda: store.search(query, limit=limit, offset=after,
+                                                    titles=False))
+
+
+def filter_conversations(store: TurnlogStore, text: str) -> StorageOp[list[Conversation]]:
+    """The conversations whose title or turns hold `text`."""
+    return StorageOp("filter conversations", lambda: store.conversations(text))
+
+
+# ------------------------------------------------------------- versions and forks
+def read_versions(store: TurnlogStore, conversation_id: int) -> StorageOp[Found]:
+    def work() -> Found:
+        versions, members = store.turns.version_members(conversation_id)
+        return versions, members, store.forks.origin(conversation_id)
+
+    return StorageOp("read versions", work)
+
+
+def use_version(store: TurnlogStore, turn_id: str) -> StorageOp[int]:
+    return StorageOp("use a version", lambda: store.turns.use_version(turn_id))
+
+
+def fork_with_version(store: TurnlogStore, conversation_id: int, turn_id: str
+                      ) -> StorageOp[Changes]:
+    def work() -> Changes:
+        made, _draft = store.forks.with_version(turn_id, conversation_id=conversation_id)
+        return Changes(made, created=True)
+
+    return StorageOp("fork with a version", work)
+
+
+def fork(store: TurnlogStore, conversation_id: int, ordinal: int) -> StorageOp[Changes]:
+    def work() -> Changes:
+        made, _draft = store.forks.at(conversation_id, ordinal)  # the draft is saved with it
+        return Changes(made, created=True)
+
+    return StorageOp("fork a conversation", work)
+
+
+# ------------------------------------------------------------------ side questions
+def read_side_questions(store: TurnlogStore, conversation_id: int
+                        ) -> StorageOp[tuple[list[SideQuestion], list[SideAttempt]]]:
+    """The conversation's side questions, and its side attempts that failed."""
+    return StorageOp("load side questions", lambda: (store.side.of(conversation_id),
+                                                     store.side.attempts(conversation_id)))
+
+
+def keep_side_answer(store: TurnlogStore, conversation_id: int,
+                     side: SideQuestion) -> StorageOp[Kept]:
+    """Append a side question and its answer to the conversation as a normal turn (the
+    user asked for it); the side question stays listed."""
+    def work() -> Kept:
+        generation = store.conversations.generation(conversation_id)
+        pending = PendingTurn(uuid.uuid4().hex, side.question, side.answer, side.model,
+                              "stop", side.usage, datetime.now(UTC), generation)
+        return Kept(conversation_id, store.turns.commit(conversation_id, pending))
+
+    return StorageOp("keep a side answer as a turn", work)
+
+
+# -------------------------------------------------------------------------- memory
+def read_memory(store: TurnlogStore, conversation_id: int) -> StorageOp[MemoryState]:
+    def work() -> MemoryState:
+        pins = store.memory.pins(conversation_id)
+        ordinals = {}
+        for pin in pins:
+            for turn_id in pin.sources:
+                ordinals[turn_id] = store.turns.get(turn_id)[1].ordinal
+        numbers = TurnNumbers.of(store.turns.versions(conversation_id)) if ordinals \
+            else TurnNumbers()
+        return MemoryState(store.conversations.get(conversation_id), pins,
+                           store.memory.notes(conversation_id), store.memory.preferences(),
+                           ordinals, {t: numbers.number(o) for t, o in ordinals.items()})
+
+    return StorageOp("read memory", work)
+
+
+def add_pin(store: TurnlogStore, conversation_id: int, text: str,
+            sources: tuple[str, ...]) -> StorageOp[object]:
+    return StorageOp("pin", lambda: store.memory.add_pin(conversation_id, text,
+                                                         sources=sources))
+
+
+def edit_pin(store: TurnlogStore, pin_id: int, text: str) -> StorageOp[object]:
+    return StorageOp("edit pin", lambda: store.memory.edit_pin(pin_id, text))
+
+
+def offer_as_preference(store: TurnlogStore, text: str) -> StorageOp[object]:
+    """A pinned fact offered as a preference of every conversation."""
+    return StorageOp("offer pin", lambda: store.memory.add_preference(text))
+
+
+def add_note(store: TurnlogStore, conversation_id: int, text: str,
+             priority: int) -> StorageOp[object]:
+    return StorageOp("note", lambda: store.memory.add_note(conversation_id, text,
+                                                           priority=priority))
+
+
+def add_preference(store: TurnlogStore, text: str, priority: int) -> StorageOp[object]:
+    return StorageOp("preference", lambda: store.memory.add_preference(text,
+                                                                       priority=priority))
+
+
+def edit_memory_item(edit: Callable[[int, str, int], object], item_id: int, text: str,
+                     priority: int) -> StorageOp[object]:
+    """Change a note or preference (`edit`: the store's edit of its kind)."""
+    return StorageOp("edit", lambda: edit(item_id, text, priority))
+
+
+def remove_memory_item(remove: Callable[[int], object], item_id: int) -> StorageOp[object]:
+    """Remove a pin, note or preference (`remove`: the store's remove of its kind)."""
+    return StorageOp("remove", lambda: remove(item_id))
+
+
+def save_memory_settings(store: TurnlogStore, conversation_id: int,
+                         settings: ConversationSettings) -> StorageOp[Conversation]:
+    return StorageOp("memory settings", lambda: store.conversations.update(
+        conversation_id, settings=settings))
+
+
+# -------------------------------------------------------------- drafts and files
+class DraftFiles(Protocol):
+    """Where a draft's attached files are kept (the store, in its database)."""
+
+    def save_draft_attachments(self, conversation_id: int,
+                               files: Sequence[Attachment]) -> None: ...
+
+    def draft_attachments(self, conversation_id: int) -> tuple[Attachment, ...]: ...
+
+
+def _quietly(name: str, work: Callable[[], T], fallback: T) -> T:
+    """`work()`, or `fallback` when the disk or the store faults: a draft is a
+    convenience, never a failure (storage faults are shown by the window's own checks)."""
+    try:
+        return work()
+    except Exception as err:
+        if not isinstance(err, OSError) and not hasattr(err, "kind"):  # a bug
+            raise
+        log.warning("Could not %s: %s", name, err)
+        return fallback
+
+
+def read_draft(home: Path, conversation_id: int) -> StorageOp[str]:
+    return StorageOp("read the draft", lambda: drafts.load_draft(home, conversation_id))
+
+
+def read_draft_files(files: DraftFiles, conversation_id: int
+                     ) -> StorageOp[tuple[Attachment, ...]]:
+    name = "read the draft's files"
+    return StorageOp(name, lambda: _quietly(
+        name, lambda: files.draft_attachments(conversation_id), ()))
+
+
+def save_draft(home: Path, conversation_id: int, text: str) -> StorageOp[None]:
+    name = "save the draft"
+    return StorageOp(name, lambda: _quietly(
+        name, lambda: drafts.save_draft(home, conversation_id, text), None))
+
+
+def save_draft_files(files: DraftFiles, conversation_id: int,
+                     attached: Sequence[Attachment]) -> StorageOp[None]:
+    """Keep the draft's files (none: forget them)."""
+    name = "save the draft's files" if attached else "remove the draft's files"
+    return StorageOp(name, lambda: _quietly(
+        name, lambda: files.save_draft_attachments(conversation_id, attached), None))
+
+
+def remove_draft(home: Path, conversation_id: int) -> StorageOp[None]:
+    name = "remove the draft"
+    return StorageOp(name, lambda: _quietly(
+        name, lambda: drafts.remove_draft(home, conversation_id), None))
+
+
+def remove_all_drafts(home: Path) -> StorageOp[None]:
+    name = "remove the drafts"
+    return StorageOp(name, lambda: _quietly(name, lambda: drafts.remove_all_drafts(home), None))
+
+
+def read_files_to_attach(items: Sequence[tuple[str, Path | None, bytes | None]],
+                         attached: Sequence[Attachment]
+                         ) -> StorageOp[tuple[list[Attachment], list[AttachmentRefused]]]:
+    """Read each of `items` (name, a path or pasted bytes) as an attachment beside
+    `attached`; what was read, and what was refused."""
+    def work() -> tuple[list[Attachment], list[AttachmentRefused]]:
+        read: list[Attachment] = []
+        refused: list[AttachmentRefused] = []
+        for name, path, data in items:
+            try:
+                made = read_file(path, attached=[*attached, *read]) if path is not None \
+                    else read_bytes(name, data or b"", attached=[*attached, *read])
+            except AttachmentRefused as err:
+                refused.append(err)
+                continue
+            read.append(made)
+        return read, refused
+
+    return StorageOp("read files to attach", work)
+
+
+def write_attached_file(original: Callable[[str], bytes], attachment: Attachment,
+                        target: Path) -> StorageOp[Path | str]:
+    """Write an attached file's original bytes to `target`: the path, or why not."""
+    def work() -> Path | str:
+        try:
+            target.write_bytes(original(attachment.digest))
+        except OSError as err:
+            return arg(translate("Attaching", "%1 could not be written to %2: %3"),
+                       attachment.name, str(target), err.strerror or str(err))
+        except Exception as err:
+            if not hasattr(err, "kind"):  # not a named storage fault: a bug
+                raise
+            return str(err)
+        return target
+
+    return StorageOp("open or save an attached file", work)
+
+
+# --------------------------------------------------------- import and export
+def import_from_file(store: TurnlogStore, path: Path) -> LongStorageOp[list[ImportOutcome]]:
+    return LongStorageOp("import or export", lambda context: import_turnlog_file(
+        store, path, cancelled=lambda: context.cancel.cancelled, progress=context.report))
+
+
+def export_all(store: TurnlogStore, target: Path) -> LongStorageOp[ExportedAll]:
+    return LongStorageOp("import or export", lambda context: export_everything(
+        store, target, cancelled=lambda: context.cancel.cancelled, progress=context.report))

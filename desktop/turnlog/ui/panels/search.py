@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from ...core.model import Conversation
 from ...store import TurnlogStore
 from ...store.search import RANK_WINDOW, SearchHit
+from ..infra import operations
 from ..infra.languages import arg, plural
 from ..infra.tasks import TaskRunner
 from ..transcript.model import TranscriptModel
@@ -146,14 +147,9 @@ class SearchPanel(QWidget):
             self.searched.emit("")
             return
         self.status.setText(QCoreApplication.translate("SearchPanel", "Searching…"))
-        store = self.store
-
-        def first_page(_context: object) -> tuple[list[SearchHit], tuple[int, int]]:
-            return store.search(query, limit=LIMIT), store.search.count(query)
-
-        self.runner.run(TaskRunner.STORAGE, "search", first_page,
-                        on_success=lambda found: self._show(asked, query, *found),
-                        on_failure=lambda error: self._failed(asked, error))
+        operations.search_first_page(self.store, query, LIMIT).run(
+            self.runner, on_success=lambda found: self._show(asked, query, *found),
+            on_failure=lambda error: self._failed(asked, error))
 
     def show_more(self) -> None:
         """*Show more*: the next page of turns, after those listed."""
@@ -162,12 +158,9 @@ class SearchPanel(QWidget):
         if not query or asked != self._asked:
             return
         self.more.setEnabled(False)
-        store = self.store
-        self.runner.run(TaskRunner.STORAGE, "search",
-                        lambda _context: store.search(query, limit=LIMIT, offset=after,
-                                                      titles=False),
-                        on_success=lambda hits: self._more(asked, hits),
-                        on_failure=lambda error: self._failed(asked, error))
+        operations.search_more_turns(self.store, query, LIMIT, after).run(
+            self.runner, on_success=lambda hits: self._more(asked, hits),
+            on_failure=lambda error: self._failed(asked, error))
 
     def _show(self, asked: int, query: str, hits: list[SearchHit],
               found: tuple[int, int]) -> None:

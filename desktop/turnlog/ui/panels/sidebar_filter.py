@@ -12,6 +12,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from ...core.model import Conversation
 from ...store import TurnlogStore
+from ..infra import operations
 from ..infra.tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -41,10 +42,9 @@ class ConversationFilter(QObject):
             return self.store.conversations(text)
         store = self.store
         self.pending = True
-        self.runner.run(TaskRunner.STORAGE, "filter conversations",
-                        lambda _context: store.conversations(text),
-                        on_success=lambda found: self._arrived(asked, found),
-                        on_failure=lambda error: self._failed(asked, error))
+        operations.filter_conversations(store, text).run(
+            self.runner, on_success=lambda found: self._arrived(asked, found),
+            on_failure=lambda error: self._failed(asked, error))
         return store.conversations(text, content=False)
 
     def _arrived(self, asked: int, found: list[Conversation]) -> None:

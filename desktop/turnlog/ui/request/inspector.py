@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
-    QSlider,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -36,7 +35,6 @@ from ...core.projection import PartKind, Projection, ProjectionRefused
 from ...core.send import RequestRecord
 from ..infra import failure_text
 from ..infra.languages import arg, capitalized, number, plural
-from ..infra.wheel import wheel_only_when_focused
 from ..transcript.marks import (
     incomplete_label,
     runs_text,
@@ -56,6 +54,7 @@ from .inspector_text import (
     window_text,
 )
 from .memory_rows import memory_rows
+from .what_if import WhatIf
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +123,12 @@ class Inspector(QScrollArea):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(6)
         self._build_measures(inner, layout)
-        self._build_what_if(inner, layout)
+        self.what_if = WhatIf(inner)
+        self.what_if.changed.connect(self.what_if_changed)
+        # Its parts, as other views and the window's tests reach them.
+        self.slider, self.reset_button = self.what_if.slider, self.what_if.reset_button
+        self.what_if_label = self.what_if.label
+        layout.addWidget(self.what_if)
         self._build_parts(inner, layout)
         layout.addWidget(self._summary_box(inner))
         self._build_outcome(inner, layout)
@@ -134,12 +138,10 @@ class Inspector(QScrollArea):
         self.details.hide()
         self.setWidget(outer)
 
-        self._max_bytes: int | None = None
         self._shown_body: bytes | None = None
         self._shown_parts: list[tuple[str, int, int, Attachment | None]] | None = None
         self.thumbnails = Thumbnails()
         self._parsed_body: tuple[bytes, Any] | None = None
-        self._quiet = False
         self.state: InspectorState | None = None
 
     def _build_measures(self, inner: QWidget, layout: QVBoxLayout) -> None:
@@ -192,28 +194,6 @@ class Inspector(QScrollArea):
         self.preview_button.setChecked(not state.showing_last)
         self.last_button.setChecked(state.showing_last)
         self.last_button.setEnabled(state.last_available)
-
-    def _build_what_if(self, inner: QWidget, layout: QVBoxLayout) -> None:
-        """What-if: another byte limit, previewed only."""
-        self.what_if_label = QLabel(inner)
-        self.what_if_label.setWordWrap(True)
-        layout.addWidget(self.what_if_label)
-        slider_row = QHBoxLayout()
-        self.slider = QSlider(Qt.Orientation.Horizontal, inner)
-        self.slider.setObjectName("whatIfSlider")
-        self.slider.setAccessibleName(QCoreApplication.translate("Inspector", "What-if byte limit"))
-        self.slider.setToolTip(QCoreApplication.translate(
-            "Inspector", "Try another byte limit: the marks show which turns would be sent. "
-            "Nothing is sent or saved."))
-        self.slider.valueChanged.connect(self._slid)
-        wheel_only_when_focused(self.slider)  # a wheel over it scrolls the inspector
-        slider_row.addWidget(self.slider, 1)
-        self.reset_button = QPushButton(QCoreApplication.translate("Inspector", "Reset"), inner)
-        self.reset_button.setAccessibleName(QCoreApplication.translate(
-            "Inspector", "Back to the real byte limit"))
-        self.reset_button.clicked.connect(self.reset_what_if)
-        slider_row.addWidget(self.reset_button)
-        layout.addLayout(slider_row)
 
     def _build_parts(self, inner: QWidget, layout: QVBoxLayout) -> None:
         layout.addWidget(QLabel(QCoreApplication.translate(
@@ -386,7 +366,7 @@ class Inspector(QScrollArea):
         self._fill_summary(state)
         self._fill_body(projection)
         self._fill_outcome(state)
-        self._update_slider(state)
+        self.what_if.show_limit(state.max_bytes, state.what_if, state.projection)
 
     @staticmethod
     def _fill(bar: QProgressBar, value: int, limit: int) -> None:
@@ -602,48 +582,3 @@ class Inspector(QScrollArea):
         self.reasoning_value.setText(reasoning_text(state.reasoning, usage)
                                      if state.reasoning else "")
         self.outcome.setRowVisible(self.reasoning_value, bool(state.reasoning))
-
-    # ------------------------------------------------------------------ what-if
-    def _update_slider(self, state: InspectorState) -> None:
-        self._max_bytes = state.max_bytes
-        enabled = state.max_bytes is not None
-        self.slider.setEnabled(enabled)
-        self.reset_button.setEnabled(state.what_if is not None)
-        if state.max_bytes is None:
-            self.what_if_label.setText(QCoreApplication.translate(
-                "Inspector", "What if: no byte limit to vary"))
-            return
-        limit = state.max_bytes
-        top = max(limit * 4, 4096)
-        self._quiet = True
-        try:
-            self.slider.setRange(256, top)
-            self.slider.setSingleStep(max(1, limit // 100))
-            self.slider.setPageStep(max(1, limit // 10))
-            self.slider.setValue(state.what_if if state.what_if is not None else limit)
-        finally:
-            self._quiet = False
-        if state.what_if is None:
-            self.what_if_label.setText(arg(QCoreApplication.translate(
-                "Inspector", "What if the byte limit were different? Drag to preview "
-                "(now %1 bytes)."),
-                limit))
-            return
-        projection = state.projection
-        if projection is not None:
-            total = projection.turn_count
-            self.what_if_label.setText(arg(QCoreApplication.translate(
-                "Inspector", "What if the limit were %1 bytes: %2 of %3 turns would be sent. "
-                "Nothing is sent or saved."), state.what_if, len(projection.sent), total))
-        else:
-            self.what_if_label.setText(arg(QCoreApplication.translate(
-                "Inspector", "What if the limit were %1 bytes: the question would be refused. "
-                "Nothing is sent or saved."), state.what_if))
-
-    def _slid(self, value: int) -> None:
-        if self._quiet or self._max_bytes is None:
-            return
-        self.what_if_changed.emit(None if value == self._max_bytes else value)
-
-    def reset_what_if(self) -> None:
-        self.what_if_changed.emit(None)

@@ -15,7 +15,8 @@ from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, Qt, QT
 from PySide6.QtGui import QGuiApplication
 
 from ...profiles import Profile, ProfilesUnreadable
-from ..infra.changes import ChangeHub, Changes
+from ..infra import operations
+from ..infra.changes import ChangeHub
 from ..infra.languages import arg
 from .connection import shown_name
 from .provider_setup import ProviderSetup
@@ -81,7 +82,7 @@ class ProfileWatch(QObject):
             self._lost(before, now, ids)
         self._tell_cleaned()
         log.debug("profiles.json changed on disk: %d profile(s)", len(ids))
-        self._changes.publish(Changes(provider=True), self)
+        operations.announce_provider_changed(self._changes, self)
         return True
 
     def _tell_cleaned(self) -> None:

@@ -233,9 +233,8 @@ def attach_tools(window: QMainWindow, host: WindowParts) -> tuple[ToolGate, Appr
     def remember(approval: Approval) -> None:
         conversation_id = host.session.conversation_id
         if approval is Approval.ALWAYS and card.call is not None and conversation_id:
-            operations.allow_tool_always(host.store, conversation_id, card.call.name).run(
-                host.runner, on_success=lambda done: host.changes.publish(done, card),
-                on_failure=host.history.failed.emit)
+            operations.allow_tool_always(host.store, conversation_id, card.call.name).announce(
+                host.runner, host.changes, card, on_failure=host.history.failed.emit)
 
     card.answered.connect(remember)
 

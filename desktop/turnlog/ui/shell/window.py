@@ -114,7 +114,7 @@ class MainWindow(QMainWindow):
         self.file_actions = FileActions(store, runner, self.view, self.banner.show_text, self)
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
-        self.transfer = ImportExport(store, runner, self, self.refresh_conversations,
+        self.transfer = ImportExport(store, runner, self, self.changes,
                                      self._storage_failed)
         wire(self)
         escape_stops(self, self.session.running_changed, self.stop)  # Esc anywhere in it

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QLabel
 
 from ...core.model import Conversation
 from ..faults.storage_faults import StorageFaults
+from ..infra import operations
 from ..infra.changes import Changes
 from ..panels.sidebar_filter import ConversationFilter
 from ..request.send_session import SendResult
@@ -87,4 +88,4 @@ def wire(window: Wired) -> None:
     session.crashed.connect(window._send_crashed)
     session.discarded.connect(window._send_discarded)
     window.faults.swept.connect(  # conversations a first send left behind
-        lambda changes: window.changes.publish(changes, window.faults))
+        lambda changes: operations.announce(window.changes, changes, window.faults))

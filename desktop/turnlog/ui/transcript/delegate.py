@@ -22,9 +22,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
-    QFont,
     QFontDatabase,
-    QFontMetrics,
     QGuiApplication,
     QMouseEvent,
     QPainter,
@@ -45,27 +43,17 @@ from .answer import RENDER_BUDGET, AnswerDocument, ReasoningFold
 from .files import question_shown
 from .found import FoundMatches
 from .markdown import MathStyle
-from .marks import RowMark, incomplete_label
+from .marks import RowMark
 from .maths import FormulaImages
 from .model import PENDING_KEY, ModelIndex, Role, TranscriptModel
 from .pin_marks import underline_pins
+from .row_header import UNCLICKABLE, draw_header, header_controls, header_height
 from .row_layout import RowGeometry, RowLayout, RowParts
 from .selection import TextSelection, TextSelector, selection_format
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
 
-def row_title(pending: bool, number: object) -> str:
-    """A row's header: the turn's number, or that its question is being answered."""
-    return translate("Transcript", "Question being answered") if pending \
-        else turn_title(number)
-
-
-def turn_title(number: object) -> str:
-    """The header of a turn ("Turn 4"), as painted and as measured for its controls."""
-    return arg(translate("Transcript", "Turn %1"), str(number))
-
-UNCLICKABLE = ("label", "incomplete")  # header words that only say something
 ESTIMATE_EXACT_CHARS = 20_000  # a longer text's height is estimated roughly (and fast)
 
 
@@ -260,7 +248,7 @@ class TranscriptDelegate(QStyledItemDelegate):
                  ) -> tuple[RowGeometry, QTextDocument, AnswerDocument | None]:
         """Where the parts of the row at `option.rect` are, with its documents."""
         question, answer = self._documents(index)
-        parts = RowParts(self._header_height(option), int(question.size().height()),
+        parts = RowParts(header_height(option), int(question.size().height()),
                          self._fold_height(option, index),
                          int(answer.height()) if answer is not None
                          else option.fontMetrics.height())
@@ -318,56 +306,12 @@ class TranscriptDelegate(QStyledItemDelegate):
         _question, answer = self._documents(index)
         return [text for _lang, text, _top, _bottom in answer.code_blocks()] if answer else []
 
-    def _header_height(self, option: QStyleOptionViewItem) -> int:
-        return option.fontMetrics.height() + 2
-
-    @staticmethod
-    def _header_font(option: QStyleOptionViewItem) -> QFont:
-        font = QFont(option.font)
-        font.setPointSizeF(max(7.0, option.font.pointSizeF() * 0.9))
-        return font
-
     def header_controls(self, option: QStyleOptionViewItem, index: ModelIndex
                         ) -> list[tuple[str, str, QRect]]:
-        """The words after "Turn N" in a row's header, with where they are: ◀ version n of
-        m ▶ for a turn with versions, *Use this version* on an older one of the newest
-        turn ("use"), *Fork from here with this version* on an older one of a turn that later
-        turns followed ("fork-version"), *Regenerate* on the newest turn (and *Continue*
-        when it was kept incomplete); first, for a turn kept incomplete, why ("incomplete
-        (stopped)"). "label" and "incomplete" are not clickable."""
-        version = index.data(Role.VERSION)
-        replaced = index.data(Role.MARK) is RowMark.REPLACED
-        last = bool(index.data(Role.LAST)) and not replaced
-        incomplete = index.data(Role.INCOMPLETE)
-        if not version and not last and not incomplete:
-            return []
-        metrics = QFontMetrics(self._header_font(option))
-        header = self.layout.place(option.rect, RowParts(self._header_height(option), 0, 0,
-                                                         0)).header
-        top, height = header.top(), header.height()
-        x = header.left() + metrics.horizontalAdvance(turn_title(index.data(Role.NUMBER))) + 14
-        controls: list[tuple[str, str, QRect]] = []
-        words = [("incomplete", incomplete_label(incomplete))] if incomplete else []
-        if version:
-            words += [("older", "◀"), ("label", QCoreApplication.translate(
-                "TranscriptDelegate", "version {0} of {1}").format(*version)), ("newer", "▶")]
-            if replaced and index.data(Role.FOLLOWED):
-                words.append(("fork-version", QCoreApplication.translate(
-                    "TranscriptDelegate", "Fork from here with this version")))
-            elif replaced:
-                words.append(("use", QCoreApplication.translate("TranscriptDelegate",
-                                                                "Use this version")))
-        if last and incomplete:  # ask for the rest: a new version of this turn
-            words.append(("continue", QCoreApplication.translate("TranscriptDelegate",
-                                                                 "→ Continue")))
-        if last:
-            words.append(("regenerate", QCoreApplication.translate("TranscriptDelegate",
-                                                                   "↻ Regenerate")))
-        for name, text in words:
-            width = metrics.horizontalAdvance(text) + 8
-            controls.append((name, text, QRect(x, top, width, height)))
-            x += width + 6
-        return controls
+        """The words after "Turn N" in a row's header, with where they are
+        (`row_header.header_controls`)."""
+        parts = RowParts(header_height(option), 0, 0, 0)
+        return header_controls(option, index, self.layout.place(option.rect, parts).header)
 
     def editorEvent(self, event: QEvent, model: object, option: QStyleOptionViewItem,  # noqa: N802
                     index: ModelIndex) -> bool:
@@ -390,21 +334,6 @@ class TranscriptDelegate(QStyledItemDelegate):
                 self.code_copied.emit(code)
                 return True
         return super().editorEvent(event, model, option, index)  # type: ignore[arg-type]
-
-    def _draw_controls(self, painter: QPainter, option: QStyleOptionViewItem,
-                       index: ModelIndex) -> None:
-        controls = self.header_controls(option, index)
-        if not controls:
-            return
-        palette = option.palette
-        painter.setFont(self._header_font(option))
-        for name, text, rect in controls:
-            role = QPalette.ColorRole.PlaceholderText if name == "label" \
-                else QPalette.ColorRole.Link
-            if name == "incomplete":  # a mark, not a link: in the text's colour
-                role = QPalette.ColorRole.Text
-            painter.setPen(palette.color(QPalette.ColorGroup.Active, role))
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
     # ------------------------------------------------------------------ layout
     def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:  # noqa: N802
@@ -446,7 +375,7 @@ class TranscriptDelegate(QStyledItemDelegate):
 
         question = lines(question_shown(index), self.layout.question_width)
         answer = lines(str(index.data(Role.ANSWER) or ""), self._content_width())
-        parts = RowParts(self._header_height(option), question * line, 0,
+        parts = RowParts(header_height(option), question * line, 0,
                          int(answer * line * 1.2))
         return self.layout.place(option.rect, parts).height
 
@@ -484,25 +413,10 @@ class TranscriptDelegate(QStyledItemDelegate):
                 self._measured(str(index.data(Role.KEY)), geometry.height)
             left, width = geometry.header.left(), geometry.content_width
 
-            # Header: turn number on the left, the mark's label on the right.
-            header_font = self._header_font(option)
-            painter.setFont(header_font)
-            header = geometry.header
+            pending = bool(index.data(Role.PENDING))
+            draw_header(painter, option, index, geometry.header,
+                        [] if pending else self.header_controls(option, index))
             dim = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText)
-            painter.setPen(dim)
-            painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             row_title(bool(index.data(Role.PENDING)), index.data(Role.NUMBER)))
-            if not index.data(Role.PENDING):
-                self._draw_controls(painter, option, index)
-            if isinstance(mark, RowMark):
-                label_font = QFont(header_font)
-                label_font.setBold(True)
-                painter.setFont(label_font)
-                painter.setPen(mark.color(palette))
-                painter.drawText(
-                    header, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                    mark.label,
-                )
             # The question sits in a tinted box so question and answer read apart.
             box = geometry.question_box
             tint = QColor(palette.color(QPalette.ColorRole.AlternateBase))

@@ -28,12 +28,12 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
     QMenu,
-    QScrollBar,
     QWidget,
 )
 
 from .delegate import TranscriptDelegate
 from .files import files_of, fill_files_menu
+from .history_bar import HistoryBar
 from .model import Role, TranscriptModel
 from .selection import inside_text, whole_text
 
@@ -297,15 +297,11 @@ class TranscriptView(QListView):
         model = self.model()
         if not isinstance(model, TranscriptModel):
             return
-        count = len(model.turns)
         index = self.top_index()
         top = model.turns_before(index.row()) if index.isValid() else 0
-        # About how many turns a screen shows: the thumb's length and a page's step.
         row_height = self.visualRect(index).height() if index.isValid() else 0
-        shown = max(1, self.viewport().height() // row_height) if row_height > 0 else 1
-        if model.at_newest and self._at_bottom():
-            top = max(0, count - shown)
-        self.history_bar.show_place(top, max(0, count - shown), shown)
+        self.history_bar.show_turns(len(model.turns), top, row_height, self.viewport().height(),
+                                    at_end=model.at_newest and self._at_bottom())
 
     def _history_moved(self, place: int) -> None:
         """The whole-log bar was dragged or clicked: show the turns from `place` on."""
@@ -600,41 +596,3 @@ class TranscriptView(QListView):
             self.viewport().update()
         super().leaveEvent(event)
 
-
-class HistoryBar(QScrollBar):
-    """The transcript's scroll bar over the whole conversation, one step a turn: dragging
-    it to the top shows turn 1 whatever is loaded. `moved` says where the person took it;
-    the view sets where it is (`show_place`) without that counting as a move."""
-
-    moved = Signal(int)
-
-    def __init__(self, parent: QWidget) -> None:
-        super().__init__(Qt.Orientation.Vertical, parent)
-        self.setObjectName("historyBar")
-        self.setAccessibleName(translate("Transcript", "Position in the conversation"))
-        self._placing = False
-        self._target: int | None = None
-        self.valueChanged.connect(self._changed)
-
-    def show_place(self, value: int, maximum: int, page: int) -> None:
-        self._placing = True
-        try:
-            self.setRange(0, maximum)
-            self.setPageStep(page)
-            if not self.isSliderDown():
-                self.setValue(value)
-        finally:
-            self._placing = False
-
-    def _changed(self, value: int) -> None:
-        if self._placing:
-            return
-        first = self._target is None
-        self._target = value
-        if first:  # a drag's many moves: the rows follow its latest, once per event loop
-            QTimer.singleShot(0, self._move)
-
-    def _move(self) -> None:
-        target, self._target = self._target, None
-        if target is not None:
-            self.moved.emit(target)

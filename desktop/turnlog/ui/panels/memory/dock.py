@@ -16,14 +16,15 @@ from PySide6.QtWidgets import QDockWidget, QListWidget, QWidget
 from ....core.memory import DEFAULT_PRIORITY
 from ....core.model import Conversation
 from ....store import TurnlogStore
+from ...infra import operations
 from ...infra.changes import ChangeHub, Changes
 from ...infra.languages import arg
-from ...infra.operations import StorageOp
+from ...infra.operation_results import MemoryState
 from ...infra.tasks import TaskRunner
 from ...request.live_preview import LivePreview
 from ...transcript.model import TranscriptModel
 from ...transcript.view import TranscriptView
-from .panel import ItemEditor, MemoryPanel, MemoryState, read_memory
+from .panel import ItemEditor, MemoryPanel
 from .pin_dialog import PinFromTurn
 
 
@@ -113,7 +114,7 @@ class MemoryDock(QObject):
         cid = self.loaded_id
         if cid is None or self.runner.closed:  # the window is closing
             return
-        StorageOp("read memory", lambda: read_memory(self.store, cid)).run(
+        operations.read_memory(self.store, cid).run(
             self.runner, on_success=self._loaded, on_failure=self.parts.failed)
 
     def _loaded(self, state: MemoryState) -> None:
@@ -137,7 +138,7 @@ class MemoryDock(QObject):
                                    share_percent=settings.memory_share)
 
     # ----------------------------------------------------------------- changing
-    def _change(self, name: str, work: Callable[[], object],
+    def _change(self, op: operations.StorageOp[Any],
                 then: Callable[[Any], None] | None = None) -> None:
         def done(result: object) -> None:
             if then is not None:
@@ -147,54 +148,52 @@ class MemoryDock(QObject):
 
         if self.runner.closed:
             return
-        StorageOp(name, work).run(self.runner, on_success=done,
-                                  on_failure=self.parts.failed)
+        op.run(self.runner, on_success=done, on_failure=self.parts.failed)
 
     def pin_text(self, text: str, sources: tuple[str, ...] = ()) -> None:
         cid = self.loaded_id
         if cid is None or not text.strip():
             return
         self.panel.pin_editor.text.clear()
-        self._change("pin", lambda: self.store.memory.add_pin(cid, text, sources=sources))
+        self._change(operations.add_pin(self.store, cid, text, sources))
 
     def _save_pin(self) -> None:
         pin_id, text = self.panel.chosen(self.panel.pins), self.panel.pin_editor.text.text()
         if pin_id is not None and text.strip():
-            self._change("edit pin", lambda: self.store.memory.edit_pin(pin_id, text))
+            self._change(operations.edit_pin(self.store, pin_id, text))
 
     def _offer(self) -> None:
         """A pin offered as a preference: the user's click is the confirmation."""
         pin_id, state = self.panel.chosen(self.panel.pins), self.panel.state
         pin = next((p for p in state.pins if p.id == pin_id), None) if state else None
         if pin is not None:
-            self._change("offer pin", lambda: self.store.memory.add_preference(pin.text))
+            self._change(operations.offer_as_preference(self.store, pin.text))
 
     def _add_note(self) -> None:
         cid, editor = self.loaded_id, self.panel.note_editor
         text, priority = editor.text.text(), editor.priority.value()
         if cid is not None and text.strip():
             editor.text.clear()
-            self._change("note", lambda: self.store.memory.add_note(cid, text, priority=priority))
+            self._change(operations.add_note(self.store, cid, text, priority))
 
     def _add_preference(self) -> None:
         editor = self.panel.preference_editor
         text, priority = editor.text.text(), editor.priority.value()
         if text.strip():
             editor.text.clear()
-            self._change("preference", lambda: self.store.memory.add_preference(
-                text, priority=priority))
+            self._change(operations.add_preference(self.store, text, priority))
 
     def _save(self, widget: QListWidget, editor: ItemEditor,
               edit: Callable[[int, str, int], None]) -> None:
         item_id, text = self.panel.chosen(widget), editor.text.text()
         priority = editor.priority.value()
         if item_id is not None and text.strip():
-            self._change("edit", lambda: edit(item_id, text, priority))
+            self._change(operations.edit_memory_item(edit, item_id, text, priority))
 
     def _remove(self, widget: QListWidget, remove: Callable[[int], None]) -> None:
         item_id = self.panel.chosen(widget)
         if item_id is not None:
-            self._change("remove", lambda: remove(item_id))
+            self._change(operations.remove_memory_item(remove, item_id))
 
     def _picked(self, widget: QListWidget, editor: ItemEditor) -> None:
         """Selecting an item puts its text and priority in the editor, to change it."""
@@ -216,10 +215,11 @@ class MemoryDock(QObject):
         settings = replace(conversation.settings, **changes)  # type: ignore[arg-type]
 
         def adopt(updated: Conversation) -> None:  # the window adopts it, and the preview
-            self.parts.changes.publish(Changes(conversation=updated, settings=True), self)
+            operations.announce(self.parts.changes, Changes(conversation=updated, settings=True),
+                                self)
 
-        self._change("memory settings", lambda: self.store.conversations.update(
-            conversation.id, settings=settings), adopt)
+        self._change(operations.save_memory_settings(self.store, conversation.id, settings),
+                     adopt)
 
     def go_to(self) -> None:
         """View → Memory: show the panel and put the cursor where a pin is typed."""

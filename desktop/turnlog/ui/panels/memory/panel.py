@@ -5,7 +5,6 @@ left out."""
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (
@@ -27,42 +26,12 @@ from ....core.memory import (
     MAX_MEMORY_SHARE,
     ItemKind,
     MemorySelection,
-    StoredNote,
-    StoredPin,
-    StoredPreference,
 )
-from ....core.model import Conversation
-from ....core.numbers import TurnNumbers
-from ....store import TurnlogStore
 from ...infra.languages import arg
+from ...infra.operation_results import MemoryState
 from ...infra.theme import tone_text
 from ...infra.wheel import wheel_only_when_focused
 from ...request.memory_rows import SHOWN_IN_LIST, reason_text, shortened
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryState:
-    """What the panel shows of one conversation, read in one go on the storage lane."""
-
-    conversation: Conversation
-    pins: list[StoredPin]
-    notes: list[StoredNote]
-    preferences: list[StoredPreference]
-    ordinals: dict[str, int]  # source turn id → its ordinal
-    numbers: dict[str, int]  # source turn id → its number as shown (`core.numbers`)
-
-
-def read_memory(store: TurnlogStore, conversation_id: int) -> MemoryState:
-    pins = store.memory.pins(conversation_id)
-    ordinals = {}
-    for pin in pins:
-        for turn_id in pin.sources:
-            ordinals[turn_id] = store.turns.get(turn_id)[1].ordinal
-    numbers = TurnNumbers.of(store.turns.versions(conversation_id)) if ordinals \
-        else TurnNumbers()
-    return MemoryState(store.conversations.get(conversation_id), pins,
-                       store.memory.notes(conversation_id), store.memory.preferences(),
-                       ordinals, {t: numbers.number(o) for t, o in ordinals.items()})
 
 
 class ItemEditor(QWidget):

@@ -21,9 +21,10 @@ from ....core.side import (
     SideQuestion,
 )
 from ...conversation.composer import Composer
-from ...infra import failure_text
+from ...infra import failure_text, operations
 from ...infra.changes import ChangeHub
 from ...infra.languages import arg
+from ...infra.operation_results import Kept
 from ...infra.tasks import TaskRunner
 from ...request.connection import Connector
 from ...request.inspector import InspectorState
@@ -34,7 +35,7 @@ from ...transcript.marks import span_text
 from ...transcript.model import TranscriptModel
 from .panel import SidePanel, side_item_text, side_usage_text
 from .preview import preview_side
-from .session import Kept, SideSession, keep_as_turn
+from .session import SideSession
 
 if TYPE_CHECKING:
     from ....store import TurnlogStore
@@ -164,10 +165,8 @@ class SideQuestions(QObject):
             if current is not None and current.id == cid:
                 self._show(read[0], cid, read[1])
 
-        self.runner.run(
-            TaskRunner.STORAGE,
-            "load side questions",
-            lambda context: (self.store.side.of(cid), self.store.side.attempts(cid)),
+        operations.read_side_questions(self.store, cid).run(
+            self.runner,
             on_success=loaded,
             on_failure=lambda error: self._problem(
                 arg(
@@ -419,10 +418,8 @@ class SideQuestions(QObject):
         if not 0 <= row < len(self.sides) or cid is None or self.parts.running():
             return
         side = self.sides[row]
-        self.runner.run(
-            TaskRunner.STORAGE,
-            "keep a side answer as a turn",
-            lambda context: keep_as_turn(self.store, cid, side),
+        operations.keep_side_answer(self.store, cid, side).run(
+            self.runner,
             on_success=self._kept,
             on_failure=lambda error: self._problem(
                 arg(

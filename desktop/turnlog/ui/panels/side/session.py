@@ -4,30 +4,26 @@ and network worker; "Keep as a turn" makes one a turn of the conversation."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from ....chat import ChatStore, side_asker_for, side_request_for
 from ....core.attachments import Attachment
 from ....core.budget import InvalidBudget
 from ....core.failures import Failure, FailureKind, ProviderFailure, StoreError
-from ....core.model import Conversation, Turn
+from ....core.model import Conversation
 from ....core.projection import CostIndex
-from ....core.send import PartialAnswer, PendingTurn
+from ....core.send import PartialAnswer
 from ....core.side import (
     SideFailed,
     SideProjection,
-    SideQuestion,
 )
 from ...infra.tasks import TaskContext
 from ...request.connection import Connector, Endpoint, NotConnected
 from ...request.send_session import SendSession, Sent, StreamBuffer
 
 if TYPE_CHECKING:
-    from ....store import TurnlogStore
+    pass
 
 
 def side_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
@@ -76,18 +72,3 @@ class SideSession(SendSession):
                 self.projected.emit(item)
             return
         super()._progress(item)
-
-
-@dataclass(frozen=True, slots=True)
-class Kept:
-    conversation_id: int
-    turn: Turn
-
-
-def keep_as_turn(store: TurnlogStore, conversation_id: int, side: SideQuestion) -> Kept:
-    """Append a side question and its answer to the conversation as a normal turn (the
-    user asked for it); the side question stays listed."""
-    generation = store.conversations.generation(conversation_id)
-    pending = PendingTurn(uuid.uuid4().hex, side.question, side.answer, side.model, "stop",
-                          side.usage, datetime.now(UTC), generation)
-    return Kept(conversation_id, store.turns.commit(conversation_id, pending))

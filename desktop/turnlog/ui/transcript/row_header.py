@@ -1,0 +1,113 @@
+"""A transcript row's header: the turn's number, the words after it (version steps, Use
+this version, Regenerate …: the row's controls) and the mark's label on the right."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QRect, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtWidgets import QStyleOptionViewItem
+
+from ..infra.languages import arg
+from .marks import RowMark, incomplete_label
+from .model import ModelIndex, Role
+
+translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
+
+UNCLICKABLE = ("label", "incomplete")  # header words that only say something
+
+
+def row_title(pending: bool, number: object) -> str:
+    """A row's header: the turn's number, or that its question is being answered."""
+    return translate("Transcript", "Question being answered") if pending \
+        else turn_title(number)
+
+
+def turn_title(number: object) -> str:
+    """The header of a turn ("Turn 4"), as painted and as measured for its controls."""
+    return arg(translate("Transcript", "Turn %1"), str(number))
+
+
+def header_height(option: QStyleOptionViewItem) -> int:
+    return option.fontMetrics.height() + 2
+
+
+def header_font(option: QStyleOptionViewItem) -> QFont:
+    font = QFont(option.font)
+    font.setPointSizeF(max(7.0, option.font.pointSizeF() * 0.9))
+    return font
+
+
+def header_controls(option: QStyleOptionViewItem, index: ModelIndex, header: QRect
+                    ) -> list[tuple[str, str, QRect]]:
+    """The words after "Turn N" in a row's header at `header`, with where they are:
+    ◀ version n of m ▶ for a turn with versions, *Use this version* on an older one of the
+    newest turn ("use"), *Fork from here with this version* on an older one of a turn that
+    later turns followed ("fork-version"), *Regenerate* on the newest turn (and *Continue*
+    when it was kept incomplete); first, for a turn kept incomplete, why ("incomplete
+    (stopped)"). "label" and "incomplete" are not clickable."""
+    version = index.data(Role.VERSION)
+    replaced = index.data(Role.MARK) is RowMark.REPLACED
+    last = bool(index.data(Role.LAST)) and not replaced
+    incomplete = index.data(Role.INCOMPLETE)
+    if not version and not last and not incomplete:
+        return []
+    metrics = QFontMetrics(header_font(option))
+    top, height = header.top(), header.height()
+    x = header.left() + metrics.horizontalAdvance(turn_title(index.data(Role.NUMBER))) + 14
+    controls: list[tuple[str, str, QRect]] = []
+    words = [("incomplete", incomplete_label(incomplete))] if incomplete else []
+    if version:
+        words += [("older", "◀"), ("label", QCoreApplication.translate(
+            "TranscriptDelegate", "version {0} of {1}").format(*version)), ("newer", "▶")]
+        if replaced and index.data(Role.FOLLOWED):
+            words.append(("fork-version", QCoreApplication.translate(
+                "TranscriptDelegate", "Fork from here with this version")))
+        elif replaced:
+            words.append(("use", QCoreApplication.translate("TranscriptDelegate",
+                                                            "Use this version")))
+    if last and incomplete:  # ask for the rest: a new version of this turn
+        words.append(("continue", QCoreApplication.translate("TranscriptDelegate",
+                                                             "→ Continue")))
+    if last:
+        words.append(("regenerate", QCoreApplication.translate("TranscriptDelegate",
+                                                               "↻ Regenerate")))
+    for name, text in words:
+        width = metrics.horizontalAdvance(text) + 8
+        controls.append((name, text, QRect(x, top, width, height)))
+        x += width + 6
+    return controls
+
+
+def draw_header(painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex,
+                header: QRect, controls: list[tuple[str, str, QRect]]) -> None:
+    """Turn number on the left, then `controls` (none on the row being answered), the
+    mark's label on the right."""
+    palette = option.palette
+    font = header_font(option)
+    painter.setFont(font)
+    painter.setPen(palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText))
+    pending = bool(index.data(Role.PENDING))
+    painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                     row_title(pending, index.data(Role.NUMBER)))
+    if not pending:
+        _draw_controls(painter, palette, controls)
+    mark = index.data(Role.MARK)
+    if isinstance(mark, RowMark):
+        label_font = QFont(font)
+        label_font.setBold(True)
+        painter.setFont(label_font)
+        painter.setPen(mark.color(palette))
+        painter.drawText(header, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                         mark.label)
+
+
+def _draw_controls(painter: QPainter, palette: QPalette,
+                   controls: list[tuple[str, str, QRect]]) -> None:
+    # The font is the header's, set by `draw_header`.
+    for name, text, rect in controls:
+        role = QPalette.ColorRole.PlaceholderText if name == "label" \
+            else QPalette.ColorRole.Link
+        if name == "incomplete":  # a mark, not a link: in the text's colour
+            role = QPalette.ColorRole.Text
+        painter.setPen(palette.color(QPalette.ColorGroup.Active, role))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
