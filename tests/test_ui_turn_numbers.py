@@ -123,16 +123,23 @@ def test_regenerate_from_an_older_turn_s_menu_is_off_and_says_why(qtbot, make_wi
 
 
 LONG_ZH = "第{n}轮的问题：请解释这一段中文文字的意思，并且给出三个例子。\n" * 3
+# An answer whose height is known only once its formulas are typeset (in the background).
+MATHS = ("## The math {n}\n\nBacking off for $n$ tries waits $\\sum_{{k=0}}^{{n-1}} 2^k = 2^n - 1$ "
+         "seconds in all.\n\n$$p(x) = \\frac{{1}}{{\\sigma\\sqrt{{2\\pi}}}} "
+         "e^{{-\\frac{{(x-\\mu)^2}}{{2\\sigma^2}}}}$$\n\nAnd $E = mc^2$ and\n\n"
+         "$$\\int_0^{{{n}}} x\\,dx = \\frac{{{n}^2}}{{2}}$$\n")
 
 
-def seed_many(store, count: int, chinese: bool) -> int:  # noqa: ANN001
+def seed_many(store, count: int, chinese: bool, maths: bool = False) -> int:  # noqa: ANN001
     """`count` turns written in one transaction (as `test_ui_open_long.seed_long`), in
-    English or in Chinese of several lines a turn."""
+    English or in Chinese of several lines a turn, or with answers full of formulas."""
     conversation = store.create_conversation(
         "long", model="loopback-model", settings=ConversationSettings(max_bytes=1_200))
     stamp = "2026-01-02T03:04:05.000006+00:00"
 
     def text(kind: str, n: int) -> str:
+        if maths and kind == "a":
+            return MATHS.format(n=n)
         if chinese:
             return LONG_ZH.format(n=n) + ("回答。" * 40 if kind == "a" else "")
         return f"{kind} {n}"
@@ -162,9 +169,9 @@ def go_to(qtbot, window: MainWindow, number: int) -> None:
     qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=3000)
 
 
-def shown_at_top(qtbot, window: MainWindow, number: int) -> None:
+def shown_at_top(qtbot, window: MainWindow, number: int, settle_ms: int = 100) -> None:
     """Turn `number` is the top row, its heading in view, and the whole-log bar's thumb
-    at its place (the turns before it)."""
+    at its place (the turns before it) — and still so `settle_ms` later."""
     view, model = window.view, window.transcript
 
     def placed() -> bool:
@@ -176,28 +183,30 @@ def shown_at_top(qtbot, window: MainWindow, number: int) -> None:
         return 0 <= top <= 2 * view.spacing() + 2 and above < 0
 
     qtbot.waitUntil(placed, timeout=5000)
-    qtbot.wait(100)  # and it stays there once its neighbours are painted
+    qtbot.wait(settle_ms)  # and it stays there once its neighbours are painted
     assert placed()
     assert view.currentIndex().data(Role.NUMBER) == number
     bar = view.history_bar
     assert abs(bar.value() - (number - 1)) <= 1, (bar.value(), bar.maximum())
 
 
-@pytest.mark.parametrize("chinese", [False, True], ids=["english", "chinese"])
+@pytest.mark.parametrize("chinese, maths", [(False, False), (True, False), (False, True)],
+                         ids=["english", "chinese", "maths"])
 def test_go_to_turn_puts_it_at_the_top_and_opens_again_at_once(qtbot, make_window, store,
-                                                               chinese):
-    seed_many(store, 2_000, chinese)
+                                                               chinese, maths):
+    seed_many(store, 2_000, chinese, maths)
     window = make_window()
     qtbot.waitUntil(lambda: len(window.transcript.turns) == 2_000, timeout=20_000)
     window.activateWindow()
     window.view.setFocus()
     qtbot.wait(200)
+    settle = 3000 if maths else 100  # the formulas around it typeset meanwhile
     go_to(qtbot, window, 1234)
-    shown_at_top(qtbot, window, 1234)
+    shown_at_top(qtbot, window, 1234, settle)
     go_to(qtbot, window, 300)  # again at once: no click in between
-    shown_at_top(qtbot, window, 300)
+    shown_at_top(qtbot, window, 300, settle)
     go_to(qtbot, window, 500)
-    shown_at_top(qtbot, window, 500)
+    shown_at_top(qtbot, window, 500, settle)
 
 
 def test_a_deleted_turn_leaves_a_gap_that_go_to_turn_names(qtbot, make_window, store,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -73,9 +73,11 @@ class TranscriptDelegate(QStyledItemDelegate):
     control_clicked = Signal(str, int)
     code_copied = Signal(str)  # a code block's Copy put this text on the clipboard
 
-    def __init__(self, view: QListView) -> None:
+    def __init__(self, view: QListView, relayout: Callable[[], None] | None = None) -> None:
         super().__init__(view)
         self._view = view
+        # Lays the rows out again after heights changed (the view keeps its top row put).
+        self._relayout = relayout or view.scheduleDelayedItemsLayout
         # Where a row's parts are; the view tells it the width (`TranscriptView.resizeEvent`).
         self.layout = RowLayout()
         self.layout.set_width(view.viewport().width())
@@ -206,7 +208,7 @@ class TranscriptDelegate(QStyledItemDelegate):
                 break
         if self._unfinished:
             self._more.start()
-        self._view.scheduleDelayedItemsLayout()
+        self._relayout()
         self._view.viewport().update()
 
     def _formulas_ready(self) -> None:
@@ -219,7 +221,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             self._render_later(key, answer)
         if changed:
             self._heights.clear()  # rows shown are measured again as they are painted
-            self._view.scheduleDelayedItemsLayout()
+            self._relayout()
             self._view.viewport().update()
 
     def math_style(self) -> MathStyle:
@@ -387,7 +389,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         width = self.layout.viewport_width
         if self._heights.get(key) != (width, height):
             self._heights[key] = (width, height)
-            self._view.scheduleDelayedItemsLayout()
+            self._relayout()
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
         palette = option.palette

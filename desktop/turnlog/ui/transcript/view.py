@@ -54,9 +54,8 @@ class TranscriptView(QListView):
         super().__init__(parent)
         self.setObjectName("transcript")
         self.setAccessibleName(translate("Transcript", "Conversation history"))
-        self.setAccessibleDescription(translate("Transcript",
-            "Every saved turn of the conversation, oldest first, with how each took part in "
-            "the request"))
+        self.setAccessibleDescription(translate("Transcript", "Every saved turn of the "
+            "conversation, oldest first, with how each took part in the request"))
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setResizeMode(QListView.ResizeMode.Adjust)
@@ -65,7 +64,7 @@ class TranscriptView(QListView):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSpacing(2)
         self.verticalScrollBar().setSingleStep(24)
-        self.delegate = TranscriptDelegate(self)
+        self.delegate = TranscriptDelegate(self, relayout=self.relayout)
         self.setItemDelegate(self.delegate)
         self._follow = True
         # (ordinal, top) of a row on show while rows join or leave above it: after the
@@ -180,10 +179,7 @@ class TranscriptView(QListView):
         """Note the row at the top of the viewport and where it is (once per layout)."""
         if self._anchor is not None or self.transcript().loaded_count == 0:
             return
-        index = self.indexAt(QPoint(self.viewport().width() // 2, 0))
-        if not index.isValid():
-            index = self.indexAt(QPoint(self.viewport().width() // 2, self.spacing() + 1))
-        if index.isValid() and not index.data(Role.PENDING):
+        if (index := self.top_index()).isValid() and not index.data(Role.PENDING):
             self._anchor = (int(index.data(Role.ORDINAL)), self.visualRect(index).top())
 
     def updateGeometries(self) -> None:  # noqa: N802 - Qt override
@@ -196,6 +192,12 @@ class TranscriptView(QListView):
             bar = self.verticalScrollBar()
             bar.setValue(bar.value() + self.visualRect(self.transcript().index(row)).top()
                          - anchor[1])
+
+    def relayout(self) -> None:
+        """Rows changed height: laid out again, the top row kept in place (unless following)."""
+        if not self._follow:
+            self._take_anchor()
+        self.scheduleDelayedItemsLayout()
 
     def _before_insert(self, parent: QModelIndex, first: int, last: int) -> None:
         if first == 0 and self.transcript().loaded_count > 0:
@@ -223,12 +225,8 @@ class TranscriptView(QListView):
             self.delegate.reset_pending()
         else:
             self.delegate.clear_cache()
-        self._follow = model.at_newest
-        self._anchor = None
-        if self._follow:
-            self.scrollToBottom()
-        else:
-            self.scrollToTop()
+        self._follow, self._anchor = model.at_newest, None
+        (self.scrollToBottom if self._follow else self.scrollToTop)()
 
     # ------------------------------------------------------------ moving about
     def show_oldest(self) -> None:
@@ -273,6 +271,8 @@ class TranscriptView(QListView):
         for _ in range(4):
             target = bar.value() + remaining
             clamped = min(max(target, bar.minimum()), bar.maximum())
+            if clamped == bar.value():  # already at the edge: no valueChanged says so
+                self._scrolled(clamped)
             bar.setValue(clamped)  # at an edge, the next page joins (`_scrolled`)
             self.executeDelayedItemsLayout()
             remaining = target - clamped
