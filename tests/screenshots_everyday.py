@@ -63,7 +63,7 @@ LONG = {
            "answer": "Where the move stands 🚚:\n\n- [x] Book the van for Saturday\n"
                      "- [x] Tell the landlord the date\n- [ ] Pack the kitchen\n"
                      "- [ ] Change the address at the bank\n\nTwo done, two to go."},
-    "zh_CN": {"profile": "内置（SmolLM2-135M-Instruct 本地模型）家里的服务器",
+    "zh_CN": {"profile": "家里的服务器（Qwen2.5-7B-Instruct 本地量化模型，书房）",
               "model": "Qwen2.5-14B-Instruct-1M-GGUF-Q4_K_M-长上下文",
               "title": "搬家清单 📦", "question": "搬家准备得怎么样了？",
               "answer": "搬家进度 🚚：\n\n- [x] 预订周六的货车\n- [x] 通知房东搬家日期\n"
