@@ -26,8 +26,10 @@ loopback server so the marks show a real request, and saves
                            main window at 1280×720 and 480 px wide, inspector, Settings and a
                            failure banner
     everyday-*.png          answers as written, a partial answer offered and kept, Settings'
-                            Providers page and every preset's editor, on 1280×720 and
-                            1024×600 screens in English and Chinese
+                            Providers page and every preset's editor, a task list under long
+                            profile and model names, the shortcuts filtered for Enter and
+                            both delete questions, on 1280×720 and 1024×600 screens in
+                            English and Chinese
                             (tests/screenshots_everyday.py)
 
 Fonts come from the system (Noto Sans CJK and Noto Color Emoji are expected).

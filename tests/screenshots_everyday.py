@@ -13,6 +13,14 @@ A virtual X server per screen size; on each, a process per language starts as th
     everyday-LANG-SIZE-providers.png  the whole screen: Settings' Providers page over the window
     everyday-LANG-SIZE-presets.png    the profile editor for every preset, side by side (each
                                       as it opens on that screen)
+    everyday-LANG-SIZE-tasks.png      an answer with a task list (done tasks checked, open
+                                      ones not), under a long profile name and a long model
+                                      name: both boxes cut at the end with "…"
+    everyday-LANG-SIZE-shortcuts.png  Help → Keyboard shortcuts (Ctrl+/) with "Enter" typed in
+                                      its filter: Send and the other Enter keys found
+    everyday-LANG-SIZE-delete-conversation.png  the question before deleting a conversation
+    everyday-LANG-SIZE-delete-history.png       the question before Delete all history, with
+                                      its offer to forget the providers' API keys
 
 LANG is en or zh_CN, SIZE 1280x720 or 1024x600.
 """
@@ -32,7 +40,8 @@ HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_EVERYDAY_SHOT"
 LANGUAGES = ("en", "zh_CN")
 SIZES = ((1280, 720), (1024, 600))
-NAMES = ("answer", "partial", "incomplete", "providers", "presets")
+NAMES = ("answer", "partial", "incomplete", "providers", "presets", "tasks", "shortcuts",
+         "delete-conversation", "delete-history")
 WORDS = {
     "en": {"title": "Loan plans", "question": "Write the loan summary for the bank, please.",
            "partial": "Dear Ms Chen,\n\nthank you for your time on Monday. As agreed, here "
@@ -45,6 +54,20 @@ WORDS = {
                          "- **圆形花坛**：面积约 12.6 m²，造价约 ¥3,800\n"
                          "- **方形花坛**：面积 16 m²，造价约 ¥4,200\n\n"
                          "综合考虑材料和维护，我们建议"},
+}
+# The profile and model names the header has to cut, and an answer with a task list.
+LONG = {
+    "en": {"profile": "Home server (Qwen2.5-7B-Instruct, quantised, in the study)",
+           "model": "Qwen2.5-14B-Instruct-1M-GGUF-Q4_K_M-long-context",
+           "title": "Moving day 📦", "question": "Where does the move stand?",
+           "answer": "Where the move stands 🚚:\n\n- [x] Book the van for Saturday\n"
+                     "- [x] Tell the landlord the date\n- [ ] Pack the kitchen\n"
+                     "- [ ] Change the address at the bank\n\nTwo done, two to go."},
+    "zh_CN": {"profile": "家里的服务器（Qwen2.5-7B-Instruct 本地量化模型，书房）",
+              "model": "Qwen2.5-14B-Instruct-1M-GGUF-Q4_K_M-长上下文",
+              "title": "搬家清单 📦", "question": "搬家准备得怎么样了？",
+              "answer": "搬家进度 🚚：\n\n- [x] 预订周六的货车\n- [x] 通知房东搬家日期\n"
+                        "- [ ] 打包厨房用品\n- [ ] 到银行更改地址\n\n完成两项，还剩两项。"},
 }
 
 
@@ -96,13 +119,13 @@ def start_xvfb(free_display, width: int, height: int):
     return None
 
 
-def profiles_for(server_url: str):
+def profiles_for(server_url: str, own_name: str = "Home server"):
     """A profile per kind a person keeps side by side: their own server, two services with
     keys, and the built-in model."""
     from turnlog.profiles import builtin_profile, new_profile
     from turnlog.providers import CUSTOM, DEEPSEEK, OPENAI
 
-    own = new_profile(CUSTOM, model="qwen2.5-7b-instruct", name="Home server",
+    own = new_profile(CUSTOM, model="qwen2.5-7b-instruct", name=own_name,
                       base_url=server_url)
     return [own, new_profile(OPENAI, model="gpt-4o-mini"),
             new_profile(DEEPSEEK, model="deepseek-chat"), builtin_profile()]
@@ -185,8 +208,12 @@ def child(out: Path, language: str) -> int:  # noqa: C901 - one walk through the
     store = TurnlogStore.open(home)
     with LoopbackServer() as server:
         profiles = ProfileStore(home)
-        profiles.save(profiles_for(server.base_url), builtin_offered=True)
-        setup = ProviderSetup(profiles, remembered, keyring=SessionKeys())
+        kept = profiles_for(server.base_url, LONG[language]["profile"])
+        profiles.save(kept, builtin_offered=True)
+        keyring = SessionKeys()
+        for profile in kept[1:3]:  # the services' keys, as typed in Settings
+            keyring.set(profile.id, "sk-" + "0" * 32)
+        setup = ProviderSetup(profiles, remembered, keyring=keyring)
         question, answer = ANSWERS["en" if language == "en" else "zh"]
         conversation = store.create_conversation(words["title"], model="qwen2.5-7b-instruct")
         store.import_turns(conversation.id, [
@@ -222,11 +249,73 @@ def child(out: Path, language: str) -> int:  # noqa: C901 - one walk through the
             editor.reject()
         dialog.reject()
         save(grid(editors, 5 if size[0] >= 1280 else 4), "presets")
+        later_shots(window, store, LONG[language], until, shoot_screen,
+                    lambda name, start: shoot_question(name, start, until, save))
         window.shutdown()
         window.close()
     store.close()
     del app
     return 0
+
+
+def later_shots(window, store, words, until, shoot_screen, shoot_question) -> None:
+    """A task list under long names, the shortcuts filtered for Enter, and both delete
+    questions (answered Cancel)."""
+    from PySide6.QtGui import QAction, QKeySequence
+    from PySide6.QtTest import QTest
+
+    from turnlog.core.model import Usage
+    from turnlog.core.send import PendingTurn
+    from turnlog.ui.dialogs.shortcuts import ShortcutsDialog
+
+    first = window.conversation
+    tasks = store.create_conversation(words["title"], model=words["model"])
+    store.import_turns(tasks.id, [
+        PendingTurn(uuid.uuid4().hex, words["question"], words["answer"], words["model"],
+                    "stop", Usage(), datetime.now(UTC))])
+    window.refresh_conversations(select_id=tasks.id)
+    until(lambda: window.conversation is not None and window.conversation.id == tasks.id
+          and len(window.transcript.turns) == 1)
+    window.composer.edit.setFocus()
+    shoot_screen("tasks")
+
+    keys = QKeySequence("Ctrl+/")  # Help → Keyboard shortcuts, as the menu offers it
+    next(a for a in window.findChildren(QAction) if keys in a.shortcuts()).trigger()
+    until(lambda: any(d.isVisible() for d in window.findChildren(ShortcutsDialog)))
+    dialog = next(d for d in window.findChildren(ShortcutsDialog) if d.isVisible())
+    QTest.keyClicks(dialog.filter, "Enter")
+    shoot_screen("shortcuts")
+    dialog.close()
+
+    shoot_question("delete-conversation", lambda: window.delete_conversation(first))
+    shoot_question("delete-history", window.delete_all_history)
+
+
+def shoot_question(name: str, start, until, save) -> None:
+    """Start what asks (a modal message box), save the whole screen once the box is on show,
+    and answer Cancel."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    answered: list[bool] = []
+
+    def look() -> None:
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox) and box.isVisible():
+            poll.stop()
+            QTimer.singleShot(500, lambda: answer(box))
+
+    def answer(box) -> None:
+        save(QGuiApplication.primaryScreen().grabWindow(0).toImage(), name)
+        answered.append(True)
+        box.reject()
+
+    poll = QTimer()
+    poll.timeout.connect(look)
+    poll.start(50)
+    start()
+    until(lambda: answered)
 
 
 if __name__ == "__main__":

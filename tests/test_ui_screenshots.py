@@ -45,6 +45,9 @@ def test_screenshots_are_written_at_the_promised_sizes(tmp_path):
     sys.path.insert(0, str(script.parent))
     from screenshots_everyday import LANGUAGES, NAMES, SIZES, shot_name
 
+    # A task list under long profile and model names, the shortcuts filtered for Enter and
+    # both delete questions: the whole screen each, as a person meets them.
+    assert {"tasks", "shortcuts", "delete-conversation", "delete-history"} <= set(NAMES)
     for language in LANGUAGES:
         for size in SIZES:
             for name in NAMES:

@@ -47,10 +47,15 @@ def plain(text: str) -> str:
 
 def key_words(sequence: QKeySequence) -> str:
     """`sequence` as this desktop names it, with Return called Enter as the keyboard, the
-    composer and the menus say it ("Ctrl+Enter")."""
-    keys = sequence.toString(QKeySequence.SequenceFormat.NativeText).split("+")
-    return "+".join(translate("Shortcuts", "Enter") if key == "Return" else key
-                    for key in keys)
+    composer and the menus say it ("Ctrl+Enter"), in every interface language."""
+    shown = sequence.toString(QKeySequence.SequenceFormat.NativeText).split("+")
+    # Qt's own translations name Return in the interface language (回车): which key it is
+    # is read from the portable text, so the list says what the composer says.
+    keys = sequence.toString(QKeySequence.SequenceFormat.PortableText).split("+")
+    if len(keys) != len(shown):
+        keys = shown
+    return "+".join(translate("Shortcuts", "Enter") if key == "Return" else word
+                    for word, key in zip(shown, keys, strict=True))
 
 
 def keys_of(sequences: Iterable[QKeySequence]) -> str:
