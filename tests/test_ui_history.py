@@ -185,3 +185,14 @@ def test_the_wheel_scrolls_the_history_and_the_bar_follows(qtbot, store, make_wi
         QApplication.processEvents()
     assert top_ordinal(window) < start - 5  # older turns came into view …
     assert bar.value() < place  # … and the whole-log bar moved up with them
+
+
+def test_the_whole_log_bar_shows_only_when_the_history_does_not_fit(qtbot, store, make_window):
+    window, _ordinals = opened(qtbot, store, make_window, 2)
+    view = window.view
+    qtbot.wait(100)
+    assert not view.history_bar.isVisible()  # two turns in view: nothing to scroll
+    assert view.viewport().width() == view.contentsRect().width()  # nor room kept for it
+    window2, _ordinals = opened(qtbot, store, make_window, 300)
+    qtbot.waitUntil(lambda: window2.view.history_bar.isVisible(), timeout=5_000)
+    assert window2.view.viewport().width() < window2.view.contentsRect().width()

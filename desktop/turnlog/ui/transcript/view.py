@@ -152,8 +152,7 @@ class TranscriptView(QListView):
 
     # -------------------------------------------------------------- scrolling
     def _at_bottom(self) -> bool:
-        bar = self.verticalScrollBar()
-        return bar.value() >= bar.maximum() - 4
+        return self.verticalScrollBar().value() >= self.verticalScrollBar().maximum() - 4
 
     def _scrolled(self, value: int) -> None:
         bar = self.verticalScrollBar()
@@ -302,6 +301,10 @@ class TranscriptView(QListView):
         row_height = self.visualRect(index).height() if index.isValid() else 0
         self.history_bar.show_turns(len(model.turns), top, row_height, self.viewport().height(),
                                     at_end=model.at_newest and self._at_bottom())
+        fits = model.at_oldest and model.at_newest and self.verticalScrollBar().maximum() == 0
+        if fits == self.history_bar.isVisibleTo(self):  # all in view: no bar, nor room for one
+            self.history_bar.setVisible(not fits)
+            self._place_history_bar()
 
     def _history_moved(self, place: int) -> None:
         """The whole-log bar was dragged or clicked: show the turns from `place` on."""
@@ -311,16 +314,16 @@ class TranscriptView(QListView):
             return
         index = model.reveal_position(place, before=0)
         self.executeDelayedItemsLayout()
-        self._follow = False
-        self._anchor = None
+        self._follow, self._anchor = False, None
         self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
 
     def _place_history_bar(self) -> None:
-        width = self.history_bar.sizeHint().width()
+        width = self.history_bar.sizeHint().width() if self.history_bar.isVisibleTo(self) else 0
         self.setViewportMargins(0, 0, width, 0)
         inner = self.contentsRect()
         self.history_bar.setGeometry(inner.right() - width + 1, inner.top(), width,
                                      inner.height())
+        self._width_changed()
 
     def _set_current(self, index: QModelIndex) -> None:
         """Make `index` the current row without scrolling to it."""
@@ -358,7 +361,6 @@ class TranscriptView(QListView):
         follow = self._follow
         super().resizeEvent(event)  # type: ignore[arg-type]
         self._place_history_bar()
-        self._width_changed()
         if follow:
             self.scrollToBottom()
 
