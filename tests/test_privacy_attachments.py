@@ -16,6 +16,7 @@ from turnlog.core.model import Usage
 from turnlog.core.send import PendingTurn
 from turnlog.file_reading import read_bytes
 from turnlog.store import TurnlogStore
+from turnlog.ui.infra.deletion_text import counts_text
 
 
 def marked_files(tag: str):
@@ -143,3 +144,14 @@ def test_delete_everything_leaves_no_file_behind(turnlog_home):
                             input="yes\n", capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert leaks(turnlog_home, a + b, markers("A") + markers("B")) == []
+
+
+def test_a_delete_names_the_files_it_takes_and_reports_them_taken(turnlog_home):
+    ca, _cb, _a, _b = seeded(turnlog_home)  # a1 carries 3 files, a2 one (the PNG again)
+    with TurnlogStore.open(turnlog_home) as store:
+        asked = store.privacy.preview_conversation(ca)
+        assert asked.files == 4 and asked.describe().endswith("4 attached files")
+        assert "4 attached files" in counts_text(asked)
+        assert store.privacy.preview_turn("a2").files == 1
+        assert store.privacy.delete_turn("a2").counts.files == 1
+        assert store.privacy.delete_conversation(ca).counts.files == 3

@@ -2286,6 +2286,10 @@
             <translation>%n 个侧边提问</translation>
         </message>
         <message>
+            <source>%n attached file(s)</source>
+            <translation>%n 个附件</translation>
+        </message>
+        <message>
             <source>, </source>
             <translation>、</translation>
         </message>

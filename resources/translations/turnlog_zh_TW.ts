@@ -2286,6 +2286,10 @@
             <translation>%n 個側邊提問</translation>
         </message>
         <message>
+            <source>%n attached file(s)</source>
+            <translation>%n 個附件</translation>
+        </message>
+        <message>
             <source>, </source>
             <translation>、</translation>
         </message>

@@ -29,6 +29,7 @@ from .models import (
     SideAttemptRow,
     SideQuestionRow,
     SummaryRow,
+    TurnAttachmentRow,
     TurnRow,
 )
 from .rows import expand_runs
@@ -44,6 +45,7 @@ class DeletionCounts:
     requests: int
     pins: int = 0  # pinned facts taken from the deleted turns (or in the conversations)
     side_questions: int = 0
+    files: int = 0  # files attached to the deleted turns' questions
 
     def describe(self) -> str:
         def n(count: int, one: str, many: str) -> str:
@@ -59,6 +61,8 @@ class DeletionCounts:
             parts.append(n(self.pins, "pinned fact", "pinned facts"))
         if self.side_questions:
             parts.append(n(self.side_questions, "side question", "side questions"))
+        if self.files:
+            parts.append(n(self.files, "attached file", "attached files"))
         return ", ".join(parts)
 
 
@@ -189,7 +193,8 @@ def preview_turns(db: peewee.Database, cid: int, ids: Sequence[str]) -> Deletion
         records.update(r.id for r in _records_of(db, cid, ordinal, turn_id))
         ordinals.append(ordinal)
     return DeletionCounts(0, len(ids), len(summaries), len(records),
-                          len(pins_from(db, cid, ids)), len(_side_carrying(db, cid, ordinals)))
+                          len(pins_from(db, cid, ids)), len(_side_carrying(db, cid, ordinals)),
+                          _files_of(db, turn_ids=ids))
 
 
 def forks_of(db: peewee.Database, conversation_id: int) -> list[int]:
@@ -222,7 +227,19 @@ def count(db: peewee.Database, conversation_ids: Iterable[int] | None) -> Deleti
         where(RequestRow).count(db),
         where(PinRow).count(db),
         where(SideQuestionRow).count(db),
+        _files_of(db, conversation_ids=conversation_ids),
     )
+
+
+def _files_of(db: peewee.Database, *, turn_ids: Iterable[str] | None = None,
+              conversation_ids: Iterable[int] | None = None) -> int:
+    """How many files the questions of these turns (or conversations; neither: all) carry."""
+    query = TurnAttachmentRow.select().join(TurnRow)
+    if turn_ids is not None:
+        query = query.where(TurnRow.id.in_(list(turn_ids)))
+    if conversation_ids is not None:
+        query = query.where(TurnRow.conversation.in_(list(conversation_ids)))
+    return int(query.count(db))
 
 
 def _unlink_records(db: peewee.Database, records: list[RequestRow], turn_id: str,
@@ -250,6 +267,7 @@ def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str], *,
         pins = drop_sources(db, cid, ids, keep=keep_pins)
         records: set[int] = set()
         turns = _keys(db, ids)
+        files = _files_of(db, turn_ids=[i for i, _o in turns])
         sides = SideQuestionRow.delete().where(SideQuestionRow.id.in_(
             _side_carrying(db, cid, [ordinal for _id, ordinal in turns]))).execute(db)
         SideAttemptRow.delete().where(SideAttemptRow.id.in_(
@@ -269,7 +287,7 @@ def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str], *,
         ).execute(db)
         search.purge(db)  # the search index's triggers forgot them: leave no token
         attachments.sweep(db)  # their files, unless another turn or a draft has them
-    return DeletionCounts(0, len(ids), summaries, len(records), pins, sides)
+    return DeletionCounts(0, len(ids), summaries, len(records), pins, sides, files)
 
 
 def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int, *,

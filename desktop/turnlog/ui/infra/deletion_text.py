@@ -28,4 +28,6 @@ def counts_text(counts: DeletionCounts) -> str:
     if counts.side_questions:
         parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n side question(s)"),
                         counts.side_questions))
+    if counts.files:
+        parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n attached file(s)"), counts.files))
     return translate("Privacy", ", ").join(parts)
