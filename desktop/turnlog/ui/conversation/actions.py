@@ -95,9 +95,9 @@ class HistoryActions(QObject):
         store, conversation_id = self._store, current.id
 
         def work(_context: object) -> None:
-            if not (store.turn_count(conversation_id) or store.pins(conversation_id)
-                    or store.notes(conversation_id)):
-                store.delete_conversation(conversation_id)
+            if not (store.turns.count(conversation_id) or store.memory.pins(conversation_id)
+                    or store.memory.notes(conversation_id)):
+                store.privacy.delete_conversation(conversation_id)
 
         handle = self._runner.run(TaskRunner.STORAGE, "drop an unused new conversation",
                                   work, on_success=lambda _done: None,

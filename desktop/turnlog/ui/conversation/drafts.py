@@ -31,12 +31,12 @@ SAVE_DELAY_MS = 500
 
 
 class DraftFiles(Protocol):
-    """Where a draft's attached files are kept (the store, in its database)."""
+    """Where a draft's attached files are kept (the store's `attachments` part, in its
+    database)."""
 
-    def save_draft_attachments(self, conversation_id: int,
-                               files: Sequence[Attachment]) -> None: ...
+    def save_draft(self, conversation_id: int, files: Sequence[Attachment]) -> None: ...
 
-    def draft_attachments(self, conversation_id: int) -> tuple[Attachment, ...]: ...
+    def of_draft(self, conversation_id: int) -> tuple[Attachment, ...]: ...
 
 
 class DraftKeeper(QObject):
@@ -87,7 +87,7 @@ class DraftKeeper(QObject):
                          self.composer.text())
         if self._files_dirty and self.files is not None:
             self._files_dirty = False
-            self._on_store("save the draft's files", self.files.save_draft_attachments,
+            self._on_store("save the draft's files", self.files.save_draft,
                            self._owner, self.composer.attachments)
 
     def opened(self, conversation: Conversation | None) -> None:
@@ -120,7 +120,7 @@ class DraftKeeper(QObject):
         files = self.files
         if files is not None:
             self.runner.run(TaskRunner.STORAGE, "read the draft's files",
-                            lambda _context: _quietly(files.draft_attachments, cid, ()),
+                            lambda _context: _quietly(files.of_draft, cid, ()),
                             on_success=lambda found: self._restore_files(cid, found),
                             on_failure=_bug)
 
@@ -176,7 +176,7 @@ class DraftKeeper(QObject):
 
     def _forget_files(self, conversation_id: int) -> None:
         if self.files is not None:
-            self._on_store("remove the draft's files", self.files.save_draft_attachments,
+            self._on_store("remove the draft's files", self.files.save_draft,
                            conversation_id, ())
 
     def forget(self, changes: Changes) -> None:

@@ -1,6 +1,6 @@
 """Storage faults in the running window: named in the inline banner with their hint
 (never a pop-up over the composer). Before the first write the database is checked
-(`check_sound`, on the storage worker); a damaged one turns Send off, and the banner
+(`database.check_sound`, on the storage worker); a damaged one turns Send off, and the banner
 offers Export what can be read and Open the folder."""
 
 from __future__ import annotations
@@ -47,11 +47,11 @@ class StorageFaults(QObject):
 
     def check(self) -> None:
         """Check the database before the first write, on the storage worker."""
-        if not self.store.writable:
+        if not self.store.database.writable:
             return
 
         def work(_context: TaskContext) -> list[int]:
-            self.store.check_sound()
+            self.store.database.check_sound()
             return self.store.conversations.sweep_unanswered()
 
         self.runner.run(TaskRunner.STORAGE, "check the database", work,

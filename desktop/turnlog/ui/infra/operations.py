@@ -174,9 +174,9 @@ def keep_incomplete_answer(store: TurnlogStore, answer: PartialAnswer) -> Storag
     conversation, which answers as it is now (titled after its first question, if that is
     the one kept)."""
     def work() -> Changes:
-        before = store.conversation(answer.conversation_id)
+        before = store.conversations.get(answer.conversation_id)
         turn = keep_partial(store, answer)
-        now = store.conversation(answer.conversation_id)
+        now = store.conversations.get(answer.conversation_id)
         return Changes(now, renamed=now.title != before.title, appended=turn)
 
     return StorageOp("keep an incomplete answer", work)
