@@ -64,7 +64,7 @@ def summarize(turns, cs: CompactionSettings, cached: StoredSummary | None):
     store = MemorySummaries()
     if cached is not None:
         store.rows.append(cached)
-    compactor = Compactor(store, endpoint, costs=CostIndex())
+    compactor = Compactor(store.records, endpoint, costs=CostIndex())
     result = compactor.summarize(1, 0, turns, QUESTION, cs, system_prompt=SYSTEM, pinned=(),
                                  cancel=CancelToken(), progress=lambda k, n: None)
     return result, len(endpoint.summary_calls)
@@ -145,9 +145,9 @@ def test_the_conversation_setting_sets_the_low_water_mark(turnlog_home):
     with TurnlogStore.open(turnlog_home) as store:
         for percent in (25, 80):
             conv = seed(store, 40)
-            conv = store.update_conversation(conv.id, settings=replace(
+            conv = store.conversations.update(conv.id, settings=replace(
                 conv.settings, compaction_target=percent))
-            assert store.conversation(conv.id).settings.compaction_target == percent
+            assert store.conversations.get(conv.id).settings.compaction_target == percent
             outcome = sender_for(store, FakeEndpoint()).send(request(conv))
             assert isinstance(outcome, Committed) and outcome.projection.summarized
             budget = Budget.from_settings(conv.settings)
