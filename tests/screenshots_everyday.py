@@ -188,8 +188,8 @@ def child(out: Path, language: str) -> int:  # noqa: C901 - one walk through the
         profiles.save(profiles_for(server.base_url), builtin_offered=True)
         setup = ProviderSetup(profiles, remembered, keyring=SessionKeys())
         question, answer = ANSWERS["en" if language == "en" else "zh"]
-        conversation = store.create_conversation(words["title"], model="qwen2.5-7b-instruct")
-        store.import_turns(conversation.id, [
+        conversation = store.conversations.create(words["title"], model="qwen2.5-7b-instruct")
+        store.turns.commit_many(conversation.id, [
             PendingTurn(uuid.uuid4().hex, question, answer, "qwen2.5-7b-instruct", "stop",
                         Usage(), datetime.now(UTC))])
         window = MainWindow(store, TaskRunner(), ProviderConnector(setup.config, setup.keys),

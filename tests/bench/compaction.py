@@ -101,12 +101,12 @@ def child(sends: int, turns: int, answer_chars: int = 0) -> dict[str, object]:
 
     home = Path(os.environ["TURNLOG_HOME"])
     with Server() as server, TurnlogStore.open(home) as store:
-        conv = store.create_conversation("replay", model="loopback-model",
+        conv = store.conversations.create("replay", model="loopback-model",
                                          settings=ConversationSettings(max_bytes=MAX_BYTES))
-        store.import_turns(conv.id, [
+        store.turns.commit_many(conv.id, [
             PendingTurn(f"seed-{i}", q, a, "loopback-model", "stop", Usage(), datetime.now(UTC))
             for i, (q, a) in enumerate(seed_pairs(turns), start=1)])
-        conv = store.conversation(conv.id)
+        conv = store.conversations.get(conv.id)
         sender = sender_for(store, ChatCompletionsProvider(server.base_url), CostIndex())
         failures = 0
         started = time.perf_counter()
@@ -121,7 +121,7 @@ def child(sends: int, turns: int, answer_chars: int = 0) -> dict[str, object]:
             failures += not isinstance(outcome, Committed)
         seconds = time.perf_counter() - started
         requests = server.requests
-        summary = store.latest_summary(conv.id)
+        summary = store.records.latest_summary(conv.id)
     summary_bodies = [r.body for r in requests
                       if json.loads(r.body)["messages"][0]["content"] == SUMMARY_PROMPT]
     answered = [len(r.body) for r in requests

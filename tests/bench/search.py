@@ -191,7 +191,7 @@ def commit_latency(store: TurnlogStore, rounds: int) -> tuple[list[float], list[
     """`commit_turn` times with the index's insert trigger and without it, alternating
     in blocks so both see the same disk."""
     rng = random.Random(5)
-    conversation = store.create_conversation("commits")
+    conversation = store.conversations.create("commits")
     with_index: list[float] = []
     without: list[float] = []
     trigger = PART_ADDED_TRIGGER
@@ -203,7 +203,7 @@ def commit_latency(store: TurnlogStore, rounds: int) -> tuple[list[float], list[
             pending = PendingTurn(uuid.uuid4().hex, turn_text(rng, 300), turn_text(rng, 700),
                                   "m", "stop", Usage(), datetime.now(UTC))
             started = time.perf_counter()
-            store.commit_turn(conversation.id, pending)
+            store.turns.commit(conversation.id, pending)
             (with_index if indexed else without).append(time.perf_counter() - started)
         if not indexed:
             store.db.execute_sql(trigger)
@@ -216,7 +216,7 @@ def delete_one(store: TurnlogStore) -> bool:
     victim = store.search("orchid")[0].turn_id
     assert victim is not None
     started = time.perf_counter()
-    store.delete_turn(victim)
+    store.privacy.delete_turn(victim)
     took = time.perf_counter() - started
     assert victim not in {h.turn_id for h in store.search("orchid", limit=5_000)}
     ok = took < 1.0
