@@ -64,7 +64,7 @@ def summarize(turns, cs: CompactionSettings, cached: StoredSummary | None):
     store = MemorySummaries()
     if cached is not None:
         store.rows.append(cached)
-    compactor = Compactor(store.records, endpoint, costs=CostIndex())
+    compactor = Compactor(store, endpoint, costs=CostIndex())
     result = compactor.summarize(1, 0, turns, QUESTION, cs, system_prompt=SYSTEM, pinned=(),
                                  cancel=CancelToken(), progress=lambda k, n: None)
     return result, len(endpoint.summary_calls)
