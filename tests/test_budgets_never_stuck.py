@@ -39,7 +39,7 @@ def store(turnlog_home):
 
 def seed(store: TurnlogStore, n: int, settings: ConversationSettings, size: int = 300):
     conv = store.conversations.create("budgets", model=MODEL, settings=settings,
-                                     system_prompt=SYSTEM)
+                                      system_prompt=SYSTEM)
     for i in range(1, n + 1):
         store.turns.commit(conv.id, PendingTurn(
             f"b{conv.id}-{i}", f"问题 {i}: " + "预算" * (size // 8) + " q" * (size // 4),

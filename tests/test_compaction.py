@@ -156,7 +156,7 @@ def seed(store: TurnlogStore, n: int, size: int = 300, texts=None) -> Conversati
         q, a = texts[i - 1] if texts and i <= len(texts) else (
             f"question {i} " + "q" * size, f"answer {i} " + "a" * size)
         store.turns.commit(conv.id, PendingTurn(f"{conv.id}-t{i}", q, a, "m", "stop", Usage(),
-                                               datetime.now(UTC)))
+                                                datetime.now(UTC)))
     return conv
 
 

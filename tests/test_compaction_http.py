@@ -150,7 +150,7 @@ def long_seed(store: TurnlogStore, n: int, settings: ConversationSettings | None
     pairs = facts + [(f"Question {i}: " + "tell me more about the garden plans " * 5, ANSWER)
                      for i in range(len(facts) + 1, n + 1)]
     conv = store.conversations.create("replay", model="loopback-model",
-                                     settings=settings or ConversationSettings())
+                                      settings=settings or ConversationSettings())
     store.turns.commit_many(conv.id, [
         PendingTurn(f"r{conv.id}-{i}", q, a, "loopback-model", "stop", Usage(),
                     datetime.now(UTC)) for i, (q, a) in enumerate(pairs, start=1)])
@@ -296,8 +296,8 @@ def test_a_side_question_reuses_the_cached_summary_and_changes_nothing(store, lo
 
     for i in range(1, 31):  # turns after the summary's end, more than the recent window
         store.turns.commit(conv.id, PendingTurn(f"late-{i}", f"later question {i}",
-                                               f"later answer {i}", "m", "stop", Usage(),
-                                               datetime.now(UTC)))
+                                                f"later answer {i}", "m", "stop", Usage(),
+                                                datetime.now(UTC)))
     side_settings = ConversationSettings(**{**SETTINGS.to_json(), "max_bytes": 100_000})
     conv = store.conversations.update(conv.id, settings=side_settings)
     loopback.script(Behaviour.answer("你们决定了编号问题。"))

@@ -57,12 +57,12 @@ def fill(store: TurnlogStore) -> None:
         "s1", "翻译一下上面的回答", "我无法查看天气。", "m2", WHEN, Usage(30, 8, 38)))
     chinese = store.conversations.create("中文对话", model="qwen")
     store.turns.commit_many(chinese.id, [pending(f"c{i}", f"问题 {i}", f"回答 {i}", 10 + i)
-                                    for i in range(1, 2501)])
+                                         for i in range(1, 2501)])
     store.conversations.create("Empty")
     versioned = store.conversations.create("Versions")
     store.turns.commit(versioned.id, pending("v1", "Which one?", "The first answer", 30))
     store.turns.commit(versioned.id, replace(pending("v2", "Which one?", "A better one", 31),
-                                            replaces="v1", reasoning="Weighing both…"))
+                                             replaces="v1", reasoning="Weighing both…"))
 
 
 def snapshot(store: TurnlogStore) -> list[tuple]:

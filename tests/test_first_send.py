@@ -151,7 +151,7 @@ def test_a_conversation_a_first_send_started_is_kept_once_answered(turnlog_home)
     with TurnlogStore.open(turnlog_home) as store:
         answered = store.conversations.create("answered", first_send=True)
         store.turns.commit(answered.id, PendingTurn("t1", "q", "a", "m", "stop", Usage(),
-                                                   datetime.now(UTC)))
+                                                    datetime.now(UTC)))
         store.privacy.delete_turn("t1")  # emptied by hand later: still the person's conversation
         typed = store.conversations.create("typed in", first_send=True)
         (turnlog_home / "drafts").mkdir(exist_ok=True)

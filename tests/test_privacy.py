@@ -77,14 +77,14 @@ def seeded(home: Path) -> dict[str, object]:
         ids = {}
         for tag in ("A", "B"):
             conv = store.conversations.create(f"conversation {tag}", model="m",
-                                             settings=ConversationSettings(
+                                              settings=ConversationSettings(
                                                  max_bytes=8_000, context_window=32_768,
                                                  output_reserve=1024))
             for i in range(1, 31):
                 q, a = secrets_for(tag, i)
                 store.turns.commit(conv.id, PendingTurn(f"{tag}{i}", q + " " + "x" * 200, a,
-                                                       "m", "stop", Usage(), datetime.now(UTC),
-                                                       reasoning=reasoning_for(tag, i)))
+                                                        "m", "stop", Usage(), datetime.now(UTC),
+                                                        reasoning=reasoning_for(tag, i)))
             costs = CostIndex()
             sender = Sender(store, echo, costs=costs,
                             compactor=Compactor(store.records, echo, costs=costs))
@@ -204,7 +204,7 @@ def test_late_summary_after_delete_is_not_stored(turnlog_home):
         for i in range(1, 31):
             q, a = secrets_for("L", i)
             store.turns.commit(conv.id, PendingTurn(f"L{i}", q + " " + "x" * 200, a, "m",
-                                                   "stop", Usage(), datetime.now(UTC)))
+                                                    "stop", Usage(), datetime.now(UTC)))
 
         def summary_while_deleting(text):
             store.privacy.delete_turn("L1")  # the user deletes while the summary is being made

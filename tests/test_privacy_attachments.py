@@ -62,8 +62,8 @@ def leaks(home: Path, files, markers: list[str]) -> list[tuple[str, str]]:
 
 def commit(store, cid: int, turn_id: str, files) -> None:
     store.turns.commit(cid, PendingTurn(turn_id, f"look {turn_id}", f"seen {turn_id}", "m",
-                                       "stop", Usage(), datetime.now(UTC),
-                                       attachments=tuple(files)))
+                                        "stop", Usage(), datetime.now(UTC),
+                                        attachments=tuple(files)))
 
 
 def seeded(home: Path):
@@ -116,7 +116,7 @@ def test_deleting_a_conversation_deletes_its_files_and_its_draft_s(turnlog_home)
         store.attachments.save_draft(cb, [b[0]])
     with TurnlogStore.open(turnlog_home) as store:  # a restart keeps the draft's files
         assert [f.name for f in store.attachments.of_draft(ca)] == ["draft-only.txt",
-                                                                 "report-A.pdf"]
+                                                                    "report-A.pdf"]
         assert store.attachments.of_draft(ca)[0].original == extra.original
         store.privacy.delete_conversation(ca)
         assert store.attachments.of_draft(ca) == ()

@@ -75,7 +75,7 @@ def test_reasoning_is_kept_with_the_turn_and_never_sent_back(loopback, turnlog_h
     settings = ConversationSettings(temperature=0.3, top_p=0.9, output_reserve=2048)
     with TurnlogStore.open(turnlog_home) as store:
         conversation = store.conversations.create("thinking", model="deepseek-reasoner",
-                                                 settings=settings)
+                                                  settings=settings)
         provider = ChatCompletionsProvider(loopback.base_url, api_key=KEY, preset=DEEPSEEK)
         route = Route("deepseek-reasoner", include_usage=True)
         loopback.script(Behaviour.answer(ANSWER, reasoning=THOUGHT,

@@ -182,7 +182,7 @@ def test_turns_written_many_at_once_are_indexed_too(store):
     """Rows written by any code (an import's batched insert), not only commit_turn."""
     conv = store.conversations.create("imported")
     store.turns.commit_many(conv.id, [pending(f"i{n}", f"imported question {n} 兰花")
-                                 for n in range(50)])
+                                      for n in range(50)])
     with store.db.atomic():
         store.db.cursor().executemany(
             "INSERT INTO turns (id, conversation_id, ordinal, question, answer, model, "
@@ -327,7 +327,7 @@ def test_a_superseded_version_is_found_and_marked(store):
     conv = store.conversations.create("versions")
     store.turns.commit(conv.id, pending("v1", "Which CROCUS colour?", "Purple."))
     store.turns.commit(conv.id, PendingTurn("v2", "Which CROCUS colour?", "Yellow, then.", "m",
-                                           "stop", Usage(), STAMP, replaces="v1"))
+                                            "stop", Usage(), STAMP, replaces="v1"))
     hits = {h.turn_id: (h.superseded, h.ordinal, h.row_ordinal)
             for h in store.search("crocus")}
     assert hits == {"v1": (True, 1, 2), "v2": (False, 2, 2)}
@@ -383,7 +383,7 @@ def test_after_an_import_or_a_cancelled_one_a_new_turn_is_indexed_by_its_commit(
     turns = [ImportedTurn(pending("c0", "cancelled DAHLIA", "a"))]
     with pytest.raises(ImportCancelled):
         store.imports.write([ImportedConversation("no", "", "m", turns)],
-                                   cancelled=lambda: True)
+                            cancelled=lambda: True)
     assert found(store, "dahlia") == []
     conv = store.conversations.create("after")
     store.turns.commit(conv.id, pending("n1", "a committed LILAC"))

@@ -29,11 +29,11 @@ def seeded(turnlog_home) -> dict[str, int]:
         for n, (question, answer) in enumerate([("周末去哪里？", "去香山看红叶。"),
                                                  ("带什么？", "水和外套。")], start=1):
             store.turns.commit(plans.id, PendingTurn(f"p{n}", question, answer, "m", "stop",
-                                                    Usage(), datetime.now(UTC)))
+                                                     Usage(), datetime.now(UTC)))
         for n in range(1, 31):
             store.turns.commit(code.id, PendingTurn(f"c{n}", f"Where is ORCHID-17 part {n}?",
-                                                   "In the vault.", "m", "stop", Usage(),
-                                                   datetime.now(UTC)))
+                                                    "In the vault.", "m", "stop", Usage(),
+                                                    datetime.now(UTC)))
         return {"plans": plans.id, "code": code.id}
 
 

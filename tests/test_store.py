@@ -42,7 +42,7 @@ def store(turnlog_home):
 def test_reopen_gives_identical_log(turnlog_home):
     with TurnlogStore.open(turnlog_home) as s:
         conv = s.conversations.create("数据", system_prompt="sys", model="m",
-                                     settings=ConversationSettings(max_bytes=9000))
+                                      settings=ConversationSettings(max_bytes=9000))
         written = [s.turns.commit(conv.id, pending(f"t{i}", f"问题 {i} 😀", f"answer\n{i}"))
                    for i in range(5)]
     with TurnlogStore.open(turnlog_home) as s:

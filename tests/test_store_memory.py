@@ -24,7 +24,7 @@ def conversation_with(store: TurnlogStore, tag: str, n: int = 3) -> tuple[int, l
     ids = []
     for i in range(n):
         turn = store.turns.commit(conv.id, PendingTurn(f"{tag}{i}", f"q {tag}{i}", f"a {tag}{i}",
-                                                      "m", "stop", Usage(), datetime.now(UTC)))
+                                                       "m", "stop", Usage(), datetime.now(UTC)))
         ids.append(turn.id)
     return conv.id, ids
 
@@ -54,7 +54,7 @@ def test_the_memory_of_a_conversation_is_its_own(store):
     assert [(i.kind, i.text, i.priority) for i in memory.optional] == [
         (ItemKind.NOTE, "note A", 5), (ItemKind.PREFERENCE, "pref", 2)]
     store.conversations.update(two, settings=ConversationSettings(preferences=False,
-                                                                 memory_share=25))
+                                                                  memory_share=25))
     other = store.memory(two)
     assert [i.text for i in other.optional] == ["note B"] and other.share_percent == 25
 

@@ -235,7 +235,7 @@ def test_tools_off_sends_no_tools_field(store, loopback):
 
 def test_a_tool_list_that_cannot_fit_is_refused_with_its_size(store, loopback, host):
     conversation = store.conversations.create("tiny",
-                                             settings=ConversationSettings(max_bytes=1_200))
+                                              settings=ConversationSettings(max_bytes=1_200))
     _c, outcome = send(store, loopback, host, Approvals(), conversation=conversation)
     assert isinstance(outcome, Failed) and outcome.failure.kind is FailureKind.REFUSED
     assert outcome.refusal is not None and outcome.refusal.tools_bytes > 0

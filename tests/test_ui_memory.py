@@ -284,8 +284,8 @@ def test_deleting_a_version_that_facts_were_pinned_from_asks_about_the_pins(
 
     def version(turn_id: str, replaces: str) -> None:
         store.turns.commit(cid, PendingTurn(turn_id, first.question, f"answer {turn_id}", "m",
-                                           "stop", Usage(), datetime.now(UTC),
-                                           replaces=replaces))
+                                            "stop", Usage(), datetime.now(UTC),
+                                            replaces=replaces))
 
     version("v2", first.id)
     store.memory.add_pin(cid, "kept from v2", sources=["v2"])

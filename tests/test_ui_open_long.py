@@ -236,8 +236,8 @@ def test_appending_and_deleting_keep_the_paged_log_in_step(store):
     assert model.turn_at(model.rowCount() - 1) == store.turns(cid)[-1]  # on show
     model.start_pending("next question")
     turn = store.turns.commit(cid, PendingTurn(uuid.uuid4().hex, "next question", "an answer",
-                                              "loopback-model", "stop", Usage(),
-                                              datetime.now(UTC)))
+                                               "loopback-model", "stop", Usage(),
+                                               datetime.now(UTC)))
     longer = model.with_turn(turn)
     assert longer is not None
     model.commit_pending(longer)

@@ -210,7 +210,7 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
     # Memory taken from the text: a pin from a turn and a note go with their conversation.
     first_turn = store.turns(conversations[0].id)[0]
     store.memory.add_pin(conversations[0].id, "ORCHID-17-SECRET-P555-pinned",
-                  sources=[first_turn.id])
+                         sources=[first_turn.id])
     store.memory.add_note(conversations[1].id, "ORCHID-17-SECRET-N666-note")
     needles += ["ORCHID-17-SECRET-P555-pinned", "ORCHID-17-SECRET-N666-note"]
     # Summaries and answers echo the secrets, so derived data holds them too.

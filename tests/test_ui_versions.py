@@ -232,8 +232,8 @@ def test_edit_and_resend_after_using_a_version_in_a_long_conversation_never_fork
     window, cid = open_window(qtbot, make_window, store, numbered(2000, size=8))
     last = store.turns(cid)[-1]
     store.turns.commit(cid, PendingTurn(uuid.uuid4().hex, last.question, "a newer answer",
-                                       "loopback-model", "stop", Usage(), datetime.now(UTC),
-                                       replaces=last.id))
+                                        "loopback-model", "stop", Usage(), datetime.now(UTC),
+                                        replaces=last.id))
     window.versions.reload(cid)
     row = last_row(window)
     versions_shown(qtbot, window, row, (2, 2))

@@ -180,7 +180,7 @@ def test_the_active_line_is_the_chosen_version_of_each_position(ops):
                 versions, active = positions[-1]
                 if op[1]:
                     store.turns.commit(cid, pending(new_id, "again", "new",
-                                                   replaces=versions[active]))
+                                                    replaces=versions[active]))
                     positions[-1] = ([*versions, new_id], len(versions))
                 else:  # a failure: nothing is committed, nothing changes
                     stale = versions[active - 1] if active else "missing"

@@ -102,7 +102,7 @@ def child(sends: int, turns: int, answer_chars: int = 0) -> dict[str, object]:
     home = Path(os.environ["TURNLOG_HOME"])
     with Server() as server, TurnlogStore.open(home) as store:
         conv = store.conversations.create("replay", model="loopback-model",
-                                         settings=ConversationSettings(max_bytes=MAX_BYTES))
+                                          settings=ConversationSettings(max_bytes=MAX_BYTES))
         store.turns.commit_many(conv.id, [
             PendingTurn(f"seed-{i}", q, a, "loopback-model", "stop", Usage(), datetime.now(UTC))
             for i, (q, a) in enumerate(seed_pairs(turns), start=1)])

@@ -391,7 +391,7 @@ def _remember_always(store: TurnlogStore, conversation: Conversation | None,
     settings = store.conversations.get(conversation.id).settings
     if always != tuple(sorted(settings.always_allowed)):
         store.conversations.update(conversation.id,
-                                  settings=replace(settings, always_allowed=always))
+                                   settings=replace(settings, always_allowed=always))
 
 
 def _keep_if_asked(args: argparse.Namespace, log: LogStore, outcome: Outcome) -> Turn | None:

@@ -98,7 +98,7 @@ def _remove(action: Any, what: str) -> int:
 
 def run_pin_add(args: argparse.Namespace) -> int:
     return _added(lambda s: s.memory.add_pin(args.conversation, args.text, sources=args.turn,
-                                      kind=args.kind))
+                                             kind=args.kind))
 
 
 def run_pref_add(args: argparse.Namespace) -> int:
