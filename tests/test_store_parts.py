@@ -16,8 +16,9 @@ a part, named at the call: `store.turns.commit(cid, pending)`, never a flat
    own (`store.commit(...)`, `store.pins(...)`, `store.writable`).
 
 Left out of rule 2: `tests/data/make_fixtures.py`, run with each released version's own
-code, and `tests/bench/erase_window.py`, which measures an older checkout the same way
-(both call the flat names such code had).
+code, and the benchmarks that measure an earlier revision the same way in one run
+(`tests/bench/erase_window.py`, `tests/bench/compaction.py`): they call the flat names
+such code had.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ PACKAGE = ROOT / "desktop" / "turnlog"
 STORE_DIR = PACKAGE / "store"
 STORE_MODULE = STORE_DIR / "log.py"
 RUN_WITH_OLDER_CODE = {ROOT / "tests" / "data" / "make_fixtures.py",
-                       ROOT / "tests" / "bench" / "erase_window.py"}
+                       ROOT / "tests" / "bench" / "erase_window.py",
+                       ROOT / "tests" / "bench" / "compaction.py"}
 STORE_NAMES = {"store", "_store"}
 
 
