@@ -202,7 +202,7 @@ def test_the_paged_log_is_the_log(store):
     with pytest.raises(IndexError):
         log[len(log)]
 
-    small = LogPages(store, cid, len(whole), ordinals[-1])
+    small = LogPages(store.turns, cid, len(whole), ordinals[-1])
     small.KEEP = 2  # a walk over all of it, newest first, keeps two pages in memory
     assert [t.id for t in small] == [t.id for t in whole]
     for index in range(len(small) - 1, -1, -1):

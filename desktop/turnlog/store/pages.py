@@ -21,7 +21,7 @@ T = TypeVar("T")
 
 
 class PageSource(Protocol):
-    """The store's side: pages of one conversation's turns, by ordinal."""
+    """The turns part's side (`store.turns`): pages of one conversation's turns, by ordinal."""
 
     def turn_page(self, conversation_id: int, *, newest: int, limit: int,
                   before: int | None = None, after: int | None = None, skip: int = 0,
