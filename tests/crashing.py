@@ -94,7 +94,7 @@ def check(home: Path, count: int, tally: Tally) -> None:
     problems = []
     try:
         with TurnlogStore.open(home) as store:  # the lock is free, the store opens
-            store.check_sound()
+            store.database.check_sound()
     except Exception as err:  # noqa: BLE001 - any failure to reopen is a finding
         problems.append(f"reopen: {type(err).__name__}: {err}")
     integrity, found = answers(home)

@@ -187,11 +187,11 @@ def child(out: Path) -> int:
                                 "qwen2.5-7b-instruct")
         connector = ProviderConnector(lambda: config, lambda: None)
         settings = ConversationSettings(max_bytes=1_800, compaction=True)
-        store.create_conversation("Weekend notes")
-        conversation = store.create_conversation(
+        store.conversations.create("Weekend notes")
+        conversation = store.conversations.create(
             "杭州旅行 · Hangzhou trip", system_prompt="You are a helpful travel planner.",
             model="qwen2.5-7b-instruct", settings=settings)
-        store.import_turns(conversation.id, [
+        store.turns.commit_many(conversation.id, [
             PendingTurn(uuid.uuid4().hex, q, a, "qwen2.5-7b-instruct", "stop", Usage(),
                         datetime.now(UTC)) for q, a in SEED])
         window = MainWindow(store, TaskRunner(), connector)
@@ -246,10 +246,10 @@ def child(out: Path) -> int:
 
         # A longer log: turns in the summary beside the verbatim ones, and a summary
         # that dropped two key facts, flagged in the inspector.
-        garden = store.create_conversation(
+        garden = store.conversations.create(
             "Garden project", model="qwen2.5-7b-instruct",
             settings=ConversationSettings(max_bytes=6_000, compaction=True))
-        store.import_turns(garden.id, [
+        store.turns.commit_many(garden.id, [
             PendingTurn(uuid.uuid4().hex, q, a, "qwen2.5-7b-instruct", "stop", Usage(),
                         datetime.now(UTC)) for q, a in GARDEN])
         window.refresh_conversations(select_id=garden.id)
@@ -312,7 +312,7 @@ def picker_shot(store, server, out: Path, until, settle) -> None:
     setup = ProviderSetup(profiles, QSettings(str(data_dir() / "shots.ini"),
                                               QSettings.Format.IniFormat), keyring=keys)
     setup.set_active(local.id)
-    conversation = store.create_conversation(
+    conversation = store.conversations.create(
         "明天的天气 · Tomorrow", model="deepseek-reasoner",
         settings=ConversationSettings(temperature=0.6, top_p=0.95, output_reserve=2048))
     window = MainWindow(store, TaskRunner(), ProviderConnector(setup.config, setup.keys),
@@ -365,13 +365,13 @@ def memory_shots(window, store, server, chinese: int, english: int, until, shoot
     for conversation_id, name, question, pins, notes, preferences in cases:
         sources = [t.id for t in store.turns(conversation_id)[:len(pins)]]
         for text, source in zip(pins, sources, strict=True):
-            store.add_pin(conversation_id, text, sources=[source])
+            store.memory.add_pin(conversation_id, text, sources=[source])
         for text, priority in notes:
-            store.add_note(conversation_id, text, priority=priority)
-        for old in store.preferences():  # one language per picture
-            store.remove_preference(old.id)
+            store.memory.add_note(conversation_id, text, priority=priority)
+        for old in store.memory.preferences():  # one language per picture
+            store.memory.remove_preference(old.id)
         for text, priority in preferences:
-            store.add_preference(text, priority=priority)
+            store.memory.add_preference(text, priority=priority)
         window.refresh_conversations(select_id=conversation_id)
         until(lambda cid=conversation_id: window.memory.panel.state is not None
               and window.memory.panel.state.conversation.id == cid)
@@ -426,9 +426,9 @@ def answers_shots(window, store, until, shoot) -> None:
     from turnlog.core.send import PendingTurn
 
     for language, (question, answer) in ANSWERS.items():
-        conversation = store.create_conversation(
+        conversation = store.conversations.create(
             "Loan plans" if language == "en" else "花坛面积", model="qwen2.5-7b-instruct")
-        store.import_turns(conversation.id, [
+        store.turns.commit_many(conversation.id, [
             PendingTurn(uuid.uuid4().hex, question, answer, "qwen2.5-7b-instruct", "stop",
                         Usage(), datetime.now(UTC))])
         window.refresh_conversations(select_id=conversation.id)
@@ -451,11 +451,11 @@ def versions_shots(window, store, server, until, shoot) -> None:
     from turnlog.ui.transcript.model import Role
 
     window.inspector_dock.raise_()
-    for old in store.preferences():  # the Memory pictures' own
-        store.remove_preference(old.id)
+    for old in store.memory.preferences():  # the Memory pictures' own
+        store.memory.remove_preference(old.id)
     for language, (title, pairs, regenerated) in VERSIONS.items():
-        made = store.create_conversation(title, model="qwen2.5-7b-instruct")
-        store.import_turns(made.id, [
+        made = store.conversations.create(title, model="qwen2.5-7b-instruct")
+        store.turns.commit_many(made.id, [
             PendingTurn(uuid.uuid4().hex, q, a, "qwen2.5-7b-instruct", "stop", Usage(),
                         datetime.now(UTC)) for q, a in pairs])
         window.refresh_conversations(select_id=made.id)

@@ -39,16 +39,16 @@ def seed(home: Path) -> None:
         "Q3 report: revenue 4.2 M, up 12 percent on Q2.", None,
         "Outlook: hiring two engineers; the Lisbon office opens in March."]))
     with TurnlogStore.open(home) as store:
-        conversation = store.create_conversation(
+        conversation = store.conversations.create(
             "Quarterly review", model="gpt-4o",
             settings=ConversationSettings(max_bytes=600_000, context_window=128_000))
-        store.commit_turn(conversation.id, PendingTurn(
+        store.turns.commit(conversation.id, PendingTurn(
             "shot-1", "Here is the chart and the report. What stands out?",
             "Revenue rose **12 %** to 4.2 M; the chart shows the jump in August. Page 2 of "
             "the report is a scan without a text layer, so I read pages 1 and 3 only.",
             "gpt-4o", "stop", Usage(1_310, 64, 1_374), datetime.now(UTC),
             attachments=(chart, report)))
-        store.save_draft_attachments(conversation.id, [chart, report])
+        store.attachments.save_draft(conversation.id, [chart, report])
     drafts.save_draft(home, conversation.id, "Compare August with the Q3 numbers in the PDF.")
 
 

@@ -215,8 +215,8 @@ def child(out: Path, language: str) -> int:  # noqa: C901 - one walk through the
             keyring.set(profile.id, "sk-" + "0" * 32)
         setup = ProviderSetup(profiles, remembered, keyring=keyring)
         question, answer = ANSWERS["en" if language == "en" else "zh"]
-        conversation = store.create_conversation(words["title"], model="qwen2.5-7b-instruct")
-        store.import_turns(conversation.id, [
+        conversation = store.conversations.create(words["title"], model="qwen2.5-7b-instruct")
+        store.turns.commit_many(conversation.id, [
             PendingTurn(uuid.uuid4().hex, question, answer, "qwen2.5-7b-instruct", "stop",
                         Usage(), datetime.now(UTC))])
         window = MainWindow(store, TaskRunner(), ProviderConnector(setup.config, setup.keys),
@@ -269,8 +269,8 @@ def later_shots(window, store, words, until, shoot_screen, shoot_question) -> No
     from turnlog.ui.dialogs.shortcuts import ShortcutsDialog
 
     first = window.conversation
-    tasks = store.create_conversation(words["title"], model=words["model"])
-    store.import_turns(tasks.id, [
+    tasks = store.conversations.create(words["title"], model=words["model"])
+    store.turns.commit_many(tasks.id, [
         PendingTurn(uuid.uuid4().hex, words["question"], words["answer"], words["model"],
                     "stop", Usage(), datetime.now(UTC))])
     window.refresh_conversations(select_id=tasks.id)

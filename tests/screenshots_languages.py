@@ -112,10 +112,10 @@ def child(out: Path, language: str) -> int:
         config = ProviderConfig("loopback", "Local server", CUSTOM, server.base_url,
                                 "qwen2.5-7b-instruct")
         connector = ProviderConnector(lambda: config, lambda: None)
-        conversation = store.create_conversation(
+        conversation = store.conversations.create(
             "杭州旅行 · Hangzhou trip", model="qwen2.5-7b-instruct",
             settings=ConversationSettings(max_bytes=2_400))
-        store.import_turns(conversation.id, [
+        store.turns.commit_many(conversation.id, [
             PendingTurn(uuid.uuid4().hex, q, a, "qwen2.5-7b-instruct", "stop", Usage(),
                         datetime.now(UTC)) for q, a in SEED])
         window = MainWindow(store, TaskRunner(), connector)

@@ -86,7 +86,7 @@ def child(out: Path) -> int:
         config = ProviderConfig("loopback", "Local server", CUSTOM, chat.base_url,
                                 "qwen2.5-7b-instruct")
         connector = ProviderConnector(lambda: config, lambda: None)
-        store.create_conversation(
+        store.conversations.create(
             "杭州旅行 · Hangzhou trip", model="qwen2.5-7b-instruct",
             settings=ConversationSettings(tool_servers=(server.id,)))
         window = MainWindow(store, TaskRunner(), connector)

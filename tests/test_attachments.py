@@ -133,7 +133,7 @@ def _ask(*args):
 def _roomy_conversation(home) -> int:
     """A conversation whose byte limit has room for images (the default 16,000 has not)."""
     with TurnlogStore.open(home) as store:
-        return store.create_conversation(
+        return store.conversations.create(
             "Files", settings=ConversationSettings(max_bytes=2_000_000)).id
 
 
@@ -222,10 +222,10 @@ def _stored_files(home):
     with TurnlogStore.open(home, readonly=True) as store:
         out = []
         for conversation in store.conversations():
-            for t in store.all_turns(conversation.id):
+            for t in store.turns.all(conversation.id):
                 for a in t.attachments:
                     out.append((t.question, a.name, a.kind.value, a.encoding, a.sent,
-                                store.attachment_original(a.digest), a.width, a.notes))
+                                store.attachments.original(a.digest), a.width, a.notes))
         return sorted(out)
 
 
@@ -233,10 +233,10 @@ def _two_turns_with_files(home, files):
     """Two turns holding files, one of them (the PNG) in both: stored once."""
     items = {k: read_file(files[k]) for k in ("gbk", "pdf", "png", "jpeg")}
     with TurnlogStore.open(home) as store:
-        cid = store.create_conversation("With files 附件").id
+        cid = store.conversations.create("With files 附件").id
         for turn_id, question, kinds in (("x1", "read these", ("gbk", "pdf", "png")),
                                          ("x2", "and this photo", ("jpeg", "png"))):
-            store.commit_turn(cid, PendingTurn(
+            store.turns.commit(cid, PendingTurn(
                 turn_id, question, f"answer to {question}", "m", "stop", Usage(),
                 datetime.now(UTC), attachments=tuple(items[k] for k in kinds)))
     return cid
@@ -305,5 +305,5 @@ def test_a_chatgpt_export_s_images_are_imported_when_its_zip_carries_them(tmp_pa
             (conversation,) = [c for c in store.conversations() if c.title == "Trip to Kyoto"]
             turn = store.turns(conversation.id)[1]
             assert turn.question == "[image: temple.jpg]\n\nWhich temple is this?"
-            assert [(a.name, store.attachment_original(a.digest))
+            assert [(a.name, store.attachments.original(a.digest))
                     for a in turn.attachments] == expected

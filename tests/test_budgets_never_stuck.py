@@ -38,13 +38,13 @@ def store(turnlog_home):
 
 
 def seed(store: TurnlogStore, n: int, settings: ConversationSettings, size: int = 300):
-    conv = store.create_conversation("budgets", model=MODEL, settings=settings,
-                                     system_prompt=SYSTEM)
+    conv = store.conversations.create("budgets", model=MODEL, settings=settings,
+                                      system_prompt=SYSTEM)
     for i in range(1, n + 1):
-        store.commit_turn(conv.id, PendingTurn(
+        store.turns.commit(conv.id, PendingTurn(
             f"b{conv.id}-{i}", f"问题 {i}: " + "预算" * (size // 8) + " q" * (size // 4),
             f"answer {i}: " + "a " * (size // 2), MODEL, "stop", Usage(), datetime.now(UTC)))
-    return store.conversation(conv.id)
+    return store.conversations.get(conv.id)
 
 
 def send(store, loopback, conv, question="And now? 现在呢？"):
@@ -96,7 +96,7 @@ def test_a_reserve_that_leaves_no_input_is_refused_with_the_sizes_and_the_fix(st
     assert fix is not None, detail
     fixed = ConversationSettings(context_window=4_096,
                                  output_reserve=int(fix.group(1).replace(",", "")))
-    conv = store.update_conversation(conv.id, settings=fixed)
+    conv = store.conversations.update(conv.id, settings=fixed)
     assert isinstance(send(store, loopback, conv), Committed)
 
 
@@ -109,7 +109,7 @@ def test_a_question_too_large_for_the_window_names_the_window_to_set(store, loop
     assert window is not None, outcome.failure.detail
     assert chats(loopback) == []
     wide = ConversationSettings(context_window=int(window.group(1).replace(",", "")))
-    conv = store.update_conversation(conv.id, settings=wide)
+    conv = store.conversations.update(conv.id, settings=wide)
     assert isinstance(send(store, loopback, conv, "长问题 " * 900), Committed)
 
 

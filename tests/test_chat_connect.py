@@ -152,7 +152,7 @@ def test_the_window_picks_up_a_profile_added_from_the_terminal_at_once(
         window = open_window(store, turnlog_home)
         qtbot.addWidget(window)
         try:
-            conversation = store.create_conversation("c", model="")
+            conversation = store.conversations.create("c", model="")
             window.refresh_conversations(select_id=conversation.id)
             assert window.connector.endpoint(conversation).model == "llama3"
             # turnlog-cli profile add, while the window is open: the active profile's model
@@ -184,7 +184,7 @@ def test_previews_in_the_window_do_not_read_the_profiles_file(qtbot, turnlog_hom
         window = open_window(store, turnlog_home)
         qtbot.addWidget(window)
         try:
-            conversation = store.create_conversation("c", model="")
+            conversation = store.conversations.create("c", model="")
             window.refresh_conversations(select_id=conversation.id)
             started = len(reads)
             assert started == 1  # read once, as the window opened

@@ -30,7 +30,7 @@ def commit_in_new_process(conversation: int, turn_id: str, question: str, answer
         from turnlog.paths import data_dir
         from turnlog.store import TurnlogStore
         with TurnlogStore.open(data_dir()) as store:
-            store.commit_turn({conversation}, PendingTurn({turn_id!r}, {question!r}, {answer!r},
+            store.turns.commit({conversation}, PendingTurn({turn_id!r}, {question!r}, {answer!r},
                 "m", "stop", Usage(), datetime.now(UTC)))
     """)
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

@@ -172,15 +172,15 @@ def test_deleting_the_carried_turn_or_the_conversation_removes_failed_side_usage
     from turnlog.store import TurnlogStore
 
     with TurnlogStore.open(turnlog_home) as store:
-        (attempt,) = store.side_attempts(conversation)
+        (attempt,) = store.side.attempts(conversation)
         assert attempt.carried == (1, 2) and attempt.usage.total_tokens == 8_253
-        store.delete_turn(store.turns(conversation)[0].id)
-        assert store.side_attempts(conversation) == []
+        store.privacy.delete_turn(store.turns(conversation)[0].id)
+        assert store.side.attempts(conversation) == []
     loopback.script(Behaviour.length(usage=COUNTED))
     assert cli("btw", "--conversation", "1", "Why?").returncode == 4
     with TurnlogStore.open(turnlog_home) as store:
-        assert len(store.side_attempts(conversation)) == 1
-        store.delete_conversation(conversation)
+        assert len(store.side.attempts(conversation)) == 1
+        store.privacy.delete_conversation(conversation)
     assert dump(turnlog_home, ("side_attempts",)) == {"side_attempts": []}
     loopback.script(Behaviour.answer("Hello."), Behaviour.length(usage=COUNTED))
     assert cli("ask", "--new", "--title", "again", "Hi").returncode == 0
@@ -188,5 +188,5 @@ def test_deleting_the_carried_turn_or_the_conversation_removes_failed_side_usage
     assert cli("btw", "--conversation", str(again), "Why?").returncode == 4
     assert len(dump(turnlog_home, ("side_attempts",))["side_attempts"]) == 1
     with TurnlogStore.open(turnlog_home) as store:
-        store.delete_all()
+        store.privacy.delete_all()
     assert dump(turnlog_home, ("side_attempts",)) == {"side_attempts": []}

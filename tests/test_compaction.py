@@ -150,20 +150,20 @@ def store(turnlog_home):
 
 
 def seed(store: TurnlogStore, n: int, size: int = 300, texts=None) -> Conversation:
-    conv = store.create_conversation("c", model="m", settings=ConversationSettings(
+    conv = store.conversations.create("c", model="m", settings=ConversationSettings(
         max_bytes=12_000, context_window=32_768, output_reserve=1024))
     for i in range(1, n + 1):
         q, a = texts[i - 1] if texts and i <= len(texts) else (
             f"question {i} " + "q" * size, f"answer {i} " + "a" * size)
-        store.commit_turn(conv.id, PendingTurn(f"{conv.id}-t{i}", q, a, "m", "stop", Usage(),
-                                               datetime.now(UTC)))
+        store.turns.commit(conv.id, PendingTurn(f"{conv.id}-t{i}", q, a, "m", "stop", Usage(),
+                                                datetime.now(UTC)))
     return conv
 
 
 def sender_for(store, endpoint, **kw) -> Sender:
     costs = CostIndex()
     return Sender(store, endpoint, costs=costs,
-                  compactor=Compactor(store, endpoint, costs=costs, **kw))
+                  compactor=Compactor(store.records, endpoint, costs=costs, **kw))
 
 
 def request(conv: Conversation, question: str = "and now?") -> SendRequest:
@@ -171,8 +171,9 @@ def request(conv: Conversation, question: str = "and now?") -> SendRequest:
 
 
 def export(store: TurnlogStore, cid: int):
+    latest = store.records.latest_summary(cid)
     return [(t.id, t.ordinal, t.question, t.answer) for t in store.turns(cid)], [
-        s.id for s in ([store.latest_summary(cid)] if store.latest_summary(cid) else [])]
+        s.id for s in ([latest] if latest else [])]
 
 
 @pytest.mark.parametrize("n", [19, 20, 21, 50])
@@ -189,7 +190,7 @@ def test_replayed_conversations_fit_with_a_summary(store, n):
         assert p.summarized == tuple(range(1, len(p.summarized) + 1))
         assert "Summary of the earlier conversation" in json.loads(p.body)["messages"][0][
             "content"] or json.loads(p.body)["messages"][0]["role"] == "system"
-        assert outcome.record.summary_id == store.latest_summary(conv.id).id
+        assert outcome.record.summary_id == store.records.latest_summary(conv.id).id
 
 
 def test_summary_is_reused_across_restart_and_extended_incrementally(turnlog_home):
@@ -199,7 +200,7 @@ def test_summary_is_reused_across_restart_and_extended_incrementally(turnlog_hom
         assert isinstance(sender_for(store, endpoint).send(request(conv)), Committed)
         first_calls = len(endpoint.summary_calls)
         assert first_calls >= 1
-        first = store.latest_summary(conv.id)
+        first = store.records.latest_summary(conv.id)
     with TurnlogStore.open(turnlog_home) as store:
         endpoint = FakeEndpoint()
         outcome = sender_for(store, endpoint).send(request(conv, "again"))
@@ -210,7 +211,7 @@ def test_summary_is_reused_across_restart_and_extended_incrementally(turnlog_hom
             fold = call["messages"][1]["content"]
             assert f"[Turn {first.last_ordinal}]" not in fold
             assert first.content in fold
-        latest = store.latest_summary(conv.id)
+        latest = store.records.latest_summary(conv.id)
         assert latest.covered_count >= first.covered_count
 
 
@@ -219,10 +220,11 @@ def test_unchanged_log_reuses_the_cached_summary_without_calls(store):
     sender_for(store, FakeEndpoint()).send(request(conv))
     endpoint = FakeEndpoint()
     # The projection of the same log with the same question needs the same cover.
-    compactor = Compactor(store, endpoint, costs=CostIndex())
+    compactor = Compactor(store.records, endpoint, costs=CostIndex())
     turns = store.turns(conv.id)
-    cached = store.latest_summary(conv.id)
-    result = compactor.summarize(conv.id, store.generation(conv.id), turns[:cached.covered_count
+    cached = store.records.latest_summary(conv.id)
+    generation = store.conversations.generation(conv.id)
+    result = compactor.summarize(conv.id, generation, turns[:cached.covered_count
                                  + 20], "q", CompactionSettings("m", Budget.from_settings(
                                      conv.settings), RequestOptions()), system_prompt="",
                                  pinned=(), cancel=CancelToken(), progress=lambda k, n: None,
@@ -251,7 +253,7 @@ def test_summary_failures_are_named_and_change_nothing(store, reply, words):
     assert outcome.draft == "keep me"
     assert export(store, conv.id) == before
     assert endpoint.chat_calls == []
-    record = store.requests(conv.id)[-1]
+    record = store.records.of(conv.id)[-1]
     assert record.outcome == "summary_failed"
     assert Usage(50, 7, 57) in record.extra_usage
 
@@ -265,12 +267,12 @@ def test_provider_failure_during_compaction_keeps_its_name_and_stage(store):
     outcome = sender_for(store, FakeEndpoint(summary=fail)).send(request(conv))
     assert isinstance(outcome, Failed) and outcome.failure.kind is FailureKind.RATE_LIMITED
     assert outcome.failure.stage.startswith("compacting")
-    assert store.latest_summary(conv.id) is None
+    assert store.records.latest_summary(conv.id) is None
 
 
 def test_twelve_call_bound(store):
     conv = seed(store, 60, size=1_500)
-    conv = store.update_conversation(conv.id, settings=ConversationSettings(
+    conv = store.conversations.update(conv.id, settings=ConversationSettings(
         max_bytes=5_000, context_window=32_768, output_reserve=1024))
     endpoint = FakeEndpoint()
     outcome = sender_for(store, endpoint, max_calls=3).send(request(conv))
@@ -278,12 +280,12 @@ def test_twelve_call_bound(store):
     assert outcome.failure.kind is FailureKind.COMPACTION_LIMIT
     assert "more than 3 summary calls" in outcome.failure.message()
     assert len(endpoint.summary_calls) == 3
-    assert store.latest_summary(conv.id) is None
+    assert store.records.latest_summary(conv.id) is None
 
 
 def test_time_bound(store):
     conv = seed(store, 60, size=1_500)
-    conv = store.update_conversation(conv.id, settings=ConversationSettings(
+    conv = store.conversations.update(conv.id, settings=ConversationSettings(
         max_bytes=5_000, context_window=32_768, output_reserve=1024))
     now = [0.0]
 
@@ -294,7 +296,7 @@ def test_time_bound(store):
     costs = CostIndex()
     endpoint = FakeEndpoint(summary=slow_summary)
     sender = Sender(store, endpoint, costs=costs,
-                    compactor=Compactor(store, endpoint, costs=costs, clock=lambda: now[0]))
+                    compactor=Compactor(store.records, endpoint, costs=costs, clock=lambda: now[0]))
     outcome = sender.send(request(conv))
     assert isinstance(outcome, Failed)
     assert outcome.failure.kind is FailureKind.COMPACTION_LIMIT
@@ -316,7 +318,7 @@ def test_late_summary_after_clear_is_not_stored(store):
     outcome = sender_for(store, FakeEndpoint(summary=summary_then_clear)).send(request(conv))
     assert isinstance(outcome, Failed)
     assert outcome.failure.kind is FailureKind.CONVERSATION_GONE
-    assert store.latest_summary(conv.id) is None
+    assert store.records.latest_summary(conv.id) is None
 
 
 def overflow(text=""):
@@ -338,7 +340,7 @@ def overflow_once():
 
 def seed_without_compaction(store: TurnlogStore, n: int) -> Conversation:
     conv = seed(store, n)
-    return store.update_conversation(conv.id, settings=ConversationSettings(
+    return store.conversations.update(conv.id, settings=ConversationSettings(
         max_bytes=12_000, context_window=32_768, output_reserve=1024, compaction=False))
 
 
@@ -351,7 +353,7 @@ def test_overflow_is_recovered_once_with_a_smaller_body(store):
     first, second = endpoint.bodies
     assert len(second) < len(first)
     assert len(calls[1]["messages"]) == len(calls[0]["messages"]) - 2  # one whole turn fewer
-    records = store.requests(conv.id)
+    records = store.records.of(conv.id)
     assert [r.outcome for r in records] == ["context_overflow", "committed"]
     assert records[-1].attempt == 2
 
@@ -407,7 +409,7 @@ def test_key_facts_demanded_and_dropped_ones_flagged(store):
     for demand in ("numbers", "identifiers", "versions", "file paths", "commands", "decision",
                    "do not"):
         assert demand in prompt
-    warnings = store.latest_summary(conv.id).warnings
+    warnings = store.records.latest_summary(conv.id).warnings
     assert "4.2.17" in warnings and "/var/log/orchid/app.log" in warnings
     assert any("Never delete the backups" in w for w in warnings)
     assert "ORCHID-17" not in warnings
@@ -415,7 +417,7 @@ def test_key_facts_demanded_and_dropped_ones_flagged(store):
 
 def test_compaction_off_leaves_old_turns_out(store):
     conv = seed(store, 40)
-    conv = store.update_conversation(conv.id, settings=ConversationSettings(
+    conv = store.conversations.update(conv.id, settings=ConversationSettings(
         max_bytes=12_000, context_window=32_768, output_reserve=1024, compaction=False))
     endpoint = FakeEndpoint()
     outcome = sender_for(store, endpoint).send(request(conv))
@@ -426,11 +428,11 @@ def test_compaction_off_leaves_old_turns_out(store):
 
 def test_result_accumulates_usage_of_every_call(store):
     conv = seed(store, 60, size=200)
-    conv = store.update_conversation(conv.id, settings=ConversationSettings(
+    conv = store.conversations.update(conv.id, settings=ConversationSettings(
         max_bytes=6_000, context_window=32_768, output_reserve=1024))
     outcome = sender_for(store, FakeEndpoint()).send(request(conv))
     assert isinstance(outcome, Committed)
-    record = store.requests(conv.id)[-1]
+    record = store.records.of(conv.id)[-1]
     assert len(record.extra_usage) >= 2
     assert all(u == Usage(10, 5, 15) for u in record.extra_usage)
     assert CompactionResult  # exported for the window's progress display

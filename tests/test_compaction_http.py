@@ -34,9 +34,9 @@ def store(turnlog_home):
 
 
 def seed(store: TurnlogStore, n: int, settings: ConversationSettings = SETTINGS):
-    conv = store.create_conversation("http", model="loopback-model", settings=settings)
+    conv = store.conversations.create("http", model="loopback-model", settings=settings)
     for i in range(1, n + 1):
-        store.commit_turn(conv.id, PendingTurn(
+        store.turns.commit(conv.id, PendingTurn(
             f"h{conv.id}-{i}", f"question {i}: " + "问" * 40 + "q" * 200,
             f"answer {i}: " + "a" * 200, "m", "stop", Usage(), datetime.now(UTC)))
     return conv
@@ -75,7 +75,7 @@ def test_replayed_conversations(store, loopback, n):
             f"Summary of the earlier conversation (turns 1–{len(p.summarized)})")
         for call in summary_calls(loopback):
             assert call["max_tokens"] == 2048 and "tools" not in call
-        record = store.requests(conv.id)[-1]
+        record = store.records.of(conv.id)[-1]
         assert record.extra_usage and all(u.total_tokens == 58 for u in record.extra_usage)
     else:
         assert summary_calls(loopback) == []
@@ -86,10 +86,10 @@ def test_summary_reused_across_restart_then_extended(turnlog_home, loopback):
     with TurnlogStore.open(turnlog_home) as store:
         conv = seed(store, 40)
         assert isinstance(send(store, loopback, conv), Committed)
-        first = store.latest_summary(conv.id)
+        first = store.records.latest_summary(conv.id)
     calls = len(summary_calls(loopback))
     with TurnlogStore.open(turnlog_home) as store:
-        conv = store.conversation(conv.id)
+        conv = store.conversations.get(conv.id)
         loopback.default = Behaviour.answer("Summary v2.")
         assert isinstance(send(store, loopback, conv, "again"), Committed)
         new_calls = summary_calls(loopback)[calls:]
@@ -113,7 +113,7 @@ def test_summary_failures_over_http(store, loopback):
         assert outcome.failure.stage.startswith("compacting (chunk 1 of")
         assert outcome.draft == "keep me"
         assert [t.id for t in store.turns(conv.id)] == before
-        assert store.latest_summary(conv.id) is None
+        assert store.records.latest_summary(conv.id) is None
     loopback.script(Behaviour.rate_limited("9"))
     outcome = send(store, loopback, conv)
     assert outcome.failure.kind is FailureKind.RATE_LIMITED
@@ -149,20 +149,20 @@ def long_seed(store: TurnlogStore, n: int, settings: ConversationSettings | None
              ("Our tracking ticket is ORCHID-17.", "Got it: ORCHID-17.")]
     pairs = facts + [(f"Question {i}: " + "tell me more about the garden plans " * 5, ANSWER)
                      for i in range(len(facts) + 1, n + 1)]
-    conv = store.create_conversation("replay", model="loopback-model",
-                                     settings=settings or ConversationSettings())
-    store.import_turns(conv.id, [
+    conv = store.conversations.create("replay", model="loopback-model",
+                                      settings=settings or ConversationSettings())
+    store.turns.commit_many(conv.id, [
         PendingTurn(f"r{conv.id}-{i}", q, a, "loopback-model", "stop", Usage(),
                     datetime.now(UTC)) for i, (q, a) in enumerate(pairs, start=1)])
-    return store.conversation(conv.id)
+    return store.conversations.get(conv.id)
 
 
 def previewed(store: TurnlogStore, conv, question: str):
     """What the preview (the window's and `turnlog-cli project`'s) says a send carries."""
     request = request_for(conv, question, Route("loopback-model"))
-    return preview(store.log(conv.id), question, model=request.model, budget=request.budget,
+    return preview(store.turns.log(conv.id), question, model=request.model, budget=request.budget,
                    system_prompt=conv.system_prompt, options=request.options,
-                   costs=CostIndex(), compaction=True, cached=store.latest_summary(conv.id),
+                   costs=CostIndex(), compaction=True, cached=store.records.latest_summary(conv.id),
                    target=conv.settings.compaction_share)
 
 
@@ -203,7 +203,7 @@ def test_replay_one_summary_call_per_many_sends_and_final_previews_are_the_body(
         assert sorted(answered)[len(answered) // 2] >= 16_000 // 2
     # Across a restart the cached summary is reused from disk: final, no call.
     with TurnlogStore.open(turnlog_home) as store:
-        conv = store.conversation(conv.id)
+        conv = store.conversations.get(conv.id)
         shown = previewed(store, conv, "After the restart?")
         assert shown.final and shown.state == "cached"
         before = len(loopback.requests)
@@ -212,11 +212,11 @@ def test_replay_one_summary_call_per_many_sends_and_final_previews_are_the_body(
         assert loopback.requests[-1].body == shown.projection.body
 
         # Deleting a covered turn deletes the summary; the next send plans again.
-        covered = store.latest_summary(conv.id)
+        covered = store.records.latest_summary(conv.id)
         victim = next(t for t in store.turns(conv.id) if t.ordinal == covered.first_ordinal + 1)
-        store.delete_turn(victim.id)
-        conv = store.conversation(conv.id)
-        assert store.latest_summary(conv.id) is None
+        store.privacy.delete_turn(victim.id)
+        conv = store.conversations.get(conv.id)
+        assert store.records.latest_summary(conv.id) is None
         shown = previewed(store, conv, "After the delete?")
         assert not shown.final and shown.state == "to_make"
         before = len(summary_calls(loopback))
@@ -233,7 +233,7 @@ def test_a_100000_turn_conversation_is_continued_within_the_bounds(turnlog_home,
 
     loopback.default = Behaviour.answer("Summary: the newest imported turns.")
     with TurnlogStore.open(turnlog_home) as store:
-        conv = store.create_conversation("imported", model="loopback-model")
+        conv = store.conversations.create("imported", model="loopback-model")
         # Rows like the store's own, written many at once (`import_turns` checks each).
         stamp = "2026-01-02T03:04:05.000006+00:00"
         rows = ((f"big-{i}", conv.id, i, f"Question {i}: " + "q" * 100,
@@ -245,7 +245,7 @@ def test_a_100000_turn_conversation_is_continued_within_the_bounds(turnlog_home,
                 "finish_reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
             store.db.execute_sql("UPDATE conversations SET next_ordinal = ? WHERE id = ?",
                                  (100_001, conv.id))
-        conv = store.conversation(conv.id)
+        conv = store.conversations.get(conv.id)
         shown = previewed(store, conv, "Where were we?")
         assert not shown.final and shown.summarized[0] > 1
         started = time.monotonic()
@@ -260,7 +260,7 @@ def test_a_100000_turn_conversation_is_continued_within_the_bounds(turnlog_home,
         assert p.left_out == tuple(range(1, first))
         assert p.sent == tuple(range(p.summarized[-1] + 1, 100_001))
         assert len(loopback.requests[-1].body) <= conv.settings.max_bytes
-        record = store.requests(conv.id)[-1]
+        record = store.records.of(conv.id)[-1]
         assert record.outcome == "committed" and record.left_out == p.left_out
         assert len(record.extra_usage) == calls
         # The next question reuses that summary: final, and exactly the body sent.
@@ -284,7 +284,7 @@ def test_a_side_question_reuses_the_cached_summary_and_changes_nothing(store, lo
     loopback.default = Behaviour.answer("Summary: the user asked numbered questions.")
     conv = seed(store, 50)
     assert isinstance(send(store, loopback, conv), Committed)
-    assert store.latest_summary(conv.id) is not None
+    assert store.records.latest_summary(conv.id) is not None
 
     def dump():
         con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
@@ -295,11 +295,11 @@ def test_a_side_question_reuses_the_cached_summary_and_changes_nothing(store, lo
             con.close()
 
     for i in range(1, 31):  # turns after the summary's end, more than the recent window
-        store.commit_turn(conv.id, PendingTurn(f"late-{i}", f"later question {i}",
-                                               f"later answer {i}", "m", "stop", Usage(),
-                                               datetime.now(UTC)))
+        store.turns.commit(conv.id, PendingTurn(f"late-{i}", f"later question {i}",
+                                                f"later answer {i}", "m", "stop", Usage(),
+                                                datetime.now(UTC)))
     side_settings = ConversationSettings(**{**SETTINGS.to_json(), "max_bytes": 100_000})
-    conv = store.update_conversation(conv.id, settings=side_settings)
+    conv = store.conversations.update(conv.id, settings=side_settings)
     loopback.script(Behaviour.answer("你们决定了编号问题。"))
     before, calls = dump(), len(loopback.requests)
     request = side_request_for(conv, "我们决定了什么？", Route("loopback-model"))

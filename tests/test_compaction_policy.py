@@ -145,9 +145,9 @@ def test_the_conversation_setting_sets_the_low_water_mark(turnlog_home):
     with TurnlogStore.open(turnlog_home) as store:
         for percent in (25, 80):
             conv = seed(store, 40)
-            conv = store.update_conversation(conv.id, settings=replace(
+            conv = store.conversations.update(conv.id, settings=replace(
                 conv.settings, compaction_target=percent))
-            assert store.conversation(conv.id).settings.compaction_target == percent
+            assert store.conversations.get(conv.id).settings.compaction_target == percent
             outcome = sender_for(store, FakeEndpoint()).send(request(conv))
             assert isinstance(outcome, Committed) and outcome.projection.summarized
             budget = Budget.from_settings(conv.settings)

@@ -32,15 +32,45 @@ from turnlog.core.send import (
 )
 
 
+class FakeTurns:
+    """The turns part of `FakeLogStore`."""
+
+    def __init__(self, store: FakeLogStore) -> None:
+        self.store = store
+
+    def __call__(self, conversation_id: int) -> Sequence[Turn]:
+        return self.store.read(conversation_id)
+
+    def commit(self, conversation_id: int, pending: PendingTurn) -> Turn:
+        return self.store.append(conversation_id, pending)
+
+
+class FakeRecords(list[RequestRecord]):
+    """The records part of `FakeLogStore`: the records added, in order."""
+
+    def __init__(self, store: FakeLogStore) -> None:
+        super().__init__()
+        self.store = store
+
+    def add(self, record: RequestRecord) -> None:
+        if self.store.fail_records is not None:
+            raise self.store.fail_records
+        self.append(record)
+
+
 class FakeLogStore:
     """An in-memory `LogStore` that keeps the protocol's promises: one append per turn id,
     the same id with another question is an error, a stale generation is refused.
-    `fail_reads` / `fail_commits` make it fail like a full or locked disk."""
+    `fail_reads` / `fail_commits` make it fail like a full or locked disk. It has the
+    parts a send uses: `turns`, `records`, and itself as `conversations` and `database`."""
 
     def __init__(self) -> None:
         self.logs: dict[int, list[Turn]] = {}
         self.generations: dict[int, int] = {}
-        self.records: list[RequestRecord] = []
+        self.turns = FakeTurns(self)
+        self.records = FakeRecords(self)
+        self.conversations = self
+        self.database = self
         self.commit_calls = 0
         self.fail_reads: StoreError | None = None
         self.fail_commits: StoreError | None = None
@@ -50,7 +80,7 @@ class FakeLogStore:
 
     def seed(self, conversation_id: int, pairs: Sequence[tuple[str, str]]) -> None:
         for i, (question, answer) in enumerate(pairs):
-            self.commit_turn(
+            self.append(
                 conversation_id,
                 PendingTurn(
                     f"seed-{conversation_id}-{i}",
@@ -67,12 +97,11 @@ class FakeLogStore:
     def export(self, conversation_id: int) -> list[tuple[str, int, str, str]]:
         return [(t.id, t.ordinal, t.question, t.answer) for t in self.logs.get(conversation_id, [])]
 
-    def delete_all(self, conversation_id: int) -> None:
+    def clear(self, conversation_id: int) -> None:
         self.logs[conversation_id] = []
         self.generations[conversation_id] = self.generation(conversation_id) + 1
 
-    # LogStore
-    def turns(self, conversation_id: int) -> Sequence[Turn]:
+    def read(self, conversation_id: int) -> Sequence[Turn]:
         if self.fail_reads is not None:
             raise self.fail_reads
         return tuple(self.logs.get(conversation_id, []))
@@ -85,7 +114,7 @@ class FakeLogStore:
         if self.fail_room is not None:
             raise self.fail_room
 
-    def commit_turn(self, conversation_id: int, pending: PendingTurn) -> Turn:
+    def append(self, conversation_id: int, pending: PendingTurn) -> Turn:
         self.commit_calls += 1
         if self.fail_commits is not None:
             raise self.fail_commits
@@ -114,11 +143,6 @@ class FakeLogStore:
         )
         log.append(turn)
         return turn
-
-    def record_request(self, record: RequestRecord) -> None:
-        if self.fail_records is not None:
-            raise self.fail_records
-        self.records.append(record)
 
 
 Step = Reply | ProviderFailure | Callable[[bytes, Callable[[str], None], CancelToken], Reply]
@@ -366,7 +390,7 @@ def test_an_answer_arriving_after_the_log_was_cleared_brings_nothing_back():
     store, _ = make()
 
     def clear_meanwhile(body, on_delta, cancel):
-        store.delete_all(CID)
+        store.clear(CID)
         return OK
 
     outcome = run(store, ScriptedProvider(clear_meanwhile), request())

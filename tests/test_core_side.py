@@ -187,26 +187,31 @@ def test_the_cached_summary_is_used_only_while_it_matches():
 
 
 # ----------------------------------------------------------------- asking
-class MemorySide:
-    def __init__(self, turns):
-        self._turns = turns
-        self.sides: list[SideQuestion] = []
-        self.attempts: list[SideAttempt] = []
-
-    def turns(self, conversation_id):
-        return self._turns
+class NoSummary:
+    """The records part of `MemorySide`: no summary was ever made."""
 
     def latest_summary(self, conversation_id):
         return None
 
-    def side_questions(self, conversation_id):
+
+class MemorySide:
+    """An in-memory `SideStore`: `turns` gives `turns`, and it is its own `side` part."""
+
+    def __init__(self, turns):
+        self.turns = lambda conversation_id: turns
+        self.records = NoSummary()
+        self.side = self
+        self.sides: list[SideQuestion] = []
+        self.attempts: list[SideAttempt] = []
+
+    def of(self, conversation_id):
         return list(self.sides)
 
-    def add_side_question(self, conversation_id, side):
-        self.sides.append(side)
-        return side
+    def add(self, conversation_id, question):
+        self.sides.append(question)
+        return question
 
-    def add_side_attempt(self, conversation_id, attempt):
+    def add_attempt(self, conversation_id, attempt):
         self.attempts.append(attempt)
 
 

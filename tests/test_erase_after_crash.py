@@ -41,13 +41,13 @@ def files_holding(home: Path, needle: bytes) -> list[str]:
 
 def seed(home: Path) -> None:
     with TurnlogStore.open(home) as store:
-        conversation = store.create_conversation("Private")
+        conversation = store.conversations.create("Private")
         from datetime import UTC, datetime
 
         from turnlog.core.model import Usage
         from turnlog.core.send import PendingTurn
         for index in range(40):
-            store.commit_turn(conversation.id, PendingTurn(
+            store.turns.commit(conversation.id, PendingTurn(
                 f"t{index}", f"{SECRET} question {index}", f"{SECRET} answer {index}", "m",
                 "stop", Usage(), datetime.now(UTC)))
 
@@ -62,7 +62,7 @@ def test_a_delete_leaves_nothing_on_disk_when_it_returns(tmp_path):
     seed(home)
     assert files_holding(home, SECRET.encode())
     with TurnlogStore.open(home) as store:
-        store.delete_all()
+        store.privacy.delete_all()
         assert files_holding(home, SECRET.encode()) == []  # before close, not at it
         assert not erase_pending(home)
 
@@ -118,7 +118,7 @@ def test_the_next_writer_is_not_held_up_by_the_erase_and_finishes_it_when_it_can
     store = TurnlogStore.open(home)
     try:
         opened = time.monotonic() - started
-        conversation = store.create_conversation("After")  # usable while the erase waits
+        conversation = store.conversations.create("After")  # usable while the erase waits
         assert [c.title for c in store.conversations()] == ["After"]
         assert opened < 1.0, f"the opener waited {opened:.2f} s"
         assert not store.privacy.wait_for_erase(0.5)  # still waiting for the reader
@@ -128,7 +128,7 @@ def test_the_next_writer_is_not_held_up_by_the_erase_and_finishes_it_when_it_can
         assert store.privacy.wait_for_erase(30)
         assert not erase_pending(home)
         assert files_holding(home, SECRET.encode()) == []  # while the writer is open
-        assert store.conversation(conversation.id).title == "After"
+        assert store.conversations.get(conversation.id).title == "After"
     finally:
         store.close()
 
@@ -140,7 +140,7 @@ def test_a_delete_a_reader_held_up_is_erased_as_soon_as_the_reader_lets_go(tmp_p
         reader = sqlite3.connect(f"file:{home / 'turnlog.sqlite3'}?mode=ro", uri=True)
         reader.execute("BEGIN")
         assert reader.execute("SELECT count(*) FROM turns").fetchone() == (40,)
-        store.delete_all()
+        store.privacy.delete_all()
         assert erase_pending(home)  # the reader's snapshot keeps the old pages
         assert files_holding(home, SECRET.encode())
         reader.rollback()

@@ -35,34 +35,34 @@ def fill(store: TurnlogStore) -> None:
     times, a gap left by a deleted turn, the deleted newest turn's number, an empty one,
     versions (a regenerated answer superseding the first), a model's reasoning, a pin
     taken from a turn, a note, a preference and a side question."""
-    plans = store.create_conversation(
+    plans = store.conversations.create(
         "Plans / ideas: \"v2\"", system_prompt="Be brief.\nAlways cite.", model="m1",
         settings=ConversationSettings(max_bytes=50_000, context_window=8192,
                                       output_reserve=512, compaction=False, temperature=0.3,
                                       compaction_target=40))
-    store.import_turns(plans.id, [
+    store.turns.commit_many(plans.id, [
         pending("p1", "My project code is ORCHID-17.", "Noted.", 1,
                 usage=Usage(12, 3, 15)),
         pending("p2", "Delete me", "ok", 2),
         pending("p3", "你好，今天天气怎么样？😀", "我无法查看天气。\n\n```py\nprint(1)\n```", 3,
                 model="m2"),
         pending("p4", "newest, deleted", "gone", 4)])
-    store.delete_turn("p2")
-    store.delete_turn("p4")
-    store.add_pin(plans.id, "ORCHID-17", sources=["p1"], kind="identifier")
-    store.add_pin(plans.id, "Never on Fridays 🙅")
-    store.add_note(plans.id, "背景：预算有限", priority=4)
-    store.add_preference("Answer in Chinese", priority=5)
-    store.add_side_question(plans.id, SideQuestion(
+    store.privacy.delete_turn("p2")
+    store.privacy.delete_turn("p4")
+    store.memory.add_pin(plans.id, "ORCHID-17", sources=["p1"], kind="identifier")
+    store.memory.add_pin(plans.id, "Never on Fridays 🙅")
+    store.memory.add_note(plans.id, "背景：预算有限", priority=4)
+    store.memory.add_preference("Answer in Chinese", priority=5)
+    store.side.add(plans.id, SideQuestion(
         "s1", "翻译一下上面的回答", "我无法查看天气。", "m2", WHEN, Usage(30, 8, 38)))
-    chinese = store.create_conversation("中文对话", model="qwen")
-    store.import_turns(chinese.id, [pending(f"c{i}", f"问题 {i}", f"回答 {i}", 10 + i)
-                                    for i in range(1, 2501)])
-    store.create_conversation("Empty")
-    versioned = store.create_conversation("Versions")
-    store.commit_turn(versioned.id, pending("v1", "Which one?", "The first answer", 30))
-    store.commit_turn(versioned.id, replace(pending("v2", "Which one?", "A better one", 31),
-                                            replaces="v1", reasoning="Weighing both…"))
+    chinese = store.conversations.create("中文对话", model="qwen")
+    store.turns.commit_many(chinese.id, [pending(f"c{i}", f"问题 {i}", f"回答 {i}", 10 + i)
+                                         for i in range(1, 2501)])
+    store.conversations.create("Empty")
+    versioned = store.conversations.create("Versions")
+    store.turns.commit(versioned.id, pending("v1", "Which one?", "The first answer", 30))
+    store.turns.commit(versioned.id, replace(pending("v2", "Which one?", "A better one", 31),
+                                             replaces="v1", reasoning="Weighing both…"))
 
 
 def snapshot(store: TurnlogStore) -> list[tuple]:
@@ -70,12 +70,13 @@ def snapshot(store: TurnlogStore) -> list[tuple]:
     for conversation in sorted(store.conversations(), key=lambda c: c.title):
         out.append((conversation.title, conversation.system_prompt, conversation.model,
                     conversation.settings, conversation.created_at, conversation.updated_at,
-                    store.next_ordinal(conversation.id), store.all_turns(conversation.id),
-                    store.versions(conversation.id).replaced_by,
-                    [(p.text, p.kind, tuple(p.sources)) for p in store.pins(conversation.id)],
-                    [(n.text, n.priority) for n in store.notes(conversation.id)],
-                    [replace(q, id="") for q in store.side_questions(conversation.id)]))
-    out.append([(p.text, p.priority) for p in store.preferences()])
+                    store.turns.next_ordinal(conversation.id), store.turns.all(conversation.id),
+                    store.turns.versions(conversation.id).replaced_by,
+                    [(p.text, p.kind, tuple(p.sources))
+                     for p in store.memory.pins(conversation.id)],
+                    [(n.text, n.priority) for n in store.memory.notes(conversation.id)],
+                    [replace(q, id="") for q in store.side.of(conversation.id)]))
+    out.append([(p.text, p.priority) for p in store.memory.preferences()])
     return out
 
 
@@ -112,10 +113,10 @@ def test_export_all_restores_everything_exactly_elsewhere(source, tmp_path, name
             ("Plans / ideas: \"v2\"", 2), ("中文对话", 2500), ("Empty", 0), ("Versions", 2)]
         assert snapshot(target) == expected
         [plans] = [c for c in target.conversations() if c.title.startswith("Plans")]
-        assert [t.ordinal for t in target.all_turns(plans.id)] == [1, 3]
+        assert [t.ordinal for t in target.turns.all(plans.id)] == [1, 3]
         [versioned] = [c for c in target.conversations() if c.title == "Versions"]
-        assert target.versions(versioned.id).replaced_by == {"v1": "v2"}
-        assert target.all_turns(versioned.id)[1].reasoning == "Weighing both…"
+        assert target.turns.versions(versioned.id).replaced_by == {"v1": "v2"}
+        assert target.turns.all(versioned.id)[1].reasoning == "Weighing both…"
 
 
 def test_the_markdown_files_read_as_the_conversations(source, tmp_path):
@@ -146,8 +147,8 @@ def test_a_cancelled_import_leaves_nothing_and_the_log_works_after(source, tmp_p
                         cancelled=lambda: "writing" in seen)
         assert "writing" in seen
         assert target.conversations() == []
-        conversation = target.create_conversation("after")
-        target.commit_turn(conversation.id, pending("x", "q", "a", 1))
+        conversation = target.conversations.create("after")
+        target.turns.commit(conversation.id, pending("x", "q", "a", 1))
         assert len(target.turns(conversation.id)) == 1
 
 

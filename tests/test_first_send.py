@@ -149,16 +149,16 @@ def test_a_conversation_a_first_send_started_is_kept_once_answered(turnlog_home)
     from turnlog.store import TurnlogStore
 
     with TurnlogStore.open(turnlog_home) as store:
-        answered = store.create_conversation("answered", first_send=True)
-        store.commit_turn(answered.id, PendingTurn("t1", "q", "a", "m", "stop", Usage(),
-                                                   datetime.now(UTC)))
-        store.delete_turn("t1")  # emptied by hand later: still the person's conversation
-        typed = store.create_conversation("typed in", first_send=True)
+        answered = store.conversations.create("answered", first_send=True)
+        store.turns.commit(answered.id, PendingTurn("t1", "q", "a", "m", "stop", Usage(),
+                                                    datetime.now(UTC)))
+        store.privacy.delete_turn("t1")  # emptied by hand later: still the person's conversation
+        typed = store.conversations.create("typed in", first_send=True)
         (turnlog_home / "drafts").mkdir(exist_ok=True)
         from turnlog.store.drafts import save_draft
         save_draft(turnlog_home, typed.id, "my unsent question")
-        plain = store.create_conversation("made with New")
-        unanswered = store.create_conversation("unanswered", first_send=True)
-        store.check_sound()
-        assert store.sweep_unanswered() == [unanswered.id]
+        plain = store.conversations.create("made with New")
+        unanswered = store.conversations.create("unanswered", first_send=True)
+        store.database.check_sound()
+        assert store.conversations.sweep_unanswered() == [unanswered.id]
         assert {c.id for c in store.conversations()} == {answered.id, typed.id, plain.id}

@@ -112,5 +112,5 @@ def test_a_conversation_asked_through_another_profile_sends_that_one_s_model(
 def test_a_fork_of_an_imported_conversation_keeps_its_provenance(store, tmp_path):
     path = gpt.write_json(tmp_path / "conversations.json", gpt.conversations(gpt.kyoto()))
     [outcome] = import_file(store, path)
-    forked, _draft = store.fork(outcome.id, 2)
+    forked, _draft = store.forks.at(outcome.id, 2)
     assert (forked.model, forked.source, forked.source_model) == ("", "chatgpt", "gpt-4o")

@@ -494,7 +494,7 @@ class TestSend:
     def test_a_turn_streams_commits_and_the_wire_body_is_the_projection(
         self, endpoint, proxy, store, direct
     ):
-        conversation = store.create_conversation("Local", settings=settings())
+        conversation = store.conversations.create("Local", settings=settings())
         sender = sender_for(endpoint, store, proxy.base_url)
         deltas: list[str] = []
         outcome = sender.send(send_request(endpoint, conversation, "What is the capital of "
@@ -512,8 +512,8 @@ class TestSend:
     def test_history_beyond_the_window_is_left_out_not_a_server_error(
         self, endpoint, proxy, store, direct
     ):
-        conversation = store.create_conversation("Long", settings=settings())
-        store.import_turns(conversation.id, [pending(*FILLER) for _ in range(12)])
+        conversation = store.conversations.create("Long", settings=settings())
+        store.turns.commit_many(conversation.id, [pending(*FILLER) for _ in range(12)])
         history = store.turns(conversation.id)
         counter = endpoint.counter
         history_tokens = sum(counter.message_tokens("user", t.question)
@@ -530,7 +530,7 @@ class TestSend:
             N_CTX - OUTPUT_RESERVE)
 
     def test_an_over_window_question_is_refused_before_sending(self, endpoint, proxy, store):
-        conversation = store.create_conversation("Big", settings=settings())
+        conversation = store.conversations.create("Big", settings=settings())
         question = "Please summarise: " + "the quick brown fox jumps. " * 400
         outcome = sender_for(endpoint, store, proxy.base_url).send(
             send_request(endpoint, conversation, question))
@@ -559,7 +559,7 @@ class TestSend:
 
         # Through the send path with a window that is too large (a wrong guess): the
         # request goes out, fails by name, and the log is untouched.
-        conversation = store.create_conversation(
+        conversation = store.conversations.create(
             "Guess", settings=ConversationSettings(context_window=32_768,
                                                    output_reserve=OUTPUT_RESERVE,
                                                    compaction=False))
@@ -575,7 +575,7 @@ class TestSend:
         assert store.turns(conversation.id) == before
 
     def test_cancel_mid_stream_leaves_the_log_unchanged(self, endpoint, proxy, store):
-        conversation = store.create_conversation("Cancel", settings=settings())
+        conversation = store.conversations.create("Cancel", settings=settings())
         sender = sender_for(endpoint, store, proxy.base_url)
         first = sender.send(send_request(endpoint, conversation, "Say hi."))
         assert isinstance(first, Committed), first
@@ -605,7 +605,7 @@ class TestSend:
 @pytest.mark.realmodel
 @pytest.mark.skipif(not AVAILABILITY.ok, reason=AVAILABILITY.reason or "no local model")
 def test_orchid_17_in_the_window_is_sent_and_out_of_it_is_not(endpoint, proxy, store):
-    conversation = store.create_conversation("ORCHID", settings=settings())
+    conversation = store.conversations.create("ORCHID", settings=settings())
     sender = sender_for(endpoint, store, proxy.base_url)
     fact = sender.send(send_request(endpoint, conversation,
                                     "My project code is ORCHID-17. Please remember it."))
@@ -618,7 +618,7 @@ def test_orchid_17_in_the_window_is_sent_and_out_of_it_is_not(endpoint, proxy, s
     assert b"ORCHID-17" in proxy.chat_bodies()[-1]
     print(f"\nORCHID-17 in the window; the model answered: {inside.turn.answer!r}")
 
-    store.import_turns(conversation.id, [pending(*FILLER) for _ in range(12)])
+    store.turns.commit_many(conversation.id, [pending(*FILLER) for _ in range(12)])
     outside = sender.send(send_request(endpoint, conversation, question))
     assert isinstance(outside, Committed), outside
     assert 1 in outside.projection.left_out and 2 in outside.projection.left_out

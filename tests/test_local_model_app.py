@@ -80,7 +80,7 @@ def record_tokenizing_threads(monkeypatch) -> list[str]:
 
 
 def open_conversation(window, store, model: str) -> int:
-    conversation = store.create_conversation("Local", model=model)
+    conversation = store.conversations.create("Local", model=model)
     window.refresh_conversations(select_id=conversation.id)
     return conversation.id
 

@@ -100,7 +100,7 @@ def assert_named_crash(failure, sig: signal.Signals) -> None:
 @pytest.mark.parametrize("sig", [signal.SIGSEGV, signal.SIGKILL])
 def test_a_server_killed_mid_answer_is_a_named_crash_and_the_next_send_answers(
         models, store, tmp_path, sig):
-    conversation = store.create_conversation("Crash", settings=settings())
+    conversation = store.conversations.create("Crash", settings=settings())
     first = send(models, store, conversation, "Say hello.")
     assert isinstance(first, Committed), first
     before, turns_before = database_bytes(store), store.turns(conversation.id)
@@ -132,7 +132,7 @@ def test_a_server_killed_mid_answer_is_a_named_crash_and_the_next_send_answers(
 
 @pytest.mark.parametrize("sig", [signal.SIGSEGV, signal.SIGKILL])
 def test_a_server_killed_before_the_first_token_is_a_named_crash(models, store, sig):
-    conversation = store.create_conversation("Crash early", settings=settings())
+    conversation = store.conversations.create("Crash early", settings=settings())
     send(models, store, conversation, "Say hello.")  # up and answering
     turns_before = store.turns(conversation.id)
     [pid] = models.pids
@@ -189,7 +189,7 @@ def test_a_file_that_is_no_model_is_a_named_start_failure_with_the_log(tmp_path)
 def test_the_server_stops_when_unused_or_idle_and_starts_again(tmp_path, store):
     models = LocalModels(n_ctx=N_CTX, log_dir=tmp_path / "logs", idle_timeout=2.0)
     try:
-        conversation = store.create_conversation("Idle", settings=settings())
+        conversation = store.conversations.create("Idle", settings=settings())
         assert isinstance(send(models, store, conversation, "Say hi."), Committed)
         [pid] = models.pids
         # Another provider chosen: nothing uses the built-in model any more.
@@ -235,7 +235,7 @@ def test_the_window_names_the_crash_gives_the_question_back_and_answers_next_tim
     store = window.store
     [profile] = window.setup.load()
     assert profile.builtin
-    conversation = store.create_conversation("Local", model=profile.model)
+    conversation = store.conversations.create("Local", model=profile.model)
     window.refresh_conversations(select_id=conversation.id)
     killed: list[int] = []
 
@@ -280,7 +280,7 @@ def test_choosing_another_provider_stops_the_builtin_server(qtbot, window, loopb
     other = new_profile(preset_by_id("custom"), model="m", name="Other",
                         base_url=loopback.base_url)
     window.setup.profiles.save([builtin, other])
-    conversation = store.create_conversation("Local", model=builtin.model)
+    conversation = store.conversations.create("Local", model=builtin.model)
     window.refresh_conversations(select_id=conversation.id)
     window.composer.set_draft("Say hello.")
     window.send()

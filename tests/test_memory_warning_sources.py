@@ -17,14 +17,14 @@ def test_a_pin_from_a_turn_sent_verbatim_is_not_missing_from_the_summary(
     window, cid = open_window(qtbot, make_window, store, numbered(4))
     panel = window.memory.panel
     first, _second, _third, fourth = store.turns(cid)
-    store.add_pin(cid, "The data lives in /srv/quokka77", sources=[fourth.id])
+    store.memory.add_pin(cid, "The data lives in /srv/quokka77", sources=[fourth.id])
     window.memory.reload()
     qtbot.waitUntil(lambda: panel.pins.count() == 1)
     # Turns 1 and 2 summarized; turn 4 (the pin's) sent word for word.
     panel.show_selection(None, SUMMARY, (1, 2))
     assert not panel.warning.isVisible() and panel.warning.text() == ""
 
-    store.add_pin(cid, "Backups go to /mnt/wombat12", sources=[first.id])
+    store.memory.add_pin(cid, "Backups go to /mnt/wombat12", sources=[first.id])
     window.memory.reload()
     qtbot.waitUntil(lambda: panel.pins.count() == 2)
     panel.show_selection(None, SUMMARY, (1, 2))

@@ -165,12 +165,14 @@ def _check_memory(store: TurnlogStore, conversations, version: int) -> None:
     """Pins, notes and preferences come through an upgrade (none before their step)."""
     cid = conversations[CONTENT.MEMORY["conversation"]].id
     if version < MIGRATIONS.index(V_MEMORY) + 1:
-        assert (store.pins(cid), store.notes(cid), store.preferences()) == ([], [], [])
+        memory = store.memory
+        assert (memory.pins(cid), memory.notes(cid), memory.preferences()) == ([], [], [])
         return
-    (pin,) = store.pins(cid)
+    (pin,) = store.memory.pins(cid)
     assert (pin.sources[0], pin.text) == CONTENT.MEMORY["pin"]
-    assert [(n.text, n.priority) for n in store.notes(cid)] == [CONTENT.MEMORY["note"]]
-    assert [(p.text, p.priority) for p in store.preferences()] == [CONTENT.MEMORY["preference"]]
+    assert [(n.text, n.priority) for n in store.memory.notes(cid)] == [CONTENT.MEMORY["note"]]
+    assert [(p.text, p.priority) for p in store.memory.preferences()] == \
+        [CONTENT.MEMORY["preference"]]
 
 
 def _check_content(store: TurnlogStore, version: int) -> None:
@@ -191,14 +193,14 @@ def _check_content(store: TurnlogStore, version: int) -> None:
             (turn_id, i, q, a, model, "stop", CONTENT.STAMP, Usage(*usage))
             for i, (turn_id, q, a, usage) in enumerate(turns, start=1)
         ]
-    (record,) = store.requests(conversations[CONTENT.RECORD["conversation"]].id)
+    (record,) = store.records.of(conversations[CONTENT.RECORD["conversation"]].id)
     expected = dict(CONTENT.RECORD)
     del expected["conversation"]
     expected["usage"] = Usage(*expected["usage"])
     assert {name: getattr(record, name) for name in expected} == expected
     assert record.started_at == CONTENT.STAMP
     _check_memory(store, conversations, version)
-    summary = store.latest_summary(conversations[CONTENT.SUMMARY["conversation"]].id)
+    summary = store.records.latest_summary(conversations[CONTENT.SUMMARY["conversation"]].id)
     if version < 2:
         assert summary is None
         return
@@ -220,8 +222,8 @@ def _check_attachment(store: TurnlogStore, turn, conversations) -> None:
     (file,) = turn.attachments
     assert (file.name, file.text, file.encoding) == (
         expected["name"], expected["text"], expected["encoding"])
-    assert store.attachment_original(file.digest) == expected["original"]
-    (drafted,) = store.draft_attachments(conversations[expected["draft"]].id)
+    assert store.attachments.original(file.digest) == expected["original"]
+    (drafted,) = store.attachments.of_draft(conversations[expected["draft"]].id)
     assert (drafted.digest, drafted.original) == (file.digest, expected["original"])
 
 
@@ -241,7 +243,7 @@ def _made_with_side_questions(version: int, table: str = "side_questions") -> bo
 def _check_side(store: TurnlogStore, conversations, version: int) -> None:
     """Side questions: none in a database made before they existed (the step adds an empty
     table), else the fixture's one, intact."""
-    sides = store.side_questions(conversations[CONTENT.SIDE["conversation"]].id)
+    sides = store.side.of(conversations[CONTENT.SIDE["conversation"]].id)
     if not _made_with_side_questions(version):
         assert sides == []
         return
@@ -255,7 +257,7 @@ def _check_side(store: TurnlogStore, conversations, version: int) -> None:
 
 def _check_side_attempts(store: TurnlogStore, conversations, version: int) -> None:
     """Failed side requests' usage: none before the step that keeps it, else the fixture's."""
-    attempts = store.side_attempts(conversations[CONTENT.SIDE["conversation"]].id)
+    attempts = store.side.attempts(conversations[CONTENT.SIDE["conversation"]].id)
     if not _made_with_side_questions(version, "side_attempts"):
         assert attempts == []
         return
@@ -426,7 +428,7 @@ def test_the_copy_includes_what_was_still_in_the_wal(tmp_path, monkeypatch):
 
     monkeypatch.setattr(upgrade, "migrate", watched)
     with TurnlogStore.open(home) as store:
-        assert store.turn("fx-wal")[1].question == "WAL-ONLY 🦉 سؤال"
+        assert store.turns.get("fx-wal")[1].question == "WAL-ONLY 🦉 سؤال"
     assert [row[0] for row in copies_seen[0]] == ["fx-rtl-1", "fx-rtl-2", "fx-rtl-3", "fx-wal",
                                                   "fx-zh-1", "fx-zh-2"]
 
@@ -462,8 +464,8 @@ def test_conversations_imported_from_chatgpt_before_v11_send_with_the_profile_s_
     con.commit()
     con.close()
     with TurnlogStore.open(home) as store:
-        trip = store.conversation(imported)
-        forked = store.conversation(fork)
+        trip = store.conversations.get(imported)
+        forked = store.conversations.get(fork)
         made_here = [c for c in store.conversations() if c.id not in (imported, fork)]
     assert (trip.model, trip.source, trip.source_model) == ("", "chatgpt", "gpt-4o")
     assert (forked.model, forked.source, forked.source_model) == ("", "chatgpt", "gpt-4o")
@@ -494,7 +496,7 @@ def test_a_turn_s_tool_exchange_comes_through_upgrades_and_turns_before_had_none
         assert [(c.id, c.name, c.arguments, r.content, r.is_error, r.duration_s,
                  r.approval.value, r.cut_bytes) for c, r in tool_round.pairs()] == [
             tuple(call) for call in spec["calls"]]
-        assert store.tool_result(spec["turn"], "call_2") == spec["full"]["call_2"]
-        assert store.tool_result(spec["turn"], "call_1") is None
+        assert store.turns.tool_result(spec["turn"], "call_2") == spec["full"]["call_2"]
+        assert store.turns.tool_result(spec["turn"], "call_1") is None
     finally:
         store.close()

@@ -239,7 +239,7 @@ def test_a_send_through_the_connection_calibrates_from_its_usage(loopback, count
                                                                   turnlog_home):
     store = TurnlogStore.open(turnlog_home)
     try:
-        conv = store.create_conversation("c", model=MODEL)
+        conv = store.conversations.create("c", model=MODEL)
         connection = connect(loopback, counts, CUSTOM)
         loopback.script(Behaviour.answer("Hi", usage={"prompt_tokens": 500}))
         outcome = sender_for(store, connection.provider, CostIndex()).send(
@@ -322,12 +322,12 @@ def test_the_send_that_overflowed_succeeds_within_the_learned_window(loopback, c
                                                                       turnlog_home):
     store = TurnlogStore.open(turnlog_home)
     try:
-        conv = store.create_conversation(
+        conv = store.conversations.create(
             "long", model=MODEL,
             settings=ConversationSettings(max_bytes=1_000_000, compaction=False,
                                           output_reserve=1_024))
         for i in range(12):
-            store.commit_turn(conv.id, PendingTurn(
+            store.turns.commit(conv.id, PendingTurn(
                 f"o{i}", f"question {i} " + "word " * 150, f"answer {i} " + "word " * 150,
                 MODEL, "stop", Usage(), datetime.now(UTC)))
         connection = connect(loopback, counts, CUSTOM)
@@ -350,10 +350,10 @@ def test_an_empty_stream_from_a_llamacpp_profile_teaches_a_bound_and_the_send_su
     # an overflowing request with an empty 200 stream.
     store = TurnlogStore.open(turnlog_home)
     try:
-        conv = store.create_conversation(
+        conv = store.conversations.create(
             "twelve", model=MODEL, settings=ConversationSettings(compaction=False))
         for i in range(12):
-            store.commit_turn(conv.id, PendingTurn(
+            store.turns.commit(conv.id, PendingTurn(
                 f"e{i}", f"question {i} " + "word " * 60, f"answer {i} " + "word " * 60,
                 MODEL, "stop", Usage(), datetime.now(UTC)))
         connection = connect(loopback, counts, LLAMA_CPP)

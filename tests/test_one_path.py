@@ -78,7 +78,7 @@ def test_with_a_14_tool_server_on_counter_preview_and_wire_are_the_same_bytes(
         wire = loopback.requests[-1].body
         assert len(loopback.requests[-1].json()["tools"]) == 14
         assert wire == previewed
-        assert store.requests(conversation.id)[-1].body_bytes == len(wire)
+        assert store.records.of(conversation.id)[-1].body_bytes == len(wire)
 
 
 class StartingModelConnector(ProviderConnector):

@@ -73,20 +73,20 @@ def _conversation(store, *, summary: bool, sampling: bool):
     settings = ConversationSettings(
         max_bytes=9_000 if summary else 64_000, context_window=32_000, compaction=summary,
         temperature=0.3 if sampling else None, top_p=0.9 if sampling else None)
-    conversation = store.create_conversation("combination", model=MODEL, settings=settings)
+    conversation = store.conversations.create("combination", model=MODEL, settings=settings)
     pending = [PendingTurn(uuid.uuid4().hex, f"Question {n}?", LONG if summary else "Short.",
                            MODEL, "stop", Usage(), datetime.now(UTC)) for n in range(1, 8)]
-    store.import_turns(conversation.id, pending)
-    return store.conversation(conversation.id)
+    store.turns.commit_many(conversation.id, pending)
+    return store.conversations.get(conversation.id)
 
 
 def _memory(store, conversation, *, pins: bool, notes: bool, preferences: bool):
     if pins:
-        store.add_pin(conversation.id, "The ferry ticket is FR-2291.")
+        store.memory.add_pin(conversation.id, "The ferry ticket is FR-2291.")
     if notes:
-        store.add_note(conversation.id, "Prefers the morning crossing.", priority=2)
+        store.memory.add_note(conversation.id, "Prefers the morning crossing.", priority=2)
     if preferences:
-        store.add_preference(f"Answer briefly ({conversation.id}).")
+        store.memory.add_preference(f"Answer briefly ({conversation.id}).")
 
 
 def _make_summary(store, loopback, conversation, provider):
@@ -94,7 +94,7 @@ def _make_summary(store, loopback, conversation, provider):
     outcome = sender_for(store, provider, CostIndex()).send(send_request(Ask(
         conversation, "Before we go on?", Route(MODEL), memory=store.memory(conversation.id))))
     assert isinstance(outcome, Committed), outcome
-    assert store.latest_summary(conversation.id) is not None
+    assert store.records.latest_summary(conversation.id) is not None
 
 
 @settings(max_examples=24, deadline=None, derandomize=True,
@@ -113,12 +113,12 @@ def test_final_previews_are_what_goes_on_the_wire(world, tools_on, text, image, 
     if summary:
         _make_summary(store, loopback, conversation, provider)
     if act == CONTINUE:  # a turn kept incomplete, the newest
-        store.commit_turn(conversation.id, PendingTurn(
+        store.turns.commit(conversation.id, PendingTurn(
             uuid.uuid4().hex, "And the rest?", "The rest is", MODEL, "length", Usage(),
             datetime.now(UTC), incomplete="length"))
     _memory(store, conversation, pins=pins, notes=notes, preferences=preferences)
     if side:
-        store.add_side_question(conversation.id, SideQuestion(
+        store.side.add(conversation.id, SideQuestion(
             uuid.uuid4().hex, "Aside: which pier?", "Pier 4.", MODEL, datetime.now(UTC)))
     question, files, replaces, partial = "Which ferry should I take?", _files(text, image), \
         None, None
@@ -129,9 +129,9 @@ def test_final_previews_are_what_goes_on_the_wire(world, tools_on, text, image, 
     running = Route(MODEL)
     tools = SendTools(host, [server], None, lambda *args: None) if tools_on else None
     ask = Ask(conversation, question, pending_local_route(MODEL, 32_000) if starting
-              else running, store.log(conversation.id), attachments=files,
+              else running, store.turns.log(conversation.id), attachments=files,
               memory=store.memory(conversation.id),
-              summary=store.latest_summary(conversation.id), replaces=replaces,
+              summary=store.records.latest_summary(conversation.id), replaces=replaces,
               partial=partial,
               tool_specs=tool_preview(host, [server]).specs if tools_on else ())
     built = build(ask)  # the preview: what the counter and the inspector show
@@ -156,5 +156,5 @@ def test_final_previews_are_what_goes_on_the_wire(world, tools_on, text, image, 
     wire = loopback.requests[-1].body
     event("final, compared with the wire")
     assert wire == built.body
-    record = store.requests(conversation.id)[-1]
+    record = store.records.of(conversation.id)[-1]
     assert record.body_bytes == len(wire) == outcome.projection.body_bytes

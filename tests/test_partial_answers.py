@@ -162,11 +162,11 @@ def test_keep_appends_one_turn_marked_incomplete_that_later_requests_carry(
     assert shown.count("incomplete") == 1  # the complete turns are not marked
     lines = [json.loads(line) for line in exported(turnlog_home, conversation.id).splitlines()]
     assert [line.get("incomplete") for line in lines[1:]] == [None, LENGTH, None]
-    markdown = export_markdown(store.conversation(conversation.id),
-                               store.all_turns(conversation.id))
+    markdown = export_markdown(store.conversations.get(conversation.id),
+                               store.turns.all(conversation.id))
     assert "## Turn 2 · " in markdown and "*incomplete (cut off at the output limit)*" in markdown
 
-    store.delete_turn(kept.id)  # deletable like any turn
+    store.privacy.delete_turn(kept.id)  # deletable like any turn
     assert [t.incomplete for t in store.turns(conversation.id)] == [None, None]
 
 
@@ -188,7 +188,7 @@ def test_keep_after_a_delete_meanwhile_is_refused(store, loopback):
     conversation = seed(store, "chat", numbered(2))
     loopback.script(Behaviour.length("partial"))
     answer = failed_with_offer(send(store, loopback, conversation))
-    store.delete_turn(store.turns(conversation.id)[0].id)
+    store.privacy.delete_turn(store.turns(conversation.id)[0].id)
     rows = log_rows(store)
     with pytest.raises(Exception, match="deleted"):
         keep_partial(store, answer)
@@ -216,7 +216,7 @@ def test_continue_with_prefill_sends_the_answer_so_far_as_the_start_of_the_reply
     assert (turns[-1].question, turns[-1].answer, turns[-1].incomplete) == (
         QUESTION, "量子纠缠是一种奇特的关联。 Done.", None)
     assert outcome.record.outcome == "committed" and outcome.record.turn_id == turns[-1].id
-    assert store.requests(conversation.id)[-1].turn_id == turns[-1].id
+    assert store.records.of(conversation.id)[-1].turn_id == turns[-1].id
 
 
 def test_continue_without_prefill_asks_for_the_rest_and_keeps_a_repeated_tail_once(
@@ -257,7 +257,7 @@ def test_continue_after_keep_is_a_new_version_and_the_kept_turn_stays_unchanged(
         *numbered(1)[0], QUESTION, "First half,", CONTINUE_PROMPT]
     line = store.turns(conversation.id)
     assert [t.answer for t in line] == [numbered(1)[0][1], "First half, second half."]
-    assert store.versions(conversation.id).replaced_by == {kept.id: outcome.turn.id}
+    assert store.turns.versions(conversation.id).replaced_by == {kept.id: outcome.turn.id}
     assert store.db.execute_sql("SELECT * FROM turns WHERE id = ?",
                                 (kept.id,)).fetchall() == kept_row
     shown = cli(turnlog_home, "show", str(conversation.id))

@@ -76,28 +76,28 @@ def seeded(home: Path) -> dict[str, object]:
     with TurnlogStore.open(home) as store:
         ids = {}
         for tag in ("A", "B"):
-            conv = store.create_conversation(f"conversation {tag}", model="m",
-                                             settings=ConversationSettings(
+            conv = store.conversations.create(f"conversation {tag}", model="m",
+                                              settings=ConversationSettings(
                                                  max_bytes=8_000, context_window=32_768,
                                                  output_reserve=1024))
             for i in range(1, 31):
                 q, a = secrets_for(tag, i)
-                store.commit_turn(conv.id, PendingTurn(f"{tag}{i}", q + " " + "x" * 200, a,
-                                                       "m", "stop", Usage(), datetime.now(UTC),
-                                                       reasoning=reasoning_for(tag, i)))
+                store.turns.commit(conv.id, PendingTurn(f"{tag}{i}", q + " " + "x" * 200, a,
+                                                        "m", "stop", Usage(), datetime.now(UTC),
+                                                        reasoning=reasoning_for(tag, i)))
             costs = CostIndex()
             sender = Sender(store, echo, costs=costs,
-                            compactor=Compactor(store, echo, costs=costs))
+                            compactor=Compactor(store.records, echo, costs=costs))
             outcome = sender.send(SendRequest(conv, current_question(tag), "m",
                                               Budget.from_settings(conv.settings)))
             assert isinstance(outcome, Committed)
             assert outcome.projection.summarized, "the seed must produce a summary"
-            summary = store.latest_summary(conv.id)
+            summary = store.records.latest_summary(conv.id)
             assert "ORCHID-17-SECRET" in summary.content
-            assert store.requests(conv.id)
+            assert store.records.of(conv.id)
             # Memory taken from the text: a pin from turn 2 (goes with it), a note.
-            store.add_pin(conv.id, secrets_for(tag, 2)[0], sources=[f"{tag}2"])
-            store.add_note(conv.id, secrets_for(tag, 30)[1])
+            store.memory.add_pin(conv.id, secrets_for(tag, 2)[0], sources=[f"{tag}2"])
+            store.memory.add_note(conv.id, secrets_for(tag, 30)[1])
             side = SideAsker(store, side_echo, costs=costs).ask(SideRequest(
                 conv.id, side_question(tag), "m",
                 side_budget(Budget.from_settings(conv.settings), 8_192), RequestOptions()))
@@ -121,15 +121,15 @@ def projected_text(home: Path, cid: int) -> str:
 def test_delete_one_turn_removes_it_and_its_summary(turnlog_home):
     ids = seeded(turnlog_home)
     with TurnlogStore.open(turnlog_home) as store:
-        counts = store.preview_delete_turn("A2")
+        counts = store.privacy.preview_turn("A2")
         assert counts.turns == 1 and counts.summaries >= 1 and counts.requests >= 1
         assert counts.side_questions == 1
         assert counts.describe().startswith(f"1 turn, {counts.summaries} summar")
-        store.delete_turn("A2")
-        assert store.latest_summary(ids["A"]) is None
-        assert store.side_questions(ids["A"]) == [] and store.side_questions(ids["B"])
+        store.privacy.delete_turn("A2")
+        assert store.records.latest_summary(ids["A"]) is None
+        assert store.side.of(ids["A"]) == [] and store.side.of(ids["B"])
         assert [t.ordinal for t in store.turns(ids["A"])][:3] == [1, 3, 4]  # a gap, no renumber
-        for record in store.requests(ids["A"]):
+        for record in store.records.of(ids["A"]):
             assert 2 not in record.sent + record.summarized + record.left_out
     assert scan(turnlog_home, strings("A", [2]) + [side_question("A")]) == []
     kept = strings("A", [1, *range(3, 31)]) + strings("B", range(1, 31))
@@ -143,10 +143,10 @@ def test_delete_one_turn_removes_it_and_its_summary(turnlog_home):
 def test_delete_conversation_removes_everything_of_it(turnlog_home):
     ids = seeded(turnlog_home)
     with TurnlogStore.open(turnlog_home) as store:
-        counts = store.preview_delete_conversation(ids["A"])
+        counts = store.privacy.preview_conversation(ids["A"])
         assert (counts.conversations, counts.turns) == (1, 31) and counts.summaries >= 1
         assert counts.side_questions == 1 and counts.describe().endswith("1 side question")
-        store.delete_conversation(ids["A"])
+        store.privacy.delete_conversation(ids["A"])
     assert scan(turnlog_home, strings("A", range(1, 31)) + [current_question("A"),
                                                             side_question("A")]) == []
     assert scan(turnlog_home, [side_question("B")])
@@ -199,25 +199,25 @@ def test_cli_delete_turn_by_exported_id(turnlog_home):
 def test_late_summary_after_delete_is_not_stored(turnlog_home):
     """A summary whose call finishes after the user deleted a covered turn is discarded."""
     with TurnlogStore.open(turnlog_home) as store:
-        conv = store.create_conversation("late", model="m", settings=ConversationSettings(
+        conv = store.conversations.create("late", model="m", settings=ConversationSettings(
             max_bytes=8_000, context_window=32_768, output_reserve=1024))
         for i in range(1, 31):
             q, a = secrets_for("L", i)
-            store.commit_turn(conv.id, PendingTurn(f"L{i}", q + " " + "x" * 200, a, "m",
-                                                   "stop", Usage(), datetime.now(UTC)))
+            store.turns.commit(conv.id, PendingTurn(f"L{i}", q + " " + "x" * 200, a, "m",
+                                                    "stop", Usage(), datetime.now(UTC)))
 
         def summary_while_deleting(text):
-            store.delete_turn("L1")  # the user deletes while the summary is being made
+            store.privacy.delete_turn("L1")  # the user deletes while the summary is being made
             return Reply("Summary: " + text[-2000:], "stop")
 
         endpoint = FakeEndpoint(summary=summary_while_deleting)
         costs = CostIndex()
-        sender = Sender(store, endpoint, costs=costs, compactor=Compactor(store, endpoint,
+        sender = Sender(store, endpoint, costs=costs, compactor=Compactor(store.records, endpoint,
                                                                           costs=costs))
         outcome = sender.send(SendRequest(conv, "late?", "m",
                                           Budget.from_settings(conv.settings)))
         assert not isinstance(outcome, Committed)
-        assert store.latest_summary(conv.id) is None
+        assert store.records.latest_summary(conv.id) is None
     assert scan(turnlog_home, strings("L", [1])) == []
 
 
@@ -251,10 +251,10 @@ def test_delete_removes_a_copy_kept_from_before_an_upgrade(turnlog_home, scope):
     assert copy.name in {name for name, _ in scan(turnlog_home, strings("A", [2]))}
     with TurnlogStore.open(turnlog_home) as store:
         if scope == "turn":
-            store.delete_turn("A2")
+            store.privacy.delete_turn("A2")
         elif scope == "conversation":
-            store.delete_conversation(ids["A"])
+            store.privacy.delete_conversation(ids["A"])
         else:
-            store.delete_all()
+            store.privacy.delete_all()
     assert not copy.exists()
     assert scan(turnlog_home, strings("A", [2])) == []

@@ -62,17 +62,17 @@ def leaks(home: Path, files, markers: list[str]) -> list[tuple[str, str]]:
 
 
 def commit(store, cid: int, turn_id: str, files) -> None:
-    store.commit_turn(cid, PendingTurn(turn_id, f"look {turn_id}", f"seen {turn_id}", "m",
-                                       "stop", Usage(), datetime.now(UTC),
-                                       attachments=tuple(files)))
+    store.turns.commit(cid, PendingTurn(turn_id, f"look {turn_id}", f"seen {turn_id}", "m",
+                                        "stop", Usage(), datetime.now(UTC),
+                                        attachments=tuple(files)))
 
 
 def seeded(home: Path):
     a, b = marked_files("A"), marked_files("B")
     ALL[:] = a + b
     with TurnlogStore.open(home) as store:
-        ca = store.create_conversation("A").id
-        cb = store.create_conversation("B").id
+        ca = store.conversations.create("A").id
+        cb = store.conversations.create("B").id
         commit(store, ca, "a1", a)
         commit(store, ca, "a2", a[:1])  # the same PNG again: stored once
         commit(store, cb, "b1", b)
@@ -90,20 +90,20 @@ def test_the_markers_are_on_disk_before_a_delete(turnlog_home):
     # copy sent has no comment).
     assert set(markers("A")) <= found and set(markers("B")) <= found
     with TurnlogStore.open(turnlog_home, readonly=True) as store:
-        (_, first), (_, again) = (store.turn("a1"), store.turn("a2"))
+        (_, first), (_, again) = (store.turns.get("a1"), store.turns.get("a2"))
         assert first.attachments[0].digest == again.attachments[0].digest
-        assert store.attachment_original(first.attachments[1].digest) == a[1].original
+        assert store.attachments.original(first.attachments[1].digest) == a[1].original
 
 
 def test_a_file_goes_with_the_last_turn_that_names_it(turnlog_home):
     _, _, a, b = seeded(turnlog_home)
     with TurnlogStore.open(turnlog_home) as store:
-        store.delete_turn("a1")
+        store.privacy.delete_turn("a1")
     gone = leaks(turnlog_home, a[1:], markers("A")[1:])
     assert gone == []  # the JPEG and the PDF went with a1
     assert leaks(turnlog_home, a[:1], markers("A")[:1])  # the PNG: a2 still has it
     with TurnlogStore.open(turnlog_home) as store:
-        store.delete_turn("a2")
+        store.privacy.delete_turn("a2")
     assert leaks(turnlog_home, a, markers("A")) == []
     assert len({what for _, what in leaks(turnlog_home, b, markers("B"))}) == 9
 
@@ -113,14 +113,14 @@ def test_deleting_a_conversation_deletes_its_files_and_its_draft_s(turnlog_home)
     extra = read_bytes("draft-only.txt", b"DRAFTMARK-A-55e0 only in the draft")
     ALL.append(extra)
     with TurnlogStore.open(turnlog_home) as store:
-        store.save_draft_attachments(ca, [extra, a[2]])
-        store.save_draft_attachments(cb, [b[0]])
+        store.attachments.save_draft(ca, [extra, a[2]])
+        store.attachments.save_draft(cb, [b[0]])
     with TurnlogStore.open(turnlog_home) as store:  # a restart keeps the draft's files
-        assert [f.name for f in store.draft_attachments(ca)] == ["draft-only.txt",
-                                                                 "report-A.pdf"]
-        assert store.draft_attachments(ca)[0].original == extra.original
-        store.delete_conversation(ca)
-        assert store.draft_attachments(ca) == ()
+        assert [f.name for f in store.attachments.of_draft(ca)] == ["draft-only.txt",
+                                                                    "report-A.pdf"]
+        assert store.attachments.of_draft(ca)[0].original == extra.original
+        store.privacy.delete_conversation(ca)
+        assert store.attachments.of_draft(ca) == ()
     assert leaks(turnlog_home, [*a, extra], [*markers("A"), "DRAFTMARK-A-55e0"]) == []
     assert len({what for _, what in leaks(turnlog_home, b, markers("B"))}) == 9
 
@@ -128,18 +128,18 @@ def test_deleting_a_conversation_deletes_its_files_and_its_draft_s(turnlog_home)
 def test_a_file_a_draft_still_holds_stays_until_the_draft_lets_it_go(turnlog_home):
     ca, _, a, _ = seeded(turnlog_home)
     with TurnlogStore.open(turnlog_home) as store:
-        store.save_draft_attachments(0, [a[2]])  # the PDF, on the draft of no conversation
-        store.delete_conversation(ca)
+        store.attachments.save_draft(0, [a[2]])  # the PDF, on the draft of no conversation
+        store.privacy.delete_conversation(ca)
     assert leaks(turnlog_home, a[2:], markers("A")[2:])
     with TurnlogStore.open(turnlog_home) as store:
-        store.save_draft_attachments(0, [])  # removed from the draft
+        store.attachments.save_draft(0, [])  # removed from the draft
     assert leaks(turnlog_home, a, markers("A")) == []
 
 
 def test_delete_everything_leaves_no_file_behind(turnlog_home):
     ca, _, a, b = seeded(turnlog_home)
     with TurnlogStore.open(turnlog_home) as store:
-        store.save_draft_attachments(ca, [b[1]])
+        store.attachments.save_draft(ca, [b[1]])
     result = subprocess.run([sys.executable, "-m", "turnlog.cli", "delete", "--all"],
                             input="yes\n", capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr

@@ -74,8 +74,8 @@ def test_a_key_echoed_into_the_reasoning_is_redacted(loopback):
 def test_reasoning_is_kept_with_the_turn_and_never_sent_back(loopback, turnlog_home):
     settings = ConversationSettings(temperature=0.3, top_p=0.9, output_reserve=2048)
     with TurnlogStore.open(turnlog_home) as store:
-        conversation = store.create_conversation("thinking", model="deepseek-reasoner",
-                                                 settings=settings)
+        conversation = store.conversations.create("thinking", model="deepseek-reasoner",
+                                                  settings=settings)
         provider = ChatCompletionsProvider(loopback.base_url, api_key=KEY, preset=DEEPSEEK)
         route = Route("deepseek-reasoner", include_usage=True)
         loopback.script(Behaviour.answer(ANSWER, reasoning=THOUGHT,
@@ -124,8 +124,8 @@ def test_reasoning_is_kept_with_the_turn_and_never_sent_back(loopback, turnlog_h
 def test_sampling_settings_are_in_the_body_exactly_when_set(loopback, turnlog_home, settings,
                                                             options):
     with TurnlogStore.open(turnlog_home) as store:
-        conversation = store.create_conversation("sampling", model="m", settings=settings)
-        conversation = store.conversation(conversation.id)  # as stored and read back
+        conversation = store.conversations.create("sampling", model="m", settings=settings)
+        conversation = store.conversations.get(conversation.id)  # as stored and read back
         provider = ChatCompletionsProvider(loopback.base_url)
         outcome = sender_for(store, provider, CostIndex()).send(
             request_for(conversation, "Hi", Route("m")))
@@ -159,7 +159,7 @@ def test_an_upgraded_database_keeps_its_turns_and_holds_reasoning(tmp_path, vers
         from datetime import UTC, datetime
 
         from turnlog.core.send import PendingTurn
-        store.commit_turn(conversation.id, PendingTurn(
+        store.turns.commit(conversation.id, PendingTurn(
             "new-turn", "Why?", "Because.", "m", "stop", Usage(), datetime.now(UTC),
             reasoning=THOUGHT))
         assert store.turns(conversation.id)[-1].reasoning == THOUGHT

@@ -33,7 +33,7 @@ def store(turnlog_home):
 
 @pytest.fixture
 def conv(store):
-    return store.create_conversation("retry", model="loopback-model", settings=SETTINGS)
+    return store.conversations.create("retry", model="loopback-model", settings=SETTINGS)
 
 
 def send(store, conv, base_url, *, retry=FAST, cancel=None, stages=None, deltas=None):
@@ -57,7 +57,7 @@ def test_not_now_is_tried_again_and_the_answer_is_saved(store, conv, loopback, f
     assert isinstance(outcome, Committed) and outcome.turn.answer == "Here now"
     assert len(loopback.requests) == 2
     assert loopback.requests[0].body == loopback.requests[1].body  # the same bytes again
-    records = store.requests(conv.id)
+    records = store.records.of(conv.id)
     assert [(r.attempt, r.outcome) for r in records][-2:] == [
         (1, FailureKind.RATE_LIMITED.value if first.status == 429 else
          (FailureKind.TIMEOUT.value if first.status == 504 else FailureKind.HTTP_STATUS.value)),
@@ -71,7 +71,7 @@ def test_at_most_three_attempts_then_the_last_failure_is_shown(store, conv, loop
     assert isinstance(outcome, Failed)
     assert outcome.failure.status == 503 and outcome.draft == "Still there?"
     assert len(loopback.requests) == 3
-    assert [r.attempt for r in store.requests(conv.id)] == [1, 2, 3]
+    assert [r.attempt for r in store.records.of(conv.id)] == [1, 2, 3]
     assert [d for s, d in stages if s is Stage.RETRYING] == [
         "in 1 s (attempt 2 of 3)", "in 1 s (attempt 3 of 3)"]
     assert store.turns(conv.id) == ()
@@ -84,12 +84,12 @@ def test_at_most_three_attempts_then_the_last_failure_is_shown(store, conv, loop
     ids=["401", "403", "400", "overflow", "500", "404"])
 def test_final_failures_are_never_tried_again(store, loopback, behaviour):
     # No turns to drop: an overflow has nothing to recover with either.
-    conv = store.create_conversation("never", model="loopback-model", settings=SETTINGS)
+    conv = store.conversations.create("never", model="loopback-model", settings=SETTINGS)
     loopback.script(behaviour, Behaviour.answer("must not be asked for"))
     outcome = send(store, conv, loopback.base_url)
     assert isinstance(outcome, Failed)
     assert len(loopback.requests) == 1
-    assert len(store.requests(conv.id)) == 1
+    assert len(store.records.of(conv.id)) == 1
 
 
 def test_a_partial_stream_is_never_tried_again(store, conv, loopback):
@@ -162,7 +162,7 @@ def test_connection_refused_is_tried_again(store, conv):
     outcome = send(store, conv, f"http://127.0.0.1:{port}/v1", stages=stages)
     assert isinstance(outcome, Failed) and outcome.failure.kind is FailureKind.NETWORK
     assert outcome.failure.transport == "refused"
-    assert [r.attempt for r in store.requests(conv.id)] == [1, 2, 3]
+    assert [r.attempt for r in store.records.of(conv.id)] == [1, 2, 3]
     assert sum(s is Stage.RETRYING for s, _ in stages) == 2
 
 
@@ -188,7 +188,7 @@ def test_a_connection_closed_without_an_answer_is_tried_again(store, conv, loopb
     thread.join(5)
     assert hits == [1]
     assert isinstance(outcome, Failed)
-    assert [r.attempt for r in store.requests(conv.id)] == [1, 2, 3]
+    assert [r.attempt for r in store.records.of(conv.id)] == [1, 2, 3]
 
 
 def test_stop_cancels_the_wait_promptly(store, conv, loopback):

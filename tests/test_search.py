@@ -47,8 +47,8 @@ def found(store: TurnlogStore, query: str) -> list[str]:
 
 @pytest.fixture
 def garden(store) -> TurnlogStore:
-    work = store.create_conversation("API 接口设计")
-    home = store.create_conversation("Weekend")
+    work = store.conversations.create("API 接口设计")
+    home = store.conversations.create("Weekend")
     for i, (question, answer) in enumerate([
         ("这个接口的预算是多少？", "预算表在共享盘里。"),
         ("What is the project code?", "It is ORCHID-17, kept in the vault."),
@@ -56,8 +56,8 @@ def garden(store) -> TurnlogStore:
         ("一", "字"),
         ("Plain words about the rolling summary cache", "the cache rolls"),
     ]):
-        store.commit_turn(work.id, pending(f"w{i}", question, answer, i))
-    store.commit_turn(home.id, pending("h0", "去香山看红叶", "Bring a summary of the trail", 9))
+        store.turns.commit(work.id, pending(f"w{i}", question, answer, i))
+    store.turns.commit(home.id, pending("h0", "去香山看红叶", "Bring a summary of the trail", 9))
     return store
 
 
@@ -126,16 +126,16 @@ def test_titles_match_first_and_a_rename_is_found_at_once(garden):
     assert [(h.turn_id, h.title) for h in hits] == [(None, "API 接口设计"), ("w0", "API 接口设计")]
     assert hits[0].snippet.marked() == "API [接口]设计"
     weekend = next(c for c in garden.conversations() if c.title == "Weekend")
-    garden.update_conversation(weekend.id, title="周末计划")
+    garden.conversations.update(weekend.id, title="周末计划")
     assert [h.title for h in garden.search("计划")] == ["周末计划"]
     assert garden.search("weekend") == []
 
 
 def test_results_are_ranked_then_newest_first(store):
-    conv = store.create_conversation("ranking")
-    store.commit_turn(conv.id, pending("once", "a tulip " + "filler " * 40))
-    store.commit_turn(conv.id, pending("many", "tulip tulip tulip tulip " + "filler " * 40))
-    store.commit_turn(conv.id, pending("once-newer", "a tulip " + "filler " * 40))
+    conv = store.conversations.create("ranking")
+    store.turns.commit(conv.id, pending("once", "a tulip " + "filler " * 40))
+    store.turns.commit(conv.id, pending("many", "tulip tulip tulip tulip " + "filler " * 40))
+    store.turns.commit(conv.id, pending("once-newer", "a tulip " + "filler " * 40))
     assert found(store, "tulip") == ["many", "once-newer", "once"]
 
 
@@ -152,9 +152,9 @@ def test_a_hit_says_where_it_is_with_the_match_marked(garden):
 
 
 def test_a_long_answer_gives_a_short_snippet_around_the_match(store):
-    conv = store.create_conversation("long")
+    conv = store.conversations.create("long")
     answer = "lorem ipsum " * 200 + "the HYACINTH bulbs\nneed cold " + "dolor sit " * 200
-    store.commit_turn(conv.id, pending("long", "q", answer))
+    store.turns.commit(conv.id, pending("long", "q", answer))
     snippet = store.search("hyacinth")[0].snippet
     assert snippet.cut_before and snippet.cut_after and len(snippet.text) <= 200
     assert "[HYACINTH] bulbs need cold" in snippet.marked()
@@ -168,21 +168,21 @@ def test_the_sidebar_filter_keeps_conversations_whose_turns_match(garden):
 
 
 def test_a_turn_is_indexed_in_its_commit_and_a_refused_commit_leaves_nothing(store):
-    conv = store.create_conversation("c")
-    store.commit_turn(conv.id, pending("t1", "first MARIGOLD"))
+    conv = store.conversations.create("c")
+    store.turns.commit(conv.id, pending("t1", "first MARIGOLD"))
     assert found(store, "marigold") == ["t1"]
     stale = PendingTurn("t2", "second MARIGOLD", "a", "m", "stop", Usage(), STAMP, generation=7)
     with pytest.raises(StoreError):
-        store.commit_turn(conv.id, stale)
+        store.turns.commit(conv.id, stale)
     assert found(store, "marigold") == ["t1"]
     assert "second" not in index_terms(store.path)
 
 
 def test_turns_written_many_at_once_are_indexed_too(store):
     """Rows written by any code (an import's batched insert), not only commit_turn."""
-    conv = store.create_conversation("imported")
-    store.import_turns(conv.id, [pending(f"i{n}", f"imported question {n} 兰花")
-                                 for n in range(50)])
+    conv = store.conversations.create("imported")
+    store.turns.commit_many(conv.id, [pending(f"i{n}", f"imported question {n} 兰花")
+                                      for n in range(50)])
     with store.db.atomic():
         store.db.cursor().executemany(
             "INSERT INTO turns (id, conversation_id, ordinal, question, answer, model, "
@@ -196,30 +196,30 @@ def test_turns_written_many_at_once_are_indexed_too(store):
 def test_deletes_take_the_tokens_out_of_the_index(garden):
     tokens = distinctive_tokens("ORCHID-17")  # none: "orchid" and "17" apart
     assert not tokens
-    conv = garden.create_conversation("secrets")
-    garden.commit_turn(conv.id, pending("s1", "ZEBRA7CODE 机密兰花 x1secret", "SHADOW9 y1secret"))
-    garden.commit_turn(conv.id, pending("s2", "keep k2secret", "keep"))
+    conv = garden.conversations.create("secrets")
+    garden.turns.commit(conv.id, pending("s1", "ZEBRA7CODE 机密兰花 x1secret", "SHADOW9 y1secret"))
+    garden.turns.commit(conv.id, pending("s2", "keep k2secret", "keep"))
     assert index_hits(garden.home, ["x1secret y1secret"]) == []  # the store holds the file open
     garden.close()
     assert {t for _, t in index_hits(garden.home, ["x1secret y1secret zebra7code"])} == {
         "x1secret", "y1secret", "zebra7code"}
     with TurnlogStore.open(garden.home) as store:
-        store.delete_turn("s1")
+        store.privacy.delete_turn("s1")
         assert found(store, "zebra7code") == [] and found(store, "x1secret") == []
         assert found(store, "k2secret") == ["s2"]
     assert index_hits(garden.home, ["x1secret y1secret zebra7code shadow9"]) == []
     with TurnlogStore.open(garden.home) as store:
-        store.delete_conversation(conv.id)
+        store.privacy.delete_conversation(conv.id)
         assert found(store, "k2secret") == [] and store.search("secrets") == []
         assert found(store, "香山") == ["h0"]
     assert index_hits(garden.home, ["k2secret"]) == []
     with TurnlogStore.open(garden.home) as store:
-        store.delete_all()
+        store.privacy.delete_all()
         assert store.search("香山") == [] and store.search("api") == []
-        conv = store.create_conversation("after")
-        store.commit_turn(conv.id, pending("n1", "a new 香山 turn"))
+        conv = store.conversations.create("after")
+        store.turns.commit(conv.id, pending("n1", "a new 香山 turn"))
         assert found(store, "香山") == ["n1"]
-        store.delete_turn("n1")  # the delete trigger still works after delete-all
+        store.privacy.delete_turn("n1")  # the delete trigger still works after delete-all
         assert found(store, "香山") == []
     assert index_terms(garden.home / "turnlog.sqlite3") <= {"after"}
 
@@ -324,10 +324,10 @@ def test_no_query_is_an_fts5_error(query):
 
 
 def test_a_superseded_version_is_found_and_marked(store):
-    conv = store.create_conversation("versions")
-    store.commit_turn(conv.id, pending("v1", "Which CROCUS colour?", "Purple."))
-    store.commit_turn(conv.id, PendingTurn("v2", "Which CROCUS colour?", "Yellow, then.", "m",
-                                           "stop", Usage(), STAMP, replaces="v1"))
+    conv = store.conversations.create("versions")
+    store.turns.commit(conv.id, pending("v1", "Which CROCUS colour?", "Purple."))
+    store.turns.commit(conv.id, PendingTurn("v2", "Which CROCUS colour?", "Yellow, then.", "m",
+                                            "stop", Usage(), STAMP, replaces="v1"))
     hits = {h.turn_id: (h.superseded, h.ordinal, h.row_ordinal)
             for h in store.search("crocus")}
     assert hits == {"v1": (True, 1, 2), "v2": (False, 2, 2)}
@@ -338,7 +338,7 @@ def test_a_superseded_version_is_found_and_marked(store):
 def imported(store: TurnlogStore, texts: list[tuple[str, str]]) -> int:
     """One conversation of `texts` (question, answer), written as an import writes."""
     turns = [ImportedTurn(pending(f"m{n}", q, a)) for n, (q, a) in enumerate(texts)]
-    (outcome,) = store.import_conversations([ImportedConversation("many", "", "m", turns)])
+    (outcome,) = store.imports.write([ImportedConversation("many", "", "m", turns)])
     assert outcome.id is not None
     return outcome.id
 
@@ -367,7 +367,7 @@ def test_a_large_log_is_ranked_among_its_newest_matches_and_a_delete_merges_one_
     assert found(store, "oldest") == ["m0"]  # found by what it alone holds
     assert sorted(found(store, "marigold")) == sorted([f"m{BLOCK + 10}", "m10"])
     before = part_pages(store)
-    store.delete_turn("m0")
+    store.privacy.delete_turn("m0")
     after = part_pages(store)
     assert after[1] == before[1] and after[0] != before[0]
     assert found(store, "oldest") == [] and len(found(store, "marigold")) == 2
@@ -382,13 +382,13 @@ def test_after_an_import_or_a_cancelled_one_a_new_turn_is_indexed_by_its_commit(
     assert found(store, "peony") == ["m0"]
     turns = [ImportedTurn(pending("c0", "cancelled DAHLIA", "a"))]
     with pytest.raises(ImportCancelled):
-        store.import_conversations([ImportedConversation("no", "", "m", turns)],
-                                   cancelled=lambda: True)
+        store.imports.write([ImportedConversation("no", "", "m", turns)],
+                            cancelled=lambda: True)
     assert found(store, "dahlia") == []
-    conv = store.create_conversation("after")
-    store.commit_turn(conv.id, pending("n1", "a committed LILAC"))
+    conv = store.conversations.create("after")
+    store.turns.commit(conv.id, pending("n1", "a committed LILAC"))
     assert found(store, "lilac") == ["n1"]
-    store.delete_turn("m0")
+    store.privacy.delete_turn("m0")
     assert found(store, "peony") == []
 
 
@@ -405,25 +405,25 @@ def test_a_turn_whose_text_is_not_utf8_is_deleted_with_nothing_left_in_the_index
     """The index's delete trigger cannot read a damaged turn's text: the turn is still
     deleted (alone, then a conversation holding another), the part that held it is indexed
     again from what remains, and no token of the deleted text stays in the index."""
-    conv = store.create_conversation("damaged")
-    store.commit_turn(conv.id, pending("d1", "broken q1secret", "ANSWER d1secret"))
-    store.commit_turn(conv.id, pending("d2", "kept k2secret", "kept"))
-    other = store.create_conversation("other")
-    store.commit_turn(other.id, pending("o1", "gone g3secret", "GONE a3secret"))
-    store.commit_turn(other.id, pending("o2", "gone too g4secret", "x"))
+    conv = store.conversations.create("damaged")
+    store.turns.commit(conv.id, pending("d1", "broken q1secret", "ANSWER d1secret"))
+    store.turns.commit(conv.id, pending("d2", "kept k2secret", "kept"))
+    other = store.conversations.create("other")
+    store.turns.commit(other.id, pending("o1", "gone g3secret", "GONE a3secret"))
+    store.turns.commit(other.id, pending("o2", "gone too g4secret", "x"))
     home = store.home
     store.close()
     damage_text(home, "d1")
     damage_text(home, "o2")
     with TurnlogStore.open(home) as again:
-        again.delete_turn("d1")
+        again.privacy.delete_turn("d1")
         assert [t.id for t in again.turns(conv.id)] == ["d2"]
         assert found(again, "k2secret") == ["d2"] and found(again, "d1secret") == []
-        again.delete_conversation(other.id)
+        again.privacy.delete_conversation(other.id)
         assert found(again, "g3secret") == [] and found(again, "k2secret") == ["d2"]
-        again.commit_turn(conv.id, pending("d3", "after n5secret", "x", 5))
+        again.turns.commit(conv.id, pending("d3", "after n5secret", "x", 5))
         assert found(again, "n5secret") == ["d3"]
-        again.delete_turn("d3")  # the trigger is back
+        again.privacy.delete_turn("d3")  # the trigger is back
         assert found(again, "n5secret") == []
     assert index_hits(home, ["q1secret d1secret g3secret a3secret g4secret n5secret"]) == []
     assert {t for _, t in index_hits(home, ["k2secret"])} == {"k2secret"}

@@ -24,16 +24,16 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def seeded(turnlog_home) -> dict[str, int]:
     with TurnlogStore.open(turnlog_home) as store:
-        plans = store.create_conversation("周末计划")
-        code = store.create_conversation("Project \x1b]0;pwned\x07 notes")
+        plans = store.conversations.create("周末计划")
+        code = store.conversations.create("Project \x1b]0;pwned\x07 notes")
         for n, (question, answer) in enumerate([("周末去哪里？", "去香山看红叶。"),
                                                  ("带什么？", "水和外套。")], start=1):
-            store.commit_turn(plans.id, PendingTurn(f"p{n}", question, answer, "m", "stop",
-                                                    Usage(), datetime.now(UTC)))
+            store.turns.commit(plans.id, PendingTurn(f"p{n}", question, answer, "m", "stop",
+                                                     Usage(), datetime.now(UTC)))
         for n in range(1, 31):
-            store.commit_turn(code.id, PendingTurn(f"c{n}", f"Where is ORCHID-17 part {n}?",
-                                                   "In the vault.", "m", "stop", Usage(),
-                                                   datetime.now(UTC)))
+            store.turns.commit(code.id, PendingTurn(f"c{n}", f"Where is ORCHID-17 part {n}?",
+                                                    "In the vault.", "m", "stop", Usage(),
+                                                    datetime.now(UTC)))
         return {"plans": plans.id, "code": code.id}
 
 

@@ -179,11 +179,11 @@ def test_a_superseded_version_opens_in_its_row(qtbot, store, make_window):
     from turnlog.core.send import PendingTurn
 
     conversation = seed(store, "Versions", numbered(3))
-    store.commit_turn(conversation.id, PendingTurn("old", "Which CROCUS?", "Purple crocus.",
-                                                   "m", "stop", Usage(), datetime.now(UTC)))
-    store.commit_turn(conversation.id, PendingTurn("new", "Which CROCUS?", "Yellow.", "m",
-                                                   "stop", Usage(), datetime.now(UTC),
-                                                   replaces="old"))
+    store.turns.commit(conversation.id, PendingTurn("old", "Which CROCUS?", "Purple crocus.",
+                                                    "m", "stop", Usage(), datetime.now(UTC)))
+    store.turns.commit(conversation.id, PendingTurn("new", "Which CROCUS?", "Yellow.", "m",
+                                                    "stop", Usage(), datetime.now(UTC),
+                                                    replaces="old"))
     window = make_window()
     qtbot.waitUntil(lambda: window.transcript.versions.group("new") == ("old", "new"),
                     timeout=5000)

@@ -41,79 +41,80 @@ def store(turnlog_home):
 
 def test_reopen_gives_identical_log(turnlog_home):
     with TurnlogStore.open(turnlog_home) as s:
-        conv = s.create_conversation("数据", system_prompt="sys", model="m",
-                                     settings=ConversationSettings(max_bytes=9000))
-        written = [s.commit_turn(conv.id, pending(f"t{i}", f"问题 {i} 😀", f"answer\n{i}"))
+        conv = s.conversations.create("数据", system_prompt="sys", model="m",
+                                      settings=ConversationSettings(max_bytes=9000))
+        written = [s.turns.commit(conv.id, pending(f"t{i}", f"问题 {i} 😀", f"answer\n{i}"))
                    for i in range(5)]
     with TurnlogStore.open(turnlog_home) as s:
         assert s.turns(conv.id) == tuple(written)
-        again = s.conversation(conv.id)
+        again = s.conversations.get(conv.id)
         assert again.title == "数据" and again.settings.max_bytes == 9000
         assert [t.ordinal for t in s.turns(conv.id)] == [1, 2, 3, 4, 5]
         assert s.turns(conv.id)[0].usage == Usage(3, 4, 7)
 
 
 def test_conversations_never_see_each_others_turns(store):
-    a = store.create_conversation("a")
-    b = store.create_conversation("b")
-    store.commit_turn(a.id, pending("a1", "alpha"))
-    store.commit_turn(b.id, pending("b1", "beta"))
-    store.commit_turn(a.id, pending("a2", "alpha 2"))
+    a = store.conversations.create("a")
+    b = store.conversations.create("b")
+    store.turns.commit(a.id, pending("a1", "alpha"))
+    store.turns.commit(b.id, pending("b1", "beta"))
+    store.turns.commit(a.id, pending("a2", "alpha 2"))
     assert [t.question for t in store.turns(a.id)] == ["alpha", "alpha 2"]
     assert [t.question for t in store.turns(b.id)] == ["beta"]
     assert [t.ordinal for t in store.turns(b.id)] == [1]
 
 
 def test_commit_is_idempotent_by_turn_id(store):
-    conv = store.create_conversation("c")
-    first = store.commit_turn(conv.id, pending("same", "q1", "a1"))
-    second = store.commit_turn(conv.id, pending("same", "q1", "a1"))
+    conv = store.conversations.create("c")
+    first = store.turns.commit(conv.id, pending("same", "q1", "a1"))
+    second = store.turns.commit(conv.id, pending("same", "q1", "a1"))
     assert first == second
     assert len(store.turns(conv.id)) == 1
     with pytest.raises(TurnIdConflict):
-        store.commit_turn(conv.id, pending("same", "a different question"))
+        store.turns.commit(conv.id, pending("same", "a different question"))
     assert len(store.turns(conv.id)) == 1
 
 
 def test_import_keeps_the_commit_rules_in_one_transaction(store):
-    conv = store.create_conversation("imported", model="m")
-    store.commit_turn(conv.id, pending("t1", "first 你好"))
+    conv = store.conversations.create("imported", model="m")
+    store.turns.commit(conv.id, pending("t1", "first 你好"))
     batch = [pending("t1", "first 你好"), pending("t2", "second 🙂"), pending("t2", "second 🙂"),
              pending("t3", "third")]
-    imported = store.import_turns(conv.id, batch)
+    imported = store.turns.commit_many(conv.id, batch)
     # The stored turn comes back as it is; a repeated id within the batch is one turn.
     assert [(t.id, t.ordinal) for t in imported] == [("t1", 1), ("t2", 2), ("t2", 2), ("t3", 3)]
     assert store.turns(conv.id) == tuple(imported[i] for i in (0, 1, 3))
     before = store.turns(conv.id)
     with pytest.raises(TurnIdConflict):
-        store.import_turns(conv.id, [pending("t4", "fourth"), pending("t2", "another question")])
+        store.turns.commit_many(conv.id, [pending("t4", "fourth"),
+                                          pending("t2", "another question")])
     assert store.turns(conv.id) == before  # nothing of the refused batch stays
     # Ordinals go on after the newest, also after a refused batch.
-    [next_turn] = store.import_turns(conv.id, [pending("t5", "fifth")])
+    [next_turn] = store.turns.commit_many(conv.id, [pending("t5", "fifth")])
     assert next_turn.ordinal == 4
 
 
 def test_stale_generation_is_not_written(store):
-    conv = store.create_conversation("c")
-    store.commit_turn(conv.id, pending("t1"))
+    conv = store.conversations.create("c")
+    store.turns.commit(conv.id, pending("t1"))
     from turnlog.store.models import ConversationRow
 
     ConversationRow.update(generation=ConversationRow.generation + 1).execute(store.db)
     stale = replace(pending("t2"), generation=0)
     with pytest.raises(StoreError):
-        store.commit_turn(conv.id, stale)
+        store.turns.commit(conv.id, stale)
     assert [t.id for t in store.turns(conv.id)] == ["t1"]
 
 
 def test_request_records_hold_numbers_not_text(store, turnlog_home):
-    conv = store.create_conversation("c")
-    store.commit_turn(conv.id, pending("t1", "ZEBRA-QUESTION", "ZEBRA-ANSWER"))
-    store.record_request(RequestRecord(
+    conv = store.conversations.create("c")
+    store.turns.commit(conv.id, pending("t1", "ZEBRA-QUESTION", "ZEBRA-ANSWER"))
+    store.records.add(RequestRecord(
         conversation_id=conv.id, started_at=datetime.now(UTC), model="m", outcome="timeout",
         body_bytes=100, max_bytes=16000, input_tokens=40, token_budget=1000, tokens_exact=False,
         sent=(1,), summarized=(), left_out=tuple(range(2, 100)), usage=Usage(),
     ))
-    records = store.requests(conv.id)
+    records = store.records.of(conv.id)
     assert len(records) == 1
     assert records[0].left_out == tuple(range(2, 100))
     assert records[0].outcome == "timeout"
@@ -182,30 +183,30 @@ def test_newer_schema_is_refused(turnlog_home):
 
 def test_readonly_open_writes_nothing(turnlog_home):
     with TurnlogStore.open(turnlog_home) as s:
-        conv = s.create_conversation("c")
-        s.commit_turn(conv.id, pending("t1"))
+        conv = s.conversations.create("c")
+        s.turns.commit(conv.id, pending("t1"))
     path = turnlog_home / "turnlog.sqlite3"
     before = path.read_bytes()
     with TurnlogStore.open(turnlog_home, readonly=True) as s:
         assert len(s.turns(conv.id)) == 1
         with pytest.raises(StoreError):
-            s.create_conversation("nope")
+            s.conversations.create("nope")
     assert path.read_bytes() == before
 
 
 def test_conversation_list_is_newest_first_and_searchable(store):
-    a = store.create_conversation("Rust notes")
-    b = store.create_conversation("周末计划")
-    store.commit_turn(a.id, pending("x"))  # activity moves `a` to the top
+    a = store.conversations.create("Rust notes")
+    b = store.conversations.create("周末计划")
+    store.turns.commit(a.id, pending("x"))  # activity moves `a` to the top
     assert [c.id for c in store.conversations()] == [a.id, b.id]
     assert [c.title for c in store.conversations("计划")] == ["周末计划"]
     assert [c.title for c in store.conversations("rust")] == ["Rust notes"]
 
 
 def test_request_records_are_bounded_per_conversation(store):
-    conv = store.create_conversation("busy")
-    other = store.create_conversation("quiet")
-    store.max_records_per_conversation = 5
+    conv = store.conversations.create("busy")
+    other = store.conversations.create("quiet")
+    store.records.max_per_conversation = 5
 
     def record(cid: int, outcome: str) -> RequestRecord:
         return RequestRecord(
@@ -213,15 +214,15 @@ def test_request_records_are_bounded_per_conversation(store):
             body_bytes=1, max_bytes=2, input_tokens=1, token_budget=2, tokens_exact=False,
             sent=(), summarized=(), left_out=())
 
-    store.record_request(record(other.id, "kept"))
+    store.records.add(record(other.id, "kept"))
     for i in range(8):
-        store.record_request(record(conv.id, f"r{i}"))
-    assert [r.outcome for r in store.requests(conv.id)] == ["r3", "r4", "r5", "r6", "r7"]
-    assert [r.outcome for r in store.requests(other.id)] == ["kept"]
+        store.records.add(record(conv.id, f"r{i}"))
+    assert [r.outcome for r in store.records.of(conv.id)] == ["r3", "r4", "r5", "r6", "r7"]
+    assert [r.outcome for r in store.records.of(other.id)] == ["kept"]
 
 
 def test_database_and_its_wal_are_private(store, turnlog_home):
-    store.create_conversation("c")
+    store.conversations.create("c")
     for name in ("turnlog.sqlite3", "turnlog.sqlite3-wal"):
         assert (turnlog_home / name).stat().st_mode & 0o777 == 0o600, name
 

@@ -1,5 +1,5 @@
 """The active line's length and newest ordinal are kept by the writer, brought up to date
-by each commit and delete, not counted again on every `store.log()` (which a send calls).
+by each commit and delete, not counted again on every `store.turns.log()` (which a send calls).
 
 Real parts: a real store; every SQL statement it runs is seen through its own connection.
 """
@@ -36,46 +36,46 @@ def counts_in(statements: list[str]) -> int:
 
 def test_a_send_does_not_count_the_log_again(tmp_path, monkeypatch):
     with TurnlogStore.open(tmp_path / "home") as store:
-        cid = store.create_conversation("c").id
-        store.import_turns(cid, [pending(f"t{i}") for i in range(300)])
-        assert (len(store.log(cid)), store.log(cid).newest_ordinal) == (300, 300)
+        cid = store.conversations.create("c").id
+        store.turns.commit_many(cid, [pending(f"t{i}") for i in range(300)])
+        assert (len(store.turns.log(cid)), store.turns.log(cid).newest_ordinal) == (300, 300)
         statements = counting(store, monkeypatch)
         for index in range(300, 310):
-            store.commit_turn(cid, pending(f"t{index}"))
-            log = store.log(cid)
+            store.turns.commit(cid, pending(f"t{index}"))
+            log = store.turns.log(cid)
             assert (len(log), log.newest_ordinal) == (index + 1, index + 1)
         assert counts_in(statements) == 0  # kept, not counted: ten sends, no COUNT
 
 
 def test_the_kept_count_follows_versions_deletes_and_imports(tmp_path):
     with TurnlogStore.open(tmp_path / "home") as store:
-        cid = store.create_conversation("c").id
+        cid = store.conversations.create("c").id
         for index in range(5):
-            store.commit_turn(cid, pending(f"t{index}"))
-        assert len(store.log(cid)) == 5
-        store.commit_turn(cid, pending("t4b", replaces="t4"))  # a version: still five
-        log = store.log(cid)
+            store.turns.commit(cid, pending(f"t{index}"))
+        assert len(store.turns.log(cid)) == 5
+        store.turns.commit(cid, pending("t4b", replaces="t4"))  # a version: still five
+        log = store.turns.log(cid)
         assert (len(log), log.newest_ordinal, [t.id for t in log][-1]) == (5, 6, "t4b")
-        store.use_version("t4")
-        log = store.log(cid)
+        store.turns.use_version("t4")
+        log = store.turns.log(cid)
         assert (len(log), log.newest_ordinal, [t.id for t in log][-1]) == (5, 5, "t4")
-        store.delete_turn("t0")
-        assert len(store.log(cid)) == 4
-        store.import_turns(cid, [pending("i0"), pending("i1")])
-        log = store.log(cid)
+        store.privacy.delete_turn("t0")
+        assert len(store.turns.log(cid)) == 4
+        store.turns.commit_many(cid, [pending("i0"), pending("i1")])
+        log = store.turns.log(cid)
         assert (len(log), log.newest_ordinal) == (6, 8)
-        store.delete_conversation(cid)
-        other = store.create_conversation("d").id
-        store.commit_turn(other, pending("d0"))
-        assert len(store.log(other)) == 1
+        store.privacy.delete_conversation(cid)
+        other = store.conversations.create("d").id
+        store.turns.commit(other, pending("d0"))
+        assert len(store.turns.log(other)) == 1
 
 
 def test_a_reader_sees_what_the_writer_committed_since(tmp_path):
     home = tmp_path / "home"
     with TurnlogStore.open(home) as writer:
-        cid = writer.create_conversation("c").id
-        writer.commit_turn(cid, pending("t0"))
+        cid = writer.conversations.create("c").id
+        writer.turns.commit(cid, pending("t0"))
         with TurnlogStore.open(home, readonly=True) as reader:
-            assert len(reader.log(cid)) == 1
-            writer.commit_turn(cid, pending("t1"))
-            assert len(reader.log(cid)) == 2  # a reader keeps no count: it is not the writer
+            assert len(reader.turns.log(cid)) == 1
+            writer.turns.commit(cid, pending("t1"))
+            assert len(reader.turns.log(cid)) == 2  # a reader keeps no count: it is not the writer

@@ -38,20 +38,20 @@ def store(turnlog_home):
 
 
 def test_another_program_holding_the_write_lock_is_database_locked(store, turnlog_home):
-    conv = store.create_conversation("c")
+    conv = store.conversations.create("c")
     store.db.execute_sql("PRAGMA busy_timeout = 100")
     other = sqlite3.connect(turnlog_home / "turnlog.sqlite3", isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     try:
         with pytest.raises(DatabaseLocked) as info:
-            store.commit_turn(conv.id, pending("t1"))
+            store.turns.commit(conv.id, pending("t1"))
     finally:
         other.execute("ROLLBACK")
         other.close()
     assert "locked by another program" in str(info.value)
     assert "Close other programs" in str(info.value)
     assert info.value.kind is FailureKind.STORAGE
-    assert store.commit_turn(conv.id, pending("t1")).ordinal == 1  # fine once released
+    assert store.turns.commit(conv.id, pending("t1")).ordinal == 1  # fine once released
 
 
 def test_a_file_that_is_not_a_database_is_database_corrupt(turnlog_home):
@@ -63,9 +63,9 @@ def test_a_file_that_is_not_a_database_is_database_corrupt(turnlog_home):
 
 
 def test_a_damaged_page_is_database_corrupt(store, turnlog_home):
-    conv = store.create_conversation("c")
+    conv = store.conversations.create("c")
     for i in range(40):
-        store.commit_turn(conv.id, pending(f"t{i}", "x" * 3000))
+        store.turns.commit(conv.id, pending(f"t{i}", "x" * 3000))
     store.close()
     scribble_over_table(turnlog_home / "turnlog.sqlite3")
     with TurnlogStore.open(turnlog_home) as again, pytest.raises(DatabaseCorrupt) as info:
@@ -74,7 +74,7 @@ def test_a_damaged_page_is_database_corrupt(store, turnlog_home):
 
 
 def test_a_read_only_database_is_named(store, turnlog_home):
-    conv = store.create_conversation("c")
+    conv = store.conversations.create("c")
     if os.geteuid() != 0:
         store.close()
         path = turnlog_home / "turnlog.sqlite3"
@@ -82,29 +82,29 @@ def test_a_read_only_database_is_named(store, turnlog_home):
         try:
             with pytest.raises((DatabaseReadOnly, CannotOpen)), \
                     TurnlogStore.open(turnlog_home) as s:
-                s.commit_turn(conv.id, pending("t1"))
+                s.turns.commit(conv.id, pending("t1"))
         finally:
             path.chmod(0o600)
         return
     # root writes through file permissions: make this connection read-only instead.
     store.db.execute_sql("PRAGMA query_only = 1")
     with pytest.raises(DatabaseReadOnly) as info:
-        store.commit_turn(conv.id, pending("t1"))
+        store.turns.commit(conv.id, pending("t1"))
     assert "cannot be written" in str(info.value) and "SQLITE_READONLY" in str(info.value)
     assert "Check the permissions" in str(info.value)
 
 
 def test_a_full_disk_is_disk_full_and_keeps_what_was_saved(store):
-    conv = store.create_conversation("c")
-    store.commit_turn(conv.id, pending("t1"))
+    conv = store.conversations.create("c")
+    store.turns.commit(conv.id, pending("t1"))
     pages = store.db.execute_sql("PRAGMA page_count").fetchone()[0]
     store.db.execute_sql(f"PRAGMA max_page_count = {pages + 1}")
     with pytest.raises(DiskFull) as info:
-        store.commit_turn(conv.id, pending("t2", "long answer " * 50_000))
+        store.turns.commit(conv.id, pending("t2", "long answer " * 50_000))
     assert "is full" in str(info.value) and "nothing was lost" in str(info.value)
     assert [t.id for t in store.turns(conv.id)] == ["t1"]
     store.db.execute_sql("PRAGMA max_page_count = 1073741823")  # space freed: saving works
-    store.commit_turn(conv.id, pending("t2", "long answer " * 50_000))
+    store.turns.commit(conv.id, pending("t2", "long answer " * 50_000))
     assert [t.id for t in store.turns(conv.id)] == ["t1", "t2"]
 
 
@@ -119,13 +119,13 @@ def test_a_database_path_that_cannot_be_opened_is_named(turnlog_home):
 
 
 def test_an_error_that_is_not_the_environment_is_re_raised_as_a_bug(store, turnlog_home):
-    conv = store.create_conversation("c")
+    conv = store.conversations.create("c")
     other = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
     other.execute('ALTER TABLE "requests" DROP COLUMN "attempt"')  # a schema Turnlog never made
     other.commit()
     other.close()
     with pytest.raises(peewee.OperationalError) as info:
-        store.requests(conv.id)
+        store.records.of(conv.id)
     assert not isinstance(info.value, StoreError)
     assert "attempt" in str(info.value)
 

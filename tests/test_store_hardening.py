@@ -34,9 +34,9 @@ def digest(path: Path) -> str:
 
 def fill(home: Path, turns: int = 40, size: int = 3000) -> int:
     with TurnlogStore.open(home) as store:
-        conv = store.create_conversation("c")
+        conv = store.conversations.create("c")
         for i in range(turns):
-            store.commit_turn(conv.id, pending(f"t{i}", f"{i} " + "x" * size))
+            store.turns.commit(conv.id, pending(f"t{i}", f"{i} " + "x" * size))
     return conv.id
 
 
@@ -44,9 +44,9 @@ def read_everything(home: Path, cid: int | None) -> None:
     with TurnlogStore.open(home, readonly=True) as store:
         for conv in store.conversations():
             store.turns(conv.id)
-            store.readable(conv.id)
+            store.turns.readable(conv.id)
         if cid is not None:
-            store.turn_count(cid)
+            store.turns.count(cid)
 
 
 # --- read-only means read-only -------------------------------------------------------
@@ -99,13 +99,13 @@ def test_no_write_goes_into_a_damaged_database(turnlog_home):
     before = digest(path)
     with TurnlogStore.open(turnlog_home) as store:
         with pytest.raises(DatabaseCorrupt) as first:
-            store.create_conversation("new")
+            store.conversations.create("new")
         assert first.value.code == "storage_damaged"
         with pytest.raises(DatabaseCorrupt):
-            store.commit_turn(cid, pending("late"))
+            store.turns.commit(cid, pending("late"))
         with pytest.raises(DatabaseCorrupt):
-            store.import_conversation("i", system_prompt="", model="m", turns=[pending("x")])
-        assert store.damage is first.value
+            store.imports.write_one("i", system_prompt="", model="m", turns=[pending("x")])
+        assert store.database.damage is first.value
     assert digest(path) == before
 
 
@@ -122,7 +122,7 @@ def test_what_can_be_read_is_exported_row_by_row(turnlog_home):
     garble(turnlog_home, cid, 17)
     garble(turnlog_home, cid, 250)
     with TurnlogStore.open(turnlog_home, readonly=True) as store:
-        found = store.readable(cid)
+        found = store.turns.readable(cid)
     assert len(found.turns) == 298
     assert [t.ordinal for t in found.turns][15:17] == [16, 18]
     assert [(s.ordinal, "answer is not valid UTF-8" in s.reason) for s in found.skipped] == [
@@ -133,7 +133,7 @@ def test_what_can_be_read_of_a_damaged_page_is_exported(turnlog_home):
     cid = fill(turnlog_home, turns=40)
     damage(turnlog_home)
     with TurnlogStore.open(turnlog_home, readonly=True) as store:
-        found = store.readable(cid)
+        found = store.turns.readable(cid)
     assert found.skipped  # counted, not fatal
     assert found.conversation.title == "c"
 
@@ -142,11 +142,11 @@ def test_what_can_be_read_of_a_damaged_page_is_exported(turnlog_home):
 
 def test_deleting_the_lock_file_does_not_let_a_second_writer_in(turnlog_home):
     with TurnlogStore.open(turnlog_home) as first:
-        first.create_conversation("mine")
+        first.conversations.create("mine")
         (turnlog_home / "turnlog.lock").unlink()
         with pytest.raises(AlreadyOpen):
             TurnlogStore.open(turnlog_home)
-        first.create_conversation("still mine")
+        first.conversations.create("still mine")
     with TurnlogStore.open(turnlog_home) as again:  # released on close
         assert [c.title for c in again.conversations()] == ["still mine", "mine"]
 
@@ -165,7 +165,7 @@ def test_the_data_directory_and_its_files_are_private(turnlog_home, monkeypatch)
             (turnlog_home / name).write_text("x")
             os.chmod(turnlog_home / name, 0o644)
         with TurnlogStore.open(turnlog_home) as store:
-            store.create_conversation("c")
+            store.conversations.create("c")
             files = sorted(p.relative_to(turnlog_home).as_posix()
                            for p in turnlog_home.rglob("*") if p.is_file())
             assert {"turnlog.sqlite3", "turnlog.sqlite3-wal", "turnlog.sqlite3-shm",
@@ -181,11 +181,11 @@ def test_the_data_directory_and_its_files_are_private(turnlog_home, monkeypatch)
 
 def test_an_ask_new_that_fails_leaves_no_empty_conversation(turnlog_home):
     with TurnlogStore.open(turnlog_home) as store:
-        kept = store.create_conversation("kept")
-        store.commit_turn(kept.id, pending("k"))
-        empty = store.create_conversation("the first line of a question")
-        assert store.discard_if_empty(empty.id) is True
-        assert store.discard_if_empty(kept.id) is False
+        kept = store.conversations.create("kept")
+        store.turns.commit(kept.id, pending("k"))
+        empty = store.conversations.create("the first line of a question")
+        assert store.conversations.discard_if_empty(empty.id) is True
+        assert store.conversations.discard_if_empty(kept.id) is False
         assert [c.title for c in store.conversations()] == ["kept"]
     for name in ("turnlog.sqlite3", "turnlog.sqlite3-wal"):
         path = turnlog_home / name
@@ -194,11 +194,11 @@ def test_an_ask_new_that_fails_leaves_no_empty_conversation(turnlog_home):
 
 def test_import_is_all_or_nothing(turnlog_home):
     with TurnlogStore.open(turnlog_home) as store:
-        store.import_conversation("first", system_prompt="", model="m", turns=[pending("a")])
+        store.imports.write_one("first", system_prompt="", model="m", turns=[pending("a")])
         clash = [pending("b"), PendingTurn(id="a", question="another question", answer="x",
                                            model="m", finish_reason="stop", usage=Usage(),
                                            created_at=datetime.now(UTC))]
         with pytest.raises(Exception, match="already used"):
-            store.import_conversation("second", system_prompt="", model="m", turns=clash)
+            store.imports.write_one("second", system_prompt="", model="m", turns=clash)
         assert [c.title for c in store.conversations()] == ["first"]
-        assert not store.turn_exists("b")
+        assert not store.turns.exists("b")

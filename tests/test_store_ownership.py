@@ -34,19 +34,19 @@ def files_holding(home: Path, needle: bytes) -> list[str]:
 
 
 def fill(store: TurnlogStore, secret: str, turns: int) -> int:
-    conversation = store.create_conversation(f"{secret} title")
+    conversation = store.conversations.create(f"{secret} title")
     for index in range(turns):
-        store.commit_turn(conversation.id, pending(f"{secret}-{index}", f"{secret} {index}"))
-    store.add_pin(conversation.id, f"{secret} pin", sources=[f"{secret}-0"])
-    store.add_note(conversation.id, f"{secret} note")
+        store.turns.commit(conversation.id, pending(f"{secret}-{index}", f"{secret} {index}"))
+    store.memory.add_pin(conversation.id, f"{secret} pin", sources=[f"{secret}-0"])
+    store.memory.add_note(conversation.id, f"{secret} note")
     return conversation.id
 
 
 def read_back(store: TurnlogStore, cid: int) -> tuple[str, list[str], list[str], list[str]]:
-    return (store.conversation(cid).title,
-            [t.question for t in store.active_turns(cid)],
-            [p.text for p in store.pins(cid)],
-            [n.text for n in store.notes(cid)])
+    return (store.conversations.get(cid).title,
+            [t.question for t in store.turns.active(cid)],
+            [p.text for p in store.memory.pins(cid)],
+            [n.text for n in store.memory.notes(cid)])
 
 
 def expected(secret: str, turns: int) -> tuple[str, list[str], list[str], list[str]]:
@@ -57,22 +57,22 @@ def expected(secret: str, turns: int) -> tuple[str, list[str], list[str], list[s
 def test_two_data_directories_open_in_one_process_keep_their_own_logs(tmp_path):
     with TurnlogStore.open(tmp_path / "a") as a, TurnlogStore.open(tmp_path / "b") as b:
         # Interleaved: each write goes to the store that makes it, never to the last opened.
-        ca = a.create_conversation("ALPACA title")
-        cb = b.create_conversation("BISON title")
+        ca = a.conversations.create("ALPACA title")
+        cb = b.conversations.create("BISON title")
         for index in range(5):
-            a.commit_turn(ca.id, pending(f"a{index}", f"ALPACA {index}"))
-            b.commit_turn(cb.id, pending(f"b{index}", f"BISON {index}"))
+            a.turns.commit(ca.id, pending(f"a{index}", f"ALPACA {index}"))
+            b.turns.commit(cb.id, pending(f"b{index}", f"BISON {index}"))
         assert [c.title for c in a.conversations()] == ["ALPACA title"]
         assert [c.title for c in b.conversations()] == ["BISON title"]
-        assert [t.question for t in a.active_turns(ca.id)] == \
+        assert [t.question for t in a.turns.active(ca.id)] == \
             [f"ALPACA {i} question" for i in range(5)]
-        assert [t.question for t in b.active_turns(cb.id)] == \
+        assert [t.question for t in b.turns.active(cb.id)] == \
             [f"BISON {i} question" for i in range(5)]
-        assert len(a.log(ca.id)) == 5 and len(b.log(cb.id)) == 5
+        assert len(a.turns.log(ca.id)) == 5 and len(b.turns.log(cb.id)) == 5
         assert [h.turn_id for h in a.search("BISON")] == []
     # Read again after closing both: on disk each holds only its own.
     with TurnlogStore.open(tmp_path / "a", readonly=True) as a:
-        assert [t.id for t in a.active_turns(ca.id)] == [f"a{i}" for i in range(5)]
+        assert [t.id for t in a.turns.active(ca.id)] == [f"a{i}" for i in range(5)]
     assert files_holding(tmp_path / "a", b"BISON") == []
     assert files_holding(tmp_path / "b", b"ALPACA") == []
 
@@ -105,10 +105,10 @@ def test_a_delete_in_one_data_directory_leaves_the_other_untouched(tmp_path):
             TurnlogStore.open(tmp_path / "kept") as kept:
         fill(gone, "WALRUS", 30)
         cid = fill(kept, "PUFFIN", 30)
-        kept.scrub()
+        kept.privacy.scrub()
         before = {p.name: p.read_bytes() for p in (tmp_path / "kept").iterdir()
                   if p.is_file() and not p.name.endswith("-shm")}
-        gone.delete_all(preferences=True)
+        gone.privacy.delete_all(preferences=True)
         assert files_holding(tmp_path / "gone", b"WALRUS") == []
         after = {p.name: p.read_bytes() for p in (tmp_path / "kept").iterdir()
                  if p.is_file() and not p.name.endswith("-shm")}

@@ -51,22 +51,22 @@ class Recorder:
 
 def summarised(store: TurnlogStore, cid: int, turns: list[str], first: int, last: int
                ) -> None:
-    store.save_summary(cid, SummaryDraft(
+    store.records.save_summary(cid, SummaryDraft(
         first_ordinal=first, last_ordinal=last, covered_turn_ids=tuple(turns),
         covered_digest="d", content="summary of " + ", ".join(turns), model="m",
         settings_key="k", content_tokens=3, usages=(), warnings=(),
-        generation=store.generation(cid)))
+        generation=store.conversations.generation(cid)))
 
 
 def test_deleting_a_turn_reports_what_went_and_what_stands_and_the_window_reads_nothing_again(
         tmp_path):
     with TurnlogStore.open(tmp_path / "home") as store:
-        conv = store.create_conversation("", title_source=QUESTION)
+        conv = store.conversations.create("", title_source=QUESTION)
         for index, question in enumerate(["First question", "Second", "Third"]):
-            store.commit_turn(conv.id, pending(f"t{index}", question))
-        store.commit_turn(conv.id, pending("t2b", "Third again", replaces="t2"))
+            store.turns.commit(conv.id, pending(f"t{index}", question))
+        store.turns.commit(conv.id, pending("t2b", "Third again", replaces="t2"))
         summarised(store, conv.id, ["t1"], 2, 2)  # stays: it does not cover the first turn
-        assert store.conversation(conv.id).title == "First question"
+        assert store.conversations.get(conv.id).title == "First question"
 
         calls: list[tuple[str, str]] = []
         changes = operations.delete_turn(Recorder(store, calls), "t0").work()
@@ -87,19 +87,19 @@ def test_deleting_a_turn_reports_what_went_and_what_stands_and_the_window_reads_
 
 def test_deleting_a_conversation_or_everything_reports_it(tmp_path):
     with TurnlogStore.open(tmp_path / "home") as store:
-        source = store.create_conversation("Source")
+        source = store.conversations.create("Source")
         for index in range(3):
-            store.commit_turn(source.id, pending(f"s{index}", f"q{index}"))
-        fork, _ = store.fork(source.id, 3, title="Fork")
-        fork_of_fork, _ = store.fork(fork.id, 2, title="Fork of fork")
-        other = store.create_conversation("Other")
-        store.commit_turn(other.id, pending("o0", "other"))
-        store.add_preference("Answer briefly")
+            store.turns.commit(source.id, pending(f"s{index}", f"q{index}"))
+        fork, _ = store.forks.at(source.id, 3, title="Fork")
+        fork_of_fork, _ = store.forks.at(fork.id, 2, title="Fork of fork")
+        other = store.conversations.create("Other")
+        store.turns.commit(other.id, pending("o0", "other"))
+        store.memory.add_preference("Answer briefly")
 
         report = store.privacy.delete_conversation(fork.id)
         assert report.conversation_ids == (fork.id,) and report.titles == ("Fork",)
         assert report.sources_forgotten == (fork_of_fork.id,)  # stays, forgets its source
-        assert store.fork_origin(fork_of_fork.id).source_id is None
+        assert store.forks.origin(fork_of_fork.id).source_id is None
 
         calls: list[tuple[str, str]] = []
         changes = operations.delete_conversation(Recorder(store, calls), source.id,
@@ -115,4 +115,4 @@ def test_deleting_a_conversation_or_everything_reports_it(tmp_path):
         assert changes.counts.conversations == 2
         report = store.privacy.delete_all(preferences=True)
         assert report.conversation_ids == () and report.preferences == 0
-        assert store.conversations() == [] and store.preferences() == []
+        assert store.conversations() == [] and store.memory.preferences() == []

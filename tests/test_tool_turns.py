@@ -61,7 +61,7 @@ class Approvals:
 
 def send(store, loopback, host, approvals, *, conversation=None, question=QUESTION,
          bounds=None, cancel=None, always=None, settings=None):
-    conversation = conversation or store.create_conversation(
+    conversation = conversation or store.conversations.create(
         "tools", settings=settings or ConversationSettings())
     tools = SendTools(host, [PEER], SessionKeys(), approvals, bounds=bounds, always=always)
     request = request_for(conversation, question, ROUTE, tools=tools)
@@ -160,7 +160,7 @@ def test_a_big_result_is_cut_for_sending_and_kept_whole(store, loopback, host):
     assert "Turnlog cut this result: 200,000 of its 300,000 bytes" in result.content
     sent = loopback.requests[1].json()["messages"][-1]["content"]
     assert sent == result.content
-    kept = store.tool_result(outcome.turn.id, result.call_id)
+    kept = store.turns.tool_result(outcome.turn.id, result.call_id)
     assert kept is not None and len(kept) == 300_000
 
 
@@ -176,7 +176,7 @@ def test_a_big_result_is_cut_for_sending_and_kept_whole(store, loopback, host):
 def test_every_bound_is_a_named_failure_with_the_log_unchanged_and_what_ran_listed(
         store, loopback, host, behaviours, answers, bounds, code):
     loopback.script(*behaviours, Behaviour.answer("never committed"))
-    conversation = store.create_conversation(
+    conversation = store.conversations.create(
         "bounds", settings=ConversationSettings(max_bytes=40_000))
     before = log_rows(store)
     _c, outcome = send(store, loopback, host, Approvals(*answers), conversation=conversation,
@@ -198,7 +198,7 @@ def test_a_model_error_after_a_tool_ran_lists_the_side_effect(store, loopback, h
         Behaviour.calls(("write_file", json.dumps({"path": str(target), "text": "done"}))),
         Behaviour.server_error(),
     )
-    conversation = store.create_conversation("effects")
+    conversation = store.conversations.create("effects")
     before = log_rows(store)
     _c, outcome = send(store, loopback, host, Approvals(Approval.RUN), conversation=conversation)
     assert isinstance(outcome, Failed)
@@ -225,7 +225,7 @@ def test_cancel_while_waiting_for_approval_fails_as_stopped(store, loopback, hos
 
 def test_tools_off_sends_no_tools_field(store, loopback):
     loopback.script(Behaviour.answer("没有工具"))
-    conversation = store.create_conversation("plain")
+    conversation = store.conversations.create("plain")
     request = request_for(conversation, "你好", ROUTE)
     outcome = sender_for(store, ChatCompletionsProvider(loopback.base_url),
                          CostIndex()).send(request)
@@ -234,8 +234,8 @@ def test_tools_off_sends_no_tools_field(store, loopback):
 
 
 def test_a_tool_list_that_cannot_fit_is_refused_with_its_size(store, loopback, host):
-    conversation = store.create_conversation("tiny",
-                                             settings=ConversationSettings(max_bytes=1_200))
+    conversation = store.conversations.create("tiny",
+                                              settings=ConversationSettings(max_bytes=1_200))
     _c, outcome = send(store, loopback, host, Approvals(), conversation=conversation)
     assert isinstance(outcome, Failed) and outcome.failure.kind is FailureKind.REFUSED
     assert outcome.refusal is not None and outcome.refusal.tools_bytes > 0
@@ -276,11 +276,11 @@ def test_a_tool_turn_leaving_the_verbatim_part_is_summarized_without_a_tools_fie
 
     settings = ConversationSettings(max_bytes=6_000, context_window=32_768,
                                     output_reserve=1_024)
-    conversation = store.create_conversation("long", settings=settings)
+    conversation = store.conversations.create("long", settings=settings)
     rounds = (ToolRound((ToolCall("c1", "search", '{"q":"西湖"}'),),
                         (ToolResult("c1", "西湖 is open all year"),)),)
     for i in range(1, 25):
-        store.commit_turn(conversation.id, PendingTurn(
+        store.turns.commit(conversation.id, PendingTurn(
             f"t{i}", f"question {i} " + "问" * 60, f"answer {i} " + "a" * 150, "m", "stop",
             Usage(), datetime.now(UTC), tools=rounds if i == 1 else ()))
     loopback.default = Behaviour.answer("Summary: they searched 西湖.")

@@ -32,8 +32,8 @@ def store(turnlog_home):
 
 
 def commit_tool_turn(store):
-    conversation = store.create_conversation("工具")
-    turn = store.commit_turn(conversation.id, PendingTurn(
+    conversation = store.conversations.create("工具")
+    turn = store.turns.commit(conversation.id, PendingTurn(
         "turn-tools", "天气？", "晴。", "m", "stop", Usage(), datetime(2026, 12, 1, tzinfo=UTC),
         tools=ROUNDS))
     return conversation, turn
@@ -47,7 +47,7 @@ def test_export_and_import_carry_the_exchange(store, tmp_path):
     assert [c["name"] for c in line["tool_rounds"][0]["calls"]] == ["search", "write_file"]
     path = tmp_path / "export.jsonl"
     path.write_text(text, encoding="utf-8")
-    store.delete_conversation(conversation.id)
+    store.privacy.delete_conversation(conversation.id)
     (imported,) = import_file(store, path)
     (back,) = store.turns(imported.id)
     assert back.tools == ROUNDS
@@ -71,9 +71,9 @@ def test_a_damaged_exchange_in_an_import_is_named(store, tmp_path):
 
 def test_delete_removes_the_exchange_and_its_full_results_from_the_file(store, turnlog_home):
     conversation, turn = commit_tool_turn(store)
-    assert store.tool_result(turn.id, "call_1") == SECRET_RESULT
-    store.delete_turn(turn.id)
-    assert store.tool_result(turn.id, "call_1") is None
+    assert store.turns.tool_result(turn.id, "call_1") == SECRET_RESULT
+    store.privacy.delete_turn(turn.id)
+    assert store.turns.tool_result(turn.id, "call_1") is None
     assert store.db.execute_sql("SELECT count(*) FROM tool_results").fetchone() == (0,)
     store.close()
     data = b"".join(p.read_bytes() for p in turnlog_home.glob("turnlog.sqlite3*"))
@@ -82,8 +82,8 @@ def test_delete_removes_the_exchange_and_its_full_results_from_the_file(store, t
 
 def test_a_fork_keeps_the_turns_exchanges(store):
     conversation, turn = commit_tool_turn(store)
-    store.commit_turn(conversation.id, PendingTurn(
+    store.turns.commit(conversation.id, PendingTurn(
         "turn-2", "然后？", "好。", "m", "stop", Usage(), datetime(2026, 12, 1, tzinfo=UTC)))
-    fork, _draft = store.fork(conversation.id, 2)
+    fork, _draft = store.forks.at(conversation.id, 2)
     (copy,) = store.turns(fork.id)
     assert copy.tools == ROUNDS and copy.id != turn.id

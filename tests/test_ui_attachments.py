@@ -171,7 +171,7 @@ def test_a_draft_s_files_survive_a_restart_and_go_once_it_is_sent(qtbot, make_wi
     qtbot.waitUntil(lambda: len(window.composer.attachments) == 1, timeout=5000)
     window.composer.set_draft("Summarize this")
     window.drafts.flush()
-    qtbot.waitUntil(lambda: len(store.draft_attachments(cid)) == 1, timeout=5000)
+    qtbot.waitUntil(lambda: len(store.attachments.of_draft(cid)) == 1, timeout=5000)
     window.shutdown()
     report.unlink()  # the file itself is gone: the draft's copy is in the database
     again = make_window()
@@ -184,7 +184,7 @@ def test_a_draft_s_files_survive_a_restart_and_go_once_it_is_sent(qtbot, make_wi
     qtbot.waitUntil(lambda: not again.running, timeout=10_000)
     assert "Kept across a restart" in json.loads(loopback.requests[-1].body)[
         "messages"][-1]["content"]
-    qtbot.waitUntil(lambda: store.draft_attachments(cid) == (), timeout=5000)
+    qtbot.waitUntil(lambda: store.attachments.of_draft(cid) == (), timeout=5000)
     assert [a.name for a in store.turns(cid)[-1].attachments] == ["report.pdf"]
 
 
@@ -226,7 +226,7 @@ def test_a_turn_s_files_show_in_the_history_and_open_or_save_from_its_menu(
     original = "下周三前提交预算。".encode("gbk")
     with_file = read_bytes("纪要.txt", original)
     conversation = seed(store, "files", [], settings=ROOMY)
-    store.commit_turn(conversation.id, PendingTurn(
+    store.turns.commit(conversation.id, PendingTurn(
         "t-files", "What does it say?", "A budget is due.", "m", "stop", Usage(),
         datetime.now(UTC), attachments=(with_file,)))
     window = make_window()

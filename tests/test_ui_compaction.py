@@ -123,7 +123,7 @@ def test_stages_in_order_then_summary_marks_and_their_tooltips(qtbot, make_windo
 
     # Hovering a summarized turn names the summary that covers it.
     qtbot.waitUntil(lambda: window.transcript.summary is not None)
-    stored = store.latest_summary(cid)
+    stored = store.records.latest_summary(cid)
     when = stored.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
     assert tooltip(window, 5) == (
         f"Turn 5 is in the rolling summary #{stored.id} of turns 1–34 (34 turns), made by "
@@ -153,7 +153,7 @@ def test_preview_reuses_the_cached_summary_and_names_what_a_send_would_add(
     assert {o for o, m in preview.items() if m is RowMark.SENT} == set(range(35, 42))
     assert RowMark.NOT_SENT not in preview.values()
     assert RowMark.TO_SUMMARIZE not in preview.values()
-    assert again.shown.projection.summary.summary_id == store.latest_summary(cid).id
+    assert again.shown.projection.summary.summary_id == store.records.latest_summary(cid).id
     assert "final: this body is exactly what Send puts on the wire" in \
         again.inspector.outcome_value.text()
     assert "summary #" in again.inspector.summary_value.text()
@@ -205,7 +205,7 @@ def test_inspector_shows_provenance_and_the_key_fact_warning(qtbot, make_window,
     send_and_watch(qtbot, window)
     qtbot.waitUntil(lambda: window.inspector.state.summary is not None)
 
-    stored = store.latest_summary(cid)
+    stored = store.records.latest_summary(cid)
     assert set(stored.warnings) == {"Never delete the backups", "4.2.17"}
     text = window.inspector.summary_value.text()
     when = stored.created_at.astimezone().strftime("%Y-%m-%d %H:%M")
@@ -253,7 +253,7 @@ def test_a_compaction_failure_keeps_its_stage_name(qtbot, make_window, store, lo
     assert window.banner.message.text().startswith(
         "While compacting (chunk 2 of 3): the summary was cut off at its 2,048-token limit")
     assert window.composer.text() == "What should we plant next?"
-    assert store.latest_summary(cid) is None
+    assert store.records.latest_summary(cid) is None
     assert exported(turnlog_home, cid) == before
     assert len(loopback.requests) == 2  # no answer was asked for
 
@@ -272,5 +272,5 @@ def test_stop_while_compacting_gives_the_draft_back(qtbot, make_window, store, l
     qtbot.waitUntil(lambda: not window.running, timeout=5000)
     assert window.composer.text() == "What should we plant next?"
     assert window.banner.title.text() == "Stopped"
-    assert store.latest_summary(cid) is None
+    assert store.records.latest_summary(cid) is None
     assert exported(turnlog_home, cid) == before

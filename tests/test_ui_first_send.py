@@ -77,7 +77,7 @@ def test_what_is_typed_with_nothing_open_comes_back_after_a_crash(
 
 def test_a_failed_send_in_a_conversation_made_with_new_keeps_it(
         qtbot, make_window, store, loopback, turnlog_home):
-    made = store.create_conversation("made with New")
+    made = store.conversations.create("made with New")
     loopback.script(Behaviour.error(500, "the server broke", type="server_error"))
     window = make_window()
     qtbot.waitUntil(lambda: window.conversation is not None, timeout=5000)
@@ -107,7 +107,7 @@ def test_the_kept_question_is_the_only_copy_and_delete_all_removes_it(
     path = draft_path(turnlog_home, NO_CONVERSATION)
     qtbot.waitUntil(path.exists, timeout=3000)
     loopback.wait_idle()
-    store.scrub()
+    store.privacy.scrub()
     assert scan(turnlog_home, [secret]) == [(path.name, secret)]  # no title, no record
 
     window.confirm = Answers(Decision(True))

@@ -122,7 +122,7 @@ def test_a_damaged_database_turns_send_off_and_offers_what_can_be_read(
     pairs = [(f"question {i}", f"answer-{i:03d} " + "x" * 300) for i in range(120)]
     kept_id = seed(store, "kept", pairs).id
     other = seed(store, "other", [("other question", "other answer")])
-    store.scrub()  # all of it in the main file
+    store.privacy.scrub()  # all of it in the main file
     store.db.close()  # this thread reads the file afresh
     damage_rows(turnlog_home, "answer-060 ")
     window = make_window()
@@ -180,7 +180,7 @@ def test_a_draft_survives_a_crash_and_comes_back_with_its_conversation(
     assert path.read_text(encoding="utf-8") == typed
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
-    store.scrub()
+    store.privacy.scrub()
     assert typed.encode() not in (turnlog_home / "turnlog.sqlite3").read_bytes()
 
     # Another conversation has its own (empty) draft; coming back restores this one.

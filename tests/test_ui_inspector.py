@@ -58,7 +58,7 @@ def test_what_if_changes_the_marks_and_not_the_log(qtbot, make_window, store, lo
     qtbot.mouseClick(window.inspector.reset_button, Qt.MouseButton.LeftButton)
     assert window.what_if_bytes is None
     assert set(marks(window).values()) == {RowMark.SENT}
-    assert store.conversation(conversation.id).settings.max_bytes == 16_000
+    assert store.conversations.get(conversation.id).settings.max_bytes == 16_000
     assert loopback.requests == []
     assert exported(turnlog_home, conversation.id) == before
 

@@ -41,7 +41,7 @@ def test_pin_from_selected_words_of_a_turn_reaches_the_wire(qtbot, make_window, 
     qtbot.mouseClick(dialog.pin, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: panel.pins.count() == 1)
     assert texts(panel.pins) == ["📌 NAS-7 in rack 4\n   from turn 1"]
-    (pin,) = store.pins(cid)
+    (pin,) = store.memory.pins(cid)
     assert pin.sources == (store.turns(cid)[0].id,)
     # The pinned words are underlined in their turn, and its tooltip names the pin.
     row = window.transcript.index(0)
@@ -94,7 +94,7 @@ def test_pin_from_this_turn_takes_the_words_selected_in_the_transcript(
     assert dialog.pin.isEnabled()
     qtbot.mouseClick(dialog.pin, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: panel.pins.count() == 1)
-    (pin,) = store.pins(cid)
+    (pin,) = store.memory.pins(cid)
     assert (pin.text, pin.sources) == (words, (store.turns(cid)[0].id,))
     qtbot.waitUntil(lambda: window.transcript.pins_of(pin.sources[0]) == (words,))
 
@@ -134,7 +134,7 @@ def test_notes_and_preferences_show_kept_and_left_out_after_a_send(qtbot, make_w
 
     # Preferences switched off for this conversation: the next request leaves them out.
     panel.use_preferences.setChecked(False)
-    qtbot.waitUntil(lambda: not store.conversation(cid).settings.preferences)
+    qtbot.waitUntil(lambda: not store.conversations.get(cid).settings.preferences)
     qtbot.waitUntil(lambda: texts(panel.preferences)[0].endswith("off in this conversation"))
     loopback.script(Behaviour.answer("Fine again."))
     type_draft(window, "And now?")
@@ -149,12 +149,13 @@ def test_pin_from_the_key_fact_warning(qtbot, make_window, store, loopback):
     qtbot.waitUntil(lambda: panel.state is not None)
     window.inspector.pin_requested.emit("Never delete the backups")
     qtbot.waitUntil(lambda: panel.pins.count() == 1)
-    assert [(p.text, p.sources) for p in store.pins(cid)] == [("Never delete the backups", ())]
+    assert [(p.text, p.sources) for p in store.memory.pins(cid)] == \
+        [("Never delete the backups", ())]
     label = window.inspector.summary_warning
     window.inspector._warned = ("4.2.17 <b>",)
     label.linkActivated.emit("0")
     qtbot.waitUntil(lambda: panel.pins.count() == 2)
-    assert store.pins(cid)[1].text == "4.2.17 <b>"
+    assert store.memory.pins(cid)[1].text == "4.2.17 <b>"
 
 
 def test_deleting_a_source_turn_asks_about_its_pins(qtbot, make_window, store, loopback):
@@ -162,19 +163,19 @@ def test_deleting_a_source_turn_asks_about_its_pins(qtbot, make_window, store, l
     panel = window.memory.panel
     qtbot.waitUntil(lambda: panel.state is not None)
     first, second = store.turns(cid)
-    store.add_pin(cid, "from the first", sources=[first.id])
-    store.add_pin(cid, "from the second", sources=[second.id])
+    store.memory.add_pin(cid, "from the first", sources=[first.id])
+    store.memory.add_pin(cid, "from the second", sources=[second.id])
     asked = []
     window.confirm = lambda confirmation: asked.append(confirmation) or Decision(True, False)
     window.history.delete_turn(first.id)
     qtbot.waitUntil(lambda: len(store.turns(cid)) == 1)
     assert asked[0].option == "Keep the 1 pinned fact taken from it, as typed"
     assert "1 pinned fact" in asked[0].text
-    assert [p.text for p in store.pins(cid)] == ["from the second"]
+    assert [p.text for p in store.memory.pins(cid)] == ["from the second"]
     window.confirm = lambda confirmation: Decision(True, True)  # keep as typed
     window.history.delete_turn(second.id)
     qtbot.waitUntil(lambda: not store.turns(cid))
-    assert [(p.text, p.sources) for p in store.pins(cid)] == [("from the second", ())]
+    assert [(p.text, p.sources) for p in store.memory.pins(cid)] == [("from the second", ())]
     qtbot.waitUntil(lambda: texts(panel.pins) == ["📌 from the second\n   typed"])
 
 
@@ -182,7 +183,7 @@ def test_the_panel_warns_when_the_summary_lacks_a_pinned_fact(qtbot, make_window
                                                               loopback):
     window, cid = open_window(qtbot, make_window, store, numbered(1))
     panel = window.memory.panel
-    store.add_pin(cid, "Never delete the backups")
+    store.memory.add_pin(cid, "Never delete the backups")
     window.memory.reload()
     qtbot.waitUntil(lambda: panel.pins.count() == 1)
     panel.show_selection(None, "Backups were discussed.")
@@ -196,7 +197,7 @@ def test_the_panel_warns_when_the_summary_lacks_a_pinned_fact(qtbot, make_window
 def test_delete_all_history_offers_the_preferences(qtbot, make_window, store, loopback):
     open_window(qtbot, make_window, store, numbered(1))
     window = make_window()
-    store.add_preference("Answer in Chinese. 用中文回答。")
+    store.memory.add_preference("Answer in Chinese. 用中文回答。")
     asked = []
 
     def answer(confirmation):
@@ -205,19 +206,19 @@ def test_delete_all_history_offers_the_preferences(qtbot, make_window, store, lo
 
     window.confirm = answer
     window.delete_all_history()
-    qtbot.waitUntil(lambda: store.conversations() == [] and store.preferences() == [])
+    qtbot.waitUntil(lambda: store.conversations() == [] and store.memory.preferences() == [])
     assert asked[1].text == "Also delete the 1 preference used in every conversation?"
 
 
 def test_delete_all_history_keeps_the_preferences_when_told(qtbot, make_window, store,
                                                             loopback):
     window, _ = open_window(qtbot, make_window, store, numbered(1))
-    store.add_preference("Keep me")
+    store.memory.add_preference("Keep me")
     answers = iter([Decision(True), Decision(False)])
     window.confirm = lambda confirmation: next(answers)
     window.delete_all_history()
     qtbot.waitUntil(lambda: store.conversations() == [])
-    assert [p.text for p in store.preferences()] == ["Keep me"]
+    assert [p.text for p in store.memory.preferences()] == ["Keep me"]
 
 
 def test_the_panel_is_reached_and_used_from_the_keyboard(qtbot, make_window, store, loopback):
@@ -231,7 +232,8 @@ def test_the_panel_is_reached_and_used_from_the_keyboard(qtbot, make_window, sto
     assert panel.pin_editor.text.hasFocus()
     qtbot.keyClicks(panel.pin_editor.text, "ticket OPS-22 stays open")
     qtbot.keyClick(panel.pin_editor.text, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: [p.text for p in store.pins(cid)] == ["ticket OPS-22 stays open"])
+    qtbot.waitUntil(
+        lambda: [p.text for p in store.memory.pins(cid)] == ["ticket OPS-22 stays open"])
     qtbot.waitUntil(lambda: texts(panel.pins) == ["📌 ticket OPS-22 stays open\n   typed"])
 
 
@@ -255,9 +257,9 @@ def test_export_from_the_window_carries_the_memory(qtbot, make_window, store, lo
 
     window, cid = open_window(qtbot, make_window, store, numbered(1))
     (turn,) = store.turns(cid)
-    store.add_pin(cid, "pinned 钉住", sources=[turn.id])
-    store.add_note(cid, "a note", priority=5)
-    assert store.pinned_facts(cid) == ("pinned 钉住",)
+    store.memory.add_pin(cid, "pinned 钉住", sources=[turn.id])
+    store.memory.add_note(cid, "a note", priority=5)
+    assert store.memory.pinned_facts(cid) == ("pinned 钉住",)
     target = ExportTarget(tmp_path / "out.jsonl", "jsonl")
     window.choose_export = lambda title: target
     window.export_conversation()
@@ -281,23 +283,23 @@ def test_deleting_a_version_that_facts_were_pinned_from_asks_about_the_pins(
     (first,) = store.turns(cid)
 
     def version(turn_id: str, replaces: str) -> None:
-        store.commit_turn(cid, PendingTurn(turn_id, first.question, f"answer {turn_id}", "m",
-                                           "stop", Usage(), datetime.now(UTC),
-                                           replaces=replaces))
+        store.turns.commit(cid, PendingTurn(turn_id, first.question, f"answer {turn_id}", "m",
+                                            "stop", Usage(), datetime.now(UTC),
+                                            replaces=replaces))
 
     version("v2", first.id)
-    store.add_pin(cid, "kept from v2", sources=["v2"])
+    store.memory.add_pin(cid, "kept from v2", sources=["v2"])
     asked = []
     answers = iter([Decision(True, False), Decision(False)])  # this version only; keep pins
     window.confirm = lambda confirmation: asked.append(confirmation) or next(answers)
     window.history.delete_turn("v2")
-    qtbot.waitUntil(lambda: [t.id for t in store.all_turns(cid)] == [first.id])
+    qtbot.waitUntil(lambda: [t.id for t in store.turns.all(cid)] == [first.id])
     assert asked[0].option.startswith("Also delete its 1 other version")
     assert asked[1].text == "Also delete the 1 pinned fact taken from this turn?"
-    assert [(p.text, p.sources) for p in store.pins(cid)] == [("kept from v2", ())]
+    assert [(p.text, p.sources) for p in store.memory.pins(cid)] == [("kept from v2", ())]
     version("v3", first.id)
-    store.add_pin(cid, "goes with v3", sources=["v3"])
+    store.memory.add_pin(cid, "goes with v3", sources=["v3"])
     answers = iter([Decision(True, False), Decision(True)])  # this version only; delete pins
     window.history.delete_turn("v3")
-    qtbot.waitUntil(lambda: [t.id for t in store.all_turns(cid)] == [first.id])
-    assert [p.text for p in store.pins(cid)] == ["kept from v2"]
+    qtbot.waitUntil(lambda: [t.id for t in store.turns.all(cid)] == [first.id])
+    assert [p.text for p in store.memory.pins(cid)] == ["kept from v2"]

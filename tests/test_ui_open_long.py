@@ -43,7 +43,7 @@ def seed_long(store: TurnlogStore, title: str, count: int, *, compaction: bool =
     """A conversation of `count` turns written in one transaction (rows like the store's
     own, many at once: committing them one by one would take the test minutes)."""
     # A byte limit that sends the newest ~12 turns: fewer than a page of rows.
-    conversation = store.create_conversation(
+    conversation = store.conversations.create(
         title, model="loopback-model",
         settings=ConversationSettings(compaction=compaction, max_bytes=1_200))
     ordinals = long_ordinals(count, gaps)
@@ -186,7 +186,7 @@ def test_the_paged_log_is_the_log(store):
     in the ordinals included; reading it all holds only a few pages in memory."""
     cid, ordinals = seed_long(store, "long", 20 * LogPages.PAGE + 17)  # with gaps
     whole = store.turns(cid)
-    log = store.log(cid)
+    log = store.turns.log(cid)
     assert len(log) == len(whole) == len(ordinals)
     middle = len(log) // 2
     assert log[-1] == whole[-1] and log[0] == whole[0] and log[middle] == whole[middle]
@@ -202,7 +202,7 @@ def test_the_paged_log_is_the_log(store):
     with pytest.raises(IndexError):
         log[len(log)]
 
-    small = LogPages(store, cid, len(whole), ordinals[-1])
+    small = LogPages(store.turns, cid, len(whole), ordinals[-1])
     small.KEEP = 2  # a walk over all of it, newest first, keeps two pages in memory
     assert [t.id for t in small] == [t.id for t in whole]
     for index in range(len(small) - 1, -1, -1):
@@ -213,21 +213,21 @@ def test_the_paged_log_is_the_log(store):
 
 def test_appending_and_deleting_keep_the_paged_log_in_step(store):
     cid, ordinals = seed_long(store, "long", LogPages.PAGE + 40)
-    log = store.log(cid).warm(LogPages.PAGE)
+    log = store.turns.log(cid).warm(LogPages.PAGE)
     model = TranscriptModel()
     model.set_turns(log)
     page = TranscriptModel.PAGE
     model.request_older()  # two pages of rows
     victim = model.turn_at(2 * page - 3)
     assert victim is not None
-    store.delete_turn(victim.id)
+    store.privacy.delete_turn(victim.id)
     assert model.remove_turn(victim.id)
     assert model.rowCount() == 2 * page - 1  # the other rows stay where they were
     assert [t.id for t in model.turns] == [t.id for t in store.turns(cid)]
     assert model.row_of_ordinal(victim.ordinal) is None
 
     older = store.turns(cid)[5]
-    store.delete_turn(older.id)
+    store.privacy.delete_turn(older.id)
     # Not a row, its page not in memory: the log is shown again from its newest.
     assert model.remove_turn(older.id)
     assert model.rowCount() == TranscriptModel.PAGE
@@ -235,9 +235,9 @@ def test_appending_and_deleting_keep_the_paged_log_in_step(store):
 
     assert model.turn_at(model.rowCount() - 1) == store.turns(cid)[-1]  # on show
     model.start_pending("next question")
-    turn = store.commit_turn(cid, PendingTurn(uuid.uuid4().hex, "next question", "an answer",
-                                              "loopback-model", "stop", Usage(),
-                                              datetime.now(UTC)))
+    turn = store.turns.commit(cid, PendingTurn(uuid.uuid4().hex, "next question", "an answer",
+                                               "loopback-model", "stop", Usage(),
+                                               datetime.now(UTC)))
     longer = model.with_turn(turn)
     assert longer is not None
     model.commit_pending(longer)
@@ -249,7 +249,7 @@ def test_appending_and_deleting_keep_the_paged_log_in_step(store):
 
 def test_marks_of_a_paged_log_are_looked_up_not_searched_for(store):
     cid, ordinals = seed_long(store, "long", 4 * LogPages.PAGE)
-    log = store.log(cid).warm(LogPages.PAGE)
+    log = store.turns.log(cid).warm(LogPages.PAGE)
     marks = MarkMap(log, None)
     assert marks[ordinals[-1]] is RowMark.NOT_SENT
     assert marks[ordinals[3]] is RowMark.NOT_SENT  # one counting query, no page read
@@ -261,7 +261,7 @@ def test_spans_of_a_long_log_are_named_from_their_ends_and_gaps_are_not_lost(
         store, monkeypatch):
     from turnlog.core.model import ordinal_runs, ordinal_runs_of
     cid, ordinals = seed_long(store, "gapless", 20_000, gaps=False)
-    log = store.log(cid).warm(LogPages.PAGE)
+    log = store.turns.log(cid).warm(LogPages.PAGE)
     assert log._source is store.turns
     listed = []
     read = store.turns.turn_ordinals
@@ -277,7 +277,7 @@ def test_spans_of_a_long_log_are_named_from_their_ends_and_gaps_are_not_lost(
     assert ordinal_runs_of(log, 0, 19_000) == [(1, 19_000)]
     assert len(listed) <= 2  # asked again: remembered
     gappy, with_gaps = seed_long(store, "gaps", 3_000)
-    runs = ordinal_runs_of(store.log(gappy).warm(LogPages.PAGE), 10, 2_500)
+    runs = ordinal_runs_of(store.turns.log(gappy).warm(LogPages.PAGE), 10, 2_500)
     assert runs == ordinal_runs(with_gaps[10:2_500])
     assert runs[0] == (11, GAP_EVERY - 1) and len(runs) == 3
     marks = MarkMap(log, None, to_summarize=[(5, 9), (20, 20)])
@@ -305,11 +305,11 @@ def test_a_long_conversation_with_a_rolling_summary_opens_without_reading_what_i
     projection = window.shown.projection
     options = options_for(window.conversation, route=window.shown.endpoint.route)
     covered = store.turns(cid)[:4_900]
-    stored = store.save_summary(cid, SummaryDraft(
+    stored = store.records.save_summary(cid, SummaryDraft(
         tuple(t.id for t in covered), covered[0].ordinal, covered[-1].ordinal,
         ids_digest(covered), "Items 1 to 4,900 were discussed.", projection.model,
         CompactionSettings(projection.model, projection.budget, options).key, 12, (), (),
-        store.generation(cid)))
+        store.conversations.generation(cid)))
     assert window.sidebar.select(other.id)
     qtbot.waitUntil(lambda: len(model.turns) == 1)
 
@@ -347,10 +347,10 @@ def test_a_send_in_a_long_conversation_reads_only_its_newest_turns(
     qtbot.waitUntil(lambda: not window.running, timeout=10_000)
 
     # Saved, shown as the newest row, and the record names every turn left out …
-    saved = store.log(cid)[-1]
+    saved = store.turns.log(cid)[-1]
     assert (saved.question, saved.answer) == ("One more?", "Noted.")
     qtbot.waitUntil(lambda: newest_on_screen(window, saved.ordinal), timeout=5_000)
-    record = store.requests(cid)[-1]
+    record = store.records.of(cid)[-1]
     assert record.sent == tuple(ordinals[-len(record.sent):])
     assert record.left_out == tuple(ordinals[: LONG - len(record.sent)])
     # … from the newest page of the log, not its 30,000 turns; and, where no turn was ever
@@ -364,7 +364,7 @@ def test_a_summary_that_grew_is_checked_by_reading_only_the_turns_it_added(
         store, monkeypatch):
     cid, ordinals = seed_long(store, "long", 3_000)
     whole = store.turns(cid)
-    log = store.log(cid)
+    log = store.turns.log(cid)
     assert log.ids(0, 2_000) == tuple(t.id for t in whole[:2_000])
     rows = RowsRead(store, monkeypatch)
     assert log.ids(0, 2_040) == tuple(t.id for t in whole[:2_040])  # 40 more folded in

@@ -185,7 +185,7 @@ def test_continue_after_keep_makes_a_new_version_and_keeps_the_kept_turn(
     line = store.turns(cid)
     assert line[-1].answer == kept.answer + " and the rest of it."
     assert line[-1].incomplete is None
-    assert store.versions(cid).replaced_by == {kept.id: line[-1].id}
+    assert store.turns.versions(cid).replaced_by == {kept.id: line[-1].id}
     assert store.db.execute_sql("SELECT * FROM turns WHERE id = ?",
                                 (kept.id,)).fetchall() == kept_row
     assert window.transcript.index(1).data(Role.INCOMPLETE) is None  # the version in use
@@ -267,7 +267,7 @@ def test_keep_refused_after_a_delete_meanwhile_says_so_and_keeps_offering(
         qtbot, make_window, store, loopback, turnlog_home):
     window, cid = open_window(qtbot, make_window, store, numbered(2))
     fail_with(qtbot, window, Behaviour.length("Bis hierhin"), loopback)
-    store.delete_turn(store.turns(cid)[0].id)  # another process deletes a turn meanwhile
+    store.privacy.delete_turn(store.turns(cid)[0].id)  # another process deletes a turn meanwhile
     before = exported(turnlog_home, cid)
     click_button(qtbot, window.banner.keep_button)
     qtbot.waitUntil(lambda: window.banner.title.text() == "The answer so far was not kept",

@@ -87,7 +87,7 @@ def test_the_header_picks_another_model_and_another_profile(qtbot, store, loopba
         # The preview follows at once: its body, the inspector and the stored conversation.
         assert json.loads(window.shown.projection.body)["model"] == "deepseek-reasoner"
         assert window.inspector.endpoint.text().endswith("model deepseek-reasoner")
-        assert store.conversation(conversation.id).model == "deepseek-reasoner"
+        assert store.conversations.get(conversation.id).model == "deepseek-reasoner"
         assert header.model.currentText() == "deepseek-reasoner"
         window.send()
         qtbot.waitUntil(lambda: not window.running, timeout=10_000)
@@ -137,7 +137,7 @@ def test_a_model_the_server_does_not_list_can_be_typed(qtbot, make_window, store
     header.model.setEditText("qwen3-32b")
     qtbot.keyClick(header.model.lineEdit(), Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: window.conversation.model == "qwen3-32b", timeout=5000)
-    assert store.conversation(conversation.id).model == "qwen3-32b"
+    assert store.conversations.get(conversation.id).model == "qwen3-32b"
     assert json.loads(window.shown.projection.body)["model"] == "qwen3-32b"
 
 
@@ -161,7 +161,7 @@ def test_sampling_settings_reach_the_body_and_the_budget(qtbot, make_window, sto
     header.top_p.setValue(0.9)
     header.max_tokens.setValue(1024)
     qtbot.waitUntil(lambda: window.conversation.settings.top_p == 0.9, timeout=5000)
-    settings = store.conversation(conversation.id).settings
+    settings = store.conversations.get(conversation.id).settings
     assert (settings.temperature, settings.top_p, settings.output_reserve,
             settings.send_max_tokens) == (0.7, 0.9, 1024, True)
     # Whole in its tooltip; on the button whole, or cut at the end where the row is short.

@@ -134,7 +134,7 @@ def test_context_menu_delete_turn_names_counts_and_updates_marks_and_inspector(
     # The send made one summary (covering turn 2) and one request record (naming it).
     assert asked == ["Delete turn 2? This removes 1 turn, 1 summary, 1 request record."]
     assert [t.ordinal for t in store.turns(cid)][:3] == [1, 3, 4]  # a gap, no renumbering
-    assert store.latest_summary(cid) is None
+    assert store.records.latest_summary(cid) is None
     qtbot.waitUntil(lambda: window.statusBar().currentMessage()
                     == "Deleted 1 turn, 1 summary, 1 request record.")
     # The last request's body carried the deleted turn (through the summary): it is gone
@@ -209,9 +209,9 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
                                   settings=ConversationSettings(max_bytes=8_000)))
     # Memory taken from the text: a pin from a turn and a note go with their conversation.
     first_turn = store.turns(conversations[0].id)[0]
-    store.add_pin(conversations[0].id, "ORCHID-17-SECRET-P555-pinned",
-                  sources=[first_turn.id])
-    store.add_note(conversations[1].id, "ORCHID-17-SECRET-N666-note")
+    store.memory.add_pin(conversations[0].id, "ORCHID-17-SECRET-P555-pinned",
+                         sources=[first_turn.id])
+    store.memory.add_note(conversations[1].id, "ORCHID-17-SECRET-N666-note")
     needles += ["ORCHID-17-SECRET-P555-pinned", "ORCHID-17-SECRET-N666-note"]
     # Summaries and answers echo the secrets, so derived data holds them too.
     echo = " ".join(secrets_for("A", 1) + secrets_for("B", 1))
@@ -231,14 +231,14 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
             needles.append(question)
             send(qtbot, window, question)
             assert window.shown.projection.summarized, "the send must make a summary"
-            assert store.requests(conversation.id)
+            assert store.records.of(conversation.id)
             assert store.turns(conversation.id)[-1].reasoning == thought
             side = f"ORCHID-17-SECRET-{conversation.title[7]}998Q-side 旁问"
             needles.append(side)
             window.side.panel.edit.setPlainText(side)
             window.side.ask()
             qtbot.waitUntil(lambda: window.side.panel.list.count() == 1, timeout=10_000)
-        assert len(store.latest_summary(conversations[0].id).content) > 0
+        assert len(store.records.latest_summary(conversations[0].id).content) > 0
         # Each piece distinctive: the word "draft" alone is in the schema (draft_attachments).
         draft = "ORCHID-17-SECRET-D777Q-unsent D777-kept"  # kept on disk until deleted
         needles.append(draft)

@@ -26,7 +26,7 @@ def test_the_stage_line_says_retrying_and_the_answer_is_saved(qtbot, make_window
     assert "Retrying in 1 s (attempt 2 of 3)" in stages
     assert [t.answer for t in window.transcript.turns][-1] == "Patience pays"
     assert len(loopback.requests) == 2
-    assert [r.attempt for r in store.requests(cid)] == [1, 2]
+    assert [r.attempt for r in store.records.of(cid)] == [1, 2]
 
 
 def test_stop_ends_the_wait_promptly_with_the_draft_back(qtbot, make_window, store,

@@ -95,7 +95,7 @@ def test_settings_validate_save_and_send_through_the_profile(qtbot, store, loopb
             loopback.base_url, "loopback-model", "custom")
         assert KEY not in (turnlog_home / "profiles.json").read_text(encoding="utf-8")
         assert keys.get(profile.id) == KEY
-        saved = store.conversation(conversation.id)
+        saved = store.conversations.get(conversation.id)
         assert saved.system_prompt == "Be brief. 简短。"
         assert saved.model == ""  # the profile's model, whichever profile is in use
         assert (saved.settings.context_window, saved.settings.output_reserve) == (4096, 1024)
@@ -154,6 +154,6 @@ def test_saving_a_conversations_settings_leaves_the_profiles_model(qtbot, store,
         qtbot.waitUntil(lambda: window.conversation.settings.compaction_target == 35,
                         timeout=5000)
         assert [p.model for p in ProfileStore().load()] == ["m"]
-        assert store.conversation(conversation.id).model == "gpt-4o-mini"
+        assert store.conversations.get(conversation.id).model == "gpt-4o-mini"
     finally:
         window.shutdown()

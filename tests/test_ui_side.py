@@ -41,7 +41,7 @@ def test_ctrl_shift_enter_asks_aside_and_the_conversation_stays_as_it_was(
         qtbot, make_window, store, loopback, turnlog_home):
     window, cid = open_window(qtbot, make_window, store, numbered(3))
     before = turns_exported(turnlog_home, cid)
-    requests_before = store.requests(cid)
+    requests_before = store.records.of(cid)
     rows_before = window.transcript.rowCount()
     loopback.script(Behaviour.slow("我们决定 **周五** 见面。", delay_s=0.05, chunks=5,
                                    usage={"prompt_tokens": 80, "completion_tokens": 7,
@@ -63,7 +63,7 @@ def test_ctrl_shift_enter_asks_aside_and_the_conversation_stays_as_it_was(
     # Nothing of the conversation changed: rows, log, request records.
     assert window.transcript.rowCount() == rows_before
     assert turns_exported(turnlog_home, cid) == before
-    assert store.requests(cid) == requests_before
+    assert store.records.of(cid) == requests_before
     # The side inspector shows the exact body that went on the wire, labelled.
     inspector = panel.inspector
     assert "side question" in inspector.heading.text()
@@ -164,14 +164,14 @@ def test_deleting_the_conversation_clears_the_panel(qtbot, make_window, store, l
     window.history.delete_now(window.conversation)
     assert window.side.panel.list.count() == 0  # at once: nothing of it stays on show
     qtbot.waitUntil(lambda: store.conversations() == [], timeout=5000)
-    assert store.side_questions(cid) == []
+    assert store.side.of(cid) == []
     assert window.side.panel.answer.toPlainText() == ""
 
 
 def test_a_failed_side_request_counts_in_the_panels_usage_total(qtbot, make_window, store,
                                                                 loopback, turnlog_home):
     window, cid = open_window(qtbot, make_window, store, numbered(2))
-    requests_before = store.requests(cid)
+    requests_before = store.records.of(cid)
     loopback.script(Behaviour.length(usage={"prompt_tokens": 50, "completion_tokens": 900,
                                             "total_tokens": 950}),
                     Behaviour.answer("Friday.", usage={"prompt_tokens": 40,
@@ -188,10 +188,10 @@ def test_a_failed_side_request_counts_in_the_panels_usage_total(qtbot, make_wind
     wait_side(qtbot, window)
     assert panel.list.count() == 1
     assert "995 total" in panel.usage.text() and "1 failed side request" in panel.usage.text()
-    assert store.requests(cid) == requests_before
+    assert store.records.of(cid) == requests_before
     # Shown again when the panel reads the conversation back from the store.
     panel.usage.setText("")
     window.side.reload(cid)
     qtbot.waitUntil(lambda: "995 total" in panel.usage.text(), timeout=5000)
-    (attempt,) = store.side_attempts(cid)
+    (attempt,) = store.side.attempts(cid)
     assert attempt.outcome == "length" and attempt.usage.total_tokens == 950

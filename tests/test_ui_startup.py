@@ -162,7 +162,7 @@ def test_a_damaged_database_offers_to_export_what_can_be_read(qtbot, turnlog_hom
                                                               opened):
     path = turnlog_home / "turnlog.sqlite3"
     with TurnlogStore.open(turnlog_home) as store:
-        store.create_conversation("kept", model="m")
+        store.conversations.create("kept", model="m")
     with open(path, "r+b") as f:
         f.write(b"\xff" * 100)  # the header, as a failing disk would leave it
     before = path.read_bytes()

@@ -69,7 +69,7 @@ def test_new_opens_at_once_and_the_first_question_names_it(qtbot, make_window, l
     english = "Why does my Kubernetes deployment keep…"
     qtbot.waitUntil(lambda: window.title.text() == english, timeout=5000)
     assert listed(window) == [english]
-    assert store.conversation(window.conversation.id).title_source == QUESTION
+    assert store.conversations.get(window.conversation.id).title_source == QUESTION
 
     open_new(qtbot, window)
     ask(qtbot, window, CHINESE, 1)
@@ -105,7 +105,7 @@ def test_a_rename_sticks_across_a_delete_of_the_first_turn_and_a_derived_title_f
     qtbot.waitUntil(lambda: len(window.transcript.turns) == 1, timeout=5000)
     qtbot.wait(100)
     assert window.title.text() == "Pods restarting"
-    assert store.conversation(renamed.id).title_source == USER
+    assert store.conversations.get(renamed.id).title_source == USER
 
     window.refresh_conversations(select_id=derived.id)
     qtbot.waitUntil(lambda: window.title.text() == "Second: 第二个问题", timeout=5000)
@@ -151,9 +151,9 @@ def test_the_model_names_the_conversation_after_the_answer_with_a_request_of_its
         assert body["messages"][0]["content"] == TITLE_INSTRUCTION
         assert ENGLISH in body["messages"][1]["content"]
         assert json.loads(chat.body)["messages"][-1]["content"] == ENGLISH
-        conversation = store.conversation(window.conversation.id)
+        conversation = store.conversations.get(window.conversation.id)
         assert conversation.title_source == MODEL
-        outcomes = [r.outcome for r in store.requests(conversation.id)]
+        outcomes = [r.outcome for r in store.records.of(conversation.id)]
         assert outcomes == ["committed", TITLE_OUTCOME]
 
         loopback.script(Behaviour.answer("Then look at the events."))
@@ -192,7 +192,7 @@ def test_a_failed_title_request_is_silent_for_the_chat(qtbot, store, turnlog_hom
         qtbot.wait(100)
         assert not window.banner.isVisible()
         assert window.title.text() == "Why does my Kubernetes deployment keep…"
-        outcomes = [r.outcome for r in store.requests(window.conversation.id)]
+        outcomes = [r.outcome for r in store.records.of(window.conversation.id)]
         assert outcomes == ["committed", f"{TITLE_OUTCOME} http_status"]
     finally:
         window.shutdown()
@@ -216,9 +216,9 @@ def test_a_model_title_that_does_not_name_the_question_is_not_kept(
                         timeout=10_000)
         qtbot.wait(100)
         assert window.title.text() == kept and listed(window) == [kept]
-        conversation = store.conversation(window.conversation.id)
+        conversation = store.conversations.get(window.conversation.id)
         assert conversation.title_source == QUESTION
-        outcomes = [r.outcome for r in store.requests(conversation.id)]
+        outcomes = [r.outcome for r in store.records.of(conversation.id)]
         assert outcomes == ["committed", f"{TITLE_OUTCOME} implausible"]
     finally:
         window.shutdown()
@@ -274,7 +274,7 @@ def test_a_send_goes_first_and_the_title_is_asked_again_after_its_answer(
         assert [b["messages"][0]["content"] == TITLE_INSTRUCTION for b in bodies] == [
             False, True, False, True]
         assert ENGLISH in bodies[3]["messages"][1]["content"]  # from the first turn again
-        outcomes = [r.outcome for r in store.requests(window.conversation.id)]
+        outcomes = [r.outcome for r in store.records.of(window.conversation.id)]
         assert outcomes == ["committed", f"{TITLE_OUTCOME} cancelled", "committed",
                             TITLE_OUTCOME]
     finally:

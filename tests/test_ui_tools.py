@@ -57,7 +57,7 @@ def test_a_call_waits_for_the_card_and_the_turn_keeps_it(qtbot, make_window, sto
     (turn,) = store.turns(conversation.id)
     assert target.read_text(encoding="utf-8") == "窗口"
     assert [r.results[0].approval for r in turn.tools] == [Approval.RUN, Approval.ALWAYS]
-    qtbot.waitUntil(lambda: store.conversation(conversation.id).settings.always_allowed
+    qtbot.waitUntil(lambda: store.conversations.get(conversation.id).settings.always_allowed
                     == ("echo",), timeout=5_000)
     assert "tools" in loopback.requests[0].json()
 

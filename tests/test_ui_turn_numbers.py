@@ -133,7 +133,7 @@ MATHS = ("## The math {n}\n\nBacking off for $n$ tries waits $\\sum_{{k=0}}^{{n-
 def seed_many(store, count: int, chinese: bool, maths: bool = False) -> int:  # noqa: ANN001
     """`count` turns written in one transaction (as `test_ui_open_long.seed_long`), in
     English or in Chinese of several lines a turn, or with answers full of formulas."""
-    conversation = store.create_conversation(
+    conversation = store.conversations.create(
         "long", model="loopback-model", settings=ConversationSettings(max_bytes=1_200))
     stamp = "2026-01-02T03:04:05.000006+00:00"
 
@@ -217,13 +217,13 @@ def test_a_deleted_turn_leaves_a_gap_that_go_to_turn_names(qtbot, make_window, s
     from test_versions import pending
     from uihelpers import exported
 
-    cid = store.create_conversation("gaps").id
-    store.commit_turn(cid, pending("t1", "one", "1"))
-    store.commit_turn(cid, pending("t2", "two", "2"))
-    store.commit_turn(cid, pending("t2b", "two", "2 again", replaces="t2"))
-    store.commit_turn(cid, pending("t3", "three", "3"))
-    store.delete_turn("t3")
-    store.commit_turn(cid, pending("t4", "four", "4"))
+    cid = store.conversations.create("gaps").id
+    store.turns.commit(cid, pending("t1", "one", "1"))
+    store.turns.commit(cid, pending("t2", "two", "2"))
+    store.turns.commit(cid, pending("t2b", "two", "2 again", replaces="t2"))
+    store.turns.commit(cid, pending("t3", "three", "3"))
+    store.privacy.delete_turn("t3")
+    store.turns.commit(cid, pending("t4", "four", "4"))
     window = make_window()
     qtbot.waitUntil(lambda: window.transcript.rowCount() == 3
                     and window.transcript.index(1).data(Role.VERSION) == (2, 2), timeout=5000)

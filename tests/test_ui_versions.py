@@ -85,7 +85,7 @@ def test_regenerate_switch_and_use_a_version(qtbot, make_window, store, loopback
     assert [t.answer for t in store.turns(cid)] == ["Noted.", "不知道 🙁"]
     versions_shown(qtbot, window, 1, (1, 2))
     assert window.transcript.index(1).data(Role.MARK) is not RowMark.REPLACED
-    assert len(store.all_turns(cid)) == 3
+    assert len(store.turns.all(cid)) == 3
 
 
 @pytest.mark.parametrize("behaviour", [Behaviour.server_error(), Behaviour.empty(),
@@ -94,12 +94,12 @@ def test_a_failed_regenerate_keeps_the_old_answer(qtbot, make_window, store, loo
                                                   behaviour):
     window, cid = open_window(qtbot, make_window, store, PAIRS)
     window.composer.set_draft("keep me", 3)
-    before = store.all_turns(cid)
+    before = store.turns.all(cid)
     loopback.script(behaviour)
     qtbot.keyClick(window.view, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
     assert window.running
     wait_done(qtbot, window)
-    assert store.all_turns(cid) == before
+    assert store.turns.all(cid) == before
     assert window.transcript.rowCount() == 2
     assert window.transcript.index(1).data(Role.ANSWER) == "不知道 🙁"
     assert window.banner.isVisible()
@@ -116,7 +116,7 @@ def test_edit_and_resend_and_escape(qtbot, make_window, store, loopback):
     qtbot.keyClick(window.composer.edit, Qt.Key.Key_Escape)
     assert (window.composer.text(), window.composer.cursor_position()) == ("my draft", 2)
     assert not window.versions.edit_note.isVisibleTo(window)
-    assert len(store.all_turns(cid)) == 2
+    assert len(store.turns.all(cid)) == 2
     window.versions.edit_action.trigger()
     window.composer.set_draft("What is my project code?")
     loopback.script(Behaviour.answer("ORCHID-17"))
@@ -159,16 +159,16 @@ def test_deleting_offers_versions_and_forks(qtbot, make_window, store, loopback)
     window.confirm = lambda c: answer(c, False)  # untick "its other versions"
     window.view.setCurrentIndex(window.transcript.index(1))
     window.view.delete_action.trigger()
-    qtbot.waitUntil(lambda: len(store.all_turns(cid)) == 2, timeout=5000)
+    qtbot.waitUntil(lambda: len(store.turns.all(cid)) == 2, timeout=5000)
     assert asked[0].option.startswith("Also delete its 1 other version") \
         and asked[0].option_checked
     # The older version is in use again, in the same row.
     qtbot.waitUntil(lambda: window.transcript.index(1).data(Role.ANSWER) == "不知道 🙁",
                     timeout=5000)
-    fork, _ = store.fork(cid, 2)
+    fork, _ = store.forks.at(cid, 2)
     window.refresh_conversations(select_id=cid)
     window.confirm = lambda c: answer(c, True)
-    window.history.delete_conversation(store.conversation(cid))
+    window.history.delete_conversation(store.conversations.get(cid))
     qtbot.waitUntil(lambda: store.conversations() == [], timeout=5000)
     assert "1 fork holding copies" in asked[-1].option
 
@@ -186,7 +186,7 @@ def test_an_older_version_of_a_turn_that_later_turns_followed(qtbot, make_window
     qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     wait_done(qtbot, window)
     qtbot.waitUntil(lambda: window.transcript.rowCount() == 3, timeout=5000)
-    before = store.all_turns(cid)
+    before = store.turns.all(cid)
     assert [t.ordinal for t in store.turns(cid)] == [1, 3, 4]
     click(qtbot, window, 1, "older")
     row = window.transcript.index(1)
@@ -212,7 +212,7 @@ def test_an_older_version_of_a_turn_that_later_turns_followed(qtbot, make_window
     qtbot.waitUntil(lambda: window.versions.origin.isVisibleTo(window), timeout=5000)
     # Turn 3 as the window numbers it (stored at ordinal 4: a version took ordinal 3).
     assert window.versions.origin.text() == "forked from “chat”, turn 3"
-    assert store.all_turns(cid) == before  # the conversation it came from is unchanged
+    assert store.turns.all(cid) == before  # the conversation it came from is unchanged
     assert [t.ordinal for t in store.turns(cid)] == [1, 3, 4]
 
 
@@ -231,9 +231,9 @@ def test_edit_and_resend_after_using_a_version_in_a_long_conversation_never_fork
 
     window, cid = open_window(qtbot, make_window, store, numbered(2000, size=8))
     last = store.turns(cid)[-1]
-    store.commit_turn(cid, PendingTurn(uuid.uuid4().hex, last.question, "a newer answer",
-                                       "loopback-model", "stop", Usage(), datetime.now(UTC),
-                                       replaces=last.id))
+    store.turns.commit(cid, PendingTurn(uuid.uuid4().hex, last.question, "a newer answer",
+                                        "loopback-model", "stop", Usage(), datetime.now(UTC),
+                                        replaces=last.id))
     window.versions.reload(cid)
     row = last_row(window)
     versions_shown(qtbot, window, row, (2, 2))
@@ -317,6 +317,6 @@ def test_an_edited_send_that_fails_stays_a_new_version_when_sent_again(qtbot, ma
     wait_done(qtbot, window)
     qtbot.waitUntil(lambda: [t.answer for t in store.turns(cid)] == ["Noted.", "ORCHID-17"],
                     timeout=5000)
-    assert len(store.all_turns(cid)) == 3  # a new version; the old one is kept
+    assert len(store.turns.all(cid)) == 3  # a new version; the old one is kept
     assert len(loopback.requests[-1].json()["messages"]) == 3
     assert not window.versions.edit_note.isVisibleTo(window)

@@ -56,69 +56,70 @@ def test_versions_follow_the_newest_record_naming_a_turn():
 
 def test_regenerate_supersedes_only_with_the_new_turn(turnlog_home):
     with TurnlogStore.open(turnlog_home) as store:
-        cid = store.create_conversation("v").id
-        store.commit_turn(cid, pending("t1", "Code is ORCHID-17.", "Noted."))
-        store.commit_turn(cid, pending("t2", "What is 2+2?", "5"))
+        cid = store.conversations.create("v").id
+        store.turns.commit(cid, pending("t1", "Code is ORCHID-17.", "Noted."))
+        store.turns.commit(cid, pending("t2", "What is 2+2?", "5"))
         before = turn_rows(store.path)
-        new = store.commit_turn(cid, pending("t3", "What is 2+2?", "4", replaces="t2"))
+        new = store.turns.commit(cid, pending("t3", "What is 2+2?", "4", replaces="t2"))
         assert new.ordinal == 3
         assert [t.id for t in store.turns(cid)] == ["t1", "t3"]
-        assert [t.id for t in store.all_turns(cid)] == ["t1", "t2", "t3"]
-        assert [t.id for t in store.log(cid)] == ["t1", "t3"] and len(store.log(cid)) == 2
+        assert [t.id for t in store.turns.all(cid)] == ["t1", "t2", "t3"]
+        assert [t.id for t in store.turns.log(cid)] == ["t1", "t3"]
+        assert len(store.turns.log(cid)) == 2
         assert {k: v for k, v in turn_rows(store.path).items() if k in before} == before
         # The old version cannot be replaced again: it is not the last turn of the line.
         with pytest.raises(StoreError):
-            store.commit_turn(cid, pending("t4", "again", "x", replaces="t2"))
-        assert not store.turn_exists("t4")
-        assert store.use_version("t2") == cid
+            store.turns.commit(cid, pending("t4", "again", "x", replaces="t2"))
+        assert not store.turns.exists("t4")
+        assert store.turns.use_version("t2") == cid
         assert [t.id for t in store.turns(cid)] == ["t1", "t2"]
-        assert store.versions(cid).group("t3") == ("t2", "t3")
+        assert store.turns.versions(cid).group("t3") == ("t2", "t3")
         assert turn_rows(store.path)["t2"] == before["t2"]
 
 
 def test_use_version_only_on_the_last_position(turnlog_home):
     with TurnlogStore.open(turnlog_home) as store:
-        cid = store.create_conversation("v").id
-        store.commit_turn(cid, pending("a", "q", "1"))
-        store.commit_turn(cid, pending("b", "q", "2", replaces="a"))
-        store.commit_turn(cid, pending("c", "next", "3"))
+        cid = store.conversations.create("v").id
+        store.turns.commit(cid, pending("a", "q", "1"))
+        store.turns.commit(cid, pending("b", "q", "2", replaces="a"))
+        store.turns.commit(cid, pending("c", "next", "3"))
         with pytest.raises(StoreError, match="Fork from this turn"):
-            store.use_version("a")
+            store.turns.use_version("a")
         assert [t.id for t in store.turns(cid)] == ["b", "c"]
         with pytest.raises(NotFound):
-            store.use_version("nope")
+            store.turns.use_version("nope")
 
 
 def test_delete_a_version_relinks_the_others(turnlog_home):
     with TurnlogStore.open(turnlog_home) as store:
-        cid = store.create_conversation("v").id
-        store.commit_turn(cid, pending("a", "q", "1"))
-        store.commit_turn(cid, pending("b", "q", "2", replaces="a"))
-        store.commit_turn(cid, pending("c", "q", "3", replaces="b"))
-        assert store.preview_delete_turn("b").turns == 3
-        assert store.preview_delete_turn("b", with_versions=False).turns == 1
-        store.delete_turn("b", with_versions=False)
+        cid = store.conversations.create("v").id
+        store.turns.commit(cid, pending("a", "q", "1"))
+        store.turns.commit(cid, pending("b", "q", "2", replaces="a"))
+        store.turns.commit(cid, pending("c", "q", "3", replaces="b"))
+        assert store.privacy.preview_turn("b").turns == 3
+        assert store.privacy.preview_turn("b", with_versions=False).turns == 1
+        store.privacy.delete_turn("b", with_versions=False)
         assert [t.id for t in store.turns(cid)] == ["c"]
-        assert store.versions(cid).group("a") == ("a", "c")
-        store.delete_turn("c", with_versions=False)  # the active one: the other takes over
+        assert store.turns.versions(cid).group("a") == ("a", "c")
+        store.privacy.delete_turn("c", with_versions=False)  # the active one: the other takes over
         assert [t.id for t in store.turns(cid)] == ["a"]
-        assert not store.versions(cid)
-        store.commit_turn(cid, pending("d", "q", "4", replaces="a"))
-        _, counts = store.delete_turn("d")  # with its other versions (the default)
-        assert counts.turns == 2 and store.all_turns(cid) == ()
+        assert not store.turns.versions(cid)
+        store.turns.commit(cid, pending("d", "q", "4", replaces="a"))
+        counts = store.privacy.delete_turn("d").counts  # with its other versions (the default)
+        assert counts.turns == 2 and store.turns.all(cid) == ()
         rows = store.db.execute_sql("SELECT count(*) FROM supersedes").fetchone()[0]
         assert rows == 0
 
 
 def test_fork_copies_the_active_line_before_a_turn(turnlog_home):
     with TurnlogStore.open(turnlog_home) as store:
-        source = store.create_conversation("计划 🌄", system_prompt="Be brief.")
+        source = store.conversations.create("计划 🌄", system_prompt="Be brief.")
         cid = source.id
-        store.commit_turn(cid, pending("a", "Code ORCHID-17", "ok"))
-        store.commit_turn(cid, pending("b", "draft?", "bad"))
-        store.commit_turn(cid, pending("c", "draft?", "good", replaces="b"))
-        store.commit_turn(cid, pending("d", "third question", "x"))
-        fork, draft = store.fork(cid, 4)
+        store.turns.commit(cid, pending("a", "Code ORCHID-17", "ok"))
+        store.turns.commit(cid, pending("b", "draft?", "bad"))
+        store.turns.commit(cid, pending("c", "draft?", "good", replaces="b"))
+        store.turns.commit(cid, pending("d", "third question", "x"))
+        fork, draft = store.forks.at(cid, 4)
         assert draft == "third question"
         copied = store.turns(fork.id)
         assert [(t.question, t.answer, t.ordinal) for t in copied] == [
@@ -126,30 +127,30 @@ def test_fork_copies_the_active_line_before_a_turn(turnlog_home):
         assert not {t.id for t in copied} & {"a", "b", "c", "d"}
         assert fork.system_prompt == "Be brief." and fork.title == source.title
         # Turn 3 as the source numbers it (a version of turn 2 took ordinal 3).
-        assert store.fork_origin(fork.id).describe() == "forked from “计划 🌄”, turn 3"
-        assert store.latest_summary(fork.id) is None
+        assert store.forks.origin(fork.id).describe() == "forked from “计划 🌄”, turn 3"
+        assert store.records.latest_summary(fork.id) is None
         from turnlog.store.drafts import load_draft
         assert load_draft(turnlog_home, fork.id) == "third question"
         assert [f.id for f in store.forks(cid)] == [fork.id]
-        store.delete_conversation(cid)
+        store.privacy.delete_conversation(cid)
         # With the source gone its numbering is too: the stored ordinal is all there is.
-        assert store.fork_origin(fork.id).describe() == \
+        assert store.forks.origin(fork.id).describe() == \
             "forked from a deleted conversation, turn 4"
         assert len(store.turns(fork.id)) == 2
         with pytest.raises(NotFound):
-            store.fork(fork.id, 9)
+            store.forks.at(fork.id, 9)
 
 
 def test_delete_with_forks_deletes_forks_of_forks(turnlog_home):
     with TurnlogStore.open(turnlog_home) as store:
-        cid = store.create_conversation("src").id
-        store.commit_turn(cid, pending("a", "q1", "a1"))
-        store.commit_turn(cid, pending("b", "q2", "a2"))
-        fork, _ = store.fork(cid, 2)
-        fork2, _ = store.fork(fork.id, 1)
-        other = store.create_conversation("other").id
-        assert store.preview_delete_conversation(cid, with_forks=True).conversations == 3
-        store.delete_conversation(cid, with_forks=True)
+        cid = store.conversations.create("src").id
+        store.turns.commit(cid, pending("a", "q1", "a1"))
+        store.turns.commit(cid, pending("b", "q2", "a2"))
+        fork, _ = store.forks.at(cid, 2)
+        fork2, _ = store.forks.at(fork.id, 1)
+        other = store.conversations.create("other").id
+        assert store.privacy.preview_conversation(cid, with_forks=True).conversations == 3
+        store.privacy.delete_conversation(cid, with_forks=True)
         assert [c.id for c in store.conversations()] == [other]
         assert fork2.id not in [c.id for c in store.conversations()]
 
@@ -167,35 +168,35 @@ OPS = st.lists(st.one_of(
 def test_the_active_line_is_the_chosen_version_of_each_position(ops):
     """Reference: a list of positions, each its versions and which one is in use."""
     with tempfile.TemporaryDirectory() as tmp, TurnlogStore.open(Path(tmp)) as store:
-        cid = store.create_conversation("p").id
+        cid = store.conversations.create("p").id
         positions: list[tuple[list[str], int]] = []  # (version ids oldest first, active)
         for count, op in enumerate(ops, start=1):
             before = turn_rows(store.path)
             new_id = f"t{count}"
             if op[0] == "commit":
-                store.commit_turn(cid, pending(new_id, f"q{count} 中文", f"a{count}"))
+                store.turns.commit(cid, pending(new_id, f"q{count} 中文", f"a{count}"))
                 positions.append(([new_id], 0))
             elif op[0] == "regenerate" and positions:
                 versions, active = positions[-1]
                 if op[1]:
-                    store.commit_turn(cid, pending(new_id, "again", "new",
-                                                   replaces=versions[active]))
+                    store.turns.commit(cid, pending(new_id, "again", "new",
+                                                    replaces=versions[active]))
                     positions[-1] = ([*versions, new_id], len(versions))
                 else:  # a failure: nothing is committed, nothing changes
                     stale = versions[active - 1] if active else "missing"
                     with pytest.raises((StoreError, NotFound)):
                         if stale == "missing":
                             raise NotFound("no older version")
-                        store.commit_turn(cid, pending(new_id, "x", "y", replaces=stale))
+                        store.turns.commit(cid, pending(new_id, "x", "y", replaces=stale))
             elif op[0] == "use" and positions:
                 versions, _ = positions[-1]
                 chosen = op[1] % len(versions)
-                store.use_version(versions[chosen])
+                store.turns.use_version(versions[chosen])
                 positions[-1] = (versions, chosen)
             elif op[0] == "delete" and positions:
                 at = op[1] % len(positions)
                 versions, active = positions[at]
-                store.delete_turn(versions[active], with_versions=op[2])
+                store.privacy.delete_turn(versions[active], with_versions=op[2])
                 kept = [] if op[2] else [v for i, v in enumerate(versions) if i != active]
                 if kept:
                     positions[at] = (kept, len(kept) - 1)
@@ -203,14 +204,14 @@ def test_the_active_line_is_the_chosen_version_of_each_position(ops):
                     del positions[at]
             expected = [versions[active] for versions, active in positions]
             assert [t.id for t in store.turns(cid)] == expected
-            line = store.log(cid)
+            line = store.turns.log(cid)
             assert len(line) == len(expected) and [t.id for t in line] == expected
             after = turn_rows(store.path)
             assert {k: v for k, v in after.items() if k in before} == \
                 {k: v for k, v in before.items() if k in after}
-            all_ids = {t.id for t in store.all_turns(cid)}
+            all_ids = {t.id for t in store.turns.all(cid)}
             superseded = all_ids - set(expected)
-            assert store.versions(cid).superseded == superseded
+            assert store.turns.versions(cid).superseded == superseded
             projection = project(line, "next?", model="m", budget=Budget(100_000, 200_000, 1024))
             assert not set(projection.sent_turn_ids) & superseded
 
@@ -223,18 +224,18 @@ def test_deleted_versions_and_forks_leave_no_copy_on_disk(turnlog_home):
     q2, a2 = secrets_for("V", 2)
     _, a3 = secrets_for("V", 3)
     with TurnlogStore.open(turnlog_home) as store:
-        cid = store.create_conversation("versions").id
-        store.commit_turn(cid, pending("v1", q1, a1))
-        store.commit_turn(cid, pending("v2", q2, a2))
-        store.commit_turn(cid, pending("v3", q2, a3, replaces="v2"))
-        fork, _ = store.fork(cid, 2)  # copies turn 1; turn 2's question is its draft
-        keep = store.create_conversation("kept").id
-        store.commit_turn(keep, pending("k1", "kept question 保留", "kept answer"))
-        store.delete_turn("v3")  # both versions of turn 2
+        cid = store.conversations.create("versions").id
+        store.turns.commit(cid, pending("v1", q1, a1))
+        store.turns.commit(cid, pending("v2", q2, a2))
+        store.turns.commit(cid, pending("v3", q2, a3, replaces="v2"))
+        fork, _ = store.forks.at(cid, 2)  # copies turn 1; turn 2's question is its draft
+        keep = store.conversations.create("kept").id
+        store.turns.commit(keep, pending("k1", "kept question 保留", "kept answer"))
+        store.privacy.delete_turn("v3")  # both versions of turn 2
     assert scan(turnlog_home, [a2, a3]) == []
     with TurnlogStore.open(turnlog_home) as store:
-        assert [t.id for t in store.all_turns(cid)] == ["v1"]
-        store.delete_conversation(cid, with_forks=True)
+        assert [t.id for t in store.turns.all(cid)] == ["v1"]
+        store.privacy.delete_conversation(cid, with_forks=True)
         assert store.conversations()[0].id == keep
     assert scan(turnlog_home, [q1, a1, q2]) == []  # the fork's copies and draft too
     assert scan(turnlog_home, ["kept question 保留"])
@@ -258,12 +259,12 @@ def test_orchid_17_holds_on_the_active_line_with_compaction(turnlog_home, loopba
         conv = long_seed(store, 40)
         costs = CostIndex()
         sender = Sender(paged(store), ChatCompletionsProvider(loopback.base_url), costs=costs,
-                        compactor=Compactor(store, ChatCompletionsProvider(
+                        compactor=Compactor(store.records, ChatCompletionsProvider(
                             summarizer.base_url), costs=costs))
         replaced: list[str] = []
         for n in range(4):
             loopback.script(Behaviour.answer(f"Version {n} REPLACED-{n} " + "x" * 300))
-            last = store.log(conv.id)[-1]
+            last = store.turns.log(conv.id)[-1]
             start = (len(loopback.requests), len(summarizer.requests))
             outcome = sender.send(request_for(conv, "Plan the next bed?", Route("m"),
                                               replaces=last.id if n else None))
@@ -272,7 +273,7 @@ def test_orchid_17_holds_on_the_active_line_with_compaction(turnlog_home, loopba
             sent = loopback.requests[start[0]:] + summarizer.requests[start[1]:]
             assert not any(old in r.body.decode() for r in sent for old in replaced)
             replaced.append(f"REPLACED-{n}")
-        assert len(store.turns(conv.id)) == 41 and len(store.all_turns(conv.id)) == 44
+        assert len(store.turns(conv.id)) == 41 and len(store.turns.all(conv.id)) == 44
         loopback.script(Behaviour.answer("ORCHID-17"))
         outcome = sender.send(request_for(conv, "Which ticket?", Route("m")))
         assert isinstance(outcome, Committed)
@@ -295,24 +296,24 @@ def test_an_old_database_upgrades_with_every_turn_active(tmp_path, version):
     with TurnlogStore.open(home) as store:
         assert store.db.execute_sql("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         for conversation in store.conversations():
-            assert not store.versions(conversation.id)
-            assert store.turns(conversation.id) == store.all_turns(conversation.id)
-            assert len(store.log(conversation.id)) == len(store.all_turns(conversation.id))
-            assert store.fork_origin(conversation.id) is None
+            assert not store.turns.versions(conversation.id)
+            assert store.turns(conversation.id) == store.turns.all(conversation.id)
+            assert len(store.turns.log(conversation.id)) == len(store.turns.all(conversation.id))
+            assert store.forks.origin(conversation.id) is None
         # And versions work on it from now on.
         cid = store.conversations()[0].id
         last = store.turns(cid)[-1]
-        store.commit_turn(cid, pending("after-upgrade", last.question, "new", replaces=last.id))
+        store.turns.commit(cid, pending("after-upgrade", last.question, "new", replaces=last.id))
         assert store.turns(cid)[-1].id == "after-upgrade"
 
 
 def test_search_hits_name_a_version_by_its_turn_s_number(turnlog_home):
     with TurnlogStore.open(turnlog_home) as store:
-        cid = store.create_conversation("v").id
-        store.commit_turn(cid, pending("a", "first", "1"))
-        store.commit_turn(cid, pending("b", "second", "zebra"))
-        store.commit_turn(cid, pending("c", "second", "zebra again", replaces="b"))
-        store.commit_turn(cid, pending("d", "third", "zebra at last"))
+        cid = store.conversations.create("v").id
+        store.turns.commit(cid, pending("a", "first", "1"))
+        store.turns.commit(cid, pending("b", "second", "zebra"))
+        store.turns.commit(cid, pending("c", "second", "zebra again", replaces="b"))
+        store.turns.commit(cid, pending("d", "third", "zebra at last"))
         hits = {hit.turn_id: hit for hit in store.search("zebra", titles=False)}
         assert {t: (h.ordinal, h.to_json()["turn"], h.superseded)
                 for t, h in hits.items()} == {

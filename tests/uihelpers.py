@@ -25,7 +25,7 @@ def seed(
     system_prompt: str = "",
     settings: ConversationSettings | None = None,
 ) -> Conversation:
-    conversation = store.create_conversation(
+    conversation = store.conversations.create(
         title, model=model, system_prompt=system_prompt, settings=settings
     )
     pending = [
@@ -33,8 +33,8 @@ def seed(
         for q, a in pairs
     ]
     if pending:
-        store.import_turns(conversation.id, pending)
-    return store.conversation(conversation.id)
+        store.turns.commit_many(conversation.id, pending)
+    return store.conversations.get(conversation.id)
 
 
 def exported(home: Path, conversation_id: int) -> str:

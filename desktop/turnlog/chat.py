@@ -52,12 +52,14 @@ from .core.send import (
     LogStore,
     PartialAnswer,
     PendingTurn,
+    RequestLog,
     RequestRecord,
+    Room,
     Sender,
     SendRequest,
     Stage,
 )
-from .core.side import SideAsker, SideRequest, SideStore, side_budget, side_options
+from .core.side import SideAsker, SideLog, SideRequest, SideStore, side_budget, side_options
 from .core.titles import QUESTION, USER
 from .core.tool_loop import ToolRunner
 from .localmodel import (
@@ -254,10 +256,28 @@ def side_asker_for(store: SideStore, provider: ChatProvider, costs: CostIndex) -
     return SideAsker(paged(store), provider, costs=costs)
 
 
-class ChatStore(LogStore, SummaryStore, Protocol):
-    """The log, its summaries and memory (`TurnlogStore` is one)."""
+class ChatRecords(RequestLog, SummaryStore, Protocol):
+    """The records part of a store (`store.records`), as a send that compacts uses it."""
 
-    def memory(self, conversation_id: int) -> Memory: ...
+
+class MemoryOf(Protocol):
+    """The memory part of a store (`store.memory`), as a request reads it."""
+
+    def __call__(self, conversation_id: int) -> Memory: ...
+
+
+class ChatStore(LogStore, Protocol):
+    """The log, its summaries, side questions and memory, part by part (`TurnlogStore`
+    is one)."""
+
+    @property
+    def records(self) -> ChatRecords: ...
+
+    @property
+    def side(self) -> SideLog: ...
+
+    @property
+    def memory(self) -> MemoryOf: ...
 
 
 def sender_for(store: ChatStore, provider: ChatProvider, costs: CostIndex,
@@ -265,28 +285,71 @@ def sender_for(store: ChatStore, provider: ChatProvider, costs: CostIndex,
     """A sender that compacts through the same provider as it answers, and tries an
     answer again within `retry`'s budget (None: never)."""
     return Sender(paged(store), provider, costs=costs,
-                  compactor=Compactor(store, provider, costs=costs), retry=retry)
+                  compactor=Compactor(store.records, provider, costs=costs), retry=retry)
 
 
-class FirstTurnStore(Protocol):
-    """A store that can start a conversation with its first turn (`TurnlogStore`)."""
+class FirstTurns(Protocol):
+    """The turns part of a store (`store.turns`), as a first send writes it."""
 
     def start_with_turn(self, title: str, pending: PendingTurn, *, model: str = "",
                         settings: ConversationSettings | None = None,
                         title_source: str = USER) -> tuple[Conversation, Turn]: ...
 
-    def record_request(self, record: RequestRecord) -> None: ...
 
-    def ensure_room(self, expected_bytes: int) -> None: ...
+class FirstTurnStore(Protocol):
+    """A store that can start a conversation with its first turn, part by part
+    (`TurnlogStore` is one)."""
+
+    @property
+    def turns(self) -> FirstTurns: ...
+
+    @property
+    def records(self) -> RequestLog: ...
+
+    @property
+    def database(self) -> Room: ...
+
+
+class _NoTurnsYet:
+    """The turns of a conversation that does not exist yet: none, until the first commit
+    creates it (`NewConversation.turns`)."""
+
+    def __init__(self, new: NewConversation) -> None:
+        self._new = new
+
+    def __call__(self, conversation_id: int) -> tuple[Turn, ...]:
+        return ()
+
+    def commit(self, conversation_id: int, pending: PendingTurn) -> Turn:
+        return self._new.commit_first(pending)
+
+
+class _FirstGeneration:
+    """A conversation that does not exist yet has had nothing deleted."""
+
+    def generation(self, conversation_id: int) -> int:
+        return 0
+
+
+class _HeldRecords:
+    """Request records of a conversation that does not exist yet: held until its first
+    commit, then written with it (`NewConversation.records`)."""
+
+    def __init__(self, new: NewConversation) -> None:
+        self._new = new
+
+    def add(self, record: RequestRecord) -> None:
+        self._new.record(record)
 
 
 class NewConversation:
     """The log of a conversation that does not exist yet: empty until its first answer
-    is committed, which creates it in the same transaction (`start_with_turn`). Nothing
+    is committed, which creates it in the same transaction (`turns.start_with_turn`). Nothing
     is written before: a failed or killed first send leaves no empty conversation. The
     request records of attempts before the commit are kept here and written with it;
     after a failure they go with the conversation that never was. With no `title`, it is
-    titled after its first question (`core.titles`)."""
+    titled after its first question (`core.titles`). It has the parts a send uses
+    (`turns`, `conversations`, `records`, `database`), as a store has."""
 
     def __init__(self, store: FirstTurnStore, title: str | None = None, *,
                  model: str = "") -> None:
@@ -295,30 +358,28 @@ class NewConversation:
                                   title_source=USER if title else QUESTION)
         self.created: Conversation | None = None
         self._records: list[RequestRecord] = []
+        self.turns = _NoTurnsYet(self)
+        self.conversations = _FirstGeneration()
+        self.records = _HeldRecords(self)
+        self.database = store.database
 
-    def turns(self, conversation_id: int) -> tuple[Turn, ...]:
-        return ()
-
-    def generation(self, conversation_id: int) -> int:
-        return 0
-
-    def commit_turn(self, conversation_id: int, pending: PendingTurn) -> Turn:
-        self.created, turn = self.store.start_with_turn(
+    def commit_first(self, pending: PendingTurn) -> Turn:
+        """Create the conversation with `pending` as its first turn, then write the
+        request records held until now."""
+        self.created, turn = self.store.turns.start_with_turn(
             self.draft.title, pending, model=self.draft.model, settings=self.draft.settings,
             title_source=self.draft.title_source)
         records, self._records = self._records, []
         for record in records:
-            self.record_request(record)
+            self.record(record)
         return turn
 
-    def ensure_room(self, expected_bytes: int) -> None:
-        self.store.ensure_room(expected_bytes)
-
-    def record_request(self, record: RequestRecord) -> None:
+    def record(self, record: RequestRecord) -> None:
+        """Keep a request record: held while the conversation does not exist yet."""
         if self.created is None:
             self._records.append(record)
         else:
-            self.store.record_request(replace(record, conversation_id=self.created.id))
+            self.store.records.add(replace(record, conversation_id=self.created.id))
 
     def sender(self, provider: ChatProvider, costs: CostIndex,
                retry: RetryPolicy | None = None) -> Sender:

@@ -101,12 +101,18 @@ def child(sends: int, turns: int, answer_chars: int = 0) -> dict[str, object]:
 
     home = Path(os.environ["TURNLOG_HOME"])
     with Server() as server, TurnlogStore.open(home) as store:
-        conv = store.create_conversation("replay", model="loopback-model",
-                                         settings=ConversationSettings(max_bytes=MAX_BYTES))
-        store.import_turns(conv.id, [
+        if hasattr(store.conversations, "create"):  # a store with named parts
+            create, commit_many = store.conversations.create, store.turns.commit_many
+            get, latest_summary = store.conversations.get, store.records.latest_summary
+        else:  # the earlier revision's store did everything itself
+            create, commit_many = store.create_conversation, store.import_turns
+            get, latest_summary = store.conversation, store.latest_summary
+        conv = create("replay", model="loopback-model",
+                      settings=ConversationSettings(max_bytes=MAX_BYTES))
+        commit_many(conv.id, [
             PendingTurn(f"seed-{i}", q, a, "loopback-model", "stop", Usage(), datetime.now(UTC))
             for i, (q, a) in enumerate(seed_pairs(turns), start=1)])
-        conv = store.conversation(conv.id)
+        conv = get(conv.id)
         sender = sender_for(store, ChatCompletionsProvider(server.base_url), CostIndex())
         failures = 0
         started = time.perf_counter()
@@ -121,7 +127,7 @@ def child(sends: int, turns: int, answer_chars: int = 0) -> dict[str, object]:
             failures += not isinstance(outcome, Committed)
         seconds = time.perf_counter() - started
         requests = server.requests
-        summary = store.latest_summary(conv.id)
+        summary = latest_summary(conv.id)
     summary_bodies = [r.body for r in requests
                       if json.loads(r.body)["messages"][0]["content"] == SUMMARY_PROMPT]
     answered = [len(r.body) for r in requests

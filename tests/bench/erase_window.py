@@ -43,10 +43,14 @@ KILLED_AFTER_COMMIT = textwrap.dedent("""
 
 def seed(home: Path, turns: int) -> None:
     with TurnlogStore.open(home) as store:
-        cid = store.create_conversation("bench").id
-        store.import_turns(cid, [PendingTurn(f"t{i}", f"{SECRET} question {i}",
-                                             f"{SECRET} answer {i}", "m", "stop", Usage(),
-                                             datetime.now(UTC)) for i in range(turns)])
+        pending = [PendingTurn(f"t{i}", f"{SECRET} question {i}", f"{SECRET} answer {i}",
+                               "m", "stop", Usage(), datetime.now(UTC)) for i in range(turns)]
+        if hasattr(store, "privacy"):  # a store with named parts
+            cid = store.conversations.create("bench").id
+            store.turns.commit_many(cid, pending)
+        else:  # an older checkout: the store did everything itself
+            cid = store.create_conversation("bench").id
+            store.import_turns(cid, pending)
 
 
 def window(home: Path) -> tuple[float, float]:
@@ -56,7 +60,7 @@ def window(home: Path) -> tuple[float, float]:
     with TurnlogStore.open(home) as store:
         if hasattr(store, "privacy"):
             started = time.monotonic()
-            store.delete_all()
+            store.privacy.delete_all()
             total = time.monotonic() - started
             return store.privacy.erase_seconds, total
         real_after, real_done = store._after_delete, store._erase_done

@@ -1,10 +1,10 @@
-"""`store.log()` at 100 and 100,000 turns: what a send (and opening a conversation)
+"""`store.turns.log()` at 100 and 100,000 turns: what a send (and opening a conversation)
 pays to learn the active line's length and newest ordinal.
 
     .venv/bin/python tests/bench/log_count.py [--sizes 100 100000] [--calls 200]
 
 For each size a conversation of that many turns is written into a temporary data
-directory; then `store.log(id)` is called `--calls` times, each after one more turn is
+directory; then `store.turns.log(id)` is called `--calls` times, each after one more turn is
 committed (as a send does), and the median and the worst call are printed. The first
 call of a conversation (when it opens) is printed on its own.
 """
@@ -30,16 +30,16 @@ def pending(index: int) -> PendingTurn:
 
 def measure(size: int, calls: int) -> tuple[float, float, float]:
     with tempfile.TemporaryDirectory() as folder, TurnlogStore.open(Path(folder)) as store:
-        cid = store.create_conversation("bench").id
-        store.import_turns(cid, [pending(i) for i in range(size)])
+        cid = store.conversations.create("bench").id
+        store.turns.commit_many(cid, [pending(i) for i in range(size)])
         started = time.perf_counter()
-        store.log(cid)
+        store.turns.log(cid)
         first = time.perf_counter() - started
         times = []
         for index in range(size, size + calls):
-            store.commit_turn(cid, pending(index))
+            store.turns.commit(cid, pending(index))
             started = time.perf_counter()
-            log = store.log(cid)
+            log = store.turns.log(cid)
             times.append(time.perf_counter() - started)
             assert len(log) == index + 1
         return first, statistics.median(times), max(times)

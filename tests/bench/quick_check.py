@@ -32,7 +32,7 @@ TEXT = "A turn about the ORCHID-17 schedule, 中文 and emoji 😀; " * 40
 
 def build(home: Path, turns: int, turn_bytes: int) -> None:
     with TurnlogStore.open(home) as store:
-        store.create_conversation("big")
+        store.conversations.create("big")
     half = TEXT.encode()[: turn_bytes // 2].decode("utf-8", "ignore")
     con = sqlite3.connect(home / "turnlog.sqlite3")
     install(con)  # the search index's triggers derive its text
@@ -50,7 +50,7 @@ def build(home: Path, turns: int, turn_bytes: int) -> None:
 def timed_check_sound(home: Path) -> float:
     with TurnlogStore.open(home) as store:
         start = time.perf_counter()
-        store.check_sound()
+        store.database.check_sound()
         return time.perf_counter() - start
 
 

@@ -19,7 +19,7 @@ for each kind of query, the first page of 20 ranked results through the store
 - a word in most turns (the).
 
 Goals: p95 ≤ 50 ms for the first four kinds, ≤ 150 ms for the last. Then the commit
-latency of `commit_turn` with the index beside the same commits without its trigger
+latency of `store.turns.commit` with the index beside the same commits without its trigger
 (goal: ≤ 1.5×), and what deleting one turn costs (with the index merged so no token of
 it remains; goal: well under 1 s, it was 6.4 s when the index was one table).
 """
@@ -188,10 +188,10 @@ def count_matches(store: TurnlogStore, word: str) -> int:
 
 
 def commit_latency(store: TurnlogStore, rounds: int) -> tuple[list[float], list[float]]:
-    """`commit_turn` times with the index's insert trigger and without it, alternating
+    """`store.turns.commit` times with the index's insert trigger and without it, alternating
     in blocks so both see the same disk."""
     rng = random.Random(5)
-    conversation = store.create_conversation("commits")
+    conversation = store.conversations.create("commits")
     with_index: list[float] = []
     without: list[float] = []
     trigger = PART_ADDED_TRIGGER
@@ -203,7 +203,7 @@ def commit_latency(store: TurnlogStore, rounds: int) -> tuple[list[float], list[
             pending = PendingTurn(uuid.uuid4().hex, turn_text(rng, 300), turn_text(rng, 700),
                                   "m", "stop", Usage(), datetime.now(UTC))
             started = time.perf_counter()
-            store.commit_turn(conversation.id, pending)
+            store.turns.commit(conversation.id, pending)
             (with_index if indexed else without).append(time.perf_counter() - started)
         if not indexed:
             store.db.execute_sql(trigger)
@@ -216,7 +216,7 @@ def delete_one(store: TurnlogStore) -> bool:
     victim = store.search("orchid")[0].turn_id
     assert victim is not None
     started = time.perf_counter()
-    store.delete_turn(victim)
+    store.privacy.delete_turn(victim)
     took = time.perf_counter() - started
     assert victim not in {h.turn_id for h in store.search("orchid", limit=5_000)}
     ok = took < 1.0
@@ -257,7 +257,7 @@ def main() -> int:
             ratio = statistics.median(with_index) / statistics.median(without)
             ok = ratio <= 1.5
             met &= ok
-            print(f"\ncommit_turn p50/p95: with the index {w50 * 1000:.1f}/{w95 * 1000:.1f} ms,"
+            print(f"\nturns.commit p50/p95: with the index {w50 * 1000:.1f}/{w95 * 1000:.1f} ms,"
                   f" without {o50 * 1000:.1f}/{o95 * 1000:.1f} ms: {ratio:.2f}× "
                   f"(goal ≤ 1.5×: {'met' if ok else 'MISSED'})")
             met &= delete_one(store)

@@ -70,9 +70,9 @@ def seed(home: Path, count: int) -> None:
     Send and the request), written in one transaction: the first through the store's own
     commit, the rest as rows like it (one `executemany`)."""
     store = TurnlogStore.open(home)
-    conversation = store.create_conversation(
+    conversation = store.conversations.create(
         "big", model=MODEL, settings=ConversationSettings(compaction=False))
-    first = store.commit_turn(conversation.id, PendingTurn(
+    first = store.turns.commit(conversation.id, PendingTurn(
         uuid.uuid4().hex, "Question 1: what about item 1?", ANSWER, MODEL, "stop", Usage(),
         datetime.now(UTC)))
     stamp = first.created_at.isoformat(timespec="microseconds")
@@ -152,7 +152,7 @@ class Window:
 
     def send_ms(self, question: str) -> float:
         """Send → the request at the server, then wait for the send to end (committed)."""
-        conversation = self.store.conversation(self.conversation_id)
+        conversation = self.store.conversations.get(self.conversation_id)
         endpoint = self.connector.endpoint(conversation)
         before, done = len(self.arrivals.times), len(self.results)
         started = time.perf_counter()

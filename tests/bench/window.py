@@ -151,9 +151,9 @@ def wait(app: QApplication, condition, timeout_s: float = 60.0) -> None:
 def seed(store: TurnlogStore, title: str, count: int, *, compaction: bool = False) -> int:
     """A conversation of `count` turns, written in one transaction: the first through the
     store's own commit, the rest as rows like it (one `executemany`)."""
-    conversation = store.create_conversation(
+    conversation = store.conversations.create(
         title, model="loopback-model", settings=ConversationSettings(compaction=compaction))
-    first = store.commit_turn(conversation.id, PendingTurn(
+    first = store.turns.commit(conversation.id, PendingTurn(
         uuid.uuid4().hex, "Question 1: what about item 1?", ANSWER, "loopback-model", "stop",
         Usage(), datetime.now(UTC)))
     stamp = first.created_at.isoformat(timespec="microseconds")
@@ -358,7 +358,7 @@ def main() -> int:
         commit = committed_at[0] if committed_at else finished
         streaming = meter.worst_between(started, commit)
         at_commit = meter.worst_between(commit, float("inf"))
-        saved = store.log(big)[-1].answer == text
+        saved = store.turns.log(big)[-1].answer == text
         rate = fake.delivered / (commit - started)
         width = window.view.viewport().width()
         render = markdown_render_ms(text, width)
@@ -431,7 +431,7 @@ def warm_summary(app: QApplication, window: MainWindow, server: LoopbackServer,
     window.send()
     wait(app, lambda: not window.running, 120.0)
     settle(app, 0.5)
-    if store.latest_summary(conversation_id) is None:
+    if store.records.latest_summary(conversation_id) is None:
         raise SystemExit("the first send made no summary: " + window.banner.message.text())
     return len(server.requests) - before - 1
 

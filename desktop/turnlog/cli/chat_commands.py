@@ -287,8 +287,8 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
     storage fault is named by `cli.main` (`failure: storage_full`, the draft given back)."""
     route = connection.route
     with TurnlogStore.open(data_dir()) as store:
-        store.check_sound()  # a damaged or read-only log fails before anything is sent
-        store.sweep_unanswered()  # what a window's first send left unanswered
+        store.database.check_sound()  # a damaged or read-only log fails before anything is sent
+        store.conversations.sweep_unanswered()  # what a window's first send left unanswered
         new: NewConversation | None = None
         if args.new:  # created only with its first answer: a failure leaves nothing behind
             # No --title: titled after the first question, as the window does.
@@ -296,7 +296,7 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
             new = NewConversation(store, args.title or None)
             conversation = new.draft
         else:
-            conversation = store.conversation(args.conversation)
+            conversation = store.conversations.get(args.conversation)
         replaces, replaces_ordinal, partial = None, 0, None
         act = REGENERATE if args.regenerate else EDIT if args.edit_last else \
             CONTINUE if args.continue_last else None
@@ -331,7 +331,7 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
         if new is not None and new.created is not None:
             print(f"conversation {new.created.id}", file=sys.stderr)
         elif isinstance(outcome, Committed):  # a new version keeps its turn's number
-            number = TurnNumbers.of(store.versions(conversation.id)).number(
+            number = TurnNumbers.of(store.turns.versions(conversation.id)).number(
                 outcome.turn.ordinal)
     out.end()
     if isinstance(outcome, Committed):
@@ -388,10 +388,10 @@ def _remember_always(store: TurnlogStore, conversation: Conversation | None,
     if tools is None or conversation is None:
         return
     always = tuple(sorted(tools.always))
-    settings = store.conversation(conversation.id).settings
+    settings = store.conversations.get(conversation.id).settings
     if always != tuple(sorted(settings.always_allowed)):
-        store.update_conversation(conversation.id,
-                                  settings=replace(settings, always_allowed=always))
+        store.conversations.update(conversation.id,
+                                   settings=replace(settings, always_allowed=always))
 
 
 def _keep_if_asked(args: argparse.Namespace, log: LogStore, outcome: Outcome) -> Turn | None:
@@ -405,7 +405,7 @@ def _keep_if_asked(args: argparse.Namespace, log: LogStore, outcome: Outcome) ->
 def _new_memory(store: TurnlogStore, conversation: Conversation) -> Memory:
     """A conversation not yet stored has no pins or notes; the preferences still apply."""
     settings = conversation.settings
-    return conversation_memory((), (), store.preferences() if settings.preferences else [],
+    return conversation_memory((), (), store.memory.preferences() if settings.preferences else [],
                                share_percent=settings.memory_share)
 
 

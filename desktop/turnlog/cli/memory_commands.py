@@ -39,7 +39,7 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run_pin_list)
     p = verbs.add_parser("remove", help="remove a pin")
     p.add_argument("id", type=whole_number, metavar="PIN_ID")
-    p.set_defaults(run=lambda a: _remove(lambda s: s.remove_pin(a.id), f"pin {a.id}"))
+    p.set_defaults(run=lambda a: _remove(lambda s: s.memory.remove_pin(a.id), f"pin {a.id}"))
 
     pref = sub.add_parser("pref", help="preferences: for every conversation, as room allows")
     verbs = pref.add_subparsers(dest="verb", required=True, metavar="VERB")
@@ -52,7 +52,7 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run_pref_list)
     p = verbs.add_parser("remove", help="remove a preference")
     p.add_argument("id", type=whole_number, metavar="ID")
-    p.set_defaults(run=lambda a: _remove(lambda s: s.remove_preference(a.id),
+    p.set_defaults(run=lambda a: _remove(lambda s: s.memory.remove_preference(a.id),
                                          f"preference {a.id}"))
 
     note = sub.add_parser("note", help="notes: a conversation's background, as room allows")
@@ -68,7 +68,7 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run_note_list)
     p = verbs.add_parser("remove", help="remove a note")
     p.add_argument("id", type=whole_number, metavar="ID")
-    p.set_defaults(run=lambda a: _remove(lambda s: s.remove_note(a.id), f"note {a.id}"))
+    p.set_defaults(run=lambda a: _remove(lambda s: s.memory.remove_note(a.id), f"note {a.id}"))
 
 
 def _added(make: Any) -> int:
@@ -97,16 +97,16 @@ def _remove(action: Any, what: str) -> int:
 
 
 def run_pin_add(args: argparse.Namespace) -> int:
-    return _added(lambda s: s.add_pin(args.conversation, args.text, sources=args.turn,
-                                      kind=args.kind))
+    return _added(lambda s: s.memory.add_pin(args.conversation, args.text, sources=args.turn,
+                                             kind=args.kind))
 
 
 def run_pref_add(args: argparse.Namespace) -> int:
-    return _added(lambda s: s.add_preference(args.text, priority=args.priority))
+    return _added(lambda s: s.memory.add_preference(args.text, priority=args.priority))
 
 
 def run_note_add(args: argparse.Namespace) -> int:
-    return _added(lambda s: s.add_note(args.conversation, args.text, priority=args.priority))
+    return _added(lambda s: s.memory.add_note(args.conversation, args.text, priority=args.priority))
 
 
 def _listed(args: argparse.Namespace, read: Any, to_json: Any, to_line: Any) -> int:
@@ -127,7 +127,8 @@ def _listed(args: argparse.Namespace, read: Any, to_json: Any, to_line: Any) -> 
 
 def run_pin_list(args: argparse.Namespace) -> int:
     return _listed(
-        args, lambda s: (s.conversation(args.conversation), s.pins(args.conversation))[1],
+        args, lambda s: (s.conversations.get(args.conversation),
+                         s.memory.pins(args.conversation))[1],
         lambda p: {"id": p.id, "text": p.text, "kind": p.kind, "sources": list(p.sources),
                    "created_at": p.created_at},
         lambda p: f"{p.id}\t{'typed' if p.typed else 'from ' + ', '.join(p.sources)}\t{p.text}",
@@ -136,7 +137,7 @@ def run_pin_list(args: argparse.Namespace) -> int:
 
 def run_pref_list(args: argparse.Namespace) -> int:
     return _listed(
-        args, lambda s: s.preferences(),
+        args, lambda s: s.memory.preferences(),
         lambda p: {"id": p.id, "text": p.text, "priority": p.priority,
                    "created_at": p.created_at},
         lambda p: f"{p.id}\tpriority {p.priority}\t{p.text}",
@@ -145,7 +146,8 @@ def run_pref_list(args: argparse.Namespace) -> int:
 
 def run_note_list(args: argparse.Namespace) -> int:
     return _listed(
-        args, lambda s: (s.conversation(args.conversation), s.notes(args.conversation))[1],
+        args, lambda s: (s.conversations.get(args.conversation),
+                         s.memory.notes(args.conversation))[1],
         lambda n: {"id": n.id, "text": n.text, "priority": n.priority,
                    "created_at": n.created_at},
         lambda n: f"{n.id}\tpriority {n.priority}\t{n.text}",

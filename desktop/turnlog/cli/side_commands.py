@@ -63,7 +63,7 @@ def ask_aside(args: argparse.Namespace, profile: Profile, draft: str,
     """Stream the side answer to stdout and keep it apart; the conversation's turns, summary
     and request records are not written."""
     with TurnlogStore.open(data_dir()) as store:
-        store.check_sound()
+        store.database.check_sound()
         conversation = store.conversations.get(args.conversation)
         try:
             request = side_request_for(conversation, draft, connection.route,

@@ -105,6 +105,8 @@ class SummaryDraft:
 
 
 class SummaryStore(Protocol):
+    """The records part of a store (`store.records`), as compaction reads and writes it."""
+
     def latest_summary(self, conversation_id: int) -> StoredSummary | None: ...
 
     def save_summary(self, conversation_id: int, draft: SummaryDraft) -> StoredSummary:
@@ -715,7 +717,7 @@ class Compactor:
 
     def __init__(
         self,
-        store: SummaryStore,
+        summaries: SummaryStore,
         provider: ChatProvider,
         *,
         costs: CostIndex,
@@ -723,7 +725,7 @@ class Compactor:
         max_calls: int = MAX_SUMMARY_CALLS,
         deadline_s: float = COMPACTION_DEADLINE_S,
     ) -> None:
-        self.store = store
+        self.summaries = summaries
         self.provider = provider
         self.costs = costs
         self.clock = clock
@@ -782,7 +784,7 @@ class Compactor:
             warnings=warnings,
             generation=generation,
         )
-        return self.store.save_summary(conversation_id, draft)
+        return self.summaries.save_summary(conversation_id, draft)
 
     def _chunk_bytes(self, settings: CompactionSettings, previous: str) -> int:
         """Room for new turns in one summary call (see `chunk_room`); too little fails."""
@@ -897,7 +899,7 @@ class Compactor:
         started = self.clock()
         plan = plan_compaction(
             turns, question, settings, system_prompt=system_prompt, pinned=pinned,
-            costs=self.costs, cached=self.store.latest_summary(conversation_id),
+            costs=self.costs, cached=self.summaries.latest_summary(conversation_id),
             min_covered=min_covered,
         )
         if plan.covered == 0:

@@ -1,7 +1,7 @@
 """One send, top to bottom: prepare → compact → plan → attempt (→ retry within the budget,
 → recover once) → commit, or fail.
 
-The log changes only through `LogStore.commit_turn`, and only after a reply
+The log changes only through `LogStore.turns.commit`, and only after a reply
 passed `validate_reply`. Every other path returns `Failed` carrying the draft, and
 with an answer that stopped before it was complete, that `PartialAnswer`: it enters
 the log only by `keep_partial`, when the person asks (see `core.partial`).
@@ -111,24 +111,56 @@ class RequestRecord:
     attempt: int = 1
 
 
-class LogStore(Protocol):
-    def turns(self, conversation_id: int) -> Sequence[Turn]: ...
+class TurnLog(Protocol):
+    """The turns part of a store (`store.turns`): what a send reads and appends."""
+
+    def __call__(self, conversation_id: int) -> Sequence[Turn]:
+        """The conversation's active line, oldest first."""
+        ...
+
+    def commit(self, conversation_id: int, pending: PendingTurn) -> Turn:
+        """Append in one transaction; raise `StoreError` on any fault or a stale generation."""
+        ...
+
+
+class Generations(Protocol):
+    """The conversations part of a store (`store.conversations`), as a send reads it."""
 
     def generation(self, conversation_id: int) -> int:
         """A number that changes whenever turns of the conversation are deleted."""
         ...
 
-    def commit_turn(self, conversation_id: int, pending: PendingTurn) -> Turn:
-        """Append in one transaction; raise `StoreError` on any fault or a stale generation."""
-        ...
 
-    def record_request(self, record: RequestRecord) -> None: ...
+class RequestLog(Protocol):
+    """The request records part of a store (`store.records`), as a request writes it."""
+
+    def add(self, record: RequestRecord) -> None: ...
+
+
+class Room(Protocol):
+    """The database part of a store (`store.database`), as a send asks it for room."""
 
     def ensure_room(self, expected_bytes: int) -> None:
         """Before anything is sent: raise `StoreError` (storage_full) when a commit of
         about `expected_bytes` of text cannot be written, so a full disk does not waste
         the request and its cost."""
         ...
+
+
+class LogStore(Protocol):
+    """What a send reads and writes, part by part (`TurnlogStore` is one)."""
+
+    @property
+    def turns(self) -> TurnLog: ...
+
+    @property
+    def conversations(self) -> Generations: ...
+
+    @property
+    def records(self) -> RequestLog: ...
+
+    @property
+    def database(self) -> Room: ...
 
 
 # What committing a turn takes on disk for each byte of its text: the row, its search
@@ -210,7 +242,7 @@ class PartialAnswer:
 def keep_partial(store: LogStore, answer: PartialAnswer) -> Turn:
     """Keep as an incomplete turn: the one way a partial answer enters the log, only
     because the person asked. Raises `StoreError` (a delete meanwhile: conversation gone)."""
-    return store.commit_turn(answer.conversation_id, answer.pending())
+    return store.turns.commit(answer.conversation_id, answer.pending())
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,7 +445,7 @@ class Sender:
             raise _Stop(Failed(problem, run.draft))
         try:
             run.turns = self.store.turns(run.cid)
-            run.generation = self.store.generation(run.cid)
+            run.generation = self.store.conversations.generation(run.cid)
             answer = (run.request.options.max_tokens or run.request.budget.output_reserve)
             text = len(run.draft.encode("utf-8", "surrogatepass")) \
                 + answer * ANSWER_BYTES_PER_TOKEN
@@ -421,7 +453,7 @@ class Sender:
                 text += len(run.request.continuation.partial.encode("utf-8", "surrogatepass"))
             # The originals and the bytes sent, beside each other.
             text += sum(a.size + len(a.sent) for a in run.request.attachments)
-            self.store.ensure_room(COMMIT_BYTES_BASE + COMMIT_BYTES_PER_TEXT_BYTE * text)
+            self.store.database.ensure_room(COMMIT_BYTES_BASE + COMMIT_BYTES_PER_TEXT_BYTE * text)
         except StoreError as err:
             raise _Stop(Failed(err.failure(), run.draft)) from err
         replaces = run.request.replaces
@@ -603,7 +635,7 @@ class Sender:
             tools=tuple(run.rounds),
         )
         try:
-            turn = self.store.commit_turn(run.cid, pending)
+            turn = self.store.turns.commit(run.cid, pending)
         except StoreError as err:
             record = self._record(run, projection, err.kind.value, usage=reply.usage,
                                   first_token_s=reply.first_token_s)
@@ -736,5 +768,5 @@ class Sender:
         )
         # The record is bookkeeping; losing it must not turn an answer into a failure.
         with contextlib.suppress(StoreError):
-            self.store.record_request(record)
+            self.store.records.add(record)
         return record

@@ -182,23 +182,45 @@ def base_options(options: RequestOptions | None) -> RequestOptions:
 
 
 # ------------------------------------------------------------------ asking
-class SideStore(Protocol):
-    """What a side question reads and writes (`TurnlogStore` is one). It reads the
-    conversation's active turns and its cached summary; it writes only side questions."""
+class ActiveLine(Protocol):
+    """The turns part of a store (`store.turns`), as a side question reads it."""
 
-    def turns(self, conversation_id: int) -> Sequence[Turn]: ...
+    def __call__(self, conversation_id: int) -> Sequence[Turn]: ...
+
+
+class CachedSummary(Protocol):
+    """The records part of a store (`store.records`), as a side question reads it."""
 
     def latest_summary(self, conversation_id: int) -> StoredSummary | None: ...
 
-    def side_questions(self, conversation_id: int) -> Sequence[SideQuestion]: ...
 
-    def add_side_question(self, conversation_id: int, side: SideQuestion) -> SideQuestion:
+class SideLog(Protocol):
+    """The side questions part of a store (`store.side`)."""
+
+    def of(self, conversation_id: int) -> Sequence[SideQuestion]: ...
+
+    def add(self, conversation_id: int, question: SideQuestion) -> SideQuestion:
         """Keep an answered side question; raise `StoreError` on a fault."""
         ...
 
-    def add_side_attempt(self, conversation_id: int, attempt: SideAttempt) -> None:
+    def add_attempt(self, conversation_id: int, attempt: SideAttempt) -> None:
         """Keep a failed side request's usage; raise `StoreError` on a fault."""
         ...
+
+
+class SideStore(Protocol):
+    """What a side question reads and writes, part by part (`TurnlogStore` is one). It
+    reads the conversation's active turns and its cached summary; it writes only side
+    questions."""
+
+    @property
+    def turns(self) -> ActiveLine: ...
+
+    @property
+    def records(self) -> CachedSummary: ...
+
+    @property
+    def side(self) -> SideLog: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,9 +261,9 @@ def plan_side(store: SideStore, request: SideRequest, costs: CostIndex) -> SideP
     """The side request as it would be sent now (the preview and the send share it).
     Raises `ProjectionRefused` or `StoreError`."""
     turns = store.turns(request.conversation_id)
-    cached = store.latest_summary(request.conversation_id) if request.compaction else None
+    cached = store.records.latest_summary(request.conversation_id) if request.compaction else None
     return project_side(
-        turns, request.question, store.side_questions(request.conversation_id),
+        turns, request.question, store.side.of(request.conversation_id),
         model=request.model, budget=request.budget, system_prompt=request.system_prompt,
         options=request.options, pinned=request.pinned,
         summary=usable_summary(cached, turns, request.model), costs=costs,
@@ -304,7 +326,7 @@ class SideAsker:
             p.sent, p.summarized, p.left_out, planned.side_ids,
         )
         try:
-            kept = self.store.add_side_question(request.conversation_id, side)
+            kept = self.store.side.add(request.conversation_id, side)
         except StoreError as err:
             return SideFailed(err.failure(), draft, reply.content, planned)
         return SideAnswered(kept, planned)
@@ -317,7 +339,7 @@ class SideAsker:
         attempt = SideAttempt(datetime.now(UTC), failure.kind.value, model, usage,
                               tuple(sorted({*p.sent, *p.summarized})))
         try:
-            self.store.add_side_attempt(request.conversation_id, attempt)
+            self.store.side.add_attempt(request.conversation_id, attempt)
         except StoreError:
             return None
         return attempt

@@ -26,7 +26,7 @@ from .body import USER as USER_ROLE
 from .failures import Failure, FailureKind, ProviderFailure
 from .model import Conversation, Turn, Usage
 from .provider import CancelToken, ChatProvider
-from .send import RequestRecord
+from .send import RequestLog, RequestRecord
 
 log = logging.getLogger(__name__)
 
@@ -290,15 +290,25 @@ def make_model_title(provider: ChatProvider, turn: Turn, model: str, *,
     return TitleMade(title, reply.usage, len(body), reply.model or model)
 
 
-class TitleStore(Protocol):
-    """What naming a conversation by the model writes (`TurnlogStore` is one)."""
-
-    def record_request(self, record: RequestRecord) -> None: ...
+class ModelTitles(Protocol):
+    """The conversations part of a store (`store.conversations`), as a model's title
+    writes it."""
 
     def set_model_title(self, conversation_id: int, title: str,
                         from_turn: str) -> Conversation | None:
         """Write the title unless the user typed one or `from_turn` is no longer first."""
         ...
+
+
+class TitleStore(Protocol):
+    """What naming a conversation by the model writes, part by part (`TurnlogStore` is
+    one): a request record and the title."""
+
+    @property
+    def records(self) -> RequestLog: ...
+
+    @property
+    def conversations(self) -> ModelTitles: ...
 
 
 def name_by_model(store: TitleStore, provider: ChatProvider, conversation: Conversation,
@@ -319,9 +329,9 @@ def name_by_model(store: TitleStore, provider: ChatProvider, conversation: Conve
         input_tokens=outcome.usage.prompt_tokens or 0, token_budget=0, tokens_exact=False,
         sent=(turn.ordinal,), summarized=(), left_out=(), sent_turn_ids=(turn.id,),
         usage=outcome.usage, duration_s=clock() - started)
-    store.record_request(record)
+    store.records.add(record)
     if not isinstance(outcome, TitleMade):
         log.info("no title from the model for conversation %s: %s", conversation.id,
                  outcome.failure.kind.value)
         return None
-    return store.set_model_title(conversation.id, outcome.title, turn.id)
+    return store.conversations.set_model_title(conversation.id, outcome.title, turn.id)

@@ -17,10 +17,17 @@ EDIT = "edit"
 CONTINUE = "continue"
 
 
+class PagedLine(Protocol):
+    """The turns part of a store (`store.turns`), as a new version reads it."""
+
+    def log(self, conversation_id: int) -> Sequence[Turn]: ...
+
+
 class ActiveLine(Protocol):
     """Where the active line of a conversation is read (`TurnlogStore` is one)."""
 
-    def log(self, conversation_id: int) -> Sequence[Turn]: ...
+    @property
+    def turns(self) -> PagedLine: ...
 
 
 class NothingToVersion(Exception):
@@ -40,7 +47,7 @@ class NewVersion:
 
 def newest_turn(store: ActiveLine, conversation_id: int) -> Turn | None:
     """The newest turn of the active line (one page read, however long the log)."""
-    line = store.log(conversation_id)
+    line = store.turns.log(conversation_id)
     return line[len(line) - 1] if len(line) else None
 
 

@@ -13,7 +13,6 @@ import logging
 import os
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
 
 import peewee
 
@@ -22,13 +21,11 @@ from . import search, upgrade
 from .attached import Attachments
 from .conversations import Conversations
 from .database import Database
-from .deletion import DeletionCounts
 from .errors import (
     SQLITE_CANTOPEN,
     SQLITE_READONLY,
     STORE_EXCEPTIONS,
     AlreadyOpen,
-    DatabaseCorrupt,
     NeedsUpgrade,
     NotFound,
     SchemaTooNew,
@@ -131,26 +128,13 @@ class _WriterLock:
                 os.close(fd)
 
 
-class _OldName:
-    """A name the store had before its parts: kept, one line each, while callers move to
-    the part that does it (`store.turns.commit` for `store.commit_turn`)."""
-
-    def __init__(self, part: str, name: str) -> None:
-        self.part = part
-        self.name = name
-
-    def __get__(self, store: object, owner: type | None = None) -> Any:
-        if store is None:
-            return self
-        return getattr(getattr(store, self.part), self.name)
-
-
 class TurnlogStore:
     """One opened data directory: its database (`database`) and the parts that read and
     write it, named by what they hold, as Anki's collection hangs its decks and tags off
     itself: `conversations`, `turns`, `records`, `memory`, `side`, `search`, `forks`,
     `imports`, `privacy`, `attachments`. Open with `TurnlogStore.open(data_dir)`; close
-    when done. It still answers core's store protocols (`turns`, `commit_turn`, ...)."""
+    when done. Everything it does is done by a part (`store.turns.commit(...)`); core's
+    store protocols name the parts they use."""
 
     def __init__(self, home: Path, db: peewee.SqliteDatabase, lock: _WriterLock | None) -> None:
         self.database = Database(home, db, lock)
@@ -263,107 +247,3 @@ class TurnlogStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    @property
-    def writable(self) -> bool:
-        return self.database.writable
-
-    @property
-    def damage(self) -> DatabaseCorrupt | None:
-        """The damage found by `check_sound`, if any (writes are refused with it)."""
-        return self.database.damage
-
-    @property
-    def max_records_per_conversation(self) -> int:
-        return self.records.max_per_conversation
-
-    @max_records_per_conversation.setter
-    def max_records_per_conversation(self, limit: int) -> None:
-        self.records.max_per_conversation = limit
-
-    # -------------------------------------------- privacy deletes, in their old shapes
-    def delete_turn(self, turn_id: str, *, with_versions: bool = True,
-                    keep_pins: bool = False) -> tuple[int, DeletionCounts]:
-        report = self.privacy.delete_turn(turn_id, with_versions=with_versions,
-                                          keep_pins=keep_pins)
-        return report.conversation_id, report.counts
-
-    def delete_conversation(self, conversation_id: int, *, with_forks: bool = False
-                            ) -> DeletionCounts:
-        return self.privacy.delete_conversation(conversation_id, with_forks=with_forks).counts
-
-    def delete_all(self, *, preferences: bool = False) -> DeletionCounts:
-        return self.privacy.delete_all(preferences=preferences).counts
-
-    # ------------------------------------------------------- the names before parts
-    check_sound = _OldName("database", "check_sound")
-    ensure_room = _OldName("database", "ensure_room")
-    create_conversation = _OldName("conversations", "create")
-    conversation = _OldName("conversations", "get")
-    update_conversation = _OldName("conversations", "update")
-    generation = _OldName("conversations", "generation")
-    first_turn = _OldName("conversations", "first_turn")
-    set_model_title = _OldName("conversations", "set_model_title")
-    sweep_unanswered = _OldName("conversations", "sweep_unanswered")
-    unanswered_first_send = _OldName("conversations", "unanswered_first_send")
-    discard_if_empty = _OldName("conversations", "discard_if_empty")
-    readable_conversations = _OldName("conversations", "readable")
-    count_matches = _OldName("search", "count")
-    active_turns = _OldName("turns", "active")
-    all_turns = _OldName("turns", "all")
-    turn_batches = _OldName("turns", "batches")
-    next_ordinal = _OldName("turns", "next_ordinal")
-    versions = _OldName("turns", "versions")
-    version_members = _OldName("turns", "version_members")
-    log = _OldName("turns", "log")
-    turn_page = _OldName("turns", "turn_page")
-    newer_count = _OldName("turns", "newer_count")
-    turn_ordinals = _OldName("turns", "turn_ordinals")
-    turn_keys = _OldName("turns", "turn_keys")
-    turn_count = _OldName("turns", "count")
-    turn = _OldName("turns", "get")
-    commit_turn = _OldName("turns", "commit")
-    tool_result = _OldName("turns", "tool_result")
-    import_turns = _OldName("turns", "commit_many")
-    use_version = _OldName("turns", "use_version")
-    start_with_turn = _OldName("turns", "start_with_turn")
-    turn_exists = _OldName("turns", "exists")
-    readable = _OldName("turns", "readable")
-    attachment_original = _OldName("attachments", "original")
-    draft_attachments = _OldName("attachments", "of_draft")
-    save_draft_attachments = _OldName("attachments", "save_draft")
-    record_request = _OldName("records", "add")
-    requests = _OldName("records", "of")
-    latest_summary = _OldName("records", "latest_summary")
-    summary = _OldName("records", "summary")
-    save_summary = _OldName("records", "save_summary")
-    side_questions = _OldName("side", "of")
-    add_side_question = _OldName("side", "add")
-    side_attempts = _OldName("side", "attempts")
-    add_side_attempt = _OldName("side", "add_attempt")
-    fork = _OldName("forks", "at")
-    fork_with_version = _OldName("forks", "with_version")
-    fork_origin = _OldName("forks", "origin")
-    add_pin = _OldName("memory", "add_pin")
-    pins = _OldName("memory", "pins")
-    copy_pins = _OldName("memory", "copy_pins")
-    pins_of_turn = _OldName("memory", "pins_of_turn")
-    remove_pin = _OldName("memory", "remove_pin")
-    edit_pin = _OldName("memory", "edit_pin")
-    add_note = _OldName("memory", "add_note")
-    notes = _OldName("memory", "notes")
-    remove_note = _OldName("memory", "remove_note")
-    edit_note = _OldName("memory", "edit_note")
-    add_preference = _OldName("memory", "add_preference")
-    preferences = _OldName("memory", "preferences")
-    remove_preference = _OldName("memory", "remove_preference")
-    edit_preference = _OldName("memory", "edit_preference")
-    delete_preferences = _OldName("memory", "delete_preferences")
-    pinned_facts = _OldName("memory", "pinned_facts")
-    export_memory = _OldName("memory", "export_memory")
-    preview_delete_turn = _OldName("privacy", "preview_turn")
-    preview_delete_conversation = _OldName("privacy", "preview_conversation")
-    preview_delete_all = _OldName("privacy", "preview_all")
-    scrub = _OldName("privacy", "scrub")
-    import_conversation = _OldName("imports", "write_one")
-    import_conversations = _OldName("imports", "write")

@@ -21,7 +21,7 @@ T = TypeVar("T")
 
 
 class PageSource(Protocol):
-    """The store's side: pages of one conversation's turns, by ordinal."""
+    """The turns part's side (`store.turns`): pages of one conversation's turns, by ordinal."""
 
     def turn_page(self, conversation_id: int, *, newest: int, limit: int,
                   before: int | None = None, after: int | None = None, skip: int = 0,
@@ -339,19 +339,20 @@ def _ordinal(turn: Turn) -> int:
     return turn.ordinal
 
 
-class PagedLogStore:
-    """`store` as it is, except that `turns` gives its paged log (`store.log`): what a send
-    needs (the newest turns that fit, their count) without reading the whole log."""
+class PagedTurns:
+    """The turns part (`store.turns`) as it is, except that calling it gives its paged log
+    (`turns.log`): what a send needs (the newest turns that fit, their count) without
+    reading the whole log."""
 
-    def __init__(self, store: Any) -> None:
-        self.store = store
+    def __init__(self, turns: Any) -> None:
+        self.part = turns
         self._known: dict[int, LogPages] = {}
 
-    def turns(self, conversation_id: int) -> LogPages:
+    def __call__(self, conversation_id: int) -> LogPages:
         """The paged log as it is now: the one given before while the line is unchanged
         (same length, newest ordinal and hidden versions), so the pages one send reads
         are read once however often it asks."""
-        pages: LogPages = self.store.log(conversation_id)
+        pages: LogPages = self.part.log(conversation_id)
         known = self._known.get(conversation_id)
         if known is not None and (len(known), known.newest_ordinal, known.hidden) == (
                 len(pages), pages.newest_ordinal, pages.hidden):
@@ -360,11 +361,23 @@ class PagedLogStore:
         return pages
 
     def __getattr__(self, name: str) -> Any:
+        return getattr(self.part, name)
+
+
+class PagedLogStore:
+    """`store` as it is, except that its `turns` part gives the paged log (`PagedTurns`)."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.turns = PagedTurns(store.turns)
+
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
 
 
 def paged(store: T) -> T:
-    """`store` with `turns` read a page at a time when it can be (a `TurnlogStore`)."""
-    if callable(getattr(store, "log", None)) and not isinstance(store, PagedLogStore):
+    """`store` with its turns read a page at a time when it can be (a `TurnlogStore`)."""
+    turns = getattr(store, "turns", None)
+    if callable(getattr(turns, "log", None)) and not isinstance(store, PagedLogStore):
         return PagedLogStore(store)  # type: ignore[return-value]
     return store

@@ -329,7 +329,7 @@ class Turns:
     def commit_many(
         self, conversation_id: int, turns: Sequence[PendingTurn]
     ) -> list[Turn]:
-        """Append many turns in one transaction (import), by `commit_turn`'s rules (idempotent
+        """Append many turns in one transaction (import), by `commit`'s rules (idempotent
         by id, a reused id with another question refused), but with one read of the
         conversation, the ids looked up in batches and the rows written at once: 100,000
         turns take seconds, not minutes."""

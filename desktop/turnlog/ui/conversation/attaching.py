@@ -107,10 +107,10 @@ class FileActions(QObject):
     read from the database on the storage worker. An opened file is a copy in a private
     temporary folder, removed when the window closes."""
 
-    def __init__(self, store: OriginalSource, runner: TaskRunner, view: QWidget,
+    def __init__(self, originals: OriginalSource, runner: TaskRunner, view: QWidget,
                  problem: Callable[[str, str], None], parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.store, self.runner, self.problem = store, runner, problem
+        self.originals, self.runner, self.problem = originals, runner, problem
         self._folder: Path | None = None
         # Plain attributes, so tests answer them without a dialog or a desktop.
         self.choose_save: Callable[[str], str] = lambda name: QFileDialog.getSaveFileName(
@@ -149,7 +149,9 @@ class FileActions(QObject):
 
 
 class OriginalSource(Protocol):
-    def attachment_original(self, digest: str) -> bytes: ...
+    """Where an attached file's original bytes are read (the store's `attachments` part)."""
+
+    def original(self, digest: str) -> bytes: ...
 
 
 def safe_name(name: str) -> str:

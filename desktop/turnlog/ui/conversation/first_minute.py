@@ -26,7 +26,7 @@ UNSAVED_ID = 0  # no stored conversation has it (ids start at 1)
 
 def unsaved(history: HistoryActions, draft: str) -> Conversation | None:
     """The conversation Send would start for `draft`, typed with none open: the model of
-    the provider in use and default settings, as `create_conversation` stores it. None
+    the provider in use and default settings, as `conversations.create` stores it. None
     while nothing is typed (there is no request to preview)."""
     if not draft.strip():
         return None

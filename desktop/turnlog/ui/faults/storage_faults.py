@@ -1,6 +1,6 @@
 """Storage faults in the running window: named in the inline banner with their hint
 (never a pop-up over the composer). Before the first write the database is checked
-(`check_sound`, on the storage worker); a damaged one turns Send off, and the banner
+(`database.check_sound`, on the storage worker); a damaged one turns Send off, and the banner
 offers Export what can be read and Open the folder."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class StorageFaults(QObject):
 
     def check(self) -> None:
         """Check the database before the first write, on the storage worker."""
-        if not self.store.writable:
+        if not self.store.database.writable:
             return
         operations.check_database(self.store).run(self.runner, on_success=self._swept,
                                                   on_failure=self.show)

@@ -215,9 +215,9 @@ def keep_incomplete_answer(store: TurnlogStore, answer: PartialAnswer) -> Storag
     conversation, which answers as it is now (titled after its first question, if that is
     the one kept)."""
     def work() -> Changes:
-        before = store.conversation(answer.conversation_id)
+        before = store.conversations.get(answer.conversation_id)
         turn = keep_partial(store, answer)
-        now = store.conversation(answer.conversation_id)
+        now = store.conversations.get(answer.conversation_id)
         return Changes(now, renamed=now.title != before.title, appended=turn)
 
     return StorageOp("keep an incomplete answer", work)
@@ -291,7 +291,7 @@ def check_database(store: TurnlogStore) -> StorageOp[list[int]]:
     """Check the database before the first write; the conversations swept (made for a
     question never answered, by a run that ended before)."""
     def work() -> list[int]:
-        store.check_sound()
+        store.database.check_sound()
         return store.conversations.sweep_unanswered()
 
     return StorageOp("check the database", work)
@@ -308,9 +308,9 @@ def export_readable(path: Path, target: ExportTarget,
 def drop_unused_conversation(store: TurnlogStore, conversation_id: int) -> StorageOp[None]:
     """Delete the conversation if nothing is in it (no turn, pin or note)."""
     def work() -> None:
-        if not (store.turn_count(conversation_id) or store.pins(conversation_id)
-                or store.notes(conversation_id)):
-            store.delete_conversation(conversation_id)
+        if not (store.turns.count(conversation_id) or store.memory.pins(conversation_id)
+                or store.memory.notes(conversation_id)):
+            store.privacy.delete_conversation(conversation_id)
 
     return StorageOp("drop an unused new conversation", work)
 
@@ -467,12 +467,12 @@ def save_memory_settings(store: TurnlogStore, conversation_id: int,
 
 # -------------------------------------------------------------- drafts and files
 class DraftFiles(Protocol):
-    """Where a draft's attached files are kept (the store, in its database)."""
+    """Where a draft's attached files are kept (the store's `attachments` part, in its
+    database)."""
 
-    def save_draft_attachments(self, conversation_id: int,
-                               files: Sequence[Attachment]) -> None: ...
+    def save_draft(self, conversation_id: int, files: Sequence[Attachment]) -> None: ...
 
-    def draft_attachments(self, conversation_id: int) -> tuple[Attachment, ...]: ...
+    def of_draft(self, conversation_id: int) -> tuple[Attachment, ...]: ...
 
 
 def _quietly(name: str, work: Callable[[], T], fallback: T) -> T:
@@ -495,7 +495,7 @@ def read_draft_files(files: DraftFiles, conversation_id: int
                      ) -> StorageOp[tuple[Attachment, ...]]:
     name = "read the draft's files"
     return StorageOp(name, lambda: _quietly(
-        name, lambda: files.draft_attachments(conversation_id), ()))
+        name, lambda: files.of_draft(conversation_id), ()))
 
 
 def save_draft(home: Path, conversation_id: int, text: str) -> StorageOp[None]:
@@ -509,7 +509,7 @@ def save_draft_files(files: DraftFiles, conversation_id: int,
     """Keep the draft's files (none: forget them)."""
     name = "save the draft's files" if attached else "remove the draft's files"
     return StorageOp(name, lambda: _quietly(
-        name, lambda: files.save_draft_attachments(conversation_id, attached), None))
+        name, lambda: files.save_draft(conversation_id, attached), None))
 
 
 def remove_draft(home: Path, conversation_id: int) -> StorageOp[None]:

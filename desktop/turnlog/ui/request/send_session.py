@@ -135,7 +135,7 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
         on_projection=context.report,
         on_reasoning=thought.append if thought is not None else None)
     try:
-        return Sent(outcome, store.latest_summary(conversation.id))
+        return Sent(outcome, store.records.latest_summary(conversation.id))
     except Exception as err:
         if not hasattr(err, "kind"):  # not a named storage fault: a bug
             raise
@@ -150,7 +150,7 @@ def _report_body(context: TaskContext, store: ChatStore, ask: Ask,
     it plans, which replaces this one)."""
     specs = gate.specs_now(ask.conversation) if gate is not None else ()
     built = build(replace(ask, turns=store.turns(ask.conversation.id),
-                          summary=store.latest_summary(ask.conversation.id),
+                          summary=store.records.latest_summary(ask.conversation.id),
                           tool_specs=specs))
     if built.projection is not None:
         context.report(built.projection)

@@ -107,11 +107,11 @@ class MainWindow(QMainWindow):
         self.changes = ChangeHub(self)  # every storage operation's Changes, with its origin
         self.history = HistoryActions(store, runner, self.session, setup,
                                       lambda: self.conversation, lambda c: self.confirm(c),
-                                      lambda title: self.choose_export(title), self.changes,
-                                      self)
+                                      lambda title: self.choose_export(title), self.changes, self)
         self.drafts = DraftKeeper(store.home, runner, self.composer, lambda: self.conversation,
-                                  lambda: self.running, self, files=store)
-        self.file_actions = FileActions(store, runner, self.view, self.banner.show_text, self)
+                                  lambda: self.running, self, files=store.attachments)
+        self.file_actions = FileActions(store.attachments, runner, self.view,
+                                        self.banner.show_text, self)
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
         self.transfer = ImportExport(store, runner, self, self.changes,
