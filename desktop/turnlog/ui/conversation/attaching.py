@@ -137,7 +137,7 @@ class FileActions(QObject):
             elif opened:
                 self.open_url(QUrl.fromLocalFile(str(result)))
 
-        operations.write_attached_file(self.store.attachments.original, attachment,
+        operations.write_attached_file(self.originals.original, attachment,
                                        target).run(self.runner, on_success=landed,
                                                    on_failure=_bug)
 
