@@ -52,7 +52,7 @@ from ..service.new_version import (
     NothingToVersion,
     new_version,
 )
-from ..service.request_body import Ask, send_request
+from ..service.request_body import Ask, new_sample_seed, send_request
 from ..store import TurnlogStore
 from ..tool_servers import ToolConfigInvalid, ToolSettingsUnreadable
 from ..tool_use import SendTools
@@ -310,7 +310,8 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
             draft = args.draft = version.question
         ask = Ask(conversation, draft, route, replaces=replaces, partial=partial,
                   memory=_new_memory(store, conversation) if new
-                  else store.memory(conversation.id), attachments=tuple(args.files))
+                  else store.memory(conversation.id), attachments=tuple(args.files),
+                  seed=new_sample_seed(route) if act == REGENERATE else None)
         request = send_request(ask)
         if not request.model:
             return fail(FailureKind.MODEL_NOT_FOUND.value,

@@ -322,7 +322,7 @@ class VersionControls(QObject):
         host.view.scroll_to_newest()
         host.preview.show_running(parts.endpoint)
         host.session.start(conversation, question, draft, parts.endpoint, host.preview.costs,
-                           replaces=replaces, attachments=files)
+                           replaces=replaces, attachments=files, new_sample=True)
 
     def _sent(self, result: SendResult) -> None:
         if result.replaces is None:
