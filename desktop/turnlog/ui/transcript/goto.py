@@ -56,6 +56,12 @@ class GoToTurnDialog(QDialog):
         if result == QDialog.DialogCode.Accepted:
             self._view.setFocus()
 
+    def _held(self, ordinal: int) -> bool:
+        """The log still holds turn `ordinal`: one deleted since the history was read
+        (elsewhere) is named as deleted, never shown from the snapshot."""
+        turns = self._view.transcript().turns
+        return not isinstance(turns, LogPages) or turns.still_holds(ordinal)
+
     def _newest_ordinal(self) -> int:
         turns = self._view.transcript().turns
         if isinstance(turns, LogPages):
@@ -79,7 +85,7 @@ class GoToTurnDialog(QDialog):
         number = int(text) if text.isdigit() else 0
         versions = self._view.transcript().versions
         ordinal = ordinal_in_use(versions, number) if number else 0
-        if ordinal and self._view.reveal_ordinal(ordinal) is not None:
+        if ordinal and self._held(ordinal) and self._view.reveal_ordinal(ordinal) is not None:
             self.accept()
             return True
         newest = self._newest()
