@@ -1,6 +1,7 @@
 """The one body builder over combinations of everything a send depends on: tools on or
 off, text and image attachments, pins, preferences and notes, a stored summary, edit,
-regenerate (with a fresh seed), continue, sampling, a side question, the built-in model ready or starting.
+regenerate (with a fresh seed), continue, sampling, a side question, the built-in model
+ready or starting.
 
 In every combination where no summary must be made first and the model is ready the
 preview says final; wherever it says final, its body is byte for byte what the loopback

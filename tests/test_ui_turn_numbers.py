@@ -16,11 +16,11 @@ from PySide6.QtWidgets import QApplication, QMenu
 from loopback import Behaviour
 from test_ui_send import open_window, wait_done
 from test_ui_versions import click
-from uihelpers import numbered
 from turnlog.core.model import ConversationSettings
 from turnlog.ui.shell.window import MainWindow
 from turnlog.ui.transcript.goto import GoToTurnDialog
 from turnlog.ui.transcript.model import Role
+from uihelpers import numbered
 
 pytest_plugins = ["uiwindow"]
 

@@ -21,7 +21,7 @@ from ..core.attachments import AttachmentRefused, describe, has_images
 from ..core.budget import WINDOW_LEARNED, InvalidBudget
 from ..core.compaction import StoredSummary
 from ..core.failures import FailureKind, StoreError
-from ..core.imports import ImportProblem
+from ..core.imports import ImportProblem, source_name
 from ..core.memory import Memory
 from ..core.model import Conversation, Turn
 from ..core.numbers import TurnNumbers
@@ -395,7 +395,8 @@ def run_list(args: argparse.Namespace) -> int:
             if conversation.updated_at else ""
         # A new conversation is titled after its first question once that is answered.
         title = safe(conversation.title) if conversation.title else "(no title yet)"
-        print(f"{conversation.id:>5}  {stamp}  {count:>6} turns  {title}")
+        turns = "turn " if count == 1 else "turns"
+        print(f"{conversation.id:>5}  {stamp}  {count:>6,} {turns}  {title}")
     return 0
 
 
@@ -438,6 +439,9 @@ def run_show(args: argparse.Namespace) -> int:
     safe = safe_for(sys.stdout, raw=args.raw)
     print(safe(f"# {conversation.title}  (conversation {conversation.id}, model "
                f"{conversation.model or 'not set'})"))
+    if conversation.source:  # where it was held before, as the window's header says
+        held = f" · {conversation.source_model}" if conversation.source_model else ""
+        print(safe(f"\n(imported from {source_name(conversation.source)}{held})"))
     if conversation.system_prompt:
         print(safe(f"\nsystem: {conversation.system_prompt}"))
     versions, origin = _versions(conversation.id), _origin(conversation.id)

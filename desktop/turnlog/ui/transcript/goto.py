@@ -77,7 +77,7 @@ class GoToTurnDialog(QDialog):
         newest = self._newest()
         if not newest:
             return translate("GoToTurn", "This conversation has no turns yet")
-        return arg(translate("GoToTurn", "1 to %1"), f"{newest:,}")
+        return arg(translate("GoToTurn", "1 to %1"), newest)
 
     def go(self) -> bool:
         """Open the turn typed; False (and the reason shown) when there is none."""
@@ -94,11 +94,11 @@ class GoToTurnDialog(QDialog):
         elif 1 <= number <= newest:  # numbers never skip but for a privacy delete
             reason = arg(translate("GoToTurn",
                 "Turn %1 was deleted: a privacy delete removed it (the turns after it keep "
-                "their numbers)."), f"{number:,}")
+                "their numbers)."), number)
         else:
             reason = arg(translate("GoToTurn",
                 "There is no turn %1: this conversation's turns are numbered 1 to %2."),
-                text or "0", f"{newest:,}")
+                number, newest)
         self.message.setText(reason)
         self.adjustSize()  # the reason shown whole, never cut at the dialog's old height
         self.number.selectAll()
