@@ -127,7 +127,7 @@ def settings_for(conversation: Conversation, route: Route | None = None) -> Conv
     settings = conversation.settings
     if route is None:
         return settings
-    if route.output_reserve is not None and settings.output_reserve == DEFAULT_OUTPUT_RESERVE:
+    if route.output_reserve is not None and settings.reserve_is_default:
         settings = replace(settings, output_reserve=route.output_reserve)
     return settings
 
@@ -160,8 +160,8 @@ def options_for(conversation: Conversation, *, include_usage: bool = False,
     return RequestOptions(
         stream=settings.stream,
         include_usage=route.include_usage if route is not None else include_usage,
-        max_tokens=reserve_in(window, settings.output_reserve) if settings.send_max_tokens
-        else None,
+        max_tokens=reserve_in(window, settings.output_reserve, set_by_you=settings.reserve_set)
+        if settings.send_max_tokens else None,
         temperature=settings.temperature,
         top_p=settings.top_p,
         images=route.images if route is not None else True,

@@ -2448,6 +2448,14 @@
             <source>Another provider is already called “%1”; choose another name.</source>
             <translation>已有服务提供方叫“%1”，请换一个名称。</translation>
         </message>
+        <message>
+            <source>“%1” was removed (with turnlog-cli or in another window) while you edited it. Save again to add it as a new provider, or Cancel.</source>
+            <translation>你编辑期间，“%1”已被移除（通过 turnlog-cli 或在另一个窗口中）。再次保存可将其添加为新的服务提供方，或点“取消”。</translation>
+        </message>
+        <message>
+            <source>Save as new</source>
+            <translation>另存为新的</translation>
+        </message>
     </context>
     <context>
         <name>ProfileNetwork</name>

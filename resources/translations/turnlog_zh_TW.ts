@@ -2448,6 +2448,14 @@
             <source>Another provider is already called “%1”; choose another name.</source>
             <translation>已有供應商叫「%1」，請換一個名稱。</translation>
         </message>
+        <message>
+            <source>“%1” was removed (with turnlog-cli or in another window) while you edited it. Save again to add it as a new provider, or Cancel.</source>
+            <translation>你編輯期間，「%1」已被移除（透過 turnlog-cli 或在另一個視窗中）。再次儲存可將其新增為新的供應商，或按「取消」。</translation>
+        </message>
+        <message>
+            <source>Save as new</source>
+            <translation>另存為新的</translation>
+        </message>
     </context>
     <context>
         <name>ProfileNetwork</name>

@@ -154,9 +154,11 @@ def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conver
         overrides["max_bytes"] = args.max_bytes
     if args.window is not None:
         overrides["context_window"] = args.window
-    if args.output_reserve is not None:
+    if args.output_reserve is not None:  # typed: kept as typed, 8,192 included
         overrides["side_output_reserve" if args.side else "output_reserve"] = \
             args.output_reserve
+        if not args.side:
+            overrides["reserve_set"] = True
     return replace(conversation, settings=replace(conversation.settings, **overrides))
 
 

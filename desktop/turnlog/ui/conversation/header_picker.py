@@ -329,7 +329,8 @@ class HeaderPicker(QObject):
             return settings
         return replace(settings, send_max_tokens=tokens > 0,
                        output_reserve=max(tokens, MIN_OUTPUT_RESERVE) if tokens > 0
-                       else settings.output_reserve)
+                       else settings.output_reserve,
+                       reserve_set=settings.reserve_set or tokens > 0)  # typed: yours
 
     def apply_sampling(self) -> None:
         """Save the sampling fields (at once; typing or turning waits `APPLY_DELAY_MS`)."""
