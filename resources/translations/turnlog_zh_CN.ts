@@ -3980,6 +3980,10 @@ last active %2</source>
             <translation>%1 — %2 · %3 秒</translation>
         </message>
         <message>
+            <source> · on %1</source>
+            <translation> · 由 %1 运行</translation>
+        </message>
+        <message>
             <source> · the tool reported an error</source>
             <translation> · 工具报告了错误</translation>
         </message>

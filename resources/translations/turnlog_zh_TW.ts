@@ -3980,6 +3980,10 @@ last active %2</source>
             <translation>%1 — %2 · %3 秒</translation>
         </message>
         <message>
+            <source> · on %1</source>
+            <translation> · 由 %1 執行</translation>
+        </message>
+        <message>
             <source> · the tool reported an error</source>
             <translation> · 工具回報了錯誤</translation>
         </message>

@@ -423,7 +423,8 @@ def tool_lines(turn: Turn) -> list[str]:
         for call, result in tool_round.pairs():
             how = result.approval.value if result.ran or result.approval is Approval.DENY \
                 else "not run"
-            lines.append(f"tool call {call.name} ({how}, {result.duration_s:.2f} s)"
+            on = f", on {result.server}" if result.server else ""
+            lines.append(f"tool call {call.name} ({how}, {result.duration_s:.2f} s{on})"
                          f"{' — error' if result.is_error else ''}")
             lines.extend(f"    {line}" for line in call.pretty_arguments().splitlines())
             text = result.content
