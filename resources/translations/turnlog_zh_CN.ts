@@ -1022,6 +1022,10 @@
             <translation>由 Turnlog 启动</translation>
         </message>
         <message>
+            <source>“%1” was removed: choose a provider</source>
+            <translation>“%1”已被移除：请选择服务提供方</translation>
+        </message>
+        <message>
             <source>No provider: open Settings (Ctrl+,)</source>
             <translation>没有服务配置：请打开“设置”（Ctrl+,）</translation>
         </message>
@@ -2535,12 +2539,8 @@
             <translation>“%1”的基础 URL 中含有用户名和密码，已将其移除（密钥应填在密钥栏中，保存在密钥环里）。</translation>
         </message>
         <message>
-            <source>The provider “%1” was removed elsewhere; requests go to “%2” now.</source>
-            <translation>服务提供方“%1”已在别处被移除；现在请求发往“%2”。</translation>
-        </message>
-        <message>
-            <source>The provider “%1” was removed elsewhere; add one in Settings (Ctrl+,).</source>
-            <translation>服务提供方“%1”已在别处被移除；请在设置中添加一个（Ctrl+,）。</translation>
+            <source>The provider “%1” was removed elsewhere; nothing is sent until you choose one in the header or in Settings (Ctrl+,).</source>
+            <translation>服务提供方“%1”已在别处被移除；在顶栏或“设置”（Ctrl+,）中选择一个之前，不会发送任何内容。</translation>
         </message>
     </context>
     <context>
@@ -2556,6 +2556,14 @@
         <message>
             <source>llama.cpp server</source>
             <translation>llama.cpp 服务器</translation>
+        </message>
+        <message>
+            <source>The provider was removed</source>
+            <translation>服务提供方已被移除</translation>
+        </message>
+        <message>
+            <source>“%1” was removed elsewhere. Choose the provider to send to in the header or in Settings (Ctrl+,).</source>
+            <translation>“%1”已在别处被移除。请在顶栏或“设置”（Ctrl+,）中选择要发送到的服务提供方。</translation>
         </message>
         <message>
             <source>No provider set up</source>

@@ -1022,6 +1022,10 @@
             <translation>由 Turnlog 啟動</translation>
         </message>
         <message>
+            <source>“%1” was removed: choose a provider</source>
+            <translation>「%1」已被移除：請選擇服務供應商</translation>
+        </message>
+        <message>
             <source>No provider: open Settings (Ctrl+,)</source>
             <translation>沒有服務設定檔：請開啟「設定」（Ctrl+,）</translation>
         </message>
@@ -2535,12 +2539,8 @@
             <translation>「%1」的基礎 URL 中含有使用者名稱和密碼，已將其移除（金鑰應填在金鑰欄位中，儲存在鑰匙圈裡）。</translation>
         </message>
         <message>
-            <source>The provider “%1” was removed elsewhere; requests go to “%2” now.</source>
-            <translation>供應商「%1」已在別處被移除；現在請求送往「%2」。</translation>
-        </message>
-        <message>
-            <source>The provider “%1” was removed elsewhere; add one in Settings (Ctrl+,).</source>
-            <translation>供應商「%1」已在別處被移除；請在設定中新增一個（Ctrl+,）。</translation>
+            <source>The provider “%1” was removed elsewhere; nothing is sent until you choose one in the header or in Settings (Ctrl+,).</source>
+            <translation>服務供應商「%1」已在別處被移除；在頂欄或「設定」（Ctrl+,）中選擇一個之前，不會傳送任何內容。</translation>
         </message>
     </context>
     <context>
@@ -2556,6 +2556,14 @@
         <message>
             <source>llama.cpp server</source>
             <translation>llama.cpp 伺服器</translation>
+        </message>
+        <message>
+            <source>The provider was removed</source>
+            <translation>服務供應商已被移除</translation>
+        </message>
+        <message>
+            <source>“%1” was removed elsewhere. Choose the provider to send to in the header or in Settings (Ctrl+,).</source>
+            <translation>「%1」已在別處被移除。請在頂欄或「設定」（Ctrl+,）中選擇要傳送到的服務供應商。</translation>
         </message>
         <message>
             <source>No provider set up</source>

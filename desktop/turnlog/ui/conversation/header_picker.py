@@ -140,7 +140,10 @@ class HeaderPicker(QObject):
                 entries.append((shown_name(profile.name), profile.id,
                                 f"{shown_name(profile.name)} · {where} · {profile.model}"))
             if active is None:
-                entries.append((QCoreApplication.translate(
+                gone = setup.gone()  # removed elsewhere while in use: another is chosen here
+                entries.append((arg(QCoreApplication.translate(
+                    "HeaderPicker", "“%1” was removed: choose a provider"),
+                    shown_name(gone.name)) if gone is not None else QCoreApplication.translate(
                     "HeaderPicker", "No provider: open Settings (Ctrl+,)"), None, ""))
         combo = self.header.profile
         if entries != self._profiles:
