@@ -46,7 +46,8 @@ def test_a_stored_key_is_sent_and_handed_out_for_redaction(loopback):
     seen: list[str] = []
     connection = connect_profile(config_for(loopback), lambda: keys, local=None, add_key=HINT,
                                  on_key=seen.append)
-    assert connection.route == Route("profile-model", OPENAI.include_usage, 16_384)
+    assert connection.route == Route("profile-model", OPENAI.include_usage, 16_384,
+                                    seed=OPENAI.seed)
     assert seen == [KEY]
     loopback.script(Behaviour.answer("fine"))
     reply = connection.provider.complete(BODY, on_delta=lambda text: None,

@@ -51,3 +51,22 @@ def test_project_names_a_learned_window_its_date_and_lets_your_window_win(
     text = cli("project", "--conversation", str(two_turns), "--question", "q",
                "--profile", "gpu")
     assert f"window 512 tokens, learned (learned from an overflow on {today})" in text.stdout
+
+
+def test_profile_forget_window_forgets_a_learned_window(two_turns, turnlog_home):  # noqa: F811
+    added = cli("profile", "add", "gpu", "--preset", "custom", "--base-url",
+                "http://127.0.0.1:9/v1", "--model", "m1", input="")
+    assert added.returncode == 0, added.stderr
+    [profile] = json.loads((turnlog_home / "profiles.json").read_text())["profiles"]
+    FactStore.in_dir(turnlog_home).learn_window(profile["id"], "m1", 512)
+    rc, out = project(two_turns, "Still there?", "--profile", "gpu")
+    assert (out["context_window"], out["window_source"]) == (512, "learned")
+    forgot = cli("profile", "forget-window", "gpu")
+    assert forgot.returncode == 0, forgot.stderr
+    assert forgot.stdout.startswith("forgot the window learned for m1 through gpu (512 tokens")
+    rc, out = project(two_turns, "Still there?", "--profile", "gpu")
+    assert (out["context_window"], out["window_source"]) == (200_000, "assumed")
+    again = cli("profile", "forget-window", "gpu")
+    assert again.returncode == 0 and again.stdout == "no window learned for m1 through gpu\n"
+    missing = cli("profile", "forget-window", "nobody")
+    assert missing.returncode == 1 and "no profile “nobody”" in missing.stderr

@@ -235,3 +235,17 @@ def test_a_long_conversation_changed_since_its_import_adds_nothing_even_past_a_b
     hits = subprocess.run([sys.executable, "-m", "turnlog.cli", "search", "Question 2499"],
                           capture_output=True, text=True, env=os.environ.copy())
     assert hits.returncode == 0 and hits.stdout.count("turn 2500") == 1
+
+
+def test_show_says_where_an_imported_conversation_came_from_and_list_counts_one_turn(
+        export_zip, turnlog_home):
+    kyoto, poem, _lost = imported(export_zip)
+    shown = cli("show", str(kyoto["id"]))
+    assert shown.returncode == 0, shown.stderr
+    assert "(imported from ChatGPT · gpt-4o)" in shown.stdout  # as the window's header says
+    listed = cli("list")
+    assert listed.returncode == 0, listed.stderr
+    line = next(x for x in listed.stdout.splitlines() if x.split()[0] == str(poem["id"]))
+    assert " 1 turn  " in line and "turns" not in line
+    line = next(x for x in listed.stdout.splitlines() if x.split()[0] == str(kyoto["id"]))
+    assert " 3 turns  Trip to Kyoto" in line

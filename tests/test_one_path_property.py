@@ -1,6 +1,7 @@
 """The one body builder over combinations of everything a send depends on: tools on or
 off, text and image attachments, pins, preferences and notes, a stored summary, edit,
-regenerate, continue, sampling, a side question, the built-in model ready or starting.
+regenerate (with a fresh seed), continue, sampling, a side question, the built-in model
+ready or starting.
 
 In every combination where no summary must be made first and the model is ready the
 preview says final; wherever it says final, its body is byte for byte what the loopback
@@ -35,6 +36,7 @@ from turnlog.service.request_body import (
     SUMMARY_FIRST,
     Ask,
     build,
+    new_sample_seed,
     send_request,
 )
 from turnlog.store import TurnlogStore
@@ -126,14 +128,15 @@ def test_final_previews_are_what_goes_on_the_wire(world, tools_on, text, image, 
         version = new_version(store, conversation.id, act, "Which ferry, then?", files)
         question, files, replaces, partial = version.question, version.attachments, \
             version.turn.id, version.partial
-    running = Route(MODEL)
+    running = Route(MODEL, seed=True)  # a server that takes a seed: Regenerate sends one
     tools = SendTools(host, [server], None, lambda *args: None) if tools_on else None
     ask = Ask(conversation, question, pending_local_route(MODEL, 32_000) if starting
               else running, store.turns.log(conversation.id), attachments=files,
               memory=store.memory(conversation.id),
               summary=store.records.latest_summary(conversation.id), replaces=replaces,
               partial=partial,
-              tool_specs=tool_preview(host, [server]).specs if tools_on else ())
+              tool_specs=tool_preview(host, [server]).specs if tools_on else (),
+              seed=new_sample_seed(running) if act == REGENERATE else None)
     built = build(ask)  # the preview: what the counter and the inspector show
     assert built.planned is not None, built.refusal
     if starting:  # the built-in model takes no images: Send refuses those first
@@ -158,3 +161,5 @@ def test_final_previews_are_what_goes_on_the_wire(world, tools_on, text, image, 
     assert wire == built.body
     record = store.records.of(conversation.id)[-1]
     assert record.body_bytes == len(wire) == outcome.projection.body_bytes
+    assert json.loads(wire).get("seed") == record.seed == ask.seed
+    assert (ask.seed is not None) == (act == REGENERATE)

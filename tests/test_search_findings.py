@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QStyleOptionViewItem
 from turnlog.core.search import make_snippet, parse_query, safe_cut
 from turnlog.ui.panels.search import LIMIT
 from turnlog.ui.panels.search_hits import HitRole, SearchHitsModel, first_match_at
+from turnlog.ui.transcript.delegate import turn_title
 from turnlog.ui.transcript.found import CURRENT, MATCH
 from turnlog.ui.transcript.model import Role
 from uihelpers import numbered, seed
@@ -265,3 +266,20 @@ def test_the_inspector_is_the_side_tab_in_front_of_a_new_window(qtbot, store, ma
     qtbot.waitUntil(lambda: len(window.transcript.turns) == 2)
     qtbot.waitUntil(lambda: not window.inspector_dock.visibleRegion().isEmpty())
     assert window.memory_dock.visibleRegion().isEmpty()
+
+
+def test_numbers_read_alike_in_the_panel_the_hit_the_match_line_and_the_row(
+        qtbot, store, make_window):
+    seed(store, "Many", [*numbered(1316), ("Where is the MARIGOLD bed?", "By the gate.")])
+    window = make_window()
+    qtbot.waitUntil(lambda: window.conversation is not None)
+    panel = search(qtbot, window, "question")
+    shown = panel.model.rowCount()
+    assert 0 < shown < 1316
+    assert panel.status.text() == f"1,316 matches, {shown} shown."
+    panel = search(qtbot, window, "marigold")
+    assert panel.model.index(0, 1).data() == "1,317"  # the hit's turn
+    index = open_hit(qtbot, window, panel)
+    assert window.statusBar().currentMessage() == "Match 1 of 1 in turn 1,317"
+    assert turn_title(index.data(Role.NUMBER)) == "Turn 1,317"  # the row's painted header
+    assert str(index.data(Qt.ItemDataRole.DisplayRole)).startswith("Turn 1,317,")

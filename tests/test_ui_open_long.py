@@ -178,7 +178,7 @@ def test_scrolling_up_fetches_older_pages_with_their_ordinals_and_marks(
     # Five pages of rows came from at most the pages of the log that hold them.
     assert rows.total <= 5 * TranscriptModel.PAGE + 2 * LogPages.PAGE, rows.by_thread
     tip = model.index(0).data()
-    assert f"Turn {shown[0]}, not sent." in tip
+    assert f"Turn {shown[0]:,}, not sent." in tip
 
 
 def test_the_paged_log_is_the_log(store):

@@ -41,7 +41,8 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def open_window(qtbot, store, setup: ProviderSetup) -> MainWindow:
-    window = MainWindow(store, TaskRunner(), ProviderConnector(setup.config, setup.keys),
+    window = MainWindow(store, TaskRunner(), ProviderConnector(setup.config, setup.keys,
+                                                               removed=setup.gone),
                         setup=setup)
     qtbot.addWidget(window)
     window.resize(1280, 720)
@@ -366,7 +367,8 @@ def test_a_profile_changed_by_turnlog_cli_shows_in_the_open_window_within_a_seco
         assert "远程 Remote" in dialog.providers.list.item(1).text()
         dialog.reject()
 
-        # The profile in use removed elsewhere: the default one is used, with a note.
+        # The profile in use removed elsewhere: it says so, and nothing goes to another
+        # provider (the first, say) until the person chooses one.
         remote = ProfileStore().load()[1]
         pick(window.centre.header.profile, remote.id)
         assert setup.active().id == remote.id
@@ -374,13 +376,24 @@ def test_a_profile_changed_by_turnlog_cli_shows_in_the_open_window_within_a_seco
         qtbot.waitUntil(lambda: window.conversation.model == "remote-only-model", timeout=5000)
         removed = cli("profile", "remove", "远程 Remote")
         assert removed.returncode == 0, removed.stderr
-        qtbot.waitUntil(lambda: listed(window) == ["First"], timeout=1000)
-        assert setup.active().id == first.id
+        qtbot.waitUntil(lambda: listed(window) == [
+            "First", "“远程 Remote” was removed: choose a provider"], timeout=1000)
+        assert setup.active() is None
         note = window.statusBar().currentMessage()
-        assert "远程 Remote" in note and "removed elsewhere" in note and "First" in note
-        # The conversation takes the default profile's model, as when picked by hand.
-        qtbot.waitUntil(lambda: window.conversation.model == "", timeout=5000)
+        assert "远程 Remote" in note and "removed elsewhere" in note and "nothing is sent" in note
+        asked = len(loopback.requests)
         window.composer.set_draft("Still there?")
+        window.refresh_preview()
+        assert not window.composer.send_button.isEnabled()
+        assert "远程 Remote" in window.composer.reason.text()
+        window.send()  # Ctrl+Enter all the same: refused, the draft kept, nothing sent
+        qtbot.wait(300)
+        assert len(loopback.requests) == asked and window.composer.text() == "Still there?"
+        assert [t.answer for t in store.turns(window.conversation.id)] == ["Hello"]
+        # Choosing the other provider is the person's confirmation: it is used from then on.
+        pick(window.centre.header.profile, first.id)
+        assert setup.active().id == first.id
+        qtbot.waitUntil(lambda: window.conversation.model == "", timeout=5000)
         window.refresh_preview()
         assert window.shown.endpoint.label.startswith("First · ")
         assert json.loads(window.shown.projection.body)["model"] == "loopback-model"

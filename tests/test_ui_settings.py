@@ -157,3 +157,94 @@ def test_saving_a_conversations_settings_leaves_the_profiles_model(qtbot, store,
         assert store.conversations.get(conversation.id).model == "gpt-4o-mini"
     finally:
         window.shutdown()
+
+
+def test_an_output_reserve_typed_as_8192_is_kept_as_typed(qtbot, store, loopback,
+                                                          turnlog_home):
+    """8,192 is also the default reserve, which a send sizes to the window (a quarter of
+    16,000 here); typed, it is the person's own and goes as typed."""
+    from PySide6.QtCore import Qt
+
+    from turnlog.core.model import ConversationSettings
+    from turnlog.profiles import new_profile
+    from turnlog.providers import CUSTOM
+
+    profiles = ProfileStore()
+    profile = new_profile(CUSTOM, model="loopback-model", base_url=loopback.base_url)
+    profiles.put(profile)
+    setup = ProviderSetup(profiles, window_settings(turnlog_home), keyring=SessionKeys())
+    setup.set_active(profile.id)
+    conversation = seed(store, "chat", [("Hi", "Hello")],
+                        settings=ConversationSettings(context_window=16_000))
+    window = MainWindow(store, TaskRunner(), ProviderConnector(setup.config, setup.keys),
+                        setup=setup)
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: window.conversation is not None
+                        and len(window.transcript.turns) == 1)
+        dialog = window.open_settings()
+        dialog.show_conversation_page()
+        assert dialog.reserve.value() == 8192
+        dialog.reserve.setFocus()
+        dialog.reserve.selectAll()
+        qtbot.keyClicks(dialog.reserve, "8192")  # typed over the same digits
+        qtbot.keyClick(dialog.reserve, Qt.Key.Key_Tab)
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
+        qtbot.waitUntil(lambda: store.conversations.get(conversation.id).settings.reserve_set,
+                        timeout=5000)
+        loopback.script(Behaviour.answer("Yes."))
+        qtbot.waitUntil(lambda: window.conversation.settings.reserve_set, timeout=5000)
+        window.composer.set_draft("Ready?")
+        window.send()
+        qtbot.waitUntil(lambda: not window.running, timeout=10_000)
+        assert loopback.requests[-1].json()["max_tokens"] == 8192
+    finally:
+        window.shutdown()
+
+
+def test_an_editor_open_on_a_profile_removed_elsewhere_does_not_bring_it_back(
+        qtbot, store, loopback, turnlog_home):
+    import os
+    import subprocess
+    import sys
+
+    from turnlog.profiles import new_profile
+    from turnlog.providers import CUSTOM
+
+    profiles = ProfileStore()
+    work = new_profile(CUSTOM, model="loopback-model", name="Work", base_url=loopback.base_url)
+    spare = new_profile(CUSTOM, model="loopback-model", name="Spare",
+                        base_url=loopback.base_url)
+    profiles.put(work)
+    profiles.put(spare)
+    setup = ProviderSetup(profiles, window_settings(turnlog_home), keyring=SessionKeys())
+    setup.set_active(spare.id)
+    seed(store, "chat", [("Hi", "Hello")])
+    window = MainWindow(store, TaskRunner(), ProviderConnector(setup.config, setup.keys),
+                        setup=setup)
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: window.conversation is not None)
+        dialog = window.open_settings()
+        dialog.providers.select(work.id)
+        editor = dialog.providers.edit_selected()
+        editor.model.setEditText("another-model")
+        removed = subprocess.run(
+            [sys.executable, "-m", "turnlog.cli", "profile", "remove", "Work"],
+            capture_output=True, text=True, timeout=60, env=os.environ.copy())
+        assert removed.returncode == 0, removed.stderr
+        save = editor.buttons.button(QDialogButtonBox.StandardButton.Save)
+        save.click()
+        assert editor.isVisible()  # not saved: it says why
+        assert "“Work” was removed" in editor.problem.text() and editor.problem.isVisible()
+        assert [p.name for p in ProfileStore().load()] == ["Spare"]  # not brought back
+        assert save.text() == "Save as new"
+        save.click()  # the person chose to add it again, as a new provider
+        qtbot.waitUntil(lambda: not editor.isVisible(), timeout=5000)
+        again = {p.name: p for p in ProfileStore().load()}
+        assert sorted(again) == ["Spare", "Work"]
+        assert again["Work"].id != work.id and again["Work"].model == "another-model"
+    finally:
+        window.shutdown()

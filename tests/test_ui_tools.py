@@ -57,6 +57,7 @@ def test_a_call_waits_for_the_card_and_the_turn_keeps_it(qtbot, make_window, sto
     (turn,) = store.turns(conversation.id)
     assert target.read_text(encoding="utf-8") == "窗口"
     assert [r.results[0].approval for r in turn.tools] == [Approval.RUN, Approval.ALWAYS]
+    assert [r.results[0].server for r in turn.tools] == ["peer", "peer"]  # which server ran it
     qtbot.waitUntil(lambda: store.conversations.get(conversation.id).settings.always_allowed
                     == ("echo",), timeout=5_000)
     assert "tools" in loopback.requests[0].json()
@@ -71,6 +72,9 @@ def test_a_call_waits_for_the_card_and_the_turn_keeps_it(qtbot, make_window, sto
     assert "approved by you · " in fold.text and "wrote 6 bytes" in fold.text
     assert '"text": "窗口"' in fold.text
     assert "approved by you, always in this conversation" in fold.text
+    headings = [line for line in fold.text.splitlines() if line.startswith(("write_file —",
+                                                                            "echo —"))]
+    assert len(headings) == 2 and all(h.endswith(" s · on peer") for h in headings), headings
     view = window.view
     view.scrollTo(index)
     option = _option(view, index)

@@ -20,6 +20,7 @@ from turnlog.core.model import ConversationSettings
 from turnlog.ui.shell.window import MainWindow
 from turnlog.ui.transcript.goto import GoToTurnDialog
 from turnlog.ui.transcript.model import Role
+from uihelpers import numbered
 
 pytest_plugins = ["uiwindow"]
 
@@ -263,3 +264,25 @@ def run_cli(home, *args: str) -> str:  # noqa: ANN001
 
 def exported_markdown(home, cid: int) -> str:  # noqa: ANN001
     return run_cli(home, "export", str(cid), "--format", "markdown")
+
+
+@pytest.mark.parametrize("count", [6, 300])
+def test_go_to_a_turn_deleted_elsewhere_says_so_and_stays_put(qtbot, make_window, store,
+                                                               count):
+    """A turn deleted while the window was open (`turnlog-cli delete`, another window):
+    Go to its number says it was deleted, keeps the dialog open and moves nothing."""
+    window, cid = open_window(qtbot, make_window, store, numbered(count))
+    gone = store.turns(cid)[count - 3]
+    window.view.setCurrentIndex(window.transcript.index(window.transcript.rowCount() - 1))
+    before = window.view.currentIndex().data(Role.ORDINAL)
+    store.privacy.delete_turn(gone.id)  # the store this window reads, not through the window
+    qtbot.keyClick(window.view, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in window.findChildren(GoToTurnDialog)),
+                    timeout=3000)
+    dialog = next(d for d in window.findChildren(GoToTurnDialog) if d.isVisible())
+    qtbot.keyClicks(dialog.number, str(count - 2))
+    qtbot.keyClick(dialog.number, Qt.Key.Key_Return)
+    assert dialog.isVisible()
+    assert f"Turn {count - 2:,} was deleted" in dialog.message.text()
+    assert window.view.currentIndex().data(Role.ORDINAL) == before
+    dialog.reject()

@@ -3,12 +3,15 @@ version switcher and its marks, use this version, edit and resend with Esc, fork
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QStyleOptionViewItem
 
 from loopback import Behaviour
 from test_ui_send import open_window, wait_done
+from turnlog.providers import CUSTOM, OLLAMA
 from turnlog.ui.shell.window import MainWindow
 from turnlog.ui.transcript.marks import RowMark
 from turnlog.ui.transcript.model import Role
@@ -86,6 +89,36 @@ def test_regenerate_switch_and_use_a_version(qtbot, make_window, store, loopback
     versions_shown(qtbot, window, 1, (1, 2))
     assert window.transcript.index(1).data(Role.MARK) is not RowMark.REPLACED
     assert len(store.turns.all(cid)) == 3
+
+
+def test_regenerate_asks_for_a_new_sample_with_the_seed_the_inspector_showed(
+        qtbot, make_window, store, loopback):
+    window, cid = open_window(qtbot, make_window, store, PAIRS, preset=OLLAMA)
+    shown: list[int] = []  # the seed in the inspector's body while each request is in flight
+
+    def in_flight(state) -> None:
+        if state.kind == "running" and state.projection is not None:
+            shown.append(json.loads(window.inspector.body.toPlainText())["seed"])
+
+    window.preview.shown_changed.connect(in_flight)
+    for answer in ("Again: ORCHID-17.", "Once more: ORCHID-17."):
+        loopback.script(Behaviour.answer(answer))
+        qtbot.keyClick(window.view, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+        wait_done(qtbot, window)
+    wire = [request.json()["seed"] for request in loopback.requests[-2:]]
+    assert wire[0] != wire[1]  # each regenerate asks for a sample of its own
+    assert list(dict.fromkeys(shown)) == wire  # the body in flight is the body sent
+    assert [r.seed for r in store.records.of(cid)[-2:]] == wire  # recorded with the request
+    assert [t.answer for t in store.turns(cid)][-1] == "Once more: ORCHID-17."
+
+
+def test_no_seed_goes_to_a_server_not_known_to_take_one(qtbot, make_window, store, loopback):
+    window, cid = open_window(qtbot, make_window, store, PAIRS, preset=CUSTOM)
+    loopback.script(Behaviour.answer("Again."))
+    window.versions.regenerate()
+    wait_done(qtbot, window)
+    assert "seed" not in loopback.requests[-1].json()
+    assert store.records.of(cid)[-1].seed is None
 
 
 @pytest.mark.parametrize("behaviour", [Behaviour.server_error(), Behaviour.empty(),

@@ -55,13 +55,15 @@ def numbered(count: int, *, size: int = 40) -> Sequence[tuple[str, str]]:
 
 
 def loopback_connector(base_url: str, *, model: str = "loopback-model",
-                       read_timeout_s: float | None = None, retry: bool = False):
-    """The window's real connector, pointed at a loopback server with no key. Automatic
-    retries are off unless asked for: most window tests show one failed attempt."""
+                       read_timeout_s: float | None = None, retry: bool = False,
+                       preset=None):
+    """The window's real connector, pointed at a loopback server with no key (as a Custom
+    profile unless `preset` names another kind of server). Automatic retries are off
+    unless asked for: most window tests show one failed attempt."""
     from turnlog.profiles import NetworkSettings
     from turnlog.providers import CUSTOM
     from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
 
-    config = ProviderConfig("loopback", "Loopback", CUSTOM, base_url, model,
+    config = ProviderConfig("loopback", "Loopback", preset or CUSTOM, base_url, model,
                             network=NetworkSettings(retry=retry))
     return ProviderConnector(lambda: config, lambda: None, read_timeout_s=read_timeout_s)

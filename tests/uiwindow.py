@@ -23,9 +23,9 @@ def make_window(qtbot, store, loopback):
     made: list[MainWindow] = []
 
     def make(*, read_timeout_s: float | None = None, size: tuple[int, int] = (1280, 720),
-             retry: bool = False) -> MainWindow:
+             retry: bool = False, preset=None) -> MainWindow:
         connector = loopback_connector(loopback.base_url, read_timeout_s=read_timeout_s,
-                                       retry=retry)
+                                       retry=retry, preset=preset)
         window = MainWindow(store, TaskRunner(), connector)
         qtbot.addWidget(window)
         window.resize(*size)

@@ -137,7 +137,8 @@ def open_window(store: TurnlogStore, home: Path, *, n_ctx: int = DEFAULT_N_CTX) 
     local = LocalModels(n_ctx=n_ctx, log_dir=log_dir(home))
     setup = ProviderSetup(profiles, window_settings(home), local=local)
     connector = ProviderConnector(setup.config, setup.keys, local=local,
-                                  counts=ModelCounts(FactStore.in_dir(home)))
+                                  counts=ModelCounts(FactStore.in_dir(home)),
+                                  removed=setup.gone)
     return MainWindow(store, TaskRunner(), connector, setup=setup)
 
 

@@ -116,6 +116,7 @@ class Route:
     count_label: str = ""
     prefill: bool = False
     images: bool = True  # the model takes images (the profile's setting)
+    seed: bool = False  # the server takes a `seed` (`Preset.seed`): Regenerate sends a fresh one
     # The built-in model's server is not up yet: its model and window are the ones it
     # will be launched with, which the server confirms or lowers when it starts.
     pending: bool = False
@@ -128,7 +129,7 @@ def settings_for(conversation: Conversation, route: Route | None = None) -> Conv
     settings = conversation.settings
     if route is None:
         return settings
-    if route.output_reserve is not None and settings.output_reserve == DEFAULT_OUTPUT_RESERVE:
+    if route.output_reserve is not None and settings.reserve_is_default:
         settings = replace(settings, output_reserve=route.output_reserve)
     return settings
 
@@ -161,8 +162,8 @@ def options_for(conversation: Conversation, *, include_usage: bool = False,
     return RequestOptions(
         stream=settings.stream,
         include_usage=route.include_usage if route is not None else include_usage,
-        max_tokens=reserve_in(window, settings.output_reserve) if settings.send_max_tokens
-        else None,
+        max_tokens=reserve_in(window, settings.output_reserve, set_by_you=settings.reserve_set)
+        if settings.send_max_tokens else None,
         temperature=settings.temperature,
         top_p=settings.top_p,
         images=route.images if route is not None else True,
@@ -470,7 +471,7 @@ def local_route(endpoint: LocalEndpoint) -> Route:
     and an output reserve sized to that window."""
     return Route(endpoint.model, include_usage=False, context_window=endpoint.context_window,
                  server_facts=True, output_reserve=output_reserve_for(endpoint.context_window),
-                 images=BUILTIN_LOCAL.images)
+                 images=BUILTIN_LOCAL.images, seed=BUILTIN_LOCAL.seed)
 
 
 def pending_local_route(model: str, n_ctx: int) -> Route:
@@ -478,7 +479,7 @@ def pending_local_route(model: str, n_ctx: int) -> Route:
     confirms or lowers it when it starts), labelled by the estimate counter."""
     return Route(model, include_usage=False, context_window=n_ctx, server_facts=True,
                  output_reserve=output_reserve_for(n_ctx), images=BUILTIN_LOCAL.images,
-                 pending=True)
+                 seed=BUILTIN_LOCAL.seed, pending=True)
 
 
 class LocalModels:
@@ -700,14 +701,16 @@ def profile_route(config: ProviderConfig, model: str,
     what `counts` knows of the server's window and of how tokens are counted there."""
     if counts is None:
         return Route(model, config.preset.include_usage, config.context_window,
-                     prefill=config.preset.prefill, images=config.images)
+                     prefill=config.preset.prefill, images=config.images,
+                     seed=config.preset.seed)
     window, source = counts.window(config.profile_id, model)
     # The default output reserve is sized to whichever window is in effect (`settings_for`).
     return Route(model, config.preset.include_usage, config.context_window,
                  server_window=window, server_window_source=source,
                  server_window_learned_on=counts.learned_on(config.profile_id, model),
                  count_label=counts.label(config.profile_id, model),
-                 prefill=config.preset.prefill, images=config.images)
+                 prefill=config.preset.prefill, images=config.images,
+                 seed=config.preset.seed)
 
 
 class Providers:

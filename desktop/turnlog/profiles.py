@@ -433,7 +433,9 @@ class ProfileStore:
         return next((p for p in self.load() if p.id == profile_id), None)
 
     def put(self, profile: Profile) -> None:
-        """Add `profile`, or replace the stored one with the same id in its place."""
+        """Add `profile`, or replace the stored one with the same id in its place (in the
+        file as it is now: what another process wrote since is kept)."""
+        self.refresh_if_changed()
         profiles = self.load()
         for index, existing in enumerate(profiles):
             if existing.id == profile.id:
@@ -445,6 +447,7 @@ class ProfileStore:
 
     def remove(self, profile_id: str) -> bool:
         """Drop the profile; False if there was none. Its key is the caller's to delete."""
+        self.refresh_if_changed()
         profiles = self.load()
         kept = [p for p in profiles if p.id != profile_id]
         if len(kept) == len(profiles):

@@ -163,21 +163,23 @@ class SendTools:
             names = ", ".join(sorted(self.offered)) or "none"
             return ToolOutcome(f"Error: there is no tool named “{call.name}” (the tools are: "
                                f"{names}).", True, 0.0)
+        server = offered.server.name  # kept with the turn: which server ran the call
         try:
             future = self._host.submit_call(offered.server.id, offered.tool, arguments,
                                             timeout_s=timeout_s)
         except ToolServerUnavailable as err:
-            return ToolOutcome(f"Error: {err}.", True, 0.0)
+            return ToolOutcome(f"Error: {err}.", True, 0.0, server)
         cancel.on_cancel(future.cancel)
         try:
             output = future.result(timeout_s + 5)
         except ToolCallTimedOut:
             raise ToolTimedOut(call.name) from None
         except concurrent.futures.CancelledError:
-            return ToolOutcome("Error: stopped by the user before it returned.", True, 0.0)
+            return ToolOutcome("Error: stopped by the user before it returned.", True, 0.0,
+                               server)
         except concurrent.futures.TimeoutError:
             future.cancel()
             raise ToolTimedOut(call.name) from None
         except ToolServerUnavailable as err:
-            return ToolOutcome(f"Error: {err}.", True, 0.0)
-        return ToolOutcome(output.text, output.is_error, output.duration_s)
+            return ToolOutcome(f"Error: {err}.", True, 0.0, server)
+        return ToolOutcome(output.text, output.is_error, output.duration_s, server)

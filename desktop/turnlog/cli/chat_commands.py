@@ -22,6 +22,7 @@ from ..chat import (
     sender_for,
 )
 from ..core.attachments import AttachmentRefused
+from ..core.budget import WINDOW_LEARNED
 from ..core.failures import FailureKind, ProviderFailure
 from ..core.memory import Memory, conversation_memory
 from ..core.model import Conversation, Turn
@@ -52,7 +53,7 @@ from ..service.new_version import (
     NothingToVersion,
     new_version,
 )
-from ..service.request_body import Ask, send_request
+from ..service.request_body import Ask, new_sample_seed, send_request
 from ..store import TurnlogStore
 from ..tool_servers import ToolConfigInvalid, ToolSettingsUnreadable
 from ..tool_use import SendTools
@@ -129,6 +130,12 @@ def register(sub: Any) -> None:
     rm = psub.add_parser("remove", help="remove a profile and its key")
     rm.add_argument("name")
     rm.set_defaults(run=run_profile_remove)
+    forget = psub.add_parser("forget-window", help="forget the context window an overflow "
+                             "taught for a profile's model (the server is asked again)")
+    forget.add_argument("name")
+    forget.add_argument("--model", metavar="M",
+                        help="the model it was learned for (default: the profile's)")
+    forget.set_defaults(run=run_profile_forget_window)
 
 
 def find_profile(profiles: list[Profile], wanted: str | None) -> Profile | None:
@@ -310,7 +317,8 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
             draft = args.draft = version.question
         ask = Ask(conversation, draft, route, replaces=replaces, partial=partial,
                   memory=_new_memory(store, conversation) if new
-                  else store.memory(conversation.id), attachments=tuple(args.files))
+                  else store.memory(conversation.id), attachments=tuple(args.files),
+                  seed=new_sample_seed(route) if act == REGENERATE else None)
         request = send_request(ask)
         if not request.model:
             return fail(FailureKind.MODEL_NOT_FOUND.value,
@@ -503,6 +511,27 @@ def run_profile_list(args: argparse.Namespace) -> int:
         where = profile.base_url or (profile.model_path or "started by Turnlog")
         print(safe(f"{profile.name}\t{profile.server.name}\t{where}\t"
                    f"{profile.model or '(no model)'}"))
+    return 0
+
+
+def run_profile_forget_window(args: argparse.Namespace) -> int:
+    """Forget the window an overflow taught for the profile's model, as the window's
+    *Forget learned window* does: the next send asks the server again."""
+    profile = find_profile(ProfileStore(data_dir()).list(), args.name)
+    if profile is None:
+        print(f"error: there is no profile “{args.name}”", file=sys.stderr)
+        return 1
+    model = args.model or profile.model
+    counts = ModelCounts(FactStore.in_dir(data_dir()))
+    window, source = counts.window(profile.id, model)
+    learned_on = counts.learned_on(profile.id, model)
+    safe = safe_for(sys.stdout)
+    if window is None or source != WINDOW_LEARNED:
+        print(safe(f"no window learned for {model or '(no model)'} through {profile.name}"))
+        return 0
+    counts.forget_learned_window(profile.id, model)
+    print(safe(f"forgot the window learned for {model} through {profile.name} "
+               f"({window:,} tokens, learned on {learned_on})"))
     return 0
 
 

@@ -21,7 +21,7 @@ from ..core.attachments import AttachmentRefused, describe, has_images
 from ..core.budget import WINDOW_LEARNED, InvalidBudget
 from ..core.compaction import StoredSummary
 from ..core.failures import FailureKind, StoreError
-from ..core.imports import ImportProblem
+from ..core.imports import ImportProblem, source_name
 from ..core.memory import Memory
 from ..core.model import Conversation, Turn
 from ..core.numbers import TurnNumbers
@@ -154,9 +154,11 @@ def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conver
         overrides["max_bytes"] = args.max_bytes
     if args.window is not None:
         overrides["context_window"] = args.window
-    if args.output_reserve is not None:
+    if args.output_reserve is not None:  # typed: kept as typed, 8,192 included
         overrides["side_output_reserve" if args.side else "output_reserve"] = \
             args.output_reserve
+        if not args.side:
+            overrides["reserve_set"] = True
     return replace(conversation, settings=replace(conversation.settings, **overrides))
 
 
@@ -395,7 +397,8 @@ def run_list(args: argparse.Namespace) -> int:
             if conversation.updated_at else ""
         # A new conversation is titled after its first question once that is answered.
         title = safe(conversation.title) if conversation.title else "(no title yet)"
-        print(f"{conversation.id:>5}  {stamp}  {count:>6} turns  {title}")
+        turns = "turn " if count == 1 else "turns"
+        print(f"{conversation.id:>5}  {stamp}  {count:>6,} {turns}  {title}")
     return 0
 
 
@@ -420,7 +423,8 @@ def tool_lines(turn: Turn) -> list[str]:
         for call, result in tool_round.pairs():
             how = result.approval.value if result.ran or result.approval is Approval.DENY \
                 else "not run"
-            lines.append(f"tool call {call.name} ({how}, {result.duration_s:.2f} s)"
+            on = f", on {result.server}" if result.server else ""
+            lines.append(f"tool call {call.name} ({how}, {result.duration_s:.2f} s{on})"
                          f"{' — error' if result.is_error else ''}")
             lines.extend(f"    {line}" for line in call.pretty_arguments().splitlines())
             text = result.content
@@ -438,6 +442,9 @@ def run_show(args: argparse.Namespace) -> int:
     safe = safe_for(sys.stdout, raw=args.raw)
     print(safe(f"# {conversation.title}  (conversation {conversation.id}, model "
                f"{conversation.model or 'not set'})"))
+    if conversation.source:  # where it was held before, as the window's header says
+        held = f" · {conversation.source_model}" if conversation.source_model else ""
+        print(safe(f"\n(imported from {source_name(conversation.source)}{held})"))
     if conversation.system_prompt:
         print(safe(f"\nsystem: {conversation.system_prompt}"))
     versions, origin = _versions(conversation.id), _origin(conversation.id)

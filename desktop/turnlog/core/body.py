@@ -63,6 +63,9 @@ class RequestOptions:
     max_tokens: int | None = None
     temperature: float | None = None
     top_p: float | None = None
+    # The sampling seed: a new sample (Regenerate) asks with a fresh one where the server
+    # takes it, so the server does not give back the answer it gave before.
+    seed: int | None = None
     # Not a field of the body: whether the model takes image parts. Without, the images
     # of earlier turns are named in their text instead (a question's own are refused
     # before anything is sent).
@@ -78,6 +81,8 @@ class RequestOptions:
             out["temperature"] = self.temperature
         if self.top_p is not None:
             out["top_p"] = self.top_p
+        if self.seed is not None:
+            out["seed"] = self.seed
         return out
 
 

@@ -48,10 +48,12 @@ def default_output_reserve(context_window: int) -> int:
     return max(1, min(DEFAULT_OUTPUT_RESERVE, context_window // 4))
 
 
-def reserve_in(window: int, reserve: int) -> int:
+def reserve_in(window: int, reserve: int, *, set_by_you: bool = False) -> int:
     """`reserve` as a setting says it, in `window`: the default one (8,192, never set by
-    the user) sized to the window, a user's own as it is."""
-    return default_output_reserve(window) if reserve == DEFAULT_OUTPUT_RESERVE else reserve
+    the user) sized to the window, a user's own (`set_by_you`, or any other value) as it is."""
+    if reserve == DEFAULT_OUTPUT_RESERVE and not set_by_you:
+        return default_output_reserve(window)
+    return reserve
 
 
 def safety_margin(context_window: int) -> int:
@@ -125,8 +127,9 @@ class Budget:
         return cls(
             max_bytes=settings.max_bytes,
             context_window=in_effect,
-            output_reserve=reserve_in(in_effect, settings.output_reserve),
-            reserve_sized=settings.output_reserve == DEFAULT_OUTPUT_RESERVE,
+            output_reserve=reserve_in(in_effect, settings.output_reserve,
+                                      set_by_you=settings.reserve_set),
+            reserve_sized=settings.reserve_is_default,
             window_known=window is not None,
             window_source=window_source or WINDOW_SET_BY_YOU,
         )

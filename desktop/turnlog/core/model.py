@@ -186,7 +186,8 @@ class ConversationSettings:
     `output_reserve` is also the request's `max_tokens` (max output tokens), unless
     `send_max_tokens` is off ("server default": the field is left out of the body while
     the budget still keeps the reserve for the answer). `temperature` and `top_p` of
-    `None` are left out of the body too.
+    `None` are left out of the body too. `reserve_set`: the output reserve was set by you
+    (typed, 8,192 included), so it is kept as set; the default one is sized to the window.
     """
 
     max_bytes: int = DEFAULT_MAX_BYTES
@@ -205,6 +206,13 @@ class ConversationSettings:
     # allows here without asking (as offered to the model).
     tool_servers: tuple[str, ...] = ()
     always_allowed: tuple[str, ...] = ()
+    reserve_set: bool = False
+
+    @property
+    def reserve_is_default(self) -> bool:
+        """The output reserve is the default one (8,192, never set by you): it is sized to
+        the window in effect."""
+        return self.output_reserve == DEFAULT_OUTPUT_RESERVE and not self.reserve_set
 
     @property
     def compaction_share(self) -> float:
@@ -228,6 +236,7 @@ class ConversationSettings:
             "side_output_reserve": self.side_output_reserve,
             "tool_servers": list(self.tool_servers),
             "always_allowed": list(self.always_allowed),
+            "reserve_set": self.reserve_set,
         }
 
     @classmethod
@@ -239,8 +248,9 @@ class ConversationSettings:
         for name in ("temperature", "top_p"):  # a hand-edited value never reaches a body
             if not _is_number(known.get(name)):
                 known.pop(name, None)
-        if not isinstance(known.get("send_max_tokens", True), bool):
-            known.pop("send_max_tokens")
+        for name in ("send_max_tokens", "reserve_set"):
+            if not isinstance(known.get(name, True), bool):
+                known.pop(name)
         for name in ("tool_servers", "always_allowed"):
             names = known.get(name, [])
             known[name] = tuple(n for n in names if isinstance(n, str)) \

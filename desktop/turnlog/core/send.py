@@ -109,6 +109,7 @@ class RequestRecord:
     summary_id: int | None = None
     extra_usage: tuple[Usage, ...] = ()
     attempt: int = 1
+    seed: int | None = None  # the sampling seed the body carried (a new sample's)
 
 
 class TurnLog(Protocol):
@@ -765,6 +766,7 @@ class Sender:
             else None,
             extra_usage=tuple(run.usages),
             attempt=run.attempt,
+            seed=request.options.seed,
         )
         # The record is bookkeeping; losing it must not turn an answer into a failure.
         with contextlib.suppress(StoreError):

@@ -31,6 +31,7 @@ class ToolOutcome:
     text: str
     is_error: bool
     duration_s: float
+    server: str = ""  # the name of the tool server that ran the call ("" where none did)
 
 
 class ToolTimedOut(Exception):  # noqa: N818 - raised by a runner, named for what happened
@@ -130,7 +131,8 @@ def _one_call(call: ToolCall, runner: ToolRunner, bounds: ToolBounds, cancel: Ca
     sent, cut, kept = result_for_model(outcome.text, bounds)
     if cut:
         full[call.id] = kept
-    return ToolResult(call.id, sent, outcome.is_error, outcome.duration_s, approval, cut)
+    return ToolResult(call.id, sent, outcome.is_error, outcome.duration_s, approval, cut,
+                      server=outcome.server)
 
 
 def _deadline(bounds: ToolBounds) -> ToolLoopFailed:

@@ -113,7 +113,8 @@ class ToolCall:
 @dataclass(frozen=True, slots=True)
 class ToolResult:
     """A call's result as sent to the model (`content`, cut to the sent limit with a note
-    saying so), how long it took, who let it run, and whether it ran at all."""
+    saying so), how long it took, who let it run, whether it ran at all, and the name of
+    the tool server that ran it (`server`, "" where none did)."""
 
     call_id: str
     content: str
@@ -122,6 +123,7 @@ class ToolResult:
     approval: Approval = Approval.RUN
     cut_bytes: int = 0  # bytes of the full result left out of `content`
     ran: bool = True  # False: declined, or its arguments could not be read
+    server: str = ""
 
     def to_wire(self) -> dict[str, Any]:
         return {"role": "tool", "tool_call_id": self.call_id, "content": self.content}
@@ -154,7 +156,8 @@ class ToolRound:
         return {"content": self.content, "calls": [
             {"id": c.id, "name": c.name, "arguments": c.arguments, "result": r.content,
              "is_error": r.is_error, "duration_s": round(r.duration_s, 3),
-             "approval": r.approval.value, "cut_bytes": r.cut_bytes, "ran": r.ran}
+             "approval": r.approval.value, "cut_bytes": r.cut_bytes, "ran": r.ran,
+             **({"server": r.server} if r.server else {})}
             for c, r in self.pairs()]}
 
     @classmethod
@@ -164,7 +167,8 @@ class ToolRound:
                       for i in items)
         results = tuple(ToolResult(str(i["id"]), str(i["result"]), bool(i["is_error"]),
                                    float(i["duration_s"]), Approval(i["approval"]),
-                                   int(i.get("cut_bytes", 0)), bool(i.get("ran", True)))
+                                   int(i.get("cut_bytes", 0)), bool(i.get("ran", True)),
+                                   str(i.get("server") or ""))
                         for i in items)
         return cls(calls, results, str(data.get("content") or ""))
 

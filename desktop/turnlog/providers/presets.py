@@ -32,6 +32,8 @@ class Preset:
     otherwise (the servers that serve vision models through the same endpoint do; a
     llama.cpp server only with a projector loaded, DeepSeek's API and the built-in
     model not at all).
+    `seed`: the server documents a `seed` field of the request, so a new sample
+    (Regenerate) asks with a fresh one. Only set where documented, as `include_usage`.
     """
 
     id: str
@@ -46,6 +48,7 @@ class Preset:
     empty_stream_overflows: bool = False
     prefill: bool = False
     images: bool = True
+    seed: bool = False
 
     def tokenize_url(self, base_url: str) -> str | None:
         """The tokenize endpoint for a server at `base_url`, or None if it has none."""
@@ -56,23 +59,25 @@ class Preset:
 
 
 OPENAI = Preset("openai", "OpenAI", "https://api.openai.com/v1", needs_key=True,
-                include_usage=True)
-OLLAMA = Preset("ollama", "Ollama", "http://localhost:11434/v1", needs_key=False, local=True)
+                include_usage=True, seed=True)
+OLLAMA = Preset("ollama", "Ollama", "http://localhost:11434/v1", needs_key=False, local=True,
+                seed=True)
 LM_STUDIO = Preset("lmstudio", "LM Studio", "http://localhost:1234/v1", needs_key=False,
-                   local=True)
+                   local=True, seed=True)
 LLAMA_CPP = Preset("llamacpp", "llama.cpp server", "http://localhost:8080/v1", needs_key=False,
                    local=True, tokenize_path="/tokenize", empty_stream_overflows=True,
-                   prefill=True, images=False)
+                   prefill=True, images=False, seed=True)
 VLLM = Preset("vllm", "vLLM", "http://localhost:8000/v1", needs_key=False, include_usage=True,
-              local=True, tokenize_path="/tokenize")
+              local=True, tokenize_path="/tokenize", seed=True)
 OPENROUTER = Preset("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", needs_key=True,
-                    include_usage=True, extra_headers=(("X-Title", "Turnlog"),))
+                    include_usage=True, extra_headers=(("X-Title", "Turnlog"),), seed=True)
 DEEPSEEK = Preset("deepseek", "DeepSeek", "https://api.deepseek.com/v1", needs_key=True,
                   include_usage=True, images=False)
 CUSTOM = Preset("custom", "Custom", "", needs_key=False)
 # llama-cpp-python's server, started by Turnlog: no key, exact counts, no usage in streams.
 BUILTIN_LOCAL = Preset("builtin", BUILTIN_MODEL.profile_name, "", needs_key=False, local=True,
-                       tokenize_path="/extras/tokenize", builtin=True, images=False)
+                       tokenize_path="/extras/tokenize", builtin=True, images=False,
+                       seed=True)
 
 PRESETS: tuple[Preset, ...] = (OPENAI, OLLAMA, LM_STUDIO, LLAMA_CPP, VLLM, OPENROUTER,
                                DEEPSEEK, CUSTOM, BUILTIN_LOCAL)

@@ -13,6 +13,7 @@ still starting, token counts are still being made, or Send refuses and why).
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -42,7 +43,9 @@ class Ask:
     `tool_specs`: the definitions of the tools a send offers (`tools`, the runner a send
     calls them through, offers the same). `waiting`: why the body a send makes could
     still differ from this one (a model or tool server still starting, counts being
-    made), from what only the caller knows."""
+    made), from what only the caller knows. `seed`: the sampling seed the body carries
+    (`new_sample_seed`: Regenerate's), kept by the caller so the body it previews is
+    the one it sends."""
 
     conversation: Conversation
     question: str
@@ -59,6 +62,17 @@ class Ask:
     turn_id: str | None = None
     max_bytes: int | None = None  # a what-if byte limit (nothing is sent under it)
     waiting: str = ""
+    seed: int | None = None
+
+
+# Seeds below 2**31: every server that takes one (llama.cpp's is a 32-bit int) takes these.
+SEED_LIMIT = 1 << 31
+
+
+def new_sample_seed(route: Route) -> int | None:
+    """A fresh seed for a new sample of an answer (Regenerate), where the server `route`
+    leads to takes one; None elsewhere (an unknown field can make a strict server refuse)."""
+    return secrets.randbelow(SEED_LIMIT) if route.seed else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +107,8 @@ def send_request(ask: Ask) -> SendRequest:
     request = request_for(ask.conversation, ask.question, ask.route, turn_id=ask.turn_id,
                           replaces=ask.replaces, memory=ask.memory, partial=ask.partial,
                           attachments=ask.attachments, tools=ask.tools)
+    if ask.seed is not None:
+        request = replace(request, options=replace(request.options, seed=ask.seed))
     if ask.max_bytes is None:
         return request
     return replace(request, budget=replace(request.budget, max_bytes=ask.max_bytes))

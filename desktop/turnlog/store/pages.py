@@ -159,6 +159,12 @@ class LogPages(FrozenTurns):
             self.ids(0, ids)
         return self
 
+    def still_holds(self, ordinal: int) -> bool:
+        """Whether the store still holds turn `ordinal` of this log: a delete made elsewhere
+        (another window, `turnlog-cli delete`) is not in this snapshot. One indexed count."""
+        return self._source.newer_count(self.conversation_id, ordinal, newest=self.newest_ordinal,
+                                        hidden=self.hidden) is not None
+
     def position_of(self, ordinal: int) -> int | None:
         """The index of the turn numbered `ordinal`, None if this log has no such turn.
         From the pages in memory when one holds it, else one counting query."""

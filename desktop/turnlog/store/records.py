@@ -43,7 +43,7 @@ class Records:
                 sent=json.dumps(ordinal_ranges(record.sent)),
                 summarized=json.dumps(ordinal_ranges(record.summarized)),
                 left_out=json.dumps(ordinal_ranges(record.left_out)),
-                usage=json.dumps(record.usage.to_json()) if record.usage.known else None,
+                usage=rows.usage_json(record.usage, record.seed),
                 extra_usage=json.dumps([u.to_json() for u in record.extra_usage]),
                 duration_s=record.duration_s,
                 first_token_s=record.first_token_s,

@@ -25,6 +25,21 @@ def usage_of(text: str | None) -> Usage:
     return Usage.from_json(json.loads(text)) if text else Usage()
 
 
+def usage_json(usage: Usage, seed: int | None = None) -> str | None:
+    """A request's usage column: its usage, and the sampling seed its body carried (kept
+    beside the counts, which readers of usage pass over, so records keep their columns)."""
+    out = usage.to_json() if usage.known else None
+    if seed is not None:
+        out = {**(out or {}), "seed": seed}
+    return json.dumps(out) if out is not None else None
+
+
+def seed_of(text: str | None) -> int | None:
+    """The seed `usage_json` kept, or None."""
+    found = json.loads(text).get("seed") if text else None
+    return found if isinstance(found, int) and not isinstance(found, bool) else None
+
+
 def expand_runs(text: str) -> tuple[int, ...]:
     """`[[first, last], ...]` JSON runs back into ordinals."""
     return tuple(o for first, last in json.loads(text) for o in range(first, last + 1))
@@ -96,6 +111,7 @@ def request_record(row: RequestRow) -> RequestRecord:
         turn_id=row.turn_id,
         summary_id=row.summary_id,
         attempt=row.attempt,
+        seed=seed_of(row.usage),
     )
 
 

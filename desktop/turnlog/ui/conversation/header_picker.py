@@ -140,7 +140,10 @@ class HeaderPicker(QObject):
                 entries.append((shown_name(profile.name), profile.id,
                                 f"{shown_name(profile.name)} · {where} · {profile.model}"))
             if active is None:
-                entries.append((QCoreApplication.translate(
+                gone = setup.gone()  # removed elsewhere while in use: another is chosen here
+                entries.append((arg(QCoreApplication.translate(
+                    "HeaderPicker", "“%1” was removed: choose a provider"),
+                    shown_name(gone.name)) if gone is not None else QCoreApplication.translate(
                     "HeaderPicker", "No provider: open Settings (Ctrl+,)"), None, ""))
         combo = self.header.profile
         if entries != self._profiles:
@@ -329,7 +332,8 @@ class HeaderPicker(QObject):
             return settings
         return replace(settings, send_max_tokens=tokens > 0,
                        output_reserve=max(tokens, MIN_OUTPUT_RESERVE) if tokens > 0
-                       else settings.output_reserve)
+                       else settings.output_reserve,
+                       reserve_set=settings.reserve_set or tokens > 0)  # typed: yours
 
     def apply_sampling(self) -> None:
         """Save the sampling fields (at once; typing or turning waits `APPLY_DELAY_MS`)."""

@@ -296,7 +296,7 @@ class VersionControls(QObject):
         parts.view.scroll_to_newest()
         parts.preview.show_running(request.endpoint)
         parts.session.start(conversation, question, draft, request.endpoint, parts.preview.costs,
-                           replaces=replaces, attachments=files)
+                           replaces=replaces, attachments=files, new_sample=True)
 
     def _sent(self, result: SendResult) -> None:
         if result.replaces is None:

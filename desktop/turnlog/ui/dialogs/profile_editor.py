@@ -14,6 +14,7 @@ its window is, with the caveat that the built-in one is small and weak."""
 from __future__ import annotations
 
 import logging
+import uuid
 from dataclasses import replace
 from pathlib import Path
 
@@ -97,6 +98,7 @@ class ProfileEditor(FittedDialog):
         self._listed_windows: dict[str, int] = {}  # model → window, as the server listed
         self._saving = False  # the key is on its way to the key store
         self._cancelled = False
+        self._as_new = False  # removed elsewhere while open: saved as a new provider
         content = QWidget(self)
         self.form = QFormLayout(content)
         self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
@@ -464,6 +466,9 @@ class ProfileEditor(FittedDialog):
         if self.problems():
             self._revalidate()
             return
+        if self._removed_elsewhere():
+            self._offer_as_new()
+            return
         profile = self.described_profile()
         key = self.key.text().strip() if not profile.builtin else ""
         self.setup.keep_keys_for_session(self.setup.keyring is None
@@ -475,6 +480,30 @@ class ProfileEditor(FittedDialog):
         settings_operations.save_api_key(self.setup.keys(), profile.id, key).run(
             self.runner, on_success=lambda _: self._key_saved(profile),
             on_failure=self._key_failed)
+
+    def _removed_elsewhere(self) -> bool:
+        """The profile was removed while this editor was open (`turnlog-cli profile remove`,
+        another window): saving would bring it back unasked."""
+        if self.new or self._as_new:
+            return False
+        profiles = self.setup.profiles
+        try:
+            profiles.refresh_if_changed()  # another process may have written the file
+            return profiles.get(self.profile.id) is None
+        except ProfilesUnreadable:
+            return False  # saving names the problem
+
+    def _offer_as_new(self) -> None:
+        """Say so, and make the next Save add it as a new provider (Cancel leaves it gone)."""
+        self._as_new = True
+        self.profile = replace(self.profile, id=uuid.uuid4().hex)
+        self.problem.setText(arg(translate(
+            "ProfileEditor", "“%1” was removed (with turnlog-cli or in another window) while "
+            "you edited it. Save again to add it as a new provider, or Cancel."),
+            shown_name(self.profile.name)))
+        self.problem.show()
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setText(
+            translate("ProfileEditor", "Save as new"))
 
     def reject(self) -> None:
         self._cancelled = True

@@ -105,7 +105,14 @@ class SettingsDialog(FittedDialog):
         self._fill()
         for spin in (self.window_tokens, self.reserve, self.max_bytes):
             spin.valueChanged.connect(self._revalidate)
+        # A reserve typed (or stepped) here is yours, kept as set even when it is 8,192.
+        self._reserve_typed = False
+        self.reserve.lineEdit().textEdited.connect(self._reserve_edited)
+        self.reserve.valueChanged.connect(self._reserve_edited)
         self._revalidate()
+
+    def _reserve_edited(self, *_: object) -> None:
+        self._reserve_typed = True
 
     def show_conversation_page(self) -> None:
         self.pages.setCurrentWidget(self.conversation_tab)
@@ -273,6 +280,7 @@ class SettingsDialog(FittedDialog):
         base = self.conversation.settings if self.conversation else ConversationSettings()
         return replace(base, context_window=self.window_tokens.value() or None,
                        output_reserve=self.reserve.value(), max_bytes=self.max_bytes.value(),
+                       reserve_set=base.reserve_set or self._reserve_typed,
                        compaction=self.compaction.isChecked(),
                        compaction_target=self.compaction_target.value(),
                        side_output_reserve=self.side_reserve.value(),

@@ -212,8 +212,11 @@ def arg(text: str, *values: object) -> str:
 
 def plural(text: str, count: int) -> str:
     """An English `%n … (s)` sentence with the right ending where no translation is
-    installed ("1 turn", "2 turns", "3 replies"); a translated sentence as it is. Use as
-    `plural(QCoreApplication.translate(context, "%n turn(s)", None, n), n)`."""
+    installed ("1 turn", "2 turns", "3 replies"); a translated sentence as it is; the count
+    written as every other number is (`number`: 28,217, where Qt's `%n` wrote 28217). Use
+    as `plural(QCoreApplication.translate(context, "%n turn(s)", None, n), n)`."""
+    if abs(count) >= 1000:  # below, no grouping: the digits Qt wrote are the ones we would
+        text = re.sub(rf"(?<![\d,.]){count}(?![\d,.]\d)", number(count), text, count=1)
     many = count != 1
     text = re.sub(r"y\(s\)", "ies" if many else "y", text)
     return text.replace("(es)", "es" if many else "").replace("(s)", "s" if many else "")

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem,
 
 from ...core.visible import visible
 from ...store.search import SearchHit
-from ..infra.languages import arg, short_date
+from ..infra.languages import arg, number, short_date
 from ..infra.titles import shown_title
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -157,9 +157,9 @@ class SearchHitsModel(QAbstractTableModel):
                 return QCoreApplication.translate("SearchPanel", "title")
             return (
                 arg(QCoreApplication.translate("SearchPanel", "%1 (superseded)"),
-                    str(hit.shown_number))
+                    hit.shown_number)
                 if hit.superseded
-                else str(hit.shown_number)
+                else number(hit.shown_number)
             )
         if column == 2:
             when = hit.created_at

@@ -149,8 +149,10 @@ class ProviderConnector:
         deadline_s: float | None = None,
         local: LocalModels | None = None,
         counts: ModelCounts | None = None,
+        removed: Callable[[], Profile | None] | None = None,
     ) -> None:
         self._config = config
+        self._removed = removed  # the profile in use that was removed elsewhere, if any
         self._keys = keys
         self.local = local
         self.counts = counts
@@ -164,6 +166,15 @@ class ProviderConnector:
 
     def _current(self) -> ProviderConfig:
         config = self._config()
+        gone = self._removed() if self._removed is not None and config is None else None
+        if gone is not None:
+            raise NotConnected(
+                QCoreApplication.translate("ProviderConnector", "The provider was removed"),
+                arg(QCoreApplication.translate(
+                    "ProviderConnector", "“%1” was removed elsewhere. Choose the provider to "
+                    "send to in the header or in Settings (Ctrl+,)."), shown_name(gone.name)),
+                kind=FailureKind.NETWORK,
+            )
         if config is None:
             raise NotConnected(
                 QCoreApplication.translate("ProviderConnector", "No provider set up"),

@@ -3,7 +3,8 @@ window within a second: `ProfileWatch` watches profiles.json and its folder (a w
 replaces the file atomically, so the file's own watch ends with each write), asks
 `ProfileStore.refresh_if_changed` whether it really changed, and announces
 `Changes(provider=True)` on the window's change bus. Coming back to Turnlog checks
-too. If the profile in use is gone, the default one (the first) is used, with a note.
+too. If the profile in use is gone, it says so and nothing is sent until the person
+chooses another.
 """
 
 from __future__ import annotations
@@ -94,14 +95,11 @@ class ProfileWatch(QObject):
                 shown_name(name)))
 
     def _lost(self, before: Profile | None, now: Profile | None, ids: set[str]) -> None:
-        """The profile in use is gone: use the default one, and say so."""
+        """The profile in use is gone: say so, and send nothing until the person chooses
+        another (a request never goes to another provider unasked)."""
         if before is not None and before.id not in ids:
-            if now is not None:
-                self._setup.set_active(now.id)
-                self._note(arg(QCoreApplication.translate(
-                    "ProfileWatch", "The provider “%1” was removed elsewhere; requests go to "
-                    "“%2” now."), shown_name(before.name), shown_name(now.name)))
-            else:
-                self._note(arg(QCoreApplication.translate(
-                    "ProfileWatch", "The provider “%1” was removed elsewhere; add one in "
-                    "Settings (Ctrl+,)."), shown_name(before.name)))
+            self._setup.removed = before
+            self._note(arg(QCoreApplication.translate(
+                "ProfileWatch", "The provider “%1” was removed elsewhere; nothing is sent "
+                "until you choose one in the header or in Settings (Ctrl+,)."),
+                shown_name(before.name)))

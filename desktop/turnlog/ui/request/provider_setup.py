@@ -73,6 +73,9 @@ class ProviderSetup:
                 self.keyring_problem = str(err)
         self.keyring = keyring
         self.session_only = keyring is None
+        # The profile in use, removed by another process while it was: nothing is sent
+        # until the person chooses a provider (`set_active`).
+        self.removed: Profile | None = None
 
     def keep_keys_for_session(self, only: bool) -> None:
         """New keys go to this session's store only (`only`), else to the keyring."""
@@ -91,11 +94,21 @@ class ProviderSetup:
             return []
 
     def active(self) -> Profile | None:
+        """The profile requests go to: the one chosen, else the first; none while the one
+        in use was removed elsewhere (`removed`) and no other was chosen since."""
         profiles = self.load()
         wanted = str(self.settings.value("provider/active", ""))
-        return next((p for p in profiles if p.id == wanted), profiles[0] if profiles else None)
+        found = next((p for p in profiles if p.id == wanted), None)
+        if found is None and self.removed is not None and self.removed.id == wanted:
+            return None  # never another provider without the person choosing it
+        return found or (profiles[0] if profiles else None)
+
+    def gone(self) -> Profile | None:
+        """The profile in use that was removed elsewhere, while no other is chosen."""
+        return self.removed if self.removed is not None and self.active() is None else None
 
     def set_active(self, profile_id: str) -> None:
+        self.removed = None
         self.settings.setValue("provider/active", profile_id)
 
     def config(self) -> ProviderConfig | None:

@@ -28,7 +28,7 @@ from ...core.failures import ProviderFailure, StoreError
 from ...core.model import Conversation
 from ...core.projection import CostIndex, Projection
 from ...core.send import Failed, Outcome, PartialAnswer, Stage
-from ...service.request_body import Ask, build, send_request
+from ...service.request_body import Ask, build, new_sample_seed, send_request
 from ...store.pages import paged
 from ..infra import failure_text
 from ..infra.languages import arg, number
@@ -104,20 +104,21 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
                    thought: StreamBuffer | None = None,
                    partial: PartialAnswer | None = None,
                    attachments: tuple[Attachment, ...] = (),
-                   gate: ToolGate | None = None) -> Sent:
+                   gate: ToolGate | None = None, seed: int | None = None) -> Sent:
     """The network worker's part: build the request (the one body builder), connect, run
     the core send path, read the summary. The body is reported at once, before the
     connection (the built-in model's server may take seconds to start), and again as the
     send path plans it. With `replaces`, the answer is a new version of that (last)
     turn; a reasoning model's thought streams into `thought`. With `partial`, it asks for
     the rest of that answer (as the connected server can: `Route.prefill`). With `gate`,
-    the tools switched on in the conversation are offered (their servers start here)."""
+    the tools switched on in the conversation are offered (their servers start here).
+    `seed`: the body's sampling seed (Regenerate's fresh one)."""
     on_stage = lambda stage, detail: context.report((stage, detail))  # noqa: E731
     store = paged(store)  # one paged log for the body reported first and the send
     try:
         memory = store.memory(conversation.id)
         ask = Ask(conversation, question, endpoint.route, attachments=attachments,
-                  memory=memory, replaces=replaces, partial=partial, costs=costs)
+                  memory=memory, replaces=replaces, partial=partial, costs=costs, seed=seed)
         _report_body(context, store, ask, gate)
     except StoreError as err:
         return Sent(Failed(err.failure(), question), None, summary_read=False)
@@ -222,12 +223,13 @@ class SendSession(QObject):
     def start(self, conversation: Conversation, question: str, draft: tuple[str, int],
               endpoint: Endpoint, costs: CostIndex, *, replaces: str | None = None,
               partial: PartialAnswer | None = None,
-              attachments: tuple[Attachment, ...] = ()) -> None:
+              attachments: tuple[Attachment, ...] = (), new_sample: bool = False) -> None:
         """Send `question` in `conversation`; `draft` is given back if it fails. With
         `replaces` (or the turn edited in this conversation, `EditMode`) the answer is
         committed as a new version of that turn. With `partial`, ask for the rest of that
         answer to `question` (Continue): committed complete, as one turn. `attachments`:
-        the question's files, committed with it."""
+        the question's files, committed with it. `new_sample` (Regenerate): the body asks
+        with a fresh seed where the server takes one."""
         if self.running:
             raise RuntimeError("a send is already running")
         if replaces is None and partial is None:
@@ -242,7 +244,7 @@ class SendSession(QObject):
         self.running_changed.emit(True)
         self._enter(Stage.PREPARING, "")
         work = self._work(conversation, question, endpoint, costs, stream, replaces, partial,
-                          attachments)
+                          attachments, new_sample_seed(endpoint.route) if new_sample else None)
         self._task = self._runner.run(TaskRunner.NETWORK, "send", work,
                                       on_success=self._succeeded, on_failure=self._failed,
                                       on_progress=self._progress)
@@ -250,8 +252,8 @@ class SendSession(QObject):
 
     def _work(self, conversation: Conversation, question: str, endpoint: Endpoint,
               costs: CostIndex, stream: StreamBuffer, replaces: str | None,
-              partial: PartialAnswer | None = None,
-              attachments: tuple[Attachment, ...] = ()) -> Callable[[TaskContext], Sent]:
+              partial: PartialAnswer | None = None, attachments: tuple[Attachment, ...] = (),
+              seed: int | None = None) -> Callable[[TaskContext], Sent]:
         """What the network worker runs for this send."""
         store, connector, thought, gate = self._store, self._connector, self._thought, \
             self.tools
@@ -259,7 +261,7 @@ class SendSession(QObject):
         def work(context: TaskContext) -> Sent:
             return send_on_worker(context, store, connector, conversation, question,
                                   endpoint, costs, stream, replaces, thought, partial,
-                                  attachments, gate)
+                                  attachments, gate, seed)
 
         return work
 

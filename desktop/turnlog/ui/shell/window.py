@@ -249,7 +249,7 @@ class MainWindow(QMainWindow):
         self.empty_hint.show()
 
     def _update_empty_hint(self) -> None:
-        if self.setup is not None and self.setup.active() is None:
+        if self.setup is not None and self.setup.active() is None and not self.setup.removed:
             self.centre.show_hint(FIRST_RUN_HINT, welcome=self.conversation is None)
         elif self.conversation is None:
             self.centre.show_hint(START_HINT, welcome=True)

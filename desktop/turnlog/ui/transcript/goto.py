@@ -56,6 +56,12 @@ class GoToTurnDialog(QDialog):
         if result == QDialog.DialogCode.Accepted:
             self._view.setFocus()
 
+    def _held(self, ordinal: int) -> bool:
+        """The log still holds turn `ordinal`: one deleted since the history was read
+        (elsewhere) is named as deleted, never shown from the snapshot."""
+        turns = self._view.transcript().turns
+        return not isinstance(turns, LogPages) or turns.still_holds(ordinal)
+
     def _newest_ordinal(self) -> int:
         turns = self._view.transcript().turns
         if isinstance(turns, LogPages):
@@ -71,7 +77,7 @@ class GoToTurnDialog(QDialog):
         newest = self._newest()
         if not newest:
             return translate("GoToTurn", "This conversation has no turns yet")
-        return arg(translate("GoToTurn", "1 to %1"), f"{newest:,}")
+        return arg(translate("GoToTurn", "1 to %1"), newest)
 
     def go(self) -> bool:
         """Open the turn typed; False (and the reason shown) when there is none."""
@@ -79,7 +85,7 @@ class GoToTurnDialog(QDialog):
         number = int(text) if text.isdigit() else 0
         versions = self._view.transcript().versions
         ordinal = ordinal_in_use(versions, number) if number else 0
-        if ordinal and self._view.reveal_ordinal(ordinal) is not None:
+        if ordinal and self._held(ordinal) and self._view.reveal_ordinal(ordinal) is not None:
             self.accept()
             return True
         newest = self._newest()
@@ -88,11 +94,11 @@ class GoToTurnDialog(QDialog):
         elif 1 <= number <= newest:  # numbers never skip but for a privacy delete
             reason = arg(translate("GoToTurn",
                 "Turn %1 was deleted: a privacy delete removed it (the turns after it keep "
-                "their numbers)."), f"{number:,}")
+                "their numbers)."), number)
         else:
             reason = arg(translate("GoToTurn",
                 "There is no turn %1: this conversation's turns are numbered 1 to %2."),
-                text or "0", f"{newest:,}")
+                number, newest)
         self.message.setText(reason)
         self.adjustSize()  # the reason shown whole, never cut at the dialog's old height
         self.number.selectAll()

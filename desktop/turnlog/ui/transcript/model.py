@@ -180,7 +180,7 @@ class TranscriptModel(QAbstractListModel):
             return self._version_data(row, active, turn, role)
         if turn is not active and role in (Role.MARK, Qt.ItemDataRole.ToolTipRole):
             return RowMark.REPLACED if role == Role.MARK else \
-                arg(translate("Transcript", "Turn %1: %2"), str(self.number_of(turn)),
+                arg(translate("Transcript", "Turn %1: %2"), self.number_of(turn),
                     RowMark.REPLACED.explanation)
         if role == Role.KEY:
             return turn.id
@@ -213,14 +213,14 @@ class TranscriptModel(QAbstractListModel):
             if turn.incomplete:
                 said += arg(translate("Transcript", ", %1"), incomplete_label(turn.incomplete))
             return arg(translate("Transcript", "Turn %1%2. Question: %3\nAnswer: %4"),
-                       str(self.number_of(turn)), said,
+                       self.number_of(turn), said,
                        turn.question, turn.answer)
         if role == Qt.ItemDataRole.ToolTipRole:
             mark = self._marks.get(turn.ordinal)
             if mark is RowMark.SUMMARY:
                 tip = summary_tooltip(self.number_of(turn), self._summary)
             else:
-                tip = arg(translate("Transcript", "Turn %1: %2"), str(self.number_of(turn)),
+                tip = arg(translate("Transcript", "Turn %1: %2"), self.number_of(turn),
                           mark.explanation) if mark else None
             pins = self._pins.get(turn.id)
             return "\n".join(t for t in (tip, pins_tooltip(pins) if pins else "") if t) or None

@@ -24,7 +24,7 @@ def row_title(pending: bool, number: object) -> str:
 
 def turn_title(number: object) -> str:
     """The header of a turn ("Turn 4"), as painted and as measured for its controls."""
-    return arg(translate("Transcript", "Turn %1"), str(number))
+    return arg(translate("Transcript", "Turn %1"), number)  # 1,317: as every number reads
 
 
 def header_height(option: QStyleOptionViewItem) -> int:

@@ -51,6 +51,8 @@ def tool_fold(turn: Turn) -> ToolFold:
                     "Transcript", "… (%1 more characters)"), len(text) - SHOWN_RESULT_CHARS)
             heading = arg(translate("Transcript", "%1 — %2 · %3 s"), call.name, how,
                           f"{result.duration_s:.2f}")
+            if result.server:
+                heading += arg(translate("Transcript", " · on %1"), result.server)
             if result.is_error:
                 heading += translate("Transcript", " · the tool reported an error")
             blocks.append("\n".join([heading, translate("Transcript", "Arguments:"),

@@ -54,10 +54,11 @@ class SideSession(SendSession):
 
     def _work(self, conversation: Conversation, question: str, endpoint: Endpoint,
               costs: CostIndex, stream: StreamBuffer, replaces: str | None,
-              partial: PartialAnswer | None = None,
-              attachments: tuple[Attachment, ...] = ()) -> Callable[[TaskContext], Sent]:
-        # A side answer is never continued, and a side question is asked without files
-        # (the window keeps the draft's files for the next question of the conversation).
+              partial: PartialAnswer | None = None, attachments: tuple[Attachment, ...] = (),
+              seed: int | None = None) -> Callable[[TaskContext], Sent]:
+        # A side answer is never continued nor regenerated (no seed), and a side question
+        # is asked without files (the window keeps the draft's files for the next question
+        # of the conversation).
         store, connector = self._store, self._connector
 
         def work(context: TaskContext) -> Sent:
