@@ -1,6 +1,6 @@
 """The bundle's one executable: the window, `turnlog-cli`, or the built-in model's server.
 
-Turnlog starts its child processes (`turnlog.children`) as `<sys.executable> -m MODULE …`:
+Turnlog starts its child processes (`turnlog.system.children`) as `<sys.executable> -m MODULE …`:
 the built-in model's server, the formula typesetter, the PDF reader. In the bundle
 `sys.executable` is this program, so that form is answered here for those modules.
 `turnlog-cli` is a link to this program; the name it was started by picks the command line.
@@ -10,7 +10,8 @@ import os
 import runpy
 import sys
 
-CHILD_MODULES = ("llama_cpp.server", "turnlog.ui.transcript.typesetting", "turnlog.pdf_text")
+CHILD_MODULES = ("llama_cpp.server", "turnlog.ui.transcript.typesetting",
+                 "turnlog.formats.pdf_text")
 
 
 def main() -> int:

@@ -144,9 +144,9 @@ def child(out: Path) -> int:
 
     from loopback import Behaviour, LoopbackServer
     from turnlog.app import application
+    from turnlog.config.paths import data_dir
     from turnlog.core.model import ConversationSettings, Usage
     from turnlog.core.send import PendingTurn
-    from turnlog.paths import data_dir
     from turnlog.providers import CUSTOM
     from turnlog.store import TurnlogStore
     from turnlog.ui.infra.tasks import TaskRunner
@@ -290,11 +290,11 @@ def picker_shot(store, server, out: Path, until, settle) -> None:
     from PySide6.QtGui import QGuiApplication
 
     from loopback import Behaviour
+    from turnlog.config.paths import data_dir
+    from turnlog.config.profiles import ProfileStore, new_profile
+    from turnlog.config.secrets import SessionKeys
     from turnlog.core.model import ConversationSettings
-    from turnlog.paths import data_dir
-    from turnlog.profiles import ProfileStore, new_profile
     from turnlog.providers import CUSTOM, DEEPSEEK
-    from turnlog.secrets import SessionKeys
     from turnlog.ui.infra.tasks import TaskRunner
     from turnlog.ui.request.connection import ProviderConnector
     from turnlog.ui.request.provider_setup import ProviderSetup

@@ -25,10 +25,10 @@ SHOT = "attachments-en-1280x720.png"
 def seed(home: Path) -> None:
     sys.path.insert(0, str(HERE))
     from attachfiles import pdf_bytes
+    from turnlog.config.profiles import ProfileStore, new_profile
     from turnlog.core.model import ConversationSettings, Usage
     from turnlog.core.send import PendingTurn
-    from turnlog.file_reading import read_bytes
-    from turnlog.profiles import ProfileStore, new_profile
+    from turnlog.formats.file_reading import read_bytes
     from turnlog.providers import CUSTOM
     from turnlog.store import TurnlogStore, drafts
 

@@ -122,7 +122,7 @@ def start_xvfb(free_display, width: int, height: int):
 def profiles_for(server_url: str, own_name: str = "Home server"):
     """A profile per kind a person keeps side by side: their own server, two services with
     keys, and the built-in model."""
-    from turnlog.profiles import builtin_profile, new_profile
+    from turnlog.config.profiles import builtin_profile, new_profile
     from turnlog.providers import CUSTOM, DEEPSEEK, OPENAI
 
     own = new_profile(CUSTOM, model="qwen2.5-7b-instruct", name=own_name,
@@ -159,12 +159,12 @@ def child(out: Path, language: str) -> int:  # noqa: C901 - one walk through the
     from loopback import Behaviour, LoopbackServer
     from screenshots import ANSWERS
     from turnlog.app import application
+    from turnlog.config.paths import data_dir
+    from turnlog.config.profiles import ProfileStore
+    from turnlog.config.secrets import SessionKeys
     from turnlog.core.model import Usage
     from turnlog.core.send import PendingTurn
-    from turnlog.paths import data_dir
-    from turnlog.profiles import ProfileStore
     from turnlog.providers import PRESETS
-    from turnlog.secrets import SessionKeys
     from turnlog.store import TurnlogStore
     from turnlog.ui.infra.languages import SETTING, install_for
     from turnlog.ui.infra.tasks import TaskRunner

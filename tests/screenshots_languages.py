@@ -63,12 +63,12 @@ def child(out: Path, language: str) -> int:
     from loopback import Behaviour, LoopbackServer
     from screenshots import SEED
     from turnlog.app import application
+    from turnlog.config.paths import data_dir
+    from turnlog.config.profiles import ProfileStore
+    from turnlog.config.secrets import SessionKeys
     from turnlog.core.model import ConversationSettings, Usage
     from turnlog.core.send import PendingTurn
-    from turnlog.paths import data_dir
-    from turnlog.profiles import ProfileStore
     from turnlog.providers import CUSTOM
-    from turnlog.secrets import SessionKeys
     from turnlog.store import TurnlogStore
     from turnlog.ui.dialogs.settings import SettingsDialog
     from turnlog.ui.infra.languages import SETTING, install_for

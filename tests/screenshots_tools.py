@@ -47,11 +47,11 @@ def child(out: Path) -> int:
     from loopback import Behaviour, LoopbackServer
     from mcp_peers import PEER_SCRIPT
     from turnlog.app import application
+    from turnlog.config.paths import data_dir
+    from turnlog.config.tool_servers import ToolServerStore, new_server
     from turnlog.core.model import ConversationSettings
-    from turnlog.paths import data_dir
     from turnlog.providers import CUSTOM
     from turnlog.store import TurnlogStore
-    from turnlog.tool_servers import ToolServerStore, new_server
     from turnlog.ui.infra.tasks import TaskRunner
     from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
     from turnlog.ui.shell.window import MainWindow

@@ -93,10 +93,10 @@ def measure(app, dialog, screen_name: str, what: str) -> dict:  # noqa: ANN001
 def main() -> int:
     from PySide6.QtWidgets import QApplication, QWidget
 
+    from turnlog.config.profiles import ProfileStore
+    from turnlog.config.secrets import SessionKeys
     from turnlog.core.model import Conversation
-    from turnlog.profiles import ProfileStore
     from turnlog.providers import PRESETS
-    from turnlog.secrets import SessionKeys
     from turnlog.ui.dialogs.settings import SettingsDialog
     from turnlog.ui.infra.tasks import TaskRunner
     from turnlog.ui.request.provider_setup import ProviderSetup

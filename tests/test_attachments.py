@@ -20,9 +20,9 @@ from turnlog.core.attachments import AttachmentLimits, AttachmentRefused, image_
 from turnlog.core.imports import ImportProblem
 from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.send import PendingTurn
-from turnlog.file_reading import read_bytes, read_file
+from turnlog.formats.file_reading import read_bytes, read_file
+from turnlog.service.transfer import export_all, import_file
 from turnlog.store import TurnlogStore
-from turnlog.transfer import export_all, import_file
 
 GBK_TEXT = "会议纪要：下周三前提交预算，负责人是王经理。"
 

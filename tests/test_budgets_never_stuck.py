@@ -16,7 +16,6 @@ from datetime import UTC, datetime
 import pytest
 
 from loopback import Behaviour
-from turnlog.chat import Route, request_for, sender_for, side_request_for
 from turnlog.core.budget import ESTIMATE, REPLY_PRIMING_TOKENS, Budget
 from turnlog.core.compaction import SUMMARY_PROMPT
 from turnlog.core.failures import FailureKind
@@ -24,6 +23,7 @@ from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.projection import CostIndex, ProjectionRefused, project
 from turnlog.core.send import Committed, Failed, PendingTurn
 from turnlog.providers import ChatCompletionsProvider
+from turnlog.service.chat import Route, request_for, sender_for, side_request_for
 from turnlog.store import TurnlogStore
 
 MODEL = "loopback-model"

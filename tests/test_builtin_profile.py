@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
+from turnlog.config.profiles import Profile, ProfileStore, builtin_profile, new_profile
 from turnlog.localmodel import BUILTIN, Availability
-from turnlog.profiles import Profile, ProfileStore, builtin_profile, new_profile
 from turnlog.providers import BUILTIN_LOCAL, OLLAMA, PRESETS, preset_by_id
 
 INSTALLED = Availability(True, "", None)

@@ -10,18 +10,18 @@ from dataclasses import replace
 import pytest
 
 from loopback import Behaviour
-from turnlog.chat import (
+from turnlog.config.profiles import ProfileStore, builtin_profile, new_profile
+from turnlog.config.secrets import KeyringUnavailable, SessionKeys
+from turnlog.core.failures import FailureKind, ProviderFailure
+from turnlog.core.provider import CancelToken
+from turnlog.providers import CUSTOM, OLLAMA, OPENAI
+from turnlog.service.chat import (
     LocalModels,
     NotConnected,
     ProviderConfig,
     Route,
     connect_profile,
 )
-from turnlog.core.failures import FailureKind, ProviderFailure
-from turnlog.core.provider import CancelToken
-from turnlog.profiles import ProfileStore, builtin_profile, new_profile
-from turnlog.providers import CUSTOM, OLLAMA, OPENAI
-from turnlog.secrets import KeyringUnavailable, SessionKeys
 
 KEY = "sk-test-0123456789abcdef"
 HINT = "add it in the place this face names."

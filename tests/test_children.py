@@ -1,4 +1,4 @@
-"""One way to run a child process (`turnlog.children`): the rule that nothing else starts
+"""One way to run a child process (`turnlog.system.children`): the rule that nothing else starts
 one, and what every child gets from it — it outlives the thread that asked for it but not
 Turnlog, its group goes with it, a killed Turnlog's children are reaped on the next start
 (only when pid, start time and command line match), its error output is bounded."""
@@ -21,10 +21,10 @@ import pytest
 
 import turnlog
 from hostile_mcp import wait_gone
-from turnlog import children
+from turnlog.system import children
 
 PACKAGE_DIR = Path(turnlog.__file__).parent
-THE_MODULE = "children.py"
+THE_MODULE = "system/children.py"
 BANNED_MODULES = {"subprocess", "multiprocessing", "concurrent.futures.process", "pty"}
 BANNED_NAMES = {
     ("concurrent.futures", "ProcessPoolExecutor"), ("os", "fork"), ("os", "forkpty"),
@@ -77,7 +77,7 @@ def test_no_process_starts_outside_the_children_module():
 
 
 @pytest.mark.parametrize("relative, code, expected", [
-    ("chat.py", "import subprocess", "imports subprocess"),
+    ("service/chat.py", "import subprocess", "imports subprocess"),
     ("ui/transcript/maths.py", "from concurrent.futures import ProcessPoolExecutor",
      "imports ProcessPoolExecutor from concurrent.futures"),
     ("toolhost/host.py", "def f():\n    import multiprocessing", "imports multiprocessing"),
@@ -158,7 +158,7 @@ def test_an_address_space_limit_holds():
 
 ORPHAN_MAKER = textwrap.dedent("""
     import sys
-    from turnlog import children
+    from turnlog.system import children
     child = children.start([sys.executable, "-c", "import time; time.sleep(120)"])
     print(child.pid, flush=True)
     import time; time.sleep(120)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from turnlog.paths import ERASE_PENDING_NAME
+from turnlog.config.paths import ERASE_PENDING_NAME
 
 
 def cli(*args: str, input: str | None = None, env: dict[str, str] | None = None

@@ -27,7 +27,7 @@ def commit_in_new_process(conversation: int, turn_id: str, question: str, answer
         from datetime import UTC, datetime
         from turnlog.core.model import Usage
         from turnlog.core.send import PendingTurn
-        from turnlog.paths import data_dir
+        from turnlog.config.paths import data_dir
         from turnlog.store import TurnlogStore
         with TurnlogStore.open(data_dir()) as store:
             store.turns.commit({conversation}, PendingTurn({turn_id!r}, {question!r}, {answer!r},

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from test_cli_log import cli, project, two_turns  # noqa: F401 - the fixture
-from turnlog.model_facts import FactStore
+from turnlog.config.model_facts import FactStore
 
 
 def test_project_uses_the_window_the_server_stated(two_turns, turnlog_home):  # noqa: F811

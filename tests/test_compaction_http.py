@@ -14,13 +14,13 @@ from datetime import UTC, datetime
 import pytest
 
 from loopback import Behaviour
-from turnlog.chat import Route, request_for, sender_for
 from turnlog.core.compaction import SUMMARY_PROMPT, preview
 from turnlog.core.failures import FailureKind
 from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.projection import CostIndex
 from turnlog.core.send import Committed, Failed, PendingTurn
 from turnlog.providers import ChatCompletionsProvider
+from turnlog.service.chat import Route, request_for, sender_for
 from turnlog.store import TurnlogStore
 
 SETTINGS = ConversationSettings(max_bytes=8_000, context_window=32_768, output_reserve=1024)
@@ -278,8 +278,8 @@ def test_a_side_question_reuses_the_cached_summary_and_changes_nothing(store, lo
     summary cache and the request records stay byte for byte as they were."""
     import sqlite3
 
-    from turnlog.chat import side_asker_for, side_request_for
     from turnlog.core.side import SideAnswered
+    from turnlog.service.chat import side_asker_for, side_request_for
 
     loopback.default = Behaviour.answer("Summary: the user asked numbered questions.")
     conv = seed(store, 50)

@@ -28,7 +28,7 @@ FORBIDDEN_SIBLINGS = {
     "turnlog.store",
     "turnlog.providers",
     "turnlog.ui",
-    "turnlog.secrets",
+    "turnlog.config.secrets",
     "turnlog.app",
     "turnlog.cli",
 }

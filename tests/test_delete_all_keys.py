@@ -7,9 +7,9 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QCheckBox, QMessageBox
 
-from turnlog.profiles import ProfileStore, new_profile
+from turnlog.config.profiles import ProfileStore, new_profile
+from turnlog.config.secrets import SessionKeys
 from turnlog.providers import CUSTOM
-from turnlog.secrets import SessionKeys
 from turnlog.ui.dialogs.privacy import Decision, ask
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.request.connection import ProviderConnector

@@ -19,8 +19,8 @@ from turnlog.core.imports import ImportCancelled
 from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.send import PendingTurn
 from turnlog.core.side import SideQuestion
+from turnlog.service.transfer import export_all, import_file
 from turnlog.store import TurnlogStore
-from turnlog.transfer import export_all, import_file
 
 WHEN = datetime(2024, 5, 1, 9, 30, tzinfo=UTC)
 

@@ -26,8 +26,8 @@ from turnlog.core.failures import ProviderFailure, StoreError
 from turnlog.core.imports import ImportProblem
 from turnlog.core.provider import CancelToken
 from turnlog.providers import ChatCompletionsProvider
+from turnlog.service.transfer import check_file, import_checked
 from turnlog.store import TurnlogStore
-from turnlog.transfer import check_file, import_checked
 
 EXAMPLES = int(os.environ.get("TURNLOG_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,

@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from attachfiles import jpeg_bytes, pdf_bytes, png_bytes
+from turnlog.config.profiles import ProfileStore, ProfilesUnreadable
+from turnlog.config.tool_servers import ToolConfigInvalid, ToolServerStore, read_mcp_servers
 from turnlog.core.attachments import AttachmentRefused
-from turnlog.file_reading import read_file
-from turnlog.profiles import ProfileStore, ProfilesUnreadable
-from turnlog.tool_servers import ToolConfigInvalid, ToolServerStore, read_mcp_servers
+from turnlog.formats.file_reading import read_file
 
 EXAMPLES = int(os.environ.get("TURNLOG_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None,

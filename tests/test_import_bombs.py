@@ -13,9 +13,9 @@ import zipfile
 import pytest
 
 from turnlog.core.imports import ImportProblem
-from turnlog.importers import MAX_CONVERSATIONS
-from turnlog.importers.jsonstream import ArrayReader
-from turnlog.transfer import check_file
+from turnlog.formats.importers import MAX_CONVERSATIONS
+from turnlog.formats.importers.jsonstream import ArrayReader
+from turnlog.service.transfer import check_file
 
 
 def write_member(path, name: str, pieces) -> None:

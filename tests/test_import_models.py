@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 
 import chatgpt_export as gpt
 from loopback import Behaviour
-from turnlog.transfer import import_file
+from turnlog.service.transfer import import_file
 
 pytest_plugins = ["uiwindow"]
 

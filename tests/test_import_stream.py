@@ -9,7 +9,7 @@ import json
 import pytest
 
 from turnlog.core.imports import ImportProblem
-from turnlog.importers.jsonstream import ArrayReader
+from turnlog.formats.importers.jsonstream import ArrayReader
 
 SAMPLE = [
     {"title": "a", "n": None, "t": True, "f": False, "x": 1700000000.125, "e": -1.5e-7,

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 import chatgpt_export as gpt
 from test_fuzz import chatgpt_export
 from turnlog.core.imports import ImportProblem
-from turnlog.importers import chatgpt, tree
+from turnlog.formats.importers import chatgpt, tree
 
 
 def read(items: Any, spill: int, monkeypatch: pytest.MonkeyPatch) -> list[Any]:

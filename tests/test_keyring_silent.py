@@ -102,7 +102,7 @@ def test_profile_add_with_a_silent_keyring_is_named_within_seconds(
 
 
 def test_the_key_store_names_a_silent_keyring_for_every_call(silent_bus, monkeypatch):
-    from turnlog import secrets
+    from turnlog.config import secrets
 
     monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", silent_bus)
     monkeypatch.setattr(secrets, "KEYRING_TIMEOUT_S", 1.0)

@@ -3,14 +3,17 @@
 The layers, top to bottom (DESIGN.md, "Architecture"):
 
     ui, cli, app                    the faces
-    service                         the use cases both faces share (the one body builder)
-    chat, profiles, model_counts,   send wiring the service builds on
-    model_facts, file_reading, tool_servers,
-    tool_use
+    service/request_body,           the use cases both faces share (the one body builder)
+      service/new_version
+    service/chat, service/tool_use, the send wiring the use cases build on
+      config/profiles, config/model_counts, config/model_facts,
+      config/tool_servers, formats/file_reading
     store, providers, localmodel,   the parts, side by side
-    secrets, toolhost, children,
-    pdf_text
+      config/secrets, toolhost, system, formats/pdf_text
     core                            the rules: the standard library only
+
+The package root holds only the start-up (`__init__`, `__main__`, `app`); every other
+module sits in a folder named for what it is.
 
 Every import is read from the sources with `ast`: at module level, inside a function,
 under `try:` or under `if TYPE_CHECKING:`, and every one of them counts, for the layer
@@ -45,21 +48,25 @@ PACKAGE_DIR = Path(turnlog.__file__).parent
 # Modules allowed to import Qt: the window and the start-up that creates it.
 QT_ALLOWED = ("turnlog.ui", "turnlog.app", "turnlog.__main__")
 QT_PACKAGES = {"PySide6", "shiboken6"}
+# The use cases both faces share (the one body builder): the top of `service/`.
+USE_CASES = ("turnlog.service.request_body", "turnlog.service.new_version")
+# The send wiring the use cases build on: connecting and sending (`service/chat`, tools),
+# the configuration and the file formats a send reads.
+SEND_WIRING = ("turnlog.service.chat", "turnlog.service.tool_use", "turnlog.config.profiles",
+               "turnlog.config.model_counts", "turnlog.config.model_facts",
+               "turnlog.config.tool_servers", "turnlog.formats.file_reading")
 # Parts and the layers above them that they must never import.
-ABOVE_THE_PARTS = ("turnlog.ui", "turnlog.cli", "turnlog.app", "turnlog.service", "turnlog.chat",
-                   "turnlog.profiles", "turnlog.model_counts", "turnlog.model_facts",
-                   "turnlog.file_reading", "turnlog.tool_servers", "turnlog.tool_use")
-PARTS = ("turnlog.store", "turnlog.providers", "turnlog.localmodel", "turnlog.secrets",
-         "turnlog.toolhost", "turnlog.children", "turnlog.pdf_text")
-PROVIDERS_MUST_NOT = ("turnlog.store", "turnlog.secrets", "turnlog.localmodel")
+ABOVE_THE_PARTS = ("turnlog.ui", "turnlog.cli", "turnlog.app", "turnlog.service", *SEND_WIRING)
+PARTS = ("turnlog.store", "turnlog.providers", "turnlog.localmodel", "turnlog.config.secrets",
+         "turnlog.toolhost", "turnlog.system", "turnlog.formats.pdf_text")
+PROVIDERS_MUST_NOT = ("turnlog.store", "turnlog.config.secrets", "turnlog.localmodel")
 # The wiring both faces share, and the command line, never reach into the window.
-WIRING = ("turnlog.chat", "turnlog.profiles", "turnlog.model_counts", "turnlog.model_facts",
-          "turnlog.file_reading", "turnlog.tool_servers", "turnlog.tool_use", "turnlog.cli",
-          "turnlog.service")
-# Below the service layer: the send wiring, the parts and core never import it.
-BELOW_THE_SERVICE = ("turnlog.chat", "turnlog.profiles", "turnlog.model_counts",
-                     "turnlog.model_facts", "turnlog.file_reading", "turnlog.tool_servers",
-                     "turnlog.tool_use", "turnlog.core", *PARTS)
+WIRING = ("turnlog.service", "turnlog.config", "turnlog.formats", "turnlog.system",
+          "turnlog.cli")
+# Below the use cases: the send wiring, the parts and core never import them.
+BELOW_THE_SERVICE = (*SEND_WIRING, "turnlog.core", *PARTS)
+# The package root holds only the start-up; everything else is in a folder named for it.
+ROOT_MODULES = ("__init__.py", "__main__.py", "app.py")
 THE_WINDOW = ("turnlog.ui", "turnlog.app")
 # The window's rooms (folders of ui/), bottom up: each imports only the rooms before it.
 ROOMS = ("infra", "transcript", "request", "dialogs", "conversation", "faults", "panels",
@@ -192,7 +199,15 @@ def service_violations(imports: list[Import]) -> list[str]:
         f"{i.where()} — the service layer sits above chat, the parts and core: they never "
         "import it"
         for i in imports
-        if within(i.importer, BELOW_THE_SERVICE) and within(i.target, ["turnlog.service"])
+        if within(i.importer, BELOW_THE_SERVICE) and within(i.target, USE_CASES)
+    ]
+
+
+def root_violations(package_dir: Path) -> list[str]:
+    return [
+        f"turnlog/{path.name} — the package root holds only the start-up "
+        f"({', '.join(ROOT_MODULES)}); put it in the folder named for what it is"
+        for path in sorted(package_dir.glob("*.py")) if path.name not in ROOT_MODULES
     ]
 
 
@@ -299,7 +314,7 @@ def package() -> tuple[set[str], list[Import]]:
 def test_the_scan_sees_the_whole_package(package):
     modules, imports = package
     assert {"turnlog.core.send", "turnlog.store.log", "turnlog.providers.client",
-            "turnlog.ui.shell.window", "turnlog.chat", "turnlog.cli"} <= modules
+            "turnlog.ui.shell.window", "turnlog.service.chat", "turnlog.cli"} <= modules
     # Imports inside functions and under TYPE_CHECKING are seen too.
     assert {i.place for i in imports} == {"module", "function", "TYPE_CHECKING"}
 
@@ -328,6 +343,18 @@ def test_nothing_below_the_service_layer_imports_it(package):
 
 def test_nothing_below_ui_imports_qt(package):
     _fail_if(qt_violations(package[1]))
+
+
+def test_the_package_root_holds_only_the_start_up():
+    _fail_if(root_violations(PACKAGE_DIR))
+
+
+def test_a_module_left_loose_at_the_root_is_named(copy):
+    assert root_violations(copy) == []
+    (copy / "helpers.py").write_text('"""Odds and ends."""\n', encoding="utf-8")
+    assert root_violations(copy) == [
+        "turnlog/helpers.py — the package root holds only the start-up (__init__.py, "
+        "__main__.py, app.py); put it in the folder named for what it is"]
 
 
 def test_no_import_cycle_anywhere_in_the_package(package):
@@ -362,7 +389,7 @@ def test_importing_providers_loads_neither_keyring_nor_the_local_model():
     loaded = set(json.loads(result.stdout))
     assert "turnlog.providers.client" in loaded and "httpx" in loaded
     assert sorted(name for name in loaded if within(
-        name, ["keyring", "turnlog.secrets", "turnlog.localmodel", "turnlog.store"])) == []
+        name, ["keyring", "turnlog.config.secrets", "turnlog.localmodel", "turnlog.store"])) == []
 
 
 # ------------------------------------------------------- the rules catch what they ban
@@ -388,22 +415,22 @@ def plant(copy: Path, relative: str, code: str) -> None:
         ("store/models.py", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
          "    from ..ui.shell.window import MainWindow", upward_violations,
          "turnlog.store.models imports turnlog.ui.shell.window (in a TYPE_CHECKING block)"),
-        ("secrets.py", "from . import profiles", upward_violations,
-         "turnlog.secrets imports turnlog.profiles"),
-        ("providers/sse.py", "from turnlog import secrets", provider_violations,
-         "turnlog.providers.sse imports turnlog.secrets"),
+        ("config/secrets.py", "from . import profiles", upward_violations,
+         "turnlog.config.secrets imports turnlog.config.profiles"),
+        ("providers/sse.py", "from turnlog.config import secrets", provider_violations,
+         "turnlog.providers.sse imports turnlog.config.secrets"),
         ("providers/presets.py", "from ..localmodel.model_file import BUILTIN",
          provider_violations, "turnlog.providers.presets imports turnlog.localmodel.model_file"),
         ("cli/log_commands.py", "def f():\n    from ..ui.shell.window import MainWindow",
          wiring_violations, "turnlog.cli.log_commands imports turnlog.ui.shell.window (inside a "
          "function)"),
-        ("chat.py", "def f():\n    from .service import request_body", service_violations,
-         "turnlog.chat imports turnlog.service.request_body (inside a function) — the service "
-         "layer sits above"),
+        ("service/chat.py", "def f():\n    from . import request_body", service_violations,
+         "turnlog.service.chat imports turnlog.service.request_body (inside a function) — the "
+         "service layer sits above"),
         ("service/request_body.py", "from ..ui.shell.window import MainWindow",
          wiring_violations, "turnlog.service.request_body imports turnlog.ui.shell.window"),
-        ("chat.py", "from PySide6.QtCore import QObject", qt_violations,
-         "turnlog.chat imports PySide6.QtCore — nothing below ui imports Qt"),
+        ("service/chat.py", "from PySide6.QtCore import QObject", qt_violations,
+         "turnlog.service.chat imports PySide6.QtCore — nothing below ui imports Qt"),
         ("ui/infra/tasks.py", "def f():\n    from ..shell.window import MainWindow",
          room_violations, "turnlog.ui.infra.tasks imports turnlog.ui.shell.window (inside a "
          "function) — the infra room imports shell, a room above it"),

@@ -20,10 +20,10 @@ import httpx
 import pytest
 
 from turnlog.app import open_window
+from turnlog.config.profiles import ProfileStore, builtin_profile
 from turnlog.core.failures import FailureKind
 from turnlog.core.send import Stage
 from turnlog.localmodel import BUILTIN, Availability, ServerTokenCounter, available
-from turnlog.profiles import ProfileStore, builtin_profile
 from turnlog.store import TurnlogStore
 from turnlog.ui.dialogs.about import AboutDialog
 
@@ -208,7 +208,7 @@ def test_without_the_extra_the_first_start_asks_for_an_endpoint(
 ):
     missing = Availability(False, "The local model server is not installed (missing: "
                                   "llama_cpp).")
-    monkeypatch.setattr("turnlog.profiles.available", lambda model_path=None: missing)
+    monkeypatch.setattr("turnlog.config.profiles.available", lambda model_path=None: missing)
     window = app_window()
     assert ProfileStore(turnlog_home).list() == []
     assert window.empty_hint.isVisible()

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from turnlog.chat import LocalModels, connect_local
 from turnlog.core.body import RequestOptions
 from turnlog.core.budget import ESTIMATE, Budget
 from turnlog.core.failures import FailureKind
@@ -26,6 +25,7 @@ from turnlog.core.model import ConversationSettings
 from turnlog.core.projection import CostIndex
 from turnlog.core.send import Committed, Failed, Sender, SendRequest
 from turnlog.localmodel import LocalModelFailure, LocalServer, available
+from turnlog.service.chat import LocalModels, connect_local
 from turnlog.store import TurnlogStore
 
 AVAILABILITY = available()
@@ -272,7 +272,7 @@ def test_the_window_names_the_crash_gives_the_question_back_and_answers_next_tim
 
 
 def test_choosing_another_provider_stops_the_builtin_server(qtbot, window, loopback):
-    from turnlog.profiles import new_profile
+    from turnlog.config.profiles import new_profile
     from turnlog.providers.presets import preset_by_id
 
     store = window.store
@@ -312,7 +312,7 @@ def test_cli_ask_names_the_crash_and_prints_the_question_back(turnlog_home):
     import subprocess
     import sys
 
-    from turnlog.profiles import ProfileStore
+    from turnlog.config.profiles import ProfileStore
 
     assert ProfileStore(turnlog_home).offer_builtin() is not None
     cli = subprocess.Popen(

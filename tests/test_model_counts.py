@@ -24,14 +24,9 @@ from loopback import (
     Behaviour,
     Template,
 )
-from turnlog.chat import (
-    ProviderConfig,
-    budget_for,
-    connect_profile,
-    request_for,
-    sender_for,
-    window_warning,
-)
+from turnlog.config.model_counts import ModelCounts
+from turnlog.config.model_facts import FactStore
+from turnlog.config.secrets import SessionKeys
 from turnlog.core.budget import (
     ESTIMATE,
     WINDOW_ASSUMED,
@@ -45,10 +40,15 @@ from turnlog.core.model import Conversation, ConversationSettings, Usage
 from turnlog.core.projection import CostIndex, project
 from turnlog.core.provider import CancelToken
 from turnlog.core.send import Committed, PendingTurn
-from turnlog.model_counts import ModelCounts
-from turnlog.model_facts import FactStore
 from turnlog.providers import CUSTOM, LLAMA_CPP, LM_STUDIO, OLLAMA, OPENROUTER, VLLM
-from turnlog.secrets import SessionKeys
+from turnlog.service.chat import (
+    ProviderConfig,
+    budget_for,
+    connect_profile,
+    request_for,
+    sender_for,
+    window_warning,
+)
 from turnlog.store import TurnlogStore
 
 MODEL = "qwen2.5-7b-instruct"

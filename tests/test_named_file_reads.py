@@ -1,4 +1,4 @@
-"""Every file a person names is read through `turnlog.user_files`, the one reader that
+"""Every file a person names is read through `turnlog.system.user_files`, the one reader that
 opens without blocking, accepts regular files only and reads to a limit.
 
 The check reads the sources with `ast` and reports each way of reading a file by path
@@ -16,18 +16,18 @@ from pathlib import Path
 import turnlog
 
 PACKAGE_DIR = Path(turnlog.__file__).parent
-READER = "user_files.py"
+READER = "system/user_files.py"
 # Modules that read (or open for writing) only files Turnlog itself made or ships, each
 # with why it is not a file a person names.
 OWN_FILES = {
     "app.py": "appends to Turnlog's own log",
-    "children.py": "/proc entries of its own children and the child records it writes",
+    "system/children.py": "/proc entries of its own children and the child records it writes",
     "cli/tools_commands.py": "asks on /dev/tty, the controlling terminal",
     "localmodel/build.py": "the llama library inside the installed package, /proc/cpuinfo",
     "localmodel/server.py": "the built-in server's own log, which Turnlog writes",
     "resources/__init__.py": "icons shipped inside the package",
     "ui/infra/languages.py": "translations shipped inside the package",
-    "transfer.py": "writes a new export (mode 'x')",
+    "service/transfer.py": "writes a new export (mode 'x')",
     "store/drafts.py": "the store's own draft files, under the store's rules",
     "store/files.py": "the store's own files, opened with O_NOFOLLOW",
     "store/privacy.py": "syncs the data directory itself after an erase",
@@ -93,7 +93,7 @@ def test_the_exceptions_still_exist():
 def test_a_planted_read_is_reported(tmp_path):
     copy = tmp_path / "turnlog"
     shutil.copytree(PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    planted = copy / "profiles.py"
+    planted = copy / "config/profiles.py"
     planted.write_text(planted.read_text(encoding="utf-8") + (
         "\n\ndef sneak(path):\n    return path.read_text(encoding='utf-8')\n"
         "\n\ndef sneak_more(path):\n    with open(path, 'rb') as handle:\n"
@@ -107,4 +107,4 @@ def test_a_planted_read_is_reported(tmp_path):
     assert sorted(line.split(": ")[1] for line in found) == [
         ".read_text()", "Image.open(path)", "open()", "zipfile.ZipFile(path)"]
     assert sum(line.startswith("cli/attached.py:5:") for line in found) == 1
-    assert sum(line.startswith("profiles.py:") for line in found) == 3
+    assert sum(line.startswith("config/profiles.py:") for line in found) == 3

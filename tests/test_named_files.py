@@ -24,8 +24,8 @@ import pytest
 
 from attachfiles import png_bytes
 from turnlog.core.attachments import AttachmentRefused
-from turnlog.file_reading import read_bytes, read_file
-from turnlog.user_files import FileRefused, read_json, read_limited
+from turnlog.formats.file_reading import read_bytes, read_file
+from turnlog.system.user_files import FileRefused, read_json, read_limited
 
 DEADLINE_S = 30
 PEAK_MIB = 500

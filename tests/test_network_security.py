@@ -11,16 +11,16 @@ import pytest
 
 from loopback import MODELS_PATH, PROPS_PATH, Behaviour, LoopbackServer
 from tlscerts import make_certs
-from turnlog.chat import NotConnected, ProviderConfig, connect_profile
+from turnlog.config.model_counts import ModelCounts
+from turnlog.config.model_facts import FactStore
+from turnlog.config.profiles import NetworkSettings
+from turnlog.config.secrets import SessionKeys
 from turnlog.core.failures import FailureKind, ProviderFailure
 from turnlog.core.provider import CancelToken
-from turnlog.model_counts import ModelCounts
-from turnlog.model_facts import FactStore
-from turnlog.profiles import NetworkSettings
 from turnlog.providers import CUSTOM, LLAMA_CPP, ChatCompletionsProvider
 from turnlog.providers.discovery import server_window
 from turnlog.providers.security import is_loopback_host, key_in_clear, tls_context
-from turnlog.secrets import SessionKeys
+from turnlog.service.chat import NotConnected, ProviderConfig, connect_profile
 
 KEY = "sk-test-CLEARTEXT-0123456789"
 LAN = "http://10.0.0.5:8000/v1"

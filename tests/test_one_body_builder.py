@@ -37,7 +37,7 @@ SERIALIZERS = {
     "core/side.py": "a side question",
 }
 # Who may plan a conversation's request.
-PLANNERS = ("core/", "service/", "chat.py")
+PLANNERS = ("core/", "service/", "service/chat.py")
 PLANNING_CALLS = {"project", "preview", "request_for", "SendRequest"}
 # Bodies written by hand that are not a conversation's request: the built-in server's
 # probes of itself (its chat template's size, the window it was launched with).

@@ -13,13 +13,13 @@ import pytest
 
 from attachfiles import png_bytes, write
 from loopback import Behaviour
-from turnlog.chat import Connection, Route, pending_local_route
+from turnlog.config.profiles import NetworkSettings
+from turnlog.config.tool_servers import ToolServerStore, new_server
 from turnlog.core.model import ConversationSettings
 from turnlog.core.send import Stage
 from turnlog.localmodel import output_reserve_for
-from turnlog.profiles import NetworkSettings
 from turnlog.providers import CUSTOM
-from turnlog.tool_servers import ToolServerStore, new_server
+from turnlog.service.chat import Connection, Route, pending_local_route
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.request.connection import Endpoint, ProviderConfig, ProviderConnector
 from turnlog.ui.shell.window import MainWindow
@@ -215,7 +215,7 @@ def test_project_through_the_built_in_model_says_its_body_is_not_final_yet(turnl
     import subprocess
     import sys
 
-    from turnlog.profiles import ProfileStore, builtin_profile
+    from turnlog.config.profiles import ProfileStore, builtin_profile
 
     conversation = seed(store, "local", [("Hello", "Hi")], settings=ROOMY)
     ProfileStore(turnlog_home).put(builtin_profile())

@@ -22,13 +22,14 @@ from hypothesis import strategies as st
 from attachfiles import png_bytes
 from loopback import LoopbackServer
 from mcp_peers import PEER_SCRIPT
-from turnlog.chat import Route, pending_local_route, sender_for
+from turnlog.config.tool_servers import new_server
 from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.projection import CostIndex
 from turnlog.core.send import Committed, PendingTurn
 from turnlog.core.side import SideQuestion
-from turnlog.file_reading import read_bytes
+from turnlog.formats.file_reading import read_bytes
 from turnlog.providers import CUSTOM, ChatCompletionsProvider
+from turnlog.service.chat import Route, pending_local_route, sender_for
 from turnlog.service.new_version import CONTINUE, EDIT, REGENERATE, new_version
 from turnlog.service.request_body import (
     MODEL_STARTING,
@@ -39,9 +40,8 @@ from turnlog.service.request_body import (
     new_sample_seed,
     send_request,
 )
+from turnlog.service.tool_use import SendTools, tool_preview
 from turnlog.store import TurnlogStore
-from turnlog.tool_servers import new_server
-from turnlog.tool_use import SendTools, tool_preview
 from turnlog.toolhost.host import ToolHost
 
 MODEL = "loopback-model"

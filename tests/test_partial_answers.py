@@ -23,7 +23,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from loopback import Behaviour
-from turnlog.chat import Route, request_for, sender_for
 from turnlog.core.body import ASSISTANT, USER
 from turnlog.core.failures import FailureKind
 from turnlog.core.model import ConversationSettings
@@ -38,10 +37,11 @@ from turnlog.core.partial import (
 from turnlog.core.projection import CostIndex
 from turnlog.core.provider import CancelToken
 from turnlog.core.send import Committed, Failed, PartialAnswer, keep_partial
-from turnlog.export import export_markdown
+from turnlog.formats.export import export_markdown
 from turnlog.providers import LLAMA_CPP, OPENAI, ChatCompletionsProvider
+from turnlog.service.chat import Route, request_for, sender_for
+from turnlog.service.transfer import import_file
 from turnlog.store import TurnlogStore
-from turnlog.transfer import import_file
 from uihelpers import exported, numbered, seed
 
 QUESTION = "Explain 量子纠缠 in two paragraphs 🙂"
@@ -301,7 +301,7 @@ def test_a_continuation_too_large_is_refused_with_the_sizes(store, loopback):
 
 def test_the_presets_say_which_servers_continue_a_final_assistant_message():
     assert LLAMA_CPP.prefill and not OPENAI.prefill
-    from turnlog.chat import ProviderConfig, profile_route
+    from turnlog.service.chat import ProviderConfig, profile_route
     config = ProviderConfig("p", "llama", LLAMA_CPP, "http://127.0.0.1:8080/v1", "m")
     assert profile_route(config, "m").prefill
     assert not profile_route(replace(config, preset=OPENAI), "m").prefill

@@ -11,7 +11,7 @@ import pdf_bombs
 from attachfiles import pdf_bytes
 from peaks import ChildrenPeak, peak_memory_kib, reset_peak_memory
 from turnlog.core.attachments import AttachmentRefused
-from turnlog.file_reading import read_file
+from turnlog.formats.file_reading import read_file
 
 
 def read_timed(path):
@@ -55,7 +55,7 @@ def test_100000_pages_give_the_first_500_marked_partial_in_the_chip_and_the_text
 
 
 def test_a_text_limit_keeps_the_first_pages_and_says_so():
-    from turnlog.pdf_text import PdfLimits, read_pdf
+    from turnlog.formats.pdf_text import PdfLimits, read_pdf
 
     read = read_pdf(pdf_bytes(["first page " * 10, "second page " * 10, "third"]),
                     PdfLimits(text_chars=150))
@@ -65,7 +65,7 @@ def test_a_text_limit_keeps_the_first_pages_and_says_so():
 
 
 def test_a_reader_past_its_deadline_is_stopped_and_what_it_read_is_kept():
-    from turnlog.pdf_text import PdfLimits, PdfUnreadable, read_pdf
+    from turnlog.formats.pdf_text import PdfLimits, PdfUnreadable, read_pdf
 
     started = time.monotonic()
     with pytest.raises(PdfUnreadable) as slow:

@@ -14,7 +14,7 @@ from attachfiles import jpeg_bytes, pdf_bytes, png_bytes
 from test_privacy import encodings
 from turnlog.core.model import Usage
 from turnlog.core.send import PendingTurn
-from turnlog.file_reading import read_bytes
+from turnlog.formats.file_reading import read_bytes
 from turnlog.store import TurnlogStore
 from turnlog.ui.infra.deletion_text import counts_text
 

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from turnlog.profiles import ProfileStore, check_base_url, new_profile
+from turnlog.config.profiles import ProfileStore, check_base_url, new_profile
 from turnlog.providers import CUSTOM
 
 PASSWORD = "PW-hunter2-SECRET"
@@ -84,7 +84,7 @@ def test_check_base_url_names_credentials(url):
 
 def test_the_window_s_profile_editor_refuses_credentials_and_line_breaks(
         qtbot, turnlog_home, loopback):
-    from turnlog.secrets import SessionKeys
+    from turnlog.config.secrets import SessionKeys
     from turnlog.ui.dialogs.profile_editor import ProfileEditor
     from turnlog.ui.infra.tasks import TaskRunner
     from turnlog.ui.request.provider_setup import ProviderSetup
@@ -108,7 +108,7 @@ def test_the_window_s_profile_editor_refuses_credentials_and_line_breaks(
 
 def test_the_window_tells_that_a_stored_url_lost_its_credentials(qtbot, turnlog_home,
                                                                  loopback):
-    from turnlog.secrets import SessionKeys
+    from turnlog.config.secrets import SessionKeys
     from turnlog.store import TurnlogStore
     from turnlog.ui.infra.tasks import TaskRunner
     from turnlog.ui.request.connection import ProviderConnector

@@ -8,8 +8,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialogButtonBox
 
 from test_ui_providers import open_window
-from turnlog.profiles import ProfileStore, builtin_profile
-from turnlog.secrets import SessionKeys
+from turnlog.config.profiles import ProfileStore, builtin_profile
+from turnlog.config.secrets import SessionKeys
 from turnlog.ui.request.provider_setup import ProviderSetup
 from turnlog.ui.shell.window import window_settings
 

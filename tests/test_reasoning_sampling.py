@@ -14,13 +14,13 @@ import sqlite3
 import pytest
 
 from loopback import Behaviour
-from turnlog.chat import Route, request_for, sender_for
 from turnlog.core.body import Message, RequestOptions, build_body
 from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.projection import CostIndex
 from turnlog.core.provider import CancelToken
 from turnlog.core.send import Committed
 from turnlog.providers import DEEPSEEK, ChatCompletionsProvider
+from turnlog.service.chat import Route, request_for, sender_for
 from turnlog.store import TurnlogStore
 from turnlog.store.migrations import SCHEMA_VERSION
 from turnlog.store.salvage import readable_turns

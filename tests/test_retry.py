@@ -10,7 +10,6 @@ import time
 import pytest
 
 from loopback import Behaviour
-from turnlog.chat import Route, request_for, sender_for
 from turnlog.core.failures import Failure, FailureKind
 from turnlog.core.model import ConversationSettings
 from turnlog.core.projection import CostIndex
@@ -18,6 +17,7 @@ from turnlog.core.provider import CancelToken
 from turnlog.core.retry import RetryPolicy, worth_retrying
 from turnlog.core.send import Committed, Failed, Stage
 from turnlog.providers import ChatCompletionsProvider
+from turnlog.service.chat import Route, request_for, sender_for
 from turnlog.store import TurnlogStore
 
 FAST = RetryPolicy(backoff_s=0.05)

@@ -13,9 +13,9 @@ from PySide6.QtWidgets import QStyleOptionViewItem
 from turnlog.core.search import make_snippet, parse_query, safe_cut
 from turnlog.ui.panels.search import LIMIT
 from turnlog.ui.panels.search_hits import HitRole, SearchHitsModel, first_match_at
-from turnlog.ui.transcript.row_header import turn_title
 from turnlog.ui.transcript.found import CURRENT, MATCH
 from turnlog.ui.transcript.model import Role
+from turnlog.ui.transcript.row_header import turn_title
 from uihelpers import numbered, seed
 
 pytest_plugins = ["uiwindow"]

@@ -24,7 +24,7 @@ import keyring.errors
 import pytest
 from keyring.backend import KeyringBackend
 
-from turnlog.profiles import (
+from turnlog.config.profiles import (
     FILE_NAME,
     Profile,
     ProfileStore,
@@ -32,8 +32,7 @@ from turnlog.profiles import (
     check_base_url,
     new_profile,
 )
-from turnlog.providers import LLAMA_CPP, OPENAI, preset_by_id
-from turnlog.secrets import (
+from turnlog.config.secrets import (
     SERVICE,
     KeyringUnavailable,
     SessionKeys,
@@ -42,6 +41,7 @@ from turnlog.secrets import (
     open_key_store,
     redact,
 )
+from turnlog.providers import LLAMA_CPP, OPENAI, preset_by_id
 
 KEY = "sk-proj-Q9x2Lm7vTr41ZpKd"
 

@@ -14,11 +14,11 @@ import pytest
 from loopback import Behaviour, LoopbackServer
 from test_ui_send import type_draft, wait_done
 from tlscerts import make_certs
-from turnlog.model_counts import ModelCounts
-from turnlog.model_facts import FactStore
-from turnlog.profiles import NetworkSettings
+from turnlog.config.model_counts import ModelCounts
+from turnlog.config.model_facts import FactStore
+from turnlog.config.profiles import NetworkSettings
+from turnlog.config.secrets import SessionKeys
 from turnlog.providers import CUSTOM, LLAMA_CPP, ChatCompletionsProvider, security
-from turnlog.secrets import SessionKeys
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
 from turnlog.ui.shell.window import MainWindow

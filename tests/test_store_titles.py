@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from turnlog.chat import NewConversation
 from turnlog.core.model import Usage
 from turnlog.core.send import PendingTurn
 from turnlog.core.titles import MODEL, QUESTION, USER
+from turnlog.service.chat import NewConversation
 from turnlog.store import TurnlogStore
 
 FIRST = "Why does my Kubernetes deployment keep restarting every few minutes?"

@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from mcp_peers import PEER_SCRIPT
-from turnlog.secrets import SessionKeys, SystemKeyring
-from turnlog.tool_servers import (
+from turnlog.config.secrets import SessionKeys, SystemKeyring
+from turnlog.config.tool_servers import (
     ToolConfigInvalid,
     ToolServerStore,
     launch_for,

@@ -12,7 +12,8 @@ import pytest
 
 from loopback import Behaviour
 from mcp_peers import PEER_SCRIPT
-from turnlog.chat import Route, request_for, sender_for
+from turnlog.config.secrets import SessionKeys
+from turnlog.config.tool_servers import new_server
 from turnlog.core.failures import FailureKind
 from turnlog.core.model import ConversationSettings
 from turnlog.core.projection import CostIndex, PartKind
@@ -20,10 +21,9 @@ from turnlog.core.provider import CancelToken
 from turnlog.core.send import Committed, Failed
 from turnlog.core.tools import DECLINED, Approval, ToolBounds
 from turnlog.providers import ChatCompletionsProvider
-from turnlog.secrets import SessionKeys
+from turnlog.service.chat import Route, request_for, sender_for
+from turnlog.service.tool_use import SendTools
 from turnlog.store import TurnlogStore
-from turnlog.tool_servers import new_server
-from turnlog.tool_use import SendTools
 from turnlog.toolhost.host import ToolHost
 
 ROUTE = Route("loopback-model")

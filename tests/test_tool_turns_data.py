@@ -11,9 +11,9 @@ import pytest
 from turnlog.core.model import Usage
 from turnlog.core.send import PendingTurn
 from turnlog.core.tools import Approval, ToolCall, ToolResult, ToolRound
-from turnlog.export import export_jsonl, export_markdown
+from turnlog.formats.export import export_jsonl, export_markdown
+from turnlog.service.transfer import import_file
 from turnlog.store import TurnlogStore
-from turnlog.transfer import import_file
 
 SECRET_RESULT = "机密结果-" + "x" * 300_000
 ROUNDS = (ToolRound(

@@ -280,8 +280,8 @@ def menu_texts(window) -> list[str]:
 def test_the_window_speaks_the_remembered_language(qtbot, make_window, store, loopback,
                                                   turnlog_home, chinese, language,
                                                   banner_title, settings_word, language_menu):
-    from turnlog.profiles import ProfileStore
-    from turnlog.secrets import SessionKeys
+    from turnlog.config.profiles import ProfileStore
+    from turnlog.config.secrets import SessionKeys
     from turnlog.ui.dialogs.settings import SettingsDialog
     from turnlog.ui.request.provider_setup import ProviderSetup
     from uihelpers import seed
@@ -363,7 +363,7 @@ def test_numbers_dates_and_sizes_follow_the_locale(chinese):
     assert languages.number(0.25, 2) == "0,25"
     assert languages.byte_size(1_500_000) == "1,5 MB"
     assert languages.arg("%1 of %2 bytes", 1234, 5678) == "1.234 of 5.678 bytes"
-    from turnlog.transfer import Progress
+    from turnlog.service.transfer import Progress
     from turnlog.ui.dialogs.import_export import progress_text
 
     # An import's progress says how much of the file was read in the locale's sizes.

@@ -128,7 +128,7 @@ def test_a_refused_file_is_named_under_the_chips_and_nothing_changes(qtbot, make
 
 def test_a_model_without_images_keeps_send_off_and_says_why(qtbot, store, loopback,
                                                             tmp_path):
-    from turnlog.profiles import NetworkSettings
+    from turnlog.config.profiles import NetworkSettings
     from turnlog.providers import CUSTOM
     from turnlog.ui.infra.tasks import TaskRunner
     from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
@@ -220,7 +220,7 @@ def base64_of(data: bytes) -> str:
 
 def test_a_turn_s_files_show_in_the_history_and_open_or_save_from_its_menu(
         qtbot, make_window, store, tmp_path):
-    from turnlog.file_reading import read_bytes
+    from turnlog.formats.file_reading import read_bytes
     from turnlog.ui.transcript.files import question_shown
 
     original = "下周三前提交预算。".encode("gbk")

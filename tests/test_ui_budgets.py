@@ -11,12 +11,12 @@ import pytest
 from PySide6.QtWidgets import QDialogButtonBox
 
 from loopback import Behaviour
+from turnlog.config.model_counts import ModelCounts
+from turnlog.config.model_facts import FactStore
+from turnlog.config.profiles import ProfileStore, new_profile
+from turnlog.config.secrets import SessionKeys
 from turnlog.core.model import ConversationSettings
-from turnlog.model_counts import ModelCounts
-from turnlog.model_facts import FactStore
-from turnlog.profiles import ProfileStore, new_profile
 from turnlog.providers import CUSTOM
-from turnlog.secrets import SessionKeys
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.request.connection import ProviderConnector
 from turnlog.ui.request.provider_setup import ProviderSetup

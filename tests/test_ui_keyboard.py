@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from loopback import Behaviour
-from turnlog.profiles import ProfileStore
-from turnlog.secrets import SessionKeys
+from turnlog.config.profiles import ProfileStore
+from turnlog.config.secrets import SessionKeys
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.infra.window_settings import window_settings
 from turnlog.ui.request.provider_setup import ProviderSetup

@@ -11,10 +11,10 @@ from datetime import UTC, datetime
 import pytest
 
 from loopback import Behaviour
-from turnlog.chat import options_for
 from turnlog.core.compaction import CompactionSettings, SummaryDraft, ids_digest
 from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.send import PendingTurn
+from turnlog.service.chat import options_for
 from turnlog.store import TurnlogStore
 from turnlog.store.pages import LogPages
 from turnlog.ui.transcript.marks import MarkMap, RowMark

@@ -9,8 +9,8 @@ import threading
 from PySide6.QtWidgets import QDialogButtonBox
 
 from loopback import Behaviour
-from turnlog.profiles import ProfileStore
-from turnlog.secrets import KeyringUnavailable, SessionKeys
+from turnlog.config.profiles import ProfileStore
+from turnlog.config.secrets import KeyringUnavailable, SessionKeys
 from turnlog.ui.infra import operations
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.request.connection import ProviderConnector

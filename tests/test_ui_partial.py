@@ -15,8 +15,8 @@ from loopback import Behaviour
 from test_ui_first_send import send_with_nothing_open
 from test_ui_send import open_window, type_draft, wait_done
 from test_ui_versions import click, last_row
+from turnlog.config.profiles import NetworkSettings
 from turnlog.core.partial import CONTINUE_PROMPT
-from turnlog.profiles import NetworkSettings
 from turnlog.providers import CUSTOM
 from turnlog.store.drafts import NO_CONVERSATION, draft_path
 from turnlog.ui.infra.tasks import TaskRunner

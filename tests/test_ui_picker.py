@@ -12,10 +12,10 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from loopback import Behaviour, LoopbackServer
+from turnlog.config.profiles import ProfileStore, new_profile
+from turnlog.config.secrets import SessionKeys
 from turnlog.core.model import ConversationSettings
-from turnlog.profiles import ProfileStore, new_profile
 from turnlog.providers import CUSTOM
-from turnlog.secrets import SessionKeys
 from turnlog.ui.conversation.composer import ANSWERING, PROMPT
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.request.connection import ProviderConnector

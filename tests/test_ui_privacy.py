@@ -14,11 +14,11 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from loopback import Behaviour
 from searchindex import index_hits
+from turnlog.config.profiles import ProfileStore, new_profile
+from turnlog.config.secrets import SessionKeys
 from turnlog.core.model import ConversationSettings
-from turnlog.export import export_text
-from turnlog.profiles import ProfileStore, new_profile
+from turnlog.formats.export import export_text
 from turnlog.providers import CUSTOM
-from turnlog.secrets import SessionKeys
 from turnlog.ui.dialogs.privacy import Confirmation, Decision, export_target
 from turnlog.ui.infra import operations as operations_module
 from turnlog.ui.infra.export_file import ExportTarget

@@ -17,9 +17,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
 from loopback import Behaviour, LoopbackServer
-from turnlog.profiles import ProfileStore, builtin_profile, new_profile, unique_name
+from turnlog.config.profiles import ProfileStore, builtin_profile, new_profile, unique_name
+from turnlog.config.secrets import KeyringUnavailable, SessionKeys, SystemKeyring
 from turnlog.providers import CUSTOM, PRESETS
-from turnlog.secrets import KeyringUnavailable, SessionKeys, SystemKeyring
 from turnlog.ui.conversation.centre import FIRST_RUN_HINT
 from turnlog.ui.dialogs.privacy import Decision
 from turnlog.ui.dialogs.providers_page import KeyState

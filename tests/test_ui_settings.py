@@ -7,8 +7,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialogButtonBox
 
 from loopback import Behaviour
-from turnlog.profiles import ProfileStore
-from turnlog.secrets import SessionKeys
+from turnlog.config.profiles import ProfileStore
+from turnlog.config.secrets import SessionKeys
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.request.connection import ProviderConnector
 from turnlog.ui.request.provider_setup import ProviderSetup
@@ -129,8 +129,8 @@ def test_saving_a_conversations_settings_leaves_the_profiles_model(qtbot, store,
                                                                    turnlog_home):
     """Only *Keep verbatim* changed: the profile keeps its model (the conversation's own,
     imported model is not written into the profile), the conversation keeps its model."""
+    from turnlog.config.profiles import new_profile
     from turnlog.core.model import ConversationSettings
-    from turnlog.profiles import new_profile
     from turnlog.providers import CUSTOM
 
     profiles = ProfileStore()
@@ -165,8 +165,8 @@ def test_an_output_reserve_typed_as_8192_is_kept_as_typed(qtbot, store, loopback
     16,000 here); typed, it is the person's own and goes as typed."""
     from PySide6.QtCore import Qt
 
+    from turnlog.config.profiles import new_profile
     from turnlog.core.model import ConversationSettings
-    from turnlog.profiles import new_profile
     from turnlog.providers import CUSTOM
 
     profiles = ProfileStore()
@@ -209,7 +209,7 @@ def test_an_editor_open_on_a_profile_removed_elsewhere_does_not_bring_it_back(
     import subprocess
     import sys
 
-    from turnlog.profiles import new_profile
+    from turnlog.config.profiles import new_profile
     from turnlog.providers import CUSTOM
 
     profiles = ProfileStore()

@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from turnlog.profiles import ProfileStore, builtin_profile, new_profile
+from turnlog.config.profiles import ProfileStore, builtin_profile, new_profile
+from turnlog.config.secrets import SessionKeys
 from turnlog.providers import CUSTOM, OPENAI, PRESETS
-from turnlog.secrets import SessionKeys
 from turnlog.ui.infra import languages
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.request.connection import ProviderConnector

@@ -7,8 +7,8 @@ import pytest
 from PySide6.QtWidgets import QDialogButtonBox
 
 from tlscerts import make_certs
-from turnlog.profiles import ProfileStore
-from turnlog.secrets import SessionKeys
+from turnlog.config.profiles import ProfileStore
+from turnlog.config.secrets import SessionKeys
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.request.connection import ProviderConnector
 from turnlog.ui.request.provider_setup import ProviderSetup

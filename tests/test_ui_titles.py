@@ -14,10 +14,10 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QInputDialog
 
 from loopback import Behaviour
+from turnlog.config.profiles import ProfileStore, new_profile
+from turnlog.config.secrets import SessionKeys
 from turnlog.core.titles import MODEL, QUESTION, TITLE_INSTRUCTION, TITLE_OUTCOME, USER
-from turnlog.profiles import ProfileStore, new_profile
 from turnlog.providers import CUSTOM
-from turnlog.secrets import SessionKeys
 from turnlog.ui.dialogs.privacy import Decision
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.infra.window_settings import window_settings

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from loopback import Behaviour
+from turnlog.config.model_counts import ModelCounts
+from turnlog.config.model_facts import FactStore
 from turnlog.core.budget import ESTIMATE
-from turnlog.model_counts import ModelCounts
-from turnlog.model_facts import FactStore
 from turnlog.providers import LLAMA_CPP
 from turnlog.store import TurnlogStore
 from turnlog.ui.infra.tasks import TaskRunner

@@ -10,9 +10,9 @@ from PySide6.QtCore import Qt
 
 from loopback import Behaviour
 from mcp_peers import PEER_SCRIPT
+from turnlog.config.tool_servers import ToolServerStore, new_server
 from turnlog.core.model import ConversationSettings
 from turnlog.core.tools import Approval
-from turnlog.tool_servers import ToolServerStore, new_server
 from uihelpers import seed
 
 pytest_plugins = ["uiwindow"]

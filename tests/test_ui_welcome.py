@@ -10,9 +10,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from loopback import Behaviour
+from turnlog.config.profiles import ProfileStore
+from turnlog.config.secrets import SessionKeys
 from turnlog.localmodel import Availability
-from turnlog.profiles import ProfileStore
-from turnlog.secrets import SessionKeys
 from turnlog.ui.conversation.centre import FIRST_RUN_HINT, marks_words
 from turnlog.ui.dialogs.settings import SettingsDialog
 from turnlog.ui.infra.tasks import TaskRunner
@@ -119,12 +119,12 @@ def test_the_welcome_turns_the_built_in_model_on(qtbot, store, loopback, turnlog
         welcome = window.centre.welcome
         missing = Availability(False, "The local model server is not installed (missing: "
                                       "llama_cpp).")
-        monkeypatch.setattr("turnlog.profiles.available", lambda model_path=None: missing)
+        monkeypatch.setattr("turnlog.config.profiles.available", lambda model_path=None: missing)
         welcome.builtin.click()
         assert welcome.note.isVisible() and "not installed" in welcome.note.text()
         assert ProfileStore(turnlog_home).list() == []
 
-        monkeypatch.setattr("turnlog.profiles.available",
+        monkeypatch.setattr("turnlog.config.profiles.available",
                             lambda model_path=None: Availability(True, ""))
         qtbot.mouseClick(welcome.builtin, Qt.MouseButton.LeftButton)
         [profile] = ProfileStore(turnlog_home).list()

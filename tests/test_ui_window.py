@@ -8,10 +8,10 @@ import httpx
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
 
-from turnlog.chat import options_for
 from turnlog.core.projection import CostIndex, project
 from turnlog.localmodel import ServerTokenCounter, TemplateCosts
 from turnlog.providers import CUSTOM
+from turnlog.service.chat import options_for
 from turnlog.store import TurnlogStore
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.request.connection import ProviderConfig, ProviderConnector

@@ -247,11 +247,11 @@ def test_orchid_17_holds_on_the_active_line_with_compaction(turnlog_home, loopba
     from turn 3 reaches the model through the summary."""
     from loopback import Behaviour, LoopbackServer
     from test_compaction_http import long_seed
-    from turnlog.chat import Route, request_for
     from turnlog.core.compaction import Compactor
     from turnlog.core.projection import CostIndex
     from turnlog.core.send import Committed, Sender
     from turnlog.providers import ChatCompletionsProvider
+    from turnlog.service.chat import Route, request_for
     from turnlog.store.pages import paged
 
     with TurnlogStore.open(turnlog_home) as store, LoopbackServer() as summarizer:

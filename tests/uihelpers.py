@@ -60,7 +60,7 @@ def loopback_connector(base_url: str, *, model: str = "loopback-model",
     """The window's real connector, pointed at a loopback server with no key (as a Custom
     profile unless `preset` names another kind of server). Automatic retries are off
     unless asked for: most window tests show one failed attempt."""
-    from turnlog.profiles import NetworkSettings
+    from turnlog.config.profiles import NetworkSettings
     from turnlog.providers import CUSTOM
     from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
 

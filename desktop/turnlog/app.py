@@ -17,13 +17,14 @@ from PySide6.QtCore import QBuffer, QByteArray, QSize
 from PySide6.QtGui import QGuiApplication, QIcon, QImageReader, QPixmap
 from PySide6.QtWidgets import QApplication
 
-from . import APP_ID, APP_NAME, __version__, children
+from . import APP_ID, APP_NAME, __version__
+from .config.paths import ENV_HOME, LOG_NAME, PRIVATE_UMASK, data_dir, log_dir
 from .core.failures import StoreError
 from .localmodel import DEFAULT_N_CTX
-from .paths import ENV_HOME, LOG_NAME, PRIVATE_UMASK, data_dir, log_dir
 from .resources import app_icon_svg
 from .store import TurnlogStore
 from .store.errors import file_fault
+from .system import children
 from .ui.infra.fonts import CJK_FAMILIES, configure_fonts
 
 __all__ = ["CJK_FAMILIES", "application", "configure_fonts", "main"]
@@ -122,10 +123,10 @@ def open_window(store: TurnlogStore, home: Path, *, n_ctx: int = DEFAULT_N_CTX) 
     a user who removes it keeps it removed). Its server starts on the first question
     and stops in `MainWindow.shutdown`.
     """
-    from .chat import LocalModels
-    from .model_counts import ModelCounts
-    from .model_facts import FactStore
-    from .profiles import ProfileStore
+    from .config.model_counts import ModelCounts
+    from .config.model_facts import FactStore
+    from .config.profiles import ProfileStore
+    from .service.chat import LocalModels
     from .ui.infra.tasks import TaskRunner
     from .ui.request.connection import ProviderConnector
     from .ui.request.provider_setup import ProviderSetup

@@ -78,12 +78,12 @@ def child(sends: int, turns: int, answer_chars: int = 0) -> dict[str, object]:
     from datetime import UTC, datetime
 
     from loopback import Behaviour, LoopbackServer
-    from turnlog.chat import Route, request_for, sender_for
     from turnlog.core.compaction import SUMMARY_PROMPT
     from turnlog.core.model import ConversationSettings, Usage
     from turnlog.core.projection import CostIndex
     from turnlog.core.send import Committed, PendingTurn
     from turnlog.providers import ChatCompletionsProvider
+    from turnlog.service.chat import Route, request_for, sender_for
     from turnlog.store import TurnlogStore
 
     class Server(LoopbackServer):

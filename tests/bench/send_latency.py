@@ -43,13 +43,13 @@ from PySide6.QtCore import QEventLoop  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from loopback import Behaviour, LoopbackServer  # noqa: E402
+from turnlog.config.model_counts import ModelCounts  # noqa: E402
+from turnlog.config.model_facts import FactStore  # noqa: E402
+from turnlog.config.profiles import Profile, ProfileStore  # noqa: E402
+from turnlog.config.secrets import SessionKeys  # noqa: E402
 from turnlog.core.model import ConversationSettings, Usage  # noqa: E402
 from turnlog.core.projection import CostIndex  # noqa: E402
 from turnlog.core.send import PendingTurn  # noqa: E402
-from turnlog.model_counts import ModelCounts  # noqa: E402
-from turnlog.model_facts import FactStore  # noqa: E402
-from turnlog.profiles import Profile, ProfileStore  # noqa: E402
-from turnlog.secrets import SessionKeys  # noqa: E402
 from turnlog.store import TurnlogStore  # noqa: E402
 from turnlog.ui.infra.tasks import TaskRunner  # noqa: E402
 from turnlog.ui.infra.window_settings import window_settings  # noqa: E402

@@ -55,11 +55,11 @@ from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from loopback import Behaviour, LoopbackServer  # noqa: E402
-from turnlog.chat import Connection  # noqa: E402
 from turnlog.core.model import ConversationSettings, Usage  # noqa: E402
 from turnlog.core.provider import CancelToken, Reply  # noqa: E402
 from turnlog.core.send import PendingTurn  # noqa: E402
 from turnlog.providers import CUSTOM  # noqa: E402
+from turnlog.service.chat import Connection  # noqa: E402
 from turnlog.store import TurnlogStore  # noqa: E402
 from turnlog.ui.infra.tasks import TaskRunner  # noqa: E402
 from turnlog.ui.request.connection import ProviderConfig, ProviderConnector  # noqa: E402

@@ -13,9 +13,9 @@ import os
 import sys
 from collections.abc import Sequence
 
+from ..config.paths import PRIVATE_UMASK, data_dir_path
 from ..core.failures import StoreError
 from ..core.visible import has_surrogate
-from ..paths import PRIVATE_UMASK, data_dir_path
 from ..store import erase_pending
 from ..store.errors import file_fault
 from . import (

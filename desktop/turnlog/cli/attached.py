@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.attachments import Attachment
-from ..file_reading import read_file
+from ..formats.file_reading import read_file
 
 
 def add_attach(p: Any, more: str = "") -> None:

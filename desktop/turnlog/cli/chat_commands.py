@@ -12,15 +12,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..chat import (
-    Connection,
-    LocalModels,
-    NewConversation,
-    NotConnected,
-    ProviderConfig,
-    connect_profile,
-    sender_for,
+from ..config.model_counts import ModelCounts
+from ..config.model_facts import FactStore
+from ..config.paths import data_dir, log_dir
+from ..config.profiles import (
+    NetworkSettings,
+    Profile,
+    ProfileStore,
+    ProfilesUnreadable,
+    builtin_profile,
+    new_profile,
 )
+from ..config.secrets import KeyringUnavailable, check_key, open_key_store
+from ..config.tool_servers import ToolConfigInvalid, ToolSettingsUnreadable
 from ..core.attachments import AttachmentRefused
 from ..core.budget import WINDOW_LEARNED
 from ..core.failures import FailureKind, ProviderFailure
@@ -32,20 +36,17 @@ from ..core.projection import CostIndex
 from ..core.provider import CancelToken
 from ..core.send import Committed, Failed, LogStore, Outcome, Stage, keep_partial
 from ..localmodel import available, describe
-from ..model_counts import ModelCounts
-from ..model_facts import FactStore
-from ..paths import data_dir, log_dir
-from ..profiles import (
-    NetworkSettings,
-    Profile,
-    ProfileStore,
-    ProfilesUnreadable,
-    builtin_profile,
-    new_profile,
-)
 from ..providers import PRESETS, preset_by_id
 from ..providers.security import CaFileUnusable, insecure_key_detail, key_in_clear, tls_context
-from ..secrets import KeyringUnavailable, check_key, open_key_store
+from ..service.chat import (
+    Connection,
+    LocalModels,
+    NewConversation,
+    NotConnected,
+    ProviderConfig,
+    connect_profile,
+    sender_for,
+)
 from ..service.new_version import (
     CONTINUE,
     EDIT,
@@ -54,9 +55,8 @@ from ..service.new_version import (
     new_version,
 )
 from ..service.request_body import Ask, new_sample_seed, send_request
+from ..service.tool_use import SendTools
 from ..store import TurnlogStore
-from ..tool_servers import ToolConfigInvalid, ToolSettingsUnreadable
-from ..tool_use import SendTools
 from ..toolhost.host import ToolHost
 from .attached import add_attach, read_attached
 from .numbers import whole_number

@@ -10,13 +10,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..chat import (  # options_for: the window imports it here
-    ProviderConfig,
-    Route,
-    profile_route,
-    window_for,
-    window_warning,
-)
+from ..config.model_counts import ModelCounts
+from ..config.model_facts import FactStore
+from ..config.paths import data_dir
+from ..config.secrets import KeyringUnavailable, open_key_store
+from ..config.tool_servers import ToolConfigInvalid
 from ..core.attachments import AttachmentRefused, describe, has_images
 from ..core.budget import WINDOW_LEARNED, InvalidBudget
 from ..core.compaction import StoredSummary
@@ -30,18 +28,20 @@ from ..core.send import SendRequest, check_question
 from ..core.side import SideQuestion
 from ..core.tools import Approval, ToolSpec
 from ..core.versions import ForkOrigin, Versions, active_line
-from ..export import FORMATS, attachment_entries, export_text, inline
-from ..model_counts import ModelCounts
-from ..model_facts import FactStore
-from ..paths import data_dir
-from ..secrets import KeyringUnavailable, open_key_store
+from ..formats.export import FORMATS, attachment_entries, export_text, inline
+from ..service.chat import (  # options_for: the window imports it here
+    ProviderConfig,
+    Route,
+    profile_route,
+    window_for,
+    window_warning,
+)
 from ..service.request_body import Ask, build, send_request
+from ..service.tool_use import SendTools
+from ..service.transfer import check_file, import_checked
 from ..store import NotFound, TurnlogStore
 from ..store.salvage import Readable
-from ..tool_servers import ToolConfigInvalid
-from ..tool_use import SendTools
 from ..toolhost.host import ToolHost
-from ..transfer import check_file, import_checked
 from .attached import add_attach, read_attached
 from .memory_commands import memory_json, memory_of
 from .numbers import whole_number
@@ -104,7 +104,7 @@ def add_raw(p: argparse.ArgumentParser) -> None:
 
 def default_route(wanted: str | None) -> Route:
     """The route `ask` would take: the named (or first) profile's model and options."""
-    from ..profiles import ProfileStore, ProfilesUnreadable
+    from ..config.profiles import ProfileStore, ProfilesUnreadable
 
     try:
         profiles = ProfileStore(data_dir()).list()
@@ -114,8 +114,8 @@ def default_route(wanted: str | None) -> Route:
     if chosen is None:
         return Route(model="")
     if chosen.builtin:  # `ask` starts its server, whose window the body then follows
-        from ..chat import pending_local_route
         from ..localmodel import BUILTIN, DEFAULT_N_CTX
+        from ..service.chat import pending_local_route
 
         return pending_local_route(chosen.model or BUILTIN.alias, DEFAULT_N_CTX)
     # With the window the server stated, or an overflow taught, as a send would use it.

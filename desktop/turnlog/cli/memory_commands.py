@@ -6,9 +6,9 @@ import argparse
 import sys
 from typing import Any
 
+from ..config.paths import data_dir
 from ..core.failures import StoreError
 from ..core.memory import DEFAULT_PRIORITY, MemorySelection
-from ..paths import data_dir
 from ..store import NotFound, TurnlogStore
 from ..store.memory import TextRefused
 from .numbers import whole_number

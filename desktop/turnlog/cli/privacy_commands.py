@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from ..paths import data_dir
+from ..config.paths import data_dir
 from ..store import TurnlogStore
 from ..store.deletion import DeletionCounts
 from .numbers import whole_number
@@ -109,8 +109,8 @@ def _name_forks(store: TurnlogStore, conversation_id: int, with_forks: bool) -> 
 
 
 def _delete_keys(args: argparse.Namespace) -> int:
-    from ..profiles import ProfileStore
-    from ..secrets import KeyringUnavailable, open_key_store
+    from ..config.profiles import ProfileStore
+    from ..config.secrets import KeyringUnavailable, open_key_store
 
     profiles = ProfileStore(data_dir()).list()
     if not profiles:

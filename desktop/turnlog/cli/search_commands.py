@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from ..paths import data_dir
+from ..config.paths import data_dir
 from ..store import NotFound, TurnlogStore
 from ..store.search import SearchHit
 from .terminal import print_json, safe_for

@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from ..chat import Connection, Route, side_asker_for, side_request_for
+from ..config.paths import data_dir
+from ..config.profiles import Profile
 from ..core.budget import InvalidBudget
 from ..core.failures import FailureKind
 from ..core.memory import Memory
@@ -14,8 +15,7 @@ from ..core.model import Conversation
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.send import ordinal_ranges
 from ..core.side import SideAnswered, SideAttempt, SideQuestion, attempts_usage, plan_side
-from ..paths import data_dir
-from ..profiles import Profile
+from ..service.chat import Connection, Route, side_asker_for, side_request_for
 from ..store import TurnlogStore
 from ..store.pages import paged
 from .chat_commands import (

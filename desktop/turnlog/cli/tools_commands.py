@@ -11,11 +11,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-from ..core.provider import CancelToken
-from ..core.tools import Approval, ToolCall
-from ..paths import data_dir
-from ..secrets import KeyringUnavailable, open_key_store
-from ..tool_servers import (
+from ..config.paths import data_dir
+from ..config.secrets import KeyringUnavailable, open_key_store
+from ..config.tool_servers import (
     ToolConfigInvalid,
     ToolServer,
     ToolServerStore,
@@ -26,6 +24,8 @@ from ..tool_servers import (
     secret_by_default,
     store_secrets,
 )
+from ..core.provider import CancelToken
+from ..core.tools import Approval, ToolCall
 from ..toolhost.host import ServerState, ToolHost, ToolServerUnavailable
 from .terminal import print_json, safe_for
 
@@ -163,7 +163,7 @@ def _status_json(server: ToolServer, host: ToolHost | None) -> dict[str, Any]:
     if host is None or not server.enabled:
         out |= {"state": "off", "tools": []}
         return out
-    from ..tool_servers import launch_for
+    from ..config.tool_servers import launch_for
 
     try:
         launch = launch_for(server, open_key_store() if server.has_token or any(

@@ -6,10 +6,10 @@ import argparse
 import sys
 from typing import Any
 
+from ..config.paths import data_dir
 from ..core.failures import StoreError
 from ..core.numbers import TurnNumbers, ordinal_in_use
 from ..core.partial import incomplete_mark
-from ..paths import data_dir
 from ..store import NotFound, TurnlogStore
 from .numbers import whole_number
 from .terminal import print_json, safe_for

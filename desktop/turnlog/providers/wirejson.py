@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from turnlog.user_files import depth_exceeds
+from turnlog.system.user_files import depth_exceeds
 
 # Real replies nest five or six levels (choices → message → tool_calls → function).
 MAX_DEPTH = 64

@@ -17,7 +17,6 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..chat import Route, request_for
 from ..core.attachments import Attachment, Question, has_images
 from ..core.compaction import Preview, StoredSummary, preview
 from ..core.memory import NO_MEMORY, Memory
@@ -26,6 +25,7 @@ from ..core.projection import CostIndex, Projection, ProjectionRefused
 from ..core.send import PartialAnswer, SendRequest, check_question
 from ..core.tool_loop import ToolRunner
 from ..core.tools import ToolSpec
+from .chat import Route, request_for
 
 # Why a preview is not final (the window translates these words; the CLI prints them).
 SUMMARY_FIRST = "a summary is made first and the body changes"

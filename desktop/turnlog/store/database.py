@@ -16,8 +16,8 @@ from typing import Protocol
 
 import peewee
 
+from ..config.paths import DB_NAME
 from ..core.failures import StoreError
-from ..paths import DB_NAME
 from .errors import STORE_EXCEPTIONS, DatabaseCorrupt, DiskFull, classify
 from .migrations import current_version
 

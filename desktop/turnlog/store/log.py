@@ -16,7 +16,7 @@ from pathlib import Path
 
 import peewee
 
-from ..paths import DB_NAME, ERASE_PENDING_NAME, LOCK_NAME
+from ..config.paths import DB_NAME, ERASE_PENDING_NAME, LOCK_NAME
 from . import search, upgrade
 from .attached import Attachments
 from .conversations import Conversations

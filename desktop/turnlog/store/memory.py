@@ -178,7 +178,7 @@ class Memory:
 
     def export_memory(self, conversation_id: int) -> dict[str, Any]:
         """The conversation's memory as an export's header carries it."""
-        from ..export import memory_section
+        from ..formats.export import memory_section
 
         settings = self.conversations.get(conversation_id).settings
         return memory_section(self.pins(conversation_id), self.notes(conversation_id),

@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.versions import Supersede, Versions
-from ..export import export_text
+from ..formats.export import export_text
 from . import attachments, rows
 from .errors import NotFound
 

@@ -8,7 +8,7 @@ on their own terms (`submit_call`). Nothing here may be called on the GUI thread
 
 A server starts on first use: its connection is one task that enters the SDK's
 `Client`, lists the tools, then waits until it is stopped — the SDK's cancel scopes must
-be left by the task that entered them. A stdio server runs through `turnlog.children`
+be left by the task that entered them. A stdio server runs through `turnlog.system.children`
 (`stdio.StdioChannel`): it dies with Turnlog, its standard error is kept as the last
 64 KiB in memory so a failure can show its last lines, and a start that fails or times out
 stops its process for certain.
@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..children import ChildStartFailed
+from ..system.children import ChildStartFailed
 from .launch import HttpLaunch, Launch, StdioLaunch
 from .stdio import StdioChannel
 

@@ -1,6 +1,6 @@
 """How to reach one MCP server, with its secrets already read from the keyring.
 
-A `Launch` is built by the wiring (`turnlog.tool_servers`) just before a server starts and
+A `Launch` is built by the wiring (`turnlog.config.tool_servers`) just before a server starts and
 is never written anywhere: it is the only place a token or a secret environment value
 sits in the clear, in memory.
 """

@@ -1,4 +1,4 @@
-"""A stdio MCP server's transport: its process started through `turnlog.children` (it dies
+"""A stdio MCP server's transport: its process started through `turnlog.system.children` (it dies
 with Turnlog, its standard error kept as the last 64 KiB), its messages read as lines.
 
 The SDK's own stdio transport starts the process itself and skips a message it cannot
@@ -16,7 +16,7 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
-from .. import children
+from ..system import children
 from .launch import StdioLaunch
 
 log = logging.getLogger(__name__)

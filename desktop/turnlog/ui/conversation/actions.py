@@ -14,9 +14,9 @@ from collections.abc import Callable
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
 
+from ...config.secrets import SessionKeys
 from ...core.model import Conversation, ConversationSettings
 from ...core.titles import QUESTION, USER
-from ...secrets import SessionKeys
 from ...store import TurnlogStore
 from ...store.deletion import DeletionCounts
 from ..dialogs.privacy import (

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QObject
 
-from ... import profiles
+from ...config import profiles
 from ...core.model import Conversation
 from ..infra import operations
 from ..infra.changes import ChangeHub, Changes

@@ -12,7 +12,6 @@ from dataclasses import replace
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 
-from ...chat import settings_for
 from ...core.failures import ProviderFailure
 from ...core.imports import source_name
 from ...core.model import (
@@ -21,6 +20,7 @@ from ...core.model import (
     ConversationSettings,
 )
 from ...providers import ModelInfo
+from ...service.chat import settings_for
 from ...store import TurnlogStore
 from ..infra import failure_text, operations
 from ..infra.changes import ChangeHub, Changes

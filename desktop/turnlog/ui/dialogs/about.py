@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from ... import APP_ID, APP_NAME, __version__
+from ...config.paths import data_dir_path, log_file
 from ...localmodel import BUILTIN, Availability, LlamaBuild, available, installed_build
-from ...paths import data_dir_path, log_file
 from ..infra.folders import open_folder
 from ..infra.languages import arg
 

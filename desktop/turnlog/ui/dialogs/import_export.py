@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
 
 from ...core.failures import StoreError
 from ...core.imports import ImportCancelled, ImportOutcome, ImportProblem
+from ...service.transfer import ExportedAll, Progress
 from ...store import TurnlogStore
-from ...transfer import ExportedAll, Progress
 from ..infra import operations
 from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg, byte_size, number, plural

@@ -32,12 +32,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...config.profiles import Profile, ProfilesUnreadable, check_base_url, unique_name
+from ...config.secrets import KeyringUnavailable, check_key
 from ...core.failures import ProviderFailure
 from ...localmodel import DEFAULT_N_CTX
 from ...localmodel import ModelInfo as LocalModelInfo
-from ...profiles import Profile, ProfilesUnreadable, check_base_url, unique_name
 from ...providers import PRESETS, ChatCompletionsProvider, ModelInfo, Preset, preset_by_id
-from ...secrets import KeyringUnavailable, check_key
 from ..infra import failure_text, settings_operations
 from ..infra.languages import arg, plural
 from ..infra.tasks import TaskContext, TaskRunner

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...profiles import NetworkSettings, Profile
+from ...config.profiles import NetworkSettings, Profile
 from ...providers import FIRST_TOKEN_TIMEOUT_S, LOCAL_FIRST_TOKEN_TIMEOUT_S, Preset
 from ...providers.security import CaFileUnusable, key_in_clear, tls_context
 from ..infra.languages import arg, number

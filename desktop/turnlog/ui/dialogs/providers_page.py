@@ -39,9 +39,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...profiles import Profile, ProfilesUnreadable, builtin_profile, unique_name
+from ...config.profiles import Profile, ProfilesUnreadable, builtin_profile, unique_name
+from ...config.secrets import KeyringUnavailable
 from ...providers import PRESETS, Preset, preset_by_id
-from ...secrets import KeyringUnavailable
 from ..infra import settings_operations
 from ..infra.languages import arg
 from ..infra.tasks import TaskRunner

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...chat import Route, budget_for
 from ...core.budget import Budget, InvalidBudget
 from ...core.model import (
     MAX_COMPACTION_TARGET,
@@ -35,6 +34,7 @@ from ...core.model import (
     Conversation,
     ConversationSettings,
 )
+from ...service.chat import Route, budget_for
 from ..infra import operations
 from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...tool_servers import ToolConfigInvalid, ToolServer, new_server, secret_by_default
+from ...config.tool_servers import ToolConfigInvalid, ToolServer, new_server, secret_by_default
 
 translate = QCoreApplication.translate  # translate("ToolServerEditor", …): lupdate reads it
 

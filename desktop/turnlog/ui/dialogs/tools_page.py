@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...secrets import KeyringUnavailable, open_key_store
-from ...tool_servers import (
+from ...config.secrets import KeyringUnavailable, open_key_store
+from ...config.tool_servers import (
     ToolConfigInvalid,
     ToolServer,
     launch_for,

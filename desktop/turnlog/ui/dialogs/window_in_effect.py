@@ -13,7 +13,6 @@ from collections.abc import Callable
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from ...chat import Route, budget_for, window_for, window_warning
 from ...core.budget import (
     WINDOW_ASSUMED,
     WINDOW_FROM_SERVER,
@@ -23,6 +22,7 @@ from ...core.budget import (
     InvalidBudget,
 )
 from ...core.model import Conversation
+from ...service.chat import Route, budget_for, window_for, window_warning
 from ..infra.languages import arg
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it

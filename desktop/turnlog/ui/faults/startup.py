@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from ... import APP_NAME
+from ...config.paths import DB_NAME
 from ...core.failures import StoreError
-from ...paths import DB_NAME
 from ...store.salvage import Salvaged, salvage_all
 from ..dialogs.privacy import choose_export
 from ..infra import failure_text

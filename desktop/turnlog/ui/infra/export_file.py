@@ -11,7 +11,7 @@ from pathlib import Path
 @dataclass(frozen=True, slots=True)
 class ExportTarget:
     path: Path
-    fmt: str  # "markdown" or "jsonl", as turnlog.export names them
+    fmt: str  # "markdown" or "jsonl", as turnlog.formats.export names them
 
 
 def write_export(path: Path, text: str) -> int:

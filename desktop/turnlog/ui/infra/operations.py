@@ -22,6 +22,7 @@ from typing import Generic, Protocol, TypeVar
 
 from PySide6.QtCore import QCoreApplication
 
+from ...config.secrets import KeyringUnavailable, KeyStore
 from ...core.attachments import Attachment, AttachmentRefused
 from ...core.imports import ImportOutcome
 from ...core.model import Conversation, ConversationSettings
@@ -29,16 +30,15 @@ from ...core.numbers import TurnNumbers
 from ...core.send import PartialAnswer, PendingTurn, keep_partial
 from ...core.side import SideAttempt, SideQuestion
 from ...core.titles import QUESTION
-from ...export import export_text
-from ...file_reading import read_bytes, read_file
-from ...secrets import KeyringUnavailable, KeyStore
+from ...formats.export import export_text
+from ...formats.file_reading import read_bytes, read_file
+from ...service.transfer import ExportedAll
+from ...service.transfer import export_all as export_everything
+from ...service.transfer import import_file as import_turnlog_file
 from ...store import TurnlogStore, drafts
 from ...store.deletion import DeletionCounts
 from ...store.salvage import Salvaged, salvage_all
 from ...store.search import SearchHit
-from ...transfer import ExportedAll
-from ...transfer import export_all as export_everything
-from ...transfer import import_file as import_turnlog_file
 from .changes import ChangeHub, Changes
 from .export_file import ExportTarget, write_export
 from .languages import arg

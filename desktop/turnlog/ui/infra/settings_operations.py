@@ -7,8 +7,14 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 
-from ...secrets import KeyringUnavailable, KeyStore, open_key_store
-from ...tool_servers import Imported, ToolServer, ToolServerStore, remove_secrets, store_secrets
+from ...config.secrets import KeyringUnavailable, KeyStore, open_key_store
+from ...config.tool_servers import (
+    Imported,
+    ToolServer,
+    ToolServerStore,
+    remove_secrets,
+    store_secrets,
+)
 from ...toolhost.host import ToolHost
 from .operations import StorageOp
 

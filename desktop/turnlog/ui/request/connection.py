@@ -1,6 +1,6 @@
 """Where a conversation's requests go: the model, the endpoint, and the provider to send
 through. The window asks a `Connector`; `ProviderConnector` connects the profile in use
-through `turnlog.chat.connect_profile`, the same function `turnlog-cli ask` uses (the key
+through `turnlog.service.chat.connect_profile`, the same function `turnlog-cli ask` uses (the key
 looked up, or the built-in model's server started, on the network worker).
 
 `ProfileSignals` turns the profiles' change notification into a Qt signal for the window."""
@@ -15,7 +15,16 @@ from typing import Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 
-from ...chat import (
+from ...config.model_counts import ModelCounts
+from ...config.profiles import Profile, ProfileStore
+from ...core.failures import FailureKind
+from ...core.model import Conversation
+from ...core.projection import CostIndex
+from ...core.provider import CancelToken
+from ...core.send import Stage
+from ...localmodel import BUILTIN
+from ...providers import ChatCompletionsProvider, ModelInfo
+from ...service.chat import (
     Connection,
     KeyLookup,
     LocalModels,
@@ -31,15 +40,6 @@ from ...chat import (
     profile_route,
     window_warning,
 )
-from ...core.failures import FailureKind
-from ...core.model import Conversation
-from ...core.projection import CostIndex
-from ...core.provider import CancelToken
-from ...core.send import Stage
-from ...localmodel import BUILTIN
-from ...model_counts import ModelCounts
-from ...profiles import Profile, ProfileStore
-from ...providers import ChatCompletionsProvider, ModelInfo
 from ..infra.languages import arg
 from ..infra.tasks import TaskRunner
 
@@ -72,7 +72,7 @@ def shown_name(name: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Endpoint:
     """What the window shows and projects with, known without touching the keyring.
-    `route` is what `turnlog.chat` builds requests from, as the CLI does."""
+    `route` is what `turnlog.service.chat` builds requests from, as the CLI does."""
 
     label: str
     route: Route

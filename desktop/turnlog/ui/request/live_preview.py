@@ -18,15 +18,6 @@ from typing import Protocol
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
 from PySide6.QtWidgets import QAbstractButton
 
-from ...chat import (
-    CancellableCounts,
-    CountNotKnown,
-    Route,
-    budget_for,
-    known_costs,
-    model_for,
-    options_for,
-)
 from ...core.attachments import Attachment, has_images
 from ...core.body import RequestOptions
 from ...core.budget import Budget, InvalidBudget
@@ -37,8 +28,17 @@ from ...core.model import Conversation, Turn, Usage, without_last
 from ...core.projection import CostIndex, Projection, ProjectionRefused
 from ...core.send import Committed, Outcome, RequestRecord
 from ...service import request_body
+from ...service.chat import (
+    CancellableCounts,
+    CountNotKnown,
+    Route,
+    budget_for,
+    known_costs,
+    model_for,
+    options_for,
+)
 from ...service.request_body import Ask, Built
-from ...tool_use import ToolPreview, tool_preview
+from ...service.tool_use import ToolPreview, tool_preview
 from ..infra.languages import arg, number
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
 from ..transcript.marks import MarkLegend, MarkMap

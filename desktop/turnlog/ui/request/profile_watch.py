@@ -15,7 +15,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QCoreApplication, QFileSystemWatcher, QObject, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 
-from ...profiles import Profile, ProfilesUnreadable
+from ...config.profiles import Profile, ProfilesUnreadable
 from ..infra import operations
 from ..infra.changes import ChangeHub
 from ..infra.languages import arg
@@ -98,7 +98,7 @@ class ProfileWatch(QObject):
         """The profile in use is gone: say so, and send nothing until the person chooses
         another (a request never goes to another provider unasked)."""
         if before is not None and before.id not in ids:
-            self._setup.removed = before
+            self._setup.lost(before)
             self._note(arg(QCoreApplication.translate(
                 "ProfileWatch", "The provider “%1” was removed elsewhere; nothing is sent "
                 "until you choose one in the header or in Settings (Ctrl+,)."),

@@ -11,9 +11,9 @@ import logging
 
 from PySide6.QtCore import QSettings
 
-from ...chat import LocalModels, ProviderConfig
-from ...profiles import Profile, ProfileStore, ProfilesUnreadable
-from ...secrets import KeyringUnavailable, KeyStore, SessionKeys, SystemKeyring
+from ...config.profiles import Profile, ProfileStore, ProfilesUnreadable
+from ...config.secrets import KeyringUnavailable, KeyStore, SessionKeys, SystemKeyring
+from ...service.chat import LocalModels, ProviderConfig
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +106,10 @@ class ProviderSetup:
     def gone(self) -> Profile | None:
         """The profile in use that was removed elsewhere, while no other is chosen."""
         return self.removed if self.removed is not None and self.active() is None else None
+
+    def lost(self, profile: Profile) -> None:
+        """The profile in use was removed elsewhere: nothing is sent until one is chosen."""
+        self.removed = profile
 
     def set_active(self, profile_id: str) -> None:
         self.removed = None

@@ -21,13 +21,13 @@ from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
 
-from ...chat import ChatStore, sender_for
 from ...core.attachments import Attachment
 from ...core.compaction import StoredSummary
 from ...core.failures import ProviderFailure, StoreError
 from ...core.model import Conversation
 from ...core.projection import CostIndex, Projection
 from ...core.send import Failed, Outcome, PartialAnswer, Stage
+from ...service.chat import ChatStore, sender_for
 from ...service.request_body import Ask, build, new_sample_seed, send_request
 from ...store.pages import paged
 from ..infra import failure_text

@@ -16,12 +16,12 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
+from ...config.secrets import KeyringUnavailable, KeyStore, open_key_store
+from ...config.tool_servers import ToolConfigInvalid, ToolServer, ToolServerStore
 from ...core.model import Conversation
 from ...core.provider import CancelToken
 from ...core.tools import Approval, ToolCall, ToolSpec
-from ...secrets import KeyringUnavailable, KeyStore, open_key_store
-from ...tool_servers import ToolConfigInvalid, ToolServer, ToolServerStore
-from ...tool_use import SendTools, tool_preview
+from ...service.tool_use import SendTools, tool_preview
 from ...toolhost.host import ServerStatus, ToolHost
 
 log = logging.getLogger(__name__)

@@ -1,11 +1,11 @@
 """The typesetter's process, seen from the window: one child (`typesetting.serve`) started
-through `turnlog.children`, fed one formula at a time by a thread of its own. No Qt here.
+through `turnlog.system.children`, fed one formula at a time by a thread of its own. No Qt here.
 
 Each formula has a deadline and the process an address-space limit: a formula that runs
 past its deadline (a 1000×1000 matrix) or needs more memory than that is answered with
 the reason — the window then shows it as typed — and the process is started again for
 the next one, so no formula blocks the ones after it. The process dies with Turnlog,
-killed or not (`turnlog.children`).
+killed or not (`turnlog.system.children`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ... import children
+from ...system import children
 
 log = logging.getLogger(__name__)
 

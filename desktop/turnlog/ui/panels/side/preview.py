@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ....chat import Route, side_request_for
 from ....core.budget import Budget, InvalidBudget
 from ....core.compaction import StoredSummary
 from ....core.memory import Memory
 from ....core.model import Conversation, Turn
 from ....core.projection import CostIndex, ProjectionRefused
 from ....core.side import SideProjection, SideQuestion, project_side, usable_summary
+from ....service.chat import Route, side_request_for
 
 
 @dataclass(frozen=True, slots=True)

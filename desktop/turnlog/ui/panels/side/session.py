@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ....chat import ChatStore, side_asker_for, side_request_for
 from ....core.attachments import Attachment
 from ....core.budget import InvalidBudget
 from ....core.failures import Failure, FailureKind, ProviderFailure, StoreError
@@ -18,6 +17,7 @@ from ....core.side import (
     SideFailed,
     SideProjection,
 )
+from ....service.chat import ChatStore, side_asker_for, side_request_for
 from ...infra.tasks import TaskContext
 from ...request.connection import Connector, Endpoint, NotConnected
 from ...request.send_session import SendSession, Sent, StreamBuffer

@@ -23,9 +23,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from .core.attachments import Attachment
-from .core.body import RequestOptions
-from .core.budget import (
+from ..config.model_counts import ModelCounts, ObservingProvider
+from ..config.profiles import NetworkSettings, Profile
+from ..config.secrets import KeyringUnavailable
+from ..core.attachments import Attachment
+from ..core.body import RequestOptions
+from ..core.budget import (
     WINDOW_ASSUMED,
     WINDOW_FROM_SERVER,
     WINDOW_SET_BY_YOU,
@@ -35,20 +38,20 @@ from .core.budget import (
     reply_priming,
     reserve_in,
 )
-from .core.compaction import Compactor, SummaryStore
-from .core.failures import Failure, FailureKind
-from .core.memory import NO_MEMORY, Memory
-from .core.model import (
+from ..core.compaction import Compactor, SummaryStore
+from ..core.failures import Failure, FailureKind
+from ..core.memory import NO_MEMORY, Memory
+from ..core.model import (
     DEFAULT_OUTPUT_RESERVE,
     UNKNOWN_CONTEXT_WINDOW,
     Conversation,
     ConversationSettings,
     Turn,
 )
-from .core.projection import CostIndex
-from .core.provider import CancelToken, ChatProvider
-from .core.retry import RetryPolicy
-from .core.send import (
+from ..core.projection import CostIndex
+from ..core.provider import CancelToken, ChatProvider
+from ..core.retry import RetryPolicy
+from ..core.send import (
     LogStore,
     PartialAnswer,
     PendingTurn,
@@ -59,10 +62,10 @@ from .core.send import (
     SendRequest,
     Stage,
 )
-from .core.side import SideAsker, SideLog, SideRequest, SideStore, side_budget, side_options
-from .core.titles import QUESTION, USER
-from .core.tool_loop import ToolRunner
-from .localmodel import (
+from ..core.side import SideAsker, SideLog, SideRequest, SideStore, side_budget, side_options
+from ..core.titles import QUESTION, USER
+from ..core.tool_loop import ToolRunner
+from ..localmodel import (
     DEFAULT_N_CTX,
     IDLE_TIMEOUT_S,
     LocalEndpoint,
@@ -70,18 +73,15 @@ from .localmodel import (
     WatchedProvider,
     output_reserve_for,
 )
-from .model_counts import ModelCounts, ObservingProvider
-from .profiles import NetworkSettings, Profile
-from .providers import BUILTIN_LOCAL, ChatCompletionsProvider, Preset, load_transport
-from .providers.security import (
+from ..providers import BUILTIN_LOCAL, ChatCompletionsProvider, Preset, load_transport
+from ..providers.security import (
     INSECURE_KEY_HINT,
     CaFileUnusable,
     insecure_key_detail,
     key_in_clear,
     tls_context,
 )
-from .secrets import KeyringUnavailable
-from .store.pages import paged
+from ..store.pages import paged
 
 log = logging.getLogger(__name__)
 
@@ -672,7 +672,7 @@ class ProviderConfig:
 
 
 class KeyLookup(Protocol):
-    """Where a profile's API key can be read (`turnlog.secrets.KeyStore` is one)."""
+    """Where a profile's API key can be read (`turnlog.config.secrets.KeyStore` is one)."""
 
     def get(self, profile_id: str) -> str | None: ...
 

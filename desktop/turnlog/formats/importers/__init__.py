@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from ..core.attachments import DEFAULT_FILE_LIMIT
-from ..core.imports import ImportedConversation, ImportProblem
-from ..user_files import FileRefused, OpenedFile, open_regular, read_limited
+from ...core.attachments import DEFAULT_FILE_LIMIT
+from ...core.imports import ImportedConversation, ImportProblem
+from ...system.user_files import FileRefused, OpenedFile, open_regular, read_limited
 from . import chatgpt, turnlog_jsonl
 
 CHATGPT_FILE = "conversations.json"

@@ -22,14 +22,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .core.attachments import (
+from ..core.attachments import (
     Attachment,
     AttachmentKind,
     AttachmentLimits,
     AttachmentRefused,
     size_text,
 )
-from .user_files import FileRefused, open_regular
+from ..system.user_files import FileRefused, open_regular
 
 if TYPE_CHECKING:
     from PIL.Image import Image as PilImage

@@ -22,7 +22,7 @@ import keyring.backends.null
 import keyring.errors
 from keyring.backend import KeyringBackend
 
-from .core.redaction import REDACTED, redact
+from ..core.redaction import REDACTED, redact
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import IO, Any
 
-from ..core.imports import ImportProblem
+from ...core.imports import ImportProblem
 
 CHUNK_CHARS = 1 << 20
 MAX_ELEMENT_CHARS = 256 * 1024 * 1024

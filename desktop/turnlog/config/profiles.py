@@ -1,7 +1,7 @@
 """Provider profiles: which server, which model, how to talk to it.
 
 Stored as JSON in `<data dir>/profiles.json`. A profile never holds its API key: the
-key is in the OS keyring under the profile's id (see `turnlog.secrets`).
+key is in the OS keyring under the profile's id (see `turnlog.config.secrets`).
 
 A `ProfileStore` reads the file once and keeps the profiles in memory: a preview asks
 for the profile in use without touching the disk. `save` writes the file and tells
@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from turnlog.config.paths import data_dir, write_atomically
 from turnlog.core.failures import StoreError
 from turnlog.localmodel import BUILTIN, Availability, available
-from turnlog.paths import data_dir, write_atomically
 from turnlog.providers.presets import BUILTIN_LOCAL, Preset, preset_by_id
-from turnlog.user_files import FileRefused, read_json
+from turnlog.system.user_files import FileRefused, read_json
 
 log = logging.getLogger(__name__)
 

@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from .core.attachments import Attachment, describe
-from .core.imports import source_name
-from .core.memory import (
+from ..core.attachments import Attachment, describe
+from ..core.imports import source_name
+from ..core.memory import (
     MAX_MEMORY_TEXT,
     MAX_PRIORITY,
     MIN_PRIORITY,
@@ -29,11 +29,11 @@ from .core.memory import (
     StoredPin,
     StoredPreference,
 )
-from .core.model import Conversation, Turn, Usage
-from .core.numbers import TurnNumbers
-from .core.partial import incomplete_mark
-from .core.side import SideQuestion
-from .core.versions import Versions
+from ..core.model import Conversation, Turn, Usage
+from ..core.numbers import TurnNumbers
+from ..core.partial import incomplete_mark
+from ..core.side import SideQuestion
+from ..core.versions import Versions
 
 NO_VERSIONS = Versions((), {})
 

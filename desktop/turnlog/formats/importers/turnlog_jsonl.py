@@ -20,15 +20,15 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import IO, Any, TypeGuard
 
-from ..core.attachments import DEFAULT_FILE_LIMIT, Attachment, AttachmentKind, size_text
-from ..core.imports import ImportedConversation, ImportedTurn, ImportProblem
-from ..core.model import Usage
-from ..core.send import PendingTurn
-from ..core.side import SideQuestion
-from ..core.tools import ToolRound
-from ..core.versions import restore_order
+from ...core.attachments import DEFAULT_FILE_LIMIT, Attachment, AttachmentKind, size_text
+from ...core.imports import ImportedConversation, ImportedTurn, ImportProblem
+from ...core.model import Usage
+from ...core.send import PendingTurn
+from ...core.side import SideQuestion
+from ...core.tools import ToolRound
+from ...core.versions import restore_order
+from ...providers import DEFAULT_MAX_CONTENT_BYTES
 from ..export import SIDE_KEY, read_memory_section, side_of
-from ..providers import DEFAULT_MAX_CONTENT_BYTES
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)

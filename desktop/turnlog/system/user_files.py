@@ -28,7 +28,7 @@ from typing import IO, Any
 
 import platformdirs
 
-from turnlog.paths import data_dir_path
+from turnlog.config.paths import data_dir_path
 
 # Settings files nest a handful of levels; an `mcpServers` file a few more.
 MAX_JSON_DEPTH = 64

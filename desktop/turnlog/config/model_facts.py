@@ -24,8 +24,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .core.calibration import raised_ratio
-from .user_files import read_json
+from ..core.calibration import raised_ratio
+from ..system.user_files import read_json
 
 log = logging.getLogger(__name__)
 

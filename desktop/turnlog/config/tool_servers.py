@@ -2,7 +2,7 @@
 
 Stored as JSON in `<data dir>/tools.json`, beside profiles.json. The file never holds a
 secret: a server's bearer token and the values of environment variables marked secret
-are in the OS keyring (`turnlog.secrets`) under `tool-server:<id>:…`; the file keeps only
+are in the OS keyring (`turnlog.config.secrets`) under `tool-server:<id>:…`; the file keeps only
 their names. `launch_for` reads them back just before a server starts.
 
 A server imported from another client's `mcpServers` file comes in switched off: nothing
@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from turnlog.paths import write_atomically
-from turnlog.secrets import KeyStore
+from turnlog.config.paths import write_atomically
+from turnlog.config.secrets import KeyStore
+from turnlog.system.user_files import FileRefused, read_json
 from turnlog.toolhost.launch import HttpLaunch, Launch, StdioLaunch
-from turnlog.user_files import FileRefused, read_json
 
 FILE_NAME = "tools.json"
 FORMAT_VERSION = 1

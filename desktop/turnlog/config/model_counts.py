@@ -22,22 +22,22 @@ from typing import Any
 
 import httpx
 
-from .core.budget import WINDOW_FROM_SERVER, WINDOW_LEARNED
-from .core.calibration import CalibratedCounter, count_label, estimated_request_tokens
-from .core.failures import ProviderFailure
-from .core.projection import CostIndex
-from .core.provider import CancelToken, ChatProvider, Reply
-from .localmodel import ServerTokenCounter
-from .localmodel.tokens import TOKENIZE_TIMEOUT
-from .model_facts import LEARNED, FactStore, ModelFacts
-from .providers import Preset
-from .providers.discovery import (
+from ..core.budget import WINDOW_FROM_SERVER, WINDOW_LEARNED
+from ..core.calibration import CalibratedCounter, count_label, estimated_request_tokens
+from ..core.failures import ProviderFailure
+from ..core.projection import CostIndex
+from ..core.provider import CancelToken, ChatProvider, Reply
+from ..localmodel import ServerTokenCounter
+from ..localmodel.tokens import TOKENIZE_TIMEOUT
+from ..providers import Preset
+from ..providers.discovery import (
     NotAnswered,
     can_state_window,
     server_window,
     tokenize_flavour,
 )
-from .providers.security import context_for
+from ..providers.security import context_for
+from .model_facts import LEARNED, FactStore, ModelFacts
 
 log = logging.getLogger(__name__)
 

@@ -29,12 +29,12 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import IO, Any
 
-from ..core.attachments import Attachment, AttachmentRefused
-from ..core.imports import ImportedConversation, ImportedTurn, ImportProblem
-from ..core.model import Usage
-from ..core.send import PendingTurn
+from ...core.attachments import Attachment, AttachmentRefused
+from ...core.imports import ImportedConversation, ImportedTurn, ImportProblem
+from ...core.model import Usage
+from ...core.send import PendingTurn
+from ...providers import DEFAULT_MAX_CONTENT_BYTES
 from ..file_reading import read_bytes
-from ..providers import DEFAULT_MAX_CONTENT_BYTES
 from . import tree as tree_module
 from .jsonstream import TOO_LARGE, ArrayReader
 from .tree import MessageTree

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
-from ..core.imports import ImportProblem
+from ...core.imports import ImportProblem
 
 CACHE_KIB = 16 * 1024
 BATCH = 1_000

@@ -17,11 +17,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from turnlog.config.secrets import KeyStore
+from turnlog.config.tool_servers import ToolConfigInvalid, ToolServer, launch_for
 from turnlog.core.provider import CancelToken
 from turnlog.core.tool_loop import ToolOutcome, ToolTimedOut
 from turnlog.core.tools import Approval, ToolBounds, ToolCall, ToolSpec
-from turnlog.secrets import KeyStore
-from turnlog.tool_servers import ToolConfigInvalid, ToolServer, launch_for
 from turnlog.toolhost.host import (
     ServerState,
     ServerStatus,

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from .core.imports import ImportCancelled, ImportOutcome
-from .core.model import Conversation, Turn
-from .export import ATTACHMENTS_DIR, attachment_entries, jsonl_lines, markdown_parts
-from .importers import Source, open_source
-from .store import TurnlogStore
+from ..core.imports import ImportCancelled, ImportOutcome
+from ..core.model import Conversation, Turn
+from ..formats.export import ATTACHMENTS_DIR, attachment_entries, jsonl_lines, markdown_parts
+from ..formats.importers import Source, open_source
+from ..store import TurnlogStore
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,8 +2,8 @@
 
 pypdf cannot be interrupted in the middle of a page, and a hostile PDF (a stream inflating
 to 1 GiB, 40 pages sharing one 70 MiB stream, 100,000 pages in 16 MB) can take minutes
-and gigabytes. So `read_pdf` hands the bytes to `python -m turnlog.pdf_text`, started
-through `turnlog.children` with an address-space limit, and reads its answer — one JSON
+and gigabytes. So `read_pdf` hands the bytes to `python -m turnlog.formats.pdf_text`, started
+through `turnlog.system.children` with an address-space limit, and reads its answer — one JSON
 line a page, as each page is done — within a deadline. Past the page limit, the text
 limit or the deadline, the pages read so far are kept and the result says why the rest
 was left out; it is never silently partial.
@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from . import children
+from ..system import children
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ def read_pdf(data: bytes, limits: PdfLimits = PdfLimits()) -> PdfText:  # noqa: 
     `PdfUnreadable` when not even its first page could be read."""
     try:
         child = children.start(
-            [sys.executable, "-m", "turnlog.pdf_text", str(limits.pages),
+            [sys.executable, "-m", "turnlog.formats.pdf_text", str(limits.pages),
              str(limits.text_chars)], stdin="pipe", stdout="pipe", stderr="tail",
             limits=children.Limits(limits.address_space))
     except children.ChildStartFailed as err:

@@ -1,0 +1,2 @@
+"""File formats: importers of other apps' exports, export, and reading the files a
+question attaches (text, PDF)."""
