@@ -24,9 +24,9 @@ def test_send_again_is_shown_as_the_failure_kind_says(qtbot, kind: FailureKind):
 
 def test_a_tall_banner_narrowing_the_transcript_lays_the_rows_out_again(qtbot, make_window,
                                                                          store):
-    """A tall banner takes height, the scroll bar appears and the text column narrows: each
-    row is measured for the new width, so no row's text runs into the next (and the same
-    after the window is made narrower)."""
+    """A tall banner takes height, the whole-log bar appears (it shows only when the history
+    does not fit) and the text column narrows: each row is measured for the new width, so no
+    row's text runs into the next (and the same after the window is made narrower)."""
     from PySide6.QtWidgets import QStyleOptionViewItem
 
     from test_ui_send import open_window
@@ -41,14 +41,16 @@ def test_a_tall_banner_narrowing_the_transcript_lays_the_rows_out_again(qtbot, m
             assert rect.bottom() < below.top(), f"row {row} runs into row {row + 1}"
             assert below.top() - rect.top() >= needed, f"row {row} is cut short"
 
-    pairs = [("word " * 60, "answer " * 120) for _ in range(3)]
+    pairs = [("word " * 60, "answer " * 160) for _ in range(3)]
     window, _cid = open_window(qtbot, make_window, store, pairs, size=(900, 2000))
     qtbot.wait(200)
     bar = window.view.verticalScrollBar()
     assert bar.maximum() == 0  # all three rows fit: nothing to scroll yet
+    assert not window.view.history_bar.isVisible()
     assert_rows_apart()
     window.banner.show_text("Failed", "\n".join(f"line {n}" for n in range(40)))
     qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=5000)  # they overflow now
+    assert window.view.history_bar.isVisible()
     qtbot.wait(200)
     assert_rows_apart()
     window.resize(600, 2000)

@@ -522,11 +522,8 @@ class LivePreview(QObject):
         """Keep the last request's outcome on show until the draft is edited. A send that
         ended before its request was built (Stop while the built-in model started) made
         no request: the preview of the draft it gave back stays on show, with its marks."""
-        if not isinstance(outcome, Committed) and outcome.projection is None:
-            self._show_last = False
-            return
         self.last = Shown.outcome(outcome, endpoint, duration_s)
-        self._show_last = True
+        self._show_last = isinstance(outcome, Committed) or outcome.projection is not None
 
     def _summary_of(self, projection: Projection | None) -> StoredSummary | None:
         """The stored summary `projection` carries, when it is the one loaded."""
