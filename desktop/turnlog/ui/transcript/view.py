@@ -302,9 +302,8 @@ class TranscriptView(QListView):
         self.history_bar.show_turns(len(model.turns), top, row_height, self.viewport().height(),
                                     at_end=model.at_newest and self._at_bottom())
         fits = model.at_oldest and model.at_newest and self.verticalScrollBar().maximum() == 0
-        if fits == self.history_bar.isVisibleTo(self):  # all in view: no bar, nor room for one
-            self.history_bar.setVisible(not fits)
-            self._place_history_bar()
+        if fits == self.history_bar.isVisibleTo(self):  # all in view: no bar (its room kept,
+            self.history_bar.setVisible(not fits)  # so no row is measured again for it)
 
     def _history_moved(self, place: int) -> None:
         """The whole-log bar was dragged or clicked: show the turns from `place` on."""
@@ -318,7 +317,7 @@ class TranscriptView(QListView):
         self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
 
     def _place_history_bar(self) -> None:
-        width = self.history_bar.sizeHint().width() if self.history_bar.isVisibleTo(self) else 0
+        width = self.history_bar.sizeHint().width()
         self.setViewportMargins(0, 0, width, 0)
         inner = self.contentsRect()
         self.history_bar.setGeometry(inner.right() - width + 1, inner.top(), width,
