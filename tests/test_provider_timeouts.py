@@ -100,3 +100,20 @@ def test_a_local_server_may_think_longer_than_the_read_timeout_before_its_first_
     loopback.script(Behaviour.answer("Slow start", chunks=1, delay_s=0.8, stream=stream))
     reply, _ = complete(provider, body(stream=stream))
     assert reply.content == "Slow start"
+
+
+def test_an_aborted_stream_closed_unread_is_not_an_error_in_cleanup():
+    """Stop, then the unread response stream is collected: httpcore reports the read as
+    failed with GeneratorExit from inside the generator's close. Raising there would be
+    lost and reported as an unraisable exception (a CI run caught it at a test's end);
+    on the way forward an aborted exchange still stops."""
+    from turnlog.providers.client import _Aborted, _Exchange
+
+    exchange = _Exchange()
+    exchange.abort()
+    exchange.trace("http11.receive_response_body.failed", {"exception": GeneratorExit()})
+    exchange.trace("http11.response_closed.started", {})
+    with pytest.raises(_Aborted):
+        exchange.trace("http11.receive_response_body.started", {})
+    with pytest.raises(_Aborted):
+        exchange.trace("http11.receive_response_body.failed", {"exception": OSError("reset")})

@@ -172,8 +172,10 @@ class _Exchange:
                 with contextlib.suppress(Exception):
                     info["return_value"].close()
             # Closing events run during cleanup, where an exception would be lost (and
-            # reported as unraisable); only stop the exchange on its way forward.
-            if ".close" not in event and "response_closed" not in event:
+            # reported as unraisable), as does a stream closed unread (GeneratorExit, when
+            # it is collected); only stop the exchange on its way forward.
+            if ".close" not in event and "response_closed" not in event \
+                    and not isinstance(info.get("exception"), GeneratorExit):
                 raise _Aborted
 
     def abort(self) -> None:
