@@ -160,9 +160,10 @@ def test_the_window_picks_up_a_profile_added_from_the_terminal_at_once(
             [profile] = [p for p in ProfileStore().load() if p.model == "llama3"]
             ProfileStore().put(replace(profile, model="qwen2.5"))
             assert window.connector.endpoint(conversation).model == "llama3"
-            window.show()  # the file is watched: seen within a second, no restart
+            window.show()  # the file is watched: seen without a restart (within a second
+            # here; the bound leaves room for a loaded machine's event delivery)
             qtbot.waitUntil(lambda: window.connector.endpoint(conversation).model == "qwen2.5",
-                            timeout=1000)
+                            timeout=5000)
         finally:
             window.shutdown()
 
