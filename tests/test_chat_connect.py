@@ -150,10 +150,11 @@ def test_the_window_picks_up_a_profile_added_from_the_terminal_at_once(
 
     ProfileStore().put(new_profile(OLLAMA, model="llama3"))
     with TurnlogStore.open(turnlog_home) as store:
+        # (made before the window, whose start-up check writes on its storage worker)
+        conversation = store.conversations.create("c", model="")
         window = open_window(store, turnlog_home)
         qtbot.addWidget(window)
         try:
-            conversation = store.conversations.create("c", model="")
             window.refresh_conversations(select_id=conversation.id)
             assert window.connector.endpoint(conversation).model == "llama3"
             # turnlog-cli profile add, while the window is open: the active profile's model
