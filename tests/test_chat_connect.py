@@ -184,10 +184,10 @@ def test_previews_in_the_window_do_not_read_the_profiles_file(qtbot, turnlog_hom
 
     monkeypatch.setattr(ProfileStore, "_read", counting)
     with TurnlogStore.open(turnlog_home) as store:
+        conversation = store.conversations.create("c", model="")  # before the window's check
         window = open_window(store, turnlog_home)
         qtbot.addWidget(window)
         try:
-            conversation = store.conversations.create("c", model="")
             window.refresh_conversations(select_id=conversation.id)
             started = len(reads)
             assert started == 1  # read once, as the window opened
