@@ -115,16 +115,23 @@ class StartingModelConnector(ProviderConnector):
         return Connection(link.provider, self.running_route())
 
 
-def test_while_the_model_starts_the_request_in_flight_is_the_question_sent(
-        qtbot, store, loopback):
-    seed(store, "dogs", [("Hello", "Hi")], settings=ROOMY)
+def starting_window(qtbot, store, loopback):  # noqa: ANN001, ANN201
+    """A window on the built-in model still starting (`StartingModelConnector`), with the
+    stages its sends enter; the loopback server answers once the model is ready."""
     loopback.script(Behaviour.answer("Dogs are loyal."))
     connector = StartingModelConnector(loopback.base_url)
     window = MainWindow(store, TaskRunner(), connector)
     qtbot.addWidget(window)
     window.show()
-    stages = []
+    stages: list[Stage] = []
     window.session.stage_entered.connect(lambda stage, words: stages.append(stage))
+    return window, connector, stages
+
+
+def test_while_the_model_starts_the_request_in_flight_is_the_question_sent(
+        qtbot, store, loopback):
+    seed(store, "dogs", [("Hello", "Hi")], settings=ROOMY)
+    window, connector, stages = starting_window(qtbot, store, loopback)
     try:
         qtbot.waitUntil(lambda: len(window.transcript.turns) == 1, timeout=5000)
         window.refresh_preview()  # the empty composer's preview is on show

@@ -4,12 +4,9 @@ preview of that question sends them (not "not sent"), and the inspector's previe
 
 from __future__ import annotations
 
-from loopback import Behaviour
-from test_one_path import ROOMY, StartingModelConnector, shown_body
+from test_one_path import ROOMY, shown_body, starting_window
 from test_ui_compaction import marks
 from turnlog.core.send import Stage
-from turnlog.ui.infra.tasks import TaskRunner
-from turnlog.ui.shell.window import MainWindow
 from turnlog.ui.transcript.marks import RowMark
 from uihelpers import seed
 
@@ -19,13 +16,7 @@ pytest_plugins = ["uiwindow"]
 def test_stop_while_the_model_starts_leaves_the_earlier_turns_marked_as_sent(
         qtbot, store, loopback):
     seed(store, "dogs", [("Hello", "Hi"), ("And cats?", "Cats too.")], settings=ROOMY)
-    loopback.script(Behaviour.answer("Dogs are loyal."))
-    connector = StartingModelConnector(loopback.base_url)
-    window = MainWindow(store, TaskRunner(), connector)
-    qtbot.addWidget(window)
-    window.show()
-    stages = []
-    window.session.stage_entered.connect(lambda stage, words: stages.append(stage))
+    window, connector, stages = starting_window(qtbot, store, loopback)
     try:
         qtbot.waitUntil(lambda: len(window.transcript.turns) == 2, timeout=5000)
         window.composer.set_draft("Tell me about dogs")
