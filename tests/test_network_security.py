@@ -194,3 +194,29 @@ def test_an_unusable_ca_file_is_named(tmp_path):
         assert caught.value.title == "The CA certificate file cannot be used"
         assert words in caught.value.message
     assert tls_context(None) is True
+
+
+def test_the_model_list_trusts_the_profiles_ca_file_too(https_loopback):
+    """Settings' model list goes through the profile's own CA like a send does."""
+    from turnlog.ui.request.connection import ProviderConnector
+    url, certs = https_loopback
+    config = ProviderConfig("p1", "LAN TLS", CUSTOM, url, "m",
+                            network=NetworkSettings(ca_file=str(certs.ca)))
+    connector = ProviderConnector(lambda: config, keys_with)
+    assert [model.id for model in connector.list_models(cancel=CancelToken())]
+
+
+def test_the_window_and_count_questions_trust_the_profiles_ca_file(https_loopback, loopback,
+                                                                   tmp_path):
+    """What the server says about its window is asked through the profile's CA too, so a
+    self-signed server's window is learned, not silently skipped."""
+    url, certs = https_loopback
+    loopback.props = {"default_generation_settings": {"n_ctx": 2048}}
+    config = ProviderConfig("p1", "LAN TLS", LLAMA_CPP, url, "m",
+                            network=NetworkSettings(ca_file=str(certs.ca)))
+    counts = ModelCounts(FactStore.in_dir(tmp_path))
+    try:
+        connect_profile(config, keys_with, local=None, add_key="", counts=counts)
+        assert counts.facts.get("p1", "m").window == 2048
+    finally:
+        counts.close()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import ssl
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -111,21 +112,24 @@ class ModelCounts:
 
     # ------------------------------------------------------------ network worker
     def find_out(self, profile_id: str, preset: Preset, base_url: str, model: str,
-                 api_key: str | None) -> None:
+                 api_key: str | None, *, verify: ssl.SSLContext | bool = True) -> None:
         """Ask the server, once per profile and model, for its window and whether it
-        counts tokens (the latter once per run: the template costs are measured again)."""
+        counts tokens (the latter once per run: the template costs are measured again),
+        trusting what a send through the profile trusts (`verify`)."""
         facts = self.facts.get(profile_id, model)
         if not facts.window_asked and can_state_window(preset):
             try:
-                window = server_window(preset, base_url, model, api_key=api_key)
+                window = server_window(preset, base_url, model, api_key=api_key,
+                                       verify=verify)
             except NotAnswered as err:  # asked again on the next send
                 log.info("the server could not be asked for its window: %s", err)
                 return
             facts = self.facts.server_window(profile_id, model, window)
-        self._find_tokenizer(profile_id, preset, base_url, model, api_key, facts)
+        self._find_tokenizer(profile_id, preset, base_url, model, api_key, facts, verify)
 
     def _find_tokenizer(self, profile_id: str, preset: Preset, base_url: str, model: str,
-                        api_key: str | None, facts: ModelFacts) -> None:
+                        api_key: str | None, facts: ModelFacts,
+                        verify: ssl.SSLContext | bool = True) -> None:
         flavour = tokenize_flavour(preset)
         url = preset.tokenize_url(base_url)
         key = (profile_id, model)
@@ -135,7 +139,7 @@ class ModelCounts:
             return
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         client = httpx.Client(timeout=TOKENIZE_TIMEOUT, trust_env=False, headers=headers,
-                              verify=context_for(url, True))
+                              verify=context_for(url, verify))
         counter = ServerTokenCounter.calibrate(url, base_url, model, client=client,
                                                per_model=flavour == "vllm")
         log.info("token counts for %s at %s: %s", model, base_url,

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import re
+import ssl
 import zlib
 from collections.abc import Iterator
 from typing import Any
@@ -147,7 +148,8 @@ def can_state_window(preset: Preset) -> bool:
 
 
 def server_window(preset: Preset, base_url: str, model: str, *, api_key: str | None = None,
-                  client: httpx.Client | None = None) -> int | None:
+                  client: httpx.Client | None = None,
+                  verify: ssl.SSLContext | bool = True) -> int | None:
     """The context window the server states for `model`, or None where it says none (or
     is not the kind of server that would: nothing is asked then). Raises `NotAnswered`
     when the server cannot be reached."""
@@ -160,7 +162,7 @@ def server_window(preset: Preset, base_url: str, model: str, *, api_key: str | N
         headers["Authorization"] = f"Bearer {api_key}"
     own = client is None
     http = client or httpx.Client(timeout=DISCOVERY_TIMEOUT, trust_env=False,
-                                  verify=context_for(url, True))
+                                  verify=context_for(url, verify))
     try:
         with http.stream(method, url, json=body, headers=headers) as response:
             if response.status_code != 200:

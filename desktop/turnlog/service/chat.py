@@ -795,7 +795,8 @@ def connect_profile(
     chosen = model or config.model
     if counts is None:
         return Connection(provider, profile_route(config, chosen), retry=retry)
-    counts.find_out(config.profile_id, config.preset, config.base_url, chosen, key)
+    counts.find_out(config.profile_id, config.preset, config.base_url, chosen, key,
+                    verify=verify)
     return Connection(ObservingProvider(provider, counts, config.profile_id),
                       profile_route(config, chosen, counts),
                       counts.costs(config.profile_id, chosen), retry=retry)

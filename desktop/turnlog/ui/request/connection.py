@@ -35,6 +35,7 @@ from ...service.chat import (
     connect_profile,
     key_for,
     local_route,
+    network_checks,
     pending_local_route,
     prepare_profile,
     profile_route,
@@ -279,9 +280,12 @@ class ProviderConnector:
         if config.preset.builtin:
             return [ModelInfo(config.model or BUILTIN.alias)]
         key = key_for(config, self._keys, ADD_KEY)
+        verify = network_checks(config, key)  # the profile's CA file, as a send uses
         if key:
             self._seen.add(key)
-        provider = ChatCompletionsProvider(config.base_url, api_key=key, preset=config.preset)
+        provider = ChatCompletionsProvider(
+            config.base_url, api_key=key, preset=config.preset, verify=verify,
+            allow_insecure_key=config.network.allow_insecure_key)
         return provider.list_models(cancel=cancel)
 
     def release_unused(self) -> Callable[[], None] | None:
