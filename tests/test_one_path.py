@@ -148,6 +148,8 @@ def test_while_the_model_starts_the_request_in_flight_is_the_question_sent(
         qtbot.waitUntil(lambda: not window.running, timeout=20_000)
         (request,) = loopback.requests
         assert request.json()["messages"][-1]["content"] == "Tell me about dogs"
+        # The last request names where the model now runs, not that it was to start.
+        assert window.inspector.endpoint.text().startswith("Built-in · running")
     finally:
         connector.ready.set()
         window.shutdown()

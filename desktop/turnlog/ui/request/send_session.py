@@ -187,6 +187,7 @@ class SendSession(QObject):
         self._task: TaskHandle[Sent] | None = None
         self._draft: tuple[str, int] = ("", 0)
         self._endpoint: Endpoint | None = None
+        self._conversation: Conversation | None = None
         self.conversation_id: int | None = None
         self._discard = False  # the running send's conversation is being deleted
         # Asked at each send: while a turn is edited, a send there is a new version of it
@@ -235,7 +236,7 @@ class SendSession(QObject):
         if replaces is None and partial is None:
             replaces = self._edit_mode.turn_for(conversation.id)
         self._replaces, self._continued = replaces, partial
-        self._draft, self._endpoint = draft, endpoint
+        self._draft, self._endpoint, self._conversation = draft, endpoint, conversation
         self._attachments = attachments
         self.conversation_id = conversation.id
         self._stream = stream = StreamBuffer()
@@ -360,11 +361,23 @@ class SendSession(QObject):
             self.discarded.emit()
             return
         assert self.conversation_id is not None and self._endpoint is not None
-        result = SendResult(sent.outcome, self.conversation_id, self._draft, self._endpoint,
+        result = SendResult(sent.outcome, self.conversation_id, self._draft, self._where(),
                             time.monotonic() - self._started, sent.summary, sent.summary_read,
                             self._replaces, self._continued, self._attachments)
         self.conversation_id = None
         self.finished.emit(result)
+
+    def _where(self) -> Endpoint:
+        """The endpoint the request went to: one the built-in model's server was still to
+        start for is asked again, so the last request names where it now runs."""
+        endpoint = self._endpoint
+        assert endpoint is not None and self._conversation is not None
+        if not endpoint.route.pending:
+            return endpoint
+        try:
+            return self._connector.endpoint(self._conversation)
+        except NotConnected:  # the provider changed meanwhile: what the send was shown
+            return endpoint
 
     def _failed(self, error: BaseException) -> None:
         """A bug in the send path: the window gives the draft back, then it is reported."""
