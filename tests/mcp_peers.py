@@ -115,8 +115,22 @@ def http_peer(token: str = "peer-token-123") -> Iterator[HttpPeer]:
         thread.join(10)
 
 
+def _slow_start(args: list[str]) -> None:
+    """`--slow-start SECONDS STAMP_FILE`: append when this server was started, wait, then
+    append when it serves (as wall-clock times), so a test can see servers start at once."""
+    if len(args) < 4 or args[1] != "--slow-start":
+        return
+    seconds, stamps = float(args[2]), Path(args[3])
+    with stamps.open("a", encoding="utf-8") as out:
+        out.write(f"start {time.time()}\n")
+    time.sleep(seconds)
+    with stamps.open("a", encoding="utf-8") as out:
+        out.write(f"ready {time.time()}\n")
+
+
 if __name__ == "__main__":
     print("test peer: starting on stdio", file=sys.stderr, flush=True)
+    _slow_start(sys.argv)
     if len(sys.argv) > 1 and sys.argv[1] == "--crash":
         print("test peer: cannot open its database", file=sys.stderr, flush=True)
         sys.exit(3)

@@ -57,6 +57,25 @@ def test_a_failing_server_is_listed_with_its_reason_and_stderr(turnlog_home):
     assert "test peer: cannot open its database" in server["stderr"]
 
 
+def test_list_starts_the_servers_at_once_not_one_after_another(turnlog_home, tmp_path):
+    """Three servers that each take seconds to come up: `tools list` starts them side by
+    side, so every one has started before the first is ready."""
+    stamps = tmp_path / "stamps"
+    for name in ("one", "two", "three"):
+        added = cli("tools", "add", name, "--", *PEER, "--slow-start", "3", str(stamps))
+        assert added.returncode == 0, added.stderr
+    listed = cli("tools", "list", "--json")
+    assert listed.returncode == 0, listed.stderr
+    servers = json.loads(listed.stdout)["servers"]
+    assert [s["state"] for s in servers] == ["ready"] * 3
+    assert [s["name"] for s in servers] == ["one", "two", "three"]  # the order they have
+    times = [line.split() for line in stamps.read_text().splitlines()]
+    starts = [float(t) for kind, t in times if kind == "start"]
+    readies = [float(t) for kind, t in times if kind == "ready"]
+    assert len(starts) == len(readies) == 3
+    assert max(starts) < min(readies)
+
+
 def test_imported_servers_start_switched_off(turnlog_home, tmp_path):
     source = tmp_path / "mcp.json"
     source.write_text(json.dumps({"mcpServers": {

@@ -4,6 +4,7 @@ what `ask --tools` needs: the servers chosen, approval asked on the terminal."""
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import contextlib
 import select
 import sys
@@ -26,7 +27,7 @@ from ..config.tool_servers import (
 )
 from ..core.provider import CancelToken
 from ..core.tools import Approval, ToolCall
-from ..toolhost.host import ServerState, ToolHost, ToolServerUnavailable
+from ..toolhost.host import ServerState, ServerStatus, ToolHost, ToolServerUnavailable
 from .terminal import print_json, safe_for
 
 LIST_START_TIMEOUT_S = 20.0
@@ -157,18 +158,19 @@ def run_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _status_json(server: ToolServer, host: ToolHost | None) -> dict[str, Any]:
+def _status_json(server: ToolServer, host: ToolHost | None,
+                 start: Callable[[], ServerStatus] | Exception | None) -> dict[str, Any]:
+    """What `tools list` says of `server`; `start` waits for it (already starting beside
+    the others), or is what kept it from starting."""
     out: dict[str, Any] = {"name": server.name, "id": server.id, "kind": server.kind,
                            "command_line": server.command_line(), "enabled": server.enabled}
-    if host is None or not server.enabled:
+    if host is None or not server.enabled or start is None:
         out |= {"state": "off", "tools": []}
         return out
-    from ..config.tool_servers import launch_for
-
     try:
-        launch = launch_for(server, open_key_store() if server.has_token or any(
-            v.secret for v in server.env) else None)
-        status = host.ensure_started(server.id, launch, timeout_s=LIST_START_TIMEOUT_S)
+        if isinstance(start, Exception):
+            raise start
+        status = start()
     except (ToolConfigInvalid, KeyringUnavailable, ToolServerUnavailable) as err:
         out |= {"state": "failed", "reason": str(err), "stderr": [], "tools": []}
         return out
@@ -180,6 +182,31 @@ def _status_json(server: ToolServer, host: ToolHost | None) -> dict[str, Any]:
     return out
 
 
+def _start_all(servers: list[ToolServer], host: ToolHost,
+               pool: concurrent.futures.Executor
+               ) -> list[Callable[[], ServerStatus] | Exception | None]:
+    """Start every switched-on server at once (each may take up to the list's timeout,
+    so one slow server does not hold up the others); their secrets are read first, one
+    by one, from the keyring."""
+    from ..config.tool_servers import launch_for
+
+    started: list[Callable[[], ServerStatus] | Exception | None] = []
+    for server in servers:
+        if not server.enabled:
+            started.append(None)
+            continue
+        try:
+            launch = launch_for(server, open_key_store() if server.has_token or any(
+                v.secret for v in server.env) else None)
+        except (ToolConfigInvalid, KeyringUnavailable) as err:
+            started.append(err)
+            continue
+        future = pool.submit(host.ensure_started, server.id, launch,
+                             timeout_s=LIST_START_TIMEOUT_S)
+        started.append(future.result)
+    return started
+
+
 def run_list(args: argparse.Namespace) -> int:
     try:
         servers = ToolServerStore(data_dir()).list()
@@ -187,7 +214,11 @@ def run_list(args: argparse.Namespace) -> int:
         return _error(f"{_code(err)}{err}")
     host = ToolHost() if any(s.enabled for s in servers) else None
     try:
-        listed = [_status_json(server, host) for server in servers]
+        with concurrent.futures.ThreadPoolExecutor(max(1, len(servers))) as pool:
+            started = _start_all(servers, host, pool) if host is not None else [
+                None] * len(servers)
+            listed = [_status_json(server, host, start)
+                      for server, start in zip(servers, started, strict=True)]
     finally:
         if host is not None:
             host.close()
