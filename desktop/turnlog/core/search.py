@@ -23,7 +23,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 # Han (with its extensions and compatibility ideographs) and kana.
 _CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
@@ -159,12 +162,17 @@ class Snippet:
 
 
 def _pattern(words: set[str]) -> re.Pattern[str] | None:
+    """Chinese words anywhere, other words at a word's start, the longest first where two
+    start alike. A word is all CJK or has none, so the two kinds never match at one place:
+    the other words share one look behind (a look behind per word made every place in a
+    text try each)."""
     if not words:
         return None
-    parts = []
-    for word in sorted(words, key=len, reverse=True):
-        escaped = re.escape(word)
-        parts.append(escaped if _CJK_CHAR.match(word) else rf"(?<![^\W_]){escaped}")
+    ordered = sorted(words, key=len, reverse=True)
+    parts = [re.escape(word) for word in ordered if _CJK_CHAR.match(word)]
+    others = [re.escape(word) for word in ordered if not _CJK_CHAR.match(word)]
+    if others:
+        parts.append(rf"(?<![^\W_])(?:{'|'.join(others)})")
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
@@ -262,6 +270,8 @@ def safe_cut(text: str, at: int, *, forward: bool) -> int:
     person sees them: never inside a combining sequence, an emoji sequence, a flag or a
     surrogate pair."""
     at = max(0, min(at, len(text)))
+    if at in (0, len(text)) or (text[at - 1] < "\x80" and text[at] < "\x80"):
+        return at  # nothing joins two ASCII characters
     step = 1 if forward else -1
     while 0 < at < len(text) and (_joined(text[at - 1], text[at]) or _regional(text, at)):
         at += step
@@ -272,24 +282,56 @@ def _columns(char: str) -> int:
     return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
 
 
+class _Widths(dict[str, int]):
+    """Each character's columns (`_columns`), kept as characters are met (bounded by the
+    characters there are; a few thousand in practice)."""
+
+    def __missing__(self, char: str) -> int:
+        value = self[char] = _columns(char)
+        return value
+
+
+_WIDTHS = _Widths()
+
+
+def _taken(chars: Iterable[str], budget: int) -> tuple[int, int]:
+    """How many of `chars` a walk takes while `budget` columns are left (the one that
+    uses up the budget included), and the columns they take."""
+    widths = list(accumulate(map(_WIDTHS.__getitem__, chars)))
+    taken = min(bisect_left(widths, budget) + 1, len(widths))
+    return taken, widths[taken - 1] if taken else 0
+
+
+def _back(text: str, at: int, budget: int) -> tuple[int, int]:
+    """Walk back from `at` over the characters before it while `budget` columns are left:
+    (where the walk stops, the columns left — below zero when a wide character took the
+    last one). A character takes at least one column, so at most `budget` are read."""
+    if budget <= 0 or at <= 0:
+        return at, budget
+    chars = text[max(0, at - budget):at]
+    taken, used = (len(chars), len(chars)) if chars.isascii() else _taken(reversed(chars),
+                                                                          budget)
+    return at - taken, budget - used
+
+
+def _ahead(text: str, at: int, budget: int) -> tuple[int, int]:
+    """`_back`, walking forward over the characters from `at` on."""
+    if budget <= 0 or at >= len(text):
+        return at, budget
+    chars = text[at:at + budget]
+    taken, used = (len(chars), len(chars)) if chars.isascii() else _taken(chars, budget)
+    return at + taken, budget - used
+
+
 def _span_around(text: str, start: int, end: int, width: int) -> tuple[int, int]:
     """About `width` columns of `text` (a wide character counts two) centred on
     `start`..`end`, cut only between characters as seen, at a space where one is near."""
-    left = right = max(0, (width - sum(_columns(c) for c in text[start:end])) // 2)
-    low, high = start, end
-    while low > 0 and left > 0:
-        low -= 1
-        left -= _columns(text[low])
-    while high < len(text) and right > 0:
-        right -= _columns(text[high])
-        high += 1
+    left = right = max(0, (width - sum(_WIDTHS[c] for c in text[start:end])) // 2)
+    low, left = _back(text, start, left)
+    high, right = _ahead(text, end, right)
     # Whatever one side could not use goes to the other.
-    while low > 0 and right > 0:
-        low -= 1
-        right -= _columns(text[low])
-    while high < len(text) and left > 0:
-        left -= _columns(text[high])
-        high += 1
+    low, right = _back(text, low, right)
+    high, left = _ahead(text, high, left)
     space = text.find(" ", low, min(start, low + 12))
     if low > 0 and space >= 0:
         low = space + 1
@@ -299,11 +341,13 @@ def _span_around(text: str, start: int, end: int, width: int) -> tuple[int, int]
     return safe_cut(text, low, forward=False), safe_cut(text, high, forward=True)
 
 
-def make_snippet(texts: list[str], terms: list[Term], width: int = SNIPPET_CHARS) -> Snippet:
+def make_snippet(texts: list[str], terms: list[Term], width: int = SNIPPET_CHARS, *,
+                 pattern: Highlighter | None = None) -> Snippet:
     """A snippet from the first of `texts` (question, answer, title) holding a match,
     about `width` columns (a Chinese character counts two), centred on the match; spaces
-    collapsed."""
-    pattern = highlighter(terms)
+    collapsed. `pattern`: `highlighter(terms)`, made once for a page of snippets."""
+    if pattern is None:
+        pattern = highlighter(terms)
     chosen, first = texts[0] if texts else "", None
     for text in texts:
         first = pattern.first(text) if pattern is not None else None

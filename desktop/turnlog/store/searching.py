@@ -10,7 +10,7 @@ from ..core.versions import Versions
 from . import search, versions
 from .database import Database
 from .models import TurnRow
-from .search import SearchHit
+from .search import MatchCount, SearchHit
 
 
 class Search:
@@ -29,8 +29,9 @@ class Search:
             return [self.marked(hit, found) for hit, found in
                     zip(hits, self.versions_of(hits), strict=True)]
 
-    def count(self, query: str) -> tuple[int, int]:
-        """How many titles and turns match `query` (see `store.search.count`)."""
+    def count(self, query: str) -> MatchCount:
+        """How many titles and turns match `query`, turns up to `search.COUNT_CAP` (see
+        `store.search.count`)."""
         with self.database.guard():
             return search.count(self.db, query)
 
