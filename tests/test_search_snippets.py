@@ -95,7 +95,7 @@ def plain_snippet(texts: list[str], query: str, width: int) -> Snippet:
 
 PIECES = ["budget ", "Budget", "bud", "the ", "Café ", "cafe", "e\u0301", "接口", "预算表",
           "，", "。", " ", "  ", "\n", "ＡＢ", "ｶﾅ", "ひらがな", "👍🏽", "👨\u200d👩", "🇫🇷",
-          "\u1100\u1161", "x_y", "C++", "v2.0", "𠀀", "\u3000", "a", "7"]
+          "\u1100\u1161", "x_y", "C++", "v2.0", "𠀀", "\u3000", "a", "7", "\t", " \r\n"]
 texts = st.lists(st.sampled_from(PIECES), max_size=120).map("".join)
 queries = st.sampled_from(["budget", "bud", "the", "cafe", "Café", "接口", "预算", "算",
                            "ab", "ひら", "x", "v2", "C++", "budget 接口", '"the budget"', "7"])

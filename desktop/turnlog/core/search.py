@@ -23,10 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_left
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import accumulate
 
 # Han (with its extensions and compatibility ideographs) and kana.
 _CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
@@ -163,16 +160,18 @@ class Snippet:
 
 def _pattern(words: set[str]) -> re.Pattern[str] | None:
     """Chinese words anywhere, other words at a word's start, the longest first where two
-    start alike. A word is all CJK or has none, so the two kinds never match at one place:
-    the other words share one look behind (a look behind per word made every place in a
-    text try each)."""
+    start alike. The look behind that keeps a word to a word's start is written after its
+    first character (the character before that one is no letter or digit): a pattern that
+    begins with its words' first characters lets the search skip to where one is, where a
+    look behind first made every place in a text try every word."""
     if not words:
         return None
-    ordered = sorted(words, key=len, reverse=True)
-    parts = [re.escape(word) for word in ordered if _CJK_CHAR.match(word)]
-    others = [re.escape(word) for word in ordered if not _CJK_CHAR.match(word)]
-    if others:
-        parts.append(rf"(?<![^\W_])(?:{'|'.join(others)})")
+    parts = []
+    for word in sorted(words, key=len, reverse=True):
+        if _CJK_CHAR.match(word):
+            parts.append(re.escape(word))
+        else:
+            parts.append(rf"{re.escape(word[0])}(?<![^\W_](?s:.)){re.escape(word[1:])}")
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
@@ -292,14 +291,36 @@ class _Widths(dict[str, int]):
 
 
 _WIDTHS = _Widths()
+_RUNS = re.compile(r"[\x00-\x7f]+|[^\x00-\x7f]+")  # ASCII, one column a character; other
 
 
-def _taken(chars: Iterable[str], budget: int) -> tuple[int, int]:
-    """How many of `chars` a walk takes while `budget` columns are left (the one that
-    uses up the budget included), and the columns they take."""
-    widths = list(accumulate(map(_WIDTHS.__getitem__, chars)))
-    taken = min(bisect_left(widths, budget) + 1, len(widths))
-    return taken, widths[taken - 1] if taken else 0
+def _width(text: str) -> int:
+    """`text`'s columns: a wide character counts two."""
+    return len(text) if text.isascii() else sum(map(_WIDTHS.__getitem__, text))
+
+
+def _taken(chars: str, budget: int) -> tuple[int, int]:
+    """How many of `chars` (in the order walked) a walk takes while `budget` (> 0)
+    columns are left — the one that uses up the budget included — and their columns.
+    Whole runs of ASCII or of other characters at a time; one character at a time only
+    in a run of narrow and wide characters mixed where the budget runs out."""
+    taken = used = 0
+    for run in _RUNS.findall(chars):
+        width = _width(run)
+        if used + width < budget:
+            taken, used = taken + len(run), used + width
+        elif run.isascii():
+            return taken + budget - used, budget
+        elif width == 2 * len(run):  # every one wide (Chinese)
+            wide = (budget - used + 1) // 2
+            return taken + wide, used + 2 * wide
+        else:
+            for char in run:
+                taken, used = taken + 1, used + _WIDTHS[char]
+                if used >= budget:
+                    break
+            return taken, used
+    return taken, used
 
 
 def _back(text: str, at: int, budget: int) -> tuple[int, int]:
@@ -308,9 +329,7 @@ def _back(text: str, at: int, budget: int) -> tuple[int, int]:
     last one). A character takes at least one column, so at most `budget` are read."""
     if budget <= 0 or at <= 0:
         return at, budget
-    chars = text[max(0, at - budget):at]
-    taken, used = (len(chars), len(chars)) if chars.isascii() else _taken(reversed(chars),
-                                                                          budget)
+    taken, used = _taken(text[max(0, at - budget):at][::-1], budget)
     return at - taken, budget - used
 
 
@@ -318,15 +337,14 @@ def _ahead(text: str, at: int, budget: int) -> tuple[int, int]:
     """`_back`, walking forward over the characters from `at` on."""
     if budget <= 0 or at >= len(text):
         return at, budget
-    chars = text[at:at + budget]
-    taken, used = (len(chars), len(chars)) if chars.isascii() else _taken(chars, budget)
+    taken, used = _taken(text[at:at + budget], budget)
     return at + taken, budget - used
 
 
 def _span_around(text: str, start: int, end: int, width: int) -> tuple[int, int]:
     """About `width` columns of `text` (a wide character counts two) centred on
     `start`..`end`, cut only between characters as seen, at a space where one is near."""
-    left = right = max(0, (width - sum(_WIDTHS[c] for c in text[start:end])) // 2)
+    left = right = max(0, (width - _width(text[start:end])) // 2)
     low, left = _back(text, start, left)
     high, right = _ahead(text, end, right)
     # Whatever one side could not use goes to the other.
@@ -339,6 +357,10 @@ def _span_around(text: str, start: int, end: int, width: int) -> tuple[int, int]
     if high < len(text) and space >= 0:
         high = space
     return safe_cut(text, low, forward=False), safe_cut(text, high, forward=True)
+
+
+# Every run of white space, as one space: only the runs that are not one space already.
+_SPACES = re.compile(r"\s{2,}|[^\S ]")
 
 
 def make_snippet(texts: list[str], terms: list[Term], width: int = SNIPPET_CHARS, *,
@@ -359,6 +381,6 @@ def make_snippet(texts: list[str], terms: list[Term], width: int = SNIPPET_CHARS
     else:
         start, end = _span_around(chosen, first[0], first[1], width)
     piece = chosen[start:end]
-    flat = re.sub(r"\s+", " ", piece)
+    flat = _SPACES.sub(" ", piece)
     spans = find_matches(flat, pattern)
     return Snippet(flat, tuple(spans), start > 0, end < len(chosen))

@@ -461,7 +461,8 @@ def search(db: peewee.SqliteDatabase, query: str, *, limit: int = 20, offset: in
     rows = db.execute_sql(_ranked_page(parts), (expression, edge, left, offset)).fetchall()
     for turn_id, cid, ordinal, question, answer, created, title in rows:
         hits.append(SearchHit(cid, title, turn_id, ordinal, _when(created),
-                              make_snippet([question, answer], terms, pattern=marks)))
+                              make_snippet([question, answer], terms, pattern=marks),
+                              row_ordinal=ordinal))
     return hits
 
 

@@ -57,7 +57,8 @@ class Search:
         """A superseded version is found too: marked as such, with the ordinal of the row
         that shows it (its active version's)."""
         if hit.turn_id is None or found is None or hit.ordinal is None:
-            return replace(hit, row_ordinal=hit.ordinal)
+            return hit if hit.row_ordinal == hit.ordinal else replace(hit,
+                                                                     row_ordinal=hit.ordinal)
         number = TurnNumbers.of(found).number(hit.ordinal)
         if not found.is_superseded(hit.turn_id):
             return replace(hit, row_ordinal=hit.ordinal, number=number)
