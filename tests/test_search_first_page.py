@@ -128,7 +128,8 @@ def test_the_pages_hold_the_ranked_newest_matches_in_order_whatever_parts_hold_t
     are found wherever they are, ranked exactly as a plain ranking of all of them."""
     assert search_index.parts_in_use(store.db) == -(-TURNS // BLOCK)
     monkeypatch.setattr(search_index, "RANK_WINDOW", window)
-    for query in ("rose", "garden", "meadow", "接口", '"rose rose rose"'):
+    for query in ("rose", "garden", "meadow", "接口", '"rose rose rose"', "meadow rose",
+                  '"rose rose rose rose"'):
         expected = reference(store, query, window)
         for offset in (0, 100, max(0, min(window, len(expected)) - 60)):
             page = store.search(query, limit=100, offset=offset, titles=False)

@@ -367,17 +367,35 @@ def _newest_first(parts: int) -> str:
                               for n in range(parts))
 
 
-def _window(db: peewee.SqliteDatabase, expression: str) -> tuple[tuple[int, ...], int]:
-    """The parts holding the newest `RANK_WINDOW` turns that match `expression`, and the
-    oldest key among them (`_OLDEST` when no more match: all are ranked). Counting them
-    stops at one more than the window."""
+def _window(db: peewee.SqliteDatabase, terms: list[Term],
+            expression: str) -> tuple[tuple[int, ...], int]:
+    """The parts holding the newest `RANK_WINDOW` turns that match `expression` (of
+    `terms`), and the oldest key among them (`_OLDEST` when no more match: all are
+    ranked)."""
     parts = parts_in_use(db)
     if not parts:
         return (), _OLDEST
-    (many,) = db.execute_sql(_counted(parts), (expression, RANK_WINDOW + 1)).fetchone()
-    if many <= RANK_WINDOW:
+    if _few(db, terms, expression, parts):
         return tuple(range(parts)), _OLDEST
     return _newest_parts(db, expression, parts)
+
+
+WORD_TRIES = 3
+
+
+def _few(db: peewee.SqliteDatabase, terms: list[Term], expression: str, parts: int) -> bool:
+    """Whether at most `RANK_WINDOW` turns match: said by one of the query's first
+    `WORD_TRIES` words that few turns hold (every match holds each of its words, and a
+    word's turns are counted faster than a phrase's), else by counting the matches. Each
+    count stops at one more than the window."""
+    words = [Term((token,), term.prefix and at == len(term.tokens) - 1)
+             for term in terms for at, token in enumerate(term.tokens)]
+    tries = [word.fts() for word in words[:WORD_TRIES]] if len(words) > 1 else []
+    for counted in (*tries, expression):
+        (many,) = db.execute_sql(_counted(parts), (counted, RANK_WINDOW + 1)).fetchone()
+        if many <= RANK_WINDOW:
+            return True
+    return False
 
 
 def _newest_parts(db: peewee.SqliteDatabase, expression: str,
@@ -455,7 +473,7 @@ def search(db: peewee.SqliteDatabase, query: str, *, limit: int = 20, offset: in
     left = limit - len(hits)
     if left <= 0:
         return hits
-    parts, edge = _window(db, expression)
+    parts, edge = _window(db, terms, expression)
     if not parts:
         return hits
     rows = db.execute_sql(_ranked_page(parts), (expression, edge, left, offset)).fetchall()
