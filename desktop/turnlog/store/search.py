@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 
 import peewee
 
@@ -432,7 +432,7 @@ _RANKED = ('SELECT rowid AS "key", bm25({t}) AS "score" FROM {t} WHERE {t} MATCH
            'AND rowid >= ?2')
 
 
-@cache
+@lru_cache(maxsize=64)  # sets of parts: many in a long session over an interleaved log
 def _ranked_page(parts: tuple[int, ...]) -> str:
     """A page of the matches from key ?2 on in `parts`, ranked (each part's bm25 reads its
     own statistics), the newest first on ties, with each one's turn and title."""
