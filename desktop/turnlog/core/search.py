@@ -381,6 +381,7 @@ def make_snippet(texts: list[str], terms: list[Term], width: int = SNIPPET_CHARS
     else:
         start, end = _span_around(chosen, first[0], first[1], width)
     piece = chosen[start:end]
-    flat = _SPACES.sub(" ", piece)
+    # Printable text holds no white space but the ASCII space.
+    flat = piece if piece.isprintable() and "  " not in piece else _SPACES.sub(" ", piece)
     spans = find_matches(flat, pattern)
     return Snippet(flat, tuple(spans), start > 0, end < len(chosen))
