@@ -24,13 +24,15 @@ LONG_TITLE = "季度计划与采购清单（第二版，包含所有部门的意
 
 
 def search(qtbot, window, query: str):
-    """Ctrl+Shift+F, then the query put in the field (QTest cannot type Chinese)."""
+    """Ctrl+Shift+F, then the query put in the field (QTest cannot type Chinese), and its
+    first page shown and counted."""
     window.finder.action.trigger()
     panel = window.finder.panel
     qtbot.waitUntil(lambda: window.finder.dock.isVisible())
     panel.field.setText(query)
     panel.run()
     qtbot.waitUntil(lambda: panel.searched_query == query, timeout=5000)
+    qtbot.waitUntil(lambda: "counting" not in panel.status.text(), timeout=5000)
     return panel
 
 

@@ -2915,6 +2915,14 @@
         <translation>没有匹配的结果。</translation>
     </message>
     <message>
+        <source>%1 shown, counting…</source>
+        <translation>显示 %1 个，正在计数…</translation>
+    </message>
+    <message>
+        <source>More than %1 matches, %2 shown.</source>
+        <translation>超过 %1 个匹配，显示 %2 个。</translation>
+    </message>
+    <message>
         <source>%n match(es), %1 shown.</source>
         <translation>%n 个匹配，显示 %1 个。</translation>
     </message>

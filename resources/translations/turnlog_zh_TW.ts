@@ -2915,6 +2915,14 @@
         <translation>沒有符合的結果。</translation>
     </message>
     <message>
+        <source>%1 shown, counting…</source>
+        <translation>顯示 %1 個，正在計數…</translation>
+    </message>
+    <message>
+        <source>More than %1 matches, %2 shown.</source>
+        <translation>超過 %1 個符合，顯示 %2 個。</translation>
+    </message>
+    <message>
         <source>%n match(es), %1 shown.</source>
         <translation>%n 個符合，顯示 %1 個。</translation>
     </message>

@@ -1,4 +1,6 @@
-"""`turnlog-cli search QUERY`: every conversation's turns and titles, best first."""
+"""`turnlog-cli search QUERY`: every conversation's turns and titles, best first: the first
+`--limit` of them, then (when there may be more) how many match, counted as the window
+counts them (up to `store.search.COUNT_CAP`, more said as "more than" it)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from typing import Any
 
 from ..config.paths import data_dir
 from ..store import NotFound, TurnlogStore
-from ..store.search import SearchHit
+from ..store.search import COUNT_CAP, MatchCount, SearchHit
 from .terminal import print_json, safe_for
 
 DEFAULT_LIMIT = 20
@@ -43,12 +45,14 @@ def register(sub: Any) -> None:
 
 
 def run_search(args: argparse.Namespace) -> int:
+    found: MatchCount | None = None  # counted only when the page is full
     try:
         with TurnlogStore.open(data_dir(), readonly=True) as store:
             hits = store.search(args.query, limit=args.limit)
-            total = sum(store.search.count(args.query)) if len(hits) >= args.limit else 0
+            if len(hits) >= args.limit:
+                found = store.search.count(args.query)
     except NotFound:
-        hits, total = [], 0  # no database yet: nothing matches
+        hits = []  # no database yet: nothing matches
     if args.json:
         print_json({"results": [hit.to_json() for hit in hits]})
         return 0
@@ -57,8 +61,10 @@ def run_search(args: argparse.Namespace) -> int:
     safe = safe_for(sys.stdout, raw=args.raw)
     for hit in hits:
         print(safe(_line(hit)))
-    if total > len(hits):  # the same count the window's search says
-        print(f"{total:,} matches, {len(hits):,} shown (--limit for more)", file=sys.stderr)
+    if found is not None and (found.more or found.total > len(hits)):
+        # The same count the window's search says.
+        total = f"more than {COUNT_CAP:,}" if found.more else f"{found.total:,}"
+        print(f"{total} matches, {len(hits):,} shown (--limit for more)", file=sys.stderr)
     return 0
 
 

@@ -159,12 +159,19 @@ class Snippet:
 
 
 def _pattern(words: set[str]) -> re.Pattern[str] | None:
+    """Chinese words anywhere, other words at a word's start, the longest first where two
+    start alike. The look behind that keeps a word to a word's start is written after its
+    first character (the character before that one is no letter or digit): a pattern that
+    begins with its words' first characters lets the search skip to where one is, where a
+    look behind first made every place in a text try every word."""
     if not words:
         return None
     parts = []
     for word in sorted(words, key=len, reverse=True):
-        escaped = re.escape(word)
-        parts.append(escaped if _CJK_CHAR.match(word) else rf"(?<![^\W_]){escaped}")
+        if _CJK_CHAR.match(word):
+            parts.append(re.escape(word))
+        else:
+            parts.append(rf"{re.escape(word[0])}(?<![^\W_](?s:.)){re.escape(word[1:])}")
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
@@ -262,6 +269,8 @@ def safe_cut(text: str, at: int, *, forward: bool) -> int:
     person sees them: never inside a combining sequence, an emoji sequence, a flag or a
     surrogate pair."""
     at = max(0, min(at, len(text)))
+    if at in (0, len(text)) or (text[at - 1] < "\x80" and text[at] < "\x80"):
+        return at  # nothing joins two ASCII characters
     step = 1 if forward else -1
     while 0 < at < len(text) and (_joined(text[at - 1], text[at]) or _regional(text, at)):
         at += step
@@ -272,24 +281,75 @@ def _columns(char: str) -> int:
     return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
 
 
+class _Widths(dict[str, int]):
+    """Each character's columns (`_columns`), kept as characters are met (bounded by the
+    characters there are; a few thousand in practice)."""
+
+    def __missing__(self, char: str) -> int:
+        value = self[char] = _columns(char)
+        return value
+
+
+_WIDTHS = _Widths()
+_RUNS = re.compile(r"[\x00-\x7f]+|[^\x00-\x7f]+")  # ASCII, one column a character; other
+
+
+def _width(text: str) -> int:
+    """`text`'s columns: a wide character counts two."""
+    return len(text) if text.isascii() else sum(map(_WIDTHS.__getitem__, text))
+
+
+def _taken(chars: str, budget: int) -> tuple[int, int]:
+    """How many of `chars` (in the order walked) a walk takes while `budget` (> 0)
+    columns are left — the one that uses up the budget included — and their columns.
+    Whole runs of ASCII or of other characters at a time; one character at a time only
+    in a run of narrow and wide characters mixed where the budget runs out."""
+    taken = used = 0
+    for run in _RUNS.findall(chars):
+        width = _width(run)
+        if used + width < budget:
+            taken, used = taken + len(run), used + width
+        elif run.isascii():
+            return taken + budget - used, budget
+        elif width == 2 * len(run):  # every one wide (Chinese)
+            wide = (budget - used + 1) // 2
+            return taken + wide, used + 2 * wide
+        else:
+            for char in run:
+                taken, used = taken + 1, used + _WIDTHS[char]
+                if used >= budget:
+                    break
+            return taken, used
+    return taken, used
+
+
+def _back(text: str, at: int, budget: int) -> tuple[int, int]:
+    """Walk back from `at` over the characters before it while `budget` columns are left:
+    (where the walk stops, the columns left — below zero when a wide character took the
+    last one). A character takes at least one column, so at most `budget` are read."""
+    if budget <= 0 or at <= 0:
+        return at, budget
+    taken, used = _taken(text[max(0, at - budget):at][::-1], budget)
+    return at - taken, budget - used
+
+
+def _ahead(text: str, at: int, budget: int) -> tuple[int, int]:
+    """`_back`, walking forward over the characters from `at` on."""
+    if budget <= 0 or at >= len(text):
+        return at, budget
+    taken, used = _taken(text[at:at + budget], budget)
+    return at + taken, budget - used
+
+
 def _span_around(text: str, start: int, end: int, width: int) -> tuple[int, int]:
     """About `width` columns of `text` (a wide character counts two) centred on
     `start`..`end`, cut only between characters as seen, at a space where one is near."""
-    left = right = max(0, (width - sum(_columns(c) for c in text[start:end])) // 2)
-    low, high = start, end
-    while low > 0 and left > 0:
-        low -= 1
-        left -= _columns(text[low])
-    while high < len(text) and right > 0:
-        right -= _columns(text[high])
-        high += 1
+    left = right = max(0, (width - _width(text[start:end])) // 2)
+    low, left = _back(text, start, left)
+    high, right = _ahead(text, end, right)
     # Whatever one side could not use goes to the other.
-    while low > 0 and right > 0:
-        low -= 1
-        right -= _columns(text[low])
-    while high < len(text) and left > 0:
-        left -= _columns(text[high])
-        high += 1
+    low, right = _back(text, low, right)
+    high, left = _ahead(text, high, left)
     space = text.find(" ", low, min(start, low + 12))
     if low > 0 and space >= 0:
         low = space + 1
@@ -299,11 +359,17 @@ def _span_around(text: str, start: int, end: int, width: int) -> tuple[int, int]
     return safe_cut(text, low, forward=False), safe_cut(text, high, forward=True)
 
 
-def make_snippet(texts: list[str], terms: list[Term], width: int = SNIPPET_CHARS) -> Snippet:
+# Every run of white space, as one space: only the runs that are not one space already.
+_SPACES = re.compile(r"\s{2,}|[^\S ]")
+
+
+def make_snippet(texts: list[str], terms: list[Term], width: int = SNIPPET_CHARS, *,
+                 pattern: Highlighter | None = None) -> Snippet:
     """A snippet from the first of `texts` (question, answer, title) holding a match,
     about `width` columns (a Chinese character counts two), centred on the match; spaces
-    collapsed."""
-    pattern = highlighter(terms)
+    collapsed. `pattern`: `highlighter(terms)`, made once for a page of snippets."""
+    if pattern is None:
+        pattern = highlighter(terms)
     chosen, first = texts[0] if texts else "", None
     for text in texts:
         first = pattern.first(text) if pattern is not None else None
@@ -315,6 +381,7 @@ def make_snippet(texts: list[str], terms: list[Term], width: int = SNIPPET_CHARS
     else:
         start, end = _span_around(chosen, first[0], first[1], width)
     piece = chosen[start:end]
-    flat = re.sub(r"\s+", " ", piece)
+    # Printable text holds no white space but the ASCII space.
+    flat = piece if piece.isprintable() and "  " not in piece else _SPACES.sub(" ", piece)
     spans = find_matches(flat, pattern)
     return Snippet(flat, tuple(spans), start > 0, end < len(chosen))

@@ -32,15 +32,23 @@ another program stays findable by its words.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 
 import peewee
 
-from ..core.search import Snippet, Term, index_text, make_snippet, match_expression, parse_query
+from ..core.search import (
+    Snippet,
+    Term,
+    highlighter,
+    index_text,
+    make_snippet,
+    match_expression,
+    parse_query,
+)
 
 FUNCTION = "turnlog_search_text_v1"
 FILL_BATCH = 500
@@ -334,39 +342,101 @@ RANK_WINDOW = 5_000
 """At most this many matching turns, the newest, are ranked: bm25 costs a lookup per
 row, and a word found in nearly every turn of a large log would take ten times the
 first page's time budget to rank in full."""
+COUNT_CAP = 10_000
+"""Matching turns are counted up to this many; more is said as "more than" it (a word in
+nearly every turn of a large log would otherwise be counted one by one)."""
+_OLDEST = -(1 << 63)  # below every key: a rank over every match
 
 
-def _each_part(select: str, parts: int) -> str:
-    """`select` (its table written `{t}`) over each of the first `parts` parts."""
-    return " UNION ALL ".join(select.format(t=f'"search_part_{n}"') for n in range(parts))
+def _each_part(select: str, parts: Iterable[int]) -> str:
+    """`select` (its table written `{t}`) over each of `parts`."""
+    return " UNION ALL ".join(select.format(t=f'"search_part_{n}"') for n in parts)
+
+
+@cache
+def _newest_keys(part: int) -> str:
+    return (f'SELECT rowid FROM "search_part_{part}" WHERE "search_part_{part}" MATCH ? '
+            "ORDER BY rowid DESC LIMIT ?")
+
+
+@cache
+def _newest_first(parts: int) -> str:
+    """The newest key each of the first `parts` parts holds (None: it holds none), as the
+    rowids of its row lengths (FTS5's `_docsize`, a B-tree lookup, no match read)."""
+    return " UNION ALL ".join(f'SELECT {n}, (SELECT max("id") FROM "search_part_{n}_docsize")'
+                              for n in range(parts))
+
+
+def _window(db: peewee.SqliteDatabase, terms: list[Term],
+            expression: str) -> tuple[tuple[int, ...], int]:
+    """The parts holding the newest `RANK_WINDOW` turns that match `expression` (of
+    `terms`), and the oldest key among them (`_OLDEST` when no more match: all are
+    ranked)."""
+    parts = parts_in_use(db)
+    if not parts:
+        return (), _OLDEST
+    if _few(db, terms, expression, parts):
+        return tuple(range(parts)), _OLDEST
+    return _newest_parts(db, expression, parts)
+
+
+WORD_TRIES = 3
+
+
+def _few(db: peewee.SqliteDatabase, terms: list[Term], expression: str, parts: int) -> bool:
+    """Whether at most `RANK_WINDOW` turns match: said by one of the query's first
+    `WORD_TRIES` words that few turns hold (every match holds each of its words, and a
+    word's turns are counted faster than a phrase's), else by counting the matches. Each
+    count stops at one more than the window."""
+    words = [Term((token,), term.prefix and at == len(term.tokens) - 1)
+             for term in terms for at, token in enumerate(term.tokens)]
+    tries = [word.fts() for word in words[:WORD_TRIES]] if len(words) > 1 else []
+    for counted in (*tries, expression):
+        (many,) = db.execute_sql(_counted(parts), (counted, RANK_WINDOW + 1)).fetchone()
+        if many <= RANK_WINDOW:
+            return True
+    return False
+
+
+def _newest_parts(db: peewee.SqliteDatabase, expression: str,
+                  parts: int) -> tuple[tuple[int, ...], int]:
+    """`_window` when more than `RANK_WINDOW` match: parts are read newest key first, each
+    only up to `RANK_WINDOW` of its keys (FTS5 reads a doclist backwards), and not at all
+    once the window holds that many keys newer than any the part holds, so a word in
+    nearly every turn reads a part or two, never all of its matches."""
+    window = RANK_WINDOW
+    newest = sorted(((top, part) for part, top in db.execute_sql(_newest_first(parts))
+                     if top is not None), reverse=True)
+    keys: list[int] = []  # newest first, at most `window`
+    tops: dict[int, int] = {}  # the newest match of each part read that holds one
+    for top, part in newest:
+        if len(keys) >= window and keys[window - 1] > top:
+            break
+        found = [key for (key,) in db.execute_sql(_newest_keys(part), (expression, window))]
+        if found:
+            tops[part] = found[0]
+            # Two runs, each newest first: sorting them is a merge.
+            keys = sorted(keys + found, reverse=True)[:window]
+    edge = keys[-1] if len(keys) >= window else _OLDEST  # fewer: deleted since counted
+    return tuple(sorted(part for part, top in tops.items() if top >= edge)), edge
 
 
 _PAGE = (
     'SELECT t."id", t."conversation_id", t."ordinal", t."question", t."answer", '
-    't."created_at", c."title", hit."found" FROM (SELECT "key", "score", "found" FROM ({}) '
+    't."created_at", c."title" FROM (SELECT "key", "score" FROM ({}) '
     'ORDER BY "score", "key" DESC LIMIT ?3 OFFSET ?4) AS hit JOIN "turns" t ON '
     't."conversation_id" = hit."key" >> 32 AND t."ordinal" = hit."key" & 4294967295 '
     'JOIN "conversations" c ON c."id" = t."conversation_id" '
     'ORDER BY hit."score", hit."key" DESC')
-_RANKED = 'SELECT rowid AS "key", bm25({t}) AS "score" FROM {t} WHERE {t} MATCH ?1'
+_RANKED = ('SELECT rowid AS "key", bm25({t}) AS "score" FROM {t} WHERE {t} MATCH ?1 '
+           'AND rowid >= ?2')
 
 
-@cache
-def _queries(parts: int) -> tuple[str, str, str, str]:
-    """Over `parts` parts: the page when all matches are ranked (at most RANK_WINDOW + 1
-    read, `found` saying how many), the newest RANK_WINDOW's edge, the page from the
-    edge on, and the conversations found."""
-    every = _each_part(_RANKED, parts)
-    first = _PAGE.format(f'SELECT *, count(*) OVER () AS "found" FROM (SELECT * FROM ({every}) '
-                         f"LIMIT {RANK_WINDOW + 1})")
-    edge = ('SELECT "key" FROM (' + _each_part(
-        'SELECT rowid AS "key" FROM {t} WHERE {t} MATCH ?1', parts)
-        + f') ORDER BY "key" DESC LIMIT 1 OFFSET {RANK_WINDOW - 1}')
-    newest = _PAGE.format('SELECT *, 0 AS "found" FROM ('
-                          + _each_part(_RANKED + " AND rowid >= ?2", parts) + ")")
-    conversations = ('SELECT DISTINCT "key" >> 32 FROM (' + _each_part(
-        'SELECT rowid AS "key" FROM {t} WHERE {t} MATCH ?1', parts) + ")")
-    return first, edge, newest, conversations
+@lru_cache(maxsize=64)  # sets of parts: many in a long session over an interleaved log
+def _ranked_page(parts: tuple[int, ...]) -> str:
+    """A page of the matches from key ?2 on in `parts`, ranked (each part's bm25 reads its
+    own statistics), the newest first on ties, with each one's turn and title."""
+    return _PAGE.format(_each_part(_RANKED, parts))
 
 
 _TITLE_HITS = (
@@ -387,53 +457,73 @@ def search(db: peewee.SqliteDatabase, query: str, *, limit: int = 20, offset: in
            titles: bool = True) -> list[SearchHit]:
     """The best `limit` hits for the plain-text `query`: conversations whose title
     matches first (on the first page, `titles`), then turns ranked by bm25, the newest
-    first on ties (among the newest `RANK_WINDOW` that match). Nothing to search for
-    (`*`, punctuation): no hits."""
+    first on ties (among the newest `RANK_WINDOW` that match). Only that window is read
+    and ranked, and only `limit` rows leave SQLite. Nothing to search for (`*`,
+    punctuation): no hits."""
     terms = parse_query(query)
     expression = match_expression(terms)
     if expression is None or limit <= 0:
         return []
     hits: list[SearchHit] = []
+    marks = highlighter(terms)
     if titles and offset == 0:
         for cid, title, updated in db.execute_sql(_TITLE_HITS, (expression, limit)).fetchall():
             hits.append(SearchHit(cid, title, None, None, _when(updated),
-                                  make_snippet([title], terms)))
+                                  make_snippet([title], terms, pattern=marks)))
     left = limit - len(hits)
-    parts = parts_in_use(db)
-    if left <= 0 or parts == 0:
+    if left <= 0:
         return hits
-    first, edge, newest, _ = _queries(parts)
-    # Rank every match in one pass; more than RANK_WINDOW: the newest RANK_WINDOW, those
-    # from the edge's key on.
-    rows = db.execute_sql(first, (expression, None, left, offset)).fetchall()
-    if rows and rows[0][-1] > RANK_WINDOW:
-        (after,) = db.execute_sql(edge, (expression,)).fetchone()
-        rows = db.execute_sql(newest, (expression, after, left, offset)).fetchall()
-    for turn_id, cid, ordinal, question, answer, created, title, _found in rows:
+    parts, edge = _window(db, terms, expression)
+    if not parts:
+        return hits
+    rows = db.execute_sql(_ranked_page(parts), (expression, edge, left, offset)).fetchall()
+    for turn_id, cid, ordinal, question, answer, created, title in rows:
         hits.append(SearchHit(cid, title, turn_id, ordinal, _when(created),
-                              make_snippet([question, answer], terms)))
+                              make_snippet([question, answer], terms, pattern=marks),
+                              row_ordinal=ordinal))
     return hits
 
 
-def count(db: peewee.SqliteDatabase, query: str) -> tuple[int, int]:
-    """How many titles and how many turns match the plain-text `query` (every one,
-    ranked or not): the total a list of hits says it pages through."""
+@dataclass(frozen=True, slots=True)
+class MatchCount:
+    """How many titles and turns match a query: turns counted up to `COUNT_CAP`, `more`
+    saying that more match than that."""
+
+    titles: int
+    turns: int
+    more: bool = False
+
+    @property
+    def total(self) -> int:
+        return self.titles + self.turns
+
+
+def count(db: peewee.SqliteDatabase, query: str) -> MatchCount:
+    """How many titles and how many turns match the plain-text `query` (ranked or not):
+    the total a list of hits says it pages through, turns counted up to `COUNT_CAP`."""
     expression = match_expression(parse_query(query))
     if expression is None:
-        return 0, 0
+        return MatchCount(0, 0)
     (titles,) = db.execute_sql('SELECT count(*) FROM "search_titles" WHERE "search_titles" '
                                "MATCH ?", (expression,)).fetchone()
     parts = parts_in_use(db)
     if not parts:
-        return int(titles), 0
-    (turns,) = db.execute_sql(_counted(parts), (expression,)).fetchone()
-    return int(titles), int(turns)
+        return MatchCount(int(titles), 0)
+    (turns,) = db.execute_sql(_counted(parts), (expression, COUNT_CAP + 1)).fetchone()
+    return MatchCount(int(titles), min(int(turns), COUNT_CAP), int(turns) > COUNT_CAP)
 
 
 @cache
 def _counted(parts: int) -> str:
-    return ('SELECT count(*) FROM (' + _each_part(
-        'SELECT rowid FROM {t} WHERE {t} MATCH ?1', parts) + ")")
+    """Counts up to ?2 matches: the parts are read one after another until that many."""
+    return ('SELECT count(*) FROM (SELECT 1 FROM (' + _each_part(
+        'SELECT rowid FROM {t} WHERE {t} MATCH ?1', range(parts)) + ") LIMIT ?2)")
+
+
+@cache
+def _conversations_found(parts: int) -> str:
+    return ('SELECT DISTINCT "key" >> 32 FROM (' + _each_part(
+        'SELECT rowid AS "key" FROM {t} WHERE {t} MATCH ?1', range(parts)) + ")")
 
 
 def matching_conversations(db: peewee.SqliteDatabase, terms: list[Term]) -> set[int]:
@@ -444,7 +534,8 @@ def matching_conversations(db: peewee.SqliteDatabase, terms: list[Term]) -> set[
     found: set[int] = set()
     parts = parts_in_use(db)
     if parts:
-        found.update(cid for (cid,) in db.execute_sql(_queries(parts)[3], (expression,)))
+        found.update(cid for (cid,) in db.execute_sql(_conversations_found(parts),
+                                                       (expression,)))
     found.update(cid for (cid,) in db.execute_sql(
         'SELECT rowid FROM "search_titles" WHERE "search_titles" MATCH ?', (expression,)))
     return found

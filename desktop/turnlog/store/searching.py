@@ -10,7 +10,7 @@ from ..core.versions import Versions
 from . import search, versions
 from .database import Database
 from .models import TurnRow
-from .search import SearchHit
+from .search import MatchCount, SearchHit
 
 
 class Search:
@@ -29,8 +29,9 @@ class Search:
             return [self.marked(hit, found) for hit, found in
                     zip(hits, self.versions_of(hits), strict=True)]
 
-    def count(self, query: str) -> tuple[int, int]:
-        """How many titles and turns match `query` (see `store.search.count`)."""
+    def count(self, query: str) -> MatchCount:
+        """How many titles and turns match `query`, turns up to `search.COUNT_CAP` (see
+        `store.search.count`)."""
         with self.database.guard():
             return search.count(self.db, query)
 
@@ -56,7 +57,8 @@ class Search:
         """A superseded version is found too: marked as such, with the ordinal of the row
         that shows it (its active version's)."""
         if hit.turn_id is None or found is None or hit.ordinal is None:
-            return replace(hit, row_ordinal=hit.ordinal)
+            return hit if hit.row_ordinal == hit.ordinal else replace(hit,
+                                                                     row_ordinal=hit.ordinal)
         number = TurnNumbers.of(found).number(hit.ordinal)
         if not found.is_superseded(hit.turn_id):
             return replace(hit, row_ordinal=hit.ordinal, number=number)

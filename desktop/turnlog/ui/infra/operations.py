@@ -38,7 +38,7 @@ from ...service.transfer import import_file as import_turnlog_file
 from ...store import TurnlogStore, drafts
 from ...store.deletion import DeletionCounts
 from ...store.salvage import Salvaged, salvage_all
-from ...store.search import SearchHit
+from ...store.search import MatchCount, SearchHit
 from .changes import ChangeHub, Changes
 from .export_file import ExportTarget, write_export
 from .languages import arg
@@ -336,10 +336,14 @@ def remove_unanswered_conversation(store: TurnlogStore, conversation_id: int,
 
 # -------------------------------------------------------------- search and filter
 def search_first_page(store: TurnlogStore, query: str, limit: int
-                      ) -> StorageOp[tuple[list[SearchHit], tuple[int, int]]]:
-    """The first `limit` hits of `query`, and how many there are (titles, turns)."""
-    return StorageOp("search", lambda: (store.search(query, limit=limit),
-                                        store.search.count(query)))
+                      ) -> StorageOp[list[SearchHit]]:
+    """The first `limit` hits of `query` (how many there are: `count_matches`)."""
+    return StorageOp("search", lambda: store.search(query, limit=limit))
+
+
+def count_matches(store: TurnlogStore, query: str) -> StorageOp[MatchCount]:
+    """How many titles and turns match `query`, turns up to `store.search.COUNT_CAP`."""
+    return StorageOp("count matches", lambda: store.search.count(query))
 
 
 def search_more_turns(store: TurnlogStore, query: str, limit: int,

@@ -1,8 +1,9 @@
 """Search all text (Ctrl+Shift+F): a results list over every conversation's turns and titles
-(conversation, turn, date, snippet with the match in bold; `search_hits`), counted in all
-and listed `LIMIT` at a time (*Show more*), that opens the conversation at the turn chosen
-with the query's matches highlighted in it (`turn_matches`: F3 / Shift+F3). The query runs
-on the storage worker, a moment after typing stops; Esc clears it."""
+(conversation, turn, date, snippet with the match in bold; `search_hits`), listed `LIMIT`
+at a time (*Show more*) and counted once the first page is shown (up to
+`store.search.COUNT_CAP`, more said as "more than" it). A hit opens its conversation at the
+turn chosen with the query's matches highlighted in it (`turn_matches`: F3 / Shift+F3).
+The query runs on the storage worker, a moment after typing stops; Esc clears it."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from ...core.model import Conversation
 from ...store import TurnlogStore
-from ...store.search import RANK_WINDOW, SearchHit
+from ...store.search import COUNT_CAP, RANK_WINDOW, MatchCount, SearchHit
 from ..infra import operations
 from ..infra.languages import arg, plural
 from ..infra.tasks import TaskRunner
@@ -98,7 +99,7 @@ class SearchPanel(QWidget):
         self.more.clicked.connect(self.show_more)
         self.more.hide()
         layout.addWidget(self.more)
-        self.found = (0, 0)  # the titles and turns the shown query matches
+        self.found: MatchCount | None = None  # what the shown query matches; None: counting
         self._turns_listed = 0  # turn hits listed: where the next page starts
         self._page_full = False  # the last page asked for came back full
         self._shown = 0  # the number of the query whose hits are listed
@@ -133,8 +134,8 @@ class SearchPanel(QWidget):
 
     # -------------------------------------------------------------------- queries
     def run(self) -> None:
-        """Search for what the field holds now (on the storage worker): the first page
-        and how many match in all."""
+        """Search for what the field holds now (on the storage worker): the first page,
+        then (`_counted`) how many match in all."""
         self._timer.stop()
         query = self.field.text().strip()
         self._asked += 1
@@ -148,7 +149,7 @@ class SearchPanel(QWidget):
             return
         self.status.setText(QCoreApplication.translate("SearchPanel", "Searching…"))
         operations.search_first_page(self.store, query, LIMIT).run(
-            self.runner, on_success=lambda found: self._show(asked, query, *found),
+            self.runner, on_success=lambda hits: self._show(asked, query, hits),
             on_failure=lambda error: self._failed(asked, error))
 
     def show_more(self) -> None:
@@ -162,17 +163,28 @@ class SearchPanel(QWidget):
             self.runner, on_success=lambda hits: self._more(asked, hits),
             on_failure=lambda error: self._failed(asked, error))
 
-    def _show(self, asked: int, query: str, hits: list[SearchHit],
-              found: tuple[int, int]) -> None:
+    def _show(self, asked: int, query: str, hits: list[SearchHit]) -> None:
         if asked != self._asked:
             return  # a newer query is on its way
-        self.found, self._shown = found, asked
+        self._shown = asked
         self._turns_listed = sum(hit.turn_id is not None for hit in hits)
         self._page_full = len(hits) >= LIMIT
+        # A page that is not full holds every match: nothing more to count.
+        self.found = None if self._page_full else MatchCount(
+            len(hits) - self._turns_listed, self._turns_listed)
         self.model.set_hits(hits)
         self.searched_query = query
         self._say()
         self.searched.emit(query)
+        if self.found is None:
+            operations.count_matches(self.store, query).run(
+                self.runner, on_success=lambda found: self._counted(asked, found),
+                on_failure=lambda error: self._failed(asked, error))
+
+    def _counted(self, asked: int, found: MatchCount) -> None:
+        if asked == self._asked:
+            self.found = found
+            self._say()
 
     def _more(self, asked: int, hits: list[SearchHit]) -> None:
         if asked != self._asked:
@@ -184,22 +196,31 @@ class SearchPanel(QWidget):
 
     def _listable(self) -> int:
         """How many turns can be listed: the newest `RANK_WINDOW` matches are ranked."""
-        return min(self.found[1], RANK_WINDOW)
+        return RANK_WINDOW if self.found is None else min(self.found.turns, RANK_WINDOW)
 
     def _say(self) -> None:
         """The status line (how many match, how many are shown) and *Show more*."""
-        total, shown = sum(self.found), self.model.rowCount()
+        shown = self.model.rowCount()
         more = self._page_full and self._turns_listed < self._listable()
         self.more.setVisible(more)
         self.more.setEnabled(True)
+        self.status.setText(self._found_text(shown, more))
+
+    def _found_text(self, shown: int, more: bool) -> str:
+        found = self.found
         if not shown:
-            self.status.setText(QCoreApplication.translate("SearchPanel", "Nothing matches."))
-        elif more or shown < total:
-            self.status.setText(plural(arg(QCoreApplication.translate(
-                "SearchPanel", "%n match(es), %1 shown.", None, total), shown), total))
-        else:
-            self.status.setText(plural(QCoreApplication.translate(
-                "SearchPanel", "%n match(es).", None, total), total))
+            return QCoreApplication.translate("SearchPanel", "Nothing matches.")
+        if found is None:
+            return arg(QCoreApplication.translate("SearchPanel", "%1 shown, counting…"), shown)
+        if found.more:
+            return arg(QCoreApplication.translate(
+                "SearchPanel", "More than %1 matches, %2 shown."), COUNT_CAP, shown)
+        total = found.total
+        if more or shown < total:
+            return plural(arg(QCoreApplication.translate(
+                "SearchPanel", "%n match(es), %1 shown.", None, total), shown), total)
+        return plural(QCoreApplication.translate(
+            "SearchPanel", "%n match(es).", None, total), total)
 
     def _failed(self, asked: int, error: BaseException) -> None:
         self.more.setEnabled(True)
