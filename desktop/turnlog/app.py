@@ -223,6 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return show_startup_fault(store, home)
     from .ui.shell.ending import EndOnSignals
     from .ui.shell.geometry import fit_first_window  # only now: a failed start needs no more
+    from .ui.shell.ready import watch_ready
 
     window = open_window(store, home)
     ending = EndOnSignals(window)  # a logout's SIGTERM closes the window as a click would
@@ -233,6 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # one (a window manager usually makes it so; with none, only a click would).
     window.raise_()
     window.activateWindow()
+    watch_ready(window.view, window.composer.edit,  # the start-up bench's mark
+                        lambda: window.conversation is not None)
     try:
         status = app.exec()
     finally:
