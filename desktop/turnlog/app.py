@@ -13,7 +13,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from PySide6.QtCore import QBuffer, QByteArray, QSize
+from PySide6.QtCore import QBuffer, QByteArray, QSize, QTimer
 from PySide6.QtGui import QGuiApplication, QIcon, QImageReader, QPixmap
 from PySide6.QtWidgets import QApplication
 
@@ -38,6 +38,7 @@ ORGANIZATION = "Turnlog"
 ORGANIZATION_DOMAIN = "turnlog.github.io"
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
 FAULT_LOG = "faults.log"
+WARM_UP_LATEST_MS = 3_000
 FAULT_STREAMS: list[TextIO] = []  # open for the life of the process, as faulthandler needs
 
 
@@ -223,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return show_startup_fault(store, home)
     from .ui.shell.ending import EndOnSignals
     from .ui.shell.geometry import fit_first_window  # only now: a failed start needs no more
-    from .ui.shell.ready import watch_ready
+    from .ui.shell.ready import FirstScreen
 
     window = open_window(store, home)
     ending = EndOnSignals(window)  # a logout's SIGTERM closes the window as a click would
@@ -234,8 +235,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     # one (a window manager usually makes it so; with none, only a click would).
     window.raise_()
     window.activateWindow()
-    watch_ready(window.view, window.composer.edit,  # the start-up bench's mark
-                        lambda: window.conversation is not None)
+    # What the first screen does not need starts once it is up (at the latest after
+    # WARM_UP_LATEST_MS, if what it waits for never comes: a conversation without turns).
+    first = FirstScreen(window.view, window.composer.edit, lambda: window.conversation is not None)
+    first.shown.connect(window.warm_up)
+    QTimer.singleShot(WARM_UP_LATEST_MS, window, window.warm_up)
     try:
         status = app.exec()
     finally:

@@ -1,8 +1,10 @@
-"""The moment the window is ready for a person: written to a file for the start-up bench.
+"""The moment the window first shows what a person opened it for: the open conversation's
+newest turn painted in the history (or no conversation at all), the composer taking keys.
 
-Only when `$TURNLOG_READY_FILE` names a file: the first paint of the history that shows
-the open conversation's newest turn (or no conversation at all) with the composer taking
-keys writes `time.time()` there, then the watch removes itself.
+Work that screen does not need (the HTTP stack, the keyring, the formula typesetter)
+starts then, so it does not compete with the start for the processor. When
+`$TURNLOG_READY_FILE` names a file, `time.time()` of that moment is written there (the
+start-up bench reads it).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import QAbstractItemView, QWidget
 
 from ..transcript.model import Role
@@ -20,13 +22,16 @@ from ..transcript.model import Role
 READY_ENV = "TURNLOG_READY_FILE"
 
 
-class ReadyMark(QObject):
-    """Writes the time of the first paint that shows the newest turn, composer focused."""
+class FirstScreen(QObject):
+    """Emits `shown` once, at the first paint of the history `view` that shows the newest
+    turn (or any paint while `opened()` says no conversation is open) with `edit` focused."""
 
-    def __init__(self, view: QAbstractItemView, edit: QWidget, opened: Callable[[], bool],
-                 path: Path) -> None:
+    shown = Signal()
+
+    def __init__(self, view: QAbstractItemView, edit: QWidget, opened: Callable[[], bool]) -> None:
         super().__init__(view)
-        self.view, self.edit, self.opened, self.path = view, edit, opened, path
+        self.view, self.edit, self.opened = view, edit, opened
+        self.ready_at: float | None = None
         view.viewport().installEventFilter(self)
 
     def _ready(self) -> bool:
@@ -44,17 +49,18 @@ class ReadyMark(QObject):
             view.visualRect(newest))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.Paint and self._ready():
+        if self.ready_at is None and event.type() == QEvent.Type.Paint and self._ready():
+            self.ready_at = time.time()
             watched.removeEventFilter(self)
-            temporary = self.path.with_name(self.path.name + ".part")
-            temporary.write_text(repr(time.time()), encoding="utf-8")
-            temporary.replace(self.path)
+            named = os.environ.get(READY_ENV)
+            if named:
+                _write_time(Path(named), self.ready_at)
+            self.shown.emit()
         return False
 
 
-def watch_ready(view: QAbstractItemView, edit: QWidget,
-                opened: Callable[[], bool]) -> ReadyMark | None:
-    """A ReadyMark on the history `view` when `$TURNLOG_READY_FILE` asks for one;
-    `opened` says whether a conversation is open."""
-    named = os.environ.get(READY_ENV)
-    return ReadyMark(view, edit, opened, Path(named)) if named else None
+def _write_time(path: Path, at: float) -> None:
+    """`at` in `path`, whole or not at all (the bench polls for the file)."""
+    temporary = path.with_name(path.name + ".part")
+    temporary.write_text(repr(at), encoding="utf-8")
+    temporary.replace(path)
