@@ -31,7 +31,8 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          "turnlog.service.transfer", "turnlog.formats.importers")
 # Never loaded by a command that only reads the log.
 NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
-                   "turnlog.toolhost", "turnlog.service.transfer", "turnlog.formats.importers")
+                   "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",
+                   "turnlog.formats.importers")
 
 # The real start (`turnlog.app.main`), with the moment the first screen is ready (the
 # `$TURNLOG_READY_FILE` mark) noted: what is loaded then, and once the HTTP stack is in.
@@ -138,3 +139,20 @@ def test_reading_commands_load_neither_qt_nor_the_network(tmp_path: Path):
         names = json.loads(done.stderr.strip().splitlines()[-1])
         assert "turnlog.store" in names
         assert loaded_in(names, NOT_FOR_READING) == [], command
+
+
+def test_each_command_is_registered_by_the_module_named_for_it():
+    import argparse
+
+    from turnlog.cli import COMMANDS, build_parser, command_module
+
+    def commands_of(parser: argparse.ArgumentParser) -> list[str]:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return list(sub.choices)
+
+    assert commands_of(build_parser(["--help"])) == [c for _, cs in COMMANDS for c in cs]
+    for name, commands in COMMANDS:
+        parser = argparse.ArgumentParser()
+        command_module(name).register(parser.add_subparsers())
+        assert commands_of(parser) == list(commands)
+        assert commands_of(build_parser([commands[0], "--help"])) == list(commands)

@@ -37,11 +37,8 @@ from ..service.chat import (  # options_for: the window imports it here
     window_warning,
 )
 from ..service.request_body import Ask, build, send_request
-from ..service.tool_use import SendTools
-from ..service.transfer import check_file, import_checked
 from ..store import NotFound, TurnlogStore
 from ..store.salvage import Readable
-from ..toolhost.host import ToolHost
 from .attached import add_attach, read_attached
 from .memory_commands import memory_json, memory_of
 from .numbers import whole_number
@@ -261,6 +258,8 @@ def _project_ask(args: argparse.Namespace, conversation: Conversation, route: Ro
 def _tool_specs(names: str) -> tuple[ToolSpec, ...]:
     """The definitions of the tools `--tools A,B` offers: their servers started for the
     projection and stopped after (a server that cannot start offers none, as in a send)."""
+    from ..service.tool_use import SendTools
+    from ..toolhost.host import ToolHost
     from .tools_commands import chosen_servers
 
     servers = chosen_servers(names)
@@ -300,6 +299,8 @@ def run_import(args: argparse.Namespace) -> int:
     """Check the whole file first (a bad one opens nothing for writing), then write it in
     one transaction. Standard output gets each conversation's id, one a line (or with
     `--json` the whole report); standard error the report in words."""
+    from ..service.transfer import check_file, import_checked  # the importers
+
     try:
         checked = check_file(args.file, model=args.model)
     except (OSError, ImportProblem) as err:
