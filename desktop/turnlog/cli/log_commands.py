@@ -159,8 +159,7 @@ def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conver
 
 
 def run_project(args: argparse.Namespace) -> int:
-    from ..service.request_body import build
-
+    from ..service.request_body import build  # what connects and builds: `project` only
     problem = check_question(args.question)
     if problem is not None:
         print(f"failure: {problem.kind.value}\n{problem.message()}", file=sys.stderr)
