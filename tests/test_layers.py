@@ -387,7 +387,7 @@ def test_importing_providers_loads_neither_keyring_nor_the_local_model():
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             check=True, timeout=60)
     loaded = set(json.loads(result.stdout))
-    assert "turnlog.providers.client" in loaded and "httpx" in loaded
+    assert "turnlog.providers.client" in loaded  # httpx itself waits for the first request
     assert sorted(name for name in loaded if within(
         name, ["keyring", "turnlog.config.secrets", "turnlog.localmodel", "turnlog.store"])) == []
 

@@ -8,19 +8,19 @@ import logging.handlers
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from PySide6.QtCore import QBuffer, QByteArray, QSize
+from PySide6.QtCore import QBuffer, QByteArray, QSize, QTimer
 from PySide6.QtGui import QGuiApplication, QIcon, QImageReader, QPixmap
 from PySide6.QtWidgets import QApplication
 
 from . import APP_ID, APP_NAME, __version__
 from .config.paths import ENV_HOME, LOG_NAME, PRIVATE_UMASK, data_dir, log_dir
 from .core.failures import StoreError
-from .localmodel import DEFAULT_N_CTX
 from .resources import app_icon_svg
 from .store import TurnlogStore
 from .store.errors import file_fault
@@ -38,6 +38,7 @@ ORGANIZATION = "Turnlog"
 ORGANIZATION_DOMAIN = "turnlog.github.io"
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
 FAULT_LOG = "faults.log"
+WARM_UP_LATEST_MS = 3_000
 FAULT_STREAMS: list[TextIO] = []  # open for the life of the process, as faulthandler needs
 
 
@@ -116,10 +117,11 @@ def application(argv: Sequence[str]) -> QApplication:
     return app
 
 
-def open_window(store: TurnlogStore, home: Path, *, n_ctx: int = DEFAULT_N_CTX) -> MainWindow:
+def open_window(store: TurnlogStore, home: Path, *, n_ctx: int | None = None) -> MainWindow:
     """The main window over `store`, wired to the active provider profile.
 
-    On the first start where the built-in model can run, its profile is added (once:
+    `n_ctx`: the built-in model's context window (None: its default). On the first
+    start where the built-in model can run, its profile is added (once:
     a user who removes it keeps it removed). Its server starts on the first question
     and stops in `MainWindow.shutdown`.
     """
@@ -135,12 +137,31 @@ def open_window(store: TurnlogStore, home: Path, *, n_ctx: int = DEFAULT_N_CTX) 
     profiles = ProfileStore(home)
     if profiles.offer_builtin() is not None:
         log.info("added the built-in local model profile")
-    local = LocalModels(n_ctx=n_ctx, log_dir=log_dir(home))
+    local = LocalModels(log_dir=log_dir(home)) if n_ctx is None else \
+        LocalModels(n_ctx=n_ctx, log_dir=log_dir(home))
     setup = ProviderSetup(profiles, window_settings(home), local=local)
     connector = ProviderConnector(setup.config, setup.keys, local=local,
                                   counts=ModelCounts(FactStore.in_dir(home)),
                                   removed=setup.gone)
     return MainWindow(store, TaskRunner(), connector, setup=setup)
+
+
+class LazyUpgradeProgress:
+    """`UpgradeProgress` (an upgrade that indexes shows its progress), loaded with its
+    dialog when an upgrade first reports: most starts upgrade nothing."""
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self._progress: Callable[[int, int], None] | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._progress is None:
+            from .ui.faults.startup import UpgradeProgress
+
+            progress = UpgradeProgress()
+            progress.started = self.started  # counted from the open, as it always was
+            self._progress = progress
+        self._progress(done, total)
 
 
 def open_data() -> tuple[Path, TurnlogStore | StoreError]:
@@ -163,10 +184,8 @@ def open_data() -> tuple[Path, TurnlogStore | StoreError]:
     app = QGuiApplication.instance()
     if isinstance(app, QGuiApplication):
         configure_fonts(app, language)  # its CJK shapes first (TC for zh_TW)
-    from .ui.faults.startup import UpgradeProgress  # an upgrade that indexes shows its progress
-
     try:
-        return home, TurnlogStore.open(home, progress=UpgradeProgress())
+        return home, TurnlogStore.open(home, progress=LazyUpgradeProgress())
     except StoreError as err:
         return home, err
     except OSError as err:
@@ -202,7 +221,6 @@ def smoke_test(argv: list[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from .ui.faults.crash import ExceptHook
-    from .ui.faults.startup import show_startup_fault
     from .ui.infra.languages import restart_requested
 
     argv = list(sys.argv if argv is None else argv)
@@ -219,10 +237,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     hook.install()
     home, store = open_data()
     if isinstance(store, StoreError):
+        from .ui.faults.startup import show_startup_fault
+
         log.warning("Cannot open the data in %s: %s", home, store)
         return show_startup_fault(store, home)
     from .ui.shell.ending import EndOnSignals
     from .ui.shell.geometry import fit_first_window  # only now: a failed start needs no more
+    from .ui.shell.ready import FirstScreen
 
     window = open_window(store, home)
     ending = EndOnSignals(window)  # a logout's SIGTERM closes the window as a click would
@@ -233,6 +254,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     # one (a window manager usually makes it so; with none, only a click would).
     window.raise_()
     window.activateWindow()
+    # What the first screen does not need starts once it is up (at the latest after
+    # WARM_UP_LATEST_MS, if what it waits for never comes: a conversation without turns).
+    first = FirstScreen(window.view, window.composer.edit, lambda: window.conversation is not None)
+    first.shown.connect(window.warm_up)
+    QTimer.singleShot(WARM_UP_LATEST_MS, window, window.warm_up)
     try:
         status = app.exec()
     finally:

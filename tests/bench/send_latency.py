@@ -143,6 +143,7 @@ class Window:
                                            counts=ModelCounts(FactStore.in_dir(home)))
         self.store = TurnlogStore.open(home)
         self.session = SendSession(self.store, self.connector, runner)
+        self.session.prepare()  # as the window's warm-up does once its first screen is up
         self.results: list[SendResult] = []
         self.session.finished.connect(self.results.append)
         self.session.crashed.connect(lambda draft: self.results.append(draft))

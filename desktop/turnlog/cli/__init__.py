@@ -8,26 +8,18 @@ from . import interrupt
 # isort: split
 import argparse
 import contextlib
+import importlib
 import logging
 import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from ..config.paths import PRIVATE_UMASK, data_dir_path
 from ..core.failures import StoreError
 from ..core.visible import has_surrogate
 from ..store import erase_pending
 from ..store.errors import file_fault
-from . import (
-    chat_commands,
-    log_commands,
-    memory_commands,
-    privacy_commands,
-    search_commands,
-    side_commands,
-    tools_commands,
-    version_commands,
-)
 from .terminal import safe_for
 
 # Exit statuses shared by all commands.
@@ -36,21 +28,61 @@ EXIT_ERROR = 1
 EXIT_REFUSED = 3
 EXIT_FAILED = 4
 
-COMMAND_MODULES = [log_commands, chat_commands, version_commands, side_commands,
-                   privacy_commands, search_commands, memory_commands, tools_commands]
+# The modules that register the commands, in the order `--help` lists them, with the
+# commands each registers: running a command loads its own module only.
+COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("log_commands", ("project", "import", "export", "list", "show")),
+    ("chat_commands", ("ask", "profile")),
+    ("version_commands", ("versions", "use-version", "fork")),
+    ("side_commands", ("btw",)),
+    ("privacy_commands", ("delete",)),
+    ("search_commands", ("search",)),
+    ("memory_commands", ("pin", "pref", "note")),
+    ("tools_commands", ("tools",)),
+)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_module(name: str) -> ModuleType:
+    """The module `name` of COMMANDS, loaded now if it was not yet."""
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The command `argv` names, when it comes first (no option before it)."""
+    first = next(iter(argv), None)
+    return first if first is not None and not first.startswith("-") else None
+
+
+class _Version(argparse.Action):
+    """`--version`, as argparse's own prints it; the number is read from the metadata
+    (tens of milliseconds) only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **_: object) -> None:
+        super().__init__(option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                         nargs=0, help="show program's version number and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from .. import __version__
+
+        print(f"turnlog {__version__}")
+        parser.exit()
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; for `argv` naming a known command, of that command's
+    module only (it parses `argv` just the same: the others are not loaded)."""
     parser = argparse.ArgumentParser(
         prog="turnlog-cli",
         description="Inspect, project, import and export Turnlog conversations without the window.",
     )
-    from .. import __version__  # read from the metadata only when a parser is built
-
-    parser.add_argument("--version", action="version", version=f"turnlog {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in COMMAND_MODULES:
-        module.register(sub)
+    wanted = _command_in(sys.argv[1:] if argv is None else argv)
+    known = any(wanted in commands for _, commands in COMMANDS)
+    for name, commands in COMMANDS:
+        if not known or wanted in commands:
+            command_module(name).register(sub)
     return parser
 
 
@@ -120,14 +152,15 @@ def _run(argv: Sequence[str] | None) -> int:
     os.umask(PRIVATE_UMASK)  # every file made from here on is the user's alone
     _show_what_cannot_be_encoded()
     _warnings_to_stderr()
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     unreadable = _not_text(args)
     if unreadable:
         message = (f"the text is not valid UTF-8: {unreadable} holds bytes that are not text, "
                    "or half of a character pair")
         if args.command in ("ask", "btw"):  # named, exit 4, the question given back
-            return chat_commands.fail("invalid_text", message, getattr(args, "text", None))
+            return command_module("chat_commands").fail("invalid_text", message,
+                                                        getattr(args, "text", None))
         print(f"error: invalid_text: {message}", file=sys.stderr)
         return EXIT_ERROR
     try:
@@ -142,7 +175,8 @@ def _run(argv: Sequence[str] | None) -> int:
             raise  # not the environment: a bug, with its traceback
         name = fault.code or fault.kind.value
         if args.command in ("ask", "btw"):  # named, exit 4, the question given back
-            return chat_commands.fail(name, str(fault), getattr(args, "draft", None))
+            return command_module("chat_commands").fail(name, str(fault),
+                                                        getattr(args, "draft", None))
         # One line, the fault named: `error: storage_full: The disk holding … is full. …`
         print(f"error: {name}: {safe_for(sys.stderr)(str(fault))}", file=sys.stderr)
         return EXIT_ERROR

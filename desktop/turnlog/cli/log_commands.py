@@ -8,44 +8,35 @@ import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..config.model_counts import ModelCounts
-from ..config.model_facts import FactStore
 from ..config.paths import data_dir
-from ..config.secrets import KeyringUnavailable, open_key_store
 from ..config.tool_servers import ToolConfigInvalid
 from ..core.attachments import AttachmentRefused, describe, has_images
 from ..core.budget import WINDOW_LEARNED, InvalidBudget
-from ..core.compaction import StoredSummary
 from ..core.failures import FailureKind, StoreError
 from ..core.imports import ImportProblem, source_name
 from ..core.memory import Memory
 from ..core.model import Conversation, Turn
 from ..core.numbers import TurnNumbers
 from ..core.partial import incomplete_mark
-from ..core.send import SendRequest, check_question
+from ..core.send import check_question
 from ..core.side import SideQuestion
 from ..core.tools import Approval, ToolSpec
 from ..core.versions import ForkOrigin, Versions, active_line
 from ..formats.export import FORMATS, attachment_entries, export_text, inline
-from ..service.chat import (  # options_for: the window imports it here
-    ProviderConfig,
-    Route,
-    profile_route,
-    window_for,
-    window_warning,
-)
-from ..service.request_body import Ask, build, send_request
-from ..service.tool_use import SendTools
-from ..service.transfer import check_file, import_checked
 from ..store import NotFound, TurnlogStore
 from ..store.salvage import Readable
-from ..toolhost.host import ToolHost
 from .attached import add_attach, read_attached
 from .memory_commands import memory_json, memory_of
 from .numbers import whole_number
 from .terminal import print_json, print_refusal, runs_text, safe_for
+
+if TYPE_CHECKING:  # `project` loads what connects and builds requests; list and show need none
+    from ..core.compaction import StoredSummary
+    from ..core.send import SendRequest
+    from ..service.chat import Route
+    from ..service.request_body import Ask
 
 EXIT_DAMAGED = 5
 """export/show wrote what could be read, but some rows of the conversation could not."""
@@ -104,7 +95,10 @@ def add_raw(p: argparse.ArgumentParser) -> None:
 
 def default_route(wanted: str | None) -> Route:
     """The route `ask` would take: the named (or first) profile's model and options."""
+    from ..config.model_counts import ModelCounts
+    from ..config.model_facts import FactStore
     from ..config.profiles import ProfileStore, ProfilesUnreadable
+    from ..service.chat import ProviderConfig, Route, profile_route
 
     try:
         profiles = ProfileStore(data_dir()).list()
@@ -126,6 +120,8 @@ def default_route(wanted: str | None) -> Route:
 def window_json(conversation: Conversation, route: Route) -> dict[str, Any]:
     """When an overflow taught the window in effect, and the smaller window the server
     stated (or an overflow taught) beside a larger one set by you, as a send sees them."""
+    from ..service.chat import window_for, window_warning
+
     source = window_for(conversation, route)[1]
     warned = window_warning(conversation, route)
     return {"window_learned_on": route.server_window_learned_on or None
@@ -163,6 +159,7 @@ def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conver
 
 
 def run_project(args: argparse.Namespace) -> int:
+    from ..service.request_body import build  # what connects and builds: `project` only
     problem = check_question(args.question)
     if problem is not None:
         print(f"failure: {problem.kind.value}\n{problem.message()}", file=sys.stderr)
@@ -248,6 +245,8 @@ def _project_ask(args: argparse.Namespace, conversation: Conversation, route: Ro
                  specs: tuple[ToolSpec, ...]) -> Ask | int:
     """What `project` previews, or the exit status of why nothing can be (a budget setting
     out of range, a file that cannot be attached, images for a model without)."""
+    from ..service.request_body import Ask, send_request
+
     try:
         ask = Ask(conversation, args.question, route, turns, memory=memory, summary=cached,
                   attachments=tuple(read_attached(args.attach)), tool_specs=specs)
@@ -261,6 +260,9 @@ def _project_ask(args: argparse.Namespace, conversation: Conversation, route: Ro
 def _tool_specs(names: str) -> tuple[ToolSpec, ...]:
     """The definitions of the tools `--tools A,B` offers: their servers started for the
     projection and stopped after (a server that cannot start offers none, as in a send)."""
+    from ..config.secrets import KeyringUnavailable, open_key_store
+    from ..service.tool_use import SendTools
+    from ..toolhost.host import ToolHost
     from .tools_commands import chosen_servers
 
     servers = chosen_servers(names)
@@ -300,6 +302,8 @@ def run_import(args: argparse.Namespace) -> int:
     """Check the whole file first (a bad one opens nothing for writing), then write it in
     one transaction. Standard output gets each conversation's id, one a line (or with
     `--json` the whole report); standard error the report in words."""
+    from ..service.transfer import check_file, import_checked  # the importers
+
     try:
         checked = check_file(args.file, model=args.model)
     except (OSError, ImportProblem) as err:

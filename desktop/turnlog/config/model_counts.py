@@ -16,12 +16,9 @@ from __future__ import annotations
 
 import json
 import logging
-import ssl
 import threading
 from collections.abc import Callable
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from ..core.budget import WINDOW_FROM_SERVER, WINDOW_LEARNED
 from ..core.calibration import CalibratedCounter, count_label, estimated_request_tokens
@@ -29,7 +26,7 @@ from ..core.failures import ProviderFailure
 from ..core.projection import CostIndex
 from ..core.provider import CancelToken, ChatProvider, Reply
 from ..localmodel import ServerTokenCounter
-from ..localmodel.tokens import TOKENIZE_TIMEOUT
+from ..localmodel.tokens import tokenize_timeout
 from ..providers import Preset
 from ..providers.discovery import (
     NotAnswered,
@@ -38,7 +35,15 @@ from ..providers.discovery import (
     tokenize_flavour,
 )
 from ..providers.security import context_for
+from ..system.lazy import LazyModule
 from .model_facts import LEARNED, FactStore, ModelFacts
+
+if TYPE_CHECKING:
+    import ssl
+
+    import httpx
+else:
+    httpx = LazyModule("httpx")  # loaded by the first request
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +143,7 @@ class ModelCounts:
         if flavour is None or url is None or known or facts.tokenize is False:
             return
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        client = httpx.Client(timeout=TOKENIZE_TIMEOUT, trust_env=False, headers=headers,
+        client = httpx.Client(timeout=tokenize_timeout(), trust_env=False, headers=headers,
                               verify=context_for(url, verify))
         counter = ServerTokenCounter.calibrate(url, base_url, model, client=client,
                                                per_model=flavour == "vllm")

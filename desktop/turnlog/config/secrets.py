@@ -14,15 +14,22 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
-from typing import Protocol, TypeVar
-
-import keyring
-import keyring.backends.fail
-import keyring.backends.null
-import keyring.errors
-from keyring.backend import KeyringBackend
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..core.redaction import REDACTED, redact
+from ..system.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import keyring
+    import keyring.backends.fail
+    import keyring.backends.null
+    import keyring.errors
+    from keyring.backend import KeyringBackend
+else:  # loaded when a keyring is first opened: the window's first screen needs no key
+    keyring = LazyModule("keyring")
+    _fail_keyrings = LazyModule("keyring.backends.fail")
+    _null_keyrings = LazyModule("keyring.backends.null")
+    _keyring_errors = LazyModule("keyring.errors")
 
 log = logging.getLogger(__name__)
 
@@ -51,13 +58,30 @@ T = TypeVar("T")
 # nothing, and keyrings.alt's file backends write the key to disk (plainly, or behind a
 # terminal password prompt a desktop app cannot answer).
 _REFUSED_MODULES = ("keyrings.alt.file",)
-_NO_STORAGE = (keyring.backends.fail.Keyring, keyring.backends.null.Keyring)
 
-try:  # The Secret Service backend can fail below keyring's own error types.
-    from secretstorage.exceptions import SecretStorageException as _SecretStorageError
-except ImportError:  # pragma: no cover - secretstorage ships with keyring on Linux
-    class _SecretStorageError(Exception):  # type: ignore[no-redef]
-        """Never raised: secretstorage is not installed on this platform."""
+
+def _no_storage() -> tuple[type, ...]:
+    if TYPE_CHECKING:
+        return (keyring.backends.fail.Keyring, keyring.backends.null.Keyring)
+    return (_fail_keyrings.Keyring, _null_keyrings.Keyring)
+
+
+def _errors() -> Any:
+    """`keyring.errors`."""
+    return keyring.errors if TYPE_CHECKING else _keyring_errors
+
+
+class _NoSecretStorage(Exception):
+    """Never raised: secretstorage is not installed on this platform."""
+
+
+def _secret_storage_error() -> type[Exception]:
+    """The Secret Service backend's own error type: it can fail below keyring's types."""
+    try:
+        from secretstorage.exceptions import SecretStorageException
+    except ImportError:  # pragma: no cover - secretstorage ships with keyring on Linux
+        return _NoSecretStorage
+    return SecretStorageException
 
 class KeyringUnavailable(Exception):
     """No keyring can hold API keys on this machine right now, with the reason in plain words."""
@@ -92,7 +116,7 @@ def check_key(key: str) -> str:
 
 
 def _is_refused(backend: KeyringBackend) -> bool:
-    return isinstance(backend, _NO_STORAGE) or type(backend).__module__.startswith(
+    return isinstance(backend, _no_storage()) or type(backend).__module__.startswith(
         _REFUSED_MODULES
     )
 
@@ -163,7 +187,7 @@ class SystemKeyring:
                 return False
             try:
                 self._backend.delete_password(self.service, profile_id)
-            except keyring.errors.PasswordDeleteError:
+            except _errors().PasswordDeleteError:
                 return False
             return True
 
@@ -203,14 +227,15 @@ def _as_unavailable(err: BaseException, action: str) -> BaseException:
     an interrupt, or a bug of Turnlog's own)."""
     if isinstance(err, KeyringUnavailable | KeyboardInterrupt | SystemExit):
         return err
-    if isinstance(err, keyring.errors.KeyringLocked):
+    errors = _errors()
+    if isinstance(err, errors.KeyringLocked):
         return KeyringUnavailable(
             f"Could not {action} the system keyring: it is locked and was not unlocked. "
             "Unlock it and try again, or use the key only until Turnlog closes.")
-    if isinstance(err, keyring.errors.NoKeyringError | keyring.errors.InitError):
+    if isinstance(err, errors.NoKeyringError | errors.InitError):
         return KeyringUnavailable(
             f"Could not {action} the system keyring: no keyring is available ({err}).")
-    if isinstance(err, keyring.errors.KeyringError | _SecretStorageError):
+    if isinstance(err, errors.KeyringError | _secret_storage_error()):
         return KeyringUnavailable(
             f"Could not {action} the system keyring: {err or type(err).__name__}.")
     # Below keyring's own types: D-Bus errors (jeepney's DBusErrorResponse, a timed-out or

@@ -27,15 +27,14 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from ..config.paths import log_dir as default_log_dir
 from ..core.failures import Failure, FailureKind, ProviderFailure
 from ..core.model import MAX_OUTPUT_RESERVE, MIN_OUTPUT_RESERVE
 from ..core.provider import CancelToken, ChatProvider, Reply
 from ..system import children
+from ..system.lazy import LazyModule
 from .build import LlamaBuild, installed_build
 from .model_file import (
     INSTALL_HINT,
@@ -47,6 +46,11 @@ from .model_file import (
     training_context,
 )
 from .tokens import ServerTokenCounter
+
+if TYPE_CHECKING:
+    import httpx
+else:
+    httpx = LazyModule("httpx")  # loaded by the first request
 
 log = logging.getLogger(__name__)
 

@@ -33,17 +33,25 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import httpx
+from typing import TYPE_CHECKING
 
 from ..core.budget import ESTIMATE, REPLY_PRIMING_TOKENS
+from ..system.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import httpx
+else:
+    httpx = LazyModule("httpx")  # loaded by the first request
 
 log = logging.getLogger(__name__)
 
 CACHE_ENTRIES = 50_000
-TOKENIZE_TIMEOUT = httpx.Timeout(30.0, connect=2.0)  # the server answers one request at a time
-PROBE_TIMEOUT = httpx.Timeout(60.0, connect=2.0)
 ROLES = ("system", "user", "assistant")
+
+
+def tokenize_timeout() -> httpx.Timeout:
+    """A tokenize request's timeouts (the server answers one request at a time)."""
+    return httpx.Timeout(30.0, connect=2.0)
 
 # Probe texts: plain words without leading whitespace, so content counts are exact.
 _A, _B, _S = "Hello", "Hi there", "Be brief"
@@ -92,7 +100,7 @@ class ServerTokenCounter:
         self.tokenize_url = tokenize_url
         self.model = model  # vLLM's tokenizer is asked per model
         self.costs = costs
-        self._client = client or httpx.Client(timeout=TOKENIZE_TIMEOUT, trust_env=False)
+        self._client = client or httpx.Client(timeout=tokenize_timeout(), trust_env=False)
         self._lock = threading.Lock()
         self._cache: OrderedDict[bytes, int] = OrderedDict()
         self._cache_entries = cache_entries
@@ -283,7 +291,8 @@ class _Prober:
             "stream": False,
         }
         try:
-            response = self.client.post(self.chat_url, json=body, timeout=PROBE_TIMEOUT)
+            response = self.client.post(self.chat_url, json=body,
+                                        timeout=httpx.Timeout(60.0, connect=2.0))
         except httpx.HTTPError as err:
             raise TokenizeError(f"the server could not be reached to measure its template "
                                 f"({err})") from err

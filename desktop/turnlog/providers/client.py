@@ -22,9 +22,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
-
-import httpx
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from turnlog.core.calibration import estimated_request_tokens
 from turnlog.core.failures import Failure, FailureKind, ProviderFailure
@@ -39,6 +37,7 @@ from turnlog.core.redaction import (
 )
 from turnlog.core.tools import MalformedToolCall, ToolCall, ToolCallAssembler
 from turnlog.core.visible import mend_surrogates
+from turnlog.system.lazy import LazyModule
 
 from .errors import error_from_body, error_from_json, failure_for_error, tidy
 from .inflate import INFLATABLE as _INFLATABLE
@@ -47,6 +46,11 @@ from .presets import CUSTOM, Preset
 from .security import INSECURE_KEY_HINT, context_for, insecure_key_detail, key_in_clear
 from .sse import EventStreamDecoder, LineTooLong, NotAnEventStream
 from .wirejson import UnreadableJson, server_json
+
+if TYPE_CHECKING:
+    import httpx
+else:
+    httpx = LazyModule("httpx")  # loaded by the first request
 
 log = logging.getLogger(__name__)
 

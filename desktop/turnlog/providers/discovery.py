@@ -24,22 +24,27 @@ from __future__ import annotations
 
 import logging
 import re
-import ssl
 import zlib
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-import httpx
+from turnlog.system.lazy import LazyModule
 
 from .inflate import INFLATABLE, Inflater
 from .presets import LLAMA_CPP, LM_STUDIO, OLLAMA, OPENROUTER, VLLM, Preset
 from .security import context_for
 from .wirejson import server_json
 
+if TYPE_CHECKING:
+    import ssl
+
+    import httpx
+else:
+    httpx = LazyModule("httpx")  # loaded by the first request
+
 log = logging.getLogger(__name__)
 
-DISCOVERY_TIMEOUT = httpx.Timeout(5.0, connect=3.0)
 # A model list or a model's details: well under this, even with a chat template inside.
 MAX_ANSWER_BYTES = 1024 * 1024
 _NUM_CTX = re.compile(r"(?m)^\s*num_ctx\s+(\d+)\s*$")
@@ -161,7 +166,7 @@ def server_window(preset: Preset, base_url: str, model: str, *, api_key: str | N
     if api_key:
         headers["Authorization"] = f"Bearer {api_key}"
     own = client is None
-    http = client or httpx.Client(timeout=DISCOVERY_TIMEOUT, trust_env=False,
+    http = client or httpx.Client(timeout=httpx.Timeout(5.0, connect=3.0), trust_env=False,
                                   verify=context_for(url, verify))
     try:
         with http.stream(method, url, json=body, headers=headers) as response:

@@ -18,11 +18,16 @@ import ssl
 import threading
 import urllib.request
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-import httpx
-
+from turnlog.system.lazy import LazyModule
 from turnlog.system.user_files import FileRefused, read_limited
+
+if TYPE_CHECKING:
+    import httpx
+else:
+    httpx = LazyModule("httpx")  # loaded by the first request
 
 MAX_CA_FILE_BYTES = 16 << 20  # a bundle of every public CA is 0.2 MB
 

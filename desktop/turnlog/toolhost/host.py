@@ -16,7 +16,6 @@ stops its process for certain.
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import contextlib
 import enum
@@ -26,11 +25,17 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..system.children import ChildStartFailed
+from ..system.lazy import LazyModule
 from .launch import HttpLaunch, Launch, StdioLaunch
 from .stdio import StdioChannel
+
+if TYPE_CHECKING:
+    import asyncio
+else:  # loaded with the first tool server: most windows and commands start none
+    asyncio = LazyModule("asyncio")
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +110,7 @@ class _Connection:
     launch: Launch
     status: ServerStatus = field(default_factory=lambda: ServerStatus(ServerState.STARTING))
     client: Any = None
-    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    stop: asyncio.Event = field(default_factory=lambda: asyncio.Event())
     ready: asyncio.Future[ServerStatus] | None = None
     task: asyncio.Task[None] | None = None
     channel: StdioChannel | None = None

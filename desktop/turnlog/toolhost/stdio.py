@@ -10,14 +10,19 @@ short grace period, then its whole process group is killed).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..system import children
+from ..system.lazy import LazyModule
 from .launch import StdioLaunch
+
+if TYPE_CHECKING:
+    import asyncio
+else:  # loaded with the first tool server: most windows and commands start none
+    asyncio = LazyModule("asyncio")
 
 log = logging.getLogger(__name__)
 

@@ -10,6 +10,7 @@ from that.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
@@ -28,7 +29,6 @@ from ..dialogs.privacy import (
     delete_preferences_question,
     delete_turn_question,
 )
-from ..dialogs.settings import SettingsDialog
 from ..infra import operations
 from ..infra.changes import ChangeHub, Changes
 from ..infra.export_file import ExportTarget
@@ -38,6 +38,9 @@ from ..infra.tasks import TaskRunner
 from ..infra.titles import conversation_title
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendSession
+
+if TYPE_CHECKING:  # the dialog is loaded when first opened
+    from ..dialogs.settings import SettingsDialog
 
 BUSY = QT_TRANSLATE_NOOP("HistoryActions",
                          "Stop the running request before deleting a turn.")
@@ -111,6 +114,8 @@ class HistoryActions(QObject):
         """The providers and the open conversation's settings; both apply at once."""
         if self._setup is None or self._session.running:
             return None
+        from ..dialogs.settings import SettingsDialog  # loaded when first opened
+
         dialog = SettingsDialog(self._setup, self._runner, self._current(), self._window,
                                 changes=self._changes, confirm=self._confirm,
                                 connector=self._session.connector, tools=self._session.tools)

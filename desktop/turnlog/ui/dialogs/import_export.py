@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Qt, Signal
 from PySide6.QtWidgets import (
@@ -24,12 +24,14 @@ from PySide6.QtWidgets import (
 
 from ...core.failures import StoreError
 from ...core.imports import ImportCancelled, ImportOutcome, ImportProblem
-from ...service.transfer import ExportedAll, Progress
 from ...store import TurnlogStore
 from ..infra import operations
 from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg, byte_size, number, plural
 from ..infra.tasks import TaskHandle, TaskRunner
+
+if TYPE_CHECKING:  # the importers and exporters are loaded by the first import or export
+    from ...service.transfer import ExportedAll, Progress
 
 log = logging.getLogger(__name__)
 STEPS = 1000  # the progress bar counts in thousandths: a file may exceed a Qt int
@@ -181,6 +183,8 @@ class ImportExport(QObject):
         progress.show()
 
     def _progressed(self, value: object) -> None:
+        from ...service.transfer import Progress  # loaded by the transfer under way
+
         if self.progress is None or not isinstance(value, Progress):
             return
         self.progress.setLabelText(progress_text(value))

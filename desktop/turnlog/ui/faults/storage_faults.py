@@ -18,7 +18,6 @@ from ..infra.changes import Changes
 from ..infra.export_file import ExportTarget
 from ..infra.folders import open_folder
 from ..infra.tasks import TaskRunner
-from .startup import export_salvage, fault_words
 
 CHANGE_NOT_SAVED = QT_TRANSLATE_NOOP("StorageFaults", "The change could not be saved")
 DAMAGED_SEND = QT_TRANSLATE_NOOP(
@@ -58,6 +57,8 @@ class StorageFaults(QObject):
         """Name a storage fault in the banner; anything else is a bug, for the crash report."""
         if not isinstance(error, StoreError):
             raise error
+        from .startup import fault_words  # the start-up's words, loaded by the first fault
+
         title, message, hint = fault_words(
             error,
             default=QCoreApplication.translate("StorageFaults", CHANGE_NOT_SAVED)
@@ -100,6 +101,8 @@ class StorageFaults(QObject):
         def done(words: str) -> None:
             self.exported = words
             self.banner.message.setText(f"{self.banner.message.text()}\n\n{words}")
+
+        from .startup import export_salvage
 
         operations.export_readable(self.store.path, target, export_salvage).run(
             self.runner, on_success=done, on_failure=self.show)

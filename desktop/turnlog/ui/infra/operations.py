@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from PySide6.QtCore import QCoreApplication
 
@@ -32,9 +32,6 @@ from ...core.side import SideAttempt, SideQuestion
 from ...core.titles import QUESTION
 from ...formats.export import export_text
 from ...formats.file_reading import read_bytes, read_file
-from ...service.transfer import ExportedAll
-from ...service.transfer import export_all as export_everything
-from ...service.transfer import import_file as import_turnlog_file
 from ...store import TurnlogStore, drafts
 from ...store.deletion import DeletionCounts
 from ...store.salvage import Salvaged, salvage_all
@@ -44,6 +41,9 @@ from .export_file import ExportTarget, write_export
 from .languages import arg
 from .operation_results import Exported, Found, Kept, Loaded, MemoryState
 from .tasks import TaskContext, TaskHandle, TaskRunner
+
+if TYPE_CHECKING:  # the importers and exporters are loaded when first asked for
+    from ...service.transfer import ExportedAll
 
 log = logging.getLogger(__name__)
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
@@ -568,10 +568,14 @@ def write_attached_file(original: Callable[[str], bytes], attachment: Attachment
 
 # --------------------------------------------------------- import and export
 def import_from_file(store: TurnlogStore, path: Path) -> LongStorageOp[list[ImportOutcome]]:
+    from ...service.transfer import import_file as import_turnlog_file  # the importers
+
     return LongStorageOp("import or export", lambda context: import_turnlog_file(
         store, path, cancelled=lambda: context.cancel.cancelled, progress=context.report))
 
 
 def export_all(store: TurnlogStore, target: Path) -> LongStorageOp[ExportedAll]:
+    from ...service.transfer import export_all as export_everything  # the exporters
+
     return LongStorageOp("import or export", lambda context: export_everything(
         store, target, cancelled=lambda: context.cancel.cancelled, progress=context.report))

@@ -8,6 +8,7 @@ the system keyring, or this session only when there is none.
 from __future__ import annotations
 
 import logging
+import threading
 
 from PySide6.QtCore import QSettings
 
@@ -65,21 +66,48 @@ class ProviderSetup:
         self.settings = settings
         self.local = local  # the app's built-in model servers (None: not offered here)
         self.session = SessionKeys()
-        self.keyring_problem = ""
-        if keyring is None:
-            try:
-                keyring = SystemKeyring()
-            except KeyringUnavailable as err:
-                self.keyring_problem = str(err)
-        self.keyring = keyring
-        self.session_only = keyring is None
+        # The system keyring is opened on first use (it takes a tenth of a second or more,
+        # and the window's first screen needs no key), from whichever thread asks first.
+        self._keyring = keyring
+        self._keyring_problem = ""
+        self._keyring_opened = keyring is not None
+        self._keyring_lock = threading.Lock()
+        self._session_only: bool | None = None  # None: this session only if no keyring
         # The profile in use, removed by another process while it was: nothing is sent
         # until the person chooses a provider (`set_active`).
         self.removed: Profile | None = None
 
+    @property
+    def keyring(self) -> KeyStore | None:
+        """The system keyring, or None where there is none (`keyring_problem` says why)."""
+        with self._keyring_lock:
+            if not self._keyring_opened:
+                try:
+                    self._keyring = SystemKeyring()
+                except KeyringUnavailable as err:
+                    self._keyring_problem = str(err)
+                self._keyring_opened = True
+            return self._keyring
+
+    @property
+    def keyring_problem(self) -> str:
+        """Why there is no keyring ("" when there is one)."""
+        return "" if self.keyring is not None else self._keyring_problem
+
+    @property
+    def session_only(self) -> bool:
+        """Whether new keys go to this session's store only."""
+        chosen = self._session_only
+        return self.keyring is None if chosen is None else chosen
+
+    def open_keyring_in_background(self) -> None:
+        """Open the system keyring on a thread of its own, before a key is first needed."""
+        threading.Thread(target=lambda: self.keyring, name="turnlog-keyring-open",
+                         daemon=True).start()
+
     def keep_keys_for_session(self, only: bool) -> None:
         """New keys go to this session's store only (`only`), else to the keyring."""
-        self.session_only = only
+        self._session_only = only
 
     def keys(self) -> KeyStore:
         """Where keys are read (this session's first, then the keyring) and written (this

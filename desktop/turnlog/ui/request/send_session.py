@@ -207,10 +207,14 @@ class SendSession(QObject):
         self._timer.setInterval(STREAM_INTERVAL_MS)
         self._timer.timeout.connect(self._flush)
         self.tools: ToolGate | None = None  # the window's tool servers, when it has them
-        # While nothing is sent yet: what the first send would load on first use.
-        runner.run(TaskRunner.NETWORK, "prepare the connection",
-                   lambda _context: connector.prepare(), on_success=lambda _result: None,
-                   on_failure=lambda err: log.debug("preparing the connection: %s", err))
+
+    def prepare(self) -> None:
+        """While nothing is sent yet: load, on the network worker, what the first send
+        would load on first use (the HTTP stack, the TLS context)."""
+        self._runner.run(TaskRunner.NETWORK, "prepare the connection",
+                         lambda _context: self._connector.prepare(),
+                         on_success=lambda _result: None,
+                         on_failure=lambda err: log.debug("preparing the connection: %s", err))
 
     @property
     def connector(self) -> Connector:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt
 from PySide6.QtGui import (
@@ -43,8 +43,6 @@ from ..conversation.centre import CentrePanel
 from ..conversation.versions import VersionControls
 from ..dialogs.import_export import ImportExport
 from ..dialogs.privacy import Confirmation, Decision
-from ..dialogs.settings import SettingsDialog
-from ..dialogs.shortcuts import ShortcutsDialog
 from ..infra.languages import (
     add_language_menu,
     arg,
@@ -59,6 +57,10 @@ from ..transcript.goto import GoToTurnDialog
 from ..transcript.view import TranscriptView
 from .geometry import DockFolding
 from .keyboard import KeyboardMenus
+
+if TYPE_CHECKING:  # the dialogs are loaded when first opened
+    from ..dialogs.settings import SettingsDialog
+    from ..dialogs.shortcuts import ShortcutsDialog
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
@@ -420,6 +422,8 @@ def _offer_restart(window: MenuHost, value: str) -> None:
 
 
 def _show_shortcuts(window: MenuHost, parent: QWidget) -> ShortcutsDialog:
+    from ..dialogs.shortcuts import ShortcutsDialog  # loaded when first opened
+
     dialog = ShortcutsDialog(window.menuBar(), parent, parent)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.open()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent
@@ -26,10 +27,8 @@ from ..conversation.centre import FIRST_RUN_HINT, START_HINT, CentrePanel
 from ..conversation.drafts import DraftKeeper
 from ..conversation.first_minute import unsaved
 from ..conversation.header_picker import HeaderPicker
-from ..dialogs.about import AboutDialog
 from ..dialogs.import_export import ImportExport
 from ..dialogs.privacy import ask, choose_export
-from ..dialogs.settings import SettingsDialog
 from ..faults.storage_faults import StorageFaults
 from ..infra.changes import ChangeHub, Changes
 from ..infra.docks import add_dock
@@ -48,11 +47,16 @@ from ..request.live_preview import LivePreview, Shown
 from ..request.profile_watch import ProfileWatch
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendResult, SendSession
+from ..transcript.maths import the_typesetter
 from . import features
 from .geometry import DockFolding, restore_geometry, save_geometry
 from .keyboard import escape_stops
 from .menus import build_menus
 from .wiring import wire
+
+if TYPE_CHECKING:  # the dialogs are loaded when first opened
+    from ..dialogs.about import AboutDialog
+    from ..dialogs.settings import SettingsDialog
 
 log = logging.getLogger(__name__)
 translate = QCoreApplication.translate  # translate("MainWindow", …): lupdate reads the context
@@ -142,6 +146,19 @@ class MainWindow(QMainWindow):
         restore_geometry(self, self.settings)
         self.faults.check()
         self.composer.edit.setFocus()  # a newcomer's first typing is a question
+        self._warmed = False
+
+    def warm_up(self) -> None:
+        """Once the first screen is up: start, off the GUI thread, what the first send and
+        the first formula would otherwise wait for — the HTTP stack and TLS context, the
+        keyring, the formula typesetter's process. Only the first call does anything."""
+        if self._warmed:
+            return
+        self._warmed = True
+        self.session.prepare()
+        if self.setup is not None:
+            self.setup.open_keyring_in_background()
+        the_typesetter()  # its process loads ziamath
 
     # ----------------------------------------------------------------- layout
     def _dock(self, title: str, name: str, widget: QWidget,
@@ -169,6 +186,8 @@ class MainWindow(QMainWindow):
 
     def show_about(self) -> AboutDialog:
         """Help → About: the app, and the built-in model with its license."""
+        from ..dialogs.about import AboutDialog  # loaded when first opened
+
         dialog = AboutDialog(self, home=self.store.home)
         dialog.open()
         return dialog

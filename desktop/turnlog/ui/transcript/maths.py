@@ -235,7 +235,8 @@ _typesetter_lock = threading.Lock()
 
 
 def the_typesetter() -> Typesetter:
-    """The typesetter every window shares (its process starts with it)."""
+    """The typesetter every window shares (its process starts with it: the window asks
+    for it once its first screen is up, else the first formula does)."""
     global _typesetter
     with _typesetter_lock:
         if _typesetter is None:
@@ -267,7 +268,7 @@ class FormulaImages(QObject):
         self._batch.setInterval(30)  # the stream's pace: formulas arriving together
         self._batch.timeout.connect(self.ready)
         self._arrived.connect(self._keep, Qt.ConnectionType.QueuedConnection)
-        self._typesetter = the_typesetter()  # started (ziamath loaded) before it is needed
+        self._typesetter: Typesetter | None = None  # started by the first formula at the latest
 
     @property
     def waiting(self) -> bool:
@@ -284,6 +285,8 @@ class FormulaImages(QObject):
         if key not in self._waiting:
             self._waiting.add(key)
             outlines = self._glyphs.outlines(latex) if self._glyphs is not None else None
+            if self._typesetter is None:
+                self._typesetter = the_typesetter()
             self._typesetter.submit(latex, display, key[2], key[3], outlines,
                                     lambda result: self._hand_over(key, result))
         return None

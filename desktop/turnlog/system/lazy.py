@@ -1,0 +1,29 @@
+"""A third-party module loaded on its first use rather than when the module naming it is
+imported: the HTTP stack (httpx with its CLI's click and pygments) takes a fifth of a
+second to import, and the window's first screen and most commands send nothing."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+
+class LazyModule:
+    """Stands in for the module `name`, imported (once, by Python's import lock, so
+    safely from any thread) when an attribute of it is first read."""
+
+    __slots__ = ("_module", "_name")
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._module: ModuleType | None = None
+
+    def __getattr__(self, attribute: str) -> Any:
+        module = self._module
+        if module is None:
+            module = self._module = importlib.import_module(self._name)
+        return getattr(module, attribute)
+
+    def __repr__(self) -> str:
+        return f"<module {self._name!r}, loaded on first use>"

@@ -1,0 +1,66 @@
+"""The moment the window first shows what a person opened it for: the open conversation's
+newest turn painted in the history (or no conversation at all), the composer taking keys.
+
+Work that screen does not need (the HTTP stack, the keyring, the formula typesetter)
+starts then, so it does not compete with the start for the processor. When
+`$TURNLOG_READY_FILE` names a file, `time.time()` of that moment is written there (the
+start-up bench reads it).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, Signal
+from PySide6.QtWidgets import QAbstractItemView, QWidget
+
+from ..transcript.model import Role
+
+READY_ENV = "TURNLOG_READY_FILE"
+
+
+class FirstScreen(QObject):
+    """Emits `shown` once, at the first paint of the history `view` that shows the newest
+    turn (or any paint while `opened()` says no conversation is open) with `edit` focused."""
+
+    shown = Signal()
+
+    def __init__(self, view: QAbstractItemView, edit: QWidget, opened: Callable[[], bool]) -> None:
+        super().__init__(view)
+        self.view, self.edit, self.opened = view, edit, opened
+        self.ready_at: float | None = None
+        view.viewport().installEventFilter(self)
+
+    def _ready(self) -> bool:
+        if not self.edit.hasFocus():
+            return False
+        if not self.opened():
+            return True
+        view = self.view
+        model = view.model()
+        rows = model.rowCount()
+        if not rows:
+            return False
+        newest = model.index(rows - 1, 0)
+        return bool(newest.data(Role.LAST)) and view.viewport().rect().intersects(
+            view.visualRect(newest))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if self.ready_at is None and event.type() == QEvent.Type.Paint and self._ready():
+            self.ready_at = time.time()
+            watched.removeEventFilter(self)
+            named = os.environ.get(READY_ENV)
+            if named:
+                _write_time(Path(named), self.ready_at)
+            self.shown.emit()
+        return False
+
+
+def _write_time(path: Path, at: float) -> None:
+    """`at` in `path`, whole or not at all (the bench polls for the file)."""
+    temporary = path.with_name(path.name + ".part")
+    temporary.write_text(repr(at), encoding="utf-8")
+    temporary.replace(path)

@@ -1,0 +1,223 @@
+"""Cold start of the window and of turnlog-cli, each beside its floor in the same run.
+
+    .venv/bin/python tests/bench/startup.py [--runs 5] [--turns 40] [--only window|cli]
+                                            [--imports]
+
+1. Window: from exec of `turnlog` (offscreen, a data directory holding a conversation of
+   TURNS turns, a profile on a loopback chat-completions server) until the window has
+   painted that conversation's newest turn with the composer taking keys (the app writes
+   the time to `$TURNLOG_READY_FILE` then), alternating with a bare PySide6 QMainWindow
+   script started the same way, timed to its first paint. Goal: ratio ≤ 3×.
+2. CLI: wall time from exec to exit of `turnlog-cli list`, `show`, `search` and
+   `project` on the same data directory, alternating with
+   `python -c "import sqlite3, json, peewee"`. Goal: each ≤ 1.5×.
+3. `--imports`: the slowest imports (cumulative) of `python -X importtime -c
+   "import turnlog.app"` and of the CLI's entry.
+
+Every child reads and writes its compiled byte code under a cache of this run
+(`PYTHONPYCACHEPREFIX`), warmed by one start of each first, as an installed Turnlog's
+is; `--compile-each-time` measures with no byte code cache at all
+(`PYTHONDONTWRITEBYTECODE`, nothing cached: every module compiled at every start).
+Medians of RUNS; the load average is printed before and after. Not collected by pytest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from loopback import LoopbackServer  # noqa: E402
+from turnlog.config.profiles import Profile, ProfileStore  # noqa: E402
+from turnlog.core.model import Usage  # noqa: E402
+from turnlog.core.send import PendingTurn  # noqa: E402
+from turnlog.store import TurnlogStore  # noqa: E402
+
+MODEL = "loopback-model"
+ANSWER = ("Here is a paragraph of an answer with **some bold**, `code`, 中文字符 and an emoji 🙂. "
+          "It goes on for a while so rows have realistic heights.\n\n- one\n- two\n")
+BIN = Path(sys.executable).parent
+READY_TIMEOUT_S = 120.0
+
+# The floor: a bare PySide6 main window, timed to its first paint as the app is.
+FLOOR_WINDOW = """
+import os, sys, time
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication, QMainWindow
+
+class Painted(QObject):
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            path = os.environ["TURNLOG_READY_FILE"]
+            with open(path + ".part", "w") as out:
+                out.write(repr(time.time()))
+            os.replace(path + ".part", path)
+        return False
+
+app = QApplication(sys.argv)
+window = QMainWindow()
+window.resize(1024, 700)
+painted = Painted()
+window.installEventFilter(painted)
+window.show()
+app.exec()
+"""
+FLOOR_CLI = "import sqlite3, json, peewee"
+
+
+def seed(home: Path, turns: int, base_url: str) -> int:
+    """A conversation of `turns` turns (the newest one the window opens) and a profile."""
+    ProfileStore(home).save([Profile("loopback", "Loopback", "custom", base_url, MODEL)],
+                            builtin_offered=True)
+    store = TurnlogStore.open(home)
+    conversation = store.conversations.create("a start-up bench", model=MODEL)
+    for i in range(1, turns + 1):
+        store.turns.commit(conversation.id, PendingTurn(
+            uuid.uuid4().hex, f"Question {i}: what about item {i}?", ANSWER, MODEL, "stop",
+            Usage(), datetime.now(UTC)))
+    store.close()
+    return conversation.id
+
+
+def time_window(command: list[str], env: dict[str, str], ready: Path) -> float:
+    """Seconds from exec of `command` to the time it writes to `ready`; then it is ended."""
+    ready.unlink(missing_ok=True)
+    started = time.time()
+    child = subprocess.Popen(command, env={**env, "TURNLOG_READY_FILE": str(ready)},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while not ready.exists():
+            if child.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"{command[0]} never got ready: "
+                                 f"{child.stderr.read().decode() if child.stderr else ''}")
+            time.sleep(0.002)
+        return float(ready.read_text()) - started
+    finally:
+        child.send_signal(signal.SIGTERM)  # the app ends as a logout ends it
+        try:
+            child.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.communicate()
+
+
+def time_run(command: list[str], env: dict[str, str]) -> float:
+    """Seconds from exec to exit of `command`, which must succeed."""
+    started = time.perf_counter()
+    done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, check=False)
+    took = time.perf_counter() - started
+    if done.returncode:
+        raise SystemExit(f"{command} failed: {done.stderr.decode()}")
+    return took
+
+
+def alternate(runs: int, measured: Callable[[], float],
+              floor: Callable[[], float]) -> tuple[float, float]:
+    """Medians of `runs` alternating measurements, the floor first in each pair, after
+    one unmeasured pair (it fills the byte code cache)."""
+    floor()
+    measured()
+    first, second = [], []
+    for _ in range(runs):
+        second.append(floor())
+        first.append(measured())
+    return statistics.median(first), statistics.median(second)
+
+
+def report(name: str, measured: float, floor: float, goal: float) -> None:
+    ratio = measured / floor
+    mark = "ok" if ratio <= goal else "OVER"
+    print(f"  {name:<34} {measured * 1000:7.0f} ms   floor {floor * 1000:6.0f} ms   "
+          f"{ratio:4.2f}×  (goal ≤ {goal:g}×: {mark})", flush=True)
+
+
+def bench_window(runs: int, env: dict[str, str], scratch: Path) -> None:
+    print("Cold start to the window ready (newest turn painted, composer focused):")
+    ready = scratch / "ready"
+    floor_script = scratch / "floor_window.py"
+    floor_script.write_text(FLOOR_WINDOW, encoding="utf-8")
+    app, floor = alternate(
+        runs, lambda: time_window([str(BIN / "turnlog")], env, ready),
+        lambda: time_window([sys.executable, str(floor_script)], env, ready))
+    report("turnlog vs bare QMainWindow", app, floor, 3.0)
+
+
+def bench_cli(runs: int, env: dict[str, str], conversation: int) -> None:
+    print("turnlog-cli, exec to exit:")
+    cli = str(BIN / "turnlog-cli")
+    commands = {
+        "list": [cli, "list"],
+        "show": [cli, "show", str(conversation)],
+        "search": [cli, "search", "item"],
+        "project": [cli, "project", "--conversation", str(conversation),
+                    "--question", "and the next item?", "--profile", "loopback"],
+    }
+    for name, command in commands.items():
+        measured, floor = alternate(runs, lambda c=command: time_run(c, env),
+                                    lambda: time_run([sys.executable, "-c", FLOOR_CLI], env))
+        report(f"turnlog-cli {name} vs import peewee", measured, floor, 1.5)
+
+
+def slowest_imports(statement: str, env: dict[str, str], count: int = 15) -> None:
+    command = [sys.executable, "-X", "importtime", "-c", statement]
+    subprocess.run(command, env=env, capture_output=True, check=True)  # the cache filled
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    rows = []
+    for line in done.stderr.splitlines():
+        parts = line.split("|")
+        if len(parts) == 3 and parts[1].strip().isdigit():
+            rows.append((int(parts[1]), parts[2].rstrip()))
+    print(f"Slowest imports (cumulative) of `{statement}`:")
+    for micros, name in sorted(rows, reverse=True)[:count]:
+        print(f"  {micros / 1000:7.1f} ms {name}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--turns", type=int, default=40)
+    parser.add_argument("--only", choices=("window", "cli"))
+    parser.add_argument("--imports", action="store_true")
+    parser.add_argument("--compile-each-time", action="store_true")
+    args = parser.parse_args()
+    print(f"load average before: {os.getloadavg()[0]:.2f}  ({os.cpu_count()} cores)")
+    with tempfile.TemporaryDirectory(prefix="turnlog-startup-") as temp, \
+            LoopbackServer() as server:
+        scratch = Path(temp)
+        home = scratch / "home"
+        home.mkdir()
+        conversation = seed(home, args.turns, server.base_url)
+        env = {**os.environ, "TURNLOG_HOME": str(home), "QT_QPA_PLATFORM": "offscreen"}
+        if args.compile_each_time:
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+        else:
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            env["PYTHONPYCACHEPREFIX"] = str(scratch / "pycache")
+        print("byte code: " + ("compiled at every start" if args.compile_each_time
+                               else "cached (warmed by one start of each)"))
+        if args.only in (None, "window"):
+            bench_window(args.runs, env, scratch)
+        if args.only in (None, "cli"):
+            bench_cli(args.runs, env, conversation)
+        if args.imports:
+            slowest_imports("import turnlog.app", env)
+            slowest_imports("import turnlog.cli", env)
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+"""What a start loads, and what it leaves for later: the window's first screen (the last
+conversation's newest turns, the composer taking keys) and `turnlog-cli`'s reading
+commands load neither the HTTP stack nor the keyring, the dialogs, the importers or the
+formula typesetter; the window loads the HTTP stack in the background once that screen is
+up, so the first send does not pay for it.
+
+Each start runs in a child process of its own, as a person's would (a test process has
+loaded half of everything already)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+from turnlog.config.profiles import Profile, ProfileStore
+from turnlog.core.model import Usage
+from turnlog.core.send import PendingTurn
+from turnlog.store import TurnlogStore
+
+# Loaded later, or never, by a start: the window's first screen needs none of them.
+LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
+         "turnlog.ui.dialogs.settings", "turnlog.ui.dialogs.providers_page",
+         "turnlog.ui.dialogs.about", "turnlog.ui.dialogs.shortcuts",
+         "turnlog.service.transfer", "turnlog.formats.importers")
+# Never loaded by a command that only reads the log.
+NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
+                   "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",
+                   "turnlog.formats.importers")
+
+# The real start (`turnlog.app.main`), with the moment the first screen is ready (the
+# `$TURNLOG_READY_FILE` mark) noted: what is loaded then, and once the HTTP stack is in.
+WINDOW = """
+import json, sys
+from pathlib import Path
+from PySide6.QtCore import QTimer
+import turnlog.ui.shell.ready as ready
+
+at_ready, after = Path(sys.argv[1]), Path(sys.argv[2])
+written = ready._write_time
+
+timers = []
+
+def watch():
+    if "httpx._client" in sys.modules and not after.exists():
+        after.write_text(json.dumps(sorted(sys.modules)))
+
+def noted(path, at):
+    at_ready.write_text(json.dumps(sorted(sys.modules)))
+    written(path, at)
+    timers.append(QTimer())  # the application exists now
+    timers[0].timeout.connect(watch)
+    timers[0].start(20)
+
+ready._write_time = noted
+from turnlog.app import main
+sys.exit(main(["turnlog"]))
+"""
+
+
+def loaded_in(names: list[str], prefixes: tuple[str, ...]) -> list[str]:
+    return sorted(n for n in names if any(n == p or n.startswith(p + ".") for p in prefixes))
+
+
+def a_home(tmp_path: Path, base_url: str = "http://127.0.0.1:9/v1") -> tuple[Path, int]:
+    """A data directory with a conversation of a few turns and a profile on a loopback
+    URL (nothing listens there: nothing is sent)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    ProfileStore(home).save([Profile("loopback", "Loopback", "custom", base_url, "m")],
+                            builtin_offered=True)
+    with TurnlogStore.open(home) as store:
+        conversation = store.conversations.create("ready", model="m")
+        for i in range(1, 6):
+            store.turns.commit(conversation.id, PendingTurn(
+                uuid.uuid4().hex, f"Question {i}?", f"Answer {i} with $x^2$.", "m", "stop",
+                Usage(), datetime.now(UTC)))
+    return home, conversation.id
+
+
+def wait_for(path: Path, child: subprocess.Popen[bytes], timeout_s: float = 60) -> list[str]:
+    deadline = time.monotonic() + timeout_s
+    while not path.exists():
+        assert child.poll() is None, child.stderr.read().decode() if child.stderr else ""
+        assert time.monotonic() < deadline, f"{path.name} was never written"
+        time.sleep(0.05)
+    time.sleep(0.05)  # written whole: the child writes it in one call
+    return json.loads(path.read_text())
+
+
+def test_the_first_screen_loads_no_network_keyring_dialogs_or_importers(tmp_path: Path):
+    home, _ = a_home(tmp_path)
+    at_ready, after = tmp_path / "at_ready.json", tmp_path / "after.json"
+    env = dict(os.environ, TURNLOG_HOME=str(home), QT_QPA_PLATFORM="offscreen",
+               TURNLOG_READY_FILE=str(tmp_path / "ready"))
+    child = subprocess.Popen([sys.executable, "-c", WINDOW, str(at_ready), str(after)],
+                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        first = wait_for(at_ready, child)
+        assert "turnlog.ui.shell.window" in first and "PySide6.QtWidgets" in first
+        assert loaded_in(first, LATER) == []
+        # Once the screen is up, the HTTP stack is loaded in the background.
+        assert "httpx._client" in wait_for(after, child, 30)
+    finally:
+        child.send_signal(signal.SIGTERM)
+        try:
+            child.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.communicate()
+    assert (tmp_path / "ready").exists()  # the mark the start-up bench times
+
+
+def test_importing_the_app_loads_no_network_keyring_dialogs_or_importers():
+    script = "import json, sys, turnlog.app\nprint(json.dumps(sorted(sys.modules)))\n"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True, timeout=60)
+    names = json.loads(done.stdout)
+    assert "turnlog.app" in names
+    assert loaded_in(names, LATER) == []
+
+
+def test_reading_commands_load_neither_qt_nor_the_network(tmp_path: Path):
+    home, conversation = a_home(tmp_path)
+    env = dict(os.environ, TURNLOG_HOME=str(home))
+    script = ("import json, sys\nfrom turnlog.cli import main\ncode = main(sys.argv[1:])\n"
+              "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\nsys.exit(code)\n")
+    for command in (["list"], ["show", str(conversation)], ["search", "Question"]):
+        done = subprocess.run([sys.executable, "-c", script, *command], env=env,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip(), command  # it printed what it read
+        names = json.loads(done.stderr.strip().splitlines()[-1])
+        assert "turnlog.store" in names
+        assert loaded_in(names, NOT_FOR_READING) == [], command
+
+
+def test_each_command_is_registered_by_the_module_named_for_it():
+    import argparse
+
+    from turnlog.cli import COMMANDS, build_parser, command_module
+
+    def commands_of(parser: argparse.ArgumentParser) -> list[str]:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return list(sub.choices)
+
+    assert commands_of(build_parser(["--help"])) == [c for _, cs in COMMANDS for c in cs]
+    for name, commands in COMMANDS:
+        parser = argparse.ArgumentParser()
+        command_module(name).register(parser.add_subparsers())
+        assert commands_of(parser) == list(commands)
+        assert commands_of(build_parser([commands[0], "--help"])) == list(commands)
