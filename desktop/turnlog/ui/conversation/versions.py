@@ -22,7 +22,7 @@ from ...core.send import Committed
 from ...core.versions import ForkOrigin
 from ...store import TurnlogStore
 from ..dialogs.privacy import Confirmation, Decision
-from ..infra.changes import ChangeHub, Changes
+from ..infra.changes import ChangeHub, Changes, OpenChange, OpenState
 from ..infra.languages import arg, number
 from ..infra.operation_results import Found
 from ..infra.operations import (
@@ -34,7 +34,6 @@ from ..infra.operations import (
     use_version,
 )
 from ..infra.tasks import TaskRunner
-from ..request.edit_mode import EditMode
 from ..request.live_preview import LivePreview
 from ..request.send_session import SendResult, SendSession
 from ..transcript.model import Role, TranscriptModel
@@ -65,7 +64,7 @@ class VersionParts:
     session: SendSession
     preview: LivePreview
     changes: ChangeHub
-    edit_mode: EditMode
+    state: OpenState  # the open conversation's: the turn edited, asked of its owner
     centre: CentrePanel  # the edit note and a fork's origin sit in its column
     transcript: TranscriptModel
     view: TranscriptView
@@ -147,8 +146,8 @@ class VersionControls(QObject):
 
     @property
     def editing(self) -> tuple[int, str] | None:
-        """(conversation, turn) being edited and resent: the window's `EditMode` says."""
-        return self.parts.edit_mode.editing
+        """(conversation, turn) being edited and resent: the open conversation's state says."""
+        return self.parts.state.editing
 
     def _update_actions(self, *_: object) -> None:
         """Regenerate and edit and resend act on the newest turn: with none, they cannot
@@ -216,7 +215,7 @@ class VersionControls(QObject):
         def loaded(done: Loaded) -> None:
             if parts.conversation() is None or parts.conversation().id != done.conversation_id:
                 return
-            parts.preview.adopt_summary(done.summary)
+            parts.changes.ask(OpenChange.summary_read(done.conversation_id, done.summary), self)
             parts.transcript.set_turns(done.turns)
             shown = parts.transcript
             if current_newest and shown.loaded_count:
@@ -323,7 +322,7 @@ class VersionControls(QObject):
         if self.editing is None:
             self._saved_draft = (parts.composer.text(), parts.composer.cursor_position())
             self._saved_files = parts.composer.attachments
-        parts.edit_mode.start(conversation.id, last.id)
+        parts.changes.ask(OpenChange.edit(conversation.id, last.id), self)
         parts.composer.restore(last.question, len(last.question))
         parts.composer.set_attachments(last.attachments)  # its files, to keep or remove
         self.edit_note.setText(arg(translate("VersionControls",
@@ -342,7 +341,7 @@ class VersionControls(QObject):
         self.parts.preview.refresh()
 
     def _leave_edit(self) -> None:
-        self.parts.edit_mode.leave()
+        self.parts.changes.ask(OpenChange.leave_edit(), self)
         self.edit_note.hide()
 
     # ------------------------------------------------------------- use, fork

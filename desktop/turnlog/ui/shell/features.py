@@ -28,7 +28,7 @@ from ..conversation.tool_approval import ApprovalCard
 from ..conversation.versions import VersionControls, VersionParts
 from ..dialogs.privacy import Confirmation, Decision
 from ..infra import operations
-from ..infra.changes import ChangeHub
+from ..infra.changes import ChangeHub, OpenState
 from ..infra.docks import add_dock
 from ..infra.languages import arg
 from ..infra.tasks import TaskRunner
@@ -40,7 +40,6 @@ from ..panels.side.questions import SideParts, SideQuestions
 from ..panels.sidebar import Sidebar
 from ..panels.turn_matches import TurnMatches
 from ..request.connection import Connector
-from ..request.edit_mode import EditMode
 from ..request.inspector import Inspector
 from ..request.live_preview import LivePreview
 from ..request.provider_setup import ProviderSetup
@@ -64,7 +63,7 @@ class WindowParts(Protocol):
     session: SendSession
     history: HistoryActions
     changes: ChangeHub
-    edit_mode: EditMode
+    open_state: OpenState
     preview: LivePreview
     drafts: DraftKeeper
     centre: CentrePanel
@@ -106,7 +105,7 @@ def first_send_undo(host: WindowParts, parent: QObject) -> FirstSendUndo:
 def version_controls(host: WindowParts, parent: QObject) -> VersionControls:
     """Regenerate, edit and resend, use this version, fork from here."""
     return VersionControls(VersionParts(
-        host.store, host.runner, host.session, host.preview, host.changes, host.edit_mode,
+        host.store, host.runner, host.session, host.preview, host.changes, host.open_state,
         host.centre, host.transcript, host.view, host.composer, host.banner,
         lambda: host.conversation, lambda question: host.confirm(question), _status(host)),
         parent)

@@ -1,6 +1,7 @@
 """The Memory dock: the panel wired to the parts it is handed (the preview, the transcript
-and its view), keeping `LivePreview.memory` in step with what is stored, so the preview
-(and the send, which reads the store) carries exactly what the panel shows.
+and its view), keeping the open conversation's memory in step with what is stored (asked
+of its owner on the change bus), so the preview (and the send, which reads the store)
+carries exactly what the panel shows.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ....core.memory import DEFAULT_PRIORITY
 from ....core.model import Conversation
 from ....store import TurnlogStore
 from ...infra import operations
-from ...infra.changes import ChangeHub, Changes
+from ...infra.changes import ChangeHub, Changes, OpenChange
 from ...infra.languages import arg
 from ...infra.operation_results import MemoryState
 from ...infra.tasks import TaskRunner
@@ -126,7 +127,10 @@ class MemoryDock(QObject):
             for turn_id in pin.sources:
                 pinned[turn_id] = (*pinned.get(turn_id, ()), pin.text)
         self.parts.transcript.set_pins(pinned)
-        self.parts.preview.adopt_memory(self.store_memory(state))
+        memory = self.store_memory(state)
+        if memory != self.parts.preview.memory:  # previewed again only when it differs
+            self.parts.changes.ask(OpenChange.memory_read(state.conversation.id, memory), self)
+            self.parts.preview.refresh()
 
     @staticmethod
     def store_memory(state: MemoryState) -> Any:
