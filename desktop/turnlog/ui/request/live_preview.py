@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
-from PySide6.QtWidgets import QAbstractButton
 
 from ...core.attachments import Attachment, has_images
 from ...core.body import RequestOptions
@@ -44,7 +43,7 @@ from ..infra.languages import arg, number
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
 from ..transcript.marks import MarkLegend, MarkMap
 from ..transcript.model import TranscriptModel
-from .connection import Connector, Endpoint, NotConnected
+from .connection import Endpoint, NotConnected, Reach
 from .inspector import Inspector, InspectorState
 from .inspector_text import count_kind, refusal_text, window_text
 from .tool_gate import ToolGate
@@ -185,8 +184,6 @@ class DraftBox(Protocol):
     """What the preview reads of the box the question is typed in (the composer), and
     what it shows there."""
 
-    send_button: QAbstractButton
-
     @property
     def busy(self) -> bool: ...
 
@@ -195,9 +192,7 @@ class DraftBox(Protocol):
     @property
     def attachments(self) -> tuple[Attachment, ...]: ...
 
-    images: bool  # whether the model in use takes images (the chips count them so)
-
-    def refresh_chips(self) -> None: ...
+    def take_images(self, images: bool) -> None: ...  # the model in use takes images
 
     def set_counter(self, text: str, tooltip: str = "") -> None: ...
 
@@ -211,7 +206,7 @@ class LivePreview(QObject):
 
     shown_changed = Signal(object)  # the Shown now on display
 
-    def __init__(self, current: Callable[[], Conversation | None], connector: Connector,
+    def __init__(self, current: Callable[[], Conversation | None], connector: Reach,
                  runner: TaskRunner, composer: DraftBox, transcript: TranscriptModel,
                  legend: MarkLegend, inspector: Inspector, state: OpenState,
                  parent: QObject | None = None) -> None:
@@ -333,9 +328,7 @@ class LivePreview(QObject):
         self._counts_missing = False
         draft = composer.text()
         options = options_for(conversation, route=parts.route)
-        if composer.images != options.images:  # the chips count what this model is sent
-            composer.images = options.images
-            composer.refresh_chips()
+        composer.take_images(options.images)  # the chips count what this model is sent
         shown = self._draft_shown(conversation, parts, draft, options)
         problem = parts.problem[1] if parts.problem else ""
         if not problem and not options.images and has_images(composer.attachments):
@@ -346,9 +339,7 @@ class LivePreview(QObject):
             problem = problem or arg(QCoreApplication.translate(
                 "LivePreview", "Too large to send: %1"),
                                         refusal_text(shown.refusal))
-        composer.set_blocked(problem)
-        if not problem and not draft.strip():
-            composer.send_button.setEnabled(False)
+        composer.set_blocked(problem)  # a blank draft keeps Send off too
         composer.set_counter(*counter_text(shown.projection, shown.refusal, parts.budget,
                                            parts.route.count_label if parts.route else ""))
         if self.what_if_bytes is not None and parts.budget is not None:

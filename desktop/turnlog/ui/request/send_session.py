@@ -33,7 +33,7 @@ from ...store.pages import paged
 from ..infra import failure_text
 from ..infra.languages import arg, number
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
-from .connection import Connector, Endpoint, NotConnected
+from .connection import Endpoint, NotConnected, Reach
 from .edit_mode import EditedTurn
 from .tool_gate import ToolGate
 
@@ -98,7 +98,7 @@ class SendResult:
     attachments: tuple[Attachment, ...] = ()  # the question's files it sent
 
 
-def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
+def send_on_worker(context: TaskContext, store: ChatStore, connector: Reach,
                    conversation: Conversation, question: str, endpoint: Endpoint,
                    costs: CostIndex, stream: StreamBuffer, replaces: str | None = None,
                    thought: StreamBuffer | None = None,
@@ -178,7 +178,7 @@ class SendSession(QObject):
     discarded = Signal()  # the send's conversation was deleted: show nothing more of it
     tool_problems = Signal(object)  # ToolProblems: servers whose tools this send lacks
 
-    def __init__(self, store: ChatStore, connector: Connector, runner: TaskRunner,
+    def __init__(self, store: ChatStore, connector: Reach, runner: TaskRunner,
                  parent: QObject | None = None, *, edit_mode: EditedTurn | None = None) -> None:
         super().__init__(parent)
         self._store = store
@@ -212,7 +212,7 @@ class SendSession(QObject):
                    on_failure=lambda err: log.debug("preparing the connection: %s", err))
 
     @property
-    def connector(self) -> Connector:
+    def connector(self) -> Reach:
         """Where this session's requests go (Settings shows the window in effect there)."""
         return self._connector
 
