@@ -30,13 +30,13 @@ from pathlib import Path
 import pytest
 
 import turnlog
-from test_ui_send import open_window
 from turnlog.core.compaction import StoredSummary
 from turnlog.core.memory import NO_MEMORY, Memory
 from turnlog.core.model import Conversation
 from turnlog.ui.infra import operations
 from turnlog.ui.infra.changes import ChangeHub, Changes, OpenChange
 from turnlog.ui.shell.open_conversation import OpenConversation
+from window_sending import open_window
 
 pytest_plugins = ["uiwindow"]
 
