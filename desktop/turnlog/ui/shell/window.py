@@ -74,8 +74,7 @@ class MainWindow(QMainWindow):
         self.setup, self.store, self.runner, self.connector = setup, store, runner, connector
         self.settings = settings or window_settings(store.home)
         self.changes = ChangeHub(self)  # every storage operation's Changes, with its origin
-        # The open conversation's state: first to hear the bus, so views read it as changed.
-        self.open_state = OpenConversation(self.changes, self)
+        self.open_state = OpenConversation(self.changes, self)  # hears the bus first
         self._said_about: int | None = None  # the conversation the status bar speaks of
         self.confirm = lambda confirmation: ask(self, confirmation)
         self.choose_export = lambda title: choose_export(self, title)
@@ -145,8 +144,7 @@ class MainWindow(QMainWindow):
 
     @property
     def conversation(self) -> Conversation | None:
-        """The open conversation (None: none is); its owner is `open_state`."""
-        return self.open_state.conversation
+        return self.open_state.conversation  # the open one: `open_state` owns it
 
     def _ask(self, change: OpenChange) -> None:
         self.changes.ask(change, self)
