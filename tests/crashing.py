@@ -6,7 +6,8 @@ stream, the commit and the close. Then the log must be intact: `integrity_check`
 turns contiguous, every answer complete (never a partial one), and the count either as
 before or one more; the writer lock must be free again (a writer opens the store).
 
-Used by tests/test_crash.py (50 kills, in CI) and tests/bench/crash.py (200 kills).
+Used by tests/test_crash.py (50 kills, in CI)
+and tests/bench/crash.py (200 kills).
 """
 
 from __future__ import annotations

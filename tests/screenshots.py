@@ -49,6 +49,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+import places
+
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_SCREENSHOT_CHILD"
 
@@ -482,5 +484,5 @@ def versions_shots(window, store, server, until, shoot) -> None:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parent / "screenshots"
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else places.ROOT / "screenshots"
     sys.exit(child(target) if os.environ.get(CHILD) else parent(target))

@@ -18,6 +18,8 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
+import places
+
 HERE = Path(__file__).resolve().parent
 SHOT = "attachments-en-1280x720.png"
 
@@ -85,4 +87,4 @@ def main(out: Path) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else
-                  HERE.parent / "resources" / "screenshots" / "attachments"))
+                  places.ROOT / "resources" / "screenshots" / "attachments"))

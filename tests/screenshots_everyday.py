@@ -1,6 +1,7 @@
 """Everyday screenshots, in English and Simplified Chinese, on 1280×720 and 1024×600 screens.
 
-    .venv/bin/python tests/screenshots_everyday.py [OUT_DIR]   (tests/screenshots.py runs it)
+    .venv/bin/python tests/screenshots_everyday.py [OUT_DIR]
+    (tests/screenshots.py runs it)
 
 A virtual X server per screen size; on each, a process per language starts as the app does
 (the language remembered in its data directory) with several providers, and saves
@@ -35,6 +36,8 @@ import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
+
+import places
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_EVERYDAY_SHOT"
@@ -319,6 +322,6 @@ def shoot_question(name: str, start, until, save) -> None:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parent / "screenshots"
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else places.ROOT / "screenshots"
     shot = os.environ.get(CHILD)
     sys.exit(child(target, shot) if shot else parent(target))

@@ -1,6 +1,7 @@
 """Screenshots of the window in Simplified and Traditional Chinese, under a real X server.
 
-    .venv/bin/python tests/screenshots_languages.py [OUT_DIR]    (tests/screenshots.py runs it)
+    .venv/bin/python tests/screenshots_languages.py [OUT_DIR]
+    (tests/screenshots.py runs it)
 
 For each of zh_CN and zh_TW, a process of its own starts as the app does with that language
 remembered in its data directory (View → Language), and saves
@@ -23,6 +24,8 @@ import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
+
+import places
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_LANGUAGE_SHOT"
@@ -167,6 +170,6 @@ def child(out: Path, language: str) -> int:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parent / "screenshots"
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else places.ROOT / "screenshots"
     shot = os.environ.get(CHILD)
     sys.exit(child(target, shot) if shot else parent(target))

@@ -1,6 +1,7 @@
 """Screenshots of tools in the window under Xvfb, for the README's Tools section:
 
-    .venv/bin/python tests/screenshots_tools.py [OUT_DIR]   (default: resources/screenshots/tools)
+    .venv/bin/python tests/screenshots_tools.py [OUT_DIR]
+    (OUT_DIR by default: resources/screenshots/tools)
 
     tools-approval-1280x720.png  the approval card: the tool, its server, its arguments,
                                  Run / Always allow this tool in this conversation / Deny
@@ -18,6 +19,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import places
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_SCREENSHOT_CHILD"
@@ -123,5 +126,5 @@ def child(out: Path) -> int:
 
 if __name__ == "__main__":
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else \
-        HERE.parent / "resources" / "screenshots" / "tools"
+        places.ROOT / "resources" / "screenshots" / "tools"
     sys.exit(child(target) if os.environ.get(CHILD) else parent(target))

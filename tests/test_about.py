@@ -12,13 +12,14 @@ import pytest
 from PySide6.QtCore import QObject, QUrl, Slot, qVersion
 from PySide6.QtGui import QDesktopServices
 
+import places
 import turnlog
 from turnlog.app import open_window
 from turnlog.localmodel import available, installed_build
 from turnlog.store import TurnlogStore
 from turnlog.ui.dialogs.about import llama_text
 
-DESKTOP = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "desktop")
+DESKTOP = str(places.DESKTOP)
 
 
 def test_version_prints_versions_and_places_and_creates_nothing(tmp_path):

@@ -14,8 +14,8 @@ import pytest
 
 import chatgpt_export
 from attachfiles import jpeg_bytes, pdf_bytes, png_bytes, write
+from cli_runs import add_profile, cli
 from loopback import Behaviour
-from test_cli_ask import add_profile, cli
 from turnlog.core.attachments import AttachmentLimits, AttachmentRefused, image_tokens
 from turnlog.core.imports import ImportProblem
 from turnlog.core.model import ConversationSettings, Usage

@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 
 import turnlog
+from places import ROOT, SUPPORT
 
-ROOT = Path(__file__).resolve().parents[1]
 APP_ID = "io.github.turnlog.Turnlog"
 ICON_SIZES = (48, 128, 256)
 BUILD_TIMEOUT_S = 40 * 60
@@ -247,7 +247,7 @@ def test_the_bundled_turnlog_cli_reads_every_kind_of_attachment(installed, tmp_p
 def test_the_installed_turnlog_cli_talks_to_an_mcp_server(installed, tmp_path):
     """The bundle ships the MCP SDK: its CLI starts a stdio server and lists its tools."""
     env = clean_env(tmp_path / "home")
-    peer = Path(__file__).resolve().parent / "mcp_peers.py"
+    peer = SUPPORT / "mcp_peers.py"
     added = subprocess.run([str(installed.bin("turnlog-cli")), "tools", "add", "peer", "--",
                             sys.executable, str(peer)], capture_output=True, text=True,
                            timeout=120, env=env, check=False)

@@ -5,43 +5,16 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
+from cli_runs import FAILURES, add_profile, cli, export, request_rows
 from loopback import Behaviour
 
 TRICKY = 'CJK 中文 “quotes” "double" \\ back\nnew line\ttab \x01\x1f ctl 😀🎉 end'
-
-
-def cli(*args: str, input: str | None = None, timeout: float = 60
-        ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "turnlog.cli", *args], capture_output=True,
-                          text=True, input=input, timeout=timeout, env=os.environ.copy())
-
-
-def add_profile(loopback, name: str = "loop", *extra: str) -> None:
-    result = cli("profile", "add", name, "--preset", "custom", "--base-url", loopback.base_url,
-                 "--model", "loopback-model", *extra, input="")
-    assert result.returncode == 0, result.stderr
-
-
-def export(cid: int) -> str:
-    result = cli("export", str(cid))
-    assert result.returncode == 0, result.stderr
-    return result.stdout
-
-
-def request_rows(home: Path) -> list[tuple]:
-    con = sqlite3.connect(home / "turnlog.sqlite3")
-    try:
-        return con.execute("SELECT * FROM requests ORDER BY id").fetchall()
-    finally:
-        con.close()
 
 
 @pytest.fixture
@@ -82,25 +55,6 @@ def test_wire_body_equals_the_projection(loopback, conversation):
     assert result.returncode == 0, result.stderr
     assert loopback.requests[-1].body == body
     assert "中文" in loopback.requests[-1].body.decode("utf-8")  # not \\u-escaped
-
-
-FAILURES = [
-    (Behaviour.rate_limited("7"), "rate_limited", "Retry after 7 s"),
-    (Behaviour.server_error(), "http_status", "500"),
-    (Behaviour.unauthorized(), "auth", "key"),
-    (Behaviour.error(404, "The model `loopback-model` does not exist"), "model_not_found",
-     "does not exist"),
-    (Behaviour.error(413, "Request too large"), "request_too_large", ""),
-    (Behaviour.error(504, "Gateway timeout"), "timeout", ""),
-    (Behaviour.cut(), "truncated", ""),
-    (Behaviour.empty_stream(), "truncated", ""),
-    (Behaviour.length(), "length", "output limit"),
-    (Behaviour.empty(), "empty", ""),
-    (Behaviour.no_finish_reason(), "no_finish_reason", ""),
-    (Behaviour.tool_calls(), "other_finish_reason", "tool"),
-    (Behaviour.garbage(), "malformed", ""),
-    (Behaviour.huge(5 * 1024 * 1024), "response_too_large", ""),
-]
 
 
 @pytest.mark.parametrize(("behaviour", "name", "words"), FAILURES,

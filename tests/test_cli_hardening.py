@@ -17,8 +17,8 @@ import pytest
 
 from damage import scribble_over_table
 from loopback import Behaviour
+from places import DATA
 
-DATA = Path(__file__).parent / "data"
 HOSTILE = "title \x1b]0;owned\x07 \x1b[2J \x9b31m \u202egnp.exe \x1b]8;;http://x\x1b\\link"
 
 

@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
-ORCHID = "My project code is ORCHID-17."
-
-
-def cli(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "turnlog.cli", *args],
-        capture_output=True, text=True, input=input, timeout=120, env=os.environ.copy(),
-    )
+from cli_log_runs import (
+    ORCHID,
+    cli,
+    project,
+    two_turns,  # noqa: F401 - fixtures
+)
 
 
 def commit_in_new_process(conversation: int, turn_id: str, question: str, answer: str) -> None:
@@ -36,32 +32,8 @@ def commit_in_new_process(conversation: int, turn_id: str, question: str, answer
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
-def write_jsonl(path: Path, header: dict, turns: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(o, ensure_ascii=False) + "\n" for o in [header, *turns]),
-                    encoding="utf-8")
-    return path
-
-
-@pytest.fixture
-def two_turns(tmp_path) -> int:
-    path = write_jsonl(tmp_path / "c.jsonl",
-                       {"turnlog": 1, "title": "ORCHID", "system": "Be brief.", "model": "m1"},
-                       [{"id": "t1", "question": ORCHID, "answer": "Noted: ORCHID-17."},
-                        {"id": "t2", "question": "你好，今天天气怎么样？😀",
-                         "answer": "我无法查看天气，但希望你今天过得愉快！"}])
-    result = cli("import", str(path))
-    assert result.returncode == 0, result.stderr
-    return int(result.stdout.strip())
-
-
-def project(conversation: int, question: str, *extra: str) -> tuple[int, dict]:
-    result = cli("project", "--conversation", str(conversation), "--question", question,
-                 "--json", *extra)
-    return result.returncode, json.loads(result.stdout)
-
-
 def test_orchid_scenario_projection_follows_the_budget_and_survives_restart(
-        two_turns, turnlog_home):
+        two_turns, turnlog_home):  # noqa: F811 - the fixture
     db = turnlog_home / "turnlog.sqlite3"
     question = "What is my project code?"
     rc, wide = project(two_turns, question)
@@ -99,7 +71,7 @@ def test_orchid_scenario_projection_follows_the_budget_and_survives_restart(
     assert db.read_bytes() == before, "a refused projection must not write"
 
 
-def test_project_body_is_the_exact_wire_body(two_turns):
+def test_project_body_is_the_exact_wire_body(two_turns):  # noqa: F811 - the fixture
     rc, out = project(two_turns, "引号 \"quoted\" \\ back\nslash\ttab \x01 ctl 🎉")
     assert rc == 0
     body = json.loads(out["body"])
@@ -110,7 +82,7 @@ def test_project_body_is_the_exact_wire_body(two_turns):
     assert out["tokens_exact"] is False and out["input_tokens"] > 0
 
 
-def test_export_import_round_trip(two_turns, tmp_path):
+def test_export_import_round_trip(two_turns, tmp_path):  # noqa: F811 - the fixture
     first = cli("export", str(two_turns))
     assert first.returncode == 0
     path = tmp_path / "again.jsonl"
@@ -145,13 +117,13 @@ def test_bad_import_is_named_and_writes_nothing(tmp_path, turnlog_home, content,
     assert not (turnlog_home / "turnlog.sqlite3").exists()
 
 
-def test_unknown_conversation_is_a_plain_error(two_turns):
+def test_unknown_conversation_is_a_plain_error(two_turns):  # noqa: F811 - the fixture
     result = cli("export", "999")
     assert result.returncode == 1
     assert "no conversation 999" in result.stderr
 
 
-def test_token_budget_refuses_a_cjk_question_that_fits_in_bytes(two_turns):
+def test_token_budget_refuses_a_cjk_question_that_fits_in_bytes(two_turns):  # noqa: F811 - the fixture
     # 400 CJK characters: 1,200 bytes, well inside the byte limit, but the 1,000-token
     # window leaves 616 input tokens and the estimate must not undercount CJK.
     rc, out = project(two_turns, "中" * 400, "--window", "1000", "--output-reserve", "256")
@@ -160,7 +132,7 @@ def test_token_budget_refuses_a_cjk_question_that_fits_in_bytes(two_turns):
     assert out["mandatory_tokens"] > out["token_budget"]
 
 
-def test_out_of_range_output_reserve_is_explained(two_turns):
+def test_out_of_range_output_reserve_is_explained(two_turns):  # noqa: F811 - the fixture
     result = cli("project", "--conversation", str(two_turns), "--question", "q",
                  "--output-reserve", "100")
     assert result.returncode == 2

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from cli_runs import add_profile, cli
 from loopback import Behaviour
-from test_cli_ask import add_profile, cli
 
 
 def start(loopback, title: str, question: str) -> int:

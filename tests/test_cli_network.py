@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from cli_runs import cli
 from loopback import Behaviour
-from test_cli_ask import cli
 from tlscerts import make_certs
 
 LAN = "http://10.0.0.5:8000/v1"

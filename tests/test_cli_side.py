@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from cli_runs import add_profile, cli, export
 from loopback import Behaviour
-from test_cli_ask import add_profile, cli, export
 
 
 def dump(home: Path, tables: tuple[str, ...] = ("conversations", "turns", "summaries",

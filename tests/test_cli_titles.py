@@ -4,8 +4,8 @@ without `--title` names the conversation after its first question as the window 
 
 from __future__ import annotations
 
+from cli_runs import add_profile, cli
 from loopback import Behaviour
-from test_cli_ask import add_profile, cli
 from turnlog.core.titles import QUESTION, USER
 from turnlog.store import TurnlogStore
 

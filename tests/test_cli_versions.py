@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from cli_runs import FAILURES, add_profile, cli, export, request_rows
 from loopback import Behaviour
-from test_cli_ask import FAILURES, add_profile, cli, export, request_rows
 
 
 def lines_of(cid: int) -> list[dict]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 
-from test_cli_log import cli, project, two_turns  # noqa: F401 - the fixture
+from cli_log_runs import cli, project, two_turns  # noqa: F401 - the fixture
 from turnlog.config.model_facts import FactStore
 
 
-def test_project_uses_the_window_the_server_stated(two_turns, turnlog_home):  # noqa: F811
+def test_project_uses_the_window_the_server_stated(two_turns, turnlog_home):  # noqa: F811 - the fixture
     added = cli("profile", "add", "gpu", "--preset", "vllm", "--base-url",
                 "http://127.0.0.1:9/v1", "--model", "m1", input="")
     assert added.returncode == 0, added.stderr
@@ -30,7 +30,7 @@ def test_project_uses_the_window_the_server_stated(two_turns, turnlog_home):  # 
 
 
 def test_project_names_a_learned_window_its_date_and_lets_your_window_win(
-        two_turns, turnlog_home):  # noqa: F811
+        two_turns, turnlog_home):  # noqa: F811 - the fixture
     from datetime import UTC, datetime
 
     added = cli("profile", "add", "gpu", "--preset", "custom", "--base-url",
@@ -53,7 +53,7 @@ def test_project_names_a_learned_window_its_date_and_lets_your_window_win(
     assert f"window 512 tokens, learned (learned from an overflow on {today})" in text.stdout
 
 
-def test_profile_forget_window_forgets_a_learned_window(two_turns, turnlog_home):  # noqa: F811
+def test_profile_forget_window_forgets_a_learned_window(two_turns, turnlog_home):  # noqa: F811 - the fixture
     added = cli("profile", "add", "gpu", "--preset", "custom", "--base-url",
                 "http://127.0.0.1:9/v1", "--model", "m1", input="")
     assert added.returncode == 0, added.stderr

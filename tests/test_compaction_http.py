@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from compaction_http_setup import ANSWER, long_seed
 from loopback import Behaviour
 from turnlog.core.compaction import SUMMARY_PROMPT, preview
 from turnlog.core.failures import FailureKind
@@ -136,25 +137,6 @@ def test_overflow_recovered_once_and_partial_stream_not_retried(store, loopback)
     outcome = send(store, loopback, conv, "partial")
     assert isinstance(outcome, Failed) and outcome.failure.kind is FailureKind.TRUNCATED
     assert len(loopback.requests) == 5
-
-
-# ------------------------------------------------------- the preview is the body
-ANSWER = "Answer: " + "plant the tulips along the fence, then water them " * 4
-
-
-def long_seed(store: TurnlogStore, n: int, settings: ConversationSettings | None = None):
-    """`n` turns of about 430 bytes, imported in one go; the first three state key facts."""
-    facts = [("Never delete the backups. Keep that in mind for every plan.", "Understood."),
-             ("We are on build 4.2.17 of the installer.", "Noted, build 4.2.17."),
-             ("Our tracking ticket is ORCHID-17.", "Got it: ORCHID-17.")]
-    pairs = facts + [(f"Question {i}: " + "tell me more about the garden plans " * 5, ANSWER)
-                     for i in range(len(facts) + 1, n + 1)]
-    conv = store.conversations.create("replay", model="loopback-model",
-                                      settings=settings or ConversationSettings())
-    store.turns.commit_many(conv.id, [
-        PendingTurn(f"r{conv.id}-{i}", q, a, "loopback-model", "stop", Usage(),
-                    datetime.now(UTC)) for i, (q, a) in enumerate(pairs, start=1)])
-    return store.conversations.get(conv.id)
 
 
 def previewed(store: TurnlogStore, conv, question: str):

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fakes import FakeEndpoint
+from summary_cache import CACHED_TEXT, MODEL, cached_summary
 from turnlog.core.body import RequestOptions
 from turnlog.core.budget import Budget
 from turnlog.core.compaction import (
@@ -25,7 +26,6 @@ from turnlog.core.compaction import (
     Compactor,
     StoredSummary,
     SummaryDraft,
-    ids_digest,
     plan_compaction,
 )
 from turnlog.core.failures import ProviderFailure
@@ -34,10 +34,8 @@ from turnlog.core.projection import CostIndex, ProjectionRefused
 from turnlog.core.provider import CancelToken
 from turnlog.ui.request.preview import preview
 
-MODEL = "m"
 QUESTION = "and now?"
 SYSTEM = "sys"
-CACHED_TEXT = "summary of the oldest turns"
 
 
 class Summaries:
@@ -63,13 +61,6 @@ def make_turns(sizes: list[int]) -> list[Turn]:
     now = datetime.now(UTC)
     return [Turn(f"t{i}", i, f"问题 {i} " + "q" * size, f"answer {i} " + "a" * size, MODEL,
                  "stop", now) for i, size in enumerate(sizes, start=1)]
-
-
-def cached_summary(turns: list[Turn], count: int, key: str, *, ids_of=None) -> StoredSummary:
-    covered = turns[:count]
-    digest = ids_digest(ids_of(covered) if ids_of else covered)
-    return StoredSummary(7, 1, 1, count, count, digest, CACHED_TEXT, MODEL, key,
-                         datetime.now(UTC), len(CACHED_TEXT), 8)
 
 
 def folded_by_send(turns, cached, cs: CompactionSettings):

@@ -17,10 +17,10 @@ from datetime import UTC, datetime
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from compaction_setup import MemorySummaries
 from fakes import FakeEndpoint
-from test_compaction import MemorySummaries
-from test_compaction_plan import cached_summary
-from test_core_projection import naive_request
+from projection_reference import naive_request
+from summary_cache import cached_summary
 from turnlog.core.body import RequestOptions
 from turnlog.core.budget import Budget
 from turnlog.core.compaction import (
@@ -136,7 +136,7 @@ def test_the_conversation_setting_sets_the_low_water_mark(turnlog_home):
     """A send compacts down to the conversation's target share, stored with its settings."""
     from dataclasses import replace
 
-    from test_compaction import request, seed, sender_for
+    from compaction_setup import request, seed, sender_for
     from turnlog.core.model import ConversationSettings
     from turnlog.core.send import Committed
     from turnlog.store import TurnlogStore

@@ -5,7 +5,6 @@ turn with an image is no longer sent verbatim its image is only ever named."""
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 from datetime import UTC, datetime
 
@@ -13,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from attachment_samples import image, text_file
 from turnlog.core.attachments import (
     Attachment,
     AttachmentKind,
@@ -33,18 +33,6 @@ from turnlog.core.projection import (
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 OPTIONS = RequestOptions(stream=False)
-
-
-def text_file(name: str, text: str) -> Attachment:
-    data = text.encode("utf-8")
-    return Attachment(name, AttachmentKind.TEXT, "text/plain", len(data),
-                      hashlib.sha256(data).hexdigest(), data)
-
-
-def image(name: str, size: int, width: int = 64, height: int = 32) -> Attachment:
-    data = bytes((i * 7) % 256 for i in range(size))
-    return Attachment(name, AttachmentKind.IMAGE, "image/png", size,
-                      hashlib.sha256(data).hexdigest(), data, "image/png", width, height)
 
 
 def turn(ordinal: int, question: str, answer: str, *files: Attachment) -> Turn:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import itertools
 import json
-from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from test_core_projection import make_turns
+from memory_reference import brute_force
+from projection_reference import make_turns
 from turnlog.core.budget import Budget
 from turnlog.core.memory import (
     Cost,
@@ -24,27 +23,6 @@ from turnlog.core.memory import (
     select,
 )
 from turnlog.core.projection import PartKind, ProjectionRefused, project
-
-
-def brute_force(priorities: Sequence[int], costs: Sequence[Cost], limit: Cost) -> int:
-    """Every subset; the best by total priority, then fewer bytes, then the set holding
-    the oldest item the other lacks."""
-    best: tuple[int, int, tuple[int, ...]] | None = None
-    best_mask = 0
-    for size in range(len(priorities) + 1):
-        for combo in itertools.combinations(range(len(priorities)), size):
-            used_bytes = sum(costs[i].bytes for i in combo)
-            used_tokens = sum(costs[i].tokens for i in combo)
-            if used_bytes > limit.bytes or used_tokens > limit.tokens:
-                continue
-            # Older first: compare membership item by item, oldest first.
-            members = tuple(0 if i in combo else 1 for i in range(len(priorities)))
-            key = (-sum(priorities[i] for i in combo), used_bytes, members)
-            if best is None or key < best:
-                best = key
-                best_mask = sum(1 << i for i in combo)
-    return best_mask
-
 
 instances = st.integers(0, 16).flatmap(lambda n: st.tuples(
     st.lists(st.integers(1, 5), min_size=n, max_size=n),

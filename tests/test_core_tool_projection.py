@@ -10,7 +10,8 @@ from datetime import UTC, datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from test_core_attachments import image, text_file
+from attachment_samples import image, text_file
+from tool_exchange_checks import check_exchanges_whole
 from turnlog.core.body import RequestOptions
 from turnlog.core.budget import Budget
 from turnlog.core.model import Turn
@@ -49,21 +50,6 @@ def logs(draw):
     return [Turn(f"t{n}", n, draw(text), draw(text), "m", "stop", STAMP,
                  tools=draw(tool_rounds()), attachments=files(draw))
             for n in range(1, draw(st.integers(0, 8)) + 1)]
-
-
-def check_exchanges_whole(messages: list[dict]) -> None:
-    """Every assistant message with tool_calls is followed by exactly one tool message per
-    call, in order; every tool message answers the call just before it."""
-    i = 0
-    while i < len(messages):
-        message = messages[i]
-        assert message["role"] != "tool", f"a result without its call at {i}"
-        if message.get("tool_calls"):
-            ids = [c["id"] for c in message["tool_calls"]]
-            answered = [m.get("tool_call_id") for m in messages[i + 1:i + 1 + len(ids)]]
-            assert answered == ids, f"calls {ids} answered by {answered}"
-            i += len(ids)
-        i += 1
 
 
 @settings(max_examples=150, deadline=None)

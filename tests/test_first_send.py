@@ -11,9 +11,10 @@ import subprocess
 import sys
 import time
 
+from cli_runs import add_profile, cli
 from crashing import ANSWER, CHUNKS, DELAY_S, WINDOW_S, cli_command
 from loopback import Behaviour
-from test_cli_ask import add_profile, cli
+from places import SUPPORT
 
 
 def conversations(home) -> list[tuple[int, int]]:
@@ -105,7 +106,6 @@ def test_kill_9_during_the_windows_first_send_leaves_nothing_listed_after(
         loopback, turnlog_home, qtbot):
     """The window starts a conversation for a question sent with none open; killed while
     the answer streams, that conversation is gone from the list on the next start."""
-    from pathlib import Path
 
     from turnlog.store import TurnlogStore
     from turnlog.ui.infra.tasks import TaskRunner
@@ -113,7 +113,7 @@ def test_kill_9_during_the_windows_first_send_leaves_nothing_listed_after(
     from uihelpers import loopback_connector
 
     loopback.script(Behaviour.hang(after_chunks=1, text="Streaming into the window"))
-    script = WINDOW_FIRST_SEND.format(tests=str(Path(__file__).parent),
+    script = WINDOW_FIRST_SEND.format(tests=str(SUPPORT),
                                       url=loopback.base_url)
     proc = subprocess.Popen([sys.executable, "-c", script],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

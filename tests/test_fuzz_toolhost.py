@@ -4,9 +4,10 @@ tool host. Every reply either works or ends in a named failure (the server faile
 reason, the call unavailable or timed out): never another exception, never a hang, never
 unbounded memory, and never a server process left behind.
 
-The examples per test are fixed for CI (`TURNLOG_FUZZ_EXAMPLES`, as tests/test_fuzz.py;
-a server is started for each, so these run a third of that); `tests/bench/fuzz.py` runs
-them for a given time.
+The examples per test are fixed for CI (`TURNLOG_FUZZ_EXAMPLES`, as
+tests/test_fuzz.py;
+a server is started for each, so these run a third of that);
+`tests/bench/fuzz.py` runs them for a given time.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hostile_inputs import ANY_JSON, HOSTILE_TEXT
 from hostile_mcp import __file__ as HOSTILE_SCRIPT
 from hostile_mcp import wait_gone
-from test_fuzz import ANY_JSON, HOSTILE_TEXT
 from turnlog.toolhost.host import (
     ServerState,
     ToolCallTimedOut,

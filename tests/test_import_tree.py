@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import chatgpt_export as gpt
-from test_fuzz import chatgpt_export
+from hostile_inputs import chatgpt_export
 from turnlog.core.imports import ImportProblem
 from turnlog.formats.importers import chatgpt, tree
 

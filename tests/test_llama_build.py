@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from places import ROOT
 from turnlog.localmodel.build import (
     CPU_LIBRARY,
     NoBuildFlags,
@@ -27,7 +28,6 @@ from turnlog.localmodel.build import (
     judge_library_dir,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
 needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 
 

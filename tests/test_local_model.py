@@ -27,6 +27,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from places import DESKTOP
 from turnlog.core.body import RequestOptions
 from turnlog.core.budget import ESTIMATE, Budget
 from turnlog.core.failures import FailureKind, ProviderFailure
@@ -59,7 +60,6 @@ needs_model = [
 
 N_CTX = 2048  # small, so a long history overflows quickly on two cores
 OUTPUT_RESERVE = 256  # short answers keep the tests quick; the app uses output_reserve_for
-DESKTOP = Path(__file__).resolve().parents[1] / "desktop"
 
 
 # ------------------------------------------------------------------ recording proxy

@@ -4,8 +4,8 @@ from a turn sent word for word is no summary's business: no warning that cannot 
 
 from __future__ import annotations
 
-from test_ui_memory import open_window
 from uihelpers import numbered
+from window_sending import open_window
 
 pytest_plugins = ["uiwindow"]
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import peewee
 import pytest
 
+from schema_fixtures import DATA, FIXTURES
 from turnlog.core.model import Usage
 from turnlog.store import TurnlogStore, upgrade
 from turnlog.store.errors import DatabaseCorrupt, UpgradeFailed
@@ -43,8 +44,6 @@ from turnlog.store.models import (
     TurnRow,
 )
 
-DATA = Path(__file__).parent / "data"
-FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog-v*.sqlite3")}
 ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, ForkRow,
               PinRow, NoteRow, PreferenceRow, SideQuestionRow, SideAttemptRow, SearchKeyRow,
               SearchFillRow, SearchDirtyRow, BlobRow, TurnAttachmentRow, DraftAttachmentRow,

@@ -6,31 +6,28 @@ from __future__ import annotations
 
 import re
 import shutil
-import threading
-from pathlib import Path
 
 import pytest
 
 from attachfiles import png_bytes, write
 from loopback import Behaviour
+from places import SUPPORT
+from starting_windows import ROOMY, shown_body, starting_window
 from turnlog.config.profiles import NetworkSettings
 from turnlog.config.tool_servers import ToolServerStore, new_server
 from turnlog.core.model import ConversationSettings
 from turnlog.core.send import Stage
-from turnlog.localmodel import output_reserve_for
 from turnlog.providers import CUSTOM
-from turnlog.service.chat import Connection, Route, pending_local_route
 from turnlog.ui.infra.tasks import TaskRunner
-from turnlog.ui.request.connection import Endpoint, ProviderConfig, ProviderConnector
+from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
 from turnlog.ui.shell.window import MainWindow
 from uihelpers import seed
 
 pytest_plugins = ["uiwindow"]
 
-FS_DIR = Path(__file__).resolve().parent / "mcp_filesystem"
+FS_DIR = SUPPORT / "mcp_filesystem"
 FS_SERVER = FS_DIR / "node_modules" / ".bin" / "mcp-server-filesystem"
 FINAL = "final: this body is exactly what Send puts on the wire"
-ROOMY = ConversationSettings(max_bytes=64_000, context_window=32_000)
 
 
 def counter_bytes(window) -> int:
@@ -38,12 +35,6 @@ def counter_bytes(window) -> int:
     found = re.match(r"([\d,]+) / ", window.composer.counter.text())
     assert found, window.composer.counter.text()
     return int(found.group(1).replace(",", ""))
-
-
-def shown_body(window) -> bytes:
-    projection = window.shown.projection
-    assert projection is not None
-    return projection.body
 
 
 @pytest.fixture
@@ -79,53 +70,6 @@ def test_with_a_14_tool_server_on_counter_preview_and_wire_are_the_same_bytes(
         assert len(loopback.requests[-1].json()["tools"]) == 14
         assert wire == previewed
         assert store.records.of(conversation.id)[-1].body_bytes == len(wire)
-
-
-class StartingModelConnector(ProviderConnector):
-    """A fake of the built-in model (its server cannot run here): a route that is still
-    starting until `ready` is set, then the loopback server under the running model's
-    route (its own window and output reserve)."""
-
-    N_CTX = 8192
-
-    def __init__(self, base_url: str) -> None:
-        config = ProviderConfig("builtin", "Built-in", CUSTOM, base_url, "loopback-model",
-                                network=NetworkSettings(retry=False))
-        super().__init__(lambda: config, lambda: None)
-        self.ready = threading.Event()
-        self.started = False
-
-    def endpoint(self, conversation):
-        if not self.started:
-            return Endpoint("Built-in · starts with the first question",
-                            pending_local_route("loopback-model", self.N_CTX))
-        return Endpoint("Built-in · running", self.running_route())
-
-    def running_route(self) -> Route:
-        return Route("loopback-model", context_window=self.N_CTX, server_facts=True,
-                     output_reserve=output_reserve_for(self.N_CTX), images=False)
-
-    def connect(self, conversation, *, cancel, on_stage):
-        on_stage(Stage.STARTING_LOCAL_MODEL, "")
-        while not self.ready.wait(0.05):
-            if cancel.cancelled:
-                break
-        self.started = True
-        link = super().connect(conversation, cancel=cancel, on_stage=on_stage)
-        return Connection(link.provider, self.running_route())
-
-
-def starting_window(qtbot, store, loopback):  # noqa: ANN001, ANN201
-    """A window on the built-in model still starting (`StartingModelConnector`), with the
-    stages its sends enter; the loopback server answers once the model is ready."""
-    loopback.script(Behaviour.answer("Dogs are loyal."))
-    connector = StartingModelConnector(loopback.base_url)
-    window = MainWindow(store, TaskRunner(), connector)
-    qtbot.addWidget(window)
-    window.show()
-    stages: list[Stage] = []
-    window.session.stage_entered.connect(lambda stage, words: stages.append(stage))
-    return window, connector, stages
 
 
 def test_while_the_model_starts_the_request_in_flight_is_the_question_sent(

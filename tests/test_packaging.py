@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 
 import turnlog
-
-ROOT = Path(__file__).resolve().parents[1]
+from places import ROOT
 
 
 def pyproject_version() -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from fakes import FakeEndpoint
-from searchindex import index_hits
+from privacy_scan import scan, secrets_for
 from turnlog.core.body import RequestOptions
 from turnlog.core.budget import Budget
 from turnlog.core.compaction import Compactor
@@ -28,12 +28,6 @@ from turnlog.core.side import SideAnswered, SideAsker, SideRequest, side_budget
 from turnlog.store import TurnlogStore
 
 
-def secrets_for(tag: str, n: int) -> tuple[str, str]:
-    # Zero-padded and closed at both ends, so no secret is a prefix of another.
-    return (f"ORCHID-17-SECRET-{tag}{n:03d}Q 机密兰花{tag}{n:03d}问 🦄{tag}{n:03d}🦄",
-            f"ORCHID-17-SECRET-{tag}{n:03d}A 秘密答复{tag}{n:03d}答 🔐{tag}{n:03d}🔐")
-
-
 def reasoning_for(tag: str, n: int) -> str:
     """What a reasoning model thought before answering: stored with the turn, so a delete
     must remove it as it removes the question and the answer."""
@@ -42,24 +36,6 @@ def reasoning_for(tag: str, n: int) -> str:
 
 def current_question(tag: str) -> str:
     return f"ORCHID-17-SECRET-{tag}999Q-current"
-
-
-def encodings(text: str) -> list[bytes]:
-    return [text.encode(e) for e in ("utf-8", "utf-16-le", "utf-16-be")]
-
-
-def scan(home: Path, needles: list[str]) -> list[tuple[str, str]]:
-    hits = []
-    for path in home.rglob("*"):
-        if not path.is_file():
-            continue
-        data = path.read_bytes()
-        for needle in needles:
-            # Each distinctive piece on its own: a fragment surviving anywhere is a leak.
-            for piece in needle.split():
-                if any(e in data for e in encodings(piece)):
-                    hits.append((path.name, piece))
-    return hits + index_hits(home, needles)  # and no token of them in the search index
 
 
 def side_question(tag: str) -> str:

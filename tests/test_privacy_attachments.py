@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from attachfiles import jpeg_bytes, pdf_bytes, png_bytes
-from test_privacy import encodings
+from privacy_scan import encodings
 from turnlog.core.model import Usage
 from turnlog.core.send import PendingTurn
 from turnlog.formats.file_reading import read_bytes

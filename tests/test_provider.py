@@ -12,9 +12,10 @@ from email.utils import format_datetime
 import pytest
 
 from loopback import Behaviour, LoopbackServer
+from provider_calls import body, complete, failure_of
 from turnlog.core.body import Message, RequestOptions, build_body
 from turnlog.core.failures import FailureKind, ProviderFailure
-from turnlog.core.provider import CancelToken, Reply
+from turnlog.core.provider import CancelToken
 from turnlog.core.send import validate_reply
 from turnlog.providers import (
     CUSTOM,
@@ -33,25 +34,6 @@ TRICKY = (
     'CJK 你好，世界 / emoji 👋🏽👨‍👩‍👧 / quotes "double" \'single\' \\ back\\slash'
     "\nnew line\ttab \x01\x1f end"
 )
-
-
-def body(text: str = "Hello?", *, stream: bool = True, include_usage: bool = False) -> bytes:
-    options = RequestOptions(stream=stream, include_usage=include_usage)
-    return build_body("loopback-model", [Message("user", text)], options)
-
-
-def complete(provider: ChatCompletionsProvider, data: bytes,
-             cancel: CancelToken | None = None) -> tuple[Reply, list[str]]:
-    deltas: list[str] = []
-    reply = provider.complete(data, on_delta=deltas.append, cancel=cancel or CancelToken())
-    return reply, deltas
-
-
-def failure_of(provider: ChatCompletionsProvider, data: bytes,
-               cancel: CancelToken | None = None) -> ProviderFailure:
-    with pytest.raises(ProviderFailure) as caught:
-        complete(provider, data, cancel)
-    return caught.value
 
 
 @pytest.fixture

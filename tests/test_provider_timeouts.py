@@ -8,7 +8,7 @@ import time
 import pytest
 
 from loopback import Behaviour
-from test_provider import body, complete, failure_of
+from provider_calls import body, complete, failure_of
 from turnlog.core.failures import FailureKind
 from turnlog.providers import (
     CUSTOM,

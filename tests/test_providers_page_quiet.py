@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialogButtonBox
 
-from test_ui_providers import open_window
+from providers_window import open_window
 from turnlog.config.profiles import ProfileStore, builtin_profile
 from turnlog.config.secrets import SessionKeys
 from turnlog.ui.request.provider_setup import ProviderSetup

@@ -148,7 +148,7 @@ def test_settings_stored_by_an_older_version_keep_their_body(turnlog_home):
 
 @pytest.mark.parametrize("version", [1, 2])
 def test_an_upgraded_database_keeps_its_turns_and_holds_reasoning(tmp_path, version):
-    from test_migrations import FIXTURES
+    from schema_fixtures import FIXTURES
     home = tmp_path / "home"
     home.mkdir()
     shutil.copyfile(FIXTURES[version], home / "turnlog.sqlite3")
@@ -172,7 +172,7 @@ def test_an_upgraded_database_keeps_its_turns_and_holds_reasoning(tmp_path, vers
 
 
 def test_salvage_reads_a_log_from_before_the_reasoning_column(tmp_path):
-    from test_migrations import FIXTURES
+    from schema_fixtures import FIXTURES
     copy = tmp_path / "v2.sqlite3"
     shutil.copyfile(FIXTURES[2], copy)
     found = readable_turns(copy, 1, immutable=True)

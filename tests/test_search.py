@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from places import DATA
 from searchindex import distinctive_tokens, index_hits, index_terms
 from turnlog.core.imports import ImportCancelled, ImportedConversation, ImportedTurn
 from turnlog.core.model import Usage
@@ -24,7 +25,6 @@ from turnlog.store.errors import StoreError
 from turnlog.store.migrations import MIGRATIONS, V_SEARCH
 from turnlog.store.search import BLOCK, PARTS, RANK_WINDOW, SCHEMA, install
 
-DATA = Path(__file__).parent / "data"
 STAMP = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 

@@ -8,6 +8,7 @@ import threading
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from places import DATA
 from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.panels.search import HitRole, snippet_html
 from turnlog.ui.transcript.model import Role, TranscriptModel
@@ -117,14 +118,13 @@ def test_odd_input_is_no_error_and_nothing_found_is_said(qtbot, store, make_wind
 
 def test_an_upgrade_that_indexes_shows_its_progress(qtbot, tmp_path):
     import shutil
-    from pathlib import Path
 
     from turnlog.store import TurnlogStore
     from turnlog.ui.faults.startup import UpgradeProgress
 
     home = tmp_path / "old"
     home.mkdir()
-    shutil.copyfile(Path(__file__).parent / "data" / "turnlog-v2.sqlite3",
+    shutil.copyfile(DATA / "turnlog-v2.sqlite3",
                     home / "turnlog.sqlite3")
     seen: list[tuple[int, int, bool]] = []
     progress = UpgradeProgress(after_s=0)

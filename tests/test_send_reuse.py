@@ -12,7 +12,6 @@ from dataclasses import dataclass, field, replace
 import pytest
 
 from loopback import Behaviour, LoopbackServer
-from test_ui_send import type_draft, wait_done
 from tlscerts import make_certs
 from turnlog.config.model_counts import ModelCounts
 from turnlog.config.model_facts import FactStore
@@ -23,6 +22,7 @@ from turnlog.ui.infra.tasks import TaskRunner
 from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
 from turnlog.ui.shell.window import MainWindow
 from uihelpers import numbered, seed
+from window_sending import type_draft, wait_done
 
 pytest_plugins = ["uiwindow"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from loopback import Behaviour
-from test_ui_side import open_window, wait_side
+from side_window import open_window, wait_side
 from uihelpers import numbered
 
 pytest_plugins = ["uiwindow"]

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QLocale, Qt
 
 from attachfiles import write
-from test_ui_attachments import chips, opened
+from attachment_chips import chips, opened
 from turnlog.ui.infra import languages
 from turnlog.ui.transcript.files import file_line
 

@@ -4,9 +4,9 @@ goes when another conversation is opened: it never reads as if said about that o
 from __future__ import annotations
 
 from loopback import Behaviour
-from test_ui_partial import click_button, offered
-from test_ui_send import type_draft
+from partial_clicks import click_button, offered
 from uihelpers import numbered, seed
+from window_sending import type_draft
 
 pytest_plugins = ["uiwindow"]
 

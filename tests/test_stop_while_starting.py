@@ -4,8 +4,8 @@ preview of that question sends them (not "not sent"), and the inspector's previe
 
 from __future__ import annotations
 
-from test_one_path import ROOMY, shown_body, starting_window
-from test_ui_compaction import marks
+from mark_reading import marks
+from starting_windows import ROOMY, shown_body, starting_window
 from turnlog.core.send import Stage
 from turnlog.ui.transcript.marks import RowMark
 from uihelpers import seed

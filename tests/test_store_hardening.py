@@ -15,12 +15,11 @@ from pathlib import Path
 import pytest
 
 from damage import scribble_over_table
+from places import DATA
 from turnlog.core.model import Usage
 from turnlog.core.send import PendingTurn
 from turnlog.store import AlreadyOpen, DatabaseCorrupt, NotFound, TurnlogStore
 from turnlog.store.errors import NeedsUpgrade
-
-DATA = Path(__file__).parent / "data"
 
 
 def pending(turn_id: str, answer: str = "an answer") -> PendingTurn:

@@ -16,11 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from places import DESKTOP
 from turnlog.core.model import Usage
 from turnlog.core.send import PendingTurn
 from turnlog.store import TurnlogStore
 
-STORE_DIR = Path(__file__).resolve().parents[1] / "desktop" / "turnlog" / "store"
+STORE_DIR = DESKTOP / "turnlog" / "store"
 
 
 def pending(turn_id: str, text: str) -> PendingTurn:

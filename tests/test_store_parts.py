@@ -30,9 +30,9 @@ from pathlib import Path
 
 import pytest
 
+from places import ROOT
 from turnlog.store import TurnlogStore
 
-ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "desktop" / "turnlog"
 STORE_DIR = PACKAGE / "store"
 STORE_MODULE = STORE_DIR / "log.py"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from PySide6.QtGui import QImage
 
-from test_ui_render import _option, answer_documents
-from test_ui_send import open_window
+from answer_rendering import _option, answer_documents
 from turnlog.ui.transcript.model import Role
+from window_sending import open_window
 
 pytest_plugins = ["uiwindow"]
 

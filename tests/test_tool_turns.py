@@ -299,6 +299,6 @@ def test_a_tool_turn_leaving_the_verbatim_part_is_summarized_without_a_tools_fie
 
 
 def check_whole(messages):
-    from test_core_tool_projection import check_exchanges_whole
+    from tool_exchange_checks import check_exchanges_whole
 
     check_exchanges_whole(messages)

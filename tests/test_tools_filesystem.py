@@ -8,14 +8,14 @@ not skip), saying how to install it.
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
+from places import SUPPORT
 from turnlog.toolhost.host import ServerState, ToolHost
 from turnlog.toolhost.launch import StdioLaunch
 
-PEER_DIR = Path(__file__).resolve().parent / "mcp_filesystem"
+PEER_DIR = SUPPORT / "mcp_filesystem"
 SERVER = PEER_DIR / "node_modules" / ".bin" / "mcp-server-filesystem"
 
 

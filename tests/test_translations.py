@@ -19,6 +19,7 @@ from PySide6.QtCore import QCoreApplication, QDateTime, QLocale
 from PySide6.QtWidgets import QDialogButtonBox
 
 from loopback import Behaviour
+from places import ROOT
 from turnlog.core.failures import _TITLES, FailureKind
 from turnlog.core.send import Stage
 from turnlog.ui.dialogs.privacy import Decision
@@ -27,7 +28,6 @@ from turnlog.ui.infra.window_settings import window_settings
 
 pytest_plugins = ["uiwindow"]
 
-ROOT = Path(__file__).resolve().parents[1]
 TS_DIR = ROOT / "resources" / "translations"
 QM_DIR = ROOT / "desktop" / "turnlog" / "resources" / "translations"
 UI = ROOT / "desktop" / "turnlog" / "ui"

@@ -13,24 +13,13 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication, QImage
 from PySide6.QtWidgets import QApplication
 
 from attachfiles import pdf_bytes, png_bytes, write
+from attachment_chips import ROOMY, chips, opened
 from loopback import Behaviour
-from turnlog.core.model import ConversationSettings, Usage
+from turnlog.core.model import Usage
 from turnlog.core.send import PendingTurn
 from uihelpers import seed
 
 pytest_plugins = ["uiwindow"]
-ROOMY = ConversationSettings(max_bytes=2_000_000)
-
-
-def opened(qtbot, make_window, store):
-    conversation = seed(store, "files", [("first", "ok")], settings=ROOMY)
-    window = make_window()
-    qtbot.waitUntil(lambda: len(window.transcript.turns) == 1, timeout=5000)
-    return window, conversation.id
-
-
-def chips(window) -> list[str]:
-    return [chip.label.text() for chip in window.composer.tray.chips]
 
 
 def drop(widget, mime: QMimeData) -> QDropEvent:

@@ -29,7 +29,7 @@ def test_a_tall_banner_narrowing_the_transcript_lays_the_rows_out_again(qtbot, m
     row's text runs into the next (and the same after the window is made narrower)."""
     from PySide6.QtWidgets import QStyleOptionViewItem
 
-    from test_ui_send import open_window
+    from window_sending import open_window
 
     def assert_rows_apart() -> None:
         view, model = window.view, window.transcript

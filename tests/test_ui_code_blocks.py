@@ -6,9 +6,9 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication, QTextDocument, QTextFormat
 
-from test_ui_send import open_window
 from turnlog.ui.transcript.answer import CODE_TINT, style_code
 from turnlog.ui.transcript.model import Role
+from window_sending import open_window
 
 pytest_plugins = ["uiwindow"]
 

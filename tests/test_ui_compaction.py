@@ -11,11 +11,11 @@ import re
 from PySide6.QtCore import Qt
 
 from loopback import Behaviour
+from mark_reading import marks
 from turnlog.core.compaction import SUMMARY_PROMPT
 from turnlog.core.model import ConversationSettings
 from turnlog.ui.shell.window import MainWindow
 from turnlog.ui.transcript.marks import RowMark
-from turnlog.ui.transcript.model import Role
 from uihelpers import exported, seed
 
 pytest_plugins = ["uiwindow"]
@@ -53,13 +53,6 @@ def open_window(qtbot, make_window, store, pairs=None, **settings):
     window = make_window()
     qtbot.waitUntil(lambda: len(window.transcript.turns) == len(pairs), timeout=5000)
     return window, conversation.id
-
-
-def marks(window: MainWindow) -> dict[int, RowMark]:
-    model = window.transcript
-    model.load_all()
-    return {model.index(r).data(Role.ORDINAL): model.index(r).data(Role.MARK)
-            for r in range(model.rowCount()) if not model.index(r).data(Role.PENDING)}
 
 
 def tooltip(window: MainWindow, ordinal: int) -> str:

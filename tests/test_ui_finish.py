@@ -11,8 +11,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QLabel
 
 from loopback import Behaviour
-from test_ui_send import open_window, type_draft, wait_done
-from test_ui_titles import titled_window
+from titled_windows import titled_window
 from turnlog.store.deletion import DeletionCounts
 from turnlog.ui.dialogs.privacy import (
     delete_all_question,
@@ -23,6 +22,7 @@ from turnlog.ui.dialogs.settings import SettingsDialog
 from turnlog.ui.dialogs.shortcuts import ShortcutsDialog, keys_of, plain
 from turnlog.ui.transcript.model import Role
 from uihelpers import numbered
+from window_sending import open_window, type_draft, wait_done
 
 pytest_plugins = ["uiwindow"]
 

@@ -6,21 +6,11 @@ from __future__ import annotations
 
 import stat
 
-from PySide6.QtCore import Qt
-
+from first_send_steps import QUESTION, send_with_nothing_open
 from loopback import Behaviour
 from turnlog.store.drafts import NO_CONVERSATION, draft_path
 
 pytest_plugins = ["uiwindow"]
-
-QUESTION = "Où est la gare ? 火车站在哪里？\nAnd the last train"
-
-
-def send_with_nothing_open(qtbot, window, text: str = QUESTION) -> None:
-    assert window.conversation is None
-    window.composer.set_draft(text, 4)
-    window.refresh_preview()
-    qtbot.keyClick(window.composer.edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
 
 
 def test_a_failed_first_send_leaves_no_conversation_and_keeps_the_question(
@@ -95,7 +85,7 @@ def test_a_failed_send_in_a_conversation_made_with_new_keeps_it(
 
 def test_the_kept_question_is_the_only_copy_and_delete_all_removes_it(
         qtbot, make_window, store, loopback, turnlog_home):
-    from test_ui_privacy import Answers, scan
+    from privacy_answers import Answers, scan
     from turnlog.ui.dialogs.privacy import Decision
 
     secret = "HEATHER-58-FIRST-SEND-Q3"

@@ -10,9 +10,10 @@ import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
+
+from places import SUPPORT
 
 pytestmark = pytest.mark.xserver
 
@@ -32,7 +33,7 @@ def test_the_first_window_and_its_frame_fit_a_1280x720_screen(tmp_path):
         manager = subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
         time.sleep(0.8)
-        script = Path(__file__).with_name("framed_window.py")
+        script = SUPPORT / "framed_window.py"
         done = subprocess.run([sys.executable, str(script), str(tmp_path / "home")], env=env,
                               capture_output=True, text=True, timeout=120, check=True)
         found = json.loads(done.stdout.strip().splitlines()[-1])

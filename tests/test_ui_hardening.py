@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QInputDialog
 
 from loopback import Behaviour
-from test_ui_startup import NOBODY, _restore_process, modes_apply, shared_home  # noqa: F401
+from startup_modes import NOBODY, _restore_process, modes_apply, shared_home  # noqa: F401
 from turnlog.store import TurnlogStore
 from turnlog.ui.conversation.drafts import SAVE_DELAY_MS
 from turnlog.ui.dialogs.privacy import Decision

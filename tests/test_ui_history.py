@@ -10,7 +10,7 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QTextDocument, QWheelEvent
 from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionSlider
 
-from test_ui_open_long import newest_on_screen, seed_long
+from long_history import newest_on_screen, seed_long
 from turnlog.ui.transcript.goto import GoToTurnDialog
 from turnlog.ui.transcript.model import Role, TranscriptModel
 

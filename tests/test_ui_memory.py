@@ -9,10 +9,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
 from loopback import Behaviour
-from test_ui_send import open_window, type_draft, wait_done
 from turnlog.core.model import ConversationSettings
 from turnlog.ui.dialogs.privacy import Decision
 from uihelpers import numbered
+from window_sending import open_window, type_draft, wait_done
 
 pytest_plugins = ["uiwindow"]
 
@@ -71,7 +71,7 @@ def test_pin_from_selected_words_of_a_turn_reaches_the_wire(qtbot, make_window, 
 
 def test_pin_from_this_turn_takes_the_words_selected_in_the_transcript(
         qtbot, make_window, store):
-    from test_ui_selection import drag, point_of, utf16
+    from selection_drags import drag, point_of, utf16
 
     answer = "Die Sicherung liegt auf **NAS-7** im Rack 4, 机房二楼 🙂 seit Mai."
     shown = "Die Sicherung liegt auf NAS-7 im Rack 4, 机房二楼 🙂 seit Mai."

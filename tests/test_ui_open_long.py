@@ -10,9 +10,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from long_history import GAP_EVERY, newest_on_screen, seed_long
 from loopback import Behaviour
 from turnlog.core.compaction import CompactionSettings, SummaryDraft, ids_digest
-from turnlog.core.model import ConversationSettings, Usage
+from turnlog.core.model import Usage
 from turnlog.core.send import PendingTurn
 from turnlog.service.chat import options_for
 from turnlog.store import TurnlogStore
@@ -24,39 +25,6 @@ from uihelpers import numbered, seed
 pytest_plugins = ["uiwindow"]
 
 LONG = 30_000
-GAP_EVERY = 997  # every 997th ordinal is missing, as after deletes
-
-
-def long_ordinals(count: int, gaps: bool = True) -> list[int]:
-    """`count` ordinals from 1 up, with a gap every `GAP_EVERY` unless not `gaps`."""
-    ordinals: list[int] = []
-    ordinal = 0
-    while len(ordinals) < count:
-        ordinal += 1
-        if ordinal % GAP_EVERY or not gaps:
-            ordinals.append(ordinal)
-    return ordinals
-
-
-def seed_long(store: TurnlogStore, title: str, count: int, *, compaction: bool = False,
-              gaps: bool = True) -> tuple[int, list[int]]:
-    """A conversation of `count` turns written in one transaction (rows like the store's
-    own, many at once: committing them one by one would take the test minutes)."""
-    # A byte limit that sends the newest ~12 turns: fewer than a page of rows.
-    conversation = store.conversations.create(
-        title, model="loopback-model",
-        settings=ConversationSettings(compaction=compaction, max_bytes=1_200))
-    ordinals = long_ordinals(count, gaps)
-    stamp = "2026-01-02T03:04:05.000006+00:00"
-    rows = ((uuid.uuid4().hex, conversation.id, o, f"question {o}", f"answer {o}",
-             "loopback-model", "stop", stamp) for o in ordinals)
-    with store.db.atomic():
-        store.db.cursor().executemany(
-            "INSERT INTO turns (id, conversation_id, ordinal, question, answer, model, "
-            "finish_reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        store.db.execute_sql("UPDATE conversations SET next_ordinal = ? WHERE id = ?",
-                             (ordinals[-1] + 1, conversation.id))
-    return conversation.id, ordinals
 
 
 class RowsRead:
@@ -120,15 +88,6 @@ class _CountingCursor:
 
     def __getattr__(self, name: str):  # noqa: ANN204
         return getattr(self._cursor, name)
-
-
-def newest_on_screen(window, ordinal: int) -> bool:  # noqa: ANN001
-    model = window.transcript
-    rows = model.rowCount()
-    if not rows or model.index(rows - 1).data(Role.ORDINAL) != ordinal:
-        return False
-    rect = window.view.visualRect(model.index(rows - 1))
-    return window.view.viewport().rect().intersects(rect)
 
 
 def test_a_long_conversation_opens_at_its_newest_turns_reading_a_bounded_number_of_rows(

@@ -11,10 +11,9 @@ from dataclasses import replace
 
 from PySide6.QtCore import Qt
 
+from first_send_steps import send_with_nothing_open
 from loopback import Behaviour
-from test_ui_first_send import send_with_nothing_open
-from test_ui_send import open_window, type_draft, wait_done
-from test_ui_versions import click, last_row
+from partial_clicks import click_button, offered
 from turnlog.config.profiles import NetworkSettings
 from turnlog.core.partial import CONTINUE_PROMPT
 from turnlog.providers import CUSTOM
@@ -24,6 +23,8 @@ from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
 from turnlog.ui.shell.window import MainWindow
 from turnlog.ui.transcript.model import Role
 from uihelpers import exported, numbered
+from version_clicks import click, last_row
+from window_sending import open_window, type_draft, wait_done
 
 pytest_plugins = ["uiwindow"]
 
@@ -36,12 +37,6 @@ def show(home) -> str:
         [sys.executable, "-c", "import sys; from turnlog.cli import main; sys.exit(main())",
          "show", "1"], env={**os.environ, "TURNLOG_HOME": str(home)}, capture_output=True,
         text=True, timeout=60, check=True).stdout
-
-
-def offered(window: MainWindow) -> bool:
-    banner = window.banner
-    return banner.isVisible() and banner.keep_button.isVisibleTo(window) \
-        and banner.continue_button.isVisibleTo(window)
 
 
 def header_words(window: MainWindow, row: int) -> dict[str, str]:
@@ -58,10 +53,6 @@ def fail_with(qtbot, window: MainWindow, behaviour: Behaviour, loopback) -> None
     type_draft(window, QUESTION, 3)
     window.send()
     wait_done(qtbot, window)
-
-
-def click_button(qtbot, button) -> None:
-    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
 def test_stop_then_keep_makes_a_turn_marked_incomplete(qtbot, make_window, store, loopback,

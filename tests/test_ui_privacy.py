@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 import threading
-from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from loopback import Behaviour
-from searchindex import index_hits
+from privacy_answers import Answers, scan
 from turnlog.config.profiles import ProfileStore, new_profile
 from turnlog.config.secrets import SessionKeys
 from turnlog.core.model import ConversationSettings
@@ -52,33 +51,6 @@ def secrets_for(tag: str, n: int) -> tuple[str, str]:
     # Closed at both ends, so no secret is a prefix of another.
     return (f"ORCHID-17-SECRET-{tag}{n:03d}Q 机密兰花{tag}{n:03d}问 🦄{tag}{n:03d}🦄",
             f"ORCHID-17-SECRET-{tag}{n:03d}A 秘密答复{tag}{n:03d}答 🔐{tag}{n:03d}🔐")
-
-
-def scan(home: Path, needles: list[str]) -> list[tuple[str, str]]:
-    """(file, piece) for every piece of every needle found in any file under `home`, in
-    UTF-8 or UTF-16 (either byte order)."""
-    hits = []
-    for path in home.rglob("*"):
-        if not path.is_file():
-            continue
-        data = path.read_bytes()
-        for needle in needles:
-            for piece in needle.split():
-                if any(piece.encode(e) in data for e in ("utf-8", "utf-16-le", "utf-16-be")):
-                    hits.append((path.name, piece))
-    return hits + index_hits(home, needles)  # and no token of them in the search index
-
-
-class Answers:
-    """Stands in for the person answering confirmations: records each, answers `decision`."""
-
-    def __init__(self, decision: Decision) -> None:
-        self.decision = decision
-        self.asked: list[Confirmation] = []
-
-    def __call__(self, confirmation: Confirmation) -> Decision:
-        self.asked.append(confirmation)
-        return self.decision
 
 
 def marks(window: MainWindow) -> dict[int, RowMark]:

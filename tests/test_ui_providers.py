@@ -17,37 +17,26 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
 from loopback import Behaviour, LoopbackServer
+from places import DESKTOP, SUPPORT
+from providers_window import open_window
 from turnlog.config.profiles import ProfileStore, builtin_profile, new_profile, unique_name
 from turnlog.config.secrets import KeyringUnavailable, SessionKeys, SystemKeyring
 from turnlog.providers import CUSTOM, PRESETS
 from turnlog.ui.conversation.centre import FIRST_RUN_HINT
 from turnlog.ui.dialogs.privacy import Decision
 from turnlog.ui.dialogs.providers_page import KeyState
-from turnlog.ui.infra.tasks import TaskRunner
-from turnlog.ui.request.connection import ProviderConnector
 from turnlog.ui.request.provider_setup import ProviderSetup
 from turnlog.ui.shell.window import MainWindow, window_settings
 from uihelpers import seed
 
 pytest_plugins = ["uiwindow"]
 
-HERE = Path(__file__).parent
 KEY = "sk-test-PROVIDERS-" + "7" * 20
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "turnlog.cli", *args], capture_output=True,
                           text=True, input="", timeout=60, env=os.environ.copy())
-
-
-def open_window(qtbot, store, setup: ProviderSetup) -> MainWindow:
-    window = MainWindow(store, TaskRunner(), ProviderConnector(setup.config, setup.keys,
-                                                               removed=setup.gone),
-                        setup=setup)
-    qtbot.addWidget(window)
-    window.resize(1280, 720)
-    window.show()
-    return window
 
 
 def listed(window: MainWindow) -> list[str]:
@@ -445,17 +434,17 @@ def test_a_providers_file_spoiled_elsewhere_is_named_and_left_alone(qtbot, store
 
 def fit_rows(tmp_path: Path, language: str) -> list[dict]:
     """Run settings_fit.py on three offscreen screens in `language`; its JSON lines."""
-    sys.path.insert(0, str(HERE))
+    sys.path.insert(0, str(SUPPORT))
     try:
         from settings_fit import platform_config
     finally:
-        sys.path.remove(str(HERE))
+        sys.path.remove(str(SUPPORT))
     env = os.environ.copy()
     env["QT_QPA_PLATFORM"] = platform_config(tmp_path)
     env["TURNLOG_FIT_LANGUAGE"] = language
-    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parents[1] / "desktop"),
+    env["PYTHONPATH"] = os.pathsep.join([str(DESKTOP),
                                          env.get("PYTHONPATH", "")])
-    done = subprocess.run([sys.executable, str(HERE / "settings_fit.py")], env=env,
+    done = subprocess.run([sys.executable, str(SUPPORT / "settings_fit.py")], env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]

@@ -23,12 +23,13 @@ from PySide6.QtGui import (
     QTextTable,
 )
 
-from test_ui_send import open_window
+from answer_rendering import _option, answer_documents
 from turnlog.ui.infra.fonts import configure_fonts, drawn_by
 from turnlog.ui.infra.theme import palette_for
 from turnlog.ui.transcript.markdown import MATH_SOURCE, AnswerBrowser, render_markdown
 from turnlog.ui.transcript.maths import find_maths, typeset
 from turnlog.ui.transcript.model import Role
+from window_sending import open_window
 
 pytest_plugins = ["uiwindow"]
 
@@ -84,11 +85,6 @@ def inked(image: QImage) -> int:
     """How many pixels of `image` are drawn (not transparent)."""
     return sum(1 for y in range(image.height()) for x in range(image.width())
                if image.pixelColor(x, y).alpha() > 60)
-
-
-def answer_documents(window, row: int = 0) -> list[QTextDocument]:
-    index = window.transcript.index(row)
-    return [doc for doc, _at in window.view.delegate.text_layout(index)][1:]
 
 
 def typeset_all(qtbot, window, row: int = 0) -> None:
@@ -275,15 +271,6 @@ def test_no_cell_sits_lower_than_its_neighbours(qapp):
     assert all(table.cellAt(row, column).firstCursorPosition().block().blockFormat()
                .topMargin() == 0 for row in range(table.rows())
                for column in range(table.columns()))
-
-
-def _option(view, index):
-    from PySide6.QtWidgets import QStyleOptionViewItem
-
-    option = QStyleOptionViewItem()
-    view.initViewItemOption(option)
-    option.rect = view.visualRect(index)
-    return option
 
 
 def test_the_side_answer_renders_the_same_way(qtbot):

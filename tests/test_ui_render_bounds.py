@@ -12,9 +12,9 @@ import pytest
 from PySide6.QtCore import QTimer
 
 from peaks import peak_memory_kib, reset_peak_memory
-from test_ui_send import open_window
 from turnlog.ui.transcript.model import Role
 from uihelpers import seed
+from window_sending import open_window
 
 pytest_plugins = ["uiwindow"]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 
 from loopback import Behaviour
-from test_ui_send import QUESTION, open_window, type_draft, wait_done
 from uihelpers import numbered
+from window_sending import QUESTION, open_window, type_draft, wait_done
 
 pytest_plugins = ["uiwindow"]
 

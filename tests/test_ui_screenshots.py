@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from places import SUPPORT
+
 pytestmark = pytest.mark.xserver
 
 
@@ -22,7 +24,7 @@ def png_size(path: Path) -> tuple[int, int]:
 
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
 def test_screenshots_are_written_at_the_promised_sizes(tmp_path):
-    script = Path(__file__).with_name("screenshots.py")
+    script = SUPPORT / "screenshots.py"
     subprocess.run([sys.executable, str(script), str(tmp_path)], check=True, timeout=900)
     assert png_size(tmp_path / "main-1280x720.png") == (1280, 720)
     assert png_size(tmp_path / "narrow-480x844.png") == (480, 844)

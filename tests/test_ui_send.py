@@ -13,29 +13,10 @@ from turnlog.core.model import ConversationSettings
 from turnlog.ui.shell.window import MainWindow
 from turnlog.ui.transcript.marks import RowMark
 from turnlog.ui.transcript.model import Role
-from uihelpers import exported, numbered, seed
+from uihelpers import exported, numbered
+from window_sending import CURSOR, QUESTION, open_window, type_draft, wait_done
 
 pytest_plugins = ["uiwindow"]
-
-QUESTION = "Wie geht's? 你好吗？ 👋\nSecond line"
-CURSOR = 9  # inside the first line: a restored draft must put it back here
-
-
-def open_window(qtbot, make_window, store, pairs, **kwargs) -> tuple[MainWindow, int]:
-    settings = kwargs.pop("settings", None)
-    conversation = seed(store, "chat", pairs, settings=settings)
-    window = make_window(**kwargs)
-    qtbot.waitUntil(lambda: len(window.transcript.turns) == len(pairs), timeout=5000)
-    return window, conversation.id
-
-
-def type_draft(window: MainWindow, text: str = QUESTION, cursor: int = CURSOR) -> None:
-    window.composer.set_draft(text, cursor)
-    window.refresh_preview()
-
-
-def wait_done(qtbot, window: MainWindow, timeout: int = 10_000) -> None:
-    qtbot.waitUntil(lambda: not window.running, timeout=timeout)
 
 
 def marks(window: MainWindow) -> dict[int, RowMark]:

@@ -11,30 +11,18 @@ import pytest
 from PySide6.QtCore import Qt
 
 from loopback import Behaviour
-from turnlog.ui.shell.window import MainWindow
-from uihelpers import exported, numbered, seed
+from side_window import open_window, wait_side
+from uihelpers import exported, numbered
 
 pytest_plugins = ["uiwindow"]
 
 SIDE = "翻译一下上面的回答 — what did we decide?"
 
 
-def open_window(qtbot, make_window, store, pairs) -> tuple[MainWindow, int]:
-    conversation = seed(store, "计划 plans", pairs)
-    window = make_window()
-    qtbot.waitUntil(lambda: len(window.transcript.turns) == len(pairs), timeout=5000)
-    qtbot.waitUntil(lambda: window.side.shown_for == conversation.id, timeout=5000)
-    return window, conversation.id
-
-
 def turns_exported(home, cid: int) -> list[str]:
     """The export's header and turn lines (side questions are exported after them)."""
     return [line for line in exported(home, cid).splitlines()
             if not line.startswith('{"side_question"')]
-
-
-def wait_side(qtbot, window: MainWindow, timeout: int = 10_000) -> None:
-    qtbot.waitUntil(lambda: not window.side.session.running, timeout=timeout)
 
 
 def test_ctrl_shift_enter_asks_aside_and_the_conversation_stays_as_it_was(

@@ -4,17 +4,10 @@ a traceback. Runs `main` in this process with real widgets and real files."""
 
 from __future__ import annotations
 
-import faulthandler
 import importlib.readers  # noqa: F401 - imported while the interpreter's files may be read
-import logging
 import os
-import shutil
 import sqlite3
-import sys
-import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from PySide6.QtCore import QTimer, QUrl
@@ -22,46 +15,14 @@ from PySide6.QtWidgets import QApplication
 
 import turnlog.app
 import turnlog.ui.infra.folders
+from startup_modes import (  # noqa: F401 - fixtures: `_restore_process` is autouse
+    _restore_process,
+    modes_apply,
+    shared_home,
+)
 from turnlog.store import TurnlogStore
 from turnlog.ui.faults.startup import StartupDialog
 from turnlog.ui.infra.export_file import ExportTarget
-
-NOBODY = 65534
-
-
-@pytest.fixture(autouse=True)
-def _restore_process(monkeypatch):
-    """`main` sets the umask, the except hook and file logging for the process."""
-    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
-    umask = os.umask(0o022)
-    os.umask(umask)
-    before = list(logging.getLogger().handlers)
-    yield
-    os.umask(umask)
-    for handler in logging.getLogger().handlers:
-        if handler not in before:
-            logging.getLogger().removeHandler(handler)
-            handler.close()
-    faulthandler.enable(file=sys.__stderr__, all_threads=True)
-    while turnlog.app.FAULT_STREAMS:
-        turnlog.app.FAULT_STREAMS.pop().close()
-
-
-@contextmanager
-def modes_apply() -> Iterator[None]:
-    """Root ignores file modes: run the block as `nobody` (this process's effective ids,
-    restored after). As any other user the modes apply already."""
-    if os.geteuid() != 0:
-        yield
-        return
-    turnlog.app.application(["turnlog"])  # what it imports and reads, while it may
-    os.setegid(NOBODY)
-    os.seteuid(NOBODY)
-    try:
-        yield
-    finally:
-        os.seteuid(0)
-        os.setegid(0)
 
 
 class Opened:
@@ -101,19 +62,7 @@ def run_main(answer: Callable[[StartupDialog], None]) -> tuple[int, list[Startup
     return turnlog.app.main(["turnlog"]), seen
 
 
-@pytest.fixture
-def shared_home(monkeypatch) -> Iterator[Path]:
-    """A data directory that `nobody` can reach (the test's own tmp_path is root's)."""
-    base = Path(tempfile.mkdtemp(prefix="turnlog-startup-"))
-    os.chmod(base, 0o755)
-    home = base / "home"
-    home.mkdir()
-    monkeypatch.setenv("TURNLOG_HOME", str(home))
-    yield home
-    shutil.rmtree(base, ignore_errors=True)
-
-
-def test_a_read_only_data_directory_gets_a_dialog_not_a_traceback(qtbot, shared_home, opened):
+def test_a_read_only_data_directory_gets_a_dialog_not_a_traceback(qtbot, shared_home, opened):  # noqa: F811 - the fixture
     home = shared_home
     os.chmod(home, 0o755)  # root's: read-only for `nobody`
     texts: list[tuple[str, str, str]] = []

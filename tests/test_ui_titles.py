@@ -7,22 +7,16 @@ own and never when the setting is off."""
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QInputDialog
 
 from loopback import Behaviour
-from turnlog.config.profiles import ProfileStore, new_profile
-from turnlog.config.secrets import SessionKeys
+from titled_windows import titled_window
+from turnlog.config.profiles import ProfileStore
 from turnlog.core.titles import MODEL, QUESTION, TITLE_INSTRUCTION, TITLE_OUTCOME, USER
-from turnlog.providers import CUSTOM
 from turnlog.ui.dialogs.privacy import Decision
-from turnlog.ui.infra.tasks import TaskRunner
-from turnlog.ui.infra.window_settings import window_settings
-from turnlog.ui.request.connection import ProviderConnector
-from turnlog.ui.request.provider_setup import ProviderSetup
 from turnlog.ui.shell.window import MainWindow
 
 pytest_plugins = ["uiwindow"]
@@ -115,19 +109,6 @@ def test_a_rename_sticks_across_a_delete_of_the_first_turn_and_a_derived_title_f
     assert "Follow-up to Second" in listed(window)
     window.history.delete_turn(window.transcript.turns[0].id)
     qtbot.waitUntil(lambda: window.title.text() == "New conversation", timeout=5000)
-
-
-def titled_window(qtbot, store, turnlog_home, loopback, *, model_titles: bool | None):
-    profiles = ProfileStore(turnlog_home)
-    profile = new_profile(CUSTOM, model="loopback-model", base_url=loopback.base_url)
-    profiles.put(replace(profile, model_titles=model_titles))
-    setup = ProviderSetup(profiles, window_settings(turnlog_home), keyring=SessionKeys())
-    window = MainWindow(store, TaskRunner(), ProviderConnector(setup.config, setup.keys),
-                        setup=setup)
-    qtbot.addWidget(window)
-    window.resize(1280, 720)
-    window.show()
-    return window
 
 
 def test_the_model_names_the_conversation_after_the_answer_with_a_request_of_its_own(

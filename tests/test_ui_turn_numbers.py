@@ -14,13 +14,13 @@ from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication, QMenu
 
 from loopback import Behaviour
-from test_ui_send import open_window, wait_done
-from test_ui_versions import click
 from turnlog.core.model import ConversationSettings
 from turnlog.ui.shell.window import MainWindow
 from turnlog.ui.transcript.goto import GoToTurnDialog
 from turnlog.ui.transcript.model import Role
 from uihelpers import numbered
+from version_clicks import click
+from window_sending import open_window, wait_done
 
 pytest_plugins = ["uiwindow"]
 
@@ -215,8 +215,8 @@ def test_a_deleted_turn_leaves_a_gap_that_go_to_turn_names(qtbot, make_window, s
     """Turn 2 regenerated (a second version), turn 3 deleted, then turn 4 asked: the
     window, `show`, `list` and the Markdown export say turns 1, 2 (version 2 of 2) and 4;
     Go to turn 3 says it was deleted, Go to turn 4 opens the newest."""
-    from test_versions import pending
     from uihelpers import exported
+    from version_turns import pending
 
     cid = store.conversations.create("gaps").id
     store.turns.commit(cid, pending("t1", "one", "1"))

@@ -6,41 +6,19 @@ from __future__ import annotations
 import json
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QStyleOptionViewItem
+from PySide6.QtCore import Qt
 
 from loopback import Behaviour
-from test_ui_send import open_window, wait_done
 from turnlog.providers import CUSTOM, OLLAMA
 from turnlog.ui.shell.window import MainWindow
 from turnlog.ui.transcript.marks import RowMark
 from turnlog.ui.transcript.model import Role
+from version_clicks import click, control_point, last_row
+from window_sending import open_window, wait_done
 
 pytest_plugins = ["uiwindow"]
 
 PAIRS = [("My project code is ORCHID-17.", "Noted."), ("哪个代码？", "不知道 🙁")]
-
-
-def last_row(window: MainWindow) -> int:
-    return window.transcript.rowCount() - 1
-
-
-def control_point(window: MainWindow, row: int, name: str) -> QPoint:
-    view = window.view
-    index = window.transcript.index(row)
-    option = QStyleOptionViewItem()
-    view.initViewItemOption(option)
-    option.rect = view.visualRect(index)
-    for found, _text, rect in view.delegate.header_controls(option, index):
-        if found == name:
-            return rect.center()
-    raise AssertionError(f"no {name} in row {row}")
-
-
-def click(qtbot, window: MainWindow, row: int, name: str) -> None:
-    window.view.scrollTo(window.transcript.index(row))
-    qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton,
-                     pos=control_point(window, row, name))
 
 
 def menu_action(window: MainWindow, menu: str, text: str):

@@ -11,14 +11,10 @@ from PySide6.QtWidgets import QApplication
 
 from loopback import Behaviour
 from turnlog.config.profiles import ProfileStore
-from turnlog.config.secrets import SessionKeys
 from turnlog.localmodel import Availability
 from turnlog.ui.conversation.centre import FIRST_RUN_HINT, marks_words
 from turnlog.ui.dialogs.settings import SettingsDialog
-from turnlog.ui.infra.tasks import TaskRunner
-from turnlog.ui.infra.window_settings import window_settings
-from turnlog.ui.request.provider_setup import ProviderSetup
-from turnlog.ui.shell.window import MainWindow
+from welcome_window import make_setup_window
 
 pytest_plugins = ["uiwindow"]
 
@@ -59,26 +55,6 @@ def test_a_question_typed_with_nothing_open_is_previewed_and_a_click_sends_it(
     assert [t.question for t in store.turns(conversation.id)] == [QUESTION]
     assert loopback.requests[-1].json()["messages"] == body["messages"]  # as previewed
     assert not window.centre.welcome.isVisible() and not window.empty_hint.isVisible()
-
-
-def make_setup_window(qtbot, store, loopback, turnlog_home, *,
-                      through_setup: bool = False) -> MainWindow:
-    """A window with provider set-up; its connector the loopback server's, or (with
-    `through_setup`) the profile in use's, as the app makes it."""
-    from turnlog.ui.request.connection import ProviderConnector
-    from uihelpers import loopback_connector
-
-    setup = ProviderSetup(ProfileStore(turnlog_home), window_settings(turnlog_home),
-                          keyring=SessionKeys())
-    connector = ProviderConnector(setup.config, setup.keys) if through_setup \
-        else loopback_connector(loopback.base_url)
-    window = MainWindow(store, TaskRunner(), connector, setup=setup)
-    qtbot.addWidget(window)
-    window.resize(1280, 720)
-    window.show()
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow, timeout=3000)
-    return window
 
 
 def test_the_welcome_explains_the_marks_and_offers_settings(qtbot, store, loopback,

@@ -8,29 +8,19 @@ from __future__ import annotations
 
 import sqlite3
 import tempfile
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from places import DATA
 from turnlog.core.budget import Budget
 from turnlog.core.failures import StoreError
-from turnlog.core.model import Usage
 from turnlog.core.projection import project
-from turnlog.core.send import PendingTurn
 from turnlog.core.versions import Supersede, Versions, restore_order
 from turnlog.store import NotFound, TurnlogStore
-
-STAMP = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
-
-
-def pending(turn_id: str, question: str, answer: str, replaces: str | None = None
-            ) -> PendingTurn:
-    return PendingTurn(id=turn_id, question=question, answer=answer, model="m",
-                       finish_reason="stop", usage=Usage(), created_at=STAMP,
-                       replaces=replaces)
+from version_turns import pending
 
 
 def turn_rows(path: Path) -> dict[str, tuple]:
@@ -217,8 +207,9 @@ def test_the_active_line_is_the_chosen_version_of_each_position(ops):
 
 
 def test_deleted_versions_and_forks_leave_no_copy_on_disk(turnlog_home):
-    """The byte scan of tests/test_privacy.py over versions, fork copies and drafts."""
-    from test_privacy import scan, secrets_for
+    """The byte scan of tests/test_privacy.py over versions, fork copies and
+    drafts."""
+    from privacy_scan import scan, secrets_for
 
     q1, a1 = secrets_for("V", 1)
     q2, a2 = secrets_for("V", 2)
@@ -245,8 +236,8 @@ def test_orchid_17_holds_on_the_active_line_with_compaction(turnlog_home, loopba
     """Regenerations of a long conversation's last turn: from each regenerate on, neither
     the summarizer (a second server) nor the model receives an older version; the fact
     from turn 3 reaches the model through the summary."""
+    from compaction_http_setup import long_seed
     from loopback import Behaviour, LoopbackServer
-    from test_compaction_http import long_seed
     from turnlog.core.compaction import Compactor
     from turnlog.core.projection import CostIndex
     from turnlog.core.send import Committed, Sender
@@ -291,7 +282,7 @@ def test_an_old_database_upgrades_with_every_turn_active(tmp_path, version):
 
     home = tmp_path / "home"
     home.mkdir()
-    data = Path(__file__).parent / "data"
+    data = DATA
     shutil.copyfile(data / f"turnlog-v{version}.sqlite3", home / "turnlog.sqlite3")
     with TurnlogStore.open(home) as store:
         assert store.db.execute_sql("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION

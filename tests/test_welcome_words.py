@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QLocale
 
-from test_ui_welcome import make_setup_window
 from turnlog.ui.infra import languages
+from welcome_window import make_setup_window
 
 pytest_plugins = ["uiwindow"]
 

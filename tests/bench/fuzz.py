@@ -1,7 +1,9 @@
-"""The fuzz tests of `tests/test_fuzz.py` (both importers, the reply readers, the CLI's
-argument paths), of `tests/test_fuzz_inputs.py` (attachments, profiles.json, tools.json,
-an mcpServers file) and the property tests of the readers of server bytes, run for a given
-time with fresh random seeds.
+"""The fuzz tests run for a given time with fresh random seeds:
+`tests/test_fuzz.py`
+(both importers, the reply readers, the CLI's argument paths),
+`tests/test_fuzz_inputs.py`
+(attachments, profiles.json, tools.json, an mcpServers file)
+and the property tests of the readers of server bytes.
 
     .venv/bin/python tests/bench/fuzz.py [--minutes 15] [--examples 500]
 
@@ -23,8 +25,13 @@ import time
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
-FILES = ["test_fuzz.py", "test_provider_wire.py", "test_fuzz_inputs.py",
-         "test_fuzz_toolhost.py", "test_fuzz_rendering.py"]
+FILES = [
+    "test_fuzz.py",
+    "test_provider_wire.py",
+    "test_fuzz_inputs.py",
+    "test_fuzz_toolhost.py",
+    "test_fuzz_rendering.py",
+]
 
 
 def main() -> int:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from test_core_memory import brute_force  # noqa: E402
+from memory_reference import brute_force  # noqa: E402
 from turnlog.core.memory import Cost, choose_exact, choose_greedy  # noqa: E402
 
 LIMITS = {"share of the default budget": Cost(1_600, 18_361), "tight": Cost(800, 200)}

@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from test_core_projection import make_turns, naive_select  # noqa: E402
+from projection_reference import make_turns, naive_select  # noqa: E402
 from turnlog.core.body import utf8_len  # noqa: E402
 from turnlog.core.budget import Budget  # noqa: E402
 from turnlog.core.projection import CostIndex, Projection, project  # noqa: E402

@@ -288,6 +288,12 @@ class Composer(QWidget):
         self.draft_changed.emit()
         self._update_send()
 
+    def take_images(self, images: bool) -> None:
+        """Whether the model in use takes images: the chips count what it is sent."""
+        if images != self.images:
+            self.images = images
+            self.refresh_chips()
+
     def refresh_chips(self) -> None:
         """The chips again (the draft's text changes what a file adds to the message)."""
         self.tray.show_files(self.question(), images=self.images)

@@ -16,16 +16,14 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject
 
-from ...core.model import Conversation
 from ...core.send import Committed
-from ...store import TurnlogStore
-from ..infra.changes import ChangeHub, Changes
+from ..infra.changes import Changes
+from ..infra.open_log import OpenLog
 from ..infra.operations import (
     announce,
     create_conversation,
     remove_unanswered_conversation,
 )
-from ..infra.tasks import TaskRunner
 from ..request.send_session import SendResult, SendSession
 from .banner import FailureBanner
 from .composer import Composer
@@ -39,13 +37,10 @@ class FirstSendParts:
     composer and banner whose question and failure stay on show, and the open
     conversation."""
 
-    store: TurnlogStore
-    runner: TaskRunner
+    log: OpenLog
     session: SendSession
     composer: Composer
     banner: FailureBanner
-    changes: ChangeHub
-    conversation: Callable[[], Conversation | None]  # the open one
     default_model: Callable[[], str]  # the model a new conversation starts with
     failed: Callable[[BaseException], None]  # a storage operation failed
 
@@ -72,15 +67,15 @@ class FirstSendUndo(QObject):
         def created(changes: Changes) -> None:
             assert changes.conversation is not None
             self.waiting = changes.conversation.id
-            announce(parts.changes, changes, self)
+            announce(parts.log.changes, changes, self)
 
         def failed(error: BaseException) -> None:
             self.waiting = None
             parts.failed(error)
 
         self.waiting = -1  # creating
-        create_conversation(parts.store, parts.default_model(),
-                            first_send=True).run(parts.runner, on_success=created,
+        create_conversation(parts.log.store, parts.default_model(),
+                            first_send=True).run(parts.log.runner, on_success=created,
                                                  on_failure=failed)
 
     def ready(self, conversation_id: int) -> bool:
@@ -94,15 +89,15 @@ class FirstSendUndo(QObject):
         """A send failed: if its conversation was started for it and has no turn, the
         question is kept as the draft of no conversation and the conversation goes."""
         parts = self.parts
-        if isinstance(result.outcome, Committed) or parts.runner.closed:
+        if isinstance(result.outcome, Committed) or parts.log.runner.closed:
             return
         if result.outcome.answer is not None:
             return  # its answer so far is offered: kept or continued into the conversation
-        store, cid = parts.store, result.conversation_id
+        store, cid = parts.log.store, result.conversation_id
         text = self._kept = parts.composer.text() or result.draft[0]
 
         remove_unanswered_conversation(store, cid, text).run(
-            parts.runner, on_success=self._removed, on_failure=parts.failed)
+            parts.log.runner, on_success=self._removed, on_failure=parts.failed)
 
     def _removed(self, changes: Changes) -> None:
         """Close the deleted conversation; the question and the failure stay on show."""
@@ -113,8 +108,8 @@ class FirstSendUndo(QObject):
         draft = (composer.text(), composer.cursor_position())
         failure, partial = banner.failure, banner.partial.toPlainText()
         shown = banner.isVisible()
-        announce(parts.changes, changes, self)
-        if parts.conversation() is not None:
+        announce(parts.log.changes, changes, self)
+        if parts.log.conversation() is not None:
             return  # another conversation was opened meanwhile: the draft waits on disk
         if composer.text() != draft[0]:
             composer.restore(*draft)

@@ -26,7 +26,7 @@ from ..infra import failure_text, operations
 from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
-from ..request.connection import Connector, Endpoint, NotConnected, shown_name
+from ..request.connection import Endpoint, ModelSource, NotConnected, shown_name
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendSession
 from .header import APPLY_DELAY_MS, NO_TEMPERATURE, NO_TOP_P, ConversationHeader, sampling_summary
@@ -40,7 +40,7 @@ class HeaderPicker(QObject):
     preview from them. Nothing can be picked while a request runs.
     """
 
-    def __init__(self, header: ConversationHeader, connector: Connector, runner: TaskRunner,
+    def __init__(self, header: ConversationHeader, connector: ModelSource, runner: TaskRunner,
                  store: TurnlogStore, setup: ProviderSetup | None, changes: ChangeHub,
                  failed: Callable[[BaseException], None], session: SendSession,
                  current: Callable[[], Conversation | None],

@@ -20,45 +20,40 @@ from dataclasses import dataclass, replace
 from PySide6.QtCore import QCoreApplication, QObject
 
 from ...core.failures import StoreError
-from ...core.model import Conversation
 from ...core.send import Failed, PartialAnswer
-from ...store import TurnlogStore
-from ..infra.changes import ChangeHub, Changes
+from ..infra.changes import Changes
 from ..infra.languages import arg
+from ..infra.open_log import OpenLog
 from ..infra.operations import announce, keep_incomplete_answer
-from ..infra.tasks import TaskRunner
-from ..request.live_preview import LivePreview
-from ..request.send_session import SendResult, SendSession
-from ..transcript.model import TranscriptModel
-from ..transcript.view import TranscriptView
-from .banner import FailureBanner
-from .composer import Composer
+from ..request.send_session import SendResult
 from .drafts import DraftKeeper
 from .first_send import FirstSendUndo
+from .parts import HistoryParts, SendParts
 from .versions import VersionControls
 
 translate = QCoreApplication.translate  # translate("PartialAnswers", …): lupdate reads it
 
 
 @dataclass(frozen=True, slots=True)
-class PartialParts:
-    """What Keep and Continue work with: storage, the send session and its preview, the
-    banner that offers an answer so far, the composer, drafts and history it lands in, the
-    first send and the versions it may hand on to, and how it speaks."""
+class HandOff:
+    """What a kept or continued answer is handed on to: the drafts (its question is in the
+    log now), the first send (a failed first send's conversation goes) and the versions (a
+    new version of the turn it was regenerating)."""
 
-    store: TurnlogStore
-    runner: TaskRunner
-    session: SendSession
-    preview: LivePreview
-    changes: ChangeHub
-    banner: FailureBanner
-    composer: Composer
     drafts: DraftKeeper
-    transcript: TranscriptModel
-    view: TranscriptView
     first_send: FirstSendUndo
     versions: VersionControls
-    conversation: Callable[[], Conversation | None]  # the open one
+
+
+@dataclass(frozen=True, slots=True)
+class PartialParts:
+    """What Keep and Continue work with: the open log, the send (its banner offers an
+    answer so far), the history it lands in, what it hands on to, and how it speaks."""
+
+    log: OpenLog
+    sending: SendParts
+    history: HistoryParts
+    hand_off: HandOff
     status: Callable[[str], None]  # a line in the status bar
     say_about: Callable[[int, str], None]  # a line about one conversation
 
@@ -72,25 +67,25 @@ class PartialAnswers(QObject):
         self.parts = parts
         self.offer: PartialAnswer | None = None  # the answer so far the banner offers
         self._result: SendResult | None = None
-        parts.session.finished.connect(self._sent)
-        parts.banner.keep_requested.connect(self.keep)
-        parts.banner.continue_requested.connect(self.continue_offer)
-        parts.banner.close_button.clicked.connect(self._dismissed)
-        parts.view.delegate.control_clicked.connect(self._clicked)
+        parts.sending.session.finished.connect(self._sent)
+        parts.sending.banner.keep_requested.connect(self.keep)
+        parts.sending.banner.continue_requested.connect(self.continue_offer)
+        parts.sending.banner.close_button.clicked.connect(self._dismissed)
+        parts.history.view.delegate.control_clicked.connect(self._clicked)
 
     def _sent(self, result: SendResult) -> None:
         outcome = result.outcome
         self.offer, self._result = None, None
         if isinstance(outcome, Failed) and outcome.answer is not None:
             self.offer, self._result = outcome.answer, result
-            self.parts.banner.offer_partial()
+            self.parts.sending.banner.offer_partial()
 
     def _dismissed(self) -> None:
         """Dismiss: the answer so far is let go. A first send's conversation, kept while
         it was offered, goes as after any failed first send."""
         result, self.offer, self._result = self._result, None, None
         if result is not None and isinstance(result.outcome, Failed):
-            self.parts.first_send.finished(replace(
+            self.parts.hand_off.first_send.finished(replace(
                 result, outcome=replace(result.outcome, answer=None)))
 
     def _say(self, text: str, conversation_id: int | None = None) -> None:
@@ -103,12 +98,12 @@ class PartialAnswers(QObject):
     def keep(self) -> None:
         """Keep as an incomplete turn: the question and the answer so far, marked why."""
         parts, offer = self.parts, self.offer
-        if offer is None or parts.session.running or parts.composer.held:
+        if offer is None or parts.sending.session.running or parts.sending.composer.held:
             return
         self.offer, self._result = None, None
-        parts.banner.offer_partial(False)
-        keep_incomplete_answer(parts.store, offer).run(
-            parts.runner, on_success=lambda changes: self._kept(offer, changes),
+        parts.sending.banner.offer_partial(False)
+        keep_incomplete_answer(parts.log.store, offer).run(
+            parts.log.runner, on_success=lambda changes: self._kept(offer, changes),
             on_failure=lambda error: self._keep_failed(offer, error))
 
     def _kept(self, offer: PartialAnswer, changes: Changes) -> None:
@@ -116,29 +111,29 @@ class PartialAnswers(QObject):
         (the conversation as it is now: its title, its place in the list) to the window."""
         parts, turn = self.parts, changes.appended
         assert turn is not None
-        parts.banner.dismiss()
-        composer = parts.composer
+        parts.sending.banner.dismiss()
+        composer = parts.sending.composer
         if composer.text().strip() == offer.question.strip():
             composer.take()  # the question is in the log now
-            parts.drafts.saved(offer.conversation_id)
-        shown = parts.transcript  # a new version keeps the number of the turn it replaces
+            parts.hand_off.drafts.saved(offer.conversation_id)
+        shown = parts.history.transcript  # a new version keeps the number of the turn it replaces
         replaced = shown.turns[-1] if offer.replaces is not None and shown.turns else turn
         number = shown.numbers.number(replaced.ordinal)
         self._say(arg(translate("PartialAnswers", "Kept as turn %1, marked incomplete."),
                       str(number)), offer.conversation_id)
-        conversation = parts.conversation()
+        conversation = parts.log.conversation()
         if conversation is not None and conversation.id == offer.conversation_id:
             if offer.replaces is not None:  # a new version of the turn it was regenerating
-                parts.versions.reload(conversation.id, current_newest=True)
+                parts.hand_off.versions.reload(conversation.id, current_newest=True)
             else:
-                parts.transcript.commit_pending(parts.transcript.with_turn(turn))
-                parts.view.scroll_to_newest()
-            parts.preview.forget_last()
-        announce(parts.changes, changes, self)
+                parts.history.transcript.commit_pending(parts.history.transcript.with_turn(turn))
+                parts.history.view.scroll_to_newest()
+            parts.sending.preview.forget_last()
+        announce(parts.log.changes, changes, self)
 
     def _keep_failed(self, offer: PartialAnswer, error: BaseException) -> None:
         """Not kept (a delete meanwhile, a full disk): said, and the answer still offered."""
-        banner = self.parts.banner
+        banner = self.parts.sending.banner
         banner.show_text(translate("PartialAnswers", "The answer so far was not kept"),
                          str(error), offer.text)
         self.offer = offer
@@ -155,10 +150,10 @@ class PartialAnswers(QObject):
     def _clicked(self, name: str, row: int) -> None:
         """*Continue* in the header of the newest turn, kept incomplete."""
         parts = self.parts
-        conversation = parts.conversation()
+        conversation = parts.log.conversation()
         if name != "continue" or conversation is None:
             return
-        turn = parts.transcript.shown_turn(row)
+        turn = parts.history.transcript.shown_turn(row)
         if turn is not None and turn.incomplete:
             self.continue_answer(PartialAnswer.of_kept(conversation.id, turn))
 
@@ -167,30 +162,30 @@ class PartialAnswers(QObject):
         what it holds unless that is the question (then it is in the log once answered,
         and back in the box if the continuation fails)."""
         parts = self.parts
-        conversation = parts.conversation()
+        conversation = parts.log.conversation()
         if conversation is None or conversation.id != answer.conversation_id:
             self._say(translate("PartialAnswers", "Open the answer's conversation to "
                                 "continue it."))
             return
-        if parts.session.running or parts.composer.held:
+        if parts.sending.session.running or parts.sending.composer.held:
             return
-        request = parts.preview.parts(conversation)
+        request = parts.sending.preview.parts(conversation)
         if request.endpoint is None or request.budget is None:
-            parts.banner.show_text(*(request.problem
-                                      or (translate("PartialAnswers", "Cannot send"), "")))
+            parts.sending.banner.show_text(*(request.problem
+                                             or (translate("PartialAnswers", "Cannot send"), "")))
             return
-        parts.preview.cancel_warm()
-        composer = parts.composer
+        parts.sending.preview.cancel_warm()
+        composer = parts.sending.composer
         if composer.text().strip() == answer.question.strip():
             draft = composer.take()
         else:
             draft = (composer.text(), composer.cursor_position())
         self.offer, self._result = None, None
-        parts.banner.dismiss()
-        parts.transcript.start_pending(answer.question, answer.attachments)
-        parts.transcript.append_pending(answer.text)
-        parts.view.scroll_to_newest()
-        parts.preview.show_running(request.endpoint)
-        parts.session.start(conversation, answer.question, draft, request.endpoint,
-                             parts.preview.costs, replaces=answer.replaces, partial=answer,
-                             attachments=answer.attachments)
+        parts.sending.banner.dismiss()
+        parts.history.transcript.start_pending(answer.question, answer.attachments)
+        parts.history.transcript.append_pending(answer.text)
+        parts.history.view.scroll_to_newest()
+        parts.sending.preview.show_running(request.endpoint)
+        parts.sending.session.start(conversation, answer.question, draft, request.endpoint,
+                                    parts.sending.preview.costs, replaces=answer.replaces,
+                                    partial=answer, attachments=answer.attachments)

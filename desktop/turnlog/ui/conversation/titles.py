@@ -22,11 +22,11 @@ from ...core.failures import ProviderFailure, StoreError
 from ...core.model import Conversation
 from ...core.send import Committed, Stage
 from ...core.titles import QUESTION, name_by_model
-from ...store import TurnlogStore
-from ..infra.changes import ChangeHub, Changes
+from ..infra.changes import Changes
+from ..infra.open_log import OpenLog
 from ..infra.operations import announce, reread_conversation
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
-from ..request.connection import Connector, NotConnected
+from ..request.connection import NotConnected, Reach
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendResult, SendSession
 
@@ -45,12 +45,10 @@ class TitleParts:
     """What titles work with: storage and the connection, the profiles (whose one in use
     may ask the model for titles), the send session, and the conversations on show."""
 
-    store: TurnlogStore
-    runner: TaskRunner
-    connector: Connector
+    log: OpenLog  # a title read back or made is announced on its bus
+    connector: Reach
     setup: ProviderSetup | None
     session: SendSession
-    changes: ChangeHub  # where a title read back or made is announced
     shown: Callable[[], Iterable[Conversation]]  # the open conversation first, then the list
 
 
@@ -76,11 +74,11 @@ class ConversationTitles(QObject):
         the title as it is now, then let the model name it if the profile asks for that."""
         parts = self.parts
         conversation = self._known(result.conversation_id)
-        if not isinstance(result.outcome, Committed) or parts.runner.closed \
+        if not isinstance(result.outcome, Committed) or parts.log.runner.closed \
                 or conversation is None or conversation.title_source != QUESTION:
             return
-        reread_conversation(parts.store, conversation).run(
-            parts.runner, on_success=lambda changes: self._reread(changes, conversation),
+        reread_conversation(parts.log.store, conversation).run(
+            parts.log.runner, on_success=lambda changes: self._reread(changes, conversation),
             on_failure=lambda error: log.warning("reading a title back: %s", error))
 
     def _known(self, conversation_id: int) -> Conversation | None:
@@ -90,7 +88,7 @@ class ConversationTitles(QObject):
 
     def _reread(self, changes: Changes, conversation: Conversation) -> None:
         if changes.conversation is not None:
-            announce(self.parts.changes, changes, self)
+            announce(self.parts.log.changes, changes, self)
         now = changes.conversation or conversation
         if now.title_source == QUESTION and self.model_names():
             self.name(now)
@@ -109,11 +107,11 @@ class ConversationTitles(QObject):
     def name(self, conversation: Conversation) -> None:
         """Ask the model, once per conversation, for a title made from its first turn."""
         parts = self.parts
-        if conversation.id in self._named or self.naming or parts.runner.closed:
+        if conversation.id in self._named or self.naming or parts.log.runner.closed:
             return
         self._named.add(conversation.id)
         self._naming_id = conversation.id
-        store, connector = parts.store, parts.connector
+        store, connector = parts.log.store, parts.connector
 
         def work(context: TaskContext) -> Conversation | None:
             first = store.conversations.first_turn(conversation.id)
@@ -125,14 +123,14 @@ class ConversationTitles(QObject):
             return name_by_model(store, link.provider, conversation, turn, link.route.model,
                                  cancel=context.cancel)
 
-        self._naming = parts.runner.run(
+        self._naming = parts.log.runner.run(
             TaskRunner.NETWORK, "name the conversation", work,
             on_success=self._named_by_model,
             on_failure=lambda error: self._not_named(conversation.id, error))
 
     def _named_by_model(self, conversation: Conversation | None) -> None:
         if conversation is not None:
-            announce(self.parts.changes, Changes(conversation, renamed=True), self)
+            announce(self.parts.log.changes, Changes(conversation, renamed=True), self)
 
     def _not_named(self, conversation_id: int, error: BaseException) -> None:
         if isinstance(error, NotConnected | ProviderFailure | StoreError):

@@ -20,10 +20,10 @@ from ...core.attachments import Attachment
 from ...core.model import Conversation, Turn
 from ...core.send import Committed
 from ...core.versions import ForkOrigin
-from ...store import TurnlogStore
 from ..dialogs.privacy import Confirmation, Decision
-from ..infra.changes import ChangeHub, Changes
+from ..infra.changes import Changes, OpenChange
 from ..infra.languages import arg, number
+from ..infra.open_log import OpenLog
 from ..infra.operation_results import Found
 from ..infra.operations import (
     Loaded,
@@ -33,15 +33,10 @@ from ..infra.operations import (
     read_versions,
     use_version,
 )
-from ..infra.tasks import TaskRunner
-from ..request.edit_mode import EditMode
-from ..request.live_preview import LivePreview
-from ..request.send_session import SendResult, SendSession
-from ..transcript.model import Role, TranscriptModel
-from ..transcript.view import TranscriptView
-from .banner import FailureBanner
+from ..request.send_session import SendResult
+from ..transcript.model import Role
 from .centre import CentrePanel
-from .composer import Composer
+from .parts import HistoryParts, SendParts
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
@@ -57,21 +52,14 @@ def origin_text(origin: ForkOrigin) -> str:
 
 @dataclass(frozen=True, slots=True)
 class VersionParts:
-    """What the controls work with: storage, the send session and its preview, the
-    history on show and the composer a version is asked from, and how they ask and say."""
+    """What the controls work with: the open log (its state says which turn is edited),
+    the send a version is asked with, the history on show, the column the edit note and a
+    fork's origin sit in, and how they ask and say."""
 
-    store: TurnlogStore
-    runner: TaskRunner
-    session: SendSession
-    preview: LivePreview
-    changes: ChangeHub
-    edit_mode: EditMode
-    centre: CentrePanel  # the edit note and a fork's origin sit in its column
-    transcript: TranscriptModel
-    view: TranscriptView
-    composer: Composer
-    banner: FailureBanner
-    conversation: Callable[[], Conversation | None]  # the open one
+    log: OpenLog
+    sending: SendParts
+    history: HistoryParts
+    centre: CentrePanel
     confirm: Callable[[Confirmation], Decision]
     status: Callable[[str], None]  # a line in the status bar
 
@@ -112,8 +100,8 @@ class VersionControls(QObject):
         self.edit_note.hide()
         layout = parts.centre.layout()
         layout.insertWidget(1, self.origin)  # type: ignore[attr-defined]
-        layout.insertWidget(layout.indexOf(parts.composer), self.edit_note)  # type: ignore[attr-defined]
-        view = parts.view
+        layout.insertWidget(layout.indexOf(parts.sending.composer), self.edit_note)  # type: ignore[attr-defined]
+        view = parts.history.view
         self.regenerate_action = self._action(translate("VersionControls", "Regenerate answer"),
                                               self.regenerate, "Ctrl+R")
         self.regenerate_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -127,33 +115,34 @@ class VersionControls(QObject):
         view.menu_opening.connect(self._name_use_action)
         view.menu_opening.connect(self._fit_to_row)
         view.menu_closed.connect(self._update_actions)
-        parts.transcript.modelReset.connect(self._log_changed)
-        parts.transcript.rowsInserted.connect(self._log_changed)
-        for changed in (parts.transcript.modelReset, parts.transcript.rowsInserted,
-                        parts.transcript.rowsRemoved):
+        parts.history.transcript.modelReset.connect(self._log_changed)
+        parts.history.transcript.rowsInserted.connect(self._log_changed)
+        for changed in (parts.history.transcript.modelReset, parts.history.transcript.rowsInserted,
+                        parts.history.transcript.rowsRemoved):
             changed.connect(self._update_actions)
         self._update_actions()
-        parts.session.finished.connect(self._sent)
-        parts.composer.stop_requested.connect(self.cancel_edit)
-        parts.changes.changed.connect(self._history_changed)
+        parts.sending.session.finished.connect(self._sent)
+        parts.sending.composer.stop_requested.connect(self.cancel_edit)
+        parts.log.changes.changed.connect(self._history_changed)
 
     def _action(self, text: str, slot: object, shortcut: str | None = None) -> QAction:
-        action = QAction(text, self.parts.view)
+        action = QAction(text, self.parts.history.view)
         if shortcut:
             action.setShortcut(QKeySequence(shortcut))
         action.triggered.connect(slot)
-        self.parts.view.insertAction(self.parts.view.delete_action, action)
+        self.parts.history.view.insertAction(self.parts.history.view.delete_action, action)
         return action
 
     @property
     def editing(self) -> tuple[int, str] | None:
-        """(conversation, turn) being edited and resent: the window's `EditMode` says."""
-        return self.parts.edit_mode.editing
+        """(conversation, turn) being edited and resent: the open conversation's state says."""
+        return self.parts.log.state.editing
 
     def _update_actions(self, *_: object) -> None:
         """Regenerate and edit and resend act on the newest turn: with none, they cannot
         apply and are disabled."""
-        has_turn = self.parts.conversation() is not None and bool(self.parts.transcript.turns)
+        parts = self.parts
+        has_turn = parts.log.conversation() is not None and bool(parts.history.transcript.turns)
         for action in (self.regenerate_action, self.edit_action):
             action.setEnabled(has_turn)
             action.setToolTip(action.text().replace("&", ""))
@@ -165,7 +154,7 @@ class VersionControls(QObject):
         self._update_actions()
         if not index.isValid() or index.data(Role.PENDING) or not index.data(Role.FOLLOWED):
             return
-        model = self.parts.transcript
+        model = self.parts.history.transcript
         newest = model.numbers.number(model.turns[-1].ordinal)
         number = str(index.data(Role.NUMBER))
         self.regenerate_action.setEnabled(False)
@@ -185,56 +174,56 @@ class VersionControls(QObject):
     # ---------------------------------------------------------------- reading
     def _log_changed(self, *_: object) -> None:
         """The log on show changed (opened, reloaded, a turn saved): read its versions."""
-        parts, turns = self.parts, self.parts.transcript.turns
-        conversation = parts.conversation()
+        parts, turns = self.parts, self.parts.history.transcript.turns
+        conversation = parts.log.conversation()
         if self.editing and (conversation is None or conversation.id != self.editing[0]):
             self._leave_edit()
-        if conversation is None or turns is self._read_for or parts.runner.closed:
+        if conversation is None or turns is self._read_for or parts.log.runner.closed:
             return
         self._read_for = turns
         cid = conversation.id
 
         def found(result: Found) -> None:
-            if parts.conversation() is None or parts.conversation().id != cid \
-                    or parts.transcript.turns is not turns:
+            if parts.log.conversation() is None or parts.log.conversation().id != cid \
+                    or parts.history.transcript.turns is not turns:
                 return
             versions, members, origin = result
-            parts.transcript.set_versions(versions, members)
+            parts.history.transcript.set_versions(versions, members)
             self.origin.setText(origin_text(origin) if origin else "")
             self.origin.setVisible(origin is not None)
 
-        read_versions(parts.store, cid).run(parts.runner, on_success=found,
+        read_versions(parts.log.store, cid).run(parts.log.runner, on_success=found,
                                            on_failure=self._failed)
 
     def reload(self, conversation_id: int, *, current_newest: bool = False) -> None:
         """Show the active line as the store has it now (after a new or chosen version);
         with `current_newest` the newest turn becomes the current row, on screen."""
-        parts = self.parts
-        if parts.runner.closed:
+        log, history = self.parts.log, self.parts.history
+        if log.runner.closed:
             return
 
         def loaded(done: Loaded) -> None:
-            if parts.conversation() is None or parts.conversation().id != done.conversation_id:
+            if log.conversation() is None or log.conversation().id != done.conversation_id:
                 return
-            parts.preview.adopt_summary(done.summary)
-            parts.transcript.set_turns(done.turns)
-            shown = parts.transcript
+            log.changes.ask(OpenChange.summary_read(done.conversation_id, done.summary), self)
+            shown = history.transcript
+            shown.set_turns(done.turns)
             if current_newest and shown.loaded_count:
-                parts.view.setCurrentIndex(shown.index(shown.loaded_count - 1))
-                parts.view.scroll_to_newest()
-            parts.preview.refresh()
+                history.view.setCurrentIndex(shown.index(shown.loaded_count - 1))
+                history.view.scroll_to_newest()
+            self.parts.sending.preview.refresh()
 
-        load_conversation(parts.store, conversation_id).run(
-            parts.runner, on_success=loaded, on_failure=self._failed)
+        load_conversation(log.store, conversation_id).run(
+            log.runner, on_success=loaded, on_failure=self._failed)
 
     def _failed(self, error: BaseException) -> None:
-        self.parts.banner.show_text(translate("VersionControls", "Could not change the versions"),
-                                   str(error))
+        self.parts.sending.banner.show_text(
+            translate("VersionControls", "Could not change the versions"), str(error))
 
     # ---------------------------------------------------------- header words
     def _clicked(self, name: str, row: int) -> None:
         if name in ("older", "newer"):
-            self.parts.transcript.step_version(row, -1 if name == "older" else 1)
+            self.parts.history.transcript.step_version(row, -1 if name == "older" else 1)
         elif name in ("use", "fork-version"):
             self.use_row(row)
         elif name == "regenerate":
@@ -245,31 +234,31 @@ class VersionControls(QObject):
         later turns followed it forks (only the newest turn's versions switch in place):
         the menu says so."""
         followed = index.isValid() and bool(index.data(Role.FOLLOWED))
-        turn = self.parts.transcript.shown_turn(index.row()) if index.isValid() else None
+        turn = self.parts.history.transcript.shown_turn(index.row()) if index.isValid() else None
         self.use_action.setVisible(  # only an older version on show can be chosen
-            turn is not None and self.parts.transcript.versions.is_superseded(turn.id))
+            turn is not None and self.parts.history.transcript.versions.is_superseded(turn.id))
         self.use_action.setText(
             QCoreApplication.translate("VersionControls", "Fork from here with this version")
             if followed else QCoreApplication.translate("VersionControls", "Use this version"))
 
     def _current_row(self) -> int | None:
-        index: QModelIndex = self.parts.view.currentIndex()
+        index: QModelIndex = self.parts.history.view.currentIndex()
         if not index.isValid() or index.data(Role.PENDING):
             return None
         return index.row()
 
     def _busy(self) -> bool:
-        if self.parts.session.running:
+        if self.parts.sending.session.running:
             self._say(translate("VersionControls",
                                 "Wait for the running request (or stop it) first."))
             return True
-        return self.parts.composer.held
+        return self.parts.sending.composer.held
 
     # -------------------------------------------------------------- regenerate
     def regenerate(self) -> None:
         """Ask the newest turn's question again (Ctrl+R, the row's Regenerate)."""
         parts = self.parts
-        turns, conversation = parts.transcript.turns, parts.conversation()
+        turns, conversation = parts.history.transcript.turns, parts.log.conversation()
         if conversation is None or not turns:
             self._say(translate("VersionControls", "There is no answer to regenerate yet."))
             return
@@ -280,23 +269,24 @@ class VersionControls(QObject):
     def _start(self, conversation: Conversation, question: str, replaces: str) -> None:
         """Send `question` as a new version of turn `replaces`; the composer keeps what it
         holds (given back as it is if the send fails)."""
-        parts = self.parts
-        request = parts.preview.parts(conversation)
+        sending, history = self.parts.sending, self.parts.history
+        preview, composer = sending.preview, sending.composer
+        request = preview.parts(conversation)
         if request.endpoint is None or request.budget is None:
-            parts.banner.show_text(*(request.problem
-                                    or (translate("VersionControls", "Cannot send"), "")))
+            sending.banner.show_text(*(request.problem
+                                       or (translate("VersionControls", "Cannot send"), "")))
             return
-        parts.preview.cancel_warm()
-        draft = (parts.composer.text(), parts.composer.cursor_position())
-        parts.banner.dismiss()
-        replaced = next((t for t in parts.transcript.turns[-1:] if t.id == replaces), None)
-        files = parts.composer.attachments if self.editing else (
+        preview.cancel_warm()
+        draft = (composer.text(), composer.cursor_position())
+        sending.banner.dismiss()
+        replaced = next((t for t in history.transcript.turns[-1:] if t.id == replaces), None)
+        files = composer.attachments if self.editing else (
             replaced.attachments if replaced is not None else ())  # asked with its files
-        parts.transcript.start_pending(question, files)
-        parts.view.scroll_to_newest()
-        parts.preview.show_running(request.endpoint)
-        parts.session.start(conversation, question, draft, request.endpoint, parts.preview.costs,
-                           replaces=replaces, attachments=files, new_sample=True)
+        history.transcript.start_pending(question, files)
+        history.view.scroll_to_newest()
+        preview.show_running(request.endpoint)
+        sending.session.start(conversation, question, draft, request.endpoint, preview.costs,
+                              replaces=replaces, attachments=files, new_sample=True)
 
     def _sent(self, result: SendResult) -> None:
         if result.replaces is None:
@@ -316,33 +306,34 @@ class VersionControls(QObject):
         """Put the newest question in the composer; sending it makes a new version of the
         turn. Esc leaves the conversation and the draft as they were."""
         parts = self.parts
-        turns, conversation = parts.transcript.turns, parts.conversation()
+        turns, conversation = parts.history.transcript.turns, parts.log.conversation()
         if conversation is None or not turns or self._busy():
             return
         last = turns[-1]
+        composer = parts.sending.composer
         if self.editing is None:
-            self._saved_draft = (parts.composer.text(), parts.composer.cursor_position())
-            self._saved_files = parts.composer.attachments
-        parts.edit_mode.start(conversation.id, last.id)
-        parts.composer.restore(last.question, len(last.question))
-        parts.composer.set_attachments(last.attachments)  # its files, to keep or remove
+            self._saved_draft = (composer.text(), composer.cursor_position())
+            self._saved_files = composer.attachments
+        parts.log.changes.ask(OpenChange.edit(conversation.id, last.id), self)
+        composer.restore(last.question, len(last.question))
+        composer.set_attachments(last.attachments)  # its files, to keep or remove
         self.edit_note.setText(arg(translate("VersionControls",
             "Editing turn %1: Send makes a new version of it (the old one is kept). Esc leaves "
-            "everything as it was."), str(parts.transcript.number_of(last))))
+            "everything as it was."), str(parts.history.transcript.number_of(last))))
         self.edit_note.show()
-        parts.preview.refresh()
+        parts.sending.preview.refresh()
 
     def cancel_edit(self) -> None:
         """Esc while editing (and nothing runs): the draft from before, nothing changed."""
-        if self.editing is None or self.parts.session.running:
+        if self.editing is None or self.parts.sending.session.running:
             return
         self._leave_edit()
-        self.parts.composer.restore(*self._saved_draft)
-        self.parts.composer.set_attachments(self._saved_files)
-        self.parts.preview.refresh()
+        self.parts.sending.composer.restore(*self._saved_draft)
+        self.parts.sending.composer.set_attachments(self._saved_files)
+        self.parts.sending.preview.refresh()
 
     def _leave_edit(self) -> None:
-        self.parts.edit_mode.leave()
+        self.parts.log.changes.ask(OpenChange.leave_edit(), self)
         self.edit_note.hide()
 
     # ------------------------------------------------------------- use, fork
@@ -356,44 +347,44 @@ class VersionControls(QObject):
         newest turn's versions can be switched in place: later turns were asked after the
         one in use; on an older turn the version is kept by forking from it instead."""
         parts = self.parts
-        turn = parts.transcript.shown_turn(row)
-        if turn is None or parts.conversation() is None or self._busy():
+        turn = parts.history.transcript.shown_turn(row)
+        if turn is None or parts.log.conversation() is None or self._busy():
             return
-        if not parts.transcript.versions.is_superseded(turn.id):
+        if not parts.history.transcript.versions.is_superseded(turn.id):
             self._say(QCoreApplication.translate(
                 "VersionControls", "Turn {0} is already the version in use.").format(
-                    parts.transcript.number_of(turn)))
+                    parts.history.transcript.number_of(turn)))
             return
-        if parts.transcript.index(row).data(Role.FOLLOWED):
+        if parts.history.transcript.index(row).data(Role.FOLLOWED):
             if self._may_fork(row, turn):
                 self.fork_version(turn)
             return
-        cid = parts.conversation().id
-        use_version(parts.store, turn.id).run(
-            parts.runner, on_success=lambda _cid: self._used(cid, turn),
+        cid = parts.log.conversation().id
+        use_version(parts.log.store, turn.id).run(
+            parts.log.runner, on_success=lambda _cid: self._used(cid, turn),
             on_failure=self._failed)
 
     def _used(self, conversation_id: int, turn: Turn) -> None:
         self._say(arg(translate("VersionControls", "Turn %1 is the version in use now."),
-                      str(self.parts.transcript.number_of(turn))))
-        self.parts.preview.forget_last()
+                      str(self.parts.history.transcript.number_of(turn))))
+        self.parts.sending.preview.forget_last()
         self.reload(conversation_id, current_newest=True)
 
     def _may_fork(self, row: int, turn: Turn) -> bool:
         """A fork copying more than a handful of turns asks first, naming the count."""
-        copies = self.parts.transcript.turns_before(row)
+        copies = self.parts.history.transcript.turns_before(row)
         return copies <= QUIET_FORK or self.parts.confirm(
-            fork_question(self.parts.transcript.number_of(turn), copies)).accepted
+            fork_question(self.parts.history.transcript.number_of(turn), copies)).accepted
 
     def fork_version(self, turn: Turn) -> None:
         """Go on from `turn`, an older version of a turn that later turns followed: a new
         conversation with copies of the turns before it and of this version, the next
         turn's question as its draft; it opens at once."""
-        conversation = self.parts.conversation()
+        conversation = self.parts.log.conversation()
         if conversation is None:
             return
-        fork_with_version(self.parts.store, conversation.id, turn.id).announce(
-            self.parts.runner, self.parts.changes, self, on_failure=self._failed)
+        fork_with_version(self.parts.log.store, conversation.id, turn.id).announce(
+            self.parts.log.runner, self.parts.log.changes, self, on_failure=self._failed)
 
     def fork_current(self) -> None:
         row = self._current_row()
@@ -404,18 +395,18 @@ class VersionControls(QObject):
         """A new conversation with copies of the turns before this one, its question as
         the draft; it opens at once."""
         parts = self.parts
-        turn = parts.transcript.shown_turn(row)
-        if turn is None or parts.conversation() is None or not self._may_fork(row, turn):
+        turn = parts.history.transcript.shown_turn(row)
+        if turn is None or parts.log.conversation() is None or not self._may_fork(row, turn):
             return
-        fork(parts.store, parts.conversation().id, turn.ordinal).announce(
-            parts.runner, parts.changes, self, on_failure=self._failed)
+        fork(parts.log.store, parts.log.conversation().id, turn.ordinal).announce(
+            parts.log.runner, parts.log.changes, self, on_failure=self._failed)
 
     def _history_changed(self, changes: Changes, origin: object) -> None:
         """A delete took a version away: the row may show another version now."""
         if origin is self:  # a fork: it opens as a new conversation
             return
-        versions = self.parts.transcript.versions
-        if changes.turns_deleted and self.parts.conversation() is not None \
-                and changes.turns_of == self.parts.conversation().id \
+        versions = self.parts.history.transcript.versions
+        if changes.turns_deleted and self.parts.log.conversation() is not None \
+                and changes.turns_of == self.parts.log.conversation().id \
                 and any(len(versions.group(t)) > 1 for t in changes.turns_deleted):
             self.reload(changes.turns_of)

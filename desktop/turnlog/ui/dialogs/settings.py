@@ -40,7 +40,7 @@ from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg
 from ..infra.tasks import TaskRunner
 from ..infra.wheel import wheel_only_when_focused
-from ..request.connection import Connector, NotConnected
+from ..request.connection import NotConnected, Reach
 from ..request.provider_setup import ProviderSetup
 from ..request.tool_gate import ToolGate
 from .fitting import FittedDialog
@@ -68,7 +68,7 @@ class SettingsDialog(FittedDialog):
                  conversation: Conversation | None, parent: QWidget | None = None, *,
                  changes: ChangeHub | None = None,
                  confirm: Callable[[Confirmation], Decision] | None = None,
-                 connector: Connector | None = None, tools: ToolGate | None = None) -> None:
+                 connector: Reach | None = None, tools: ToolGate | None = None) -> None:
         super().__init__(parent)
         self._gate = tools
         self._connector = connector

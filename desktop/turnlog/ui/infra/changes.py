@@ -2,15 +2,22 @@
 `ChangeHub` per window publishes them with their origin (the object that started the
 operation). Each view refreshes from what changed and skips its own echo; nobody emits on
 another object's signal.
+
+The open conversation's state (`OpenState`: the conversation, its newest summary, its
+memory, the turn edit and resend makes a new version of) has one owner. Whoever wants it
+changed asks on the same bus (`ChangeHub.ask` with an `OpenChange` and its origin); the
+owner applies the change before any view hears it, and everyone else only reads.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from ...core.compaction import StoredSummary
+from ...core.memory import Memory
 from ...core.model import Conversation, Turn
 from ...store.deletion import DeletionCounts
 from .deletion_text import counts_text
@@ -61,13 +68,74 @@ class Changes:
         return text
 
 
+@dataclass(frozen=True, slots=True)
+class OpenChange:
+    """A change of the open conversation's state, asked of its owner. Made by the named
+    constructors; the fields not named by one stay as they are."""
+
+    opened: bool = False  # `conversation` is the one open now (None: none is)
+    conversation: Conversation | None = None
+    summary_of: int | None = None  # `summary` is this conversation's newest, as stored
+    summary: StoredSummary | None = None
+    memory_of: int | None = None  # `memory` is this conversation's, as stored
+    memory: Memory | None = None
+    editing: tuple[int, str] | None = None  # (conversation, turn) edited and resent now
+    edit_left: bool = False  # edit and resend is over (sent, or left with Esc)
+
+    @classmethod
+    def opening(cls, conversation: Conversation | None) -> OpenChange:
+        """`conversation` opens (the same one again: as it is stored now)."""
+        return cls(opened=True, conversation=conversation)
+
+    @classmethod
+    def summary_read(cls, conversation_id: int, summary: StoredSummary | None) -> OpenChange:
+        return cls(summary_of=conversation_id, summary=summary)
+
+    @classmethod
+    def memory_read(cls, conversation_id: int, memory: Memory) -> OpenChange:
+        return cls(memory_of=conversation_id, memory=memory)
+
+    @classmethod
+    def edit(cls, conversation_id: int, turn_id: str) -> OpenChange:
+        """The draft is now a new version of `turn_id` in `conversation_id`."""
+        return cls(editing=(conversation_id, turn_id))
+
+    @classmethod
+    def leave_edit(cls) -> OpenChange:
+        return cls(edit_left=True)
+
+
+class OpenState(Protocol):
+    """The open conversation's state, to read (its owner is the only one to change it)."""
+
+    @property
+    def conversation(self) -> Conversation | None: ...
+
+    @property
+    def summary(self) -> StoredSummary | None: ...
+
+    @property
+    def memory(self) -> Memory: ...
+
+    @property
+    def editing(self) -> tuple[int, str] | None: ...
+
+    def turn_for(self, conversation_id: int | None) -> str | None: ...
+
+
 class ChangeHub(QObject):
-    """Where the window's storage changes are announced: `changed(changes, origin)` after
-    every operation, `origin` being whoever started it (a view compares it with itself to
-    skip its own echo)."""
+    """Where the window's changes are announced: `changed(changes, origin)` after every
+    storage operation, `asked(change, origin)` for every change of the open conversation's
+    state; `origin` is whoever started it (a view compares it with itself to skip its own
+    echo)."""
 
     changed = Signal(object, object)  # (Changes, origin)
+    asked = Signal(object, object)  # (OpenChange, origin)
 
     def publish(self, changes: Changes, origin: object) -> None:
         """Announce that `origin`'s operation changed `changes`."""
         self.changed.emit(changes, origin)
+
+    def ask(self, change: OpenChange, origin: object) -> None:
+        """Ask the owner of the open conversation's state to apply `origin`'s `change`."""
+        self.asked.emit(change, origin)

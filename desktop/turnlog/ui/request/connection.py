@@ -83,7 +83,10 @@ class Endpoint:
         return self.route.model
 
 
-class Connector(Protocol):
+class Reach(Protocol):
+    """What a request needs of the connector: the endpoint a conversation's requests go
+    to, connecting there, its exact token counts, and the window it learned."""
+
     def endpoint(self, conversation: Conversation) -> Endpoint:
         """Cheap, on the GUI thread. Raises `NotConnected` when nothing is set up."""
         ...
@@ -107,18 +110,31 @@ class Connector(Protocol):
         (the plain estimate)."""
         ...
 
-    def secrets(self) -> Iterable[str]:
-        """Keys handed out so far, for redacting reports."""
-        ...
-
     def forget_learned_window(self, conversation: Conversation) -> None:
         """Cheap, on the GUI thread: forget the context window an overflow error taught
         for the conversation's profile and model (the person asked)."""
         ...
 
+
+class ModelSource(Protocol):
+    """Where the header picker finds the endpoint in use and the models it lists."""
+
+    def endpoint(self, conversation: Conversation) -> Endpoint:
+        """Cheap, on the GUI thread. Raises `NotConnected` when nothing is set up."""
+        ...
+
     def list_models(self, *, cancel: CancelToken) -> list[ModelInfo]:
         """Off the GUI thread: the models the provider in use lists. Raises
         `NotConnected` or `ProviderFailure`."""
+        ...
+
+
+class Connector(Reach, ModelSource, Protocol):
+    """The window's connector: what requests and the picker need, and what only the
+    window does with it (redacting its keys, releasing and closing what it started)."""
+
+    def secrets(self) -> Iterable[str]:
+        """Keys handed out so far, for redacting reports."""
         ...
 
     def release_unused(self) -> Callable[[], None] | None:

@@ -16,14 +16,13 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
-from PySide6.QtWidgets import QAbstractButton
 
 from ...core.attachments import Attachment, has_images
 from ...core.body import RequestOptions
 from ...core.budget import Budget, InvalidBudget
 from ...core.compaction import StoredSummary
 from ...core.failures import Failure
-from ...core.memory import NO_MEMORY, Memory
+from ...core.memory import Memory
 from ...core.model import Conversation, Turn, Usage, without_last
 from ...core.projection import CostIndex, Projection, ProjectionRefused
 from ...core.send import Committed, Outcome, RequestRecord
@@ -39,12 +38,12 @@ from ...service.chat import (
 )
 from ...service.request_body import Ask, Built
 from ...service.tool_use import ToolPreview, tool_preview
+from ..infra.changes import OpenState
 from ..infra.languages import arg, number
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
 from ..transcript.marks import MarkLegend, MarkMap
 from ..transcript.model import TranscriptModel
-from .connection import Connector, Endpoint, NotConnected
-from .edit_mode import EditMode
+from .connection import Endpoint, NotConnected, Reach
 from .inspector import Inspector, InspectorState
 from .inspector_text import count_kind, refusal_text, window_text
 from .tool_gate import ToolGate
@@ -185,8 +184,6 @@ class DraftBox(Protocol):
     """What the preview reads of the box the question is typed in (the composer), and
     what it shows there."""
 
-    send_button: QAbstractButton
-
     @property
     def busy(self) -> bool: ...
 
@@ -195,9 +192,7 @@ class DraftBox(Protocol):
     @property
     def attachments(self) -> tuple[Attachment, ...]: ...
 
-    images: bool  # whether the model in use takes images (the chips count them so)
-
-    def refresh_chips(self) -> None: ...
+    def take_images(self, images: bool) -> None: ...  # the model in use takes images
 
     def set_counter(self, text: str, tooltip: str = "") -> None: ...
 
@@ -211,9 +206,9 @@ class LivePreview(QObject):
 
     shown_changed = Signal(object)  # the Shown now on display
 
-    def __init__(self, current: Callable[[], Conversation | None], connector: Connector,
+    def __init__(self, current: Callable[[], Conversation | None], connector: Reach,
                  runner: TaskRunner, composer: DraftBox, transcript: TranscriptModel,
-                 legend: MarkLegend, inspector: Inspector, edit_mode: EditMode,
+                 legend: MarkLegend, inspector: Inspector, state: OpenState,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._current = current
@@ -227,8 +222,9 @@ class LivePreview(QObject):
         # Its counts may each be a request to the server: previews use only the ones
         # already made, and `_warm` makes the missing ones on the network worker.
         self.estimated_costs = self.costs = CostIndex()
-        self.summary: StoredSummary | None = None  # the open conversation's newest summary
-        self.memory: Memory = NO_MEMORY  # the open conversation's pins, notes, preferences
+        # The open conversation's newest summary, its memory and the turn edited: read
+        # from their owner, never kept here.
+        self._state = state
         self.shown = Shown("preview", None)
         self.last: Shown | None = None  # the last request's outcome
         self._show_last = False
@@ -241,9 +237,6 @@ class LivePreview(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(PREVIEW_DELAY_MS)
         self._timer.timeout.connect(self.refresh)
-        # While the draft is a new version of the newest turn (edit and resend), the
-        # preview is of the turns before it.
-        self._edit_mode = edit_mode
         self._line_made: tuple[object, str, Sequence[Turn]] | None = None
         self.tools: ToolGate | None = None  # the window's tool servers, when it has them
         self._tools_starting: TaskHandle[object] | None = None
@@ -251,21 +244,18 @@ class LivePreview(QObject):
     # ------------------------------------------------------------------ state
     def reset(self) -> None:
         """Another conversation opened (or none): nothing of the last one stays."""
-        self.summary = None
-        self.memory = NO_MEMORY
         self.what_if_bytes = None
         self.forget_last()
 
-    def adopt_memory(self, memory: Memory) -> None:
-        """The open conversation's stored memory; previewed again only when it differs
-        (the preview reads turns)."""
-        if memory != self.memory:
-            self.memory = memory
-            self.refresh()
+    @property
+    def summary(self) -> StoredSummary | None:
+        """The open conversation's newest stored summary (None: it has none)."""
+        return self._state.summary
 
-    def adopt_summary(self, summary: StoredSummary | None) -> None:
-        """The open conversation's newest stored summary (None: it has none now)."""
-        self.summary = summary
+    @property
+    def memory(self) -> Memory:
+        """The open conversation's pins, notes and preferences, as a send carries them."""
+        return self._state.memory
 
     def forget_last(self) -> None:
         """The last request no longer describes the log (a turn or the settings changed)."""
@@ -338,9 +328,7 @@ class LivePreview(QObject):
         self._counts_missing = False
         draft = composer.text()
         options = options_for(conversation, route=parts.route)
-        if composer.images != options.images:  # the chips count what this model is sent
-            composer.images = options.images
-            composer.refresh_chips()
+        composer.take_images(options.images)  # the chips count what this model is sent
         shown = self._draft_shown(conversation, parts, draft, options)
         problem = parts.problem[1] if parts.problem else ""
         if not problem and not options.images and has_images(composer.attachments):
@@ -351,9 +339,7 @@ class LivePreview(QObject):
             problem = problem or arg(QCoreApplication.translate(
                 "LivePreview", "Too large to send: %1"),
                                         refusal_text(shown.refusal))
-        composer.set_blocked(problem)
-        if not problem and not draft.strip():
-            composer.send_button.setEnabled(False)
+        composer.set_blocked(problem)  # a blank draft keeps Send off too
         composer.set_counter(*counter_text(shown.projection, shown.refusal, parts.budget,
                                            parts.route.count_label if parts.route else ""))
         if self.what_if_bytes is not None and parts.budget is not None:
@@ -391,7 +377,7 @@ class LivePreview(QObject):
         return Ask(conversation, draft, route, self._transcript.turns,
                    attachments=self._composer.attachments, memory=self.memory,
                    summary=self.summary,
-                   replaces=self._edit_mode.turn_for(conversation.id),
+                   replaces=self._state.turn_for(conversation.id),
                    tool_specs=tools.specs, costs=costs or self.costs, max_bytes=max_bytes,
                    waiting=waiting)
 
@@ -446,7 +432,8 @@ class LivePreview(QObject):
         replaces it (made once per log and edit, so a paged log keeps its pages)."""
         conversation = self._current()
         turns = self._transcript.turns
-        replacing = self._edit_mode.turn_for(conversation.id if conversation else None)
+        # Edit and resend: the preview is of the turns before the edited one.
+        replacing = self._state.turn_for(conversation.id if conversation else None)
         if replacing is None or not turns or turns[-1].id != replacing:
             return turns
         made = self._line_made

@@ -33,8 +33,8 @@ from ...store.pages import paged
 from ..infra import failure_text
 from ..infra.languages import arg, number
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
-from .connection import Connector, Endpoint, NotConnected
-from .edit_mode import EditMode
+from .connection import Endpoint, NotConnected, Reach
+from .edit_mode import EditedTurn
 from .tool_gate import ToolGate
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ class SendResult:
     attachments: tuple[Attachment, ...] = ()  # the question's files it sent
 
 
-def send_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
+def send_on_worker(context: TaskContext, store: ChatStore, connector: Reach,
                    conversation: Conversation, question: str, endpoint: Endpoint,
                    costs: CostIndex, stream: StreamBuffer, replaces: str | None = None,
                    thought: StreamBuffer | None = None,
@@ -178,8 +178,8 @@ class SendSession(QObject):
     discarded = Signal()  # the send's conversation was deleted: show nothing more of it
     tool_problems = Signal(object)  # ToolProblems: servers whose tools this send lacks
 
-    def __init__(self, store: ChatStore, connector: Connector, runner: TaskRunner,
-                 parent: QObject | None = None, *, edit_mode: EditMode | None = None) -> None:
+    def __init__(self, store: ChatStore, connector: Reach, runner: TaskRunner,
+                 parent: QObject | None = None, *, edit_mode: EditedTurn | None = None) -> None:
         super().__init__(parent)
         self._store = store
         self._connector = connector
@@ -192,7 +192,7 @@ class SendSession(QObject):
         self._discard = False  # the running send's conversation is being deleted
         # Asked at each send: while a turn is edited, a send there is a new version of it
         # (a session nobody edits through, such as a side question's, has its own, idle).
-        self._edit_mode = edit_mode or EditMode()
+        self._edit_mode = edit_mode
         self._replaces: str | None = None
         self._continued: PartialAnswer | None = None
         self._attachments: tuple[Attachment, ...] = ()
@@ -217,7 +217,7 @@ class SendSession(QObject):
                          on_failure=lambda err: log.debug("preparing the connection: %s", err))
 
     @property
-    def connector(self) -> Connector:
+    def connector(self) -> Reach:
         """Where this session's requests go (Settings shows the window in effect there)."""
         return self._connector
 
@@ -230,7 +230,7 @@ class SendSession(QObject):
               partial: PartialAnswer | None = None,
               attachments: tuple[Attachment, ...] = (), new_sample: bool = False) -> None:
         """Send `question` in `conversation`; `draft` is given back if it fails. With
-        `replaces` (or the turn edited in this conversation, `EditMode`) the answer is
+        `replaces` (or the turn edited in this conversation, `EditedTurn`) the answer is
         committed as a new version of that turn. With `partial`, ask for the rest of that
         answer to `question` (Continue): committed complete, as one turn. `attachments`:
         the question's files, committed with it. `new_sample` (Regenerate): the body asks
@@ -238,7 +238,8 @@ class SendSession(QObject):
         if self.running:
             raise RuntimeError("a send is already running")
         if replaces is None and partial is None:
-            replaces = self._edit_mode.turn_for(conversation.id)
+            edited = self._edit_mode
+            replaces = edited.turn_for(conversation.id) if edited is not None else None
         self._replaces, self._continued = replaces, partial
         self._draft, self._endpoint, self._conversation = draft, endpoint, conversation
         self._attachments = attachments

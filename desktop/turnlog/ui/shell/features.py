@@ -22,15 +22,17 @@ from ..conversation.composer import Composer
 from ..conversation.drafts import DraftKeeper
 from ..conversation.first_minute import FirstMinute
 from ..conversation.first_send import FirstSendParts, FirstSendUndo
-from ..conversation.partial_answers import PartialAnswers, PartialParts
+from ..conversation.partial_answers import HandOff, PartialAnswers, PartialParts
+from ..conversation.parts import HistoryParts, SendParts
 from ..conversation.titles import ConversationTitles, TitleParts
 from ..conversation.tool_approval import ApprovalCard
 from ..conversation.versions import VersionControls, VersionParts
 from ..dialogs.privacy import Confirmation, Decision
 from ..infra import operations
-from ..infra.changes import ChangeHub
+from ..infra.changes import ChangeHub, OpenState
 from ..infra.docks import add_dock
 from ..infra.languages import arg
+from ..infra.open_log import OpenLog
 from ..infra.tasks import TaskRunner
 from ..panels.memory.dock import MemoryDock, MemoryParts
 from ..panels.memory.panel import MemoryPanel
@@ -40,7 +42,6 @@ from ..panels.side.questions import SideParts, SideQuestions
 from ..panels.sidebar import Sidebar
 from ..panels.turn_matches import TurnMatches
 from ..request.connection import Connector
-from ..request.edit_mode import EditMode
 from ..request.inspector import Inspector
 from ..request.live_preview import LivePreview
 from ..request.provider_setup import ProviderSetup
@@ -64,7 +65,7 @@ class WindowParts(Protocol):
     session: SendSession
     history: HistoryActions
     changes: ChangeHub
-    edit_mode: EditMode
+    open_state: OpenState
     preview: LivePreview
     drafts: DraftKeeper
     centre: CentrePanel
@@ -95,29 +96,39 @@ def _status(host: WindowParts) -> Callable[[str], None]:
     return lambda text: host.statusBar().showMessage(text)  # the bar is made lazily
 
 
+def _log(host: WindowParts) -> OpenLog:
+    return OpenLog(host.store, host.runner, host.changes, host.open_state)
+
+
+def _sending(host: WindowParts) -> SendParts:
+    return SendParts(host.session, host.preview, host.composer, host.banner)
+
+
+def _history(host: WindowParts) -> HistoryParts:
+    return HistoryParts(host.transcript, host.view)
+
+
 # ------------------------------------------------------------------ the conversation
 def first_send_undo(host: WindowParts, parent: QObject) -> FirstSendUndo:
     """A failed first send leaves nothing behind."""
     return FirstSendUndo(FirstSendParts(
-        host.store, host.runner, host.session, host.composer, host.banner, host.changes,
-        lambda: host.conversation, host.history.default_model, host._storage_failed), parent)
+        _log(host), host.session, host.composer, host.banner, host.history.default_model,
+        host._storage_failed), parent)
 
 
 def version_controls(host: WindowParts, parent: QObject) -> VersionControls:
     """Regenerate, edit and resend, use this version, fork from here."""
     return VersionControls(VersionParts(
-        host.store, host.runner, host.session, host.preview, host.changes, host.edit_mode,
-        host.centre, host.transcript, host.view, host.composer, host.banner,
-        lambda: host.conversation, lambda question: host.confirm(question), _status(host)),
-        parent)
+        _log(host), _sending(host), _history(host), host.centre,
+        lambda question: host.confirm(question), _status(host)), parent)
 
 
 def partial_answers(host: WindowParts, parent: QObject) -> PartialAnswers:
     """Keep or Continue a stopped answer."""
     return PartialAnswers(PartialParts(
-        host.store, host.runner, host.session, host.preview, host.changes, host.banner,
-        host.composer, host.drafts, host.transcript, host.view, host.first_send,
-        host.versions, lambda: host.conversation, _status(host), host.say_about), parent)
+        _log(host), _sending(host), _history(host),
+        HandOff(host.drafts, host.first_send, host.versions), _status(host), host.say_about),
+        parent)
 
 
 def conversation_titles(host: WindowParts, parent: QObject) -> ConversationTitles:
@@ -126,8 +137,8 @@ def conversation_titles(host: WindowParts, parent: QObject) -> ConversationTitle
         opened = host.conversation
         return [*([opened] if opened is not None else []), *host.sidebar.model.items]
 
-    return ConversationTitles(TitleParts(host.store, host.runner, host.connector, host.setup,
-                                         host.session, host.changes, shown), parent)
+    return ConversationTitles(TitleParts(_log(host), host.connector, host.setup,
+                                         host.session, shown), parent)
 
 
 def first_minute(host: WindowParts, parent: QObject) -> FirstMinute:
@@ -151,9 +162,8 @@ def attach_side_questions(window: QMainWindow,
                     Qt.DockWidgetArea.RightDockWidgetArea)
     _beside_inspector(window, host, dock)
     side = SideQuestions(panel, SideParts(
-        host.store, host.runner, host.connector, lambda: host.conversation,
-        lambda: host.session.running, host.composer, host.transcript, host.preview,
-        host.changes, _status(host)), window)
+        _log(host), host.connector, lambda: host.session.running, host.composer,
+        host.transcript, host.preview), _status(host), window)
     host.history.closing.connect(side.closing)
     host.composer.aside_requested.connect(dock.raise_)
     return side, dock
@@ -168,8 +178,8 @@ def attach_memory(window: QMainWindow, host: WindowParts,
                     Qt.DockWidgetArea.RightDockWidgetArea)
     _beside_inspector(window, host, dock)
     memory = MemoryDock(panel, dock, MemoryParts(
-        host.store, host.runner, lambda: host.conversation, host.preview, host.changes,
-        host.transcript, host.view, host._storage_failed, _status(host)), window)
+        _log(host), host.preview, _history(host), host._storage_failed, _status(host)),
+        window)
     host.inspector.pin_requested.connect(memory.pin_text)
     go = QAction(translate("MemoryPanel", "&Memory"), window)
     go.setShortcut("Ctrl+Shift+M")

@@ -30,7 +30,7 @@ from ..conversation.header_picker import HeaderPicker
 from ..dialogs.import_export import ImportExport
 from ..dialogs.privacy import ask, choose_export
 from ..faults.storage_faults import StorageFaults
-from ..infra.changes import ChangeHub, Changes
+from ..infra.changes import ChangeHub, Changes, OpenChange
 from ..infra.docks import add_dock
 from ..infra.export_file import ExportTarget
 from ..infra.languages import arg
@@ -41,7 +41,6 @@ from ..infra.window_settings import window_settings
 from ..panels.sidebar import Sidebar
 from ..panels.sidebar_filter import ConversationFilter
 from ..request.connection import Connector, release_unused_local_model
-from ..request.edit_mode import EditMode
 from ..request.inspector import Inspector
 from ..request.live_preview import LivePreview, Shown
 from ..request.profile_watch import ProfileWatch
@@ -52,6 +51,7 @@ from . import features
 from .geometry import DockFolding, restore_geometry, save_geometry
 from .keyboard import escape_stops
 from .menus import build_menus
+from .open_conversation import OpenConversation
 from .wiring import wire
 
 if TYPE_CHECKING:  # the dialogs are loaded when first opened
@@ -77,7 +77,8 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setup, self.store, self.runner, self.connector = setup, store, runner, connector
         self.settings = settings or window_settings(store.home)
-        self.conversation: Conversation | None = None
+        self.changes = ChangeHub(self)  # every storage operation's Changes, with its origin
+        self.open_state = OpenConversation(self.changes, self)  # hears the bus first
         self._said_about: int | None = None  # the conversation the status bar speaks of
         self.confirm = lambda confirmation: ask(self, confirmation)
         self.choose_export = lambda title: choose_export(self, title)
@@ -102,13 +103,11 @@ class MainWindow(QMainWindow):
         self.inspector_dock = self._dock(translate("MainWindow", "Inspector"), "inspectorDock",
                                          self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
         self.folding = DockFolding(self, [self.sidebar_dock, self.inspector_dock])
-        self.edit_mode = EditMode()  # the turn edit and resend makes a new version of
         self.preview = LivePreview(  # none open: the question typed, as the first request
             lambda: self.conversation or unsaved(self.history, self.composer.text()),
             connector, runner, self.composer, self.transcript, self.legend, self.inspector,
-            self.edit_mode, self)
-        self.session = SendSession(store, connector, runner, self, edit_mode=self.edit_mode)
-        self.changes = ChangeHub(self)  # every storage operation's Changes, with its origin
+            self.open_state, self)
+        self.session = SendSession(store, connector, runner, self, edit_mode=self.open_state)
         self.history = HistoryActions(store, runner, self.session, setup,
                                       lambda: self.conversation, lambda c: self.confirm(c),
                                       lambda title: self.choose_export(title), self.changes, self)
@@ -159,6 +158,13 @@ class MainWindow(QMainWindow):
         if self.setup is not None:
             self.setup.open_keyring_in_background()
         the_typesetter()  # its process loads ziamath
+
+    @property
+    def conversation(self) -> Conversation | None:
+        return self.open_state.conversation  # the open one: `open_state` owns it
+
+    def _ask(self, change: OpenChange) -> None:
+        self.changes.ask(change, self)
 
     # ----------------------------------------------------------------- layout
     def _dock(self, title: str, name: str, widget: QWidget,
@@ -216,7 +222,7 @@ class MainWindow(QMainWindow):
     def _select(self, conversation: Conversation | None) -> None:
         if conversation is not None and self.conversation is not None \
                 and conversation.id == self.conversation.id:
-            self.conversation = conversation
+            self._ask(OpenChange.opening(conversation))  # as the list has it now
             return
         self._show_conversation(conversation)
         if conversation is None:
@@ -228,7 +234,7 @@ class MainWindow(QMainWindow):
 
     def _show_conversation(self, conversation: Conversation | None) -> None:
         """Open `conversation` (None: close the open one); nothing of the last one stays."""
-        self.conversation = conversation
+        self._ask(OpenChange.opening(conversation))
         said_about, self._said_about = self._said_about, None
         if said_about is not None and (conversation is None or conversation.id != said_about):
             self.statusBar().clearMessage()
@@ -253,7 +259,7 @@ class MainWindow(QMainWindow):
     def _loaded(self, loaded: Loaded) -> None:
         if self.conversation is None or self.conversation.id != loaded.conversation_id:
             return  # the user moved on while it loaded
-        self.preview.adopt_summary(loaded.summary)
+        self._ask(OpenChange.summary_read(loaded.conversation_id, loaded.summary))
         self.transcript.set_turns(loaded.turns)
         self._update_empty_hint()
         self.refresh_preview()
@@ -295,8 +301,7 @@ class MainWindow(QMainWindow):
         changed = changes.conversation
         if changes.closes(open_id):
             self._close_conversation()
-        elif changed is not None and changed.id == open_id:
-            self.conversation = changed
+        elif changed is not None and changed.id == open_id:  # `open_state` adopted it
             self.title.setText(conversation_title(changed))
             if changes.settings:
                 self.preview.forget_last()
@@ -304,7 +309,6 @@ class MainWindow(QMainWindow):
             for turn_id in changes.turns_deleted:
                 self.transcript.remove_turn(turn_id)
             self.preview.forget_last()  # the last request's body carried the turn
-            self.preview.adopt_summary(changes.summary)
         if changes.appended is not None and changed is not None and not changes.listing:
             self.sidebar.touch(changed)  # active just now: first in the list
         if changes.provider:
@@ -400,7 +404,7 @@ class MainWindow(QMainWindow):
         outcome = result.outcome
         here = self.conversation is not None and self.conversation.id == result.conversation_id
         if here and result.summary_read:  # a send may make a summary: it read the newest
-            self.preview.adopt_summary(result.summary)
+            self._ask(OpenChange.summary_read(result.conversation_id, result.summary))
         if isinstance(outcome, Committed):
             self._committed(result.conversation_id, outcome)
             self.composer.files_sent(result.attachments)  # in the log with their turn now

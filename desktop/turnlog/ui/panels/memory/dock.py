@@ -1,6 +1,7 @@
 """The Memory dock: the panel wired to the parts it is handed (the preview, the transcript
-and its view), keeping `LivePreview.memory` in step with what is stored, so the preview
-(and the send, which reads the store) carries exactly what the panel shows.
+and its view), keeping the open conversation's memory in step with what is stored (asked
+of its owner on the change bus), so the preview (and the send, which reads the store)
+carries exactly what the panel shows.
 """
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ from PySide6.QtWidgets import QDockWidget, QListWidget, QWidget
 from ....core.memory import DEFAULT_PRIORITY
 from ....core.model import Conversation
 from ....store import TurnlogStore
+from ...conversation.parts import HistoryParts
 from ...infra import operations
-from ...infra.changes import ChangeHub, Changes
+from ...infra.changes import Changes, OpenChange
 from ...infra.languages import arg
+from ...infra.open_log import OpenLog
 from ...infra.operation_results import MemoryState
 from ...infra.tasks import TaskRunner
 from ...request.live_preview import LivePreview
-from ...transcript.model import TranscriptModel
-from ...transcript.view import TranscriptView
 from .panel import ItemEditor, MemoryPanel
 from .pin_dialog import PinFromTurn
 
@@ -33,13 +34,9 @@ class MemoryParts:
     """What the Memory dock works with: the store, the open conversation, the preview whose
     memory it keeps, the transcript whose pins it marks, and where it reports."""
 
-    store: TurnlogStore
-    runner: TaskRunner
-    conversation: Callable[[], Conversation | None]
+    log: OpenLog  # a deleted turn's pins go; settings changed here are announced
     preview: LivePreview
-    changes: ChangeHub  # a deleted turn's pins go; settings changed here are announced
-    transcript: TranscriptModel
-    view: TranscriptView
+    history: HistoryParts  # the pins are marked on its turns
     failed: Callable[[BaseException], None]  # a storage operation failed
     status: Callable[[str], None]  # a line in the status bar
 
@@ -53,8 +50,8 @@ class MemoryDock(QObject):
                  parent: QWidget) -> None:
         super().__init__(parent)
         self.panel, self.dock, self.parts, self._parent = panel, dock, parts, parent
-        self.store: TurnlogStore = parts.store
-        self.runner: TaskRunner = parts.runner
+        self.store: TurnlogStore = parts.log.store
+        self.runner: TaskRunner = parts.log.runner
         self.loaded_id: int | None = None
         self.dialog: PinFromTurn | None = None
         self.pin_action: QAction | None = None
@@ -63,7 +60,7 @@ class MemoryDock(QObject):
     def _wire(self) -> None:
         panel, parts = self.panel, self.parts
         parts.preview.shown_changed.connect(self._shown)
-        parts.changes.changed.connect(  # a deleted turn's pins go with it
+        parts.log.changes.changed.connect(  # a deleted turn's pins go with it
             lambda _changes, origin: origin is self or self.reload())
         panel.pins.itemActivated.connect(lambda _item: self.show_source())
         panel.pin_editor.add.clicked.connect(lambda: self.pin_text(panel.pin_editor.text.text()))
@@ -90,14 +87,14 @@ class MemoryDock(QObject):
 
     # ------------------------------------------------------------------ loading
     def _conversation_id(self) -> int | None:
-        conversation = self.parts.conversation()
+        conversation = self.parts.log.conversation()
         return conversation.id if conversation is not None else None
 
     def _shown(self, shown: Any) -> None:
         cid = self._conversation_id()
         if cid != self.loaded_id:
             self.loaded_id = cid
-            self.parts.transcript.set_pins({})
+            self.parts.history.transcript.set_pins({})
             self.panel.show_state(None)
             self.panel.show_selection(None)
             if cid is not None:
@@ -125,8 +122,11 @@ class MemoryDock(QObject):
         for pin in state.pins:
             for turn_id in pin.sources:
                 pinned[turn_id] = (*pinned.get(turn_id, ()), pin.text)
-        self.parts.transcript.set_pins(pinned)
-        self.parts.preview.adopt_memory(self.store_memory(state))
+        self.parts.history.transcript.set_pins(pinned)
+        memory = self.store_memory(state)
+        if memory != self.parts.preview.memory:  # previewed again only when it differs
+            self.parts.log.changes.ask(OpenChange.memory_read(state.conversation.id, memory), self)
+            self.parts.preview.refresh()
 
     @staticmethod
     def store_memory(state: MemoryState) -> Any:
@@ -215,8 +215,8 @@ class MemoryDock(QObject):
         settings = replace(conversation.settings, **changes)  # type: ignore[arg-type]
 
         def adopt(updated: Conversation) -> None:  # the window adopts it, and the preview
-            operations.announce(self.parts.changes, Changes(conversation=updated, settings=True),
-                                self)
+            operations.announce(self.parts.log.changes,
+                                Changes(conversation=updated, settings=True), self)
 
         self._change(operations.save_memory_settings(self.store, conversation.id, settings),
                      adopt)
@@ -234,7 +234,7 @@ class MemoryDock(QObject):
         pin = next((p for p in state.pins if p.id == pin_id), None) if state else None
         if pin is None or not pin.sources:
             return None
-        row = self.parts.transcript.row_of_ordinal(state.ordinals[pin.sources[0]])  # type: ignore[union-attr]
+        row = self.parts.history.transcript.row_of_ordinal(state.ordinals[pin.sources[0]])  # type: ignore[union-attr]
         if row is None:
             self.parts.status(
                 arg(
@@ -245,8 +245,8 @@ class MemoryDock(QObject):
                 )
             )
             return None
-        view = self.parts.view
-        index = self.parts.transcript.index(row)
+        view = self.parts.history.view
+        index = self.parts.history.transcript.index(row)
         view.setCurrentIndex(index)
         view.scrollTo(index)
         view.setFocus()
@@ -256,11 +256,11 @@ class MemoryDock(QObject):
         """Transcript → Pin from this turn…: select words of the turn to pin."""
         from ...transcript.model import Role
 
-        index = self.parts.view.currentIndex()
+        index = self.parts.history.view.currentIndex()
         if not index.isValid() or index.data(Role.PENDING):
             return None
         turn_id = str(index.data(Role.KEY))
-        text, selected = self.parts.view.current_text()  # words selected there, chosen
+        text, selected = self.parts.history.view.current_text()  # words selected there, chosen
         dialog = PinFromTurn(turn_id, int(index.data(Role.NUMBER)), text, self._parent,
                              chosen=selected)
         dialog.accepted.connect(lambda: self.pin_text(dialog.selected(), (turn_id,)))

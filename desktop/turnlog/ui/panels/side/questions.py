@@ -22,11 +22,11 @@ from ....core.side import (
 )
 from ...conversation.composer import Composer
 from ...infra import failure_text, operations
-from ...infra.changes import ChangeHub
 from ...infra.languages import arg
+from ...infra.open_log import OpenLog
 from ...infra.operation_results import Kept
 from ...infra.tasks import TaskRunner
-from ...request.connection import Connector
+from ...request.connection import Reach
 from ...request.inspector import InspectorState
 from ...request.inspector_text import window_text
 from ...request.live_preview import LivePreview
@@ -47,29 +47,26 @@ PREVIEW_DELAY_MS = 150  # typing pauses this long before the side request is pla
 class SideParts:
     """What side questions work with: storage and the connection, the open conversation and
     whether a send of it runs, the composer they can take a question from, the transcript a
-    kept answer joins, the live preview whose parts they reuse, and where they report."""
+    kept answer joins, and the live preview whose parts they reuse."""
 
-    store: TurnlogStore
-    runner: TaskRunner
-    connector: Connector
-    conversation: Callable[[], Conversation | None]
+    log: OpenLog
+    connector: Reach
     running: Callable[[], bool]  # a send of the conversation runs
     composer: Composer
     transcript: TranscriptModel
     preview: LivePreview
-    changes: ChangeHub
-    status: Callable[[str], None]  # a line in the status bar
 
 
 class SideQuestions(QObject):
     """Wires the panel to its parts: what is open, the session, storage."""
 
-    def __init__(self, panel: SidePanel, parts: SideParts, parent: QObject) -> None:
+    def __init__(self, panel: SidePanel, parts: SideParts, status: Callable[[str], None],
+                 parent: QObject) -> None:
         super().__init__(parent)
-        self.panel, self.parts = panel, parts
-        self.store: TurnlogStore = parts.store
-        self.runner: TaskRunner = parts.runner
-        self.session = SideSession(parts.store, parts.connector, parts.runner, self)
+        self.panel, self.parts, self._status = panel, parts, status  # status: the status bar
+        self.store: TurnlogStore = parts.log.store
+        self.runner: TaskRunner = parts.log.runner
+        self.session = SideSession(parts.log.store, parts.connector, parts.log.runner, self)
         self.sides: list[SideQuestion] = []
         self.attempts: list[SideAttempt] = []
         self.shown_for: int | None = None
@@ -77,7 +74,7 @@ class SideQuestions(QObject):
         self._question = ""
         self._opened_id: int | None = None
         self._wire()
-        self._opened(parts.conversation())
+        self._opened(parts.log.conversation())
 
     def _wire(self) -> None:
         panel, session, parts = self.panel, self.session, self.parts
@@ -89,8 +86,8 @@ class SideQuestions(QObject):
         panel.list.currentRowChanged.connect(self._current_changed)
         parts.composer.aside_requested.connect(self.ask_from_composer)
         # Every conversation shown (and closed) resets the transcript first.
-        parts.transcript.modelReset.connect(lambda: self._opened(parts.conversation()))
-        parts.changes.changed.connect(lambda _changes, _origin: self.reload())
+        parts.transcript.modelReset.connect(lambda: self._opened(parts.log.conversation()))
+        parts.log.changes.changed.connect(lambda _changes, _origin: self.reload())
         session.running_changed.connect(self._running_changed)
         session.status.connect(panel.stage.setText)
         session.streamed.connect(self._stream)
@@ -116,7 +113,7 @@ class SideQuestions(QObject):
     def preview(self) -> None:
         """Show the side request the typed side question would make now, in its budget
         (nothing is sent; the inspector of an answer in flight is left as it is)."""
-        conversation = self.parts.conversation()
+        conversation = self.parts.log.conversation()
         text = self.panel.edit.toPlainText()
         if self.session.running or conversation is None or not text.strip():
             return
@@ -152,7 +149,7 @@ class SideQuestions(QObject):
         self._show([], None)
 
     def reload(self, conversation_id: int | None = -1) -> None:
-        opened = self.parts.conversation()
+        opened = self.parts.log.conversation()
         cid = (opened.id if opened else None) if conversation_id == -1 else conversation_id
         if cid is None:
             self._show([], None)
@@ -161,7 +158,7 @@ class SideQuestions(QObject):
             return
 
         def loaded(read: tuple[list[SideQuestion], list[SideAttempt]]) -> None:
-            current = self.parts.conversation()
+            current = self.parts.log.conversation()
             if current is not None and current.id == cid:
                 self._show(read[0], cid, read[1])
 
@@ -220,7 +217,7 @@ class SideQuestions(QObject):
         self.ask()
 
     def ask(self) -> None:
-        conversation = self.parts.conversation()
+        conversation = self.parts.log.conversation()
         text = self.panel.edit.toPlainText()
         if self.session.running or not text.strip():
             return
@@ -432,12 +429,12 @@ class SideQuestions(QObject):
         )
 
     def _kept(self, kept: Kept) -> None:
-        parts, conversation = self.parts, self.parts.conversation()
+        parts, conversation = self.parts, self.parts.log.conversation()
         if conversation is None or conversation.id != kept.conversation_id:
             return
         parts.transcript.commit_pending(parts.transcript.with_turn(kept.turn))
         parts.preview.refresh()
-        parts.status(
+        self._status(
             arg(
                 QCoreApplication.translate("SidePanel", "Kept the side answer as turn %1"),
                 str(parts.transcript.number_of(kept.turn)),

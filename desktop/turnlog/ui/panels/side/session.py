@@ -19,14 +19,14 @@ from ....core.side import (
 )
 from ....service.chat import ChatStore, side_asker_for, side_request_for
 from ...infra.tasks import TaskContext
-from ...request.connection import Connector, Endpoint, NotConnected
+from ...request.connection import Endpoint, NotConnected, Reach
 from ...request.send_session import SendSession, Sent, StreamBuffer
 
 if TYPE_CHECKING:
     pass
 
 
-def side_on_worker(context: TaskContext, store: ChatStore, connector: Connector,
+def side_on_worker(context: TaskContext, store: ChatStore, connector: Reach,
                    conversation: Conversation, question: str, costs: CostIndex,
                    stream: StreamBuffer) -> Sent:
     """The network worker's part: connect, then ask aside through core's `SideAsker`."""

@@ -1,0 +1,28 @@
+"""A window open on a seeded conversation, a draft typed into it, and waiting for its send."""
+
+from __future__ import annotations
+
+from turnlog.ui.shell.window import MainWindow
+from uihelpers import seed
+
+QUESTION = "Wie geht's? 你好吗？ 👋\nSecond line"
+
+
+CURSOR = 9  # inside the first line: a restored draft must put it back here
+
+
+def open_window(qtbot, make_window, store, pairs, **kwargs) -> tuple[MainWindow, int]:
+    settings = kwargs.pop("settings", None)
+    conversation = seed(store, "chat", pairs, settings=settings)
+    window = make_window(**kwargs)
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == len(pairs), timeout=5000)
+    return window, conversation.id
+
+
+def type_draft(window: MainWindow, text: str = QUESTION, cursor: int = CURSOR) -> None:
+    window.composer.set_draft(text, cursor)
+    window.refresh_preview()
+
+
+def wait_done(qtbot, window: MainWindow, timeout: int = 10_000) -> None:
+    qtbot.waitUntil(lambda: not window.running, timeout=timeout)
