@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 
 from ..infra.fonts import cjk_family
 from ..infra.languages import arg
-from .answer import RENDER_BUDGET, AnswerDocument, ReasoningFold
+from .answer import RENDER_BUDGET, AnswerDocument
 from .files import question_shown
 from .found import FoundMatches
 from .markdown import MathStyle
@@ -47,6 +47,7 @@ from .marks import RowMark
 from .maths import FormulaImages
 from .model import PENDING_KEY, ModelIndex, Role, TranscriptModel
 from .pin_marks import underline_pins
+from .reasoning_fold import ReasoningFold
 from .row_header import UNCLICKABLE, draw_header, header_controls, header_height
 from .row_layout import RowGeometry, RowLayout, RowParts
 from .selection import TextSelection, TextSelector, selection_format
@@ -84,17 +85,18 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._docs: OrderedDict[tuple[str, str], QTextDocument] = OrderedDict()
         self._answers: OrderedDict[str, AnswerDocument] = OrderedDict()
         self._pending: AnswerDocument | None = None
+        self._pending_row: object = None  # the model's pending row `_pending` shows
         # Row key → (viewport width, height) as last laid out: what `sizeHint` answers
         # without building documents, so laying out many rows again costs a lookup each.
         self._heights: dict[str, tuple[int, int]] = {}
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.formulas = FormulaImages(cjk_family(view.font()), self)
-        self.formulas.ready.connect(self._formulas_ready)
+        self.formulas.landed.connect(self._formulas_ready)
         self.reasoning = ReasoningFold(self._new_doc)
         self.selector = TextSelector(self)  # the text selected in a row, painted here
         self.found = FoundMatches(self)  # a search's matches in the turn it opened
         self.found.changed.connect(view.viewport().update)
-        self.hovered_code: tuple[str, int] | None = None  # (row key, code block number)
+        self._hovered_code: tuple[str, int] | None = None  # (row key, code block number)
         self._unfinished: dict[str, AnswerDocument] = {}  # long answers rendered in slices
         self._more = QTimer(self)
         self._more.setSingleShot(True)
@@ -121,6 +123,7 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     def reset_pending(self) -> None:
         self._pending = None
+        self._pending_row = None
 
     def adopt_pending(self, turn_id: str, answer: str) -> bool:
         """The pending question was saved as turn `turn_id`: its row keeps the documents
@@ -211,16 +214,17 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._relayout()
         self._view.viewport().update()
 
-    def _formulas_ready(self) -> None:
-        """Typeset formulas arrived: the answers that showed them as typed show them now,
-        and the rows are measured again (a formula is not as tall as its source)."""
+    def _formulas_ready(self, landed: frozenset[object]) -> None:
+        """Typeset formulas arrived (`landed`): the sections that showed one of them as
+        typed show it now — only those are rendered again — and their rows are measured
+        again (a formula is not as tall as its source)."""
         answers = [*self._answers.items(), *([(PENDING_KEY, self._pending)]
                                              if self._pending else [])]
-        changed = [(key, answer) for key, answer in answers if answer.refresh()]
+        changed = [(key, answer) for key, answer in answers if answer.refresh(landed)]
         for key, answer in changed:
             self._render_later(key, answer)
+            self._heights.pop(key, None)  # measured again as it is painted
         if changed:
-            self._heights.clear()  # rows shown are measured again as they are painted
             self._relayout()
             self._view.viewport().update()
 
@@ -237,14 +241,34 @@ class TranscriptDelegate(QStyledItemDelegate):
         key = str(index.data(Role.KEY))
         question = self._doc(key, "question", question_shown(index),
                              self.layout.question_width)
+        model = self._view.model()
+        if key == PENDING_KEY and isinstance(model, TranscriptModel):
+            return question, self._streaming(model, width)
         answer_text = str(index.data(Role.ANSWER) or "")
         if index.data(Role.PENDING) and not answer_text:
             return question, None
         answer = self._answer(key, answer_text, width)
-        model = self._view.model()
         if isinstance(model, TranscriptModel):  # pins are Python data, not a Qt role value
             underline_pins([question, *answer.documents], model.pins_of(key))
         return question, answer
+
+    def _streaming(self, model: TranscriptModel, width: int) -> AnswerDocument | None:
+        """The pending row's answer, given only the text streamed since it was last shown
+        (the answer is never copied whole out of the model while it grows)."""
+        pending = model.pending
+        if pending is None or not pending.answer_length:
+            return None
+        answer = self._pending
+        if answer is None or self._pending_row is not pending \
+                or answer.length > pending.answer_length:
+            answer = self._pending = AnswerDocument(self._new_doc, width, self.math_style)
+            self._pending_row = pending
+        answer.set_width(width)
+        if answer.length < pending.answer_length:
+            answer.append(pending.answer_from(answer.length), RENDER_BUDGET)
+            if not answer.done:
+                self._render_later(PENDING_KEY, answer)
+        return answer
 
     def geometry(self, option: QStyleOptionViewItem, index: ModelIndex
                  ) -> tuple[RowGeometry, QTextDocument, AnswerDocument | None]:
@@ -526,9 +550,21 @@ class TranscriptDelegate(QStyledItemDelegate):
                 found[number] = selection_format(doc, span, palette)
         return found
 
+    @property
+    def hovered_code(self) -> tuple[str, int] | None:
+        """The code block under the pointer: (row key, its number), if any."""
+        return self._hovered_code
+
+    def hover_code(self, hovered: tuple[str, int] | None) -> bool:
+        """The pointer is over code block `hovered` (None: over none); True when that
+        changed what is shown."""
+        changed = hovered != self._hovered_code
+        self._hovered_code = hovered
+        return changed
+
     def _hovered(self, key: str) -> int | None:
         """The code block under the pointer in row `key` (by number), if any."""
-        hovered = self.hovered_code
+        hovered = self._hovered_code
         return hovered[1] if hovered is not None and hovered[0] == key else None
 
     @staticmethod

@@ -584,16 +584,14 @@ class TranscriptView(QListView):
             if code is not None and not index.data(Role.PENDING):
                 hovered = (str(index.data(Role.KEY)), code)
             beam = inside_text(self.delegate.text_layout(index), point)
-        if hovered != self.delegate.hovered_code:
-            self.delegate.hovered_code = hovered
+        if self.delegate.hover_code(hovered):
             self.viewport().update()
         shape = Qt.CursorShape.IBeamCursor if beam else Qt.CursorShape.ArrowCursor
         if self.viewport().cursor().shape() != shape:
             self.viewport().setCursor(shape)
 
     def leaveEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
-        if self.delegate.hovered_code is not None:
-            self.delegate.hovered_code = None
+        if self.delegate.hover_code(None):
             self.viewport().update()
         super().leaveEvent(event)
 
