@@ -29,12 +29,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PySide6.QtCore import QEventLoop  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
-
-from turnlog.providers import CUSTOM  # noqa: E402
-from turnlog.store import TurnlogStore  # noqa: E402
-from turnlog.ui.infra.tasks import TaskRunner  # noqa: E402
-from turnlog.ui.request.connection import ProviderConfig  # noqa: E402
-from turnlog.ui.shell.window import MainWindow  # noqa: E402
 from window import (  # noqa: E402
     FakeStreamConnector,
     FakeStreamingProvider,
@@ -44,6 +38,12 @@ from window import (  # noqa: E402
     streamed_pieces,
     wait,
 )
+
+from turnlog.providers import CUSTOM  # noqa: E402
+from turnlog.store import TurnlogStore  # noqa: E402
+from turnlog.ui.infra.tasks import TaskRunner  # noqa: E402
+from turnlog.ui.request.connection import ProviderConfig  # noqa: E402
+from turnlog.ui.shell.window import MainWindow  # noqa: E402
 
 
 def pieces_of(size_kb: int) -> list[str]:
