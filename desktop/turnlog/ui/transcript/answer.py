@@ -126,6 +126,7 @@ class AnswerDocument:
         self._width = width
         self.done = True  # everything of `text` is rendered
         self.excess: Excess | None = None  # the limit past which the rest is plain text
+        self.revision = 0  # counts the changes that may change its height
         self._reset()
 
     def _reset(self) -> None:
@@ -271,6 +272,7 @@ class AnswerDocument:
             self._tail_text = tail
 
     def _laid_out(self, doc: QTextDocument) -> QTextDocument:
+        self.revision += 1
         doc.setTextWidth(self._width)
         doc.size()  # laid out now, in the time this piece was given
         if self._metrics is None:
@@ -384,6 +386,7 @@ class AnswerDocument:
         if width == self._width:
             return
         self._width = width
+        self.revision += 1
         self._unplace(0)
         for doc in self.documents:
             doc.setTextWidth(width)

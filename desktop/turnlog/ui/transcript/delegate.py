@@ -49,13 +49,10 @@ from .model import PENDING_KEY, ModelIndex, Role, TranscriptModel
 from .pin_marks import underline_pins
 from .reasoning_fold import ReasoningFold
 from .row_header import UNCLICKABLE, draw_header, header_controls, header_height
-from .row_layout import RowGeometry, RowLayout, RowParts
+from .row_layout import RowGeometry, RowLayout, RowParts, estimated_lines
 from .selection import TextSelection, TextSelector, selection_format
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
-
-
-ESTIMATE_EXACT_CHARS = 20_000  # a longer text's height is estimated roughly (and fast)
 
 
 class TranscriptDelegate(QStyledItemDelegate):
@@ -86,6 +83,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._answers: OrderedDict[str, AnswerDocument] = OrderedDict()
         self._pending: AnswerDocument | None = None
         self._pending_row: object = None  # the model's pending row `_pending` shows
+        self._pending_measured: tuple[tuple[object, ...], int] | None = None
         # Row key → (viewport width, height) as last laid out: what `sizeHint` answers
         # without building documents, so laying out many rows again costs a lookup each.
         self._heights: dict[str, tuple[int, int]] = {}
@@ -124,6 +122,7 @@ class TranscriptDelegate(QStyledItemDelegate):
     def reset_pending(self) -> None:
         self._pending = None
         self._pending_row = None
+        self._pending_measured = None
 
     def adopt_pending(self, turn_id: str, answer: str) -> bool:
         """The pending question was saved as turn `turn_id`: its row keeps the documents
@@ -371,8 +370,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         key = str(index.data(Role.KEY))
         known = self._heights.get(key)
         if key == PENDING_KEY:
-            known = None
-        elif known is not None and (known[0] == width or not self._laid_out(key)):
+            return QSize(width, self._pending_height(option, index))
+        if known is not None and (known[0] == width or not self._laid_out(key)):
             return QSize(width, known[1])
         elif known is None and not self._laid_out(key):
             estimate = self._estimate(option, index)
@@ -381,6 +380,26 @@ class TranscriptDelegate(QStyledItemDelegate):
         geometry, _question, _answer = self.geometry(option, index)
         self._heights[key] = (width, geometry.height)
         return QSize(width, geometry.height)
+
+    def _pending_height(self, option: QStyleOptionViewItem, index: ModelIndex) -> int:
+        """The pending row's height, measured again only when what it shows changed (the
+        view asks for it many times an update)."""
+        model = self._view.model()
+        pending = model.pending if isinstance(model, TranscriptModel) else None
+
+        def state() -> tuple[object, ...]:
+            answer = self._pending
+            return (self.layout.viewport_width, option.fontMetrics.height(), pending,
+                    pending.answer_length if pending else 0,
+                    len(pending.reasoning) if pending else 0,
+                    self.reasoning.is_open(PENDING_KEY), answer,
+                    answer.revision if answer is not None else 0)
+
+        known = self._pending_measured
+        if pending is None or known is None or known[0] != state():
+            height = self.geometry(option, index)[0].height
+            known = self._pending_measured = (state(), height)
+        return known[1]
 
     def _laid_out(self, key: str) -> bool:
         """Whether the row's documents are built (measuring it again is cheap then)."""
@@ -392,15 +411,9 @@ class TranscriptDelegate(QStyledItemDelegate):
         metrics = option.fontMetrics
         average = max(1, metrics.averageCharWidth())
         line = metrics.lineSpacing()
-
-        def lines(text: str, width: int) -> int:
-            per_line = max(1, width // average)
-            if len(text) > ESTIMATE_EXACT_CHARS:  # a long text: counted in C, roughly
-                return text.count("\n") + 1 + _columns_of_long(text) // per_line
-            return sum(1 + _columns(part) // per_line for part in text.split("\n"))
-
-        question = lines(question_shown(index), self.layout.question_width)
-        answer = lines(str(index.data(Role.ANSWER) or ""), self._content_width())
+        question = estimated_lines(question_shown(index), self.layout.question_width, average)
+        answer = estimated_lines(str(index.data(Role.ANSWER) or ""), self._content_width(),
+                                 average)
         parts = RowParts(header_height(option), question * line, 0,
                          int(answer * line * 1.2))
         return self.layout.place(option.rect, parts).height
@@ -585,13 +598,3 @@ class TranscriptDelegate(QStyledItemDelegate):
         doc.documentLayout().draw(painter, context)
         painter.restore()
 
-
-def _columns_of_long(text: str) -> int:
-    """About `_columns(text)`, without a Python step per character: a CJK character takes
-    three bytes in UTF-8 where a Latin letter takes one."""
-    return len(text) + (len(text.encode("utf-8", "surrogatepass")) - len(text)) // 2
-
-
-def _columns(text: str) -> int:
-    """How many average character widths `text` takes (wide CJK characters count two)."""
-    return len(text) + sum(1 for char in text if char >= "\u2e80")
