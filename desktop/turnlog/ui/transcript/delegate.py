@@ -3,9 +3,11 @@ parts are (header controls, code blocks, the reasoning fold)."""
 
 from __future__ import annotations
 
+import contextlib
+import math
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -13,7 +15,6 @@ from PySide6.QtCore import (
     QModelIndex,
     QPoint,
     QRect,
-    QRectF,
     QSize,
     Qt,
     QTimer,
@@ -22,7 +23,6 @@ from PySide6.QtCore import (
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
-    QFontDatabase,
     QGuiApplication,
     QMouseEvent,
     QPainter,
@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
 )
 
 from ..infra.fonts import cjk_family
-from ..infra.languages import arg
 from .answer import RENDER_BUDGET, AnswerDocument
 from .files import question_shown
 from .found import FoundMatches
@@ -47,12 +46,16 @@ from .marks import RowMark
 from .maths import FormulaImages
 from .model import PENDING_KEY, ModelIndex, Role, TranscriptModel
 from .pin_marks import underline_pins
-from .reasoning_fold import ReasoningFold
+from .reasoning_fold import ReasoningFold, fold_of
 from .row_header import UNCLICKABLE, draw_header, header_controls, header_height
 from .row_layout import RowGeometry, RowLayout, RowParts, estimated_lines
+from .row_sketch import draw_document, draw_sketch
 from .selection import TextSelection, TextSelector, selection_format
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
+
+
+FRAME_BUDGET = 0.006  # seconds a frame spends building rows it shows for the first time
 
 
 class TranscriptDelegate(QStyledItemDelegate):
@@ -87,7 +90,6 @@ class TranscriptDelegate(QStyledItemDelegate):
         # Row key → (viewport width, height) as last laid out: what `sizeHint` answers
         # without building documents, so laying out many rows again costs a lookup each.
         self._heights: dict[str, tuple[int, int]] = {}
-        self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.formulas = FormulaImages(cjk_family(view.font()), self)
         self.formulas.landed.connect(self._formulas_ready)
         self.reasoning = ReasoningFold(self._new_doc)
@@ -100,8 +102,37 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._more.setSingleShot(True)
         self._more.setInterval(0)  # as soon as the events waiting are handled
         self._more.timeout.connect(self._render_more)
+        # A frame builds new rows' documents until its deadline; the rows left are
+        # sketched and built in the frames that follow (`frame`, `_later`).
+        self._frame_deadline, self._frame_built = math.inf, False
+        self._next_frame = QTimer(self)
+        self._next_frame.setSingleShot(True)
+        self._next_frame.timeout.connect(view.viewport().update)
 
     # ---------------------------------------------------------------- documents
+    @contextlib.contextmanager
+    def frame(self) -> Iterator[None]:
+        """The view paints a frame: new rows' documents are built in it for at most
+        FRAME_BUDGET seconds (the rest are sketched, and built in the next frames), so
+        dragging through a long conversation never waits for a screenful of layouts."""
+        self._frame_deadline, self._frame_built = time.perf_counter() + FRAME_BUDGET, False
+        try:
+            yield
+        finally:
+            self._frame_deadline = math.inf
+
+    def _later(self, key: str) -> bool:
+        """Whether row `key` is only sketched in this frame: its documents are not built
+        and the frame has used its time building others' (each frame builds one at least)."""
+        if key == PENDING_KEY or self._laid_out(key):
+            return False
+        if not self._frame_built or time.perf_counter() < self._frame_deadline:
+            self._frame_built = True
+            return False
+        if not self._next_frame.isActive():
+            self._next_frame.start()
+        return True
+
     def clear_cache(self) -> None:
         self._heights.clear()
         self._docs.clear()
@@ -446,7 +477,9 @@ class TranscriptDelegate(QStyledItemDelegate):
                     painter.fillRect(band, QColor(color.red(), color.green(), color.blue(), 110))
                 else:
                     painter.fillRect(band, color)
-
+            if self._later(str(index.data(Role.KEY))):
+                draw_sketch(painter, option, index, self.layout)
+                return
             geometry, question, answer = self.geometry(option, index)
             if geometry.height != rect.height():
                 self._measured(str(index.data(Role.KEY)), geometry.height)
@@ -468,7 +501,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             if selection is not None and selection.key != key:
                 selection = None
             marks = self._marks(key, question, answer, selection, palette)
-            self._draw_doc(painter, question, geometry.question_at.x(),
+            draw_document(painter, question, geometry.question_at.x(),
                            geometry.question_at.y(), palette, visible, marks.get(0))
             self._draw_fold(painter, option, index, geometry.fold, visible)
             top = geometry.answer_at.y()
@@ -490,29 +523,15 @@ class TranscriptDelegate(QStyledItemDelegate):
             painter.restore()
 
     # -------------------------------------------------------------- reasoning
-    @staticmethod
-    def _fold_of(index: ModelIndex) -> tuple[str, str]:
-        """What the fold between question and answer holds — the reasoning, the tool calls
-        with their results — and, for tool calls, the words of its line."""
-        reasoning = str(index.data(Role.REASONING) or "")
-        tools = index.data(Role.TOOL_CALLS)
-        if tools is None:
-            return reasoning, ""
-        words = arg(QCoreApplication.translate("AnswerView", "1 tool call: %1"), tools.names) \
-            if tools.count == 1 else arg(QCoreApplication.translate(
-                "AnswerView", "%1 tool calls: %2"), tools.count, tools.names)
-        text = tools.text if not reasoning else f"{reasoning}\n\n{tools.text}"
-        return text, words
-
     def _fold_height(self, option: QStyleOptionViewItem, index: ModelIndex) -> int:
-        return self.reasoning.height(str(index.data(Role.KEY)), self._fold_of(index)[0],
+        return self.reasoning.height(str(index.data(Role.KEY)), fold_of(index)[0],
                                      self._content_width(), option.fontMetrics.height(),
                                      self.GAP)
 
     def _draw_fold(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex,
                    area: QRect, visible: QRect) -> None:
         """Draw the fold (if the row has reasoning or tool calls) at `area`."""
-        text, tools = self._fold_of(index)
+        text, tools = fold_of(index)
         if not text:
             return
         painter.setFont(option.font)
@@ -523,7 +542,7 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     def _fold_line(self, option: QStyleOptionViewItem, index: ModelIndex) -> QRect | None:
         """Where the fold's line is in the row (None without reasoning or tool calls)."""
-        if not self._fold_of(index)[0]:
+        if not fold_of(index)[0]:
             return None
         fold = self.geometry(option, index)[0].fold
         return QRect(fold.left(), fold.top(), fold.width(), option.fontMetrics.height())
@@ -579,22 +598,3 @@ class TranscriptDelegate(QStyledItemDelegate):
         """The code block under the pointer in row `key` (by number), if any."""
         hovered = self._hovered_code
         return hovered[1] if hovered is not None and hovered[0] == key else None
-
-    @staticmethod
-    def _draw_doc(
-        painter: QPainter, doc: QTextDocument, x: int, y: int, palette: QPalette,
-        visible: QRect, selections: list[QAbstractTextDocumentLayout.Selection] | None = None,
-    ) -> None:
-        """Draw `doc` at (x, y), laying out and painting only the blocks inside `visible`
-        (viewport coordinates): a long answer's row is mostly off screen."""
-        painter.save()
-        painter.translate(x, y)
-        context = QAbstractTextDocumentLayout.PaintContext()
-        context.clip = QRectF(visible.translated(-x, -y))
-        context.palette = palette
-        context.palette.setColor(QPalette.ColorRole.Text, palette.color(QPalette.ColorRole.Text))
-        if selections:
-            context.selections = selections
-        doc.documentLayout().draw(painter, context)
-        painter.restore()
-

@@ -9,6 +9,7 @@ from PySide6.QtCore import QCoreApplication, QRect, QRectF, Qt
 from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
 
 from ..infra.languages import arg
+from .model import ModelIndex, Role
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
@@ -105,3 +106,17 @@ class ReasoningFold:
             context.palette.setColor(QPalette.ColorRole.Text, dim)
             doc.documentLayout().draw(painter, context)
         painter.restore()
+
+
+def fold_of(index: ModelIndex) -> tuple[str, str]:
+    """What the fold between question and answer holds — the reasoning, the tool calls
+    with their results — and, for tool calls, the words of its line."""
+    reasoning = str(index.data(Role.REASONING) or "")
+    tools = index.data(Role.TOOL_CALLS)
+    if tools is None:
+        return reasoning, ""
+    words = arg(QCoreApplication.translate("AnswerView", "1 tool call: %1"), tools.names) \
+        if tools.count == 1 else arg(QCoreApplication.translate(
+            "AnswerView", "%1 tool calls: %2"), tools.count, tools.names)
+    text = tools.text if not reasoning else f"{reasoning}\n\n{tools.text}"
+    return text, words

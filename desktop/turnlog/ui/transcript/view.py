@@ -4,6 +4,7 @@ when the top is reached, selects and copies text."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -399,7 +400,8 @@ class TranscriptView(QListView):
             return True
         if event.type() == QEvent.Type.Resize:
             self._width_changed()
-        return super().viewportEvent(event)
+        with self.delegate.frame() if event.type() == QEvent.Type.Paint else nullcontext():
+            return super().viewportEvent(event)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
         self._prepare_menu(event.pos())
