@@ -1,8 +1,8 @@
 """What a streaming answer costs the window per piece does not grow with the answer.
 
 The real model, view and delegate: an answer streams into the pending row, and one more
-piece is measured (the row laid out again and painted) once the answer has a dozen
-sections and again once it has ten times as many. Counted, not timed: the documents
+piece is measured (the row laid out again and painted) once the answer is 20,000
+characters long (tens of sections) and again at ten times that. Counted, not timed: the documents
 measured (`size`, the margins between sections) and the answer's characters read out of
 the model. A formula arriving renders again only the sections that showed it as typed.
 """
@@ -64,14 +64,12 @@ def counted_new_doc(self, width: int) -> QTextDocument:  # noqa: ANN001
     return doc
 
 
-def stream_until(qtbot, model: TranscriptModel, view: TranscriptView, sections: int) -> None:
-    """Stream paragraphs until the answer has `sections` sections, all rendered."""
-    while True:
-        text = model.pending.answer
-        if len(list(section_ends(text))) + 1 >= sections:
-            break
+def stream_until(qtbot, model: TranscriptModel, view: TranscriptView, length: int) -> None:
+    """Stream paragraphs until the answer is `length` characters long, all rendered."""
+    while len(model.pending.answer) < length:
         model.append_pending(PARAGRAPH * 5)
         view.executeDelayedItemsLayout()
+    sections = len(list(section_ends(model.pending.answer))) + 1
     index = model.index(model.rowCount() - 1)
     qtbot.waitUntil(lambda: len(view.delegate.text_layout(index)) - 1 == sections,
                     timeout=20_000)
@@ -106,9 +104,9 @@ def test_a_streamed_piece_costs_the_same_in_a_short_and_a_long_answer(qtbot, mon
 
     # (The first piece after a long stretch also finds the rows' range changed: the
     # pieces measured follow it.)
-    stream_until(qtbot, model, view, 12)
+    stream_until(qtbot, model, view, 20_000)
     short = [one_piece(model, view, f" {piece} {n}") for n in range(4)][1:]
-    stream_until(qtbot, model, view, 120)
+    stream_until(qtbot, model, view, 200_000)
     long = [one_piece(model, view, f" {piece} {n}") for n in range(4)][1:]
 
     assert len(model.pending.answer) > 200_000
