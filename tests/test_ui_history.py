@@ -196,3 +196,34 @@ def test_the_whole_log_bar_shows_only_when_the_history_does_not_fit(qtbot, store
     qtbot.waitUntil(lambda: window2.view.history_bar.isVisible(), timeout=5_000)
     # Its room is kept either way: showing it never narrows the rows (measured again).
     assert window2.view.viewport().width() == view.viewport().width()
+
+
+def test_a_jump_far_away_builds_a_frame_s_rows_a_few_at_a_time(qtbot, store, make_window,
+                                                              monkeypatch):
+    # Dragging the whole-log bar shows rows never laid out on every move: a frame builds
+    # the documents of the rows it shows for a bounded time (one at least) and sketches
+    # the rest, which the next frames build — none is left a sketch.
+    from turnlog.ui.transcript import delegate as delegate_module
+
+    window, ordinals = opened(qtbot, store, make_window, 2_000)
+    monkeypatch.setattr(delegate_module, "FRAME_BUDGET", 0.0, raising=False)
+    made: list[QTextDocument] = []
+    new_doc = delegate_module.TranscriptDelegate._new_doc
+
+    def counted(self, width: int) -> QTextDocument:  # noqa: ANN001
+        made.append(doc := new_doc(self, width))
+        return doc
+
+    monkeypatch.setattr(delegate_module.TranscriptDelegate, "_new_doc", counted)
+    view = window.view
+    view.reveal_ordinal(1_000)
+    made.clear()
+    view.viewport().repaint()
+    assert len(made) == 2  # one row's question and answer, in this frame
+    shown = [row for row in range(window.transcript.rowCount())
+             if view.viewport().rect().intersects(view.visualRect(window.transcript.index(row)))]
+    assert len(shown) > 2
+    qtbot.waitUntil(lambda: len(made) >= 2 * len(shown), timeout=5_000)
+    qtbot.wait(100)
+    assert top_ordinal(window) == 1_000  # built and measured, the turn stays on top
+    assert view.delegate.code_blocks(window.transcript.index(shown[-1])) == []

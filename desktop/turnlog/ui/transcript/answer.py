@@ -7,17 +7,16 @@ fenced code, before a line that cannot continue the block above. Each section is
 sections are rendered once and only the open tail is rendered again as text arrives;
 the same cuts fall on the whole text as on every prefix of it, so the stack a streamed
 answer ends with is the one the committed turn shows, and what a reload would build.
-
-A reasoning model's thought is a `ReasoningFold` above the answer: folded to one line
-unless the person opens it.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import replace
 
 from PySide6.QtCore import QCoreApplication, QRect, QRectF, Qt
 from PySide6.QtGui import (
@@ -31,7 +30,6 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
-from ..infra.languages import arg
 from ..infra.theme import CODE_TINT  # noqa: F401 - a grey box on light and dark themes alike
 from .limits import MAX_BLOCK_CHARS, Excess, first_excess, next_plain_end
 from .markdown import (
@@ -110,12 +108,15 @@ class AnswerDocument:
     """An answer rendered as sections, each a Markdown document of the same width.
 
     `update` takes the answer as it is now: text appended since the last call renders
-    only the new sections and the open tail; any other change renders it all again. Past
-    a limit (`limits.first_excess`: a table too wide, nesting too deep, too many formulas,
-    a block too long to cut) the rest of the answer is plain text, in pieces, after a note
-    saying why. Given a `budget`, a call renders for about that long and leaves the rest
-    to `advance` (`done` says when all is rendered): a long answer never holds the GUI
-    thread for long.
+    only the new sections and the open tail; any other change renders it all again.
+    `append` takes only the text streamed since: a streaming answer is never copied
+    whole, and each piece of it costs the same however long the answer is (finished
+    sections keep their place, worked out once; only the open tail is measured again).
+    Past a limit (`limits.first_excess`: a table too wide, nesting too deep, too many
+    formulas, a block too long to cut) the rest of the answer is plain text, in pieces,
+    after a note saying why. Given a `budget`, a call renders for about that long and
+    leaves the rest to `advance` (`done` says when all is rendered): a long answer never
+    holds the GUI thread for long.
     """
 
     def __init__(self, new_doc: Callable[[int], QTextDocument], width: int,
@@ -123,13 +124,17 @@ class AnswerDocument:
         self._new_doc = new_doc
         self._maths = maths
         self._width = width
-        self.text = ""
         self.done = True  # everything of `text` is rendered
         self.excess: Excess | None = None  # the limit past which the rest is plain text
+        self.revision = 0  # counts the changes that may change its height
         self._reset()
 
     def _reset(self) -> None:
         self._sections: list[QTextDocument] = []  # finished, never rendered again
+        self._sources: list[str] = []  # the text of each finished section
+        self._open = ""  # the text from `_base` on (it holds the open tail)
+        self._base = 0
+        self._whole: str | None = ""  # the whole text, while it is at hand
         self._cut = 0  # where the open tail starts
         self._ends: Iterator[int] | None = None  # the section ends after `_cut`
         self._formulas = 0  # formulas in the finished sections
@@ -137,18 +142,59 @@ class AnswerDocument:
         self._tail_text = ""
         self._found: dict[int, Rendered] = {}  # id(document) → its code and quote blocks
         self._texts: dict[int, tuple[str, int]] = {}  # id(document) → Markdown, formulas before
+        self._waiting: dict[int, QTextDocument] = {}  # documents showing a formula as typed
         self._stale: list[QTextDocument] = []  # sections whose formulas have arrived
         self._metrics: QFontMetricsF | None = None
-        self._tops: list[tuple[QTextDocument, float, float]] = []  # `placed`, worked out
+        # The finished sections' tops and bottoms and the code blocks above each, worked
+        # out once for each section and width (a long answer has thousands); the tail's.
+        self._tops: list[float] = []
+        self._bottoms: list[float] = []
+        self._codes_before: list[int] = []
+        self._tail_place: tuple[QTextDocument, float, float] | None = None
         self.excess = None
 
+    @property
+    def text(self) -> str:
+        """The answer shown (joined from its sections on demand while it streams)."""
+        if self._whole is None:
+            self._whole = "".join(self._sources) + self._open[self._cut - self._base:]
+        return self._whole
+
+    @property
+    def length(self) -> int:
+        """How many characters of the answer are shown (rendered or still to render)."""
+        return self._base + len(self._open)
+
     def update(self, text: str, budget: float | None = None) -> None:
-        """Show `text`; `budget`: render for about that many seconds only (None: all)."""
-        if text == self.text:
+        """Show `text`, the whole answer; `budget`: render for about that many seconds
+        only (None: all)."""
+        if text is self._whole:
             return
-        if not text.startswith(self.text):
+        shown = self.text
+        if text == shown:
+            return
+        if text.startswith(shown):
+            self._grow(text[len(shown):])
+        else:
             self._reset()
-        self.text = text
+            self._open = text
+        self._whole = text
+        self._restart(budget)
+
+    def append(self, more: str, budget: float | None = None) -> None:
+        """Show `more` after the text shown (a stream's next piece): only it and the open
+        tail are read, never the whole answer."""
+        if not more:
+            return
+        self._grow(more)
+        self._whole = None
+        self._restart(budget)
+
+    def _grow(self, more: str) -> None:
+        self._open = self._open[self._cut - self._base:] + more
+        self._base = self._cut
+
+    def _restart(self, budget: float | None) -> None:
         self._ends = None
         self.done = False
         self.advance(budget)
@@ -170,44 +216,54 @@ class AnswerDocument:
 
     def _step(self) -> bool:
         """Render the next finished piece; False when only the open tail is left."""
-        text = self.text
+        text, base = self._open, self._base
+        cut = self._cut - base
         if self.excess is not None:  # plain text, in pieces
-            end = next_plain_end(text, self._cut, PLAIN_CHARS)
+            end = next_plain_end(text, cut, PLAIN_CHARS)
             if end is None:
                 return False
-            self._finish(self._plain(text[self._cut:end]), end)
+            self._finish(self._plain(text[cut:end]), base + end)
             return True
         if self._ends is None:
-            self._ends = section_ends(text, self._cut, longest=MAX_BLOCK_CHARS)
+            self._ends = section_ends(text, cut, longest=MAX_BLOCK_CHARS)
         end = next(self._ends, None)
-        excess, formulas = first_excess(text, self._cut, len(text) if end is None else end,
+        excess, formulas = first_excess(text, cut, len(text) if end is None else end,
                                         formulas_before=self._formulas)
         if excess is not None:
-            if excess.at > self._cut:
-                self._finish(self._render(text[self._cut:excess.at]), excess.at)
-            self._finish(self._note(excess), excess.at)
+            at = excess.at
+            excess = replace(excess, at=base + at)  # an index of the whole text
+            if at > cut:
+                self._finish(self._render(text[cut:at]), base + at)
+            self._finish(self._note(excess), base + at)
             self.excess = excess
             return True
         if end is None:
             return False
-        self._finish(self._render(text[self._cut:end]), end)
+        self._finish(self._render(text[cut:end]), base + end)
         self._formulas += formulas
         return True
 
     def _finish(self, doc: QTextDocument, end: int) -> None:
         """`doc` is the next finished section; the text after `end` is still to render."""
+        self._sources.append(self._open[self._cut - self._base:end - self._base])
         self._sections.append(doc)
         self._cut = end
         self._drop_tail()
 
+    def _forget(self, doc: QTextDocument) -> None:
+        """`doc` is shown no more: what was found in it goes, and the document with it."""
+        self._found.pop(id(doc), None)
+        self._texts.pop(id(doc), None)
+        self._waiting.pop(id(doc), None)
+        doc.setParent(None)  # (a document made with a parent would live as long as it)
+
     def _drop_tail(self) -> None:
         if self._tail is not None:
-            self._found.pop(id(self._tail), None)
-            self._texts.pop(id(self._tail), None)
+            self._forget(self._tail)
         self._tail, self._tail_text = None, ""
 
     def _render_tail(self) -> None:
-        tail = self.text[self._cut:]
+        tail = self._open[self._cut - self._base:]
         if tail == self._tail_text:
             return
         self._drop_tail()
@@ -216,6 +272,7 @@ class AnswerDocument:
             self._tail_text = tail
 
     def _laid_out(self, doc: QTextDocument) -> QTextDocument:
+        self.revision += 1
         doc.setTextWidth(self._width)
         doc.size()  # laid out now, in the time this piece was given
         if self._metrics is None:
@@ -227,8 +284,13 @@ class AnswerDocument:
         maths = self._maths() if self._maths is not None else None
         before = self._formulas if formulas_before is None else formulas_before
         # (overwrites what a freed document of the same id left)
-        self._found[id(doc)] = render_markdown(doc, text, maths, formulas_before=before)
+        found = self._found[id(doc)] = render_markdown(doc, text, maths,
+                                                       formulas_before=before)
         self._texts[id(doc)] = (text, before)
+        if found.awaiting:
+            self._waiting[id(doc)] = doc
+        else:
+            self._waiting.pop(id(doc), None)
         return self._laid_out(doc)
 
     def _plain(self, text: str) -> QTextDocument:
@@ -258,30 +320,31 @@ class AnswerDocument:
     @property
     def awaiting(self) -> bool:
         """Whether a section shows a formula as typed while it is being typeset."""
-        return any(found.awaiting for found in self._found.values())
+        return bool(self._waiting)
 
-    def refresh(self) -> bool:
+    def refresh(self, landed: Collection[object] | None = None) -> bool:
         """Render again the sections that showed a formula as typed while it was being
-        typeset (the formulas have arrived); with a budget, `advance` goes on with them.
-        True when any was."""
-        stale = [doc for doc in self.documents
-                 if (found := self._found.get(id(doc))) is not None and found.awaiting]
+        typeset: those waiting for one of the formulas `landed` (`FormulaImages.landed`;
+        None: for any). With a budget, `advance` goes on with them. True when any was."""
+        stale = [doc for key, doc in self._waiting.items()
+                 if landed is None or not self._found[key].waiting.isdisjoint(landed)]
         self._stale += [doc for doc in stale if doc not in self._stale]
         if stale:
             self.done = False
         return bool(stale)
 
     def _render_again(self, doc: QTextDocument) -> None:
-        known = self._texts.pop(id(doc), None)
-        self._found.pop(id(doc), None)
+        known = self._texts.get(id(doc))
         if known is None:  # gone since (the tail moved on)
             return
+        self._forget(doc)
         fresh = self._render(*known)
         if doc is self._tail:
             self._tail = fresh
-        else:
-            self._sections = [fresh if section is doc else section
-                              for section in self._sections]
+            return
+        number = next(n for n, section in enumerate(self._sections) if section is doc)
+        self._sections[number] = fresh
+        self._unplace(number)
 
     def _code(self, doc: QTextDocument) -> list[CodeBlock]:
         found = self._found.get(id(doc))
@@ -323,7 +386,8 @@ class AnswerDocument:
         if width == self._width:
             return
         self._width = width
-        self._tops.clear()
+        self.revision += 1
+        self._unplace(0)
         for doc in self.documents:
             doc.setTextWidth(width)
 
@@ -331,36 +395,75 @@ class AnswerDocument:
     def width(self) -> int:
         return self._width
 
-    def placed(self) -> Iterator[tuple[QTextDocument, float]]:
-        """Each document with its top. A document's height leaves out the margins at its
-        edges; between two blocks of one document the larger of the two meeting margins
-        separates them, and so it does between two sections. (Worked out once for each
-        new section or width: a long answer has thousands.)"""
-        documents = self.documents
-        known = self._tops
-        same = 0
-        for doc, (placed, _top, _height) in zip(documents, known, strict=False):
-            if doc is not placed:
-                break
-            same += 1
-        del known[same:]
-        while len(known) < len(documents):
-            doc = documents[len(known)]
+    def _unplace(self, number: int) -> None:
+        """Section `number` and those after it are to be placed again."""
+        del self._tops[number:], self._bottoms[number:], self._codes_before[number:]
+        self._tail_place = None
+
+    @staticmethod
+    def _between(upper: QTextDocument, lower: QTextDocument) -> float:
+        """A document's height leaves out the margins at its edges; between two blocks of
+        one document the larger of the two meeting margins separates them, and so it does
+        between two sections."""
+        return max(upper.lastBlock().blockFormat().bottomMargin(),
+                   lower.firstBlock().blockFormat().topMargin())
+
+    def _place(self) -> None:
+        """Work out where the finished sections not placed yet go (each once)."""
+        sections, tops, bottoms, codes = (self._sections, self._tops, self._bottoms,
+                                          self._codes_before)
+        while len(tops) < len(sections):
+            number = len(tops)
+            doc = sections[number]
+            top, before = 0.0, 0
+            if number:
+                above = sections[number - 1]
+                top = bottoms[-1] + self._between(above, doc)
+                before = codes[-1] + len(self._code(above))
+            tops.append(top)
+            bottoms.append(top + doc.size().height())
+            codes.append(before)
+
+    def _placed_tail(self) -> tuple[QTextDocument, float, float] | None:
+        """The open tail, its top and its height (worked out again only when it changed)."""
+        tail = self._tail
+        if tail is None:
+            return None
+        if self._tail_place is None or self._tail_place[0] is not tail:
+            self._place()
             top = 0.0
-            if known:
-                previous, previous_top, previous_height = known[-1]
-                top = previous_top + previous_height + max(
-                    previous.lastBlock().blockFormat().bottomMargin(),
-                    doc.firstBlock().blockFormat().topMargin())
-            known.append((doc, top, doc.size().height()))
-        return iter([(doc, top) for doc, top, _height in known])
+            if self._sections:
+                top = self._bottoms[-1] + self._between(self._sections[-1], tail)
+            self._tail_place = (tail, top, tail.size().height())
+        return self._tail_place
+
+    def _shown_from(self, first: int) -> Iterator[tuple[int, QTextDocument, float, float, int]]:
+        """From section `first` on (the tail last): its number, document, top, height and
+        the code blocks above it."""
+        self._place()
+        count = len(self._sections)
+        for number in range(first, count):
+            top = self._tops[number]
+            yield (number, self._sections[number], top, self._bottoms[number] - top,
+                   self._codes_before[number])
+        tail = self._placed_tail()
+        if tail is not None:
+            before = self._codes_before[-1] + len(self._code(self._sections[-1])) \
+                if count else 0
+            yield count, tail[0], tail[1], tail[2], before
+
+    def placed(self) -> Iterator[tuple[QTextDocument, float]]:
+        """Each document with its top."""
+        return iter([(doc, top) for _n, doc, top, _h, _c in self._shown_from(0)])
 
     def height(self) -> float:
         """The rendered sections' height, and an estimate for the text not rendered yet."""
-        self.placed()  # (brings `_tops` up to date)
-        bottom = self._tops[-1][1] + self._tops[-1][2] if self._tops else 0.0
+        self._place()
+        tail = self._placed_tail()
+        bottom = tail[1] + tail[2] if tail is not None else (
+            self._bottoms[-1] if self._bottoms else 0.0)
         if not self.done and self._metrics is not None:
-            left = len(self.text) - self._cut - len(self._tail_text)
+            left = self.length - self._cut - len(self._tail_text)
             per_line = max(1.0, self._width / max(1.0, self._metrics.averageCharWidth()))
             bottom += math.ceil(left / per_line) * self._metrics.lineSpacing()
         return bottom
@@ -371,14 +474,14 @@ class AnswerDocument:
         """Draw at (x, y), laying out and painting only what lies inside `visible`.
         `selected`: the selected text of each section (by number); `hovered`: the code
         block (by number, first to last) under the pointer, whose *Copy* is shown."""
-        seen = 0  # code blocks in the sections above
-        for number, (doc, top) in enumerate(self.placed()):
+        self._place()
+        first = bisect.bisect_left(self._bottoms, visible.top() - y - 1)
+        for number, doc, top, height, seen in self._shown_from(first):
             blocks = len(self._code(doc))
             doc_top = y + int(top)
             if doc_top > visible.bottom():
                 break
-            if doc_top + doc.size().height() < visible.top():
-                seen += blocks
+            if doc_top + height < visible.top():
                 continue
             painter.save()
             painter.translate(x, doc_top)
@@ -398,7 +501,6 @@ class AnswerDocument:
                 else None
             self._draw_languages(painter, doc, palette, shown)
             painter.restore()
-            seen += blocks
 
     def copy_buttons(self) -> list[tuple[QRectF, str]]:
         """Where each code block's *Copy* is (answer coordinates: its top right corner)
@@ -435,97 +537,3 @@ class AnswerDocument:
                                         - 4, rect.height()),
                                  Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop,
                                  code.language)
-
-
-class ReasoningFold:
-    """A reasoning model's thought, above its answer: one line ("▸ Reasoning · 1,234
-    characters") while folded, the line and the text (plain, dimmed) when open. Folded
-    by default, while it streams and after; a click on the line opens or folds it, per
-    turn. The text's document is made only while it is open."""
-
-    def __init__(self, new_doc: Callable[[int], QTextDocument]) -> None:
-        self._new_doc = new_doc
-        self._open: set[str] = set()
-        self._docs: dict[str, tuple[str, QTextDocument]] = {}
-
-    # ------------------------------------------------------------------ state
-    def is_open(self, key: str) -> bool:
-        return key in self._open
-
-    def toggle(self, key: str) -> bool:
-        """Open a folded one, fold an open one; returns whether it is open now."""
-        if key in self._open:
-            self._open.discard(key)
-            self._docs.pop(key, None)
-            return False
-        self._open.add(key)
-        return True
-
-    def rename(self, old: str, new: str) -> None:
-        """The pending row became turn `new`: it stays as open as it was."""
-        if old in self._open:
-            self._open.discard(old)
-            self._open.add(new)
-        if (doc := self._docs.pop(old, None)) is not None:
-            self._docs[new] = doc
-
-    def forget(self, key: str) -> None:
-        self._open.discard(key)
-        self._docs.pop(key, None)
-
-    @staticmethod
-    def title(text: str, *, streaming: bool, opened: bool, tools: str = "") -> str:
-        """The fold's line; with `tools` (the tool calls' words), about them."""
-        arrow = "▾" if opened else "▸"
-        if tools:
-            return (arg(translate("AnswerView", "%1 %2"), arrow, tools)
-                    + ("" if opened else translate("AnswerView", " (click to show)")))
-        words = translate("AnswerView", "Reasoning…") if streaming \
-            else translate("AnswerView", "Reasoning")
-        return (arg(translate("AnswerView", "%1 %2 · %3 characters"), arrow, words, len(text))
-                + ("" if opened else translate("AnswerView", " (click to show)")))
-
-    # ----------------------------------------------------------------- layout
-    def _doc(self, key: str, text: str, width: int) -> QTextDocument:
-        known = self._docs.get(key)
-        if known is not None and known[0] == text:
-            doc = known[1]
-            if doc.textWidth() != width:
-                doc.setTextWidth(width)
-            return doc
-        doc = self._new_doc(width)
-        doc.setPlainText(text)
-        self._docs[key] = (text, doc)
-        return doc
-
-    def height(self, key: str, text: str, width: int, line: int, gap: int) -> int:
-        """The fold's height: none without reasoning, one line folded, the text open."""
-        if not text:
-            return 0
-        if key not in self._open:
-            return line
-        return line + gap + int(self._doc(key, text, width - 2 * gap).size().height())
-
-    def draw(self, painter: QPainter, key: str, text: str, area: QRect, line: int, gap: int,
-             palette: QPalette, streaming: bool, visible: QRect, tools: str = "") -> None:
-        """Draw the fold with its top-left at `area`'s (its width is `area`'s), laying out
-        and painting only what lies inside `visible`."""
-        opened = key in self._open
-        dim = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.PlaceholderText)
-        painter.save()
-        painter.setPen(dim)
-        header = QRect(area.left(), area.top(), area.width(), line)
-        painter.drawText(header, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         self.title(text, streaming=streaming, opened=opened, tools=tools))
-        if opened:
-            doc = self._doc(key, text, area.width() - 2 * gap)
-            top = area.top() + line + gap
-            painter.fillRect(QRect(area.left(), top, 3, int(doc.size().height())), dim)
-            x = area.left() + 2 * gap
-            painter.translate(x, top)
-            context = QAbstractTextDocumentLayout.PaintContext()
-            context.clip = QRectF(visible.translated(-x, -top))
-            context.palette = QPalette(palette)
-            context.palette.setColor(QPalette.ColorRole.Text, dim)
-            doc.documentLayout().draw(painter, context)
-        painter.restore()

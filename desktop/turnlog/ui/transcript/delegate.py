@@ -3,9 +3,11 @@ parts are (header controls, code blocks, the reasoning fold)."""
 
 from __future__ import annotations
 
+import contextlib
+import math
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -13,7 +15,6 @@ from PySide6.QtCore import (
     QModelIndex,
     QPoint,
     QRect,
-    QRectF,
     QSize,
     Qt,
     QTimer,
@@ -22,7 +23,6 @@ from PySide6.QtCore import (
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
-    QFontDatabase,
     QGuiApplication,
     QMouseEvent,
     QPainter,
@@ -38,8 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..infra.fonts import cjk_family
-from ..infra.languages import arg
-from .answer import RENDER_BUDGET, AnswerDocument, ReasoningFold
+from .answer import RENDER_BUDGET, AnswerDocument
 from .files import question_shown
 from .found import FoundMatches
 from .markdown import MathStyle
@@ -47,14 +46,16 @@ from .marks import RowMark
 from .maths import FormulaImages
 from .model import PENDING_KEY, ModelIndex, Role, TranscriptModel
 from .pin_marks import underline_pins
+from .reasoning_fold import ReasoningFold, fold_of
 from .row_header import UNCLICKABLE, draw_header, header_controls, header_height
-from .row_layout import RowGeometry, RowLayout, RowParts
+from .row_layout import RowGeometry, RowLayout, RowParts, estimated_lines
+from .row_sketch import draw_document, draw_sketch
 from .selection import TextSelection, TextSelector, selection_format
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
 
-ESTIMATE_EXACT_CHARS = 20_000  # a longer text's height is estimated roughly (and fast)
+FRAME_BUDGET = 0.006  # seconds a frame spends building rows it shows for the first time
 
 
 class TranscriptDelegate(QStyledItemDelegate):
@@ -84,24 +85,54 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._docs: OrderedDict[tuple[str, str], QTextDocument] = OrderedDict()
         self._answers: OrderedDict[str, AnswerDocument] = OrderedDict()
         self._pending: AnswerDocument | None = None
+        self._pending_row: object = None  # the model's pending row `_pending` shows
+        self._pending_measured: tuple[tuple[object, ...], int] | None = None
         # Row key → (viewport width, height) as last laid out: what `sizeHint` answers
         # without building documents, so laying out many rows again costs a lookup each.
         self._heights: dict[str, tuple[int, int]] = {}
-        self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.formulas = FormulaImages(cjk_family(view.font()), self)
-        self.formulas.ready.connect(self._formulas_ready)
+        self.formulas.landed.connect(self._formulas_ready)
         self.reasoning = ReasoningFold(self._new_doc)
         self.selector = TextSelector(self)  # the text selected in a row, painted here
         self.found = FoundMatches(self)  # a search's matches in the turn it opened
         self.found.changed.connect(view.viewport().update)
-        self.hovered_code: tuple[str, int] | None = None  # (row key, code block number)
+        self._hovered_code: tuple[str, int] | None = None  # (row key, code block number)
         self._unfinished: dict[str, AnswerDocument] = {}  # long answers rendered in slices
         self._more = QTimer(self)
         self._more.setSingleShot(True)
         self._more.setInterval(0)  # as soon as the events waiting are handled
         self._more.timeout.connect(self._render_more)
+        # A frame builds new rows' documents until its deadline; the rows left are
+        # sketched and built in the frames that follow (`frame`, `_later`).
+        self._frame_deadline, self._frame_built = math.inf, False
+        self._next_frame = QTimer(self)
+        self._next_frame.setSingleShot(True)
+        self._next_frame.timeout.connect(view.viewport().update)
 
     # ---------------------------------------------------------------- documents
+    @contextlib.contextmanager
+    def frame(self) -> Iterator[None]:
+        """The view paints a frame: new rows' documents are built in it for at most
+        FRAME_BUDGET seconds (the rest are sketched, and built in the next frames), so
+        dragging through a long conversation never waits for a screenful of layouts."""
+        self._frame_deadline, self._frame_built = time.perf_counter() + FRAME_BUDGET, False
+        try:
+            yield
+        finally:
+            self._frame_deadline = math.inf
+
+    def _later(self, key: str) -> bool:
+        """Whether row `key` is only sketched in this frame: its documents are not built
+        and the frame has used its time building others' (each frame builds one at least)."""
+        if key == PENDING_KEY or self._laid_out(key):
+            return False
+        if not self._frame_built or time.perf_counter() < self._frame_deadline:
+            self._frame_built = True
+            return False
+        if not self._next_frame.isActive():
+            self._next_frame.start()
+        return True
+
     def clear_cache(self) -> None:
         self._heights.clear()
         self._docs.clear()
@@ -121,6 +152,8 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     def reset_pending(self) -> None:
         self._pending = None
+        self._pending_row = None
+        self._pending_measured = None
 
     def adopt_pending(self, turn_id: str, answer: str) -> bool:
         """The pending question was saved as turn `turn_id`: its row keeps the documents
@@ -211,16 +244,17 @@ class TranscriptDelegate(QStyledItemDelegate):
         self._relayout()
         self._view.viewport().update()
 
-    def _formulas_ready(self) -> None:
-        """Typeset formulas arrived: the answers that showed them as typed show them now,
-        and the rows are measured again (a formula is not as tall as its source)."""
+    def _formulas_ready(self, landed: frozenset[object]) -> None:
+        """Typeset formulas arrived (`landed`): the sections that showed one of them as
+        typed show it now — only those are rendered again — and their rows are measured
+        again (a formula is not as tall as its source)."""
         answers = [*self._answers.items(), *([(PENDING_KEY, self._pending)]
                                              if self._pending else [])]
-        changed = [(key, answer) for key, answer in answers if answer.refresh()]
+        changed = [(key, answer) for key, answer in answers if answer.refresh(landed)]
         for key, answer in changed:
             self._render_later(key, answer)
+            self._heights.pop(key, None)  # measured again as it is painted
         if changed:
-            self._heights.clear()  # rows shown are measured again as they are painted
             self._relayout()
             self._view.viewport().update()
 
@@ -237,14 +271,34 @@ class TranscriptDelegate(QStyledItemDelegate):
         key = str(index.data(Role.KEY))
         question = self._doc(key, "question", question_shown(index),
                              self.layout.question_width)
+        model = self._view.model()
+        if key == PENDING_KEY and isinstance(model, TranscriptModel):
+            return question, self._streaming(model, width)
         answer_text = str(index.data(Role.ANSWER) or "")
         if index.data(Role.PENDING) and not answer_text:
             return question, None
         answer = self._answer(key, answer_text, width)
-        model = self._view.model()
         if isinstance(model, TranscriptModel):  # pins are Python data, not a Qt role value
             underline_pins([question, *answer.documents], model.pins_of(key))
         return question, answer
+
+    def _streaming(self, model: TranscriptModel, width: int) -> AnswerDocument | None:
+        """The pending row's answer, given only the text streamed since it was last shown
+        (the answer is never copied whole out of the model while it grows)."""
+        pending = model.pending
+        if pending is None or not pending.answer_length:
+            return None
+        answer = self._pending
+        if answer is None or self._pending_row is not pending \
+                or answer.length > pending.answer_length:
+            answer = self._pending = AnswerDocument(self._new_doc, width, self.math_style)
+            self._pending_row = pending
+        answer.set_width(width)
+        if answer.length < pending.answer_length:
+            answer.append(pending.answer_from(answer.length), RENDER_BUDGET)
+            if not answer.done:
+                self._render_later(PENDING_KEY, answer)
+        return answer
 
     def geometry(self, option: QStyleOptionViewItem, index: ModelIndex
                  ) -> tuple[RowGeometry, QTextDocument, AnswerDocument | None]:
@@ -347,8 +401,8 @@ class TranscriptDelegate(QStyledItemDelegate):
         key = str(index.data(Role.KEY))
         known = self._heights.get(key)
         if key == PENDING_KEY:
-            known = None
-        elif known is not None and (known[0] == width or not self._laid_out(key)):
+            return QSize(width, self._pending_height(option, index))
+        if known is not None and (known[0] == width or not self._laid_out(key)):
             return QSize(width, known[1])
         elif known is None and not self._laid_out(key):
             estimate = self._estimate(option, index)
@@ -357,6 +411,26 @@ class TranscriptDelegate(QStyledItemDelegate):
         geometry, _question, _answer = self.geometry(option, index)
         self._heights[key] = (width, geometry.height)
         return QSize(width, geometry.height)
+
+    def _pending_height(self, option: QStyleOptionViewItem, index: ModelIndex) -> int:
+        """The pending row's height, measured again only when what it shows changed (the
+        view asks for it many times an update)."""
+        model = self._view.model()
+        pending = model.pending if isinstance(model, TranscriptModel) else None
+
+        def state() -> tuple[object, ...]:
+            answer = self._pending
+            return (self.layout.viewport_width, option.fontMetrics.height(), pending,
+                    pending.answer_length if pending else 0,
+                    len(pending.reasoning) if pending else 0,
+                    self.reasoning.is_open(PENDING_KEY), answer,
+                    answer.revision if answer is not None else 0)
+
+        known = self._pending_measured
+        if pending is None or known is None or known[0] != state():
+            height = self.geometry(option, index)[0].height
+            known = self._pending_measured = (state(), height)
+        return known[1]
 
     def _laid_out(self, key: str) -> bool:
         """Whether the row's documents are built (measuring it again is cheap then)."""
@@ -368,15 +442,9 @@ class TranscriptDelegate(QStyledItemDelegate):
         metrics = option.fontMetrics
         average = max(1, metrics.averageCharWidth())
         line = metrics.lineSpacing()
-
-        def lines(text: str, width: int) -> int:
-            per_line = max(1, width // average)
-            if len(text) > ESTIMATE_EXACT_CHARS:  # a long text: counted in C, roughly
-                return text.count("\n") + 1 + _columns_of_long(text) // per_line
-            return sum(1 + _columns(part) // per_line for part in text.split("\n"))
-
-        question = lines(question_shown(index), self.layout.question_width)
-        answer = lines(str(index.data(Role.ANSWER) or ""), self._content_width())
+        question = estimated_lines(question_shown(index), self.layout.question_width, average)
+        answer = estimated_lines(str(index.data(Role.ANSWER) or ""), self._content_width(),
+                                 average)
         parts = RowParts(header_height(option), question * line, 0,
                          int(answer * line * 1.2))
         return self.layout.place(option.rect, parts).height
@@ -409,7 +477,9 @@ class TranscriptDelegate(QStyledItemDelegate):
                     painter.fillRect(band, QColor(color.red(), color.green(), color.blue(), 110))
                 else:
                     painter.fillRect(band, color)
-
+            if self._later(str(index.data(Role.KEY))):
+                draw_sketch(painter, option, index, self.layout)
+                return
             geometry, question, answer = self.geometry(option, index)
             if geometry.height != rect.height():
                 self._measured(str(index.data(Role.KEY)), geometry.height)
@@ -431,7 +501,7 @@ class TranscriptDelegate(QStyledItemDelegate):
             if selection is not None and selection.key != key:
                 selection = None
             marks = self._marks(key, question, answer, selection, palette)
-            self._draw_doc(painter, question, geometry.question_at.x(),
+            draw_document(painter, question, geometry.question_at.x(),
                            geometry.question_at.y(), palette, visible, marks.get(0))
             self._draw_fold(painter, option, index, geometry.fold, visible)
             top = geometry.answer_at.y()
@@ -453,29 +523,15 @@ class TranscriptDelegate(QStyledItemDelegate):
             painter.restore()
 
     # -------------------------------------------------------------- reasoning
-    @staticmethod
-    def _fold_of(index: ModelIndex) -> tuple[str, str]:
-        """What the fold between question and answer holds — the reasoning, the tool calls
-        with their results — and, for tool calls, the words of its line."""
-        reasoning = str(index.data(Role.REASONING) or "")
-        tools = index.data(Role.TOOL_CALLS)
-        if tools is None:
-            return reasoning, ""
-        words = arg(QCoreApplication.translate("AnswerView", "1 tool call: %1"), tools.names) \
-            if tools.count == 1 else arg(QCoreApplication.translate(
-                "AnswerView", "%1 tool calls: %2"), tools.count, tools.names)
-        text = tools.text if not reasoning else f"{reasoning}\n\n{tools.text}"
-        return text, words
-
     def _fold_height(self, option: QStyleOptionViewItem, index: ModelIndex) -> int:
-        return self.reasoning.height(str(index.data(Role.KEY)), self._fold_of(index)[0],
+        return self.reasoning.height(str(index.data(Role.KEY)), fold_of(index)[0],
                                      self._content_width(), option.fontMetrics.height(),
                                      self.GAP)
 
     def _draw_fold(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex,
                    area: QRect, visible: QRect) -> None:
         """Draw the fold (if the row has reasoning or tool calls) at `area`."""
-        text, tools = self._fold_of(index)
+        text, tools = fold_of(index)
         if not text:
             return
         painter.setFont(option.font)
@@ -486,7 +542,7 @@ class TranscriptDelegate(QStyledItemDelegate):
 
     def _fold_line(self, option: QStyleOptionViewItem, index: ModelIndex) -> QRect | None:
         """Where the fold's line is in the row (None without reasoning or tool calls)."""
-        if not self._fold_of(index)[0]:
+        if not fold_of(index)[0]:
             return None
         fold = self.geometry(option, index)[0].fold
         return QRect(fold.left(), fold.top(), fold.width(), option.fontMetrics.height())
@@ -526,36 +582,19 @@ class TranscriptDelegate(QStyledItemDelegate):
                 found[number] = selection_format(doc, span, palette)
         return found
 
+    @property
+    def hovered_code(self) -> tuple[str, int] | None:
+        """The code block under the pointer: (row key, its number), if any."""
+        return self._hovered_code
+
+    def hover_code(self, hovered: tuple[str, int] | None) -> bool:
+        """The pointer is over code block `hovered` (None: over none); True when that
+        changed what is shown."""
+        changed = hovered != self._hovered_code
+        self._hovered_code = hovered
+        return changed
+
     def _hovered(self, key: str) -> int | None:
         """The code block under the pointer in row `key` (by number), if any."""
-        hovered = self.hovered_code
+        hovered = self._hovered_code
         return hovered[1] if hovered is not None and hovered[0] == key else None
-
-    @staticmethod
-    def _draw_doc(
-        painter: QPainter, doc: QTextDocument, x: int, y: int, palette: QPalette,
-        visible: QRect, selections: list[QAbstractTextDocumentLayout.Selection] | None = None,
-    ) -> None:
-        """Draw `doc` at (x, y), laying out and painting only the blocks inside `visible`
-        (viewport coordinates): a long answer's row is mostly off screen."""
-        painter.save()
-        painter.translate(x, y)
-        context = QAbstractTextDocumentLayout.PaintContext()
-        context.clip = QRectF(visible.translated(-x, -y))
-        context.palette = palette
-        context.palette.setColor(QPalette.ColorRole.Text, palette.color(QPalette.ColorRole.Text))
-        if selections:
-            context.selections = selections
-        doc.documentLayout().draw(painter, context)
-        painter.restore()
-
-
-def _columns_of_long(text: str) -> int:
-    """About `_columns(text)`, without a Python step per character: a CJK character takes
-    three bytes in UTF-8 where a Latin letter takes one."""
-    return len(text) + (len(text.encode("utf-8", "surrogatepass")) - len(text)) // 2
-
-
-def _columns(text: str) -> int:
-    """How many average character widths `text` takes (wide CJK characters count two)."""
-    return len(text) + sum(1 for char in text if char >= "\u2e80")

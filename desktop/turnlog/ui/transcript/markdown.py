@@ -83,7 +83,13 @@ class Rendered:
 
     code: list[CodeBlock] = field(default_factory=list)
     quotes: list[int] = field(default_factory=list)  # block numbers of quoted blocks
-    awaiting: bool = False  # a formula shows as typed until it is typeset
+    # The formulas shown as typed until they are typeset (`FormulaImages.key`).
+    waiting: frozenset[object] = frozenset()
+
+    @property
+    def awaiting(self) -> bool:
+        """Whether a formula shows as typed while it is being typeset."""
+        return bool(self.waiting)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +125,7 @@ def render_markdown(doc: QTextDocument, text: str, maths: MathStyle | None = Non
     code_blocks = {n for code in found.code for n in range(code.first, code.last + 1)}
     _style_blocks(doc, found, code_blocks)
     if spans:
-        found.awaiting = _place_formulas(doc, markdown, spans, maths)
+        found.waiting = _place_formulas(doc, markdown, spans, maths)
     if excess is not None:
         _append_plain(doc, excess, text[excess.at:])
     return found
@@ -290,11 +296,11 @@ def _flush_cells(table: QTextTable) -> None:
 
 
 def _place_formulas(doc: QTextDocument, text: str, spans: list[MathSpan],
-                    maths: MathStyle | None) -> bool:
+                    maths: MathStyle | None) -> frozenset[object]:
     """Each formula's token becomes its image (or, when it does not parse or is not
-    typeset yet, its source as typed, in the monospace family). True: some formula is
-    still being typeset."""
-    awaiting = False
+    typeset yet, its source as typed, in the monospace family). Returns the keys of the
+    formulas still being typeset."""
+    waiting: set[object] = set()
     font = doc.defaultFont()
     pixels = float(QFontInfo(font).pixelSize())
     half_x = QFontMetricsF(font).xHeight() / 2
@@ -312,11 +318,11 @@ def _place_formulas(doc: QTextDocument, text: str, spans: list[MathSpan],
         typed = span.typed(text)
         result: Formula | FormulaError | None = None
         if maths is not None and maths.images is not None:
-            result = maths.images.get(span.latex, display=span.display,
-                                      pixels=pixels * MATH_SCALE[span.display],
-                                      colour=maths.colour, ratio=maths.ratio)
-        awaiting = awaiting or (result is None and maths is not None
-                                and maths.images is not None)
+            looks = {"display": span.display, "pixels": pixels * MATH_SCALE[span.display],
+                     "colour": maths.colour, "ratio": maths.ratio}
+            result = maths.images.get(span.latex, **looks)
+            if result is None:
+                waiting.add(maths.images.key(span.latex, **looks))
         if isinstance(result, Formula):
             _insert_formula(doc, cursor, result, typed, half_x)
             if span.display:
@@ -326,7 +332,7 @@ def _place_formulas(doc: QTextDocument, text: str, spans: list[MathSpan],
         else:
             cursor.insertText(typed, as_typed)
         cursor = doc.find(_FIND_TOKEN, cursor)
-    return awaiting
+    return frozenset(waiting)
 
 
 def _insert_formula(doc: QTextDocument, cursor: QTextCursor, formula: Formula, typed: str,

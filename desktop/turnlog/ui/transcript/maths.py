@@ -251,10 +251,11 @@ class FormulaImages(QObject):
     A formula not typeset yet is typeset in the typesetter's process (never on the GUI
     thread, nor in a thread of this process): `get` answers None meanwhile — its source
     is shown as typed — and `ready` says when formulas asked for have arrived (a few at
-    once, not one signal each)."""
+    once, not one signal each; `landed` says which: the keys of `key`)."""
 
     SIZE = 1_000
     ready = Signal()
+    landed = Signal(frozenset)  # the keys of the formulas that arrived since the last one
     _arrived = Signal(object, object)  # (key, the SVG and its metrics, or an error)
 
     def __init__(self, cjk_family: str | None = None, parent: QObject | None = None) -> None:
@@ -266,7 +267,8 @@ class FormulaImages(QObject):
         self._batch = QTimer(self)
         self._batch.setSingleShot(True)
         self._batch.setInterval(30)  # the stream's pace: formulas arriving together
-        self._batch.timeout.connect(self.ready)
+        self._batch.timeout.connect(self._announce)
+        self._landed: set[_Key] = set()
         self._arrived.connect(self._keep, Qt.ConnectionType.QueuedConnection)
         self._typesetter: Typesetter | None = None  # started by the first formula at the latest
 
@@ -275,9 +277,15 @@ class FormulaImages(QObject):
         """Whether formulas asked for are still being typeset."""
         return bool(self._waiting)
 
+    @staticmethod
+    def key(latex: str, *, display: bool, pixels: float, colour: QColor,
+            ratio: float) -> _Key:
+        """What a formula is kept by (and named by in `landed`)."""
+        return (latex, display, round(pixels, 2), colour.name(), round(ratio, 3))
+
     def get(self, latex: str, *, display: bool, pixels: float, colour: QColor,
             ratio: float) -> Formula | FormulaError | None:
-        key = (latex, display, round(pixels, 2), colour.name(), round(ratio, 3))
+        key = self.key(latex, display=display, pixels=pixels, colour=colour, ratio=ratio)
         known = self._cache.get(key)
         if known is not None:
             self._cache.move_to_end(key)
@@ -311,5 +319,11 @@ class FormulaImages(QObject):
         self._cache[key] = kept
         while len(self._cache) > self.SIZE:
             self._cache.popitem(last=False)
+        self._landed.add(key)
         if not self._batch.isActive():
             self._batch.start()
+
+    def _announce(self) -> None:
+        landed, self._landed = frozenset(self._landed), set()
+        self.landed.emit(landed)
+        self.ready.emit()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from PySide6.QtCore import (
     QAbstractListModel,
@@ -29,6 +28,7 @@ from ...store.pages import LogPages
 from ..infra.languages import arg
 from ..infra.operations import TRANSCRIPT_PAGE
 from .marks import MarkMap, RowMark, incomplete_label, summary_tooltip
+from .pending_row import PendingRow
 from .pin_marks import pins_tooltip
 from .tool_fold import tool_fold
 
@@ -56,14 +56,6 @@ class Role(enum.IntEnum):
     ATTACHMENTS = Qt.ItemDataRole.UserRole + 14  # the question's files (a tuple, maybe empty)
     TOOL_CALLS = Qt.ItemDataRole.UserRole + 15  # the turn's tool calls (`ToolFold`), or None
     NUMBER = Qt.ItemDataRole.UserRole + 16  # the turn's number as shown (`core.numbers`)
-
-
-@dataclass
-class PendingRow:
-    question: str
-    answer: str = ""
-    reasoning: str = ""
-    attachments: tuple[Attachment, ...] = ()  # the question's files, listed under it
 
 
 class TranscriptModel(QAbstractListModel):
@@ -499,7 +491,7 @@ class TranscriptModel(QAbstractListModel):
         """Add streamed answer text; announces a change to the pending row only."""
         if self._pending is None or not text:
             return
-        self._pending.answer += text
+        self._pending.add_answer(text)
         if self.at_newest:
             index = self.index(self.loaded_count)
             self.dataChanged.emit(index, index, [Role.ANSWER])
@@ -508,7 +500,7 @@ class TranscriptModel(QAbstractListModel):
         """Add streamed reasoning; announces a change to the pending row only."""
         if self._pending is None or not text:
             return
-        self._pending.reasoning += text
+        self._pending.add_reasoning(text)
         if self.at_newest:
             index = self.index(self.loaded_count)
             self.dataChanged.emit(index, index, [Role.REASONING])

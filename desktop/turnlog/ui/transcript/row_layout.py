@@ -35,6 +35,9 @@ class RowGeometry:
     height: int  # the row's full height: what `sizeHint` asks for
 
 
+ESTIMATE_EXACT_CHARS = 20_000  # a longer text's height is estimated roughly (and fast)
+
+
 class RowLayout:
     """The geometry of transcript rows at the list's current width.
 
@@ -82,3 +85,23 @@ class RowLayout:
         top += parts.answer + pad
         return RowGeometry(rect, header, question_box, question_at, fold, answer_at, width,
                            top - rect.top())
+
+
+def estimated_lines(text: str, width: int, average: int) -> int:
+    """About how many lines `text` takes at `width` pixels, in characters `average`
+    pixels wide (a CJK character counts as two), before it is laid out."""
+    per_line = max(1, width // average)
+    if len(text) > ESTIMATE_EXACT_CHARS:  # a long text: counted in C, roughly
+        return text.count("\n") + 1 + _columns_of_long(text) // per_line
+    return sum(1 + _columns(part) // per_line for part in text.split("\n"))
+
+
+def _columns_of_long(text: str) -> int:
+    """About `_columns(text)`, without a Python step per character: a CJK character takes
+    three bytes in UTF-8 where a Latin letter takes one."""
+    return len(text) + (len(text.encode("utf-8", "surrogatepass")) - len(text)) // 2
+
+
+def _columns(text: str) -> int:
+    """How many average character widths `text` takes (wide CJK characters count two)."""
+    return len(text) + sum(1 for char in text if char >= "\u2e80")

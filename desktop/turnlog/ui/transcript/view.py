@@ -4,6 +4,7 @@ when the top is reached, selects and copies text."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -399,7 +400,8 @@ class TranscriptView(QListView):
             return True
         if event.type() == QEvent.Type.Resize:
             self._width_changed()
-        return super().viewportEvent(event)
+        with self.delegate.frame() if event.type() == QEvent.Type.Paint else nullcontext():
+            return super().viewportEvent(event)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
         self._prepare_menu(event.pos())
@@ -584,16 +586,14 @@ class TranscriptView(QListView):
             if code is not None and not index.data(Role.PENDING):
                 hovered = (str(index.data(Role.KEY)), code)
             beam = inside_text(self.delegate.text_layout(index), point)
-        if hovered != self.delegate.hovered_code:
-            self.delegate.hovered_code = hovered
+        if self.delegate.hover_code(hovered):
             self.viewport().update()
         shape = Qt.CursorShape.IBeamCursor if beam else Qt.CursorShape.ArrowCursor
         if self.viewport().cursor().shape() != shape:
             self.viewport().setCursor(shape)
 
     def leaveEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
-        if self.delegate.hovered_code is not None:
-            self.delegate.hovered_code = None
+        if self.delegate.hover_code(None):
             self.viewport().update()
         super().leaveEvent(event)
 
