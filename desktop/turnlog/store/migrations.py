@@ -223,10 +223,57 @@ V_TOOLS = (
     '("turn_id") REFERENCES "turns" ("id") ON DELETE CASCADE)',
 )
 
+# Every past answer's request rebuilt and proven: a committed request's record names the
+# run of turns it sent verbatim (first and last turn, their ordinals, how many, and the
+# newest supersede record it saw), its options, the tools it offered (each distinct set
+# stored once by its SHA-256, `tool_sets`), the length of the partial answer a
+# continuation went on from, the body-format version and the SHA-256 of every body it sent
+# (`sha256`: one per tool round, the answer's last). The texts it carried besides its
+# turns (system prompt, pinned facts, kept preferences and notes) are kept as versions
+# (`kept_texts`, each distinct one once) named by `request_texts` in wire order; a version
+# or a tool set no record names any more is deleted with the last name (the triggers). A
+# record made before this step has no format: not verifiable.
+V_RECORD_PROOFS = (
+    'ALTER TABLE "requests" ADD COLUMN "body_format" INTEGER',
+    'ALTER TABLE "requests" ADD COLUMN "sha256" TEXT',
+    'ALTER TABLE "requests" ADD COLUMN "run_first" TEXT',
+    'ALTER TABLE "requests" ADD COLUMN "run_last" TEXT',
+    'ALTER TABLE "requests" ADD COLUMN "run_first_ordinal" INTEGER',
+    'ALTER TABLE "requests" ADD COLUMN "run_last_ordinal" INTEGER',
+    'ALTER TABLE "requests" ADD COLUMN "run_count" INTEGER NOT NULL DEFAULT 0',
+    'ALTER TABLE "requests" ADD COLUMN "version_mark" INTEGER NOT NULL DEFAULT 0',
+    'ALTER TABLE "requests" ADD COLUMN "options" TEXT',
+    'ALTER TABLE "requests" ADD COLUMN "tools_digest" TEXT',
+    'ALTER TABLE "requests" ADD COLUMN "continued" INTEGER',
+    'ALTER TABLE "requests" ADD COLUMN "prefill" INTEGER NOT NULL DEFAULT 0',
+    'CREATE INDEX "requests_tools_digest" ON "requests" ("tools_digest")',
+    'CREATE TABLE "tool_sets" ("digest" TEXT NOT NULL PRIMARY KEY, "definitions" TEXT NOT NULL)',
+    'CREATE TABLE "kept_texts" ("id" INTEGER NOT NULL PRIMARY KEY, '
+    '"conversation_id" INTEGER, "kind" TEXT NOT NULL, "source" TEXT NOT NULL, '
+    '"digest" TEXT NOT NULL, "text" TEXT NOT NULL, '
+    'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE)',
+    'CREATE INDEX "kept_texts_conversation_id" ON "kept_texts" ("conversation_id")',
+    'CREATE INDEX "kept_texts_kind_source_digest" ON "kept_texts" ("kind", "source", '
+    '"digest")',
+    'CREATE TABLE "request_texts" ("request_id" INTEGER NOT NULL, '
+    '"position" INTEGER NOT NULL, "kind" TEXT NOT NULL, "text_id" INTEGER, '
+    'PRIMARY KEY ("request_id", "position"), '
+    'FOREIGN KEY ("request_id") REFERENCES "requests" ("id") ON DELETE CASCADE)',
+    'CREATE INDEX "request_texts_text_id" ON "request_texts" ("text_id")',
+    'CREATE TRIGGER "kept_texts_unnamed" AFTER DELETE ON "request_texts" '
+    'WHEN OLD."text_id" IS NOT NULL BEGIN DELETE FROM "kept_texts" WHERE "id" = '
+    'OLD."text_id" AND NOT EXISTS (SELECT 1 FROM "request_texts" WHERE "text_id" = '
+    'OLD."text_id"); END',
+    'CREATE TRIGGER "tool_sets_unnamed" AFTER DELETE ON "requests" '
+    'WHEN OLD."tools_digest" IS NOT NULL BEGIN DELETE FROM "tool_sets" WHERE "digest" = '
+    'OLD."tools_digest" AND NOT EXISTS (SELECT 1 FROM "requests" WHERE "tools_digest" = '
+    'OLD."tools_digest"); END',
+)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
                           V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES,
-                          V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS]
+                          V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS, V_RECORD_PROOFS]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

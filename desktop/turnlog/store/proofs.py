@@ -1,0 +1,152 @@
+"""A request record's proof: writing its references (texts kept as versions, the tool
+set stored once) and reading back what they lead to (`core.proof.Sources`). The
+functions here run inside the caller's transaction and fault translation."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+
+import peewee
+
+from ..core.body import encode_json
+from ..core.compaction import summary_text
+from ..core.model import Turn
+from ..core.proof import (
+    PREFERENCE_TEXT,
+    SYSTEM_TEXT,
+    RequestProof,
+    Sources,
+    options_from_json,
+    options_to_json,
+)
+from ..core.versions import Supersede, Versions
+from . import rows
+from .attachments import of_turns
+from .models import (
+    KeptTextRow,
+    RequestRow,
+    RequestTextRow,
+    SummaryRow,
+    SupersedeRow,
+    ToolSetRow,
+    TurnRow,
+    insert,
+)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def columns(db: peewee.Database, conversation_id: int, proof: RequestProof | None
+            ) -> dict[str, object]:
+    """The record's columns for `proof` (none for a record without one)."""
+    if proof is None:
+        return {}
+    digest = None
+    if proof.tools:
+        definitions = encode_json(list(proof.tools))
+        digest = _digest(definitions)
+        db.execute_sql('INSERT OR IGNORE INTO "tool_sets" ("digest", "definitions") '
+                       "VALUES (?, ?)", (digest, definitions))
+    mark = (SupersedeRow.select(peewee.fn.MAX(SupersedeRow.id))
+            .where(SupersedeRow.conversation == conversation_id).scalar(db))
+    return {
+        "body_format": proof.format, "sha256": json.dumps(list(proof.sha256)),
+        "run_first": proof.run_first, "run_last": proof.run_last,
+        "run_first_ordinal": proof.run_first_ordinal,
+        "run_last_ordinal": proof.run_last_ordinal, "run_count": proof.run_count,
+        "version_mark": mark or 0, "options": json.dumps(options_to_json(proof.options)),
+        "tools_digest": digest, "continued": proof.continued, "prefill": proof.prefill,
+    }
+
+
+def keep_texts(db: peewee.Database, request_id: int, conversation_id: int,
+               proof: RequestProof | None) -> None:
+    """Name the texts `proof` carried, in wire order, each by its version (one row per
+    distinct version of an item, however many records name it)."""
+    if proof is None:
+        return
+    for position, text in enumerate(proof.texts):
+        owner = None if text.kind == PREFERENCE_TEXT else conversation_id
+        source = str(conversation_id) if text.kind == SYSTEM_TEXT else text.source
+        digest = _digest(text.text)
+        query = KeptTextRow.select(KeptTextRow.id).where(
+            (KeptTextRow.kind == text.kind) & (KeptTextRow.source == source)
+            & (KeptTextRow.digest == digest))
+        query = query.where(KeptTextRow.conversation.is_null() if owner is None
+                            else KeptTextRow.conversation == owner)
+        found = query.scalar(db)
+        if found is None:
+            found = insert(db, KeptTextRow, conversation=owner, kind=text.kind,
+                           source=source, digest=digest, text=text.text).id
+        insert(db, RequestTextRow, request=request_id, position=position, kind=text.kind,
+               text_id=found)
+
+
+def active_run(db: peewee.Database, conversation_id: int, first: int, last: int,
+               mark: int) -> list[Turn]:
+    """The turns of the active line between ordinals `first` and `last` as the supersede
+    records up to `mark` left it, with their files."""
+    found = [rows.turn_of(*r) for r in db.execute_sql(
+        f"SELECT {', '.join(rows.TURN_COLUMNS)} FROM turns WHERE conversation_id = ? "
+        "AND ordinal BETWEEN ? AND ? ORDER BY ordinal", (conversation_id, first, last))]
+    if mark:
+        records = [Supersede(r.turn_id, r.by_turn_id, r.created_at) for r in
+                   SupersedeRow.select().where((SupersedeRow.conversation == conversation_id)
+                                               & (SupersedeRow.id <= mark))
+                   .order_by(SupersedeRow.id).execute(db)]
+        ids = list({r.turn_id for r in records} | {r.by_turn_id for r in records})
+        ordinals = dict(TurnRow.select(TurnRow.id, TurnRow.ordinal)
+                        .where(TurnRow.id.in_(ids)).tuples().execute(db)) if ids else {}
+        hidden = Versions(records, ordinals).superseded
+        found = [t for t in found if t.id not in hidden]
+    return _with_files(db, found)
+
+
+def _with_files(db: peewee.Database, turns: list[Turn]) -> list[Turn]:
+    files = of_turns(db, (t.id for t in turns))
+    return [replace(t, attachments=files[t.id]) if t.id in files else t for t in turns]
+
+
+def _marks(row: RequestRow) -> dict[str, list[tuple[int, int]]]:
+    return {name: [(a, b) for a, b in json.loads(getattr(row, name))]
+            for name in ("sent", "summarized", "left_out")}
+
+
+def sources(db: peewee.Database, row: RequestRow) -> Sources:
+    """What `row`'s references lead to now."""
+    answered = None
+    if row.turn_id is not None:
+        found = TurnRow.select().where(TurnRow.id == row.turn_id).first(db)
+        answered = _with_files(db, [rows.turn(found)])[0] if found is not None else None
+    summary = None
+    if row.summary_id is not None:
+        found_summary = SummaryRow.select().where(SummaryRow.id == row.summary_id).first(db)
+        if found_summary is not None:  # as the request carried it (`summary_text`)
+            summary = summary_text(rows.stored_summary(found_summary))
+    base = Sources(record_id=row.id, conversation_id=row.conversation_id, outcome=row.outcome,
+                   model=row.model, turn_id=row.turn_id, format=row.body_format,
+                   sha256=tuple(json.loads(row.sha256)) if row.sha256 else None,
+                   marks=_marks(row), summary_id=row.summary_id, summary=summary,
+                   answered=answered)
+    if row.body_format is None:
+        return base
+    texts = [(kind, text) for kind, text in db.execute_sql(
+        'SELECT r."kind", k."text" FROM "request_texts" r LEFT JOIN "kept_texts" k '
+        'ON k."id" = r."text_id" WHERE r."request_id" = ? ORDER BY r."position"', (row.id,))]
+    tools: tuple[dict[str, object], ...] | None = ()
+    if row.tools_digest is not None:
+        definitions = (ToolSetRow.select(ToolSetRow.definitions)
+                       .where(ToolSetRow.digest == row.tools_digest).scalar(db))
+        tools = tuple(json.loads(definitions)) if definitions is not None else None
+    turns: Sequence[Turn] = ()
+    if row.run_first_ordinal is not None and row.run_last_ordinal is not None:
+        turns = active_run(db, row.conversation_id, row.run_first_ordinal,
+                           row.run_last_ordinal, row.version_mark)
+    return replace(base, options=options_from_json(json.loads(row.options)),
+                   texts=tuple(texts), turns=tuple(turns), run_count=row.run_count,
+                   tools=tools, continued=row.continued, prefill=bool(row.prefill))
