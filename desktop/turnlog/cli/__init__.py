@@ -24,6 +24,7 @@ from . import (
     memory_commands,
     privacy_commands,
     search_commands,
+    sent_commands,
     side_commands,
     tools_commands,
     version_commands,
@@ -37,7 +38,8 @@ EXIT_REFUSED = 3
 EXIT_FAILED = 4
 
 COMMAND_MODULES = [log_commands, chat_commands, version_commands, side_commands,
-                   privacy_commands, search_commands, memory_commands, tools_commands]
+                   privacy_commands, search_commands, memory_commands, tools_commands,
+                   sent_commands]
 
 
 def build_parser() -> argparse.ArgumentParser:
