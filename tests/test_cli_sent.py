@@ -11,7 +11,6 @@ import sqlite3
 import subprocess
 import sys
 
-from loopback import Behaviour
 from test_cli_ask import add_profile, cli
 
 
