@@ -4,6 +4,7 @@ functions here run inside the caller's transaction and fault translation."""
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 from collections.abc import Sequence
@@ -150,3 +151,64 @@ def sources(db: peewee.Database, row: RequestRow) -> Sources:
     return replace(base, options=options_from_json(json.loads(row.options)),
                    texts=tuple(texts), turns=tuple(turns), run_count=row.run_count,
                    tools=tools, continued=row.continued, prefill=bool(row.prefill))
+
+
+# ---------------------------------------------------------------- privacy
+def _in(ids: Sequence[int]) -> str:
+    return ", ".join("?" * len(ids))
+
+
+def forget_texts(db: peewee.Database, text_ids: Sequence[int]) -> int:
+    """Delete these kept versions; every record that carried one loses its body hashes
+    (a hash of deleted text is a fingerprint of it) and shows that part deleted."""
+    ids = list(text_ids)
+    for start in range(0, len(ids), 500):
+        batch = ids[start:start + 500]
+        db.execute_sql(f'UPDATE "requests" SET "sha256" = NULL WHERE "id" IN (SELECT '
+                       f'"request_id" FROM "request_texts" WHERE "text_id" IN ({_in(batch)}))',
+                       batch)
+        db.execute_sql(f'UPDATE "request_texts" SET "text_id" = NULL WHERE "text_id" IN '
+                       f'({_in(batch)})', batch)
+        db.execute_sql(f'DELETE FROM "kept_texts" WHERE "id" IN ({_in(batch)})', batch)
+    return len(ids)
+
+
+def removed_pieces(old: str, new: str) -> list[str]:
+    """What an edit from `old` to `new` took out (empty: it only added)."""
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    return [old[i1:i2].strip() for op, i1, i2, _j1, _j2 in matcher.get_opcodes()
+            if op in ("delete", "replace") and old[i1:i2].strip()]
+
+
+def forget_item(db: peewee.Database, kind: str, source: str, conversation_id: int | None,
+                old: str | None = None, new: str | None = None) -> int:
+    """A pin, note or preference removed (`new` None), or edited to take something out of
+    it, or a system prompt (`source`: its conversation's id) edited so: the kept versions
+    that held what went are deleted, with the hashes of every request that carried them.
+    An edit that only adds keeps every version (old requests still show what they sent)."""
+    pieces = None if new is None or old is None else removed_pieces(old, new)
+    if pieces == []:
+        return 0
+    query = KeptTextRow.select(KeptTextRow.id, KeptTextRow.text).where(
+        (KeptTextRow.kind == kind) & (KeptTextRow.source == source))
+    query = query.where(KeptTextRow.conversation.is_null() if conversation_id is None
+                        else KeptTextRow.conversation == conversation_id)
+    found = [(i, text) for i, text in query.tuples().execute(db)]
+    gone = [i for i, text in found if pieces is None or any(p in text for p in pieces)]
+    return forget_texts(db, gone)
+
+
+def forget_requests_carrying(db: peewee.Database, request_ids: Sequence[int]) -> None:
+    """These requests carried deleted turns: their body hashes go."""
+    ids = list(request_ids)
+    for start in range(0, len(ids), 500):
+        batch = ids[start:start + 500]
+        db.execute_sql(f'UPDATE "requests" SET "sha256" = NULL WHERE "id" IN ({_in(batch)})',
+                       batch)
+
+
+def forget_all(db: peewee.Database) -> None:
+    """Delete all history: no kept version, no tool set stays."""
+    db.execute_sql('DELETE FROM "request_texts"')
+    db.execute_sql('DELETE FROM "kept_texts"')
+    db.execute_sql('DELETE FROM "tool_sets"')
