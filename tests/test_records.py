@@ -192,3 +192,47 @@ def test_tool_definitions_are_stored_once_and_go_with_the_last_record(store, loo
     assert "echo" in {t["function"]["name"] for t in json.loads(definitions)}
     store.privacy.delete_conversation(conv.id)
     assert store.db.execute_sql("SELECT count(*) FROM tool_sets").fetchone()[0] == 0
+
+
+def _record(store, cid, turn_id, summary_id=None):
+    from turnlog.core.proof import RequestProof
+    from turnlog.core.send import RequestRecord
+
+    store.records.add(RequestRecord(cid, datetime.now(UTC), "m", "committed", 900, 9_000,
+                                    300, 7_000, False, (1,), (), (), turn_id=turn_id,
+                                    summary_id=summary_id,
+                                    proof=RequestProof(sha256=("0" * 64,))))
+
+
+def test_earlier_versions_stay_while_a_record_shows_them_and_go_with_the_last(
+        store, loopback):
+    from turnlog.core.compaction import SummaryDraft
+    from turnlog.store.summaries import KEEP_PER_CONVERSATION
+
+    conv = seed(store, 4)
+    replay = Replay(store, loopback, conv)
+    pin = store.memory.add_pin(conv.id, "version 1")
+    sent = [replay.send("q0")]
+    for n in range(2, 5):  # each edit only adds: every version a record shows is kept
+        store.memory.edit_pin(pin.id, "version 1" + "".join(f" +{k}" for k in range(2, n + 1)))
+        sent.append(replay.send(f"q{n}"))
+    pins = "SELECT count(*) FROM kept_texts WHERE kind = 'pin'"
+    assert store.db.execute_sql(pins).fetchone()[0] == 4
+    check_all(store, replay)
+
+    # A record naming an older summary keeps it past the newest few …
+    def summary(n):
+        return store.records.save_summary(conv.id, SummaryDraft(
+            (f"r{conv.id}-1",), 1, 1, f"d{n}", f"summary {n}", "m", "k", 5, (), (),
+            store.conversations.generation(conv.id)))
+
+    old = summary(0)
+    _record(store, conv.id, f"r{conv.id}-2", summary_id=old.id)
+    for n in range(1, KEEP_PER_CONVERSATION + 2):
+        summary(n)
+    assert store.records.summary(old.id) is not None
+    # … and, with the records that showed them, the versions they alone named go.
+    store.records.max_per_conversation = 1
+    _record(store, conv.id, f"r{conv.id}-3")
+    assert store.records.summary(old.id) is None
+    assert store.db.execute_sql(pins).fetchone()[0] == 0

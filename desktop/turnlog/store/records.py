@@ -62,7 +62,10 @@ class Records:
                 .order_by(RequestRow.id.desc())
                 .offset(self.max_per_conversation)
             )
-            RequestRow.delete().where(RequestRow.id.in_(stale)).execute(self.db)
+            if RequestRow.delete().where(RequestRow.id.in_(stale)).execute(self.db):
+                # Versions only those records named go with them (texts and tool sets by
+                # the schema's triggers, summaries here).
+                summaries.prune(self.db, record.conversation_id)
 
     def of(self, conversation_id: int) -> list[RequestRecord]:
         with self.database.guard():
