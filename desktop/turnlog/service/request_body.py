@@ -316,6 +316,16 @@ def record_of_turn(store: RecordSource, conversation_id: int, turn_id: str) -> i
     return found[-1]
 
 
+def request_of_turn(store: RecordSource, conversation_id: int, turn_id: str,
+                    round_: int | None = None) -> Rebuilt:
+    """The request that produced turn `turn_id`, rebuilt and checked (raises `NoRecord`,
+    `RoundNotFound`)."""
+    sources = store.records.sources(record_of_turn(store, conversation_id, turn_id))
+    if sources is None:
+        raise NoRecord("the request record was deleted")
+    return rebuild(sources, round_)
+
+
 def sent_request(store: RecordSource, conversation_id: int, number: int,
                  round_: int | None = None) -> Rebuilt:
     """The request that produced turn `number` (as the window numbers turns: its versions
@@ -325,8 +335,4 @@ def sent_request(store: RecordSource, conversation_id: int, number: int,
     turn_id = store.records.turn_at(conversation_id, TurnNumbers.of(versions).opening(number))
     if turn_id is None:
         raise NoRecord(f"conversation {conversation_id} has no turn {number}")
-    record_id = record_of_turn(store, conversation_id, versions.active_of(turn_id))
-    sources = store.records.sources(record_id)
-    if sources is None:
-        raise NoRecord("the request record was deleted")
-    return rebuild(sources, round_)
+    return request_of_turn(store, conversation_id, versions.active_of(turn_id), round_)
