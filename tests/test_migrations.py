@@ -33,7 +33,6 @@ from turnlog.store.models import (
     PinRow,
     PreferenceRow,
     RequestRow,
-    RequestTextRow,
     SearchDirtyRow,
     SearchFillRow,
     SearchKeyRow,
@@ -41,6 +40,8 @@ from turnlog.store.models import (
     SideQuestionRow,
     SummaryRow,
     SupersedeRow,
+    TextSetMemberRow,
+    TextSetRow,
     ToolResultRow,
     ToolSetRow,
     TurnAttachmentRow,
@@ -52,7 +53,7 @@ FIXTURES = {int(p.stem.removeprefix("turnlog-v")): p for p in DATA.glob("turnlog
 ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, ForkRow,
               PinRow, NoteRow, PreferenceRow, SideQuestionRow, SideAttemptRow, SearchKeyRow,
               SearchFillRow, SearchDirtyRow, BlobRow, TurnAttachmentRow, DraftAttachmentRow,
-              ToolResultRow, ToolSetRow, KeptTextRow, RequestTextRow]
+              ToolResultRow, ToolSetRow, KeptTextRow, TextSetRow, TextSetMemberRow]
 
 
 def _content():

@@ -75,16 +75,18 @@ class RequestProof:
 
 
 def options_to_json(options: RequestOptions) -> dict[str, Any]:
-    return {"stream": options.stream, "include_usage": options.include_usage,
-            "max_tokens": options.max_tokens, "temperature": options.temperature,
-            "top_p": options.top_p, "seed": options.seed, "images": options.images}
+    """The options a body was made with (fields left out of the body: omitted)."""
+    out = {"stream": options.stream, "include_usage": options.include_usage,
+           "max_tokens": options.max_tokens, "temperature": options.temperature,
+           "top_p": options.top_p, "seed": options.seed, "images": options.images}
+    return {k: v for k, v in out.items() if v is not None}
 
 
 def options_from_json(value: Mapping[str, Any]) -> RequestOptions:
     return RequestOptions(
         stream=bool(value["stream"]), include_usage=bool(value["include_usage"]),
-        max_tokens=value["max_tokens"], temperature=value["temperature"],
-        top_p=value["top_p"], seed=value["seed"], images=bool(value["images"]))
+        max_tokens=value.get("max_tokens"), temperature=value.get("temperature"),
+        top_p=value.get("top_p"), seed=value.get("seed"), images=bool(value["images"]))
 
 
 @dataclass(frozen=True, slots=True)

@@ -112,6 +112,7 @@ class RequestRow(BaseModel):
     version_mark = peewee.IntegerField(default=0)  # the newest supersede record it saw
     options = peewee.TextField(null=True)
     tools_digest = peewee.TextField(null=True, index=True)
+    texts_id = peewee.IntegerField(null=True, index=True)  # its `text_sets` row
     continued = peewee.IntegerField(null=True)
     prefill = peewee.BooleanField(default=False)
 
@@ -382,7 +383,7 @@ class DraftAttachmentRow(BaseModel):
 
 # A request's proof (V_RECORD_PROOFS): the tool definitions it offered, each distinct set
 # once, and the texts it carried besides its turns as versions, each distinct one once,
-# named by the records in wire order; deleted with the last record naming them.
+# named by the records in wire order (as sets); deleted with the last record naming them.
 class ToolSetRow(BaseModel):
     digest = peewee.TextField(primary_key=True)  # SHA-256 of `definitions`
     definitions = peewee.TextField()
@@ -408,15 +409,26 @@ class KeptTextRow(BaseModel):
         indexes = ((("kind", "source", "digest"), False),)
 
 
-class RequestTextRow(BaseModel):
-    """Position `position` of a request's carried texts: its version (NULL once deleted)."""
+class TextSetRow(BaseModel):
+    """The texts one or more requests carried, in wire order: `members` is JSON
+    [[kind, kept text id or null once deleted], ...]; each distinct list once."""
 
-    request = peewee.ForeignKeyField(RequestRow, on_delete="CASCADE", column_name="request_id",
-                                     index=False)
-    position = peewee.IntegerField()
-    kind = peewee.TextField()
-    text_id = peewee.IntegerField(null=True, index=True)
+    id = peewee.AutoField()
+    digest = peewee.TextField(unique=True)
+    members = peewee.TextField()
 
     class Meta:
-        table_name = "request_texts"
-        primary_key = peewee.CompositeKey("request", "position")
+        table_name = "text_sets"
+
+
+class TextSetMemberRow(BaseModel):
+    """Which kept versions a set names (to find the requests that carried a text)."""
+
+    set = peewee.ForeignKeyField(TextSetRow, on_delete="CASCADE", column_name="set_id",
+                                 index=False)
+    text_id = peewee.IntegerField(index=True)
+
+    class Meta:
+        table_name = "text_set_members"
+        primary_key = peewee.CompositeKey("set", "text_id")
+        without_rowid = True

@@ -29,9 +29,10 @@ from .attachments import of_turns
 from .models import (
     KeptTextRow,
     RequestRow,
-    RequestTextRow,
     SummaryRow,
     SupersedeRow,
+    TextSetMemberRow,
+    TextSetRow,
     ToolSetRow,
     TurnRow,
     insert,
@@ -44,7 +45,8 @@ def _digest(text: str) -> str:
 
 def columns(db: peewee.Database, conversation_id: int, proof: RequestProof | None
             ) -> dict[str, object]:
-    """The record's columns for `proof` (none for a record without one)."""
+    """The record's columns for `proof` (none for a record without one), its tool set
+    and the list of texts it carried stored (once each)."""
     if proof is None:
         return {}
     digest = None
@@ -56,22 +58,23 @@ def columns(db: peewee.Database, conversation_id: int, proof: RequestProof | Non
     mark = (SupersedeRow.select(peewee.fn.MAX(SupersedeRow.id))
             .where(SupersedeRow.conversation == conversation_id).scalar(db))
     return {
-        "body_format": proof.format, "sha256": json.dumps(list(proof.sha256)),
+        "body_format": proof.format, "sha256": encode_json(list(proof.sha256)),
         "run_first": proof.run_first, "run_last": proof.run_last,
         "run_first_ordinal": proof.run_first_ordinal,
         "run_last_ordinal": proof.run_last_ordinal, "run_count": proof.run_count,
-        "version_mark": mark or 0, "options": json.dumps(options_to_json(proof.options)),
-        "tools_digest": digest, "continued": proof.continued, "prefill": proof.prefill,
+        "version_mark": mark or 0, "options": encode_json(options_to_json(proof.options)),
+        "tools_digest": digest, "texts_id": _text_set(db, conversation_id, proof),
+        "continued": proof.continued, "prefill": proof.prefill,
     }
 
 
-def keep_texts(db: peewee.Database, request_id: int, conversation_id: int,
-               proof: RequestProof | None) -> None:
-    """Name the texts `proof` carried, in wire order, each by its version (one row per
-    distinct version of an item, however many records name it)."""
-    if proof is None:
-        return
-    for position, text in enumerate(proof.texts):
+def _text_set(db: peewee.Database, conversation_id: int, proof: RequestProof) -> int | None:
+    """The `text_sets` row of the texts `proof` carried, in wire order (None: none): each
+    text by its version (one row per distinct version of an item), each list once."""
+    if not proof.texts:
+        return None
+    members: list[list[object]] = []
+    for text in proof.texts:
         owner = None if text.kind == PREFERENCE_TEXT else conversation_id
         source = str(conversation_id) if text.kind == SYSTEM_TEXT else text.source
         digest = _digest(text.text)
@@ -84,8 +87,16 @@ def keep_texts(db: peewee.Database, request_id: int, conversation_id: int,
         if found is None:
             found = insert(db, KeptTextRow, conversation=owner, kind=text.kind,
                            source=source, digest=digest, text=text.text).id
-        insert(db, RequestTextRow, request=request_id, position=position, kind=text.kind,
-               text_id=found)
+        members.append([text.kind, found])
+    listed = json.dumps(members, separators=(",", ":"))
+    digest = _digest(listed)
+    found = TextSetRow.select(TextSetRow.id).where(TextSetRow.digest == digest).scalar(db)
+    if found is not None:
+        return int(found)
+    row = insert(db, TextSetRow, digest=digest, members=listed)
+    for text_id in {int(m[1]) for m in members}:  # type: ignore[call-overload]
+        insert(db, TextSetMemberRow, set=row.id, text_id=text_id)
+    return int(row.id)
 
 
 def active_run(db: peewee.Database, conversation_id: int, first: int, last: int,
@@ -113,6 +124,18 @@ def _with_files(db: peewee.Database, turns: list[Turn]) -> list[Turn]:
     return [replace(t, attachments=files[t.id]) if t.id in files else t for t in turns]
 
 
+def _texts(db: peewee.Database, set_id: int | None) -> list[tuple[str, str | None]]:
+    """The texts of a set in wire order, None where a version was deleted."""
+    if set_id is None:
+        return []
+    listed = TextSetRow.select(TextSetRow.members).where(TextSetRow.id == set_id).scalar(db)
+    members = json.loads(listed) if listed is not None else []
+    ids = [m[1] for m in members if m[1] is not None]
+    found = dict(KeptTextRow.select(KeptTextRow.id, KeptTextRow.text)
+                 .where(KeptTextRow.id.in_(ids)).tuples().execute(db)) if ids else {}
+    return [(kind, found.get(text_id)) for kind, text_id in members]
+
+
 def _marks(row: RequestRow) -> dict[str, list[tuple[int, int]]]:
     return {name: [(a, b) for a, b in json.loads(getattr(row, name))]
             for name in ("sent", "summarized", "left_out")}
@@ -136,9 +159,7 @@ def sources(db: peewee.Database, row: RequestRow) -> Sources:
                    answered=answered)
     if row.body_format is None:
         return base
-    texts = [(kind, text) for kind, text in db.execute_sql(
-        'SELECT r."kind", k."text" FROM "request_texts" r LEFT JOIN "kept_texts" k '
-        'ON k."id" = r."text_id" WHERE r."request_id" = ? ORDER BY r."position"', (row.id,))]
+    texts = _texts(db, row.texts_id)
     tools: tuple[dict[str, object], ...] | None = ()
     if row.tools_digest is not None:
         definitions = (ToolSetRow.select(ToolSetRow.definitions)
@@ -161,15 +182,23 @@ def _in(ids: Sequence[int]) -> str:
 def forget_texts(db: peewee.Database, text_ids: Sequence[int]) -> int:
     """Delete these kept versions; every record that carried one loses its body hashes
     (a hash of deleted text is a fingerprint of it) and shows that part deleted."""
-    ids = list(text_ids)
-    for start in range(0, len(ids), 500):
-        batch = ids[start:start + 500]
-        db.execute_sql(f'UPDATE "requests" SET "sha256" = NULL WHERE "id" IN (SELECT '
-                       f'"request_id" FROM "request_texts" WHERE "text_id" IN ({_in(batch)}))',
-                       batch)
-        db.execute_sql(f'UPDATE "request_texts" SET "text_id" = NULL WHERE "text_id" IN '
-                       f'({_in(batch)})', batch)
-        db.execute_sql(f'DELETE FROM "kept_texts" WHERE "id" IN ({_in(batch)})', batch)
+    ids = set(text_ids)
+    if not ids:
+        return 0
+    listed = list(ids)
+    sets = [int(i) for (i,) in db.execute_sql(
+        f'SELECT DISTINCT "set_id" FROM "text_set_members" WHERE "text_id" IN ({_in(listed)})',
+        listed)]
+    for set_id in sets:
+        members = json.loads(TextSetRow.select(TextSetRow.members)
+                             .where(TextSetRow.id == set_id).scalar(db))
+        left = [[kind, None if text_id in ids else text_id] for kind, text_id in members]
+        TextSetRow.update(members=json.dumps(left, separators=(",", ":"))).where(
+            TextSetRow.id == set_id).execute(db)
+        db.execute_sql('UPDATE "requests" SET "sha256" = NULL WHERE "texts_id" = ?', (set_id,))
+    db.execute_sql(f'DELETE FROM "text_set_members" WHERE "text_id" IN ({_in(listed)})',
+                   listed)
+    db.execute_sql(f'DELETE FROM "kept_texts" WHERE "id" IN ({_in(listed)})', listed)
     return len(ids)
 
 
@@ -209,6 +238,6 @@ def forget_requests_carrying(db: peewee.Database, request_ids: Sequence[int]) ->
 
 def forget_all(db: peewee.Database) -> None:
     """Delete all history: no kept version, no tool set stays."""
-    db.execute_sql('DELETE FROM "request_texts"')
+    db.execute_sql('DELETE FROM "text_sets"')  # and their members
     db.execute_sql('DELETE FROM "kept_texts"')
     db.execute_sql('DELETE FROM "tool_sets"')

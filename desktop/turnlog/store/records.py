@@ -30,7 +30,7 @@ class Records:
             if conversation_row(self.db, record.conversation_id) is None:
                 return  # deleted while the request ran: nothing to keep
             proof = record.proof
-            row = insert(
+            insert(
                 self.db, RequestRow,
                 conversation=record.conversation_id,
                 started_at=record.started_at.isoformat(timespec="microseconds"),
@@ -54,7 +54,6 @@ class Records:
                 attempt=record.attempt,
                 **proofs.columns(self.db, record.conversation_id, proof),
             )
-            proofs.keep_texts(self.db, row.id, record.conversation_id, proof)
             # Bounded: the oldest records of a busy conversation give way to new ones.
             stale = (
                 RequestRow.select(RequestRow.id)

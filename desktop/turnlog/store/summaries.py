@@ -92,3 +92,7 @@ def prune(db: peewee.Database, conversation_id: int) -> None:
         & RequestRow.summary_id.is_null(False))
     SummaryRow.delete().where(SummaryRow.id.in_(stale) & SummaryRow.id.not_in(named)
                               ).execute(db)
+    # One kept only for the requests that carried it needs its text and its span, not the
+    # list of every turn id it covered (megabytes on a long log).
+    SummaryRow.update(covered_ids="[]").where(
+        SummaryRow.id.in_(stale) & (SummaryRow.covered_ids != "[]")).execute(db)
