@@ -9,6 +9,10 @@ core's `Sender`, and the `Preview` of the body that request puts on the wire. Th
 preview is *final* only when nothing stands between it and Send: otherwise `not_final`
 says why (a summary is made first, the built-in model is still starting, a tool server is
 still starting, token counts are still being made, or Send refuses and why).
+
+`rebuild` makes a past request's body again from what its record names (`core.proof`),
+with the frozen builder of the record's body format, and checks it against the stored
+SHA-256; `sent_request` finds the record of a turn as the window numbers it.
 """
 
 from __future__ import annotations
@@ -48,8 +52,6 @@ from ..core.tool_loop import ToolRunner
 from ..core.tools import ToolSpec
 from ..core.versions import Versions
 from .chat import Route, request_for
-
-COMMITTED = "committed"
 
 # Why a preview is not final (the window translates these words; the CLI prints them).
 SUMMARY_FIRST = "a summary is made first and the body changes"
@@ -188,6 +190,9 @@ def _not_final(ask: Ask, request: SendRequest, planned: Preview | None,
 
 
 # ------------------------------------------------------------ a past request, rebuilt
+COMMITTED = "committed"  # the outcome of a request whose answer entered the log
+
+
 class RoundNotFound(ValueError):
     """A tool round a request did not have."""
 
