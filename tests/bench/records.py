@@ -2,14 +2,17 @@
 conversation with many compactions, and the time to rebuild and verify one request.
 
     .venv/bin/python tests/bench/records.py [--turns 100000] [--requests 1000]
-                                            [--compactions 200]
+                                            [--compactions 200] [--all-ids]
 
 A conversation of `--turns` turns (about 300 bytes each) with a system prompt, three
 pinned facts, a note, a preference and a tool offered takes `--requests` more questions.
 Each request is planned by core's `project` over the store's paged log (the summary of
 the moment standing in for the oldest turns), its answer committed and its record written
 through `store.records.add` with the references the sender keeps (`proof_of`); a new
-summary is saved `--compactions` times, evenly, and every 50th request one pinned fact is
+summary is saved `--compactions` times, evenly (naming as its provenance the turns folded
+since the previous one; `--all-ids`: every turn it covers, as a compaction does, which
+makes the run take the compaction's own time — the list is not kept for the summaries
+kept only because a record shows them), and every 50th request one pinned fact is
 edited by adding to it (a new version the older records keep showing). Printed side by
 side: the bytes of the record tables (SQLite's own page count, `dbstat`) per request,
 against the same records' ordinal-run columns alone (what a record kept before); the
@@ -88,9 +91,13 @@ def seed(store: TurnlogStore, turns: int) -> int:
     return conv.id
 
 
-def summarize(store: TurnlogStore, cid: int, log, n: int) -> tuple[object, int]:
+def summarize(store: TurnlogStore, cid: int, log, n: int, folded_from: int,
+              all_ids: bool) -> tuple[object, int]:
+    """Save summary `n`, standing in for all but the newest 40 turns. Its provenance names
+    the turns folded since the previous one (`all_ids`: every turn it covers, as a real
+    compaction writes it — the compaction's own cost, minutes on a 100,000-turn log)."""
     covered = len(log) - 40
-    ids = log.ids(0, covered)
+    ids = log.ids(0 if all_ids else folded_from, covered)
     stored = store.records.save_summary(cid, SummaryDraft(
         tuple(ids), log[0].ordinal, log[covered - 1].ordinal, f"digest-{n}",
         f"Summary {n}: the garden beds, watering in the morning, mulch, no peat. " * 8,
@@ -121,27 +128,28 @@ def one_request(store: TurnlogStore, cid: int, i: int, summary) -> tuple[float, 
     return planned, turn.id
 
 
-def run(turns: int, requests: int, compactions: int) -> None:
+def run(turns: int, requests: int, compactions: int, all_ids: bool) -> None:
     with tempfile.TemporaryDirectory() as home:
         store = TurnlogStore.open(Path(home))
         store.records.max_per_conversation = max(requests, 5_000)
         started = time.perf_counter()
         cid = seed(store, turns)
-        print(f"seeded {turns:,} turns in {time.perf_counter() - started:.1f} s")
+        print(f"seeded {turns:,} turns in {time.perf_counter() - started:.1f} s", flush=True)
         every = max(1, requests // compactions)
-        summary, planned, last = None, [], ""
+        summary, planned, last, folded = None, [], "", 0
         started = time.perf_counter()
         for i in range(requests):
             if i % every == 0:
-                stored, covered = summarize(store, cid, store.turns.log(cid), i // every)
-                summary = SummaryPart(summary_text(stored), covered, stored.id)
+                stored, covered = summarize(store, cid, store.turns.log(cid), i // every,
+                                            folded, all_ids)
+                summary, folded = SummaryPart(summary_text(stored), covered, stored.id), covered
             if i % 50 == 49:
                 pin = store.memory.pins(cid)[0]
                 store.memory.edit_pin(pin.id, pin.text + f" (+{i})")
             seconds, last = one_request(store, cid, i, summary)
             planned.append(seconds)
         print(f"{requests:,} requests with {compactions} compactions in "
-              f"{time.perf_counter() - started:.1f} s")
+              f"{time.perf_counter() - started:.1f} s", flush=True)
         report(store, cid, requests, last, statistics.median(planned))
         store.close()
 
@@ -190,8 +198,11 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=1_000)
     parser.add_argument("--compactions", type=int, default=200)
+    parser.add_argument("--all-ids", action="store_true",
+                        help="each summary names every turn it covers (slow: the compaction's "
+                             "own cost)")
     args = parser.parse_args()
-    run(args.turns, args.requests, args.compactions)
+    run(args.turns, args.requests, args.compactions, args.all_ids)
 
 
 if __name__ == "__main__":

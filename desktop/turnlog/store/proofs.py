@@ -149,7 +149,10 @@ def sources(db: peewee.Database, row: RequestRow) -> Sources:
         answered = _with_files(db, [rows.turn(found)])[0] if found is not None else None
     summary = None
     if row.summary_id is not None:
-        found_summary = SummaryRow.select().where(SummaryRow.id == row.summary_id).first(db)
+        # Not its list of covered turn ids: megabytes on a long log, not part of a body.
+        wanted = [f for f in SummaryRow._meta.sorted_fields if f.name != "covered_ids"]
+        found_summary = (SummaryRow.select(*wanted).where(SummaryRow.id == row.summary_id)
+                         .first(db))
         if found_summary is not None:  # as the request carried it (`summary_text`)
             summary = summary_text(rows.stored_summary(found_summary))
     base = Sources(record_id=row.id, conversation_id=row.conversation_id, outcome=row.outcome,
