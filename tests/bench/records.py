@@ -18,7 +18,9 @@ side: the bytes of the record tables (SQLite's own page count, `dbstat`) per req
 against the same records' ordinal-run columns alone (what a record kept before); the
 kept versions (texts, summaries kept only because a record shows them, tool sets); and
 the time to rebuild and verify the newest request (median of 21; goal ≤ 50 ms) beside the
-time `project` takes to plan one request on the same log (their ratio).
+time `project` takes to plan one request on the same log (their ratio). The same replay
+then runs again with records as they were before request hashes (no references, no
+hashes, no kept versions): the storage of the two, side by side, and their ratio.
 """
 
 from __future__ import annotations
@@ -105,7 +107,8 @@ def summarize(store: TurnlogStore, cid: int, log, n: int, folded_from: int,
     return stored, covered
 
 
-def one_request(store: TurnlogStore, cid: int, i: int, summary) -> tuple[float, str]:
+def one_request(store: TurnlogStore, cid: int, i: int, summary,
+                proofs: bool = True) -> tuple[float, str]:
     """Plan, commit and record request `i`; the seconds `project` took, and its turn id."""
     conv = store.conversations.get(cid)
     memory = store.memory(cid)
@@ -124,11 +127,15 @@ def one_request(store: TurnlogStore, cid: int, i: int, summary) -> tuple[float, 
         request.budget.max_bytes, projection.input_tokens, request.budget.input_tokens,
         projection.tokens_exact, projection.sent, projection.summarized, projection.left_out,
         turn_id=turn.id, summary_id=summary.summary_id if summary else None,
-        proof=proof_of(projection, conv.system_prompt, memory, [sha256_hex(projection.body)])))
+        proof=proof_of(projection, conv.system_prompt, memory, [sha256_hex(projection.body)])
+        if proofs else None))
     return planned, turn.id
 
 
-def run(turns: int, requests: int, compactions: int, all_ids: bool) -> None:
+def run(turns: int, requests: int, compactions: int, all_ids: bool, proofs: bool = True
+        ) -> int:
+    """One replay; the bytes of its record rows (with `proofs` off: records as they were
+    before request hashes, the side-by-side baseline)."""
     with tempfile.TemporaryDirectory() as home:
         store = TurnlogStore.open(Path(home))
         store.records.max_per_conversation = max(requests, 5_000)
@@ -146,12 +153,19 @@ def run(turns: int, requests: int, compactions: int, all_ids: bool) -> None:
             if i % 50 == 49:
                 pin = store.memory.pins(cid)[0]
                 store.memory.edit_pin(pin.id, pin.text + f" (+{i})")
-            seconds, last = one_request(store, cid, i, summary)
+            seconds, last = one_request(store, cid, i, summary, proofs)
             planned.append(seconds)
         print(f"{requests:,} requests with {compactions} compactions in "
               f"{time.perf_counter() - started:.1f} s", flush=True)
+        if not proofs:
+            found = table_bytes(store, ("requests",))
+            store.close()
+            return found
         report(store, cid, requests, last, statistics.median(planned))
+        found = table_bytes(store, ("requests", "text_sets", "text_set_members",
+                                    "kept_texts", "tool_sets"))
         store.close()
+        return found
 
 
 def report(store: TurnlogStore, cid: int, requests: int, last: str, plan_s: float) -> None:
@@ -202,7 +216,12 @@ def main() -> None:
                         help="each summary names every turn it covers (slow: the compaction's "
                              "own cost)")
     args = parser.parse_args()
-    run(args.turns, args.requests, args.compactions, args.all_ids)
+    after = run(args.turns, args.requests, args.compactions, args.all_ids)
+    print("the same replay with records as they were before request hashes:", flush=True)
+    before = run(args.turns, args.requests, args.compactions, args.all_ids, proofs=False)
+    print(f"record storage per 1,000 requests: before {before * 1_000 / args.requests / 1024:,.0f}"
+          f" KiB, now {after * 1_000 / args.requests / 1024:,.0f} KiB with every kept version "
+          f"and list (ratio {after / before:.2f})")
 
 
 if __name__ == "__main__":
