@@ -190,8 +190,12 @@ def test_tool_definitions_are_stored_once_and_go_with_the_last_record(store, loo
     assert store.db.execute_sql("SELECT count(*) FROM tool_sets").fetchone()[0] == 1
     definitions = store.db.execute_sql("SELECT definitions FROM tool_sets").fetchone()[0]
     assert "echo" in {t["function"]["name"] for t in json.loads(definitions)}
+    store.memory.add_preference("Metric units.")
+    replay.send("c", tools=tools)
+    assert store.db.execute_sql("SELECT count(*) FROM kept_texts").fetchone()[0] == 2
     store.privacy.delete_conversation(conv.id)
-    assert store.db.execute_sql("SELECT count(*) FROM tool_sets").fetchone()[0] == 0
+    for table in ("tool_sets", "text_sets", "text_set_members", "kept_texts"):
+        assert store.db.execute_sql(f"SELECT count(*) FROM {table}").fetchone()[0] == 0
 
 
 def _record(store, cid, turn_id, summary_id=None):
