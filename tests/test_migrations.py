@@ -8,6 +8,7 @@ come through an upgrade unchanged, with a private copy made before and removed a
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 import shutil
 import sqlite3
@@ -28,6 +29,7 @@ from turnlog.store.models import (
     ConversationRow,
     DraftAttachmentRow,
     ForkRow,
+    KeptTextRow,
     NoteRow,
     PinRow,
     PreferenceRow,
@@ -39,7 +41,10 @@ from turnlog.store.models import (
     SideQuestionRow,
     SummaryRow,
     SupersedeRow,
+    TextSetMemberRow,
+    TextSetRow,
     ToolResultRow,
+    ToolSetRow,
     TurnAttachmentRow,
     TurnRow,
 )
@@ -47,7 +52,7 @@ from turnlog.store.models import (
 ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, ForkRow,
               PinRow, NoteRow, PreferenceRow, SideQuestionRow, SideAttemptRow, SearchKeyRow,
               SearchFillRow, SearchDirtyRow, BlobRow, TurnAttachmentRow, DraftAttachmentRow,
-              ToolResultRow]
+              ToolResultRow, ToolSetRow, KeptTextRow, TextSetRow, TextSetMemberRow]
 
 
 def _content():
@@ -192,7 +197,9 @@ def _check_content(store: TurnlogStore, version: int) -> None:
             (turn_id, i, q, a, model, "stop", CONTENT.STAMP, Usage(*usage))
             for i, (turn_id, q, a, usage) in enumerate(turns, start=1)
         ]
-    (record,) = store.records.of(conversations[CONTENT.RECORD["conversation"]].id)
+    # From the record proofs version on, a committed request of format 1 follows it.
+    record, *proven = store.records.of(conversations[CONTENT.RECORD["conversation"]].id)
+    assert len(proven) == (1 if _made_with(version, "kept_texts") else 0)
     expected = dict(CONTENT.RECORD)
     del expected["conversation"]
     expected["usage"] = Usage(*expected["usage"])
@@ -499,3 +506,34 @@ def test_a_turn_s_tool_exchange_comes_through_upgrades_and_turns_before_had_none
         assert store.turns.tool_result(spec["turn"], "call_1") is None
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("version", sorted(FIXTURES))
+def test_records_of_body_format_1_keep_verifying_and_older_ones_are_not_verifiable(
+        tmp_path, version):
+    """V_RECORD_PROOFS: a record made before it shows what can be rebuilt, labelled not
+    verifiable; the fixture's format-1 records, rebuilt by today's code, hash to the
+    SHA-256 kept when they were made (a builder change that breaks this bumps the format)."""
+    from turnlog.core.proof import NOT_VERIFIABLE
+    from turnlog.service.request_body import rebuild
+
+    home = fixture_home(tmp_path, version)
+    with TurnlogStore.open(home) as store:
+        ids = [i for (i,) in store.db.execute_sql("SELECT id FROM requests ORDER BY id")]
+        shown = [rebuild(store.records.sources(i)) for i in ids]
+    first, *proven = shown
+    assert first.why == NOT_VERIFIABLE and first.body is None and not first.verified
+    assert first.marks["sent verbatim"] == [(1, 2)]
+    if not _made_with(version, "kept_texts"):
+        assert proven == []
+        return
+    assert len(proven) == 2
+    for rebuilt in proven:
+        assert rebuilt.why == "" and rebuilt.verified, rebuilt.why
+        assert rebuilt.sha256 == rebuilt.stored_sha256
+    with_tools, with_summary = (json.loads(r.body) for r in proven)
+    assert with_tools["seed"] == CONTENT.PROVEN["seed"]
+    assert [t["function"]["name"] for t in with_tools["tools"]] == ["echo"]
+    assert any("清单.txt" in str(m["content"]) for m in with_tools["messages"])
+    assert any(m.get("tool_calls") for m in with_tools["messages"])
+    assert CONTENT.SUMMARY["content"] in with_summary["messages"][2]["content"]

@@ -2257,6 +2257,37 @@
     </message>
 </context>
 <context>
+    <name>PastRequest</name>
+    <message>
+        <source>Verified: this body hashes to the SHA-256 kept when it was sent</source>
+        <translation>已验证：此请求体的哈希与发送时保存的 SHA-256 一致</translation>
+    </message>
+    <message>
+        <source>Not verified: </source>
+        <translation>未验证：</translation>
+    </message>
+    <message>
+        <source>*deleted*</source>
+        <translation>*已删除*</translation>
+    </message>
+    <message>
+        <source>Request that made this answer</source>
+        <translation>产生此回答的请求</translation>
+    </message>
+    <message>
+        <source>Request of the tool exchange:</source>
+        <translation>工具交换中的请求：</translation>
+    </message>
+    <message>
+        <source>No body: </source>
+        <translation>没有请求体：</translation>
+    </message>
+    <message>
+        <source>No request to show</source>
+        <translation>没有可显示的请求</translation>
+    </message>
+</context>
+<context>
     <name>PinMarks</name>
     <message>
         <source>Pinned: “%1”</source>
@@ -4082,6 +4113,14 @@ Answer so far: %2</source>
     <message>
         <source>Position in the conversation</source>
         <translation>在对话中的位置</translation>
+    </message>
+    <message>
+        <source>Request that made this answer…</source>
+        <translation>产生此回答的请求…</translation>
+    </message>
+    <message>
+        <source>Show the request this answer came from, rebuilt byte for byte and checked against the hash kept when it was sent</source>
+        <translation>显示此回答来自的请求：逐字节重建，并与发送时保存的哈希核对</translation>
     </message>
 </context>
 <context>

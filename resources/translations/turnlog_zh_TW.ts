@@ -2257,6 +2257,37 @@
     </message>
 </context>
 <context>
+    <name>PastRequest</name>
+    <message>
+        <source>Verified: this body hashes to the SHA-256 kept when it was sent</source>
+        <translation>已驗證：此請求本文的雜湊與傳送時保存的 SHA-256 一致</translation>
+    </message>
+    <message>
+        <source>Not verified: </source>
+        <translation>未驗證：</translation>
+    </message>
+    <message>
+        <source>*deleted*</source>
+        <translation>*已刪除*</translation>
+    </message>
+    <message>
+        <source>Request that made this answer</source>
+        <translation>產生此回答的請求</translation>
+    </message>
+    <message>
+        <source>Request of the tool exchange:</source>
+        <translation>工具交換中的請求：</translation>
+    </message>
+    <message>
+        <source>No body: </source>
+        <translation>沒有請求本文：</translation>
+    </message>
+    <message>
+        <source>No request to show</source>
+        <translation>沒有可顯示的請求</translation>
+    </message>
+</context>
+<context>
     <name>PinMarks</name>
     <message>
         <source>Pinned: “%1”</source>
@@ -4082,6 +4113,14 @@ Answer so far: %2</source>
     <message>
         <source>Position in the conversation</source>
         <translation>在對話中的位置</translation>
+    </message>
+    <message>
+        <source>Request that made this answer…</source>
+        <translation>產生此回答的請求…</translation>
+    </message>
+    <message>
+        <source>Show the request this answer came from, rebuilt byte for byte and checked against the hash kept when it was sent</source>
+        <translation>顯示此回答來自的請求：逐位元組重建，並與傳送時保存的雜湊核對</translation>
     </message>
 </context>
 <context>

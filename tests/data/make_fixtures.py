@@ -16,7 +16,8 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     v10     99d7d0b  incomplete turns' reason, a title's source (V_INCOMPLETE_TITLES)
     v11     0e61713  an imported conversation's source and its model there (V_SOURCE_MODEL)
     v12     9e7f472  attachments: blobs by SHA-256, a turn's and a draft's files (V_ATTACHMENTS)
-    v13     (this)   a turn's tool exchange, full results of cut ones (V_TOOLS)
+    v13     1de7c79  a turn's tool exchange, full results of cut ones (V_TOOLS)
+    v14     (this)   request records that rebuild their body and prove it (V_RECORD_PROOFS)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has
@@ -158,6 +159,27 @@ def _tool_rounds():
     return (ToolRound(calls, results, TOOLS["content"], dict(TOOLS["full"])),)
 
 
+class _PartsByOldNames:
+    """A store with named parts (conversations, turns, records …), called by the method
+    names the store had before it had them, so one script makes every fixture."""
+
+    def __init__(self, store) -> None:
+        self.store = store
+        self.records = store.records
+        parts = {
+            "create_conversation": store.conversations.create,
+            "commit_turn": store.turns.commit, "record_request": store.records.add,
+            "save_summary": store.records.save_summary,
+            "generation": store.conversations.generation, "add_pin": store.memory.add_pin,
+            "add_note": store.memory.add_note, "add_preference": store.memory.add_preference,
+            "add_side_question": store.side.add, "add_side_attempt": store.side.add_attempt,
+            "save_draft_attachments": store.attachments.save_draft,
+            "tool_result": store.turns.tool_result, "close": store.close,
+        }
+        for name, method in parts.items():
+            setattr(self, name, method)
+
+
 def make(path: Path) -> None:
     from turnlog.core.model import ConversationSettings, Usage
     from turnlog.core.send import PendingTurn, RequestRecord
@@ -166,6 +188,8 @@ def make(path: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         store = TurnlogStore.open(home)
+        if not hasattr(store, "create_conversation"):
+            store = _PartsByOldNames(store)
         ids = []
         for title, system, model, turns in CONVERSATIONS:
             conv = store.create_conversation(
@@ -224,6 +248,8 @@ def make(path: Path) -> None:
                 Usage(*SIDE_ATTEMPT["usage"]), SIDE_ATTEMPT["carried"]))
         if hasattr(store, "save_draft_attachments"):
             _add_attachment(store, ids)
+        if hasattr(store, "records") and hasattr(store.records, "sources"):
+            _add_proven_records(store, ids)
         store.close()
         db = home / "turnlog.sqlite3"
         leftovers = [p.name for p in home.iterdir() if p.name.startswith("turnlog.sqlite3-")]
@@ -251,6 +277,60 @@ def _add_attachment(store, ids) -> None:
         id=turn_id, question=question, answer=answer, model="qwen2.5", finish_reason="stop",
         usage=Usage(*usage), created_at=STAMP, attachments=(attachment,)))
     store.save_draft_attachments(ids[ATTACHMENT["draft"]], [attachment])
+
+
+# From the record proofs version on: two committed requests of body format 1, built by the
+# one body builder and kept with the SHA-256 of their bodies (they must verify forever).
+# The first carries the system prompt, the pin, note and preference, two verbatim turns
+# (one with a tool exchange), a question with a file, a tool offered and a seed; the second
+# the summary standing in for the turns it covers.
+PROVEN = {"seed": 4242, "max_tokens": 512,
+          "tool": ("echo", "Return the text unchanged. 原样返回。",
+                   {"type": "object", "properties": {"text": {"type": "string"}}})}
+
+
+def _add_proven_records(store, ids) -> None:
+    from turnlog.core.attachments import Question
+    from turnlog.core.compaction import summary_text
+    from turnlog.core.model import Usage
+    from turnlog.core.projection import SummaryPart, project, proof_of
+    from turnlog.core.proof import sha256_hex
+    from turnlog.core.send import RequestRecord
+    from turnlog.core.tools import ToolSpec
+    from turnlog.service.chat import Route, request_for
+
+    store = getattr(store, "store", store)
+
+    def record(cid, asked, before, summary=None, tools=()):
+        conversation = store.conversations.get(cid)
+        memory = store.memory(cid)
+        request = request_for(conversation, asked.question, Route(conversation.model),
+                              memory=memory, attachments=asked.attachments)
+        options = request.options.__class__(**{
+            **{f: getattr(request.options, f) for f in request.options.__slots__},
+            "seed": PROVEN["seed"], "max_tokens": PROVEN["max_tokens"]})
+        projection = project(before, Question(asked.question, asked.attachments),
+                             model=request.model, budget=request.budget,
+                             system_prompt=conversation.system_prompt, options=options,
+                             pinned=memory, summary=summary, tools=tools)
+        store.records.add(RequestRecord(
+            conversation_id=cid, started_at=STAMP, model=request.model, outcome="committed",
+            body_bytes=projection.body_bytes, max_bytes=request.budget.max_bytes,
+            input_tokens=projection.input_tokens, token_budget=request.budget.input_tokens,
+            tokens_exact=projection.tokens_exact, sent=projection.sent,
+            summarized=projection.summarized, left_out=projection.left_out,
+            usage=Usage(70, 9, 79), turn_id=asked.id, seed=PROVEN["seed"],
+            summary_id=summary.summary_id if summary else None,
+            proof=proof_of(projection, conversation.system_prompt, memory,
+                           [sha256_hex(projection.body)])))
+
+    turns = store.turns(ids[ATTACHMENT["conversation"]])
+    record(ids[ATTACHMENT["conversation"]], turns[-1], turns[:-1],
+           tools=(ToolSpec(*PROVEN["tool"]),))
+    cid = ids[SUMMARY["conversation"]]
+    turns = store.turns(cid)
+    stored = store.records.latest_summary(cid)
+    record(cid, turns[-1], turns[:-1], SummaryPart(summary_text(stored), 2, stored.id))
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("search_commands", ("search",)),
     ("memory_commands", ("pin", "pref", "note")),
     ("tools_commands", ("tools",)),
+    ("sent_commands", ("sent",)),
 )
 
 

@@ -63,6 +63,7 @@ from .model import (
     position_of,
 )
 from .partial import Continuation
+from .proof import PIN_TEXT, SYSTEM_TEXT, Remembered, RequestProof, SentParts
 from .tools import ToolRound, ToolSpec
 
 Pinned = Sequence[str] | Memory
@@ -732,3 +733,47 @@ def with_exchange(projection: Projection, rounds: Sequence[ToolRound],
     parts = (*projection.parts, part)
     return replace(projection, body=body, messages=messages, parts=parts,
                    input_tokens=projection.input_tokens + part.tokens)
+
+
+def sent_body(parts: SentParts) -> bytes:
+    """The frozen builder of body format 1 (`core.proof.BODY_FORMAT`): a past request's
+    body from the parts its record names, in the wire order `project` put them in. A
+    change to what `project` puts in a body bumps the format and keeps this one as it is."""
+    kept = tuple(MemoryItem("", ItemKind(kind), text) for kind, text in parts.kept)
+    summary = SummaryPart(parts.summary, 0) if parts.summary is not None else None
+    messages: list[AnyMessage] = [
+        m for _, m in _prefix_messages(parts.system_prompt, parts.pins, summary, kept)]
+    images = parts.options.images
+    for turn in parts.turns:
+        messages.extend(turn_messages(turn, images=images))
+    messages.append(user_message(parts.question.text, parts.question.attachments,
+                                 images=images))
+    if parts.continuation is not None:
+        messages.extend(parts.continuation.messages())
+    messages.extend(exchange_messages(parts.rounds))
+    return build_body(parts.model, messages, parts.options, parts.tools)
+
+
+def proof_of(projection: Projection, system_prompt: str, pinned: Pinned,
+             sha256: Sequence[str], continued: int | None = None,
+             prefill: bool = False) -> RequestProof:
+    """A committed request's references (`core.proof`): what `sent_body` rebuilds
+    `projection`'s body from, with the hashes of the bodies sent (`sha256`, one per tool
+    round)."""
+    ids = projection.sent_turn_ids
+    sent = projection.runs("sent")
+    texts: list[Remembered] = []
+    if system_prompt:
+        texts.append(Remembered(SYSTEM_TEXT, "", system_prompt))
+    texts += [Remembered(item.kind.value, item.id, item.text) for item in projection.memory.kept]
+    if isinstance(pinned, Memory):
+        texts += [Remembered(PIN_TEXT, pin.id, pin.text) for pin in pinned.pins]
+    else:
+        texts += [Remembered(PIN_TEXT, "", fact) for fact in pinned]
+    return RequestProof(
+        sha256=tuple(sha256), run_first=ids[0] if ids else None,
+        run_last=ids[-1] if ids else None,
+        run_first_ordinal=sent[0][0] if sent else None,
+        run_last_ordinal=sent[-1][1] if sent else None, run_count=len(ids),
+        texts=tuple(texts), options=projection.options, tools=projection.tools,
+        continued=continued, prefill=prefill)

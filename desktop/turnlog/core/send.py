@@ -33,8 +33,10 @@ from .projection import (
     ProjectionRefused,
     SummaryPart,
     project,
+    proof_of,
     with_exchange,
 )
+from .proof import RequestProof, sha256_hex
 from .provider import CancelToken, ChatProvider, Reply
 from .retry import RetryPolicy
 from .tool_loop import RoundProgress, ToolLoopFailed, ToolRunner, bound, run_round
@@ -110,6 +112,9 @@ class RequestRecord:
     extra_usage: tuple[Usage, ...] = ()
     attempt: int = 1
     seed: int | None = None  # the sampling seed the body carried (a new sample's)
+    # A committed request's references and body hashes (None: a failed request keeps no
+    # body, and a record made before request hashes has none).
+    proof: RequestProof | None = None
 
 
 class TurnLog(Protocol):
@@ -337,6 +342,7 @@ class _Run:
     first_try: float | None = None
     rounds: list[ToolRound] = field(default_factory=list)  # this send's tool exchange
     progress: RoundProgress = field(default_factory=lambda: RoundProgress([]))
+    sent_sha256: list[str] = field(default_factory=list)  # this attempt's bodies, as sent
 
     @property
     def draft(self) -> str:
@@ -546,6 +552,7 @@ class Sender:
                 if reasoning is not None:
                     reasoning(text)
 
+            run.sent_sha256 = [sha256_hex(projection.body)]
             try:
                 if reasoning is None:
                     return self.provider.complete(projection.body, on_delta=on_delta,
@@ -643,7 +650,8 @@ class Sender:
             failure = err.failure()
             return Failed(failure, run.draft, answer, projection, record)
         record = self._record(run, projection, "committed", usage=reply.usage,
-                              first_token_s=reply.first_token_s, turn_id=turn.id)
+                              first_token_s=reply.first_token_s, turn_id=turn.id,
+                              proof=self._proof(run, projection))
         return Committed(turn, projection, reply, record)
 
     def _tool_loop(self, run: _Run, projection: Projection, reply: Reply,
@@ -673,6 +681,7 @@ class Sender:
                                 "counted)", "Send again")
                 run.on_projection(current)
                 run.on_stage(Stage.ANSWERING, "")
+                run.sent_sha256.append(sha256_hex(current.body))
                 reply = self.provider.complete(current.body, on_delta=run.on_delta,
                                                cancel=run.cancel)
         except ToolLoopFailed as err:
@@ -696,6 +705,16 @@ class Sender:
                         f"bytes and about {projection.input_tokens:,} tokens; the limits are "
                         f"{budget.max_bytes:,} bytes and {budget.input_tokens:,} tokens",
                         "Raise the limits, or ask for less at once")
+
+    @staticmethod
+    def _proof(run: _Run, projection: Projection) -> RequestProof:
+        """The committed request's references, with the hashes of the bodies it sent."""
+        request = run.request
+        continuation = request.continuation
+        return proof_of(projection, request.conversation.system_prompt, request.pinned,
+                        run.sent_sha256 or [sha256_hex(projection.body)],
+                        continued=len(continuation.partial) if continuation else None,
+                        prefill=continuation.prefill if continuation else False)
 
     def _partial(self, run: _Run, text: str, failure: Failure,
                  reply: Reply | None = None) -> PartialAnswer | None:
@@ -741,6 +760,7 @@ class Sender:
         status: int | None = None,
         first_token_s: float | None = None,
         turn_id: str | None = None,
+        proof: RequestProof | None = None,
     ) -> RequestRecord:
         request = run.request
         record = RequestRecord(
@@ -767,6 +787,7 @@ class Sender:
             extra_usage=tuple(run.usages),
             attempt=run.attempt,
             seed=request.options.seed,
+            proof=proof,
         )
         # The record is bookkeeping; losing it must not turn an answer into a failure.
         with contextlib.suppress(StoreError):

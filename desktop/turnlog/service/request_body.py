@@ -9,6 +9,10 @@ core's `Sender`, and the `Preview` of the body that request puts on the wire. Th
 preview is *final* only when nothing stands between it and Send: otherwise `not_final`
 says why (a summary is made first, the built-in model is still starting, a tool server is
 still starting, token counts are still being made, or Send refuses and why).
+
+`rebuild` makes a past request's body again from what its record names (`core.proof`),
+with the frozen builder of the record's body format, and checks it against the stored
+SHA-256; `sent_request` finds the record of a turn as the window numbers it.
 """
 
 from __future__ import annotations
@@ -16,15 +20,37 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from ..core.attachments import Attachment, Question, has_images
 from ..core.compaction import Preview, StoredSummary, preview
 from ..core.memory import NO_MEMORY, Memory
 from ..core.model import Conversation, Turn, without_last
-from ..core.projection import CostIndex, Projection, ProjectionRefused
+from ..core.numbers import TurnNumbers
+from ..core.partial import Continuation
+from ..core.projection import CostIndex, Projection, ProjectionRefused, sent_body
+from ..core.proof import (
+    CHANGED,
+    FAILED,
+    FORMATS,
+    NOT_VERIFIABLE,
+    NOTE_TEXT,
+    PART_DELETED,
+    PIN_TEXT,
+    PREFERENCE_TEXT,
+    SYSTEM_TEXT,
+    UNKNOWN_FORMAT,
+    PartState,
+    Rebuilt,
+    SentParts,
+    ShownPart,
+    Sources,
+    sha256_hex,
+)
 from ..core.send import PartialAnswer, SendRequest, check_question
 from ..core.tool_loop import ToolRunner
 from ..core.tools import ToolSpec
+from ..core.versions import Versions
 from .chat import Route, request_for
 
 # Why a preview is not final (the window translates these words; the CLI prints them).
@@ -161,3 +187,157 @@ def _not_final(ask: Ask, request: SendRequest, planned: Preview | None,
     if not planned.final:
         return SUMMARY_FIRST
     return ""
+
+
+# ------------------------------------------------------------ a past request, rebuilt
+COMMITTED = "committed"  # the outcome of a request whose answer entered the log
+
+
+class RoundNotFound(ValueError):
+    """A tool round a request did not have."""
+
+
+def rebuild(sources: Sources, round_: int | None = None) -> Rebuilt:
+    """A past request as its record's references rebuild it (`round_`: which of a tool
+    exchange's requests, 1 the first; default the answer's): its parts, its turns' marks,
+    the body when every part could be read (never guessed) and whether it hashes to the
+    stored hash. Raises `RoundNotFound`."""
+    rounds = len(sources.sha256) if sources.sha256 else max(
+        1, len(sources.answered.tools) + 1 if sources.answered else 1)
+    chosen = rounds if round_ is None else round_
+    if not 1 <= chosen <= rounds:
+        raise RoundNotFound(f"the request has {rounds} round{'s' if rounds != 1 else ''} "
+                            f"(1 to {rounds}), not {chosen}")
+    parts = _shown_parts(sources, chosen)
+    marks = _marks_of(sources)
+    stored = sources.sha256[chosen - 1] if sources.sha256 else None
+    why = _why_not(sources, parts)
+    body = None if why else sent_body(_sent_parts(sources, chosen))
+    verified = body is not None and stored is not None and sha256_hex(body) == stored
+    if body is not None and not verified:
+        why = CHANGED if stored is not None else PART_DELETED
+    return Rebuilt(sources.record_id, sources.turn_id, sources.outcome, parts, marks, body,
+                   stored, verified, why, chosen, rounds)
+
+
+def _why_not(sources: Sources, parts: Sequence[ShownPart]) -> str:
+    if sources.outcome != COMMITTED:
+        return FAILED
+    if sources.format is None:
+        return NOT_VERIFIABLE
+    if sources.format not in FORMATS:
+        return UNKNOWN_FORMAT.format(format=sources.format)
+    if any(p.state is PartState.DELETED for p in parts) or sources.sha256 is None:
+        return PART_DELETED
+    return ""
+
+
+def _marks_of(sources: Sources) -> dict[str, list[tuple[int, int]]]:
+    return {"sent verbatim": list(sources.marks.get("sent", ())),
+            "in summary": list(sources.marks.get("summarized", ())),
+            "not sent": list(sources.marks.get("left_out", ()))}
+
+
+def _shown_parts(sources: Sources, chosen: int) -> tuple[ShownPart, ...]:
+    """The parts in wire order, each shown or *deleted*."""
+    def text(kind: str, value: str | None, ordinal: int | None = None) -> ShownPart:
+        state = PartState.SHOWN if value is not None else PartState.DELETED
+        return ShownPart(kind, state, value, ordinal)
+
+    out = [text(kind, value) for kind, value in sources.texts]
+    if sources.summary_id is not None:
+        out.append(text("summary", sources.summary))
+    out += [text("turn", t.question, t.ordinal) for t in sources.turns]
+    missing = sources.run_count - len(sources.turns)
+    out += [ShownPart("turn", PartState.DELETED) for _ in range(max(0, missing))]
+    answered = sources.answered
+    out.append(text("question", answered.question if answered else None,
+                    answered.ordinal if answered else None))
+    if sources.continued is not None:
+        out.append(text("continuation", answered.answer[:sources.continued] if answered
+                        else None))
+    if sources.tools is None:
+        out.append(ShownPart("tools", PartState.DELETED))
+    elif sources.tools:
+        out.append(ShownPart("tools", PartState.SHOWN,
+                             ", ".join(str(t.get("function", {}).get("name", "?"))
+                                       for t in sources.tools)))
+    if chosen > 1 and answered is not None:
+        out.append(ShownPart("tool exchange", PartState.SHOWN,
+                             f"{chosen - 1} round{'s' if chosen > 2 else ''} of tool calls"))
+    return tuple(out)
+
+
+def _sent_parts(sources: Sources, chosen: int) -> SentParts:
+    answered = sources.answered
+    assert answered is not None and sources.options is not None and sources.tools is not None
+    texts = [(kind, value or "") for kind, value in sources.texts]
+    continuation = None
+    if sources.continued is not None:
+        continuation = Continuation(answered.answer[:sources.continued], "",
+                                    prefill=sources.prefill)
+    return SentParts(
+        model=sources.model, options=sources.options,
+        system_prompt=next((v for k, v in texts if k == SYSTEM_TEXT), ""),
+        pins=tuple(v for k, v in texts if k == PIN_TEXT),
+        kept=tuple((k, v) for k, v in texts if k in (PREFERENCE_TEXT, NOTE_TEXT)),
+        summary=sources.summary if sources.summary_id is not None else None,
+        turns=sources.turns, question=Question(answered.question, answered.attachments),
+        continuation=continuation, rounds=answered.tools[:chosen - 1], tools=sources.tools)
+
+
+class NoRecord(LookupError):
+    """No kept request made the answer asked for."""
+
+
+class RecordSource(Protocol):
+    """The parts of a store a past request is read back from (`TurnlogStore` has them)."""
+
+    @property
+    def turns(self) -> _Versions: ...
+
+    @property
+    def records(self) -> _Records: ...
+
+
+class _Versions(Protocol):
+    def versions(self, conversation_id: int) -> Versions: ...
+
+
+class _Records(Protocol):
+    def turn_at(self, conversation_id: int, ordinal: int) -> str | None: ...
+
+    def ids_of(self, conversation_id: int, turn_id: str) -> list[int]: ...
+
+    def sources(self, record_id: int) -> Sources | None: ...
+
+
+def record_of_turn(store: RecordSource, conversation_id: int, turn_id: str) -> int:
+    """The record of the request that produced turn `turn_id` (raises `NoRecord`)."""
+    found = store.records.ids_of(conversation_id, turn_id)
+    if not found:
+        raise NoRecord("no request record of this answer is kept (it was imported, or "
+                       "its record was deleted)")
+    return found[-1]
+
+
+def request_of_turn(store: RecordSource, conversation_id: int, turn_id: str,
+                    round_: int | None = None) -> Rebuilt:
+    """The request that produced turn `turn_id`, rebuilt and checked (raises `NoRecord`,
+    `RoundNotFound`)."""
+    sources = store.records.sources(record_of_turn(store, conversation_id, turn_id))
+    if sources is None:
+        raise NoRecord("the request record was deleted")
+    return rebuild(sources, round_)
+
+
+def sent_request(store: RecordSource, conversation_id: int, number: int,
+                 round_: int | None = None) -> Rebuilt:
+    """The request that produced turn `number` (as the window numbers turns: its versions
+    share one; the version in use is taken) rebuilt and checked. Raises `NoRecord`,
+    `RoundNotFound`."""
+    versions = store.turns.versions(conversation_id)
+    turn_id = store.records.turn_at(conversation_id, TurnNumbers.of(versions).opening(number))
+    if turn_id is None:
+        raise NoRecord(f"conversation {conversation_id} has no turn {number}")
+    return request_of_turn(store, conversation_id, versions.active_of(turn_id), round_)

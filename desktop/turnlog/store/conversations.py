@@ -11,8 +11,9 @@ from typing import Any
 import peewee
 
 from ..core.model import Conversation, ConversationSettings
+from ..core.proof import SYSTEM_TEXT
 from ..core.titles import MODEL, QUESTION, SOURCES, USER
-from . import drafts, rows, salvage, search, titles
+from . import drafts, proofs, rows, salvage, search, titles
 from .database import Database
 from .errors import NotFound
 from .models import ConversationRow, TurnRow, insert
@@ -115,9 +116,17 @@ class Conversations:
         with self.database.guard(), db.atomic():
             ConversationRow.update(changes).where(ConversationRow.id == conversation_id
                                                   ).execute(db)
+            forgot = 0
+            if system_prompt is not None:
+                forgot = proofs.forget_item(db, SYSTEM_TEXT, str(conversation_id),
+                                            conversation_id, old=current.system_prompt,
+                                            new=system_prompt)
             if title is not None:
                 search.reindex_title(db, conversation_id)
                 search.purge(db, turns=False)  # the old title leaves the index
+        if forgot:  # text requests kept went: no copy stays in `-wal`
+            with self.database.guard():
+                self.database.checkpoint()
         return self.get(conversation_id)
 
     def generation(self, conversation_id: int) -> int:

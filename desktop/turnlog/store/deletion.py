@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 import peewee
 
-from . import attachments, search
+from ..core.proof import PIN_TEXT
+from . import attachments, proofs, search
 from .errors import NotFound
 from .models import (
     ConversationRow,
@@ -92,6 +93,13 @@ def _mentions(row: RequestRow, ordinal: int, turn_id: str) -> bool:
     )
 
 
+def _carried(row: RequestRow, ordinal: int, turn_id: str) -> bool:
+    """Whether the request carried the turn: as its question, verbatim or in its summary."""
+    return row.turn_id == turn_id or any(
+        first <= ordinal <= last
+        for field in (row.sent, row.summarized) for first, last in json.loads(field))
+
+
 def _covering(conversation_id: int, ordinal: int) -> peewee.ModelSelect:
     return SummaryRow.select().where(
         (SummaryRow.conversation == conversation_id)
@@ -148,6 +156,8 @@ def drop_sources(db: peewee.Database, conversation_id: int, turn_ids: Sequence[s
     hit = pins_from(db, conversation_id, turn_ids)
     if not keep:
         PinRow.delete().where(PinRow.id.in_([r.id for r in hit])).execute(db)
+        for row in hit:  # and the versions requests kept of them
+            proofs.forget_item(db, PIN_TEXT, str(row.id), conversation_id)
         return len(hit)
     for row in hit:
         left = [s for s in json.loads(row.sources) if s not in gone]
@@ -250,9 +260,11 @@ def _unlink_records(db: peewee.Database, records: list[RequestRow], turn_id: str
             changes[field], _ = _runs_without(getattr(record, field), ordinal)
         if record.turn_id == turn_id:
             changes["turn_id"] = None
-        if record.summary_id is not None and not SummaryRow.select().where(
-            SummaryRow.id == record.summary_id
-        ).exists(db):
+        if _carried(record, ordinal, turn_id):
+            changes["sha256"] = None  # a hash of deleted text is a fingerprint of it
+        # A record that rebuilds its body keeps naming its summary: shown deleted.
+        if record.summary_id is not None and record.body_format is None and not \
+                SummaryRow.select().where(SummaryRow.id == record.summary_id).exists(db):
             changes["summary_id"] = None
         RequestRow.update(changes).where(RequestRow.id == record.id).execute(db)
 
@@ -312,6 +324,7 @@ def delete_all(db: peewee.SqliteDatabase) -> DeletionCounts:
         counts = count(db, None)
         search.delete_all_turns(db)
         ConversationRow.delete().execute(db)
+        proofs.forget_all(db)
         search.purge(db)
         attachments.remove_drafts(db, None)
         attachments.sweep(db)

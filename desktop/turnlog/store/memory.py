@@ -23,7 +23,7 @@ from ..core.memory import (
 )
 from ..core.memory import Memory as ConversationMemory
 from ..core.visible import has_surrogate
-from . import rows
+from . import proofs, rows
 from .conversations import Conversations
 from .database import Database
 from .deletion import pins_from
@@ -207,11 +207,30 @@ class Memory:
               **changes: object) -> None:
         self.database.need_writer()
         with self.database.guard(), self.db.atomic():
-            if not model.update(**changes).where(model.id == item_id).execute(self.db):
+            row = model.select().where(model.id == item_id).first(self.db)
+            if row is None:
                 raise NotFound(f"There is no {what} {item_id}.")
+            model.update(**changes).where(model.id == item_id).execute(self.db)
+            forgot = proofs.forget_item(self.db, what, str(item_id),
+                                        getattr(row, "conversation_id", None),
+                                        old=row.text, new=str(changes["text"]))
+        if forgot:
+            self._erase()
 
     def _remove(self, model: type[peewee.Model], item_id: int, what: str) -> None:
         self.database.need_writer()
         with self.database.guard(), self.db.atomic():
-            if not model.delete().where(model.id == item_id).execute(self.db):
+            row = model.select().where(model.id == item_id).first(self.db)
+            if row is None or not model.delete().where(model.id == item_id).execute(self.db):
                 raise NotFound(f"There is no {what} {item_id}.")
+            forgot = proofs.forget_item(self.db, what, str(item_id),
+                                        getattr(row, "conversation_id", None))
+        if forgot:
+            self._erase()
+
+    def _erase(self) -> None:
+        """Text requests kept was deleted: no copy may stay in `-wal` (`secure_delete`
+        already overwrote it in the main file). A reader holding the checkpoint up leaves
+        it to the next one."""
+        with self.database.guard():
+            self.database.checkpoint()

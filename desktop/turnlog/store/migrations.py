@@ -223,10 +223,66 @@ V_TOOLS = (
     '("turn_id") REFERENCES "turns" ("id") ON DELETE CASCADE)',
 )
 
+# Every past answer's request rebuilt and proven: a committed request's record names the
+# run of turns it sent verbatim (first and last turn, their ordinals, how many, and the
+# newest supersede record it saw), its options, the tools it offered (each distinct set
+# stored once by its SHA-256, `tool_sets`), the length of the partial answer a
+# continuation went on from, the body-format version and the SHA-256 of every body it sent
+# (`sha256`: one per tool round, the answer's last). The texts it carried besides its
+# turns (system prompt, pinned facts, kept preferences and notes) are kept as versions
+# (`kept_texts`, each distinct one once); the list of them a request carried, in wire
+# order, is a `text_sets` row (each distinct list once, its members indexed for privacy
+# deletes). A set, a version or a tool set no record names any more is deleted with the
+# last record naming it (the triggers). A record made before this step has no format:
+# not verifiable.
+V_RECORD_PROOFS = (
+    'ALTER TABLE "requests" ADD COLUMN "body_format" INTEGER',
+    'ALTER TABLE "requests" ADD COLUMN "sha256" TEXT',
+    'ALTER TABLE "requests" ADD COLUMN "run_first" TEXT',
+    'ALTER TABLE "requests" ADD COLUMN "run_last" TEXT',
+    'ALTER TABLE "requests" ADD COLUMN "run_first_ordinal" INTEGER',
+    'ALTER TABLE "requests" ADD COLUMN "run_last_ordinal" INTEGER',
+    'ALTER TABLE "requests" ADD COLUMN "run_count" INTEGER NOT NULL DEFAULT 0',
+    'ALTER TABLE "requests" ADD COLUMN "version_mark" INTEGER NOT NULL DEFAULT 0',
+    'ALTER TABLE "requests" ADD COLUMN "options" TEXT',
+    'ALTER TABLE "requests" ADD COLUMN "tools_digest" TEXT',
+    'ALTER TABLE "requests" ADD COLUMN "texts_id" INTEGER',
+    'ALTER TABLE "requests" ADD COLUMN "continued" INTEGER',
+    'ALTER TABLE "requests" ADD COLUMN "prefill" INTEGER NOT NULL DEFAULT 0',
+    'CREATE INDEX "requests_tools_digest" ON "requests" ("tools_digest")',
+    'CREATE INDEX "requests_texts_id" ON "requests" ("texts_id")',
+    'CREATE TABLE "tool_sets" ("digest" TEXT NOT NULL PRIMARY KEY, "definitions" TEXT NOT NULL)',
+    'CREATE TABLE "kept_texts" ("id" INTEGER NOT NULL PRIMARY KEY, '
+    '"conversation_id" INTEGER, "kind" TEXT NOT NULL, "source" TEXT NOT NULL, '
+    '"digest" TEXT NOT NULL, "text" TEXT NOT NULL, '
+    'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE)',
+    'CREATE INDEX "kept_texts_conversation_id" ON "kept_texts" ("conversation_id")',
+    'CREATE INDEX "kept_texts_kind_source_digest" ON "kept_texts" ("kind", "source", '
+    '"digest")',
+    'CREATE TABLE "text_sets" ("id" INTEGER NOT NULL PRIMARY KEY, "digest" TEXT NOT NULL, '
+    '"members" TEXT NOT NULL)',
+    'CREATE UNIQUE INDEX "text_sets_digest" ON "text_sets" ("digest")',
+    'CREATE TABLE "text_set_members" ("set_id" INTEGER NOT NULL, "text_id" INTEGER NOT NULL, '
+    'PRIMARY KEY ("set_id", "text_id"), '
+    'FOREIGN KEY ("set_id") REFERENCES "text_sets" ("id") ON DELETE CASCADE) WITHOUT ROWID',
+    'CREATE INDEX "text_set_members_text_id" ON "text_set_members" ("text_id")',
+    'CREATE TRIGGER "tool_sets_unnamed" AFTER DELETE ON "requests" '
+    'WHEN OLD."tools_digest" IS NOT NULL BEGIN DELETE FROM "tool_sets" WHERE "digest" = '
+    'OLD."tools_digest" AND NOT EXISTS (SELECT 1 FROM "requests" WHERE "tools_digest" = '
+    'OLD."tools_digest"); END',
+    'CREATE TRIGGER "text_sets_unnamed" AFTER DELETE ON "requests" '
+    'WHEN OLD."texts_id" IS NOT NULL BEGIN DELETE FROM "text_sets" WHERE "id" = '
+    'OLD."texts_id" AND NOT EXISTS (SELECT 1 FROM "requests" WHERE "texts_id" = '
+    'OLD."texts_id"); END',
+    'CREATE TRIGGER "kept_texts_unnamed" AFTER DELETE ON "text_set_members" '
+    'BEGIN DELETE FROM "kept_texts" WHERE "id" = OLD."text_id" AND NOT EXISTS (SELECT 1 '
+    'FROM "text_set_members" WHERE "text_id" = OLD."text_id"); END',
+)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
                           V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES,
-                          V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS]
+                          V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS, V_RECORD_PROOFS]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -100,6 +100,21 @@ class RequestRow(BaseModel):
     turn_id = peewee.TextField(null=True)
     summary_id = peewee.IntegerField(null=True)
     attempt = peewee.IntegerField(default=1)
+    # What rebuilds a committed request's body, and its hashes (V_RECORD_PROOFS); NULL
+    # format: made before request hashes, or failed (no body kept).
+    body_format = peewee.IntegerField(null=True)
+    sha256 = peewee.TextField(null=True)  # JSON list, one per tool round; NULL: forgotten
+    run_first = peewee.TextField(null=True)
+    run_last = peewee.TextField(null=True)
+    run_first_ordinal = peewee.IntegerField(null=True)
+    run_last_ordinal = peewee.IntegerField(null=True)
+    run_count = peewee.IntegerField(default=0)
+    version_mark = peewee.IntegerField(default=0)  # the newest supersede record it saw
+    options = peewee.TextField(null=True)
+    tools_digest = peewee.TextField(null=True, index=True)
+    texts_id = peewee.IntegerField(null=True, index=True)  # its `text_sets` row
+    continued = peewee.IntegerField(null=True)
+    prefill = peewee.BooleanField(default=False)
 
     class Meta:
         table_name = "requests"
@@ -364,3 +379,56 @@ class DraftAttachmentRow(BaseModel):
         table_name = "draft_attachments"
         indexes = ((("conversation_id", "position"), True), (("original",), False),
                    (("sent",), False))
+
+
+# A request's proof (V_RECORD_PROOFS): the tool definitions it offered, each distinct set
+# once, and the texts it carried besides its turns as versions, each distinct one once,
+# named by the records in wire order (as sets); deleted with the last record naming them.
+class ToolSetRow(BaseModel):
+    digest = peewee.TextField(primary_key=True)  # SHA-256 of `definitions`
+    definitions = peewee.TextField()
+
+    class Meta:
+        table_name = "tool_sets"
+
+
+class KeptTextRow(BaseModel):
+    """A version of a system prompt, pinned fact, note or preference that a request
+    carried (`conversation` NULL for a preference: it belongs to every conversation)."""
+
+    id = peewee.AutoField()
+    conversation = peewee.ForeignKeyField(ConversationRow, null=True, on_delete="CASCADE",
+                                          column_name="conversation_id")
+    kind = peewee.TextField()
+    source = peewee.TextField()  # the item's id; "" for the system prompt
+    digest = peewee.TextField()
+    text = peewee.TextField()
+
+    class Meta:
+        table_name = "kept_texts"
+        indexes = ((("kind", "source", "digest"), False),)
+
+
+class TextSetRow(BaseModel):
+    """The texts one or more requests carried, in wire order: `members` is JSON
+    [[kind, kept text id or null once deleted], ...]; each distinct list once."""
+
+    id = peewee.AutoField()
+    digest = peewee.TextField(unique=True)
+    members = peewee.TextField()
+
+    class Meta:
+        table_name = "text_sets"
+
+
+class TextSetMemberRow(BaseModel):
+    """Which kept versions a set names (to find the requests that carried a text)."""
+
+    set = peewee.ForeignKeyField(TextSetRow, on_delete="CASCADE", column_name="set_id",
+                                 index=False)
+    text_id = peewee.IntegerField(index=True)
+
+    class Meta:
+        table_name = "text_set_members"
+        primary_key = peewee.CompositeKey("set", "text_id")
+        without_rowid = True

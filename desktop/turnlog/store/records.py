@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 
 from ..core.compaction import StoredSummary, SummaryDraft
+from ..core.proof import Sources
 from ..core.send import RequestRecord, ordinal_ranges
-from . import rows, summaries
+from . import proofs, rows, summaries
 from .conversations import conversation_row
 from .database import Database
-from .models import RequestRow, insert
+from .models import RequestRow, TurnRow, insert
 
 MAX_RECORDS_PER_CONVERSATION = 5_000
 
@@ -28,6 +29,7 @@ class Records:
         with self.database.guard(), self.db.atomic():
             if conversation_row(self.db, record.conversation_id) is None:
                 return  # deleted while the request ran: nothing to keep
+            proof = record.proof
             insert(
                 self.db, RequestRow,
                 conversation=record.conversation_id,
@@ -50,6 +52,7 @@ class Records:
                 turn_id=record.turn_id,
                 summary_id=record.summary_id,
                 attempt=record.attempt,
+                **proofs.columns(self.db, record.conversation_id, proof),
             )
             # Bounded: the oldest records of a busy conversation give way to new ones.
             stale = (
@@ -58,7 +61,10 @@ class Records:
                 .order_by(RequestRow.id.desc())
                 .offset(self.max_per_conversation)
             )
-            RequestRow.delete().where(RequestRow.id.in_(stale)).execute(self.db)
+            if RequestRow.delete().where(RequestRow.id.in_(stale)).execute(self.db):
+                # Versions only those records named go with them (texts and tool sets by
+                # the schema's triggers, summaries here).
+                summaries.prune(self.db, record.conversation_id)
 
     def of(self, conversation_id: int) -> list[RequestRecord]:
         with self.database.guard():
@@ -69,6 +75,26 @@ class Records:
                 .execute(self.db)
             )
         return [rows.request_record(r) for r in found]
+
+    def ids_of(self, conversation_id: int, turn_id: str) -> list[int]:
+        """The records of the requests that produced turn `turn_id`, oldest first."""
+        with self.database.guard():
+            return [i for (i,) in RequestRow.select(RequestRow.id).where(
+                (RequestRow.conversation == conversation_id) & (RequestRow.turn_id == turn_id))
+                .order_by(RequestRow.id).tuples().execute(self.db)]
+
+    def turn_at(self, conversation_id: int, ordinal: int) -> str | None:
+        """The id of the turn stored at `ordinal` (None: none is)."""
+        with self.database.guard():
+            return TurnRow.select(TurnRow.id).where(
+                (TurnRow.conversation == conversation_id) & (TurnRow.ordinal == ordinal)
+            ).scalar(self.db)
+
+    def sources(self, record_id: int) -> Sources | None:
+        """What record `record_id`'s references lead to now (None: no such record)."""
+        with self.database.guard(), self.db.atomic():
+            row = RequestRow.select().where(RequestRow.id == record_id).first(self.db)
+            return proofs.sources(self.db, row) if row is not None else None
 
     def latest_summary(self, conversation_id: int) -> StoredSummary | None:
         with self.database.guard():

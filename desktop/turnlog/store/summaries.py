@@ -12,7 +12,7 @@ import peewee
 
 from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.failures import FailureKind, StoreError
-from .models import ConversationRow, SummaryRow, TurnRow, insert
+from .models import ConversationRow, RequestRow, SummaryRow, TurnRow, insert
 from .rows import now_iso, stored_summary
 
 KEEP_PER_CONVERSATION = 3  # the newest few; older ones are superseded and removed
@@ -74,11 +74,25 @@ def save_summary(
             usages=json.dumps([u.to_json() for u in draft.usages]),
             warnings=json.dumps(list(draft.warnings), ensure_ascii=False),
         )
-        stale = (
-            SummaryRow.select(SummaryRow.id)
-            .where(SummaryRow.conversation == conversation_id)
-            .order_by(SummaryRow.id.desc())
-            .offset(KEEP_PER_CONVERSATION)
-        )
-        SummaryRow.delete().where(SummaryRow.id.in_(stale)).execute(db)
+        prune(db, conversation_id)
     return stored_summary(row)
+
+
+def prune(db: peewee.Database, conversation_id: int) -> None:
+    """Remove the summaries older than the newest few that no request record able to
+    rebuild its body names any more (an earlier version stays while a record shows it)."""
+    stale = (
+        SummaryRow.select(SummaryRow.id)
+        .where(SummaryRow.conversation == conversation_id)
+        .order_by(SummaryRow.id.desc())
+        .offset(KEEP_PER_CONVERSATION)
+    )
+    named = RequestRow.select(RequestRow.summary_id).where(
+        (RequestRow.conversation == conversation_id) & RequestRow.body_format.is_null(False)
+        & RequestRow.summary_id.is_null(False))
+    SummaryRow.delete().where(SummaryRow.id.in_(stale) & SummaryRow.id.not_in(named)
+                              ).execute(db)
+    # One kept only for the requests that carried it needs its text and its span, not the
+    # list of every turn id it covered (megabytes on a long log).
+    SummaryRow.update(covered_ids="[]").where(
+        SummaryRow.id.in_(stale) & (SummaryRow.covered_ids != "[]")).execute(db)

@@ -27,11 +27,13 @@ from ...core.attachments import Attachment, AttachmentRefused
 from ...core.imports import ImportOutcome
 from ...core.model import Conversation, ConversationSettings
 from ...core.numbers import TurnNumbers
+from ...core.proof import Rebuilt
 from ...core.send import PartialAnswer, PendingTurn, keep_partial
 from ...core.side import SideAttempt, SideQuestion
 from ...core.titles import QUESTION
 from ...formats.export import export_text
 from ...formats.file_reading import read_bytes, read_file
+from ...service.request_body import request_of_turn
 from ...store import TurnlogStore, drafts
 from ...store.deletion import DeletionCounts
 from ...store.salvage import Salvaged, salvage_all
@@ -365,6 +367,13 @@ def read_versions(store: TurnlogStore, conversation_id: int) -> StorageOp[Found]
         return versions, members, store.forks.origin(conversation_id)
 
     return StorageOp("read versions", work)
+
+
+def rebuild_request(store: TurnlogStore, conversation_id: int, turn_id: str,
+                    round_: int | None = None) -> StorageOp[Rebuilt]:
+    """The request that made turn `turn_id`'s answer, rebuilt from its record, checked."""
+    return StorageOp("rebuild a past request",
+                     lambda: request_of_turn(store, conversation_id, turn_id, round_))
 
 
 def use_version(store: TurnlogStore, turn_id: str) -> StorageOp[int]:

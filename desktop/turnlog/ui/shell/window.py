@@ -43,6 +43,7 @@ from ..panels.sidebar_filter import ConversationFilter
 from ..request.connection import Connector, release_unused_local_model
 from ..request.inspector import Inspector
 from ..request.live_preview import LivePreview, Shown
+from ..request.past_request import PastRequests
 from ..request.profile_watch import ProfileWatch
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendResult, SendSession
@@ -119,6 +120,9 @@ class MainWindow(QMainWindow):
                                     lambda title: self.choose_export(title), self)
         self.transfer = ImportExport(store, runner, self, self.changes,
                                      self._storage_failed)
+        self.past_requests = PastRequests(store, runner, self.view,
+                                          lambda: self.conversation, self.banner.show_text,
+                                          self._storage_failed, self)
         wire(self)
         escape_stops(self, self.session.running_changed, self.stop)  # Esc anywhere in it
         self.first_send = features.first_send_undo(self, self)  # it leaves nothing if it fails
