@@ -11,7 +11,7 @@ import sqlite3
 import subprocess
 import sys
 
-from test_cli_ask import add_profile, cli
+from cli_runs import add_profile, cli
 
 
 def cli_bytes(*args: str) -> subprocess.CompletedProcess[bytes]:

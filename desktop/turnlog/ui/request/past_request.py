@@ -116,7 +116,7 @@ class PastRequests(QObject):
                  show_text: Callable[[str, str], None],
                  failed: Callable[[BaseException], None], parent: QWidget) -> None:
         super().__init__(parent)
-        self.store, self.runner, self.conversation = store, runner, conversation
+        self.store, self.runner, self.conversation_now = store, runner, conversation
         self.show_text, self.failed, self.window, self.view = show_text, failed, parent, view
         self.dialog: PastRequestDialog | None = None
         self.action = QAction(translate("Transcript", "Request that made this answer…"), view)
@@ -140,7 +140,7 @@ class PastRequests(QObject):
         return turn_id
 
     def open(self, turn_id: str, round_: int | None = None) -> None:
-        conversation = self.conversation()
+        conversation = self.conversation_now()
         if conversation is None:
             return
         rebuild_request(self.store, conversation.id, turn_id, round_).run(
