@@ -50,8 +50,9 @@ def test_the_path_to_current_node_is_imported_and_the_rest_reported(export_zip, 
         "messages on other branches (regenerated answers, edits)": 5,
         "questions without an answer": 1, "tool calls and their output": 2,
         "reasoning (thoughts)": 2}
-    assert poem == {"id": poem["id"], "title": "你好，帮我写一首诗", "turns": 1, "skipped": []}
-    assert lost == {"id": None, "title": "Never answered", "turns": 0,
+    assert poem == {"id": poem["id"], "title": "你好，帮我写一首诗", "turns": 1, "attached": 0,
+                    "skipped": []}
+    assert lost == {"id": None, "title": "Never answered", "turns": 0, "attached": 0,
                     "skipped": [{"reason": "questions without an answer", "count": 1}]}
 
     [(title, system, model, source, source_model, created, updated)] = rows(
@@ -129,9 +130,10 @@ def _write(path: Path, content: str | bytes) -> Path:
 @pytest.mark.parametrize(("make", "expected"), [
     (lambda p: _truncated(p), "conversations.json ends early (at character"),
     (lambda p: _write(p / "x.json", "hello, this is not JSON"),
-     "neither Turnlog JSON lines nor a ChatGPT export"),
+     "neither Turnlog JSON lines nor a ChatGPT, Claude or DeepSeek export"),
     (lambda p: gpt.write_zip(p / "x.zip", [], with_conversations=False),
-     "the zip archive holds no conversations.json, so it is not a ChatGPT data export"),
+     "the zip archive holds no conversations.json, so it is not a ChatGPT, Claude or "
+     "DeepSeek data export"),
     (lambda p: _write(p / "x.json", '[{"title": "t", "mapping": []}]'),
      "conversation 1 ('t'): 'mapping' must be an object of messages"),
     (lambda p: _write(p / "x.json", "[1, 2]"),

@@ -72,10 +72,14 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run_project)
 
     p = sub.add_parser("import", help="import Turnlog JSON lines, an Export all folder or "
-                       "zip, or a ChatGPT export (conversations.json or its .zip)")
+                       "zip, or a ChatGPT, Claude or DeepSeek export (conversations.json or "
+                       "its .zip); what was imported before is not added again")
     p.add_argument("file", type=Path, metavar="FILE")
     p.add_argument("--model", help="model for a Turnlog file's conversation (overrides its "
                    "header)")
+    p.add_argument("--as-copies", action="store_true",
+                   help="add a Turnlog file's conversations as new copies even where they "
+                   "are stored already")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(run=run_import)
 
@@ -307,22 +311,22 @@ def run_import(args: argparse.Namespace) -> int:
         return 1
     with TurnlogStore.open(data_dir()) as store:
         try:
-            outcomes = import_checked(store, checked)
+            outcomes = import_checked(store, checked, as_copies=args.as_copies)
         except ImportProblem as err:  # the file changed between the two readings
             print(f"error: cannot import {args.file}: {err}; nothing was imported",
                   file=sys.stderr)
             return 1
     if args.json:
-        print_json({"conversations": [o.to_json() for o in outcomes]})
+        print_json({"source": outcomes.source, "totals": outcomes.totals(),
+                    "skipped": [{"reason": r, "count": n} for r, n in outcomes.skipped],
+                    "conversations": [o.to_json() for o in outcomes]})
         return 0
     safe = safe_for(sys.stderr, raw=False)
     for outcome in outcomes:
         if outcome.id is not None:
             print(outcome.id)
         print(safe(outcome.describe()), file=sys.stderr)
-    added = sum(o.turns for o in outcomes)
-    print(f"{checked.source.label}: {len(outcomes):,} conversations read, {added:,} turns "
-          "imported", file=sys.stderr)
+    print(safe(outcomes.summary()), file=sys.stderr)
     return 0
 
 

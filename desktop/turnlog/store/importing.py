@@ -58,17 +58,20 @@ class Imports:
         self, items: Iterable[ImportedConversation], *,
         cancelled: Callable[[], bool] = lambda: False,
         progress: Callable[[int], None] = lambda turns: None,
+        as_copies: bool = False,
     ) -> list[ImportOutcome]:
         """Write every conversation `items` yields, in one transaction with batched
         inserts: all of them or, on any error or a cancel (`ImportCancelled`), none.
-        `progress` is told the number of turns written so far."""
+        `progress` is told the number of turns written so far. A Turnlog file's
+        conversation already stored is not added again unless `as_copies`."""
         self.database.need_writer()
         with self.database.guard(), self.db.atomic("IMMEDIATE"), ImportWriter.open(
-                self.db, cancelled=cancelled, progress=progress) as writer:
+                self.db, cancelled=cancelled, progress=progress,
+                as_copies=as_copies) as writer:
             outcomes = []
             for item in items:
                 outcome = writer.write(item)
-                if outcome.id is not None and not item.source_ids:
+                if outcome.id is not None and not item.source_ids and writer.created:
                     self.add_held(outcome.id, item, writer.stored_ids)
                 outcomes.append(outcome)
             writer.check()  # a cancel that came after the last batch still counts
