@@ -9,6 +9,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import zipfile
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -101,6 +102,51 @@ def test_reimporting_adds_nothing_and_a_later_export_adds_only_what_is_new(
     assert set(before) < set(after) and len(after) == len(before) + 1
     assert rows(turnlog_home, f"SELECT max(ordinal), count(*) FROM turns WHERE "
                 f"conversation_id = {grown['id']}") == [(4, 4)]
+
+
+def _png() -> bytes:
+    """A real 2×2 PNG (the export's image is attached only if it reads as one)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(
+            ">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\x00" + b"\xff\x00\x00" * 2 for _ in range(2))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def _zip_with_image(path: Path) -> Path:
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("conversations.json", json.dumps(gpt.conversations()))
+        archive.writestr("file-abc-temple.png", _png())
+    return path
+
+
+def test_the_zip_after_its_json_says_plainly_its_images_were_not_attached(
+        tmp_path, turnlog_home):
+    imported(gpt.write_json(tmp_path / "conversations.json", gpt.conversations()))
+    result = cli("import", str(_zip_with_image(tmp_path / "export.zip")))
+    assert result.returncode == 0, result.stderr
+    assert "0 turns imported" in result.stderr
+    assert "1 images not attached: these conversations were imported before without them" \
+        in result.stderr
+    assert rows(turnlog_home, "SELECT count(*) FROM turn_attachments") == [(0,)]
+
+
+def test_the_json_after_its_zip_adds_nothing_and_the_images_stay(tmp_path, turnlog_home):
+    first = imported(_zip_with_image(tmp_path / "export.zip"))
+    assert sum(c["attached"] for c in first) == 1
+    for again in (gpt.write_json(tmp_path / "conversations.json", gpt.conversations()),
+                  tmp_path / "export.zip"):
+        result = cli("import", str(again))
+        assert result.returncode == 0, result.stderr
+        assert "3 conversations read, 0 turns imported, 0 files attached; skipped: " \
+            in result.stderr and "already imported: 4" in result.stderr
+        assert "not attached" not in result.stderr
+    assert rows(turnlog_home, "SELECT count(*) FROM turns") == [(4,)]
+    assert rows(turnlog_home, "SELECT count(*) FROM turn_attachments") == [(1,)]
 
 
 def test_the_plain_report_names_each_conversation(export_zip, turnlog_home):

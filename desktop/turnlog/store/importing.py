@@ -82,18 +82,33 @@ class Imports:
         """What a Turnlog file's conversation holds besides its turns: side questions (with
         fresh ids), pins (their sources mapped to the ids the turns were stored under; a
         source not in the file is dropped), notes, and the preferences not there yet."""
+        taken = {q.id for q in self.side.of(conversation_id)}
+        renamed: dict[str, str] = {}
         for question in item.side_questions:
-            self.side.add(conversation_id, replace(question, id=uuid.uuid4().hex))
+            if not question.id or question.id in taken or self._side_stored(question.id):
+                renamed[question.id] = uuid.uuid4().hex  # a copy's get fresh ids
+            taken.add(renamed.get(question.id, question.id))
+        for question in item.side_questions:
+            self.side.add(conversation_id, replace(
+                question, id=renamed.get(question.id, question.id),
+                side_ids=tuple(renamed.get(s, s) for s in question.side_ids)))
         memory = item.memory or {}
         for pin in memory.get("pins", []):
             sources = [stored_ids[s] for s in pin.get("sources", []) if s in stored_ids]
             self.memory.add_pin(conversation_id, pin["text"], sources=sources,
-                         kind=str(pin.get("kind") or ""))
+                                kind=str(pin.get("kind") or ""),
+                                created_at=pin.get("created_at"))
         for note in memory.get("notes", []):
-            self.memory.add_note(conversation_id, note["text"], priority=note.get("priority", 3))
+            self.memory.add_note(conversation_id, note["text"], priority=note.get("priority", 3),
+                                 created_at=note.get("created_at"))
         have = {p.text.strip() for p in self.memory.preferences()}
         for preference in memory.get("preferences", []):
             if preference["text"].strip() not in have:
                 self.memory.add_preference(preference["text"],
-                                           priority=preference.get("priority", 3))
+                                           priority=preference.get("priority", 3),
+                                           created_at=preference.get("created_at"))
                 have.add(preference["text"].strip())
+
+    def _side_stored(self, side_id: str) -> bool:
+        return self.db.execute_sql("SELECT 1 FROM side_questions WHERE id = ?",
+                                   (side_id,)).fetchone() is not None
