@@ -563,9 +563,11 @@ def write_attached_file(original: Callable[[str], bytes], attachment: Attachment
 
 
 # --------------------------------------------------------- import and export
-def import_from_file(store: TurnlogStore, path: Path) -> LongStorageOp[list[ImportOutcome]]:
+def import_from_file(store: TurnlogStore, path: Path, *, as_copies: bool = False
+                     ) -> LongStorageOp[list[ImportOutcome]]:
     return LongStorageOp("import or export", lambda context: import_turnlog_file(
-        store, path, cancelled=lambda: context.cancel.cancelled, progress=context.report))
+        store, path, cancelled=lambda: context.cancel.cancelled, progress=context.report,
+        as_copies=as_copies))
 
 
 def export_all(store: TurnlogStore, target: Path) -> LongStorageOp[ExportedAll]:
