@@ -177,6 +177,27 @@ def test_the_cli_imports_an_export_all_zip(source, tmp_path):
         assert snapshot(copy) == snapshot(source)
 
 
+@pytest.mark.parametrize("name", ["cli-out", "cli-out.zip"])
+def test_the_cli_exports_all_as_the_window_does(source, tmp_path, name):
+    def cli(home: str, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "turnlog.cli", *args],
+                              capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "TURNLOG_HOME": str(tmp_path / home)})
+
+    target = tmp_path / name
+    done = cli("a", "export", "--all", str(target))
+    assert done.returncode == 0, done.stderr
+    assert f"exported 4 conversations (2,504 turns) to {target}" in done.stderr
+    assert cli("a", "export", "--all", str(target)).returncode == 1  # never overwritten
+    assert cli("a", "export").returncode == 2
+    imported = cli("c", "import", str(target), "--json")
+    assert imported.returncode == 0, imported.stderr
+    assert json.loads(imported.stdout)["totals"]["turns"] == 2504
+    expected = snapshot(source)
+    with TurnlogStore.open(tmp_path / "c", readonly=True) as copy:
+        assert snapshot(copy) == expected
+
+
 def test_a_cancelled_import_leaves_nothing_and_the_log_works_after(source, tmp_path):
     done = export_all(source, tmp_path / "all")
     seen: list[str] = []

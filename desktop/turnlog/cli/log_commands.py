@@ -38,7 +38,7 @@ from ..service.chat import (  # options_for: the window imports it here
 )
 from ..service.request_body import Ask, build, send_request
 from ..service.tool_use import SendTools
-from ..service.transfer import check_file, import_checked
+from ..service.transfer import check_file, export_all, import_checked
 from ..store import NotFound, TurnlogStore
 from ..store.salvage import Readable
 from ..toolhost.host import ToolHost
@@ -83,8 +83,13 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(run=run_import)
 
-    p = sub.add_parser("export", help="write a conversation as JSON lines to stdout")
-    p.add_argument("conversation", type=whole_number, metavar="ID")
+    p = sub.add_parser("export", help="write a conversation as JSON lines to stdout, or "
+                       "every conversation into a folder or zip (--all)")
+    p.add_argument("conversation", type=whole_number, metavar="ID", nargs="?")
+    p.add_argument("--all", type=Path, metavar="FOLDER|FILE.zip", dest="all_to",
+                   help="write every conversation, as the window's Export all does, into "
+                   "this new folder or zip (a JSON-lines and a Markdown file each, and the "
+                   "attached files); `turnlog-cli import` reads it back")
     p.add_argument("--format", choices=FORMATS, default="jsonl",
                    help="jsonl (re-importable, the default) or markdown")
     add_raw(p)
@@ -368,6 +373,12 @@ def _side_questions(conversation_id: int) -> list[SideQuestion]:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    if (args.all_to is None) == (args.conversation is None):
+        print("error: give a conversation ID, or --all FOLDER|FILE.zip (not both)",
+              file=sys.stderr)
+        return 2
+    if args.all_to is not None:
+        return _export_all(args.all_to)
     found = _read_conversation(args.conversation)
     safe = safe_for(sys.stdout, raw=args.raw)
     versions = _versions(args.conversation)
@@ -384,6 +395,24 @@ def run_export(args: argparse.Namespace) -> int:
     sys.stdout.write(safe(text))
     sys.stdout.flush()
     return _report_skipped(found)
+
+
+def _export_all(target: Path) -> int:
+    """Every conversation into `target`, as the window's Export all: nothing is left at
+    `target` by an error or an interrupt."""
+    try:
+        with TurnlogStore.open(data_dir(), readonly=True) as store:
+            done = export_all(store, target)
+    except FileExistsError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"error: cannot write {target}: {err.strerror or err}", file=sys.stderr)
+        return 1
+    safe = safe_for(sys.stderr, raw=False)
+    print(safe(f"exported {done.conversations:,} conversations ({done.turns:,} turns) to "
+               f"{done.path}"), file=sys.stderr)
+    return 0
 
 
 def run_list(args: argparse.Namespace) -> int:
