@@ -15,10 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from turnlog.core.compaction import SummaryDraft
 from turnlog.core.imports import ImportCancelled
 from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.send import PendingTurn
 from turnlog.core.side import SideQuestion
+from turnlog.core.titles import QUESTION
 from turnlog.service.transfer import export_all, import_file
 from turnlog.store import TurnlogStore
 
@@ -62,11 +64,16 @@ def fill(store: TurnlogStore) -> None:
     chinese = store.conversations.create("中文对话", model="qwen")
     store.turns.commit_many(chinese.id, [pending(f"c{i}", f"问题 {i}", f"回答 {i}", 10 + i)
                                          for i in range(1, 2501)])
-    store.conversations.create("Empty")
+    store.conversations.create("Empty", title_source=QUESTION)  # named by its first question
     versioned = store.conversations.create("Versions")
     store.turns.commit(versioned.id, pending("v1", "Which one?", "The first answer", 30))
     store.turns.commit(versioned.id, replace(pending("v2", "Which one?", "A better one", 31),
                                              replaces="v1", reasoning="Weighing both…"))
+    store.turns.use_version("v1")  # and back: three records, each with its time
+    store.turns.use_version("v2")
+    store.records.save_summary(chinese.id, SummaryDraft(
+        tuple(f"c{i}" for i in range(1, 11)), 1, 10, "digest-1-10", "用户问了十个问题。",
+        "m-sum", "key-1", 12, (Usage(100, 12, 112),), ("one turn was cut",), 0))
 
 
 def snapshot(store: TurnlogStore) -> list[tuple]:
@@ -74,8 +81,11 @@ def snapshot(store: TurnlogStore) -> list[tuple]:
     for conversation in sorted(store.conversations(), key=lambda c: c.title):
         out.append((conversation.title, conversation.system_prompt, conversation.model,
                     conversation.settings, conversation.created_at, conversation.updated_at,
+                    conversation.title_source, conversation.source,
+                    conversation.source_model,
                     store.turns.next_ordinal(conversation.id), store.turns.all(conversation.id),
-                    store.turns.versions(conversation.id).replaced_by,
+                    store.turns.versions(conversation.id).records,
+                    store.imports.exported_summaries(conversation.id),
                     [(p.text, p.kind, tuple(p.sources), p.created_at)
                      for p in store.memory.pins(conversation.id)],
                     [(n.text, n.priority, n.created_at)

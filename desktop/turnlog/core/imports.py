@@ -70,6 +70,12 @@ class ImportedConversation:
     # the user picks). A Turnlog file gives back its conversation's own chosen model.
     source: str = ""
     source_model: str = ""
+    # A Turnlog file's: how its title came about (`core.titles`), every supersede record
+    # as (turn id, by turn id, time), in order, and its summaries (`summary` records as
+    # written), all complete once `turns` has been read through.
+    title_source: str = "user"
+    supersede_records: list[tuple[str, str, str]] = field(default_factory=list)
+    summaries: list[dict[str, Any]] = field(default_factory=list)
 
 
 NOT_ATTACHED = "images not attached: these conversations were imported before without them"

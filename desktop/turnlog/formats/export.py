@@ -7,7 +7,9 @@ then one line per turn, superseded versions too (with `superseded_by`, the id of
 that replaced it), the reasoning a model streamed before its answer, and for a turn kept
 incomplete, why (`incomplete`: "stopped", "cut", "length", "no_finish_reason"). Whatever else a
 conversation holds is written as lines with a `"record"` key naming their kind (see
-`importers.turnlog_jsonl.RECORD_KINDS`).
+`importers.turnlog_jsonl.RECORD_KINDS`): `versions` (every supersede record in order, with
+its time) and `summary` (a rolling summary with its provenance: the turn ids it covers,
+its model, its time).
 """
 
 from __future__ import annotations
@@ -161,6 +163,7 @@ def jsonl_header(conversation: Conversation, next_ordinal: int | None = None,
         "settings": conversation.settings.to_json(),
         "created_at": conversation.created_at.isoformat(),
         "updated_at": conversation.updated_at.isoformat(),
+        "title_source": conversation.title_source,
     }
     if conversation.source:  # imported: where from, and the model it had there
         header["source"] = conversation.source
@@ -241,17 +244,24 @@ def jsonl_turn(turn: Turn, versions: Versions = NO_VERSIONS, files: Files | None
 def jsonl_lines(conversation: Conversation, turns: Iterable[Turn],
                 versions: Versions = NO_VERSIONS,
                 next_ordinal: int | None = None, memory: dict[str, Any] | None = None,
-                side: Iterable[SideQuestion] = (), files: Files | None = None
-                ) -> Iterator[str]:
+                side: Iterable[SideQuestion] = (), files: Files | None = None,
+                summaries: Iterable[dict[str, Any]] = ()) -> Iterator[str]:
     """The header line, then one line per turn (superseded ones too, with the id of the
     turn that replaced them; with `files`, its attachments), then one per side question
-    (`{"side_question": {...}}`); `turnlog-cli import` reads it back, versions, memory,
-    attachments and side questions included."""
+    (`{"side_question": {...}}`), the supersede records (`{"record": "versions"}`) and
+    each summary (`{"record": "summary"}`, as `store.importing` gives them); `turnlog-cli
+    import` reads it back, versions, memory, attachments, side questions and summaries
+    included."""
     yield jsonl_header(conversation, next_ordinal, memory)
     for turn in turns:
         yield jsonl_turn(turn, versions, files)
     for question in side:
         yield json.dumps(side_line(question), ensure_ascii=False) + "\n"
+    if versions.records:
+        yield json.dumps({"record": "versions", "supersedes": [
+            [r.turn_id, r.by_turn_id, r.created_at] for r in versions.records]}) + "\n"
+    for summary in summaries:
+        yield json.dumps({"record": "summary", **summary}, ensure_ascii=False) + "\n"
 
 
 def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...],

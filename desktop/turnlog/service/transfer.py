@@ -160,7 +160,8 @@ def _export_one(store: TurnlogStore, conversation: Conversation, writer: _Writer
     writer.write(f"{stem}.jsonl", jsonl_lines(conversation, turns(), versions,
                                               store.turns.next_ordinal(conversation.id),
                                               store.memory.export_memory(conversation.id), sides,
-                                              files))
+                                              files,
+                                              store.imports.exported_summaries(conversation.id)))
     total, count = count, 0
     writer.write(f"{stem}.md", markdown_parts(conversation, turns(), versions, sides))
     return total

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from ..core.imports import ImportedConversation, ImportOutcome
 from ..core.model import Conversation
@@ -108,6 +110,43 @@ class Imports:
                                            priority=preference.get("priority", 3),
                                            created_at=preference.get("created_at"))
                 have.add(preference["text"].strip())
+
+        self._summaries(conversation_id, item.summaries, stored_ids)
+
+    def _summaries(self, conversation_id: int, summaries: list[dict[str, Any]],
+                   stored_ids: dict[str, str]) -> None:
+        """A file's rolling summaries with their provenance and times; one covering a turn
+        that is not in the file any more is dropped (derived data follows its source)."""
+        for entry in summaries:
+            covered = entry["covered_ids"]
+            if not all(i in stored_ids for i in covered):
+                continue
+            self.db.execute_sql(
+                "INSERT INTO summaries (conversation_id, first_ordinal, last_ordinal, "
+                "covered_count, covered_digest, covered_ids, content, model, settings_key, "
+                "created_at, content_bytes, content_tokens, usages, warnings) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (conversation_id, entry["first_ordinal"], entry["last_ordinal"], len(covered),
+                 entry["covered_digest"], json.dumps([stored_ids[i] for i in covered]),
+                 entry["content"], entry["model"], entry["settings_key"], entry["created_at"],
+                 len(entry["content"].encode("utf-8")), entry["content_tokens"],
+                 json.dumps(entry.get("usages", [])),
+                 json.dumps(entry.get("warnings", []), ensure_ascii=False)))
+
+    def exported_summaries(self, conversation_id: int) -> list[dict[str, Any]]:
+        """A conversation's rolling summaries as an export's `summary` records carry
+        them: provenance (the turn ids covered, model, settings, time) and content."""
+        with self.database.guard():
+            cursor = self.db.execute_sql(
+                "SELECT first_ordinal, last_ordinal, covered_digest, covered_ids, content, "
+                "model, settings_key, created_at, content_tokens, usages, warnings FROM "
+                "summaries WHERE conversation_id = ? ORDER BY id", (conversation_id,))
+            return [{"first_ordinal": first, "last_ordinal": last, "covered_digest": digest,
+                     "covered_ids": json.loads(ids), "content": content, "model": model,
+                     "settings_key": key, "created_at": created, "content_tokens": tokens,
+                     "usages": json.loads(usages), "warnings": json.loads(warnings)}
+                    for first, last, digest, ids, content, model, key, created, tokens,
+                    usages, warnings in cursor.fetchall()]
 
     def _side_stored(self, side_id: str) -> bool:
         return self.db.execute_sql("SELECT 1 FROM side_questions WHERE id = ?",

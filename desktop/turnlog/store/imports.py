@@ -29,6 +29,8 @@ from ..core.imports import (
     ImportOutcome,
 )
 from ..core.model import ConversationSettings
+from ..core.titles import SOURCES as TITLE_SOURCES
+from ..core.titles import USER
 from ..core.tools import rounds_to_json
 from ..core.versions import restore_order
 from . import attachments, search
@@ -166,10 +168,11 @@ class ImportWriter:
     def _create(self, item: ImportedConversation) -> int:
         cursor = self.db.execute_sql(
             "INSERT INTO conversations (title, system_prompt, model, settings, created_at, "
-            "updated_at, next_ordinal, generation, source, source_model) "
-            "VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?, ?)",
+            "updated_at, next_ordinal, generation, source, source_model, title_source) "
+            "VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?)",
             (item.title, item.system_prompt, item.model, _settings(item.settings),
-             _iso(item.created_at), _iso(item.updated_at), item.source, item.source_model))
+             _iso(item.created_at), _iso(item.updated_at), item.source, item.source_model,
+             item.title_source if item.title_source in TITLE_SOURCES else USER))
         return int(cursor.lastrowid)
 
     def _finish(self, conv_id: int, next_ordinal: int, updated: datetime | None) -> None:
@@ -194,17 +197,25 @@ class ImportWriter:
             last = self._insert(conv_id, batch, last)
             count += len(batch)
         self._finish(conv_id, max(last + 1, item.next_ordinal or 0), item.updated_at)
-        self._versions(conv_id, item.superseded_by)
+        self._versions(conv_id, item)
         return conv_id, count
 
-    def _versions(self, conv_id: int, replaced: dict[str, str]) -> None:
-        """Supersede records that give back the file's versions (ids as stored)."""
-        stored = {self._renamed.get(a, a): self._renamed.get(b, b) for a, b in replaced.items()}
+    def _versions(self, conv_id: int, item: ImportedConversation) -> None:
+        """The file's supersede records, those naming a turn written now (ids as stored):
+        as the file lists them, with their times; from a file without them (written
+        before they were exported), records that give back its versions."""
+        ids = self.stored_ids
+        rows = [(conv_id, ids.get(a, a), ids.get(b, b), at)
+                for a, b, at in item.supersede_records if a in ids or b in ids]
+        if not item.supersede_records:
+            now = _iso(None)
+            replaced = {ids.get(a, a): ids.get(b, b) for a, b in item.superseded_by.items()
+                        if a in ids or b in ids}
+            rows = [(conv_id, a, b, now) for a, b in restore_order(replaced)]
         self._renamed.clear()
-        now = _iso(None)
         self.db.cursor().executemany(
             "INSERT INTO supersedes (conversation_id, turn_id, by_turn_id, created_at) "
-            "VALUES (?, ?, ?, ?)", [(conv_id, a, b, now) for a, b in restore_order(stored)])
+            "VALUES (?, ?, ?, ?)", rows)
 
     def _write_own(self, item: ImportedConversation,
                    skipped: Counter[str]) -> tuple[int | None, int]:
@@ -213,8 +224,7 @@ class ImportWriter:
         versions); a conversation without turns by its title and creation time."""
         conv_id, count = self._write_sourced(item, skipped, own=True)
         if self.stored_ids and conv_id is not None:
-            self._versions(conv_id, {a: b for a, b in item.superseded_by.items()
-                                     if a in self.stored_ids or b in self.stored_ids})
+            self._versions(conv_id, item)
         if conv_id is not None or skipped[ALREADY] or skipped[ELSEWHERE]:
             return conv_id, count
         found = self.db.execute_sql(

@@ -41,8 +41,10 @@ None when there is no such file."""
 _FILE_NAME = re.compile(r"attachments/[0-9a-f]{64}")
 _INLINE = ("attachments.original.base64", "attachments.sent.base64")
 
-RECORD_KINDS: dict[str, Callable[[dict[str, Any], int], object]] = {}
-"""Record kinds this Turnlog reads (kind → reader of one line); none yet besides turns."""
+RECORD_KINDS = ("versions", "summary")
+"""Record kinds this Turnlog reads besides turns and side questions."""
+_SUMMARY_INTS = ("first_ordinal", "last_ordinal", "content_tokens")
+_SUMMARY_TEXTS = ("content", "model", "settings_key", "covered_digest", "created_at")
 
 
 def _text_problem(value: str, key: str, number: int) -> str | None:
@@ -137,9 +139,11 @@ def read(stream: IO[str], name: str, *, model: str | None = None,
         raise ImportProblem(f"line {number}: the header's memory: {err}") from None
     settings = header.get("settings")
     next_ordinal = header.get("next_ordinal")
+    held = _Held()
+    title_source = header.get("title_source")
     return ImportedConversation(
         title=str(header.get("title") or name), system_prompt=str(header.get("system") or ""),
-        model=chosen, turns=_turns(lines, chosen, replaced, sides, files),
+        model=chosen, turns=_turns(lines, chosen, replaced, sides, files, held),
         superseded_by=replaced,
         source=source if isinstance(source, str) else "",
         source_model=str(header.get("source_model") or ""),
@@ -147,7 +151,38 @@ def read(stream: IO[str], name: str, *, model: str | None = None,
         created_at=parse_time(header.get("created_at")),
         updated_at=parse_time(header.get("updated_at")),
         settings=settings if isinstance(settings, dict) else None,
-        next_ordinal=next_ordinal if _is_int(next_ordinal) else None)
+        next_ordinal=next_ordinal if _is_int(next_ordinal) else None,
+        title_source=title_source if isinstance(title_source, str) else "user",
+        supersede_records=held.records, summaries=held.summaries)
+
+
+class _Held:
+    """A file's records besides its turns, read with them."""
+
+    def __init__(self) -> None:
+        self.records: list[tuple[str, str, str]] = []
+        self.summaries: list[dict[str, Any]] = []
+
+    def read(self, obj: dict[str, Any], number: int) -> None:
+        if obj["record"] == "versions":
+            found = obj.get("supersedes")
+            if not isinstance(found, list) or not all(
+                    isinstance(r, list) and len(r) == 3 and all(isinstance(v, str) for v in r)
+                    and parse_time(r[2]) is not None for r in found):
+                raise ImportProblem(f"line {number}: 'supersedes' must be a list of [turn id, "
+                                    "turn id, time]")
+            self.records.extend((a, b, at) for a, b, at in found)
+            return
+        if not all(_is_int(obj.get(k)) for k in _SUMMARY_INTS) \
+                or not all(isinstance(obj.get(k), str) for k in _SUMMARY_TEXTS) \
+                or parse_time(obj["created_at"]) is None \
+                or not isinstance(obj.get("covered_ids"), list) \
+                or not all(isinstance(i, str) for i in obj["covered_ids"]) \
+                or not isinstance(obj.get("usages", []), list) \
+                or not isinstance(obj.get("warnings", []), list):
+            raise ImportProblem(f"line {number}: a summary needs its ordinals, covered turn "
+                                "ids, content, model and time")
+        self.summaries.append({k: v for k, v in obj.items() if k != "record"})
 
 
 def _is_int(value: Any) -> TypeGuard[int]:
@@ -155,8 +190,8 @@ def _is_int(value: Any) -> TypeGuard[int]:
 
 
 def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
-           replaced: dict[str, str], sides: list[SideQuestion], files: Files | None = None
-           ) -> Iterator[ImportedTurn]:
+           replaced: dict[str, str], sides: list[SideQuestion], files: Files | None,
+           held: _Held) -> Iterator[ImportedTurn]:
     """The turn lines; `replaced` is filled with the file's "A was superseded by B" pairs,
     checked once the last line is read (both turns in the file, no loop), and `sides`
     with its side questions."""
@@ -174,11 +209,10 @@ def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
             continue
         if "record" in obj:
             kind = obj["record"]
-            reader = RECORD_KINDS.get(kind) if isinstance(kind, str) else None
-            if reader is None:
+            if kind not in RECORD_KINDS:
                 raise ImportProblem(f"line {number}: a {kind!r} record is not known to this "
                                     "Turnlog (the file was written by a newer one)")
-            reader(obj, number)
+            held.read(obj, number)
             continue
         turn = _turn(obj, number, model, now, files)
         if isinstance(obj.get("id"), str):
@@ -191,6 +225,8 @@ def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
             raise ImportProblem(f"line {number}: 'superseded_by' must name another turn's id "
                                 "in this file")
         replaced[old] = by
+    if any(a not in ids or b not in ids for a, b, _at in held.records):
+        raise ImportProblem("the 'versions' record names a turn that is not in this file")
     try:
         restore_order(replaced)
     except ValueError as err:
