@@ -18,9 +18,11 @@ import json
 import pickle  # noqa: S403 - of this process's own values, in its own private database
 import sqlite3
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from typing import IO, Any
 
 from ...core.imports import ImportProblem
+from ...core.model import Usage
 from ...core.send import PendingTurn
 from .jsonstream import TOO_LARGE, ArrayReader
 
@@ -31,7 +33,8 @@ _SCHEMA = (
     "CREATE TABLE nodes (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, parent TEXT, "
     "root INTEGER NOT NULL, counts INTEGER NOT NULL, valid INTEGER NOT NULL, raw TEXT)",
     "CREATE TABLE path (depth INTEGER NOT NULL, seq INTEGER NOT NULL)",
-    "CREATE TABLE turns (seq INTEGER PRIMARY KEY, turn BLOB NOT NULL)",
+    "CREATE TABLE turns (seq INTEGER PRIMARY KEY, id TEXT, question TEXT, answer TEXT, "
+    "model TEXT, finish_reason TEXT, created_at TEXT, reasoning TEXT, more BLOB)",
 )
 _PATH = (
     "INSERT INTO path (depth, seq) WITH RECURSIVE up(depth, id) AS (SELECT 0, ? UNION ALL "
@@ -236,8 +239,15 @@ class MessageTree:
     def flush_turns(self) -> None:
         if not self._spilled:
             return  # held with the messages
+        # Text as columns; files, tool exchange and usage pickled only where a turn has
+        # them: a dataclass pickles 25 times slower than its fields.
         self._database().executemany(
-            "INSERT INTO turns (turn) VALUES (?)", [(pickle.dumps(t),) for t in self._turns])
+            "INSERT INTO turns (id, question, answer, model, finish_reason, created_at, "
+            "reasoning, more) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(t.id, t.question, t.answer, t.model, t.finish_reason, t.created_at.isoformat(),
+              t.reasoning, pickle.dumps((t.attachments, t.tools, t.usage))
+              if t.attachments or t.tools or t.usage != Usage() else None)
+             for t in self._turns])
         self._turns.clear()
 
     def turns(self) -> Iterator[PendingTurn]:
@@ -254,13 +264,21 @@ class MessageTree:
             if self.generation != generation:
                 raise RuntimeError("a conversation's turns are read before the next one")
             rows = self._database().execute(
-                "SELECT seq, turn FROM turns WHERE seq > ? ORDER BY seq LIMIT ?",
+                "SELECT seq, id, question, answer, model, finish_reason, created_at, "
+                "reasoning, more FROM turns WHERE seq > ? ORDER BY seq LIMIT ?",
                 (after, BATCH)).fetchall()
             if not rows:
                 return
             after = rows[-1][0]
-            for _seq, turn in rows:
-                yield pickle.loads(turn)  # noqa: S301 - see above
+            for _seq, turn_id, question, answer, model, finish, created, reasoning, more \
+                    in rows:
+                # noqa below: this process's own values, from its own private database
+                attached, tools, usage = pickle.loads(more) if more else (  # noqa: S301
+                    (), (), Usage())
+                yield PendingTurn(id=turn_id, question=question, answer=answer, model=model,
+                                  finish_reason=finish, usage=usage,
+                                  created_at=datetime.fromisoformat(created),
+                                  reasoning=reasoning, attachments=attached, tools=tools)
 
 
 def mapped_conversations(stream: IO[str], name: str, counts: Callable[[Any], bool],

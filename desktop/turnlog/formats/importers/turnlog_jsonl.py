@@ -156,6 +156,10 @@ def read(stream: IO[str], name: str, *, model: str | None = None,
         supersede_records=held.records, summaries=held.summaries)
 
 
+def _all(value: Any, kind: type) -> bool:
+    return isinstance(value, list) and all(isinstance(v, kind) for v in value)
+
+
 class _Held:
     """A file's records besides its turns, read with them."""
 
@@ -178,8 +182,8 @@ class _Held:
                 or parse_time(obj["created_at"]) is None \
                 or not isinstance(obj.get("covered_ids"), list) \
                 or not all(isinstance(i, str) for i in obj["covered_ids"]) \
-                or not isinstance(obj.get("usages", []), list) \
-                or not isinstance(obj.get("warnings", []), list):
+                or not _all(obj.get("usages", []), dict) \
+                or not _all(obj.get("warnings", []), str):
             raise ImportProblem(f"line {number}: a summary needs its ordinals, covered turn "
                                 "ids, content, model and time")
         self.summaries.append({k: v for k, v in obj.items() if k != "record"})
