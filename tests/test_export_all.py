@@ -20,7 +20,6 @@ from turnlog.core.imports import ImportCancelled
 from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.send import PendingTurn
 from turnlog.core.side import SideQuestion
-from turnlog.core.titles import QUESTION
 from turnlog.service.transfer import export_all, import_file
 from turnlog.store import TurnlogStore
 
@@ -64,7 +63,7 @@ def fill(store: TurnlogStore) -> None:
     chinese = store.conversations.create("中文对话", model="qwen")
     store.turns.commit_many(chinese.id, [pending(f"c{i}", f"问题 {i}", f"回答 {i}", 10 + i)
                                          for i in range(1, 2501)])
-    store.conversations.create("Empty", title_source=QUESTION)  # named by its first question
+    store.conversations.create("Empty")
     versioned = store.conversations.create("Versions")
     store.turns.commit(versioned.id, pending("v1", "Which one?", "The first answer", 30))
     store.turns.commit(versioned.id, replace(pending("v2", "Which one?", "A better one", 31),
@@ -81,7 +80,7 @@ def snapshot(store: TurnlogStore) -> list[tuple]:
     for conversation in sorted(store.conversations(), key=lambda c: c.title):
         out.append((conversation.title, conversation.system_prompt, conversation.model,
                     conversation.settings, conversation.created_at, conversation.updated_at,
-                    conversation.title_source, conversation.source,
+                    conversation.source,
                     conversation.source_model,
                     store.turns.next_ordinal(conversation.id), store.turns.all(conversation.id),
                     store.turns.versions(conversation.id).records,

@@ -70,10 +70,8 @@ class ImportedConversation:
     # the user picks). A Turnlog file gives back its conversation's own chosen model.
     source: str = ""
     source_model: str = ""
-    # A Turnlog file's: how its title came about (`core.titles`), every supersede record
-    # as (turn id, by turn id, time), in order, and its summaries (`summary` records as
-    # written), all complete once `turns` has been read through.
-    title_source: str = "user"
+    # A Turnlog file's: every supersede record as (turn id, by turn id, time), in order,
+    # and its summaries (as its header has them).
     supersede_records: list[tuple[str, str, str]] = field(default_factory=list)
     summaries: list[dict[str, Any]] = field(default_factory=list)
 

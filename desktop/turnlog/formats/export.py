@@ -7,9 +7,9 @@ then one line per turn, superseded versions too (with `superseded_by`, the id of
 that replaced it), the reasoning a model streamed before its answer, and for a turn kept
 incomplete, why (`incomplete`: "stopped", "cut", "length", "no_finish_reason"). Whatever else a
 conversation holds is written as lines with a `"record"` key naming their kind (see
-`importers.turnlog_jsonl.RECORD_KINDS`): `versions` (every supersede record in order, with
-its time) and `summary` (a rolling summary with its provenance: the turn ids it covers,
-its model, its time).
+`importers.turnlog_jsonl.RECORD_KINDS`). The header carries every supersede record in
+order with its time (`versions`) and the rolling summaries with their provenance: the
+turn ids each covers, its model, its time (`summaries`).
 """
 
 from __future__ import annotations
@@ -152,9 +152,10 @@ def _check_time(value: Any, key: str) -> None:
 
 
 def jsonl_header(conversation: Conversation, next_ordinal: int | None = None,
-                 memory: dict[str, Any] | None = None) -> str:
+                 memory: dict[str, Any] | None = None, versions: Versions = NO_VERSIONS,
+                 summaries: Sequence[dict[str, Any]] = ()) -> str:
     """The header line; it carries the conversation's `memory_section`, if given and not
-    empty."""
+    empty, its supersede records and its summaries, if any."""
     header: dict[str, Any] = {
         "turnlog": FORMAT_VERSION,
         "title": conversation.title,
@@ -163,7 +164,6 @@ def jsonl_header(conversation: Conversation, next_ordinal: int | None = None,
         "settings": conversation.settings.to_json(),
         "created_at": conversation.created_at.isoformat(),
         "updated_at": conversation.updated_at.isoformat(),
-        "title_source": conversation.title_source,
     }
     if conversation.source:  # imported: where from, and the model it had there
         header["source"] = conversation.source
@@ -172,6 +172,11 @@ def jsonl_header(conversation: Conversation, next_ordinal: int | None = None,
         header["memory"] = memory
     if next_ordinal is not None:
         header["next_ordinal"] = next_ordinal
+    if versions.records:
+        header["versions"] = [[r.turn_id, r.by_turn_id, r.created_at]
+                              for r in versions.records]
+    if summaries:
+        header["summaries"] = list(summaries)
     return json.dumps(header, ensure_ascii=False) + "\n"
 
 
@@ -245,23 +250,17 @@ def jsonl_lines(conversation: Conversation, turns: Iterable[Turn],
                 versions: Versions = NO_VERSIONS,
                 next_ordinal: int | None = None, memory: dict[str, Any] | None = None,
                 side: Iterable[SideQuestion] = (), files: Files | None = None,
-                summaries: Iterable[dict[str, Any]] = ()) -> Iterator[str]:
-    """The header line, then one line per turn (superseded ones too, with the id of the
-    turn that replaced them; with `files`, its attachments), then one per side question
-    (`{"side_question": {...}}`), the supersede records (`{"record": "versions"}`) and
-    each summary (`{"record": "summary"}`, as `store.importing` gives them); `turnlog-cli
-    import` reads it back, versions, memory, attachments, side questions and summaries
-    included."""
-    yield jsonl_header(conversation, next_ordinal, memory)
+                summaries: Sequence[dict[str, Any]] = ()) -> Iterator[str]:
+    """The header line (with `summaries`, as `store.importing` gives them), then one line
+    per turn (superseded ones too, with the id of the turn that replaced them; with
+    `files`, its attachments), then one per side question (`{"side_question": {...}}`);
+    `turnlog-cli import` reads it back, versions, memory, attachments, side questions and
+    summaries included."""
+    yield jsonl_header(conversation, next_ordinal, memory, versions, summaries)
     for turn in turns:
         yield jsonl_turn(turn, versions, files)
     for question in side:
         yield json.dumps(side_line(question), ensure_ascii=False) + "\n"
-    if versions.records:
-        yield json.dumps({"record": "versions", "supersedes": [
-            [r.turn_id, r.by_turn_id, r.created_at] for r in versions.records]}) + "\n"
-    for summary in summaries:
-        yield json.dumps({"record": "summary", **summary}, ensure_ascii=False) + "\n"
 
 
 def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...],

@@ -29,8 +29,6 @@ from ..core.imports import (
     ImportOutcome,
 )
 from ..core.model import ConversationSettings
-from ..core.titles import SOURCES as TITLE_SOURCES
-from ..core.titles import USER
 from ..core.tools import rounds_to_json
 from ..core.versions import restore_order
 from . import attachments, search
@@ -168,11 +166,10 @@ class ImportWriter:
     def _create(self, item: ImportedConversation) -> int:
         cursor = self.db.execute_sql(
             "INSERT INTO conversations (title, system_prompt, model, settings, created_at, "
-            "updated_at, next_ordinal, generation, source, source_model, title_source) "
-            "VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?)",
+            "updated_at, next_ordinal, generation, source, source_model) "
+            "VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?, ?)",
             (item.title, item.system_prompt, item.model, _settings(item.settings),
-             _iso(item.created_at), _iso(item.updated_at), item.source, item.source_model,
-             item.title_source if item.title_source in TITLE_SOURCES else USER))
+             _iso(item.created_at), _iso(item.updated_at), item.source, item.source_model))
         return int(cursor.lastrowid)
 
     def _finish(self, conv_id: int, next_ordinal: int, updated: datetime | None) -> None:

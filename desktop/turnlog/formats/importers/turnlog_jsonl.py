@@ -41,8 +41,8 @@ None when there is no such file."""
 _FILE_NAME = re.compile(r"attachments/[0-9a-f]{64}")
 _INLINE = ("attachments.original.base64", "attachments.sent.base64")
 
-RECORD_KINDS = ("versions", "summary")
-"""Record kinds this Turnlog reads besides turns and side questions."""
+RECORD_KINDS: tuple[str, ...] = ()
+"""Record kinds this Turnlog reads besides turns and side questions: none yet."""
 _SUMMARY_INTS = ("first_ordinal", "last_ordinal", "content_tokens")
 _SUMMARY_TEXTS = ("content", "model", "settings_key", "covered_digest", "created_at")
 
@@ -140,7 +140,7 @@ def read(stream: IO[str], name: str, *, model: str | None = None,
     settings = header.get("settings")
     next_ordinal = header.get("next_ordinal")
     held = _Held()
-    title_source = header.get("title_source")
+    held.read(header, number)
     return ImportedConversation(
         title=str(header.get("title") or name), system_prompt=str(header.get("system") or ""),
         model=chosen, turns=_turns(lines, chosen, replaced, sides, files, held),
@@ -152,8 +152,11 @@ def read(stream: IO[str], name: str, *, model: str | None = None,
         updated_at=parse_time(header.get("updated_at")),
         settings=settings if isinstance(settings, dict) else None,
         next_ordinal=next_ordinal if _is_int(next_ordinal) else None,
-        title_source=title_source if isinstance(title_source, str) else "user",
         supersede_records=held.records, summaries=held.summaries)
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _all(value: Any, kind: type) -> bool:
@@ -161,36 +164,34 @@ def _all(value: Any, kind: type) -> bool:
 
 
 class _Held:
-    """A file's records besides its turns, read with them."""
+    """What a header holds besides the conversation: its supersede records (`versions`)
+    and its rolling summaries (`summaries`)."""
 
     def __init__(self) -> None:
         self.records: list[tuple[str, str, str]] = []
         self.summaries: list[dict[str, Any]] = []
 
-    def read(self, obj: dict[str, Any], number: int) -> None:
-        if obj["record"] == "versions":
-            found = obj.get("supersedes")
-            if not isinstance(found, list) or not all(
-                    isinstance(r, list) and len(r) == 3 and all(isinstance(v, str) for v in r)
-                    and parse_time(r[2]) is not None for r in found):
-                raise ImportProblem(f"line {number}: 'supersedes' must be a list of [turn id, "
-                                    "turn id, time]")
-            self.records.extend((a, b, at) for a, b, at in found)
-            return
-        if not all(_is_int(obj.get(k)) for k in _SUMMARY_INTS) \
-                or not all(isinstance(obj.get(k), str) for k in _SUMMARY_TEXTS) \
-                or parse_time(obj["created_at"]) is None \
-                or not isinstance(obj.get("covered_ids"), list) \
-                or not all(isinstance(i, str) for i in obj["covered_ids"]) \
-                or not _all(obj.get("usages", []), dict) \
-                or not _all(obj.get("warnings", []), str):
-            raise ImportProblem(f"line {number}: a summary needs its ordinals, covered turn "
-                                "ids, content, model and time")
-        self.summaries.append({k: v for k, v in obj.items() if k != "record"})
-
-
-def _is_int(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
+    def read(self, header: dict[str, Any], number: int) -> None:
+        found = header.get("versions", [])
+        if not isinstance(found, list) or not all(
+                isinstance(r, list) and len(r) == 3 and all(isinstance(v, str) for v in r)
+                and parse_time(r[2]) is not None for r in found):
+            raise ImportProblem(f"line {number}: 'versions' must be a list of [turn id, "
+                                "turn id, time]")
+        self.records.extend((a, b, at) for a, b, at in found)
+        summaries = header.get("summaries", [])
+        if not _all(summaries, dict):
+            raise ImportProblem(f"line {number}: 'summaries' must be a list of objects")
+        for entry in summaries:
+            if not all(_is_int(entry.get(k)) for k in _SUMMARY_INTS) \
+                    or not all(isinstance(entry.get(k), str) for k in _SUMMARY_TEXTS) \
+                    or parse_time(entry["created_at"]) is None \
+                    or not _all(entry.get("covered_ids"), str) \
+                    or not _all(entry.get("usages", []), dict) \
+                    or not _all(entry.get("warnings", []), str):
+                raise ImportProblem(f"line {number}: a summary needs its ordinals, covered "
+                                    "turn ids, content, model and time")
+            self.summaries.append(entry)
 
 
 def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
@@ -216,7 +217,6 @@ def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
             if kind not in RECORD_KINDS:
                 raise ImportProblem(f"line {number}: a {kind!r} record is not known to this "
                                     "Turnlog (the file was written by a newer one)")
-            held.read(obj, number)
             continue
         turn = _turn(obj, number, model, now, files)
         if isinstance(obj.get("id"), str):
@@ -230,7 +230,7 @@ def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
                                 "in this file")
         replaced[old] = by
     if any(a not in ids or b not in ids for a, b, _at in held.records):
-        raise ImportProblem("the 'versions' record names a turn that is not in this file")
+        raise ImportProblem("the header's 'versions' name a turn that is not in this file")
     try:
         restore_order(replaced)
     except ValueError as err:
