@@ -87,7 +87,7 @@ def test_export_import_round_trip(two_turns, tmp_path):  # noqa: F811 - the fixt
     assert first.returncode == 0
     path = tmp_path / "again.jsonl"
     path.write_text(first.stdout, encoding="utf-8")
-    again = cli("import", str(path), "--model", "other")
+    again = cli("import", str(path), "--model", "other", "--as-copies")
     assert again.returncode == 0
     copy = int(again.stdout)
     exported = [json.loads(line) for line in cli("export", str(copy)).stdout.splitlines()]

@@ -143,11 +143,14 @@ def test_export_and_import_carry_pins_notes_and_preferences(loopback, tmp_path):
     assert [p["sources"] for p in header["memory"]["pins"]] == [[source], []]
     path = tmp_path / "round.jsonl"
     path.write_text(exported, encoding="utf-8")
-    imported = cli("import", str(path))
+    same = cli("import", str(path))  # the conversation is here already: nothing is added
+    assert same.returncode == 0 and int(same.stdout) == cid, same.stderr
+    assert "already imported: 1" in same.stderr
+    imported = cli("import", "--as-copies", str(path))
     assert imported.returncode == 0, imported.stderr
     new = int(imported.stdout)
     (new_source,) = turn_ids(new)
-    assert new_source != source  # ids are global: a re-import gets fresh ones
+    assert new_source != source  # ids are global: a copy gets fresh ones
     pins = json.loads(cli("pin", "list", "--conversation", str(new), "--json").stdout)
     assert [(p["text"], p["kind"], p["sources"]) for p in pins] == [
         ("host 主机-7", "identifier", [new_source]), ("typed: never reboot on Friday", "", [])]

@@ -33,7 +33,7 @@ def test_ask_new_without_a_title_is_named_after_its_question(loopback, turnlog_h
     assert exported.returncode == 0, exported.stderr
     path = tmp_path / "derived.jsonl"
     path.write_text(exported.stdout, encoding="utf-8")
-    imported = cli("import", str(path))
+    imported = cli("import", "--as-copies", str(path))  # here already: a copy on purpose
     assert imported.returncode == 0, imported.stderr
     with TurnlogStore.open(turnlog_home, readonly=True) as store:
         newest = max(store.conversations(), key=lambda c: c.id)

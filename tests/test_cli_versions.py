@@ -161,7 +161,7 @@ def test_export_import_round_trip_keeps_versions(loopback, two_turns, tmp_path):
     assert cli("use-version", turns[1]["id"]).returncode == 0  # the first answer again
     path = tmp_path / "v.jsonl"
     path.write_text(export(1), encoding="utf-8")
-    imported = cli("import", str(path))
+    imported = cli("import", "--as-copies", str(path))  # here already: a copy on purpose
     assert imported.returncode == 0, imported.stderr
     new = int(imported.stdout)
     again = lines_of(new)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from turnlog.core.compaction import SummaryDraft
 from turnlog.core.imports import ImportCancelled
 from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.send import PendingTurn
@@ -54,7 +55,11 @@ def fill(store: TurnlogStore) -> None:
     store.memory.add_note(plans.id, "背景：预算有限", priority=4)
     store.memory.add_preference("Answer in Chinese", priority=5)
     store.side.add(plans.id, SideQuestion(
-        "s1", "翻译一下上面的回答", "我无法查看天气。", "m2", WHEN, Usage(30, 8, 38)))
+        "s1", "翻译一下上面的回答", "我无法查看天气。", "m2", WHEN, Usage(30, 8, 38),
+        body_bytes=1_234, input_tokens=300, tokens_exact=True, sent=(1, 3)))
+    store.side.add(plans.id, SideQuestion(
+        "s2", "再说一遍", "好的。", "m2", WHEN + timedelta(minutes=1), Usage(31, 2, 33),
+        body_bytes=1_300, input_tokens=310, sent=(3,), left_out=(1,), side_ids=("s1",)))
     chinese = store.conversations.create("中文对话", model="qwen")
     store.turns.commit_many(chinese.id, [pending(f"c{i}", f"问题 {i}", f"回答 {i}", 10 + i)
                                          for i in range(1, 2501)])
@@ -63,6 +68,11 @@ def fill(store: TurnlogStore) -> None:
     store.turns.commit(versioned.id, pending("v1", "Which one?", "The first answer", 30))
     store.turns.commit(versioned.id, replace(pending("v2", "Which one?", "A better one", 31),
                                              replaces="v1", reasoning="Weighing both…"))
+    store.turns.use_version("v1")  # and back: three records, each with its time
+    store.turns.use_version("v2")
+    store.records.save_summary(chinese.id, SummaryDraft(
+        tuple(f"c{i}" for i in range(1, 11)), 1, 10, "digest-1-10", "用户问了十个问题。",
+        "m-sum", "key-1", 12, (Usage(100, 12, 112),), ("one turn was cut",), 0))
 
 
 def snapshot(store: TurnlogStore) -> list[tuple]:
@@ -70,13 +80,17 @@ def snapshot(store: TurnlogStore) -> list[tuple]:
     for conversation in sorted(store.conversations(), key=lambda c: c.title):
         out.append((conversation.title, conversation.system_prompt, conversation.model,
                     conversation.settings, conversation.created_at, conversation.updated_at,
+                    conversation.source,
+                    conversation.source_model,
                     store.turns.next_ordinal(conversation.id), store.turns.all(conversation.id),
-                    store.turns.versions(conversation.id).replaced_by,
-                    [(p.text, p.kind, tuple(p.sources))
+                    store.turns.versions(conversation.id).records,
+                    store.imports.exported_summaries(conversation.id),
+                    [(p.text, p.kind, tuple(p.sources), p.created_at)
                      for p in store.memory.pins(conversation.id)],
-                    [(n.text, n.priority) for n in store.memory.notes(conversation.id)],
-                    [replace(q, id="") for q in store.side.of(conversation.id)]))
-    out.append([(p.text, p.priority) for p in store.memory.preferences()])
+                    [(n.text, n.priority, n.created_at)
+                     for n in store.memory.notes(conversation.id)],
+                    store.side.of(conversation.id)))
+    out.append([(p.text, p.priority, p.created_at) for p in store.memory.preferences()])
     return out
 
 
@@ -119,6 +133,40 @@ def test_export_all_restores_everything_exactly_elsewhere(source, tmp_path, name
         assert target.turns.all(versioned.id)[1].reasoning == "Weighing both…"
 
 
+def test_importing_an_export_all_twice_adds_nothing_unless_copies_are_asked_for(
+        source, tmp_path):
+    done = export_all(source, tmp_path / "all.zip")
+    expected = snapshot(source)
+    with TurnlogStore.open(tmp_path / "b") as target:
+        first = import_file(target, done.path)
+        again = import_file(target, done.path)
+        assert [o.id for o in again] == [o.id for o in first]
+        assert [o.turns for o in again] == [0, 0, 0, 0]
+        assert again.totals()["already imported"] == 2 + 2500 + 2
+        assert again.totals()["already imported (a conversation without turns)"] == 1
+        assert snapshot(target) == expected
+        copies = import_file(target, done.path, as_copies=True)
+        assert [o.turns for o in copies] == [2, 2500, 0, 2]
+        assert len(target.conversations()) == 8
+        [versioned, _copy] = [c for c in target.conversations() if c.title == "Versions"]
+        assert len(target.turns.versions(versioned.id).replaced_by) == 1
+
+
+def test_a_conversation_that_grew_since_its_export_gets_only_its_new_turns(source,
+                                                                          tmp_path):
+    older = export_all(source, tmp_path / "older")
+    [chinese] = [c for c in source.conversations() if c.title == "中文对话"]
+    source.turns.commit(chinese.id, pending("c-new", "新问题", "新回答", 9_000))
+    newer = export_all(source, tmp_path / "newer")
+    with TurnlogStore.open(tmp_path / "b") as target:
+        import_file(target, older.path)
+        grown = import_file(target, newer.path)
+        assert [o.turns for o in grown] == [0, 1, 0, 0]
+        [copy] = [c for c in target.conversations() if c.title == "中文对话"]
+        assert [t.question for t in target.turns.all(copy.id)[-2:]] == ["问题 2500", "新问题"]
+        assert len(target.conversations()) == 4
+
+
 def test_the_markdown_files_read_as_the_conversations(source, tmp_path):
     done = export_all(source, tmp_path / "out")
     text = (done.path / "00001-Plans - ideas- -v2.md").read_text(encoding="utf-8")
@@ -136,6 +184,27 @@ def test_the_cli_imports_an_export_all_zip(source, tmp_path):
     assert [c["turns"] for c in json.loads(result.stdout)["conversations"]] == [2, 2500, 0, 2]
     with TurnlogStore.open(tmp_path / "c", readonly=True) as copy:
         assert snapshot(copy) == snapshot(source)
+
+
+@pytest.mark.parametrize("name", ["cli-out", "cli-out.zip"])
+def test_the_cli_exports_all_as_the_window_does(source, tmp_path, name):
+    def cli(home: str, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "turnlog.cli", *args],
+                              capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "TURNLOG_HOME": str(tmp_path / home)})
+
+    target = tmp_path / name
+    done = cli("a", "export", "--all", str(target))
+    assert done.returncode == 0, done.stderr
+    assert f"exported 4 conversations (2,504 turns) to {target}" in done.stderr
+    assert cli("a", "export", "--all", str(target)).returncode == 1  # never overwritten
+    assert cli("a", "export").returncode == 2
+    imported = cli("c", "import", str(target), "--json")
+    assert imported.returncode == 0, imported.stderr
+    assert json.loads(imported.stdout)["totals"]["turns"] == 2504
+    expected = snapshot(source)
+    with TurnlogStore.open(tmp_path / "c", readonly=True) as copy:
+        assert snapshot(copy) == expected
 
 
 def test_a_cancelled_import_leaves_nothing_and_the_log_works_after(source, tmp_path):

@@ -68,3 +68,47 @@ def test_an_export_of_blanks_reads_quickly():
     started = time.monotonic()
     assert list(ArrayReader(text, "conversations.json")) == [{"a": 1}]
     assert time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize(("member", "head"), [
+    ("conversations.json", b'[{"uuid": "c", "chat_messages": [{"sender": "human", "text": "'),
+    ("conversations.json", b'[{"id": "d", "inserted_at": "2025-01-01", "mapping": {"'),
+    ("projects.json", b'[{"name": "p", "docs": [{"content": "'),
+])
+def test_a_claude_or_deepseek_bomb_is_refused_at_once(tmp_path, member, head):
+    bomb = tmp_path / "export.zip"
+    blanks = b"a" * (1 << 20)
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        if member != "conversations.json":
+            archive.writestr("conversations.json", '[{"uuid": "c", "chat_messages": []}]')
+        with archive.open(member, "w", force_zip64=True) as out:
+            out.write(head)
+            for _ in range(512):  # 512 MiB of one string
+                out.write(blanks)
+            out.write(b'"}]}]')
+    assert bomb.stat().st_size < 2 << 20
+    started = time.monotonic()
+    with pytest.raises(ImportProblem, match="archive bomb"):
+        check_file(bomb)
+    assert time.monotonic() - started < 20
+
+
+def test_a_claude_export_nested_too_deeply_or_with_lone_surrogates_is_named_or_cleaned(
+        tmp_path, turnlog_home):
+    deep = tmp_path / "deep.json"
+    deep.write_text('[{"uuid": "c", "chat_messages": [{"sender": "human", "content": '
+                    + "[" * 100_000 + "]" * 100_000 + "}]}]")
+    with pytest.raises(ImportProblem, match="nested too deeply"):
+        check_file(deep)
+    hostile = tmp_path / "conversations.json"
+    hostile.write_text(json.dumps([{"uuid": "c", "name": "bad \ud800 title",
+                                    "chat_messages": [
+        {"uuid": "h", "sender": "human", "text": "q \udc00", "content": []},
+        {"uuid": "a", "sender": "assistant", "text": "a \ud800\x1b[31m", "content": []}]}]))
+    from turnlog.service.transfer import import_file
+    from turnlog.store import TurnlogStore
+    with TurnlogStore.open(turnlog_home) as store:
+        [outcome] = import_file(store, hostile)
+        [turn] = store.turns.all(outcome.id)
+        assert (outcome.title, turn.question, turn.answer) == (
+            "bad \ufffd title", "q \ufffd", "a \ufffd\x1b[31m")

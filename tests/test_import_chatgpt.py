@@ -9,6 +9,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import zipfile
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -50,8 +51,9 @@ def test_the_path_to_current_node_is_imported_and_the_rest_reported(export_zip, 
         "messages on other branches (regenerated answers, edits)": 5,
         "questions without an answer": 1, "tool calls and their output": 2,
         "reasoning (thoughts)": 2}
-    assert poem == {"id": poem["id"], "title": "你好，帮我写一首诗", "turns": 1, "skipped": []}
-    assert lost == {"id": None, "title": "Never answered", "turns": 0,
+    assert poem == {"id": poem["id"], "title": "你好，帮我写一首诗", "turns": 1, "attached": 0,
+                    "skipped": []}
+    assert lost == {"id": None, "title": "Never answered", "turns": 0, "attached": 0,
                     "skipped": [{"reason": "questions without an answer", "count": 1}]}
 
     [(title, system, model, source, source_model, created, updated)] = rows(
@@ -102,6 +104,51 @@ def test_reimporting_adds_nothing_and_a_later_export_adds_only_what_is_new(
                 f"conversation_id = {grown['id']}") == [(4, 4)]
 
 
+def _png() -> bytes:
+    """A real 2×2 PNG (the export's image is attached only if it reads as one)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(
+            ">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\x00" + b"\xff\x00\x00" * 2 for _ in range(2))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def _zip_with_image(path: Path) -> Path:
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("conversations.json", json.dumps(gpt.conversations()))
+        archive.writestr("file-abc-temple.png", _png())
+    return path
+
+
+def test_the_zip_after_its_json_says_plainly_its_images_were_not_attached(
+        tmp_path, turnlog_home):
+    imported(gpt.write_json(tmp_path / "conversations.json", gpt.conversations()))
+    result = cli("import", str(_zip_with_image(tmp_path / "export.zip")))
+    assert result.returncode == 0, result.stderr
+    assert "0 turns imported" in result.stderr
+    assert "1 images not attached: these conversations were imported before without them" \
+        in result.stderr
+    assert rows(turnlog_home, "SELECT count(*) FROM turn_attachments") == [(0,)]
+
+
+def test_the_json_after_its_zip_adds_nothing_and_the_images_stay(tmp_path, turnlog_home):
+    first = imported(_zip_with_image(tmp_path / "export.zip"))
+    assert sum(c["attached"] for c in first) == 1
+    for again in (gpt.write_json(tmp_path / "conversations.json", gpt.conversations()),
+                  tmp_path / "export.zip"):
+        result = cli("import", str(again))
+        assert result.returncode == 0, result.stderr
+        assert "3 conversations read, 0 turns imported, 0 files attached; skipped: " \
+            in result.stderr and "already imported: 4" in result.stderr
+        assert "not attached" not in result.stderr
+    assert rows(turnlog_home, "SELECT count(*) FROM turns") == [(4,)]
+    assert rows(turnlog_home, "SELECT count(*) FROM turn_attachments") == [(1,)]
+
+
 def test_the_plain_report_names_each_conversation(export_zip, turnlog_home):
     result = cli("import", str(export_zip))
     assert result.returncode == 0, result.stderr
@@ -129,9 +176,10 @@ def _write(path: Path, content: str | bytes) -> Path:
 @pytest.mark.parametrize(("make", "expected"), [
     (lambda p: _truncated(p), "conversations.json ends early (at character"),
     (lambda p: _write(p / "x.json", "hello, this is not JSON"),
-     "neither Turnlog JSON lines nor a ChatGPT export"),
+     "neither Turnlog JSON lines nor a ChatGPT, Claude or DeepSeek export"),
     (lambda p: gpt.write_zip(p / "x.zip", [], with_conversations=False),
-     "the zip archive holds no conversations.json, so it is not a ChatGPT data export"),
+     "the zip archive holds no conversations.json, so it is not a ChatGPT, Claude or "
+     "DeepSeek data export"),
     (lambda p: _write(p / "x.json", '[{"title": "t", "mapping": []}]'),
      "conversation 1 ('t'): 'mapping' must be an object of messages"),
     (lambda p: _write(p / "x.json", "[1, 2]"),

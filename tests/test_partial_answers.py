@@ -177,7 +177,7 @@ def test_an_export_with_a_kept_turn_imports_back_marked(store, loopback, turnlog
     keep_partial(store, failed_with_offer(send(store, loopback, conversation)))
     path = tmp_path / "chat.jsonl"
     path.write_text(exported(turnlog_home, conversation.id), encoding="utf-8")
-    import_file(store, path)
+    import_file(store, path, as_copies=True)  # the same data directory: a copy on purpose
     copy = max(c.id for c in store.conversations())
     assert copy != conversation.id
     [turn] = store.turns(copy)

@@ -126,3 +126,45 @@ def test_an_import_announces_the_conversations_it_added_on_the_change_bus(
     assert origin is window.transfer
     assert changes.imported == {c.id for c in store.conversations()}
     assert len(changes.imported) == 2 and changes.listing
+
+
+def test_an_export_imported_again_adds_nothing_unless_imported_as_copies(
+        qtbot, make_window, store, tmp_path):
+    seed(store, "First", [("q1", "a1"), ("q2", "a2")])
+    window = make_window()
+    target = tmp_path / "all.zip"
+    window.transfer.choose_export = lambda: target
+    action(window, "Export a&ll…").trigger()
+    qtbot.waitUntil(lambda: window.transfer.report is not None, timeout=60_000)
+    window.transfer.report = None
+    window.transfer.choose_import = lambda: target
+    action(window, "&Import…").trigger()
+    qtbot.waitUntil(lambda: window.transfer.report is not None, timeout=60_000)
+    report = window.transfer.report
+    assert report.summary.text() == "all.zip: 1 conversation read; 0 turns imported into 0 " \
+                                    "conversations."
+    assert "already imported: 2" in report.details.toPlainText()
+    assert len(store.conversations()) == 1
+    assert isinstance(report.as_copies, QPushButton) and report.as_copies.isVisible()
+    window.transfer.report = None
+    qtbot.mouseClick(report.as_copies, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.transfer.report is not None, timeout=60_000)
+    assert window.transfer.report.summary.text() == "all.zip: 1 conversation read; 2 turns " \
+                                                    "imported into 1 conversations."
+    assert window.transfer.report.as_copies is None
+    assert sorted(titles(window)) == ["First", "First"]
+
+
+def test_the_report_names_what_a_claude_export_held_that_was_not_imported(
+        qtbot, make_window, tmp_path):
+    import claude_export as claude
+
+    window = make_window()
+    export = claude.write_zip(tmp_path / "claude.zip", claude.conversations())
+    window.transfer.choose_import = lambda: export
+    action(window, "&Import…").trigger()
+    qtbot.waitUntil(lambda: window.transfer.report is not None, timeout=60_000)
+    lines = window.transfer.report.details.toPlainText().splitlines()
+    assert "not imported: projects (folders and assistants come later): 1" in lines
+    assert "not imported: account data (users.json), never stored: 1" in lines
+    assert window.transfer.report.as_copies is None

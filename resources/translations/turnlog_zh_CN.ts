@@ -1144,6 +1144,18 @@
         <translation>文件夹 (*);;Zip 压缩包 (*.zip)</translation>
     </message>
     <message>
+        <source>not imported: %1: %2</source>
+        <translation>未导入：%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 images not attached: these conversations were imported before without them (delete them and import the .zip again to have their images).</source>
+        <translation>%1 张图片未附上：这些对话之前已在没有图片的情况下导入（删除它们后再次导入 .zip 即可带上图片）。</translation>
+    </message>
+    <message>
+        <source>Import as copies</source>
+        <translation>作为副本导入</translation>
+    </message>
+    <message>
         <source>Importing</source>
         <translation>正在导入</translation>
     </message>

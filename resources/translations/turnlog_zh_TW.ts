@@ -1144,6 +1144,18 @@
         <translation>資料夾 (*);;Zip 壓縮檔 (*.zip)</translation>
     </message>
     <message>
+        <source>not imported: %1: %2</source>
+        <translation>未匯入：%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 images not attached: these conversations were imported before without them (delete them and import the .zip again to have their images).</source>
+        <translation>%1 張圖片未附上：這些對話之前已在沒有圖片的情況下匯入（刪除它們後再次匯入 .zip 即可帶上圖片）。</translation>
+    </message>
+    <message>
+        <source>Import as copies</source>
+        <translation>作為副本匯入</translation>
+    </message>
+    <message>
         <source>Importing</source>
         <translation>正在匯入</translation>
     </message>

@@ -4,6 +4,7 @@ an earlier revision, in one run; and a large ChatGPT export.
     .venv/bin/python tests/bench/import_speed.py [--turns 100000] [--before REV]
         [--before-large] [--chatgpt-mb 200] [--skip-before]
         [--long-turns 80000] [--long-gb 1] [--long-before REV] [--chatgpt-only]
+        [--claude-turns 100000] [--claude-per-conversation 1000] [--claude-only]
 
 Files made here: Turnlog JSON lines of `--turns` turns of ~170 bytes (question and answer
 together) and of ~1 KiB (English and Chinese mixed), and a ChatGPT `conversations.json`
@@ -23,6 +24,12 @@ Long ChatGPT conversations (`--long-turns`, 0: skip): one conversation of that m
 this checkout and by `--long-before` (default: the revision before the message tree was
 streamed), peak memory and time side by side. Goal: peak ≤ 200 MB whatever the size, and
 no slower than before.
+
+A Claude export (`--claude-turns`, 0: skip) of that many turns in conversations of
+`--claude-per-conversation` turns (English and Chinese, every fifth answer with thinking
+and a tool call, every tenth question with an attachment's extracted text), imported
+beside Turnlog JSON lines of the same turns' text, time and peak side by side; then the
+same turns as one conversation (walked message by message). Goal: peak ≤ 200 MB.
 """
 
 from __future__ import annotations
@@ -107,6 +114,61 @@ def write_chatgpt(path: Path, megabytes: int) -> tuple[Path, int]:
     return path, turns
 
 
+def _claude_message(n: int, human: bool, minute: int) -> dict:
+    stamp = f"2024-06-01T{minute // 60 % 24:02d}:{minute % 60:02d}:00.000000Z"
+    said = text(n, 160 if human else 240)
+    content: list[dict] = [{"type": "text", "text": said}]
+    attachments = []
+    if human and n % 10 == 0:
+        attachments = [{"file_name": f"notes-{n}.txt", "file_size": 400, "file_type": "txt",
+                        "extracted_content": text(n + 2, 400)}]
+    if not human and n % 5 == 0:
+        content = [{"type": "thinking", "thinking": text(n + 3, 200)},
+                   {"type": "tool_use", "id": f"toolu_{n}", "name": "web_search",
+                    "input": {"query": text(n, 30)}},
+                   {"type": "tool_result", "tool_use_id": f"toolu_{n}", "name": "web_search",
+                    "content": [{"type": "text", "text": text(n + 4, 120)}]}, *content]
+    return {"uuid": f"m{n}-{'h' if human else 'a'}", "text": said, "content": content,
+            "sender": "human" if human else "assistant", "created_at": stamp,
+            "updated_at": stamp, "attachments": attachments, "files": []}
+
+
+def write_claude(path: Path, turns: int, per_conversation: int) -> Path:
+    """A Claude `conversations.json` of `turns` turns, written as it goes."""
+    with path.open("w", encoding="utf-8") as out:
+        out.write("[")
+        for c, first in enumerate(range(0, turns, per_conversation)):
+            head = {"uuid": f"conv-{c}", "name": f"chat {c} 对话", "summary": "",
+                    "created_at": "2024-06-01T00:00:00Z", "updated_at": "2024-06-02T00:00:00Z"}
+            out.write(("," if c else "") + json.dumps(head)[:-1] + ', "chat_messages": [')
+            for n in range(first, min(turns, first + per_conversation)):
+                out.write(("," if n > first else "") + json.dumps(
+                    _claude_message(n, True, n), ensure_ascii=False) + "," + json.dumps(
+                    _claude_message(n, False, n), ensure_ascii=False))
+            out.write("]}")
+        out.write("]")
+    return path
+
+
+def claude_exports(args: argparse.Namespace, folder: Path, after: Path) -> None:
+    """A Claude export beside JSON lines of the same size, then as one conversation."""
+    plain = write_turnlog(folder / "claude-beside.jsonl", args.claude_turns, 400)
+    for per in (args.claude_per_conversation, args.claude_turns):
+        path = write_claude(folder / f"claude-{per}.json", args.claude_turns, per)
+        size = path.stat().st_size / 1e6
+        print(f"Claude export of {size:,.0f} MB: {args.claude_turns:,} turns in "
+              f"conversations of {per:,} turns, goal peak ≤ 200 MB")
+        now = timed_import(after, path)
+        show("Claude export", now)
+        if per == args.claude_per_conversation:
+            beside = timed_import(after, plain)
+            show("JSON lines, same turns", beside)
+            print(f"  Claude/JSON lines: time {now['seconds'] / beside['seconds']:.2f}, CPU "
+                  f"{now['cpu'] / beside['cpu']:.2f}, peak "
+                  f"{now['peak_mb'] / beside['peak_mb']:.2f}")
+        print(f"  goal peak ≤ 200 MB: {'met' if now['peak_mb'] <= 200 else 'NOT met'}\n")
+
+
 def export_revision(rev: str, into: Path) -> Path:
     """The package of revision `rev`, exported into `into` (once per run)."""
     if (into / "desktop").is_dir():
@@ -164,10 +226,17 @@ def main() -> int:
     parser.add_argument("--long-before", default=LONG_BEFORE, metavar="REV")
     parser.add_argument("--chatgpt-only", action="store_true",
                         help="only the ChatGPT export, not the JSON-lines files")
+    parser.add_argument("--claude-turns", type=int, default=100_000, help="0: skip")
+    parser.add_argument("--claude-per-conversation", type=int, default=1_000)
+    parser.add_argument("--claude-only", action="store_true",
+                        help="only the Claude export")
     args = parser.parse_args()
     after = ROOT / "desktop"
     with tempfile.TemporaryDirectory(prefix="turnlog-import-bench-") as tmp:
         folder = Path(tmp)
+        if args.claude_only:
+            claude_exports(args, folder, after)
+            return 0
         files = [] if args.chatgpt_only else [
             (write_turnlog(folder / "small.jsonl", args.turns, 170), 10, "~170 bytes"),
             (write_turnlog(folder / "large.jsonl", args.turns, 1024), 30, "~1 KiB")]
@@ -205,6 +274,8 @@ def main() -> int:
             show("after (this checkout)", now)
         if args.long_turns:
             long_exports(args, folder, after)
+        if args.claude_turns:
+            claude_exports(args, folder, after)
     return 0
 
 

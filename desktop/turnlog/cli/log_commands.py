@@ -63,15 +63,24 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run_project)
 
     p = sub.add_parser("import", help="import Turnlog JSON lines, an Export all folder or "
-                       "zip, or a ChatGPT export (conversations.json or its .zip)")
+                       "zip, or a ChatGPT, Claude or DeepSeek export (conversations.json or "
+                       "its .zip); what was imported before is not added again")
     p.add_argument("file", type=Path, metavar="FILE")
     p.add_argument("--model", help="model for a Turnlog file's conversation (overrides its "
                    "header)")
+    p.add_argument("--as-copies", action="store_true",
+                   help="add a Turnlog file's conversations as new copies even where they "
+                   "are stored already")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(run=run_import)
 
-    p = sub.add_parser("export", help="write a conversation as JSON lines to stdout")
-    p.add_argument("conversation", type=whole_number, metavar="ID")
+    p = sub.add_parser("export", help="write a conversation as JSON lines to stdout, or "
+                       "every conversation into a folder or zip (--all)")
+    p.add_argument("conversation", type=whole_number, metavar="ID", nargs="?")
+    p.add_argument("--all", type=Path, metavar="FOLDER|FILE.zip", dest="all_to",
+                   help="write every conversation, as the window's Export all does, into "
+                   "this new folder or zip (a JSON-lines and a Markdown file each, and the "
+                   "attached files); `turnlog-cli import` reads it back")
     p.add_argument("--format", choices=FORMATS, default="jsonl",
                    help="jsonl (re-importable, the default) or markdown")
     add_raw(p)
@@ -311,22 +320,22 @@ def run_import(args: argparse.Namespace) -> int:
         return 1
     with TurnlogStore.open(data_dir()) as store:
         try:
-            outcomes = import_checked(store, checked)
+            outcomes = import_checked(store, checked, as_copies=args.as_copies)
         except ImportProblem as err:  # the file changed between the two readings
             print(f"error: cannot import {args.file}: {err}; nothing was imported",
                   file=sys.stderr)
             return 1
     if args.json:
-        print_json({"conversations": [o.to_json() for o in outcomes]})
+        print_json({"source": outcomes.source, "totals": outcomes.totals(),
+                    "skipped": [{"reason": r, "count": n} for r, n in outcomes.skipped],
+                    "conversations": [o.to_json() for o in outcomes]})
         return 0
     safe = safe_for(sys.stderr, raw=False)
     for outcome in outcomes:
         if outcome.id is not None:
             print(outcome.id)
         print(safe(outcome.describe()), file=sys.stderr)
-    added = sum(o.turns for o in outcomes)
-    print(f"{checked.source.label}: {len(outcomes):,} conversations read, {added:,} turns "
-          "imported", file=sys.stderr)
+    print(safe(outcomes.summary()), file=sys.stderr)
     return 0
 
 
@@ -368,6 +377,12 @@ def _side_questions(conversation_id: int) -> list[SideQuestion]:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    if (args.all_to is None) == (args.conversation is None):
+        print("error: give a conversation ID, or --all FOLDER|FILE.zip (not both)",
+              file=sys.stderr)
+        return 2
+    if args.all_to is not None:
+        return _export_all(args.all_to)
     found = _read_conversation(args.conversation)
     safe = safe_for(sys.stdout, raw=args.raw)
     versions = _versions(args.conversation)
@@ -384,6 +399,26 @@ def run_export(args: argparse.Namespace) -> int:
     sys.stdout.write(safe(text))
     sys.stdout.flush()
     return _report_skipped(found)
+
+
+def _export_all(target: Path) -> int:
+    """Every conversation into `target`, as the window's Export all: nothing is left at
+    `target` by an error or an interrupt."""
+    from ..service.transfer import export_all  # the exporters
+
+    try:
+        with TurnlogStore.open(data_dir(), readonly=True) as store:
+            done = export_all(store, target)
+    except FileExistsError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"error: cannot write {target}: {err.strerror or err}", file=sys.stderr)
+        return 1
+    safe = safe_for(sys.stderr, raw=False)
+    print(safe(f"exported {done.conversations:,} conversations ({done.turns:,} turns) to "
+               f"{done.path}"), file=sys.stderr)
+    return 0
 
 
 def run_list(args: argparse.Namespace) -> int:

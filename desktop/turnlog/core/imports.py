@@ -12,7 +12,7 @@ from typing import Any
 from .send import PendingTurn
 from .side import SideQuestion
 
-SOURCE_NAMES = {"chatgpt": "ChatGPT"}
+SOURCE_NAMES = {"chatgpt": "ChatGPT", "claude": "Claude", "deepseek": "DeepSeek"}
 
 
 def source_name(source: str) -> str:
@@ -70,25 +70,73 @@ class ImportedConversation:
     # the user picks). A Turnlog file gives back its conversation's own chosen model.
     source: str = ""
     source_model: str = ""
+    # A Turnlog file's: every supersede record as (turn id, by turn id, time), in order,
+    # and its summaries (as its header has them).
+    supersede_records: list[tuple[str, str, str]] = field(default_factory=list)
+    summaries: list[dict[str, Any]] = field(default_factory=list)
+
+
+NOT_ATTACHED = "images not attached: these conversations were imported before without them"
 
 
 @dataclass(frozen=True, slots=True)
 class ImportOutcome:
     """What happened to one conversation: `id` is None when nothing was stored (every
-    turn was skipped)."""
+    turn was skipped); `attached`: how many files its new turns brought."""
 
     id: int | None
     title: str
     turns: int
     skipped: tuple[tuple[str, int], ...]
+    attached: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "turns": self.turns,
+                "attached": self.attached,
                 "skipped": [{"reason": r, "count": n} for r, n in self.skipped]}
 
     def describe(self) -> str:
         where = f"conversation {self.id}" if self.id is not None else "not imported"
         line = f"{where}: {self.title} — {self.turns:,} turns imported"
+        if self.attached:
+            line += f", {self.attached:,} files attached"
         if self.skipped:
             line += "; skipped: " + "; ".join(f"{r}: {n:,}" for r, n in self.skipped)
         return line
+
+
+class ImportReport(list[ImportOutcome]):
+    """Each conversation's outcome, in the order read, with the source's name ("Claude
+    export (.zip)") and what it held besides conversations that was not imported, with why
+    (`skipped`: a project, the account data)."""
+
+    def __init__(self, outcomes: Iterable[ImportOutcome] = (), *, source: str = "",
+                 skipped: tuple[tuple[str, int], ...] = ()) -> None:
+        super().__init__(outcomes)
+        self.source = source
+        self.skipped = skipped
+
+    def totals(self) -> dict[str, int]:
+        """Conversations read, turns imported, files attached, and everything skipped
+        (by reason, the source's own and each conversation's added up)."""
+        found: Counter[str] = Counter(dict(self.skipped))
+        for outcome in self:
+            found.update(dict(outcome.skipped))
+        return {"conversations": len(self), "turns": sum(o.turns for o in self),
+                "attached": sum(o.attached for o in self), **found}
+
+    def summary(self) -> str:
+        """One paragraph: the source, how much came in, and what did not, with why."""
+        totals = self.totals()
+        text = (f"{self.source}: {totals.pop('conversations'):,} conversations read, "
+                f"{totals.pop('turns'):,} turns imported, {totals.pop('attached'):,} files "
+                "attached")
+        not_attached = totals.pop(NOT_ATTACHED, 0)
+        if totals:
+            text += "; skipped: " + "; ".join(f"{r}: {n:,}" for r, n in sorted(
+                totals.items(), key=lambda kv: (-kv[1], kv[0])))
+        if not_attached:
+            text += (f"\n{not_attached:,} images not attached: these conversations were "
+                     "imported before without them (delete them and import the .zip again "
+                     "to have their images)")
+        return text

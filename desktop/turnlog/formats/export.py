@@ -7,7 +7,9 @@ then one line per turn, superseded versions too (with `superseded_by`, the id of
 that replaced it), the reasoning a model streamed before its answer, and for a turn kept
 incomplete, why (`incomplete`: "stopped", "cut", "length", "no_finish_reason"). Whatever else a
 conversation holds is written as lines with a `"record"` key naming their kind (see
-`importers.turnlog_jsonl.RECORD_KINDS`).
+`importers.turnlog_jsonl.RECORD_KINDS`). The header carries every supersede record in
+order with its time (`versions`) and the rolling summaries with their provenance: the
+turn ids each covers, its model, its time (`summaries`).
 """
 
 from __future__ import annotations
@@ -43,11 +45,24 @@ SIDE_KEY = "side_question"  # a line holding one side question (never a turn)
 
 
 def side_line(side: SideQuestion) -> dict[str, Any]:
+    """A side question with what its request carried (sizes, the ordinals sent verbatim,
+    summarized and left out, the earlier side questions it carried)."""
     line: dict[str, Any] = {"id": side.id, "question": side.question, "answer": side.answer,
                             "model": side.model, "created_at": side.created_at.isoformat()}
     if side.usage.known:
         line["usage"] = side.usage.to_json()
+    line.update(body_bytes=side.body_bytes, input_tokens=side.input_tokens,
+                tokens_exact=side.tokens_exact, sent=list(side.sent),
+                summarized=list(side.summarized), left_out=list(side.left_out),
+                side_ids=list(side.side_ids))
     return {SIDE_KEY: line}
+
+
+def _ints(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
+        raise ValueError("a side question's ordinals must be a list of turn numbers")
+    return tuple(value)
 
 
 def side_of(obj: dict[str, Any]) -> SideQuestion | None:
@@ -63,10 +78,20 @@ def side_of(obj: dict[str, Any]) -> SideQuestion | None:
         created = datetime.fromisoformat(str(side.get("created_at")))
     except ValueError:
         created = datetime.now(UTC)
+    counts = [side.get(k, 0) for k in ("body_bytes", "input_tokens")]
+    if not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts):
+        raise ValueError("a side question's sizes must be whole numbers")
+    carried = side.get("side_ids", [])
+    if not isinstance(carried, list) or not all(isinstance(s, str) for s in carried):
+        raise ValueError("'side_ids' of a side question must be a list of ids")
     return SideQuestion(str(side.get("id") or ""), side["question"], side["answer"],
                         str(side.get("model") or ""),
                         created if created.tzinfo else created.replace(tzinfo=UTC),
-                        Usage.from_json(side.get("usage")))
+                        Usage.from_json(side.get("usage")), body_bytes=counts[0],
+                        input_tokens=counts[1], tokens_exact=side.get("tokens_exact") is True,
+                        sent=_ints(side.get("sent", [])),
+                        summarized=_ints(side.get("summarized", [])),
+                        left_out=_ints(side.get("left_out", [])), side_ids=tuple(carried))
 
 
 def memory_section(pins: list[StoredPin], notes: list[StoredNote],
@@ -78,7 +103,8 @@ def memory_section(pins: list[StoredPin], notes: list[StoredNote],
                   "created_at": p.created_at} for p in pins],
         "notes": [{"text": n.text, "priority": n.priority, "created_at": n.created_at}
                   for n in notes],
-        "preferences": [{"text": p.text, "priority": p.priority} for p in preferences],
+        "preferences": [{"text": p.text, "priority": p.priority, "created_at": p.created_at}
+                        for p in preferences],
     }
 
 
@@ -107,14 +133,29 @@ def read_memory_section(value: Any) -> dict[str, list[dict[str, Any]]]:
             sources = entry.get("sources", [])
             if not isinstance(sources, list) or not all(isinstance(s, str) for s in sources):
                 raise ValueError("'sources' of a pin must be a list of turn ids")
+            _check_time(entry.get("created_at"), key)
         out[key] = entries
     return out
 
 
+def _check_time(value: Any, key: str) -> None:
+    """A memory entry's `created_at`: absent, or a time with its zone (ISO 8601)."""
+    if value is None:
+        return
+    try:
+        stamp = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        stamp = None
+    if stamp is None or stamp.tzinfo is None:
+        raise ValueError(f"a 'created_at' in 'memory.{key}' is not a time with its zone "
+                         f"({str(value)[:40]!r})")
+
+
 def jsonl_header(conversation: Conversation, next_ordinal: int | None = None,
-                 memory: dict[str, Any] | None = None) -> str:
+                 memory: dict[str, Any] | None = None, versions: Versions = NO_VERSIONS,
+                 summaries: Sequence[dict[str, Any]] = ()) -> str:
     """The header line; it carries the conversation's `memory_section`, if given and not
-    empty."""
+    empty, its supersede records and its summaries, if any."""
     header: dict[str, Any] = {
         "turnlog": FORMAT_VERSION,
         "title": conversation.title,
@@ -131,6 +172,11 @@ def jsonl_header(conversation: Conversation, next_ordinal: int | None = None,
         header["memory"] = memory
     if next_ordinal is not None:
         header["next_ordinal"] = next_ordinal
+    if versions.records:
+        header["versions"] = [[r.turn_id, r.by_turn_id, r.created_at]
+                              for r in versions.records]
+    if summaries:
+        header["summaries"] = list(summaries)
     return json.dumps(header, ensure_ascii=False) + "\n"
 
 
@@ -203,13 +249,14 @@ def jsonl_turn(turn: Turn, versions: Versions = NO_VERSIONS, files: Files | None
 def jsonl_lines(conversation: Conversation, turns: Iterable[Turn],
                 versions: Versions = NO_VERSIONS,
                 next_ordinal: int | None = None, memory: dict[str, Any] | None = None,
-                side: Iterable[SideQuestion] = (), files: Files | None = None
-                ) -> Iterator[str]:
-    """The header line, then one line per turn (superseded ones too, with the id of the
-    turn that replaced them; with `files`, its attachments), then one per side question
-    (`{"side_question": {...}}`); `turnlog-cli import` reads it back, versions, memory,
-    attachments and side questions included."""
-    yield jsonl_header(conversation, next_ordinal, memory)
+                side: Iterable[SideQuestion] = (), files: Files | None = None,
+                summaries: Sequence[dict[str, Any]] = ()) -> Iterator[str]:
+    """The header line (with `summaries`, as `store.importing` gives them), then one line
+    per turn (superseded ones too, with the id of the turn that replaced them; with
+    `files`, its attachments), then one per side question (`{"side_question": {...}}`);
+    `turnlog-cli import` reads it back, versions, memory, attachments, side questions and
+    summaries included."""
+    yield jsonl_header(conversation, next_ordinal, memory, versions, summaries)
     for turn in turns:
         yield jsonl_turn(turn, versions, files)
     for question in side:

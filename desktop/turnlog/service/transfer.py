@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from ..core.imports import ImportCancelled, ImportOutcome
+from ..core.imports import ImportCancelled, ImportReport
 from ..core.model import Conversation, Turn
 from ..formats.export import ATTACHMENTS_DIR, attachment_entries, jsonl_lines, markdown_parts
 from ..formats.importers import Source, open_source
@@ -82,19 +82,22 @@ def _step(cancelled: Callable[[], bool], progress: Report, now: Progress) -> Non
 
 def import_checked(store: TurnlogStore, checked: Checked, *,
                    cancelled: Callable[[], bool] = _never,
-                   progress: Report = lambda p: None) -> list[ImportOutcome]:
-    """Write what `check_file` found, in one transaction."""
+                   progress: Report = lambda p: None, as_copies: bool = False) -> ImportReport:
+    """Write what `check_file` found, in one transaction. What was imported before is
+    not added again (a Turnlog file's conversations too, unless `as_copies`)."""
     total = checked.turns
-    return store.imports.write(
+    outcomes = store.imports.write(
         checked.source.conversations(), cancelled=cancelled,
-        progress=lambda done: progress(Progress("writing", done, total)))
+        progress=lambda done: progress(Progress("writing", done, total)), as_copies=as_copies)
+    return ImportReport(outcomes, source=checked.source.label, skipped=checked.source.skipped)
 
 
 def import_file(store: TurnlogStore, path: Path, *, model: str | None = None,
                 cancelled: Callable[[], bool] = _never,
-                progress: Report = lambda p: None) -> list[ImportOutcome]:
+                progress: Report = lambda p: None, as_copies: bool = False) -> ImportReport:
     checked = check_file(path, model=model, cancelled=cancelled, progress=progress)
-    return import_checked(store, checked, cancelled=cancelled, progress=progress)
+    return import_checked(store, checked, cancelled=cancelled, progress=progress,
+                          as_copies=as_copies)
 
 
 # ------------------------------------------------------------------------------ export
@@ -157,7 +160,8 @@ def _export_one(store: TurnlogStore, conversation: Conversation, writer: _Writer
     writer.write(f"{stem}.jsonl", jsonl_lines(conversation, turns(), versions,
                                               store.turns.next_ordinal(conversation.id),
                                               store.memory.export_memory(conversation.id), sides,
-                                              files))
+                                              files,
+                                              store.imports.exported_summaries(conversation.id)))
     total, count = count, 0
     writer.write(f"{stem}.md", markdown_parts(conversation, turns(), versions, sides))
     return total

@@ -21,7 +21,13 @@ from typing import Any
 
 import peewee
 
-from ..core.imports import ImportCancelled, ImportedConversation, ImportedTurn, ImportOutcome
+from ..core.imports import (
+    NOT_ATTACHED,
+    ImportCancelled,
+    ImportedConversation,
+    ImportedTurn,
+    ImportOutcome,
+)
 from ..core.model import ConversationSettings
 from ..core.tools import rounds_to_json
 from ..core.versions import restore_order
@@ -29,7 +35,10 @@ from . import attachments, search
 
 BATCH = 2_000
 ALREADY = "already imported"
+ALREADY_EMPTY = "already imported (a conversation without turns)"
 CHANGED = "changed since an earlier import (another branch)"
+ELSEWHERE = ("turns already stored in another conversation, or changed since "
+             "(import as copies to add it anyway)")
 _INSERT_TURNS = ("INSERT INTO turns (conversation_id, id, ordinal, question, answer, model, "
                  "finish_reason, created_at, usage, reasoning, incomplete, tool_exchange) "
                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -80,6 +89,8 @@ class _Sourced:
         self.first_known: int | None = None
         self.target: int | None = None  # where new turns go
         self.changed = False
+        # Stored turns for which the source now has files: id → how many.
+        self.with_files: dict[str, int] = {}
 
     def classify(self, batch: list[ImportedTurn], owners: dict[str, int]) -> list[ImportedTurn]:
         """The turns of `batch` that are new; stored ones are counted."""
@@ -93,6 +104,8 @@ class _Sourced:
                 fresh.append(turn)
                 continue
             self.known += 1
+            if turn.pending.attachments:
+                self.with_files[turn.pending.id] = len(turn.pending.attachments)
             self.first_known = self.first_known if self.first_known is not None else owner
             if owner != self.owner or self.prefix != self.total - 1:
                 self.changed = True
@@ -105,9 +118,14 @@ class ImportWriter:
     """Writes `ImportedConversation`s into an open transaction of `db`."""
 
     def __init__(self, db: peewee.SqliteDatabase, *, cancelled: Callable[[], bool],
-                 progress: Callable[[int], None]) -> None:
+                 progress: Callable[[int], None], as_copies: bool = False) -> None:
         self.db, self._cancelled, self._progress = db, cancelled, progress
+        # A Turnlog file's conversations are matched by their turn ids (a second import
+        # adds nothing) unless copies are asked for: then each is a new conversation.
+        self.as_copies = as_copies
         self.turns_written = 0
+        self.created = False  # whether the last conversation written is a new one
+        self._attached = 0  # files of the last conversation's new turns
         self._renamed: dict[str, str] = {}  # a file's turn id → the fresh id it got
         # The last conversation written: each of the file's turn ids → the id stored.
         self.stored_ids: dict[str, str] = {}
@@ -115,11 +133,12 @@ class ImportWriter:
     @classmethod
     @contextmanager
     def open(cls, db: peewee.SqliteDatabase, *, cancelled: Callable[[], bool],
-             progress: Callable[[int], None]) -> Iterator[ImportWriter]:
+             progress: Callable[[int], None], as_copies: bool = False
+             ) -> Iterator[ImportWriter]:
         """A writer inside the caller's transaction, with the turns' insert trigger set
         aside: the writer indexes each batch itself."""
         with search.triggers_set_aside(db):
-            yield cls(db, cancelled=cancelled, progress=progress)
+            yield cls(db, cancelled=cancelled, progress=progress, as_copies=as_copies)
 
     def check(self) -> None:
         if self._cancelled():
@@ -130,13 +149,18 @@ class ImportWriter:
         # Per conversation (its pins are mapped through it): kept across conversations it
         # grew with every turn of the file, 50 MB over 240,000 turns.
         self.stored_ids = {}
+        self.created, self._attached = False, 0
         skipped: Counter[str] = Counter(item.skipped)
         if item.source_ids:
             conv_id, count = self._write_sourced(item, skipped)
-        else:
+        elif self.as_copies:
             conv_id, count = self._write_new(item)
+            self.created = True
+        else:
+            conv_id, count = self._write_own(item, skipped)
         order = sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0]))
-        return ImportOutcome(conv_id, item.title, count, tuple((r, n) for r, n in order if n))
+        return ImportOutcome(conv_id, item.title, count, tuple((r, n) for r, n in order if n),
+                             attached=self._attached)
 
     # ------------------------------------------------------------------ conversations
     def _create(self, item: ImportedConversation) -> int:
@@ -170,24 +194,55 @@ class ImportWriter:
             last = self._insert(conv_id, batch, last)
             count += len(batch)
         self._finish(conv_id, max(last + 1, item.next_ordinal or 0), item.updated_at)
-        self._versions(conv_id, item.superseded_by)
+        self._versions(conv_id, item)
         return conv_id, count
 
-    def _versions(self, conv_id: int, replaced: dict[str, str]) -> None:
-        """Supersede records that give back the file's versions (ids as stored)."""
-        stored = {self._renamed.get(a, a): self._renamed.get(b, b) for a, b in replaced.items()}
+    def _versions(self, conv_id: int, item: ImportedConversation) -> None:
+        """The file's supersede records, those naming a turn written now (ids as stored):
+        as the file lists them, with their times; from a file without them (written
+        before they were exported), records that give back its versions."""
+        ids = self.stored_ids
+        rows = [(conv_id, ids.get(a, a), ids.get(b, b), at)
+                for a, b, at in item.supersede_records if a in ids or b in ids]
+        if not item.supersede_records:
+            now = _iso(None)
+            replaced = {ids.get(a, a): ids.get(b, b) for a, b in item.superseded_by.items()
+                        if a in ids or b in ids}
+            rows = [(conv_id, a, b, now) for a, b in restore_order(replaced)]
         self._renamed.clear()
-        now = _iso(None)
         self.db.cursor().executemany(
             "INSERT INTO supersedes (conversation_id, turn_id, by_turn_id, created_at) "
-            "VALUES (?, ?, ?, ?)", [(conv_id, a, b, now) for a, b in restore_order(stored)])
+            "VALUES (?, ?, ?, ?)", rows)
 
-    def _write_sourced(self, item: ImportedConversation,
-                       skipped: Counter[str]) -> tuple[int | None, int]:
+    def _write_own(self, item: ImportedConversation,
+                   skipped: Counter[str]) -> tuple[int | None, int]:
+        """A Turnlog file's conversation, matched by its turns' ids as a source's is: one
+        stored before is not added again (turns after it are appended, with their
+        versions); a conversation without turns by its title and creation time."""
+        conv_id, count = self._write_sourced(item, skipped, own=True)
+        if self.stored_ids and conv_id is not None:
+            self._versions(conv_id, item)
+        if conv_id is not None or skipped[ALREADY] or skipped[ELSEWHERE]:
+            return conv_id, count
+        found = self.db.execute_sql(
+            "SELECT id FROM conversations c WHERE title = ? AND created_at = ? AND NOT EXISTS "
+            "(SELECT 1 FROM turns t WHERE t.conversation_id = c.id) LIMIT 1",
+            (item.title, _iso(item.created_at))).fetchone() if item.created_at else None
+        if found is not None:
+            skipped[ALREADY_EMPTY] += 1
+            return int(found[0]), 0
+        conv_id = self._create(item)
+        self._finish(conv_id, item.next_ordinal or 1, item.updated_at)
+        self.created = True
+        return conv_id, 0
+
+    def _write_sourced(self, item: ImportedConversation, skipped: Counter[str], *,
+                       own: bool = False) -> tuple[int | None, int]:
         """Ids from the source: what an earlier import brought in is not added again;
         turns after it are appended to that conversation. Read in batches (a conversation
         may hold 100,000 turns): new turns are written as they come, in a savepoint that
-        is rolled back if a later turn shows the conversation changed since."""
+        is rolled back if a later turn shows the conversation changed since. `own`: a
+        Turnlog file's (its ordinals and its turns' ids noted for its pins and versions)."""
         seen = _Sourced()
         with self.db.savepoint() as written:
             for batch in _batches(item.turns, BATCH):
@@ -195,22 +250,41 @@ class ImportWriter:
                 if seen.changed:
                     written.rollback()
                     self.turns_written -= seen.appended
-                    seen.appended = 0
+                    seen.appended, self._attached = 0, 0
+                    self.stored_ids.clear()
                 elif fresh:
-                    self._append_sourced(item, seen, fresh)
+                    self._append_sourced(item, seen, fresh, own)
             if seen.target is not None and not seen.changed:
-                self._finish(seen.target, seen.last + 1, item.updated_at)
+                next_ordinal = max(seen.last + 1, item.next_ordinal or 0) if own and \
+                    seen.owner is None else seen.last + 1
+                self._finish(seen.target, next_ordinal, item.updated_at)
+        self.created = seen.owner is None and seen.target is not None and not seen.changed
         if seen.total == 0:
             return None, 0
+        skipped[NOT_ATTACHED] += self._not_attached(seen.with_files)
         if seen.changed or (seen.owner is None and seen.known):
+            self.stored_ids.clear()
             skipped[ALREADY] += seen.known
-            skipped[CHANGED] += seen.total - seen.known
+            skipped[ELSEWHERE if own else CHANGED] += seen.total - seen.known
             return seen.first_known, 0
         skipped[ALREADY] += seen.prefix
         return seen.target if seen.target is not None else seen.owner, seen.appended
 
+    def _not_attached(self, wanted: dict[str, int]) -> int:
+        """How many of the files the source now has for stored turns those turns lack
+        (stored turns are never changed: a conversation imported without its images
+        stays without them, and the report says so)."""
+        ids = list(wanted)
+        have: dict[str, int] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            have.update(self.db.execute_sql(
+                "SELECT turn_id, count(*) FROM turn_attachments WHERE turn_id IN "
+                f"({', '.join('?' * len(chunk))}) GROUP BY turn_id", chunk).fetchall())
+        return sum(max(0, n - have.get(turn_id, 0)) for turn_id, n in wanted.items())
+
     def _append_sourced(self, item: ImportedConversation, seen: _Sourced,
-                        fresh: list[ImportedTurn]) -> None:
+                        fresh: list[ImportedTurn], own: bool = False) -> None:
         if seen.target is None:
             if seen.owner is None:
                 seen.target, seen.last = self._create(item), 0
@@ -220,7 +294,7 @@ class ImportWriter:
                     (seen.owner,)).fetchone()
                 seen.target, seen.last = seen.owner, int(next_ordinal) - 1
         seen.last = self._insert(seen.target, fresh, seen.last,
-                                 keep_ordinals=seen.owner is None, sourced=True)
+                                 keep_ordinals=own or seen.owner is None, sourced=not own)
         seen.appended += len(fresh)
 
     # ------------------------------------------------------------------------ turns
@@ -269,6 +343,7 @@ class ImportWriter:
         self.db.cursor().executemany(_INSERT_TURNS, rows)
         for turn_id, attached in files:  # each file once, however many turns hold it
             attachments.add_to_turn(self.db, turn_id, attached)
+            self._attached += len(attached)
         search.bulk_index(self.db, [((row[0] << 32) | row[2], row[3], row[4]) for row in rows])
         self.turns_written += len(rows)
         self._progress(self.turns_written)

@@ -79,8 +79,9 @@ class Memory:
 
     # ------------------------------------------------------------------------- pins
     def add_pin(self, conversation_id: int, text: str, *, sources: Sequence[str] = (),
-                kind: str = "") -> StoredPin:
-        """Pin `text` in a conversation, taken from the turns `sources` (none: typed)."""
+                kind: str = "", created_at: str | None = None) -> StoredPin:
+        """Pin `text` in a conversation, taken from the turns `sources` (none: typed);
+        `created_at` (ISO) only for one brought back by an import."""
         self.database.need_writer()
         text = _check_text(text)
         self.conversations.get(conversation_id)
@@ -90,7 +91,8 @@ class Memory:
                 if turn is None or turn.conversation_id != conversation_id:
                     raise NotFound(f"Conversation {conversation_id} has no turn {turn_id}.")
             row = insert(self.db, PinRow, conversation=conversation_id, text=text, kind=kind,
-                         sources=json.dumps(list(sources)), created_at=rows.now_iso())
+                         sources=json.dumps(list(sources)),
+                         created_at=created_at or rows.now_iso())
         return _pin(row)
 
     def pins(self, conversation_id: int) -> list[StoredPin]:
@@ -128,13 +130,14 @@ class Memory:
         self._remove(PinRow, pin_id, "pin")
 
     # ------------------------------------------------------------------------ notes
-    def add_note(self, conversation_id: int, text: str, *, priority: int = 3) -> StoredNote:
+    def add_note(self, conversation_id: int, text: str, *, priority: int = 3,
+                 created_at: str | None = None) -> StoredNote:
         self.database.need_writer()
         text, priority = _check_text(text), check_priority(priority)
         self.conversations.get(conversation_id)
         with self.database.guard(), self.db.atomic():
             row = insert(self.db, NoteRow, conversation=conversation_id, text=text,
-                         priority=priority, created_at=rows.now_iso())
+                         priority=priority, created_at=created_at or rows.now_iso())
         return _note(row)
 
     def notes(self, conversation_id: int) -> list[StoredNote]:
@@ -146,13 +149,14 @@ class Memory:
         self._remove(NoteRow, note_id, "note")
 
     # ------------------------------------------------------------------ preferences
-    def add_preference(self, text: str, *, priority: int = 3) -> StoredPreference:
+    def add_preference(self, text: str, *, priority: int = 3,
+                       created_at: str | None = None) -> StoredPreference:
         """A preference for every conversation. Only the user adds one (never a reply)."""
         self.database.need_writer()
         text, priority = _check_text(text), check_priority(priority)
         with self.database.guard(), self.db.atomic():
             row = insert(self.db, PreferenceRow, text=text, priority=priority,
-                         created_at=rows.now_iso())
+                         created_at=created_at or rows.now_iso())
         return _preference(row)
 
     def preferences(self) -> list[StoredPreference]:

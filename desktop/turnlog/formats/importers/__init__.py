@@ -2,8 +2,9 @@
 
 - Turnlog JSON lines (`turnlog-cli export`, File → Export…), one conversation;
 - a folder or `.zip` made by Export all: one JSON-lines file per conversation;
-- a ChatGPT data export: its `conversations.json`, the unpacked folder, or the `.zip`
-  as downloaded (read in place, never unpacked to disk).
+- a ChatGPT, Claude or DeepSeek data export: its `conversations.json`, the unpacked
+  folder, or the `.zip` as downloaded (read in place, never unpacked to disk); which of
+  the three is told by the first conversation's fields, not by the file's name.
 
 `Source.conversations()` reads the file from the start each time it is called, one
 conversation at a time, so an import can check everything first and write after. A
@@ -26,9 +27,15 @@ from typing import IO, Any
 from ...core.attachments import DEFAULT_FILE_LIMIT
 from ...core.imports import ImportedConversation, ImportProblem
 from ...system.user_files import FileRefused, OpenedFile, open_regular, read_limited
-from . import chatgpt, turnlog_jsonl
+from . import chatgpt, claude, deepseek, turnlog_jsonl
 
-CHATGPT_FILE = "conversations.json"
+CHATGPT_FILE = "conversations.json"  # every source's export names it so
+PROJECTS_FILE = "projects.json"  # Claude's projects
+ACCOUNT_FILE = "users.json"  # Claude's account data: never read, never stored
+PROJECTS_SKIPPED = "projects (folders and assistants come later)"
+ACCOUNT_SKIPPED = "account data (users.json), never stored"
+SNIFF_BYTES = 64 * 1024
+_LABELS = {"chatgpt": "ChatGPT export", "claude": "Claude export", "deepseek": "DeepSeek export"}
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 # Bounds of one import: archive bombs and endless files end in a named problem, early.
 MAX_CONVERSATIONS = 100_000
@@ -70,15 +77,24 @@ class Source:
     members: tuple[str, ...] = ()
     model: str | None = None
     size: int = 0
+    # What the source holds that is not imported, with how many: (why, count).
+    skipped: tuple[tuple[str, int], ...] = ()
     _tell: list[Any] = field(default_factory=list, repr=False)
     _done: int = 0
 
     @property
     def label(self) -> str:
-        return {"turnlog": "Turnlog JSON lines", "chatgpt": "ChatGPT export",
-                "chatgpt-zip": "ChatGPT export (.zip)", "chatgpt-folder": "ChatGPT export",
-                "turnlog-folder": "Turnlog export folder",
-                "turnlog-zip": "Turnlog export (.zip)"}[self.kind]
+        fixed = {"turnlog": "Turnlog JSON lines", "turnlog-folder": "Turnlog export folder",
+                 "turnlog-zip": "Turnlog export (.zip)"}
+        if self.kind in fixed:
+            return fixed[self.kind]
+        source = self.kind.split("-")[0]
+        return _LABELS[source] + (" (.zip)" if self.kind.endswith("-zip") else "")
+
+    @property
+    def exported(self) -> bool:
+        """An export of another service (its ids are the source's)."""
+        return not self.kind.startswith("turnlog")
 
     def position(self) -> int:
         """How far into the file(s) reading has got, in bytes (for a progress bar)."""
@@ -107,10 +123,10 @@ class Source:
             raise ImportProblem(f"the zip archive is damaged ({err})") from None
 
     def _read(self) -> Iterator[ImportedConversation]:
-        if self.kind in ("turnlog", "chatgpt"):
+        if "-" not in self.kind:
             with self._open_file(self.path) as text:
                 yield from self._parse(text, self.path.name)
-        elif self.kind in ("turnlog-folder", "chatgpt-folder"):
+        elif self.kind.endswith("-folder"):
             carried = _folder_files(self.path) if self.kind == "chatgpt-folder" else None
             for name in self.members:
                 with self._open_file(self.path / name) as text:
@@ -147,6 +163,12 @@ class Source:
                carried: chatgpt.FileLookup | None = None) -> Iterator[ImportedConversation]:
         if self.kind.startswith("chatgpt"):
             yield from chatgpt.conversations(text, name, carried)
+            return
+        if self.kind.startswith("claude"):
+            yield from claude.conversations(text, name)
+            return
+        if self.kind.startswith("deepseek"):
+            yield from deepseek.conversations(text, name)
             return
         try:
             yield turnlog_jsonl.read(text, Path(name).stem, model=self.model, files=files)
@@ -243,18 +265,20 @@ def open_source(path: Path, *, model: str | None = None) -> Source:
         return _zip(path, model, size)
     first = _first_byte(head)
     if first.startswith(b"["):
-        return Source(path, "chatgpt", size=size)
+        return Source(path, _sniff_file(path), size=size)
     if first and not first.startswith(b"{"):
         raise ImportProblem(
-            "this is neither Turnlog JSON lines nor a ChatGPT export (conversations.json "
-            "or the .zip as downloaded): it does not start with JSON")
+            "this is neither Turnlog JSON lines nor a ChatGPT, Claude or DeepSeek export "
+            "(conversations.json or the .zip as downloaded): it does not start with JSON")
     return Source(path, "turnlog", model=model, size=size)
 
 
 def _folder(path: Path, model: str | None) -> Source:
     if (path / CHATGPT_FILE).is_file():
-        return Source(path, "chatgpt-folder", (CHATGPT_FILE,),
-                      size=(path / CHATGPT_FILE).stat().st_size)
+        kind = _sniff_file(path / CHATGPT_FILE)
+        return Source(path, f"{kind}-folder", (CHATGPT_FILE,),
+                      size=(path / CHATGPT_FILE).stat().st_size,
+                      skipped=_folder_skipped(path) if kind == "claude" else ())
     members = tuple(sorted(p.name for p in path.iterdir()
                            if p.suffix == ".jsonl" and p.is_file()))
     if not members:
@@ -273,9 +297,80 @@ def _zip(path: Path, model: str | None, size: int) -> Source:
     chatgpt_files = sorted((n for n in names if n.rsplit("/", 1)[-1] == CHATGPT_FILE),
                            key=lambda n: (n.count("/"), n))
     if chatgpt_files:
-        return Source(path, "chatgpt-zip", (chatgpt_files[0],), size=size)
+        kind, skipped = _zip_kind(path, chatgpt_files[0], names)
+        return Source(path, f"{kind}-zip", (chatgpt_files[0],), size=size, skipped=skipped)
     jsonl = tuple(sorted(n for n in names if n.endswith(".jsonl")))
     if jsonl:
         return Source(path, "turnlog-zip", jsonl, model, size=size)
     raise ImportProblem("the zip archive holds no conversations.json, so it is not a "
-                        "ChatGPT data export (nor a Turnlog export: no .jsonl files)")
+                        "ChatGPT, Claude or DeepSeek data export (nor a Turnlog export: no "
+                        ".jsonl files)")
+
+
+# A key as it stands in JSON (not inside a string, where its quotes would be escaped).
+_KEY = r'(?<!\\)"{}"\s*:'
+_CLAUDE_KEYS = re.compile("|".join(_KEY.format(k) for k in ("chat_messages", "sender")))
+_DEEPSEEK_KEYS = re.compile("|".join(_KEY.format(k) for k in ("inserted_at", "fragments")))
+
+
+def sniff(head: str) -> str:
+    """Whose export a `conversations.json` is, from its first bytes: "claude" (its
+    conversations hold `chat_messages`), "deepseek" (`inserted_at`, messages of
+    `fragments`), else "chatgpt"."""
+    claude_at = _CLAUDE_KEYS.search(head)
+    deepseek_at = _DEEPSEEK_KEYS.search(head)
+    if claude_at and (not deepseek_at or claude_at.start() < deepseek_at.start()):
+        return "claude"
+    return "deepseek" if deepseek_at else "chatgpt"
+
+
+def _sniff_file(path: Path) -> str:
+    with _opened(path) as opened:
+        return sniff(opened.read_at_most(SNIFF_BYTES).decode("utf-8", "replace"))
+
+
+def _zip_kind(path: Path, member: str, names: list[str]
+              ) -> tuple[str, tuple[tuple[str, int], ...]]:
+    """Whose export the zip is, and (Claude's) what it holds that is not imported."""
+    folder = member.rpartition("/")[0]
+    try:
+        with _opened(path) as opened, zipfile.ZipFile(opened.handle) as archive:
+            info = archive.getinfo(member)
+            with archive.open(info) as packed:
+                head = io.BufferedReader(_Bounded(packed, member, info.compress_size)).read(
+                    SNIFF_BYTES)
+            kind = sniff(head.decode("utf-8", "replace"))
+            if kind != "claude":
+                return kind, ()
+            projects = f"{folder}/{PROJECTS_FILE}" if folder else PROJECTS_FILE
+            count = 0
+            if projects in names:
+                info = archive.getinfo(projects)
+                with archive.open(info) as packed:
+                    text = io.TextIOWrapper(io.BufferedReader(
+                        _Bounded(packed, projects, info.compress_size)), encoding="utf-8")
+                    count = claude.project_count(text, PROJECTS_FILE)
+            account = (f"{folder}/{ACCOUNT_FILE}" if folder else ACCOUNT_FILE) in names
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as err:
+        raise ImportProblem(f"the zip archive cannot be read ({err})") from None
+    except UnicodeDecodeError as err:
+        raise ImportProblem(f"{PROJECTS_FILE}: the text is not UTF-8 ({err})") from None
+    return kind, _claude_skipped(count, account)
+
+
+def _folder_skipped(folder: Path) -> tuple[tuple[str, int], ...]:
+    count = 0
+    if (folder / PROJECTS_FILE).is_file():
+        with _opened(folder / PROJECTS_FILE, PROJECTS_FILE) as opened:
+            try:
+                count = claude.project_count(
+                    io.TextIOWrapper(opened.handle, encoding="utf-8"), PROJECTS_FILE)
+            except UnicodeDecodeError as err:
+                raise ImportProblem(f"{PROJECTS_FILE}: the text is not UTF-8 ({err})") \
+                    from None
+    return _claude_skipped(count, (folder / ACCOUNT_FILE).exists())
+
+
+def _claude_skipped(projects: int, account: bool) -> tuple[tuple[str, int], ...]:
+    found = [(PROJECTS_SKIPPED, projects)] if projects else []
+    return tuple(found + ([(ACCOUNT_SKIPPED, 1)] if account else []))

@@ -35,9 +35,7 @@ from ...core.model import Usage
 from ...core.send import PendingTurn
 from ...providers import DEFAULT_MAX_CONTENT_BYTES
 from ..file_reading import read_bytes
-from . import tree as tree_module
-from .jsonstream import TOO_LARGE, ArrayReader
-from .tree import MessageTree
+from .tree import MessageTree, mapped_conversations
 
 log = logging.getLogger(__name__)
 
@@ -59,54 +57,12 @@ SOURCE = "chatgpt"  # recipients of what the person sees
 
 def conversations(stream: IO[str], name: str, files: FileLookup | None = None
                   ) -> Iterator[ImportedConversation]:
-    """Every conversation of `conversations.json`, read one at a time: decoded whole while
-    its text is within `tree.SPILL_BYTES` (most are), else walked message by message
-    (`MessageTree`), never held as objects; `files` finds the images the export carries.
-    A conversation's turns must be read before the next conversation is asked for."""
-    reader = ArrayReader(stream, name)
-    tree = MessageTree(_counts)
-    try:
-        for index, _start in enumerate(reader.positions(), start=1):
-            if reader.peek() != "{":
-                item = reader.value()
-                raise ImportProblem(f"conversation {index} of conversations.json is not a "
-                                    f"JSON object but {type(item).__name__}")
-            tree.reset()
-            whole = reader.small_value(spill_bytes())
-            fields = _fields_of(whole, tree) if whole is not TOO_LARGE else \
-                _walked_fields(reader, tree)
-            yield _convert(fields, index, tree, files)
-    finally:
-        tree.close()
-
-
-def spill_bytes() -> int:
-    return tree_module.SPILL_BYTES  # read when used: tests lower it
-
-
-def _fields_of(item: dict[str, Any], tree: MessageTree) -> dict[str, Any]:
-    """A conversation decoded whole: its messages go to `tree` as they are."""
-    fields = dict(item)
-    mapping = item.get("mapping")
-    if isinstance(mapping, dict):
-        for node_id, node in mapping.items():
-            tree.add(node_id, node, "")
-        fields["mapping"] = tree
-    return fields
-
-
-def _walked_fields(reader: ArrayReader, tree: MessageTree) -> dict[str, Any]:
-    """A large conversation, its `mapping` read one message at a time into `tree`."""
-    fields: dict[str, Any] = {}
-    for key in reader.members():
-        if key == "mapping" and reader.peek() == "{":
-            for node_id in reader.members():
-                node = reader.value(raw=True)
-                tree.add(node_id, node, reader.raw)
-            fields[key] = tree
-        else:
-            fields[key] = reader.value()
-    return fields
+    """Every conversation of `conversations.json`, read one at a time
+    (`tree.mapped_conversations`); `files` finds the images the export carries. A
+    conversation's turns must be read before the next conversation is asked for."""
+    for index, fields, tree in mapped_conversations(stream, name, _counts,
+                                                    "conversations.json"):
+        yield _convert(fields, index, tree, files)
 
 
 def _time(value: Any) -> datetime | None:
@@ -168,10 +124,8 @@ def _convert(fields: dict[str, Any], index: int, tree: MessageTree,
 
 
 def _turns(tree: MessageTree) -> Iterator[ImportedTurn]:
-    for turn_id, question, answer, model, created_at, attached in tree.turns():
-        yield ImportedTurn(PendingTurn(
-            id=turn_id, question=question, answer=answer, model=model, finish_reason="stop",
-            usage=Usage(), created_at=created_at, attachments=attached))
+    for turn in tree.turns():
+        yield ImportedTurn(turn)
 
 
 class _Turns:
@@ -280,8 +234,10 @@ class _Turns:
         if not self.first_question:
             self.first_question = question[0]
         self.last_model = model
-        self.tree.add_turn(uuid.uuid5(ID_NAMESPACE, key).hex, question[0], answer[0], model,
-                           stamp, self.attached)
+        self.tree.add_turn(PendingTurn(
+            id=uuid.uuid5(ID_NAMESPACE, key).hex, question=question[0], answer=answer[0],
+            model=model, finish_reason="stop", usage=Usage(), created_at=stamp,
+            attachments=self.attached))
 
 
 def _images(content: dict[str, Any], meta: dict[str, Any], files: FileLookup | None

@@ -141,6 +141,27 @@ class ArrayReader:
                 return
             self._bad_object("expected ',' or '}' after a value")
 
+    def elements(self) -> Iterator[None]:
+        """Stops at the start of each element of the array that starts here (inside an
+        element of the top array), which the caller reads before asking for the next."""
+        if self._next_char() != "[":
+            raise ImportProblem(f"{self._name} is not valid JSON at {self._where()}: "
+                                "expected an array")
+        self._pos += 1
+        if self._next_char() == "]":
+            self._pos += 1
+            return
+        while True:
+            yield None
+            separator = self._next_char()
+            if separator == ",":
+                self._pos += 1
+                continue
+            if separator == "]":
+                self._pos += 1
+                return
+            self._bad_object("expected ',' or ']' after an element")
+
     def _bad_object(self, what: str) -> None:
         if self._next_char() == "":
             raise ImportProblem(f"{self._name} ends early (at {self._where()}): the file is "

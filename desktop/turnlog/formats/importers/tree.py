@@ -19,9 +19,12 @@ import pickle  # noqa: S403 - of this process's own values, in its own private d
 import sqlite3
 from collections.abc import Callable, Iterator
 from datetime import datetime
-from typing import Any
+from typing import IO, Any
 
 from ...core.imports import ImportProblem
+from ...core.model import Usage
+from ...core.send import PendingTurn
+from .jsonstream import TOO_LARGE, ArrayReader
 
 CACHE_KIB = 16 * 1024
 BATCH = 1_000
@@ -31,7 +34,7 @@ _SCHEMA = (
     "root INTEGER NOT NULL, counts INTEGER NOT NULL, valid INTEGER NOT NULL, raw TEXT)",
     "CREATE TABLE path (depth INTEGER NOT NULL, seq INTEGER NOT NULL)",
     "CREATE TABLE turns (seq INTEGER PRIMARY KEY, id TEXT, question TEXT, answer TEXT, "
-    "model TEXT, created_at TEXT, attached BLOB)",
+    "model TEXT, finish_reason TEXT, created_at TEXT, reasoning TEXT, more BLOB)",
 )
 _PATH = (
     "INSERT INTO path (depth, seq) WITH RECURSIVE up(depth, id) AS (SELECT 0, ? UNION ALL "
@@ -174,7 +177,7 @@ class MessageTree:
                 raise ImportProblem(f"{where}: message {node_id!r} is not a JSON object")
             parent = node.get("parent")
             node_id = parent if isinstance(parent, str) else None
-        self._path = [held[n].get("message") for n in reversed(seen)]
+        self._path = [(n, held[n].get("message")) for n in reversed(seen)]
         return sum(1 for key, node in held.items() if key not in visited and self._seen(node))
 
     def _newest_held_leaf(self) -> str | None:
@@ -212,32 +215,42 @@ class MessageTree:
 
     def messages(self) -> Iterator[Any]:
         """The path's messages, root first."""
+        for _node_id, message in self.nodes():
+            yield message
+
+    def nodes(self) -> Iterator[tuple[str, Any]]:
+        """The path's node ids with their messages, root first."""
         if not self._spilled:
             yield from self._path
             return
         cursor = self._database().execute(
-            "SELECT n.raw FROM path p JOIN nodes n ON n.seq = p.seq ORDER BY p.depth DESC")
-        for (raw,) in cursor:
-            yield json.loads(raw).get("message")
+            "SELECT n.id, n.raw FROM path p JOIN nodes n ON n.seq = p.seq "
+            "ORDER BY p.depth DESC")
+        for node_id, raw in cursor:
+            yield node_id, json.loads(raw).get("message")
 
-    def add_turn(self, turn_id: str, question: str, answer: str, model: str,
-                 created_at: datetime, attached: tuple[Any, ...] = ()) -> None:
-        """One turn made of the path (`attached`: its question's files)."""
-        self._turns.append((turn_id, question, answer, model, created_at, attached))
+    def add_turn(self, turn: PendingTurn) -> None:
+        """One turn made of the path (its question's files, reasoning and tool exchange
+        included)."""
+        self._turns.append(turn)
         if self._spilled and len(self._turns) >= BATCH:
             self.flush_turns()
 
     def flush_turns(self) -> None:
         if not self._spilled:
             return  # held with the messages
+        # Text as columns; files, tool exchange and usage pickled only where a turn has
+        # them: a dataclass pickles 25 times slower than its fields.
         self._database().executemany(
-            "INSERT INTO turns (id, question, answer, model, created_at, attached) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [(*t[:4], t[4].isoformat(), pickle.dumps(t[5]) if t[5] else None)
+            "INSERT INTO turns (id, question, answer, model, finish_reason, created_at, "
+            "reasoning, more) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(t.id, t.question, t.answer, t.model, t.finish_reason, t.created_at.isoformat(),
+              t.reasoning, pickle.dumps((t.attachments, t.tools, t.usage))
+              if t.attachments or t.tools or t.usage != Usage() else None)
              for t in self._turns])
         self._turns.clear()
 
-    def turns(self) -> Iterator[tuple[str, str, str, str, datetime, tuple[Any, ...]]]:
+    def turns(self) -> Iterator[PendingTurn]:
         """The turns made of this conversation, in order, a batch at a time."""
         generation = self.generation
         if not self._spilled:
@@ -251,12 +264,67 @@ class MessageTree:
             if self.generation != generation:
                 raise RuntimeError("a conversation's turns are read before the next one")
             rows = self._database().execute(
-                "SELECT seq, id, question, answer, model, created_at, attached FROM turns "
-                "WHERE seq > ? ORDER BY seq LIMIT ?", (after, BATCH)).fetchall()
+                "SELECT seq, id, question, answer, model, finish_reason, created_at, "
+                "reasoning, more FROM turns WHERE seq > ? ORDER BY seq LIMIT ?",
+                (after, BATCH)).fetchall()
             if not rows:
                 return
             after = rows[-1][0]
-            for row in rows:
-                attached = pickle.loads(row[6]) if row[6] else ()  # noqa: S301 - see above
-                yield (row[1], row[2], row[3], row[4], datetime.fromisoformat(row[5]),
-                       attached)
+            for _seq, turn_id, question, answer, model, finish, created, reasoning, more \
+                    in rows:
+                # noqa below: this process's own values, from its own private database
+                attached, tools, usage = pickle.loads(more) if more else (  # noqa: S301
+                    (), (), Usage())
+                yield PendingTurn(id=turn_id, question=question, answer=answer, model=model,
+                                  finish_reason=finish, usage=usage,
+                                  created_at=datetime.fromisoformat(created),
+                                  reasoning=reasoning, attachments=attached, tools=tools)
+
+
+def mapped_conversations(stream: IO[str], name: str, counts: Callable[[Any], bool],
+                         what: str) -> Iterator[tuple[int, dict[str, Any], MessageTree]]:
+    """Each conversation of an export whose conversations keep their messages in a
+    `mapping` tree (ChatGPT, DeepSeek): its index, its fields (`mapping` is the tree) and
+    the tree, read one at a time: decoded whole while its text is within `SPILL_BYTES`
+    (most are), else walked message by message, never held as objects. `what` names the
+    export in messages. A conversation's turns must be read before the next is asked for."""
+    reader = ArrayReader(stream, name)
+    tree = MessageTree(counts)
+    try:
+        for index, _start in enumerate(reader.positions(), start=1):
+            if reader.peek() != "{":
+                item = reader.value()
+                raise ImportProblem(f"conversation {index} of {what} is not a JSON object but "
+                                    f"{type(item).__name__}")
+            tree.reset()
+            whole = reader.small_value(SPILL_BYTES)
+            fields = _fields_of(whole, tree) if whole is not TOO_LARGE else \
+                _walked_fields(reader, tree)
+            yield index, fields, tree
+    finally:
+        tree.close()
+
+
+def _fields_of(item: dict[str, Any], tree: MessageTree) -> dict[str, Any]:
+    """A conversation decoded whole: its messages go to `tree` as they are."""
+    fields = dict(item)
+    mapping = item.get("mapping")
+    if isinstance(mapping, dict):
+        for node_id, node in mapping.items():
+            tree.add(node_id, node, "")
+        fields["mapping"] = tree
+    return fields
+
+
+def _walked_fields(reader: ArrayReader, tree: MessageTree) -> dict[str, Any]:
+    """A large conversation, its `mapping` read one message at a time into `tree`."""
+    fields: dict[str, Any] = {}
+    for key in reader.members():
+        if key == "mapping" and reader.peek() == "{":
+            for node_id in reader.members():
+                node = reader.value(raw=True)
+                tree.add(node_id, node, reader.raw)
+            fields[key] = tree
+        else:
+            fields[key] = reader.value()
+    return fields

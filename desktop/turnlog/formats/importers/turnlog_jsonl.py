@@ -41,8 +41,10 @@ None when there is no such file."""
 _FILE_NAME = re.compile(r"attachments/[0-9a-f]{64}")
 _INLINE = ("attachments.original.base64", "attachments.sent.base64")
 
-RECORD_KINDS: dict[str, Callable[[dict[str, Any], int], object]] = {}
-"""Record kinds this Turnlog reads (kind → reader of one line); none yet besides turns."""
+RECORD_KINDS: tuple[str, ...] = ()
+"""Record kinds this Turnlog reads besides turns and side questions: none yet."""
+_SUMMARY_INTS = ("first_ordinal", "last_ordinal", "content_tokens")
+_SUMMARY_TEXTS = ("content", "model", "settings_key", "covered_digest", "created_at")
 
 
 def _text_problem(value: str, key: str, number: int) -> str | None:
@@ -137,9 +139,11 @@ def read(stream: IO[str], name: str, *, model: str | None = None,
         raise ImportProblem(f"line {number}: the header's memory: {err}") from None
     settings = header.get("settings")
     next_ordinal = header.get("next_ordinal")
+    held = _Held()
+    held.read(header, number)
     return ImportedConversation(
         title=str(header.get("title") or name), system_prompt=str(header.get("system") or ""),
-        model=chosen, turns=_turns(lines, chosen, replaced, sides, files),
+        model=chosen, turns=_turns(lines, chosen, replaced, sides, files, held),
         superseded_by=replaced,
         source=source if isinstance(source, str) else "",
         source_model=str(header.get("source_model") or ""),
@@ -147,16 +151,52 @@ def read(stream: IO[str], name: str, *, model: str | None = None,
         created_at=parse_time(header.get("created_at")),
         updated_at=parse_time(header.get("updated_at")),
         settings=settings if isinstance(settings, dict) else None,
-        next_ordinal=next_ordinal if _is_int(next_ordinal) else None)
+        next_ordinal=next_ordinal if _is_int(next_ordinal) else None,
+        supersede_records=held.records, summaries=held.summaries)
 
 
 def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _all(value: Any, kind: type) -> bool:
+    return isinstance(value, list) and all(isinstance(v, kind) for v in value)
+
+
+class _Held:
+    """What a header holds besides the conversation: its supersede records (`versions`)
+    and its rolling summaries (`summaries`)."""
+
+    def __init__(self) -> None:
+        self.records: list[tuple[str, str, str]] = []
+        self.summaries: list[dict[str, Any]] = []
+
+    def read(self, header: dict[str, Any], number: int) -> None:
+        found = header.get("versions", [])
+        if not isinstance(found, list) or not all(
+                isinstance(r, list) and len(r) == 3 and all(isinstance(v, str) for v in r)
+                and parse_time(r[2]) is not None for r in found):
+            raise ImportProblem(f"line {number}: 'versions' must be a list of [turn id, "
+                                "turn id, time]")
+        self.records.extend((a, b, at) for a, b, at in found)
+        summaries = header.get("summaries", [])
+        if not _all(summaries, dict):
+            raise ImportProblem(f"line {number}: 'summaries' must be a list of objects")
+        for entry in summaries:
+            if not all(_is_int(entry.get(k)) for k in _SUMMARY_INTS) \
+                    or not all(isinstance(entry.get(k), str) for k in _SUMMARY_TEXTS) \
+                    or parse_time(entry["created_at"]) is None \
+                    or not _all(entry.get("covered_ids"), str) \
+                    or not _all(entry.get("usages", []), dict) \
+                    or not _all(entry.get("warnings", []), str):
+                raise ImportProblem(f"line {number}: a summary needs its ordinals, covered "
+                                    "turn ids, content, model and time")
+            self.summaries.append(entry)
+
+
 def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
-           replaced: dict[str, str], sides: list[SideQuestion], files: Files | None = None
-           ) -> Iterator[ImportedTurn]:
+           replaced: dict[str, str], sides: list[SideQuestion], files: Files | None,
+           held: _Held) -> Iterator[ImportedTurn]:
     """The turn lines; `replaced` is filled with the file's "A was superseded by B" pairs,
     checked once the last line is read (both turns in the file, no loop), and `sides`
     with its side questions."""
@@ -174,11 +214,9 @@ def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
             continue
         if "record" in obj:
             kind = obj["record"]
-            reader = RECORD_KINDS.get(kind) if isinstance(kind, str) else None
-            if reader is None:
+            if kind not in RECORD_KINDS:
                 raise ImportProblem(f"line {number}: a {kind!r} record is not known to this "
                                     "Turnlog (the file was written by a newer one)")
-            reader(obj, number)
             continue
         turn = _turn(obj, number, model, now, files)
         if isinstance(obj.get("id"), str):
@@ -191,6 +229,8 @@ def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
             raise ImportProblem(f"line {number}: 'superseded_by' must name another turn's id "
                                 "in this file")
         replaced[old] = by
+    if any(a not in ids or b not in ids for a, b, _at in held.records):
+        raise ImportProblem("the header's 'versions' name a turn that is not in this file")
     try:
         restore_order(replaced)
     except ValueError as err:

@@ -18,12 +18,19 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QProgressDialog,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from ...core.failures import StoreError
-from ...core.imports import ImportCancelled, ImportOutcome, ImportProblem
+from ...core.imports import (
+    NOT_ATTACHED,
+    ImportCancelled,
+    ImportOutcome,
+    ImportProblem,
+    ImportReport,
+)
 from ...store import TurnlogStore
 from ..infra import operations
 from ..infra.changes import ChangeHub, Changes
@@ -91,10 +98,35 @@ def choose_export_target(parent: QWidget) -> Path | None:
     return path
 
 
+def source_lines(outcomes: list[ImportOutcome]) -> list[str]:
+    """What the source held besides its conversations that was not imported, and the
+    images a conversation imported before cannot get now, said plainly."""
+    if not isinstance(outcomes, ImportReport):
+        return []
+    lines = [arg(QCoreApplication.translate("ImportExport", "not imported: %1: %2"),
+                 reason, number(count)) for reason, count in outcomes.skipped]
+    missing = outcomes.totals().get(NOT_ATTACHED, 0)
+    if missing:
+        lines.append(arg(QCoreApplication.translate(
+            "ImportExport", "%1 images not attached: these conversations were imported "
+            "before without them (delete them and import the .zip again to have their "
+            "images)."), number(missing)))
+    return lines
+
+
+def already_imported(outcomes: list[ImportOutcome]) -> bool:
+    """Whether a Turnlog file's conversations were found stored already (then the report
+    offers to import them as copies)."""
+    return isinstance(outcomes, ImportReport) and outcomes.source.startswith("Turnlog") \
+        and any(reason.startswith("already imported") for o in outcomes for reason, _n in
+                o.skipped)
+
+
 class ReportDialog(QDialog):
     """What an import or export did, conversation by conversation."""
 
-    def __init__(self, title: str, summary: str, lines: list[str], parent: QWidget) -> None:
+    def __init__(self, title: str, summary: str, lines: list[str], parent: QWidget,
+                 again: Callable[[], None] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
         self.setObjectName("transferReport")
@@ -109,6 +141,12 @@ class ReportDialog(QDialog):
         layout.addWidget(self.details)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.close)
+        self.as_copies: QPushButton | None = None
+        if again is not None:  # what was stored already, added again as new conversations
+            self.as_copies = buttons.addButton(QCoreApplication.translate(
+                "ImportExport", "Import as copies"), QDialogButtonBox.ButtonRole.ActionRole)
+            self.as_copies.clicked.connect(self.close)
+            self.as_copies.clicked.connect(again)
         layout.addWidget(buttons)
         self.resize(560, 320 if lines else 140)
 
@@ -139,13 +177,16 @@ class ImportExport(QObject):
         if self.busy:
             return
         path = self.choose_import()
-        if path is None:
-            return
+        if path is not None:
+            self._import(path)
 
+    def _import(self, path: Path, as_copies: bool = False) -> None:
+        if self.busy:
+            return
         self._start(
             QCoreApplication.translate("ImportExport", "Importing"),
             arg(QCoreApplication.translate("ImportExport", "Checking %1…"), path.name),
-            operations.import_from_file(self._store, path),
+            operations.import_from_file(self._store, path, as_copies=as_copies),
             lambda outcomes: self._imported(path, outcomes),
             lambda error: self._failed("Import", path, error),
         )
@@ -198,8 +239,9 @@ class ImportExport(QObject):
             self.progress.deleteLater()
             self.progress = None
 
-    def _show(self, title: str, summary: str, lines: list[str]) -> None:
-        self.report = ReportDialog(title, summary, lines, self._parent)
+    def _show(self, title: str, summary: str, lines: list[str],
+              again: Callable[[], None] | None = None) -> None:
+        self.report = ReportDialog(title, summary, lines, self._parent, again)
         self.report.show()
         self.finished.emit(self.report)
 
@@ -227,7 +269,9 @@ class ImportExport(QObject):
                 turns,
                 stored,
             ),
-            [outcome_text(o) for o in outcomes],
+            [outcome_text(o) for o in outcomes] + source_lines(outcomes),
+            (lambda: self._import(path, as_copies=True)) if already_imported(outcomes)
+            else None,
         )
 
     def _exported(self, done: ExportedAll) -> None:

@@ -576,11 +576,13 @@ def write_attached_file(original: Callable[[str], bytes], attachment: Attachment
 
 
 # --------------------------------------------------------- import and export
-def import_from_file(store: TurnlogStore, path: Path) -> LongStorageOp[list[ImportOutcome]]:
+def import_from_file(store: TurnlogStore, path: Path, *, as_copies: bool = False
+                     ) -> LongStorageOp[list[ImportOutcome]]:
     from ...service.transfer import import_file as import_turnlog_file  # the importers
 
     return LongStorageOp("import or export", lambda context: import_turnlog_file(
-        store, path, cancelled=lambda: context.cancel.cancelled, progress=context.report))
+        store, path, cancelled=lambda: context.cancel.cancelled, progress=context.report,
+        as_copies=as_copies))
 
 
 def export_all(store: TurnlogStore, target: Path) -> LongStorageOp[ExportedAll]:
