@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 
 from loopback import Behaviour
 from turnlog.core.model import ConversationSettings
@@ -153,3 +153,40 @@ def test_the_wheel_scrolls_the_inspector_past_the_slider_and_last_request_stays_
     inspector.reset_button.click()
     assert window.what_if_bytes is None
     show_last()
+
+
+class PaintCount(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Paint:
+            self.count += 1
+        return False
+
+
+def test_the_request_in_flight_moves_the_bars_without_painting_the_window_from_inside(
+        qtbot, make_window, store):
+    """While an answer streams in, showing the body in flight moves the inspector's bars;
+    the growing answer waiting for a paint is painted with the next frame, not from inside
+    that update (one long stall instead of two short ones)."""
+    seed(store, "chat", numbered(10), settings=ConversationSettings(max_bytes=16_000))
+    window = make_window()
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 10)
+    window.composer.set_draft("x" * 6_000)
+    window.refresh_preview()
+    in_flight = window.shown.projection
+    window.composer.set_draft("")
+    window.refresh_preview()
+    qtbot.wait(50)
+    bar = window.inspector.bytes_bar
+    before = bar.value()
+    paints = PaintCount()
+    window.view.viewport().installEventFilter(paints)
+    window.view.viewport().update()  # the transcript waits for a paint (a streamed piece)
+    window.preview.show_sent(in_flight)
+    assert bar.value() > before
+    assert paints.count == 0
+    qtbot.waitUntil(lambda: paints.count > 0)
+    window.view.viewport().removeEventFilter(paints)

@@ -556,5 +556,6 @@ class LivePreview(QObject):
             not_final=self._not_final_text(shown),
             last_available=self.last is not None and shown.kind != "running",
             showing_last=shown.kind == "last",
+            in_flight=shown.kind == "running",
         ))
         self.shown_changed.emit(shown)
