@@ -35,6 +35,7 @@ from ...core.model import Usage
 from ...core.send import PendingTurn
 from ...providers import DEFAULT_MAX_CONTENT_BYTES
 from ..file_reading import read_bytes
+from .fields import storable, text_field
 from .tree import MessageTree, mapped_conversations
 
 log = logging.getLogger(__name__)
@@ -74,19 +75,6 @@ def _time(value: Any) -> datetime | None:
     return None
 
 
-def _text_of(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _clean(text: str) -> str:
-    """`text` with any lone surrogate (valid JSON, not storable text) as U+FFFD."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text
-
-
 def _counts(message: Any) -> bool:
     """A message a person would have seen (a question or an answer)."""
     if not isinstance(message, dict):
@@ -99,13 +87,13 @@ def _counts(message: Any) -> bool:
 def _convert(fields: dict[str, Any], index: int, tree: MessageTree,
              files: FileLookup | None = None) -> ImportedConversation:
     """A conversation whose messages are in `tree` (as `fields["mapping"]`)."""
-    title = _text_of(fields.get("title")).strip()
+    title = text_field(fields.get("title")).strip()
     where = f"conversation {index}" + (f" ({title[:40]!r})" if title else "")
     if fields.get("mapping") is not tree:
         raise ImportProblem(f"{where}: 'mapping' must be an object of messages")
     off_path = tree.walk(fields.get("current_node"), where)
     source = str(fields.get("conversation_id") or fields.get("id") or "")
-    builder = _Turns(source, _text_of(fields.get("default_model_slug")), where, tree, files)
+    builder = _Turns(source, text_field(fields.get("default_model_slug")), where, tree, files)
     for message in tree.messages():
         if isinstance(message, dict):
             builder.add(message)
@@ -115,11 +103,11 @@ def _convert(fields: dict[str, Any], index: int, tree: MessageTree,
     if not title:
         first = builder.first_question
         title = first.strip().splitlines()[0][:60].strip() if first.strip() else ""
-    model = _text_of(fields.get("default_model_slug")) or builder.last_model
+    model = text_field(fields.get("default_model_slug")) or builder.last_model
     return ImportedConversation(
-        title=_clean(title or "Imported chat"),
-        system_prompt=_clean("\n\n".join(builder.system)), model="", turns=_turns(tree),
-        source=SOURCE, source_model=_clean(model), created_at=_time(fields.get("create_time")),
+        title=storable(title or "Imported chat"),
+        system_prompt=storable("\n\n".join(builder.system)), model="", turns=_turns(tree),
+        source=SOURCE, source_model=storable(model), created_at=_time(fields.get("create_time")),
         updated_at=_time(fields.get("update_time")), source_ids=True, skipped=builder.skipped)
 
 
@@ -227,10 +215,10 @@ class _Turns:
         asked, answered = question[1], answer[1]
         key = f"chatgpt/{self.source}/{asked.get('id')}/{answered.get('id')}"
         meta = answered.get("metadata")
-        model = _text_of(meta.get("model_slug")) if isinstance(meta, dict) else ""
+        model = text_field(meta.get("model_slug")) if isinstance(meta, dict) else ""
         stamp = (_time(answered.get("create_time")) or _time(asked.get("create_time"))
                  or datetime.now(UTC))
-        model = _clean(model or self.default_model)
+        model = storable(model or self.default_model)
         if not self.first_question:
             self.first_question = question[0]
         self.last_model = model
@@ -251,7 +239,7 @@ def _images(content: dict[str, Any], meta: dict[str, Any], files: FileLookup | N
     for part in parts:
         if not isinstance(part, dict) or part.get("content_type") != "image_asset_pointer":
             continue
-        file_id = _text_of(part.get("asset_pointer")).rsplit("/", 1)[-1]
+        file_id = text_field(part.get("asset_pointer")).rsplit("/", 1)[-1]
         carried = files(file_id) if file_id else None
         if carried is None:
             continue
@@ -292,9 +280,9 @@ def _part(part: Any, names: dict[str, str]) -> str:
         return part
     if not isinstance(part, dict):
         return ""
-    kind = _text_of(part.get("content_type"))
+    kind = text_field(part.get("content_type"))
     if kind == "image_asset_pointer":
-        pointer = _text_of(part.get("asset_pointer"))
+        pointer = text_field(part.get("asset_pointer"))
         name = names.get(pointer.rsplit("/", 1)[-1])
         return f"[image: {name}]" if name else "[image]"
     if isinstance(part.get("text"), str):  # e.g. an audio transcription

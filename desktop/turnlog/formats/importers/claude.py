@@ -35,6 +35,7 @@ from ...core.tools import ToolCall, ToolResult, ToolRound
 from ...providers import DEFAULT_MAX_CONTENT_BYTES
 from ..file_reading import read_bytes
 from . import tree as tree_module
+from .fields import iso_time, storable, text_field
 from .jsonstream import TOO_LARGE, ArrayReader
 from .tree import MessageTree
 
@@ -118,35 +119,12 @@ def _counts(message: Any) -> bool:
     return isinstance(message, dict) and message.get("sender") in ("human", "assistant")
 
 
-def _time(value: Any) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-
-
-def _str(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _clean(text: str) -> str:
-    """`text` with any lone surrogate (valid JSON, not storable text) as U+FFFD."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text
-
-
 def _convert(fields: dict[str, Any], index: int, tree: MessageTree,
              feed: _Feed) -> ImportedConversation:
-    title = _str(fields.get("name")).strip()
+    title = text_field(fields.get("name")).strip()
     where = f"conversation {index}" + (f" ({title[:40]!r})" if title else "")
     off_path = tree.walk(feed.previous, where)
-    turns = _Turns(_str(fields.get("uuid")) or f"#{index}", tree)
+    turns = _Turns(text_field(fields.get("uuid")) or f"#{index}", tree)
     for message in tree.messages():
         if isinstance(message, dict):
             turns.add(message)
@@ -157,10 +135,11 @@ def _convert(fields: dict[str, Any], index: int, tree: MessageTree,
         first = turns.first_question.strip()
         title = first.splitlines()[0][:60].strip() if first else ""
     return ImportedConversation(
-        title=_clean(title or "Imported chat"), system_prompt="", model="",
+        title=storable(title or "Imported chat"), system_prompt="", model="",
         turns=(ImportedTurn(t) for t in tree.turns()), source=SOURCE,
-        source_model=_clean(_str(fields.get("model"))), created_at=_time(fields.get("created_at")),
-        updated_at=_time(fields.get("updated_at")), source_ids=True, skipped=turns.skipped)
+        source_model=storable(text_field(fields.get("model"))),
+        created_at=iso_time(fields.get("created_at")),
+        updated_at=iso_time(fields.get("updated_at")), source_ids=True, skipped=turns.skipped)
 
 
 class _Turns:
@@ -202,7 +181,7 @@ class _Turns:
         key = f"claude/{self.source}/{asked.get('uuid')}/{answered.get('uuid')}"
         if not self.first_question:
             self.first_question = question
-        stamp = _time(answered.get("created_at")) or _time(asked.get("created_at")) \
+        stamp = iso_time(answered.get("created_at")) or iso_time(asked.get("created_at")) \
             or datetime.now(UTC)
         self.tree.add_turn(PendingTurn(
             id=uuid.uuid5(ID_NAMESPACE, key).hex, question=question, answer=answer, model="",
@@ -212,20 +191,20 @@ class _Turns:
     def _question(self, message: dict[str, Any]) -> tuple[str, tuple[Attachment, ...]]:
         """The question's text (files it names but the export lacks as placeholders) and
         its attachments' extracted text as text attachments."""
-        text = _clean(_blocks_text(message) or _str(message.get("text")))
+        text = storable(_blocks_text(message) or text_field(message.get("text")))
         found: list[Attachment] = []
         missing: list[str] = []
         attachments = message.get("attachments")
         for item in attachments if isinstance(attachments, list) else ():
             if not isinstance(item, dict):
                 continue
-            name = _str(item.get("file_name")).strip() or "attachment.txt"
-            extracted = _str(item.get("extracted_content"))
+            name = text_field(item.get("file_name")).strip() or "attachment.txt"
+            extracted = text_field(item.get("extracted_content"))
             if not extracted.strip():
                 missing.append(name)
                 continue
             try:
-                found.append(read_bytes(name, _clean(extracted).encode("utf-8"),
+                found.append(read_bytes(name, storable(extracted).encode("utf-8"),
                                         attached=found))
             except AttachmentRefused as err:
                 log.info("an attachment of the export was not attached: %s", err)
@@ -233,7 +212,7 @@ class _Turns:
                 missing.append(name)
         files = message.get("files")
         for item in files if isinstance(files, list) else ():
-            name = _str(item.get("file_name")).strip() if isinstance(item, dict) else ""
+            name = text_field(item.get("file_name")).strip() if isinstance(item, dict) else ""
             if name and name not in missing and all(a.name != name for a in found):
                 missing.append(name)
         self.skipped[NOT_CARRIED] += sum(1 for n in missing if n)
@@ -255,7 +234,7 @@ def _answer(message: dict[str, Any]) -> tuple[str, str, tuple[ToolRound, ...]]:
     (text said before a call goes with that call's round)."""
     content = message.get("content")
     if not isinstance(content, list) or not content:
-        return _clean(_str(message.get("text"))), "", ()
+        return storable(text_field(message.get("text"))), "", ()
     thinking: list[str] = []
     rounds = _Rounds()
     for block in content:
@@ -264,14 +243,14 @@ def _answer(message: dict[str, Any]) -> tuple[str, str, tuple[ToolRound, ...]]:
         kind = block.get("type")
         if kind == "text" and isinstance(block.get("text"), str):
             rounds.text(block["text"])
-        elif kind == "thinking" and _str(block.get("thinking")).strip():
+        elif kind == "thinking" and text_field(block.get("thinking")).strip():
             thinking.append(block["thinking"])
         elif kind == "tool_use":
             rounds.call(block)
         elif kind == "tool_result":
             rounds.result(block)
-    answer = rounds.finish() or _str(message.get("text"))
-    return _clean(answer), _clean("\n\n".join(thinking)), rounds.done
+    answer = rounds.finish() or text_field(message.get("text"))
+    return storable(answer), storable("\n\n".join(thinking)), rounds.done
 
 
 class _Rounds:
@@ -293,27 +272,27 @@ class _Rounds:
     def call(self, block: dict[str, Any]) -> None:
         if self.calls and self.results:
             self._close()
-        call_id = _str(block.get("id")) or f"call_{len(self.done) + 1}_{len(self.calls) + 1}"
+        call_id = text_field(block.get("id")) or f"call_{len(self.done) + 1}_{len(self.calls) + 1}"
         arguments = block.get("input")
-        self.calls.append(ToolCall(call_id, _clean(_str(block.get("name")) or "tool"),
-                                   _clean(json.dumps(arguments if arguments is not None
+        self.calls.append(ToolCall(call_id, storable(text_field(block.get("name")) or "tool"),
+                                   storable(json.dumps(arguments if arguments is not None
                                                      else {}, ensure_ascii=False))))
 
     def result(self, block: dict[str, Any]) -> None:
         if not self.calls:
             return  # a result of no call shown: nothing to pair it with
-        call_id = _str(block.get("tool_use_id"))
+        call_id = text_field(block.get("tool_use_id"))
         waiting = [c.id for c in self.calls if c.id not in self.results]
         if call_id not in waiting:
             call_id = waiting[0] if waiting else ""
         if call_id:
-            self.results[call_id] = ToolResult(call_id, _clean(_result_text(block.get(
+            self.results[call_id] = ToolResult(call_id, storable(_result_text(block.get(
                 "content"))), is_error=block.get("is_error") is True)
 
     def _close(self) -> None:
         results = tuple(self.results.get(c.id) or ToolResult(
             c.id, "(the export holds no result of this call)", ran=False) for c in self.calls)
-        self.done += (ToolRound(tuple(self.calls), results, _clean("\n\n".join(self.said))),)
+        self.done += (ToolRound(tuple(self.calls), results, storable("\n\n".join(self.said))),)
         self.calls, self.results, self.said = [], {}, []
 
     def finish(self) -> str:

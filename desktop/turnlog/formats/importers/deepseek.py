@@ -28,6 +28,7 @@ from ...core.imports import ImportedConversation, ImportedTurn, ImportProblem
 from ...core.model import Usage
 from ...core.send import PendingTurn
 from ...providers import DEFAULT_MAX_CONTENT_BYTES
+from .fields import iso_time, storable, text_field
 from .tree import MessageTree, mapped_conversations
 
 SOURCE = "deepseek"
@@ -57,36 +58,13 @@ def _counts(message: Any) -> bool:
     return any(f.get("type") in ("REQUEST", "RESPONSE") for f in _fragments(message))
 
 
-def _time(value: Any) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
-
-
-def _str(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _clean(text: str) -> str:
-    """`text` with any lone surrogate (valid JSON, not storable text) as U+FFFD."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text
-
-
 def _convert(fields: dict[str, Any], index: int, tree: MessageTree) -> ImportedConversation:
-    title = _str(fields.get("title")).strip()
+    title = text_field(fields.get("title")).strip()
     where = f"conversation {index}" + (f" ({title[:40]!r})" if title else "")
     if fields.get("mapping") is not tree:
         raise ImportProblem(f"{where}: 'mapping' must be an object of messages")
     off_path = tree.walk(fields.get("current_node"), where)
-    turns = _Turns(_str(fields.get("id")) or f"#{index}", tree)
+    turns = _Turns(text_field(fields.get("id")) or f"#{index}", tree)
     for node_id, message in tree.nodes():
         if isinstance(message, dict):
             turns.add(node_id, message)
@@ -97,10 +75,10 @@ def _convert(fields: dict[str, Any], index: int, tree: MessageTree) -> ImportedC
         first = turns.first_question.strip()
         title = first.splitlines()[0][:60].strip() if first else ""
     return ImportedConversation(
-        title=_clean(title or "Imported chat"), system_prompt="", model="",
+        title=storable(title or "Imported chat"), system_prompt="", model="",
         turns=(ImportedTurn(t) for t in tree.turns()), source=SOURCE,
-        source_model=_clean(turns.last_model), created_at=_time(fields.get("inserted_at")),
-        updated_at=_time(fields.get("updated_at")), source_ids=True, skipped=turns.skipped)
+        source_model=storable(turns.last_model), created_at=iso_time(fields.get("inserted_at")),
+        updated_at=iso_time(fields.get("updated_at")), source_ids=True, skipped=turns.skipped)
 
 
 class _Turns:
@@ -120,7 +98,7 @@ class _Turns:
         answered: list[str] = []
         thought: list[str] = []
         for fragment in _fragments(message):
-            kind, text = fragment.get("type"), _str(fragment.get("content"))
+            kind, text = fragment.get("type"), text_field(fragment.get("content"))
             target = {"REQUEST": asked, "RESPONSE": answered, "THINK": thought}.get(str(kind))
             if target is None:
                 self.skipped[OTHER_FRAGMENTS] += 1
@@ -139,7 +117,7 @@ class _Turns:
 
     def _with_files(self, message: dict[str, Any], text: str) -> str:
         files = message.get("files")
-        names = [_str(f.get("file_name") or f.get("name")).strip() for f in files
+        names = [text_field(f.get("file_name") or f.get("name")).strip() for f in files
                  if isinstance(f, dict)] if isinstance(files, list) else []
         self.skipped[NOT_CARRIED] += len(names)
         return "\n\n".join([*(f"[file: {n or 'file'}]" for n in names), text])
@@ -151,18 +129,18 @@ class _Turns:
 
     def _turn(self, question: tuple[str, dict[str, Any]], answer: str, reasoning: str,
               answered: dict[str, Any]) -> None:
-        text, asked = _clean(question[0]), question[1]
-        answer, reasoning = _clean(answer), _clean(reasoning)
+        text, asked = storable(question[0]), question[1]
+        answer, reasoning = storable(answer), storable(reasoning)
         if max(len(text.encode("utf-8")), len(answer.encode("utf-8"))) \
                 > DEFAULT_MAX_CONTENT_BYTES:
             self.skipped[TOO_LONG] += 1
             return
         key = f"deepseek/{self.source}/{asked.get('id')}/{answered.get('id')}"
-        model = _clean(_str(answered.get("model")))
+        model = storable(text_field(answered.get("model")))
         self.last_model = model or self.last_model
         if not self.first_question:
             self.first_question = text
-        stamp = _time(answered.get("inserted_at")) or _time(asked.get("inserted_at")) \
+        stamp = iso_time(answered.get("inserted_at")) or iso_time(asked.get("inserted_at")) \
             or datetime.now(UTC)
         self.tree.add_turn(PendingTurn(
             id=uuid.uuid5(ID_NAMESPACE, key).hex, question=text, answer=answer, model=model,
