@@ -32,7 +32,10 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
 # Never loaded by a command that only reads the log.
 NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
                    "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",
-                   "turnlog.formats.importers")
+                   "turnlog.formats.importers",
+                   # the request builder and what it plans with: a send's, not a reader's
+                   "turnlog.core.send", "turnlog.core.compaction", "turnlog.core.projection",
+                   "turnlog.core.side", "turnlog.core.tool_loop", "turnlog.store.records")
 
 # The real start (`turnlog.app.main`), with the moment the first screen is ready (the
 # `$TURNLOG_READY_FILE` mark) noted: what is loaded then, and once the HTTP stack is in.

@@ -28,7 +28,7 @@ from ...core.imports import ImportOutcome
 from ...core.model import Conversation, ConversationSettings
 from ...core.numbers import TurnNumbers
 from ...core.send import PartialAnswer, PendingTurn, keep_partial
-from ...core.side import SideAttempt, SideQuestion
+from ...core.side_records import SideAttempt, SideQuestion
 from ...core.titles import QUESTION
 from ...formats.export import export_text
 from ...formats.file_reading import read_bytes, read_file
