@@ -28,7 +28,10 @@ from turnlog.store import TurnlogStore
 LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          "turnlog.ui.dialogs.settings", "turnlog.ui.dialogs.providers_page",
          "turnlog.ui.dialogs.about", "turnlog.ui.dialogs.shortcuts",
-         "turnlog.service.transfer", "turnlog.formats.importers")
+         "turnlog.service.transfer", "turnlog.formats.importers",
+         # the installed package's metadata (the version), and the proxies' lookup with its
+         # http.client and email: read once the screen is up, or by the first client made
+         "importlib.metadata", "urllib.request", "http.client")
 # Never loaded by a command that only reads the log.
 NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
                    "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",
