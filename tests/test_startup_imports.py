@@ -28,11 +28,17 @@ from turnlog.store import TurnlogStore
 LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          "turnlog.ui.dialogs.settings", "turnlog.ui.dialogs.providers_page",
          "turnlog.ui.dialogs.about", "turnlog.ui.dialogs.shortcuts",
-         "turnlog.service.transfer", "turnlog.formats.importers")
+         "turnlog.service.transfer", "turnlog.formats.importers",
+         # the installed package's metadata (the version), and the proxies' lookup with its
+         # http.client and email: read once the screen is up, or by the first client made
+         "importlib.metadata", "urllib.request", "http.client")
 # Never loaded by a command that only reads the log.
 NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
                    "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",
-                   "turnlog.formats.importers")
+                   "turnlog.formats.importers",
+                   # the request builder and what it plans with: a send's, not a reader's
+                   "turnlog.core.send", "turnlog.core.compaction", "turnlog.core.projection",
+                   "turnlog.core.side", "turnlog.core.tool_loop", "turnlog.store.records")
 
 # The real start (`turnlog.app.main`), with the moment the first screen is ready (the
 # `$TURNLOG_READY_FILE` mark) noted: what is loaded then, and once the HTTP stack is in.

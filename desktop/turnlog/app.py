@@ -18,7 +18,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QSize, QTimer
 from PySide6.QtGui import QGuiApplication, QIcon, QImageReader, QPixmap
 from PySide6.QtWidgets import QApplication
 
-from . import APP_ID, APP_NAME, __version__
+from . import APP_ID, APP_NAME
 from .config.paths import ENV_HOME, LOG_NAME, PRIVATE_UMASK, data_dir, log_dir
 from .core.failures import StoreError
 from .resources import app_icon_svg
@@ -99,14 +99,14 @@ def enable_fault_log(home: Path) -> Path | None:
 
 
 def application(argv: Sequence[str]) -> QApplication:
-    """The QApplication with Turnlog's identity, fonts and message routing."""
+    """The QApplication with Turnlog's identity, fonts and message routing (its version:
+    `name_version`, once the first screen is up)."""
     from .ui.faults.crash import route_qt_messages
 
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(list(argv))
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_NAME)
-    app.setApplicationVersion(__version__)
     app.setOrganizationName(ORGANIZATION)
     app.setOrganizationDomain(ORGANIZATION_DOMAIN)
     QGuiApplication.setDesktopFileName(APP_ID)
@@ -209,6 +209,7 @@ def smoke_test(argv: list[str]) -> int:
             print(f"smoke test: cannot open {home}: {store}", file=sys.stderr)
             return 1
         window = open_window(store, home)
+        name_version(app)
         run = SmokeRun(window)
         window.show()
         try:
@@ -258,6 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # WARM_UP_LATEST_MS, if what it waits for never comes: a conversation without turns).
     first = FirstScreen(window.view, window.composer.edit, lambda: window.conversation is not None)
     first.shown.connect(window.warm_up)
+    first.shown.connect(lambda: name_version(app))
     QTimer.singleShot(WARM_UP_LATEST_MS, window, window.warm_up)
     try:
         status = app.exec()
@@ -268,6 +270,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if status == 0 and restart_requested():  # View → Language: Restart now
         relaunch(argv)
     return status
+
+
+def name_version(app: QApplication) -> None:
+    """Tell Qt the application's version: read from the installed metadata, which takes
+    tens of milliseconds that the first screen does not wait for."""
+    from . import __version__
+
+    app.setApplicationVersion(__version__)
 
 
 def relaunch(argv: Sequence[str]) -> None:

@@ -20,8 +20,8 @@ from ..core.memory import Memory
 from ..core.model import Conversation, Turn
 from ..core.numbers import TurnNumbers
 from ..core.partial import incomplete_mark
-from ..core.send import check_question
-from ..core.side import SideQuestion
+from ..core.pending import check_question
+from ..core.side_records import SideQuestion
 from ..core.tools import Approval, ToolSpec
 from ..core.versions import ForkOrigin, Versions, active_line
 from ..formats.export import FORMATS, attachment_entries, export_text, inline
@@ -33,8 +33,8 @@ from .numbers import whole_number
 from .terminal import print_json, print_refusal, runs_text, safe_for
 
 if TYPE_CHECKING:  # `project` loads what connects and builds requests; list and show need none
-    from ..core.compaction import StoredSummary
     from ..core.send import SendRequest
+    from ..core.summaries import StoredSummary
     from ..service.chat import Route
     from ..service.request_body import Ask
 

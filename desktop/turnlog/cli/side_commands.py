@@ -13,7 +13,7 @@ from ..core.failures import FailureKind
 from ..core.memory import Memory
 from ..core.model import Conversation
 from ..core.projection import CostIndex, ProjectionRefused
-from ..core.send import ordinal_ranges
+from ..core.request_record import ordinal_ranges
 from ..core.side import SideAnswered, SideAttempt, SideQuestion, attempts_usage, plan_side
 from ..service.chat import Connection, Route, side_asker_for, side_request_for
 from ..store import TurnlogStore

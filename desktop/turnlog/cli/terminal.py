@@ -14,11 +14,13 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from ..core.projection import ProjectionRefused
-from ..core.send import ordinal_ranges
+from ..core.request_record import ordinal_ranges
 from ..core.visible import visible, visible_json
+
+if TYPE_CHECKING:
+    from ..core.projection import ProjectionRefused
 
 ENV_FORCE = "TURNLOG_TERMINAL"
 

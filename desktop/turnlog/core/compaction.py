@@ -37,6 +37,7 @@ from .projection import (
     project,
 )
 from .provider import CancelToken, ChatProvider
+from .summaries import StoredSummary, SummaryDraft
 from .tools import ToolSpec
 
 # The recent window of a side question (the main conversation fills the budget instead).
@@ -66,42 +67,6 @@ versions, file paths, URLs, commands, names, dates and amounts.
 - Keep the language the user wrote in.
 - Do not add facts, advice or commentary. Do not call tools.
 - Be concise: short bullet points, no preamble."""
-
-
-@dataclass(frozen=True, slots=True)
-class StoredSummary:
-    """A cached summary and its provenance. It covers the first `covered_count` turns
-    of the log, identified by `covered_digest` over their ids."""
-
-    id: int
-    conversation_id: int
-    first_ordinal: int
-    last_ordinal: int
-    covered_count: int
-    covered_digest: str
-    content: str
-    model: str
-    settings_key: str
-    created_at: datetime
-    content_bytes: int
-    content_tokens: int
-    usages: tuple[Usage, ...] = ()
-    warnings: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class SummaryDraft:
-    covered_turn_ids: tuple[str, ...]
-    first_ordinal: int
-    last_ordinal: int
-    covered_digest: str
-    content: str
-    model: str
-    settings_key: str
-    content_tokens: int
-    usages: tuple[Usage, ...]
-    warnings: tuple[str, ...]
-    generation: int
 
 
 class SummaryStore(Protocol):

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .send import PendingTurn
-from .side import SideQuestion
+from .pending import PendingTurn
+from .side_records import SideQuestion
 
 SOURCE_NAMES = {"chatgpt": "ChatGPT", "claude": "Claude", "deepseek": "DeepSeek"}
 

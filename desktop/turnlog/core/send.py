@@ -24,8 +24,9 @@ from .body import RequestOptions
 from .budget import WINDOW_LEARNED, Budget, InvalidBudget
 from .compaction import CompactionResult, CompactionSettings, Compactor
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
-from .model import UNKNOWN_USAGE, Conversation, Turn, Usage, ordinal_runs, without_last
+from .model import UNKNOWN_USAGE, Conversation, Turn, Usage, without_last
 from .partial import Continuation, incomplete_reason
+from .pending import PendingTurn, check_question
 from .projection import (
     CostIndex,
     Pinned,
@@ -38,6 +39,8 @@ from .projection import (
 )
 from .proof import RequestProof, sha256_hex
 from .provider import CancelToken, ChatProvider, Reply
+from .request_record import RequestLog, RequestRecord
+from .request_record import ordinal_ranges as ordinal_ranges  # named here for readers of a send
 from .retry import RetryPolicy
 from .tool_loop import RoundProgress, ToolLoopFailed, ToolRunner, bound, run_round
 from .tools import ToolRound, ToolSpec, executed
@@ -50,71 +53,6 @@ class Stage(enum.Enum):
     COMPACTING = "compacting"
     ANSWERING = "answering"
     RETRYING = "retrying"
-
-
-@dataclass(frozen=True, slots=True)
-class PendingTurn:
-    """A complete reply about to be appended. `id` is client-generated: committing it
-    twice stores it once."""
-
-    id: str
-    question: str
-    answer: str
-    model: str
-    finish_reason: str
-    usage: Usage
-    created_at: datetime
-    generation: int | None = None
-    # A new version of the last turn: committed with a record that it replaces this turn.
-    replaces: str | None = None
-    reasoning: str = ""
-    # Kept by the person although incomplete: why (`core.partial`); None for a reply that
-    # passed `validate_reply`.
-    incomplete: str | None = None
-    # The question's files, stored with the turn in the same transaction.
-    attachments: tuple[Attachment, ...] = ()
-    # The tool exchange that led to the answer, committed with it in one transaction.
-    tools: tuple[ToolRound, ...] = ()
-
-
-def ordinal_ranges(ordinals: Sequence[int]) -> list[list[int]]:
-    """Compress sorted, distinct ordinals into inclusive `[first, last]` runs (1,2,3,5 →
-    [1,3],[5,5]). A span with no gap — the turns a long log leaves out of a request, as a
-    rule — is one run known from its two ends, not from walking every ordinal per send."""
-    if ordinals and ordinals[-1] - ordinals[0] == len(ordinals) - 1:
-        return [[ordinals[0], ordinals[-1]]]
-    return [[first, last] for first, last in ordinal_runs(ordinals)]
-
-
-@dataclass(frozen=True, slots=True)
-class RequestRecord:
-    """What Turnlog keeps about a request it made: numbers and references, never text."""
-
-    conversation_id: int
-    started_at: datetime
-    model: str
-    outcome: str
-    body_bytes: int
-    max_bytes: int
-    input_tokens: int
-    token_budget: int
-    tokens_exact: bool
-    sent: Sequence[int]
-    summarized: Sequence[int]
-    left_out: Sequence[int]
-    sent_turn_ids: tuple[str, ...] = ()
-    usage: Usage = UNKNOWN_USAGE
-    duration_s: float = 0.0
-    first_token_s: float | None = None
-    status: int | None = None
-    turn_id: str | None = None
-    summary_id: int | None = None
-    extra_usage: tuple[Usage, ...] = ()
-    attempt: int = 1
-    seed: int | None = None  # the sampling seed the body carried (a new sample's)
-    # A committed request's references and body hashes (None: a failed request keeps no
-    # body, and a record made before request hashes has none).
-    proof: RequestProof | None = None
 
 
 class TurnLog(Protocol):
@@ -135,12 +73,6 @@ class Generations(Protocol):
     def generation(self, conversation_id: int) -> int:
         """A number that changes whenever turns of the conversation are deleted."""
         ...
-
-
-class RequestLog(Protocol):
-    """The request records part of a store (`store.records`), as a request writes it."""
-
-    def add(self, record: RequestRecord) -> None: ...
 
 
 class Room(Protocol):
@@ -271,22 +203,6 @@ class Failed:
 
 
 Outcome = Committed | Failed
-
-
-def check_question(question: str) -> Failure | None:
-    """Refuse blank questions and text that cannot be encoded as UTF-8 (a lone surrogate)."""
-    if not question.strip():
-        return Failure(FailureKind.BLANK_QUESTION, hint="Type a question first")
-    try:
-        question.encode("utf-8")
-    except UnicodeEncodeError as err:
-        return Failure(
-            FailureKind.INVALID_TEXT,
-            detail=f"character {err.start + 1} is half of a broken character pair (a lone "
-            f"surrogate, often left by a bad paste)",
-            hint="Delete or retype that character and send again",
-        )
-    return None
 
 
 def validate_reply(reply: Reply) -> Failure | None:

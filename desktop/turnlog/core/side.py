@@ -24,7 +24,7 @@ from .body import ASSISTANT, USER, Message, RequestOptions, build_body
 from .budget import Budget, default_output_reserve
 from .compaction import CompactionSettings, StoredSummary, recent_count, summary_span, summary_text
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
-from .model import UNKNOWN_USAGE, Turn, Usage
+from .model import Turn, Usage
 from .projection import (
     CostIndex,
     Part,
@@ -37,57 +37,12 @@ from .projection import (
 )
 from .provider import CancelToken, ChatProvider
 from .send import Stage, check_question, validate_reply
+from .side_records import SideAttempt, SideQuestion
+from .side_records import attempts_usage as attempts_usage  # named here for the side panel
 
 # A side question's output reserve: its own, independent of the conversation's.
 DEFAULT_SIDE_OUTPUT_RESERVE = 8_192
 SIDE_LABEL = "side question"
-_SIDE_ID_PREFIX = "side:"  # keeps side pairs' cached costs apart from turns' in a CostIndex
-
-
-@dataclass(frozen=True, slots=True)
-class SideQuestion:
-    """One answered side question, kept apart from the log. `sent`, `left_out`: the
-    conversation's ordinals its request carried verbatim and left out; `side_ids`: the
-    earlier side questions it carried; sizes are the request's, as a request record's."""
-
-    id: str
-    question: str
-    answer: str
-    model: str
-    created_at: datetime
-    usage: Usage = UNKNOWN_USAGE
-    body_bytes: int = 0
-    input_tokens: int = 0
-    tokens_exact: bool = False
-    sent: tuple[int, ...] = ()
-    summarized: tuple[int, ...] = ()
-    left_out: tuple[int, ...] = ()
-    side_ids: tuple[str, ...] = ()
-
-    def as_pair(self) -> Turn:
-        """This question and answer as a pair a projection can carry and cost."""
-        return Turn(_SIDE_ID_PREFIX + self.id, 0, self.question, self.answer, self.model,
-                    "stop", self.created_at, self.usage)
-
-
-@dataclass(frozen=True, slots=True)
-class SideAttempt:
-    """A side request that was sent and ended without a kept answer: what the
-    server counted (`usage`, unknown if it said nothing) and the turns' ordinals it
-    carried (verbatim or summarized), kept apart from the conversation's request records."""
-
-    created_at: datetime
-    outcome: str  # the failure's kind, e.g. "length"
-    model: str
-    usage: Usage = UNKNOWN_USAGE
-    carried: tuple[int, ...] = ()
-
-
-def attempts_usage(attempts: Sequence[SideAttempt]) -> Usage:
-    """The usage of these attempts summed (a count stays unknown if none reported it)."""
-    known = [a.usage for a in attempts if a.usage.known]
-    return Usage(*(sum(getattr(u, name) or 0 for u in known) or None
-                   for name in ("prompt_tokens", "completion_tokens", "total_tokens")))
 
 
 def side_budget(budget: Budget, output_reserve: int) -> Budget:

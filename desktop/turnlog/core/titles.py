@@ -26,7 +26,7 @@ from .body import USER as USER_ROLE
 from .failures import Failure, FailureKind, ProviderFailure
 from .model import Conversation, Turn, Usage
 from .provider import CancelToken, ChatProvider
-from .send import RequestLog, RequestRecord
+from .request_record import RequestLog, RequestRecord
 
 log = logging.getLogger(__name__)
 

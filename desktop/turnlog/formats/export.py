@@ -34,7 +34,7 @@ from ..core.memory import (
 from ..core.model import Conversation, Turn, Usage
 from ..core.numbers import TurnNumbers
 from ..core.partial import incomplete_mark
-from ..core.side import SideQuestion
+from ..core.side_records import SideQuestion
 from ..core.versions import Versions
 
 NO_VERSIONS = Versions((), {})

@@ -6,32 +6,77 @@ the OpenAI protocol, so requests go through the ordinary HTTP provider; this
 package only finds the model, runs the server and counts tokens exactly.
 """
 
-from .build import LlamaBuild, installed_build
-from .model_file import (
-    BUILTIN,
-    Availability,
-    ModelInfo,
-    NotAModelFile,
-    available,
-    builtin_model_path,
-    check_gguf,
-    describe,
-    read_metadata,
-    training_context,
-)
-from .server import (
-    DEFAULT_N_CTX,
-    IDLE_TIMEOUT_S,
-    LocalEndpoint,
-    LocalModelCrashed,
-    LocalModelFailure,
-    LocalServer,
-    ServerExit,
-    WatchedProvider,
-    free_port,
-    output_reserve_for,
-)
-from .tokens import ServerTokenCounter, TemplateCosts, TokenizeError
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .build import LlamaBuild, installed_build
+    from .model_file import (
+        BUILTIN,
+        Availability,
+        ModelInfo,
+        NotAModelFile,
+        available,
+        builtin_model_path,
+        check_gguf,
+        describe,
+        read_metadata,
+        training_context,
+    )
+    from .server import (
+        DEFAULT_N_CTX,
+        IDLE_TIMEOUT_S,
+        LocalEndpoint,
+        LocalModelCrashed,
+        LocalModelFailure,
+        LocalServer,
+        ServerExit,
+        WatchedProvider,
+        free_port,
+        output_reserve_for,
+    )
+    from .tokens import ServerTokenCounter, TemplateCosts, TokenizeError
+
+# Each name loads its module when first read: a start that counts tokens or offers the
+# built-in model does not load the server's process management.
+_HOME = {
+    "LlamaBuild": "build",
+    "installed_build": "build",
+    "BUILTIN": "model_file",
+    "Availability": "model_file",
+    "ModelInfo": "model_file",
+    "NotAModelFile": "model_file",
+    "available": "model_file",
+    "builtin_model_path": "model_file",
+    "check_gguf": "model_file",
+    "describe": "model_file",
+    "read_metadata": "model_file",
+    "training_context": "model_file",
+    "DEFAULT_N_CTX": "server",
+    "IDLE_TIMEOUT_S": "server",
+    "LocalEndpoint": "server",
+    "LocalModelCrashed": "server",
+    "LocalModelFailure": "server",
+    "LocalServer": "server",
+    "ServerExit": "server",
+    "WatchedProvider": "server",
+    "free_port": "server",
+    "output_reserve_for": "server",
+    "ServerTokenCounter": "tokens",
+    "TemplateCosts": "tokens",
+    "TokenizeError": "tokens",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "BUILTIN",

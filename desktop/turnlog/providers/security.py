@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
-import ssl
 import threading
-import urllib.request
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -25,9 +23,16 @@ from turnlog.system.lazy import LazyModule
 from turnlog.system.user_files import FileRefused, read_limited
 
 if TYPE_CHECKING:
+    import ssl
+    import urllib.request as urllib_request
+
     import httpx
 else:
     httpx = LazyModule("httpx")  # loaded by the first request
+    # Loaded by the first client made: a start that only names a provider or counts its
+    # tokens offline makes none (urllib.request brings http.client and email with it).
+    ssl = LazyModule("ssl")
+    urllib_request = LazyModule("urllib.request")
 
 MAX_CA_FILE_BYTES = 16 << 20  # a bundle of every public CA is 0.2 MB
 
@@ -106,7 +111,7 @@ def context_for(base_url: str, verify: ssl.SSLContext | bool) -> ssl.SSLContext:
         return httpx.create_ssl_context(verify=False)
     plain = urlsplit(base_url.strip()).scheme.lower() == "http"
     if plain and not any(url.lower().startswith("https:")
-                         for url in urllib.request.getproxies().values()):
+                         for url in urllib_request.getproxies().values()):
         with _SHARED_LOCK:
             if not _PLAIN:
                 _PLAIN.append(ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from ..core.failures import StoreError
 from ..core.model import Conversation, Turn
 from ..core.numbers import TurnNumbers
-from ..core.send import PendingTurn
+from ..core.pending import PendingTurn
 from ..core.titles import USER
 from ..core.versions import ForkOrigin
 from . import deletion, drafts, rows, titles, versions

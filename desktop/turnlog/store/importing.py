@@ -11,8 +11,8 @@ from typing import Any
 
 from ..core.imports import ImportedConversation, ImportOutcome
 from ..core.model import Conversation
-from ..core.send import PendingTurn
-from ..core.side import SideQuestion
+from ..core.pending import PendingTurn
+from ..core.side_records import SideQuestion
 from ..core.versions import restore_order
 from . import versions
 from .conversations import Conversations

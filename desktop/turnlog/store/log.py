@@ -12,7 +12,9 @@ import fcntl
 import logging
 import os
 from contextlib import suppress
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import peewee
 
@@ -45,10 +47,12 @@ from .importing import Imports
 from .memory import Memory
 from .migrations import SCHEMA_VERSION, Progress, current_version, table_names
 from .privacy import Privacy
-from .records import Records
 from .searching import Search
 from .side import SideQuestions
 from .turns import Turns
+
+if TYPE_CHECKING:
+    from .records import Records
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +147,6 @@ class TurnlogStore:
         self.db = db
         self.conversations = Conversations(self.database)
         self.turns = Turns(self.database, self.conversations)
-        self.records = Records(self.database)
         self.memory = Memory(self.database, self.conversations)
         self.side = SideQuestions(self.database)
         self.search = Search(self.database)
@@ -152,6 +155,14 @@ class TurnlogStore:
         self.imports = Imports(self.database, self.conversations, self.turns, self.side,
                                self.memory)
         self.privacy = Privacy(self.database, self.conversations, self.turns, self.memory)
+
+    @cached_property
+    def records(self) -> Records:
+        """Request records and summaries, loaded by the first request or summary: a start
+        that only reads the log does not load the request builder they are written by."""
+        from .records import Records
+
+        return Records(self.database)
 
     # ----------------------------------------------------------------- life cycle
     @classmethod

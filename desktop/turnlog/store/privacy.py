@@ -24,8 +24,8 @@ from pathlib import Path
 import peewee
 
 from ..config.paths import ERASE_PENDING_NAME
-from ..core.compaction import StoredSummary
 from ..core.model import Conversation
+from ..core.summaries import StoredSummary
 from . import deletion, drafts, rows, summaries, titles, upgrade, versions
 from .conversations import Conversations, conversation_row
 from .database import Database

@@ -6,9 +6,9 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from ..core.compaction import StoredSummary
 from ..core.model import Conversation, ConversationSettings, Turn, Usage
-from ..core.send import RequestRecord
+from ..core.request_record import RequestRecord
+from ..core.summaries import StoredSummary
 from ..core.tools import rounds_from_json
 from .models import ConversationRow, RequestRow, SummaryRow
 

@@ -11,8 +11,8 @@ import json
 import peewee
 
 from ..core.failures import FailureKind, StoreError
-from ..core.send import ordinal_ranges
-from ..core.side import SideAttempt, SideQuestion
+from ..core.request_record import ordinal_ranges
+from ..core.side_records import SideAttempt, SideQuestion
 from .database import Database
 from .models import ConversationRow, SideAttemptRow, SideQuestionRow
 from .rows import expand_runs, parse_time, usage_of

@@ -10,8 +10,8 @@ import json
 
 import peewee
 
-from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.failures import FailureKind, StoreError
+from ..core.summaries import StoredSummary, SummaryDraft
 from .models import ConversationRow, RequestRow, SummaryRow, TurnRow, insert
 from .rows import now_iso, stored_summary
 

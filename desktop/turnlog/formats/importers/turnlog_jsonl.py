@@ -24,7 +24,7 @@ from ...core.attachments import DEFAULT_FILE_LIMIT, Attachment, AttachmentKind, 
 from ...core.imports import ImportedConversation, ImportedTurn, ImportProblem
 from ...core.model import Usage
 from ...core.send import PendingTurn
-from ...core.side import SideQuestion
+from ...core.side_records import SideQuestion
 from ...core.tools import ToolRound
 from ...core.versions import restore_order
 from ...providers import DEFAULT_MAX_CONTENT_BYTES

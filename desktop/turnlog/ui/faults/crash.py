@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ... import __version__
 from ...core.redaction import redact
 
 log = logging.getLogger("turnlog")
@@ -53,6 +52,8 @@ def crash_report(
     tb: TracebackType | None,
     secrets: Iterable[str] = (),
 ) -> str:
+    from ... import __version__  # read from the metadata: only a report needs it
+
     lines = traceback.format_exception(kind, value, tb)
     header = (
         f"Turnlog {__version__} · Python {platform.python_version()} · Qt {qVersion()} · "

@@ -29,7 +29,7 @@ from ...core.model import Conversation, ConversationSettings
 from ...core.numbers import TurnNumbers
 from ...core.proof import Rebuilt
 from ...core.send import PartialAnswer, PendingTurn, keep_partial
-from ...core.side import SideAttempt, SideQuestion
+from ...core.side_records import SideAttempt, SideQuestion
 from ...core.titles import QUESTION
 from ...formats.export import export_text
 from ...formats.file_reading import read_bytes, read_file

@@ -20,9 +20,9 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import QWidget
 
 from ...core.attachments import Attachment
-from ...core.compaction import StoredSummary
 from ...core.model import Turn
 from ...core.numbers import TurnNumbers
+from ...core.summaries import StoredSummary
 from ...core.versions import Versions
 from ...store.pages import LogPages
 from ..infra.languages import arg
