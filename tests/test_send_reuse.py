@@ -199,6 +199,7 @@ def test_the_certificates_are_loaded_before_the_first_send_and_no_key_is_read(
     profile.keys = CountedKeys()
     profile.keys.set("p1", KEY)
     window = window_for(profile)
+    window.warm_up()  # as Turnlog does once its first screen is painted (`app.main`)
     # While the person types the first question: nothing sent, no key read.
     qtbot.waitUntil(lambda: made.contexts == 1, timeout=5000)
     assert loopback.requests == [] and profile.keys.reads == 0

@@ -114,7 +114,7 @@ def test_settings_validate_save_and_send_through_the_profile(qtbot, store, loopb
         assert body["messages"][0] == {"role": "system", "content": "Be brief. 简短。"}
         assert body["max_tokens"] == 1024
         assert [t.answer for t in store.turns(conversation.id)] == ["Hello", "Yes."]
-        assert KEY in window.known_secrets()
+        assert KEY in window.connector.secrets()
 
         # Settings saved with nothing changed: the marks still show the last request.
         assert window.legend.source.text().startswith("Marks show the last request")

@@ -249,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     window = open_window(store, home)
     ending = EndOnSignals(window)  # a logout's SIGTERM closes the window as a click would
     fit_first_window(window)  # its frame too, once the window manager has put one round it
-    hook.secrets = window.known_secrets
+    hook.secrets = lambda: list(window.connector.secrets())  # keys it handled, redacted
     window.show()
     # The keyboard's shortcuts work from the first key: the window asks to be the active
     # one (a window manager usually makes it so; with none, only a click would).

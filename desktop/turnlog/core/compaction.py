@@ -37,7 +37,7 @@ from .projection import (
     project,
 )
 from .provider import CancelToken, ChatProvider
-from .summaries import StoredSummary, SummaryDraft
+from .summaries import StoredSummary, SummaryDraft, summary_text
 from .tools import ToolSpec
 
 # The recent window of a side question (the main conversation fills the budget instead).
@@ -98,16 +98,6 @@ def _digest(ids: Iterable[str]) -> str:
         digest.update(turn_id.encode("utf-8"))
         digest.update(b"\n")
     return digest.hexdigest()
-
-
-def summary_text(stored: StoredSummary) -> str:
-    """The summary as it appears in a request: a system message naming what it covers."""
-    span = (
-        f"turn {stored.first_ordinal}"
-        if stored.first_ordinal == stored.last_ordinal
-        else f"turns {stored.first_ordinal}–{stored.last_ordinal}"
-    )
-    return f"Summary of the earlier conversation ({span}):\n{stored.content}"
 
 
 def recent_count(turns: Sequence[Turn], budget: Budget, costs: CostIndex, *,

@@ -43,3 +43,13 @@ class SummaryDraft:
     usages: tuple[Usage, ...]
     warnings: tuple[str, ...]
     generation: int
+
+
+def summary_text(stored: StoredSummary) -> str:
+    """The summary as it appears in a request: a system message naming what it covers."""
+    span = (
+        f"turn {stored.first_ordinal}"
+        if stored.first_ordinal == stored.last_ordinal
+        else f"turns {stored.first_ordinal}–{stored.last_ordinal}"
+    )
+    return f"Summary of the earlier conversation ({span}):\n{stored.content}"

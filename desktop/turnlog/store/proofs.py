@@ -13,7 +13,6 @@ from dataclasses import replace
 import peewee
 
 from ..core.body import encode_json
-from ..core.compaction import summary_text
 from ..core.model import Turn
 from ..core.proof import (
     PREFERENCE_TEXT,
@@ -23,6 +22,7 @@ from ..core.proof import (
     options_from_json,
     options_to_json,
 )
+from ..core.summaries import summary_text
 from ..core.versions import Supersede, Versions
 from . import rows
 from .attachments import of_turns

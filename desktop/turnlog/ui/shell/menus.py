@@ -59,6 +59,9 @@ from .geometry import DockFolding
 from .keyboard import KeyboardMenus
 
 if TYPE_CHECKING:  # the dialogs are loaded when first opened
+    from pathlib import Path
+
+    from ..dialogs.about import AboutDialog
     from ..dialogs.settings import SettingsDialog
     from ..dialogs.shortcuts import ShortcutsDialog
 
@@ -446,3 +449,13 @@ def build_menus(window: MenuHost, parent: QWidget) -> Menus:
                     window.show_about)
     return Menus(new, settings, export, delete_all, about, view, conversation_settings,
                  delete, switch, themes)
+
+
+def show_about(window: QWidget, home: Path) -> AboutDialog:
+    """Help → About: the app, and the built-in model with its license (`home`: the data
+    directory, where its files are)."""
+    from ..dialogs.about import AboutDialog  # loaded when first opened
+
+    dialog = AboutDialog(window, home=home)
+    dialog.open()
+    return dialog

@@ -13,10 +13,12 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 from PySide6.QtCore import QEvent, QObject, Signal
 from PySide6.QtWidgets import QAbstractItemView, QWidget
 
+from ..transcript.maths import the_typesetter
 from ..transcript.model import Role
 
 READY_ENV = "TURNLOG_READY_FILE"
@@ -64,3 +66,29 @@ def _write_time(path: Path, at: float) -> None:
     temporary = path.with_name(path.name + ".part")
     temporary.write_text(repr(at), encoding="utf-8")
     temporary.replace(path)
+
+
+class Preparing(Protocol):
+    def prepare(self) -> None: ...
+
+
+class KeyringOpening(Protocol):
+    def open_keyring_in_background(self) -> None: ...
+
+
+class WarmUp:
+    """Once the first screen is up: start, off the GUI thread, what the first send and the
+    first formula would otherwise wait for — the HTTP stack and TLS context, the keyring,
+    the formula typesetter's process. Only the first call does anything."""
+
+    def __init__(self, session: Preparing, setup: KeyringOpening | None) -> None:
+        self._session, self._setup, self._done = session, setup, False
+
+    def __call__(self) -> None:
+        if self._done:
+            return
+        self._done = True
+        self._session.prepare()
+        if self._setup is not None:
+            self._setup.open_keyring_in_background()
+        the_typesetter()  # its process loads ziamath

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+from PySide6.QtWidgets import QMainWindow, QWidget
 
 from ... import APP_NAME
 from ...core.model import Conversation
@@ -47,12 +47,12 @@ from ..request.past_request import PastRequests
 from ..request.profile_watch import ProfileWatch
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendResult, SendSession
-from ..transcript.maths import the_typesetter
 from . import features
 from .geometry import DockFolding, restore_geometry, save_geometry
 from .keyboard import escape_stops
-from .menus import build_menus
+from .menus import build_menus, show_about
 from .open_conversation import OpenConversation
+from .ready import WarmUp
 from .wiring import wire
 
 if TYPE_CHECKING:  # the dialogs are loaded when first opened
@@ -89,8 +89,9 @@ class MainWindow(QMainWindow):
 
         self.sidebar = Sidebar(self)
         self.sidebar_filter = ConversationFilter(store, runner, self)  # text: on the worker
-        self.sidebar_dock = self._dock(translate("MainWindow", "Conversations"), "sidebarDock",
-                                       self.sidebar, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.sidebar_dock = add_dock(self, translate("MainWindow", "Conversations"),
+                                     "sidebarDock", self.sidebar,
+                                     Qt.DockWidgetArea.LeftDockWidgetArea)
         self.centre = centre = CentrePanel(self)
         self.setCentralWidget(centre)
         self.title, self.legend, self.view = centre.title, centre.legend, centre.view
@@ -101,8 +102,8 @@ class MainWindow(QMainWindow):
         self.file_reader = FileReader(runner, self.composer, self)  # read off the GUI thread
         self.drops = WindowDrops(self, self.composer, self.file_reader)  # onto the window
         self.inspector = Inspector(self)
-        self.inspector_dock = self._dock(translate("MainWindow", "Inspector"), "inspectorDock",
-                                         self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.inspector_dock = add_dock(self, translate("MainWindow", "Inspector"), "inspectorDock",
+                                       self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
         self.folding = DockFolding(self, [self.sidebar_dock, self.inspector_dock])
         self.preview = LivePreview(  # none open: the question typed, as the first request
             lambda: self.conversation or unsaved(self.history, self.composer.text()),
@@ -149,19 +150,7 @@ class MainWindow(QMainWindow):
         restore_geometry(self, self.settings)
         self.faults.check()
         self.composer.edit.setFocus()  # a newcomer's first typing is a question
-        self._warmed = False
-
-    def warm_up(self) -> None:
-        """Once the first screen is up: start, off the GUI thread, what the first send and
-        the first formula would otherwise wait for — the HTTP stack and TLS context, the
-        keyring, the formula typesetter's process. Only the first call does anything."""
-        if self._warmed:
-            return
-        self._warmed = True
-        self.session.prepare()
-        if self.setup is not None:
-            self.setup.open_keyring_in_background()
-        the_typesetter()  # its process loads ziamath
+        self.warm_up = WarmUp(self.session, setup)  # once the first screen is up
 
     @property
     def conversation(self) -> Conversation | None:
@@ -171,10 +160,6 @@ class MainWindow(QMainWindow):
         self.changes.ask(change, self)
 
     # ----------------------------------------------------------------- layout
-    def _dock(self, title: str, name: str, widget: QWidget,
-              area: Qt.DockWidgetArea) -> QDockWidget:
-        return add_dock(self, title, name, widget, area)
-
     def focus_search(self) -> None:
         self.sidebar_dock.show()
         self.sidebar.search.setFocus()
@@ -195,12 +180,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text)
 
     def show_about(self) -> AboutDialog:
-        """Help → About: the app, and the built-in model with its license."""
-        from ..dialogs.about import AboutDialog  # loaded when first opened
-
-        dialog = AboutDialog(self, home=self.store.home)
-        dialog.open()
-        return dialog
+        return show_about(self, self.store.home)  # Help → About
 
     # ---------------------------------------------------------- conversations
     def refresh_conversations(self, select_id: int | None = None) -> None:
@@ -448,10 +428,6 @@ class MainWindow(QMainWindow):
         self.refresh_preview()
 
     # --------------------------------------------------------------- closing
-    def known_secrets(self) -> list[str]:
-        """Keys this window has handled, for redacting crash reports."""
-        return list(self.connector.secrets())
-
     def shutdown(self) -> None:
         """Stop background work and close this thread's and the workers' connections."""
         self.session.cancel()
