@@ -42,7 +42,7 @@ find "$tree" -type f -perm -u+x -exec chmod 755 {} +
 # The system libraries the bundle leaves to the system (PyInstaller never bundles the C
 # library or the graphics stack): OpenGL/EGL, DRM, the X connection and, for Qt's Wayland
 # plugin, Wayland's client libraries; fontconfig for its configuration and fonts.
-# tests/test_bundle.py checks this list against what the bundled libraries link to.
+# tests/packaging/test_bundle.py checks this list against what the bundled libraries link to.
 depends="libc6, libegl1, libgl1, libglx0, libglvnd0, libdrm2, libxcb1, libwayland-client0, \
 libwayland-cursor0, libwayland-egl1, libfontconfig1"
 installed_kib=$(du -sk --exclude=DEBIAN "$tree" | cut -f1)

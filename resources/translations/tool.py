@@ -7,7 +7,7 @@
 
 FILE maps "context\\x04source" (with "\\x04comment" when there is one) to
 {"zh_CN": "…", "zh_TW": "…"}. The .ts files are the translations' source of truth; the .qm
-files are built from them and committed (tests/test_translations.py checks they match).
+files are built from them and committed (tests/resources/test_translations.py checks they match).
 The tools are PySide6's own `pyside6-lupdate` and `pyside6-lrelease`, found beside Python.
 """
 

@@ -74,7 +74,7 @@ def summarize(fold: str) -> str:
 
 # ------------------------------------------------------------------------- child
 def child(sends: int, turns: int, answer_chars: int = 0) -> dict[str, object]:
-    sys.path.insert(0, str(TESTS))
+    sys.path.insert(0, str(TESTS / "support"))
     from datetime import UTC, datetime
 
     from loopback import Behaviour, LoopbackServer
@@ -154,7 +154,7 @@ def export_revision(rev: str, into: Path) -> Path:
 
 def run(source: Path, sends: int, turns: int, answer_chars: int) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="turnlog-bench-") as home:
-        env = {**os.environ, "PYTHONPATH": f"{source}{os.pathsep}{TESTS}",
+        env = {**os.environ, "PYTHONPATH": f"{source}{os.pathsep}{TESTS / 'support'}",
                "TURNLOG_HOME": home}
         done = subprocess.run([sys.executable, __file__, "--child", "--sends", str(sends),
                                "--turns", str(turns), "--answer-chars", str(answer_chars)],

@@ -4,7 +4,7 @@
 
 Each kill runs `turnlog-cli ask` against the loopback server on a fresh data directory
 and kills it at a random point of the stream, the commit or the close (see
-tests/crashing.py for what is checked after each kill). Goal: every kill intact, 0
+tests/support/crashing.py for what is checked after each kill). Goal: every kill intact, 0
 partial answers.
 """
 
@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
 from crashing import run_kills  # noqa: E402
 from loopback import LoopbackServer  # noqa: E402

@@ -1,7 +1,7 @@
 """The fuzz tests run for a given time with fresh random seeds:
-`tests/test_fuzz.py`
+`tests/journeys/hostile_input/test_fuzz.py`
 (both importers, the reply readers, the CLI's argument paths),
-`tests/test_fuzz_inputs.py`
+`tests/journeys/hostile_input/test_fuzz_named_files.py`
 (attachments, profiles.json, tools.json, an mcpServers file)
 and the property tests of the readers of server bytes.
 
@@ -26,11 +26,11 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
 FILES = [
-    "test_fuzz.py",
-    "test_provider_wire.py",
-    "test_fuzz_inputs.py",
-    "test_fuzz_toolhost.py",
-    "test_fuzz_rendering.py",
+    "journeys/hostile_input/test_fuzz.py",
+    "providers/test_wire.py",
+    "journeys/hostile_input/test_fuzz_named_files.py",
+    "toolhost/test_fuzz.py",
+    "ui/transcript/test_rendering_fuzz.py",
 ]
 
 

@@ -50,7 +50,7 @@ TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
 BEFORE = "5014bc5"
 LONG_BEFORE = "db0cde6"  # the conversation's message tree decoded whole
-sys.path.insert(0, str(TESTS))
+sys.path.insert(0, str(TESTS / "support"))
 import chatgpt_export  # noqa: E402 - the tests' export maker, beside this folder
 
 WORDS = ("budget", "turn", "window", "reply", "log", "token", "summary", "request", "model",

@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
 from memory_reference import brute_force  # noqa: E402
 from turnlog.core.memory import Cost, choose_exact, choose_greedy  # noqa: E402

@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
 from projection_reference import make_turns, naive_select  # noqa: E402
 from turnlog.core.body import utf8_len  # noqa: E402

@@ -21,7 +21,7 @@ import time
 import uuid
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
 from turnlog.store import TurnlogStore  # noqa: E402
 from turnlog.store.search import install  # noqa: E402

@@ -32,7 +32,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
 from PySide6.QtCore import QEventLoop, QPoint, QPointF, QStringListModel, Qt  # noqa: E402
 from PySide6.QtGui import QWheelEvent  # noqa: E402

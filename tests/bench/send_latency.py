@@ -5,7 +5,7 @@
 For conversations of each size (default 100 and 100,000 turns), the time from
 `SendSession.start` — what the window calls on Send, with the window's connector
 (`ProviderConnector` over a `ProviderSetup` and `ModelCounts`, as `open_window` makes it)
-— to the moment a loopback chat-completions server (tests/loopback.py) has the request,
+— to the moment a loopback chat-completions server (tests/support/loopback.py) has the request,
 beside the time from a bare `httpx.Client.post` of the same body (the client already
 made) to the same moment at the same server. Sizes alternate, and each window send is
 followed by its bare POST.
@@ -36,7 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
 import httpx  # noqa: E402
 from PySide6.QtCore import QEventLoop  # noqa: E402

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
 from loopback import LoopbackServer  # noqa: E402
 from turnlog.config.profiles import Profile, ProfileStore  # noqa: E402

@@ -2,12 +2,12 @@
 
     .venv/bin/python tests/bench/tokens.py
 
-For each kind of `tests/tokens_corpus.py` (about 2,000 characters each) it prints the
+For each kind of `tests/support/tokens_corpus.py` (about 2,000 characters each) it prints the
 exact input tokens of a one-message request under SmolLM2's and Gemma 3's chat
 templates, today's estimate ÷ each and ÷ the larger, and the same for the estimator
 before runs, spaces before digits and alphabets were priced (written out below, one
 character at a time), both with the chat template's message and reply-priming overhead.
-The goal, checked by `tests/test_tokens_corpus.py`: every ratio to the larger count
+The goal, checked by `tests/core/test_tokens.py`: every ratio to the larger count
 between 1.00 and 2.00. Needs the `local` and `test` extras.
 """
 
@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
 import real_tokenizers  # noqa: E402
 from tokens_corpus import corpus  # noqa: E402

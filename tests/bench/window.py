@@ -16,7 +16,7 @@
    window idle, and rendering the whole answer's Markdown once on the GUI thread.
 
 3. History (`--history`, on a conversation of N turns, default 100,000), through a
-   loopback chat-completions server (tests/loopback.py): (a) after scrolling up through
+   loopback chat-completions server (tests/support/loopback.py): (a) after scrolling up through
    5,000 turns with PageUp (every row on the way painted, so laid out), the longest GUI
    stall while typing 50 characters and the time from Send to the request's arrival at
    the server, each beside the same figures with only the newest page loaded (goal:
@@ -44,7 +44,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
 import threading  # noqa: E402
 from collections.abc import Callable  # noqa: E402

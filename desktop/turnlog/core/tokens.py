@@ -31,8 +31,8 @@ text) costs the most its class can. So the estimate of two texts counted apart i
 below the estimate of the two joined (projection sums per-message estimates), and every
 character costs at least a tenth of a token (a dash in a run of dashes).
 
-The rates were fitted on the corpus of `tests/tokens_corpus.py` (64 kinds of pasted
-text) against SmolLM2's and Gemma 3's tokenizers, and `tests/test_tokens_corpus.py`
+The rates were fitted on the corpus of `tests/support/tokens_corpus.py` (64 kinds of pasted
+text) against SmolLM2's and Gemma 3's tokenizers, and `tests/core/test_tokens.py`
 proves the bound on it: never below either tokenizer's exact count, at most 2.0× the
 larger, per kind, with the message and reply-priming overhead of `budget` included.
 Latin-script languages whose words these vocabularies split finely (Swahili,
@@ -52,7 +52,7 @@ _PUNCT = r"!-/:-@\[-`{-~"
 # What a character costs where its context makes it cheaper than _FULL. The cases are
 # mutually exclusive, so no character is discounted twice, and each needs its whole
 # context present, so a character at either end of a text is never cheaper than it would
-# be inside a longer one. `tests/test_core_budget.py` states each case as a look-behind
+# be inside a longer one. `tests/core/test_budget.py` states each case as a look-behind
 # pattern and checks the counting below against them.
 WORD_START = 75  # a letter after whitespace or one of ( " ' . _ / [ (" a" is one token)
 SECOND_LETTER = 30  # a lowercase letter after such a word start

@@ -29,7 +29,7 @@ Role = QPalette.ColorRole
 Group = QPalette.ColorGroup
 
 # (light, dark) — the colours a theme paints with. Every text colour here reads at 4.5:1
-# or more against the background it sits on (tests/test_ui_theme.py computes it).
+# or more against the background it sits on (tests/ui/infra/test_theme.py computes it).
 _BASE = {
     Role.Window: ("#efefef", "#232427"),
     Role.WindowText: ("#1f2328", "#e6e6e6"),
