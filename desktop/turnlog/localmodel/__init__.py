@@ -8,8 +8,9 @@ package only finds the model, runs the server and counts tokens exactly.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..system.lazy import lazy_names
 
 if TYPE_CHECKING:
     from .build import LlamaBuild, installed_build
@@ -70,12 +71,7 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOME, globals())
 
 
 __all__ = [

@@ -5,6 +5,7 @@ second to import, and the window's first screen and most commands send nothing."
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -27,3 +28,19 @@ class LazyModule:
 
     def __repr__(self) -> str:
         return f"<module {self._name!r}, loaded on first use>"
+
+
+def lazy_names(package: str, homes: dict[str, str], namespace: dict[str, Any]
+               ) -> Callable[[str], Any]:
+    """A package's module `__getattr__` that loads a name's module (`homes`: name → module
+    inside `package`) when the name is first read, and keeps the name in `namespace` (the
+    package's globals) so it is looked up only once."""
+
+    def attribute(name: str) -> Any:
+        if name not in homes:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f".{homes[name]}", package), name)
+        namespace[name] = value
+        return value
+
+    return attribute

@@ -35,7 +35,7 @@ from ...core.model import Usage
 from ...core.send import PendingTurn
 from ...providers import DEFAULT_MAX_CONTENT_BYTES
 from ..file_reading import read_bytes
-from .fields import storable, text_field
+from .fields import NO_QUESTION, TOO_LONG, UNANSWERED, storable, text_field
 from .tree import MessageTree, mapped_conversations
 
 log = logging.getLogger(__name__)
@@ -45,12 +45,9 @@ FileLookup = Callable[[str], tuple[str, bytes] | None]
 
 ID_NAMESPACE = uuid.UUID("5d1c7a0e-3f43-4c55-9a51-7c0f1e6b2a9d")
 OTHER_BRANCHES = "messages on other branches (regenerated answers, edits)"
-UNANSWERED = "questions without an answer"
 TOOLS = "tool calls and their output"
 REASONING = "reasoning (thoughts)"
 MEMORY = "memory context"
-NO_QUESTION = "answers without a question"
-TOO_LONG = f"turns over {DEFAULT_MAX_CONTENT_BYTES // (1024 * 1024)} MiB"
 NOT_TEXT = "turns holding text that is not valid UTF-8"
 VISIBLE = (None, "all")
 SOURCE = "chatgpt"  # recipients of what the person sees

@@ -35,7 +35,7 @@ from ...core.tools import ToolCall, ToolResult, ToolRound
 from ...providers import DEFAULT_MAX_CONTENT_BYTES
 from ..file_reading import read_bytes
 from . import tree as tree_module
-from .fields import iso_time, storable, text_field
+from .fields import NO_QUESTION, TOO_LONG, UNANSWERED, iso_time, storable, text_field
 from .jsonstream import TOO_LARGE, ArrayReader
 from .tree import MessageTree
 
@@ -45,11 +45,8 @@ SOURCE = "claude"
 ID_NAMESPACE = uuid.UUID("8f0b6a52-1c4e-4d7a-9b1e-3a5c2d7e9f10")
 ROOT = "00000000-0000-4000-8000-000000000000"  # the parent Claude names for a first message
 OTHER_BRANCHES = "messages on other branches (edited questions, retried answers)"
-UNANSWERED = "questions without an answer"
-NO_QUESTION = "answers without a question"
 NOT_CARRIED = "files the export names but does not carry (images, PDFs)"
 REFUSED = "attachments Turnlog cannot attach (too large or not text)"
-TOO_LONG = f"turns over {DEFAULT_MAX_CONTENT_BYTES // (1024 * 1024)} MiB"
 
 
 def conversations(stream: IO[str], name: str) -> Iterator[ImportedConversation]:

@@ -28,17 +28,14 @@ from ...core.imports import ImportedConversation, ImportedTurn, ImportProblem
 from ...core.model import Usage
 from ...core.send import PendingTurn
 from ...providers import DEFAULT_MAX_CONTENT_BYTES
-from .fields import iso_time, storable, text_field
+from .fields import NO_QUESTION, TOO_LONG, UNANSWERED, iso_time, storable, text_field
 from .tree import MessageTree, mapped_conversations
 
 SOURCE = "deepseek"
 ID_NAMESPACE = uuid.UUID("2c7d9e41-6b3a-4f85-a0d2-91e4b5c6f7a8")
 OTHER_BRANCHES = "messages on other branches (regenerated answers, edits)"
-UNANSWERED = "questions without an answer"
-NO_QUESTION = "answers without a question"
 OTHER_FRAGMENTS = "fragments other than question, answer and thinking (e.g. web search)"
 NOT_CARRIED = "files the export names but does not carry"
-TOO_LONG = f"turns over {DEFAULT_MAX_CONTENT_BYTES // (1024 * 1024)} MiB"
 
 
 def conversations(stream: IO[str], name: str) -> Iterator[ImportedConversation]:

@@ -1,10 +1,17 @@
-"""What every importer reads the same way from a foreign export's JSON: a time in ISO 8601,
-a field that should be text, and text made storable."""
+"""What every importer reads the same way from a foreign export's JSON (a time in ISO 8601,
+a field that should be text, text made storable) and the skips they all report."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
+
+from ...providers import DEFAULT_MAX_CONTENT_BYTES
+
+# What every importer says it skipped, and why (the report's words).
+UNANSWERED = "questions without an answer"
+NO_QUESTION = "answers without a question"
+TOO_LONG = f"turns over {DEFAULT_MAX_CONTENT_BYTES // (1024 * 1024)} MiB"
 
 
 def iso_time(value: Any) -> datetime | None:
