@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import pty
 import sqlite3
 import subprocess
 import sys
@@ -68,3 +69,35 @@ def test_sent_names_what_it_cannot_do(loopback, turnlog_home):
     refused = cli_bytes("sent", "--conversation", "1", "--turn", "1", "--body")
     assert refused.returncode == 1 and refused.stdout == b""
     assert b"no verified body" in refused.stderr
+
+
+def test_sent_body_on_a_terminal_shows_controls_instead_of_obeying_them(loopback, turnlog_home):
+    """An answer may carry a bidi override (U+202E) or a C1 control: piped, `--body` is the
+    exact bytes; on a terminal the person sees them written out, as every command shows
+    conversation text."""
+    add_profile(loopback)
+    assert cli("ask", "--new", "--title", "sent", "abc\u202edef \u009b31m").returncode == 0
+    piped = cli_bytes("sent", "--conversation", "1", "--turn", "1", "--body")
+    assert piped.returncode == 0 and "\u202e".encode() in piped.stdout
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "turnlog.cli", "sent", "--conversation", "1", "--turn", "1",
+         "--body"], stdin=subprocess.DEVNULL, stdout=slave, stderr=subprocess.DEVNULL,
+        env=os.environ.copy())
+    os.close(slave)
+    seen = b""
+    try:
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the terminal hung up: the command ended
+                break
+            if not chunk:
+                break
+            seen += chunk
+        assert proc.wait(timeout=60) == 0
+    finally:
+        os.close(master)
+    text = seen.decode("utf-8")
+    assert "abc" in text and "def" in text
+    assert "\u202e" not in text and "\u009b" not in text

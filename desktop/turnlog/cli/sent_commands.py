@@ -13,7 +13,7 @@ from ..core.proof import Rebuilt
 from ..service.request_body import NoRecord, RoundNotFound, sent_request
 from ..store import NotFound, TurnlogStore
 from .numbers import whole_number
-from .terminal import print_json
+from .terminal import is_terminal, print_json, safe_for
 
 
 def register(sub: Any) -> None:
@@ -44,6 +44,9 @@ def run_sent(args: argparse.Namespace) -> int:
         if rebuilt.body is None or not rebuilt.verified:
             print(f"error: no verified body: {rebuilt.why}", file=sys.stderr)
             return 1
+        if is_terminal(sys.stdout):  # a person reads it: its controls shown, never obeyed
+            print(safe_for(sys.stdout)(rebuilt.body.decode("utf-8")))
+            return 0
         sys.stdout.flush()
         sys.stdout.buffer.write(rebuilt.body)
         sys.stdout.buffer.flush()
