@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -28,29 +29,46 @@ def interrupted_after(delay: float, *args: str) -> tuple[int, str]:
     """Start `turnlog-cli ARGS`, press Ctrl+C `delay` seconds later: (status, stderr).
     On a loaded machine Python itself may not have started Turnlog's code yet: then it
     is pressed again, as a person would, once it has (no Turnlog frame in the trace)."""
-    for _attempt in range(5):
+    for attempt in range(8):
         started = time.monotonic()
         proc = subprocess.Popen([sys.executable, "-m", "turnlog.cli", *args],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=os.environ.copy())
-        time.sleep(max(0.0, started + delay - time.monotonic()))
+        # Each press again comes a little later, as a person's would.
+        time.sleep(max(0.0, started + delay * (attempt + 1) - time.monotonic()))
         proc.send_signal(signal.SIGINT)
         _out, err = proc.communicate(timeout=30)
-        if not before_turnlog(err):
+        if not before_turnlog(proc.returncode, err):
             break
     return proc.returncode, err
 
 
-def before_turnlog(err: str) -> bool:
-    """Whether Ctrl+C came before the handler could exist: while the interpreter was
-    still starting (importing runpy or its own modules) or importing the handler's own
-    module (`os`, `signal`). Anywhere later is the command's to handle."""
+def before_turnlog(status: int, err: str) -> bool:
+    """Whether Ctrl+C came before the handler could exist: before the interpreter had
+    its own handler (the process ends by the signal, silently), while it was still
+    starting (importing runpy or its own modules) or importing the handler's own module
+    (`os`, `signal`). Anywhere later is the command's to handle."""
+    if status == -signal.SIGINT and not err.strip():
+        return True
     if "KeyboardInterrupt" not in err:
         return False
     frames = [line for line in err.splitlines()
               if line.strip().startswith("File") and "turnlog" in line]
-    return not frames or (all("interrupt.py" in line or "cli/__init__.py" in line
-                              for line in frames) and "from . import interrupt" in err)
+    return all(_before_handler(line) for line in frames)
+
+
+def _before_handler(frame: str) -> bool:
+    """A traceback's frame in the handler's module, or in the package's first lines, up
+    to and including the one that imports it."""
+    if "cli/interrupt.py" in frame:
+        return True
+    found = re.search(r'cli/__init__\.py", line (\d+)', frame)
+    return found is not None and int(found.group(1)) <= HANDLER_LINE
+
+
+HANDLER_LINE = next(number for number, line in enumerate(
+    (Path(__file__).resolve().parents[2] / "desktop/turnlog/cli/__init__.py")
+    .read_text(encoding="utf-8").splitlines(), start=1) if line == "from . import interrupt")
 
 
 def listing() -> str:
@@ -107,3 +125,16 @@ def test_ctrl_c_during_ask(delay, loopback):
         assert err.strip().splitlines()[-1] == "interrupted"
         assert len(loopback.requests) == asked  # interrupted before anything was sent
     assert export(1) == before
+
+
+def test_ctrl_c_in_code_run_from_a_string_still_exits_130(tmp_path):
+    """A `KeyboardInterrupt` raised inside code Python runs from a string (as the dataclass
+    makers do while a command loads its modules) is handled like any other: run as
+    `python -m`, the process exits with 130, not by the signal."""
+    (tmp_path / "interrupted_inside.py").write_text(
+        "import turnlog.cli as cli\n"
+        "cli._run = lambda argv: exec('raise KeyboardInterrupt')\n"
+        "raise SystemExit(cli.main([]))\n", encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "interrupted_inside"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stderr) == (130, "interrupted\n")

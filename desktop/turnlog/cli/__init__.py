@@ -147,6 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return interrupt.EXIT_INTERRUPTED
+    finally:
+        interrupt.handled()
 
 
 def _run(argv: Sequence[str] | None) -> int:

@@ -33,6 +33,15 @@ def stop_at_once() -> None:
 stop_at_once()  # first of all
 
 
+def handled() -> None:
+    """An interrupt the command handled is not the interpreter's to report again. CPython
+    remembers a `KeyboardInterrupt` that left code run from a string (`exec`, `eval`: the
+    dataclass and named-tuple makers run that way, while the command loads modules) and,
+    run as `python -m turnlog.cli`, ends the process by SIGINT after exiting with 130; the
+    next such run, which raises nothing, forgets it."""
+    exec("")  # noqa: S102 - an empty string: only clears the remembered interrupt
+
+
 class Raising:
     """While the block runs, Ctrl+C raises `KeyboardInterrupt`; after it, it ends the
     process at once again (an interrupt while Python shuts down prints no traceback)."""
