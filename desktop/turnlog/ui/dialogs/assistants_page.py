@@ -106,7 +106,7 @@ class AssistantsPage(QWidget):
                                           self.import_file, column)
         self.export_button = self._button(translate("AssistantsPage", "E&xport…"),
                                           self.export_file, column)
-        self.examples_button = QPushButton(translate("AssistantsPage", "E&xamples"), self)
+        self.examples_button = QPushButton(translate("AssistantsPage", "Exa&mples"), self)
         menu = QMenu(self.examples_button)
         for example in examples():
             action = menu.addAction(f"{example.setup.icon} {example.setup.name}".strip())
