@@ -186,3 +186,26 @@ def test_delete_all_keeps_the_assistants_unless_asked(loopback, turnlog_home, tm
     assert "Also delete the 1 assistant(s)" in asked.stderr
     assert _listed() == []
     assert scan(turnlog_home, ["STYLE-GUIDE-MARK-7f3a"]) == []
+
+
+def test_update_from_assistant_is_explicit(loopback, turnlog_home, tmp_path):
+    add_profile(loopback)
+    _add_editor(tmp_path)
+    loopback.script(Behaviour.answer("Done."), Behaviour.answer("Again."))
+    assert cli("ask", "--new", "--assistant", "Editor", "--var", "audience=engineers",
+               "Check.").returncode == 0
+    other = tmp_path / "other.txt"
+    other.write_text("Now for {{audience}}.", encoding="utf-8")
+    assert cli("assistant", "edit", "Editor", "--system-file", str(other), "--pin",
+               "Another pin.").returncode == 0
+    updated = cli("assistant", "update-conversation", "1", "--var", "audience=managers")
+    assert updated.returncode == 0, updated.stderr
+    assert cli("ask", "--conversation", "1", "And now?").returncode == 0
+    body = loopback.requests[-1].json()
+    assert body["messages"][0]["content"] == "Now for managers."
+    wire = loopback.requests[-1].body.decode("utf-8")
+    assert "Another pin." in wire and "Never use passive voice." in wire
+    assert [t["question"] for t in map(json.loads, cli("export", "1").stdout.splitlines()[1:])
+            ] == ["Check.", "And now?"]
+    none = cli("assistant", "update-conversation", "42")
+    assert none.returncode == 1 and "did not start from an assistant" in none.stderr

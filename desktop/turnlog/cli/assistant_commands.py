@@ -9,13 +9,17 @@ from pathlib import Path
 from typing import Any
 
 from ..config.paths import data_dir
+from ..config.profiles import ProfileStore
 from ..config.tool_servers import ToolConfigInvalid, ToolServerStore
+from ..core.assistant_vars import VariableRefused
 from ..core.assistants import AssistantNote, AssistantRefused, AssistantSetup
 from ..core.attachments import AttachmentRefused
 from ..formats import assistant_file
+from ..service.assistant_start import system_language, update_from
 from ..store import NotFound, TurnlogStore
 from ..system.user_files import FileRefused, read_limited
 from .attached import read_attached
+from .numbers import whole_number
 from .terminal import print_json, safe_for
 
 EXIT_REFUSED = 3
@@ -50,6 +54,13 @@ def register(sub: Any) -> None:
     exp.add_argument("file")
     exp.add_argument("names", nargs="*", metavar="NAME", help="these only (default: all)")
     exp.set_defaults(run=run_export)
+    upd = asub.add_parser("update-conversation", help="give a conversation the current "
+                          "setup of the assistant it started from (its turns stay)")
+    upd.add_argument("conversation", type=whole_number, metavar="ID")
+    upd.add_argument("--var", action="append", default=[], metavar="NAME=VALUE",
+                     help="a value for {{NAME}} in the system prompt (repeatable)")
+    upd.add_argument("--profile", metavar="P", help="the profile whose model {{model}} names")
+    upd.set_defaults(run=run_update_conversation)
     imp = asub.add_parser("import", help="add the assistants of a JSON file (lists them, and "
                           "the tool servers they may switch on, first)")
     imp.add_argument("file")
@@ -200,6 +211,31 @@ def run_export(args: argparse.Namespace) -> int:
     except FileExistsError:
         return _fail("exists", f"{args.file} exists already; name a new file.")
     print(f"wrote {len(shared)} assistant(s) to {args.file}")
+    return 0
+
+
+def run_update_conversation(args: argparse.Namespace) -> int:
+    values = {}
+    for given in args.var:
+        name, sep, value = given.partition("=")
+        if not sep or not name.strip():
+            return _fail("invalid_variable", f"--var takes NAME=VALUE, not “{given}”")
+        values[name.strip()] = value
+    profiles = ProfileStore(data_dir()).list()
+    profile = next((p for p in profiles if args.profile in (None, p.id, p.name)), None)
+    try:
+        with TurnlogStore.open(data_dir()) as store:
+            done = update_from(store, args.conversation,
+                               profile_model=profile.model if profile else "",
+                               language=system_language(), values=values,
+                               servers=ToolServerStore(data_dir()).list())
+    except NotFound as err:
+        return _fail("not_found", str(err), 1)
+    except VariableRefused as err:
+        return _fail("invalid_variable", str(err))
+    for warning in done.warnings:
+        print(safe_for(sys.stderr)(f"note: {warning}"), file=sys.stderr)
+    print(f"conversation {done.conversation.id} updated from its assistant")
     return 0
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import locale
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..config.tool_servers import ToolServer
@@ -17,7 +17,7 @@ from ..core.assistant_vars import built_in_values, check_value, fill
 from ..core.assistants import Assistant
 from ..core.attachments import Attachment
 from ..core.model import Conversation, ConversationSettings
-from ..store import TurnlogStore
+from ..store import NotFound, TurnlogStore
 
 LANGUAGE_NAMES = {"en": "English", "zh_CN": "Simplified Chinese (简体中文)",
                   "zh_TW": "Traditional Chinese (繁體中文)"}
@@ -77,3 +77,38 @@ def system_language() -> str:
     if code.startswith("zh"):
         return "zh_TW" if code.endswith(("TW", "HK", "MO")) or "Hant" in code else "zh_CN"
     return "en"
+
+
+def update_from(store: TurnlogStore, conversation_id: int, *, profile_model: str,
+                language: str, values: Mapping[str, str], servers: Sequence[ToolServer],
+                now: datetime | None = None) -> Started:
+    """*Update from assistant*, asked for explicitly: the conversation takes the current
+    setup of the assistant it came from (system prompt filled again, model, sampling, tool
+    servers; its pins and notes that it does not have yet are added). Its turns stay as
+    they are. `NotFound` when it came from none, or that assistant was removed."""
+    origin = store.assistants.origin(conversation_id)
+    if origin is None or origin.assistant_id is None:
+        raise NotFound("This conversation did not start from an assistant that still exists.")
+    assistant = store.assistants.get(origin.assistant_id)
+    own = {name: check_value(name, value) for name, value in values.items()}
+    setup = assistant.setup
+    filled = fill(setup.system_prompt,
+                  built_in_values(now or datetime.now().astimezone(), language_name(language),
+                                  setup.model or profile_model), own)
+    fresh, missing = settings_for(assistant, servers)
+    current = store.conversations.get(conversation_id)
+    settings = replace(current.settings, temperature=fresh.temperature, top_p=fresh.top_p,
+                       tool_servers=fresh.tool_servers)
+    conversation = store.conversations.update(conversation_id, system_prompt=filled.text,
+                                              model=setup.model, settings=settings)
+    pinned = set(store.memory.pinned_facts(conversation_id))
+    for pin in setup.pins:
+        if pin not in pinned:
+            store.memory.add_pin(conversation_id, pin)
+    noted = {n.text for n in store.memory.notes(conversation_id)}
+    for note in setup.notes:
+        if note.text not in noted:
+            store.memory.add_note(conversation_id, note.text, priority=note.priority)
+    warnings = filled.warnings + tuple(
+        f"tool server “{name}” is not set up here; it stays off" for name in missing)
+    return Started(conversation, (), warnings)
