@@ -2403,6 +2403,14 @@
             <translation>它的系统提示词、限制和压缩（模型在顶栏中选择）</translation>
         </message>
         <message>
+            <source>&amp;Update from assistant</source>
+            <translation>从助手更新(&amp;U)</translation>
+        </message>
+        <message>
+            <source>Give it the current setup of the assistant it started from; its turns stay</source>
+            <translation>让它采用其来源助手的当前设置；轮次保持不变</translation>
+        </message>
+        <message>
             <source>&amp;Rename…</source>
             <translation>重命名(&amp;R)…</translation>
         </message>

@@ -2403,6 +2403,14 @@
             <translation>它的系統提示詞、限制和壓縮（模型在頂欄中選擇）</translation>
         </message>
         <message>
+            <source>&amp;Update from assistant</source>
+            <translation>從助理更新(&amp;U)</translation>
+        </message>
+        <message>
+            <source>Give it the current setup of the assistant it started from; its turns stay</source>
+            <translation>讓它採用其來源助理的目前設定；輪次保持不變</translation>
+        </message>
+        <message>
             <source>&amp;Rename…</source>
             <translation>重新命名(&amp;R)…</translation>
         </message>

@@ -97,6 +97,23 @@ def test_an_assistant_from_settings_starts_a_conversation_with_its_setup(
     assert "Another pin." not in loopback.requests[-1].body.decode("utf-8")
     assert store.assistants.origin(cid).name == "Editor"
 
+    # Conversation → Update from assistant, asked for: the new setup from now on.
+    [menu] = [a.menu() for a in window.menuBar().actions() if a.text() == "&Conversation"]
+    menu.aboutToShow.emit()
+    [update] = [a for a in menu.actions() if a.text() == "&Update from assistant"]
+    assert update.isEnabled()
+    update.trigger()
+    qtbot.waitUntil(lambda: window.conversation.system_prompt == "Something else entirely.",
+                    timeout=5000)
+    loopback.script(Behaviour.answer("Third."))
+    window.composer.set_draft("Once more?")
+    window.send()
+    qtbot.waitUntil(lambda: not window.running and len(loopback.requests) == 3, timeout=10_000)
+    third = loopback.requests[-1].json()
+    assert (third["messages"][0]["content"], third["model"]) == (
+        "Something else entirely.", "other-model")
+    assert "Another pin." in loopback.requests[-1].body.decode("utf-8")
+
 
 def test_the_page_reorders_duplicates_and_removes(qtbot, store, tmp_path):
     page = _make_in_settings(qtbot, store, tmp_path)

@@ -19,7 +19,7 @@ from ...config.tool_servers import ToolConfigInvalid, ToolServer
 from ...core.assistant_vars import own_names
 from ...core.assistants import Assistant
 from ...core.model import Conversation
-from ...service.assistant_start import start_from
+from ...service.assistant_start import start_from, update_from
 from ...store import TurnlogStore
 from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg, shown_language
@@ -75,18 +75,10 @@ class AssistantStarter(QObject):
 
     def start(self, assistant: Assistant) -> None:
         """Ask for its own variables, then make and open the conversation."""
-        values: dict[str, str] = {}
-        for name in own_names(assistant.setup.system_prompt):
-            value = self.ask_value(assistant, name)
-            if value is None:
-                return  # cancelled: nothing is made
-            if value:
-                values[name] = value
-        try:
-            servers = list(self.servers())
-        except ToolConfigInvalid as err:
-            log.warning("tool servers unreadable: %s", err)
-            servers = []
+        values = self._values(assistant)
+        if values is None:
+            return  # cancelled: nothing is made
+        servers = self._servers()
         model, language = self._model(), shown_language()
         store = self.store
 
@@ -99,6 +91,53 @@ class AssistantStarter(QObject):
 
         StorageOp("start from an assistant", work).run(
             self.runner, on_success=self._started, on_failure=self.failed.emit)
+
+    def came_from(self, conversation: Conversation | None) -> bool:
+        """Whether `conversation` started from an assistant that still exists."""
+        origin = None if conversation is None else self.store.assistants.origin(
+            conversation.id)
+        return origin is not None and origin.assistant_id is not None
+
+    def update_open(self, conversation: Conversation | None) -> None:
+        """*Update from assistant*: the conversation takes the assistant's current setup
+        (its own variables asked for again); its turns stay as they are."""
+        if not self.came_from(conversation):
+            return
+        assert conversation is not None
+        origin = self.store.assistants.origin(conversation.id)
+        assert origin is not None and origin.assistant_id is not None
+        assistant = self.store.assistants.get(origin.assistant_id)
+        values = self._values(assistant)
+        if values is None:
+            return
+        store, model, language = self.store, self._model(), shown_language()
+        servers = self._servers()
+
+        def work() -> tuple[Changes, tuple[str, ...]]:
+            done = update_from(store, conversation.id, profile_model=model, language=language,
+                               values=values, servers=servers)
+            return Changes(done.conversation, settings=True), done.warnings
+
+        StorageOp("update from the assistant", work).run(
+            self.runner, on_success=self._started, on_failure=self.failed.emit)
+
+    def _values(self, assistant: Assistant) -> dict[str, str] | None:
+        """The person's own variables of its prompt (None: they cancelled)."""
+        values: dict[str, str] = {}
+        for name in own_names(assistant.setup.system_prompt):
+            value = self.ask_value(assistant, name)
+            if value is None:
+                return None
+            if value:
+                values[name] = value
+        return values
+
+    def _servers(self) -> list[ToolServer]:
+        try:
+            return list(self.servers())
+        except ToolConfigInvalid as err:
+            log.warning("tool servers unreadable: %s", err)
+            return []
 
     def _started(self, done: tuple[Changes, tuple[str, ...]]) -> None:
         changes, warnings = done

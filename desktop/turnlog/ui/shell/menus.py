@@ -397,6 +397,10 @@ def _conversation_menu(window: MenuHost, parent: QWidget,
                        lambda: _conversation_settings(window), None,
                        translate("Menus", "Its system prompt, limits and compaction (its "
                                  "model is chosen in the header)"))
+    update_from = _action(parent, menu, translate("Menus", "&Update from assistant"),
+                          lambda: window.from_assistant.update_open(window.conversation),
+                          None, translate("Menus", "Give it the current setup of the "
+                                          "assistant it started from; its turns stay"))
     rename = _action(parent, menu, translate("Menus", "&Rename…"), lambda: _rename_open(window))
     menu.addSeparator()
     delete = _action(
@@ -416,6 +420,8 @@ def _conversation_menu(window: MenuHost, parent: QWidget,
         for action in (rename, delete):
             action.setEnabled(open_ and idle)
         settings.setEnabled(open_ and idle and preferences.isEnabled())
+        update_from.setEnabled(open_ and idle and window.from_assistant.came_from(
+            window.conversation))
 
     menu.aboutToShow.connect(update)
     return settings, delete
