@@ -44,8 +44,9 @@ def test_ask_from_an_assistant_sends_its_setup_filled(loopback, turnlog_home, tm
     _add_editor(tmp_path)
     loopback.script(Behaviour.answer("Done."))
     asked = cli("ask", "--new", "--assistant", "Editor", "--var", "audience=engineers",
-                "Check my text.")
+                "--title", "Edits ✍️", "Check my text.")
     assert asked.returncode == 0, asked.stderr
+    assert "Edits ✍️" in cli("list").stdout
     assert "{{who}} has no value and stays as typed" in asked.stderr
     body = loopback.requests[-1].json()
     system = body["messages"][0]

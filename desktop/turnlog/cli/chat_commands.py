@@ -467,6 +467,9 @@ def start_from_assistant(store: TurnlogStore, args: argparse.Namespace,
     started = start_from(store, assistant, profile_model=profile.model,
                          language=system_language(), values=args.values,
                          servers=ToolServerStore(data_dir()).list())
+    if args.title:  # the person's own title, as --new --title gives one
+        started = replace(started, conversation=store.conversations.update(
+            started.conversation.id, title=args.title))
     for warning in started.warnings:
         print(safe_for(sys.stderr)(f"note: {warning}"), file=sys.stderr)
     if started.conversation.settings.tool_servers and not args.tool_servers:
