@@ -19,11 +19,11 @@ from ...config.tool_servers import ToolConfigInvalid, ToolServer
 from ...core.assistant_vars import own_names
 from ...core.assistants import Assistant
 from ...core.model import Conversation
-from ...service.assistant_start import start_from, update_from
 from ...store import TurnlogStore
+from ..infra import assistant_operations
 from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg, shown_language
-from ..infra.operations import StorageOp, announce
+from ..infra.operations import announce
 from ..infra.tasks import TaskRunner
 from ..request.connection import NotConnected, Reach
 
@@ -78,18 +78,9 @@ class AssistantStarter(QObject):
         values = self._values(assistant)
         if values is None:
             return  # cancelled: nothing is made
-        servers = self._servers()
-        model, language = self._model(), shown_language()
-        store = self.store
-
-        def work() -> tuple[Changes, tuple[str, ...]]:
-            started = start_from(store, assistant, profile_model=model, language=language,
-                                 values=values, servers=servers)
-            if started.files:
-                store.attachments.save_draft(started.conversation.id, started.files)
-            return Changes(started.conversation, created=True), started.warnings
-
-        StorageOp("start from an assistant", work).run(
+        assistant_operations.start_from_assistant(
+            self.store, assistant, model=self._model(), language=shown_language(),
+            values=values, servers=self._servers()).run(
             self.runner, on_success=self._started, on_failure=self.failed.emit)
 
     def came_from(self, conversation: Conversation | None) -> bool:
@@ -110,15 +101,9 @@ class AssistantStarter(QObject):
         values = self._values(assistant)
         if values is None:
             return
-        store, model, language = self.store, self._model(), shown_language()
-        servers = self._servers()
-
-        def work() -> tuple[Changes, tuple[str, ...]]:
-            done = update_from(store, conversation.id, profile_model=model, language=language,
-                               values=values, servers=servers)
-            return Changes(done.conversation, settings=True), done.warnings
-
-        StorageOp("update from the assistant", work).run(
+        assistant_operations.update_from_assistant(
+            self.store, conversation.id, model=self._model(), language=shown_language(),
+            values=values, servers=self._servers()).run(
             self.runner, on_success=self._started, on_failure=self.failed.emit)
 
     def _values(self, assistant: Assistant) -> dict[str, str] | None:

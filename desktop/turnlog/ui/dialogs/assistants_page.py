@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
@@ -37,9 +38,9 @@ from ...core.assistants import Assistant, AssistantNote, AssistantRefused, Assis
 from ...core.attachments import Attachment, AttachmentRefused
 from ...formats import assistant_file
 from ...formats.assistant_examples import examples
-from ...formats.file_reading import read_file
 from ...store import TurnlogStore
-from ..infra.languages import arg, shown_language
+from ..infra import assistant_operations as ops
+from ..infra.languages import arg
 from ..infra.operations import StorageOp
 from ..infra.tasks import TaskRunner
 
@@ -189,15 +190,15 @@ class AssistantsPage(QWidget):
         return spin
 
     # -- reading ------------------------------------------------------------------------
-    def _run(self, name: str, work: Callable[[], object],
-             then: Callable[[object], None] | None = None) -> None:
+    def _run(self, op: StorageOp[Any], then: Callable[[Any], None] | None = None) -> None:
+        """Run a change, then list the assistants again."""
         def done(result: object) -> None:
             if then is not None:
                 then(result)
             self.refresh()
             self.changed.emit()
 
-        StorageOp(name, work).run(self.runner, on_success=done, on_failure=self._failed)
+        op.run(self.runner, on_success=done, on_failure=self._failed)
 
     def _failed(self, error: BaseException) -> None:
         if not isinstance(error, AssistantRefused | AttachmentRefused
@@ -210,8 +211,8 @@ class AssistantsPage(QWidget):
         self.problem.setVisible(bool(text))
 
     def refresh(self) -> None:
-        StorageOp("list assistants", self.store.assistants.list).run(
-            self.runner, on_success=self._listed, on_failure=self._failed)
+        ops.list_assistants(self.store).run(self.runner, on_success=self._listed,
+                                            on_failure=self._failed)
 
     def _listed(self, found: list[Assistant]) -> None:
         keep = self._editing
@@ -243,8 +244,7 @@ class AssistantsPage(QWidget):
             return
         self._editing = assistant.id
         self.fill(assistant.setup)
-        StorageOp("read the assistant's files",
-                  lambda: self.store.assistants.files(assistant.id)).run(
+        ops.assistant_files(self.store, assistant.id).run(
             self.runner, on_success=self._files_read, on_failure=self._failed)
 
     def _files_read(self, files: tuple[Attachment, ...]) -> None:
@@ -308,12 +308,11 @@ class AssistantsPage(QWidget):
         except AssistantRefused as err:
             self._say(str(err))
             return
-        files, editing, assistants = self.files, self._editing, self.store.assistants
-        if editing is None:
-            self._run("add an assistant", lambda: assistants.add(setup, files), self._made)
+        if self._editing is None:
+            self._run(ops.add_assistant(self.store, setup, self.files), self._made)
         else:
-            self._run("save the assistant",
-                      lambda: assistants.update(editing, setup, files), self._made)
+            self._run(ops.save_assistant(self.store, self._editing, setup, self.files),
+                      self._made)
 
     def _made(self, assistant: object) -> None:
         if isinstance(assistant, Assistant):
@@ -323,8 +322,7 @@ class AssistantsPage(QWidget):
     def duplicate(self) -> None:
         current = self.current()
         if current is not None:
-            self._run("duplicate the assistant",
-                      lambda: self.store.assistants.duplicate(current.id), self._made)
+            self._run(ops.duplicate_assistant(self.store, current.id), self._made)
 
     def remove(self) -> None:
         current = self.current()
@@ -334,13 +332,12 @@ class AssistantsPage(QWidget):
             return
         self._editing = None
         self.name.clear()
-        self._run("remove the assistant", lambda: self.store.assistants.delete(current.id))
+        self._run(ops.delete_assistant(self.store, current.id))
 
     def move(self, step: int) -> None:
         current, row = self.current(), self.list.currentRow()
         if current is not None and 0 <= row + step < len(self.assistants):
-            self._run("move the assistant",
-                      lambda: self.store.assistants.move(current.id, row + step))
+            self._run(ops.move_assistant(self.store, current.id, row + step))
 
     def add_example(self, example: assistant_file.Shared) -> None:
         """Add one of the shipped examples (under a free name)."""
@@ -350,8 +347,7 @@ class AssistantsPage(QWidget):
             name, n = f"{example.setup.name} ({n})", n + 1
         setup = replace(example.setup, name=name)
         self._editing = None
-        self._run("add an example", lambda: self.store.assistants.add(setup, example.files),
-                  self._made)
+        self._run(ops.add_assistant(self.store, setup, example.files), self._made)
 
     # -- files --------------------------------------------------------------------------
     def attach_dialog(self) -> None:
@@ -363,15 +359,7 @@ class AssistantsPage(QWidget):
     def attach(self, paths: Sequence[Path]) -> None:
         """Read the files (on the storage worker, through the bounded reader) and add them
         to the form's; Save keeps them."""
-        had = self.files
-
-        def read() -> tuple[Attachment, ...]:
-            files = list(had)
-            for path in paths:
-                files.append(read_file(path, attached=files))
-            return tuple(files)
-
-        StorageOp("read the assistant's files", read).run(
+        ops.read_attachments(self.files, paths).run(
             self.runner, on_success=self._files_read, on_failure=self._failed)
 
     # -- import and export --------------------------------------------------------------
@@ -385,8 +373,7 @@ class AssistantsPage(QWidget):
     def import_from(self, path: Path) -> None:
         """Read `path` on the storage worker, list what it holds, add it if the person
         agrees."""
-        here = set(self.servers())
-        StorageOp("read assistants", lambda: assistant_file.read(path, here)).run(
+        ops.read_assistants_file(path, set(self.servers())).run(
             self.runner, on_success=self._read_for_import, on_failure=self._failed)
 
     def _read_for_import(self, shared: list[assistant_file.Shared]) -> None:
@@ -400,9 +387,7 @@ class AssistantsPage(QWidget):
                 name, n = f"{one.setup.name} ({n})", n + 1
             taken.add(name)
             chosen.append(replace(one, setup=replace(one.setup, name=name)))
-        assistants = self.store.assistants
-        self._run("import assistants",
-                  lambda: [assistants.add(s.setup, s.files) for s in chosen])
+        self._run(ops.import_assistants(self.store, chosen))
 
     def export_file(self) -> None:
         name, _filter = QFileDialog.getSaveFileName(
@@ -412,13 +397,7 @@ class AssistantsPage(QWidget):
             self.export_to(Path(name))
 
     def export_to(self, path: Path) -> None:
-        assistants = self.store.assistants
-
-        def write() -> None:
-            assistant_file.write(path, [assistant_file.Shared(a.setup, assistants.files(a.id))
-                                        for a in assistants.list()])
-
-        StorageOp("export assistants", write).run(
+        ops.export_assistants(self.store, path).run(
             self.runner, on_success=lambda _none: self._say(
                 arg(translate("AssistantsPage", "Saved to %1."), path.name)),
             on_failure=lambda err: self._say(str(err)))
@@ -442,8 +421,3 @@ def import_question(shared: Sequence[assistant_file.Shared]) -> str:
                              ", ".join(one.left_out)))
         parts.append("\n".join(lines))
     return translate("AssistantsPage", "Add these assistants?") + "\n\n" + "\n\n".join(parts)
-
-
-def language_code() -> str:
-    """The interface language on show, for {{language}}."""
-    return shown_language()
