@@ -28,6 +28,7 @@ OWN_FILES = {
     "resources/__init__.py": "icons shipped inside the package",
     "ui/infra/languages.py": "translations shipped inside the package",
     "service/transfer.py": "writes a new export (mode 'x')",
+    "formats/assistant_file.py": "writes a new assistants file (mode 'x')",
     "store/drafts.py": "the store's own draft files, under the store's rules",
     "store/files.py": "the store's own files, opened with O_NOFOLLOW",
     "store/privacy.py": "syncs the data directory itself after an erase",

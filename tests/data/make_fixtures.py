@@ -17,7 +17,8 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     v11     0e61713  an imported conversation's source and its model there (V_SOURCE_MODEL)
     v12     9e7f472  attachments: blobs by SHA-256, a turn's and a draft's files (V_ATTACHMENTS)
     v13     1de7c79  a turn's tool exchange, full results of cut ones (V_TOOLS)
-    v14     (this)   request records that rebuild their body and prove it (V_RECORD_PROOFS)
+    v14     49c3492  request records that rebuild their body and prove it (V_RECORD_PROOFS)
+    v15     (this)   assistants, their files, a conversation's assistant (V_ASSISTANTS)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has
@@ -250,6 +251,8 @@ def make(path: Path) -> None:
             _add_attachment(store, ids)
         if hasattr(store, "records") and hasattr(store.records, "sources"):
             _add_proven_records(store, ids)
+        if hasattr(getattr(store, "store", store), "assistants"):
+            _add_assistant(getattr(store, "store", store))
         store.close()
         db = home / "turnlog.sqlite3"
         leftovers = [p.name for p in home.iterdir() if p.name.startswith("turnlog.sqlite3-")]
@@ -277,6 +280,29 @@ def _add_attachment(store, ids) -> None:
         id=turn_id, question=question, answer=answer, model="qwen2.5", finish_reason="stop",
         usage=Usage(*usage), created_at=STAMP, attachments=(attachment,)))
     store.save_draft_attachments(ids[ATTACHMENT["draft"]], [attachment])
+
+
+# From the assistants version on: a saved setup with a file of its own (a glossary), which
+# no turn has, so the assistant alone keeps its blob.
+ASSISTANT = {
+    "name": "编辑 Editor", "icon": "📝",
+    "system_prompt": "You edit for {{audience}} on {{date}}. {{{{kept}}",
+    "model": "qwen2.5", "temperature": 0.3, "pins": ("术语以表为准。",),
+    "notes": (("The reader is busy. 读者很忙。", 4),), "tools": ("search",),
+    "file": ("术语表.txt", "香山 = Fragrant Hills\n".encode()),
+}
+
+
+def _add_assistant(store) -> None:
+    from turnlog.core.assistants import AssistantNote, AssistantSetup
+    from turnlog.formats.file_reading import read_bytes
+
+    expected = ASSISTANT
+    setup = AssistantSetup(
+        name=expected["name"], icon=expected["icon"], system_prompt=expected["system_prompt"],
+        model=expected["model"], temperature=expected["temperature"], pins=expected["pins"],
+        notes=tuple(AssistantNote(t, p) for t, p in expected["notes"]), tools=expected["tools"])
+    store.assistants.add(setup, [read_bytes(*expected["file"])])
 
 
 # From the record proofs version on: two committed requests of body format 1, built by the

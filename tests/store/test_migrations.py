@@ -25,7 +25,10 @@ from turnlog.store.errors import DatabaseCorrupt, UpgradeFailed
 from turnlog.store.log import PRAGMAS
 from turnlog.store.migrations import MIGRATIONS, SCHEMA_VERSION, V_MEMORY
 from turnlog.store.models import (
+    AssistantFileRow,
+    AssistantRow,
     BlobRow,
+    ConversationAssistantRow,
     ConversationRow,
     DraftAttachmentRow,
     ForkRow,
@@ -52,7 +55,8 @@ from turnlog.store.models import (
 ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, ForkRow,
               PinRow, NoteRow, PreferenceRow, SideQuestionRow, SideAttemptRow, SearchKeyRow,
               SearchFillRow, SearchDirtyRow, BlobRow, TurnAttachmentRow, DraftAttachmentRow,
-              ToolResultRow, ToolSetRow, KeptTextRow, TextSetRow, TextSetMemberRow]
+              ToolResultRow, ToolSetRow, KeptTextRow, TextSetRow, TextSetMemberRow,
+              AssistantRow, AssistantFileRow, ConversationAssistantRow]
 
 
 def _content():
@@ -218,6 +222,24 @@ def _check_content(store: TurnlogStore, version: int) -> None:
     assert summary.warnings == CONTENT.SUMMARY["warnings"]
     assert isinstance(summary.created_at, datetime)
     _check_side(store, conversations, version)
+    _check_assistants(store, version)
+
+
+def _check_assistants(store: TurnlogStore, version: int) -> None:
+    """Assistants: none before their step, else the fixture's one with its own file."""
+    found = store.assistants.list()
+    if not _made_with(version, "assistants"):
+        assert found == []
+        return
+    expected = CONTENT.ASSISTANT
+    (assistant,) = found
+    setup = assistant.setup
+    assert (setup.name, setup.icon, setup.system_prompt, setup.model, setup.temperature,
+            setup.pins, [(n.text, n.priority) for n in setup.notes], setup.tools) == (
+        expected["name"], expected["icon"], expected["system_prompt"], expected["model"],
+        expected["temperature"], expected["pins"], list(expected["notes"]), expected["tools"])
+    (file,) = store.assistants.files(assistant.id)
+    assert (file.name, file.original) == expected["file"]
 
 
 def _check_attachment(store: TurnlogStore, turn, conversations) -> None:

@@ -24,7 +24,8 @@ from ..config.profiles import (
     new_profile,
 )
 from ..config.secrets import KeyringUnavailable, check_key, open_key_store
-from ..config.tool_servers import ToolConfigInvalid, ToolSettingsUnreadable
+from ..config.tool_servers import ToolConfigInvalid, ToolServerStore, ToolSettingsUnreadable
+from ..core.assistant_vars import VariableRefused, check_value
 from ..core.attachments import AttachmentRefused
 from ..core.budget import WINDOW_LEARNED
 from ..core.failures import FailureKind, ProviderFailure
@@ -38,6 +39,7 @@ from ..core.send import Committed, Failed, LogStore, Outcome, Stage, keep_partia
 from ..localmodel import available, describe
 from ..providers import PRESETS, preset_by_id
 from ..providers.security import CaFileUnusable, insecure_key_detail, key_in_clear, tls_context
+from ..service.assistant_start import Started, start_from, system_language
 from ..service.chat import (
     Connection,
     LocalModels,
@@ -56,7 +58,7 @@ from ..service.new_version import (
 )
 from ..service.request_body import Ask, new_sample_seed, send_request
 from ..service.tool_use import SendTools
-from ..store import TurnlogStore
+from ..store import NotFound, TurnlogStore
 from ..toolhost.host import ToolHost
 from .attached import add_attach, read_attached
 from .numbers import whole_number
@@ -73,6 +75,11 @@ def register(sub: Any) -> None:
     where.add_argument("--conversation", type=whole_number, metavar="ID")
     where.add_argument("--new", action="store_true", help="start a new conversation")
     p.add_argument("--title", metavar="T", help="title of the new conversation")
+    p.add_argument("--assistant", metavar="NAME",
+                   help="with --new: start from this assistant's setup (see assistant list)")
+    p.add_argument("--var", action="append", default=[], metavar="NAME=VALUE",
+                   help="with --assistant: a value for {{NAME}} in its system prompt "
+                   "(repeatable)")
     p.add_argument("--profile", metavar="P", help="provider profile name or id")
     p.add_argument("text", metavar="TEXT", nargs="?",
                    help="the question, or - to read it from standard input")
@@ -171,6 +178,10 @@ def run_ask(args: argparse.Namespace) -> int:
         return 2
     draft = sys.stdin.read().removesuffix("\n") if args.text == "-" else (args.text or "")
     args.draft = draft  # given back by any failure, also one caught above this function
+    refused = assistant_args(args)
+    if refused:
+        print(f"error: {refused}", file=sys.stderr)
+        return 2
     if asks_again and args.attach:
         print("error: --regenerate and --continue-last reuse the last turn's files; "
               "--attach is for a new question", file=sys.stderr)
@@ -196,7 +207,7 @@ def run_ask(args: argparse.Namespace) -> int:
                             "terminal to ask on; add --approve-all to run every call the "
                             "model asks for without asking", draft, 2)
     try:
-        return with_connection(args, draft, ask_through)
+        return checked_assistant(args, draft) or with_connection(args, draft, ask_through)
     finally:
         if args.terminal is not None:
             args.terminal.close()
@@ -297,7 +308,10 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
         store.database.check_sound()  # a damaged or read-only log fails before anything is sent
         store.conversations.sweep_unanswered()  # what a window's first send left unanswered
         new: NewConversation | None = None
-        if args.new:  # created only with its first answer: a failure leaves nothing behind
+        if args.assistant:  # made now with its setup; a failed first question removes it
+            started = start_from_assistant(store, args, profile)
+            conversation, args.files = started.conversation, [*started.files, *args.files]
+        elif args.new:  # created only with its first answer: a failure leaves nothing behind
             # No --title: titled after the first question, as the window does.
             # No model of its own: later asks through another profile send that one's.
             new = NewConversation(store, args.title or None)
@@ -335,6 +349,8 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
             outcome = sender.send(request, cancel=cancel, on_delta=out, on_stage=StagePrinter())
             _remember_always(store, new.created if new else conversation, tools)
         kept = _keep_if_asked(args, new or store, outcome)
+        if args.assistant and kept is None and not isinstance(outcome, Committed):
+            store.conversations.discard_if_empty(conversation.id)  # nothing left behind
         number = 1  # a new conversation's first turn
         if new is not None and new.created is not None:
             print(f"conversation {new.created.id}", file=sys.stderr)
@@ -408,6 +424,58 @@ def _keep_if_asked(args: argparse.Namespace, log: LogStore, outcome: Outcome) ->
     if not args.keep_incomplete or not isinstance(outcome, Failed) or outcome.answer is None:
         return None
     return keep_partial(log, outcome.answer)
+
+
+def assistant_args(args: argparse.Namespace) -> str | None:
+    """What is wrong with --assistant and --var (None: nothing); the values, parsed,
+    in `args.values`."""
+    args.values = {}
+    if args.assistant and not args.new:
+        return "--assistant starts a conversation: it goes with --new"
+    if args.var and not args.assistant:
+        return "--var fills an assistant's system prompt: it goes with --assistant"
+    for given in args.var:
+        name, sep, value = given.partition("=")
+        if not sep or not name.strip():
+            return f"--var takes NAME=VALUE, not “{given}”"
+        args.values[name.strip()] = value
+    return None
+
+
+def checked_assistant(args: argparse.Namespace, draft: str) -> int:
+    """Before connecting: the assistant exists and the values fit (0), else the failure's
+    exit code. With no `--profile`, the assistant's own, if it names one."""
+    if not args.assistant:
+        return 0
+    try:
+        for name, value in args.values.items():
+            check_value(name, value)
+        with TurnlogStore.open(data_dir()) as store:
+            found = store.assistants.find(args.assistant)
+    except NotFound as err:
+        return fail("not_found", str(err), draft, 2)
+    except VariableRefused as err:
+        return fail("invalid_variable", str(err), draft, 2)
+    args.profile = args.profile or found.setup.profile or None
+    return 0
+
+
+def start_from_assistant(store: TurnlogStore, args: argparse.Namespace,
+                         profile: Profile) -> Started:
+    """The conversation `ask --new --assistant` asks in, with the setup's copy."""
+    assistant = store.assistants.find(args.assistant)
+    started = start_from(store, assistant, profile_model=profile.model,
+                         language=system_language(), values=args.values,
+                         servers=ToolServerStore(data_dir()).list())
+    if args.title:  # the person's own title, as --new --title gives one
+        started = replace(started, conversation=store.conversations.update(
+            started.conversation.id, title=args.title))
+    for warning in started.warnings:
+        print(safe_for(sys.stderr)(f"note: {warning}"), file=sys.stderr)
+    if started.conversation.settings.tool_servers and not args.tool_servers:
+        print("note: its tool servers are switched on in the conversation; add --tools to "
+              "offer them here", file=sys.stderr)
+    return started
 
 
 def _new_memory(store: TurnlogStore, conversation: Conversation) -> Memory:

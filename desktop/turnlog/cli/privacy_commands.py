@@ -35,6 +35,9 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--preferences", action="store_true",
                    help="with --all: also delete the preferences (asked for otherwise)")
+    p.add_argument("--assistants", action="store_true",
+                   help="with --all: also delete the assistants and their files (asked for "
+                   "otherwise)")
     p.add_argument("--keep-pins", action="store_true",
                    help="with --turn: keep the facts pinned from it, as typed")
     p.set_defaults(run=run_delete)
@@ -47,6 +50,7 @@ def confirm(prompt: str) -> bool:
 
 
 def run_delete(args: argparse.Namespace) -> int:
+    assistants = 0
     if args.keys and not args.all:
         print("error: --keys goes with --all", file=sys.stderr)
         return 2
@@ -81,7 +85,10 @@ def run_delete(args: argparse.Namespace) -> int:
                                                      with_forks=args.with_forks).counts
         else:
             done = store.privacy.delete_all(preferences=_with_preferences(args, store)).counts
+            assistants = store.assistants.delete_all() if _with_assistants(args, store) else 0
     print(f"deleted {done.describe()}")
+    if args.all and assistants:
+        print(f"deleted {assistants} assistant(s)")
     if args.all:
         return _delete_keys(args)
     return 0
@@ -94,6 +101,15 @@ def _with_preferences(args: argparse.Namespace, store: TurnlogStore) -> bool:
     count = len(store.memory.preferences())
     return bool(count) and not args.yes and confirm(
         f"Also delete the {count} preference(s) used in every conversation? [y/N]")
+
+
+def _with_assistants(args: argparse.Namespace, store: TurnlogStore) -> bool:
+    """Delete-all offers the assistants too (saved setups, not history: never by default)."""
+    if args.assistants:
+        return True
+    count = len(store.assistants.list())
+    return bool(count) and not args.yes and confirm(
+        f"Also delete the {count} assistant(s) and their files? [y/N]")
 
 
 def _name_forks(store: TurnlogStore, conversation_id: int, with_forks: bool) -> None:

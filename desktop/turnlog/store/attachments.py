@@ -138,6 +138,31 @@ def load_draft(db: peewee.SqliteDatabase, conversation_id: int) -> tuple[Attachm
                  for *row, sent, original in rows)
 
 
+def save_assistant_files(db: peewee.SqliteDatabase, assistant_id: int,
+                         files: Sequence[Attachment]) -> None:
+    """An assistant's files, replacing those it had (inside the caller's transaction; the
+    caller sweeps)."""
+    columns = ", ".join(f'"{c}"' for c in COLUMNS)
+    db.execute_sql('DELETE FROM "assistant_files" WHERE "assistant_id" = ?', (assistant_id,))
+    for position, attachment in enumerate(files):
+        db.execute_sql(
+            f'INSERT INTO "assistant_files" ("assistant_id", {columns}) '
+            f'VALUES (?, {", ".join("?" * len(COLUMNS))})',
+            (assistant_id, *_values(attachment, position, db)))
+
+
+def load_assistant_files(db: peewee.SqliteDatabase, assistant_id: int
+                         ) -> tuple[Attachment, ...]:
+    """An assistant's files, each with its original (to attach to a first question)."""
+    columns = ", ".join(f'a."{c}"' for c in COLUMNS)
+    rows = db.execute_sql(
+        f'SELECT {columns}, s."data", o."data" FROM "assistant_files" a '
+        f'JOIN "blobs" s ON s."digest" = a."sent" JOIN "blobs" o ON o."digest" = a."original" '
+        f'WHERE a."assistant_id" = ? ORDER BY a."position"', (assistant_id,)).fetchall()
+    return tuple(replace(_attachment(row, bytes(sent)), original=bytes(original))
+                 for *row, sent, original in rows)
+
+
 def remove_drafts(db: peewee.SqliteDatabase, conversation_ids: Iterable[int] | None) -> None:
     """Forget the files of these conversations' drafts (None: of every draft)."""
     if conversation_ids is None:
@@ -148,11 +173,13 @@ def remove_drafts(db: peewee.SqliteDatabase, conversation_ids: Iterable[int] | N
 
 
 def sweep(db: peewee.SqliteDatabase) -> int:
-    """Delete the blobs no turn and no draft names; returns how many went."""
+    """Delete the blobs no turn, draft or assistant names; returns how many went."""
     cursor = db.execute_sql(
         'DELETE FROM "blobs" WHERE "digest" NOT IN ('
         'SELECT "original" FROM "turn_attachments" UNION SELECT "sent" FROM "turn_attachments" '
         'UNION SELECT "original" FROM "draft_attachments" '
-        'UNION SELECT "sent" FROM "draft_attachments")')
+        'UNION SELECT "sent" FROM "draft_attachments" '
+        'UNION SELECT "original" FROM "assistant_files" '
+        'UNION SELECT "sent" FROM "assistant_files")')
     return int(cursor.rowcount or 0)
 

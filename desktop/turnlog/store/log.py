@@ -20,6 +20,7 @@ import peewee
 
 from ..config.paths import DB_NAME, ERASE_PENDING_NAME, LOCK_NAME
 from . import search, upgrade
+from .assistants import Assistants
 from .attached import Attachments
 from .conversations import Conversations
 from .database import Database
@@ -136,9 +137,9 @@ class TurnlogStore:
     """One opened data directory: its database (`database`) and the parts that read and
     write it, named by what they hold, as Anki's collection hangs its decks and tags off
     itself: `conversations`, `turns`, `records`, `memory`, `side`, `search`, `forks`,
-    `imports`, `privacy`, `attachments`. Open with `TurnlogStore.open(data_dir)`; close
-    when done. Everything it does is done by a part (`store.turns.commit(...)`); core's
-    store protocols name the parts they use."""
+    `imports`, `privacy`, `attachments`, `assistants`. Open with
+    `TurnlogStore.open(data_dir)`; close when done. Everything it does is done by a part
+    (`store.turns.commit(...)`); core's store protocols name the parts they use."""
 
     def __init__(self, home: Path, db: peewee.SqliteDatabase, lock: _WriterLock | None) -> None:
         self.database = Database(home, db, lock)
@@ -155,6 +156,7 @@ class TurnlogStore:
         self.imports = Imports(self.database, self.conversations, self.turns, self.side,
                                self.memory)
         self.privacy = Privacy(self.database, self.conversations, self.turns, self.memory)
+        self.assistants = Assistants(self.database, self.conversations, self.memory)
 
     @cached_property
     def records(self) -> Records:

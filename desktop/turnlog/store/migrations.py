@@ -279,10 +279,43 @@ V_RECORD_PROOFS = (
     'FROM "text_set_members" WHERE "text_id" = OLD."text_id"); END',
 )
 
+# Assistants: saved setups a conversation starts from as a copy (`assistants`: name, icon,
+# place in the list, system prompt, profile and model, sampling as JSON, pins and notes to
+# start with and tool server names as JSON), the files each attaches to every first
+# question (`assistant_files`, as a draft's: their blobs live while an assistant or a turn
+# names them), and which assistant a conversation came from (`conversation_assistants`:
+# the assistant's id, NULL once it is removed, and its name then).
+V_ASSISTANTS = (
+    'CREATE TABLE "assistants" ("id" INTEGER NOT NULL PRIMARY KEY, "name" TEXT NOT NULL, '
+    '"icon" TEXT NOT NULL, "position" INTEGER NOT NULL, "system_prompt" TEXT NOT NULL, '
+    '"profile" TEXT NOT NULL, "model" TEXT NOT NULL, "sampling" TEXT NOT NULL, '
+    '"pins" TEXT NOT NULL, "notes" TEXT NOT NULL, "tools" TEXT NOT NULL, '
+    '"created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL)',
+    'CREATE UNIQUE INDEX "assistants_name" ON "assistants" ("name")',
+    'CREATE TABLE "assistant_files" ("id" INTEGER NOT NULL PRIMARY KEY, '
+    '"assistant_id" INTEGER NOT NULL, "position" INTEGER NOT NULL, "name" TEXT NOT NULL, '
+    '"kind" TEXT NOT NULL, "mime" TEXT NOT NULL, "size" INTEGER NOT NULL, '
+    '"original" TEXT NOT NULL, "sent" TEXT NOT NULL, "sent_mime" TEXT NOT NULL, '
+    '"width" INTEGER NOT NULL, "height" INTEGER NOT NULL, "encoding" TEXT NOT NULL, '
+    '"notes" TEXT NOT NULL, '
+    'FOREIGN KEY ("assistant_id") REFERENCES "assistants" ("id") ON DELETE CASCADE)',
+    'CREATE UNIQUE INDEX "assistant_files_assistant_id_position" ON "assistant_files" '
+    '("assistant_id", "position")',
+    'CREATE INDEX "assistant_files_original" ON "assistant_files" ("original")',
+    'CREATE INDEX "assistant_files_sent" ON "assistant_files" ("sent")',
+    'CREATE TABLE "conversation_assistants" ("conversation_id" INTEGER NOT NULL PRIMARY KEY, '
+    '"assistant_id" INTEGER, "name" TEXT NOT NULL, '
+    'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE, '
+    'FOREIGN KEY ("assistant_id") REFERENCES "assistants" ("id") ON DELETE SET NULL)',
+    'CREATE INDEX "conversation_assistants_assistant_id" ON "conversation_assistants" '
+    '("assistant_id")',
+)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
                           V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES,
-                          V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS, V_RECORD_PROOFS]
+                          V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS, V_RECORD_PROOFS,
+                          V_ASSISTANTS]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

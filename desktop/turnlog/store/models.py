@@ -432,3 +432,62 @@ class TextSetMemberRow(BaseModel):
         table_name = "text_set_members"
         primary_key = peewee.CompositeKey("set", "text_id")
         without_rowid = True
+
+
+class AssistantRow(BaseModel):
+    """A saved setup a new conversation starts from as a copy (V_ASSISTANTS)."""
+
+    id = peewee.AutoField()
+    name = peewee.TextField(unique=True)
+    icon = peewee.TextField()
+    position = peewee.IntegerField()
+    system_prompt = peewee.TextField()
+    profile = peewee.TextField()  # "" for the default profile
+    model = peewee.TextField()  # "" for the profile's
+    sampling = peewee.TextField()  # JSON {"temperature": .., "top_p": ..}
+    pins = peewee.TextField()  # JSON list of texts
+    notes = peewee.TextField()  # JSON list of [text, priority]
+    tools = peewee.TextField()  # JSON list of tool server names
+    created_at = peewee.TextField()
+    updated_at = peewee.TextField()
+
+    class Meta:
+        table_name = "assistants"
+
+
+class AssistantFileRow(BaseModel):
+    """One file an assistant attaches to every first question, in order (as a draft's)."""
+
+    id = peewee.AutoField()
+    assistant = peewee.ForeignKeyField(AssistantRow, on_delete="CASCADE",
+                                       column_name="assistant_id", index=False)
+    position = peewee.IntegerField()
+    name = peewee.TextField()
+    kind = peewee.TextField()
+    mime = peewee.TextField()
+    size = peewee.IntegerField()
+    original = peewee.TextField()
+    sent = peewee.TextField()
+    sent_mime = peewee.TextField()
+    width = peewee.IntegerField()
+    height = peewee.IntegerField()
+    encoding = peewee.TextField()
+    notes = peewee.TextField()
+
+    class Meta:
+        table_name = "assistant_files"
+        indexes = ((("assistant", "position"), True), (("original",), False),
+                   (("sent",), False))
+
+
+class ConversationAssistantRow(BaseModel):
+    """Which assistant a conversation started from (NULL once removed) and its name then."""
+
+    conversation = peewee.ForeignKeyField(
+        ConversationRow, primary_key=True, on_delete="CASCADE", column_name="conversation_id")
+    assistant = peewee.ForeignKeyField(AssistantRow, null=True, on_delete="SET NULL",
+                                       column_name="assistant_id")
+    name = peewee.TextField()
+
+    class Meta:
+        table_name = "conversation_assistants"

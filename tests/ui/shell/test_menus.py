@@ -27,7 +27,7 @@ def test_the_menus_are_laid_out_as_on_the_desktop(make_window):
     bar = menus(window)
     assert list(bar) == ["File", "Edit", "View", "Conversation", "Help"]
     assert entries(bar["File"]) == [
-        "New conversation", "—", "Import…", "Export…", "Export all…", "—",
+        "New conversation", "New from assistant…", "—", "Import…", "Export…", "Export all…", "—",
         "Delete all history…", "—", "Quit"]
     assert entries(bar["Edit"]) == ["Copy", "Select all", "—", "Find…", "—", "Preferences…"]
     assert entries(bar["View"]) == [
@@ -38,7 +38,8 @@ def test_the_menus_are_laid_out_as_on_the_desktop(make_window):
     assert entries(theme) == ["Light", "Dark", "Follow the system"]
     assert entries(bar["Conversation"]) == [
         "Regenerate answer", "Edit and resend…", "Fork from here", "—",
-        "Settings for this conversation…", "Rename…", "—", "Delete…"]
+        "Settings for this conversation…", "Update from assistant", "Rename…", "—",
+        "Delete…"]
     assert entries(bar["Help"]) == ["Keyboard shortcuts", "About Turnlog"]
     # Nothing of the conversation under File, nothing of the provider under Conversation.
     assert not any("Settings" in e for e in entries(bar["File"]))
@@ -55,6 +56,7 @@ def test_a_later_menu_joins_the_theme_and_a_later_dock_joins_the_docks(make_wind
 
 SHORTCUTS = {
     ("File", "New conversation"): "Ctrl+N",
+    ("File", "New from assistant…"): "Ctrl+Shift+N",
     ("File", "Import…"): "Ctrl+O",
     ("File", "Export…"): "Ctrl+E",
     ("File", "Quit"): "Ctrl+Q",
@@ -87,6 +89,9 @@ def test_every_shortcut_triggers_its_action(qtbot, make_window, store):
     closer = QTimer(window)  # New conversation asks for a title: close what asks
     closer.timeout.connect(lambda: QApplication.activeModalWidget()
                            and QApplication.activeModalWidget().reject())
+    # New from assistant shows the assistants in a menu: close it as a person would (Esc)
+    closer.timeout.connect(lambda: QApplication.activePopupWidget()
+                           and QApplication.activePopupWidget().close())
     closer.start(30)
     bar = menus(window)
     quit_action = None
@@ -103,7 +108,8 @@ def test_every_shortcut_triggers_its_action(qtbot, make_window, store):
         fired: list[bool] = []
         action.triggered.connect(lambda _checked=False, f=fired: f.append(True))
         window.activateWindow()  # back from a dialog the last one opened
-        qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+        qtbot.waitUntil(lambda: window.isActiveWindow()
+                        and QApplication.activePopupWidget() is None, timeout=3000)
         window.view.setFocus()
         press(qtbot, window.view, shortcut)
         assert fired == [True], (menu, text)
@@ -154,7 +160,8 @@ def test_conversation_menu_acts_on_the_open_conversation(qtbot, make_window, sto
     menu.aboutToShow.emit()
     by_text = {a.text().replace("&", ""): a for a in menu.actions()}
     assert [t for t, a in by_text.items() if not a.isEnabled()] == [
-        "Settings for this conversation…"]  # no provider set-up in this window
+        "Settings for this conversation…",  # no provider set-up in this window
+        "Update from assistant"]  # it did not start from an assistant
     by_text["Delete…"].trigger()
     qtbot.waitUntil(lambda: len(asked) == 1, timeout=5000)
     assert "to delete" in asked[0] or "conversation" in asked[0].lower()

@@ -118,7 +118,8 @@ class HistoryActions(QObject):
 
         dialog = SettingsDialog(self._setup, self._runner, self._current(), self._window,
                                 changes=self._changes, confirm=self._confirm,
-                                connector=self._session.connector, tools=self._session.tools)
+                                connector=self._session.connector, tools=self._session.tools,
+                                store=self._store)
         dialog.accepted.connect(lambda: self._settings_saved(dialog))
         dialog.open()
         return dialog

@@ -1,6 +1,7 @@
 """Settings (Edit → Preferences…): the Providers page (every provider profile; see
-`providers_page`) and the open conversation's limits and system prompt, each page in a
-scroll area with the problem line and Save/Cancel below, always in view (`FittedDialog`).
+`providers_page`), Tools, Assistants (`assistants_page`) and the open conversation's
+limits and system prompt, each page in a scroll area with the problem line and
+Save/Cancel below, always in view (`FittedDialog`).
 
 The Providers page saves what it changes at once (each profile through its own editor);
 Save and Cancel are the Conversation page's: its settings are validated (the budget
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...config.tool_servers import ToolConfigInvalid
 from ...core.budget import Budget, InvalidBudget
 from ...core.model import (
     MAX_COMPACTION_TARGET,
@@ -35,6 +37,7 @@ from ...core.model import (
     ConversationSettings,
 )
 from ...service.chat import Route, budget_for
+from ...store import TurnlogStore
 from ..infra import operations
 from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg
@@ -43,6 +46,7 @@ from ..infra.wheel import wheel_only_when_focused
 from ..request.connection import NotConnected, Reach
 from ..request.provider_setup import ProviderSetup
 from ..request.tool_gate import ToolGate
+from .assistants_page import AssistantsPage
 from .fitting import FittedDialog
 from .privacy import Confirmation, Decision, ask
 from .providers_page import ProvidersPage
@@ -68,7 +72,8 @@ class SettingsDialog(FittedDialog):
                  conversation: Conversation | None, parent: QWidget | None = None, *,
                  changes: ChangeHub | None = None,
                  confirm: Callable[[Confirmation], Decision] | None = None,
-                 connector: Reach | None = None, tools: ToolGate | None = None) -> None:
+                 connector: Reach | None = None, tools: ToolGate | None = None,
+                 store: TurnlogStore | None = None) -> None:
         super().__init__(parent)
         self._gate = tools
         self._connector = connector
@@ -94,6 +99,12 @@ class SettingsDialog(FittedDialog):
             self.tools_tab = self.scrolled(self.tools_page)
             self.pages.addTab(self.tools_tab, QCoreApplication.translate(
                 "SettingsDialog", "Tools"))
+        self.assistants_page: AssistantsPage | None = None
+        if store is not None:  # saved setups a new conversation starts from
+            self.assistants_page = AssistantsPage(store, runner, self._server_names, self)
+            self.assistants_tab = self.scrolled(self.assistants_page)
+            self.pages.addTab(self.assistants_tab, QCoreApplication.translate(
+                "SettingsDialog", "Assistants"))
         self.conversation_tab = self.scrolled(self._conversation_page())
         self.pages.addTab(self.conversation_tab, QCoreApplication.translate(
             "SettingsDialog", "This conversation"))
@@ -110,6 +121,15 @@ class SettingsDialog(FittedDialog):
         self.reserve.lineEdit().textEdited.connect(self._reserve_edited)
         self.reserve.valueChanged.connect(self._reserve_edited)
         self._revalidate()
+
+    def _server_names(self) -> list[str]:
+        """The tool servers set up here, by name (what an assistant may switch on)."""
+        if self._gate is None:
+            return []
+        try:
+            return [s.name for s in self._gate.servers.list()]
+        except ToolConfigInvalid:
+            return []
 
     def _reserve_edited(self, *_: object) -> None:
         self._reserve_typed = True

@@ -22,6 +22,7 @@ from ..conversation.composer import Composer
 from ..conversation.drafts import DraftKeeper
 from ..conversation.first_minute import FirstMinute
 from ..conversation.first_send import FirstSendParts, FirstSendUndo
+from ..conversation.from_assistant import AssistantStarter
 from ..conversation.partial_answers import HandOff, PartialAnswers, PartialParts
 from ..conversation.parts import HistoryParts, SendParts
 from ..conversation.titles import ConversationTitles, TitleParts
@@ -260,3 +261,21 @@ def attach_tools(window: QMainWindow, host: WindowParts) -> tuple[ToolGate, Appr
     if app is not None:
         app.aboutToQuit.connect(gate.close)
     return gate, card
+
+
+def from_assistant(window: QMainWindow, host: WindowParts) -> AssistantStarter:
+    """New from an assistant: File → New from assistant, Ctrl+Shift+N and the New
+    button's menu (the button itself still starts a plain conversation)."""
+    gate = host.session.tools
+    starter = AssistantStarter(host.store, host.runner, host.changes, host.connector,
+                               lambda: gate.servers.list() if gate is not None else [],
+                               window)
+    starter.status.connect(_status(host))
+    starter.failed.connect(host._storage_failed)
+    button = host.sidebar.new_button
+    menu = QMenu(button)
+    menu.setObjectName("newButtonMenu")
+    menu.aboutToShow.connect(lambda: starter.fill(menu))
+    button.setMenu(menu)
+    button.setPopupMode(button.ToolButtonPopupMode.MenuButtonPopup)
+    return starter

@@ -61,6 +61,7 @@ from .keyboard import KeyboardMenus
 if TYPE_CHECKING:  # the dialogs are loaded when first opened
     from pathlib import Path
 
+    from ..conversation.from_assistant import AssistantStarter
     from ..dialogs.about import AboutDialog
     from ..dialogs.settings import SettingsDialog
     from ..dialogs.shortcuts import ShortcutsDialog
@@ -93,6 +94,8 @@ class MenuHost(Protocol):
     def menuBar(self) -> QMenuBar: ...  # noqa: N802 - Qt's name
     def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
     def new_conversation(self) -> None: ...
+    @property
+    def from_assistant(self) -> AssistantStarter: ...
     def focus_search(self) -> None: ...
     def open_settings(self) -> SettingsDialog | None: ...
     def close(self) -> bool: ...
@@ -169,6 +172,7 @@ def _file_menu(window: MenuHost, parent: QWidget) -> tuple[QAction, QAction, QAc
     new = _action(parent, menu, translate("Menus", "&New conversation"), window.new_conversation,
                   QKeySequence(QKeySequence.StandardKey.New),
                   translate("Menus", "Start a conversation; its first question names it"))
+    _from_assistant(window, parent, menu)
     menu.addSeparator()
     _action(
         parent,
@@ -210,6 +214,15 @@ def _file_menu(window: MenuHost, parent: QWidget) -> tuple[QAction, QAction, QAc
     _action(parent, menu, translate("Menus", "&Quit"), window.close,
             quit_keys if not quit_keys.isEmpty() else QKeySequence("Ctrl+Q"))
     return new, export, delete_all
+
+
+def _from_assistant(window: MenuHost, parent: QWidget, menu: QMenu) -> QAction:
+    """File → New from assistant… (Ctrl+Shift+N): the assistants in a menu to choose
+    from, at the pointer."""
+    return _action(parent, menu, translate("Menus", "New from &assistant…"),
+                   lambda: window.from_assistant.popup(), QKeySequence("Ctrl+Shift+N"),
+                   translate("Menus", "Start a conversation with a copy of an assistant's "
+                             "setup (Settings → Assistants)"))
 
 
 def copy_focused(window: MenuHost) -> None:
@@ -384,6 +397,10 @@ def _conversation_menu(window: MenuHost, parent: QWidget,
                        lambda: _conversation_settings(window), None,
                        translate("Menus", "Its system prompt, limits and compaction (its "
                                  "model is chosen in the header)"))
+    update_from = _action(parent, menu, translate("Menus", "&Update from assistant"),
+                          lambda: window.from_assistant.update_open(window.conversation),
+                          None, translate("Menus", "Give it the current setup of the "
+                                          "assistant it started from; its turns stay"))
     rename = _action(parent, menu, translate("Menus", "&Rename…"), lambda: _rename_open(window))
     menu.addSeparator()
     delete = _action(
@@ -403,6 +420,8 @@ def _conversation_menu(window: MenuHost, parent: QWidget,
         for action in (rename, delete):
             action.setEnabled(open_ and idle)
         settings.setEnabled(open_ and idle and preferences.isEnabled())
+        update_from.setEnabled(open_ and idle and window.from_assistant.came_from(
+            window.conversation))
 
     menu.aboutToShow.connect(update)
     return settings, delete

@@ -142,6 +142,7 @@ class MainWindow(QMainWindow):
         self.about_action, self.view_menu = menus.about, menus.view
         self.memory, self.memory_dock = features.attach_memory(self, self, self.view_menu)
         self.tools, self.tool_card = features.attach_tools(self, self)  # each call approved
+        self.from_assistant = features.from_assistant(self, self)  # Ctrl+Shift+N
         self.finder = features.attach_search(self, self, self.view_menu)  # Ctrl+Shift+F
         self.settings_action.setEnabled(setup is not None)
         self.profile_watch = None if setup is None else ProfileWatch(  # turnlog-cli's changes
