@@ -31,22 +31,28 @@ class Conversations:
     def __init__(self, database: Database) -> None:
         self.database = database
 
-    def __call__(self, text: str = "", *, content: bool = True) -> list[Conversation]:
-        return self.list(text, content=content)
+    def __call__(self, text: str = "", *, content: bool = True,
+                 folder: int | None = None) -> list[Conversation]:
+        return self.list(text, content=content, folder=folder)
 
-    def list(self, text: str = "", *, content: bool = True) -> list[Conversation]:
-        """Newest (most recently active) first; `text` keeps those whose title holds it
-        (case-insensitively) or (`content`) whose turns or title match it as a search."""
+    def list(self, text: str = "", *, content: bool = True,
+             folder: int | None = None) -> list[Conversation]:
+        """Starred ones first, then newest (most recently active) first; `text` keeps
+        those whose title holds it (case-insensitively) or (`content`) whose turns or
+        title match it as a search; `folder` those in that folder."""
         db = self.database.db
         with self.database.guard():
             query = ConversationRow.select()
+            if folder is not None:
+                query = query.where(ConversationRow.folder == folder)
             if text and not content:
                 query = query.where(ConversationRow.title.contains(text))
             elif text:
                 matching = search.matching_conversations(db, search.parse_query(text))
                 query = query.where(ConversationRow.title.contains(text)
                                     | ConversationRow.id.in_(sorted(matching)))
-            found = query.order_by(ConversationRow.updated_at.desc(), ConversationRow.id.desc())
+            found = query.order_by(ConversationRow.starred.desc(),
+                                   ConversationRow.updated_at.desc(), ConversationRow.id.desc())
             return [rows.conversation(r) for r in found.execute(db)]
 
     def create(

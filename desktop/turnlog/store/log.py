@@ -42,6 +42,7 @@ from .files import (
     refuse_links,
     settled,
 )
+from .folders import Folders
 from .forks import Forks
 from .importing import Imports
 from .memory import Memory
@@ -136,9 +137,9 @@ class TurnlogStore:
     """One opened data directory: its database (`database`) and the parts that read and
     write it, named by what they hold, as Anki's collection hangs its decks and tags off
     itself: `conversations`, `turns`, `records`, `memory`, `side`, `search`, `forks`,
-    `imports`, `privacy`, `attachments`. Open with `TurnlogStore.open(data_dir)`; close
-    when done. Everything it does is done by a part (`store.turns.commit(...)`); core's
-    store protocols name the parts they use."""
+    `imports`, `privacy`, `attachments`, `folders`. Open with
+    `TurnlogStore.open(data_dir)`; close when done. Everything it does is done by a part
+    (`store.turns.commit(...)`); core's store protocols name the parts they use."""
 
     def __init__(self, home: Path, db: peewee.SqliteDatabase, lock: _WriterLock | None) -> None:
         self.database = Database(home, db, lock)
@@ -155,6 +156,7 @@ class TurnlogStore:
         self.imports = Imports(self.database, self.conversations, self.turns, self.side,
                                self.memory)
         self.privacy = Privacy(self.database, self.conversations, self.turns, self.memory)
+        self.folders = Folders(self.database, self.privacy)
 
     @cached_property
     def records(self) -> Records:

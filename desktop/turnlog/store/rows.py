@@ -86,6 +86,8 @@ def conversation(row: ConversationRow) -> Conversation:
         title_source=row.title_source,
         source=row.source,
         source_model=row.source_model,
+        folder_id=row.folder_id,
+        starred=bool(row.starred),
     )
 
 
