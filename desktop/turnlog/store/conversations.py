@@ -19,6 +19,7 @@ from .errors import NotFound
 from .models import ConversationRow, TurnRow, insert
 
 FIRST_SEND = "first_send"  # in a conversation's settings: made for a first question
+NOT_IN_A_FOLDER = 0  # `list(folder=...)`: the conversations in no folder (ids start at 1)
 
 
 def conversation_row(db: peewee.Database, conversation_id: int) -> ConversationRow | None:
@@ -39,11 +40,14 @@ class Conversations:
              folder: int | None = None) -> list[Conversation]:
         """Starred ones first, then newest (most recently active) first; `text` keeps
         those whose title holds it (case-insensitively) or (`content`) whose turns or
-        title match it as a search; `folder` those in that folder."""
+        title match it as a search; `folder` those in that folder (`NOT_IN_A_FOLDER`: in
+        none)."""
         db = self.database.db
         with self.database.guard():
             query = ConversationRow.select()
-            if folder is not None:
+            if folder == NOT_IN_A_FOLDER:
+                query = query.where(ConversationRow.folder.is_null())
+            elif folder is not None:
                 query = query.where(ConversationRow.folder == folder)
             if text and not content:
                 query = query.where(ConversationRow.title.contains(text))

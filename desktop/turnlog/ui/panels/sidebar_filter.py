@@ -1,8 +1,8 @@
-"""What the sidebar lists for the text in its search box: the conversations whose title
-holds it at once (a small query, on the GUI thread), and those whose turns match it a
-moment later, from a full-text search on the storage worker (on a large log it takes
-longer than a keystroke should). An answer for a text that has changed since is dropped.
-"""
+"""What the sidebar lists for the text in its search box (in the folder chosen): the
+folders, and the conversations whose title holds it at once (a small query, on the GUI
+thread), and those whose turns match it a moment later, from a full-text search on the
+storage worker (on a large log it takes longer than a keystroke should). An answer for a
+text that has changed since is dropped."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import logging
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
-from ...core.model import Conversation
+from ...core.model import Conversation, Folder
 from ...store import TurnlogStore
-from ..infra import operations
+from ..infra.operations import StorageOp
 from ..infra.tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -32,20 +32,26 @@ class ConversationFilter(QObject):
         self._asked = 0  # the newest request; an older one's answer is dropped
         self.pending = False  # a content search for the newest text is on its way
 
-    def conversations(self, text: str) -> list[Conversation]:
+    def folders(self) -> list[Folder]:
+        """The folders, by name (a few short rows: read at once)."""
+        return self.store.folders()
+
+    def conversations(self, text: str, folder: int | None = None) -> list[Conversation]:
         """Every conversation (no text), or those whose title holds `text`, with a search
-        of their turns started on the storage worker."""
+        of their turns started on the storage worker; `folder`: only those in it (0: in
+        none)."""
         self._asked += 1
         asked = self._asked
         if not text or self.runner.closed:
             self.pending = False
-            return self.store.conversations(text)
+            return self.store.conversations(text, folder=folder)
         store = self.store
         self.pending = True
-        operations.filter_conversations(store, text).run(
+        StorageOp("filter conversations",
+                  lambda: store.conversations(text, folder=folder)).run(
             self.runner, on_success=lambda found: self._arrived(asked, found),
             on_failure=lambda error: self._failed(asked, error))
-        return store.conversations(text, content=False)
+        return store.conversations(text, content=False, folder=folder)
 
     def _arrived(self, asked: int, found: list[Conversation]) -> None:
         if asked != self._asked:

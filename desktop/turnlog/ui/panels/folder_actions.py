@@ -1,0 +1,205 @@
+"""What a person asks of the sidebar's folders and chosen conversations — a new folder,
+a folder renamed or deleted, conversations moved, starred or deleted several at once —
+run as named storage operations on the storage worker, then announced as `Changes`
+(every view refreshes from those). A delete asks first, with what it removes counted on
+the worker."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QWidget
+
+from ...core.model import Conversation, Folder
+from ...store import TurnlogStore
+from ...store.deletion import DeletionCounts
+from ...store.errors import FolderNameRefused
+from ..dialogs.privacy import DELETE_DETAIL, Confirmation, Decision
+from ..infra.changes import ChangeHub, Changes
+from ..infra.deletion_text import counts_text
+from ..infra.languages import arg, plural
+from ..infra.operations import StorageOp
+from ..infra.tasks import TaskRunner
+from ..request.send_session import SendSession
+
+tr = QCoreApplication.translate
+
+
+# ------------------------------------------------------------------ operations
+def add_folder(store: TurnlogStore, name: str) -> StorageOp[Changes]:
+    def work() -> Changes:
+        store.folders.add(name)
+        return Changes(folders=True)
+
+    return StorageOp("add a folder", work)
+
+
+def rename_folder(store: TurnlogStore, folder_id: int, name: str) -> StorageOp[Changes]:
+    def work() -> Changes:
+        store.folders.rename(folder_id, name)
+        return Changes(folders=True)
+
+    return StorageOp("rename a folder", work)
+
+
+def move_conversations(store: TurnlogStore, ids: Sequence[int],
+                       folder_id: int | None) -> StorageOp[Changes]:
+    def work() -> Changes:
+        store.folders.move(ids, folder_id)
+        return Changes(folders=True)
+
+    return StorageOp("move conversations", work)
+
+
+def star_conversations(store: TurnlogStore, ids: Sequence[int],
+                       starred: bool) -> StorageOp[Changes]:
+    def work() -> Changes:
+        store.folders.star(ids, starred)
+        return Changes(folders=True)
+
+    return StorageOp("star conversations", work)
+
+
+def count_deletion(store: TurnlogStore, ids: Sequence[int]) -> StorageOp[DeletionCounts]:
+    return StorageOp("count a deletion", lambda: store.privacy.preview_conversations(ids))
+
+
+def count_folder(store: TurnlogStore,
+                 folder_id: int) -> StorageOp[tuple[list[int], DeletionCounts]]:
+    """The conversations in the folder, and what deleting them removes."""
+    def work() -> tuple[list[int], DeletionCounts]:
+        ids = store.folders.conversation_ids(folder_id)
+        return ids, store.privacy.preview_conversations(ids)
+
+    return StorageOp("count a folder's deletion", work)
+
+
+def delete_conversations(store: TurnlogStore, ids: Sequence[int]) -> StorageOp[Changes]:
+    def work() -> Changes:
+        report = store.privacy.delete_conversations(ids)
+        return Changes(deleted=frozenset(report.conversation_ids), counts=report.counts,
+                       folders=True)
+
+    return StorageOp("delete conversations", work)
+
+
+def delete_folder(store: TurnlogStore, folder_id: int,
+                  with_conversations: bool) -> StorageOp[Changes]:
+    def work() -> Changes:
+        report = store.folders.delete(folder_id, with_conversations=with_conversations)
+        if report is None:
+            return Changes(folders=True)
+        return Changes(deleted=frozenset(report.conversation_ids), counts=report.counts,
+                       folders=True)
+
+    return StorageOp("delete a folder", work)
+
+
+# ------------------------------------------------------------------- questions
+def delete_several_question(count: int, counts: DeletionCounts) -> Confirmation:
+    return Confirmation(
+        tr("Sidebar", "Delete conversations"),
+        arg(plural(tr("Sidebar", "Delete %n conversation(s)? This removes %1.", None, count),
+                   count), counts_text(counts)),
+        tr("Privacy", DELETE_DETAIL), tr("Sidebar", "Delete"))
+
+
+def delete_folder_question(folder: Folder, counts: DeletionCounts) -> Confirmation:
+    """Deleting a folder moves its conversations out; the option deletes them too."""
+    n = counts.conversations
+    option = arg(plural(tr("Sidebar", "Also delete its %n conversation(s), erased from the "
+                           "disk: %1", None, n), n), counts_text(counts)) if n else ""
+    return Confirmation(
+        tr("Sidebar", "Delete folder"),
+        arg(plural(tr("Sidebar", "Delete the folder “%1”? Its %n conversation(s) move out "
+                      "of it.", None, n), n), folder.name),
+        tr("Privacy", DELETE_DETAIL) if n else "", tr("Sidebar", "Delete folder"), option)
+
+
+class FolderActions(QObject):
+    """Runs what the sidebar asks; `window` parents the name dialogs."""
+
+    closing = Signal()  # the open conversation is about to be deleted: show none of it
+    problem = Signal(str, str)  # (title, message) for the banner: a name refused
+    failed = Signal(object)  # a storage operation failed (the exception)
+
+    def __init__(self, store: TurnlogStore, runner: TaskRunner, changes: ChangeHub,
+                 confirm: Callable[[Confirmation], Decision], session: SendSession,
+                 current: Callable[[], Conversation | None], window: QWidget) -> None:
+        super().__init__(window)
+        self._store, self._runner, self._changes = store, runner, changes
+        self._confirm, self._session, self._current = confirm, session, current
+        self._window = window
+
+    def _run(self, op: StorageOp[Changes]) -> None:
+        op.announce(self._runner, self._changes, self, on_failure=self._failed)
+
+    def _failed(self, error: BaseException) -> None:
+        if isinstance(error, FolderNameRefused):
+            self.problem.emit(tr("Sidebar", "The folder was not saved"), str(error))
+        else:
+            self.failed.emit(error)
+
+    def _ask_name(self, title: str, name: str = "") -> str | None:
+        typed, ok = QInputDialog.getText(self._window, title, tr("Sidebar", "Name:"),
+                                         QLineEdit.EchoMode.Normal, name)
+        return typed.strip() if ok and typed.strip() else None
+
+    def new_folder(self) -> None:
+        name = self._ask_name(tr("Sidebar", "New folder"))
+        if name is not None:
+            self._run(add_folder(self._store, name))
+
+    def rename_folder(self, folder: Folder) -> None:
+        name = self._ask_name(tr("Sidebar", "Rename folder"), folder.name)
+        if name is not None and name != folder.name:
+            self._run(rename_folder(self._store, folder.id, name))
+
+    def move(self, ids: Sequence[int], folder_id: int | None) -> None:
+        if ids:
+            self._run(move_conversations(self._store, list(ids), folder_id))
+
+    def star(self, ids: Sequence[int], starred: bool) -> None:
+        if ids:
+            self._run(star_conversations(self._store, list(ids), starred))
+
+    def delete_several(self, conversations: Sequence[Conversation]) -> None:
+        """Count what deleting them removes, then ask."""
+        ids = [c.id for c in conversations]
+
+        def counted(counts: DeletionCounts) -> None:
+            if self._confirm(delete_several_question(len(ids), counts)).accepted:
+                self._delete_now(ids)
+
+        count_deletion(self._store, ids).run(self._runner, on_success=counted,
+                                             on_failure=self.failed.emit)
+
+    def delete_folder(self, folder: Folder) -> None:
+        """An empty folder goes at once; one holding conversations asks whether they move
+        out (the default) or are deleted with it."""
+        def counted(found: tuple[list[int], DeletionCounts]) -> None:
+            ids, counts = found
+            decision = self._confirm(delete_folder_question(folder, counts)) if ids \
+                else Decision(True)
+            if not decision.accepted:
+                return
+            if decision.option:
+                self._stop_using(ids)
+            self._run(delete_folder(self._store, folder.id, decision.option))
+
+        count_folder(self._store, folder.id).run(self._runner, on_success=counted,
+                                                 on_failure=self.failed.emit)
+
+    def _delete_now(self, ids: list[int]) -> None:
+        self._stop_using(ids)
+        self._run(delete_conversations(self._store, ids))
+
+    def _stop_using(self, ids: Sequence[int]) -> None:
+        """A request in flight for one of them is stopped and discarded; the open one
+        among them is let go before it is deleted."""
+        gone = set(ids)
+        self._session.discard(gone)
+        current = self._current()
+        if current is not None and current.id in gone:
+            self.closing.emit()

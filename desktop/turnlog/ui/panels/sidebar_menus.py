@@ -1,0 +1,116 @@
+"""The sidebar's context menus and keys: on the conversation list (star, move to a folder
+or out of it, rename, delete — for every conversation chosen), and on the folder list
+(new, rename, delete a folder). Each is an action on its list, so Shift+F10 and the Menu
+key open the same menu the mouse does."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QListView, QMenu
+
+from ..infra.languages import plural
+
+if TYPE_CHECKING:
+    from .sidebar import Sidebar
+
+
+def _action(view: QListView, text: str, keys: QKeySequence | None, slot: object,
+            context: Qt.ShortcutContext = Qt.ShortcutContext.WidgetShortcut) -> QAction:
+    action = QAction(text, view)
+    if keys is not None:
+        action.setShortcut(keys)
+        action.setShortcutContext(context)
+    action.triggered.connect(slot)
+    view.addAction(action)
+    return action
+
+
+class ConversationMenu:
+    """The conversation list's actions, for the conversations chosen."""
+
+    def __init__(self, sidebar: Sidebar) -> None:
+        self.sidebar = sidebar
+        view = sidebar.list
+        tr = QCoreApplication.translate
+        self.star = _action(view, tr("Sidebar", "Star"), QKeySequence("Ctrl+D"),
+                            sidebar.star_chosen)
+        self.move = QAction(tr("Sidebar", "Move to folder"), view)
+        self.folders = QMenu(view)
+        self.folders.aboutToShow.connect(self._fill_folders)
+        self.move.setMenu(self.folders)
+        view.addAction(self.move)
+        self.out = _action(view, tr("Sidebar", "Take out of its folder"), None,
+                           lambda: sidebar.move_chosen(None))
+        self.rename = _action(view, tr("Sidebar", "Rename"), QKeySequence(Qt.Key.Key_F2),
+                              sidebar._rename, Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.delete = _action(view, tr("Sidebar", "Delete…"),
+                              QKeySequence(QKeySequence.StandardKey.Delete), sidebar._delete)
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+
+    def update(self) -> None:
+        """Name what each action does to the conversations chosen now."""
+        chosen = self.sidebar.chosen()
+        tr = QCoreApplication.translate
+        n = len(chosen)
+        starred = bool(chosen) and all(c.starred for c in chosen)
+        if n > 1:
+            self.star.setText(plural(
+                tr("Sidebar", "Unstar %n conversation(s)", None, n) if starred
+                else tr("Sidebar", "Star %n conversation(s)", None, n), n))
+            self.delete.setText(plural(tr("Sidebar", "Delete %n conversation(s)…", None, n), n))
+        else:
+            self.star.setText(tr("Sidebar", "Unstar") if starred else tr("Sidebar", "Star"))
+            self.delete.setText(tr("Sidebar", "Delete…"))
+        for action in (self.star, self.move, self.delete):
+            action.setEnabled(bool(chosen))
+        self.out.setEnabled(any(c.folder_id is not None for c in chosen))
+        self.rename.setEnabled(len(chosen) == 1)
+        self.move.setEnabled(bool(chosen) and bool(self.sidebar.folders))
+
+    def _fill_folders(self) -> None:
+        self.folders.clear()
+        chosen = self.sidebar.chosen()
+        for folder in self.sidebar.folders:
+            action = self.folders.addAction(folder.name.replace("&", "&&"))
+            action.setEnabled(any(c.folder_id != folder.id for c in chosen))
+            action.triggered.connect(lambda _=False, f=folder.id: self.sidebar.move_chosen(f))
+
+
+class FolderMenu:
+    """The folder list's actions: a new folder anywhere in the sidebar; rename and
+    delete the chosen one."""
+
+    def __init__(self, sidebar: Sidebar) -> None:
+        self.sidebar = sidebar
+        view = sidebar.folder_list
+        tr = QCoreApplication.translate
+        self.new = _action(view, tr("Sidebar", "New folder…"), QKeySequence("Ctrl+Shift+N"),
+                           sidebar.new_folder_requested.emit,
+                           Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        sidebar.addAction(self.new)  # Ctrl+Shift+N from anywhere in the sidebar
+        self.rename = _action(view, tr("Sidebar", "Rename folder…"),
+                              QKeySequence(Qt.Key.Key_F2), self._rename)
+        self.delete = _action(view, tr("Sidebar", "Delete folder…"),
+                              QKeySequence(QKeySequence.StandardKey.Delete), self._delete)
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        view.selectionModel().currentChanged.connect(lambda *_: self.update())
+        view.folders.modelReset.connect(self.update)
+        self.update()
+
+    def update(self) -> None:
+        chosen = self.sidebar.chosen_folder() is not None
+        self.rename.setEnabled(chosen)
+        self.delete.setEnabled(chosen)
+
+    def _rename(self) -> None:
+        folder = self.sidebar.chosen_folder()
+        if folder is not None:
+            self.sidebar.rename_folder_requested.emit(folder)
+
+    def _delete(self) -> None:
+        folder = self.sidebar.chosen_folder()
+        if folder is not None:
+            self.sidebar.delete_folder_requested.emit(folder)
