@@ -12,16 +12,14 @@ from collections.abc import Sequence
 
 import peewee
 
+from ..core.folders import name_problem
 from ..core.model import Folder
-from ..core.visible import has_surrogate
 from . import rows
 from .database import Database
 from .errors import FolderNameRefused, FolderNotFound
 from .models import ConversationRow, FolderRow, insert
 from .privacy import ConversationsDeleted, Privacy
 
-MAX_NAME = 100
-"""Characters in a folder's name: a sidebar row, not a paragraph."""
 _BATCH = 500  # ids per statement (SQLite's variables limit)
 
 
@@ -29,15 +27,28 @@ def clean_name(name: str) -> str:
     """The name as stored (spaces around it dropped), or `FolderNameRefused` saying why
     it cannot be one."""
     cleaned = name.strip()
-    if not cleaned:
-        raise FolderNameRefused("A folder needs a name.")
-    if len(cleaned) > MAX_NAME:
-        raise FolderNameRefused(f"A folder's name can be at most {MAX_NAME} characters "
-                                f"long (this one has {len(cleaned):,}).")
-    if has_surrogate(cleaned) or any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in cleaned):
-        raise FolderNameRefused("A folder's name cannot hold control characters or line "
-                                "breaks.")
+    problem = name_problem(cleaned)
+    if problem is not None:
+        raise FolderNameRefused(problem)
     return cleaned
+
+
+def folder_named(db: peewee.Database, name: str) -> int | None:
+    """The folder named `name` (case-insensitively), or None."""
+    wanted = name.strip().casefold()
+    for folder_id, stored in FolderRow.select(FolderRow.id, FolderRow.name
+                                              ).tuples().execute(db):
+        if stored.casefold() == wanted:
+            return int(folder_id)
+    return None
+
+
+def folder_for(db: peewee.Database, name: str) -> int:
+    """The folder named `name`, made if there is none (an import's; in its transaction)."""
+    found = folder_named(db, name)
+    if found is not None:
+        return found
+    return int(insert(db, FolderRow, name=clean_name(name), created_at=rows.now_iso()).id)
 
 
 class Folders:
@@ -72,13 +83,8 @@ class Folders:
     def folder_id_by_name(self, name: str) -> int | None:
         """The folder named `name` (case-insensitively, spaces around it ignored), or
         None: what an assistant's default folder is looked up by."""
-        wanted = name.strip().casefold()
         with self.database.guard():
-            for folder_id, stored in FolderRow.select(FolderRow.id, FolderRow.name
-                                                      ).tuples().execute(self.db):
-                if stored.casefold() == wanted:
-                    return int(folder_id)
-        return None
+            return folder_named(self.db, name)
 
     def named(self, name: str) -> Folder:
         """The folder named `name`, or `NotFound` saying so."""
@@ -95,11 +101,6 @@ class Folders:
             self._refuse_taken(cleaned, None)
             row = insert(self.db, FolderRow, name=cleaned, created_at=rows.now_iso())
         return Folder(row.id, cleaned, 0)
-
-    def ensure(self, name: str) -> Folder:
-        """The folder named `name`, made if there is none (an import's)."""
-        found = self.folder_id_by_name(clean_name(name))
-        return self.get(found) if found is not None else self.add(name)
 
     def rename(self, folder_id: int, name: str) -> Folder:
         self.database.need_writer()

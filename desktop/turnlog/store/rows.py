@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from ..core.model import Conversation, ConversationSettings, Turn, Usage
@@ -74,21 +75,40 @@ def turn(row: Any) -> Turn:
     return turn_of(*(getattr(row, name) for name in TURN_COLUMNS))
 
 
-def conversation(row: ConversationRow) -> Conversation:
+@lru_cache(maxsize=256)
+def settings_of(text: str) -> ConversationSettings:
+    """A conversation's settings column (most conversations share a few: each read once;
+    the settings are frozen, so sharing one is safe)."""
+    return ConversationSettings.from_json(json.loads(text or "{}"))
+
+
+CONVERSATION_COLUMNS = ("id", "title", "system_prompt", "model", "settings", "created_at",
+                        "updated_at", "title_source", "source", "source_model", "folder_id",
+                        "starred")
+"""The columns `conversation_of` takes, in order (for reading a long list from a cursor)."""
+
+
+def conversation_of(cid: int, title: str, system_prompt: str, model: str, settings: str,
+                    created_at: str, updated_at: str, title_source: str, source: str,
+                    source_model: str, folder_id: int | None, starred: int) -> Conversation:
     return Conversation(
-        id=row.id,
-        title=row.title,
-        system_prompt=row.system_prompt,
-        model=row.model,
-        settings=ConversationSettings.from_json(json.loads(row.settings or "{}")),
-        created_at=parse_time(row.created_at),
-        updated_at=parse_time(row.updated_at),
-        title_source=row.title_source,
-        source=row.source,
-        source_model=row.source_model,
-        folder_id=row.folder_id,
-        starred=bool(row.starred),
+        id=cid,
+        title=title,
+        system_prompt=system_prompt,
+        model=model,
+        settings=settings_of(settings),
+        created_at=parse_time(created_at),
+        updated_at=parse_time(updated_at),
+        title_source=title_source,
+        source=source,
+        source_model=source_model,
+        folder_id=folder_id,
+        starred=bool(starred),
     )
+
+
+def conversation(row: ConversationRow) -> Conversation:
+    return conversation_of(*(getattr(row, name) for name in CONVERSATION_COLUMNS))
 
 
 def request_record(row: RequestRow) -> RequestRecord:
