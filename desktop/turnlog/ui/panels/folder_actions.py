@@ -6,94 +6,39 @@ the worker."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QWidget
 
+from ...core.failures import StoreError
 from ...core.model import Conversation, Folder
-from ...store import TurnlogStore
 from ...store.deletion import DeletionCounts
 from ...store.errors import FolderNameRefused
 from ..dialogs.privacy import DELETE_DETAIL, Confirmation, Decision
-from ..infra.changes import ChangeHub, Changes
+from ..infra.changes import Changes
 from ..infra.deletion_text import counts_text
+from ..infra.folder_operations import (
+    add_folder,
+    count_deletion,
+    count_folder,
+    delete_conversations,
+    delete_folder,
+    move_conversations,
+    rename_folder,
+    star_conversations,
+)
 from ..infra.languages import arg, plural
+from ..infra.open_log import OpenLog
 from ..infra.operations import StorageOp
-from ..infra.tasks import TaskRunner
 from ..request.send_session import SendSession
+from .sidebar import Sidebar
+
+log = logging.getLogger(__name__)
 
 tr = QCoreApplication.translate
-
-
-# ------------------------------------------------------------------ operations
-def add_folder(store: TurnlogStore, name: str) -> StorageOp[Changes]:
-    def work() -> Changes:
-        store.folders.add(name)
-        return Changes(folders=True)
-
-    return StorageOp("add a folder", work)
-
-
-def rename_folder(store: TurnlogStore, folder_id: int, name: str) -> StorageOp[Changes]:
-    def work() -> Changes:
-        store.folders.rename(folder_id, name)
-        return Changes(folders=True)
-
-    return StorageOp("rename a folder", work)
-
-
-def move_conversations(store: TurnlogStore, ids: Sequence[int],
-                       folder_id: int | None) -> StorageOp[Changes]:
-    def work() -> Changes:
-        store.folders.move(ids, folder_id)
-        return Changes(folders=True)
-
-    return StorageOp("move conversations", work)
-
-
-def star_conversations(store: TurnlogStore, ids: Sequence[int],
-                       starred: bool) -> StorageOp[Changes]:
-    def work() -> Changes:
-        store.folders.star(ids, starred)
-        return Changes(folders=True)
-
-    return StorageOp("star conversations", work)
-
-
-def count_deletion(store: TurnlogStore, ids: Sequence[int]) -> StorageOp[DeletionCounts]:
-    return StorageOp("count a deletion", lambda: store.privacy.preview_conversations(ids))
-
-
-def count_folder(store: TurnlogStore,
-                 folder_id: int) -> StorageOp[tuple[list[int], DeletionCounts]]:
-    """The conversations in the folder, and what deleting them removes."""
-    def work() -> tuple[list[int], DeletionCounts]:
-        ids = store.folders.conversation_ids(folder_id)
-        return ids, store.privacy.preview_conversations(ids)
-
-    return StorageOp("count a folder's deletion", work)
-
-
-def delete_conversations(store: TurnlogStore, ids: Sequence[int]) -> StorageOp[Changes]:
-    def work() -> Changes:
-        report = store.privacy.delete_conversations(ids)
-        return Changes(deleted=frozenset(report.conversation_ids), counts=report.counts,
-                       folders=True)
-
-    return StorageOp("delete conversations", work)
-
-
-def delete_folder(store: TurnlogStore, folder_id: int,
-                  with_conversations: bool) -> StorageOp[Changes]:
-    def work() -> Changes:
-        report = store.folders.delete(folder_id, with_conversations=with_conversations)
-        if report is None:
-            return Changes(folders=True)
-        return Changes(deleted=frozenset(report.conversation_ids), counts=report.counts,
-                       folders=True)
-
-    return StorageOp("delete a folder", work)
 
 
 # ------------------------------------------------------------------- questions
@@ -117,20 +62,47 @@ def delete_folder_question(folder: Folder, counts: DeletionCounts) -> Confirmati
         tr("Privacy", DELETE_DETAIL) if n else "", tr("Sidebar", "Delete folder"), option)
 
 
+@dataclass(frozen=True, slots=True)
+class FolderParts:
+    """What the folder actions work with: storage, its lane, the change bus and the open
+    conversation (`log`), the question before a delete, the send session (a delete stops
+    a send into what goes), and the sidebar whose folder list they keep current."""
+
+    log: OpenLog
+    confirm: Callable[[Confirmation], Decision]
+    session: SendSession
+    sidebar: Sidebar
+
+
 class FolderActions(QObject):
-    """Runs what the sidebar asks; `window` parents the name dialogs."""
+    """Runs what the sidebar asks; `window` parents the name dialogs. Keeps the sidebar's
+    folder list as stored (read at once: a few short rows) whenever the change bus says
+    folders or the conversations in them changed."""
 
     closing = Signal()  # the open conversation is about to be deleted: show none of it
     problem = Signal(str, str)  # (title, message) for the banner: a name refused
     failed = Signal(object)  # a storage operation failed (the exception)
 
-    def __init__(self, store: TurnlogStore, runner: TaskRunner, changes: ChangeHub,
-                 confirm: Callable[[Confirmation], Decision], session: SendSession,
-                 current: Callable[[], Conversation | None], window: QWidget) -> None:
+    def __init__(self, parts: FolderParts, window: QWidget) -> None:
         super().__init__(window)
-        self._store, self._runner, self._changes = store, runner, changes
-        self._confirm, self._session, self._current = confirm, session, current
-        self._window = window
+        self._store, self._runner = parts.log.store, parts.log.runner
+        self._changes, self._current = parts.log.changes, parts.log.conversation
+        self._confirm, self._session = parts.confirm, parts.session
+        self._sidebar, self._window = parts.sidebar, window
+        self._changes.changed.connect(self._changed)
+        self.show_folders()
+
+    def show_folders(self) -> None:
+        try:
+            folders = self._store.folders()
+        except StoreError as err:  # the conversation list says what is wrong with the store
+            log.warning("could not read the folders: %s", err)
+            return
+        self._sidebar.set_folders(folders)
+
+    def _changed(self, changes: Changes, _origin: object = None) -> None:
+        if changes.folders or changes.deleted or changes.everything or changes.imported:
+            self.show_folders()
 
     def _run(self, op: StorageOp[Changes]) -> None:
         op.announce(self._runner, self._changes, self, on_failure=self._failed)

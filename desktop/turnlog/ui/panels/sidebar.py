@@ -164,8 +164,8 @@ class Sidebar(QWidget):
         self.empty.setWordWrap(True)
         layout.addWidget(self.empty)
         layout.addLayout(self._button_row())
-        self.menu = ConversationMenu(self)
-        self.folder_menu = FolderMenu(self)
+        self.menu = ConversationMenu(self.list, self)
+        self.folder_menu = FolderMenu(self.folder_list, self)
         self._update_buttons()
 
     def _top_row(self) -> QHBoxLayout:
@@ -212,11 +212,11 @@ class Sidebar(QWidget):
         row = QHBoxLayout()
         self.rename_button = self._button(QCoreApplication.translate(
             "Sidebar", "Rename"), QCoreApplication.translate("Sidebar", "Rename the selected "
-            "conversation (F2)"), self._rename)
+            "conversation (F2)"), self.rename_chosen)
         self.delete_button = self._button(QCoreApplication.translate(
             "Sidebar", "Delete…"), QCoreApplication.translate(
             "Sidebar", "Delete the selected conversations and all their turns (Delete)"),
-            self._delete)
+            self.delete_chosen)
         self.folder_button = self._button(
             QCoreApplication.translate("Sidebar", "New folder"),
             QCoreApplication.translate("Sidebar", "Make a folder to drag conversations into "
@@ -325,12 +325,12 @@ class Sidebar(QWidget):
         self.delete_button.setEnabled(chosen > 0)
         self.menu.update()  # its actions name what they do to the ones chosen now
 
-    def _rename(self) -> None:
+    def rename_chosen(self) -> None:
         chosen = self.chosen()
         if len(chosen) == 1:
             self.rename_requested.emit(chosen[0])
 
-    def _delete(self) -> None:
+    def delete_chosen(self) -> None:
         chosen = self.chosen()
         if len(chosen) == 1:
             self.delete_requested.emit(chosen[0])

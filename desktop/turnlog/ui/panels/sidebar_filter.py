@@ -1,5 +1,5 @@
 """What the sidebar lists for the text in its search box (in the folder chosen): the
-folders, and the conversations whose title holds it at once (a small query, on the GUI
+conversations whose title holds it at once (a small query, on the GUI
 thread), and those whose turns match it a moment later, from a full-text search on the
 storage worker (on a large log it takes longer than a keystroke should). An answer for a
 text that has changed since is dropped."""
@@ -10,9 +10,9 @@ import logging
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
-from ...core.model import Conversation, Folder
+from ...core.model import Conversation
 from ...store import TurnlogStore
-from ..infra.operations import StorageOp
+from ..infra import operations
 from ..infra.tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -32,10 +32,6 @@ class ConversationFilter(QObject):
         self._asked = 0  # the newest request; an older one's answer is dropped
         self.pending = False  # a content search for the newest text is on its way
 
-    def folders(self) -> list[Folder]:
-        """The folders, by name (a few short rows: read at once)."""
-        return self.store.folders()
-
     def conversations(self, text: str, folder: int | None = None) -> list[Conversation]:
         """Every conversation (no text), or those whose title holds `text`, with a search
         of their turns started on the storage worker; `folder`: only those in it (0: in
@@ -47,8 +43,7 @@ class ConversationFilter(QObject):
             return self.store.conversations(text, folder=folder)
         store = self.store
         self.pending = True
-        StorageOp("filter conversations",
-                  lambda: store.conversations(text, folder=folder)).run(
+        operations.filter_conversations(store, text, folder).run(
             self.runner, on_success=lambda found: self._arrived(asked, found),
             on_failure=lambda error: self._failed(asked, error))
         return store.conversations(text, content=False, folder=folder)

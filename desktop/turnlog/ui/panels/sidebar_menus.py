@@ -5,16 +5,51 @@ key open the same menu the mouse does."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Qt, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QListView, QMenu
 
+from ...core.model import Conversation, Folder
 from ..infra.languages import plural
+from .sidebar_folders import FolderList
 
-if TYPE_CHECKING:
-    from .sidebar import Sidebar
+
+class ChosenConversations(Protocol):
+    """What the conversation list's menu acts on: the conversations chosen, and the
+    folders they can move to."""
+
+    @property
+    def folders(self) -> tuple[Folder, ...]: ...
+
+    def chosen(self) -> Sequence[Conversation]: ...
+
+    def star_chosen(self) -> None: ...
+
+    def move_chosen(self, folder_id: int | None) -> None: ...
+
+    def rename_chosen(self) -> None: ...
+
+    def delete_chosen(self) -> None: ...
+
+
+class ChosenFolder(Protocol):
+    """What the folder list's menu acts on: the folder chosen, and where it asks."""
+
+    @property
+    def new_folder_requested(self) -> SignalInstance: ...
+
+    @property
+    def rename_folder_requested(self) -> SignalInstance: ...
+
+    @property
+    def delete_folder_requested(self) -> SignalInstance: ...
+
+    def chosen_folder(self) -> Folder | None: ...
+
+    def addAction(self, action: QAction) -> None: ...  # noqa: N802 - Qt's name
 
 
 def _action(view: QListView, text: str, keys: QKeySequence | None, slot: object,
@@ -31,9 +66,8 @@ def _action(view: QListView, text: str, keys: QKeySequence | None, slot: object,
 class ConversationMenu:
     """The conversation list's actions, for the conversations chosen."""
 
-    def __init__(self, sidebar: Sidebar) -> None:
+    def __init__(self, view: QListView, sidebar: ChosenConversations) -> None:
         self.sidebar = sidebar
-        view = sidebar.list
         tr = QCoreApplication.translate
         self.star = _action(view, tr("Sidebar", "Star"), QKeySequence("Ctrl+D"),
                             sidebar.star_chosen)
@@ -45,9 +79,9 @@ class ConversationMenu:
         self.out = _action(view, tr("Sidebar", "Take out of its folder"), None,
                            lambda: sidebar.move_chosen(None))
         self.rename = _action(view, tr("Sidebar", "Rename"), QKeySequence(Qt.Key.Key_F2),
-                              sidebar._rename, Qt.ShortcutContext.WidgetWithChildrenShortcut)
+                              sidebar.rename_chosen, Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.delete = _action(view, tr("Sidebar", "Delete…"),
-                              QKeySequence(QKeySequence.StandardKey.Delete), sidebar._delete)
+                              QKeySequence(QKeySequence.StandardKey.Delete), sidebar.delete_chosen)
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
 
     def update(self) -> None:
@@ -83,9 +117,8 @@ class FolderMenu:
     """The folder list's actions: a new folder anywhere in the sidebar; rename and
     delete the chosen one."""
 
-    def __init__(self, sidebar: Sidebar) -> None:
+    def __init__(self, view: FolderList, sidebar: ChosenFolder) -> None:
         self.sidebar = sidebar
-        view = sidebar.folder_list
         tr = QCoreApplication.translate
         self.new = _action(view, tr("Sidebar", "New folder…"), QKeySequence("Ctrl+Shift+N"),
                            sidebar.new_folder_requested.emit,

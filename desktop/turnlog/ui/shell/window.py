@@ -38,7 +38,6 @@ from ..infra.operations import Loaded, load_conversation
 from ..infra.tasks import TaskRunner
 from ..infra.titles import conversation_title
 from ..infra.window_settings import window_settings
-from ..panels.folder_actions import FolderActions
 from ..panels.sidebar import Sidebar
 from ..panels.sidebar_filter import ConversationFilter
 from ..request.connection import Connector, release_unused_local_model
@@ -114,9 +113,7 @@ class MainWindow(QMainWindow):
         self.history = HistoryActions(store, runner, self.session, setup,
                                       lambda: self.conversation, lambda c: self.confirm(c),
                                       lambda title: self.choose_export(title), self.changes, self)
-        self.folder_actions = FolderActions(store, runner, self.changes,
-                                            lambda c: self.confirm(c), self.session,
-                                            lambda: self.conversation, self)
+        self.folder_actions = features.folder_actions(self, self)  # folders, stars, several
         self.drafts = DraftKeeper(store.home, runner, self.composer, lambda: self.conversation,
                                   lambda: self.running, self, files=store.attachments)
         self.file_actions = FileActions(store.attachments, runner, self.view,
@@ -191,10 +188,8 @@ class MainWindow(QMainWindow):
         """Reload the list (those whose text matches the search come later, to `_listed`);
         select `select_id`, else keep the open conversation, else the newest. A
         conversation hidden by the search stays open."""
-        self.sidebar.set_folders(self.sidebar_filter.folders())
-        self._listed(self.sidebar_filter.conversations(self.sidebar.search.text().strip(),
-                                                       self.sidebar.folder_filter()),
-                     select_id)
+        text, folder = self.sidebar.search.text().strip(), self.sidebar.folder_filter()
+        self._listed(self.sidebar_filter.conversations(text, folder), select_id)
 
     def _listed(self, conversations: list[Conversation], select_id: int | None = None) -> None:
         keep = select_id if select_id is not None else (
