@@ -38,28 +38,30 @@ from .sidebar import Sidebar
 
 log = logging.getLogger(__name__)
 
-tr = QCoreApplication.translate
+translate = QCoreApplication.translate  # translate("Sidebar", …): lupdate reads the context
 
 
 # ------------------------------------------------------------------- questions
 def delete_several_question(count: int, counts: DeletionCounts) -> Confirmation:
     return Confirmation(
-        tr("Sidebar", "Delete conversations"),
-        arg(plural(tr("Sidebar", "Delete %n conversation(s)? This removes %1.", None, count),
-                   count), counts_text(counts)),
-        tr("Privacy", DELETE_DETAIL), tr("Sidebar", "Delete"))
+        translate("Sidebar", "Delete conversations"),
+        arg(plural(translate("Sidebar", "Delete %n conversation(s)? This removes %1.", None,
+                             count), count), counts_text(counts)),
+        QCoreApplication.translate("Privacy", DELETE_DETAIL), translate("Sidebar", "Delete"))
 
 
 def delete_folder_question(folder: Folder, counts: DeletionCounts) -> Confirmation:
     """Deleting a folder moves its conversations out; the option deletes them too."""
     n = counts.conversations
-    option = arg(plural(tr("Sidebar", "Also delete its %n conversation(s), erased from the "
-                           "disk: %1", None, n), n), counts_text(counts)) if n else ""
+    option = arg(plural(translate("Sidebar", "Also delete its %n conversation(s), erased "
+                                  "from the disk: %1", None, n), n), counts_text(counts)) \
+        if n else ""
+    detail = QCoreApplication.translate("Privacy", DELETE_DETAIL) if n else ""
     return Confirmation(
-        tr("Sidebar", "Delete folder"),
-        arg(plural(tr("Sidebar", "Delete the folder “%1”? Its %n conversation(s) move out "
-                      "of it.", None, n), n), folder.name),
-        tr("Privacy", DELETE_DETAIL) if n else "", tr("Sidebar", "Delete folder"), option)
+        translate("Sidebar", "Delete folder"),
+        arg(plural(translate("Sidebar", "Delete the folder “%1”? Its %n conversation(s) "
+                             "move out of it.", None, n), n), folder.name),
+        detail, translate("Sidebar", "Delete folder"), option)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,22 +111,22 @@ class FolderActions(QObject):
 
     def _failed(self, error: BaseException) -> None:
         if isinstance(error, FolderNameRefused):
-            self.problem.emit(tr("Sidebar", "The folder was not saved"), str(error))
+            self.problem.emit(translate("Sidebar", "The folder was not saved"), str(error))
         else:
             self.failed.emit(error)
 
     def _ask_name(self, title: str, name: str = "") -> str | None:
-        typed, ok = QInputDialog.getText(self._window, title, tr("Sidebar", "Name:"),
+        typed, ok = QInputDialog.getText(self._window, title, translate("Sidebar", "Name:"),
                                          QLineEdit.EchoMode.Normal, name)
         return typed.strip() if ok and typed.strip() else None
 
     def new_folder(self) -> None:
-        name = self._ask_name(tr("Sidebar", "New folder"))
+        name = self._ask_name(translate("Sidebar", "New folder"))
         if name is not None:
             self._run(add_folder(self._store, name))
 
     def rename_folder(self, folder: Folder) -> None:
-        name = self._ask_name(tr("Sidebar", "Rename folder"), folder.name)
+        name = self._ask_name(translate("Sidebar", "Rename folder"), folder.name)
         if name is not None and name != folder.name:
             self._run(rename_folder(self._store, folder.id, name))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractListModel,
     QByteArray,
     QCoreApplication,
@@ -25,6 +26,15 @@ ModelIndex = QModelIndex | QPersistentModelIndex
 FolderRole = Qt.ItemDataRole.UserRole + 2
 CONVERSATIONS_MIME = "application/x-turnlog-conversations"
 """What a drag from the conversation list carries: their ids, as ASCII, comma-separated."""
+
+# The first two rows' words (the folders' rows are their names).
+ROW_NAMES = (QT_TRANSLATE_NOOP("Sidebar", "All conversations"),
+             QT_TRANSLATE_NOOP("Sidebar", "Not in a folder"))
+ROW_TIPS = (QT_TRANSLATE_NOOP("Sidebar", "Every conversation, starred ones first"),
+            QT_TRANSLATE_NOOP("Sidebar", "Drop conversations here to take them out of "
+                              "their folder"))
+FOLDER_TIP = QT_TRANSLATE_NOOP("Sidebar", "Drop conversations here to move them into this "
+                               "folder")
 
 ALL = -1
 """The first row: every conversation (not a place to drop into)."""
@@ -93,17 +103,12 @@ class FolderListModel(QAbstractListModel):
         folder = self.folder(row)
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             if folder is None:
-                return QCoreApplication.translate(
-                    "Sidebar", "All conversations" if row == 0 else "Not in a folder")
+                return QCoreApplication.translate("Sidebar", ROW_NAMES[row])
             return arg(QCoreApplication.translate("Sidebar", "%1 (%2)"), folder.name,
                        folder.conversations)
         if role == Qt.ItemDataRole.ToolTipRole:
-            if row == 0:
-                return QCoreApplication.translate("Sidebar", "Every conversation, starred "
-                                                  "ones first")
-            return QCoreApplication.translate(
-                "Sidebar", "Drop conversations here to take them out of their folder"
-                if row == 1 else "Drop conversations here to move them into this folder")
+            return QCoreApplication.translate("Sidebar", ROW_TIPS[row] if folder is None
+                                              else FOLDER_TIP)
         if role == FolderRole:
             return self.folder_id(row)
         return None

@@ -16,6 +16,8 @@ from ...core.model import Conversation, Folder
 from ..infra.languages import plural
 from .sidebar_folders import FolderList
 
+translate = QCoreApplication.translate  # translate("Sidebar", …): lupdate reads the context
+
 
 class ChosenConversations(Protocol):
     """What the conversation list's menu acts on: the conversations chosen, and the
@@ -68,36 +70,36 @@ class ConversationMenu:
 
     def __init__(self, view: QListView, sidebar: ChosenConversations) -> None:
         self.sidebar = sidebar
-        tr = QCoreApplication.translate
-        self.star = _action(view, tr("Sidebar", "Star"), QKeySequence("Ctrl+D"),
+        self.star = _action(view, translate("Sidebar", "Star"), QKeySequence("Ctrl+D"),
                             sidebar.star_chosen)
-        self.move = QAction(tr("Sidebar", "Move to folder"), view)
+        self.move = QAction(translate("Sidebar", "Move to folder"), view)
         self.folders = QMenu(view)
         self.folders.aboutToShow.connect(self._fill_folders)
         self.move.setMenu(self.folders)
         view.addAction(self.move)
-        self.out = _action(view, tr("Sidebar", "Take out of its folder"), None,
+        self.out = _action(view, translate("Sidebar", "Take out of its folder"), None,
                            lambda: sidebar.move_chosen(None))
-        self.rename = _action(view, tr("Sidebar", "Rename"), QKeySequence(Qt.Key.Key_F2),
+        self.rename = _action(view, translate("Sidebar", "Rename"), QKeySequence(Qt.Key.Key_F2),
                               sidebar.rename_chosen, Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.delete = _action(view, tr("Sidebar", "Delete…"),
+        self.delete = _action(view, translate("Sidebar", "Delete…"),
                               QKeySequence(QKeySequence.StandardKey.Delete), sidebar.delete_chosen)
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
 
     def update(self) -> None:
         """Name what each action does to the conversations chosen now."""
         chosen = self.sidebar.chosen()
-        tr = QCoreApplication.translate
         n = len(chosen)
         starred = bool(chosen) and all(c.starred for c in chosen)
         if n > 1:
             self.star.setText(plural(
-                tr("Sidebar", "Unstar %n conversation(s)", None, n) if starred
-                else tr("Sidebar", "Star %n conversation(s)", None, n), n))
-            self.delete.setText(plural(tr("Sidebar", "Delete %n conversation(s)…", None, n), n))
+                translate("Sidebar", "Unstar %n conversation(s)", None, n) if starred
+                else translate("Sidebar", "Star %n conversation(s)", None, n), n))
+            self.delete.setText(plural(translate("Sidebar", "Delete %n conversation(s)…", None,
+                                                 n), n))
         else:
-            self.star.setText(tr("Sidebar", "Unstar") if starred else tr("Sidebar", "Star"))
-            self.delete.setText(tr("Sidebar", "Delete…"))
+            self.star.setText(translate("Sidebar", "Unstar") if starred
+                              else translate("Sidebar", "Star"))
+            self.delete.setText(translate("Sidebar", "Delete…"))
         for action in (self.star, self.move, self.delete):
             action.setEnabled(bool(chosen))
         self.out.setEnabled(any(c.folder_id is not None for c in chosen))
@@ -119,14 +121,13 @@ class FolderMenu:
 
     def __init__(self, view: FolderList, sidebar: ChosenFolder) -> None:
         self.sidebar = sidebar
-        tr = QCoreApplication.translate
-        self.new = _action(view, tr("Sidebar", "New folder…"), QKeySequence("Ctrl+Shift+N"),
+        self.new = _action(view, translate("Sidebar", "New folder…"), QKeySequence("Ctrl+Shift+N"),
                            sidebar.new_folder_requested.emit,
                            Qt.ShortcutContext.WidgetWithChildrenShortcut)
         sidebar.addAction(self.new)  # Ctrl+Shift+N from anywhere in the sidebar
-        self.rename = _action(view, tr("Sidebar", "Rename folder…"),
+        self.rename = _action(view, translate("Sidebar", "Rename folder…"),
                               QKeySequence(Qt.Key.Key_F2), self._rename)
-        self.delete = _action(view, tr("Sidebar", "Delete folder…"),
+        self.delete = _action(view, translate("Sidebar", "Delete folder…"),
                               QKeySequence(QKeySequence.StandardKey.Delete), self._delete)
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         view.selectionModel().currentChanged.connect(lambda *_: self.update())
