@@ -250,19 +250,21 @@ def time_folder_queries(store: TurnlogStore, runs: int) -> bool:
     print(f"\nfirst page of {WINDOW_PAGE} limited to a folder, beside the same query over "
           "every conversation")
     print(f"{'query':<24} {'folder':<9} {'hits':>5} {'page p50':>9} {'page p95':>9} "
-          f"{'all p95':>9} {'ratio':>6}  goal")
+          f"{'CPU p95':>9} {'all p95':>9} {'ratio':>6}  goal")
     met = True
     folders = folders_of(store)
     for label, query, goal_ms in QUERIES:
         everywhere = percentiles(timed(lambda q=query: first_page(store, q), runs))[1]
         for share, folder in folders:
             hits = first_page(store, query, folder)
-            page = timed(lambda q=query, f=folder: first_page(store, q, f), runs)
+            cpu: list[float] = []
+            page = timed(lambda q=query, f=folder: first_page(store, q, f), runs, cpu)
             p50, p95 = percentiles(page)
             ok = p95 * 1000 <= goal_ms
             met &= ok
             print(f"{label:<24} {share:<9} {len(hits):>5} {p50 * 1000:>7.1f}ms "
-                  f"{p95 * 1000:>7.1f}ms {everywhere * 1000:>7.1f}ms {p95 / everywhere:>5.2f}×"
+                  f"{p95 * 1000:>7.1f}ms {percentiles(cpu)[1] * 1000:>7.1f}ms "
+                  f"{everywhere * 1000:>7.1f}ms {p95 / everywhere:>5.2f}×"
                   f"  ≤ {goal_ms} ms {'met' if ok else 'MISSED'}")
     return met
 
