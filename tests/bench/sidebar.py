@@ -7,7 +7,7 @@ tenth of them starred and spread over 40 folders, then times, p50 and p95 of `--
 runs, each until the list has been painted:
 
 - open: the folder list and every conversation (starred first) read and shown, as the
-  window's start does (`Sidebar.set_folders` + `store.conversations()` +
+  window's start does (`Sidebar.set_folders` + `store.conversations.listing()` +
   `Sidebar.set_conversations`);
 - filter: a title typed in the search box (the query on the GUI thread; the full-text
   part runs on the storage worker and is not waited for), over every conversation and
@@ -81,14 +81,18 @@ def painted(app: QApplication, view: QListView) -> None:
     app.processEvents()
 
 
-def timed(work: Callable[[], object], runs: int) -> tuple[float, float]:
-    times = []
+def timed(work: Callable[[], object], runs: int) -> tuple[float, float, float]:
+    """p50 and p95 of the wall times, and p95 of this process's CPU times (what the work
+    costs however busy the machine is)."""
+    times, cpu = [], []
     for _ in range(runs):
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         work()
         times.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - used)
     ordered = sorted(times)
-    return statistics.median(ordered), ordered[round(0.95 * (len(ordered) - 1))]
+    at = round(0.95 * (len(ordered) - 1))
+    return statistics.median(ordered), ordered[at], sorted(cpu)[at]
 
 
 def main() -> int:
@@ -113,8 +117,10 @@ def main() -> int:
 
         def open_sidebar(text: str = "", folder_id: int | None = None) -> None:
             sidebar.set_folders(store.folders())
-            sidebar.set_conversations(store.conversations(text, content=False,
-                                                          folder=folder_id), None)
+            # As the window's filter reads them (`ConversationFilter`): rows made into
+            # conversations as they are shown.
+            sidebar.set_conversations(store.conversations.listing(text, content=False,
+                                                                  folder=folder_id), None)
             painted(app, sidebar.list)
 
         def open_flat(text: str = "") -> None:
@@ -131,19 +137,21 @@ def main() -> int:
         ]
         print(f"{args.conversations:,} conversations, {FOLDERS} folders; p50/p95 of "
               f"{args.runs} runs, each until painted")
-        print(f"{'case':<22} {'rows':>6} {'sidebar p50':>12} {'p95':>8} {'flat p50':>9} "
-              f"{'p95':>8} {'ratio':>6}  goal")
+        print(f"load {' '.join(f'{n:.2f}' for n in os.getloadavg())}")
+        print(f"{'case':<22} {'rows':>6} {'sidebar p50':>12} {'p95':>8} {'CPU p95':>8} "
+              f"{'flat p50':>9} {'p95':>8} {'CPU p95':>8} {'ratio':>6}  goal")
         met = True
         for label, new, old in cases:
             for warm in (new, old):
                 warm()
-            s50, s95 = timed(new, args.runs)
+            s50, s95, scpu = timed(new, args.runs)
             rows = sidebar.model.rowCount()
-            f50, f95 = timed(old, args.runs)
+            f50, f95, fcpu = timed(old, args.runs)
             ok = s95 * 1000 <= 50
             met &= ok
             print(f"{label:<22} {rows:>6,} {s50 * 1000:>10.1f}ms {s95 * 1000:>6.1f}ms "
-                  f"{f50 * 1000:>7.1f}ms {f95 * 1000:>6.1f}ms {s95 / f95:>5.2f}×  ≤ 50 ms "
+                  f"{scpu * 1000:>6.1f}ms {f50 * 1000:>7.1f}ms {f95 * 1000:>6.1f}ms "
+                  f"{fcpu * 1000:>6.1f}ms {s95 / f95:>5.2f}×  ≤ 50 ms "
                   f"{'met' if ok else 'MISSED'}")
         sidebar.close()
         flat.close()

@@ -38,6 +38,11 @@ class Conversations:
 
     def list(self, text: str = "", *, content: bool = True,
              folder: int | None = None) -> list[Conversation]:
+        """`listing`, as a list."""
+        return list(self.listing(text, content=content, folder=folder))
+
+    def listing(self, text: str = "", *, content: bool = True,
+                folder: int | None = None) -> rows.ConversationRows:
         """Starred ones first, then newest (most recently active) first; `text` keeps
         those whose title holds it (case-insensitively) or (`content`) whose turns or
         title match it as a search; `folder` those in that folder (`NOT_IN_A_FOLDER`: in
@@ -59,8 +64,9 @@ class Conversations:
                                     | ConversationRow.id.in_(sorted(matching)))
             found = query.order_by(ConversationRow.starred.desc(),
                                    ConversationRow.updated_at.desc(), ConversationRow.id.desc())
-            # Straight from the cursor: thousands of rows (an import's) list at once.
-            return [rows.conversation_of(*r) for r in found.tuples().execute(db)]
+            # Straight from the cursor, each made when shown: thousands of rows (an
+            # import's) list at once.
+            return rows.ConversationRows(list(found.tuples().execute(db)))
 
     def create(
         self,

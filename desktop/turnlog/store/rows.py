@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, overload
 
 from ..core.model import Conversation, ConversationSettings, Turn, Usage
 from ..core.request_record import RequestRecord
@@ -105,6 +106,39 @@ def conversation_of(cid: int, title: str, system_prompt: str, model: str, settin
         folder_id=folder_id,
         starred=bool(starred),
     )
+
+
+class ConversationRows(Sequence[Conversation]):
+    """Conversations as read from a cursor (`CONVERSATION_COLUMNS`), each made into a
+    `Conversation` when first asked for: a list of thousands (an import's) is shown
+    without making every one of them."""
+
+    def __init__(self, raw: list[tuple[Any, ...]]) -> None:
+        self._raw = raw
+        self._made: dict[int, Conversation] = {}
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    @overload
+    def __getitem__(self, index: int) -> Conversation: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Conversation]: ...
+
+    def __getitem__(self, index: int | slice) -> Conversation | list[Conversation]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self._raw))[index]]
+        at = range(len(self._raw))[index]  # IndexError past either end, as a list's
+        made = self._made.get(at)
+        if made is None:
+            made = self._made[at] = conversation_of(*self._raw[at])
+        return made
+
+    @property
+    def ids(self) -> list[int]:
+        """Their ids, in order, without making them."""
+        return [int(raw[0]) for raw in self._raw]
 
 
 def conversation(row: ConversationRow) -> Conversation:

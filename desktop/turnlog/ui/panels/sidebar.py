@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.model import Conversation, Folder
+from ...store.rows import ConversationRows
 from ..infra.languages import arg, date_time
 from ..infra.titles import conversation_title
 from .sidebar_folders import ALL, CONVERSATIONS_MIME, FolderList, conversations_mime
@@ -45,11 +46,18 @@ ConversationRole = Qt.ItemDataRole.UserRole + 1
 class ConversationListModel(QAbstractListModel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._items: list[Conversation] = []
+        self._items: Sequence[Conversation] = ()
+        self._ids: list[int] = []
 
     def set_conversations(self, conversations: Sequence[Conversation]) -> None:
+        """Show `conversations`; rows the store read (`ConversationRows`) are made into
+        conversations only as they are shown."""
         self.beginResetModel()
-        self._items = list(conversations)
+        if isinstance(conversations, ConversationRows):
+            self._items, self._ids = conversations, conversations.ids
+        else:
+            self._items = list(conversations)
+            self._ids = [c.id for c in self._items]
         self.endResetModel()
 
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
@@ -93,10 +101,10 @@ class ConversationListModel(QAbstractListModel):
         return tuple(self._items)
 
     def row_of(self, conversation_id: int) -> int | None:
-        for row, conversation in enumerate(self._items):
-            if conversation.id == conversation_id:
-                return row
-        return None
+        try:
+            return self._ids.index(conversation_id)
+        except ValueError:
+            return None
 
     def conversation(self, row: int) -> Conversation | None:
         return self._items[row] if 0 <= row < len(self._items) else None

@@ -10,6 +10,7 @@ refreshes the views from that).
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -191,7 +192,7 @@ class MainWindow(QMainWindow):
         text, folder = self.sidebar.search.text().strip(), self.sidebar.folder_filter()
         self._listed(self.sidebar_filter.conversations(text, folder), select_id)
 
-    def _listed(self, conversations: list[Conversation], select_id: int | None = None) -> None:
+    def _listed(self, conversations: Sequence[Conversation], select_id: int | None = None) -> None:
         keep = select_id if select_id is not None else (
             self.conversation.id if self.conversation else None)
         self.sidebar.set_conversations(conversations, keep, self.sidebar_filter.pending)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from PySide6.QtCore import SignalInstance
@@ -37,7 +38,7 @@ class Wired(WindowParts, Protocol):
 
     def _select(self, conversation: Conversation | None) -> None: ...
 
-    def _listed(self, conversations: list[Conversation],
+    def _listed(self, conversations: Sequence[Conversation],
                 select_id: int | None = None) -> None: ...
 
     def _changed(self, changes: Changes, _origin: object = None) -> None: ...
