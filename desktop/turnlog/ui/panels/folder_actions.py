@@ -103,6 +103,8 @@ class FolderActions(QObject):
         self._sidebar.set_folders(folders)
 
     def _changed(self, changes: Changes, _origin: object = None) -> None:
+        if changes.created:  # heard before the window lists it: in no folder, so listed
+            self._sidebar.show_every_conversation()
         if changes.folders or changes.deleted or changes.everything or changes.imported:
             self.show_folders()
 

@@ -257,6 +257,13 @@ class Sidebar(QWidget):
         if not self.folder_list.set_folders(folders):
             self.folder_chosen.emit(ALL)
 
+    def show_every_conversation(self) -> None:
+        """Choose "All conversations" (a new conversation is in no folder: it must be
+        listed), without telling `folder_chosen`: the list is refreshed by the caller."""
+        blocker = self.folder_list.selectionModel().blockSignals(True)
+        self.folder_list.setCurrentIndex(self.folder_list.folders.index(0))
+        self.folder_list.selectionModel().blockSignals(blocker)
+
     @property
     def folders(self) -> tuple[Folder, ...]:
         return self.folder_list.folders.folders

@@ -209,3 +209,18 @@ def test_a_taken_folder_name_is_said_in_the_banner(qtbot, store, make_window):
     qtbot.waitUntil(lambda: window.banner.isVisible()
                     and "already" in window.banner.message.text())
     assert [f.name for f in store.folders()] == ["Work"]
+
+
+def test_a_new_conversation_started_inside_a_folder_is_listed_and_open(
+        qtbot, store, make_window):
+    inside = seed(store, "Inside", numbered(1))
+    store.folders.move([inside.id], store.folders.add("Box").id)
+    seed(store, "Outside", numbered(1))
+    window = make_window()
+    choose_folder(qtbot, window, 2)
+    qtbot.waitUntil(lambda: titles(window) == ["Inside"])
+    window.sidebar.new_button.click()
+    qtbot.waitUntil(lambda: window.sidebar.model.rowCount() == 3)
+    assert window.sidebar.folder_list.chosen() == ALL
+    assert window.conversation is not None and window.sidebar.current() is not None
+    assert window.sidebar.current().id == window.conversation.id
