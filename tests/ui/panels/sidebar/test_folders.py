@@ -224,3 +224,20 @@ def test_a_new_conversation_started_inside_a_folder_is_listed_and_open(
     assert window.sidebar.folder_list.chosen() == ALL
     assert window.conversation is not None and window.sidebar.current() is not None
     assert window.sidebar.current().id == window.conversation.id
+
+
+def test_a_search_hit_outside_the_folder_chosen_opens(qtbot, store, make_window):
+    inside = seed(store, "Inside", numbered(1))
+    store.folders.move([inside.id], store.folders.add("Box").id)
+    outside = seed(store, "Outside", [("Where is the HYACINTH bed?", "By the fence.")])
+    window = make_window()
+    choose_folder(qtbot, window, 2)
+    qtbot.waitUntil(lambda: titles(window) == ["Inside"])
+    click_row(qtbot, window, 0)
+    qtbot.waitUntil(lambda: window.conversation is not None
+                    and window.conversation.id == inside.id)
+    (hit,) = [h for h in store.search("hyacinth") if h.turn_id is not None]
+    window.finder.jump.go(hit, "hyacinth")
+    qtbot.waitUntil(lambda: window.conversation is not None
+                    and window.conversation.id == outside.id)
+    assert window.sidebar.current().id == outside.id
