@@ -3813,8 +3813,24 @@ last active %2</source>
             <translation>对话（最新的在前）</translation>
         </message>
         <message>
+            <source>Delete the selected conversations and all their turns (Delete)</source>
+            <translation>删除所选对话及其全部轮次（Delete）</translation>
+        </message>
+        <message>
+            <source>Make a folder to drag conversations into (Ctrl+Alt+N)</source>
+            <translation>新建文件夹，把对话拖进去（Ctrl+Alt+N）</translation>
+        </message>
+        <message>
+            <source>No conversation here. Drag conversations onto a folder to move them.</source>
+            <translation>这里没有对话。把对话拖到文件夹上即可移入。</translation>
+        </message>
+        <message>
             <source>No conversations yet. Press New to start one.</source>
             <translation>还没有对话。点击“新建”开始一个。</translation>
+        </message>
+        <message>
+            <source>%1, starred</source>
+            <translation>%1，已加星标</translation>
         </message>
         <message>
             <source>Rename</source>
@@ -3829,16 +3845,120 @@ last active %2</source>
             <translation>删除…</translation>
         </message>
         <message>
-            <source>Delete the selected conversation and all its turns (Delete)</source>
-            <translation>删除所选对话及其所有轮次（Delete）</translation>
-        </message>
-        <message>
             <source>Searching the text…</source>
             <translation>正在搜索文字…</translation>
         </message>
         <message>
             <source>No conversation matches the search.</source>
             <translation>没有与搜索匹配的对话。</translation>
+        </message>
+        <message>
+            <source>Delete conversations</source>
+            <translation>删除对话</translation>
+        </message>
+        <message>
+            <source>Delete %n conversation(s)? This removes %1.</source>
+            <translation>删除 %n 个对话？这会删除 %1。</translation>
+        </message>
+        <message>
+            <source>Delete</source>
+            <translation>删除</translation>
+        </message>
+        <message>
+            <source>Also delete its %n conversation(s), erased from the disk: %1</source>
+            <translation>同时删除其中的 %n 个对话，从磁盘上抹除：%1</translation>
+        </message>
+        <message>
+            <source>Delete folder</source>
+            <translation>删除文件夹</translation>
+        </message>
+        <message>
+            <source>Delete the folder “%1”? Its %n conversation(s) move out of it.</source>
+            <translation>删除文件夹“%1”？其中的 %n 个对话会移出该文件夹。</translation>
+        </message>
+        <message>
+            <source>The folder was not saved</source>
+            <translation>文件夹未保存</translation>
+        </message>
+        <message>
+            <source>Name:</source>
+            <translation>名称：</translation>
+        </message>
+        <message>
+            <source>New folder</source>
+            <translation>新建文件夹</translation>
+        </message>
+        <message>
+            <source>Rename folder</source>
+            <translation>重命名文件夹</translation>
+        </message>
+        <message>
+            <source>All conversations</source>
+            <translation>全部对话</translation>
+        </message>
+        <message>
+            <source>Not in a folder</source>
+            <translation>不在文件夹中</translation>
+        </message>
+        <message>
+            <source>Every conversation, starred ones first</source>
+            <translation>所有对话，加星标的在前</translation>
+        </message>
+        <message>
+            <source>Drop conversations here to take them out of their folder</source>
+            <translation>把对话拖到这里，移出其文件夹</translation>
+        </message>
+        <message>
+            <source>Drop conversations here to move them into this folder</source>
+            <translation>把对话拖到这里，移入此文件夹</translation>
+        </message>
+        <message>
+            <source>%1 (%2)</source>
+            <translation>%1（%2）</translation>
+        </message>
+        <message>
+            <source>Folders</source>
+            <translation>文件夹</translation>
+        </message>
+        <message>
+            <source>Star</source>
+            <translation>加星标</translation>
+        </message>
+        <message>
+            <source>Move to folder</source>
+            <translation>移到文件夹</translation>
+        </message>
+        <message>
+            <source>Take out of its folder</source>
+            <translation>移出文件夹</translation>
+        </message>
+        <message>
+            <source>Unstar %n conversation(s)</source>
+            <translation>取消 %n 个对话的星标</translation>
+        </message>
+        <message>
+            <source>Star %n conversation(s)</source>
+            <translation>为 %n 个对话加星标</translation>
+        </message>
+        <message>
+            <source>Delete %n conversation(s)…</source>
+            <translation>删除 %n 个对话…</translation>
+        </message>
+        <message>
+            <source>Unstar</source>
+            <translation>取消星标</translation>
+        </message>
+        <message>
+            <source>New folder…</source>
+            <translation>新建文件夹…</translation>
+        </message>
+        <message>
+            <source>Rename folder…</source>
+            <translation>重命名文件夹…</translation>
+        </message>
+        <message>
+            <source>Delete folder…</source>
+            <translation>删除文件夹…</translation>
         </message>
     </context>
     <context>

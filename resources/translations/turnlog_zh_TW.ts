@@ -3813,8 +3813,24 @@ last active %2</source>
             <translation>對話（最新的在前）</translation>
         </message>
         <message>
+            <source>Delete the selected conversations and all their turns (Delete)</source>
+            <translation>刪除所選對話及其全部輪次（Delete）</translation>
+        </message>
+        <message>
+            <source>Make a folder to drag conversations into (Ctrl+Alt+N)</source>
+            <translation>新增資料夾，把對話拖進去（Ctrl+Alt+N）</translation>
+        </message>
+        <message>
+            <source>No conversation here. Drag conversations onto a folder to move them.</source>
+            <translation>這裡沒有對話。把對話拖到資料夾上即可移入。</translation>
+        </message>
+        <message>
             <source>No conversations yet. Press New to start one.</source>
             <translation>還沒有對話。按「新增」開始一個。</translation>
+        </message>
+        <message>
+            <source>%1, starred</source>
+            <translation>%1，已加星號</translation>
         </message>
         <message>
             <source>Rename</source>
@@ -3829,16 +3845,120 @@ last active %2</source>
             <translation>刪除…</translation>
         </message>
         <message>
-            <source>Delete the selected conversation and all its turns (Delete)</source>
-            <translation>刪除所選的對話及其所有輪次（Delete）</translation>
-        </message>
-        <message>
             <source>Searching the text…</source>
             <translation>正在搜尋文字…</translation>
         </message>
         <message>
             <source>No conversation matches the search.</source>
             <translation>沒有符合搜尋的對話。</translation>
+        </message>
+        <message>
+            <source>Delete conversations</source>
+            <translation>刪除對話</translation>
+        </message>
+        <message>
+            <source>Delete %n conversation(s)? This removes %1.</source>
+            <translation>刪除 %n 個對話？這會刪除 %1。</translation>
+        </message>
+        <message>
+            <source>Delete</source>
+            <translation>刪除</translation>
+        </message>
+        <message>
+            <source>Also delete its %n conversation(s), erased from the disk: %1</source>
+            <translation>同時刪除其中的 %n 個對話，從磁碟上抹除：%1</translation>
+        </message>
+        <message>
+            <source>Delete folder</source>
+            <translation>刪除資料夾</translation>
+        </message>
+        <message>
+            <source>Delete the folder “%1”? Its %n conversation(s) move out of it.</source>
+            <translation>刪除資料夾「%1」？其中的 %n 個對話會移出該資料夾。</translation>
+        </message>
+        <message>
+            <source>The folder was not saved</source>
+            <translation>資料夾未儲存</translation>
+        </message>
+        <message>
+            <source>Name:</source>
+            <translation>名稱：</translation>
+        </message>
+        <message>
+            <source>New folder</source>
+            <translation>新增資料夾</translation>
+        </message>
+        <message>
+            <source>Rename folder</source>
+            <translation>重新命名資料夾</translation>
+        </message>
+        <message>
+            <source>All conversations</source>
+            <translation>全部對話</translation>
+        </message>
+        <message>
+            <source>Not in a folder</source>
+            <translation>不在資料夾中</translation>
+        </message>
+        <message>
+            <source>Every conversation, starred ones first</source>
+            <translation>所有對話，加星號的在前</translation>
+        </message>
+        <message>
+            <source>Drop conversations here to take them out of their folder</source>
+            <translation>把對話拖到這裡，移出其資料夾</translation>
+        </message>
+        <message>
+            <source>Drop conversations here to move them into this folder</source>
+            <translation>把對話拖到這裡，移入此資料夾</translation>
+        </message>
+        <message>
+            <source>%1 (%2)</source>
+            <translation>%1（%2）</translation>
+        </message>
+        <message>
+            <source>Folders</source>
+            <translation>資料夾</translation>
+        </message>
+        <message>
+            <source>Star</source>
+            <translation>加星號</translation>
+        </message>
+        <message>
+            <source>Move to folder</source>
+            <translation>移到資料夾</translation>
+        </message>
+        <message>
+            <source>Take out of its folder</source>
+            <translation>移出資料夾</translation>
+        </message>
+        <message>
+            <source>Unstar %n conversation(s)</source>
+            <translation>取消 %n 個對話的星號</translation>
+        </message>
+        <message>
+            <source>Star %n conversation(s)</source>
+            <translation>為 %n 個對話加星號</translation>
+        </message>
+        <message>
+            <source>Delete %n conversation(s)…</source>
+            <translation>刪除 %n 個對話…</translation>
+        </message>
+        <message>
+            <source>Unstar</source>
+            <translation>取消星號</translation>
+        </message>
+        <message>
+            <source>New folder…</source>
+            <translation>新增資料夾…</translation>
+        </message>
+        <message>
+            <source>Rename folder…</source>
+            <translation>重新命名資料夾…</translation>
+        </message>
+        <message>
+            <source>Delete folder…</source>
+            <translation>刪除資料夾…</translation>
         </message>
     </context>
     <context>

@@ -5,8 +5,9 @@
   not cut by moving functions at random.
 - Only the operations room (`ui/infra/operations.py`) puts work on the storage lane
   (`TaskRunner.STORAGE`) and announces changes on the change bus (`ChangeHub.publish`);
-  only it and the settings' and assistants' operations (`ui/infra/settings_operations.py`,
-  `ui/infra/assistant_operations.py`) build a `StorageOp`. Every other part of the window
+  only it and the settings', assistants' and folders' operations
+  (`ui/infra/settings_operations.py`, `ui/infra/assistant_operations.py`,
+  `ui/infra/folder_operations.py`) build a `StorageOp`. Every other part of the window
   calls a named operation, so what the window does to its storage can be read in one
   place, and every change reaches the bus with its origin.
 
@@ -29,7 +30,8 @@ PACKAGE_DIR = Path(turnlog.__file__).parent
 MAX_MODULE_LINES = 600
 OPERATIONS_ROOM = "turnlog/ui/infra/operations.py"
 BUILDS_OPERATIONS = (OPERATIONS_ROOM, "turnlog/ui/infra/settings_operations.py",
-                     "turnlog/ui/infra/assistant_operations.py")
+                     "turnlog/ui/infra/assistant_operations.py",
+                     "turnlog/ui/infra/folder_operations.py")
 
 
 def long_modules(package_dir: Path) -> list[str]:

@@ -31,6 +31,7 @@ from turnlog.store.models import (
     ConversationAssistantRow,
     ConversationRow,
     DraftAttachmentRow,
+    FolderRow,
     ForkRow,
     KeptTextRow,
     NoteRow,
@@ -56,7 +57,7 @@ ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, Fo
               PinRow, NoteRow, PreferenceRow, SideQuestionRow, SideAttemptRow, SearchKeyRow,
               SearchFillRow, SearchDirtyRow, BlobRow, TurnAttachmentRow, DraftAttachmentRow,
               ToolResultRow, ToolSetRow, KeptTextRow, TextSetRow, TextSetMemberRow,
-              AssistantRow, AssistantFileRow, ConversationAssistantRow]
+              AssistantRow, AssistantFileRow, ConversationAssistantRow, FolderRow]
 
 
 def _content():
@@ -210,6 +211,7 @@ def _check_content(store: TurnlogStore, version: int) -> None:
     assert {name: getattr(record, name) for name in expected} == expected
     assert record.started_at == CONTENT.STAMP
     _check_memory(store, conversations, version)
+    _check_folders(store, conversations, version)
     summary = store.records.latest_summary(conversations[CONTENT.SUMMARY["conversation"]].id)
     if version < 2:
         assert summary is None
@@ -240,6 +242,26 @@ def _check_assistants(store: TurnlogStore, version: int) -> None:
         expected["temperature"], expected["pins"], list(expected["notes"]), expected["tools"])
     (file,) = store.assistants.files(assistant.id)
     assert (file.name, file.original) == expected["file"]
+
+
+def _check_folders(store: TurnlogStore, conversations, version: int) -> None:
+    """Folders and stars: none before their step (every conversation out of any folder,
+    none starred), else the fixture's, the starred conversation listed first."""
+    if not _made_with(version, "folders"):
+        assert store.folders() == []
+        assert [(c.folder_id, c.starred) for c in conversations] == \
+            [(None, False)] * len(conversations)
+        return
+    expected = CONTENT.FOLDERS
+    folders = store.folders()
+    assert sorted(f.name for f in folders) == sorted(expected["folders"])
+    by_name = {f.name: f for f in folders}
+    for index, conversation in enumerate(conversations):
+        folder = expected["in"].get(index)
+        assert conversation.folder_id == (
+            None if folder is None else by_name[expected["folders"][folder]].id)
+        assert conversation.starred == (index in expected["starred"])
+    assert store.conversations()[0].id == conversations[expected["starred"][0]].id
 
 
 def _check_attachment(store: TurnlogStore, turn, conversations) -> None:

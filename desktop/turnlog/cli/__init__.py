@@ -41,6 +41,7 @@ COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("tools_commands", ("tools",)),
     ("sent_commands", ("sent",)),
     ("assistant_commands", ("assistant",)),
+    ("folder_commands", ("folder",)),
 )
 
 

@@ -87,6 +87,7 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run_export)
 
     p = sub.add_parser("list", help="list conversations, most recent first")
+    p.add_argument("--folder", metavar="NAME", help="only the conversations in this folder")
     add_raw(p)
     p.set_defaults(run=run_list)
 
@@ -426,10 +427,15 @@ def run_list(args: argparse.Namespace) -> int:
     try:
         with TurnlogStore.open(home, readonly=True) as store:
             rows = store.conversations.readable()
+            if args.folder is not None:
+                inside = set(store.folders.conversation_ids(store.folders.named(args.folder).id))
+                rows = [(c, n) for c, n in rows if c.id in inside]
     except NotFound:
+        if args.folder is not None:
+            raise
         rows = []  # no database yet, or an empty file
     if not rows:
-        print("no conversations yet")
+        print("no conversations yet" if args.folder is None else "no conversations in it")
     safe = safe_for(sys.stdout, raw=args.raw)
     for conversation, count in rows:
         stamp = conversation.updated_at.astimezone().strftime("%Y-%m-%d %H:%M") \

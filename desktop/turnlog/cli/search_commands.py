@@ -10,6 +10,7 @@ from typing import Any
 
 from ..config.paths import data_dir
 from ..store import NotFound, TurnlogStore
+from ..store.errors import FolderNotFound
 from ..store.search import COUNT_CAP, MatchCount, SearchHit
 from .terminal import print_json, safe_for
 
@@ -36,6 +37,8 @@ def register(sub: Any) -> None:
     p.add_argument("query", metavar="QUERY")
     p.add_argument("--limit", type=_limit, default=DEFAULT_LIMIT, metavar="N",
                    help=f"at most N results (default {DEFAULT_LIMIT})")
+    p.add_argument("--folder", metavar="NAME",
+                   help="only the conversations in this folder")
     p.add_argument("--json", action="store_true",
                    help='print {"results": [{"conversation", "title", "turn", "turn_id", '
                    '"snippet"}]}')
@@ -48,9 +51,12 @@ def run_search(args: argparse.Namespace) -> int:
     found: MatchCount | None = None  # counted only when the page is full
     try:
         with TurnlogStore.open(data_dir(), readonly=True) as store:
-            hits = store.search(args.query, limit=args.limit)
+            folder = None if args.folder is None else store.folders.named(args.folder).id
+            hits = store.search(args.query, limit=args.limit, folder=folder)
             if len(hits) >= args.limit:
-                found = store.search.count(args.query)
+                found = store.search.count(args.query, folder=folder)
+    except FolderNotFound:
+        raise
     except NotFound:
         hits = []  # no database yet: nothing matches
     if args.json:

@@ -74,6 +74,9 @@ class ImportedConversation:
     # and its summaries (as its header has them).
     supersede_records: list[tuple[str, str, str]] = field(default_factory=list)
     summaries: list[dict[str, Any]] = field(default_factory=list)
+    # A Turnlog file's: the sidebar folder it was in ("" none; made if missing) and its star.
+    folder: str = ""
+    starred: bool = False
 
 
 NOT_ATTACHED = "images not attached: these conversations were imported before without them"

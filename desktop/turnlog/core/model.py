@@ -281,3 +281,16 @@ class Conversation:
     # there. Provenance only: `model` (empty: the profile's) is what a request names.
     source: str = ""
     source_model: str = ""
+    # The sidebar folder it is in (None: none), and whether it is starred to the top.
+    folder_id: int | None = None
+    starred: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Folder:
+    """A user-named group of conversations in the sidebar (flat: no folder in a folder);
+    `conversations`: how many it holds."""
+
+    id: int
+    name: str
+    conversations: int = 0

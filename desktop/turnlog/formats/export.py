@@ -153,9 +153,10 @@ def _check_time(value: Any, key: str) -> None:
 
 def jsonl_header(conversation: Conversation, next_ordinal: int | None = None,
                  memory: dict[str, Any] | None = None, versions: Versions = NO_VERSIONS,
-                 summaries: Sequence[dict[str, Any]] = ()) -> str:
+                 summaries: Sequence[dict[str, Any]] = (), folder: str = "") -> str:
     """The header line; it carries the conversation's `memory_section`, if given and not
-    empty, its supersede records and its summaries, if any."""
+    empty, its supersede records and its summaries, if any, and the name of the sidebar
+    folder it is in (`folder`) and its star, if it has them."""
     header: dict[str, Any] = {
         "turnlog": FORMAT_VERSION,
         "title": conversation.title,
@@ -177,6 +178,10 @@ def jsonl_header(conversation: Conversation, next_ordinal: int | None = None,
                               for r in versions.records]
     if summaries:
         header["summaries"] = list(summaries)
+    if folder:
+        header["folder"] = folder
+    if conversation.starred:
+        header["starred"] = True
     return json.dumps(header, ensure_ascii=False) + "\n"
 
 
@@ -250,13 +255,13 @@ def jsonl_lines(conversation: Conversation, turns: Iterable[Turn],
                 versions: Versions = NO_VERSIONS,
                 next_ordinal: int | None = None, memory: dict[str, Any] | None = None,
                 side: Iterable[SideQuestion] = (), files: Files | None = None,
-                summaries: Sequence[dict[str, Any]] = ()) -> Iterator[str]:
+                summaries: Sequence[dict[str, Any]] = (), folder: str = "") -> Iterator[str]:
     """The header line (with `summaries`, as `store.importing` gives them), then one line
     per turn (superseded ones too, with the id of the turn that replaced them; with
     `files`, its attachments), then one per side question (`{"side_question": {...}}`);
     `turnlog-cli import` reads it back, versions, memory, attachments, side questions and
     summaries included."""
-    yield jsonl_header(conversation, next_ordinal, memory, versions, summaries)
+    yield jsonl_header(conversation, next_ordinal, memory, versions, summaries, folder)
     for turn in turns:
         yield jsonl_turn(turn, versions, files)
     for question in side:

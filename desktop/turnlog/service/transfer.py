@@ -122,13 +122,15 @@ def export_all(store: TurnlogStore, target: Path, *, cancelled: Callable[[], boo
     if target.exists():
         raise FileExistsError(f"{target} already exists; choose a new name")
     conversations = store.conversations()
+    folders = {folder.id: folder.name for folder in store.folders()}
     part = target.with_name(target.name + ".part")
     turns = 0
     try:
         with _Writer(part, zip_it=target.suffix.lower() == ".zip") as writer:
             for done, conversation in enumerate(conversations):
                 _step_export(cancelled, progress, done, len(conversations))
-                turns += _export_one(store, conversation, writer)
+                turns += _export_one(store, conversation, writer,
+                                     folders.get(conversation.folder_id or 0, ""))
         _step_export(cancelled, progress, len(conversations), len(conversations))
         os.replace(part, target)
     except BaseException:
@@ -144,7 +146,8 @@ def _step_export(cancelled: Callable[[], bool], progress: Report, done: int,
     progress(Progress("exporting", done, total))
 
 
-def _export_one(store: TurnlogStore, conversation: Conversation, writer: _Writer) -> int:
+def _export_one(store: TurnlogStore, conversation: Conversation, writer: _Writer,
+                folder: str = "") -> int:
     stem = file_stem(conversation)
     count = 0
 
@@ -161,7 +164,8 @@ def _export_one(store: TurnlogStore, conversation: Conversation, writer: _Writer
                                               store.turns.next_ordinal(conversation.id),
                                               store.memory.export_memory(conversation.id), sides,
                                               files,
-                                              store.imports.exported_summaries(conversation.id)))
+                                              store.imports.exported_summaries(conversation.id),
+                                              folder))
     total, count = count, 0
     writer.write(f"{stem}.md", markdown_parts(conversation, turns(), versions, sides))
     return total

@@ -19,6 +19,7 @@ from .errors import NotFound
 from .models import ConversationRow, TurnRow, insert
 
 FIRST_SEND = "first_send"  # in a conversation's settings: made for a first question
+NOT_IN_A_FOLDER = 0  # `list(folder=...)`: the conversations in no folder (ids start at 1)
 
 
 def conversation_row(db: peewee.Database, conversation_id: int) -> ConversationRow | None:
@@ -31,23 +32,41 @@ class Conversations:
     def __init__(self, database: Database) -> None:
         self.database = database
 
-    def __call__(self, text: str = "", *, content: bool = True) -> list[Conversation]:
-        return self.list(text, content=content)
+    def __call__(self, text: str = "", *, content: bool = True,
+                 folder: int | None = None) -> list[Conversation]:
+        return self.list(text, content=content, folder=folder)
 
-    def list(self, text: str = "", *, content: bool = True) -> list[Conversation]:
-        """Newest (most recently active) first; `text` keeps those whose title holds it
-        (case-insensitively) or (`content`) whose turns or title match it as a search."""
+    def list(self, text: str = "", *, content: bool = True,
+             folder: int | None = None) -> list[Conversation]:
+        """`listing`, as a list."""
+        return list(self.listing(text, content=content, folder=folder))
+
+    def listing(self, text: str = "", *, content: bool = True,
+                folder: int | None = None) -> rows.ConversationRows:
+        """Starred ones first, then newest (most recently active) first; `text` keeps
+        those whose title holds it (case-insensitively) or (`content`) whose turns or
+        title match it as a search; `folder` those in that folder (`NOT_IN_A_FOLDER`: in
+        none)."""
         db = self.database.db
         with self.database.guard():
-            query = ConversationRow.select()
+            query = ConversationRow.select(*(getattr(ConversationRow, name) for name in
+                                             rows.CONVERSATION_COLUMNS[:-2]),
+                                           ConversationRow.folder, ConversationRow.starred)
+            if folder == NOT_IN_A_FOLDER:
+                query = query.where(ConversationRow.folder.is_null())
+            elif folder is not None:
+                query = query.where(ConversationRow.folder == folder)
             if text and not content:
                 query = query.where(ConversationRow.title.contains(text))
             elif text:
                 matching = search.matching_conversations(db, search.parse_query(text))
                 query = query.where(ConversationRow.title.contains(text)
                                     | ConversationRow.id.in_(sorted(matching)))
-            found = query.order_by(ConversationRow.updated_at.desc(), ConversationRow.id.desc())
-            return [rows.conversation(r) for r in found.execute(db)]
+            found = query.order_by(ConversationRow.starred.desc(),
+                                   ConversationRow.updated_at.desc(), ConversationRow.id.desc())
+            # Straight from the cursor, each made when shown: thousands of rows (an
+            # import's) list at once.
+            return rows.ConversationRows(list(found.tuples().execute(db)))
 
     def create(
         self,

@@ -24,6 +24,7 @@ from . import attachments, proofs, search
 from .errors import NotFound
 from .models import (
     ConversationRow,
+    FolderRow,
     ForkRow,
     PinRow,
     RequestRow,
@@ -302,12 +303,11 @@ def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str], *,
     return DeletionCounts(0, len(ids), summaries, len(records), pins, sides, files)
 
 
-def delete_conversation(db: peewee.SqliteDatabase, conversation_id: int, *,
-                        with_forks: bool = False) -> DeletionCounts:
-    """Delete a conversation (and, `with_forks`, every fork holding copies of its turns).
-    Forks that stay forget which conversation they came from: its title is gone."""
+def delete_conversations(db: peewee.SqliteDatabase, ids: Sequence[int]) -> DeletionCounts:
+    """Delete these conversations (several chosen at once, or a folder's) in one
+    transaction; forks of them that stay forget which conversation they came from."""
+    ids = list(ids)
     with db.atomic("IMMEDIATE"):
-        ids = [conversation_id, *(forks_of(db, conversation_id) if with_forks else [])]
         counts = count(db, ids)
         # Foreign keys cascade to turns, summaries, supersede and request records, and
         # side questions and the usage of failed side requests.
@@ -324,6 +324,7 @@ def delete_all(db: peewee.SqliteDatabase) -> DeletionCounts:
         counts = count(db, None)
         search.delete_all_turns(db)
         ConversationRow.delete().execute(db)
+        FolderRow.delete().execute(db)  # their names are the user's words too
         proofs.forget_all(db)
         search.purge(db)
         attachments.remove_drafts(db, None)

@@ -112,6 +112,19 @@ class NotFound(StoreError):
         super().__init__(message, kind=FailureKind.CONVERSATION_GONE)
 
 
+class FolderNotFound(NotFound):
+    """A folder that does not exist (or was removed)."""
+
+    code = "folder_not_found"
+
+
+class FolderNameRefused(StoreError):
+    """A folder name that cannot be used: empty, too long, holding control characters,
+    or already the name of another folder."""
+
+    code = "folder_name_refused"
+
+
 class TurnIdConflict(StoreError):
     """The same turn id was committed twice with different text."""
 

@@ -32,6 +32,7 @@ from ..core.model import ConversationSettings
 from ..core.tools import rounds_to_json
 from ..core.versions import restore_order
 from . import attachments, search
+from .folders import folder_for
 
 BATCH = 2_000
 ALREADY = "already imported"
@@ -170,7 +171,13 @@ class ImportWriter:
             "VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?, ?)",
             (item.title, item.system_prompt, item.model, _settings(item.settings),
              _iso(item.created_at), _iso(item.updated_at), item.source, item.source_model))
-        return int(cursor.lastrowid)
+        conv_id = int(cursor.lastrowid)
+        if item.folder or item.starred:  # a Turnlog export's: its folder (made if missing)
+            self.db.execute_sql(
+                "UPDATE conversations SET folder_id = ?, starred = ? WHERE id = ?",
+                (folder_for(self.db, item.folder) if item.folder else None, int(item.starred),
+                 conv_id))
+        return conv_id
 
     def _finish(self, conv_id: int, next_ordinal: int, updated: datetime | None) -> None:
         self.db.execute_sql(

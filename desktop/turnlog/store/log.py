@@ -43,6 +43,7 @@ from .files import (
     refuse_links,
     settled,
 )
+from .folders import Folders
 from .forks import Forks
 from .importing import Imports
 from .memory import Memory
@@ -137,7 +138,7 @@ class TurnlogStore:
     """One opened data directory: its database (`database`) and the parts that read and
     write it, named by what they hold, as Anki's collection hangs its decks and tags off
     itself: `conversations`, `turns`, `records`, `memory`, `side`, `search`, `forks`,
-    `imports`, `privacy`, `attachments`, `assistants`. Open with
+    `imports`, `privacy`, `attachments`, `assistants`, `folders`. Open with
     `TurnlogStore.open(data_dir)`; close when done. Everything it does is done by a part
     (`store.turns.commit(...)`); core's store protocols name the parts they use."""
 
@@ -157,6 +158,7 @@ class TurnlogStore:
                                self.memory)
         self.privacy = Privacy(self.database, self.conversations, self.turns, self.memory)
         self.assistants = Assistants(self.database, self.conversations, self.memory)
+        self.folders = Folders(self.database, self.privacy)
 
     @cached_property
     def records(self) -> Records:

@@ -311,11 +311,24 @@ V_ASSISTANTS = (
     '("assistant_id")',
 )
 
+# Folders: user-named groups of conversations in the sidebar (flat, one level); a
+# conversation is in one folder or none (NULL), and deleting a folder without its
+# conversations moves them out (SET NULL). A starred conversation is listed first.
+V_FOLDERS = (
+    'CREATE TABLE "folders" ("id" INTEGER NOT NULL PRIMARY KEY, "name" TEXT NOT NULL, '
+    '"created_at" TEXT NOT NULL)',
+    'CREATE UNIQUE INDEX "folders_name" ON "folders" ("name")',
+    'ALTER TABLE "conversations" ADD COLUMN "folder_id" INTEGER REFERENCES "folders" ("id") '
+    'ON DELETE SET NULL',
+    'ALTER TABLE "conversations" ADD COLUMN "starred" INTEGER NOT NULL DEFAULT 0',
+    'CREATE INDEX "conversations_folder_id" ON "conversations" ("folder_id")',
+)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
                           V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES,
                           V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS, V_RECORD_PROOFS,
-                          V_ASSISTANTS]
+                          V_ASSISTANTS, V_FOLDERS]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -28,6 +28,17 @@ def insert(db: peewee.Database, table: type[M], /, **values: Any) -> M:
     return row
 
 
+class FolderRow(BaseModel):
+    """A user-named group of conversations in the sidebar (V_FOLDERS)."""
+
+    id = peewee.AutoField()
+    name = peewee.TextField(unique=True)
+    created_at = peewee.TextField()
+
+    class Meta:
+        table_name = "folders"
+
+
 class ConversationRow(BaseModel):
     id = peewee.AutoField()
     title = peewee.TextField()
@@ -46,6 +57,10 @@ class ConversationRow(BaseModel):
     # An imported conversation's origin and the model it had there (V_SOURCE_MODEL)
     source = peewee.TextField(default="")
     source_model = peewee.TextField(default="")
+    # The folder it is in (NULL: none), and whether it is starred to the top (V_FOLDERS)
+    folder = peewee.ForeignKeyField(FolderRow, null=True, on_delete="SET NULL",
+                                    column_name="folder_id")
+    starred = peewee.BooleanField(default=False)
 
     class Meta:
         table_name = "conversations"

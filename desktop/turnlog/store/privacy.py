@@ -18,6 +18,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -160,18 +161,31 @@ class Privacy:
         turns); forks that stay keep their turns and forget their source."""
         self.database.need_writer()
         self.conversations.get(conversation_id)
+        with self.database.guard():
+            forks = deletion.forks_of(self.db, conversation_id) if with_forks else []
+        return self.delete_conversations([conversation_id, *forks])
+
+    def preview_conversations(self, conversation_ids: Sequence[int]) -> DeletionCounts:
+        """What deleting these conversations (several chosen, or a folder's) removes."""
+        with self.database.guard():
+            return deletion.count(self.db, list(conversation_ids))
+
+    def delete_conversations(self, conversation_ids: Sequence[int]) -> ConversationsDeleted:
+        """Delete these conversations (several chosen at once, or a folder's) in one
+        transaction and one erase; forks of them that stay forget their source. Ids no
+        longer stored are passed over."""
+        self.database.need_writer()
         with self.erasing:
             self.begin_erase()
             with self.database.guard():
-                ids = [conversation_id,
-                       *(deletion.forks_of(self.db, conversation_id) if with_forks else [])]
                 named = dict(ConversationRow.select(ConversationRow.id, ConversationRow.title)
-                             .where(ConversationRow.id.in_(ids)).tuples().execute(self.db))
+                             .where(ConversationRow.id.in_(list(conversation_ids)))
+                             .tuples().execute(self.db))
+                ids = [c for c in dict.fromkeys(conversation_ids) if c in named]
                 kept = [c for (c,) in ForkRow.select(ForkRow.conversation)
                         .where(ForkRow.source_id.in_(ids) & ForkRow.conversation.not_in(ids))
                         .tuples().execute(self.db)]
-                counts = deletion.delete_conversation(self.db, conversation_id,
-                                                      with_forks=with_forks)
+                counts = deletion.delete_conversations(self.db, ids)
                 committed = time.monotonic()
                 for cid in ids:
                     self.turns.counts_changed(cid)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from functools import lru_cache
+from typing import Any, overload
 
 from ..core.model import Conversation, ConversationSettings, Turn, Usage
 from ..core.request_record import RequestRecord
@@ -74,19 +76,73 @@ def turn(row: Any) -> Turn:
     return turn_of(*(getattr(row, name) for name in TURN_COLUMNS))
 
 
-def conversation(row: ConversationRow) -> Conversation:
+@lru_cache(maxsize=256)
+def settings_of(text: str) -> ConversationSettings:
+    """A conversation's settings column (most conversations share a few: each read once;
+    the settings are frozen, so sharing one is safe)."""
+    return ConversationSettings.from_json(json.loads(text or "{}"))
+
+
+CONVERSATION_COLUMNS = ("id", "title", "system_prompt", "model", "settings", "created_at",
+                        "updated_at", "title_source", "source", "source_model", "folder_id",
+                        "starred")
+"""The columns `conversation_of` takes, in order (for reading a long list from a cursor)."""
+
+
+def conversation_of(cid: int, title: str, system_prompt: str, model: str, settings: str,
+                    created_at: str, updated_at: str, title_source: str, source: str,
+                    source_model: str, folder_id: int | None, starred: int) -> Conversation:
     return Conversation(
-        id=row.id,
-        title=row.title,
-        system_prompt=row.system_prompt,
-        model=row.model,
-        settings=ConversationSettings.from_json(json.loads(row.settings or "{}")),
-        created_at=parse_time(row.created_at),
-        updated_at=parse_time(row.updated_at),
-        title_source=row.title_source,
-        source=row.source,
-        source_model=row.source_model,
+        id=cid,
+        title=title,
+        system_prompt=system_prompt,
+        model=model,
+        settings=settings_of(settings),
+        created_at=parse_time(created_at),
+        updated_at=parse_time(updated_at),
+        title_source=title_source,
+        source=source,
+        source_model=source_model,
+        folder_id=folder_id,
+        starred=bool(starred),
     )
+
+
+class ConversationRows(Sequence[Conversation]):
+    """Conversations as read from a cursor (`CONVERSATION_COLUMNS`), each made into a
+    `Conversation` when first asked for: a list of thousands (an import's) is shown
+    without making every one of them."""
+
+    def __init__(self, raw: list[tuple[Any, ...]]) -> None:
+        self._raw = raw
+        self._made: dict[int, Conversation] = {}
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    @overload
+    def __getitem__(self, index: int) -> Conversation: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Conversation]: ...
+
+    def __getitem__(self, index: int | slice) -> Conversation | list[Conversation]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self._raw))[index]]
+        at = range(len(self._raw))[index]  # IndexError past either end, as a list's
+        made = self._made.get(at)
+        if made is None:
+            made = self._made[at] = conversation_of(*self._raw[at])
+        return made
+
+    @property
+    def ids(self) -> list[int]:
+        """Their ids, in order, without making them."""
+        return [int(raw[0]) for raw in self._raw]
+
+
+def conversation(row: ConversationRow) -> Conversation:
+    return conversation_of(*(getattr(row, name) for name in CONVERSATION_COLUMNS))
 
 
 def request_record(row: RequestRow) -> RequestRecord:

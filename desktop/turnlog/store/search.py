@@ -353,10 +353,36 @@ def _each_part(select: str, parts: Iterable[int]) -> str:
     return " UNION ALL ".join(select.format(t=f'"search_part_{n}"') for n in parts)
 
 
+Scope = tuple[int, int, int]
+"""A folder's id, and the lowest and highest key its conversations' turns can have."""
+
+
+def _in_folder(at: int) -> str:
+    """A turn's key in a conversation of the folder given as parameter ?`at`, between
+    the keys ?`at + 1` and ?`at + 2` (one range FTS5 reads alone: a small folder's
+    matches of a word found everywhere are read, not all of them)."""
+    return (f' AND rowid BETWEEN ?{at + 1} AND ?{at + 2} AND (rowid >> 32) IN '
+            f'(SELECT "id" FROM "conversations" WHERE "folder_id" = ?{at})')
+
+
+def _with_folder(args: tuple[object, ...], scope: Scope | None) -> tuple[object, ...]:
+    return args if scope is None else (*args, *scope)
+
+
+def _scope(db: peewee.SqliteDatabase, folder: int | None) -> Scope | None:
+    if folder is None:
+        return None
+    low, high = db.execute_sql('SELECT min("id"), max("id") FROM "conversations" WHERE '
+                               '"folder_id" = ?', (folder,)).fetchone()
+    if low is None:  # an empty folder: a range nothing is in
+        return folder, 1, 0
+    return folder, int(low) << 32, (int(high) << 32) | 0xFFFFFFFF
+
+
 @cache
-def _newest_keys(part: int) -> str:
-    return (f'SELECT rowid FROM "search_part_{part}" WHERE "search_part_{part}" MATCH ? '
-            "ORDER BY rowid DESC LIMIT ?")
+def _newest_keys(part: int, folder: bool = False) -> str:
+    return (f'SELECT rowid FROM "search_part_{part}" WHERE "search_part_{part}" MATCH ?1'
+            + (_in_folder(3) if folder else "") + " ORDER BY rowid DESC LIMIT ?2")
 
 
 @cache
@@ -367,23 +393,24 @@ def _newest_first(parts: int) -> str:
                               for n in range(parts))
 
 
-def _window(db: peewee.SqliteDatabase, terms: list[Term],
-            expression: str) -> tuple[tuple[int, ...], int]:
+def _window(db: peewee.SqliteDatabase, terms: list[Term], expression: str,
+            scope: Scope | None = None) -> tuple[tuple[int, ...], int]:
     """The parts holding the newest `RANK_WINDOW` turns that match `expression` (of
-    `terms`), and the oldest key among them (`_OLDEST` when no more match: all are
-    ranked)."""
+    `terms`; in a folder's conversations, `scope`), and the oldest key among them
+    (`_OLDEST` when no more match: all are ranked)."""
     parts = parts_in_use(db)
     if not parts:
         return (), _OLDEST
-    if _few(db, terms, expression, parts):
+    if _few(db, terms, expression, parts, scope):
         return tuple(range(parts)), _OLDEST
-    return _newest_parts(db, expression, parts)
+    return _newest_parts(db, expression, parts, scope)
 
 
 WORD_TRIES = 3
 
 
-def _few(db: peewee.SqliteDatabase, terms: list[Term], expression: str, parts: int) -> bool:
+def _few(db: peewee.SqliteDatabase, terms: list[Term], expression: str, parts: int,
+         scope: Scope | None = None) -> bool:
     """Whether at most `RANK_WINDOW` turns match: said by one of the query's first
     `WORD_TRIES` words that few turns hold (every match holds each of its words, and a
     word's turns are counted faster than a phrase's), else by counting the matches. Each
@@ -392,14 +419,15 @@ def _few(db: peewee.SqliteDatabase, terms: list[Term], expression: str, parts: i
              for term in terms for at, token in enumerate(term.tokens)]
     tries = [word.fts() for word in words[:WORD_TRIES]] if len(words) > 1 else []
     for counted in (*tries, expression):
-        (many,) = db.execute_sql(_counted(parts), (counted, RANK_WINDOW + 1)).fetchone()
+        (many,) = db.execute_sql(_counted(parts, scope is not None),
+                                 _with_folder((counted, RANK_WINDOW + 1), scope)).fetchone()
         if many <= RANK_WINDOW:
             return True
     return False
 
 
-def _newest_parts(db: peewee.SqliteDatabase, expression: str,
-                  parts: int) -> tuple[tuple[int, ...], int]:
+def _newest_parts(db: peewee.SqliteDatabase, expression: str, parts: int,
+                  scope: Scope | None = None) -> tuple[tuple[int, ...], int]:
     """`_window` when more than `RANK_WINDOW` match: parts are read newest key first, each
     only up to `RANK_WINDOW` of its keys (FTS5 reads a doclist backwards), and not at all
     once the window holds that many keys newer than any the part holds, so a word in
@@ -412,7 +440,8 @@ def _newest_parts(db: peewee.SqliteDatabase, expression: str,
     for top, part in newest:
         if len(keys) >= window and keys[window - 1] > top:
             break
-        found = [key for (key,) in db.execute_sql(_newest_keys(part), (expression, window))]
+        found = [key for (key,) in db.execute_sql(_newest_keys(part, scope is not None),
+                                                  _with_folder((expression, window), scope))]
         if found:
             tops[part] = found[0]
             # Two runs, each newest first: sorting them is a merge.
@@ -433,16 +462,23 @@ _RANKED = ('SELECT rowid AS "key", bm25({t}) AS "score" FROM {t} WHERE {t} MATCH
 
 
 @lru_cache(maxsize=64)  # sets of parts: many in a long session over an interleaved log
-def _ranked_page(parts: tuple[int, ...]) -> str:
-    """A page of the matches from key ?2 on in `parts`, ranked (each part's bm25 reads its
-    own statistics), the newest first on ties, with each one's turn and title."""
-    return _PAGE.format(_each_part(_RANKED, parts))
+def _ranked_page(parts: tuple[int, ...], folder: bool = False) -> str:
+    """A page of the matches from key ?2 on in `parts` (in folder ?5's conversations,
+    keys ?6 to ?7),
+    ranked (each part's bm25 reads its own statistics), the newest first on ties, with
+    each one's turn and title."""
+    return _PAGE.format(_each_part(_RANKED + (_in_folder(5) if folder else ""), parts))
 
 
 _TITLE_HITS = (
     'SELECT c."id", c."title", c."updated_at" FROM "search_titles" s '
     'JOIN "conversations" c ON c."id" = s.rowid WHERE "search_titles" MATCH ? '
     'ORDER BY s.rank, c."updated_at" DESC LIMIT ?'
+)
+_FOLDER_TITLE_HITS = (
+    'SELECT c."id", c."title", c."updated_at" FROM "search_titles" s '
+    'JOIN "conversations" c ON c."id" = s.rowid WHERE "search_titles" MATCH ?1 '
+    'AND c."folder_id" = ?3 ORDER BY s.rank, c."updated_at" DESC LIMIT ?2'
 )
 
 
@@ -454,12 +490,12 @@ def _when(text: str | None) -> datetime | None:
 
 
 def search(db: peewee.SqliteDatabase, query: str, *, limit: int = 20, offset: int = 0,
-           titles: bool = True) -> list[SearchHit]:
+           titles: bool = True, folder: int | None = None) -> list[SearchHit]:
     """The best `limit` hits for the plain-text `query`: conversations whose title
     matches first (on the first page, `titles`), then turns ranked by bm25, the newest
     first on ties (among the newest `RANK_WINDOW` that match). Only that window is read
     and ranked, and only `limit` rows leave SQLite. Nothing to search for (`*`,
-    punctuation): no hits."""
+    punctuation): no hits. `folder`: only the conversations in that folder."""
     terms = parse_query(query)
     expression = match_expression(terms)
     if expression is None or limit <= 0:
@@ -467,16 +503,20 @@ def search(db: peewee.SqliteDatabase, query: str, *, limit: int = 20, offset: in
     hits: list[SearchHit] = []
     marks = highlighter(terms)
     if titles and offset == 0:
-        for cid, title, updated in db.execute_sql(_TITLE_HITS, (expression, limit)).fetchall():
+        titled = _TITLE_HITS if folder is None else _FOLDER_TITLE_HITS
+        for cid, title, updated in db.execute_sql(
+                titled, (expression, limit) + (() if folder is None else (folder,))).fetchall():
             hits.append(SearchHit(cid, title, None, None, _when(updated),
                                   make_snippet([title], terms, pattern=marks)))
     left = limit - len(hits)
     if left <= 0:
         return hits
-    parts, edge = _window(db, terms, expression)
+    scope = _scope(db, folder)
+    parts, edge = _window(db, terms, expression, scope)
     if not parts:
         return hits
-    rows = db.execute_sql(_ranked_page(parts), (expression, edge, left, offset)).fetchall()
+    rows = db.execute_sql(_ranked_page(parts, scope is not None),
+                          _with_folder((expression, edge, left, offset), scope)).fetchall()
     for turn_id, cid, ordinal, question, answer, created, title in rows:
         hits.append(SearchHit(cid, title, turn_id, ordinal, _when(created),
                               make_snippet([question, answer], terms, pattern=marks),
@@ -498,26 +538,34 @@ class MatchCount:
         return self.titles + self.turns
 
 
-def count(db: peewee.SqliteDatabase, query: str) -> MatchCount:
-    """How many titles and how many turns match the plain-text `query` (ranked or not):
-    the total a list of hits says it pages through, turns counted up to `COUNT_CAP`."""
+def count(db: peewee.SqliteDatabase, query: str, folder: int | None = None) -> MatchCount:
+    """How many titles and how many turns match the plain-text `query` (ranked or not;
+    in `folder`'s conversations, when given): the total a list of hits says it pages
+    through, turns counted up to `COUNT_CAP`."""
     expression = match_expression(parse_query(query))
     if expression is None:
         return MatchCount(0, 0)
-    (titles,) = db.execute_sql('SELECT count(*) FROM "search_titles" WHERE "search_titles" '
-                               "MATCH ?", (expression,)).fetchone()
+    (titles,) = db.execute_sql(
+        'SELECT count(*) FROM "search_titles" WHERE "search_titles" MATCH ?1'
+        + (' AND rowid IN (SELECT "id" FROM "conversations" WHERE "folder_id" = ?2)'
+           if folder is not None else ""),
+        (expression,) + (() if folder is None else (folder,))).fetchone()
     parts = parts_in_use(db)
     if not parts:
         return MatchCount(int(titles), 0)
-    (turns,) = db.execute_sql(_counted(parts), (expression, COUNT_CAP + 1)).fetchone()
+    scope = _scope(db, folder)
+    (turns,) = db.execute_sql(_counted(parts, scope is not None),
+                              _with_folder((expression, COUNT_CAP + 1), scope)).fetchone()
     return MatchCount(int(titles), min(int(turns), COUNT_CAP), int(turns) > COUNT_CAP)
 
 
 @cache
-def _counted(parts: int) -> str:
-    """Counts up to ?2 matches: the parts are read one after another until that many."""
+def _counted(parts: int, folder: bool = False) -> str:
+    """Counts up to ?2 matches (in folder ?3's conversations, keys ?4 to ?5): the parts are
+    read one after another until that many."""
     return ('SELECT count(*) FROM (SELECT 1 FROM (' + _each_part(
-        'SELECT rowid FROM {t} WHERE {t} MATCH ?1', range(parts)) + ") LIMIT ?2)")
+        'SELECT rowid FROM {t} WHERE {t} MATCH ?1' + (_in_folder(3) if folder else ""),
+        range(parts)) + ") LIMIT ?2)")
 
 
 @cache

@@ -21,19 +21,21 @@ class Search:
         self.db = database.db
 
     def __call__(self, query: str, *, limit: int = 20, offset: int = 0,
-               titles: bool = True) -> list[SearchHit]:
+                 titles: bool = True, folder: int | None = None) -> list[SearchHit]:
         """Turns and titles matching the plain-text `query`, best first (see
-        `store.search.search`: `offset` counts turns; titles come on the first page)."""
+        `store.search.search`: `offset` counts turns; titles come on the first page);
+        `folder`: only in the conversations of that folder."""
         with self.database.guard():
-            hits = search.search(self.db, query, limit=limit, offset=offset, titles=titles)
+            hits = search.search(self.db, query, limit=limit, offset=offset, titles=titles,
+                                 folder=folder)
             return [self.marked(hit, found) for hit, found in
                     zip(hits, self.versions_of(hits), strict=True)]
 
-    def count(self, query: str) -> MatchCount:
-        """How many titles and turns match `query`, turns up to `search.COUNT_CAP` (see
-        `store.search.count`)."""
+    def count(self, query: str, *, folder: int | None = None) -> MatchCount:
+        """How many titles and turns match `query` (in `folder`, when given), turns up to
+        `search.COUNT_CAP` (see `store.search.count`)."""
         with self.database.guard():
-            return search.count(self.db, query)
+            return search.count(self.db, query, folder)
 
     def versions_of(self, hits: list[SearchHit]) -> list[Versions | None]:
         """Each hit's conversation's versions (None: a title, or none recorded), read only

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from typing import IO, Any, TypeGuard
 
 from ...core.attachments import DEFAULT_FILE_LIMIT, Attachment, AttachmentKind, size_text
+from ...core.folders import name_problem
 from ...core.imports import ImportedConversation, ImportedTurn, ImportProblem
 from ...core.model import Usage
 from ...core.send import PendingTurn
@@ -139,6 +140,7 @@ def read(stream: IO[str], name: str, *, model: str | None = None,
         raise ImportProblem(f"line {number}: the header's memory: {err}") from None
     settings = header.get("settings")
     next_ordinal = header.get("next_ordinal")
+    folder = _folder(header.get("folder", ""), number)
     held = _Held()
     held.read(header, number)
     return ImportedConversation(
@@ -152,7 +154,18 @@ def read(stream: IO[str], name: str, *, model: str | None = None,
         updated_at=parse_time(header.get("updated_at")),
         settings=settings if isinstance(settings, dict) else None,
         next_ordinal=next_ordinal if _is_int(next_ordinal) else None,
-        supersede_records=held.records, summaries=held.summaries)
+        supersede_records=held.records, summaries=held.summaries, folder=folder,
+        starred=header.get("starred") is True)
+
+
+def _folder(value: Any, number: int) -> str:
+    """The header's "folder": a name a folder can have, or "" (in none)."""
+    if not isinstance(value, str):
+        raise ImportProblem(f"line {number}: the header's folder is not text")
+    problem = name_problem(value.strip()) if value.strip() else None
+    if problem is not None:
+        raise ImportProblem(f"line {number}: the header's folder: {problem}")
+    return value.strip()
 
 
 def _is_int(value: Any) -> TypeGuard[int]:

@@ -42,12 +42,13 @@ class Changes:
     counts: DeletionCounts | None = None  # what a delete removed
     keys_removed: int | None = None  # API keys removed with all history (None: not asked)
     imported: frozenset[int] = frozenset()  # ids of the conversations an import added
+    folders: bool = False  # folders, or which conversation is in one or starred, changed
 
     @property
     def listing(self) -> bool:
         """Whether the conversation list shows something else now."""
         return self.created or self.renamed or bool(self.deleted) or self.everything \
-            or bool(self.imported)
+            or bool(self.imported) or self.folders
 
     def closes(self, conversation_id: int | None) -> bool:
         """Whether the conversation `conversation_id` (None: none open) is gone."""

@@ -355,9 +355,11 @@ def search_more_turns(store: TurnlogStore, query: str, limit: int,
                                                     titles=False))
 
 
-def filter_conversations(store: TurnlogStore, text: str) -> StorageOp[list[Conversation]]:
-    """The conversations whose title or turns hold `text`."""
-    return StorageOp("filter conversations", lambda: store.conversations(text))
+def filter_conversations(store: TurnlogStore, text: str,
+                         folder: int | None = None) -> StorageOp[list[Conversation]]:
+    """The conversations whose title or turns hold `text` (in `folder`, when given)."""
+    return StorageOp("filter conversations",
+                     lambda: store.conversations(text, folder=folder))
 
 
 # ------------------------------------------------------------- versions and forks

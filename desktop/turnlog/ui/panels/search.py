@@ -294,6 +294,7 @@ class TurnJump:
             return False
         self._waiting = hit, query
         if not parts.sidebar.select(hit.conversation_id):  # hidden by the sidebar's filter
+            parts.sidebar.show_every_conversation()  # or by the folder chosen
             parts.sidebar.search.clear()
             parts.list_conversations(hit.conversation_id)
         return True

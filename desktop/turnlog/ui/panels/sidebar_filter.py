@@ -1,12 +1,13 @@
-"""What the sidebar lists for the text in its search box: the conversations whose title
-holds it at once (a small query, on the GUI thread), and those whose turns match it a
-moment later, from a full-text search on the storage worker (on a large log it takes
-longer than a keystroke should). An answer for a text that has changed since is dropped.
-"""
+"""What the sidebar lists for the text in its search box (in the folder chosen): the
+conversations whose title holds it at once (a small query, on the GUI
+thread), and those whose turns match it a moment later, from a full-text search on the
+storage worker (on a large log it takes longer than a keystroke should). An answer for a
+text that has changed since is dropped."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
@@ -32,20 +33,21 @@ class ConversationFilter(QObject):
         self._asked = 0  # the newest request; an older one's answer is dropped
         self.pending = False  # a content search for the newest text is on its way
 
-    def conversations(self, text: str) -> list[Conversation]:
+    def conversations(self, text: str, folder: int | None = None) -> Sequence[Conversation]:
         """Every conversation (no text), or those whose title holds `text`, with a search
-        of their turns started on the storage worker."""
+        of their turns started on the storage worker; `folder`: only those in it (0: in
+        none)."""
         self._asked += 1
         asked = self._asked
         if not text or self.runner.closed:
             self.pending = False
-            return self.store.conversations(text)
+            return self.store.conversations.listing(text, folder=folder)
         store = self.store
         self.pending = True
-        operations.filter_conversations(store, text).run(
+        operations.filter_conversations(store, text, folder).run(
             self.runner, on_success=lambda found: self._arrived(asked, found),
             on_failure=lambda error: self._failed(asked, error))
-        return store.conversations(text, content=False)
+        return store.conversations.listing(text, content=False, folder=folder)
 
     def _arrived(self, asked: int, found: list[Conversation]) -> None:
         if asked != self._asked:

@@ -10,7 +10,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QStatusBar
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QStatusBar, QWidget
 
 from ...core.model import Conversation
 from ...core.tools import Approval
@@ -35,6 +35,7 @@ from ..infra.docks import add_dock
 from ..infra.languages import arg
 from ..infra.open_log import OpenLog
 from ..infra.tasks import TaskRunner
+from ..panels.folder_actions import FolderActions, FolderParts
 from ..panels.memory.dock import MemoryDock, MemoryParts
 from ..panels.memory.panel import MemoryPanel
 from ..panels.search import JumpParts, SearchDock, SearchPanel, TurnJump
@@ -110,6 +111,12 @@ def _history(host: WindowParts) -> HistoryParts:
 
 
 # ------------------------------------------------------------------ the conversation
+def folder_actions(host: WindowParts, parent: QWidget) -> FolderActions:
+    """The sidebar's folders, stars and several conversations chosen at once."""
+    return FolderActions(FolderParts(_log(host), lambda question: host.confirm(question),
+                                     host.session, host.sidebar), parent)
+
+
 def first_send_undo(host: WindowParts, parent: QObject) -> FirstSendUndo:
     """A failed first send leaves nothing behind."""
     return FirstSendUndo(FirstSendParts(

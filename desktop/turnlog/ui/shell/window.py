@@ -10,6 +10,7 @@ refreshes the views from that).
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -113,6 +114,7 @@ class MainWindow(QMainWindow):
         self.history = HistoryActions(store, runner, self.session, setup,
                                       lambda: self.conversation, lambda c: self.confirm(c),
                                       lambda title: self.choose_export(title), self.changes, self)
+        self.folder_actions = features.folder_actions(self, self)  # folders, stars, several
         self.drafts = DraftKeeper(store.home, runner, self.composer, lambda: self.conversation,
                                   lambda: self.running, self, files=store.attachments)
         self.file_actions = FileActions(store.attachments, runner, self.view,
@@ -188,10 +190,10 @@ class MainWindow(QMainWindow):
         """Reload the list (those whose text matches the search come later, to `_listed`);
         select `select_id`, else keep the open conversation, else the newest. A
         conversation hidden by the search stays open."""
-        self._listed(self.sidebar_filter.conversations(self.sidebar.search.text().strip()),
-                     select_id)
+        text, folder = self.sidebar.search.text().strip(), self.sidebar.folder_filter()
+        self._listed(self.sidebar_filter.conversations(text, folder), select_id)
 
-    def _listed(self, conversations: list[Conversation], select_id: int | None = None) -> None:
+    def _listed(self, conversations: Sequence[Conversation], select_id: int | None = None) -> None:
         keep = select_id if select_id is not None else (
             self.conversation.id if self.conversation else None)
         self.sidebar.set_conversations(conversations, keep, self.sidebar_filter.pending)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from PySide6.QtCore import SignalInstance
@@ -11,6 +12,7 @@ from ...core.model import Conversation
 from ..faults.storage_faults import StorageFaults
 from ..infra import operations
 from ..infra.changes import Changes
+from ..panels.folder_actions import FolderActions
 from ..panels.sidebar_filter import ConversationFilter
 from ..request.send_session import SendResult
 from .features import WindowParts
@@ -21,6 +23,7 @@ class Wired(WindowParts, Protocol):
     its features are built from."""
 
     sidebar_filter: ConversationFilter
+    folder_actions: FolderActions
     stage_line: QLabel
     faults: StorageFaults
 
@@ -35,7 +38,7 @@ class Wired(WindowParts, Protocol):
 
     def _select(self, conversation: Conversation | None) -> None: ...
 
-    def _listed(self, conversations: list[Conversation],
+    def _listed(self, conversations: Sequence[Conversation],
                 select_id: int | None = None) -> None: ...
 
     def _changed(self, changes: Changes, _origin: object = None) -> None: ...
@@ -53,6 +56,21 @@ class Wired(WindowParts, Protocol):
     def _send_discarded(self) -> None: ...
 
 
+def _wire_folders(window: Wired) -> None:
+    """The sidebar's folders, stars and several conversations chosen at once."""
+    sidebar, folders = window.sidebar, window.folder_actions
+    sidebar.folder_chosen.connect(lambda _folder: window.refresh_conversations())
+    sidebar.delete_several_requested.connect(folders.delete_several)
+    sidebar.move_requested.connect(folders.move)
+    sidebar.star_requested.connect(folders.star)
+    sidebar.new_folder_requested.connect(folders.new_folder)
+    sidebar.rename_folder_requested.connect(folders.rename_folder)
+    sidebar.delete_folder_requested.connect(folders.delete_folder)
+    folders.closing.connect(window._close_conversation)
+    folders.problem.connect(window.banner.show_text)
+    folders.failed.connect(window._storage_failed)
+
+
 def wire(window: Wired) -> None:
     """Connect the sidebar, history actions, composer, banner and send session of `window`."""
     sidebar, history, session = window.sidebar, window.history, window.session
@@ -61,6 +79,7 @@ def wire(window: Wired) -> None:
     sidebar.rename_requested.connect(history.rename_conversation)
     sidebar.delete_requested.connect(history.delete_conversation)
     sidebar.search_changed.connect(lambda _text: window.refresh_conversations())
+    _wire_folders(window)
     window.sidebar_filter.found.connect(window._listed)  # the text search's answer
     window.sidebar_filter.failed.connect(window.banner.show_text)
     window.view.delete_requested.connect(history.delete_turn)
