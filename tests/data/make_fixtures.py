@@ -17,7 +17,8 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     v11     0e61713  an imported conversation's source and its model there (V_SOURCE_MODEL)
     v12     9e7f472  attachments: blobs by SHA-256, a turn's and a draft's files (V_ATTACHMENTS)
     v13     1de7c79  a turn's tool exchange, full results of cut ones (V_TOOLS)
-    v14     (this)   request records that rebuild their body and prove it (V_RECORD_PROOFS)
+    v14     5b71d64  request records that rebuild their body and prove it (V_RECORD_PROOFS)
+    v15     (this)   the compaction history, a summary edited by the user (V_SUMMARY_EDITS)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has
@@ -250,6 +251,9 @@ def make(path: Path) -> None:
             _add_attachment(store, ids)
         if hasattr(store, "records") and hasattr(store.records, "sources"):
             _add_proven_records(store, ids)
+        if hasattr(store, "records") and hasattr(store.records, "edit_summary"):
+            store.records.edit_summary(ids[SUMMARY["conversation"]], SUMMARY_EDIT["content"],
+                                       SUMMARY_EDIT["tokens"])
         store.close()
         db = home / "turnlog.sqlite3"
         leftovers = [p.name for p in home.iterdir() if p.name.startswith("turnlog.sqlite3-")]
@@ -277,6 +281,11 @@ def _add_attachment(store, ids) -> None:
         id=turn_id, question=question, answer=answer, model="qwen2.5", finish_reason="stop",
         usage=Usage(*usage), created_at=STAMP, attachments=(attachment,)))
     store.save_draft_attachments(ids[ATTACHMENT["draft"]], [attachment])
+
+
+# From the summary edits version on: the user rewrote the second conversation's summary
+# (after the proven record carried the one the model made).
+SUMMARY_EDIT = {"content": "סיכום שלי: ברכה, ושאלה על השעה. 我改写的摘要 ✍️", "tokens": 21}
 
 
 # From the record proofs version on: two committed requests of body format 1, built by the
