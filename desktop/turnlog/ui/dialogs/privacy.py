@@ -105,12 +105,22 @@ def delete_turn_question(number: int, counts: DeletionCounts,
             "notes of the requests that carried it no longer name it. The other turns keep "
             "their numbers.",
         )
+        + _edited_summary_goes(counts)
         + " "
         + _tr(DELETE_DETAIL),
         translate("Privacy", "Delete"),
         option,
         option_checked=versions > 1,
     )
+
+
+def _edited_summary_goes(counts: DeletionCounts) -> str:
+    """The words that say a summary the user rewrote goes with the turn (or "")."""
+    if not counts.edited_summaries:
+        return ""
+    return " " + translate(
+        "Privacy", "The summary you edited includes it: your text goes with it, and its "
+        "earlier versions too.")
 
 
 def delete_pins_question(count: int) -> Confirmation:
