@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from ..config.paths import data_dir
-from ..core.body import SYSTEM
-from ..core.budget import ESTIMATE
 from ..core.numbers import TurnNumbers
 from ..core.summaries import (
     MAX_EDITED_SUMMARY_BYTES,
@@ -18,6 +16,7 @@ from ..core.summaries import (
     SummaryEditError,
     SummaryVersion,
     edited_text,
+    edited_tokens,
     folded_span,
 )
 from ..store import NotFound, TurnlogStore
@@ -140,7 +139,7 @@ def _edit(conversation: int, file: Path | None) -> int:
     except UnicodeDecodeError as err:
         print(f"error: {file}: byte {err.start:,} is not UTF-8", file=sys.stderr)
         return 1
-    tokens = ESTIMATE.message_tokens(SYSTEM, text)
+    tokens = edited_tokens(text)
     return _write(conversation, lambda s: s.records.edit_summary(conversation, text, tokens),
                   "summary")
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
+from .body import SYSTEM
+from .budget import ESTIMATE
 from .model import Usage
 
 
@@ -80,6 +82,11 @@ def edited_text(text: str) -> str:
         raise SummaryEditError(f"the summary is {size:,} bytes, over the "
                                f"{MAX_EDITED_SUMMARY_BYTES:,}-byte limit")
     return text
+
+
+def edited_tokens(text: str) -> int:
+    """The tokens an edited summary is shown with (an estimate, erring high)."""
+    return ESTIMATE.message_tokens(SYSTEM, text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QStatusBar
 
 from ...core.model import Conversation
+from ...core.numbers import ordinal_in_use
 from ...core.tools import Approval
 from ...store import TurnlogStore
 from ..conversation.actions import HistoryActions
@@ -41,6 +42,7 @@ from ..panels.side.panel import SidePanel
 from ..panels.side.questions import SideParts, SideQuestions
 from ..panels.sidebar import Sidebar
 from ..panels.turn_matches import TurnMatches
+from ..request.compaction_history import CompactionHistory, CompactionHistoryPanel
 from ..request.connection import Connector
 from ..request.inspector import Inspector
 from ..request.live_preview import LivePreview
@@ -192,6 +194,37 @@ def attach_memory(window: QMainWindow, host: WindowParts,
     host.view.addAction(action)
     memory.pin_action = action
     return memory, dock
+
+
+def attach_compaction_history(window: QMainWindow, host: WindowParts, view_menu: QMenu
+                              ) -> tuple[CompactionHistory, QDockWidget]:
+    """The "Compaction history" dock (a tab beside the inspector; View → Compaction
+    history): every summary kept, and the summary in use to edit or undo; a turn number
+    in it goes to that turn as Go to turn does."""
+    panel = CompactionHistoryPanel(window)
+    dock = add_dock(window, translate("CompactionHistory", "Compaction history"),
+                    "compactionDock", panel, Qt.DockWidgetArea.RightDockWidgetArea)
+    _beside_inspector(window, host, dock)
+    history = CompactionHistory(panel, host.store, host.runner, host.changes,
+                                lambda: host.conversation, host.preview.refresh,
+                                host._storage_failed, window)
+
+    def go_to_turn(number: int) -> None:
+        ordinal = ordinal_in_use(host.transcript.versions, number)
+        host.folding.back_to_conversation()
+        host.view.reveal_ordinal(ordinal)
+
+    history.turn_requested.connect(go_to_turn)
+    go = QAction(translate("CompactionHistory", "Compaction &history"), window)
+
+    def show() -> None:
+        dock.show()
+        dock.raise_()
+        history.reload()
+
+    go.triggered.connect(show)
+    view_menu.addAction(go)
+    return history, dock
 
 
 def attach_search(window: QMainWindow, host: WindowParts, view_menu: QMenu) -> SearchDock:
