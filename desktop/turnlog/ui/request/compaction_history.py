@@ -100,8 +100,9 @@ def entry_html(version: SummaryVersion, state: HistoryState,
     made = version.summary
     who = (translate("CompactionHistory", "edited by you") if made.edited else arg(
         translate("CompactionHistory", "made by %1"), html.escape(made.model)))
-    lines = [f"<b>{arg(translate('CompactionHistory', 'Summary #%1'), made.id)}</b> · "
-             f"{_state_text(version)} · {who} · {html.escape(date_time(made.created_at))}"]
+    title = arg(translate("CompactionHistory", "Summary #%1"), made.id)
+    lines = [f"<b>{title}</b> · {_state_text(version)} · {who} · "
+             f"{html.escape(date_time(made.created_at))}"]
     covers = arg(translate("CompactionHistory", "Covers %1."),
                  _turns_html(version.folded, state.numbers))
     folded = folded_span(version, kept)
