@@ -317,6 +317,14 @@
             <translation>替换了摘要 #%1（已不再保留）。</translation>
         </message>
         <message>
+            <source>Made while sending turn %1: &lt;a href='%2'&gt;the request that made it&lt;/a&gt; (rebuilt and checked against its hash).</source>
+            <translation>在发送第 %1 轮时生成：&lt;a href='%2'&gt;生成它的请求&lt;/a&gt;（按记录重建并用哈希核对）。</translation>
+        </message>
+        <message>
+            <source>Made during a request that failed (no body is kept).</source>
+            <translation>在一次失败的请求中生成（没有保留请求体）。</translation>
+        </message>
+        <message>
             <source>Carried by %n request(s).</source>
             <translation>已有 %n 个请求携带它。</translation>
         </message>

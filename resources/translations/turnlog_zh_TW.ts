@@ -317,6 +317,14 @@
             <translation>取代了摘要 #%1（已不再保留）。</translation>
         </message>
         <message>
+            <source>Made while sending turn %1: &lt;a href='%2'&gt;the request that made it&lt;/a&gt; (rebuilt and checked against its hash).</source>
+            <translation>在傳送第 %1 輪時產生：&lt;a href='%2'&gt;產生它的請求&lt;/a&gt;（依紀錄重建並以雜湊核對）。</translation>
+        </message>
+        <message>
+            <source>Made during a request that failed (no body is kept).</source>
+            <translation>在一次失敗的請求中產生（沒有保留請求內容）。</translation>
+        </message>
+        <message>
             <source>Carried by %n request(s).</source>
             <translation>已有 %n 個請求攜帶它。</translation>
         </message>

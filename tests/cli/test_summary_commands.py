@@ -49,10 +49,16 @@ def test_history_lists_the_summary_with_its_turns_model_and_request(turnlog_home
     first, last = made["covers_turns"]
     assert first == 1 and last > 1 and made["folded_turns"] == [first, last]
     assert made["text"] == "Summary made by the model." and len(made["records"]) == 1
+    assert made["made_in_record"] == made["records"][0] and made["made_for_turn"] == 41
+    that = cli("sent", "--conversation", str(cid), "--turn", "41", "--json")
+    assert json.loads(that.stdout)["verified"] is True
+    assert json.loads(that.stdout)["record"] == made["made_in_record"]
     words = cli("summaries", "--conversation", str(cid))
     assert words.returncode == 0, words.stderr
     assert "made by loopback-model" in words.stdout and f"turns 1–{last}" in words.stdout
     assert "    Summary made by the model." in words.stdout
+    assert f"made while sending turn 41 (that request: turnlog-cli sent --conversation {cid} " \
+        "--turn 41 --json)" in words.stdout
 
 
 def test_edit_from_a_file_then_undo_then_forget(turnlog_home, loopback, tmp_path):

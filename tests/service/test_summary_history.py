@@ -81,6 +81,16 @@ def test_history_says_what_each_summary_replaced_folded_and_which_requests_carri
     assert second.replaced_kept and not second.summary.edited
     assert len(first.record_ids) == 1 and len(second.record_ids) == 1
     assert first.record_ids[0] < second.record_ids[0]
+    # Each was made during the request that first carried it: that request is reachable
+    # (by the turn it answered) and verifies.
+    records = store.records.of(cid)
+    assert (first.made_in, second.made_in) == (first.record_ids[0], second.record_ids[0])
+    for version in (first, second):
+        turn = next(t for t in store.turns(cid) if t.id == version.made_for)
+        assert version.made_for_ordinal == turn.ordinal
+        rebuilt = request_of_turn(store, cid, version.made_for)
+        assert rebuilt.verified and rebuilt.record_id == version.made_in
+    assert len(records) == 2
     kept = {v.summary.id: v.summary for v in found}
     assert folded_span(first, kept) == (1, first.summary.last_ordinal)
     assert folded_span(second, kept) == (first.summary.last_ordinal + 1,
@@ -101,6 +111,8 @@ def test_an_edit_is_sent_from_then_on_folded_from_and_undo_returns(store, loopba
     rebuilt = request_of_turn(store, cid, sent.turn.id)
     assert rebuilt.verified, rebuilt.why
 
+    mine = store.records.summary_history(cid)[-1]
+    assert mine.summary.id == edited.id and mine.made_in is None and mine.made_for is None
     back = store.records.undo_summary_edit(cid)
     assert back.id == made.id and store.records.latest_summary(cid).id == made.id
     states = {v.summary.id: v.state for v in store.records.summary_history(cid)}

@@ -74,7 +74,7 @@ def _history(conversation: int, as_json: bool) -> int:
         return 0
     shown = safe_for(sys.stdout)
     for entry in entries:
-        print(_heading(entry))
+        print(_heading(entry, conversation))
         print(shown(_indented(str(entry["text"]))))
     return 0
 
@@ -94,7 +94,10 @@ def history_json(found: list[SummaryVersion], numbers: TurnNumbers) -> list[dict
         "edited_from": v.summary.edited_from,
         "replaced": v.summary.replaced_id, "replaced_kept": v.replaced_kept,
         "covers_turns": turns(v.folded), "folded_turns": turns(folded_span(v, kept)),
-        "records": list(v.record_ids), "bytes": v.summary.content_bytes,
+        "records": list(v.record_ids), "made_in_record": v.made_in,
+        "made_for_turn": None if v.made_for_ordinal is None
+        else numbers.number(v.made_for_ordinal),
+        "bytes": v.summary.content_bytes,
         "text": v.summary.content,
     } for v in found]
 
@@ -106,7 +109,7 @@ def _span(turns: list[int] | None) -> str:
     return f"turn {first}" if first == last else f"turns {first}–{last}"
 
 
-def _heading(entry: dict[str, Any]) -> str:
+def _heading(entry: dict[str, Any], conversation: int) -> str:
     who = "edited by you" if entry["edited_by_you"] else f"made by {entry['model']}"
     replaced = entry["replaced"]
     then = ("replaced none" if replaced is None else f"replaced #{replaced}"
@@ -114,9 +117,12 @@ def _heading(entry: dict[str, Any]) -> str:
     folded = ("folded " + _span(entry["folded_turns"])) if not entry["edited_by_you"] \
         else f"an edit of #{entry['edited_from']}"
     records = ", ".join(f"#{r}" for r in entry["records"]) or "none yet"
+    made = "" if entry["made_for_turn"] is None else (
+        f"; made while sending turn {entry['made_for_turn']} (that request: turnlog-cli "
+        f"sent --conversation {conversation} --turn {entry['made_for_turn']} --json)")
     return (f"summary #{entry['id']} [{entry['state']}] {who}, {entry['created_at']}; "
             f"covers {_span(entry['covers_turns'])}; {folded}; {then}; "
-            f"requests that carried it: {records}")
+            f"requests that carried it: {records}{made}")
 
 
 def _indented(text: str) -> str:

@@ -56,6 +56,12 @@ class SummaryVersion:
     state: VersionState
     record_ids: tuple[int, ...]  # the request records that carried it, oldest first
     replaced_kept: bool  # whether the summary it replaced is still kept
+    # The request during which a model made it (its summary calls counted there): its
+    # record, and the turn it answered with that turn's ordinal (None: the request
+    # failed, or its record is no longer kept).
+    made_in: int | None = None
+    made_for: str | None = None
+    made_for_ordinal: int | None = None
 
     @property
     def folded(self) -> tuple[int, int]:

@@ -173,13 +173,20 @@ def history(db: peewee.Database, conversation_id: int) -> list[SummaryVersion]:
     found = list(SummaryRow.select(*wanted).where(SummaryRow.conversation == conversation_id)
                  .order_by(SummaryRow.id).execute(db))
     carried: dict[int, list[int]] = {}
-    for record_id, summary_id in (
-        RequestRow.select(RequestRow.id, RequestRow.summary_id)
+    made_in: dict[int, tuple[int, str | None]] = {}  # summary: (record, turn answered)
+    for record_id, summary_id, calls, turn_id in (
+        RequestRow.select(RequestRow.id, RequestRow.summary_id, RequestRow.extra_usage,
+                          RequestRow.turn_id)
         .where((RequestRow.conversation == conversation_id)
                & RequestRow.summary_id.is_null(False))
         .order_by(RequestRow.id).tuples().execute(db)
     ):
         carried.setdefault(summary_id, []).append(record_id)
+        if calls != "[]" and summary_id not in made_in:  # its summary calls ran here
+            made_in[summary_id] = (record_id, turn_id)
+    answered = [t for _r, t in made_in.values() if t is not None]
+    ordinals = dict(TurnRow.select(TurnRow.id, TurnRow.ordinal).where(
+        TurnRow.id.in_(answered)).tuples().execute(db)) if answered else {}
     kept = {row.id for row in found}
     current = max((row.id for row in found if not row.undone), default=None)
     return [
@@ -189,9 +196,20 @@ def history(db: peewee.Database, conversation_id: int) -> list[SummaryVersion]:
                    if row.id == current else VersionState.EARLIER),
             record_ids=tuple(carried.get(row.id, ())),
             replaced_kept=row.replaced_id in kept,
+            **_made_in(made_in.get(row.id) if row.edited_from is None else None, ordinals),
         )
         for row in found
     ]
+
+
+def _made_in(found: tuple[int, str | None] | None,
+             ordinals: dict[str, int]) -> dict[str, object]:
+    if found is None:
+        return {}
+    record_id, turn_id = found
+    ordinal = ordinals.get(turn_id) if turn_id is not None else None
+    return {"made_in": record_id, "made_for": turn_id if ordinal is not None else None,
+            "made_for_ordinal": ordinal}
 
 
 def _undo_chain(db: peewee.Database, conversation_id: int) -> list[int]:

@@ -12,7 +12,8 @@ from PySide6.QtCore import QUrl
 from loopback import Behaviour
 from turnlog.core.compaction import SUMMARY_PROMPT
 from turnlog.core.model import ConversationSettings
-from turnlog.ui.request.compaction_history import TURN_LINK
+from turnlog.ui.request.compaction_history import REQUEST_LINK, TURN_LINK
+from turnlog.ui.request.past_request import PastRequestDialog
 from turnlog.ui.transcript.model import Role
 from uihelpers import seed
 
@@ -64,6 +65,17 @@ def test_history_shows_the_summary_goes_to_its_turns_and_edits_then_undoes_it(
     current = window.view.currentIndex()
     wanted = store.turns(made.conversation_id)[made.last_ordinal - 1]
     assert current.isValid() and current.data(Role.KEY) == wanted.id
+
+    # The request that made it: the send of turn 41, opened as past requests are, verified.
+    assert "Made while sending turn 41: the request that made it" in shown
+    made_for = history.state.current.made_for
+    assert made_for == store.turns(made.conversation_id)[40].id
+    panel.browser.anchorClicked.emit(QUrl(f"{REQUEST_LINK}{made_for}"))
+    qtbot.waitUntil(lambda: bool(window.findChildren(PastRequestDialog)), timeout=5000)
+    (dialog,) = window.findChildren(PastRequestDialog)
+    assert dialog.verdict.text().startswith("Verified")
+    assert dialog.rebuilt.record_id == history.state.current.made_in
+    dialog.close()
 
     # Rewritten in place: marked edited by you, carried by the preview and the send.
     panel.edit_button.click()

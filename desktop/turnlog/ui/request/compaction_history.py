@@ -45,6 +45,7 @@ from ..infra.tasks import TaskRunner
 translate = QCoreApplication.translate  # translate("CompactionHistory", …): lupdate reads it
 
 TURN_LINK = "turn:"
+REQUEST_LINK = "request:"  # followed by the id of the turn the request answered
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +122,16 @@ def entry_html(version: SummaryVersion, state: HistoryState,
     else:
         lines.append(arg(translate("CompactionHistory",
                                    "Replaced summary #%1 (no longer kept)."), made.replaced_id))
+    if version.made_for is not None and version.made_for_ordinal is not None:
+        number = state.numbers.number(version.made_for_ordinal)
+        lines.append(arg(translate(
+            "CompactionHistory", "Made while sending turn %1: <a href='%2'>the request "
+            "that made it</a> (rebuilt and checked against its hash)."),
+            f"<a href='{TURN_LINK}{number}'>{number}</a>",
+            f"{REQUEST_LINK}{html.escape(version.made_for)}"))
+    elif version.made_in is not None:
+        lines.append(translate(
+            "CompactionHistory", "Made during a request that failed (no body is kept)."))
     carried = len(version.record_ids)
     lines.append(plural(translate("CompactionHistory", "Carried by %n request(s).", None,
                                   carried), carried) if carried else translate(
@@ -219,6 +230,7 @@ class CompactionHistory(QObject):
     summary in use (edit, undo, forget earlier versions) on the storage worker."""
 
     turn_requested = Signal(int)  # the number (as the window shows it) of a turn to show
+    request_requested = Signal(str)  # the id of a turn whose request to show
     loaded = Signal(object)  # HistoryState, once shown
 
     def __init__(self, panel: CompactionHistoryPanel, store: TurnlogStore, runner: TaskRunner,
@@ -262,9 +274,10 @@ class CompactionHistory(QObject):
 
     def _link(self, url: QUrl) -> None:
         text = url.toString()
-        if not text.startswith(TURN_LINK) or self.state is None:
-            return
-        self.turn_requested.emit(int(text.removeprefix(TURN_LINK)))
+        if text.startswith(REQUEST_LINK):
+            self.request_requested.emit(text.removeprefix(REQUEST_LINK))
+        elif text.startswith(TURN_LINK):
+            self.turn_requested.emit(int(text.removeprefix(TURN_LINK)))
 
     # ------------------------------------------------------------------ changing
     def start_edit(self) -> None:

@@ -144,6 +144,7 @@ class MainWindow(QMainWindow):
         self.tools, self.tool_card = features.attach_tools(self, self)  # each call approved
         self.compaction_history, self.compaction_dock = features.attach_compaction_history(
             self, self, self.view_menu)
+        self.compaction_history.request_requested.connect(self.past_requests.open)
         self.finder = features.attach_search(self, self, self.view_menu)  # Ctrl+Shift+F
         self.settings_action.setEnabled(setup is not None)
         self.profile_watch = None if setup is None else ProfileWatch(  # turnlog-cli's changes
