@@ -166,5 +166,6 @@ def test_edited_away_text_stays_only_while_a_record_or_undo_needs_it(turnlog_hom
         assert [v.summary.content for v in store.records.summary_history(cid)] == [
             "A third text"]
         rebuilt = request_of_turn(store, cid, sent.turn.id)
-        assert not rebuilt.verified
+        assert not rebuilt.verified and rebuilt.body is None
+        assert rebuilt.stored_sha256 is None  # the hash of the removed text went with it
     assert scan(turnlog_home, [carried]) == []

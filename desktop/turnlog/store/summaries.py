@@ -156,14 +156,18 @@ def undo_summary_edit(db: peewee.SqliteDatabase, conversation_id: int) -> Stored
 
 def forget_earlier_summaries(db: peewee.SqliteDatabase, conversation_id: int) -> int:
     """Remove every version of the conversation's summary but the one in effect (edited-
-    away texts included; the records that carried them can no longer rebuild their
-    body). Returns how many were removed."""
+    away texts included). The records that carried them can no longer rebuild their
+    body, and forget its hash (a hash of removed text is a fingerprint of it). Returns
+    how many were removed."""
     with db.atomic("IMMEDIATE"):
         current = _current_row(db, conversation_id)
         keep = current.id if current is not None else -1
-        return int(SummaryRow.delete().where(
-            (SummaryRow.conversation == conversation_id) & (SummaryRow.id != keep)
-        ).execute(db))
+        earlier = (SummaryRow.conversation == conversation_id) & (SummaryRow.id != keep)
+        RequestRow.update(sha256=None).where(
+            (RequestRow.conversation == conversation_id)
+            & RequestRow.summary_id.in_(SummaryRow.select(SummaryRow.id).where(earlier))
+        ).execute(db)
+        return int(SummaryRow.delete().where(earlier).execute(db))
 
 
 def history(db: peewee.Database, conversation_id: int) -> list[SummaryVersion]:
