@@ -206,8 +206,8 @@ def child(out: Path, language: str) -> int:
               and window.conversation.id == conversation.id
               and len(window.transcript.turns) == OLD + len(words["new"]))
         history, panel = window.compaction_history, window.compaction_history.panel
-        window.compaction_dock.show()
-        window.compaction_dock.raise_()
+        window.compaction_history.dock.show()
+        window.compaction_history.dock.raise_()
         history.reload()
         until(lambda: history.state is not None and history.state.current is not None)
         panel.edit_button.click()

@@ -234,26 +234,35 @@ class CompactionHistory(QObject):
     loaded = Signal(object)  # HistoryState, once shown
 
     def __init__(self, panel: CompactionHistoryPanel, store: TurnlogStore, runner: TaskRunner,
-                 hub: ChangeHub, conversation: Callable[[], Conversation | None],
+                 hub: ChangeHub, open_now: Callable[[], tuple[Conversation | None,
+                                                              StoredSummary | None]],
                  refresh_preview: Callable[[], None],
                  failed: Callable[[BaseException], None], parent: QObject) -> None:
         super().__init__(parent)
         self.panel, self.store, self.runner, self.hub = panel, store, runner, hub
-        self.conversation, self.refresh_preview, self.failed = (
-            conversation, refresh_preview, failed)
+        self.open_now, self.refresh_preview, self.failed = open_now, refresh_preview, failed
         self.state: HistoryState | None = None
+        self._followed: tuple[int | None, int | None] = (None, None)
+        self.dock: QWidget | None = None  # the dock it is shown in, once made
         panel.browser.anchorClicked.connect(self._link)
         panel.edit_button.clicked.connect(self.start_edit)
         panel.save_button.clicked.connect(lambda: self.save(panel.editor.toPlainText()))
         panel.undo_button.clicked.connect(self.undo)
         panel.forget_button.clicked.connect(self.forget_earlier)
         hub.changed.connect(lambda _changes, origin: origin is self or self.reload())
-        hub.asked.connect(self._asked)
 
-    def _asked(self, change: OpenChange, origin: object) -> None:
-        """Another conversation opened, or a send read (or made) the newest summary."""
-        if origin is not self and (change.opened or change.summary_of is not None):
+    def follow(self) -> None:
+        """The preview was made again: another conversation is open, or a send read (or
+        made) another summary; read the history again then only."""
+        conversation, summary = self.open_now()
+        key = (conversation.id if conversation is not None else None,
+               summary.id if summary is not None else None)
+        if key != self._followed:
+            self._followed = key
             self.reload()
+
+    def conversation(self) -> Conversation | None:
+        return self.open_now()[0]
 
     def reload(self) -> None:
         conversation = self.conversation()

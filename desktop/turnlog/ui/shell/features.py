@@ -46,6 +46,7 @@ from ..request.compaction_history import CompactionHistory, CompactionHistoryPan
 from ..request.connection import Connector
 from ..request.inspector import Inspector
 from ..request.live_preview import LivePreview
+from ..request.past_request import PastRequests
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendSession, ToolProblems
 from ..request.tool_gate import ToolGate
@@ -78,6 +79,7 @@ class WindowParts(Protocol):
     sidebar: Sidebar
     inspector: Inspector
     inspector_dock: QDockWidget
+    past_requests: PastRequests
     folding: DockFolding
     first_send: FirstSendUndo
     versions: VersionControls
@@ -197,7 +199,7 @@ def attach_memory(window: QMainWindow, host: WindowParts,
 
 
 def attach_compaction_history(window: QMainWindow, host: WindowParts, view_menu: QMenu
-                              ) -> tuple[CompactionHistory, QDockWidget]:
+                              ) -> CompactionHistory:
     """The "Compaction history" dock (a tab beside the inspector; View → Compaction
     history): every summary kept, and the summary in use to edit or undo; a turn number
     in it goes to that turn as Go to turn does."""
@@ -206,8 +208,9 @@ def attach_compaction_history(window: QMainWindow, host: WindowParts, view_menu:
                     "compactionDock", panel, Qt.DockWidgetArea.RightDockWidgetArea)
     _beside_inspector(window, host, dock)
     history = CompactionHistory(panel, host.store, host.runner, host.changes,
-                                lambda: host.conversation, host.preview.refresh,
-                                host._storage_failed, window)
+                                lambda: (host.conversation, host.preview.summary),
+                                host.preview.refresh, host._storage_failed, window)
+    host.preview.shown_changed.connect(lambda _shown: history.follow())
 
     def go_to_turn(number: int) -> None:
         ordinal = ordinal_in_use(host.transcript.versions, number)
@@ -215,6 +218,8 @@ def attach_compaction_history(window: QMainWindow, host: WindowParts, view_menu:
         host.view.reveal_ordinal(ordinal)
 
     history.turn_requested.connect(go_to_turn)
+    history.request_requested.connect(host.past_requests.open)
+    history.dock = dock
     go = QAction(translate("CompactionHistory", "Compaction &history"), window)
 
     def show() -> None:
@@ -224,7 +229,7 @@ def attach_compaction_history(window: QMainWindow, host: WindowParts, view_menu:
 
     go.triggered.connect(show)
     view_menu.addAction(go)
-    return history, dock
+    return history
 
 
 def attach_search(window: QMainWindow, host: WindowParts, view_menu: QMenu) -> SearchDock:

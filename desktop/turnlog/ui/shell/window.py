@@ -142,9 +142,7 @@ class MainWindow(QMainWindow):
         self.about_action, self.view_menu = menus.about, menus.view
         self.memory, self.memory_dock = features.attach_memory(self, self, self.view_menu)
         self.tools, self.tool_card = features.attach_tools(self, self)  # each call approved
-        self.compaction_history, self.compaction_dock = features.attach_compaction_history(
-            self, self, self.view_menu)
-        self.compaction_history.request_requested.connect(self.past_requests.open)
+        self.compaction_history = features.attach_compaction_history(self, self, self.view_menu)
         self.finder = features.attach_search(self, self, self.view_menu)  # Ctrl+Shift+F
         self.settings_action.setEnabled(setup is not None)
         self.profile_watch = None if setup is None else ProfileWatch(  # turnlog-cli's changes
