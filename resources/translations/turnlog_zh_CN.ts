@@ -2528,6 +2528,22 @@
             <translation>你编辑过的摘要包含它：你的文字会随之删除，它的较早版本也一样。</translation>
         </message>
         <message>
+            <source>Forget earlier versions</source>
+            <translation>忘掉较早的版本</translation>
+        </message>
+        <message>
+            <source>Forget the %n earlier version(s) of this summary?</source>
+            <translation>忘掉这个摘要的 %n 个较早版本吗？</translation>
+        </message>
+        <message>
+            <source>Only the summary in use stays. Texts you edited away go too, and the requests that carried them can no longer be rebuilt or verified.</source>
+            <translation>只保留正在使用的摘要。你改掉的文字也会删除，携带过它们的请求将无法再重建或验证。</translation>
+        </message>
+        <message>
+            <source>Forget</source>
+            <translation>忘掉</translation>
+        </message>
+        <message>
             <source>%1 and %n more</source>
             <translation>%1 及另外 %n 个</translation>
         </message>

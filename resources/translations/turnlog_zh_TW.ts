@@ -2528,6 +2528,22 @@
             <translation>你編輯過的摘要包含它：你的文字會隨之刪除，它的較早版本也一樣。</translation>
         </message>
         <message>
+            <source>Forget earlier versions</source>
+            <translation>忘掉較早的版本</translation>
+        </message>
+        <message>
+            <source>Forget the %n earlier version(s) of this summary?</source>
+            <translation>忘掉這個摘要的 %n 個較早版本嗎？</translation>
+        </message>
+        <message>
+            <source>Only the summary in use stays. Texts you edited away go too, and the requests that carried them can no longer be rebuilt or verified.</source>
+            <translation>只保留正在使用的摘要。你改掉的文字也會刪除，攜帶過它們的請求將無法再重建或驗證。</translation>
+        </message>
+        <message>
+            <source>Forget</source>
+            <translation>忘掉</translation>
+        </message>
+        <message>
             <source>%1 and %n more</source>
             <translation>%1 及另外 %n 個</translation>
         </message>

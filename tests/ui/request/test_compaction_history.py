@@ -12,6 +12,7 @@ from PySide6.QtCore import QUrl
 from loopback import Behaviour
 from turnlog.core.compaction import SUMMARY_PROMPT
 from turnlog.core.model import ConversationSettings
+from turnlog.ui.dialogs.privacy import Decision
 from turnlog.ui.request.compaction_history import REQUEST_LINK, TURN_LINK
 from turnlog.ui.request.past_request import PastRequestDialog
 from turnlog.ui.transcript.model import Role
@@ -110,3 +111,17 @@ def test_history_shows_the_summary_goes_to_its_turns_and_edits_then_undoes_it(
     sent_and_waited(qtbot, window, "after undo?", 43)
     assert chat_requests(loopback)[-1]["messages"][0]["content"].endswith(
         "\nSummary made by the model.")
+
+    # Forget earlier versions: asked first; refused, nothing goes; accepted, only the
+    # summary in use stays.
+    asked = []
+    window.confirm = lambda question: asked.append(question) or Decision(False)
+    assert panel.forget_button.isEnabled()
+    panel.forget_button.click()
+    assert "1 earlier version" in asked[-1].text and "verified" in asked[-1].detail
+    qtbot.wait(200)
+    assert len(history.state.versions) == 2
+    window.confirm = lambda question: Decision(True)
+    panel.forget_button.click()
+    qtbot.waitUntil(lambda: len(history.state.versions) == 1, timeout=5000)
+    assert history.state.current.summary.id == made.id and not panel.forget_button.isEnabled()

@@ -123,6 +123,19 @@ def _edited_summary_goes(counts: DeletionCounts) -> str:
         "earlier versions too.")
 
 
+def forget_summaries_question(earlier: int) -> Confirmation:
+    """Before *Forget earlier versions* of a conversation's summary (`earlier` of them)."""
+    return Confirmation(
+        translate("Privacy", "Forget earlier versions"),
+        _n(QT_TRANSLATE_NOOP("Privacy", "Forget the %n earlier version(s) of this summary?"),
+           earlier),
+        translate("Privacy", "Only the summary in use stays. Texts you edited away go too, "
+                  "and the requests that carried them can no longer be rebuilt or "
+                  "verified.") + " " + _tr(DELETE_DETAIL),
+        translate("Privacy", "Forget"),
+    )
+
+
 def delete_pins_question(count: int) -> Confirmation:
     """Asked after deleting a turn with other versions that facts were pinned from (its
     one checkbox is about the versions): yes deletes the pins with it, no keeps them as

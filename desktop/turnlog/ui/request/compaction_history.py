@@ -37,6 +37,7 @@ from ...core.summaries import (
     folded_span,
 )
 from ...store import TurnlogStore
+from ..dialogs.privacy import Confirmation, Decision, forget_summaries_question
 from ..infra.changes import ChangeHub, OpenChange
 from ..infra.languages import arg, date_time, plural
 from ..infra.operations import StorageOp
@@ -237,10 +238,12 @@ class CompactionHistory(QObject):
                  hub: ChangeHub, open_now: Callable[[], tuple[Conversation | None,
                                                               StoredSummary | None]],
                  refresh_preview: Callable[[], None],
-                 failed: Callable[[BaseException], None], parent: QObject) -> None:
+                 failed: Callable[[BaseException], None],
+                 confirm: Callable[[Confirmation], Decision], parent: QObject) -> None:
         super().__init__(parent)
         self.panel, self.store, self.runner, self.hub = panel, store, runner, hub
         self.open_now, self.refresh_preview, self.failed = open_now, refresh_preview, failed
+        self.confirm = confirm
         self.state: HistoryState | None = None
         self._followed: tuple[int | None, int | None] = (None, None)
         self.dock: QWidget | None = None  # the dock it is shown in, once made
@@ -315,6 +318,12 @@ class CompactionHistory(QObject):
                 cid)).run(self.runner, on_success=self._changed, on_failure=self._refused)
 
     def forget_earlier(self) -> None:
+        """Asked first: what goes cannot come back."""
+        state = self.state
+        if state is None or len(state.versions) < 2:
+            return
+        if not self.confirm(forget_summaries_question(len(state.versions) - 1)).accepted:
+            return
         if self.state is not None:
             cid = self.state.conversation_id
             change_summary("forget earlier summaries",

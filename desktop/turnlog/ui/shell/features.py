@@ -209,7 +209,8 @@ def attach_compaction_history(window: QMainWindow, host: WindowParts, view_menu:
     _beside_inspector(window, host, dock)
     history = CompactionHistory(panel, host.store, host.runner, host.changes,
                                 lambda: (host.conversation, host.preview.summary),
-                                host.preview.refresh, host._storage_failed, window)
+                                host.preview.refresh, host._storage_failed,
+                                lambda question: host.confirm(question), window)
     host.preview.shown_changed.connect(lambda _shown: history.follow())
 
     def go_to_turn(number: int) -> None:
