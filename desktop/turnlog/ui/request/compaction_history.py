@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, QObject, QUrl, Signal
 from PySide6.QtWidgets import (
@@ -37,42 +36,16 @@ from ...core.summaries import (
     folded_span,
 )
 from ...store import TurnlogStore
-from ..dialogs.privacy import Confirmation, Decision, forget_summaries_question
+from ..infra import summary_operations as operations
 from ..infra.changes import ChangeHub, OpenChange
 from ..infra.languages import arg, date_time, plural
-from ..infra.operations import StorageOp
+from ..infra.operation_results import HistoryState
 from ..infra.tasks import TaskRunner
 
 translate = QCoreApplication.translate  # translate("CompactionHistory", …): lupdate reads it
 
 TURN_LINK = "turn:"
 REQUEST_LINK = "request:"  # followed by the id of the turn the request answered
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryState:
-    """A conversation's compaction history as read, with its turns' numbers."""
-
-    conversation_id: int
-    versions: tuple[SummaryVersion, ...]
-    numbers: TurnNumbers
-
-    @property
-    def current(self) -> SummaryVersion | None:
-        return next((v for v in self.versions if v.state is VersionState.CURRENT), None)
-
-
-def read_history(store: TurnlogStore, conversation_id: int) -> StorageOp[HistoryState]:
-    def work() -> HistoryState:
-        numbers = TurnNumbers.of(store.turns.versions(conversation_id))
-        return HistoryState(conversation_id,
-                            tuple(store.records.summary_history(conversation_id)), numbers)
-
-    return StorageOp("read the compaction history", work)
-
-
-def change_summary(name: str, work: Callable[[], object]) -> StorageOp[object]:
-    return StorageOp(name, work)
 
 
 # ------------------------------------------------------------------------ the words
@@ -239,11 +212,11 @@ class CompactionHistory(QObject):
                                                               StoredSummary | None]],
                  refresh_preview: Callable[[], None],
                  failed: Callable[[BaseException], None],
-                 confirm: Callable[[Confirmation], Decision], parent: QObject) -> None:
+                 confirm_forget: Callable[[int], bool], parent: QObject) -> None:
         super().__init__(parent)
         self.panel, self.store, self.runner, self.hub = panel, store, runner, hub
         self.open_now, self.refresh_preview, self.failed = open_now, refresh_preview, failed
-        self.confirm = confirm
+        self.confirm_forget = confirm_forget  # asked with how many earlier versions go
         self.state: HistoryState | None = None
         self._followed: tuple[int | None, int | None] = (None, None)
         self.dock: QWidget | None = None  # the dock it is shown in, once made
@@ -273,7 +246,7 @@ class CompactionHistory(QObject):
             self.state = None
             self.panel.show_state(None)
             return
-        read_history(self.store, conversation.id).run(
+        operations.read_summary_history(self.store, conversation.id).run(
             self.runner, on_success=self._loaded, on_failure=self.failed)
 
     def _loaded(self, state: HistoryState) -> None:
@@ -307,31 +280,26 @@ class CompactionHistory(QObject):
             self.panel.say_problem(str(err))
             return
         cid, tokens = state.conversation_id, edited_tokens(text)
-        change_summary("edit the summary", lambda: self.store.records.edit_summary(
-            cid, text, tokens)).run(self.runner, on_success=self._changed,
-                                    on_failure=self._refused)
+        operations.edit_summary(self.store, cid, text, tokens).run(
+            self.runner, on_success=self._changed, on_failure=self._refused)
 
     def undo(self) -> None:
         if self.state is not None:
             cid = self.state.conversation_id
-            change_summary("undo a summary edit", lambda: self.store.records.undo_summary_edit(
-                cid)).run(self.runner, on_success=self._changed, on_failure=self._refused)
+            operations.undo_summary_edit(self.store, cid).run(
+                self.runner, on_success=self._changed, on_failure=self._refused)
 
     def forget_earlier(self) -> None:
         """Asked first: what goes cannot come back."""
         state = self.state
         if state is None or len(state.versions) < 2:
             return
-        if not self.confirm(forget_summaries_question(len(state.versions) - 1)).accepted:
+        if not self.confirm_forget(len(state.versions) - 1):
             return
-        if self.state is not None:
-            cid = self.state.conversation_id
-            change_summary("forget earlier summaries",
-                           lambda: self.store.records.forget_earlier_summaries(cid)).run(
-                self.runner, on_success=lambda _n: self.reload(), on_failure=self.failed)
+        operations.forget_earlier_summaries(self.store, state.conversation_id).run(
+            self.runner, on_success=lambda _n: self.reload(), on_failure=self.failed)
 
-    def _changed(self, summary: object) -> None:
-        assert isinstance(summary, StoredSummary)
+    def _changed(self, summary: StoredSummary) -> None:
         self.panel.close_editor()
         self.hub.ask(OpenChange.summary_read(summary.conversation_id, summary), self)
         self.refresh_preview()

@@ -28,7 +28,7 @@ from ..conversation.parts import HistoryParts, SendParts
 from ..conversation.titles import ConversationTitles, TitleParts
 from ..conversation.tool_approval import ApprovalCard
 from ..conversation.versions import VersionControls, VersionParts
-from ..dialogs.privacy import Confirmation, Decision
+from ..dialogs.privacy import Confirmation, Decision, forget_summaries_question
 from ..infra import operations
 from ..infra.changes import ChangeHub, OpenState
 from ..infra.docks import add_dock
@@ -210,7 +210,8 @@ def attach_compaction_history(window: QMainWindow, host: WindowParts, view_menu:
     history = CompactionHistory(panel, host.store, host.runner, host.changes,
                                 lambda: (host.conversation, host.preview.summary),
                                 host.preview.refresh, host._storage_failed,
-                                lambda question: host.confirm(question), window)
+                                lambda earlier: host.confirm(
+                                    forget_summaries_question(earlier)).accepted, window)
     host.preview.shown_changed.connect(lambda _shown: history.follow())
 
     def go_to_turn(number: int) -> None:
