@@ -111,6 +111,9 @@ def test_history_shows_the_summary_goes_to_its_turns_and_edits_then_undoes_it(
     sent_and_waited(qtbot, window, "after undo?", 43)
     assert chat_requests(loopback)[-1]["messages"][0]["content"].endswith(
         "\nSummary made by the model.")
+    # The history follows the sends: the model's summary is now carried by two requests.
+    qtbot.waitUntil(lambda: len(history.state.current.record_ids) == 2, timeout=5000)
+    assert "Carried by 2 requests." in panel.browser.toPlainText()
 
     # Forget earlier versions: asked first; refused, nothing goes; accepted, only the
     # summary in use stays.

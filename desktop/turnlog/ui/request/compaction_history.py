@@ -208,8 +208,7 @@ class CompactionHistory(QObject):
     loaded = Signal(object)  # HistoryState, once shown
 
     def __init__(self, panel: CompactionHistoryPanel, store: TurnlogStore, runner: TaskRunner,
-                 hub: ChangeHub, open_now: Callable[[], tuple[Conversation | None,
-                                                              StoredSummary | None]],
+                 hub: ChangeHub, open_now: Callable[[], tuple[Conversation | None, object]],
                  refresh_preview: Callable[[], None],
                  failed: Callable[[BaseException], None],
                  confirm_forget: Callable[[int], bool], parent: QObject) -> None:
@@ -218,7 +217,7 @@ class CompactionHistory(QObject):
         self.open_now, self.refresh_preview, self.failed = open_now, refresh_preview, failed
         self.confirm_forget = confirm_forget  # asked with how many earlier versions go
         self.state: HistoryState | None = None
-        self._followed: tuple[int | None, int | None] = (None, None)
+        self._followed: object = None
         self.dock: QWidget | None = None  # the dock it is shown in, once made
         panel.browser.anchorClicked.connect(self._link)
         panel.edit_button.clicked.connect(self.start_edit)
@@ -228,11 +227,11 @@ class CompactionHistory(QObject):
         hub.changed.connect(lambda _changes, origin: origin is self or self.reload())
 
     def follow(self) -> None:
-        """The preview was made again: another conversation is open, or a send read (or
-        made) another summary; read the history again then only."""
-        conversation, summary = self.open_now()
-        key = (conversation.id if conversation is not None else None,
-               summary.id if summary is not None else None)
+        """The preview was made again: read the history again when another conversation
+        is open or what `open_now` says of it changed (its summary, its turns: a send
+        carried the summary, or made another)."""
+        conversation, said = self.open_now()
+        key = (conversation.id if conversation is not None else None, said)
         if key != self._followed:
             self._followed = key
             self.reload()

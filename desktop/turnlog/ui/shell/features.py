@@ -198,6 +198,11 @@ def attach_memory(window: QMainWindow, host: WindowParts,
     return memory, dock
 
 
+def _summary_and_turns(host: WindowParts) -> tuple[int | None, int]:
+    summary = host.preview.summary
+    return (summary.id if summary is not None else None), len(host.transcript.turns)
+
+
 def attach_compaction_history(window: QMainWindow, host: WindowParts, view_menu: QMenu
                               ) -> CompactionHistory:
     """The "Compaction history" dock (a tab beside the inspector; View → Compaction
@@ -208,7 +213,7 @@ def attach_compaction_history(window: QMainWindow, host: WindowParts, view_menu:
                     "compactionDock", panel, Qt.DockWidgetArea.RightDockWidgetArea)
     _beside_inspector(window, host, dock)
     history = CompactionHistory(panel, host.store, host.runner, host.changes,
-                                lambda: (host.conversation, host.preview.summary),
+                                lambda: (host.conversation, _summary_and_turns(host)),
                                 host.preview.refresh, host._storage_failed,
                                 lambda earlier: host.confirm(
                                     forget_summaries_question(earlier)).accepted, window)
