@@ -438,6 +438,129 @@
         </message>
     </context>
     <context>
+        <name>CompactionHistory</name>
+        <message>
+            <source>turn %1</source>
+            <translation>第 %1 轮</translation>
+        </message>
+        <message>
+            <source>turns %1–%2</source>
+            <translation>第 %1–%2 轮</translation>
+        </message>
+        <message>
+            <source>in use</source>
+            <translation>使用中</translation>
+        </message>
+        <message>
+            <source>undone</source>
+            <translation>已撤销</translation>
+        </message>
+        <message>
+            <source>earlier</source>
+            <translation>较早</translation>
+        </message>
+        <message>
+            <source>edited by you</source>
+            <translation>由你编辑</translation>
+        </message>
+        <message>
+            <source>made by %1</source>
+            <translation>由 %1 生成</translation>
+        </message>
+        <message>
+            <source>Summary #%1</source>
+            <translation>摘要 #%1</translation>
+        </message>
+        <message>
+            <source>Covers %1.</source>
+            <translation>涵盖%1。</translation>
+        </message>
+        <message>
+            <source>Your rewrite of summary #%1.</source>
+            <translation>你改写自摘要 #%1。</translation>
+        </message>
+        <message>
+            <source>Folded %1.</source>
+            <translation>本次并入%1。</translation>
+        </message>
+        <message>
+            <source>Replaced no summary.</source>
+            <translation>没有替换任何摘要。</translation>
+        </message>
+        <message>
+            <source>Replaced summary #%1.</source>
+            <translation>替换了摘要 #%1。</translation>
+        </message>
+        <message>
+            <source>Replaced summary #%1 (no longer kept).</source>
+            <translation>替换了摘要 #%1（已不再保留）。</translation>
+        </message>
+        <message>
+            <source>Made while sending turn %1: &lt;a href='%2'&gt;the request that made it&lt;/a&gt; (rebuilt and checked against its hash).</source>
+            <translation>在发送第 %1 轮时生成：&lt;a href='%2'&gt;生成它的请求&lt;/a&gt;（按记录重建并用哈希核对）。</translation>
+        </message>
+        <message>
+            <source>Made during a request that failed (no body is kept).</source>
+            <translation>在一次失败的请求中生成（没有保留请求体）。</translation>
+        </message>
+        <message>
+            <source>Carried by %n request(s).</source>
+            <translation>已有 %n 个请求携带它。</translation>
+        </message>
+        <message>
+            <source>No request has carried it yet.</source>
+            <translation>还没有请求携带它。</translation>
+        </message>
+        <message>
+            <source>No summary yet: one is made when this conversation's turns no longer all fit a request.</source>
+            <translation>还没有摘要：当这个对话的轮次无法全部放进一个请求时，才会生成摘要。</translation>
+        </message>
+        <message>
+            <source>Compaction history</source>
+            <translation>压缩历史</translation>
+        </message>
+        <message>
+            <source>Edit summary…</source>
+            <translation>编辑摘要…</translation>
+        </message>
+        <message>
+            <source>Undo edit</source>
+            <translation>撤销编辑</translation>
+        </message>
+        <message>
+            <source>Forget earlier versions</source>
+            <translation>忘掉较早的版本</translation>
+        </message>
+        <message>
+            <source>Remove every version but the one in use, with the texts you edited away; the requests that carried them can no longer be verified</source>
+            <translation>删除正在使用的版本以外的所有版本，连同你改掉的文字；携带过它们的请求将无法再验证</translation>
+        </message>
+        <message>
+            <source>Summary text</source>
+            <translation>摘要文字</translation>
+        </message>
+        <message>
+            <source>Save as the summary</source>
+            <translation>保存为摘要</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Summaries kept</source>
+            <translation>保留的摘要</translation>
+        </message>
+        <message>
+            <source>No conversation is open.</source>
+            <translation>没有打开的对话。</translation>
+        </message>
+        <message>
+            <source>Compaction &amp;history</source>
+            <translation>压缩历史(&amp;H)</translation>
+        </message>
+    </context>
+    <context>
         <name>Composer</name>
         <message>
             <source>Ask something… (Ctrl+Enter to send)</source>
@@ -2527,6 +2650,14 @@
             <translation>%n 份摘要</translation>
         </message>
         <message>
+            <source>%1 (%2)</source>
+            <translation>%1（%2）</translation>
+        </message>
+        <message>
+            <source>%n edited by you</source>
+            <translation>%n 个由你编辑</translation>
+        </message>
+        <message>
             <source>%n request record(s)</source>
             <translation>%n 条请求记录</translation>
         </message>
@@ -2597,6 +2728,26 @@
         <message>
             <source>Summaries that include it go too (the next send makes a new one), and Turnlog's notes of the requests that carried it no longer name it. The other turns keep their numbers.</source>
             <translation>包含它的摘要也会删除（下次发送时会生成新的摘要），Turnlog 对携带过它的请求的记录也不再提到它。其他各轮保留原来的编号。</translation>
+        </message>
+        <message>
+            <source>The summary you edited includes it: your text goes with it, and its earlier versions too.</source>
+            <translation>你编辑过的摘要包含它：你的文字会随之删除，它的较早版本也一样。</translation>
+        </message>
+        <message>
+            <source>Forget earlier versions</source>
+            <translation>忘掉较早的版本</translation>
+        </message>
+        <message>
+            <source>Forget the %n earlier version(s) of this summary?</source>
+            <translation>忘掉这个摘要的 %n 个较早版本吗？</translation>
+        </message>
+        <message>
+            <source>Only the summary in use stays. Texts you edited away go too, and the requests that carried them can no longer be rebuilt or verified.</source>
+            <translation>只保留正在使用的摘要。你改掉的文字也会删除，携带过它们的请求将无法再重建或验证。</translation>
+        </message>
+        <message>
+            <source>Forget</source>
+            <translation>忘掉</translation>
         </message>
         <message>
             <source>%1 and %n more</source>
@@ -3075,6 +3226,10 @@
         <message>
             <source>%n turn(s)</source>
             <translation>%n 轮</translation>
+        </message>
+        <message>
+            <source>summary #%1 of %2 (%3), edited by you on %4, %5 bytes, ~%6 tokens</source>
+            <translation>%2的第 %1 号摘要（%3），由你于 %4 编辑，%5 字节，约 %6 个 token</translation>
         </message>
         <message>
             <source>summary #%1 of %2 (%3), made by %4 on %5, %6 bytes, ~%7 tokens</source>

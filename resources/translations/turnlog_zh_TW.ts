@@ -438,6 +438,129 @@
         </message>
     </context>
     <context>
+        <name>CompactionHistory</name>
+        <message>
+            <source>turn %1</source>
+            <translation>第 %1 輪</translation>
+        </message>
+        <message>
+            <source>turns %1–%2</source>
+            <translation>第 %1–%2 輪</translation>
+        </message>
+        <message>
+            <source>in use</source>
+            <translation>使用中</translation>
+        </message>
+        <message>
+            <source>undone</source>
+            <translation>已復原</translation>
+        </message>
+        <message>
+            <source>earlier</source>
+            <translation>較早</translation>
+        </message>
+        <message>
+            <source>edited by you</source>
+            <translation>由你編輯</translation>
+        </message>
+        <message>
+            <source>made by %1</source>
+            <translation>由 %1 產生</translation>
+        </message>
+        <message>
+            <source>Summary #%1</source>
+            <translation>摘要 #%1</translation>
+        </message>
+        <message>
+            <source>Covers %1.</source>
+            <translation>涵蓋%1。</translation>
+        </message>
+        <message>
+            <source>Your rewrite of summary #%1.</source>
+            <translation>你改寫自摘要 #%1。</translation>
+        </message>
+        <message>
+            <source>Folded %1.</source>
+            <translation>本次併入%1。</translation>
+        </message>
+        <message>
+            <source>Replaced no summary.</source>
+            <translation>沒有取代任何摘要。</translation>
+        </message>
+        <message>
+            <source>Replaced summary #%1.</source>
+            <translation>取代了摘要 #%1。</translation>
+        </message>
+        <message>
+            <source>Replaced summary #%1 (no longer kept).</source>
+            <translation>取代了摘要 #%1（已不再保留）。</translation>
+        </message>
+        <message>
+            <source>Made while sending turn %1: &lt;a href='%2'&gt;the request that made it&lt;/a&gt; (rebuilt and checked against its hash).</source>
+            <translation>在傳送第 %1 輪時產生：&lt;a href='%2'&gt;產生它的請求&lt;/a&gt;（依紀錄重建並以雜湊核對）。</translation>
+        </message>
+        <message>
+            <source>Made during a request that failed (no body is kept).</source>
+            <translation>在一次失敗的請求中產生（沒有保留請求內容）。</translation>
+        </message>
+        <message>
+            <source>Carried by %n request(s).</source>
+            <translation>已有 %n 個請求攜帶它。</translation>
+        </message>
+        <message>
+            <source>No request has carried it yet.</source>
+            <translation>還沒有請求攜帶它。</translation>
+        </message>
+        <message>
+            <source>No summary yet: one is made when this conversation's turns no longer all fit a request.</source>
+            <translation>還沒有摘要：當這個對話的輪次無法全部放進一個請求時，才會產生摘要。</translation>
+        </message>
+        <message>
+            <source>Compaction history</source>
+            <translation>壓縮歷史</translation>
+        </message>
+        <message>
+            <source>Edit summary…</source>
+            <translation>編輯摘要…</translation>
+        </message>
+        <message>
+            <source>Undo edit</source>
+            <translation>復原編輯</translation>
+        </message>
+        <message>
+            <source>Forget earlier versions</source>
+            <translation>忘掉較早的版本</translation>
+        </message>
+        <message>
+            <source>Remove every version but the one in use, with the texts you edited away; the requests that carried them can no longer be verified</source>
+            <translation>刪除正在使用的版本以外的所有版本，連同你改掉的文字；攜帶過它們的請求將無法再驗證</translation>
+        </message>
+        <message>
+            <source>Summary text</source>
+            <translation>摘要文字</translation>
+        </message>
+        <message>
+            <source>Save as the summary</source>
+            <translation>儲存為摘要</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Summaries kept</source>
+            <translation>保留的摘要</translation>
+        </message>
+        <message>
+            <source>No conversation is open.</source>
+            <translation>沒有開啟的對話。</translation>
+        </message>
+        <message>
+            <source>Compaction &amp;history</source>
+            <translation>壓縮歷史(&amp;H)</translation>
+        </message>
+    </context>
+    <context>
         <name>Composer</name>
         <message>
             <source>Ask something… (Ctrl+Enter to send)</source>
@@ -2527,6 +2650,14 @@
             <translation>%n 份摘要</translation>
         </message>
         <message>
+            <source>%1 (%2)</source>
+            <translation>%1（%2）</translation>
+        </message>
+        <message>
+            <source>%n edited by you</source>
+            <translation>%n 個由你編輯</translation>
+        </message>
+        <message>
             <source>%n request record(s)</source>
             <translation>%n 筆請求紀錄</translation>
         </message>
@@ -2597,6 +2728,26 @@
         <message>
             <source>Summaries that include it go too (the next send makes a new one), and Turnlog's notes of the requests that carried it no longer name it. The other turns keep their numbers.</source>
             <translation>包含它的摘要也會刪除（下次傳送時會產生新的摘要），Turnlog 對攜帶過它的請求的紀錄也不再提到它。其他各輪保留原來的編號。</translation>
+        </message>
+        <message>
+            <source>The summary you edited includes it: your text goes with it, and its earlier versions too.</source>
+            <translation>你編輯過的摘要包含它：你的文字會隨之刪除，它的較早版本也一樣。</translation>
+        </message>
+        <message>
+            <source>Forget earlier versions</source>
+            <translation>忘掉較早的版本</translation>
+        </message>
+        <message>
+            <source>Forget the %n earlier version(s) of this summary?</source>
+            <translation>忘掉這個摘要的 %n 個較早版本嗎？</translation>
+        </message>
+        <message>
+            <source>Only the summary in use stays. Texts you edited away go too, and the requests that carried them can no longer be rebuilt or verified.</source>
+            <translation>只保留正在使用的摘要。你改掉的文字也會刪除，攜帶過它們的請求將無法再重建或驗證。</translation>
+        </message>
+        <message>
+            <source>Forget</source>
+            <translation>忘掉</translation>
         </message>
         <message>
             <source>%1 and %n more</source>
@@ -3075,6 +3226,10 @@
         <message>
             <source>%n turn(s)</source>
             <translation>%n 輪</translation>
+        </message>
+        <message>
+            <source>summary #%1 of %2 (%3), edited by you on %4, %5 bytes, ~%6 tokens</source>
+            <translation>%2的第 %1 號摘要（%3），由你於 %4 編輯，%5 位元組，約 %6 個 token</translation>
         </message>
         <message>
             <source>summary #%1 of %2 (%3), made by %4 on %5, %6 bytes, ~%7 tokens</source>

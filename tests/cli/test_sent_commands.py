@@ -101,3 +101,26 @@ def test_sent_body_on_a_terminal_shows_controls_instead_of_obeying_them(loopback
     text = seen.decode("utf-8")
     assert "abc" in text and "def" in text
     assert "\u202e" not in text and "\u009b" not in text
+
+
+def test_sent_names_turns_by_the_numbers_the_window_shows_with_versions_and_a_fork(
+        loopback, turnlog_home):
+    add_profile(loopback)
+    for args in (("--new", "--title", "numbers", "one"), ("--conversation", "1", "two"),
+                 ("--conversation", "1", "--regenerate"), ("--conversation", "1", "three")):
+        result = cli("ask", *args)
+        assert result.returncode == 0, result.stderr
+    out = json.loads(cli("sent", "--conversation", "1", "--turn", "3", "--json").stdout)
+    assert out["verified"] is True
+    assert out["marks"]["sent verbatim"] == [[1, 2]]
+    turns = [(p["kind"], p["turn"]) for p in out["parts"] if p["turn"] is not None]
+    assert turns == [("turn", 1), ("turn", 2), ("question", 3)]
+    assert [p["ordinal"] for p in out["parts"] if p["turn"] is not None] == [1, 3, 4]
+
+    fork = cli("fork", "--conversation", "1", "--at", "3")
+    assert fork.returncode == 0, fork.stderr
+    assert cli("ask", "--conversation", "2", "four").returncode == 0
+    out = json.loads(cli("sent", "--conversation", "2", "--turn", "3", "--json").stdout)
+    assert out["verified"] is True and out["marks"]["sent verbatim"] == [[1, 2]]
+    assert [(p["kind"], p["turn"]) for p in out["parts"] if p["turn"] is not None] == [
+        ("turn", 1), ("turn", 2), ("question", 3)]

@@ -19,7 +19,8 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     v13     1de7c79  a turn's tool exchange, full results of cut ones (V_TOOLS)
     v14     49c3492  request records that rebuild their body and prove it (V_RECORD_PROOFS)
     v15     ea7f4c8  assistants, their files, a conversation's assistant (V_ASSISTANTS)
-    v16     (this)   sidebar folders, a conversation's folder and star (V_FOLDERS)
+    v16     bd387f0  sidebar folders, a conversation's folder and star (V_FOLDERS)
+    v17     (this)   the compaction history, a summary edited by the user (V_SUMMARY_EDITS)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has
@@ -256,6 +257,9 @@ def make(path: Path) -> None:
             _add_assistant(getattr(store, "store", store))
         if hasattr(getattr(store, "store", store), "folders"):
             _add_folders(store, ids)
+        if hasattr(store, "records") and hasattr(store.records, "edit_summary"):
+            store.records.edit_summary(ids[SUMMARY["conversation"]], SUMMARY_EDIT["content"],
+                                       SUMMARY_EDIT["tokens"])
         store.close()
         db = home / "turnlog.sqlite3"
         leftovers = [p.name for p in home.iterdir() if p.name.startswith("turnlog.sqlite3-")]
@@ -306,6 +310,8 @@ def _add_assistant(store) -> None:
         model=expected["model"], temperature=expected["temperature"], pins=expected["pins"],
         notes=tuple(AssistantNote(t, p) for t, p in expected["notes"]), tools=expected["tools"])
     store.assistants.add(setup, [read_bytes(*expected["file"])])
+
+
 # From the folders version on: a folder holding the second conversation, an empty one, and
 # the first conversation starred.
 FOLDERS = {"folders": ("工作 📁 Work", "Empty"), "in": {1: 0}, "starred": (0,)}
@@ -317,6 +323,11 @@ def _add_folders(store, ids) -> None:
     for conversation, folder in FOLDERS["in"].items():
         store.folders.move([ids[conversation]], made[folder].id)
     store.folders.star([ids[c] for c in FOLDERS["starred"]])
+
+
+# From the summary edits version on: the user rewrote the second conversation's summary
+# (after the proven record carried the one the model made).
+SUMMARY_EDIT = {"content": "סיכום שלי: ברכה, ושאלה על השעה. 我改写的摘要 ✍️", "tokens": 21}
 
 
 # From the record proofs version on: two committed requests of body format 1, built by the

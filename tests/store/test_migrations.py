@@ -218,6 +218,13 @@ def _check_content(store: TurnlogStore, version: int) -> None:
         return
     assert summary is not None
     assert (summary.first_ordinal, summary.last_ordinal, summary.covered_count) == (1, 2, 2)
+    if _made_with_column(version, "summaries", "edited_from"):
+        # The user's edit stands; the model's summary it was made from is kept for Undo.
+        assert summary.content == CONTENT.SUMMARY_EDIT["content"] and summary.edited
+        assert summary.settings_key == CONTENT.SUMMARY["settings_key"]
+        summary = store.records.summary(summary.edited_from)
+    else:
+        assert not summary.edited and summary.replaced_id is None
     assert summary.content == CONTENT.SUMMARY["content"]
     assert summary.covered_digest == CONTENT.SUMMARY["covered_digest"]
     assert summary.usages == tuple(Usage(*u) for u in CONTENT.SUMMARY["usages"])
@@ -279,6 +286,14 @@ def _check_attachment(store: TurnlogStore, turn, conversations) -> None:
 
 def _made_with(version: int, table: str) -> bool:
     return _made_with_side_questions(version, table)
+
+
+def _made_with_column(version: int, table: str, column: str) -> bool:
+    con = sqlite3.connect(f"file:{FIXTURES[version]}?immutable=1", uri=True)
+    try:
+        return any(row[1] == column for row in con.execute(f'PRAGMA table_info("{table}")'))
+    finally:
+        con.close()
 
 
 def _made_with_side_questions(version: int, table: str = "side_questions") -> bool:

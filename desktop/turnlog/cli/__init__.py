@@ -42,6 +42,7 @@ COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sent_commands", ("sent",)),
     ("assistant_commands", ("assistant",)),
     ("folder_commands", ("folder",)),
+    ("summary_commands", ("summaries",)),
 )
 
 

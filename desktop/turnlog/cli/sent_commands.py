@@ -65,7 +65,7 @@ def as_json(conversation: int, number: int, rebuilt: Rebuilt) -> dict[str, objec
         "stored_sha256": rebuilt.stored_sha256, "rebuilt_sha256": rebuilt.sha256,
         "bytes": len(rebuilt.body) if rebuilt.body is not None else None,
         "marks": {name: [list(run) for run in runs] for name, runs in rebuilt.marks.items()},
-        "parts": [{"kind": p.kind, "state": p.state.value, "ordinal": p.ordinal,
-                   "text": p.text} for p in rebuilt.parts],
+        "parts": [{"kind": p.kind, "state": p.state.value, "turn": p.number,
+                   "ordinal": p.ordinal, "text": p.text} for p in rebuilt.parts],
         "body": json.loads(rebuilt.body) if rebuilt.body is not None else None,
     }

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import enum
 import hashlib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .attachments import Question
@@ -116,12 +116,13 @@ class PartState(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class ShownPart:
     """One part of a rebuilt request, in wire order: what it is, its text (None when
-    deleted) and, for a turn, its ordinal."""
+    deleted) and, for a turn, its ordinal and the number the window shows it by."""
 
     kind: str
     state: PartState
     text: str | None = None
     ordinal: int | None = None
+    number: int | None = None
 
 
 # Why a past request shows no verified body.
@@ -134,8 +135,9 @@ UNKNOWN_FORMAT = "made by a newer Turnlog (body format {format})"
 
 @dataclass(frozen=True, slots=True)
 class Rebuilt:
-    """A past request as it can be shown: its parts, the turns' marks (ordinal runs of
-    sent verbatim / in summary / not sent), the body when every part could be read, and
+    """A past request as it can be shown: its parts, the turns' marks (runs of sent
+    verbatim / in summary / not sent: of ordinals, of the window's turn numbers once
+    `numbered`), the body when every part could be read, and
     whether that body hashes to the stored hash (`verified`); otherwise `why`."""
 
     record_id: int
@@ -153,6 +155,29 @@ class Rebuilt:
     @property
     def sha256(self) -> str | None:
         return sha256_hex(self.body) if self.body is not None else None
+
+
+def numbered(rebuilt: Rebuilt, number: Callable[[int], int]) -> Rebuilt:
+    """`rebuilt` with its turns named as the window names them: each turn part's `number`
+    and the marks as runs of numbers (`number` maps an ordinal to its turn number: the
+    versions of a turn share one)."""
+    parts = tuple(replace(p, number=number(p.ordinal)) if p.ordinal is not None else p
+                  for p in rebuilt.parts)
+    marks = {name: number_runs(runs, number) for name, runs in rebuilt.marks.items()}
+    return replace(rebuilt, parts=parts, marks=marks)
+
+
+def number_runs(runs: Sequence[tuple[int, int]], number: Callable[[int], int]
+                ) -> list[tuple[int, int]]:
+    """Ordinal runs as runs of turn numbers (consecutive numbers joined, each once)."""
+    numbers = sorted({number(o) for first, last in runs for o in range(first, last + 1)})
+    out: list[tuple[int, int]] = []
+    for n in numbers:
+        if out and out[-1][1] + 1 == n:
+            out[-1] = (out[-1][0], n)
+        else:
+            out.append((n, n))
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,7 @@ from ..core.proof import (
     SentParts,
     ShownPart,
     Sources,
+    numbered,
     sha256_hex,
 )
 from ..core.send import PartialAnswer, SendRequest, check_question
@@ -323,12 +324,13 @@ def record_of_turn(store: RecordSource, conversation_id: int, turn_id: str) -> i
 
 def request_of_turn(store: RecordSource, conversation_id: int, turn_id: str,
                     round_: int | None = None) -> Rebuilt:
-    """The request that produced turn `turn_id`, rebuilt and checked (raises `NoRecord`,
-    `RoundNotFound`)."""
+    """The request that produced turn `turn_id`, rebuilt and checked, its turns named by
+    the numbers the window shows (raises `NoRecord`, `RoundNotFound`)."""
     sources = store.records.sources(record_of_turn(store, conversation_id, turn_id))
     if sources is None:
         raise NoRecord("the request record was deleted")
-    return rebuild(sources, round_)
+    numbers = TurnNumbers.of(store.turns.versions(conversation_id))
+    return numbered(rebuild(sources, round_), numbers.number)
 
 
 def sent_request(store: RecordSource, conversation_id: int, number: int,

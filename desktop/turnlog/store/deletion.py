@@ -48,6 +48,7 @@ class DeletionCounts:
     pins: int = 0  # pinned facts taken from the deleted turns (or in the conversations)
     side_questions: int = 0
     files: int = 0  # files attached to the deleted turns' questions
+    edited_summaries: int = 0  # of `summaries`, the versions the user wrote
 
     def describe(self) -> str:
         def n(count: int, one: str, many: str) -> str:
@@ -57,7 +58,10 @@ class DeletionCounts:
         if self.conversations:
             parts.append(n(self.conversations, "conversation", "conversations"))
         parts.append(n(self.turns, "turn", "turns"))
-        parts.append(n(self.summaries, "summary", "summaries"))
+        summaries = n(self.summaries, "summary", "summaries")
+        if self.edited_summaries:
+            summaries += f" ({self.edited_summaries:,} edited by you)"
+        parts.append(summaries)
         parts.append(n(self.requests, "request record", "request records"))
         if self.pins:
             parts.append(n(self.pins, "pinned fact", "pinned facts"))
@@ -196,16 +200,17 @@ def _delete_rows(db: peewee.SqliteDatabase, query: peewee.Query) -> int:
 
 def preview_turns(db: peewee.Database, cid: int, ids: Sequence[str]) -> DeletionCounts:
     """What deleting these turns of conversation `cid` would remove."""
-    summaries: set[int] = set()
+    summaries: dict[int, bool] = {}  # id: edited by the user
     records: set[int] = set()
     ordinals: list[int] = []
     for turn_id, ordinal in _keys(db, ids):
-        summaries.update(s.id for s in _covering(cid, ordinal).execute(db))
+        summaries.update((s.id, s.edited_from is not None)
+                         for s in _covering(cid, ordinal).execute(db))
         records.update(r.id for r in _records_of(db, cid, ordinal, turn_id))
         ordinals.append(ordinal)
     return DeletionCounts(0, len(ids), len(summaries), len(records),
                           len(pins_from(db, cid, ids)), len(_side_carrying(db, cid, ordinals)),
-                          _files_of(db, turn_ids=ids))
+                          _files_of(db, turn_ids=ids), sum(summaries.values()))
 
 
 def forks_of(db: peewee.Database, conversation_id: int) -> list[int]:
@@ -285,10 +290,12 @@ def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str], *,
             _side_carrying(db, cid, [ordinal for _id, ordinal in turns]))).execute(db)
         SideAttemptRow.delete().where(SideAttemptRow.id.in_(
             _attempts_carrying(db, cid, [ordinal for _id, ordinal in turns]))).execute(db)
+        edited = 0
         for turn_id, ordinal in turns:
+            covering = list(_covering(cid, ordinal).execute(db))
+            edited += sum(s.edited_from is not None for s in covering)
             summaries += SummaryRow.delete().where(
-                SummaryRow.id.in_([s.id for s in _covering(cid, ordinal).execute(db)])
-            ).execute(db)
+                SummaryRow.id.in_([s.id for s in covering])).execute(db)
             found = _records_of(db, cid, ordinal, turn_id)
             records.update(r.id for r in found)
             _unlink_records(db, found, turn_id, ordinal)
@@ -300,7 +307,7 @@ def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str], *,
         ).execute(db)
         search.purge(db)  # the search index's triggers forgot them: leave no token
         attachments.sweep(db)  # their files, unless another turn or a draft has them
-    return DeletionCounts(0, len(ids), summaries, len(records), pins, sides, files)
+    return DeletionCounts(0, len(ids), summaries, len(records), pins, sides, files, edited)
 
 
 def delete_conversations(db: peewee.SqliteDatabase, ids: Sequence[int]) -> DeletionCounts:

@@ -324,11 +324,21 @@ V_FOLDERS = (
     'CREATE INDEX "conversations_folder_id" ON "conversations" ("folder_id")',
 )
 
+# A conversation's compaction history: which summary a new one replaced (`replaced_id`,
+# NULL: none stood), a version the user rewrote (`edited_from`: the version whose text
+# was rewritten; NULL: a model made it), and an edit the user undid that a request
+# record still names (`undone`: kept for that record, never sent again).
+V_SUMMARY_EDITS = (
+    'ALTER TABLE "summaries" ADD COLUMN "replaced_id" INTEGER',
+    'ALTER TABLE "summaries" ADD COLUMN "edited_from" INTEGER',
+    'ALTER TABLE "summaries" ADD COLUMN "undone" INTEGER NOT NULL DEFAULT 0',
+)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
                           V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES,
                           V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS, V_RECORD_PROOFS,
-                          V_ASSISTANTS, V_FOLDERS]
+                          V_ASSISTANTS, V_FOLDERS, V_SUMMARY_EDITS]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -159,6 +159,9 @@ class SummaryRow(BaseModel):
     content_tokens = peewee.IntegerField()
     usages = peewee.TextField(default="[]")
     warnings = peewee.TextField(default="[]")
+    replaced_id = peewee.IntegerField(null=True)  # the summary in effect before (V_SUMMARY_EDITS)
+    edited_from = peewee.IntegerField(null=True)  # edited by the user: the version rewritten
+    undone = peewee.BooleanField(default=False)  # an undone edit a request record still names
 
     class Meta:
         table_name = "summaries"

@@ -8,6 +8,7 @@ import json
 from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.proof import Sources
 from ..core.send import RequestRecord, ordinal_ranges
+from ..core.summaries import SummaryVersion
 from . import proofs, rows, summaries
 from .conversations import conversation_row
 from .database import Database
@@ -108,3 +109,27 @@ class Records:
         self.database.need_writer()
         with self.database.guard():
             return summaries.save_summary(self.db, conversation_id, draft)
+
+    def summary_history(self, conversation_id: int) -> list[SummaryVersion]:
+        """The conversation's compaction history, oldest first."""
+        with self.database.guard(), self.db.atomic():
+            return summaries.history(self.db, conversation_id)
+
+    def edit_summary(self, conversation_id: int, text: str,
+                     content_tokens: int) -> StoredSummary:
+        """The user's rewrite of the summary in effect, sent from now on."""
+        self.database.need_writer()
+        with self.database.guard():
+            return summaries.edit_summary(self.db, conversation_id, text, content_tokens)
+
+    def undo_summary_edit(self, conversation_id: int) -> StoredSummary:
+        """Back to the version the summary in effect was edited from."""
+        self.database.need_writer()
+        with self.database.guard():
+            return summaries.undo_summary_edit(self.db, conversation_id)
+
+    def forget_earlier_summaries(self, conversation_id: int) -> int:
+        """Remove every version of the summary but the one in effect."""
+        self.database.need_writer()
+        with self.database.guard():
+            return summaries.forget_earlier_summaries(self.db, conversation_id)

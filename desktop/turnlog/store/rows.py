@@ -187,4 +187,7 @@ def stored_summary(row: SummaryRow) -> StoredSummary:
         content_tokens=row.content_tokens,
         usages=tuple(Usage.from_json(u) for u in json.loads(row.usages)),
         warnings=tuple(json.loads(row.warnings)),
+        replaced_id=row.replaced_id,
+        edited_from=row.edited_from,
+        undone=bool(row.undone),
     )

@@ -44,3 +44,35 @@ def test_a_committed_answer_s_request_opens_verified_with_its_exact_body(
     action.trigger()
     qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=5000)
     assert "No request to show" in window.banner.title.text()
+
+
+def test_a_past_request_names_turns_by_the_numbers_the_window_shows(
+        qtbot, make_window, store, loopback):
+    """A turn with a newer version takes a new ordinal inside the store; the window keeps
+    its number. The past request's parts and marks use the window's numbers."""
+    from version_turns import pending
+
+    conv = seed(store, "versions", [("First question", "First answer"),
+                                    ("Second question", "Second answer")])
+    second = store.turns(conv.id)[1]
+    store.turns.commit(conv.id, pending("v2", "Second question", "Second answer, again",
+                                        replaces=second.id))
+    window = make_window()
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 2, timeout=5000)
+    loopback.script(Behaviour.answer("Third answer"))
+    window.composer.set_draft("Third question")
+    window.send()
+    qtbot.waitUntil(lambda: not window.running, timeout=10_000)
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 3, timeout=5000)
+    numbers = window.transcript.numbers
+    assert [numbers.number(t.ordinal) for t in window.transcript.turns] == [1, 2, 3]
+
+    window.view.setCurrentIndex(window.transcript.index(2))
+    window.past_requests.action.trigger()
+    qtbot.waitUntil(lambda: bool(window.findChildren(PastRequestDialog)), timeout=5000)
+    (dialog,) = window.findChildren(PastRequestDialog)
+    assert dialog.verdict.text().startswith("Verified")
+    shown = dialog.parts.toPlainText()
+    assert "sent verbatim: 1–2" in shown
+    assert "turn 2: Second question" in shown and "question 3: Third question" in shown
+    assert "turn 3" not in shown and "question 4" not in shown

@@ -105,11 +105,34 @@ def delete_turn_question(number: int, counts: DeletionCounts,
             "notes of the requests that carried it no longer name it. The other turns keep "
             "their numbers.",
         )
+        + _edited_summary_goes(counts)
         + " "
         + _tr(DELETE_DETAIL),
         translate("Privacy", "Delete"),
         option,
         option_checked=versions > 1,
+    )
+
+
+def _edited_summary_goes(counts: DeletionCounts) -> str:
+    """The words that say a summary the user rewrote goes with the turn (or "")."""
+    if not counts.edited_summaries:
+        return ""
+    return " " + translate(
+        "Privacy", "The summary you edited includes it: your text goes with it, and its "
+        "earlier versions too.")
+
+
+def forget_summaries_question(earlier: int) -> Confirmation:
+    """Before *Forget earlier versions* of a conversation's summary (`earlier` of them)."""
+    return Confirmation(
+        translate("Privacy", "Forget earlier versions"),
+        _n(QT_TRANSLATE_NOOP("Privacy", "Forget the %n earlier version(s) of this summary?"),
+           earlier),
+        translate("Privacy", "Only the summary in use stays. Texts you edited away go too, "
+                  "and the requests that carried them can no longer be rebuilt or "
+                  "verified.") + " " + _tr(DELETE_DETAIL),
+        translate("Privacy", "Forget"),
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from ...store.deletion import DeletionCounts
-from .languages import plural
+from .languages import arg, plural
 
 translate = QCoreApplication.translate  # translate("Privacy", …): lupdate reads the context
 
@@ -21,7 +21,11 @@ def counts_text(counts: DeletionCounts) -> str:
     if counts.conversations:
         parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n conversation(s)"), counts.conversations))
     parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n turn(s)"), counts.turns))
-    parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n summary(s)"), counts.summaries))
+    summaries = _n(QT_TRANSLATE_NOOP("Privacy", "%n summary(s)"), counts.summaries)
+    if counts.edited_summaries:
+        summaries = arg(translate("Privacy", "%1 (%2)"), summaries, _n(QT_TRANSLATE_NOOP(
+            "Privacy", "%n edited by you"), counts.edited_summaries))
+    parts.append(summaries)
     parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n request record(s)"), counts.requests))
     if counts.pins:
         parts.append(_n(QT_TRANSLATE_NOOP("Privacy", "%n pinned fact(s)"), counts.pins))

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from ...core.compaction import StoredSummary
 from ...core.memory import StoredNote, StoredPin, StoredPreference
 from ...core.model import Conversation, Turn
+from ...core.numbers import TurnNumbers
+from ...core.summaries import SummaryVersion, VersionState
 from ...core.versions import ForkOrigin, Versions
 from .export_file import ExportTarget
 
@@ -47,3 +49,16 @@ class MemoryState:
     preferences: list[StoredPreference]
     ordinals: dict[str, int]  # source turn id → its ordinal
     numbers: dict[str, int]  # source turn id → its number as shown (`core.numbers`)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryState:
+    """A conversation's compaction history as read, with its turns' numbers."""
+
+    conversation_id: int
+    versions: tuple[SummaryVersion, ...]
+    numbers: TurnNumbers
+
+    @property
+    def current(self) -> SummaryVersion | None:
+        return next((v for v in self.versions if v.state is VersionState.CURRENT), None)

@@ -48,7 +48,8 @@ def parts_text(rebuilt: Rebuilt) -> str:
     """The parts in wire order, a deleted one named as such (never its text)."""
     lines = []
     for part in rebuilt.parts:
-        name = part.kind + (f" {part.ordinal}" if part.ordinal is not None else "")
+        shown = part.number if part.number is not None else part.ordinal
+        name = part.kind + (f" {shown}" if shown is not None else "")
         if part.state is PartState.DELETED:
             lines.append(f"{name}: " + translate("PastRequest", "*deleted*"))
         else:

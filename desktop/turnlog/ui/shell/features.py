@@ -13,6 +13,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QStatusBar, QWidget
 
 from ...core.model import Conversation
+from ...core.numbers import ordinal_in_use
 from ...core.tools import Approval
 from ...store import TurnlogStore
 from ..conversation.actions import HistoryActions
@@ -28,7 +29,7 @@ from ..conversation.parts import HistoryParts, SendParts
 from ..conversation.titles import ConversationTitles, TitleParts
 from ..conversation.tool_approval import ApprovalCard
 from ..conversation.versions import VersionControls, VersionParts
-from ..dialogs.privacy import Confirmation, Decision
+from ..dialogs.privacy import Confirmation, Decision, forget_summaries_question
 from ..infra import operations
 from ..infra.changes import ChangeHub, OpenState
 from ..infra.docks import add_dock
@@ -43,9 +44,11 @@ from ..panels.side.panel import SidePanel
 from ..panels.side.questions import SideParts, SideQuestions
 from ..panels.sidebar import Sidebar
 from ..panels.turn_matches import TurnMatches
+from ..request.compaction_history import CompactionHistory, CompactionHistoryPanel
 from ..request.connection import Connector
 from ..request.inspector import Inspector
 from ..request.live_preview import LivePreview
+from ..request.past_request import PastRequests
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendSession, ToolProblems
 from ..request.tool_gate import ToolGate
@@ -78,6 +81,7 @@ class WindowParts(Protocol):
     sidebar: Sidebar
     inspector: Inspector
     inspector_dock: QDockWidget
+    past_requests: PastRequests
     folding: DockFolding
     first_send: FirstSendUndo
     versions: VersionControls
@@ -200,6 +204,47 @@ def attach_memory(window: QMainWindow, host: WindowParts,
     host.view.addAction(action)
     memory.pin_action = action
     return memory, dock
+
+
+def _summary_and_turns(host: WindowParts) -> tuple[int | None, int]:
+    summary = host.preview.summary
+    return (summary.id if summary is not None else None), len(host.transcript.turns)
+
+
+def attach_compaction_history(window: QMainWindow, host: WindowParts, view_menu: QMenu
+                              ) -> CompactionHistory:
+    """The "Compaction history" dock (a tab beside the inspector; View → Compaction
+    history): every summary kept, and the summary in use to edit or undo; a turn number
+    in it goes to that turn as Go to turn does."""
+    panel = CompactionHistoryPanel(window)
+    dock = add_dock(window, translate("CompactionHistory", "Compaction history"),
+                    "compactionDock", panel, Qt.DockWidgetArea.RightDockWidgetArea)
+    _beside_inspector(window, host, dock)
+    history = CompactionHistory(panel, host.store, host.runner, host.changes,
+                                lambda: (host.conversation, _summary_and_turns(host)),
+                                host.preview.refresh, host._storage_failed,
+                                lambda earlier: host.confirm(
+                                    forget_summaries_question(earlier)).accepted, window)
+    host.preview.shown_changed.connect(lambda _shown: history.follow())
+
+    def go_to_turn(number: int) -> None:
+        ordinal = ordinal_in_use(host.transcript.versions, number)
+        host.folding.back_to_conversation()
+        host.view.reveal_ordinal(ordinal)
+
+    history.turn_requested.connect(go_to_turn)
+    history.request_requested.connect(host.past_requests.open)
+    history.dock = dock
+    go = QAction(translate("CompactionHistory", "Compaction &history"), window)
+
+    def show() -> None:
+        dock.show()
+        dock.raise_()
+        history.reload()
+
+    go.triggered.connect(show)
+    view_menu.addAction(go)
+    return history
 
 
 def attach_search(window: QMainWindow, host: WindowParts, view_menu: QMenu) -> SearchDock:

@@ -2,9 +2,8 @@
 request inspector on the right.
 
 The window lays out and wires. A send is a `SendSession`, the preview of the draft a
-`LivePreview`, what a person changes `HistoryActions`, each storage
-change a named operation from `operations` that says what it changed (`_changed`
-refreshes the views from that).
+`LivePreview`, what a person changes `HistoryActions`, each storage change a named operation
+from `operations` that says what it changed (`_changed` refreshes the views from that).
 """
 
 from __future__ import annotations
@@ -68,8 +67,7 @@ class MainWindow(QMainWindow):
     """One window over one store. Storage work runs through `runner` as named operations.
 
     `confirm` and `choose_export` ask the person (a message box, a save dialog); both are
-    plain attributes so they can be answered without a modal dialog.
-    """
+    plain attributes so they can be answered without a modal dialog."""
 
     stage_entered = Signal(str)  # the stage line's words, each time a send enters a stage
 
@@ -145,6 +143,7 @@ class MainWindow(QMainWindow):
         self.memory, self.memory_dock = features.attach_memory(self, self, self.view_menu)
         self.tools, self.tool_card = features.attach_tools(self, self)  # each call approved
         self.from_assistant = features.from_assistant(self, self)  # Ctrl+Shift+N
+        self.compaction_history = features.attach_compaction_history(self, self, self.view_menu)
         self.finder = features.attach_search(self, self, self.view_menu)  # Ctrl+Shift+F
         self.settings_action.setEnabled(setup is not None)
         self.profile_watch = None if setup is None else ProfileWatch(  # turnlog-cli's changes

@@ -223,6 +223,11 @@ def summary_caption(summary: StoredSummary) -> str:
             "RowMark", "turns %1"), f"{summary.first_ordinal}–{summary.last_ordinal}")
     covered = summary.covered_count
     count = plural(QCoreApplication.translate("RowMark", "%n turn(s)", None, covered), covered)
+    if summary.edited:
+        return arg(QCoreApplication.translate(
+            "RowMark", "summary #%1 of %2 (%3), edited by you on %4, %5 bytes, ~%6 tokens"),
+                   str(summary.id), span, count, date_time(summary.created_at),
+                   summary.content_bytes, summary.content_tokens)
     return arg(QCoreApplication.translate(
         "RowMark", "summary #%1 of %2 (%3), made by %4 on %5, %6 bytes, ~%7 tokens"),
                str(summary.id), span, count, summary.model or QCoreApplication.translate(
