@@ -1,13 +1,18 @@
 """Showing the request in flight costs the window little right after Send: the body is
 built once when nothing has to start first, a second report of the same request redraws
-nothing, and the inspector's parts table writes only the rows that changed."""
+nothing, the inspector's parts table writes only the rows that changed, and the body is
+built after the first frame of the question being answered."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
+
+from PySide6.QtCore import QEvent, QObject
 
 from loopback import Behaviour
 from turnlog.core.model import ConversationSettings
+from turnlog.ui.request import send_session
 from uihelpers import numbered
 from window_sending import open_window, type_draft, wait_done
 
@@ -80,3 +85,60 @@ def test_the_body_in_flight_rewrites_only_the_parts_that_changed(
     assert [table.item(r, 0) for r in range(table.rowCount())
             if table.item(r, 0).text().startswith("turn ")] == turn_items
     wait_done(qtbot, window)
+
+
+class FirstFrame(QObject):
+    """At the first paint of the list after Send: whether the request reached the server
+    while that frame was being drawn (it waits `hold_s` in the frame, as a slow frame
+    would take)."""
+
+    def __init__(self, loopback, hold_s: float) -> None:
+        super().__init__()
+        self.loopback = loopback
+        self.hold_s = hold_s
+        self.reached: bool | None = None
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Paint and self.reached is None:
+            deadline = time.monotonic() + self.hold_s
+            while not self.loopback.requests and time.monotonic() < deadline:
+                time.sleep(0.01)
+            self.reached = bool(self.loopback.requests)
+        return False
+
+
+def test_the_question_being_answered_is_painted_before_the_body_is_built(
+        qtbot, make_window, store, loopback, monkeypatch):
+    """The network worker builds the body (Python work that holds the interpreter) after
+    the window's first frame of the question being answered, not while it is drawn."""
+    monkeypatch.setattr(send_session, "FIRST_PAINT_WAIT_S", 10.0, raising=False)
+    window, cid = open_window(qtbot, make_window, store, numbered(5), settings=ROOMY)
+    loopback.script(Behaviour.answer("Fine."))
+    frame = FirstFrame(loopback, hold_s=0.5)
+    window.view.viewport().installEventFilter(frame)
+    type_draft(window, "How are you?")
+    window.send()
+    wait_done(qtbot, window)
+    window.view.viewport().removeEventFilter(frame)
+    assert frame.reached is False
+    assert len(loopback.requests) == 1
+    assert store.turns(cid)[-1].answer == "Fine."
+
+
+def test_stop_while_waiting_for_the_first_frame_ends_at_once(
+        qtbot, make_window, store, loopback, monkeypatch):
+    monkeypatch.setattr(send_session, "FIRST_PAINT_WAIT_S", 10.0, raising=False)
+    window, cid = open_window(qtbot, make_window, store, numbered(5), settings=ROOMY)
+    window.view.viewport().setUpdatesEnabled(False)  # no frame comes
+    try:
+        type_draft(window, "How are you?")
+        window.send()
+        started = time.monotonic()
+        window.stop()
+        wait_done(qtbot, window, timeout=5000)
+        assert time.monotonic() - started < 5
+    finally:
+        window.view.viewport().setUpdatesEnabled(True)
+    assert window.composer.text() == "How are you?"
+    assert loopback.requests == []
+    assert len(store.turns(cid)) == 5

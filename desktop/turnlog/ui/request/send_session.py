@@ -146,6 +146,20 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Reach,
         return Sent(outcome, None, summary_read=False)
 
 
+FIRST_PAINT_WAIT_S = 0.1  # the longest a send waits for the window's paint to begin
+
+
+def _after(painted: threading.Event, work: Callable[[TaskContext], Sent]
+           ) -> Callable[[TaskContext], Sent]:
+    """`work`, begun once `painted` is set (or FIRST_PAINT_WAIT_S passed)."""
+
+    def waiting(context: TaskContext) -> Sent:
+        painted.wait(FIRST_PAINT_WAIT_S)
+        return work(context)
+
+    return waiting
+
+
 class BodyBeforeWait:
     """Reports, once, the body a send builds from the log as it is, when the send waits
     before its path plans the body (a model or a tool server starting, a summary being
@@ -241,6 +255,7 @@ class SendSession(QObject):
         self._timer.setInterval(STREAM_INTERVAL_MS)
         self._timer.timeout.connect(self._flush)
         self.tools: ToolGate | None = None  # the window's tool servers, when it has them
+        self._painted: threading.Event | None = None  # see `start`
 
     def prepare(self) -> None:
         """While nothing is sent yet: load, on the network worker, what the first send
@@ -262,13 +277,17 @@ class SendSession(QObject):
     def start(self, conversation: Conversation, question: str, draft: tuple[str, int],
               endpoint: Endpoint, costs: CostIndex, *, replaces: str | None = None,
               partial: PartialAnswer | None = None,
-              attachments: tuple[Attachment, ...] = (), new_sample: bool = False) -> None:
+              attachments: tuple[Attachment, ...] = (), new_sample: bool = False,
+              painted: threading.Event | None = None) -> None:
         """Send `question` in `conversation`; `draft` is given back if it fails. With
         `replaces` (or the turn edited in this conversation, `EditedTurn`) the answer is
         committed as a new version of that turn. With `partial`, ask for the rest of that
         answer to `question` (Continue): committed complete, as one turn. `attachments`:
         the question's files, committed with it. `new_sample` (Regenerate): the body asks
-        with a fresh seed where the server takes one."""
+        with a fresh seed where the server takes one. `painted`: set once the window has
+        painted the question being answered; the worker builds the body after that (for at
+        most FIRST_PAINT_WAIT_S), so that frame is not drawn while the worker's body
+        building holds the interpreter."""
         if self.running:
             raise RuntimeError("a send is already running")
         if replaces is None and partial is None:
@@ -285,6 +304,9 @@ class SendSession(QObject):
         self._enter(Stage.PREPARING, "")
         work = self._work(conversation, question, endpoint, costs, stream, replaces, partial,
                           attachments, new_sample_seed(endpoint.route) if new_sample else None)
+        self._painted = painted
+        if painted is not None:
+            work = _after(painted, work)
         self._task = self._runner.run(TaskRunner.NETWORK, "send", work,
                                       on_success=self._succeeded, on_failure=self._failed,
                                       on_progress=self._progress)
@@ -309,6 +331,7 @@ class SendSession(QObject):
         """Cancel the running send (Esc / Stop); it ends as a failure with the draft back."""
         if self._task is not None and not self._task.cancelled:
             self._task.cancel()
+            self._release()
             self.status.emit(QCoreApplication.translate("SendSession", "Stopping…"))
 
     def discard(self, conversation_ids: set[int] | None) -> None:
@@ -321,12 +344,19 @@ class SendSession(QObject):
             return
         self._discard = True
         self._task.cancel()
+        self._release()
         self.status.emit(QCoreApplication.translate("SendSession", "Stopping…"))
 
     def cancel(self) -> None:
         """The window closes: stop without waiting."""
         if self._task is not None:
             self._task.cancel()
+            self._release()
+
+    def _release(self) -> None:
+        """A stopped send does not wait for the window's paint to begin ending."""
+        if self._painted is not None:
+            self._painted.set()
 
     # ---------------------------------------------------------------- progress
     def _progress(self, item: object) -> None:
