@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtWidgets import QWidget
 
 from ...core.attachments import Attachment
 from ...core.compaction import StoredSummary
@@ -33,6 +34,7 @@ from ...store.pages import paged
 from ..infra import failure_text
 from ..infra.languages import arg, number
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
+from ..transcript.frames import after_next_paint
 from .connection import Endpoint, NotConnected, Reach
 from .edit_mode import EditedTurn
 from .tool_gate import ToolGate
@@ -278,15 +280,15 @@ class SendSession(QObject):
               endpoint: Endpoint, costs: CostIndex, *, replaces: str | None = None,
               partial: PartialAnswer | None = None,
               attachments: tuple[Attachment, ...] = (), new_sample: bool = False,
-              painted: threading.Event | None = None) -> None:
+              painted_by: QWidget | None = None) -> None:
         """Send `question` in `conversation`; `draft` is given back if it fails. With
         `replaces` (or the turn edited in this conversation, `EditedTurn`) the answer is
         committed as a new version of that turn. With `partial`, ask for the rest of that
         answer to `question` (Continue): committed complete, as one turn. `attachments`:
         the question's files, committed with it. `new_sample` (Regenerate): the body asks
-        with a fresh seed where the server takes one. `painted`: set once the window has
-        painted the question being answered; the worker builds the body after that (for at
-        most FIRST_PAINT_WAIT_S), so that frame is not drawn while the worker's body
+        with a fresh seed where the server takes one. `painted_by`: the list that shows the
+        question being answered; the worker builds the body once it has painted that (for
+        at most FIRST_PAINT_WAIT_S), so the frame is not drawn while the worker's body
         building holds the interpreter."""
         if self.running:
             raise RuntimeError("a send is already running")
@@ -304,9 +306,11 @@ class SendSession(QObject):
         self._enter(Stage.PREPARING, "")
         work = self._work(conversation, question, endpoint, costs, stream, replaces, partial,
                           attachments, new_sample_seed(endpoint.route) if new_sample else None)
-        self._painted = painted
-        if painted is not None:
+        self._painted = None
+        if painted_by is not None:
+            self._painted = painted = threading.Event()
             work = _after(painted, work)
+            after_next_paint(painted_by, painted.set)
         self._task = self._runner.run(TaskRunner.NETWORK, "send", work,
                                       on_success=self._succeeded, on_failure=self._failed,
                                       on_progress=self._progress)

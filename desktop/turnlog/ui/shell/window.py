@@ -10,7 +10,6 @@ refreshes the views from that).
 from __future__ import annotations
 
 import logging
-import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -372,11 +371,9 @@ class MainWindow(QMainWindow):
         self._update_empty_hint()  # no "No turns yet" above the question being answered
         self.view.scroll_to_newest()
         self.preview.show_running(parts.endpoint)
-        painted = threading.Event()  # the question being answered is on screen
         self.session.start(conversation, text, draft, parts.endpoint,
                            parts.costs or self.preview.costs, attachments=files,
-                           painted=painted)
-        self.view.after_next_paint(painted.set)
+                           painted_by=self.view.viewport())
 
     def stop(self) -> None:
         """Cancel the running request (Esc / Stop); the failure path gives the draft back."""

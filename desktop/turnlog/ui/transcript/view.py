@@ -3,7 +3,7 @@ when the top is reached, selects and copies text."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import nullcontext
 
 from PySide6.QtCore import (
@@ -67,7 +67,6 @@ class TranscriptView(QListView):
         self.verticalScrollBar().setSingleStep(24)
         self.delegate = TranscriptDelegate(self, relayout=self.relayout)
         self.setItemDelegate(self.delegate)
-        self._after_paint: list[Callable[[], None]] = []  # called once the next frame is painted
         self._follow = True
         # (ordinal, top) of a row on show while rows join or leave above it: after the
         # layout it is put back where it was, so what is read does not move.
@@ -401,23 +400,8 @@ class TranscriptView(QListView):
             return True
         if event.type() == QEvent.Type.Resize:
             self._width_changed()
-        painting = event.type() == QEvent.Type.Paint
-        with self.delegate.frame() if painting else nullcontext():
-            handled = super().viewportEvent(event)
-        if painting and self._after_paint:
-            waiting, self._after_paint = self._after_paint, []
-            for call in waiting:
-                call()
-        return handled
-
-    def after_next_paint(self, call: Callable[[], None]) -> None:
-        """Call `call` once the list has painted its next frame (at once when it is not on
-        screen, so nothing waits for a paint that never comes)."""
-        if self.viewport().isVisible():
-            self._after_paint.append(call)
-            self.viewport().update()
-        else:
-            call()
+        with self.delegate.frame() if event.type() == QEvent.Type.Paint else nullcontext():
+            return super().viewportEvent(event)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
         self._prepare_menu(event.pos())
