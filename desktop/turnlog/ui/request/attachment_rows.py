@@ -25,6 +25,8 @@ def file_rows(question: Question, images: bool = True
     """One row per file of the question: "  ↳ chart.png (image, 64×32)", its bytes and
     tokens in the message (they are part of the row above, not added to it)."""
     rows: list[tuple[str, int, int, Attachment | None]] = []
+    if not question.attachments:  # most turns: nothing to measure (no token count made)
+        return rows
     for cost in attachment_costs(question, images=images):
         attachment = cost.attachment
         kind = kind_text(attachment)

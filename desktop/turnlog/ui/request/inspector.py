@@ -419,16 +419,22 @@ class Inspector(QScrollArea):
                          refusal.mandatory_tokens, None))
         if rows == self._shown_parts:
             return
-        self._shown_parts = rows
-        self._show_rows(rows)
+        before, self._shown_parts = self._shown_parts or [], rows
+        self._show_rows(rows, before)
 
-    def _show_rows(self, rows: list[tuple[str, int, int, Attachment | None]]) -> None:
+    def _show_rows(self, rows: list[tuple[str, int, int, Attachment | None]],
+                   before: list[tuple[str, int, int, Attachment | None]]) -> None:
+        """Show `rows` where the table shows `before`: only the rows that differ are
+        written (the body in flight mostly carries the turns its preview showed)."""
         # Sized to contents once after filling, not after every cell (quadratic in rows).
         header = self.parts.horizontalHeader()
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
         self.parts.setRowCount(len(rows))
-        for row, (name, size, tokens, attachment) in enumerate(rows):
+        for row, shown in enumerate(rows):
+            if row < len(before) and before[row] == shown:
+                continue
+            name, size, tokens, attachment = shown
             item = QTableWidgetItem(name)
             item.setToolTip(name)  # a long name (a kept incomplete turn's) is elided
             if attachment is not None:

@@ -154,6 +154,20 @@ class RequestParts:
         return self.endpoint.route if self.endpoint else None
 
 
+def same_request(shown: Projection, planned: Projection) -> bool:
+    """Whether `planned` is the request `shown` describes: the same body, measured and
+    marked alike (cheap: its parts are compared, not its log's turns)."""
+    return shown is planned or (
+        shown.body == planned.body and shown.budget == planned.budget
+        and shown.input_tokens == planned.input_tokens
+        and shown.tokens_exact == planned.tokens_exact and shown.parts == planned.parts
+        and shown.summary == planned.summary and shown.memory == planned.memory
+        and shown.question_files == planned.question_files
+        and shown.images == planned.images and shown.turn_count == planned.turn_count
+        and shown.runs("sent") == planned.runs("sent")
+        and shown.runs("left out") == planned.runs("left out"))
+
+
 def counter_text(projection: Projection | None, refusal: ProjectionRefused | None,
                  budget: Budget | None, count_label: str = "") -> tuple[str, str]:
     """The size counter under the draft and its tooltip (which says where the context
@@ -498,8 +512,15 @@ class LivePreview(QObject):
 
     def show_sent(self, projection: Projection) -> None:
         """The request in flight carries `projection` (as its send path built it): the
-        inspector, the marks and the counter show that body, not the composer's."""
-        endpoint = self.shown.endpoint
+        inspector, the marks and the counter show that body, not the composer's. The send
+        path plans the body reported at once again: when it is the same request, all that
+        shows it stays as it is."""
+        shown = self.shown
+        if shown.kind == "running" and shown.projection is not None \
+                and same_request(shown.projection, projection):
+            self.shown = replace(shown, projection=projection)
+            return
+        endpoint = shown.endpoint
         self.show(Shown("running", projection, endpoint=endpoint))
         self._composer.set_counter(*counter_text(
             projection, None, projection.budget,

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtWidgets import QWidget
 
 from ...core.attachments import Attachment
 from ...core.compaction import StoredSummary
@@ -33,6 +34,7 @@ from ...store.pages import paged
 from ..infra import failure_text
 from ..infra.languages import arg, number
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
+from ..transcript.frames import after_next_paint
 from .connection import Endpoint, NotConnected, Reach
 from .edit_mode import EditedTurn
 from .tool_gate import ToolGate
@@ -106,34 +108,36 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Reach,
                    attachments: tuple[Attachment, ...] = (),
                    gate: ToolGate | None = None, seed: int | None = None) -> Sent:
     """The network worker's part: build the request (the one body builder), connect, run
-    the core send path, read the summary. The body is reported at once, before the
-    connection (the built-in model's server may take seconds to start), and again as the
-    send path plans it. With `replaces`, the answer is a new version of that (last)
+    the core send path, read the summary. The send path reports the body it plans; a
+    wait before that (the built-in model's server starting, tool servers starting, a
+    summary being made) has the body built from the log as it is reported first
+    (`BodyBeforeWait`). With `replaces`, the answer is a new version of that (last)
     turn; a reasoning model's thought streams into `thought`. With `partial`, it asks for
     the rest of that answer (as the connected server can: `Route.prefill`). With `gate`,
     the tools switched on in the conversation are offered (their servers start here).
     `seed`: the body's sampling seed (Regenerate's fresh one)."""
-    on_stage = lambda stage, detail: context.report((stage, detail))  # noqa: E731
     store = paged(store)  # one paged log for the body reported first and the send
     try:
         memory = store.memory(conversation.id)
-        ask = Ask(conversation, question, endpoint.route, attachments=attachments,
-                  memory=memory, replaces=replaces, partial=partial, costs=costs, seed=seed)
-        _report_body(context, store, ask, gate)
     except StoreError as err:
         return Sent(Failed(err.failure(), question), None, summary_read=False)
+    ask = Ask(conversation, question, endpoint.route, attachments=attachments,
+              memory=memory, replaces=replaces, partial=partial, costs=costs, seed=seed)
+    early = BodyBeforeWait(context, store, ask, gate)
     try:  # starts the built-in model's server first, if that is the provider
-        link = connector.connect(conversation, cancel=context.cancel, on_stage=on_stage)
+        link = connector.connect(conversation, cancel=context.cancel, on_stage=early.stage)
     except (NotConnected, ProviderFailure) as err:
         return Sent(Failed(err.failure, question), None, summary_read=False)
+    if gate is not None and gate.on_in(conversation):
+        early.report()  # their servers may have to start
     tools = gate.tools_for(conversation) if gate is not None else None
     if tools is not None and tools.problems:  # offered without them; the window says why
         context.report(ToolProblems(tuple(
             (p.server.name, p.status.describe()) for p in tools.problems)))
     request = send_request(replace(ask, route=link.route, tools=tools))
     outcome = sender_for(store, link.provider, link.costs or costs, link.retry).send(
-        request, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
-        on_projection=context.report,
+        request, cancel=context.cancel, on_stage=early.stage, on_delta=stream.append,
+        on_projection=early.planned,
         on_reasoning=thought.append if thought is not None else None)
     try:
         return Sent(outcome, store.records.latest_summary(conversation.id))
@@ -144,17 +148,63 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Reach,
         return Sent(outcome, None, summary_read=False)
 
 
-def _report_body(context: TaskContext, store: ChatStore, ask: Ask,
+FIRST_PAINT_WAIT_S = 0.1  # the longest a send waits for the window's paint to begin
+
+
+def _after(painted: threading.Event, work: Callable[[TaskContext], Sent]
+           ) -> Callable[[TaskContext], Sent]:
+    """`work`, begun once `painted` is set (or FIRST_PAINT_WAIT_S passed)."""
+
+    def waiting(context: TaskContext) -> Sent:
+        painted.wait(FIRST_PAINT_WAIT_S)
+        return work(context)
+
+    return waiting
+
+
+class BodyBeforeWait:
+    """Reports, once, the body a send builds from the log as it is, when the send waits
+    before its path plans the body (a model or a tool server starting, a summary being
+    made): what is in flight meanwhile. A send that waits for none of them reports only
+    the body its path plans, so the body is built once (on the worker, while the window
+    paints the question being answered)."""
+
+    WAITS = frozenset({Stage.STARTING_LOCAL_MODEL, Stage.COMPACTING})
+
+    def __init__(self, context: TaskContext, store: ChatStore, ask: Ask,
                  gate: ToolGate | None) -> None:
-    """Report the body this send builds from the log as it is, before connecting: what
-    is in flight while a model or a tool server starts (the send path reports the body
-    it plans, which replaces this one)."""
-    specs = gate.specs_now(ask.conversation) if gate is not None else ()
-    built = build(replace(ask, turns=store.turns(ask.conversation.id),
-                          summary=store.records.latest_summary(ask.conversation.id),
-                          tool_specs=specs))
-    if built.projection is not None:
-        context.report(built.projection)
+        self._context = context
+        self._store = store
+        self._ask = ask
+        self._gate = gate
+        self._reported = False
+
+    def stage(self, stage: Stage, detail: str) -> None:
+        """A stage of the send begins (reported after the body, when it waits)."""
+        if stage in self.WAITS:
+            self.report()
+        self._context.report((stage, detail))
+
+    def planned(self, projection: Projection) -> None:
+        """The send path planned the body it sends: it replaces the one reported first."""
+        self._reported = True
+        self._context.report(projection)
+
+    def report(self) -> None:
+        if self._reported:
+            return
+        self._reported = True
+        ask, store = self._ask, self._store
+        specs = self._gate.specs_now(ask.conversation) if self._gate is not None else ()
+        try:
+            built = build(replace(ask, turns=store.turns(ask.conversation.id),
+                                  summary=store.records.latest_summary(ask.conversation.id),
+                                  tool_specs=specs))
+        except StoreError as err:  # the send path meets the fault and says so
+            log.warning("could not build the body in flight: %s", err)
+            return
+        if built.projection is not None:
+            self._context.report(built.projection)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +257,7 @@ class SendSession(QObject):
         self._timer.setInterval(STREAM_INTERVAL_MS)
         self._timer.timeout.connect(self._flush)
         self.tools: ToolGate | None = None  # the window's tool servers, when it has them
+        self._painted: threading.Event | None = None  # see `start`
 
     def prepare(self) -> None:
         """While nothing is sent yet: load, on the network worker, what the first send
@@ -228,13 +279,17 @@ class SendSession(QObject):
     def start(self, conversation: Conversation, question: str, draft: tuple[str, int],
               endpoint: Endpoint, costs: CostIndex, *, replaces: str | None = None,
               partial: PartialAnswer | None = None,
-              attachments: tuple[Attachment, ...] = (), new_sample: bool = False) -> None:
+              attachments: tuple[Attachment, ...] = (), new_sample: bool = False,
+              painted_by: QWidget | None = None) -> None:
         """Send `question` in `conversation`; `draft` is given back if it fails. With
         `replaces` (or the turn edited in this conversation, `EditedTurn`) the answer is
         committed as a new version of that turn. With `partial`, ask for the rest of that
         answer to `question` (Continue): committed complete, as one turn. `attachments`:
         the question's files, committed with it. `new_sample` (Regenerate): the body asks
-        with a fresh seed where the server takes one."""
+        with a fresh seed where the server takes one. `painted_by`: the list that shows the
+        question being answered; the worker builds the body once it has painted that (for
+        at most FIRST_PAINT_WAIT_S), so the frame is not drawn while the worker's body
+        building holds the interpreter."""
         if self.running:
             raise RuntimeError("a send is already running")
         if replaces is None and partial is None:
@@ -251,6 +306,11 @@ class SendSession(QObject):
         self._enter(Stage.PREPARING, "")
         work = self._work(conversation, question, endpoint, costs, stream, replaces, partial,
                           attachments, new_sample_seed(endpoint.route) if new_sample else None)
+        self._painted = None
+        if painted_by is not None:
+            self._painted = painted = threading.Event()
+            work = _after(painted, work)
+            after_next_paint(painted_by, painted.set)
         self._task = self._runner.run(TaskRunner.NETWORK, "send", work,
                                       on_success=self._succeeded, on_failure=self._failed,
                                       on_progress=self._progress)
@@ -275,6 +335,7 @@ class SendSession(QObject):
         """Cancel the running send (Esc / Stop); it ends as a failure with the draft back."""
         if self._task is not None and not self._task.cancelled:
             self._task.cancel()
+            self._release()
             self.status.emit(QCoreApplication.translate("SendSession", "Stopping…"))
 
     def discard(self, conversation_ids: set[int] | None) -> None:
@@ -287,12 +348,19 @@ class SendSession(QObject):
             return
         self._discard = True
         self._task.cancel()
+        self._release()
         self.status.emit(QCoreApplication.translate("SendSession", "Stopping…"))
 
     def cancel(self) -> None:
         """The window closes: stop without waiting."""
         if self._task is not None:
             self._task.cancel()
+            self._release()
+
+    def _release(self) -> None:
+        """A stopped send does not wait for the window's paint to begin ending."""
+        if self._painted is not None:
+            self._painted.set()
 
     # ---------------------------------------------------------------- progress
     def _progress(self, item: object) -> None:

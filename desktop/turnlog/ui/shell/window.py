@@ -374,7 +374,8 @@ class MainWindow(QMainWindow):
         self.view.scroll_to_newest()
         self.preview.show_running(parts.endpoint)
         self.session.start(conversation, text, draft, parts.endpoint,
-                           parts.costs or self.preview.costs, attachments=files)
+                           parts.costs or self.preview.costs, attachments=files,
+                           painted_by=self.view.viewport())
 
     def stop(self) -> None:
         """Cancel the running request (Esc / Stop); the failure path gives the draft back."""
