@@ -366,8 +366,7 @@ class MainWindow(QMainWindow):
             self.banner.show_text(*(parts.problem or (translate("MainWindow", "Cannot send"), "")))
             return
         self.preview.cancel_warm()  # the send counts what it needs itself
-        text = self.composer.text()
-        draft = self.composer.take()
+        text, draft = self.composer.text(), self.composer.take()
         self.banner.dismiss()
         self.transcript.start_pending(text, files := self.composer.attachments)
         self._update_empty_hint()  # no "No turns yet" above the question being answered
