@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.model import Conversation, ConversationSettings, Turn, Usage
-from ..core.request_record import RequestRecord
-from ..core.summaries import StoredSummary
 from ..core.tools import rounds_from_json
 from .models import ConversationRow, RequestRow, SummaryRow
+
+if TYPE_CHECKING:  # loaded by the parts that read them: records, summaries, proofs
+    from ..core.request_record import RequestRecord
+    from ..core.summaries import StoredSummary
 
 
 def now_iso() -> str:
@@ -90,6 +92,8 @@ def conversation(row: ConversationRow) -> Conversation:
 
 
 def request_record(row: RequestRow) -> RequestRecord:
+    from ..core.request_record import RequestRecord
+
     return RequestRecord(
         conversation_id=row.conversation_id,
         started_at=parse_time(row.started_at),
@@ -116,6 +120,8 @@ def request_record(row: RequestRow) -> RequestRecord:
 
 
 def stored_summary(row: SummaryRow) -> StoredSummary:
+    from ..core.summaries import StoredSummary
+
     return StoredSummary(
         id=row.id,
         conversation_id=row.conversation_id,
