@@ -153,6 +153,20 @@ def test_reading_commands_load_neither_qt_nor_the_network(tmp_path: Path):
         assert loaded_in(names, NOT_FOR_READING) == [], command
 
 
+def test_importing_the_store_loads_none_of_its_parts():
+    """`turnlog.store` opens a data directory; each part's module loads with the part."""
+    script = "import json, sys, turnlog.store\nprint(json.dumps(sorted(sys.modules)))\n"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True, timeout=60)
+    names = json.loads(done.stdout)
+    parts = ("turnlog.store.conversations", "turnlog.store.turns", "turnlog.store.memory",
+             "turnlog.store.side", "turnlog.store.searching", "turnlog.store.attached",
+             "turnlog.store.forks", "turnlog.store.importing", "turnlog.store.privacy",
+             "turnlog.store.records", "turnlog.core.search")
+    assert "turnlog.store.log" in names
+    assert loaded_in(names, parts) == []
+
+
 def test_listing_and_showing_load_only_what_they_print(tmp_path: Path):
     home, conversation = a_home(tmp_path)
     env = dict(os.environ, TURNLOG_HOME=str(home))
