@@ -61,6 +61,7 @@ class LogPages(FrozenTurns):
         self._count = count
         self.newest_ordinal = newest
         self._pages: OrderedDict[int, list[Turn]] = OrderedDict()  # oldest first inside
+        self._last: tuple[int, list[Turn]] = (-1, [])  # the page read last, and its number
         self._lock = threading.RLock()
         # A run of ids and ordinals read last: (first index, ids, ordinals).
         self._keys: tuple[int, tuple[str, ...], tuple[int, ...]] | None = None
@@ -130,10 +131,14 @@ class LogPages(FrozenTurns):
             index += len(rows)
 
     def _page(self, number: int) -> list[Turn]:
+        last = self._last  # one read of a pair: safe without the lock
+        if last[0] == number:  # a row laid out asks for its turn many times in a row
+            return last[1]
         with self._lock:
             page = self._pages.get(number)
             if page is not None:
                 self._pages.move_to_end(number)
+                self._last = (number, page)
                 return page
             newer = self._pages.get(number - 1) if number > 0 else None
             top = newer[0].ordinal - 1 if newer else self._dense_top(number)
@@ -147,6 +152,7 @@ class LogPages(FrozenTurns):
                                               limit=self.PAGE)
             self.pages_read += 1
             self._pages[number] = rows
+            self._last = (number, rows)
             while len(self._pages) > self.KEEP:
                 self._pages.popitem(last=False)
             return rows
