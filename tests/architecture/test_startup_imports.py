@@ -39,6 +39,12 @@ NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnl
                    # the request builder and what it plans with: a send's, not a reader's
                    "turnlog.core.send", "turnlog.core.compaction", "turnlog.core.projection",
                    "turnlog.core.side", "turnlog.core.tool_loop", "turnlog.store.records")
+# Never loaded by `list` or `show`: the exporters, the search language, the request proofs,
+# the privacy deletes, the importers' writer, the schema upgrade, the temporary files.
+NOT_FOR_LISTING = ("turnlog.formats.export", "turnlog.core.search", "turnlog.core.proof",
+                   "turnlog.core.memory", "turnlog.store.privacy", "turnlog.store.importing",
+                   "turnlog.store.upgrade", "turnlog.store.proofs", "turnlog.config.tool_servers",
+                   "tempfile")
 
 # The real start (`turnlog.app.main`), with the moment the first screen is ready (the
 # `$TURNLOG_READY_FILE` mark) noted: what is loaded then, and once the HTTP stack is in.
@@ -145,6 +151,34 @@ def test_reading_commands_load_neither_qt_nor_the_network(tmp_path: Path):
         names = json.loads(done.stderr.strip().splitlines()[-1])
         assert "turnlog.store" in names
         assert loaded_in(names, NOT_FOR_READING) == [], command
+
+
+def test_importing_the_store_loads_none_of_its_parts():
+    """`turnlog.store` opens a data directory; each part's module loads with the part."""
+    script = "import json, sys, turnlog.store\nprint(json.dumps(sorted(sys.modules)))\n"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True, timeout=60)
+    names = json.loads(done.stdout)
+    parts = ("turnlog.store.conversations", "turnlog.store.turns", "turnlog.store.memory",
+             "turnlog.store.side", "turnlog.store.searching", "turnlog.store.attached",
+             "turnlog.store.forks", "turnlog.store.importing", "turnlog.store.privacy",
+             "turnlog.store.records", "turnlog.core.search")
+    assert "turnlog.store.log" in names
+    assert loaded_in(names, parts) == []
+
+
+def test_listing_and_showing_load_only_what_they_print(tmp_path: Path):
+    home, conversation = a_home(tmp_path)
+    env = dict(os.environ, TURNLOG_HOME=str(home))
+    script = ("import json, sys\nfrom turnlog.cli import main\ncode = main(sys.argv[1:])\n"
+              "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\nsys.exit(code)\n")
+    for command in (["list"], ["show", str(conversation)]):
+        done = subprocess.run([sys.executable, "-c", script, *command], env=env,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert "Question 5?" in done.stdout or "ready" in done.stdout, done.stdout
+        names = json.loads(done.stderr.strip().splitlines()[-1])
+        assert loaded_in(names, NOT_FOR_LISTING) == [], command
 
 
 def test_each_command_is_registered_by_the_module_named_for_it():

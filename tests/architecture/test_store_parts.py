@@ -97,8 +97,10 @@ def opened(tmp_path_factory: pytest.TempPathFactory):
 @pytest.fixture(scope="module")
 def parts(opened: TurnlogStore) -> dict[str, object]:
     """The store's parts: its attributes that are objects of `turnlog.store`'s classes
-    (`records` is made on first use)."""
-    assert opened.records is not None
+    (each is made on first use)."""
+    for name in ("conversations", "turns", "records", "memory", "side", "search", "forks",
+                 "imports", "attachments", "privacy"):
+        assert getattr(opened, name) is not None
     found = {name: value for name, value in vars(opened).items()
              if type(value).__module__.startswith("turnlog.store.")}
     assert {"database", "conversations", "turns", "records", "memory", "side", "search",

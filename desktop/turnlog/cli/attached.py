@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from ..core.attachments import Attachment
-from ..formats.file_reading import read_file
 
 
 def add_attach(p: Any, more: str = "") -> None:
@@ -18,6 +17,8 @@ def add_attach(p: Any, more: str = "") -> None:
 def read_attached(names: Sequence[str]) -> list[Attachment]:
     """The files in order; raises `AttachmentRefused` (its name and reason) for the first
     that cannot be attached, or that would take the question past a limit."""
+    from ..formats.file_reading import read_file  # the bounded reader: a sending command's
+
     files: list[Attachment] = []
     for name in names:
         files.append(read_file(Path(name), attached=files))

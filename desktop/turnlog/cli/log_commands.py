@@ -11,32 +11,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config.paths import data_dir
-from ..config.tool_servers import ToolConfigInvalid
-from ..core.attachments import AttachmentRefused, describe, has_images
-from ..core.budget import WINDOW_LEARNED, InvalidBudget
 from ..core.failures import FailureKind, StoreError
-from ..core.imports import ImportProblem, source_name
-from ..core.memory import Memory
-from ..core.model import Conversation, Turn
-from ..core.numbers import TurnNumbers
-from ..core.partial import incomplete_mark
 from ..core.pending import check_question
-from ..core.side_records import SideQuestion
-from ..core.tools import Approval, ToolSpec
-from ..core.versions import ForkOrigin, Versions, active_line
-from ..formats.export import FORMATS, attachment_entries, export_text, inline
+from ..core.versions import active_line
+from ..formats import EXPORT_FORMATS
 from ..store import NotFound, TurnlogStore
-from ..store.salvage import Readable
-from .attached import add_attach, read_attached
-from .memory_commands import memory_json, memory_of
+from .attached import add_attach
 from .numbers import whole_number
 from .terminal import print_json, print_refusal, runs_text, safe_for
 
 if TYPE_CHECKING:  # `project` loads what connects and builds requests; list and show need none
+    from ..core.memory import Memory
+    from ..core.model import Conversation, Turn
     from ..core.send import SendRequest
+    from ..core.side_records import SideQuestion
     from ..core.summaries import StoredSummary
+    from ..core.tools import ToolSpec
+    from ..core.versions import ForkOrigin, Versions
     from ..service.chat import Route
-    from ..service.request_body import Ask
+    from ..service.request_body import Ask, Built
+    from ..store.salvage import Readable
 
 EXIT_DAMAGED = 5
 """export/show wrote what could be read, but some rows of the conversation could not."""
@@ -81,7 +75,7 @@ def register(sub: Any) -> None:
                    help="write every conversation, as the window's Export all does, into "
                    "this new folder or zip (a JSON-lines and a Markdown file each, and the "
                    "attached files); `turnlog-cli import` reads it back")
-    p.add_argument("--format", choices=FORMATS, default="jsonl",
+    p.add_argument("--format", choices=EXPORT_FORMATS, default="jsonl",
                    help="jsonl (re-importable, the default) or markdown")
     add_raw(p)
     p.set_defaults(run=run_export)
@@ -130,6 +124,7 @@ def default_route(wanted: str | None) -> Route:
 def window_json(conversation: Conversation, route: Route) -> dict[str, Any]:
     """When an overflow taught the window in effect, and the smaller window the server
     stated (or an overflow taught) beside a larger one set by you, as a send sees them."""
+    from ..core.budget import WINDOW_LEARNED
     from ..service.chat import window_for, window_warning
 
     source = window_for(conversation, route)[1]
@@ -169,7 +164,9 @@ def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conver
 
 
 def run_project(args: argparse.Namespace) -> int:
+    from ..config.tool_servers import ToolConfigInvalid
     from ..service.request_body import build  # what connects and builds: `project` only
+
     problem = check_question(args.question)
     if problem is not None:
         print(f"failure: {problem.kind.value}\n{problem.message()}", file=sys.stderr)
@@ -213,28 +210,7 @@ def run_project(args: argparse.Namespace) -> int:
     folded = set(summarized)
     left_out = [o for o in projection.left_out if o not in folded]
     if args.json:
-        out = {
-            "sent": list(projection.sent),
-            "summarized": list(summarized),
-            "left_out": left_out,
-            "superseded": sorted(t.ordinal for t in found.turns
-                                 if versions.is_superseded(t.id)),
-            "summary": planned.summary_json(),
-            "final": built.final,
-            "not_final": built.not_final,
-            "body": projection.body.decode("utf-8"),
-            "body_bytes": projection.body_bytes,
-            "max_bytes": budget.max_bytes,
-            "input_tokens": projection.input_tokens,
-            "token_budget": budget.input_tokens,
-            "tokens_exact": projection.tokens_exact,
-            "context_window": budget.context_window,
-            "window_source": budget.window_source,
-            **window_json(conversation, route),
-            "output_reserve": budget.output_reserve,
-            "memory": memory_json(projection.memory),
-        }
-        print_json(out)
+        print_json(_projection_json(built, found, versions, conversation, route, memory))
         return 0
     kind = "exact" if projection.tokens_exact else "estimated"
     print(f"conversation {conversation.id}: {safe_for(sys.stdout)(conversation.title)}")
@@ -250,12 +226,51 @@ def run_project(args: argparse.Namespace) -> int:
     return 0
 
 
+def _projection_json(built: Built, found: Readable, versions: Versions,
+                     conversation: Conversation, route: Route, memory: Memory
+                     ) -> dict[str, Any]:
+    """`project --json`: what a send would carry, as one object."""
+    from .memory_commands import memory_json
+
+    request, planned = built.request, built.planned
+    assert planned is not None
+    budget = request.budget
+    projection = planned.projection
+    summarized = planned.summarized
+    folded = set(summarized)
+    left_out = [o for o in projection.left_out if o not in folded]
+    return {
+        "sent": list(projection.sent),
+        "summarized": list(summarized),
+        "left_out": left_out,
+        "superseded": sorted(t.ordinal for t in found.turns
+                             if versions.is_superseded(t.id)),
+        "summary": planned.summary_json(),
+        "final": built.final,
+        "not_final": built.not_final,
+        "body": projection.body.decode("utf-8"),
+        "body_bytes": projection.body_bytes,
+        "max_bytes": budget.max_bytes,
+        "input_tokens": projection.input_tokens,
+        "token_budget": budget.input_tokens,
+        "tokens_exact": projection.tokens_exact,
+        "context_window": budget.context_window,
+        "window_source": budget.window_source,
+        **window_json(conversation, route),
+        "output_reserve": budget.output_reserve,
+        "memory": memory_json(projection.memory),
+    }
+
+
 def _project_ask(args: argparse.Namespace, conversation: Conversation, route: Route,
                  memory: Memory, turns: Sequence[Turn], cached: StoredSummary | None,
                  specs: tuple[ToolSpec, ...]) -> Ask | int:
     """What `project` previews, or the exit status of why nothing can be (a budget setting
     out of range, a file that cannot be attached, images for a model without)."""
+    from ..core.attachments import AttachmentRefused
+    from ..core.budget import InvalidBudget
     from ..service.request_body import Ask, send_request
+    from .attached import read_attached
 
     try:
         ask = Ask(conversation, args.question, route, turns, memory=memory, summary=cached,
@@ -293,6 +308,8 @@ def _tool_specs(names: str) -> tuple[ToolSpec, ...]:
 def refused_images(request: SendRequest) -> bool:
     """Say so when the question has images and the model takes none (a send refuses it
     before anything goes out)."""
+    from ..core.attachments import has_images
+
     if not has_images(request.attachments) or request.options.images:
         return False
     print(f"failure: {FailureKind.NO_IMAGES.value}\nThe profile's model is set not to accept "
@@ -312,6 +329,7 @@ def run_import(args: argparse.Namespace) -> int:
     """Check the whole file first (a bad one opens nothing for writing), then write it in
     one transaction. Standard output gets each conversation's id, one a line (or with
     `--json` the whole report); standard error the report in words."""
+    from ..core.imports import ImportProblem
     from ..service.transfer import check_file, import_checked  # the importers
 
     try:
@@ -349,6 +367,8 @@ def _read_conversation(conversation_id: int) -> Readable:
 def _versions(conversation_id: int) -> Versions:
     """The conversation's versions; none when its records cannot be read (a damaged file:
     every turn that can be read is shown, unmarked)."""
+    from ..core.versions import Versions
+
     try:
         with TurnlogStore.open(data_dir(), readonly=True) as store:
             return store.turns.versions(conversation_id)
@@ -378,6 +398,9 @@ def _side_questions(conversation_id: int) -> list[SideQuestion]:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from ..formats.export import attachment_entries, export_text, inline
+    from .memory_commands import memory_of
+
     if (args.all_to is None) == (args.conversation is None):
         print("error: give a conversation ID, or --all FOLDER|FILE.zip (not both)",
               file=sys.stderr)
@@ -461,6 +484,8 @@ SHOWN_RESULT_CHARS = 2_000
 def tool_lines(turn: Turn) -> list[str]:
     """A turn's tool exchange as `show` prints it, between question and answer: each call
     (tool, arguments, who let it run, how long it took) and its result as sent."""
+    from ..core.tools import Approval
+
     lines = []
     for number, tool_round in enumerate(turn.tools, 1):
         if tool_round.content:
@@ -482,6 +507,11 @@ def tool_lines(turn: Turn) -> list[str]:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from ..core.attachments import describe
+    from ..core.imports import source_name
+    from ..core.numbers import TurnNumbers
+    from ..core.partial import incomplete_mark
+
     found = _read_conversation(args.conversation)
     conversation = found.conversation
     safe = safe_for(sys.stdout, raw=args.raw)

@@ -16,7 +16,6 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
-from ..core.request_record import ordinal_ranges
 from ..core.visible import visible, visible_json
 
 if TYPE_CHECKING:
@@ -66,4 +65,6 @@ def runs_text(ordinals: tuple[int, ...]) -> str:
     """Ordinals as runs: "1–3, 5", or "none"."""
     if not ordinals:
         return "none"
+    from ..core.request_record import ordinal_ranges  # what `project` and `sent` print
+
     return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ordinal_ranges(ordinals))

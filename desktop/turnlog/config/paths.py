@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
-import tempfile
 from pathlib import Path
-
-import platformdirs
 
 ENV_HOME = "TURNLOG_HOME"
 DB_NAME = "turnlog.sqlite3"
@@ -23,7 +20,11 @@ its -wal/-shm, window.ini, logs) is readable by its owner only."""
 def data_dir_path() -> Path:
     """Where the data directory is, without creating it (for `turnlog --version`)."""
     override = os.environ.get(ENV_HOME)
-    return Path(override) if override else Path(platformdirs.user_data_dir("turnlog", False))
+    if override:
+        return Path(override)
+    import platformdirs  # the platform's conventions: only where no folder is named
+
+    return Path(platformdirs.user_data_dir("turnlog", False))
 
 
 def data_dir() -> Path:
@@ -57,6 +58,8 @@ def log_file(home: Path) -> Path:
 def write_atomically(path: Path, text: str, *, prefix: str) -> None:
     """Write `text` to `path` through a synced temporary file (`prefix` names it) moved
     into place: a reader sees the old file or the new one, never half of one."""
+    import tempfile  # a writer's (with its `random`): reading commands write nothing
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=prefix, suffix=path.suffix, dir=path.parent)
     try:

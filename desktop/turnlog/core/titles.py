@@ -19,14 +19,14 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from .body import SYSTEM, Message, RequestOptions, build_body
-from .body import USER as USER_ROLE
 from .failures import Failure, FailureKind, ProviderFailure
 from .model import Conversation, Turn, Usage
 from .provider import CancelToken, ChatProvider
-from .request_record import RequestLog, RequestRecord
+
+if TYPE_CHECKING:  # the body builder and request records: a title request's, loaded by it
+    from .request_record import RequestLog
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +94,9 @@ _QUOTES = "\"'“”‘’「」『』《》«»`*#"
 
 def model_title_body(turn: Turn, model: str) -> bytes:
     """The request body that asks `model` to name the conversation begun by `turn`."""
+    from .body import SYSTEM, Message, RequestOptions, build_body
+    from .body import USER as USER_ROLE
+
     exchange = (f"Question:\n{turn.question[:EXCHANGE_CHARS]}\n\n"
                 f"Answer:\n{turn.answer[:EXCHANGE_CHARS]}")
     return build_body(model, [Message(SYSTEM, TITLE_INSTRUCTION), Message(USER_ROLE, exchange)],
@@ -318,6 +321,8 @@ def name_by_model(store: TitleStore, provider: ChatProvider, conversation: Conve
     (references and counts, as any request's), and give the conversation that title if
     it still should have it. Returns the conversation renamed, or None (failed, or no
     longer wanted). A store fault raises `StoreError`; the chat never hears of it."""
+    from .request_record import RequestRecord
+
     started_wall, started = datetime.now(UTC), clock()
     outcome = make_model_title(provider, turn, model, cancel=cancel)
     said = TITLE_OUTCOME if isinstance(outcome, TitleMade) \

@@ -36,11 +36,12 @@ from ..core.numbers import TurnNumbers
 from ..core.partial import incomplete_mark
 from ..core.side_records import SideQuestion
 from ..core.versions import Versions
+from . import EXPORT_FORMATS
 
 NO_VERSIONS = Versions((), {})
 
 FORMAT_VERSION = 2
-FORMATS = ("jsonl", "markdown")
+FORMATS = EXPORT_FORMATS
 SIDE_KEY = "side_question"  # a line holding one side question (never a turn)
 
 

@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from typing import Any
 
 from turnlog.core.failures import Failure, FailureKind, rate_limit_hint
@@ -144,6 +143,8 @@ def parse_retry_after(value: str | None, now: datetime | None = None) -> float |
     try:
         seconds = float(value)
     except ValueError:
+        from email.utils import parsedate_to_datetime  # an HTTP date: rare, and slow to load
+
         try:
             when = parsedate_to_datetime(value)
         except (TypeError, ValueError, IndexError):

@@ -15,13 +15,12 @@ server's own, and a cost index that counts tokens exactly with the server's toke
 from __future__ import annotations
 
 import logging
-import ssl
 import threading
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..config.model_counts import ModelCounts, ObservingProvider
 from ..config.profiles import NetworkSettings, Profile
@@ -82,6 +81,9 @@ from ..providers.security import (
     tls_context,
 )
 from ..store.pages import paged
+
+if TYPE_CHECKING:
+    import ssl
 
 log = logging.getLogger(__name__)
 

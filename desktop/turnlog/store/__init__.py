@@ -12,8 +12,8 @@ from .errors import (
     SchemaTooNew,
     UpgradeFailed,
 )
+from .files import erase_pending
 from .log import TurnlogStore
-from .privacy import erase_pending
 
 __all__ = [
     "AlreadyOpen",

@@ -11,9 +11,8 @@ from typing import Any
 import peewee
 
 from ..core.model import Conversation, ConversationSettings
-from ..core.proof import SYSTEM_TEXT
 from ..core.titles import MODEL, QUESTION, SOURCES, USER
-from . import drafts, proofs, rows, salvage, search, titles
+from . import drafts, rows, search, titles
 from .database import Database
 from .errors import NotFound
 from .models import ConversationRow, TurnRow, insert
@@ -59,7 +58,7 @@ class Conversations:
             if text and not content:
                 query = query.where(ConversationRow.title.contains(text))
             elif text:
-                matching = search.matching_conversations(db, search.parse_query(text))
+                matching = search.matching_conversations(db, search.rules.parse_query(text))
                 query = query.where(ConversationRow.title.contains(text)
                                     | ConversationRow.id.in_(sorted(matching)))
             found = query.order_by(ConversationRow.starred.desc(),
@@ -137,6 +136,9 @@ class Conversations:
                                                   ).execute(db)
             forgot = 0
             if system_prompt is not None:
+                from ..core.proof import SYSTEM_TEXT
+                from . import proofs  # what requests kept of the old prompt: a writer's
+
                 forgot = proofs.forget_item(db, SYSTEM_TEXT, str(conversation_id),
                                             conversation_id, old=current.system_prompt,
                                             new=system_prompt)
@@ -226,6 +228,8 @@ class Conversations:
     def readable(self) -> list[tuple[Conversation, int]]:
         """Every conversation and its number of turns, newest first, read leniently: a
         title holding damaged text is shown with U+FFFD, never a failure."""
+        from . import salvage
+
         with self.database.guard():
             return salvage.readable_conversations(self.database.path,
                                                   immutable=self.database.immutable)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 from pathlib import Path
 
 from .files import PRIVATE_DIR, PRIVATE_FILE
@@ -60,4 +59,6 @@ def remove_draft(home: Path, conversation_id: int) -> None:
 
 
 def remove_all_drafts(home: Path) -> None:
+    import shutil  # a privacy delete's
+
     shutil.rmtree(home / DRAFTS, ignore_errors=True)

@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 import peewee
 
+from ..config.paths import ERASE_PENDING_NAME
 from .errors import CannotOpen, LinkRefused
 
 log = logging.getLogger(__name__)
@@ -27,6 +28,12 @@ READ_PRAGMAS = {
     "busy_timeout": 5000,
     "query_only": 1,
 }
+
+
+def erase_pending(home: Path) -> bool:
+    """Whether a privacy delete in `home` was committed but not yet erased from the disk
+    (a run died in between; the next writer finishes it)."""
+    return (home / ERASE_PENDING_NAME).exists()
 
 
 def refuse_links(home: Path, names: Iterable[str]) -> None:

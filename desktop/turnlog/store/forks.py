@@ -5,7 +5,8 @@ Calling the part lists a conversation's forks (`store.forks(id)`)."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from ..core.failures import StoreError
 from ..core.model import Conversation, Turn
@@ -13,20 +14,24 @@ from ..core.numbers import TurnNumbers
 from ..core.pending import PendingTurn
 from ..core.titles import USER
 from ..core.versions import ForkOrigin
-from . import deletion, drafts, rows, titles, versions
+from . import drafts, rows, titles, versions
 from .conversations import Conversations, conversation_row
 from .database import Database
 from .errors import NotFound
-from .memory import Memory
 from .models import ConversationRow, ForkRow, TurnRow, insert
 from .turns import Turns
 
+if TYPE_CHECKING:
+    from .memory import Memory
+
 
 class Forks:
-    """The forks of one store's conversations."""
+    """The forks of one store's conversations. `memory` gives the store's memory part,
+    made when a fork first copies pins (reading where a conversation came from loads no
+    memory)."""
 
     def __init__(self, database: Database, conversations: Conversations, turns: Turns,
-                 memory: Memory) -> None:
+                 memory: Callable[[], Memory]) -> None:
         self.database = database
         self.db = database.db
         self.conversations = conversations
@@ -100,8 +105,8 @@ class Forks:
             titles.follow_first_turn(self.db, fork.id,
                                      first_before=copies[0].id if copies else None)
             # The pins taken from the copied turns come along, their sources remapped.
-            self.memory.copy_pins(source.id, fork.id,
-                           {t.id: c.id for t, c in zip(kept, copies, strict=True)})
+            self.memory().copy_pins(source.id, fork.id,
+                             {t.id: c.id for t, c in zip(kept, copies, strict=True)})
         drafts.save_draft(self.database.home, fork.id, draft)  # ready in its composer
         return self.conversations.get(fork.id), draft
 
@@ -121,6 +126,8 @@ class Forks:
 
     def of(self, conversation_id: int) -> list[Conversation]:
         """The conversations holding copies of this one's turns (forks of forks too)."""
+        from . import deletion  # what a delete would reach: the privacy dialog's
+
         with self.database.guard():
             ids = deletion.forks_of(self.db, conversation_id)
             found = ConversationRow.select().where(ConversationRow.id.in_(ids)) \

@@ -19,10 +19,6 @@ from typing import TYPE_CHECKING
 import peewee
 
 from ..config.paths import DB_NAME, ERASE_PENDING_NAME, LOCK_NAME
-from . import search, upgrade
-from .assistants import Assistants
-from .attached import Attachments
-from .conversations import Conversations
 from .database import Database
 from .errors import (
     SQLITE_CANTOPEN,
@@ -36,6 +32,7 @@ from .errors import (
     result_code,
 )
 from .files import (
+    erase_pending,
     make_private,
     open_no_link,
     reading_database,
@@ -43,18 +40,21 @@ from .files import (
     refuse_links,
     settled,
 )
-from .folders import Folders
-from .forks import Forks
-from .importing import Imports
-from .memory import Memory
 from .migrations import SCHEMA_VERSION, Progress, current_version, table_names
-from .privacy import Privacy
-from .searching import Search
-from .side import SideQuestions
-from .turns import Turns
 
 if TYPE_CHECKING:
+    from .assistants import Assistants
+    from .attached import Attachments
+    from .conversations import Conversations
+    from .folders import Folders
+    from .forks import Forks
+    from .importing import Imports
+    from .memory import Memory
+    from .privacy import Privacy
     from .records import Records
+    from .searching import Search
+    from .side import SideQuestions
+    from .turns import Turns
 
 log = logging.getLogger(__name__)
 
@@ -147,18 +147,74 @@ class TurnlogStore:
         self.home = home
         self.path = self.database.path
         self.db = db
-        self.conversations = Conversations(self.database)
-        self.turns = Turns(self.database, self.conversations)
-        self.memory = Memory(self.database, self.conversations)
-        self.side = SideQuestions(self.database)
-        self.search = Search(self.database)
-        self.attachments = Attachments(self.database)
-        self.forks = Forks(self.database, self.conversations, self.turns, self.memory)
-        self.imports = Imports(self.database, self.conversations, self.turns, self.side,
-                               self.memory)
-        self.privacy = Privacy(self.database, self.conversations, self.turns, self.memory)
-        self.assistants = Assistants(self.database, self.conversations, self.memory)
-        self.folders = Folders(self.database, self.privacy)
+
+    # Each part is made, and its module loaded, on first use: a command that lists the
+    # conversations loads neither the importers' writer nor the privacy deletes.
+    @cached_property
+    def conversations(self) -> Conversations:
+        from .conversations import Conversations
+
+        return Conversations(self.database)
+
+    @cached_property
+    def turns(self) -> Turns:
+        from .turns import Turns
+
+        return Turns(self.database, self.conversations)
+
+    @cached_property
+    def memory(self) -> Memory:
+        from .memory import Memory
+
+        return Memory(self.database, self.conversations)
+
+    @cached_property
+    def side(self) -> SideQuestions:
+        from .side import SideQuestions
+
+        return SideQuestions(self.database)
+
+    @cached_property
+    def search(self) -> Search:
+        from .searching import Search
+
+        return Search(self.database)
+
+    @cached_property
+    def attachments(self) -> Attachments:
+        from .attached import Attachments
+
+        return Attachments(self.database)
+
+    @cached_property
+    def forks(self) -> Forks:
+        from .forks import Forks
+
+        return Forks(self.database, self.conversations, self.turns, lambda: self.memory)
+
+    @cached_property
+    def imports(self) -> Imports:
+        from .importing import Imports
+
+        return Imports(self.database, self.conversations, self.turns, self.side, self.memory)
+
+    @cached_property
+    def privacy(self) -> Privacy:
+        from .privacy import Privacy
+
+        return Privacy(self.database, self.conversations, self.turns, self.memory)
+
+    @cached_property
+    def assistants(self) -> Assistants:
+        from .assistants import Assistants
+
+        return Assistants(self.database, self.conversations, self.memory)
+
+    @cached_property
+    def folders(self) -> Folders:
+        from .folders import Folders
+
+        return Folders(self.database, self.privacy)
 
     @cached_property
     def records(self) -> Records:
@@ -194,6 +250,8 @@ class TurnlogStore:
                 lock = _WriterLock(home / LOCK_NAME, path)
                 lock.acquire()
                 db = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, check_same_thread=False)
+                from . import search  # the search index's SQL functions: a writer's
+
                 search.register(db)
             try:
                 cls._connect(db, path, readonly, progress)
@@ -213,7 +271,7 @@ class TurnlogStore:
                 raise
             raise known from err
         store = cls(home, db, lock)
-        if lock is not None:
+        if lock is not None and erase_pending(home):
             # A privacy delete committed but not yet erased from the disk (the process died
             # in between): finished in the background, the store usable meanwhile.
             store.privacy.finish_pending_erase()
@@ -248,13 +306,16 @@ class TurnlogStore:
                     f"{SCHEMA_VERSION}) and needs an upgrade, which only a writing command "
                     "does: open Turnlog (or run `turnlog-cli ask`) once, then try again."
                 )
+            from . import upgrade  # the migrations' steps: only an older file loads them
+
             upgrade.bring_up_to_date(db, path, progress=progress)
 
     def close(self) -> None:
         """Stop a background erase at its next step, checkpoint (a writer), close and
         release the lock. Never raises: a fault here is logged, the committed data is safe
         in the WAL."""
-        self.privacy.stop()
+        if "privacy" in vars(self):  # a background erase runs only where privacy was made
+            self.privacy.stop()
         self.database.close()
 
     def __enter__(self) -> TurnlogStore:

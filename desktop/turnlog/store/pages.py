@@ -61,6 +61,7 @@ class LogPages(FrozenTurns):
         self._count = count
         self.newest_ordinal = newest
         self._pages: OrderedDict[int, list[Turn]] = OrderedDict()  # oldest first inside
+        self._last: tuple[int, list[Turn]] = (-1, [])  # the page read last, and its number
         self._lock = threading.RLock()
         # A run of ids and ordinals read last: (first index, ids, ordinals).
         self._keys: tuple[int, tuple[str, ...], tuple[int, ...]] | None = None
@@ -130,25 +131,43 @@ class LogPages(FrozenTurns):
             index += len(rows)
 
     def _page(self, number: int) -> list[Turn]:
+        last = self._last  # one read of a pair: safe without the lock
+        if last[0] == number:  # a row laid out asks for its turn many times in a row
+            return last[1]
         with self._lock:
             page = self._pages.get(number)
             if page is not None:
                 self._pages.move_to_end(number)
+                self._last = (number, page)
                 return page
             newer = self._pages.get(number - 1) if number > 0 else None
-            if newer:  # walking back from a loaded page: start below its oldest turn
+            top = newer[0].ordinal - 1 if newer else self._dense_top(number)
+            if top is not None:  # its newest ordinal is known: read from there, in the index
                 rows = self._source.turn_page(self.conversation_id, newest=self.newest_ordinal,
-                                              hidden=self.hidden, before=newer[0].ordinal,
+                                              hidden=self.hidden, before=top + 1,
                                               limit=self.PAGE)
-            else:
+            else:  # counted from the newest (a gap lies somewhere in between)
                 rows = self._source.turn_page(self.conversation_id, newest=self.newest_ordinal,
                                               hidden=self.hidden, skip=number * self.PAGE,
                                               limit=self.PAGE)
             self.pages_read += 1
             self._pages[number] = rows
+            self._last = (number, rows)
             while len(self._pages) > self.KEEP:
                 self._pages.popitem(last=False)
             return rows
+
+    def _dense_top(self, number: int) -> int | None:
+        """The newest ordinal of page `number` when the log has no gap (every ordinal from
+        the oldest to `newest_ordinal` is one of its turns: nothing deleted or superseded),
+        so a page far back is read from its place in the index rather than by counting
+        past every newer turn; None when there is a gap."""
+        if number == 0:
+            return self.newest_ordinal
+        oldest = self._ordinal_at(0)
+        if oldest is None or self.newest_ordinal - oldest + 1 != self._count:
+            return None
+        return self.newest_ordinal - number * self.PAGE
 
     def warm(self, turns: int, *, ids: int = 0) -> LogPages:
         """Read the newest `turns` now, and the ids of the oldest `ids` (what a preview

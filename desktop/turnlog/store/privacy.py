@@ -32,7 +32,7 @@ from .conversations import Conversations, conversation_row
 from .database import Database
 from .deletion import DeletionCounts
 from .errors import STORE_EXCEPTIONS
-from .files import open_no_link
+from .files import erase_pending, open_no_link
 from .memory import Memory
 from .models import ConversationRow, ForkRow
 from .turns import Turns
@@ -84,12 +84,6 @@ def sync_folder(folder: Path) -> None:
         os.fsync(descriptor)
     finally:
         os.close(descriptor)
-
-
-def erase_pending(home: Path) -> bool:
-    """Whether a privacy delete in `home` was committed but not yet erased from the disk
-    (a run died in between; the next writer finishes it)."""
-    return (home / ERASE_PENDING_NAME).exists()
 
 
 class Privacy:

@@ -6,13 +6,15 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from ..core.model import Conversation, ConversationSettings, Turn, Usage
-from ..core.request_record import RequestRecord
-from ..core.summaries import StoredSummary
 from ..core.tools import rounds_from_json
 from .models import ConversationRow, RequestRow, SummaryRow
+
+if TYPE_CHECKING:  # loaded by the parts that read them: records, summaries, proofs
+    from ..core.request_record import RequestRecord
+    from ..core.summaries import StoredSummary
 
 
 def now_iso() -> str:
@@ -146,6 +148,8 @@ def conversation(row: ConversationRow) -> Conversation:
 
 
 def request_record(row: RequestRow) -> RequestRecord:
+    from ..core.request_record import RequestRecord
+
     return RequestRecord(
         conversation_id=row.conversation_id,
         started_at=parse_time(row.started_at),
@@ -172,6 +176,8 @@ def request_record(row: RequestRow) -> RequestRecord:
 
 
 def stored_summary(row: SummaryRow) -> StoredSummary:
+    from ..core.summaries import StoredSummary
+
     return StoredSummary(
         id=row.id,
         conversation_id=row.conversation_id,

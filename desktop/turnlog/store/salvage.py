@@ -19,7 +19,6 @@ from urllib.parse import quote
 
 from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.versions import Supersede, Versions
-from ..formats.export import export_text
 from . import attachments, rows
 from .errors import NotFound
 
@@ -263,6 +262,8 @@ def export_readable(path: Path, conversation_id: int, fmt: str = "jsonl"
                     ) -> tuple[str, tuple[SkippedRow, ...]]:
     """Export what can be read of a conversation (for a damaged log): the text in `fmt`
     and the rows that were skipped."""
+    from ..formats.export import export_text  # the exporters: a salvage's, not a reader's
+
     found = readable_turns(path, conversation_id)
     return export_text(found.conversation, found.turns, fmt), found.skipped
 
@@ -290,6 +291,8 @@ class Salvaged:
 def salvage_all(path: Path, fmt: str = "markdown") -> Salvaged:
     """Every conversation of the database at `path` that can be read, row by row (a bad
     row is skipped and counted), exported one after another in `fmt`. Never writes."""
+    from ..formats.export import export_text  # the exporters: a salvage's, not a reader's
+
     try:
         listed = readable_conversations(path)
     except sqlite3.DatabaseError as err:

@@ -37,18 +37,18 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 import peewee
 
-from ..core.search import (
-    Snippet,
-    Term,
-    highlighter,
-    index_text,
-    make_snippet,
-    match_expression,
-    parse_query,
-)
+from ..system.lazy import LazyModule
+
+if TYPE_CHECKING:
+    from ..core.search import Snippet, Term
+
+# The query language and the index's text, loaded by the first search or write: opening
+# the store to read a conversation needs neither.
+rules = LazyModule("turnlog.core.search")
 
 FUNCTION = "turnlog_search_text_v1"
 FILL_BATCH = 500
@@ -135,7 +135,7 @@ BULK_BATCH = 2_000
 
 
 def _derive(text: object) -> object:
-    return index_text(text) if isinstance(text, str) else text
+    return rules.index_text(text) if isinstance(text, str) else text
 
 
 def register(db: peewee.SqliteDatabase) -> None:
@@ -203,7 +203,8 @@ def bulk_index(db: peewee.SqliteDatabase, rows: Sequence[tuple[int, str, str]]) 
     keys: list[tuple[int, int]] = []
     for number, (key, question, answer) in enumerate(rows, start=int(added)):
         part = (number // BLOCK) % PARTS
-        by_part.setdefault(part, []).append((key, index_text(question), index_text(answer)))
+        by_part.setdefault(part, []).append((key, rules.index_text(question),
+                                              rules.index_text(answer)))
         keys.append((key, part))
     cursor = db.cursor()
     cursor.executemany('INSERT INTO "search_keys" ("key", "part") VALUES (?, ?)', keys)
@@ -282,7 +283,7 @@ def _reindex_part(db: peewee.SqliteDatabase, part: int) -> None:
 
 
 def _readable(raw: bytes | None) -> str:
-    return index_text(bytes(raw or b"").decode("utf-8", errors="replace"))
+    return rules.index_text(bytes(raw or b"").decode("utf-8", errors="replace"))
 
 
 def reindex_title(db: peewee.SqliteDatabase, conversation_id: int) -> None:
@@ -415,7 +416,7 @@ def _few(db: peewee.SqliteDatabase, terms: list[Term], expression: str, parts: i
     `WORD_TRIES` words that few turns hold (every match holds each of its words, and a
     word's turns are counted faster than a phrase's), else by counting the matches. Each
     count stops at one more than the window."""
-    words = [Term((token,), term.prefix and at == len(term.tokens) - 1)
+    words = [rules.Term((token,), term.prefix and at == len(term.tokens) - 1)
              for term in terms for at, token in enumerate(term.tokens)]
     tries = [word.fts() for word in words[:WORD_TRIES]] if len(words) > 1 else []
     for counted in (*tries, expression):
@@ -496,18 +497,18 @@ def search(db: peewee.SqliteDatabase, query: str, *, limit: int = 20, offset: in
     first on ties (among the newest `RANK_WINDOW` that match). Only that window is read
     and ranked, and only `limit` rows leave SQLite. Nothing to search for (`*`,
     punctuation): no hits. `folder`: only the conversations in that folder."""
-    terms = parse_query(query)
-    expression = match_expression(terms)
+    terms = rules.parse_query(query)
+    expression = rules.match_expression(terms)
     if expression is None or limit <= 0:
         return []
     hits: list[SearchHit] = []
-    marks = highlighter(terms)
+    marks = rules.highlighter(terms)
     if titles and offset == 0:
         titled = _TITLE_HITS if folder is None else _FOLDER_TITLE_HITS
         for cid, title, updated in db.execute_sql(
                 titled, (expression, limit) + (() if folder is None else (folder,))).fetchall():
             hits.append(SearchHit(cid, title, None, None, _when(updated),
-                                  make_snippet([title], terms, pattern=marks)))
+                                  rules.make_snippet([title], terms, pattern=marks)))
     left = limit - len(hits)
     if left <= 0:
         return hits
@@ -519,7 +520,7 @@ def search(db: peewee.SqliteDatabase, query: str, *, limit: int = 20, offset: in
                           _with_folder((expression, edge, left, offset), scope)).fetchall()
     for turn_id, cid, ordinal, question, answer, created, title in rows:
         hits.append(SearchHit(cid, title, turn_id, ordinal, _when(created),
-                              make_snippet([question, answer], terms, pattern=marks),
+                              rules.make_snippet([question, answer], terms, pattern=marks),
                               row_ordinal=ordinal))
     return hits
 
@@ -542,7 +543,7 @@ def count(db: peewee.SqliteDatabase, query: str, folder: int | None = None) -> M
     """How many titles and how many turns match the plain-text `query` (ranked or not;
     in `folder`'s conversations, when given): the total a list of hits says it pages
     through, turns counted up to `COUNT_CAP`."""
-    expression = match_expression(parse_query(query))
+    expression = rules.match_expression(rules.parse_query(query))
     if expression is None:
         return MatchCount(0, 0)
     (titles,) = db.execute_sql(
@@ -576,7 +577,7 @@ def _conversations_found(parts: int) -> str:
 
 def matching_conversations(db: peewee.SqliteDatabase, terms: list[Term]) -> set[int]:
     """The conversations with a turn or a title matching all of `terms`."""
-    expression = match_expression(terms)
+    expression = rules.match_expression(terms)
     if expression is None:
         return set()
     found: set[int] = set()

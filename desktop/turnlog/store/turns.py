@@ -176,10 +176,11 @@ class Turns:
         """Up to `limit` turns numbered ≤ `newest`, oldest first: the newest ones (below
         `before`, past the `skip` newest) or, `from_oldest`, the oldest ones (above `after`,
         past the `skip` oldest)."""
+        # One upper bound: given two, SQLite may seek by the looser one and step past every
+        # turn between them (a page far back read as slowly as by counting).
+        top = newest if before is None else min(newest, before - 1)
         query = TurnRow.select(*(getattr(TurnRow, name) for name in rows.TURN_COLUMNS)).where(
-            _mine(conversation_id, hidden) & (TurnRow.ordinal <= newest))
-        if before is not None:
-            query = query.where(TurnRow.ordinal < before)
+            _mine(conversation_id, hidden) & (TurnRow.ordinal <= top))
         if after is not None:
             query = query.where(TurnRow.ordinal > after)
         order = TurnRow.ordinal.asc() if from_oldest else TurnRow.ordinal.desc()

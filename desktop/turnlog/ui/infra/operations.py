@@ -28,12 +28,10 @@ from ...core.imports import ImportOutcome
 from ...core.model import Conversation, ConversationSettings
 from ...core.numbers import TurnNumbers
 from ...core.proof import Rebuilt
-from ...core.send import PartialAnswer, PendingTurn, keep_partial
 from ...core.side_records import SideAttempt, SideQuestion
 from ...core.titles import QUESTION
 from ...formats.export import export_text
 from ...formats.file_reading import read_bytes, read_file
-from ...service.request_body import request_of_turn
 from ...store import TurnlogStore, drafts
 from ...store.deletion import DeletionCounts
 from ...store.salvage import Salvaged, salvage_all
@@ -44,7 +42,8 @@ from .languages import arg
 from .operation_results import Exported, Found, Kept, Loaded, MemoryState
 from .tasks import TaskContext, TaskHandle, TaskRunner
 
-if TYPE_CHECKING:  # the importers and exporters are loaded when first asked for
+if TYPE_CHECKING:  # the send path, importers and exporters load when first asked for
+    from ...core.send import PartialAnswer
     from ...service.transfer import ExportedAll
 
 log = logging.getLogger(__name__)
@@ -216,6 +215,8 @@ def keep_incomplete_answer(store: TurnlogStore, answer: PartialAnswer) -> Storag
     """Keep as an incomplete turn: the question and the answer so far, appended to the
     conversation, which answers as it is now (titled after its first question, if that is
     the one kept)."""
+    from ...core.send import keep_partial
+
     def work() -> Changes:
         before = store.conversations.get(answer.conversation_id)
         turn = keep_partial(store, answer)
@@ -374,6 +375,8 @@ def read_versions(store: TurnlogStore, conversation_id: int) -> StorageOp[Found]
 def rebuild_request(store: TurnlogStore, conversation_id: int, turn_id: str,
                     round_: int | None = None) -> StorageOp[Rebuilt]:
     """The request that made turn `turn_id`'s answer, rebuilt from its record, checked."""
+    from ...service.request_body import request_of_turn  # the request builder: first use
+
     return StorageOp("rebuild a past request",
                      lambda: request_of_turn(store, conversation_id, turn_id, round_))
 
@@ -411,6 +414,8 @@ def keep_side_answer(store: TurnlogStore, conversation_id: int,
                      side: SideQuestion) -> StorageOp[Kept]:
     """Append a side question and its answer to the conversation as a normal turn (the
     user asked for it); the side question stays listed."""
+    from ...core.send import PendingTurn
+
     def work() -> Kept:
         generation = store.conversations.generation(conversation_id)
         pending = PendingTurn(uuid.uuid4().hex, side.question, side.answer, side.model,

@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from ...core.send import CancelToken
+from ...core.provider import CancelToken
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,71 @@
+"""A page of a long log costs the same wherever it lies: dragging the history's bar to the
+first turns of 20,000 reads them from their place in the index, not by stepping past every
+newer turn; and the pages read are the turns a plain list of the log holds, gaps (a
+deleted turn, a superseded version) included.
+
+Real parts: a real store; the work SQLite does is counted in virtual machine steps (its
+progress handler), which do not depend on the machine's load.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from turnlog.core.model import Usage
+from turnlog.core.send import PendingTurn
+from turnlog.store import TurnlogStore
+from turnlog.store.pages import LogPages
+
+TURNS = 20_000
+
+
+def pending(turn_id: str, *, replaces: str | None = None) -> PendingTurn:
+    return PendingTurn(turn_id, f"q {turn_id}", f"a {turn_id}", "m", "stop", Usage(),
+                       datetime.now(UTC), replaces=replaces)
+
+
+def steps_to_read(store: TurnlogStore, log: LogPages, index: int) -> int:
+    """SQLite's steps (in thousands) for reading the page holding `index` afresh."""
+    steps = [0]
+
+    def counted() -> int:
+        steps[0] += 1
+        return 0
+
+    connection = store.db.connection()
+    connection.set_progress_handler(counted, 1000)
+    try:
+        assert log[index].ordinal >= 1
+    finally:
+        connection.set_progress_handler(None, 0)
+    return steps[0]
+
+
+def test_the_oldest_page_costs_about_what_the_newest_does(tmp_path):
+    with TurnlogStore.open(tmp_path / "home") as store:
+        cid = store.conversations.create("long").id
+        store.turns.commit_many(cid, [pending(f"t{i}") for i in range(TURNS)])
+        newest = steps_to_read(store, store.turns.log(cid), TURNS - 1)
+        far = store.turns.log(cid)
+        oldest = steps_to_read(store, far, 0)
+        assert far[0].id == "t0" and far[TURNS - 1].id == f"t{TURNS - 1}"
+        # Counting past 20,000 newer turns took about a hundred times the newest's steps.
+        assert oldest <= 3 * max(newest, 1), (oldest, newest)
+
+
+def test_pages_hold_the_turns_a_plain_list_holds_gaps_included(tmp_path):
+    with TurnlogStore.open(tmp_path / "home") as store:
+        cid = store.conversations.create("gaps").id
+        store.turns.commit_many(cid, [pending(f"t{i}") for i in range(400)])
+        for index in range(0, 400, 7 * LogPages.PAGE // 5):  # pages read by ordinal
+            log = store.turns.log(cid)
+            assert log[index].id == f"t{index}"
+        store.privacy.delete_turn("t150")  # a gap in the middle
+        store.turns.commit(cid, pending("t399b", replaces="t399"))  # a superseded version
+        plain = [t.id for t in store.turns.log(cid)]
+        assert "t150" not in plain and "t399" not in plain and plain[-1] == "t399b"
+        assert len(plain) == 399
+        for index in (0, 149, 150, 200, 333, 398):
+            assert store.turns.log(cid)[index].id == plain[index]
+        log = store.turns.log(cid)
+        assert [log[i].id for i in range(len(log) - 1, -1, -1)] == plain[::-1]
