@@ -50,6 +50,7 @@ from .privacy import Privacy
 from .searching import Search
 from .side import SideQuestions
 from .turns import Turns
+from .usage import UsageTotals
 
 if TYPE_CHECKING:
     from .records import Records
@@ -136,7 +137,7 @@ class TurnlogStore:
     """One opened data directory: its database (`database`) and the parts that read and
     write it, named by what they hold, as Anki's collection hangs its decks and tags off
     itself: `conversations`, `turns`, `records`, `memory`, `side`, `search`, `forks`,
-    `imports`, `privacy`, `attachments`. Open with `TurnlogStore.open(data_dir)`; close
+    `imports`, `privacy`, `attachments`, `usage`. Open with `TurnlogStore.open(data_dir)`; close
     when done. Everything it does is done by a part (`store.turns.commit(...)`); core's
     store protocols name the parts they use."""
 
@@ -155,6 +156,7 @@ class TurnlogStore:
         self.imports = Imports(self.database, self.conversations, self.turns, self.side,
                                self.memory)
         self.privacy = Privacy(self.database, self.conversations, self.turns, self.memory)
+        self.usage = UsageTotals(self.database)
 
     @cached_property
     def records(self) -> Records:

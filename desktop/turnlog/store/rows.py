@@ -6,6 +6,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
+from ..core.cost import PriceInvalid, Prices, Pricing
 from ..core.model import Conversation, ConversationSettings, Turn, Usage
 from ..core.request_record import RequestRecord
 from ..core.summaries import StoredSummary
@@ -112,7 +113,20 @@ def request_record(row: RequestRow) -> RequestRecord:
         summary_id=row.summary_id,
         attempt=row.attempt,
         seed=seed_of(row.usage),
+        pricing=Pricing(row.profile, prices_of(row.prices)),
+        output_estimate=row.output_estimate,
+        round_usage=tuple(Usage.from_json(u) for u in json.loads(row.round_usage)),
     )
+
+
+def prices_of(text: str | None) -> Prices | None:
+    """The prices a record kept (None: not priced, or unreadable: no cost made up)."""
+    if not text:
+        return None
+    try:
+        return Prices.from_json(json.loads(text))
+    except (ValueError, PriceInvalid):
+        return None
 
 
 def stored_summary(row: SummaryRow) -> StoredSummary:

@@ -1,0 +1,106 @@
+"""`store.usage`: what requests used and cost, day by day, per profile and model.
+
+The daily totals (`usage_days`) are counted as each request record is kept, in the same
+transaction, and hold numbers only (no text of a conversation, no ids): a deleted
+conversation's spend still counts. A conversation's own usage is read from its request
+records, each costed at the prices it kept.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, date
+from decimal import Decimal
+
+import peewee
+
+from ..core.cost import UsageLine, plain
+from ..core.request_record import RequestRecord
+from . import rows
+from .database import Database
+from .models import RequestRow, UsageDayRow
+
+
+def day_of(record: RequestRecord) -> str:
+    """The day a request counts on: its start, in UTC (the same day on every machine)."""
+    return record.started_at.astimezone(UTC).date().isoformat()
+
+
+def line_of(record: RequestRecord) -> UsageLine:
+    """A request's line: its day, profile, model, counts and cost."""
+    prices = record.pricing.prices
+    tokens = record.tokens
+    amount = record.cost
+    return UsageLine(day_of(record), record.pricing.profile, record.model,
+                     prices.currency if prices is not None else "", 1, tokens.input,
+                     tokens.cached, tokens.output, int(tokens.estimated),
+                     int(prices is None), amount)
+
+
+def count(db: peewee.Database, record: RequestRecord) -> None:
+    """Add `record` to its day's totals (inside the caller's transaction)."""
+    line = line_of(record)
+    if not (line.input or line.output):
+        return  # nothing was used (refused before sending, a connection that failed)
+    key = (UsageDayRow.day == line.day) & (UsageDayRow.profile == line.profile) & \
+        (UsageDayRow.model == line.model) & (UsageDayRow.currency == line.currency)
+    row = UsageDayRow.select().where(key).first(db)
+    if row is None:
+        UsageDayRow.insert(day=line.day, profile=line.profile, model=line.model,
+                           currency=line.currency, requests=0, input_tokens=0,
+                           cached_tokens=0, output_tokens=0, estimated=0, unpriced=0,
+                           cost="").execute(db)
+        old_cost: Decimal | None = None
+    else:
+        old_cost = Decimal(row.cost) if row.cost else None
+    new_cost = old_cost if line.cost is None else (old_cost or Decimal(0)) + line.cost
+    UsageDayRow.update(
+        requests=UsageDayRow.requests + line.requests,
+        input_tokens=UsageDayRow.input_tokens + line.input,
+        cached_tokens=UsageDayRow.cached_tokens + line.cached,
+        output_tokens=UsageDayRow.output_tokens + line.output,
+        estimated=UsageDayRow.estimated + line.estimated,
+        unpriced=UsageDayRow.unpriced + line.unpriced,
+        cost="" if new_cost is None else plain(new_cost),
+    ).where(key).execute(db)
+
+
+def prices_json(record: RequestRecord) -> str | None:
+    prices = record.pricing.prices
+    return json.dumps(prices.to_json()) if prices is not None else None
+
+
+class UsageTotals:
+    """The daily totals of one store, and a conversation's usage from its records."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.db = database.db
+
+    def days(self, since: date | None = None) -> list[UsageLine]:
+        """Every day's totals (from `since` on), oldest first."""
+        query = UsageDayRow.select().order_by(UsageDayRow.day, UsageDayRow.profile,
+                                              UsageDayRow.model, UsageDayRow.currency)
+        if since is not None:
+            query = query.where(UsageDayRow.day >= since.isoformat())
+        with self.database.guard():
+            found = list(query.execute(self.db))
+        return [UsageLine(r.day, r.profile, r.model, r.currency, r.requests, r.input_tokens,
+                          r.cached_tokens, r.output_tokens, r.estimated, r.unpriced,
+                          Decimal(r.cost) if r.cost else None) for r in found]
+
+    def of_conversation(self, conversation_id: int,
+                        since: date | None = None) -> list[UsageLine]:
+        """The lines of a conversation's request records (from `since` on), oldest first."""
+        with self.database.guard():
+            found = list(RequestRow.select().where(RequestRow.conversation == conversation_id)
+                         .order_by(RequestRow.id).execute(self.db))
+        lines = (line_of(rows.request_record(r)) for r in found)
+        return [line for line in lines if since is None or line.day >= since.isoformat()]
+
+    def forget_all(self) -> int:
+        """Forget every daily total; returns how many days' rows went."""
+        self.database.need_writer()
+        with self.database.guard(), self.db.atomic():
+            return int(UsageDayRow.delete().execute(self.db))
+
