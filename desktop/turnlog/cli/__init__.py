@@ -40,6 +40,7 @@ COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("memory_commands", ("pin", "pref", "note")),
     ("tools_commands", ("tools",)),
     ("sent_commands", ("sent",)),
+    ("usage_commands", ("usage",)),
 )
 
 
