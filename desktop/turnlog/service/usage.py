@@ -71,3 +71,24 @@ def usage_report(source: UsageSource, *, conversation_id: int | None = None,
         CONVERSATION if conversation_id is not None else DAILY_TOTALS,
         grouped(lines), grouped(lines, period="month"), grouped(lines, period="all"),
         grouped(lines, period="all", by_model=False), since, conversation_id)
+
+
+class TurnCostSource(UsageSource, Protocol):
+    def turn_costs(self, conversation_id: int) -> dict[str, UsageLine]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationCosts:
+    """What a conversation's requests used and cost: in all (one line per currency) and
+    per turn id (its answer's requests, summary calls, tool rounds and title call)."""
+
+    conversation_id: int
+    totals: Sequence[UsageLine]
+    turns: dict[str, UsageLine]
+
+
+def conversation_costs(source: TurnCostSource, conversation_id: int) -> ConversationCosts:
+    lines = source.of_conversation(conversation_id)
+    return ConversationCosts(conversation_id,
+                             grouped(lines, period="all", by_model=False),
+                             source.turn_costs(conversation_id))

@@ -16,9 +16,10 @@ import peewee
 
 from ..core.cost import UsageLine, plain
 from ..core.request_record import RequestRecord
+from ..core.titles import TITLE_OUTCOME
 from . import rows
 from .database import Database
-from .models import RequestRow, UsageDayRow
+from .models import RequestRow, TurnRow, UsageDayRow
 
 
 def day_of(record: RequestRecord) -> str:
@@ -97,6 +98,26 @@ class UsageTotals:
                          .order_by(RequestRow.id).execute(self.db))
         lines = (line_of(rows.request_record(r)) for r in found)
         return [line for line in lines if since is None or line.day >= since.isoformat()]
+
+    def turn_costs(self, conversation_id: int) -> dict[str, UsageLine]:
+        """Per turn id, what its answer used and cost: the requests that produced it (their
+        summary calls and tool rounds included) and the title call made from it."""
+        with self.database.guard():
+            found = list(RequestRow.select().where(RequestRow.conversation == conversation_id)
+                         .order_by(RequestRow.id).execute(self.db))
+            at = dict(TurnRow.select(TurnRow.ordinal, TurnRow.id)
+                      .where(TurnRow.conversation == conversation_id).tuples().execute(self.db))
+        out: dict[str, UsageLine] = {}
+        for row in found:
+            record = rows.request_record(row)
+            turn = record.turn_id
+            if turn is None and record.outcome.startswith(TITLE_OUTCOME) and record.sent:
+                turn = at.get(record.sent[0])
+            if turn is None:
+                continue
+            line = line_of(record).keyed("", record.pricing.profile, record.model)
+            out[turn] = out[turn] + line if turn in out else line
+        return out
 
     def forget_all(self) -> int:
         """Forget every daily total; returns how many days' rows went."""
