@@ -90,6 +90,11 @@ class UsageTotals:
                           r.cached_tokens, r.output_tokens, r.estimated, r.unpriced,
                           Decimal(r.cost) if r.cost else None) for r in found]
 
+    def any(self) -> bool:
+        """Whether any daily total is kept (one indexed row read: fine on any thread)."""
+        with self.database.guard():
+            return UsageDayRow.select(UsageDayRow.day).limit(1).scalar(self.db) is not None
+
     def of_conversation(self, conversation_id: int,
                         since: date | None = None) -> list[UsageLine]:
         """The lines of a conversation's request records (from `since` on), oldest first."""

@@ -3,7 +3,7 @@ File, Edit, View, Conversation, Help — each action with its shortcut.
 
 File: New conversation, Import…, Export…, Export all…, Delete all history…, Quit.
 Edit: Copy, Select all, Find…, Preferences… (providers and keys).
-View: the docks and where to go, then Theme (light, dark, the system's). A menu another
+View: the docks and where to go, Usage…, then Theme (light, dark, the system's). A menu another
 part adds beside Theme (View → Language) goes through `ViewMenu.add_appearance`.
 Conversation: Regenerate, Edit and resend…, Fork from here, Settings for this
 conversation…, Rename…, Delete….
@@ -97,6 +97,7 @@ class MenuHost(Protocol):
     def open_settings(self) -> SettingsDialog | None: ...
     def close(self) -> bool: ...
     def show_about(self) -> object: ...
+    def show_usage(self) -> object: ...
     def export_conversation(self) -> object: ...
     def delete_all_history(self) -> None: ...
 
@@ -286,6 +287,10 @@ def _view_menu(window: MenuHost, parent: QWidget) -> tuple[ViewMenu, ThemeSwitch
     _action(parent, view, translate("Menus", "Go to &turn…"),
             lambda: _go_to_turn(window, parent), QKeySequence("Ctrl+G"),
             translate("Menus", "Show a turn of this conversation by its number"))
+    view.addSeparator()
+    _action(parent, view, translate("Menus", "&Usage…"), window.show_usage,
+            QKeySequence("Ctrl+Shift+U"),
+            translate("Menus", "Tokens and cost per day and month, per profile and model"))
     view.start_appearance()
     switch = ThemeSwitch(window.settings, parent, on_change=lambda _theme: _retint(window))
     themes = QMenu(translate("Menus", "&Theme"), view)
