@@ -287,7 +287,6 @@ def _view_menu(window: MenuHost, parent: QWidget) -> tuple[ViewMenu, ThemeSwitch
     _action(parent, view, translate("Menus", "Go to &turn…"),
             lambda: _go_to_turn(window, parent), QKeySequence("Ctrl+G"),
             translate("Menus", "Show a turn of this conversation by its number"))
-    view.addSeparator()
     _action(parent, view, translate("Menus", "&Usage…"), window.show_usage,
             QKeySequence("Ctrl+Shift+U"),
             translate("Menus", "Tokens and cost per day and month, per profile and model"))
