@@ -152,8 +152,8 @@ class UsageDialog(QDialog):
 
 def show_usage(parent: QWidget, store: TurnlogStore, runner: TaskRunner,
                confirm: Callable[[Confirmation], Decision]) -> UsageDialog:
-    """View → Usage…"""
+    """View → Usage…: a window beside the main one (not modal: chatting goes on)."""
     dialog = UsageDialog(store, runner, confirm, parent)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    dialog.open()
+    dialog.show()
     return dialog
