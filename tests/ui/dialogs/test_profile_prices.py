@@ -87,3 +87,32 @@ def test_an_unchanged_price_keeps_the_day_it_was_set(qtbot, window):
         assert dialog.described_profile().prices is None
     finally:
         dialog.reject()
+
+
+def test_prices_the_server_lists_are_filled_in_and_shown_as_the_server_s(qtbot, window,
+                                                                          loopback):
+    loopback.models = [
+        {"id": "openai/gpt-4o-mini", "context_length": 128_000,
+         "pricing": {"prompt": "0.00000015", "completion": "0.0000006",
+                     "input_cache_read": "0.000000075"}},
+        {"id": "openrouter/auto", "pricing": {"prompt": "-1", "completion": "-1"}}]
+    settings = window.open_settings()
+    dialog = settings.providers.add_profile("custom")
+    try:
+        dialog.base_url.setText(loopback.base_url)
+        dialog.fetch_models()
+        qtbot.waitUntil(lambda: dialog.model.count() == 2, timeout=5000)
+        dialog.model.setCurrentIndex(1)  # a price that varies: none is made up
+        dialog.model.activated.emit(1)  # as a click on the entry
+        assert dialog.prices.fields["input"].text() == ""
+        dialog.model.setCurrentIndex(0)
+        dialog.model.activated.emit(0)
+        fields = dialog.prices.fields
+        assert (fields["input"].text(), fields["cached"].text(), fields["output"].text(),
+                dialog.prices.currency.text()) == ("0.15", "0.075", "0.6", "USD")
+        assert "Read from the server's model list" in dialog.prices.source.text()
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
+        profile = saved(qtbot)
+        assert (profile.prices.input, profile.prices.source) == (Decimal("0.15"), "server")
+    finally:
+        settings.reject()

@@ -450,6 +450,7 @@ class ProfileEditor(FittedDialog):
         info = self.model.itemData(index)
         if isinstance(info, ModelInfo):
             self.model.setEditText(info.id)
+            self.prices.offer(info.prices)
 
     def _models_failed(self, error: BaseException) -> None:
         if not self.alive:

@@ -67,6 +67,15 @@ class PriceRows:
         self.currency.setText(prices.currency if prices is not None else "")
         self._say_source(prices)
 
+    def offer(self, prices: Prices | None) -> None:
+        """The prices the server's model list states for a model picked from it: filled
+        in, marked as the server's, unless the rows hold prices the person set."""
+        kept = self._kept
+        typed = any(field.text().strip() for field in self.fields.values())
+        if prices is None or (typed and (kept is None or kept.source != PRICED_BY_SERVER)):
+            return
+        self.fill(prices)
+
     def _say_source(self, prices: Prices | None) -> None:
         if prices is None:
             text = translate("ProfilePrices", "No prices: answers show their tokens, no cost.")
