@@ -123,6 +123,7 @@ def child(out: Path, language: str) -> int:
     from turnlog.ui.infra.tasks import TaskRunner
     from turnlog.ui.infra.window_settings import window_settings
     from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
+    from turnlog.ui.shell.menus import show_usage
     from turnlog.ui.shell.window import MainWindow
 
     home = data_dir()
@@ -185,7 +186,7 @@ def child(out: Path, language: str) -> int:
         QToolTip.showText(view.viewport().mapToGlobal(rect.center()), tip, view.viewport())
         shoot_screen("turn")
         QToolTip.hideText()
-        dialog = window.show_usage()
+        dialog = show_usage(window, window)  # View → Usage…
         geometry = screen.availableGeometry()
         dialog.resize(min(760, geometry.width() - 40), min(560, geometry.height() - 40))
         dialog.move(geometry.center() - dialog.rect().center())

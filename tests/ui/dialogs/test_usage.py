@@ -13,6 +13,7 @@ from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.send import RequestRecord
 from turnlog.ui.dialogs.privacy import Decision
 from turnlog.ui.dialogs.usage import UsageDialog
+from turnlog.ui.shell.menus import show_usage
 from uihelpers import numbered
 from window_sending import open_window
 
@@ -50,7 +51,7 @@ def test_the_view_lists_days_and_months_with_their_cost_deleted_spend_included(
         qtbot, make_window, store):
     seeded(store)
     window = make_window()
-    dialog = window.show_usage()
+    dialog = show_usage(window, window)  # View → Usage…
     qtbot.waitUntil(lambda: dialog.table.rowCount() == 3, timeout=5000)
     assert rows(dialog) == [
         ["2026-12-02", "Work", "local", "50", "0", "5", "no prices set"],

@@ -149,11 +149,3 @@ class UsageDialog(QDialog):
         forget_usage_totals(self.store).run(self.runner, on_success=lambda _n: self.reload(),
                                             on_failure=self._failed)
 
-
-def show_usage(parent: QWidget, store: TurnlogStore, runner: TaskRunner,
-               confirm: Callable[[Confirmation], Decision]) -> UsageDialog:
-    """View → Usage…: a window beside the main one (not modal: chatting goes on)."""
-    dialog = UsageDialog(store, runner, confirm, parent)
-    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    dialog.show()
-    return dialog

@@ -183,11 +183,6 @@ class MainWindow(QMainWindow):
     def show_about(self) -> AboutDialog:
         return show_about(self, self.store.home)  # Help → About
 
-    def show_usage(self) -> QWidget:
-        from ..dialogs.usage import show_usage  # loaded when first opened
-
-        return show_usage(self, self.store, self.runner, lambda c: self.confirm(c))  # View
-
     # ---------------------------------------------------------- conversations
     def refresh_conversations(self, select_id: int | None = None) -> None:
         """Reload the list (those whose text matches the search come later, to `_listed`);
