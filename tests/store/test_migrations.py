@@ -47,6 +47,7 @@ from turnlog.store.models import (
     ToolSetRow,
     TurnAttachmentRow,
     TurnRow,
+    UsageConversationRow,
     UsageDayRow,
 )
 
@@ -54,7 +55,7 @@ ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, Fo
               PinRow, NoteRow, PreferenceRow, SideQuestionRow, SideAttemptRow, SearchKeyRow,
               SearchFillRow, SearchDirtyRow, BlobRow, TurnAttachmentRow, DraftAttachmentRow,
               ToolResultRow, ToolSetRow, KeptTextRow, TextSetRow, TextSetMemberRow,
-              UsageDayRow]
+              UsageDayRow, UsageConversationRow]
 
 
 def _content():

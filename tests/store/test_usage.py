@@ -101,6 +101,40 @@ def test_a_deleted_conversation_s_spend_stays_in_the_daily_totals_until_cleared(
     assert store.usage.days() == []
 
 
+def test_a_conversation_s_totals_are_read_in_a_few_rows_and_go_with_it(store):
+    cid, other = conversation(store), conversation(store)
+    for _ in range(50):
+        add(store, cid, Usage(1000, 100))
+    add(store, cid, Usage(10, 1), None, model="local")
+    add(store, other, Usage(5, 5))
+    totals = store.usage.conversation_totals(cid)
+    assert [(t.model, t.requests, t.input, t.cost) for t in totals] == [
+        ("gpt-x", 50, 50_000, Decimal("0.035")), ("local", 1, 10, None)]
+    assert len(store.usage.turn_costs(cid)) == 0  # no turn ids: records of no answer
+    store.privacy.delete_conversation(cid)
+    assert store.usage.conversation_totals(cid) == []
+    assert store.db.execute_sql("SELECT count(*) FROM usage_conversations").fetchone() == (1,)
+
+
+def test_turn_costs_are_read_from_the_newest_records_only(store):
+    from dataclasses import replace
+
+    from turnlog.store.usage import RECENT_RECORDS
+
+    cid = conversation(store)
+    for n in range(RECENT_RECORDS + 8):
+        store.records.add(replace(store_record(cid, Usage(100 + n, 10)), turn_id=f"t{n}"))
+    costs = store.usage.turn_costs(cid)
+    assert sorted(costs, key=lambda t: int(t[1:])) == \
+        [f"t{n}" for n in range(8, RECENT_RECORDS + 8)]
+    assert costs["t9"].input == 109 and costs["t9"].cost == Decimal("0.0000745")
+
+
+def store_record(cid: int, usage: Usage) -> RequestRecord:
+    return RequestRecord(cid, DAY, "gpt-x", "committed", 500, 24_000, 900, 10_000, False,
+                         (1,), (), (), usage=usage, pricing=Pricing("Work", CHEAP))
+
+
 def test_clearing_the_totals_keeps_the_conversations(store):
     cid = conversation(store)
     add(store, cid, Usage(1000, 100))

@@ -74,13 +74,16 @@ def usage_report(source: UsageSource, *, conversation_id: int | None = None,
 
 
 class TurnCostSource(UsageSource, Protocol):
+    def conversation_totals(self, conversation_id: int) -> list[UsageLine]: ...
+
     def turn_costs(self, conversation_id: int) -> dict[str, UsageLine]: ...
 
 
 @dataclass(frozen=True, slots=True)
 class ConversationCosts:
     """What a conversation's requests used and cost: in all (one line per currency) and
-    per turn id (its answer's requests, summary calls, tool rounds and title call)."""
+    per turn id of its newest turns (its answer's requests, summary calls, tool rounds
+    and title call)."""
 
     conversation_id: int
     totals: Sequence[UsageLine]
@@ -88,7 +91,8 @@ class ConversationCosts:
 
 
 def conversation_costs(source: TurnCostSource, conversation_id: int) -> ConversationCosts:
-    lines = source.of_conversation(conversation_id)
+    """Read in a bounded number of rows, however long the conversation."""
+    totals = source.conversation_totals(conversation_id)
     return ConversationCosts(conversation_id,
-                             grouped(lines, period="all", by_model=False),
+                             grouped(totals, period="all", by_model=False),
                              source.turn_costs(conversation_id))

@@ -152,6 +152,29 @@ class UsageDayRow(BaseModel):
         without_rowid = True
 
 
+class UsageConversationRow(BaseModel):
+    """A conversation's totals per profile and model, as `UsageDayRow` counts a day's
+    (derived from its records: deleted with it)."""
+
+    conversation = peewee.ForeignKeyField(
+        ConversationRow, on_delete="CASCADE", column_name="conversation_id", index=False)
+    profile = peewee.TextField()
+    model = peewee.TextField()
+    currency = peewee.TextField()
+    requests = peewee.IntegerField()
+    input_tokens = peewee.IntegerField()
+    cached_tokens = peewee.IntegerField()
+    output_tokens = peewee.IntegerField()
+    estimated = peewee.IntegerField()
+    unpriced = peewee.IntegerField()
+    cost = peewee.TextField()
+
+    class Meta:
+        table_name = "usage_conversations"
+        primary_key = peewee.CompositeKey("conversation", "profile", "model", "currency")
+        without_rowid = True
+
+
 class SummaryRow(BaseModel):
     """A rolling summary (derived data) and its provenance."""
 

@@ -8,7 +8,9 @@ records, each costed at the prices it kept.
 
 from __future__ import annotations
 
+import functools
 import json
+import operator
 from datetime import UTC, date
 from decimal import Decimal
 
@@ -19,7 +21,9 @@ from ..core.request_record import RequestRecord
 from ..core.titles import TITLE_OUTCOME
 from . import rows
 from .database import Database
-from .models import RequestRow, TurnRow, UsageDayRow
+from .models import RequestRow, TurnRow, UsageConversationRow, UsageDayRow
+
+RECENT_RECORDS = 32  # the records a conversation's turn costs are read from when it opens
 
 
 def day_of(record: RequestRecord) -> str:
@@ -39,29 +43,35 @@ def line_of(record: RequestRecord) -> UsageLine:
 
 
 def count(db: peewee.Database, record: RequestRecord) -> None:
-    """Add `record` to its day's totals (inside the caller's transaction)."""
+    """Add `record` to its day's totals and its conversation's (inside the caller's
+    transaction)."""
     line = line_of(record)
     if not (line.input or line.output):
         return  # nothing was used (refused before sending, a connection that failed)
-    key = (UsageDayRow.day == line.day) & (UsageDayRow.profile == line.profile) & \
-        (UsageDayRow.model == line.model) & (UsageDayRow.currency == line.currency)
-    row = UsageDayRow.select().where(key).first(db)
+    _add(db, UsageDayRow, {"day": line.day}, line)
+    _add(db, UsageConversationRow, {"conversation": record.conversation_id}, line)
+
+
+def _add(db: peewee.Database, table: type[UsageDayRow] | type[UsageConversationRow],
+         where: dict[str, object], line: UsageLine) -> None:
+    keys = {**where, "profile": line.profile, "model": line.model,
+            "currency": line.currency}
+    key = functools.reduce(operator.and_, [getattr(table, k) == v for k, v in keys.items()])
+    row = table.select(table.cost).where(key).first(db)
     if row is None:
-        UsageDayRow.insert(day=line.day, profile=line.profile, model=line.model,
-                           currency=line.currency, requests=0, input_tokens=0,
-                           cached_tokens=0, output_tokens=0, estimated=0, unpriced=0,
-                           cost="").execute(db)
+        table.insert(**keys, requests=0, input_tokens=0, cached_tokens=0, output_tokens=0,
+                     estimated=0, unpriced=0, cost="").execute(db)
         old_cost: Decimal | None = None
     else:
         old_cost = Decimal(row.cost) if row.cost else None
     new_cost = old_cost if line.cost is None else (old_cost or Decimal(0)) + line.cost
-    UsageDayRow.update(
-        requests=UsageDayRow.requests + line.requests,
-        input_tokens=UsageDayRow.input_tokens + line.input,
-        cached_tokens=UsageDayRow.cached_tokens + line.cached,
-        output_tokens=UsageDayRow.output_tokens + line.output,
-        estimated=UsageDayRow.estimated + line.estimated,
-        unpriced=UsageDayRow.unpriced + line.unpriced,
+    table.update(
+        requests=table.requests + line.requests,
+        input_tokens=table.input_tokens + line.input,
+        cached_tokens=table.cached_tokens + line.cached,
+        output_tokens=table.output_tokens + line.output,
+        estimated=table.estimated + line.estimated,
+        unpriced=table.unpriced + line.unpriced,
         cost="" if new_cost is None else plain(new_cost),
     ).where(key).execute(db)
 
@@ -104,17 +114,34 @@ class UsageTotals:
         lines = (line_of(rows.request_record(r)) for r in found)
         return [line for line in lines if since is None or line.day >= since.isoformat()]
 
-    def turn_costs(self, conversation_id: int) -> dict[str, UsageLine]:
-        """Per turn id, what its answer used and cost: the requests that produced it (their
-        summary calls and tool rounds included) and the title call made from it."""
+    def conversation_totals(self, conversation_id: int) -> list[UsageLine]:
+        """A conversation's totals per profile, model and currency (a few rows, however
+        long its log)."""
         with self.database.guard():
-            found = list(RequestRow.select().where(RequestRow.conversation == conversation_id)
-                         .order_by(RequestRow.id).execute(self.db))
-            at = dict(TurnRow.select(TurnRow.ordinal, TurnRow.id)
-                      .where(TurnRow.conversation == conversation_id).tuples().execute(self.db))
+            found = list(UsageConversationRow.select()
+                         .where(UsageConversationRow.conversation == conversation_id)
+                         .execute(self.db))
+        return [UsageLine("", r.profile, r.model, r.currency, r.requests, r.input_tokens,
+                          r.cached_tokens, r.output_tokens, r.estimated, r.unpriced,
+                          Decimal(r.cost) if r.cost else None) for r in found]
+
+    def turn_costs(self, conversation_id: int,
+                   newest: int = RECENT_RECORDS) -> dict[str, UsageLine]:
+        """Per turn id, what its answer used and cost — the requests that produced it (their
+        summary calls and tool rounds included) and the title call made from it — for the
+        turns of the conversation's `newest` request records (a bounded read: the turns a
+        conversation opens at)."""
+        with self.database.guard():
+            found = [rows.request_record(r) for r in RequestRow.select()
+                     .where(RequestRow.conversation == conversation_id)
+                     .order_by(RequestRow.id.desc()).limit(newest).execute(self.db)]
+            titled = {r.sent[0] for r in found if r.turn_id is None and r.sent
+                      and r.outcome.startswith(TITLE_OUTCOME)}
+            at = dict(TurnRow.select(TurnRow.ordinal, TurnRow.id).where(
+                (TurnRow.conversation == conversation_id) & TurnRow.ordinal.in_(titled))
+                .tuples().execute(self.db)) if titled else {}
         out: dict[str, UsageLine] = {}
-        for row in found:
-            record = rows.request_record(row)
+        for record in reversed(found):
             turn = record.turn_id
             if turn is None and record.outcome.startswith(TITLE_OUTCOME) and record.sent:
                 turn = at.get(record.sent[0])
