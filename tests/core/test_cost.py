@@ -119,6 +119,7 @@ def test_small_costs_are_shown_never_rounded_to_zero():
     assert shown(Decimal("0.0001234567"), "USD") == "0.000123 USD"
     assert shown(Decimal("1.234"), "CNY") == "1.23 CNY"
     assert shown(Decimal(0), "USD") == "0.00 USD"
+    assert shown(Decimal("0.02884"), "USD") == "0.0288 USD"  # not 0.03
 
 
 def test_lines_group_by_month_and_keep_currencies_apart():

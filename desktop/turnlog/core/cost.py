@@ -163,9 +163,9 @@ def plain(amount: Decimal) -> str:
 
 
 def shown(amount: Decimal, currency: str) -> str:
-    """`amount` for people: at least cents, and enough places to show a small cost
-    (0.000152 USD, 1.23 USD), never rounded to zero."""
-    if abs(amount) >= Decimal("0.01") or amount == 0:
+    """`amount` for people: cents from 1 on, three significant digits below (0.000152
+    USD, 0.0288 USD, 1.23 USD), never rounded to zero."""
+    if abs(amount) >= 1 or amount == 0:
         return f"{amount.quantize(Decimal('0.01')):f} {currency}"
     return f"{plain(amount.quantize(Decimal(1).scaleb(amount.adjusted() - 2)))} {currency}"
 
