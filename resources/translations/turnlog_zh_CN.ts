@@ -627,6 +627,65 @@
         </message>
     </context>
     <context>
+        <name>Cost</name>
+        <message>
+            <source>≈%1 (estimated)</source>
+            <translation>≈%1（估算）</translation>
+        </message>
+        <message>
+            <source>%1 in</source>
+            <translation>输入 %1</translation>
+        </message>
+        <message>
+            <source> (%1 cached)</source>
+            <translation>（其中 %1 缓存）</translation>
+        </message>
+        <message>
+            <source> · %1 out</source>
+            <translation> · 输出 %1</translation>
+        </message>
+        <message>
+            <source>no prices set</source>
+            <translation>未设价格</translation>
+        </message>
+        <message>
+            <source> (+%1 unpriced requests)</source>
+            <translation>（另有 %1 个请求未定价）</translation>
+        </message>
+        <message>
+            <source>Spent: %1 in · %2 out</source>
+            <translation>已用：输入 %1 · 输出 %2</translation>
+        </message>
+        <message>
+            <source>This answer: %1</source>
+            <translation>这个回答：%1</translation>
+        </message>
+        <message>
+            <source>nothing used</source>
+            <translation>未用任何 token</translation>
+        </message>
+        <message>
+            <source>no prices set for this profile</source>
+            <translation>这个配置未设价格</translation>
+        </message>
+        <message>
+            <source>at %1 / %2 %3 per million tokens in / out</source>
+            <translation>按每百万 token 输入 %1 / 输出 %2 %3</translation>
+        </message>
+        <message>
+            <source>, %1 cached</source>
+            <translation>，缓存 %1</translation>
+        </message>
+        <message>
+            <source> (set %1)</source>
+            <translation>（%1 设定）</translation>
+        </message>
+        <message>
+            <source>input of the next request: %1</source>
+            <translation>下一个请求的输入：%1</translation>
+        </message>
+    </context>
+    <context>
         <name>CrashDialog</name>
         <message>
             <source>Turnlog hit a bug</source>
@@ -1819,6 +1878,10 @@
             <translation>用量：</translation>
         </message>
         <message>
+            <source>Cost:</source>
+            <translation>费用：</translation>
+        </message>
+        <message>
             <source>Reasoning size</source>
             <translation>推理内容大小</translation>
         </message>
@@ -1985,6 +2048,10 @@
         <message>
             <source>%1 prompt</source>
             <translation>提示 %1</translation>
+        </message>
+        <message>
+            <source>%1 of them cached</source>
+            <translation>其中 %1 缓存</translation>
         </message>
         <message>
             <source>%1 completion</source>
@@ -2482,6 +2549,14 @@
             <translation>按编号显示这个对话中的某一轮</translation>
         </message>
         <message>
+            <source>&amp;Usage…</source>
+            <translation>用量(&amp;U)…</translation>
+        </message>
+        <message>
+            <source>Tokens and cost per day and month, per profile and model</source>
+            <translation>按日和按月、按配置和模型的 token 与费用</translation>
+        </message>
+        <message>
             <source>&amp;Theme</source>
             <translation>主题(&amp;T)</translation>
         </message>
@@ -2750,6 +2825,22 @@
             <translation>忘掉</translation>
         </message>
         <message>
+            <source>Clear the usage totals too?</source>
+            <translation>也清除用量合计？</translation>
+        </message>
+        <message>
+            <source>Also clear the daily usage totals (tokens and cost per day, profile and model)?</source>
+            <translation>同时清除每日用量合计（按日、配置和模型的 token 与费用）吗？</translation>
+        </message>
+        <message>
+            <source>They hold numbers only, no text of any conversation; keep them to see what was spent (View → Usage).</source>
+            <translation>它们只有数字，不含任何对话的文字；保留它们可查看花费（视图 → 用量）。</translation>
+        </message>
+        <message>
+            <source>Clear totals</source>
+            <translation>清除合计</translation>
+        </message>
+        <message>
             <source>%1 and %n more</source>
             <translation>%1 及另外 %n 个</translation>
         </message>
@@ -2930,6 +3021,57 @@
         <message>
             <source>Certificates (*.pem *.crt);;All files (*)</source>
             <translation>证书 (*.pem *.crt);;所有文件 (*)</translation>
+        </message>
+    </context>
+    <context>
+        <name>ProfilePrices</name>
+        <message>
+            <source>Input</source>
+            <translation>输入</translation>
+        </message>
+        <message>
+            <source>Cached input</source>
+            <translation>缓存输入</translation>
+        </message>
+        <message>
+            <source>as input</source>
+            <translation>同输入</translation>
+        </message>
+        <message>
+            <source>Output</source>
+            <translation>输出</translation>
+        </message>
+        <message>
+            <source>%1 price per million tokens</source>
+            <translation>每百万 token 的%1价格</translation>
+        </message>
+        <message>
+            <source>Currency</source>
+            <translation>货币</translation>
+        </message>
+        <message>
+            <source>Prices per &amp;million tokens:</source>
+            <translation>每百万 token 价格(&amp;M)：</translation>
+        </message>
+        <message>
+            <source>No prices: answers show their tokens, no cost.</source>
+            <translation>未设价格：回答只显示 token，不显示费用。</translation>
+        </message>
+        <message>
+            <source>Read from the server's model list on %1.</source>
+            <translation>%1 从服务器的模型列表读取。</translation>
+        </message>
+        <message>
+            <source>Set on %1; a change costs later requests only.</source>
+            <translation>设定于 %1；修改只影响之后的请求。</translation>
+        </message>
+        <message>
+            <source>Prices: %1.</source>
+            <translation>价格：%1。</translation>
+        </message>
+        <message>
+            <source>give both the input and the output price</source>
+            <translation>请同时填写输入和输出价格</translation>
         </message>
     </context>
     <context>
@@ -4699,6 +4841,89 @@ Answer so far: %2</source>
         <message>
             <source>Copy selection</source>
             <translation>复制所选内容</translation>
+        </message>
+    </context>
+    <context>
+        <name>UsageView</name>
+        <message>
+            <source>Forget the usage totals</source>
+            <translation>忘记用量合计</translation>
+        </message>
+        <message>
+            <source>Forget every daily usage total?</source>
+            <translation>忘记所有每日用量合计吗？</translation>
+        </message>
+        <message>
+            <source>The tokens and costs counted so far, deleted conversations' included, are forgotten. Conversations and their requests stay.</source>
+            <translation>到目前为止统计的 token 和费用（包括已删除对话的）都会被忘记。对话及其请求保留。</translation>
+        </message>
+        <message>
+            <source>Forget totals</source>
+            <translation>忘记合计</translation>
+        </message>
+        <message>
+            <source>Usage</source>
+            <translation>用量</translation>
+        </message>
+        <message>
+            <source>Tokens and cost per profile and model, at the prices each request was costed at; “estimated” where the server reported no usage. These daily totals keep counting conversations you deleted (numbers only, no text); Delete all history asks whether to clear them too.</source>
+            <translation>按配置和模型列出的 token 与费用，按每个请求计费时的价格计算；服务器未报告用量处标为“估算”。这些每日合计仍计入你已删除的对话（只有数字，没有文字）；删除全部历史时会询问是否一并清除。</translation>
+        </message>
+        <message>
+            <source>Per day</source>
+            <translation>按日</translation>
+        </message>
+        <message>
+            <source>Per month</source>
+            <translation>按月</translation>
+        </message>
+        <message>
+            <source>&amp;Forget totals…</source>
+            <translation>忘记合计(&amp;F)…</translation>
+        </message>
+        <message>
+            <source>Period</source>
+            <translation>期间</translation>
+        </message>
+        <message>
+            <source>Profile</source>
+            <translation>配置</translation>
+        </message>
+        <message>
+            <source>Model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <source>In</source>
+            <translation>输入</translation>
+        </message>
+        <message>
+            <source>Cached</source>
+            <translation>缓存</translation>
+        </message>
+        <message>
+            <source>Out</source>
+            <translation>输出</translation>
+        </message>
+        <message>
+            <source>Cost</source>
+            <translation>费用</translation>
+        </message>
+        <message>
+            <source>Usage could not be read: %1</source>
+            <translation>无法读取用量：%1</translation>
+        </message>
+        <message>
+            <source>Total: %1 in · %2 out · %3</source>
+            <translation>合计：输入 %1 · 输出 %2 · %3</translation>
+        </message>
+        <message>
+            <source>No usage yet</source>
+            <translation>尚无用量</translation>
+        </message>
+        <message>
+            <source>Tokens per period, input and output</source>
+            <translation>每个期间的 token，输入与输出</translation>
         </message>
     </context>
     <context>

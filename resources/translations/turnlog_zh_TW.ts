@@ -627,6 +627,65 @@
         </message>
     </context>
     <context>
+        <name>Cost</name>
+        <message>
+            <source>≈%1 (estimated)</source>
+            <translation>≈%1（估算）</translation>
+        </message>
+        <message>
+            <source>%1 in</source>
+            <translation>輸入 %1</translation>
+        </message>
+        <message>
+            <source> (%1 cached)</source>
+            <translation>（其中 %1 快取）</translation>
+        </message>
+        <message>
+            <source> · %1 out</source>
+            <translation> · 輸出 %1</translation>
+        </message>
+        <message>
+            <source>no prices set</source>
+            <translation>未設價格</translation>
+        </message>
+        <message>
+            <source> (+%1 unpriced requests)</source>
+            <translation>（另有 %1 個請求未定價）</translation>
+        </message>
+        <message>
+            <source>Spent: %1 in · %2 out</source>
+            <translation>已用：輸入 %1 · 輸出 %2</translation>
+        </message>
+        <message>
+            <source>This answer: %1</source>
+            <translation>這個回答：%1</translation>
+        </message>
+        <message>
+            <source>nothing used</source>
+            <translation>未用任何 token</translation>
+        </message>
+        <message>
+            <source>no prices set for this profile</source>
+            <translation>這個設定檔未設價格</translation>
+        </message>
+        <message>
+            <source>at %1 / %2 %3 per million tokens in / out</source>
+            <translation>按每百萬 token 輸入 %1 / 輸出 %2 %3</translation>
+        </message>
+        <message>
+            <source>, %1 cached</source>
+            <translation>，快取 %1</translation>
+        </message>
+        <message>
+            <source> (set %1)</source>
+            <translation>（%1 設定）</translation>
+        </message>
+        <message>
+            <source>input of the next request: %1</source>
+            <translation>下一個請求的輸入：%1</translation>
+        </message>
+    </context>
+    <context>
         <name>CrashDialog</name>
         <message>
             <source>Turnlog hit a bug</source>
@@ -1819,6 +1878,10 @@
             <translation>用量：</translation>
         </message>
         <message>
+            <source>Cost:</source>
+            <translation>費用：</translation>
+        </message>
+        <message>
             <source>Reasoning size</source>
             <translation>推理內容大小</translation>
         </message>
@@ -1985,6 +2048,10 @@
         <message>
             <source>%1 prompt</source>
             <translation>提示 %1</translation>
+        </message>
+        <message>
+            <source>%1 of them cached</source>
+            <translation>其中 %1 快取</translation>
         </message>
         <message>
             <source>%1 completion</source>
@@ -2482,6 +2549,14 @@
             <translation>依編號顯示這個對話中的某一輪</translation>
         </message>
         <message>
+            <source>&amp;Usage…</source>
+            <translation>用量(&amp;U)…</translation>
+        </message>
+        <message>
+            <source>Tokens and cost per day and month, per profile and model</source>
+            <translation>按日和按月、按設定檔和模型的 token 與費用</translation>
+        </message>
+        <message>
             <source>&amp;Theme</source>
             <translation>主題(&amp;T)</translation>
         </message>
@@ -2750,6 +2825,22 @@
             <translation>忘掉</translation>
         </message>
         <message>
+            <source>Clear the usage totals too?</source>
+            <translation>也清除用量合計？</translation>
+        </message>
+        <message>
+            <source>Also clear the daily usage totals (tokens and cost per day, profile and model)?</source>
+            <translation>同時清除每日用量合計（按日、設定檔和模型的 token 與費用）嗎？</translation>
+        </message>
+        <message>
+            <source>They hold numbers only, no text of any conversation; keep them to see what was spent (View → Usage).</source>
+            <translation>它們只有數字，不含任何對話的文字；保留它們可查看花費（檢視 → 用量）。</translation>
+        </message>
+        <message>
+            <source>Clear totals</source>
+            <translation>清除合計</translation>
+        </message>
+        <message>
             <source>%1 and %n more</source>
             <translation>%1 及另外 %n 個</translation>
         </message>
@@ -2930,6 +3021,57 @@
         <message>
             <source>Certificates (*.pem *.crt);;All files (*)</source>
             <translation>憑證 (*.pem *.crt);;所有檔案 (*)</translation>
+        </message>
+    </context>
+    <context>
+        <name>ProfilePrices</name>
+        <message>
+            <source>Input</source>
+            <translation>輸入</translation>
+        </message>
+        <message>
+            <source>Cached input</source>
+            <translation>快取輸入</translation>
+        </message>
+        <message>
+            <source>as input</source>
+            <translation>同輸入</translation>
+        </message>
+        <message>
+            <source>Output</source>
+            <translation>輸出</translation>
+        </message>
+        <message>
+            <source>%1 price per million tokens</source>
+            <translation>每百萬 token 的%1價格</translation>
+        </message>
+        <message>
+            <source>Currency</source>
+            <translation>貨幣</translation>
+        </message>
+        <message>
+            <source>Prices per &amp;million tokens:</source>
+            <translation>每百萬 token 價格(&amp;M)：</translation>
+        </message>
+        <message>
+            <source>No prices: answers show their tokens, no cost.</source>
+            <translation>未設價格：回答只顯示 token，不顯示費用。</translation>
+        </message>
+        <message>
+            <source>Read from the server's model list on %1.</source>
+            <translation>%1 從伺服器的模型清單讀取。</translation>
+        </message>
+        <message>
+            <source>Set on %1; a change costs later requests only.</source>
+            <translation>設定於 %1；修改只影響之後的請求。</translation>
+        </message>
+        <message>
+            <source>Prices: %1.</source>
+            <translation>價格：%1。</translation>
+        </message>
+        <message>
+            <source>give both the input and the output price</source>
+            <translation>請同時填寫輸入和輸出價格</translation>
         </message>
     </context>
     <context>
@@ -4699,6 +4841,89 @@ Answer so far: %2</source>
         <message>
             <source>Copy selection</source>
             <translation>複製選取內容</translation>
+        </message>
+    </context>
+    <context>
+        <name>UsageView</name>
+        <message>
+            <source>Forget the usage totals</source>
+            <translation>忘記用量合計</translation>
+        </message>
+        <message>
+            <source>Forget every daily usage total?</source>
+            <translation>忘記所有每日用量合計嗎？</translation>
+        </message>
+        <message>
+            <source>The tokens and costs counted so far, deleted conversations' included, are forgotten. Conversations and their requests stay.</source>
+            <translation>到目前為止統計的 token 和費用（包括已刪除對話的）都會被忘記。對話及其請求保留。</translation>
+        </message>
+        <message>
+            <source>Forget totals</source>
+            <translation>忘記合計</translation>
+        </message>
+        <message>
+            <source>Usage</source>
+            <translation>用量</translation>
+        </message>
+        <message>
+            <source>Tokens and cost per profile and model, at the prices each request was costed at; “estimated” where the server reported no usage. These daily totals keep counting conversations you deleted (numbers only, no text); Delete all history asks whether to clear them too.</source>
+            <translation>按設定檔和模型列出的 token 與費用，按每個請求計費時的價格計算；伺服器未回報用量處標為「估算」。這些每日合計仍計入你已刪除的對話（只有數字，沒有文字）；刪除全部歷史時會詢問是否一併清除。</translation>
+        </message>
+        <message>
+            <source>Per day</source>
+            <translation>按日</translation>
+        </message>
+        <message>
+            <source>Per month</source>
+            <translation>按月</translation>
+        </message>
+        <message>
+            <source>&amp;Forget totals…</source>
+            <translation>忘記合計(&amp;F)…</translation>
+        </message>
+        <message>
+            <source>Period</source>
+            <translation>期間</translation>
+        </message>
+        <message>
+            <source>Profile</source>
+            <translation>設定檔</translation>
+        </message>
+        <message>
+            <source>Model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <source>In</source>
+            <translation>輸入</translation>
+        </message>
+        <message>
+            <source>Cached</source>
+            <translation>快取</translation>
+        </message>
+        <message>
+            <source>Out</source>
+            <translation>輸出</translation>
+        </message>
+        <message>
+            <source>Cost</source>
+            <translation>費用</translation>
+        </message>
+        <message>
+            <source>Usage could not be read: %1</source>
+            <translation>無法讀取用量：%1</translation>
+        </message>
+        <message>
+            <source>Total: %1 in · %2 out · %3</source>
+            <translation>合計：輸入 %1 · 輸出 %2 · %3</translation>
+        </message>
+        <message>
+            <source>No usage yet</source>
+            <translation>尚無用量</translation>
+        </message>
+        <message>
+            <source>Tokens per period, input and output</source>
+            <translation>每個期間的 token，輸入與輸出</translation>
         </message>
     </context>
     <context>

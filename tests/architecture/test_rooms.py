@@ -5,11 +5,12 @@
   not cut by moving functions at random.
 - Only the operations room (`ui/infra/operations.py`) puts work on the storage lane
   (`TaskRunner.STORAGE`) and announces changes on the change bus (`ChangeHub.publish`);
-  only it and the settings', assistants', folders' and compaction history's operations
-  (`ui/infra/settings_operations.py`, `ui/infra/assistant_operations.py`,
-  `ui/infra/folder_operations.py`, `ui/infra/summary_operations.py`) build a `StorageOp`.
-  Every other part of the window calls a named operation, so what the window does to its
-  storage can be read in one place, and every change reaches the bus with its origin.
+  only it and the settings', assistants', folders', compaction history's and usage's
+  operations (`ui/infra/settings_operations.py`, `ui/infra/assistant_operations.py`,
+  `ui/infra/folder_operations.py`, `ui/infra/summary_operations.py`,
+  `ui/infra/usage_operations.py`) build a `StorageOp`. Every other part of the window calls
+  a named operation, so what the window does to its storage can be read in one place, and
+  every change reaches the bus with its origin.
 
 Each check reads the sources with `ast` (a name in a comment or a string does not count)
 and takes the package directory as an argument, so the last tests can plant a violation in
@@ -32,7 +33,8 @@ OPERATIONS_ROOM = "turnlog/ui/infra/operations.py"
 BUILDS_OPERATIONS = (OPERATIONS_ROOM, "turnlog/ui/infra/settings_operations.py",
                      "turnlog/ui/infra/assistant_operations.py",
                      "turnlog/ui/infra/folder_operations.py",
-                     "turnlog/ui/infra/summary_operations.py")
+                     "turnlog/ui/infra/summary_operations.py",
+                     "turnlog/ui/infra/usage_operations.py")
 
 
 def long_modules(package_dir: Path) -> list[str]:

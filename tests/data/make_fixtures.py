@@ -20,7 +20,8 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     v14     49c3492  request records that rebuild their body and prove it (V_RECORD_PROOFS)
     v15     ea7f4c8  assistants, their files, a conversation's assistant (V_ASSISTANTS)
     v16     bd387f0  sidebar folders, a conversation's folder and star (V_FOLDERS)
-    v17     (this)   the compaction history, a summary edited by the user (V_SUMMARY_EDITS)
+    v17     95e6950   the compaction history, a summary edited by the user (V_SUMMARY_EDITS)
+    v18     (this)   prices a record was costed at, daily usage totals (V_USAGE)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has
@@ -260,6 +261,8 @@ def make(path: Path) -> None:
         if hasattr(store, "records") and hasattr(store.records, "edit_summary"):
             store.records.edit_summary(ids[SUMMARY["conversation"]], SUMMARY_EDIT["content"],
                                        SUMMARY_EDIT["tokens"])
+        if hasattr(getattr(store, "store", store), "usage"):
+            _add_priced_records(getattr(store, "store", store), ids)
         store.close()
         db = home / "turnlog.sqlite3"
         leftovers = [p.name for p in home.iterdir() if p.name.startswith("turnlog.sqlite3-")]
@@ -382,6 +385,33 @@ def _add_proven_records(store, ids) -> None:
     turns = store.turns(cid)
     stored = store.records.latest_summary(cid)
     record(cid, turns[-1], turns[:-1], SummaryPart(summary_text(stored), 2, stored.id))
+
+
+# From the usage version on: two requests of the second conversation costed at a profile's
+# prices: one with the usage the server reported (some input cached), one without usage,
+# costed from Turnlog's count of its answer; the daily totals count both.
+PRICED = {"conversation": 1, "profile": "Priced ¥", "model": "llama3",
+          "prices": {"input": "0.5", "cached": "0.05", "output": "1.5", "currency": "CNY",
+                     "set_on": "2026-11-01", "source": "you"},
+          "usage": {"prompt_tokens": 1200, "completion_tokens": 300, "total_tokens": 1500,
+                    "cached_tokens": 1000},
+          "estimated": (400, 25)}  # the body's count, the answer's count
+
+
+def _add_priced_records(store, ids) -> None:
+    from turnlog.core.cost import Prices, Pricing
+    from turnlog.core.model import Usage
+    from turnlog.core.send import RequestRecord
+
+    pricing = Pricing(PRICED["profile"], Prices.from_json(PRICED["prices"]))
+    cid = ids[PRICED["conversation"]]
+    for usage, (tokens, answer) in ((Usage.from_json(PRICED["usage"]), (1180, None)),
+                                    (Usage(), PRICED["estimated"])):
+        store.records.add(RequestRecord(
+            conversation_id=cid, started_at=STAMP, model=PRICED["model"],
+            outcome="committed", body_bytes=2048, max_bytes=24000, input_tokens=tokens,
+            token_budget=7000, tokens_exact=False, sent=(1,), summarized=(), left_out=(),
+            usage=usage, pricing=pricing, output_estimate=answer))
 
 
 if __name__ == "__main__":

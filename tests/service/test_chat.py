@@ -12,6 +12,7 @@ import pytest
 from loopback import Behaviour
 from turnlog.config.profiles import ProfileStore, builtin_profile, new_profile
 from turnlog.config.secrets import KeyringUnavailable, SessionKeys
+from turnlog.core.cost import Pricing
 from turnlog.core.failures import FailureKind, ProviderFailure
 from turnlog.core.provider import CancelToken
 from turnlog.providers import CUSTOM, OLLAMA, OPENAI
@@ -47,7 +48,7 @@ def test_a_stored_key_is_sent_and_handed_out_for_redaction(loopback):
     connection = connect_profile(config_for(loopback), lambda: keys, local=None, add_key=HINT,
                                  on_key=seen.append)
     assert connection.route == Route("profile-model", OPENAI.include_usage, 16_384,
-                                    seed=OPENAI.seed)
+                                    seed=OPENAI.seed, pricing=Pricing("Work"))
     assert seen == [KEY]
     loopback.script(Behaviour.answer("fine"))
     reply = connection.provider.complete(BODY, on_delta=lambda text: None,

@@ -51,13 +51,16 @@ from turnlog.store.models import (
     ToolSetRow,
     TurnAttachmentRow,
     TurnRow,
+    UsageConversationRow,
+    UsageDayRow,
 )
 
 ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, ForkRow,
               PinRow, NoteRow, PreferenceRow, SideQuestionRow, SideAttemptRow, SearchKeyRow,
               SearchFillRow, SearchDirtyRow, BlobRow, TurnAttachmentRow, DraftAttachmentRow,
               ToolResultRow, ToolSetRow, KeptTextRow, TextSetRow, TextSetMemberRow,
-              AssistantRow, AssistantFileRow, ConversationAssistantRow, FolderRow]
+              AssistantRow, AssistantFileRow, ConversationAssistantRow, FolderRow,
+              UsageDayRow, UsageConversationRow]
 
 
 def _content():
@@ -578,7 +581,9 @@ def test_records_of_body_format_1_keep_verifying_and_older_ones_are_not_verifiab
 
     home = fixture_home(tmp_path, version)
     with TurnlogStore.open(home) as store:
-        ids = [i for (i,) in store.db.execute_sql("SELECT id FROM requests ORDER BY id")]
+        # (The priced records of the usage version on carry no proof: left out here.)
+        ids = [i for (i,) in store.db.execute_sql(
+            "SELECT id FROM requests WHERE profile = '' ORDER BY id")]
         shown = [rebuild(store.records.sources(i)) for i in ids]
     first, *proven = shown
     assert first.why == NOT_VERIFIABLE and first.body is None and not first.verified

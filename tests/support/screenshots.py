@@ -31,6 +31,10 @@ loopback server so the marks show a real request, and saves
                             both delete questions, on 1280×720 and 1024×600 screens in
                             English and Chinese
                             (tests/support/screenshots_everyday.py)
+    usage-*.png             what answers cost: a turn's cost on hover, the conversation's under
+                            its header, the inspector's Cost, and View → Usage…, on 1280×720
+                            and 1024×600 screens in English and both Chinese
+                            (tests/support/screenshots_usage.py)
 
 Fonts come from the system (Noto Sans CJK and Noto Color Emoji are expected).
 """
@@ -135,7 +139,12 @@ def parent(out: Path) -> int:
         if done.returncode:
             return done.returncode
         # Everyday use on 1280×720 and 1024×600 screens, in English and Chinese.
-        return subprocess.run([sys.executable, str(HERE / "screenshots_everyday.py"),
+        done = subprocess.run([sys.executable, str(HERE / "screenshots_everyday.py"),
+                               str(out)], timeout=600)
+        if done.returncode:
+            return done.returncode
+        # What answers cost, and the Usage view, on both screens in three languages.
+        return subprocess.run([sys.executable, str(HERE / "screenshots_usage.py"),
                                str(out)], timeout=600).returncode
 
 

@@ -43,6 +43,7 @@ COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("assistant_commands", ("assistant",)),
     ("folder_commands", ("folder",)),
     ("summary_commands", ("summaries",)),
+    ("usage_commands", ("usage",)),
 )
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import getpass
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -62,6 +61,13 @@ from ..store import NotFound, TurnlogStore
 from ..toolhost.host import ToolHost
 from .attached import add_attach, read_attached
 from .numbers import whole_number
+from .profile_edit import (
+    add_price_options,
+    find_profile,
+    prices_from,
+    read_key,
+    run_profile_edit,
+)
 from .terminal import safe_for
 from .tools_commands import chosen_servers, open_terminal, terminal_approval
 
@@ -111,27 +117,13 @@ def register(sub: Any) -> None:
     psub = p.add_subparsers(dest="profile_command", required=True, metavar="ACTION")
     add = psub.add_parser("add", help="add a provider profile")
     add.add_argument("name")
-    add.add_argument("--preset", required=True, choices=[x.id for x in PRESETS])
-    add.add_argument("--base-url", metavar="URL")
-    add.add_argument("--model", default="", metavar="M")
-    add.add_argument("--context-window", type=whole_number, metavar="T")
-    add.add_argument("--model-file", metavar="GGUF",
-                     help="for --preset builtin: a GGUF model file instead of the built-in one")
-    add.add_argument("--key-stdin", action="store_true",
-                     help="read the API key from standard input instead of asking")
-    add.add_argument("--first-token-timeout", type=float, metavar="S",
-                     help="seconds the first token of an answer may take (default 90; 600 "
-                          "for local servers and the built-in model)")
-    add.add_argument("--no-retry", action="store_true",
-                     help="never try an answer again by itself (429, 502-504, refused)")
-    add.add_argument("--allow-insecure-key", action="store_true",
-                     help="let the key go over plain http:// to another machine, unencrypted")
-    add.add_argument("--accepts-images", choices=("yes", "no"),
-                     help="whether the model takes images in a question (default: the "
-                          "preset's; DeepSeek, llama.cpp and the built-in model take none)")
-    add.add_argument("--ca-file", metavar="PEM",
-                     help="trust the CA certificate(s) in this PEM file for this server")
+    profile_options(add, editing=False)
     add.set_defaults(run=run_profile_add)
+    edit = psub.add_parser("edit", help="change a provider profile (any option of add but "
+                           "its name; the others stay as they are)")
+    edit.add_argument("name", help="the profile's name or id")
+    profile_options(edit, editing=True)
+    edit.set_defaults(run=run_profile_edit)
     lst = psub.add_parser("list", help="list provider profiles")
     lst.set_defaults(run=run_profile_list)
     rm = psub.add_parser("remove", help="remove a profile and its key")
@@ -145,13 +137,30 @@ def register(sub: Any) -> None:
     forget.set_defaults(run=run_profile_forget_window)
 
 
-def find_profile(profiles: list[Profile], wanted: str | None) -> Profile | None:
-    if wanted is None:
-        return profiles[0] if profiles else None
-    for profile in profiles:
-        if wanted in (profile.id, profile.name):
-            return profile
-    return None
+def profile_options(p: argparse.ArgumentParser, *, editing: bool) -> None:
+    """The options of `profile add`, and of `profile edit` (where none is required and
+    each one given replaces the profile's setting)."""
+    p.add_argument("--preset", required=not editing, choices=[x.id for x in PRESETS])
+    p.add_argument("--base-url", metavar="URL")
+    p.add_argument("--model", default=None if editing else "", metavar="M")
+    p.add_argument("--context-window", type=whole_number, metavar="T")
+    p.add_argument("--model-file", metavar="GGUF",
+                   help="for --preset builtin: a GGUF model file instead of the built-in one")
+    p.add_argument("--key-stdin", action="store_true",
+                   help="read the API key from standard input instead of asking")
+    p.add_argument("--first-token-timeout", type=float, metavar="S",
+                   help="seconds the first token of an answer may take (default 90; 600 "
+                        "for local servers and the built-in model)")
+    p.add_argument("--no-retry", action="store_true",
+                   help="never try an answer again by itself (429, 502-504, refused)")
+    p.add_argument("--allow-insecure-key", action="store_true",
+                   help="let the key go over plain http:// to another machine, unencrypted")
+    p.add_argument("--accepts-images", choices=("yes", "no"),
+                   help="whether the model takes images in a question (default: the "
+                        "preset's; DeepSeek, llama.cpp and the built-in model take none)")
+    p.add_argument("--ca-file", metavar="PEM",
+                   help="trust the CA certificate(s) in this PEM file for this server")
+    add_price_options(p, editing=editing)
 
 
 def fail(kind: str, message: str, draft: str | None = None, code: int = EXIT_FAILED) -> int:
@@ -485,14 +494,6 @@ def _new_memory(store: TurnlogStore, conversation: Conversation) -> Memory:
                                share_percent=settings.memory_share)
 
 
-def read_key(args: argparse.Namespace) -> str | None:
-    if args.key_stdin:
-        return sys.stdin.readline().rstrip("\r\n")
-    if sys.stdin.isatty():
-        return getpass.getpass("API key (not shown; empty for none): ")
-    return None
-
-
 def run_profile_add(args: argparse.Namespace) -> int:
     preset = preset_by_id(args.preset)
     if args.model_file and not preset.builtin:
@@ -516,6 +517,7 @@ def run_profile_add(args: argparse.Namespace) -> int:
         profile = profile.with_network(network_settings(args))
         if args.accepts_images is not None:
             profile = replace(profile, accepts_images=args.accepts_images == "yes")
+        profile = replace(profile, prices=prices_from(args, None))
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

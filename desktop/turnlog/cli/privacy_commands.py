@@ -38,6 +38,9 @@ def register(sub: Any) -> None:
     p.add_argument("--assistants", action="store_true",
                    help="with --all: also delete the assistants and their files (asked for "
                    "otherwise)")
+    p.add_argument("--usage-totals", action="store_true",
+                   help="with --all: also forget the daily usage totals (kept otherwise, so "
+                        "the spend of deleted conversations still counts)")
     p.add_argument("--keep-pins", action="store_true",
                    help="with --turn: keep the facts pinned from it, as typed")
     p.set_defaults(run=run_delete)
@@ -51,8 +54,8 @@ def confirm(prompt: str) -> bool:
 
 def run_delete(args: argparse.Namespace) -> int:
     assistants = 0
-    if args.keys and not args.all:
-        print("error: --keys goes with --all", file=sys.stderr)
+    if (args.keys or args.usage_totals) and not args.all:
+        print("error: --keys and --usage-totals go with --all", file=sys.stderr)
         return 2
     if args.with_forks and args.conversation is None:
         print("error: --with-forks goes with --conversation", file=sys.stderr)
@@ -84,7 +87,8 @@ def run_delete(args: argparse.Namespace) -> int:
             done = store.privacy.delete_conversation(args.conversation,
                                                      with_forks=args.with_forks).counts
         else:
-            done = store.privacy.delete_all(preferences=_with_preferences(args, store)).counts
+            done = store.privacy.delete_all(preferences=_with_preferences(args, store),
+                                            usage_totals=_with_usage(args, store)).counts
             assistants = store.assistants.delete_all() if _with_assistants(args, store) else 0
     print(f"deleted {done.describe()}")
     if args.all and assistants:
@@ -110,6 +114,14 @@ def _with_assistants(args: argparse.Namespace, store: TurnlogStore) -> bool:
     count = len(store.assistants.list())
     return bool(count) and not args.yes and confirm(
         f"Also delete the {count} assistant(s) and their files? [y/N]")
+
+
+def _with_usage(args: argparse.Namespace, store: TurnlogStore) -> bool:
+    """Delete-all offers the daily usage totals too (numbers only: kept by default)."""
+    if args.usage_totals:
+        return True
+    return not args.yes and bool(store.usage.days()) and confirm(
+        "Also forget the daily usage totals (tokens and cost per day, no text)? [y/N]")
 
 
 def _name_forks(store: TurnlogStore, conversation_id: int, with_forks: bool) -> None:

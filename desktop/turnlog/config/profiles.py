@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from turnlog.config.paths import data_dir, write_atomically
+from turnlog.core.cost import PriceInvalid, Prices
 from turnlog.core.failures import StoreError
 from turnlog.localmodel import BUILTIN, Availability, available
 from turnlog.providers.presets import BUILTIN_LOCAL, Preset, preset_by_id
@@ -105,6 +106,9 @@ class Profile:
     model_titles: bool | None = None
     # Whether the model takes images in a question; None: the preset's default.
     accepts_images: bool | None = None
+    # What the model costs per million tokens, with the day set (None: not priced; the
+    # built-in model never is).
+    prices: Prices | None = None
 
     @property
     def makes_titles(self) -> bool:
@@ -145,6 +149,7 @@ class Profile:
             **self.network.to_json(),
             "model_titles": self.model_titles,
             "accepts_images": self.accepts_images,
+            "prices": self.prices.to_json() if self.prices is not None else None,
         }
 
     @classmethod
@@ -172,10 +177,16 @@ class Profile:
         images = data.get("accepts_images")
         if images is not None and not isinstance(images, bool):
             raise ValueError(f"profile “{data['name']}” has an invalid images flag")
+        prices = None
+        if data.get("prices") is not None:
+            try:
+                prices = Prices.from_json(data["prices"])
+            except PriceInvalid as err:
+                raise ValueError(f"profile “{data['name']}” has invalid prices: {err}") from None
         return replace(cls(data["id"], data["name"], data["preset"], data["base_url"],
                            data["model"], window, stream, model_path).with_network(
                                NetworkSettings.from_json(data, data["name"])),
-                       model_titles=titles, accepts_images=images)
+                       model_titles=titles, accepts_images=images, prices=prices)
 
 
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")

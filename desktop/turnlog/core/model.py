@@ -23,11 +23,15 @@ class Usage:
     # Of the completion tokens, those a reasoning model spent thinking (OpenAI and
     # DeepSeek: `completion_tokens_details.reasoning_tokens`).
     reasoning_tokens: int | None = None
+    # Of the prompt tokens, those the server read from its cache (OpenAI, OpenRouter:
+    # `prompt_tokens_details.cached_tokens`), priced apart.
+    cached_tokens: int | None = None
 
     @property
     def known(self) -> bool:
         return any(v is not None for v in (self.prompt_tokens, self.completion_tokens,
-                                           self.total_tokens, self.reasoning_tokens))
+                                           self.total_tokens, self.reasoning_tokens,
+                                           self.cached_tokens))
 
     def to_json(self) -> dict[str, int] | None:
         if not self.known:
@@ -41,6 +45,8 @@ class Usage:
             out["total_tokens"] = self.total_tokens
         if self.reasoning_tokens is not None:
             out["reasoning_tokens"] = self.reasoning_tokens
+        if self.cached_tokens is not None:
+            out["cached_tokens"] = self.cached_tokens
         return out
 
     @classmethod
@@ -55,8 +61,11 @@ class Usage:
         reasoning = num("reasoning_tokens")
         if reasoning is None:
             reasoning = num("reasoning_tokens", data.get("completion_tokens_details"))
+        cached = num("cached_tokens")
+        if cached is None:
+            cached = num("cached_tokens", data.get("prompt_tokens_details"))
         return cls(num("prompt_tokens"), num("completion_tokens"), num("total_tokens"),
-                   reasoning)
+                   reasoning, cached)
 
 
 UNKNOWN_USAGE = Usage()

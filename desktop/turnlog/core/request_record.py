@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from typing import Protocol
 
+from .cost import NO_PRICING, NO_TOKENS, Pricing, Tokens, cost, tokens_of, total
 from .model import UNKNOWN_USAGE, Usage, ordinal_runs
 from .proof import RequestProof
 
@@ -50,6 +52,29 @@ class RequestRecord:
     # A committed request's references and body hashes (None: a failed request keeps no
     # body, and a record made before request hashes has none).
     proof: RequestProof | None = None
+    # The profile and prices the request was costed at, kept so a later price change
+    # never rewrites its cost.
+    pricing: Pricing = NO_PRICING
+    # Turnlog's count of the answer, for a request that got one and no usage.
+    output_estimate: int | None = None
+    # What the tool rounds before the answer used (one per round).
+    round_usage: tuple[Usage, ...] = ()
+
+    @property
+    def tokens(self) -> Tokens:
+        """The counts of this request with its summary calls and tool rounds: the
+        server's, or Turnlog's own (estimated) for an answer that came without usage."""
+        main = (tokens_of(self.usage, input_count=self.input_tokens,
+                          output_count=self.output_estimate)
+                if self.usage.known or self.output_estimate is not None else NO_TOKENS)
+        others = [tokens_of(u, input_count=0, output_count=None)
+                  for u in (*self.extra_usage, *self.round_usage)]
+        return total([main, *others])
+
+    @property
+    def cost(self) -> Decimal | None:
+        """What it cost at the prices it was costed at (None: not priced)."""
+        return cost(self.tokens, self.pricing.prices)
 
 
 class RequestLog(Protocol):

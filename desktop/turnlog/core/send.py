@@ -21,8 +21,9 @@ from typing import Protocol
 
 from .attachments import Attachment, Question, has_images
 from .body import RequestOptions
-from .budget import WINDOW_LEARNED, Budget, InvalidBudget
+from .budget import ESTIMATE, WINDOW_LEARNED, Budget, InvalidBudget
 from .compaction import CompactionResult, CompactionSettings, Compactor
+from .cost import NO_PRICING, Pricing
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
 from .model import UNKNOWN_USAGE, Conversation, Turn, Usage, without_last
 from .partial import Continuation, incomplete_reason
@@ -129,6 +130,8 @@ class SendRequest:
     attachments: tuple[Attachment, ...] = ()
     # The tools this send may offer and run (None: no `tools` field is sent).
     tools: ToolRunner | None = None
+    # The profile and prices its request records are costed at.
+    pricing: Pricing = NO_PRICING
 
 
 def offered_specs(request: SendRequest) -> tuple[ToolSpec, ...]:
@@ -205,6 +208,15 @@ class Failed:
 Outcome = Committed | Failed
 
 
+def answer_estimate(answer: str | None, usage: Usage) -> int | None:
+    """Turnlog's own count of an answer the server reported no usage for (None: it did,
+    or nothing came): the plain estimate, which errs high, never a round trip to a
+    tokenizer server."""
+    if not answer or usage.known:
+        return None
+    return ESTIMATE.message_tokens("assistant", answer)
+
+
 def validate_reply(reply: Reply) -> Failure | None:
     """Only a non-empty answer that finished with `stop` may be committed."""
     if reply.tool_calls:
@@ -248,6 +260,7 @@ class _Run:
     started_wall: datetime = field(default_factory=lambda: datetime.now(UTC))
     started: float = 0.0
     usages: list[Usage] = field(default_factory=list)
+    round_usages: list[Usage] = field(default_factory=list)  # the tool rounds' replies
     summary: SummaryPart | None = None
     min_covered: int = 0
     max_verbatim: int | None = None
@@ -477,7 +490,7 @@ class Sender:
                                               cancel=run.cancel, on_reasoning=on_thought)
             except ProviderFailure as err:
                 record = self._record(run, projection, err.failure.kind.value, usage=err.usage,
-                                      status=err.failure.status)
+                                      status=err.failure.status, answer=err.partial)
                 recoverable = (
                     err.failure.kind is FailureKind.CONTEXT_OVERFLOW
                     and not err.partial
@@ -545,7 +558,7 @@ class Sender:
             problem = Failure(FailureKind.CANCELLED)
         if problem is not None:
             record = self._record(run, projection, problem.kind.value, usage=reply.usage,
-                                  first_token_s=reply.first_token_s)
+                                  first_token_s=reply.first_token_s, answer=reply.content)
             return Failed(problem, run.draft, reply.content, projection, record,
                           answer=self._partial(run, reply.content, problem, reply))
         continuation = run.request.continuation
@@ -562,11 +575,12 @@ class Sender:
             turn = self.store.turns.commit(run.cid, pending)
         except StoreError as err:
             record = self._record(run, projection, err.kind.value, usage=reply.usage,
-                                  first_token_s=reply.first_token_s)
+                                  first_token_s=reply.first_token_s, answer=reply.content)
             failure = err.failure()
             return Failed(failure, run.draft, answer, projection, record)
         record = self._record(run, projection, "committed", usage=reply.usage,
                               first_token_s=reply.first_token_s, turn_id=turn.id,
+                              answer=reply.content,
                               proof=self._proof(run, projection))
         return Committed(turn, projection, reply, record)
 
@@ -598,6 +612,7 @@ class Sender:
                 run.on_projection(current)
                 run.on_stage(Stage.ANSWERING, "")
                 run.sent_sha256.append(sha256_hex(current.body))
+                run.round_usages.append(reply.usage)
                 reply = self.provider.complete(current.body, on_delta=run.on_delta,
                                                cancel=run.cancel)
         except ToolLoopFailed as err:
@@ -606,7 +621,7 @@ class Sender:
                                record=record)) from err
         except ProviderFailure as err:
             record = self._record(run, current, err.failure.kind.value, usage=err.usage,
-                                  status=err.failure.status)
+                                  status=err.failure.status, answer=err.partial)
             raise _Stop(Failed(err.failure, run.draft, err.partial, current, record)) from err
         return reply, current
 
@@ -677,6 +692,7 @@ class Sender:
         first_token_s: float | None = None,
         turn_id: str | None = None,
         proof: RequestProof | None = None,
+        answer: str | None = None,
     ) -> RequestRecord:
         request = run.request
         record = RequestRecord(
@@ -704,6 +720,9 @@ class Sender:
             attempt=run.attempt,
             seed=request.options.seed,
             proof=proof,
+            pricing=request.pricing,
+            output_estimate=answer_estimate(answer, usage),
+            round_usage=tuple(run.round_usages),
         )
         # The record is bookkeeping; losing it must not turn an answer into a failure.
         with contextlib.suppress(StoreError):

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol
 
+from .cost import NO_PRICING, Pricing
 from .failures import Failure, FailureKind, ProviderFailure
 from .model import Conversation, Turn, Usage
 from .provider import CancelToken, ChatProvider
@@ -316,7 +317,8 @@ class TitleStore(Protocol):
 
 def name_by_model(store: TitleStore, provider: ChatProvider, conversation: Conversation,
                   turn: Turn, model: str, *, cancel: CancelToken | None = None,
-                  clock: Callable[[], float] = time.monotonic) -> Conversation | None:
+                  clock: Callable[[], float] = time.monotonic,
+                  pricing: Pricing = NO_PRICING) -> Conversation | None:
     """Ask for a title for the conversation begun by `turn`, keep a request record of it
     (references and counts, as any request's), and give the conversation that title if
     it still should have it. Returns the conversation renamed, or None (failed, or no
@@ -333,7 +335,7 @@ def name_by_model(store: TitleStore, provider: ChatProvider, conversation: Conve
         body_bytes=outcome.body_bytes, max_bytes=conversation.settings.max_bytes,
         input_tokens=outcome.usage.prompt_tokens or 0, token_budget=0, tokens_exact=False,
         sent=(turn.ordinal,), summarized=(), left_out=(), sent_turn_ids=(turn.id,),
-        usage=outcome.usage, duration_s=clock() - started)
+        usage=outcome.usage, duration_s=clock() - started, pricing=pricing)
     store.records.add(record)
     if not isinstance(outcome, TitleMade):
         log.info("no title from the model for conversation %s: %s", conversation.id,

@@ -22,9 +22,12 @@ import time
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from turnlog.core.calibration import estimated_request_tokens
+from turnlog.core.cost import PER_TOKENS, PRICED_BY_SERVER, PriceInvalid, Prices, parse_price
 from turnlog.core.failures import Failure, FailureKind, ProviderFailure
 from turnlog.core.model import UNKNOWN_USAGE, Usage
 from turnlog.core.provider import CancelToken, Reply
@@ -85,6 +88,9 @@ class ModelInfo:
 
     id: str
     context_window: int | None = None
+    # What the server's list says the model costs (OpenRouter's `pricing`), per million
+    # tokens; None where it says nothing usable.
+    prices: Prices | None = None
 
 
 class _Aborted(Exception):
@@ -464,7 +470,8 @@ class ChatCompletionsProvider:
         models: list[ModelInfo] = []
         for entry in entries:
             if isinstance(entry, dict) and isinstance(entry.get("id") or entry.get("name"), str):
-                models.append(ModelInfo(entry.get("id") or entry["name"], _context_of(entry)))
+                models.append(ModelInfo(entry.get("id") or entry["name"], _context_of(entry),
+                                        prices_of_entry(entry)))
         return models
 
     def _read_stream(
@@ -916,6 +923,30 @@ def _reasoning_of(message: dict[str, Any]) -> str:
         if isinstance(value, str) and value:
             return value
     return ""
+
+
+def prices_of_entry(entry: dict[str, Any]) -> Prices | None:
+    """A models entry's prices per million tokens: OpenRouter lists `pricing` as USD per
+    token in text ("0.00000015"); "-1" (a price that varies) or anything unreadable gives
+    none: never a guess."""
+    pricing = entry.get("pricing")
+    if not isinstance(pricing, dict):
+        return None
+
+    def per_million(key: str) -> Decimal | None:
+        value = pricing.get(key)
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            return None
+        try:
+            return parse_price(Decimal(str(value)) * PER_TOKENS)
+        except (InvalidOperation, PriceInvalid):
+            return None
+
+    input_, output = per_million("prompt"), per_million("completion")
+    if input_ is None or output is None:
+        return None
+    return Prices(input_, output, per_million("input_cache_read"), "USD",
+                  date.today().isoformat(), PRICED_BY_SERVER)
 
 
 def _context_of(entry: dict[str, Any]) -> int | None:

@@ -38,6 +38,7 @@ from ..core.budget import (
     reserve_in,
 )
 from ..core.compaction import Compactor, SummaryStore
+from ..core.cost import NO_PRICING, Prices, Pricing
 from ..core.failures import Failure, FailureKind
 from ..core.memory import NO_MEMORY, Memory
 from ..core.model import (
@@ -122,6 +123,8 @@ class Route:
     # The built-in model's server is not up yet: its model and window are the ones it
     # will be launched with, which the server confirms or lowers when it starts.
     pending: bool = False
+    # The profile requests go through and its prices: what their records are costed at.
+    pricing: Pricing = NO_PRICING
 
 
 def settings_for(conversation: Conversation, route: Route | None = None) -> ConversationSettings:
@@ -236,6 +239,7 @@ def request_for(
         continuation=partial.continuation(prefill=route.prefill) if partial else None,
         attachments=tuple(attachments),
         tools=tools,
+        pricing=route.pricing,
     )
 
 
@@ -664,13 +668,20 @@ class ProviderConfig:
     model_path: Path | None = None  # built-in preset: a chosen GGUF instead of the shipped one
     network: NetworkSettings = NetworkSettings()
     images: bool = True
+    prices: Prices | None = None  # per million tokens (None: not priced)
 
     @classmethod
     def of(cls, profile: Profile) -> ProviderConfig:
         return cls(profile.id, profile.name, profile.server, profile.base_url, profile.model,
                    profile.context_window,
                    Path(profile.model_path) if profile.model_path else None,
-                   profile.network, profile.takes_images)
+                   profile.network, profile.takes_images, profile.prices)
+
+    @property
+    def pricing(self) -> Pricing:
+        """What requests through this profile are costed at (the built-in model: free,
+        so never priced)."""
+        return Pricing(self.name, None if self.preset.builtin else self.prices)
 
 
 class KeyLookup(Protocol):
@@ -704,7 +715,7 @@ def profile_route(config: ProviderConfig, model: str,
     if counts is None:
         return Route(model, config.preset.include_usage, config.context_window,
                      prefill=config.preset.prefill, images=config.images,
-                     seed=config.preset.seed)
+                     seed=config.preset.seed, pricing=config.pricing)
     window, source = counts.window(config.profile_id, model)
     # The default output reserve is sized to whichever window is in effect (`settings_for`).
     return Route(model, config.preset.include_usage, config.context_window,
@@ -712,7 +723,7 @@ def profile_route(config: ProviderConfig, model: str,
                  server_window_learned_on=counts.learned_on(config.profile_id, model),
                  count_label=counts.label(config.profile_id, model),
                  prefill=config.preset.prefill, images=config.images,
-                 seed=config.preset.seed)
+                 seed=config.preset.seed, pricing=config.pricing)
 
 
 class Providers:
@@ -784,8 +795,10 @@ def connect_profile(
                 "another provider in Settings (Ctrl+,).",
                 kind=FailureKind.LOCAL_MODEL,
             )
-        return replace(connect_local(local, config.model_path, cancel=cancel,
-                                     on_stage=on_stage, **provider_options), retry=retry)
+        connection = connect_local(local, config.model_path, cancel=cancel,
+                                   on_stage=on_stage, **provider_options)
+        return replace(connection, retry=retry,
+                       route=replace(connection.route, pricing=config.pricing))
     key = key_for(config, keys, add_key)
     verify = network_checks(config, key)
     if key:

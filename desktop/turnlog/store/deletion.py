@@ -33,6 +33,7 @@ from .models import (
     SummaryRow,
     TurnAttachmentRow,
     TurnRow,
+    UsageDayRow,
 )
 from .rows import expand_runs
 
@@ -326,9 +327,13 @@ def delete_conversations(db: peewee.SqliteDatabase, ids: Sequence[int]) -> Delet
     return counts
 
 
-def delete_all(db: peewee.SqliteDatabase) -> DeletionCounts:
+def delete_all(db: peewee.SqliteDatabase, *, usage_totals: bool = False) -> DeletionCounts:
+    """Every conversation and what is derived from them; the daily usage totals (numbers
+    only, kept across deletes) too with `usage_totals`."""
     with db.atomic("IMMEDIATE"):
         counts = count(db, None)
+        if usage_totals:
+            UsageDayRow.delete().execute(db)
         search.delete_all_turns(db)
         ConversationRow.delete().execute(db)
         FolderRow.delete().execute(db)  # their names are the user's words too

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from .searching import Search
     from .side import SideQuestions
     from .turns import Turns
+    from .usage import UsageTotals
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +139,7 @@ class TurnlogStore:
     """One opened data directory: its database (`database`) and the parts that read and
     write it, named by what they hold, as Anki's collection hangs its decks and tags off
     itself: `conversations`, `turns`, `records`, `memory`, `side`, `search`, `forks`,
-    `imports`, `privacy`, `attachments`, `assistants`, `folders`. Open with
+    `imports`, `privacy`, `attachments`, `assistants`, `folders`, `usage`. Open with
     `TurnlogStore.open(data_dir)`; close when done. Everything it does is done by a part
     (`store.turns.commit(...)`); core's store protocols name the parts they use."""
 
@@ -215,6 +216,12 @@ class TurnlogStore:
         from .folders import Folders
 
         return Folders(self.database, self.privacy)
+
+    @cached_property
+    def usage(self) -> UsageTotals:
+        from .usage import UsageTotals
+
+        return UsageTotals(self.database)
 
     @cached_property
     def records(self) -> Records:

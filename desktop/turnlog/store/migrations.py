@@ -334,11 +334,53 @@ V_SUMMARY_EDITS = (
     'ALTER TABLE "summaries" ADD COLUMN "undone" INTEGER NOT NULL DEFAULT 0',
 )
 
+# What requests cost: a request record keeps the profile it went through, the prices it
+# was costed at (JSON; NULL: not priced), Turnlog's count of an answer the server reported
+# no usage for, and the usage of the tool rounds before its answer. `usage_days`: the
+# daily totals per profile, model and currency (numbers only: no text of a conversation,
+# no ids), kept when conversations are deleted; `cost` is exact decimal text ('' where
+# nothing of it was priced). `usage_conversations`: the same per conversation, deleted
+# with it. Both filled from the records already kept (not priced).
+V_USAGE = (
+    'ALTER TABLE "requests" ADD COLUMN "profile" TEXT NOT NULL DEFAULT \'\'',
+    'ALTER TABLE "requests" ADD COLUMN "prices" TEXT',
+    'ALTER TABLE "requests" ADD COLUMN "output_estimate" INTEGER',
+    'ALTER TABLE "requests" ADD COLUMN "round_usage" TEXT NOT NULL DEFAULT \'[]\'',
+    'CREATE TABLE "usage_days" ("day" TEXT NOT NULL, "profile" TEXT NOT NULL, '
+    '"model" TEXT NOT NULL, "currency" TEXT NOT NULL, "requests" INTEGER NOT NULL, '
+    '"input_tokens" INTEGER NOT NULL, "cached_tokens" INTEGER NOT NULL, '
+    '"output_tokens" INTEGER NOT NULL, "estimated" INTEGER NOT NULL, '
+    '"unpriced" INTEGER NOT NULL, "cost" TEXT NOT NULL, '
+    'PRIMARY KEY ("day", "profile", "model", "currency")) WITHOUT ROWID',
+    'INSERT INTO "usage_days" SELECT substr("started_at", 1, 10), \'\', "model", \'\', '
+    'count(*), coalesce(sum(json_extract("usage", \'$.prompt_tokens\')), 0), 0, '
+    'coalesce(sum(json_extract("usage", \'$.completion_tokens\')), 0), 0, count(*), \'\' '
+    'FROM "requests" WHERE json_extract("usage", \'$.prompt_tokens\') IS NOT NULL '
+    'OR json_extract("usage", \'$.completion_tokens\') IS NOT NULL '
+    'GROUP BY substr("started_at", 1, 10), "model"',
+    # A conversation's totals, read when it opens (a few rows, however long its log):
+    # derived from its records, deleted with it.
+    'CREATE TABLE "usage_conversations" ("conversation_id" INTEGER NOT NULL, '
+    '"profile" TEXT NOT NULL, "model" TEXT NOT NULL, "currency" TEXT NOT NULL, '
+    '"requests" INTEGER NOT NULL, "input_tokens" INTEGER NOT NULL, '
+    '"cached_tokens" INTEGER NOT NULL, "output_tokens" INTEGER NOT NULL, '
+    '"estimated" INTEGER NOT NULL, "unpriced" INTEGER NOT NULL, "cost" TEXT NOT NULL, '
+    'PRIMARY KEY ("conversation_id", "profile", "model", "currency"), '
+    'FOREIGN KEY ("conversation_id") REFERENCES "conversations" ("id") ON DELETE CASCADE) '
+    'WITHOUT ROWID',
+    'INSERT INTO "usage_conversations" SELECT "conversation_id", \'\', "model", \'\', '
+    'count(*), coalesce(sum(json_extract("usage", \'$.prompt_tokens\')), 0), 0, '
+    'coalesce(sum(json_extract("usage", \'$.completion_tokens\')), 0), 0, count(*), \'\' '
+    'FROM "requests" WHERE json_extract("usage", \'$.prompt_tokens\') IS NOT NULL '
+    'OR json_extract("usage", \'$.completion_tokens\') IS NOT NULL '
+    'GROUP BY "conversation_id", "model"',
+)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
                           V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES,
                           V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS, V_RECORD_PROOFS,
-                          V_ASSISTANTS, V_FOLDERS, V_SUMMARY_EDITS]
+                          V_ASSISTANTS, V_FOLDERS, V_SUMMARY_EDITS, V_USAGE]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

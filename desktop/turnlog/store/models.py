@@ -130,6 +130,12 @@ class RequestRow(BaseModel):
     texts_id = peewee.IntegerField(null=True, index=True)  # its `text_sets` row
     continued = peewee.IntegerField(null=True)
     prefill = peewee.BooleanField(default=False)
+    # What it was costed at (V_USAGE): the profile, its prices then (JSON; NULL: not
+    # priced), Turnlog's count of an answer without usage, the tool rounds' usage.
+    profile = peewee.TextField(default="")
+    prices = peewee.TextField(null=True)
+    output_estimate = peewee.IntegerField(null=True)
+    round_usage = peewee.TextField(default="[]")
 
     class Meta:
         table_name = "requests"
@@ -137,6 +143,51 @@ class RequestRow(BaseModel):
 
 
 TABLES_V1 = [ConversationRow, TurnRow, RequestRow]
+
+
+class UsageDayRow(BaseModel):
+    """One day's totals of one profile and model in one currency: numbers only, kept
+    when the conversations they were spent on are deleted."""
+
+    day = peewee.TextField()
+    profile = peewee.TextField()
+    model = peewee.TextField()
+    currency = peewee.TextField()
+    requests = peewee.IntegerField()
+    input_tokens = peewee.IntegerField()
+    cached_tokens = peewee.IntegerField()
+    output_tokens = peewee.IntegerField()
+    estimated = peewee.IntegerField()  # requests costed from Turnlog's own count
+    unpriced = peewee.IntegerField()  # requests without prices
+    cost = peewee.TextField()  # exact decimal text; '' when none was priced
+
+    class Meta:
+        table_name = "usage_days"
+        primary_key = peewee.CompositeKey("day", "profile", "model", "currency")
+        without_rowid = True
+
+
+class UsageConversationRow(BaseModel):
+    """A conversation's totals per profile and model, as `UsageDayRow` counts a day's
+    (derived from its records: deleted with it)."""
+
+    conversation = peewee.ForeignKeyField(
+        ConversationRow, on_delete="CASCADE", column_name="conversation_id", index=False)
+    profile = peewee.TextField()
+    model = peewee.TextField()
+    currency = peewee.TextField()
+    requests = peewee.IntegerField()
+    input_tokens = peewee.IntegerField()
+    cached_tokens = peewee.IntegerField()
+    output_tokens = peewee.IntegerField()
+    estimated = peewee.IntegerField()
+    unpriced = peewee.IntegerField()
+    cost = peewee.TextField()
+
+    class Meta:
+        table_name = "usage_conversations"
+        primary_key = peewee.CompositeKey("conversation", "profile", "model", "currency")
+        without_rowid = True
 
 
 class SummaryRow(BaseModel):

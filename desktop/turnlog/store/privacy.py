@@ -188,16 +188,17 @@ class Privacy:
         return ConversationsDeleted(tuple(ids), tuple(str(named.get(c, "")) for c in ids),
                                     tuple(sorted(kept)), counts)
 
-    def delete_all(self, *, preferences: bool = False) -> AllDeleted:
+    def delete_all(self, *, preferences: bool = False,
+                   usage_totals: bool = False) -> AllDeleted:
         """Delete every conversation (with its pins and notes), and the global
-        preferences too if asked."""
+        preferences and the daily usage totals too if asked."""
         self.database.need_writer()
         with self.erasing:
             self.begin_erase()
             with self.database.guard():
                 ids = [c for (c,) in ConversationRow.select(ConversationRow.id).tuples()
                        .execute(self.db)]
-                counts = deletion.delete_all(self.db)
+                counts = deletion.delete_all(self.db, usage_totals=usage_totals)
                 committed = time.monotonic()
                 removed = self.memory.delete_preferences() if preferences else 0
                 self.turns.counts_changed(None)

@@ -9,7 +9,7 @@ from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.proof import Sources
 from ..core.send import RequestRecord, ordinal_ranges
 from ..core.summaries import SummaryVersion
-from . import proofs, rows, summaries
+from . import proofs, rows, summaries, usage
 from .conversations import conversation_row
 from .database import Database
 from .models import RequestRow, TurnRow, insert
@@ -30,6 +30,7 @@ class Records:
         with self.database.guard(), self.db.atomic():
             if conversation_row(self.db, record.conversation_id) is None:
                 return  # deleted while the request ran: nothing to keep
+            usage.count(self.db, record)
             proof = record.proof
             insert(
                 self.db, RequestRow,
@@ -53,6 +54,10 @@ class Records:
                 turn_id=record.turn_id,
                 summary_id=record.summary_id,
                 attempt=record.attempt,
+                profile=record.pricing.profile,
+                prices=usage.prices_json(record),
+                output_estimate=record.output_estimate,
+                round_usage=json.dumps([u.to_json() for u in record.round_usage]),
                 **proofs.columns(self.db, record.conversation_id, proof),
             )
             # Bounded: the oldest records of a busy conversation give way to new ones.

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, overload
 
+from ..core.cost import PriceInvalid, Prices, Pricing
 from ..core.model import Conversation, ConversationSettings, Turn, Usage
 from ..core.tools import rounds_from_json
 from .models import ConversationRow, RequestRow, SummaryRow
@@ -172,7 +173,20 @@ def request_record(row: RequestRow) -> RequestRecord:
         summary_id=row.summary_id,
         attempt=row.attempt,
         seed=seed_of(row.usage),
+        pricing=Pricing(row.profile, prices_of(row.prices)),
+        output_estimate=row.output_estimate,
+        round_usage=tuple(Usage.from_json(u) for u in json.loads(row.round_usage)),
     )
+
+
+def prices_of(text: str | None) -> Prices | None:
+    """The prices a record kept (None: not priced, or unreadable: no cost made up)."""
+    if not text:
+        return None
+    try:
+        return Prices.from_json(json.loads(text))
+    except (ValueError, PriceInvalid):
+        return None
 
 
 def stored_summary(row: SummaryRow) -> StoredSummary:

@@ -220,7 +220,9 @@ def test_delete_all_leaves_no_copy_on_disk_and_can_remove_the_keys(qtbot, store,
         window.confirm = answers = Answers(Decision(True, option=True))
         window.delete_all_action.trigger()
         qtbot.waitUntil(lambda: store.conversations() == [], timeout=10_000)
-        [confirmation] = answers.asked
+        confirmation, totals = answers.asked  # then: the usage totals too? (yes: cleared)
+        assert totals.title == "Clear the usage totals too?"
+        assert store.usage.days() == []
         assert confirmation.text == ("Delete all history? This removes 2 conversations, "
                                      "62 turns, 2 summaries, 2 request records, "
                                      "1 pinned fact, 2 side questions.")

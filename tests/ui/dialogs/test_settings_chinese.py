@@ -38,6 +38,7 @@ NAMES = {p.name for p in PRESETS} | {
     "API", "URL", "GGUF", "PEM", "CA", "HTTP", "HTTPS", "Turnlog", "turnlog-cli", "Token",
     "token", "SmolLM2-135M", "SmolLM2-135M-Instruct (Q4_1)", "Apache-2.0", "Ctrl+,", "…",
     "GNOME Keyring", "KWallet", "OpenAI 2", "Home server", "qwen2.5-7b-instruct",
+    "USD",  # a currency code (the prices' placeholder)
 }
 # A number with its unit or sign, an address, a file name, a shortcut letter, a model file.
 NOT_WORDS = re.compile(

@@ -32,8 +32,8 @@ def test_the_menus_are_laid_out_as_on_the_desktop(make_window):
     assert entries(bar["Edit"]) == ["Copy", "Select all", "—", "Find…", "—", "Preferences…"]
     assert entries(bar["View"]) == [
         "Conversations", "Inspector", "Side questions", "—", "Go to question",
-        "Go to history", "Go to turn…", "Memory", "Compaction history", "Search all text…",
-        "Next match", "Previous match", "—", "Theme", "Language"]
+        "Go to history", "Go to turn…", "Usage…", "Memory", "Compaction history",
+        "Search all text…", "Next match", "Previous match", "—", "Theme", "Language"]
     theme = bar["View"].actions()[-2].menu()
     assert entries(theme) == ["Light", "Dark", "Follow the system"]
     assert entries(bar["Conversation"]) == [
@@ -69,6 +69,7 @@ SHORTCUTS = {
     ("View", "Go to question"): "Ctrl+L",
     ("View", "Go to history"): "Ctrl+H",
     ("View", "Go to turn…"): "Ctrl+G",
+    ("View", "Usage…"): "Ctrl+Shift+U",
     ("View", "Memory"): "Ctrl+Shift+M",
     ("View", "Search all text…"): "Ctrl+Shift+F",
     ("Conversation", "Regenerate answer"): "Ctrl+R",

@@ -28,6 +28,7 @@ from ..dialogs.privacy import (
     delete_pins_question,
     delete_preferences_question,
     delete_turn_question,
+    delete_usage_question,
 )
 from ..infra import operations
 from ..infra.changes import ChangeHub, Changes
@@ -211,13 +212,15 @@ class HistoryActions(QObject):
         preferences = len(self._store.memory.preferences())  # a few short rows: read here
         also = preferences > 0 and self._confirm(delete_preferences_question(
             preferences)).accepted
+        usage = self._store.usage.any() and self._confirm(delete_usage_question()).accepted
         self._session.discard(None)
         # Let go of the open conversation now: a stopped request finishing before the delete
         # does must not preview it (its turns, its body in the inspector) once more.
         self.closing.emit()
         keys = setup.keys() if setup is not None and decision.option else None
         self._run(operations.delete_all_history(self._store, keys, [p.id for p in profiles],
-                                                preferences=also), deleting=True)
+                                                preferences=also, usage_totals=usage),
+                  deleting=True)
 
     # --------------------------------------------------------------- export
     def export_conversation(self) -> ExportTarget | None:

@@ -251,6 +251,13 @@ class ConversationHeader(QWidget):
         self.provenance.setWordWrap(True)
         self.provenance.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.provenance.hide()
+        # What the conversation's requests used and cost (hidden until it used something).
+        self.spent = QLabel(self)
+        self.spent.setObjectName("conversationCost")
+        self.spent.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.spent.setWordWrap(True)
+        self.spent.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.spent.hide()
         self.status = QLabel(self)
         self.status.setObjectName("modelsStatus")
         self.status.setWordWrap(True)
@@ -258,8 +265,14 @@ class ConversationHeader(QWidget):
         self.status.hide()
         column.addLayout(row)
         column.addWidget(self.provenance)
+        column.addWidget(self.spent)
         column.addWidget(self._sampling_row())
         column.addWidget(self.status)
+
+    def set_spent(self, text: str) -> None:
+        """What the conversation cost so far ("" hides the line)."""
+        self.spent.setText(text)
+        self.spent.setVisible(bool(text))
 
     def _label(self, text: str, buddy: QWidget) -> QLabel:
         label = QLabel(text, self)

@@ -121,7 +121,7 @@ class ConversationTitles(QObject):
             link = connector.connect(conversation, cancel=context.cancel,
                                      on_stage=_quiet)
             return name_by_model(store, link.provider, conversation, turn, link.route.model,
-                                 cancel=context.cancel)
+                                 cancel=context.cancel, pricing=link.route.pricing)
 
         self._naming = parts.log.runner.run(
             TaskRunner.NETWORK, "name the conversation", work,

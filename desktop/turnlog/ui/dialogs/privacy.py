@@ -175,6 +175,18 @@ def delete_preferences_question(count: int) -> Confirmation:
     )
 
 
+def delete_usage_question() -> Confirmation:
+    """Asked after Delete all history: the daily usage totals are numbers only (no text,
+    no ids), kept so deleted conversations' spend still counts, unless the person says so."""
+    return Confirmation(
+        translate("Privacy", "Clear the usage totals too?"),
+        translate("Privacy", "Also clear the daily usage totals (tokens and cost per day, "
+                  "profile and model)?"),
+        translate("Privacy", "They hold numbers only, no text of any conversation; keep them "
+                  "to see what was spent (View → Usage)."),
+        translate("Privacy", "Clear totals"))
+
+
 NAMED_PROFILES = 3  # named in the offer to remove keys; the rest counted
 
 

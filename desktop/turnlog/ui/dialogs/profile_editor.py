@@ -46,6 +46,7 @@ from ..request.provider_setup import ProviderSetup
 from .fitting import FittedDialog, wrap_check
 from .model_file_facts import check_model_file, model_file_text
 from .profile_network import NetworkRows
+from .profile_prices import PriceRows
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +111,7 @@ class ProfileEditor(FittedDialog):
                                    self.form.getWidgetPosition(self.base_url)[0],
                                    self._revalidate)
         self._title_row(content)
+        self.prices = PriceRows(content, self.form, self._revalidate)
         self.body.addWidget(self.scrolled(content), 1)
         self.finish_layout()
         self.buttons.accepted.connect(self.save)
@@ -246,6 +248,7 @@ class ProfileEditor(FittedDialog):
         self.network.fill(profile)
         self.model_titles.setChecked(profile.makes_titles)
         self.accepts_images.setChecked(profile.takes_images)
+        self.prices.fill(profile.prices)
         # Checked where this profile's key is kept for this session only (or must be).
         self.session_only.setChecked(self.setup.keyring is None
                                      or self.setup.session.get(profile.id) is not None)
@@ -297,6 +300,8 @@ class ProfileEditor(FittedDialog):
         form.setRowVisible(self.models_status, not builtin and bool(self.models_status.text()))
         for widget in (self.model_file_row, self.local_status):
             form.setRowVisible(widget, builtin)
+        for row in (self.prices.row, self.prices.source):  # the built-in model is free
+            form.setRowVisible(row, not builtin)
         self.network.show_for(self.chosen_preset(), self.base_url.text())
 
     def _say_models(self, text: str) -> None:
@@ -350,7 +355,7 @@ class ProfileEditor(FittedDialog):
             if not self.model.currentText().strip():
                 found.append(translate("SettingsDialog", "Choose or type a model name."))
         found += self.network.problems(self.chosen_preset(), self.base_url.text(),
-                                       self.key.text())
+                                       self.key.text()) + self.prices.problems()
         if self.key.text().strip() and not self.builtin:
             try:
                 check_key(self.key.text())
@@ -445,6 +450,7 @@ class ProfileEditor(FittedDialog):
         info = self.model.itemData(index)
         if isinstance(info, ModelInfo):
             self.model.setEditText(info.id)
+            self.prices.offer(info.prices)
 
     def _models_failed(self, error: BaseException) -> None:
         if not self.alive:
@@ -549,7 +555,8 @@ class ProfileEditor(FittedDialog):
         return replace(profile.with_network(self.network.settings(profile.builtin)),
                        model_titles=self.model_titles.isChecked(),
                        accepts_images=None if images == profile.server.images and
-                       profile.accepts_images is None else images)
+                       profile.accepts_images is None else images,
+                       prices=None if profile.builtin else self.prices.prices())
 
     def _store_profile(self, profile: Profile) -> None:
         try:

@@ -278,12 +278,12 @@ def delete_turn(store: TurnlogStore, turn_id: str, *, with_versions: bool = True
 
 
 def delete_all_history(store: TurnlogStore, keys: KeyStore | None,
-                       profile_ids: Sequence[str], *, preferences: bool = False
-                       ) -> StorageOp[Changes]:
-    """Delete every conversation; with `keys`, remove the profiles' API keys too, and
-    with `preferences` the preferences."""
+                       profile_ids: Sequence[str], *, preferences: bool = False,
+                       usage_totals: bool = False) -> StorageOp[Changes]:
+    """Delete every conversation; with `keys`, remove the profiles' API keys too, with
+    `preferences` the preferences, with `usage_totals` the daily usage totals."""
     def work() -> Changes:
-        report = store.privacy.delete_all(preferences=preferences)
+        report = store.privacy.delete_all(preferences=preferences, usage_totals=usage_totals)
         removed = None if keys is None else sum(1 for pid in profile_ids if keys.delete(pid))
         return Changes(everything=True, counts=report.counts, keys_removed=removed)
 

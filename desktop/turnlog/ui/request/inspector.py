@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from ...core.attachments import Attachment, Question, describe
 from ...core.compaction import StoredSummary
+from ...core.cost import Prices
 from ...core.failures import Failure
 from ...core.model import Usage
 from ...core.projection import PartKind, Projection, ProjectionRefused
@@ -46,11 +47,13 @@ from .inspector_text import (
     IN_FLIGHT,
     NOTHING_YET,
     PART_NAMES,
+    cost_words,
     count_kind,
     pretty_body,
     reasoning_text,
     refusal_text,
     sampling_text,
+    usage_words,
     window_text,
 )
 from .memory_rows import memory_rows
@@ -89,6 +92,8 @@ class InspectorState:
     last_available: bool = False
     showing_last: bool = False
     in_flight: bool = False  # a request is under way (its answer streams in)
+    # The prices of the profile in use (None: none set): a preview's input is costed.
+    prices: Prices | None = None
 
 
 class Inspector(QScrollArea):
@@ -262,6 +267,9 @@ class Inspector(QScrollArea):
         self.outcome.addRow(QCoreApplication.translate("Inspector", "Outcome:"), self.outcome_value)
         self.outcome.addRow(QCoreApplication.translate("Inspector", "Timing:"), self.timing_value)
         self.outcome.addRow(QCoreApplication.translate("Inspector", "Usage:"), self.usage_value)
+        self.cost_value = self._value(inner)
+        self.cost_value.setObjectName("requestCost")
+        self.outcome.addRow(QCoreApplication.translate("Inspector", "Cost:"), self.cost_value)
         self.reasoning_value = self._value(inner)
         self.reasoning_value.setObjectName("reasoningSize")
         self.reasoning_value.setAccessibleName(QCoreApplication.translate(
@@ -573,24 +581,9 @@ class Inspector(QScrollArea):
             timing = "—"
         self.timing_value.setText(timing)
         usage = state.usage
-        if usage is not None and usage.known:
-            bits = []
-            if usage.prompt_tokens is not None:
-                bits.append(arg(QCoreApplication.translate(
-                    "Inspector", "%1 prompt"), usage.prompt_tokens))
-            if usage.completion_tokens is not None:
-                bits.append(arg(QCoreApplication.translate(
-                    "Inspector", "%1 completion"), usage.completion_tokens))
-            if usage.total_tokens is not None:
-                bits.append(arg(QCoreApplication.translate(
-                    "Inspector", "%1 total"), usage.total_tokens))
-            if usage.reasoning_tokens is not None:
-                bits.append(arg(QCoreApplication.translate("Inspector", "%1 of them reasoning"),
-                                usage.reasoning_tokens))
-            self.usage_value.setText(" · ".join(bits) + QCoreApplication.translate(
-                "Inspector", " tokens (reported by the server)"))
-        else:
-            self.usage_value.setText(QCoreApplication.translate("Inspector", "not reported"))
+        self.usage_value.setText(usage_words(usage))
+        self.cost_value.setText(cost_words(state.record, state.projection, state.prices,
+                                           in_flight=state.in_flight))
         self.reasoning_value.setText(reasoning_text(state.reasoning, usage)
                                      if state.reasoning else "")
         self.outcome.setRowVisible(self.reasoning_value, bool(state.reasoning))

@@ -16,9 +16,18 @@ from ...core.budget import (
     WINDOW_SET_BY_YOU,
     Budget,
 )
+from ...core.cost import Prices
 from ...core.model import Usage
-from ...core.projection import FIX_OUTPUT_RESERVE, PartKind, ProjectionRefused, RefusalReason
+from ...core.projection import (
+    FIX_OUTPUT_RESERVE,
+    PartKind,
+    Projection,
+    ProjectionRefused,
+    RefusalReason,
+)
+from ...core.request_record import RequestRecord
 from ...core.tokens import estimate_text_tokens
+from ..infra.cost_text import input_cost_text, record_cost_text
 from ..infra.languages import arg, number, plural
 
 NOTHING_YET = QT_TRANSLATE_NOOP(
@@ -195,3 +204,38 @@ def pretty_body(body: bytes, data: Any = None) -> str:
         return text[:MAX_SHOWN_BODY_CHARS] + "\n" + QCoreApplication.translate(
             "Inspector", "… (the rest is not shown)")
     return text
+
+
+def usage_words(usage: Usage | None) -> str:
+    """The usage the server reported, or that it reported none."""
+    if usage is None or not usage.known:
+        return QCoreApplication.translate("Inspector", "not reported")
+    bits = []
+    if usage.prompt_tokens is not None:
+        bits.append(arg(QCoreApplication.translate(
+            "Inspector", "%1 prompt"), usage.prompt_tokens))
+    if usage.cached_tokens:
+        bits.append(arg(QCoreApplication.translate(
+            "Inspector", "%1 of them cached"), usage.cached_tokens))
+    if usage.completion_tokens is not None:
+        bits.append(arg(QCoreApplication.translate(
+            "Inspector", "%1 completion"), usage.completion_tokens))
+    if usage.total_tokens is not None:
+        bits.append(arg(QCoreApplication.translate(
+            "Inspector", "%1 total"), usage.total_tokens))
+    if usage.reasoning_tokens is not None:
+        bits.append(arg(QCoreApplication.translate("Inspector", "%1 of them reasoning"),
+                        usage.reasoning_tokens))
+    return " · ".join(bits) + QCoreApplication.translate(
+        "Inspector", " tokens (reported by the server)")
+
+
+def cost_words(record: RequestRecord | None, projection: Projection | None,
+               prices: Prices | None, *, in_flight: bool) -> str:
+    """A request's cost (exact or estimated, at the prices it kept), or before sending
+    what the next request's input will cost."""
+    if record is not None:
+        return record_cost_text(record)
+    if projection is not None and not in_flight:
+        return input_cost_text(projection.input_tokens, projection.tokens_exact, prices)
+    return "—"

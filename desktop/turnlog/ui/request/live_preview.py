@@ -578,5 +578,6 @@ class LivePreview(QObject):
             last_available=self.last is not None and shown.kind != "running",
             showing_last=shown.kind == "last",
             in_flight=shown.kind == "running",
+            prices=shown.endpoint.route.pricing.prices if shown.endpoint else None,
         ))
         self.shown_changed.emit(shown)

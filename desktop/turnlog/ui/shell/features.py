@@ -26,6 +26,7 @@ from ..conversation.first_send import FirstSendParts, FirstSendUndo
 from ..conversation.from_assistant import AssistantStarter
 from ..conversation.partial_answers import HandOff, PartialAnswers, PartialParts
 from ..conversation.parts import HistoryParts, SendParts
+from ..conversation.spend import ConversationSpend
 from ..conversation.titles import ConversationTitles, TitleParts
 from ..conversation.tool_approval import ApprovalCard
 from ..conversation.versions import VersionControls, VersionParts
@@ -151,6 +152,12 @@ def conversation_titles(host: WindowParts, parent: QObject) -> ConversationTitle
 
     return ConversationTitles(TitleParts(_log(host), host.connector, host.setup,
                                          host.session, shown), parent)
+
+
+def conversation_spend(host: WindowParts, parent: QObject) -> ConversationSpend:
+    """What the open conversation cost, in its header and on its turns' hover."""
+    return ConversationSpend(_log(host), host.centre.header, host.transcript, host.preview,
+                             parent)
 
 
 def first_minute(host: WindowParts, parent: QObject) -> FirstMinute:

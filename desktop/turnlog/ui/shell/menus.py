@@ -3,7 +3,7 @@ File, Edit, View, Conversation, Help — each action with its shortcut.
 
 File: New conversation, Import…, Export…, Export all…, Delete all history…, Quit.
 Edit: Copy, Select all, Find…, Preferences… (providers and keys).
-View: the docks and where to go, then Theme (light, dark, the system's). A menu another
+View: the docks and where to go, Usage…, then Theme (light, dark, the system's). A menu another
 part adds beside Theme (View → Language) goes through `ViewMenu.add_appearance`.
 Conversation: Regenerate, Edit and resend…, Fork from here, Settings for this
 conversation…, Rename…, Delete….
@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from ... import APP_NAME
 from ...core.model import Conversation
+from ...store import TurnlogStore
 from ..conversation.actions import HistoryActions
 from ..conversation.banner import FailureBanner
 from ..conversation.centre import CentrePanel
@@ -51,6 +52,7 @@ from ..infra.languages import (
     request_restart,
     shown_language,
 )
+from ..infra.tasks import TaskRunner
 from ..infra.theme import Theme, ThemeSwitch
 from ..panels.sidebar import Sidebar
 from ..transcript.goto import GoToTurnDialog
@@ -65,6 +67,7 @@ if TYPE_CHECKING:  # the dialogs are loaded when first opened
     from ..dialogs.about import AboutDialog
     from ..dialogs.settings import SettingsDialog
     from ..dialogs.shortcuts import ShortcutsDialog
+    from ..dialogs.usage import UsageDialog
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
@@ -85,6 +88,8 @@ class MenuHost(Protocol):
     view: TranscriptView
     conversation: Conversation | None
     folding: DockFolding
+    store: TurnlogStore
+    runner: TaskRunner
 
     confirm: Callable[[Confirmation], Decision]
 
@@ -299,6 +304,9 @@ def _view_menu(window: MenuHost, parent: QWidget) -> tuple[ViewMenu, ThemeSwitch
     _action(parent, view, translate("Menus", "Go to &turn…"),
             lambda: _go_to_turn(window, parent), QKeySequence("Ctrl+G"),
             translate("Menus", "Show a turn of this conversation by its number"))
+    _action(parent, view, translate("Menus", "&Usage…"), lambda: show_usage(window, parent),
+            QKeySequence("Ctrl+Shift+U"),
+            translate("Menus", "Tokens and cost per day and month, per profile and model"))
     view.start_appearance()
     switch = ThemeSwitch(window.settings, parent, on_change=lambda _theme: _retint(window))
     themes = QMenu(translate("Menus", "&Theme"), view)
@@ -468,6 +476,16 @@ def build_menus(window: MenuHost, parent: QWidget) -> Menus:
                     window.show_about)
     return Menus(new, settings, export, delete_all, about, view, conversation_settings,
                  delete, switch, themes)
+
+
+def show_usage(window: MenuHost, parent: QWidget) -> UsageDialog:
+    """View → Usage…: the daily totals, beside the window."""
+    from ..dialogs.usage import UsageDialog  # loaded when first opened
+
+    dialog = UsageDialog(window.store, window.runner, lambda c: window.confirm(c), parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.show()
+    return dialog
 
 
 def show_about(window: QWidget, home: Path) -> AboutDialog:

@@ -135,6 +135,7 @@ class MainWindow(QMainWindow):
         self.side, self.side_dock = features.attach_side_questions(self, self)  # its own session
         self.titles = features.conversation_titles(self, self)  # named after the first question
         self.titles.yield_to(self.side.session)
+        self.spend = features.conversation_spend(self, self)  # header and turns' hover
         self.first_minute = features.first_minute(self, self)  # the welcome's buttons
         menus = build_menus(self, self)
         self.new_action, self.settings_action = menus.new, menus.settings

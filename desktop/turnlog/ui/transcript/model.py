@@ -87,6 +87,7 @@ class TranscriptModel(QAbstractListModel):
         self._marks: Mapping[int, RowMark] = {}
         self._summary: StoredSummary | None = None
         self._pins: Mapping[str, tuple[str, ...]] = {}  # turn id → texts pinned from it
+        self._costs: Mapping[str, str] = {}  # turn id → what its answer cost, in words
         self._older_requested = False
         self._versions = Versions((), {})
         self._numbers = TurnNumbers()
@@ -215,7 +216,8 @@ class TranscriptModel(QAbstractListModel):
                 tip = arg(translate("Transcript", "Turn %1: %2"), self.number_of(turn),
                           mark.explanation) if mark else None
             pins = self._pins.get(turn.id)
-            return "\n".join(t for t in (tip, pins_tooltip(pins) if pins else "") if t) or None
+            return "\n".join(t for t in (tip, pins_tooltip(pins) if pins else "",
+                                         self._costs.get(turn.id, "")) if t) or None
         return None
 
     def _version_data(self, row: int, active: Turn, turn: Turn, role: int) -> object:
@@ -457,6 +459,10 @@ class TranscriptModel(QAbstractListModel):
         if self.loaded_count:
             self.dataChanged.emit(self.index(0), self.index(self.loaded_count - 1),
                                   [Role.PINS])
+
+    def set_costs(self, costs: Mapping[str, str]) -> None:
+        """What each turn's answer used and cost, in words (the last line of its tooltip)."""
+        self._costs = dict(costs)
 
     def set_summary(self, summary: StoredSummary | None) -> None:
         """The rolling summary the *in summary* marks refer to (named in their tooltips)."""
