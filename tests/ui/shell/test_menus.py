@@ -82,7 +82,7 @@ def press(qtbot, widget, shortcut: str) -> None:
 
 
 def test_every_shortcut_triggers_its_action(qtbot, make_window, store):
-    seed(store, "one", [("Q one", "A one")])
+    one = seed(store, "one", [("Q one", "A one")])
     window = make_window()
     qtbot.waitUntil(lambda: len(window.transcript.turns) == 1, timeout=5000)
     window.transfer.choose_import = lambda: None
@@ -103,6 +103,10 @@ def test_every_shortcut_triggers_its_action(qtbot, make_window, store):
         if text == "Quit":
             quit_action = action
             continue
+        if text == "Regenerate answer":  # New conversation opened an empty one:
+            assert window.sidebar.select(one.id)  # back to the one with an answer
+            qtbot.waitUntil(lambda: len(window.transcript.turns) == 1
+                            and action.isEnabled(), timeout=5000)
         if not action.isEnabled():  # Preferences: this window has no provider set-up
             skipped.append((menu, text))  # (test_ui_welcome presses it with one)
             continue
