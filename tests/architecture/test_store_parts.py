@@ -98,13 +98,13 @@ def opened(tmp_path_factory: pytest.TempPathFactory):
 def parts(opened: TurnlogStore) -> dict[str, object]:
     """The store's parts: its attributes that are objects of `turnlog.store`'s classes
     (each is made on first use)."""
-    for name in ("conversations", "turns", "records", "memory", "side", "search", "forks",
-                 "imports", "attachments", "privacy"):
+    names = {"conversations", "turns", "records", "memory", "side", "search", "forks",
+             "imports", "attachments", "privacy", "assistants", "folders", "usage"}
+    for name in sorted(names):
         assert getattr(opened, name) is not None
     found = {name: value for name, value in vars(opened).items()
              if type(value).__module__.startswith("turnlog.store.")}
-    assert {"database", "conversations", "turns", "records", "memory", "side", "search",
-            "forks", "imports", "attachments", "privacy"} <= set(found)
+    assert names | {"database"} <= set(found)
     return found
 
 

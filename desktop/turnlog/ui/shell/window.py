@@ -88,9 +88,8 @@ class MainWindow(QMainWindow):
 
         self.sidebar = Sidebar(self)
         self.sidebar_filter = ConversationFilter(store, runner, self)  # text: on the worker
-        self.sidebar_dock = add_dock(self, translate("MainWindow", "Conversations"),
-                                     "sidebarDock", self.sidebar,
-                                     Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.sidebar_dock = add_dock(self, translate("MainWindow", "Conversations"), "sidebarDock",
+                                     self.sidebar, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.centre = centre = CentrePanel(self)
         self.setCentralWidget(centre)
         self.title, self.legend, self.view = centre.title, centre.legend, centre.view
@@ -119,11 +118,9 @@ class MainWindow(QMainWindow):
                                         self.banner.show_text, self)
         self.faults = StorageFaults(store, runner, self.banner, self.composer,
                                     lambda title: self.choose_export(title), self)
-        self.transfer = ImportExport(store, runner, self, self.changes,
-                                     self._storage_failed)
-        self.past_requests = PastRequests(store, runner, self.view,
-                                          lambda: self.conversation, self.banner.show_text,
-                                          self._storage_failed, self)
+        self.transfer = ImportExport(store, runner, self, self.changes, self._storage_failed)
+        self.past_requests = PastRequests(store, runner, self.view, lambda: self.conversation,
+                                          self.banner.show_text, self._storage_failed, self)
         wire(self)
         escape_stops(self, self.session.running_changed, self.stop)  # Esc anywhere in it
         self.first_send = features.first_send_undo(self, self)  # it leaves nothing if it fails
