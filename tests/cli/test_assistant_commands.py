@@ -182,7 +182,8 @@ def test_delete_all_keeps_the_assistants_unless_asked(loopback, turnlog_home, tm
     assert kept.returncode == 0, kept.stderr
     assert [a["name"] for a in _listed()] == ["Editor"]
     assert scan(turnlog_home, ["STYLE-GUIDE-MARK-7f3a"]), "its file stays with it"
-    asked = cli("delete", "--all", input="y\ny\nn\n")
+    # Delete all? yes; forget the usage totals too? no; the assistants too? yes.
+    asked = cli("delete", "--all", input="y\nn\ny\n")
     assert asked.returncode == 0, asked.stderr
     assert "Also delete the 1 assistant(s)" in asked.stderr
     assert _listed() == []
