@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QByteArray, QEvent, QMargins, QObject, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar, QWidget
 from shiboken6 import isValid
 
 NARROW_WIDTH = 760
@@ -112,6 +112,25 @@ def save_geometry(window: QMainWindow, settings: QSettings,
     settings.setValue("window/state", state if state is not None else window.saveState())
 
 
+class WholeTabs(QObject):
+    """The tabs of panels stacked in one dock area show their whole names: where they do
+    not all fit, the bar scrolls (its arrows) rather than cutting names to "Ins…". Qt
+    makes these bars as panels are stacked, and names them cut; each is set as it is
+    first shown."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        super().__init__(window)
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.ChildPolished:
+            bar = event.child()  # type: ignore[attr-defined]
+            if isinstance(bar, QTabBar):
+                bar.setElideMode(Qt.TextElideMode.ElideNone)
+                bar.setUsesScrollButtons(True)
+        return False
+
+
 class DockFolding:
     """Below `NARROW_WIDTH` the side panels fold away; wider again, those that were open
     come back. In a narrow window a panel opened (Ctrl+I, the View menu) is a page of the
@@ -125,6 +144,7 @@ class DockFolding:
         self._before: dict[str, bool] = {}
         self._wide_state: QByteArray | None = None  # the panels as they were before folding
         self._tabbed: list[QDockWidget] = []  # fold too, but keep their own widths
+        self._whole_tabs = WholeTabs(window)
         for dock in self._docks:
             self._follow(dock)
         self.spread()
