@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from ..core.imports import ImportCancelled, ImportReport
+from ..core.imports import ImportCancelled, ImportReport, ProjectOutcome
 from ..core.model import Conversation, Turn
 from ..formats.export import ATTACHMENTS_DIR, attachment_entries, jsonl_lines, markdown_parts
 from ..formats.importers import Source, open_source
@@ -53,6 +53,7 @@ class Checked:
     source: Source
     conversations: int
     turns: int
+    projects: int = 0
 
 
 def _never() -> bool:
@@ -63,6 +64,7 @@ def check_file(path: Path, *, model: str | None = None, cancelled: Callable[[], 
                progress: Report = lambda p: None) -> Checked:
     """Read all of `path` (raises `ImportProblem` for anything that cannot be imported)."""
     source = open_source(path, model=model)
+    projects = sum(1 for _project in source.projects())
     conversations = turns = 0
     for item in source.conversations():
         conversations += 1
@@ -71,7 +73,7 @@ def check_file(path: Path, *, model: str | None = None, cancelled: Callable[[], 
             if turns % 5_000 == 0:
                 _step(cancelled, progress, Progress("reading", source.position(), source.size))
         _step(cancelled, progress, Progress("reading", source.position(), source.size))
-    return Checked(source, conversations, turns)
+    return Checked(source, conversations, turns, projects)
 
 
 def _step(cancelled: Callable[[], bool], progress: Report, now: Progress) -> None:
@@ -86,10 +88,13 @@ def import_checked(store: TurnlogStore, checked: Checked, *,
     """Write what `check_file` found, in one transaction. What was imported before is
     not added again (a Turnlog file's conversations too, unless `as_copies`)."""
     total = checked.turns
+    projects: list[ProjectOutcome] = []
     outcomes = store.imports.write(
         checked.source.conversations(), cancelled=cancelled,
-        progress=lambda done: progress(Progress("writing", done, total)), as_copies=as_copies)
-    return ImportReport(outcomes, source=checked.source.label, skipped=checked.source.skipped)
+        progress=lambda done: progress(Progress("writing", done, total)), as_copies=as_copies,
+        projects=checked.source.projects(), projected=projects)
+    return ImportReport(outcomes, source=checked.source.label, skipped=checked.source.skipped,
+                        projects=projects)
 
 
 def import_file(store: TurnlogStore, path: Path, *, model: str | None = None,

@@ -9,14 +9,17 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..core.imports import ImportedConversation, ImportOutcome
+from ..core.assistants import AssistantRefused, AssistantSetup
+from ..core.imports import ImportedConversation, ImportedProject, ImportOutcome, ProjectOutcome
 from ..core.model import Conversation
 from ..core.pending import PendingTurn
 from ..core.side_records import SideQuestion
 from ..core.versions import restore_order
 from . import versions
+from .assistants import Assistants
 from .conversations import Conversations
 from .database import Database
+from .folders import folder_for
 from .imports import ImportWriter
 from .memory import Memory
 from .side import SideQuestions
@@ -27,13 +30,14 @@ class Imports:
     """The imports into one store."""
 
     def __init__(self, database: Database, conversations: Conversations, turns: Turns,
-                 side: SideQuestions, memory: Memory) -> None:
+                 side: SideQuestions, memory: Memory, assistants: Assistants) -> None:
         self.database = database
         self.db = database.db
         self.conversations = conversations
         self.turns = turns
         self.side = side
         self.memory = memory
+        self.assistants = assistants
 
     def write_one(
         self, title: str, *, system_prompt: str, model: str, turns: Sequence[PendingTurn],
@@ -60,16 +64,23 @@ class Imports:
         self, items: Iterable[ImportedConversation], *,
         cancelled: Callable[[], bool] = lambda: False,
         progress: Callable[[int], None] = lambda turns: None,
-        as_copies: bool = False,
+        as_copies: bool = False, projects: Iterable[ImportedProject] = (),
+        projected: list[ProjectOutcome] | None = None,
     ) -> list[ImportOutcome]:
         """Write every conversation `items` yields, in one transaction with batched
         inserts: all of them or, on any error or a cancel (`ImportCancelled`), none.
+        `projects` (a Claude export's) come first, each a folder and an assistant; what
+        became of them is appended to `projected`.
         `progress` is told the number of turns written so far. A Turnlog file's
         conversation already stored is not added again unless `as_copies`."""
         self.database.need_writer()
         with self.database.guard(), self.db.atomic("IMMEDIATE"), ImportWriter.open(
                 self.db, cancelled=cancelled, progress=progress,
                 as_copies=as_copies) as writer:
+            for project in projects:
+                outcome = self._project(project)
+                if projected is not None:
+                    projected.append(outcome)
             outcomes = []
             for item in items:
                 outcome = writer.write(item)
@@ -78,6 +89,32 @@ class Imports:
                 outcomes.append(outcome)
             writer.check()  # a cancel that came after the last batch still counts
             return outcomes
+
+    def _project(self, project: ImportedProject) -> ProjectOutcome:
+        """Its folder (made if missing) and its assistant: one with the same name, prompt
+        and files is the one an earlier import made; a name the person's own assistant
+        has takes “(Claude project)” after it."""
+        folder_for(self.db, project.folder)
+        names = [a.name for a in project.files]
+        by_name = {a.name: a for a in self.assistants.list()}
+        suffix = " (Claude project)"
+        for n in range(1, 100):
+            tail = "" if n == 1 else suffix if n == 2 else f" (Claude project {n - 1})"
+            name = project.assistant[:80 - len(tail)].strip() + tail
+            have = by_name.get(name)
+            if have is None:
+                break
+            if have.setup.system_prompt == project.prompt and have.file_names == tuple(names):
+                return ProjectOutcome(project.folder, name, project.prompt, tuple(names),
+                                      added=False, skipped=project.skipped)
+        try:
+            made = self.assistants.add(AssistantSetup(name, system_prompt=project.prompt),
+                                       project.files)
+        except AssistantRefused as err:
+            return ProjectOutcome(project.folder, "", project.prompt, tuple(names),
+                                  added=False, problem=str(err), skipped=project.skipped)
+        return ProjectOutcome(project.folder, made.name, project.prompt, tuple(names),
+                              added=True, skipped=project.skipped)
 
     def add_held(self, conversation_id: int, item: ImportedConversation,
                      stored_ids: dict[str, str]) -> None:

@@ -154,10 +154,10 @@ class TurnlogStore:
         self.search = Search(self.database)
         self.attachments = Attachments(self.database)
         self.forks = Forks(self.database, self.conversations, self.turns, self.memory)
-        self.imports = Imports(self.database, self.conversations, self.turns, self.side,
-                               self.memory)
-        self.privacy = Privacy(self.database, self.conversations, self.turns, self.memory)
         self.assistants = Assistants(self.database, self.conversations, self.memory)
+        self.imports = Imports(self.database, self.conversations, self.turns, self.side,
+                               self.memory, self.assistants)
+        self.privacy = Privacy(self.database, self.conversations, self.turns, self.memory)
         self.folders = Folders(self.database, self.privacy)
 
     @cached_property

@@ -25,14 +25,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from ...core.attachments import DEFAULT_FILE_LIMIT
-from ...core.imports import ImportedConversation, ImportProblem
+from ...core.imports import ImportedConversation, ImportedProject, ImportProblem
 from ...system.user_files import FileRefused, OpenedFile, open_regular, read_limited
 from . import chatgpt, claude, deepseek, turnlog_jsonl
 
 CHATGPT_FILE = "conversations.json"  # every source's export names it so
 PROJECTS_FILE = "projects.json"  # Claude's projects
 ACCOUNT_FILE = "users.json"  # Claude's account data: never read, never stored
-PROJECTS_SKIPPED = "projects (folders and assistants come later)"
 ACCOUNT_SKIPPED = "account data (users.json), never stored"
 SNIFF_BYTES = 64 * 1024
 _LABELS = {"chatgpt": "ChatGPT export", "claude": "Claude export", "deepseek": "DeepSeek export"}
@@ -67,6 +66,11 @@ class _Bounded(io.RawIOBase):
         buffer[:len(data)] = data
         return len(data)
 
+    def close(self) -> None:
+        if not self.closed:
+            self._member.close()
+        super().close()
+
 
 @dataclass
 class Source:
@@ -79,6 +83,10 @@ class Source:
     size: int = 0
     # What the source holds that is not imported, with how many: (why, count).
     skipped: tuple[tuple[str, int], ...] = ()
+    # A Claude export's `projects.json` (its path in the folder or zip, "" none) and each
+    # project's uuid → the folder its conversations go in.
+    projects_member: str = ""
+    project_folders: dict[str, str] = field(default_factory=dict)
     _tell: list[Any] = field(default_factory=list, repr=False)
     _done: int = 0
 
@@ -119,6 +127,26 @@ class Source:
                 yield conversation
         except UnicodeDecodeError as err:
             raise ImportProblem(f"the text is not UTF-8 ({err})") from None
+        except (zipfile.BadZipFile, zlib.error, EOFError) as err:
+            raise ImportProblem(f"the zip archive is damaged ({err})") from None
+
+    def projects(self) -> Iterator[ImportedProject]:
+        """A Claude export's projects, read now from its `projects.json` (none for any
+        other source)."""
+        if not self.projects_member:
+            return
+        try:
+            if self.kind.endswith("-folder"):
+                with _opened(self.path / self.projects_member, PROJECTS_FILE) as opened, \
+                        io.TextIOWrapper(opened.handle, encoding="utf-8",
+                                         errors="strict") as text:
+                    yield from claude.projects(text, PROJECTS_FILE)
+                return
+            with _opened(self.path) as opened, zipfile.ZipFile(opened.handle) as archive, \
+                    _zip_text(archive, self.projects_member) as text:
+                yield from claude.projects(text, PROJECTS_FILE)
+        except UnicodeDecodeError as err:
+            raise ImportProblem(f"{PROJECTS_FILE}: the text is not UTF-8 ({err})") from None
         except (zipfile.BadZipFile, zlib.error, EOFError) as err:
             raise ImportProblem(f"the zip archive is damaged ({err})") from None
 
@@ -165,7 +193,7 @@ class Source:
             yield from chatgpt.conversations(text, name, carried)
             return
         if self.kind.startswith("claude"):
-            yield from claude.conversations(text, name)
+            yield from claude.conversations(text, name, self.project_folders)
             return
         if self.kind.startswith("deepseek"):
             yield from deepseek.conversations(text, name)
@@ -276,9 +304,11 @@ def open_source(path: Path, *, model: str | None = None) -> Source:
 def _folder(path: Path, model: str | None) -> Source:
     if (path / CHATGPT_FILE).is_file():
         kind = _sniff_file(path / CHATGPT_FILE)
-        return Source(path, f"{kind}-folder", (CHATGPT_FILE,),
-                      size=(path / CHATGPT_FILE).stat().st_size,
-                      skipped=_folder_skipped(path) if kind == "claude" else ())
+        source = Source(path, f"{kind}-folder", (CHATGPT_FILE,),
+                        size=(path / CHATGPT_FILE).stat().st_size)
+        if kind == "claude":
+            _claude_folder(source)
+        return source
     members = tuple(sorted(p.name for p in path.iterdir()
                            if p.suffix == ".jsonl" and p.is_file()))
     if not members:
@@ -297,8 +327,9 @@ def _zip(path: Path, model: str | None, size: int) -> Source:
     chatgpt_files = sorted((n for n in names if n.rsplit("/", 1)[-1] == CHATGPT_FILE),
                            key=lambda n: (n.count("/"), n))
     if chatgpt_files:
-        kind, skipped = _zip_kind(path, chatgpt_files[0], names)
-        return Source(path, f"{kind}-zip", (chatgpt_files[0],), size=size, skipped=skipped)
+        source = Source(path, "", (chatgpt_files[0],), size=size)
+        _zip_kind(source, names)
+        return source
     jsonl = tuple(sorted(n for n in names if n.endswith(".jsonl")))
     if jsonl:
         return Source(path, "turnlog-zip", jsonl, model, size=size)
@@ -329,48 +360,54 @@ def _sniff_file(path: Path) -> str:
         return sniff(opened.read_at_most(SNIFF_BYTES).decode("utf-8", "replace"))
 
 
-def _zip_kind(path: Path, member: str, names: list[str]
-              ) -> tuple[str, tuple[tuple[str, int], ...]]:
-    """Whose export the zip is, and (Claude's) what it holds that is not imported."""
+def _zip_text(archive: zipfile.ZipFile, member: str) -> IO[str]:
+    info = archive.getinfo(member)
+    return io.TextIOWrapper(io.BufferedReader(_Bounded(archive.open(info), member,
+                                                       info.compress_size)),
+                            encoding="utf-8", errors="strict")
+
+
+def _zip_kind(source: Source, names: list[str]) -> None:
+    """Whose export the zip is, and (Claude's) where its projects are and what it holds
+    that is never imported."""
+    member = source.members[0]
     folder = member.rpartition("/")[0]
     try:
-        with _opened(path) as opened, zipfile.ZipFile(opened.handle) as archive:
+        with _opened(source.path) as opened, zipfile.ZipFile(opened.handle) as archive:
             info = archive.getinfo(member)
             with archive.open(info) as packed:
                 head = io.BufferedReader(_Bounded(packed, member, info.compress_size)).read(
                     SNIFF_BYTES)
             kind = sniff(head.decode("utf-8", "replace"))
+            source.kind = f"{kind}-zip"
             if kind != "claude":
-                return kind, ()
+                return
             projects = f"{folder}/{PROJECTS_FILE}" if folder else PROJECTS_FILE
-            count = 0
             if projects in names:
-                info = archive.getinfo(projects)
-                with archive.open(info) as packed:
-                    text = io.TextIOWrapper(io.BufferedReader(
-                        _Bounded(packed, projects, info.compress_size)), encoding="utf-8")
-                    count = claude.project_count(text, PROJECTS_FILE)
+                with _zip_text(archive, projects) as text:
+                    source.project_folders = claude.project_folders(text, PROJECTS_FILE)
+                source.projects_member = projects
             account = (f"{folder}/{ACCOUNT_FILE}" if folder else ACCOUNT_FILE) in names
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as err:
         raise ImportProblem(f"the zip archive cannot be read ({err})") from None
     except UnicodeDecodeError as err:
         raise ImportProblem(f"{PROJECTS_FILE}: the text is not UTF-8 ({err})") from None
-    return kind, _claude_skipped(count, account)
+    source.skipped = _claude_skipped(account)
 
 
-def _folder_skipped(folder: Path) -> tuple[tuple[str, int], ...]:
-    count = 0
-    if (folder / PROJECTS_FILE).is_file():
-        with _opened(folder / PROJECTS_FILE, PROJECTS_FILE) as opened:
+def _claude_folder(source: Source) -> None:
+    """Where a Claude export folder's projects are, and what it never imports."""
+    if (source.path / PROJECTS_FILE).is_file():
+        with _opened(source.path / PROJECTS_FILE, PROJECTS_FILE) as opened, \
+                io.TextIOWrapper(opened.handle, encoding="utf-8") as text:
             try:
-                count = claude.project_count(
-                    io.TextIOWrapper(opened.handle, encoding="utf-8"), PROJECTS_FILE)
+                source.project_folders = claude.project_folders(text, PROJECTS_FILE)
             except UnicodeDecodeError as err:
                 raise ImportProblem(f"{PROJECTS_FILE}: the text is not UTF-8 ({err})") \
                     from None
-    return _claude_skipped(count, (folder / ACCOUNT_FILE).exists())
+        source.projects_member = PROJECTS_FILE
+    source.skipped = _claude_skipped((source.path / ACCOUNT_FILE).exists())
 
 
-def _claude_skipped(projects: int, account: bool) -> tuple[tuple[str, int], ...]:
-    found = [(PROJECTS_SKIPPED, projects)] if projects else []
-    return tuple(found + ([(ACCOUNT_SKIPPED, 1)] if account else []))
+def _claude_skipped(account: bool) -> tuple[tuple[str, int], ...]:
+    return ((ACCOUNT_SKIPPED, 1),) if account else ()
