@@ -11,7 +11,7 @@ from typing import Any
 
 from .attachments import Attachment
 from .pending import PendingTurn
-from .side_records import SideQuestion
+from .side_records import SideAttempt, SideQuestion
 
 SOURCE_NAMES = {"chatgpt": "ChatGPT", "claude": "Claude", "deepseek": "DeepSeek"}
 
@@ -78,6 +78,12 @@ class ImportedConversation:
     # A Turnlog file's: the sidebar folder it was in ("" none; made if missing) and its star.
     folder: str = ""
     starred: bool = False
+    # An Export all's: failed side requests, the assistant it started from (its name, and
+    # whether it still existed), and where it was forked from (a turn id of the source,
+    # None once that was deleted; the ordinal).
+    side_attempts: list[SideAttempt] = field(default_factory=list)
+    assistant: tuple[str, bool] | None = None
+    fork: tuple[str | None, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +164,14 @@ class ImportReport(list[ImportOutcome]):
 
     def __init__(self, outcomes: Iterable[ImportOutcome] = (), *, source: str = "",
                  skipped: tuple[tuple[str, int], ...] = (),
-                 projects: Iterable[ProjectOutcome] = ()) -> None:
+                 projects: Iterable[ProjectOutcome] = (),
+                 assistants: list[str] | None = None) -> None:
         super().__init__(outcomes)
         self.source = source
         self.skipped = skipped
         self.projects = list(projects)
+        # An Export all's: the names of the assistants it added (None: it carried none).
+        self.assistants = assistants
 
     def totals(self) -> dict[str, int]:
         """Conversations read, turns imported, files attached, and everything skipped
@@ -189,6 +198,8 @@ class ImportReport(list[ImportOutcome]):
             text += (f"\n{not_attached:,} images not attached: these conversations were "
                      "imported before without them (delete them and import the .zip again "
                      "to have their images)")
+        if self.assistants is not None:
+            text += "\nassistants added: " + (", ".join(self.assistants) or "none")
         for project in self.projects:  # each prompt seen as written before it is used
             text += "\n" + project.describe()
         return text

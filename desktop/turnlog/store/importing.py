@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.assistants import AssistantRefused, AssistantSetup
+from ..core.attachments import Attachment
 from ..core.imports import ImportedConversation, ImportedProject, ImportOutcome, ProjectOutcome
 from ..core.model import Conversation
 from ..core.pending import PendingTurn
@@ -19,11 +20,24 @@ from . import versions
 from .assistants import Assistants
 from .conversations import Conversations
 from .database import Database
-from .folders import folder_for
+from .folders import clean_name, folder_for, folder_named
 from .imports import ImportWriter
 from .memory import Memory
+from .models import ConversationAssistantRow, FolderRow, ForkRow, insert
 from .side import SideQuestions
 from .turns import Turns
+
+
+@dataclass(slots=True)
+class Library:
+    """What an Export all holds besides its conversations: its folders (name, when made)
+    and its assistants with their files; `added` gets the names of those added."""
+
+    folders: Sequence[tuple[str, str]] = ()
+    assistants: Sequence[tuple[AssistantSetup, Sequence[Attachment]]] = ()
+    added: list[str] = field(default_factory=list)
+    # Each assistant's name in the file → its name as stored (a taken one gets “ (2)”).
+    names: dict[str, str] = field(default_factory=dict)
 
 
 class Imports:
@@ -66,55 +80,107 @@ class Imports:
         progress: Callable[[int], None] = lambda turns: None,
         as_copies: bool = False, projects: Iterable[ImportedProject] = (),
         projected: list[ProjectOutcome] | None = None,
+        library: Library | None = None,
     ) -> list[ImportOutcome]:
         """Write every conversation `items` yields, in one transaction with batched
         inserts: all of them or, on any error or a cancel (`ImportCancelled`), none.
         `projects` (a Claude export's) come first, each a folder and an assistant; what
-        became of them is appended to `projected`.
+        became of them is appended to `projected`. `library` (an Export all's folders and
+        assistants) comes first too; the names of the assistants added are noted in it.
         `progress` is told the number of turns written so far. A Turnlog file's
         conversation already stored is not added again unless `as_copies`."""
         self.database.need_writer()
         with self.database.guard(), self.db.atomic("IMMEDIATE"), ImportWriter.open(
                 self.db, cancelled=cancelled, progress=progress,
                 as_copies=as_copies) as writer:
+            if library is not None:
+                self._library(library)
             for project in projects:
                 outcome = self._project(project)
                 if projected is not None:
                     projected.append(outcome)
             outcomes = []
+            forks: list[tuple[int, str | None, int]] = []
             for item in items:
                 outcome = writer.write(item)
                 if outcome.id is not None and not item.source_ids and writer.created:
                     self.add_held(outcome.id, item, writer.stored_ids)
+                    self._links(outcome.id, item, library, forks)
                 outcomes.append(outcome)
+            self._forks(forks)
             writer.check()  # a cancel that came after the last batch still counts
             return outcomes
 
-    def _project(self, project: ImportedProject) -> ProjectOutcome:
-        """Its folder (made if missing) and its assistant: one with the same name, prompt
-        and files is the one an earlier import made; a name the person's own assistant
-        has takes “(Claude project)” after it."""
-        folder_for(self.db, project.folder)
-        names = [a.name for a in project.files]
+    def _links(self, conversation_id: int, item: ImportedConversation,
+               library: Library | None, forks: list[tuple[int, str | None, int]]) -> None:
+        """A Turnlog file's failed side requests, the assistant it started from (linked
+        by name when it is among the assistants), and its fork link (made once every
+        conversation is written: its source may come later)."""
+        for attempt in item.side_attempts:
+            self.side.add_attempt(conversation_id, attempt)
+        if item.assistant is not None:
+            name, linked = item.assistant
+            stored = (library.names.get(name) if library is not None else None) or name
+            found = self.db.execute_sql("SELECT id FROM assistants WHERE name = ?",
+                                        (stored,)).fetchone() if linked else None
+            insert(self.db, ConversationAssistantRow, conversation=conversation_id,
+                   assistant=found[0] if found else None, name=name)
+        if item.fork is not None:
+            forks.append((conversation_id, *item.fork))
+
+    def _forks(self, forks: list[tuple[int, str | None, int]]) -> None:
+        for conversation_id, source_turn, at_ordinal in forks:
+            found = None if source_turn is None else self.db.execute_sql(
+                "SELECT conversation_id FROM turns WHERE id = ?", (source_turn,)).fetchone()
+            insert(self.db, ForkRow, conversation=conversation_id,
+                   source_id=found[0] if found else None, at_ordinal=at_ordinal)
+
+    def _library(self, library: Library) -> None:
+        """An Export all's folders (empty ones too, with when they were made) and
+        assistants: one with the same setup and files under the same name (or that name
+        with “ (2)” …) is there already; else it is added under the first name free."""
+        for name, created_at in library.folders:
+            if folder_named(self.db, name) is None:
+                insert(self.db, FolderRow, name=clean_name(name), created_at=created_at)
+        for setup, files in library.assistants:
+            name, added = self._assistant(setup, files, [setup.name] + [
+                f"{setup.name[:75].strip()} ({n})" for n in range(2, 100)])
+            library.names[setup.name] = name
+            if added:
+                library.added.append(name)
+
+    def _assistant(self, setup: AssistantSetup, files: Sequence[Attachment],
+                   names: Sequence[str]) -> tuple[str, bool]:
+        """The assistant's name and whether it was added now: one of `names` with this
+        setup and these files is the one an earlier import made (not added again); else
+        it is added under the first of `names` that is free."""
         by_name = {a.name: a for a in self.assistants.list()}
-        suffix = " (Claude project)"
-        for n in range(1, 100):
-            tail = "" if n == 1 else suffix if n == 2 else f" (Claude project {n - 1})"
-            name = project.assistant[:80 - len(tail)].strip() + tail
+        digests = tuple((f.name, f.digest) for f in files)
+        for name in names:
             have = by_name.get(name)
             if have is None:
-                break
-            if have.setup.system_prompt == project.prompt and have.file_names == tuple(names):
-                return ProjectOutcome(project.folder, name, project.prompt, tuple(names),
-                                      added=False, skipped=project.skipped)
+                return self.assistants.add(replace(setup, name=name), files).name, True
+            if have.setup == replace(setup, name=name).checked() and digests == tuple(
+                    (f.name, f.digest) for f in self.assistants.files(have.id)):
+                return name, False
+        raise AssistantRefused("name_taken", f"Every name like “{setup.name}” is taken.")
+
+    def _project(self, project: ImportedProject) -> ProjectOutcome:
+        """Its folder (made if missing) and its assistant; a name the person's own
+        assistant has takes “(Claude project)” after it."""
+        folder_for(self.db, project.folder)
+        files = tuple(a.name for a in project.files)
+        base = project.assistant
+        names = [base, *(f"{base[:80 - len(t)].strip()}{t}" for t in [" (Claude project)"] + [
+            f" (Claude project {n})" for n in range(2, 100)])]
         try:
-            made = self.assistants.add(AssistantSetup(name, system_prompt=project.prompt),
-                                       project.files)
+            name, added = self._assistant(AssistantSetup(base, system_prompt=project.prompt),
+                                          project.files, names)
         except AssistantRefused as err:
-            return ProjectOutcome(project.folder, "", project.prompt, tuple(names),
-                                  added=False, problem=str(err), skipped=project.skipped)
-        return ProjectOutcome(project.folder, made.name, project.prompt, tuple(names),
-                              added=True, skipped=project.skipped)
+            return ProjectOutcome(project.folder, "", project.prompt, files, added=False,
+                                  problem=str(err), skipped=project.skipped)
+        return ProjectOutcome(project.folder, name, project.prompt, files, added=added,
+                              skipped=project.skipped)
 
     def add_held(self, conversation_id: int, item: ImportedConversation,
                      stored_ids: dict[str, str]) -> None:
@@ -169,6 +235,12 @@ class Imports:
                  len(entry["content"].encode("utf-8")), entry["content_tokens"],
                  json.dumps(entry.get("usages", [])),
                  json.dumps(entry.get("warnings", []), ensure_ascii=False)))
+
+    def exported_folders(self) -> list[dict[str, str]]:
+        """Every folder (empty ones too) as an Export all carries them: name, when made."""
+        with self.database.guard():
+            return [{"name": name, "created_at": created} for name, created in
+                    self.db.execute_sql("SELECT name, created_at FROM folders ORDER BY id")]
 
     def exported_summaries(self, conversation_id: int) -> list[dict[str, Any]]:
         """A conversation's rolling summaries as an export's `summary` records carry

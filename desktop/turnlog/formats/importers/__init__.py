@@ -18,20 +18,25 @@ import io
 import re
 import zipfile
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from ...core.attachments import DEFAULT_FILE_LIMIT
+from ...core.folders import name_problem
 from ...core.imports import ImportedConversation, ImportedProject, ImportProblem
-from ...system.user_files import FileRefused, OpenedFile, open_regular, read_limited
+from ...system.user_files import FileRefused, OpenedFile, open_regular, parse_json, read_limited
+from .. import assistant_file
 from . import chatgpt, claude, deepseek, turnlog_jsonl
 
 CHATGPT_FILE = "conversations.json"  # every source's export names it so
 PROJECTS_FILE = "projects.json"  # Claude's projects
 ACCOUNT_FILE = "users.json"  # Claude's account data: never read, never stored
+ASSISTANTS_FILE = "assistants.json"  # an Export all's assistants (turnlog-assistants)
+FOLDERS_FILE = "folders.json"  # an Export all's folders, empty ones too
+MAX_FOLDERS_BYTES = 16 << 20
 ACCOUNT_SKIPPED = "account data (users.json), never stored"
 SNIFF_BYTES = 64 * 1024
 _LABELS = {"chatgpt": "ChatGPT export", "claude": "Claude export", "deepseek": "DeepSeek export"}
@@ -87,6 +92,8 @@ class Source:
     # project's uuid → the folder its conversations go in.
     projects_member: str = ""
     project_folders: dict[str, str] = field(default_factory=dict)
+    # An Export all's folders and assistants files, among its members' neighbours.
+    library_files: tuple[str, ...] = ()
     _tell: list[Any] = field(default_factory=list, repr=False)
     _done: int = 0
 
@@ -149,6 +156,36 @@ class Source:
             raise ImportProblem(f"{PROJECTS_FILE}: the text is not UTF-8 ({err})") from None
         except (zipfile.BadZipFile, zlib.error, EOFError) as err:
             raise ImportProblem(f"the zip archive is damaged ({err})") from None
+
+    def library(self, servers_here: Collection[str]) -> Library | None:
+        """An Export all's folders and assistants (None when it holds neither); its tool
+        servers kept where `servers_here` names them; `ImportProblem` for a bad file."""
+        if not self.library_files:
+            return None
+        found: dict[str, Any] = {}
+        for name in self.library_files:
+            limit = assistant_file.MAX_FILE_BYTES if name == ASSISTANTS_FILE \
+                else MAX_FOLDERS_BYTES
+            try:
+                data = self._library_bytes(name, limit)
+                found[name] = parse_json(Path(name), data)
+            except FileRefused as err:
+                raise ImportProblem(f"{name}: {err.reason}") from None
+        try:
+            shared = assistant_file.from_json(found[ASSISTANTS_FILE], servers_here) \
+                if ASSISTANTS_FILE in found else []
+        except assistant_file.AssistantFileInvalid as err:
+            raise ImportProblem(f"{ASSISTANTS_FILE}: {err}") from None
+        return Library(_folders(found.get(FOLDERS_FILE)), shared)
+
+    def _library_bytes(self, name: str, limit: int) -> bytes:
+        if self.kind.endswith("-folder"):
+            return read_limited(self.path / name, limit)
+        with _opened(self.path) as opened, zipfile.ZipFile(opened.handle) as archive:
+            data = _member(archive, name, limit)
+        if data is None:
+            raise ImportProblem(f"{name} is larger than {limit / (1 << 20):,.0f} MiB")
+        return data
 
     def _read(self) -> Iterator[ImportedConversation]:
         if "-" not in self.kind:
@@ -229,18 +266,46 @@ def _attached_file(path: Path) -> bytes | None:
         return None
 
 
-def _member(archive: zipfile.ZipFile, name: str) -> bytes | None:
+def _member(archive: zipfile.ZipFile, name: str, limit: int = MAX_ATTACHMENT_BYTES
+            ) -> bytes | None:
     """An attachment's file in an Export all zip, read within the bounds of one file."""
     try:
         info = archive.getinfo(name)
     except KeyError:
         return None
-    if info.file_size > MAX_ATTACHMENT_BYTES:
+    if info.file_size > limit:
         return None
     with archive.open(info) as member:
-        data = io.BufferedReader(_Bounded(member, name, info.compress_size)).read(
-            MAX_ATTACHMENT_BYTES + 1)
-    return data if len(data) <= MAX_ATTACHMENT_BYTES else None
+        data = io.BufferedReader(_Bounded(member, name, info.compress_size)).read(limit + 1)
+    return data if len(data) <= limit else None
+
+
+@dataclass(frozen=True, slots=True)
+class Library:
+    """An Export all's folders (name, when made) and assistants with their files."""
+
+    folders: tuple[tuple[str, str], ...]
+    assistants: list[assistant_file.Shared]
+
+
+def _folders(data: Any) -> tuple[tuple[str, str], ...]:
+    """`folders.json` checked: each folder a name a folder can have, and a time."""
+    if data is None:
+        return ()
+    if not isinstance(data, dict) or data.get("format") != "turnlog-folders" \
+            or data.get("version") != 1 or not isinstance(data.get("folders"), list):
+        raise ImportProblem(f"{FOLDERS_FILE} is not a Turnlog folders file of version 1")
+    found = []
+    for entry in data["folders"]:
+        name = entry.get("name") if isinstance(entry, dict) else None
+        created = entry.get("created_at") if isinstance(entry, dict) else None
+        problem = name_problem(name.strip()) if isinstance(name, str) else "not text"
+        if problem is not None or not isinstance(created, str) \
+                or turnlog_jsonl.parse_time(created) is None:
+            raise ImportProblem(f"{FOLDERS_FILE}: a folder needs a name and a time "
+                                f"({problem or 'no time'})")
+        found.append((name.strip(), created))
+    return tuple(found)
 
 
 # A ChatGPT export names the files it carries after their ids: "file-abc123-photo.png",
@@ -311,11 +376,12 @@ def _folder(path: Path, model: str | None) -> Source:
         return source
     members = tuple(sorted(p.name for p in path.iterdir()
                            if p.suffix == ".jsonl" and p.is_file()))
-    if not members:
+    library = tuple(n for n in (FOLDERS_FILE, ASSISTANTS_FILE) if (path / n).is_file())
+    if not members and not library:
         raise ImportProblem("the folder holds neither conversations.json (a ChatGPT export) "
                             "nor .jsonl files (a Turnlog export)")
     return Source(path, "turnlog-folder", members, model,
-                  size=sum((path / m).stat().st_size for m in members))
+                  size=sum((path / m).stat().st_size for m in members), library_files=library)
 
 
 def _zip(path: Path, model: str | None, size: int) -> Source:
@@ -331,8 +397,9 @@ def _zip(path: Path, model: str | None, size: int) -> Source:
         _zip_kind(source, names)
         return source
     jsonl = tuple(sorted(n for n in names if n.endswith(".jsonl")))
-    if jsonl:
-        return Source(path, "turnlog-zip", jsonl, model, size=size)
+    library = tuple(n for n in (FOLDERS_FILE, ASSISTANTS_FILE) if n in names)
+    if jsonl or library:
+        return Source(path, "turnlog-zip", jsonl, model, size=size, library_files=library)
     raise ImportProblem("the zip archive holds no conversations.json, so it is not a "
                         "ChatGPT, Claude or DeepSeek data export (nor a Turnlog export: no "
                         ".jsonl files)")
