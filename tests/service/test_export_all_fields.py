@@ -14,10 +14,12 @@ import pytest
 
 from turnlog.core.assistants import AssistantNote, AssistantSetup
 from turnlog.core.attachments import Attachment
+from turnlog.core.compaction import SummaryDraft
 from turnlog.core.model import Usage
 from turnlog.core.request_record import RequestRecord
 from turnlog.core.send import PendingTurn
 from turnlog.core.side_records import SideAttempt
+from turnlog.core.tools import ToolCall, ToolResult, ToolRound
 from turnlog.formats.file_reading import read_bytes
 from turnlog.service.transfer import export_all, import_file
 from turnlog.store import TurnlogStore
@@ -36,8 +38,9 @@ NOT_CARRIED = {
 INTERNAL = ("search", "sqlite_", "blobs")
 # Columns numbered by each data directory, and what they are compared through.
 REFERENCES = {"conversation_id": "conversations", "source_id": "conversations",
-              "folder_id": "folders", "assistant_id": "assistants"}
-DROPPED = {"id", "summary_id", "replaced_id", "edited_from", "texts_id", "set_id", "text_id"}
+              "folder_id": "folders", "assistant_id": "assistants",
+              "summary_id": "summaries", "replaced_id": "summaries", "edited_from": "summaries"}
+DROPPED = {"id", "texts_id", "set_id", "text_id"}
 # Shown nowhere (neither the window nor turnlog-cli): when an assistant row was written.
 UNSHOWN = {("assistants", "created_at"), ("assistants", "updated_at")}
 
@@ -74,6 +77,15 @@ def fill(store: TurnlogStore) -> None:
     store.side.add_attempt(trips.id, SideAttempt(WHEN, "length", "m1", Usage(40, 0, 40),
                                                  carried=(1, 2)))
     store.forks.at(trips.id, 3, title="Trips (fork)")
+    full = "row\n" * 5_000
+    store.turns.commit(trips.id, pending("t4", "search it", 20, tools=(ToolRound(
+        (ToolCall("call_1", "search", '{"q": "x"}'),),
+        (ToolResult("call_1", full[:100] + "[cut]", cut_bytes=len(full) - 100),),
+        "Looking.", full_results={"call_1": full}),)))
+    store.records.save_summary(trips.id, SummaryDraft(
+        ("t1", "t2"), 1, 2, "digest-1-2", "Two trips were planned.", "m-sum", "key-1", 6,
+        (Usage(50, 6, 56),), (), 0))
+    store.records.edit_summary(trips.id, "Two trips, both to Kyoto.", 7)
     store.records.add(RequestRecord(
         conversation_id=trips.id, started_at=WHEN, model="m1", outcome="ok", body_bytes=900,
         max_bytes=16_000, input_tokens=40, token_budget=1_000, tokens_exact=False,
@@ -101,7 +113,8 @@ def dump(store: TurnlogStore) -> dict[str, list[str]]:
     labels = {
         "conversations": dict(db.execute_sql("SELECT id, title FROM conversations")),
         "folders": dict(db.execute_sql("SELECT id, name FROM folders")),
-        "assistants": dict(db.execute_sql("SELECT id, name FROM assistants"))}
+        "assistants": dict(db.execute_sql("SELECT id, name FROM assistants")),
+        "summaries": dict(db.execute_sql("SELECT id, content FROM summaries"))}
     found: dict[str, list[str]] = {}
     for name in names:
         cursor = db.execute_sql(f'SELECT * FROM "{name}"')

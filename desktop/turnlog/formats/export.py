@@ -254,7 +254,12 @@ def attachment_entries(original_of: Callable[[str], bytes], place: Place) -> Fil
                          for a in turn.attachments]
 
 
-def jsonl_turn(turn: Turn, versions: Versions = NO_VERSIONS, files: Files | None = None) -> str:
+FullResult = Callable[[str, str], str | None]
+"""The full result of a call cut for sending, by turn id and call id (None: none kept)."""
+
+
+def jsonl_turn(turn: Turn, versions: Versions = NO_VERSIONS, files: Files | None = None,
+               full: FullResult | None = None) -> str:
     line: dict[str, Any] = {
         "id": turn.id,
         "ordinal": turn.ordinal,
@@ -273,6 +278,12 @@ def jsonl_turn(turn: Turn, versions: Versions = NO_VERSIONS, files: Files | None
         line["incomplete"] = turn.incomplete
     if turn.tools:  # the tool exchange that led to the answer, round by round
         line["tool_rounds"] = [tool_round.to_json() for tool_round in turn.tools]
+        if full is not None:  # a result cut for sending goes out whole beside it
+            for entry in line["tool_rounds"]:
+                for call in entry["calls"]:
+                    whole = full(turn.id, call["id"]) if call["cut_bytes"] else None
+                    if whole is not None:
+                        call["full_result"] = whole
     if turn.id in versions.replaced_by:
         line["superseded_by"] = versions.replaced_by[turn.id]
     if turn.attachments and files is not None:
@@ -285,7 +296,8 @@ def jsonl_lines(conversation: Conversation, turns: Iterable[Turn],
                 next_ordinal: int | None = None, memory: dict[str, Any] | None = None,
                 side: Iterable[SideQuestion] = (), files: Files | None = None,
                 summaries: Sequence[dict[str, Any]] = (), folder: str = "",
-                held: dict[str, Any] | None = None) -> Iterator[str]:
+                held: dict[str, Any] | None = None,
+                full: FullResult | None = None) -> Iterator[str]:
     """The header line (with `summaries`, as `store.importing` gives them), then one line
     per turn (superseded ones too, with the id of the turn that replaced them; with
     `files`, its attachments), then one per side question (`{"side_question": {...}}`);
@@ -293,7 +305,7 @@ def jsonl_lines(conversation: Conversation, turns: Iterable[Turn],
     summaries included."""
     yield jsonl_header(conversation, next_ordinal, memory, versions, summaries, folder, held)
     for turn in turns:
-        yield jsonl_turn(turn, versions, files)
+        yield jsonl_turn(turn, versions, files, full)
     for question in side:
         yield json.dumps(side_line(question), ensure_ascii=False) + "\n"
 

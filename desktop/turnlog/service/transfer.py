@@ -201,7 +201,8 @@ def _export_one(store: TurnlogStore, conversation: Conversation, writer: _Writer
                                               store.memory.export_memory(conversation.id), sides,
                                               files,
                                               store.imports.exported_summaries(conversation.id),
-                                              folder, _held(store, conversation.id)))
+                                              folder, _held(store, conversation.id),
+                                              store.turns.tool_result))
     total, count = count, 0
     writer.write(f"{stem}.md", markdown_parts(conversation, turns(), versions, sides))
     return total

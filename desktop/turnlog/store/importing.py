@@ -218,13 +218,16 @@ class Imports:
 
     def _summaries(self, conversation_id: int, summaries: list[dict[str, Any]],
                    stored_ids: dict[str, str]) -> None:
-        """A file's rolling summaries with their provenance and times; one covering a turn
-        that is not in the file any more is dropped (derived data follows its source)."""
-        for entry in summaries:
+        """A file's rolling summaries with their provenance and times, and which earlier
+        version each replaced or was edited from (by place in the list); one covering a
+        turn that is not in the file any more is dropped (derived data follows its
+        source), and a link to it with it."""
+        made: dict[int, int] = {}  # place in the file → the id stored
+        for place, entry in enumerate(summaries):
             covered = entry["covered_ids"]
             if not all(i in stored_ids for i in covered):
                 continue
-            self.db.execute_sql(
+            cursor = self.db.execute_sql(
                 "INSERT INTO summaries (conversation_id, first_ordinal, last_ordinal, "
                 "covered_count, covered_digest, covered_ids, content, model, settings_key, "
                 "created_at, content_bytes, content_tokens, usages, warnings) "
@@ -235,6 +238,14 @@ class Imports:
                  len(entry["content"].encode("utf-8")), entry["content_tokens"],
                  json.dumps(entry.get("usages", [])),
                  json.dumps(entry.get("warnings", []), ensure_ascii=False)))
+            made[place] = int(cursor.lastrowid)
+        for place, stored in made.items():
+            entry = summaries[place]
+            links = [made.get(entry[k]) if isinstance(entry.get(k), int) else None
+                     for k in ("replaced", "edited_from")]
+            self.db.execute_sql(
+                "UPDATE summaries SET replaced_id = ?, edited_from = ?, undone = ? "
+                "WHERE id = ?", (*links, int(entry.get("undone") is True), stored))
 
     def exported_folders(self) -> list[dict[str, str]]:
         """Every folder (empty ones too) as an Export all carries them: name, when made."""
@@ -247,15 +258,21 @@ class Imports:
         them: provenance (the turn ids covered, model, settings, time) and content."""
         with self.database.guard():
             cursor = self.db.execute_sql(
-                "SELECT first_ordinal, last_ordinal, covered_digest, covered_ids, content, "
-                "model, settings_key, created_at, content_tokens, usages, warnings FROM "
-                "summaries WHERE conversation_id = ? ORDER BY id", (conversation_id,))
-            return [{"first_ordinal": first, "last_ordinal": last, "covered_digest": digest,
-                     "covered_ids": json.loads(ids), "content": content, "model": model,
-                     "settings_key": key, "created_at": created, "content_tokens": tokens,
-                     "usages": json.loads(usages), "warnings": json.loads(warnings)}
-                    for first, last, digest, ids, content, model, key, created, tokens,
-                    usages, warnings in cursor.fetchall()]
+                "SELECT id, first_ordinal, last_ordinal, covered_digest, covered_ids, content, "
+                "model, settings_key, created_at, content_tokens, usages, warnings, "
+                "replaced_id, edited_from, undone FROM summaries WHERE conversation_id = ? "
+                "ORDER BY id", (conversation_id,))
+            rows = cursor.fetchall()
+        place = {row[0]: n for n, row in enumerate(rows)}
+        return [{"first_ordinal": first, "last_ordinal": last, "covered_digest": digest,
+                 "covered_ids": json.loads(ids), "content": content, "model": model,
+                 "settings_key": key, "created_at": created, "content_tokens": tokens,
+                 "usages": json.loads(usages), "warnings": json.loads(warnings),
+                 # the version it replaced and the one it was edited from, by place
+                 "replaced": place.get(replaced), "edited_from": place.get(edited),
+                 "undone": bool(undone)}
+                for _id, first, last, digest, ids, content, model, key, created, tokens,
+                usages, warnings, replaced, edited, undone in rows]
 
     def _side_stored(self, side_id: str) -> bool:
         return self.db.execute_sql("SELECT 1 FROM side_questions WHERE id = ?",

@@ -17,6 +17,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import IO, Any, TypeGuard
 
@@ -283,7 +284,9 @@ def _tool_rounds(value: Any, number: int) -> tuple[ToolRound, ...]:
     if not isinstance(value, list):
         raise ImportProblem(f"line {number}: 'tool_rounds' must be a list")
     try:
-        return tuple(ToolRound.from_json(item) for item in value)
+        return tuple(replace(ToolRound.from_json(item), full_results={
+            str(c["id"]): c["full_result"] for c in item["calls"]
+            if isinstance(c.get("full_result"), str)}) for item in value)
     except (KeyError, TypeError, AttributeError, ValueError) as err:
         raise ImportProblem(f"line {number}: 'tool_rounds' cannot be read ({err!r})") from None
 
