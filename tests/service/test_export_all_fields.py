@@ -173,3 +173,24 @@ def test_no_secret_goes_into_an_export(tmp_path):
     everything = "".join(p.read_text(errors="replace") for p in Path(done.path).rglob("*")
                          if p.is_file())
     assert "api_key" not in everything and "sk-" not in everything
+
+
+@pytest.mark.parametrize(("file", "text", "named"), [
+    ("assistants.json", '{"format": "turnlog-assistants", "version": 9}', "version 9"),
+    ("folders.json", '{"format": "turnlog-folders", "version": 1, "folders": '
+     '[{"name": "a\\nb", "created_at": "2024-05-01T09:30:00+00:00"}]}', "line breaks"),
+    ("folders.json", "[", "folders.json"),
+])
+def test_a_broken_folders_or_assistants_file_is_named_and_nothing_is_written(
+        tmp_path, file, text, named):
+    from turnlog.core.imports import ImportProblem
+
+    with TurnlogStore.open(tmp_path / "a") as source:
+        fill(source)
+        done = export_all(source, tmp_path / "all")
+    (done.path / file).write_text(text, encoding="utf-8")
+    with TurnlogStore.open(tmp_path / "b") as target:
+        with pytest.raises(ImportProblem, match=named):
+            import_file(target, done.path)
+        assert target.conversations() == [] and target.assistants.list() == []
+        assert target.folders() == []
