@@ -38,7 +38,7 @@ def test_export_all_and_import_bring_back_folders_and_stars(tmp_path, name):
         import_file(target, done.path)
         by_title = {c.title: c for c in target.conversations()}
         names = {f.id: f.name for f in target.folders()}
-        assert sorted(names.values()) == ["taxes", "花园 Garden"]
+        assert sorted(names.values()) == ["Empty folder", "taxes", "花园 Garden"]
         assert names[by_title["orchids"].folder_id] == "花园 Garden"
         assert names[by_title["receipts"].folder_id] == "taxes"
         assert by_title["misc"].folder_id is None

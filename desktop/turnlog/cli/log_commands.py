@@ -347,6 +347,7 @@ def run_import(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"source": outcomes.source, "totals": outcomes.totals(),
                     "skipped": [{"reason": r, "count": n} for r, n in outcomes.skipped],
+                    "projects": [p.to_json() for p in outcomes.projects],
                     "conversations": [o.to_json() for o in outcomes]})
         return 0
     safe = safe_for(sys.stderr, raw=False)

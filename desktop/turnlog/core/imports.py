@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from .attachments import Attachment
 from .pending import PendingTurn
-from .side_records import SideQuestion
+from .side_records import SideAttempt, SideQuestion
 
 SOURCE_NAMES = {"chatgpt": "ChatGPT", "claude": "Claude", "deepseek": "DeepSeek"}
 
@@ -77,6 +78,54 @@ class ImportedConversation:
     # A Turnlog file's: the sidebar folder it was in ("" none; made if missing) and its star.
     folder: str = ""
     starred: bool = False
+    # An Export all's: failed side requests, the assistant it started from (its name, and
+    # whether it still existed), and where it was forked from (a turn id of the source,
+    # None once that was deleted; the ordinal).
+    side_attempts: list[SideAttempt] = field(default_factory=list)
+    assistant: tuple[str, bool] | None = None
+    fork: tuple[str | None, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedProject:
+    """A project of another service (a Claude project): a folder for the conversations
+    that name it, and an assistant whose system prompt is its instructions as written
+    (never filled), with its documents as the assistant's files."""
+
+    source_id: str
+    folder: str  # the folder's name, one a folder can have
+    assistant: str  # the assistant's name, one an assistant can have
+    prompt: str
+    files: tuple[Attachment, ...] = ()
+    skipped: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectOutcome:
+    """What became of a project: its folder, its assistant (named as stored), the prompt
+    as written, the files' names; `added` False when an earlier import brought it."""
+
+    folder: str
+    assistant: str
+    prompt: str
+    files: tuple[str, ...]
+    added: bool
+    problem: str = ""  # why no assistant was made ("" when one was or is there)
+    skipped: tuple[tuple[str, int], ...] = ()  # what of it was not imported, with why
+
+    def to_json(self) -> dict[str, Any]:
+        return {"folder": self.folder, "assistant": self.assistant, "prompt": self.prompt,
+                "files": list(self.files), "added": self.added, "problem": self.problem}
+
+    def describe(self) -> str:
+        state = "added" if self.added else "already there"
+        made = f"assistant {self.assistant} {state}" if not self.problem else \
+            f"no assistant ({self.problem})"
+        line = f"Claude project “{self.folder}”: folder {self.folder}, {made}"
+        if self.files:
+            line += ", files: " + ", ".join(self.files)
+        prompt = self.prompt.replace("\n", "\n    ") if self.prompt.strip() else "(none)"
+        return line + "; its system prompt, as written:\n    " + prompt
 
 
 NOT_ATTACHED = "images not attached: these conversations were imported before without them"
@@ -114,10 +163,15 @@ class ImportReport(list[ImportOutcome]):
     (`skipped`: a project, the account data)."""
 
     def __init__(self, outcomes: Iterable[ImportOutcome] = (), *, source: str = "",
-                 skipped: tuple[tuple[str, int], ...] = ()) -> None:
+                 skipped: tuple[tuple[str, int], ...] = (),
+                 projects: Iterable[ProjectOutcome] = (),
+                 assistants: list[str] | None = None) -> None:
         super().__init__(outcomes)
         self.source = source
         self.skipped = skipped
+        self.projects = list(projects)
+        # An Export all's: the names of the assistants it added (None: it carried none).
+        self.assistants = assistants
 
     def totals(self) -> dict[str, int]:
         """Conversations read, turns imported, files attached, and everything skipped
@@ -125,6 +179,8 @@ class ImportReport(list[ImportOutcome]):
         found: Counter[str] = Counter(dict(self.skipped))
         for outcome in self:
             found.update(dict(outcome.skipped))
+        for project in self.projects:
+            found.update(dict(project.skipped))
         return {"conversations": len(self), "turns": sum(o.turns for o in self),
                 "attached": sum(o.attached for o in self), **found}
 
@@ -142,4 +198,8 @@ class ImportReport(list[ImportOutcome]):
             text += (f"\n{not_attached:,} images not attached: these conversations were "
                      "imported before without them (delete them and import the .zip again "
                      "to have their images)")
+        if self.assistants is not None:
+            text += "\nassistants added: " + (", ".join(self.assistants) or "none")
+        for project in self.projects:  # each prompt seen as written before it is used
+            text += "\n" + project.describe()
         return text

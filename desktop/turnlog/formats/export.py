@@ -34,7 +34,7 @@ from ..core.memory import (
 from ..core.model import Conversation, Turn, Usage
 from ..core.numbers import TurnNumbers
 from ..core.partial import incomplete_mark
-from ..core.side_records import SideQuestion
+from ..core.side_records import SideAttempt, SideQuestion
 from ..core.versions import Versions
 from . import EXPORT_FORMATS
 
@@ -154,10 +154,12 @@ def _check_time(value: Any, key: str) -> None:
 
 def jsonl_header(conversation: Conversation, next_ordinal: int | None = None,
                  memory: dict[str, Any] | None = None, versions: Versions = NO_VERSIONS,
-                 summaries: Sequence[dict[str, Any]] = (), folder: str = "") -> str:
+                 summaries: Sequence[dict[str, Any]] = (), folder: str = "",
+                 held: dict[str, Any] | None = None) -> str:
     """The header line; it carries the conversation's `memory_section`, if given and not
     empty, its supersede records and its summaries, if any, and the name of the sidebar
-    folder it is in (`folder`) and its star, if it has them."""
+    folder it is in (`folder`) and its star, if it has them; `held` adds what an Export
+    all carries besides (`side_attempts`, the `assistant` it started from, `fork`)."""
     header: dict[str, Any] = {
         "turnlog": FORMAT_VERSION,
         "title": conversation.title,
@@ -183,7 +185,34 @@ def jsonl_header(conversation: Conversation, next_ordinal: int | None = None,
         header["folder"] = folder
     if conversation.starred:
         header["starred"] = True
+    header.update(held or {})
     return json.dumps(header, ensure_ascii=False) + "\n"
+
+
+def attempt_entry(attempt: SideAttempt) -> dict[str, Any]:
+    """A failed side request as the header's `side_attempts` carry it."""
+    return {"created_at": attempt.created_at.isoformat(), "outcome": attempt.outcome,
+            "model": attempt.model, "usage": attempt.usage.to_json(),
+            "carried": list(attempt.carried)}
+
+
+def read_attempts(value: Any) -> list[SideAttempt]:
+    """The header's `side_attempts` checked; ValueError names what is wrong."""
+    if not isinstance(value, list) or not all(isinstance(e, dict) for e in value):
+        raise ValueError("'side_attempts' must be a list of objects")
+    found = []
+    for entry in value:
+        try:
+            created = datetime.fromisoformat(str(entry.get("created_at")))
+        except ValueError:
+            raise ValueError("a side attempt needs its time") from None
+        if not all(isinstance(entry.get(k), str) for k in ("outcome", "model")):
+            raise ValueError("a side attempt needs its outcome and model")
+        found.append(SideAttempt(created if created.tzinfo else created.replace(tzinfo=UTC),
+                                 entry["outcome"], entry["model"],
+                                 Usage.from_json(entry.get("usage")),
+                                 _ints(entry.get("carried", []))))
+    return found
 
 
 ATTACHMENTS_DIR = "attachments"
@@ -226,7 +255,12 @@ def attachment_entries(original_of: Callable[[str], bytes], place: Place) -> Fil
                          for a in turn.attachments]
 
 
-def jsonl_turn(turn: Turn, versions: Versions = NO_VERSIONS, files: Files | None = None) -> str:
+FullResult = Callable[[str, str], str | None]
+"""The full result of a call cut for sending, by turn id and call id (None: none kept)."""
+
+
+def jsonl_turn(turn: Turn, versions: Versions = NO_VERSIONS, files: Files | None = None,
+               full: FullResult | None = None) -> str:
     line: dict[str, Any] = {
         "id": turn.id,
         "ordinal": turn.ordinal,
@@ -245,6 +279,12 @@ def jsonl_turn(turn: Turn, versions: Versions = NO_VERSIONS, files: Files | None
         line["incomplete"] = turn.incomplete
     if turn.tools:  # the tool exchange that led to the answer, round by round
         line["tool_rounds"] = [tool_round.to_json() for tool_round in turn.tools]
+        if full is not None:  # a result cut for sending goes out whole beside it
+            for entry in line["tool_rounds"]:
+                for call in entry["calls"]:
+                    whole = full(turn.id, call["id"]) if call["cut_bytes"] else None
+                    if whole is not None:
+                        call["full_result"] = whole
     if turn.id in versions.replaced_by:
         line["superseded_by"] = versions.replaced_by[turn.id]
     if turn.attachments and files is not None:
@@ -256,15 +296,17 @@ def jsonl_lines(conversation: Conversation, turns: Iterable[Turn],
                 versions: Versions = NO_VERSIONS,
                 next_ordinal: int | None = None, memory: dict[str, Any] | None = None,
                 side: Iterable[SideQuestion] = (), files: Files | None = None,
-                summaries: Sequence[dict[str, Any]] = (), folder: str = "") -> Iterator[str]:
+                summaries: Sequence[dict[str, Any]] = (), folder: str = "",
+                held: dict[str, Any] | None = None,
+                full: FullResult | None = None) -> Iterator[str]:
     """The header line (with `summaries`, as `store.importing` gives them), then one line
     per turn (superseded ones too, with the id of the turn that replaced them; with
     `files`, its attachments), then one per side question (`{"side_question": {...}}`);
     `turnlog-cli import` reads it back, versions, memory, attachments, side questions and
     summaries included."""
-    yield jsonl_header(conversation, next_ordinal, memory, versions, summaries, folder)
+    yield jsonl_header(conversation, next_ordinal, memory, versions, summaries, folder, held)
     for turn in turns:
-        yield jsonl_turn(turn, versions, files)
+        yield jsonl_turn(turn, versions, files, full)
     for question in side:
         yield json.dumps(side_line(question), ensure_ascii=False) + "\n"
 

@@ -10,6 +10,7 @@ temporary name and renamed when complete, so no half-written export is left behi
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -18,13 +19,22 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
-from ..core.imports import ImportCancelled, ImportReport
+from ..config.tool_servers import ToolServerStore
+from ..core.imports import ImportCancelled, ImportReport, ProjectOutcome
 from ..core.model import Conversation, Turn
-from ..formats.export import ATTACHMENTS_DIR, attachment_entries, jsonl_lines, markdown_parts
-from ..formats.importers import Source, open_source
+from ..formats import assistant_file
+from ..formats.export import (
+    ATTACHMENTS_DIR,
+    attachment_entries,
+    attempt_entry,
+    jsonl_lines,
+    markdown_parts,
+)
+from ..formats.importers import ASSISTANTS_FILE, FOLDERS_FILE, Source, open_source
 from ..store import TurnlogStore
+from ..store.importing import Library
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +63,7 @@ class Checked:
     source: Source
     conversations: int
     turns: int
+    projects: int = 0
 
 
 def _never() -> bool:
@@ -63,6 +74,8 @@ def check_file(path: Path, *, model: str | None = None, cancelled: Callable[[], 
                progress: Report = lambda p: None) -> Checked:
     """Read all of `path` (raises `ImportProblem` for anything that cannot be imported)."""
     source = open_source(path, model=model)
+    projects = sum(1 for _project in source.projects())
+    source.library(())  # an Export all's folders and assistants: readable, or a problem
     conversations = turns = 0
     for item in source.conversations():
         conversations += 1
@@ -71,7 +84,7 @@ def check_file(path: Path, *, model: str | None = None, cancelled: Callable[[], 
             if turns % 5_000 == 0:
                 _step(cancelled, progress, Progress("reading", source.position(), source.size))
         _step(cancelled, progress, Progress("reading", source.position(), source.size))
-    return Checked(source, conversations, turns)
+    return Checked(source, conversations, turns, projects)
 
 
 def _step(cancelled: Callable[[], bool], progress: Report, now: Progress) -> None:
@@ -86,10 +99,18 @@ def import_checked(store: TurnlogStore, checked: Checked, *,
     """Write what `check_file` found, in one transaction. What was imported before is
     not added again (a Turnlog file's conversations too, unless `as_copies`)."""
     total = checked.turns
+    projects: list[ProjectOutcome] = []
+    held = checked.source.library({s.name for s in ToolServerStore(store.home).list()})
+    library = None if held is None else Library(
+        held.folders, [(one.setup, one.files) for one in held.assistants])
     outcomes = store.imports.write(
         checked.source.conversations(), cancelled=cancelled,
-        progress=lambda done: progress(Progress("writing", done, total)), as_copies=as_copies)
-    return ImportReport(outcomes, source=checked.source.label, skipped=checked.source.skipped)
+        progress=lambda done: progress(Progress("writing", done, total)), as_copies=as_copies,
+        projects=checked.source.projects(), projected=projects, library=library)
+    return ImportReport(outcomes, source=checked.source.label, skipped=checked.source.skipped,
+                        projects=projects,
+                        assistants=library.added if library is not None and
+                        library.assistants else None)
 
 
 def import_file(store: TurnlogStore, path: Path, *, model: str | None = None,
@@ -131,12 +152,27 @@ def export_all(store: TurnlogStore, target: Path, *, cancelled: Callable[[], boo
                 _step_export(cancelled, progress, done, len(conversations))
                 turns += _export_one(store, conversation, writer,
                                      folders.get(conversation.folder_id or 0, ""))
+            _export_library(store, writer)
         _step_export(cancelled, progress, len(conversations), len(conversations))
         os.replace(part, target)
     except BaseException:
         _remove(part)
         raise
     return ExportedAll(target, len(conversations), turns)
+
+
+def _export_library(store: TurnlogStore, writer: _Writer) -> None:
+    """The folders (empty ones too) and the assistants with their files, each in a file
+    of its own (`assistants.json` is what `turnlog-cli assistant import` reads too)."""
+    folders = store.imports.exported_folders()
+    if folders:
+        writer.write(FOLDERS_FILE, [json.dumps({"format": "turnlog-folders", "version": 1,
+                                                "folders": folders}, ensure_ascii=False)])
+    shared = [assistant_file.Shared(a.setup, store.assistants.files(a.id))
+              for a in store.assistants.list()]
+    if shared:
+        writer.write(ASSISTANTS_FILE, [json.dumps(assistant_file.to_json(shared),
+                                                  ensure_ascii=False, indent=1), "\n"])
 
 
 def _step_export(cancelled: Callable[[], bool], progress: Report, done: int,
@@ -165,10 +201,29 @@ def _export_one(store: TurnlogStore, conversation: Conversation, writer: _Writer
                                               store.memory.export_memory(conversation.id), sides,
                                               files,
                                               store.imports.exported_summaries(conversation.id),
-                                              folder))
+                                              folder, _held(store, conversation.id),
+                                              store.turns.tool_result))
     total, count = count, 0
     writer.write(f"{stem}.md", markdown_parts(conversation, turns(), versions, sides))
     return total
+
+
+def _held(store: TurnlogStore, conversation_id: int) -> dict[str, Any]:
+    """What the header carries besides: failed side requests, the assistant the
+    conversation started from, where it was forked from."""
+    held: dict[str, Any] = {}
+    attempts = store.side.attempts(conversation_id)
+    if attempts:
+        held["side_attempts"] = [attempt_entry(a) for a in attempts]
+    origin = store.assistants.origin(conversation_id)
+    if origin is not None:
+        held["assistant"] = {"name": origin.name, "linked": origin.assistant_id is not None}
+    fork = store.forks.origin(conversation_id)
+    if fork is not None:
+        source = None if fork.source_id is None else \
+            store.conversations.first_turn(fork.source_id)
+        held["fork"] = {"source_turn": source, "at_ordinal": fork.at_ordinal}
+    return held
 
 
 class _Writer:

@@ -326,6 +326,7 @@ class ImportWriter:
         taken = self._owners([t.pending.id for t in turns if t.pending.id])
         rows: list[tuple[Any, ...]] = []
         files = []
+        full: list[tuple[str, str, str]] = []
         for turn in turns:
             pending = turn.pending
             turn_id = pending.id
@@ -347,7 +348,12 @@ class ImportWriter:
                          rounds_to_json(pending.tools) if pending.tools else None))
             if pending.attachments:
                 files.append((turn_id, pending.attachments))
+            full.extend((turn_id, call_id, text) for tool_round in pending.tools
+                        for call_id, text in tool_round.full_results.items())
         self.db.cursor().executemany(_INSERT_TURNS, rows)
+        if full:  # the full results of calls cut for sending
+            self.db.cursor().executemany(
+                "INSERT INTO tool_results (turn_id, call_id, content) VALUES (?, ?, ?)", full)
         for turn_id, attached in files:  # each file once, however many turns hold it
             attachments.add_to_turn(self.db, turn_id, attached)
             self._attached += len(attached)

@@ -197,7 +197,8 @@ class TurnlogStore:
     def imports(self) -> Imports:
         from .importing import Imports
 
-        return Imports(self.database, self.conversations, self.turns, self.side, self.memory)
+        return Imports(self.database, self.conversations, self.turns, self.side, self.memory,
+                       self.assistants)
 
     @cached_property
     def privacy(self) -> Privacy:

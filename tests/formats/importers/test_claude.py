@@ -52,10 +52,15 @@ def test_the_zip_comes_through_with_thinking_tools_attachments_and_the_branch_in
         "files the export names but does not carry (images, PDFs)": 1}
     assert lost["id"] is None and lost["skipped"] == [
         {"reason": "questions without an answer", "count": 1}]
-    # The project and the account data are named, not imported.
+    # The project is a folder and an assistant, its prompt shown; the account data is
+    # named, not imported.
+    assert report["projects"] == [{"folder": "Travel", "assistant": "Travel",
+                                   "prompt": "Answer in EUR.", "files": ["rules.md"],
+                                   "added": True, "problem": ""}]
     assert report["skipped"] == [
-        {"reason": "projects (folders and assistants come later)", "count": 1},
         {"reason": "account data (users.json), never stored", "count": 1}]
+    assert report["totals"]["project descriptions (a folder and an assistant have no place "
+                            "for one)"] == 1
 
     text = shown(trip["id"])
     assert "(imported from Claude)" in text
@@ -83,7 +88,7 @@ def test_the_zip_comes_through_with_thinking_tools_attachments_and_the_branch_in
                               for v in row)
     finally:
         database.close()
-    for never in ("ada@example.org", "Ada Example", "+15550100", "Answer in EUR."):
+    for never in ("ada@example.org", "Ada Example", "+15550100"):
         assert never not in everything
 
 
@@ -103,7 +108,7 @@ def test_the_plain_report_names_the_source_and_what_was_skipped(export_zip, turn
     assert result.returncode == 0, result.stderr
     assert "Claude export (.zip): 3 conversations read, 4 turns imported, 1 files " \
            "attached; skipped: " in result.stderr
-    assert "projects (folders and assistants come later): 1" in result.stderr
+    assert "Claude project “Travel”: folder Travel, assistant Travel added" in result.stderr
     assert "account data (users.json), never stored: 1" in result.stderr
 
 

@@ -165,6 +165,7 @@ def test_the_report_names_what_a_claude_export_held_that_was_not_imported(
     action(window, "&Import…").trigger()
     qtbot.waitUntil(lambda: window.transfer.report is not None, timeout=60_000)
     lines = window.transfer.report.details.toPlainText().splitlines()
-    assert "not imported: projects (folders and assistants come later): 1" in lines
+    assert "Claude project “Travel”: folder Travel, assistant Travel added, files: rules.md; " \
+        "its system prompt, as written:" in lines and "    Answer in EUR." in lines
     assert "not imported: account data (users.json), never stored: 1" in lines
     assert window.transfer.report.as_copies is None

@@ -18,21 +18,25 @@ import io
 import re
 import zipfile
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from ...core.attachments import DEFAULT_FILE_LIMIT
-from ...core.imports import ImportedConversation, ImportProblem
-from ...system.user_files import FileRefused, OpenedFile, open_regular, read_limited
+from ...core.folders import name_problem
+from ...core.imports import ImportedConversation, ImportedProject, ImportProblem
+from ...system.user_files import FileRefused, OpenedFile, open_regular, parse_json, read_limited
+from .. import assistant_file
 from . import chatgpt, claude, deepseek, turnlog_jsonl
 
 CHATGPT_FILE = "conversations.json"  # every source's export names it so
 PROJECTS_FILE = "projects.json"  # Claude's projects
 ACCOUNT_FILE = "users.json"  # Claude's account data: never read, never stored
-PROJECTS_SKIPPED = "projects (folders and assistants come later)"
+ASSISTANTS_FILE = "assistants.json"  # an Export all's assistants (turnlog-assistants)
+FOLDERS_FILE = "folders.json"  # an Export all's folders, empty ones too
+MAX_FOLDERS_BYTES = 16 << 20
 ACCOUNT_SKIPPED = "account data (users.json), never stored"
 SNIFF_BYTES = 64 * 1024
 _LABELS = {"chatgpt": "ChatGPT export", "claude": "Claude export", "deepseek": "DeepSeek export"}
@@ -67,6 +71,11 @@ class _Bounded(io.RawIOBase):
         buffer[:len(data)] = data
         return len(data)
 
+    def close(self) -> None:
+        if not self.closed:
+            self._member.close()
+        super().close()
+
 
 @dataclass
 class Source:
@@ -79,6 +88,12 @@ class Source:
     size: int = 0
     # What the source holds that is not imported, with how many: (why, count).
     skipped: tuple[tuple[str, int], ...] = ()
+    # A Claude export's `projects.json` (its path in the folder or zip, "" none) and each
+    # project's uuid → the folder its conversations go in.
+    projects_member: str = ""
+    project_folders: dict[str, str] = field(default_factory=dict)
+    # An Export all's folders and assistants files, among its members' neighbours.
+    library_files: tuple[str, ...] = ()
     _tell: list[Any] = field(default_factory=list, repr=False)
     _done: int = 0
 
@@ -121,6 +136,56 @@ class Source:
             raise ImportProblem(f"the text is not UTF-8 ({err})") from None
         except (zipfile.BadZipFile, zlib.error, EOFError) as err:
             raise ImportProblem(f"the zip archive is damaged ({err})") from None
+
+    def projects(self) -> Iterator[ImportedProject]:
+        """A Claude export's projects, read now from its `projects.json` (none for any
+        other source)."""
+        if not self.projects_member:
+            return
+        try:
+            if self.kind.endswith("-folder"):
+                with _opened(self.path / self.projects_member, PROJECTS_FILE) as opened, \
+                        io.TextIOWrapper(opened.handle, encoding="utf-8",
+                                         errors="strict") as text:
+                    yield from claude.projects(text, PROJECTS_FILE)
+                return
+            with _opened(self.path) as opened, zipfile.ZipFile(opened.handle) as archive, \
+                    _zip_text(archive, self.projects_member) as text:
+                yield from claude.projects(text, PROJECTS_FILE)
+        except UnicodeDecodeError as err:
+            raise ImportProblem(f"{PROJECTS_FILE}: the text is not UTF-8 ({err})") from None
+        except (zipfile.BadZipFile, zlib.error, EOFError) as err:
+            raise ImportProblem(f"the zip archive is damaged ({err})") from None
+
+    def library(self, servers_here: Collection[str]) -> Library | None:
+        """An Export all's folders and assistants (None when it holds neither); its tool
+        servers kept where `servers_here` names them; `ImportProblem` for a bad file."""
+        if not self.library_files:
+            return None
+        found: dict[str, Any] = {}
+        for name in self.library_files:
+            limit = assistant_file.MAX_FILE_BYTES if name == ASSISTANTS_FILE \
+                else MAX_FOLDERS_BYTES
+            try:
+                data = self._library_bytes(name, limit)
+                found[name] = parse_json(Path(name), data)
+            except FileRefused as err:
+                raise ImportProblem(f"{name}: {err.reason}") from None
+        try:
+            shared = assistant_file.from_json(found[ASSISTANTS_FILE], servers_here) \
+                if ASSISTANTS_FILE in found else []
+        except assistant_file.AssistantFileInvalid as err:
+            raise ImportProblem(f"{ASSISTANTS_FILE}: {err}") from None
+        return Library(_folders(found.get(FOLDERS_FILE)), shared)
+
+    def _library_bytes(self, name: str, limit: int) -> bytes:
+        if self.kind.endswith("-folder"):
+            return read_limited(self.path / name, limit)
+        with _opened(self.path) as opened, zipfile.ZipFile(opened.handle) as archive:
+            data = _member(archive, name, limit)
+        if data is None:
+            raise ImportProblem(f"{name} is larger than {limit / (1 << 20):,.0f} MiB")
+        return data
 
     def _read(self) -> Iterator[ImportedConversation]:
         if "-" not in self.kind:
@@ -165,7 +230,7 @@ class Source:
             yield from chatgpt.conversations(text, name, carried)
             return
         if self.kind.startswith("claude"):
-            yield from claude.conversations(text, name)
+            yield from claude.conversations(text, name, self.project_folders)
             return
         if self.kind.startswith("deepseek"):
             yield from deepseek.conversations(text, name)
@@ -201,18 +266,46 @@ def _attached_file(path: Path) -> bytes | None:
         return None
 
 
-def _member(archive: zipfile.ZipFile, name: str) -> bytes | None:
+def _member(archive: zipfile.ZipFile, name: str, limit: int = MAX_ATTACHMENT_BYTES
+            ) -> bytes | None:
     """An attachment's file in an Export all zip, read within the bounds of one file."""
     try:
         info = archive.getinfo(name)
     except KeyError:
         return None
-    if info.file_size > MAX_ATTACHMENT_BYTES:
+    if info.file_size > limit:
         return None
     with archive.open(info) as member:
-        data = io.BufferedReader(_Bounded(member, name, info.compress_size)).read(
-            MAX_ATTACHMENT_BYTES + 1)
-    return data if len(data) <= MAX_ATTACHMENT_BYTES else None
+        data = io.BufferedReader(_Bounded(member, name, info.compress_size)).read(limit + 1)
+    return data if len(data) <= limit else None
+
+
+@dataclass(frozen=True, slots=True)
+class Library:
+    """An Export all's folders (name, when made) and assistants with their files."""
+
+    folders: tuple[tuple[str, str], ...]
+    assistants: list[assistant_file.Shared]
+
+
+def _folders(data: Any) -> tuple[tuple[str, str], ...]:
+    """`folders.json` checked: each folder a name a folder can have, and a time."""
+    if data is None:
+        return ()
+    if not isinstance(data, dict) or data.get("format") != "turnlog-folders" \
+            or data.get("version") != 1 or not isinstance(data.get("folders"), list):
+        raise ImportProblem(f"{FOLDERS_FILE} is not a Turnlog folders file of version 1")
+    found = []
+    for entry in data["folders"]:
+        name = entry.get("name") if isinstance(entry, dict) else None
+        created = entry.get("created_at") if isinstance(entry, dict) else None
+        problem = name_problem(name.strip()) if isinstance(name, str) else "not text"
+        if problem is not None or not isinstance(created, str) \
+                or turnlog_jsonl.parse_time(created) is None:
+            raise ImportProblem(f"{FOLDERS_FILE}: a folder needs a name and a time "
+                                f"({problem or 'no time'})")
+        found.append((name.strip(), created))
+    return tuple(found)
 
 
 # A ChatGPT export names the files it carries after their ids: "file-abc123-photo.png",
@@ -276,16 +369,19 @@ def open_source(path: Path, *, model: str | None = None) -> Source:
 def _folder(path: Path, model: str | None) -> Source:
     if (path / CHATGPT_FILE).is_file():
         kind = _sniff_file(path / CHATGPT_FILE)
-        return Source(path, f"{kind}-folder", (CHATGPT_FILE,),
-                      size=(path / CHATGPT_FILE).stat().st_size,
-                      skipped=_folder_skipped(path) if kind == "claude" else ())
+        source = Source(path, f"{kind}-folder", (CHATGPT_FILE,),
+                        size=(path / CHATGPT_FILE).stat().st_size)
+        if kind == "claude":
+            _claude_folder(source)
+        return source
     members = tuple(sorted(p.name for p in path.iterdir()
                            if p.suffix == ".jsonl" and p.is_file()))
-    if not members:
+    library = tuple(n for n in (FOLDERS_FILE, ASSISTANTS_FILE) if (path / n).is_file())
+    if not members and not library:
         raise ImportProblem("the folder holds neither conversations.json (a ChatGPT export) "
                             "nor .jsonl files (a Turnlog export)")
     return Source(path, "turnlog-folder", members, model,
-                  size=sum((path / m).stat().st_size for m in members))
+                  size=sum((path / m).stat().st_size for m in members), library_files=library)
 
 
 def _zip(path: Path, model: str | None, size: int) -> Source:
@@ -297,11 +393,13 @@ def _zip(path: Path, model: str | None, size: int) -> Source:
     chatgpt_files = sorted((n for n in names if n.rsplit("/", 1)[-1] == CHATGPT_FILE),
                            key=lambda n: (n.count("/"), n))
     if chatgpt_files:
-        kind, skipped = _zip_kind(path, chatgpt_files[0], names)
-        return Source(path, f"{kind}-zip", (chatgpt_files[0],), size=size, skipped=skipped)
+        source = Source(path, "", (chatgpt_files[0],), size=size)
+        _zip_kind(source, names)
+        return source
     jsonl = tuple(sorted(n for n in names if n.endswith(".jsonl")))
-    if jsonl:
-        return Source(path, "turnlog-zip", jsonl, model, size=size)
+    library = tuple(n for n in (FOLDERS_FILE, ASSISTANTS_FILE) if n in names)
+    if jsonl or library:
+        return Source(path, "turnlog-zip", jsonl, model, size=size, library_files=library)
     raise ImportProblem("the zip archive holds no conversations.json, so it is not a "
                         "ChatGPT, Claude or DeepSeek data export (nor a Turnlog export: no "
                         ".jsonl files)")
@@ -329,48 +427,54 @@ def _sniff_file(path: Path) -> str:
         return sniff(opened.read_at_most(SNIFF_BYTES).decode("utf-8", "replace"))
 
 
-def _zip_kind(path: Path, member: str, names: list[str]
-              ) -> tuple[str, tuple[tuple[str, int], ...]]:
-    """Whose export the zip is, and (Claude's) what it holds that is not imported."""
+def _zip_text(archive: zipfile.ZipFile, member: str) -> IO[str]:
+    info = archive.getinfo(member)
+    return io.TextIOWrapper(io.BufferedReader(_Bounded(archive.open(info), member,
+                                                       info.compress_size)),
+                            encoding="utf-8", errors="strict")
+
+
+def _zip_kind(source: Source, names: list[str]) -> None:
+    """Whose export the zip is, and (Claude's) where its projects are and what it holds
+    that is never imported."""
+    member = source.members[0]
     folder = member.rpartition("/")[0]
     try:
-        with _opened(path) as opened, zipfile.ZipFile(opened.handle) as archive:
+        with _opened(source.path) as opened, zipfile.ZipFile(opened.handle) as archive:
             info = archive.getinfo(member)
             with archive.open(info) as packed:
                 head = io.BufferedReader(_Bounded(packed, member, info.compress_size)).read(
                     SNIFF_BYTES)
             kind = sniff(head.decode("utf-8", "replace"))
+            source.kind = f"{kind}-zip"
             if kind != "claude":
-                return kind, ()
+                return
             projects = f"{folder}/{PROJECTS_FILE}" if folder else PROJECTS_FILE
-            count = 0
             if projects in names:
-                info = archive.getinfo(projects)
-                with archive.open(info) as packed:
-                    text = io.TextIOWrapper(io.BufferedReader(
-                        _Bounded(packed, projects, info.compress_size)), encoding="utf-8")
-                    count = claude.project_count(text, PROJECTS_FILE)
+                with _zip_text(archive, projects) as text:
+                    source.project_folders = claude.project_folders(text, PROJECTS_FILE)
+                source.projects_member = projects
             account = (f"{folder}/{ACCOUNT_FILE}" if folder else ACCOUNT_FILE) in names
     except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as err:
         raise ImportProblem(f"the zip archive cannot be read ({err})") from None
     except UnicodeDecodeError as err:
         raise ImportProblem(f"{PROJECTS_FILE}: the text is not UTF-8 ({err})") from None
-    return kind, _claude_skipped(count, account)
+    source.skipped = _claude_skipped(account)
 
 
-def _folder_skipped(folder: Path) -> tuple[tuple[str, int], ...]:
-    count = 0
-    if (folder / PROJECTS_FILE).is_file():
-        with _opened(folder / PROJECTS_FILE, PROJECTS_FILE) as opened:
+def _claude_folder(source: Source) -> None:
+    """Where a Claude export folder's projects are, and what it never imports."""
+    if (source.path / PROJECTS_FILE).is_file():
+        with _opened(source.path / PROJECTS_FILE, PROJECTS_FILE) as opened, \
+                io.TextIOWrapper(opened.handle, encoding="utf-8") as text:
             try:
-                count = claude.project_count(
-                    io.TextIOWrapper(opened.handle, encoding="utf-8"), PROJECTS_FILE)
+                source.project_folders = claude.project_folders(text, PROJECTS_FILE)
             except UnicodeDecodeError as err:
                 raise ImportProblem(f"{PROJECTS_FILE}: the text is not UTF-8 ({err})") \
                     from None
-    return _claude_skipped(count, (folder / ACCOUNT_FILE).exists())
+        source.projects_member = PROJECTS_FILE
+    source.skipped = _claude_skipped((source.path / ACCOUNT_FILE).exists())
 
 
-def _claude_skipped(projects: int, account: bool) -> tuple[tuple[str, int], ...]:
-    found = [(PROJECTS_SKIPPED, projects)] if projects else []
-    return tuple(found + ([(ACCOUNT_SKIPPED, 1)] if account else []))
+def _claude_skipped(account: bool) -> tuple[tuple[str, int], ...]:
+    return ((ACCOUNT_SKIPPED, 1),) if account else ()

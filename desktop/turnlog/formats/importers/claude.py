@@ -27,8 +27,10 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import IO, Any
 
+from ...core.assistants import MAX_ITEMS, MAX_NAME
 from ...core.attachments import Attachment, AttachmentRefused
-from ...core.imports import ImportedConversation, ImportedTurn, ImportProblem
+from ...core.folders import MAX_NAME as MAX_FOLDER_NAME
+from ...core.imports import ImportedConversation, ImportedProject, ImportedTurn, ImportProblem
 from ...core.model import Usage
 from ...core.send import PendingTurn
 from ...core.tools import ToolCall, ToolResult, ToolRound
@@ -47,11 +49,17 @@ ROOT = "00000000-0000-4000-8000-000000000000"  # the parent Claude names for a f
 OTHER_BRANCHES = "messages on other branches (edited questions, retried answers)"
 NOT_CARRIED = "files the export names but does not carry (images, PDFs)"
 REFUSED = "attachments Turnlog cannot attach (too large or not text)"
+DOCS_REFUSED = "project documents Turnlog cannot attach (empty, too many, too large)"
+DESCRIPTION = "project descriptions (a folder and an assistant have no place for one)"
+UNNAMED_PROJECT = "Claude project"
 
 
-def conversations(stream: IO[str], name: str) -> Iterator[ImportedConversation]:
+def conversations(stream: IO[str], name: str, folders: dict[str, str] | None = None
+                  ) -> Iterator[ImportedConversation]:
     """Every conversation of a Claude `conversations.json`, read one at a time; a
-    conversation's turns must be read before the next conversation is asked for."""
+    conversation's turns must be read before the next conversation is asked for.
+    `folders`: a project's uuid → its folder (`project_folders`), for the conversations
+    that name their project."""
     reader = ArrayReader(stream, name)
     tree = MessageTree(_counts)
     try:
@@ -70,7 +78,7 @@ def conversations(stream: IO[str], name: str) -> Iterator[ImportedConversation]:
                     feed.add(message, "")
             else:
                 fields = _walked(reader, feed)
-            yield _convert(fields, index, tree, feed)
+            yield _convert(fields, index, tree, feed, folders or {})
     finally:
         tree.close()
 
@@ -117,7 +125,7 @@ def _counts(message: Any) -> bool:
 
 
 def _convert(fields: dict[str, Any], index: int, tree: MessageTree,
-             feed: _Feed) -> ImportedConversation:
+             feed: _Feed, folders: dict[str, str]) -> ImportedConversation:
     title = text_field(fields.get("name")).strip()
     where = f"conversation {index}" + (f" ({title[:40]!r})" if title else "")
     off_path = tree.walk(feed.previous, where)
@@ -136,7 +144,18 @@ def _convert(fields: dict[str, Any], index: int, tree: MessageTree,
         turns=(ImportedTurn(t) for t in tree.turns()), source=SOURCE,
         source_model=storable(text_field(fields.get("model"))),
         created_at=iso_time(fields.get("created_at")),
-        updated_at=iso_time(fields.get("updated_at")), source_ids=True, skipped=turns.skipped)
+        updated_at=iso_time(fields.get("updated_at")), source_ids=True, skipped=turns.skipped,
+        folder=folders.get(_project_of(fields), ""))
+
+
+def _project_of(fields: dict[str, Any]) -> str:
+    """The uuid of the project a conversation names (`project_uuid`, or `project`
+    as an object with a `uuid`), or ""."""
+    named = fields.get("project_uuid")
+    if not isinstance(named, str):
+        project = fields.get("project")
+        named = project.get("uuid") if isinstance(project, dict) else None
+    return named if isinstance(named, str) else ""
 
 
 class _Turns:
@@ -312,12 +331,74 @@ def _result_text(content: Any) -> str:
     return json.dumps(content, ensure_ascii=False) if content is not None else ""
 
 
-def project_count(stream: IO[str], name: str) -> int:
-    """How many projects a Claude export's `projects.json` holds (each read and dropped:
-    a project's documents may be large)."""
+def projects(stream: IO[str], name: str) -> Iterator[ImportedProject]:
+    """Every project of a Claude `projects.json`, read one at a time: its name, its
+    instructions (`prompt_template`, kept as written) and its documents' text."""
     reader = ArrayReader(stream, name)
-    count = 0
-    for _start in reader.positions():
-        reader.value()
-        count += 1
-    return count
+    for index, _start in enumerate(reader.positions(), start=1):
+        item = reader.value()
+        if not isinstance(item, dict):
+            raise ImportProblem(f"project {index} of {name} is not a JSON object but "
+                                f"{type(item).__name__}")
+        yield _project(item, index)
+
+
+def project_folders(stream: IO[str], name: str) -> dict[str, str]:
+    """Each project's uuid → the folder its conversations go in (the project's name);
+    what a project holds besides is read and dropped (its documents may be large)."""
+    found: dict[str, str] = {}
+    for index, project in enumerate(projects_fields(stream, name), start=1):
+        found[text_field(project.get("uuid")) or f"#{index}"] = folder_name(
+            project.get("name"))
+    return found
+
+
+def projects_fields(stream: IO[str], name: str) -> Iterator[dict[str, Any]]:
+    """Each project's uuid and name, nothing else kept."""
+    reader = ArrayReader(stream, name)
+    for index, _start in enumerate(reader.positions(), start=1):
+        if reader.peek() != "{":
+            item = reader.value()
+            raise ImportProblem(f"project {index} of {name} is not a JSON object but "
+                                f"{type(item).__name__}")
+        kept: dict[str, Any] = {}
+        for key in reader.members():
+            value = reader.value()
+            if key in ("uuid", "name"):
+                kept[key] = value
+        yield kept
+
+
+def folder_name(value: Any) -> str:
+    """A project's name as a folder's: one line, no control characters, at most
+    `MAX_NAME` characters ("Claude project" for none)."""
+    text = " ".join("".join(c if c.isprintable() else " " for c in storable(
+        text_field(value))).split())
+    return text[:MAX_FOLDER_NAME].strip() or UNNAMED_PROJECT
+
+
+def _project(item: dict[str, Any], index: int) -> ImportedProject:
+    folder = folder_name(item.get("name"))
+    skipped: Counter[str] = Counter()
+    files: list[Attachment] = []
+    docs = item.get("docs")
+    for doc in docs if isinstance(docs, list) else ():
+        if not isinstance(doc, dict):
+            continue
+        content = storable(text_field(doc.get("content")))
+        doc_name = text_field(doc.get("filename")).strip() or f"document {len(files) + 1}.txt"
+        if not content.strip() or len(files) >= MAX_ITEMS:
+            skipped[DOCS_REFUSED] += 1
+            continue
+        try:
+            files.append(read_bytes(doc_name, content.encode("utf-8"), attached=files))
+        except AttachmentRefused as err:
+            log.info("a project document was not attached: %s", err)
+            skipped[DOCS_REFUSED] += 1
+    if text_field(item.get("description")).strip():
+        skipped[DESCRIPTION] += 1
+    return ImportedProject(
+        source_id=text_field(item.get("uuid")) or f"#{index}", folder=folder,
+        assistant=folder[:MAX_NAME].strip(), prompt=storable(text_field(
+            item.get("prompt_template"))), files=tuple(files),
+        skipped=tuple(sorted(skipped.items())))

@@ -17,6 +17,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import IO, Any, TypeGuard
 
@@ -25,11 +26,11 @@ from ...core.folders import name_problem
 from ...core.imports import ImportedConversation, ImportedTurn, ImportProblem
 from ...core.model import Usage
 from ...core.send import PendingTurn
-from ...core.side_records import SideQuestion
+from ...core.side_records import SideAttempt, SideQuestion
 from ...core.tools import ToolRound
 from ...core.versions import restore_order
 from ...providers import DEFAULT_MAX_CONTENT_BYTES
-from ..export import SIDE_KEY, read_memory_section, side_of
+from ..export import SIDE_KEY, read_attempts, read_memory_section, side_of
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -155,7 +156,8 @@ def read(stream: IO[str], name: str, *, model: str | None = None,
         settings=settings if isinstance(settings, dict) else None,
         next_ordinal=next_ordinal if _is_int(next_ordinal) else None,
         supersede_records=held.records, summaries=held.summaries, folder=folder,
-        starred=header.get("starred") is True)
+        starred=header.get("starred") is True, side_attempts=held.attempts,
+        assistant=held.assistant, fork=held.fork)
 
 
 def _folder(value: Any, number: int) -> str:
@@ -183,8 +185,12 @@ class _Held:
     def __init__(self) -> None:
         self.records: list[tuple[str, str, str]] = []
         self.summaries: list[dict[str, Any]] = []
+        self.attempts: list[SideAttempt] = []
+        self.assistant: tuple[str, bool] | None = None
+        self.fork: tuple[str | None, int] | None = None
 
     def read(self, header: dict[str, Any], number: int) -> None:
+        self._read_links(header, number)
         found = header.get("versions", [])
         if not isinstance(found, list) or not all(
                 isinstance(r, list) and len(r) == 3 and all(isinstance(v, str) for v in r)
@@ -205,6 +211,27 @@ class _Held:
                 raise ImportProblem(f"line {number}: a summary needs its ordinals, covered "
                                     "turn ids, content, model and time")
             self.summaries.append(entry)
+
+
+    def _read_links(self, header: dict[str, Any], number: int) -> None:
+        """Failed side requests, the assistant it started from, where it was forked."""
+        try:
+            self.attempts = read_attempts(header.get("side_attempts", []))
+        except ValueError as err:
+            raise ImportProblem(f"line {number}: {err}") from None
+        assistant = header.get("assistant")
+        if assistant is not None:
+            if not isinstance(assistant, dict) or not isinstance(assistant.get("name"), str):
+                raise ImportProblem(f"line {number}: 'assistant' needs the assistant's name")
+            self.assistant = (assistant["name"], assistant.get("linked") is True)
+        fork = header.get("fork")
+        if fork is not None:
+            source = fork.get("source_turn") if isinstance(fork, dict) else 0
+            if not isinstance(source, str | None) or not _is_int(fork.get("at_ordinal")) \
+                    or fork["at_ordinal"] < 1:
+                raise ImportProblem(f"line {number}: 'fork' needs a turn id (or null) and "
+                                    "the ordinal it was forked at")
+            self.fork = (source, fork["at_ordinal"])
 
 
 def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
@@ -257,7 +284,9 @@ def _tool_rounds(value: Any, number: int) -> tuple[ToolRound, ...]:
     if not isinstance(value, list):
         raise ImportProblem(f"line {number}: 'tool_rounds' must be a list")
     try:
-        return tuple(ToolRound.from_json(item) for item in value)
+        return tuple(replace(ToolRound.from_json(item), full_results={
+            str(c["id"]): c["full_result"] for c in item["calls"]
+            if isinstance(c.get("full_result"), str)}) for item in value)
     except (KeyError, TypeError, AttributeError, ValueError) as err:
         raise ImportProblem(f"line {number}: 'tool_rounds' cannot be read ({err!r})") from None
 

@@ -111,6 +111,9 @@ def source_lines(outcomes: list[ImportOutcome]) -> list[str]:
             "ImportExport", "%1 images not attached: these conversations were imported "
             "before without them (delete them and import the .zip again to have their "
             "images)."), number(missing)))
+    # Each assistant a project became, with its system prompt as written: seen before use.
+    lines.extend(line for project in outcomes.projects
+                 for line in project.describe().splitlines())
     return lines
 
 
