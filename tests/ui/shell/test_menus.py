@@ -105,8 +105,8 @@ def test_every_shortcut_triggers_its_action(qtbot, make_window, store):
             continue
         if text == "Regenerate answer":  # New conversation opened an empty one:
             assert window.sidebar.select(one.id)  # back to the one with an answer
-            qtbot.waitUntil(lambda: len(window.transcript.turns) == 1
-                            and action.isEnabled(), timeout=5000)
+            qtbot.waitUntil(lambda a=action: len(window.transcript.turns) == 1
+                            and a.isEnabled(), timeout=5000)
         if not action.isEnabled():  # Preferences: this window has no provider set-up
             skipped.append((menu, text))  # (test_ui_welcome presses it with one)
             continue
