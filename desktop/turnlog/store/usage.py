@@ -1,9 +1,10 @@
 """`store.usage`: what requests used and cost, day by day, per profile and model.
 
-The daily totals (`usage_days`) are counted as each request record is kept, in the same
-transaction, and hold numbers only (no text of a conversation, no ids): a deleted
-conversation's spend still counts. A conversation's own usage is read from its request
-records, each costed at the prices it kept.
+The daily totals (`usage_days`) are counted as each request record and each side request
+(answered or failed) is kept, in the same transaction, and hold numbers only (no text of a
+conversation, no ids): a deleted conversation's spend still counts. A conversation's own
+usage is read from its request records and side requests, each costed at the prices it
+kept.
 """
 
 from __future__ import annotations
@@ -11,17 +12,25 @@ from __future__ import annotations
 import functools
 import json
 import operator
-from datetime import UTC, date
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import peewee
 
-from ..core.cost import UsageLine, plain
+from ..core.cost import Pricing, Tokens, UsageLine, cost, plain
 from ..core.request_record import RequestRecord
+from ..core.side_records import spent
 from ..core.titles import TITLE_OUTCOME
 from . import rows
 from .database import Database
-from .models import RequestRow, TurnRow, UsageConversationRow, UsageDayRow
+from .models import (
+    RequestRow,
+    SideAttemptRow,
+    SideQuestionRow,
+    TurnRow,
+    UsageConversationRow,
+    UsageDayRow,
+)
 
 RECENT_RECORDS = 32  # the records a conversation's turn costs are read from when it opens
 
@@ -45,11 +54,25 @@ def line_of(record: RequestRecord) -> UsageLine:
 def count(db: peewee.Database, record: RequestRecord) -> None:
     """Add `record` to its day's totals and its conversation's (inside the caller's
     transaction)."""
-    line = line_of(record)
+    count_line(db, record.conversation_id, line_of(record))
+
+
+def side_line(when: datetime, model: str, tokens: Tokens, pricing: Pricing) -> UsageLine:
+    """A side request's line (an answered side question's or a failed attempt's)."""
+    prices = pricing.prices
+    return UsageLine(when.astimezone(UTC).date().isoformat(), pricing.profile, model,
+                     prices.currency if prices is not None else "", 1, tokens.input,
+                     tokens.cached, tokens.output, int(tokens.estimated),
+                     int(prices is None), cost(tokens, prices))
+
+
+def count_line(db: peewee.Database, conversation_id: int, line: UsageLine) -> None:
+    """Add `line` to its day's totals and the conversation's (inside the caller's
+    transaction)."""
     if not (line.input or line.output):
         return  # nothing was used (refused before sending, a connection that failed)
     _add(db, UsageDayRow, {"day": line.day}, line)
-    _add(db, UsageConversationRow, {"conversation": record.conversation_id}, line)
+    _add(db, UsageConversationRow, {"conversation": conversation_id}, line)
 
 
 def _add(db: peewee.Database, table: type[UsageDayRow] | type[UsageConversationRow],
@@ -74,6 +97,24 @@ def _add(db: peewee.Database, table: type[UsageDayRow] | type[UsageConversationR
         unpriced=table.unpriced + line.unpriced,
         cost="" if new_cost is None else plain(new_cost),
     ).where(key).execute(db)
+
+
+def side_lines(db: peewee.Database, conversation_id: int) -> list[UsageLine]:
+    """The lines of a conversation's side questions and failed side requests."""
+    out = []
+    for row in (SideQuestionRow.select(SideQuestionRow.created_at, SideQuestionRow.model,
+                                       SideQuestionRow.usage, SideQuestionRow.input_tokens)
+                .where(SideQuestionRow.conversation == conversation_id).execute(db)):
+        pricing, estimate, _ = rows.side_costing(row.usage)
+        tokens = spent(rows.usage_of(row.usage), row.input_tokens, estimate)
+        out.append(side_line(rows.parse_time(row.created_at), row.model, tokens, pricing))
+    for row in (SideAttemptRow.select(SideAttemptRow.created_at, SideAttemptRow.model,
+                                      SideAttemptRow.usage)
+                .where(SideAttemptRow.conversation == conversation_id).execute(db)):
+        pricing, estimate, sent = rows.side_costing(row.usage)
+        tokens = spent(rows.usage_of(row.usage), sent, estimate)
+        out.append(side_line(rows.parse_time(row.created_at), row.model, tokens, pricing))
+    return [line for line in out if line.input or line.output]
 
 
 def prices_json(record: RequestRecord) -> str | None:
@@ -107,11 +148,13 @@ class UsageTotals:
 
     def of_conversation(self, conversation_id: int,
                         since: date | None = None) -> list[UsageLine]:
-        """The lines of a conversation's request records (from `since` on), oldest first."""
+        """The lines of a conversation's request records, then of its side requests (from
+        `since` on)."""
         with self.database.guard():
             found = list(RequestRow.select().where(RequestRow.conversation == conversation_id)
                          .order_by(RequestRow.id).execute(self.db))
-        lines = (line_of(rows.request_record(r)) for r in found)
+            sides = side_lines(self.db, conversation_id)
+        lines = [*(line_of(rows.request_record(r)) for r in found), *sides]
         return [line for line in lines if since is None or line.day >= since.isoformat()]
 
     def conversation_totals(self, conversation_id: int) -> list[UsageLine]:

@@ -91,3 +91,29 @@ def test_without_prices_tokens_show_and_no_cost(qtbot, store, loopback):
         qtbot.waitUntil(lambda: spent.text() == "Spent: 40 in · 2 out", timeout=5000)
     finally:
         window.shutdown()
+
+
+def test_side_questions_show_their_cost_beside_their_tokens(qtbot, store, loopback):
+    window, cid = priced_window(qtbot, store, loopback, PRICES)
+    try:
+        qtbot.waitUntil(lambda: window.side.shown_for == cid, timeout=5000)
+        loopback.script(
+            Behaviour.length(usage={"prompt_tokens": 1000, "completion_tokens": 100}),
+            Behaviour.answer("Aside.", usage={"prompt_tokens": 1500, "completion_tokens": 250,
+                                              "prompt_tokens_details": {"cached_tokens": 1000}}))
+        panel = window.side.panel
+        panel.edit.setPlainText("On the side: how much?")
+        window.side.ask()  # cut off: 1,000 × 2 + 100 × 8 = 2,800 per million
+        qtbot.waitUntil(lambda: not window.side.session.running, timeout=10_000)
+        assert "0.0028 USD" in panel.usage.text()
+        window.side.ask()  # answered: 500 × 2 + 1,000 × 0.5 + 250 × 8 = 3,500 per million
+        qtbot.waitUntil(lambda: panel.list.count() == 1, timeout=10_000)
+        qtbot.waitUntil(lambda: "0.0063 USD" in panel.usage.text(), timeout=5000)
+        assert "estimated" not in panel.usage.text()
+        panel.usage.setText("")  # read back from the store: the same cost
+        window.side.reload(cid)
+        qtbot.waitUntil(lambda: "0.0063 USD" in panel.usage.text(), timeout=5000)
+        (total,) = store.usage.conversation_totals(cid)
+        assert (total.requests, total.cost) == (2, Decimal("0.0063"))
+    finally:
+        window.shutdown()
