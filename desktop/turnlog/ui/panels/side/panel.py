@@ -68,7 +68,7 @@ def side_usage_text(sides: Sequence[SideQuestion],
         plural(
             QCoreApplication.translate(
                 "SidePanel",
-                "%n side question(s), apart from the conversation's usage: %1",
+                "%n side question(s), counted in the conversation's usage: %1",
                 None,
                 asked,
             ),
