@@ -160,3 +160,20 @@ def test_an_upgrade_counts_the_usage_of_the_records_already_kept(tmp_path):
     # The fixture's three records: (40, 18) and two of (70, 9).
     assert (total.requests, total.input, total.output, total.unpriced, total.cost) == \
         (3, 180, 36, 3, None)
+
+
+def test_one_turn_s_cost_is_read_however_old_the_turn(store):
+    from dataclasses import replace
+
+    from turnlog.store.usage import RECENT_RECORDS
+
+    cid = conversation(store)
+    store.records.add(replace(store_record(cid, Usage(7, 3)), turn_id="t0"))  # a failed try
+    for n in range(RECENT_RECORDS + 8):
+        store.records.add(replace(store_record(cid, Usage(100 + n, 10)), turn_id=f"t{n}"))
+    assert "t0" not in store.usage.turn_costs(cid)
+    line = store.usage.turn_cost(cid, "t0")
+    assert (line.requests, line.input, line.output) == (2, 107, 13)
+    assert line.cost == Decimal("0.0000795")  # 107 × 0.5 + 13 × 2 per million
+    assert store.usage.turn_cost(cid, "t9") == store.usage.turn_costs(cid)["t9"]
+    assert store.usage.turn_cost(cid, "never") is None

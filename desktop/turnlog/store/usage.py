@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import operator
+from collections.abc import Iterable
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
@@ -117,6 +118,21 @@ def side_lines(db: peewee.Database, conversation_id: int) -> list[UsageLine]:
     return [line for line in out if line.input or line.output]
 
 
+def per_turn(records: Iterable[RequestRecord], at: dict[int, str]) -> dict[str, UsageLine]:
+    """Per turn id, the lines of `records` (oldest first) that produced its answer, and of
+    the title calls made from it (its ordinal → its id in `at`)."""
+    out: dict[str, UsageLine] = {}
+    for record in records:
+        turn = record.turn_id
+        if turn is None and record.outcome.startswith(TITLE_OUTCOME) and record.sent:
+            turn = at.get(record.sent[0])
+        if turn is None:
+            continue
+        line = line_of(record).keyed("", record.pricing.profile, record.model)
+        out[turn] = out[turn] + line if turn in out else line
+    return out
+
+
 def prices_json(record: RequestRecord) -> str | None:
     prices = record.pricing.prices
     return json.dumps(prices.to_json()) if prices is not None else None
@@ -183,16 +199,21 @@ class UsageTotals:
             at = dict(TurnRow.select(TurnRow.ordinal, TurnRow.id).where(
                 (TurnRow.conversation == conversation_id) & TurnRow.ordinal.in_(titled))
                 .tuples().execute(self.db)) if titled else {}
-        out: dict[str, UsageLine] = {}
-        for record in reversed(found):
-            turn = record.turn_id
-            if turn is None and record.outcome.startswith(TITLE_OUTCOME) and record.sent:
-                turn = at.get(record.sent[0])
-            if turn is None:
-                continue
-            line = line_of(record).keyed("", record.pricing.profile, record.model)
-            out[turn] = out[turn] + line if turn in out else line
-        return out
+        return per_turn(reversed(found), at)
+
+    def turn_cost(self, conversation_id: int, turn_id: str) -> UsageLine | None:
+        """What turn `turn_id`'s answer used and cost, as `turn_costs` counts it, however
+        old the turn (the conversation's records that name it, and its title calls)."""
+        with self.database.guard():
+            ordinal = TurnRow.select(TurnRow.ordinal).where(
+                (TurnRow.conversation == conversation_id) & (TurnRow.id == turn_id)
+            ).scalar(self.db)
+            named = (RequestRow.turn_id == turn_id) | (
+                RequestRow.turn_id.is_null() & RequestRow.outcome.startswith(TITLE_OUTCOME))
+            found = [rows.request_record(r) for r in RequestRow.select()
+                     .where((RequestRow.conversation == conversation_id) & named)
+                     .order_by(RequestRow.id).execute(self.db)]
+        return per_turn(found, {ordinal: turn_id} if ordinal is not None else {}).get(turn_id)
 
     def forget_all(self) -> int:
         """Forget every daily total; returns how many days' rows went."""
