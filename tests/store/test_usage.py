@@ -177,3 +177,27 @@ def test_one_turn_s_cost_is_read_however_old_the_turn(store):
     assert line.cost == Decimal("0.0000795")  # 107 × 0.5 + 13 × 2 per million
     assert store.usage.turn_cost(cid, "t9") == store.usage.turn_costs(cid)["t9"]
     assert store.usage.turn_cost(cid, "never") is None
+
+
+def test_a_side_question_counts_once_where_it_was_asked_and_never_when_imported(store):
+    from dataclasses import replace
+
+    from turnlog.core.side_records import SideAttempt, SideQuestion
+
+    cid = conversation(store)
+    side = SideQuestion("s1", "Aside?", "Yes.", "gpt-x", DAY, Usage(1000, 100),
+                        input_tokens=990, pricing=Pricing("Work", CHEAP))
+    store.side.add(cid, side)
+    store.side.add(cid, side)  # kept again (a retried write): counted once
+    store.side.add_attempt(cid, SideAttempt(DAY, "length", "gpt-x", Usage(), (1,),
+                                            Pricing("Work", CHEAP), 400, 50))
+    (day,) = store.usage.days()
+    assert (day.requests, day.input, day.output, day.estimated) == (2, 1400, 150, 1)
+    assert day.cost == Decimal("0.0010")  # (1000 + 400) × 0.5 + (100 + 50) × 2 per million
+    assert store.usage.conversation_totals(cid)[0].cost == day.cost
+    assert sum(line.cost for line in store.usage.of_conversation(cid)) == day.cost
+    assert store.side.of(cid)[0].cost == Decimal("0.0007")  # read back at its prices
+    imported = store.imports.write_one("copy", system_prompt="", model="gpt-x", turns=[],
+                                       side=[replace(side, id="s2")])
+    assert len(store.side.of(imported.id)) == 1
+    assert store.usage.days() == [day] and store.usage.of_conversation(imported.id) == []

@@ -20,7 +20,7 @@ from .rows import expand_runs, parse_time, side_costing, side_usage_column, usag
 
 
 def side_question(row: SideQuestionRow) -> SideQuestion:
-    pricing, estimate, _ = side_costing(row.usage)
+    pricing, estimate, _, _ = side_costing(row.usage)
     return SideQuestion(
         id=row.id, question=row.question, answer=row.answer, model=row.model,
         created_at=parse_time(row.created_at), usage=usage_of(row.usage),
@@ -39,9 +39,10 @@ def side_questions(db: peewee.Database, conversation_id: int) -> list[SideQuesti
     return [side_question(row) for row in query.execute(db)]
 
 
-def add(db: peewee.Database, conversation_id: int, side: SideQuestion) -> SideQuestion:
-    """Keep `side`, counted in the usage totals, unless its conversation was deleted
-    meanwhile (then `StoreError`)."""
+def add(db: peewee.Database, conversation_id: int, side: SideQuestion, *,
+        spent_here: bool = True) -> SideQuestion:
+    """Keep `side` unless its conversation was deleted meanwhile (then `StoreError`),
+    counted in the usage totals when it was asked here (not when imported)."""
     if not ConversationRow.select().where(ConversationRow.id == conversation_id).exists(db):
         raise StoreError("The conversation was deleted while the side question ran.",
                          kind=FailureKind.CONVERSATION_GONE)
@@ -51,14 +52,16 @@ def add(db: peewee.Database, conversation_id: int, side: SideQuestion) -> SideQu
         id=side.id, conversation=conversation_id, question=side.question,
         answer=side.answer, model=side.model,
         created_at=side.created_at.isoformat(timespec="microseconds"),
-        usage=side_usage_column(side.usage, side.pricing, side.output_estimate),
+        usage=side_usage_column(side.usage, side.pricing, side.output_estimate,
+                                counted=spent_here),
         body_bytes=side.body_bytes, input_tokens=side.input_tokens,
         tokens_exact=side.tokens_exact, sent=json.dumps(ordinal_ranges(side.sent)),
         summarized=json.dumps(ordinal_ranges(side.summarized)),
         left_out=json.dumps(ordinal_ranges(side.left_out)), side_ids=json.dumps(side.side_ids),
     ).execute(db)
-    totals.count_line(db, conversation_id, totals.side_line(
-        side.created_at, side.model, side.tokens, side.pricing))
+    if spent_here:
+        totals.count_line(db, conversation_id, totals.side_line(
+            side.created_at, side.model, side.tokens, side.pricing))
     return side
 
 
@@ -71,7 +74,7 @@ def side_attempts(db: peewee.Database, conversation_id: int) -> list[SideAttempt
 
 
 def _attempt(row: SideAttemptRow) -> SideAttempt:
-    pricing, estimate, sent = side_costing(row.usage)
+    pricing, estimate, sent, _ = side_costing(row.usage)
     return SideAttempt(parse_time(row.created_at), row.outcome, row.model, usage_of(row.usage),
                        expand_runs(row.carried), pricing, sent, estimate)
 
@@ -87,7 +90,7 @@ def add_attempt(db: peewee.Database, conversation_id: int, attempt: SideAttempt)
         created_at=attempt.created_at.isoformat(timespec="microseconds"),
         outcome=attempt.outcome, model=attempt.model,
         usage=side_usage_column(attempt.usage, attempt.pricing, attempt.output_estimate,
-                           attempt.input_tokens),
+                                attempt.input_tokens, counted=True),
         carried=json.dumps(ordinal_ranges(attempt.carried)),
     ).execute(db)
     totals.count_line(db, conversation_id, totals.side_line(
@@ -105,10 +108,12 @@ class SideQuestions:
         with self.database.guard():
             return side_questions(self.database.db, conversation_id)
 
-    def add(self, conversation_id: int, question: SideQuestion) -> SideQuestion:
+    def add(self, conversation_id: int, question: SideQuestion, *,
+            spent_here: bool = True) -> SideQuestion:
+        """Keep a side question; one asked here (not imported) counts in the usage totals."""
         self.database.need_writer()
         with self.database.guard(), self.database.db.atomic():
-            return add(self.database.db, conversation_id, question)
+            return add(self.database.db, conversation_id, question, spent_here=spent_here)
 
     def attempts(self, conversation_id: int) -> list[SideAttempt]:
         """The conversation's side requests that failed, with what they used."""

@@ -101,20 +101,23 @@ def _add(db: peewee.Database, table: type[UsageDayRow] | type[UsageConversationR
 
 
 def side_lines(db: peewee.Database, conversation_id: int) -> list[UsageLine]:
-    """The lines of a conversation's side questions and failed side requests."""
+    """The lines of a conversation's side questions and failed side requests that count in
+    the usage totals (asked here since side requests were counted: not imported)."""
     out = []
     for row in (SideQuestionRow.select(SideQuestionRow.created_at, SideQuestionRow.model,
                                        SideQuestionRow.usage, SideQuestionRow.input_tokens)
                 .where(SideQuestionRow.conversation == conversation_id).execute(db)):
-        pricing, estimate, _ = rows.side_costing(row.usage)
+        pricing, estimate, _, counted = rows.side_costing(row.usage)
         tokens = spent(rows.usage_of(row.usage), row.input_tokens, estimate)
-        out.append(side_line(rows.parse_time(row.created_at), row.model, tokens, pricing))
+        if counted:  # asked here, not imported
+            out.append(side_line(rows.parse_time(row.created_at), row.model, tokens, pricing))
     for row in (SideAttemptRow.select(SideAttemptRow.created_at, SideAttemptRow.model,
                                       SideAttemptRow.usage)
                 .where(SideAttemptRow.conversation == conversation_id).execute(db)):
-        pricing, estimate, sent = rows.side_costing(row.usage)
+        pricing, estimate, sent, counted = rows.side_costing(row.usage)
         tokens = spent(rows.usage_of(row.usage), sent, estimate)
-        out.append(side_line(rows.parse_time(row.created_at), row.model, tokens, pricing))
+        if counted:
+            out.append(side_line(rows.parse_time(row.created_at), row.model, tokens, pricing))
     return [line for line in out if line.input or line.output]
 
 
