@@ -3921,8 +3921,8 @@
             <translation>此对话中还没有侧边提问。</translation>
         </message>
         <message>
-            <source>%n side question(s), apart from the conversation's usage: %1</source>
-            <translation>%n 个侧边提问，未计入对话用量：%1</translation>
+            <source>%n side question(s), counted in the conversation's usage: %1</source>
+            <translation>%n 个侧边提问，已计入对话用量：%1</translation>
         </message>
         <message>
             <source> — %n failed side request(s) included: %1</source>

@@ -3921,8 +3921,8 @@
             <translation>這個對話中還沒有側邊提問。</translation>
         </message>
         <message>
-            <source>%n side question(s), apart from the conversation's usage: %1</source>
-            <translation>%n 個側邊提問，未計入對話用量：%1</translation>
+            <source>%n side question(s), counted in the conversation's usage: %1</source>
+            <translation>%n 個側邊提問，已計入對話用量：%1</translation>
         </message>
         <message>
             <source> — %n failed side request(s) included: %1</source>

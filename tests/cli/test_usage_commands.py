@@ -148,3 +148,38 @@ def cli_home():
     from pathlib import Path
 
     return Path(os.environ["TURNLOG_HOME"])
+
+
+def btw(loopback, behaviour: Behaviour, cid: int, *, ok: bool = True) -> None:
+    loopback.script(behaviour)
+    result = cli("btw", "--conversation", str(cid), "And on the side?")
+    assert (result.returncode == 0) is ok, result.stderr
+
+
+def test_side_questions_and_their_failed_attempts_count_at_the_profile_s_prices(loopback):
+    add_profile(loopback, "loop", *PRICES)
+    answers = [reported(1200, 300, 1000), reported(2000, 50)]
+    sides = [reported(900, 40, 100), reported(400, 7)]  # an answer, a failed attempt
+    cid = ask(loopback, answers[0])
+    ask(loopback, answers[1], "--conversation", str(cid))
+    btw(loopback, Behaviour.answer("Aside.", usage=sides[0]), cid)
+    btw(loopback, Behaviour.length(usage=sides[1]), cid, ok=False)
+    btw(loopback, Behaviour.answer("No usage reported."), cid)  # Turnlog's count
+    every = [*answers, *sides]
+
+    def expected_cost(used: list[dict]) -> Decimal:
+        return sum((Decimal(u["prompt_tokens"] - u["prompt_tokens_details"]["cached_tokens"])
+                    * Decimal("0.5") + u["prompt_tokens_details"]["cached_tokens"]
+                    * Decimal("0.1") + u["completion_tokens"] * Decimal(2)) / 1_000_000
+                   for u in used)
+
+    for report in (usage(), usage("--conversation", str(cid))):
+        (total,) = report["totals"]
+        assert (total["requests"], total["estimated"]) == (5, 1)
+        counted = total["input_tokens"] - sum(u["prompt_tokens"] for u in every)
+        assert counted > 0  # the side question without usage, by Turnlog's count
+        assert total["cached_tokens"] == 1100
+        out = total["output_tokens"] - sum(u["completion_tokens"] for u in every)
+        assert out > 0
+        assert Decimal(total["cost"]) == expected_cost(every) + \
+            (counted * Decimal("0.5") + out * 2) / Decimal(1_000_000)

@@ -160,3 +160,44 @@ def test_an_upgrade_counts_the_usage_of_the_records_already_kept(tmp_path):
     # The fixture's three records: (40, 18) and two of (70, 9).
     assert (total.requests, total.input, total.output, total.unpriced, total.cost) == \
         (3, 180, 36, 3, None)
+
+
+def test_one_turn_s_cost_is_read_however_old_the_turn(store):
+    from dataclasses import replace
+
+    from turnlog.store.usage import RECENT_RECORDS
+
+    cid = conversation(store)
+    store.records.add(replace(store_record(cid, Usage(7, 3)), turn_id="t0"))  # a failed try
+    for n in range(RECENT_RECORDS + 8):
+        store.records.add(replace(store_record(cid, Usage(100 + n, 10)), turn_id=f"t{n}"))
+    assert "t0" not in store.usage.turn_costs(cid)
+    line = store.usage.turn_cost(cid, "t0")
+    assert (line.requests, line.input, line.output) == (2, 107, 13)
+    assert line.cost == Decimal("0.0000795")  # 107 × 0.5 + 13 × 2 per million
+    assert store.usage.turn_cost(cid, "t9") == store.usage.turn_costs(cid)["t9"]
+    assert store.usage.turn_cost(cid, "never") is None
+
+
+def test_a_side_question_counts_once_where_it_was_asked_and_never_when_imported(store):
+    from dataclasses import replace
+
+    from turnlog.core.side_records import SideAttempt, SideQuestion
+
+    cid = conversation(store)
+    side = SideQuestion("s1", "Aside?", "Yes.", "gpt-x", DAY, Usage(1000, 100),
+                        input_tokens=990, pricing=Pricing("Work", CHEAP))
+    store.side.add(cid, side)
+    store.side.add(cid, side)  # kept again (a retried write): counted once
+    store.side.add_attempt(cid, SideAttempt(DAY, "length", "gpt-x", Usage(), (1,),
+                                            Pricing("Work", CHEAP), 400, 50))
+    (day,) = store.usage.days()
+    assert (day.requests, day.input, day.output, day.estimated) == (2, 1400, 150, 1)
+    assert day.cost == Decimal("0.0010")  # (1000 + 400) × 0.5 + (100 + 50) × 2 per million
+    assert store.usage.conversation_totals(cid)[0].cost == day.cost
+    assert sum(line.cost for line in store.usage.of_conversation(cid)) == day.cost
+    assert store.side.of(cid)[0].cost == Decimal("0.0007")  # read back at its prices
+    imported = store.imports.write_one("copy", system_prompt="", model="gpt-x", turns=[],
+                                       side=[replace(side, id="s2")])
+    assert len(store.side.of(imported.id)) == 1
+    assert store.usage.days() == [day] and store.usage.of_conversation(imported.id) == []

@@ -23,6 +23,7 @@ from typing import Protocol
 from .body import ASSISTANT, USER, Message, RequestOptions, build_body
 from .budget import Budget, default_output_reserve
 from .compaction import CompactionSettings, StoredSummary, recent_count, summary_span, summary_text
+from .cost import NO_PRICING, Pricing
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
 from .model import Turn, Usage
 from .projection import (
@@ -36,7 +37,7 @@ from .projection import (
     project,
 )
 from .provider import CancelToken, ChatProvider
-from .send import Stage, check_question, validate_reply
+from .send import Stage, answer_estimate, check_question, validate_reply
 from .side_records import SideAttempt, SideQuestion
 from .side_records import attempts_usage as attempts_usage  # named here for the side panel
 
@@ -190,6 +191,7 @@ class SideRequest:
     system_prompt: str = ""
     pinned: tuple[str, ...] = ()
     compaction: bool = True
+    pricing: Pricing = NO_PRICING  # the profile it goes through and its prices
     id: str = field(default_factory=lambda: uuid.uuid4().hex)
 
 
@@ -265,20 +267,22 @@ class SideAsker:
         try:
             reply = self.provider.complete(planned.body, on_delta=on_delta, cancel=cancel)
         except ProviderFailure as err:
-            tried = self._record(request, planned, err.failure, err.usage, request.model)
+            tried = self._record(request, planned, err.failure, err.usage, request.model,
+                                 err.partial)
             return SideFailed(err.failure, draft, err.partial, planned, attempt=tried)
         problem = validate_reply(reply)
         if problem is None and cancel.cancelled:
             problem = Failure(FailureKind.CANCELLED)
         if problem is not None:
             tried = self._record(request, planned, problem, reply.usage,
-                                reply.model or request.model)
+                                 reply.model or request.model, reply.content)
             return SideFailed(problem, draft, reply.content, planned, attempt=tried)
         p = planned.projection
         side = SideQuestion(
             request.id, draft, reply.content, reply.model or request.model,
             datetime.now(UTC), reply.usage, p.body_bytes, p.input_tokens, p.tokens_exact,
-            p.sent, p.summarized, p.left_out, planned.side_ids,
+            p.sent, p.summarized, p.left_out, planned.side_ids, request.pricing,
+            answer_estimate(reply.content, reply.usage),
         )
         try:
             kept = self.store.side.add(request.conversation_id, side)
@@ -287,12 +291,13 @@ class SideAsker:
         return SideAnswered(kept, planned)
 
     def _record(self, request: SideRequest, planned: SideProjection, failure: Failure,
-                usage: Usage, model: str) -> SideAttempt | None:
+                usage: Usage, model: str, partial: str) -> SideAttempt | None:
         """Keep what a failed side request used; a store fault (the conversation deleted
         meanwhile) leaves the failure as it is and keeps nothing (`None`)."""
         p = planned.projection
         attempt = SideAttempt(datetime.now(UTC), failure.kind.value, model, usage,
-                              tuple(sorted({*p.sent, *p.summarized})))
+                              tuple(sorted({*p.sent, *p.summarized})), request.pricing,
+                              p.input_tokens, answer_estimate(partial, usage))
         try:
             self.store.side.add_attempt(request.conversation_id, attempt)
         except StoreError:

@@ -254,7 +254,7 @@ def side_request_for(conversation: Conversation, question: str, route: Route, *,
         conversation.id, question, main.model, side_budget(main.budget, reserve),
         side_options(main.options, reserve), system_prompt=conversation.system_prompt,
         pinned=tuple(pin.text for pin in memory.pins),
-        compaction=conversation.settings.compaction,
+        compaction=conversation.settings.compaction, pricing=route.pricing,
     )
 
 

@@ -78,6 +78,8 @@ class TurnCostSource(UsageSource, Protocol):
 
     def turn_costs(self, conversation_id: int) -> dict[str, UsageLine]: ...
 
+    def turn_cost(self, conversation_id: int, turn_id: str) -> UsageLine | None: ...
+
 
 @dataclass(frozen=True, slots=True)
 class ConversationCosts:

@@ -71,7 +71,7 @@ class Imports:
             for old, new in restore_order(superseded_by or {}):
                 versions.append(self.db, conversation.id, old, new)
             for question in side:
-                self.side.add(conversation.id, question)
+                self.side.add(conversation.id, question, spent_here=False)
         return self.conversations.get(conversation.id)
 
     def write(
@@ -196,7 +196,7 @@ class Imports:
         for question in item.side_questions:
             self.side.add(conversation_id, replace(
                 question, id=renamed.get(question.id, question.id),
-                side_ids=tuple(renamed.get(s, s) for s in question.side_ids)))
+                side_ids=tuple(renamed.get(s, s) for s in question.side_ids)), spent_here=False)
         memory = item.memory or {}
         for pin in memory.get("pins", []):
             sources = [stored_ids[s] for s in pin.get("sources", []) if s in stored_ids]

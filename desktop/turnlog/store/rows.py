@@ -6,9 +6,9 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
-from ..core.cost import PriceInvalid, Prices, Pricing
+from ..core.cost import NO_PRICING, PriceInvalid, Prices, Pricing
 from ..core.model import Conversation, ConversationSettings, Turn, Usage
 from ..core.tools import rounds_from_json
 from .models import ConversationRow, RequestRow, SummaryRow
@@ -211,3 +211,49 @@ def stored_summary(row: SummaryRow) -> StoredSummary:
         edited_from=row.edited_from,
         undone=bool(row.undone),
     )
+
+
+# Kept beside the counts in a side row's usage column (readers of usage pass over them):
+# what the request was costed with, and Turnlog's own counts where the server gave none.
+# `counted`: the request was counted in the usage totals (asked here, not imported).
+_PRICING, _OUTPUT_ESTIMATE, _INPUT_COUNT = "pricing", "output_estimate", "input_count"
+_COUNTED = "counted"
+
+
+class SideCosting(NamedTuple):
+    pricing: Pricing
+    output_estimate: int | None
+    input_count: int
+    counted: bool
+
+
+def side_usage_column(usage: Usage, pricing: Pricing, output_estimate: int | None,
+                      input_count: int | None = None, *, counted: bool) -> str | None:
+    out: dict[str, Any] = usage.to_json() or {}
+    if counted:
+        out[_COUNTED] = True
+    if pricing != NO_PRICING:
+        prices = pricing.prices
+        out[_PRICING] = {"profile": pricing.profile,
+                         "prices": prices.to_json() if prices is not None else None}
+    if output_estimate is not None:
+        out[_OUTPUT_ESTIMATE] = output_estimate
+    if input_count is not None:
+        out[_INPUT_COUNT] = input_count
+    return json.dumps(out) if out else None
+
+
+def side_costing(text: str | None) -> SideCosting:
+    """What a side row's usage column says it was costed with (unreadable: not priced)."""
+    data = json.loads(text) if text else {}
+    kept = data.get(_PRICING) if isinstance(data, dict) else None
+    pricing = NO_PRICING
+    if isinstance(kept, dict):
+        prices = kept.get("prices")
+        pricing = Pricing(str(kept.get("profile") or ""),
+                          prices_of(json.dumps(prices)) if prices else None)
+    numbers = [data.get(key) if isinstance(data, dict) else None
+               for key in (_OUTPUT_ESTIMATE, _INPUT_COUNT)]
+    estimate, sent = (n if isinstance(n, int) and n >= 0 else None for n in numbers)
+    counted = isinstance(data, dict) and data.get(_COUNTED) is True
+    return SideCosting(pricing, estimate, sent or 0, counted)

@@ -1,9 +1,10 @@
 """`store.usage`: what requests used and cost, day by day, per profile and model.
 
-The daily totals (`usage_days`) are counted as each request record is kept, in the same
-transaction, and hold numbers only (no text of a conversation, no ids): a deleted
-conversation's spend still counts. A conversation's own usage is read from its request
-records, each costed at the prices it kept.
+The daily totals (`usage_days`) are counted as each request record and each side request
+(answered or failed) is kept, in the same transaction, and hold numbers only (no text of a
+conversation, no ids): a deleted conversation's spend still counts. A conversation's own
+usage is read from its request records and side requests, each costed at the prices it
+kept.
 """
 
 from __future__ import annotations
@@ -11,17 +12,26 @@ from __future__ import annotations
 import functools
 import json
 import operator
-from datetime import UTC, date
+from collections.abc import Iterable
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import peewee
 
-from ..core.cost import UsageLine, plain
+from ..core.cost import Pricing, Tokens, UsageLine, cost, plain
 from ..core.request_record import RequestRecord
+from ..core.side_records import spent
 from ..core.titles import TITLE_OUTCOME
 from . import rows
 from .database import Database
-from .models import RequestRow, TurnRow, UsageConversationRow, UsageDayRow
+from .models import (
+    RequestRow,
+    SideAttemptRow,
+    SideQuestionRow,
+    TurnRow,
+    UsageConversationRow,
+    UsageDayRow,
+)
 
 RECENT_RECORDS = 32  # the records a conversation's turn costs are read from when it opens
 
@@ -45,11 +55,25 @@ def line_of(record: RequestRecord) -> UsageLine:
 def count(db: peewee.Database, record: RequestRecord) -> None:
     """Add `record` to its day's totals and its conversation's (inside the caller's
     transaction)."""
-    line = line_of(record)
+    count_line(db, record.conversation_id, line_of(record))
+
+
+def side_line(when: datetime, model: str, tokens: Tokens, pricing: Pricing) -> UsageLine:
+    """A side request's line (an answered side question's or a failed attempt's)."""
+    prices = pricing.prices
+    return UsageLine(when.astimezone(UTC).date().isoformat(), pricing.profile, model,
+                     prices.currency if prices is not None else "", 1, tokens.input,
+                     tokens.cached, tokens.output, int(tokens.estimated),
+                     int(prices is None), cost(tokens, prices))
+
+
+def count_line(db: peewee.Database, conversation_id: int, line: UsageLine) -> None:
+    """Add `line` to its day's totals and the conversation's (inside the caller's
+    transaction)."""
     if not (line.input or line.output):
         return  # nothing was used (refused before sending, a connection that failed)
     _add(db, UsageDayRow, {"day": line.day}, line)
-    _add(db, UsageConversationRow, {"conversation": record.conversation_id}, line)
+    _add(db, UsageConversationRow, {"conversation": conversation_id}, line)
 
 
 def _add(db: peewee.Database, table: type[UsageDayRow] | type[UsageConversationRow],
@@ -74,6 +98,42 @@ def _add(db: peewee.Database, table: type[UsageDayRow] | type[UsageConversationR
         unpriced=table.unpriced + line.unpriced,
         cost="" if new_cost is None else plain(new_cost),
     ).where(key).execute(db)
+
+
+def side_lines(db: peewee.Database, conversation_id: int) -> list[UsageLine]:
+    """The lines of a conversation's side questions and failed side requests that count in
+    the usage totals (asked here since side requests were counted: not imported)."""
+    out = []
+    for row in (SideQuestionRow.select(SideQuestionRow.created_at, SideQuestionRow.model,
+                                       SideQuestionRow.usage, SideQuestionRow.input_tokens)
+                .where(SideQuestionRow.conversation == conversation_id).execute(db)):
+        pricing, estimate, _, counted = rows.side_costing(row.usage)
+        tokens = spent(rows.usage_of(row.usage), row.input_tokens, estimate)
+        if counted:  # asked here, not imported
+            out.append(side_line(rows.parse_time(row.created_at), row.model, tokens, pricing))
+    for row in (SideAttemptRow.select(SideAttemptRow.created_at, SideAttemptRow.model,
+                                      SideAttemptRow.usage)
+                .where(SideAttemptRow.conversation == conversation_id).execute(db)):
+        pricing, estimate, sent, counted = rows.side_costing(row.usage)
+        tokens = spent(rows.usage_of(row.usage), sent, estimate)
+        if counted:
+            out.append(side_line(rows.parse_time(row.created_at), row.model, tokens, pricing))
+    return [line for line in out if line.input or line.output]
+
+
+def per_turn(records: Iterable[RequestRecord], at: dict[int, str]) -> dict[str, UsageLine]:
+    """Per turn id, the lines of `records` (oldest first) that produced its answer, and of
+    the title calls made from it (its ordinal → its id in `at`)."""
+    out: dict[str, UsageLine] = {}
+    for record in records:
+        turn = record.turn_id
+        if turn is None and record.outcome.startswith(TITLE_OUTCOME) and record.sent:
+            turn = at.get(record.sent[0])
+        if turn is None:
+            continue
+        line = line_of(record).keyed("", record.pricing.profile, record.model)
+        out[turn] = out[turn] + line if turn in out else line
+    return out
 
 
 def prices_json(record: RequestRecord) -> str | None:
@@ -107,11 +167,13 @@ class UsageTotals:
 
     def of_conversation(self, conversation_id: int,
                         since: date | None = None) -> list[UsageLine]:
-        """The lines of a conversation's request records (from `since` on), oldest first."""
+        """The lines of a conversation's request records, then of its side requests (from
+        `since` on)."""
         with self.database.guard():
             found = list(RequestRow.select().where(RequestRow.conversation == conversation_id)
                          .order_by(RequestRow.id).execute(self.db))
-        lines = (line_of(rows.request_record(r)) for r in found)
+            sides = side_lines(self.db, conversation_id)
+        lines = [*(line_of(rows.request_record(r)) for r in found), *sides]
         return [line for line in lines if since is None or line.day >= since.isoformat()]
 
     def conversation_totals(self, conversation_id: int) -> list[UsageLine]:
@@ -140,16 +202,21 @@ class UsageTotals:
             at = dict(TurnRow.select(TurnRow.ordinal, TurnRow.id).where(
                 (TurnRow.conversation == conversation_id) & TurnRow.ordinal.in_(titled))
                 .tuples().execute(self.db)) if titled else {}
-        out: dict[str, UsageLine] = {}
-        for record in reversed(found):
-            turn = record.turn_id
-            if turn is None and record.outcome.startswith(TITLE_OUTCOME) and record.sent:
-                turn = at.get(record.sent[0])
-            if turn is None:
-                continue
-            line = line_of(record).keyed("", record.pricing.profile, record.model)
-            out[turn] = out[turn] + line if turn in out else line
-        return out
+        return per_turn(reversed(found), at)
+
+    def turn_cost(self, conversation_id: int, turn_id: str) -> UsageLine | None:
+        """What turn `turn_id`'s answer used and cost, as `turn_costs` counts it, however
+        old the turn (the conversation's records that name it, and its title calls)."""
+        with self.database.guard():
+            ordinal = TurnRow.select(TurnRow.ordinal).where(
+                (TurnRow.conversation == conversation_id) & (TurnRow.id == turn_id)
+            ).scalar(self.db)
+            named = (RequestRow.turn_id == turn_id) | (
+                RequestRow.turn_id.is_null() & RequestRow.outcome.startswith(TITLE_OUTCOME))
+            found = [rows.request_record(r) for r in RequestRow.select()
+                     .where((RequestRow.conversation == conversation_id) & named)
+                     .order_by(RequestRow.id).execute(self.db)]
+        return per_turn(found, {ordinal: turn_id} if ordinal is not None else {}).get(turn_id)
 
     def forget_all(self) -> int:
         """Forget every daily total; returns how many days' rows went."""

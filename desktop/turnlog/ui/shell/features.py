@@ -157,7 +157,7 @@ def conversation_titles(host: WindowParts, parent: QObject) -> ConversationTitle
 def conversation_spend(host: WindowParts, parent: QObject) -> ConversationSpend:
     """What the open conversation cost, in its header and on its turns' hover."""
     return ConversationSpend(_log(host), host.centre.header, host.transcript, host.preview,
-                             parent)
+                             parent, view=host.centre.view)
 
 
 def first_minute(host: WindowParts, parent: QObject) -> FirstMinute:

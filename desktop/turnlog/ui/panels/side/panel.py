@@ -6,6 +6,7 @@ a turn", and has a side inspector showing the side request like any request, lab
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QTextDocument
@@ -26,6 +27,7 @@ from ....core.side import (
     attempts_usage,
 )
 from ...conversation.composer import DraftEdit
+from ...infra.cost_text import money
 from ...infra.languages import arg, plural
 from ...infra.theme import tone_text
 from ...request.inspector import Inspector
@@ -66,13 +68,13 @@ def side_usage_text(sides: Sequence[SideQuestion],
         plural(
             QCoreApplication.translate(
                 "SidePanel",
-                "%n side question(s), apart from the conversation's usage: %1",
+                "%n side question(s), counted in the conversation's usage: %1",
                 None,
                 asked,
             ),
             asked,
         ),
-        usage_text(total),
+        usage_text(total) + side_cost_text([*sides, *attempts]),
     )
     if attempts:
         text += arg(
@@ -85,6 +87,20 @@ def side_usage_text(sides: Sequence[SideQuestion],
             usage_text(failed),
         )
     return text
+
+
+def side_cost_text(asked: Sequence[SideQuestion | SideAttempt]) -> str:
+    """" · 0.0012 USD" for what side requests cost at the prices they went at (each
+    currency apart, estimated where a count was Turnlog's own); "" when none was priced."""
+    amounts: dict[str, tuple[Decimal, bool]] = {}
+    for item in asked:
+        amount, prices = item.cost, item.pricing.prices
+        if amount is None or prices is None:
+            continue
+        got, estimated = amounts.get(prices.currency, (Decimal(0), False))
+        amounts[prices.currency] = got + amount, estimated or item.tokens.estimated
+    return "".join(" · " + money(amount, currency, estimated=estimated)
+                   for currency, (amount, estimated) in sorted(amounts.items()))
 
 
 class SidePanel(QWidget):
