@@ -1201,6 +1201,10 @@
             <translation>还没有助手：在 设置 → 助手 中添加</translation>
         </message>
         <message>
+            <source>“%1” asks through the provider “%2”, which is not set up here: its conversation uses the provider in use instead</source>
+            <translation>“%1”使用的服务提供方“%2”在此处未设置：它的对话改用当前使用的服务提供方</translation>
+        </message>
+        <message>
             <source>Value of {{%1}} in the system prompt:</source>
             <translation>系统提示词中 {{%1}} 的值：</translation>
         </message>

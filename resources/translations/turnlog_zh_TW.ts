@@ -1201,6 +1201,10 @@
             <translation>還沒有助理：在 設定 → 助理 中新增</translation>
         </message>
         <message>
+            <source>“%1” asks through the provider “%2”, which is not set up here: its conversation uses the provider in use instead</source>
+            <translation>「%1」使用的服務供應商「%2」在此處未設定：它的對話改用目前使用的服務供應商</translation>
+        </message>
+        <message>
             <source>Value of {{%1}} in the system prompt:</source>
             <translation>系統提示詞中 {{%1}} 的值：</translation>
         </message>
