@@ -273,6 +273,14 @@
             <translation>文件：</translation>
         </message>
         <message>
+            <source>The folder its conversations start in</source>
+            <translation>它开始的对话所在的文件夹</translation>
+        </message>
+        <message>
+            <source>Fol&amp;der:</source>
+            <translation>文件夹(&amp;D)：</translation>
+        </message>
+        <message>
             <source>&amp;Save assistant</source>
             <translation>保存助手(&amp;S)</translation>
         </message>

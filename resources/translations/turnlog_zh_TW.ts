@@ -273,6 +273,14 @@
             <translation>檔案：</translation>
         </message>
         <message>
+            <source>The folder its conversations start in</source>
+            <translation>它開始的對話所在的資料夾</translation>
+        </message>
+        <message>
+            <source>Fol&amp;der:</source>
+            <translation>資料夾(&amp;D)：</translation>
+        </message>
+        <message>
             <source>&amp;Save assistant</source>
             <translation>儲存助理(&amp;S)</translation>
         </message>
