@@ -273,6 +273,14 @@
             <translation>文件：</translation>
         </message>
         <message>
+            <source>The folder its conversations start in</source>
+            <translation>它开始的对话所在的文件夹</translation>
+        </message>
+        <message>
+            <source>Fol&amp;der:</source>
+            <translation>文件夹(&amp;D)：</translation>
+        </message>
+        <message>
             <source>&amp;Save assistant</source>
             <translation>保存助手(&amp;S)</translation>
         </message>
@@ -1258,6 +1266,10 @@
         <message>
             <source>No assistants yet: add one in Settings → Assistants</source>
             <translation>还没有助手：在 设置 → 助手 中添加</translation>
+        </message>
+        <message>
+            <source>“%1” asks through the provider “%2”, which is not set up here: its conversation uses the provider in use instead</source>
+            <translation>“%1”使用的服务提供方“%2”在此处未设置：它的对话改用当前使用的服务提供方</translation>
         </message>
         <message>
             <source>Value of {{%1}} in the system prompt:</source>

@@ -273,6 +273,14 @@
             <translation>檔案：</translation>
         </message>
         <message>
+            <source>The folder its conversations start in</source>
+            <translation>它開始的對話所在的資料夾</translation>
+        </message>
+        <message>
+            <source>Fol&amp;der:</source>
+            <translation>資料夾(&amp;D)：</translation>
+        </message>
+        <message>
             <source>&amp;Save assistant</source>
             <translation>儲存助理(&amp;S)</translation>
         </message>
@@ -1258,6 +1266,10 @@
         <message>
             <source>No assistants yet: add one in Settings → Assistants</source>
             <translation>還沒有助理：在 設定 → 助理 中新增</translation>
+        </message>
+        <message>
+            <source>“%1” asks through the provider “%2”, which is not set up here: its conversation uses the provider in use instead</source>
+            <translation>「%1」使用的服務供應商「%2」在此處未設定：它的對話改用目前使用的服務供應商</translation>
         </message>
         <message>
             <source>Value of {{%1}} in the system prompt:</source>

@@ -12,11 +12,15 @@ runs, each until the list has been painted:
 - filter: a title typed in the search box (the query on the GUI thread; the full-text
   part runs on the storage worker and is not waited for), over every conversation and
   inside a folder;
-- folder: a folder chosen (its conversations read and shown).
+- folder: a folder chosen (its conversations read and shown);
+- text search: a word typed, as the window does it: the titles shown at once, then the
+  full-text search's answer from the storage worker shown (timed until that is painted),
+  beside the same with the answer made into conversations on the worker, as it was (the
+  worker then held the interpreter while the list was being painted).
 
-Beside each: the flat list as it was before folders — the same conversations read newest
-first with no star or folder, into a bare list view. Goal: every p95 ≤ 50 ms. Runs
-offscreen unless QT_QPA_PLATFORM says otherwise. Not collected by pytest.
+Beside each (but the text search): the flat list as it was before folders — the same
+conversations read newest first with no star or folder, into a bare list view. Goal:
+every p95 ≤ 50 ms. Runs offscreen unless QT_QPA_PLATFORM says otherwise. Not collected by pytest.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ from PySide6.QtWidgets import QApplication, QListView  # noqa: E402
 from turnlog.store import TurnlogStore  # noqa: E402
 from turnlog.store import rows as store_rows  # noqa: E402
 from turnlog.store.models import ConversationRow  # noqa: E402
+from turnlog.ui.infra.operations import StorageOp  # noqa: E402
+from turnlog.ui.infra.tasks import TaskRunner  # noqa: E402
 from turnlog.ui.panels.sidebar import ConversationListModel, Sidebar  # noqa: E402
 
 FOLDERS = 40
@@ -81,6 +87,26 @@ def painted(app: QApplication, view: QListView) -> None:
     app.processEvents()
 
 
+def searched(app: QApplication, sidebar: Sidebar, store: TurnlogStore, runner: TaskRunner,
+             text: str, *, made_on_worker: bool) -> None:
+    """The window's search: titles at once, the text search's answer when it comes."""
+    sidebar.set_conversations(store.conversations.listing(text, content=False), None, True)
+    painted(app, sidebar.list)
+    arrived: list[object] = []
+
+    def shown(found: object) -> None:
+        sidebar.set_conversations(found, None)  # type: ignore[arg-type]
+        painted(app, sidebar.list)
+        arrived.append(found)
+
+    work = (lambda: store.conversations(text)) if made_on_worker else \
+        (lambda: store.conversations.listing(text))
+    StorageOp("bench search", work).run(runner, on_success=shown, on_failure=arrived.append)
+    while not arrived:
+        app.processEvents()
+        time.sleep(0.0002)
+
+
 def timed(work: Callable[[], object], runs: int) -> tuple[float, float, float]:
     """p50 and p95 of the wall times, and p95 of this process's CPU times (what the work
     costs however busy the machine is)."""
@@ -114,6 +140,7 @@ def main() -> int:
         flat.show()
         app.processEvents()
         folder = store.folders()[0]
+        runner = TaskRunner()
 
         def open_sidebar(text: str = "", folder_id: int | None = None) -> None:
             sidebar.set_folders(store.folders())
@@ -134,6 +161,9 @@ def main() -> int:
             ("filter in a folder", lambda: open_sidebar("notes", folder.id),
              lambda: open_flat("notes")),
             ("folder chosen", lambda: open_sidebar("", folder.id), lambda: open_flat()),
+            ("text search \"notes\"",
+             lambda: searched(app, sidebar, store, runner, "notes", made_on_worker=False),
+             lambda: searched(app, sidebar, store, runner, "notes", made_on_worker=True)),
         ]
         print(f"{args.conversations:,} conversations, {FOLDERS} folders; p50/p95 of "
               f"{args.runs} runs, each until painted")
@@ -155,6 +185,7 @@ def main() -> int:
                   f"{'met' if ok else 'MISSED'}")
         sidebar.close()
         flat.close()
+        runner.shutdown()
     print("\nall goals met" if met else "\nSOME GOALS MISSED")
     return 0 if met else 1
 

@@ -211,3 +211,49 @@ def test_update_from_assistant_is_explicit(loopback, turnlog_home, tmp_path):
             ] == ["Check.", "And now?"]
     none = cli("assistant", "update-conversation", "42")
     assert none.returncode == 1 and "did not start from an assistant" in none.stderr
+
+
+def _folder_of_conversations(turnlog_home: Path) -> list[str | None]:
+    con = sqlite3.connect(turnlog_home / "turnlog.sqlite3")
+    try:
+        return [name for (name,) in con.execute(
+            'SELECT f."name" FROM "conversations" c LEFT JOIN "folders" f '
+            'ON f."id" = c."folder_id" ORDER BY c."id"')]
+    finally:
+        con.close()
+
+
+def test_an_assistant_s_folder_is_where_its_conversations_start(loopback, turnlog_home,
+                                                                 tmp_path):
+    add_profile(loopback)
+    refused = cli("assistant", "add", "Lost", "--system-file", str(_files(tmp_path)[0]),
+                  "--folder", "Nowhere")
+    assert refused.returncode == 2 and "failure: no_folder" in refused.stderr
+    assert "no folder “Nowhere”" in refused.stderr and _listed() == []
+    assert cli("folder", "add", "工作 Work").returncode == 0
+    _add_editor(tmp_path, "--folder", "工作 Work")
+    assert [a["folder"] for a in _listed()] == ["工作 Work"]
+    loopback.script(Behaviour.answer("Done."), Behaviour.answer("Plain."))
+    asked = cli("ask", "--new", "--assistant", "Editor", "--var", "audience=engineers",
+                "Check my text.")
+    assert asked.returncode == 0, asked.stderr
+    assert cli("ask", "--new", "Not from an assistant.").returncode == 0
+    assert _folder_of_conversations(turnlog_home) == ["工作 Work", None]
+
+    # Export carries the folder's name; an import makes a folder of that name if missing.
+    out = tmp_path / "assistants.json"
+    assert cli("assistant", "export", str(out)).returncode == 0
+    [one] = json.loads(out.read_text(encoding="utf-8"))["assistants"]
+    assert one["folder"] == "工作 Work"
+    one["folder"] = "新 New"
+    out.write_text(json.dumps({"format": "turnlog-assistants", "version": 1,
+                               "assistants": [one]}), encoding="utf-8")
+    imported = cli("assistant", "import", str(out))
+    assert imported.returncode == 0, imported.stderr
+    assert "folder: 新 New (made if there is none)" in imported.stdout
+    assert [(a["name"], a["folder"]) for a in _listed()] == [
+        ("Editor", "工作 Work"), ("Editor (2)", "新 New")]
+    assert "新 New" in cli("folder", "list").stdout
+    # Edited to none: its next conversation starts in no folder.
+    assert cli("assistant", "edit", "Editor", "--folder", "").returncode == 0
+    assert [a["folder"] for a in _listed()] == ["", "新 New"]

@@ -20,8 +20,9 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     v14     49c3492  request records that rebuild their body and prove it (V_RECORD_PROOFS)
     v15     ea7f4c8  assistants, their files, a conversation's assistant (V_ASSISTANTS)
     v16     bd387f0  sidebar folders, a conversation's folder and star (V_FOLDERS)
-    v17     95e6950   the compaction history, a summary edited by the user (V_SUMMARY_EDITS)
-    v18     (this)   prices a record was costed at, daily usage totals (V_USAGE)
+    v17     95e6950  the compaction history, a summary edited by the user (V_SUMMARY_EDITS)
+    v18     aa650cc  prices a record was costed at, daily usage totals (V_USAGE)
+    v19     (this)   an assistant's default folder (V_ASSISTANT_FOLDER)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has
@@ -263,6 +264,7 @@ def make(path: Path) -> None:
                                        SUMMARY_EDIT["tokens"])
         if hasattr(getattr(store, "store", store), "usage"):
             _add_priced_records(getattr(store, "store", store), ids)
+        _put_assistant_in_folder(getattr(store, "store", store))
         store.close()
         db = home / "turnlog.sqlite3"
         leftovers = [p.name for p in home.iterdir() if p.name.startswith("turnlog.sqlite3-")]
@@ -326,6 +328,22 @@ def _add_folders(store, ids) -> None:
     for conversation, folder in FOLDERS["in"].items():
         store.folders.move([ids[conversation]], made[folder].id)
     store.folders.star([ids[c] for c in FOLDERS["starred"]])
+
+
+# From the assistant folder version on: the assistant's conversations start in the first
+# folder.
+ASSISTANT_FOLDER = FOLDERS["folders"][0]
+
+
+def _put_assistant_in_folder(store) -> None:
+    from dataclasses import fields, replace
+
+    from turnlog.core.assistants import AssistantSetup
+
+    if "folder" not in {f.name for f in fields(AssistantSetup)}:
+        return
+    [assistant] = store.assistants.list()
+    store.assistants.update(assistant.id, replace(assistant.setup, folder=ASSISTANT_FOLDER))
 
 
 # From the summary edits version on: the user rewrote the second conversation's summary

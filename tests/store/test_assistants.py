@@ -90,3 +90,33 @@ def test_its_files_live_while_it_or_a_turn_has_them(store, turnlog_home):
     store.privacy.delete_all()
     assert [a.name for a in store.assistants.list()] == ["Two"]
     assert scan(turnlog_home, ["GLOSSARY-MARK-91c2"]) == []
+
+
+def test_its_conversations_start_in_its_folder_which_follows_a_rename(store):
+    work = store.folders.add("工作 Work")
+    with pytest.raises(AssistantRefused, match="no folder “Nowhere”"):
+        store.assistants.add(replace(_setup(), folder="Nowhere"))
+    assert store.assistants.list() == []
+    made = store.assistants.add(replace(_setup(), folder=" 工作 Work "))
+    assert made.setup.folder == "工作 Work"
+    started = store.assistants.start(made, system_prompt="", model="",
+                                     settings=ConversationSettings())
+    assert started.folder_id == work.id
+    assert store.conversations.get(started.id).folder_id == work.id
+    assert [c.id for c in store.conversations(folder=work.id)] == [started.id]
+    store.folders.rename(work.id, "Job")
+    assert store.assistants.get(made.id).setup.folder == "Job"
+    # Made by an import: a folder it names is made when missing.
+    imported = store.assistants.add(replace(_setup("Imported"), folder="新 New"),
+                                    make_folder=True)
+    assert imported.setup.folder == "新 New"
+    assert "新 New" in [f.name for f in store.folders()]
+    # The folder deleted (its conversations kept): the assistant has none any more.
+    store.folders.delete(work.id)
+    assert store.assistants.get(made.id).setup.folder == ""
+    plain = store.assistants.start(store.assistants.get(made.id), system_prompt="",
+                                   model="", settings=ConversationSettings())
+    assert store.conversations.get(plain.id).folder_id is None
+    # Edited to none.
+    store.assistants.update(imported.id, replace(imported.setup, folder=""))
+    assert store.assistants.get(imported.id).setup.folder == ""

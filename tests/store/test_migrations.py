@@ -252,6 +252,10 @@ def _check_assistants(store: TurnlogStore, version: int) -> None:
         expected["temperature"], expected["pins"], list(expected["notes"]), expected["tools"])
     (file,) = store.assistants.files(assistant.id)
     assert (file.name, file.original) == expected["file"]
+    # V_ASSISTANT_FOLDER: an assistant made before it has no folder; from it on, the
+    # fixture's is in the first folder.
+    in_folder = _made_with_column(version, "assistants", "folder_id")
+    assert setup.folder == (CONTENT.ASSISTANT_FOLDER if in_folder else "")
 
 
 def _check_folders(store: TurnlogStore, conversations, version: int) -> None:

@@ -83,6 +83,8 @@ def _setup_options(p: argparse.ArgumentParser) -> None:
                    help="a note to start with (repeatable)")
     p.add_argument("--attach", action="append", default=[], metavar="FILE",
                    help="a file attached to every first question (repeatable)")
+    p.add_argument("--folder", metavar="NAME", help="the folder its conversations start in "
+                   "(one that exists: see folder list; \"\" for none)")
 
 
 def _fail(code: str, message: str, exit_code: int = 2) -> int:
@@ -117,7 +119,7 @@ def _changed(setup: AssistantSetup, args: argparse.Namespace) -> AssistantSetup:
     given: dict[str, Any] = {}
     if args.system_file is not None:
         given["system_prompt"] = _prompt(args.system_file)
-    for name in ("icon", "profile", "model", "temperature", "top_p"):
+    for name in ("icon", "profile", "model", "temperature", "top_p", "folder"):
         if getattr(args, name) is not None:
             given[name] = getattr(args, name)
     if args.tools is not None:
@@ -174,7 +176,8 @@ def run_list(args: argparse.Namespace) -> int:
                      "model": a.setup.model, "temperature": a.setup.temperature,
                      "top_p": a.setup.top_p, "pins": list(a.setup.pins),
                      "notes": [{"text": n.text, "priority": n.priority} for n in a.setup.notes],
-                     "tools": list(a.setup.tools), "files": list(a.file_names)}
+                     "tools": list(a.setup.tools), "files": list(a.file_names),
+                     "folder": a.setup.folder}
                     for a in found])
         return 0
     if not found:
@@ -182,7 +185,8 @@ def run_list(args: argparse.Namespace) -> int:
     safe = safe_for(sys.stdout)
     for a in found:
         print(safe(f"{a.id}\t{a.label}\t{a.setup.model or '(profile model)'}\t"
-                   f"{len(a.file_names)} file(s)\t{','.join(a.setup.tools)}"))
+                   f"{len(a.file_names)} file(s)\t{','.join(a.setup.tools)}\t"
+                   f"{a.setup.folder}"))
     return 0
 
 
@@ -254,6 +258,8 @@ def run_import(args: argparse.Namespace) -> int:
         if one.left_out:
             print(safe(f"  not set up here, left off: {', '.join(one.left_out)}"))
         print(safe(f"  files: {', '.join(f.name for f in one.files) or '(none)'}"))
+        if setup.folder:
+            print(safe(f"  folder: {setup.folder} (made if there is none)"))
     if args.dry_run:
         return 0
     with TurnlogStore.open(data_dir()) as store:
@@ -263,7 +269,7 @@ def run_import(args: argparse.Namespace) -> int:
             while name in taken:
                 name, n = f"{one.setup.name} ({n})", n + 1
             taken.add(name)
-            store.assistants.add(replace(one.setup, name=name), one.files)
+            store.assistants.add(replace(one.setup, name=name), one.files, make_folder=True)
     print(f"imported {len(shared)} assistant(s)")
     return 0
 

@@ -3,12 +3,15 @@
 Its name and icon, the system prompt (with variables, `core.assistant_vars`), a profile
 and model ("" for the default), sampling, pinned facts and notes to start with, the tool
 servers it switches on (by name, among those set up on this machine) and the files
-attached to every first question (stored as attachments it refers to).
+attached to every first question (stored as attachments it refers to), and the folder
+the conversations it starts are put in (by name; "" for none).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+
+from .folders import name_problem
 
 MAX_NAME = 80
 MAX_PROMPT = 100_000
@@ -43,6 +46,7 @@ class AssistantSetup:
     pins: tuple[str, ...] = ()
     notes: tuple[AssistantNote, ...] = ()
     tools: tuple[str, ...] = ()  # tool server names
+    folder: str = ""  # the name of the folder its conversations start in; "" for none
 
     def checked(self) -> AssistantSetup:
         """This setup, or `AssistantRefused` naming the first thing wrong with it."""
@@ -67,7 +71,13 @@ class AssistantSetup:
             raise AssistantRefused("too_many", f"At most {MAX_ITEMS} pins, notes or tools.")
         if any(not p.strip() for p in self.pins) or any(not n.text.strip() for n in self.notes):
             raise AssistantRefused("blank_item", "A pinned fact or note cannot be blank.")
-        return self if name == self.name else replace(self, name=name)
+        folder = self.folder.strip()
+        problem = name_problem(folder) if folder else None
+        if problem is not None:
+            raise AssistantRefused("bad_folder", problem)
+        if name == self.name and folder == self.folder:
+            return self
+        return replace(self, name=name, folder=folder)
 
 
 @dataclass(frozen=True, slots=True)

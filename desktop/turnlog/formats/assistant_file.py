@@ -5,13 +5,16 @@
                      "profile": "", "model": "", "temperature": 0.3, "top_p": null,
                      "pins": ["…"], "notes": [{"text": "…", "priority": 3}],
                      "tools": ["search"],
-                     "files": [{"name": "style.md", "data": "<base64 of the file>"}]}]}
+                     "files": [{"name": "style.md", "data": "<base64 of the file>"}],
+                     "folder": "Work"}]}
 
 `profile` and `model` "" mean the default; `temperature` and `top_p` null leave them to
 the server. `tools` names tool servers: an import never adds one (a server is a command
 to run) and carries no approvals; it keeps only the names of servers set up on this
 machine, and says which it left out. A file goes through the same checks as one attached
-to a question. Reading never fills the system prompt's variables: the person sees the
+to a question. `folder` (optional, "" for none) names the folder the assistant's
+conversations start in: an import makes a folder of that name when there is none. Reading
+never fills the system prompt's variables: the person sees the
 prompt as written before anything is sent with it.
 """
 
@@ -65,7 +68,8 @@ def _one_to_json(shared: Shared) -> dict[str, Any]:
             "tools": list(setup.tools),
             "files": [{"name": f.name,
                        "data": base64.b64encode(f.original or b"").decode("ascii")}
-                      for f in shared.files]}
+                      for f in shared.files],
+            "folder": setup.folder}
 
 
 def write(path: Path, shared: Sequence[Shared]) -> None:
@@ -166,7 +170,8 @@ def _one_from_json(item: Any, number: int, servers_here: Collection[str]) -> Sha
         profile=_text(item, "profile", where), model=_text(item, "model", where),
         temperature=_number(item, "temperature", where), top_p=_number(item, "top_p", where),
         pins=_texts(item, "pins", where), notes=_notes(item, where),
-        tools=tuple(t for t in tools if t in servers_here))
+        tools=tuple(t for t in tools if t in servers_here),
+        folder=_text(item, "folder", where))
     try:
         setup = setup.checked()
     except AssistantRefused as err:

@@ -22,8 +22,9 @@ from . import attachments, rows
 from .conversations import Conversations
 from .database import Database
 from .errors import NotFound
+from .folders import folder_for, folder_named
 from .memory import Memory
-from .models import AssistantRow, ConversationAssistantRow, insert
+from .models import AssistantRow, ConversationAssistantRow, ConversationRow, insert
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,14 +35,14 @@ class Origin:
     name: str
 
 
-def _setup(row: AssistantRow) -> AssistantSetup:
+def _setup(row: AssistantRow, folder: str) -> AssistantSetup:
     sampling = json.loads(row.sampling)
     return AssistantSetup(
         name=row.name, icon=row.icon, system_prompt=row.system_prompt, profile=row.profile,
         model=row.model, temperature=sampling.get("temperature"), top_p=sampling.get("top_p"),
         pins=tuple(json.loads(row.pins)),
         notes=tuple(AssistantNote(t, p) for t, p in json.loads(row.notes)),
-        tools=tuple(json.loads(row.tools)))
+        tools=tuple(json.loads(row.tools)), folder=folder)
 
 
 def _columns(setup: AssistantSetup) -> dict[str, Any]:
@@ -76,7 +77,23 @@ class Assistants:
         names = self.db.execute_sql(
             'SELECT "name" FROM "assistant_files" WHERE "assistant_id" = ? ORDER BY "position"',
             (row.id,)).fetchall()
-        return Assistant(row.id, row.position, _setup(row), tuple(n for (n,) in names))
+        folder = "" if row.folder_id is None else self.db.execute_sql(
+            'SELECT "name" FROM "folders" WHERE "id" = ?', (row.folder_id,)).fetchone()[0]
+        return Assistant(row.id, row.position, _setup(row, folder),
+                         tuple(n for (n,) in names))
+
+    def _folder_id(self, name: str, *, make: bool) -> int | None:
+        """The folder `name` names (None for ""): made if missing with `make` (an
+        import's), else `AssistantRefused`. In the caller's transaction."""
+        if not name:
+            return None
+        if make:
+            return folder_for(self.db, name)
+        found = folder_named(self.db, name)
+        if found is None:
+            raise AssistantRefused("no_folder", f"There is no folder “{name}” (see "
+                                   "turnlog-cli folder list).")
+        return found
 
     def get(self, assistant_id: int) -> Assistant:
         with self.database.guard():
@@ -102,16 +119,19 @@ class Assistants:
             return attachments.load_assistant_files(self.db, assistant_id)
 
     # ------------------------------------------------------------------ changes
-    def add(self, setup: AssistantSetup, files: Sequence[Attachment] = ()) -> Assistant:
-        """A new assistant at the end of the list."""
+    def add(self, setup: AssistantSetup, files: Sequence[Attachment] = (), *,
+            make_folder: bool = False) -> Assistant:
+        """A new assistant at the end of the list. Its folder must exist, or is made with
+        `make_folder` (an import's)."""
         self.database.need_writer()
         setup = setup.checked()
         with self.database.guard(), self.db.atomic("IMMEDIATE"):
             self._refuse_taken(setup.name, None)
+            folder = self._folder_id(setup.folder, make=make_folder)
             last = self.db.execute_sql('SELECT max("position") FROM "assistants"').fetchone()[0]
             stamp = rows.now_iso()
             row = insert(self.db, AssistantRow, position=(last or 0) + 1, created_at=stamp,
-                         updated_at=stamp, **_columns(setup))
+                         updated_at=stamp, folder=folder, **_columns(setup))
             attachments.save_assistant_files(self.db, row.id, files)
         return self.get(row.id)
 
@@ -124,7 +144,9 @@ class Assistants:
         self.get(assistant_id)
         with self.database.guard(), self.db.atomic("IMMEDIATE"):
             self._refuse_taken(setup.name, assistant_id)
-            AssistantRow.update(updated_at=rows.now_iso(), **_columns(setup)).where(
+            folder = self._folder_id(setup.folder, make=False)
+            AssistantRow.update(updated_at=rows.now_iso(), folder=folder,
+                                **_columns(setup)).where(
                 AssistantRow.id == assistant_id).execute(self.db)
             if files is not None:
                 attachments.save_assistant_files(self.db, assistant_id, files)
@@ -190,13 +212,20 @@ class Assistants:
     def start(self, assistant: Assistant, *, system_prompt: str, model: str,
               settings: ConversationSettings) -> Conversation:
         """A new conversation with a copy of the setup (`system_prompt` filled), its pins
-        and notes, and the assistant it came from, in one transaction. Made for a first
-        question: one never answered is swept as any first send's is."""
+        and notes, and the assistant it came from, in one transaction, in the assistant's
+        folder (if it still has one). Made for a first question: one never answered is
+        swept as any first send's is."""
         self.database.need_writer()
         with self.database.guard(), self.db.atomic("IMMEDIATE"):
             conversation = self.conversations.create(
                 "", system_prompt=system_prompt, model=model, settings=settings,
                 first_send=True, title_source=QUESTION)
+            folder = AssistantRow.select(AssistantRow.folder).where(
+                AssistantRow.id == assistant.id).scalar(self.db)
+            if folder is not None:
+                ConversationRow.update(folder=folder).where(
+                    ConversationRow.id == conversation.id).execute(self.db)
+                conversation = replace(conversation, folder_id=int(folder))
             for pin in assistant.setup.pins:
                 self.memory.add_pin(conversation.id, pin)
             for note in assistant.setup.notes:

@@ -376,11 +376,19 @@ V_USAGE = (
     'GROUP BY "conversation_id", "model"',
 )
 
+# An assistant's default folder: the conversations it starts are put there (NULL: none;
+# deleting the folder leaves the assistant with none).
+V_ASSISTANT_FOLDER = (
+    'ALTER TABLE "assistants" ADD COLUMN "folder_id" INTEGER REFERENCES "folders" ("id") '
+    'ON DELETE SET NULL',
+)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
                           V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES,
                           V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS, V_RECORD_PROOFS,
-                          V_ASSISTANTS, V_FOLDERS, V_SUMMARY_EDITS, V_USAGE]
+                          V_ASSISTANTS, V_FOLDERS, V_SUMMARY_EDITS, V_USAGE,
+                          V_ASSISTANT_FOLDER]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

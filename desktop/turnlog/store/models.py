@@ -519,6 +519,10 @@ class AssistantRow(BaseModel):
     tools = peewee.TextField()  # JSON list of tool server names
     created_at = peewee.TextField()
     updated_at = peewee.TextField()
+    # The folder its conversations start in (NULL: none) (V_ASSISTANT_FOLDER); a handful
+    # of rows, so no index
+    folder = peewee.ForeignKeyField(FolderRow, null=True, on_delete="SET NULL",
+                                    column_name="folder_id", index=False)
 
     class Meta:
         table_name = "assistants"

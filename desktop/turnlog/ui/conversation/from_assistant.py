@@ -15,6 +15,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QInputDialog, QMenu, QWidget
 
+from ...config.profiles import Profile
 from ...config.tool_servers import ToolConfigInvalid, ToolServer
 from ...core.assistant_vars import own_names
 from ...core.assistants import Assistant
@@ -23,9 +24,10 @@ from ...store import TurnlogStore
 from ..infra import assistant_operations
 from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg, shown_language
-from ..infra.operations import announce
+from ..infra.operations import announce, announce_provider_changed
 from ..infra.tasks import TaskRunner
 from ..request.connection import NotConnected, Reach
+from ..request.provider_setup import ProviderSetup
 
 log = logging.getLogger(__name__)
 translate = QCoreApplication.translate  # translate("FromAssistant", …): lupdate reads it
@@ -35,16 +37,20 @@ AskValue = Callable[[Assistant, str], str | None]  # (assistant, name) → value
 
 class AssistantStarter(QObject):
     """Starts conversations from the store's assistants; `status` says what was left as
-    typed or off, `failed` a storage fault."""
+    typed or off, `failed` a storage fault. An assistant that names a provider profile
+    makes that profile the one in use (as picking it in the header does), so its
+    conversation's requests go there; one not set up here is said, never passed over."""
 
     status = Signal(str)
     failed = Signal(object)
 
     def __init__(self, store: TurnlogStore, runner: TaskRunner, changes: ChangeHub,
                  reach: Reach, servers: Callable[[], Sequence[ToolServer]],
-                 window: QWidget, *, ask_value: AskValue | None = None) -> None:
+                 window: QWidget, *, ask_value: AskValue | None = None,
+                 setup: ProviderSetup | None = None) -> None:
         super().__init__(window)
         self.store, self.runner, self.changes, self.reach = store, runner, changes, reach
+        self.setup = setup
         self.servers, self.window = servers, window
         self.ask_value = ask_value or self._ask
         self.menu: QMenu | None = None
@@ -78,10 +84,37 @@ class AssistantStarter(QObject):
         values = self._values(assistant)
         if values is None:
             return  # cancelled: nothing is made
+        profile = self._profile(assistant)
         assistant_operations.start_from_assistant(
-            self.store, assistant, model=self._model(), language=shown_language(),
+            self.store, assistant, model=self._model(profile), language=shown_language(),
             values=values, servers=self._servers()).run(
-            self.runner, on_success=self._started, on_failure=self.failed.emit)
+            self.runner, on_success=lambda done: self._started_with(assistant, profile, done),
+            on_failure=self.failed.emit)
+
+    def _profile(self, assistant: Assistant) -> Profile | None:
+        """The profile the assistant names (by id or name), if it is set up here."""
+        wanted = assistant.setup.profile.strip()
+        if not wanted or self.setup is None:
+            return None
+        return next((p for p in self.setup.load() if wanted in (p.id, p.name)), None)
+
+    def _started_with(self, assistant: Assistant, profile: Profile | None,
+                      done: tuple[Changes, tuple[str, ...]]) -> None:
+        """Its profile in use before the conversation opens (so the header, the preview
+        and the first send all go there); a profile not set up here is said."""
+        changes, warnings = done
+        wanted = assistant.setup.profile.strip()
+        if profile is not None and self.setup is not None:
+            active = self.setup.active()
+            if active is None or active.id != profile.id:
+                self.setup.set_active(profile.id)
+                announce_provider_changed(self.changes, self)
+        elif wanted:
+            warnings = (arg(translate(
+                "FromAssistant", "“%1” asks through the provider “%2”, which is not set up "
+                "here: its conversation uses the provider in use instead"),
+                assistant.label, wanted), *warnings)
+        self._started((changes, warnings))
 
     def came_from(self, conversation: Conversation | None) -> bool:
         """Whether `conversation` started from an assistant that still exists."""
@@ -130,9 +163,11 @@ class AssistantStarter(QObject):
         if warnings:
             self.status.emit("; ".join(warnings))
 
-    def _model(self) -> str:
-        """The model the profile in use names (for {{model}} when the assistant names
-        none); "" when nothing is set up."""
+    def _model(self, profile: Profile | None = None) -> str:
+        """The model `profile` (else the profile in use) names, for {{model}} when the
+        assistant names none; "" when nothing is set up."""
+        if profile is not None:
+            return profile.model
         try:
             return self.reach.endpoint(Conversation(0, "")).route.model
         except NotConnected:

@@ -17,6 +17,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
+    QComboBox,
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
@@ -152,6 +153,11 @@ class AssistantsPage(QWidget):
         self.tools.setMaximumHeight(self.fontMetrics().lineSpacing() * 4 + 10)
         form.addRow(translate("AssistantsPage", "Tools:"), self.tools)
         form.addRow(translate("AssistantsPage", "Files:"), self._files_row(box))
+        self.folder = QComboBox(box)
+        self.folder.setAccessibleName(translate(
+            "AssistantsPage", "The folder its conversations start in"))
+        self.folder.addItem(translate("AssistantsPage", "(none)"), "")
+        form.addRow(translate("AssistantsPage", "Fol&der:"), self.folder)
         self.save_button = QPushButton(translate("AssistantsPage", "&Save assistant"), box)
         self.save_button.clicked.connect(lambda _checked=False: self.save())
         form.addRow("", self.save_button)
@@ -211,8 +217,28 @@ class AssistantsPage(QWidget):
         self.problem.setVisible(bool(text))
 
     def refresh(self) -> None:
+        ops.folder_names(self.store).run(self.runner, on_success=self._folders_read,
+                                         on_failure=self._failed)
         ops.list_assistants(self.store).run(self.runner, on_success=self._listed,
                                             on_failure=self._failed)
+
+    def _folders_read(self, names: list[str]) -> None:
+        """The folders that exist now, after "(none)"; the choice shown is kept."""
+        chosen = str(self.folder.currentData() or "")
+        self.folder.blockSignals(True)
+        while self.folder.count() > 1:
+            self.folder.removeItem(1)
+        for name in names:
+            self.folder.addItem(name, name)
+        self.folder.blockSignals(False)
+        self._choose_folder(chosen)
+
+    def _choose_folder(self, name: str) -> None:
+        index = self.folder.findData(name)
+        if index < 0:  # named by the assistant, not listed yet
+            self.folder.addItem(name, name)
+            index = self.folder.count() - 1
+        self.folder.setCurrentIndex(index)
 
     def _listed(self, found: list[Assistant]) -> None:
         keep = self._editing
@@ -269,6 +295,7 @@ class AssistantsPage(QWidget):
             item.setCheckState(Qt.CheckState.Checked if name in setup.tools
                                else Qt.CheckState.Unchecked)
             self.tools.addItem(item)
+        self._choose_folder(setup.folder)
         self._say("")
 
     def set_files(self, files: Sequence[Attachment]) -> None:
@@ -290,7 +317,8 @@ class AssistantsPage(QWidget):
             system_prompt=self.prompt.toPlainText(), profile=self.profile.text().strip(),
             model=self.model.text().strip(), temperature=sampling(self.temperature),
             top_p=sampling(self.top_p), pins=_lines(self.pins),
-            notes=tuple(AssistantNote(t) for t in _lines(self.notes)), tools=tools)
+            notes=tuple(AssistantNote(t) for t in _lines(self.notes)), tools=tools,
+            folder=str(self.folder.currentData() or ""))
 
     # -- changes ------------------------------------------------------------------------
     def new(self) -> None:

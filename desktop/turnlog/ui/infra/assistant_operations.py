@@ -23,6 +23,11 @@ def list_assistants(store: TurnlogStore) -> StorageOp[list[Assistant]]:
     return StorageOp("list assistants", store.assistants.list)
 
 
+def folder_names(store: TurnlogStore) -> StorageOp[list[str]]:
+    """The folders an assistant may name, in the sidebar's order."""
+    return StorageOp("list folders", lambda: [f.name for f in store.folders.list()])
+
+
 def assistant_files(store: TurnlogStore, assistant_id: int
                     ) -> StorageOp[tuple[Attachment, ...]]:
     return StorageOp("read the assistant's files", lambda: store.assistants.files(assistant_id))
@@ -73,7 +78,8 @@ def read_assistants_file(path: Path, servers_here: set[str]
 def import_assistants(store: TurnlogStore, chosen: Sequence[assistant_file.Shared]
                       ) -> StorageOp[list[Assistant]]:
     return StorageOp("import assistants",
-                     lambda: [store.assistants.add(s.setup, s.files) for s in chosen])
+                     lambda: [store.assistants.add(s.setup, s.files, make_folder=True)
+                              for s in chosen])
 
 
 def export_assistants(store: TurnlogStore, path: Path) -> StorageOp[None]:

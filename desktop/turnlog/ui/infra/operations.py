@@ -357,10 +357,12 @@ def search_more_turns(store: TurnlogStore, query: str, limit: int,
 
 
 def filter_conversations(store: TurnlogStore, text: str,
-                         folder: int | None = None) -> StorageOp[list[Conversation]]:
-    """The conversations whose title or turns hold `text` (in `folder`, when given)."""
+                         folder: int | None = None) -> StorageOp[Sequence[Conversation]]:
+    """The conversations whose title or turns hold `text` (in `folder`, when given), as
+    rows each made into a conversation when the list shows it: making thousands on the
+    worker would hold the interpreter while the list is painted."""
     return StorageOp("filter conversations",
-                     lambda: store.conversations(text, folder=folder))
+                     lambda: store.conversations.listing(text, folder=folder))
 
 
 # ------------------------------------------------------------- versions and forks

@@ -41,6 +41,7 @@ from .sidebar_menus import ConversationMenu, FolderMenu
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 ConversationRole = Qt.ItemDataRole.UserRole + 1
+LAYOUT_BATCH = 200  # rows the list lays out at a time (a few screens of them)
 
 
 class ConversationListModel(QAbstractListModel):
@@ -48,6 +49,9 @@ class ConversationListModel(QAbstractListModel):
         super().__init__(parent)
         self._items: Sequence[Conversation] = ()
         self._ids: list[int] = []
+        # Qt asks for the row count once per row while it lays out the list (thousands
+        # of calls into Python): answered from a plain int.
+        self._count = 0
 
     def set_conversations(self, conversations: Sequence[Conversation]) -> None:
         """Show `conversations`; rows the store read (`ConversationRows`) are made into
@@ -58,10 +62,11 @@ class ConversationListModel(QAbstractListModel):
         else:
             self._items = list(conversations)
             self._ids = [c.id for c in self._items]
+        self._count = len(self._ids)
         self.endResetModel()
 
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._items)
+        return 0 if parent.isValid() else self._count
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or not 0 <= index.row() < len(self._items):
@@ -208,6 +213,10 @@ class Sidebar(QWidget):
         view.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
         view.setDefaultDropAction(Qt.DropAction.CopyAction)
         view.setUniformItemSizes(True)
+        # Thousands of rows (an import's) are laid out a batch at a time between events:
+        # the first rows are painted at once, the rest follow without holding the window.
+        view.setLayoutMode(QListView.LayoutMode.Batched)
+        view.setBatchSize(LAYOUT_BATCH)
         view.setTextElideMode(Qt.TextElideMode.ElideRight)
         view.setItemDelegate(TitleDelegate(view))
         view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -279,7 +288,13 @@ class Sidebar(QWidget):
         blocker = self.list.selectionModel().blockSignals(True)
         self.model.set_conversations(conversations)
         row = self.model.row_of(select_id) if select_id is not None else None
-        if row is not None:
+        if row is not None and row >= LAYOUT_BATCH:
+            # Beyond the first batch: laid out whole now, so it can be scrolled to.
+            self.list.setLayoutMode(QListView.LayoutMode.SinglePass)
+            self.list.setCurrentIndex(self.model.index(row))
+            self.list.scrollTo(self.model.index(row))
+            self.list.setLayoutMode(QListView.LayoutMode.Batched)
+        elif row is not None:
             self.list.setCurrentIndex(self.model.index(row))
         self.list.selectionModel().blockSignals(blocker)
         self.empty.setVisible(not conversations)

@@ -328,7 +328,7 @@ def from_assistant(window: QMainWindow, host: WindowParts) -> AssistantStarter:
     gate = host.session.tools
     starter = AssistantStarter(host.store, host.runner, host.changes, host.connector,
                                lambda: gate.servers.list() if gate is not None else [],
-                               window)
+                               window, setup=host.setup)
     starter.status.connect(_status(host))
     starter.failed.connect(host._storage_failed)
     button = host.sidebar.new_button
