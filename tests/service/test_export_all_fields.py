@@ -33,6 +33,8 @@ NOT_CARRIED = {
     "text_set_members": "the texts request records refer to go with them",
     "tool_sets": "the tool definitions request records refer to go with them",
     "draft_attachments": "a draft's files are not part of the log",
+    "usage_conversations": "a conversation's usage totals are counted from its request records",
+    "usage_days": "the daily usage totals are what this machine spent",
 }
 # Derived or internal tables: rebuilt by the store, not something a person sees as such.
 INTERNAL = ("search", "sqlite_", "blobs")

@@ -1,13 +1,13 @@
 """The storage work the window starts, one named operation each, and the announcing of
 what it changed.
 
-Each function here builds a `StorageOp`: one storage change (or one read) that runs on
-the storage lane of `TaskRunner`, never on the GUI thread (the settings' keyring work is
-in `settings_operations`, what the reads answer with in `operation_results`). A change
-answers with `Changes`, which names what it changed — a conversation made, renamed or set
-up, conversations or turns deleted, the summary that is newest afterwards — and is
-announced on the window's `ChangeHub` from here only (`StorageOp.announce`, `announce`),
-with its origin, so the window refreshes the views that show it and nothing else.
+Each function here builds a `StorageOp`: one storage change (or one read) that runs on the
+storage lane of `TaskRunner`, never on the GUI thread (the settings' keyring work is in
+`settings_operations`, what the reads answer with in `operation_results`). A change answers
+with `Changes`, which names what it changed — a conversation made, renamed or set up,
+conversations or turns deleted, the summary that is newest afterwards — and is announced on
+the window's `ChangeHub` from here only (`StorageOp.announce`, `announce`), with its origin,
+so the window refreshes the views that show it and nothing else.
 """
 
 from __future__ import annotations
@@ -115,8 +115,7 @@ def load_conversation(store: TurnlogStore, conversation_id: int) -> StorageOp[Lo
         summary = store.records.latest_summary(conversation_id)
         covered = summary.covered_count if summary is not None else 0
         return Loaded(conversation_id,
-                      store.turns.log(conversation_id).warm(TRANSCRIPT_PAGE, ids=covered),
-                      summary)
+                      store.turns.log(conversation_id).warm(TRANSCRIPT_PAGE, ids=covered), summary)
 
     return StorageOp("load turns", work)
 
