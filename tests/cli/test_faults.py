@@ -103,12 +103,13 @@ def test_read_only_data_directory_is_named_and_reads_work(loopback, shared_home)
 
 @pytest.fixture
 def full_disk(tmp_path_factory, monkeypatch):
-    """A 2 MiB tmpfs as the data directory (needs root to mount)."""
+    """A 3 MiB tmpfs as the data directory (needs root to mount): room for an empty log
+    (about 0.9 MiB: every table and index takes its pages) and one answer, not more."""
     if os.geteuid() != 0:
         pytest.skip("mounting a small tmpfs needs root")
     mount = tmp_path_factory.mktemp("full") / "home"
     mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs",
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m,mode=0700", "tmpfs",
                            str(mount)], capture_output=True)
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
@@ -137,7 +138,7 @@ def test_disk_full_is_named_and_nothing_is_half_imported(loopback, full_disk, tm
     assert r.returncode == 0, r.stderr
     loopback.script(Behaviour.answer("First answer."))
     assert run("ask", "--new", "first question").returncode == 0
-    big = import_file(tmp_path, "Big", turns=30, size=100_000)  # 3 MB > 2 MiB
+    big = import_file(tmp_path, "Big", turns=30, size=150_000)  # 4.5 MB > 3 MiB
     result = run("import", str(big))
     assert_one_line(result, "storage_full")
     assert "cannot rollback" not in result.stderr

@@ -41,7 +41,7 @@ def test_a_tall_banner_narrowing_the_transcript_lays_the_rows_out_again(qtbot, m
             assert rect.bottom() < below.top(), f"row {row} runs into row {row + 1}"
             assert below.top() - rect.top() >= needed, f"row {row} is cut short"
 
-    pairs = [("word " * 60, "answer " * 160) for _ in range(3)]
+    pairs = [("word " * 50, "answer " * 120) for _ in range(3)]
     window, _cid = open_window(qtbot, make_window, store, pairs, size=(900, 2000))
     qtbot.wait(200)
     bar = window.view.verticalScrollBar()
