@@ -15,9 +15,7 @@ screens, for the README's Assistants section:
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -47,29 +45,9 @@ WORDS = {
 
 def parent(out: Path) -> int:
     sys.path.insert(0, str(HERE))
-    from screenshots import free_display
-    from screenshots_everyday import start_xvfb
+    from screenshots_everyday import each_size_and_language
 
-    out.mkdir(parents=True, exist_ok=True)
-    for width, height in SIZES:
-        started = start_xvfb(free_display, width, height)
-        if started is None:
-            print("Xvfb did not start", file=sys.stderr)
-            return 2
-        number, xvfb = started
-        try:
-            for language in LANGUAGES:
-                with tempfile.TemporaryDirectory(prefix="turnlog-assistants-") as home:
-                    env = {**os.environ, CHILD: language, "DISPLAY": f":{number}",
-                           "QT_QPA_PLATFORM": "xcb", "TURNLOG_HOME": home}
-                    done = subprocess.run([sys.executable, __file__, str(out)], env=env,
-                                          timeout=300)
-                    if done.returncode:
-                        return done.returncode
-        finally:
-            xvfb.terminate()
-            xvfb.wait(10)
-    return 0
+    return each_size_and_language(__file__, out, SIZES, LANGUAGES, CHILD, "turnlog-assistants-")
 
 
 def child(out: Path, language: str) -> int:

@@ -122,6 +122,35 @@ def start_xvfb(free_display, width: int, height: int):
     return None
 
 
+def each_size_and_language(script: str, out: Path, sizes, languages, child_variable: str,
+                           prefix: str) -> int:
+    """Run `script` again as a child per language (named by `child_variable`) in a fresh
+    data directory, on a virtual X server of each of `sizes`: the pictures it takes land
+    in `out`. A child's failure stops the rest (its exit status)."""
+    from screenshots import free_display
+
+    out.mkdir(parents=True, exist_ok=True)
+    for width, height in sizes:
+        started = start_xvfb(free_display, width, height)
+        if started is None:
+            print("Xvfb did not start", file=sys.stderr)
+            return 2
+        number, xvfb = started
+        try:
+            for language in languages:
+                with tempfile.TemporaryDirectory(prefix=prefix) as home:
+                    env = {**os.environ, child_variable: language, "DISPLAY": f":{number}",
+                           "QT_QPA_PLATFORM": "xcb", "TURNLOG_HOME": home}
+                    done = subprocess.run([sys.executable, script, str(out)], env=env,
+                                          timeout=300)
+                    if done.returncode:
+                        return done.returncode
+        finally:
+            xvfb.terminate()
+            xvfb.wait(10)
+    return 0
+
+
 def profiles_for(server_url: str, own_name: str = "Home server"):
     """A profile per kind a person keeps side by side: their own server, two services with
     keys, and the built-in model."""

@@ -19,9 +19,7 @@ LANG is en or zh_CN, SIZE 1280x720 or 1024x600.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -63,29 +61,9 @@ def shot_name(language: str, size: tuple[int, int], name: str) -> str:
 
 def parent(out: Path) -> int:
     sys.path.insert(0, str(HERE))
-    from screenshots import free_display
-    from screenshots_everyday import start_xvfb
+    from screenshots_everyday import each_size_and_language
 
-    out.mkdir(parents=True, exist_ok=True)
-    for width, height in SIZES:
-        started = start_xvfb(free_display, width, height)
-        if started is None:
-            print("Xvfb did not start", file=sys.stderr)
-            return 2
-        number, xvfb = started
-        try:
-            for language in LANGUAGES:
-                with tempfile.TemporaryDirectory(prefix="turnlog-folders-") as home:
-                    env = {**os.environ, CHILD: language, "DISPLAY": f":{number}",
-                           "QT_QPA_PLATFORM": "xcb", "TURNLOG_HOME": home}
-                    done = subprocess.run([sys.executable, __file__, str(out)], env=env,
-                                          timeout=300)
-                    if done.returncode:
-                        return done.returncode
-        finally:
-            xvfb.terminate()
-            xvfb.wait(10)
-    return 0
+    return each_size_and_language(__file__, out, SIZES, LANGUAGES, CHILD, "turnlog-folders-")
 
 
 def fill(store, words: dict) -> list[int]:
