@@ -16,6 +16,7 @@ from turnlog.core.assistants import AssistantNote, AssistantSetup
 from turnlog.core.attachments import Attachment
 from turnlog.core.compaction import SummaryDraft
 from turnlog.core.model import Usage
+from turnlog.core.proof import PIN_TEXT, SYSTEM_TEXT, Remembered, RequestProof
 from turnlog.core.request_record import RequestRecord
 from turnlog.core.send import PendingTurn
 from turnlog.core.side_records import SideAttempt
@@ -27,13 +28,7 @@ from turnlog.store import TurnlogStore
 WHEN = datetime(2024, 5, 1, 9, 30, tzinfo=UTC)
 # Tables an export does not carry (yet), each with why; every other table compares equal.
 NOT_CARRIED = {
-    "requests": "request records (numbers and references) are not exported",
-    "kept_texts": "the texts request records refer to go with them",
-    "text_sets": "the texts request records refer to go with them",
-    "text_set_members": "the texts request records refer to go with them",
-    "tool_sets": "the tool definitions request records refer to go with them",
     "draft_attachments": "a draft's files are not part of the log",
-    "usage_conversations": "a conversation's usage totals are counted from its request records",
     "usage_days": "the daily usage totals are what this machine spent",
 }
 # Derived or internal tables: rebuilt by the store, not something a person sees as such.
@@ -92,6 +87,18 @@ def fill(store: TurnlogStore) -> None:
         conversation_id=trips.id, started_at=WHEN, model="m1", outcome="ok", body_bytes=900,
         max_bytes=16_000, input_tokens=40, token_budget=1_000, tokens_exact=False,
         sent=(1, 2, 3), summarized=(), left_out=(), usage=Usage(40, 5, 45)))
+    pin = store.memory.add_pin(trips.id, "Budget 500 €", sources=("t1",))
+    store.records.add(RequestRecord(
+        conversation_id=trips.id, started_at=WHEN + timedelta(minutes=30), model="m1",
+        outcome="committed", body_bytes=1_200, max_bytes=16_000, input_tokens=60,
+        token_budget=1_000, tokens_exact=True, sent=(3, 4), summarized=(1, 2), left_out=(),
+        usage=Usage(60, 7, 67), turn_id="t4", summary_id=store.records.latest_summary(
+            trips.id).id, proof=RequestProof(
+            ("ab" * 32, "cd" * 32), run_first="t3", run_last="t4", run_first_ordinal=3,
+            run_last_ordinal=4, run_count=2, texts=(
+                Remembered(SYSTEM_TEXT, "", "Be brief."),
+                Remembered(PIN_TEXT, str(pin.id), "Budget 500 €")),
+            tools=({"type": "function", "function": {"name": "search"}},))))
 
 
 def _plain(value: object) -> object:

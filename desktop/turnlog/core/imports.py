@@ -84,6 +84,11 @@ class ImportedConversation:
     side_attempts: list[SideAttempt] = field(default_factory=list)
     assistant: tuple[str, bool] | None = None
     fork: tuple[str | None, int] | None = None
+    # An Export all's request records (numbers and references, as `request` lines carry
+    # them, read after its turns) and its usage totals as the exporting directory counted
+    # them (one entry per profile, model and currency).
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    usage: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +131,40 @@ class ProjectOutcome:
             line += ", files: " + ", ".join(self.files)
         prompt = self.prompt.replace("\n", "\n    ") if self.prompt.strip() else "(none)"
         return line + "; its system prompt, as written:\n    " + prompt
+
+
+# A request record as an Export all carries it (a `{"record": "request", ...}` line): its
+# numbers as stored, each with the types it may have (JSON columns as their stored text),
+# and its references in terms of the file: `turn_id`, `run_first`, `run_last` are turn ids
+# of the file, `summary` the place of a summary in the header's `summaries`,
+# `versions_seen` how many of the header's `versions` the request saw, `tools` the tool
+# definitions it offered (JSON text) and `texts` what it carried besides its turns, in
+# wire order, as [kind, source, text] (text null: deleted since).
+_INT, _TEXT, _REAL = (int,), (str,), (int, float)
+_NONE = (type(None),)
+REQUEST_FIELDS: dict[str, tuple[type, ...]] = {
+    "started_at": _TEXT, "model": _TEXT, "outcome": _TEXT, "status": _INT + _NONE,
+    "body_bytes": _INT, "max_bytes": _INT, "input_tokens": _INT, "token_budget": _INT,
+    "tokens_exact": _INT, "sent": _TEXT, "summarized": _TEXT, "left_out": _TEXT,
+    "usage": _TEXT + _NONE, "extra_usage": _TEXT, "duration_s": _REAL,
+    "first_token_s": _REAL + _NONE, "turn_id": _TEXT + _NONE, "attempt": _INT,
+    "body_format": _INT + _NONE, "sha256": _TEXT + _NONE, "run_first": _TEXT + _NONE,
+    "run_last": _TEXT + _NONE, "run_first_ordinal": _INT + _NONE,
+    "run_last_ordinal": _INT + _NONE, "run_count": _INT, "options": _TEXT + _NONE,
+    "continued": _INT + _NONE, "prefill": _INT, "profile": _TEXT, "prices": _TEXT + _NONE,
+    "output_estimate": _INT + _NONE, "round_usage": _TEXT,
+}
+REQUEST_REFERENCES: dict[str, tuple[type, ...]] = {
+    "summary": _INT + _NONE, "versions_seen": _INT, "tools": _TEXT + _NONE,
+    "texts": (list,) + _NONE}
+# The JSON columns: each must hold JSON.
+REQUEST_JSON = ("sent", "summarized", "left_out", "usage", "extra_usage", "sha256",
+                "options", "prices", "round_usage", "tools")
+# A conversation's usage totals as an Export all carries them (the header's `usage`).
+USAGE_FIELDS: dict[str, tuple[type, ...]] = {
+    "profile": _TEXT, "model": _TEXT, "currency": _TEXT, "requests": _INT,
+    "input_tokens": _INT, "cached_tokens": _INT, "output_tokens": _INT, "estimated": _INT,
+    "unpriced": _INT, "cost": _TEXT}
 
 
 NOT_ATTACHED = "images not attached: these conversations were imported before without them"

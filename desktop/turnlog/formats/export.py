@@ -43,6 +43,7 @@ NO_VERSIONS = Versions((), {})
 FORMAT_VERSION = 2
 FORMATS = EXPORT_FORMATS
 SIDE_KEY = "side_question"  # a line holding one side question (never a turn)
+REQUEST_RECORD = "request"  # the kind of a line holding one request record (Export all)
 
 
 def side_line(side: SideQuestion) -> dict[str, Any]:
@@ -98,14 +99,15 @@ def side_of(obj: dict[str, Any]) -> SideQuestion | None:
 def memory_section(pins: list[StoredPin], notes: list[StoredNote],
                    preferences: list[StoredPreference]) -> dict[str, Any]:
     """The header's "memory": pins with their source turn ids, notes, and the preferences
-    the conversation uses (import adds those it does not have yet)."""
+    the conversation uses (import adds those it does not have yet); each with its id here,
+    which a request record's texts name it by."""
     return {
         "pins": [{"text": p.text, "kind": p.kind, "sources": list(p.sources),
-                  "created_at": p.created_at} for p in pins],
-        "notes": [{"text": n.text, "priority": n.priority, "created_at": n.created_at}
-                  for n in notes],
-        "preferences": [{"text": p.text, "priority": p.priority, "created_at": p.created_at}
-                        for p in preferences],
+                  "created_at": p.created_at, "id": p.id} for p in pins],
+        "notes": [{"text": n.text, "priority": n.priority, "created_at": n.created_at,
+                   "id": n.id} for n in notes],
+        "preferences": [{"text": p.text, "priority": p.priority, "created_at": p.created_at,
+                         "id": p.id} for p in preferences],
     }
 
 
@@ -298,10 +300,12 @@ def jsonl_lines(conversation: Conversation, turns: Iterable[Turn],
                 side: Iterable[SideQuestion] = (), files: Files | None = None,
                 summaries: Sequence[dict[str, Any]] = (), folder: str = "",
                 held: dict[str, Any] | None = None,
-                full: FullResult | None = None) -> Iterator[str]:
+                full: FullResult | None = None,
+                requests: Iterable[dict[str, Any]] = ()) -> Iterator[str]:
     """The header line (with `summaries`, as `store.importing` gives them), then one line
     per turn (superseded ones too, with the id of the turn that replaced them; with
-    `files`, its attachments), then one per side question (`{"side_question": {...}}`);
+    `files`, its attachments), then one per side question (`{"side_question": {...}}`),
+    then one per request record (`{"record": "request", ...}`, `core.imports.REQUEST_FIELDS`);
     `turnlog-cli import` reads it back, versions, memory, attachments, side questions and
     summaries included."""
     yield jsonl_header(conversation, next_ordinal, memory, versions, summaries, folder, held)
@@ -309,6 +313,8 @@ def jsonl_lines(conversation: Conversation, turns: Iterable[Turn],
         yield jsonl_turn(turn, versions, files, full)
     for question in side:
         yield json.dumps(side_line(question), ensure_ascii=False) + "\n"
+    for record in requests:
+        yield json.dumps({"record": REQUEST_RECORD, **record}, ensure_ascii=False) + "\n"
 
 
 def export_jsonl(conversation: Conversation, turns: tuple[Turn, ...],

@@ -202,7 +202,8 @@ def _export_one(store: TurnlogStore, conversation: Conversation, writer: _Writer
                                               files,
                                               store.imports.exported_summaries(conversation.id),
                                               folder, _held(store, conversation.id),
-                                              store.turns.tool_result))
+                                              store.turns.tool_result,
+                                              store.imports.exported_records(conversation.id)))
     total, count = count, 0
     writer.write(f"{stem}.md", markdown_parts(conversation, turns(), versions, sides))
     return total
@@ -210,7 +211,7 @@ def _export_one(store: TurnlogStore, conversation: Conversation, writer: _Writer
 
 def _held(store: TurnlogStore, conversation_id: int) -> dict[str, Any]:
     """What the header carries besides: failed side requests, the assistant the
-    conversation started from, where it was forked from."""
+    conversation started from, where it was forked from, its usage totals."""
     held: dict[str, Any] = {}
     attempts = store.side.attempts(conversation_id)
     if attempts:
@@ -223,6 +224,9 @@ def _held(store: TurnlogStore, conversation_id: int) -> dict[str, Any]:
         source = None if fork.source_id is None else \
             store.conversations.first_turn(fork.source_id)
         held["fork"] = {"source_turn": source, "at_ordinal": fork.at_ordinal}
+    usage = store.imports.exported_usage(conversation_id)
+    if usage:
+        held["usage"] = usage
     return held
 
 

@@ -14,9 +14,10 @@ from ..core.attachments import Attachment
 from ..core.imports import ImportedConversation, ImportedProject, ImportOutcome, ProjectOutcome
 from ..core.model import Conversation
 from ..core.pending import PendingTurn
+from ..core.proof import NOTE_TEXT, PIN_TEXT, PREFERENCE_TEXT
 from ..core.side_records import SideQuestion
 from ..core.versions import restore_order
-from . import versions
+from . import carried_records, versions
 from .assistants import Assistants
 from .conversations import Conversations
 from .database import Database
@@ -106,6 +107,8 @@ class Imports:
                 if outcome.id is not None and not item.source_ids and writer.created:
                     self.add_held(outcome.id, item, writer.stored_ids)
                     self._links(outcome.id, item, library, forks)
+                    # Its totals as the file counted them (its side requests included).
+                    carried_records.write_usage(self.db, outcome.id, item.usage)
                 outcomes.append(outcome)
             self._forks(forks)
             writer.check()  # a cancel that came after the last batch still counts
@@ -185,8 +188,8 @@ class Imports:
     def add_held(self, conversation_id: int, item: ImportedConversation,
                      stored_ids: dict[str, str]) -> None:
         """What a Turnlog file's conversation holds besides its turns: side questions (with
-        fresh ids), pins (their sources mapped to the ids the turns were stored under; a
-        source not in the file is dropped), notes, and the preferences not there yet."""
+        fresh ids), its memory (`_memory`), summaries and request records (their
+        references turned into this data directory's numbers)."""
         taken = {q.id for q in self.side.of(conversation_id)}
         renamed: dict[str, str] = {}
         for question in item.side_questions:
@@ -197,31 +200,47 @@ class Imports:
             self.side.add(conversation_id, replace(
                 question, id=renamed.get(question.id, question.id),
                 side_ids=tuple(renamed.get(s, s) for s in question.side_ids)), spent_here=False)
-        memory = item.memory or {}
-        for pin in memory.get("pins", []):
-            sources = [stored_ids[s] for s in pin.get("sources", []) if s in stored_ids]
-            self.memory.add_pin(conversation_id, pin["text"], sources=sources,
-                                kind=str(pin.get("kind") or ""),
-                                created_at=pin.get("created_at"))
-        for note in memory.get("notes", []):
-            self.memory.add_note(conversation_id, note["text"], priority=note.get("priority", 3),
-                                 created_at=note.get("created_at"))
-        have = {p.text.strip() for p in self.memory.preferences()}
-        for preference in memory.get("preferences", []):
-            if preference["text"].strip() not in have:
-                self.memory.add_preference(preference["text"],
-                                           priority=preference.get("priority", 3),
-                                           created_at=preference.get("created_at"))
-                have.add(preference["text"].strip())
+        sources = self._memory(conversation_id, item.memory or {}, stored_ids)
+        made = self._summaries(conversation_id, item.summaries, stored_ids)
+        carried_records.write(self.db, conversation_id, item.requests, turn_ids=stored_ids,
+                              summary_ids=made, sources=sources)
 
-        self._summaries(conversation_id, item.summaries, stored_ids)
+    def _memory(self, conversation_id: int, memory: dict[str, list[dict[str, Any]]],
+                stored_ids: dict[str, str]) -> dict[tuple[str, str], str]:
+        """Pins (their sources mapped to the ids the turns were stored under; a source
+        not in the file is dropped), notes, and the preferences not there yet; returns
+        each one's (kind, id in the file) → its id here, for the request records' texts."""
+        sources: dict[tuple[str, str], str] = {}
+
+        def note(kind: str, entry: dict[str, Any], stored: int) -> None:
+            if entry.get("id") is not None:
+                sources[(kind, str(entry["id"]))] = str(stored)
+
+        for pin in memory.get("pins", []):
+            taken = [stored_ids[s] for s in pin.get("sources", []) if s in stored_ids]
+            note(PIN_TEXT, pin, self.memory.add_pin(
+                conversation_id, pin["text"], sources=taken, kind=str(pin.get("kind") or ""),
+                created_at=pin.get("created_at")).id)
+        for entry in memory.get("notes", []):
+            note(NOTE_TEXT, entry, self.memory.add_note(
+                conversation_id, entry["text"], priority=entry.get("priority", 3),
+                created_at=entry.get("created_at")).id)
+        have = {p.text.strip(): p.id for p in self.memory.preferences()}
+        for preference in memory.get("preferences", []):
+            text = preference["text"].strip()
+            if text not in have:
+                have[text] = self.memory.add_preference(
+                    preference["text"], priority=preference.get("priority", 3),
+                    created_at=preference.get("created_at")).id
+            note(PREFERENCE_TEXT, preference, have[text])
+        return sources
 
     def _summaries(self, conversation_id: int, summaries: list[dict[str, Any]],
-                   stored_ids: dict[str, str]) -> None:
+                   stored_ids: dict[str, str]) -> dict[int, int]:
         """A file's rolling summaries with their provenance and times, and which earlier
         version each replaced or was edited from (by place in the list); one covering a
         turn that is not in the file any more is dropped (derived data follows its
-        source), and a link to it with it."""
+        source), and a link to it with it. Returns each one's place → its id here."""
         made: dict[int, int] = {}  # place in the file → the id stored
         for place, entry in enumerate(summaries):
             covered = entry["covered_ids"]
@@ -246,6 +265,17 @@ class Imports:
             self.db.execute_sql(
                 "UPDATE summaries SET replaced_id = ?, edited_from = ?, undone = ? "
                 "WHERE id = ?", (*links, int(entry.get("undone") is True), stored))
+        return made
+
+    def exported_records(self, conversation_id: int) -> list[dict[str, Any]]:
+        """A conversation's request records as an export's `request` lines carry them."""
+        with self.database.guard(), self.db.atomic():
+            return carried_records.exported(self.db, conversation_id)
+
+    def exported_usage(self, conversation_id: int) -> list[dict[str, Any]]:
+        """A conversation's usage totals as an export's header carries them."""
+        with self.database.guard():
+            return carried_records.exported_usage(self.db, conversation_id)
 
     def exported_folders(self) -> list[dict[str, str]]:
         """Every folder (empty ones too) as an Export all carries them: name, when made."""

@@ -69,32 +69,42 @@ def columns(db: peewee.Database, conversation_id: int, proof: RequestProof | Non
 
 
 def _text_set(db: peewee.Database, conversation_id: int, proof: RequestProof) -> int | None:
-    """The `text_sets` row of the texts `proof` carried, in wire order (None: none): each
-    text by its version (one row per distinct version of an item), each list once."""
-    if not proof.texts:
+    """The `text_sets` row of the texts `proof` carried, in wire order (None: none)."""
+    return text_set(db, conversation_id, [(t.kind, t.source, t.text) for t in proof.texts])
+
+
+def text_set(db: peewee.Database, conversation_id: int,
+             texts: Sequence[tuple[str, str, str | None]]) -> int | None:
+    """The `text_sets` row of `texts` (kind, source, text; text None: a version deleted
+    since), in wire order (None: none): each text by its version (one row per distinct
+    version of an item), each list once."""
+    if not texts:
         return None
     members: list[list[object]] = []
-    for text in proof.texts:
-        owner = None if text.kind == PREFERENCE_TEXT else conversation_id
-        source = str(conversation_id) if text.kind == SYSTEM_TEXT else text.source
-        digest = _digest(text.text)
+    for kind, given, text in texts:
+        if text is None:
+            members.append([kind, None])
+            continue
+        owner = None if kind == PREFERENCE_TEXT else conversation_id
+        source = str(conversation_id) if kind == SYSTEM_TEXT else given
+        digest = _digest(text)
         query = KeptTextRow.select(KeptTextRow.id).where(
-            (KeptTextRow.kind == text.kind) & (KeptTextRow.source == source)
+            (KeptTextRow.kind == kind) & (KeptTextRow.source == source)
             & (KeptTextRow.digest == digest))
         query = query.where(KeptTextRow.conversation.is_null() if owner is None
                             else KeptTextRow.conversation == owner)
         found = query.scalar(db)
         if found is None:
-            found = insert(db, KeptTextRow, conversation=owner, kind=text.kind,
-                           source=source, digest=digest, text=text.text).id
-        members.append([text.kind, found])
+            found = insert(db, KeptTextRow, conversation=owner, kind=kind,
+                           source=source, digest=digest, text=text).id
+        members.append([kind, found])
     listed = json.dumps(members, separators=(",", ":"))
     digest = _digest(listed)
     found = TextSetRow.select(TextSetRow.id).where(TextSetRow.digest == digest).scalar(db)
     if found is not None:
         return int(found)
     row = insert(db, TextSetRow, digest=digest, members=listed)
-    for text_id in {int(m[1]) for m in members}:  # type: ignore[call-overload]
+    for text_id in {int(m[1]) for m in members if m[1] is not None}:  # type: ignore[call-overload]
         insert(db, TextSetMemberRow, set=row.id, text_id=text_id)
     return int(row.id)
 

@@ -23,14 +23,22 @@ from typing import IO, Any, TypeGuard
 
 from ...core.attachments import DEFAULT_FILE_LIMIT, Attachment, AttachmentKind, size_text
 from ...core.folders import name_problem
-from ...core.imports import ImportedConversation, ImportedTurn, ImportProblem
+from ...core.imports import (
+    REQUEST_FIELDS,
+    REQUEST_JSON,
+    REQUEST_REFERENCES,
+    USAGE_FIELDS,
+    ImportedConversation,
+    ImportedTurn,
+    ImportProblem,
+)
 from ...core.model import Usage
 from ...core.send import PendingTurn
 from ...core.side_records import SideAttempt, SideQuestion
 from ...core.tools import ToolRound
 from ...core.versions import restore_order
 from ...providers import DEFAULT_MAX_CONTENT_BYTES
-from ..export import SIDE_KEY, read_attempts, read_memory_section, side_of
+from ..export import REQUEST_RECORD, SIDE_KEY, read_attempts, read_memory_section, side_of
 
 FORMAT_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -43,8 +51,10 @@ None when there is no such file."""
 _FILE_NAME = re.compile(r"attachments/[0-9a-f]{64}")
 _INLINE = ("attachments.original.base64", "attachments.sent.base64")
 
-RECORD_KINDS: tuple[str, ...] = ()
-"""Record kinds this Turnlog reads besides turns and side questions: none yet."""
+RECORD_KINDS: tuple[str, ...] = (REQUEST_RECORD,)
+"""Record kinds this Turnlog reads besides turns and side questions: request records."""
+MAX_REQUESTS = 5_000
+"""Request records one conversation may bring: as many as a data directory keeps."""
 _SUMMARY_INTS = ("first_ordinal", "last_ordinal", "content_tokens")
 _SUMMARY_TEXTS = ("content", "model", "settings_key", "covered_digest", "created_at")
 
@@ -157,7 +167,7 @@ def read(stream: IO[str], name: str, *, model: str | None = None,
         next_ordinal=next_ordinal if _is_int(next_ordinal) else None,
         supersede_records=held.records, summaries=held.summaries, folder=folder,
         starred=header.get("starred") is True, side_attempts=held.attempts,
-        assistant=held.assistant, fork=held.fork)
+        assistant=held.assistant, fork=held.fork, requests=held.requests, usage=held.usage)
 
 
 def _folder(value: Any, number: int) -> str:
@@ -174,6 +184,12 @@ def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _list(entry: dict[str, Any], key: str) -> list[Any]:
+    """`entry[key]` when it is a list (absent: empty); a list of one bad item otherwise."""
+    value = entry.get(key, [])
+    return value if isinstance(value, list) else [object()]
+
+
 def _all(value: Any, kind: type) -> bool:
     return isinstance(value, list) and all(isinstance(v, kind) for v in value)
 
@@ -188,9 +204,16 @@ class _Held:
         self.attempts: list[SideAttempt] = []
         self.assistant: tuple[str, bool] | None = None
         self.fork: tuple[str | None, int] | None = None
+        self.requests: list[dict[str, Any]] = []  # filled as the lines are read
+        self.usage: list[dict[str, Any]] = []
 
     def read(self, header: dict[str, Any], number: int) -> None:
         self._read_links(header, number)
+        usage = header.get("usage", [])
+        if not _all(usage, dict) or not all(_fits(e, USAGE_FIELDS) for e in usage):
+            raise ImportProblem(f"line {number}: 'usage' must be a list of totals (profile, "
+                                "model, currency, counts and cost)")
+        self.usage = usage
         found = header.get("versions", [])
         if not isinstance(found, list) or not all(
                 isinstance(r, list) and len(r) == 3 and all(isinstance(v, str) for v in r)
@@ -206,7 +229,7 @@ class _Held:
                     or not all(isinstance(entry.get(k), str) for k in _SUMMARY_TEXTS) \
                     or parse_time(entry["created_at"]) is None \
                     or not _all(entry.get("covered_ids"), str) \
-                    or not _all(entry.get("usages", []), dict) \
+                    or not all(isinstance(u, dict | None) for u in _list(entry, "usages")) \
                     or not _all(entry.get("warnings", []), str):
                 raise ImportProblem(f"line {number}: a summary needs its ordinals, covered "
                                     "turn ids, content, model and time")
@@ -257,6 +280,10 @@ def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
             if kind not in RECORD_KINDS:
                 raise ImportProblem(f"line {number}: a {kind!r} record is not known to this "
                                     "Turnlog (the file was written by a newer one)")
+            held.requests.append(_request(obj, number))
+            if len(held.requests) > MAX_REQUESTS:
+                raise ImportProblem(f"line {number}: more than {MAX_REQUESTS:,} request "
+                                    "records for one conversation")
             continue
         turn = _turn(obj, number, model, now, files)
         if isinstance(obj.get("id"), str):
@@ -275,6 +302,39 @@ def _turns(lines: Iterator[tuple[int, dict[str, Any]]], model: str,
         restore_order(replaced)
     except ValueError as err:
         raise ImportProblem(str(err)) from None
+
+
+def _fits(entry: dict[str, Any], fields: dict[str, tuple[type, ...]]) -> bool:
+    """Every field present with one of its types (a bool is no number here)."""
+    return all(k in entry and isinstance(entry[k], types)
+               and not (isinstance(entry[k], bool) and bool not in types)
+               for k, types in fields.items())
+
+
+def _request(obj: dict[str, Any], number: int) -> dict[str, Any]:
+    """A request record line checked: its numbers, JSON columns and references."""
+    if not _fits(obj, REQUEST_FIELDS | REQUEST_REFERENCES):
+        wrong = next(k for k, t in (REQUEST_FIELDS | REQUEST_REFERENCES).items()
+                     if not _fits({k: obj[k]} if k in obj else {}, {k: t}))
+        raise ImportProblem(f"line {number}: a request record's '{wrong}' is missing or not "
+                            "what it should be")
+    for key in REQUEST_JSON:
+        if obj[key] is not None:
+            try:
+                json.loads(obj[key])
+            except ValueError:
+                raise ImportProblem(f"line {number}: a request record's '{key}' is not "
+                                    "JSON") from None
+    texts = obj["texts"]
+    if texts is not None and not all(
+            isinstance(t, list) and len(t) == 3 and isinstance(t[0], str)
+            and isinstance(t[1], str) and isinstance(t[2], str | None) for t in texts):
+        raise ImportProblem(f"line {number}: a request record's 'texts' must be a list of "
+                            "[kind, source, text]")
+    if obj["versions_seen"] < 0 or (obj["summary"] is not None and obj["summary"] < 0):
+        raise ImportProblem(f"line {number}: a request record's references cannot be "
+                            "negative")
+    return {k: obj[k] for k in (*REQUEST_FIELDS, *REQUEST_REFERENCES)}
 
 
 def _tool_rounds(value: Any, number: int) -> tuple[ToolRound, ...]:
