@@ -20,6 +20,7 @@ import math
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 MB = 1_000_000
 DEFAULT_FILE_LIMIT = 20 * MB
@@ -99,6 +100,9 @@ class Attachment:
     encoding: str = ""  # the encoding a text file was read in ("" for UTF-8)
     notes: tuple[str, ...] = ()  # pages without a text layer, a downscale, …
     original: bytes | None = field(default=None, repr=False, compare=False)
+    # When a later import added it to a turn imported before (ISO time; "": asked with
+    # the question). A request made before then did not carry it.
+    added_at: str = field(default="", compare=False)
 
     @property
     def text(self) -> str:
@@ -129,7 +133,30 @@ def describe(attachment: Attachment) -> str:
         facts.append(attachment.encoding)
     facts.append(size_text(attachment.size))
     notes = f" ({'; '.join(attachment.notes)})" if attachment.notes else ""
-    return f"{attachment.name} — {', '.join(facts)}{notes}"
+    added = f" · added by import on {added_on(attachment)}" if attachment.added_at else ""
+    return f"{attachment.name} — {', '.join(facts)}{notes}{added}"
+
+
+def added_on(attachment: Attachment) -> str:
+    """The day a later import added the file (local time, YYYY-MM-DD; "" if it came with
+    the question)."""
+    if not attachment.added_at:
+        return ""
+    try:
+        return datetime.fromisoformat(attachment.added_at).astimezone().strftime("%Y-%m-%d")
+    except ValueError:
+        return attachment.added_at[:10]
+
+
+def added_after(attachment: Attachment, moment: str) -> bool:
+    """Whether a later import added the file after `moment` (an ISO time): a request made
+    then did not carry it."""
+    if not attachment.added_at:
+        return False
+    try:
+        return datetime.fromisoformat(attachment.added_at) > datetime.fromisoformat(moment)
+    except (ValueError, TypeError):
+        return True
 
 
 _URLS: OrderedDict[int, tuple[bytes, str, str]] = OrderedDict()

@@ -167,30 +167,48 @@ USAGE_FIELDS: dict[str, tuple[type, ...]] = {
     "unpriced": _INT, "cost": _TEXT}
 
 
-NOT_ATTACHED = "images not attached: these conversations were imported before without them"
+NOT_ATTACHED = "images not attached: these conversations changed since they were imported"
+
+
+def added_text(files: int, images: int, turns: int) -> str:
+    """What a richer import added to turns imported before: "attached 3 images to 3
+    earlier imported turns"."""
+    noun = ("image" if files == 1 else "images") if images == files else \
+        ("file" if files == 1 else "files")
+    return (f"attached {files:,} {noun} to {turns:,} earlier imported "
+            f"turn{'' if turns == 1 else 's'}")
 
 
 @dataclass(frozen=True, slots=True)
 class ImportOutcome:
     """What happened to one conversation: `id` is None when nothing was stored (every
-    turn was skipped); `attached`: how many files its new turns brought."""
+    turn was skipped); `attached`: how many files its new turns brought; `added`: how
+    many files a richer form of the export added to `added_turns` of its turns imported
+    before (`added_images` of them images)."""
 
     id: int | None
     title: str
     turns: int
     skipped: tuple[tuple[str, int], ...]
     attached: int = 0
+    added: int = 0
+    added_turns: int = 0
+    added_images: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "turns": self.turns,
-                "attached": self.attached,
-                "skipped": [{"reason": r, "count": n} for r, n in self.skipped]}
+        found: dict[str, Any] = {"id": self.id, "title": self.title, "turns": self.turns,
+                                 "attached": self.attached}
+        if self.added:  # a richer form of an export imported before
+            found["added_to_earlier_turns"] = {"files": self.added, "turns": self.added_turns}
+        return found | {"skipped": [{"reason": r, "count": n} for r, n in self.skipped]}
 
     def describe(self) -> str:
         where = f"conversation {self.id}" if self.id is not None else "not imported"
         line = f"{where}: {self.title} — {self.turns:,} turns imported"
         if self.attached:
             line += f", {self.attached:,} files attached"
+        if self.added:
+            line += ", " + added_text(self.added, self.added_images, self.added_turns)
         if self.skipped:
             line += "; skipped: " + "; ".join(f"{r}: {n:,}" for r, n in self.skipped)
         return line
@@ -233,10 +251,14 @@ class ImportReport(list[ImportOutcome]):
         if totals:
             text += "; skipped: " + "; ".join(f"{r}: {n:,}" for r, n in sorted(
                 totals.items(), key=lambda kv: (-kv[1], kv[0])))
+        added = sum(o.added for o in self)
+        if added:
+            text += "\n" + added_text(added, sum(o.added_images for o in self),
+                                      sum(o.added_turns for o in self))
         if not_attached:
-            text += (f"\n{not_attached:,} images not attached: these conversations were "
-                     "imported before without them (delete them and import the .zip again "
-                     "to have their images)")
+            text += (f"\n{not_attached:,} images not attached: these conversations changed "
+                     "since they were imported (delete them and import the .zip again to "
+                     "have their images)")
         if self.assistants is not None:
             text += "\nassistants added: " + (", ".join(self.assistants) or "none")
         for project in self.projects:  # each prompt seen as written before it is used

@@ -248,6 +248,8 @@ def attachment_entry(attachment: Attachment, original: bytes, place: Place) -> d
         entry["encoding"] = attachment.encoding
     if attachment.notes:
         entry["notes"] = list(attachment.notes)
+    if attachment.added_at:  # added by a later import to a turn imported before
+        entry["added_at"] = attachment.added_at
     return entry
 
 

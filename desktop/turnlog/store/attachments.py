@@ -51,16 +51,33 @@ def _values(attachment: Attachment, position: int, db: peewee.SqliteDatabase
 
 
 def add_to_turn(db: peewee.SqliteDatabase, turn_id: str,
-                attachments: Sequence[Attachment]) -> None:
+                attachments: Sequence[Attachment], start: int = 0) -> None:
     """Store a turn's files (inside the caller's transaction, the one that writes the
-    turn). An attachment without its `original` must name a blob already stored (a
-    fork's copy, an import of a file seen before)."""
+    turn), from position `start` on, each with when a later import added it (its
+    `added_at`, if any). An attachment without its `original` must name a blob already
+    stored (a fork's copy, an import of a file seen before)."""
     columns = ", ".join(f'"{c}"' for c in COLUMNS)
-    for position, attachment in enumerate(attachments):
+    for position, attachment in enumerate(attachments, start=start):
         db.execute_sql(
-            f'INSERT INTO "turn_attachments" ("turn_id", {columns}) '
-            f'VALUES (?, {", ".join("?" * len(COLUMNS))})',
-            (turn_id, *_values(attachment, position, db)))
+            f'INSERT INTO "turn_attachments" ("turn_id", {columns}, "added_at") '
+            f'VALUES (?, {", ".join("?" * len(COLUMNS))}, ?)',
+            (turn_id, *_values(attachment, position, db), attachment.added_at or None))
+
+
+def stored_originals(db: peewee.SqliteDatabase, turn_ids: Sequence[str]
+                     ) -> dict[str, tuple[set[str], int]]:
+    """For those of `turn_ids` that have files: their originals' SHA-256 and the next
+    free position."""
+    found: dict[str, tuple[set[str], int]] = {}
+    for start in range(0, len(turn_ids), _CHUNK):
+        chunk = list(turn_ids[start:start + _CHUNK])
+        for turn_id, original, position in db.execute_sql(
+                'SELECT "turn_id", "original", "position" FROM "turn_attachments" WHERE '
+                f'"turn_id" IN ({", ".join("?" * len(chunk))})', chunk):
+            digests, after = found.get(turn_id, (set(), 0))
+            digests.add(original)
+            found[turn_id] = (digests, max(after, position + 1))
+    return found
 
 
 def _str(value: Any) -> str:
@@ -68,12 +85,13 @@ def _str(value: Any) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
-def _attachment(row: Sequence[Any], sent: bytes) -> Attachment:
+def _attachment(row: Sequence[Any], sent: bytes, added_at: Any = None) -> Attachment:
     _pos, name, kind, mime, size, original, _sent, sent_mime, width, height, encoding, \
         notes = (_str(v) if isinstance(v, bytes) else v for v in row)
     return Attachment(name=name, kind=AttachmentKind(kind), mime=mime, size=size,
                       digest=original, sent=sent, sent_mime=sent_mime, width=width,
-                      height=height, encoding=encoding, notes=tuple(json.loads(notes)))
+                      height=height, encoding=encoding, notes=tuple(json.loads(notes)),
+                      added_at=_str(added_at) if added_at else "")
 
 
 def of_turns(db: peewee.SqliteDatabase, turn_ids: Iterable[str]
@@ -85,13 +103,17 @@ def of_turns(db: peewee.SqliteDatabase, turn_ids: Iterable[str]
 def read_of_turns(run: Callable[[str, Sequence[Any]], Any], turn_ids: Iterable[str]
                   ) -> dict[str, tuple[Attachment, ...]]:
     """`of_turns` through any connection's `run(sql, params)` (a salvage reads the file
-    with plain sqlite3). A database from before attachments has none."""
+    with plain sqlite3). A database from before attachments has none; one from before
+    files added by import has none added so."""
     ids = list(turn_ids)
     found: dict[str, list[Attachment]] = {}
-    columns = ", ".join(f'a."{c}"' for c in COLUMNS)
     if not ids or not run('SELECT 1 FROM sqlite_master WHERE name = ?',
                           ("turn_attachments",)).fetchone():
         return {}
+    added = "a.\"added_at\"" if run(
+        "SELECT 1 FROM pragma_table_info('turn_attachments') WHERE name = 'added_at'",
+        ()).fetchone() else "NULL"
+    columns = ", ".join([*(f'a."{c}"' for c in COLUMNS), added])
     for start in range(0, len(ids), _CHUNK):
         chunk = ids[start:start + _CHUNK]
         rows = run(
@@ -99,8 +121,8 @@ def read_of_turns(run: Callable[[str, Sequence[Any]], Any], turn_ids: Iterable[s
             f'JOIN "blobs" b ON b."digest" = a."sent" '
             f'WHERE a."turn_id" IN ({", ".join("?" * len(chunk))}) '
             f'ORDER BY a."turn_id", a."position"', chunk).fetchall()
-        for turn_id, *row, data in rows:
-            found.setdefault(_str(turn_id), []).append(_attachment(row, bytes(data)))
+        for turn_id, *row, added_at, data in rows:
+            found.setdefault(_str(turn_id), []).append(_attachment(row, bytes(data), added_at))
     return {turn_id: tuple(files) for turn_id, files in found.items()}
 
 

@@ -16,11 +16,13 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 import peewee
 
+from ..core.attachments import Attachment, AttachmentKind
 from ..core.imports import (
     NOT_ATTACHED,
     ImportCancelled,
@@ -92,10 +94,13 @@ class _Sourced:
         self.changed = False
         # Stored turns for which the source now has files: id → how many.
         self.with_files: dict[str, int] = {}
+        # The stored turns of the last batch that the source gives files: their files.
+        self.known_files: list[tuple[str, tuple[Attachment, ...]]] = []
 
     def classify(self, batch: list[ImportedTurn], owners: dict[str, int]) -> list[ImportedTurn]:
         """The turns of `batch` that are new; stored ones are counted."""
         fresh: list[ImportedTurn] = []
+        self.known_files = []
         for turn in batch:
             self.total += 1
             owner = owners.get(turn.pending.id)
@@ -107,6 +112,7 @@ class _Sourced:
             self.known += 1
             if turn.pending.attachments:
                 self.with_files[turn.pending.id] = len(turn.pending.attachments)
+                self.known_files.append((turn.pending.id, turn.pending.attachments))
             self.first_known = self.first_known if self.first_known is not None else owner
             if owner != self.owner or self.prefix != self.total - 1:
                 self.changed = True
@@ -127,6 +133,9 @@ class ImportWriter:
         self.turns_written = 0
         self.created = False  # whether the last conversation written is a new one
         self._attached = 0  # files of the last conversation's new turns
+        # Files of the last conversation added to its turns imported before: how many,
+        # to how many turns, how many of them are not images.
+        self._added = self._added_turns = self._added_other = 0
         self._renamed: dict[str, str] = {}  # a file's turn id → the fresh id it got
         # The last conversation written: each of the file's turn ids → the id stored.
         self.stored_ids: dict[str, str] = {}
@@ -151,6 +160,7 @@ class ImportWriter:
         # grew with every turn of the file, 50 MB over 240,000 turns.
         self.stored_ids = {}
         self.created, self._attached = False, 0
+        self._added = self._added_turns = self._added_other = 0
         skipped: Counter[str] = Counter(item.skipped)
         if item.source_ids:
             conv_id, count = self._write_sourced(item, skipped)
@@ -161,7 +171,9 @@ class ImportWriter:
             conv_id, count = self._write_own(item, skipped)
         order = sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0]))
         return ImportOutcome(conv_id, item.title, count, tuple((r, n) for r, n in order if n),
-                             attached=self._attached)
+                             attached=self._attached, added=self._added,
+                             added_turns=self._added_turns,
+                             added_images=self._added - self._added_other)
 
     # ------------------------------------------------------------------ conversations
     def _create(self, item: ImportedConversation) -> int:
@@ -258,8 +270,12 @@ class ImportWriter:
                     written.rollback()
                     self.turns_written -= seen.appended
                     seen.appended, self._attached = 0, 0
+                    self._added = self._added_turns = self._added_other = 0
                     self.stored_ids.clear()
-                elif fresh:
+                    continue
+                if seen.known_files and not own:
+                    self._add_files(seen.known_files)
+                if fresh:
                     self._append_sourced(item, seen, fresh, own)
             if seen.target is not None and not seen.changed:
                 next_ordinal = max(seen.last + 1, item.next_ordinal or 0) if own and \
@@ -268,7 +284,8 @@ class ImportWriter:
         self.created = seen.owner is None and seen.target is not None and not seen.changed
         if seen.total == 0:
             return None, 0
-        skipped[NOT_ATTACHED] += self._not_attached(seen.with_files)
+        if seen.changed:  # nothing was added to its turns: say what they still lack
+            skipped[NOT_ATTACHED] += self._not_attached(seen.with_files)
         if seen.changed or (seen.owner is None and seen.known):
             self.stored_ids.clear()
             skipped[ALREADY] += seen.known
@@ -277,10 +294,29 @@ class ImportWriter:
         skipped[ALREADY] += seen.prefix
         return seen.target if seen.target is not None else seen.owner, seen.appended
 
+    def _add_files(self, known: list[tuple[str, tuple[Attachment, ...]]]) -> None:
+        """The files the source now has for turns imported before that those turns lack
+        (a `.zip` after its `conversations.json`): appended to the turn's files, dated,
+        the turn itself unchanged; one the turn has already (by its SHA-256) is not
+        added again."""
+        stored = attachments.stored_originals(self.db, [turn_id for turn_id, _ in known])
+        now = _iso(None)
+        for turn_id, files in known:
+            have, start = stored.get(turn_id, (set(), 0))
+            missing: list[Attachment] = []
+            for attachment in files:
+                if attachment.digest not in have:
+                    have.add(attachment.digest)
+                    missing.append(replace(attachment, added_at=now))
+            if missing:
+                attachments.add_to_turn(self.db, turn_id, missing, start)
+                self._added += len(missing)
+                self._added_turns += 1
+                self._added_other += sum(a.kind is not AttachmentKind.IMAGE for a in missing)
+
     def _not_attached(self, wanted: dict[str, int]) -> int:
         """How many of the files the source now has for stored turns those turns lack
-        (stored turns are never changed: a conversation imported without its images
-        stays without them, and the report says so)."""
+        (a conversation that changed since it was imported gets none added)."""
         ids = list(wanted)
         have: dict[str, int] = {}
         for start in range(0, len(ids), 500):

@@ -383,12 +383,20 @@ V_ASSISTANT_FOLDER = (
     'ON DELETE SET NULL',
 )
 
+# Files a later import of a richer form of the same export (a ChatGPT `.zip` after its
+# `conversations.json`) attached to turns imported before: appended rows of the turn's
+# files with when they were added (`added_at`; NULL: asked with the question). The turn
+# itself is never rewritten, and a request made before a file was added rebuilds without it.
+V_ATTACHMENTS_ADDED = (
+    'ALTER TABLE "turn_attachments" ADD COLUMN "added_at" TEXT',
+)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
                           V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES,
                           V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS, V_RECORD_PROOFS,
                           V_ASSISTANTS, V_FOLDERS, V_SUMMARY_EDITS, V_USAGE,
-                          V_ASSISTANT_FOLDER]
+                          V_ASSISTANT_FOLDER, V_ATTACHMENTS_ADDED]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

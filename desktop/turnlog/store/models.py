@@ -419,6 +419,9 @@ class TurnAttachmentRow(BaseModel):
     height = peewee.IntegerField()
     encoding = peewee.TextField()
     notes = peewee.TextField()  # JSON list of strings
+    # When a later import added it to a turn imported before (V_ATTACHMENTS_ADDED; NULL:
+    # asked with the question).
+    added_at = peewee.TextField(null=True)
 
     class Meta:
         table_name = "turn_attachments"

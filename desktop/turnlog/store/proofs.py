@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import peewee
 
+from ..core.attachments import added_after
 from ..core.body import encode_json
 from ..core.model import Turn
 from ..core.proof import (
@@ -110,9 +111,10 @@ def text_set(db: peewee.Database, conversation_id: int,
 
 
 def active_run(db: peewee.Database, conversation_id: int, first: int, last: int,
-               mark: int) -> list[Turn]:
+               mark: int, at: str | None = None) -> list[Turn]:
     """The turns of the active line between ordinals `first` and `last` as the supersede
-    records up to `mark` left it, with their files."""
+    records up to `mark` left it, with their files (those a later import added after
+    `at`, the request's time, left out)."""
     found = [rows.turn_of(*r) for r in db.execute_sql(
         f"SELECT {', '.join(rows.TURN_COLUMNS)} FROM turns WHERE conversation_id = ? "
         "AND ordinal BETWEEN ? AND ? ORDER BY ordinal", (conversation_id, first, last))]
@@ -126,11 +128,16 @@ def active_run(db: peewee.Database, conversation_id: int, first: int, last: int,
                         .where(TurnRow.id.in_(ids)).tuples().execute(db)) if ids else {}
         hidden = Versions(records, ordinals).superseded
         found = [t for t in found if t.id not in hidden]
-    return _with_files(db, found)
+    return _with_files(db, found, at)
 
 
-def _with_files(db: peewee.Database, turns: list[Turn]) -> list[Turn]:
+def _with_files(db: peewee.Database, turns: list[Turn], at: str | None = None) -> list[Turn]:
+    """`turns` with their files as a request made at `at` carried them: none a later
+    import added after it (a rebuild reproduces what was sent)."""
     files = of_turns(db, (t.id for t in turns))
+    if at is not None:
+        files = {turn_id: tuple(a for a in found if not added_after(a, at))
+                 for turn_id, found in files.items()}
     return [replace(t, attachments=files[t.id]) if t.id in files else t for t in turns]
 
 
@@ -156,7 +163,8 @@ def sources(db: peewee.Database, row: RequestRow) -> Sources:
     answered = None
     if row.turn_id is not None:
         found = TurnRow.select().where(TurnRow.id == row.turn_id).first(db)
-        answered = _with_files(db, [rows.turn(found)])[0] if found is not None else None
+        answered = _with_files(db, [rows.turn(found)], row.started_at)[0] \
+            if found is not None else None
     summary = None
     if row.summary_id is not None:
         # Not its list of covered turn ids: megabytes on a long log, not part of a body.
@@ -181,7 +189,7 @@ def sources(db: peewee.Database, row: RequestRow) -> Sources:
     turns: Sequence[Turn] = ()
     if row.run_first_ordinal is not None and row.run_last_ordinal is not None:
         turns = active_run(db, row.conversation_id, row.run_first_ordinal,
-                           row.run_last_ordinal, row.version_mark)
+                           row.run_last_ordinal, row.version_mark, row.started_at)
     return replace(base, options=options_from_json(json.loads(row.options)),
                    texts=tuple(texts), turns=tuple(turns), run_count=row.run_count,
                    tools=tools, continued=row.continued, prefill=bool(row.prefill))

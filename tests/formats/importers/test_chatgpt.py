@@ -124,15 +124,23 @@ def _zip_with_image(path: Path) -> Path:
     return path
 
 
-def test_the_zip_after_its_json_says_plainly_its_images_were_not_attached(
+def test_the_zip_after_its_json_attaches_its_images_to_the_turns_it_brought(
         tmp_path, turnlog_home):
     imported(gpt.write_json(tmp_path / "conversations.json", gpt.conversations()))
+    turns = rows(turnlog_home, "SELECT * FROM turns ORDER BY id")
     result = cli("import", str(_zip_with_image(tmp_path / "export.zip")))
     assert result.returncode == 0, result.stderr
     assert "0 turns imported" in result.stderr
-    assert "1 images not attached: these conversations were imported before without them" \
-        in result.stderr
-    assert rows(turnlog_home, "SELECT count(*) FROM turn_attachments") == [(0,)]
+    assert "attached 1 image to 1 earlier imported turn" in result.stderr
+    assert "not attached" not in result.stderr
+    assert rows(turnlog_home, "SELECT * FROM turns ORDER BY id") == turns  # unchanged
+    [(name, added_at)] = rows(turnlog_home, "SELECT name, added_at FROM turn_attachments")
+    assert name == "temple.jpg" and datetime.fromisoformat(added_at).tzinfo is not None
+    again = cli("import", str(tmp_path / "export.zip"), "--json")
+    assert again.returncode == 0 and "earlier imported" not in again.stderr
+    assert all("added_to_earlier_turns" not in c
+               for c in json.loads(again.stdout)["conversations"])
+    assert rows(turnlog_home, "SELECT count(*) FROM turn_attachments") == [(1,)]
 
 
 def test_the_json_after_its_zip_adds_nothing_and_the_images_stay(tmp_path, turnlog_home):

@@ -413,6 +413,9 @@ def _attachment(entry: dict[str, Any], number: int, files: Files | None) -> Atta
             raise ImportProblem(f"{where}: its text as sent is not UTF-8") from None
     notes = entry.get("notes", [])
     width, height = entry.get("width", 0), entry.get("height", 0)
+    added_at = entry.get("added_at")
+    if added_at is not None and parse_time(added_at) is None:
+        raise ImportProblem(f"{where}: 'added_at' is not a time")
     if not (isinstance(notes, list) and all(isinstance(n, str) for n in notes)
             and _is_int(width) and _is_int(height)):
         raise ImportProblem(f"{where}: 'notes', 'width' or 'height' is not what it should be")
@@ -420,7 +423,7 @@ def _attachment(entry: dict[str, Any], number: int, files: Files | None) -> Atta
                       size=len(original), digest=entry["sha256"], sent=sent,
                       sent_mime=str(entry.get("sent_mime") or "text/plain"), width=width,
                       height=height, encoding=str(entry.get("encoding") or ""),
-                      notes=tuple(notes), original=original)
+                      notes=tuple(notes), original=original, added_at=added_at or "")
 
 
 def _file_bytes(ref: Any, files: Files | None, where: str) -> bytes:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMenu, QWidget
 
-from ...core.attachments import Attachment, AttachmentKind
+from ...core.attachments import Attachment, AttachmentKind, added_on
 from ..infra.languages import arg, byte_size
 from .model import ModelIndex, Role
 
@@ -28,8 +28,12 @@ def file_line(attachment: Attachment) -> str:
         kind = translate("TranscriptFiles", "text")
     if attachment.encoding:
         kind = arg(translate("TranscriptFiles", "%1, %2"), kind, attachment.encoding)
-    return arg(translate("TranscriptFiles", "📎 %1 · %2 · %3"), attachment.name, kind,
+    line = arg(translate("TranscriptFiles", "📎 %1 · %2 · %3"), attachment.name, kind,
                byte_size(attachment.size))
+    if attachment.added_at:  # not asked with the question: a later import brought it
+        line += arg(translate("TranscriptFiles", " · added by import on %1"),
+                    added_on(attachment))
+    return line
 
 
 def files_of(index: ModelIndex) -> tuple[Attachment, ...]:
