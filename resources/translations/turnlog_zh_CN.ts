@@ -1532,8 +1532,12 @@
             <translation>未导入：%1：%2</translation>
         </message>
         <message>
-            <source>%1 images not attached: these conversations were imported before without them (delete them and import the .zip again to have their images).</source>
-            <translation>%1 张图片未附上：这些对话之前已在没有图片的情况下导入（删除它们后再次导入 .zip 即可带上图片）。</translation>
+            <source>attached %1 files to %2 earlier imported turns (marked as added by import)</source>
+            <translation>已将 %1 个文件附加到 %2 个先前导入的轮次（标记为由导入添加）</translation>
+        </message>
+        <message>
+            <source>%1 images not attached: these conversations changed since they were imported (delete them and import the .zip again to have their images).</source>
+            <translation>%1 张图片未附加：这些对话在导入后已有变化（删除它们并重新导入 .zip 即可获得图片）。</translation>
         </message>
         <message>
             <source>Import as copies</source>
@@ -4818,6 +4822,10 @@ Answer so far: %2</source>
         <message>
             <source>📎 %1 · %2 · %3</source>
             <translation>📎 %1 · %2 · %3</translation>
+        </message>
+        <message>
+            <source> · added by import on %1</source>
+            <translation> · 于 %1 由导入添加</translation>
         </message>
         <message>
             <source>Open %1</source>

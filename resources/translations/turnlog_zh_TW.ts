@@ -1532,8 +1532,12 @@
             <translation>未匯入：%1：%2</translation>
         </message>
         <message>
-            <source>%1 images not attached: these conversations were imported before without them (delete them and import the .zip again to have their images).</source>
-            <translation>%1 張圖片未附上：這些對話之前已在沒有圖片的情況下匯入（刪除它們後再次匯入 .zip 即可帶上圖片）。</translation>
+            <source>attached %1 files to %2 earlier imported turns (marked as added by import)</source>
+            <translation>已將 %1 個檔案附加到 %2 個先前匯入的輪次（標記為由匯入新增）</translation>
+        </message>
+        <message>
+            <source>%1 images not attached: these conversations changed since they were imported (delete them and import the .zip again to have their images).</source>
+            <translation>%1 張圖片未附加：這些對話在匯入後已有變化（刪除它們並重新匯入 .zip 即可取得圖片）。</translation>
         </message>
         <message>
             <source>Import as copies</source>
@@ -4818,6 +4822,10 @@ Answer so far: %2</source>
         <message>
             <source>📎 %1 · %2 · %3</source>
             <translation>📎 %1 · %2 · %3</translation>
+        </message>
+        <message>
+            <source> · added by import on %1</source>
+            <translation> · 於 %1 由匯入新增</translation>
         </message>
         <message>
             <source>Open %1</source>

@@ -203,3 +203,40 @@ def test_a_broken_folders_or_assistants_file_is_named_and_nothing_is_written(
             import_file(target, done.path)
         assert target.conversations() == [] and target.assistants.list() == []
         assert target.folders() == []
+
+
+@pytest.mark.parametrize(("line", "named"), [
+    ('{"record": "request", "started_at": 5}', "request record's 'started_at'"),
+    ('{"record": "request"}', "request record's 'started_at'"),
+])
+def test_a_broken_request_record_is_named_and_nothing_is_written(tmp_path, line, named):
+    from turnlog.core.imports import ImportProblem
+
+    with TurnlogStore.open(tmp_path / "a") as source:
+        fill(source)
+        done = export_all(source, tmp_path / "all")
+    [trips] = [p for p in done.path.glob("*.jsonl") if p.name.endswith("-Trips.jsonl")]
+    with trips.open("a", encoding="utf-8") as out:
+        out.write(line + "\n")
+    with TurnlogStore.open(tmp_path / "b") as target:
+        with pytest.raises(ImportProblem, match=named):
+            import_file(target, done.path)
+        assert target.conversations() == []
+        assert target.db.execute_sql("SELECT count(*) FROM requests").fetchone()[0] == 0
+
+
+def test_a_record_whose_json_column_is_not_json_is_named(tmp_path):
+    from turnlog.core.imports import ImportProblem
+
+    with TurnlogStore.open(tmp_path / "a") as source:
+        fill(source)
+        done = export_all(source, tmp_path / "all")
+    [trips] = [p for p in done.path.glob("*.jsonl") if p.name.endswith("-Trips.jsonl")]
+    lines = trips.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[-1])
+    assert record["record"] == "request"
+    record["sha256"] = "not [json"
+    trips.write_text("\n".join([*lines[:-1], json.dumps(record)]) + "\n", encoding="utf-8")
+    with TurnlogStore.open(tmp_path / "b") as target, pytest.raises(
+            ImportProblem, match="'sha256' is not JSON"):
+        import_file(target, done.path)

@@ -103,6 +103,27 @@ def test_importing_the_json_after_the_zip_adds_nothing(export_zip, tmp_path, tur
     assert shown(first["conversations"][0]["id"]).count("## turn") == 2
 
 
+def test_a_later_export_with_a_file_the_first_lacked_attaches_it_dated(tmp_path,
+                                                                       turnlog_home):
+    """The first export named budget.csv without its text; the later one (the .zip)
+    carries it: it is attached to the turn imported before, marked as added by import,
+    and the turn's question stays as it was."""
+    lacking = claude.conversations()
+    del lacking[0]["chat_messages"][0]["attachments"][0]["extracted_content"]
+    [trip, *_] = imported(claude.write_json(tmp_path / "first.json", lacking))["conversations"]
+    before = shown(trip["id"])
+    assert "[file: budget.csv]" in before and "attached:" not in before
+    result = cli("import", str(claude.write_zip(tmp_path / "later.zip",
+                                                claude.conversations())))
+    assert result.returncode == 0, result.stderr
+    assert "attached 1 file to 1 earlier imported turn" in result.stderr
+    after = shown(trip["id"])
+    assert "[file: budget.csv]" in after  # the question as it was imported, unchanged
+    assert "attached: budget.csv — text" in after and "added by import on " in after
+    again = cli("import", str(tmp_path / "later.zip"))
+    assert again.returncode == 0 and "earlier imported" not in again.stderr
+
+
 def test_the_plain_report_names_the_source_and_what_was_skipped(export_zip, turnlog_home):
     result = cli("import", str(export_zip))
     assert result.returncode == 0, result.stderr

@@ -99,17 +99,23 @@ def choose_export_target(parent: QWidget) -> Path | None:
 
 
 def source_lines(outcomes: list[ImportOutcome]) -> list[str]:
-    """What the source held besides its conversations that was not imported, and the
-    images a conversation imported before cannot get now, said plainly."""
+    """What the source held besides its conversations that was not imported, the files
+    it added to turns imported before, and the images a conversation imported before
+    cannot get now, said plainly."""
     if not isinstance(outcomes, ImportReport):
         return []
     lines = [arg(QCoreApplication.translate("ImportExport", "not imported: %1: %2"),
                  reason, number(count)) for reason, count in outcomes.skipped]
+    added = sum(o.added for o in outcomes)
+    if added:  # a richer form of an export imported before
+        lines.append(arg(QCoreApplication.translate(
+            "ImportExport", "attached %1 files to %2 earlier imported turns (marked as "
+            "added by import)"), number(added), number(sum(o.added_turns for o in outcomes))))
     missing = outcomes.totals().get(NOT_ATTACHED, 0)
     if missing:
         lines.append(arg(QCoreApplication.translate(
-            "ImportExport", "%1 images not attached: these conversations were imported "
-            "before without them (delete them and import the .zip again to have their "
+            "ImportExport", "%1 images not attached: these conversations changed since they "
+            "were imported (delete them and import the .zip again to have their "
             "images)."), number(missing)))
     # Each assistant a project became, with its system prompt as written: seen before use.
     lines.extend(line for project in outcomes.projects
