@@ -40,6 +40,7 @@ def exported(db: peewee.Database, conversation_id: int) -> list[dict[str, Any]]:
         'FROM "requests" WHERE "conversation_id" = ? ORDER BY "id"',
         (conversation_id,)).fetchall()
     tools: dict[str, str | None] = {}
+    texts: dict[int, list[list[str | None]] | None] = {}  # most records share a set
     found = []
     for row in rows:
         entry: dict[str, Any] = dict(zip(_COLUMNS, row, strict=False))
@@ -51,7 +52,9 @@ def exported(db: peewee.Database, conversation_id: int) -> list[dict[str, Any]]:
                 'SELECT "definitions" FROM "tool_sets" WHERE "digest" = ?',
                 (digest,)).fetchone()[0]
         entry["tools"] = tools.get(digest) if digest is not None else None
-        entry["texts"] = _texts(db, texts_id)
+        if texts_id is not None and texts_id not in texts:
+            texts[texts_id] = _texts(db, texts_id)
+        entry["texts"] = texts.get(texts_id) if texts_id is not None else None
         found.append(entry)
     return found
 
