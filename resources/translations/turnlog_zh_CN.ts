@@ -1532,8 +1532,16 @@
             <translation>未导入：%1：%2</translation>
         </message>
         <message>
-            <source>attached %1 files to %2 earlier imported turns (marked as added by import)</source>
-            <translation>已将 %1 个文件附加到 %2 个先前导入的轮次（标记为由导入添加）</translation>
+            <source>attached %1 to %2 (marked as added by import)</source>
+            <translation>已将 %1 附加到 %2（标记为由导入添加）</translation>
+        </message>
+        <message>
+            <source>%n file(s)</source>
+            <translation>%n 个文件</translation>
+        </message>
+        <message>
+            <source>%n earlier imported turn(s)</source>
+            <translation>%n 个先前导入的轮次</translation>
         </message>
         <message>
             <source>%1 images not attached: these conversations changed since they were imported (delete them and import the .zip again to have their images).</source>

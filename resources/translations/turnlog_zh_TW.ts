@@ -1532,8 +1532,16 @@
             <translation>未匯入：%1：%2</translation>
         </message>
         <message>
-            <source>attached %1 files to %2 earlier imported turns (marked as added by import)</source>
-            <translation>已將 %1 個檔案附加到 %2 個先前匯入的輪次（標記為由匯入新增）</translation>
+            <source>attached %1 to %2 (marked as added by import)</source>
+            <translation>已將 %1 附加到 %2（標記為由匯入新增）</translation>
+        </message>
+        <message>
+            <source>%n file(s)</source>
+            <translation>%n 個檔案</translation>
+        </message>
+        <message>
+            <source>%n earlier imported turn(s)</source>
+            <translation>%n 個先前匯入的輪次</translation>
         </message>
         <message>
             <source>%1 images not attached: these conversations changed since they were imported (delete them and import the .zip again to have their images).</source>

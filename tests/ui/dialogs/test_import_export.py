@@ -169,3 +169,30 @@ def test_the_report_names_what_a_claude_export_held_that_was_not_imported(
         "its system prompt, as written:" in lines and "    Answer in EUR." in lines
     assert "not imported: account data (users.json), never stored: 1" in lines
     assert window.transfer.report.as_copies is None
+
+
+def test_the_report_says_what_a_zip_after_its_json_attached(qtbot, make_window, tmp_path):
+    window = make_window()
+    first = gpt.write_json(tmp_path / "conversations.json", gpt.conversations())
+    window.transfer.choose_import = lambda: first
+    action(window, "&Import…").trigger()
+    qtbot.waitUntil(lambda: window.transfer.report is not None, timeout=60_000)
+    window.transfer.report.close()
+    window.transfer.report = None
+    later = tmp_path / "export.zip"
+    with zipfile.ZipFile(later, "w") as archive:
+        archive.writestr("conversations.json", json.dumps(gpt.conversations()))
+        archive.writestr("file-abc-temple.png", _png())
+    window.transfer.choose_import = lambda: later
+    action(window, "&Import…").trigger()
+    qtbot.waitUntil(lambda: window.transfer.report is not None, timeout=60_000)
+    details = window.transfer.report.details.toPlainText()
+    assert "attached 1 file to 1 earlier imported turn (marked as added by import)" \
+        in details.splitlines()
+    assert "not attached" not in details
+
+
+def _png() -> bytes:
+    from attachfiles import png_bytes
+
+    return png_bytes(20, 10)

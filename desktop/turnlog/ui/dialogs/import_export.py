@@ -108,9 +108,14 @@ def source_lines(outcomes: list[ImportOutcome]) -> list[str]:
                  reason, number(count)) for reason, count in outcomes.skipped]
     added = sum(o.added for o in outcomes)
     if added:  # a richer form of an export imported before
-        lines.append(arg(QCoreApplication.translate(
-            "ImportExport", "attached %1 files to %2 earlier imported turns (marked as "
-            "added by import)"), number(added), number(sum(o.added_turns for o in outcomes))))
+        turns = sum(o.added_turns for o in outcomes)
+        lines.append(arg(
+            QCoreApplication.translate("ImportExport",
+                                       "attached %1 to %2 (marked as added by import)"),
+            plural(QCoreApplication.translate("ImportExport", "%n file(s)", None, added),
+                   added),
+            plural(QCoreApplication.translate("ImportExport", "%n earlier imported turn(s)",
+                                              None, turns), turns)))
     missing = outcomes.totals().get(NOT_ATTACHED, 0)
     if missing:
         lines.append(arg(QCoreApplication.translate(
