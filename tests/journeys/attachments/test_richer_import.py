@@ -96,6 +96,7 @@ def test_the_zip_after_its_json_adds_its_images_as_a_dated_record(turnlog_home, 
     today = datetime.fromisoformat(photo.added_at).astimezone().strftime("%Y-%m-%d")
     assert f"added by import on {today}" in shown.stdout
 
+    assert scan(turnlog_home, [MARK])  # the file's bytes are stored …
     with TurnlogStore.open(turnlog_home) as store:
         store.privacy.delete_conversation(conv_id)
-    assert scan(turnlog_home, [MARK]) == []
+    assert scan(turnlog_home, [MARK]) == []  # … and gone with its conversation
