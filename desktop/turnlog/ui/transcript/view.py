@@ -160,7 +160,10 @@ class TranscriptView(QListView):
         model = self.transcript()
         at_bottom = value >= bar.maximum() - 4
         self._follow = at_bottom and model.at_newest
-        if self._anchor is not None:
+        if self._anchor is not None or model.moving:
+            # While the rows move to another part of the log the bar passes through its
+            # ends (clamped, then at the top): no page joins for that; the mover places
+            # the rows and checks the edges once they are where they go (`_edges`).
             return
         if value == bar.minimum():
             model.request_older()
@@ -171,7 +174,7 @@ class TranscriptView(QListView):
         bar = self.verticalScrollBar()
         if self._follow and self._anchor is None:
             bar.setValue(maximum)
-        if maximum == minimum and self.model() is not None:
+        if maximum == minimum and self.model() is not None and not self.transcript().moving:
             # Everything loaded fits on screen: show older turns too if there are any.
             self.transcript().request_older()
 
@@ -255,6 +258,7 @@ class TranscriptView(QListView):
         self.executeDelayedItemsLayout()
         self._follow = False
         self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
+        self._edges()
         self._set_current(index)
         # Again once its neighbours are painted (their true heights are known then).
         target = QPersistentModelIndex(index)
@@ -312,10 +316,17 @@ class TranscriptView(QListView):
         if place >= self.history_bar.maximum():
             self.show_newest()
             return
-        index = model.reveal_position(place, before=0)
+        # A few older turns above it: the top row placed is not the one that asks for an
+        # older page as soon as it shows.
+        index = model.reveal_position(place)
         self.executeDelayedItemsLayout()
         self._follow, self._anchor = False, None
         self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
+        self._edges()
+
+    def _edges(self) -> None:
+        """After a move of the rows: a page joins if an edge of them is in view."""
+        self._scrolled(self.verticalScrollBar().value())
 
     def _place_history_bar(self) -> None:
         width = self.history_bar.sizeHint().width()
