@@ -58,6 +58,12 @@ translate = QCoreApplication.translate  # translate("Context", …): lupdate rea
 FRAME_BUDGET = 0.006  # seconds a frame spends building rows it shows for the first time
 
 
+def tinted(color: QColor, alpha: int, under: QColor) -> QColor:
+    """`color` at `alpha` (of 255) over the opaque `under`, as one opaque colour."""
+    return QColor(*(round((top * alpha + below * (255 - alpha)) / 255)
+                    for top, below in zip(color.getRgb()[:3], under.getRgb()[:3], strict=True)))
+
+
 class TranscriptDelegate(QStyledItemDelegate):
     """Paints a turn from cached documents: question as plain text, answer as Markdown
     (HTML disabled, in sections: `AnswerDocument`). Documents are keyed by the row's turn
@@ -464,19 +470,18 @@ class TranscriptDelegate(QStyledItemDelegate):
         rect = QRect(option.rect)
         painter.save()
         try:
-            selected = bool(option.state & QStyle.StateFlag.State_Selected)
-            if selected:
-                highlight = QColor(palette.color(QPalette.ColorRole.Highlight))
-                highlight.setAlpha(40)
-                painter.fillRect(rect, highlight)
+            # Tints are mixed with what lies under them here and filled opaque: a
+            # translucent fill costs a raster backing store many times an opaque one.
+            under = palette.color(QPalette.ColorRole.Base)
+            if option.state & QStyle.StateFlag.State_Selected:
+                under = tinted(palette.color(QPalette.ColorRole.Highlight), 40, under)
+                painter.fillRect(rect, under)
             mark = index.data(Role.MARK)
             band = QRect(rect.left(), rect.top() + 2, self.BAND, rect.height() - 4)
             if isinstance(mark, RowMark):
                 color = mark.color(palette)
-                if mark is RowMark.NOT_SENT:
-                    painter.fillRect(band, QColor(color.red(), color.green(), color.blue(), 110))
-                else:
-                    painter.fillRect(band, color)
+                painter.fillRect(band, tinted(color, 110, under)
+                                 if mark is RowMark.NOT_SENT else color)
             if self._later(str(index.data(Role.KEY))):
                 draw_sketch(painter, option, index, self.layout)
                 return
