@@ -92,3 +92,25 @@ def test_a_row_not_sent_and_the_current_row_are_tinted_as_before(qtbot, store, m
 
 def _close(seen: tuple[int, ...], expected: tuple[int, ...]) -> bool:
     return all(abs(s - e) <= 2 for s, e in zip(seen, expected, strict=True))
+
+
+def test_a_steady_drag_finds_the_turns_it_lands_on_read_ahead(qtbot, store, make_window):
+    """Moves of the held thumb in even steps: from the third on, the turns each lands on
+    were read on the page reader's thread while the last one was shown, so the window
+    reads none from the store itself."""
+    window = opened(qtbot, store, make_window)
+    bar, model, view = window.view.history_bar, window.transcript, window.view
+    turns = model.turns
+    assert isinstance(turns, LogPages)
+    bar.setSliderDown(True)
+    try:
+        for step, place in enumerate(range(16_000, 2_000, -1_700)):
+            read = turns.pages_read
+            moved_to(window, place)
+            assert top_ordinal(window) == place + 1
+            if step >= 2:
+                assert turns.pages_read == read, place  # nothing read while it waited
+            qtbot.waitUntil(lambda: view.history_bar.pages_ahead.idle, timeout=5_000)
+        assert turns.pages_read_ahead >= 6
+    finally:
+        bar.setSliderDown(False)

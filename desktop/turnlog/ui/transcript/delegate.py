@@ -49,19 +49,13 @@ from .pin_marks import underline_pins
 from .reasoning_fold import ReasoningFold, fold_of
 from .row_header import UNCLICKABLE, draw_header, header_controls, header_height
 from .row_layout import RowGeometry, RowLayout, RowParts, estimated_lines
-from .row_sketch import draw_document, draw_sketch
+from .row_sketch import draw_document, draw_sketch, tinted
 from .selection import TextSelection, TextSelector, selection_format
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
 
 FRAME_BUDGET = 0.006  # seconds a frame spends building rows it shows for the first time
-
-
-def tinted(color: QColor, alpha: int, under: QColor) -> QColor:
-    """`color` at `alpha` (of 255) over the opaque `under`, as one opaque colour."""
-    return QColor(*(round((top * alpha + below * (255 - alpha)) / 255)
-                    for top, below in zip(color.getRgb()[:3], under.getRgb()[:3], strict=True)))
 
 
 class TranscriptDelegate(QStyledItemDelegate):
@@ -470,8 +464,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         rect = QRect(option.rect)
         painter.save()
         try:
-            # Tints are mixed with what lies under them here and filled opaque: a
-            # translucent fill costs a raster backing store many times an opaque one.
+            # Tints are mixed with what is under them and filled opaque (`tinted`).
             under = palette.color(QPalette.ColorRole.Base)
             if option.state & QStyle.StateFlag.State_Selected:
                 under = tinted(palette.color(QPalette.ColorRole.Highlight), 40, under)

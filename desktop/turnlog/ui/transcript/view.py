@@ -156,14 +156,10 @@ class TranscriptView(QListView):
         return self.verticalScrollBar().value() >= self.verticalScrollBar().maximum() - 4
 
     def _scrolled(self, value: int) -> None:
-        bar = self.verticalScrollBar()
-        model = self.transcript()
+        bar, model = self.verticalScrollBar(), self.transcript()
         at_bottom = value >= bar.maximum() - 4
         self._follow = at_bottom and model.at_newest
-        if self._anchor is not None or model.moving:
-            # While the rows move to another part of the log the bar passes through its
-            # ends (clamped, then at the top): no page joins for that; the mover places
-            # the rows and checks the edges once they are where they go (`_edges`).
+        if self._anchor is not None or model.moving:  # the rows' mover checks the edges
             return
         if value == bar.minimum():
             model.request_older()
@@ -171,9 +167,8 @@ class TranscriptView(QListView):
             model.request_newer()
 
     def _range_changed(self, minimum: int, maximum: int) -> None:
-        bar = self.verticalScrollBar()
         if self._follow and self._anchor is None:
-            bar.setValue(maximum)
+            self.verticalScrollBar().setValue(maximum)
         if maximum == minimum and self.model() is not None and not self.transcript().moving:
             # Everything loaded fits on screen: show older turns too if there are any.
             self.transcript().request_older()
@@ -258,7 +253,7 @@ class TranscriptView(QListView):
         self.executeDelayedItemsLayout()
         self._follow = False
         self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
-        self._edges()
+        self._scrolled(self.verticalScrollBar().value())  # an edge in view: a page joins
         self._set_current(index)
         # Again once its neighbours are painted (their true heights are known then).
         target = QPersistentModelIndex(index)
@@ -313,20 +308,15 @@ class TranscriptView(QListView):
     def _history_moved(self, place: int) -> None:
         """The whole-log bar was dragged or clicked: show the turns from `place` on."""
         model = self.transcript()
+        self.history_bar.read_ahead(place, model.turns, model.PAGE)
         if place >= self.history_bar.maximum():
             self.show_newest()
             return
-        # A few older turns above it: the top row placed is not the one that asks for an
-        # older page as soon as it shows.
-        index = model.reveal_position(place)
+        index = model.reveal_position(place)  # a few older turns above it, as Go to turn
         self.executeDelayedItemsLayout()
         self._follow, self._anchor = False, None
         self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
-        self._edges()
-
-    def _edges(self) -> None:
-        """After a move of the rows: a page joins if an edge of them is in view."""
-        self._scrolled(self.verticalScrollBar().value())
+        self._scrolled(self.verticalScrollBar().value())  # an edge in view: a page joins
 
     def _place_history_bar(self) -> None:
         width = self.history_bar.sizeHint().width()
