@@ -9,12 +9,13 @@ progress handler), which do not depend on the machine's load.
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 
 from turnlog.core.model import Usage
 from turnlog.core.send import PendingTurn
 from turnlog.store import TurnlogStore
-from turnlog.store.pages import LogPages
+from turnlog.store.pages import LogPages, PageReader
 
 TURNS = 20_000
 
@@ -69,3 +70,35 @@ def test_pages_hold_the_turns_a_plain_list_holds_gaps_included(tmp_path):
             assert store.turns.log(cid)[index].id == plain[index]
         log = store.turns.log(cid)
         assert [log[i].id for i in range(len(log) - 1, -1, -1)] == plain[::-1]
+
+
+def test_pages_read_ahead_on_the_readers_thread_are_in_memory_when_looked_at(tmp_path):
+    """A `PageReader` reads the pages asked for on its own thread and connection (the
+    store's connection on this thread does no work for them), then its thread ends and
+    closes that connection."""
+    with TurnlogStore.open(tmp_path / "home") as store:
+        cid = store.conversations.create("long").id
+        store.turns.commit_many(cid, [pending(f"t{i}") for i in range(2_000)])
+        log = store.turns.log(cid)
+        reader = PageReader()
+        reader.IDLE = 0.2
+        steps = [0]
+
+        def counted() -> int:
+            steps[0] += 1
+            return 0
+
+        store.db.connection().set_progress_handler(counted, 1)
+        reader.want(log, 500, 520)
+        deadline = time.monotonic() + 5
+        while not reader.idle and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert all(log.loaded(i) is not None for i in range(500, 520))
+        assert [log[i].ordinal for i in (500, 519)] == [501, 520]
+        assert log.pages_read == 0 and log.pages_read_ahead >= 1
+        assert steps[0] == 0  # none of it on this thread's connection
+        store.db.connection().set_progress_handler(None, 0)
+        deadline = time.monotonic() + 5
+        while reader.running and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not reader.running

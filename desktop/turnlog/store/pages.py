@@ -10,6 +10,7 @@ index) and reads the turns a caller touches in pages of `PAGE`, keeping at most
 from __future__ import annotations
 
 import bisect
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from typing import Any, Protocol, TypeVar, overload
 from ..core.model import FrozenTurns, Turn, ordinal_runs
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class PageSource(Protocol):
@@ -67,7 +69,8 @@ class LogPages(FrozenTurns):
         self._keys: tuple[int, tuple[str, ...], tuple[int, ...]] | None = None
         self._oldest: int | None = None  # the oldest ordinal, once asked (0: none)
         self._runs: OrderedDict[tuple[int, int], list[tuple[int, int]]] = OrderedDict()
-        self.pages_read = 0  # how many pages came from the store (for tests and benches)
+        self.pages_read = 0  # how many pages came from the store when asked for (for tests)
+        self.pages_read_ahead = 0  # and how many a `PageReader` read before they were
 
     def __repr__(self) -> str:
         return (f"LogPages(conversation {self.conversation_id}: {self._count} turns up to "
@@ -75,6 +78,11 @@ class LogPages(FrozenTurns):
 
     def __len__(self) -> int:
         return self._count
+
+    @property
+    def source(self) -> PageSource:
+        """Where the pages are read from (the store's turns part)."""
+        return self._source
 
     @overload
     def __getitem__(self, index: int) -> Turn: ...
@@ -140,22 +148,55 @@ class LogPages(FrozenTurns):
                 self._pages.move_to_end(number)
                 self._last = (number, page)
                 return page
+        page = self._keep(number, self._read(number))
+        self._last = (number, page)
+        return page
+
+    def _read(self, number: int) -> list[Turn]:
+        """Page `number` from the store, read without holding the lock (a page read ahead
+        on another thread never holds up one that is needed now)."""
+        with self._lock:
             newer = self._pages.get(number - 1) if number > 0 else None
-            top = newer[0].ordinal - 1 if newer else self._dense_top(number)
-            if top is not None:  # its newest ordinal is known: read from there, in the index
-                rows = self._source.turn_page(self.conversation_id, newest=self.newest_ordinal,
-                                              hidden=self.hidden, before=top + 1,
-                                              limit=self.PAGE)
-            else:  # counted from the newest (a gap lies somewhere in between)
-                rows = self._source.turn_page(self.conversation_id, newest=self.newest_ordinal,
-                                              hidden=self.hidden, skip=number * self.PAGE,
-                                              limit=self.PAGE)
-            self.pages_read += 1
+        top = newer[0].ordinal - 1 if newer else self._dense_top(number)
+        if top is not None:  # its newest ordinal is known: read from there, in the index
+            return self._source.turn_page(self.conversation_id, newest=self.newest_ordinal,
+                                          hidden=self.hidden, before=top + 1, limit=self.PAGE)
+        # Counted from the newest (a gap lies somewhere in between).
+        return self._source.turn_page(self.conversation_id, newest=self.newest_ordinal,
+                                      hidden=self.hidden, skip=number * self.PAGE,
+                                      limit=self.PAGE)
+
+    def _keep(self, number: int, rows: list[Turn], *, ahead: bool = False) -> list[Turn]:
+        """Page `number` kept in memory: `rows`, unless another thread kept it first."""
+        with self._lock:
+            page = self._pages.get(number)
+            if page is not None:
+                self._pages.move_to_end(number)
+                return page
+            if ahead:
+                self.pages_read_ahead += 1
+            else:
+                self.pages_read += 1
             self._pages[number] = rows
-            self._last = (number, rows)
             while len(self._pages) > self.KEEP:
                 self._pages.popitem(last=False)
             return rows
+
+    def read_ahead(self, start: int, stop: int) -> int:
+        """Read the pages holding indexes start..stop-1 that are not in memory, on the
+        thread calling it (a `PageReader`'s); how many it read."""
+        start, stop = max(0, start), min(self._count, stop)
+        if start >= stop:
+            return 0
+        read = 0
+        for number in range((self._count - stop) // self.PAGE,
+                            (self._count - 1 - start) // self.PAGE + 1):
+            with self._lock:
+                if number in self._pages:
+                    continue
+            self._keep(number, self._read(number), ahead=True)
+            read += 1
+        return read
 
     def _dense_top(self, number: int) -> int | None:
         """The newest ordinal of page `number` when the log has no gap (every ordinal from
@@ -362,6 +403,70 @@ class LogPages(FrozenTurns):
 
 def _ordinal(turn: Turn) -> int:
     return turn.ordinal
+
+
+class PageReader:
+    """Reads pages of a log ahead of need on a thread of its own, so a view moving far
+    through a long log (a scroll bar dragged) finds them in memory rather than waiting for
+    SQLite. Only the latest request counts. The thread reads through the store's database,
+    where every thread has its own connection; it ends after `IDLE` seconds without a
+    request, closing its connection, and starts again with the next."""
+
+    IDLE = 2.0
+
+    def __init__(self) -> None:
+        self._wanted: tuple[LogPages, int, int] | None = None
+        self._busy = False
+        self._thread: threading.Thread | None = None
+        self._cond = threading.Condition()
+
+    def want(self, pages: LogPages, start: int, stop: int) -> None:
+        """Have the turns at indexes start..stop-1 of `pages` in memory soon."""
+        with self._cond:
+            self._wanted = (pages, start, stop)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="turnlog-pages",
+                                                daemon=True)
+                self._thread.start()
+            self._cond.notify()
+
+    @property
+    def running(self) -> bool:
+        """Whether its thread is there (it ends when nothing was asked for a while)."""
+        with self._cond:
+            return self._thread is not None
+
+    @property
+    def idle(self) -> bool:
+        """Nothing asked for is left to read."""
+        with self._cond:
+            return self._wanted is None and not self._busy
+
+    def _run(self) -> None:
+        source: Any = None
+        try:
+            while True:
+                with self._cond:
+                    self._busy = False
+                    if self._wanted is None:
+                        self._cond.wait(self.IDLE)
+                    wanted, self._wanted = self._wanted, None
+                    if wanted is None:
+                        self._thread = None
+                        return
+                    self._busy = True
+                pages, start, stop = wanted
+                source = pages.source
+                try:
+                    pages.read_ahead(start, stop)
+                except Exception:  # noqa: BLE001 - read ahead: the page is read when needed
+                    log.debug("Reading pages ahead failed", exc_info=True)
+        finally:
+            with self._cond:
+                self._busy = False
+            db = getattr(getattr(source, "database", None), "db", None)
+            if db is not None and not db.is_closed():
+                db.close()  # this thread's connection
 
 
 class PagedTurns:

@@ -49,7 +49,7 @@ from .pin_marks import underline_pins
 from .reasoning_fold import ReasoningFold, fold_of
 from .row_header import UNCLICKABLE, draw_header, header_controls, header_height
 from .row_layout import RowGeometry, RowLayout, RowParts, estimated_lines
-from .row_sketch import draw_document, draw_sketch
+from .row_sketch import draw_document, draw_sketch, tinted
 from .selection import TextSelection, TextSelector, selection_format
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
@@ -464,19 +464,17 @@ class TranscriptDelegate(QStyledItemDelegate):
         rect = QRect(option.rect)
         painter.save()
         try:
-            selected = bool(option.state & QStyle.StateFlag.State_Selected)
-            if selected:
-                highlight = QColor(palette.color(QPalette.ColorRole.Highlight))
-                highlight.setAlpha(40)
-                painter.fillRect(rect, highlight)
+            # Tints are mixed with what is under them and filled opaque (`tinted`).
+            under = palette.color(QPalette.ColorRole.Base)
+            if option.state & QStyle.StateFlag.State_Selected:
+                under = tinted(palette.color(QPalette.ColorRole.Highlight), 40, under)
+                painter.fillRect(rect, under)
             mark = index.data(Role.MARK)
             band = QRect(rect.left(), rect.top() + 2, self.BAND, rect.height() - 4)
             if isinstance(mark, RowMark):
                 color = mark.color(palette)
-                if mark is RowMark.NOT_SENT:
-                    painter.fillRect(band, QColor(color.red(), color.green(), color.blue(), 110))
-                else:
-                    painter.fillRect(band, color)
+                painter.fillRect(band, tinted(color, 110, under)
+                                 if mark is RowMark.NOT_SENT else color)
             if self._later(str(index.data(Role.KEY))):
                 draw_sketch(painter, option, index, self.layout)
                 return

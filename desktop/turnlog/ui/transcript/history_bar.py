@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import QScrollBar, QWidget
+
+from ...core.model import Turn
+from ...store.pages import LogPages, PageReader
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
@@ -22,6 +27,8 @@ class HistoryBar(QScrollBar):
         self._placing = False
         self._target: int | None = None
         self.valueChanged.connect(self._changed)
+        self.pages_ahead = PageReader()  # the turns a drag will likely show next
+        self._dragged_from: int | None = None  # the place of the thumb's last move
 
     def show_turns(self, count: int, top: int, row_height: int, height: int, *,
                    at_end: bool) -> None:
@@ -55,3 +62,15 @@ class HistoryBar(QScrollBar):
         target, self._target = self._target, None
         if target is not None:
             self.moved.emit(target)
+
+    def read_ahead(self, place: int, turns: Sequence[Turn], rows: int) -> None:
+        """The rows are moving to `place` of `turns`: while the thumb is held, the `rows`
+        turns where its next move will likely land (as far on as this one went) are read
+        on the page reader's thread meanwhile."""
+        if not self.isSliderDown():
+            self._dragged_from = None
+            return
+        last, self._dragged_from = self._dragged_from, place
+        if last is not None and last != place and isinstance(turns, LogPages):
+            ahead = place + (place - last)
+            self.pages_ahead.want(turns, ahead - 3, ahead + rows)

@@ -16,6 +16,13 @@ from .row_layout import RowLayout, RowParts, estimated_lines
 SKETCH_CHARS = 3_000  # of a question or an answer: more than a screen shows
 
 
+def tinted(color: QColor, alpha: int, under: QColor) -> QColor:
+    """`color` at `alpha` (of 255) over the opaque `under`, as one opaque colour: a
+    translucent fill costs a raster backing store many times what an opaque one does."""
+    return QColor(*(round((top * alpha + below * (255 - alpha)) / 255)
+                    for top, below in zip(color.getRgb()[:3], under.getRgb()[:3], strict=True)))
+
+
 def draw_document(
     painter: QPainter, doc: QTextDocument, x: int, y: int, palette: QPalette,
     visible: QRect, selections: list[QAbstractTextDocumentLayout.Selection] | None = None,

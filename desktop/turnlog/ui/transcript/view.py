@@ -156,11 +156,10 @@ class TranscriptView(QListView):
         return self.verticalScrollBar().value() >= self.verticalScrollBar().maximum() - 4
 
     def _scrolled(self, value: int) -> None:
-        bar = self.verticalScrollBar()
-        model = self.transcript()
+        bar, model = self.verticalScrollBar(), self.transcript()
         at_bottom = value >= bar.maximum() - 4
         self._follow = at_bottom and model.at_newest
-        if self._anchor is not None:
+        if self._anchor is not None or model.moving:  # the rows' mover checks the edges
             return
         if value == bar.minimum():
             model.request_older()
@@ -168,10 +167,9 @@ class TranscriptView(QListView):
             model.request_newer()
 
     def _range_changed(self, minimum: int, maximum: int) -> None:
-        bar = self.verticalScrollBar()
         if self._follow and self._anchor is None:
-            bar.setValue(maximum)
-        if maximum == minimum and self.model() is not None:
+            self.verticalScrollBar().setValue(maximum)
+        if maximum == minimum and self.model() is not None and not self.transcript().moving:
             # Everything loaded fits on screen: show older turns too if there are any.
             self.transcript().request_older()
 
@@ -255,6 +253,7 @@ class TranscriptView(QListView):
         self.executeDelayedItemsLayout()
         self._follow = False
         self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
+        self._scrolled(self.verticalScrollBar().value())  # an edge in view: a page joins
         self._set_current(index)
         # Again once its neighbours are painted (their true heights are known then).
         target = QPersistentModelIndex(index)
@@ -309,13 +308,15 @@ class TranscriptView(QListView):
     def _history_moved(self, place: int) -> None:
         """The whole-log bar was dragged or clicked: show the turns from `place` on."""
         model = self.transcript()
+        self.history_bar.read_ahead(place, model.turns, model.PAGE)
         if place >= self.history_bar.maximum():
             self.show_newest()
             return
-        index = model.reveal_position(place, before=0)
+        index = model.reveal_position(place)  # a few older turns above it, as Go to turn
         self.executeDelayedItemsLayout()
         self._follow, self._anchor = False, None
         self.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
+        self._scrolled(self.verticalScrollBar().value())  # an edge in view: a page joins
 
     def _place_history_bar(self) -> None:
         width = self.history_bar.sizeHint().width()
