@@ -1,10 +1,12 @@
 """Showing the request in flight costs the window little right after Send: the body is
 built once when nothing has to start first, a second report of the same request redraws
-nothing, the inspector's parts table writes only the rows that changed, and the body is
-built after the first frame of the question being answered."""
+nothing, the inspector's parts table writes only the rows that changed, the body is
+built after the first frame of the question being answered, and the next request's
+preview is built off the GUI thread when the answer is saved."""
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import replace
 
@@ -12,6 +14,7 @@ from PySide6.QtCore import QEvent, QObject
 
 from loopback import Behaviour
 from turnlog.core.model import ConversationSettings
+from turnlog.service import request_body
 from turnlog.ui.request import send_session
 from uihelpers import numbered
 from window_sending import open_window, type_draft, wait_done
@@ -142,3 +145,34 @@ def test_stop_while_waiting_for_the_first_frame_ends_at_once(
     assert window.composer.text() == "How are you?"
     assert loopback.requests == []
     assert len(store.turns(cid)) == 5
+
+
+def test_when_the_answer_is_saved_the_next_preview_is_built_off_the_gui_thread(
+        qtbot, make_window, store, loopback, monkeypatch):
+    """The frame that shows the answer saved does not wait for the next request's body
+    (the log walked back to the budget); the counter shows that body once it is built,
+    and the marks and inspector show the request just answered at once."""
+    window, cid = open_window(qtbot, make_window, store, numbered(5), settings=ROOMY)
+    loopback.script(Behaviour.answer("Fine."))
+    built_on = []  # (question asked, whether on the GUI thread)
+    build = request_body.build
+
+    def noted(ask, *args, **kwargs):
+        built_on.append((ask.question, threading.current_thread() is threading.main_thread()))
+        return build(ask, *args, **kwargs)
+
+    monkeypatch.setattr(request_body, "build", noted)
+    type_draft(window, "How are you?")
+    window.send()
+    wait_done(qtbot, window)
+    in_flight = window.composer.counter.text()  # the request just answered, until then
+    assert window.shown.kind == "last"
+    assert window.legend.source.text().startswith("Marks show the last request")
+    qtbot.waitUntil(lambda: any(question == "" for question, _ in built_on), timeout=5000)
+    next_preview = [on_gui for question, on_gui in built_on if question == ""]
+    assert not any(next_preview), built_on
+    qtbot.waitUntil(lambda: window.composer.counter.text() != in_flight, timeout=5000)
+    settled = window.composer.counter.text()
+    window.refresh_preview()  # built here, now: the body the counter must show
+    assert window.composer.counter.text() == settled
+    assert len(store.turns(cid)) == 6
