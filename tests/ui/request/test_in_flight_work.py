@@ -176,3 +176,53 @@ def test_when_the_answer_is_saved_the_next_preview_is_built_off_the_gui_thread(
     window.refresh_preview()  # built here, now: the body the counter must show
     assert window.composer.counter.text() == settled
     assert len(store.turns(cid)) == 6
+
+
+class SavedFrame(QObject):
+    """At the first paint of the list once the answer is saved: whether the next
+    preview's body was being built while that frame was drawn (it waits `hold_s` in the
+    frame, as a slow frame would take)."""
+
+    def __init__(self, built_on: list, hold_s: float) -> None:
+        super().__init__()
+        self.built_on = built_on
+        self.hold_s = hold_s
+        self.saved = False
+        self.building: bool | None = None
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Paint and self.saved and self.building is None:
+            deadline = time.monotonic() + self.hold_s
+            while not self.next_preview() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            self.building = self.next_preview()
+        return False
+
+    def next_preview(self) -> bool:
+        return any(question == "" for question, _ in self.built_on)
+
+
+def test_the_next_preview_is_built_after_the_frame_that_shows_the_answer_saved(
+        qtbot, make_window, store, loopback, monkeypatch):
+    """Building the body holds the interpreter: the frame of the saved answer is drawn
+    first, so the two do not share the processor."""
+    window, _cid = open_window(qtbot, make_window, store, numbered(5), settings=ROOMY)
+    loopback.script(Behaviour.answer("Fine."))
+    built_on = []
+    build = request_body.build
+
+    def noted(ask, *args, **kwargs):
+        built_on.append((ask.question, threading.current_thread() is threading.main_thread()))
+        return build(ask, *args, **kwargs)
+
+    monkeypatch.setattr(request_body, "build", noted)
+    frame = SavedFrame(built_on, hold_s=0.5)
+    window.view.viewport().installEventFilter(frame)
+    window.transcript.pending_saved.connect(lambda *_: setattr(frame, "saved", True))
+    type_draft(window, "How are you?")
+    window.send()
+    wait_done(qtbot, window)
+    qtbot.waitUntil(lambda: frame.building is not None, timeout=5000)
+    window.view.viewport().removeEventFilter(frame)
+    assert frame.building is False
+    qtbot.waitUntil(frame.next_preview, timeout=5000)

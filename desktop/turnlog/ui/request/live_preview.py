@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtWidgets import QWidget
 
 from ...core.attachments import Attachment, has_images
 from ...core.budget import Budget, InvalidBudget
@@ -41,6 +42,7 @@ from ..infra.changes import OpenState
 from ..infra.languages import arg, number
 from ..infra.preview_operations import build_preview
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
+from ..transcript.frames import after_next_paint
 from ..transcript.marks import MarkLegend, MarkMap
 from ..transcript.model import TranscriptModel
 from .connection import Endpoint, NotConnected, Reach
@@ -302,10 +304,10 @@ class LivePreview(QObject):
         if plan is not None:
             self._apply(plan, plan.build())
 
-    def refresh_in_background(self) -> None:
-        """As `refresh`, with the bodies built on the storage worker (a send just ended:
-        the GUI thread paints its row meanwhile); what lands is shown unless the window
-        previewed again or moved on since."""
+    def refresh_in_background(self, painted_by: QWidget | None = None) -> None:
+        """As `refresh`, the bodies built on the storage worker, after `painted_by`'s next
+        frame (a send just ended: its row is painted first, the build holding the
+        interpreter); shown unless the window previewed again or moved on since."""
         plan = self._plan()
         if plan is None:
             return
@@ -314,7 +316,6 @@ class LivePreview(QObject):
             return
         if plan.what_if is None and self._show_last and self.last is not None:
             self.show(self.last)  # the outcome at once; the counter follows
-
 
         def landed(bodies: PreviewBodies) -> None:
             if plan.generation != self._generation or self._composer.busy:
@@ -326,9 +327,17 @@ class LivePreview(QObject):
                 return
             self._apply(plan, bodies, on_show=self.shown)
 
-        build_preview(plan.build).run(
-            self._runner, on_success=landed,
-            on_failure=lambda error: sys.excepthook(type(error), error, error.__traceback__))
+        def start() -> None:
+            if plan.generation == self._generation and not self._runner.closed:
+                build_preview(plan.build).run(
+                    self._runner, on_success=landed,
+                    on_failure=lambda error: sys.excepthook(type(error), error,
+                                                            error.__traceback__))
+
+        if painted_by is None:
+            start()
+        else:
+            after_next_paint(painted_by, start)
 
     def _plan(self) -> PreviewPlan | None:
         """What a preview of the draft builds, as the window is now (None: nothing to
