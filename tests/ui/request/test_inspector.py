@@ -190,31 +190,3 @@ def test_the_request_in_flight_moves_the_bars_without_painting_the_window_from_i
     assert paints.count == 0
     qtbot.waitUntil(lambda: paints.count > 0)
     window.view.viewport().removeEventFilter(paints)
-
-
-def test_showing_the_outcome_leaves_the_saved_answer_to_the_next_frame(
-        qtbot, make_window, store, loopback):
-    """When an answer is saved, showing that request in the inspector moves its bars; the
-    saved row waiting for a paint is painted with the next frame, not from inside that
-    (and again by that frame once the rows are laid out)."""
-    seed(store, "chat", numbered(10), settings=ConversationSettings(max_bytes=16_000))
-    window = make_window()
-    qtbot.waitUntil(lambda: len(window.transcript.turns) == 10)
-    loopback.script(Behaviour.answer("Fine."))
-    window.composer.set_draft("x" * 6_000)
-    window.refresh_preview()
-    window.send()
-    qtbot.waitUntil(lambda: not window.running, timeout=10_000)
-    window.preview.choose_last(False)  # the next request's preview on show
-    qtbot.wait(50)
-    bar = window.inspector.bytes_bar
-    before = bar.value()
-    paints = PaintCount()
-    window.view.viewport().installEventFilter(paints)
-    window.view.viewport().update()  # the transcript waits for a paint (the saved row)
-    window.preview.choose_last(True)  # the request just answered, as its saving shows it
-    assert window.shown.kind == "last"
-    assert bar.value() != before
-    assert paints.count == 0
-    qtbot.waitUntil(lambda: paints.count > 0)
-    window.view.viewport().removeEventFilter(paints)

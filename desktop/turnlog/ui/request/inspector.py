@@ -369,8 +369,8 @@ class Inspector(QScrollArea):
                 "Inspector", "Body: nothing to measure yet"))
             self.tokens_label.setText(QCoreApplication.translate(
                 "Inspector", "Input: nothing to measure yet"))
-        self._fill(self.bytes_bar, body, limit)
-        self._fill(self.tokens_bar, tokens, token_budget)
+        self._fill(self.bytes_bar, body, limit, later=state.in_flight)
+        self._fill(self.tokens_bar, tokens, token_budget, later=state.in_flight)
         self._fill_parts(projection, refusal)
         self._fill_summary(state)
         self._fill_body(projection)
@@ -378,14 +378,13 @@ class Inspector(QScrollArea):
         self.what_if.show_limit(state.max_bytes, state.what_if, state.projection)
 
     @staticmethod
-    def _fill(bar: QProgressBar, value: int, limit: int) -> None:
+    def _fill(bar: QProgressBar, value: int, limit: int, *, later: bool = False) -> None:
         # Progress bars hold ints; scale big limits down to keep within range.
         scale = max(1, limit // 1_000_000)
         # A bar whose value changes repaints at once, and with it every widget of the
-        # window waiting for a paint: only marked for the next paint instead, so neither
-        # the growing answer nor the one just saved is painted from inside this (and
-        # painted again by that next paint when its rows were laid out since).
-        bar.setUpdatesEnabled(False)
+        # window waiting for a paint. `later` (while an answer streams in): only marked
+        # for the next paint, so the growing answer is not painted from inside this.
+        bar.setUpdatesEnabled(not later)
         bar.setRange(0, max(1, limit // scale))
         bar.setValue(min(value, limit) // scale)
         bar.setUpdatesEnabled(True)
