@@ -311,11 +311,11 @@ class LivePreview(QObject):
         plan = self._plan()
         if plan is None:
             return
-        if self._runner.closed:
+        if self._runner.closed or plan.what_if is not None or not self._show_last \
+                or self.last is None:  # (the draft given back is previewed at once)
             self._apply(plan, plan.build())
             return
-        if plan.what_if is None and self._show_last and self.last is not None:
-            self.show(self.last)  # the outcome at once; the counter follows
+        self.show(self.last)  # the outcome at once; the counter follows
 
         def landed(bodies: PreviewBodies) -> None:
             if plan.generation != self._generation or self._composer.busy:
