@@ -34,6 +34,7 @@ BUILDS_OPERATIONS = (OPERATIONS_ROOM, "turnlog/ui/infra/settings_operations.py",
                      "turnlog/ui/infra/assistant_operations.py",
                      "turnlog/ui/infra/folder_operations.py",
                      "turnlog/ui/infra/summary_operations.py",
+                     "turnlog/ui/infra/preview_operations.py",
                      "turnlog/ui/infra/usage_operations.py")
 
 

@@ -1,10 +1,12 @@
 """Showing the request in flight costs the window little right after Send: the body is
 built once when nothing has to start first, a second report of the same request redraws
-nothing, the inspector's parts table writes only the rows that changed, and the body is
-built after the first frame of the question being answered."""
+nothing, the inspector's parts table writes only the rows that changed, the body is
+built after the first frame of the question being answered, and the next request's
+preview is built off the GUI thread when the answer is saved."""
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import replace
 
@@ -12,6 +14,7 @@ from PySide6.QtCore import QEvent, QObject
 
 from loopback import Behaviour
 from turnlog.core.model import ConversationSettings
+from turnlog.service import request_body
 from turnlog.ui.request import send_session
 from uihelpers import numbered
 from window_sending import open_window, type_draft, wait_done
@@ -142,3 +145,84 @@ def test_stop_while_waiting_for_the_first_frame_ends_at_once(
     assert window.composer.text() == "How are you?"
     assert loopback.requests == []
     assert len(store.turns(cid)) == 5
+
+
+def test_when_the_answer_is_saved_the_next_preview_is_built_off_the_gui_thread(
+        qtbot, make_window, store, loopback, monkeypatch):
+    """The frame that shows the answer saved does not wait for the next request's body
+    (the log walked back to the budget); the counter shows that body once it is built,
+    and the marks and inspector show the request just answered at once."""
+    window, cid = open_window(qtbot, make_window, store, numbered(5), settings=ROOMY)
+    loopback.script(Behaviour.answer("Fine."))
+    built_on = []  # (question asked, whether on the GUI thread)
+    build = request_body.build
+
+    def noted(ask, *args, **kwargs):
+        built_on.append((ask.question, threading.current_thread() is threading.main_thread()))
+        return build(ask, *args, **kwargs)
+
+    monkeypatch.setattr(request_body, "build", noted)
+    type_draft(window, "How are you?")
+    window.send()
+    wait_done(qtbot, window)
+    in_flight = window.composer.counter.text()  # the request just answered, until then
+    assert window.shown.kind == "last"
+    assert window.legend.source.text().startswith("Marks show the last request")
+    qtbot.waitUntil(lambda: any(question == "" for question, _ in built_on), timeout=5000)
+    next_preview = [on_gui for question, on_gui in built_on if question == ""]
+    assert not any(next_preview), built_on
+    qtbot.waitUntil(lambda: window.composer.counter.text() != in_flight, timeout=5000)
+    settled = window.composer.counter.text()
+    window.refresh_preview()  # built here, now: the body the counter must show
+    assert window.composer.counter.text() == settled
+    assert len(store.turns(cid)) == 6
+
+
+class SavedFrame(QObject):
+    """At the first paint of the list once the answer is saved: whether the next
+    preview's body was being built while that frame was drawn (it waits `hold_s` in the
+    frame, as a slow frame would take)."""
+
+    def __init__(self, built_on: list, hold_s: float) -> None:
+        super().__init__()
+        self.built_on = built_on
+        self.hold_s = hold_s
+        self.saved = False
+        self.building: bool | None = None
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Paint and self.saved and self.building is None:
+            deadline = time.monotonic() + self.hold_s
+            while not self.next_preview() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            self.building = self.next_preview()
+        return False
+
+    def next_preview(self) -> bool:
+        return any(question == "" for question, _ in self.built_on)
+
+
+def test_the_next_preview_is_built_after_the_frame_that_shows_the_answer_saved(
+        qtbot, make_window, store, loopback, monkeypatch):
+    """Building the body holds the interpreter: the frame of the saved answer is drawn
+    first, so the two do not share the processor."""
+    window, _cid = open_window(qtbot, make_window, store, numbered(5), settings=ROOMY)
+    loopback.script(Behaviour.answer("Fine."))
+    built_on = []
+    build = request_body.build
+
+    def noted(ask, *args, **kwargs):
+        built_on.append((ask.question, threading.current_thread() is threading.main_thread()))
+        return build(ask, *args, **kwargs)
+
+    monkeypatch.setattr(request_body, "build", noted)
+    frame = SavedFrame(built_on, hold_s=0.5)
+    window.view.viewport().installEventFilter(frame)
+    window.transcript.pending_saved.connect(lambda *_: setattr(frame, "saved", True))
+    type_draft(window, "How are you?")
+    window.send()
+    wait_done(qtbot, window)
+    qtbot.waitUntil(lambda: frame.building is not None, timeout=5000)
+    window.view.viewport().removeEventFilter(frame)
+    assert frame.building is False
+    qtbot.waitUntil(frame.next_preview, timeout=5000)

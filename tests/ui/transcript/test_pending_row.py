@@ -9,11 +9,14 @@ the model. A formula arriving renders again only the sections that showed it as 
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from PySide6.QtGui import QColor, QFontInfo, QTextDocument
 from PySide6.QtWidgets import QApplication
 
+from turnlog.ui.transcript import answer as answer_module
 from turnlog.ui.transcript import delegate as delegate_module
-from turnlog.ui.transcript.answer import AnswerDocument, section_ends
+from turnlog.ui.transcript.answer import RENDER_BUDGET, AnswerDocument, section_ends
 from turnlog.ui.transcript.markdown import MATH_SCALE, MathStyle
 from turnlog.ui.transcript.maths import FormulaImages
 from turnlog.ui.transcript.model import PENDING_KEY, Role, TranscriptModel
@@ -151,3 +154,38 @@ def test_a_formula_arriving_renders_again_only_the_sections_that_waited_for_it(q
     assert not answer.refresh(frozenset({("x", False, 1.0, "#000000", 1.0)}))
     answer.advance()
     assert made == []  # a formula no section waits for renders nothing again
+
+
+def test_a_streamed_piece_renders_again_about_a_frame_of_sections_whose_formulas_arrived(
+        qtbot, monkeypatch):
+    """Formulas that arrived while an answer streams are shown by rendering their sections
+    again a slice at a time: the next streamed piece renders about a frame's worth of them
+    (each document here costs 5 ms of a clock of the test's own), the rest between
+    events, so a piece never holds the window for all of them at once."""
+    clock = [0.0]
+    monkeypatch.setattr(answer_module, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    images = FormulaImages()
+    style = MathStyle(images, QColor("black"), 1.0)
+    made: list[QTextDocument] = []
+
+    def new_doc(width: int) -> QTextDocument:
+        clock[0] += 0.005
+        doc = QTextDocument()
+        doc.setDocumentMargin(0)
+        doc.setTextWidth(width)
+        made.append(doc)
+        return doc
+
+    filler = "word " * 450 + "\n\n"  # longer than a section: each formula's its own
+    text = "".join(f"Formula $x_{{{n}}}^2$ here.\n\n{filler}" for n in range(5))
+    answer = AnswerDocument(new_doc, 600, lambda: style)
+    answer.update(text)
+    assert len(answer.documents) >= 5 and answer.awaiting
+    assert answer.refresh()  # every formula arrived (none is typeset in this test)
+    made.clear()
+    answer.append("More words", RENDER_BUDGET)
+    assert 1 <= len(made) <= 2, len(made)
+    assert not answer.done  # the rest is rendered between events
+    while not answer.advance(RENDER_BUDGET):
+        pass
+    assert answer.text == text + "More words"

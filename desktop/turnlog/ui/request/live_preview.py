@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtWidgets import QWidget
 
 from ...core.attachments import Attachment, has_images
-from ...core.body import RequestOptions
 from ...core.budget import Budget, InvalidBudget
 from ...core.compaction import StoredSummary
 from ...core.failures import Failure
@@ -40,12 +40,15 @@ from ...service.request_body import Ask, Built
 from ...service.tool_use import ToolPreview, tool_preview
 from ..infra.changes import OpenState
 from ..infra.languages import arg, number
+from ..infra.preview_operations import build_preview
 from ..infra.tasks import TaskContext, TaskHandle, TaskRunner
+from ..transcript.frames import after_next_paint
 from ..transcript.marks import MarkLegend, MarkMap
 from ..transcript.model import TranscriptModel
 from .connection import Endpoint, NotConnected, Reach
 from .inspector import Inspector, InspectorState
 from .inspector_text import count_kind, refusal_text, window_text
+from .preview_plan import PreviewAsk, PreviewBodies, PreviewPlan, RequestParts, same_request
 from .tool_gate import ToolGate
 
 PREVIEW_DELAY_MS = 120
@@ -138,36 +141,6 @@ class Shown:
             "LivePreview", "Marks show what the next request would carry:")
 
 
-@dataclass(frozen=True, slots=True)
-class RequestParts:
-    """What a request for a conversation would go out with now. `problem`: a (title,
-    message) saying why sending cannot start, when it cannot."""
-
-    endpoint: Endpoint | None
-    model: str
-    budget: Budget | None
-    problem: tuple[str, str] | None
-    costs: CostIndex | None = None  # the endpoint's exact counts, when it makes them
-
-    @property
-    def route(self) -> Route | None:
-        return self.endpoint.route if self.endpoint else None
-
-
-def same_request(shown: Projection, planned: Projection) -> bool:
-    """Whether `planned` is the request `shown` describes: the same body, measured and
-    marked alike (cheap: its parts are compared, not its log's turns)."""
-    return shown is planned or (
-        shown.body == planned.body and shown.budget == planned.budget
-        and shown.input_tokens == planned.input_tokens
-        and shown.tokens_exact == planned.tokens_exact and shown.parts == planned.parts
-        and shown.summary == planned.summary and shown.memory == planned.memory
-        and shown.question_files == planned.question_files
-        and shown.images == planned.images and shown.turn_count == planned.turn_count
-        and shown.runs("sent") == planned.runs("sent")
-        and shown.runs("left out") == planned.runs("left out"))
-
-
 def counter_text(projection: Projection | None, refusal: ProjectionRefused | None,
                  budget: Budget | None, count_label: str = "") -> tuple[str, str]:
     """The size counter under the draft and its tooltip (which says where the context
@@ -243,7 +216,7 @@ class LivePreview(QObject):
         self.last: Shown | None = None  # the last request's outcome
         self._show_last = False
         self.what_if_bytes: int | None = None
-        self._counts_missing = False
+        self._generation = 0  # counts the previews asked for: the newest one shows
         self._warm: TaskHandle[None] | None = None
         self._warm_key: tuple[object, ...] | None = None  # what `_warm` counts for
         self._warmed_key: tuple[object, ...] | None = None  # the last warm-up that landed
@@ -327,28 +300,84 @@ class LivePreview(QObject):
     def refresh(self) -> None:
         """Project the draft (nothing is sent): the counter, whether Send can go, and,
         unless the last request is still on show, the marks."""
+        plan = self._plan()
+        if plan is not None:
+            self._apply(plan, plan.build())
+
+    def refresh_in_background(self, painted_by: QWidget | None = None) -> None:
+        """As `refresh`, the bodies built on the storage worker, after `painted_by`'s next
+        frame (a send just ended: its row is painted first, the build holding the
+        interpreter); shown unless the window previewed again or moved on since."""
+        plan = self._plan()
+        if plan is None:
+            return
+        if self._runner.closed or plan.what_if is not None or not self._show_last \
+                or self.last is None:  # (the draft given back is previewed at once)
+            self._apply(plan, plan.build())
+            return
+        self.show(self.last)  # the outcome at once; the counter follows
+
+        def landed(bodies: PreviewBodies) -> None:
+            if plan.generation != self._generation or self._composer.busy:
+                return  # a newer preview replaced this one, or a send started
+            current = self._current()
+            if current is None or current.id != plan.conversation.id \
+                    or self._composer.text() != plan.draft or self._line() is not plan.line:
+                self.refresh()  # changed without asking for a preview: made again now
+                return
+            self._apply(plan, bodies, on_show=self.shown)
+
+        def start() -> None:
+            if plan.generation == self._generation and not self._runner.closed:
+                build_preview(plan.build).run(
+                    self._runner, on_success=landed,
+                    on_failure=lambda error: sys.excepthook(type(error), error,
+                                                            error.__traceback__))
+
+        if painted_by is None:
+            start()
+        else:
+            after_next_paint(painted_by, start)
+
+    def _plan(self) -> PreviewPlan | None:
+        """What a preview of the draft builds, as the window is now (None: nothing to
+        build; what shows then is shown at once)."""
         self._timer.stop()
+        self._generation += 1
         composer = self._composer
         if composer.busy:
-            return
+            return None
         conversation = self._current()
         if conversation is None:
             composer.set_counter("")
             composer.set_blocked("")  # none open, nothing typed: Send waits for a question
             self.show(Shown("preview", None))
-            return
+            return None
         parts = self.parts(conversation)
         self.costs = parts.costs or self.estimated_costs
-        self._counts_missing = False
         draft = composer.text()
         options = options_for(conversation, route=parts.route)
         composer.take_images(options.images)  # the chips count what this model is sent
-        shown = self._draft_shown(conversation, parts, draft, options)
         problem = parts.problem[1] if parts.problem else ""
         if not problem and not options.images and has_images(composer.attachments):
             problem = QCoreApplication.translate(
                 "LivePreview", "This model does not take images: remove them, or turn on "
                 "“Accepts images” for this connection in Settings.")
+        budgeted = parts.budget is not None
+        return PreviewPlan(
+            conversation, parts, draft, self._line(), problem,
+            self._preview_ask(conversation, parts, draft) if budgeted else None,
+            self._preview_ask(conversation, parts, draft, self.what_if_bytes)
+            if budgeted and self.what_if_bytes is not None else None, self._generation)
+
+    def _apply(self, plan: PreviewPlan, bodies: PreviewBodies, *,
+               on_show: Shown | None = None) -> None:
+        """Show what `plan` built: the counter, whether Send can go, and the marks (unless
+        they are `on_show` already)."""
+        parts, composer = plan.parts, self._composer
+        shown = Shown("preview", None, endpoint=parts.endpoint) if bodies.draft is None \
+            else Shown.of("preview", bodies.draft, parts.endpoint)
+        problem = plan.problem
         if shown.refusal is not None:
             problem = problem or arg(QCoreApplication.translate(
                 "LivePreview", "Too large to send: %1"),
@@ -356,25 +385,14 @@ class LivePreview(QObject):
         composer.set_blocked(problem)  # a blank draft keeps Send off too
         composer.set_counter(*counter_text(shown.projection, shown.refusal, parts.budget,
                                            parts.route.count_label if parts.route else ""))
-        if self.what_if_bytes is not None and parts.budget is not None:
-            shown = self._what_if_shown(conversation, parts, draft, options)
+        if bodies.what_if is not None:
+            shown = Shown.of("what-if", bodies.what_if, parts.endpoint)
         elif self._show_last and self.last is not None:
             shown = self.last
-        self.show(shown)
-        if self._counts_missing and parts.budget is not None:
-            self._warm_counts(conversation, parts, draft)
-
-    def _draft_shown(self, conversation: Conversation, parts: RequestParts, draft: str,
-                     options: RequestOptions) -> Shown:
-        if parts.budget is None:
-            return Shown("preview", None, endpoint=parts.endpoint)
-        return Shown.of("preview", self._preview(conversation, parts, draft), parts.endpoint)
-
-    def _what_if_shown(self, conversation: Conversation, parts: RequestParts, draft: str,
-                       options: RequestOptions) -> Shown:
-        assert parts.budget is not None and self.what_if_bytes is not None
-        built = self._preview(conversation, parts, draft, self.what_if_bytes)
-        return Shown.of("what-if", built, parts.endpoint)
+        if shown is not on_show:
+            self.show(shown)
+        if bodies.counts_missing and parts.budget is not None:
+            self._warm_counts(plan.conversation, parts, plan.draft)
 
     def ask(self, conversation: Conversation, parts: RequestParts, draft: str, *,
             costs: CostIndex | None = None, max_bytes: int | None = None,
@@ -415,31 +433,29 @@ class LivePreview(QObject):
         if not self._composer.busy:
             self.refresh()
 
-    def _preview(self, conversation: Conversation, parts: RequestParts, draft: str,
-                 max_bytes: int | None = None) -> Built:
-        """The request a send would make now, from the one body builder: with the cached
-        summary where the send would reuse it, naming the turns it would summarize first.
+    def _preview_ask(self, conversation: Conversation, parts: RequestParts, draft: str,
+                     max_bytes: int | None = None) -> PreviewAsk:
+        """What the one body builder is asked for the request a send would make now: with
+        the cached summary where the send would reuse it, naming the turns it would
+        summarize first.
 
         With an endpoint that counts exactly, only counts already made are used; if one
-        is missing, the whole preview is estimated (labelled so, and not final) and
-        `refresh` has the missing counts made in the background.
+        is missing, the whole preview is estimated (labelled so, and not final) and the
+        missing counts are made in the background (`_warm_counts`).
         """
         costs = self.costs
-        line = self._line()
-        if costs is not self.estimated_costs:
-            known = known_costs(costs)
-            if known is None:  # an exact counter that never asks anyone: use it as it is
-                return request_body.build(self.ask(conversation, parts, draft, costs=costs,
-                                                   max_bytes=max_bytes), line)
-            try:
-                return request_body.build(self.ask(conversation, parts, draft, costs=known,
-                                                   max_bytes=max_bytes), line)
-            except CountNotKnown:
-                self._counts_missing = True
-        return request_body.build(self.ask(
-            conversation, parts, draft, costs=self.estimated_costs, max_bytes=max_bytes,
-            waiting=QCoreApplication.translate("LivePreview", COUNTING)
-            if self._counts_missing else ""), line)
+        if costs is self.estimated_costs:
+            return PreviewAsk(self.ask(conversation, parts, draft, costs=costs,
+                                       max_bytes=max_bytes))
+        known = known_costs(costs)
+        if known is None:  # an exact counter that never asks anyone: use it as it is
+            return PreviewAsk(self.ask(conversation, parts, draft, costs=costs,
+                                       max_bytes=max_bytes))
+        return PreviewAsk(
+            self.ask(conversation, parts, draft, costs=known, max_bytes=max_bytes),
+            self.ask(conversation, parts, draft, costs=self.estimated_costs,
+                     max_bytes=max_bytes,
+                     waiting=QCoreApplication.translate("LivePreview", COUNTING)))
 
     def _line(self) -> Sequence[Turn]:
         """The active line a send would follow: without its newest turn while the draft

@@ -399,7 +399,7 @@ class MainWindow(QMainWindow):
             self.banner.show_failure(outcome.failure, outcome.partial or streamed)
         self._update_empty_hint()
         self.preview.show_outcome(outcome, result.endpoint, result.duration_s)
-        self.refresh_preview()
+        self.preview.refresh_in_background(painted_by=self.view.viewport())
 
     def _committed(self, conversation_id: int, outcome: Committed) -> None:
         """The answer was saved: its row joins the history, the conversation goes first."""

@@ -47,7 +47,9 @@ translate = QCoreApplication.translate  # translate("Context", …): lupdate rea
 
 SECTION_CHARS = 2_000  # the smallest section worth a document of its own
 PLAIN_CHARS = 4_000  # about the size of a piece of plain text past a limit
-RENDER_BUDGET = 0.02  # seconds of the GUI thread a long answer takes at a time
+# Seconds of the GUI thread a long answer takes at a time (then at least one piece): about
+# half a frame, so a streamed piece, its paint and the events waiting fit in one.
+RENDER_BUDGET = 0.008
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _LIST_ITEM = re.compile(r"(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
