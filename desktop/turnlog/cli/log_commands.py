@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..config.paths import data_dir
 from ..core.failures import FailureKind, StoreError
-from ..core.pending import check_question
-from ..core.versions import active_line
 from ..formats import EXPORT_FORMATS
 from ..store import NotFound, TurnlogStore
 from .attached import add_attach
@@ -165,6 +163,8 @@ def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conver
 
 def run_project(args: argparse.Namespace) -> int:
     from ..config.tool_servers import ToolConfigInvalid
+    from ..core.pending import check_question
+    from ..core.versions import active_line
     from ..service.request_body import build  # what connects and builds: `project` only
 
     problem = check_question(args.question)

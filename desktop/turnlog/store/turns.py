@@ -19,7 +19,7 @@ from peewee import SQL, fn
 from ..core.failures import FailureKind, StoreError
 from ..core.model import Conversation, ConversationSettings, Turn
 from ..core.pending import PendingTurn
-from ..core.titles import QUESTION, USER
+from ..core.title_sources import QUESTION, USER
 from ..core.tools import rounds_to_json
 from ..core.versions import Versions
 from . import attachments, rows, salvage, titles, versions
