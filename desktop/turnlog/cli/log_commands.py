@@ -485,7 +485,9 @@ SHOWN_RESULT_CHARS = 2_000
 def tool_lines(turn: Turn) -> list[str]:
     """A turn's tool exchange as `show` prints it, between question and answer: each call
     (tool, arguments, who let it run, how long it took) and its result as sent."""
-    from ..core.tools import Approval
+    if not turn.tools:
+        return []
+    from ..core.tools import Approval  # loaded with the first turn that has a tool exchange
 
     lines = []
     for number, tool_round in enumerate(turn.tools, 1):
@@ -507,9 +509,16 @@ def tool_lines(turn: Turn) -> list[str]:
     return lines
 
 
-def run_show(args: argparse.Namespace) -> int:
+def _attached_lines(turn: Turn) -> str:
+    """The turn's files, a line each (their module loads with the first turn that has one)."""
+    if not turn.attachments:
+        return ""
     from ..core.attachments import describe
-    from ..core.imports import source_name
+
+    return "".join(f"\n> attached: {describe(a)}" for a in turn.attachments)
+
+
+def run_show(args: argparse.Namespace) -> int:
     from ..core.numbers import TurnNumbers
     from ..core.partial import incomplete_mark
 
@@ -519,6 +528,8 @@ def run_show(args: argparse.Namespace) -> int:
     print(safe(f"# {conversation.title}  (conversation {conversation.id}, model "
                f"{conversation.model or 'not set'})"))
     if conversation.source:  # where it was held before, as the window's header says
+        from ..core.imports import source_name  # the importers' names: an imported one's
+
         held = f" · {conversation.source_model}" if conversation.source_model else ""
         print(safe(f"\n(imported from {source_name(conversation.source)}{held})"))
     if conversation.system_prompt:
@@ -538,7 +549,7 @@ def run_show(args: argparse.Namespace) -> int:
             mark += ")"
         if turn.incomplete:  # kept by the person although the answer stopped early
             mark += f"  (*{incomplete_mark(turn.incomplete)}*)"
-        files = "".join(f"\n> attached: {describe(a)}" for a in turn.attachments)
+        files = _attached_lines(turn)
         print(safe(f"\n## turn {numbers.number(turn.ordinal)}  [{turn.id}]{mark}\n\n"
                    f"> {turn.question}{files}\n"))
         for line in tool_lines(turn):

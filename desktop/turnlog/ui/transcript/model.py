@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QAbstractListModel,
@@ -20,8 +19,10 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import QWidget
 
+from ...core.attachments import Attachment
 from ...core.model import Turn
 from ...core.numbers import TurnNumbers
+from ...core.summaries import StoredSummary
 from ...core.versions import Versions
 from ...store.pages import LogPages
 from ..infra.languages import arg
@@ -30,10 +31,6 @@ from .marks import MarkMap, RowMark, incomplete_label, summary_tooltip
 from .pending_row import PendingRow
 from .pin_marks import pins_tooltip
 from .tool_fold import tool_fold
-
-if TYPE_CHECKING:
-    from ...core.attachments import Attachment
-    from ...core.summaries import StoredSummary
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
