@@ -22,31 +22,26 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from PySide6.QtCore import QCoreApplication
 
-from ...core.attachments import AttachmentRefused
+from ...config.secrets import KeyringUnavailable, KeyStore
+from ...core.attachments import Attachment, AttachmentRefused
+from ...core.model import Conversation, ConversationSettings
 from ...core.numbers import TurnNumbers
-from ...store import drafts
+from ...store import TurnlogStore, drafts
+from ...store.salvage import Salvaged, salvage_all
 from .changes import ChangeHub, Changes
 from .export_file import ExportTarget, write_export
 from .languages import arg
-from .operation_results import Exported, Kept, Loaded, MemoryState
-from .tasks import TaskRunner
+from .operation_results import Exported, Found, Kept, Loaded, MemoryState
+from .tasks import TaskContext, TaskHandle, TaskRunner
 
-if TYPE_CHECKING:  # the send path, importers, exporters, keyring and searches load when first
-    # asked for: the first screen needs none of them
-    from ...config.secrets import KeyStore
-    from ...core.attachments import Attachment
+if TYPE_CHECKING:  # the send path, importers, exporters, proofs and searches: on first use
     from ...core.imports import ImportOutcome
-    from ...core.model import Conversation, ConversationSettings
     from ...core.proof import Rebuilt
     from ...core.send import PartialAnswer
     from ...core.side_records import SideAttempt, SideQuestion
     from ...service.transfer import ExportedAll
-    from ...store import TurnlogStore
     from ...store.deletion import DeletionCounts
-    from ...store.salvage import Salvaged
     from ...store.search import MatchCount, SearchHit
-    from .operation_results import Found
-    from .tasks import TaskContext, TaskHandle
 
 log = logging.getLogger(__name__)
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
@@ -151,8 +146,6 @@ def count_all_history(store: TurnlogStore, keys: KeyStore | None,
     pairs) have an API key kept (their names): only those are offered to forget. A
     keyring that cannot be read counts as holding the key (better offered than left)."""
     def work() -> tuple[DeletionCounts, list[str]]:
-        from ...config.secrets import KeyringUnavailable  # the keyring: when it is read
-
         with_keys = []
         for profile_id, name in profiles:
             try:
@@ -171,7 +164,6 @@ def export_conversation(store: TurnlogStore, conversation_id: int,
     """Write the conversation as the log holds it to `target` (a file, not the store)."""
     def work() -> Exported:
         from ...formats.export import export_text  # the exporters: an export's only
-
         turns = store.turns.all(conversation_id)  # superseded versions too, marked
         text = export_text(store.conversations.get(conversation_id), turns, target.fmt,
                            store.turns.versions(conversation_id),
@@ -190,7 +182,6 @@ def create_conversation(store: TurnlogStore, model: str, *,
     on the next start if that question is never answered."""
     def work() -> Changes:
         from ...core.titles import QUESTION
-
         return Changes(store.conversations.create("", model=model, first_send=first_send,
                                                  title_source=QUESTION), created=True)
 
@@ -311,8 +302,6 @@ def export_readable(path: Path, target: ExportTarget,
                     write: Callable[[Salvaged, ExportTarget], str]) -> StorageOp[str]:
     """Everything that can be read of the database at `path`, row by row, written to
     `target` by `write`, which says in words what happened."""
-    from ...store.salvage import salvage_all  # a damaged database's: most never are
-
     return StorageOp("export what can be read",
                      lambda: write(salvage_all(path, target.fmt), target))
 
@@ -561,7 +550,6 @@ def read_files_to_attach(items: Sequence[tuple[str, Path | None, bytes | None]],
     `attached`; what was read, and what was refused."""
     def work() -> tuple[list[Attachment], list[AttachmentRefused]]:
         from ...formats.file_reading import read_bytes, read_file  # the readers: first file
-
         read: list[Attachment] = []
         refused: list[AttachmentRefused] = []
         for name, path, data in items:
