@@ -207,11 +207,13 @@ NOT_FOR_THE_ENTRY = ("httpx", "httpcore", "mcp", "PIL", "pypdf", "charset_normal
                      # a question's check, a turn's files and tool exchange, prices, titles
                      "turnlog.core.pending", "turnlog.core.attachments", "turnlog.core.tools",
                      "turnlog.core.cost", "turnlog.core.titles", "turnlog.core.send")
-# Never loaded by `list`, nor by `show` of turns without files or tools: the title maker
-# (with its prices and provider), a question's check, the file and tool records.
+# Never loaded by `list`, nor by `show` of complete turns without files or tools: the
+# title maker (with its prices and provider), a question's check, the file and tool
+# records, the marks of a kept incomplete answer (with the request body's parts).
 NOT_FOR_READING_PLAIN_TURNS = ("turnlog.core.titles", "turnlog.core.cost",
                                "turnlog.core.provider", "turnlog.core.pending",
-                               "turnlog.core.attachments", "turnlog.core.tools")
+                               "turnlog.core.attachments", "turnlog.core.tools",
+                               "turnlog.core.partial", "turnlog.core.body")
 # Never loaded by importing the window's start-up modules: the exporters, the readers of
 # a user's files, the search language, the formula typesetter's child process, an
 # assistant's file format, the keyring and the network.

@@ -520,7 +520,6 @@ def _attached_lines(turn: Turn) -> str:
 
 def run_show(args: argparse.Namespace) -> int:
     from ..core.numbers import TurnNumbers
-    from ..core.partial import incomplete_mark
 
     found = _read_conversation(args.conversation)
     conversation = found.conversation
@@ -548,6 +547,8 @@ def run_show(args: argparse.Namespace) -> int:
                 mark += f", *replaced*: version {in_use} is in use"
             mark += ")"
         if turn.incomplete:  # kept by the person although the answer stopped early
+            from ..core.partial import incomplete_mark  # with the body's roles: kept ones'
+
             mark += f"  (*{incomplete_mark(turn.incomplete)}*)"
         files = _attached_lines(turn)
         print(safe(f"\n## turn {numbers.number(turn.ordinal)}  [{turn.id}]{mark}\n\n"
