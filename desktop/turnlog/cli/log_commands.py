@@ -162,7 +162,6 @@ def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conver
 
 
 def run_project(args: argparse.Namespace) -> int:
-    from ..config.tool_servers import ToolConfigInvalid
     from ..core.pending import check_question
     from ..core.versions import active_line
     from ..service.request_body import build  # what connects and builds: `project` only
@@ -189,11 +188,15 @@ def run_project(args: argparse.Namespace) -> int:
         from .side_commands import project_side_question
 
         return project_side_question(args, conversation, route, memory)
-    try:
-        specs = _tool_specs(args.tools) if args.tools else ()
-    except ToolConfigInvalid as err:
-        print(f"failure: tools\n{err}", file=sys.stderr)
-        return 2
+    specs: tuple[ToolSpec, ...] = ()
+    if args.tools:  # the tool servers' settings: read only when tools are offered
+        from ..config.tool_servers import ToolConfigInvalid
+
+        try:
+            specs = _tool_specs(args.tools)
+        except ToolConfigInvalid as err:
+            print(f"failure: tools\n{err}", file=sys.stderr)
+            return 2
     ask = _project_ask(args, conversation, route, memory, turns, cached, specs)
     if isinstance(ask, int):
         return ask
