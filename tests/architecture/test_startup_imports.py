@@ -196,3 +196,62 @@ def test_each_command_is_registered_by_the_module_named_for_it():
         command_module(name).register(parser.add_subparsers())
         assert commands_of(parser) == list(commands)
         assert commands_of(build_parser([commands[0], "--help"])) == list(commands)
+
+
+# Never loaded by the CLI's entry with the module of `list`, `show`, `import`, `export` and
+# `project` imported (its parser built): what a command needs, it loads when it runs.
+NOT_FOR_THE_ENTRY = ("httpx", "httpcore", "mcp", "PIL", "pypdf", "charset_normalizer",
+                     "platformdirs", "keyring", "ssl", "PySide6", "shiboken6", "turnlog.ui",
+                     "turnlog.service", "turnlog.providers", "turnlog.toolhost",
+                     "turnlog.localmodel",
+                     # a question's check, a turn's files and tool exchange, prices, titles
+                     "turnlog.core.pending", "turnlog.core.attachments", "turnlog.core.tools",
+                     "turnlog.core.cost", "turnlog.core.titles", "turnlog.core.send")
+# Never loaded by `list`, nor by `show` of complete turns without files or tools: the
+# title maker (with its prices and provider), a question's check, the file and tool
+# records, the marks of a kept incomplete answer (with the request body's parts).
+NOT_FOR_READING_PLAIN_TURNS = ("turnlog.core.titles", "turnlog.core.cost",
+                               "turnlog.core.provider", "turnlog.core.pending",
+                               "turnlog.core.attachments", "turnlog.core.tools",
+                               "turnlog.core.partial", "turnlog.core.body")
+# Never loaded by importing the window's start-up modules: the exporters, the readers of
+# a user's files, the search language, the formula typesetter's child process, an
+# assistant's file format, the keyring and the network.
+NOT_FOR_THE_WINDOW_MODULES = ("turnlog.formats.export", "turnlog.formats.file_reading",
+                              "turnlog.core.search",
+                              "turnlog.ui.transcript.typesetter",
+                              "turnlog.formats.assistant_file", "keyring", "httpx",
+                              "platformdirs")
+
+
+def _loaded_by(script: str, env: dict[str, str] | None = None) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", script + "\nprint(json.dumps(sorted("
+                           "sys.modules)), file=sys.stderr)\n"], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def test_the_cli_entry_and_the_log_commands_module_load_nothing_a_command_runs():
+    names = _loaded_by("import json, sys\nfrom turnlog.cli import build_parser\n"
+                       "build_parser(['list'])")
+    assert "turnlog.cli.log_commands" in names and "argparse" in names
+    assert loaded_in(names, NOT_FOR_THE_ENTRY) == []
+
+
+def test_list_and_show_of_plain_turns_load_no_title_maker_files_or_tools(tmp_path: Path):
+    home, conversation = a_home(tmp_path)
+    env = dict(os.environ, TURNLOG_HOME=str(home))
+    for command in (["list"], ["show", str(conversation)]):
+        names = _loaded_by("import json, sys\nfrom turnlog.cli import main\n"
+                           f"assert main({command!r}) == 0", env)
+        assert "turnlog.store.salvage" in names  # it read the log
+        assert loaded_in(names, NOT_FOR_READING_PLAIN_TURNS) == [], command
+
+
+def test_the_window_start_up_modules_load_no_exporters_readers_or_typesetter():
+    names = _loaded_by("import json, sys\nimport turnlog.app, turnlog.ui.shell.window, "
+                       "turnlog.ui.shell.ready, turnlog.ui.transcript.model, "
+                       "turnlog.ui.infra.operations")
+    assert "turnlog.ui.transcript.maths" in names  # the transcript draws formulas
+    assert loaded_in(names, NOT_FOR_THE_WINDOW_MODULES) == []

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core.attachments import Attachment
+if TYPE_CHECKING:
+    from ..core.attachments import Attachment
 
 
 def add_attach(p: Any, more: str = "") -> None:

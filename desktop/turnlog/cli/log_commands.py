@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..config.paths import data_dir
 from ..core.failures import FailureKind, StoreError
-from ..core.pending import check_question
-from ..core.versions import active_line
 from ..formats import EXPORT_FORMATS
 from ..store import NotFound, TurnlogStore
 from .attached import add_attach
@@ -164,7 +162,8 @@ def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conver
 
 
 def run_project(args: argparse.Namespace) -> int:
-    from ..config.tool_servers import ToolConfigInvalid
+    from ..core.pending import check_question
+    from ..core.versions import active_line
     from ..service.request_body import build  # what connects and builds: `project` only
 
     problem = check_question(args.question)
@@ -189,11 +188,15 @@ def run_project(args: argparse.Namespace) -> int:
         from .side_commands import project_side_question
 
         return project_side_question(args, conversation, route, memory)
-    try:
-        specs = _tool_specs(args.tools) if args.tools else ()
-    except ToolConfigInvalid as err:
-        print(f"failure: tools\n{err}", file=sys.stderr)
-        return 2
+    specs: tuple[ToolSpec, ...] = ()
+    if args.tools:  # the tool servers' settings: read only when tools are offered
+        from ..config.tool_servers import ToolConfigInvalid
+
+        try:
+            specs = _tool_specs(args.tools)
+        except ToolConfigInvalid as err:
+            print(f"failure: tools\n{err}", file=sys.stderr)
+            return 2
     ask = _project_ask(args, conversation, route, memory, turns, cached, specs)
     if isinstance(ask, int):
         return ask
@@ -485,7 +488,9 @@ SHOWN_RESULT_CHARS = 2_000
 def tool_lines(turn: Turn) -> list[str]:
     """A turn's tool exchange as `show` prints it, between question and answer: each call
     (tool, arguments, who let it run, how long it took) and its result as sent."""
-    from ..core.tools import Approval
+    if not turn.tools:
+        return []
+    from ..core.tools import Approval  # loaded with the first turn that has a tool exchange
 
     lines = []
     for number, tool_round in enumerate(turn.tools, 1):
@@ -507,11 +512,17 @@ def tool_lines(turn: Turn) -> list[str]:
     return lines
 
 
-def run_show(args: argparse.Namespace) -> int:
+def _attached_lines(turn: Turn) -> str:
+    """The turn's files, a line each (their module loads with the first turn that has one)."""
+    if not turn.attachments:
+        return ""
     from ..core.attachments import describe
-    from ..core.imports import source_name
+
+    return "".join(f"\n> attached: {describe(a)}" for a in turn.attachments)
+
+
+def run_show(args: argparse.Namespace) -> int:
     from ..core.numbers import TurnNumbers
-    from ..core.partial import incomplete_mark
 
     found = _read_conversation(args.conversation)
     conversation = found.conversation
@@ -519,6 +530,8 @@ def run_show(args: argparse.Namespace) -> int:
     print(safe(f"# {conversation.title}  (conversation {conversation.id}, model "
                f"{conversation.model or 'not set'})"))
     if conversation.source:  # where it was held before, as the window's header says
+        from ..core.imports import source_name  # the importers' names: an imported one's
+
         held = f" · {conversation.source_model}" if conversation.source_model else ""
         print(safe(f"\n(imported from {source_name(conversation.source)}{held})"))
     if conversation.system_prompt:
@@ -537,8 +550,10 @@ def run_show(args: argparse.Namespace) -> int:
                 mark += f", *replaced*: version {in_use} is in use"
             mark += ")"
         if turn.incomplete:  # kept by the person although the answer stopped early
+            from ..core.partial import incomplete_mark  # with the body's roles: kept ones'
+
             mark += f"  (*{incomplete_mark(turn.incomplete)}*)"
-        files = "".join(f"\n> attached: {describe(a)}" for a in turn.attachments)
+        files = _attached_lines(turn)
         print(safe(f"\n## turn {numbers.number(turn.ordinal)}  [{turn.id}]{mark}\n\n"
                    f"> {turn.question}{files}\n"))
         for line in tool_lines(turn):

@@ -7,10 +7,11 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .attachments import Attachment
-from .tools import ToolRound
+if TYPE_CHECKING:  # a turn's files and tool exchange: their modules load with the first one read
+    from .attachments import Attachment
+    from .tools import ToolRound
 
 
 @dataclass(frozen=True, slots=True)

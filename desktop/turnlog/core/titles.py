@@ -25,16 +25,16 @@ from .cost import NO_PRICING, Pricing
 from .failures import Failure, FailureKind, ProviderFailure
 from .model import Conversation, Turn, Usage
 from .provider import CancelToken, ChatProvider
+from .title_sources import MODEL as MODEL  # the title sources, named here as before
+from .title_sources import QUESTION as QUESTION
+from .title_sources import SOURCES as SOURCES
+from .title_sources import USER as USER
 
 if TYPE_CHECKING:  # the body builder and request records: a title request's, loaded by it
     from .request_record import RequestLog
 
 log = logging.getLogger(__name__)
 
-USER = "user"
-QUESTION = "question"
-MODEL = "model"
-SOURCES = (USER, QUESTION, MODEL)
 
 TITLE_LENGTH = 40  # characters of a title taken from a question
 CUT_WINDOW = 10  # a cut at a space only within this many characters before the limit

@@ -73,7 +73,7 @@ from ..localmodel import (
     WatchedProvider,
     output_reserve_for,
 )
-from ..providers import BUILTIN_LOCAL, ChatCompletionsProvider, Preset, load_transport
+from ..providers import BUILTIN_LOCAL, Preset
 from ..providers.security import (
     INSECURE_KEY_HINT,
     CaFileUnusable,
@@ -85,6 +85,8 @@ from ..store.pages import paged
 
 if TYPE_CHECKING:
     import ssl
+
+    from ..providers import ChatCompletionsProvider
 
 log = logging.getLogger(__name__)
 
@@ -742,6 +744,8 @@ class Providers:
                  **provider_options: Any) -> ChatCompletionsProvider:
         """The profile's provider for these settings: the one made last if they are the
         same (the same CA context object: `providers.security` keeps one per file)."""
+        from ..providers import ChatCompletionsProvider  # the HTTP client: a request's
+
         made_from = (base_url, api_key, preset, verify, allow_insecure_key,
                      tuple(sorted(provider_options.items())))
         with self._lock:
@@ -828,6 +832,8 @@ def prepare_profile(config: ProviderConfig) -> None:
         verify = tls_context(config.network.ca_file)
     except CaFileUnusable:
         return
+    from ..providers import load_transport
+
     load_transport(config.base_url, verify)
 
 

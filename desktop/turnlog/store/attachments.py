@@ -13,12 +13,14 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import peewee
 
-from ..core.attachments import Attachment, AttachmentKind
 from .errors import NotFound
+
+if TYPE_CHECKING:  # loaded with the first attachment read: most turns have none
+    from ..core.attachments import Attachment
 
 COLUMNS = ("position", "name", "kind", "mime", "size", "original", "sent", "sent_mime",
            "width", "height", "encoding", "notes")
@@ -86,6 +88,8 @@ def _str(value: Any) -> str:
 
 
 def _attachment(row: Sequence[Any], sent: bytes, added_at: Any = None) -> Attachment:
+    from ..core.attachments import Attachment, AttachmentKind
+
     _pos, name, kind, mime, size, original, _sent, sent_mime, width, height, encoding, \
         notes = (_str(v) if isinstance(v, bytes) else v for v in row)
     return Attachment(name=name, kind=AttachmentKind(kind), mime=mime, size=size,

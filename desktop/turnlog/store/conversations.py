@@ -11,7 +11,7 @@ from typing import Any
 import peewee
 
 from ..core.model import Conversation, ConversationSettings
-from ..core.titles import MODEL, QUESTION, SOURCES, USER
+from ..core.title_sources import MODEL, QUESTION, SOURCES, USER
 from . import drafts, rows, search, titles
 from .database import Database
 from .errors import NotFound

@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 from ..core.failures import StoreError
 from ..core.model import Conversation, Turn
 from ..core.numbers import TurnNumbers
-from ..core.pending import PendingTurn
-from ..core.titles import USER
+from ..core.title_sources import USER
 from ..core.versions import ForkOrigin
 from . import drafts, rows, titles, versions
 from .conversations import Conversations, conversation_row
@@ -87,6 +86,8 @@ class Forks:
                    draft: str, title: str | None) -> tuple[Conversation, str]:
         """The fork of `source` at turn `at_ordinal`: copies of `kept` (its pins along),
         `draft` saved in its composer."""
+        from ..core.pending import PendingTurn  # a fork writes: reading the origin needs none
+
         copies = [PendingTurn(id=uuid.uuid4().hex, question=t.question, answer=t.answer,
                               model=t.model, finish_reason=t.finish_reason, usage=t.usage,
                               created_at=t.created_at, incomplete=t.incomplete,

@@ -8,14 +8,15 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
-from ..core.cost import NO_PRICING, PriceInvalid, Prices, Pricing
 from ..core.model import Conversation, ConversationSettings, Turn, Usage
-from ..core.tools import rounds_from_json
-from .models import ConversationRow, RequestRow, SummaryRow
 
-if TYPE_CHECKING:  # loaded by the parts that read them: records, summaries, proofs
+if TYPE_CHECKING:  # loaded by the parts that read them: records, summaries, proofs, prices,
+    # tool exchanges; the tables' classes (peewee's models) by the parts that query them
+    from ..core.cost import Prices, Pricing
     from ..core.request_record import RequestRecord
     from ..core.summaries import StoredSummary
+    from ..core.tools import ToolRound
+    from .models import ConversationRow, RequestRow, SummaryRow
 
 
 def now_iso() -> str:
@@ -55,6 +56,15 @@ TURN_COLUMNS = ("id", "ordinal", "question", "answer", "model", "finish_reason",
 """The columns `turn_of` takes, in order (for reading turns straight from a cursor)."""
 
 
+def _rounds(tool_exchange: str | None) -> tuple[ToolRound, ...]:
+    """A turn's tool exchange (its module loads with the first turn that has one)."""
+    if not tool_exchange:
+        return ()
+    from ..core.tools import rounds_from_json
+
+    return rounds_from_json(tool_exchange)
+
+
 def turn_of(turn_id: str, ordinal: int, question: str, answer: str, model: str,
             finish_reason: str, created_at: str, usage: str | None,
             reasoning: str = "", incomplete: str | None = None,
@@ -70,7 +80,7 @@ def turn_of(turn_id: str, ordinal: int, question: str, answer: str, model: str,
         usage=usage_of(usage),
         reasoning=reasoning,
         incomplete=incomplete or None,
-        tools=rounds_from_json(tool_exchange),
+        tools=_rounds(tool_exchange),
     )
 
 
@@ -149,6 +159,7 @@ def conversation(row: ConversationRow) -> Conversation:
 
 
 def request_record(row: RequestRow) -> RequestRecord:
+    from ..core.cost import Pricing
     from ..core.request_record import RequestRecord
 
     return RequestRecord(
@@ -183,6 +194,8 @@ def prices_of(text: str | None) -> Prices | None:
     """The prices a record kept (None: not priced, or unreadable: no cost made up)."""
     if not text:
         return None
+    from ..core.cost import PriceInvalid, Prices
+
     try:
         return Prices.from_json(json.loads(text))
     except (ValueError, PriceInvalid):
@@ -229,6 +242,8 @@ class SideCosting(NamedTuple):
 
 def side_usage_column(usage: Usage, pricing: Pricing, output_estimate: int | None,
                       input_count: int | None = None, *, counted: bool) -> str | None:
+    from ..core.cost import NO_PRICING
+
     out: dict[str, Any] = usage.to_json() or {}
     if counted:
         out[_COUNTED] = True
@@ -245,6 +260,8 @@ def side_usage_column(usage: Usage, pricing: Pricing, output_estimate: int | Non
 
 def side_costing(text: str | None) -> SideCosting:
     """What a side row's usage column says it was costed with (unreadable: not priced)."""
+    from ..core.cost import NO_PRICING, Pricing
+
     data = json.loads(text) if text else {}
     kept = data.get(_PRICING) if isinstance(data, dict) else None
     pricing = NO_PRICING

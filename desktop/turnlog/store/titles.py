@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import peewee
 
-from ..core.titles import MODEL, QUESTION, title_from_question
+from ..core.title_sources import MODEL, QUESTION
 from . import search, versions
 from .models import ConversationRow, TurnRow
 
@@ -57,6 +57,8 @@ def follow_first_turn(db: peewee.SqliteDatabase, conversation_id: int, *,
     first = first_turn(db, conversation_id)
     if row.title_source == MODEL and (first_before is None or first == first_before):
         return False
+    from ..core.titles import title_from_question  # the making of a title: a change's only
+
     title = title_from_question(_question(db, first)) if first is not None else ""
     if title == row.title and row.title_source == QUESTION:
         return False

@@ -12,15 +12,13 @@ import json
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from peewee import SQL, fn
 
 from ..core.failures import FailureKind, StoreError
 from ..core.model import Conversation, ConversationSettings, Turn
-from ..core.pending import PendingTurn
-from ..core.titles import QUESTION, USER
-from ..core.tools import rounds_to_json
+from ..core.title_sources import QUESTION, USER
 from ..core.versions import Versions
 from . import attachments, rows, salvage, titles, versions
 from .conversations import FIRST_SEND, Conversations, conversation_row
@@ -28,6 +26,9 @@ from .database import Database
 from .errors import NotFound, TurnIdConflict
 from .models import ConversationRow, ToolResultRow, TurnRow, insert
 from .pages import LogPages
+
+if TYPE_CHECKING:  # a commit's: reading the log loads neither
+    from ..core.pending import PendingTurn
 
 
 def _mine(conversation_id: int, hidden: frozenset[str]) -> Any:
@@ -245,6 +246,8 @@ class Turns:
 
     def commit(self, conversation_id: int, pending: PendingTurn) -> Turn:
         """Append a complete turn in one transaction. Idempotent by `pending.id`."""
+        from ..core.tools import rounds_to_json  # a tool exchange's encoding: a writer's
+
         self.database.need_writer()
         usage = pending.usage.to_json()
         with self.database.guard(), self.db.atomic("IMMEDIATE"):
@@ -334,6 +337,8 @@ class Turns:
         by id, a reused id with another question refused), but with one read of the
         conversation, the ids looked up in batches and the rows written at once: 100,000
         turns take seconds, not minutes."""
+        from ..core.tools import rounds_to_json
+
         self.database.need_writer()
         with self.database.guard(), self.db.atomic("IMMEDIATE"):
             conv = conversation_row(self.db, conversation_id)

@@ -18,25 +18,25 @@ typesetter, the PDF reader): every child dies with Turnlog and none keeps more t
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import json
 import logging
 import os
 import queue
 import resource
 import signal
-import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 log = logging.getLogger(__name__)
+
+if TYPE_CHECKING:  # a child's start loads what forks and waits; importing loads none
+    import subprocess
+    from concurrent.futures import Future
+
 
 STDERR_TAIL_BYTES = 64 * 1024
 _PR_SET_PDEATHSIG = 1
@@ -128,6 +128,8 @@ class Child:
 
     def wait(self, timeout: float | None = None) -> int | None:
         """The exit code, or None if it is still running after `timeout` seconds."""
+        import subprocess
+
         try:
             code = self._process.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -208,6 +210,8 @@ def runtime_dir() -> Path:
     elif os.environ.get("XDG_RUNTIME_DIR"):
         path = Path(os.environ["XDG_RUNTIME_DIR"]) / "turnlog"
     else:
+        import tempfile
+
         path = Path(tempfile.gettempdir()) / f"turnlog-{os.getuid()}"
     path = path / "children"
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -265,6 +269,8 @@ class _Starter:
         self._thread.start()
 
     def run(self, spec: _Spec) -> Child:
+        from concurrent.futures import Future
+
         done: Future[Child] = Future()
         self._jobs.put((spec, done))
         return done.result()
@@ -282,6 +288,8 @@ class _Starter:
                 done.set_exception(err)
 
     def _start(self, spec: _Spec) -> Child:
+        import subprocess
+
         streams = {"pipe": subprocess.PIPE, "null": subprocess.DEVNULL,
                    "tail": subprocess.PIPE, "stdout": subprocess.STDOUT}
 
@@ -334,6 +342,9 @@ def _death_signal_parts() -> tuple[Any, int]:
     """libc's prctl (looked up before any fork) and this process's pid."""
     prctl = None
     if sys.platform.startswith("linux"):
+        import ctypes
+        import ctypes.util
+
         name = ctypes.util.find_library("c")
         if name is not None:
             prctl = ctypes.CDLL(name, use_errno=True).prctl

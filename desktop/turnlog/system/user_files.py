@@ -26,8 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-import platformdirs
-
 from turnlog.config.paths import data_dir_path
 
 # Settings files nest a handful of levels; an `mcpServers` file a few more.
@@ -81,6 +79,8 @@ def _read(path: Path, handle: IO[bytes], count: int) -> bytes:
 
 def private_dirs() -> tuple[Path, ...]:
     """Turnlog's own folders, where a link is refused rather than followed."""
+    import platformdirs  # where the configuration folder is: asked when a file is refused
+
     return (data_dir_path(), Path(platformdirs.user_config_dir("turnlog", False)))
 
 

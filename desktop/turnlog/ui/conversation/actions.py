@@ -16,13 +16,9 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QWidget
 
 from ...config.secrets import SessionKeys
-from ...core.model import Conversation, ConversationSettings
+from ...core.model import ConversationSettings
 from ...core.titles import QUESTION, USER
-from ...store import TurnlogStore
-from ...store.deletion import DeletionCounts
 from ..dialogs.privacy import (
-    Confirmation,
-    Decision,
     delete_all_question,
     delete_conversation_question,
     delete_pins_question,
@@ -31,17 +27,22 @@ from ..dialogs.privacy import (
     delete_usage_question,
 )
 from ..infra import operations
-from ..infra.changes import ChangeHub, Changes
-from ..infra.export_file import ExportTarget
+from ..infra.changes import Changes
 from ..infra.languages import arg, plural
-from ..infra.operations import Exported
-from ..infra.tasks import TaskRunner
 from ..infra.titles import conversation_title
-from ..request.provider_setup import ProviderSetup
-from ..request.send_session import SendSession
 
-if TYPE_CHECKING:  # the dialog is loaded when first opened
+if TYPE_CHECKING:  # the dialog is loaded when first opened; the rest is handed in
+    from ...core.model import Conversation
+    from ...store import TurnlogStore
+    from ...store.deletion import DeletionCounts
+    from ..dialogs.privacy import Confirmation, Decision
     from ..dialogs.settings import SettingsDialog
+    from ..infra.changes import ChangeHub
+    from ..infra.export_file import ExportTarget
+    from ..infra.operations import Exported
+    from ..infra.tasks import TaskRunner
+    from ..request.provider_setup import ProviderSetup
+    from ..request.send_session import SendSession
 
 BUSY = QT_TRANSLATE_NOOP("HistoryActions",
                          "Stop the running request before deleting a turn.")

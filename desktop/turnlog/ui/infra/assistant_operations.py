@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ...config.tool_servers import ToolServer
-from ...core.assistants import Assistant, AssistantSetup
-from ...core.attachments import Attachment
-from ...formats import assistant_file
-from ...formats.file_reading import read_file
-from ...service.assistant_start import start_from, update_from
-from ...store import TurnlogStore
 from .changes import Changes
 from .operations import StorageOp
+
+if TYPE_CHECKING:  # the assistants' file format, the file reader and the start from an
+    # assistant load when one of these operations is first made: the first screen makes none
+    from ...config.tool_servers import ToolServer
+    from ...core.assistants import Assistant, AssistantSetup
+    from ...core.attachments import Attachment
+    from ...formats import assistant_file
+    from ...store import TurnlogStore
 
 Started = tuple[Changes, tuple[str, ...]]  # what changed, and the warnings to show
 
@@ -61,6 +63,8 @@ def move_assistant(store: TurnlogStore, assistant_id: int, index: int
 def read_attachments(had: Sequence[Attachment], paths: Sequence[Path]
                      ) -> StorageOp[tuple[Attachment, ...]]:
     """`had` and the files at `paths`, read through the one bounded reader."""
+    from ...formats.file_reading import read_file
+
     def work() -> tuple[Attachment, ...]:
         files = list(had)
         for path in paths:
@@ -72,6 +76,8 @@ def read_attachments(had: Sequence[Attachment], paths: Sequence[Path]
 
 def read_assistants_file(path: Path, servers_here: set[str]
                          ) -> StorageOp[list[assistant_file.Shared]]:
+    from ...formats import assistant_file
+
     return StorageOp("read assistants", lambda: assistant_file.read(path, servers_here))
 
 
@@ -84,6 +90,8 @@ def import_assistants(store: TurnlogStore, chosen: Sequence[assistant_file.Share
 
 def export_assistants(store: TurnlogStore, path: Path) -> StorageOp[None]:
     """Every assistant, with its files, into a new file at `path`."""
+    from ...formats import assistant_file
+
     assistants = store.assistants
 
     def work() -> None:
@@ -97,6 +105,8 @@ def start_from_assistant(store: TurnlogStore, assistant: Assistant, *, model: st
                          language: str, values: Mapping[str, str],
                          servers: Sequence[ToolServer]) -> StorageOp[Started]:
     """The conversation made from the assistant, its files on its draft."""
+    from ...service.assistant_start import start_from
+
     def work() -> Started:
         started = start_from(store, assistant, profile_model=model, language=language,
                              values=values, servers=servers)
@@ -110,6 +120,8 @@ def start_from_assistant(store: TurnlogStore, assistant: Assistant, *, model: st
 def update_from_assistant(store: TurnlogStore, conversation_id: int, *, model: str,
                           language: str, values: Mapping[str, str],
                           servers: Sequence[ToolServer]) -> StorageOp[Started]:
+    from ...service.assistant_start import update_from
+
     def work() -> Started:
         done = update_from(store, conversation_id, profile_model=model, language=language,
                            values=values, servers=servers)

@@ -12,16 +12,18 @@ owner applies the change before any view hears it, and everyone else only reads.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
-from ...core.compaction import StoredSummary
-from ...core.memory import Memory
-from ...core.model import Conversation, Turn
-from ...store.deletion import DeletionCounts
 from .deletion_text import counts_text
 from .languages import plural
+
+if TYPE_CHECKING:  # what a change names; the first screen loads none of their modules
+    from ...core.compaction import StoredSummary
+    from ...core.memory import Memory
+    from ...core.model import Conversation, Turn
+    from ...store.deletion import DeletionCounts
 
 
 @dataclass(frozen=True, slots=True)

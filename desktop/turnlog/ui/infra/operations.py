@@ -24,27 +24,24 @@ from PySide6.QtCore import QCoreApplication
 
 from ...config.secrets import KeyringUnavailable, KeyStore
 from ...core.attachments import Attachment, AttachmentRefused
-from ...core.imports import ImportOutcome
 from ...core.model import Conversation, ConversationSettings
 from ...core.numbers import TurnNumbers
-from ...core.proof import Rebuilt
-from ...core.side_records import SideAttempt, SideQuestion
-from ...core.titles import QUESTION
-from ...formats.export import export_text
-from ...formats.file_reading import read_bytes, read_file
 from ...store import TurnlogStore, drafts
-from ...store.deletion import DeletionCounts
 from ...store.salvage import Salvaged, salvage_all
-from ...store.search import MatchCount, SearchHit
 from .changes import ChangeHub, Changes
 from .export_file import ExportTarget, write_export
 from .languages import arg
 from .operation_results import Exported, Found, Kept, Loaded, MemoryState
 from .tasks import TaskContext, TaskHandle, TaskRunner
 
-if TYPE_CHECKING:  # the send path, importers and exporters load when first asked for
+if TYPE_CHECKING:  # the send path, importers, exporters, proofs and searches: on first use
+    from ...core.imports import ImportOutcome
+    from ...core.proof import Rebuilt
     from ...core.send import PartialAnswer
+    from ...core.side_records import SideAttempt, SideQuestion
     from ...service.transfer import ExportedAll
+    from ...store.deletion import DeletionCounts
+    from ...store.search import MatchCount, SearchHit
 
 log = logging.getLogger(__name__)
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
@@ -166,6 +163,7 @@ def export_conversation(store: TurnlogStore, conversation_id: int,
                         target: ExportTarget) -> StorageOp[Exported]:
     """Write the conversation as the log holds it to `target` (a file, not the store)."""
     def work() -> Exported:
+        from ...formats.export import export_text  # the exporters: an export's only
         turns = store.turns.all(conversation_id)  # superseded versions too, marked
         text = export_text(store.conversations.get(conversation_id), turns, target.fmt,
                            store.turns.versions(conversation_id),
@@ -183,6 +181,7 @@ def create_conversation(store: TurnlogStore, model: str, *,
     then the neutral title); `first_send`: for a question about to be sent, so it is swept
     on the next start if that question is never answered."""
     def work() -> Changes:
+        from ...core.titles import QUESTION
         return Changes(store.conversations.create("", model=model, first_send=first_send,
                                                  title_source=QUESTION), created=True)
 
@@ -550,6 +549,7 @@ def read_files_to_attach(items: Sequence[tuple[str, Path | None, bytes | None]],
     """Read each of `items` (name, a path or pasted bytes) as an attachment beside
     `attached`; what was read, and what was refused."""
     def work() -> tuple[list[Attachment], list[AttachmentRefused]]:
+        from ...formats.file_reading import read_bytes, read_file  # the readers: first file
         read: list[Attachment] = []
         refused: list[AttachmentRefused] = []
         for name, path, data in items:

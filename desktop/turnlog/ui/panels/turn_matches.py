@@ -5,16 +5,18 @@ note ("Match 3 of 7 in turn 412"); Esc in the transcript or a new search clears 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QObject, Qt
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QTextDocument
 from PySide6.QtWidgets import QWidget
 
-from ...core.search import highlighter, parse_query
 from ..infra.languages import arg
-from ..transcript.found import Match
 from ..transcript.model import Role
-from ..transcript.view import TranscriptView
+
+if TYPE_CHECKING:
+    from ..transcript.found import Match
+    from ..transcript.view import TranscriptView
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
@@ -54,6 +56,8 @@ class TurnMatches(QObject):
     def show(self, index: QModelIndex, query: str) -> int:
         """Highlight `query`'s matches in the row at `index` and go to the first; returns
         how many there are."""
+        from ...core.search import highlighter, parse_query  # a search's: not a start's
+
         self._ordinal = int(index.data(Role.ORDINAL))
         self._number = int(index.data(Role.NUMBER))
         self.found.show(str(index.data(Role.KEY)), highlighter(parse_query(query)))

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal
 
@@ -23,7 +23,6 @@ from ...core.projection import CostIndex
 from ...core.provider import CancelToken
 from ...core.send import Stage
 from ...localmodel import BUILTIN
-from ...providers import ChatCompletionsProvider, ModelInfo
 from ...service.chat import (
     Connection,
     KeyLookup,
@@ -43,6 +42,9 @@ from ...service.chat import (
 )
 from ..infra.languages import arg
 from ..infra.tasks import TaskRunner
+
+if TYPE_CHECKING:  # the HTTP client: loaded by the first list of models or send
+    from ...providers import ModelInfo
 
 log = logging.getLogger(__name__)
 
@@ -292,6 +294,8 @@ class ProviderConnector:
     def list_models(self, *, cancel: CancelToken) -> list[ModelInfo]:
         """The server's `GET /models`, with the profile's key; the built-in model lists
         the one it runs."""
+        from ...providers import ChatCompletionsProvider, ModelInfo
+
         config = self._current()
         if config.preset.builtin:
             return [ModelInfo(config.model or BUILTIN.alias)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import (
@@ -17,7 +18,8 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
-from ...core.search import Highlighter, find_matches
+if TYPE_CHECKING:
+    from ...core.search import Highlighter
 
 Selection = QAbstractTextDocumentLayout.Selection
 MATCH = QColor("#ffe27a")  # light and dark themes alike: dark text on a marker's yellow
@@ -42,6 +44,8 @@ def _utf16(text: str) -> int:
 def matches_in(docs: Sequence[QTextDocument], pattern: Highlighter | None) -> list[Match]:
     """Every match of `pattern` in `docs`, in reading order, in each document's own
     positions (which count UTF-16 units: an emoji or a rare Han character is two)."""
+    from ...core.search import find_matches  # the search language: a search's, not a start's
+
     found: list[Match] = []
     for number, doc in enumerate(docs):
         block = doc.begin()

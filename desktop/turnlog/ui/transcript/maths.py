@@ -20,13 +20,16 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QObject, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QRawFont
 from PySide6.QtSvg import QSvgRenderer
 
-from .typesetter import Typeset, Typesetter
 from .typesetting import CJK_START, UNITS, FormulaError, Glyph, Outlines, typeset_svg
+
+if TYPE_CHECKING:
+    from .typesetter import Typeset, Typesetter
 
 __all__ = ["Formula", "FormulaError", "FormulaImages", "MathSpan", "find_maths", "typeset"]
 
@@ -240,6 +243,8 @@ def the_typesetter() -> Typesetter:
     global _typesetter
     with _typesetter_lock:
         if _typesetter is None:
+            from .typesetter import Typesetter  # its child process: once the screen is up
+
             _typesetter = Typesetter()
         return _typesetter
 
