@@ -18,8 +18,10 @@ import logging
 import math
 import re
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QObject, QRectF, Qt, QTimer, Signal
@@ -249,6 +251,17 @@ def the_typesetter() -> Typesetter:
         return _typesetter
 
 
+def _hand_over(images: weakref.ref[FormulaImages], key: _Key, result: Typeset | str) -> None:
+    """On the typesetter's thread: it answered; on to the GUI thread. The job holds the
+    images only weakly: were the last reference dropped here, Qt would destroy a GUI
+    thread's object on this thread."""
+    owner = images()
+    if owner is None:
+        return  # the view that asked went away meanwhile
+    with contextlib.suppress(RuntimeError):  # its Qt side is gone already
+        owner._arrived.emit(key, result)
+
+
 class FormulaImages(QObject):
     """Typeset formulas, kept by what they look like: (LaTeX, display, size, colour,
     ratio) → the formula, or the reason it did not parse.
@@ -301,13 +314,8 @@ class FormulaImages(QObject):
             if self._typesetter is None:
                 self._typesetter = the_typesetter()
             self._typesetter.submit(latex, display, key[2], key[3], outlines,
-                                    lambda result: self._hand_over(key, result))
+                                    partial(_hand_over, weakref.ref(self), key))
         return None
-
-    def _hand_over(self, key: _Key, result: Typeset | str) -> None:
-        """On the typesetter's thread: it answered; on to the GUI thread."""
-        with contextlib.suppress(RuntimeError):  # the view that asked went away meanwhile
-            self._arrived.emit(key, result)
 
     def _keep(self, key: _Key, result: object) -> None:
         self._waiting.discard(key)
