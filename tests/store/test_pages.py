@@ -9,6 +9,7 @@ progress handler), which do not depend on the machine's load.
 
 from __future__ import annotations
 
+import sys
 import time
 from datetime import UTC, datetime
 
@@ -102,3 +103,36 @@ def test_pages_read_ahead_on_the_readers_thread_are_in_memory_when_looked_at(tmp
         while reader.running and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not reader.running
+
+
+def python_calls_to_read(log: LogPages, index: int) -> int:
+    """How many Python functions reading the page holding `index` afresh runs (the work a
+    page read does holding the interpreter lock, counted as calls, which do not depend on
+    the machine's load)."""
+    calls = [0]
+
+    def count(frame: object, event: str, arg: object) -> None:
+        if event == "call":
+            calls[0] += 1
+
+    sys.setprofile(count)
+    try:
+        assert log[index].ordinal >= 1
+    finally:
+        sys.setprofile(None)
+    return calls[0]
+
+
+def test_a_page_read_builds_no_query_in_python(tmp_path):
+    # A page read ahead on the history bar's reader shares the interpreter with the
+    # window: building a peewee query for each page (~1,100 calls) held it up twice as
+    # long as making the page's 64 turns and reading their files does.
+    with TurnlogStore.open(tmp_path / "home") as store:
+        cid = store.conversations.create("long").id
+        store.turns.commit_many(cid, [pending(f"t{i}") for i in range(300)])
+        store.turns.commit(cid, pending("t299b", replaces="t299"))
+        log = store.turns.log(cid)
+        assert log.hidden  # the superseded version is left out by the statement too
+        for index in (len(log) - 1, 0):  # counted from the newest, then past a gap
+            assert python_calls_to_read(log, index) <= 20 * LogPages.PAGE
+        assert [t.id for t in log][-2:] == ["t298", "t299b"]

@@ -12,6 +12,7 @@ import json
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from peewee import SQL, fn
@@ -35,6 +36,19 @@ def _mine(conversation_id: int, hidden: frozenset[str]) -> Any:
     """The turns of a conversation, less `hidden` (superseded) ones."""
     mine = TurnRow.conversation == conversation_id
     return mine & TurnRow.id.not_in(list(hidden)) if hidden else mine
+
+
+@lru_cache(maxsize=64)
+def _page_sql(hidden: int, after: bool, from_oldest: bool) -> str:
+    """One page read as a statement of its own (SQLite keeps it prepared by its text): a
+    page read builds no query in Python, so a page read ahead on another thread holds the
+    interpreter lock for little more than making its turns."""
+    columns = ", ".join(f'"{name}"' for name in rows.TURN_COLUMNS)
+    unseen = f' AND "id" NOT IN ({", ".join("?" * hidden)})' if hidden else ""
+    newer = ' AND "ordinal" > ?' if after else ""
+    order = "ASC" if from_oldest else "DESC"
+    return (f'SELECT {columns} FROM "turns" WHERE "conversation_id" = ?{unseen} AND '
+            f'"ordinal" <= ?{newer} ORDER BY "ordinal" {order} LIMIT ? OFFSET ?')
 
 
 class Turns:
@@ -180,15 +194,13 @@ class Turns:
         # One upper bound: given two, SQLite may seek by the looser one and step past every
         # turn between them (a page far back read as slowly as by counting).
         top = newest if before is None else min(newest, before - 1)
-        query = TurnRow.select(*(getattr(TurnRow, name) for name in rows.TURN_COLUMNS)).where(
-            _mine(conversation_id, hidden) & (TurnRow.ordinal <= top))
-        if after is not None:
-            query = query.where(TurnRow.ordinal > after)
-        order = TurnRow.ordinal.asc() if from_oldest else TurnRow.ordinal.desc()
-        query = query.order_by(order).limit(limit).offset(skip or None)
+        ids = tuple(hidden)
+        params = (conversation_id, *ids, top, *(() if after is None else (after,)), limit,
+                  skip)
+        sql = _page_sql(len(ids), after is not None, from_oldest)
         with self.database.guard():
             page = self.with_files([rows.turn_of(*r)
-                                     for r in self.db.execute(query).fetchall()])
+                                     for r in self.db.execute_sql(sql, params).fetchall()])
         if not from_oldest:
             page.reverse()
         return page

@@ -25,12 +25,7 @@ from PySide6.QtGui import (
     QKeySequence,
     QMouseEvent,
 )
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QListView,
-    QMenu,
-    QWidget,
-)
+from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QWidget
 
 from .delegate import TranscriptDelegate
 from .files import files_of, fill_files_menu
@@ -71,6 +66,7 @@ class TranscriptView(QListView):
         # (ordinal, top) of a row on show while rows join or leave above it: after the
         # layout it is put back where it was, so what is read does not move.
         self._anchor: tuple[int, int] | None = None
+        self._bar_waiting = False  # rows joined or left and are not laid out yet
         bar = self.verticalScrollBar()
         bar.valueChanged.connect(self._scrolled)
         bar.rangeChanged.connect(self._range_changed)
@@ -138,7 +134,7 @@ class TranscriptView(QListView):
         assert isinstance(model, TranscriptModel)
         super().setModel(model)
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved):
-            signal.connect(self._sync_history_bar)
+            signal.connect(lambda *_: setattr(self, "_bar_waiting", True))
         model.modelReset.connect(self._after_reset)
         model.rowsAboutToBeInserted.connect(self._before_insert)
         model.rowsInserted.connect(self._after_insert)
@@ -181,15 +177,17 @@ class TranscriptView(QListView):
             self._anchor = (int(index.data(Role.ORDINAL)), self.visualRect(index).top())
 
     def updateGeometries(self) -> None:  # noqa: N802 - Qt override
+        """After each layout: the anchored row put back, then the whole-log bar placed."""
+        self._bar_waiting = False
         super().updateGeometries()
         anchor, self._anchor = getattr(self, "_anchor", None), None  # (None in __init__)
-        if anchor is None or self.model() is None:
-            return
-        row = self.transcript().row_of_ordinal(anchor[0])
-        if row is not None:
+        row = None if anchor is None or self.model() is None else \
+            self.transcript().row_of_ordinal(anchor[0])
+        if anchor is not None and row is not None:
             bar = self.verticalScrollBar()
             bar.setValue(bar.value() + self.visualRect(self.transcript().index(row)).top()
                          - anchor[1])
+        self._sync_history_bar()
 
     def relayout(self) -> None:
         """Rows changed height: laid out again, the top row kept in place (unless following)."""
@@ -292,9 +290,11 @@ class TranscriptView(QListView):
         return QModelIndex()
 
     def _sync_history_bar(self, *_: object) -> None:
-        """The whole-log bar follows what is shown: its value is the top row's place."""
+        """The whole-log bar follows what is shown: its value is the top row's place; not as
+        rows join or leave (finding the top row would lay every row out in that event, again
+        as the far end gives way): `updateGeometries` places it once they are laid out."""
         model = self.model()
-        if not isinstance(model, TranscriptModel):
+        if not isinstance(model, TranscriptModel) or self._bar_waiting:
             return
         index = self.top_index()
         top = model.turns_before(index.row()) if index.isValid() else 0
