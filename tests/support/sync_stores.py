@@ -41,11 +41,12 @@ def published(store: TurnlogStore) -> list[dict[str, Any]]:
         cursor = cursor_after
 
 
-def pull(store: TurnlogStore, *others: TurnlogStore, origin: str | None = None) -> Any:
-    """`store` reads what each of `others` published (one batch, as a sync reads every
+def pull(store: TurnlogStore, *others: TurnlogStore) -> Any:
+    """`store` reads what each of `others` published in one call (as a sync reads every
     machine's new objects), records passed through JSON as the storage carries them."""
-    records = [json.loads(json.dumps(r)) for other in others for r in published(other)]
-    return store.sync_feed.incoming(records, origin or others[0].sync_feed.machine)
+    return store.sync_feed.incoming_from({
+        other.sync_feed.machine: [json.loads(json.dumps(r)) for r in published(other)]
+        for other in others})
 
 
 def conversation_by_gid(store: TurnlogStore, gid: str) -> int | None:

@@ -148,10 +148,10 @@ def turn(db: peewee.Database, record: dict[str, Any], origin: str, machine: str)
             'SELECT "id" FROM "turns" WHERE "conversation_id" = ? AND "after_id" IS ? AND '
             '"version_of" IS NULL AND "id" != ?', (host, place, record["id"])).fetchone()
         if rival is not None and _clock_of(db, rival[0]) > record["hlc"]:
-            fork = make_fork(db, host, rival[0], _origin_of(db, rival[0], machine))
+            fork = make_fork(db, host, rival[0], place, _origin_of(db, rival[0], machine))
             move_branch(db, host, rival[0], fork)
         elif rival is not None:
-            host = make_fork(db, host, record["id"], origin)
+            host = make_fork(db, host, record["id"], place, origin)
         _insert_turn(db, host, record, after=place, version_of=None)
     journal(db, record, origin, record["id"])
 
@@ -187,7 +187,8 @@ def _take_ordinal(db: peewee.Database, cid: int) -> int:
     return int(ordinal)
 
 
-def make_fork(db: peewee.Database, host: int, loser: str, machine: str) -> int:
+def make_fork(db: peewee.Database, host: int, loser: str, place: str | None,
+              machine: str) -> int:
     """The fork holding `loser` (a turn that lost its place in `host` to an earlier one),
     made alike on every machine: copies of the turns before it (new ids derived from the
     fork's and theirs, the first version of each), the conversation's settings."""
@@ -205,7 +206,6 @@ def make_fork(db: peewee.Database, host: int, loser: str, machine: str) -> int:
     insert(db, ForkRow, conversation=fork.id, source_id=host, continued_on=machine,
            at_ordinal=loser_row[1] if loser_row is not None else source.next_ordinal)
     chain = []
-    place = loser_row[2] if loser_row is not None else None
     while place is not None:
         chain.append(place)
         above = _turn_row(db, place)

@@ -164,13 +164,22 @@ class SyncFeed:
         in clock order. Applying a record twice is a no-op; a malformed record (or one
         about a conversation never seen) raises `SyncRecordInvalid` and nothing of the
         batch is applied. Deletes are erased from the disk as a local delete is."""
+        return self.incoming_from({origin: records})
+
+    def incoming_from(self, machines: dict[str, list[dict[str, Any]]]) -> Applied:
+        """`incoming` for the new records of several machines at once (machine id →
+        records), merged in clock order: a record that builds on another machine's (a
+        turn after a turn it read from there) always comes after it, so a sync reading
+        every machine's new objects applies them in one call whatever order they came in."""
         self.database.need_writer()
-        checked = [check(r) for r in records]
-        if not isinstance(origin, str) or not origin or len(origin) > 200:
-            raise refuse({}, "the machine it came from is not named")
-        ordered = sorted({(r["hlc"], r["id"], r["kind"]): r for r in checked}.values(),
-                         key=lambda r: (r["hlc"], r["id"]))
-        deletes = [r for r in ordered if r["kind"] == "delete"]
+        tagged = []
+        for origin, records in machines.items():
+            if not isinstance(origin, str) or not origin or len(origin) > 200:
+                raise refuse({}, "the machine it came from is not named")
+            tagged += [(check(r), origin) for r in records]
+        ordered = sorted({(r["hlc"], r["id"], r["kind"]): (r, o) for r, o in tagged}.values(),
+                         key=lambda pair: (pair[0]["hlc"], pair[0]["id"]))
+        deletes = [r for r, _o in ordered if r["kind"] == "delete"]
         applied = Applied()
         erase = self.privacy() if deletes else None
         if erase is not None:
@@ -180,9 +189,9 @@ class SyncFeed:
                 erase.begin_erase()
             with self.database.guard(), quiet(), self.db.atomic("IMMEDIATE"):
                 gone = self._gone({t for r in deletes for t in r["targets"]})
-                for record in ordered:
+                for record, origin in ordered:
                     self._apply(record, origin, gone, applied)
-                self._clock_seen(ordered)
+                self._clock_seen([r for r, _o in ordered])
             self.turns.counts_changed(None)
             if erase is not None:
                 erase.after_delete(time.monotonic())
