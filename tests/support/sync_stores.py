@@ -84,3 +84,9 @@ def dump(store: TurnlogStore) -> dict[str, Any]:
         'SELECT "gid", "text", "priority" FROM "preferences"').fetchall())
     out["folders"] = sorted(db.execute_sql('SELECT "gid", "name" FROM "folders"').fetchall())
     return out
+
+
+def file_bytes(store: TurnlogStore) -> bytes:
+    """Every byte of the store's database and what SQLite keeps beside it."""
+    return b"".join(p.read_bytes() for p in sorted(store.home.glob("turnlog.sqlite3*"))
+                    if p.is_file())

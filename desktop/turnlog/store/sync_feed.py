@@ -265,6 +265,10 @@ class SyncFeed:
             f'SELECT "id", "gid" FROM "conversations" WHERE "gid" IN {within}',
             (ids,)).fetchall()
         found = [g for _c, g in conversations]
+        cids = json.dumps([c for c, _g in conversations])
+        found += [t for (t,) in db.execute_sql(
+            'SELECT "id" FROM "turns" WHERE "conversation_id" IN (SELECT value FROM '
+            'json_each(?))', (cids,))] + _derived_gids(db, cids)
         deletion.delete_conversations(db, [c for c, _g in conversations])
         # A deleted turn takes its versions along, and the copies forks made of it.
         turns = db.execute_sql(
