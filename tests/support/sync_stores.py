@@ -62,15 +62,19 @@ def gid_of(store: TurnlogStore, conversation_id: int) -> str:
 
 def dump(store: TurnlogStore) -> dict[str, Any]:
     """What a person would see, by global id: each conversation's title, settings, fork
-    origin and active line (turn ids and text, in order), every version kept, pins,
-    notes, preferences and folders."""
+    origin, the turns of its active line (ids and text), every turn kept with its place
+    (the group it follows, the group it is a version in), pins, notes, preferences and
+    folders. The line's order on screen is compared where a test knows it: a version
+    that arrives after another machine's continuation of its turn is shown after that
+    continuation on the machine that had the continuation first (ordinals are local)."""
     db = store.db
     out: dict[str, Any] = {}
     for cid, gid, title, prompt, model, settings, starred in db.execute_sql(
             'SELECT "id", "gid", "title", "system_prompt", "model", "settings", "starred" '
             'FROM "conversations"').fetchall():
-        line = [(t.id, t.question, t.answer) for t in store.turns.active(cid)]
-        every = sorted(t.id for t in store.turns.all(cid))
+        line = sorted((t.id, t.question, t.answer) for t in store.turns.active(cid))
+        every = sorted(db.execute_sql('SELECT "id", "after_id", "version_of" FROM "turns" '
+                                      'WHERE "conversation_id" = ?', (cid,)).fetchall())
         fork = db.execute_sql('SELECT "continued_on" FROM "forks" WHERE "conversation_id" = ?',
                               (cid,)).fetchone()
         pins = sorted(db.execute_sql('SELECT "gid", "text" FROM "pins" WHERE '
