@@ -143,7 +143,7 @@ def turn(db: peewee.Database, record: dict[str, Any], origin: str, machine: str)
     else:
         after = _turn_row(db, record.get("after"))
         host = after[0] if after is not None else _needed_conversation(db, record)
-        place = record.get("after") if after is not None else None
+        place = record.get("after")  # kept when that turn was deleted, as its origin keeps it
         rival = db.execute_sql(
             'SELECT "id" FROM "turns" WHERE "conversation_id" = ? AND "after_id" IS ? AND '
             '"version_of" IS NULL AND "id" != ?', (host, place, record["id"])).fetchone()
