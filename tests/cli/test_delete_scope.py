@@ -4,7 +4,6 @@ the data directory syncs with, or this one only (and says the text is still else
 from __future__ import annotations
 
 from cli_runs import cli
-
 from turnlog.core.model import Usage
 from turnlog.core.pending import PendingTurn
 from turnlog.store import TurnlogStore

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from sync_stores import dump, file_bytes, open_machines, pending
 
 NAMES = "ABC"

@@ -8,6 +8,7 @@ import io
 import json
 
 import pytest
+
 from chatgpt_export import conversations as export_of
 from chatgpt_export import kyoto
 from sync_stores import (
@@ -20,7 +21,6 @@ from sync_stores import (
     published,
     pull,
 )
-
 from turnlog.formats.importers import chatgpt
 
 SECRET = "the door code is 7391-secret"

@@ -4,8 +4,8 @@ outgoing records, B applies them, B shows it (real SQLite files, two stores open
 from __future__ import annotations
 
 import pytest
-from sync_stores import conversation_by_gid, dump, gid_of, open_machines, pending, published, pull
 
+from sync_stores import conversation_by_gid, dump, gid_of, open_machines, pending, published, pull
 from turnlog.core.model import ConversationSettings
 
 
@@ -26,7 +26,8 @@ def test_a_conversation_and_its_turns_come_through(machines):
     assert applied.counts == {"conversation": 1, "turn": 2}
     there = conversation_by_gid(b, gid_of(a, conv.id))
     shown = b.conversations.get(there)
-    assert (shown.title, shown.system_prompt, shown.model) == ("Trip to Kyoto 🗾", "Be brief.", "m1")
+    assert (shown.title, shown.system_prompt, shown.model) == \
+        ("Trip to Kyoto 🗾", "Be brief.", "m1")
     assert [t.question for t in b.turns.active(there)] == ["Where to stay?", "And to eat?"]
     assert b.turns.active(there)[0].id == first.id
     # the search finds the turns and the title that came in

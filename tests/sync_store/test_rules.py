@@ -7,8 +7,8 @@ from __future__ import annotations
 import copy
 
 import pytest
-from sync_stores import conversation_by_gid, dump, gid_of, open_machines, pending, published, pull
 
+from sync_stores import conversation_by_gid, dump, gid_of, open_machines, pending, published, pull
 from turnlog.store.errors import SyncRecordInvalid
 
 

@@ -478,6 +478,11 @@ def _sync_triggers() -> list[str]:
             f'"conversations" WHEN {changed} BEGIN '
             + _journal("conversation", 'NEW."gid"', 'NEW."gid"', f"NEW.\"gid\" || '/{field}'",
                        value) + " END")
+    # A conversation deleted however (a privacy delete, all history, a folder's, an empty
+    # one swept) takes what the journal kept of it (its titles and prompts) along.
+    out.append(
+        'CREATE TRIGGER "sync_conversations_removed" AFTER DELETE ON "conversations" BEGIN '
+        'DELETE FROM "sync_journal" WHERE "conv" = OLD."gid" AND "kind" != \'delete\'; END')
     # An imported conversation's id is set after its row (derived from its source's id).
     out.append(
         'CREATE TRIGGER "sync_conversation_gid" AFTER UPDATE OF "gid" ON "conversations" '

@@ -287,7 +287,7 @@ class SyncFeed:
             found += [g for (g,) in db.execute_sql(
                 f'SELECT "gid" FROM "{table}" WHERE "gid" IN {within}', (ids,))]
             db.execute_sql(f'DELETE FROM "{table}" WHERE "gid" IN {within}', (ids,))
-        db.execute_sql(f'INSERT OR IGNORE INTO "sync_tombstones" SELECT value FROM json_each(?)',
+        db.execute_sql('INSERT OR IGNORE INTO "sync_tombstones" SELECT value FROM json_each(?)',
                        (ids,))
         db.execute_sql(f'DELETE FROM "sync_journal" WHERE "kind" != \'delete\' AND ("gid" IN '
                        f'{within} OR "conv" IN {within})', (ids, ids))
