@@ -383,6 +383,11 @@ def revive(db: peewee.Database, item: ImportedConversation) -> str | None:
         item.turns = (ImportedTurn(replace(t.pending, id=uuid.uuid5(REVIVED, f"{again}/"
                                                                     f"{t.pending.id}").hex),
                                    t.ordinal) for t in item.turns)
+    # The same source imported as a new conversation beside the one it made before (it
+    # changed since): an id derived from that one's.
+    while gid is not None and db.execute_sql(
+            'SELECT 1 FROM "conversations" WHERE "gid" = ?', (gid,)).fetchone() is not None:
+        gid = uuid.uuid5(REVIVED, f"beside/{gid}").hex
     return gid
 
 

@@ -266,10 +266,9 @@ class TurnlogStore:
                 lock = _WriterLock(home / LOCK_NAME, path)
                 lock.acquire()
                 db = peewee.SqliteDatabase(str(path), pragmas=PRAGMAS, check_same_thread=False)
-                from . import search, sync_quiet  # a writer's SQL functions
+                from . import search  # the search index's SQL functions: a writer's
 
                 search.register(db)
-                sync_quiet.register(db)
             try:
                 cls._connect(db, path, readonly, progress)
             except STORE_EXCEPTIONS as err:

@@ -390,8 +390,8 @@ V_ASSISTANT_FOLDER = (
 # trigger. A turn's place for merging: the version group before it (`after_id`: the first
 # turn of that group; NULL: first) and the first turn of its own group when it is a later
 # version (`version_of`). `sync_journal`: what changed on this machine (origin NULL, filled
-# by the triggers below unless `turnlog_sync_quiet()` says the store is applying another
-# machine's records), and every record applied from another machine (origin set), each
+# by the triggers below unless `sync_state.quiet` says the store is applying another
+# machine's records, set and cleared inside that transaction), and every record applied from another machine (origin set), each
 # with its hybrid logical clock (`sync_state`: this data directory's node id, the clock's
 # last physical milliseconds and counter). A conversation's field changes keep their values
 # in it (the history of changes; purged with the conversation). `sync_tombstones`: ids a
@@ -404,7 +404,7 @@ _UUID4_SQL = (  # a random UUID (version 4) as 32 hex digits, made again for eve
     "(lower(hex(randomblob(6))) || '4' || substr(lower(hex(randomblob(2))), 2) || "
     "substr('89ab', 1 + abs(random() % 4), 1) || substr(lower(hex(randomblob(8))), 2))")
 _CLOCK_NOW = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
-_QUIET = "turnlog_sync_quiet() = 0"
+_QUIET = '(SELECT "quiet" FROM "sync_state") = 0'
 _CONV_GID = '(SELECT "gid" FROM "conversations" WHERE "id" = {row}."conversation_id")'
 _CONV_FIELDS = (
     "json_object('title', {r}.\"title\", 'title_source', {r}.\"title_source\", "
@@ -524,7 +524,7 @@ def _fill_places(db: peewee.SqliteDatabase, progress: Progress | None = None) ->
     """The stored turns' places (`after_id`, `version_of`), a conversation at a time, in
     the order they were committed (as the triggers give each new turn its place)."""
     conversations = [c for (c,) in db.execute_sql('SELECT "id" FROM "conversations"')]
-    for done, cid in enumerate(conversations, 1):
+    for cid in conversations:  # quick beside the search index's fill: no progress of its own
         turns = db.execute_sql('SELECT "id", "ordinal" FROM "turns" WHERE "conversation_id" '
                                '= ? ORDER BY "ordinal"', (cid,)).fetchall()
         ordinal = dict(turns)
@@ -545,8 +545,6 @@ def _fill_places(db: peewee.SqliteDatabase, progress: Progress | None = None) ->
             own = root.get(turn_id)
             db.execute_sql('UPDATE "turns" SET "after_id" = ?, "version_of" = ? WHERE "id" = ?',
                            (after.get(own or turn_id), own, turn_id))
-        if progress is not None:
-            progress(done, len(conversations))
     # Everything stored so far is this machine's to publish, oldest first.
     for statement in _JOURNAL_STORED:
         db.execute_sql(statement)
@@ -586,8 +584,8 @@ V_SYNC = FillStep((
     'CREATE INDEX "supersedes_by_turn_id" ON "supersedes" ("by_turn_id")',
     'ALTER TABLE "forks" ADD COLUMN "continued_on" TEXT',
     'CREATE TABLE "sync_state" ("id" INTEGER NOT NULL PRIMARY KEY, "node" TEXT NOT NULL, '
-    '"phys" INTEGER NOT NULL, "counter" INTEGER NOT NULL)',
-    f'INSERT INTO "sync_state" VALUES (1, {_UUID4_SQL}, 0, 0)',
+    '"phys" INTEGER NOT NULL, "counter" INTEGER NOT NULL, "quiet" INTEGER NOT NULL)',
+    f'INSERT INTO "sync_state" VALUES (1, {_UUID4_SQL}, 0, 0, 0)',
     'CREATE TABLE "sync_journal" ("seq" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, '
     '"kind" TEXT NOT NULL, "gid" TEXT, "conv" TEXT, "subject" TEXT, "value" TEXT, '
     '"hlc" TEXT, "origin" TEXT)',

@@ -602,6 +602,9 @@ class SyncStateRow(BaseModel):
     node = peewee.TextField()
     phys = peewee.IntegerField()
     counter = peewee.IntegerField()
+    # Set while another machine's records are applied (inside that transaction only): the
+    # writes made then are not journaled as this machine's changes.
+    quiet = peewee.IntegerField()
 
     class Meta:
         table_name = "sync_state"

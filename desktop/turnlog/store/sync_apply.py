@@ -1,5 +1,5 @@
 """Applying one checked change record from another machine, by the sync's rules. Runs
-inside the caller's transaction, with the journaling triggers quiet (`sync_quiet`).
+inside the caller's transaction, with the journaling triggers quiet (`sync_state.quiet`).
 
 - A conversation's fields: the later clock reading wins, field by field; the losing value
   stays in the journal (the conversation's history of changes) either way.
@@ -30,7 +30,6 @@ from .models import ConversationRow, ForkRow, TurnRow, insert
 from .sync_records import ROW_KINDS, refuse
 
 SYNC_NAMESPACE = uuid.UUID("0b7c3f52-9e61-4d2a-8c1b-5a4e7f9d2c60")
-_MOVED_TRIGGER = None  # made from the search index's own triggers on first use
 
 
 def derived_id(*parts: str) -> str:

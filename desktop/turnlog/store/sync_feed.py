@@ -6,7 +6,7 @@ What changed here is journaled by SQLite triggers on the synced tables (schema s
 V_SYNC) rather than by each writer: every path that writes those tables (a send, an
 import, a fork, the window, the command line) is covered without being touched, and a
 write made while another machine's records are applied is told apart by
-`turnlog_sync_quiet()` (sync_quiet.py). Each journal row carries a hybrid logical clock
+`sync_state.quiet`, set and cleared inside the applying transaction. Each journal row carries a hybrid logical clock
 reading ("<ms:13>-<counter:6>-<node id>", sorting in clock order; the trigger keeps it
 ahead of every reading this machine has seen), so a machine whose wall clock runs ahead
 wins only until the others have read it.
@@ -31,7 +31,6 @@ import peewee
 from . import deletion, sync_apply, versions
 from .database import Database
 from .errors import NotFound
-from .sync_quiet import quiet
 from .sync_records import FORMAT, ROW_KINDS, check, refuse
 
 if TYPE_CHECKING:
@@ -187,11 +186,14 @@ class SyncFeed:
         try:
             if erase is not None:
                 erase.begin_erase()
-            with self.database.guard(), quiet(), self.db.atomic("IMMEDIATE"):
+            with self.database.guard(), self.db.atomic("IMMEDIATE"):
+                # Quiet inside this transaction only: what it writes is not this machine's.
+                self.db.execute_sql('UPDATE "sync_state" SET "quiet" = 1')
                 gone = self._gone({t for r in deletes for t in r["targets"]})
                 for record, origin in ordered:
                     self._apply(record, origin, gone, applied)
                 self._clock_seen([r for r, _o in ordered])
+                self.db.execute_sql('UPDATE "sync_state" SET "quiet" = 0')
             self.turns.counts_changed(None)
             if erase is not None:
                 erase.after_delete(time.monotonic())
