@@ -391,10 +391,11 @@ V_ASSISTANT_FOLDER = (
 # turn of that group; NULL: first) and the first turn of its own group when it is a later
 # version (`version_of`). `sync_journal`: what changed on this machine (origin NULL, filled
 # by the triggers below unless `sync_state.quiet` says the store is applying another
-# machine's records, set and cleared inside that transaction), and every record applied from another machine (origin set), each
-# with its hybrid logical clock (`sync_state`: this data directory's node id, the clock's
-# last physical milliseconds and counter). A conversation's field changes keep their values
-# in it (the history of changes; purged with the conversation). `sync_tombstones`: ids a
+# machine's records, set and cleared inside that transaction), and every record applied
+# from another machine (origin set), each with its hybrid logical clock (`sync_state`:
+# this data directory's node id, the clock's last physical milliseconds and counter).
+# A conversation's field changes keep their values in it (the history of changes;
+# purged with the conversation; a derived title's with the turn it came from). `sync_tombstones`: ids a
 # delete everywhere removed (ids only, kept for good); `sync_here_deleted`: ids deleted on
 # this machine only; `sync_copies`: turns copied into a fork made by a concurrent append
 # (deleted with their original). A fork's `continued_on`: the machine whose concurrent turn
@@ -483,6 +484,13 @@ def _sync_triggers() -> list[str]:
     out.append(
         'CREATE TRIGGER "sync_conversations_removed" AFTER DELETE ON "conversations" BEGIN '
         'DELETE FROM "sync_journal" WHERE "conv" = OLD."gid" AND "kind" != \'delete\'; END')
+    # A title made from a deleted turn (its first question, or by the model) is derived
+    # from it: its history goes with the turn (a typed title stays).
+    out.append(
+        'CREATE TRIGGER "sync_turns_removed" AFTER DELETE ON "turns" BEGIN DELETE FROM '
+        '"sync_journal" WHERE "subject" = (SELECT "gid" FROM "conversations" WHERE "id" = '
+        'OLD."conversation_id") || \'/title\' AND json_extract("value", \'$.title_source\') '
+        "!= 'user'; END")
     # An imported conversation's id is set after its row (derived from its source's id).
     out.append(
         'CREATE TRIGGER "sync_conversation_gid" AFTER UPDATE OF "gid" ON "conversations" '

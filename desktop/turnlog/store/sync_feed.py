@@ -6,10 +6,10 @@ What changed here is journaled by SQLite triggers on the synced tables (schema s
 V_SYNC) rather than by each writer: every path that writes those tables (a send, an
 import, a fork, the window, the command line) is covered without being touched, and a
 write made while another machine's records are applied is told apart by
-`sync_state.quiet`, set and cleared inside the applying transaction. Each journal row carries a hybrid logical clock
-reading ("<ms:13>-<counter:6>-<node id>", sorting in clock order; the trigger keeps it
-ahead of every reading this machine has seen), so a machine whose wall clock runs ahead
-wins only until the others have read it.
+`sync_state.quiet`, set and cleared inside the applying transaction. Each journal row
+carries a hybrid logical clock reading ("<ms:13>-<counter:6>-<node id>", sorting in clock
+order; the trigger keeps it ahead of every reading this machine has seen), so a machine
+whose wall clock runs ahead wins only until the others have read it.
 
 Records are built from the journal when asked, from the rows as they are then (a turn's
 text is never copied into the journal); a conversation's field changes keep their values
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import peewee
 
-from . import deletion, sync_apply, versions
+from . import deletion, sync_apply, titles, versions
 from .database import Database
 from .errors import NotFound
 from .sync_records import FORMAT, ROW_KINDS, check, refuse
@@ -282,9 +282,10 @@ class SyncFeed:
             by_conversation.setdefault(cid, []).append(turn_id)
             found.append(turn_id)
         for cid, turn_ids in by_conversation.items():
-            known = versions.read(db, cid)
+            known, first = versions.read(db, cid), titles.first_turn(db, cid)
             deletion.delete_turns(db, cid, turn_ids)
             versions.forget(db, cid, known, turn_ids)
+            titles.follow_first_turn(db, cid, first_before=first)  # as a local delete does
         for table in ("pins", "notes", "preferences", "folders"):
             found += [g for (g,) in db.execute_sql(
                 f'SELECT "gid" FROM "{table}" WHERE "gid" IN {within}', (ids,))]
