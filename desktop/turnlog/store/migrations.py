@@ -395,7 +395,7 @@ V_ASSISTANT_FOLDER = (
 # from another machine (origin set), each with its hybrid logical clock (`sync_state`:
 # this data directory's node id, the clock's last physical milliseconds and counter).
 # A conversation's field changes keep their values in it (the history of changes;
-# purged with the conversation; a derived title's with its turn).
+# purged with the conversation; a derived title's with its turn). `sync_tombstones`: ids a
 # delete everywhere removed (ids only, kept for good); `sync_here_deleted`: ids deleted on
 # this machine only; `sync_copies`: turns copied into a fork made by a concurrent append
 # (deleted with their original). A fork's `continued_on`: the machine whose concurrent turn
