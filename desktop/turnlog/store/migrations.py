@@ -498,7 +498,12 @@ def _sync_triggers() -> list[str]:
         'OLD."gid" THEN NEW."gid" ELSE "gid" END, "conv" = NEW."gid", "subject" = CASE WHEN '
         '"kind" = \'conversation\' THEN NEW."gid" || substr("subject", length(OLD."gid") + 1) '
         'ELSE "subject" END WHERE "conv" = OLD."gid"; END')
-    out += [
+    return out
+
+
+def _sync_turn_triggers() -> list[str]:
+    """A turn's place, a version's group, and the clock reading of every journal row."""
+    return [
         'CREATE TRIGGER "sync_turns_added" AFTER INSERT ON "turns" BEGIN '
         f'UPDATE "turns" SET "after_id" = {_PRED_ROOT.format(r="NEW")} WHERE "id" = NEW."id" '
         f"AND {_QUIET}; "
@@ -525,7 +530,6 @@ def _sync_triggers() -> list[str]:
         f'{_CLOCK_NOW}); UPDATE "sync_journal" SET "hlc" = (SELECT printf(\'%013d-%06d-%s\', '
         '"phys", "counter", "node") FROM "sync_state") WHERE "seq" = NEW."seq"; END',
     ]
-    return out
 
 
 def _fill_places(db: peewee.SqliteDatabase, progress: Progress | None = None) -> None:
@@ -607,6 +611,7 @@ V_SYNC = FillStep((
     'WITHOUT ROWID',
     'CREATE INDEX "sync_copies_original" ON "sync_copies" ("original")',
     *_sync_triggers(),
+    *_sync_turn_triggers(),
 ), _fill_places)
 
 # Append new steps; never edit a released one.
