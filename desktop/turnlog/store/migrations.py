@@ -491,6 +491,15 @@ def _sync_triggers() -> list[str]:
         '"sync_journal" WHERE "subject" = (SELECT "gid" FROM "conversations" WHERE "id" = '
         'OLD."conversation_id") || \'/title\' AND json_extract("value", \'$.title_source\') '
         "!= 'user'; END")
+    # A system prompt edited to take text out: every earlier value that held it goes (as
+    # the request records' kept versions do); one only added to stays in the history.
+    out.append(
+        'CREATE TRIGGER "sync_system_prompt_taken_out" AFTER UPDATE OF "system_prompt" ON '
+        '"conversations" BEGIN DELETE FROM "sync_journal" WHERE "subject" = NEW."gid" || '
+        '\'/system_prompt\' AND instr(NEW."system_prompt", json_extract("value", '
+        '\'$.system_prompt\')) = 0; UPDATE "sync_journal" SET "value" = json_set("value", '
+        '\'$.system_prompt\', \'\') WHERE "subject" = NEW."gid" || \'/\' AND '
+        'instr(NEW."system_prompt", json_extract("value", \'$.system_prompt\')) = 0; END')
     # An imported conversation's id is set after its row (derived from its source's id).
     out.append(
         'CREATE TRIGGER "sync_conversation_gid" AFTER UPDATE OF "gid" ON "conversations" '
