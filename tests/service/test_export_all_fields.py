@@ -31,13 +31,15 @@ NOT_CARRIED = {
     "draft_attachments": "a draft's files are not part of the log",
     "usage_days": "the daily usage totals are what this machine spent",
 }
-# Derived or internal tables: rebuilt by the store, not something a person sees as such.
-INTERNAL = ("search", "sqlite_", "blobs")
+# Derived or internal tables: rebuilt by the store, not something a person sees as such
+# (the sync's journal, clock and tombstones are each data directory's own).
+INTERNAL = ("search", "sqlite_", "blobs", "sync_")
 # Columns numbered by each data directory, and what they are compared through.
 REFERENCES = {"conversation_id": "conversations", "source_id": "conversations",
               "folder_id": "folders", "assistant_id": "assistants",
               "summary_id": "summaries", "replaced_id": "summaries", "edited_from": "summaries"}
-DROPPED = {"id", "texts_id", "set_id", "text_id"}
+# A sync global id (`gid`): an imported copy is a new record, with ids of its own.
+DROPPED = {"id", "texts_id", "set_id", "text_id", "gid"}
 # Shown nowhere (neither the window nor turnlog-cli): when an assistant row was written.
 UNSHOWN = {("assistants", "created_at"), ("assistants", "updated_at")}
 

@@ -45,6 +45,11 @@ from turnlog.store.models import (
     SideQuestionRow,
     SummaryRow,
     SupersedeRow,
+    SyncCopyRow,
+    SyncHereDeletedRow,
+    SyncJournalRow,
+    SyncStateRow,
+    SyncTombstoneRow,
     TextSetMemberRow,
     TextSetRow,
     ToolResultRow,
@@ -60,7 +65,8 @@ ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, Fo
               SearchFillRow, SearchDirtyRow, BlobRow, TurnAttachmentRow, DraftAttachmentRow,
               ToolResultRow, ToolSetRow, KeptTextRow, TextSetRow, TextSetMemberRow,
               AssistantRow, AssistantFileRow, ConversationAssistantRow, FolderRow,
-              UsageDayRow, UsageConversationRow]
+              UsageDayRow, UsageConversationRow, SyncStateRow, SyncJournalRow,
+              SyncTombstoneRow, SyncHereDeletedRow, SyncCopyRow]
 
 
 def _content():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..config.paths import data_dir
@@ -43,7 +44,25 @@ def register(sub: Any) -> None:
                         "the spend of deleted conversations still counts)")
     p.add_argument("--keep-pins", action="store_true",
                    help="with --turn: keep the facts pinned from it, as typed")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--everywhere", action="store_true",
+                       help="with --turn or --conversation: delete it on every machine this "
+                       "data directory syncs with (they erase it when they next sync)")
+    where.add_argument("--this-machine", action="store_true",
+                       help="with --turn or --conversation: delete it here only; the next "
+                       "sync does not bring it back, and it stays on the other machines")
     p.set_defaults(run=run_delete)
+
+
+def sync_set_up(home: Path) -> bool:
+    """Whether sync is set up for data directory `home`: then a delete without
+    --everywhere or --this-machine asks which. The sync's own state answers; a data
+    directory that has never been set up to sync answers False."""
+    return False
+
+
+THIS_MACHINE_NOTE = ("Deleted on this machine only: the text still exists on your other "
+                     "machines and in the sync storage until it is deleted there.")
 
 
 def confirm(prompt: str) -> bool:
@@ -59,6 +78,10 @@ def run_delete(args: argparse.Namespace) -> int:
         return 2
     if args.with_forks and args.conversation is None:
         print("error: --with-forks goes with --conversation", file=sys.stderr)
+        return 2
+    if (args.everywhere or args.this_machine) and args.all:
+        print("error: --everywhere and --this-machine go with --turn or --conversation",
+              file=sys.stderr)
         return 2
     with TurnlogStore.open(data_dir()) as store:
         counts: DeletionCounts
@@ -80,7 +103,13 @@ def run_delete(args: argparse.Namespace) -> int:
         ):
             print("nothing deleted", file=sys.stderr)
             return 1
-        if args.turn:
+        scope = _scope(args, store)
+        if not scope:
+            print("nothing deleted", file=sys.stderr)
+            return 1
+        if scope != PLAIN:
+            done = _scoped_delete(args, store, scope == EVERYWHERE)
+        elif args.turn:
             done = store.privacy.delete_turn(args.turn, with_versions=with_versions,
                                              keep_pins=args.keep_pins).counts
         elif args.conversation is not None:
@@ -91,6 +120,8 @@ def run_delete(args: argparse.Namespace) -> int:
                                             usage_totals=_with_usage(args, store)).counts
             assistants = store.assistants.delete_all() if _with_assistants(args, store) else 0
     print(f"deleted {done.describe()}")
+    if scope == THIS_MACHINE:
+        print(THIS_MACHINE_NOTE)
     if args.all and assistants:
         print(f"deleted {assistants} assistant(s)")
     if args.all:
@@ -155,3 +186,39 @@ def _delete_keys(args: argparse.Namespace) -> int:
         return 1
     print(f"removed {removed} API key(s) from the keyring")
     return 0
+
+
+EVERYWHERE, THIS_MACHINE, PLAIN = "everywhere", "this machine", "plain"
+
+
+def _scope(args: argparse.Namespace, store: TurnlogStore) -> str:
+    """Where the delete reaches: EVERYWHERE, THIS_MACHINE (a marker keeps the next sync
+    from bringing it back) or PLAIN (sync not set up, or --all: a local delete as
+    always); "" when a data directory that syncs was not told which."""
+    if args.everywhere:
+        return EVERYWHERE
+    if args.this_machine:
+        return THIS_MACHINE
+    if args.all or not sync_set_up(store.home):
+        return PLAIN
+    if args.yes:
+        print("error: this data directory syncs: say --everywhere or --this-machine",
+              file=sys.stderr)
+        return ""
+    print(safe_for(sys.stderr)("Delete it on every machine you sync with (e), or on this "
+                               "machine only (t)? [e/t]"), end=" ", file=sys.stderr, flush=True)
+    answer = sys.stdin.readline().strip().lower()
+    return {"e": EVERYWHERE, "everywhere": EVERYWHERE, "t": THIS_MACHINE,
+            "this machine": THIS_MACHINE}.get(answer, "")
+
+
+def _scoped_delete(args: argparse.Namespace, store: TurnlogStore, everywhere: bool
+                   ) -> DeletionCounts:
+    if args.turn:
+        return store.sync_feed.delete_turn(args.turn, everywhere=everywhere,
+                                           with_versions=not args.only_this_version,
+                                           keep_pins=args.keep_pins).counts
+    ids = [args.conversation]
+    if args.with_forks:
+        ids += [fork.id for fork in store.forks.of(args.conversation)]
+    return store.sync_feed.delete_conversations(ids, everywhere=everywhere).counts

@@ -58,6 +58,9 @@ class ImportedConversation:
     settings: dict[str, Any] | None = None
     next_ordinal: int | None = None
     source_ids: bool = False
+    # The conversation's global id, derived from its source's id (UUID 5), so machines that
+    # import the same export hold one conversation; "" for a random one.
+    global_id: str = ""
     skipped: Counter[str] = field(default_factory=Counter)
     # Turn id → the id of the turn that replaced it (versions), as the file has them;
     # complete once `turns` has been read through.

@@ -129,6 +129,14 @@ class TurnIdConflict(StoreError):
     """The same turn id was committed twice with different text."""
 
 
+class SyncRecordInvalid(StoreError):
+    """A change record from another machine that is not one this version can apply (a
+    wrong type, a bound passed, an unknown kind, a record about a conversation or turn
+    never seen): none of its batch was applied."""
+
+    code = "sync_record_invalid"
+
+
 # Primary result codes (the low byte of an extended code), from sqlite3.h.
 SQLITE_PERM, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY = 3, 5, 6, 8
 SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 10, 11, 13, 14, 26

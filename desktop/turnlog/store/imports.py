@@ -139,6 +139,7 @@ class ImportWriter:
         self._renamed: dict[str, str] = {}  # a file's turn id → the fresh id it got
         # The last conversation written: each of the file's turn ids → the id stored.
         self.stored_ids: dict[str, str] = {}
+        self._global_id: str | None = None  # the conversation being written's (sync)
 
     @classmethod
     @contextmanager
@@ -162,6 +163,7 @@ class ImportWriter:
         self.created, self._attached = False, 0
         self._added = self._added_turns = self._added_other = 0
         skipped: Counter[str] = Counter(item.skipped)
+        self._global_id = revive(self.db, item)
         if item.source_ids:
             conv_id, count = self._write_sourced(item, skipped)
         elif self.as_copies:
@@ -179,10 +181,11 @@ class ImportWriter:
     def _create(self, item: ImportedConversation) -> int:
         cursor = self.db.execute_sql(
             "INSERT INTO conversations (title, system_prompt, model, settings, created_at, "
-            "updated_at, next_ordinal, generation, source, source_model) "
-            "VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?, ?)",
+            "updated_at, next_ordinal, generation, source, source_model, gid) "
+            "VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?)",
             (item.title, item.system_prompt, item.model, _settings(item.settings),
-             _iso(item.created_at), _iso(item.updated_at), item.source, item.source_model))
+             _iso(item.created_at), _iso(item.updated_at), item.source, item.source_model,
+             self._global_id))
         conv_id = int(cursor.lastrowid)
         if item.folder or item.starred:  # a Turnlog export's: its folder (made if missing)
             self.db.execute_sql(
@@ -397,3 +400,30 @@ class ImportWriter:
         self.turns_written += len(rows)
         self._progress(self.turns_written)
         return last
+
+
+def revive(db: peewee.Database, item: ImportedConversation) -> str | None:
+    """The global id of `item`'s conversation (None: a random one). A conversation deleted
+    everywhere keeps its tombstone for good: importing its source again is a new act, with
+    a new id derived from the deleted one (so machines that both import it again still
+    hold one conversation), and its turns' ids derived from that (the old ones stay
+    tombstoned)."""
+    gid = item.global_id or None
+    revived = False
+    while gid is not None and db.execute_sql(
+            'SELECT 1 FROM "sync_tombstones" WHERE "gid" = ?', (gid,)).fetchone() is not None:
+        gid, revived = uuid.uuid5(REVIVED, gid).hex, True
+    if revived and gid is not None:
+        again = gid
+        item.turns = (ImportedTurn(replace(t.pending, id=uuid.uuid5(REVIVED, f"{again}/"
+                                                                    f"{t.pending.id}").hex),
+                                   t.ordinal) for t in item.turns)
+    # The same source imported as a new conversation beside the one it made before (it
+    # changed since): an id derived from that one's.
+    while gid is not None and db.execute_sql(
+            'SELECT 1 FROM "conversations" WHERE "gid" = ?', (gid,)).fetchone() is not None:
+        gid = uuid.uuid5(REVIVED, f"beside/{gid}").hex
+    return gid
+
+
+REVIVED = uuid.UUID("6e0d9a3c-27b4-4f1e-9c85-d4a1f3b7e902")

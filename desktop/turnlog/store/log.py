@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from .records import Records
     from .searching import Search
     from .side import SideQuestions
+    from .sync_feed import SyncFeed
     from .turns import Turns
     from .usage import UsageTotals
 
@@ -223,6 +224,13 @@ class TurnlogStore:
         from .usage import UsageTotals
 
         return UsageTotals(self.database)
+
+    @cached_property
+    def sync_feed(self) -> SyncFeed:
+        """Sync's store side: this machine's change records, other machines' applied."""
+        from .sync_feed import SyncFeed
+
+        return SyncFeed(self.database, self.turns, lambda: self.privacy)
 
     @cached_property
     def records(self) -> Records:

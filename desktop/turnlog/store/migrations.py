@@ -391,12 +391,252 @@ V_ATTACHMENTS_ADDED = (
     'ALTER TABLE "turn_attachments" ADD COLUMN "added_at" TEXT',
 )
 
+# Sync: a global id (`gid`, UUID hex) for every synced record that had only a local key
+# (conversations, folders, assistants, pins, notes, preferences, supersede records,
+# summaries, request records, a turn's attachments; turns and side questions already have
+# one), given to the rows already stored and to every new row by the table's insert
+# trigger. A turn's place for merging: the version group before it (`after_id`: the first
+# turn of that group; NULL: first) and the first turn of its own group when it is a later
+# version (`version_of`). `sync_journal`: what changed on this machine (origin NULL, filled
+# by the triggers below unless `sync_state.quiet` says the store is applying another
+# machine's records, set and cleared inside that transaction), and every record applied
+# from another machine (origin set), each with its hybrid logical clock (`sync_state`:
+# this data directory's node id, the clock's last physical milliseconds and counter).
+# A conversation's field changes keep their values in it (the history of changes;
+# purged with the conversation; a derived title's with its turn). `sync_tombstones`: ids a
+# delete everywhere removed (ids only, kept for good); `sync_here_deleted`: ids deleted on
+# this machine only; `sync_copies`: turns copied into a fork made by a concurrent append
+# (deleted with their original). A fork's `continued_on`: the machine whose concurrent turn
+# it holds (NULL: a fork the user made). The rows already stored are journaled as this
+# machine's, so a first sync publishes the whole log.
+_UUID4_SQL = (  # a random UUID (version 4) as 32 hex digits, made again for every row
+    "(lower(hex(randomblob(6))) || '4' || substr(lower(hex(randomblob(2))), 2) || "
+    "substr('89ab', 1 + abs(random() % 4), 1) || substr(lower(hex(randomblob(8))), 2))")
+_CLOCK_NOW = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+_QUIET = '(SELECT "quiet" FROM "sync_state") = 0'
+_CONV_GID = '(SELECT "gid" FROM "conversations" WHERE "id" = {row}."conversation_id")'
+_CONV_FIELDS = (
+    "json_object('title', {r}.\"title\", 'title_source', {r}.\"title_source\", "
+    "'system_prompt', {r}.\"system_prompt\", 'model', {r}.\"model\", "
+    "'settings', {r}.\"settings\", 'folder', (SELECT \"gid\" FROM \"folders\" WHERE "
+    "\"id\" = {r}.\"folder_id\"), 'starred', {r}.\"starred\", 'source', {r}.\"source\", "
+    "'source_model', {r}.\"source_model\", 'created_at', {r}.\"created_at\")")
+_PRED_ROOT = (
+    '(SELECT coalesce(p."version_of", p."id") FROM "turns" p WHERE p."conversation_id" = '
+    '{r}."conversation_id" AND p."ordinal" < {r}."ordinal" AND coalesce((SELECT '
+    's."turn_id" = p."id" FROM "supersedes" s WHERE s."turn_id" = p."id" OR s."by_turn_id" '
+    '= p."id" ORDER BY s."id" DESC LIMIT 1), 0) = 0 ORDER BY p."ordinal" DESC LIMIT 1)')
+_GID_TABLES = ("conversations", "folders", "assistants", "pins", "notes", "preferences",
+               "supersedes", "summaries", "requests", "turn_attachments")
+# (table, kind, the conversation's gid or NULL, the columns whose change is journaled)
+_ROW_KINDS = (("folders", "folder", "NULL", '"name"'),
+              ("pins", "pin", _CONV_GID, '"text", "kind", "sources"'),
+              ("notes", "note", _CONV_GID, '"text", "priority"'),
+              ("preferences", "preference", "NULL", '"text", "priority"'))
+_CONV_FIELD_COLUMNS = (("title", '"title", "title_source"',
+                        "json_object('title', NEW.\"title\", 'title_source', "
+                        "NEW.\"title_source\")"),
+                       ("system_prompt", '"system_prompt"',
+                        "json_object('system_prompt', NEW.\"system_prompt\")"),
+                       ("model", '"model"', "json_object('model', NEW.\"model\")"),
+                       ("settings", '"settings"', "json_object('settings', NEW.\"settings\")"),
+                       ("folder", '"folder_id"',
+                        "json_object('folder', (SELECT \"gid\" FROM \"folders\" WHERE "
+                        "\"id\" = NEW.\"folder_id\"))"),
+                       ("starred", '"starred"', "json_object('starred', NEW.\"starred\")"))
+
+
+def _journal(kind: str, gid: str, conv: str, subject: str, value: str) -> str:
+    return ('INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") '
+            f"SELECT '{kind}', {gid}, {conv}, {subject}, {value} WHERE {_QUIET};")
+
+
+def _sync_triggers() -> list[str]:
+    out = []
+    for table, kind, conv, columns in _ROW_KINDS:
+        gid = f'(SELECT "gid" FROM "{table}" WHERE "id" = NEW."id")'
+        out += [
+            f'CREATE TRIGGER "sync_{table}_added" AFTER INSERT ON "{table}" BEGIN '
+            f'UPDATE "{table}" SET "gid" = {_UUID4_SQL} WHERE "id" = NEW."id" AND "gid" IS NULL; '
+            + _journal(kind, gid, conv.format(row="NEW"), gid, "NULL") + " END",
+            f'CREATE TRIGGER "sync_{table}_changed" AFTER UPDATE OF {columns} ON "{table}" '
+            "BEGIN " + _journal(kind, 'NEW."gid"', conv.format(row="NEW"), 'NEW."gid"', "NULL")
+            + " END",
+            # Removed by the user (a conversation's delete takes its pins and notes
+            # without a record of their own: the conversation is gone first).
+            f'CREATE TRIGGER "sync_{table}_removed" AFTER DELETE ON "{table}" '
+            + ('WHEN EXISTS (SELECT 1 FROM "conversations" WHERE "id" = '
+               'OLD."conversation_id") ' if conv != "NULL" else "")
+            + "BEGIN " + _journal(kind, 'OLD."gid"', conv.format(row="OLD"), 'OLD."gid"',
+                                  "'{\"removed\": true}'") + " END",
+        ]
+    for table in ("assistants", "summaries", "requests", "turn_attachments"):
+        out.append(f'CREATE TRIGGER "sync_{table}_added" AFTER INSERT ON "{table}" BEGIN '
+                   f'UPDATE "{table}" SET "gid" = {_UUID4_SQL} WHERE "id" = NEW."id" AND '
+                   '"gid" IS NULL; END')
+    conv_gid = '(SELECT "gid" FROM "conversations" WHERE "id" = NEW."id")'
+    out.append(
+        'CREATE TRIGGER "sync_conversations_added" AFTER INSERT ON "conversations" BEGIN '
+        f'UPDATE "conversations" SET "gid" = {_UUID4_SQL} WHERE "id" = NEW."id" AND "gid" '
+        "IS NULL; " + _journal("conversation", conv_gid, conv_gid, f"{conv_gid} || '/'",
+                               _CONV_FIELDS.format(r="NEW")) + " END")
+    for field, columns, value in _CONV_FIELD_COLUMNS:
+        changed = " OR ".join(f"OLD.{c} IS NOT NEW.{c}" for c in columns.split(", "))
+        out.append(
+            f'CREATE TRIGGER "sync_conversation_{field}" AFTER UPDATE OF {columns} ON '
+            f'"conversations" WHEN {changed} BEGIN '
+            + _journal("conversation", 'NEW."gid"', 'NEW."gid"', f"NEW.\"gid\" || '/{field}'",
+                       value) + " END")
+    # A conversation deleted however (a privacy delete, all history, a folder's, an empty
+    # one swept) takes what the journal kept of it (its titles and prompts) along.
+    out.append(
+        'CREATE TRIGGER "sync_conversations_removed" AFTER DELETE ON "conversations" BEGIN '
+        'DELETE FROM "sync_journal" WHERE "conv" = OLD."gid" AND "kind" != \'delete\'; END')
+    # A title made from a deleted turn (its first question, or by the model) is derived
+    # from it: its history goes with the turn (a typed title stays).
+    out.append(
+        'CREATE TRIGGER "sync_turns_removed" AFTER DELETE ON "turns" BEGIN DELETE FROM '
+        '"sync_journal" WHERE "subject" = (SELECT "gid" FROM "conversations" WHERE "id" = '
+        'OLD."conversation_id") || \'/title\' AND json_extract("value", \'$.title_source\') '
+        "!= 'user'; END")
+    # A system prompt edited to take text out: every earlier value that held it goes (as
+    # the request records' kept versions do); one only added to stays in the history.
+    out.append(
+        'CREATE TRIGGER "sync_system_prompt_taken_out" AFTER UPDATE OF "system_prompt" ON '
+        '"conversations" BEGIN DELETE FROM "sync_journal" WHERE "subject" = NEW."gid" || '
+        '\'/system_prompt\' AND instr(NEW."system_prompt", json_extract("value", '
+        '\'$.system_prompt\')) = 0; UPDATE "sync_journal" SET "value" = json_set("value", '
+        '\'$.system_prompt\', \'\') WHERE "subject" = NEW."gid" || \'/\' AND '
+        'instr(NEW."system_prompt", json_extract("value", \'$.system_prompt\')) = 0; END')
+    # An imported conversation's id is set after its row (derived from its source's id).
+    out.append(
+        'CREATE TRIGGER "sync_conversation_gid" AFTER UPDATE OF "gid" ON "conversations" '
+        'WHEN OLD."gid" IS NOT NULL BEGIN UPDATE "sync_journal" SET "gid" = CASE WHEN "gid" = '
+        'OLD."gid" THEN NEW."gid" ELSE "gid" END, "conv" = NEW."gid", "subject" = CASE WHEN '
+        '"kind" = \'conversation\' THEN NEW."gid" || substr("subject", length(OLD."gid") + 1) '
+        'ELSE "subject" END WHERE "conv" = OLD."gid"; END')
+    return out
+
+
+def _sync_turn_triggers() -> list[str]:
+    """A turn's place, a version's group, and the clock reading of every journal row."""
+    return [
+        'CREATE TRIGGER "sync_turns_added" AFTER INSERT ON "turns" BEGIN '
+        f'UPDATE "turns" SET "after_id" = {_PRED_ROOT.format(r="NEW")} WHERE "id" = NEW."id" '
+        f"AND {_QUIET}; "
+        + _journal("turn", 'NEW."id"', _CONV_GID.format(row="NEW"), 'NEW."id"', "NULL")
+        + " END",
+        # A newer version of a turn (not a switch back to an older one): it stands where
+        # the turn it replaces stood.
+        'CREATE TRIGGER "sync_supersedes_added" AFTER INSERT ON "supersedes" BEGIN '
+        f'UPDATE "supersedes" SET "gid" = {_UUID4_SQL} WHERE "id" = NEW."id" AND "gid" IS '
+        'NULL; UPDATE "turns" SET "version_of" = coalesce((SELECT "version_of" FROM "turns" '
+        'WHERE "id" = NEW."turn_id"), NEW."turn_id"), "after_id" = (SELECT "after_id" FROM '
+        '"turns" WHERE "id" = NEW."turn_id") WHERE "id" = NEW."by_turn_id" AND "version_of" '
+        'IS NULL AND "ordinal" > (SELECT "ordinal" FROM "turns" WHERE "id" = NEW."turn_id") '
+        f"AND {_QUIET}; "
+        + _journal("version", '(SELECT "gid" FROM "supersedes" WHERE "id" = NEW."id")',
+                   _CONV_GID.format(row="NEW"),
+                   '(SELECT coalesce("version_of", "id") FROM "turns" WHERE "id" = '
+                   'NEW."by_turn_id")',
+                   "json_object('turn', NEW.\"turn_id\", 'by', NEW.\"by_turn_id\")")
+        + " END",
+        'CREATE TRIGGER "sync_journal_clock" AFTER INSERT ON "sync_journal" WHEN NEW."hlc" IS '
+        'NULL BEGIN UPDATE "sync_state" SET "counter" = CASE WHEN '
+        f'{_CLOCK_NOW} > "phys" THEN 0 ELSE "counter" + 1 END, "phys" = max("phys", '
+        f'{_CLOCK_NOW}); UPDATE "sync_journal" SET "hlc" = (SELECT printf(\'%013d-%06d-%s\', '
+        '"phys", "counter", "node") FROM "sync_state") WHERE "seq" = NEW."seq"; END',
+    ]
+
+
+def _fill_places(db: peewee.SqliteDatabase, progress: Progress | None = None) -> None:
+    """The stored turns' places (`after_id`, `version_of`), a conversation at a time, in
+    the order they were committed (as the triggers give each new turn its place)."""
+    conversations = [c for (c,) in db.execute_sql('SELECT "id" FROM "conversations"')]
+    for cid in conversations:  # quick beside the search index's fill: no progress of its own
+        turns = db.execute_sql('SELECT "id", "ordinal" FROM "turns" WHERE "conversation_id" '
+                               '= ? ORDER BY "ordinal"', (cid,)).fetchall()
+        ordinal = dict(turns)
+        root: dict[str, str] = {}
+        for turn_id, by in db.execute_sql(
+                'SELECT "turn_id", "by_turn_id" FROM "supersedes" WHERE "conversation_id" = ? '
+                'ORDER BY "id"', (cid,)):
+            if turn_id in ordinal and by in ordinal and ordinal[by] > ordinal[turn_id] \
+                    and by not in root:
+                root[by] = root.get(turn_id, turn_id)
+        previous: str | None = None
+        after: dict[str, str | None] = {}
+        for turn_id, _ordinal in turns:
+            if turn_id not in root:
+                after[turn_id] = previous
+                previous = turn_id
+        for turn_id, _ordinal in turns:
+            own = root.get(turn_id)
+            db.execute_sql('UPDATE "turns" SET "after_id" = ?, "version_of" = ? WHERE "id" = ?',
+                           (after.get(own or turn_id), own, turn_id))
+    # Everything stored so far is this machine's to publish, oldest first.
+    for statement in _JOURNAL_STORED:
+        db.execute_sql(statement)
+
+
+_JOURNAL_STORED = (
+    'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") SELECT '
+    "'folder', \"gid\", NULL, \"gid\", NULL FROM \"folders\" ORDER BY \"id\"",
+    'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") SELECT '
+    "'preference', \"gid\", NULL, \"gid\", NULL FROM \"preferences\" ORDER BY \"id\"",
+    'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") SELECT '
+    "'conversation', \"gid\", \"gid\", \"gid\" || '/', " + _CONV_FIELDS.format(r='"c"')
+    + ' FROM "conversations" "c" ORDER BY "id"',
+    'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") SELECT '
+    "'turn', t.\"id\", c.\"gid\", t.\"id\", NULL FROM \"turns\" t JOIN \"conversations\" c "
+    'ON c."id" = t."conversation_id" ORDER BY t."conversation_id", t."ordinal"',
+    'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") SELECT '
+    "'version', s.\"gid\", c.\"gid\", coalesce(t.\"version_of\", t.\"id\"), "
+    "json_object('turn', s.\"turn_id\", 'by', s.\"by_turn_id\") FROM \"supersedes\" s JOIN "
+    '"conversations" c ON c."id" = s."conversation_id" JOIN "turns" t ON t."id" = '
+    's."by_turn_id" ORDER BY s."id"',
+    *('INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") SELECT '
+      f"'{kind}', x.\"gid\", c.\"gid\", x.\"gid\", NULL FROM \"{table}\" x JOIN "
+      '"conversations" c ON c."id" = x."conversation_id" ORDER BY x."id"'
+      for table, kind in (("pins", "pin"), ("notes", "note"))),
+)
+
+V_SYNC = FillStep((
+    *(f'ALTER TABLE "{table}" ADD COLUMN "gid" TEXT' for table in _GID_TABLES),
+    *(f'UPDATE "{table}" SET "gid" = {_UUID4_SQL}' for table in _GID_TABLES),
+    *(f'CREATE UNIQUE INDEX "{table}_gid" ON "{table}" ("gid")' for table in _GID_TABLES),
+    'ALTER TABLE "turns" ADD COLUMN "after_id" TEXT',
+    'ALTER TABLE "turns" ADD COLUMN "version_of" TEXT',
+    'CREATE INDEX "turns_version_of" ON "turns" ("version_of")',
+    'CREATE INDEX "turns_after_id" ON "turns" ("after_id")',
+    'CREATE INDEX "supersedes_turn_id" ON "supersedes" ("turn_id")',
+    'CREATE INDEX "supersedes_by_turn_id" ON "supersedes" ("by_turn_id")',
+    'ALTER TABLE "forks" ADD COLUMN "continued_on" TEXT',
+    'CREATE TABLE "sync_state" ("id" INTEGER NOT NULL PRIMARY KEY, "node" TEXT NOT NULL, '
+    '"phys" INTEGER NOT NULL, "counter" INTEGER NOT NULL, "quiet" INTEGER NOT NULL)',
+    f'INSERT INTO "sync_state" VALUES (1, {_UUID4_SQL}, 0, 0, 0)',
+    'CREATE TABLE "sync_journal" ("seq" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, '
+    '"kind" TEXT NOT NULL, "gid" TEXT, "conv" TEXT, "subject" TEXT, "value" TEXT, '
+    '"hlc" TEXT, "origin" TEXT)',
+    'CREATE INDEX "sync_journal_gid" ON "sync_journal" ("gid")',
+    'CREATE INDEX "sync_journal_conv" ON "sync_journal" ("conv")',
+    'CREATE INDEX "sync_journal_subject_hlc" ON "sync_journal" ("subject", "hlc")',
+    'CREATE INDEX "sync_journal_seq" ON "sync_journal" ("seq") WHERE "origin" IS NULL',
+    'CREATE TABLE "sync_tombstones" ("gid" TEXT NOT NULL PRIMARY KEY) WITHOUT ROWID',
+    'CREATE TABLE "sync_here_deleted" ("gid" TEXT NOT NULL PRIMARY KEY) WITHOUT ROWID',
+    'CREATE TABLE "sync_copies" ("id" TEXT NOT NULL PRIMARY KEY, "original" TEXT NOT NULL) '
+    'WITHOUT ROWID',
+    'CREATE INDEX "sync_copies_original" ON "sync_copies" ("original")',
+    *_sync_triggers(),
+    *_sync_turn_triggers(),
+), _fill_places)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
                           V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES,
                           V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS, V_RECORD_PROOFS,
                           V_ASSISTANTS, V_FOLDERS, V_SUMMARY_EDITS, V_USAGE,
-                          V_ASSISTANT_FOLDER, V_ATTACHMENTS_ADDED]
+                          V_ASSISTANT_FOLDER, V_ATTACHMENTS_ADDED, V_SYNC]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

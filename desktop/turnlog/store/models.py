@@ -35,6 +35,8 @@ class FolderRow(BaseModel):
     name = peewee.TextField(unique=True)
     created_at = peewee.TextField()
 
+    gid = peewee.TextField(null=True, unique=True)  # global id, for sync (V_SYNC)
+
     class Meta:
         table_name = "folders"
 
@@ -62,6 +64,8 @@ class ConversationRow(BaseModel):
                                     column_name="folder_id")
     starred = peewee.BooleanField(default=False)
 
+    gid = peewee.TextField(null=True, unique=True)  # global id, for sync (V_SYNC)
+
     class Meta:
         table_name = "conversations"
 
@@ -83,6 +87,11 @@ class TurnRow(BaseModel):
     incomplete = peewee.TextField(null=True)
     # Its tool exchange as JSON (`core.tools.rounds_to_json`); NULL: no tools (V_TOOLS)
     tool_exchange = peewee.TextField(null=True)
+
+    # Its place for sync (V_SYNC): the first turn of the version group before it, and of
+    # its own group when it is a later version
+    after_id = peewee.TextField(null=True, index=True)
+    version_of = peewee.TextField(null=True, index=True)
 
     class Meta:
         table_name = "turns"
@@ -136,6 +145,8 @@ class RequestRow(BaseModel):
     prices = peewee.TextField(null=True)
     output_estimate = peewee.IntegerField(null=True)
     round_usage = peewee.TextField(default="[]")
+
+    gid = peewee.TextField(null=True, unique=True)  # global id, for sync (V_SYNC)
 
     class Meta:
         table_name = "requests"
@@ -214,6 +225,8 @@ class SummaryRow(BaseModel):
     edited_from = peewee.IntegerField(null=True)  # edited by the user: the version rewritten
     undone = peewee.BooleanField(default=False)  # an undone edit a request record still names
 
+    gid = peewee.TextField(null=True, unique=True)  # global id, for sync (V_SYNC)
+
     class Meta:
         table_name = "summaries"
         indexes = ((("conversation", "id"), False),)
@@ -231,9 +244,11 @@ class SupersedeRow(BaseModel):
         ConversationRow, backref="supersedes", on_delete="CASCADE",
         column_name="conversation_id"
     )
-    turn_id = peewee.TextField()
-    by_turn_id = peewee.TextField()
+    turn_id = peewee.TextField(index=True)
+    by_turn_id = peewee.TextField(index=True)
     created_at = peewee.TextField()
+
+    gid = peewee.TextField(null=True, unique=True)  # global id, for sync (V_SYNC)
 
     class Meta:
         table_name = "supersedes"
@@ -250,6 +265,8 @@ class ForkRow(BaseModel):
     )
     source_id = peewee.IntegerField(null=True)
     at_ordinal = peewee.IntegerField()
+
+    continued_on = peewee.TextField(null=True)  # made by sync: the other machine (V_SYNC)
 
     class Meta:
         table_name = "forks"
@@ -270,6 +287,8 @@ class PinRow(BaseModel):
     sources = peewee.TextField(default="[]")  # JSON list of turn ids; [] = typed
     created_at = peewee.TextField()
 
+    gid = peewee.TextField(null=True, unique=True)  # global id, for sync (V_SYNC)
+
     class Meta:
         table_name = "pins"
 
@@ -285,6 +304,8 @@ class NoteRow(BaseModel):
     priority = peewee.IntegerField(default=3)
     created_at = peewee.TextField()
 
+    gid = peewee.TextField(null=True, unique=True)  # global id, for sync (V_SYNC)
+
     class Meta:
         table_name = "notes"
 
@@ -296,6 +317,8 @@ class PreferenceRow(BaseModel):
     text = peewee.TextField()
     priority = peewee.IntegerField(default=3)
     created_at = peewee.TextField()
+
+    gid = peewee.TextField(null=True, unique=True)  # global id, for sync (V_SYNC)
 
     class Meta:
         table_name = "preferences"
@@ -423,6 +446,8 @@ class TurnAttachmentRow(BaseModel):
     # asked with the question).
     added_at = peewee.TextField(null=True)
 
+    gid = peewee.TextField(null=True, unique=True)  # global id, for sync (V_SYNC)
+
     class Meta:
         table_name = "turn_attachments"
         indexes = ((("turn", "position"), True), (("original",), False), (("sent",), False))
@@ -527,6 +552,8 @@ class AssistantRow(BaseModel):
     folder = peewee.ForeignKeyField(FolderRow, null=True, on_delete="SET NULL",
                                     column_name="folder_id", index=False)
 
+    gid = peewee.TextField(null=True, unique=True)  # global id, for sync (V_SYNC)
+
     class Meta:
         table_name = "assistants"
 
@@ -567,3 +594,74 @@ class ConversationAssistantRow(BaseModel):
 
     class Meta:
         table_name = "conversation_assistants"
+
+
+# Sync's bookkeeping (V_SYNC; store/sync_feed.py writes it).
+class SyncStateRow(BaseModel):
+    """This data directory's node id (the tie-break inside its clock readings) and its
+    hybrid logical clock's last reading: physical milliseconds and a counter."""
+
+    id = peewee.AutoField()
+    node = peewee.TextField()
+    phys = peewee.IntegerField()
+    counter = peewee.IntegerField()
+    # Set while another machine's records are applied (inside that transaction only): the
+    # writes made then are not journaled as this machine's changes.
+    quiet = peewee.IntegerField()
+
+    class Meta:
+        table_name = "sync_state"
+
+
+class SyncJournalRow(BaseModel):
+    """A change: this machine's (origin NULL, filled by the triggers) or another machine's
+    applied here. `subject` is what it competes for (a conversation's field, a version
+    group, a pin); `value` holds a conversation field's new value (its history)."""
+
+    seq = peewee.AutoField()
+    kind = peewee.TextField()
+    gid = peewee.TextField(null=True, index=True)
+    conv = peewee.TextField(null=True, index=True)
+    subject = peewee.TextField(null=True)
+    value = peewee.TextField(null=True)
+    hlc = peewee.TextField(null=True)
+    origin = peewee.TextField(null=True)
+
+    class Meta:
+        table_name = "sync_journal"
+        indexes = ((("subject", "hlc"), False),)
+
+
+SyncJournalRow.add_index(SyncJournalRow.index(SyncJournalRow.seq,
+                                              where=SyncJournalRow.origin.is_null()))
+
+
+class SyncTombstoneRow(BaseModel):
+    """An id a delete everywhere removed: ids only, kept for good."""
+
+    gid = peewee.TextField(primary_key=True)
+
+    class Meta:
+        table_name = "sync_tombstones"
+        without_rowid = True
+
+
+class SyncHereDeletedRow(BaseModel):
+    """An id deleted on this machine only: records naming it are not applied again."""
+
+    gid = peewee.TextField(primary_key=True)
+
+    class Meta:
+        table_name = "sync_here_deleted"
+        without_rowid = True
+
+
+class SyncCopyRow(BaseModel):
+    """A turn copied into a fork that a concurrent append made, and its original."""
+
+    id = peewee.TextField(primary_key=True)
+    original = peewee.TextField(index=True)
+
+    class Meta:
+        table_name = "sync_copies"
+        without_rowid = True

@@ -105,7 +105,8 @@ def _convert(fields: dict[str, Any], index: int, tree: MessageTree,
         title=storable(title or "Imported chat"),
         system_prompt=storable("\n\n".join(builder.system)), model="", turns=_turns(tree),
         source=SOURCE, source_model=storable(model), created_at=_time(fields.get("create_time")),
-        updated_at=_time(fields.get("update_time")), source_ids=True, skipped=builder.skipped)
+        updated_at=_time(fields.get("update_time")), source_ids=True, skipped=builder.skipped,
+        global_id=uuid.uuid5(ID_NAMESPACE, f"chatgpt/{source}").hex if source else "")
 
 
 def _turns(tree: MessageTree) -> Iterator[ImportedTurn]:

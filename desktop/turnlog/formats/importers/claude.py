@@ -129,7 +129,8 @@ def _convert(fields: dict[str, Any], index: int, tree: MessageTree,
     title = text_field(fields.get("name")).strip()
     where = f"conversation {index}" + (f" ({title[:40]!r})" if title else "")
     off_path = tree.walk(feed.previous, where)
-    turns = _Turns(text_field(fields.get("uuid")) or f"#{index}", tree)
+    source = text_field(fields.get("uuid"))
+    turns = _Turns(source or f"#{index}", tree)
     for message in tree.messages():
         if isinstance(message, dict):
             turns.add(message)
@@ -145,7 +146,8 @@ def _convert(fields: dict[str, Any], index: int, tree: MessageTree,
         source_model=storable(text_field(fields.get("model"))),
         created_at=iso_time(fields.get("created_at")),
         updated_at=iso_time(fields.get("updated_at")), source_ids=True, skipped=turns.skipped,
-        folder=folders.get(_project_of(fields), ""))
+        folder=folders.get(_project_of(fields), ""),
+        global_id=uuid.uuid5(ID_NAMESPACE, f"claude/{source}").hex if source else "")
 
 
 def _project_of(fields: dict[str, Any]) -> str:

@@ -61,7 +61,8 @@ def _convert(fields: dict[str, Any], index: int, tree: MessageTree) -> ImportedC
     if fields.get("mapping") is not tree:
         raise ImportProblem(f"{where}: 'mapping' must be an object of messages")
     off_path = tree.walk(fields.get("current_node"), where)
-    turns = _Turns(text_field(fields.get("id")) or f"#{index}", tree)
+    source = text_field(fields.get("id"))
+    turns = _Turns(source or f"#{index}", tree)
     for node_id, message in tree.nodes():
         if isinstance(message, dict):
             turns.add(node_id, message)
@@ -75,7 +76,8 @@ def _convert(fields: dict[str, Any], index: int, tree: MessageTree) -> ImportedC
         title=storable(title or "Imported chat"), system_prompt="", model="",
         turns=(ImportedTurn(t) for t in tree.turns()), source=SOURCE,
         source_model=storable(turns.last_model), created_at=iso_time(fields.get("inserted_at")),
-        updated_at=iso_time(fields.get("updated_at")), source_ids=True, skipped=turns.skipped)
+        updated_at=iso_time(fields.get("updated_at")), source_ids=True, skipped=turns.skipped,
+        global_id=uuid.uuid5(ID_NAMESPACE, f"deepseek/{source}").hex if source else "")
 
 
 class _Turns:

@@ -1,0 +1,344 @@
+"""Applying one checked change record from another machine, by the sync's rules. Runs
+inside the caller's transaction, with the journaling triggers quiet (`sync_state.quiet`).
+
+- A conversation's fields: the later clock reading wins, field by field; the losing value
+  stays in the journal (the conversation's history of changes) either way.
+- A turn stands after the version group its record names. Two turns after the same group
+  (two machines appending offline): the earlier by clock reading (which ends in the node
+  id) continues the conversation; the other, with the turns after it, goes to a fork
+  "continued on" its machine, holding copies of the turns before it. Every machine
+  makes the same fork (its id and its copies' ids derive from the turn's id), so the
+  order records arrive in does not matter. Turns keep their ids: what refers to them by
+  id (request records, pins) still finds them.
+- Versions of one turn are all kept; which is active is decided by the version records'
+  clock readings (the latest wins), whatever order they came in.
+- Pins, notes, preferences and folders: added, changed (the later reading wins) or
+  removed (for good) as a whole.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import peewee
+
+from . import rows, search, versions
+from .errors import SyncRecordInvalid
+from .models import ConversationRow, ForkRow, TurnRow, insert
+from .sync_records import ROW_KINDS, refuse
+
+SYNC_NAMESPACE = uuid.UUID("0b7c3f52-9e61-4d2a-8c1b-5a4e7f9d2c60")
+
+
+def derived_id(*parts: str) -> str:
+    """An id every machine derives alike (a fork made by a concurrent append, its copies)."""
+    return uuid.uuid5(SYNC_NAMESPACE, "/".join(parts)).hex
+
+
+def newest(db: peewee.Database, *subjects: str) -> str:
+    """The latest clock reading journaled for any of `subjects` ('' for none)."""
+    marks = ", ".join("?" * len(subjects))
+    found = db.execute_sql(f'SELECT max("hlc") FROM "sync_journal" WHERE "subject" IN ({marks})',
+                           subjects).fetchone()[0]
+    return str(found or "")
+
+
+def journal(db: peewee.Database, record: dict[str, Any], origin: str, subject: str | None,
+            value: str | None = None) -> None:
+    db.execute_sql('INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value", '
+                   '"hlc", "origin") VALUES (?, ?, ?, ?, ?, ?, ?)',
+                   (record["kind"], record["id"], record.get("conv"), subject, value,
+                    record["hlc"], origin))
+
+
+def conversation_id(db: peewee.Database, gid: str | None) -> int | None:
+    if gid is None:
+        return None
+    row = db.execute_sql('SELECT "id" FROM "conversations" WHERE "gid" = ?', (gid,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def _needed_conversation(db: peewee.Database, record: dict[str, Any]) -> int:
+    cid = conversation_id(db, record.get("conv"))
+    if cid is None:
+        raise refuse(record, "its conversation was never seen here")
+    return cid
+
+
+# ------------------------------------------------------------------ conversations
+_COLUMNS = {"title": "title", "title_source": "title_source", "system_prompt": "system_prompt",
+            "model": "model", "settings": "settings", "starred": "starred"}
+
+
+def conversation(db: peewee.Database, record: dict[str, Any], origin: str) -> None:
+    gid, fields = record["id"], record["fields"]
+    cid = conversation_id(db, gid)
+    create = record.get("create") is True
+    subject = f"{gid}/" if create else f"{gid}/{record['field']}"
+    if cid is None:
+        if not create:
+            raise refuse(record, "a change of a conversation never seen here")
+        stamp = str(fields["created_at"])
+        row = insert(db, ConversationRow, title=fields["title"], created_at=stamp,
+                     updated_at=stamp, gid=gid, title_source=fields.get("title_source", "user"),
+                     system_prompt=fields.get("system_prompt", ""), model=fields.get("model", ""),
+                     settings=fields.get("settings", "{}"), source=fields.get("source", ""),
+                     source_model=fields.get("source_model", ""),
+                     starred=bool(fields.get("starred", False)),
+                     folder=_folder_id(db, fields.get("folder")))
+        cid = row.id
+    else:
+        groups = ([(name, names) for name, names in _field_groups(fields)] if create
+                  else [(record["field"], tuple(fields))])
+        for name, names in groups:
+            if record["hlc"] > newest(db, f"{gid}/{name}", f"{gid}/"):
+                _set_fields(db, cid, {n: fields[n] for n in names if n in fields})
+    journal(db, record, origin, subject, json.dumps(fields, ensure_ascii=False))
+
+
+def _field_groups(fields: dict[str, Any]) -> list[tuple[str, tuple[str, ...]]]:
+    from .sync_records import CHANGING
+
+    return [(name, names) for name, names in CHANGING.items() if names[0] in fields]
+
+
+def _folder_id(db: peewee.Database, gid: Any) -> int | None:
+    if gid is None:
+        return None
+    row = db.execute_sql('SELECT "id" FROM "folders" WHERE "gid" = ?', (gid,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def _set_fields(db: peewee.Database, cid: int, fields: dict[str, Any]) -> None:
+    changes: dict[str, Any] = {_COLUMNS[n]: v for n, v in fields.items() if n in _COLUMNS}
+    if "starred" in changes:
+        changes["starred"] = int(bool(changes["starred"]))
+    if "folder" in fields:
+        changes["folder_id"] = _folder_id(db, fields["folder"])
+    if not changes:
+        return
+    sets = ", ".join(f'"{column}" = ?' for column in changes)
+    db.execute_sql(f'UPDATE "conversations" SET {sets} WHERE "id" = ?', (*changes.values(), cid))
+    if "title" in changes:
+        search.reindex_title(db, cid)
+
+
+# ------------------------------------------------------------------------- turns
+def _turn_row(db: peewee.Database, turn_id: str | None) -> tuple[Any, ...] | None:
+    if turn_id is None:
+        return None
+    return db.execute_sql('SELECT "conversation_id", "ordinal", "after_id", "version_of" FROM '
+                          '"turns" WHERE "id" = ?', (turn_id,)).fetchone()
+
+
+def turn(db: peewee.Database, record: dict[str, Any], origin: str, machine: str) -> None:
+    """Insert a turn where its place says (see the module's rules)."""
+    root = _turn_row(db, record.get("version_of"))
+    if root is not None:
+        _insert_turn(db, root[0], record, after=root[2], version_of=record["version_of"])
+        settle_versions(db, record["version_of"])
+    else:
+        after = _turn_row(db, record.get("after"))
+        host = after[0] if after is not None else _needed_conversation(db, record)
+        place = record.get("after")  # kept when that turn was deleted, as its origin keeps it
+        rival = db.execute_sql(
+            'SELECT "id" FROM "turns" WHERE "conversation_id" = ? AND "after_id" IS ? AND '
+            '"version_of" IS NULL AND "id" != ?', (host, place, record["id"])).fetchone()
+        if rival is not None and _clock_of(db, rival[0]) > record["hlc"]:
+            fork = make_fork(db, host, rival[0], place, _origin_of(db, rival[0], machine))
+            move_branch(db, host, rival[0], fork)
+        elif rival is not None:
+            host = make_fork(db, host, record["id"], place, origin)
+        _insert_turn(db, host, record, after=place, version_of=None)
+    journal(db, record, origin, record["id"])
+
+
+def _clock_of(db: peewee.Database, turn_id: str) -> str:
+    found = db.execute_sql('SELECT min("hlc") FROM "sync_journal" WHERE "gid" = ? AND "kind" = '
+                           "'turn'", (turn_id,)).fetchone()[0]
+    return str(found or "")
+
+
+def _origin_of(db: peewee.Database, turn_id: str, machine: str) -> str:
+    found = db.execute_sql('SELECT "origin" FROM "sync_journal" WHERE "gid" = ? AND "kind" = '
+                           "'turn' ORDER BY \"hlc\" LIMIT 1", (turn_id,)).fetchone()
+    return str(found[0]) if found is not None and found[0] is not None else machine
+
+
+def _insert_turn(db: peewee.Database, cid: int, record: dict[str, Any], *, after: str | None,
+                 version_of: str | None) -> None:
+    ordinal = _take_ordinal(db, cid)
+    insert(db, TurnRow, id=record["id"], conversation=cid, ordinal=ordinal,
+           question=record["question"], answer=record["answer"], model=record["model"],
+           finish_reason=record["finish_reason"], created_at=record["created_at"],
+           usage=record["usage"], reasoning=record["reasoning"],
+           incomplete=record["incomplete"], tool_exchange=record["tool_exchange"],
+           after_id=after, version_of=version_of)
+
+
+def _take_ordinal(db: peewee.Database, cid: int) -> int:
+    (ordinal,) = db.execute_sql('SELECT "next_ordinal" FROM "conversations" WHERE "id" = ?',
+                                (cid,)).fetchone()
+    db.execute_sql('UPDATE "conversations" SET "next_ordinal" = ?, "updated_at" = ? WHERE '
+                   '"id" = ?', (ordinal + 1, rows.now_iso(), cid))
+    return int(ordinal)
+
+
+def make_fork(db: peewee.Database, host: int, loser: str, place: str | None,
+              machine: str) -> int:
+    """The fork holding `loser` (a turn that lost its place in `host` to an earlier one),
+    made alike on every machine: copies of the turns before it (new ids derived from the
+    fork's and theirs, the first version of each), the conversation's settings."""
+    gid = derived_id("fork", loser)
+    found = conversation_id(db, gid)
+    if found is not None:
+        return found
+    source = ConversationRow.select().where(ConversationRow.id == host).get(db)
+    loser_row = _turn_row(db, loser)
+    fork = insert(db, ConversationRow, title=source.title, system_prompt=source.system_prompt,
+                  model=source.model, settings=source.settings, created_at=rows.now_iso(),
+                  updated_at=rows.now_iso(), title_source=source.title_source,
+                  source=source.source, source_model=source.source_model, gid=gid,
+                  folder=source.folder_id, next_ordinal=source.next_ordinal)
+    insert(db, ForkRow, conversation=fork.id, source_id=host, continued_on=machine,
+           at_ordinal=loser_row[1] if loser_row is not None else source.next_ordinal)
+    chain = []
+    while place is not None:
+        chain.append(place)
+        above = _turn_row(db, place)
+        place = above[2] if above is not None else None
+    previous = None
+    for original in reversed(chain):
+        row = TurnRow.select().where(TurnRow.id == original).first(db)
+        if row is None:
+            continue
+        copy = derived_id(gid, original)
+        insert(db, TurnRow, id=copy, conversation=fork.id, ordinal=row.ordinal,
+               question=row.question, answer=row.answer, model=row.model,
+               finish_reason=row.finish_reason, created_at=row.created_at, usage=row.usage,
+               reasoning=row.reasoning, incomplete=row.incomplete,
+               tool_exchange=row.tool_exchange, after_id=previous, version_of=None)
+        db.execute_sql('INSERT OR IGNORE INTO "sync_copies" VALUES (?, ?)', (copy, original))
+        previous = copy
+    return int(fork.id)
+
+
+def move_branch(db: peewee.SqliteDatabase, host: int, first: str, fork: int) -> None:
+    """Move turn `first`, its versions and every turn after them from `host` to `fork`
+    (their ids, ordinals and attachments unchanged; the search index follows)."""
+    members, frontier = {first}, [first]
+    while frontier:
+        found = db.execute_sql(
+            'SELECT "id", "version_of" FROM "turns" WHERE "conversation_id" = ? AND ("after_id" '
+            'IN (SELECT value FROM json_each(?)) OR "version_of" IN (SELECT value FROM '
+            'json_each(?)))', (host, json.dumps(frontier), json.dumps(frontier))).fetchall()
+        new = [(t, v) for t, v in found if t not in members]
+        members |= {t for t, _ in new}
+        frontier = [t for t, v in new if v is None]
+    _search_follows_moves(db)
+    ids = json.dumps(sorted(members))
+    db.execute_sql('UPDATE "turns" SET "conversation_id" = ? WHERE "id" IN (SELECT value FROM '
+                   'json_each(?))', (fork, ids))
+    db.execute_sql('UPDATE "supersedes" SET "conversation_id" = ? WHERE "by_turn_id" IN (SELECT '
+                   'value FROM json_each(?))', (fork, ids))
+
+
+def _search_follows_moves(db: peewee.SqliteDatabase) -> None:
+    """A temporary trigger (this connection's) that moves a turn's search entry with it."""
+    body = [_body(search.PART_REMOVED_TRIGGER), _body(search.PART_ADDED_TRIGGER)]
+    db.execute_sql('CREATE TEMP TRIGGER IF NOT EXISTS "sync_turn_moved" AFTER UPDATE OF '
+                   f'"conversation_id" ON main."turns" BEGIN {" ".join(body)} END')
+
+
+def _body(trigger: str) -> str:
+    return trigger[trigger.index(" BEGIN ") + 7:trigger.rindex(" END")]
+
+
+# ---------------------------------------------------------------------- versions
+def version(db: peewee.Database, record: dict[str, Any], origin: str) -> None:
+    by = _turn_row(db, record["by"])
+    if by is None or _turn_row(db, record["turn"]) is None:
+        raise refuse(record, "a version of a turn never seen here")
+    root = by[3] or record["by"]
+    journal(db, record, origin, root, json.dumps({"turn": record["turn"], "by": record["by"]}))
+    settle_versions(db, root)
+
+
+def settle_versions(db: peewee.Database, root: str) -> None:
+    """Make the group's active version the one its latest version record names (its
+    first turn when none does), by appended supersede records (this machine's own)."""
+    members = [t for (t,) in db.execute_sql(
+        'SELECT "id" FROM "turns" WHERE "id" = ? OR "version_of" = ? ORDER BY "ordinal"',
+        (root, root))]
+    if len(members) < 2:
+        return
+    winner = root
+    for (value,) in db.execute_sql('SELECT "value" FROM "sync_journal" WHERE "subject" = ? AND '
+                                   "\"kind\" IN ('version', 'use_version') ORDER BY \"hlc\" "
+                                   "DESC", (root,)):
+        chosen = json.loads(value).get("by")
+        if chosen in members:
+            winner = chosen
+            break
+    cid = _turn_row(db, root)[0]
+    hidden = versions.read(db, cid).superseded
+    active = [m for m in members if m not in hidden]
+    if active == [winner]:
+        return
+    for member in active:
+        if member != winner:
+            versions.append(db, cid, member, winner)
+    if winner not in active:
+        versions.append(db, cid, next(m for m in members if m != winner), winner)
+
+
+# ------------------------------------------------- pins, notes, preferences, folders
+_TABLES = {"pin": "pins", "note": "notes", "preference": "preferences", "folder": "folders"}
+
+
+def row_kind(db: peewee.Database, record: dict[str, Any], origin: str) -> bool:
+    """Apply a pin, note, preference or folder record; True when it removed one."""
+    kind, gid = record["kind"], record["id"]
+    assert kind in ROW_KINDS
+    table = _TABLES[kind]
+    found = db.execute_sql(f'SELECT "id" FROM "{table}" WHERE "gid" = ?', (gid,)).fetchone()
+    journal(db, record, origin, gid)
+    if record.get("removed") is True:
+        db.execute_sql(f'DELETE FROM "{table}" WHERE "gid" = ?', (gid,))
+        db.execute_sql('INSERT OR IGNORE INTO "sync_tombstones" VALUES (?)', (gid,))
+        return found is not None
+    values = _row_values(db, record)
+    if found is None:
+        values["gid"] = gid
+        columns = ", ".join(f'"{c}"' for c in values)
+        db.execute_sql(f'INSERT INTO "{table}" ({columns}) VALUES '
+                       f'({", ".join("?" * len(values))})', tuple(values.values()))
+    elif newest(db, gid) == record["hlc"]:  # the latest reading is this record's
+        values.pop("created_at", None)
+        sets = ", ".join(f'"{c}" = ?' for c in values)
+        db.execute_sql(f'UPDATE "{table}" SET {sets} WHERE "gid" = ?', (*values.values(), gid))
+    return False
+
+
+def _row_values(db: peewee.Database, record: dict[str, Any]) -> dict[str, Any]:
+    kind = record["kind"]
+    if kind == "folder":
+        name = record["name"]
+        taken = db.execute_sql('SELECT 1 FROM "folders" WHERE "name" = ? AND "gid" IS NOT ?',
+                               (name, record["id"])).fetchone()
+        return {"name": f"{name} ({record['id'][:6]})" if taken else name,
+                "created_at": record["created_at"]}
+    values: dict[str, Any] = {"text": record["text"], "created_at": record["created_at"]}
+    if kind == "pin":
+        values.update(kind=record["pin_kind"], sources=json.dumps(record["sources"]))
+    else:
+        values["priority"] = record["priority"]
+    if kind in ("pin", "note"):
+        values["conversation_id"] = _needed_conversation(db, record)
+    return values
+
+
+__all__ = ["SyncRecordInvalid", "conversation", "derived_id", "journal", "make_fork",
+           "move_branch", "newest", "row_kind", "settle_versions", "turn", "version"]

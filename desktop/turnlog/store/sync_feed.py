@@ -1,0 +1,428 @@
+"""`store.sync_feed`: the store's side of sync: this machine's change records for other
+machines (`outgoing`), applying theirs by the stated rules (`incoming`, sync_apply.py),
+the ids deletes everywhere removed (`deleted`), and deletes with a scope.
+
+What changed here is journaled by SQLite triggers on the synced tables (schema step
+V_SYNC) rather than by each writer: every path that writes those tables (a send, an
+import, a fork, the window, the command line) is covered without being touched, and a
+write made while another machine's records are applied is told apart by
+`sync_state.quiet`, set and cleared inside the applying transaction. Each journal row
+carries a hybrid logical clock reading ("<ms:13>-<counter:6>-<node id>", sorting in clock
+order; the trigger keeps it ahead of every reading this machine has seen), so a machine
+whose wall clock runs ahead wins only until the others have read it.
+
+Records are built from the journal when asked, from the rows as they are then (a turn's
+text is never copied into the journal); a conversation's field changes keep their values
+there: the conversation's history of changes (`history`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import peewee
+
+from . import deletion, sync_apply, titles, versions
+from .database import Database
+from .errors import NotFound
+from .sync_records import FORMAT, ROW_KINDS, check, refuse
+
+if TYPE_CHECKING:
+    from .privacy import ConversationsDeleted, Privacy, TurnsDeleted
+    from .turns import Turns
+
+log = logging.getLogger(__name__)
+
+# What does not travel yet: listed here, named in the README's Sync section.
+NOT_CARRIED = {
+    "summaries": "rolling summaries and their kept versions stay on the machine that made them",
+    "side_questions": "side questions and their answers",
+    "requests": "request records (and the texts and tool sets their proofs keep)",
+    "attachments": "a turn's files (blobs); the turn travels without them",
+    "tool_results": "the full results of tool calls cut for sending",
+    "assistants": "assistants and their files",
+    "conversation_assistants": "which assistant a conversation started from",
+    "drafts": "drafts (a machine's own unsent text)",
+    "usage": "usage totals (each machine counts what it spent)",
+}
+
+
+@dataclass
+class Applied:
+    """What one `incoming` batch did: records applied per kind, records passed over (seen
+    before, or about something deleted), and the ids its deletes removed."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    skipped: int = 0
+    erased: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldChange:
+    """One value a conversation's field had, from the history of changes."""
+
+    field: str
+    value: Any
+    hlc: str
+    origin: str | None  # None: made on this machine
+    current: bool
+
+
+class SyncFeed:
+    """The sync side of one store. `machine`: this machine's name as other machines know
+    it (the wire side sets it), shown on a fork a concurrent append made here."""
+
+    def __init__(self, database: Database, turns: Turns,
+                 privacy: Callable[[], Privacy]) -> None:
+        self.database = database
+        self.db = database.db
+        self.turns = turns
+        self.privacy = privacy
+        self.machine = "this machine"
+
+    # ------------------------------------------------------------------- outgoing
+    def outgoing(self, after: int, limit: int = 2000) -> tuple[list[dict[str, Any]], int]:
+        """This machine's own change records after local cursor `after` (0: all), oldest
+        first, at most `limit`, and the cursor after the last one looked at. Records of
+        rows deleted since are left out; records applied from others never appear."""
+        with self.database.guard():
+            found = self.db.execute_sql(
+                'SELECT "seq", "kind", "gid", "conv", "subject", "value", "hlc" FROM '
+                '"sync_journal" WHERE "origin" IS NULL AND "seq" > ? ORDER BY "seq" LIMIT ?',
+                (after, limit)).fetchall()
+            out = []
+            for seq, kind, gid, conv, subject, value, hlc in found:
+                record = self._record(kind, gid, conv, subject, value)
+                if record is not None:
+                    out.append({"v": FORMAT, "kind": record.pop("kind", kind), "id": gid,
+                                "conv": conv, "hlc": hlc, **record})
+                after = seq
+        return out, after
+
+    def _record(self, kind: str, gid: str, conv: str | None, subject: str,
+                value: str | None) -> dict[str, Any] | None:
+        db = self.db
+        if conv is not None and sync_apply.conversation_id(db, conv) is None \
+                and kind != "delete":
+            return None  # deleted (or swept unanswered) since
+        if kind == "conversation":
+            field_name = subject[len(gid) + 1:]
+            fields = json.loads(value or "{}")
+            if field_name:
+                return {"create": False, "field": field_name, "fields": fields}
+            return {"create": True, "fields": fields}
+        if kind == "delete":
+            return {"targets": json.loads(value or "[]")}
+        if kind == "turn":
+            return self._turn_record(gid)
+        if kind == "version":
+            return self._version_record(subject, json.loads(value or "{}"))
+        if value is not None and json.loads(value).get("removed"):
+            return {"removed": True}
+        return _row_record(db, kind, gid)
+
+    def _turn_record(self, turn_id: str) -> dict[str, Any] | None:
+        row = self.db.execute_sql(
+            'SELECT "question", "answer", "model", "finish_reason", "created_at", "usage", '
+            '"reasoning", "incomplete", "tool_exchange", "after_id", "version_of" FROM "turns" '
+            'WHERE "id" = ?', (turn_id,)).fetchone()
+        if row is None:
+            return None
+        names = ("question", "answer", "model", "finish_reason", "created_at", "usage",
+                 "reasoning", "incomplete", "tool_exchange", "after", "version_of")
+        return dict(zip(names, row, strict=True))
+
+    def _version_record(self, root: str, value: dict[str, Any]) -> dict[str, Any] | None:
+        turn, by = value.get("turn"), value.get("by")
+        known = self.db.execute_sql(
+            'SELECT count(*) FROM "turns" WHERE "id" IN (?, ?)', (turn, by)).fetchone()[0]
+        if known < (1 if turn == by else 2):
+            return None
+        made = self.db.execute_sql('SELECT "version_of" FROM "turns" WHERE "id" = ?',
+                                   (by,)).fetchone()
+        # A new version names its group for the first time; a switch names an older one.
+        first = self.db.execute_sql(
+            'SELECT min("seq") FROM "sync_journal" WHERE "subject" = ? AND json_extract('
+            '"value", \'$.by\') = ?', (root, by)).fetchone()[0]
+        newest_for_by = self.db.execute_sql(
+            'SELECT max("seq") FROM "sync_journal" WHERE "subject" = ? AND json_extract('
+            '"value", \'$.by\') = ? AND json_extract("value", \'$.turn\') = ?',
+            (root, by, turn)).fetchone()[0]
+        is_new = made is not None and made[0] == root and first == newest_for_by
+        return {"kind": "version" if is_new else "use_version", "turn": turn, "by": by}
+
+    # ------------------------------------------------------------------- incoming
+    def incoming(self, records: list[dict[str, Any]], origin: str) -> Applied:
+        """Apply another machine's records (`origin`: its machine id) in one transaction,
+        in clock order. Applying a record twice is a no-op; a malformed record (or one
+        about a conversation never seen) raises `SyncRecordInvalid` and nothing of the
+        batch is applied. Deletes are erased from the disk as a local delete is."""
+        return self.incoming_from({origin: records})
+
+    def incoming_from(self, machines: dict[str, list[dict[str, Any]]]) -> Applied:
+        """`incoming` for the new records of several machines at once (machine id →
+        records), merged in clock order: a record that builds on another machine's (a
+        turn after a turn it read from there) always comes after it, so a sync reading
+        every machine's new objects applies them in one call whatever order they came in."""
+        self.database.need_writer()
+        tagged = []
+        for origin, records in machines.items():
+            if not isinstance(origin, str) or not origin or len(origin) > 200:
+                raise refuse({}, "the machine it came from is not named")
+            tagged += [(check(r), origin) for r in records]
+        ordered = sorted({(r["hlc"], r["id"], r["kind"]): (r, o) for r, o in tagged}.values(),
+                         key=lambda pair: (pair[0]["hlc"], pair[0]["id"]))
+        deletes = [r for r, _o in ordered if r["kind"] == "delete"]
+        applied = Applied()
+        erase = self.privacy() if deletes else None
+        if erase is not None:
+            erase.erasing.acquire()
+        try:
+            if erase is not None:
+                erase.begin_erase()
+            with self.database.guard(), self.db.atomic("IMMEDIATE"):
+                # Quiet inside this transaction only: what it writes is not this machine's.
+                self.db.execute_sql('UPDATE "sync_state" SET "quiet" = 1')
+                gone = self._gone({t for r in deletes for t in r["targets"]})
+                for record, origin in ordered:
+                    self._apply(record, origin, gone, applied)
+                self._clock_seen([r for r, _o in ordered])
+                self.db.execute_sql('UPDATE "sync_state" SET "quiet" = 0')
+            self.turns.counts_changed(None)
+            if erase is not None:
+                erase.after_delete(time.monotonic())
+        finally:
+            if erase is not None:
+                erase.erasing.release()
+        return applied
+
+    def _gone(self, targets: set[str]) -> Callable[[str | None], bool]:
+        """Whether an id was deleted (everywhere, here, or by a delete in this batch)."""
+        def gone(gid: str | None) -> bool:
+            if gid is None:
+                return False
+            if gid in targets:
+                return True
+            return self.db.execute_sql(
+                'SELECT 1 FROM "sync_tombstones" WHERE "gid" = ? UNION ALL SELECT 1 FROM '
+                '"sync_here_deleted" WHERE "gid" = ?', (gid, gid)).fetchone() is not None
+        return gone
+
+    def _apply(self, record: dict[str, Any], origin: str, gone: Callable[[str | None], bool],
+               applied: Applied) -> None:
+        db, kind = self.db, record["kind"]
+        seen = db.execute_sql('SELECT 1 FROM "sync_journal" WHERE "gid" = ? AND "hlc" = ?',
+                              (record["id"], record["hlc"])).fetchone()
+        if seen is not None or (kind != "delete" and (
+                gone(record["id"]) or gone(record.get("conv"))
+                or gone(record.get("version_of")))):
+            applied.skipped += 1
+            return
+        if kind == "delete":
+            applied.erased += self.erase_targets(record["targets"])
+            sync_apply.journal(db, record, origin, record["id"],
+                               json.dumps(record["targets"]))
+        elif kind == "conversation":
+            sync_apply.conversation(db, record, origin)
+        elif kind == "turn":
+            if db.execute_sql('SELECT 1 FROM "turns" WHERE "id" = ?',
+                              (record["id"],)).fetchone() is not None:
+                applied.skipped += 1
+                return
+            sync_apply.turn(db, record, origin, self.machine)
+        elif kind in ("version", "use_version"):
+            if gone(record["turn"]) or gone(record["by"]):
+                applied.skipped += 1
+                return
+            sync_apply.version(db, record, origin)
+        else:
+            assert kind in ROW_KINDS
+            sync_apply.row_kind(db, record, origin)
+        applied.counts[kind] = applied.counts.get(kind, 0) + 1
+
+    def _clock_seen(self, records: Sequence[dict[str, Any]]) -> None:
+        """Keep this machine's clock ahead of every reading it has applied."""
+        if not records:
+            return
+        phys, counter, _node = max(r["hlc"] for r in records).split("-")
+        self.db.execute_sql(
+            'UPDATE "sync_state" SET "counter" = CASE WHEN ? > "phys" THEN ? ELSE '
+            'max("counter", ?) END, "phys" = max("phys", ?)',
+            (int(phys), int(counter), int(counter), int(phys)))
+
+    # ---------------------------------------------------------------------- deletes
+    def erase_targets(self, targets: Iterable[str]) -> list[str]:
+        """Delete what these ids name and everything derived from it, as a local delete
+        does (inside the caller's transaction; the caller erases the disk after), and
+        keep them as tombstones. Returns the ids that were stored here."""
+        db, ids = self.db, json.dumps(sorted(set(targets)))
+        within = "(SELECT value FROM json_each(?))"
+        conversations = db.execute_sql(
+            f'SELECT "id", "gid" FROM "conversations" WHERE "gid" IN {within}',
+            (ids,)).fetchall()
+        found = [g for _c, g in conversations]
+        cids = json.dumps([c for c, _g in conversations])
+        found += [t for (t,) in db.execute_sql(
+            'SELECT "id" FROM "turns" WHERE "conversation_id" IN (SELECT value FROM '
+            'json_each(?))', (cids,))] + _derived_gids(db, cids)
+        deletion.delete_conversations(db, [c for c, _g in conversations])
+        # A deleted turn takes its versions along, and the copies forks made of it.
+        turns = db.execute_sql(
+            f'SELECT "conversation_id", "id" FROM "turns" WHERE "id" IN {within} OR '
+            f'"version_of" IN {within} OR "id" IN (SELECT "id" FROM "sync_copies" WHERE '
+            f'"original" IN {within})', (ids, ids, ids)).fetchall()
+        by_conversation: dict[int, list[str]] = {}
+        for cid, turn_id in turns:
+            by_conversation.setdefault(cid, []).append(turn_id)
+            found.append(turn_id)
+        for cid, turn_ids in by_conversation.items():
+            known, first = versions.read(db, cid), titles.first_turn(db, cid)
+            deletion.delete_turns(db, cid, turn_ids)
+            versions.forget(db, cid, known, turn_ids)
+            titles.follow_first_turn(db, cid, first_before=first)  # as a local delete does
+        for table in ("pins", "notes", "preferences", "folders"):
+            found += [g for (g,) in db.execute_sql(
+                f'SELECT "gid" FROM "{table}" WHERE "gid" IN {within}', (ids,))]
+            db.execute_sql(f'DELETE FROM "{table}" WHERE "gid" IN {within}', (ids,))
+        db.execute_sql('INSERT OR IGNORE INTO "sync_tombstones" SELECT value FROM json_each(?)',
+                       (ids,))
+        db.execute_sql(f'DELETE FROM "sync_journal" WHERE "kind" != \'delete\' AND ("gid" IN '
+                       f'{within} OR "conv" IN {within})', (ids, ids))
+        db.execute_sql('DELETE FROM "sync_copies" WHERE "id" NOT IN (SELECT "id" FROM "turns")')
+        return found
+
+    def deleted(self) -> set[str]:
+        """Every id a delete everywhere removed (and every pin, note, preference or folder
+        removed): tombstones, ids only, kept for good."""
+        with self.database.guard():
+            return {g for (g,) in self.db.execute_sql('SELECT "gid" FROM "sync_tombstones"')}
+
+    def is_deleted(self, gid: str) -> bool:
+        with self.database.guard():
+            return self._gone(set())(gid)
+
+    def delete_conversations(self, conversation_ids: Sequence[int], *, everywhere: bool
+                             ) -> ConversationsDeleted:
+        """A privacy delete of these conversations with a scope: `everywhere` writes a
+        delete record (their ids and their turns', nothing else) and tombstones; else a
+        marker keeps records arriving later for them out of this machine."""
+        self.database.need_writer()
+        with self.database.guard():
+            ids = json.dumps(list(conversation_ids))
+            conv_gids = [g for (g,) in self.db.execute_sql(
+                'SELECT "gid" FROM "conversations" WHERE "id" IN (SELECT value FROM '
+                'json_each(?))', (ids,))]
+            if not conv_gids:
+                raise NotFound("There is no such conversation.")
+            targets = conv_gids + [t for (t,) in self.db.execute_sql(
+                'SELECT "id" FROM "turns" WHERE "conversation_id" IN (SELECT value FROM '
+                'json_each(?))', (ids,))]
+            targets += _derived_gids(self.db, ids)
+        conv = conv_gids[0] if len(conv_gids) == 1 else None
+        self._mark(targets, conv, everywhere)
+        return self._unmark_on_failure(
+            targets, lambda: self.privacy().delete_conversations(list(conversation_ids)))
+
+    def delete_turn(self, turn_id: str, *, everywhere: bool, with_versions: bool = True,
+                    keep_pins: bool = False) -> TurnsDeleted:
+        """A privacy delete of a turn (with its versions) with a scope, as
+        `delete_conversations` has."""
+        self.database.need_writer()
+        with self.database.guard():
+            cid = deletion.conversation_of(self.db, turn_id)
+            ids = list(versions.read(self.db, cid).group(turn_id)) if with_versions \
+                else [turn_id]
+            conv = self.db.execute_sql('SELECT "gid" FROM "conversations" WHERE "id" = ?',
+                                       (cid,)).fetchone()[0]
+        self._mark(ids, conv, everywhere)
+        return self._unmark_on_failure(ids, lambda: self.privacy().delete_turn(
+            turn_id, with_versions=with_versions, keep_pins=keep_pins))
+
+    def _mark(self, targets: list[str], conv: str | None, everywhere: bool) -> None:
+        """Before the delete: tombstones and the delete record, or the markers; what the
+        journal kept of them (a title's history) goes with them."""
+        payload = json.dumps(sorted(set(targets)))
+        with self.database.guard(), self.db.atomic("IMMEDIATE"):
+            table = "sync_tombstones" if everywhere else "sync_here_deleted"
+            self.db.execute_sql(f'INSERT OR IGNORE INTO "{table}" SELECT value FROM '
+                                'json_each(?)', (payload,))
+            self.db.execute_sql(
+                'DELETE FROM "sync_journal" WHERE "kind" != \'delete\' AND ("gid" IN (SELECT '
+                'value FROM json_each(?)) OR "conv" IN (SELECT value FROM json_each(?)))',
+                (payload, payload))
+            if everywhere:
+                self.db.execute_sql(
+                    'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") '
+                    "VALUES ('delete', ?, ?, NULL, ?)",
+                    (uuid.uuid4().hex,
+                     conv, payload))
+
+    def _unmark_on_failure(self, targets: list[str], delete: Callable[[], Any]) -> Any:
+        try:
+            return delete()
+        except BaseException:
+            log.warning("a scoped delete failed; its markers are taken back")
+            payload = json.dumps(targets)
+            with self.database.guard(), self.db.atomic():
+                for table in ("sync_tombstones", "sync_here_deleted"):
+                    self.db.execute_sql(f'DELETE FROM "{table}" WHERE "gid" IN (SELECT value '
+                                        'FROM json_each(?))', (payload,))
+            raise
+
+    # ---------------------------------------------------------------------- history
+    def history(self, conversation_id: int) -> list[FieldChange]:
+        """Every value the conversation's changing fields have had here and on the
+        machines it synced with, oldest first; `current` marks the values in effect."""
+        with self.database.guard():
+            gid = self.db.execute_sql('SELECT "gid" FROM "conversations" WHERE "id" = ?',
+                                      (conversation_id,)).fetchone()
+            if gid is None:
+                raise NotFound(f"There is no conversation {conversation_id}.")
+            found = self.db.execute_sql(
+                'SELECT "subject", "value", "hlc", "origin" FROM "sync_journal" WHERE "kind" = '
+                "'conversation' AND \"conv\" = ? ORDER BY \"hlc\"", (gid[0],)).fetchall()
+        from .sync_records import CHANGING
+
+        changes: list[FieldChange] = []
+        latest: dict[str, str] = {}
+        for subject, value, hlc, origin in found:
+            values = json.loads(value)
+            named = subject.split("/", 1)[1]
+            for name, columns in CHANGING.items():
+                if (named == name or not named) and columns[0] in values:
+                    changes.append(FieldChange(name, values[columns[0]], hlc, origin, False))
+                    latest[name] = hlc
+        return [FieldChange(c.field, c.value, c.hlc, c.origin, latest[c.field] == c.hlc)
+                for c in changes]
+
+
+def _derived_gids(db: peewee.Database, ids: str) -> list[str]:
+    """The ids of what these conversations' delete takes along (pins, notes, versions)."""
+    out: list[str] = []
+    for table in ("pins", "notes", "supersedes"):
+        out += [g for (g,) in db.execute_sql(
+            f'SELECT "gid" FROM "{table}" WHERE "conversation_id" IN (SELECT value FROM '
+            'json_each(?)) AND "gid" IS NOT NULL', (ids,))]
+    return out
+
+
+def _row_record(db: peewee.Database, kind: str, gid: str) -> dict[str, Any] | None:
+    if kind == "folder":
+        row = db.execute_sql('SELECT "name", "created_at" FROM "folders" WHERE "gid" = ?',
+                             (gid,)).fetchone()
+        return None if row is None else {"name": row[0], "created_at": row[1]}
+    if kind == "pin":
+        row = db.execute_sql('SELECT "text", "kind", "sources", "created_at" FROM "pins" '
+                             'WHERE "gid" = ?', (gid,)).fetchone()
+        return None if row is None else {"text": row[0], "pin_kind": row[1],
+                                         "sources": json.loads(row[2]), "created_at": row[3]}
+    table = {"note": "notes", "preference": "preferences"}[kind]
+    row = db.execute_sql(f'SELECT "text", "priority", "created_at" FROM "{table}" WHERE '
+                         '"gid" = ?', (gid,)).fetchone()
+    return None if row is None else {"text": row[0], "priority": row[1], "created_at": row[2]}

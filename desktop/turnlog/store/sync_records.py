@@ -1,0 +1,151 @@
+"""Change records' shape: what each kind carries, checked within bounds before anything of
+a batch is applied (the storage they came through is untrusted)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .errors import SyncRecordInvalid
+
+FORMAT = 1
+MAX_RECORD_BYTES = 4 * 1024 * 1024  # one record, serialised (blobs travel apart)
+MAX_TEXT = 4 * 1024 * 1024  # one text field, in characters
+MAX_TARGETS = 1_000_000  # the ids one delete names
+MAX_LIST = 10_000  # a pin's sources
+HLC = re.compile(r"\d{13}-\d{6}-[0-9a-f]{32}")
+ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+TITLE_SOURCES = ("user", "question", "model")
+
+# Each kind's fields: name → (types, may be None). A record may carry only these.
+_TEXT = (str,)
+CONVERSATION_FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
+    "title": (_TEXT, False), "title_source": (_TEXT, False), "system_prompt": (_TEXT, False),
+    "model": (_TEXT, False), "settings": (_TEXT, False), "folder": (_TEXT, True),
+    "starred": ((bool, int), False), "source": (_TEXT, False),
+    "source_model": (_TEXT, False), "created_at": (_TEXT, False),
+}
+CREATE_NEEDS = ("title", "created_at")
+# A conversation's fields that change one at a time (the rest come with its creation).
+CHANGING = {"title": ("title", "title_source"), "system_prompt": ("system_prompt",),
+            "model": ("model",), "settings": ("settings",), "folder": ("folder",),
+            "starred": ("starred",)}
+KIND_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
+    "turn": {"question": (_TEXT, False), "answer": (_TEXT, False), "model": (_TEXT, False),
+             "finish_reason": (_TEXT, False), "created_at": (_TEXT, False),
+             "usage": (_TEXT, True), "reasoning": (_TEXT, False),
+             "incomplete": (_TEXT, True), "tool_exchange": (_TEXT, True),
+             "after": (_TEXT, True), "version_of": (_TEXT, True)},
+    "version": {"turn": (_TEXT, False), "by": (_TEXT, False)},
+    "use_version": {"turn": (_TEXT, False), "by": (_TEXT, False)},
+    "pin": {"text": (_TEXT, False), "pin_kind": (_TEXT, False), "sources": ((list,), False),
+            "created_at": (_TEXT, False)},
+    "note": {"text": (_TEXT, False), "priority": ((int,), False), "created_at": (_TEXT, False)},
+    "preference": {"text": (_TEXT, False), "priority": ((int,), False),
+                   "created_at": (_TEXT, False)},
+    "folder": {"name": (_TEXT, False), "created_at": (_TEXT, False)},
+}
+ROW_KINDS = ("pin", "note", "preference", "folder")  # added, changed or removed as a whole
+ID_FIELDS = ("after", "version_of", "turn", "by", "folder")
+KINDS = ("conversation", "delete", *KIND_FIELDS)
+NEEDS_CONVERSATION = ("conversation", "turn", "version", "use_version", "pin", "note")
+
+
+def refuse(record: Any, why: str) -> SyncRecordInvalid:
+    kind = record.get("kind") if isinstance(record, dict) else None
+    name = kind if isinstance(kind, str) and kind in KINDS else "a"
+    return SyncRecordInvalid(f"A change record from another machine was refused ({name} "
+                             f"record: {why}); nothing of its batch was applied.")
+
+
+def check(record: Any) -> dict[str, Any]:
+    """`record` if it is a well-formed change record of a kind this version knows, else
+    `SyncRecordInvalid` naming what is wrong."""
+    if not isinstance(record, dict):
+        raise refuse(record, "not an object")
+    try:
+        size = len(json.dumps(record, ensure_ascii=False).encode())
+    except (TypeError, ValueError) as err:
+        raise refuse(record, "not JSON") from err
+    if size > MAX_RECORD_BYTES:
+        raise refuse(record, f"{size:,} bytes, more than {MAX_RECORD_BYTES:,}")
+    if record.get("v") != FORMAT:
+        raise refuse(record, f"format {record.get('v')!r}, this version reads {FORMAT}")
+    kind = record.get("kind")
+    if kind not in KINDS:
+        raise refuse(record, f"unknown kind {str(kind)[:40]!r}")
+    _check_id(record, record.get("id"), "id")
+    if not isinstance(record.get("hlc"), str) or not HLC.fullmatch(record["hlc"]):
+        raise refuse(record, "its clock reading is malformed")
+    conv = record.get("conv")
+    if conv is not None or kind in NEEDS_CONVERSATION:
+        _check_id(record, conv, "conv")
+    if kind == "conversation":
+        _check_conversation(record)
+    elif kind == "delete":
+        targets = record.get("targets")
+        if not isinstance(targets, list) or not targets or len(targets) > MAX_TARGETS:
+            raise refuse(record, "its targets are not a list of ids")
+        for target in targets:
+            _check_id(record, target, "target")
+    elif kind in ROW_KINDS and record.get("removed") is True:
+        pass
+    else:
+        _check_fields(record, KIND_FIELDS[kind], record)
+        for name in ID_FIELDS:
+            if record.get(name) is not None:
+                _check_id(record, record[name], name)
+        for source in record.get("sources", ()):
+            _check_id(record, source, "source")
+        if len(record.get("sources", ())) > MAX_LIST:
+            raise refuse(record, "too many sources")
+    return record
+
+
+def _check_id(record: Any, value: Any, name: str) -> None:
+    if not isinstance(value, str) or not ID.fullmatch(value):
+        raise refuse(record, f"its {name} is not an id")
+
+
+def _check_fields(record: Any, fields: dict[str, tuple[tuple[type, ...], bool]],
+                  values: dict[str, Any], *, partial: bool = False) -> None:
+    for name, (types, nullable) in fields.items():
+        if name not in values:
+            if partial:
+                continue
+            raise refuse(record, f"{name} is missing")
+        value = values[name]
+        if value is None and nullable:
+            continue
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            raise refuse(record, f"{name} has the wrong type")
+        if isinstance(value, str) and len(value) > MAX_TEXT:
+            raise refuse(record, f"{name} is longer than {MAX_TEXT:,} characters")
+
+
+def _check_conversation(record: dict[str, Any]) -> None:
+    fields = record.get("fields")
+    if not isinstance(fields, dict) or not fields:
+        raise refuse(record, "it changes no field")
+    unknown = set(fields) - set(CONVERSATION_FIELDS)
+    if unknown:
+        raise refuse(record, f"unknown field {sorted(unknown)[0][:40]!r}")
+    _check_fields(record, CONVERSATION_FIELDS, fields, partial=True)
+    if record.get("create") is True:
+        if any(name not in fields for name in CREATE_NEEDS):
+            raise refuse(record, "a new conversation without its title")
+    elif record.get("field") not in CHANGING or set(fields) - set(CHANGING[record["field"]]):
+        raise refuse(record, "a change of no known field")
+    if fields.get("title_source", "user") not in TITLE_SOURCES:
+        raise refuse(record, "unknown title source")
+    if fields.get("folder") is not None:
+        _check_id(record, fields["folder"], "folder")
+    settings = fields.get("settings")
+    if settings is not None:
+        try:
+            parsed = json.loads(settings)
+        except ValueError as err:
+            raise refuse(record, "its settings are not JSON") from err
+        if not isinstance(parsed, dict):
+            raise refuse(record, "its settings are not an object")

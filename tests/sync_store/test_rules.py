@@ -1,0 +1,142 @@
+"""The sync's rules for changes made on two machines at once: appends after the same turn
+fork, versions are all kept, the later rename or setting wins and the other stays in the
+history, and malformed records apply nothing."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from sync_stores import conversation_by_gid, dump, gid_of, open_machines, pending, published, pull
+from turnlog.store.errors import SyncRecordInvalid
+
+
+@pytest.fixture
+def machines(tmp_path):
+    opened = open_machines(tmp_path, "ABC")
+    yield opened
+    for store in opened.values():
+        store.close()
+
+
+def _shared(a, b, title="Shared"):
+    conv = a.conversations.create(title)
+    a.turns.commit(conv.id, pending("turn one"))
+    pull(b, a)
+    return conv.id, conversation_by_gid(b, gid_of(a, conv.id))
+
+
+def test_two_machines_appending_after_the_same_turn_fork_the_later_one(machines):
+    a, b = machines["A"], machines["B"]
+    on_a, on_b = _shared(a, b)
+    earlier = a.turns.commit(on_a, pending("asked on A first"))
+    a.turns.commit(on_a, pending("A goes on"))
+    later = b.turns.commit(on_b, pending("asked on B later"))
+    pull(a, b)
+    pull(b, a)
+    for store, cid in ((a, on_a), (b, on_b)):
+        line = [t.question for t in store.turns.active(cid)]
+        assert line == ["turn one", "asked on A first", "A goes on"]
+        forks = store.forks(cid)
+        assert len(forks) == 1
+        fork_line = [t.question for t in store.turns.active(forks[0].id)]
+        assert fork_line == ["turn one", "asked on B later"]
+        assert store.turns.active(forks[0].id)[-1].id == later.id  # the turn kept its id
+        assert store.db.execute_sql('SELECT "continued_on" FROM "forks" WHERE '
+                                    '"conversation_id" = ?', (forks[0].id,)).fetchone() == ("B",)
+    assert dump(a) == dump(b)
+    assert earlier.id in {t.id for t in b.turns.active(on_b)}
+
+
+def test_the_fork_rule_does_not_depend_on_who_reads_first(machines):
+    a, b, c = machines["A"], machines["B"], machines["C"]
+    on_a, on_b = _shared(a, b)
+    pull(c, a)
+    a.turns.commit(on_a, pending("A's"))
+    b.turns.commit(on_b, pending("B's"))
+    c_conv = conversation_by_gid(c, gid_of(a, on_a))
+    c.turns.commit(c_conv, pending("C's"))
+    pull(a, b, c)
+    pull(b, c, a)
+    pull(c, b, a)
+    assert dump(a) == dump(b) == dump(c)
+    line = [t.question for t in a.turns.active(on_a)]
+    assert line == ["turn one", "A's"]  # A's came first by clock
+    assert len(a.forks(on_a)) == 2
+
+
+def test_concurrent_versions_of_one_turn_are_both_kept(machines):
+    a, b = machines["A"], machines["B"]
+    conv = a.conversations.create("Regenerate")
+    first = a.turns.commit(conv.id, pending("Q", "original"))
+    pull(b, a)
+    on_b = conversation_by_gid(b, gid_of(a, conv.id))
+    a.turns.commit(conv.id, pending("Q", "regenerated on A", replaces=first.id))
+    b.turns.commit(on_b, pending("Q", "edited on B", replaces=first.id))
+    pull(a, b)
+    pull(b, a)
+    for store, cid in ((a, conv.id), (b, on_b)):
+        answers = sorted(t.answer for t in store.turns.all(cid))
+        assert answers == ["edited on B", "original", "regenerated on A"]
+        assert [t.answer for t in store.turns.active(cid)] == ["edited on B"]  # the later
+    assert dump(a) == dump(b)
+
+
+def test_concurrent_renames_the_later_wins_and_the_other_is_in_the_history(machines):
+    a, b = machines["A"], machines["B"]
+    on_a, on_b = _shared(a, b, "Original")
+    a.conversations.update(on_a, title="Named on A", model="model-a")
+    b.conversations.update(on_b, title="Named on B")
+    pull(a, b)
+    pull(b, a)
+    assert a.conversations.get(on_a).title == b.conversations.get(on_b).title == "Named on B"
+    assert a.conversations.get(on_a).model == b.conversations.get(on_b).model == "model-a"
+    for store, cid in ((a, on_a), (b, on_b)):
+        titles = [(c.value, c.current) for c in store.sync_feed.history(cid) if c.field == "title"]
+        assert titles == [("Original", False), ("Named on A", False), ("Named on B", True)]
+
+
+def test_a_clock_running_ahead_wins_only_until_the_others_have_read_it(machines):
+    a, b = machines["A"], machines["B"]
+    on_a, on_b = _shared(a, b, "Original")
+    # A's clock reads an hour ahead: its rename wins over B's made before B read it ...
+    a.db.execute_sql('UPDATE "sync_state" SET "phys" = "phys" + 3600000')
+    a.conversations.update(on_a, title="From the fast clock")
+    b.conversations.update(on_b, title="Concurrent on B")
+    pull(b, a)
+    assert b.conversations.get(on_b).title == "From the fast clock"
+    # ... but a rename B makes after reading it wins, on both machines.
+    b.conversations.update(on_b, title="Later on B")
+    pull(a, b)
+    assert a.conversations.get(on_a).title == "Later on B"
+    assert b.conversations.get(on_b).title == "Later on B"
+
+
+def _records(a):
+    conv = a.conversations.create("Bad input")
+    a.turns.commit(conv.id, pending("fine question"))
+    return published(a)
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda r: r[1].update(question=7),
+    lambda r: r[1].update(answer="x" * (4 * 1024 * 1024 + 1)),
+    lambda r: r[1].update(kind="teleport"),
+    lambda r: r[1].update(hlc="tomorrow"),
+    lambda r: r[1].update(id="../../etc/passwd"),
+    lambda r: r[0]["fields"].update(title=None),
+    lambda r: r[0]["fields"].update(settings="[1, 2]"),
+    lambda r: r.__setitem__(1, "not an object"),
+    lambda r: r.pop(0),  # a turn for a conversation never seen
+], ids=["wrong type", "huge string", "unknown kind", "bad clock", "bad id", "null title",
+        "settings not an object", "not an object", "conversation never seen"])
+def test_a_malformed_record_applies_nothing_of_its_batch(machines, spoil):
+    a, b = machines["A"], machines["B"]
+    records = copy.deepcopy(_records(a))
+    spoil(records)
+    before = dump(b)
+    with pytest.raises(SyncRecordInvalid):
+        b.sync_feed.incoming(records, "A")
+    assert dump(b) == before
+    assert b.db.execute_sql('SELECT count(*) FROM "sync_journal"').fetchone() == (0,)
