@@ -11,7 +11,9 @@ other machine how far its sequence has been applied, and the deletes this machin
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -20,6 +22,26 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 STATE_NAME = "sync.sqlite3"
+LOCK_NAME = "sync.lock"
+
+
+class SyncBusy(Exception):
+    """Another sync of this data directory is running."""
+
+
+@contextmanager
+def sync_lock(home: Path) -> Iterator[None]:
+    """Held for the length of one sync, setup, forget or passphrase change."""
+    fd = os.open(home / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise SyncBusy("another sync of this data directory is running; try again when "
+                           "it has finished") from None
+        yield
+    finally:
+        os.close(fd)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
