@@ -143,6 +143,7 @@ def run_setup(args: argparse.Namespace) -> int:
     passphrase = read_passphrase(args.passphrase_file)
     name = (args.machine or socket.gethostname() or "this machine").strip()[:100]
     folder = SyncFolder(args.folder.resolve())
+    joined = len(folder.machines())
     with sync_lock(home):
         state = SyncState.open(home)
         try:
@@ -152,8 +153,10 @@ def run_setup(args: argparse.Namespace) -> int:
             (home / "sync.sqlite3").unlink(missing_ok=True)
             raise
         state.close()
-    print(safe_for(sys.stdout)(f"sync set up: this machine is {name}, syncing through "
-                               f"{folder.root}"))
+    how = (f"joined the sync folder of {_plural(joined, 'machine')}" if joined else
+           "started a new sync folder (on other machines, wait until the sync program has "
+           "copied it before their setup)")
+    print(safe_for(sys.stdout)(f"sync set up: this machine is {name}; {how}: {folder.root}"))
     print(LOST)
     print("Run `turnlog-cli sync now` to send this history and receive the others'.")
     return 0
