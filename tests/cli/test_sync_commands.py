@@ -9,59 +9,19 @@ from __future__ import annotations
 import json
 import os
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from places import TESTS
+from sync_cli_runs import KillRuns, feed_of, keys_of, run, setup
 from sync_lists import FEEDS
-from sync_machines import live_plaintexts, storage_bytes
-from turnlog.sync.crypto import ENV_LIGHT_KDF
-from turnlog.sync.engine import Keys
-from turnlog.sync.folder import SyncFolder
-from turnlog.sync.keystore import load_keys
 
 pytestmark = pytest.mark.keyring
-CHILD = TESTS / "support" / "sync_child.py"
 KILL_RUNS = int(os.environ.get("TURNLOG_SYNC_KILL_RUNS", "50"))
 
 
 @pytest.fixture(params=sorted(FEEDS))
 def feed_name(request):
     return request.param
-
-
-def run(home: Path, *args: str, feed: str = "lists", input: bytes | None = None,
-        kill_at: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "TURNLOG_HOME": str(home), ENV_LIGHT_KDF: "1",
-           "TURNLOG_TEST_FEED": feed, "TURNLOG_TEST_KILL_AT": kill_at,
-           "PYTHONPATH": str(TESTS / "support")}
-    result = subprocess.run([sys.executable, str(CHILD), *args], capture_output=True,
-                            input=input, timeout=120, env=env)
-    return subprocess.CompletedProcess(result.args, result.returncode,
-                                       result.stdout.decode(), result.stderr.decode())
-
-
-def setup(home: Path, storage: Path, name: str, passphrase: bytes = b"tulips in autumn\n",
-          feed: str = "lists") -> subprocess.CompletedProcess[str]:
-    home.mkdir(parents=True, exist_ok=True)
-    return run(home, "sync", "setup", "--folder", str(storage), "--passphrase-file", "-",
-               "--machine", name, input=passphrase, feed=feed)
-
-
-def feed_of(home: Path, feed: str):
-    return FEEDS[feed](home)
-
-
-def keys_of(home: Path) -> Keys:
-    import sqlite3
-
-    con = sqlite3.connect(home / "sync.sqlite3")
-    user = con.execute("SELECT value FROM settings WHERE key = 'keyring_user'").fetchone()[0]
-    con.close()
-    return load_keys(user)
 
 
 def test_setup_now_status_through_the_cli(tmp_path, secret_service, feed_name):
@@ -134,64 +94,10 @@ def test_forget_and_passphrase_through_the_cli(tmp_path, secret_service):
     log.close()
 
 
-def _random_acts(home: Path, rng: random.Random, expected: dict, feed: str) -> None:
-    log = feed_of(home, feed)
-    try:
-        for _ in range(rng.randint(1, 3)):
-            act = rng.random()
-            if act < 0.15 and expected:
-                conv = rng.choice(sorted(expected))
-                log.delete_everywhere(conv)
-                del expected[conv]
-            elif act < 0.5 or not expected:
-                conv = log.new_conversation(f"title {rng.random()}")
-                expected[conv] = []
-            else:
-                conv = rng.choice(sorted(expected))
-                text = f"TEXT-{rng.getrandbits(40):x} " * rng.randint(1, 400)
-                log.add_turn(conv, text, "answer")
-                expected[conv].append(text)
-    finally:
-        log.close()
-
-
-KILL_POINTS = ["write", "remove", "finish", "applied", "incoming", "outgoing"]
-
-
 def test_kill_9_at_random_points_of_a_sync_loses_nothing_and_doubles_nothing(
         tmp_path, secret_service, feed_name):
-    rng = random.Random(44)
-    storage = tmp_path / "Sync"
-    storage.mkdir()
-    homes = [tmp_path / "a", tmp_path / "b"]
-    for index, home in enumerate(homes):
-        assert setup(home, storage, f"m{index}", feed=feed_name).returncode == 0
-    expected: dict[str, list[str]] = {}
-    deleted_texts: list[str] = []
-    killed = 0
+    runs = KillRuns(tmp_path, feed_name, random.Random(44))
     for _ in range(KILL_RUNS):
-        home = rng.choice(homes)
-        before = {c: list(t) for c, t in expected.items()}
-        _random_acts(home, rng, expected, feed_name)
-        deleted_texts += [t for c in before if c not in expected for t in before[c]]
-        point = f"{rng.choice(KILL_POINTS)}:{rng.randint(1, 3)}:{rng.choice(['before', 'after'])}"
-        result = run(home, "sync", "now", feed=feed_name, kill_at=point)
-        killed += result.returncode == -9
-        assert result.returncode in (0, -9), result.stderr
-        assert "Traceback" not in result.stderr
-    assert killed >= KILL_RUNS // 3
-    for home in [*homes, *homes]:
-        clean = run(home, "sync", "now", feed=feed_name)
-        assert clean.returncode == 0, (clean.stdout, clean.stderr)
-    dumps = []
-    for home in homes:
-        log = feed_of(home, feed_name)
-        dumps.append(log.dump())
-        log.close()
-    assert dumps[0] == dumps[1]
-    assert {c: sorted(t[0] for t in d["turns"].values()) for c, d in dumps[0].items()} == {
-        c: sorted(t) for c, t in expected.items()}
-    texts = b"".join(live_plaintexts(SyncFolder(storage), keys_of(homes[0])))
-    for text in deleted_texts:
-        assert text.split()[0].encode() not in texts
-    assert not any(p.name.startswith(".turnlog-") for p, _ in storage_bytes(storage))
+        runs.one()
+    assert runs.killed >= KILL_RUNS // 3  # most points are reached; a kill lands in a third
+    runs.settle_and_check()

@@ -266,3 +266,24 @@ def test_a_changed_passphrase_reseals_and_the_others_are_asked_for_it(shared, tm
     for machine in (a, b):
         for path in machine.folder.listing(machine.state.machine_id).objects.values():
             assert new_key.encode() in path.read_bytes()[:80]
+
+
+def test_what_a_sync_program_leaves_is_ignored_and_looked_at_again(shared):
+    a, b = shared("a"), shared("b")
+    assert is_sync_set_up(a.home) and is_sync_set_up(b.home)
+    conv = a.feed.new_conversation("t")
+    a.feed.add_turn(conv, "q", "a")
+    a.sync()
+    mine = a.folder.path(a.state.machine_id, 1)
+    whole = mine.read_bytes()
+    # A conflict copy, a partial temporary file, and the object itself only half there.
+    mine.with_name("0000000001.sync-conflict-20260506-101010-ABCDEF.tlo").write_bytes(whole)
+    mine.with_name(".syncthing.0000000002.tlo.tmp").write_bytes(whole[:100])
+    mine.write_bytes(whole[: len(whole) // 2])
+    report = b.sync()
+    assert report.problems == [] and b.feed.dump() == {}
+    assert any("waiting for its object 1" in w for w in report.waiting)
+    mine.write_bytes(whole)
+    report = b.sync()
+    assert (report.problems, report.waiting) == ([], [])
+    assert b.feed.dump() == a.feed.dump()

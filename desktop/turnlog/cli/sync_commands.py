@@ -22,7 +22,15 @@ from typing import Any
 from ..config.paths import data_dir
 from ..config.secrets import KeyringUnavailable
 from ..sync.crypto import SyncCryptoError, WrongPassphrase
-from ..sync.engine import Keys, SyncProblem, change_passphrase, forget, set_up, sync_now
+from ..sync.engine import (
+    Keys,
+    PassphraseChanged,
+    SyncProblem,
+    change_passphrase,
+    forget,
+    set_up,
+    sync_now,
+)
 from ..sync.folder import SyncFolder
 from ..sync.state import SyncBusy, SyncState, is_sync_set_up, sync_lock
 from ..system.user_files import FileRefused, read_limited
@@ -118,6 +126,7 @@ def _save(user: str, keys: Keys) -> None:
 
 def _fail(err: Exception) -> int:
     name = {WrongPassphrase: "wrong_passphrase", SyncBusy: "sync_busy",
+            PassphraseChanged: "passphrase_changed",
             KeyringUnavailable: "keyring_unavailable", FileRefused: "file_refused"}.get(
         type(err), "sync_failed")
     print(safe_for(sys.stderr)(f"error: {name}: {err}"), file=sys.stderr)

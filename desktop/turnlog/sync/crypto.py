@@ -211,14 +211,18 @@ def seal(key: bytes, key_id: str, machine: str, seq: int, payload: bytes) -> byt
 
 def key_id_of(sealed: bytes) -> str:
     """Which key sealed an object (read from its clear header)."""
-    if len(sealed) < 6 or sealed[:4] != MAGIC:
+    if len(sealed) < 6:
+        raise Incomplete("the object is still being written")
+    if sealed[:4] != MAGIC:
         raise Tampered("the file is not a Turnlog sync object")
     if sealed[4] != FORMAT:
         raise SyncCryptoError(f"the object is of format {sealed[4]}, which this Turnlog "
                               "does not know; update Turnlog")
     length = sealed[5]
-    if not 1 <= length <= 64 or len(sealed) < 6 + length:
+    if not 1 <= length <= 64:
         raise Tampered("the object's header is damaged")
+    if len(sealed) < 6 + length:
+        raise Incomplete("the object is still being written")
     try:
         return sealed[6:6 + length].decode("ascii")
     except UnicodeDecodeError:
