@@ -10,7 +10,6 @@ the key it derives goes to the keyring."""
 from __future__ import annotations
 
 import argparse
-import json
 import socket
 import sys
 from collections.abc import Iterator
@@ -178,8 +177,7 @@ def run_now(args: argparse.Namespace) -> int:
         keys = _keys(state)
         with open_feed(home) as feed:
             report = sync_now(feed, folder, state, keys)
-        state.put("last_report", json.dumps({"waiting": report.waiting,
-                                             "problems": report.problems}))
+        state.keep_last_report(report.waiting, report.problems)
     if args.json:
         print_json(report.to_json())
     else:
@@ -226,7 +224,7 @@ def status(state: SyncState) -> dict[str, Any]:
         if behind:
             pending.append({"deleted": at, "conversations": conversations, "turns": turns,
                             "records": records, "not_synced_since": behind})
-    last = json.loads(state.get("last_report") or '{"waiting": [], "problems": []}')
+    last = state.last_report()
     return {"machine": {"id": state.machine_id, "name": state.machine_name},
             "folder": state.folder, "last_sync": state.get("last_sync"),
             "machines": machines, "pending_deletes": pending, **last}

@@ -299,6 +299,7 @@ class Engine:
                 blocked[machine] = f"object {at} waits: {err}"
                 return progress
             del applied
+            payload.sections.pop(at, None)  # applied: its records need no memory now
             with self.state.transaction():
                 self.state.mark_applied(machine, at, seen, payload.name, payload.at,
                                         payload.read.get(self.me, 0))

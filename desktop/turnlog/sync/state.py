@@ -268,6 +268,14 @@ class SyncState:
     def forgotten(self) -> list[str]:
         return sorted(p.machine for p in self.peers().values() if p.forgotten)
 
+    def keep_last_report(self, waiting: list[str], problems: list[str]) -> None:
+        """What the last sync waited for and refused (machine ids and numbers only)."""
+        self.put("last_report", json.dumps({"waiting": waiting, "problems": problems}))
+
+    def last_report(self) -> dict[str, list[str]]:
+        raw = self.get("last_report")
+        return json.loads(raw) if raw else {"waiting": [], "problems": []}
+
     def deletes(self) -> list[tuple[int, str, int, int, int]]:
         return self._con.execute("SELECT seq, at, conversations, turns, records FROM deletes "
                                  "ORDER BY seq").fetchall()
