@@ -101,3 +101,29 @@ def test_kill_9_at_random_points_of_a_sync_loses_nothing_and_doubles_nothing(
         runs.one()
     assert runs.killed >= KILL_RUNS // 3  # most points are reached; a kill lands in a third
     runs.settle_and_check()
+
+
+def test_status_names_a_gap_until_it_is_filled(tmp_path, secret_service):
+    storage = tmp_path / "Sync"
+    storage.mkdir()
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert setup(a, storage, "laptop").returncode == 0
+    assert setup(b, storage, "office-pc").returncode == 0
+    for text in ("first", "second"):
+        log = feed_of(a, "lists")
+        log.new_conversation(text)
+        log.close()
+        assert run(a, "sync", "now").returncode == 0
+    (first, second) = sorted((storage / "turnlog-sync").glob("*/*.tlo"))
+    held = first.read_bytes()
+    first.unlink()
+    assert run(b, "sync", "now").returncode == 0
+    shown = run(b, "sync", "status").stdout
+    assert "waiting for its object 1" in shown, shown
+    first.write_bytes(held)
+    assert run(b, "sync", "now").returncode == 0
+    status = json.loads(run(b, "sync", "status", "--json").stdout)
+    assert status["waiting"] == [] and status["problems"] == []
+    log = feed_of(b, "lists")
+    assert sorted(c["title"] for c in log.dump().values()) == ["first", "second"]
+    log.close()
