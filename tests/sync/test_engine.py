@@ -109,6 +109,8 @@ def test_a_delete_everywhere_leaves_no_live_object_that_decrypts_to_the_text(sha
     texts = b"".join(live_plaintexts(a.folder, a.keys))
     assert b"KEPT-Q" in texts
     assert b"GONE" not in texts
+    # The delete record stays (ids only) and is not rewritten again and again.
+    assert [m.sync().rewritten for m in (a, b, c)] == [0, 0, 0]
     # A fourth machine set up after the delete gets the kept text only, with no gap.
     d = shared("d")
     report = d.sync()
