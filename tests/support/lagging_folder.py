@@ -1,7 +1,8 @@
 """A simulated folder-sync program that lags: each machine has a folder of its own, and the
 "program" copies files between them late, in any order, each first as a partial temporary
 file (as Syncthing's `.syncthing.NAME.tmp`) and only later whole under its name; a file its
-writer removed is removed from the other folders late too.
+writer removed is removed from the other folders late too; now and then it leaves a conflict
+copy (`NAME.sync-conflict-….tlo`, its bytes changed) beside a file it copied.
 
 `step(rng)` takes one random action of the program; `flush()` finishes all of them (the
 program has caught up)."""
@@ -19,6 +20,7 @@ class LaggingSync:
             folder.mkdir(parents=True, exist_ok=True)
         self.copied: list[set[str]] = [set() for _ in folders]  # names the program brought
         self.partial: dict[tuple[int, str], Path] = {}  # a transfer begun, not finished
+        self.conflicts: set[tuple[int, str]] = set()
 
     @staticmethod
     def _files(folder: Path) -> set[str]:
@@ -45,6 +47,8 @@ class LaggingSync:
             for name in sorted(self.copied[index]):
                 if name not in originals:
                     todo.append(("remove", -1, index, name))
+                elif (index, name) not in self.conflicts and name.endswith(".tlo"):
+                    todo.append(("conflict", -1, index, name))
         return sorted(todo)
 
     def step(self, rng: random.Random) -> bool:
@@ -60,12 +64,22 @@ class LaggingSync:
             if not todo:
                 break
             for action in todo:
+                if action[0] == "conflict":
+                    self.conflicts.add(action[2:])
+                    continue
                 self._do(*action)
                 if action[0] == "begin":
                     self._do("finish", *action[1:])
 
     def _do(self, step: str, source: int, target: int, name: str) -> None:
         destination = self.folders[target] / name
+        if step == "conflict":
+            self.conflicts.add((target, name))
+            if destination.exists():
+                copy = destination.with_name(destination.stem + ".sync-conflict-1-ABC.tlo")
+                copy.write_bytes(destination.read_bytes()[::-1])
+                self.copied[target].add(copy.relative_to(self.folders[target]).as_posix())
+            return
         if step == "remove":
             destination.unlink(missing_ok=True)
             self.copied[target].discard(name)
