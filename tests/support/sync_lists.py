@@ -49,6 +49,7 @@ class ListFeed:
     def __init__(self, home: Path) -> None:
         home.mkdir(parents=True, exist_ok=True)
         self.node = uuid.uuid4().hex[:8]
+        self.machine = "this machine"  # as the store's feed: the wire side names it
         self.con = sqlite3.connect(home / "list-log.sqlite3", isolation_level=None,
                                    timeout=30)
         self.con.execute("PRAGMA secure_delete=ON")

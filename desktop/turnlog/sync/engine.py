@@ -134,6 +134,8 @@ class Engine:
 
     def __init__(self, feed: Feed, folder: SyncFolder, state: SyncState, keys: Keys) -> None:
         self.feed, self.folder, self.state, self.keys = feed, folder, state, keys
+        if hasattr(feed, "machine"):  # the name the store shows on what this machine made
+            feed.machine = state.machine_name
         self.report = Report(machine=state.machine_name)
         self._opened: dict[tuple[str, int], tuple[str, Payload] | None] = {}
 
