@@ -137,7 +137,7 @@ class Engine:
         if hasattr(feed, "machine"):  # the name the store shows on what this machine made
             feed.machine = state.machine_name
         self.report = Report(machine=state.machine_name)
-        self._opened: dict[tuple[str, int], tuple[str, Payload] | None] = {}
+        self._opened: dict[tuple[str, int], None] = {}  # objects refused this sync
 
     @property
     def me(self) -> str:
@@ -257,7 +257,7 @@ class Engine:
             except (SyncCryptoError, PayloadInvalid) as err:
                 self.report.problems.append(f"object {seq} of machine {machine[:8]} is not "
                                             f"applied: {err}")
-        self._opened[(machine, seq)] = opened
+                self._opened[(machine, seq)] = None  # named once per sync
         return opened
 
     def read_all(self) -> None:
@@ -278,30 +278,32 @@ class Engine:
             self.report.waiting.append(f"machine {machine[:8]}: {why}")
 
     def read_machine(self, machine: str, blocked: dict[str, str]) -> bool:
+        """Apply `machine`'s next sections in sequence order, opening its objects one at a
+        time (further ahead only to find a rewritten object that stands for a missing
+        one). True when anything was applied."""
         present = self.folder.listing(machine).objects
         peer = self.state.peer(machine)
         self._check_rollback(machine, present, peer.frontier)
-        covers: dict[int, tuple[int, str, Payload]] = {}
-        for seq in sorted(s for s in present if s > peer.frontier):
-            opened = self.open_object(machine, seq)
-            if opened is None:
-                continue
-            self._note_forgotten(opened[1])
-            for c in opened[1].covers:
-                if c > peer.frontier:
-                    covers[c] = (seq, *opened)
+        ahead = iter(sorted(s for s in present if s > peer.frontier))
+        covers: dict[int, tuple[str, Payload]] = {}
         progress, at = False, peer.frontier + 1
         blocked.pop(machine, None)
-        while at in covers:
-            _, seen, payload = covers[at]
-            records = payload.sections.get(at, [])
+        while True:
+            while at not in covers and (seq := next(ahead, None)) is not None:
+                opened = self.open_object(machine, seq)
+                if opened is not None:
+                    self._note_forgotten(opened[1])
+                    covers.update((c, opened) for c in opened[1].covers if c >= at)
+            if at not in covers:
+                break
+            seen, payload = covers.pop(at)
+            records = payload.sections.pop(at, [])
             try:
-                applied = self.feed.incoming(records, machine) if records else None
+                if records:
+                    self.feed.incoming(records, machine)
             except SyncRecordInvalid as err:
                 blocked[machine] = f"object {at} waits: {err}"
                 return progress
-            del applied
-            payload.sections.pop(at, None)  # applied: its records need no memory now
             with self.state.transaction():
                 self.state.mark_applied(machine, at, seen, payload.name, payload.at,
                                         payload.read.get(self.me, 0))
@@ -309,7 +311,7 @@ class Engine:
                 self.report.received[payload.name] = (
                     self.report.received.get(payload.name, 0) + len(records))
             progress, at = True, at + 1
-        if any(s >= at for s in present) or any(c > at for c in covers):
+        if covers or any(s >= at for s in present):
             blocked[machine] = f"waiting for its object {at} (not in the storage yet)"
         return progress
 
