@@ -3,6 +3,7 @@
 The layers, top to bottom (DESIGN.md, "Architecture"):
 
     ui, cli, app                    the faces
+    sync                            the wire side of sync: above the store, no Qt
     service/request_body,           the use cases both faces share (the one body builder)
       service/new_version
     service/chat, service/tool_use, the send wiring the use cases build on
@@ -55,8 +56,12 @@ USE_CASES = ("turnlog.service.request_body", "turnlog.service.new_version")
 SEND_WIRING = ("turnlog.service.chat", "turnlog.service.tool_use", "turnlog.config.profiles",
                "turnlog.config.model_counts", "turnlog.config.model_facts",
                "turnlog.config.tool_servers", "turnlog.formats.file_reading")
+# The wire side of sync: it uses the store's feed and the keyring, and serves the faces.
+SYNC = ("turnlog.sync",)
+ABOVE_SYNC = ("turnlog.ui", "turnlog.cli", "turnlog.app", "turnlog.service")
 # Parts and the layers above them that they must never import.
-ABOVE_THE_PARTS = ("turnlog.ui", "turnlog.cli", "turnlog.app", "turnlog.service", *SEND_WIRING)
+ABOVE_THE_PARTS = ("turnlog.ui", "turnlog.cli", "turnlog.app", "turnlog.service", *SEND_WIRING,
+                   *SYNC)
 PARTS = ("turnlog.store", "turnlog.providers", "turnlog.localmodel", "turnlog.config.secrets",
          "turnlog.toolhost", "turnlog.system", "turnlog.formats.pdf_text")
 PROVIDERS_MUST_NOT = ("turnlog.store", "turnlog.config.secrets", "turnlog.localmodel")
@@ -175,6 +180,14 @@ def upward_violations(imports: list[Import]) -> list[str]:
         "ui, cli, app, chat or profiles"
         for i in imports
         if within(i.importer, PARTS) and within(i.target, ABOVE_THE_PARTS)
+    ]
+
+
+def sync_violations(imports: list[Import]) -> list[str]:
+    return [
+        f"{i.where()} — sync sits below the service layer and the faces: it never imports them"
+        for i in imports
+        if within(i.importer, SYNC) and within(i.target, ABOVE_SYNC)
     ]
 
 
@@ -327,6 +340,12 @@ def test_parts_never_import_the_layers_above_them(package):
     _fail_if(upward_violations(package[1]))
 
 
+def test_sync_imports_neither_the_service_layer_nor_the_faces(package):
+    modules, imports = package
+    assert {"turnlog.sync.engine", "turnlog.sync.state"} <= modules
+    _fail_if(sync_violations(imports))
+
+
 def test_providers_import_neither_store_nor_secrets_nor_localmodel(package):
     _fail_if(provider_violations(package[1]))
 
@@ -420,6 +439,12 @@ def plant(copy: Path, relative: str, code: str) -> None:
         ("store/models.py", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
          "    from ..ui.shell.window import MainWindow", upward_violations,
          "turnlog.store.models imports turnlog.ui.shell.window (in a TYPE_CHECKING block)"),
+        ("store/log.py", "from ..sync import engine", upward_violations,
+         "turnlog.store.log imports turnlog.sync.engine"),
+        ("sync/engine.py", "from ..service import chat", sync_violations,
+         "turnlog.sync.engine imports turnlog.service.chat — sync sits below"),
+        ("sync/state.py", "from PySide6.QtCore import QObject", qt_violations,
+         "turnlog.sync.state imports PySide6.QtCore — nothing below ui imports Qt"),
         ("config/secrets.py", "from . import profiles", upward_violations,
          "turnlog.config.secrets imports turnlog.config.profiles"),
         ("providers/sse.py", "from turnlog.config import secrets", provider_violations,

@@ -33,6 +33,9 @@ OWN_FILES = {
     "store/files.py": "the store's own files, opened with O_NOFOLLOW",
     "store/privacy.py": "syncs the data directory itself after an erase",
     "store/upgrade.py": "the database and its backup, under the store's rules",
+    "sync/folder.py": "writes its own new sync objects (O_EXCL) and syncs their folder; "
+                      "reads the storage through the reader",
+    "sync/state.py": "its own lock file in the data directory",
 }
 
 

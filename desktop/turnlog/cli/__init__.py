@@ -44,6 +44,7 @@ COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("folder_commands", ("folder",)),
     ("summary_commands", ("summaries",)),
     ("usage_commands", ("usage",)),
+    ("sync_commands", ("sync",)),
 )
 
 

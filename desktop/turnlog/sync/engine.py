@@ -1,0 +1,471 @@
+"""One sync: finish what an interrupted one left, read the other machines' new objects in
+sequence order, publish this machine's new change records, and rewrite this machine's
+objects that still hold records a delete everywhere removed.
+
+Every step is safe to interrupt (kill -9) anywhere: an object is noted in the state before
+it is written and becomes live in the state only once it is in the storage; an object read
+is marked applied only after the store applied it (applying twice is a no-op there); an
+object rewritten is removed only after its replacement is live.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .crypto import (
+    Incomplete,
+    KeyHeader,
+    SyncCryptoError,
+    key_id_of,
+    new_header,
+    open_sealed,
+    parse_header,
+    seal,
+)
+from .folder import SyncFolder, new_machine_id
+from .payload import Payload, PayloadInvalid, parse_payload
+from .seam import Feed, SyncRecordInvalid
+from .state import PendingObject, SyncState, now
+
+log = logging.getLogger(__name__)
+
+# Records asked of the feed at a time, and the most one object's payload holds (a record is
+# at most 4 MiB, so one always fits).
+BATCH = 500
+OBJECT_PAYLOAD = 8 * 1024 * 1024
+
+
+class SyncProblem(Exception):
+    """A sync that cannot go on, in words a person can act on."""
+
+
+class PassphraseChanged(SyncProblem):
+    """The storage's newest key is one this machine has no key for."""
+
+
+@dataclass
+class Keys:
+    """The keys this machine holds, by key id, and the one it writes with."""
+
+    current: str
+    by_id: dict[str, bytes] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"current": self.current, "keys": {k: v.hex() for k, v in self.by_id.items()}}
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Keys:
+        return cls(raw["current"], {k: bytes.fromhex(v) for k, v in raw["keys"].items()})
+
+
+@dataclass
+class Report:
+    """What one sync did, in counts (never text)."""
+
+    machine: str = ""
+    published_objects: int = 0
+    published_records: int = 0
+    received: dict[str, int] = field(default_factory=dict)  # machine name → records
+    rewritten: int = 0
+    removed: int = 0
+    waiting: list[str] = field(default_factory=list)  # gaps waited for
+    problems: list[str] = field(default_factory=list)  # rollbacks, tampering: not applied
+    new_machine_id: str = ""  # restored from an old backup
+
+    def to_json(self) -> dict[str, Any]:
+        return {"machine": self.machine, "published_objects": self.published_objects,
+                "published_records": self.published_records, "received": self.received,
+                "rewritten": self.rewritten, "removed": self.removed,
+                "waiting": self.waiting, "problems": self.problems,
+                "new_machine_id": self.new_machine_id}
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def newest_header(folder: SyncFolder) -> KeyHeader | None:
+    """The storage's key header in force: the highest epoch (then key id)."""
+    headers = folder.headers()
+    for _, key_id in reversed(headers):
+        data = folder.read_header(key_id)
+        if data is not None:
+            return parse_header(data, key_id)
+    return None
+
+
+def _keep(record: dict[str, Any], deleted: set[str]) -> bool:
+    """A delete record always stays (ids only); any other goes with its id or its
+    conversation's."""
+    if record.get("kind") == "delete":
+        return True
+    return record.get("id") not in deleted and record.get("conv") not in deleted
+
+
+def _ids(sections: dict[int, list[dict[str, Any]]]) -> list[str]:
+    """The global ids a delete everywhere can remove from these sections (a delete record
+    names its conversation but always stays, so only its own id counts)."""
+    found: set[str] = set()
+    for records in sections.values():
+        for record in records:
+            fields = ("id",) if record.get("kind") == "delete" else ("id", "conv")
+            found.update(v for f in fields if isinstance(v := record.get(f), str))
+    return sorted(found)
+
+
+def _delete_counts(records: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
+    counts = []
+    for record in records:
+        if record.get("kind") == "delete":
+            targets = record.get("targets") or []
+            kinds = record.get("counts") if isinstance(record.get("counts"), dict) else {}
+            conversations = int(kinds.get("conversation", 1 if record.get("conv") in targets
+                                          else 0))
+            counts.append((conversations, int(kinds.get("turn", 0)), len(targets)))
+    return counts
+
+
+class Engine:
+    """One data directory's sync against one storage folder."""
+
+    def __init__(self, feed: Feed, folder: SyncFolder, state: SyncState, keys: Keys) -> None:
+        self.feed, self.folder, self.state, self.keys = feed, folder, state, keys
+        self.report = Report(machine=state.machine_name)
+        self._opened: dict[tuple[str, int], tuple[str, Payload] | None] = {}
+
+    @property
+    def me(self) -> str:
+        return self.state.machine_id
+
+    # ----------------------------------------------------------------- the key
+    def check_key(self) -> None:
+        header = newest_header(self.folder)
+        if header is None:
+            raise SyncProblem("the sync folder holds no key header: is it the right folder, "
+                              "and has the sync program copied it yet?")
+        if header.key_id not in self.keys.by_id:
+            raise PassphraseChanged(
+                "the sync passphrase was changed on another machine: enter the new one with "
+                "`turnlog-cli sync passphrase --passphrase-file FILE` (or -)")
+        if header.key_id != self.keys.current:
+            self.keys.current = header.key_id
+            self.state.put("key_id", header.key_id)
+            self.state.put("reseal", 1)
+
+    # ------------------------------------------------------- writing one object
+    def write_object(self, sections: dict[int, list[dict[str, Any]]], covers: list[int], *,
+                     cursor: int | None = None, replaces: list[int] | None = None,
+                     forgotten: list[str] | None = None,
+                     deletes: list[tuple[int, int, int]] | None = None) -> int:
+        """Seal and write one object of this machine under its next number."""
+        seq = self.state.next_seq()
+        payload = Payload(self.me, self.state.machine_name, seq, now(), [*covers, seq],
+                          sections, self.state.frontiers(), forgotten or [])
+        sealed = seal(self.keys.by_id[self.keys.current], self.keys.current, self.me, seq,
+                      payload.to_bytes())
+        item = PendingObject(seq, digest(sealed), cursor, _ids(sections), replaces or [])
+        with self.state.transaction():
+            self.state.add_pending(item)
+        self.folder.write(self.me, seq, sealed)
+        self.state.finish_pending(item, deletes or ())
+        for old in item.replaces:
+            self.folder.remove(self.me, old)
+            self.report.removed += 1
+        return seq
+
+    # -------------------------------------------------- what a killed sync left
+    def recover(self) -> None:
+        """Finish or forget an object being written; remove objects already replaced;
+        take a new machine id when the storage knows more of this machine than its state."""
+        self.folder.clean_temporary(self.me)
+        listing = self.folder.listing(self.me).objects
+        for item in self.state.pending():
+            data = self.folder.read(self.me, item.seq)
+            if data is not None and digest(data) == item.digest:
+                self.state.finish_pending(item)
+            elif data is None:
+                with self.state.transaction():
+                    self.state.drop_pending(item.seq)
+            else:
+                raise SyncProblem(f"this machine's object {item.seq} in the storage is not the "
+                                  "one it wrote; another Turnlog uses this machine's id")
+        own = self.state.own()
+        for seq in sorted(listing):
+            known = own.get(seq)
+            if known is None:
+                self._restored()
+                return
+            if not known[1]:
+                self.folder.remove(self.me, seq)  # replaced; its removal was interrupted
+                self.report.removed += 1
+
+    def _restored(self) -> None:
+        old = self.me
+        new = new_machine_id()
+        self.state.take_new_machine_id(new)
+        self.report.new_machine_id = new
+        self.report.problems.append(
+            f"this machine's state is older than the storage (restored from a backup?): it "
+            f"continues as a new machine id {new[:8]} and reads its old objects ({old[:8]})")
+
+    # ------------------------------------------------------------- publishing
+    def publish(self) -> None:
+        limit = BATCH
+        while True:
+            cursor = self.state.cursor
+            records, after = self.feed.outgoing(cursor, limit)
+            if not records:
+                if after != cursor:
+                    self.state.put("cursor", after)
+                return
+            payload_size = sum(len(str(r)) for r in records)
+            if payload_size > OBJECT_PAYLOAD and limit > 1:
+                limit = max(1, limit // 2)
+                continue
+            seq = self.state.next_seq()
+            self.write_object({seq: records}, [], cursor=after,
+                              deletes=_delete_counts(records))
+            self.report.published_objects += 1
+            self.report.published_records += len(records)
+            limit = BATCH
+
+    # ------------------------------------------------------------------ reading
+    def open_object(self, machine: str, seq: int) -> tuple[str, Payload] | None:
+        """(digest, payload) of another machine's object, or None while it is not readable
+        yet (absent, still being written); a tampered or malformed one is named."""
+        if (machine, seq) in self._opened:
+            return self._opened[(machine, seq)]
+        data = self.folder.read(machine, seq)
+        opened = None
+        if data is not None:
+            try:
+                key_id = key_id_of(data)
+                key = self.keys.by_id.get(key_id)
+                if key is None:
+                    raise SyncCryptoError("it is sealed with a key this machine does not hold "
+                                          "(the passphrase was changed?)")
+                payload = parse_payload(open_sealed(key, machine, seq, data), machine, seq)
+                opened = (digest(data), payload)
+            except Incomplete:
+                return None  # looked at again on the next sync
+            except (SyncCryptoError, PayloadInvalid) as err:
+                self.report.problems.append(f"object {seq} of machine {machine[:8]} is not "
+                                            f"applied: {err}")
+        self._opened[(machine, seq)] = opened
+        return opened
+
+    def read_all(self) -> None:
+        """Other machines' objects, each in sequence order; a record refused because it
+        needs another machine's records first is tried again after the others."""
+        machines = [m for m in self.folder.machines() if m != self.me]
+        forgotten = set(self.state.forgotten())
+        blocked: dict[str, str] = {}
+        for _ in range(len(machines) + 1):
+            progress = False
+            for machine in machines:
+                if machine not in forgotten:
+                    progress |= self.read_machine(machine, blocked)
+                forgotten = set(self.state.forgotten())
+            if not progress:
+                break
+        for machine, why in blocked.items():
+            self.report.waiting.append(f"machine {machine[:8]}: {why}")
+
+    def read_machine(self, machine: str, blocked: dict[str, str]) -> bool:
+        present = self.folder.listing(machine).objects
+        peer = self.state.peer(machine)
+        self._check_rollback(machine, present, peer.frontier)
+        covers: dict[int, tuple[int, str, Payload]] = {}
+        for seq in sorted(s for s in present if s > peer.frontier):
+            opened = self.open_object(machine, seq)
+            if opened is None:
+                continue
+            self._note_forgotten(opened[1])
+            for c in opened[1].covers:
+                if c > peer.frontier:
+                    covers[c] = (seq, *opened)
+        progress, at = False, peer.frontier + 1
+        blocked.pop(machine, None)
+        while at in covers:
+            _, seen, payload = covers[at]
+            records = payload.sections.get(at, [])
+            try:
+                applied = self.feed.incoming(records, machine) if records else None
+            except SyncRecordInvalid as err:
+                blocked[machine] = f"object {at} waits: {err}"
+                return progress
+            del applied
+            payload.sections.pop(at, None)  # applied: its records need no memory now
+            with self.state.transaction():
+                self.state.mark_applied(machine, at, seen, payload.name, payload.at,
+                                        payload.read.get(self.me, 0))
+            if records:
+                self.report.received[payload.name] = (
+                    self.report.received.get(payload.name, 0) + len(records))
+            progress, at = True, at + 1
+        if any(s >= at for s in present) or any(c > at for c in covers):
+            blocked[machine] = f"waiting for its object {at} (not in the storage yet)"
+        return progress
+
+    def _check_rollback(self, machine: str, present: dict[int, Any], frontier: int) -> None:
+        if not frontier:
+            return
+        if present and max(present) < frontier:
+            self.report.problems.append(
+                f"machine {machine[:8]}: the storage holds its objects only up to "
+                f"{max(present)}, but {frontier} were read: rolled back, or the sync program "
+                "has not caught up")
+        if frontier in present:
+            known = self.state.applied_digest(machine, frontier)
+            data = self.folder.read(machine, frontier)
+            if known and data is not None and digest(data) != known:
+                self.report.problems.append(
+                    f"machine {machine[:8]}: its object {frontier} changed after it was read "
+                    "(a rollback or tampering): not applied")
+
+    def _note_forgotten(self, payload: Payload) -> None:
+        for machine in payload.forgotten:
+            if machine == self.me:
+                self.report.problems.append(f"machine {payload.name} forgot this machine")
+            elif machine not in self.state.forgotten():
+                with self.state.transaction():
+                    self.state.forget(machine)
+
+    # -------------------------------------------------- rewriting after deletes
+    def rewrite(self, seqs: list[int], keep: Callable[[dict[str, Any]], bool]) -> None:
+        """Write each of this machine's objects `seqs` again, without what `keep` refuses,
+        under the current key and a new number, then remove it."""
+        for seq in seqs:
+            data = self.folder.read(self.me, seq)
+            if data is None:
+                self.report.problems.append(f"this machine's object {seq} is missing from the "
+                                            "storage; it cannot be rewritten")
+                continue
+            key_id = key_id_of(data)
+            payload = parse_payload(open_sealed(self.keys.by_id[key_id], self.me, seq, data),
+                                    self.me, seq)
+            sections = {c: [r for r in records if keep(r)]
+                        for c, records in payload.sections.items()}
+            self.write_object({c: r for c, r in sections.items() if r}, payload.covers,
+                              replaces=[seq], forgotten=payload.forgotten)
+            self.report.rewritten += 1
+
+    def compact(self) -> None:
+        deleted = self.feed.deleted()
+        if deleted:
+            holding = self.state.objects_holding(deleted)
+            self.rewrite(holding, lambda record: _keep(record, deleted))
+        if self.state.get("reseal") == "1":
+            stale = [s for s in self.state.live_objects()
+                     if (data := self.folder.read(self.me, s)) is not None
+                     and key_id_of(data) != self.keys.current]
+            self.rewrite(stale, lambda record: _keep(record, deleted))
+            self.state.put("reseal", 0)
+
+    def acknowledge(self, before: dict[str, int]) -> None:
+        """An object carrying only how far this machine has read the others, when that moved
+        and nothing else was written (the others' status shows who has synced since)."""
+        if not self.report.published_objects and self.state.frontiers() != before:
+            self.write_object({}, [])
+
+
+def sync_now(feed: Feed, folder: SyncFolder, state: SyncState, keys: Keys) -> Report:
+    """One whole sync; what went up and down."""
+    engine = Engine(feed, folder, state, keys)
+    engine.check_key()
+    engine.recover()
+    before = state.frontiers()
+    engine.read_all()
+    engine.publish()
+    engine.compact()
+    engine.acknowledge(before)
+    with state.transaction():
+        state.put("last_sync", now())
+        state.put("last_problems", len(engine.report.problems))
+    return engine.report
+
+
+def forget(feed: Feed, folder: SyncFolder, state: SyncState, keys: Keys, machine: str) -> int:
+    """Forget a machine that will never return: its live records are written again in this
+    machine's objects (in its order), then its objects are removed. Returns the records
+    republished."""
+    engine = Engine(feed, folder, state, keys)
+    engine.check_key()
+    engine.recover()
+    deleted = feed.deleted()
+    sections: list[list[dict[str, Any]]] = []
+    present = folder.listing(machine).objects
+    covered: dict[int, list[dict[str, Any]]] = {}
+    for seq in sorted(present):
+        opened = engine.open_object(machine, seq)
+        if opened is not None:
+            covered.update(opened[1].sections)
+    for c in sorted(covered):
+        sections.append([r for r in covered[c] if _keep(r, deleted)])
+    records = [r for section in sections for r in section]
+    chunks = [records[i:i + BATCH] for i in range(0, len(records), BATCH)] or [[]]
+    for index, chunk in enumerate(chunks):
+        seq = state.next_seq()
+        engine.write_object({seq: chunk} if chunk else {}, [],
+                            forgotten=[machine] if index == len(chunks) - 1 else [])
+    with state.transaction():
+        state.forget(machine)
+    folder.remove_machine(machine)
+    return len(records)
+
+
+def change_passphrase(folder: SyncFolder, state: SyncState, keys: Keys, passphrase: bytes,
+                      save: Callable[[Keys], None]) -> str:
+    """Take the passphrase the storage's newest key was made with (another machine changed
+    it), or make a new key header for `passphrase`; `save` keeps the keys (in the keyring)
+    before the storage names a new one. This machine's objects are sealed again with the new
+    key on the next sync. Returns "joined" or "changed"."""
+    header = newest_header(folder)
+    if header is not None and header.key_id not in keys.by_id:
+        keys.by_id[header.key_id] = header.key_for(passphrase)
+        outcome = "joined"
+        key_id = header.key_id
+        keys.current = key_id
+        save(keys)
+    else:
+        epoch = (header.epoch if header else 0) + 1
+        key_id = f"{epoch:06d}-{state.machine_id}"
+        new, key = new_header(passphrase, key_id, epoch)
+        keys.by_id[key_id] = key
+        keys.current = key_id
+        save(keys)  # kept before the storage names it: a kill here loses no key in use
+        folder.write_header(key_id, new.to_bytes())
+        outcome = "changed"
+    with state.transaction():
+        state.put("key_id", key_id)
+        state.put("reseal", 1)
+    return outcome
+
+
+def set_up(folder: SyncFolder, state: SyncState, passphrase: bytes, name: str,
+           save: Callable[[str, Keys], None]) -> Keys:
+    """Join the storage in `folder` (or start it, when it holds no key header yet) as a new
+    machine called `name`. A passphrase the storage's key check refuses raises
+    WrongPassphrase before anything is written. `save(keyring_user, keys)` keeps the key
+    (in the keyring) before the storage or the state names it."""
+    machine = new_machine_id()
+    header = newest_header(folder) if folder.exists() else None
+    if header is not None:
+        keys = Keys(header.key_id, {header.key_id: header.key_for(passphrase)})
+        save(machine, keys)
+    else:
+        key_id = f"{1:06d}-{machine}"
+        new, key = new_header(passphrase, key_id, 1)
+        keys = Keys(key_id, {key_id: key})
+        save(machine, keys)
+        folder.create()
+        folder.write_header(key_id, new.to_bytes())
+    (folder.base / machine).mkdir(parents=True, exist_ok=True)
+    state.set_up(machine, name, str(folder.root), keys.current)
+    with state.transaction():
+        state.put("keyring_user", machine)
+    return keys

@@ -1,0 +1,158 @@
+"""The storage: a plain folder that another program (Syncthing, Dropbox, a network share)
+copies between machines.
+
+    <folder>/turnlog-sync/keys/<epoch:06d>-<machine id>.tlk     key headers
+    <folder>/turnlog-sync/<machine id>/<seq:010d>.tlo            each machine's objects
+
+Names are random machine ids and sequence numbers only. Each machine writes only below its
+own id, each object once: a temporary name, fsync, then a rename, so a reader sees a whole
+object or none. What a lagging sync program leaves — a partial temporary file, a conflict
+copy, an object that appears late or out of order — is ignored by name and looked at again
+on the next sync, never an error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..system.user_files import read_limited
+from .crypto import MAX_HEADER_BYTES, MAX_SEALED
+
+ROOT = "turnlog-sync"
+KEYS = "keys"
+OBJECT = re.compile(r"^(\d{10})\.tlo$")
+MACHINE = re.compile(r"^[0-9a-f]{32}$")
+HEADER = re.compile(r"^(\d{6})-([0-9a-f]{32})\.tlk$")
+TEMP_PREFIX = ".turnlog-"
+
+
+def new_machine_id() -> str:
+    return secrets.token_hex(16)
+
+
+@dataclass(slots=True)
+class Listing:
+    """One machine's objects as the folder shows them now."""
+
+    objects: dict[int, Path] = field(default_factory=dict)
+    others: int = 0  # temporary files, conflict copies: ignored, counted for status
+
+
+class SyncFolder:
+    """The sync storage under `root` (the folder the user named)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.base = root / ROOT
+
+    def create(self) -> None:
+        (self.base / KEYS).mkdir(parents=True, exist_ok=True)
+
+    def exists(self) -> bool:
+        return self.base.is_dir()
+
+    def machines(self) -> list[str]:
+        if not self.base.is_dir():
+            return []
+        return sorted(p.name for p in self.base.iterdir()
+                      if MACHINE.match(p.name) and p.is_dir())
+
+    def listing(self, machine: str) -> Listing:
+        found = Listing()
+        folder = self.base / machine
+        if not folder.is_dir():
+            return found
+        for path in folder.iterdir():
+            match = OBJECT.match(path.name)
+            if match and int(match.group(1)) > 0:
+                found.objects[int(match.group(1))] = path
+            else:
+                found.others += 1
+        return found
+
+    def path(self, machine: str, seq: int) -> Path:
+        return self.base / machine / f"{seq:010d}.tlo"
+
+    def read(self, machine: str, seq: int) -> bytes | None:
+        """The object's bytes, or None when it is not (or no longer) there."""
+        try:
+            return read_limited(self.path(machine, seq), MAX_SEALED + 1024,
+                                what="sync object")
+        except FileNotFoundError:
+            return None
+
+    def write(self, machine: str, seq: int, data: bytes) -> None:
+        """Write a new object: temporary name, fsync, rename; never over an existing one."""
+        target = self.path(machine, seq)
+        _write_new(target, data)
+
+    def remove(self, machine: str, seq: int) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            self.path(machine, seq).unlink()
+
+    def remove_machine(self, machine: str) -> None:
+        """Every object of a forgotten machine, then its folder when empty."""
+        folder = self.base / machine
+        if not folder.is_dir():
+            return
+        for path in folder.iterdir():
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+    def clean_temporary(self, machine: str) -> None:
+        """This machine's temporary files a crash left behind (only it writes there)."""
+        folder = self.base / machine
+        if folder.is_dir():
+            for path in folder.iterdir():
+                if path.name.startswith(TEMP_PREFIX):
+                    with contextlib.suppress(FileNotFoundError):
+                        path.unlink()
+
+    def headers(self) -> list[tuple[int, str]]:
+        """(epoch, key id) of every key header, oldest first."""
+        folder = self.base / KEYS
+        if not folder.is_dir():
+            return []
+        found = [(int(m.group(1)), p.name[:-4]) for p in folder.iterdir()
+                 if (m := HEADER.match(p.name))]
+        return sorted(found)
+
+    def read_header(self, key_id: str) -> bytes | None:
+        try:
+            return read_limited(self.base / KEYS / f"{key_id}.tlk", MAX_HEADER_BYTES + 1,
+                                what="sync key header")
+        except FileNotFoundError:
+            return None
+
+    def write_header(self, key_id: str, data: bytes) -> None:
+        _write_new(self.base / KEYS / f"{key_id}.tlk", data)
+
+
+def _write_new(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists():
+        raise FileExistsError(f"{target} is already there: a sync object is written once")
+    temp = target.with_name(f"{TEMP_PREFIX}{target.name}.{secrets.token_hex(4)}")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.rename(temp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            temp.unlink()
+        raise
+    dir_fd = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)

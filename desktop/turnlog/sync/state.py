@@ -1,0 +1,298 @@
+"""This machine's side of sync, in a small SQLite file of its own in the data directory
+(`sync.sqlite3`): ids and numbers only, never text.
+
+It holds this machine's id and name, the storage folder, the local cursor published so far,
+this machine's objects (live or removed, with the digest of each and the global ids each
+holds, so a delete everywhere finds the objects to rewrite), an object being written (so a
+sync killed half-way finishes it, or forgets it if it never reached the storage), per
+other machine how far its sequence has been applied, and the deletes this machine published
+(counts and times) for the status.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+STATE_NAME = "sync.sqlite3"
+LOCK_NAME = "sync.lock"
+
+
+class SyncBusy(Exception):
+    """Another sync of this data directory is running."""
+
+
+@contextmanager
+def sync_lock(home: Path) -> Iterator[None]:
+    """Held for the length of one sync, setup, forget or passphrase change."""
+    fd = os.open(home / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise SyncBusy("another sync of this data directory is running; try again when "
+                           "it has finished") from None
+        yield
+    finally:
+        os.close(fd)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS own_objects (
+    seq INTEGER PRIMARY KEY, digest TEXT NOT NULL, live INTEGER NOT NULL, at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS own_ids (seq INTEGER NOT NULL, gid TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS own_ids_gid ON own_ids (gid);
+CREATE INDEX IF NOT EXISTS own_ids_seq ON own_ids (seq);
+CREATE TABLE IF NOT EXISTS pending (
+    seq INTEGER PRIMARY KEY, digest TEXT NOT NULL, cursor INTEGER, ids TEXT NOT NULL,
+    replaces TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS peers (
+    machine TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '', frontier INTEGER NOT NULL
+    DEFAULT 0, forgotten INTEGER NOT NULL DEFAULT 0, last_at TEXT NOT NULL DEFAULT '',
+    read_of_mine INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS applied (
+    machine TEXT NOT NULL, seq INTEGER NOT NULL, digest TEXT NOT NULL,
+    PRIMARY KEY (machine, seq));
+CREATE TABLE IF NOT EXISTS deletes (
+    seq INTEGER NOT NULL, at TEXT NOT NULL, conversations INTEGER NOT NULL,
+    turns INTEGER NOT NULL, records INTEGER NOT NULL);
+"""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def is_sync_set_up(home: Path) -> bool:
+    """Whether sync is set up for the data directory `home` (a delete then asks whether
+    it is meant everywhere or on this machine only)."""
+    path = home / STATE_NAME
+    if not path.is_file():
+        return False
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        row = con.execute("SELECT value FROM settings WHERE key = 'folder'").fetchone()
+    except sqlite3.DatabaseError:
+        return False
+    finally:
+        con.close()
+    return row is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Peer:
+    machine: str
+    name: str
+    frontier: int
+    forgotten: bool
+    last_at: str
+    read_of_mine: int
+
+
+@dataclass(frozen=True, slots=True)
+class PendingObject:
+    seq: int
+    digest: str
+    cursor: int | None
+    ids: list[str]
+    replaces: list[int]
+
+
+class SyncState:
+    """The state file of one data directory; open with `SyncState.open(home)`."""
+
+    def __init__(self, con: sqlite3.Connection) -> None:
+        self._con = con
+
+    @classmethod
+    def open(cls, home: Path) -> SyncState:
+        con = sqlite3.connect(home / STATE_NAME, isolation_level=None, timeout=30)
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA synchronous=FULL")
+        con.executescript(_SCHEMA)
+        return cls(con)
+
+    def close(self) -> None:
+        self._con.close()
+
+    def __enter__(self) -> SyncState:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        self._con.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._con.execute("ROLLBACK")
+            raise
+        self._con.execute("COMMIT")
+
+    # ------------------------------------------------------------------ settings
+    def get(self, key: str, default: str = "") -> str:
+        row = self._con.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return default if row is None else str(row[0])
+
+    def put(self, key: str, value: str | int) -> None:
+        self._con.execute("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) "
+                          "DO UPDATE SET value = excluded.value", (key, str(value)))
+
+    @property
+    def machine_id(self) -> str:
+        return self.get("machine_id")
+
+    @property
+    def machine_name(self) -> str:
+        return self.get("machine_name")
+
+    @property
+    def folder(self) -> str:
+        return self.get("folder")
+
+    @property
+    def cursor(self) -> int:
+        return int(self.get("cursor", "0"))
+
+    @property
+    def key_id(self) -> str:
+        return self.get("key_id")
+
+    def set_up(self, machine_id: str, name: str, folder: str, key_id: str) -> None:
+        with self.transaction():
+            for key, value in (("machine_id", machine_id), ("machine_name", name),
+                               ("folder", folder), ("key_id", key_id), ("cursor", 0)):
+                self.put(key, value)
+
+    # --------------------------------------------------------- this machine's objects
+    def next_seq(self) -> int:
+        row = self._con.execute(
+            "SELECT max(m) FROM (SELECT max(seq) AS m FROM own_objects "
+            "UNION ALL SELECT max(seq) FROM pending)").fetchone()
+        return int(row[0] or 0) + 1
+
+    def own(self) -> dict[int, tuple[str, bool]]:
+        """seq → (digest, live) of every object this machine wrote under its id."""
+        rows = self._con.execute("SELECT seq, digest, live FROM own_objects")
+        return {seq: (digest, bool(live)) for seq, digest, live in rows}
+
+    def live_objects(self) -> list[int]:
+        return [r[0] for r in self._con.execute(
+            "SELECT seq FROM own_objects WHERE live = 1 ORDER BY seq")]
+
+    def add_pending(self, item: PendingObject) -> None:
+        self._con.execute("INSERT INTO pending VALUES (?, ?, ?, ?, ?)",
+                          (item.seq, item.digest, item.cursor, json.dumps(item.ids),
+                           json.dumps(item.replaces)))
+
+    def pending(self) -> list[PendingObject]:
+        rows = self._con.execute("SELECT seq, digest, cursor, ids, replaces FROM pending "
+                                 "ORDER BY seq").fetchall()
+        return [PendingObject(s, d, c, json.loads(i), json.loads(r)) for s, d, c, i, r in rows]
+
+    def drop_pending(self, seq: int) -> None:
+        self._con.execute("DELETE FROM pending WHERE seq = ?", (seq,))
+
+    def finish_pending(self, item: PendingObject, deletes: Iterable[tuple[int, int, int]] = ()
+                       ) -> None:
+        """The object is in the storage: it is live, what it replaces is not, and the
+        cursor moves past what it published — all at once."""
+        with self.transaction():
+            self._con.execute("DELETE FROM pending WHERE seq = ?", (item.seq,))
+            self._con.execute("INSERT INTO own_objects VALUES (?, ?, 1, ?)",
+                              (item.seq, item.digest, now()))
+            self._con.executemany("INSERT INTO own_ids VALUES (?, ?)",
+                                  ((item.seq, gid) for gid in item.ids))
+            for old in item.replaces:
+                self._con.execute("UPDATE own_objects SET live = 0 WHERE seq = ?", (old,))
+                self._con.execute("DELETE FROM own_ids WHERE seq = ?", (old,))
+            if item.cursor is not None:
+                self.put("cursor", item.cursor)
+            self._con.executemany("INSERT INTO deletes VALUES (?, ?, ?, ?, ?)",
+                                  ((item.seq, now(), *d) for d in deletes))
+
+    def objects_holding(self, gids: Iterable[str]) -> list[int]:
+        """This machine's live objects that hold any of `gids`."""
+        self._con.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (gid TEXT PRIMARY KEY)")
+        self._con.execute("DELETE FROM wanted")
+        self._con.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((g,) for g in gids))
+        rows = self._con.execute(
+            "SELECT DISTINCT i.seq FROM own_ids i JOIN wanted w ON w.gid = i.gid "
+            "JOIN own_objects o ON o.seq = i.seq AND o.live = 1 ORDER BY i.seq").fetchall()
+        self._con.execute("DELETE FROM wanted")
+        return [r[0] for r in rows]
+
+    # ------------------------------------------------------------------ other machines
+    def peers(self) -> dict[str, Peer]:
+        rows = self._con.execute("SELECT machine, name, frontier, forgotten, last_at, "
+                                 "read_of_mine FROM peers")
+        return {r[0]: Peer(r[0], r[1], r[2], bool(r[3]), r[4], r[5]) for r in rows}
+
+    def peer(self, machine: str) -> Peer:
+        return self.peers().get(machine) or Peer(machine, "", 0, False, "", 0)
+
+    def applied_digest(self, machine: str, seq: int) -> str | None:
+        row = self._con.execute("SELECT digest FROM applied WHERE machine = ? AND seq = ?",
+                                (machine, seq)).fetchone()
+        return None if row is None else str(row[0])
+
+    def mark_applied(self, machine: str, seq: int, digest: str, name: str, at: str,
+                     read_of_mine: int) -> None:
+        """Every section up to `seq` of `machine` is applied (called inside a
+        transaction)."""
+        self._con.execute("INSERT OR REPLACE INTO applied VALUES (?, ?, ?)",
+                          (machine, seq, digest))
+        self._con.execute(
+            "INSERT INTO peers (machine, name, frontier, last_at, read_of_mine) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (machine) DO UPDATE SET name = excluded.name, "
+            "frontier = max(frontier, excluded.frontier), last_at = max(last_at, "
+            "excluded.last_at), read_of_mine = max(read_of_mine, excluded.read_of_mine)",
+            (machine, name, seq, at, read_of_mine))
+
+    def forget(self, machine: str) -> None:
+        self._con.execute("INSERT INTO peers (machine, forgotten) VALUES (?, 1) "
+                          "ON CONFLICT (machine) DO UPDATE SET forgotten = 1", (machine,))
+
+    def frontiers(self) -> dict[str, int]:
+        return {p.machine: p.frontier for p in self.peers().values() if not p.forgotten}
+
+    def forgotten(self) -> list[str]:
+        return sorted(p.machine for p in self.peers().values() if p.forgotten)
+
+    def keep_last_report(self, waiting: list[str], problems: list[str]) -> None:
+        """What the last sync waited for and refused (machine ids and numbers only)."""
+        self.put("last_report", json.dumps({"waiting": waiting, "problems": problems}))
+
+    def last_report(self) -> dict[str, list[str]]:
+        raw = self.get("last_report")
+        return json.loads(raw) if raw else {"waiting": [], "problems": []}
+
+    def deletes(self) -> list[tuple[int, str, int, int, int]]:
+        return self._con.execute("SELECT seq, at, conversations, turns, records FROM deletes "
+                                 "ORDER BY seq").fetchall()
+
+    # ----------------------------------------------------------- a restored machine
+    def take_new_machine_id(self, new_id: str) -> str:
+        """Restored from an old backup: the storage knows more of this machine's sequence
+        than this state does. Its numbers are never reused: it becomes `new_id`, publishes
+        its log again from the start, and reads its old self as another machine."""
+        old = self.machine_id
+        with self.transaction():
+            self._con.execute("DELETE FROM own_objects")
+            self._con.execute("DELETE FROM own_ids")
+            self._con.execute("DELETE FROM pending")
+            self._con.execute("DELETE FROM deletes")
+            self._con.execute("DELETE FROM peers WHERE machine = ?", (old,))
+            self.put("machine_id", new_id)
+            self.put("cursor", 0)
+            self.put("previous_machine_id", old)
+        return old

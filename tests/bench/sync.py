@@ -1,0 +1,60 @@
+"""kill -9 of `turnlog-cli sync now` at random points of writing, reading and compaction,
+many more times than the test does (tests/cli/test_sync_commands.py runs 50), then a clean
+sync: both data directories must hold the same log, every turn once, and no live object may
+decrypt to deleted text.
+
+    dbus-run-session -- sh -c '... gnome-keyring-daemon --unlock ...; \\
+        .venv/bin/python tests/bench/sync.py [--runs 500] [--seed 44]'
+
+Printed: runs, how many were killed, the time of a killed run beside a
+completed one (median), the time of the settling syncs, and whether everything converged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+
+from sync_cli_runs import KillRuns  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=44)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = KillRuns(Path(tmp), "lists", random.Random(args.seed))
+        killed_s: list[float] = []
+        whole_s: list[float] = []
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            result = runs.one()
+            took = time.perf_counter() - start
+            if result.returncode == -9:
+                killed_s.append(took)
+            else:
+                whole_s.append(took)
+        start = time.perf_counter()
+        runs.settle_and_check()
+        settle = time.perf_counter() - start
+    print(f"runs {runs.runs}, killed {runs.killed} ({runs.killed / runs.runs:.0%}), "
+          f"completed {len(whole_s)}")
+    print(f"median run: killed {statistics.median(killed_s or [0]):.2f} s, completed "
+          f"{statistics.median(whole_s or [0]):.2f} s "
+          f"(ratio {statistics.median(killed_s or [0]) / statistics.median(whole_s or [1]):.2f})")
+    print(f"conversations {len(runs.expected)}, turns "
+          f"{sum(len(t) for t in runs.expected.values())}, deleted texts {len(runs.deleted)}")
+    print(f"settling syncs {settle:.1f} s; converged, nothing doubled, no deleted text live")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

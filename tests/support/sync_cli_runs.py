@@ -1,0 +1,125 @@
+"""`turnlog-cli sync …` in child processes (tests/support/sync_child.py) against data
+directories whose feed is one of `sync_lists.FEEDS`; random acts on a log; kill -9 runs of
+`sync now` at chosen points, and the check that everything converged afterwards."""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from places import TESTS
+from sync_lists import FEEDS
+from sync_machines import live_plaintexts, storage_bytes
+from turnlog.sync.crypto import ENV_LIGHT_KDF
+from turnlog.sync.engine import Keys
+from turnlog.sync.folder import SyncFolder
+from turnlog.sync.keystore import load_keys
+
+CHILD = TESTS / "support" / "sync_child.py"
+KILL_POINTS = ["write", "remove", "finish", "applied", "incoming", "outgoing"]
+
+
+def run(home: Path, *args: str, feed: str = "lists", input: bytes | None = None,
+        kill_at: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "TURNLOG_HOME": str(home), ENV_LIGHT_KDF: "1",
+           "TURNLOG_TEST_FEED": feed, "TURNLOG_TEST_KILL_AT": kill_at,
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(TESTS / "support"),
+                                                       os.environ.get("PYTHONPATH")]))}
+    result = subprocess.run([sys.executable, str(CHILD), *args], capture_output=True,
+                            input=input, timeout=120, env=env)
+    return subprocess.CompletedProcess(result.args, result.returncode,
+                                       result.stdout.decode(), result.stderr.decode())
+
+
+def setup(home: Path, storage: Path, name: str, passphrase: bytes = b"tulips in autumn\n",
+          feed: str = "lists") -> subprocess.CompletedProcess[str]:
+    home.mkdir(parents=True, exist_ok=True)
+    return run(home, "sync", "setup", "--folder", str(storage), "--passphrase-file", "-",
+               "--machine", name, input=passphrase, feed=feed)
+
+
+def feed_of(home: Path, feed: str):
+    return FEEDS[feed](home)
+
+
+def keys_of(home: Path) -> Keys:
+    con = sqlite3.connect(home / "sync.sqlite3")
+    user = con.execute("SELECT value FROM settings WHERE key = 'keyring_user'").fetchone()[0]
+    con.close()
+    return load_keys(user)
+
+
+@dataclass
+class KillRuns:
+    """Two machines sharing a folder, acting at random and syncing under kill -9."""
+
+    tmp: Path
+    feed: str
+    rng: random.Random
+    expected: dict[str, list[str]] = field(default_factory=dict)
+    deleted: list[str] = field(default_factory=list)
+    killed: int = 0
+    runs: int = 0
+
+    def __post_init__(self) -> None:
+        self.storage = self.tmp / "Sync"
+        self.storage.mkdir()
+        self.homes = [self.tmp / "a", self.tmp / "b"]
+        for index, home in enumerate(self.homes):
+            made = setup(home, self.storage, f"m{index}", feed=self.feed)
+            assert made.returncode == 0, made.stderr
+
+    def act(self, home: Path) -> None:
+        log = feed_of(home, self.feed)
+        try:
+            for _ in range(self.rng.randint(1, 3)):
+                roll = self.rng.random()
+                if roll < 0.15 and self.expected:
+                    conv = self.rng.choice(sorted(self.expected))
+                    log.delete_everywhere(conv)
+                    self.deleted += self.expected.pop(conv)
+                elif roll < 0.5 or not self.expected:
+                    self.expected[log.new_conversation(f"title {self.rng.random()}")] = []
+                else:
+                    conv = self.rng.choice(sorted(self.expected))
+                    text = f"TEXT-{self.rng.getrandbits(40):x} " * self.rng.randint(1, 400)
+                    log.add_turn(conv, text, "answer")
+                    self.expected[conv].append(text)
+        finally:
+            log.close()
+
+    def one(self) -> subprocess.CompletedProcess[str]:
+        home = self.rng.choice(self.homes)
+        self.act(home)
+        point = (f"{self.rng.choice(KILL_POINTS)}:{self.rng.randint(1, 3)}:"
+                 f"{self.rng.choice(['before', 'after'])}")
+        result = run(home, "sync", "now", feed=self.feed, kill_at=point)
+        self.runs += 1
+        self.killed += result.returncode == -9
+        assert result.returncode in (0, -9), result.stderr
+        assert "Traceback" not in result.stderr, result.stderr
+        return result
+
+    def settle_and_check(self) -> None:
+        """Clean syncs until both have read each other; then the same log on both, every
+        turn once, no deleted text in a live object, no temporary file left."""
+        for home in [*self.homes, *self.homes]:
+            clean = run(home, "sync", "now", feed=self.feed)
+            assert clean.returncode == 0, (clean.stdout, clean.stderr)
+        dumps = []
+        for home in self.homes:
+            log = feed_of(home, self.feed)
+            dumps.append(log.dump())
+            log.close()
+        assert dumps[0] == dumps[1]
+        assert {c: sorted(t[0] for t in d["turns"].values()) for c, d in dumps[0].items()} \
+            == {c: sorted(t) for c, t in self.expected.items()}
+        texts = b"".join(live_plaintexts(SyncFolder(self.storage), keys_of(self.homes[0])))
+        for text in self.deleted:
+            assert text.split()[0].encode() not in texts, text.split()[0]
+        assert not any(p.name.startswith(".turnlog-") for p, _ in storage_bytes(self.storage))

@@ -1,0 +1,217 @@
+"""A sync feed for the wire side's tests, kept in a real SQLite file, that implements the seam
+(`outgoing`, `incoming`, `deleted`) faithfully for a small log: conversations, their turns
+and renames, and deletes (everywhere, with tombstones kept for good, and on this machine
+only, with a local marker).
+
+Named for what it is: a list-shaped log standing in for `store.sync_feed` until that lands.
+`FEEDS` is what the end-to-end tests are parametrised over; the real feed joins it there.
+
+Like the store's: applying is idempotent and in one transaction; a malformed record, or a
+turn or rename of a conversation this log has never seen (nor deleted), raises
+`SyncRecordInvalid` and nothing of the batch is applied; records of deleted ids are ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from turnlog.sync.seam import SyncRecordInvalid
+
+MAX_RECORD = 4 * 1024 * 1024
+KINDS = {"conversation", "turn", "rename", "delete"}
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS journal (n INTEGER PRIMARY KEY AUTOINCREMENT, gid TEXT NOT NULL,
+    conv TEXT, record TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS records (gid TEXT PRIMARY KEY, kind TEXT NOT NULL, conv TEXT,
+    hlc TEXT NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tombstones (gid TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS here_only (gid TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS clock (n INTEGER NOT NULL);
+"""
+
+
+@dataclass
+class Applied:
+    counts: dict[str, int] = field(default_factory=dict)
+    erased: list[str] = field(default_factory=list)
+
+
+class ListFeed:
+    """One data directory's log and its side of the seam."""
+
+    def __init__(self, home: Path) -> None:
+        home.mkdir(parents=True, exist_ok=True)
+        self.node = uuid.uuid4().hex[:8]
+        self.con = sqlite3.connect(home / "list-log.sqlite3", isolation_level=None,
+                                   timeout=30)
+        self.con.execute("PRAGMA secure_delete=ON")
+        self.con.execute("PRAGMA journal_mode=WAL")
+        self.con.executescript(_SCHEMA)
+        if self.con.execute("SELECT count(*) FROM clock").fetchone()[0] == 0:
+            self.con.execute("INSERT INTO clock VALUES (0)")
+
+    def close(self) -> None:
+        self.con.close()
+
+    # ---------------------------------------------------------------- local acts
+    def _hlc(self, seen: str | None = None) -> str:
+        n = self.con.execute("SELECT n FROM clock").fetchone()[0]
+        if seen is not None:
+            n = max(n, int(seen.split(".")[0]))
+        self.con.execute("UPDATE clock SET n = ?", (n + 1,))
+        return f"{n + 1:012d}.{self.node}"
+
+    def _local(self, record: dict[str, Any]) -> dict[str, Any]:
+        self.con.execute("BEGIN IMMEDIATE")
+        record = {"v": 1, **record, "hlc": self._hlc()}
+        self._store(record)
+        self.con.execute("INSERT INTO journal (gid, conv, record) VALUES (?, ?, ?)",
+                         (record["id"], record["conv"], json.dumps(record)))
+        self.con.execute("COMMIT")
+        return record
+
+    def new_conversation(self, title: str) -> str:
+        gid = str(uuid.uuid4())
+        self._local({"kind": "conversation", "id": gid, "conv": gid, "title": title})
+        return gid
+
+    def add_turn(self, conv: str, question: str, answer: str, model: str = "m") -> str:
+        gid = str(uuid.uuid4())
+        self._local({"kind": "turn", "id": gid, "conv": conv, "question": question,
+                     "answer": answer, "model": model})
+        return gid
+
+    def rename(self, conv: str, title: str) -> None:
+        self._local({"kind": "rename", "id": str(uuid.uuid4()), "conv": conv, "title": title})
+
+    def delete_everywhere(self, conv: str) -> None:
+        targets = self._ids_of(conv)
+        self.con.execute("BEGIN IMMEDIATE")
+        self._erase(targets)
+        self.con.executemany("INSERT OR IGNORE INTO tombstones VALUES (?)",
+                             ((t,) for t in targets))
+        record = {"v": 1, "kind": "delete", "id": str(uuid.uuid4()), "conv": conv,
+                  "hlc": self._hlc(), "targets": targets,
+                  "counts": {"conversation": 1, "turn": sum(
+                      1 for t in targets if self._kind_was.get(t) == "turn")}}
+        self._store(record)
+        self.con.execute("INSERT INTO journal (gid, conv, record) VALUES (?, ?, ?)",
+                         (record["id"], None, json.dumps(record)))
+        self.con.execute("COMMIT")
+
+    def delete_here(self, conv: str) -> None:
+        targets = self._ids_of(conv)
+        self.con.execute("BEGIN IMMEDIATE")
+        self._erase(targets)
+        self.con.executemany("INSERT OR IGNORE INTO here_only VALUES (?)",
+                             ((t,) for t in targets))
+        self.con.execute("COMMIT")
+
+    def _ids_of(self, conv: str) -> list[str]:
+        rows = self.con.execute("SELECT gid, kind FROM records WHERE conv = ? OR gid = ?",
+                                (conv, conv)).fetchall()
+        self._kind_was = dict(rows)
+        return sorted({conv, *(r[0] for r in rows)})
+
+    def _erase(self, targets: list[str]) -> None:
+        for gid in targets:
+            self.con.execute("DELETE FROM records WHERE gid = ? OR conv = ?", (gid, gid))
+            self.con.execute("DELETE FROM journal WHERE gid = ? OR conv = ?", (gid, gid))
+
+    def _store(self, record: dict[str, Any]) -> None:
+        self.con.execute("INSERT OR IGNORE INTO records VALUES (?, ?, ?, ?, ?)",
+                         (record["id"], record["kind"], record.get("conv"), record["hlc"],
+                          json.dumps(record)))
+
+    # ---------------------------------------------------------------------- the seam
+    def outgoing(self, after: int, limit: int = 2000) -> tuple[list[dict[str, Any]], int]:
+        rows = self.con.execute("SELECT n, record FROM journal WHERE n > ? ORDER BY n LIMIT ?",
+                                (after, limit)).fetchall()
+        if not rows:
+            last = self.con.execute("SELECT max(n) FROM journal").fetchone()[0]
+            return [], max(after, last or 0)
+        return [json.loads(r[1]) for r in rows], rows[-1][0]
+
+    def incoming(self, records: list[dict[str, Any]], origin: str) -> Applied:
+        applied = Applied()
+        self.con.execute("BEGIN IMMEDIATE")
+        try:
+            for record in records:
+                self._apply(record, applied)
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+        self.con.execute("COMMIT")
+        return applied
+
+    def deleted(self) -> set[str]:
+        return {r[0] for r in self.con.execute("SELECT gid FROM tombstones")}
+
+    def _apply(self, record: dict[str, Any], applied: Applied) -> None:
+        _check(record)
+        gone = {r[0] for r in self.con.execute(
+            "SELECT gid FROM tombstones WHERE gid IN (?, ?) UNION SELECT gid FROM here_only "
+            "WHERE gid IN (?, ?)", (record["id"], record["conv"], record["id"],
+                                    record["conv"]))}
+        if record["kind"] == "delete":
+            targets = record["targets"]
+            self._erase(targets)
+            self.con.executemany("INSERT OR IGNORE INTO tombstones VALUES (?)",
+                                 ((t,) for t in targets))
+            applied.erased.extend(targets)
+        elif gone:
+            return
+        elif record["kind"] != "conversation" and self.con.execute(
+                "SELECT 1 FROM records WHERE gid = ?", (record["conv"],)).fetchone() is None:
+            raise SyncRecordInvalid(f"a {record['kind']} of a conversation never seen")
+        self._hlc(record["hlc"])
+        self._store(record)
+        applied.counts[record["kind"]] = applied.counts.get(record["kind"], 0) + 1
+
+    # ----------------------------------------------------------------- reading back
+    def dump(self) -> dict[str, Any]:
+        """The log by global id: each conversation's title (the latest rename by clock) and
+        its turns."""
+        rows = self.con.execute("SELECT gid, kind, conv, hlc, body FROM records").fetchall()
+        out: dict[str, Any] = {}
+        renames: dict[str, tuple[str, str]] = {}
+        for gid, kind, conv, hlc, body in sorted(rows, key=lambda r: r[3]):
+            data = json.loads(body)
+            if kind == "conversation":
+                out.setdefault(gid, {"turns": {}})["title"] = data["title"]
+            elif kind == "rename":
+                renames[conv] = max(renames.get(conv, ("", "")), (hlc, data["title"]))
+            elif kind == "turn":
+                out.setdefault(conv, {"turns": {}})["turns"][gid] = [
+                    data["question"], data["answer"], data["model"]]
+        for conv, (_, title) in renames.items():
+            if conv in out:
+                out[conv]["title"] = title
+        return out
+
+
+def _check(record: Any) -> None:
+    if not isinstance(record, dict) or record.get("v") != 1 or record.get("kind") not in KINDS:
+        raise SyncRecordInvalid("a record of an unknown format or kind")
+    if not isinstance(record.get("id"), str) or not isinstance(record.get("hlc"), str):
+        raise SyncRecordInvalid("a record without its id or clock")
+    if len(json.dumps(record)) > MAX_RECORD:
+        raise SyncRecordInvalid("a record larger than 4 MiB")
+    if record["kind"] == "delete" and not (
+            isinstance(record.get("targets"), list)
+            and all(isinstance(t, str) for t in record["targets"])):
+        raise SyncRecordInvalid("a delete without its list of ids")
+    if record["kind"] != "delete" and not isinstance(record.get("conv"), str):
+        raise SyncRecordInvalid("a record without its conversation")
+
+
+# What the end-to-end tests are parametrised over: name → a factory of a feed for one data
+# directory. The store's own feed joins here once it exists.
+FEEDS: dict[str, Callable[[Path], Any]] = {"lists": ListFeed}

@@ -1,0 +1,291 @@
+"""Two and three data directories syncing through a folder: what each ends with, what the
+storage holds (and never holds), what a delete everywhere rewrites, and what a storage
+that lies (a gap, a rollback, a changed object) is told apart from what it only lags on.
+
+Every test runs over each feed of `sync_lists.FEEDS` (the store's own joins there)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sync_lists import FEEDS
+from sync_machines import PASSPHRASE, live_plaintexts, make_machine, storage_bytes
+from turnlog.sync.crypto import WrongPassphrase
+from turnlog.sync.engine import PassphraseChanged, change_passphrase, set_up
+from turnlog.sync.folder import SyncFolder
+from turnlog.sync.state import SyncState, is_sync_set_up
+
+
+@pytest.fixture(params=sorted(FEEDS))
+def feed_factory(request):
+    return FEEDS[request.param]
+
+
+@pytest.fixture
+def shared(tmp_path, feed_factory):
+    """Machines sharing one storage folder (a sync program that never lags)."""
+    made = []
+
+    def machine(name: str):
+        made.append(make_machine(tmp_path, name, tmp_path / "storage", feed_factory))
+        return made[-1]
+
+    yield machine
+    for m in made:
+        m.close()
+
+
+def test_two_machines_end_with_the_same_log_and_nothing_twice(shared):
+    a, b = shared("laptop"), shared("office-pc")
+    conv = a.feed.new_conversation("Tulip beds")
+    a.feed.add_turn(conv, "When to plant?", "In autumn.")
+    report = a.sync()
+    assert (report.published_objects, report.published_records) == (1, 2)
+    received = b.sync()
+    assert received.received == {"laptop": 2}
+    b.feed.add_turn(conv, "How deep?", "Three times the bulb.")
+    b.feed.rename(conv, "Bulbs")
+    b.sync()
+    assert a.sync().received == {"office-pc": 2}
+    assert a.feed.dump() == b.feed.dump()
+    assert a.feed.dump()[conv]["title"] == "Bulbs" and len(a.feed.dump()[conv]["turns"]) == 2
+    # Nothing new: nothing goes up or comes down, nothing is applied twice.
+    again = [a.sync(), b.sync(), a.sync()]
+    assert [(r.published_records, sum(r.received.values())) for r in again] == [(0, 0)] * 3
+    assert a.feed.dump() == b.feed.dump()
+
+
+def test_the_storage_holds_no_title_text_model_or_machine_name(shared, tmp_path):
+    a, b = shared("laptop-HEATHER"), shared("desk-MARIGOLD")
+    conv = a.feed.new_conversation("Secret title ORCHID")
+    a.feed.add_turn(conv, "question PEONY " * 30, "answer DAHLIA", model="model-LILAC")
+    b.sync()
+    a.sync()
+    b.sync()
+    assert b.feed.dump() == a.feed.dump()
+    planted = [b"ORCHID", b"PEONY", b"DAHLIA", b"LILAC", b"HEATHER", b"MARIGOLD"]
+    files = storage_bytes(tmp_path / "storage")
+    assert len(files) == 3  # the key header, a's object, b's object saying it read it
+    for path, data in files:
+        for word in planted:
+            assert word not in data, (path, word)
+            assert word.lower() not in data.lower(), (path, word)
+    # Only ids and numbers name anything.
+    names = {p.relative_to(tmp_path / "storage").as_posix() for p, _ in files}
+    assert all(n.startswith("turnlog-sync/") for n in names)
+
+
+def test_object_sizes_fall_in_buckets_whatever_the_text_length(shared, tmp_path):
+    a = shared("laptop")
+    for length in (1, 100, 1500):
+        conv = a.feed.new_conversation("t")
+        a.feed.add_turn(conv, "q" * length, "a")
+        a.sync()
+    sizes = {len(data) for path, data in storage_bytes(tmp_path / "storage")
+             if path.suffix == ".tlo"}
+    assert len(sizes) == 1, sizes  # three texts of very different lengths: one size
+
+
+def test_a_delete_everywhere_leaves_no_live_object_that_decrypts_to_the_text(shared, tmp_path):
+    a, b, c = shared("a"), shared("b"), shared("c")
+    gone = a.feed.new_conversation("Title GONE-TITLE")
+    a.feed.add_turn(gone, "question GONE-Q", "answer GONE-A")
+    kept = a.feed.new_conversation("Title KEPT")
+    a.feed.add_turn(kept, "question KEPT-Q", "answer KEPT-A")
+    a.sync()
+    b.sync()
+    b.feed.add_turn(gone, "follow-up GONE-B", "answer GONE-B2")  # b's own object holds it too
+    b.sync()
+    c.sync()
+    c.feed.delete_everywhere(gone)
+    report = c.sync()
+    assert report.published_records == 1
+    assert b.sync().rewritten == 1  # b rewrites its object that held the deleted turn
+    assert a.sync().rewritten == 1
+    c.sync()
+    for m in (a, b, c):
+        assert gone not in m.feed.dump()
+        assert m.feed.dump() == a.feed.dump()
+    texts = b"".join(live_plaintexts(a.folder, a.keys))
+    assert b"KEPT-Q" in texts
+    assert b"GONE" not in texts
+    # The delete record stays (ids only) and is not rewritten again and again.
+    assert [m.sync().rewritten for m in (a, b, c)] == [0, 0, 0]
+    # A fourth machine set up after the delete gets the kept text only, with no gap.
+    d = shared("d")
+    report = d.sync()
+    assert report.waiting == [] and report.problems == []
+    assert d.feed.dump() == a.feed.dump()
+
+
+def test_a_delete_on_this_machine_only_keeps_the_text_elsewhere(shared):
+    a, b = shared("a"), shared("b")
+    conv = a.feed.new_conversation("t")
+    a.feed.add_turn(conv, "HERE-Q", "HERE-A")
+    a.sync()
+    b.sync()
+    b.feed.delete_here(conv)
+    b.sync()
+    a.sync()
+    b.sync()
+    assert conv in a.feed.dump() and conv not in b.feed.dump()
+    assert b"HERE-Q" in b"".join(live_plaintexts(a.folder, a.keys))
+
+
+def test_a_wrong_passphrase_is_refused_before_anything_is_written(tmp_path, feed_factory):
+    a = make_machine(tmp_path, "a", tmp_path / "storage", feed_factory)
+    a.feed.new_conversation("t")
+    a.sync()
+    before = storage_bytes(tmp_path / "storage")
+    home = tmp_path / "home-b"
+    home.mkdir()
+    state = SyncState.open(home)
+    saved = []
+    with pytest.raises(WrongPassphrase):
+        set_up(SyncFolder(tmp_path / "storage"), state, b"not the passphrase", "b",
+               lambda user, keys: saved.append(keys))
+    assert storage_bytes(tmp_path / "storage") == before
+    assert saved == [] and not is_sync_set_up(home)
+    state.close()
+    a.close()
+
+
+def test_a_tampered_object_is_named_and_not_applied(shared, tmp_path):
+    a, b = shared("a"), shared("b")
+    conv = a.feed.new_conversation("t")
+    a.feed.add_turn(conv, "q", "a")
+    a.sync()
+    (path,) = a.folder.listing(a.state.machine_id).objects.values()
+    data = bytearray(path.read_bytes())
+    data[-20] ^= 1
+    path.write_bytes(bytes(data))
+    report = b.sync()
+    assert b.feed.dump() == {}
+    assert any("does not authenticate" in p for p in report.problems), report.problems
+    # Moved under another number: it does not open either.
+    path.rename(path.with_name("0000000002.tlo"))
+    assert any("does not authenticate" in p for p in b.sync().problems)
+    assert b.feed.dump() == {}
+
+
+def test_a_gap_is_waited_for_and_named_then_filled(shared):
+    a, b = shared("a"), shared("b")
+    conv = a.feed.new_conversation("t")
+    a.sync()
+    a.feed.add_turn(conv, "q2", "a2")
+    a.sync()
+    first = a.folder.path(a.state.machine_id, 1)
+    hidden = first.read_bytes()
+    first.unlink()
+    report = b.sync()
+    assert b.feed.dump() == {}
+    assert any("waiting for its object 1" in w for w in report.waiting), report.waiting
+    first.write_bytes(hidden)
+    assert b.sync().waiting == []
+    assert b.feed.dump() == a.feed.dump()
+
+
+def test_a_rollback_is_named_never_applied_silently(shared):
+    a, b = shared("a"), shared("b")
+    conv = a.feed.new_conversation("t")
+    a.sync()
+    b.sync()
+    saved = a.folder.path(a.state.machine_id, 1).read_bytes()
+    a.feed.add_turn(conv, "q", "a")
+    a.sync()
+    b.sync()
+    # The storage goes back: the newest object vanishes, an old one comes back changed.
+    a.folder.path(a.state.machine_id, 2).unlink()
+    report = b.sync()
+    assert any("only up to 1, but 2 were read" in p for p in report.problems)
+    a.folder.path(a.state.machine_id, 2).write_bytes(saved)
+    report = b.sync()
+    assert any("changed after it was read" in p for p in report.problems), report.problems
+
+
+def test_a_machine_restored_from_an_old_backup_takes_a_new_id(shared, tmp_path):
+    import shutil
+
+    a, b = shared("a"), shared("b")
+    conv = a.feed.new_conversation("t")
+    a.sync()
+    backup = tmp_path / "backup"
+    a.state.close()
+    shutil.copytree(a.home, backup)
+    a.state = SyncState.open(a.home)
+    a.feed.add_turn(conv, "after the backup", "x")
+    a.sync()
+    old_id = a.state.machine_id
+    a.state.close()
+    a.feed.close()
+    shutil.rmtree(a.home)
+    shutil.copytree(backup, a.home)
+    a.state = SyncState.open(a.home)
+    a.feed = type(a.feed)(a.home)
+    report = a.sync()
+    assert report.new_machine_id and report.new_machine_id != old_id
+    assert a.state.machine_id == report.new_machine_id
+    # Its old self's numbers are never reused, and what it lost comes back from them.
+    a.sync()
+    assert len(a.feed.dump()[conv]["turns"]) == 1
+    b.sync()
+    assert b.feed.dump() == a.feed.dump()
+    assert sorted(a.folder.listing(old_id).objects) == [1, 2]
+
+
+def test_forgetting_a_machine_republishes_its_live_content(shared):
+    a, b = shared("a"), shared("b")
+    conv = b.feed.new_conversation("from b")
+    b.feed.add_turn(conv, "b's question", "b's answer")
+    b.sync()
+    a.sync()
+    assert a.forget(b) == 2
+    assert b.state.machine_id not in a.folder.machines()
+    c = shared("c")
+    c.sync()
+    assert c.feed.dump() == a.feed.dump() and conv in c.feed.dump()
+
+
+def test_a_changed_passphrase_reseals_and_the_others_are_asked_for_it(shared, tmp_path):
+    a, b = shared("a"), shared("b")
+    conv = a.feed.new_conversation("t")
+    a.sync()
+    b.sync()
+    assert change_passphrase(a.folder, a.state, a.keys, b"a new passphrase",
+                             lambda keys: None) == "changed"
+    a.feed.add_turn(conv, "after the change", "x")
+    a.sync()
+    with pytest.raises(PassphraseChanged):
+        b.sync()
+    with pytest.raises(WrongPassphrase):
+        change_passphrase(b.folder, b.state, b.keys, PASSPHRASE, lambda keys: None)
+    assert change_passphrase(b.folder, b.state, b.keys, b"a new passphrase",
+                             lambda keys: None) == "joined"
+    b.sync()
+    assert b.feed.dump() == a.feed.dump()
+    # Every live object of both is sealed with the new key alone now.
+    new_key = a.keys.current
+    for machine in (a, b):
+        for path in machine.folder.listing(machine.state.machine_id).objects.values():
+            assert new_key.encode() in path.read_bytes()[:80]
+
+
+def test_what_a_sync_program_leaves_is_ignored_and_looked_at_again(shared):
+    a, b = shared("a"), shared("b")
+    assert is_sync_set_up(a.home) and is_sync_set_up(b.home)
+    conv = a.feed.new_conversation("t")
+    a.feed.add_turn(conv, "q", "a")
+    a.sync()
+    mine = a.folder.path(a.state.machine_id, 1)
+    whole = mine.read_bytes()
+    # A conflict copy, a partial temporary file, and the object itself only half there.
+    mine.with_name("0000000001.sync-conflict-20260506-101010-ABCDEF.tlo").write_bytes(whole)
+    mine.with_name(".syncthing.0000000002.tlo.tmp").write_bytes(whole[:100])
+    mine.write_bytes(whole[: len(whole) // 2])
+    report = b.sync()
+    assert report.problems == [] and b.feed.dump() == {}
+    assert any("waiting for its object 1" in w for w in report.waiting)
+    mine.write_bytes(whole)
+    report = b.sync()
+    assert (report.problems, report.waiting) == ([], [])
+    assert b.feed.dump() == a.feed.dump()
