@@ -104,12 +104,14 @@ class TaskRunner(QObject):
 
     NETWORK = "network"
     STORAGE = "storage"
+    SYNC = "sync"  # a sync holds its own store connection and may take minutes
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._executors = {
             self.NETWORK: ThreadPoolExecutor(1, thread_name_prefix="turnlog-network"),
             self.STORAGE: ThreadPoolExecutor(1, thread_name_prefix="turnlog-storage"),
+            self.SYNC: ThreadPoolExecutor(1, thread_name_prefix="turnlog-sync"),
         }
         self._relays: set[_Relay] = set()
         self._handles: set[TaskHandle[Any]] = set()

@@ -150,7 +150,8 @@ class MainWindow(QMainWindow):
         restore_geometry(self, self.settings)
         self.faults.check()
         self.composer.edit.setFocus()  # a newcomer's first typing is a question
-        self.warm_up = WarmUp(self.session, setup)  # once the first screen is up
+        self.sync = features.attach_sync(self, self, self.view_menu)  # status bar, F5
+        self.warm_up = WarmUp(self.session, setup, self.sync.start)  # once the screen is up
 
     @property
     def conversation(self) -> Conversation | None:
