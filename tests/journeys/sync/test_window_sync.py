@@ -23,6 +23,7 @@ from turnlog.core.send import PendingTurn
 from turnlog.store import TurnlogStore
 from turnlog.sync import engine
 from turnlog.sync.crypto import ENV_LIGHT_KDF
+from turnlog.ui.dialogs.privacy import Confirmation, Decision, Scoped
 from turnlog.ui.shell.sync_control import SyncTimes
 from uihelpers import seed
 
@@ -201,3 +202,46 @@ def test_a_slow_sync_runs_off_the_gui_thread(machines, qtbot, make_window, loopb
     assert all(name.startswith("turnlog-sync") for name in threads)
     assert len(ticks) >= 30  # the GUI thread went on ticking through 3 s of syncing
     assert max(b - a for a, b in zip(ticks, ticks[1:], strict=False)) < 0.5
+
+
+def test_a_delete_in_a_window_that_syncs_asks_everywhere_or_here(
+        machines, qtbot, make_window, loopback):
+    folder, b, garden_id, old_id = machines
+    window, _said = window_with_sync(qtbot, make_window, loopback)
+    asked: list[Scoped] = []
+    answers = [Decision(True), Decision(True, other=True)]  # everywhere, then here only
+    window.confirm = lambda question: (asked.append(question), answers.pop(0))[1]
+    old = next(c for c in window.sidebar.model.items if c.id == old_id)
+    window.delete_conversation(old)
+    qtbot.waitUntil(lambda: "Old plans" not in titles(window), timeout=10_000)
+    assert asked[0].question.action == "Delete everywhere"
+    assert asked[0].here == "On this machine only"
+    assert ("still exists on your other machines and in the sync storage"
+            in asked[0].question.detail)
+    window.refresh_conversations(select_id=garden_id)
+    qtbot.waitUntil(lambda: window.conversation is not None
+                    and window.conversation.id == garden_id
+                    and len(window.transcript.turns) == 1)
+    turn = next(iter(window.transcript.turns))
+    window.history.delete_turn(turn.id)
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 0, timeout=10_000)
+    assert asked[1].here == "On this machine only"
+    before = window.sync.last_done_at
+    window.sync.sync_now()
+    qtbot.waitUntil(lambda: window.sync.last_done_at != before, timeout=20_000)
+    assert cli(b, "sync", "now").returncode == 0
+    with TurnlogStore.open(b) as other:
+        left = {c.title: [t.answer for t in other.turns.all(c.id)]
+                for c in other.conversations.list()}
+    assert "Old plans" not in left  # deleted everywhere
+    assert left["Garden"] == ["In autumn."]  # deleted on the laptop only: still here
+
+
+def test_a_delete_in_a_window_that_does_not_sync_asks_as_before(qtbot, make_window, store):
+    conversation = seed(store, "Plans", [("q", "a")])
+    window = make_window()
+    asked: list[Confirmation] = []
+    window.confirm = lambda question: (asked.append(question), Decision(True))[1]
+    window.delete_conversation(conversation)
+    qtbot.waitUntil(lambda: "Plans" not in titles(window), timeout=10_000)
+    assert isinstance(asked[0], Confirmation) and asked[0].action == "Delete"

@@ -58,6 +58,7 @@ from ..request.tool_gate import ToolGate
 from ..transcript.model import TranscriptModel
 from ..transcript.view import TranscriptView
 from .geometry import DockFolding
+from .ready import WarmUp
 from .sync_control import SyncControl, SyncTimes
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
@@ -343,6 +344,13 @@ def from_assistant(window: QMainWindow, host: WindowParts) -> AssistantStarter:
     button.setMenu(menu)
     button.setPopupMode(button.ToolButtonPopupMode.MenuButtonPopup)
     return starter
+
+
+def when_ready(window: QMainWindow, host: WindowParts, view_menu: QMenu
+               ) -> tuple[WarmUp, SyncControl]:
+    """What starts once the first screen is up (`WarmUp`), the window's syncs last."""
+    control = attach_sync(window, host, view_menu)
+    return WarmUp(host.session, host.setup, control.start), control
 
 
 def attach_sync(window: QMainWindow, host: WindowParts, view_menu: QMenu,

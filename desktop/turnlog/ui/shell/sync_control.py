@@ -152,10 +152,9 @@ class SyncControl(QObject):
         self.set_up, self.failure = True, ""
         self.last_done_at = time.monotonic()
         self._over()
-        if done.problems:
-            self.failure = plural(translate(
-                "Sync", "Sync: %n problem(s) — see `turnlog-cli sync status`", None,
-                len(done.problems)), len(done.problems))
+        if n := len(done.problems):
+            self.failure = plural(translate("Sync", "Sync: %n problem(s) — see "
+                                            "`turnlog-cli sync status`", None, n), n)
         self._say()
         if done.received or done.open_gone:
             self.synced.emit(done)
