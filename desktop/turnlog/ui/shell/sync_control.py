@@ -88,12 +88,13 @@ class SyncControl(QObject):
         self.set_up: bool | None = None  # unknown until the first sync answered
         self.last_done_at: float | None = None  # time.monotonic() of the last sync done
         self.failure: str = ""
-        self.button = _button(bar)
+        self.bar, self.button = bar, _button(bar)
         self.button.clicked.connect(self.sync_now)
         self.action = QAction(translate("Sync", "Sync now"), self)
         self.action.setObjectName("syncNowAction")
         self.action.setShortcut(QKeySequence("F5"))
-        self.action.triggered.connect(self.sync_now)
+        self.action.triggered.connect(self._asked)
+        self._by_person = False  # the running sync was asked for (View → Sync now)
         self._again = False
         self._soon = self._timer(self.times.after_change, single=True)
         self._every = self._timer(self.times.every, single=False)
@@ -127,6 +128,10 @@ class SyncControl(QObject):
         if self.set_up is not False:
             self._soon.start()
 
+    def _asked(self) -> None:
+        self._by_person = True
+        self.sync_now()
+
     def sync_now(self) -> None:
         """Sync now (again once the running one is over, if one is)."""
         if self.runner.closed:
@@ -149,7 +154,7 @@ class SyncControl(QObject):
                         on_failure=self._failed)
 
     def _done(self, done: SyncDone) -> None:
-        self.set_up, self.failure = True, ""
+        self.set_up, self.failure, self._by_person = True, "", False
         self.last_done_at = time.monotonic()
         self._over()
         if n := len(done.problems):
@@ -163,6 +168,7 @@ class SyncControl(QObject):
         from ...service.sync_runner import SyncFailure
 
         self._over()
+        by_person, self._by_person = self._by_person, False
         if not isinstance(error, SyncFailure):
             self.failure = failure_words("failed", str(error))
             self._say()
@@ -170,6 +176,8 @@ class SyncControl(QObject):
         if error.kind == "not_set_up":
             self.set_up = False
             self.button.hide()
+            if by_person:  # asked for, so answered
+                self.bar.showMessage(failure_words(error.kind, ""), 15_000)
             return
         self.set_up = True
         self.failure = failure_words(error.kind, error.detail)
