@@ -148,7 +148,7 @@ def test_an_open_conversation_deleted_elsewhere_closes_and_keeps_the_draft(
 
 
 def test_the_status_bar_names_what_stops_a_sync(machines, qtbot, make_window, loopback):
-    folder, _b, _, _ = machines
+    folder, b, _, _ = machines
     window, _said = window_with_sync(qtbot, make_window, loopback)
     window.sync.retime(SyncTimes(first=50, after_change=60_000, every=60_000, words=200))
     moved = folder.with_name("Sync-unplugged")
@@ -172,6 +172,13 @@ def test_the_status_bar_names_what_stops_a_sync(machines, qtbot, make_window, lo
     qtbot.waitUntil(lambda: "passphrase" in window.sync.button.text(), timeout=20_000)
     assert window.sync.button.text() == ("Sync: wrong passphrase — run "
                                          "`turnlog-cli sync passphrase`")
+    # Another machine changes the passphrase: named, with what to run here.
+    changed = cli(b, "sync", "passphrase", "--passphrase-file", "-", stdin=b"roses in May\n")
+    assert changed.returncode == 0, changed.stderr
+    window.sync.sync_now()
+    qtbot.waitUntil(lambda: "another machine" in window.sync.button.text(), timeout=20_000)
+    assert window.sync.button.text() == ("Sync: another machine changed the passphrase — "
+                                         "run `turnlog-cli sync passphrase`")
 
 
 def test_a_slow_sync_runs_off_the_gui_thread(machines, qtbot, make_window, loopback,
@@ -200,8 +207,10 @@ def test_a_slow_sync_runs_off_the_gui_thread(machines, qtbot, make_window, loopb
                     and not window.sync.running, timeout=20_000)
     timer.stop()
     assert all(name.startswith("turnlog-sync") for name in threads)
-    assert len(ticks) >= 30  # the GUI thread went on ticking through 3 s of syncing
-    assert max(b - a for a, b in zip(ticks, ticks[1:], strict=False)) < 0.5
+    # The GUI thread went on ticking through 3 s of syncing (a sync on the GUI thread would
+    # leave one gap of 1.5 s or more each time; a machine under load leaves shorter ones).
+    assert len(ticks) >= 20
+    assert max(b - a for a, b in zip(ticks, ticks[1:], strict=False)) < 1.0
 
 
 def test_a_delete_in_a_window_that_syncs_asks_everywhere_or_here(
