@@ -1,10 +1,11 @@
-"""Background work for the window: one typed helper, two single-worker executors.
+"""Background work for the window: one typed helper, three single-worker executors.
 
 `TaskRunner.run` takes a function to run off the GUI thread and callbacks that
 land on the GUI thread (success, failure, progress). The returned `TaskHandle`
 carries the cancel token the function is given. Network work (a send, listing
-models) goes through one executor and storage writes through another, so at
-most one of each runs at a time and the GUI thread never waits on either.
+models) goes through one executor and storage writes through another, and a sync
+through a third, so at most one of each runs at a time and the GUI thread never waits on
+any.
 """
 
 from __future__ import annotations
