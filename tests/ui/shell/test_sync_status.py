@@ -4,6 +4,8 @@ the last sync's time."""
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QStatusBar
+
 from turnlog.ui.shell.sync_control import SyncTimes, failure_words, since_words
 
 pytest_plugins = ["uiwindow"]
@@ -15,13 +17,14 @@ def test_without_sync_the_button_stays_hidden_and_sync_now_says_how_to_set_it_up
     window.sync.retime(SyncTimes(first=10, after_change=10, every=60_000, words=50))
     window.warm_up()  # the first screen is up: the first sync finds none set up
     qtbot.waitUntil(lambda: window.sync.set_up is False, timeout=10_000)
-    assert not window.sync.button.isVisible()
+    assert window.sync.button is None
+    assert window.findChild(QStatusBar) is None  # no empty strip under the composer
     assert not (window.store.home / "sync.sqlite3").exists()  # nothing made by asking
     window.sync.action.trigger()
     qtbot.waitUntil(lambda: window.statusBar().currentMessage() != "", timeout=10_000)
     assert window.statusBar().currentMessage() == (
         "Sync is not set up — run `turnlog-cli sync setup`")
-    assert not window.sync.button.isVisible()
+    assert window.sync.button is None
     assert window.sync.action.shortcut().toString() == "F5"
 
 

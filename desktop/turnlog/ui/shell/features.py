@@ -359,7 +359,7 @@ def attach_sync(window: QMainWindow, host: WindowParts, view_menu: QMenu,
     bar, View → Sync now, a sync after each committed change; what a sync brought in shown."""
     control = SyncControl(host.store, host.runner,
                           lambda: host.conversation.id if host.conversation else None,
-                          window.statusBar(), times, window)
+                          window.statusBar, times, window)
     view_menu.addAction(control.action)
     host.session.finished.connect(
         lambda result: control.changed() if isinstance(result.outcome, Committed) else None)

@@ -73,13 +73,14 @@ class SyncControl(QObject):
     """Schedules and runs the window's syncs and says in `button` how the last one went.
 
     `open_id()` names the conversation open in the window (a sync says whether it is still
-    there afterwards)."""
+    there afterwards); `bar()` is the window's status bar, made when first asked for: the
+    button joins it only once a sync found sync set up (no empty strip otherwise)."""
 
     synced = Signal(object)  # SyncDone of a sync that brought something in
     said = Signal(str)  # the button's words, each time they change
 
     def __init__(self, store: TurnlogStore, runner: TaskRunner, open_id: Callable[[], int | None],
-                 bar: QStatusBar, times: SyncTimes | None = None,
+                 bar: Callable[[], QStatusBar], times: SyncTimes | None = None,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.store, self.runner, self.open_id = store, runner, open_id
@@ -88,8 +89,8 @@ class SyncControl(QObject):
         self.set_up: bool | None = None  # unknown until the first sync answered
         self.last_done_at: float | None = None  # time.monotonic() of the last sync done
         self.failure: str = ""
-        self.bar, self.button = bar, _button(bar)
-        self.button.clicked.connect(self.sync_now)
+        self.bar = bar
+        self.button: QToolButton | None = None
         self.action = QAction(translate("Sync", "Sync now"), self)
         self.action.setObjectName("syncNowAction")
         self.action.setShortcut(QKeySequence("F5"))
@@ -175,9 +176,10 @@ class SyncControl(QObject):
             raise error  # a bug: the crash report has it
         if error.kind == "not_set_up":
             self.set_up = False
-            self.button.hide()
+            if self.button is not None:
+                self.button.hide()
             if by_person:  # asked for, so answered
-                self.bar.showMessage(failure_words(error.kind, ""), 15_000)
+                self.bar().showMessage(failure_words(error.kind, ""), 15_000)
             return
         self.set_up = True
         self.failure = failure_words(error.kind, error.detail)
@@ -200,6 +202,9 @@ class SyncControl(QObject):
             self._show(since_words(time.monotonic() - self.last_done_at))
 
     def _show(self, text: str) -> None:
+        if self.button is None:
+            self.button = _button(self.bar())
+            self.button.clicked.connect(self.sync_now)
         self.button.show()
         if text != self.button.text():
             self.button.setText(text)
@@ -213,5 +218,4 @@ def _button(bar: QStatusBar) -> QToolButton:
     button.setToolTip(translate("Sync", "Sync now (F5)"))
     button.setAccessibleName(translate("Sync", "Sync"))
     bar.addPermanentWidget(button)
-    button.hide()  # until a sync says sync is set up here
     return button
