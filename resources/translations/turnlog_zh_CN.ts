@@ -2789,6 +2789,18 @@
             <translation>JSON Lines (*.jsonl)</translation>
         </message>
         <message>
+            <source>This history syncs with your other machines. Everywhere: each of them deletes it at its next sync. On this machine only: the text still exists on your other machines and in the sync storage.</source>
+            <translation>此历史会与你的其他机器同步。在所有机器上：每台机器在下次同步时将其删除。仅在此机器上：文本仍存在于你的其他机器和同步存储中。</translation>
+        </message>
+        <message>
+            <source>Delete everywhere</source>
+            <translation>在所有机器上删除</translation>
+        </message>
+        <message>
+            <source>On this machine only</source>
+            <translation>仅在此机器上</translation>
+        </message>
+        <message>
             <source>Also delete the %n fork(s) holding copies of its turns (%1)</source>
             <translation>同时删除包含其轮次副本的 %n 个分叉对话（%1）</translation>
         </message>
@@ -4452,6 +4464,73 @@ last active %2</source>
         <message>
             <source>Nothing will be written into it.</source>
             <translation>不会再向其中写入任何内容。</translation>
+        </message>
+    </context>
+    <context>
+        <name>Sync</name>
+        <message>
+            <source>The conversation you had open was deleted on another machine.</source>
+            <translation>你打开的对话已在另一台机器上删除。</translation>
+        </message>
+        <message>
+            <source>Sync: wrong passphrase — run `turnlog-cli sync passphrase`</source>
+            <translation>同步：密码短语错误——请运行 `turnlog-cli sync passphrase`</translation>
+        </message>
+        <message>
+            <source>Sync: another machine changed the passphrase — run `turnlog-cli sync passphrase`</source>
+            <translation>同步：另一台机器更改了密码短语——请运行 `turnlog-cli sync passphrase`</translation>
+        </message>
+        <message>
+            <source>Sync folder not found: %1</source>
+            <translation>找不到同步文件夹：%1</translation>
+        </message>
+        <message>
+            <source>Sync: the keyring could not be opened</source>
+            <translation>同步：无法打开密钥环</translation>
+        </message>
+        <message>
+            <source>Sync: another sync is running</source>
+            <translation>同步：另一个同步正在进行</translation>
+        </message>
+        <message>
+            <source>Sync is not set up — run `turnlog-cli sync setup`</source>
+            <translation>尚未设置同步——请运行 `turnlog-cli sync setup`</translation>
+        </message>
+        <message>
+            <source>Sync failed: %1</source>
+            <translation>同步失败：%1</translation>
+        </message>
+        <message>
+            <source>Synced just now</source>
+            <translation>刚刚已同步</translation>
+        </message>
+        <message>
+            <source>Synced %n min ago</source>
+            <translation>%n 分钟前已同步</translation>
+        </message>
+        <message>
+            <source>Synced %n h ago</source>
+            <translation>%n 小时前已同步</translation>
+        </message>
+        <message>
+            <source>Sync now</source>
+            <translation>立即同步</translation>
+        </message>
+        <message>
+            <source>Syncing…</source>
+            <translation>正在同步…</translation>
+        </message>
+        <message>
+            <source>Sync: %n problem(s) — see `turnlog-cli sync status`</source>
+            <translation>同步：%n 个问题——请查看 `turnlog-cli sync status`</translation>
+        </message>
+        <message>
+            <source>Sync now (F5)</source>
+            <translation>立即同步 (F5)</translation>
+        </message>
+        <message>
+            <source>Sync</source>
+            <translation>同步</translation>
         </message>
     </context>
     <context>

@@ -2789,6 +2789,18 @@
             <translation>JSON Lines (*.jsonl)</translation>
         </message>
         <message>
+            <source>This history syncs with your other machines. Everywhere: each of them deletes it at its next sync. On this machine only: the text still exists on your other machines and in the sync storage.</source>
+            <translation>此歷史會與你的其他機器同步。在所有機器上：每台機器在下次同步時將其刪除。僅在此機器上：文字仍存在於你的其他機器和同步儲存空間中。</translation>
+        </message>
+        <message>
+            <source>Delete everywhere</source>
+            <translation>在所有機器上刪除</translation>
+        </message>
+        <message>
+            <source>On this machine only</source>
+            <translation>僅在此機器上</translation>
+        </message>
+        <message>
             <source>Also delete the %n fork(s) holding copies of its turns (%1)</source>
             <translation>同時刪除含有其輪次副本的 %n 個分支對話（%1）</translation>
         </message>
@@ -4452,6 +4464,73 @@ last active %2</source>
         <message>
             <source>Nothing will be written into it.</source>
             <translation>不會再寫入任何內容。</translation>
+        </message>
+    </context>
+    <context>
+        <name>Sync</name>
+        <message>
+            <source>The conversation you had open was deleted on another machine.</source>
+            <translation>你開啟的對話已在另一台機器上刪除。</translation>
+        </message>
+        <message>
+            <source>Sync: wrong passphrase — run `turnlog-cli sync passphrase`</source>
+            <translation>同步：密碼短語錯誤——請執行 `turnlog-cli sync passphrase`</translation>
+        </message>
+        <message>
+            <source>Sync: another machine changed the passphrase — run `turnlog-cli sync passphrase`</source>
+            <translation>同步：另一台機器變更了密碼短語——請執行 `turnlog-cli sync passphrase`</translation>
+        </message>
+        <message>
+            <source>Sync folder not found: %1</source>
+            <translation>找不到同步資料夾：%1</translation>
+        </message>
+        <message>
+            <source>Sync: the keyring could not be opened</source>
+            <translation>同步：無法開啟金鑰圈</translation>
+        </message>
+        <message>
+            <source>Sync: another sync is running</source>
+            <translation>同步：另一個同步正在進行</translation>
+        </message>
+        <message>
+            <source>Sync is not set up — run `turnlog-cli sync setup`</source>
+            <translation>尚未設定同步——請執行 `turnlog-cli sync setup`</translation>
+        </message>
+        <message>
+            <source>Sync failed: %1</source>
+            <translation>同步失敗：%1</translation>
+        </message>
+        <message>
+            <source>Synced just now</source>
+            <translation>剛剛已同步</translation>
+        </message>
+        <message>
+            <source>Synced %n min ago</source>
+            <translation>%n 分鐘前已同步</translation>
+        </message>
+        <message>
+            <source>Synced %n h ago</source>
+            <translation>%n 小時前已同步</translation>
+        </message>
+        <message>
+            <source>Sync now</source>
+            <translation>立即同步</translation>
+        </message>
+        <message>
+            <source>Syncing…</source>
+            <translation>正在同步…</translation>
+        </message>
+        <message>
+            <source>Sync: %n problem(s) — see `turnlog-cli sync status`</source>
+            <translation>同步：%n 個問題——請查看 `turnlog-cli sync status`</translation>
+        </message>
+        <message>
+            <source>Sync now (F5)</source>
+            <translation>立即同步 (F5)</translation>
+        </message>
+        <message>
+            <source>Sync</source>
+            <translation>同步</translation>
         </message>
     </context>
     <context>

@@ -8,7 +8,8 @@
   only it and the settings', assistants', folders', compaction history's and usage's
   operations (`ui/infra/settings_operations.py`, `ui/infra/assistant_operations.py`,
   `ui/infra/folder_operations.py`, `ui/infra/summary_operations.py`,
-  `ui/infra/usage_operations.py`) build a `StorageOp`. Every other part of the window calls
+  `ui/infra/usage_operations.py`, the scoped deletes' `ui/infra/sync_operations.py`) build
+  a `StorageOp`. Every other part of the window calls
   a named operation, so what the window does to its storage can be read in one place, and
   every change reaches the bus with its origin.
 
@@ -35,7 +36,8 @@ BUILDS_OPERATIONS = (OPERATIONS_ROOM, "turnlog/ui/infra/settings_operations.py",
                      "turnlog/ui/infra/folder_operations.py",
                      "turnlog/ui/infra/summary_operations.py",
                      "turnlog/ui/infra/preview_operations.py",
-                     "turnlog/ui/infra/usage_operations.py")
+                     "turnlog/ui/infra/usage_operations.py",
+                     "turnlog/ui/infra/sync_operations.py")
 
 
 def long_modules(package_dir: Path) -> list[str]:

@@ -31,7 +31,10 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          "turnlog.service.transfer", "turnlog.formats.importers",
          # the installed package's metadata (the version), and the proxies' lookup with its
          # http.client and email: read once the screen is up, or by the first client made
-         "importlib.metadata", "urllib.request", "http.client")
+         "importlib.metadata", "urllib.request", "http.client",
+         # sync (its wire side, the cryptography stack, the window's runner): the window's
+         # first sync starts seconds after the first screen
+         "turnlog.sync", "turnlog.service.sync_runner", "cryptography")
 # Never loaded by a command that only reads the log.
 NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
                    "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",

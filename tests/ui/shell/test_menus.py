@@ -33,7 +33,8 @@ def test_the_menus_are_laid_out_as_on_the_desktop(make_window):
     assert entries(bar["View"]) == [
         "Conversations", "Inspector", "Side questions", "—", "Go to question",
         "Go to history", "Go to turn…", "Usage…", "Memory", "Compaction history",
-        "Search all text…", "Next match", "Previous match", "—", "Theme", "Language"]
+        "Search all text…", "Next match", "Previous match", "Sync now", "—", "Theme",
+        "Language"]
     theme = bar["View"].actions()[-2].menu()
     assert entries(theme) == ["Light", "Dark", "Follow the system"]
     assert entries(bar["Conversation"]) == [

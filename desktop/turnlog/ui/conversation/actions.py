@@ -19,14 +19,16 @@ from ...config.secrets import SessionKeys
 from ...core.model import ConversationSettings
 from ...core.titles import QUESTION, USER
 from ..dialogs.privacy import (
+    Scoped,
     delete_all_question,
     delete_conversation_question,
     delete_pins_question,
     delete_preferences_question,
     delete_turn_question,
     delete_usage_question,
+    with_scope,
 )
-from ..infra import operations
+from ..infra import operations, sync_operations
 from ..infra.changes import Changes
 from ..infra.languages import arg, plural
 from ..infra.titles import conversation_title
@@ -59,7 +61,7 @@ class HistoryActions(QObject):
 
     def __init__(self, store: TurnlogStore, runner: TaskRunner, session: SendSession,
                  setup: ProviderSetup | None, current: Callable[[], Conversation | None],
-                 confirm: Callable[[Confirmation], Decision],
+                 confirm: Callable[[Confirmation | Scoped], Decision],
                  choose_export: Callable[[str], ExportTarget | None], changes: ChangeHub,
                  window: QWidget) -> None:
         super().__init__(window)
@@ -136,48 +138,64 @@ class HistoryActions(QObject):
     # -------------------------------------------------------------- deletes
     def delete_conversation(self, conversation: Conversation) -> None:
         """Count what deleting the conversation removes, then ask (sidebar Delete…)."""
-        def counted(found: tuple[DeletionCounts, list[Conversation]]) -> None:
+        def counted(found: tuple[DeletionCounts, list[Conversation]], synced: bool) -> None:
             counts, forks = found
-            decision = self._confirm(delete_conversation_question(
-                conversation_title(conversation), counts,
-                [conversation_title(f) for f in forks]))
+            question = delete_conversation_question(
+                conversation_title(conversation), counts, [conversation_title(f) for f in forks])
+            decision = self._confirm(with_scope(question) if synced else question)
             if decision.accepted:
                 self.delete_now(conversation, {f.id for f in forks} if decision.option
-                                else set())
+                                else set(), everywhere=not decision.other if synced else None)
 
-        operations.count_conversation_deletion(self._store, conversation.id).run(
-            self._runner, on_success=counted, on_failure=self.failed.emit)
+        self._with_sync(lambda synced: operations.count_conversation_deletion(
+            self._store, conversation.id).run(
+            self._runner, on_success=lambda found: counted(found, synced),
+            on_failure=self.failed.emit))
 
-    def delete_now(self, conversation: Conversation, forks: set[int] | None = None) -> None:
-        """Delete without asking (with `forks`, the forks of it too); a request in flight
-        for one of them is stopped and discarded."""
+    def _with_sync(self, then: Callable[[bool], None]) -> None:
+        """`then(whether this data directory syncs)`, asked off the GUI thread."""
+        sync_operations.sync_set_up(self._store).run(self._runner, on_success=then,
+                                                on_failure=self.failed.emit)
+
+    def delete_now(self, conversation: Conversation, forks: set[int] | None = None, *,
+                   everywhere: bool | None = None) -> None:
+        """Delete without asking (with `forks`, the forks of it too; with sync set up,
+        `everywhere` or on this machine only); a request in flight for one of them is
+        stopped and discarded."""
         gone = {conversation.id, *(forks or ())}
         self._session.discard(gone)
         current = self._current()
         if current is not None and current.id in gone:
             self.closing.emit()  # from now on nothing of it is shown again
         self._run(operations.delete_conversation(self._store, conversation.id,
-                                                 with_forks=bool(forks)), deleting=True)
+                                                 with_forks=bool(forks))
+                  if everywhere is None else sync_operations.delete_conversations(
+                      self._store, [conversation.id, *sorted(forks or ())],
+                      everywhere=everywhere), deleting=True)
 
     def delete_turn(self, turn_id: str) -> None:
         """Count what deleting one turn removes, then ask (history context menu)."""
         if self._refuse_while_running():
             return
 
-        def counted(counted: tuple[int, DeletionCounts, int]) -> None:
-            decision = self._confirm(delete_turn_question(*counted))
+        def counted(counted: tuple[int, DeletionCounts, int], synced: bool) -> None:
+            question = delete_turn_question(*counted)
+            decision = self._confirm(with_scope(question) if synced else question)
             if not decision.accepted or self._refuse_while_running():
                 return
             alone = counted[2] == 1  # no other versions: the option keeps its pins
             keep_pins = alone and decision.option
             if not alone and counted[1].pins:  # the option was the versions': ask apart
                 keep_pins = not self._confirm(delete_pins_question(counted[1].pins)).accepted
-            self._run(operations.delete_turn(
-                self._store, turn_id, with_versions=alone or decision.option,
-                keep_pins=keep_pins))
+            versions = alone or decision.option
+            self._run(sync_operations.delete_turn(
+                self._store, turn_id, everywhere=not decision.other, with_versions=versions,
+                keep_pins=keep_pins) if synced else operations.delete_turn(
+                self._store, turn_id, with_versions=versions, keep_pins=keep_pins))
 
-        operations.count_turn_deletion(self._store, turn_id).run(
-            self._runner, on_success=counted, on_failure=self.failed.emit)
+        self._with_sync(lambda synced: operations.count_turn_deletion(self._store, turn_id).run(
+            self._runner, on_success=lambda found: counted(found, synced),
+            on_failure=self.failed.emit))
 
     def _refuse_while_running(self) -> bool:
         if self._session.running:

@@ -8,7 +8,7 @@ Both are plain callables the window holds (`MainWindow.confirm`,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QStandardPaths
@@ -58,6 +58,29 @@ class Confirmation:
 class Decision:
     accepted: bool
     option: bool = False
+    other: bool = False  # accepted through a `Scoped` question's `here`
+
+
+@dataclass(frozen=True, slots=True)
+class Scoped:
+    """A delete asked of a data directory that syncs: `question`'s action deletes on every
+    machine, `here` (a second button) on this machine only."""
+
+    question: Confirmation
+    here: str
+
+
+def with_scope(confirmation: Confirmation) -> Scoped:
+    """The same delete asked of a data directory that syncs: *Everywhere* (on every machine
+    the next syncs reach) or *On this machine only* (the text stays elsewhere)."""
+    return Scoped(replace(
+        confirmation,
+        detail=confirmation.detail + " " + translate(
+            "Privacy", "This history syncs with your other machines. Everywhere: each of "
+            "them deletes it at its next sync. On this machine only: the text still exists "
+            "on your other machines and in the sync storage."),
+        action=translate("Privacy", "Delete everywhere")),
+        translate("Privacy", "On this machine only"))
 
 
 def delete_conversation_question(title: str, counts: DeletionCounts,
@@ -221,12 +244,15 @@ def delete_all_question(counts: DeletionCounts, profile_names: Sequence[str],
     )
 
 
-def ask(parent: QWidget, confirmation: Confirmation) -> Decision:
+def ask(parent: QWidget, asked: Confirmation | Scoped) -> Decision:
     """Ask with a message box; Cancel is the default button."""
+    confirmation = asked.question if isinstance(asked, Scoped) else asked
     box = QMessageBox(QMessageBox.Icon.Warning, confirmation.title, confirmation.text,
                       QMessageBox.StandardButton.NoButton, parent)
     box.setInformativeText(confirmation.detail)
     go = box.addButton(confirmation.action, QMessageBox.ButtonRole.DestructiveRole)
+    other = box.addButton(asked.here, QMessageBox.ButtonRole.DestructiveRole) \
+        if isinstance(asked, Scoped) else None
     box.addButton(QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)
     check: QCheckBox | None = None
@@ -239,7 +265,10 @@ def ask(parent: QWidget, confirmation: Confirmation) -> Decision:
         check.setMinimumWidth(min(check.sizeHint().width(), screen.width() * 9 // 10))
         box.setCheckBox(check)
     box.exec()
-    return Decision(box.clickedButton() is go, bool(check is not None and check.isChecked()))
+    clicked = box.clickedButton()
+    return Decision(clicked is go or (other is not None and clicked is other),
+                    bool(check is not None and check.isChecked()),
+                    other is not None and clicked is other)
 
 
 def safe_file_name(title: str) -> str:

@@ -1,10 +1,11 @@
-"""Background work for the window: one typed helper, two single-worker executors.
+"""Background work for the window: one typed helper, three single-worker executors.
 
 `TaskRunner.run` takes a function to run off the GUI thread and callbacks that
 land on the GUI thread (success, failure, progress). The returned `TaskHandle`
 carries the cancel token the function is given. Network work (a send, listing
-models) goes through one executor and storage writes through another, so at
-most one of each runs at a time and the GUI thread never waits on either.
+models) goes through one executor and storage writes through another, and a sync
+through a third, so at most one of each runs at a time and the GUI thread never waits on
+any.
 """
 
 from __future__ import annotations
@@ -104,12 +105,14 @@ class TaskRunner(QObject):
 
     NETWORK = "network"
     STORAGE = "storage"
+    SYNC = "sync"  # a sync holds its own store connection and may take minutes
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._executors = {
             self.NETWORK: ThreadPoolExecutor(1, thread_name_prefix="turnlog-network"),
             self.STORAGE: ThreadPoolExecutor(1, thread_name_prefix="turnlog-storage"),
+            self.SYNC: ThreadPoolExecutor(1, thread_name_prefix="turnlog-sync"),
         }
         self._relays: set[_Relay] = set()
         self._handles: set[TaskHandle[Any]] = set()

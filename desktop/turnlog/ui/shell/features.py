@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QStatusBar, QWidg
 
 from ...core.model import Conversation
 from ...core.numbers import ordinal_in_use
+from ...core.send import Committed
 from ...core.tools import Approval
 from ...store import TurnlogStore
 from ..conversation.actions import HistoryActions
@@ -32,11 +33,12 @@ from ..conversation.tool_approval import ApprovalCard
 from ..conversation.versions import VersionControls, VersionParts
 from ..dialogs.privacy import Confirmation, Decision, forget_summaries_question
 from ..infra import operations
-from ..infra.changes import ChangeHub, OpenState
+from ..infra.changes import ChangeHub, Changes, OpenChange, OpenState
 from ..infra.docks import add_dock
 from ..infra.languages import arg
 from ..infra.open_log import OpenLog
 from ..infra.tasks import TaskRunner
+from ..infra.titles import conversation_title
 from ..panels.folder_actions import FolderActions, FolderParts
 from ..panels.memory.dock import MemoryDock, MemoryParts
 from ..panels.memory.panel import MemoryPanel
@@ -56,6 +58,8 @@ from ..request.tool_gate import ToolGate
 from ..transcript.model import TranscriptModel
 from ..transcript.view import TranscriptView
 from .geometry import DockFolding
+from .ready import WarmUp
+from .sync_control import SyncControl, SyncTimes
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
@@ -97,6 +101,8 @@ class WindowParts(Protocol):
     def refresh_conversations(self, select_id: int | None = None) -> None: ...
 
     def _storage_failed(self, error: BaseException) -> None: ...
+
+    def _close_conversation(self) -> None: ...
 
 
 def _status(host: WindowParts) -> Callable[[str], None]:
@@ -338,3 +344,56 @@ def from_assistant(window: QMainWindow, host: WindowParts) -> AssistantStarter:
     button.setMenu(menu)
     button.setPopupMode(button.ToolButtonPopupMode.MenuButtonPopup)
     return starter
+
+
+def when_ready(window: QMainWindow, host: WindowParts, view_menu: QMenu
+               ) -> tuple[WarmUp, SyncControl]:
+    """What starts once the first screen is up (`WarmUp`), the window's syncs last."""
+    control = attach_sync(window, host, view_menu)
+    return WarmUp(host.session, host.setup, control.start), control
+
+
+def attach_sync(window: QMainWindow, host: WindowParts, view_menu: QMenu,
+                times: SyncTimes | None = None) -> SyncControl:
+    """Sync in the window (when the data directory has it set up): its button in the status
+    bar, View → Sync now, a sync after each committed change; what a sync brought in shown."""
+    control = SyncControl(host.store, host.runner,
+                          lambda: host.conversation.id if host.conversation else None,
+                          window.statusBar, times, window)
+    view_menu.addAction(control.action)
+    host.session.finished.connect(
+        lambda result: control.changed() if isinstance(result.outcome, Committed) else None)
+    host.changes.changed.connect(lambda _changes, _origin: control.changed())
+    control.synced.connect(lambda done: _show_synced(host, done.open_gone))
+    return control
+
+
+def _show_synced(host: WindowParts, open_gone: bool) -> None:
+    """Records came in from other machines: the list as it is now; the open conversation
+    closed with a plain message if a delete everywhere removed it (what was typed stays in
+    the box), else its turns and title read again."""
+    conversation = host.conversation
+    if conversation is not None and open_gone:
+        host.drafts.forget(Changes(deleted=frozenset({conversation.id})))  # its draft file
+        host._close_conversation()
+        host.statusBar().showMessage(translate(
+            "Sync", "The conversation you had open was deleted on another machine."))
+        host.refresh_conversations()
+        return
+    host.refresh_conversations()
+    conversation, listed = host.conversation, host.sidebar.current()
+    if conversation is None or host.session.running:
+        return  # a send commits into the log it read; the next sync shows the rest
+    if listed is not None and listed.id == conversation.id:
+        host.changes.ask(OpenChange.opening(listed), host)  # as it is stored now: renamed
+        conversation = listed
+    host.centre.title.setText(conversation_title(conversation))
+    cid = conversation.id
+
+    def loaded(found: operations.Loaded) -> None:
+        now = host.conversation
+        if now is not None and now.id == cid and not host.session.running:
+            host.transcript.set_turns(found.turns)
+
+    operations.load_conversation(host.store, cid).run(
+        host.runner, on_success=loaded, on_failure=host._storage_failed)

@@ -79,10 +79,13 @@ class KeyringOpening(Protocol):
 class WarmUp:
     """Once the first screen is up: start, off the GUI thread, what the first send and the
     first formula would otherwise wait for — the HTTP stack and TLS context, the keyring,
-    the formula typesetter's process. Only the first call does anything."""
+    the formula typesetter's process — and then `then` (the window's syncs). Only the first
+    call does anything."""
 
-    def __init__(self, session: Preparing, setup: KeyringOpening | None) -> None:
+    def __init__(self, session: Preparing, setup: KeyringOpening | None,
+                 then: Callable[[], None] | None = None) -> None:
         self._session, self._setup, self._done = session, setup, False
+        self._then = then
 
     def __call__(self) -> None:
         if self._done:
@@ -92,3 +95,5 @@ class WarmUp:
         if self._setup is not None:
             self._setup.open_keyring_in_background()
         the_typesetter()  # its process loads ziamath
+        if self._then is not None:
+            self._then()

@@ -52,7 +52,6 @@ from .geometry import DockFolding, restore_geometry, save_geometry
 from .keyboard import escape_stops
 from .menus import build_menus, show_about
 from .open_conversation import OpenConversation
-from .ready import WarmUp
 from .wiring import wire
 
 if TYPE_CHECKING:  # the dialogs are loaded when first opened
@@ -150,7 +149,7 @@ class MainWindow(QMainWindow):
         restore_geometry(self, self.settings)
         self.faults.check()
         self.composer.edit.setFocus()  # a newcomer's first typing is a question
-        self.warm_up = WarmUp(self.session, setup)  # once the first screen is up
+        self.warm_up, self.sync = features.when_ready(self, self, self.view_menu)  # and sync
 
     @property
     def conversation(self) -> Conversation | None:

@@ -1,0 +1,114 @@
+"""One sync of a data directory as the window runs it, off the GUI thread: the same steps as
+`turnlog-cli sync now` (the lock, the state, the key from the keyring, the store's feed),
+through the window's open store (which holds the data directory's writer lock; on the
+sync's worker thread the store's database gives it a connection of its own), and every
+way it can fail named in one `SyncFailure` whose `kind` the window puts in plain words.
+
+Nothing here is imported before a sync is first asked for: the sync package, the keyring
+and the cryptography stack load on that worker thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..store import TurnlogStore
+    from ..sync.engine import Keys
+    from ..sync.folder import SyncFolder
+
+# The kinds of failure a person can act on; anything else is "failed" with its text.
+NOT_SET_UP = "not_set_up"
+BUSY = "busy"
+FOLDER_MISSING = "folder_missing"
+WRONG_PASSPHRASE = "wrong_passphrase"
+PASSPHRASE_CHANGED = "passphrase_changed"
+KEYRING = "keyring"
+FAILED = "failed"
+
+
+class SyncFailure(Exception):
+    """A sync that did not happen (or stopped), of one `kind`; `detail` is for the person
+    (a folder's path, the wire side's own words) and never holds history text."""
+
+    def __init__(self, kind: str, detail: str = "") -> None:
+        super().__init__(f"{kind}: {detail}" if detail else kind)
+        self.kind, self.detail = kind, detail
+
+
+@dataclass(frozen=True, slots=True)
+class SyncDone:
+    """What one sync did, in counts, and whether the conversation open in the window
+    (`open_id`) is still there afterwards."""
+
+    received: int
+    published: int
+    problems: tuple[str, ...]
+    open_gone: bool
+
+
+def sync_data_directory(store: TurnlogStore, open_id: int | None = None) -> SyncDone:
+    """Run one whole sync of the open `store`'s data directory (raises SyncFailure)."""
+    from ..config.secrets import KeyringUnavailable
+    from ..sync.crypto import SyncCryptoError, WrongPassphrase
+    from ..sync.engine import PassphraseChanged, SyncProblem
+    from ..sync.state import SyncBusy, is_sync_set_up, sync_lock
+
+    home = store.home
+    if not is_sync_set_up(home):
+        raise SyncFailure(NOT_SET_UP)
+    try:
+        with sync_lock(home):
+            return _locked(store, open_id)
+    except SyncBusy as err:
+        raise SyncFailure(BUSY, str(err)) from None
+    except WrongPassphrase as err:
+        raise SyncFailure(WRONG_PASSPHRASE, str(err)) from None
+    except PassphraseChanged as err:
+        raise SyncFailure(PASSPHRASE_CHANGED, str(err)) from None
+    except KeyringUnavailable as err:
+        raise SyncFailure(KEYRING, str(err)) from None
+    except (SyncProblem, SyncCryptoError, OSError) as err:
+        raise SyncFailure(FAILED, str(err)) from None
+
+
+def _locked(store: TurnlogStore, open_id: int | None) -> SyncDone:
+    from ..store.errors import NotFound
+    from ..sync.engine import sync_now
+    from ..sync.folder import SyncFolder
+    from ..sync.keystore import load_keys
+    from ..sync.state import SyncState
+
+    with SyncState.open(store.home) as state:
+        folder = SyncFolder(Path(state.folder))
+        if not folder.exists():
+            raise SyncFailure(FOLDER_MISSING, state.folder)
+        keys = load_keys(state.get("keyring_user"))
+        _check_key(folder, keys)
+        report = sync_now(store.sync_feed, folder, state, keys)
+        gone = False
+        if open_id is not None:
+            try:
+                store.conversations.get(open_id)
+            except NotFound:
+                gone = True
+        state.keep_last_report(report.waiting, report.problems)
+    return SyncDone(sum(report.received.values()), report.published_records,
+                    tuple(report.problems), gone)
+
+
+def _check_key(folder: SyncFolder, keys: Keys) -> None:
+    """The key in the keyring must open the storage's key check: a key made from another
+    passphrase under the same key id is a wrong passphrase, refused before anything is
+    written or read."""
+    from ..sync.crypto import WrongPassphrase
+    from ..sync.engine import newest_header
+
+    header = newest_header(folder)
+    if header is None or header.key_id not in keys.by_id:
+        return  # the engine names a missing header and a passphrase changed elsewhere
+    if not header.opens_with(keys.by_id[header.key_id]):
+        raise WrongPassphrase("the key in this machine's keyring does not open the sync "
+                              "storage")

@@ -1,0 +1,47 @@
+"""Deletes with a scope, for a data directory that syncs: one named operation each, on the
+storage lane (`operations.StorageOp`). *Everywhere* writes a delete record every machine
+applies at its next sync; *on this machine only* keeps a marker so the next sync does not
+bring the history back (it still exists on the other machines and in the storage)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...store import TurnlogStore
+from .changes import Changes
+from .operations import StorageOp
+
+
+def sync_set_up(store: TurnlogStore) -> StorageOp[bool]:
+    """Whether the data directory syncs (a delete then asks: everywhere, or here only)."""
+    def work() -> bool:
+        from ...sync.state import is_sync_set_up
+
+        return is_sync_set_up(store.home)
+
+    return StorageOp("is sync set up", work)
+
+
+def delete_conversations(store: TurnlogStore, conversation_ids: Sequence[int], *,
+                         everywhere: bool) -> StorageOp[Changes]:
+    """Delete a conversation (and the forks of it named with it) everywhere or here only."""
+    def work() -> Changes:
+        report = store.sync_feed.delete_conversations(list(conversation_ids),
+                                                      everywhere=everywhere)
+        return Changes(deleted=frozenset(report.conversation_ids), counts=report.counts)
+
+    return StorageOp("delete conversation", work)
+
+
+def delete_turn(store: TurnlogStore, turn_id: str, *, everywhere: bool,
+                with_versions: bool = True, keep_pins: bool = False) -> StorageOp[Changes]:
+    """`operations.delete_turn` with a scope."""
+    def work() -> Changes:
+        report = store.sync_feed.delete_turn(turn_id, everywhere=everywhere,
+                                             with_versions=with_versions, keep_pins=keep_pins)
+        return Changes(report.conversation if report.renamed else None,
+                       renamed=report.renamed, turns_deleted=report.turn_ids,
+                       turns_of=report.conversation_id, summary=report.summary,
+                       counts=report.counts)
+
+    return StorageOp("delete turn", work)
