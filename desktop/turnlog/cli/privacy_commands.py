@@ -58,7 +58,9 @@ def sync_set_up(home: Path) -> bool:
     """Whether sync is set up for data directory `home`: then a delete without
     --everywhere or --this-machine asks which. The sync's own state answers; a data
     directory that has never been set up to sync answers False."""
-    return False
+    from ..sync.state import is_sync_set_up
+
+    return is_sync_set_up(home)
 
 
 THIS_MACHINE_NOTE = ("Deleted on this machine only: the text still exists on your other "

@@ -5,12 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-try:
-    from ..store.errors import SyncRecordInvalid
-except ImportError:  # a store without the sync feed: its refusal is named here alone
-    class SyncRecordInvalid(ValueError):  # type: ignore[no-redef]
-        """A change record the store refuses to apply; nothing of its batch is applied."""
-
+from ..store.errors import SyncRecordInvalid
 
 __all__ = ["Feed", "SyncRecordInvalid"]
 
