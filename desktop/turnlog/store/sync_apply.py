@@ -176,6 +176,12 @@ def _insert_turn(db: peewee.Database, cid: int, record: dict[str, Any], *, after
            usage=record["usage"], reasoning=record["reasoning"],
            incomplete=record["incomplete"], tool_exchange=record["tool_exchange"],
            after_id=after, version_of=version_of)
+    for item in record.get("files", ()):
+        values = {**item, "gid": item["id"], "turn_id": record["id"]}
+        del values["id"]
+        columns = ", ".join(f'"{c}"' for c in values)
+        db.execute_sql(f'INSERT INTO "turn_attachments" ({columns}) VALUES '
+                       f'({", ".join("?" * len(values))})', tuple(values.values()))
 
 
 def _take_ordinal(db: peewee.Database, cid: int) -> int:

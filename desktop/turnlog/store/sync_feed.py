@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 import peewee
 
-from . import deletion, sync_apply, titles, versions
+from . import attachments, deletion, sync_apply, titles, versions
 from .database import Database
-from .errors import NotFound
-from .sync_records import FORMAT, ROW_KINDS, check, refuse
+from .errors import NotFound, SyncRecordInvalid
+from .sync_records import FILE_FIELDS, FORMAT, ROW_KINDS, check, refuse
 
 if TYPE_CHECKING:
     from .privacy import ConversationsDeleted, Privacy, TurnsDeleted
@@ -39,12 +39,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+FILE_COLUMNS = tuple(FILE_FIELDS)  # a file in a turn record: its row's columns, its id first
+_FILE_SQL = ", ".join(f'"{c}"' for c in ("gid", *FILE_COLUMNS[1:]))
+
 # What does not travel yet: listed here, named in the README's Sync section.
 NOT_CARRIED = {
     "summaries": "rolling summaries and their kept versions stay on the machine that made them",
     "side_questions": "side questions and their answers",
     "requests": "request records (and the texts and tool sets their proofs keep)",
-    "attachments": "a turn's files (blobs); the turn travels without them",
+    "attachments_added": "files a later import added to a turn already published",
     "tool_results": "the full results of tool calls cut for sending",
     "assistants": "assistants and their files",
     "conversation_assistants": "which assistant a conversation started from",
@@ -136,7 +139,46 @@ class SyncFeed:
             return None
         names = ("question", "answer", "model", "finish_reason", "created_at", "usage",
                  "reasoning", "incomplete", "tool_exchange", "after", "version_of")
-        return dict(zip(names, row, strict=True))
+        record = dict(zip(names, row, strict=True))
+        files = [dict(zip(FILE_COLUMNS, found, strict=True)) for found in self.db.execute_sql(
+            f'SELECT {_FILE_SQL} FROM '
+            '"turn_attachments" WHERE "turn_id" = ? ORDER BY "position"', (turn_id,))]
+        if files:
+            record["files"] = files
+        return record
+
+    # ------------------------------------------------------------------------ blobs
+    def blob(self, digest: str) -> bytes:
+        """A file's bytes by their SHA-256 (NotFound when this machine lacks them)."""
+        with self.database.guard():
+            return attachments.blob(self.db, digest)
+
+    def missing_blobs(self) -> list[str]:
+        """The SHA-256 of the files turns here name whose bytes are not here yet (they
+        came from another machine before their blob)."""
+        with self.database.guard():
+            return [d for (d,) in self.db.execute_sql(
+                'SELECT "original" FROM "turn_attachments" UNION SELECT "sent" FROM '
+                '"turn_attachments" EXCEPT SELECT "digest" FROM "blobs" ORDER BY 1')]
+
+    def add_blob(self, data: bytes, digest: str | None = None) -> bool:
+        """Store a file's bytes that a turn here names; `digest`, when given, must be
+        their SHA-256 (else `SyncRecordInvalid`). False when no turn names them (a file
+        deleted since, or bytes nobody asked for): nothing is stored."""
+        found = attachments.digest_of(data)
+        if digest is not None and found != digest:
+            raise SyncRecordInvalid("A file from another machine was refused: its bytes do "
+                                    "not match its SHA-256; nothing was stored.")
+        self.database.need_writer()
+        with self.database.guard(), self.db.atomic("IMMEDIATE"):
+            named = self.db.execute_sql(
+                'SELECT 1 FROM "turn_attachments" WHERE "original" = ? OR "sent" = ? LIMIT 1',
+                (found, found)).fetchone()
+            if named is None:
+                return False
+            self.db.execute_sql('INSERT OR IGNORE INTO "blobs" ("digest", "data") VALUES '
+                                '(?, ?)', (found, data))
+        return True
 
     def _version_record(self, root: str, value: dict[str, Any]) -> dict[str, Any] | None:
         turn, by = value.get("turn"), value.get("by")

@@ -46,6 +46,18 @@ KIND_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
                    "created_at": (_TEXT, False)},
     "folder": {"name": (_TEXT, False), "created_at": (_TEXT, False)},
 }
+# A turn's files (`files`, optional): each names its bytes by SHA-256; the bytes travel
+# apart, as blobs.
+FILE_FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
+    "id": (_TEXT, False), "position": ((int,), False), "name": (_TEXT, False),
+    "kind": (_TEXT, False), "mime": (_TEXT, False), "size": ((int,), False),
+    "original": (_TEXT, False), "sent": (_TEXT, False), "sent_mime": (_TEXT, False),
+    "width": ((int,), False), "height": ((int,), False), "encoding": (_TEXT, False),
+    "notes": (_TEXT, False), "added_at": (_TEXT, True),
+}
+MAX_FILES = 1_000  # one turn's files
+MAX_FILE_TEXT = 4096  # a file's name, kind, mime, encoding, notes
+DIGEST = re.compile(r"[0-9a-f]{64}")
 ROW_KINDS = ("pin", "note", "preference", "folder")  # added, changed or removed as a whole
 ID_FIELDS = ("after", "version_of", "turn", "by", "folder")
 KINDS = ("conversation", "delete", *KIND_FIELDS)
@@ -100,7 +112,30 @@ def check(record: Any) -> dict[str, Any]:
             _check_id(record, source, "source")
         if len(record.get("sources", ())) > MAX_LIST:
             raise refuse(record, "too many sources")
+        if kind == "turn" and "files" in record:
+            _check_files(record)
     return record
+
+
+def _check_files(record: dict[str, Any]) -> None:
+    files = record["files"]
+    if not isinstance(files, list) or len(files) > MAX_FILES:
+        raise refuse(record, "its files are not a list")
+    positions = set()
+    for item in files:
+        if not isinstance(item, dict) or set(item) - set(FILE_FIELDS):
+            raise refuse(record, "one of its files is malformed")
+        _check_fields(record, FILE_FIELDS, item)
+        _check_id(record, item["id"], "file id")
+        for name in ("original", "sent"):
+            if not DIGEST.fullmatch(item[name]):
+                raise refuse(record, f"a file's {name} is not a SHA-256")
+        if any(isinstance(v, str) and len(v) > MAX_FILE_TEXT for n, v in item.items()
+               if n != "notes") or len(item["notes"]) > MAX_TEXT // 64:
+            raise refuse(record, "a file's description is too long")
+        if item["size"] < 0 or item["position"] < 0 or item["position"] in positions:
+            raise refuse(record, "a file's size or position is wrong")
+        positions.add(item["position"])
 
 
 def _check_id(record: Any, value: Any, name: str) -> None:
