@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import blobs
 from .crypto import (
     Incomplete,
     KeyHeader,
@@ -75,13 +76,17 @@ class Report:
     waiting: list[str] = field(default_factory=list)  # gaps waited for
     problems: list[str] = field(default_factory=list)  # rollbacks, tampering: not applied
     new_machine_id: str = ""  # restored from an old backup
+    files_up: int = 0  # files (blobs) uploaded
+    files_down: int = 0  # files brought in
+    files_waiting: int = 0  # files records here name that no machine's objects hold yet
 
     def to_json(self) -> dict[str, Any]:
         return {"machine": self.machine, "published_objects": self.published_objects,
                 "published_records": self.published_records, "received": self.received,
                 "rewritten": self.rewritten, "removed": self.removed,
                 "waiting": self.waiting, "problems": self.problems,
-                "new_machine_id": self.new_machine_id}
+                "new_machine_id": self.new_machine_id, "files_up": self.files_up,
+                "files_down": self.files_down, "files_waiting": self.files_waiting}
 
 
 def digest(data: bytes) -> str:
@@ -228,6 +233,7 @@ class Engine:
             if payload_size > OBJECT_PAYLOAD and limit > 1:
                 limit = max(1, limit // 2)
                 continue
+            blobs.upload(self, records)  # before the records that name them
             seq = self.state.next_seq()
             self.write_object({seq: records}, [], cursor=after,
                               deletes=_delete_counts(records))
@@ -363,7 +369,9 @@ class Engine:
         if deleted:
             holding = self.state.objects_holding(deleted)
             self.rewrite(holding, lambda record: _keep(record, deleted))
-        if self.state.get("reseal") == "1":
+        reseal = self.state.get("reseal") == "1"
+        blobs.tidy(self, deleted, reseal)
+        if reseal:
             stale = [s for s in self.state.live_objects()
                      if (data := self.folder.read(self.me, s)) is not None
                      and key_id_of(data) != self.keys.current]
@@ -384,6 +392,7 @@ def sync_now(feed: Feed, folder: SyncFolder, state: SyncState, keys: Keys) -> Re
     engine.recover()
     before = state.frontiers()
     engine.read_all()
+    blobs.fetch(engine)
     engine.publish()
     engine.compact()
     engine.acknowledge(before)
@@ -411,6 +420,7 @@ def forget(feed: Feed, folder: SyncFolder, state: SyncState, keys: Keys, machine
     for c in sorted(covered):
         sections.append([r for r in covered[c] if _keep(r, deleted)])
     records = [r for section in sections for r in section]
+    blobs.upload(engine, records)  # its files are removed with it
     chunks = [records[i:i + BATCH] for i in range(0, len(records), BATCH)] or [[]]
     for index, chunk in enumerate(chunks):
         seq = state.next_seq()

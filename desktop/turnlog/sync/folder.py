@@ -3,6 +3,7 @@ copies between machines.
 
     <folder>/turnlog-sync/keys/<epoch:06d>-<machine id>.tlk     key headers
     <folder>/turnlog-sync/<machine id>/<seq:010d>.tlo            each machine's objects
+    <folder>/turnlog-sync/blobs/<machine id>/<name>.tlb          each machine's files
 
 Names are random machine ids and sequence numbers only. Each machine writes only below its
 own id, each object once: a temporary name, fsync, then a rename, so a reader sees a whole
@@ -27,6 +28,8 @@ ROOT = "turnlog-sync"
 KEYS = "keys"
 OBJECT = re.compile(r"^(\d{10})\.tlo$")
 MACHINE = re.compile(r"^[0-9a-f]{32}$")
+BLOBS = "blobs"
+BLOB = re.compile(r"^([0-9a-f]{64})\.tlb$")
 HEADER = re.compile(r"^(\d{6})-([0-9a-f]{32})\.tlk$")
 TEMP_PREFIX = ".turnlog-"
 
@@ -96,24 +99,56 @@ class SyncFolder:
             self.path(machine, seq).unlink()
 
     def remove_machine(self, machine: str) -> None:
-        """Every object of a forgotten machine, then its folder when empty."""
-        folder = self.base / machine
+        """Every object and file of a forgotten machine, then its folders when empty."""
+        for folder in (self.base / machine, self.base / BLOBS / machine):
+            if not folder.is_dir():
+                continue
+            for path in folder.iterdir():
+                with contextlib.suppress(FileNotFoundError):
+                    path.unlink()
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+
+    # ----------------------------------------------------------- files (blobs)
+    def blob_machines(self) -> list[str]:
+        folder = self.base / BLOBS
         if not folder.is_dir():
-            return
-        for path in folder.iterdir():
-            with contextlib.suppress(FileNotFoundError):
-                path.unlink()
-        with contextlib.suppress(OSError):
-            folder.rmdir()
+            return []
+        return sorted(p.name for p in folder.iterdir() if MACHINE.match(p.name) and p.is_dir())
+
+    def blob_path(self, machine: str, name: str) -> Path:
+        if not BLOB.match(f"{name}.tlb"):
+            raise ValueError("a file object's name is 64 hex digits")
+        return self.base / BLOBS / machine / f"{name}.tlb"
+
+    def blob_names(self, machine: str) -> list[str]:
+        folder = self.base / BLOBS / machine
+        if not folder.is_dir():
+            return []
+        return sorted(m.group(1) for p in folder.iterdir() if (m := BLOB.match(p.name)))
+
+    def read_blob(self, machine: str, name: str) -> bytes | None:
+        try:
+            return read_limited(self.blob_path(machine, name), MAX_SEALED + 1024,
+                                what="sync file object")
+        except FileNotFoundError:
+            return None
+
+    def write_blob(self, machine: str, name: str, data: bytes) -> None:
+        _write_new(self.blob_path(machine, name), data)
+
+    def remove_blob(self, machine: str, name: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            self.blob_path(machine, name).unlink()
 
     def clean_temporary(self, machine: str) -> None:
         """This machine's temporary files a crash left behind (only it writes there)."""
-        folder = self.base / machine
-        if folder.is_dir():
-            for path in folder.iterdir():
-                if path.name.startswith(TEMP_PREFIX):
-                    with contextlib.suppress(FileNotFoundError):
-                        path.unlink()
+        for folder in (self.base / machine, self.base / BLOBS / machine):
+            if folder.is_dir():
+                for path in folder.iterdir():
+                    if path.name.startswith(TEMP_PREFIX):
+                        with contextlib.suppress(FileNotFoundError):
+                            path.unlink()
 
     def headers(self) -> list[tuple[int, str]]:
         """(epoch, key id) of every key header, oldest first."""

@@ -1,5 +1,6 @@
 """The store side's feed, as the wire side uses it: this machine's change records going out,
-other machines' coming in, and the ids deletes everywhere have removed."""
+other machines' coming in, the ids deletes everywhere have removed, and the files (blobs)
+records name."""
 
 from __future__ import annotations
 
@@ -16,3 +17,8 @@ class Feed(Protocol):
     def incoming(self, records: list[dict[str, Any]], origin: str) -> Any: ...
 
     def deleted(self) -> set[str]: ...
+
+    # A feed whose records carry files (turns' attachments) has these too; the engine
+    # uses them when present: `blob(sha256) -> bytes` (NotFound when absent),
+    # `missing_blobs() -> list[str]`, `add_blob(data, sha256) -> bool` (SyncRecordInvalid
+    # when the bytes do not match).

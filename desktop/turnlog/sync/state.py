@@ -60,6 +60,10 @@ CREATE TABLE IF NOT EXISTS peers (
 CREATE TABLE IF NOT EXISTS applied (
     machine TEXT NOT NULL, seq INTEGER NOT NULL, digest TEXT NOT NULL,
     PRIMARY KEY (machine, seq));
+CREATE TABLE IF NOT EXISTS own_blobs (
+    digest TEXT PRIMARY KEY, name TEXT NOT NULL, key_id TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS own_blob_refs (
+    digest TEXT NOT NULL, gid TEXT NOT NULL, conv TEXT, PRIMARY KEY (digest, gid));
 CREATE TABLE IF NOT EXISTS deletes (
     seq INTEGER NOT NULL, at TEXT NOT NULL, conversations INTEGER NOT NULL,
     turns INTEGER NOT NULL, records INTEGER NOT NULL);
@@ -231,6 +235,42 @@ class SyncState:
         self._con.execute("DELETE FROM wanted")
         return [r[0] for r in rows]
 
+    # ------------------------------------------------------------ this machine's files
+    def own_blob(self, digest: str) -> tuple[str, str] | None:
+        """(name, key id) of a file's object this machine wrote, if any."""
+        return self._con.execute("SELECT name, key_id FROM own_blobs WHERE digest = ?",
+                                 (digest,)).fetchone()
+
+    def add_own_blob(self, digest: str, name: str, key_id: str,
+                     refs: Iterable[tuple[str, str | None]]) -> None:
+        """A file's object is in the storage; `refs`: (record id, its conversation) of the
+        records that name it."""
+        with self.transaction():
+            self._con.execute("INSERT INTO own_blobs VALUES (?, ?, ?) ON CONFLICT (digest) DO "
+                              "UPDATE SET name = excluded.name, key_id = excluded.key_id",
+                              (digest, name, key_id))
+            self._con.executemany("INSERT OR IGNORE INTO own_blob_refs VALUES (?, ?, ?)",
+                                  ((digest, gid, conv) for gid, conv in refs))
+
+    def own_blobs(self) -> list[tuple[str, str, str]]:
+        return self._con.execute("SELECT digest, name, key_id FROM own_blobs ORDER BY digest"
+                                 ).fetchall()
+
+    def unreferenced_blobs(self, deleted: set[str]) -> list[tuple[str, str]]:
+        """(digest, name) of this machine's file objects whose every record was deleted."""
+        found = []
+        for digest, name in self._con.execute("SELECT digest, name FROM own_blobs").fetchall():
+            refs = self._con.execute("SELECT gid, conv FROM own_blob_refs WHERE digest = ?",
+                                     (digest,)).fetchall()
+            if all(gid in deleted or conv in deleted for gid, conv in refs):
+                found.append((digest, name))
+        return found
+
+    def drop_own_blob(self, digest: str) -> None:
+        with self.transaction():
+            self._con.execute("DELETE FROM own_blobs WHERE digest = ?", (digest,))
+            self._con.execute("DELETE FROM own_blob_refs WHERE digest = ?", (digest,))
+
     # ------------------------------------------------------------------ other machines
     def peers(self) -> dict[str, Peer]:
         rows = self._con.execute("SELECT machine, name, frontier, forgotten, last_at, "
@@ -291,6 +331,8 @@ class SyncState:
             self._con.execute("DELETE FROM own_ids")
             self._con.execute("DELETE FROM pending")
             self._con.execute("DELETE FROM deletes")
+            self._con.execute("DELETE FROM own_blobs")
+            self._con.execute("DELETE FROM own_blob_refs")
             self._con.execute("DELETE FROM peers WHERE machine = ?", (old,))
             self.put("machine_id", new_id)
             self.put("cursor", 0)
