@@ -231,6 +231,7 @@ def stored_summary(row: SummaryRow) -> StoredSummary:
 # `counted`: the request was counted in the usage totals (asked here, not imported).
 _PRICING, _OUTPUT_ESTIMATE, _INPUT_COUNT = "pricing", "output_estimate", "input_count"
 _COUNTED = "counted"
+COUNTED = _COUNTED  # a side question's usage mark: counted in this machine's totals
 
 
 class SideCosting(NamedTuple):

@@ -24,6 +24,7 @@ from typing import Any
 
 import peewee
 
+from ..core.request_record import ordinal_ranges
 from . import rows, search, versions
 from .errors import SyncRecordInvalid
 from .models import ConversationRow, ForkRow, TurnRow, insert
@@ -298,6 +299,56 @@ def settle_versions(db: peewee.Database, root: str) -> None:
             versions.append(db, cid, member, winner)
     if winner not in active:
         versions.append(db, cid, next(m for m in members if m != winner), winner)
+
+
+# ------------------------------------------------------------------ side questions
+_SIDE = ("question", "answer", "model", "created_at", "usage", "body_bytes", "input_tokens",
+         "tokens_exact", "sent", "summarized", "left_out", "side_ids", "conversation_id")
+_RUNS = ("sent", "summarized", "left_out")
+_SIDE_SQL = ", ".join(f'"{c}"' for c in _SIDE)
+
+
+def side_record(db: peewee.Database, side_id: str) -> dict[str, Any] | None:
+    """A side question's record: the turns it carried by id (ordinals are this machine's),
+    its usage without the mark that it was counted here (it is counted where it was spent)."""
+    row = db.execute_sql(f'SELECT {_SIDE_SQL} FROM '
+                         '"side_questions" WHERE "id" = ?', (side_id,)).fetchone()
+    if row is None:
+        return None
+    record = dict(zip(_SIDE, row, strict=True))
+    cid = record.pop("conversation_id")
+    ids = dict(db.execute_sql('SELECT "ordinal", "id" FROM "turns" WHERE "conversation_id" = ?',
+                              (cid,)).fetchall())
+    for name in _RUNS:
+        record[name] = [ids[o] for o in rows.expand_runs(record[name]) if o in ids]
+    record["side_ids"] = json.loads(record["side_ids"])
+    record["tokens_exact"] = bool(record["tokens_exact"])
+    if record["usage"]:
+        usage = json.loads(record["usage"])
+        usage.pop(rows.COUNTED, None)
+        record["usage"] = json.dumps(usage) if usage else None
+    return record
+
+
+def side(db: peewee.Database, record: dict[str, Any], origin: str) -> bool:
+    """Keep another machine's side question (once); False when it was here already."""
+    journal(db, record, origin, record["id"])
+    if db.execute_sql('SELECT 1 FROM "side_questions" WHERE "id" = ?',
+                      (record["id"],)).fetchone() is not None:
+        return False
+    cid = _needed_conversation(db, record)
+    ordinals = dict(db.execute_sql('SELECT "id", "ordinal" FROM "turns" WHERE '
+                                   '"conversation_id" = ?', (cid,)).fetchall())
+    values = {name: record[name] for name in _SIDE[:8]}
+    values["tokens_exact"] = int(bool(values["tokens_exact"]))
+    for name in _RUNS:
+        values[name] = json.dumps(ordinal_ranges(
+            sorted(ordinals[t] for t in record[name] if t in ordinals)))
+    values.update(side_ids=json.dumps(record["side_ids"]), conversation_id=cid, id=record["id"])
+    columns = ", ".join(f'"{c}"' for c in values)
+    db.execute_sql(f'INSERT INTO "side_questions" ({columns}) VALUES '
+                   f'({", ".join("?" * len(values))})', tuple(values.values()))
+    return True
 
 
 # ------------------------------------------------- pins, notes, preferences, folders

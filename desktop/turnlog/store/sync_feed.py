@@ -45,7 +45,7 @@ _FILE_SQL = ", ".join(f'"{c}"' for c in ("gid", *FILE_COLUMNS[1:]))
 # What does not travel yet: listed here, named in the README's Sync section.
 NOT_CARRIED = {
     "summaries": "rolling summaries and their kept versions stay on the machine that made them",
-    "side_questions": "side questions and their answers",
+    "side_attempts": "side questions' failed attempts (their usage stays where it was spent)",
     "requests": "request records (and the texts and tool sets their proofs keep)",
     "attachments_added": "files a later import added to a turn already published",
     "tool_results": "the full results of tool calls cut for sending",
@@ -94,6 +94,7 @@ class SyncFeed:
         """This machine's own change records after local cursor `after` (0: all), oldest
         first, at most `limit`, and the cursor after the last one looked at. Records of
         rows deleted since are left out; records applied from others never appear."""
+        self._journal_side_questions()
         with self.database.guard():
             found = self.db.execute_sql(
                 'SELECT "seq", "kind", "gid", "conv", "subject", "value", "hlc" FROM '
@@ -107,6 +108,17 @@ class SyncFeed:
                                 "conv": conv, "hlc": hlc, **record})
                 after = seq
         return out, after
+
+    def _journal_side_questions(self) -> None:
+        """Journal the side questions kept since the last look (they are written whole,
+        once, by several paths; those applied from others are journaled already)."""
+        with self.database.guard(), self.db.atomic():
+            self.db.execute_sql(
+                'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") '
+                'SELECT \'side\', s."id", c."gid", s."id", NULL FROM "side_questions" s '
+                'JOIN "conversations" c ON c."id" = s."conversation_id" WHERE NOT EXISTS '
+                '(SELECT 1 FROM "sync_journal" j WHERE j."gid" = s."id") AND '
+                '(SELECT "quiet" FROM "sync_state") = 0 ORDER BY s."created_at", s."id"')
 
     def _record(self, kind: str, gid: str, conv: str | None, subject: str,
                 value: str | None) -> dict[str, Any] | None:
@@ -126,6 +138,8 @@ class SyncFeed:
             return self._turn_record(gid)
         if kind == "version":
             return self._version_record(subject, json.loads(value or "{}"))
+        if kind == "side":
+            return sync_apply.side_record(db, gid)
         if value is not None and json.loads(value).get("removed"):
             return {"removed": True}
         return _row_record(db, kind, gid)
@@ -278,6 +292,10 @@ class SyncFeed:
                 applied.skipped += 1
                 return
             sync_apply.turn(db, record, origin, self.machine)
+        elif kind == "side":
+            if not sync_apply.side(db, record, origin):
+                applied.skipped += 1
+                return
         elif kind in ("version", "use_version"):
             if gone(record["turn"]) or gone(record["by"]):
                 applied.skipped += 1

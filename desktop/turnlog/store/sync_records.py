@@ -45,7 +45,15 @@ KIND_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "preference": {"text": (_TEXT, False), "priority": ((int,), False),
                    "created_at": (_TEXT, False)},
     "folder": {"name": (_TEXT, False), "created_at": (_TEXT, False)},
+    # A side question: the turns it carried (sent, summarized, left out) by id.
+    "side": {"question": (_TEXT, False), "answer": (_TEXT, False), "model": (_TEXT, False),
+             "created_at": (_TEXT, False), "usage": (_TEXT, True),
+             "body_bytes": ((int,), False), "input_tokens": ((int,), False),
+             "tokens_exact": ((bool, int), False), "sent": ((list,), False),
+             "summarized": ((list,), False), "left_out": ((list,), False),
+             "side_ids": ((list,), False)},
 }
+ID_LISTS = ("sources", "sent", "summarized", "left_out", "side_ids")
 # A turn's files (`files`, optional): each names its bytes by SHA-256; the bytes travel
 # apart, as blobs.
 FILE_FIELDS: dict[str, tuple[tuple[type, ...], bool]] = {
@@ -61,7 +69,8 @@ DIGEST = re.compile(r"[0-9a-f]{64}")
 ROW_KINDS = ("pin", "note", "preference", "folder")  # added, changed or removed as a whole
 ID_FIELDS = ("after", "version_of", "turn", "by", "folder")
 KINDS = ("conversation", "delete", *KIND_FIELDS)
-NEEDS_CONVERSATION = ("conversation", "turn", "version", "use_version", "pin", "note")
+NEEDS_CONVERSATION = ("conversation", "turn", "version", "use_version", "pin", "note",
+                      "side")
 
 
 def refuse(record: Any, why: str) -> SyncRecordInvalid:
@@ -108,10 +117,13 @@ def check(record: Any) -> dict[str, Any]:
         for name in ID_FIELDS:
             if record.get(name) is not None:
                 _check_id(record, record[name], name)
-        for source in record.get("sources", ()):
-            _check_id(record, source, "source")
-        if len(record.get("sources", ())) > MAX_LIST:
-            raise refuse(record, "too many sources")
+        for name in ID_LISTS:
+            if name not in KIND_FIELDS[kind]:
+                continue
+            if len(record[name]) > MAX_LIST:
+                raise refuse(record, f"too many {name}")
+            for item in record[name]:
+                _check_id(record, item, name)
         if kind == "turn" and "files" in record:
             _check_files(record)
     return record
