@@ -122,3 +122,20 @@ def test_a_file_not_in_the_storage_yet_is_waited_for(machine, tmp_path):
     obj.write_bytes(held)
     assert b.sync().files_down == 1
     assert b.feed.missing_blobs() == []
+
+
+def test_an_assistants_file_travels_and_goes_with_it(machine, tmp_path):
+    from turnlog.core.assistants import AssistantSetup
+
+    a, b = machine("laptop"), machine("office-pc")
+    rules = Attachment(name="rules.gif", kind=AttachmentKind.IMAGE, mime="image/gif",
+                       size=len(PHOTO), digest=SHA, sent=PHOTO, sent_mime="image/gif",
+                       original=PHOTO)
+    made = a.feed.store.assistants.add(AssistantSetup(name="Botanist", tools=("search",)),
+                                       [rules])
+    assert a.sync().files_up == 1
+    assert b.sync().files_down == 1
+    [there] = b.feed.store.assistants.list()
+    assert [f.original for f in b.feed.store.assistants.files(there.id)] == [PHOTO]
+    assert len(_file_objects(tmp_path)) == 1
+    assert made.name == there.name == "Botanist"

@@ -18,6 +18,7 @@ inside the caller's transaction, with the journaling triggers quiet (`sync_state
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from typing import Any
@@ -25,7 +26,7 @@ from typing import Any
 import peewee
 
 from ..core.request_record import ordinal_ranges
-from . import rows, search, versions
+from . import attachments, rows, search, versions
 from .errors import SyncRecordInvalid
 from .models import ConversationRow, ForkRow, TurnRow, insert
 from .sync_records import ROW_KINDS, refuse
@@ -399,3 +400,78 @@ def _row_values(db: peewee.Database, record: dict[str, Any]) -> dict[str, Any]:
 
 __all__ = ["SyncRecordInvalid", "conversation", "derived_id", "journal", "make_fork",
            "move_branch", "newest", "row_kind", "settle_versions", "turn", "version"]
+
+
+# ---------------------------------------------------------------------- assistants
+# An assistant travels whole: its setup (tool servers by name only, its profile by name),
+# its folder by id, its files by SHA-256 (their bytes travel as blobs). The later clock
+# reading wins; a name taken here by another assistant gets the id's start after it.
+_ASSISTANT = ("name", "icon", "position", "system_prompt", "profile", "model", "sampling",
+              "pins", "notes", "tools", "created_at", "updated_at")
+_ASSISTANT_SQL = ", ".join(f'a."{c}"' for c in _ASSISTANT)
+_FILE = attachments.COLUMNS
+
+
+def _quoted(names: Any) -> str:
+    return ", ".join(f'"{c}"' for c in names)
+
+
+def assistant_record(db: peewee.Database, gid: str) -> dict[str, Any] | None:
+    row = db.execute_sql(f'SELECT a."id", {_ASSISTANT_SQL}, f."gid" FROM "assistants" a '
+                         'LEFT JOIN "folders" f ON f."id" = a."folder_id" WHERE a."gid" = ?',
+                         (gid,)).fetchone()
+    if row is None:
+        return None
+    record = dict(zip(_ASSISTANT, row[1:-1], strict=True))
+    record["folder"] = row[-1]
+    files = db.execute_sql(f'SELECT {_quoted(_FILE)} FROM '
+                           '"assistant_files" WHERE "assistant_id" = ? ORDER BY "position"',
+                           (row[0],)).fetchall()
+    record["files"] = [{"id": f"{gid}.{f[0]}", **dict(zip(_FILE, f, strict=True)),
+                        "added_at": None} for f in files]
+    return record
+
+
+def assistant_mark(db: peewee.Database, gid: str) -> str:
+    """What the journal keeps of an assistant's state here (a digest, no text): a change
+    is journaled when the state no longer matches the latest mark."""
+    record = assistant_record(db, gid)
+    if record is None:
+        return json.dumps({"removed": True})
+    text = json.dumps(record, sort_keys=True, ensure_ascii=False)
+    return json.dumps({"state": hashlib.sha256(text.encode()).hexdigest()})
+
+
+def assistant(db: peewee.Database, record: dict[str, Any], origin: str) -> None:
+    gid = record["id"]
+    found = db.execute_sql('SELECT "id" FROM "assistants" WHERE "gid" = ?', (gid,)).fetchone()
+    newer = record["hlc"] > newest(db, gid)
+    if record.get("removed") is True:
+        db.execute_sql('DELETE FROM "assistants" WHERE "gid" = ?', (gid,))
+        db.execute_sql('INSERT OR IGNORE INTO "sync_tombstones" VALUES (?)', (gid,))
+        attachments.sweep(db)
+    elif found is None or newer:
+        name = record["name"]
+        if db.execute_sql('SELECT 1 FROM "assistants" WHERE "name" = ? AND "gid" IS NOT ?',
+                          (name, gid)).fetchone() is not None:
+            name = f"{name} ({gid[:6]})"
+        values = {c: record[c] for c in _ASSISTANT}
+        values.update(name=name, folder_id=_folder_id(db, record["folder"]))
+        if found is None:
+            values["gid"] = gid
+            db.execute_sql(f'INSERT INTO "assistants" ({_quoted(values)}) VALUES '
+                           f'({", ".join("?" * len(values))})', tuple(values.values()))
+            found = db.execute_sql('SELECT "id" FROM "assistants" WHERE "gid" = ?',
+                                   (gid,)).fetchone()
+        else:
+            sets = ", ".join(f'"{c}" = ?' for c in values)
+            db.execute_sql(f'UPDATE "assistants" SET {sets} WHERE "id" = ?',
+                           (*values.values(), found[0]))
+        db.execute_sql('DELETE FROM "assistant_files" WHERE "assistant_id" = ?', (found[0],))
+        for item in record["files"]:
+            file_values = [item[c] for c in _FILE]
+            db.execute_sql(f'INSERT INTO "assistant_files" ("assistant_id", '
+                           f'{_quoted(_FILE)}) VALUES '
+                           f'(?, {", ".join("?" * len(_FILE))})', (found[0], *file_values))
+        attachments.sweep(db)
+    journal(db, record, origin, gid, assistant_mark(db, gid))

@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FILE_COLUMNS = tuple(FILE_FIELDS)  # a file in a turn record: its row's columns, its id first
+_NAMED_FILES = ('SELECT "original" FROM "turn_attachments" UNION SELECT "sent" FROM '
+                '"turn_attachments" UNION SELECT "original" FROM "assistant_files" UNION '
+                'SELECT "sent" FROM "assistant_files"')
 _FILE_SQL = ", ".join(f'"{c}"' for c in ("gid", *FILE_COLUMNS[1:]))
 
 # What does not travel yet: listed here, named in the README's Sync section.
@@ -49,7 +52,6 @@ NOT_CARRIED = {
     "requests": "request records (and the texts and tool sets their proofs keep)",
     "attachments_added": "files a later import added to a turn already published",
     "tool_results": "the full results of tool calls cut for sending",
-    "assistants": "assistants and their files",
     "conversation_assistants": "which assistant a conversation started from",
     "drafts": "drafts (a machine's own unsent text)",
     "usage": "usage totals (each machine counts what it spent)",
@@ -95,6 +97,7 @@ class SyncFeed:
         first, at most `limit`, and the cursor after the last one looked at. Records of
         rows deleted since are left out; records applied from others never appear."""
         self._journal_side_questions()
+        self._journal_assistants()
         with self.database.guard():
             found = self.db.execute_sql(
                 'SELECT "seq", "kind", "gid", "conv", "subject", "value", "hlc" FROM '
@@ -120,6 +123,24 @@ class SyncFeed:
                 '(SELECT 1 FROM "sync_journal" j WHERE j."gid" = s."id") AND '
                 '(SELECT "quiet" FROM "sync_state") = 0 ORDER BY s."created_at", s."id"')
 
+    def _journal_assistants(self) -> None:
+        """Journal each assistant whose state no longer matches the latest mark the
+        journal keeps of it (added, changed, removed here since the last look)."""
+        db = self.db
+        with self.database.guard(), db.atomic():
+            if db.execute_sql('SELECT "quiet" FROM "sync_state"').fetchone()[0]:
+                return
+            marks = dict(db.execute_sql(
+                'SELECT "gid", "value" FROM "sync_journal" WHERE "seq" IN (SELECT max("seq") '
+                'FROM "sync_journal" WHERE "kind" = \'assistant\' GROUP BY "gid")').fetchall())
+            present = [g for (g,) in db.execute_sql('SELECT "gid" FROM "assistants"')]
+            for gid in sorted(set(present) | set(marks)):
+                mark = sync_apply.assistant_mark(db, gid)
+                if marks.get(gid, json.dumps({"removed": True})) != mark:
+                    db.execute_sql('INSERT INTO "sync_journal" ("kind", "gid", "conv", '
+                                   '"subject", "value") VALUES (\'assistant\', ?, NULL, ?, ?)',
+                                   (gid, gid, mark))
+
     def _record(self, kind: str, gid: str, conv: str | None, subject: str,
                 value: str | None) -> dict[str, Any] | None:
         db = self.db
@@ -140,6 +161,10 @@ class SyncFeed:
             return self._version_record(subject, json.loads(value or "{}"))
         if kind == "side":
             return sync_apply.side_record(db, gid)
+        if kind == "assistant":
+            if json.loads(value or "{}").get("removed"):
+                return {"removed": True}
+            return sync_apply.assistant_record(db, gid)
         if value is not None and json.loads(value).get("removed"):
             return {"removed": True}
         return _row_record(db, kind, gid)
@@ -172,8 +197,7 @@ class SyncFeed:
         came from another machine before their blob)."""
         with self.database.guard():
             return [d for (d,) in self.db.execute_sql(
-                'SELECT "original" FROM "turn_attachments" UNION SELECT "sent" FROM '
-                '"turn_attachments" EXCEPT SELECT "digest" FROM "blobs" ORDER BY 1')]
+                f'{_NAMED_FILES} EXCEPT SELECT "digest" FROM "blobs" ORDER BY 1')]
 
     def add_blob(self, data: bytes, digest: str | None = None) -> bool:
         """Store a file's bytes that a turn here names; `digest`, when given, must be
@@ -186,8 +210,7 @@ class SyncFeed:
         self.database.need_writer()
         with self.database.guard(), self.db.atomic("IMMEDIATE"):
             named = self.db.execute_sql(
-                'SELECT 1 FROM "turn_attachments" WHERE "original" = ? OR "sent" = ? LIMIT 1',
-                (found, found)).fetchone()
+                f'SELECT 1 FROM ({_NAMED_FILES}) WHERE "original" = ?', (found,)).fetchone()
             if named is None:
                 return False
             self.db.execute_sql('INSERT OR IGNORE INTO "blobs" ("digest", "data") VALUES '
@@ -296,6 +319,8 @@ class SyncFeed:
             if not sync_apply.side(db, record, origin):
                 applied.skipped += 1
                 return
+        elif kind == "assistant":
+            sync_apply.assistant(db, record, origin)
         elif kind in ("version", "use_version"):
             if gone(record["turn"]) or gone(record["by"]):
                 applied.skipped += 1

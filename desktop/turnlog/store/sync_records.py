@@ -52,7 +52,16 @@ KIND_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
              "tokens_exact": ((bool, int), False), "sent": ((list,), False),
              "summarized": ((list,), False), "left_out": ((list,), False),
              "side_ids": ((list,), False)},
+    # An assistant: tool servers and its profile by name only; its files as a turn's.
+    "assistant": {"name": (_TEXT, False), "icon": (_TEXT, False), "position": ((int,), False),
+                  "system_prompt": (_TEXT, False), "profile": (_TEXT, False),
+                  "model": (_TEXT, False), "sampling": (_TEXT, False), "pins": (_TEXT, False),
+                  "notes": (_TEXT, False), "tools": (_TEXT, False),
+                  "created_at": (_TEXT, False), "updated_at": (_TEXT, False),
+                  "folder": (_TEXT, True), "files": ((list,), False)},
 }
+REMOVABLE = ("pin", "note", "preference", "folder", "assistant")  # may say `removed`
+WITH_FILES = ("turn", "assistant")
 ID_LISTS = ("sources", "sent", "summarized", "left_out", "side_ids")
 # A turn's files (`files`, optional): each names its bytes by SHA-256; the bytes travel
 # apart, as blobs.
@@ -110,7 +119,7 @@ def check(record: Any) -> dict[str, Any]:
             raise refuse(record, "its targets are not a list of ids")
         for target in targets:
             _check_id(record, target, "target")
-    elif kind in ROW_KINDS and record.get("removed") is True:
+    elif kind in REMOVABLE and record.get("removed") is True:
         pass
     else:
         _check_fields(record, KIND_FIELDS[kind], record)
@@ -124,7 +133,7 @@ def check(record: Any) -> dict[str, Any]:
                 raise refuse(record, f"too many {name}")
             for item in record[name]:
                 _check_id(record, item, name)
-        if kind == "turn" and "files" in record:
+        if kind in WITH_FILES and "files" in record:
             _check_files(record)
     return record
 
