@@ -99,3 +99,25 @@ def test_malformed_assistant_records_are_refused_whole(machines):
         with pytest.raises(SyncRecordInvalid):
             b.sync_feed.incoming(bad, "A")
         assert b.assistants.list() == []
+
+
+def test_which_assistant_a_conversation_came_from_comes_through(machines):
+    from sync_stores import conversation_by_gid, gid_of, pending
+    from turnlog.core.model import ConversationSettings
+
+    a, b = machines["A"], machines["B"]
+    made = _gardener(a)
+    conv = a.assistants.start(made, system_prompt="You know bulbs.", model="m-garden",
+                              settings=ConversationSettings())
+    a.turns.commit(conv.id, pending("Tulips or daffodils?"))
+    applied = pull(b, a)
+    assert applied.counts.get("conversation_assistant") == 1
+    there = conversation_by_gid(b, gid_of(a, conv.id))
+    [gardener] = b.assistants.list()
+    assert b.assistants.started_from(gardener.id) == [there]
+    assert b.assistants.origin(there).name == "Gardener"
+    assert pull(b, a).counts == {}
+    bad = [json.loads(json.dumps(r)) for r in published(a)]
+    next(r for r in bad if r["kind"] == "conversation_assistant")["id"] = "0" * 32
+    with pytest.raises(SyncRecordInvalid):
+        machines["B"].sync_feed.incoming(bad, "A2")

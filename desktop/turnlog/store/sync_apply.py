@@ -475,3 +475,26 @@ def assistant(db: peewee.Database, record: dict[str, Any], origin: str) -> None:
                            f'(?, {", ".join("?" * len(_FILE))})', (found[0], *file_values))
         attachments.sweep(db)
     journal(db, record, origin, gid, assistant_mark(db, gid))
+
+
+def conversation_assistant_record(db: peewee.Database, conv: str | None
+                                  ) -> dict[str, Any] | None:
+    row = db.execute_sql('SELECT a."gid", x."name" FROM "conversation_assistants" x JOIN '
+                         '"conversations" c ON c."id" = x."conversation_id" LEFT JOIN '
+                         '"assistants" a ON a."id" = x."assistant_id" WHERE c."gid" = ?',
+                         (conv,)).fetchone()
+    return None if row is None else {"assistant": row[0], "name": row[1]}
+
+
+def conversation_assistant(db: peewee.Database, record: dict[str, Any], origin: str) -> None:
+    """Which assistant a conversation started from (kept once; the assistant may be gone
+    here: the name stays, as when it is deleted)."""
+    if record["id"] != f"{record['conv']}.assistant":
+        raise refuse(record, "its id is not its conversation's")
+    cid = _needed_conversation(db, record)
+    found = db.execute_sql('SELECT "id" FROM "assistants" WHERE "gid" = ?',
+                           (record["assistant"],)).fetchone()
+    db.execute_sql('INSERT OR IGNORE INTO "conversation_assistants" ("conversation_id", '
+                   '"assistant_id", "name") VALUES (?, ?, ?)',
+                   (cid, found[0] if found else None, record["name"]))
+    journal(db, record, origin, record["id"])

@@ -52,7 +52,6 @@ NOT_CARRIED = {
     "requests": "request records (and the texts and tool sets their proofs keep)",
     "attachments_added": "files a later import added to a turn already published",
     "tool_results": "the full results of tool calls cut for sending",
-    "conversation_assistants": "which assistant a conversation started from",
     "drafts": "drafts (a machine's own unsent text)",
     "usage": "usage totals (each machine counts what it spent)",
 }
@@ -96,8 +95,8 @@ class SyncFeed:
         """This machine's own change records after local cursor `after` (0: all), oldest
         first, at most `limit`, and the cursor after the last one looked at. Records of
         rows deleted since are left out; records applied from others never appear."""
+        self._journal_assistants()  # before the links of conversations to them
         self._journal_side_questions()
-        self._journal_assistants()
         with self.database.guard():
             found = self.db.execute_sql(
                 'SELECT "seq", "kind", "gid", "conv", "subject", "value", "hlc" FROM '
@@ -122,6 +121,13 @@ class SyncFeed:
                 'JOIN "conversations" c ON c."id" = s."conversation_id" WHERE NOT EXISTS '
                 '(SELECT 1 FROM "sync_journal" j WHERE j."gid" = s."id") AND '
                 '(SELECT "quiet" FROM "sync_state") = 0 ORDER BY s."created_at", s."id"')
+            self.db.execute_sql(
+                'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") '
+                'SELECT \'conversation_assistant\', c."gid" || \'.assistant\', c."gid", '
+                'c."gid" || \'.assistant\', NULL FROM "conversation_assistants" x JOIN '
+                '"conversations" c ON c."id" = x."conversation_id" WHERE NOT EXISTS (SELECT 1 '
+                'FROM "sync_journal" j WHERE j."gid" = c."gid" || \'.assistant\') AND '
+                '(SELECT "quiet" FROM "sync_state") = 0')
 
     def _journal_assistants(self) -> None:
         """Journal each assistant whose state no longer matches the latest mark the
@@ -150,6 +156,10 @@ class SyncFeed:
         if kind == "conversation":
             field_name = subject[len(gid) + 1:]
             fields = json.loads(value or "{}")
+            if not isinstance(fields.get("settings", ""), str):
+                # settings rewritten by a JSON function (a first send's flag cleared) are
+                # journaled as JSON, not as their text: the record carries the text
+                fields["settings"] = json.dumps(fields["settings"], separators=(",", ":"))
             if field_name:
                 return {"create": False, "field": field_name, "fields": fields}
             return {"create": True, "fields": fields}
@@ -161,6 +171,8 @@ class SyncFeed:
             return self._version_record(subject, json.loads(value or "{}"))
         if kind == "side":
             return sync_apply.side_record(db, gid)
+        if kind == "conversation_assistant":
+            return sync_apply.conversation_assistant_record(db, conv)
         if kind == "assistant":
             if json.loads(value or "{}").get("removed"):
                 return {"removed": True}
@@ -321,6 +333,8 @@ class SyncFeed:
                 return
         elif kind == "assistant":
             sync_apply.assistant(db, record, origin)
+        elif kind == "conversation_assistant":
+            sync_apply.conversation_assistant(db, record, origin)
         elif kind in ("version", "use_version"):
             if gone(record["turn"]) or gone(record["by"]):
                 applied.skipped += 1

@@ -59,6 +59,8 @@ KIND_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
                   "notes": (_TEXT, False), "tools": (_TEXT, False),
                   "created_at": (_TEXT, False), "updated_at": (_TEXT, False),
                   "folder": (_TEXT, True), "files": ((list,), False)},
+    # Which assistant a conversation started from (id `<conversation id>.assistant`).
+    "conversation_assistant": {"assistant": (_TEXT, True), "name": (_TEXT, False)},
 }
 REMOVABLE = ("pin", "note", "preference", "folder", "assistant")  # may say `removed`
 WITH_FILES = ("turn", "assistant")
@@ -76,10 +78,10 @@ MAX_FILES = 1_000  # one turn's files
 MAX_FILE_TEXT = 4096  # a file's name, kind, mime, encoding, notes
 DIGEST = re.compile(r"[0-9a-f]{64}")
 ROW_KINDS = ("pin", "note", "preference", "folder")  # added, changed or removed as a whole
-ID_FIELDS = ("after", "version_of", "turn", "by", "folder")
+ID_FIELDS = ("after", "version_of", "turn", "by", "folder", "assistant")
 KINDS = ("conversation", "delete", *KIND_FIELDS)
 NEEDS_CONVERSATION = ("conversation", "turn", "version", "use_version", "pin", "note",
-                      "side")
+                      "side", "conversation_assistant")
 
 
 def refuse(record: Any, why: str) -> SyncRecordInvalid:
