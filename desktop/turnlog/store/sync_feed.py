@@ -117,8 +117,9 @@ class SyncFeed:
             if field_name:
                 return {"create": False, "field": field_name, "fields": fields}
             return {"create": True, "fields": fields}
-        if kind == "delete":
-            return {"targets": json.loads(value or "[]")}
+        if kind == "delete":  # its targets, and how many conversations and turns they are
+            stored = json.loads(value or "[]")
+            return stored if isinstance(stored, dict) else {"targets": stored}
         if kind == "turn":
             return self._turn_record(gid)
         if kind == "version":
@@ -323,9 +324,12 @@ class SyncFeed:
             targets = conv_gids + [t for (t,) in self.db.execute_sql(
                 'SELECT "id" FROM "turns" WHERE "conversation_id" IN (SELECT value FROM '
                 'json_each(?))', (ids,))]
-            targets += _derived_gids(self.db, ids)
+            derived = _derived_gids(self.db, ids)
+            targets += derived
         conv = conv_gids[0] if len(conv_gids) == 1 else None
-        self._mark(targets, conv, everywhere)
+        counts = {"conversation": len(conv_gids), "turn": len(targets) - len(conv_gids)
+                  - len(derived)}
+        self._mark(targets, conv, everywhere, counts)
         return self._unmark_on_failure(
             targets, lambda: self.privacy().delete_conversations(list(conversation_ids)))
 
@@ -340,12 +344,14 @@ class SyncFeed:
                 else [turn_id]
             conv = self.db.execute_sql('SELECT "gid" FROM "conversations" WHERE "id" = ?',
                                        (cid,)).fetchone()[0]
-        self._mark(ids, conv, everywhere)
+        self._mark(ids, conv, everywhere, {"conversation": 0, "turn": len(ids)})
         return self._unmark_on_failure(ids, lambda: self.privacy().delete_turn(
             turn_id, with_versions=with_versions, keep_pins=keep_pins))
 
-    def _mark(self, targets: list[str], conv: str | None, everywhere: bool) -> None:
-        """Before the delete: tombstones and the delete record, or the markers; what the
+    def _mark(self, targets: list[str], conv: str | None, everywhere: bool,
+              counts: dict[str, int]) -> None:
+        """Before the delete: tombstones and the delete record (ids, and how many
+        conversations and turns they are: no title, no text), or the markers; what the
         journal kept of them (a title's history) goes with them."""
         payload = json.dumps(sorted(set(targets)))
         with self.database.guard(), self.db.atomic("IMMEDIATE"):
@@ -360,8 +366,8 @@ class SyncFeed:
                 self.db.execute_sql(
                     'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") '
                     "VALUES ('delete', ?, ?, NULL, ?)",
-                    (uuid.uuid4().hex,
-                     conv, payload))
+                    (uuid.uuid4().hex, conv,
+                     json.dumps({"targets": sorted(set(targets)), "counts": counts})))
 
     def _unmark_on_failure(self, targets: list[str], delete: Callable[[], Any]) -> Any:
         try:
