@@ -87,6 +87,7 @@ class KillRuns:
     rng: random.Random
     expected: dict[str, list[str]] = field(default_factory=dict)
     deleted: list[str] = field(default_factory=list)
+    planted: list[str] = field(default_factory=list)  # every title, text and model name
     killed: int = 0
     runs: int = 0
     landed: dict[str, list[int]] = field(default_factory=dict)  # point → [killed, runs]
@@ -110,12 +111,16 @@ class KillRuns:
                     log.delete_everywhere(conv)
                     self.deleted += self.expected.pop(conv)
                 elif roll < 0.5 or not known:
-                    self.expected[log.new_conversation(f"title {self.rng.random()}")] = []
+                    title = f"TITLE-{self.rng.getrandbits(40):x}"
+                    self.expected[log.new_conversation(title)] = []
+                    self.planted.append(title)
                 else:
                     conv = self.rng.choice(known)
                     text = f"TEXT-{self.rng.getrandbits(40):x} " * self.rng.randint(1, 400)
-                    log.add_turn(conv, text, "answer")
+                    model = f"MODEL-{self.rng.getrandbits(40):x}"
+                    log.add_turn(conv, text, "answer", model=model)
                     self.expected[conv].append(text)
+                    self.planted += [text.split()[0], model]
         finally:
             log.close()
 
@@ -154,4 +159,10 @@ class KillRuns:
         texts = b"".join(live_plaintexts(SyncFolder(self.storage), keys_of(self.homes[0])))
         for text in self.deleted:
             assert text.split()[0].encode() not in texts, text.split()[0]
-        assert not any(p.name.startswith(".turnlog-") for p, _ in storage_bytes(self.storage))
+        stored = storage_bytes(self.storage)
+        assert not any(p.name.startswith(".turnlog-") for p, _ in stored)
+        everything = b"".join(data for _p, data in stored)
+        assert self.planted and not [t for t in self.planted if t.encode() in everything]
+        for home in self.homes:  # closed: the store checkpointed its log into its file
+            held = b"".join(p.read_bytes() for p in home.rglob("*") if p.is_file())
+            assert not [t for t in self.deleted if t.split()[0].encode() in held]
