@@ -277,6 +277,18 @@ class StoreFeed:
             finish_reason="stop", usage=Usage(1, 2, 3), created_at=datetime.now(UTC)))
         return turn.id
 
+    def add_version(self, conv: str, turn: str, question: str, answer: str) -> str:
+        """A new version of `turn` (an edit or a regeneration), used from now on."""
+        from datetime import UTC, datetime
+
+        from turnlog.core.model import Usage
+        from turnlog.core.pending import PendingTurn
+
+        return self.store.turns.commit(self._local_id(conv), PendingTurn(
+            id=uuid.uuid4().hex, question=question, answer=answer, model="m",
+            finish_reason="stop", usage=Usage(1, 2, 3), created_at=datetime.now(UTC),
+            replaces=turn)).id
+
     def rename(self, conv: str, title: str) -> None:
         self.store.conversations.update(self._local_id(conv), title=title)
 
