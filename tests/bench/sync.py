@@ -55,7 +55,8 @@ def main() -> int:
           f"{statistics.median(whole_s or [0]):.2f} s "
           f"(ratio {statistics.median(killed_s or [0]) / statistics.median(whole_s or [1]):.2f})")
     print(f"conversations {len(runs.expected)}, turns "
-          f"{sum(len(t) for t in runs.expected.values())}, deleted texts {len(runs.deleted)}, planted strings scanned {len(runs.planted)}")
+          f"{sum(len(t) for t in runs.expected.values())}, deleted texts {len(runs.deleted)}, "
+          f"planted strings scanned {len(runs.planted)}")
     print(f"settling syncs {settle:.1f} s; converged, nothing doubled, no deleted text live")
     return 0
 

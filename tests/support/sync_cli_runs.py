@@ -65,9 +65,10 @@ def differences(one: dict, other: dict) -> list[str]:
     for conv in sorted(set(one) & set(other)):
         a, b = one[conv], other[conv]
         if a != b:
+            here, there = set(a["turns"]), set(b["turns"])
             out.append(f"{conv}: title {a['title']!r}/{b['title']!r} fork {a.get('fork')}/"
-                       f"{b.get('fork')} turns only here {sorted(set(a['turns']) - set(b['turns']))}"
-                       f" only there {sorted(set(b['turns']) - set(a['turns']))}")
+                       f"{b.get('fork')} turns only here {sorted(here - there)} only there "
+                       f"{sorted(there - here)}")
     return out
 
 

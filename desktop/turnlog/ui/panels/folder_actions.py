@@ -18,6 +18,7 @@ from ...core.model import Conversation, Folder
 from ...store.deletion import DeletionCounts
 from ...store.errors import FolderNameRefused
 from ..dialogs.privacy import DELETE_DETAIL, Confirmation, Decision, with_scope
+from ..infra import sync_operations
 from ..infra.changes import Changes
 from ..infra.deletion_text import counts_text
 from ..infra.folder_operations import (
@@ -31,7 +32,6 @@ from ..infra.folder_operations import (
     star_conversations,
 )
 from ..infra.languages import arg, plural
-from ..infra import sync_operations
 from ..infra.open_log import OpenLog
 from ..infra.operations import StorageOp
 from ..request.send_session import SendSession
