@@ -1,10 +1,11 @@
 """kill -9 of `turnlog-cli sync now` at random points of writing, reading and compaction,
 many more times than the test does (tests/cli/test_sync_commands.py runs 50), then a clean
-sync: both data directories must hold the same log, every turn once, and no live object may
-decrypt to deleted text.
+sync: both data directories (real stores, `--feed store`, the default) must hold the same
+log, every turn once; no live object may decrypt to deleted text, no data directory may hold
+it after the store's checkpoint, and the storage holds no planted title, text or model name.
 
     dbus-run-session -- sh -c '... gnome-keyring-daemon --unlock ...; \\
-        .venv/bin/python tests/bench/sync.py [--runs 500] [--seed 44]'
+        .venv/bin/python tests/bench/sync.py [--runs 500] [--seed 44] [--feed store|lists]'
 
 Printed: runs, how many were killed, the time of a killed run beside a
 completed one (median), the time of the settling syncs, and whether everything converged.
@@ -29,9 +30,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=500)
     parser.add_argument("--seed", type=int, default=44)
+    parser.add_argument("--feed", choices=["store", "lists"], default="store")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        runs = KillRuns(Path(tmp), "lists", random.Random(args.seed))
+        runs = KillRuns(Path(tmp), args.feed, random.Random(args.seed))
         killed_s: list[float] = []
         whole_s: list[float] = []
         for _ in range(args.runs):
@@ -45,13 +47,16 @@ def main() -> int:
         start = time.perf_counter()
         runs.settle_and_check()
         settle = time.perf_counter() - start
-    print(f"runs {runs.runs}, killed {runs.killed} ({runs.killed / runs.runs:.0%}), "
-          f"completed {len(whole_s)}")
+    print(f"feed {args.feed}: runs {runs.runs}, killed {runs.killed} "
+          f"({runs.killed / runs.runs:.0%}), completed {len(whole_s)}")
+    print("kills landed by point: " + ", ".join(
+        f"{point} {hit}/{tried}" for point, (hit, tried) in sorted(runs.landed.items())))
     print(f"median run: killed {statistics.median(killed_s or [0]):.2f} s, completed "
           f"{statistics.median(whole_s or [0]):.2f} s "
           f"(ratio {statistics.median(killed_s or [0]) / statistics.median(whole_s or [1]):.2f})")
     print(f"conversations {len(runs.expected)}, turns "
-          f"{sum(len(t) for t in runs.expected.values())}, deleted texts {len(runs.deleted)}")
+          f"{sum(len(t) for t in runs.expected.values())}, deleted texts {len(runs.deleted)}, "
+          f"planted strings scanned {len(runs.planted)}")
     print(f"settling syncs {settle:.1f} s; converged, nothing doubled, no deleted text live")
     return 0
 

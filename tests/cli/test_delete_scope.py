@@ -55,8 +55,53 @@ def test_without_a_scope_a_delete_is_local_as_before_while_sync_is_not_set_up(tu
     assert _state(turnlog_home) == ([], set(), set())
 
 
-def test_a_scope_does_not_go_with_all(turnlog_home):
+def _syncing(home):
+    from turnlog.sync.state import SyncState
+
+    state = SyncState.open(home)
+    state.set_up("a" * 32, "laptop", str(home / "Sync"), "k" * 32)
+    state.close()
+
+
+def _second(home):
+    with TurnlogStore.open(home) as store:
+        store.conversations.create("Second")
+        return {g for (g,) in store.db.execute_sql('SELECT "gid" FROM "conversations"')}
+
+
+def test_delete_all_everywhere_writes_one_delete_record_of_every_conversation(turnlog_home):
     _conversation(turnlog_home)
+    gids = _second(turnlog_home)
     done = cli("delete", "--all", "--everywhere", "--yes")
-    assert done.returncode == 2
-    assert "--everywhere and --this-machine go with --turn or --conversation" in done.stderr
+    assert done.returncode == 0, done.stderr
+    kinds, tombstones, here = _state(turnlog_home)
+    assert kinds == ["delete"]
+    assert gids | {"t-plans-1"} <= tombstones and not here
+    with TurnlogStore.open(turnlog_home) as store:
+        assert store.db.execute_sql('SELECT count(*) FROM "conversations"').fetchone() == (0,)
+
+
+def test_delete_all_on_this_machine_keeps_markers_and_says_so(turnlog_home):
+    _conversation(turnlog_home)
+    gids = _second(turnlog_home)
+    done = cli("delete", "--all", "--this-machine", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert "still exists on your other machines" in done.stdout
+    kinds, tombstones, here = _state(turnlog_home)
+    assert not tombstones and gids | {"t-plans-1"} <= here
+
+
+def test_with_sync_set_up_delete_all_asks_where_and_deletes_nothing_unanswered(turnlog_home):
+    _conversation(turnlog_home)
+    _syncing(turnlog_home)
+    refused = cli("delete", "--all", "--yes")
+    assert refused.returncode == 1
+    assert "say --everywhere or --this-machine" in refused.stderr
+    asked = cli("delete", "--all", input="y\n\n")
+    assert asked.returncode == 1 and "on this machine only (t)?" in asked.stderr
+    with TurnlogStore.open(turnlog_home) as store:
+        assert store.db.execute_sql('SELECT count(*) FROM "conversations"').fetchone() == (1,)
+    answered = cli("delete", "--all", input="y\ne\n")
+    assert answered.returncode == 0, answered.stderr
+    kinds, tombstones, _here = _state(turnlog_home)
+    assert kinds == ["delete"] and "t-plans-1" in tombstones

@@ -1,5 +1,6 @@
-"""`turnlog-cli ARGS` run in a child process of its own, its data directory's sync feed made
-by `sync_lists.FEEDS[$TURNLOG_TEST_FEED]` (the store's own feed once it is there).
+"""`turnlog-cli ARGS` run in a child process of its own. With `$TURNLOG_TEST_FEED=store` it is
+plain `turnlog-cli` on a real data directory (the store's own `store.sync_feed`); with
+`lists` the data directory's feed is `sync_lists.ListFeed`, the seam's second implementation.
 
 `$TURNLOG_TEST_KILL_AT=NAME:N:WHEN` makes the child SIGKILL itself at the N-th call of one
 step of a sync (`before` or `after` it): a kill -9 at a chosen point of writing, reading or
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import sync_lists
 from turnlog.cli import main, sync_commands
+from turnlog.store.sync_feed import SyncFeed
 from turnlog.sync.folder import SyncFolder
 from turnlog.sync.state import SyncState
 
@@ -23,14 +25,13 @@ STEPS = {
     "remove": (SyncFolder, "remove"),
     "finish": (SyncState, "finish_pending"),
     "applied": (SyncState, "mark_applied"),
-    "incoming": (sync_lists.ListFeed, "incoming"),
-    "outgoing": (sync_lists.ListFeed, "outgoing"),
 }
+FEED_STEPS = {"store": SyncFeed, "lists": sync_lists.ListFeed}  # reading: what applies, what goes
 
 
-def _kill_at(spec: str) -> None:
+def _kill_at(spec: str, feed: str) -> None:
     name, count, when = spec.split(":")
-    owner, attribute = STEPS[name]
+    owner, attribute = STEPS.get(name, (FEED_STEPS[feed], name))
     original = getattr(owner, attribute)
     calls = [0]
 
@@ -56,7 +57,9 @@ def open_feed(home: Path):
 
 
 if __name__ == "__main__":
-    sync_commands.open_feed = open_feed
+    feed_name = os.environ.get("TURNLOG_TEST_FEED", "lists")
+    if feed_name != "store":
+        sync_commands.open_feed = open_feed
     if os.environ.get("TURNLOG_TEST_KILL_AT"):
-        _kill_at(os.environ["TURNLOG_TEST_KILL_AT"])
+        _kill_at(os.environ["TURNLOG_TEST_KILL_AT"], feed_name)
     sys.exit(main(sys.argv[1:]))

@@ -47,6 +47,31 @@ def feed_of(home: Path, feed: str):
     return FEEDS[feed](home)
 
 
+def texts_by_conversation(dump: dict) -> dict[str, list[str]]:
+    """Each conversation's questions, a fork's (a concurrent append "continued on" another
+    machine, with copies of the turns before it) counted with the conversation it continues."""
+    out: dict[str, set[str]] = {}
+    for conv, data in dump.items():
+        fork = data.get("fork")
+        home = fork[0] if fork and fork[0] in dump else conv
+        out.setdefault(home, set()).update(t[0] for t in data["turns"].values())
+    return {c: sorted(t) for c, t in out.items()}
+
+
+def differences(one: dict, other: dict) -> list[str]:
+    """Where two machines' logs differ, shortly (ids and what differs, not whole texts)."""
+    out = [f"only on one machine: {c} {one.get(c, other.get(c))}"[:300]
+           for c in sorted(set(one) ^ set(other))]
+    for conv in sorted(set(one) & set(other)):
+        a, b = one[conv], other[conv]
+        if a != b:
+            here, there = set(a["turns"]), set(b["turns"])
+            out.append(f"{conv}: title {a['title']!r}/{b['title']!r} fork {a.get('fork')}/"
+                       f"{b.get('fork')} turns only here {sorted(here - there)} only there "
+                       f"{sorted(there - here)}")
+    return out
+
+
 def keys_of(home: Path) -> Keys:
     con = sqlite3.connect(home / "sync.sqlite3")
     user = con.execute("SELECT value FROM settings WHERE key = 'keyring_user'").fetchone()[0]
@@ -63,8 +88,10 @@ class KillRuns:
     rng: random.Random
     expected: dict[str, list[str]] = field(default_factory=dict)
     deleted: list[str] = field(default_factory=list)
+    planted: list[str] = field(default_factory=list)  # every title, text and model name
     killed: int = 0
     runs: int = 0
+    landed: dict[str, list[int]] = field(default_factory=dict)  # point → [killed, runs]
 
     def __post_init__(self) -> None:
         self.storage = self.tmp / "Sync"
@@ -79,28 +106,36 @@ class KillRuns:
         try:
             for _ in range(self.rng.randint(1, 3)):
                 roll = self.rng.random()
-                if roll < 0.15 and self.expected:
-                    conv = self.rng.choice(sorted(self.expected))
+                known = sorted(set(self.expected) & set(log.dump()))  # what this one holds
+                if roll < 0.15 and known:
+                    conv = self.rng.choice(known)
                     log.delete_everywhere(conv)
                     self.deleted += self.expected.pop(conv)
-                elif roll < 0.5 or not self.expected:
-                    self.expected[log.new_conversation(f"title {self.rng.random()}")] = []
+                elif roll < 0.5 or not known:
+                    title = f"TITLE-{self.rng.getrandbits(40):x}"
+                    self.expected[log.new_conversation(title)] = []
+                    self.planted.append(title)
                 else:
-                    conv = self.rng.choice(sorted(self.expected))
+                    conv = self.rng.choice(known)
                     text = f"TEXT-{self.rng.getrandbits(40):x} " * self.rng.randint(1, 400)
-                    log.add_turn(conv, text, "answer")
+                    model = f"MODEL-{self.rng.getrandbits(40):x}"
+                    log.add_turn(conv, text, "answer", model=model)
                     self.expected[conv].append(text)
+                    self.planted += [text.split()[0], model]
         finally:
             log.close()
 
     def one(self) -> subprocess.CompletedProcess[str]:
         home = self.rng.choice(self.homes)
         self.act(home)
-        point = (f"{self.rng.choice(KILL_POINTS)}:{self.rng.randint(1, 3)}:"
+        point = (f"{self.rng.choice(KILL_POINTS)}:{self.rng.randint(1, 2)}:"
                  f"{self.rng.choice(['before', 'after'])}")
         result = run(home, "sync", "now", feed=self.feed, kill_at=point)
         self.runs += 1
         self.killed += result.returncode == -9
+        tally = self.landed.setdefault(point.split(":")[0], [0, 0])
+        tally[0] += result.returncode == -9
+        tally[1] += 1
         assert result.returncode in (0, -9), result.stderr
         assert "Traceback" not in result.stderr, result.stderr
         return result
@@ -116,10 +151,19 @@ class KillRuns:
             log = feed_of(home, self.feed)
             dumps.append(log.dump())
             log.close()
-        assert dumps[0] == dumps[1]
-        assert {c: sorted(t[0] for t in d["turns"].values()) for c, d in dumps[0].items()} \
-            == {c: sorted(t) for c, t in self.expected.items()}
+        assert dumps[0] == dumps[1], differences(*dumps)
+        for conversation in dumps[0].values():  # nothing doubled
+            questions = [t[0] for t in conversation["turns"].values()]
+            assert len(questions) == len(set(questions))
+        assert texts_by_conversation(dumps[0]) == {
+            c: sorted(t) for c, t in self.expected.items()}
         texts = b"".join(live_plaintexts(SyncFolder(self.storage), keys_of(self.homes[0])))
         for text in self.deleted:
             assert text.split()[0].encode() not in texts, text.split()[0]
-        assert not any(p.name.startswith(".turnlog-") for p, _ in storage_bytes(self.storage))
+        stored = storage_bytes(self.storage)
+        assert not any(p.name.startswith(".turnlog-") for p, _ in stored)
+        everything = b"".join(data for _p, data in stored)
+        assert self.planted and not [t for t in self.planted if t.encode() in everything]
+        for home in self.homes:  # closed: the store checkpointed its log into its file
+            held = b"".join(p.read_bytes() for p in home.rglob("*") if p.is_file())
+            assert not [t for t in self.deleted if t.split()[0].encode() in held]

@@ -3,8 +3,10 @@
 and renames, and deletes (everywhere, with tombstones kept for good, and on this machine
 only, with a local marker).
 
-Named for what it is: a list-shaped log standing in for `store.sync_feed` until that lands.
-`FEEDS` is what the end-to-end tests are parametrised over; the real feed joins it there.
+Named for what it is: a list-shaped log, kept beside `StoreFeed` (a real data directory's
+`TurnlogStore` and its `store.sync_feed`) so the wire side is checked against a second,
+independent implementation of the seam. `FEEDS` is what the end-to-end tests are
+parametrised over.
 
 Like the store's: applying is idempotent and in one transaction; a malformed record, or a
 turn or rename of a conversation this log has never seen (nor deleted), raises
@@ -213,6 +215,112 @@ def _check(record: Any) -> None:
         raise SyncRecordInvalid("a record without its conversation")
 
 
+class StoreFeed:
+    """A real data directory (`TurnlogStore.open(home)`): the seam is the store's own
+    `store.sync_feed`; the acts go through the store's API as the window and the CLI do."""
+
+    def __init__(self, home: Path) -> None:
+        from turnlog.store import TurnlogStore
+
+        self.store = TurnlogStore.open(home)
+        self.home = home
+
+    @property
+    def sync(self) -> Any:
+        return self.store.sync_feed
+
+    @property
+    def machine(self) -> str:
+        return self.store.sync_feed.machine
+
+    @machine.setter
+    def machine(self, name: str) -> None:  # the engine names this machine's forks' origin
+        self.store.sync_feed.machine = name
+
+    def close(self) -> None:
+        self.store.close()
+
+    def outgoing(self, after: int, limit: int = 2000) -> tuple[list[dict[str, Any]], int]:
+        return self.sync.outgoing(after, limit)
+
+    def incoming(self, records: list[dict[str, Any]], origin: str) -> Any:
+        return self.sync.incoming(records, origin)
+
+    def deleted(self) -> set[str]:
+        return self.sync.deleted()
+
+    def __getattr__(self, name: str) -> Any:  # the rest of the seam (blobs, forget …)
+        if name == "store":
+            raise AttributeError(name)
+        return getattr(self.store.sync_feed, name)
+
+    def _local_id(self, conv: str) -> int:
+        row = self.store.db.execute_sql('SELECT "id" FROM "conversations" WHERE "gid" = ?',
+                                        (conv,)).fetchone()
+        if row is None:
+            raise KeyError(conv)
+        return row[0]
+
+    def new_conversation(self, title: str) -> str:
+        cid = self.store.conversations.create(title).id
+        return self.store.db.execute_sql('SELECT "gid" FROM "conversations" WHERE "id" = ?',
+                                         (cid,)).fetchone()[0]
+
+    def add_turn(self, conv: str, question: str, answer: str, model: str = "m") -> str:
+        from datetime import UTC, datetime
+
+        from turnlog.core.model import Usage
+        from turnlog.core.pending import PendingTurn
+
+        turn = self.store.turns.commit(self._local_id(conv), PendingTurn(
+            id=uuid.uuid4().hex, question=question, answer=answer, model=model,
+            finish_reason="stop", usage=Usage(1, 2, 3), created_at=datetime.now(UTC)))
+        return turn.id
+
+    def add_version(self, conv: str, turn: str, question: str, answer: str) -> str:
+        """A new version of `turn` (an edit or a regeneration), used from now on."""
+        from datetime import UTC, datetime
+
+        from turnlog.core.model import Usage
+        from turnlog.core.pending import PendingTurn
+
+        return self.store.turns.commit(self._local_id(conv), PendingTurn(
+            id=uuid.uuid4().hex, question=question, answer=answer, model="m",
+            finish_reason="stop", usage=Usage(1, 2, 3), created_at=datetime.now(UTC),
+            replaces=turn)).id
+
+    def rename(self, conv: str, title: str) -> None:
+        self.store.conversations.update(self._local_id(conv), title=title)
+
+    def delete_everywhere(self, conv: str) -> None:
+        self.sync.delete_conversations([self._local_id(conv)], everywhere=True)
+
+    def delete_here(self, conv: str) -> None:
+        self.sync.delete_conversations([self._local_id(conv)], everywhere=False)
+
+    def checkpoint(self) -> None:
+        self.store.database.checkpoint()
+
+    def file_bytes(self) -> bytes:
+        """Every byte of the data directory's files (the database, its WAL, the rest)."""
+        return b"".join(p.read_bytes() for p in sorted(self.home.rglob("*")) if p.is_file())
+
+    def dump(self) -> dict[str, Any]:
+        """The log by global id: each conversation's title, its turns (question, answer,
+        model) by id, and for a fork the conversation it continues and the machine."""
+        db = self.store.db
+        gids = dict(db.execute_sql('SELECT "id", "gid" FROM "conversations"').fetchall())
+        forks = {c: (gids.get(s), on) for c, s, on in db.execute_sql(
+            'SELECT "conversation_id", "source_id", "continued_on" FROM "forks"')}
+        out: dict[str, Any] = {}
+        for cid, title in db.execute_sql('SELECT "id", "title" FROM "conversations"'):
+            out[gids[cid]] = {"title": title, "turns": {}, "fork": forks.get(cid)}
+        for cid, tid, question, answer, model in db.execute_sql(
+                'SELECT "conversation_id", "id", "question", "answer", "model" FROM "turns"'):
+            out[gids[cid]]["turns"][tid] = [question, answer, model]
+        return out
+
+
 # What the end-to-end tests are parametrised over: name → a factory of a feed for one data
-# directory. The store's own feed joins here once it exists.
-FEEDS: dict[str, Callable[[Path], Any]] = {"lists": ListFeed}
+# directory: a real data directory's store, and the list-shaped second implementation.
+FEEDS: dict[str, Callable[[Path], Any]] = {"lists": ListFeed, "store": StoreFeed}

@@ -41,7 +41,9 @@ def test_two_machines_end_with_the_same_log_and_nothing_twice(shared):
     a.feed.add_turn(conv, "When to plant?", "In autumn.")
     report = a.sync()
     assert (report.published_objects, report.published_records) == (1, 2)
-    assert a.feed.machine == "laptop"  # the feed shows this machine's name on its forks
+    # The feed keeps this machine's id on its forks, as other machines' records arrive
+    # with theirs: every machine keeps the same "continued on".
+    assert a.feed.machine == a.state.machine_id
     received = b.sync()
     assert received.received == {"laptop": 2}
     b.feed.add_turn(conv, "How deep?", "Three times the bulb.")

@@ -46,11 +46,11 @@ def register(sub: Any) -> None:
                    help="with --turn: keep the facts pinned from it, as typed")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--everywhere", action="store_true",
-                       help="with --turn or --conversation: delete it on every machine this "
-                       "data directory syncs with (they erase it when they next sync)")
+                       help="delete it on every machine this data directory syncs with "
+                       "(they erase it when they next sync)")
     where.add_argument("--this-machine", action="store_true",
-                       help="with --turn or --conversation: delete it here only; the next "
-                       "sync does not bring it back, and it stays on the other machines")
+                       help="delete it here only; the next sync does not bring it back, and "
+                       "it stays on the other machines")
     p.set_defaults(run=run_delete)
 
 
@@ -80,10 +80,6 @@ def run_delete(args: argparse.Namespace) -> int:
         return 2
     if args.with_forks and args.conversation is None:
         print("error: --with-forks goes with --conversation", file=sys.stderr)
-        return 2
-    if (args.everywhere or args.this_machine) and args.all:
-        print("error: --everywhere and --this-machine go with --turn or --conversation",
-              file=sys.stderr)
         return 2
     with TurnlogStore.open(data_dir()) as store:
         counts: DeletionCounts
@@ -120,6 +116,7 @@ def run_delete(args: argparse.Namespace) -> int:
         else:
             done = store.privacy.delete_all(preferences=_with_preferences(args, store),
                                             usage_totals=_with_usage(args, store)).counts
+        if args.all:
             assistants = store.assistants.delete_all() if _with_assistants(args, store) else 0
     print(f"deleted {done.describe()}")
     if scope == THIS_MACHINE:
@@ -195,13 +192,13 @@ EVERYWHERE, THIS_MACHINE, PLAIN = "everywhere", "this machine", "plain"
 
 def _scope(args: argparse.Namespace, store: TurnlogStore) -> str:
     """Where the delete reaches: EVERYWHERE, THIS_MACHINE (a marker keeps the next sync
-    from bringing it back) or PLAIN (sync not set up, or --all: a local delete as
-    always); "" when a data directory that syncs was not told which."""
+    from bringing it back) or PLAIN (sync not set up: a local delete as always); "" when
+    a data directory that syncs was not told which."""
     if args.everywhere:
         return EVERYWHERE
     if args.this_machine:
         return THIS_MACHINE
-    if args.all or not sync_set_up(store.home):
+    if not sync_set_up(store.home):
         return PLAIN
     if args.yes:
         print("error: this data directory syncs: say --everywhere or --this-machine",
@@ -220,6 +217,13 @@ def _scoped_delete(args: argparse.Namespace, store: TurnlogStore, everywhere: bo
         return store.sync_feed.delete_turn(args.turn, everywhere=everywhere,
                                            with_versions=not args.only_this_version,
                                            keep_pins=args.keep_pins).counts
+    if args.all:  # every conversation, through the scoped delete; then what --all adds
+        ids = [c for (c,) in store.db.execute_sql('SELECT "id" FROM "conversations"')]
+        done = store.sync_feed.delete_conversations(ids, everywhere=everywhere).counts \
+            if ids else store.privacy.preview_all()
+        store.privacy.delete_all(preferences=_with_preferences(args, store),
+                                 usage_totals=_with_usage(args, store))
+        return done
     ids = [args.conversation]
     if args.with_forks:
         ids += [fork.id for fork in store.forks.of(args.conversation)]

@@ -163,8 +163,9 @@ class SyncFeed:
             if field_name:
                 return {"create": False, "field": field_name, "fields": fields}
             return {"create": True, "fields": fields}
-        if kind == "delete":
-            return {"targets": json.loads(value or "[]")}
+        if kind == "delete":  # its targets, and how many conversations and turns they are
+            stored = json.loads(value or "[]")
+            return stored if isinstance(stored, dict) else {"targets": stored}
         if kind == "turn":
             return self._turn_record(gid)
         if kind == "version":
@@ -365,6 +366,10 @@ class SyncFeed:
         conversations = db.execute_sql(
             f'SELECT "id", "gid" FROM "conversations" WHERE "gid" IN {within}',
             (ids,)).fetchall()
+        forks = _sync_forks(db, [c for c, _g in conversations])  # they hold its turns
+        conversations += db.execute_sql(
+            'SELECT "id", "gid" FROM "conversations" WHERE "id" IN (SELECT value FROM '
+            'json_each(?))', (json.dumps(forks),)).fetchall()
         found = [g for _c, g in conversations]
         cids = json.dumps([c for c, _g in conversations])
         found += [t for (t,) in db.execute_sql(
@@ -413,6 +418,8 @@ class SyncFeed:
         marker keeps records arriving later for them out of this machine."""
         self.database.need_writer()
         with self.database.guard():
+            if everywhere:  # the forks a concurrent append made of them hold their turns
+                conversation_ids = [*conversation_ids, *_sync_forks(self.db, conversation_ids)]
             ids = json.dumps(list(conversation_ids))
             conv_gids = [g for (g,) in self.db.execute_sql(
                 'SELECT "gid" FROM "conversations" WHERE "id" IN (SELECT value FROM '
@@ -422,9 +429,12 @@ class SyncFeed:
             targets = conv_gids + [t for (t,) in self.db.execute_sql(
                 'SELECT "id" FROM "turns" WHERE "conversation_id" IN (SELECT value FROM '
                 'json_each(?))', (ids,))]
-            targets += _derived_gids(self.db, ids)
+            derived = _derived_gids(self.db, ids)
+            targets += derived
         conv = conv_gids[0] if len(conv_gids) == 1 else None
-        self._mark(targets, conv, everywhere)
+        counts = {"conversation": len(conv_gids), "turn": len(targets) - len(conv_gids)
+                  - len(derived)}
+        self._mark(targets, conv, everywhere, counts)
         return self._unmark_on_failure(
             targets, lambda: self.privacy().delete_conversations(list(conversation_ids)))
 
@@ -439,12 +449,14 @@ class SyncFeed:
                 else [turn_id]
             conv = self.db.execute_sql('SELECT "gid" FROM "conversations" WHERE "id" = ?',
                                        (cid,)).fetchone()[0]
-        self._mark(ids, conv, everywhere)
+        self._mark(ids, conv, everywhere, {"conversation": 0, "turn": len(ids)})
         return self._unmark_on_failure(ids, lambda: self.privacy().delete_turn(
             turn_id, with_versions=with_versions, keep_pins=keep_pins))
 
-    def _mark(self, targets: list[str], conv: str | None, everywhere: bool) -> None:
-        """Before the delete: tombstones and the delete record, or the markers; what the
+    def _mark(self, targets: list[str], conv: str | None, everywhere: bool,
+              counts: dict[str, int]) -> None:
+        """Before the delete: tombstones and the delete record (ids, and how many
+        conversations and turns they are: no title, no text), or the markers; what the
         journal kept of them (a title's history) goes with them."""
         payload = json.dumps(sorted(set(targets)))
         with self.database.guard(), self.db.atomic("IMMEDIATE"):
@@ -456,11 +468,31 @@ class SyncFeed:
                 'value FROM json_each(?)) OR "conv" IN (SELECT value FROM json_each(?)))',
                 (payload, payload))
             if everywhere:
+                self._erase_copies(payload)
                 self.db.execute_sql(
                     'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") '
                     "VALUES ('delete', ?, ?, NULL, ?)",
-                    (uuid.uuid4().hex,
-                     conv, payload))
+                    (uuid.uuid4().hex, conv,
+                     json.dumps({"targets": sorted(set(targets)), "counts": counts})))
+
+    def _erase_copies(self, ids: str) -> None:
+        """The copies forks made of these turns (a fork that a concurrent append made holds
+        copies of the turns before it): a delete everywhere takes them along here as
+        `erase_targets` does on every machine that reads it, so all keep the same."""
+        db = self.db
+        copies = db.execute_sql(
+            'SELECT "conversation_id", "id" FROM "turns" WHERE "id" IN (SELECT "id" FROM '
+            '"sync_copies" WHERE "original" IN (SELECT value FROM json_each(?)))',
+            (ids,)).fetchall()
+        by_conversation: dict[int, list[str]] = {}
+        for cid, turn_id in copies:
+            by_conversation.setdefault(cid, []).append(turn_id)
+        for cid, turn_ids in by_conversation.items():
+            known, first = versions.read(db, cid), titles.first_turn(db, cid)
+            deletion.delete_turns(db, cid, turn_ids)
+            versions.forget(db, cid, known, turn_ids)
+            titles.follow_first_turn(db, cid, first_before=first)
+        db.execute_sql('DELETE FROM "sync_copies" WHERE "id" NOT IN (SELECT "id" FROM "turns")')
 
     def _unmark_on_failure(self, targets: list[str], delete: Callable[[], Any]) -> Any:
         try:
@@ -499,6 +531,21 @@ class SyncFeed:
                     latest[name] = hlc
         return [FieldChange(c.field, c.value, c.hlc, c.origin, latest[c.field] == c.hlc)
                 for c in changes]
+
+
+def _sync_forks(db: peewee.Database, conversation_ids: Sequence[int]) -> list[int]:
+    """The forks sync made of these conversations (a turn that lost its place to another
+    machine's concurrent one went there, with the turns after it), forks of forks too:
+    what a delete everywhere of a conversation takes along, on every machine alike."""
+    found: list[int] = []
+    todo = list(conversation_ids)
+    while todo:
+        todo = [c for (c,) in db.execute_sql(
+            'SELECT "conversation_id" FROM "forks" WHERE "continued_on" IS NOT NULL AND '
+            '"source_id" IN (SELECT value FROM json_each(?))', (json.dumps(todo),))
+            if c not in found and c not in conversation_ids]
+        found += todo
+    return found
 
 
 def _derived_gids(db: peewee.Database, ids: str) -> list[str]:

@@ -139,8 +139,10 @@ class Engine:
 
     def __init__(self, feed: Feed, folder: SyncFolder, state: SyncState, keys: Keys) -> None:
         self.feed, self.folder, self.state, self.keys = feed, folder, state, keys
-        if hasattr(feed, "machine"):  # the name the store shows on what this machine made
-            feed.machine = state.machine_name
+        if hasattr(feed, "machine"):  # what the store keeps of this machine (a fork's
+            feed.machine = state.machine_id  # "continued on"): its id, as other machines'
+            # records arrive with theirs, so every machine keeps the same (a name is shown
+            # from the machines the sync state knows)
         self.report = Report(machine=state.machine_name)
         self._opened: dict[tuple[str, int], None] = {}  # objects refused this sync
 

@@ -24,13 +24,33 @@ def sync_set_up(store: TurnlogStore) -> StorageOp[bool]:
 
 def delete_conversations(store: TurnlogStore, conversation_ids: Sequence[int], *,
                          everywhere: bool) -> StorageOp[Changes]:
-    """Delete a conversation (and the forks of it named with it) everywhere or here only."""
+    """Delete conversations (one and the forks of it named with it, or several chosen in
+    the sidebar) everywhere or here only."""
     def work() -> Changes:
         report = store.sync_feed.delete_conversations(list(conversation_ids),
                                                       everywhere=everywhere)
-        return Changes(deleted=frozenset(report.conversation_ids), counts=report.counts)
+        return Changes(deleted=frozenset(report.conversation_ids), counts=report.counts,
+                       folders=True)
 
     return StorageOp("delete conversation", work)
+
+
+def delete_folder(store: TurnlogStore, folder_id: int, conversation_ids: Sequence[int], *,
+                  everywhere: bool) -> StorageOp[Changes]:
+    """A folder deleted with its conversations (`conversation_ids`, as counted when asked),
+    everywhere or here only: they go through the scoped delete, then the folder; one put
+    in it since it was counted moves out of it, as the folder's own delete does."""
+    def work() -> Changes:
+        report = store.sync_feed.delete_conversations(list(conversation_ids),
+                                                      everywhere=everywhere) \
+            if conversation_ids else None
+        store.folders.delete(folder_id, with_conversations=False)
+        if report is None:
+            return Changes(folders=True)
+        return Changes(deleted=frozenset(report.conversation_ids), counts=report.counts,
+                       folders=True)
+
+    return StorageOp("delete a folder", work)
 
 
 def delete_turn(store: TurnlogStore, turn_id: str, *, everywhere: bool,

@@ -17,7 +17,8 @@ from ...core.failures import StoreError
 from ...core.model import Conversation, Folder
 from ...store.deletion import DeletionCounts
 from ...store.errors import FolderNameRefused
-from ..dialogs.privacy import DELETE_DETAIL, Confirmation, Decision
+from ..dialogs.privacy import DELETE_DETAIL, Confirmation, Decision, with_scope
+from ..infra import sync_operations
 from ..infra.changes import Changes
 from ..infra.deletion_text import counts_text
 from ..infra.folder_operations import (
@@ -141,35 +142,50 @@ class FolderActions(QObject):
             self._run(star_conversations(self._store, list(ids), starred))
 
     def delete_several(self, conversations: Sequence[Conversation]) -> None:
-        """Count what deleting them removes, then ask."""
+        """Count what deleting them removes, then ask (with sync set up: everywhere, or on
+        this machine only)."""
         ids = [c.id for c in conversations]
 
-        def counted(counts: DeletionCounts) -> None:
-            if self._confirm(delete_several_question(len(ids), counts)).accepted:
-                self._delete_now(ids)
+        def counted(counts: DeletionCounts, synced: bool) -> None:
+            question = delete_several_question(len(ids), counts)
+            decision = self._confirm(with_scope(question) if synced else question)
+            if decision.accepted:
+                self._stop_using(ids)
+                self._run(sync_operations.delete_conversations(
+                    self._store, ids, everywhere=not decision.other) if synced
+                    else delete_conversations(self._store, ids))
 
-        count_deletion(self._store, ids).run(self._runner, on_success=counted,
-                                             on_failure=self.failed.emit)
+        self._with_sync(lambda synced: count_deletion(self._store, ids).run(
+            self._runner, on_success=lambda counts: counted(counts, synced),
+            on_failure=self.failed.emit))
 
     def delete_folder(self, folder: Folder) -> None:
         """An empty folder goes at once; one holding conversations asks whether they move
-        out (the default) or are deleted with it."""
-        def counted(found: tuple[list[int], DeletionCounts]) -> None:
+        out (the default) or are deleted with it (with sync set up: everywhere, or on this
+        machine only)."""
+        def counted(found: tuple[list[int], DeletionCounts], synced: bool) -> None:
             ids, counts = found
-            decision = self._confirm(delete_folder_question(folder, counts)) if ids \
+            question = delete_folder_question(folder, counts)
+            decision = self._confirm(with_scope(question) if synced else question) if ids \
                 else Decision(True)
             if not decision.accepted:
                 return
             if decision.option:
                 self._stop_using(ids)
-            self._run(delete_folder(self._store, folder.id, decision.option))
+            if decision.option and synced:
+                self._run(sync_operations.delete_folder(self._store, folder.id, ids,
+                                                        everywhere=not decision.other))
+            else:
+                self._run(delete_folder(self._store, folder.id, decision.option))
 
-        count_folder(self._store, folder.id).run(self._runner, on_success=counted,
-                                                 on_failure=self.failed.emit)
+        self._with_sync(lambda synced: count_folder(self._store, folder.id).run(
+            self._runner, on_success=lambda found: counted(found, synced),
+            on_failure=self.failed.emit))
 
-    def _delete_now(self, ids: list[int]) -> None:
-        self._stop_using(ids)
-        self._run(delete_conversations(self._store, ids))
+    def _with_sync(self, then: Callable[[bool], None]) -> None:
+        """`then(whether this data directory syncs)`, asked off the GUI thread."""
+        sync_operations.sync_set_up(self._store).run(self._runner, on_success=then,
+                                                     on_failure=self.failed.emit)
 
     def _stop_using(self, ids: Sequence[int]) -> None:
         """A request in flight for one of them is stopped and discarded; the open one

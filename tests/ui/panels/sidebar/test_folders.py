@@ -241,3 +241,65 @@ def test_a_search_hit_outside_the_folder_chosen_opens(qtbot, store, make_window)
     qtbot.waitUntil(lambda: window.conversation is not None
                     and window.conversation.id == outside.id)
     assert window.sidebar.current().id == outside.id
+
+
+def _syncing(store: TurnlogStore) -> None:
+    """This data directory is set up to sync (its state as `turnlog-cli sync setup` leaves
+    it): a delete then asks everywhere or on this machine only."""
+    from turnlog.sync.state import SyncState
+
+    state = SyncState.open(store.home)
+    state.set_up("a" * 32, "laptop", str(store.home / "Sync"), "k" * 32)
+    state.close()
+
+
+def _scoped_marks(store: TurnlogStore) -> tuple[set[str], set[str]]:
+    here = {g for (g,) in store.db.execute_sql('SELECT "gid" FROM "sync_here_deleted"')}
+    return store.sync_feed.deleted(), here
+
+
+def test_several_deleted_in_a_window_that_syncs_ask_everywhere_or_here(
+        qtbot, store, make_window):
+    made = [seed(store, title, numbered(2)) for title in ("One", "Two", "Three")]
+    gids = {c.id: store.db.execute_sql('SELECT "gid" FROM "conversations" WHERE "id" = ?',
+                                       (c.id,)).fetchone()[0] for c in made}
+    _syncing(store)
+    window = make_window()
+    asked = []
+    window.confirm = lambda question: asked.append(question) or Decision(True)  # everywhere
+    window.folder_actions.delete_several([made[0], made[1]])
+    qtbot.waitUntil(lambda: titles(window) == ["Three"], timeout=10_000)
+    (question,) = asked
+    assert question.question.action == "Delete everywhere"
+    assert question.here == "On this machine only"
+    tombstones, here = _scoped_marks(store)
+    assert {gids[made[0].id], gids[made[1].id]} <= tombstones and not here
+    window.confirm = lambda question: Decision(True, other=True)  # on this machine only
+    window.folder_actions.delete_several([made[2]])
+    qtbot.waitUntil(lambda: titles(window) == [], timeout=10_000)
+    tombstones, here = _scoped_marks(store)
+    assert gids[made[2].id] in here and gids[made[2].id] not in tombstones
+
+
+def test_a_folder_deleted_with_its_conversations_in_a_window_that_syncs_asks_where(
+        qtbot, store, make_window):
+    kept = seed(store, "Kept", numbered(1))
+    inside = seed(store, "Inside", numbered(3))
+    gid = store.db.execute_sql('SELECT "gid" FROM "conversations" WHERE "id" = ?',
+                               (inside.id,)).fetchone()[0]
+    folder = store.folders.add("Secret")
+    store.folders.move([inside.id], folder.id)
+    _syncing(store)
+    window = make_window()
+    asked = []
+    window.confirm = lambda question: asked.append(question) or Decision(True, True)
+    choose_folder(qtbot, window, 2)
+    window.folder_actions.delete_folder(window.sidebar.chosen_folder())
+    qtbot.waitUntil(lambda: folder_rows(window) == ["All conversations", "Not in a folder"],
+                    timeout=10_000)
+    qtbot.waitUntil(lambda: titles(window) == ["Kept"])
+    (question,) = asked
+    assert question.question.action == "Delete everywhere"
+    assert "Also delete its 1 conversation" in question.question.option
+    assert gid in store.sync_feed.deleted()
+    assert [c.id for c in store.conversations()] == [kept.id] and store.folders() == []
