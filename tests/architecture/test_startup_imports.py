@@ -34,7 +34,9 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          "importlib.metadata", "urllib.request", "http.client",
          # sync (its wire side, the cryptography stack, the window's runner): the window's
          # first sync starts seconds after the first screen
-         "turnlog.sync", "turnlog.service.sync_runner", "cryptography")
+         "turnlog.sync", "turnlog.service.sync_runner", "cryptography",
+         # the schema upgrade and its frozen steps: a file at today's version needs neither
+         "turnlog.store.upgrade", "turnlog.store.migrations")
 # Never loaded by a command that only reads the log.
 NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
                    "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",
