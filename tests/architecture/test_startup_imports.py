@@ -36,7 +36,9 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          # first sync starts seconds after the first screen
          "turnlog.sync", "turnlog.service.sync_runner", "cryptography",
          # the schema upgrade and its frozen steps: a file at today's version needs neither
-         "turnlog.store.upgrade", "turnlog.store.migrations")
+         "turnlog.store.upgrade", "turnlog.store.migrations",
+         # what an edit of a pin or note took out: compared when one is edited
+         "difflib")
 # Never loaded by a command that only reads the log.
 NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
                    "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",
