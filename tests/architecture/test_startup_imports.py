@@ -34,7 +34,11 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          "importlib.metadata", "urllib.request", "http.client",
          # sync (its wire side, the cryptography stack, the window's runner): the window's
          # first sync starts seconds after the first screen
-         "turnlog.sync", "turnlog.service.sync_runner", "cryptography")
+         "turnlog.sync", "turnlog.service.sync_runner", "cryptography",
+         # the schema upgrade and its frozen steps: a file at today's version needs neither
+         "turnlog.store.upgrade", "turnlog.store.migrations",
+         # what an edit of a pin or note took out: compared when one is edited
+         "difflib")
 # Never loaded by a command that only reads the log.
 NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
                    "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",
@@ -43,11 +47,13 @@ NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnl
                    "turnlog.core.send", "turnlog.core.compaction", "turnlog.core.projection",
                    "turnlog.core.side", "turnlog.core.tool_loop", "turnlog.store.records")
 # Never loaded by `list` or `show`: the exporters, the search language, the request proofs,
-# the privacy deletes, the importers' writer, the schema upgrade, the temporary files.
+# the privacy deletes, the importers' writer, the schema upgrade with its frozen steps
+# (a file at today's version needs only the number), the search index's SQL, the temporary
+# files.
 NOT_FOR_LISTING = ("turnlog.formats.export", "turnlog.core.search", "turnlog.core.proof",
                    "turnlog.core.memory", "turnlog.store.privacy", "turnlog.store.importing",
-                   "turnlog.store.upgrade", "turnlog.store.proofs", "turnlog.config.tool_servers",
-                   "tempfile")
+                   "turnlog.store.upgrade", "turnlog.store.migrations", "turnlog.store.search",
+                   "turnlog.store.proofs", "turnlog.config.tool_servers", "tempfile")
 
 # The real start (`turnlog.app.main`), with the moment the first screen is ready (the
 # `$TURNLOG_READY_FILE` mark) noted: what is loaded then, and once the HTTP stack is in.

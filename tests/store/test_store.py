@@ -246,7 +246,8 @@ def test_store_modules_import_each_other_one_way():
     for module in ("deletion", "summaries", "upgrade", "migrations", "rows", "errors",
                    "models", "search"):
         assert imports[module] <= {"errors", "models", "rows", "migrations", "search",
-                                   "attachments", "proofs"}, module
+                                   "attachments", "proofs", "schema_version"}, module
+    assert not imports["schema_version"], "the schema's number: a leaf"
     assert imports["proofs"] <= {"models", "rows", "attachments"}, "record proofs: near a leaf"
     assert not imports["search"], "the search index's module is a leaf"
     assert imports["attachments"] <= {"errors"}, "the attachments' module is all but a leaf"

@@ -6,16 +6,23 @@ Calling the part lists them (`store.conversations("text")`), as a store always c
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import peewee
 
 from ..core.model import Conversation, ConversationSettings
 from ..core.title_sources import MODEL, QUESTION, SOURCES, USER
-from . import drafts, rows, search, titles
+from ..system.lazy import LazyModule
+from . import drafts, rows, titles
 from .database import Database
 from .errors import NotFound
 from .models import ConversationRow, TurnRow, insert
+
+if TYPE_CHECKING:
+    from . import search
+else:
+    # the index's SQL: loaded by the first change of a title or search, not by reading
+    search = LazyModule("turnlog.store.search")
 
 FIRST_SEND = "first_send"  # in a conversation's settings: made for a first question
 NOT_IN_A_FOLDER = 0  # `list(folder=...)`: the conversations in no folder (ids start at 1)

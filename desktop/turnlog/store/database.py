@@ -19,7 +19,7 @@ import peewee
 from ..config.paths import DB_NAME
 from ..core.failures import StoreError
 from .errors import STORE_EXCEPTIONS, DatabaseCorrupt, DiskFull, classify
-from .migrations import current_version
+from .schema_version import current_version
 
 log = logging.getLogger(__name__)
 

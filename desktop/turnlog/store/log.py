@@ -40,7 +40,7 @@ from .files import (
     refuse_links,
     settled,
 )
-from .migrations import SCHEMA_VERSION, Progress, current_version, table_names
+from .schema_version import SCHEMA_VERSION, Progress, current_version, table_names
 
 if TYPE_CHECKING:
     from .assistants import Assistants

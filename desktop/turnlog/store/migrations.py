@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import peewee
 
 from . import search
+from .schema_version import SCHEMA_VERSION, Progress, current_version
 
 # As created by 8d40368 (peewee's DDL for ConversationRow, TurnRow, RequestRow then).
 V1 = (
@@ -82,10 +83,6 @@ V_VERSIONS = (
 V_REASONING = (
     """ALTER TABLE "turns" ADD COLUMN "reasoning" TEXT NOT NULL DEFAULT ''""",
 )
-
-Progress = Callable[[int, int], None]
-"""(done, total) of a step that moves data, for a start-up that shows it."""
-
 
 @dataclass(frozen=True, slots=True)
 class FillStep:
@@ -637,19 +634,9 @@ MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V
                           V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS, V_RECORD_PROOFS,
                           V_ASSISTANTS, V_FOLDERS, V_SUMMARY_EDITS, V_USAGE,
                           V_ASSISTANT_FOLDER, V_ATTACHMENTS_ADDED, V_SYNC]
-SCHEMA_VERSION = len(MIGRATIONS)
-
-
-def current_version(db: peewee.SqliteDatabase) -> int:
-    return int(db.execute_sql("PRAGMA user_version").fetchone()[0])
-
-
-def table_names(db: peewee.SqliteDatabase) -> list[str]:
-    rows = db.execute_sql(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-        "ORDER BY name"
-    ).fetchall()
-    return [str(name) for (name,) in rows]
+if len(MIGRATIONS) != SCHEMA_VERSION:  # a step appended, the number opening reads not
+    raise ImportError(f"store/schema_version.py says {SCHEMA_VERSION} while there are "
+                      f"{len(MIGRATIONS)} steps: set SCHEMA_VERSION to the number of steps")
 
 
 def migrate(db: peewee.SqliteDatabase, steps: Sequence[Step] | None = None,

@@ -21,13 +21,15 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import peewee
 
 from ..config.paths import ERASE_PENDING_NAME
 from ..core.model import Conversation
 from ..core.summaries import StoredSummary
-from . import deletion, drafts, rows, summaries, titles, upgrade, versions
+from ..system.lazy import LazyModule
+from . import deletion, drafts, rows, summaries, titles, versions
 from .conversations import Conversations, conversation_row
 from .database import Database
 from .deletion import DeletionCounts
@@ -36,6 +38,13 @@ from .files import erase_pending, open_no_link
 from .memory import Memory
 from .models import ConversationRow, ForkRow
 from .turns import Turns
+
+if TYPE_CHECKING:
+    from . import upgrade
+else:
+    # the copies kept from before an upgrade, removed after a delete: with the upgrade's
+    # frozen steps, loaded by the first delete rather than by every start
+    upgrade = LazyModule("turnlog.store.upgrade")
 
 log = logging.getLogger(__name__)
 

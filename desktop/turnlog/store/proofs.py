@@ -4,7 +4,6 @@ functions here run inside the caller's transaction and fault translation."""
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 from collections.abc import Sequence
@@ -225,6 +224,8 @@ def forget_texts(db: peewee.Database, text_ids: Sequence[int]) -> int:
 
 def removed_pieces(old: str, new: str) -> list[str]:
     """What an edit from `old` to `new` took out (empty: it only added)."""
+    import difflib  # an edit of a pin or note: not every start that opens the store
+
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     return [old[i1:i2].strip() for op, i1, i2, _j1, _j2 in matcher.get_opcodes()
             if op in ("delete", "replace") and old[i1:i2].strip()]

@@ -7,11 +7,20 @@ first turn (or the neutral empty title when none is left), unless the user typed
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import peewee
 
 from ..core.title_sources import MODEL, QUESTION
-from . import search, versions
+from ..system.lazy import LazyModule
+from . import versions
 from .models import ConversationRow, TurnRow
+
+if TYPE_CHECKING:
+    from . import search
+else:
+    # the index's SQL: loaded by the first change of a title or search, not by reading
+    search = LazyModule("turnlog.store.search")
 
 
 def first_turn(db: peewee.Database, conversation_id: int) -> str | None:

@@ -24,7 +24,8 @@ from pathlib import Path
 import peewee
 
 from .errors import STORE_EXCEPTIONS, DatabaseCorrupt, UpgradeFailed, classify
-from .migrations import MIGRATIONS, Progress, Step, current_version, migrate, table_names
+from .migrations import MIGRATIONS, Step, migrate
+from .schema_version import Progress, current_version, table_names
 
 log = logging.getLogger(__name__)
 COPY_MARK = ".before-v"
