@@ -64,6 +64,9 @@ for module in list(sys.modules.values()):
             names.add(path[len(site) + 1:].split("/")[0])
 owners = metadata.packages_distributions()
 todo = [d for n in names for d in owners.get(n.removesuffix(".py"), [])]
+# and what turnlog itself requires (imported on first use, so not loaded above), but Qt
+todo += [re.split(r"[ ;<>=!~\\[(]", r, maxsplit=1)[0] for r in metadata.requires("turnlog")
+         or [] if "extra ==" not in r and not r.startswith("PySide6")]
 seen = set()
 while todo:
     wanted = todo.pop()

@@ -5,6 +5,7 @@ history, and malformed records apply nothing."""
 from __future__ import annotations
 
 import copy
+import time
 
 import pytest
 
@@ -87,6 +88,7 @@ def test_concurrent_renames_the_later_wins_and_the_other_is_in_the_history(machi
     a, b = machines["A"], machines["B"]
     on_a, on_b = _shared(a, b, "Original")
     a.conversations.update(on_a, title="Named on A", model="model-a")
+    time.sleep(0.005)  # a later millisecond: in the same one, the machine id decides
     b.conversations.update(on_b, title="Named on B")
     pull(a, b)
     pull(b, a)
