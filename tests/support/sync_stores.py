@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,17 @@ def open_machines(root: Path, names: str = "AB") -> dict[str, TurnlogStore]:
         store.sync_feed.machine = name
         machines[name] = store
     return machines
+
+
+@contextmanager
+def machines_open(root: Path, names: str = "AB") -> Iterator[dict[str, TurnlogStore]]:
+    """`open_machines`, each store closed again at the end."""
+    machines = open_machines(root, names)
+    try:
+        yield machines
+    finally:
+        for store in machines.values():
+            store.close()
 
 
 def pending(question: str, answer: str = "", *, replaces: str | None = None) -> PendingTurn:

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from sync_stores import open_machines, published, pull
+from sync_stores import machines_open, published, pull
 from turnlog.core.assistants import AssistantSetup
 from turnlog.core.attachments import Attachment, AttachmentKind
 from turnlog.store.errors import SyncRecordInvalid
@@ -20,10 +20,8 @@ RULES = b"Always answer with the Latin name of the plant.\n"
 
 @pytest.fixture
 def machines(tmp_path):
-    opened = open_machines(tmp_path)
-    yield opened
-    for store in opened.values():
-        store.close()
+    with machines_open(tmp_path) as opened:
+        yield opened
 
 
 def _gardener(a):

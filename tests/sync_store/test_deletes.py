@@ -16,7 +16,7 @@ from sync_stores import (
     dump,
     file_bytes,
     gid_of,
-    open_machines,
+    machines_open,
     pending,
     published,
     pull,
@@ -28,10 +28,8 @@ SECRET = "the door code is 7391-secret"
 
 @pytest.fixture
 def machines(tmp_path):
-    opened = open_machines(tmp_path, "ABC")
-    yield opened
-    for store in opened.values():
-        store.close()
+    with machines_open(tmp_path, "ABC") as opened:
+        yield opened
 
 
 def _private_conversation(a, b):

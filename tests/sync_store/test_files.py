@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from sync_stores import conversation_by_gid, gid_of, open_machines, pending, published, pull
+from sync_stores import conversation_by_gid, gid_of, machines_open, pending, published, pull
 from turnlog.core.attachments import Attachment, AttachmentKind
 from turnlog.store.errors import SyncRecordInvalid
 
@@ -27,10 +27,8 @@ def _file(name: str, data: bytes, kind: AttachmentKind, mime: str) -> Attachment
 
 @pytest.fixture
 def machines(tmp_path):
-    opened = open_machines(tmp_path)
-    yield opened
-    for store in opened.values():
-        store.close()
+    with machines_open(tmp_path) as opened:
+        yield opened
 
 
 def _with_files(a):

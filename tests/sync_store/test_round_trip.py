@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from sync_stores import conversation_by_gid, dump, gid_of, open_machines, pending, published, pull
+from sync_stores import conversation_by_gid, dump, gid_of, machines_open, pending, published, pull
 from turnlog.core.model import ConversationSettings
 
 
 @pytest.fixture
 def machines(tmp_path):
-    opened = open_machines(tmp_path)
-    yield opened
-    for store in opened.values():
-        store.close()
+    with machines_open(tmp_path) as opened:
+        yield opened
 
 
 def test_a_conversation_and_its_turns_come_through(machines):

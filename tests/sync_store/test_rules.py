@@ -9,16 +9,14 @@ import time
 
 import pytest
 
-from sync_stores import conversation_by_gid, dump, gid_of, open_machines, pending, published, pull
+from sync_stores import conversation_by_gid, dump, gid_of, machines_open, pending, published, pull
 from turnlog.store.errors import SyncRecordInvalid
 
 
 @pytest.fixture
 def machines(tmp_path):
-    opened = open_machines(tmp_path, "ABC")
-    yield opened
-    for store in opened.values():
-        store.close()
+    with machines_open(tmp_path, "ABC") as opened:
+        yield opened
 
 
 def _shared(a, b, title="Shared"):

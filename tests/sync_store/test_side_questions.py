@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from sync_stores import conversation_by_gid, gid_of, open_machines, pending, published, pull
+from sync_stores import conversation_by_gid, gid_of, machines_open, pending, published, pull
 from turnlog.core.model import Usage
 from turnlog.core.side_records import SideQuestion
 from turnlog.store.errors import SyncRecordInvalid
@@ -19,10 +19,8 @@ from turnlog.store.errors import SyncRecordInvalid
 
 @pytest.fixture
 def machines(tmp_path):
-    opened = open_machines(tmp_path)
-    yield opened
-    for store in opened.values():
-        store.close()
+    with machines_open(tmp_path) as opened:
+        yield opened
 
 
 def _aside(a):
