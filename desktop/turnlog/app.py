@@ -24,7 +24,7 @@ from .core.failures import StoreError
 from .resources import app_icon_svg
 from .store import TurnlogStore
 from .store.errors import file_fault
-from .system import children, collector
+from .system import children
 from .ui.infra.fonts import CJK_FAMILIES, configure_fonts
 
 __all__ = ["CJK_FAMILIES", "application", "configure_fonts", "main"]
@@ -114,24 +114,7 @@ def application(argv: Sequence[str]) -> QApplication:
     app.setWindowIcon(QIcon.fromTheme(APP_ID, packaged_icon()))
     route_qt_messages()
     configure_fonts(app)
-    collect_on_gui_thread(app)
     return app
-
-
-GC_TICK_MS = 500
-
-
-def collect_on_gui_thread(app: QApplication) -> None:
-    """Garbage in cycles collected on this (the GUI) thread only, every `GC_TICK_MS`, never
-    on a worker that would destroy the widgets' objects there (system/collector.py)."""
-    if app.property("turnlog-collector"):
-        return
-    collector.take_over()
-    timer = QTimer(app)
-    timer.setInterval(GC_TICK_MS)
-    timer.timeout.connect(collector.collect_due)
-    timer.start()
-    app.setProperty("turnlog-collector", True)
 
 
 def open_window(store: TurnlogStore, home: Path, *, n_ctx: int | None = None) -> MainWindow:
