@@ -103,7 +103,10 @@ class Conversations:
         stored = (settings or ConversationSettings()).to_json()
         if first_send:
             stored[FIRST_SEND] = True
-        with self.database.guard(), self.database.db.atomic():
+        # IMMEDIATE: the write lock is waited for (busy timeout) before anything is read; a
+        # deferred transaction whose insert triggers read first fails at once when another
+        # connection (a background erase's checkpoint) moved the log on meanwhile.
+        with self.database.guard(), self.database.db.atomic("IMMEDIATE"):
             row = insert(self.database.db, ConversationRow, title=title,
                          system_prompt=system_prompt, model=model, settings=json.dumps(stored),
                          created_at=stamp, updated_at=stamp, title_source=title_source,
