@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 
 # How core names the wait before another attempt (`Sender`): seconds, attempt, attempts.
 RETRY_DETAIL = re.compile(r"in (\d+) s \(attempt (\d+) of (\d+)\)")
+# The store's parts a send reads and writes (each made, with its module, on first use).
+SEND_PARTS = ("conversations", "turns", "records", "memory", "attachments", "usage")
 STREAM_INTERVAL_MS = 33  # streamed text reaches the screen at most ~30 times a second
 
 STAGE_WORDS = {
@@ -261,9 +263,16 @@ class SendSession(QObject):
 
     def prepare(self) -> None:
         """While nothing is sent yet: load, on the network worker, what the first send
-        would load on first use (the HTTP stack, the TLS context)."""
-        self._runner.run(TaskRunner.NETWORK, "prepare the connection",
-                         lambda _context: self._connector.prepare(),
+        would load on first use (the HTTP stack, the TLS context, the store's parts a send
+        reads and writes, each made on first use)."""
+        store, connector = self._store, self._connector
+
+        def prepare(_context: TaskContext) -> None:
+            connector.prepare()
+            for part in SEND_PARTS:
+                getattr(store, part)
+
+        self._runner.run(TaskRunner.NETWORK, "prepare the connection", prepare,
                          on_success=lambda _result: None,
                          on_failure=lambda err: log.debug("preparing the connection: %s", err))
 
