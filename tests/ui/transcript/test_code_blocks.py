@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication, QTextDocument, QTextFormat
 
-from turnlog.ui.transcript.answer import CODE_TINT, style_code
+from turnlog.ui.transcript.answer import CODE_TINT, COPY_HEIGHT, style_code
 from turnlog.ui.transcript.model import Role
 from window_sending import open_window
 
@@ -28,6 +28,22 @@ def test_code_blocks_are_tinted_and_wrap(qapp):
     assert not block.blockFormat().nonBreakableLines()
     assert not doc.findBlockByNumber(0).blockFormat().hasProperty(
         QTextFormat.Property.BackgroundBrush)
+
+
+def test_a_code_blocks_language_and_copy_have_a_strip_above_its_first_line(qapp):
+    """The language name and *Copy* sit in a strip of their own: never drawn over code."""
+    doc = QTextDocument()
+    doc.setMarkdown(ANSWER, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+    doc.setTextWidth(500)
+    layout = doc.documentLayout()
+    for code in style_code(doc):
+        above = layout.blockBoundingRect(doc.findBlockByNumber(code.first - 1)).bottom()
+        first = layout.blockBoundingRect(doc.findBlockByNumber(code.first)).top()
+        assert first - above >= COPY_HEIGHT
+        second = code.first + 1
+        if second <= code.last:  # the lines below follow without a gap
+            assert layout.blockBoundingRect(doc.findBlockByNumber(second)).top() == \
+                layout.blockBoundingRect(doc.findBlockByNumber(code.first)).bottom()
 
 
 def test_copy_code_block_copies_exactly_that_block(qtbot, make_window, store):

@@ -30,9 +30,10 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
-from ..infra.theme import CODE_TINT  # noqa: F401 - a grey box on light and dark themes alike
+from ..infra.theme import CODE_TINT  # a grey box on light and dark themes alike
 from .limits import MAX_BLOCK_CHARS, Excess, first_excess, next_plain_end
 from .markdown import (
+    CODE_HEAD,
     CodeBlock,
     MathStyle,
     Rendered,
@@ -103,7 +104,7 @@ def section_ends(text: str, start: int = 0, *, min_chars: int = SECTION_CHARS,
 
 Selection = QAbstractTextDocumentLayout.Selection
 
-COPY_WIDTH, COPY_HEIGHT = 44.0, 18.0  # a code block's Copy button, at its top right
+COPY_WIDTH, COPY_HEIGHT = 44.0, CODE_HEAD  # a code block's Copy button: its head's right end
 
 
 class AnswerDocument:
@@ -364,7 +365,8 @@ class AnswerDocument:
                     lines.append(doc.findBlockByNumber(number).text())
                     number += 1
                 layout = doc.documentLayout()
-                upper = layout.blockBoundingRect(doc.findBlockByNumber(code.first)).top()
+                upper = layout.blockBoundingRect(doc.findBlockByNumber(code.first)).top() \
+                    - CODE_HEAD
                 lower = layout.blockBoundingRect(doc.findBlockByNumber(code.last)).bottom()
                 found.append((code.language, "\n".join(lines), top + upper, top + lower))
         return found
@@ -525,7 +527,9 @@ class AnswerDocument:
         """Each code block's language at its top right; *Copy* beside it on the block
         under the pointer (`hovered`: its number in this section) (few blocks: cheap)."""
         for number, code in enumerate(self._code(doc)):
-            rect = doc.documentLayout().blockBoundingRect(doc.findBlockByNumber(code.first))
+            first = doc.documentLayout().blockBoundingRect(doc.findBlockByNumber(code.first))
+            rect = QRectF(first.left(), first.top() - CODE_HEAD, first.width(), CODE_HEAD)
+            painter.fillRect(rect, CODE_TINT)
             button = QRectF(self._width - COPY_WIDTH, rect.top(), COPY_WIDTH, COPY_HEIGHT)
             if number == hovered:
                 painter.setPen(palette.color(QPalette.ColorGroup.Active,
@@ -537,5 +541,5 @@ class AnswerDocument:
                                              QPalette.ColorRole.PlaceholderText))
                 painter.drawText(QRectF(rect.left(), rect.top(), button.left() - rect.left()
                                         - 4, rect.height()),
-                                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop,
+                                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                                  code.language)

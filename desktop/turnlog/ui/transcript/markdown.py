@@ -47,6 +47,8 @@ from ..infra.theme import CODE_TINT
 from .limits import MAX_BLOCK_LINES, Excess, Limit, first_excess
 from .maths import Formula, FormulaError, FormulaImages, MathSpan, find_maths
 
+CODE_HEAD = 18.0  # the strip above a code block's first line: its language, *Copy*
+
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
 _FEATURES = QTextDocument.MarkdownFeature
@@ -185,10 +187,11 @@ def fence_lengths(text: str) -> list[int]:
 
 
 def style_code(doc: QTextDocument, lengths: list[int] | None = None) -> list[CodeBlock]:
-    """Tint fenced code blocks and let their long lines wrap (rather than run past the
-    row); returns where they are. Qt marks every line of fenced code alike, so two blocks
-    in a row are told apart by language and by `lengths` (`fence_lengths` of the source).
-    Done once per rendered section, never per paint."""
+    """Tint fenced code blocks, give each a head strip above its first line (where its
+    language and *Copy* are drawn, never over the code) and let their long lines wrap
+    (rather than run past the row); returns where they are. Qt marks every line of fenced
+    code alike, so two blocks in a row are told apart by language and by `lengths`
+    (`fence_lengths` of the source). Done once per rendered section, never per paint."""
     found: list[CodeBlock] = []
     sizes = list(lengths or [])
     fence = QTextFormat.Property.BlockCodeFence
@@ -209,12 +212,16 @@ def style_code(doc: QTextDocument, lengths: list[int] | None = None) -> list[Cod
         tint = QTextBlockFormat()
         tint.setBackground(QBrush(CODE_TINT))
         tint.setNonBreakableLines(False)
+        head = QTextBlockFormat()
+        head.setTopMargin(CODE_HEAD)
         cursor = QTextCursor(doc)
         for code in found:
             cursor.setPosition(doc.findBlockByNumber(code.first).position())
             cursor.setPosition(doc.findBlockByNumber(code.last).position(),
                                QTextCursor.MoveMode.KeepAnchor)
             cursor.mergeBlockFormat(tint)
+            cursor.setPosition(doc.findBlockByNumber(code.first).position())
+            cursor.mergeBlockFormat(head)
     return found
 
 
