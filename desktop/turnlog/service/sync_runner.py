@@ -10,6 +10,8 @@ and the cryptography stack load on that worker thread.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -55,17 +57,26 @@ class SyncDone:
 
 def sync_data_directory(store: TurnlogStore, open_id: int | None = None) -> SyncDone:
     """Run one whole sync of the open `store`'s data directory (raises SyncFailure)."""
-    from ..config.secrets import KeyringUnavailable
-    from ..sync.crypto import SyncCryptoError, WrongPassphrase
-    from ..sync.errors import PassphraseChanged, StorageError, StorageMissing, SyncProblem
-    from ..sync.state import SyncBusy, is_sync_set_up, sync_lock
+    from ..sync.state import is_sync_set_up, sync_lock
 
     home = store.home
     if not is_sync_set_up(home):
         raise SyncFailure(NOT_SET_UP)
+    with named_failures(home), sync_lock(home):
+        return _locked(store, open_id)
+
+
+@contextmanager
+def named_failures(home: Path) -> Iterator[None]:
+    """Whatever a sync, a setup, a forget or a passphrase change of the data directory
+    `home` raises that a person can act on, as one `SyncFailure` of its kind."""
+    from ..config.secrets import KeyringUnavailable
+    from ..sync.crypto import SyncCryptoError, WrongPassphrase
+    from ..sync.errors import PassphraseChanged, StorageError, StorageMissing, SyncProblem
+    from ..sync.state import SyncBusy, is_sync_set_up
+
     try:
-        with sync_lock(home):
-            return _locked(store, open_id)
+        yield
     except SyncBusy as err:
         raise SyncFailure(BUSY, str(err)) from None
     except WrongPassphrase as err:
@@ -75,8 +86,8 @@ def sync_data_directory(store: TurnlogStore, open_id: int | None = None) -> Sync
     except KeyringUnavailable as err:
         raise SyncFailure(KEYRING, str(err)) from None
     except StorageMissing as err:
-        config = storage_of(home)
-        if config.kind == "folder":
+        config = storage_of(home) if is_sync_set_up(home) else None
+        if config is not None and config.kind == "folder":
             raise SyncFailure(FOLDER_MISSING, config.address) from None
         raise SyncFailure(err.kind, str(err)) from None
     except StorageError as err:
