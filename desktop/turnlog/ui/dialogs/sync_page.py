@@ -185,8 +185,9 @@ class SyncPage(QWidget):
     def _set_up_done(self, done: object) -> None:
         result: SetupDone = done  # type: ignore[assignment]
         self.form.clear_secrets()
+        joined = result.joined
         how = (plural(translate("SyncPage", "it joined the sync storage of %n machine(s)",
-                                None, result.joined), result.joined) if result.joined
+                                None, joined), joined) if joined
                else translate("SyncPage", "it started a new sync storage"))
         self._say(arg(translate("SyncPage", "Sync is set up: this machine is %1; %2. Keep "
                                 "the passphrase safe: it cannot be recovered."),

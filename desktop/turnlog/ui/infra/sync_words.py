@@ -48,8 +48,8 @@ def failure_words(kind: str, detail: str) -> str:
 def retry_words(words: str, seconds: float) -> str:
     """`words` of a failure, and when the next try is: "Sync: offline, retrying in 1 min"."""
     if seconds < 60:
-        when = plural(translate("Sync", "%n s", None, max(1, round(seconds))),
-                      max(1, round(seconds)))
+        count = max(1, round(seconds))
+        when = plural(translate("Sync", "%n s", None, count), count)
     else:
         minutes = max(1, round(seconds / 60))
         when = plural(translate("Sync", "%n min", None, minutes), minutes)

@@ -228,9 +228,9 @@ class SyncControl(QObject):
                 words = retry_words(words, wait / 1000)
             self._show(words)
         elif self.problems:
+            count = self.problems
             self._show(plural(translate("Sync", "Sync: %n problem(s) — see Settings → Sync",
-                                        None, self.problems),
-                              self.problems))
+                                        None, count), count))
         elif self.last_done_at is not None:
             self._show(since_words(time.monotonic() - self.last_done_at))
 
