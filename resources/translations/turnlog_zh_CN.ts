@@ -4534,7 +4534,7 @@ last active %2</source>
         </message>
         <message>
             <source>%n turn(s)</source>
-            <translation>%n 轮对话</translation>
+            <translation>%n 轮</translation>
         </message>
         <message>
             <source>%n record(s)</source>

@@ -66,7 +66,7 @@ def sync_page(qtbot, window):
     dialog = window.open_settings()
     dialog.show_sync_page()
     page = dialog.sync_page
-    qtbot.waitUntil(lambda: page.pages.currentWidget() is not page.reading, timeout=10_000)
+    qtbot.waitUntil(lambda: page.current() is not page.reading, timeout=10_000)
     return dialog, page
 
 
@@ -103,14 +103,14 @@ def test_sync_is_set_up_through_the_page_and_the_window_syncs_at_once(
         qtbot, make_window, folder, turnlog_home):
     window = make_window()
     dialog, page = sync_page(qtbot, window)
-    assert page.pages.currentWidget() is page.form
+    assert page.current() is page.form
     assert "A lost passphrase cannot be recovered" in page.form.findChild(
         QLabel, "syncPassphraseNote").text()
     assert not page.form.plain_http_row.isVisible()  # a folder needs no password
     fill(page.form, folder, PASSPHRASE, "laptop")
     qtbot.mouseClick(page.form.set_up_button, Qt.MouseButton.LeftButton)
     assert page.busy.isVisible() and not page.form.set_up_button.isEnabled()  # off the GUI thread
-    qtbot.waitUntil(lambda: page.pages.currentWidget() is page.overview, timeout=20_000)
+    qtbot.waitUntil(lambda: page.current() is page.overview, timeout=20_000)
     assert page.message.text() == ("Sync is set up: this machine is laptop; it started a new "
                                    "sync storage. Keep the passphrase safe: it cannot be "
                                    "recovered.")
@@ -137,7 +137,7 @@ def test_a_wrong_passphrase_is_said_in_plain_words_and_nothing_is_written(
     assert page.message.text() == (
         "Wrong passphrase: it does not open this sync storage, which another machine set "
         "up with a different one. Nothing was written.")
-    assert page.pages.currentWidget() is page.form
+    assert page.current() is page.form
     assert storage_bytes(folder) == before  # not one byte more in the storage
     assert not (turnlog_home / "sync.sqlite3").exists()
     assert page.form.set_up_button.isEnabled()
@@ -168,7 +168,7 @@ def test_the_other_machines_and_a_pending_delete_show_without_a_title(
     window.sync.ask_now()  # the delete goes out; office-pc has not read it yet
     qtbot.waitUntil(lambda: window.sync.last_done_at != before, timeout=20_000)
     dialog, page = sync_page(qtbot, window)
-    assert page.pages.currentWidget() is page.overview
+    assert page.current() is page.overview
     machines = [page.overview.machines.item(i).text()
                 for i in range(page.overview.machines.count())]
     assert len(machines) == 1 and machines[0].startswith("office-pc — last synced ")

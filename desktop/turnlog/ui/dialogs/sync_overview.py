@@ -71,6 +71,14 @@ def _label(parent: QWidget, name: str, *, heading: bool = False) -> QLabel:
     return label
 
 
+def _fit_rows(view: QListWidget, most: int = 6) -> None:
+    """As tall as its rows (at most `most`, then it scrolls): a short list leaves no empty
+    box on the page."""
+    rows = max(1, min(view.count(), most))
+    row = max(view.sizeHintForRow(0), view.fontMetrics().height() + 2)
+    view.setFixedHeight(rows * row + 2 * view.frameWidth() + 4)
+
+
 def _note(view: QListWidget, text: str) -> None:
     """A row that says the list is empty, and why (it cannot be chosen)."""
     item = QListWidgetItem(text, view)
@@ -186,6 +194,8 @@ class SyncOverview(QWidget):
         if not status.pending_deletes:
             _note(self.pending, translate("SyncPage", "None: every machine has read every "
                                           "delete made here."))
+        _fit_rows(self.machines)
+        _fit_rows(self.pending)
         lines = ([arg(translate("SyncPage", "Waiting: %1"), w) for w in status.waiting]
                  + [arg(translate("SyncPage", "Problem: %1"), p) for p in status.problems])
         self.notes.setText("\n".join(lines))

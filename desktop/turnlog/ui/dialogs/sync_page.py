@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, Qt, SignalInstance
-from PySide6.QtWidgets import QLabel, QProgressBar, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QProgressBar, QVBoxLayout, QWidget
 
 from ..infra import sync_operations
 from ..infra.languages import arg, plural
@@ -65,13 +65,13 @@ class SyncPage(QWidget):
             "storage sees neither titles nor text."), self)
         intro.setWordWrap(True)
         column.addWidget(intro)
-        self.pages = QStackedWidget(self)
-        self.reading = QLabel(translate("SyncPage", "Reading the sync state…"), self.pages)
-        self.form = SetupForm(self.pages)
-        self.overview = SyncOverview(self.pages)
-        for page in (self.reading, self.form, self.overview):
-            self.pages.addWidget(page)
-        column.addWidget(self.pages)
+        # One of three, the others hidden (taking no room): reading, the form, the overview.
+        self.reading = QLabel(translate("SyncPage", "Reading the sync state…"), self)
+        self.form = SetupForm(self)
+        self.overview = SyncOverview(self)
+        for shown in (self.reading, self.form, self.overview):
+            column.addWidget(shown)
+        self._show(self.reading)
         self.busy = QProgressBar(self)
         self.busy.setRange(0, 0)  # no end known: it moves while the work runs
         self.busy.setTextVisible(False)
@@ -112,11 +112,17 @@ class SyncPage(QWidget):
         if not self.alive or self.working:
             return
         self.status = status
-        if status is None:
-            self.pages.setCurrentWidget(self.form)
-        else:
+        if status is not None:
             self.overview.show_status(status)
-            self.pages.setCurrentWidget(self.overview)
+        self._show(self.form if status is None else self.overview)
+
+    def _show(self, shown: QWidget) -> None:
+        for part in (self.reading, self.form, self.overview):
+            part.setVisible(part is shown)
+
+    def current(self) -> QWidget:
+        """What the page shows now: `reading`, `form` or `overview`."""
+        return next(p for p in (self.reading, self.form, self.overview) if not p.isHidden())
 
     def _read_failed(self, error: BaseException) -> None:
         if self.alive:

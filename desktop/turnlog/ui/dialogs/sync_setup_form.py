@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QStackedWidget,
     QWidget,
 )
 
@@ -88,9 +87,9 @@ class SetupForm(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("syncSetupForm")
-        form = QFormLayout(self)
+        self.form = form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
         self.kind = QComboBox(self)
         self.kind.setAccessibleName(translate("SyncPage", "Where to sync through"))
         for text in (translate("SyncPage", "A folder another program syncs"),
@@ -98,11 +97,10 @@ class SetupForm(QWidget):
                      translate("SyncPage", "An S3 bucket (AWS, R2, B2, MinIO)")):
             self.kind.addItem(text)
         form.addRow(translate("SyncPage", "&Sync through:"), self.kind)
-        self.places = QStackedWidget(self)
-        self.places.addWidget(self._folder_fields())
-        self.places.addWidget(self._webdav_fields())
-        self.places.addWidget(self._s3_fields())
-        form.addRow(self.places)
+        # Each kind's rows, shown only while it is chosen (one form: the labels line up).
+        self.rows: dict[str, list[QWidget]] = {
+            "folder": self._folder_fields(), "webdav": self._webdav_fields(),
+            "s3": self._s3_fields()}
         self.ca_file = _line(self, translate("SyncPage", "CA certificate file"),
                              hint=translate("SyncPage", "only for a server with a "
                                             "certificate of its own"))
@@ -119,55 +117,46 @@ class SetupForm(QWidget):
         self.set_up_button.setObjectName("syncSetUp")
         self.set_up_button.clicked.connect(self.submit)
         form.addRow("", self.set_up_button)
-        self.kind.currentIndexChanged.connect(self._kind_changed)
+        self.kind.currentIndexChanged.connect(lambda _index: self._show_rows())
         for edit in (self.webdav_url, self.s3_endpoint):
             edit.textChanged.connect(lambda _text: self._show_rows())
         self._show_rows()
 
     # -- layout ------------------------------------------------------------------------
-    def _sub_form(self) -> tuple[QWidget, QFormLayout]:
-        page = QWidget(self.places)
-        form = QFormLayout(page)
-        form.setContentsMargins(0, 0, 0, 0)
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        return page, form
+    def _row(self, label: str, field: QWidget) -> QWidget:
+        self.form.addRow(label, field)
+        return field
 
-    def _folder_fields(self) -> QWidget:
-        page, form = self._sub_form()
-        self.folder = _line(page, translate("SyncPage", "Sync folder"),
+    def _folder_fields(self) -> list[QWidget]:
+        self.folder = _line(self, translate("SyncPage", "Sync folder"),
                             hint=translate("SyncPage", "e.g. ~/Sync/turnlog"))
-        form.addRow(translate("SyncPage", "&Folder:"),
-                    _with_button(page, self.folder, translate("SyncPage", "Choose…"),
-                                 self._choose_folder))
-        return page
+        return [self._row(translate("SyncPage", "&Folder:"),
+                          _with_button(self, self.folder, translate("SyncPage", "Choose…"),
+                                       self._choose_folder))]
 
-    def _webdav_fields(self) -> QWidget:
-        page, form = self._sub_form()
-        self.webdav_url = _line(page, translate("SyncPage", "WebDAV address"),
+    def _webdav_fields(self) -> list[QWidget]:
+        self.webdav_url = _line(self, translate("SyncPage", "WebDAV address"),
                                 hint="https://cloud.example.com/remote.php/dav/files/me/Turnlog")
-        self.webdav_user = _line(page, translate("SyncPage", "User name"))
-        self.webdav_password = _line(page, translate("SyncPage", "Password"), secret=True,
+        self.webdav_user = _line(self, translate("SyncPage", "User name"))
+        self.webdav_password = _line(self, translate("SyncPage", "Password"), secret=True,
                                      hint=translate("SyncPage", "an app password"))
-        form.addRow(translate("SyncPage", "&Address:"), self.webdav_url)
-        form.addRow(translate("SyncPage", "&User:"), self.webdav_user)
-        form.addRow(translate("SyncPage", "Pass&word:"), self.webdav_password)
-        return page
+        return [self._row(translate("SyncPage", "&Address:"), self.webdav_url),
+                self._row(translate("SyncPage", "&User:"), self.webdav_user),
+                self._row(translate("SyncPage", "Pass&word:"), self.webdav_password)]
 
-    def _s3_fields(self) -> QWidget:
-        page, form = self._sub_form()
-        self.s3_endpoint = _line(page, translate("SyncPage", "S3 endpoint"),
+    def _s3_fields(self) -> list[QWidget]:
+        self.s3_endpoint = _line(self, translate("SyncPage", "S3 endpoint"),
                                  hint="https://s3.eu-central-1.amazonaws.com")
-        self.s3_bucket = _line(page, translate("SyncPage", "Bucket"))
-        self.s3_prefix = _line(page, translate("SyncPage", "Folder in the bucket"),
+        self.s3_bucket = _line(self, translate("SyncPage", "Bucket"))
+        self.s3_prefix = _line(self, translate("SyncPage", "Folder in the bucket"),
                                hint=translate("SyncPage", "optional"))
-        self.s3_access_key = _line(page, translate("SyncPage", "Access key"))
-        self.s3_secret = _line(page, translate("SyncPage", "Secret key"), secret=True)
-        form.addRow(translate("SyncPage", "&Endpoint:"), self.s3_endpoint)
-        form.addRow(translate("SyncPage", "&Bucket:"), self.s3_bucket)
-        form.addRow(translate("SyncPage", "Fol&der:"), self.s3_prefix)
-        form.addRow(translate("SyncPage", "Access &key:"), self.s3_access_key)
-        form.addRow(translate("SyncPage", "Secret ke&y:"), self.s3_secret)
-        return page
+        self.s3_access_key = _line(self, translate("SyncPage", "Access key"))
+        self.s3_secret = _line(self, translate("SyncPage", "Secret key"), secret=True)
+        return [self._row(translate("SyncPage", "&Endpoint:"), self.s3_endpoint),
+                self._row(translate("SyncPage", "&Bucket:"), self.s3_bucket),
+                self._row(translate("SyncPage", "Fol&der:"), self.s3_prefix),
+                self._row(translate("SyncPage", "Access &key:"), self.s3_access_key),
+                self._row(translate("SyncPage", "Secret ke&y:"), self.s3_secret)]
 
     def _passphrase_rows(self, form: QFormLayout) -> None:
         self.passphrase = _line(self, translate("SyncPage", "Passphrase"), secret=True)
@@ -186,25 +175,21 @@ class SetupForm(QWidget):
         self.machine.setText(default_machine_name())
         form.addRow(translate("SyncPage", "&Machine name:"), self.machine)
 
-    def _kind_changed(self, index: int) -> None:
-        self.places.setCurrentIndex(index)
-        self._show_rows()
+    def kind_chosen(self) -> str:
+        return KINDS[self.kind.currentIndex()]
 
     def _show_rows(self) -> None:
-        kind = KINDS[self.kind.currentIndex()]
-        form = self.layout()
-        assert isinstance(form, QFormLayout)
-        form.setRowVisible(self.ca_row, kind != "folder")
+        kind = self.kind_chosen()
+        for name, fields in self.rows.items():
+            for field in fields:
+                self.form.setRowVisible(field, name == kind)
+        self.form.setRowVisible(self.ca_row, kind != "folder")
         address = self._address()
         plain = (kind != "folder" and address.lower().startswith("http://")
                  and not is_loopback(address))
-        form.setRowVisible(self.plain_http_row, plain)
+        self.form.setRowVisible(self.plain_http_row, plain)
         if not plain:
             self.plain_http.setChecked(False)
-        # Only the chosen kind's fields take room (a stacked widget sizes to its largest).
-        for i in range(self.places.count()):
-            self.places.widget(i).setVisible(i == self.places.currentIndex())
-        self.places.setFixedHeight(self.places.currentWidget().sizeHint().height())
 
     def _choose_folder(self) -> None:
         chosen = QFileDialog.getExistingDirectory(self, translate("SyncPage", "Sync folder"),
@@ -221,7 +206,7 @@ class SetupForm(QWidget):
 
     # -- reading -----------------------------------------------------------------------
     def _address(self) -> str:
-        kind = KINDS[self.kind.currentIndex()]
+        kind = self.kind_chosen()
         edit = {"folder": self.folder, "webdav": self.webdav_url, "s3": self.s3_endpoint}[kind]
         return edit.text().strip()
 
@@ -253,7 +238,7 @@ class SetupForm(QWidget):
         return SetupAsked(config, secret, passphrase.encode("utf-8"), self.machine.text().strip())
 
     def _storage(self) -> tuple[StorageConfig, str | None]:
-        kind, address = KINDS[self.kind.currentIndex()], self._address()
+        kind, address = self.kind_chosen(), self._address()
         if not address:
             raise ValueError({"folder": translate("SyncPage", "Choose the sync folder."),
                               "webdav": translate("SyncPage", "Type the WebDAV address."),
