@@ -1,8 +1,9 @@
 """Settings → Sync in a real window, a real sync folder and a real keyring: sync set up
-through the page (a wrong passphrase refused in plain words before anything is written),
-the other machines and a pending delete shown in counts and dates (never the title),
-Forget this machine asks first, and a failed sync is tried again after waits that double
-and start over after Sync now."""
+through the page (a wrong passphrase refused in plain words before anything is written;
+each storage's fields), the other machines and a pending delete shown in counts and dates
+(never the title), Forget this machine asks first, a new passphrase and Stop syncing; a
+failed sync is tried again after waits that double and start over after Sync now, and one
+that needs the person sends them to the page."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ from turnlog.store import TurnlogStore
 from turnlog.sync.crypto import ENV_LIGHT_KDF
 from turnlog.sync.storage import StorageConfig
 from turnlog.ui.dialogs.privacy import Confirmation, Decision
+from turnlog.ui.dialogs.settings import SettingsDialog
+from turnlog.ui.dialogs.sync_passphrase import PassphraseDialog
 from turnlog.ui.request.provider_setup import ProviderSetup
 from turnlog.ui.shell.sync_control import SyncTimes
 from turnlog.ui.shell.window import window_settings
@@ -251,3 +254,90 @@ def test_a_failed_sync_is_tried_again_after_waits_that_double_and_start_over(
     qtbot.waitUntil(lambda: window.sync.text() == "Synced just now", timeout=10_000)
     assert window.sync.retry_in() is None
     assert window.sync.delays.next == 400
+
+
+def test_the_form_asks_for_what_each_storage_needs(qtbot, make_window, folder):
+    window = make_window()
+    dialog, page = sync_page(qtbot, window)
+    form = page.form
+    form.kind.setCurrentIndex(1)  # WebDAV
+    assert form.webdav_url.isVisible() and not form.folder.isVisible()
+    assert form.ca_file.isVisible()
+    form.webdav_url.setText("http://nas.example.lan/dav/Turnlog")
+    assert form.plain_http_row.isVisible()  # a password over plain http to another machine
+    form.webdav_url.setText("http://127.0.0.1:8080/dav")
+    assert not form.plain_http_row.isVisible()  # this machine: nothing travels
+    form.webdav_url.setText("https://nas.example.lan/dav/Turnlog")
+    assert not form.plain_http_row.isVisible()
+    form.webdav_user.setText("me")
+    form.passphrase.setText(PASSPHRASE)
+    form.again.setText(PASSPHRASE)
+    form.submit()
+    assert page.message.text() == "Type both the user name and the password, or neither."
+    form.kind.setCurrentIndex(2)  # S3
+    assert form.s3_bucket.isVisible() and not form.webdav_url.isVisible()
+    form.s3_endpoint.setText("https://s3.example.com")
+    form.submit()
+    assert page.message.text() == "Type the bucket's name."
+    assert not page.busy.isVisible()  # nothing ran
+
+
+def test_a_new_passphrase_and_stop_syncing_from_the_page(qtbot, make_window, folder,
+                                                         turnlog_home):
+    set_up(turnlog_home, StorageConfig("folder", str(folder)), None, PASSPHRASE.encode(),
+           "laptop")
+    window = make_window()
+    window.sync.start()  # as once the first screen is up
+    qtbot.waitUntil(lambda: window.sync.text() == "Synced just now", timeout=20_000)
+    asked: list[Confirmation] = []
+    window.confirm = lambda question: (asked.append(question), Decision(True))[1]
+    dialog, page = sync_page(qtbot, window)
+    page.overview.passphrase.click()
+    changing = page.findChild(PassphraseDialog)
+    qtbot.waitUntil(changing.isVisible)
+    changing.passphrase.setText("roses in May")
+    changing.again.setText("roses in june")
+    changing.accept()
+    assert changing.isVisible() and changing.problem.text() == "The two passphrases differ."
+    changing.again.setText("roses in May")
+    changing.accept()
+    qtbot.waitUntil(lambda: page.message.text().startswith("Passphrase changed"),
+                    timeout=20_000)
+    assert len(list((folder / "turnlog-sync" / "keys").iterdir())) == 2  # a new key header
+    qtbot.waitUntil(lambda: window.sync.text() == "Synced just now", timeout=20_000)
+    page.overview.stop.click()
+    assert asked[-1].action == "Stop syncing"
+    qtbot.waitUntil(lambda: page.current() is page.form, timeout=20_000)
+    assert page.message.text() == "Sync is stopped for this history."
+    assert not (turnlog_home / "sync.sqlite3").exists()
+    qtbot.waitUntil(lambda: window.sync.set_up is False, timeout=20_000)
+    assert not window.sync.button.isVisible()  # the status bar says nothing more of sync
+    assert (folder / "turnlog-sync").is_dir()  # the storage is left as it was
+
+
+def test_a_sync_that_needs_you_sends_you_to_the_sync_page(qtbot, make_window, folder,
+                                                          turnlog_home):
+    from turnlog.sync.crypto import new_header
+    from turnlog.sync.keystore import load_keys, save_keys
+    from turnlog.sync.state import SyncState
+
+    set_up(turnlog_home, StorageConfig("folder", str(folder)), None, PASSPHRASE.encode(),
+           "laptop")
+    with SyncState.open(turnlog_home) as state:
+        user = state.get("keyring_user")
+    keys = load_keys(user)
+    _, other_key = new_header(b"not the passphrase", keys.current, 1)
+    keys.by_id[keys.current] = other_key
+    save_keys(user, keys)  # a key the storage refuses
+    window = make_window()
+    window.sync.start()
+    qtbot.waitUntil(lambda: "passphrase" in window.sync.text(), timeout=20_000)
+    assert window.sync.text() == "Sync: wrong passphrase — open Settings → Sync"
+    assert window.sync.retry_in() is not None  # tried again all the same, later
+    window.sync.button.click()
+    dialog = window.findChild(SettingsDialog)
+    qtbot.waitUntil(lambda: dialog is not None and dialog.isVisible())
+    assert dialog.pages.currentWidget() is dialog.sync_tab
+    qtbot.waitUntil(lambda: dialog.sync_page.current() is dialog.sync_page.overview)
+    assert dialog.sync_page.overview.state_line.text() == (
+        "Sync: wrong passphrase — open Settings → Sync")
