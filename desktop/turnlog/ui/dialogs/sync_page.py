@@ -11,7 +11,7 @@ one that ends has the page read the status again.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from PySide6.QtCore import QCoreApplication, Qt, SignalInstance
 from PySide6.QtWidgets import QLabel, QProgressBar, QVBoxLayout, QWidget
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ...store import TurnlogStore
 
 translate = QCoreApplication.translate  # translate("SyncPage", …): lupdate reads it
+T = TypeVar("T")
 
 
 class SyncRuns(Protocol):
@@ -130,7 +131,7 @@ class SyncPage(QWidget):
                           str(error)), problem=True)
 
     # -- the work ----------------------------------------------------------------------
-    def _run(self, name: str, work: Callable[[], object], done: Callable[[object], None],
+    def _run(self, name: str, work: Callable[[], T], done: Callable[[T], None],
              busy_words: str) -> None:
         """`work` on the sync lane (failures named by `service.sync_runner`), the page
         busy meanwhile; `done` with its result on the GUI thread."""
@@ -138,7 +139,7 @@ class SyncPage(QWidget):
 
         home = self.store.home
 
-        def body(_context: object) -> object:
+        def body(_context: object) -> T:
             with named_failures(home):
                 return work()
 
@@ -155,7 +156,7 @@ class SyncPage(QWidget):
         if busy:
             self._say(words)
 
-    def _finished(self, done: Callable[[object], None], result: object) -> None:
+    def _finished(self, done: Callable[[T], None], result: T) -> None:
         if not self.alive:
             return
         self._busy(False)
@@ -188,8 +189,7 @@ class SyncPage(QWidget):
                   self._set_up_done, translate("SyncPage", "Setting up: making the key from "
                                                "the passphrase takes a few seconds…"))
 
-    def _set_up_done(self, done: object) -> None:
-        result: SetupDone = done  # type: ignore[assignment]
+    def _set_up_done(self, result: SetupDone) -> None:
         self.form.clear_secrets()
         joined = result.joined
         how = (plural(translate("SyncPage", "it joined the sync storage of %n machine(s)",
@@ -219,7 +219,7 @@ class SyncPage(QWidget):
         self._run("sync passphrase", lambda: change_passphrase(home, passphrase),
                   self._passphrase_done, translate("SyncPage", "Changing the passphrase…"))
 
-    def _passphrase_done(self, outcome: object) -> None:
+    def _passphrase_done(self, outcome: str) -> None:
         self._say(translate("SyncPage", "This machine took the passphrase another machine "
                             "changed it to.") if outcome == "joined" else
                   translate("SyncPage", "Passphrase changed: the other machines ask for it at "
@@ -241,7 +241,7 @@ class SyncPage(QWidget):
             return
         store, name = self.store, machine.name
         self._run("sync forget", lambda: forget_machine(store, machine.id),
-                  lambda kept: self._forgot(name, int(kept)),  # type: ignore[call-overload]
+                  lambda kept: self._forgot(name, kept),
                   arg(translate("SyncPage", "Forgetting %1…"), name))
 
     def _forgot(self, name: str, kept: int) -> None:
@@ -265,7 +265,7 @@ class SyncPage(QWidget):
         self._run("sync stop", lambda: forget_setup(home), self._stopped,
                   translate("SyncPage", "Stopping…"))
 
-    def _stopped(self, _was: object) -> None:
+    def _stopped(self, _was: bool) -> None:
         self._say(translate("SyncPage", "Sync is stopped for this history."))
         if self.sync is not None:
             self.sync.sync_now()  # finds none set up: the status bar says nothing more
