@@ -3755,6 +3755,10 @@
             <translation>助手</translation>
         </message>
         <message>
+            <source>Sync</source>
+            <translation>同步</translation>
+        </message>
+        <message>
             <source>This conversation</source>
             <translation>此对话</translation>
         </message>
@@ -4473,14 +4477,6 @@ last active %2</source>
             <translation>你打开的对话已在另一台机器上删除。</translation>
         </message>
         <message>
-            <source>Sync: wrong passphrase — run `turnlog-cli sync passphrase`</source>
-            <translation>同步：密码短语错误——请运行 `turnlog-cli sync passphrase`</translation>
-        </message>
-        <message>
-            <source>Sync: another machine changed the passphrase — run `turnlog-cli sync passphrase`</source>
-            <translation>同步：另一台机器更改了密码短语——请运行 `turnlog-cli sync passphrase`</translation>
-        </message>
-        <message>
             <source>Sync folder not found: %1</source>
             <translation>找不到同步文件夹：%1</translation>
         </message>
@@ -4489,16 +4485,132 @@ last active %2</source>
             <translation>同步：无法打开密钥环</translation>
         </message>
         <message>
+            <source>Sync: wrong passphrase — open Settings → Sync</source>
+            <translation>同步：口令错误 — 请打开 设置 → 同步</translation>
+        </message>
+        <message>
+            <source>Sync: another machine changed the passphrase — open Settings → Sync</source>
+            <translation>同步：另一台机器更改了口令 — 请打开 设置 → 同步</translation>
+        </message>
+        <message>
+            <source>Sync: authentication failed — open Settings → Sync</source>
+            <translation>同步：认证失败 — 请打开 设置 → 同步</translation>
+        </message>
+        <message>
+            <source>Sync: the server's certificate could not be verified — open Settings → Sync</source>
+            <translation>同步：无法验证服务器的证书 — 请打开 设置 → 同步</translation>
+        </message>
+        <message>
+            <source>Sync: the password would travel unencrypted — open Settings → Sync</source>
+            <translation>同步：密码将以未加密方式传输 — 请打开 设置 → 同步</translation>
+        </message>
+        <message>
+            <source>Sync is not set up — open Settings → Sync</source>
+            <translation>尚未设置同步 — 请打开 设置 → 同步</translation>
+        </message>
+        <message>
+            <source>Sync: offline</source>
+            <translation>同步：离线</translation>
+        </message>
+        <message>
+            <source>Sync: the storage is full</source>
+            <translation>同步：存储空间已满</translation>
+        </message>
+        <message>
             <source>Sync: another sync is running</source>
             <translation>同步：另一个同步正在进行</translation>
         </message>
         <message>
-            <source>Sync is not set up — run `turnlog-cli sync setup`</source>
-            <translation>尚未设置同步——请运行 `turnlog-cli sync setup`</translation>
+            <source>Sync: the storage is not there: %1</source>
+            <translation>同步：存储不存在：%1</translation>
+        </message>
+        <message>
+            <source>%n s</source>
+            <translation>%n 秒</translation>
+        </message>
+        <message>
+            <source>%n conversation(s)</source>
+            <translation>%n 个对话</translation>
+        </message>
+        <message>
+            <source>%n turn(s)</source>
+            <translation>%n 轮</translation>
+        </message>
+        <message>
+            <source>%n record(s)</source>
+            <translation>%n 条记录</translation>
+        </message>
+        <message>
+            <source>, </source>
+            <translation>、</translation>
+        </message>
+        <message>
+            <source>%1 has not synced since</source>
+            <translation>%1 此后未同步</translation>
+        </message>
+        <message>
+            <source>%1 have not synced since</source>
+            <translation>%1 此后未同步</translation>
+        </message>
+        <message>
+            <source>%1, deleted %2; %3</source>
+            <translation>%1，删除于 %2；%3</translation>
+        </message>
+        <message>
+            <source>Wrong passphrase: it does not open this sync storage, which another machine set up with a different one. Nothing was written.</source>
+            <translation>口令错误：它打不开这个同步存储（另一台机器用不同的口令设置了它）。没有写入任何内容。</translation>
+        </message>
+        <message>
+            <source>Another machine changed the passphrase: enter the new one with Change passphrase…</source>
+            <translation>另一台机器更改了口令：请用“更改口令…”输入新口令</translation>
+        </message>
+        <message>
+            <source>Authentication failed: the server refused the user name and password (or the access key).</source>
+            <translation>认证失败：服务器拒绝了用户名和密码（或访问密钥）。</translation>
+        </message>
+        <message>
+            <source>Offline: the server could not be reached. Check the address and the network.</source>
+            <translation>离线：无法连接服务器。请检查地址和网络。</translation>
+        </message>
+        <message>
+            <source>The storage is full: free some room on it.</source>
+            <translation>存储空间已满：请腾出一些空间。</translation>
+        </message>
+        <message>
+            <source>The server's certificate could not be verified: choose its CA file.</source>
+            <translation>无法验证服务器的证书：请选择它的 CA 文件。</translation>
+        </message>
+        <message>
+            <source>The password would travel unencrypted over http://: use https://, or allow plain http.</source>
+            <translation>密码将通过 http:// 以未加密方式传输：请使用 https://，或允许明文 http。</translation>
+        </message>
+        <message>
+            <source>The system keyring could not be opened: the sync key cannot be kept.</source>
+            <translation>无法打开系统密钥环：无法保存同步密钥。</translation>
+        </message>
+        <message>
+            <source>Another sync of this history is running: try again when it has finished.</source>
+            <translation>此历史的另一次同步正在进行：请在其完成后重试。</translation>
+        </message>
+        <message>
+            <source>Not found: %1</source>
+            <translation>找不到：%1</translation>
+        </message>
+        <message>
+            <source>It did not work: %1</source>
+            <translation>未能完成：%1</translation>
         </message>
         <message>
             <source>Sync failed: %1</source>
             <translation>同步失败：%1</translation>
+        </message>
+        <message>
+            <source>%n min</source>
+            <translation>%n 分钟</translation>
+        </message>
+        <message>
+            <source>%1, retrying in %2</source>
+            <translation>%1，%2后重试</translation>
         </message>
         <message>
             <source>Synced just now</source>
@@ -4521,8 +4633,8 @@ last active %2</source>
             <translation>正在同步…</translation>
         </message>
         <message>
-            <source>Sync: %n problem(s) — see `turnlog-cli sync status`</source>
-            <translation>同步：%n 个问题——请查看 `turnlog-cli sync status`</translation>
+            <source>Sync: %n problem(s) — see Settings → Sync</source>
+            <translation>同步：%n 个问题 — 见 设置 → 同步</translation>
         </message>
         <message>
             <source>Sync now (F5)</source>
@@ -4531,6 +4643,393 @@ last active %2</source>
         <message>
             <source>Sync</source>
             <translation>同步</translation>
+        </message>
+    </context>
+    <context>
+        <name>SyncPage</name>
+        <message>
+            <source>Folder: %1</source>
+            <translation>文件夹：%1</translation>
+        </message>
+        <message>
+            <source>WebDAV: %1</source>
+            <translation>WebDAV：%1</translation>
+        </message>
+        <message>
+            <source>S3: %1 on %2</source>
+            <translation>S3：%2 上的 %1</translation>
+        </message>
+        <message>
+            <source>%1 — forgotten</source>
+            <translation>%1 — 已遗忘</translation>
+        </message>
+        <message>
+            <source>%1 — has not synced yet</source>
+            <translation>%1 — 尚未同步</translation>
+        </message>
+        <message>
+            <source>%1 — last synced %2</source>
+            <translation>%1 — 上次同步于 %2</translation>
+        </message>
+        <message>
+            <source>Sync &amp;now</source>
+            <translation>立即同步(&amp;N)</translation>
+        </message>
+        <message>
+            <source>Other machines</source>
+            <translation>其他机器</translation>
+        </message>
+        <message>
+            <source>Deletes not read everywhere yet</source>
+            <translation>尚未被所有机器读取的删除</translation>
+        </message>
+        <message>
+            <source>Deletes the other machines have not read yet</source>
+            <translation>其他机器尚未读取的删除</translation>
+        </message>
+        <message>
+            <source>Change &amp;passphrase…</source>
+            <translation>更改口令(&amp;P)…</translation>
+        </message>
+        <message>
+            <source>&amp;Forget this machine…</source>
+            <translation>遗忘这台机器(&amp;F)…</translation>
+        </message>
+        <message>
+            <source>A machine chosen above that will never return: its history is kept in this machine's objects, its own are removed from the storage</source>
+            <translation>上面选中的、不会再回来的机器：它的历史保存在本机的对象中，它自己的对象从存储中移除</translation>
+        </message>
+        <message>
+            <source>S&amp;top syncing…</source>
+            <translation>停止同步(&amp;T)…</translation>
+        </message>
+        <message>
+            <source>This machine: %1</source>
+            <translation>这台机器：%1</translation>
+        </message>
+        <message>
+            <source>Last sync: %1</source>
+            <translation>上次同步：%1</translation>
+        </message>
+        <message>
+            <source>Last sync: not yet</source>
+            <translation>上次同步：尚未同步</translation>
+        </message>
+        <message>
+            <source>None yet: set sync up on another machine with the same storage and passphrase.</source>
+            <translation>暂无：请在另一台机器上用相同的存储和口令设置同步。</translation>
+        </message>
+        <message>
+            <source>None: every machine has read every delete made here.</source>
+            <translation>无：每台机器都已读取在此所做的每次删除。</translation>
+        </message>
+        <message>
+            <source>Waiting: %1</source>
+            <translation>等待中：%1</translation>
+        </message>
+        <message>
+            <source>Problem: %1</source>
+            <translation>问题：%1</translation>
+        </message>
+        <message>
+            <source>Your history on every machine you use, end-to-end encrypted: the storage sees neither titles nor text.</source>
+            <translation>你的历史出现在你使用的每台机器上，端到端加密：存储既看不到标题也看不到文本。</translation>
+        </message>
+        <message>
+            <source>Reading the sync state…</source>
+            <translation>正在读取同步状态…</translation>
+        </message>
+        <message>
+            <source>The sync state could not be read: %1</source>
+            <translation>无法读取同步状态：%1</translation>
+        </message>
+        <message>
+            <source>Setting up: making the key from the passphrase takes a few seconds…</source>
+            <translation>正在设置：由口令生成密钥需要几秒钟…</translation>
+        </message>
+        <message>
+            <source>it joined the sync storage of %n machine(s)</source>
+            <translation>它加入了 %n 台机器的同步存储</translation>
+        </message>
+        <message>
+            <source>it started a new sync storage</source>
+            <translation>它新建了一个同步存储</translation>
+        </message>
+        <message>
+            <source>Sync is set up: this machine is %1; %2. Keep the passphrase safe: it cannot be recovered.</source>
+            <translation>同步已设置：这台机器是 %1；%2。请妥善保管口令：它无法找回。</translation>
+        </message>
+        <message>
+            <source>Changing the passphrase…</source>
+            <translation>正在更改口令…</translation>
+        </message>
+        <message>
+            <source>This machine took the passphrase another machine changed it to.</source>
+            <translation>这台机器已采用另一台机器更改后的口令。</translation>
+        </message>
+        <message>
+            <source>Passphrase changed: the other machines ask for it at their next sync. It cannot be recovered if lost.</source>
+            <translation>口令已更改：其他机器会在下次同步时要求输入它。口令一旦丢失无法找回。</translation>
+        </message>
+        <message>
+            <source>Forget this machine</source>
+            <translation>遗忘这台机器</translation>
+        </message>
+        <message>
+            <source>Forget %1 for good?</source>
+            <translation>永久遗忘 %1？</translation>
+        </message>
+        <message>
+            <source>Only for a machine that will never return. Its history is kept in this machine's objects, and its own objects are removed from the storage. To sync it again later, set sync up on it anew.</source>
+            <translation>仅用于不会再回来的机器。它的历史保存在本机的对象中，它自己的对象从存储中移除。以后若要再同步它，请在它上面重新设置同步。</translation>
+        </message>
+        <message>
+            <source>Forget</source>
+            <translation>遗忘</translation>
+        </message>
+        <message>
+            <source>Forgetting %1…</source>
+            <translation>正在遗忘 %1…</translation>
+        </message>
+        <message>
+            <source>Forgot %1: %n change(s) of its history are kept in this machine's objects.</source>
+            <translation>已遗忘 %1：它历史中的 %n 项更改保存在本机的对象中。</translation>
+        </message>
+        <message>
+            <source>Stop syncing</source>
+            <translation>停止同步</translation>
+        </message>
+        <message>
+            <source>Stop syncing this history?</source>
+            <translation>停止同步此历史？</translation>
+        </message>
+        <message>
+            <source>The history stays here and in the sync storage; the other machines go on syncing. The sync key and the storage's password are removed from this machine's keyring.</source>
+            <translation>历史会保留在这里和同步存储中；其他机器继续同步。同步密钥和存储的密码将从本机的密钥环中移除。</translation>
+        </message>
+        <message>
+            <source>Stopping…</source>
+            <translation>正在停止…</translation>
+        </message>
+        <message>
+            <source>Sync is stopped for this history.</source>
+            <translation>此历史已停止同步。</translation>
+        </message>
+        <message>
+            <source>Change passphrase</source>
+            <translation>更改口令</translation>
+        </message>
+        <message>
+            <source>Type a new passphrase, or the one another machine changed it to. This machine's objects are sealed again with it at the next sync, and the other machines ask for it. A lost passphrase cannot be recovered.</source>
+            <translation>输入新口令，或另一台机器更改后的口令。下次同步时，这台机器的对象将用它重新加密，其他机器会要求输入它。口令一旦丢失无法找回。</translation>
+        </message>
+        <message>
+            <source>New passphrase</source>
+            <translation>新口令</translation>
+        </message>
+        <message>
+            <source>New passphrase again</source>
+            <translation>再次输入新口令</translation>
+        </message>
+        <message>
+            <source>&amp;Passphrase:</source>
+            <translation>口令(&amp;P)：</translation>
+        </message>
+        <message>
+            <source>A&amp;gain:</source>
+            <translation>再输入一次(&amp;G)：</translation>
+        </message>
+        <message>
+            <source>Type a passphrase.</source>
+            <translation>请输入口令。</translation>
+        </message>
+        <message>
+            <source>The two passphrases differ.</source>
+            <translation>两次输入的口令不一致。</translation>
+        </message>
+        <message>
+            <source>Where to sync through</source>
+            <translation>通过何处同步</translation>
+        </message>
+        <message>
+            <source>A folder another program syncs</source>
+            <translation>由其他程序同步的文件夹</translation>
+        </message>
+        <message>
+            <source>A WebDAV server (Nextcloud, Nutstore, Synology)</source>
+            <translation>WebDAV 服务器（Nextcloud、坚果云、群晖）</translation>
+        </message>
+        <message>
+            <source>An S3 bucket (AWS, R2, B2, MinIO)</source>
+            <translation>S3 存储桶（AWS、R2、B2、MinIO）</translation>
+        </message>
+        <message>
+            <source>&amp;Sync through:</source>
+            <translation>同步方式(&amp;S)：</translation>
+        </message>
+        <message>
+            <source>CA certificate file</source>
+            <translation>CA 证书文件</translation>
+        </message>
+        <message>
+            <source>only for a server with a certificate of its own</source>
+            <translation>仅用于使用自有证书的服务器</translation>
+        </message>
+        <message>
+            <source>Choose…</source>
+            <translation>选择…</translation>
+        </message>
+        <message>
+            <source>C&amp;A file:</source>
+            <translation>CA 文件(&amp;A)：</translation>
+        </message>
+        <message>
+            <source>Allow plain http: the password travels unencrypted to this server</source>
+            <translation>允许明文 http：密码将以未加密方式发送到此服务器</translation>
+        </message>
+        <message>
+            <source>Set &amp;up</source>
+            <translation>设置(&amp;U)</translation>
+        </message>
+        <message>
+            <source>Sync folder</source>
+            <translation>同步文件夹</translation>
+        </message>
+        <message>
+            <source>e.g. ~/Sync/turnlog</source>
+            <translation>例如 ~/Sync/turnlog</translation>
+        </message>
+        <message>
+            <source>&amp;Folder:</source>
+            <translation>文件夹(&amp;F)：</translation>
+        </message>
+        <message>
+            <source>WebDAV address</source>
+            <translation>WebDAV 地址</translation>
+        </message>
+        <message>
+            <source>User name</source>
+            <translation>用户名</translation>
+        </message>
+        <message>
+            <source>Password</source>
+            <translation>密码</translation>
+        </message>
+        <message>
+            <source>an app password</source>
+            <translation>应用专用密码</translation>
+        </message>
+        <message>
+            <source>&amp;Address:</source>
+            <translation>地址(&amp;A)：</translation>
+        </message>
+        <message>
+            <source>&amp;User:</source>
+            <translation>用户(&amp;U)：</translation>
+        </message>
+        <message>
+            <source>Pass&amp;word:</source>
+            <translation>密码(&amp;W)：</translation>
+        </message>
+        <message>
+            <source>S3 endpoint</source>
+            <translation>S3 端点</translation>
+        </message>
+        <message>
+            <source>Bucket</source>
+            <translation>存储桶</translation>
+        </message>
+        <message>
+            <source>Folder in the bucket</source>
+            <translation>存储桶中的文件夹</translation>
+        </message>
+        <message>
+            <source>optional</source>
+            <translation>可选</translation>
+        </message>
+        <message>
+            <source>Access key</source>
+            <translation>访问密钥</translation>
+        </message>
+        <message>
+            <source>Secret key</source>
+            <translation>私有密钥</translation>
+        </message>
+        <message>
+            <source>&amp;Endpoint:</source>
+            <translation>端点(&amp;E)：</translation>
+        </message>
+        <message>
+            <source>&amp;Bucket:</source>
+            <translation>存储桶(&amp;B)：</translation>
+        </message>
+        <message>
+            <source>Fol&amp;der:</source>
+            <translation>文件夹(&amp;D)：</translation>
+        </message>
+        <message>
+            <source>Access &amp;key:</source>
+            <translation>访问密钥(&amp;K)：</translation>
+        </message>
+        <message>
+            <source>Secret ke&amp;y:</source>
+            <translation>私有密钥(&amp;Y)：</translation>
+        </message>
+        <message>
+            <source>Passphrase</source>
+            <translation>口令</translation>
+        </message>
+        <message>
+            <source>Passphrase again</source>
+            <translation>再次输入口令</translation>
+        </message>
+        <message>
+            <source>The same passphrase on every machine. A lost passphrase cannot be recovered: without it no machine can read the sync storage, and no new machine can join. It is not stored; the key made from it goes to the system keyring.</source>
+            <translation>每台机器使用相同的口令。口令一旦丢失无法找回：没有它，任何机器都无法读取同步存储，也没有新机器能加入。口令本身不会被保存；由它生成的密钥存入系统密钥环。</translation>
+        </message>
+        <message>
+            <source>This machine's name</source>
+            <translation>这台机器的名称</translation>
+        </message>
+        <message>
+            <source>&amp;Machine name:</source>
+            <translation>机器名称(&amp;M)：</translation>
+        </message>
+        <message>
+            <source>CA certificate</source>
+            <translation>CA 证书</translation>
+        </message>
+        <message>
+            <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
+            <translation>证书 (*.pem *.crt *.cer);;所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Choose the sync folder.</source>
+            <translation>请选择同步文件夹。</translation>
+        </message>
+        <message>
+            <source>Type the WebDAV address.</source>
+            <translation>请输入 WebDAV 地址。</translation>
+        </message>
+        <message>
+            <source>Type the S3 endpoint.</source>
+            <translation>请输入 S3 端点。</translation>
+        </message>
+        <message>
+            <source>The address starts with https://.</source>
+            <translation>地址应以 https:// 开头。</translation>
+        </message>
+        <message>
+            <source>Type both the user name and the password, or neither.</source>
+            <translation>请同时输入用户名和密码，或都不输入。</translation>
+        </message>
+        <message>
+            <source>Type the bucket's name.</source>
+            <translation>请输入存储桶名称。</translation>
+        </message>
+        <message>
+            <source>Type both the access key and the secret key, or neither.</source>
+            <translation>请同时输入访问密钥和私有密钥，或都不输入。</translation>
         </message>
     </context>
     <context>

@@ -3755,6 +3755,10 @@
             <translation>助理</translation>
         </message>
         <message>
+            <source>Sync</source>
+            <translation>同步</translation>
+        </message>
+        <message>
             <source>This conversation</source>
             <translation>這個對話</translation>
         </message>
@@ -4473,14 +4477,6 @@ last active %2</source>
             <translation>你開啟的對話已在另一台機器上刪除。</translation>
         </message>
         <message>
-            <source>Sync: wrong passphrase — run `turnlog-cli sync passphrase`</source>
-            <translation>同步：密碼短語錯誤——請執行 `turnlog-cli sync passphrase`</translation>
-        </message>
-        <message>
-            <source>Sync: another machine changed the passphrase — run `turnlog-cli sync passphrase`</source>
-            <translation>同步：另一台機器變更了密碼短語——請執行 `turnlog-cli sync passphrase`</translation>
-        </message>
-        <message>
             <source>Sync folder not found: %1</source>
             <translation>找不到同步資料夾：%1</translation>
         </message>
@@ -4489,16 +4485,132 @@ last active %2</source>
             <translation>同步：無法開啟金鑰圈</translation>
         </message>
         <message>
+            <source>Sync: wrong passphrase — open Settings → Sync</source>
+            <translation>同步：密語錯誤 — 請開啟 設定 → 同步</translation>
+        </message>
+        <message>
+            <source>Sync: another machine changed the passphrase — open Settings → Sync</source>
+            <translation>同步：另一台機器變更了密語 — 請開啟 設定 → 同步</translation>
+        </message>
+        <message>
+            <source>Sync: authentication failed — open Settings → Sync</source>
+            <translation>同步：驗證失敗 — 請開啟 設定 → 同步</translation>
+        </message>
+        <message>
+            <source>Sync: the server's certificate could not be verified — open Settings → Sync</source>
+            <translation>同步：無法驗證伺服器的憑證 — 請開啟 設定 → 同步</translation>
+        </message>
+        <message>
+            <source>Sync: the password would travel unencrypted — open Settings → Sync</source>
+            <translation>同步：密碼將以未加密方式傳輸 — 請開啟 設定 → 同步</translation>
+        </message>
+        <message>
+            <source>Sync is not set up — open Settings → Sync</source>
+            <translation>尚未設定同步 — 請開啟 設定 → 同步</translation>
+        </message>
+        <message>
+            <source>Sync: offline</source>
+            <translation>同步：離線</translation>
+        </message>
+        <message>
+            <source>Sync: the storage is full</source>
+            <translation>同步：儲存空間已滿</translation>
+        </message>
+        <message>
             <source>Sync: another sync is running</source>
             <translation>同步：另一個同步正在進行</translation>
         </message>
         <message>
-            <source>Sync is not set up — run `turnlog-cli sync setup`</source>
-            <translation>尚未設定同步——請執行 `turnlog-cli sync setup`</translation>
+            <source>Sync: the storage is not there: %1</source>
+            <translation>同步：儲存位置不存在：%1</translation>
+        </message>
+        <message>
+            <source>%n s</source>
+            <translation>%n 秒</translation>
+        </message>
+        <message>
+            <source>%n conversation(s)</source>
+            <translation>%n 個對話</translation>
+        </message>
+        <message>
+            <source>%n turn(s)</source>
+            <translation>%n 輪</translation>
+        </message>
+        <message>
+            <source>%n record(s)</source>
+            <translation>%n 筆記錄</translation>
+        </message>
+        <message>
+            <source>, </source>
+            <translation>、</translation>
+        </message>
+        <message>
+            <source>%1 has not synced since</source>
+            <translation>%1 此後未同步</translation>
+        </message>
+        <message>
+            <source>%1 have not synced since</source>
+            <translation>%1 此後未同步</translation>
+        </message>
+        <message>
+            <source>%1, deleted %2; %3</source>
+            <translation>%1，刪除於 %2；%3</translation>
+        </message>
+        <message>
+            <source>Wrong passphrase: it does not open this sync storage, which another machine set up with a different one. Nothing was written.</source>
+            <translation>密語錯誤：它打不開這個同步儲存（另一台機器用不同的密語設定了它）。沒有寫入任何內容。</translation>
+        </message>
+        <message>
+            <source>Another machine changed the passphrase: enter the new one with Change passphrase…</source>
+            <translation>另一台機器變更了密語：請用「變更密語…」輸入新密語</translation>
+        </message>
+        <message>
+            <source>Authentication failed: the server refused the user name and password (or the access key).</source>
+            <translation>驗證失敗：伺服器拒絕了使用者名稱和密碼（或存取金鑰）。</translation>
+        </message>
+        <message>
+            <source>Offline: the server could not be reached. Check the address and the network.</source>
+            <translation>離線：無法連線伺服器。請檢查位址和網路。</translation>
+        </message>
+        <message>
+            <source>The storage is full: free some room on it.</source>
+            <translation>儲存空間已滿：請騰出一些空間。</translation>
+        </message>
+        <message>
+            <source>The server's certificate could not be verified: choose its CA file.</source>
+            <translation>無法驗證伺服器的憑證：請選擇它的 CA 檔案。</translation>
+        </message>
+        <message>
+            <source>The password would travel unencrypted over http://: use https://, or allow plain http.</source>
+            <translation>密碼將透過 http:// 以未加密方式傳輸：請使用 https://，或允許明文 http。</translation>
+        </message>
+        <message>
+            <source>The system keyring could not be opened: the sync key cannot be kept.</source>
+            <translation>無法開啟系統金鑰圈：無法保存同步金鑰。</translation>
+        </message>
+        <message>
+            <source>Another sync of this history is running: try again when it has finished.</source>
+            <translation>此歷史的另一次同步正在進行：請在其完成後重試。</translation>
+        </message>
+        <message>
+            <source>Not found: %1</source>
+            <translation>找不到：%1</translation>
+        </message>
+        <message>
+            <source>It did not work: %1</source>
+            <translation>未能完成：%1</translation>
         </message>
         <message>
             <source>Sync failed: %1</source>
             <translation>同步失敗：%1</translation>
+        </message>
+        <message>
+            <source>%n min</source>
+            <translation>%n 分鐘</translation>
+        </message>
+        <message>
+            <source>%1, retrying in %2</source>
+            <translation>%1，%2後重試</translation>
         </message>
         <message>
             <source>Synced just now</source>
@@ -4521,8 +4633,8 @@ last active %2</source>
             <translation>正在同步…</translation>
         </message>
         <message>
-            <source>Sync: %n problem(s) — see `turnlog-cli sync status`</source>
-            <translation>同步：%n 個問題——請查看 `turnlog-cli sync status`</translation>
+            <source>Sync: %n problem(s) — see Settings → Sync</source>
+            <translation>同步：%n 個問題 — 見 設定 → 同步</translation>
         </message>
         <message>
             <source>Sync now (F5)</source>
@@ -4531,6 +4643,393 @@ last active %2</source>
         <message>
             <source>Sync</source>
             <translation>同步</translation>
+        </message>
+    </context>
+    <context>
+        <name>SyncPage</name>
+        <message>
+            <source>Folder: %1</source>
+            <translation>資料夾：%1</translation>
+        </message>
+        <message>
+            <source>WebDAV: %1</source>
+            <translation>WebDAV：%1</translation>
+        </message>
+        <message>
+            <source>S3: %1 on %2</source>
+            <translation>S3：%2 上的 %1</translation>
+        </message>
+        <message>
+            <source>%1 — forgotten</source>
+            <translation>%1 — 已遺忘</translation>
+        </message>
+        <message>
+            <source>%1 — has not synced yet</source>
+            <translation>%1 — 尚未同步</translation>
+        </message>
+        <message>
+            <source>%1 — last synced %2</source>
+            <translation>%1 — 上次同步於 %2</translation>
+        </message>
+        <message>
+            <source>Sync &amp;now</source>
+            <translation>立即同步(&amp;N)</translation>
+        </message>
+        <message>
+            <source>Other machines</source>
+            <translation>其他機器</translation>
+        </message>
+        <message>
+            <source>Deletes not read everywhere yet</source>
+            <translation>尚未被所有機器讀取的刪除</translation>
+        </message>
+        <message>
+            <source>Deletes the other machines have not read yet</source>
+            <translation>其他機器尚未讀取的刪除</translation>
+        </message>
+        <message>
+            <source>Change &amp;passphrase…</source>
+            <translation>變更密語(&amp;P)…</translation>
+        </message>
+        <message>
+            <source>&amp;Forget this machine…</source>
+            <translation>遺忘這台機器(&amp;F)…</translation>
+        </message>
+        <message>
+            <source>A machine chosen above that will never return: its history is kept in this machine's objects, its own are removed from the storage</source>
+            <translation>上面選取的、不會再回來的機器：它的歷史保存在本機的物件中，它自己的物件從儲存中移除</translation>
+        </message>
+        <message>
+            <source>S&amp;top syncing…</source>
+            <translation>停止同步(&amp;T)…</translation>
+        </message>
+        <message>
+            <source>This machine: %1</source>
+            <translation>這台機器：%1</translation>
+        </message>
+        <message>
+            <source>Last sync: %1</source>
+            <translation>上次同步：%1</translation>
+        </message>
+        <message>
+            <source>Last sync: not yet</source>
+            <translation>上次同步：尚未同步</translation>
+        </message>
+        <message>
+            <source>None yet: set sync up on another machine with the same storage and passphrase.</source>
+            <translation>暫無：請在另一台機器上用相同的儲存和密語設定同步。</translation>
+        </message>
+        <message>
+            <source>None: every machine has read every delete made here.</source>
+            <translation>無：每台機器都已讀取在此所做的每次刪除。</translation>
+        </message>
+        <message>
+            <source>Waiting: %1</source>
+            <translation>等待中：%1</translation>
+        </message>
+        <message>
+            <source>Problem: %1</source>
+            <translation>問題：%1</translation>
+        </message>
+        <message>
+            <source>Your history on every machine you use, end-to-end encrypted: the storage sees neither titles nor text.</source>
+            <translation>你的歷史出現在你使用的每台機器上，端對端加密：儲存既看不到標題也看不到文字。</translation>
+        </message>
+        <message>
+            <source>Reading the sync state…</source>
+            <translation>正在讀取同步狀態…</translation>
+        </message>
+        <message>
+            <source>The sync state could not be read: %1</source>
+            <translation>無法讀取同步狀態：%1</translation>
+        </message>
+        <message>
+            <source>Setting up: making the key from the passphrase takes a few seconds…</source>
+            <translation>正在設定：由密語產生金鑰需要幾秒鐘…</translation>
+        </message>
+        <message>
+            <source>it joined the sync storage of %n machine(s)</source>
+            <translation>它加入了 %n 台機器的同步儲存</translation>
+        </message>
+        <message>
+            <source>it started a new sync storage</source>
+            <translation>它新建了一個同步儲存</translation>
+        </message>
+        <message>
+            <source>Sync is set up: this machine is %1; %2. Keep the passphrase safe: it cannot be recovered.</source>
+            <translation>同步已設定：這台機器是 %1；%2。請妥善保管密語：它無法找回。</translation>
+        </message>
+        <message>
+            <source>Changing the passphrase…</source>
+            <translation>正在變更密語…</translation>
+        </message>
+        <message>
+            <source>This machine took the passphrase another machine changed it to.</source>
+            <translation>這台機器已採用另一台機器變更後的密語。</translation>
+        </message>
+        <message>
+            <source>Passphrase changed: the other machines ask for it at their next sync. It cannot be recovered if lost.</source>
+            <translation>密語已變更：其他機器會在下次同步時要求輸入它。密語一旦遺失無法找回。</translation>
+        </message>
+        <message>
+            <source>Forget this machine</source>
+            <translation>遺忘這台機器</translation>
+        </message>
+        <message>
+            <source>Forget %1 for good?</source>
+            <translation>永久遺忘 %1？</translation>
+        </message>
+        <message>
+            <source>Only for a machine that will never return. Its history is kept in this machine's objects, and its own objects are removed from the storage. To sync it again later, set sync up on it anew.</source>
+            <translation>僅用於不會再回來的機器。它的歷史保存在本機的物件中，它自己的物件從儲存中移除。以後若要再同步它，請在它上面重新設定同步。</translation>
+        </message>
+        <message>
+            <source>Forget</source>
+            <translation>遺忘</translation>
+        </message>
+        <message>
+            <source>Forgetting %1…</source>
+            <translation>正在遺忘 %1…</translation>
+        </message>
+        <message>
+            <source>Forgot %1: %n change(s) of its history are kept in this machine's objects.</source>
+            <translation>已遺忘 %1：它歷史中的 %n 項變更保存在本機的物件中。</translation>
+        </message>
+        <message>
+            <source>Stop syncing</source>
+            <translation>停止同步</translation>
+        </message>
+        <message>
+            <source>Stop syncing this history?</source>
+            <translation>停止同步此歷史？</translation>
+        </message>
+        <message>
+            <source>The history stays here and in the sync storage; the other machines go on syncing. The sync key and the storage's password are removed from this machine's keyring.</source>
+            <translation>歷史會保留在這裡和同步儲存中；其他機器繼續同步。同步金鑰和儲存的密碼將從本機的金鑰圈中移除。</translation>
+        </message>
+        <message>
+            <source>Stopping…</source>
+            <translation>正在停止…</translation>
+        </message>
+        <message>
+            <source>Sync is stopped for this history.</source>
+            <translation>此歷史已停止同步。</translation>
+        </message>
+        <message>
+            <source>Change passphrase</source>
+            <translation>變更密語</translation>
+        </message>
+        <message>
+            <source>Type a new passphrase, or the one another machine changed it to. This machine's objects are sealed again with it at the next sync, and the other machines ask for it. A lost passphrase cannot be recovered.</source>
+            <translation>輸入新密語，或另一台機器變更後的密語。下次同步時，這台機器的物件將用它重新加密，其他機器會要求輸入它。密語一旦遺失無法找回。</translation>
+        </message>
+        <message>
+            <source>New passphrase</source>
+            <translation>新密語</translation>
+        </message>
+        <message>
+            <source>New passphrase again</source>
+            <translation>再次輸入新密語</translation>
+        </message>
+        <message>
+            <source>&amp;Passphrase:</source>
+            <translation>密語(&amp;P)：</translation>
+        </message>
+        <message>
+            <source>A&amp;gain:</source>
+            <translation>再輸入一次(&amp;G)：</translation>
+        </message>
+        <message>
+            <source>Type a passphrase.</source>
+            <translation>請輸入密語。</translation>
+        </message>
+        <message>
+            <source>The two passphrases differ.</source>
+            <translation>兩次輸入的密語不一致。</translation>
+        </message>
+        <message>
+            <source>Where to sync through</source>
+            <translation>透過何處同步</translation>
+        </message>
+        <message>
+            <source>A folder another program syncs</source>
+            <translation>由其他程式同步的資料夾</translation>
+        </message>
+        <message>
+            <source>A WebDAV server (Nextcloud, Nutstore, Synology)</source>
+            <translation>WebDAV 伺服器（Nextcloud、堅果雲、Synology）</translation>
+        </message>
+        <message>
+            <source>An S3 bucket (AWS, R2, B2, MinIO)</source>
+            <translation>S3 儲存貯體（AWS、R2、B2、MinIO）</translation>
+        </message>
+        <message>
+            <source>&amp;Sync through:</source>
+            <translation>同步方式(&amp;S)：</translation>
+        </message>
+        <message>
+            <source>CA certificate file</source>
+            <translation>CA 憑證檔案</translation>
+        </message>
+        <message>
+            <source>only for a server with a certificate of its own</source>
+            <translation>僅用於使用自有憑證的伺服器</translation>
+        </message>
+        <message>
+            <source>Choose…</source>
+            <translation>選擇…</translation>
+        </message>
+        <message>
+            <source>C&amp;A file:</source>
+            <translation>CA 檔案(&amp;A)：</translation>
+        </message>
+        <message>
+            <source>Allow plain http: the password travels unencrypted to this server</source>
+            <translation>允許明文 http：密碼將以未加密方式傳送到此伺服器</translation>
+        </message>
+        <message>
+            <source>Set &amp;up</source>
+            <translation>設定(&amp;U)</translation>
+        </message>
+        <message>
+            <source>Sync folder</source>
+            <translation>同步資料夾</translation>
+        </message>
+        <message>
+            <source>e.g. ~/Sync/turnlog</source>
+            <translation>例如 ~/Sync/turnlog</translation>
+        </message>
+        <message>
+            <source>&amp;Folder:</source>
+            <translation>資料夾(&amp;F)：</translation>
+        </message>
+        <message>
+            <source>WebDAV address</source>
+            <translation>WebDAV 位址</translation>
+        </message>
+        <message>
+            <source>User name</source>
+            <translation>使用者名稱</translation>
+        </message>
+        <message>
+            <source>Password</source>
+            <translation>密碼</translation>
+        </message>
+        <message>
+            <source>an app password</source>
+            <translation>應用程式專用密碼</translation>
+        </message>
+        <message>
+            <source>&amp;Address:</source>
+            <translation>位址(&amp;A)：</translation>
+        </message>
+        <message>
+            <source>&amp;User:</source>
+            <translation>使用者(&amp;U)：</translation>
+        </message>
+        <message>
+            <source>Pass&amp;word:</source>
+            <translation>密碼(&amp;W)：</translation>
+        </message>
+        <message>
+            <source>S3 endpoint</source>
+            <translation>S3 端點</translation>
+        </message>
+        <message>
+            <source>Bucket</source>
+            <translation>儲存貯體</translation>
+        </message>
+        <message>
+            <source>Folder in the bucket</source>
+            <translation>儲存貯體中的資料夾</translation>
+        </message>
+        <message>
+            <source>optional</source>
+            <translation>選填</translation>
+        </message>
+        <message>
+            <source>Access key</source>
+            <translation>存取金鑰</translation>
+        </message>
+        <message>
+            <source>Secret key</source>
+            <translation>私密金鑰</translation>
+        </message>
+        <message>
+            <source>&amp;Endpoint:</source>
+            <translation>端點(&amp;E)：</translation>
+        </message>
+        <message>
+            <source>&amp;Bucket:</source>
+            <translation>儲存貯體(&amp;B)：</translation>
+        </message>
+        <message>
+            <source>Fol&amp;der:</source>
+            <translation>資料夾(&amp;D)：</translation>
+        </message>
+        <message>
+            <source>Access &amp;key:</source>
+            <translation>存取金鑰(&amp;K)：</translation>
+        </message>
+        <message>
+            <source>Secret ke&amp;y:</source>
+            <translation>私密金鑰(&amp;Y)：</translation>
+        </message>
+        <message>
+            <source>Passphrase</source>
+            <translation>密語</translation>
+        </message>
+        <message>
+            <source>Passphrase again</source>
+            <translation>再次輸入密語</translation>
+        </message>
+        <message>
+            <source>The same passphrase on every machine. A lost passphrase cannot be recovered: without it no machine can read the sync storage, and no new machine can join. It is not stored; the key made from it goes to the system keyring.</source>
+            <translation>每台機器使用相同的密語。密語一旦遺失無法找回：沒有它，任何機器都無法讀取同步儲存，也沒有新機器能加入。密語本身不會被保存；由它產生的金鑰存入系統金鑰圈。</translation>
+        </message>
+        <message>
+            <source>This machine's name</source>
+            <translation>這台機器的名稱</translation>
+        </message>
+        <message>
+            <source>&amp;Machine name:</source>
+            <translation>機器名稱(&amp;M)：</translation>
+        </message>
+        <message>
+            <source>CA certificate</source>
+            <translation>CA 憑證</translation>
+        </message>
+        <message>
+            <source>Certificates (*.pem *.crt *.cer);;All files (*)</source>
+            <translation>憑證 (*.pem *.crt *.cer);;所有檔案 (*)</translation>
+        </message>
+        <message>
+            <source>Choose the sync folder.</source>
+            <translation>請選擇同步資料夾。</translation>
+        </message>
+        <message>
+            <source>Type the WebDAV address.</source>
+            <translation>請輸入 WebDAV 位址。</translation>
+        </message>
+        <message>
+            <source>Type the S3 endpoint.</source>
+            <translation>請輸入 S3 端點。</translation>
+        </message>
+        <message>
+            <source>The address starts with https://.</source>
+            <translation>位址應以 https:// 開頭。</translation>
+        </message>
+        <message>
+            <source>Type both the user name and the password, or neither.</source>
+            <translation>請同時輸入使用者名稱和密碼，或都不輸入。</translation>
+        </message>
+        <message>
+            <source>Type the bucket's name.</source>
+            <translation>請輸入儲存貯體名稱。</translation>
+        </message>
+        <message>
+            <source>Type both the access key and the secret key, or neither.</source>
+            <translation>請同時輸入存取金鑰和私密金鑰，或都不輸入。</translation>
         </message>
     </context>
     <context>

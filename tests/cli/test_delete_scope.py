@@ -57,9 +57,10 @@ def test_without_a_scope_a_delete_is_local_as_before_while_sync_is_not_set_up(tu
 
 def _syncing(home):
     from turnlog.sync.state import SyncState
+    from turnlog.sync.storage import StorageConfig
 
     state = SyncState.open(home)
-    state.set_up("a" * 32, "laptop", str(home / "Sync"), "k" * 32)
+    state.set_up("a" * 32, "laptop", StorageConfig("folder", str(home / "Sync")), "k" * 32)
     state.close()
 
 

@@ -15,6 +15,7 @@ from turnlog.sync.engine import Keys, Report, forget, set_up, sync_now
 from turnlog.sync.folder import SyncFolder
 from turnlog.sync.payload import parse_payload
 from turnlog.sync.state import SyncState
+from turnlog.sync.storage import Storage
 
 os.environ.setdefault(ENV_LIGHT_KDF, "1")  # keys derived in milliseconds, not seconds
 PASSPHRASE = b"correct horse battery staple"
@@ -51,12 +52,13 @@ def make_machine(tmp: Path, name: str, storage: Path, feed_factory: Callable[[Pa
     return Machine(name, home, feed, folder, state, keys)
 
 
-def live_plaintexts(folder: SyncFolder, keys: Keys) -> list[bytes]:
+def live_plaintexts(folder: Storage, keys: Keys) -> list[bytes]:
     """Every live object of the storage, opened with the passphrase's keys."""
     found = []
+    folder.refresh()
     for machine in folder.machines():
-        for seq, path in sorted(folder.listing(machine).objects.items()):
-            data = path.read_bytes()
+        for seq in sorted(folder.listing(machine).objects):
+            data = folder.read(machine, seq)
             for key in keys.by_id.values():
                 try:
                     found.append(open_sealed(key, machine, seq, data))

@@ -158,7 +158,8 @@ def test_a_tampered_object_is_named_and_not_applied(shared, tmp_path):
     conv = a.feed.new_conversation("t")
     a.feed.add_turn(conv, "q", "a")
     a.sync()
-    (path,) = a.folder.listing(a.state.machine_id).objects.values()
+    (seq,) = a.folder.listing(a.state.machine_id).objects
+    path = a.folder.path(a.state.machine_id, seq)
     data = bytearray(path.read_bytes())
     data[-20] ^= 1
     path.write_bytes(bytes(data))
@@ -269,8 +270,9 @@ def test_a_changed_passphrase_reseals_and_the_others_are_asked_for_it(shared, tm
     # Every live object of both is sealed with the new key alone now.
     new_key = a.keys.current
     for machine in (a, b):
-        for path in machine.folder.listing(machine.state.machine_id).objects.values():
-            assert new_key.encode() in path.read_bytes()[:80]
+        me = machine.state.machine_id
+        for seq in machine.folder.listing(me).objects:
+            assert new_key.encode() in machine.folder.read(me, seq)[:80]
 
 
 def test_what_a_sync_program_leaves_is_ignored_and_looked_at_again(shared):

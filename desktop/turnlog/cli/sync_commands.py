@@ -1,16 +1,16 @@
 """sync: this data directory's history on every machine through a folder another program
-syncs (Syncthing, Dropbox, a network share), end-to-end encrypted.
+syncs (Syncthing, Dropbox, a network share), a WebDAV server (Nextcloud, Nutstore, Synology)
+or an S3 bucket (AWS, R2, B2, MinIO), end-to-end encrypted.
 
 `sync setup` joins (or starts) the storage, `sync now` exchanges what changed, `sync status`
 says which machines there are and what is pending, `sync forget` drops a machine that will
 never return, `sync passphrase` changes the passphrase (or takes the one another machine
 changed it to). A passphrase is read once, from a file or standard input, and never kept:
-the key it derives goes to the keyring."""
+the key it derives goes to the keyring, as does a WebDAV password or an S3 secret key."""
 
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,38 +20,28 @@ from typing import Any
 
 from ..config.paths import data_dir
 from ..config.secrets import KeyringUnavailable
-from ..sync.crypto import SyncCryptoError, WrongPassphrase
-from ..sync.engine import (
-    Keys,
-    PassphraseChanged,
-    SyncProblem,
-    change_passphrase,
-    forget,
-    set_up,
-    sync_now,
-)
-from ..sync.folder import SyncFolder
+from ..service.sync_setup import open_configured, set_up
+from ..sync.crypto import SyncCryptoError
+from ..sync.engine import Keys, change_passphrase, forget, sync_now
+from ..sync.errors import SyncProblem, kind_of
 from ..sync.state import SyncBusy, SyncState, is_sync_set_up, sync_lock
+from ..sync.storage import Storage, StorageConfig
 from ..system.user_files import FileRefused, read_limited
 from .terminal import print_json, safe_for
 
 MAX_PASSPHRASE = 4096
+MAX_SECRET = 4096
 LOST = ("Keep the passphrase safe: it cannot be recovered. Without it no machine can read the "
-        "sync folder, and a new machine cannot join.")
+        "sync storage, and a new machine cannot join.")
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("sync", help="sync this history with other machines through a folder",
+    p = sub.add_parser("sync", help="sync this history with other machines through a folder, "
+                       "WebDAV or S3",
                        description="End-to-end encrypted sync through a folder another "
-                       "program copies between machines.")
+                       "program copies between machines, a WebDAV server or an S3 bucket.")
     sync = p.add_subparsers(dest="sync_command", required=True, metavar="ACTION")
-    q = sync.add_parser("setup", help="join the sync folder (or start it)")
-    q.add_argument("--folder", required=True, type=Path, metavar="DIR")
-    q.add_argument("--passphrase-file", required=True, metavar="FILE",
-                   help="a file holding the passphrase, or - for standard input")
-    q.add_argument("--machine", metavar="NAME", help="this machine's name (its host name "
-                   "unless given); kept encrypted in the folder")
-    q.set_defaults(run=run_setup)
+    _register_setup(sync.add_parser("setup", help="join the sync storage (or start it)"))
     q = sync.add_parser("now", help="send what changed here, apply what changed elsewhere")
     q.add_argument("--json", action="store_true", help="print what went up and down as JSON")
     q.set_defaults(run=run_now)
@@ -66,6 +56,73 @@ def register(sub: Any) -> None:
                         "machine changed it to")
     q.add_argument("--passphrase-file", required=True, metavar="FILE")
     q.set_defaults(run=run_passphrase)
+
+
+def _register_setup(q: Any) -> None:
+    where = q.add_mutually_exclusive_group(required=True)
+    where.add_argument("--folder", type=Path, metavar="DIR",
+                       help="a folder another program syncs (Syncthing, Dropbox, a share)")
+    where.add_argument("--webdav", metavar="URL", help="a WebDAV folder's URL (Nextcloud: "
+                       "https://HOST/remote.php/dav/files/USER/Turnlog)")
+    where.add_argument("--s3", metavar="ENDPOINT", help="an S3 API's endpoint URL (AWS, R2, "
+                       "B2, MinIO)")
+    q.add_argument("--passphrase-file", required=True, metavar="FILE",
+                   help="a file holding the passphrase, or - for standard input")
+    q.add_argument("--machine", metavar="NAME", help="this machine's name (its host name "
+                   "unless given); kept encrypted in the storage")
+    q.add_argument("--user", metavar="USER", help="WebDAV: the user name")
+    q.add_argument("--password-file", metavar="FILE",
+                   help="WebDAV: a file holding the password (an app password), or -")
+    q.add_argument("--bucket", metavar="BUCKET", help="S3: the bucket (it must exist)")
+    q.add_argument("--prefix", default="", metavar="PATH", help="S3: a folder in the bucket")
+    q.add_argument("--access-key", metavar="KEY", help="S3: the access key id")
+    q.add_argument("--secret-file", metavar="FILE",
+                   help="S3: a file holding the secret access key, or -")
+    q.add_argument("--ca-file", type=Path, metavar="FILE",
+                   help="a CA certificate (PEM) for a server with a certificate of its own")
+    q.add_argument("--allow-plain-http", action="store_true",
+                   help="send the password over http:// to another machine (unencrypted)")
+    q.set_defaults(run=run_setup)
+
+
+def read_secret(source: str) -> str:
+    """A password or secret key, read once from `source` (a file, or - for standard input),
+    one trailing line break removed."""
+    if source == "-":
+        data = sys.stdin.buffer.read(MAX_SECRET + 1)
+    else:
+        data = read_limited(Path(source), MAX_SECRET, what="password file")
+    if len(data) > MAX_SECRET:
+        raise SyncProblem(f"the password is longer than {MAX_SECRET:,} bytes")
+    text = data.removesuffix(b"\n").removesuffix(b"\r").decode("utf-8", "replace")
+    if not text:
+        raise SyncProblem("the password is empty")
+    return text
+
+
+def storage_config(args: argparse.Namespace) -> tuple[StorageConfig, str | None]:
+    """The storage `sync setup`'s options name, and its secret (read once)."""
+    ca = str(args.ca_file.resolve()) if args.ca_file else ""
+    if args.folder is not None:
+        return StorageConfig("folder", str(args.folder.resolve())), None
+    secret_from = args.password_file if args.webdav else args.secret_file
+    if secret_from == "-" and args.passphrase_file == "-":
+        raise SyncProblem("only one secret can come from standard input: give the passphrase "
+                          "or the password in a file")
+    if args.webdav:
+        if bool(args.user) != bool(args.password_file):
+            raise SyncProblem("--user and --password-file go together")
+        config = StorageConfig("webdav", args.webdav, user=args.user or "", ca_file=ca,
+                               allow_plain_http=args.allow_plain_http)
+    else:
+        if not args.bucket:
+            raise SyncProblem("--s3 needs --bucket")
+        if bool(args.access_key) != bool(args.secret_file):
+            raise SyncProblem("--access-key and --secret-file go together")
+        config = StorageConfig("s3", args.s3, bucket=args.bucket, prefix=args.prefix.strip("/"),
+                               user=args.access_key or "", ca_file=ca,
+                               allow_plain_http=args.allow_plain_http)
+    return config, (read_secret(secret_from) if secret_from else None)
 
 
 def read_passphrase(source: str) -> bytes:
@@ -96,17 +153,17 @@ def open_feed(home: Path) -> Iterator[Any]:
 
 
 @contextmanager
-def _opened(home: Path) -> Iterator[tuple[SyncState, SyncFolder]]:
+def _opened(home: Path) -> Iterator[tuple[SyncState, Storage]]:
     if not is_sync_set_up(home):
         raise SyncProblem("sync is not set up for this data directory: run "
                           "`turnlog-cli sync setup --folder DIR --passphrase-file FILE`")
     state = SyncState.open(home)
     try:
-        folder = SyncFolder(Path(state.folder))
-        if not folder.exists():
-            raise SyncProblem(f"the sync folder {state.folder} is not there (is its drive "
-                              "mounted?)")
-        yield state, folder
+        storage = open_configured(state)
+        try:
+            yield state, storage
+        finally:
+            storage.close()
     finally:
         state.close()
 
@@ -124,10 +181,9 @@ def _save(user: str, keys: Keys) -> None:
 
 
 def _fail(err: Exception) -> int:
-    name = {WrongPassphrase: "wrong_passphrase", SyncBusy: "sync_busy",
-            PassphraseChanged: "passphrase_changed",
-            KeyringUnavailable: "keyring_unavailable", FileRefused: "file_refused"}.get(
-        type(err), "sync_failed")
+    name = {KeyringUnavailable: "keyring_unavailable", FileRefused: "file_refused"}.get(
+        type(err)) or kind_of(err)
+    name = "sync_failed" if name == "failed" else name
     print(safe_for(sys.stderr)(f"error: {name}: {err}"), file=sys.stderr)
     return 1
 
@@ -146,25 +202,15 @@ def run_setup(args: argparse.Namespace) -> int:
     home = data_dir()
     if is_sync_set_up(home):
         raise SyncProblem("sync is already set up for this data directory")
-    if not args.folder.is_dir():
-        raise SyncProblem(f"{args.folder} is not a folder")
+    config, secret = storage_config(args)
     passphrase = read_passphrase(args.passphrase_file)
-    name = (args.machine or socket.gethostname() or "this machine").strip()[:100]
-    folder = SyncFolder(args.folder.resolve())
-    joined = len(folder.machines())
-    with sync_lock(home):
-        state = SyncState.open(home)
-        try:
-            set_up(folder, state, passphrase, name, _save)
-        except BaseException:
-            state.close()
-            (home / "sync.sqlite3").unlink(missing_ok=True)
-            raise
-        state.close()
-    how = (f"joined the sync folder of {_plural(joined, 'machine')}" if joined else
-           "started a new sync folder (on other machines, wait until the sync program has "
-           "copied it before their setup)")
-    print(safe_for(sys.stdout)(f"sync set up: this machine is {name}; {how}: {folder.root}"))
+    done = set_up(home, config, secret, passphrase, args.machine or "")
+    how = (f"joined the sync storage of {_plural(done.joined, 'machine')}" if done.joined else
+           "started a new sync storage" + (" (on other machines, wait until the sync program "
+                                           "has copied it before their setup)"
+                                           if config.kind == "folder" else ""))
+    print(safe_for(sys.stdout)(f"sync set up: this machine is {done.machine_name}; {how}: "
+                               f"{done.storage}"))
     print(LOST)
     print("Run `turnlog-cli sync now` to send this history and receive the others'.")
     return 0
@@ -173,10 +219,10 @@ def run_setup(args: argparse.Namespace) -> int:
 @guarded
 def run_now(args: argparse.Namespace) -> int:
     home = data_dir()
-    with sync_lock(home), _opened(home) as (state, folder):
+    with sync_lock(home), _opened(home) as (state, storage):
         keys = _keys(state)
         with open_feed(home) as feed:
-            report = sync_now(feed, folder, state, keys)
+            report = sync_now(feed, storage, state, keys)
         state.keep_last_report(report.waiting, report.problems)
     if args.json:
         print_json(report.to_json())
@@ -226,7 +272,8 @@ def status(state: SyncState) -> dict[str, Any]:
                             "records": records, "not_synced_since": behind})
     last = state.last_report()
     return {"machine": {"id": state.machine_id, "name": state.machine_name},
-            "folder": state.folder, "last_sync": state.get("last_sync"),
+            "storage": state.storage.to_json(), "storage_words": state.storage.describe(),
+            "last_sync": state.get("last_sync"),
             "machines": machines, "pending_deletes": pending, **last}
 
 
@@ -250,14 +297,15 @@ def run_status(args: argparse.Namespace) -> int:
         else:
             print("sync is not set up for this data directory")
         return 0
-    with _opened(home) as (state, _):
+    with SyncState.open(home) as state:
         found = status(state)
     if args.json:
         print_json({"set_up": True, **found})
         return 0
     safe = safe_for(sys.stdout)
     me = found["machine"]
-    print(safe(f"this machine: {me['name']} ({me['id'][:8]}), folder {found['folder']}"))
+    print(safe(f"this machine: {me['name']} ({me['id'][:8]}), storage "
+               f"{found['storage_words']}"))
     print(f"last sync: {found['last_sync'] or 'never'}")
     for m in found["machines"]:
         state_word = "forgotten" if m["forgotten"] else (
@@ -275,7 +323,7 @@ def run_status(args: argparse.Namespace) -> int:
 @guarded
 def run_forget(args: argparse.Namespace) -> int:
     home = data_dir()
-    with sync_lock(home), _opened(home) as (state, folder):
+    with sync_lock(home), _opened(home) as (state, storage):
         wanted = args.machine.strip()
         matches = [p for p in state.peers().values() if not p.forgotten and (
             p.name == wanted or (len(wanted) >= 4 and p.machine.startswith(wanted)))]
@@ -285,7 +333,7 @@ def run_forget(args: argparse.Namespace) -> int:
                               "of its id instead (see `turnlog-cli sync status`)")
         keys = _keys(state)
         with open_feed(home) as feed:
-            count = forget(feed, folder, state, keys, matches[0].machine)
+            count = forget(feed, storage, state, keys, matches[0].machine)
     print(safe_for(sys.stdout)(f"forgot {matches[0].name}: {count:,} change(s) of its history "
                                "are kept in this machine's objects"))
     return 0
@@ -295,10 +343,10 @@ def run_forget(args: argparse.Namespace) -> int:
 def run_passphrase(args: argparse.Namespace) -> int:
     home = data_dir()
     passphrase = read_passphrase(args.passphrase_file)
-    with sync_lock(home), _opened(home) as (state, folder):
+    with sync_lock(home), _opened(home) as (state, storage):
         keys = _keys(state)
         user = state.get("keyring_user")
-        outcome = change_passphrase(folder, state, keys, passphrase,
+        outcome = change_passphrase(storage, state, keys, passphrase,
                                     lambda changed: _save(user, changed))
     if outcome == "joined":
         print("took the passphrase another machine changed it to; this machine's objects "

@@ -10,16 +10,19 @@ and the cryptography stack load on that worker thread.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..store import TurnlogStore
-    from ..sync.engine import Keys
-    from ..sync.folder import SyncFolder
+    from ..sync.storage import StorageConfig
 
-# The kinds of failure a person can act on; anything else is "failed" with its text.
+# The kinds of failure a person can act on; anything else is "failed" with its text. The
+# storage's own (offline, authentication_failed, storage_full, tls_failed, ...) are the
+# `kind` of `turnlog.sync.errors`' exceptions.
 NOT_SET_UP = "not_set_up"
 BUSY = "busy"
 FOLDER_MISSING = "folder_missing"
@@ -27,6 +30,9 @@ WRONG_PASSPHRASE = "wrong_passphrase"
 PASSPHRASE_CHANGED = "passphrase_changed"
 KEYRING = "keyring"
 FAILED = "failed"
+OFFLINE = "offline"
+AUTHENTICATION_FAILED = "authentication_failed"
+STORAGE_FULL = "storage_full"
 
 
 class SyncFailure(Exception):
@@ -51,17 +57,26 @@ class SyncDone:
 
 def sync_data_directory(store: TurnlogStore, open_id: int | None = None) -> SyncDone:
     """Run one whole sync of the open `store`'s data directory (raises SyncFailure)."""
-    from ..config.secrets import KeyringUnavailable
-    from ..sync.crypto import SyncCryptoError, WrongPassphrase
-    from ..sync.engine import PassphraseChanged, SyncProblem
-    from ..sync.state import SyncBusy, is_sync_set_up, sync_lock
+    from ..sync.state import is_sync_set_up, sync_lock
 
     home = store.home
     if not is_sync_set_up(home):
         raise SyncFailure(NOT_SET_UP)
+    with named_failures(home), sync_lock(home):
+        return _locked(store, open_id)
+
+
+@contextmanager
+def named_failures(home: Path) -> Iterator[None]:
+    """Whatever a sync, a setup, a forget or a passphrase change of the data directory
+    `home` raises that a person can act on, as one `SyncFailure` of its kind."""
+    from ..config.secrets import KeyringUnavailable
+    from ..sync.crypto import SyncCryptoError, WrongPassphrase
+    from ..sync.errors import PassphraseChanged, StorageError, StorageMissing, SyncProblem
+    from ..sync.state import SyncBusy, is_sync_set_up
+
     try:
-        with sync_lock(home):
-            return _locked(store, open_id)
+        yield
     except SyncBusy as err:
         raise SyncFailure(BUSY, str(err)) from None
     except WrongPassphrase as err:
@@ -70,24 +85,39 @@ def sync_data_directory(store: TurnlogStore, open_id: int | None = None) -> Sync
         raise SyncFailure(PASSPHRASE_CHANGED, str(err)) from None
     except KeyringUnavailable as err:
         raise SyncFailure(KEYRING, str(err)) from None
+    except StorageMissing as err:
+        config = storage_of(home) if is_sync_set_up(home) else None
+        if config is not None and config.kind == "folder":
+            raise SyncFailure(FOLDER_MISSING, config.address) from None
+        raise SyncFailure(err.kind, str(err)) from None
+    except StorageError as err:
+        raise SyncFailure(err.kind, str(err)) from None
     except (SyncProblem, SyncCryptoError, OSError) as err:
         raise SyncFailure(FAILED, str(err)) from None
+
+
+def storage_of(home: Path) -> StorageConfig:
+    """The storage the data directory syncs through."""
+    from ..sync.state import SyncState
+
+    with SyncState.open(home) as state:
+        return state.storage
 
 
 def _locked(store: TurnlogStore, open_id: int | None) -> SyncDone:
     from ..store.errors import NotFound
     from ..sync.engine import sync_now
-    from ..sync.folder import SyncFolder
     from ..sync.keystore import load_keys
     from ..sync.state import SyncState
+    from .sync_setup import open_configured
 
     with SyncState.open(store.home) as state:
-        folder = SyncFolder(Path(state.folder))
-        if not folder.exists():
-            raise SyncFailure(FOLDER_MISSING, state.folder)
-        keys = load_keys(state.get("keyring_user"))
-        _check_key(folder, keys)
-        report = sync_now(store.sync_feed, folder, state, keys)
+        storage = open_configured(state)
+        try:
+            keys = load_keys(state.get("keyring_user"))
+            report = sync_now(store.sync_feed, storage, state, keys)
+        finally:
+            storage.close()
         gone = False
         if open_id is not None:
             try:
@@ -98,17 +128,3 @@ def _locked(store: TurnlogStore, open_id: int | None) -> SyncDone:
     return SyncDone(sum(report.received.values()), report.published_records,
                     tuple(report.problems), gone)
 
-
-def _check_key(folder: SyncFolder, keys: Keys) -> None:
-    """The key in the keyring must open the storage's key check: a key made from another
-    passphrase under the same key id is a wrong passphrase, refused before anything is
-    written or read."""
-    from ..sync.crypto import WrongPassphrase
-    from ..sync.engine import newest_header
-
-    header = newest_header(folder)
-    if header is None or header.key_id not in keys.by_id:
-        return  # the engine names a missing header and a passphrase changed elsewhere
-    if not header.opens_with(keys.by_id[header.key_id]):
-        raise WrongPassphrase("the key in this machine's keyring does not open the sync "
-                              "storage")

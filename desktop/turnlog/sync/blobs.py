@@ -21,16 +21,16 @@ from typing import Any, Protocol
 
 from ..store.errors import NotFound
 from .crypto import Incomplete, SyncCryptoError, key_id_of, open_sealed, seal
-from .folder import SyncFolder
 from .seam import SyncRecordInvalid
 from .state import SyncState
+from .storage import Storage
 
 
 class Engine(Protocol):
     """What of the sync engine the files use: its feed, storage, state, keys and report."""
 
     feed: Any
-    folder: SyncFolder
+    storage: Storage
     state: SyncState
     keys: Any
     report: Any
@@ -86,8 +86,8 @@ def upload(engine: Engine, records: list[dict[str, Any]]) -> None:
 def _write(engine: Engine, digest: str, data: bytes) -> None:
     me, key_id = engine.me, engine.keys.current
     name = blob_name(engine.keys.by_id[key_id], me, digest)
-    if engine.folder.read_blob(me, name) is None:  # else written before a kill
-        engine.folder.write_blob(me, name, seal(engine.keys.by_id[key_id], key_id,
+    if engine.storage.read_blob(me, name) is None:  # else written before a kill
+        engine.storage.write_blob(me, name, seal(engine.keys.by_id[key_id], key_id,
                                                 _where(me, name), 0, data))
     engine.state.add_own_blob(digest, name, key_id, ())
 
@@ -110,10 +110,10 @@ def fetch(engine: Engine) -> None:
 
 
 def _find(engine: Engine, digest: str) -> bytes | None:
-    for machine in engine.folder.blob_machines():
+    for machine in engine.storage.blob_machines():
         for key in engine.keys.by_id.values():
             name = blob_name(key, machine, digest)
-            sealed = engine.folder.read_blob(machine, name)
+            sealed = engine.storage.read_blob(machine, name)
             if sealed is None:
                 continue
             try:
@@ -131,7 +131,7 @@ def tidy(engine: Engine, deleted: set[str], reseal: bool) -> None:
     when the key changed, seal the others again under the new key (and name)."""
     me = engine.me
     for digest, name in engine.state.unreferenced_blobs(deleted):
-        engine.folder.remove_blob(me, name)
+        engine.storage.remove_blob(me, name)
         engine.state.drop_own_blob(digest)
         engine.report.removed += 1
     if not reseal:
@@ -139,9 +139,9 @@ def tidy(engine: Engine, deleted: set[str], reseal: bool) -> None:
     for digest, name, key_id in engine.state.own_blobs():
         if key_id == engine.keys.current:
             continue
-        sealed = engine.folder.read_blob(me, name)
+        sealed = engine.storage.read_blob(me, name)
         key = engine.keys.by_id.get(key_id_of(sealed)) if sealed is not None else None
         if key is None:
             continue
         _write(engine, digest, open_sealed(key, _where(me, name), 0, sealed))
-        engine.folder.remove_blob(me, name)
+        engine.storage.remove_blob(me, name)

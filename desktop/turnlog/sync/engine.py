@@ -21,16 +21,22 @@ from .crypto import (
     Incomplete,
     KeyHeader,
     SyncCryptoError,
+    WrongPassphrase,
     key_id_of,
     new_header,
     open_sealed,
     parse_header,
     seal,
 )
-from .folder import SyncFolder, new_machine_id
+from .errors import PassphraseChanged, SyncProblem
+from .layout import new_machine_id
 from .payload import Payload, PayloadInvalid, parse_payload
 from .seam import Feed, SyncRecordInvalid
 from .state import PendingObject, SyncState, now
+from .storage import Storage
+
+__all__ = ["Engine", "Keys", "PassphraseChanged", "Report", "SyncProblem", "change_passphrase",
+           "forget", "newest_header", "set_up", "sync_now"]
 
 log = logging.getLogger(__name__)
 
@@ -38,14 +44,6 @@ log = logging.getLogger(__name__)
 # at most 4 MiB, so one always fits).
 BATCH = 500
 OBJECT_PAYLOAD = 8 * 1024 * 1024
-
-
-class SyncProblem(Exception):
-    """A sync that cannot go on, in words a person can act on."""
-
-
-class PassphraseChanged(SyncProblem):
-    """The storage's newest key is one this machine has no key for."""
 
 
 @dataclass
@@ -93,11 +91,11 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def newest_header(folder: SyncFolder) -> KeyHeader | None:
+def newest_header(storage: Storage) -> KeyHeader | None:
     """The storage's key header in force: the highest epoch (then key id)."""
-    headers = folder.headers()
+    headers = storage.headers()
     for _, key_id in reversed(headers):
-        data = folder.read_header(key_id)
+        data = storage.read_header(key_id)
         if data is not None:
             return parse_header(data, key_id)
     return None
@@ -135,10 +133,10 @@ def _delete_counts(records: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
 
 
 class Engine:
-    """One data directory's sync against one storage folder."""
+    """One data directory's sync against one storage."""
 
-    def __init__(self, feed: Feed, folder: SyncFolder, state: SyncState, keys: Keys) -> None:
-        self.feed, self.folder, self.state, self.keys = feed, folder, state, keys
+    def __init__(self, feed: Feed, storage: Storage, state: SyncState, keys: Keys) -> None:
+        self.feed, self.storage, self.state, self.keys = feed, storage, state, keys
         if hasattr(feed, "machine"):  # what the store keeps of this machine (a fork's
             feed.machine = state.machine_id  # "continued on"): its id, as other machines'
             # records arrive with theirs, so every machine keeps the same (a name is shown
@@ -152,10 +150,16 @@ class Engine:
 
     # ----------------------------------------------------------------- the key
     def check_key(self) -> None:
-        header = newest_header(self.folder)
+        header = newest_header(self.storage)
         if header is None:
-            raise SyncProblem("the sync folder holds no key header: is it the right folder, "
-                              "and has the sync program copied it yet?")
+            raise SyncProblem("the sync storage holds no key header: is it the right place, "
+                              "and (for a folder) has the sync program copied it yet?")
+        if header.key_id in self.keys.by_id and not header.opens_with(
+                self.keys.by_id[header.key_id]):
+            # a key made from another passphrase under the same key id: refused before
+            # anything is read or written
+            raise WrongPassphrase("the key in this machine's keyring does not open the sync "
+                                  "storage")
         if header.key_id not in self.keys.by_id:
             raise PassphraseChanged(
                 "the sync passphrase was changed on another machine: enter the new one with "
@@ -179,10 +183,10 @@ class Engine:
         item = PendingObject(seq, digest(sealed), cursor, _ids(sections), replaces or [])
         with self.state.transaction():
             self.state.add_pending(item)
-        self.folder.write(self.me, seq, sealed)
+        self.storage.write(self.me, seq, sealed)
         self.state.finish_pending(item, deletes or ())
         for old in item.replaces:
-            self.folder.remove(self.me, old)
+            self.storage.remove(self.me, old)
             self.report.removed += 1
         return seq
 
@@ -190,10 +194,10 @@ class Engine:
     def recover(self) -> None:
         """Finish or forget an object being written; remove objects already replaced;
         take a new machine id when the storage knows more of this machine than its state."""
-        self.folder.clean_temporary(self.me)
-        listing = self.folder.listing(self.me).objects
+        self.storage.clean_temporary(self.me)
+        listing = self.storage.listing(self.me).objects
         for item in self.state.pending():
-            data = self.folder.read(self.me, item.seq)
+            data = self.storage.read(self.me, item.seq)
             if data is not None and digest(data) == item.digest:
                 self.state.finish_pending(item)
             elif data is None:
@@ -209,7 +213,7 @@ class Engine:
                 self._restored()
                 return
             if not known[1]:
-                self.folder.remove(self.me, seq)  # replaced; its removal was interrupted
+                self.storage.remove(self.me, seq)  # replaced; its removal was interrupted
                 self.report.removed += 1
 
     def _restored(self) -> None:
@@ -249,7 +253,7 @@ class Engine:
         yet (absent, still being written); a tampered or malformed one is named."""
         if (machine, seq) in self._opened:
             return self._opened[(machine, seq)]
-        data = self.folder.read(machine, seq)
+        data = self.storage.read(machine, seq)
         opened = None
         if data is not None:
             try:
@@ -271,7 +275,7 @@ class Engine:
     def read_all(self) -> None:
         """Other machines' objects, each in sequence order; a record refused because it
         needs another machine's records first is tried again after the others."""
-        machines = [m for m in self.folder.machines() if m != self.me]
+        machines = [m for m in self.storage.machines() if m != self.me]
         forgotten = set(self.state.forgotten())
         blocked: dict[str, str] = {}
         for _ in range(len(machines) + 1):
@@ -289,7 +293,7 @@ class Engine:
         """Apply `machine`'s next sections in sequence order, opening its objects one at a
         time (further ahead only to find a rewritten object that stands for a missing
         one). True when anything was applied."""
-        present = self.folder.listing(machine).objects
+        present = self.storage.listing(machine).objects
         peer = self.state.peer(machine)
         self._check_rollback(machine, present, peer.frontier)
         ahead = iter(sorted(s for s in present if s > peer.frontier))
@@ -333,7 +337,7 @@ class Engine:
                 "has not caught up")
         if frontier in present:
             known = self.state.applied_digest(machine, frontier)
-            data = self.folder.read(machine, frontier)
+            data = self.storage.read(machine, frontier)
             if known and data is not None and digest(data) != known:
                 self.report.problems.append(
                     f"machine {machine[:8]}: its object {frontier} changed after it was read "
@@ -352,7 +356,7 @@ class Engine:
         """Write each of this machine's objects `seqs` again, without what `keep` refuses,
         under the current key and a new number, then remove it."""
         for seq in seqs:
-            data = self.folder.read(self.me, seq)
+            data = self.storage.read(self.me, seq)
             if data is None:
                 self.report.problems.append(f"this machine's object {seq} is missing from the "
                                             "storage; it cannot be rewritten")
@@ -375,7 +379,7 @@ class Engine:
         blobs.tidy(self, deleted, reseal)
         if reseal:
             stale = [s for s in self.state.live_objects()
-                     if (data := self.folder.read(self.me, s)) is not None
+                     if (data := self.storage.read(self.me, s)) is not None
                      and key_id_of(data) != self.keys.current]
             self.rewrite(stale, lambda record: _keep(record, deleted))
             self.state.put("reseal", 0)
@@ -387,9 +391,10 @@ class Engine:
             self.write_object({}, [])
 
 
-def sync_now(feed: Feed, folder: SyncFolder, state: SyncState, keys: Keys) -> Report:
+def sync_now(feed: Feed, storage: Storage, state: SyncState, keys: Keys) -> Report:
     """One whole sync; what went up and down."""
-    engine = Engine(feed, folder, state, keys)
+    storage.refresh()
+    engine = Engine(feed, storage, state, keys)
     engine.check_key()
     engine.recover()
     before = state.frontiers()
@@ -404,16 +409,17 @@ def sync_now(feed: Feed, folder: SyncFolder, state: SyncState, keys: Keys) -> Re
     return engine.report
 
 
-def forget(feed: Feed, folder: SyncFolder, state: SyncState, keys: Keys, machine: str) -> int:
+def forget(feed: Feed, storage: Storage, state: SyncState, keys: Keys, machine: str) -> int:
     """Forget a machine that will never return: its live records are written again in this
     machine's objects (in its order), then its objects are removed. Returns the records
     republished."""
-    engine = Engine(feed, folder, state, keys)
+    storage.refresh()
+    engine = Engine(feed, storage, state, keys)
     engine.check_key()
     engine.recover()
     deleted = feed.deleted()
     sections: list[list[dict[str, Any]]] = []
-    present = folder.listing(machine).objects
+    present = storage.listing(machine).objects
     covered: dict[int, list[dict[str, Any]]] = {}
     for seq in sorted(present):
         opened = engine.open_object(machine, seq)
@@ -430,17 +436,18 @@ def forget(feed: Feed, folder: SyncFolder, state: SyncState, keys: Keys, machine
                             forgotten=[machine] if index == len(chunks) - 1 else [])
     with state.transaction():
         state.forget(machine)
-    folder.remove_machine(machine)
+    storage.remove_machine(machine)
     return len(records)
 
 
-def change_passphrase(folder: SyncFolder, state: SyncState, keys: Keys, passphrase: bytes,
+def change_passphrase(storage: Storage, state: SyncState, keys: Keys, passphrase: bytes,
                       save: Callable[[Keys], None]) -> str:
     """Take the passphrase the storage's newest key was made with (another machine changed
     it), or make a new key header for `passphrase`; `save` keeps the keys (in the keyring)
     before the storage names a new one. This machine's objects are sealed again with the new
     key on the next sync. Returns "joined" or "changed"."""
-    header = newest_header(folder)
+    storage.refresh()
+    header = newest_header(storage)
     if header is not None and header.key_id not in keys.by_id:
         keys.by_id[header.key_id] = header.key_for(passphrase)
         outcome = "joined"
@@ -454,7 +461,7 @@ def change_passphrase(folder: SyncFolder, state: SyncState, keys: Keys, passphra
         keys.by_id[key_id] = key
         keys.current = key_id
         save(keys)  # kept before the storage names it: a kill here loses no key in use
-        folder.write_header(key_id, new.to_bytes())
+        storage.write_header(key_id, new.to_bytes())
         outcome = "changed"
     with state.transaction():
         state.put("key_id", key_id)
@@ -462,14 +469,15 @@ def change_passphrase(folder: SyncFolder, state: SyncState, keys: Keys, passphra
     return outcome
 
 
-def set_up(folder: SyncFolder, state: SyncState, passphrase: bytes, name: str,
+def set_up(storage: Storage, state: SyncState, passphrase: bytes, name: str,
            save: Callable[[str, Keys], None]) -> Keys:
-    """Join the storage in `folder` (or start it, when it holds no key header yet) as a new
+    """Join `storage` (or start it, when it holds no key header yet) as a new
     machine called `name`. A passphrase the storage's key check refuses raises
     WrongPassphrase before anything is written. `save(keyring_user, keys)` keeps the key
     (in the keyring) before the storage or the state names it."""
     machine = new_machine_id()
-    header = newest_header(folder) if folder.exists() else None
+    storage.refresh()
+    header = newest_header(storage) if storage.exists() else None
     if header is not None:
         keys = Keys(header.key_id, {header.key_id: header.key_for(passphrase)})
         save(machine, keys)
@@ -478,10 +486,9 @@ def set_up(folder: SyncFolder, state: SyncState, passphrase: bytes, name: str,
         new, key = new_header(passphrase, key_id, 1)
         keys = Keys(key_id, {key_id: key})
         save(machine, keys)
-        folder.create()
-        folder.write_header(key_id, new.to_bytes())
-    (folder.base / machine).mkdir(parents=True, exist_ok=True)
-    state.set_up(machine, name, str(folder.root), keys.current)
+        storage.create()
+        storage.write_header(key_id, new.to_bytes())
+    state.set_up(machine, name, storage.config, keys.current)
     with state.transaction():
         state.put("keyring_user", machine)
     return keys

@@ -16,42 +16,45 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import secrets
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..system.user_files import read_limited
 from .crypto import MAX_HEADER_BYTES, MAX_SEALED
+from .layout import (
+    BLOB,
+    BLOBS,
+    HEADER,
+    KEYS,
+    MACHINE,
+    OBJECT,
+    ROOT,
+    Listing,
+    StorageConfig,
+    blob_path,
+    header_path,
+    new_machine_id,
+    object_name,
+)
 
-ROOT = "turnlog-sync"
-KEYS = "keys"
-OBJECT = re.compile(r"^(\d{10})\.tlo$")
-MACHINE = re.compile(r"^[0-9a-f]{32}$")
-BLOBS = "blobs"
-BLOB = re.compile(r"^([0-9a-f]{64})\.tlb$")
-HEADER = re.compile(r"^(\d{6})-([0-9a-f]{32})\.tlk$")
+__all__ = ["Listing", "SyncFolder", "new_machine_id"]
+
 TEMP_PREFIX = ".turnlog-"
 
 
-def new_machine_id() -> str:
-    return secrets.token_hex(16)
-
-
-@dataclass(slots=True)
-class Listing:
-    """One machine's objects as the folder shows them now."""
-
-    objects: dict[int, Path] = field(default_factory=dict)
-    others: int = 0  # temporary files, conflict copies: ignored, counted for status
-
-
 class SyncFolder:
-    """The sync storage under `root` (the folder the user named)."""
+    """The sync storage under `root` (the folder the user named): a `Storage`."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.base = root / ROOT
+        self.config = StorageConfig("folder", str(root))
+
+    def refresh(self) -> None:
+        """Nothing to do: a folder is looked at afresh on every call."""
+
+    def close(self) -> None:
+        """Nothing to do: a folder holds nothing open."""
 
     def create(self) -> None:
         (self.base / KEYS).mkdir(parents=True, exist_ok=True)
@@ -73,13 +76,14 @@ class SyncFolder:
         for path in folder.iterdir():
             match = OBJECT.match(path.name)
             if match and int(match.group(1)) > 0:
-                found.objects[int(match.group(1))] = path
+                with contextlib.suppress(FileNotFoundError):
+                    found.objects[int(match.group(1))] = path.stat().st_size
             else:
                 found.others += 1
         return found
 
     def path(self, machine: str, seq: int) -> Path:
-        return self.base / machine / f"{seq:010d}.tlo"
+        return self.base / object_name(machine, seq)
 
     def read(self, machine: str, seq: int) -> bytes | None:
         """The object's bytes, or None when it is not (or no longer) there."""
@@ -117,9 +121,7 @@ class SyncFolder:
         return sorted(p.name for p in folder.iterdir() if MACHINE.match(p.name) and p.is_dir())
 
     def blob_path(self, machine: str, name: str) -> Path:
-        if not BLOB.match(f"{name}.tlb"):
-            raise ValueError("a file object's name is 64 hex digits")
-        return self.base / BLOBS / machine / f"{name}.tlb"
+        return self.base / blob_path(machine, name)
 
     def blob_names(self, machine: str) -> list[str]:
         folder = self.base / BLOBS / machine
@@ -161,13 +163,13 @@ class SyncFolder:
 
     def read_header(self, key_id: str) -> bytes | None:
         try:
-            return read_limited(self.base / KEYS / f"{key_id}.tlk", MAX_HEADER_BYTES + 1,
+            return read_limited(self.base / header_path(key_id), MAX_HEADER_BYTES + 1,
                                 what="sync key header")
         except FileNotFoundError:
             return None
 
     def write_header(self, key_id: str, data: bytes) -> None:
-        _write_new(self.base / KEYS / f"{key_id}.tlk", data)
+        _write_new(self.base / header_path(key_id), data)
 
 
 def _write_new(target: Path, data: bytes) -> None:

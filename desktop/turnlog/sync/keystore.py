@@ -1,5 +1,6 @@
-"""The sync keys in the OS keyring (service `turnlog-sync`, one entry per data directory),
-never in a file. The passphrase itself is never kept anywhere: only the keys it derived."""
+"""The sync keys in the OS keyring (service `turnlog-sync`, one entry per data directory;
+a second holds the storage's password or secret key when it has one), never in a file. The
+passphrase itself is never kept anywhere: only the keys it derived."""
 
 from __future__ import annotations
 
@@ -38,3 +39,28 @@ def load_keys(user: str, backend: Any = None) -> Keys:
 
 def drop_keys(user: str, backend: Any = None) -> bool:
     return _keyring(backend).delete(_entry(user))
+
+
+def _storage_entry(user: str) -> str:
+    return f"storage-{user}"
+
+
+def save_secret(user: str, secret: str, backend: Any = None) -> None:
+    """The storage's secret (a WebDAV password, an S3 secret key), beside the sync key.
+    Kept hex-encoded: a password may hold spaces and any character."""
+    _keyring(backend).set(_storage_entry(user), secret.encode("utf-8").hex())
+
+
+def load_secret(user: str, backend: Any = None) -> str | None:
+    raw = _keyring(backend).get(_storage_entry(user))
+    if raw is None:
+        return None
+    try:
+        return bytes.fromhex(raw).decode("utf-8")
+    except ValueError:
+        raise SyncProblem("the sync storage's password in the keyring is damaged: set sync "
+                          "up again") from None
+
+
+def drop_secret(user: str, backend: Any = None) -> bool:
+    return _keyring(backend).delete(_storage_entry(user))

@@ -1,7 +1,8 @@
 """This machine's side of sync, in a small SQLite file of its own in the data directory
 (`sync.sqlite3`): ids and numbers only, never text.
 
-It holds this machine's id and name, the storage folder, the local cursor published so far,
+It holds this machine's id and name, the storage (a `StorageConfig`, never its secret: that
+is in the keyring), the local cursor published so far,
 this machine's objects (live or removed, with the digest of each and the global ids each
 holds, so a delete everywhere finds the objects to rewrite), an object being written (so a
 sync killed half-way finishes it, or forgets it if it never reached the storage), per
@@ -20,6 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+
+from .layout import StorageConfig
 
 STATE_NAME = "sync.sqlite3"
 LOCK_NAME = "sync.lock"
@@ -82,7 +85,8 @@ def is_sync_set_up(home: Path) -> bool:
         return False
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        row = con.execute("SELECT value FROM settings WHERE key = 'folder'").fetchone()
+        row = con.execute("SELECT value FROM settings WHERE key IN ('storage', 'folder')"
+                          ).fetchone()
     except sqlite3.DatabaseError:
         return False
     finally:
@@ -121,7 +125,18 @@ class SyncState:
         con.execute("PRAGMA journal_mode=WAL")
         con.execute("PRAGMA synchronous=FULL")
         con.executescript(_SCHEMA)
-        return cls(con)
+        state = cls(con)
+        state._upgrade()
+        return state
+
+    def _upgrade(self) -> None:
+        """A state written before sync reached servers named its storage by a folder path
+        alone (`folder`); it now keeps the whole `StorageConfig` (`storage`)."""
+        folder = self.get("folder")
+        if folder and not self.get("storage"):
+            with self.transaction():
+                self.put("storage", StorageConfig("folder", folder).dumps())
+                self._con.execute("DELETE FROM settings WHERE key = 'folder'")
 
     def close(self) -> None:
         self._con.close()
@@ -160,8 +175,9 @@ class SyncState:
         return self.get("machine_name")
 
     @property
-    def folder(self) -> str:
-        return self.get("folder")
+    def storage(self) -> StorageConfig:
+        """The storage this machine syncs through (set up, so always there)."""
+        return StorageConfig.loads(self.get("storage"))
 
     @property
     def cursor(self) -> int:
@@ -171,10 +187,11 @@ class SyncState:
     def key_id(self) -> str:
         return self.get("key_id")
 
-    def set_up(self, machine_id: str, name: str, folder: str, key_id: str) -> None:
+    def set_up(self, machine_id: str, name: str, storage: StorageConfig, key_id: str) -> None:
         with self.transaction():
             for key, value in (("machine_id", machine_id), ("machine_name", name),
-                               ("folder", folder), ("key_id", key_id), ("cursor", 0)):
+                               ("storage", storage.dumps()), ("key_id", key_id),
+                               ("cursor", 0)):
                 self.put(key, value)
 
     # --------------------------------------------------------- this machine's objects

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # the dialog is loaded when first opened; the rest is handed 
     from ...store.deletion import DeletionCounts
     from ..dialogs.privacy import Confirmation, Decision
     from ..dialogs.settings import SettingsDialog
+    from ..dialogs.sync_page import SyncRuns
     from ..infra.changes import ChangeHub
     from ..infra.export_file import ExportTarget
     from ..infra.operations import Exported
@@ -114,8 +115,9 @@ class HistoryActions(QObject):
                                                      title.strip()))
 
     # ------------------------------------------------------------- settings
-    def open_settings(self) -> SettingsDialog | None:
-        """The providers and the open conversation's settings; both apply at once."""
+    def open_settings(self, sync: SyncRuns | None = None) -> SettingsDialog | None:
+        """The providers, sync (`sync`: the window's syncs) and the open conversation's
+        settings; they apply at once."""
         if self._setup is None or self._session.running:
             return None
         from ..dialogs.settings import SettingsDialog  # loaded when first opened
@@ -123,7 +125,7 @@ class HistoryActions(QObject):
         dialog = SettingsDialog(self._setup, self._runner, self._current(), self._window,
                                 changes=self._changes, confirm=self._confirm,
                                 connector=self._session.connector, tools=self._session.tools,
-                                store=self._store)
+                                store=self._store, sync=sync)
         dialog.accepted.connect(lambda: self._settings_saved(dialog))
         dialog.open()
         return dialog

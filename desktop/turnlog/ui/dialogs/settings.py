@@ -1,7 +1,7 @@
 """Settings (Edit → Preferences…): the Providers page (every provider profile; see
-`providers_page`), Tools, Assistants (`assistants_page`) and the open conversation's
-limits and system prompt, each page in a scroll area with the problem line and
-Save/Cancel below, always in view (`FittedDialog`).
+`providers_page`), Tools, Assistants (`assistants_page`), Sync (`sync_page`) and the open
+conversation's limits and system prompt, each page in a scroll area with the problem line
+and Save/Cancel below, always in view (`FittedDialog`).
 
 The Providers page saves what it changes at once (each profile through its own editor);
 Save and Cancel are the Conversation page's: its settings are validated (the budget
@@ -50,6 +50,7 @@ from .assistants_page import AssistantsPage
 from .fitting import FittedDialog
 from .privacy import Confirmation, Decision, ask
 from .providers_page import ProvidersPage
+from .sync_page import SyncPage, SyncRuns
 from .tools_page import ConversationTools, ToolsPage
 from .window_in_effect import WindowInEffect
 
@@ -73,7 +74,7 @@ class SettingsDialog(FittedDialog):
                  changes: ChangeHub | None = None,
                  confirm: Callable[[Confirmation], Decision] | None = None,
                  connector: Reach | None = None, tools: ToolGate | None = None,
-                 store: TurnlogStore | None = None) -> None:
+                 store: TurnlogStore | None = None, sync: SyncRuns | None = None) -> None:
         super().__init__(parent)
         self._gate = tools
         self._connector = connector
@@ -105,6 +106,13 @@ class SettingsDialog(FittedDialog):
             self.assistants_tab = self.scrolled(self.assistants_page)
             self.pages.addTab(self.assistants_tab, QCoreApplication.translate(
                 "SettingsDialog", "Assistants"))
+        self.sync_page: SyncPage | None = None
+        if store is not None:  # set up, watched and managed here
+            self.sync_page = SyncPage(store, runner, confirm or (lambda c: ask(self, c)), sync,
+                                      self)
+            self.sync_tab = self.scrolled(self.sync_page)
+            self.pages.addTab(self.sync_tab, QCoreApplication.translate("SettingsDialog",
+                                                                        "Sync"))
         self.conversation_tab = self.scrolled(self._conversation_page())
         self.pages.addTab(self.conversation_tab, QCoreApplication.translate(
             "SettingsDialog", "This conversation"))
@@ -136,6 +144,10 @@ class SettingsDialog(FittedDialog):
 
     def show_conversation_page(self) -> None:
         self.pages.setCurrentWidget(self.conversation_tab)
+
+    def show_sync_page(self) -> None:
+        if self.sync_page is not None:
+            self.pages.setCurrentWidget(self.sync_tab)
 
     def _providers_changed(self) -> None:
         self._revalidate()  # a profile's window may be the one in effect

@@ -1,15 +1,20 @@
 """Deletes with a scope, for a data directory that syncs: one named operation each, on the
 storage lane (`operations.StorageOp`). *Everywhere* writes a delete record every machine
 applies at its next sync; *on this machine only* keeps a marker so the next sync does not
-bring the history back (it still exists on the other machines and in the storage)."""
+bring the history back (it still exists on the other machines and in the storage). And what
+Settings → Sync reads of the sync state."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ...store import TurnlogStore
 from .changes import Changes
 from .operations import StorageOp
+
+if TYPE_CHECKING:
+    from ...service.sync_status import SyncStatus
 
 
 def sync_set_up(store: TurnlogStore) -> StorageOp[bool]:
@@ -20,6 +25,17 @@ def sync_set_up(store: TurnlogStore) -> StorageOp[bool]:
         return is_sync_set_up(store.home)
 
     return StorageOp("is sync set up", work)
+
+
+def sync_status(store: TurnlogStore) -> StorageOp[SyncStatus | None]:
+    """What Settings → Sync shows (`turnlog-cli sync status`): this machine, the others and
+    their last syncs, the pending deletes in counts; None when sync is not set up."""
+    def work() -> SyncStatus | None:
+        from ...service.sync_status import read_status
+
+        return read_status(store.home)
+
+    return StorageOp("read the sync status", work)
 
 
 def delete_conversations(store: TurnlogStore, conversation_ids: Sequence[int], *,

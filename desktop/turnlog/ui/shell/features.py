@@ -6,7 +6,7 @@ reads the window's attributes; a feature never sees the window itself."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtGui import QAction
@@ -61,6 +61,9 @@ from .geometry import DockFolding
 from .ready import WarmUp
 from .sync_control import SyncControl, SyncTimes
 
+if TYPE_CHECKING:  # loaded when Settings first opens
+    from ..dialogs.settings import SettingsDialog
+
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
 
@@ -96,7 +99,7 @@ class WindowParts(Protocol):
 
     def say_about(self, conversation_id: int, text: str) -> None: ...
 
-    def open_settings(self) -> object: ...
+    def open_settings(self) -> SettingsDialog | None: ...
 
     def refresh_conversations(self, select_id: int | None = None) -> None: ...
 
@@ -365,7 +368,15 @@ def attach_sync(window: QMainWindow, host: WindowParts, view_menu: QMenu,
         lambda result: control.changed() if isinstance(result.outcome, Committed) else None)
     host.changes.changed.connect(lambda _changes, _origin: control.changed())
     control.synced.connect(lambda done: _show_synced(host, done.open_gone))
+    control.settings_wanted.connect(lambda: _open_sync_settings(host))
     return control
+
+
+def _open_sync_settings(host: WindowParts) -> None:
+    """Settings → Sync (the status bar's button, when a sync needs the person)."""
+    dialog = host.open_settings()
+    if dialog is not None:
+        dialog.show_sync_page()
 
 
 def _show_synced(host: WindowParts, open_gone: bool) -> None:

@@ -2,7 +2,9 @@
 first screen is up, some seconds after the last committed change, and every few minutes;
 never two at once, always on the sync lane's worker (with a store connection of its own:
 `service.sync_runner`). The status bar's sync button says how it went in plain words and
-syncs now when clicked (View → Sync now, F5).
+syncs now when clicked (View → Sync now, F5). A failed sync is tried again after 30 s,
+1 min, 2 min … (at most 15 min between tries), from 30 s again after one that worked or
+one the person asked for.
 
 A sync that brought records in is announced with `synced`; the shell refreshes the
 conversation list and the open conversation from it.
@@ -18,7 +20,8 @@ from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QStatusBar, QToolButton
 
-from ..infra.languages import arg, plural
+from ..infra.languages import plural
+from ..infra.sync_words import NEEDS_SETTINGS, failure_words, retry_words, since_words
 from ..infra.tasks import TaskRunner
 
 if TYPE_CHECKING:
@@ -38,35 +41,25 @@ class SyncTimes:
     after_change: int = 10_000  # after the last committed change (each change restarts it)
     every: int = 300_000  # while the window is open
     words: int = 20_000  # how often "Synced N min ago" is said again
+    retry: int = 30_000  # the first try again after a failed sync; doubled after each
+    retry_most: int = 900_000  # ... up to this
 
 
-def failure_words(kind: str, detail: str) -> str:
-    """A failed sync in plain words (see `service.sync_runner` for the kinds)."""
-    if kind == "wrong_passphrase":
-        return translate("Sync", "Sync: wrong passphrase — run `turnlog-cli sync passphrase`")
-    if kind == "passphrase_changed":
-        return translate("Sync", "Sync: another machine changed the passphrase — run "
-                         "`turnlog-cli sync passphrase`")
-    if kind == "folder_missing":
-        return arg(translate("Sync", "Sync folder not found: %1"), detail)
-    if kind == "keyring":
-        return translate("Sync", "Sync: the keyring could not be opened")
-    if kind == "busy":
-        return translate("Sync", "Sync: another sync is running")
-    if kind == "not_set_up":
-        return translate("Sync", "Sync is not set up — run `turnlog-cli sync setup`")
-    return arg(translate("Sync", "Sync failed: %1"), detail)
+class RetryDelays:
+    """How long to wait before trying a failed sync again: `first`, then twice as long
+    after each failure (30 s, 1 min, 2 min …) up to `most`; from `first` again after a
+    sync that worked, or one the person asked for."""
 
+    def __init__(self, first: int, most: int) -> None:
+        self.first, self.most = first, most
+        self.next = first
 
-def since_words(seconds: float) -> str:
-    """"Synced just now", "Synced 2 min ago", "Synced 3 h ago"."""
-    minutes = int(seconds // 60)
-    if minutes < 1:
-        return translate("Sync", "Synced just now")
-    if minutes < 60:
-        return plural(translate("Sync", "Synced %n min ago", None, minutes), minutes)
-    hours = minutes // 60
-    return plural(translate("Sync", "Synced %n h ago", None, hours), hours)
+    def take(self) -> int:
+        delay, self.next = self.next, min(self.next * 2, self.most)
+        return delay
+
+    def reset(self) -> None:
+        self.next = self.first
 
 
 class SyncControl(QObject):
@@ -74,10 +67,15 @@ class SyncControl(QObject):
 
     `open_id()` names the conversation open in the window (a sync says whether it is still
     there afterwards); `bar()` is the window's status bar, made when first asked for: the
-    button joins it only once a sync found sync set up (no empty strip otherwise)."""
+    button joins it only once a sync found sync set up (no empty strip otherwise). A failed
+    sync is tried again after `RetryDelays` (the regular syncs wait meanwhile); one that
+    needs the person (a refused password, the passphrase) sends them to Settings → Sync,
+    asked for with `settings_wanted` when they click the button."""
 
     synced = Signal(object)  # SyncDone of a sync that brought something in
     said = Signal(str)  # the button's words, each time they change
+    over = Signal()  # a sync ended, whichever way
+    settings_wanted = Signal()  # the button was clicked while Settings → Sync is needed
 
     def __init__(self, store: TurnlogStore, runner: TaskRunner, open_id: Callable[[], int | None],
                  bar: Callable[[], QStatusBar], times: SyncTimes | None = None,
@@ -85,20 +83,23 @@ class SyncControl(QObject):
         super().__init__(parent)
         self.store, self.runner, self.open_id = store, runner, open_id
         self.times = times or SyncTimes()
+        self.delays = RetryDelays(self.times.retry, self.times.retry_most)
         self.running = False
         self.set_up: bool | None = None  # unknown until the first sync answered
         self.last_done_at: float | None = None  # time.monotonic() of the last sync done
-        self.failure: str = ""
+        self.failure: tuple[str, str] | None = None  # (kind, detail) of the last failure
+        self.problems = 0  # what the last sync that worked could not apply
         self.bar = bar
         self.button: QToolButton | None = None
         self.action = QAction(translate("Sync", "Sync now"), self)
         self.action.setObjectName("syncNowAction")
         self.action.setShortcut(QKeySequence("F5"))
-        self.action.triggered.connect(self._asked)
+        self.action.triggered.connect(self.ask_now)
         self._by_person = False  # the running sync was asked for (View → Sync now)
         self._again = False
         self._soon = self._timer(self.times.after_change, single=True)
         self._every = self._timer(self.times.every, single=False)
+        self._retry = self._timer(self.times.retry, single=True)
         self._words = self._timer(self.times.words, single=False, slot=self._say)
 
     def _timer(self, interval: int, *, single: bool, slot: Callable[[], None] | None = None
@@ -112,6 +113,7 @@ class SyncControl(QObject):
     def retime(self, times: SyncTimes) -> None:
         """Sync at other times from now on."""
         self.times = times
+        self.delays = RetryDelays(times.retry, times.retry_most)
         self._soon.setInterval(times.after_change)
         self._every.setInterval(times.every)
         self._words.setInterval(times.words)
@@ -125,13 +127,26 @@ class SyncControl(QObject):
         QTimer.singleShot(self.times.first, self, self.sync_now)
 
     def changed(self) -> None:
-        """Something was committed here: sync once the changes have settled."""
-        if self.set_up is not False:
+        """Something was committed here: sync once the changes have settled (not while a
+        failed sync waits to be tried again)."""
+        if self.set_up is not False and not self._retry.isActive():
             self._soon.start()
 
-    def _asked(self) -> None:
+    def ask_now(self) -> None:
+        """The person asked for a sync (View → Sync now, the button, Settings → Sync): now,
+        and the waits between tries again from the shortest."""
         self._by_person = True
+        self.delays.reset()
+        self._retry.stop()
         self.sync_now()
+
+    def text(self) -> str:
+        """What the status bar's button says now ("" before sync is known set up)."""
+        return self.button.text() if self.button is not None and self.set_up else ""
+
+    def retry_in(self) -> int | None:
+        """Milliseconds until a failed sync is tried again; None when none waits."""
+        return self._retry.remainingTime() if self._retry.isActive() else None
 
     def sync_now(self) -> None:
         """Sync now (again once the running one is over, if one is)."""
@@ -141,6 +156,7 @@ class SyncControl(QObject):
             self._again = True
             return
         self._soon.stop()
+        self._retry.stop()
         self.running = True
         if self.set_up:
             self._show(translate("Sync", "Syncing…"))
@@ -155,13 +171,15 @@ class SyncControl(QObject):
                         on_failure=self._failed)
 
     def _done(self, done: SyncDone) -> None:
-        self.set_up, self.failure, self._by_person = True, "", False
+        self.set_up, self.failure, self._by_person = True, None, False
+        self.problems = len(done.problems)
         self.last_done_at = time.monotonic()
+        self.delays.reset()
+        if not self._every.isActive():
+            self._every.start()
         self._over()
-        if n := len(done.problems):
-            self.failure = plural(translate("Sync", "Sync: %n problem(s) — see "
-                                            "`turnlog-cli sync status`", None, n), n)
         self._say()
+        self.over.emit()
         if done.received or done.open_gone:
             self.synced.emit(done)
 
@@ -171,21 +189,27 @@ class SyncControl(QObject):
         self._over()
         by_person, self._by_person = self._by_person, False
         if not isinstance(error, SyncFailure):
-            self.failure = failure_words("failed", str(error))
+            self.failure = ("failed", str(error))
             self._say()
+            self.over.emit()
             raise error  # a bug: the crash report has it
         if error.kind == "not_set_up":
-            self.set_up = False
+            self.set_up, self.failure = False, None
             if self.button is not None:
                 self.button.hide()
             if by_person:  # asked for, so answered
                 self.bar().showMessage(failure_words(error.kind, ""), 15_000)
+            self.over.emit()
             return
         self.set_up = True
-        self.failure = failure_words(error.kind, error.detail)
-        self._say()
+        self.failure = (error.kind, error.detail)
         if error.kind == "busy":
             self._soon.start()  # the other sync (the command line's) ends soon
+        else:
+            self._every.stop()  # tried again after a wait that grows, not every few minutes
+            self._retry.start(self.delays.take())
+        self._say()
+        self.over.emit()
 
     def _over(self) -> None:
         self.running = False
@@ -196,15 +220,30 @@ class SyncControl(QObject):
     def _say(self) -> None:
         if not self.set_up or self.running:
             return
-        if self.failure:
-            self._show(self.failure)
+        if self.failure is not None:
+            kind, detail = self.failure
+            words = failure_words(kind, detail)
+            wait = self.retry_in()
+            if kind not in NEEDS_SETTINGS and wait is not None:
+                words = retry_words(words, wait / 1000)
+            self._show(words)
+        elif self.problems:
+            count = self.problems
+            self._show(plural(translate("Sync", "Sync: %n problem(s) — see Settings → Sync",
+                                        None, count), count))
         elif self.last_done_at is not None:
             self._show(since_words(time.monotonic() - self.last_done_at))
+
+    def _clicked(self) -> None:
+        if self.failure is not None and self.failure[0] in NEEDS_SETTINGS:
+            self.settings_wanted.emit()
+        else:
+            self.ask_now()
 
     def _show(self, text: str) -> None:
         if self.button is None:
             self.button = _button(self.bar())
-            self.button.clicked.connect(self.sync_now)
+            self.button.clicked.connect(self._clicked)
         self.button.show()
         if text != self.button.text():
             self.button.setText(text)

@@ -325,7 +325,7 @@ class MainWindow(QMainWindow):
         self.faults.show(error)  # inline; not a storage fault: raised for the crash report
 
     def open_settings(self) -> SettingsDialog | None:
-        return self.history.open_settings()
+        return self.history.open_settings(self.sync)
 
     # ------------------------------------------------------- preview and marks
     @property

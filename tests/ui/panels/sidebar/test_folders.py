@@ -247,9 +247,11 @@ def _syncing(store: TurnlogStore) -> None:
     """This data directory is set up to sync (its state as `turnlog-cli sync setup` leaves
     it): a delete then asks everywhere or on this machine only."""
     from turnlog.sync.state import SyncState
+    from turnlog.sync.storage import StorageConfig
 
     state = SyncState.open(store.home)
-    state.set_up("a" * 32, "laptop", str(store.home / "Sync"), "k" * 32)
+    state.set_up("a" * 32, "laptop", StorageConfig("folder", str(store.home / "Sync")),
+                 "k" * 32)
     state.close()
 
 
