@@ -364,6 +364,7 @@ class SideAttemptRow(BaseModel):
     usage = peewee.TextField(null=True)
     model = peewee.TextField()
     carried = peewee.TextField()  # JSON ordinal runs of the turns it carried
+    gid = peewee.TextField(null=True, unique=True)  # global id, for sync (V_SYNC_DERIVED)
 
     class Meta:
         table_name = "side_attempts"

@@ -25,8 +25,9 @@ from typing import Any
 
 import peewee
 
+from ..core.proof import SYSTEM_TEXT
 from ..core.request_record import ordinal_ranges
-from . import attachments, rows, search, versions
+from . import attachments, proofs, rows, search, versions
 from .errors import SyncRecordInvalid
 from .models import ConversationRow, ForkRow, TurnRow, insert
 from .sync_records import ROW_KINDS, refuse
@@ -91,6 +92,9 @@ def conversation(db: peewee.Database, record: dict[str, Any], origin: str) -> No
                      starred=bool(fields.get("starred", False)),
                      folder=_folder_id(db, fields.get("folder")))
         cid = row.id
+        if "fork" in record:  # a fork the user made: where it came from, if still here
+            insert(db, ForkRow, conversation=cid, at_ordinal=record["fork"]["at"],
+                   source_id=conversation_id(db, record["fork"]["of"]), continued_on=None)
     else:
         groups = ([(name, names) for name, names in _field_groups(fields)] if create
                   else [(record["field"], tuple(fields))])
@@ -122,7 +126,12 @@ def _set_fields(db: peewee.Database, cid: int, fields: dict[str, Any]) -> None:
     if not changes:
         return
     sets = ", ".join(f'"{column}" = ?' for column in changes)
+    before = db.execute_sql('SELECT "system_prompt" FROM "conversations" WHERE "id" = ?',
+                            (cid,)).fetchone()[0]
     db.execute_sql(f'UPDATE "conversations" SET {sets} WHERE "id" = ?', (*changes.values(), cid))
+    if "system_prompt" in changes:  # what it took out goes from the versions requests kept
+        proofs.forget_item(db, SYSTEM_TEXT, str(cid), cid, old=before,
+                           new=changes["system_prompt"])
     if "title" in changes:
         search.reindex_title(db, cid)
 
@@ -178,6 +187,9 @@ def _insert_turn(db: peewee.Database, cid: int, record: dict[str, Any], *, after
            usage=record["usage"], reasoning=record["reasoning"],
            incomplete=record["incomplete"], tool_exchange=record["tool_exchange"],
            after_id=after, version_of=version_of)
+    for call_id, text in record.get("results", {}).items():
+        db.execute_sql('INSERT OR IGNORE INTO "tool_results" ("turn_id", "call_id", "content") '
+                       'VALUES (?, ?, ?)', (record["id"], call_id, text))
     for item in record.get("files", ()):
         values = {**item, "gid": item["id"], "turn_id": record["id"]}
         del values["id"]
@@ -361,11 +373,16 @@ def row_kind(db: peewee.Database, record: dict[str, Any], origin: str) -> bool:
     kind, gid = record["kind"], record["id"]
     assert kind in ROW_KINDS
     table = _TABLES[kind]
-    found = db.execute_sql(f'SELECT "id" FROM "{table}" WHERE "gid" = ?', (gid,)).fetchone()
+    text = "" if kind == "folder" else ', "text", "conversation_id"' if kind in (
+        "pin", "note") else ', "text", NULL'
+    found = db.execute_sql(f'SELECT "id"{text} FROM "{table}" WHERE "gid" = ?',
+                           (gid,)).fetchone()
     journal(db, record, origin, gid)
     if record.get("removed") is True:
         db.execute_sql(f'DELETE FROM "{table}" WHERE "gid" = ?', (gid,))
         db.execute_sql('INSERT OR IGNORE INTO "sync_tombstones" VALUES (?)', (gid,))
+        if found is not None and kind != "folder":  # and the versions requests kept of it
+            proofs.forget_item(db, kind, str(found[0]), found[2])
         return found is not None
     values = _row_values(db, record)
     if found is None:
@@ -377,6 +394,9 @@ def row_kind(db: peewee.Database, record: dict[str, Any], origin: str) -> bool:
         values.pop("created_at", None)
         sets = ", ".join(f'"{c}" = ?' for c in values)
         db.execute_sql(f'UPDATE "{table}" SET {sets} WHERE "gid" = ?', (*values.values(), gid))
+        if kind != "folder":  # what it took out goes from the versions requests kept too
+            proofs.forget_item(db, kind, str(found[0]), found[2], old=found[1],
+                               new=record["text"])
     return False
 
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import peewee
 
-from . import attachments, deletion, sync_apply, titles, versions
+from . import attachments, deletion, sync_apply, sync_derived, titles, versions
 from .database import Database
 from .errors import NotFound, SyncRecordInvalid
 from .sync_records import FILE_FIELDS, FORMAT, ROW_KINDS, check, refuse
@@ -45,13 +45,10 @@ _NAMED_FILES = ('SELECT "original" FROM "turn_attachments" UNION SELECT "sent" F
                 'SELECT "sent" FROM "assistant_files"')
 _FILE_SQL = ", ".join(f'"{c}"' for c in ("gid", *FILE_COLUMNS[1:]))
 
-# What does not travel yet: listed here, named in the README's Sync section.
+# What never travels: listed here, named in the README's Sync section (secrets, tool
+# servers' commands and profiles are outside the store: they never reach it).
 NOT_CARRIED = {
-    "summaries": "rolling summaries and their kept versions stay on the machine that made them",
-    "side_attempts": "side questions' failed attempts (their usage stays where it was spent)",
-    "requests": "request records (and the texts and tool sets their proofs keep)",
     "attachments_added": "files a later import added to a turn already published",
-    "tool_results": "the full results of tool calls cut for sending",
     "drafts": "drafts (a machine's own unsent text)",
     "usage": "usage totals (each machine counts what it spent)",
 }
@@ -162,6 +159,12 @@ class SyncFeed:
                 fields["settings"] = json.dumps(fields["settings"], separators=(",", ":"))
             if field_name:
                 return {"create": False, "field": field_name, "fields": fields}
+            fork = db.execute_sql(  # a fork the user made: where it came from
+                'SELECT s."gid", f."at_ordinal" FROM "forks" f JOIN "conversations" c ON '
+                'c."id" = f."conversation_id" LEFT JOIN "conversations" s ON s."id" = '
+                'f."source_id" WHERE c."gid" = ? AND f."continued_on" IS NULL', (gid,)).fetchone()
+            if fork is not None:
+                return {"create": True, "fields": fields, "fork": {"of": fork[0], "at": fork[1]}}
             return {"create": True, "fields": fields}
         if kind == "delete":  # its targets, and how many conversations and turns they are
             stored = json.loads(value or "[]")
@@ -178,6 +181,10 @@ class SyncFeed:
             if json.loads(value or "{}").get("removed"):
                 return {"removed": True}
             return sync_apply.assistant_record(db, gid)
+        if kind in _DERIVED_RECORDS:
+            if value is not None and json.loads(value).get("removed"):
+                return {"removed": True}
+            return _DERIVED_RECORDS[kind](db, gid)
         if value is not None and json.loads(value).get("removed"):
             return {"removed": True}
         return _row_record(db, kind, gid)
@@ -197,6 +204,10 @@ class SyncFeed:
             '"turn_attachments" WHERE "turn_id" = ? ORDER BY "position"', (turn_id,))]
         if files:
             record["files"] = files
+        results = dict(self.db.execute_sql('SELECT "call_id", "content" FROM "tool_results" '
+                                           'WHERE "turn_id" = ?', (turn_id,)).fetchall())
+        if results:
+            record["results"] = results
         return record
 
     # ------------------------------------------------------------------------ blobs
@@ -336,6 +347,12 @@ class SyncFeed:
             sync_apply.assistant(db, record, origin)
         elif kind == "conversation_assistant":
             sync_apply.conversation_assistant(db, record, origin)
+        elif kind in _DERIVED_APPLY:
+            newest = sync_apply.newest(db, record["id"])
+            if not _DERIVED_APPLY[kind](db, record, gone, newest):
+                applied.skipped += 1
+                return
+            sync_apply.journal(db, record, origin, record["id"])
         elif kind in ("version", "use_version"):
             if gone(record["turn"]) or gone(record["by"]):
                 applied.skipped += 1
@@ -449,7 +466,13 @@ class SyncFeed:
                 else [turn_id]
             conv = self.db.execute_sql('SELECT "gid" FROM "conversations" WHERE "id" = ?',
                                        (cid,)).fetchone()[0]
-        self._mark(ids, conv, everywhere, {"conversation": 0, "turn": len(ids)})
+            # The summaries made of them go everywhere too (their text is derived from them).
+            summaries = [g for (g,) in self.db.execute_sql(
+                'SELECT DISTINCT s."gid" FROM "summaries" s JOIN "turns" t ON t."conversation_id"'
+                ' = s."conversation_id" AND t."ordinal" BETWEEN s."first_ordinal" AND '
+                's."last_ordinal" WHERE t."id" IN (SELECT value FROM json_each(?))',
+                (json.dumps(ids),))]
+        self._mark(ids + summaries, conv, everywhere, {"conversation": 0, "turn": len(ids)})
         return self._unmark_on_failure(ids, lambda: self.privacy().delete_turn(
             turn_id, with_versions=with_versions, keep_pins=keep_pins))
 
@@ -531,6 +554,16 @@ class SyncFeed:
                     latest[name] = hlc
         return [FieldChange(c.field, c.value, c.hlc, c.origin, latest[c.field] == c.hlc)
                 for c in changes]
+
+
+_DERIVED_RECORDS = {"summary": sync_derived.summary_record,
+                    "request": sync_derived.request_record,
+                    "side_attempt": sync_derived.side_attempt_record}
+_DERIVED_APPLY: dict[str, Callable[..., bool]] = {
+    "summary": sync_derived.summary,
+    "request": lambda db, record, gone, _newest: sync_derived.request(db, record, gone),
+    "side_attempt": lambda db, record, gone, _newest: sync_derived.side_attempt(db, record,
+                                                                                gone)}
 
 
 def _sync_forks(db: peewee.Database, conversation_ids: Sequence[int]) -> list[int]:
