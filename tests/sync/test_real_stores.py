@@ -79,3 +79,67 @@ def test_a_turn_deleted_everywhere_leaves_no_copy_in_a_fork(pair):
     for machine in pair:
         assert SECRET.encode() not in _held(machine), machine.name
     assert SECRET.encode() not in b"".join(live_plaintexts(a.folder, a.keys))
+
+
+def _derived(machine, conv: str) -> str:
+    """On `machine`: a turn whose tool result was cut for sending, a summary of the turn
+    before it, a request record keeping a pinned fact's text, a failed side request.
+    Returns the summarized turn's id."""
+    from datetime import UTC, datetime
+
+    from turnlog.core.compaction import SummaryDraft
+    from turnlog.core.model import Usage
+    from turnlog.core.pending import PendingTurn
+    from turnlog.core.proof import PIN_TEXT, Remembered, RequestProof
+    from turnlog.core.request_record import RequestRecord
+    from turnlog.core.side_records import SideAttempt
+    from turnlog.core.tools import ToolCall, ToolResult, ToolRound
+
+    store, now = machine.feed.store, datetime.now(UTC)
+    cid = machine.feed._local_id(conv)
+    first = machine.feed.add_turn(conv, "plan the beds", "south-facing")
+    full = "TOOL-RESULT-ACACIA " * 300
+    store.turns.commit(cid, PendingTurn("derived-2", "look it up", "found", "m", "stop",
+                                        Usage(), now, tools=(ToolRound(
+                                            (ToolCall("c1", "search", "{}"),),
+                                            (ToolResult("c1", full[:20], cut_bytes=len(full)),),
+                                            full_results={"c1": full}),)))
+    store.records.save_summary(cid, SummaryDraft((first,), 1, 1, "d", "SUMMARY-BIRCH", "m",
+                                                 "k", 3, (), (), 0))
+    pin = store.memory.add_pin(cid, "PIN-CEDAR", sources=["derived-2"])
+    store.records.add(RequestRecord(
+        conversation_id=cid, started_at=now, model="m", outcome="committed", body_bytes=9,
+        max_bytes=9_000, input_tokens=3, token_budget=900, tokens_exact=True, sent=(2,),
+        summarized=(1,), left_out=(), usage=Usage(1, 1, 2), turn_id="derived-2",
+        proof=RequestProof(("ab" * 32,), run_first="derived-2", run_last="derived-2",
+                           run_first_ordinal=2, run_last_ordinal=2, run_count=1,
+                           texts=(Remembered(PIN_TEXT, str(pin.id), "PIN-CEDAR"),))))
+    store.side.add_attempt(cid, SideAttempt(now, "length", "m", Usage(4, 0, 4), carried=(1,)))
+    return first
+
+
+def test_what_is_derived_travels_and_deletes_leave_none_of_it_in_a_live_object(pair):
+    a, b = pair
+    conv = a.feed.new_conversation("Beds")
+    summarized = _derived(a, conv)
+    _sync_all(pair)
+    opened = b"".join(live_plaintexts(a.folder, a.keys))
+    for word in (b"TOOL-RESULT-ACACIA", b"SUMMARY-BIRCH", b"PIN-CEDAR"):
+        assert word in opened  # sealed in the objects, not left behind
+    held = b.feed.store.db.execute_sql(
+        'SELECT (SELECT count(*) FROM "summaries"), (SELECT count(*) FROM "requests"), '
+        '(SELECT count(*) FROM "side_attempts"), (SELECT count(*) FROM "tool_results")'
+    ).fetchone()
+    assert held == (1, 1, 1, 1)
+    # The summarized turn, deleted everywhere: its summary goes from every live object.
+    b.feed.store.sync_feed.delete_turn(summarized, everywhere=True)
+    _sync_all(pair)
+    opened = b"".join(live_plaintexts(a.folder, a.keys))
+    assert b"SUMMARY-BIRCH" not in opened and b"TOOL-RESULT-ACACIA" in opened
+    a.feed.delete_everywhere(conv)
+    _sync_all(pair)
+    opened = b"".join(live_plaintexts(a.folder, a.keys))
+    for machine in pair:
+        held = _held(machine)
+        for word in (b"TOOL-RESULT-ACACIA", b"SUMMARY-BIRCH", b"PIN-CEDAR"):
+            assert word not in held and word not in opened, (machine.name, word)
