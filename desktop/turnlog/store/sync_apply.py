@@ -403,11 +403,7 @@ def row_kind(db: peewee.Database, record: dict[str, Any], origin: str) -> bool:
 def _row_values(db: peewee.Database, record: dict[str, Any]) -> dict[str, Any]:
     kind = record["kind"]
     if kind == "folder":
-        name = record["name"]
-        taken = db.execute_sql('SELECT 1 FROM "folders" WHERE "name" = ? AND "gid" IS NOT ?',
-                               (name, record["id"])).fetchone()
-        return {"name": f"{name} ({record['id'][:6]})" if taken else name,
-                "created_at": record["created_at"]}
+        return {"name": _folder_name(db, record), "created_at": record["created_at"]}
     values: dict[str, Any] = {"text": record["text"], "created_at": record["created_at"]}
     if kind == "pin":
         values.update(kind=record["pin_kind"], sources=json.dumps(record["sources"]))
@@ -420,6 +416,29 @@ def _row_values(db: peewee.Database, record: dict[str, Any]) -> dict[str, Any]:
 
 __all__ = ["SyncRecordInvalid", "conversation", "derived_id", "journal", "make_fork",
            "move_branch", "newest", "row_kind", "settle_versions", "turn", "version"]
+
+
+def _folder_name(db: peewee.Database, record: dict[str, Any]) -> str:
+    """Two machines' folders of one name: the one made first by clock reading (then by id)
+    keeps it, the other is told apart by its id's start, on every machine alike (one made
+    here first and losing is renamed so)."""
+    name, gid = record["name"], record["id"]
+    rival = db.execute_sql('SELECT "gid" FROM "folders" WHERE "name" = ? AND "gid" IS NOT ?',
+                           (name, gid)).fetchone()
+    if rival is None:
+        return name
+    if (_made(db, rival[0]) or "~", rival[0]) < (_made(db, gid) or record["hlc"], gid):
+        return f"{name} ({gid[:6]})"
+    db.execute_sql('UPDATE "folders" SET "name" = ? WHERE "gid" = ?',
+                   (f"{name} ({rival[0][:6]})", rival[0]))
+    return name
+
+
+def _made(db: peewee.Database, gid: str) -> str | None:
+    """The clock reading a record's first journal row has (when it was made, or came)."""
+    found = db.execute_sql('SELECT min("hlc") FROM "sync_journal" WHERE "gid" = ?',
+                           (gid,)).fetchone()[0]
+    return None if found is None else str(found)
 
 
 # ---------------------------------------------------------------------- assistants
