@@ -48,6 +48,7 @@ from turnlog.store.models import (
     SyncCopyRow,
     SyncHereDeletedRow,
     SyncJournalRow,
+    SyncMachineRow,
     SyncStateRow,
     SyncTombstoneRow,
     TextSetMemberRow,
@@ -66,7 +67,7 @@ ALL_MODELS = [ConversationRow, TurnRow, RequestRow, SummaryRow, SupersedeRow, Fo
               ToolResultRow, ToolSetRow, KeptTextRow, TextSetRow, TextSetMemberRow,
               AssistantRow, AssistantFileRow, ConversationAssistantRow, FolderRow,
               UsageDayRow, UsageConversationRow, SyncStateRow, SyncJournalRow,
-              SyncTombstoneRow, SyncHereDeletedRow, SyncCopyRow]
+              SyncTombstoneRow, SyncHereDeletedRow, SyncCopyRow, SyncMachineRow]
 
 
 def _content():

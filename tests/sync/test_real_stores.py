@@ -54,6 +54,16 @@ def test_a_fork_made_by_two_machines_appending_at_once_is_the_same_on_both(pair)
     forks = [c for c in dumps[0].values() if c["fork"]]
     assert len(forks) == 1
     assert dumps[0] == dumps[1]  # the fork says it continued on the same machine on both
+    # Where a person sees the fork, it names that machine by its name, not its id.
+    shown = set()
+    for machine in pair:
+        store = machine.feed.store
+        (fork,) = [c for (c,) in store.db.execute_sql(
+            'SELECT "conversation_id" FROM "forks" WHERE "continued_on" IS NOT NULL')]
+        origin = store.forks.origin(fork)
+        shown.add(origin.continued_on)
+        assert origin.describe().startswith(f"continued on {origin.continued_on}, from “Gate”")
+    assert shown in ({"laptop"}, {"desk"})  # each machine numbers the turn its own way
 
 
 def test_a_delete_everywhere_takes_the_fork_sync_made_along_on_every_machine(pair):

@@ -633,6 +633,8 @@ V_SYNC = FillStep((
 # machine makes it itself), request records (with the texts and tool sets their proofs
 # keep, travelling inside them) and failed side requests (`side_attempts` get a global id).
 # What is stored already is journaled as this machine's, so the next sync publishes it.
+# `sync_machines`: each machine's name as the sync last heard it (a fork a concurrent
+# append made names the machine it continued on by its id: shown by this name).
 _SUMMARY_OF_DELETED = (
     'EXISTS (SELECT 1 FROM "turns" t WHERE t."conversation_id" = OLD."conversation_id" AND '
     't."ordinal" BETWEEN OLD."first_ordinal" AND OLD."last_ordinal" AND (t."id" IN (SELECT '
@@ -641,6 +643,8 @@ V_SYNC_DERIVED = (
     'ALTER TABLE "side_attempts" ADD COLUMN "gid" TEXT',
     f'UPDATE "side_attempts" SET "gid" = {_UUID4_SQL}',
     'CREATE UNIQUE INDEX "side_attempts_gid" ON "side_attempts" ("gid")',
+    'CREATE TABLE "sync_machines" ("id" TEXT NOT NULL PRIMARY KEY, "name" TEXT NOT NULL) '
+    'WITHOUT ROWID',
     'DROP TRIGGER "sync_summaries_added"',
     'DROP TRIGGER "sync_requests_added"',
     *(f'CREATE TRIGGER "sync_{table}_added" AFTER INSERT ON "{table}" BEGIN '

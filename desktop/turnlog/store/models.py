@@ -657,6 +657,18 @@ class SyncHereDeletedRow(BaseModel):
         without_rowid = True
 
 
+class SyncMachineRow(BaseModel):
+    """A machine's name as the sync last heard it (V_SYNC_DERIVED): what a fork a
+    concurrent append made says it continued on, shown by name rather than id."""
+
+    id = peewee.TextField(primary_key=True)
+    name = peewee.TextField()
+
+    class Meta:
+        table_name = "sync_machines"
+        without_rowid = True
+
+
 class SyncCopyRow(BaseModel):
     """A turn copied into a fork that a concurrent append made, and its original."""
 

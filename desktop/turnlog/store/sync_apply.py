@@ -216,14 +216,18 @@ def make_fork(db: peewee.Database, host: int, loser: str, place: str | None,
     if found is not None:
         return found
     source = ConversationRow.select().where(ConversationRow.id == host).get(db)
-    loser_row = _turn_row(db, loser)
+    # It branches where the turn that kept the place stands (or is about to).
+    winner = db.execute_sql(
+        'SELECT "ordinal" FROM "turns" WHERE "conversation_id" = ? AND "after_id" IS ? AND '
+        '"version_of" IS NULL AND "id" != ? ORDER BY "ordinal" LIMIT 1',
+        (host, place, loser)).fetchone()
     fork = insert(db, ConversationRow, title=source.title, system_prompt=source.system_prompt,
                   model=source.model, settings=source.settings, created_at=rows.now_iso(),
                   updated_at=rows.now_iso(), title_source=source.title_source,
                   source=source.source, source_model=source.source_model, gid=gid,
                   folder=source.folder_id, next_ordinal=source.next_ordinal)
     insert(db, ForkRow, conversation=fork.id, source_id=host, continued_on=machine,
-           at_ordinal=loser_row[1] if loser_row is not None else source.next_ordinal)
+           at_ordinal=winner[0] if winner is not None else source.next_ordinal)
     chain = []
     while place is not None:
         chain.append(place)

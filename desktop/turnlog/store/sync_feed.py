@@ -22,7 +22,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +31,7 @@ import peewee
 from . import attachments, deletion, sync_apply, sync_derived, titles, versions
 from .database import Database
 from .errors import NotFound, SyncRecordInvalid
-from .sync_records import FILE_FIELDS, FORMAT, ROW_KINDS, check, refuse
+from .sync_records import FILE_FIELDS, FORMAT, NODE, ROW_KINDS, check, refuse
 
 if TYPE_CHECKING:
     from .privacy import ConversationsDeleted, Privacy, TurnsDeleted
@@ -86,6 +86,30 @@ class SyncFeed:
         self.turns = turns
         self.privacy = privacy
         self.machine = "this machine"
+
+    def follow_machine(self, machine_id: str) -> None:
+        """This machine's id as the sync names it (the wire side tells it): kept on a fork
+        a concurrent append made here, and the node id that ends this machine's clock
+        readings from now on, so a machine restored from an old backup (given a new id)
+        makes no reading its old self could have made, and a tie between two readings is
+        broken by machine id."""
+        self.machine = machine_id
+        if not NODE.fullmatch(machine_id):
+            return
+        self.database.need_writer()
+        with self.database.guard(), self.db.atomic("IMMEDIATE"):
+            self.db.execute_sql('UPDATE "sync_state" SET "node" = ? WHERE "node" IS NOT ?',
+                                (machine_id, machine_id))
+
+    def name_machines(self, names: Mapping[str, str]) -> None:
+        """Each machine's name (machine id → name) as the sync last heard it: a fork a
+        concurrent append made shows the machine it continued on by it."""
+        self.database.need_writer()
+        with self.database.guard(), self.db.atomic():
+            self.db.cursor().executemany(
+                'INSERT INTO "sync_machines" ("id", "name") VALUES (?, ?) ON CONFLICT ("id") '
+                'DO UPDATE SET "name" = excluded."name" WHERE "name" IS NOT excluded."name"',
+                [(machine, name) for machine, name in sorted(names.items()) if name])
 
     # ------------------------------------------------------------------- outgoing
     def outgoing(self, after: int, limit: int = 2000) -> tuple[list[dict[str, Any]], int]:

@@ -15,6 +15,7 @@ MAX_TEXT = 4 * 1024 * 1024  # one text field, in characters
 MAX_TARGETS = 1_000_000  # the ids one delete names
 MAX_LIST = 10_000  # a pin's sources
 HLC = re.compile(r"\d{13}-\d{6}-[0-9a-f]{32}")
+NODE = re.compile(r"[0-9a-f]{32}")  # what ends a clock reading: a node (machine) id
 ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 TITLE_SOURCES = ("user", "question", "model")
 
