@@ -146,6 +146,17 @@ def test_what_is_derived_travels_and_deletes_leave_none_of_it_in_a_live_object(p
     _sync_all(pair)
     opened = b"".join(live_plaintexts(a.folder, a.keys))
     assert b"SUMMARY-BIRCH" not in opened and b"TOOL-RESULT-ACACIA" in opened
+    # The turn the pin was taken from: the pin goes, and the request record that kept its
+    # text, with the turn's tool result, from every machine and every live object.
+    a.feed.store.sync_feed.delete_turn("derived-2", everywhere=True)
+    _sync_all(pair)
+    opened = b"".join(live_plaintexts(a.folder, a.keys))
+    for machine in pair:
+        held = _held(machine)
+        for word in (b"TOOL-RESULT-ACACIA", b"PIN-CEDAR"):
+            assert word not in held and word not in opened, (machine.name, word)
+        assert machine.feed.store.db.execute_sql(
+            'SELECT count(*) FROM "requests"').fetchone()[0] == 0
     a.feed.delete_everywhere(conv)
     _sync_all(pair)
     opened = b"".join(live_plaintexts(a.folder, a.keys))

@@ -26,7 +26,7 @@ from typing import Any
 import peewee
 
 from ..core.proof import NOTE_TEXT, PIN_TEXT, PREFERENCE_TEXT
-from . import carried_records, proofs, rows
+from . import carried_records, deletion, proofs, rows
 from .sync_records import refuse
 
 MAX_COVERED_IDS = 1_000_000  # characters of covered ids sent along; more: "[]" (not kept)
@@ -102,6 +102,35 @@ def _run_digest(db: peewee.Database, cid: int, first: int | None, last: int | No
         return None
     turns = proofs.active_run(db, cid, first, last, mark)
     return hashlib.sha256("\n".join(t.id for t in turns).encode()).hexdigest()
+
+
+# ----------------------------------------------------------------------- deletes
+def of_turns(db: peewee.Database, cid: int, ids: list[str], *, keep_pins: bool) -> list[str]:
+    """The ids of what a delete everywhere of these turns takes along from every machine
+    (and from every live object of the sync): the summaries covering them, the side
+    questions and failed side requests that carried them, the pins taken from them
+    (unless kept) and the request records that kept such a pin's text."""
+    listed = json.dumps(ids)
+    out = [g for (g,) in db.execute_sql(
+        'SELECT DISTINCT s."gid" FROM "summaries" s JOIN "turns" t ON t."conversation_id" = '
+        's."conversation_id" AND t."ordinal" BETWEEN s."first_ordinal" AND s."last_ordinal" '
+        'WHERE t."id" IN (SELECT value FROM json_each(?))', (listed,))]
+    ordinals = [o for (o,) in db.execute_sql(
+        'SELECT "ordinal" FROM "turns" WHERE "id" IN (SELECT value FROM json_each(?))',
+        (listed,))]
+    out += deletion.side_carrying(db, cid, ordinals)
+    out += [g for g in (_gid(db, "side_attempts", a) for a in
+                        deletion.attempts_carrying(db, cid, ordinals)) if g is not None]
+    if keep_pins:
+        return out
+    pins = deletion.pins_from(db, cid, ids)
+    out += [p.gid for p in pins if p.gid is not None]
+    out += [g for (g,) in db.execute_sql(
+        'SELECT r."gid" FROM "requests" r WHERE r."texts_id" IN (SELECT m."set_id" FROM '
+        '"text_set_members" m JOIN "kept_texts" k ON k."id" = m."text_id" WHERE k."kind" = ? '
+        'AND k."conversation_id" = ? AND k."source" IN (SELECT value FROM json_each(?)))',
+        (PIN_TEXT, cid, json.dumps([str(p.id) for p in pins])))]
+    return out
 
 
 # --------------------------------------------------------------------- summaries

@@ -431,6 +431,7 @@ class SyncFeed:
             deletion.delete_turns(db, cid, turn_ids)
             versions.forget(db, cid, known, turn_ids)
             titles.follow_first_turn(db, cid, first_before=first)  # as a local delete does
+        self._erase_derived(ids)
         for table in ("pins", "notes", "preferences", "folders"):
             found += [g for (g,) in db.execute_sql(
                 f'SELECT "gid" FROM "{table}" WHERE "gid" IN {within}', (ids,))]
@@ -490,14 +491,10 @@ class SyncFeed:
                 else [turn_id]
             conv = self.db.execute_sql('SELECT "gid" FROM "conversations" WHERE "id" = ?',
                                        (cid,)).fetchone()[0]
-            # The summaries made of them go everywhere too (their text is derived from them).
-            summaries = [g for (g,) in self.db.execute_sql(
-                'SELECT DISTINCT s."gid" FROM "summaries" s JOIN "turns" t ON t."conversation_id"'
-                ' = s."conversation_id" AND t."ordinal" BETWEEN s."first_ordinal" AND '
-                's."last_ordinal" WHERE t."id" IN (SELECT value FROM json_each(?))',
-                (json.dumps(ids),))]
-        self._mark(ids + summaries, conv, everywhere, {"conversation": 0, "turn": len(ids)})
-        return self._unmark_on_failure(ids, lambda: self.privacy().delete_turn(
+            # What is derived from them goes everywhere too (its text may echo theirs).
+            derived = sync_derived.of_turns(self.db, cid, ids, keep_pins=keep_pins)
+        self._mark(ids + derived, conv, everywhere, {"conversation": 0, "turn": len(ids)})
+        return self._unmark_on_failure(ids + derived, lambda: self.privacy().delete_turn(
             turn_id, with_versions=with_versions, keep_pins=keep_pins))
 
     def _mark(self, targets: list[str], conv: str | None, everywhere: bool,
@@ -516,11 +513,21 @@ class SyncFeed:
                 (payload, payload))
             if everywhere:
                 self._erase_copies(payload)
+                self._erase_derived(payload)
                 self.db.execute_sql(
                     'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") '
                     "VALUES ('delete', ?, ?, NULL, ?)",
                     (uuid.uuid4().hex, conv,
                      json.dumps({"targets": sorted(set(targets)), "counts": counts})))
+
+    def _erase_derived(self, ids: str) -> None:
+        """Request records, side questions and failed side requests these ids name (what
+        a delete of turns takes along from every machine): gone here as on every machine
+        that reads the delete (`erase_targets`)."""
+        within = "(SELECT value FROM json_each(?))"
+        for table, column in (("requests", "gid"), ("side_questions", "id"),
+                              ("side_attempts", "gid")):
+            self.db.execute_sql(f'DELETE FROM "{table}" WHERE "{column}" IN {within}', (ids,))
 
     def _erase_copies(self, ids: str) -> None:
         """The copies forks made of these turns (a fork that a concurrent append made holds
