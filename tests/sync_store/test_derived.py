@@ -8,6 +8,7 @@ everywhere takes every one of them from every machine."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -20,6 +21,8 @@ from sync_stores import conversation_by_gid, file_bytes, gid_of, machines_open, 
 from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.numbers import TurnNumbers
 from turnlog.core.projection import CostIndex
+from turnlog.core.proof import SYSTEM_TEXT, Remembered, RequestProof
+from turnlog.core.request_record import RequestRecord
 from turnlog.core.send import Committed, PendingTurn
 from turnlog.core.summaries import VersionState
 from turnlog.core.tools import ToolCall, ToolResult, ToolRound
@@ -27,6 +30,7 @@ from turnlog.providers import ChatCompletionsProvider
 from turnlog.service.chat import Route, request_for, sender_for
 from turnlog.service.request_body import request_of_turn
 from turnlog.store.sync_feed import NOT_CARRIED
+from turnlog.store.sync_records import MAX_RECORD_BYTES
 
 # Tables sync does not carry, each with why (the feed's `NOT_CARRIED` names the same).
 LOCAL_TABLES = {
@@ -170,3 +174,30 @@ def test_a_request_proves_its_body_on_the_machine_it_reached_and_deletes_reach_a
         if path.is_file() and "machine-" in str(path):
             held = path.read_bytes()
             assert not [p for p in PLANTED if p.encode() in held], path
+
+
+def test_what_is_derived_of_a_conversation_deleted_here_stays_out_and_bounds_hold(machines):
+    a, b = machines["A"], machines["B"]
+    fill(a)
+    pull(b, a)
+    (trips,) = [c for (c,) in a.db.execute_sql(
+        'SELECT "id" FROM "conversations" WHERE "title" = \'Trips\'')]
+    b.sync_feed.delete_conversations([conversation_by_gid(b, gid_of(a, trips))],
+                                     everywhere=False)
+    a.records.edit_summary(trips, "Three trips, one to Nara.", 8)
+    made = RequestRecord(
+        conversation_id=trips, started_at=datetime.now(UTC), model="m1", outcome="committed",
+        body_bytes=9, max_bytes=9_000, input_tokens=3, token_budget=900, tokens_exact=True,
+        sent=(), summarized=(), left_out=(), usage=Usage(1, 1, 2),
+        proof=RequestProof(("ab" * 32,), texts=(Remembered(SYSTEM_TEXT, "", "Be brief."),)))
+    a.records.add(made)
+    # A record whose kept texts would not fit one change record travels without them.
+    other = a.conversations.create("Other").id
+    huge = Remembered(SYSTEM_TEXT, "", "x" * MAX_RECORD_BYTES)
+    a.records.add(replace(made, conversation_id=other, proof=replace(made.proof,
+                                                                     texts=(huge,))))
+    applied = pull(b, a)
+    assert applied.counts == {"conversation": 1, "request": 1}  # nothing of Trips
+    assert b.db.execute_sql('SELECT "sha256", "texts_id" FROM "requests" r JOIN '
+                            '"conversations" c ON c."id" = r."conversation_id" WHERE '
+                            'c."title" = \'Other\'').fetchall() == [(None, None)]

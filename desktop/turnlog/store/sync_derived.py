@@ -27,7 +27,7 @@ import peewee
 
 from ..core.proof import NOTE_TEXT, PIN_TEXT, PREFERENCE_TEXT
 from . import carried_records, deletion, proofs, rows
-from .sync_records import refuse
+from .sync_records import MAX_RECORD_BYTES, refuse
 
 MAX_COVERED_IDS = 1_000_000  # characters of covered ids sent along; more: "[]" (not kept)
 _MARKS_TRIED = 200  # version states looked through for a request's run
@@ -197,6 +197,10 @@ def request_record(db: peewee.Database, gid: str) -> dict[str, Any] | None:
         'SELECT "definitions" FROM "tool_sets" WHERE "digest" = ?', (digest,)).fetchone()[0]
     record["texts"] = _texts_out(db, texts_id)
     record["run"] = _run_digest(db, cid, first, last, mark)
+    if len(json.dumps(record, ensure_ascii=False).encode()) > MAX_RECORD_BYTES - 4096:
+        # Too big to travel whole (a record over the bound stops every machine's sync):
+        # it goes with its numbers and references only, and cannot prove its body there.
+        record.update(texts=None, tools=None, sha256=None)
     return record
 
 
