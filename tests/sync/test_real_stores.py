@@ -141,11 +141,22 @@ def test_what_is_derived_travels_and_deletes_leave_none_of_it_in_a_live_object(p
         '(SELECT count(*) FROM "side_attempts"), (SELECT count(*) FROM "tool_results")'
     ).fetchone()
     assert held == (1, 1, 1, 1)
+    # The summary rewritten on B, its earlier versions forgotten there: the text it had
+    # goes from A and from every live object; the rewrite stays.
+    cid_b = b.feed._local_id(conv)
+    b.feed.store.records.edit_summary(cid_b, "SUMMARY-DAPHNE", 2)
+    _sync_all(pair)
+    b.feed.store.records.forget_earlier_summaries(cid_b)
+    _sync_all(pair)
+    opened = b"".join(live_plaintexts(a.folder, a.keys))
+    assert b"SUMMARY-BIRCH" not in opened + _held(a) and b"SUMMARY-DAPHNE" in opened
+    assert [v.summary.content for v in a.feed.store.records.summary_history(
+        a.feed._local_id(conv))] == ["SUMMARY-DAPHNE"]
     # The summarized turn, deleted everywhere: its summary goes from every live object.
     b.feed.store.sync_feed.delete_turn(summarized, everywhere=True)
     _sync_all(pair)
     opened = b"".join(live_plaintexts(a.folder, a.keys))
-    assert b"SUMMARY-BIRCH" not in opened and b"TOOL-RESULT-ACACIA" in opened
+    assert b"SUMMARY-DAPHNE" not in opened and b"TOOL-RESULT-ACACIA" in opened
     # The turn the pin was taken from: the pin goes, and the request record that kept its
     # text, with the turn's tool result, from every machine and every live object.
     a.feed.store.sync_feed.delete_turn("derived-2", everywhere=True)
@@ -162,5 +173,5 @@ def test_what_is_derived_travels_and_deletes_leave_none_of_it_in_a_live_object(p
     opened = b"".join(live_plaintexts(a.folder, a.keys))
     for machine in pair:
         held = _held(machine)
-        for word in (b"TOOL-RESULT-ACACIA", b"SUMMARY-BIRCH", b"PIN-CEDAR"):
+        for word in (b"TOOL-RESULT-ACACIA", b"SUMMARY-BIRCH", b"SUMMARY-DAPHNE", b"PIN-CEDAR"):
             assert word not in held and word not in opened, (machine.name, word)

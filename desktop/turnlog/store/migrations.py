@@ -629,9 +629,10 @@ V_SYNC = FillStep((
 ), _fill_places)
 
 # Sync carries the derived records too: rolling summaries and their kept versions (added,
-# an edit undone, removed: a removal a delete of their turns made is not journaled, every
-# machine makes it itself), request records (with the texts and tool sets their proofs
-# keep, travelling inside them) and failed side requests (`side_attempts` get a global id).
+# an edit undone; removed: a delete everywhere of its id, unless a delete of its turns
+# removed it, which every machine makes itself), request records (with the texts and tool
+# sets their proofs keep, travelling inside them) and failed side requests (`side_attempts`
+# get a global id).
 # What is stored already is journaled as this machine's, so the next sync publishes it.
 # `sync_machines`: each machine's name as the sync last heard it (a fork a concurrent
 # append made names the machine it continued on by its id: shown by this name).
@@ -658,11 +659,16 @@ V_SYNC_DERIVED = (
     'OLD."undone" IS NOT NEW."undone" BEGIN '
     + _journal("summary", 'NEW."gid"', _CONV_GID.format(row="NEW"), 'NEW."gid"', "NULL")
     + " END",
+    # Removed here (pruned, an edit undone, earlier versions forgotten): a delete everywhere
+    # of its id, so no live object keeps its text either.
     'CREATE TRIGGER "sync_summaries_removed" AFTER DELETE ON "summaries" WHEN EXISTS (SELECT '
-    '1 FROM "conversations" WHERE "id" = OLD."conversation_id") AND NOT '
+    f'1 FROM "conversations" WHERE "id" = OLD."conversation_id") AND {_QUIET} AND NOT '
     f'{_SUMMARY_OF_DELETED} BEGIN '
-    + _journal("summary", 'OLD."gid"', _CONV_GID.format(row="OLD"), 'OLD."gid"',
-               "'{\"removed\": true}'") + " END",
+    'INSERT OR IGNORE INTO "sync_tombstones" VALUES (OLD."gid"); '
+    'DELETE FROM "sync_journal" WHERE "gid" = OLD."gid" AND "kind" != \'delete\'; '
+    + _journal("delete", _UUID4_SQL, _CONV_GID.format(row="OLD"), "NULL",
+               "json_object('targets', json_array(OLD.\"gid\"), 'counts', "
+               "json_object('conversation', 0, 'turn', 0))") + " END",
     *('INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") SELECT '
       f"'{kind}', x.\"gid\", c.\"gid\", x.\"gid\", NULL FROM \"{table}\" x JOIN "
       '"conversations" c ON c."id" = x."conversation_id" ORDER BY x."id"'

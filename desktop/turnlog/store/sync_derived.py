@@ -7,8 +7,9 @@ journaling triggers quiet.
 
 - A summary arrives as it was written, its span as its machine numbered the turns (the
   text a request carried names that span); a summary of a turn deleted (everywhere or
-  here) is kept out. An undone edit is marked so; a removed version is removed, and the
-  records that carried it forget their body hash, as `forget_earlier_summaries` does.
+  here) is kept out. An undone edit is marked so. A version removed on its machine comes
+  as a delete everywhere of its id (`erase`): the records that carried it forget their
+  body hash, as `forget_earlier_summaries` does.
 - A request record's verbatim run is found again by its turns' ids: the version state it
   was made in is the newest one here whose run has the same turns (`run`, a SHA-256 of
   their ids). A text of a pin, note or preference deleted here is kept as deleted.
@@ -151,13 +152,6 @@ def summary(db: peewee.Database, record: dict[str, Any], gone: Gone, newest: str
     """Apply a summary record; False when it was passed over (of a deleted turn)."""
     gid = record["id"]
     found = _local(db, "summaries", gid)
-    if record.get("removed") is True:
-        if found is not None:
-            db.execute_sql('UPDATE "requests" SET "sha256" = NULL WHERE "summary_id" = ?',
-                           (found,))
-            db.execute_sql('DELETE FROM "summaries" WHERE "id" = ?', (found,))
-        db.execute_sql('INSERT OR IGNORE INTO "sync_tombstones" VALUES (?)', (gid,))
-        return True
     if found is not None:
         if record["hlc"] > newest:
             db.execute_sql('UPDATE "summaries" SET "undone" = ? WHERE "id" = ?',
@@ -177,6 +171,15 @@ def summary(db: peewee.Database, record: dict[str, Any], gone: Gone, newest: str
     db.execute_sql(f'INSERT INTO "summaries" ({_cols(tuple(values))}) VALUES '
                    f'({", ".join("?" * len(values))})', tuple(values.values()))
     return True
+
+
+def erase(db: peewee.Database, ids: str) -> None:
+    """The summaries these ids (JSON) name, deleted everywhere: gone, and the records that
+    carried them can no longer prove their body."""
+    within = '(SELECT value FROM json_each(?))'
+    db.execute_sql('UPDATE "requests" SET "sha256" = NULL WHERE "summary_id" IN (SELECT "id" '
+                   f'FROM "summaries" WHERE "gid" IN {within})', (ids,))
+    db.execute_sql(f'DELETE FROM "summaries" WHERE "gid" IN {within}', (ids,))
 
 
 # ---------------------------------------------------------------- request records

@@ -521,10 +521,11 @@ class SyncFeed:
                      json.dumps({"targets": sorted(set(targets)), "counts": counts})))
 
     def _erase_derived(self, ids: str) -> None:
-        """Request records, side questions and failed side requests these ids name (what
-        a delete of turns takes along from every machine): gone here as on every machine
-        that reads the delete (`erase_targets`)."""
+        """Summaries, request records, side questions and failed side requests these ids
+        name (what a delete of turns takes along from every machine, a summary removed on
+        its machine): gone here as on every machine that reads the delete."""
         within = "(SELECT value FROM json_each(?))"
+        sync_derived.erase(self.db, ids)
         for table, column in (("requests", "gid"), ("side_questions", "id"),
                               ("side_attempts", "gid")):
             self.db.execute_sql(f'DELETE FROM "{table}" WHERE "{column}" IN {within}', (ids,))

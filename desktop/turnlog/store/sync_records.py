@@ -98,7 +98,7 @@ KIND_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
                      "usage": (_TEXT, True), "model": (_TEXT, False),
                      "carried": ((list,), False)},
 }
-REMOVABLE = ("pin", "note", "preference", "folder", "assistant", "summary")  # may say `removed`
+REMOVABLE = ("pin", "note", "preference", "folder", "assistant")  # may say `removed`
 WITH_FILES = ("turn", "assistant")
 ID_LISTS = ("sources", "sent", "summarized", "left_out", "side_ids")
 # A turn's files (`files`, optional): each names its bytes by SHA-256; the bytes travel
