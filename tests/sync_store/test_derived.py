@@ -38,6 +38,8 @@ LOCAL_TABLES = {
     "usage_days": "usage",
     "usage_conversations": "usage",
 }
+DERIVED_TABLES = ("summaries", "requests", "side_attempts", "tool_results", "kept_texts",
+                  "text_sets", "tool_sets", "side_questions", "forks")
 PLANTED = ("HELIOTROPE-prompt", "HELIOTROPE-pin", "HELIOTROPE-summary", "HELIOTROPE-tool",
            "HELIOTROPE-question")
 SETTINGS = ConversationSettings(max_bytes=8_000, context_window=32_768, output_reserve=1024)
@@ -81,6 +83,14 @@ def test_every_table_arrives_the_same_and_only_usage_and_drafts_stay(machines):
     assert not tables(b)["usage_days"]  # spent on A: counted there only
     assert pull(b, a).counts == {}  # applied once
     assert {r["kind"] for r in published(b)} == set()  # never published back as B's own
+    # Every conversation deleted everywhere from B: nothing derived stays on either.
+    b.sync_feed.delete_conversations([c for (c,) in b.db.execute_sql(
+        'SELECT "id" FROM "conversations"')], everywhere=True)
+    pull(a, b)
+    for store in (a, b):
+        left = {table: store.db.execute_sql(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+                for table in DERIVED_TABLES}
+        assert left == dict.fromkeys(DERIVED_TABLES, 0)
 
 
 def _send(store, loopback, cid, question):
