@@ -28,7 +28,7 @@ import peewee
 
 from ..core.proof import NOTE_TEXT, PIN_TEXT, PREFERENCE_TEXT
 from . import carried_records, deletion, proofs, rows
-from .sync_records import MAX_RECORD_BYTES, refuse
+from .sync_records import MAX_LIST, MAX_RECORD_BYTES, refuse
 
 MAX_COVERED_IDS = 1_000_000  # characters of covered ids sent along; more: "[]" (not kept)
 _MARKS_TRIED = 200  # version states looked through for a request's run
@@ -82,6 +82,8 @@ def id_runs(db: peewee.Database, cid: int, runs: str) -> list[list[str]]:
             for order in ("ASC", "DESC")]
         if ends[0] is not None and ends[1] is not None:
             out.append([ends[0][0], ends[1][0]])
+    if len(out) > MAX_LIST:  # more than a record may carry: the span they lie in
+        out = [[out[0][0], out[-1][1]]]
     return out
 
 
