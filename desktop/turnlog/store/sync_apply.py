@@ -407,7 +407,8 @@ def row_kind(db: peewee.Database, record: dict[str, Any], origin: str) -> bool:
 def _row_values(db: peewee.Database, record: dict[str, Any]) -> dict[str, Any]:
     kind = record["kind"]
     if kind == "folder":
-        return {"name": _folder_name(db, record), "created_at": record["created_at"]}
+        return {"name": unique_name(db, "folders", record),
+                "created_at": record["created_at"]}
     values: dict[str, Any] = {"text": record["text"], "created_at": record["created_at"]}
     if kind == "pin":
         values.update(kind=record["pin_kind"], sources=json.dumps(record["sources"]))
@@ -422,18 +423,18 @@ __all__ = ["SyncRecordInvalid", "conversation", "derived_id", "journal", "make_f
            "move_branch", "newest", "row_kind", "settle_versions", "turn", "version"]
 
 
-def _folder_name(db: peewee.Database, record: dict[str, Any]) -> str:
-    """Two machines' folders of one name: the one made first by clock reading (then by id)
-    keeps it, the other is told apart by its id's start, on every machine alike (one made
-    here first and losing is renamed so)."""
+def unique_name(db: peewee.Database, table: str, record: dict[str, Any]) -> str:
+    """Two machines' folders (or assistants) of one name: the one made first by clock
+    reading (then by id) keeps it, the other is told apart by its id's start, on every
+    machine alike (one here that loses is renamed so)."""
     name, gid = record["name"], record["id"]
-    rival = db.execute_sql('SELECT "gid" FROM "folders" WHERE "name" = ? AND "gid" IS NOT ?',
+    rival = db.execute_sql(f'SELECT "gid" FROM "{table}" WHERE "name" = ? AND "gid" IS NOT ?',
                            (name, gid)).fetchone()
     if rival is None:
         return name
     if (_made(db, rival[0]) or "~", rival[0]) < (_made(db, gid) or record["hlc"], gid):
         return f"{name} ({gid[:6]})"
-    db.execute_sql('UPDATE "folders" SET "name" = ? WHERE "gid" = ?',
+    db.execute_sql(f'UPDATE "{table}" SET "name" = ? WHERE "gid" = ?',
                    (f"{name} ({rival[0][:6]})", rival[0]))
     return name
 
@@ -494,10 +495,7 @@ def assistant(db: peewee.Database, record: dict[str, Any], origin: str) -> None:
         db.execute_sql('INSERT OR IGNORE INTO "sync_tombstones" VALUES (?)', (gid,))
         attachments.sweep(db)
     elif found is None or newer:
-        name = record["name"]
-        if db.execute_sql('SELECT 1 FROM "assistants" WHERE "name" = ? AND "gid" IS NOT ?',
-                          (name, gid)).fetchone() is not None:
-            name = f"{name} ({gid[:6]})"
+        name = unique_name(db, "assistants", record)
         values = {c: record[c] for c in _ASSISTANT}
         values.update(name=name, folder_id=_folder_id(db, record["folder"]))
         if found is None:
