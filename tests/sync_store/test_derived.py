@@ -102,8 +102,9 @@ def _send(store, loopback, cid, question):
 
 def _compacted(a, loopback):
     """A long conversation whose requests carried a summary (then the user's edit of it),
-    a pinned fact, a system prompt and a turn whose tool result was cut for sending; its
-    turns numbered with a gap on A only."""
+    a pinned fact, a system prompt, a turn whose tool result was cut for sending and a
+    turn asked again (the requests carried its new version); its turns numbered with a gap
+    on A only."""
     cid = a.conversations.create("Garden", model="loopback-model", settings=SETTINGS,
                                  system_prompt=f"Answer briefly {PLANTED[0]}").id
     for i in range(1, 41):
@@ -114,6 +115,8 @@ def _compacted(a, loopback):
             a.turns.commit(cid, PendingTurn("gone", "typo", "?", "m", "stop", Usage(),
                                             datetime.now(UTC)))
             a.sync_feed.delete_turn("gone", everywhere=True)
+    a.turns.commit(cid, PendingTurn("g40v", "question 40 again", "answer 40 again", "m",
+                                    "stop", Usage(), datetime.now(UTC), replaces="g40"))
     full = f"{PLANTED[3]} row\n" * 400
     searched = ToolRound((ToolCall("call_1", "search", '{"q": "x"}'),),
                          (ToolResult("call_1", full[:50], cut_bytes=len(full)),),

@@ -27,6 +27,7 @@ from typing import Any
 import peewee
 
 from ..core.proof import NOTE_TEXT, PIN_TEXT, PREFERENCE_TEXT
+from ..core.versions import Supersede, Versions
 from . import carried_records, deletion, proofs, rows
 from .sync_records import MAX_LIST, MAX_RECORD_BYTES, refuse
 
@@ -101,10 +102,24 @@ def ordinal_runs(db: peewee.Database, runs: list[list[str]]) -> str:
 
 def _run_digest(db: peewee.Database, cid: int, first: int | None, last: int | None,
                 mark: int) -> str | None:
+    """The SHA-256 of the ids of the turns a request's verbatim run holds (as
+    `proofs.active_run` finds them, without reading their text)."""
     if first is None or last is None:
         return None
-    turns = proofs.active_run(db, cid, first, last, mark)
-    return hashlib.sha256("\n".join(t.id for t in turns).encode()).hexdigest()
+    ids = [t for (t,) in db.execute_sql(
+        'SELECT "id" FROM "turns" WHERE "conversation_id" = ? AND "ordinal" BETWEEN ? AND ? '
+        'ORDER BY "ordinal"', (cid, first, last))]
+    if mark:
+        records = [Supersede(t, by, when) for t, by, when in db.execute_sql(
+            'SELECT "turn_id", "by_turn_id", "created_at" FROM "supersedes" WHERE '
+            '"conversation_id" = ? AND "id" <= ? ORDER BY "id"', (cid, mark))]
+        named = list({r.turn_id for r in records} | {r.by_turn_id for r in records})
+        ordinals = dict(db.execute_sql(
+            'SELECT "id", "ordinal" FROM "turns" WHERE "id" IN (SELECT value FROM '
+            'json_each(?))', (json.dumps(named),)).fetchall())
+        hidden = Versions(records, ordinals).superseded
+        ids = [t for t in ids if t not in hidden]
+    return hashlib.sha256("\n".join(ids).encode()).hexdigest()
 
 
 # ----------------------------------------------------------------------- deletes
