@@ -126,10 +126,10 @@ def _set_fields(db: peewee.Database, cid: int, fields: dict[str, Any]) -> None:
     if not changes:
         return
     sets = ", ".join(f'"{column}" = ?' for column in changes)
-    before = db.execute_sql('SELECT "system_prompt" FROM "conversations" WHERE "id" = ?',
-                            (cid,)).fetchone()[0]
+    before = None if "system_prompt" not in changes else db.execute_sql(
+        'SELECT "system_prompt" FROM "conversations" WHERE "id" = ?', (cid,)).fetchone()[0]
     db.execute_sql(f'UPDATE "conversations" SET {sets} WHERE "id" = ?', (*changes.values(), cid))
-    if "system_prompt" in changes:  # what it took out goes from the versions requests kept
+    if before is not None:  # what the prompt lost goes from the versions requests kept too
         proofs.forget_item(db, SYSTEM_TEXT, str(cid), cid, old=before,
                            new=changes["system_prompt"])
     if "title" in changes:

@@ -28,7 +28,7 @@ import peewee
 
 from ..core.proof import NOTE_TEXT, PIN_TEXT, PREFERENCE_TEXT
 from ..core.versions import Supersede, Versions
-from . import carried_records, deletion, proofs, rows
+from . import carried_records, deletion, proofs, rows, sync_apply
 from .sync_records import MAX_LIST, MAX_RECORD_BYTES, refuse
 
 MAX_COVERED_IDS = 1_000_000  # characters of covered ids sent along; more: "[]" (not kept)
@@ -165,12 +165,12 @@ def summary_record(db: peewee.Database, gid: str) -> dict[str, Any] | None:
     return record
 
 
-def summary(db: peewee.Database, record: dict[str, Any], gone: Gone, newest: str) -> bool:
+def summary(db: peewee.Database, record: dict[str, Any], gone: Gone) -> bool:
     """Apply a summary record; False when it was passed over (of a deleted turn)."""
     gid = record["id"]
     found = _local(db, "summaries", gid)
     if found is not None:
-        if record["hlc"] > newest:
+        if record["hlc"] > sync_apply.newest(db, gid):  # an edit undone (or not) later
             db.execute_sql('UPDATE "summaries" SET "undone" = ? WHERE "id" = ?',
                            (int(bool(record["undone"])), found))
         return True

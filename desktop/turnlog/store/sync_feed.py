@@ -205,9 +205,7 @@ class SyncFeed:
             if json.loads(value or "{}").get("removed"):
                 return {"removed": True}
             return sync_apply.assistant_record(db, gid)
-        if kind in _DERIVED_RECORDS:
-            if value is not None and json.loads(value).get("removed"):
-                return {"removed": True}
+        if kind in _DERIVED_RECORDS:  # a summary removed goes as a delete of its id
             return _DERIVED_RECORDS[kind](db, gid)
         if value is not None and json.loads(value).get("removed"):
             return {"removed": True}
@@ -372,8 +370,7 @@ class SyncFeed:
         elif kind == "conversation_assistant":
             sync_apply.conversation_assistant(db, record, origin)
         elif kind in _DERIVED_APPLY:
-            newest = sync_apply.newest(db, record["id"])
-            if not _DERIVED_APPLY[kind](db, record, gone, newest):
+            if not _DERIVED_APPLY[kind](db, record, gone):
                 applied.skipped += 1
                 return
             sync_apply.journal(db, record, origin, record["id"])
@@ -591,11 +588,8 @@ class SyncFeed:
 _DERIVED_RECORDS = {"summary": sync_derived.summary_record,
                     "request": sync_derived.request_record,
                     "side_attempt": sync_derived.side_attempt_record}
-_DERIVED_APPLY: dict[str, Callable[..., bool]] = {
-    "summary": sync_derived.summary,
-    "request": lambda db, record, gone, _newest: sync_derived.request(db, record, gone),
-    "side_attempt": lambda db, record, gone, _newest: sync_derived.side_attempt(db, record,
-                                                                                gone)}
+_DERIVED_APPLY = {"summary": sync_derived.summary, "request": sync_derived.request,
+                  "side_attempt": sync_derived.side_attempt}
 
 
 def _sync_forks(db: peewee.Database, conversation_ids: Sequence[int]) -> list[int]:
