@@ -46,8 +46,8 @@ _ITEM_TABLES = {PIN_TEXT: "pins", NOTE_TEXT: "notes", PREFERENCE_TEXT: "preferen
 Gone = Callable[[str | None], bool]
 
 
-def _cols(names: tuple[str, ...], prefix: str = "") -> str:
-    return ", ".join(f'{prefix}"{n}"' for n in names)
+def _cols(names: tuple[str, ...]) -> str:
+    return ", ".join(f'"{n}"' for n in names)
 
 
 def _local(db: peewee.Database, table: str, gid: str | None) -> int | None:
