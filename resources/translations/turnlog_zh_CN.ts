@@ -5559,6 +5559,14 @@ Answer so far: %2</source>
             <translation>从此处分叉</translation>
         </message>
         <message>
+            <source>continued on %1, from a deleted conversation, turn %2</source>
+            <translation>在 %1 上续写，来自已删除的对话，第 %2 轮</translation>
+        </message>
+        <message>
+            <source>continued on %1, from “%2”, turn %3</source>
+            <translation>在 %1 上续写，来自“%2”，第 %3 轮</translation>
+        </message>
+        <message>
             <source>Fork from turn %1? The new conversation starts with copies of %2 turns.</source>
             <translation>从第 %1 轮分叉？新对话将以 %2 轮的副本开始。</translation>
         </message>

@@ -5559,6 +5559,14 @@ Answer so far: %2</source>
             <translation>從這裡分支</translation>
         </message>
         <message>
+            <source>continued on %1, from a deleted conversation, turn %2</source>
+            <translation>在 %1 上續寫，來自已刪除的對話，第 %2 輪</translation>
+        </message>
+        <message>
+            <source>continued on %1, from “%2”, turn %3</source>
+            <translation>在 %1 上續寫，來自「%2」，第 %3 輪</translation>
+        </message>
+        <message>
             <source>Fork from turn %1? The new conversation starts with copies of %2 turns.</source>
             <translation>從第 %1 輪分支？新對話將以 %2 輪的副本開始。</translation>
         </message>

@@ -54,6 +54,16 @@ def test_a_fork_made_by_two_machines_appending_at_once_is_the_same_on_both(pair)
     forks = [c for c in dumps[0].values() if c["fork"]]
     assert len(forks) == 1
     assert dumps[0] == dumps[1]  # the fork says it continued on the same machine on both
+    # Where a person sees the fork, it names that machine by its name, not its id.
+    shown = set()
+    for machine in pair:
+        store = machine.feed.store
+        (fork,) = [c for (c,) in store.db.execute_sql(
+            'SELECT "conversation_id" FROM "forks" WHERE "continued_on" IS NOT NULL')]
+        origin = store.forks.origin(fork)
+        shown.add(origin.continued_on)
+        assert origin.describe().startswith(f"continued on {origin.continued_on}, from “Gate”")
+    assert shown in ({"laptop"}, {"desk"})  # each machine numbers the turn its own way
 
 
 def test_a_delete_everywhere_takes_the_fork_sync_made_along_on_every_machine(pair):
@@ -79,3 +89,89 @@ def test_a_turn_deleted_everywhere_leaves_no_copy_in_a_fork(pair):
     for machine in pair:
         assert SECRET.encode() not in _held(machine), machine.name
     assert SECRET.encode() not in b"".join(live_plaintexts(a.folder, a.keys))
+
+
+def _derived(machine, conv: str) -> str:
+    """On `machine`: a turn whose tool result was cut for sending, a summary of the turn
+    before it, a request record keeping a pinned fact's text, a failed side request.
+    Returns the summarized turn's id."""
+    from datetime import UTC, datetime
+
+    from turnlog.core.compaction import SummaryDraft
+    from turnlog.core.model import Usage
+    from turnlog.core.pending import PendingTurn
+    from turnlog.core.proof import PIN_TEXT, Remembered, RequestProof
+    from turnlog.core.request_record import RequestRecord
+    from turnlog.core.side_records import SideAttempt
+    from turnlog.core.tools import ToolCall, ToolResult, ToolRound
+
+    store, now = machine.feed.store, datetime.now(UTC)
+    cid = machine.feed._local_id(conv)
+    first = machine.feed.add_turn(conv, "plan the beds", "south-facing")
+    full = "TOOL-RESULT-ACACIA " * 300
+    store.turns.commit(cid, PendingTurn("derived-2", "look it up", "found", "m", "stop",
+                                        Usage(), now, tools=(ToolRound(
+                                            (ToolCall("c1", "search", "{}"),),
+                                            (ToolResult("c1", full[:20], cut_bytes=len(full)),),
+                                            full_results={"c1": full}),)))
+    store.records.save_summary(cid, SummaryDraft((first,), 1, 1, "d", "SUMMARY-BIRCH", "m",
+                                                 "k", 3, (), (), 0))
+    pin = store.memory.add_pin(cid, "PIN-CEDAR", sources=["derived-2"])
+    store.records.add(RequestRecord(
+        conversation_id=cid, started_at=now, model="m", outcome="committed", body_bytes=9,
+        max_bytes=9_000, input_tokens=3, token_budget=900, tokens_exact=True, sent=(2,),
+        summarized=(1,), left_out=(), usage=Usage(1, 1, 2), turn_id="derived-2",
+        proof=RequestProof(("ab" * 32,), run_first="derived-2", run_last="derived-2",
+                           run_first_ordinal=2, run_last_ordinal=2, run_count=1,
+                           texts=(Remembered(PIN_TEXT, str(pin.id), "PIN-CEDAR"),))))
+    store.side.add_attempt(cid, SideAttempt(now, "length", "m", Usage(4, 0, 4), carried=(1,)))
+    return first
+
+
+def test_what_is_derived_travels_and_deletes_leave_none_of_it_in_a_live_object(pair):
+    a, b = pair
+    conv = a.feed.new_conversation("Beds")
+    summarized = _derived(a, conv)
+    _sync_all(pair)
+    opened = b"".join(live_plaintexts(a.folder, a.keys))
+    for word in (b"TOOL-RESULT-ACACIA", b"SUMMARY-BIRCH", b"PIN-CEDAR"):
+        assert word in opened  # sealed in the objects, not left behind
+    held = b.feed.store.db.execute_sql(
+        'SELECT (SELECT count(*) FROM "summaries"), (SELECT count(*) FROM "requests"), '
+        '(SELECT count(*) FROM "side_attempts"), (SELECT count(*) FROM "tool_results")'
+    ).fetchone()
+    assert held == (1, 1, 1, 1)
+    # The summary rewritten on B, its earlier versions forgotten there: the text it had
+    # goes from A and from every live object; the rewrite stays.
+    cid_b = b.feed._local_id(conv)
+    b.feed.store.records.edit_summary(cid_b, "SUMMARY-DAPHNE", 2)
+    _sync_all(pair)
+    b.feed.store.records.forget_earlier_summaries(cid_b)
+    _sync_all(pair)
+    opened = b"".join(live_plaintexts(a.folder, a.keys))
+    assert b"SUMMARY-BIRCH" not in opened + _held(a) and b"SUMMARY-DAPHNE" in opened
+    assert [v.summary.content for v in a.feed.store.records.summary_history(
+        a.feed._local_id(conv))] == ["SUMMARY-DAPHNE"]
+    # The summarized turn, deleted everywhere: its summary goes from every live object.
+    b.feed.store.sync_feed.delete_turn(summarized, everywhere=True)
+    _sync_all(pair)
+    opened = b"".join(live_plaintexts(a.folder, a.keys))
+    assert b"SUMMARY-DAPHNE" not in opened and b"TOOL-RESULT-ACACIA" in opened
+    # The turn the pin was taken from: the pin goes, and the request record that kept its
+    # text, with the turn's tool result, from every machine and every live object.
+    a.feed.store.sync_feed.delete_turn("derived-2", everywhere=True)
+    _sync_all(pair)
+    opened = b"".join(live_plaintexts(a.folder, a.keys))
+    for machine in pair:
+        held = _held(machine)
+        for word in (b"TOOL-RESULT-ACACIA", b"PIN-CEDAR"):
+            assert word not in held and word not in opened, (machine.name, word)
+        assert machine.feed.store.db.execute_sql(
+            'SELECT count(*) FROM "requests"').fetchone()[0] == 0
+    a.feed.delete_everywhere(conv)
+    _sync_all(pair)
+    opened = b"".join(live_plaintexts(a.folder, a.keys))
+    for machine in pair:
+        held = _held(machine)
+        for word in (b"TOOL-RESULT-ACACIA", b"SUMMARY-BIRCH", b"SUMMARY-DAPHNE", b"PIN-CEDAR"):
+            assert word not in held and word not in opened, (machine.name, word)

@@ -76,13 +76,19 @@ def test_a_change_and_a_removal_come_through(machines):
     assert b.assistants.list() == []
 
 
-def test_a_name_taken_on_the_other_machine_keeps_both(machines):
+def test_a_name_taken_on_the_other_machine_keeps_both_alike_on_both(machines):
     a, b = machines["A"], machines["B"]
     _gardener(a)
+    published(a)  # A's is journaled (made) first
     b.assistants.add(AssistantSetup(name="Gardener", system_prompt="B's own"))
     pull(b, a)
-    names = sorted(x.name for x in b.assistants.list())
-    assert names[0] == "Gardener" and names[1].startswith("Gardener (")
+    pull(a, b)
+    pull(b, a)
+    shown = [sorted((x.name, x.setup.system_prompt) for x in store.assistants.list())
+             for store in (a, b)]
+    assert shown[0] == shown[1]
+    assert shown[0][0] == ("Gardener", "You know bulbs.")  # the first made keeps its name
+    assert shown[0][1][0].startswith("Gardener (")
 
 
 def test_malformed_assistant_records_are_refused_whole(machines):

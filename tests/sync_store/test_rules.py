@@ -140,3 +140,21 @@ def test_a_malformed_record_applies_nothing_of_its_batch(machines, spoil):
         b.sync_feed.incoming(records, "A")
     assert dump(b) == before
     assert b.db.execute_sql('SELECT count(*) FROM "sync_journal"').fetchone() == (0,)
+
+
+def test_two_machines_naming_a_folder_alike_end_with_the_same_names_everywhere(machines):
+    a, b, c = machines["A"], machines["B"], machines["C"]
+    first = a.folders.add("Work")
+    time.sleep(0.002)  # made a moment later by clock
+    b.folders.add("Work")
+    pull(c, b)  # C hears of the later one first
+    pull(a, b)
+    pull(b, a)
+    pull(c, a)
+    names = [sorted(store.db.execute_sql('SELECT "gid", "name" FROM "folders"').fetchall())
+             for store in (a, b, c)]
+    assert names[0] == names[1] == names[2]
+    earlier = a.db.execute_sql('SELECT "gid" FROM "folders" WHERE "id" = ?',
+                               (first.id,)).fetchone()[0]
+    assert dict(names[0])[earlier] == "Work"  # the first made keeps its name
+    assert sorted(dict(names[0]).values())[1].startswith("Work (")

@@ -36,12 +36,19 @@ class ForkOrigin:
     source_id: int | None = None
     source_title: str | None = None
     at_number: int | None = None
+    # Made by sync: the name of the machine whose turn, added at the same time as one here
+    # after the same turn, this fork holds (None: a fork the user made).
+    continued_on: str | None = None
 
     @property
     def number(self) -> int:
         return self.at_ordinal if self.at_number is None else self.at_number
 
     def describe(self) -> str:
+        if self.continued_on is not None:
+            source = "a deleted conversation" if self.source_id is None else \
+                f"“{self.source_title}”"
+            return f"continued on {self.continued_on}, from {source}, turn {self.number}"
         if self.source_id is None:
             return f"forked from a deleted conversation, turn {self.number}"
         return f"forked from “{self.source_title}”, turn {self.number}"

@@ -108,13 +108,13 @@ def write(db: peewee.Database, conversation_id: int, entries: Sequence[dict[str,
             values["sha256"] = None
         seen = min(entry["versions_seen"], len(marks))
         db.execute_sql(sql, (*values.values(), summary_id, marks[seen - 1] if seen else 0,
-                             _tool_set(db, entry["tools"]),
+                             tool_set(db, entry["tools"]),
                              _text_set(db, conversation_id, entry["texts"], sources),
                              conversation_id))
     return len(entries)
 
 
-def _tool_set(db: peewee.Database, definitions: str | None) -> str | None:
+def tool_set(db: peewee.Database, definitions: str | None) -> str | None:
     if definitions is None:
         return None
     digest = hashlib.sha256(definitions.encode("utf-8", "surrogatepass")).hexdigest()

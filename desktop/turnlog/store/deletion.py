@@ -114,7 +114,7 @@ def _covering(conversation_id: int, ordinal: int) -> peewee.ModelSelect:
     )
 
 
-def _side_carrying(db: peewee.Database, conversation_id: int, ordinals: Iterable[int]
+def side_carrying(db: peewee.Database, conversation_id: int, ordinals: Iterable[int]
                    ) -> list[str]:
     """Side questions whose request carried one of these turns (verbatim or through the
     summary), or carried such a side question: their answers may echo it."""
@@ -131,7 +131,7 @@ def _side_carrying(db: peewee.Database, conversation_id: int, ordinals: Iterable
     return gone
 
 
-def _attempts_carrying(db: peewee.Database, conversation_id: int, ordinals: Iterable[int]
+def attempts_carrying(db: peewee.Database, conversation_id: int, ordinals: Iterable[int]
                        ) -> list[int]:
     """Failed side requests that carried one of these turns."""
     wanted = set(ordinals)
@@ -210,7 +210,7 @@ def preview_turns(db: peewee.Database, cid: int, ids: Sequence[str]) -> Deletion
         records.update(r.id for r in _records_of(db, cid, ordinal, turn_id))
         ordinals.append(ordinal)
     return DeletionCounts(0, len(ids), len(summaries), len(records),
-                          len(pins_from(db, cid, ids)), len(_side_carrying(db, cid, ordinals)),
+                          len(pins_from(db, cid, ids)), len(side_carrying(db, cid, ordinals)),
                           _files_of(db, turn_ids=ids), sum(summaries.values()))
 
 
@@ -288,9 +288,9 @@ def delete_turns(db: peewee.SqliteDatabase, cid: int, ids: Sequence[str], *,
         turns = _keys(db, ids)
         files = _files_of(db, turn_ids=[i for i, _o in turns])
         sides = SideQuestionRow.delete().where(SideQuestionRow.id.in_(
-            _side_carrying(db, cid, [ordinal for _id, ordinal in turns]))).execute(db)
+            side_carrying(db, cid, [ordinal for _id, ordinal in turns]))).execute(db)
         SideAttemptRow.delete().where(SideAttemptRow.id.in_(
-            _attempts_carrying(db, cid, [ordinal for _id, ordinal in turns]))).execute(db)
+            attempts_carrying(db, cid, [ordinal for _id, ordinal in turns]))).execute(db)
         edited = 0
         for turn_id, ordinal in turns:
             covering = list(_covering(cid, ordinal).execute(db))

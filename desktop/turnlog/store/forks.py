@@ -122,8 +122,15 @@ class Forks:
             # Once the source is deleted its numbering is gone: the number it had then.
             at = row.at_ordinal if source is None else \
                 TurnNumbers.of(versions.read(self.db, source.id)).number(row.at_ordinal)
+            machine = None if row.continued_on is None else self._machine(row.continued_on)
         return ForkOrigin(row.at_ordinal, source.id if source else None,
-                          source.title if source else None, at)
+                          source.title if source else None, at, machine)
+
+    def _machine(self, machine_id: str) -> str:
+        """A machine's name as the sync last heard it (its id's start when it never did)."""
+        found = self.db.execute_sql('SELECT "name" FROM "sync_machines" WHERE "id" = ?',
+                                    (machine_id,)).fetchone()
+        return str(found[0]) if found is not None else machine_id[:8]
 
     def of(self, conversation_id: int) -> list[Conversation]:
         """The conversations holding copies of this one's turns (forks of forks too)."""

@@ -628,12 +628,61 @@ V_SYNC = FillStep((
     *_sync_turn_triggers(),
 ), _fill_places)
 
+# Sync carries the derived records too: rolling summaries and their kept versions (added,
+# an edit undone; removed: a delete everywhere of its id, unless a delete of its turns
+# removed it, which every machine makes itself), request records (with the texts and tool
+# sets their proofs keep, travelling inside them) and failed side requests (`side_attempts`
+# get a global id).
+# What is stored already is journaled as this machine's, so the next sync publishes it.
+# `sync_machines`: each machine's name as the sync last heard it (a fork a concurrent
+# append made names the machine it continued on by its id: shown by this name).
+_SUMMARY_OF_DELETED = (
+    'EXISTS (SELECT 1 FROM "turns" t WHERE t."conversation_id" = OLD."conversation_id" AND '
+    't."ordinal" BETWEEN OLD."first_ordinal" AND OLD."last_ordinal" AND (t."id" IN (SELECT '
+    '"gid" FROM "sync_tombstones") OR t."id" IN (SELECT "gid" FROM "sync_here_deleted")))')
+V_SYNC_DERIVED = (
+    'ALTER TABLE "side_attempts" ADD COLUMN "gid" TEXT',
+    f'UPDATE "side_attempts" SET "gid" = {_UUID4_SQL}',
+    'CREATE UNIQUE INDEX "side_attempts_gid" ON "side_attempts" ("gid")',
+    'CREATE TABLE "sync_machines" ("id" TEXT NOT NULL PRIMARY KEY, "name" TEXT NOT NULL) '
+    'WITHOUT ROWID',
+    'DROP TRIGGER "sync_summaries_added"',
+    'DROP TRIGGER "sync_requests_added"',
+    *(f'CREATE TRIGGER "sync_{table}_added" AFTER INSERT ON "{table}" BEGIN '
+      f'UPDATE "{table}" SET "gid" = {_UUID4_SQL} WHERE "id" = NEW."id" AND "gid" IS NULL; '
+      + _journal(kind, f'(SELECT "gid" FROM "{table}" WHERE "id" = NEW."id")',
+                 _CONV_GID.format(row="NEW"),
+                 f'(SELECT "gid" FROM "{table}" WHERE "id" = NEW."id")', "NULL") + " END"
+      for table, kind in (("summaries", "summary"), ("requests", "request"),
+                          ("side_attempts", "side_attempt"))),
+    'CREATE TRIGGER "sync_summaries_undone" AFTER UPDATE OF "undone" ON "summaries" WHEN '
+    'OLD."undone" IS NOT NEW."undone" BEGIN '
+    + _journal("summary", 'NEW."gid"', _CONV_GID.format(row="NEW"), 'NEW."gid"', "NULL")
+    + " END",
+    # Removed here (pruned, an edit undone, earlier versions forgotten): a delete everywhere
+    # of its id, so no live object keeps its text either.
+    'CREATE TRIGGER "sync_summaries_removed" AFTER DELETE ON "summaries" WHEN EXISTS (SELECT '
+    f'1 FROM "conversations" WHERE "id" = OLD."conversation_id") AND {_QUIET} AND NOT '
+    f'{_SUMMARY_OF_DELETED} BEGIN '
+    'INSERT OR IGNORE INTO "sync_tombstones" VALUES (OLD."gid"); '
+    'DELETE FROM "sync_journal" WHERE "gid" = OLD."gid" AND "kind" != \'delete\'; '
+    + _journal("delete", _UUID4_SQL, _CONV_GID.format(row="OLD"), "NULL",
+               "json_object('targets', json_array(OLD.\"gid\"), 'counts', "
+               "json_object('conversation', 0, 'turn', 0))") + " END",
+    *('INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") SELECT '
+      f"'{kind}', x.\"gid\", c.\"gid\", x.\"gid\", NULL FROM \"{table}\" x JOIN "
+      '"conversations" c ON c."id" = x."conversation_id" ORDER BY x."id"'
+      for table, kind in (("summaries", "summary"), ("requests", "request"),
+                          ("side_attempts", "side_attempt"))),
+)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
                           V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES,
                           V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS, V_RECORD_PROOFS,
                           V_ASSISTANTS, V_FOLDERS, V_SUMMARY_EDITS, V_USAGE,
-                          V_ASSISTANT_FOLDER, V_ATTACHMENTS_ADDED, V_SYNC]
+                          V_ASSISTANT_FOLDER, V_ATTACHMENTS_ADDED, V_SYNC,
+                          V_SYNC_DERIVED]
 if len(MIGRATIONS) != SCHEMA_VERSION:  # a step appended, the number opening reads not
     raise ImportError(f"store/schema_version.py says {SCHEMA_VERSION} while there are "
                       f"{len(MIGRATIONS)} steps: set SCHEMA_VERSION to the number of steps")

@@ -364,6 +364,7 @@ class SideAttemptRow(BaseModel):
     usage = peewee.TextField(null=True)
     model = peewee.TextField()
     carried = peewee.TextField()  # JSON ordinal runs of the turns it carried
+    gid = peewee.TextField(null=True, unique=True)  # global id, for sync (V_SYNC_DERIVED)
 
     class Meta:
         table_name = "side_attempts"
@@ -653,6 +654,18 @@ class SyncHereDeletedRow(BaseModel):
 
     class Meta:
         table_name = "sync_here_deleted"
+        without_rowid = True
+
+
+class SyncMachineRow(BaseModel):
+    """A machine's name as the sync last heard it (V_SYNC_DERIVED): what a fork a
+    concurrent append made says it continued on, shown by name rather than id."""
+
+    id = peewee.TextField(primary_key=True)
+    name = peewee.TextField()
+
+    class Meta:
+        table_name = "sync_machines"
         without_rowid = True
 
 

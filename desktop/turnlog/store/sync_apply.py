@@ -25,8 +25,9 @@ from typing import Any
 
 import peewee
 
+from ..core.proof import SYSTEM_TEXT
 from ..core.request_record import ordinal_ranges
-from . import attachments, rows, search, versions
+from . import attachments, proofs, rows, search, versions
 from .errors import SyncRecordInvalid
 from .models import ConversationRow, ForkRow, TurnRow, insert
 from .sync_records import ROW_KINDS, refuse
@@ -91,6 +92,9 @@ def conversation(db: peewee.Database, record: dict[str, Any], origin: str) -> No
                      starred=bool(fields.get("starred", False)),
                      folder=_folder_id(db, fields.get("folder")))
         cid = row.id
+        if "fork" in record:  # a fork the user made: where it came from, if still here
+            insert(db, ForkRow, conversation=cid, at_ordinal=record["fork"]["at"],
+                   source_id=conversation_id(db, record["fork"]["of"]), continued_on=None)
     else:
         groups = ([(name, names) for name, names in _field_groups(fields)] if create
                   else [(record["field"], tuple(fields))])
@@ -122,7 +126,12 @@ def _set_fields(db: peewee.Database, cid: int, fields: dict[str, Any]) -> None:
     if not changes:
         return
     sets = ", ".join(f'"{column}" = ?' for column in changes)
+    before = None if "system_prompt" not in changes else db.execute_sql(
+        'SELECT "system_prompt" FROM "conversations" WHERE "id" = ?', (cid,)).fetchone()[0]
     db.execute_sql(f'UPDATE "conversations" SET {sets} WHERE "id" = ?', (*changes.values(), cid))
+    if before is not None:  # what the prompt lost goes from the versions requests kept too
+        proofs.forget_item(db, SYSTEM_TEXT, str(cid), cid, old=before,
+                           new=changes["system_prompt"])
     if "title" in changes:
         search.reindex_title(db, cid)
 
@@ -178,6 +187,9 @@ def _insert_turn(db: peewee.Database, cid: int, record: dict[str, Any], *, after
            usage=record["usage"], reasoning=record["reasoning"],
            incomplete=record["incomplete"], tool_exchange=record["tool_exchange"],
            after_id=after, version_of=version_of)
+    for call_id, text in record.get("results", {}).items():
+        db.execute_sql('INSERT OR IGNORE INTO "tool_results" ("turn_id", "call_id", "content") '
+                       'VALUES (?, ?, ?)', (record["id"], call_id, text))
     for item in record.get("files", ()):
         values = {**item, "gid": item["id"], "turn_id": record["id"]}
         del values["id"]
@@ -204,14 +216,18 @@ def make_fork(db: peewee.Database, host: int, loser: str, place: str | None,
     if found is not None:
         return found
     source = ConversationRow.select().where(ConversationRow.id == host).get(db)
-    loser_row = _turn_row(db, loser)
+    # It branches where the turn that kept the place stands (or is about to).
+    winner = db.execute_sql(
+        'SELECT "ordinal" FROM "turns" WHERE "conversation_id" = ? AND "after_id" IS ? AND '
+        '"version_of" IS NULL AND "id" != ? ORDER BY "ordinal" LIMIT 1',
+        (host, place, loser)).fetchone()
     fork = insert(db, ConversationRow, title=source.title, system_prompt=source.system_prompt,
                   model=source.model, settings=source.settings, created_at=rows.now_iso(),
                   updated_at=rows.now_iso(), title_source=source.title_source,
                   source=source.source, source_model=source.source_model, gid=gid,
                   folder=source.folder_id, next_ordinal=source.next_ordinal)
     insert(db, ForkRow, conversation=fork.id, source_id=host, continued_on=machine,
-           at_ordinal=loser_row[1] if loser_row is not None else source.next_ordinal)
+           at_ordinal=winner[0] if winner is not None else source.next_ordinal)
     chain = []
     while place is not None:
         chain.append(place)
@@ -361,11 +377,16 @@ def row_kind(db: peewee.Database, record: dict[str, Any], origin: str) -> bool:
     kind, gid = record["kind"], record["id"]
     assert kind in ROW_KINDS
     table = _TABLES[kind]
-    found = db.execute_sql(f'SELECT "id" FROM "{table}" WHERE "gid" = ?', (gid,)).fetchone()
+    text = "" if kind == "folder" else ', "text", "conversation_id"' if kind in (
+        "pin", "note") else ', "text", NULL'
+    found = db.execute_sql(f'SELECT "id"{text} FROM "{table}" WHERE "gid" = ?',
+                           (gid,)).fetchone()
     journal(db, record, origin, gid)
     if record.get("removed") is True:
         db.execute_sql(f'DELETE FROM "{table}" WHERE "gid" = ?', (gid,))
         db.execute_sql('INSERT OR IGNORE INTO "sync_tombstones" VALUES (?)', (gid,))
+        if found is not None and kind != "folder":  # and the versions requests kept of it
+            proofs.forget_item(db, kind, str(found[0]), found[2])
         return found is not None
     values = _row_values(db, record)
     if found is None:
@@ -377,16 +398,16 @@ def row_kind(db: peewee.Database, record: dict[str, Any], origin: str) -> bool:
         values.pop("created_at", None)
         sets = ", ".join(f'"{c}" = ?' for c in values)
         db.execute_sql(f'UPDATE "{table}" SET {sets} WHERE "gid" = ?', (*values.values(), gid))
+        if kind != "folder":  # what it took out goes from the versions requests kept too
+            proofs.forget_item(db, kind, str(found[0]), found[2], old=found[1],
+                               new=record["text"])
     return False
 
 
 def _row_values(db: peewee.Database, record: dict[str, Any]) -> dict[str, Any]:
     kind = record["kind"]
     if kind == "folder":
-        name = record["name"]
-        taken = db.execute_sql('SELECT 1 FROM "folders" WHERE "name" = ? AND "gid" IS NOT ?',
-                               (name, record["id"])).fetchone()
-        return {"name": f"{name} ({record['id'][:6]})" if taken else name,
+        return {"name": unique_name(db, "folders", record),
                 "created_at": record["created_at"]}
     values: dict[str, Any] = {"text": record["text"], "created_at": record["created_at"]}
     if kind == "pin":
@@ -400,6 +421,29 @@ def _row_values(db: peewee.Database, record: dict[str, Any]) -> dict[str, Any]:
 
 __all__ = ["SyncRecordInvalid", "conversation", "derived_id", "journal", "make_fork",
            "move_branch", "newest", "row_kind", "settle_versions", "turn", "version"]
+
+
+def unique_name(db: peewee.Database, table: str, record: dict[str, Any]) -> str:
+    """Two machines' folders (or assistants) of one name: the one made first by clock
+    reading (then by id) keeps it, the other is told apart by its id's start, on every
+    machine alike (one here that loses is renamed so)."""
+    name, gid = record["name"], record["id"]
+    rival = db.execute_sql(f'SELECT "gid" FROM "{table}" WHERE "name" = ? AND "gid" IS NOT ?',
+                           (name, gid)).fetchone()
+    if rival is None:
+        return name
+    if (_made(db, rival[0]) or "~", rival[0]) < (_made(db, gid) or record["hlc"], gid):
+        return f"{name} ({gid[:6]})"
+    db.execute_sql(f'UPDATE "{table}" SET "name" = ? WHERE "gid" = ?',
+                   (f"{name} ({rival[0][:6]})", rival[0]))
+    return name
+
+
+def _made(db: peewee.Database, gid: str) -> str | None:
+    """The clock reading a record's first journal row has (when it was made, or came)."""
+    found = db.execute_sql('SELECT min("hlc") FROM "sync_journal" WHERE "gid" = ?',
+                           (gid,)).fetchone()[0]
+    return None if found is None else str(found)
 
 
 # ---------------------------------------------------------------------- assistants
@@ -451,10 +495,7 @@ def assistant(db: peewee.Database, record: dict[str, Any], origin: str) -> None:
         db.execute_sql('INSERT OR IGNORE INTO "sync_tombstones" VALUES (?)', (gid,))
         attachments.sweep(db)
     elif found is None or newer:
-        name = record["name"]
-        if db.execute_sql('SELECT 1 FROM "assistants" WHERE "name" = ? AND "gid" IS NOT ?',
-                          (name, gid)).fetchone() is not None:
-            name = f"{name} ({gid[:6]})"
+        name = unique_name(db, "assistants", record)
         values = {c: record[c] for c in _ASSISTANT}
         values.update(name=name, folder_id=_folder_id(db, record["folder"]))
         if found is None:

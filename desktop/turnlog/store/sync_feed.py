@@ -22,16 +22,16 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import peewee
 
-from . import attachments, deletion, sync_apply, titles, versions
+from . import attachments, deletion, sync_apply, sync_derived, titles, versions
 from .database import Database
 from .errors import NotFound, SyncRecordInvalid
-from .sync_records import FILE_FIELDS, FORMAT, ROW_KINDS, check, refuse
+from .sync_records import FILE_FIELDS, FORMAT, NODE, ROW_KINDS, check, refuse
 
 if TYPE_CHECKING:
     from .privacy import ConversationsDeleted, Privacy, TurnsDeleted
@@ -45,13 +45,10 @@ _NAMED_FILES = ('SELECT "original" FROM "turn_attachments" UNION SELECT "sent" F
                 'SELECT "sent" FROM "assistant_files"')
 _FILE_SQL = ", ".join(f'"{c}"' for c in ("gid", *FILE_COLUMNS[1:]))
 
-# What does not travel yet: listed here, named in the README's Sync section.
+# What never travels: listed here, named in the README's Sync section (secrets, tool
+# servers' commands and profiles are outside the store: they never reach it).
 NOT_CARRIED = {
-    "summaries": "rolling summaries and their kept versions stay on the machine that made them",
-    "side_attempts": "side questions' failed attempts (their usage stays where it was spent)",
-    "requests": "request records (and the texts and tool sets their proofs keep)",
     "attachments_added": "files a later import added to a turn already published",
-    "tool_results": "the full results of tool calls cut for sending",
     "drafts": "drafts (a machine's own unsent text)",
     "usage": "usage totals (each machine counts what it spent)",
 }
@@ -89,6 +86,30 @@ class SyncFeed:
         self.turns = turns
         self.privacy = privacy
         self.machine = "this machine"
+
+    def follow_machine(self, machine_id: str) -> None:
+        """This machine's id as the sync names it (the wire side tells it): kept on a fork
+        a concurrent append made here, and the node id that ends this machine's clock
+        readings from now on, so a machine restored from an old backup (given a new id)
+        makes no reading its old self could have made, and a tie between two readings is
+        broken by machine id."""
+        self.machine = machine_id
+        if not NODE.fullmatch(machine_id):
+            return
+        self.database.need_writer()
+        with self.database.guard(), self.db.atomic("IMMEDIATE"):
+            self.db.execute_sql('UPDATE "sync_state" SET "node" = ? WHERE "node" IS NOT ?',
+                                (machine_id, machine_id))
+
+    def name_machines(self, names: Mapping[str, str]) -> None:
+        """Each machine's name (machine id → name) as the sync last heard it: a fork a
+        concurrent append made shows the machine it continued on by it."""
+        self.database.need_writer()
+        with self.database.guard(), self.db.atomic():
+            self.db.cursor().executemany(
+                'INSERT INTO "sync_machines" ("id", "name") VALUES (?, ?) ON CONFLICT ("id") '
+                'DO UPDATE SET "name" = excluded."name" WHERE "name" IS NOT excluded."name"',
+                [(machine, name) for machine, name in sorted(names.items()) if name])
 
     # ------------------------------------------------------------------- outgoing
     def outgoing(self, after: int, limit: int = 2000) -> tuple[list[dict[str, Any]], int]:
@@ -162,6 +183,12 @@ class SyncFeed:
                 fields["settings"] = json.dumps(fields["settings"], separators=(",", ":"))
             if field_name:
                 return {"create": False, "field": field_name, "fields": fields}
+            fork = db.execute_sql(  # a fork the user made: where it came from
+                'SELECT s."gid", f."at_ordinal" FROM "forks" f JOIN "conversations" c ON '
+                'c."id" = f."conversation_id" LEFT JOIN "conversations" s ON s."id" = '
+                'f."source_id" WHERE c."gid" = ? AND f."continued_on" IS NULL', (gid,)).fetchone()
+            if fork is not None:
+                return {"create": True, "fields": fields, "fork": {"of": fork[0], "at": fork[1]}}
             return {"create": True, "fields": fields}
         if kind == "delete":  # its targets, and how many conversations and turns they are
             stored = json.loads(value or "[]")
@@ -178,6 +205,8 @@ class SyncFeed:
             if json.loads(value or "{}").get("removed"):
                 return {"removed": True}
             return sync_apply.assistant_record(db, gid)
+        if kind in _DERIVED_RECORDS:  # a summary removed goes as a delete of its id
+            return _DERIVED_RECORDS[kind](db, gid)
         if value is not None and json.loads(value).get("removed"):
             return {"removed": True}
         return _row_record(db, kind, gid)
@@ -197,6 +226,10 @@ class SyncFeed:
             '"turn_attachments" WHERE "turn_id" = ? ORDER BY "position"', (turn_id,))]
         if files:
             record["files"] = files
+        results = dict(self.db.execute_sql('SELECT "call_id", "content" FROM "tool_results" '
+                                           'WHERE "turn_id" = ?', (turn_id,)).fetchall())
+        if results:
+            record["results"] = results
         return record
 
     # ------------------------------------------------------------------------ blobs
@@ -336,6 +369,11 @@ class SyncFeed:
             sync_apply.assistant(db, record, origin)
         elif kind == "conversation_assistant":
             sync_apply.conversation_assistant(db, record, origin)
+        elif kind in _DERIVED_APPLY:
+            if not _DERIVED_APPLY[kind](db, record, gone):
+                applied.skipped += 1
+                return
+            sync_apply.journal(db, record, origin, record["id"])
         elif kind in ("version", "use_version"):
             if gone(record["turn"]) or gone(record["by"]):
                 applied.skipped += 1
@@ -390,6 +428,7 @@ class SyncFeed:
             deletion.delete_turns(db, cid, turn_ids)
             versions.forget(db, cid, known, turn_ids)
             titles.follow_first_turn(db, cid, first_before=first)  # as a local delete does
+        self._erase_derived(ids)
         for table in ("pins", "notes", "preferences", "folders"):
             found += [g for (g,) in db.execute_sql(
                 f'SELECT "gid" FROM "{table}" WHERE "gid" IN {within}', (ids,))]
@@ -449,8 +488,10 @@ class SyncFeed:
                 else [turn_id]
             conv = self.db.execute_sql('SELECT "gid" FROM "conversations" WHERE "id" = ?',
                                        (cid,)).fetchone()[0]
-        self._mark(ids, conv, everywhere, {"conversation": 0, "turn": len(ids)})
-        return self._unmark_on_failure(ids, lambda: self.privacy().delete_turn(
+            # What is derived from them goes everywhere too (its text may echo theirs).
+            derived = sync_derived.of_turns(self.db, cid, ids, keep_pins=keep_pins)
+        self._mark(ids + derived, conv, everywhere, {"conversation": 0, "turn": len(ids)})
+        return self._unmark_on_failure(ids + derived, lambda: self.privacy().delete_turn(
             turn_id, with_versions=with_versions, keep_pins=keep_pins))
 
     def _mark(self, targets: list[str], conv: str | None, everywhere: bool,
@@ -469,11 +510,22 @@ class SyncFeed:
                 (payload, payload))
             if everywhere:
                 self._erase_copies(payload)
+                self._erase_derived(payload)
                 self.db.execute_sql(
                     'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") '
                     "VALUES ('delete', ?, ?, NULL, ?)",
                     (uuid.uuid4().hex, conv,
                      json.dumps({"targets": sorted(set(targets)), "counts": counts})))
+
+    def _erase_derived(self, ids: str) -> None:
+        """Summaries, request records, side questions and failed side requests these ids
+        name (what a delete of turns takes along from every machine, a summary removed on
+        its machine): gone here as on every machine that reads the delete."""
+        within = "(SELECT value FROM json_each(?))"
+        sync_derived.erase(self.db, ids)
+        for table, column in (("requests", "gid"), ("side_questions", "id"),
+                              ("side_attempts", "gid")):
+            self.db.execute_sql(f'DELETE FROM "{table}" WHERE "{column}" IN {within}', (ids,))
 
     def _erase_copies(self, ids: str) -> None:
         """The copies forks made of these turns (a fork that a concurrent append made holds
@@ -531,6 +583,13 @@ class SyncFeed:
                     latest[name] = hlc
         return [FieldChange(c.field, c.value, c.hlc, c.origin, latest[c.field] == c.hlc)
                 for c in changes]
+
+
+_DERIVED_RECORDS = {"summary": sync_derived.summary_record,
+                    "request": sync_derived.request_record,
+                    "side_attempt": sync_derived.side_attempt_record}
+_DERIVED_APPLY = {"summary": sync_derived.summary, "request": sync_derived.request,
+                  "side_attempt": sync_derived.side_attempt}
 
 
 def _sync_forks(db: peewee.Database, conversation_ids: Sequence[int]) -> list[int]:

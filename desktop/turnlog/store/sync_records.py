@@ -15,6 +15,7 @@ MAX_TEXT = 4 * 1024 * 1024  # one text field, in characters
 MAX_TARGETS = 1_000_000  # the ids one delete names
 MAX_LIST = 10_000  # a pin's sources
 HLC = re.compile(r"\d{13}-\d{6}-[0-9a-f]{32}")
+NODE = re.compile(r"[0-9a-f]{32}")  # what ends a clock reading: a node (machine) id
 ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 TITLE_SOURCES = ("user", "question", "model")
 
@@ -61,6 +62,41 @@ KIND_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
                   "folder": (_TEXT, True), "files": ((list,), False)},
     # Which assistant a conversation started from (id `<conversation id>.assistant`).
     "conversation_assistant": {"assistant": (_TEXT, True), "name": (_TEXT, False)},
+    # A rolling summary or a kept version of it: its span as its machine numbered the turns
+    # (the text a request carried names it), the summaries it replaced and was edited from
+    # by id; `covered_ids` its covered turns' ids as JSON ("[]": not kept).
+    "summary": {"first_ordinal": ((int,), False), "last_ordinal": ((int,), False),
+                "covered_count": ((int,), False), "covered_digest": (_TEXT, False),
+                "covered_ids": (_TEXT, False), "content": (_TEXT, False),
+                "model": (_TEXT, False), "settings_key": (_TEXT, False),
+                "created_at": (_TEXT, False), "content_bytes": ((int,), False),
+                "content_tokens": ((int,), False), "usages": (_TEXT, False),
+                "warnings": (_TEXT, False), "replaced": (_TEXT, True),
+                "edited_from": (_TEXT, True), "undone": ((bool, int), False)},
+    # A request record: its numbers, the turns it names by id (`sent`, `summarized`,
+    # `left_out`: runs as [first id, last id]), its summary by id, the tool set and the
+    # texts its proof keeps (`texts`: [kind, the item's id or None, text or None]) and
+    # `run`: the SHA-256 of the ids of the turns it sent verbatim, in order.
+    "request": {**{name: (types, type(None) in types) for name, types in (
+        ("started_at", _TEXT), ("model", _TEXT), ("outcome", _TEXT),
+        ("status", (int, type(None))), ("body_bytes", (int,)), ("max_bytes", (int,)),
+        ("input_tokens", (int,)), ("token_budget", (int,)), ("tokens_exact", (bool, int)),
+        ("usage", (str, type(None))), ("extra_usage", _TEXT),
+        ("duration_s", (float, int)), ("first_token_s", (float, int, type(None))),
+        ("turn_id", (str, type(None))), ("attempt", (int,)),
+        ("body_format", (int, type(None))), ("sha256", (str, type(None))),
+        ("run_first", (str, type(None))), ("run_last", (str, type(None))),
+        ("run_count", (int,)), ("options", (str, type(None))),
+        ("continued", (int, type(None))), ("prefill", (bool, int)), ("profile", _TEXT),
+        ("prices", (str, type(None))), ("output_estimate", (int, type(None))),
+        ("round_usage", _TEXT), ("summary", (str, type(None))),
+        ("tools", (str, type(None))), ("texts", (list, type(None))),
+        ("run", (str, type(None))), ("sent", (list,)), ("summarized", (list,)),
+        ("left_out", (list,)))}},
+    # A side request that failed: its usage and the turns it carried (runs, as a request's).
+    "side_attempt": {"created_at": (_TEXT, False), "outcome": (_TEXT, False),
+                     "usage": (_TEXT, True), "model": (_TEXT, False),
+                     "carried": ((list,), False)},
 }
 REMOVABLE = ("pin", "note", "preference", "folder", "assistant")  # may say `removed`
 WITH_FILES = ("turn", "assistant")
@@ -78,10 +114,15 @@ MAX_FILES = 1_000  # one turn's files
 MAX_FILE_TEXT = 4096  # a file's name, kind, mime, encoding, notes
 DIGEST = re.compile(r"[0-9a-f]{64}")
 ROW_KINDS = ("pin", "note", "preference", "folder")  # added, changed or removed as a whole
-ID_FIELDS = ("after", "version_of", "turn", "by", "folder", "assistant")
+ID_FIELDS = ("after", "version_of", "turn", "by", "folder", "assistant", "replaced",
+             "edited_from", "turn_id", "run_first", "run_last", "summary")
+# Turns named by runs of ids ([first id, last id]) rather than by a list of ids.
+RUN_FIELDS = {"request": ("sent", "summarized", "left_out"), "side_attempt": ("carried",)}
+TEXT_KINDS = ("system", "pin", "note", "preference")  # the texts a request's proof keeps
+MAX_RESULTS = 10_000  # the full tool results one turn keeps
 KINDS = ("conversation", "delete", *KIND_FIELDS)
 NEEDS_CONVERSATION = ("conversation", "turn", "version", "use_version", "pin", "note",
-                      "side", "conversation_assistant")
+                      "side", "conversation_assistant", "summary", "request", "side_attempt")
 
 
 def refuse(record: Any, why: str) -> SyncRecordInvalid:
@@ -129,7 +170,7 @@ def check(record: Any) -> dict[str, Any]:
             if record.get(name) is not None:
                 _check_id(record, record[name], name)
         for name in ID_LISTS:
-            if name not in KIND_FIELDS[kind]:
+            if name not in KIND_FIELDS[kind] or name in RUN_FIELDS.get(kind, ()):
                 continue
             if len(record[name]) > MAX_LIST:
                 raise refuse(record, f"too many {name}")
@@ -137,7 +178,45 @@ def check(record: Any) -> dict[str, Any]:
                 _check_id(record, item, name)
         if kind in WITH_FILES and "files" in record:
             _check_files(record)
+        for name in RUN_FIELDS.get(kind, ()):
+            _check_runs(record, record[name], name)
+        if kind == "request" and record["texts"] is not None:
+            _check_texts(record)
+        if kind == "turn" and "results" in record:
+            _check_results(record)
     return record
+
+
+def _check_runs(record: dict[str, Any], runs: list[Any], name: str) -> None:
+    if len(runs) > MAX_LIST:
+        raise refuse(record, f"too many {name}")
+    for run in runs:
+        if not isinstance(run, list) or len(run) != 2:
+            raise refuse(record, f"its {name} are not runs of ids")
+        for end in run:
+            _check_id(record, end, name)
+
+
+def _check_texts(record: dict[str, Any]) -> None:
+    texts = record["texts"]
+    if len(texts) > MAX_LIST:
+        raise refuse(record, "too many texts")
+    for item in texts:
+        if not isinstance(item, list) or len(item) != 3 or item[0] not in TEXT_KINDS:
+            raise refuse(record, "one of its texts is malformed")
+        if item[1] is not None:
+            _check_id(record, item[1], "text's item")
+        if item[2] is not None and not isinstance(item[2], str):
+            raise refuse(record, "one of its texts is not text")
+
+
+def _check_results(record: dict[str, Any]) -> None:
+    results = record["results"]
+    if not isinstance(results, dict) or len(results) > MAX_RESULTS:
+        raise refuse(record, "its tool results are not an object")
+    for call_id, text in results.items():
+        if len(call_id) > MAX_FILE_TEXT or not isinstance(text, str):
+            raise refuse(record, "one of its tool results is malformed")
 
 
 def _check_files(record: dict[str, Any]) -> None:
@@ -193,6 +272,12 @@ def _check_conversation(record: dict[str, Any]) -> None:
     if record.get("create") is True:
         if any(name not in fields for name in CREATE_NEEDS):
             raise refuse(record, "a new conversation without its title")
+        fork = record.get("fork", {"of": None, "at": 0})
+        if not isinstance(fork, dict) or set(fork) != {"of", "at"} or not isinstance(
+                fork["at"], int) or isinstance(fork["at"], bool):
+            raise refuse(record, "where it was forked from is malformed")
+        if fork["of"] is not None:
+            _check_id(record, fork["of"], "fork's source")
     elif record.get("field") not in CHANGING or set(fields) - set(CHANGING[record["field"]]):
         raise refuse(record, "a change of no known field")
     if fields.get("title_source", "user") not in TITLE_SOURCES:

@@ -137,12 +137,25 @@ class Engine:
 
     def __init__(self, feed: Feed, storage: Storage, state: SyncState, keys: Keys) -> None:
         self.feed, self.storage, self.state, self.keys = feed, storage, state, keys
-        if hasattr(feed, "machine"):  # what the store keeps of this machine (a fork's
-            feed.machine = state.machine_id  # "continued on"): its id, as other machines'
-            # records arrive with theirs, so every machine keeps the same (a name is shown
-            # from the machines the sync state knows)
+        self._follow(state.machine_id)
         self.report = Report(machine=state.machine_name)
         self._opened: dict[tuple[str, int], None] = {}  # objects refused this sync
+
+    def _follow(self, machine_id: str) -> None:
+        """Tell the feed this machine's id: what the store keeps of it (a fork's "continued
+        on", as other machines' records arrive with theirs, so every machine keeps the
+        same; a name is shown from `name_machines`) and the node id of its clock."""
+        if hasattr(self.feed, "follow_machine"):
+            self.feed.follow_machine(machine_id)
+        elif hasattr(self.feed, "machine"):
+            self.feed.machine = machine_id
+
+    def name_machines(self) -> None:
+        """Tell the feed every machine's name the sync knows (its own, and the others' as
+        their objects say)."""
+        if hasattr(self.feed, "name_machines"):
+            names = {m: p.name for m, p in self.state.peers().items()}
+            self.feed.name_machines({**names, self.me: self.state.machine_name})
 
     @property
     def me(self) -> str:
@@ -220,6 +233,7 @@ class Engine:
         old = self.me
         new = new_machine_id()
         self.state.take_new_machine_id(new)
+        self._follow(new)
         self.report.new_machine_id = new
         self.report.problems.append(
             f"this machine's state is older than the storage (restored from a backup?): it "
@@ -399,6 +413,7 @@ def sync_now(feed: Feed, storage: Storage, state: SyncState, keys: Keys) -> Repo
     engine.recover()
     before = state.frontiers()
     engine.read_all()
+    engine.name_machines()
     blobs.fetch(engine)
     engine.publish()
     engine.compact()

@@ -22,3 +22,6 @@ class Feed(Protocol):
     # uses them when present: `blob(sha256) -> bytes` (NotFound when absent),
     # `missing_blobs() -> list[str]`, `add_blob(data, sha256) -> bool` (SyncRecordInvalid
     # when the bytes do not match).
+    # And, when present: `follow_machine(machine_id)` (this machine's id, a new one after
+    # a restore: its clock's node id follows it; else a `machine` attribute is set) and
+    # `name_machines({machine id: name})` (what a fork it continued on shows).

@@ -331,3 +331,13 @@ def test_an_edited_send_that_fails_stays_a_new_version_when_sent_again(qtbot, ma
     assert len(store.turns.all(cid)) == 3  # a new version; the old one is kept
     assert len(loopback.requests[-1].json()["messages"]) == 3
     assert not window.versions.edit_note.isVisibleTo(window)
+
+
+def test_a_fork_sync_made_names_the_machine_it_continued_on_by_its_name():
+    from turnlog.core.versions import ForkOrigin
+    from turnlog.ui.conversation.versions import origin_text
+
+    assert origin_text(ForkOrigin(3, 7, "chat", 2, "office-pc")) == \
+        "continued on office-pc, from “chat”, turn 2"
+    assert origin_text(ForkOrigin(3, None, None, None, "office-pc")) == \
+        "continued on office-pc, from a deleted conversation, turn 3"

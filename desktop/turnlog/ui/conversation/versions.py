@@ -43,6 +43,12 @@ translate = QCoreApplication.translate  # translate("Context", …): lupdate rea
 
 def origin_text(origin: ForkOrigin) -> str:
     """Where a fork came from, in the interface language."""
+    if origin.continued_on is not None and origin.source_id is None:
+        text = translate("VersionControls", "continued on %1, from a deleted conversation, turn %2")
+        return arg(text, origin.continued_on, str(origin.number))
+    if origin.continued_on is not None:
+        return arg(translate("VersionControls", "continued on %1, from “%2”, turn %3"),
+                   origin.continued_on, origin.source_title, str(origin.number))
     if origin.source_id is None:
         return arg(translate("VersionControls", "forked from a deleted conversation, turn %1"),
                    str(origin.number))
