@@ -9,7 +9,10 @@ import itertools
 from dataclasses import replace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from sync_lists import FEEDS
 from sync_machines import make_machine
 from sync_servers import (
     BUCKET,
@@ -22,6 +25,7 @@ from sync_servers import (
     webdav_server,
 )
 from sync_stores import conversation_by_gid, gid_of, pending
+from sync_world import ACTS, World
 from turnlog.core.attachments import Attachment, AttachmentKind
 from turnlog.store import TurnlogStore
 from turnlog.sync.crypto import is_incomplete
@@ -47,6 +51,10 @@ def server(request, tmp_path_factory):
 @pytest.fixture
 def place(server):
     """A storage of its own for each test on the module's server: (config, secret)."""
+    return _fresh_place(server)
+
+
+def _fresh_place(server):
     name = f"t{next(PLACES)}"
     server.faults.seen.clear()
     server.faults.fail_next(0, 0)
@@ -211,3 +219,24 @@ def test_a_slow_server_times_out_and_the_next_sync_finishes(machines, server):
     server.faults.delay_s = 0
     assert a.sync().published_records == 2
     assert b.sync().received == {"laptop": 2}
+
+
+@pytest.mark.parametrize("feed", sorted(FEEDS))
+@settings(max_examples=4, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
+@given(acts=ACTS, seed=st.integers(0, 2**16))
+def test_machines_converge_through_the_server(tmp_path_factory, server, feed, acts, seed):
+    """Part one's property test, through each server: random appends, versions, renames,
+    deletes (everywhere and here) and syncs of two machines end with the same log, and no
+    text deleted everywhere in any live object."""
+    config, secret = _fresh_place(server)
+    world = World(tmp_path_factory.mktemp("world"), 2, FEEDS[feed], seed,
+                  lambda: open_storage(config, secret, FAST))
+    try:
+        for act in acts:
+            world.act(*act)
+        world.settle()
+        world.check_converged()
+    finally:
+        world.close()
