@@ -10,7 +10,7 @@ import socket
 import pytest
 
 from sync_servers import BUCKET, PASSWORD, S3_KEY, S3_SECRET, USER, s3_server, webdav_server
-from turnlog.service.sync_setup import forget_setup, open_configured, set_up
+from turnlog.service.sync_setup import forget_setup, open_configured, replace_secret, set_up
 from turnlog.sync.crypto import ENV_LIGHT_KDF, WrongPassphrase
 from turnlog.sync.errors import AuthenticationFailed, Offline, PlainHttpRefused, TlsFailed
 from turnlog.sync.keystore import load_keys, load_secret
@@ -84,6 +84,7 @@ def test_a_refused_password_or_an_unreachable_server_writes_nothing(
     with pytest.raises(AuthenticationFailed, match="refused"):
         set_up(home, config, secret, PASSPHRASE, "laptop")
     assert not {m for m, _ in served.faults.seen} & WRITES
+    assert not is_sync_set_up(home)
     with socket.socket() as closed:  # a port nobody listens on
         closed.bind(("127.0.0.1", 0))
         port = closed.getsockname()[1]
@@ -107,3 +108,24 @@ def test_no_password_over_plain_http_to_another_machine_without_a_choice(tmp_pat
                                ca_file=str(tmp_path / "no-such-ca.pem"))
     with pytest.raises(TlsFailed, match="does not exist"):
         open_storage(missing_ca, "secret")
+
+
+def test_a_password_changed_on_the_server_is_replaced_once_the_server_takes_it(
+        tmp_path, secret_service):
+    home = tmp_path / "home"
+    home.mkdir()
+    with webdav_server(tmp_path / "dav") as served:
+        config = StorageConfig("webdav", served.url, user=USER)
+        set_up(home, config, PASSWORD, PASSPHRASE, "laptop")
+        served.set_password("the new one")
+        with pytest.raises(AuthenticationFailed):
+            replace_secret(home, "a wrong guess")
+        with SyncState.open(home) as state:
+            assert load_secret(state.get("keyring_user")) == PASSWORD
+        replace_secret(home, "the new one")
+        with SyncState.open(home) as state:
+            assert load_secret(state.get("keyring_user")) == "the new one"
+            storage = open_configured(state)
+            storage.refresh()
+            assert storage.headers()
+            storage.close()
