@@ -5,27 +5,20 @@ directories syncing through each, the password read once and kept in the keyring
 from __future__ import annotations
 
 import json
+import os
+import random
 
 import pytest
 
-from sync_cli_runs import feed_of, run
-from sync_servers import BUCKET, PASSWORD, S3_KEY, S3_SECRET, USER, s3_server, webdav_server
+from sync_cli_runs import KillRuns, feed_of, run, server_options, setup
+from sync_servers import PASSWORD, S3_SECRET, s3_server, webdav_server
 
 pytestmark = pytest.mark.keyring
+KILL_RUNS = int(os.environ.get("TURNLOG_SYNC_REMOTE_KILL_RUNS", "16"))
 
 
 def _setup(home, served, name, tmp_path, passphrase=b"tulips in autumn\n"):
-    home.mkdir(parents=True, exist_ok=True)
-    secret = tmp_path / f"secret-{name}"
-    if served.kind == "webdav":
-        secret.write_text(PASSWORD + "\n")
-        where = ["--webdav", served.url, "--user", USER, "--password-file", str(secret)]
-    else:
-        secret.write_text(S3_SECRET + "\n")
-        where = ["--s3", served.url, "--bucket", BUCKET, "--prefix", "cli",
-                 "--access-key", S3_KEY, "--secret-file", str(secret)]
-    return run(home, "sync", "setup", *where, "--passphrase-file", "-", "--machine", name,
-               input=passphrase)
+    return setup(home, server_options(served, tmp_path), name, passphrase)
 
 
 @pytest.fixture(params=["webdav", "s3"])
@@ -85,3 +78,12 @@ def test_setup_options_that_do_not_go_together_are_refused(tmp_path):
                 "--password-file", str(plain), "--passphrase-file", "-", input=b"x")
     assert clear.returncode == 1 and "error: plain_http_refused:" in clear.stderr
     assert not (home / "sync.sqlite3").exists()
+
+
+def test_kill_9_at_random_points_of_a_sync_through_a_server_loses_nothing(
+        tmp_path, secret_service, served):
+    runs = KillRuns(tmp_path, "lists", random.Random(45), served=served)
+    for _ in range(KILL_RUNS):
+        runs.one()
+    assert runs.killed >= KILL_RUNS // 4
+    runs.settle_and_check()

@@ -56,6 +56,17 @@ def make_machine(tmp: Path, name: str, storage: Path | Callable[[], Storage],
     return Machine(name, home, feed, folder, state, keys)
 
 
+def real_feed(home: Path) -> Any:
+    """A real data directory's sync feed (`store.sync_feed`), its store at `feed.store`;
+    closing the feed closes the store."""
+    from turnlog.store import TurnlogStore
+
+    store = TurnlogStore.open(home / "data")
+    feed = store.sync_feed
+    feed.store, feed.close = store, store.close
+    return feed
+
+
 def live_plaintexts(folder: Storage, keys: Keys) -> list[bytes]:
     """Every live object of the storage, opened with the passphrase's keys."""
     found = []

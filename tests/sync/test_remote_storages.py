@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sync_lists import FEEDS
-from sync_machines import make_machine
+from sync_machines import make_machine, real_feed
 from sync_servers import (
     BUCKET,
     PASSWORD,
@@ -27,7 +27,6 @@ from sync_servers import (
 from sync_stores import conversation_by_gid, gid_of, pending
 from sync_world import ACTS, World
 from turnlog.core.attachments import Attachment, AttachmentKind
-from turnlog.store import TurnlogStore
 from turnlog.sync.crypto import is_incomplete
 from turnlog.sync.errors import AuthenticationFailed, Offline, StorageFull
 from turnlog.sync.remote import Network
@@ -67,13 +66,6 @@ def _fresh_place(server):
     return StorageConfig("s3", server.url, bucket=BUCKET, prefix=name, user=S3_KEY), S3_SECRET
 
 
-def _real_feed(home):
-    store = TurnlogStore.open(home / "data")
-    feed = store.sync_feed
-    feed.store, feed.close = store, store.close
-    return feed
-
-
 @pytest.fixture
 def machines(tmp_path, place):
     made = []
@@ -81,7 +73,7 @@ def machines(tmp_path, place):
 
     def make(name: str, network: Network = FAST):
         made.append(make_machine(tmp_path, name, lambda: open_storage(config, secret, network),
-                                 _real_feed))
+                                 real_feed))
         return made[-1]
 
     yield make
