@@ -199,11 +199,14 @@ def webdav_server(root: Path) -> Iterator[Served]:
 def s3_server() -> Iterator[Served]:
     """An S3 API (moto's server application) with the bucket `BUCKET`."""
     import boto3
+    import httpx
     from moto.server import DomainDispatcherApplication, create_backend_app
 
     app = DomainDispatcherApplication(create_backend_app)
     with _serving(app) as (faults, cutting):
         url = f"http://127.0.0.1:{cutting.port}"
+        # moto keeps its buckets in the process, not in the app: start from none
+        httpx.post(f"{url}/moto-api/reset", timeout=10).raise_for_status()
         client = boto3.client("s3", endpoint_url=url, region_name="us-east-1",
                               aws_access_key_id=S3_KEY, aws_secret_access_key=S3_SECRET)
         client.create_bucket(Bucket=BUCKET)
