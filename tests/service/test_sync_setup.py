@@ -10,6 +10,7 @@ import socket
 import pytest
 
 from sync_servers import BUCKET, PASSWORD, S3_KEY, S3_SECRET, USER, s3_server, webdav_server
+from tlscerts import make_certs
 from turnlog.service.sync_setup import forget_setup, open_configured, replace_secret, set_up
 from turnlog.sync.crypto import ENV_LIGHT_KDF, WrongPassphrase
 from turnlog.sync.errors import AuthenticationFailed, Offline, PlainHttpRefused, TlsFailed
@@ -129,3 +130,27 @@ def test_a_password_changed_on_the_server_is_replaced_once_the_server_takes_it(
             storage.refresh()
             assert storage.headers()
             storage.close()
+
+
+@pytest.mark.parametrize("kind", ["webdav", "s3"])
+def test_a_server_with_a_certificate_of_its_own_is_trusted_through_its_ca_file(
+        tmp_path, kind):
+    certs = make_certs(tmp_path / "certs")
+    with (webdav_server(tmp_path / "dav", certs) if kind == "webdav" else s3_server(certs)
+          ) as served:
+        config = StorageConfig(kind, served.url, bucket=BUCKET, user=USER if kind == "webdav"
+                               else S3_KEY)
+        secret = PASSWORD if kind == "webdav" else S3_SECRET
+        unknown = open_storage(config, secret)
+        with pytest.raises(TlsFailed, match="certificate"):
+            unknown.refresh()
+        unknown.close()
+        assert served.faults.count() == 0  # no request got through
+        trusted = open_storage(StorageConfig(kind, served.url, bucket=BUCKET,
+                                             user=config.user, ca_file=str(certs.ca)), secret)
+        trusted.refresh()
+        trusted.create()
+        trusted.write_header("000001-" + "a" * 32, b"header")
+        trusted.refresh()
+        assert trusted.headers() == [(1, "000001-" + "a" * 32)]
+        trusted.close()

@@ -19,6 +19,8 @@ from typing import Any
 
 from cheroot import wsgi
 
+from tlscerts import Certs
+
 USER, PASSWORD = "gardener", "tulip bulbs in autumn 🌷"
 BUCKET = "turnlog-test"
 S3_KEY, S3_SECRET = "AKIATURNLOGTEST00001", "secret/key+for+the+tests"
@@ -156,9 +158,13 @@ class Served:
 
 
 @contextlib.contextmanager
-def _serving(app: Any) -> Iterator[tuple[Faults, Cutting]]:
+def _serving(app: Any, tls: Certs | None = None) -> Iterator[tuple[Faults, Cutting]]:
     faults = Faults(app)
     server = wsgi.Server(("127.0.0.1", 0), faults, numthreads=8, timeout=5)
+    if tls is not None:
+        from cheroot.ssl.builtin import BuiltinSSLAdapter
+
+        server.ssl_adapter = BuiltinSSLAdapter(str(tls.cert), str(tls.key))
     server.prepare()
     port = server.bind_addr[1]
     thread = threading.Thread(target=server.serve, daemon=True)
@@ -173,9 +179,9 @@ def _serving(app: Any) -> Iterator[tuple[Faults, Cutting]]:
 
 
 @contextlib.contextmanager
-def webdav_server(root: Path) -> Iterator[Served]:
+def webdav_server(root: Path, tls: Certs | None = None) -> Iterator[Served]:
     """A WebDAV server: its files in `root`, the user `USER` with `PASSWORD`; its URL is
-    the folder `/dav/Turnlog/` (made)."""
+    the folder `/dav/Turnlog/` (made); https with `tls`'s certificate."""
     from wsgidav.wsgidav_app import WsgiDAVApp
 
     (root / "Turnlog").mkdir(parents=True, exist_ok=True)
@@ -190,29 +196,39 @@ def webdav_server(root: Path) -> Iterator[Served]:
         "logging": {"enable": False},
         "verbose": 1,
     })
-    with _serving(app) as (faults, cutting):
-        yield Served("webdav", f"http://127.0.0.1:{cutting.port}/dav/Turnlog", faults,
+    scheme = "https" if tls else "http"
+    with _serving(app, tls) as (faults, cutting):
+        yield Served("webdav", f"{scheme}://127.0.0.1:{cutting.port}/dav/Turnlog", faults,
                      cutting, root=root / "Turnlog", users=users)
 
 
 @contextlib.contextmanager
-def s3_server() -> Iterator[Served]:
-    """An S3 API (moto's server application) with the bucket `BUCKET`."""
+def s3_server(tls: Certs | None = None) -> Iterator[Served]:
+    """An S3 API (moto's server application) with the bucket `BUCKET`; https with `tls`'s
+    certificate."""
     import boto3
     import httpx
     from moto.server import DomainDispatcherApplication, create_backend_app
 
     app = DomainDispatcherApplication(create_backend_app)
-    with _serving(app) as (faults, cutting):
-        url = f"http://127.0.0.1:{cutting.port}"
+    with _serving(app, tls) as (faults, cutting):
+        url = f"{'https' if tls else 'http'}://127.0.0.1:{cutting.port}"
+        verify = str(tls.ca) if tls else True
         # moto keeps its buckets in the process, not in the app: start from none
-        httpx.post(f"{url}/moto-api/reset", timeout=10).raise_for_status()
-        client = boto3.client("s3", endpoint_url=url, region_name="us-east-1",
+        httpx.post(f"{url}/moto-api/reset", timeout=10, verify=ssl_for(verify)
+                   ).raise_for_status()
+        client = boto3.client("s3", endpoint_url=url, region_name="us-east-1", verify=verify,
                               aws_access_key_id=S3_KEY, aws_secret_access_key=S3_SECRET)
         client.create_bucket(Bucket=BUCKET)
         client.close()
         faults.seen.clear()
         yield Served("s3", url, faults, cutting)
+
+
+def ssl_for(verify: str | bool) -> Any:
+    import ssl
+
+    return ssl.create_default_context(cafile=verify) if isinstance(verify, str) else verify
 
 
 def s3_error(code: str, message: str) -> bytes:
