@@ -194,9 +194,9 @@ class WebDavTransport:
             self._named(upload)
 
     def _mkdirs(self, path: str) -> None:
-        parts = path.split("/")[:-1]
+        parts = [ROOT, *path.split("/")[:-1]]
         for depth in range(1, len(parts) + 1):
-            self._mkcol(f"{ROOT}/{'/'.join(parts[:depth])}")
+            self._mkcol("/".join(parts[:depth]))
 
     def _mkcol(self, path: str) -> None:
         with contextlib.suppress(ResourceAlreadyExists):
