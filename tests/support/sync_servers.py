@@ -38,6 +38,7 @@ class Faults:
     status_methods: tuple[str, ...] = ()
     status_times: int = 0
     delay_s: float = 0.0
+    finite_depth: bool = False  # refuse PROPFIND of depth infinity, as Nextcloud may
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
@@ -48,6 +49,13 @@ class Faults:
                                                or method in self.status_methods))
             if fail:
                 self.status_times -= 1
+        if (self.finite_depth and method == "PROPFIND"
+                and environ.get("HTTP_DEPTH", "infinity") == "infinity"):
+            body = (b'<?xml version="1.0" encoding="utf-8"?><d:error xmlns:d="DAV:">'
+                    b"<d:propfind-finite-depth/></d:error>")
+            start_response("403 Forbidden", [("Content-Type", "application/xml"),
+                                              ("Content-Length", str(len(body)))])
+            return [body]
         if self.delay_s:
             time.sleep(self.delay_s)
         if fail:

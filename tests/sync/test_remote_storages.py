@@ -58,6 +58,7 @@ def _fresh_place(server):
     server.faults.seen.clear()
     server.faults.fail_next(0, 0)
     server.faults.delay_s = 0
+    server.faults.finite_depth = False
     server.cutting.cut_next(0, 0)
     if server.kind == "webdav":
         (server.root / name).mkdir()
@@ -211,6 +212,20 @@ def test_a_slow_server_times_out_and_the_next_sync_finishes(machines, server):
     server.faults.delay_s = 0
     assert a.sync().published_records == 2
     assert b.sync().received == {"laptop": 2}
+
+
+def test_a_webdav_server_that_lists_one_folder_at_a_time_is_walked(machines, server):
+    if server.kind != "webdav":
+        pytest.skip("depth of a listing is WebDAV's")
+    server.faults.finite_depth = True
+    a, b = machines("laptop"), machines("office-pc")
+    _ask(a.feed.store, "Bulbs", "How deep?", photo=True)
+    a.sync()
+    assert b.sync().received == {"laptop": 2}
+    depths = [m for m, _ in server.faults.seen if m == "PROPFIND"]
+    assert len(depths) > 4  # the refused one, then folder by folder
+    assert _questions(b.feed.store) == ["How deep?"]
+    server.faults.finite_depth = False
 
 
 @pytest.mark.parametrize("feed", sorted(FEEDS))
