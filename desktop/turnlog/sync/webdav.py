@@ -174,14 +174,24 @@ class WebDavTransport:
         return files, folders
 
     def get(self, path: str, limit: int) -> bytes | None:
-        try:
-            response = self._named(lambda: self._client.request("GET", f"{ROOT}/{path}"))
-        except StorageMissing:
-            return None
-        if len(response.content) > limit:
-            raise StorageRefused(f"an object on {self._where()} is larger than any Turnlog "
-                                 "writes")
-        return response.content
+        """Read as it arrives, never more than `limit` bytes (a server cannot make this
+        machine hold more)."""
+        def read() -> bytes | None:
+            url = self._client.join_url(f"{ROOT}/{path}")
+            with self._client.http.stream("GET", url) as response:
+                if response.status_code == HTTPStatus.NOT_FOUND:
+                    return None
+                if response.status_code >= 400:
+                    raise _status_error(response.status_code, self._where())
+                data = bytearray()
+                for chunk in response.iter_bytes():
+                    data += chunk
+                    if len(data) > limit:
+                        raise StorageRefused(f"an object on {self._where()} is larger than "
+                                             "any Turnlog writes")
+                return bytes(data)
+
+        return self._named(read)
 
     def put(self, path: str, data: bytes) -> None:
         def upload() -> None:
