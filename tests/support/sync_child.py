@@ -18,29 +18,37 @@ import sync_lists
 from turnlog.cli import main, sync_commands
 from turnlog.store.sync_feed import SyncFeed
 from turnlog.sync.folder import SyncFolder
+from turnlog.sync.remote import ObjectTree
 from turnlog.sync.state import SyncState
 
+# A step → where it is: a folder's or a server's storage (one of them is in use), the state.
 STEPS = {
-    "write": (SyncFolder, "write"),
-    "remove": (SyncFolder, "remove"),
-    "finish": (SyncState, "finish_pending"),
-    "applied": (SyncState, "mark_applied"),
+    "write": ((SyncFolder, ObjectTree), "write"),
+    "remove": ((SyncFolder, ObjectTree), "remove"),
+    "finish": ((SyncState,), "finish_pending"),
+    "applied": ((SyncState,), "mark_applied"),
 }
 FEED_STEPS = {"store": SyncFeed, "lists": sync_lists.ListFeed}  # reading: what applies, what goes
 
 
 def _kill_at(spec: str, feed: str) -> None:
     name, count, when = spec.split(":")
-    owner, attribute = STEPS.get(name, (FEED_STEPS[feed], name))
-    original = getattr(owner, attribute)
+    owners, attribute = STEPS.get(name, ((FEED_STEPS[feed],), name))
     calls = [0]
+    for owner in owners:
+        _count_calls(owner, attribute, int(count), when, calls)
+
+
+def _count_calls(owner: type, attribute: str, count: int, when: str, calls: list[int]
+                 ) -> None:
+    original = getattr(owner, attribute)
 
     def step(*args, **kwargs):
         calls[0] += 1
-        if calls[0] == int(count) and when == "before":
+        if calls[0] == count and when == "before":
             os.kill(os.getpid(), signal.SIGKILL)
         result = original(*args, **kwargs)
-        if calls[0] == int(count) and when == "after":
+        if calls[0] == count and when == "after":
             os.kill(os.getpid(), signal.SIGKILL)
         return result
 

@@ -15,10 +15,12 @@ from pathlib import Path
 from places import TESTS
 from sync_lists import FEEDS
 from sync_machines import live_plaintexts, storage_bytes
-from turnlog.sync.crypto import ENV_LIGHT_KDF
+from sync_servers import BUCKET, PASSWORD, S3_KEY, S3_SECRET, USER, Served
+from turnlog.sync.crypto import ENV_LIGHT_KDF, is_incomplete
 from turnlog.sync.engine import Keys
 from turnlog.sync.folder import SyncFolder
 from turnlog.sync.keystore import load_keys
+from turnlog.sync.storage import Storage, StorageConfig, open_storage
 
 CHILD = TESTS / "support" / "sync_child.py"
 KILL_POINTS = ["write", "remove", "finish", "applied", "incoming", "outgoing"]
@@ -36,11 +38,45 @@ def run(home: Path, *args: str, feed: str = "lists", input: bytes | None = None,
                                        result.stdout.decode(), result.stderr.decode())
 
 
-def setup(home: Path, storage: Path, name: str, passphrase: bytes = b"tulips in autumn\n",
+def setup(home: Path, storage: Path | list[str], name: str,
+          passphrase: bytes = b"tulips in autumn\n",
           feed: str = "lists") -> subprocess.CompletedProcess[str]:
+    """`sync setup` of `home` on a folder, or with `storage` as the options that name a
+    server (`server_options`)."""
     home.mkdir(parents=True, exist_ok=True)
-    return run(home, "sync", "setup", "--folder", str(storage), "--passphrase-file", "-",
+    where = storage if isinstance(storage, list) else ["--folder", str(storage)]
+    return run(home, "sync", "setup", *where, "--passphrase-file", "-",
                "--machine", name, input=passphrase, feed=feed)
+
+
+def server_options(served: Served, tmp: Path, prefix: str = "cli") -> list[str]:
+    """`sync setup`'s options for a test server, its secret in a file under `tmp`."""
+    secret = tmp / f"secret-{served.kind}"
+    if served.kind == "webdav":
+        secret.write_text(PASSWORD + "\n")
+        return ["--webdav", served.url, "--user", USER, "--password-file", str(secret)]
+    secret.write_text(S3_SECRET + "\n")
+    return ["--s3", served.url, "--bucket", BUCKET, "--prefix", prefix, "--access-key",
+            S3_KEY, "--secret-file", str(secret)]
+
+
+def server_storage(served: Served, prefix: str = "cli") -> Storage:
+    """The storage `server_options` names, opened here (to look at what it holds)."""
+    if served.kind == "webdav":
+        return open_storage(StorageConfig("webdav", served.url, user=USER), PASSWORD)
+    return open_storage(StorageConfig("s3", served.url, bucket=BUCKET, prefix=prefix,
+                                      user=S3_KEY), S3_SECRET)
+
+
+def stored_objects(storage: Storage) -> list[tuple[str, bytes]]:
+    """Every object and file object a storage holds, by name."""
+    storage.refresh()
+    found = [(f"{m}/{s}", storage.read(m, s) or b"") for m in storage.machines()
+             for s in storage.listing(m).objects]
+    found += [(f"blobs/{m}/{n}", storage.read_blob(m, n) or b"")
+              for m in storage.blob_machines() for n in storage.blob_names(m)]
+    found += [(f"keys/{k}", storage.read_header(k) or b"") for _, k in storage.headers()]
+    return found
 
 
 def feed_of(home: Path, feed: str):
@@ -93,12 +129,15 @@ class KillRuns:
     runs: int = 0
     landed: dict[str, list[int]] = field(default_factory=dict)  # point → [killed, runs]
 
+    served: Served | None = None  # a server to sync through, else a folder
+
     def __post_init__(self) -> None:
         self.storage = self.tmp / "Sync"
         self.storage.mkdir()
         self.homes = [self.tmp / "a", self.tmp / "b"]
+        where = server_options(self.served, self.tmp) if self.served else self.storage
         for index, home in enumerate(self.homes):
-            made = setup(home, self.storage, f"m{index}", feed=self.feed)
+            made = setup(home, where, f"m{index}", feed=self.feed)
             assert made.returncode == 0, made.stderr
 
     def act(self, home: Path) -> None:
@@ -155,13 +194,24 @@ class KillRuns:
         for conversation in dumps[0].values():  # nothing doubled
             questions = [t[0] for t in conversation["turns"].values()]
             assert len(questions) == len(set(questions))
-        assert texts_by_conversation(dumps[0]) == {
-            c: sorted(t) for c, t in self.expected.items()}
-        texts = b"".join(live_plaintexts(SyncFolder(self.storage), keys_of(self.homes[0])))
+        held = texts_by_conversation(dumps[0])
+        wanted = {c: sorted(t) for c, t in self.expected.items()}
+        assert held == wanted, [
+            (c, [t[:16] for t in held.get(c, ["(none)"])], [t[:16] for t in wanted.get(c, [])],
+             dumps[0].get(c, {}).get("fork")) for c in sorted(set(held) | set(wanted))
+            if held.get(c) != wanted.get(c)]
+        storage = server_storage(self.served) if self.served else SyncFolder(self.storage)
+        texts = b"".join(live_plaintexts(storage, keys_of(self.homes[0])))
         for text in self.deleted:
             assert text.split()[0].encode() not in texts, text.split()[0]
-        stored = storage_bytes(self.storage)
-        assert not any(p.name.startswith(".turnlog-") for p, _ in stored)
+        if self.served:
+            stored = stored_objects(storage)
+            for name, data in stored:  # an upload cut by the kill was written again
+                assert name.startswith("keys/") or not is_incomplete(data), name
+        else:
+            stored = storage_bytes(self.storage)
+            assert not any(p.name.startswith(".turnlog-") for p, _ in stored)
+        storage.close()
         everything = b"".join(data for _p, data in stored)
         assert self.planted and not [t for t in self.planted if t.encode() in everything]
         for home in self.homes:  # closed: the store checkpointed its log into its file

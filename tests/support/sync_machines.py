@@ -26,7 +26,7 @@ class Machine:
     name: str
     home: Path
     feed: Any
-    folder: SyncFolder
+    folder: Storage
     state: SyncState
     keys: Keys
 
@@ -39,17 +39,32 @@ class Machine:
     def close(self) -> None:
         self.state.close()
         self.feed.close()
+        self.folder.close()
 
 
-def make_machine(tmp: Path, name: str, storage: Path, feed_factory: Callable[[Path], Any],
+def make_machine(tmp: Path, name: str, storage: Path | Callable[[], Storage],
+                 feed_factory: Callable[[Path], Any],
                  passphrase: bytes = PASSPHRASE) -> Machine:
+    """A machine set up on `storage`: a folder, or a function that opens a storage (a
+    server's, each machine a connection of its own)."""
     home = tmp / f"home-{name}"
     home.mkdir(parents=True, exist_ok=True)
     feed = feed_factory(home)
-    folder = SyncFolder(storage)
+    folder = SyncFolder(storage) if isinstance(storage, Path) else storage()
     state = SyncState.open(home)
     keys = set_up(folder, state, passphrase, name, lambda user, keys: None)
     return Machine(name, home, feed, folder, state, keys)
+
+
+def real_feed(home: Path) -> Any:
+    """A real data directory's sync feed (`store.sync_feed`), its store at `feed.store`;
+    closing the feed closes the store."""
+    from turnlog.store import TurnlogStore
+
+    store = TurnlogStore.open(home / "data")
+    feed = store.sync_feed
+    feed.store, feed.close = store, store.close
+    return feed
 
 
 def live_plaintexts(folder: Storage, keys: Keys) -> list[bytes]:

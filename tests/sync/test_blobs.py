@@ -10,20 +10,12 @@ from dataclasses import replace
 
 import pytest
 
-from sync_machines import make_machine, storage_bytes
+from sync_machines import make_machine, real_feed, storage_bytes
 from sync_stores import conversation_by_gid, gid_of, pending
 from turnlog.core.attachments import Attachment, AttachmentKind
-from turnlog.store import TurnlogStore
 
 PHOTO = b"GIF89a-ORCHID-greenhouse-photo-" + bytes(range(256)) * 64
 SHA = hashlib.sha256(PHOTO).hexdigest()
-
-
-def _real_feed(home):
-    store = TurnlogStore.open(home / "data")
-    feed = store.sync_feed
-    feed.store, feed.close = store, store.close
-    return feed
 
 
 @pytest.fixture
@@ -31,7 +23,7 @@ def machine(tmp_path):
     made = []
 
     def make(name: str):
-        made.append(make_machine(tmp_path, name, tmp_path / "storage", _real_feed))
+        made.append(make_machine(tmp_path, name, tmp_path / "storage", real_feed))
         return made[-1]
 
     yield make

@@ -85,19 +85,24 @@ def _register_setup(q: Any) -> None:
     q.set_defaults(run=run_setup)
 
 
-def read_secret(source: str) -> str:
-    """A password or secret key, read once from `source` (a file, or - for standard input),
-    one trailing line break removed."""
+def _read_once(source: str, limit: int, what: str) -> bytes:
+    """A secret read once from `source` (a file, or - for standard input), one trailing
+    line break removed; refused when empty or longer than `limit` bytes."""
     if source == "-":
-        data = sys.stdin.buffer.read(MAX_SECRET + 1)
+        data = sys.stdin.buffer.read(limit + 1)
     else:
-        data = read_limited(Path(source), MAX_SECRET, what="password file")
-    if len(data) > MAX_SECRET:
-        raise SyncProblem(f"the password is longer than {MAX_SECRET:,} bytes")
-    text = data.removesuffix(b"\n").removesuffix(b"\r").decode("utf-8", "replace")
-    if not text:
-        raise SyncProblem("the password is empty")
-    return text
+        data = read_limited(Path(source), limit, what=f"{what} file")
+    if len(data) > limit:
+        raise SyncProblem(f"the {what} is longer than {limit:,} bytes")
+    data = data.removesuffix(b"\n").removesuffix(b"\r")
+    if not data.strip():
+        raise SyncProblem(f"the {what} is empty")
+    return data
+
+
+def read_secret(source: str) -> str:
+    """A WebDAV password or an S3 secret key (see `_read_once`)."""
+    return _read_once(source, MAX_SECRET, "password").decode("utf-8", "replace")
 
 
 def storage_config(args: argparse.Namespace) -> tuple[StorageConfig, str | None]:
@@ -126,18 +131,8 @@ def storage_config(args: argparse.Namespace) -> tuple[StorageConfig, str | None]
 
 
 def read_passphrase(source: str) -> bytes:
-    """The passphrase, read once from `source` (a file, or - for standard input), one
-    trailing line break removed."""
-    if source == "-":
-        data = sys.stdin.buffer.read(MAX_PASSPHRASE + 1)
-    else:
-        data = read_limited(Path(source), MAX_PASSPHRASE, what="passphrase file")
-    if len(data) > MAX_PASSPHRASE:
-        raise SyncProblem(f"the passphrase is longer than {MAX_PASSPHRASE:,} bytes")
-    data = data.removesuffix(b"\n").removesuffix(b"\r")
-    if not data.strip():
-        raise SyncProblem("the passphrase is empty")
-    return data
+    """The passphrase (see `_read_once`)."""
+    return _read_once(source, MAX_PASSPHRASE, "passphrase")
 
 
 @contextmanager

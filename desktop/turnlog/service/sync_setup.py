@@ -81,6 +81,28 @@ def set_up(home: Path, config: StorageConfig, secret: str | None, passphrase: by
     return SetupDone(machine, name, joined, config.describe())
 
 
+def replace_secret(home: Path, secret: str) -> None:
+    """The storage's password (or secret key) changed on the server: check that the server
+    accepts `secret`, then keep it in the keyring in place of the old one."""
+    from ..sync.errors import SyncProblem
+    from ..sync.keystore import save_secret
+    from ..sync.state import SyncState, is_sync_set_up
+    from ..sync.storage import open_storage
+
+    if not is_sync_set_up(home):
+        raise SyncProblem("sync is not set up for this data directory")
+    with SyncState.open(home) as state:
+        config, user = state.storage, state.get("keyring_user")
+    if not config.needs_secret:
+        raise SyncProblem(f"{config.describe()} takes no password")
+    storage = open_storage(config, secret)
+    try:
+        storage.refresh()  # refused: AuthenticationFailed, and the old one stays
+    finally:
+        storage.close()
+    save_secret(user, secret)
+
+
 def forget_setup(home: Path) -> bool:
     """Stop syncing this data directory: its sync state, its key and the storage's secret
     go; the storage and the log are left as they are. False when it was not set up."""

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from ..store.errors import NotFound
-from .crypto import Incomplete, SyncCryptoError, key_id_of, open_sealed, seal
+from .crypto import Incomplete, SyncCryptoError, is_incomplete, key_id_of, open_sealed, seal
 from .seam import SyncRecordInvalid
 from .state import SyncState
 from .storage import Storage
@@ -86,7 +86,11 @@ def upload(engine: Engine, records: list[dict[str, Any]]) -> None:
 def _write(engine: Engine, digest: str, data: bytes) -> None:
     me, key_id = engine.me, engine.keys.current
     name = blob_name(engine.keys.by_id[key_id], me, digest)
-    if engine.storage.read_blob(me, name) is None:  # else written before a kill
+    there = engine.storage.read_blob(me, name)
+    if there is not None and is_incomplete(there):  # an upload cut off: written again
+        engine.storage.remove_blob(me, name)
+        there = None
+    if there is None:  # else written before a kill
         engine.storage.write_blob(me, name, seal(engine.keys.by_id[key_id], key_id,
                                                 _where(me, name), 0, data))
     engine.state.add_own_blob(digest, name, key_id, ())

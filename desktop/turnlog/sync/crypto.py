@@ -229,6 +229,21 @@ def key_id_of(sealed: bytes) -> str:
         raise Tampered("the object's header is damaged") from None
 
 
+def is_incomplete(sealed: bytes) -> bool:
+    """Whether an object is shorter than its own header says (a sync program still copying
+    it, or an upload cut off): looked at again later, or written again by its writer."""
+    try:
+        start = 6 + len(key_id_of(sealed))
+    except Incomplete:
+        return True
+    except SyncCryptoError:
+        return False
+    if len(sealed) < start + 8:
+        return True
+    (length,) = struct.unpack(">Q", sealed[start:start + 8])
+    return len(sealed) < start + 8 + NONCE_BYTES + length
+
+
 def open_sealed(key: bytes, machine: str, seq: int, sealed: bytes) -> bytes:
     """The payload of an object named `machine`/`seq`: Incomplete while a sync program is
     still writing it, Tampered when a complete one does not authenticate."""

@@ -22,6 +22,7 @@ from .crypto import (
     KeyHeader,
     SyncCryptoError,
     WrongPassphrase,
+    is_incomplete,
     key_id_of,
     new_header,
     open_sealed,
@@ -140,6 +141,7 @@ class Engine:
         self._follow(state.machine_id)
         self.report = Report(machine=state.machine_name)
         self._opened: dict[tuple[str, int], None] = {}  # objects refused this sync
+        self._checked: set[str] = set()  # machines checked for a rollback this sync
 
     def _follow(self, machine_id: str) -> None:
         """Tell the feed this machine's id: what the store keeps of it (a fork's "continued
@@ -208,19 +210,20 @@ class Engine:
         """Finish or forget an object being written; remove objects already replaced;
         take a new machine id when the storage knows more of this machine than its state."""
         self.storage.clean_temporary(self.me)
-        listing = self.storage.listing(self.me).objects
         for item in self.state.pending():
             data = self.storage.read(self.me, item.seq)
             if data is not None and digest(data) == item.digest:
                 self.state.finish_pending(item)
-            elif data is None:
+            elif data is None or is_incomplete(data):
+                if data is not None:  # an upload cut off: never readable, written again
+                    self.storage.remove(self.me, item.seq)
                 with self.state.transaction():
                     self.state.drop_pending(item.seq)
             else:
                 raise SyncProblem(f"this machine's object {item.seq} in the storage is not the "
                                   "one it wrote; another Turnlog uses this machine's id")
         own = self.state.own()
-        for seq in sorted(listing):
+        for seq in sorted(self.storage.listing(self.me).objects):
             known = own.get(seq)
             if known is None:
                 self._restored()
@@ -309,7 +312,9 @@ class Engine:
         one). True when anything was applied."""
         present = self.storage.listing(machine).objects
         peer = self.state.peer(machine)
-        self._check_rollback(machine, present, peer.frontier)
+        if machine not in self._checked:  # once a sync: over a network, each is a request
+            self._checked.add(machine)
+            self._check_rollback(machine, present, peer.frontier)
         ahead = iter(sorted(s for s in present if s > peer.frontier))
         covers: dict[int, tuple[str, Payload]] = {}
         progress, at = False, peer.frontier + 1

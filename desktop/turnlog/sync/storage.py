@@ -22,9 +22,12 @@ so a sync over the network makes few requests.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .layout import Listing, StorageConfig
+
+if TYPE_CHECKING:
+    from .remote import Network
 
 __all__ = ["Listing", "Storage", "StorageConfig", "open_storage"]
 
@@ -83,17 +86,37 @@ class Storage(Protocol):
     def close(self) -> None: ...
 
 
-def open_storage(config: StorageConfig, secret: str | None = None) -> Storage:
+def open_storage(config: StorageConfig, secret: str | None = None,
+                 network: Network | None = None) -> Storage:
     """The storage `config` names, reached with `secret` (a WebDAV password or an S3
-    secret key; none for a folder). Raises a `StorageError` when it cannot even be
-    addressed (a refused plain-http address, a missing library)."""
+    secret key; none for a folder), with `network`'s timeouts and tries. Raises a
+    `StorageError` when it cannot even be addressed (plain http to another machine with a
+    password, an unusable CA file)."""
     if config.kind == "folder":
         from pathlib import Path
 
         from .folder import SyncFolder
 
         return SyncFolder(Path(config.address))
-    from .errors import StorageRefused
+    from .remote import Network, ObjectTree, Transport, refuse_plain_http
 
-    raise StorageRefused(f"{config.describe()}: this version of Turnlog syncs through a "
-                         "folder only")
+    network = network or Network()
+    refuse_plain_http(config, bool(secret))
+    transport: Transport
+    try:
+        if config.kind == "webdav":
+            from .webdav import WebDavTransport
+
+            transport = WebDavTransport(config, secret, network)
+        else:
+            from .s3 import S3Transport
+
+            transport = S3Transport(config, secret, network)
+    except ImportError as err:
+        from .errors import StorageRefused
+
+        raise StorageRefused(f"sync through {config.describe().split(' · ')[0]} needs the "
+                             f"package {err.name}, which is not installed: install "
+                             "Turnlog with its sync extra (pip install 'turnlog[sync]')"
+                             ) from None
+    return ObjectTree(config, transport, network)

@@ -1,0 +1,138 @@
+"""Sync through a server, measured against real servers on 127.0.0.1 (tests/support/
+sync_servers.py: WebDAV on wsgidav, S3 on moto), side by side with a plain upload:
+
+- the first sync of a log of N turns (about 1 KiB each) to an empty storage, beside a plain
+  upload of the same number of objects of the same sizes to the same server (goal: the sync
+  reaches at least 50 % of the plain upload's throughput);
+- an incremental sync of one new turn against a storage holding N turns from three machines:
+  its requests (goal: at most 2 per other machine plus 3 of its own) and its time (goal:
+  at most 1 s over loopback, the same at every N);
+- the process's peak memory (the servers run in this process too, so it errs high).
+
+    .venv/bin/python tests/bench/sync_remote.py [--turns 1000 10000] [--server webdav s3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import secrets
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+
+from sync_lists import ListFeed  # noqa: E402
+from sync_machines import make_machine  # noqa: E402
+from sync_servers import (  # noqa: E402
+    BUCKET,
+    PASSWORD,
+    S3_KEY,
+    S3_SECRET,
+    USER,
+    s3_server,
+    webdav_server,
+)
+from turnlog.sync.crypto import ENV_LIGHT_KDF  # noqa: E402
+from turnlog.sync.storage import StorageConfig, open_storage  # noqa: E402
+
+os.environ.setdefault(ENV_LIGHT_KDF, "1")
+TEXT = ("The tulip bulbs go in after the first frost, 15 cm deep, pointed end up; "
+        "郁金香种球在初霜之后种下。 🌷 ") * 6  # about 1 KiB of UTF-8
+
+
+def _config(served, place: str) -> tuple[StorageConfig, str]:
+    if served.kind == "webdav":
+        (served.root / place).mkdir()
+        return StorageConfig("webdav", f"{served.url}/{place}", user=USER), PASSWORD
+    return StorageConfig("s3", served.url, bucket=BUCKET, prefix=place, user=S3_KEY), S3_SECRET
+
+
+def _fill(feed: ListFeed, turns: int, tag: str) -> None:
+    per_conversation = 100
+    for start in range(0, turns, per_conversation):
+        conv = feed.new_conversation(f"{tag} {start}")
+        for index in range(start, min(turns, start + per_conversation)):
+            feed.add_turn(conv, f"{tag} question {index}: {TEXT}", f"answer {index}")
+
+
+def first_sync(served, tmp: Path, turns: int) -> tuple[float, float, int]:
+    """(sync seconds, plain upload seconds, bytes) of a first sync of `turns` turns."""
+    config, secret = _config(served, f"first-{turns}")
+    machine = make_machine(tmp, f"first-{turns}", lambda: open_storage(config, secret),
+                           ListFeed)
+    _fill(machine.feed, turns, "first")
+    start = time.perf_counter()
+    machine.sync()
+    took = time.perf_counter() - start
+    storage = machine.folder
+    storage.refresh()
+    sizes = [size for m in storage.machines() for size in storage.listing(m).objects.values()]
+    plain_config, _ = _config(served, f"plain-{turns}")
+    plain = open_storage(plain_config, secret)
+    plain.refresh()
+    me = secrets.token_hex(16)
+    start = time.perf_counter()
+    for seq, size in enumerate(sizes, 1):
+        plain.write(me, seq, os.urandom(size))
+    plain_took = time.perf_counter() - start
+    plain.close()
+    machine.close()
+    return took, plain_took, sum(sizes)
+
+
+def incremental(served, tmp: Path, turns: int) -> tuple[float, int, int]:
+    """(seconds, requests, other machines) of a sync of one new turn against a storage
+    holding `turns` turns from three machines."""
+    config, secret = _config(served, f"three-{turns}")
+    machines = [make_machine(tmp, f"{name}-{turns}", lambda: open_storage(config, secret),
+                             ListFeed) for name in ("laptop", "office-pc", "tablet")]
+    for machine in machines:
+        _fill(machine.feed, turns // 3, machine.name)
+        machine.sync()
+    for machine in machines * 2:
+        machine.sync()
+    laptop = machines[0]
+    conv = laptop.feed.new_conversation("one more")
+    laptop.feed.add_turn(conv, "one new turn", "its answer")
+    before = served.faults.count()
+    start = time.perf_counter()
+    laptop.sync()
+    took = time.perf_counter() - start
+    requests = served.faults.count() - before
+    for machine in machines:
+        machine.close()
+    return took, requests, len(machines) - 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--server", nargs="+", choices=["webdav", "s3"],
+                        default=["webdav", "s3"])
+    args = parser.parse_args()
+    for kind in args.server:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            serving = webdav_server(root / "dav") if kind == "webdav" else s3_server()
+            with serving as served:
+                for turns in args.turns:
+                    took, plain, size = first_sync(served, root, turns)
+                    print(f"{kind} {turns:>7,} turns: first sync {took:6.2f} s "
+                          f"({size / took / 1e6:5.1f} MB/s), plain upload of the same "
+                          f"objects {plain:6.2f} s: {plain / took:4.0%} of it "
+                          f"(goal >= 50 %)")
+                    took, requests, others = incremental(served, root, turns)
+                    print(f"{kind} {turns:>7,} turns from 3 machines: one new turn synced "
+                          f"in {took * 1000:5.0f} ms with {requests} requests (goal <= "
+                          f"{2 * others + 3}, <= 1000 ms)")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory of the process (servers included): {peak:.0f} MB (goal <= 200 MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
