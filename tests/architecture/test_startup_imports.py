@@ -53,7 +53,10 @@ NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnl
 NOT_FOR_LISTING = ("turnlog.formats.export", "turnlog.core.search", "turnlog.core.proof",
                    "turnlog.core.memory", "turnlog.store.privacy", "turnlog.store.importing",
                    "turnlog.store.upgrade", "turnlog.store.migrations", "turnlog.store.search",
-                   "turnlog.store.proofs", "turnlog.config.tool_servers", "tempfile")
+                   "turnlog.store.proofs", "turnlog.config.tool_servers", "tempfile",
+                   # with the compression modules: argparse's help finds the terminal's
+                   # width with it unless told (`cli._Formatter` tells it)
+                   "shutil")
 
 # The real start (`turnlog.app.main`), with the moment the first screen is ready (the
 # `$TURNLOG_READY_FILE` mark) noted: what is loaded then, and once the HTTP stack is in.
@@ -264,3 +267,43 @@ def test_the_window_start_up_modules_load_no_exporters_readers_or_typesetter():
                        "turnlog.ui.infra.operations")
     assert "turnlog.ui.transcript.maths" in names  # the transcript draws formulas
     assert loaded_in(names, NOT_FOR_THE_WINDOW_MODULES) == []
+
+
+# Never loaded by `project` to a profile on another server: it reads what is known of the
+# server (its window, its counts) and builds the body, it asks the server nothing and reads
+# no key. The HTTP client, the servers' askers, the keyring, the built-in model's server
+# with the child processes, the side questions' maker, the privacy deletes.
+NOT_FOR_PROJECTING = ("httpx", "keyring", "turnlog.providers.client",
+                      "turnlog.providers.discovery", "turnlog.config.secrets",
+                      "turnlog.localmodel.server", "turnlog.localmodel.tokens",
+                      "turnlog.system.children", "turnlog.core.side",
+                      "turnlog.store.deletion", "turnlog.store.privacy")
+
+
+def test_project_asks_no_server_and_reads_no_key(tmp_path: Path):
+    home, conversation = a_home(tmp_path)
+    env = dict(os.environ, TURNLOG_HOME=str(home))
+    command = ["project", "--conversation", str(conversation), "--question", "and then?",
+               "--profile", "loopback"]
+    names = _loaded_by("import json, sys\nfrom turnlog.cli import main\n"
+                       f"assert main({command!r}) == 0", env)
+    assert "turnlog.service.request_body" in names  # it built the body
+    assert loaded_in(names, NOT_FOR_PROJECTING) == []
+
+
+def test_the_collector_pauses_only_for_the_command_line_of_turnlog_cli(tmp_path: Path):
+    """`turnlog-cli` (`main()`, the process's own command line) pauses the garbage
+    collector while the command loads and ends with it running; `main([...])` called by a
+    program leaves it as it was."""
+    home, _ = a_home(tmp_path)
+    env = dict(os.environ, TURNLOG_HOME=str(home))
+    script = ("import gc, sys\nfrom turnlog.cli import main\n"
+              "before = gc.get_freeze_count()\nassert main(['list']) == 0\n"
+              "assert gc.isenabled() and gc.get_freeze_count() == before\n"
+              "gc.disable()\nassert main(['list']) == 0\nassert not gc.isenabled()\n"
+              "gc.enable()\nsys.argv = ['turnlog-cli', 'list']\nassert main() == 0\n"
+              "assert gc.isenabled() and gc.get_freeze_count() > 10_000\n")
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("ready") == 3  # each run listed the conversation
