@@ -43,6 +43,9 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          # the HTTP client, the servers' askers and the built-in model's server: a send's
          "turnlog.providers.client", "turnlog.providers.discovery",
          "turnlog.localmodel.server",
+         # where the configuration folder is: asked only of a file outside the data
+         # directory (profiles.json and tools.json are inside it)
+         "platformdirs",
          # the privacy deletes: the first delete's (listing folders and reading pins
          # load none of them)
          "turnlog.store.deletion", "turnlog.store.privacy")
@@ -289,7 +292,7 @@ NOT_FOR_PROJECTING = ("httpx", "keyring", "turnlog.providers.client",
                       "turnlog.providers.discovery", "turnlog.config.secrets",
                       "turnlog.localmodel.server", "turnlog.localmodel.tokens",
                       "turnlog.system.children", "turnlog.core.side",
-                      "turnlog.store.deletion", "turnlog.store.privacy")
+                      "turnlog.store.deletion", "turnlog.store.privacy", "platformdirs")
 
 
 def test_project_asks_no_server_and_reads_no_key(tmp_path: Path):
