@@ -46,6 +46,9 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          # where the configuration folder is: asked only of a file outside the data
          # directory (profiles.json and tools.json are inside it)
          "platformdirs",
+         # what an import reads and reports: the first import's (a source is named by
+         # `core.import_sources`)
+         "turnlog.core.imports",
          # the privacy deletes: the first delete's (listing folders and reading pins
          # load none of them)
          "turnlog.store.deletion", "turnlog.store.privacy")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 
 from ...core.failures import ProviderFailure
-from ...core.imports import source_name
+from ...core.import_sources import source_name
 from ...core.model import (
     MIN_OUTPUT_RESERVE,
     Conversation,
