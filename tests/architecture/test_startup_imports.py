@@ -43,6 +43,8 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          # the HTTP client, the servers' askers and the built-in model's server: a send's
          "turnlog.providers.client", "turnlog.providers.discovery",
          "turnlog.localmodel.server",
+         # the MCP tool host (its event loop, the child processes): the first tool server's
+         "turnlog.toolhost.host", "turnlog.system.children",
          # where the configuration folder is: asked only of a file outside the data
          # directory (profiles.json and tools.json are inside it)
          "platformdirs",
