@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import faulthandler
+import gc
 import logging
 import logging.handlers
 import os
@@ -24,7 +25,6 @@ from .core.failures import StoreError
 from .resources import app_icon_svg
 from .store import TurnlogStore
 from .store.errors import file_fault
-from .system import children
 from .ui.infra.fonts import CJK_FAMILIES, configure_fonts
 
 __all__ = ["CJK_FAMILIES", "application", "configure_fonts", "main"]
@@ -221,9 +221,6 @@ def smoke_test(argv: list[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .ui.faults.crash import ExceptHook
-    from .ui.infra.languages import restart_requested
-
     argv = list(sys.argv if argv is None else argv)
     if "--version" in argv[1:]:
         from .ui.dialogs.about import version_text
@@ -233,6 +230,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "--smoke-test" in argv[1:]:
         return smoke_test(argv)
     os.umask(PRIVATE_UMASK)  # window.ini, logs, the database: the user's alone
+    gc.disable()  # until the first screen is up: see `collect_again`
+    try:
+        return _run(argv)
+    finally:
+        collect_again()
+
+
+def collect_again() -> None:
+    """The cyclic garbage collector, paused while the window's modules load and its first
+    screen is built (thousands of long-lived objects, next to no garbage: each pass then
+    only walks what stays), runs again; what the start made is frozen out of its later
+    passes, so a full pass while an answer streams walks only what came after."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
+def _run(argv: list[str]) -> int:
+    from .ui.faults.crash import ExceptHook
+    from .ui.infra.languages import restart_requested
+
     app = application(argv)
     hook = ExceptHook()
     hook.install()
@@ -241,6 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .ui.faults.startup import show_startup_fault
 
         log.warning("Cannot open the data in %s: %s", home, store)
+        collect_again()
         return show_startup_fault(store, home)
     from .ui.shell.ending import EndOnSignals
     from .ui.shell.geometry import fit_first_window  # only now: a failed start needs no more
@@ -258,8 +277,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # What the first screen does not need starts once it is up (at the latest after
     # WARM_UP_LATEST_MS, if what it waits for never comes: a conversation without turns).
     first = FirstScreen(window.view, window.composer.edit, lambda: window.conversation is not None)
+    first.shown.connect(collect_again)
     first.shown.connect(window.warm_up)
     first.shown.connect(lambda: name_version(app))
+    QTimer.singleShot(WARM_UP_LATEST_MS, window, collect_again)
     QTimer.singleShot(WARM_UP_LATEST_MS, window, window.warm_up)
     try:
         status = app.exec()
@@ -282,6 +303,8 @@ def name_version(app: QApplication) -> None:
 
 def relaunch(argv: Sequence[str]) -> None:
     """Start Turnlog again in this process, with the same arguments (the data is closed)."""
+    from .system import children  # the one way a child process starts
+
     log.info("starting again")
     logging.shutdown()
     children.start_again([sys.executable, "-m", "turnlog", *argv[1:]])

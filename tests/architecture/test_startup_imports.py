@@ -18,6 +18,7 @@ import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from turnlog.config.profiles import Profile, ProfileStore
 from turnlog.core.model import Usage
@@ -38,7 +39,21 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          # the schema upgrade and its frozen steps: a file at today's version needs neither
          "turnlog.store.upgrade", "turnlog.store.migrations",
          # what an edit of a pin or note took out: compared when one is edited
-         "difflib")
+         "difflib",
+         # the HTTP client, the servers' askers and the built-in model's server: a send's
+         "turnlog.providers.client", "turnlog.providers.discovery",
+         "turnlog.localmodel.server",
+         # the MCP tool host (its event loop, the child processes): the first tool server's
+         "turnlog.toolhost.host", "turnlog.system.children",
+         # where the configuration folder is: asked only of a file outside the data
+         # directory (profiles.json and tools.json are inside it)
+         "platformdirs",
+         # what an import reads and reports: the first import's (a source is named by
+         # `core.import_sources`)
+         "turnlog.core.imports",
+         # the privacy deletes: the first delete's (listing folders and reading pins
+         # load none of them)
+         "turnlog.store.deletion", "turnlog.store.privacy")
 # Never loaded by a command that only reads the log.
 NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
                    "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",
@@ -53,12 +68,15 @@ NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnl
 NOT_FOR_LISTING = ("turnlog.formats.export", "turnlog.core.search", "turnlog.core.proof",
                    "turnlog.core.memory", "turnlog.store.privacy", "turnlog.store.importing",
                    "turnlog.store.upgrade", "turnlog.store.migrations", "turnlog.store.search",
-                   "turnlog.store.proofs", "turnlog.config.tool_servers", "tempfile")
+                   "turnlog.store.proofs", "turnlog.config.tool_servers", "tempfile",
+                   # with the compression modules: argparse's help finds the terminal's
+                   # width with it unless told (`cli._Formatter` tells it)
+                   "shutil")
 
 # The real start (`turnlog.app.main`), with the moment the first screen is ready (the
 # `$TURNLOG_READY_FILE` mark) noted: what is loaded then, and once the HTTP stack is in.
 WINDOW = """
-import json, sys
+import gc, json, sys
 from pathlib import Path
 from PySide6.QtCore import QTimer
 import turnlog.ui.shell.ready as ready
@@ -70,7 +88,8 @@ timers = []
 
 def watch():
     if "httpx._client" in sys.modules and not after.exists():
-        after.write_text(json.dumps(sorted(sys.modules)))
+        after.write_text(json.dumps({"modules": sorted(sys.modules), "collecting":
+                                     gc.isenabled(), "frozen": gc.get_freeze_count()}))
 
 def noted(path, at):
     at_ready.write_text(json.dumps(sorted(sys.modules)))
@@ -105,7 +124,7 @@ def a_home(tmp_path: Path, base_url: str = "http://127.0.0.1:9/v1") -> tuple[Pat
     return home, conversation.id
 
 
-def wait_for(path: Path, child: subprocess.Popen[bytes], timeout_s: float = 60) -> list[str]:
+def wait_for(path: Path, child: subprocess.Popen[bytes], timeout_s: float = 60) -> Any:
     deadline = time.monotonic() + timeout_s
     while not path.exists():
         assert child.poll() is None, child.stderr.read().decode() if child.stderr else ""
@@ -126,8 +145,12 @@ def test_the_first_screen_loads_no_network_keyring_dialogs_or_importers(tmp_path
         first = wait_for(at_ready, child)
         assert "turnlog.ui.shell.window" in first and "PySide6.QtWidgets" in first
         assert loaded_in(first, LATER) == []
-        # Once the screen is up, the HTTP stack is loaded in the background.
-        assert "httpx._client" in wait_for(after, child, 30)
+        # Once the screen is up, the HTTP stack is loaded in the background, and the
+        # garbage collector (paused while the start loaded the window) runs again, what
+        # the start made frozen out of its passes.
+        later = wait_for(after, child, 30)
+        assert "httpx._client" in later["modules"]
+        assert later["collecting"] and later["frozen"] > 10_000
     finally:
         child.send_signal(signal.SIGTERM)
         try:
@@ -264,3 +287,43 @@ def test_the_window_start_up_modules_load_no_exporters_readers_or_typesetter():
                        "turnlog.ui.infra.operations")
     assert "turnlog.ui.transcript.maths" in names  # the transcript draws formulas
     assert loaded_in(names, NOT_FOR_THE_WINDOW_MODULES) == []
+
+
+# Never loaded by `project` to a profile on another server: it reads what is known of the
+# server (its window, its counts) and builds the body, it asks the server nothing and reads
+# no key. The HTTP client, the servers' askers, the keyring, the built-in model's server
+# with the child processes, the side questions' maker, the privacy deletes.
+NOT_FOR_PROJECTING = ("httpx", "keyring", "turnlog.providers.client",
+                      "turnlog.providers.discovery", "turnlog.config.secrets",
+                      "turnlog.localmodel.server", "turnlog.localmodel.tokens",
+                      "turnlog.system.children", "turnlog.core.side",
+                      "turnlog.store.deletion", "turnlog.store.privacy", "platformdirs")
+
+
+def test_project_asks_no_server_and_reads_no_key(tmp_path: Path):
+    home, conversation = a_home(tmp_path)
+    env = dict(os.environ, TURNLOG_HOME=str(home))
+    command = ["project", "--conversation", str(conversation), "--question", "and then?",
+               "--profile", "loopback"]
+    names = _loaded_by("import json, sys\nfrom turnlog.cli import main\n"
+                       f"assert main({command!r}) == 0", env)
+    assert "turnlog.service.request_body" in names  # it built the body
+    assert loaded_in(names, NOT_FOR_PROJECTING) == []
+
+
+def test_the_collector_pauses_only_for_the_command_line_of_turnlog_cli(tmp_path: Path):
+    """`turnlog-cli` (`main()`, the process's own command line) pauses the garbage
+    collector while the command loads and ends with it running; `main([...])` called by a
+    program leaves it as it was."""
+    home, _ = a_home(tmp_path)
+    env = dict(os.environ, TURNLOG_HOME=str(home))
+    script = ("import gc, sys\nfrom turnlog.cli import main\n"
+              "before = gc.get_freeze_count()\nassert main(['list']) == 0\n"
+              "assert gc.isenabled() and gc.get_freeze_count() == before\n"
+              "gc.disable()\nassert main(['list']) == 0\nassert not gc.isenabled()\n"
+              "gc.enable()\nsys.argv = ['turnlog-cli', 'list']\nassert main() == 0\n"
+              "assert gc.isenabled() and gc.get_freeze_count() > 10_000\n")
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("ready") == 3  # each run listed the conversation

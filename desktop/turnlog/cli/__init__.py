@@ -8,18 +8,15 @@ from . import interrupt
 # isort: split
 import argparse
 import contextlib
+import gc
 import importlib
 import logging
 import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
-from ..config.paths import PRIVATE_UMASK, data_dir_path
-from ..core.failures import StoreError
-from ..core.visible import has_surrogate
-from ..store import erase_pending
-from ..store.errors import file_fault
 from .terminal import safe_for
 
 # Exit statuses shared by all commands.
@@ -75,10 +72,45 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def _columns() -> int:
+    """The terminal's width as `shutil.get_terminal_size` reads it: `$COLUMNS`, else the
+    width of standard output's terminal, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's own help layout, told the terminal's width: left to find it itself, it
+    imports `shutil` (with the compression modules) for the first argument any command
+    adds, help asked for or not."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         _columns() - 2 if width is None else width)
+
+
+class _Parser(argparse.ArgumentParser):
+    """The parser of `turnlog-cli` and of each of its commands (`_Formatter` lays out
+    their help)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser of every command; for `argv` naming a known command, of that command's
     module only (it parses `argv` just the same: the others are not loaded)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="turnlog-cli",
         description="Inspect, project, import and export Turnlog conversations without the window.",
     )
@@ -95,6 +127,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 def _note_pending_erase() -> None:
     """A reading command never writes, so it cannot finish an erase a crash left pending
     (a writing command or the window does, first thing): it says so."""
+    from ..config.paths import data_dir_path
+    from ..store import erase_pending
+
     home = data_dir_path()
     if home.is_dir() and erase_pending(home):
         print("note: history deleted before Turnlog was stopped is not yet erased from the "
@@ -109,6 +144,8 @@ def _not_text(args: argparse.Namespace) -> str:
     """The first argument that a shell passed as bytes which are not UTF-8 (Python holds
     them as lone surrogates, which no file or database can store), or "". File names are
     left alone: any bytes name a file, and Python opens them as they are."""
+    from ..core.visible import has_surrogate
+
     for name, value in vars(args).items():
         if name in _FILE_ARGS:
             continue
@@ -145,7 +182,15 @@ def _warnings_to_stderr() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; Ctrl+C at any moment is "interrupted", exit 130, no traceback."""
+    """Run one command; Ctrl+C at any moment is "interrupted", exit 130, no traceback.
+
+    With no `argv`, the command line of this process (`turnlog-cli`), which ends with the
+    command: the cyclic garbage collector waits while the command's modules load (they
+    make thousands of long-lived objects and next to no garbage), and what is loaded then
+    is frozen out of its later passes, the last one at exit included."""
+    own = argv is None
+    if own:
+        gc.disable()
     try:
         with interrupt.Raising():
             return _run(argv)
@@ -154,14 +199,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return interrupt.EXIT_INTERRUPTED
     finally:
         interrupt.handled()
+        if own:
+            gc.freeze()
+            gc.enable()
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    from ..config.paths import PRIVATE_UMASK
+    from ..core.failures import StoreError
+    from ..store.errors import file_fault
+
     os.umask(PRIVATE_UMASK)  # every file made from here on is the user's alone
     _show_what_cannot_be_encoded()
     _warnings_to_stderr()
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    if argv is None:  # loaded (see `main`): the command's own work may make garbage
+        gc.freeze()
+        gc.enable()
     unreadable = _not_text(args)
     if unreadable:
         message = (f"the text is not valid UTF-8: {unreadable} holds bytes that are not text, "

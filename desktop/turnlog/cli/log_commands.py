@@ -530,7 +530,7 @@ def run_show(args: argparse.Namespace) -> int:
     print(safe(f"# {conversation.title}  (conversation {conversation.id}, model "
                f"{conversation.model or 'not set'})"))
     if conversation.source:  # where it was held before, as the window's header says
-        from ..core.imports import source_name  # the importers' names: an imported one's
+        from ..core.import_sources import source_name  # an imported one's
 
         held = f" · {conversation.source_model}" if conversation.source_model else ""
         print(safe(f"\n(imported from {source_name(conversation.source)}{held})"))

@@ -25,16 +25,6 @@ from ..core.calibration import CalibratedCounter, count_label, estimated_request
 from ..core.failures import ProviderFailure
 from ..core.projection import CostIndex
 from ..core.provider import CancelToken, ChatProvider, Reply
-from ..localmodel import ServerTokenCounter
-from ..localmodel.tokens import tokenize_timeout
-from ..providers import Preset
-from ..providers.discovery import (
-    NotAnswered,
-    can_state_window,
-    server_window,
-    tokenize_flavour,
-)
-from ..providers.security import context_for
 from ..system.lazy import LazyModule
 from .model_facts import LEARNED, FactStore, ModelFacts
 
@@ -42,6 +32,9 @@ if TYPE_CHECKING:
     import ssl
 
     import httpx
+
+    from ..localmodel import ServerTokenCounter
+    from ..providers import Preset
 else:
     httpx = LazyModule("httpx")  # loaded by the first request
 
@@ -120,7 +113,10 @@ class ModelCounts:
                  api_key: str | None, *, verify: ssl.SSLContext | bool = True) -> None:
         """Ask the server, once per profile and model, for its window and whether it
         counts tokens (the latter once per run: the template costs are measured again),
-        trusting what a send through the profile trusts (`verify`)."""
+        trusting what a send through the profile trusts (`verify`). The askers load with
+        the first question: reading what is known needs none of them."""
+        from ..providers.discovery import NotAnswered, can_state_window, server_window
+
         facts = self.facts.get(profile_id, model)
         if not facts.window_asked and can_state_window(preset):
             try:
@@ -135,6 +131,11 @@ class ModelCounts:
     def _find_tokenizer(self, profile_id: str, preset: Preset, base_url: str, model: str,
                         api_key: str | None, facts: ModelFacts,
                         verify: ssl.SSLContext | bool = True) -> None:
+        from ..localmodel import ServerTokenCounter
+        from ..localmodel.tokens import tokenize_timeout
+        from ..providers.discovery import tokenize_flavour
+        from ..providers.security import context_for
+
         flavour = tokenize_flavour(preset)
         url = preset.tokenize_url(base_url)
         key = (profile_id, model)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import tempfile
 import threading
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
@@ -153,6 +152,8 @@ class FactStore:
 
     @staticmethod
     def _write(path: Path, snapshot: dict[str, ModelFacts]) -> None:
+        import tempfile  # written when a server taught something: read far more often
+
         data = {"version": FORMAT_VERSION,
                 "facts": {k: asdict(v) for k, v in sorted(snapshot.items())}}
         try:

@@ -10,15 +10,10 @@ from datetime import datetime
 from typing import Any
 
 from .attachments import Attachment
+from .import_sources import SOURCE_NAMES as SOURCE_NAMES  # named here as before
+from .import_sources import source_name as source_name
 from .pending import PendingTurn
 from .side_records import SideAttempt, SideQuestion
-
-SOURCE_NAMES = {"chatgpt": "ChatGPT", "claude": "Claude", "deepseek": "DeepSeek"}
-
-
-def source_name(source: str) -> str:
-    """How an import's source is named to a person ("ChatGPT")."""
-    return SOURCE_NAMES.get(source, source)
 
 
 class ImportProblem(ValueError):

@@ -8,3 +8,4 @@ USER = "user"
 QUESTION = "question"
 MODEL = "model"
 SOURCES = (USER, QUESTION, MODEL)
+TITLE_OUTCOME = "title"  # a request record's outcome for a title made

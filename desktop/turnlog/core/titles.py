@@ -28,6 +28,7 @@ from .provider import CancelToken, ChatProvider
 from .title_sources import MODEL as MODEL  # the title sources, named here as before
 from .title_sources import QUESTION as QUESTION
 from .title_sources import SOURCES as SOURCES
+from .title_sources import TITLE_OUTCOME as TITLE_OUTCOME
 from .title_sources import USER as USER
 
 if TYPE_CHECKING:  # the body builder and request records: a title request's, loaded by it
@@ -89,7 +90,6 @@ TITLE_INSTRUCTION = (
 TITLE_MAX_TOKENS = 32  # the reply's bound: a title, not an essay
 EXCHANGE_CHARS = 2_000  # of the question and of the answer, each: enough to name it
 MODEL_TITLE_LENGTH = 60
-TITLE_OUTCOME = "title"  # a request record's outcome for a title made
 _QUOTES = "\"'“”‘’「」『』《》«»`*#"
 
 

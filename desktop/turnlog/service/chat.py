@@ -22,9 +22,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ..config.model_counts import ModelCounts, ObservingProvider
+from .. import localmodel
 from ..config.profiles import NetworkSettings, Profile
-from ..config.secrets import KeyringUnavailable
 from ..core.attachments import Attachment
 from ..core.body import RequestOptions
 from ..core.budget import (
@@ -62,31 +61,22 @@ from ..core.send import (
     SendRequest,
     Stage,
 )
-from ..core.side import SideAsker, SideLog, SideRequest, SideStore, side_budget, side_options
-from ..core.titles import QUESTION, USER
-from ..core.tool_loop import ToolRunner
-from ..localmodel import (
-    DEFAULT_N_CTX,
-    IDLE_TIMEOUT_S,
-    LocalEndpoint,
-    LocalServer,
-    WatchedProvider,
-    output_reserve_for,
-)
-from ..providers import BUILTIN_LOCAL, Preset
-from ..providers.security import (
-    INSECURE_KEY_HINT,
-    CaFileUnusable,
-    insecure_key_detail,
-    key_in_clear,
-    tls_context,
-)
+from ..core.title_sources import QUESTION, USER
+from ..providers.presets import BUILTIN_LOCAL, Preset
 from ..store.pages import paged
 
 if TYPE_CHECKING:
     import ssl
 
+    from ..config.model_counts import ModelCounts
+    from ..core.side import SideAsker, SideLog, SideRequest, SideStore
+    from ..core.tool_loop import ToolRunner
+    from ..localmodel import LocalEndpoint, LocalServer
     from ..providers import ChatCompletionsProvider
+
+# What only some requests need loads with the first of them: the side questions' budget,
+# the built-in model's server, the keyring's errors, the certificate checks, the server's
+# counts (`localmodel` loads a name's module when it is first read).
 
 log = logging.getLogger(__name__)
 
@@ -250,6 +240,8 @@ def side_request_for(conversation: Conversation, question: str, route: Route, *,
     """A side question about `conversation`: what its next request would carry (model,
     window, byte limit, the pinned facts of `memory`), with the side questions' own output
     reserve. Raises `InvalidBudget` for a reserve outside 256–32,768."""
+    from ..core.side import SideRequest, side_budget, side_options
+
     main = request_for(conversation, question, route)
     reserve = side_reserve_for(conversation, route)
     return SideRequest(
@@ -262,6 +254,8 @@ def side_request_for(conversation: Conversation, question: str, route: Route, *,
 
 def side_asker_for(store: SideStore, provider: ChatProvider, costs: CostIndex) -> SideAsker:
     """An asker that reads the log as a send does (a page at a time)."""
+    from ..core.side import SideAsker
+
     return SideAsker(paged(store), provider, costs=costs)
 
 
@@ -478,7 +472,8 @@ def local_route(endpoint: LocalEndpoint) -> Route:
     """The route of a running local server: its model alias, its own window (`n_ctx`),
     and an output reserve sized to that window."""
     return Route(endpoint.model, include_usage=False, context_window=endpoint.context_window,
-                 server_facts=True, output_reserve=output_reserve_for(endpoint.context_window),
+                 server_facts=True,
+                 output_reserve=localmodel.output_reserve_for(endpoint.context_window),
                  images=BUILTIN_LOCAL.images, seed=BUILTIN_LOCAL.seed)
 
 
@@ -486,8 +481,8 @@ def pending_local_route(model: str, n_ctx: int) -> Route:
     """The route before the server is up: the window it will be launched with (the server
     confirms or lowers it when it starts), labelled by the estimate counter."""
     return Route(model, include_usage=False, context_window=n_ctx, server_facts=True,
-                 output_reserve=output_reserve_for(n_ctx), images=BUILTIN_LOCAL.images,
-                 seed=BUILTIN_LOCAL.seed, pending=True)
+                 output_reserve=localmodel.output_reserve_for(n_ctx),
+                 images=BUILTIN_LOCAL.images, seed=BUILTIN_LOCAL.seed, pending=True)
 
 
 class LocalModels:
@@ -502,11 +497,13 @@ class LocalModels:
     shared by previews and sends so every text is tokenized once.
     """
 
-    def __init__(self, *, n_ctx: int = DEFAULT_N_CTX, log_dir: Path | None = None,
-                 idle_timeout: float = IDLE_TIMEOUT_S) -> None:
-        self.n_ctx = n_ctx
+    def __init__(self, *, n_ctx: int | None = None, log_dir: Path | None = None,
+                 idle_timeout: float | None = None) -> None:
+        """`n_ctx` and `idle_timeout`: the server's defaults when None (read when the
+        first server starts, with the module that runs it)."""
+        self._n_ctx = n_ctx
         self.log_dir = log_dir
-        self.idle_timeout = idle_timeout
+        self._idle_timeout = idle_timeout
         self._lock = threading.Lock()
         self._servers: dict[Path | None, LocalServer] = {}
         self._costs: dict[int, tuple[LocalEndpoint, CostIndex]] = {}
@@ -515,13 +512,24 @@ class LocalModels:
         self._wake = threading.Event()
         self._providers = Providers()  # one per model file (a restarted server: a new one)
 
+    @property
+    def n_ctx(self) -> int:
+        """The context window the server is started with."""
+        return localmodel.DEFAULT_N_CTX if self._n_ctx is None else self._n_ctx
+
+    @property
+    def idle_timeout(self) -> float:
+        """Seconds with no request after which the server is stopped."""
+        return localmodel.IDLE_TIMEOUT_S if self._idle_timeout is None else self._idle_timeout
+
     def _server(self, model_path: Path | None) -> LocalServer:
         with self._lock:
             if self._closed:
                 raise RuntimeError("the local model servers were stopped for good")
             server = self._servers.get(model_path)
             if server is None:
-                server = LocalServer(model_path, n_ctx=self.n_ctx, log_dir=self.log_dir)
+                server = localmodel.LocalServer(model_path, n_ctx=self.n_ctx,
+                                                log_dir=self.log_dir)
                 self._servers[model_path] = server
             others = [s for path, s in self._servers.items() if path != model_path]
             if self._reaper is None:
@@ -552,7 +560,7 @@ class LocalModels:
         and address last time, when they are the same)."""
         inner = self._providers.provider(str(model_path), endpoint.base_url, api_key=None,
                                          preset=BUILTIN_LOCAL, **provider_options)
-        return WatchedProvider(inner, self._server(model_path))
+        return localmodel.WatchedProvider(inner, self._server(model_path))
 
     def costs(self, endpoint: LocalEndpoint) -> CostIndex:
         """The cost index over `endpoint`'s exact counter (one per running server)."""
@@ -697,6 +705,8 @@ def key_for(config: ProviderConfig, keys: Callable[[], KeyLookup | None],
     """The profile's API key, or None where the server needs none. Raises `NotConnected`
     when the server needs a key and there is none, or the keyring cannot be read to find
     it; `add_key` tells the person where to add one."""
+    from ..config.secrets import KeyringUnavailable
+
     try:
         store = keys()
         key = store.get(config.profile_id) if store is not None else None
@@ -814,6 +824,8 @@ def connect_profile(
     chosen = model or config.model
     if counts is None:
         return Connection(provider, profile_route(config, chosen), retry=retry)
+    from ..config.model_counts import ObservingProvider
+
     counts.find_out(config.profile_id, config.preset, config.base_url, chosen, key,
                     verify=verify)
     return Connection(ObservingProvider(provider, counts, config.profile_id),
@@ -826,6 +838,8 @@ def prepare_profile(config: ProviderConfig) -> None:
     load on first use (the HTTP transport, the TLS context of its certificate check).
     Reads no key and sends nothing; a CA file that cannot be used is named by the send.
     The built-in model needs nothing: its server starts with the first question."""
+    from ..providers.security import CaFileUnusable, tls_context
+
     if config.preset.builtin:
         return
     try:
@@ -841,6 +855,14 @@ def network_checks(config: ProviderConfig, key: str | None) -> ssl.SSLContext | 
     """Before anything goes out (a window or token count asks the server too): refuse a
     key bound for plain http:// on another machine unless the profile allows it, and
     make the certificate check with the profile's CA file. Raises `NotConnected`."""
+    from ..providers.security import (
+        INSECURE_KEY_HINT,
+        CaFileUnusable,
+        insecure_key_detail,
+        key_in_clear,
+        tls_context,
+    )
+
     if key and key_in_clear(config.base_url) and not config.network.allow_insecure_key:
         raise NotConnected(
             "The key would travel unencrypted",

@@ -15,20 +15,19 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from turnlog.config.secrets import KeyStore
 from turnlog.config.tool_servers import ToolConfigInvalid, ToolServer, launch_for
 from turnlog.core.provider import CancelToken
 from turnlog.core.tool_loop import ToolOutcome, ToolTimedOut
 from turnlog.core.tools import Approval, ToolBounds, ToolCall, ToolSpec
-from turnlog.toolhost.host import (
-    ServerState,
-    ServerStatus,
-    ToolCallTimedOut,
-    ToolHost,
-    ToolServerUnavailable,
-)
+
+if TYPE_CHECKING:
+    from turnlog.toolhost.host import ServerStatus, ToolHost
+
+# The host (its event loop, the child processes) loads with the first server asked about:
+# a preview of a conversation without tools never asks.
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +59,8 @@ def offered_tools(servers: Sequence[ToolServer], statuses: Sequence[ServerStatus
     """The tools a request offers, by their name on the wire, from the servers' statuses
     (one each, in order), and the servers that are not ready. The one way from servers to
     tool definitions: a send's (`SendTools`) and a preview's (`tool_preview`) alike."""
+    from turnlog.toolhost.host import ServerState
+
     offered: dict[str, OfferedTool] = {}
     problems: list[ServerProblem] = []
     for server, status in zip(servers, statuses, strict=True):
@@ -90,6 +91,8 @@ class ToolPreview:
 
 def tool_preview(host: ToolHost, servers: Sequence[ToolServer]) -> ToolPreview:
     """What `SendTools` would offer now, from the host's statuses (nothing is started)."""
+    from turnlog.toolhost.host import ServerState
+
     statuses = [host.status(server.id) for server in servers]
     starting = tuple(server for server, status in zip(servers, statuses, strict=True)
                      if status.state not in (ServerState.READY, ServerState.FAILED))
@@ -117,6 +120,8 @@ class SendTools:
         self._start(servers, keys)
 
     def _start(self, servers: Sequence[ToolServer], keys: KeyStore | None) -> None:
+        from turnlog.toolhost.host import ServerState, ServerStatus, ToolServerUnavailable
+
         statuses = []
         for server in servers:
             try:
@@ -158,6 +163,8 @@ class SendTools:
 
     def run(self, call: ToolCall, arguments: dict[str, Any], timeout_s: float,
             cancel: CancelToken) -> ToolOutcome:
+        from turnlog.toolhost.host import ToolCallTimedOut, ToolServerUnavailable
+
         offered = self.offered.get(call.name)
         if offered is None:
             names = ", ".join(sorted(self.offered)) or "none"

@@ -13,22 +13,27 @@ import peewee
 from ..core.model import Conversation, ConversationSettings
 from ..core.title_sources import MODEL, QUESTION, SOURCES, USER
 from ..system.lazy import LazyModule
-from . import drafts, rows, titles
+from . import drafts, rows
 from .database import Database
 from .errors import NotFound
-from .models import ConversationRow, TurnRow, insert
 
 if TYPE_CHECKING:
     from . import search
+    from .models import ConversationRow
 else:
     # the index's SQL: loaded by the first change of a title or search, not by reading
     search = LazyModule("turnlog.store.search")
+
+# The tables (`models`) and the titles' SQL load with the first query made through them:
+# `list` reads the file as it is (`salvage`) and needs neither.
 
 FIRST_SEND = "first_send"  # in a conversation's settings: made for a first question
 NOT_IN_A_FOLDER = 0  # `list(folder=...)`: the conversations in no folder (ids start at 1)
 
 
 def conversation_row(db: peewee.Database, conversation_id: int) -> ConversationRow | None:
+    from .models import ConversationRow
+
     return ConversationRow.select().where(ConversationRow.id == conversation_id).first(db)
 
 
@@ -53,6 +58,8 @@ class Conversations:
         those whose title holds it (case-insensitively) or (`content`) whose turns or
         title match it as a search; `folder` those in that folder (`NOT_IN_A_FOLDER`: in
         none)."""
+        from .models import ConversationRow
+
         db = self.database.db
         with self.database.guard():
             query = ConversationRow.select(*(getattr(ConversationRow, name) for name in
@@ -96,6 +103,8 @@ class Conversations:
         it (the mark sits in its settings, so it is written with the row itself).
         `title_source` "question": the title is taken from the first question once it is
         answered (until then the neutral empty title)."""
+        from .models import ConversationRow, insert
+
         self.database.need_writer()
         if title_source not in SOURCES:
             raise ValueError(f"unknown title source {title_source!r}")
@@ -131,6 +140,8 @@ class Conversations:
     ) -> Conversation:
         """Change what is given; a title given is the user's own from now on (it is never
         made again from the first question, nor by the model)."""
+        from .models import ConversationRow
+
         self.database.need_writer()
         current = self.get(conversation_id)
         changes: dict[Any, Any] = {}
@@ -174,6 +185,8 @@ class Conversations:
 
     def first_turn(self, conversation_id: int) -> str | None:
         """The id of the first turn of the active line (None: no turn yet)."""
+        from . import titles
+
         with self.database.guard():
             return titles.first_turn(self.database.db, conversation_id)
 
@@ -184,6 +197,8 @@ class Conversations:
         or that turn is no longer the first (deleted, or another version in use) — a late
         write never brings back what was removed. Returns the conversation, or None when
         nothing was written."""
+        from . import titles
+
         self.database.need_writer()
         db = self.database.db
         with self.database.guard(), db.atomic("IMMEDIATE"):
@@ -226,6 +241,8 @@ class Conversations:
         """Delete a conversation that never got a turn (a first question that failed),
         so no empty conversation is left behind, with the records of its failed
         requests; returns whether it was deleted. One with a turn is kept."""
+        from .models import ConversationRow, TurnRow
+
         self.database.need_writer()
         db = self.database.db
         with self.database.guard(), db.atomic("IMMEDIATE"):

@@ -8,7 +8,8 @@ delete does (`store.privacy`), erased from the disk with it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import peewee
 
@@ -18,7 +19,9 @@ from . import rows
 from .database import Database
 from .errors import FolderNameRefused, FolderNotFound
 from .models import ConversationRow, FolderRow, insert
-from .privacy import ConversationsDeleted, Privacy
+
+if TYPE_CHECKING:
+    from .privacy import ConversationsDeleted, Privacy
 
 _BATCH = 500  # ids per statement (SQLite's variables limit)
 
@@ -54,10 +57,12 @@ def folder_for(db: peewee.Database, name: str) -> int:
 class Folders:
     """The folders of one store."""
 
-    def __init__(self, database: Database, privacy: Privacy) -> None:
+    def __init__(self, database: Database, privacy: Callable[[], Privacy]) -> None:
+        """`privacy`: the store's deletes, made when a folder's conversations are first
+        deleted with it (listing folders loads none of them)."""
         self.database = database
         self.db = database.db
-        self.privacy = privacy
+        self._privacy = privacy
 
     def __call__(self) -> list[Folder]:
         return self.list()
@@ -133,7 +138,7 @@ class Folders:
         self.get(folder_id)
         deleted = None
         if with_conversations:
-            deleted = self.privacy.delete_conversations(self.conversation_ids(folder_id))
+            deleted = self._privacy().delete_conversations(self.conversation_ids(folder_id))
         with self.database.guard(), self.db.atomic("IMMEDIATE"):
             # The conversations still in it (all, or any moved in meanwhile) move out.
             FolderRow.delete().where(FolderRow.id == folder_id).execute(self.db)

@@ -217,7 +217,7 @@ class TurnlogStore:
     def folders(self) -> Folders:
         from .folders import Folders
 
-        return Folders(self.database, self.privacy)
+        return Folders(self.database, lambda: self.privacy)
 
     @cached_property
     def usage(self) -> UsageTotals:

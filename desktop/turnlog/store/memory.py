@@ -26,7 +26,6 @@ from ..core.visible import has_surrogate
 from . import proofs, rows
 from .conversations import Conversations
 from .database import Database
-from .deletion import pins_from
 from .errors import NotFound
 from .models import NoteRow, PinRow, PreferenceRow, TurnRow, insert
 
@@ -124,6 +123,8 @@ class Memory:
             turn = TurnRow.select().where(TurnRow.id == turn_id).first(self.db)
             if turn is None:
                 return []
+            from .deletion import pins_from  # a delete's question: loaded with the deletes
+
             return [_pin(r) for r in pins_from(self.db, turn.conversation_id, [turn_id])]
 
     def remove_pin(self, pin_id: int) -> None:

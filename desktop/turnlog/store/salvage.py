@@ -18,7 +18,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..core.model import Conversation, ConversationSettings, Turn
-from ..core.versions import Supersede, Versions
 from . import attachments, rows
 from .errors import NotFound
 
@@ -192,6 +191,10 @@ def _superseded_counts(con: sqlite3.Connection) -> dict[int, int]:
     by_conversation: dict[int, list[tuple]] = {}
     for record in records:
         by_conversation.setdefault(int(record[0]), []).append(record)
+    if not by_conversation:
+        return {}
+    from ..core.versions import Supersede, Versions  # loaded where versions were made
+
     counts = {}
     for cid, found in by_conversation.items():
         ordinals = {t: o for r in found for t, o in ((r[1], r[4]), (r[2], r[5]))

@@ -4,13 +4,18 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from ..core.numbers import TurnNumbers
-from ..core.versions import Versions
-from . import search, versions
+from . import search
 from .database import Database
-from .models import TurnRow
 from .search import MatchCount, SearchHit
+
+if TYPE_CHECKING:
+    from ..core.versions import Versions
+
+# The versions' reader and the tables load with the first hit in a conversation that has
+# versions: most searches find none.
 
 
 class Search:
@@ -51,6 +56,8 @@ class Search:
                 out.append(None)
                 continue
             if hit.conversation_id not in known:
+                from . import versions
+
                 known[hit.conversation_id] = versions.read(self.db, hit.conversation_id)
             out.append(known[hit.conversation_id])
         return out
@@ -64,6 +71,8 @@ class Search:
         number = TurnNumbers.of(found).number(hit.ordinal)
         if not found.is_superseded(hit.turn_id):
             return replace(hit, row_ordinal=hit.ordinal, number=number)
+        from .models import TurnRow
+
         row = TurnRow.select().where(TurnRow.id == found.active_of(hit.turn_id)
                                      ).first(self.db)
         return replace(hit, superseded=True, number=number,

@@ -20,8 +20,7 @@ import peewee
 
 from ..core.cost import Pricing, Tokens, UsageLine, cost, plain
 from ..core.request_record import RequestRecord
-from ..core.side_records import spent
-from ..core.titles import TITLE_OUTCOME
+from ..core.title_sources import TITLE_OUTCOME
 from . import rows
 from .database import Database
 from .models import (
@@ -103,6 +102,8 @@ def _add(db: peewee.Database, table: type[UsageDayRow] | type[UsageConversationR
 def side_lines(db: peewee.Database, conversation_id: int) -> list[UsageLine]:
     """The lines of a conversation's side questions and failed side requests that count in
     the usage totals (asked here since side requests were counted: not imported)."""
+    from ..core.side_records import spent  # what a side question cost: read with one
+
     out = []
     for row in (SideQuestionRow.select(SideQuestionRow.created_at, SideQuestionRow.model,
                                        SideQuestionRow.usage, SideQuestionRow.input_tokens)

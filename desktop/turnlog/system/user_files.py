@@ -77,11 +77,14 @@ def _read(path: Path, handle: IO[bytes], count: int) -> bytes:
         raise FileRefused(path, f"it cannot be read ({err.strerror or err})") from err
 
 
-def private_dirs() -> tuple[Path, ...]:
-    """Turnlog's own folders, where a link is refused rather than followed."""
-    import platformdirs  # where the configuration folder is: asked when a file is refused
+def private_dirs() -> Iterator[Path]:
+    """Turnlog's own folders, where a link is refused rather than followed: the data
+    directory first, then the configuration folder (asked of `platformdirs`, loaded only
+    for a file that is not in the data directory: profiles.json and tools.json are)."""
+    yield data_dir_path()
+    import platformdirs
 
-    return (data_dir_path(), Path(platformdirs.user_config_dir("turnlog", False)))
+    yield Path(platformdirs.user_config_dir("turnlog", False))
 
 
 def _in_private_dir(path: Path) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
 
@@ -23,8 +24,10 @@ from ..infra import operations
 from ..infra.changes import Changes
 from ..infra.operations import DraftFiles
 from ..infra.tasks import TaskRunner
-from ..request.send_session import SendResult
 from .composer import Composer
+
+if TYPE_CHECKING:  # a send's result, handed in when one ends
+    from ..request.send_session import SendResult
 
 log = logging.getLogger(__name__)
 SAVE_DELAY_MS = 500

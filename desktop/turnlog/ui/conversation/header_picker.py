@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 
 from ...core.failures import ProviderFailure
-from ...core.imports import source_name
+from ...core.import_sources import source_name
 from ...core.model import (
     MIN_OUTPUT_RESERVE,
     Conversation,
     ConversationSettings,
 )
-from ...providers import ModelInfo
 from ...service.chat import settings_for
 from ...store import TurnlogStore
 from ..infra import failure_text, operations
@@ -30,6 +30,9 @@ from ..request.connection import Endpoint, ModelSource, NotConnected, shown_name
 from ..request.provider_setup import ProviderSetup
 from ..request.send_session import SendSession
 from .header import APPLY_DELAY_MS, NO_TEMPERATURE, NO_TOP_P, ConversationHeader, sampling_summary
+
+if TYPE_CHECKING:  # the HTTP client loads with the first list of models fetched
+    from ...providers import ModelInfo
 
 
 class HeaderPicker(QObject):

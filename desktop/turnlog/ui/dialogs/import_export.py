@@ -24,20 +24,15 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.failures import StoreError
-from ...core.imports import (
-    NOT_ATTACHED,
-    ImportCancelled,
-    ImportOutcome,
-    ImportProblem,
-    ImportReport,
-)
 from ...store import TurnlogStore
 from ..infra import operations
 from ..infra.changes import ChangeHub, Changes
 from ..infra.languages import arg, byte_size, number, plural
 from ..infra.tasks import TaskHandle, TaskRunner
 
-if TYPE_CHECKING:  # the importers and exporters are loaded by the first import or export
+if TYPE_CHECKING:  # the importers, what they report, and the exporters are loaded by the
+    # first import or export
+    from ...core.imports import ImportOutcome
     from ...service.transfer import ExportedAll, Progress
 
 log = logging.getLogger(__name__)
@@ -102,6 +97,8 @@ def source_lines(outcomes: list[ImportOutcome]) -> list[str]:
     """What the source held besides its conversations that was not imported, the files
     it added to turns imported before, and the images a conversation imported before
     cannot get now, said plainly."""
+    from ...core.imports import NOT_ATTACHED, ImportReport
+
     if not isinstance(outcomes, ImportReport):
         return []
     lines = [arg(QCoreApplication.translate("ImportExport", "not imported: %1: %2"),
@@ -131,6 +128,8 @@ def source_lines(outcomes: list[ImportOutcome]) -> list[str]:
 def already_imported(outcomes: list[ImportOutcome]) -> bool:
     """Whether a Turnlog file's conversations were found stored already (then the report
     offers to import them as copies)."""
+    from ...core.imports import ImportReport
+
     return isinstance(outcomes, ImportReport) and outcomes.source.startswith("Turnlog") \
         and any(reason.startswith("already imported") for o in outcomes for reason, _n in
                 o.skipped)
@@ -313,6 +312,8 @@ class ImportExport(QObject):
 
     def _failed(self, what: str, path: Path, error: BaseException) -> None:
         self._close_progress()
+        from ...core.imports import ImportCancelled, ImportProblem
+
         importing = what == "Import"
         if isinstance(error, ImportCancelled):
             self._show(

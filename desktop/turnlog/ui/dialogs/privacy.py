@@ -10,14 +10,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QStandardPaths
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QMessageBox, QWidget
 
-from ...store.deletion import DeletionCounts
 from ..infra.deletion_text import counts_text
 from ..infra.export_file import ExportTarget
 from ..infra.languages import arg, plural
+
+if TYPE_CHECKING:  # the deletes themselves load with the first of them
+    from ...store.deletion import DeletionCounts
 
 DELETE_DETAIL = QT_TRANSLATE_NOOP(
     "Privacy", "The text is erased from the disk, not only hidden: it cannot be brought "

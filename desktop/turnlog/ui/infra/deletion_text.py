@@ -3,10 +3,14 @@ say the same."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
-from ...store.deletion import DeletionCounts
 from .languages import arg, plural
+
+if TYPE_CHECKING:  # the deletes themselves load with the first of them
+    from ...store.deletion import DeletionCounts
 
 translate = QCoreApplication.translate  # translate("Privacy", …): lupdate reads the context
 

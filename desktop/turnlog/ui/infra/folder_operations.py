@@ -5,11 +5,14 @@ or deleted several at once; each announces what changed (`Changes.folders`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ...store import TurnlogStore
-from ...store.deletion import DeletionCounts
 from .changes import Changes
 from .operations import StorageOp
+
+if TYPE_CHECKING:  # the deletes themselves load with the first of them
+    from ...store.deletion import DeletionCounts
 
 
 def add_folder(store: TurnlogStore, name: str) -> StorageOp[Changes]:

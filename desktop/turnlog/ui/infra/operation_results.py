@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ...core.compaction import StoredSummary
-from ...core.memory import StoredNote, StoredPin, StoredPreference
 from ...core.model import Conversation, Turn
-from ...core.numbers import TurnNumbers
-from ...core.summaries import SummaryVersion, VersionState
+from ...core.summaries import StoredSummary, SummaryVersion, VersionState
 from ...core.versions import ForkOrigin, Versions
-from .export_file import ExportTarget
+
+if TYPE_CHECKING:  # what the results hold: loaded by the operations that make them
+    from ...core.memory import StoredNote, StoredPin, StoredPreference
+    from ...core.numbers import TurnNumbers
+    from .export_file import ExportTarget
 
 # A conversation's versions, the turns they are made of (by id), and where it was forked.
 Found = tuple[Versions, dict[str, Turn], ForkOrigin | None]

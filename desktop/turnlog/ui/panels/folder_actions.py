@@ -9,13 +9,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QWidget
 
 from ...core.failures import StoreError
 from ...core.model import Conversation, Folder
-from ...store.deletion import DeletionCounts
 from ...store.errors import FolderNameRefused
 from ..dialogs.privacy import DELETE_DETAIL, Confirmation, Decision, with_scope
 from ..infra import sync_operations
@@ -36,6 +36,9 @@ from ..infra.open_log import OpenLog
 from ..infra.operations import StorageOp
 from ..request.send_session import SendSession
 from .sidebar import Sidebar
+
+if TYPE_CHECKING:  # the deletes themselves load with the first of them
+    from ...store.deletion import DeletionCounts
 
 log = logging.getLogger(__name__)
 

@@ -13,6 +13,7 @@ import logging
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
@@ -22,11 +23,44 @@ from ...core.model import Conversation
 from ...core.provider import CancelToken
 from ...core.tools import Approval, ToolCall, ToolSpec
 from ...service.tool_use import SendTools, tool_preview
-from ...toolhost.host import ServerStatus, ToolHost
+
+if TYPE_CHECKING:
+    from ...toolhost.host import ServerStatus, ToolHost
 
 log = logging.getLogger(__name__)
 
 _POLL_S = 0.1  # how often a waiting approval looks at the send's cancel token
+
+
+class Hosting:
+    """The tool host of one window, made when a server is first asked about (a window
+    whose conversations use no tools loads none of it: its event loop, the child
+    processes). Thread-safe; `close` stops it, and one made after that is made closed."""
+
+    def __init__(self, on_status: Callable[[str, ServerStatus], None]) -> None:
+        self._on_status = on_status
+        self._lock = threading.Lock()
+        self._host: ToolHost | None = None
+        self._closed = False
+
+    def host(self) -> ToolHost:
+        with self._lock:
+            if self._host is None:
+                from ...toolhost.host import ToolHost
+
+                self._host = ToolHost()
+                self._host.subscribe(self._on_status)
+                if self._closed:
+                    self._host.close()
+            return self._host
+
+    def close(self) -> None:
+        """Stop every server (the window closes)."""
+        with self._lock:
+            self._closed = True
+            host = self._host
+        if host is not None:
+            host.close()
 
 
 class ToolGate(QObject):
@@ -40,13 +74,17 @@ class ToolGate(QObject):
                  keys: Callable[[], KeyStore | None] | None = None) -> None:
         super().__init__(parent)
         self.servers = ToolServerStore(home)
-        self.host = ToolHost()
+        self.hosting = Hosting(lambda server_id, status: self.status_changed.emit(server_id,
+                                                                                  status))
         self._keys = keys or _system_keys
         self._answer: Approval | None = None
         self._answered = threading.Event()
         self._lock = threading.Lock()
-        self.host.subscribe(lambda server_id, status: self.status_changed.emit(server_id,
-                                                                               status))
+
+    @property
+    def host(self) -> ToolHost:
+        """The MCP servers of this run (made on first use, see `Hosting`)."""
+        return self.hosting.host()
 
     def on_in(self, conversation: Conversation) -> list[ToolServer]:
         """The servers switched on in `conversation` that are switched on themselves."""
@@ -100,7 +138,7 @@ class ToolGate(QObject):
 
     def close(self) -> None:
         """Stop every server (the window closes)."""
-        self.host.close()
+        self.hosting.close()
 
 
 def _system_keys() -> KeyStore | None:

@@ -324,7 +324,7 @@ def attach_tools(window: QMainWindow, host: WindowParts) -> tuple[ToolGate, Appr
             "ToolApproval", "Sent without the tools of: %1 (Settings → Tools)"), text), 30_000)
 
     host.session.tool_problems.connect(say_problems)
-    window.destroyed.connect(gate.host.close)
+    window.destroyed.connect(gate.hosting.close)
     app = QCoreApplication.instance()
     if app is not None:
         app.aboutToQuit.connect(gate.close)
