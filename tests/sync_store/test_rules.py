@@ -9,7 +9,18 @@ import time
 
 import pytest
 
-from sync_stores import conversation_by_gid, dump, gid_of, machines_open, pending, published, pull
+from sync_stores import (
+    conversation_by_gid,
+    current_summary,
+    dump,
+    gid_of,
+    machines_open,
+    pending,
+    published,
+    pull,
+    summarize,
+)
+from turnlog.core.summaries import VersionState
 from turnlog.store.errors import SyncRecordInvalid
 
 
@@ -158,3 +169,35 @@ def test_two_machines_naming_a_folder_alike_end_with_the_same_names_everywhere(m
                                (first.id,)).fetchone()[0]
     assert dict(names[0])[earlier] == "Work"  # the first made keeps its name
     assert sorted(dict(names[0]).values())[1].startswith("Work (")
+
+
+def test_two_machines_summarizing_offline_use_the_same_summary_and_keep_the_other(machines):
+    a, b = machines["A"], machines["B"]
+    on_a, on_b = _shared(a, b)
+    for n in (2, 3):
+        a.turns.commit(on_a, pending(f"turn {n}"))
+    pull(b, a)
+    # Each summarizes offline (A first): each holds its own under a lower row id than the
+    # other's once they meet, so row order would pick a different one on each.
+    mine = summarize(a, on_a, "Summary made on A")
+    time.sleep(0.002)
+    summarize(b, on_b, "Summary made on B")
+    pull(a, b)
+    pull(b, a)
+    for store, cid in ((a, on_a), (b, on_b)):
+        assert store.records.latest_summary(cid).content == "Summary made on B"
+        history = {v.summary.content: v for v in store.records.summary_history(cid)}
+        in_use = history["Summary made on B"]
+        assert in_use.state is VersionState.CURRENT
+        set_aside = history["Summary made on A"]  # kept, and said why it is not used
+        assert set_aside.state is VersionState.EARLIER
+        assert set_aside.set_aside_for == in_use.summary.id
+        assert in_use.set_aside_for is None
+    assert current_summary(a, on_a) == current_summary(b, on_b)
+    # What A does after it read B's summary is later by the clock, whatever A's clock
+    # says: an edit of the summary in use is used everywhere.
+    a.records.edit_summary(on_a, "A's rewrite", 4)
+    assert mine.id != a.records.latest_summary(on_a).id
+    pull(b, a)
+    for store, cid in ((a, on_a), (b, on_b)):
+        assert store.records.latest_summary(cid).content == "A's rewrite"
