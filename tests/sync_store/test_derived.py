@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -214,3 +214,32 @@ def test_what_is_derived_of_a_conversation_deleted_here_stays_out_and_bounds_hol
     assert b.db.execute_sql('SELECT "sha256", "texts_id" FROM "requests" r JOIN '
                             '"conversations" c ON c."id" = r."conversation_id" WHERE '
                             'c."title" = \'Other\'').fetchall() == [(None, None)]
+
+
+def test_request_records_from_other_machines_are_bounded_as_this_machines_own(machines):
+    a, b = machines["A"], machines["B"]
+    on_a = a.conversations.create("Busy").id
+    pull(b, a)
+    on_b = conversation_by_gid(b, gid_of(a, on_a))
+    b.records.max_per_conversation = 3
+    start = datetime(2026, 5, 3, 9, 0, tzinfo=UTC)
+
+    def record(cid, minute, outcome, **kwargs):
+        return RequestRecord(
+            conversation_id=cid, started_at=start + timedelta(minutes=minute), model="m",
+            outcome=outcome, body_bytes=1, max_bytes=2, input_tokens=1, token_budget=2,
+            tokens_exact=False, sent=(), summarized=(), left_out=(), **kwargs)
+
+    b.records.add(record(on_b, 10, "sent on B"))
+    oldest = RequestProof(("ab" * 32,), texts=(Remembered(SYSTEM_TEXT, "", "Be brief."),))
+    a.records.add(record(on_a, 0, "A at 9:00", proof=oldest))
+    for minute in (1, 2, 3):
+        a.records.add(record(on_a, minute, f"A at 9:0{minute}"))
+    assert pull(b, a).counts == {"request": 4}
+    # The oldest give way, wherever they were sent from; what only they kept goes along.
+    kept = sorted(r.outcome for r in b.records.of(on_b))
+    assert kept == ["A at 9:02", "A at 9:03", "sent on B"]
+    assert b.db.execute_sql('SELECT count(*) FROM "text_sets"').fetchone()[0] == 0
+    assert pull(b, a).counts == {}  # a record dropped here does not come back
+    assert len(b.records.of(on_b)) == 3
+    assert len(a.records.of(on_a)) == 4  # A bounds its own by its own limit

@@ -79,12 +79,13 @@ class SyncFeed:
     """The sync side of one store. `machine`: this machine's name as other machines know
     it (the wire side sets it), shown on a fork a concurrent append made here."""
 
-    def __init__(self, database: Database, turns: Turns,
-                 privacy: Callable[[], Privacy]) -> None:
+    def __init__(self, database: Database, turns: Turns, privacy: Callable[[], Privacy],
+                 records_cap: Callable[[], int]) -> None:
         self.database = database
         self.db = database.db
         self.turns = turns
         self.privacy = privacy
+        self.records_cap = records_cap  # request records kept per conversation, as locally
         self.machine = "this machine"
 
     def follow_machine(self, machine_id: str) -> None:
@@ -317,6 +318,10 @@ class SyncFeed:
                 gone = self._gone({t for r in deletes for t in r["targets"]})
                 for record, origin in ordered:
                     self._apply(record, origin, gone, applied)
+                if applied.counts.get("request"):
+                    sync_derived.cap_requests(self.db, {r["conv"] for r, _o in ordered
+                                                        if r["kind"] == "request"},
+                                              self.records_cap())
                 self._clock_seen([r for r, _o in ordered])
                 self.db.execute_sql('UPDATE "sync_state" SET "quiet" = 0')
             self.turns.counts_changed(None)
