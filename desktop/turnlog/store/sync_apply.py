@@ -201,11 +201,11 @@ def added_files(db: peewee.Database, record: dict[str, Any], origin: str) -> boo
     (deleted here) takes none. False when nothing was added."""
     added = False
     for item in record["files"]:
-        have = db.execute_sql(
+        lacking = db.execute_sql(  # the turn is here, without this file
             'SELECT 1 FROM "turns" t WHERE t."id" = ? AND NOT EXISTS (SELECT 1 FROM '
             '"turn_attachments" a WHERE a."gid" = ? OR (a."turn_id" = t."id" AND '
             'a."original" = ?))', (record["id"], item["id"], item["original"])).fetchone()
-        if have is None:
+        if lacking is None:
             continue
         (position,) = db.execute_sql('SELECT coalesce(max("position") + 1, 0) FROM '
                                      '"turn_attachments" WHERE "turn_id" = ?',
