@@ -504,6 +504,10 @@
             <translation>替换了摘要 #%1（已不再保留）。</translation>
         </message>
         <message>
+            <source>Set aside: it and summary #%1 were made at the same time on two machines; #%1, the later by the sync's clock, is in use.</source>
+            <translation>已搁置：它与摘要 #%1 是两台机器同时生成的；按同步时钟较晚的 #%1 正在使用。</translation>
+        </message>
+        <message>
             <source>Made while sending turn %1: &lt;a href='%2'&gt;the request that made it&lt;/a&gt; (rebuilt and checked against its hash).</source>
             <translation>在发送第 %1 轮时生成：&lt;a href='%2'&gt;生成它的请求&lt;/a&gt;（按记录重建并用哈希核对）。</translation>
         </message>

@@ -504,6 +504,10 @@
             <translation>取代了摘要 #%1（已不再保留）。</translation>
         </message>
         <message>
+            <source>Set aside: it and summary #%1 were made at the same time on two machines; #%1, the later by the sync's clock, is in use.</source>
+            <translation>已擱置：它與摘要 #%1 是兩台機器同時產生的；依同步時鐘較晚的 #%1 正在使用。</translation>
+        </message>
+        <message>
             <source>Made while sending turn %1: &lt;a href='%2'&gt;the request that made it&lt;/a&gt; (rebuilt and checked against its hash).</source>
             <translation>在傳送第 %1 輪時產生：&lt;a href='%2'&gt;產生它的請求&lt;/a&gt;（依紀錄重建並以雜湊核對）。</translation>
         </message>

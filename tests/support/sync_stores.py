@@ -14,6 +14,7 @@ from typing import Any
 
 from turnlog.core.model import Usage
 from turnlog.core.pending import PendingTurn
+from turnlog.core.summaries import SummaryDraft
 from turnlog.store import TurnlogStore
 
 
@@ -41,6 +42,22 @@ def pending(question: str, answer: str = "", *, replaces: str | None = None) -> 
     return PendingTurn(id=uuid.uuid4().hex, question=question, answer=answer or f"re: {question}",
                        model="m", finish_reason="stop", usage=Usage(1, 2, 3),
                        created_at=datetime.now(UTC), replaces=replaces)
+
+
+def summarize(store: TurnlogStore, conversation_id: int, content: str) -> Any:
+    """A summary of the conversation's active line as it stands here, saved as a
+    compaction saves one."""
+    line = store.turns.active(conversation_id)
+    return store.records.save_summary(conversation_id, SummaryDraft(
+        tuple(t.id for t in line), line[0].ordinal, line[-1].ordinal, "digest", content, "m",
+        "key", 5, (), (), store.conversations.generation(conversation_id)))
+
+
+def current_summary(store: TurnlogStore, conversation_id: int) -> str | None:
+    """The global id of the summary a send would carry now."""
+    found = store.records.latest_summary(conversation_id)
+    return None if found is None else store.db.execute_sql(
+        'SELECT "gid" FROM "summaries" WHERE "id" = ?', (found.id,)).fetchone()[0]
 
 
 def published(store: TurnlogStore) -> list[dict[str, Any]]:
@@ -77,9 +94,10 @@ def dump(store: TurnlogStore) -> dict[str, Any]:
     """What a person would see, by global id: each conversation's title, settings, fork
     origin, the turns of its active line (ids and text), every turn kept with its place
     (the group it follows, the group it is a version in), pins, notes, preferences and
-    folders. The line's order on screen is compared where a test knows it: a version
-    that arrives after another machine's continuation of its turn is shown after that
-    continuation on the machine that had the continuation first (ordinals are local)."""
+    folders, and the summary a send would carry. The line's order on screen is compared
+    where a test knows it: a version that arrives after another machine's continuation of
+    its turn is shown after that continuation on the machine that had the continuation
+    first (ordinals are local)."""
     db = store.db
     out: dict[str, Any] = {}
     for cid, gid, title, prompt, model, settings, starred in db.execute_sql(
@@ -96,7 +114,8 @@ def dump(store: TurnlogStore) -> dict[str, Any]:
                                       '"conversation_id" = ?', (cid,)).fetchall())
         out[gid] = {"title": title, "prompt": prompt, "model": model, "settings": settings,
                     "starred": starred, "line": line, "all": every,
-                    "fork": fork[0] if fork else None, "pins": pins, "notes": notes}
+                    "fork": fork[0] if fork else None, "pins": pins, "notes": notes,
+                    "summary": current_summary(store, cid)}
     out["preferences"] = sorted(db.execute_sql(
         'SELECT "gid", "text", "priority" FROM "preferences"').fetchall())
     out["folders"] = sorted(db.execute_sql('SELECT "gid", "name" FROM "folders"').fetchall())

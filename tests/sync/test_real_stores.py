@@ -1,16 +1,25 @@
 """Sync between real data directories (`TurnlogStore.open(home)` and its own feed) through one
-storage folder: a fork made by appends on two machines at once is the same on both, and a
-delete everywhere leaves no text of what it deleted on any machine, in what the forks hold
-too, nor in any live object opened with the passphrase."""
+storage folder: a fork made by appends on two machines at once is the same on both, a file
+a later import adds to a synced turn reaches the other with its bytes, and a delete
+everywhere leaves no text of what it deleted on any machine, in what the forks hold too,
+nor in any live object opened with the passphrase."""
 
 from __future__ import annotations
 
+import json
+import zipfile
+
 import pytest
 
+import chatgpt_export as gpt
+from attachfiles import png_bytes
 from sync_lists import StoreFeed
 from sync_machines import live_plaintexts, make_machine
+from turnlog.service.transfer import import_file
 
 SECRET = "SECRET-the-gate-code-4417"
+TEMPLE_MARK = "TEMPLE-PIXELS-7731"
+TEMPLE = png_bytes(40, 30, marker=TEMPLE_MARK)
 
 
 @pytest.fixture
@@ -175,3 +184,30 @@ def test_what_is_derived_travels_and_deletes_leave_none_of_it_in_a_live_object(p
         held = _held(machine)
         for word in (b"TOOL-RESULT-ACACIA", b"SUMMARY-BIRCH", b"SUMMARY-DAPHNE", b"PIN-CEDAR"):
             assert word not in held and word not in opened, (machine.name, word)
+
+
+def test_a_file_a_later_import_adds_travels_with_its_bytes_and_goes_with_its_turn(
+        pair, tmp_path):
+    a, b = pair
+    import_file(a.feed.store, gpt.write_json(tmp_path / "conversations.json",
+                                             gpt.conversations()))
+    _sync_all(pair)
+    with zipfile.ZipFile(tmp_path / "export.zip", "w") as archive:  # the richer form, later
+        archive.writestr("conversations.json", json.dumps(gpt.conversations()))
+        archive.writestr("file-abc-temple.png", TEMPLE)
+    import_file(a.feed.store, tmp_path / "export.zip")
+    assert a.sync().files_up == 1
+    down = b.sync()
+    assert (down.files_down, down.problems) == (1, [])
+    [(turn_id, digest, added)] = b.feed.store.db.execute_sql(
+        'SELECT "turn_id", "original", "added_at" FROM "turn_attachments"').fetchall()
+    assert added and b.feed.store.attachments.original(digest) == TEMPLE
+    assert TEMPLE_MARK.encode() in _held(b) and list((tmp_path / "Sync").rglob("*.tlb"))
+    b.feed.store.sync_feed.delete_turn(turn_id, everywhere=True)
+    _sync_all(pair)
+    for machine in pair:
+        assert machine.feed.store.db.execute_sql(
+            'SELECT (SELECT count(*) FROM "turn_attachments") + (SELECT count(*) FROM '
+            '"blobs")').fetchone()[0] == 0
+        assert TEMPLE_MARK.encode() not in _held(machine)
+    assert [p for p in (tmp_path / "Sync").rglob("*.tlb")] == []  # no file object is left

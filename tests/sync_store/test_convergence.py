@@ -1,7 +1,7 @@
-"""Random interleavings of appends, versions, renames, pins and deletes (everywhere and on
-one machine) on three stores, exchanged in random order, duplicated, at random times: at
-the end every store holds the same log, and no store's file holds the text of a turn it
-no longer has."""
+"""Random interleavings of appends, versions, renames, pins, summaries and deletes
+(everywhere and on one machine) on three stores, exchanged in random order, duplicated, at
+random times: at the end every store holds the same log with the same summary in use, and
+no store's file holds the text of a turn it no longer has."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ import tempfile
 import uuid
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from sync_stores import dump, file_bytes, open_machines, pending
+from sync_stores import dump, file_bytes, open_machines, pending, summarize
 
 NAMES = "ABC"
 OPS = ("create", "append", "append", "append", "version", "use_version", "rename", "pin",
-       "delete_everywhere", "delete_turn_everywhere", "delete_here", "sync", "sync")
+       "summarize", "delete_everywhere", "delete_turn_everywhere", "delete_here", "sync", "sync")
 
 steps = st.lists(st.tuples(st.sampled_from(OPS), st.sampled_from(NAMES),
                            st.integers(0, 2**16)), min_size=4, max_size=28)
@@ -92,6 +92,9 @@ def _act(op, store, machines, seed, tokens, storage):
         store.conversations.update(cid, title=f"renamed {token}")
     elif op == "pin":
         store.memory.add_pin(cid, f"pin {token}")
+    elif op == "summarize":
+        if store.turns.active(cid):
+            summarize(store, cid, f"summary {token}")
     elif op == "delete_everywhere":
         store.sync_feed.delete_conversations([cid], everywhere=True)
     elif op == "delete_turn_everywhere":
@@ -123,8 +126,14 @@ def _comparable(store, here_deleted):
     return out
 
 
+# Two machines that each summarize one conversation offline after reading it.
+SUMMARIZED_AT_ONCE = [("create", "A", 0), ("sync", "A", 0), ("create", "B", 0),
+                      ("sync", "B", 0), ("summarize", "A", 0), ("summarize", "B", 100)]
+
+
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(steps=steps)
+@example(steps=SUMMARIZED_AT_ONCE)
 def test_every_store_converges_and_keeps_no_deleted_text(steps):
     with tempfile.TemporaryDirectory() as root:
         machines = open_machines(Path(root), NAMES)

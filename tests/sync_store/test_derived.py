@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from cli_runs import cli
 from every_table import dump as tables
-from every_table import fill
+from every_table import fill, pending
 from loopback import Behaviour
 from sync_stores import conversation_by_gid, file_bytes, gid_of, machines_open, published, pull
 from turnlog.core.model import ConversationSettings, Usage
@@ -29,6 +29,7 @@ from turnlog.core.tools import ToolCall, ToolResult, ToolRound
 from turnlog.providers import ChatCompletionsProvider
 from turnlog.service.chat import Route, request_for, sender_for
 from turnlog.service.request_body import request_of_turn
+from turnlog.store import sync_derived, sync_records
 from turnlog.store.sync_feed import NOT_CARRIED
 from turnlog.store.sync_records import MAX_RECORD_BYTES
 
@@ -214,3 +215,53 @@ def test_what_is_derived_of_a_conversation_deleted_here_stays_out_and_bounds_hol
     assert b.db.execute_sql('SELECT "sha256", "texts_id" FROM "requests" r JOIN '
                             '"conversations" c ON c."id" = r."conversation_id" WHERE '
                             'c."title" = \'Other\'').fetchall() == [(None, None)]
+
+
+def test_request_records_from_other_machines_are_bounded_as_this_machines_own(machines):
+    a, b = machines["A"], machines["B"]
+    on_a = a.conversations.create("Busy").id
+    pull(b, a)
+    on_b = conversation_by_gid(b, gid_of(a, on_a))
+    b.records.max_per_conversation = 3
+    start = datetime(2026, 5, 3, 9, 0, tzinfo=UTC)
+
+    def record(cid, minute, outcome, **kwargs):
+        return RequestRecord(
+            conversation_id=cid, started_at=start + timedelta(minutes=minute), model="m",
+            outcome=outcome, body_bytes=1, max_bytes=2, input_tokens=1, token_budget=2,
+            tokens_exact=False, sent=(), summarized=(), left_out=(), **kwargs)
+
+    b.records.add(record(on_b, 10, "sent on B"))
+    oldest = RequestProof(("ab" * 32,), texts=(Remembered(SYSTEM_TEXT, "", "Be brief."),))
+    a.records.add(record(on_a, 0, "A at 9:00", proof=oldest))
+    for minute in (1, 2, 3):
+        a.records.add(record(on_a, minute, f"A at 9:0{minute}"))
+    assert pull(b, a).counts == {"request": 4}
+    # The oldest give way, wherever they were sent from; what only they kept goes along.
+    kept = sorted(r.outcome for r in b.records.of(on_b))
+    assert kept == ["A at 9:02", "A at 9:03", "sent on B"]
+    assert b.db.execute_sql('SELECT count(*) FROM "text_sets"').fetchone()[0] == 0
+    assert pull(b, a).counts == {}  # a record dropped here does not come back
+    assert len(b.records.of(on_b)) == 3
+    assert len(a.records.of(on_a)) == 4  # A bounds its own by its own limit
+
+
+def test_a_record_naming_more_runs_of_turns_than_a_record_may_carry_travels_as_their_span(
+        machines, monkeypatch):
+    """The bound on a list in a change record, lowered (10,000 runs need 20,000 turns): a
+    request that sent every other turn names more runs than another machine accepts, so
+    it travels as the span they lie in; carried as it is, it would stop every sync."""
+    for module in (sync_derived, sync_records):
+        monkeypatch.setattr(module, "MAX_LIST", 3)
+    a, b = machines["A"], machines["B"]
+    on_a = a.conversations.create("Sparse").id
+    a.turns.commit_many(on_a, [pending(f"s{i}", f"question {i}", i) for i in range(1, 9)])
+    a.records.add(RequestRecord(
+        conversation_id=on_a, started_at=datetime.now(UTC), model="m", outcome="ok",
+        body_bytes=1, max_bytes=2, input_tokens=1, token_budget=2, tokens_exact=False,
+        sent=(1, 3, 5, 7), summarized=(), left_out=()))
+    assert pull(b, a).counts["request"] == 1
+    on_b = conversation_by_gid(b, gid_of(a, on_a))
+    numbered = {t.id: t.ordinal for t in b.turns.all(on_b)}
+    (sent,) = [r.sent for r in b.records.of(on_b)]
+    assert sent == tuple(range(numbered["s1"], numbered["s7"] + 1))

@@ -7,15 +7,20 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import zipfile
 from dataclasses import replace
 
 import pytest
 
+import chatgpt_export as gpt
+from attachfiles import png_bytes
 from sync_stores import conversation_by_gid, gid_of, machines_open, pending, published, pull
 from turnlog.core.attachments import Attachment, AttachmentKind
+from turnlog.service.transfer import import_file
 from turnlog.store.errors import SyncRecordInvalid
 
 PHOTO = b"\x89PNG-kyoto-temple-photo-" + bytes(range(256)) * 40
+TEMPLE = png_bytes(40, 30, marker="TEMPLE-PIXELS-7731")
 NOTES = b"itinerary day 1: Fushimi Inari at dawn\n"
 
 
@@ -119,3 +124,35 @@ def test_a_delete_everywhere_takes_the_files_from_every_machine(machines, tmp_pa
         if path.is_file():
             data = path.read_bytes()
             assert b"kyoto-temple-photo" not in data and b"Fushimi Inari" not in data, path
+
+
+def test_files_a_later_import_adds_travel_dated_and_go_with_their_turn(machines, tmp_path):
+    """A ChatGPT `.zip` imported on A after its `conversations.json` (both machines had
+    synced the turns): the image it adds to a turn reaches B dated, with its bytes, and a
+    delete everywhere of that turn takes it from both and from A's records to publish."""
+    a, b = machines["A"], machines["B"]
+    import_file(a, gpt.write_json(tmp_path / "conversations.json", gpt.conversations()))
+    pull(b, a)
+    with zipfile.ZipFile(tmp_path / "export.zip", "w") as archive:
+        archive.writestr("conversations.json", json.dumps(gpt.conversations()))
+        archive.writestr("file-abc-temple.png", TEMPLE)
+    import_file(a, tmp_path / "export.zip")
+    [(turn_id, added, on_a)] = a.db.execute_sql(
+        'SELECT a."turn_id", a."added_at", t."conversation_id" FROM "turn_attachments" a '
+        'JOIN "turns" t ON t."id" = a."turn_id"').fetchall()
+    assert added
+    assert pull(b, a).counts == {"files": 1}
+    assert _carry_blobs(b, a) == 1
+    there = conversation_by_gid(b, gid_of(a, on_a))
+    [photo] = next(t for t in b.turns.all(there) if t.id == turn_id).attachments
+    # dated as on A, so the window says "added by import" there too
+    assert (photo.added_at, b.attachments.original(photo.digest)) == (added, TEMPLE)
+    assert pull(b, a).counts == {}  # once
+    assert import_file(a, tmp_path / "export.zip") and pull(b, a).counts == {}  # not again
+
+    b.sync_feed.delete_turn(turn_id, everywhere=True)
+    pull(a, b)
+    for store in (a, b):
+        assert store.db.execute_sql('SELECT count(*) FROM "turn_attachments"').fetchone()[0] == 0
+        assert store.db.execute_sql('SELECT count(*) FROM "blobs"').fetchone()[0] == 0
+    assert [r for r in published(a) if r["kind"] == "files"] == []

@@ -9,8 +9,23 @@ import time
 
 import pytest
 
-from sync_stores import conversation_by_gid, dump, gid_of, machines_open, pending, published, pull
+from cli_runs import cli
+from sync_stores import (
+    conversation_by_gid,
+    current_summary,
+    dump,
+    gid_of,
+    machines_open,
+    pending,
+    published,
+    pull,
+    summarize,
+)
+from turnlog.core.numbers import TurnNumbers
+from turnlog.core.summaries import VersionState
 from turnlog.store.errors import SyncRecordInvalid
+from turnlog.ui.infra.operation_results import HistoryState
+from turnlog.ui.request.compaction_history import history_html
 
 
 @pytest.fixture
@@ -158,3 +173,49 @@ def test_two_machines_naming_a_folder_alike_end_with_the_same_names_everywhere(m
                                (first.id,)).fetchone()[0]
     assert dict(names[0])[earlier] == "Work"  # the first made keeps its name
     assert sorted(dict(names[0]).values())[1].startswith("Work (")
+
+
+def test_two_machines_summarizing_offline_use_the_same_summary_and_keep_the_other(
+        machines, monkeypatch):
+    a, b = machines["A"], machines["B"]
+    on_a, on_b = _shared(a, b)
+    for n in (2, 3):
+        a.turns.commit(on_a, pending(f"turn {n}"))
+    pull(b, a)
+    # Each summarizes offline (A first): each holds its own under a lower row id than the
+    # other's once they meet, so row order would pick a different one on each.
+    mine = summarize(a, on_a, "Summary made on A")
+    time.sleep(0.002)
+    summarize(b, on_b, "Summary made on B")
+    pull(a, b)
+    pull(b, a)
+    for store, cid in ((a, on_a), (b, on_b)):
+        assert store.records.latest_summary(cid).content == "Summary made on B"
+        history = {v.summary.content: v for v in store.records.summary_history(cid)}
+        in_use = history["Summary made on B"]
+        assert in_use.state is VersionState.CURRENT
+        set_aside = history["Summary made on A"]  # kept, and said why it is not used
+        assert set_aside.state is VersionState.EARLIER
+        assert set_aside.set_aside_for == in_use.summary.id
+        assert in_use.set_aside_for is None
+    assert current_summary(a, on_a) == current_summary(b, on_b)
+    # The window's compaction history says why it is not in use, and which one is.
+    state = HistoryState(on_b, tuple(b.records.summary_history(on_b)),
+                         TurnNumbers.of(b.turns.versions(on_b)))
+    in_use = b.records.latest_summary(on_b).id
+    assert (f"Set aside: it and summary #{in_use} were made at the same time on two "
+            f"machines; #{in_use}, the later by the sync's clock, is in use.") \
+        in history_html(state)
+    monkeypatch.setenv("TURNLOG_HOME", str(a.home))  # `turnlog-cli summaries` says so too
+    shown = cli("summaries", "--conversation", str(on_a))
+    assert shown.returncode == 0, shown.stderr
+    in_use = a.records.latest_summary(on_a).id
+    assert f"set aside: it and #{in_use} were made at the same time on two machines" \
+        in shown.stdout
+    # What A does after it read B's summary is later by the clock, whatever A's clock
+    # says: an edit of the summary in use is used everywhere.
+    a.records.edit_summary(on_a, "A's rewrite", 4)
+    assert mine.id != a.records.latest_summary(on_a).id
+    pull(b, a)
+    for store, cid in ((a, on_a), (b, on_b)):
+        assert store.records.latest_summary(cid).content == "A's rewrite"

@@ -97,6 +97,7 @@ def history_json(found: list[SummaryVersion], numbers: TurnNumbers) -> list[dict
         "records": list(v.record_ids), "made_in_record": v.made_in,
         "made_for_turn": None if v.made_for_ordinal is None
         else numbers.number(v.made_for_ordinal),
+        "set_aside_for": v.set_aside_for,
         "bytes": v.summary.content_bytes,
         "text": v.summary.content,
     } for v in found]
@@ -120,9 +121,12 @@ def _heading(entry: dict[str, Any], conversation: int) -> str:
     made = "" if entry["made_for_turn"] is None else (
         f"; made while sending turn {entry['made_for_turn']} (that request: turnlog-cli "
         f"sent --conversation {conversation} --turn {entry['made_for_turn']} --json)")
+    aside = "" if entry["set_aside_for"] is None else (
+        f"; set aside: it and #{entry['set_aside_for']} were made at the same time on two "
+        f"machines; #{entry['set_aside_for']}, the later by the sync's clock, is in use")
     return (f"summary #{entry['id']} [{entry['state']}] {who}, {entry['created_at']}; "
             f"covers {_span(entry['covers_turns'])}; {folded}; {then}; "
-            f"requests that carried it: {records}{made}")
+            f"requests that carried it: {records}{made}{aside}")
 
 
 def _indented(text: str) -> str:

@@ -62,6 +62,9 @@ class SummaryVersion:
     made_in: int | None = None
     made_for: str | None = None
     made_for_ordinal: int | None = None
+    # Not in effect though nothing replaced it: the summary chosen over it (two machines
+    # summarized at the same time; the one made later by the sync's clock is used).
+    set_aside_for: int | None = None
 
     @property
     def folded(self) -> tuple[int, int]:

@@ -66,6 +66,18 @@ def add_to_turn(db: peewee.SqliteDatabase, turn_id: str,
             (turn_id, *_values(attachment, position, db), attachment.added_at or None))
 
 
+def journal_added(db: peewee.SqliteDatabase, turn_id: str, start: int) -> None:
+    """Journal the files added to a turn already stored (from position `start` on) for
+    the sync to publish: each as a record of its own, named by its turn (a delete of the
+    turn takes it along), since the turn's own record may have gone out already."""
+    db.execute_sql(
+        'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") SELECT '
+        '\'files\', a."turn_id", c."gid", a."gid", NULL FROM "turn_attachments" a JOIN '
+        '"turns" t ON t."id" = a."turn_id" JOIN "conversations" c ON c."id" = '
+        't."conversation_id" WHERE a."turn_id" = ? AND a."position" >= ? AND (SELECT '
+        '"quiet" FROM "sync_state") = 0 ORDER BY a."position"', (turn_id, start))
+
+
 def stored_originals(db: peewee.SqliteDatabase, turn_ids: Sequence[str]
                      ) -> dict[str, tuple[set[str], int]]:
     """For those of `turn_ids` that have files: their originals' SHA-256 and the next

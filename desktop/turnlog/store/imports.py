@@ -313,6 +313,7 @@ class ImportWriter:
                     missing.append(replace(attachment, added_at=now))
             if missing:
                 attachments.add_to_turn(self.db, turn_id, missing, start)
+                attachments.journal_added(self.db, turn_id, start)
                 self._added += len(missing)
                 self._added_turns += 1
                 self._added_other += sum(a.kind is not AttachmentKind.IMAGE for a in missing)

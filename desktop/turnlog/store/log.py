@@ -230,7 +230,8 @@ class TurnlogStore:
         """Sync's store side: this machine's change records, other machines' applied."""
         from .sync_feed import SyncFeed
 
-        return SyncFeed(self.database, self.turns, lambda: self.privacy)
+        return SyncFeed(self.database, self.turns, lambda: self.privacy,
+                        lambda: self.records.max_per_conversation)
 
     @cached_property
     def records(self) -> Records:

@@ -60,11 +60,12 @@ class Records:
                 round_usage=json.dumps([u.to_json() for u in record.round_usage]),
                 **proofs.columns(self.db, record.conversation_id, proof),
             )
-            # Bounded: the oldest records of a busy conversation give way to new ones.
+            # Bounded: the oldest records of a busy conversation (by when they were sent,
+            # those from other machines too, as a sync bounds them) give way to new ones.
             stale = (
                 RequestRow.select(RequestRow.id)
                 .where(RequestRow.conversation == record.conversation_id)
-                .order_by(RequestRow.id.desc())
+                .order_by(RequestRow.started_at.desc(), RequestRow.id.desc())
                 .offset(self.max_per_conversation)
             )
             if RequestRow.delete().where(RequestRow.id.in_(stale)).execute(self.db):

@@ -24,14 +24,30 @@ from .rows import now_iso, stored_summary
 KEEP_PER_CONVERSATION = 3  # the newest few; older ones are superseded and removed
 
 
+# The clock reading of a summary's making: the first its sync journal keeps (its insert's
+# here; the record's as it arrived from another machine).
+_MADE = ('coalesce((SELECT min(j."hlc") FROM "sync_journal" j WHERE j."subject" = s."gid" '
+         'AND j."kind" = \'summary\'), \'\')')
+
+
+def _current_id(db: peewee.Database, conversation_id: int) -> int | None:
+    """The summary in effect, by one rule every machine evaluates alike (row ids are each
+    machine's own): of the versions not undone, the one made last by the sync's clock
+    (whose reading ends in its machine's id, so two are never equal), then the greater
+    global id. On one machine that is the newest, as the clock runs ahead of every reading
+    it has applied: an edit or a summary made after another machine's arrived is used.
+    Two machines that each summarized offline end with the same one in effect; the other
+    stays a kept version, set aside. (Not the one covering the most turns: a summary made
+    afresh after a change of settings may cover fewer than the one before it.)"""
+    row = db.execute_sql(
+        'SELECT s."id" FROM "summaries" s WHERE s."conversation_id" = ? AND s."undone" = 0 '
+        f'ORDER BY {_MADE} DESC, s."gid" DESC LIMIT 1', (conversation_id,)).fetchone()
+    return None if row is None else int(row[0])
+
+
 def _current_row(db: peewee.Database, conversation_id: int) -> SummaryRow | None:
-    """The summary in effect: the newest one that is not an undone edit."""
-    return (
-        SummaryRow.select()
-        .where((SummaryRow.conversation == conversation_id) & (SummaryRow.undone == False))  # noqa: E712
-        .order_by(SummaryRow.id.desc())
-        .first(db)
-    )
+    found = _current_id(db, conversation_id)
+    return None if found is None else SummaryRow.select().where(SummaryRow.id == found).first(db)
 
 
 def latest_summary(db: peewee.Database, conversation_id: int) -> StoredSummary | None:
@@ -192,7 +208,10 @@ def history(db: peewee.Database, conversation_id: int) -> list[SummaryVersion]:
     ordinals = dict(TurnRow.select(TurnRow.id, TurnRow.ordinal).where(
         TurnRow.id.in_(answered)).tuples().execute(db)) if answered else {}
     kept = {row.id for row in found}
-    current = max((row.id for row in found if not row.undone), default=None)
+    current = _current_id(db, conversation_id)
+    # A version nothing kept replaced nor was edited from, yet not in effect: set aside by
+    # the rule of `_current_id` (another machine summarized at the same time).
+    followed = {row.replaced_id for row in found} | {row.edited_from for row in found}
     return [
         SummaryVersion(
             summary=stored_summary(row),
@@ -200,6 +219,8 @@ def history(db: peewee.Database, conversation_id: int) -> list[SummaryVersion]:
                    if row.id == current else VersionState.EARLIER),
             record_ids=tuple(carried.get(row.id, ())),
             replaced_kept=row.replaced_id in kept,
+            set_aside_for=(current if current is not None and row.id != current
+                           and not row.undone and row.id not in followed else None),
             **_made_in(made_in.get(row.id) if row.edited_from is None else None, ordinals),
         )
         for row in found
@@ -243,11 +264,13 @@ def prune(db: peewee.Database, conversation_id: int) -> None:
         (SummaryRow.conversation == conversation_id) & SummaryRow.edited_from.is_null(False))
     named = _named_by_records(db, conversation_id)
     undo_to = _undo_chain(db, conversation_id)
+    current = _current_id(db, conversation_id)
     SummaryRow.delete().where(
-        (SummaryRow.conversation == conversation_id)
+        (SummaryRow.conversation == conversation_id) & (SummaryRow.id != (current or -1))
         & (SummaryRow.id.in_(stale) | SummaryRow.id.in_(edited_away) | SummaryRow.undone)
         & SummaryRow.id.not_in(named) & SummaryRow.id.not_in(undo_to)).execute(db)
     # One kept only for the requests that carried it needs its text and its span, not the
     # list of every turn id it covered (megabytes on a long log).
     SummaryRow.update(covered_ids="[]").where(
-        SummaryRow.id.in_(stale) & (SummaryRow.covered_ids != "[]")).execute(db)
+        SummaryRow.id.in_(stale) & (SummaryRow.id != (current or -1))
+        & (SummaryRow.covered_ids != "[]")).execute(db)

@@ -191,11 +191,37 @@ def _insert_turn(db: peewee.Database, cid: int, record: dict[str, Any], *, after
         db.execute_sql('INSERT OR IGNORE INTO "tool_results" ("turn_id", "call_id", "content") '
                        'VALUES (?, ?, ?)', (record["id"], call_id, text))
     for item in record.get("files", ()):
-        values = {**item, "gid": item["id"], "turn_id": record["id"]}
-        del values["id"]
-        columns = ", ".join(f'"{c}"' for c in values)
-        db.execute_sql(f'INSERT INTO "turn_attachments" ({columns}) VALUES '
-                       f'({", ".join("?" * len(values))})', tuple(values.values()))
+        _insert_file(db, record["id"], item)
+
+
+def added_files(db: peewee.Database, record: dict[str, Any], origin: str) -> bool:
+    """Files a later import on another machine added to a turn: appended after the turn's
+    files here, dated as they were there. One the turn has already (by its id, or by its
+    SHA-256: this machine imported the same file) is not added again; a turn not here
+    (deleted here) takes none. False when nothing was added."""
+    added = False
+    for item in record["files"]:
+        lacking = db.execute_sql(  # the turn is here, without this file
+            'SELECT 1 FROM "turns" t WHERE t."id" = ? AND NOT EXISTS (SELECT 1 FROM '
+            '"turn_attachments" a WHERE a."gid" = ? OR (a."turn_id" = t."id" AND '
+            'a."original" = ?))', (record["id"], item["id"], item["original"])).fetchone()
+        if lacking is None:
+            continue
+        (position,) = db.execute_sql('SELECT coalesce(max("position") + 1, 0) FROM '
+                                     '"turn_attachments" WHERE "turn_id" = ?',
+                                     (record["id"],)).fetchone()
+        _insert_file(db, record["id"], {**item, "position": position})
+        journal(db, record, origin, item["id"])
+        added = True
+    return added
+
+
+def _insert_file(db: peewee.Database, turn_id: str, item: dict[str, Any]) -> None:
+    values = {**item, "gid": item["id"], "turn_id": turn_id}
+    del values["id"]
+    columns = ", ".join(f'"{c}"' for c in values)
+    db.execute_sql(f'INSERT INTO "turn_attachments" ({columns}) VALUES '
+                   f'({", ".join("?" * len(values))})', tuple(values.values()))
 
 
 def _take_ordinal(db: peewee.Database, cid: int) -> int:

@@ -12,7 +12,8 @@ journaling triggers quiet.
   body hash, as `forget_earlier_summaries` does.
 - A request record's verbatim run is found again by its turns' ids: the version state it
   was made in is the newest one here whose run has the same turns (`run`, a SHA-256 of
-  their ids). A text of a pin, note or preference deleted here is kept as deleted.
+  their ids). A text of a pin, note or preference deleted here is kept as deleted. A
+  conversation keeps at most as many as a machine keeps of its own (`cap_requests`).
 - Neither a request record nor a failed side request counts in this machine's usage:
   each machine counts what it spent.
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import peewee
@@ -276,6 +277,24 @@ def request(db: peewee.Database, record: dict[str, Any], gone: Gone) -> bool:
     db.execute_sql(f'INSERT INTO "requests" ({_cols(tuple(values))}) VALUES '
                    f'({", ".join("?" * len(values))})', tuple(values.values()))
     return True
+
+
+def cap_requests(db: peewee.Database, conversations: Iterable[str | None], keep: int) -> int:
+    """Bound the request records of these conversations (global ids) as a machine bounds
+    its own: past `keep`, the oldest (by when they were sent, from whichever machine)
+    give way; the texts and tool sets only they kept go with them (the schema's
+    triggers). A record dropped here stays journaled as applied: it does not come back.
+    Returns how many were dropped."""
+    dropped = 0
+    for gid in sorted(c for c in set(conversations) if c is not None):
+        cid = _local(db, "conversations", gid)
+        if cid is None:
+            continue
+        dropped += db.execute_sql(
+            'DELETE FROM "requests" WHERE "id" IN (SELECT "id" FROM "requests" WHERE '
+            '"conversation_id" = ? ORDER BY "started_at" DESC, "id" DESC LIMIT -1 OFFSET ?)',
+            (cid, keep)).rowcount
+    return dropped
 
 
 def _ordinal(db: peewee.Database, turn_id: str | None) -> int | None:

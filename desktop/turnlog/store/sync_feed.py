@@ -6,7 +6,9 @@ What changed here is journaled by SQLite triggers on the synced tables (schema s
 V_SYNC) rather than by each writer: every path that writes those tables (a send, an
 import, a fork, the window, the command line) is covered without being touched, and a
 write made while another machine's records are applied is told apart by
-`sync_state.quiet`, set and cleared inside the applying transaction. Each journal row
+`sync_state.quiet`, set and cleared inside the applying transaction (files a later
+import adds to a stored turn are journaled by that import: `attachments.journal_added`,
+no trigger telling them from a turn's own). Each journal row
 carries a hybrid logical clock reading ("<ms:13>-<counter:6>-<node id>", sorting in clock
 order; the trigger keeps it ahead of every reading this machine has seen), so a machine
 whose wall clock runs ahead wins only until the others have read it.
@@ -48,7 +50,6 @@ _FILE_SQL = ", ".join(f'"{c}"' for c in ("gid", *FILE_COLUMNS[1:]))
 # What never travels: listed here, named in the README's Sync section (secrets, tool
 # servers' commands and profiles are outside the store: they never reach it).
 NOT_CARRIED = {
-    "attachments_added": "files a later import added to a turn already published",
     "drafts": "drafts (a machine's own unsent text)",
     "usage": "usage totals (each machine counts what it spent)",
 }
@@ -79,12 +80,13 @@ class SyncFeed:
     """The sync side of one store. `machine`: this machine's name as other machines know
     it (the wire side sets it), shown on a fork a concurrent append made here."""
 
-    def __init__(self, database: Database, turns: Turns,
-                 privacy: Callable[[], Privacy]) -> None:
+    def __init__(self, database: Database, turns: Turns, privacy: Callable[[], Privacy],
+                 records_cap: Callable[[], int]) -> None:
         self.database = database
         self.db = database.db
         self.turns = turns
         self.privacy = privacy
+        self.records_cap = records_cap  # request records kept per conversation, as locally
         self.machine = "this machine"
 
     def follow_machine(self, machine_id: str) -> None:
@@ -195,6 +197,10 @@ class SyncFeed:
             return stored if isinstance(stored, dict) else {"targets": stored}
         if kind == "turn":
             return self._turn_record(gid)
+        if kind == "files":  # a file a later import added (gone with its turn: None)
+            files = [dict(zip(FILE_COLUMNS, found, strict=True)) for found in db.execute_sql(
+                f'SELECT {_FILE_SQL} FROM "turn_attachments" WHERE "gid" = ?', (subject,))]
+            return {"files": files} if files else None
         if kind == "version":
             return self._version_record(subject, json.loads(value or "{}"))
         if kind == "side":
@@ -317,6 +323,10 @@ class SyncFeed:
                 gone = self._gone({t for r in deletes for t in r["targets"]})
                 for record, origin in ordered:
                     self._apply(record, origin, gone, applied)
+                if applied.counts.get("request"):
+                    sync_derived.cap_requests(self.db, {r["conv"] for r, _o in ordered
+                                                        if r["kind"] == "request"},
+                                              self.records_cap())
                 self._clock_seen([r for r, _o in ordered])
                 self.db.execute_sql('UPDATE "sync_state" SET "quiet" = 0')
             self.turns.counts_changed(None)
@@ -363,6 +373,10 @@ class SyncFeed:
             sync_apply.turn(db, record, origin, self.machine)
         elif kind == "side":
             if not sync_apply.side(db, record, origin):
+                applied.skipped += 1
+                return
+        elif kind == "files":
+            if not sync_apply.added_files(db, record, origin):
                 applied.skipped += 1
                 return
         elif kind == "assistant":

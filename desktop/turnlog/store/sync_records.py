@@ -93,13 +93,16 @@ KIND_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         ("tools", (str, type(None))), ("texts", (list, type(None))),
         ("run", (str, type(None))), ("sent", (list,)), ("summarized", (list,)),
         ("left_out", (list,)))}},
+    # Files a later import added to a turn already stored (id: the turn's), as the turn's
+    # own record names its files; their bytes travel as blobs.
+    "files": {"files": ((list,), False)},
     # A side request that failed: its usage and the turns it carried (runs, as a request's).
     "side_attempt": {"created_at": (_TEXT, False), "outcome": (_TEXT, False),
                      "usage": (_TEXT, True), "model": (_TEXT, False),
                      "carried": ((list,), False)},
 }
 REMOVABLE = ("pin", "note", "preference", "folder", "assistant")  # may say `removed`
-WITH_FILES = ("turn", "assistant")
+WITH_FILES = ("turn", "assistant", "files")
 ID_LISTS = ("sources", "sent", "summarized", "left_out", "side_ids")
 # A turn's files (`files`, optional): each names its bytes by SHA-256; the bytes travel
 # apart, as blobs.
@@ -122,7 +125,8 @@ TEXT_KINDS = ("system", "pin", "note", "preference")  # the texts a request's pr
 MAX_RESULTS = 10_000  # the full tool results one turn keeps
 KINDS = ("conversation", "delete", *KIND_FIELDS)
 NEEDS_CONVERSATION = ("conversation", "turn", "version", "use_version", "pin", "note",
-                      "side", "conversation_assistant", "summary", "request", "side_attempt")
+                      "side", "conversation_assistant", "summary", "request", "side_attempt",
+                      "files")
 
 
 def refuse(record: Any, why: str) -> SyncRecordInvalid:

@@ -55,7 +55,7 @@ def files_named(records: Iterable[dict[str, Any]]) -> dict[str, list[tuple[str, 
     """SHA-256 → (record id, conversation) of the records that name that file."""
     found: dict[str, list[tuple[str, str | None]]] = {}
     for record in records:
-        if record.get("kind") not in ("turn", "assistant"):
+        if record.get("kind") not in ("turn", "assistant", "files"):
             continue
         for item in record.get("files") or ():
             for digest in {item["original"], item["sent"]}:

@@ -96,6 +96,11 @@ def entry_html(version: SummaryVersion, state: HistoryState,
     else:
         lines.append(arg(translate("CompactionHistory",
                                    "Replaced summary #%1 (no longer kept)."), made.replaced_id))
+    if version.set_aside_for is not None:
+        lines.append(arg(translate(
+            "CompactionHistory", "Set aside: it and summary #%1 were made at the same time on "
+            "two machines; #%1, the later by the sync's clock, is in use."),
+            version.set_aside_for))
     if version.made_for is not None and version.made_for_ordinal is not None:
         number = state.numbers.number(version.made_for_ordinal)
         lines.append(arg(translate(
