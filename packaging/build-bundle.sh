@@ -35,8 +35,8 @@ step "virtual environment $venv"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 py=$venv/bin/python
 
-step "install Turnlog with the local extra (llama.cpp compiles here, portable) and PyInstaller"
-quiet "$root/packaging/pip-install" "$venv" --quiet "$root[local,bundle]"
+step "install Turnlog with the local and sync extras (llama.cpp compiles here, portable) and PyInstaller"
+quiet "$root/packaging/pip-install" "$venv" --quiet "$root[local,sync,bundle]"
 quiet "$py" -m pip install --quiet --no-deps --force-reinstall "$root"
 
 step "check that llama.cpp is the portable build"

@@ -258,6 +258,29 @@ def test_the_installed_turnlog_cli_talks_to_an_mcp_server(installed, tmp_path):
     assert "peer\tready with 6 tools" in listed.stdout, listed.stdout
 
 
+@pytest.mark.parametrize("kind", ["webdav", "s3"])
+def test_the_installed_turnlog_cli_syncs_through_a_webdav_server_and_an_s3_api(
+        installed, tmp_path, kind):
+    """The package carries the sync backends: set up through a real server on 127.0.0.1
+    (its password in a Secret Service keyring of the child's own session), then a sync."""
+    from sync_cli_runs import server_options
+    from sync_servers import s3_server, webdav_server
+
+    env = clean_env(tmp_path / "home")
+    (tmp_path / "pass").write_text("tulips in autumn\n")
+    script = ('export XDG_DATA_HOME="$(mktemp -d)"; printf %s pw | '
+              "gnome-keyring-daemon --unlock --components=secrets >/dev/null; "
+              '"$0" sync setup "$@" && "$0" sync now')
+    with (webdav_server(tmp_path / "dav") if kind == "webdav" else s3_server()) as served:
+        synced = subprocess.run(
+            ["dbus-run-session", "--", "sh", "-c", script, str(installed.bin("turnlog-cli")),
+             *server_options(served, tmp_path), "--passphrase-file", str(tmp_path / "pass"),
+             "--machine", "laptop"],
+            capture_output=True, text=True, timeout=300, env=env, check=False)
+    assert synced.returncode == 0, synced.stdout + synced.stderr
+    assert "started a new sync storage: " in synced.stdout, synced.stdout
+
+
 def test_the_bundled_llama_cpp_is_the_portable_build(installed):
     libs = list((installed.root / "opt" / "turnlog").rglob("libggml-cpu.so*"))
     assert libs
