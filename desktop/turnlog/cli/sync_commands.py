@@ -21,6 +21,7 @@ from typing import Any
 from ..config.paths import data_dir
 from ..config.secrets import KeyringUnavailable
 from ..service.sync_setup import open_configured, set_up
+from ..service.sync_status import status_of
 from ..sync.crypto import SyncCryptoError
 from ..sync.engine import Keys, change_passphrase, forget, sync_now
 from ..sync.errors import SyncProblem, kind_of
@@ -251,27 +252,6 @@ def _plural(count: int, word: str) -> str:
     return f"{count:,} {word}" + ("" if count == 1 else "s")
 
 
-def status(state: SyncState) -> dict[str, Any]:
-    """What `sync status` says: machines, last syncs, waits and problems, and pending
-    deletes as counts and dates (no titles, no text)."""
-    peers = state.peers()
-    machines = [{"id": p.machine, "name": p.name or p.machine[:8], "last_object": p.last_at,
-                 "read_up_to": p.frontier, "has_read_mine_up_to": p.read_of_mine,
-                 "forgotten": p.forgotten} for p in sorted(peers.values(), key=lambda p: p.name)]
-    pending = []
-    for seq, at, conversations, turns, records in state.deletes():
-        behind = sorted(p.name or p.machine[:8] for p in peers.values()
-                        if not p.forgotten and p.read_of_mine < seq)
-        if behind:
-            pending.append({"deleted": at, "conversations": conversations, "turns": turns,
-                            "records": records, "not_synced_since": behind})
-    last = state.last_report()
-    return {"machine": {"id": state.machine_id, "name": state.machine_name},
-            "storage": state.storage.to_json(), "storage_words": state.storage.describe(),
-            "last_sync": state.get("last_sync"),
-            "machines": machines, "pending_deletes": pending, **last}
-
-
 def _describe_delete(item: dict[str, Any]) -> str:
     what = [_plural(item["conversations"], "conversation")] if item["conversations"] else []
     if item["turns"]:
@@ -293,7 +273,7 @@ def run_status(args: argparse.Namespace) -> int:
             print("sync is not set up for this data directory")
         return 0
     with SyncState.open(home) as state:
-        found = status(state)
+        found = status_of(state).to_json()
     if args.json:
         print_json({"set_up": True, **found})
         return 0
