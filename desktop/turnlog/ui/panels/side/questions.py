@@ -468,6 +468,6 @@ class SideQuestions(QObject):
         self._status(
             arg(
                 QCoreApplication.translate("SidePanel", "Kept the side answer as turn %1"),
-                str(parts.transcript.number_of(kept.turn)),
+                parts.transcript.number_of(kept.turn),
             )
         )
