@@ -278,9 +278,7 @@ class SideQuestions(QObject):
         panel.stage.setVisible(running)
         panel.edit.setReadOnly(running)
         panel.ask_button.setEnabled(not running)
-        panel.stop_button.setEnabled(running)
-        if running:
-            panel.stop_button.setFocus()
+        panel.stop_button.setEnabled(running)  # (the focus stays: a space must not press it)
         self._update_keep()
 
     def _stream(self, text: str) -> None:
