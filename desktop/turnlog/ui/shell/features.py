@@ -205,7 +205,7 @@ def attach_memory(window: QMainWindow, host: WindowParts,
     menu gains Pin from this turn…"""
     panel = MemoryPanel(window)
     dock = add_dock(window, translate("MemoryPanel", "Memory"), "memoryDock", panel,
-                    Qt.DockWidgetArea.RightDockWidgetArea)
+                    Qt.DockWidgetArea.RightDockWidgetArea, scrolls=True)
     _beside_inspector(window, host, dock)
     memory = MemoryDock(panel, dock, MemoryParts(
         _log(host), host.preview, _history(host), host._storage_failed, _status(host)),
