@@ -109,10 +109,10 @@ class SideQuestions(QObject):
         self._preview_timer = QTimer(self)
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(PREVIEW_DELAY_MS)
-        self._preview_timer.timeout.connect(self.preview)
+        self._preview_timer.timeout.connect(self.show_preview)
         panel.edit.textChanged.connect(self._preview_timer.start)
 
-    def preview(self) -> None:
+    def show_preview(self) -> None:
         """Show the side request the typed side question would make now, in its budget
         (nothing is sent; the inspector of an answer in flight is left as it is)."""
         conversation = self.parts.log.conversation()
@@ -156,7 +156,7 @@ class SideQuestions(QObject):
         if last and self._last is not None and not self.session.running:
             self.panel.inspector.show_state(self._last)
         elif not last:
-            self.preview()
+            self.show_preview()
         inspector = self.panel.inspector
         if inspector.state is not None:  # a click never leaves both unpressed
             inspector.preview_button.setChecked(not inspector.state.showing_last)
