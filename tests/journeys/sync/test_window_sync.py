@@ -25,6 +25,8 @@ from turnlog.sync import engine
 from turnlog.sync.crypto import ENV_LIGHT_KDF
 from turnlog.ui.dialogs.privacy import Confirmation, Decision, Scoped
 from turnlog.ui.shell.sync_control import SyncTimes
+from turnlog.ui.transcript.marks import RowMark
+from turnlog.ui.transcript.model import Role
 from uihelpers import seed
 
 pytest_plugins = ["uiwindow"]
@@ -255,3 +257,24 @@ def test_a_delete_in_a_window_that_does_not_sync_asks_as_before(qtbot, make_wind
     window.delete_conversation(conversation)
     qtbot.waitUntil(lambda: "Plans" not in titles(window), timeout=10_000)
     assert isinstance(asked[0], Confirmation) and asked[0].action == "Delete"
+
+
+def test_turns_a_sync_brings_into_the_open_conversation_carry_their_marks(
+        machines, qtbot, make_window, loopback):
+    folder, b, garden_id, _ = machines
+    window, _said = window_with_sync(qtbot, make_window, loopback)
+    window.refresh_conversations(select_id=garden_id)
+    qtbot.waitUntil(lambda: window.conversation is not None
+                    and window.conversation.id == garden_id)
+    qtbot.waitUntil(lambda: window.transcript.index(0).data(Role.MARK) is RowMark.SENT)
+    garden_b = b_conversation(b, "Garden")
+    with TurnlogStore.open(b) as other:
+        other.turns.commit(garden_b, PendingTurn(
+            "t-garlic", "And garlic?", "October too.", "m", "stop", Usage(1, 1, 2),
+            datetime.now(UTC)))
+    assert cli(b, "sync", "now").returncode == 0
+    qtbot.waitUntil(lambda: window.transcript.rowCount() == 2, timeout=20_000)
+    # Both rows say what the next request carries, as after opening the conversation.
+    marks = [window.transcript.index(r).data(Role.MARK) for r in range(2)]
+    assert marks == [RowMark.SENT, RowMark.SENT]
+    assert b"October too." in window.preview.shown.projection.body

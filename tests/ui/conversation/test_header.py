@@ -121,7 +121,7 @@ def test_search_and_memory_placeholders_are_whole(qtbot, make_window, store, in_
     qtbot.waitUntil(window.memory_dock.isVisible, timeout=2000)
     qtbot.wait(50)
     assert placeholder_fits(window.sidebar.search), window.sidebar.search.placeholderText()
-    panel = window.memory_dock.widget()
+    panel = window.memory.panel
     for editor in (panel.pin_editor, panel.note_editor, panel.preference_editor):
         assert placeholder_fits(editor.text), editor.text.placeholderText()
         assert editor.remove.geometry().right() <= editor.width()

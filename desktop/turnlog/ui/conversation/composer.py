@@ -343,8 +343,8 @@ class Composer(QWidget):
         for chip in self.tray.chips:
             chip.remove.setEnabled(not busy)
         self._update_send()
-        if busy:
-            self.stop_button.setFocus()
+        # The focus stays where it was: a space or Return typed on after Ctrl+Enter must not
+        # press Stop (Esc stops from anywhere, as the words in the box say).
 
     def set_counter(self, text: str, tooltip: str = "") -> None:
         self.counter.setText(text)

@@ -325,7 +325,7 @@ class VersionControls(QObject):
         composer.set_attachments(last.attachments)  # its files, to keep or remove
         self.edit_note.setText(arg(translate("VersionControls",
             "Editing turn %1: Send makes a new version of it (the old one is kept). Esc leaves "
-            "everything as it was."), str(parts.history.transcript.number_of(last))))
+            "everything as it was."), parts.history.transcript.number_of(last)))
         self.edit_note.show()
         parts.sending.preview.refresh()
 
@@ -359,7 +359,7 @@ class VersionControls(QObject):
         if not parts.history.transcript.versions.is_superseded(turn.id):
             self._say(QCoreApplication.translate(
                 "VersionControls", "Turn {0} is already the version in use.").format(
-                    parts.history.transcript.number_of(turn)))
+                    number(parts.history.transcript.number_of(turn))))
             return
         if parts.history.transcript.index(row).data(Role.FOLLOWED):
             if self._may_fork(row, turn):
@@ -372,7 +372,7 @@ class VersionControls(QObject):
 
     def _used(self, conversation_id: int, turn: Turn) -> None:
         self._say(arg(translate("VersionControls", "Turn %1 is the version in use now."),
-                      str(self.parts.history.transcript.number_of(turn))))
+                      self.parts.history.transcript.number_of(turn)))
         self.parts.sending.preview.forget_last()
         self.reload(conversation_id, current_newest=True)
 

@@ -118,6 +118,8 @@ def install(language: str) -> list[QTranslator]:
     locale = QLocale.system() if language == effective(SYSTEM) else QLocale(language)
     if language == ENGLISH and locale.language() == QLocale.Language.Chinese:
         locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
+    elif language in TRANSLATED and _formats_of_c(locale):  # LANGUAGE=zh_CN, LANG=C.UTF-8
+        locale = QLocale(language)  # the language's dates, not "12 02 2024"
     QLocale.setDefault(locale)
     if app is None or language not in TRANSLATED:
         return []
@@ -130,6 +132,13 @@ def install(language: str) -> list[QTranslator]:
         log.warning("no %s translation in this installation; the interface stays English",
                     language)
     return found
+
+
+def _formats_of_c(locale: QLocale) -> bool:
+    """Whether `locale` writes dates as the C locale does (a language named without a
+    locale of dates)."""
+    short = QLocale.FormatType.ShortFormat
+    return locale.dateFormat(short) == QLocale.c().dateFormat(short)
 
 
 def install_for(home: Path | None) -> str:

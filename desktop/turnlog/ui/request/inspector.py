@@ -12,6 +12,7 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QButtonGroup,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -189,10 +190,14 @@ class Inspector(QScrollArea):
                                        outer)
         self.last_button.setToolTip(QCoreApplication.translate(
             "Inspector", "The body the last request actually sent, and how it ended"))
+        self.choice = QButtonGroup(self)  # one pressed at a time; a click never unpresses
         for button, last in ((self.preview_button, False), (self.last_button, True)):
             button.setCheckable(True)
             button.clicked.connect(lambda _checked, last=last: self.last_chosen.emit(last))
+            self.choice.addButton(button)
             row.addWidget(button)
+        self.preview_button.setChecked(True)  # until a request went, only the preview
+        self.last_button.setEnabled(False)
         row.addStretch()
         column.addLayout(row)
 

@@ -103,6 +103,8 @@ class WindowParts(Protocol):
 
     def refresh_conversations(self, select_id: int | None = None) -> None: ...
 
+    def refresh_preview(self) -> None: ...
+
     def _storage_failed(self, error: BaseException) -> None: ...
 
     def _close_conversation(self) -> None: ...
@@ -203,7 +205,7 @@ def attach_memory(window: QMainWindow, host: WindowParts,
     menu gains Pin from this turn…"""
     panel = MemoryPanel(window)
     dock = add_dock(window, translate("MemoryPanel", "Memory"), "memoryDock", panel,
-                    Qt.DockWidgetArea.RightDockWidgetArea)
+                    Qt.DockWidgetArea.RightDockWidgetArea, scrolls=True)
     _beside_inspector(window, host, dock)
     memory = MemoryDock(panel, dock, MemoryParts(
         _log(host), host.preview, _history(host), host._storage_failed, _status(host)),
@@ -404,7 +406,9 @@ def _show_synced(host: WindowParts, open_gone: bool) -> None:
     def loaded(found: operations.Loaded) -> None:
         now = host.conversation
         if now is not None and now.id == cid and not host.session.running:
+            host.changes.ask(OpenChange.summary_read(cid, found.summary), host)  # one synced too
             host.transcript.set_turns(found.turns)
+            host.refresh_preview()  # the turns read again carry their marks again
 
     operations.load_conversation(host.store, cid).run(
         host.runner, on_success=loaded, on_failure=host._storage_failed)

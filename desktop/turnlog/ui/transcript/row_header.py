@@ -1,5 +1,8 @@
 """A transcript row's header: the turn's number, the words after it (version steps, Use
-this version, Regenerate …: the row's controls) and the mark's label on the right."""
+this version, Regenerate …: the row's controls) and the mark's label on the right. In a
+narrow list the words make room for the label ("version 2 of 2" reads "2/2"), and a label
+that still does not fit is cut with "…" (or left out: the row's band keeps its colour),
+so the two are never painted over each other."""
 
 from __future__ import annotations
 
@@ -52,13 +55,30 @@ def header_controls(option: QStyleOptionViewItem, index: ModelIndex, header: QRe
     if not version and not last and not incomplete:
         return []
     metrics = QFontMetrics(header_font(option))
-    top, height = header.top(), header.height()
-    x = header.left() + metrics.horizontalAdvance(turn_title(index.data(Role.NUMBER))) + 14
+    start = header.left() + metrics.horizontalAdvance(turn_title(index.data(Role.NUMBER))) + 14
+    room = header.right() - _label_width(option, index) - LABEL_GAP
     controls: list[tuple[str, str, QRect]] = []
+    for short in (False, True):  # the long words first; "2/2" when they leave no room
+        x, controls = start, []
+        for name, text in _words(index, version, replaced, last, incomplete, short):
+            width = metrics.horizontalAdvance(text) + 8
+            controls.append((name, text, QRect(x, header.top(), width, header.height())))
+            x += width + 6
+        if x - 6 <= room:
+            break
+    return controls
+
+
+LABEL_GAP = 6  # pixels between the last header word and the mark's label
+
+
+def _words(index: ModelIndex, version: tuple[int, int] | None, replaced: bool, last: bool,
+           incomplete: str | None, short: bool) -> list[tuple[str, str]]:
     words = [("incomplete", incomplete_label(incomplete))] if incomplete else []
     if version:
-        words += [("older", "◀"), ("label", QCoreApplication.translate(
-            "TranscriptDelegate", "version {0} of {1}").format(*version)), ("newer", "▶")]
+        label = "{}/{}".format(*version) if short else QCoreApplication.translate(
+            "TranscriptDelegate", "version {0} of {1}").format(*version)
+        words += [("older", "◀"), ("label", label), ("newer", "▶")]
         if replaced and index.data(Role.FOLLOWED):
             words.append(("fork-version", QCoreApplication.translate(
                 "TranscriptDelegate", "Fork from here with this version")))
@@ -71,11 +91,39 @@ def header_controls(option: QStyleOptionViewItem, index: ModelIndex, header: QRe
     if last:
         words.append(("regenerate", QCoreApplication.translate("TranscriptDelegate",
                                                                "↻ Regenerate")))
-    for name, text in words:
-        width = metrics.horizontalAdvance(text) + 8
-        controls.append((name, text, QRect(x, top, width, height)))
-        x += width + 6
-    return controls
+    return words
+
+
+def _label_font(option: QStyleOptionViewItem) -> QFont:
+    font = header_font(option)
+    font.setBold(True)
+    return font
+
+
+def _label_width(option: QStyleOptionViewItem, index: ModelIndex) -> int:
+    mark = index.data(Role.MARK)
+    return QFontMetrics(_label_font(option)).horizontalAdvance(mark.label) \
+        if isinstance(mark, RowMark) else 0
+
+
+def mark_label(option: QStyleOptionViewItem, index: ModelIndex, header: QRect,
+               controls: list[tuple[str, str, QRect]]) -> tuple[str, QRect] | None:
+    """The mark's label as painted at the right of `header`, after `controls`: its text
+    (cut with "…" when the words leave too little room) and where; None without a mark
+    or when not even a cut label fits."""
+    mark = index.data(Role.MARK)
+    if not isinstance(mark, RowMark):
+        return None
+    title = QFontMetrics(header_font(option)).horizontalAdvance(
+        row_title(bool(index.data(Role.PENDING)), index.data(Role.NUMBER)))
+    left = max((rect.right() + 1 + LABEL_GAP for _n, _t, rect in controls),
+               default=header.left() + title + LABEL_GAP)
+    metrics = QFontMetrics(_label_font(option))
+    text = metrics.elidedText(mark.label, Qt.TextElideMode.ElideRight, header.right() + 1 - left)
+    if not text or text == "…":
+        return None
+    width = metrics.horizontalAdvance(text)
+    return text, QRect(header.right() + 1 - width, header.top(), width, header.height())
 
 
 def draw_header(painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex,
@@ -92,13 +140,12 @@ def draw_header(painter: QPainter, option: QStyleOptionViewItem, index: ModelInd
     if not pending:
         _draw_controls(painter, palette, controls)
     mark = index.data(Role.MARK)
-    if isinstance(mark, RowMark):
-        label_font = QFont(font)
-        label_font.setBold(True)
-        painter.setFont(label_font)
+    label = mark_label(option, index, header, [] if pending else controls)
+    if label is not None:
+        painter.setFont(_label_font(option))
         painter.setPen(mark.color(palette))
-        painter.drawText(header, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                         mark.label)
+        painter.drawText(label[1], Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                         label[0])
 
 
 def _draw_controls(painter: QPainter, palette: QPalette,

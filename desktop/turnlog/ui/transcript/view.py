@@ -77,7 +77,7 @@ class TranscriptView(QListView):
         self.history_bar.moved.connect(self._history_moved)
         bar.valueChanged.connect(self._sync_history_bar)
         bar.rangeChanged.connect(self._sync_history_bar)
-        self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
         self._copy_turn = self._action(
             QCoreApplication.translate("TranscriptView", "Copy turn"),
             QKeySequence.StandardKey.Copy, "turn")
@@ -393,8 +393,7 @@ class TranscriptView(QListView):
 
     # ------------------------------------------------------------------ copying
     def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802 - Qt override
-        # The menu of actions opens from here (a right click or the keyboard), without
-        # passing through `contextMenuEvent`.
+        # A right click's menu of actions (the menu key's comes to `contextMenuEvent`).
         if event.type() == QEvent.Type.ContextMenu and isinstance(event, QContextMenuEvent):
             self._prepare_menu(event.pos())
             self._show_menu(event)
@@ -405,8 +404,9 @@ class TranscriptView(QListView):
             return super().viewportEvent(event)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt override
-        self._prepare_menu(event.pos())
-        super().contextMenuEvent(event)
+        point = self.visualRect(self.currentIndex()).center()  # the menu key: the current row
+        self._prepare_menu(point)
+        self._show_menu(event)
 
     def _show_menu(self, event: QContextMenuEvent) -> None:
         """The menu of the view's actions, with their tooltips: a disabled entry says why."""

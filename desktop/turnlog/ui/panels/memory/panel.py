@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QSize, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -78,6 +78,14 @@ class ItemEditor(QWidget):
             layout.addWidget(button)
         layout.addStretch(1)
         self.text.returnPressed.connect(self.add.click)
+
+
+class _ShortList(QListWidget):
+    """A list that asks for no more height than its minimum: the panel (in a scroll area)
+    fits its dock when there is room, the lists sharing what is left."""
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(super().sizeHint().width(), self.minimumSizeHint().height())
 
 
 class MemoryPanel(QWidget):
@@ -152,7 +160,7 @@ class MemoryPanel(QWidget):
         label = QLabel(title, self)
         label.setWordWrap(True)
         layout.addWidget(label)
-        widget = QListWidget(self)
+        widget = _ShortList(self)
         widget.setObjectName(f"memory_{name}")
         widget.setAccessibleName(title)
         widget.setWordWrap(True)

@@ -4,7 +4,7 @@ the dock the window builds for its panel."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
@@ -73,6 +73,7 @@ class SideQuestions(QObject):
         self._streamed = ""
         self._question = ""
         self._opened_id: int | None = None
+        self._last: InspectorState | None = None  # the last side request, kept for its button
         self._wire()
         self._opened(parts.log.conversation())
 
@@ -84,6 +85,7 @@ class SideQuestions(QObject):
         panel.stop_button.clicked.connect(session.stop)
         panel.keep_button.clicked.connect(self.keep)
         panel.list.currentRowChanged.connect(self._current_changed)
+        panel.inspector.last_chosen.connect(self._choose)
         parts.composer.aside_requested.connect(self.ask_from_composer)
         # Every conversation shown (and closed) resets the transcript first.
         parts.transcript.modelReset.connect(lambda: self._opened(parts.log.conversation()))
@@ -107,15 +109,19 @@ class SideQuestions(QObject):
         self._preview_timer = QTimer(self)
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(PREVIEW_DELAY_MS)
-        self._preview_timer.timeout.connect(self.preview)
+        self._preview_timer.timeout.connect(self.show_preview)
         panel.edit.textChanged.connect(self._preview_timer.start)
 
-    def preview(self) -> None:
+    def show_preview(self) -> None:
         """Show the side request the typed side question would make now, in its budget
         (nothing is sent; the inspector of an answer in flight is left as it is)."""
         conversation = self.parts.log.conversation()
         text = self.panel.edit.toPlainText()
-        if self.session.running or conversation is None or not text.strip():
+        if self.session.running or conversation is None:
+            return
+        if not text.strip():
+            self._inspect(self._state(QCoreApplication.translate(
+                "SidePanel", "No side question yet."), None))  # says what appears here
             return
         parts = self.parts.preview.parts(conversation)
         if parts.endpoint is None:
@@ -127,12 +133,34 @@ class SideQuestions(QObject):
         if shown.problem:
             self._problem(shown.problem)
             return
-        self.panel.inspector.show_state(self._state(
+        self._inspect(self._state(
             QCoreApplication.translate(
                 "SidePanel", "Side question preview: what Ask aside would send now"),
             shown.planned, refusal=shown.refusal, budget=shown.budget,
             outcome=QCoreApplication.translate(
                 "SidePanel", "not sent yet; the conversation does not change")))
+
+    def _inspect(self, state: InspectorState, *, last: bool = False) -> None:
+        """Show `state` in the side inspector: a preview (*Preview* pressed, *Last
+        request* there once a side request went), or the last side request (`last`: kept,
+        so *Last request* shows it again after a preview)."""
+        if last:
+            self._last = state = replace(state, showing_last=True, last_available=True)
+        else:
+            state = replace(state, last_available=self._last is not None
+                            and not self.session.running)
+        self.panel.inspector.show_state(state)
+
+    def _choose(self, last: bool) -> None:
+        """*Preview* or *Last request* clicked in the side inspector."""
+        if last and self._last is not None and not self.session.running:
+            self.panel.inspector.show_state(self._last)
+        elif not last:
+            self.show_preview()
+        inspector = self.panel.inspector
+        if inspector.state is not None:  # a click never leaves both unpressed
+            inspector.preview_button.setChecked(not inspector.state.showing_last)
+            inspector.last_button.setChecked(inspector.state.showing_last)
 
     # ---------------------------------------------------------------- listing
     def _opened(self, conversation: Conversation | None) -> None:
@@ -190,7 +218,8 @@ class SideQuestions(QObject):
         if changed:
             panel.problem.hide()
             panel.show_markdown("")
-            panel.inspector.show_state(
+            self._last = None
+            self._inspect(
                 self._state(QCoreApplication.translate("SidePanel", "No side question yet."), None)
             )
         if sides and (changed or not self.session.running):
@@ -249,9 +278,7 @@ class SideQuestions(QObject):
         panel.stage.setVisible(running)
         panel.edit.setReadOnly(running)
         panel.ask_button.setEnabled(not running)
-        panel.stop_button.setEnabled(running)
-        if running:
-            panel.stop_button.setFocus()
+        panel.stop_button.setEnabled(running)  # (the focus stays: a space must not press it)
         self._update_keep()
 
     def _stream(self, text: str) -> None:
@@ -259,7 +286,7 @@ class SideQuestions(QObject):
         self.panel.show_markdown(f"**{self._question.strip()}**\n\n{self._streamed}")
 
     def _projected(self, planned: SideProjection) -> None:
-        self.panel.inspector.show_state(
+        self._inspect(
             self._state(
                 QCoreApplication.translate(
                     "SidePanel", "Request in flight: a side question about this conversation"
@@ -278,7 +305,7 @@ class SideQuestions(QObject):
             if result.conversation_id == self.shown_for:
                 self._show([*self.sides, outcome.side], result.conversation_id, self.attempts)
                 self.panel.show_markdown(outcome.side.answer)
-            self.panel.inspector.show_state(
+            self._inspect(
                 self._state(
                     QCoreApplication.translate(
                         "SidePanel",
@@ -290,7 +317,8 @@ class SideQuestions(QObject):
                     outcome=QCoreApplication.translate(
                         "SidePanel", "answered; kept in the side panel, not in the conversation"
                     ),
-                )
+                ),
+                last=True,
             )
             self.panel.edit.setFocus()
             return
@@ -299,14 +327,15 @@ class SideQuestions(QObject):
             self.attempts.append(outcome.attempt)
             self.panel.usage.setText(side_usage_text(self.sides, self.attempts))
         if outcome.projection is not None or outcome.refusal is not None:
-            self.panel.inspector.show_state(
+            self._inspect(
                 self._state(
                     QCoreApplication.translate("SidePanel", "Last side question: not answered"),
                     outcome.projection,
                     failure=outcome.failure,
                     refusal=outcome.refusal,
                     duration=result.duration_s,
-                )
+                ),
+                last=True,
             )
         self._failed_with(failure_text.message(outcome.failure), result.draft, outcome.partial)
 
@@ -437,6 +466,6 @@ class SideQuestions(QObject):
         self._status(
             arg(
                 QCoreApplication.translate("SidePanel", "Kept the side answer as turn %1"),
-                str(parts.transcript.number_of(kept.turn)),
+                parts.transcript.number_of(kept.turn),
             )
         )
