@@ -219,3 +219,25 @@ def test_two_machines_summarizing_offline_use_the_same_summary_and_keep_the_othe
     pull(b, a)
     for store, cid in ((a, on_a), (b, on_b)):
         assert store.records.latest_summary(cid).content == "A's rewrite"
+
+
+def test_a_conversation_arrives_last_active_when_its_turns_were_made_not_when_synced(machines):
+    """Lists sort by when a conversation was last active: on every machine the same time,
+    the one its turns were made at, not the moment they arrived."""
+    from datetime import datetime
+
+    a, b = machines["A"], machines["B"]
+    older = a.conversations.create("Older")
+    a.turns.commit(older.id, pending("first"))
+    time.sleep(0.02)
+    newer = a.conversations.create("Newer")
+    a.turns.commit(newer.id, pending("second"))
+    time.sleep(0.05)
+    before_sync = datetime.now().astimezone()
+    pull(b, a)
+    on_a = {c.title: c.updated_at for c in a.conversations()}
+    on_b = {c.title: c.updated_at for c in b.conversations()}
+    assert [c.title for c in b.conversations()] == [c.title for c in a.conversations()]
+    for title in ("Older", "Newer"):
+        assert on_b[title] < before_sync
+        assert abs((on_b[title] - on_a[title]).total_seconds()) < 0.01

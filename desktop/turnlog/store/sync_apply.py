@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 import peewee
@@ -180,7 +181,7 @@ def _origin_of(db: peewee.Database, turn_id: str, machine: str) -> str:
 
 def _insert_turn(db: peewee.Database, cid: int, record: dict[str, Any], *, after: str | None,
                  version_of: str | None) -> None:
-    ordinal = _take_ordinal(db, cid)
+    ordinal = _take_ordinal(db, cid, record["hlc"])
     insert(db, TurnRow, id=record["id"], conversation=cid, ordinal=ordinal,
            question=record["question"], answer=record["answer"], model=record["model"],
            finish_reason=record["finish_reason"], created_at=record["created_at"],
@@ -224,12 +225,22 @@ def _insert_file(db: peewee.Database, turn_id: str, item: dict[str, Any]) -> Non
                    f'({", ".join("?" * len(values))})', tuple(values.values()))
 
 
-def _take_ordinal(db: peewee.Database, cid: int) -> int:
+def _take_ordinal(db: peewee.Database, cid: int, hlc: str) -> int:
+    """The next turn number of conversation `cid`; the conversation was last active when
+    the turn was made on its machine (the clock reading's time), not when it arrived, so it
+    sorts and reads alike on every machine."""
     (ordinal,) = db.execute_sql('SELECT "next_ordinal" FROM "conversations" WHERE "id" = ?',
                                 (cid,)).fetchone()
-    db.execute_sql('UPDATE "conversations" SET "next_ordinal" = ?, "updated_at" = ? WHERE '
-                   '"id" = ?', (ordinal + 1, rows.now_iso(), cid))
+    db.execute_sql('UPDATE "conversations" SET "next_ordinal" = ?, "updated_at" = '
+                   'max("updated_at", ?) WHERE "id" = ?', (ordinal + 1, clock_time(hlc), cid))
     return int(ordinal)
+
+
+def clock_time(hlc: str) -> str:
+    """When a clock reading ("<milliseconds>-<counter>-<node>") was made, as the store
+    writes times (ISO 8601, UTC, microseconds)."""
+    millis = int(hlc.split("-", 1)[0])
+    return datetime.fromtimestamp(millis / 1000, UTC).isoformat(timespec="microseconds")
 
 
 def make_fork(db: peewee.Database, host: int, loser: str, place: str | None,
