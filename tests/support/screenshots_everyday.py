@@ -185,48 +185,26 @@ def grid(images, columns: int):
 
 def child(out: Path, language: str) -> int:  # noqa: C901 - one walk through the window
     sys.path.insert(0, str(HERE))
-    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtGui import QGuiApplication
 
     from loopback import Behaviour, LoopbackServer
+    from screen_steps import settle, start_in, until
     from screenshots import ANSWERS
-    from turnlog.app import application
-    from turnlog.config.paths import data_dir
     from turnlog.config.profiles import ProfileStore
     from turnlog.config.secrets import SessionKeys
     from turnlog.core.model import Usage
     from turnlog.core.send import PendingTurn
     from turnlog.providers import PRESETS
     from turnlog.store import TurnlogStore
-    from turnlog.ui.infra.languages import SETTING, install_for
     from turnlog.ui.infra.tasks import TaskRunner
-    from turnlog.ui.infra.window_settings import window_settings
     from turnlog.ui.request.connection import ProviderConnector
     from turnlog.ui.request.provider_setup import ProviderSetup
     from turnlog.ui.shell.window import MainWindow
 
-    home = data_dir()
-    remembered = window_settings(home)
-    if language != "en":
-        remembered.setValue(SETTING, language)  # as View → Language leaves it
-        remembered.sync()
-    app = application(["turnlog"])
-    install_for(home)
+    home, remembered, app = start_in(language)
     screen = QGuiApplication.primaryScreen()
     size = (screen.geometry().width(), screen.geometry().height())
     words = WORDS[language]
-
-    def settle(ms: int = 300) -> None:
-        loop = QEventLoop()
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
-
-    def until(condition, timeout_s: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while not condition():
-            if time.monotonic() > deadline:
-                raise SystemExit("timed out waiting for the window")
-            settle(20)
 
     def save(image, name: str) -> None:
         path = out / shot_name(language, size, name)

@@ -20,7 +20,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
@@ -61,9 +60,9 @@ def parent(out: Path) -> int:
 
 def child(out: Path, language: str) -> int:
     sys.path.insert(0, str(HERE))
-    from PySide6.QtCore import QEventLoop, QTimer
 
     from loopback import Behaviour, LoopbackServer
+    from screen_steps import settle, until
     from screenshots import SEED
     from turnlog.app import application
     from turnlog.config.paths import data_dir
@@ -87,18 +86,6 @@ def child(out: Path, language: str) -> int:
     remembered.sync()
     app = application(["turnlog"])
     install_for(home)  # what the start does
-
-    def settle(ms: int = 300) -> None:
-        loop = QEventLoop()
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
-
-    def until(condition, timeout_s: float = 10.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while not condition():
-            if time.monotonic() > deadline:
-                raise SystemExit("timed out waiting for the window")
-            settle(20)
 
     def shoot(widget, name: str) -> None:
         settle(400)
