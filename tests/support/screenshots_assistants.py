@@ -14,11 +14,11 @@ screens, for the README's Assistants section:
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import places
+from screen_steps import run_script
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_SCREENSHOT_CHILD"
@@ -54,7 +54,7 @@ def child(out: Path, language: str) -> int:
     from PySide6.QtGui import QGuiApplication
 
     from loopback import Behaviour, LoopbackServer
-    from screen_steps import settle, start_in, until
+    from screen_steps import close_down, settle, start_in, until
     from screenshots_everyday import profiles_for
     from turnlog.config.profiles import ProfileStore
     from turnlog.config.secrets import SessionKeys
@@ -108,15 +108,10 @@ def child(out: Path, language: str) -> int:
         window.send()
         until(lambda: not window.running and len(window.transcript.turns) == 1)
         shoot("conversation")
-        window.shutdown()
-        window.close()
-    store.close()
+        close_down(window, store)
     del app
     return 0
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else \
-        places.ROOT / "resources" / "screenshots" / "assistants"
-    language = os.environ.get(CHILD)
-    sys.exit(child(target, language) if language else parent(target))
+    run_script(parent, child, places.ROOT / "resources" / "screenshots" / "assistants", CHILD)

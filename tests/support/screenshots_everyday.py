@@ -38,6 +38,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import places
+from screen_steps import run_script
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_EVERYDAY_SHOT"
@@ -188,7 +189,7 @@ def child(out: Path, language: str) -> int:  # noqa: C901 - one walk through the
     from PySide6.QtGui import QGuiApplication
 
     from loopback import Behaviour, LoopbackServer
-    from screen_steps import settle, start_in, until
+    from screen_steps import close_down, settle, start_in, until
     from screenshots import ANSWERS
     from turnlog.config.profiles import ProfileStore
     from turnlog.config.secrets import SessionKeys
@@ -261,9 +262,7 @@ def child(out: Path, language: str) -> int:  # noqa: C901 - one walk through the
         save(grid(editors, 5 if size[0] >= 1280 else 4), "presets")
         later_shots(window, store, LONG[language], until, shoot_screen,
                     lambda name, start: shoot_question(name, start, until, save))
-        window.shutdown()
-        window.close()
-    store.close()
+        close_down(window, store)
     del app
     return 0
 
@@ -329,6 +328,4 @@ def shoot_question(name: str, start, until, save) -> None:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else places.ROOT / "screenshots"
-    shot = os.environ.get(CHILD)
-    sys.exit(child(target, shot) if shot else parent(target))
+    run_script(parent, child, places.ROOT / "screenshots", CHILD)

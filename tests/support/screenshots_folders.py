@@ -18,13 +18,13 @@ LANG is en or zh_CN, SIZE 1280x720 or 1024x600.
 
 from __future__ import annotations
 
-import os
 import sys
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import places
+from screen_steps import run_script
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_FOLDERS_SHOT"
@@ -93,7 +93,7 @@ def child(out: Path, language: str) -> int:
     from PySide6.QtWidgets import QApplication, QMenu
 
     from loopback import LoopbackServer
-    from screen_steps import settle, start_in, until
+    from screen_steps import close_down, settle, start_in, until
     from screenshots_everyday import profiles_for
     from turnlog.config.profiles import ProfileStore
     from turnlog.config.secrets import SessionKeys
@@ -150,15 +150,10 @@ def child(out: Path, language: str) -> int:
         QTimer.singleShot(100, snap_menu)
         open_context_menu(view)
         settle(200)
-        window.shutdown()
-        window.close()
-    store.close()
+        close_down(window, store)
     del app
     return 0
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else \
-        places.ROOT / "resources" / "screenshots" / "folders"
-    language = os.environ.get(CHILD)
-    raise SystemExit(child(target, language) if language else parent(target))
+    run_script(parent, child, places.ROOT / "resources" / "screenshots" / "folders", CHILD)

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import places
+from screen_steps import run_script
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_LANGUAGE_SHOT"
@@ -62,7 +63,7 @@ def child(out: Path, language: str) -> int:
     sys.path.insert(0, str(HERE))
 
     from loopback import Behaviour, LoopbackServer
-    from screen_steps import settle, until
+    from screen_steps import close_down, settle, until
     from screenshots import SEED
     from turnlog.app import application
     from turnlog.config.paths import data_dir
@@ -149,14 +150,10 @@ def child(out: Path, language: str) -> int:
         shoot(dialog, "settings-480")
         dialog.reject()
         settings.close()
-        window.shutdown()
-        window.close()
-    store.close()
+        close_down(window, store)
     del app
     return 0
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else places.ROOT / "screenshots"
-    shot = os.environ.get(CHILD)
-    sys.exit(child(target, shot) if shot else parent(target))
+    run_script(parent, child, places.ROOT / "screenshots", CHILD)

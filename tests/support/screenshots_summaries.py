@@ -18,13 +18,13 @@ in the panel as a person makes it, and the question is sent to a loopback server
 
 from __future__ import annotations
 
-import os
 import sys
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
 import places
+from screen_steps import run_script
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_SUMMARY_SHOT"
@@ -128,7 +128,7 @@ def child(out: Path, language: str) -> int:
     from PySide6.QtGui import QGuiApplication
 
     from loopback import Behaviour, LoopbackServer
-    from screen_steps import settle, start_in, until
+    from screen_steps import close_down, settle, start_in, until
     from turnlog.store import TurnlogStore
     from turnlog.ui.infra.tasks import TaskRunner
     from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
@@ -187,15 +187,10 @@ def child(out: Path, language: str) -> int:
         until(lambda: dialog.verdict.text() != "")
         shoot_screen("past-request")
         dialog.close()
-        window.shutdown()
-        window.close()
-    store.close()
+        close_down(window, store)
     del app
     return 0
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else \
-        places.ROOT / "resources" / "screenshots" / "summaries"
-    shot = os.environ.get(CHILD)
-    sys.exit(child(target, shot) if shot else parent(target))
+    run_script(parent, child, places.ROOT / "resources" / "screenshots" / "summaries", CHILD)

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import places
+from screen_steps import run_script
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_SCREENSHOT_CHILD"
@@ -75,7 +76,7 @@ def child(out: Path, language: str) -> int:
     sys.path.insert(0, str(HERE))
     from PySide6.QtGui import QGuiApplication
 
-    from screen_steps import settle, start_in, until
+    from screen_steps import close_down, settle, start_in, until
     from turnlog.config.paths import data_dir
     from turnlog.config.profiles import ProfileStore
     from turnlog.config.secrets import SessionKeys
@@ -113,15 +114,10 @@ def child(out: Path, language: str) -> int:
     screen.grabWindow(0).toImage().save(str(path))
     print("saved", path)
     dialog.reject()
-    window.shutdown()
-    window.close()
-    store.close()
+    close_down(window, store)
     del app
     return 0
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else \
-        places.ROOT / "resources" / "screenshots" / "sync"
-    language = os.environ.get(CHILD)
-    sys.exit(child(target, language) if language else parent(target))
+    run_script(parent, child, places.ROOT / "resources" / "screenshots" / "sync", CHILD)

@@ -47,7 +47,7 @@ def child(out: Path) -> int:
 
     from loopback import Behaviour, LoopbackServer
     from mcp_peers import PEER_SCRIPT
-    from screen_steps import settle, until
+    from screen_steps import close_down, settle, until
     from turnlog.app import application
     from turnlog.config.paths import data_dir
     from turnlog.config.tool_servers import ToolServerStore, new_server
@@ -103,9 +103,7 @@ def child(out: Path) -> int:
         settle(200)
         view.scrollTo(index)
         shoot(window, "tools-folded-1280x720.png")
-        window.shutdown()
-        window.close()
-    store.close()
+        close_down(window, store)
     QApplication.processEvents()
     del app
     return 0

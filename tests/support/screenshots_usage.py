@@ -18,7 +18,6 @@ LANG is en, zh_CN or zh_TW, SIZE 1280x720 or 1024x600.
 
 from __future__ import annotations
 
-import os
 import sys
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -26,6 +25,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import places
+from screen_steps import run_script
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_USAGE_SHOT"
@@ -88,7 +88,7 @@ def child(out: Path, language: str) -> int:
     from PySide6.QtWidgets import QToolTip
 
     from loopback import Behaviour, LoopbackServer
-    from screen_steps import settle, start_in, until
+    from screen_steps import close_down, settle, start_in, until
     from turnlog.core.cost import Prices
     from turnlog.core.model import Usage
     from turnlog.core.send import PendingTurn
@@ -148,14 +148,10 @@ def child(out: Path, language: str) -> int:
         until(lambda: dialog.table.rowCount() > 0)
         shoot_screen("view")
         dialog.close()
-        window.shutdown()
-        window.close()
-    store.close()
+        close_down(window, store)
     del app
     return 0
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else places.ROOT / "screenshots"
-    shot = os.environ.get(CHILD)
-    sys.exit(child(target, shot) if shot else parent(target))
+    run_script(parent, child, places.ROOT / "screenshots", CHILD)
