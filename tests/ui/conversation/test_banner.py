@@ -98,3 +98,30 @@ def test_a_cut_answer_takes_two_lines_on_a_small_screen_and_keeps_the_rest_on_de
     assert banner.partial.toPlainText() in banner.report()
     click_button(qtbot, banner.details_button)
     qtbot.waitUntil(lambda: not banner.partial.isVisible(), timeout=2000)
+
+
+def test_the_line_under_the_title_wraps_to_two_lines_before_it_cuts(qtbot):
+    """What to do comes last in the line under the title ("… Retry after 7 s."): at the
+    width of a 1024-px window's centre it wraps onto a second line rather than being cut;
+    only what runs past two lines is cut, with "…"."""
+    from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
+
+    column = QWidget()  # as in the window: the history above takes what the banner leaves
+    qtbot.addWidget(column)
+    layout = QVBoxLayout(column)
+    layout.addWidget(QPlainTextEdit(column), 1)
+    banner = FailureBanner(column)
+    layout.addWidget(banner)
+    column.resize(400, 600)
+    column.show()
+    said = "Rate limit reached for requests per minute on this project (walk server)"
+    banner.show_text("Rate limited", f"{said}. Retry after 7 s.")
+    qtbot.waitUntil(lambda: banner.message.width() > 0, timeout=2000)
+    lines = banner.message.shown_lines()
+    assert len(lines) == 2 and lines[-1].endswith("Retry after 7 s."), lines
+    qtbot.waitUntil(lambda: banner.message.height()
+                    >= 2 * banner.message.fontMetrics().lineSpacing(), timeout=2000)
+    banner.show_text("Failed", "word " * 200)
+    qtbot.wait(50)
+    lines = banner.message.shown_lines()
+    assert len(lines) == 2 and lines[-1].endswith("…"), lines

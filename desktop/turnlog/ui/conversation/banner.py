@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QPalette,
     QResizeEvent,
     QTextCursor,
+    QTextLayout,
 )
 from PySide6.QtWidgets import (
     QFrame,
@@ -46,13 +47,22 @@ OPEN_SETTINGS = QT_TRANSLATE_NOOP("FailureBanner", "Open Settings…")
 
 
 class MessageLine(QLabel):
-    """The banner's message: one line, cut at the end with "…" where it is longer (its
-    whole text stays `text()` and the tooltip), or `whole`, wrapped and selectable."""
+    """The banner's message in at most `LINES` lines (what happened, then the next step,
+    which comes last: wrapped onto the second line, not cut), what runs past them cut with
+    "…" (the whole text stays `text()` and the tooltip); or `whole`: wrapped and
+    selectable, as long as it is."""
+
+    LINES = 2
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.set_whole(False)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt's name
+        return True  # its height follows its width, whole or not (QLabel says so only
+        # when it wraps, and says it again on every change of text)
 
     def set_whole(self, whole: bool) -> None:
         self.whole = whole
@@ -61,42 +71,64 @@ class MessageLine(QLabel):
             Qt.TextInteractionFlag.TextSelectableByMouse
             | Qt.TextInteractionFlag.TextSelectableByKeyboard if whole
             else Qt.TextInteractionFlag.NoTextInteraction)
-        policy = QSizePolicy(QSizePolicy.Policy.Preferred if whole
-                             else QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        policy.setHeightForWidth(whole)  # wrapped, its height follows its width
-        self.setSizePolicy(policy)
         self.updateGeometry()
         self.update()
 
     def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
         super().setText(text)
         self.setToolTip(text)
+        self.updateGeometry()
+
+    def shown_lines(self, width: int | None = None) -> list[str]:
+        """The lines drawn at `width` (the current one): the text on one line, wrapped,
+        the last of `LINES` cut with "…" where more follows."""
+        width = max(1, self.contentsRect().width() if width is None else width)
+        text = " ".join(self.text().split())
+        layout = QTextLayout(text, self.font())
+        starts = []
+        layout.beginLayout()
+        while len(starts) <= self.LINES:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(width)
+            starts.append((line.textStart(), line.textLength()))
+        layout.endLayout()
+        lines = [text[start:start + length].rstrip() for start, length in starts[:self.LINES]]
+        if len(starts) > self.LINES:
+            lines[-1] = self.fontMetrics().elidedText(
+                text[starts[self.LINES - 1][0]:], Qt.TextElideMode.ElideRight, width)
+        return lines
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt's name
+        if self.whole:
+            return super().heightForWidth(width)
+        margins = self.contentsMargins()
+        lines = len(self.shown_lines(width - margins.left() - margins.right())) or 1
+        return lines * self.fontMetrics().lineSpacing() + margins.top() + margins.bottom()
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         if self.whole:
             return super().sizeHint()
-        return QSize(self.fontMetrics().horizontalAdvance(self.line()) + 2,
-                     self.fontMetrics().height())
+        return QSize(self.fontMetrics().horizontalAdvance(" ".join(self.text().split())) + 2,
+                     self.fontMetrics().lineSpacing())
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         if self.whole:
             return super().minimumSizeHint()
-        return QSize(0, self.fontMetrics().height())
-
-    def line(self) -> str:
-        return " ".join(self.text().split())
+        return QSize(0, self.fontMetrics().lineSpacing())
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
         if self.whole:
             super().paintEvent(event)
             return
-        shown = self.fontMetrics().elidedText(self.line(), Qt.TextElideMode.ElideRight,
-                                              self.contentsRect().width())
         painter = QPainter(self)
-        self.style().drawItemText(
-            painter, self.contentsRect(),
-            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), self.palette(),
-            self.isEnabled(), shown, self.foregroundRole())
+        rect, spacing = self.contentsRect(), self.fontMetrics().lineSpacing()
+        for number, line in enumerate(self.shown_lines()):
+            self.style().drawItemText(
+                painter, rect.adjusted(0, number * spacing, 0, 0),
+                int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), self.palette(),
+                self.isEnabled(), line, self.foregroundRole())
         painter.end()
 
 
