@@ -3,6 +3,7 @@ code fences, in the real window after a real side question."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 
 from loopback import Behaviour
@@ -33,15 +34,22 @@ def test_the_list_shows_the_answer_as_it_reads(qtbot, make_window, store, loopba
         assert mark not in answer, (mark, answer)
 
 
+@pytest.mark.parametrize(("height", "font_scale"), [(600, 1.0), (536, 1.0), (536, 1.3)])
 def test_at_1024x600_each_entry_shows_whole_lines_and_the_list_scrolls_to_every_one(
-        qtbot, make_window, store, loopback):
-    """Long questions and answers on a small screen: an entry is its question and the start
-    of its answer, one line each, cut with "…" where they are longer, never a line cut
-    through the middle by the list's edge; the list scrolls to every entry."""
+        qtbot, make_window, store, loopback, height, font_scale):
+    """Long questions and answers on a small screen (536 px: what a 600-px screen leaves a
+    window under a desktop's top bar and the window's title bar), in the usual font and a
+    larger one (as Chinese lines are taller): an entry is its question and the start of its
+    answer, one line each, cut with "…" where they are longer, never a line cut through
+    the middle by the list's edge; two entries show at once, and the list scrolls to every
+    entry."""
     from uihelpers import seed
 
     seed(store, "计划 plans", numbered(2))
-    window = make_window(size=(1024, 600))
+    window = make_window(size=(1024, height))
+    font = window.font()
+    font.setPointSizeF(font.pointSizeF() * font_scale)
+    window.setFont(font)
     qtbot.waitUntil(lambda: window.side.shown_for is not None, timeout=5000)
     window.side_dock.show()
     window.side_dock.raise_()
@@ -68,3 +76,5 @@ def test_at_1024x600_each_entry_shows_whole_lines_and_the_list_scrolls_to_every_
         rect = listing.visualItemRect(listing.item(row))
         assert rect.height() < 3 * line, f"entry {row} runs to more than two lines"
         assert viewport.contains(rect), f"entry {row} is cut by the list's edge: {rect}"
+        # two whole entries in view at once, never one and an empty half below it
+        assert viewport.height() >= 2 * rect.height(), (viewport, rect)

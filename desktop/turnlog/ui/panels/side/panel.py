@@ -177,6 +177,14 @@ class SidePanel(QWidget):
         splitter.addWidget(self.inspector)
         outer.addWidget(splitter)
 
+    def keep_two_entries(self) -> None:
+        """However small the window, the list keeps room for two whole entries (their
+        height is known once they are there: Chinese lines are taller), so it never shows
+        one entry above an empty half."""
+        if self.list.count():
+            tallest = max(self.list.sizeHintForRow(row) for row in range(self.list.count()))
+            self.list.setMinimumHeight(2 * tallest + 2 * self.list.frameWidth())
+
     def _build_input(self, top: QWidget, layout: QVBoxLayout) -> None:
         self.stage = QLabel(top)
         self.stage.setObjectName("sideStage")
