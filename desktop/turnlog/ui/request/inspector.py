@@ -40,30 +40,28 @@ from ..infra import failure_text
 from ..infra.languages import arg, capitalized, number, plural
 from ..transcript.marks import (
     incomplete_label,
-    runs_text,
     summary_caption,
     usage_text,
 )
 from .attachment_rows import Thumbnails, file_rows
 from .inspector_text import (
     IN_FLIGHT,
+    NO_VERSIONS,
     NOTHING_YET,
     PART_NAMES,
     cost_words,
     count_kind,
-    number_runs,
     pretty_body,
     reasoning_text,
     refusal_text,
     sampling_text,
     turn_number,
+    turns_text,
     usage_words,
     window_text,
 )
 from .memory_rows import memory_rows
 from .what_if import WhatIf
-
-NO_VERSIONS = TurnNumbers()  # numbers are the ordinals
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +98,7 @@ class InspectorState:
     in_flight: bool = False  # a request is under way (its answer streams in)
     # The prices of the profile in use (None: none set): a preview's input is costed.
     prices: Prices | None = None
-    # The turns' numbers as the history shows them (a new version keeps its turn's number
-    # under an ordinal of its own): every turn the inspector names is named by them.
+    # The turns' numbers as their headers show them: every turn here is named by them.
     numbers: TurnNumbers = NO_VERSIONS
 
 
@@ -473,8 +470,7 @@ class Inspector(QScrollArea):
         projection = state.projection
         part = projection.summary if projection is not None else None
         stored = state.summary
-        summarized = number_runs(projection.runs("summarized") if projection else [],
-                                 state.numbers)
+        summarized = turns_text(projection.runs("summarized") if projection else [], state.numbers)
         lines: list[str] = []
         if part is not None:
             if stored is not None and stored.id == part.summary_id:
@@ -482,12 +478,12 @@ class Inspector(QScrollArea):
                     "Inspector", "Carries %1."), summary_caption(stored)))
                 lines.append(arg(QCoreApplication.translate(
                     "Inspector", "Stands in for %1 of the log as it is now."),
-                                 runs_text(summarized)))
+                                 summarized))
                 if projection is not None and part.first:
                     older = projection.runs("before summary")
                     lines.append(arg(QCoreApplication.translate(
                         "Inspector", "%1 before it: not sent."),
-                                     capitalized(runs_text(number_runs(older, state.numbers)))))
+                                     capitalized(turns_text(older, state.numbers))))
                 if stored.usages:
                     calls = len(stored.usages)
                     lines += [plural(QCoreApplication.translate(
@@ -499,13 +495,13 @@ class Inspector(QScrollArea):
                 lines.append(arg(QCoreApplication.translate(
                     "Inspector", "Carries a summary of the oldest %1 turns (%2)."),
                     part.covered_count,
-                    runs_text(summarized)))
+                    summarized))
         if state.to_summarize:
             lines.append(arg(QCoreApplication.translate(
                 "Inspector", "Sending first folds %1 into the summary (marked to be summarized); "
                 "the body "
                 "then carries the new summary, so its size is known only after that."),
-                runs_text(number_runs(state.to_summarize, state.numbers))))
+                turns_text(state.to_summarize, state.numbers)))
         record = state.record
         if record is not None and record.extra_usage:
             lines.append(arg(QCoreApplication.translate(
@@ -558,9 +554,8 @@ class Inspector(QScrollArea):
         elif state.failure is not None:
             outcome = failure_text.message(state.failure)
         elif state.record is not None and state.record.outcome == "committed":
-            outcome = (arg(QCoreApplication.translate(
-                "Inspector", "answered and saved as turn %1"),
-                turn_number(state.asked, state.numbers))
+            outcome = (arg(QCoreApplication.translate("Inspector", "answered and saved as "
+                "turn %1"), turn_number(state.asked, state.numbers))
                        if state.asked else QCoreApplication.translate("Inspector", "saved"))
         elif state.projection is None and state.refusal is not None:
             outcome = QCoreApplication.translate(
@@ -573,7 +568,7 @@ class Inspector(QScrollArea):
                 outcome += arg(QCoreApplication.translate(
                     "Inspector", "; will compact: sending first summarizes %1, then the body "
                     "changes"),
-                    runs_text(number_runs(state.to_summarize, state.numbers)))
+                    turns_text(state.to_summarize, state.numbers))
             elif state.projection is not None and state.what_if is None:
                 outcome += arg(QCoreApplication.translate(
                     "Inspector", "; not final: %1"), state.not_final) if state.not_final \

@@ -31,6 +31,7 @@ from ...core.request_record import RequestRecord
 from ...core.tokens import estimate_text_tokens
 from ..infra.cost_text import input_cost_text, record_cost_text
 from ..infra.languages import arg, number, plural
+from ..transcript.marks import runs_text
 
 NOTHING_YET = QT_TRANSLATE_NOOP(
     "Inspector", "No request yet. Type a question: the request it would make appears here "
@@ -67,6 +68,9 @@ WINDOW_SOURCES = {
 }
 
 
+NO_VERSIONS = TurnNumbers()  # a conversation without versions: numbers are the ordinals
+
+
 def number_runs(runs: Sequence[tuple[int, int]], numbers: TurnNumbers
                 ) -> tuple[tuple[int, int], ...]:
     """Inclusive runs of stored ordinals as the runs of turn numbers the history shows (the
@@ -80,6 +84,11 @@ def number_runs(runs: Sequence[tuple[int, int]], numbers: TurnNumbers
         else:
             shown.append((low, high))
     return tuple(shown)
+
+
+def turns_text(runs: Sequence[tuple[int, int]], numbers: TurnNumbers) -> str:
+    """"turns 3–7, 9": runs of stored ordinals named by the turns' numbers."""
+    return runs_text(number_runs(runs, numbers))
 
 
 def turn_number(ordinal: int, numbers: TurnNumbers) -> str:
