@@ -912,6 +912,14 @@
             <translation>关闭问题提示</translation>
         </message>
         <message>
+            <source>Details</source>
+            <translation>详情</translation>
+        </message>
+        <message>
+            <source>The whole message, the answer so far and Copy</source>
+            <translation>完整的消息、目前的回答和复制</translation>
+        </message>
+        <message>
             <source>The answer so far (not saved):</source>
             <translation>目前收到的回答（未保存）：</translation>
         </message>

@@ -912,6 +912,14 @@
             <translation>關閉問題提示</translation>
         </message>
         <message>
+            <source>Details</source>
+            <translation>詳細資訊</translation>
+        </message>
+        <message>
+            <source>The whole message, the answer so far and Copy</source>
+            <translation>完整的訊息、目前的回答和複製</translation>
+        </message>
+        <message>
             <source>The answer so far (not saved):</source>
             <translation>目前收到的回答（未儲存）：</translation>
         </message>

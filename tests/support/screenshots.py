@@ -150,10 +150,10 @@ def parent(out: Path) -> int:
 
 def child(out: Path) -> int:
     sys.path.insert(0, str(HERE))
-    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
     from loopback import Behaviour, LoopbackServer
+    from screen_steps import settle, until
     from turnlog.app import application
     from turnlog.config.paths import data_dir
     from turnlog.core.model import ConversationSettings, Usage
@@ -165,18 +165,6 @@ def child(out: Path) -> int:
     from turnlog.ui.shell.window import MainWindow
 
     app = application(["turnlog"])
-
-    def settle(ms: int = 300) -> None:
-        loop = QEventLoop()
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
-
-    def until(condition, timeout_s: float = 10.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while not condition():
-            if time.monotonic() > deadline:
-                raise SystemExit("timed out waiting for the window")
-            settle(20)
 
     def scroll_to(window: MainWindow, ordinal: int) -> None:
         from PySide6.QtWidgets import QAbstractItemView

@@ -14,12 +14,11 @@ screens, for the README's Assistants section:
 
 from __future__ import annotations
 
-import os
 import sys
-import time
 from pathlib import Path
 
 import places
+from screen_steps import run_script
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_SCREENSHOT_CHILD"
@@ -52,47 +51,25 @@ def parent(out: Path) -> int:
 
 def child(out: Path, language: str) -> int:
     sys.path.insert(0, str(HERE))
-    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtGui import QGuiApplication
 
     from loopback import Behaviour, LoopbackServer
+    from screen_steps import close_down, settle, start_in, until
     from screenshots_everyday import profiles_for
-    from turnlog.app import application
-    from turnlog.config.paths import data_dir
     from turnlog.config.profiles import ProfileStore
     from turnlog.config.secrets import SessionKeys
     from turnlog.core.assistants import AssistantNote, AssistantSetup
     from turnlog.formats.file_reading import read_bytes
     from turnlog.store import TurnlogStore
-    from turnlog.ui.infra.languages import SETTING, install_for
     from turnlog.ui.infra.tasks import TaskRunner
-    from turnlog.ui.infra.window_settings import window_settings
     from turnlog.ui.request.connection import ProviderConnector
     from turnlog.ui.request.provider_setup import ProviderSetup
     from turnlog.ui.shell.window import MainWindow
 
-    home = data_dir()
-    remembered = window_settings(home)
-    if language != "en":
-        remembered.setValue(SETTING, language)
-        remembered.sync()
-    app = application(["turnlog"])
-    install_for(home)
+    home, remembered, app = start_in(language)
     screen = QGuiApplication.primaryScreen()
     size = f"{screen.geometry().width()}x{screen.geometry().height()}"
     words = WORDS[language]
-
-    def settle(ms: int = 300) -> None:
-        loop = QEventLoop()
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
-
-    def until(condition, timeout_s: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while not condition():
-            if time.monotonic() > deadline:
-                raise SystemExit("timed out waiting for the window")
-            settle(20)
 
     def shoot(name: str) -> None:
         settle(500)
@@ -131,15 +108,10 @@ def child(out: Path, language: str) -> int:
         window.send()
         until(lambda: not window.running and len(window.transcript.turns) == 1)
         shoot("conversation")
-        window.shutdown()
-        window.close()
-    store.close()
+        close_down(window, store)
     del app
     return 0
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else \
-        places.ROOT / "resources" / "screenshots" / "assistants"
-    language = os.environ.get(CHILD)
-    sys.exit(child(target, language) if language else parent(target))
+    run_script(parent, child, places.ROOT / "resources" / "screenshots" / "assistants", CHILD)

@@ -38,6 +38,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import places
+from screen_steps import run_script
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_EVERYDAY_SHOT"
@@ -185,48 +186,26 @@ def grid(images, columns: int):
 
 def child(out: Path, language: str) -> int:  # noqa: C901 - one walk through the window
     sys.path.insert(0, str(HERE))
-    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtGui import QGuiApplication
 
     from loopback import Behaviour, LoopbackServer
+    from screen_steps import close_down, settle, start_in, until
     from screenshots import ANSWERS
-    from turnlog.app import application
-    from turnlog.config.paths import data_dir
     from turnlog.config.profiles import ProfileStore
     from turnlog.config.secrets import SessionKeys
     from turnlog.core.model import Usage
     from turnlog.core.send import PendingTurn
     from turnlog.providers import PRESETS
     from turnlog.store import TurnlogStore
-    from turnlog.ui.infra.languages import SETTING, install_for
     from turnlog.ui.infra.tasks import TaskRunner
-    from turnlog.ui.infra.window_settings import window_settings
     from turnlog.ui.request.connection import ProviderConnector
     from turnlog.ui.request.provider_setup import ProviderSetup
     from turnlog.ui.shell.window import MainWindow
 
-    home = data_dir()
-    remembered = window_settings(home)
-    if language != "en":
-        remembered.setValue(SETTING, language)  # as View → Language leaves it
-        remembered.sync()
-    app = application(["turnlog"])
-    install_for(home)
+    home, remembered, app = start_in(language)
     screen = QGuiApplication.primaryScreen()
     size = (screen.geometry().width(), screen.geometry().height())
     words = WORDS[language]
-
-    def settle(ms: int = 300) -> None:
-        loop = QEventLoop()
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
-
-    def until(condition, timeout_s: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while not condition():
-            if time.monotonic() > deadline:
-                raise SystemExit("timed out waiting for the window")
-            settle(20)
 
     def save(image, name: str) -> None:
         path = out / shot_name(language, size, name)
@@ -283,9 +262,7 @@ def child(out: Path, language: str) -> int:  # noqa: C901 - one walk through the
         save(grid(editors, 5 if size[0] >= 1280 else 4), "presets")
         later_shots(window, store, LONG[language], until, shoot_screen,
                     lambda name, start: shoot_question(name, start, until, save))
-        window.shutdown()
-        window.close()
-    store.close()
+        close_down(window, store)
     del app
     return 0
 
@@ -351,6 +328,4 @@ def shoot_question(name: str, start, until, save) -> None:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else places.ROOT / "screenshots"
-    shot = os.environ.get(CHILD)
-    sys.exit(child(target, shot) if shot else parent(target))
+    run_script(parent, child, places.ROOT / "screenshots", CHILD)

@@ -18,14 +18,13 @@ LANG is en or zh_CN, SIZE 1280x720 or 1024x600.
 
 from __future__ import annotations
 
-import os
 import sys
-import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import places
+from screen_steps import run_script
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_FOLDERS_SHOT"
@@ -89,46 +88,25 @@ def fill(store, words: dict) -> list[int]:
 
 def child(out: Path, language: str) -> int:
     sys.path.insert(0, str(HERE))
-    from PySide6.QtCore import QEventLoop, QItemSelectionModel, QTimer
+    from PySide6.QtCore import QItemSelectionModel, QTimer
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication, QMenu
 
     from loopback import LoopbackServer
+    from screen_steps import close_down, settle, start_in, until
     from screenshots_everyday import profiles_for
-    from turnlog.app import application
-    from turnlog.config.paths import data_dir
     from turnlog.config.profiles import ProfileStore
     from turnlog.config.secrets import SessionKeys
     from turnlog.store import TurnlogStore
-    from turnlog.ui.infra.languages import SETTING, install_for
     from turnlog.ui.infra.tasks import TaskRunner
-    from turnlog.ui.infra.window_settings import window_settings
     from turnlog.ui.request.connection import ProviderConnector
     from turnlog.ui.request.provider_setup import ProviderSetup
     from turnlog.ui.shell.keyboard import open_context_menu
     from turnlog.ui.shell.window import MainWindow
 
-    home = data_dir()
-    remembered = window_settings(home)
-    if language != "en":
-        remembered.setValue(SETTING, language)
-        remembered.sync()
-    app = application(["turnlog"])
-    install_for(home)
+    home, remembered, app = start_in(language)
     screen = QGuiApplication.primaryScreen()
     size = (screen.geometry().width(), screen.geometry().height())
-
-    def settle(ms: int = 300) -> None:
-        loop = QEventLoop()
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
-
-    def until(condition, timeout_s: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while not condition():
-            if time.monotonic() > deadline:
-                raise SystemExit("timed out waiting for the window")
-            settle(20)
 
     def shoot(name: str) -> None:
         settle(400)
@@ -172,15 +150,10 @@ def child(out: Path, language: str) -> int:
         QTimer.singleShot(100, snap_menu)
         open_context_menu(view)
         settle(200)
-        window.shutdown()
-        window.close()
-    store.close()
+        close_down(window, store)
     del app
     return 0
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else \
-        places.ROOT / "resources" / "screenshots" / "folders"
-    language = os.environ.get(CHILD)
-    raise SystemExit(child(target, language) if language else parent(target))
+    run_script(parent, child, places.ROOT / "resources" / "screenshots" / "folders", CHILD)

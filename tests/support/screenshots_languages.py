@@ -20,12 +20,12 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
 import places
+from screen_steps import run_script
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_LANGUAGE_SHOT"
@@ -61,9 +61,9 @@ def parent(out: Path) -> int:
 
 def child(out: Path, language: str) -> int:
     sys.path.insert(0, str(HERE))
-    from PySide6.QtCore import QEventLoop, QTimer
 
     from loopback import Behaviour, LoopbackServer
+    from screen_steps import close_down, settle, until
     from screenshots import SEED
     from turnlog.app import application
     from turnlog.config.paths import data_dir
@@ -87,18 +87,6 @@ def child(out: Path, language: str) -> int:
     remembered.sync()
     app = application(["turnlog"])
     install_for(home)  # what the start does
-
-    def settle(ms: int = 300) -> None:
-        loop = QEventLoop()
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
-
-    def until(condition, timeout_s: float = 10.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while not condition():
-            if time.monotonic() > deadline:
-                raise SystemExit("timed out waiting for the window")
-            settle(20)
 
     def shoot(widget, name: str) -> None:
         settle(400)
@@ -162,14 +150,10 @@ def child(out: Path, language: str) -> int:
         shoot(dialog, "settings-480")
         dialog.reject()
         settings.close()
-        window.shutdown()
-        window.close()
-    store.close()
+        close_down(window, store)
     del app
     return 0
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else places.ROOT / "screenshots"
-    shot = os.environ.get(CHILD)
-    sys.exit(child(target, shot) if shot else parent(target))
+    run_script(parent, child, places.ROOT / "screenshots", CHILD)

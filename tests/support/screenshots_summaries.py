@@ -18,14 +18,13 @@ in the panel as a person makes it, and the question is sent to a loopback server
 
 from __future__ import annotations
 
-import os
 import sys
-import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
 import places
+from screen_steps import run_script
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_SUMMARY_SHOT"
@@ -126,42 +125,20 @@ def seeded(store, words):
 
 def child(out: Path, language: str) -> int:
     sys.path.insert(0, str(HERE))
-    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtGui import QGuiApplication
 
     from loopback import Behaviour, LoopbackServer
-    from turnlog.app import application
-    from turnlog.config.paths import data_dir
+    from screen_steps import close_down, settle, start_in, until
     from turnlog.store import TurnlogStore
-    from turnlog.ui.infra.languages import SETTING, install_for
     from turnlog.ui.infra.tasks import TaskRunner
-    from turnlog.ui.infra.window_settings import window_settings
     from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
     from turnlog.ui.request.past_request import PastRequestDialog
     from turnlog.ui.shell.window import MainWindow
 
-    home = data_dir()
-    remembered = window_settings(home)
-    if language != "en":
-        remembered.setValue(SETTING, language)  # as View → Language leaves it
-        remembered.sync()
-    app = application(["turnlog"])
-    install_for(home)
+    home, remembered, app = start_in(language)
     screen = QGuiApplication.primaryScreen()
     size = (screen.geometry().width(), screen.geometry().height())
     words = WORDS[language]
-
-    def settle(ms: int = 300) -> None:
-        loop = QEventLoop()
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
-
-    def until(condition, timeout_s: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while not condition():
-            if time.monotonic() > deadline:
-                raise SystemExit("timed out waiting for the window")
-            settle(20)
 
     def shoot_screen(name: str) -> None:
         settle(500)
@@ -210,15 +187,10 @@ def child(out: Path, language: str) -> int:
         until(lambda: dialog.verdict.text() != "")
         shoot_screen("past-request")
         dialog.close()
-        window.shutdown()
-        window.close()
-    store.close()
+        close_down(window, store)
     del app
     return 0
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else \
-        places.ROOT / "resources" / "screenshots" / "summaries"
-    shot = os.environ.get(CHILD)
-    sys.exit(child(target, shot) if shot else parent(target))
+    run_script(parent, child, places.ROOT / "resources" / "screenshots" / "summaries", CHILD)

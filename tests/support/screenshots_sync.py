@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 
 import places
+from screen_steps import run_script
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_SCREENSHOT_CHILD"
@@ -74,46 +74,25 @@ def machines(home: Path, language: str) -> None:
 
 def child(out: Path, language: str) -> int:
     sys.path.insert(0, str(HERE))
-    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtGui import QGuiApplication
 
-    from turnlog.app import application
+    from screen_steps import close_down, settle, start_in, until
     from turnlog.config.paths import data_dir
     from turnlog.config.profiles import ProfileStore
     from turnlog.config.secrets import SessionKeys
     from turnlog.store import TurnlogStore
     from turnlog.sync.crypto import ENV_LIGHT_KDF
-    from turnlog.ui.infra.languages import SETTING, install_for
     from turnlog.ui.infra.tasks import TaskRunner
-    from turnlog.ui.infra.window_settings import window_settings
     from turnlog.ui.request.connection import ProviderConnector
     from turnlog.ui.request.provider_setup import ProviderSetup
     from turnlog.ui.shell.sync_control import SyncTimes
     from turnlog.ui.shell.window import MainWindow
 
     os.environ[ENV_LIGHT_KDF] = "1"  # the pictures need no strong key
-    home = data_dir()
-    remembered = window_settings(home)
-    if language != "en":
-        remembered.setValue(SETTING, language)
-        remembered.sync()
-    machines(home, language)
-    app = application(["turnlog"])
-    install_for(home)
+    machines(data_dir(), language)  # before the start: the window finds them there
+    home, remembered, app = start_in(language)
     screen = QGuiApplication.primaryScreen()
     size = f"{screen.geometry().width()}x{screen.geometry().height()}"
-
-    def settle(ms: int = 300) -> None:
-        loop = QEventLoop()
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
-
-    def until(condition, timeout_s: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while not condition():
-            if time.monotonic() > deadline:
-                raise SystemExit("timed out waiting for the window")
-            settle(20)
 
     store = TurnlogStore.open(home)
     setup = ProviderSetup(ProfileStore(home), remembered, keyring=SessionKeys())
@@ -135,15 +114,10 @@ def child(out: Path, language: str) -> int:
     screen.grabWindow(0).toImage().save(str(path))
     print("saved", path)
     dialog.reject()
-    window.shutdown()
-    window.close()
-    store.close()
+    close_down(window, store)
     del app
     return 0
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else \
-        places.ROOT / "resources" / "screenshots" / "sync"
-    language = os.environ.get(CHILD)
-    sys.exit(child(target, language) if language else parent(target))
+    run_script(parent, child, places.ROOT / "resources" / "screenshots" / "sync", CHILD)

@@ -17,7 +17,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import places
@@ -44,11 +43,11 @@ def parent(out: Path) -> int:
 
 def child(out: Path) -> int:
     sys.path.insert(0, str(HERE))
-    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
     from loopback import Behaviour, LoopbackServer
     from mcp_peers import PEER_SCRIPT
+    from screen_steps import close_down, settle, until
     from turnlog.app import application
     from turnlog.config.paths import data_dir
     from turnlog.config.tool_servers import ToolServerStore, new_server
@@ -60,18 +59,6 @@ def child(out: Path) -> int:
     from turnlog.ui.shell.window import MainWindow
 
     app = application(["turnlog"])
-
-    def settle(ms: int = 300) -> None:
-        loop = QEventLoop()
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
-
-    def until(condition, timeout_s: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while not condition():
-            if time.monotonic() > deadline:
-                raise SystemExit("timed out waiting for the window")
-            settle(20)
 
     def shoot(window: MainWindow, name: str) -> None:
         settle(500)
@@ -116,9 +103,7 @@ def child(out: Path) -> int:
         settle(200)
         view.scrollTo(index)
         shoot(window, "tools-folded-1280x720.png")
-        window.shutdown()
-        window.close()
-    store.close()
+        close_down(window, store)
     QApplication.processEvents()
     del app
     return 0

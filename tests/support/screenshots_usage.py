@@ -18,15 +18,14 @@ LANG is en, zh_CN or zh_TW, SIZE 1280x720 or 1024x600.
 
 from __future__ import annotations
 
-import os
 import sys
-import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
 import places
+from screen_steps import run_script
 
 HERE = Path(__file__).resolve().parent
 CHILD = "TURNLOG_USAGE_SHOT"
@@ -85,46 +84,24 @@ def seed_days(store, days: int = 21) -> None:
 
 def child(out: Path, language: str) -> int:
     sys.path.insert(0, str(HERE))
-    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QToolTip
 
     from loopback import Behaviour, LoopbackServer
-    from turnlog.app import application
-    from turnlog.config.paths import data_dir
+    from screen_steps import close_down, settle, start_in, until
     from turnlog.core.cost import Prices
     from turnlog.core.model import Usage
     from turnlog.core.send import PendingTurn
     from turnlog.providers import CUSTOM
     from turnlog.store import TurnlogStore
-    from turnlog.ui.infra.languages import SETTING, install_for
     from turnlog.ui.infra.tasks import TaskRunner
-    from turnlog.ui.infra.window_settings import window_settings
     from turnlog.ui.request.connection import ProviderConfig, ProviderConnector
     from turnlog.ui.shell.menus import show_usage
     from turnlog.ui.shell.window import MainWindow
 
-    home = data_dir()
-    remembered = window_settings(home)
-    if language != "en":
-        remembered.setValue(SETTING, language)  # as View → Language leaves it
-        remembered.sync()
-    app = application(["turnlog"])
-    install_for(home)
+    home, remembered, app = start_in(language)
     screen = QGuiApplication.primaryScreen()
     size = (screen.geometry().width(), screen.geometry().height())
-
-    def settle(ms: int = 300) -> None:
-        loop = QEventLoop()
-        QTimer.singleShot(ms, loop.quit)
-        loop.exec()
-
-    def until(condition, timeout_s: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while not condition():
-            if time.monotonic() > deadline:
-                raise SystemExit("timed out waiting for the window")
-            settle(20)
 
     def shoot_screen(name: str) -> None:
         settle(500)
@@ -171,14 +148,10 @@ def child(out: Path, language: str) -> int:
         until(lambda: dialog.table.rowCount() > 0)
         shoot_screen("view")
         dialog.close()
-        window.shutdown()
-        window.close()
-    store.close()
+        close_down(window, store)
     del app
     return 0
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else places.ROOT / "screenshots"
-    shot = os.environ.get(CHILD)
-    sys.exit(child(target, shot) if shot else parent(target))
+    run_script(parent, child, places.ROOT / "screenshots", CHILD)

@@ -115,6 +115,8 @@ def test_every_failure_restores_the_draft_and_leaves_the_log(
     assert window.banner.message.text()  # the line under the title is not empty
     assert hint_part in message
     if partial_part:
+        assert not window.banner.partial.isVisible()  # the answer so far: under Details
+        window.banner.details_button.click()
         assert window.banner.partial.isVisible()
         assert partial_part in window.banner.partial.toPlainText()
         assert partial_part in window.banner.report()

@@ -211,3 +211,32 @@ def test_no_window_shortcut_is_claimed_twice(qtbot, make_window):
             continue
         assert key not in seen, (key, seen.get(key), action.text())
         seen[key] = action.text()
+
+
+def test_memory_and_compaction_history_are_ticked_while_their_panel_is_shown(qtbot,
+                                                                            make_window):
+    """View → Memory and View → Compaction history are toggles like the other panels: a tick
+    while the panel is shown, none once it is closed (by the menu or by its own ×), and
+    choosing the ticked entry closes the panel."""
+    window = make_window()
+    window.show()
+    qtbot.waitExposed(window)
+    view = menus(window)["View"]
+    for name, dock in (("Memory", window.memory_dock),
+                       ("Compaction history", window.compaction_history.dock)):
+        (action,) = [a for a in view.actions() if a.text().replace("&", "") == name]
+        assert action.isCheckable(), name
+        dock.hide()
+        assert not action.isChecked(), name
+        action.trigger()
+        qtbot.waitUntil(dock.isVisible, timeout=2000)
+        assert action.isChecked(), name
+        assert not dock.visibleRegion().isEmpty(), f"{name}: shown behind another tab"
+        dock.close()  # the dock's own × button
+        qtbot.waitUntil(lambda dock=dock: not dock.isVisible(), timeout=2000)
+        assert not action.isChecked(), name
+        action.trigger()
+        qtbot.waitUntil(dock.isVisible, timeout=2000)
+        action.trigger()  # the ticked entry closes it
+        qtbot.waitUntil(lambda dock=dock: not dock.isVisible(), timeout=2000)
+        assert not action.isChecked(), name

@@ -1,20 +1,27 @@
 """The inline failure banner above the composer: plain words, the next step, and any
 partial answer so it can be copied (it is not saved), kept as an incomplete turn or
-continued (`offer_partial`: the person decides, nothing is kept without a click)."""
+continued (`offer_partial`: the person decides, nothing is kept without a click).
+
+Compact, so a small screen keeps the history and the composer in view: the title beside
+Send again and Dismiss, the next step in one line, Keep and Continue when offered; the
+whole message, the answer so far and Copy open under Details."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QDesktopServices,
     QFontDatabase,
     QGuiApplication,
+    QPainter,
+    QPaintEvent,
     QPalette,
     QResizeEvent,
     QTextCursor,
+    QTextLayout,
 )
 from PySide6.QtWidgets import (
     QFrame,
@@ -23,6 +30,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -36,6 +44,92 @@ from ..infra.theme import banner_tint
 # Failures a setting fixes (a refused or missing key): the banner offers Settings.
 SETTINGS_FIX = frozenset({FailureKind.AUTH, FailureKind.NO_KEY})
 OPEN_SETTINGS = QT_TRANSLATE_NOOP("FailureBanner", "Open Settings…")
+
+
+class MessageLine(QLabel):
+    """The banner's message in at most `LINES` lines (what happened, then the next step,
+    which comes last: wrapped onto the second line, not cut), what runs past them cut with
+    "…" (the whole text stays `text()` and the tooltip); or `whole`: wrapped and
+    selectable, as long as it is."""
+
+    LINES = 2
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.set_whole(False)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt's name
+        return True  # its height follows its width, whole or not (QLabel says so only
+        # when it wraps, and says it again on every change of text)
+
+    def set_whole(self, whole: bool) -> None:
+        self.whole = whole
+        self.setWordWrap(whole)
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard if whole
+            else Qt.TextInteractionFlag.NoTextInteraction)
+        self.updateGeometry()
+        self.update()
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        super().setText(text)
+        self.setToolTip(text)
+        self.updateGeometry()
+
+    def shown_lines(self, width: int | None = None) -> list[str]:
+        """The lines drawn at `width` (the current one): the text on one line, wrapped,
+        the last of `LINES` cut with "…" where more follows."""
+        width = max(1, self.contentsRect().width() if width is None else width)
+        text = " ".join(self.text().split())
+        layout = QTextLayout(text, self.font())
+        starts = []
+        layout.beginLayout()
+        while len(starts) <= self.LINES:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(width)
+            starts.append((line.textStart(), line.textLength()))
+        layout.endLayout()
+        lines = [text[start:start + length].rstrip() for start, length in starts[:self.LINES]]
+        if len(starts) > self.LINES:
+            lines[-1] = self.fontMetrics().elidedText(
+                text[starts[self.LINES - 1][0]:], Qt.TextElideMode.ElideRight, width)
+        return lines
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt's name
+        if self.whole:
+            return super().heightForWidth(width)
+        margins = self.contentsMargins()
+        lines = len(self.shown_lines(width - margins.left() - margins.right())) or 1
+        return lines * self.fontMetrics().lineSpacing() + margins.top() + margins.bottom()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        if self.whole:
+            return super().sizeHint()
+        return QSize(self.fontMetrics().horizontalAdvance(" ".join(self.text().split())) + 2,
+                     self.fontMetrics().lineSpacing())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        if self.whole:
+            return super().minimumSizeHint()
+        return QSize(0, self.fontMetrics().lineSpacing())
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
+        if self.whole:
+            super().paintEvent(event)
+            return
+        painter = QPainter(self)
+        rect, spacing = self.contentsRect(), self.fontMetrics().lineSpacing()
+        for number, line in enumerate(self.shown_lines()):
+            self.style().drawItemText(
+                painter, rect.adjusted(0, number * spacing, 0, 0),
+                int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), self.palette(),
+                self.isEnabled(), line, self.foregroundRole())
+        painter.end()
 
 
 class FailureBanner(QFrame):
@@ -70,48 +164,36 @@ class FailureBanner(QFrame):
         font.setBold(True)
         self.title.setFont(font)
         top.addWidget(self.title, 1)
-        self.copy_button = QPushButton(QCoreApplication.translate("FailureBanner", "Copy"), self)
-        self.copy_button.setToolTip(QCoreApplication.translate(
-            "FailureBanner", "Copy the message and any partial answer"))
-        self.copy_button.setAccessibleName(QCoreApplication.translate(
-            "FailureBanner", "Copy the problem report"))
-        self.copy_button.clicked.connect(self.copy)
-        top.addWidget(self.copy_button)
         self.retry_button = QPushButton(QCoreApplication.translate(
             "FailureBanner", "Send again"), self)
         self.retry_button.setAccessibleName(QCoreApplication.translate(
             "FailureBanner", "Send the question again"))
         self.retry_button.clicked.connect(self.retry)
-        top.addWidget(self.retry_button)
+        top.addWidget(self.retry_button, 0, Qt.AlignmentFlag.AlignTop)
         self.close_button = QPushButton(QCoreApplication.translate(
             "FailureBanner", "Dismiss"), self)
         self.close_button.setAccessibleName(QCoreApplication.translate(
             "FailureBanner", "Dismiss the problem"))
         self.close_button.clicked.connect(self.dismiss)
-        top.addWidget(self.close_button)
+        top.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(top)
 
-        self.message = QLabel(self)
+        line = QHBoxLayout()
+        self.message = MessageLine(self)
         self.message.setObjectName("bannerMessage")
-        self.message.setWordWrap(True)
-        self.message.setTextFormat(Qt.TextFormat.PlainText)
-        self.message.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse
-            | Qt.TextInteractionFlag.TextSelectableByKeyboard
-        )
-        layout.addWidget(self.message)
-
-        self.partial_label = QLabel(QCoreApplication.translate(
-            "FailureBanner", "The answer so far (not saved):"), self)
-        layout.addWidget(self.partial_label)
-        self.partial = QPlainTextEdit(self)
-        self.partial.setObjectName("partialAnswer")
-        self.partial.setReadOnly(True)
-        self.partial.setAccessibleName(QCoreApplication.translate(
-            "FailureBanner", "Partial answer, not saved"))
-        self.partial.setMaximumHeight(self.partial.fontMetrics().lineSpacing() * 3 + 14)
-        layout.addWidget(self.partial)
+        line.addWidget(self.message, 1)
+        self.details_button = QToolButton(self)
+        self.details_button.setText(QCoreApplication.translate("FailureBanner", "Details"))
+        self.details_button.setToolTip(QCoreApplication.translate(
+            "FailureBanner", "The whole message, the answer so far and Copy"))
+        self.details_button.setCheckable(True)
+        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.details_button.toggled.connect(self.show_details)
+        line.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(line)
         self._partial_actions(layout)
+        self._details(layout)
 
         self._log_rows(layout)
 
@@ -126,6 +208,50 @@ class FailureBanner(QFrame):
         self._countdown.setInterval(1000)
         self._countdown.timeout.connect(self._tick)
         self.hide()
+
+    def _details(self, layout: QVBoxLayout) -> None:
+        """What Details opens: the answer so far (the message shows whole above it) and
+        Copy."""
+        self.details = QWidget(self)
+        column = QVBoxLayout(self.details)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(4)
+        self.partial_label = QLabel(QCoreApplication.translate(
+            "FailureBanner", "The answer so far (not saved):"), self.details)
+        column.addWidget(self.partial_label)
+        self.partial = QPlainTextEdit(self.details)
+        self.partial.setObjectName("partialAnswer")
+        self.partial.setReadOnly(True)
+        self.partial.setAccessibleName(QCoreApplication.translate(
+            "FailureBanner", "Partial answer, not saved"))
+        self.partial.setMaximumHeight(self.partial.fontMetrics().lineSpacing() * 3 + 14)
+        column.addWidget(self.partial)
+        row = QHBoxLayout()
+        self.copy_button = QPushButton(QCoreApplication.translate("FailureBanner", "Copy"),
+                                       self.details)
+        self.copy_button.setToolTip(QCoreApplication.translate(
+            "FailureBanner", "Copy the message and any partial answer"))
+        self.copy_button.setAccessibleName(QCoreApplication.translate(
+            "FailureBanner", "Copy the problem report"))
+        self.copy_button.clicked.connect(self.copy)
+        row.addWidget(self.copy_button)
+        row.addStretch(1)
+        column.addLayout(row)
+        layout.addWidget(self.details)
+        self.details.hide()
+
+    def show_details(self, shown: bool) -> None:
+        """Details: the message whole, the answer so far and Copy (or back to one line)."""
+        if self.details_button.isChecked() != shown:
+            self.details_button.setChecked(shown)  # comes back here through `toggled`
+            return
+        self.details_button.setArrowType(Qt.ArrowType.DownArrow if shown
+                                         else Qt.ArrowType.RightArrow)
+        self.message.set_whole(shown)
+        has_partial = bool(self.partial.toPlainText())
+        self.partial_label.setVisible(has_partial)
+        self.partial.setVisible(has_partial)
+        self.details.setVisible(shown)
 
     def _partial_actions(self, layout: QVBoxLayout) -> None:
         """The row under a partial answer: keep it as an incomplete turn, or continue."""
@@ -258,9 +384,8 @@ class FailureBanner(QFrame):
         self._full_message = message
         self.message.setText(message if line is None else line)
         self.partial.setPlainText(partial)
-        self.partial_label.setVisible(bool(partial))
         self._show_log(())
-        self.partial.setVisible(bool(partial))
+        self.show_details(False)
         self.offer_partial(False)  # offered again by whoever knows the answer can be kept
         self.retry_button.setVisible(retryable)
         self._wait_left = wait
@@ -309,6 +434,7 @@ class FailureBanner(QFrame):
 
     def dismiss(self) -> None:
         self._countdown.stop()
+        self.show_details(False)
         self._clear_actions()
         self.offer_partial(False)
         self.failure = None

@@ -23,6 +23,7 @@ from ...core.failures import StoreError
 from ...core.send import Failed, PartialAnswer
 from ..infra.changes import Changes
 from ..infra.languages import arg
+from ..infra.languages import number as grouped
 from ..infra.open_log import OpenLog
 from ..infra.operations import announce, keep_incomplete_answer
 from ..request.send_session import SendResult
@@ -120,7 +121,7 @@ class PartialAnswers(QObject):
         replaced = shown.turns[-1] if offer.replaces is not None and shown.turns else turn
         number = shown.numbers.number(replaced.ordinal)
         self._say(arg(translate("PartialAnswers", "Kept as turn %1, marked incomplete."),
-                      str(number)), offer.conversation_id)
+                      grouped(number)), offer.conversation_id)
         conversation = parts.log.conversation()
         if conversation is not None and conversation.id == offer.conversation_id:
             if offer.replaces is not None:  # a new version of the turn it was regenerating

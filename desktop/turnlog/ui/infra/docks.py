@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
 
@@ -26,3 +29,30 @@ def add_dock(window: QMainWindow, title: str, name: str, widget: QWidget,
                      | features.DockWidgetFloatable)
     window.addDockWidget(area, dock)
     return dock
+
+
+def panel_toggle(dock: QDockWidget, text: str, shortcut: str,
+                 on_shown: Callable[[], object]) -> QAction:
+    """A View menu entry for `dock`, ticked while the dock is shown (however it was closed,
+    the tick goes with it). Chosen while unticked, or while the dock hides behind another
+    tab, it brings the dock to the front and calls `on_shown`; chosen while the dock is in
+    front, it closes the dock."""
+    action = QAction(text, dock.parent())
+    action.setShortcut(shortcut)
+    action.setCheckable(True)
+    action.setChecked(dock.toggleViewAction().isChecked())
+    dock.toggleViewAction().toggled.connect(action.setChecked)  # Qt keeps it to show/hide
+
+    def chosen(checked: bool) -> None:
+        if not checked and dock.visibleRegion().isEmpty() and dock.isVisible():
+            action.setChecked(True)  # behind another tab: brought forward, not closed
+            checked = True
+        if checked:
+            dock.show()
+            dock.raise_()
+            on_shown()
+        else:
+            dock.hide()
+
+    action.triggered.connect(chosen)
+    return action

@@ -33,19 +33,20 @@ from ...core.compaction import StoredSummary
 from ...core.cost import Prices
 from ...core.failures import Failure
 from ...core.model import Usage
+from ...core.numbers import TurnNumbers
 from ...core.projection import PartKind, Projection, ProjectionRefused
 from ...core.send import RequestRecord
 from ..infra import failure_text
 from ..infra.languages import arg, capitalized, number, plural
 from ..transcript.marks import (
     incomplete_label,
-    runs_text,
     summary_caption,
     usage_text,
 )
 from .attachment_rows import Thumbnails, file_rows
 from .inspector_text import (
     IN_FLIGHT,
+    NO_VERSIONS,
     NOTHING_YET,
     PART_NAMES,
     cost_words,
@@ -54,6 +55,8 @@ from .inspector_text import (
     reasoning_text,
     refusal_text,
     sampling_text,
+    turn_number,
+    turns_text,
     usage_words,
     window_text,
 )
@@ -95,6 +98,8 @@ class InspectorState:
     in_flight: bool = False  # a request is under way (its answer streams in)
     # The prices of the profile in use (None: none set): a preview's input is costed.
     prices: Prices | None = None
+    # The turns' numbers as their headers show them: every turn here is named by them.
+    numbers: TurnNumbers = NO_VERSIONS
 
 
 class Inspector(QScrollArea):
@@ -376,7 +381,7 @@ class Inspector(QScrollArea):
                 "Inspector", "Input: nothing to measure yet"))
         self._fill(self.bytes_bar, body, limit, later=state.in_flight)
         self._fill(self.tokens_bar, tokens, token_budget, later=state.in_flight)
-        self._fill_parts(projection, refusal)
+        self._fill_parts(projection, refusal, state.numbers)
         self._fill_summary(state)
         self._fill_body(projection)
         self._fill_outcome(state)
@@ -394,23 +399,23 @@ class Inspector(QScrollArea):
         bar.setValue(min(value, limit) // scale)
         bar.setUpdatesEnabled(True)
 
-    def _fill_parts(self, projection: Projection | None,
-                    refusal: ProjectionRefused | None) -> None:
+    def _fill_parts(self, projection: Projection | None, refusal: ProjectionRefused | None,
+                    numbers: TurnNumbers) -> None:
         rows: list[tuple[str, int, int, Attachment | None]] = []
         if projection is not None:
             for part in projection.parts:
                 files: tuple[Attachment, ...] = ()
                 question = ""
                 if part.kind is PartKind.TURN:
+                    shown = turn_number(part.ordinal or 0, numbers)
                     name = arg(QCoreApplication.translate(
-                        "Inspector", "turn %1 (question + answer)"),
-                               str(part.ordinal))
+                        "Inspector", "turn %1 (question + answer)"), shown)
                     turn = projection.turn_of_ordinal(part.ordinal or 0)
                     calls = sum(len(r.calls) for r in turn.tools) if turn is not None else 0
                     if calls:  # its tool exchange travels with it, whole
                         name = arg(QCoreApplication.translate(
                             "Inspector", "turn %1 (question, %2 tool calls and results, "
-                            "answer)"), str(part.ordinal), calls)
+                            "answer)"), shown, calls)
                     if turn is not None and turn.incomplete:  # kept although incomplete
                         name = arg(QCoreApplication.translate("Inspector", "%1, %2"), name,
                                    incomplete_label(turn.incomplete))
@@ -465,6 +470,7 @@ class Inspector(QScrollArea):
         projection = state.projection
         part = projection.summary if projection is not None else None
         stored = state.summary
+        summarized = turns_text(projection.runs("summarized") if projection else [], state.numbers)
         lines: list[str] = []
         if part is not None:
             if stored is not None and stored.id == part.summary_id:
@@ -472,12 +478,12 @@ class Inspector(QScrollArea):
                     "Inspector", "Carries %1."), summary_caption(stored)))
                 lines.append(arg(QCoreApplication.translate(
                     "Inspector", "Stands in for %1 of the log as it is now."),
-                                 runs_text(projection.runs("summarized") if projection else [])))
+                                 summarized))
                 if projection is not None and part.first:
                     older = projection.runs("before summary")
                     lines.append(arg(QCoreApplication.translate(
                         "Inspector", "%1 before it: not sent."),
-                                     capitalized(runs_text(older))))
+                                     capitalized(turns_text(older, state.numbers))))
                 if stored.usages:
                     calls = len(stored.usages)
                     lines += [plural(QCoreApplication.translate(
@@ -489,13 +495,13 @@ class Inspector(QScrollArea):
                 lines.append(arg(QCoreApplication.translate(
                     "Inspector", "Carries a summary of the oldest %1 turns (%2)."),
                     part.covered_count,
-                    runs_text(projection.runs("summarized") if projection else [])))
+                    summarized))
         if state.to_summarize:
             lines.append(arg(QCoreApplication.translate(
                 "Inspector", "Sending first folds %1 into the summary (marked to be summarized); "
                 "the body "
                 "then carries the new summary, so its size is known only after that."),
-                runs_text(state.to_summarize)))
+                turns_text(state.to_summarize, state.numbers)))
         record = state.record
         if record is not None and record.extra_usage:
             lines.append(arg(QCoreApplication.translate(
@@ -548,8 +554,8 @@ class Inspector(QScrollArea):
         elif state.failure is not None:
             outcome = failure_text.message(state.failure)
         elif state.record is not None and state.record.outcome == "committed":
-            outcome = (arg(QCoreApplication.translate(
-                "Inspector", "answered and saved as turn %1"), str(state.asked))
+            outcome = (arg(QCoreApplication.translate("Inspector", "answered and saved as "
+                "turn %1"), turn_number(state.asked, state.numbers))
                        if state.asked else QCoreApplication.translate("Inspector", "saved"))
         elif state.projection is None and state.refusal is not None:
             outcome = QCoreApplication.translate(
@@ -562,7 +568,7 @@ class Inspector(QScrollArea):
                 outcome += arg(QCoreApplication.translate(
                     "Inspector", "; will compact: sending first summarizes %1, then the body "
                     "changes"),
-                    runs_text(state.to_summarize))
+                    turns_text(state.to_summarize, state.numbers))
             elif state.projection is not None and state.what_if is None:
                 outcome += arg(QCoreApplication.translate(
                     "Inspector", "; not final: %1"), state.not_final) if state.not_final \

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
@@ -18,6 +19,7 @@ from ...core.budget import (
 )
 from ...core.cost import Prices
 from ...core.model import Usage
+from ...core.numbers import TurnNumbers
 from ...core.projection import (
     FIX_OUTPUT_RESERVE,
     PartKind,
@@ -29,6 +31,7 @@ from ...core.request_record import RequestRecord
 from ...core.tokens import estimate_text_tokens
 from ..infra.cost_text import input_cost_text, record_cost_text
 from ..infra.languages import arg, number, plural
+from ..transcript.marks import runs_text
 
 NOTHING_YET = QT_TRANSLATE_NOOP(
     "Inspector", "No request yet. Type a question: the request it would make appears here "
@@ -63,6 +66,34 @@ WINDOW_SOURCES = {
     WINDOW_LEARNED: QT_TRANSLATE_NOOP("Inspector", "learned"),
     WINDOW_ASSUMED: QT_TRANSLATE_NOOP("Inspector", "assumed"),
 }
+
+
+NO_VERSIONS = TurnNumbers()  # a conversation without versions: numbers are the ordinals
+
+
+def number_runs(runs: Sequence[tuple[int, int]], numbers: TurnNumbers
+                ) -> tuple[tuple[int, int], ...]:
+    """Inclusive runs of stored ordinals as the runs of turn numbers the history shows (the
+    ordinals newer versions took inside a run fold into their turns' numbers; runs that
+    come to touch are one)."""
+    shown: list[tuple[int, int]] = []
+    for first, last in runs:
+        low, high = numbers.number(first), numbers.number(last)
+        if shown and low <= shown[-1][1] + 1:
+            shown[-1] = (shown[-1][0], max(high, shown[-1][1]))
+        else:
+            shown.append((low, high))
+    return tuple(shown)
+
+
+def turns_text(runs: Sequence[tuple[int, int]], numbers: TurnNumbers) -> str:
+    """"turns 3–7, 9": runs of stored ordinals named by the turns' numbers."""
+    return runs_text(number_runs(runs, numbers))
+
+
+def turn_number(ordinal: int, numbers: TurnNumbers) -> str:
+    """The number of the turn stored at `ordinal` as its header writes it ("1,986")."""
+    return number(numbers.number(ordinal))
 
 
 def window_text(budget: Budget) -> str:

@@ -595,5 +595,6 @@ class LivePreview(QObject):
             showing_last=shown.kind == "last",
             in_flight=shown.kind == "running",
             prices=shown.endpoint.route.pricing.prices if shown.endpoint else None,
+            numbers=self._transcript.numbers,
         ))
         self.shown_changed.emit(shown)

@@ -34,7 +34,7 @@ from ..conversation.versions import VersionControls, VersionParts
 from ..dialogs.privacy import Confirmation, Decision, forget_summaries_question
 from ..infra import operations
 from ..infra.changes import ChangeHub, Changes, OpenChange, OpenState
-from ..infra.docks import add_dock
+from ..infra.docks import add_dock, panel_toggle
 from ..infra.languages import arg
 from ..infra.open_log import OpenLog
 from ..infra.tasks import TaskRunner
@@ -211,10 +211,8 @@ def attach_memory(window: QMainWindow, host: WindowParts,
         _log(host), host.preview, _history(host), host._storage_failed, _status(host)),
         window)
     host.inspector.pin_requested.connect(memory.pin_text)
-    go = QAction(translate("MemoryPanel", "&Memory"), window)
-    go.setShortcut("Ctrl+Shift+M")
-    go.triggered.connect(memory.go_to)
-    view_menu.addAction(go)
+    view_menu.addAction(panel_toggle(dock, translate("MemoryPanel", "&Memory"),
+                                     "Ctrl+Shift+M", memory.go_to))
     action = QAction(translate("MemoryPanel", "Pin from this turn…"), host.view)
     action.setShortcut("Ctrl+Shift+P")
     action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
@@ -253,15 +251,8 @@ def attach_compaction_history(window: QMainWindow, host: WindowParts, view_menu:
     history.turn_requested.connect(go_to_turn)
     history.request_requested.connect(host.past_requests.open)
     history.dock = dock
-    go = QAction(translate("CompactionHistory", "Compaction &history"), window)
-
-    def show() -> None:
-        dock.show()
-        dock.raise_()
-        history.reload()
-
-    go.triggered.connect(show)
-    view_menu.addAction(go)
+    view_menu.addAction(panel_toggle(dock, translate("CompactionHistory", "Compaction &history"),
+                                     "", history.reload))
     return history
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QListWidget,
     QPushButton,
     QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -103,6 +105,14 @@ def side_cost_text(asked: Sequence[SideQuestion | SideAttempt]) -> str:
                    for currency, (amount, estimated) in sorted(amounts.items()))
 
 
+class EntryDelegate(QStyledItemDelegate):
+    """A list entry as wide as the list (never wider: its lines are cut, not scrolled)."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+                 ) -> QSize:  # noqa: N802 - Qt's name
+        return QSize(1, super().sizeHint(option, index).height())
+
+
 class SidePanel(QWidget):
     """The dock's contents: side questions of the open conversation, the side draft,
     its stages and failures, and the side inspector."""
@@ -129,7 +139,12 @@ class SidePanel(QWidget):
         self.list = QListWidget(top)
         self.list.setObjectName("sideList")
         self.list.setAccessibleName(QCoreApplication.translate("SidePanel", "Side questions"))
-        self.list.setWordWrap(True)
+        # Two lines an entry, each cut with "…" to the list's width: an entry always fits,
+        # so no line is cut through by the list's edge and scrolling reaches every one.
+        self.list.setWordWrap(False)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setItemDelegate(EntryDelegate(self.list))
         layout.addWidget(self.list, 1)
         self.answer = AnswerBrowser(top)
         self.answer.setObjectName("sideAnswer")
@@ -161,6 +176,14 @@ class SidePanel(QWidget):
         splitter.addWidget(top)
         splitter.addWidget(self.inspector)
         outer.addWidget(splitter)
+
+    def keep_two_entries(self) -> None:
+        """However small the window, the list keeps room for two whole entries (their
+        height is known once they are there: Chinese lines are taller), so it never shows
+        one entry above an empty half."""
+        if self.list.count():
+            tallest = max(self.list.sizeHintForRow(row) for row in range(self.list.count()))
+            self.list.setMinimumHeight(2 * tallest + 2 * self.list.frameWidth())
 
     def _build_input(self, top: QWidget, layout: QVBoxLayout) -> None:
         self.stage = QLabel(top)

@@ -213,6 +213,7 @@ class SideQuestions(QObject):
             item.setToolTip(side.question)
             panel.list.addItem(item)
         panel.list.blockSignals(False)
+        panel.keep_two_entries()
         panel.usage.setText(side_usage_text(sides, attempts)
                             if conversation_id is not None else "")
         if changed:
