@@ -13,7 +13,8 @@
    chunks/s → Sender on the network worker → pending row), goal ≤ 50 ms — paragraphs with,
    after every fifth, a table and inline and display maths; then the stall
    when the finished answer is committed and its row repainted. Baselines: the same
-   window idle, and rendering the whole answer's Markdown once on the GUI thread.
+   window idle, and rendering the whole answer's Markdown once on the GUI thread. The
+   formula typesetter is started before, as the app starts it once its first screen is up.
 
 3. History (`--history`, on a conversation of N turns, default 100,000), through a
    loopback chat-completions server (tests/support/loopback.py): (a) after scrolling up through
@@ -64,6 +65,7 @@ from turnlog.store import TurnlogStore  # noqa: E402
 from turnlog.ui.infra.tasks import TaskRunner  # noqa: E402
 from turnlog.ui.request.connection import ProviderConfig, ProviderConnector  # noqa: E402
 from turnlog.ui.shell.window import MainWindow  # noqa: E402
+from turnlog.ui.transcript.maths import the_typesetter  # noqa: E402
 from turnlog.ui.transcript.model import Role  # noqa: E402
 from uihelpers import loopback_connector  # noqa: E402
 
@@ -336,6 +338,10 @@ def main() -> int:
               f"   (baseline, 10 turns open: {rss_small:.1f} MB; "
               f"+{rss_big - rss_small:.1f} MB; goal ≤ 250 MB)", flush=True)
 
+        # The formula typesetter's process, started as the app starts it once its first
+        # screen is up (`WarmUp`), not by the first formula of the answer streamed below;
+        # it gets ready while the idle baseline is measured.
+        the_typesetter()
         meter = StallMeter()
         meter.start()
         idle_until = time.monotonic() + min(args.seconds, 3.0)

@@ -80,3 +80,18 @@ def test_a_wide_window_keeps_the_whole_words(qtbot, make_window, store, loopback
     assert dict((n, t) for n, t, _r in controls)["label"] == "version 2 of 2"
     assert label is not None and label[0] == "just asked"
     apart(controls, label, header)
+
+
+def test_a_larger_list_font_measures_the_header_words_in_it(qtbot, make_window, store,
+                                                            loopback):
+    """The header's fonts are made once per list font: once the list's font grows, the
+    words are measured in the larger one, and still keep apart from the mark's label."""
+    window = regenerated(qtbot, make_window, store, loopback, (1600, 900))
+    controls, _label, _header = header_words(window, 0)
+    before = dict((n, r.width()) for n, _t, r in controls)["regenerate"]
+    font = window.view.font()
+    font.setPointSizeF(font.pointSizeF() * 1.5)
+    window.view.setFont(font)
+    controls, label, header = header_words(window, 0)
+    assert dict((n, r.width()) for n, _t, r in controls)["regenerate"] > before * 1.3
+    apart(controls, label, header)

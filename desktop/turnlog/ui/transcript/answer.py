@@ -286,9 +286,11 @@ class AnswerDocument:
         doc = self._new_doc(self._width)
         maths = self._maths() if self._maths is not None else None
         before = self._formulas if formulas_before is None else formulas_before
-        # (overwrites what a freed document of the same id left)
+        # (overwrites what a freed document of the same id left); `_step` found the text
+        # within the limits before it came here
         found = self._found[id(doc)] = render_markdown(doc, text, maths,
-                                                       formulas_before=before)
+                                                       formulas_before=before,
+                                                       within_limits=True)
         self._texts[id(doc)] = (text, before)
         if found.awaiting:
             self._waiting[id(doc)] = doc

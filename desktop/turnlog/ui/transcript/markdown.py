@@ -105,11 +105,13 @@ class MathStyle:
 
 
 def render_markdown(doc: QTextDocument, text: str, maths: MathStyle | None = None, *,
-                    formulas_before: int = 0) -> Rendered:
+                    formulas_before: int = 0, within_limits: bool = False) -> Rendered:
     """Set `doc` to the Markdown `text` and give it its look (see the module). Past a limit
     (`limits.first_excess`; `formulas_before`: the formulas of the answer before `text`)
-    the rest is plain text, after a note saying why."""
-    excess, _formulas = first_excess(text, formulas_before=formulas_before)
+    the rest is plain text, after a note saying why. `within_limits`: the caller found
+    `text` within them already (a streamed answer's sections are checked as they are cut),
+    so it is not read for them again."""
+    excess = None if within_limits else first_excess(text, formulas_before=formulas_before)[0]
     markdown = text if excess is None else text[:excess.at]
     spans = find_maths(markdown)
     pieces = []

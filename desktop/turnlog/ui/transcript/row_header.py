@@ -6,6 +6,8 @@ so the two are never painted over each other."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from PySide6.QtCore import QCoreApplication, QRect, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QStyleOptionViewItem
@@ -34,10 +36,37 @@ def header_height(option: QStyleOptionViewItem) -> int:
     return option.fontMetrics.height() + 2
 
 
+class _HeaderFonts(NamedTuple):
+    """A header's font and the mark label's (its bold), each with its metrics."""
+
+    font: QFont
+    metrics: QFontMetrics
+    label: QFont
+    label_metrics: QFontMetrics
+
+
+# Made once per list font (by `QFont.key`), not on every paint of every header: a font
+# change (the theme, the zoom) has another key, and so fonts of its own.
+_FONTS: dict[str, _HeaderFonts] = {}
+
+
+def _fonts(option: QStyleOptionViewItem) -> _HeaderFonts:
+    key = option.font.key()
+    known = _FONTS.get(key)
+    if known is None:
+        font = QFont(option.font)
+        font.setPointSizeF(max(7.0, option.font.pointSizeF() * 0.9))
+        label = QFont(font)
+        label.setBold(True)
+        if len(_FONTS) >= 8:  # fonts of the past: a few at most
+            _FONTS.clear()
+        known = _FONTS[key] = _HeaderFonts(font, QFontMetrics(font), label,
+                                           QFontMetrics(label))
+    return known
+
+
 def header_font(option: QStyleOptionViewItem) -> QFont:
-    font = QFont(option.font)
-    font.setPointSizeF(max(7.0, option.font.pointSizeF() * 0.9))
-    return font
+    return _fonts(option).font
 
 
 def header_controls(option: QStyleOptionViewItem, index: ModelIndex, header: QRect
@@ -54,7 +83,7 @@ def header_controls(option: QStyleOptionViewItem, index: ModelIndex, header: QRe
     incomplete = index.data(Role.INCOMPLETE)
     if not version and not last and not incomplete:
         return []
-    metrics = QFontMetrics(header_font(option))
+    metrics = _fonts(option).metrics
     start = header.left() + metrics.horizontalAdvance(turn_title(index.data(Role.NUMBER))) + 14
     room = header.right() - _label_width(option, index) - LABEL_GAP
     controls: list[tuple[str, str, QRect]] = []
@@ -94,15 +123,9 @@ def _words(index: ModelIndex, version: tuple[int, int] | None, replaced: bool, l
     return words
 
 
-def _label_font(option: QStyleOptionViewItem) -> QFont:
-    font = header_font(option)
-    font.setBold(True)
-    return font
-
-
 def _label_width(option: QStyleOptionViewItem, index: ModelIndex) -> int:
     mark = index.data(Role.MARK)
-    return QFontMetrics(_label_font(option)).horizontalAdvance(mark.label) \
+    return _fonts(option).label_metrics.horizontalAdvance(mark.label) \
         if isinstance(mark, RowMark) else 0
 
 
@@ -114,11 +137,12 @@ def mark_label(option: QStyleOptionViewItem, index: ModelIndex, header: QRect,
     mark = index.data(Role.MARK)
     if not isinstance(mark, RowMark):
         return None
-    title = QFontMetrics(header_font(option)).horizontalAdvance(
+    fonts = _fonts(option)
+    title = fonts.metrics.horizontalAdvance(
         row_title(bool(index.data(Role.PENDING)), index.data(Role.NUMBER)))
     left = max((rect.right() + 1 + LABEL_GAP for _n, _t, rect in controls),
                default=header.left() + title + LABEL_GAP)
-    metrics = QFontMetrics(_label_font(option))
+    metrics = fonts.label_metrics
     text = metrics.elidedText(mark.label, Qt.TextElideMode.ElideRight, header.right() + 1 - left)
     if not text or text == "…":
         return None
@@ -142,7 +166,7 @@ def draw_header(painter: QPainter, option: QStyleOptionViewItem, index: ModelInd
     mark = index.data(Role.MARK)
     label = mark_label(option, index, header, [] if pending else controls)
     if label is not None:
-        painter.setFont(_label_font(option))
+        painter.setFont(_fonts(option).label)
         painter.setPen(mark.color(palette))
         painter.drawText(label[1], Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                          label[0])
