@@ -13,6 +13,8 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -133,6 +135,22 @@ def _delete_counts(records: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
     return counts
 
 
+@dataclass(frozen=True, slots=True)
+class _Sealed:
+    """An object of this machine ready to upload."""
+
+    item: PendingObject
+    data: bytes
+    deletes: list[tuple[int, int, int]]
+    records: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Flight:
+    sealed: _Sealed
+    upload: Future[None]
+
+
 class Engine:
     """One data directory's sync against one storage."""
 
@@ -191,10 +209,7 @@ class Engine:
                      deletes: list[tuple[int, int, int]] | None = None) -> int:
         """Seal and write one object of this machine under its next number."""
         seq = self.state.next_seq()
-        payload = Payload(self.me, self.state.machine_name, seq, now(), [*covers, seq],
-                          sections, self.state.frontiers(), forgotten or [])
-        sealed = seal(self.keys.by_id[self.keys.current], self.keys.current, self.me, seq,
-                      payload.to_bytes())
+        sealed = self._seal(seq, self._payload(seq, sections, covers, forgotten or []))
         item = PendingObject(seq, digest(sealed), cursor, _ids(sections), replaces or [])
         with self.state.transaction():
             self.state.add_pending(item)
@@ -242,27 +257,71 @@ class Engine:
             f"this machine's state is older than the storage (restored from a backup?): it "
             f"continues as a new machine id {new[:8]} and reads its old objects ({old[:8]})")
 
+    def _payload(self, seq: int, sections: dict[int, list[dict[str, Any]]],
+                 covers: list[int], forgotten: list[str]) -> bytes:
+        return Payload(self.me, self.state.machine_name, seq, now(), [*covers, seq], sections,
+                       self.state.frontiers(), forgotten).to_bytes()
+
+    def _seal(self, seq: int, payload: bytes) -> bytes:
+        return seal(self.keys.by_id[self.keys.current], self.keys.current, self.me, seq,
+                    payload)
+
     # ------------------------------------------------------------- publishing
     def publish(self) -> None:
-        limit = BATCH
+        """This machine's new change records, BATCH at a time, one object each. The next
+        object is sealed while the one before it uploads (on a worker thread, one upload in
+        flight at most); the feed is read between two uploads, when nothing else runs, and
+        one transaction makes the uploaded object live and notes the next one as pending:
+        the rules at the top hold for each object."""
+        cursor, flight = self.state.cursor, None
+        records, after = self.feed.outgoing(cursor, BATCH)
+        with ThreadPoolExecutor(1, thread_name_prefix="sync-upload") as uploads:
+            try:
+                while records:
+                    sealed = self._sealed(cursor, records, after)
+                    if flight is None:
+                        with self.state.transaction():
+                            self.state.add_pending(sealed.item)
+                    else:
+                        landing, flight = flight, None
+                        self._land(landing, then=sealed)
+                    cursor = sealed.item.cursor or cursor
+                    records, after = self.feed.outgoing(cursor, BATCH)
+                    flight = _Flight(sealed, uploads.submit(self.storage.write, self.me,
+                                                            sealed.item.seq, sealed.data))
+                if flight is not None:
+                    landing, flight = flight, None
+                    self._land(landing)
+            finally:
+                if flight is not None:  # a failure on the way: the upload ends first
+                    with suppress(Exception):
+                        self._land(flight)
+        if after != self.state.cursor:  # records the feed skipped
+            with self.state.transaction():
+                self.state.put("cursor", after)
+
+    def _sealed(self, cursor: int, records: list[dict[str, Any]], after: int) -> _Sealed:
+        """This machine's next object, sealed, of `records` (the feed's after `cursor` up to
+        `after`), fewer of them again and again until it fits OBJECT_PAYLOAD."""
         while True:
-            cursor = self.state.cursor
-            records, after = self.feed.outgoing(cursor, limit)
-            if not records:
-                if after != cursor:
-                    self.state.put("cursor", after)
-                return
-            payload_size = sum(len(str(r)) for r in records)
-            if payload_size > OBJECT_PAYLOAD and limit > 1:
-                limit = max(1, limit // 2)
-                continue
-            blobs.upload(self, records)  # before the records that name them
             seq = self.state.next_seq()
-            self.write_object({seq: records}, [], cursor=after,
-                              deletes=_delete_counts(records))
-            self.report.published_objects += 1
-            self.report.published_records += len(records)
-            limit = BATCH
+            payload = self._payload(seq, {seq: records}, [], [])
+            if len(payload) <= OBJECT_PAYLOAD or len(records) == 1:
+                break
+            records, after = self.feed.outgoing(cursor, max(1, len(records) // 2))
+        blobs.upload(self, records)  # before the records that name them
+        data = self._seal(seq, payload)
+        item = PendingObject(seq, digest(data), after, _ids({seq: records}), [])
+        return _Sealed(item, data, _delete_counts(records), len(records))
+
+    def _land(self, flight: _Flight, then: _Sealed | None = None) -> None:
+        """Wait for the upload in flight; once it is in the storage, it is live (and `then`,
+        the next object, noted as pending) in one transaction."""
+        flight.upload.result()
+        self.state.finish_pending(flight.sealed.item, flight.sealed.deletes,
+                                  then=then.item if then else None)
+        self.report.published_objects += 1
+        self.report.published_records += flight.sealed.records
 
     # ------------------------------------------------------------------ reading
     def open_object(self, machine: str, seq: int) -> tuple[str, Payload] | None:

@@ -223,11 +223,14 @@ class SyncState:
     def drop_pending(self, seq: int) -> None:
         self._con.execute("DELETE FROM pending WHERE seq = ?", (seq,))
 
-    def finish_pending(self, item: PendingObject, deletes: Iterable[tuple[int, int, int]] = ()
-                       ) -> None:
+    def finish_pending(self, item: PendingObject, deletes: Iterable[tuple[int, int, int]] = (),
+                       then: PendingObject | None = None) -> None:
         """The object is in the storage: it is live, what it replaces is not, and the
-        cursor moves past what it published — all at once."""
+        cursor moves past what it published — all at once, and with it `then`, the next
+        object about to be written, is noted (one transaction, not two, per object)."""
         with self.transaction():
+            if then is not None:
+                self.add_pending(then)
             self._con.execute("DELETE FROM pending WHERE seq = ?", (item.seq,))
             self._con.execute("INSERT INTO own_objects VALUES (?, ?, 1, ?)",
                               (item.seq, item.digest, now()))
