@@ -118,8 +118,10 @@ def _ids(sections: dict[int, list[dict[str, Any]]]) -> list[str]:
     found: set[str] = set()
     for records in sections.values():
         for record in records:
-            fields = ("id",) if record.get("kind") == "delete" else ("id", "conv")
-            found.update(v for f in fields if isinstance(v := record.get(f), str))
+            if isinstance(gid := record.get("id"), str):
+                found.add(gid)
+            if isinstance(conv := record.get("conv"), str) and record.get("kind") != "delete":
+                found.add(conv)
     return sorted(found)
 
 
@@ -141,8 +143,19 @@ class _Sealed:
 
     item: PendingObject
     data: bytes
+    after: int  # the feed's cursor past its records
     deletes: list[tuple[int, int, int]]
     records: int
+
+
+@dataclass(slots=True)
+class _Making:
+    """What every object one publish makes says of this machine, and the next number."""
+
+    machine: str
+    name: str
+    frontiers: dict[str, int]
+    seq: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,22 +283,24 @@ class Engine:
     def publish(self) -> None:
         """This machine's new change records, BATCH at a time, one object each. The next
         object is sealed while the one before it uploads (on a worker thread, one upload in
-        flight at most); the feed is read between two uploads, when nothing else runs, and
-        one transaction makes the uploaded object live and notes the next one as pending:
-        the rules at the top hold for each object."""
+        flight at most); the feed and the state are read between two uploads, when nothing
+        else runs, and one transaction makes the uploaded object live and notes the next one
+        as pending: the rules at the top hold for each object."""
         cursor, flight = self.state.cursor, None
+        made = _Making(self.me, self.state.machine_name, self.state.frontiers(),
+                       self.state.next_seq())
         records, after = self.feed.outgoing(cursor, BATCH)
         with ThreadPoolExecutor(1, thread_name_prefix="sync-upload") as uploads:
             try:
                 while records:
-                    sealed = self._sealed(cursor, records, after)
+                    sealed = self._sealed(made, cursor, records, after)
                     if flight is None:
                         with self.state.transaction():
                             self.state.add_pending(sealed.item)
                     else:
                         landing, flight = flight, None
                         self._land(landing, then=sealed)
-                    cursor = sealed.item.cursor or cursor
+                    made.seq, cursor = made.seq + 1, sealed.after
                     records, after = self.feed.outgoing(cursor, BATCH)
                     flight = _Flight(sealed, uploads.submit(self.storage.write, self.me,
                                                             sealed.item.seq, sealed.data))
@@ -300,19 +315,21 @@ class Engine:
             with self.state.transaction():
                 self.state.put("cursor", after)
 
-    def _sealed(self, cursor: int, records: list[dict[str, Any]], after: int) -> _Sealed:
+    def _sealed(self, made: _Making, cursor: int, records: list[dict[str, Any]],
+                after: int) -> _Sealed:
         """This machine's next object, sealed, of `records` (the feed's after `cursor` up to
         `after`), fewer of them again and again until it fits OBJECT_PAYLOAD."""
+        seq = made.seq
         while True:
-            seq = self.state.next_seq()
-            payload = self._payload(seq, {seq: records}, [], [])
+            payload = Payload(made.machine, made.name, seq, now(), [seq], {seq: records},
+                              made.frontiers).to_bytes()
             if len(payload) <= OBJECT_PAYLOAD or len(records) == 1:
                 break
             records, after = self.feed.outgoing(cursor, max(1, len(records) // 2))
         blobs.upload(self, records)  # before the records that name them
         data = self._seal(seq, payload)
         item = PendingObject(seq, digest(data), after, _ids({seq: records}), [])
-        return _Sealed(item, data, _delete_counts(records), len(records))
+        return _Sealed(item, data, after, _delete_counts(records), len(records))
 
     def _land(self, flight: _Flight, then: _Sealed | None = None) -> None:
         """Wait for the upload in flight; once it is in the storage, it is live (and `then`,
