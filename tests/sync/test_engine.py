@@ -142,7 +142,7 @@ def test_a_wrong_passphrase_is_refused_before_anything_is_written(tmp_path, feed
     before = storage_bytes(tmp_path / "storage")
     home = tmp_path / "home-b"
     home.mkdir()
-    state = SyncState.open(home)
+    state = SyncState.create(home)
     saved = []
     with pytest.raises(WrongPassphrase):
         set_up(SyncFolder(tmp_path / "storage"), state, b"not the passphrase", "b",

@@ -16,6 +16,7 @@ import fcntl
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,22 +27,40 @@ from .layout import StorageConfig
 
 STATE_NAME = "sync.sqlite3"
 LOCK_NAME = "sync.lock"
+LOCK_POLL_S = 0.05
 
 
 class SyncBusy(Exception):
     """Another sync of this data directory is running."""
 
 
+class SyncNotSetUp(Exception):
+    """The data directory has no sync set up (any more): a sync, a status read or a change
+    that was asked for before *Stop syncing* removed the state finds it gone, and never
+    makes an empty one in its place."""
+
+    kind = "not_set_up"
+
+    def __init__(self) -> None:
+        super().__init__("sync is not set up for this data directory")
+
+
 @contextmanager
-def sync_lock(home: Path) -> Iterator[None]:
-    """Held for the length of one sync, setup, forget or passphrase change."""
+def sync_lock(home: Path, wait_s: float = 0.0) -> Iterator[None]:
+    """Held for the length of one sync, setup, forget or passphrase change; taken once
+    another's ends if that is within `wait_s` seconds, else SyncBusy."""
     fd = os.open(home / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    deadline = time.monotonic() + wait_s
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise SyncBusy("another sync of this data directory is running; try again when "
-                           "it has finished") from None
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise SyncBusy("another sync of this data directory is running; try "
+                                   "again when it has finished") from None
+                time.sleep(LOCK_POLL_S)
         yield
     finally:
         os.close(fd)
@@ -121,13 +140,34 @@ class SyncState:
 
     @classmethod
     def open(cls, home: Path) -> SyncState:
-        con = sqlite3.connect(home / STATE_NAME, isolation_level=None, timeout=30)
+        """The state of a data directory where sync is set up; SyncNotSetUp when it is not
+        (or no longer: the file is never made again here, only by `create`)."""
+        try:
+            con = sqlite3.connect(f"{(home / STATE_NAME).absolute().as_uri()}?mode=rw", uri=True,
+                                  isolation_level=None, timeout=30)
+        except sqlite3.OperationalError:
+            if (home / STATE_NAME).exists():
+                raise
+            raise SyncNotSetUp from None
+        state = cls._prepared(con)
+        if not (state.get("storage") or state.get("folder")):
+            state.close()  # one a setup never finished
+            raise SyncNotSetUp
+        state._upgrade()
+        return state
+
+    @classmethod
+    def create(cls, home: Path) -> SyncState:
+        """The state a setup fills in: made when missing (only a setup calls this)."""
+        return cls._prepared(sqlite3.connect(home / STATE_NAME, isolation_level=None,
+                                             timeout=30))
+
+    @classmethod
+    def _prepared(cls, con: sqlite3.Connection) -> SyncState:
         con.execute("PRAGMA journal_mode=WAL")
         con.execute("PRAGMA synchronous=FULL")
         con.executescript(_SCHEMA)
-        state = cls(con)
-        state._upgrade()
-        return state
+        return cls(con)
 
     def _upgrade(self) -> None:
         """A state written before sync reached servers named its storage by a folder path
