@@ -69,9 +69,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS own_objects (
     seq INTEGER PRIMARY KEY, digest TEXT NOT NULL, live INTEGER NOT NULL, at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS own_ids (seq INTEGER NOT NULL, gid TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS own_ids_gid ON own_ids (gid);
-CREATE INDEX IF NOT EXISTS own_ids_seq ON own_ids (seq);
+CREATE TABLE IF NOT EXISTS own_id_lists (seq INTEGER PRIMARY KEY, ids TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS pending (
     seq INTEGER PRIMARY KEY, digest TEXT NOT NULL, cursor INTEGER, ids TEXT NOT NULL,
     replaces TEXT NOT NULL);
@@ -171,12 +169,23 @@ class SyncState:
 
     def _upgrade(self) -> None:
         """A state written before sync reached servers named its storage by a folder path
-        alone (`folder`); it now keeps the whole `StorageConfig` (`storage`)."""
+        alone (`folder`); it now keeps the whole `StorageConfig` (`storage`). One written
+        before the first sync got faster kept a row (and two index entries) per id in its
+        objects (`own_ids`); it now keeps one list per object."""
         folder = self.get("folder")
         if folder and not self.get("storage"):
             with self.transaction():
                 self.put("storage", StorageConfig("folder", folder).dumps())
                 self._con.execute("DELETE FROM settings WHERE key = 'folder'")
+        if self._con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                             "name = 'own_ids'").fetchone():
+            lists: dict[int, list[str]] = {}
+            for seq, gid in self._con.execute("SELECT seq, gid FROM own_ids ORDER BY seq, gid"):
+                lists.setdefault(seq, []).append(gid)
+            with self.transaction():
+                self._con.executemany("INSERT OR REPLACE INTO own_id_lists VALUES (?, ?)",
+                                      ((seq, json.dumps(ids)) for seq, ids in lists.items()))
+                self._con.execute("DROP TABLE own_ids")
 
     def close(self) -> None:
         self._con.close()
@@ -274,26 +283,26 @@ class SyncState:
             self._con.execute("DELETE FROM pending WHERE seq = ?", (item.seq,))
             self._con.execute("INSERT INTO own_objects VALUES (?, ?, 1, ?)",
                               (item.seq, item.digest, now()))
-            self._con.executemany("INSERT INTO own_ids VALUES (?, ?)",
-                                  ((item.seq, gid) for gid in item.ids))
+            self._con.execute("INSERT INTO own_id_lists VALUES (?, ?)",
+                              (item.seq, json.dumps(item.ids)))
             for old in item.replaces:
                 self._con.execute("UPDATE own_objects SET live = 0 WHERE seq = ?", (old,))
-                self._con.execute("DELETE FROM own_ids WHERE seq = ?", (old,))
+                self._con.execute("DELETE FROM own_id_lists WHERE seq = ?", (old,))
             if item.cursor is not None:
                 self.put("cursor", item.cursor)
             self._con.executemany("INSERT INTO deletes VALUES (?, ?, ?, ?, ?)",
                                   ((item.seq, now(), *d) for d in deletes))
 
     def objects_holding(self, gids: Iterable[str]) -> list[int]:
-        """This machine's live objects that hold any of `gids`."""
-        self._con.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (gid TEXT PRIMARY KEY)")
-        self._con.execute("DELETE FROM wanted")
-        self._con.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((g,) for g in gids))
+        """This machine's live objects that hold any of `gids`: one pass over their id
+        lists (a list per object, not a row per id, keeps a first sync's writes few)."""
+        wanted = set(gids)
+        if not wanted:
+            return []
         rows = self._con.execute(
-            "SELECT DISTINCT i.seq FROM own_ids i JOIN wanted w ON w.gid = i.gid "
-            "JOIN own_objects o ON o.seq = i.seq AND o.live = 1 ORDER BY i.seq").fetchall()
-        self._con.execute("DELETE FROM wanted")
-        return [r[0] for r in rows]
+            "SELECT l.seq, l.ids FROM own_id_lists l JOIN own_objects o ON o.seq = l.seq "
+            "AND o.live = 1 ORDER BY l.seq")
+        return [seq for seq, ids in rows if not wanted.isdisjoint(json.loads(ids))]
 
     # ------------------------------------------------------------ this machine's files
     def own_blob(self, digest: str) -> tuple[str, str] | None:
@@ -388,7 +397,7 @@ class SyncState:
         old = self.machine_id
         with self.transaction():
             self._con.execute("DELETE FROM own_objects")
-            self._con.execute("DELETE FROM own_ids")
+            self._con.execute("DELETE FROM own_id_lists")
             self._con.execute("DELETE FROM pending")
             self._con.execute("DELETE FROM deletes")
             self._con.execute("DELETE FROM own_blobs")
