@@ -114,6 +114,8 @@ class Cutting:
             except OSError:
                 return
             server = socket.create_connection(("127.0.0.1", self.upstream))
+            for sock in (client, server):  # passed on as it comes: no Nagle wait of its own
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self._open += [client, server]
             threading.Thread(target=self._up, args=(client, server), daemon=True).start()
             threading.Thread(target=self._down, args=(server, client), daemon=True).start()
