@@ -59,7 +59,7 @@ def _syncing(home):
     from turnlog.sync.state import SyncState
     from turnlog.sync.storage import StorageConfig
 
-    state = SyncState.open(home)
+    state = SyncState.create(home)
     state.set_up("a" * 32, "laptop", StorageConfig("folder", str(home / "Sync")), "k" * 32)
     state.close()
 

@@ -51,7 +51,7 @@ def make_machine(tmp: Path, name: str, storage: Path | Callable[[], Storage],
     home.mkdir(parents=True, exist_ok=True)
     feed = feed_factory(home)
     folder = SyncFolder(storage) if isinstance(storage, Path) else storage()
-    state = SyncState.open(home)
+    state = SyncState.create(home)
     keys = set_up(folder, state, passphrase, name, lambda user, keys: None)
     return Machine(name, home, feed, folder, state, keys)
 

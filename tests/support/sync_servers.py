@@ -3,7 +3,8 @@
 (moto's server application on cheroot, a bucket made first).
 
 Both sit behind `Faults`, a WSGI layer that counts the requests and can answer the next
-ones with a status of its choosing (507, 401, 403) or late (a slow server); and `Cutting`,
+ones with a status of its choosing (507, 401, 403) or late (a slow server), or hold every
+upload until the test lets it go (`hold_uploads`); and `Cutting`,
 a TCP proxy in front that can cut an upload's connection after a number of bytes."""
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class Faults:
     delay_s: float = 0.0
     finite_depth: bool = False  # refuse PROPFIND of depth infinity, as Nextcloud may
     lock: threading.Lock = field(default_factory=threading.Lock)
+    held: threading.Event | None = None  # uploads wait until it is set
+    upload_waits: threading.Event = field(default_factory=threading.Event)
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         method = environ["REQUEST_METHOD"]
@@ -58,6 +61,9 @@ class Faults:
             return [body]
         if self.delay_s:
             time.sleep(self.delay_s)
+        if self.held is not None and method == "PUT":
+            self.upload_waits.set()
+            self.held.wait(30)
         if fail:
             environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
             start_response(f"{self.status} Refused", [
@@ -69,6 +75,13 @@ class Faults:
     def count(self) -> int:
         with self.lock:
             return len(self.seen)
+
+    def hold_uploads(self) -> threading.Event:
+        """Every upload from now on waits (mid-request, its body sent) until the event
+        returned is set; `upload_waits` is set once one does."""
+        self.upload_waits.clear()
+        self.held = threading.Event()
+        return self.held
 
     def fail_next(self, status: int, times: int = 1, methods: tuple[str, ...] = (),
                   body: bytes = b"") -> None:
@@ -101,6 +114,8 @@ class Cutting:
             except OSError:
                 return
             server = socket.create_connection(("127.0.0.1", self.upstream))
+            for sock in (client, server):  # passed on as it comes: no Nagle wait of its own
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self._open += [client, server]
             threading.Thread(target=self._up, args=(client, server), daemon=True).start()
             threading.Thread(target=self._down, args=(server, client), daemon=True).start()

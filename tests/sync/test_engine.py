@@ -6,6 +6,8 @@ Every test runs over each feed of `sync_lists.FEEDS` (the store's own joins ther
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from sync_lists import FEEDS
@@ -56,6 +58,21 @@ def test_two_machines_end_with_the_same_log_and_nothing_twice(shared):
     again = [a.sync(), b.sync(), a.sync()]
     assert [(r.published_records, sum(r.received.values())) for r in again] == [(0, 0)] * 3
     assert a.feed.dump() == b.feed.dump()
+
+
+def test_a_first_sync_of_several_objects_lands_each_in_order_and_whole(shared):
+    a, b = shared("laptop"), shared("office-pc")
+    conv = a.feed.new_conversation("Tulip beds")
+    for index in range(1200):
+        a.feed.add_turn(conv, f"question {index}", f"answer {index}")
+    turns = sys.getswitchinterval()
+    report = a.sync()
+    assert sys.getswitchinterval() == turns  # the publish's shorter turns are over
+    assert report.published_records == 1201 and report.published_objects == 3  # 500 each
+    assert a.state.pending() == [] and a.state.live_objects() == [1, 2, 3]
+    assert b.sync().received == {"laptop": 1201}
+    assert a.feed.dump() == b.feed.dump()
+    assert a.sync().published_objects == 0
 
 
 def test_the_storage_holds_no_title_text_model_or_machine_name(shared, tmp_path):
@@ -142,7 +159,7 @@ def test_a_wrong_passphrase_is_refused_before_anything_is_written(tmp_path, feed
     before = storage_bytes(tmp_path / "storage")
     home = tmp_path / "home-b"
     home.mkdir()
-    state = SyncState.open(home)
+    state = SyncState.create(home)
     saved = []
     with pytest.raises(WrongPassphrase):
         set_up(SyncFolder(tmp_path / "storage"), state, b"not the passphrase", "b",

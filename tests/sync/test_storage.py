@@ -49,3 +49,33 @@ def test_a_state_that_named_only_a_folder_is_read_as_a_folder_storage(tmp_path):
     with SyncState.open(tmp_path) as state:  # upgraded once, read the same afterwards
         assert state.get("folder") == "" and state.storage.address == "/media/Sync"
     assert is_sync_set_up(tmp_path)
+
+
+def test_a_state_that_kept_a_row_per_id_finds_the_same_objects_for_a_delete(tmp_path):
+    con = sqlite3.connect(tmp_path / "sync.sqlite3")
+    con.executescript("""
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE own_objects (seq INTEGER PRIMARY KEY, digest TEXT NOT NULL,
+            live INTEGER NOT NULL, at TEXT NOT NULL);
+        CREATE TABLE own_ids (seq INTEGER NOT NULL, gid TEXT NOT NULL);
+        CREATE INDEX own_ids_gid ON own_ids (gid);
+        CREATE INDEX own_ids_seq ON own_ids (seq);""")
+    con.execute("INSERT INTO settings VALUES ('storage', ?)",
+                (StorageConfig("folder", "/media/Sync").dumps(),))
+    con.executemany("INSERT INTO own_objects VALUES (?, ?, ?, '')",
+                    [(1, "d1", 1), (2, "d2", 0), (3, "d3", 1), (4, "d4", 1)])
+    con.executemany("INSERT INTO own_ids VALUES (?, ?)", [
+        (1, "conv-a"), (1, "turn-1"), (2, "conv-b"), (3, "conv-b"), (3, "turn-7"),
+        (4, "conv-c")])
+    con.commit()
+    con.close()
+    with SyncState.open(tmp_path) as state:
+        assert state.objects_holding({"conv-b", "turn-1"}) == [1, 3]  # 2 is not live
+        assert state.objects_holding({"turn-7"}) == [3]
+        assert state.objects_holding(set()) == [] == state.objects_holding({"conv-z"})
+    with SyncState.open(tmp_path) as state:  # upgraded once, read the same afterwards
+        assert state.objects_holding({"conv-c", "conv-a"}) == [1, 4]
+    con = sqlite3.connect(tmp_path / "sync.sqlite3")
+    tables = {row[0] for row in con.execute("SELECT name FROM sqlite_master")}
+    con.close()
+    assert "own_ids" not in tables and "own_ids_gid" not in tables

@@ -25,7 +25,7 @@ from ..service.sync_status import status_of
 from ..sync.crypto import SyncCryptoError
 from ..sync.engine import Keys, change_passphrase, forget, sync_now
 from ..sync.errors import SyncProblem, kind_of
-from ..sync.state import SyncBusy, SyncState, is_sync_set_up, sync_lock
+from ..sync.state import SyncBusy, SyncNotSetUp, SyncState, is_sync_set_up, sync_lock
 from ..sync.storage import Storage, StorageConfig
 from ..system.user_files import FileRefused, read_limited
 from .terminal import print_json, safe_for
@@ -188,7 +188,8 @@ def guarded(run: Any) -> Any:
     def wrapper(args: argparse.Namespace) -> int:
         try:
             return int(run(args))
-        except (SyncProblem, SyncCryptoError, SyncBusy, KeyringUnavailable, FileRefused) as err:
+        except (SyncProblem, SyncCryptoError, SyncBusy, SyncNotSetUp, KeyringUnavailable,
+                FileRefused) as err:
             return _fail(err)
     return wrapper
 
@@ -265,15 +266,15 @@ def _describe_delete(item: dict[str, Any]) -> str:
 
 @guarded
 def run_status(args: argparse.Namespace) -> int:
-    home = data_dir()
-    if not is_sync_set_up(home):
+    try:
+        with SyncState.open(data_dir()) as state:
+            found = status_of(state).to_json()
+    except SyncNotSetUp:
         if args.json:
             print_json({"set_up": False})
         else:
             print("sync is not set up for this data directory")
         return 0
-    with SyncState.open(home) as state:
-        found = status_of(state).to_json()
     if args.json:
         print_json({"set_up": True, **found})
         return 0

@@ -73,12 +73,14 @@ def named_failures(home: Path) -> Iterator[None]:
     from ..config.secrets import KeyringUnavailable
     from ..sync.crypto import SyncCryptoError, WrongPassphrase
     from ..sync.errors import PassphraseChanged, StorageError, StorageMissing, SyncProblem
-    from ..sync.state import SyncBusy, is_sync_set_up
+    from ..sync.state import SyncBusy, SyncNotSetUp
 
     try:
         yield
     except SyncBusy as err:
         raise SyncFailure(BUSY, str(err)) from None
+    except SyncNotSetUp:  # stopped since it was asked for
+        raise SyncFailure(NOT_SET_UP) from None
     except WrongPassphrase as err:
         raise SyncFailure(WRONG_PASSPHRASE, str(err)) from None
     except PassphraseChanged as err:
@@ -86,7 +88,7 @@ def named_failures(home: Path) -> Iterator[None]:
     except KeyringUnavailable as err:
         raise SyncFailure(KEYRING, str(err)) from None
     except StorageMissing as err:
-        config = storage_of(home) if is_sync_set_up(home) else None
+        config = storage_of(home)
         if config is not None and config.kind == "folder":
             raise SyncFailure(FOLDER_MISSING, config.address) from None
         raise SyncFailure(err.kind, str(err)) from None
@@ -96,12 +98,15 @@ def named_failures(home: Path) -> Iterator[None]:
         raise SyncFailure(FAILED, str(err)) from None
 
 
-def storage_of(home: Path) -> StorageConfig:
-    """The storage the data directory syncs through."""
-    from ..sync.state import SyncState
+def storage_of(home: Path) -> StorageConfig | None:
+    """The storage the data directory syncs through; None when it does not (any more)."""
+    from ..sync.state import SyncNotSetUp, SyncState
 
-    with SyncState.open(home) as state:
-        return state.storage
+    try:
+        with SyncState.open(home) as state:
+            return state.storage
+    except SyncNotSetUp:
+        return None
 
 
 def _locked(store: TurnlogStore, open_id: int | None) -> SyncDone:

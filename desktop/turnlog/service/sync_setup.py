@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from ..sync.storage import Storage, StorageConfig
 
 
+# How long Stop syncing waits for a sync that is running to end (an upload in flight is
+# bounded by the storage's timeouts) before it says the sync is busy.
+STOP_WAITS_S = 120.0
+
+
 @dataclass(frozen=True, slots=True)
 class SetupDone:
     """What a setup did: this machine's name and id, and whether it joined a storage other
@@ -67,7 +72,7 @@ def set_up(home: Path, config: StorageConfig, secret: str | None, passphrase: by
                 save_secret(user, secret)
 
         with sync_lock(home):
-            state = SyncState.open(home)
+            state = SyncState.create(home)
             try:
                 engine.set_up(storage, state, passphrase, name, save)
                 machine = state.machine_id
@@ -105,15 +110,19 @@ def replace_secret(home: Path, secret: str) -> None:
 
 def forget_setup(home: Path) -> bool:
     """Stop syncing this data directory: its sync state, its key and the storage's secret
-    go; the storage and the log are left as they are. False when it was not set up."""
-    from ..sync.state import STATE_NAME, SyncState, is_sync_set_up, sync_lock
+    go; the storage and the log are left as they are. False when it was not set up.
+    Under the sync lock, once a sync running (the command line's, another window's) has
+    ended, so never beside one; and whatever was asked before it and runs
+    after it finds sync not set up (`SyncState.open` never makes the state again)."""
+    from ..sync.state import SyncNotSetUp, SyncState, sync_lock
 
-    if not is_sync_set_up(home):
-        (home / STATE_NAME).unlink(missing_ok=True)
-        return False
-    with sync_lock(home):
-        with SyncState.open(home) as state:
-            user = state.get("keyring_user")
+    with sync_lock(home, wait_s=STOP_WAITS_S):
+        try:
+            with SyncState.open(home) as state:
+                user = state.get("keyring_user")
+        except SyncNotSetUp:
+            _remove_state(home, "")  # what a setup that never finished left
+            return False
         _remove_state(home, user)
     return True
 

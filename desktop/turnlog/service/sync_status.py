@@ -68,12 +68,15 @@ class SyncStatus:
 
 def read_status(home: Path) -> SyncStatus | None:
     """The sync status of the data directory `home`; None when sync is not set up there."""
-    from ..sync.state import SyncState, is_sync_set_up
+    from ..sync.state import SyncNotSetUp, SyncState, is_sync_set_up
 
     if not is_sync_set_up(home):
         return None
-    with SyncState.open(home) as state:
-        return status_of(state)
+    try:
+        with SyncState.open(home) as state:
+            return status_of(state)
+    except SyncNotSetUp:  # never set up, or stopped (the file is not made again)
+        return None
 
 
 def _label(peer: Peer) -> str:

@@ -45,6 +45,9 @@ NONCE_BYTES = 12
 TAG_BYTES = 16
 KEY_BYTES = 32
 SMALLEST_BUCKET = 4096
+# zlib's fastest level: on chat text it packs about a tenth less than level 6 in a fifth of
+# the time, and the padding to a power of two hides most of the difference in the object.
+COMPRESSION = 1
 # The largest payload an object carries once decompressed, and the largest sealed object:
 # a record is at most 4 MiB, and the engine packs at most MAX_PAYLOAD of them in one object.
 MAX_PAYLOAD = 32 * 1024 * 1024
@@ -172,7 +175,7 @@ def _bucket(size: int) -> int:
 
 def pad(payload: bytes) -> bytes:
     """`payload` compressed, length-prefixed and padded with zeros to its size bucket."""
-    packed = zlib.compress(payload, 6)
+    packed = zlib.compress(payload, COMPRESSION)
     framed = struct.pack(">I", len(packed)) + packed
     return framed + bytes(_bucket(len(framed)) - len(framed))
 

@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +49,9 @@ log = logging.getLogger(__name__)
 # at most 4 MiB, so one always fits).
 BATCH = 500
 OBJECT_PAYLOAD = 8 * 1024 * 1024
+# While a publish runs, how long a thread holding the interpreter lock keeps it before one
+# waiting takes its turn (Python's default is 5 ms).
+HANDOFF_S = 0.0005
 
 
 @dataclass
@@ -116,9 +123,42 @@ def _ids(sections: dict[int, list[dict[str, Any]]]) -> list[str]:
     found: set[str] = set()
     for records in sections.values():
         for record in records:
-            fields = ("id",) if record.get("kind") == "delete" else ("id", "conv")
-            found.update(v for f in fields if isinstance(v := record.get(f), str))
+            if isinstance(gid := record.get("id"), str):
+                found.add(gid)
+            if isinstance(conv := record.get("conv"), str) and record.get("kind") != "delete":
+                found.add(conv)
     return sorted(found)
+
+
+_turns_lock = threading.Lock()
+_turns_asked: list[float] = []  # the interval before the first publish running asked
+
+
+@contextmanager
+def _prompt_turns() -> Iterator[None]:
+    """While this thread writes payloads (pure Python, holding the interpreter lock), the
+    upload worker needs the lock for a moment between each wait on the network: with the
+    default 5 ms turns an upload took about twice as long beside a publish as alone, and the
+    publish waited for it. Shorter turns while publishes run (two data directories may
+    sync in one process), then as before the first."""
+    with _turns_lock:
+        _turns_asked.append(sys.getswitchinterval())
+        sys.setswitchinterval(min(_turns_asked[-1], HANDOFF_S))
+    try:
+        yield
+    finally:
+        with _turns_lock:
+            first = _turns_asked[0]
+            _turns_asked.pop()
+            if not _turns_asked:
+                sys.setswitchinterval(first)
+
+
+def _sealed_with(key: bytes, key_id: str, machine: str, seq: int,
+                 payload: bytes) -> tuple[bytes, str]:
+    """The object file of `payload` and its digest (on the sealing worker)."""
+    data = seal(key, key_id, machine, seq, payload)
+    return data, digest(data)
 
 
 def _delete_counts(records: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
@@ -131,6 +171,51 @@ def _delete_counts(records: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
                                           else 0))
             counts.append((conversations, int(kinds.get("turn", 0)), len(targets)))
     return counts
+
+
+@dataclass(frozen=True, slots=True)
+class _Sealed:
+    """An object of this machine ready to upload."""
+
+    item: PendingObject
+    data: bytes
+    after: int  # the feed's cursor past its records
+    deletes: list[tuple[int, int, int]]
+    records: int
+
+
+@dataclass(slots=True)
+class _Making:
+    """What every object one publish makes says of this machine, and the next number."""
+
+    machine: str
+    name: str
+    frontiers: dict[str, int]
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Sealing:
+    """An object of this machine whose payload is written and is being sealed (compressed,
+    encrypted, its digest taken: work that lets go of the interpreter lock)."""
+
+    seq: int
+    after: int
+    ids: list[str]
+    deletes: list[tuple[int, int, int]]
+    records: int
+    sealing: Future[tuple[bytes, str]]
+
+    def sealed(self) -> _Sealed:
+        data, made_digest = self.sealing.result()
+        item = PendingObject(self.seq, made_digest, self.after, self.ids, [])
+        return _Sealed(item, data, self.after, self.deletes, self.records)
+
+
+@dataclass(frozen=True, slots=True)
+class _Flight:
+    sealed: _Sealed
+    upload: Future[None]
 
 
 class Engine:
@@ -191,10 +276,7 @@ class Engine:
                      deletes: list[tuple[int, int, int]] | None = None) -> int:
         """Seal and write one object of this machine under its next number."""
         seq = self.state.next_seq()
-        payload = Payload(self.me, self.state.machine_name, seq, now(), [*covers, seq],
-                          sections, self.state.frontiers(), forgotten or [])
-        sealed = seal(self.keys.by_id[self.keys.current], self.keys.current, self.me, seq,
-                      payload.to_bytes())
+        sealed = self._seal(seq, self._payload(seq, sections, covers, forgotten or []))
         item = PendingObject(seq, digest(sealed), cursor, _ids(sections), replaces or [])
         with self.state.transaction():
             self.state.add_pending(item)
@@ -242,27 +324,85 @@ class Engine:
             f"this machine's state is older than the storage (restored from a backup?): it "
             f"continues as a new machine id {new[:8]} and reads its old objects ({old[:8]})")
 
+    def _payload(self, seq: int, sections: dict[int, list[dict[str, Any]]],
+                 covers: list[int], forgotten: list[str]) -> bytes:
+        return Payload(self.me, self.state.machine_name, seq, now(), [*covers, seq], sections,
+                       self.state.frontiers(), forgotten).to_bytes()
+
+    def _seal(self, seq: int, payload: bytes) -> bytes:
+        return seal(self.keys.by_id[self.keys.current], self.keys.current, self.me, seq,
+                    payload)
+
     # ------------------------------------------------------------- publishing
     def publish(self) -> None:
-        limit = BATCH
+        """This machine's new change records, BATCH at a time, one object each, in three
+        lanes: this thread reads the feed and writes an object's payload while a worker
+        seals the one before it and another uploads the one before that (one of each at
+        most). Once an upload is in the storage, one transaction makes its object live and
+        notes the next one, sealed, as pending before its upload starts: the rules at the
+        top hold for each object."""
+        cursor, flight = self.state.cursor, None
+        made = _Making(self.me, self.state.machine_name, self.state.frontiers(),
+                       self.state.next_seq())
+        records, after = self.feed.outgoing(cursor, BATCH)
+        with ThreadPoolExecutor(1, thread_name_prefix="sync-upload") as uploads, \
+                ThreadPoolExecutor(1, thread_name_prefix="sync-seal") as sealer, \
+                _prompt_turns():
+            try:
+                sealing = self._sealing(made, cursor, records, after, sealer) \
+                    if records else None
+                while sealing is not None:
+                    made.seq, cursor = made.seq + 1, sealing.after
+                    records, after = self.feed.outgoing(cursor, BATCH)
+                    sealed = sealing.sealed()
+                    if flight is None:
+                        with self.state.transaction():
+                            self.state.add_pending(sealed.item)
+                    else:
+                        landing, flight = flight, None
+                        self._land(landing, then=sealed)
+                    flight = _Flight(sealed, uploads.submit(self.storage.write, self.me,
+                                                            sealed.item.seq, sealed.data))
+                    sealing = self._sealing(made, cursor, records, after, sealer) \
+                        if records else None
+                if flight is not None:
+                    landing, flight = flight, None
+                    self._land(landing)
+            finally:
+                if flight is not None:  # a failure on the way: the upload ends first
+                    with suppress(Exception):
+                        self._land(flight)
+        if after != self.state.cursor:  # records the feed skipped
+            with self.state.transaction():
+                self.state.put("cursor", after)
+
+    def _sealing(self, made: _Making, cursor: int, records: list[dict[str, Any]],
+                 after: int, sealer: ThreadPoolExecutor) -> _Sealing:
+        """This machine's next object of `records` (the feed's after `cursor` up to
+        `after`, fewer of them again and again until it fits OBJECT_PAYLOAD), its payload
+        written and handed to `sealer`."""
+        seq = made.seq
         while True:
-            cursor = self.state.cursor
-            records, after = self.feed.outgoing(cursor, limit)
-            if not records:
-                if after != cursor:
-                    self.state.put("cursor", after)
-                return
-            payload_size = sum(len(str(r)) for r in records)
-            if payload_size > OBJECT_PAYLOAD and limit > 1:
-                limit = max(1, limit // 2)
-                continue
-            blobs.upload(self, records)  # before the records that name them
-            seq = self.state.next_seq()
-            self.write_object({seq: records}, [], cursor=after,
-                              deletes=_delete_counts(records))
-            self.report.published_objects += 1
-            self.report.published_records += len(records)
-            limit = BATCH
+            payload = Payload(made.machine, made.name, seq, now(), [seq], {seq: records},
+                              made.frontiers).to_bytes()
+            if len(payload) <= OBJECT_PAYLOAD or len(records) == 1:
+                break
+            records, after = self.feed.outgoing(cursor, max(1, len(records) // 2))
+        blobs.upload(self, records)  # before the records that name them
+        key_id = self.keys.current
+        sealing = sealer.submit(_sealed_with, self.keys.by_id[key_id], key_id, self.me, seq,
+                                payload)
+        return _Sealing(seq, after, _ids({seq: records}), _delete_counts(records),
+                        len(records), sealing)
+
+    def _land(self, flight: _Flight, then: _Sealed | None = None) -> None:
+        """Wait for the upload in flight; once it is in the storage, it is live (and `then`,
+        the next object, noted as pending) in one transaction."""
+        flight.upload.result()
+        self.state.finish_pending(flight.sealed.item, flight.sealed.deletes,
+                                  then=then.item if then else None)
+        self.report.published_objects += 1
+        self.report.published_records += flight.sealed.records
 
     # ------------------------------------------------------------------ reading
     def open_object(self, machine: str, seq: int) -> tuple[str, Payload] | None:

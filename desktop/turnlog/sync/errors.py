@@ -7,11 +7,12 @@ window maps to its own translated text."""
 from __future__ import annotations
 
 from .crypto import SyncCryptoError, WrongPassphrase
-from .state import SyncBusy
+from .state import SyncBusy, SyncNotSetUp
 
 __all__ = ["AuthenticationFailed", "Offline", "PassphraseChanged", "PlainHttpRefused",
            "StorageError", "StorageFull", "StorageMissing", "StorageRefused", "SyncBusy",
-           "SyncCryptoError", "SyncProblem", "TlsFailed", "WrongPassphrase", "kind_of"]
+           "SyncCryptoError", "SyncNotSetUp", "SyncProblem", "TlsFailed", "WrongPassphrase",
+           "kind_of"]
 
 
 class SyncProblem(Exception):
@@ -83,6 +84,6 @@ def kind_of(err: BaseException) -> str:
         return "wrong_passphrase"
     if isinstance(err, SyncBusy):
         return "sync_busy"
-    if isinstance(err, SyncProblem):
+    if isinstance(err, SyncProblem | SyncNotSetUp):
         return err.kind
     return "failed"

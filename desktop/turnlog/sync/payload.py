@@ -15,6 +15,7 @@ finds their records there, in order, and no gap."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,33 @@ class PayloadInvalid(ValueError):
     """An opened object whose content breaks the format or its bounds."""
 
 
+def plain_json(document: dict[str, Any]) -> bytes:
+    """Compact UTF-8 JSON, as the standard library writes it."""
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _encoder() -> Callable[[dict[str, Any]], bytes]:
+    """msgspec's encoder where the sync extra is installed: the document `plain_json` writes
+    (the same bytes but for how some floats are spelled, 1e16 for 1e+16), about fifteen
+    times faster (a first sync spent a fifth of its time here)."""
+    try:
+        import msgspec
+    except ImportError:  # a folder sync without the sync extra
+        return plain_json
+    fast = msgspec.json.Encoder().encode
+
+    def encode(document: dict[str, Any]) -> bytes:
+        try:
+            return fast(document)
+        except (TypeError, OverflowError, msgspec.EncodeError):  # what only json takes
+            return plain_json(document)
+
+    return encode
+
+
+encode_json = _encoder()
+
+
 @dataclass(slots=True)
 class Payload:
     machine: str
@@ -44,12 +72,12 @@ class Payload:
     forgotten: list[str] = field(default_factory=list)
 
     def to_bytes(self) -> bytes:
-        return json.dumps({
+        return encode_json({
             "v": PAYLOAD_FORMAT, "machine": self.machine, "name": self.name, "seq": self.seq,
             "at": self.at, "covers": sorted(self.covers),
             "sections": {str(s): records for s, records in sorted(self.sections.items())},
             "read": self.read, "forgotten": self.forgotten,
-        }, ensure_ascii=False, separators=(",", ":")).encode()
+        })
 
     def ids(self) -> set[str]:
         """Every global id its records carry (their own and their conversation's)."""

@@ -16,6 +16,7 @@ import fcntl
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,22 +27,40 @@ from .layout import StorageConfig
 
 STATE_NAME = "sync.sqlite3"
 LOCK_NAME = "sync.lock"
+LOCK_POLL_S = 0.05
 
 
 class SyncBusy(Exception):
     """Another sync of this data directory is running."""
 
 
+class SyncNotSetUp(Exception):
+    """The data directory has no sync set up (any more): a sync, a status read or a change
+    that was asked for before *Stop syncing* removed the state finds it gone, and never
+    makes an empty one in its place."""
+
+    kind = "not_set_up"
+
+    def __init__(self) -> None:
+        super().__init__("sync is not set up for this data directory")
+
+
 @contextmanager
-def sync_lock(home: Path) -> Iterator[None]:
-    """Held for the length of one sync, setup, forget or passphrase change."""
+def sync_lock(home: Path, wait_s: float = 0.0) -> Iterator[None]:
+    """Held for the length of one sync, setup, forget or passphrase change; taken once
+    another's ends if that is within `wait_s` seconds, else SyncBusy."""
     fd = os.open(home / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    deadline = time.monotonic() + wait_s
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise SyncBusy("another sync of this data directory is running; try again when "
-                           "it has finished") from None
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise SyncBusy("another sync of this data directory is running; try "
+                                   "again when it has finished") from None
+                time.sleep(LOCK_POLL_S)
         yield
     finally:
         os.close(fd)
@@ -50,9 +69,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS own_objects (
     seq INTEGER PRIMARY KEY, digest TEXT NOT NULL, live INTEGER NOT NULL, at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS own_ids (seq INTEGER NOT NULL, gid TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS own_ids_gid ON own_ids (gid);
-CREATE INDEX IF NOT EXISTS own_ids_seq ON own_ids (seq);
+CREATE TABLE IF NOT EXISTS own_id_lists (seq INTEGER PRIMARY KEY, ids TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS pending (
     seq INTEGER PRIMARY KEY, digest TEXT NOT NULL, cursor INTEGER, ids TEXT NOT NULL,
     replaces TEXT NOT NULL);
@@ -121,22 +138,54 @@ class SyncState:
 
     @classmethod
     def open(cls, home: Path) -> SyncState:
-        con = sqlite3.connect(home / STATE_NAME, isolation_level=None, timeout=30)
-        con.execute("PRAGMA journal_mode=WAL")
-        con.execute("PRAGMA synchronous=FULL")
-        con.executescript(_SCHEMA)
-        state = cls(con)
+        """The state of a data directory where sync is set up; SyncNotSetUp when it is not
+        (or no longer: the file is never made again here, only by `create`)."""
+        try:
+            con = sqlite3.connect(f"{(home / STATE_NAME).absolute().as_uri()}?mode=rw", uri=True,
+                                  isolation_level=None, timeout=30)
+        except sqlite3.OperationalError:
+            if (home / STATE_NAME).exists():
+                raise
+            raise SyncNotSetUp from None
+        state = cls._prepared(con)
+        if not (state.get("storage") or state.get("folder")):
+            state.close()  # one a setup never finished
+            raise SyncNotSetUp
         state._upgrade()
         return state
 
+    @classmethod
+    def create(cls, home: Path) -> SyncState:
+        """The state a setup fills in: made when missing (only a setup calls this)."""
+        return cls._prepared(sqlite3.connect(home / STATE_NAME, isolation_level=None,
+                                             timeout=30))
+
+    @classmethod
+    def _prepared(cls, con: sqlite3.Connection) -> SyncState:
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA synchronous=FULL")
+        con.executescript(_SCHEMA)
+        return cls(con)
+
     def _upgrade(self) -> None:
         """A state written before sync reached servers named its storage by a folder path
-        alone (`folder`); it now keeps the whole `StorageConfig` (`storage`)."""
+        alone (`folder`); it now keeps the whole `StorageConfig` (`storage`). One written
+        before the first sync got faster kept a row (and two index entries) per id in its
+        objects (`own_ids`); it now keeps one list per object."""
         folder = self.get("folder")
         if folder and not self.get("storage"):
             with self.transaction():
                 self.put("storage", StorageConfig("folder", folder).dumps())
                 self._con.execute("DELETE FROM settings WHERE key = 'folder'")
+        if self._con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                             "name = 'own_ids'").fetchone():
+            lists: dict[int, list[str]] = {}
+            for seq, gid in self._con.execute("SELECT seq, gid FROM own_ids ORDER BY seq, gid"):
+                lists.setdefault(seq, []).append(gid)
+            with self.transaction():
+                self._con.executemany("INSERT OR REPLACE INTO own_id_lists VALUES (?, ?)",
+                                      ((seq, json.dumps(ids)) for seq, ids in lists.items()))
+                self._con.execute("DROP TABLE own_ids")
 
     def close(self) -> None:
         self._con.close()
@@ -223,34 +272,37 @@ class SyncState:
     def drop_pending(self, seq: int) -> None:
         self._con.execute("DELETE FROM pending WHERE seq = ?", (seq,))
 
-    def finish_pending(self, item: PendingObject, deletes: Iterable[tuple[int, int, int]] = ()
-                       ) -> None:
+    def finish_pending(self, item: PendingObject, deletes: Iterable[tuple[int, int, int]] = (),
+                       then: PendingObject | None = None) -> None:
         """The object is in the storage: it is live, what it replaces is not, and the
-        cursor moves past what it published — all at once."""
+        cursor moves past what it published — all at once, and with it `then`, the next
+        object about to be written, is noted (one transaction, not two, per object)."""
         with self.transaction():
+            if then is not None:
+                self.add_pending(then)
             self._con.execute("DELETE FROM pending WHERE seq = ?", (item.seq,))
             self._con.execute("INSERT INTO own_objects VALUES (?, ?, 1, ?)",
                               (item.seq, item.digest, now()))
-            self._con.executemany("INSERT INTO own_ids VALUES (?, ?)",
-                                  ((item.seq, gid) for gid in item.ids))
+            self._con.execute("INSERT INTO own_id_lists VALUES (?, ?)",
+                              (item.seq, json.dumps(item.ids)))
             for old in item.replaces:
                 self._con.execute("UPDATE own_objects SET live = 0 WHERE seq = ?", (old,))
-                self._con.execute("DELETE FROM own_ids WHERE seq = ?", (old,))
+                self._con.execute("DELETE FROM own_id_lists WHERE seq = ?", (old,))
             if item.cursor is not None:
                 self.put("cursor", item.cursor)
             self._con.executemany("INSERT INTO deletes VALUES (?, ?, ?, ?, ?)",
                                   ((item.seq, now(), *d) for d in deletes))
 
     def objects_holding(self, gids: Iterable[str]) -> list[int]:
-        """This machine's live objects that hold any of `gids`."""
-        self._con.execute("CREATE TEMP TABLE IF NOT EXISTS wanted (gid TEXT PRIMARY KEY)")
-        self._con.execute("DELETE FROM wanted")
-        self._con.executemany("INSERT OR IGNORE INTO wanted VALUES (?)", ((g,) for g in gids))
+        """This machine's live objects that hold any of `gids`: one pass over their id
+        lists (a list per object, not a row per id, keeps a first sync's writes few)."""
+        wanted = set(gids)
+        if not wanted:
+            return []
         rows = self._con.execute(
-            "SELECT DISTINCT i.seq FROM own_ids i JOIN wanted w ON w.gid = i.gid "
-            "JOIN own_objects o ON o.seq = i.seq AND o.live = 1 ORDER BY i.seq").fetchall()
-        self._con.execute("DELETE FROM wanted")
-        return [r[0] for r in rows]
+            "SELECT l.seq, l.ids FROM own_id_lists l JOIN own_objects o ON o.seq = l.seq "
+            "AND o.live = 1 ORDER BY l.seq")
+        return [seq for seq, ids in rows if not wanted.isdisjoint(json.loads(ids))]
 
     # ------------------------------------------------------------ this machine's files
     def own_blob(self, digest: str) -> tuple[str, str] | None:
@@ -345,7 +397,7 @@ class SyncState:
         old = self.machine_id
         with self.transaction():
             self._con.execute("DELETE FROM own_objects")
-            self._con.execute("DELETE FROM own_ids")
+            self._con.execute("DELETE FROM own_id_lists")
             self._con.execute("DELETE FROM pending")
             self._con.execute("DELETE FROM deletes")
             self._con.execute("DELETE FROM own_blobs")

@@ -249,7 +249,7 @@ def _syncing(store: TurnlogStore) -> None:
     from turnlog.sync.state import SyncState
     from turnlog.sync.storage import StorageConfig
 
-    state = SyncState.open(store.home)
+    state = SyncState.create(store.home)
     state.set_up("a" * 32, "laptop", StorageConfig("folder", str(store.home / "Sync")),
                  "k" * 32)
     state.close()
