@@ -71,7 +71,11 @@ NOT_FOR_LISTING = ("turnlog.formats.export", "turnlog.core.search", "turnlog.cor
                    "turnlog.store.proofs", "turnlog.config.tool_servers", "tempfile",
                    # with the compression modules: argparse's help finds the terminal's
                    # width with it unless told (`cli._Formatter` tells it)
-                   "shutil")
+                   "shutil",
+                   # the tables (peewee's models) with the turns' and forks' parts: `show`
+                   # reads a conversation's turns, versions and whether it is a fork through
+                   # the lenient reader, a fork's origin only for a fork
+                   "turnlog.store.models", "turnlog.store.turns", "turnlog.store.forks")
 
 # The real start (`turnlog.app.main`), with the moment the first screen is ready (the
 # `$TURNLOG_READY_FILE` mark) noted: what is loaded then, and once the HTTP stack is in.

@@ -365,19 +365,15 @@ def run_import(args: argparse.Namespace) -> int:
 def _read_conversation(conversation_id: int) -> Readable:
     """What can be read of a conversation; rows that cannot are counted, not fatal."""
     with TurnlogStore.open(data_dir(), readonly=True) as store:
-        return store.turns.readable(conversation_id)
+        return store.conversations.readable_turns(conversation_id)
 
 
-def _versions(conversation_id: int) -> Versions:
+def _versions(found: Readable) -> Versions:
     """The conversation's versions; none when its records cannot be read (a damaged file:
     every turn that can be read is shown, unmarked)."""
     from ..core.versions import Versions
 
-    try:
-        with TurnlogStore.open(data_dir(), readonly=True) as store:
-            return store.turns.versions(conversation_id)
-    except StoreError:
-        return Versions((), {})
+    return Versions((), {}) if found.versions is None else found.versions
 
 
 def _report_skipped(found: Readable) -> int:
@@ -413,7 +409,7 @@ def run_export(args: argparse.Namespace) -> int:
         return _export_all(args.all_to)
     found = _read_conversation(args.conversation)
     safe = safe_for(sys.stdout, raw=args.raw)
-    versions = _versions(args.conversation)
+    versions = _versions(found)
     memory, sides = memory_of(found.conversation.id), _side_questions(args.conversation)
     try:
         with TurnlogStore.open(data_dir(), readonly=True) as store:  # the files' originals
@@ -536,7 +532,8 @@ def run_show(args: argparse.Namespace) -> int:
         print(safe(f"\n(imported from {source_name(conversation.source)}{held})"))
     if conversation.system_prompt:
         print(safe(f"\nsystem: {conversation.system_prompt}"))
-    versions, origin = _versions(conversation.id), _origin(conversation.id)
+    versions = _versions(found)
+    origin = _origin(conversation.id) if found.forked else None
     if origin is not None:
         print(safe(f"\n({origin.describe()})"))
     numbers = TurnNumbers.of(versions)
