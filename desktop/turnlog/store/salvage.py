@@ -212,9 +212,9 @@ def _versions_of(con: sqlite3.Connection, conversation_id: int | None = None
         return {}
     from ..core.versions import Supersede, Versions  # loaded where versions were made
 
-    found = {}
-    for cid, records in by_conversation.items():
-        texts = [(_lenient(r[1]), _lenient(r[2]), _lenient(r[3]), r[4], r[5]) for r in records]
+    found: dict[int, Versions] = {}
+    for cid, mine in by_conversation.items():
+        texts = [(_lenient(r[1]), _lenient(r[2]), _lenient(r[3]), r[4], r[5]) for r in mine]
         ordinals = {t: o for r in texts for t, o in ((r[0], r[3]), (r[1], r[4]))
                     if o is not None}
         found[cid] = Versions([Supersede(r[0], r[1], r[2]) for r in texts], ordinals)
