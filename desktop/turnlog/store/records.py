@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import json
 
-from ..core.compaction import StoredSummary, SummaryDraft
 from ..core.proof import Sources
-from ..core.send import RequestRecord, ordinal_ranges
-from ..core.summaries import SummaryVersion
+from ..core.request_record import RequestRecord, ordinal_ranges
+from ..core.summaries import StoredSummary, SummaryDraft, SummaryVersion
 from . import proofs, rows, summaries, usage
 from .conversations import conversation_row
 from .database import Database
