@@ -141,7 +141,7 @@ def json_len(text: str) -> int:
 
 
 
-# ------------------------------------------------------------------ compactor
+# ------------------------------------------------------------- what a send carries
 @dataclass
 class CompactionResult:
     summary: SummaryPart | None
