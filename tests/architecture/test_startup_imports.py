@@ -315,7 +315,10 @@ NOT_FOR_PROJECTING = ("httpx", "keyring", "turnlog.providers.client",
                       # are all `project` builds the body from
                       "turnlog.core.compaction", "turnlog.core.key_facts",
                       "turnlog.core.send", "turnlog.core.tool_loop", "turnlog.core.retry",
-                      "turnlog.service.chat")
+                      "turnlog.service.chat",
+                      # what adding a request record or editing a pin writes (the proofs,
+                      # the usage counts), and the provider interface a send talks through
+                      "turnlog.store.proofs", "turnlog.store.usage", "turnlog.core.provider")
 
 
 def test_project_asks_no_server_and_reads_no_key(tmp_path: Path):
