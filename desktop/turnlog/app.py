@@ -266,6 +266,7 @@ def _run(argv: list[str]) -> int:
     from .ui.shell.ready import FirstScreen
 
     window = open_window(store, home)
+    window.warm_up.hold()  # the draft's preview waits for the first screen too
     ending = EndOnSignals(window)  # a logout's SIGTERM closes the window as a click would
     fit_first_window(window)  # its frame too, once the window manager has put one round it
     hook.secrets = lambda: list(window.connector.secrets())  # keys it handled, redacted

@@ -9,7 +9,7 @@ test reads the sources with `ast` and names any other construction:
   build their own kind of request (a turn's, a summary call's, a title's, a side
   question's);
 - a call of `project`, `preview`, `request_for` or a `SendRequest(...)` made outside core,
-  the send wiring (`chat.request_for` itself) and the service layer;
+  the send wiring (`route.request_for` itself) and the service layer;
 - a dict written with both a "model" and a "messages" key (a chat-completions body by
   hand) outside `core.body`, except the built-in server's own probes of itself.
 
@@ -33,11 +33,12 @@ SERIALIZERS = {
     "core/body.py": "the serializer itself",
     "core/projection.py": "a turn's request (project)",
     "core/compaction.py": "a summary call",
+    "core/compaction_plan.py": "a summary call's prompt, measured for the room it leaves",
     "core/titles.py": "a title request",
     "core/side.py": "a side question",
 }
 # Who may plan a conversation's request.
-PLANNERS = ("core/", "service/", "service/chat.py")
+PLANNERS = ("core/", "service/")
 PLANNING_CALLS = {"project", "preview", "request_for", "SendRequest"}
 # Bodies written by hand that are not a conversation's request: the built-in server's
 # probes of itself (its chat template's size, the window it was launched with).

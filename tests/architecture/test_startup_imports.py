@@ -53,7 +53,10 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          "turnlog.core.imports",
          # the privacy deletes: the first delete's (listing folders and reading pins
          # load none of them)
-         "turnlog.store.deletion", "turnlog.store.privacy")
+         "turnlog.store.deletion", "turnlog.store.privacy",
+         # the summary maker: the first send's that makes a summary (the preview, the
+         # marks and the memory panel's key facts check plan and read without it)
+         "turnlog.core.compaction")
 # Never loaded by a command that only reads the log.
 NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
                    "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",
@@ -71,7 +74,11 @@ NOT_FOR_LISTING = ("turnlog.formats.export", "turnlog.core.search", "turnlog.cor
                    "turnlog.store.proofs", "turnlog.config.tool_servers", "tempfile",
                    # with the compression modules: argparse's help finds the terminal's
                    # width with it unless told (`cli._Formatter` tells it)
-                   "shutil")
+                   "shutil",
+                   # the tables (peewee's models) with the turns' and forks' parts: `show`
+                   # reads a conversation's turns, versions and whether it is a fork through
+                   # the lenient reader, a fork's origin only for a fork
+                   "turnlog.store.models", "turnlog.store.turns", "turnlog.store.forks")
 
 # The real start (`turnlog.app.main`), with the moment the first screen is ready (the
 # `$TURNLOG_READY_FILE` mark) noted: what is loaded then, and once the HTTP stack is in.
@@ -253,7 +260,11 @@ NOT_FOR_THE_WINDOW_MODULES = ("turnlog.formats.export", "turnlog.formats.file_re
                               "turnlog.core.search",
                               "turnlog.ui.transcript.typesetter",
                               "turnlog.formats.assistant_file", "keyring", "httpx",
-                              "platformdirs")
+                              "platformdirs",
+                              # the summary maker: the transcript's marks name a stored
+                              # summary, the memory panel checks key facts, neither
+                              # makes one
+                              "turnlog.core.compaction")
 
 
 def _loaded_by(script: str, env: dict[str, str] | None = None) -> list[str]:
@@ -297,7 +308,17 @@ NOT_FOR_PROJECTING = ("httpx", "keyring", "turnlog.providers.client",
                       "turnlog.providers.discovery", "turnlog.config.secrets",
                       "turnlog.localmodel.server", "turnlog.localmodel.tokens",
                       "turnlog.system.children", "turnlog.core.side",
-                      "turnlog.store.deletion", "turnlog.store.privacy", "platformdirs")
+                      "turnlog.store.deletion", "turnlog.store.privacy", "platformdirs",
+                      # what makes a summary (the plan says whether one is to be made),
+                      # the key facts it keeps, the sender with its tool loop and
+                      # retries, and the wiring of a send: the route and the candidate
+                      # are all `project` builds the body from
+                      "turnlog.core.compaction", "turnlog.core.key_facts",
+                      "turnlog.core.send", "turnlog.core.tool_loop", "turnlog.core.retry",
+                      "turnlog.service.chat",
+                      # what adding a request record or editing a pin writes (the proofs,
+                      # the usage counts), and the provider interface a send talks through
+                      "turnlog.store.proofs", "turnlog.store.usage", "turnlog.core.provider")
 
 
 def test_project_asks_no_server_and_reads_no_key(tmp_path: Path):

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from turnlog.core.compaction import _NEGATION, key_facts, negations
+from turnlog.core.key_facts import _NEGATION, key_facts, negations
 from turnlog.core.model import Turn
 
 PIECES = ["never", "Never", "do not", "don't", "can't", "no longer", "cannot", "x", "a b",

@@ -174,7 +174,7 @@ def test_items_never_cause_a_refusal():
 
 
 def test_a_summary_that_lost_pinned_facts_is_flagged():
-    from turnlog.core.compaction import pinned_facts_missing
+    from turnlog.core.key_facts import pinned_facts_missing
 
     pins = ["Never delete the backups on NAS-7", "we run 4.2.17"]
     lossy = "Backups were discussed. The team runs version 4.2.17."

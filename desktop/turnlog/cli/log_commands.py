@@ -21,13 +21,13 @@ from .terminal import print_json, print_refusal, runs_text, safe_for
 if TYPE_CHECKING:  # `project` loads what connects and builds requests; list and show need none
     from ..core.memory import Memory
     from ..core.model import Conversation, Turn
-    from ..core.send import SendRequest
+    from ..core.send_request import SendRequest
     from ..core.side_records import SideQuestion
     from ..core.summaries import StoredSummary
     from ..core.tools import ToolSpec
     from ..core.versions import ForkOrigin, Versions
-    from ..service.chat import Route
     from ..service.request_body import Ask, Built
+    from ..service.route import Route
     from ..store.salvage import Readable
 
 EXIT_DAMAGED = 5
@@ -100,7 +100,7 @@ def default_route(wanted: str | None) -> Route:
     from ..config.model_counts import ModelCounts
     from ..config.model_facts import FactStore
     from ..config.profiles import ProfileStore, ProfilesUnreadable
-    from ..service.chat import ProviderConfig, Route, profile_route
+    from ..service.route import ProviderConfig, Route, profile_route
 
     try:
         profiles = ProfileStore(data_dir()).list()
@@ -111,7 +111,7 @@ def default_route(wanted: str | None) -> Route:
         return Route(model="")
     if chosen.builtin:  # `ask` starts its server, whose window the body then follows
         from ..localmodel import BUILTIN, DEFAULT_N_CTX
-        from ..service.chat import pending_local_route
+        from ..service.route import pending_local_route
 
         return pending_local_route(chosen.model or BUILTIN.alias, DEFAULT_N_CTX)
     # With the window the server stated, or an overflow taught, as a send would use it.
@@ -123,7 +123,7 @@ def window_json(conversation: Conversation, route: Route) -> dict[str, Any]:
     """When an overflow taught the window in effect, and the smaller window the server
     stated (or an overflow taught) beside a larger one set by you, as a send sees them."""
     from ..core.budget import WINDOW_LEARNED
-    from ..service.chat import window_for, window_warning
+    from ..service.route import window_for, window_warning
 
     source = window_for(conversation, route)[1]
     warned = window_warning(conversation, route)
@@ -323,7 +323,7 @@ def refused_images(request: SendRequest) -> bool:
 def _runs(ordinals: tuple[int, ...]) -> str:
     if not ordinals:
         return "none"
-    from ..core.send import ordinal_ranges
+    from ..core.request_record import ordinal_ranges
 
     return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ordinal_ranges(ordinals))
 
@@ -365,19 +365,15 @@ def run_import(args: argparse.Namespace) -> int:
 def _read_conversation(conversation_id: int) -> Readable:
     """What can be read of a conversation; rows that cannot are counted, not fatal."""
     with TurnlogStore.open(data_dir(), readonly=True) as store:
-        return store.turns.readable(conversation_id)
+        return store.conversations.readable_turns(conversation_id)
 
 
-def _versions(conversation_id: int) -> Versions:
+def _versions(found: Readable) -> Versions:
     """The conversation's versions; none when its records cannot be read (a damaged file:
     every turn that can be read is shown, unmarked)."""
     from ..core.versions import Versions
 
-    try:
-        with TurnlogStore.open(data_dir(), readonly=True) as store:
-            return store.turns.versions(conversation_id)
-    except StoreError:
-        return Versions((), {})
+    return Versions((), {}) if found.versions is None else found.versions
 
 
 def _report_skipped(found: Readable) -> int:
@@ -413,7 +409,7 @@ def run_export(args: argparse.Namespace) -> int:
         return _export_all(args.all_to)
     found = _read_conversation(args.conversation)
     safe = safe_for(sys.stdout, raw=args.raw)
-    versions = _versions(args.conversation)
+    versions = _versions(found)
     memory, sides = memory_of(found.conversation.id), _side_questions(args.conversation)
     try:
         with TurnlogStore.open(data_dir(), readonly=True) as store:  # the files' originals
@@ -536,7 +532,8 @@ def run_show(args: argparse.Namespace) -> int:
         print(safe(f"\n(imported from {source_name(conversation.source)}{held})"))
     if conversation.system_prompt:
         print(safe(f"\nsystem: {conversation.system_prompt}"))
-    versions, origin = _versions(conversation.id), _origin(conversation.id)
+    versions = _versions(found)
+    origin = _origin(conversation.id) if found.forked else None
     if origin is not None:
         print(safe(f"\n({origin.describe()})"))
     numbers = TurnNumbers.of(versions)

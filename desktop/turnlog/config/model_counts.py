@@ -24,7 +24,6 @@ from ..core.budget import WINDOW_FROM_SERVER, WINDOW_LEARNED
 from ..core.calibration import CalibratedCounter, count_label, estimated_request_tokens
 from ..core.failures import ProviderFailure
 from ..core.projection import CostIndex
-from ..core.provider import CancelToken, ChatProvider, Reply
 from ..system.lazy import LazyModule
 from .model_facts import LEARNED, FactStore, ModelFacts
 
@@ -33,6 +32,7 @@ if TYPE_CHECKING:
 
     import httpx
 
+    from ..core.provider import CancelToken, ChatProvider, Reply
     from ..localmodel import ServerTokenCounter
     from ..providers import Preset
 else:

@@ -13,24 +13,20 @@ import contextlib
 import enum
 import math
 import time
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from .attachments import Attachment, Question, has_images
-from .body import RequestOptions
-from .budget import ESTIMATE, WINDOW_LEARNED, Budget, InvalidBudget
-from .compaction import CompactionResult, CompactionSettings, Compactor
-from .cost import NO_PRICING, Pricing
+from .attachments import Question, has_images
+from .budget import ESTIMATE, WINDOW_LEARNED, InvalidBudget
+from .compaction_plan import CompactionResult, CompactionSettings
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
-from .model import UNKNOWN_USAGE, Conversation, Turn, Usage, without_last
-from .partial import Continuation, incomplete_reason
+from .model import UNKNOWN_USAGE, Turn, Usage, without_last
+from .partial import incomplete_reason
 from .pending import PendingTurn, check_question
 from .projection import (
     CostIndex,
-    Pinned,
     Projection,
     ProjectionRefused,
     SummaryPart,
@@ -43,8 +39,14 @@ from .provider import CancelToken, ChatProvider, Reply
 from .request_record import RequestLog, RequestRecord
 from .request_record import ordinal_ranges as ordinal_ranges  # named here for readers of a send
 from .retry import RetryPolicy
+from .send_request import PartialAnswer as PartialAnswer
+from .send_request import SendRequest as SendRequest
+from .send_request import offered_specs as offered_specs
 from .tool_loop import RoundProgress, ToolLoopFailed, ToolRunner, bound, run_round
-from .tools import ToolRound, ToolSpec, executed
+from .tools import ToolRound, executed
+
+if TYPE_CHECKING:  # the summary maker is handed in by who sends (`service.chat`)
+    from .compaction import Compactor
 
 
 class Stage(enum.Enum):
@@ -107,77 +109,6 @@ class LogStore(Protocol):
 COMMIT_BYTES_PER_TEXT_BYTE = 4
 COMMIT_BYTES_BASE = 1 << 20
 ANSWER_BYTES_PER_TOKEN = 4
-
-
-@dataclass(frozen=True, slots=True)
-class SendRequest:
-    """The candidate: what the user asked, and how to project it."""
-
-    conversation: Conversation
-    question: str
-    model: str
-    budget: Budget
-    options: RequestOptions = field(default_factory=RequestOptions)
-    pinned: Pinned = ()  # pinned facts, or the conversation's memory with its optional items
-    turn_id: str = field(default_factory=lambda: uuid.uuid4().hex)
-    # A new version of the last turn (regenerate, edit and resend): asked with the turns
-    # before it, committed as superseding it.
-    replaces: str | None = None
-    # A request for the rest of a partial answer to `question`: committed, once complete,
-    # as one turn whose answer is the partial answer and the rest.
-    continuation: Continuation | None = None
-    # The files and images attached to the question (`turnlog.attachments` reads them).
-    attachments: tuple[Attachment, ...] = ()
-    # The tools this send may offer and run (None: no `tools` field is sent).
-    tools: ToolRunner | None = None
-    # The profile and prices its request records are costed at.
-    pricing: Pricing = NO_PRICING
-
-
-def offered_specs(request: SendRequest) -> tuple[ToolSpec, ...]:
-    """The tool definitions `request` offers (none without tools)."""
-    return tuple(request.tools.specs()) if request.tools is not None else ()
-
-
-@dataclass(frozen=True, slots=True)
-class PartialAnswer:
-    """An answer that stopped before it was complete, offered to the person to keep or
-    continue. Nothing of it is in the log: `keep_partial` commits it, marked `reason`,
-    under `turn_id`, as a new version of `replaces` when the request was one; a log
-    changed meanwhile by a delete (`generation`) refuses it."""
-
-    conversation_id: int
-    question: str
-    text: str
-    reason: str
-    model: str
-    turn_id: str
-    generation: int | None
-    finish_reason: str = ""
-    usage: Usage = UNKNOWN_USAGE
-    replaces: str | None = None
-    reasoning: str = ""
-    attachments: tuple[Attachment, ...] = ()
-
-    def pending(self) -> PendingTurn:
-        return PendingTurn(
-            id=self.turn_id, question=self.question, answer=self.text, model=self.model,
-            finish_reason=self.finish_reason, usage=self.usage, created_at=datetime.now(UTC),
-            generation=self.generation, replaces=self.replaces, reasoning=self.reasoning,
-            incomplete=self.reason, attachments=self.attachments,
-        )
-
-    @classmethod
-    def of_kept(cls, conversation_id: int, turn: Turn) -> PartialAnswer:
-        """The answer of a turn kept incomplete, to continue: the complete answer will be
-        a new version of it (asked with the turns before it)."""
-        return cls(conversation_id, turn.question, turn.answer, turn.incomplete or "",
-                   turn.model, uuid.uuid4().hex, None, replaces=turn.id,
-                   attachments=turn.attachments)
-
-    def continuation(self, *, prefill: bool) -> Continuation:
-        """What a request for the rest of this answer goes on from."""
-        return Continuation(self.text, self.reason, prefill=prefill)
 
 
 def keep_partial(store: LogStore, answer: PartialAnswer) -> Turn:

@@ -22,7 +22,7 @@ from typing import Protocol
 
 from .body import ASSISTANT, USER, Message, RequestOptions, build_body
 from .budget import Budget, default_output_reserve
-from .compaction import CompactionSettings, StoredSummary, recent_count, summary_span, summary_text
+from .compaction_plan import CompactionSettings, recent_count, summary_span
 from .cost import NO_PRICING, Pricing
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
 from .model import Turn, Usage
@@ -40,6 +40,7 @@ from .provider import CancelToken, ChatProvider
 from .send import Stage, answer_estimate, check_question, validate_reply
 from .side_records import SideAttempt, SideQuestion
 from .side_records import attempts_usage as attempts_usage  # named here for the side panel
+from .summaries import StoredSummary, summary_text
 
 # A side question's output reserve: its own, independent of the conversation's.
 DEFAULT_SIDE_OUTPUT_RESERVE = 8_192

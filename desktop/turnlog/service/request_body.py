@@ -20,14 +20,15 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..core.attachments import Attachment, Question, has_images
-from ..core.compaction import Preview, StoredSummary, preview
+from ..core.compaction_plan import Preview, preview
 from ..core.memory import NO_MEMORY, Memory
 from ..core.model import Conversation, Turn, without_last
 from ..core.numbers import TurnNumbers
 from ..core.partial import Continuation
+from ..core.pending import check_question
 from ..core.projection import CostIndex, Projection, ProjectionRefused, sent_body
 from ..core.proof import (
     CHANGED,
@@ -48,11 +49,14 @@ from ..core.proof import (
     numbered,
     sha256_hex,
 )
-from ..core.send import PartialAnswer, SendRequest, check_question
-from ..core.tool_loop import ToolRunner
-from ..core.tools import ToolSpec
-from ..core.versions import Versions
-from .chat import Route, request_for
+from ..core.send_request import PartialAnswer, SendRequest
+from .route import Route, request_for
+
+if TYPE_CHECKING:  # type names only: the tool loop runs in a send, not in a preview
+    from ..core.summaries import StoredSummary
+    from ..core.tool_loop import ToolRunner
+    from ..core.tools import ToolSpec
+    from ..core.versions import Versions
 
 # Why a preview is not final (the window translates these words; the CLI prints them).
 SUMMARY_FIRST = "a summary is made first and the body changes"

@@ -18,7 +18,7 @@ from .database import Database
 from .errors import NotFound
 
 if TYPE_CHECKING:
-    from . import search
+    from . import salvage, search
     from .models import ConversationRow
 else:
     # the index's SQL: loaded by the first change of a title or search, not by reading
@@ -265,3 +265,13 @@ class Conversations:
         with self.database.guard():
             return salvage.readable_conversations(self.database.path,
                                                   immutable=self.database.immutable)
+
+    def readable_turns(self, conversation_id: int) -> salvage.Readable:
+        """What can be read of one conversation: its turns row by row (those that cannot
+        be decoded or read are counted, not fatal), its versions, whether it is a fork.
+        Works on a damaged file, never writes, and loads none of the tables (`show`)."""
+        from . import salvage
+
+        with self.database.guard():
+            return salvage.readable_turns(self.database.path, conversation_id,
+                                          immutable=self.database.immutable)

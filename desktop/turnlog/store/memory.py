@@ -23,7 +23,7 @@ from ..core.memory import (
 )
 from ..core.memory import Memory as ConversationMemory
 from ..core.visible import has_surrogate
-from . import proofs, rows
+from . import rows
 from .conversations import Conversations
 from .database import Database
 from .errors import NotFound
@@ -210,6 +210,8 @@ class Memory:
 
     def _edit(self, model: type[peewee.Model], item_id: int, what: str,
               **changes: object) -> None:
+        from . import proofs  # what an edit takes out of the request proofs
+
         self.database.need_writer()
         with self.database.guard(), self.db.atomic():
             row = model.select().where(model.id == item_id).first(self.db)
@@ -223,6 +225,8 @@ class Memory:
             self._erase()
 
     def _remove(self, model: type[peewee.Model], item_id: int, what: str) -> None:
+        from . import proofs  # what a removal takes out of the request proofs
+
         self.database.need_writer()
         with self.database.guard(), self.db.atomic():
             row = model.select().where(model.id == item_id).first(self.db)

@@ -4,15 +4,17 @@ message text), and the rolling summaries derived from the log."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
-from ..core.compaction import StoredSummary, SummaryDraft
-from ..core.proof import Sources
-from ..core.send import RequestRecord, ordinal_ranges
-from ..core.summaries import SummaryVersion
-from . import proofs, rows, summaries, usage
+from ..core.summaries import StoredSummary, SummaryDraft, SummaryVersion
+from . import rows, summaries
 from .conversations import conversation_row
 from .database import Database
 from .models import RequestRow, TurnRow, insert
+
+if TYPE_CHECKING:  # what a request adds (its proof, its usage) loads with the first record
+    from ..core.proof import Sources
+    from ..core.request_record import RequestRecord
 
 MAX_RECORDS_PER_CONVERSATION = 5_000
 
@@ -26,6 +28,9 @@ class Records:
         self.max_per_conversation = MAX_RECORDS_PER_CONVERSATION
 
     def add(self, record: RequestRecord) -> None:
+        from ..core.request_record import ordinal_ranges
+        from . import proofs, usage
+
         self.database.need_writer()
         with self.database.guard(), self.db.atomic():
             if conversation_row(self.db, record.conversation_id) is None:
@@ -99,6 +104,8 @@ class Records:
 
     def sources(self, record_id: int) -> Sources | None:
         """What record `record_id`'s references lead to now (None: no such record)."""
+        from . import proofs
+
         with self.database.guard(), self.db.atomic():
             row = RequestRow.select().where(RequestRow.id == record_id).first(self.db)
             return proofs.sources(self.db, row) if row is not None else None

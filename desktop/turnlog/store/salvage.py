@@ -15,11 +15,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from ..core.model import Conversation, ConversationSettings, Turn
 from . import attachments, rows
 from .errors import NotFound
+
+if TYPE_CHECKING:
+    from ..core.versions import Versions
 
 log = logging.getLogger(__name__)
 
@@ -58,11 +62,14 @@ class SkippedRow:
 @dataclass(frozen=True, slots=True)
 class Readable:
     """The conversation and the turns that could be read, oldest first, and the rows
-    that could not."""
+    that could not; its versions (None: it has none, or its records cannot be read) and
+    whether it is a fork (its origin is read through `Forks.origin`)."""
 
     conversation: Conversation
     turns: tuple[Turn, ...]
     skipped: tuple[SkippedRow, ...] = field(default=())
+    versions: Versions | None = None
+    forked: bool = False
 
 
 def _connect(path: Path, immutable: bool) -> sqlite3.Connection:
@@ -180,13 +187,23 @@ def readable_conversations(path: Path, *, immutable: bool = False
 def _superseded_counts(con: sqlite3.Connection) -> dict[int, int]:
     """How many stored turns of each conversation are older versions (a count says the
     turns in use: `core.numbers.in_use`); none when the records cannot be read."""
+    return {cid: len(versions.superseded) for cid, versions in _versions_of(con).items()}
+
+
+def _versions_of(con: sqlite3.Connection, conversation_id: int | None = None
+                 ) -> dict[int, Versions]:
+    """The versions of each conversation that has any (of `conversation_id` alone unless
+    None), as `store.versions.read` makes them; none when the records cannot be read (an
+    older or damaged file: every turn counts, unmarked)."""
+    one = "" if conversation_id is None else "WHERE s.conversation_id = ? "
     try:
         records = con.execute(
             "SELECT s.conversation_id, s.turn_id, s.by_turn_id, s.created_at, "
             "a.ordinal, b.ordinal FROM supersedes s "
             "LEFT JOIN turns a ON a.id = s.turn_id LEFT JOIN turns b ON b.id = s.by_turn_id "
-            "ORDER BY s.id").fetchall()
-    except sqlite3.DatabaseError:  # an older or damaged file: every turn counts
+            f"{one}ORDER BY s.id", () if conversation_id is None else (conversation_id,)
+        ).fetchall()
+    except sqlite3.DatabaseError:
         return {}
     by_conversation: dict[int, list[tuple]] = {}
     for record in records:
@@ -195,13 +212,22 @@ def _superseded_counts(con: sqlite3.Connection) -> dict[int, int]:
         return {}
     from ..core.versions import Supersede, Versions  # loaded where versions were made
 
-    counts = {}
-    for cid, found in by_conversation.items():
-        ordinals = {t: o for r in found for t, o in ((r[1], r[4]), (r[2], r[5]))
+    found: dict[int, Versions] = {}
+    for cid, mine in by_conversation.items():
+        texts = [(_lenient(r[1]), _lenient(r[2]), _lenient(r[3]), r[4], r[5]) for r in mine]
+        ordinals = {t: o for r in texts for t, o in ((r[0], r[3]), (r[1], r[4]))
                     if o is not None}
-        versions = Versions([Supersede(r[1], r[2], r[3]) for r in found], ordinals)
-        counts[cid] = len(versions.superseded)
-    return counts
+        found[cid] = Versions([Supersede(r[0], r[1], r[2]) for r in texts], ordinals)
+    return found
+
+
+def _forked(con: sqlite3.Connection, conversation_id: int) -> bool:
+    """Whether the conversation is a fork (False where that cannot be read)."""
+    try:
+        return con.execute('SELECT 1 FROM forks WHERE conversation_id = ?',
+                           (conversation_id,)).fetchone() is not None
+    except sqlite3.DatabaseError:
+        return False
 
 
 def _one_by_one(con: sqlite3.Connection, conversation_id: int) -> Iterator[Turn | SkippedRow]:
@@ -244,10 +270,12 @@ def readable_turns(path: Path, conversation_id: int, *, immutable: bool = False)
         except sqlite3.DatabaseError:
             found = list(_one_by_one(con, conversation_id))
         turns = _with_files(con, tuple(x for x in found if isinstance(x, Turn)))
+        versions = _versions_of(con, conversation_id).get(conversation_id)
+        forked = _forked(con, conversation_id)
     finally:
         con.close()
     skipped = tuple(x for x in found if isinstance(x, SkippedRow))
-    return Readable(conversation, turns, skipped)
+    return Readable(conversation, turns, skipped, versions, forked)
 
 
 def _with_files(con: sqlite3.Connection, turns: tuple[Turn, ...]) -> tuple[Turn, ...]:

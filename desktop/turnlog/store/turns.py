@@ -442,10 +442,6 @@ class Turns:
             return TurnRow.select().where(TurnRow.id == turn_id).first(self.db) is not None
 
     def readable(self, conversation_id: int) -> salvage.Readable:
-        """Export what can be read: the conversation's turns row by row, skipping and
-        counting those that cannot be decoded or read (works on a damaged file, never
-        writes)."""
-        with self.database.guard():
-            return salvage.readable_turns(self.database.path, conversation_id,
-                                          immutable=self.database.immutable)
+        """Export what can be read: see `Conversations.readable_turns`."""
+        return self.conversations.readable_turns(conversation_id)
 

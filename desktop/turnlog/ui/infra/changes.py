@@ -20,9 +20,9 @@ from .deletion_text import counts_text
 from .languages import plural
 
 if TYPE_CHECKING:  # what a change names; the first screen loads none of their modules
-    from ...core.compaction import StoredSummary
     from ...core.memory import Memory
     from ...core.model import Conversation, Turn
+    from ...core.summaries import StoredSummary
     from ...store.deletion import DeletionCounts
 
 

@@ -29,13 +29,13 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.attachments import Attachment, Question, describe
-from ...core.compaction import StoredSummary
 from ...core.cost import Prices
 from ...core.failures import Failure
 from ...core.model import Usage
 from ...core.numbers import TurnNumbers
 from ...core.projection import PartKind, Projection, ProjectionRefused
 from ...core.send import RequestRecord
+from ...core.summaries import StoredSummary
 from ..infra import failure_text
 from ..infra.languages import arg, capitalized, number, plural
 from ..transcript.marks import (

@@ -20,12 +20,12 @@ from PySide6.QtWidgets import QWidget
 
 from ...core.attachments import Attachment, has_images
 from ...core.budget import Budget, InvalidBudget
-from ...core.compaction import StoredSummary
 from ...core.failures import Failure
 from ...core.memory import Memory
 from ...core.model import Conversation, Turn, Usage, without_last
 from ...core.projection import CostIndex, Projection, ProjectionRefused
 from ...core.send import Committed, Outcome, RequestRecord
+from ...core.summaries import StoredSummary
 from ...service import request_body
 from ...service.chat import (
     CancellableCounts,

@@ -23,11 +23,11 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer,
 from PySide6.QtWidgets import QWidget
 
 from ...core.attachments import Attachment
-from ...core.compaction import StoredSummary
 from ...core.failures import ProviderFailure, StoreError
 from ...core.model import Conversation
 from ...core.projection import CostIndex, Projection
 from ...core.send import Failed, Outcome, PartialAnswer, Stage
+from ...core.summaries import StoredSummary
 from ...service.chat import ChatStore, sender_for
 from ...service.request_body import Ask, build, new_sample_seed, send_request
 from ...store.pages import paged

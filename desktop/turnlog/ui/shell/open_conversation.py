@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from ...core.compaction import StoredSummary
 from ...core.memory import NO_MEMORY, Memory
 from ...core.model import Conversation
+from ...core.summaries import StoredSummary
 from ..infra.changes import ChangeHub, Changes, OpenChange
 
 

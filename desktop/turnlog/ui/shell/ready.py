@@ -80,17 +80,35 @@ class WarmUp:
     """Once the first screen is up: start, off the GUI thread, what the first send and the
     first formula would otherwise wait for — the HTTP stack and TLS context, the keyring,
     the formula typesetter's process — and then `then` (the window's syncs). Only the first
-    call does anything."""
+    call does anything.
+
+    While a start `hold`s it, `after` keeps the window's work that the first screen does
+    not show (the preview of the draft, with the turns' marks and the inspector) until that
+    call; otherwise, and after it, `after` runs the work at once."""
 
     def __init__(self, session: Preparing, setup: KeyringOpening | None,
                  then: Callable[[], None] | None = None) -> None:
         self._session, self._setup, self._done = session, setup, False
         self._then = then
+        self._held: list[Callable[[], None]] | None = None
+
+    def hold(self) -> None:
+        if not self._done and self._held is None:
+            self._held = []
+
+    def after(self, work: Callable[[], None]) -> None:
+        if self._held is None:
+            work()
+        elif work not in self._held:  # asked twice before the screen was up: done once
+            self._held.append(work)
 
     def __call__(self) -> None:
         if self._done:
             return
         self._done = True
+        held, self._held = self._held or [], None
+        for work in held:
+            work()
         self._session.prepare()
         if self._setup is not None:
             self._setup.open_keyring_in_background()

@@ -245,7 +245,7 @@ class MainWindow(QMainWindow):
         self._ask(OpenChange.summary_read(loaded.conversation_id, loaded.summary))
         self.transcript.set_turns(loaded.turns)
         self._update_empty_hint()
-        self.refresh_preview()
+        self.warm_up.after(self.refresh_preview)  # at a start: once the turns are painted
         if self.first_send.ready(loaded.conversation_id):
             self.send()
 

@@ -10,10 +10,10 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
-from ...core.compaction import StoredSummary
 from ...core.model import Turn, Usage, ordinal_runs, position_of
 from ...core.partial import CUT, LENGTH, NO_FINISH_REASON, STOPPED
 from ...core.projection import Mark, Projection
+from ...core.summaries import StoredSummary
 from ..infra.languages import arg, date_time, plural
 from ..infra.theme import mark_colour
 from .flow import FlowLayout

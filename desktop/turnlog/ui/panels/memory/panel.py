@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ....core.compaction import pinned_facts_missing
+from ....core.key_facts import pinned_facts_missing
 from ....core.memory import (
     DEFAULT_PRIORITY,
     MAX_MEMORY_SHARE,

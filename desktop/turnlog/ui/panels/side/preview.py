@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ....core.budget import Budget, InvalidBudget
-from ....core.compaction import StoredSummary
 from ....core.memory import Memory
 from ....core.model import Conversation, Turn
 from ....core.projection import CostIndex, ProjectionRefused
 from ....core.side import SideProjection, SideQuestion, project_side, usable_summary
+from ....core.summaries import StoredSummary
 from ....service.chat import Route, side_request_for
 
 
