@@ -211,7 +211,7 @@ class TranscriptModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             mark = self._marks.get(turn.ordinal)
             if mark is RowMark.SUMMARY:
-                tip = summary_tooltip(self.number_of(turn), self._summary)
+                tip = summary_tooltip(self.number_of(turn), self._summary, self._numbers)
             else:
                 tip = arg(translate("Transcript", "Turn %1: %2"), self.number_of(turn),
                           mark.explanation) if mark else None
