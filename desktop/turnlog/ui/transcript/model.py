@@ -218,6 +218,12 @@ class TranscriptModel(QAbstractListModel):
             pins = self._pins.get(turn.id)
             return "\n".join(t for t in (tip, pins_tooltip(pins) if pins else "",
                                          self._costs.get(turn.id, "")) if t) or None
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole and turn is active \
+                and self._version_data(row, active, turn, Role.LAST):
+            # The header's buttons by name: a narrow window paints them as icons alone.
+            names = [translate("TranscriptDelegate", "Continue")] if turn.incomplete else []
+            return arg(translate("Transcript", "Buttons in its header: %1"), ", ".join(
+                [*names, translate("TranscriptDelegate", "Regenerate")]))
         return None
 
     def _version_data(self, row: int, active: Turn, turn: Turn, role: int) -> object:
