@@ -57,6 +57,17 @@ def test_the_summary_names_turns_by_their_numbers_after_a_regenerate(
     tip = model.index(row).data(Qt.ItemDataRole.ToolTipRole)
     assert tip.startswith(f"Turn {last} is in the rolling {caption}")
 
+    # A window opened on it names them so from the first preview (the versions are read
+    # after the turns).
+    window.shutdown()
+    again = make_window()
+    qtbot.waitUntil(lambda: len(again.transcript.turns) == 41, timeout=5000)
+    again.composer.set_draft("and now?")
+    again.preview.draft_edited()
+    again.refresh_preview()
+    qtbot.waitUntil(lambda: caption in again.inspector.summary_value.text(), timeout=5000)
+    assert f"Stands in for turns 1–{last} of the log" in again.inspector.summary_value.text()
+
 
 def test_turn_ranges_are_written_in_grouped_digits(qtbot):
     assert runs_text([(1808, 1985)]) == "turns 1,808–1,985"

@@ -195,6 +195,7 @@ class VersionControls(QObject):
                 return
             versions, members, origin = result
             parts.history.transcript.set_versions(versions, members)
+            parts.sending.preview.renumber()  # the inspector names turns by their numbers
             self.origin.setText(origin_text(origin) if origin else "")
             self.origin.setVisible(origin is not None)
 
