@@ -31,12 +31,14 @@ def fragment_format_in(document, words: str):
     return cursor.charFormat(), cursor.blockFormat(), cursor.block()
 
 
-def test_a_summary_s_markdown_is_rendered_not_shown_raw(qtbot, make_window, store):
-    conversation = seed(store, "notes", [(f"question {i}", f"answer {i}") for i in range(1, 5)])
-    covered = store.turns(conversation.id)[:3]
+def shown_history(qtbot, make_window, store, turns: int, covered: int):
+    """The window's compaction history of `turns` turns, the oldest `covered` summarized."""
+    conversation = seed(store, "notes", [(f"question {i}", f"answer {i}")
+                                         for i in range(1, turns + 1)])
+    oldest = store.turns(conversation.id)[:covered]
     store.records.save_summary(conversation.id, SummaryDraft(
-        covered_turn_ids=tuple(t.id for t in covered), first_ordinal=1, last_ordinal=3,
-        covered_digest=ids_digest(covered), content=SUMMARY, model="loopback-model",
+        covered_turn_ids=tuple(t.id for t in oldest), first_ordinal=1, last_ordinal=covered,
+        covered_digest=ids_digest(oldest), content=SUMMARY, model="loopback-model",
         settings_key=f"v{PROMPT_VERSION}|loopback-model|{SUMMARY_OUTPUT_TOKENS}",
         content_tokens=40, usages=(Usage(300, 40, 340),), warnings=(),
         generation=store.conversations.generation(conversation.id)))
@@ -45,7 +47,11 @@ def test_a_summary_s_markdown_is_rendered_not_shown_raw(qtbot, make_window, stor
     history.reload()
     qtbot.waitUntil(lambda: history.state is not None and len(history.state.versions) == 1,
                     timeout=5000)
-    browser = panel.browser
+    return panel.browser
+
+
+def test_a_summary_s_markdown_is_rendered_not_shown_raw(qtbot, make_window, store):
+    browser = shown_history(qtbot, make_window, store, 4, 3)
     shown = browser.toPlainText()
     assert "Summary #" in shown and "Covers turns 1–3." in shown  # its provenance stays
     assert "Walk server here. The user asked about 数据库迁移." in shown
@@ -67,3 +73,9 @@ def test_a_summary_s_markdown_is_rendered_not_shown_raw(qtbot, make_window, stor
     _, quote, quoted = fragment_format(browser, "Previous summary")
     assert quote.leftMargin() > 0 and quoted.blockNumber() in browser.quotes
     assert browser.isReadOnly()
+
+
+def test_the_turns_it_covers_read_as_their_headers_do(qtbot, make_window, store):
+    browser = shown_history(qtbot, make_window, store, 1_002, 1_001)
+    assert "Covers turns 1–1,001." in browser.toPlainText()
+    assert "turn:1001" in browser.toHtml()  # the link still goes to that turn

@@ -48,7 +48,7 @@ from ...core.summaries import (
 from ...store import TurnlogStore
 from ..infra import summary_operations as operations
 from ..infra.changes import ChangeHub, OpenChange
-from ..infra.languages import arg, date_time, plural
+from ..infra.languages import arg, date_time, number, plural
 from ..infra.operation_results import HistoryState
 from ..infra.tasks import TaskRunner
 from ..transcript.markdown import draw_quote_bars, render_markdown
@@ -65,7 +65,7 @@ def _turns_html(span: tuple[int, int], numbers: TurnNumbers) -> str:
     first, last = (numbers.number(span[0]), numbers.number(span[1]))
 
     def link(n: int) -> str:
-        return f"<a href='{TURN_LINK}{n}'>{n}</a>"
+        return f"<a href='{TURN_LINK}{n}'>{number(n)}</a>"  # 1,986: as its header reads
 
     if first == last:
         return arg(translate("CompactionHistory", "turn %1"), link(first))
@@ -114,11 +114,11 @@ def entry_html(version: SummaryVersion, state: HistoryState,
             "two machines; #%1, the later by the sync's clock, is in use."),
             version.set_aside_for))
     if version.made_for is not None and version.made_for_ordinal is not None:
-        number = state.numbers.number(version.made_for_ordinal)
+        made_for = state.numbers.number(version.made_for_ordinal)
         lines.append(arg(translate(
             "CompactionHistory", "Made while sending turn %1: <a href='%2'>the request "
             "that made it</a> (rebuilt and checked against its hash)."),
-            f"<a href='{TURN_LINK}{number}'>{number}</a>",
+            f"<a href='{TURN_LINK}{made_for}'>{number(made_for)}</a>",
             f"{REQUEST_LINK}{html.escape(version.made_for)}"))
     elif version.made_in is not None:
         lines.append(translate(
