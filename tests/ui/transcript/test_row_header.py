@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QRect, Qt
 from PySide6.QtGui import QFontMetrics, QHelpEvent
-from PySide6.QtWidgets import QStyleOptionViewItem, QToolTip
+from PySide6.QtWidgets import QApplication, QStyleOptionViewItem, QToolTip
 
 from loopback import Behaviour
 from turnlog.ui.shell.window import MainWindow
@@ -100,8 +100,8 @@ def tooltip_at(qtbot, window: MainWindow, rect: QRect) -> str:
     view = window.view
     QToolTip.hideText()
     point = rect.center()
-    view.viewportEvent(QHelpEvent(QEvent.Type.ToolTip, point,
-                                  view.viewport().mapToGlobal(point)))
+    QApplication.sendEvent(view.viewport(), QHelpEvent(
+        QEvent.Type.ToolTip, point, view.viewport().mapToGlobal(point)))
     qtbot.waitUntil(QToolTip.isVisible, timeout=2000)
     return QToolTip.text()
 

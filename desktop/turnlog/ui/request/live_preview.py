@@ -564,11 +564,6 @@ class LivePreview(QObject):
             return QCoreApplication.translate("LivePreview", NOT_FINAL[reason])
         return reason  # translated where it was found, or the summary's own words
 
-    def renumber(self) -> None:
-        """The turns' numbers changed (their versions were read, after the turns): show
-        again what is on show, its turns named by them."""
-        self.show(self.shown)
-
     def show(self, shown: Shown) -> None:
         self.shown = shown
         summary = self._summary_of(shown.projection)

@@ -24,7 +24,6 @@ from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
     QGuiApplication,
-    QHelpEvent,
     QMouseEvent,
     QPainter,
     QPalette,
@@ -32,12 +31,10 @@ from PySide6.QtGui import (
     QTextOption,
 )
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QListView,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QToolTip,
 )
 
 from ..infra.fonts import cjk_family
@@ -50,13 +47,7 @@ from .maths import FormulaImages
 from .model import PENDING_KEY, ModelIndex, Role, TranscriptModel
 from .pin_marks import underline_pins
 from .reasoning_fold import ReasoningFold, fold_of
-from .row_header import (
-    UNCLICKABLE,
-    control_tooltip,
-    draw_header,
-    header_controls,
-    header_height,
-)
+from .row_header import UNCLICKABLE, HeaderTips, draw_header, header_controls, header_height
 from .row_layout import RowGeometry, RowLayout, RowParts, estimated_lines
 from .row_sketch import draw_document, draw_sketch, tinted
 from .selection import TextSelection, TextSelector, selection_format
@@ -91,6 +82,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         # Where a row's parts are; the view tells it the width (`TranscriptView.resizeEvent`).
         self.layout = RowLayout()
         self.layout.set_width(view.viewport().width())
+        HeaderTips(view, self.header_controls)  # what a header's icons stand for
         self._docs: OrderedDict[tuple[str, str], QTextDocument] = OrderedDict()
         self._answers: OrderedDict[str, AnswerDocument] = OrderedDict()
         self._pending: AnswerDocument | None = None
@@ -377,17 +369,6 @@ class TranscriptDelegate(QStyledItemDelegate):
         (`row_header.header_controls`)."""
         parts = RowParts(header_height(option), 0, 0, 0)
         return header_controls(option, index, self.layout.place(option.rect, parts).header)
-
-    def helpEvent(self, event: QHelpEvent, view: QAbstractItemView,  # noqa: N802 - Qt override
-                  option: QStyleOptionViewItem, index: ModelIndex) -> bool:
-        """Over a header word shown as its icon alone or cut with "…": what it stands for."""
-        if event.type() == QEvent.Type.ToolTip and not index.data(Role.PENDING):
-            for name, text, rect in self.header_controls(option, index):
-                tip = control_tooltip(index, name, text) if rect.contains(event.pos()) else None
-                if tip:
-                    QToolTip.showText(event.globalPos(), tip, view, rect)
-                    return True
-        return super().helpEvent(event, view, option, index)  # type: ignore[arg-type]
 
     def editorEvent(self, event: QEvent, model: object, option: QStyleOptionViewItem,  # noqa: N802
                     index: ModelIndex) -> bool:

@@ -93,6 +93,24 @@ INCOMPLETE_WORDS = {
 }
 
 
+# The newest turn's header buttons, by name (a narrow window paints them as icons alone).
+BUTTON_NAMES = {"continue": QT_TRANSLATE_NOOP("TranscriptDelegate", "Continue"),
+                "regenerate": QT_TRANSLATE_NOOP("TranscriptDelegate", "Regenerate")}
+
+
+def button_name(name: str) -> str:
+    return QCoreApplication.translate("TranscriptDelegate", BUTTON_NAMES[name])
+
+
+def header_buttons(turn: Turn, newest: object) -> str | None:
+    """What a screen reader hears of the buttons in the newest turn's header."""
+    if not newest:
+        return None
+    names = (["continue"] if turn.incomplete else []) + ["regenerate"]
+    return arg(QCoreApplication.translate("Transcript", "Buttons in its header: %1"),
+               ", ".join(button_name(name) for name in names))
+
+
 def incomplete_label(reason: str) -> str:
     """"incomplete (stopped)": the mark of a turn the person kept although its answer
     stopped early (a reason a newer Turnlog wrote is shown as it is)."""

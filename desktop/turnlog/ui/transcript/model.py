@@ -27,7 +27,7 @@ from ...core.versions import Versions
 from ...store.pages import LogPages
 from ..infra.languages import arg
 from ..infra.operations import TRANSCRIPT_PAGE
-from .marks import MarkMap, RowMark, incomplete_label, summary_tooltip
+from .marks import MarkMap, RowMark, header_buttons, incomplete_label, summary_tooltip
 from .pending_row import PendingRow
 from .pin_marks import pins_tooltip
 from .tool_fold import tool_fold
@@ -218,12 +218,8 @@ class TranscriptModel(QAbstractListModel):
             pins = self._pins.get(turn.id)
             return "\n".join(t for t in (tip, pins_tooltip(pins) if pins else "",
                                          self._costs.get(turn.id, "")) if t) or None
-        if role == Qt.ItemDataRole.AccessibleDescriptionRole and turn is active \
-                and self._version_data(row, active, turn, Role.LAST):
-            # The header's buttons by name: a narrow window paints them as icons alone.
-            names = [translate("TranscriptDelegate", "Continue")] if turn.incomplete else []
-            return arg(translate("Transcript", "Buttons in its header: %1"), ", ".join(
-                [*names, translate("TranscriptDelegate", "Regenerate")]))
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole and turn is active:
+            return header_buttons(turn, self._version_data(row, active, turn, Role.LAST))
         return None
 
     def _version_data(self, row: int, active: Turn, turn: Turn, role: int) -> object:

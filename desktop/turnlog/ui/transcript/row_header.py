@@ -8,12 +8,14 @@ other and no word is cut short."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QRect, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
-from PySide6.QtWidgets import QStyleOptionViewItem
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRect, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QHelpEvent, QPainter, QPalette
+from PySide6.QtWidgets import QAbstractItemView, QStyleOptionViewItem, QToolTip
 
 from ..infra.languages import arg
-from .marks import RowMark, incomplete_label
+from .marks import RowMark, button_name, incomplete_label
 from .model import ModelIndex, Role
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
@@ -88,22 +90,45 @@ def control_tooltip(index: ModelIndex, name: str, text: str) -> str | None:
     """What a header word stands for when it is shown as an icon alone or cut with "…"
     (None when it is shown whole)."""
     if name in ICONS:
-        return ICONS[name][1]() if text == ICONS[name][0] else None
+        return button_name(name) if text == ICONS[name] else None
     if name == "incomplete":
         whole = incomplete_label(index.data(Role.INCOMPLETE))
         return whole if text != whole else None
     return None
 
 
+class HeaderTips(QObject):
+    """Tooltips over the header words of `view`'s rows that show as an icon alone or cut
+    with "…": what they stand for (`controls`: a row's header words, where they are)."""
+
+    def __init__(self, view: QAbstractItemView, controls: Callable[
+            [QStyleOptionViewItem, ModelIndex], list[tuple[str, str, QRect]]]) -> None:
+        super().__init__(view)
+        self._view, self._controls = view, controls
+        view.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() != QEvent.Type.ToolTip or not isinstance(event, QHelpEvent):
+            return False
+        view = self._view
+        index = view.indexAt(event.pos())
+        if not index.isValid() or index.data(Role.PENDING):
+            return False
+        option = QStyleOptionViewItem()
+        view.initViewItemOption(option)
+        option.rect = view.visualRect(index)
+        for name, text, rect in self._controls(option, index):
+            tip = control_tooltip(index, name, text) if rect.contains(event.pos()) else None
+            if tip:
+                QToolTip.showText(event.globalPos(), tip, view.viewport(), rect)
+                return True
+        return False
+
+
 LABEL_GAP = 6  # pixels between the last header word and the mark's label
 
 
-# A control's icon when the window is too narrow for its words, and its name then.
-ICONS = {
-    "continue": ("→", lambda: QCoreApplication.translate("TranscriptDelegate", "Continue")),
-    "regenerate": ("↻", lambda: QCoreApplication.translate("TranscriptDelegate",
-                                                           "Regenerate")),
-}
+ICONS = {"continue": "→", "regenerate": "↻"}  # a control's icon, when its words do not fit
 
 
 def _words(index: ModelIndex, version: tuple[int, int] | None, replaced: bool, last: bool,
@@ -122,10 +147,10 @@ def _words(index: ModelIndex, version: tuple[int, int] | None, replaced: bool, l
             words.append(("use", QCoreApplication.translate("TranscriptDelegate",
                                                             "Use this version")))
     if last and incomplete:  # ask for the rest: a new version of this turn
-        words.append(("continue", ICONS["continue"][0] if short > 1 else
+        words.append(("continue", ICONS["continue"] if short > 1 else
                       QCoreApplication.translate("TranscriptDelegate", "→ Continue")))
     if last:
-        words.append(("regenerate", ICONS["regenerate"][0] if short > 1 else
+        words.append(("regenerate", ICONS["regenerate"] if short > 1 else
                       QCoreApplication.translate("TranscriptDelegate", "↻ Regenerate")))
     return words
 
