@@ -5314,6 +5314,10 @@ Answer: %4</source>
 回答：%4</translation>
         </message>
         <message>
+            <source>Buttons in its header: %1</source>
+            <translation>标题栏中的按钮：%1</translation>
+        </message>
+        <message>
             <source>Pending question: %1
 Answer so far: %2</source>
             <translation>等待中的问题：%1
@@ -5397,6 +5401,14 @@ Answer so far: %2</source>
         <message>
             <source>↻ Regenerate</source>
             <translation>↻ 重新生成</translation>
+        </message>
+        <message>
+            <source>Continue</source>
+            <translation>继续</translation>
+        </message>
+        <message>
+            <source>Regenerate</source>
+            <translation>重新生成</translation>
         </message>
     </context>
     <context>

@@ -5314,6 +5314,10 @@ Answer: %4</source>
 回答：%4</translation>
         </message>
         <message>
+            <source>Buttons in its header: %1</source>
+            <translation>標題列中的按鈕：%1</translation>
+        </message>
+        <message>
             <source>Pending question: %1
 Answer so far: %2</source>
             <translation>等待中的問題：%1
@@ -5397,6 +5401,14 @@ Answer so far: %2</source>
         <message>
             <source>↻ Regenerate</source>
             <translation>↻ 重新產生</translation>
+        </message>
+        <message>
+            <source>Continue</source>
+            <translation>繼續</translation>
+        </message>
+        <message>
+            <source>Regenerate</source>
+            <translation>重新產生</translation>
         </message>
     </context>
     <context>

@@ -90,3 +90,11 @@ def test_continue_after_keep_and_regenerate_keep_the_number():
     assert [numbers.number(o) for o in (1, 2, 3, 4)] == [1, 2, 2, 3]
     assert numbers.opening(3) == 4
     assert numbers.next_number(5) == 4
+
+
+def test_runs_of_ordinals_read_as_runs_of_numbers():
+    # Turn 3 has versions at ordinals 3, 4 and 5; turn 4 is stored at ordinal 6.
+    numbers = TurnNumbers([(3, 4, 5)])
+    assert numbers.runs([(1, 3), (5, 8)]) == ((1, 6),)  # its versions join the runs
+    assert numbers.runs([(1, 2), (7, 9)]) == ((1, 2), (5, 7))
+    assert numbers.runs([]) == ()

@@ -46,8 +46,8 @@ WORDS = {
                 ("How deep?", "About three times the bulb's height."),
                 ("Mulch?", "A thin layer of bark after planting.")],
         "again": "Plant them in late October instead, after the heat.",
-        "made": "The user plans the garden: tulips along the fence, watered twice a week; "
-                "the plans are kept backed up.",
+        "made": "The user plans the garden:\n\n- **tulips** along the fence\n"
+                "- watered twice a week\n- the plans are kept `backed up`",
         "mine": "Tulips along the east fence (morning sun), watered twice a week. Never "
                 "delete the backups of the plans. Ticket ORCHID-17 tracks the order.",
         "question": "What did we decide about the tulips? 🌷",
@@ -64,7 +64,7 @@ WORDS = {
                 ("种多深？", "大约球茎高度的三倍。"),
                 ("要覆盖物吗？", "种好后铺一薄层树皮。")],
         "again": "改到十月下旬再种，避开炎热。",
-        "made": "用户在规划花园：郁金香沿篱笆种，每周浇两次水；计划一直备份。",
+        "made": "用户在规划花园：\n\n- **郁金香**沿篱笆种\n- 每周浇两次水\n- 计划一直`备份`",
         "mine": "郁金香种在东侧篱笆（早上有阳光），每周浇两次水。计划的备份永远不删。"
                 "订单由工单 ORCHID-17 跟踪。",
         "question": "我们对郁金香做了什么决定？🌷",

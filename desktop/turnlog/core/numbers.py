@@ -51,6 +51,19 @@ class TurnNumbers:
         opened = self._opened.get(ordinal, ordinal)
         return opened - bisect.bisect_left(self._later, opened)
 
+    def runs(self, runs: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+        """Inclusive runs of stored ordinals as the runs of numbers the history shows (the
+        ordinals newer versions took inside a run fold into their turns' numbers; runs that
+        come to touch are one)."""
+        shown: list[tuple[int, int]] = []
+        for first, last in runs:
+            low, high = self.number(first), self.number(last)
+            if shown and low <= shown[-1][1] + 1:
+                shown[-1] = (shown[-1][0], max(high, shown[-1][1]))
+            else:
+                shown.append((low, high))
+        return tuple(shown)
+
     def next_number(self, next_ordinal: int) -> int:
         """The number the next new turn gets, stored at `next_ordinal`."""
         return next_ordinal - bisect.bisect_left(self._later, next_ordinal)

@@ -4,14 +4,15 @@ other; "version 2 of 2" reads "2/2" when the words need the room."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt
-from PySide6.QtWidgets import QStyleOptionViewItem
+from PySide6.QtCore import QEvent, QRect, Qt
+from PySide6.QtGui import QFontMetrics, QHelpEvent
+from PySide6.QtWidgets import QApplication, QStyleOptionViewItem, QToolTip
 
 from loopback import Behaviour
 from turnlog.ui.shell.window import MainWindow
 from turnlog.ui.transcript.marks import RowMark
 from turnlog.ui.transcript.model import Role
-from turnlog.ui.transcript.row_header import header_height, mark_label
+from turnlog.ui.transcript.row_header import header_font, header_height, mark_label
 from turnlog.ui.transcript.row_layout import RowParts
 from version_clicks import click
 from window_sending import open_window, wait_done
@@ -95,3 +96,61 @@ def test_a_larger_list_font_measures_the_header_words_in_it(qtbot, make_window, 
     controls, label, header = header_words(window, 0)
     assert dict((n, r.width()) for n, _t, r in controls)["regenerate"] > before * 1.3
     apart(controls, label, header)
+
+
+def kept_incomplete(qtbot, make_window, store, loopback) -> MainWindow:
+    window, _cid = open_window(qtbot, make_window, store, PAIRS, size=(1024, 600))
+    loopback.script(Behaviour.length("First half,"))
+    window.composer.set_draft("Please explain failed retries in detail")
+    window.send()
+    wait_done(qtbot, window)
+    qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=5000)
+    window.partial_answers.keep()
+    qtbot.waitUntil(lambda: window.transcript.rowCount() == 2
+                    and bool(window.transcript.index(1).data(Role.INCOMPLETE)), timeout=5000)
+    return window
+
+
+def tooltip_at(qtbot, window: MainWindow, rect: QRect) -> str:
+    view = window.view
+    QToolTip.hideText()
+    point = rect.center()
+    QApplication.sendEvent(view.viewport(), QHelpEvent(
+        QEvent.Type.ToolTip, point, view.viewport().mapToGlobal(point)))
+    qtbot.waitUntil(QToolTip.isVisible, timeout=2000)
+    return QToolTip.text()
+
+
+def test_a_kept_incomplete_turn_s_header_never_cuts_a_word(qtbot, make_window, store,
+                                                          loopback):
+    window = kept_incomplete(qtbot, make_window, store, loopback)
+    window.view.setFixedWidth(340)  # the transcript beside the inspector at 1024×600
+    qtbot.waitUntil(lambda: window.view.viewport().width() < 340)
+    window.view.scrollToBottom()
+    controls, label, header = header_words(window, 1)
+    words = {name: text for name, text, _r in controls}
+    assert list(words) == ["incomplete", "continue", "regenerate"]
+    # Continue and Regenerate fall back to their icons; the reason is cut with "…".
+    assert words["continue"] == "→" and words["regenerate"] == "↻"
+    assert words["incomplete"].endswith("…")
+    metrics = QFontMetrics(header_font(view_option(window)))
+    for name, text, rect in controls:  # each painted whole in its place
+        assert metrics.horizontalAdvance(text) <= rect.width(), (name, text, rect)
+    mark = window.transcript.index(1).data(Role.MARK)
+    assert label is not None and label[0] == mark.label  # the mark's label, whole
+    apart(controls, label, header)
+    # Their tooltips say what the icons and the cut words stand for.
+    rects = {name: rect for name, _t, rect in controls}
+    assert tooltip_at(qtbot, window, rects["regenerate"]) == "Regenerate"
+    assert tooltip_at(qtbot, window, rects["continue"]) == "Continue"
+    assert tooltip_at(qtbot, window, rects["incomplete"]) == \
+        "incomplete (cut off at the output limit)"
+    # A screen reader names the header's buttons whatever the width.
+    assert window.transcript.index(1).data(Qt.ItemDataRole.AccessibleDescriptionRole) == \
+        "Buttons in its header: Continue, Regenerate"
+
+
+def view_option(window: MainWindow) -> QStyleOptionViewItem:
+    option = QStyleOptionViewItem()
+    window.view.initViewItemOption(option)
+    return option

@@ -195,6 +195,8 @@ class VersionControls(QObject):
                 return
             versions, members, origin = result
             parts.history.transcript.set_versions(versions, members)
+            # The numbers are known now: the inspector names the turns on show by them.
+            parts.sending.preview.show(parts.sending.preview.shown)
             self.origin.setText(origin_text(origin) if origin else "")
             self.origin.setVisible(origin is not None)
 

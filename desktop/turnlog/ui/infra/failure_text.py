@@ -231,8 +231,9 @@ def message(failure: Failure) -> str:
         text = f"{stage(failure.stage)}: {text}"
     if failure.detail:
         text += f" — {detail(failure.detail)}"
-    if failure.hint:
-        text += f". {hint(failure.hint)}"
+    if failure.hint:  # "。" in Chinese: the sentences join in the interface's language
+        text = arg(QCoreApplication.translate("Failure", "%1. %2", "what happened, then the "
+                                              "next step"), text, hint(failure.hint))
     if failure.log_tail:
         text += "\n" + log_tail(failure)
     if failure.ran:

@@ -14,6 +14,16 @@ import html
 from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QObject, QUrl, Signal
+from PySide6.QtGui import (
+    QPainter,
+    QPaintEvent,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextDocumentFragment,
+    QTextFormat,
+)
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -38,9 +48,10 @@ from ...core.summaries import (
 from ...store import TurnlogStore
 from ..infra import summary_operations as operations
 from ..infra.changes import ChangeHub, OpenChange
-from ..infra.languages import arg, date_time, plural
+from ..infra.languages import arg, date_time, number, plural
 from ..infra.operation_results import HistoryState
 from ..infra.tasks import TaskRunner
+from ..transcript.markdown import draw_quote_bars, render_markdown
 
 translate = QCoreApplication.translate  # translate("CompactionHistory", …): lupdate reads it
 
@@ -54,7 +65,7 @@ def _turns_html(span: tuple[int, int], numbers: TurnNumbers) -> str:
     first, last = (numbers.number(span[0]), numbers.number(span[1]))
 
     def link(n: int) -> str:
-        return f"<a href='{TURN_LINK}{n}'>{n}</a>"
+        return f"<a href='{TURN_LINK}{n}'>{number(n)}</a>"  # 1,986: as its header reads
 
     if first == last:
         return arg(translate("CompactionHistory", "turn %1"), link(first))
@@ -71,7 +82,8 @@ def _state_text(version: SummaryVersion) -> str:
 
 def entry_html(version: SummaryVersion, state: HistoryState,
                kept: dict[int, StoredSummary]) -> str:
-    """One summary of the history, as rich text (its text escaped, never markup)."""
+    """What the history says of one summary, as rich text (its own text is rendered from
+    its Markdown beside this: `SummaryBrowser`)."""
     made = version.summary
     who = (translate("CompactionHistory", "edited by you") if made.edited else arg(
         translate("CompactionHistory", "made by %1"), html.escape(made.model)))
@@ -102,11 +114,11 @@ def entry_html(version: SummaryVersion, state: HistoryState,
             "two machines; #%1, the later by the sync's clock, is in use."),
             version.set_aside_for))
     if version.made_for is not None and version.made_for_ordinal is not None:
-        number = state.numbers.number(version.made_for_ordinal)
+        made_for = state.numbers.number(version.made_for_ordinal)
         lines.append(arg(translate(
             "CompactionHistory", "Made while sending turn %1: <a href='%2'>the request "
             "that made it</a> (rebuilt and checked against its hash)."),
-            f"<a href='{TURN_LINK}{number}'>{number}</a>",
+            f"<a href='{TURN_LINK}{made_for}'>{number(made_for)}</a>",
             f"{REQUEST_LINK}{html.escape(version.made_for)}"))
     elif version.made_in is not None:
         lines.append(translate(
@@ -115,19 +127,67 @@ def entry_html(version: SummaryVersion, state: HistoryState,
     lines.append(plural(translate("CompactionHistory", "Carried by %n request(s).", None,
                                   carried), carried) if carried else translate(
         "CompactionHistory", "No request has carried it yet."))
-    text = html.escape(made.content).replace("\n", "<br>")
-    return ("<p>" + "<br>".join(lines) + "</p>"
-            f"<blockquote style='white-space: pre-wrap'>{text}</blockquote>")
+    return "<p>" + "<br>".join(lines) + "</p>"
 
 
 def history_html(state: HistoryState) -> str:
-    """The whole history, newest first."""
+    """What the history says of its summaries, newest first (without their texts)."""
     if not state.versions:
         return "<p>" + translate(
             "CompactionHistory", "No summary yet: one is made when this conversation's "
             "turns no longer all fit a request.") + "</p>"
     kept = {v.summary.id: v.summary for v in state.versions}
     return "<hr>".join(entry_html(v, state, kept) for v in reversed(state.versions))
+
+
+class SummaryBrowser(QTextBrowser):
+    """The history, read-only: what it says of each summary, then the summary's text
+    rendered from its Markdown as the transcript renders answers (tables, code, quotes with
+    their bar; formulas as typed), never as markup."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.quotes: list[int] = []  # block numbers of quoted blocks, for their bar
+
+    def show_history(self, state: HistoryState) -> None:
+        if not state.versions:
+            self.setHtml(history_html(state))
+            return
+        self.clear()
+        doc = self.document()
+        doc.setDefaultFont(self.font())
+        kept = {v.summary.id: v.summary for v in state.versions}
+        cursor = QTextCursor(doc)
+        self.quotes = []
+        for n, version in enumerate(reversed(state.versions)):
+            if n:
+                ruled = QTextBlockFormat()
+                ruled.setProperty(QTextFormat.Property.BlockTrailingHorizontalRulerWidth, 1)
+                cursor.insertBlock(ruled, QTextCharFormat())
+                cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+            cursor.insertHtml(entry_html(version, state, kept))
+            text = QTextDocument()
+            text.setDefaultFont(self.font())
+            found = render_markdown(text, version.summary.content)
+            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat())
+            first = cursor.blockNumber()
+            cursor.insertFragment(QTextDocumentFragment(text))
+            apart = QTextCursor(doc.findBlockByNumber(first))
+            spaced = QTextBlockFormat()
+            spaced.setTopMargin(max(apart.blockFormat().topMargin(), 8))
+            apart.mergeBlockFormat(spaced)  # the text stands apart from what is said of it
+            self.quotes += [first + quoted for quoted in found.quotes]
+        self.moveCursor(QTextCursor.MoveOperation.Start)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        if self.quotes:
+            painter = QPainter(self.viewport())
+            painter.translate(-self.horizontalScrollBar().value(),
+                              -self.verticalScrollBar().value())
+            draw_quote_bars(painter, self.document(), self.quotes, self.palette())
+            painter.end()
+        super().paintEvent(event)
 
 
 # ------------------------------------------------------------------------ the panel
@@ -168,8 +228,7 @@ class CompactionHistoryPanel(QWidget):
         layout.addWidget(self.problem)
         layout.addLayout(edit_row)
         self._edit_widgets = (self.editor, self.problem, self.save_button, self.cancel_button)
-        self.browser = QTextBrowser(self)
-        self.browser.setOpenLinks(False)
+        self.browser = SummaryBrowser(self)
         self.browser.setAccessibleName(translate("CompactionHistory", "Summaries kept"))
         layout.addWidget(self.browser, 3)
         self.cancel_button.clicked.connect(self.close_editor)
@@ -185,7 +244,7 @@ class CompactionHistoryPanel(QWidget):
             self.browser.setHtml("<p>" + translate(
                 "CompactionHistory", "No conversation is open.") + "</p>")
         else:
-            self.browser.setHtml(history_html(state))
+            self.browser.show_history(state)
 
     def open_editor(self, text: str) -> None:
         self.editor.setPlainText(text)

@@ -475,7 +475,7 @@ class Inspector(QScrollArea):
         if part is not None:
             if stored is not None and stored.id == part.summary_id:
                 lines.append(arg(QCoreApplication.translate(
-                    "Inspector", "Carries %1."), summary_caption(stored)))
+                    "Inspector", "Carries %1."), summary_caption(stored, state.numbers)))
                 lines.append(arg(QCoreApplication.translate(
                     "Inspector", "Stands in for %1 of the log as it is now."),
                                  summarized))

@@ -71,24 +71,9 @@ WINDOW_SOURCES = {
 NO_VERSIONS = TurnNumbers()  # a conversation without versions: numbers are the ordinals
 
 
-def number_runs(runs: Sequence[tuple[int, int]], numbers: TurnNumbers
-                ) -> tuple[tuple[int, int], ...]:
-    """Inclusive runs of stored ordinals as the runs of turn numbers the history shows (the
-    ordinals newer versions took inside a run fold into their turns' numbers; runs that
-    come to touch are one)."""
-    shown: list[tuple[int, int]] = []
-    for first, last in runs:
-        low, high = numbers.number(first), numbers.number(last)
-        if shown and low <= shown[-1][1] + 1:
-            shown[-1] = (shown[-1][0], max(high, shown[-1][1]))
-        else:
-            shown.append((low, high))
-    return tuple(shown)
-
-
 def turns_text(runs: Sequence[tuple[int, int]], numbers: TurnNumbers) -> str:
     """"turns 3–7, 9": runs of stored ordinals named by the turns' numbers."""
-    return runs_text(number_runs(runs, numbers))
+    return runs_text(numbers.runs(runs))
 
 
 def turn_number(ordinal: int, numbers: TurnNumbers) -> str:

@@ -47,7 +47,7 @@ from .maths import FormulaImages
 from .model import PENDING_KEY, ModelIndex, Role, TranscriptModel
 from .pin_marks import underline_pins
 from .reasoning_fold import ReasoningFold, fold_of
-from .row_header import UNCLICKABLE, draw_header, header_controls, header_height
+from .row_header import UNCLICKABLE, HeaderTips, draw_header, header_controls, header_height
 from .row_layout import RowGeometry, RowLayout, RowParts, estimated_lines
 from .row_sketch import draw_document, draw_sketch, tinted
 from .selection import TextSelection, TextSelector, selection_format
@@ -82,6 +82,7 @@ class TranscriptDelegate(QStyledItemDelegate):
         # Where a row's parts are; the view tells it the width (`TranscriptView.resizeEvent`).
         self.layout = RowLayout()
         self.layout.set_width(view.viewport().width())
+        HeaderTips(view, self.header_controls)  # what a header's icons stand for
         self._docs: OrderedDict[tuple[str, str], QTextDocument] = OrderedDict()
         self._answers: OrderedDict[str, AnswerDocument] = OrderedDict()
         self._pending: AnswerDocument | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import enum
 from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QColor, QPalette
@@ -14,9 +15,12 @@ from ...core.model import Turn, Usage, ordinal_runs, position_of
 from ...core.partial import CUT, LENGTH, NO_FINISH_REASON, STOPPED
 from ...core.projection import Mark, Projection
 from ...core.summaries import StoredSummary
-from ..infra.languages import arg, date_time, plural
+from ..infra.languages import arg, date_time, number, plural
 from ..infra.theme import mark_colour
 from .flow import FlowLayout
+
+if TYPE_CHECKING:
+    from ...core.numbers import TurnNumbers
 
 
 class RowMark(enum.Enum):
@@ -87,6 +91,24 @@ INCOMPLETE_WORDS = {
     LENGTH: QT_TRANSLATE_NOOP("Incomplete", "cut off at the output limit"),
     NO_FINISH_REASON: QT_TRANSLATE_NOOP("Incomplete", "no finish reason"),
 }
+
+
+# The newest turn's header buttons, by name (a narrow window paints them as icons alone).
+BUTTON_NAMES = {"continue": QT_TRANSLATE_NOOP("TranscriptDelegate", "Continue"),
+                "regenerate": QT_TRANSLATE_NOOP("TranscriptDelegate", "Regenerate")}
+
+
+def button_name(name: str) -> str:
+    return QCoreApplication.translate("TranscriptDelegate", BUTTON_NAMES[name])
+
+
+def header_buttons(turn: Turn, newest: object) -> str | None:
+    """What a screen reader hears of the buttons in the newest turn's header."""
+    if not newest:
+        return None
+    names = (["continue"] if turn.incomplete else []) + ["regenerate"]
+    return arg(QCoreApplication.translate("Transcript", "Buttons in its header: %1"),
+               ", ".join(button_name(name) for name in names))
 
 
 def incomplete_label(reason: str) -> str:
@@ -192,7 +214,7 @@ def runs_text(runs: Sequence[tuple[int, int]]) -> str:
     """`span_text` of ordinals given as inclusive runs (`Projection.runs`)."""
     if not runs:
         return QCoreApplication.translate("RowMark", "no turns")
-    text = ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in runs)
+    text = ", ".join(number(a) if a == b else f"{number(a)}–{number(b)}" for a, b in runs)
     single = len(runs) == 1 and runs[0][0] == runs[0][1]
     return arg(QCoreApplication.translate(
         "RowMark", "turn %1") if single else QCoreApplication.translate(
@@ -214,13 +236,10 @@ def usage_text(usage: Usage) -> str:
     return " · ".join(bits) + QCoreApplication.translate("RowMark", " tokens")
 
 
-def summary_caption(summary: StoredSummary) -> str:
-    """Which summary it is, in one line: what it covers, who made it, when, how big."""
-    if summary.first_ordinal == summary.last_ordinal:
-        span = arg(QCoreApplication.translate("RowMark", "turn %1"), str(summary.first_ordinal))
-    else:
-        span = arg(QCoreApplication.translate(
-            "RowMark", "turns %1"), f"{summary.first_ordinal}–{summary.last_ordinal}")
+def summary_caption(summary: StoredSummary, numbers: TurnNumbers) -> str:
+    """Which summary it is, in one line: what it covers (by the turns' numbers, as their
+    headers write them), who made it, when, how big."""
+    span = runs_text(numbers.runs(((summary.first_ordinal, summary.last_ordinal),)))
     covered = summary.covered_count
     count = plural(QCoreApplication.translate("RowMark", "%n turn(s)", None, covered), covered)
     if summary.edited:
@@ -235,13 +254,15 @@ def summary_caption(summary: StoredSummary) -> str:
                date_time(summary.created_at), summary.content_bytes, summary.content_tokens)
 
 
-def summary_tooltip(ordinal: int, summary: StoredSummary | None) -> str:
-    """The tooltip of a turn marked *in summary*: which summary stands in for it."""
+def summary_tooltip(shown: int, summary: StoredSummary | None, numbers: TurnNumbers) -> str:
+    """The tooltip of turn number `shown`, marked *in summary*: which summary stands in
+    for it."""
     if summary is None:
         return arg(QCoreApplication.translate(
-            "RowMark", "Turn %1: %2"), str(ordinal), RowMark.SUMMARY.explanation)
+            "RowMark", "Turn %1: %2"), number(shown), RowMark.SUMMARY.explanation)
     text = arg(QCoreApplication.translate(
-        "RowMark", "Turn %1 is in the rolling %2."), str(ordinal), summary_caption(summary))
+        "RowMark", "Turn %1 is in the rolling %2."), number(shown),
+        summary_caption(summary, numbers))
     if summary.warnings:
         text += "\n" + arg(QCoreApplication.translate(
             "RowMark", "Warning: the summary may have dropped %1."), ", ".join(

@@ -27,7 +27,7 @@ from ...core.versions import Versions
 from ...store.pages import LogPages
 from ..infra.languages import arg
 from ..infra.operations import TRANSCRIPT_PAGE
-from .marks import MarkMap, RowMark, incomplete_label, summary_tooltip
+from .marks import MarkMap, RowMark, header_buttons, incomplete_label, summary_tooltip
 from .pending_row import PendingRow
 from .pin_marks import pins_tooltip
 from .tool_fold import tool_fold
@@ -211,13 +211,15 @@ class TranscriptModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             mark = self._marks.get(turn.ordinal)
             if mark is RowMark.SUMMARY:
-                tip = summary_tooltip(self.number_of(turn), self._summary)
+                tip = summary_tooltip(self.number_of(turn), self._summary, self._numbers)
             else:
                 tip = arg(translate("Transcript", "Turn %1: %2"), self.number_of(turn),
                           mark.explanation) if mark else None
             pins = self._pins.get(turn.id)
             return "\n".join(t for t in (tip, pins_tooltip(pins) if pins else "",
                                          self._costs.get(turn.id, "")) if t) or None
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole and turn is active:
+            return header_buttons(turn, self._version_data(row, active, turn, Role.LAST))
         return None
 
     def _version_data(self, row: int, active: Turn, turn: Turn, role: int) -> object:

@@ -1,19 +1,22 @@
 """A transcript row's header: the turn's number, the words after it (version steps, Use
 this version, Regenerate …: the row's controls) and the mark's label on the right. In a
-narrow list the words make room for the label ("version 2 of 2" reads "2/2"), and a label
-that still does not fit is cut with "…" (or left out: the row's band keeps its colour),
-so the two are never painted over each other."""
+narrow list the words make room for the label ("version 2 of 2" reads "2/2", then
+Continue and Regenerate show their icons alone, named in their tooltips, then the reason a
+turn is incomplete is cut with "…"), and a label that still does not fit is cut with "…"
+(or left out: the row's band keeps its colour), so the two are never painted over each
+other and no word is cut short."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
-from PySide6.QtCore import QCoreApplication, QRect, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
-from PySide6.QtWidgets import QStyleOptionViewItem
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QRect, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QHelpEvent, QPainter, QPalette
+from PySide6.QtWidgets import QAbstractItemView, QStyleOptionViewItem, QToolTip
 
 from ..infra.languages import arg
-from .marks import RowMark, incomplete_label
+from .marks import RowMark, button_name, incomplete_label
 from .model import ModelIndex, Role
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
@@ -87,22 +90,79 @@ def header_controls(option: QStyleOptionViewItem, index: ModelIndex, header: QRe
     start = header.left() + metrics.horizontalAdvance(turn_title(index.data(Role.NUMBER))) + 14
     room = header.right() - _label_width(option, index) - LABEL_GAP
     controls: list[tuple[str, str, QRect]] = []
-    for short in (False, True):  # the long words first; "2/2" when they leave no room
-        x, controls = start, []
-        for name, text in _words(index, version, replaced, last, incomplete, short):
-            width = metrics.horizontalAdvance(text) + 8
-            controls.append((name, text, QRect(x, header.top(), width, header.height())))
-            x += width + 6
-        if x - 6 <= room:
-            break
+    for short in range(3):  # whole words; then "2/2"; then the icons alone (→, ↻)
+        words = _words(index, version, replaced, last, incomplete, short)
+        controls = _placed(metrics, start, header, words)
+        if not controls or controls[-1][2].right() < room:
+            return controls
+    # Still too wide: the reason the turn is incomplete gives way, cut with "…".
+    if incomplete and controls[0][0] == "incomplete":
+        rest = controls[-1][2].right() - controls[0][2].right()
+        cut = metrics.elidedText(words[0][1], Qt.TextElideMode.ElideRight,
+                                 room - start - rest - 8)
+        controls = _placed(metrics, start, header, [("incomplete", cut or "…"), *words[1:]])
     return controls
+
+
+def _placed(metrics: QFontMetrics, x: int, header: QRect, words: list[tuple[str, str]]
+            ) -> list[tuple[str, str, QRect]]:
+    controls = []
+    for name, text in words:
+        width = metrics.horizontalAdvance(text) + 8
+        controls.append((name, text, QRect(x, header.top(), width, header.height())))
+        x += width + 6
+    return controls
+
+
+def control_tooltip(index: ModelIndex, name: str, text: str) -> str | None:
+    """What a header word stands for when it is shown as an icon alone or cut with "…"
+    (None when it is shown whole)."""
+    if name in ICONS:
+        return button_name(name) if text == ICONS[name] else None
+    if name == "incomplete":
+        whole = incomplete_label(index.data(Role.INCOMPLETE))
+        return whole if text != whole else None
+    return None
+
+
+class HeaderTips(QObject):
+    """Tooltips over the header words of `view`'s rows that show as an icon alone or cut
+    with "…": what they stand for (`controls`: a row's header words, where they are)."""
+
+    def __init__(self, view: QAbstractItemView, controls: Callable[
+            [QStyleOptionViewItem, ModelIndex], list[tuple[str, str, QRect]]]) -> None:
+        super().__init__(view)
+        self._view, self._controls = view, controls
+        view.viewport().installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() != QEvent.Type.ToolTip or not isinstance(event, QHelpEvent):
+            return False
+        view = self._view
+        index = view.indexAt(event.pos())
+        if not index.isValid() or index.data(Role.PENDING):
+            return False
+        option = QStyleOptionViewItem()
+        view.initViewItemOption(option)
+        option.rect = view.visualRect(index)
+        for name, text, rect in self._controls(option, index):
+            tip = control_tooltip(index, name, text) if rect.contains(event.pos()) else None
+            if tip:
+                QToolTip.showText(event.globalPos(), tip, view.viewport(), rect)
+                return True
+        return False
 
 
 LABEL_GAP = 6  # pixels between the last header word and the mark's label
 
 
+ICONS = {"continue": "→", "regenerate": "↻"}  # a control's icon, when its words do not fit
+
+
 def _words(index: ModelIndex, version: tuple[int, int] | None, replaced: bool, last: bool,
-           incomplete: str | None, short: bool) -> list[tuple[str, str]]:
+           incomplete: str | None, short: int) -> list[tuple[str, str]]:
+    """The header's words: whole (`short` 0), "2/2" for the version (1), and Continue and
+    Regenerate as their icons alone (2)."""
     words = [("incomplete", incomplete_label(incomplete))] if incomplete else []
     if version:
         label = "{}/{}".format(*version) if short else QCoreApplication.translate(
@@ -115,11 +175,11 @@ def _words(index: ModelIndex, version: tuple[int, int] | None, replaced: bool, l
             words.append(("use", QCoreApplication.translate("TranscriptDelegate",
                                                             "Use this version")))
     if last and incomplete:  # ask for the rest: a new version of this turn
-        words.append(("continue", QCoreApplication.translate("TranscriptDelegate",
-                                                             "→ Continue")))
+        words.append(("continue", ICONS["continue"] if short > 1 else
+                      QCoreApplication.translate("TranscriptDelegate", "→ Continue")))
     if last:
-        words.append(("regenerate", QCoreApplication.translate("TranscriptDelegate",
-                                                               "↻ Regenerate")))
+        words.append(("regenerate", ICONS["regenerate"] if short > 1 else
+                      QCoreApplication.translate("TranscriptDelegate", "↻ Regenerate")))
     return words
 
 
