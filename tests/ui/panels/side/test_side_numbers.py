@@ -35,6 +35,7 @@ def test_the_side_inspector_names_turns_as_their_headers_after_a_regenerate(
     store.turns.commit_many(conversation.id, [turn(*pair(i)) for i in range(4, 13)])
     window = make_window()
     qtbot.waitUntil(lambda: window.side.shown_for == conversation.id
+                    and len(window.transcript.turns) == 12  # the versions in use
                     and window.transcript.numbers.versions == 1, timeout=5000)
     model = window.transcript
     assert model.number_of(model.turns[-1]) == 12  # the newest row's header: "Turn 12"
@@ -50,3 +51,7 @@ def test_the_side_inspector_names_turns_as_their_headers_after_a_regenerate(
     assert f"recent window: turns {first_sent}–12 " in carried
     assert f"left out: turns 1–{first_sent - 1} " in carried
     assert "13" not in carried  # no stored ordinal runs ahead of the history
+    parts = panel.inspector.parts
+    names = [parts.item(r, 0).text() for r in range(parts.rowCount())]
+    assert "turn 12 (question + answer)" in names  # the body's turns, named as their rows
+    assert not any(name.startswith("turn 13") for name in names)
