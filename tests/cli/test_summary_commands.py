@@ -106,3 +106,43 @@ def test_bad_edits_are_refused_and_change_nothing(turnlog_home, loopback, tmp_pa
     missing = cli("summaries", "--conversation", "99")
     assert missing.returncode == 1 and "99" in missing.stderr
     assert history(cid) == before
+
+
+def shown_numbers(cid: int) -> dict[str, int]:
+    """Each turn id with the number `turnlog-cli show` heads it with ("## turn 7  [id]")."""
+    shown = cli("show", str(cid))
+    assert shown.returncode == 0, shown.stderr
+    return {line.split("[")[1].split("]")[0]: int(line.split()[2])
+            for line in shown.stdout.splitlines() if line.startswith("## turn ")}
+
+
+def test_history_names_turns_as_show_does_after_a_regenerate(turnlog_home, loopback):
+    loopback.default = Behaviour.answer("Summary made by the model.")
+    with TurnlogStore.open(turnlog_home) as store:
+        cid = store.conversations.create("cli", model="loopback-model", settings=SETTINGS).id
+        for i in range(1, 41):
+            store.turns.commit(cid, PendingTurn(
+                f"c{i}", f"question {i}: " + "q" * 220, f"answer {i}: " + "a" * 200, "m",
+                "stop", Usage(), datetime.now(UTC)))
+            if i == 3:  # turn 3 regenerated: its new version is stored at ordinal 4
+                store.turns.commit(cid, PendingTurn(
+                    "c3b", "question 3: " + "q" * 220, "answer 3 again: " + "b" * 200, "m",
+                    "stop", Usage(), datetime.now(UTC), replaces="c3"))
+        outcome = sender_for(store, ChatCompletionsProvider(loopback.base_url), CostIndex()
+                             ).send(request_for(store.conversations.get(cid), "now?",
+                                                Route("loopback-model")))
+        assert isinstance(outcome, Committed)
+        made = store.records.latest_summary(cid)
+        last_covered = store.records.turn_at(cid, made.last_ordinal)
+    numbers = shown_numbers(cid)
+    assert numbers["c3b"] == numbers["c3"] == 3 and numbers[outcome.turn.id] == 41
+    last = numbers[last_covered]
+    assert made.last_ordinal == last + 1  # the stored ordinal runs one ahead
+    [entry] = history(cid)
+    assert entry["covers_turns"] == [1, last] and entry["made_for_turn"] == 41
+    words = cli("summaries", "--conversation", str(cid)).stdout
+    assert f"covers turns 1–{last};" in words and f"folded turns 1–{last};" in words
+    assert f"made while sending turn 41 (that request: turnlog-cli sent --conversation {cid} " \
+        "--turn 41 --json)" in words
+    that = json.loads(cli("sent", "--conversation", str(cid), "--turn", "41", "--json").stdout)
+    assert that["verified"] is True and that["record"] == entry["made_in_record"]

@@ -177,3 +177,21 @@ def test_export_import_round_trip_keeps_versions(loopback, two_turns, tmp_path):
                    '"superseded_by": "nowhere"}\n', encoding="utf-8")
     refused = cli("import", str(bad))
     assert refused.returncode == 1 and "superseded_by" in refused.stderr
+
+
+def test_after_a_regenerate_the_words_name_turns_as_show_does(loopback, two_turns):
+    loopback.script(Behaviour.answer("Better: ORCHID-17 ✅"))
+    assert cli("ask", "--conversation", "1", "--regenerate").returncode == 0
+    show = cli("show", "1").stdout
+    assert "## turn 1 " in show and show.count("## turn 2 ") == 2  # stored at 1, 2 and 3
+    projected = cli("project", "--conversation", "1", "--question", "next")
+    assert projected.returncode == 0, projected.stderr
+    assert "sent verbatim: 1–2\n" in projected.stdout
+    aside = cli("project", "--side", "--conversation", "1", "--question", "btw?")
+    assert aside.returncode == 0, aside.stderr
+    assert "recent turns:  1–2\n" in aside.stdout
+    # An answer cut off and kept is the next turn by number (stored at ordinal 4).
+    loopback.script(Behaviour.length("Half an ans"))
+    kept = cli("ask", "--conversation", "1", "--keep-incomplete", "And then?")
+    assert "kept as turn 3 (" in kept.stderr
+    assert "## turn 3 " in cli("show", "1").stdout

@@ -361,11 +361,12 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
         if args.assistant and kept is None and not isinstance(outcome, Committed):
             store.conversations.discard_if_empty(conversation.id)  # nothing left behind
         number = 1  # a new conversation's first turn
+        stored = outcome.turn if isinstance(outcome, Committed) else kept
         if new is not None and new.created is not None:
             print(f"conversation {new.created.id}", file=sys.stderr)
-        elif isinstance(outcome, Committed):  # a new version keeps its turn's number
+        elif stored is not None:  # a new version keeps its turn's number
             number = TurnNumbers.of(store.turns.versions(conversation.id)).number(
-                outcome.turn.ordinal)
+                stored.ordinal)
     out.end()
     if isinstance(outcome, Committed):
         if not out.streamed:
@@ -378,7 +379,7 @@ def ask_through(args: argparse.Namespace, profile: Profile, draft: str,
     code = EXIT_REFUSED if failure.kind is FailureKind.REFUSED else EXIT_FAILED
     if kept is not None:
         fail(failure.name, failure.message())
-        print(f"kept as turn {kept.ordinal} ({kept.id}), marked "
+        print(f"kept as turn {number} ({kept.id}), marked "
               f"{incomplete_mark(kept.incomplete or '')}; ask --continue-last for the rest",
               file=sys.stderr)
         return code

@@ -162,6 +162,7 @@ def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conver
 
 
 def run_project(args: argparse.Namespace) -> int:
+    from ..core.numbers import TurnNumbers
     from ..core.pending import check_question
     from ..core.versions import active_line
     from ..service.request_body import build  # what connects and builds: `project` only
@@ -187,7 +188,8 @@ def run_project(args: argparse.Namespace) -> int:
     if args.side:
         from .side_commands import project_side_question
 
-        return project_side_question(args, conversation, route, memory)
+        return project_side_question(args, conversation, route, memory,
+                                     TurnNumbers.of(versions))
     specs: tuple[ToolSpec, ...] = ()
     if args.tools:  # the tool servers' settings: read only when tools are offered
         from ..config.tool_servers import ToolConfigInvalid
@@ -221,9 +223,10 @@ def run_project(args: argparse.Namespace) -> int:
     print(f"input: {projection.input_tokens:,} of {budget.input_tokens:,} tokens ({kind}); "
           f"window {budget.window_label}{window_note(conversation, route)}; "
           f"output reserve {budget.output_reserve:,}")
-    print(f"sent verbatim: {runs_text(projection.sent)}")
-    print(f"summarized:    {runs_text(summarized)} ({planned.state})")
-    print(f"not sent:      {runs_text(tuple(left_out))}")
+    numbers = TurnNumbers.of(versions)  # turns named as `show` heads them
+    print(f"sent verbatim: {runs_text(projection.sent, numbers)}")
+    print(f"summarized:    {runs_text(summarized, numbers)} ({planned.state})")
+    print(f"not sent:      {runs_text(left_out, numbers)}")
     print("final:         " + ("yes, this is the body a send carries" if built.final else
                                f"no, {built.not_final}"))
     return 0
@@ -318,14 +321,6 @@ def refused_images(request: SendRequest) -> bool:
     print(f"failure: {FailureKind.NO_IMAGES.value}\nThe profile's model is set not to accept "
           "images: remove them, or turn on “Accepts images” for the profile.", file=sys.stderr)
     return True
-
-
-def _runs(ordinals: tuple[int, ...]) -> str:
-    if not ordinals:
-        return "none"
-    from ..core.request_record import ordinal_ranges
-
-    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ordinal_ranges(ordinals))
 
 
 def run_import(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ from ..core.budget import InvalidBudget
 from ..core.failures import FailureKind
 from ..core.memory import Memory
 from ..core.model import Conversation
+from ..core.numbers import TurnNumbers
 from ..core.projection import CostIndex, ProjectionRefused
 from ..core.request_record import ordinal_ranges
 from ..core.side import SideAnswered, SideAttempt, SideQuestion, attempts_usage, plan_side
@@ -135,8 +136,9 @@ def list_side_questions(args: argparse.Namespace) -> int:
 
 
 def project_side_question(args: argparse.Namespace, conversation: Conversation,
-                          route: Route, memory: Memory) -> int:
-    """`project --side`: the side request a `btw` would send now, with `project`'s fields."""
+                          route: Route, memory: Memory, numbers: TurnNumbers) -> int:
+    """`project --side`: the side request a `btw` would send now, with `project`'s fields
+    (in words, turns named by `numbers`, as `show` heads them)."""
     try:
         request = side_request_for(conversation, args.question, route, memory=memory)
     except InvalidBudget as err:
@@ -180,9 +182,9 @@ def project_side_question(args: argparse.Namespace, conversation: Conversation,
     print(f"body: {p.body_bytes:,} of {budget.max_bytes:,} bytes")
     print(f"input: {p.input_tokens:,} of {budget.input_tokens:,} tokens ({kind}); "
           f"window {budget.window_label}; output reserve {budget.output_reserve:,}")
-    print(f"recent turns:  {runs_text(p.sent)}")
-    print(f"summarized:    {runs_text(p.summarized)}")
-    print(f"left out:      {runs_text(p.left_out)}")
+    print(f"recent turns:  {runs_text(p.sent, numbers)}")
+    print(f"summarized:    {runs_text(p.summarized, numbers)}")
+    print(f"left out:      {runs_text(p.left_out, numbers)}")
     print(f"earlier side questions carried: {len(planned.side_ids)}")
     return 0
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from ..core.visible import visible, visible_json
 
 if TYPE_CHECKING:
+    from ..core.numbers import TurnNumbers
     from ..core.projection import ProjectionRefused
 
 ENV_FORCE = "TURNLOG_TERMINAL"
@@ -61,10 +62,12 @@ def print_refusal(refusal: ProjectionRefused, as_json: bool) -> int:
     return 3
 
 
-def runs_text(ordinals: tuple[int, ...]) -> str:
-    """Ordinals as runs: "1–3, 5", or "none"."""
+def runs_text(ordinals: Sequence[int], numbers: TurnNumbers) -> str:
+    """Sorted stored ordinals as the runs of turn numbers `show` heads them with (a newer
+    version keeps its turn's number): "1–3, 5", or "none"."""
     if not ordinals:
         return "none"
-    from ..core.request_record import ordinal_ranges  # what `project` and `sent` print
+    from ..core.request_record import ordinal_ranges  # what `project` prints
 
-    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in ordinal_ranges(ordinals))
+    runs = numbers.runs((first, last) for first, last in ordinal_ranges(ordinals))
+    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in runs)

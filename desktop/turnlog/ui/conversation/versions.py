@@ -45,15 +45,15 @@ def origin_text(origin: ForkOrigin) -> str:
     """Where a fork came from, in the interface language."""
     if origin.continued_on is not None and origin.source_id is None:
         text = translate("VersionControls", "continued on %1, from a deleted conversation, turn %2")
-        return arg(text, origin.continued_on, str(origin.number))
+        return arg(text, origin.continued_on, origin.number)
     if origin.continued_on is not None:
         return arg(translate("VersionControls", "continued on %1, from “%2”, turn %3"),
-                   origin.continued_on, origin.source_title, str(origin.number))
+                   origin.continued_on, origin.source_title, origin.number)
     if origin.source_id is None:
         return arg(translate("VersionControls", "forked from a deleted conversation, turn %1"),
-                   str(origin.number))
+                   origin.number)
     return arg(translate("VersionControls", "forked from “%1”, turn %2"), origin.source_title,
-               str(origin.number))
+               origin.number)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,13 +74,13 @@ class VersionParts:
 QUIET_FORK = 10
 
 
-def fork_question(ordinal: int, copies: int) -> Confirmation:
+def fork_question(shown: int, copies: int) -> Confirmation:
     """Before a fork that copies `copies` turns (more than a handful)."""
     return Confirmation(
         translate("VersionControls", "Fork from here"),
         arg(translate("VersionControls",
                       "Fork from turn %1? The new conversation starts with copies of %2 turns."),
-            str(ordinal), number(copies)),
+            shown, copies),
         translate("VersionControls",
                   "This conversation stays as it is. To make a new version of the newest "
                   "turn instead, use Edit and resend or Regenerate."),
@@ -162,17 +162,17 @@ class VersionControls(QObject):
             return
         model = self.parts.history.transcript
         newest = model.numbers.number(model.turns[-1].ordinal)
-        number = str(index.data(Role.NUMBER))
+        asked_after = int(index.data(Role.NUMBER))
         self.regenerate_action.setEnabled(False)
         self.regenerate_action.setToolTip(arg(translate("VersionControls",
             "Regenerate makes a new answer to the newest turn (turn %1) only: later turns "
             "were asked after turn %2. To go on from turn %2, use Fork from here."),
-            str(newest), number))
+            newest, asked_after))
         self.edit_action.setEnabled(False)
         self.edit_action.setToolTip(arg(translate("VersionControls",
             "Edit and resend makes a new version of the newest turn (turn %1) only: later "
             "turns were asked after turn %2. To ask it differently, use Fork from here."),
-            str(newest), number))
+            newest, asked_after))
 
     def _say(self, text: str) -> None:
         self.parts.status(text)

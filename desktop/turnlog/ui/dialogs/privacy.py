@@ -122,7 +122,7 @@ def delete_turn_question(number: int, counts: DeletionCounts,
         translate("Privacy", "Delete turn"),
         arg(
             translate("Privacy", "Delete turn %1? This removes %2."),
-            str(number),
+            number,
             translate("Privacy", "this version") if versions > 1 else counts_text(counts),
         ),
         translate(

@@ -11,7 +11,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
-from ...core.model import Turn, Usage, ordinal_runs, position_of
+from ...core.model import Turn, Usage, position_of
 from ...core.partial import CUT, LENGTH, NO_FINISH_REASON, STOPPED
 from ...core.projection import Mark, Projection
 from ...core.summaries import StoredSummary
@@ -205,13 +205,10 @@ class MarkMap(Mapping[int, RowMark]):
         return mine.same_marks(theirs)
 
 
-def span_text(ordinals: Sequence[int]) -> str:
-    """"turn 4", "turns 1–27" or, with gaps left by deletes, "turns 1–3, 5–9"."""
-    return runs_text(ordinal_runs(sorted(ordinals)))
-
-
 def runs_text(runs: Sequence[tuple[int, int]]) -> str:
-    """`span_text` of ordinals given as inclusive runs (`Projection.runs`)."""
+    """Turn numbers given as inclusive runs (`TurnNumbers.runs` of stored ordinals), as
+    their headers write them: "turn 4", "turns 1–1,027" or, with gaps left by deletes,
+    "turns 1–3, 5–9"."""
     if not runs:
         return QCoreApplication.translate("RowMark", "no turns")
     text = ", ".join(number(a) if a == b else f"{number(a)}–{number(b)}" for a, b in runs)

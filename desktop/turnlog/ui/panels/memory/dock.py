@@ -241,7 +241,7 @@ class MemoryDock(QObject):
                     QCoreApplication.translate(
                         "MemoryPanel", "Turn %1 is not loaded: scroll up to it."
                     ),
-                    str(state.numbers[pin.sources[0]]),
+                    state.numbers[pin.sources[0]],
                 )
             )
             return None

@@ -243,7 +243,7 @@ class MemoryPanel(QWidget):
                             ", ".join(
                                 arg(
                                     QCoreApplication.translate("MemoryPanel", "turn %1"),
-                                    str(state.numbers.get(s, "?")),
+                                    state.numbers.get(s, "?"),
                                 )
                                 for s in p.sources
                             ),

@@ -20,12 +20,12 @@ class PinFromTurn(QDialog):
     """A turn's text to select from: the selection (or the edited line) becomes a pin
     whose source is that turn."""
 
-    def __init__(self, turn_id: str, ordinal: int, text: str, parent: QWidget, *,
+    def __init__(self, turn_id: str, shown: int, text: str, parent: QWidget, *,
                  chosen: tuple[int, int] | None = None) -> None:
         super().__init__(parent)
         self.turn_id = turn_id
         self.setWindowTitle(
-            arg(QCoreApplication.translate("MemoryPanel", "Pin from turn %1"), str(ordinal))
+            arg(QCoreApplication.translate("MemoryPanel", "Pin from turn %1"), shown)
         )
         layout = QVBoxLayout(self)
         layout.addWidget(
@@ -35,7 +35,7 @@ class PinFromTurn(QDialog):
         self.text.setReadOnly(True)
         self.text.setPlainText(text)
         self.text.setAccessibleName(
-            arg(QCoreApplication.translate("MemoryPanel", "Turn %1"), str(ordinal))
+            arg(QCoreApplication.translate("MemoryPanel", "Turn %1"), shown)
         )
         layout.addWidget(self.text, 1)
         self.buttons = QDialogButtonBox(self)

@@ -28,10 +28,9 @@ from ...infra.operation_results import Kept
 from ...infra.tasks import TaskRunner
 from ...request.connection import Reach
 from ...request.inspector import InspectorState
-from ...request.inspector_text import window_text
+from ...request.inspector_text import turns_text, window_text
 from ...request.live_preview import LivePreview
 from ...request.send_session import SendResult
-from ...transcript.marks import span_text
 from ...transcript.model import TranscriptModel
 from .panel import SidePanel, side_item_text, side_usage_text
 from .preview import preview_side
@@ -383,8 +382,10 @@ class SideQuestions(QObject):
                 "SidePanel", "side question · window %1 · own output reserve %2 tokens · "
                 "input budget %3 tokens"), window_text(budget), f"{budget.output_reserve:,}",
                 f"{budget.input_tokens:,}")
+        numbers = self.parts.transcript.numbers  # turns named as their headers show them
         if planned is not None:
             p = planned.projection
+            summarized, left_out = p.runs("summarized"), p.runs("left out")
             carried = (
                 arg(
                     QCoreApplication.translate(
@@ -395,19 +396,19 @@ class SideQuestions(QObject):
                 + (
                     arg(
                         QCoreApplication.translate("SidePanel", " · summary: %1"),
-                        span_text(p.summarized),
+                        turns_text(summarized, numbers),
                     )
-                    if p.summarized
+                    if summarized
                     else ""
                 )
                 + arg(
                     QCoreApplication.translate("SidePanel", " · recent window: %1"),
-                    span_text(p.sent),
+                    turns_text(p.runs("sent"), numbers),
                 )
                 + arg(
                     QCoreApplication.translate("SidePanel", " · left out: %1"),
-                    span_text(p.left_out)
-                    if p.left_out
+                    turns_text(left_out, numbers)
+                    if left_out
                     else QCoreApplication.translate("SidePanel", "none"),
                 )
                 + arg(
@@ -430,6 +431,7 @@ class SideQuestions(QObject):
             what_if=None,
             asked=None,
             compaction=False,
+            numbers=numbers,
             outcome=outcome
             or (
                 ""
