@@ -152,11 +152,13 @@ def test_the_first_screen_loads_no_network_keyring_dialogs_or_importers(tmp_path
         first = wait_for(at_ready, child)
         assert "turnlog.ui.shell.window" in first and "PySide6.QtWidgets" in first
         assert loaded_in(first, LATER) == []
-        # Once the screen is up, the HTTP stack is loaded in the background, and the
+        # Once the screen is up, the HTTP stack and the summary maker a send makes are
+        # loaded in the background (so the first send does not wait for them), and the
         # garbage collector (paused while the start loaded the window) runs again, what
         # the start made frozen out of its passes.
         later = wait_for(after, child, 30)
         assert "httpx._client" in later["modules"]
+        assert "turnlog.core.compaction" in later["modules"]
         assert later["collecting"] and later["frozen"] > 10_000
     finally:
         child.send_signal(signal.SIGTERM)

@@ -618,9 +618,11 @@ def connect_profile(
 
 def prepare_profile(config: ProviderConfig) -> None:
     """Off the GUI thread, before the first send: load what a send through `config` would
-    load on first use (the HTTP transport, the TLS context of its certificate check).
-    Reads no key and sends nothing; a CA file that cannot be used is named by the send.
-    The built-in model needs nothing: its server starts with the first question."""
+    load on first use (the summary maker `sender_for` makes, the HTTP transport, the TLS
+    context of its certificate check). Reads no key and sends nothing; a CA file that
+    cannot be used is named by the send. The built-in model needs no more: its server
+    starts with the first question."""
+    from ..core import compaction  # noqa: F401 - the summary maker, made by every send
     from ..providers.security import CaFileUnusable, tls_context
 
     if config.preset.builtin:
