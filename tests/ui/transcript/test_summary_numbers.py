@@ -5,16 +5,13 @@ digits ("turns 1–1,807")."""
 
 from __future__ import annotations
 
-import uuid
-from datetime import UTC, datetime
-
 from PySide6.QtCore import Qt
 
 from loopback import Behaviour
-from turnlog.core.model import ConversationSettings, Usage
-from turnlog.core.send import PendingTurn
+from turnlog.core.model import ConversationSettings
 from turnlog.ui.transcript.marks import runs_text
 from uihelpers import seed
+from version_turns import fresh, numbered_pair
 
 pytest_plugins = ["uiwindow"]
 
@@ -22,21 +19,16 @@ SETTINGS = ConversationSettings(max_bytes=8_000, context_window=32_768, output_r
 
 
 def pair(i: int) -> tuple[str, str]:
-    return f"question {i}: " + "q" * 220, f"answer {i}: " + "a" * 200
-
-
-def turn(question: str, answer: str, replaces: str | None = None) -> PendingTurn:
-    return PendingTurn(uuid.uuid4().hex, question, answer, "loopback-model", "stop", Usage(),
-                       datetime.now(UTC), replaces=replaces)
+    return numbered_pair(i, question_fill=220, answer_fill=200)
 
 
 def test_the_summary_names_turns_by_their_numbers_after_a_regenerate(
         qtbot, make_window, store, loopback):
     conversation = seed(store, "versions", [pair(i) for i in range(1, 4)], settings=SETTINGS)
     third = store.turns(conversation.id)[-1]  # turn 3 was regenerated: ordinal 4, number 3
-    store.turns.commit(conversation.id, turn(third.question, "answer 3 again: " + "b" * 200,
+    store.turns.commit(conversation.id, fresh(third.question, "answer 3 again: " + "b" * 200,
                                              replaces=third.id))
-    store.turns.commit_many(conversation.id, [turn(*pair(i)) for i in range(4, 41)])
+    store.turns.commit_many(conversation.id, [fresh(*pair(i)) for i in range(4, 41)])
     window = make_window()
     qtbot.waitUntil(lambda: len(window.transcript.turns) == 40, timeout=5000)
     loopback.default = Behaviour.answer("Summary made by the model.")

@@ -4,12 +4,9 @@ regenerate (the new version keeps its turn's number under an ordinal of its own)
 
 from __future__ import annotations
 
-import uuid
-from datetime import UTC, datetime
-
-from turnlog.core.model import ConversationSettings, Usage
-from turnlog.core.send import PendingTurn
+from turnlog.core.model import ConversationSettings
 from uihelpers import seed
+from version_turns import fresh, numbered_pair
 
 pytest_plugins = ["uiwindow"]
 
@@ -17,22 +14,14 @@ pytest_plugins = ["uiwindow"]
 SETTINGS = ConversationSettings(max_bytes=3_000, context_window=32_768, output_reserve=1024)
 
 
-def pair(i: int) -> tuple[str, str]:
-    return f"question {i}: " + "q" * 180, f"answer {i}: " + "a" * 180
-
-
-def turn(question: str, answer: str, replaces: str | None = None) -> PendingTurn:
-    return PendingTurn(uuid.uuid4().hex, question, answer, "loopback-model", "stop", Usage(),
-                       datetime.now(UTC), replaces=replaces)
-
-
 def test_the_side_inspector_names_turns_as_their_headers_after_a_regenerate(
         qtbot, make_window, store, loopback):
-    conversation = seed(store, "versions", [pair(i) for i in range(1, 4)], settings=SETTINGS)
+    conversation = seed(store, "versions", [numbered_pair(i) for i in range(1, 4)],
+                        settings=SETTINGS)
     third = store.turns(conversation.id)[-1]  # turn 3 regenerated: ordinal 4, still number 3
-    store.turns.commit(conversation.id, turn(third.question, "answer 3 again: " + "b" * 180,
+    store.turns.commit(conversation.id, fresh(third.question, "answer 3 again: " + "b" * 180,
                                              replaces=third.id))
-    store.turns.commit_many(conversation.id, [turn(*pair(i)) for i in range(4, 13)])
+    store.turns.commit_many(conversation.id, [fresh(*numbered_pair(i)) for i in range(4, 13)])
     window = make_window()
     qtbot.waitUntil(lambda: window.side.shown_for == conversation.id
                     and len(window.transcript.turns) == 12  # the versions in use
