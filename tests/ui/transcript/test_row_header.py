@@ -15,7 +15,7 @@ from turnlog.ui.transcript.model import Role
 from turnlog.ui.transcript.row_header import header_font, header_height, mark_label
 from turnlog.ui.transcript.row_layout import RowParts
 from version_clicks import click
-from window_sending import open_window, wait_done
+from window_sending import keep_cut_answer, open_window, wait_done
 
 pytest_plugins = ["uiwindow"]
 
@@ -100,14 +100,7 @@ def test_a_larger_list_font_measures_the_header_words_in_it(qtbot, make_window, 
 
 def kept_incomplete(qtbot, make_window, store, loopback) -> MainWindow:
     window, _cid = open_window(qtbot, make_window, store, PAIRS, size=(1024, 600))
-    loopback.script(Behaviour.length("First half,"))
-    window.composer.set_draft("Please explain failed retries in detail")
-    window.send()
-    wait_done(qtbot, window)
-    qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=5000)
-    window.partial_answers.keep()
-    qtbot.waitUntil(lambda: window.transcript.rowCount() == 2
-                    and bool(window.transcript.index(1).data(Role.INCOMPLETE)), timeout=5000)
+    keep_cut_answer(qtbot, window, loopback, "Please explain failed retries in detail")
     return window
 
 

@@ -20,7 +20,7 @@ from turnlog.ui.transcript.goto import GoToTurnDialog
 from turnlog.ui.transcript.model import Role
 from uihelpers import numbered
 from version_clicks import click
-from window_sending import open_window, wait_done
+from window_sending import keep_cut_answer, open_window, wait_done
 
 pytest_plugins = ["uiwindow"]
 
@@ -50,14 +50,7 @@ def test_regenerate_on_the_only_turn_keeps_it_turn_1(qtbot, make_window, store, 
 def test_continue_after_keep_keeps_the_kept_turn_s_number(qtbot, make_window, store,
                                                           loopback):
     window, cid = open_window(qtbot, make_window, store, PAIRS[:1])
-    loopback.script(Behaviour.length("First half,"))
-    window.composer.set_draft("Tell me more")
-    window.send()
-    wait_done(qtbot, window)
-    qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=5000)
-    window.partial_answers.keep()
-    qtbot.waitUntil(lambda: window.transcript.rowCount() == 2
-                    and bool(window.transcript.index(1).data(Role.INCOMPLETE)), timeout=5000)
+    keep_cut_answer(qtbot, window, loopback, "Tell me more")
     assert headings(window)[1] == "Turn 2"
     loopback.script(Behaviour.answer(" second half."))
     click(qtbot, window, 1, "continue")  # → Continue in the kept turn's header
