@@ -63,7 +63,11 @@ NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnl
                    "turnlog.formats.importers",
                    # the request builder and what it plans with: a send's, not a reader's
                    "turnlog.core.send", "turnlog.core.compaction", "turnlog.core.projection",
-                   "turnlog.core.side", "turnlog.core.tool_loop", "turnlog.store.records")
+                   "turnlog.core.side", "turnlog.core.tool_loop", "turnlog.store.records",
+                   # the profiles, the memory and the summaries a request carries, and
+                   # the tables (peewee's models): the log is read with plain SQL
+                   "turnlog.config.profiles", "turnlog.core.memory", "turnlog.core.summaries",
+                   "turnlog.store.models")
 # Never loaded by `list` or `show`: the exporters, the search language, the request proofs,
 # the privacy deletes, the importers' writer, the schema upgrade with its frozen steps
 # (a file at today's version needs only the number), the search index's SQL, the temporary
