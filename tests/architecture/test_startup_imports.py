@@ -63,7 +63,11 @@ NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnl
                    "turnlog.formats.importers",
                    # the request builder and what it plans with: a send's, not a reader's
                    "turnlog.core.send", "turnlog.core.compaction", "turnlog.core.projection",
-                   "turnlog.core.side", "turnlog.core.tool_loop", "turnlog.store.records")
+                   "turnlog.core.side", "turnlog.core.tool_loop", "turnlog.store.records",
+                   # the profiles, the memory and the summaries a request carries, and
+                   # the tables (peewee's models): the log is read with plain SQL
+                   "turnlog.config.profiles", "turnlog.core.memory", "turnlog.core.summaries",
+                   "turnlog.store.models")
 # Never loaded by `list` or `show`: the exporters, the search language, the request proofs,
 # the privacy deletes, the importers' writer, the schema upgrade with its frozen steps
 # (a file at today's version needs only the number), the search index's SQL, the temporary
@@ -320,7 +324,17 @@ NOT_FOR_PROJECTING = ("httpx", "keyring", "turnlog.providers.client",
                       "turnlog.service.chat",
                       # what adding a request record or editing a pin writes (the proofs,
                       # the usage counts), and the provider interface a send talks through
-                      "turnlog.store.proofs", "turnlog.store.usage", "turnlog.core.provider")
+                      "turnlog.store.proofs", "turnlog.store.usage", "turnlog.core.provider",
+                      # a committed request's proof and record (`sent` rebuilds from them),
+                      # and the random seeds of a new sample
+                      "turnlog.core.proof", "turnlog.core.request_record", "secrets",
+                      # what a turn's tool exchange, a kept incomplete answer and a stored
+                      # summary are read into: loaded with the first one, and this
+                      # conversation has none
+                      "turnlog.core.tools", "turnlog.core.partial", "turnlog.core.summaries",
+                      # the reader of attached files (no --attach here) and the built-in
+                      # model's files (a profile on another server)
+                      "turnlog.formats.file_reading", "turnlog.localmodel.model_file")
 
 
 def test_project_asks_no_server_and_reads_no_key(tmp_path: Path):
@@ -350,3 +364,23 @@ def test_the_collector_pauses_only_for_the_command_line_of_turnlog_cli(tmp_path:
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("ready") == 3  # each run listed the conversation
+
+
+def test_searching_for_words_in_ascii_compiles_no_cjk_pattern(tmp_path: Path):
+    """Compiling a pattern over the CJK ranges walks each of their characters (milliseconds
+    at every start of `turnlog-cli search`): a search for English words needs none, a
+    search for Chinese compiles what it uses."""
+    home, _ = a_home(tmp_path)
+    env = dict(os.environ, TURNLOG_HOME=str(home))
+    script = ("import json, sys\nfrom turnlog.cli import main\nassert main(sys.argv[1:]) == 0\n"
+              "from turnlog.core import search\nprint(json.dumps([f.cache_info().currsize for f "
+              "in (search.cjk_char, search._cjk_split, search._cjk_pieces, "
+              "search._diacritic)]), file=sys.stderr)\n")
+    compiled = {}
+    for query in ("Question", "问题"):
+        done = subprocess.run([sys.executable, "-c", script, "search", query], env=env,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        compiled[query] = json.loads(done.stderr.strip().splitlines()[-1])
+    assert compiled["Question"] == [0, 0, 0, 0]
+    assert compiled["问题"][0] == 1 and compiled["问题"][2] == 1

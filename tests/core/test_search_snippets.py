@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from turnlog.core.search import (
-    _CJK_CHAR,
     Highlighter,
     Snippet,
     _columns,
     _joined,
     _regional,
+    cjk_char,
     fold,
     highlighter,
     make_snippet,
@@ -37,7 +37,7 @@ def plain_pattern(words: set[str]) -> re.Pattern[str] | None:
     parts = []
     for word in sorted(words, key=len, reverse=True):
         escaped = re.escape(word)
-        parts.append(escaped if _CJK_CHAR.match(word) else rf"(?<![^\W_]){escaped}")
+        parts.append(escaped if cjk_char().match(word) else rf"(?<![^\W_]){escaped}")
     return re.compile("|".join(parts), re.IGNORECASE)
 
 

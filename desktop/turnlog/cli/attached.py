@@ -18,6 +18,8 @@ def add_attach(p: Any, more: str = "") -> None:
 def read_attached(names: Sequence[str]) -> list[Attachment]:
     """The files in order; raises `AttachmentRefused` (its name and reason) for the first
     that cannot be attached, or that would take the question past a limit."""
+    if not names:
+        return []
     from ..formats.file_reading import read_file  # the bounded reader: a sending command's
 
     files: list[Attachment] = []

@@ -171,14 +171,14 @@ def run_project(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"failure: {problem.kind.value}\n{problem.message()}", file=sys.stderr)
         return 4
-    found = _read_conversation(args.conversation)
-    if found.skipped:
-        _report_skipped(found)
-        print("error: storage_damaged: a projection needs every turn; export what can be "
-              "read instead", file=sys.stderr)
-        return 1
-    conversation = found.conversation
-    with TurnlogStore.open(data_dir(), readonly=True) as store:
+    with TurnlogStore.open(data_dir(), readonly=True) as store:  # opened once for all it reads
+        found = store.conversations.readable_turns(args.conversation)
+        if found.skipped:
+            _report_skipped(found)
+            print("error: storage_damaged: a projection needs every turn; export what can "
+                  "be read instead", file=sys.stderr)
+            return 1
+        conversation = found.conversation
         cached = store.records.latest_summary(conversation.id)  # the summary a send would reuse
         memory = store.memory(conversation.id)
         versions = store.turns.versions(conversation.id)

@@ -67,7 +67,7 @@ def runs_text(ordinals: Sequence[int], numbers: TurnNumbers) -> str:
     version keeps its turn's number): "1–3, 5", or "none"."""
     if not ordinals:
         return "none"
-    from ..core.request_record import ordinal_ranges  # what `project` prints
+    from ..core.model import ordinal_runs
 
-    runs = numbers.runs((first, last) for first, last in ordinal_ranges(ordinals))
+    runs = numbers.runs(ordinal_runs(ordinals))
     return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in runs)

@@ -25,17 +25,28 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from turnlog.config.paths import data_dir, write_atomically
 from turnlog.core.cost import PriceInvalid, Prices
 from turnlog.core.failures import StoreError
-from turnlog.localmodel import BUILTIN, Availability, available
 from turnlog.providers.presets import BUILTIN_LOCAL, Preset, preset_by_id
 from turnlog.system.user_files import FileRefused, read_json
 
+if TYPE_CHECKING:
+    from turnlog.localmodel import Availability
+
 log = logging.getLogger(__name__)
+
+
+def available(model_path: Path | None = None) -> Availability:
+    """Whether the built-in local model (or the GGUF at `model_path`) can run here
+    (`localmodel.available`, loaded when first asked: reading and using profiles does
+    not need it)."""
+    from turnlog.localmodel import available as can_run
+
+    return can_run(model_path)
 
 FILE_NAME = "profiles.json"
 FORMAT_VERSION = 1
@@ -244,6 +255,8 @@ def builtin_profile(model_path: str | None = None, *, name: str | None = None,
                     model: str | None = None) -> Profile:
     """A profile for the built-in local model (or the GGUF at `model_path`); its server's
     address is only known once Turnlog has started it."""
+    from turnlog.core.builtin_model import BUILTIN
+
     return Profile(uuid.uuid4().hex, name or BUILTIN.profile_name, BUILTIN_LOCAL.id, "",
                    model or BUILTIN.alias, None, True, model_path)
 

@@ -17,13 +17,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .attachments import Asked
 from .body import SYSTEM, USER, Message, RequestOptions, build_body, encode_json, utf8_len
 from .budget import ESTIMATE, Budget, TokenCounter
 from .model import FrozenTurns, Turn, Usage, ordinal_runs_of, ordinals_of, position_of
-from .partial import Continuation
 from .projection import (
     CostIndex,
     PartKind,
@@ -33,8 +32,11 @@ from .projection import (
     SummaryPart,
     project,
 )
-from .summaries import StoredSummary, SummaryDraft, summary_text
-from .tools import ToolSpec
+
+if TYPE_CHECKING:  # a stored summary's record and the tool records: loaded with the first one
+    from .partial import Continuation
+    from .summaries import StoredSummary, SummaryDraft
+    from .tools import ToolSpec
 
 # The recent window of a side question (the main conversation fills the budget instead).
 RECENT_MAX_PAIRS = 20
@@ -289,6 +291,8 @@ class CompactionPlan:
         """The reused summary as a request carries it, or None."""
         if self.base is None:
             return None
+        from .summaries import summary_text  # read with the summary, by the store
+
         return SummaryPart(summary_text(self.base), self.base_end, self.base.id, self.first)
 
 
@@ -322,6 +326,8 @@ def plan_compaction(
     reuse: Projection | None = None
     if cached is not None and span is not None and span[1] >= min_covered:
         first, end = span
+        from .summaries import summary_text  # read with the summary, by the store
+
         part = SummaryPart(summary_text(cached), end, cached.id, first)
         try:
             reuse = project_with(part)

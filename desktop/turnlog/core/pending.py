@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from .attachments import Attachment
 from .failures import Failure, FailureKind
 from .model import Usage
-from .tools import ToolRound
+
+if TYPE_CHECKING:  # a turn's files and tool exchange: loaded with the first one made or read
+    from .attachments import Attachment
+    from .tools import ToolRound
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from .attachments import (
     Asked,
@@ -62,9 +63,11 @@ from .model import (
     ordinals_of,
     position_of,
 )
-from .partial import Continuation
-from .proof import PIN_TEXT, SYSTEM_TEXT, Remembered, RequestProof, SentParts
-from .tools import ToolRound, ToolSpec
+
+if TYPE_CHECKING:  # a committed request's proof and the tool records: a send's, not a preview's
+    from .partial import Continuation
+    from .proof import RequestProof, SentParts
+    from .tools import ToolRound, ToolSpec
 
 Pinned = Sequence[str] | Memory
 """The pinned facts a request carries, or the conversation's whole `Memory`."""
@@ -760,6 +763,8 @@ def proof_of(projection: Projection, system_prompt: str, pinned: Pinned,
     """A committed request's references (`core.proof`): what `sent_body` rebuilds
     `projection`'s body from, with the hashes of the bodies sent (`sha256`, one per tool
     round)."""
+    from .proof import PIN_TEXT, SYSTEM_TEXT, Remembered, RequestProof
+
     ids = projection.sent_turn_ids
     sent = projection.runs("sent")
     texts: list[Remembered] = []

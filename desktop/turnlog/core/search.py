@@ -24,11 +24,29 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import cache
 
-# Han (with its extensions and compatibility ideographs) and kana.
+# Han (with its extensions and compatibility ideographs) and kana: none of it ASCII.
 _CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
-_CJK_CHAR = re.compile(f"[{_CJK}]")
-_CJK_SPLIT = re.compile(f"([{_CJK}]+)")
+
+
+# The patterns over `_CJK` are compiled when first needed, by text that is not ASCII:
+# compiling one walks every character of its ranges (a millisecond and more each), which
+# a search for English words need not pay at each start of `turnlog-cli search`.
+@cache
+def cjk_char() -> re.Pattern[str]:
+    """One CJK character."""
+    return re.compile(f"[{_CJK}]")
+
+
+@cache
+def _cjk_split() -> re.Pattern[str]:
+    return re.compile(f"([{_CJK}]+)")
+
+
+@cache
+def _cjk_pieces() -> re.Pattern[str]:
+    return re.compile(f"[{_CJK}]+|[^{_CJK}]+")
 
 
 class _Twice(dict[int, str]):
@@ -64,7 +82,9 @@ def index_text(text: str) -> str:
     Each character after a run's first is written twice (`预算表` → ` 预` `算 算` `表 表`
     → ` 预算 算表 表 `): the same text, made in C a run at a time (imports index
     hundreds of thousands of texts)."""
-    parts = _CJK_SPLIT.split(text)
+    if text.isascii():
+        return text
+    parts = _cjk_split().split(text)
     if len(parts) == 1:
         return text
     parts[1::2] = [f" {run[0]}{run[1:].translate(_TWICE)} " for run in parts[1::2]]
@@ -88,14 +108,13 @@ def _term(text: str, *, open_end: bool) -> Term | None:
     """`text` as a phrase of index tokens. A CJK run that ends the phrase is only its
     pairs (the text may go on after it), a single character a prefix; `open_end` makes
     a final word a prefix too."""
-    pieces = list(re.finditer(f"[{_CJK}]+|[^{_CJK}]+", text))
+    pieces = [text] if text.isascii() else _cjk_pieces().findall(text)
     tokens: list[str] = []
     prefix = False
     shown: list[str] = []
-    for number, piece in enumerate(pieces):
-        chunk = piece.group()
-        if _CJK_CHAR.match(chunk):
-            last = not any(_WORDISH.search(p.group()) for p in pieces[number + 1:])
+    for number, chunk in enumerate(pieces):
+        if not chunk.isascii() and cjk_char().match(chunk):
+            last = not any(_WORDISH.search(p) for p in pieces[number + 1:])
             tokens.extend(_pairs(chunk, tail=not last))
             shown.append(chunk)
             prefix = last and len(chunk) == 1
@@ -168,15 +187,18 @@ def _pattern(words: set[str]) -> re.Pattern[str] | None:
         return None
     parts = []
     for word in sorted(words, key=len, reverse=True):
-        if _CJK_CHAR.match(word):
+        if not word.isascii() and cjk_char().match(word):
             parts.append(re.escape(word))
         else:
             parts.append(rf"{re.escape(word[0])}(?<![^\W_](?s:.)){re.escape(word[1:])}")
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
-# Common combining diacritics: text without them (and unchanged by NFD) folds to itself.
-_DIACRITIC = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+@cache
+def _diacritic() -> re.Pattern[str]:
+    """Common combining diacritics: text without them (and unchanged by NFD) folds to
+    itself. (Compiled by the first text that is not ASCII.)"""
+    return re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
 def fold(text: str) -> tuple[str, list[int]]:
@@ -205,7 +227,7 @@ class Highlighter:
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Each match's (start, end) in `text`, in order, never inside a character as
         seen (a base and its marks stay together)."""
-        if text.isascii() or (not _DIACRITIC.search(text)
+        if text.isascii() or (not _diacritic().search(text)
                               and unicodedata.is_normalized("NFD", text)):
             # The text folds to itself: the words folded find what they find in it.
             return [(m.start(), safe_cut(text, m.end(), forward=True))

@@ -11,16 +11,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from .attachments import Attachment
 from .body import RequestOptions
 from .budget import Budget
 from .cost import NO_PRICING, Pricing
 from .model import UNKNOWN_USAGE, Conversation, Turn, Usage
-from .partial import Continuation
-from .pending import PendingTurn
 from .projection import Pinned
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what a send keeps or goes on with: loaded when it does
+    from .attachments import Attachment
+    from .partial import Continuation
+    from .pending import PendingTurn
     from .tool_loop import ToolRunner
     from .tools import ToolSpec
 
@@ -76,6 +76,8 @@ class PartialAnswer:
     attachments: tuple[Attachment, ...] = ()
 
     def pending(self) -> PendingTurn:
+        from .pending import PendingTurn
+
         return PendingTurn(
             id=self.turn_id, question=self.question, answer=self.text, model=self.model,
             finish_reason=self.finish_reason, usage=self.usage, created_at=datetime.now(UTC),
@@ -93,4 +95,6 @@ class PartialAnswer:
 
     def continuation(self, *, prefill: bool) -> Continuation:
         """What a request for the rest of this answer goes on from."""
+        from .partial import Continuation
+
         return Continuation(self.text, self.reason, prefill=prefill)

@@ -17,7 +17,6 @@ SHA-256; `sent_request` finds the record of a turn as the window numbers it.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
@@ -27,32 +26,14 @@ from ..core.compaction_plan import Preview, preview
 from ..core.memory import NO_MEMORY, Memory
 from ..core.model import Conversation, Turn, without_last
 from ..core.numbers import TurnNumbers
-from ..core.partial import Continuation
 from ..core.pending import check_question
 from ..core.projection import CostIndex, Projection, ProjectionRefused, sent_body
-from ..core.proof import (
-    CHANGED,
-    FAILED,
-    FORMATS,
-    NOT_VERIFIABLE,
-    NOTE_TEXT,
-    PART_DELETED,
-    PIN_TEXT,
-    PREFERENCE_TEXT,
-    SYSTEM_TEXT,
-    UNKNOWN_FORMAT,
-    PartState,
-    Rebuilt,
-    SentParts,
-    ShownPart,
-    Sources,
-    numbered,
-    sha256_hex,
-)
 from ..core.send_request import PartialAnswer, SendRequest
 from .route import Route, request_for
 
-if TYPE_CHECKING:  # type names only: the tool loop runs in a send, not in a preview
+if TYPE_CHECKING:  # type names only: the tool loop runs in a send, not in a preview; a
+    # past request's proof is read back by `rebuild`, which loads its module
+    from ..core.proof import Rebuilt, SentParts, ShownPart, Sources
     from ..core.summaries import StoredSummary
     from ..core.tool_loop import ToolRunner
     from ..core.tools import ToolSpec
@@ -103,6 +84,8 @@ SEED_LIMIT = 1 << 31
 def new_sample_seed(route: Route) -> int | None:
     """A fresh seed for a new sample of an answer (Regenerate), where the server `route`
     leads to takes one; None elsewhere (an unknown field can make a strict server refuse)."""
+    import secrets
+
     return secrets.randbelow(SEED_LIMIT) if route.seed else None
 
 
@@ -207,6 +190,8 @@ def rebuild(sources: Sources, round_: int | None = None) -> Rebuilt:
     exchange's requests, 1 the first; default the answer's): its parts, its turns' marks,
     the body when every part could be read (never guessed) and whether it hashes to the
     stored hash. Raises `RoundNotFound`."""
+    from ..core.proof import CHANGED, PART_DELETED, Rebuilt, sha256_hex
+
     rounds = len(sources.sha256) if sources.sha256 else max(
         1, len(sources.answered.tools) + 1 if sources.answered else 1)
     chosen = rounds if round_ is None else round_
@@ -226,6 +211,15 @@ def rebuild(sources: Sources, round_: int | None = None) -> Rebuilt:
 
 
 def _why_not(sources: Sources, parts: Sequence[ShownPart]) -> str:
+    from ..core.proof import (
+        FAILED,
+        FORMATS,
+        NOT_VERIFIABLE,
+        PART_DELETED,
+        UNKNOWN_FORMAT,
+        PartState,
+    )
+
     if sources.outcome != COMMITTED:
         return FAILED
     if sources.format is None:
@@ -245,6 +239,8 @@ def _marks_of(sources: Sources) -> dict[str, list[tuple[int, int]]]:
 
 def _shown_parts(sources: Sources, chosen: int) -> tuple[ShownPart, ...]:
     """The parts in wire order, each shown or *deleted*."""
+    from ..core.proof import PartState, ShownPart
+
     def text(kind: str, value: str | None, ordinal: int | None = None) -> ShownPart:
         state = PartState.SHOWN if value is not None else PartState.DELETED
         return ShownPart(kind, state, value, ordinal)
@@ -274,6 +270,9 @@ def _shown_parts(sources: Sources, chosen: int) -> tuple[ShownPart, ...]:
 
 
 def _sent_parts(sources: Sources, chosen: int) -> SentParts:
+    from ..core.partial import Continuation
+    from ..core.proof import NOTE_TEXT, PIN_TEXT, PREFERENCE_TEXT, SYSTEM_TEXT, SentParts
+
     answered = sources.answered
     assert answered is not None and sources.options is not None and sources.tools is not None
     texts = [(kind, value or "") for kind, value in sources.texts]
@@ -330,6 +329,8 @@ def request_of_turn(store: RecordSource, conversation_id: int, turn_id: str,
                     round_: int | None = None) -> Rebuilt:
     """The request that produced turn `turn_id`, rebuilt and checked, its turns named by
     the numbers the window shows (raises `NoRecord`, `RoundNotFound`)."""
+    from ..core.proof import numbered
+
     sources = store.records.sources(record_of_turn(store, conversation_id, turn_id))
     if sources is None:
         raise NoRecord("the request record was deleted")

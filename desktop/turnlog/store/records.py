@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from ..core.summaries import StoredSummary, SummaryDraft, SummaryVersion
 from . import rows, summaries
 from .conversations import conversation_row
 from .database import Database
@@ -15,6 +14,7 @@ from .models import RequestRow, TurnRow, insert
 if TYPE_CHECKING:  # what a request adds (its proof, its usage) loads with the first record
     from ..core.proof import Sources
     from ..core.request_record import RequestRecord
+    from ..core.summaries import StoredSummary, SummaryDraft, SummaryVersion
 
 MAX_RECORDS_PER_CONVERSATION = 5_000
 

@@ -7,19 +7,16 @@ the caller guards errors.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import peewee
 
 from ..core.failures import FailureKind, StoreError
-from ..core.summaries import (
-    StoredSummary,
-    SummaryDraft,
-    SummaryEditError,
-    SummaryVersion,
-    VersionState,
-)
 from .models import ConversationRow, RequestRow, SummaryRow, TurnRow, insert
 from .rows import now_iso, stored_summary
+
+if TYPE_CHECKING:  # a summary's records: loaded with the first one read, made or edited
+    from ..core.summaries import StoredSummary, SummaryDraft, SummaryVersion
 
 KEEP_PER_CONVERSATION = 3  # the newest few; older ones are superseded and removed
 
@@ -119,6 +116,8 @@ def edit_summary(db: peewee.SqliteDatabase, conversation_id: int, text: str,
     """A new version of the summary in effect, with the user's `text` (already checked by
     `edited_text`): it covers the same turns, stands in for them from now on, and the
     next compaction folds from it. Raises `SummaryEditError`."""
+    from ..core.summaries import SummaryEditError
+
     with db.atomic("IMMEDIATE"):
         current = _current_row(db, conversation_id)
         if current is None:
@@ -153,6 +152,8 @@ def undo_summary_edit(db: peewee.SqliteDatabase, conversation_id: int) -> Stored
     """Return to the version the summary in effect was edited from; returns that version.
     The undone text is removed, or kept (never sent again) while a request record that
     carried it remains. Raises `SummaryEditError`."""
+    from ..core.summaries import SummaryEditError
+
     with db.atomic("IMMEDIATE"):
         current = _current_row(db, conversation_id)
         if current is None or current.edited_from is None:
@@ -189,6 +190,8 @@ def forget_earlier_summaries(db: peewee.SqliteDatabase, conversation_id: int) ->
 def history(db: peewee.Database, conversation_id: int) -> list[SummaryVersion]:
     """The conversation's compaction history, oldest first: every summary still kept, what
     stands now, and the request records that carried each."""
+    from ..core.summaries import SummaryVersion, VersionState
+
     wanted = [f for f in SummaryRow._meta.sorted_fields if f.name != "covered_ids"]
     found = list(SummaryRow.select(*wanted).where(SummaryRow.conversation == conversation_id)
                  .order_by(SummaryRow.id).execute(db))
