@@ -128,7 +128,7 @@ def open_window(store: TurnlogStore, home: Path, *, n_ctx: int | None = None) ->
     from .config.model_counts import ModelCounts
     from .config.model_facts import FactStore
     from .config.profiles import ProfileStore
-    from .service.chat import LocalModels
+    from .service.connect import LocalModels
     from .ui.infra.tasks import TaskRunner
     from .ui.request.connection import ProviderConnector
     from .ui.request.provider_setup import ProviderSetup
