@@ -7,6 +7,7 @@ The layers, top to bottom (DESIGN.md, "Architecture"):
     service/request_body,           the use cases both faces share (the one body builder)
       service/new_version
     service/chat, service/tool_use, the send wiring the use cases build on
+      service/connect, service/known_counts,
       config/profiles, config/model_counts, config/model_facts,
       config/tool_servers, formats/file_reading
     store, providers, localmodel,   the parts, side by side
@@ -51,9 +52,11 @@ QT_ALLOWED = ("turnlog.ui", "turnlog.app", "turnlog.__main__")
 QT_PACKAGES = {"PySide6", "shiboken6"}
 # The use cases both faces share (the one body builder): the top of `service/`.
 USE_CASES = ("turnlog.service.request_body", "turnlog.service.new_version")
-# The send wiring the use cases build on: connecting and sending (`service/chat`, tools),
+# The send wiring the use cases build on: connecting and sending (`service/connect`,
+# `service/chat`, tools),
 # the configuration and the file formats a send reads.
-SEND_WIRING = ("turnlog.service.chat", "turnlog.service.tool_use", "turnlog.config.profiles",
+SEND_WIRING = ("turnlog.service.chat", "turnlog.service.connect", "turnlog.service.known_counts",
+               "turnlog.service.tool_use", "turnlog.config.profiles",
                "turnlog.config.model_counts", "turnlog.config.model_facts",
                "turnlog.config.tool_servers", "turnlog.formats.file_reading")
 # The wire side of sync: it uses the store's feed and the keyring, and serves the faces.

@@ -56,7 +56,12 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          "turnlog.store.deletion", "turnlog.store.privacy",
          # the summary maker: the first send's that makes a summary (the preview, the
          # marks and the memory panel's key facts check plan and read without it)
-         "turnlog.core.compaction")
+         "turnlog.core.compaction",
+         # the sender with its tool loop, and what offers and runs tools: the first
+         # screen shows outcomes and stages (`core.outcome`) and connects through
+         # `service.connect`; the warm-up loads these for the first send
+         "turnlog.service.chat", "turnlog.core.send", "turnlog.core.tool_loop",
+         "turnlog.service.tool_use")
 # Never loaded by a command that only reads the log.
 NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
                    "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",
@@ -156,13 +161,15 @@ def test_the_first_screen_loads_no_network_keyring_dialogs_or_importers(tmp_path
         first = wait_for(at_ready, child)
         assert "turnlog.ui.shell.window" in first and "PySide6.QtWidgets" in first
         assert loaded_in(first, LATER) == []
-        # Once the screen is up, the HTTP stack and the summary maker a send makes are
-        # loaded in the background (so the first send does not wait for them), and the
-        # garbage collector (paused while the start loaded the window) runs again, what
-        # the start made frozen out of its passes.
+        # Once the screen is up, the HTTP stack, the sender and the summary maker a send
+        # makes are loaded in the background (so the first send does not wait for them),
+        # and the garbage collector (paused while the start loaded the window) runs
+        # again, what the start made frozen out of its passes.
         later = wait_for(after, child, 30)
         assert "httpx._client" in later["modules"]
         assert "turnlog.core.compaction" in later["modules"]
+        assert {"turnlog.service.chat", "turnlog.core.send",
+                "turnlog.service.tool_use"} <= set(later["modules"])
         assert later["collecting"] and later["frozen"] > 10_000
     finally:
         child.send_signal(signal.SIGTERM)

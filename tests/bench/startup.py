@@ -7,7 +7,9 @@
    TURNS turns, a profile on a loopback chat-completions server) until the window has
    painted that conversation's newest turn with the composer taking keys (the app writes
    the time to `$TURNLOG_READY_FILE` then), alternating with a bare PySide6 QMainWindow
-   script started the same way, timed to its first paint. Goal: ratio ≤ 3×.
+   script started the same way, timed to its first paint. Goal: ratio ≤ 3×. Beside it,
+   the processor time each process used until that moment (user + system, every
+   thread): steadier than the wall time on a machine that is busy with other work.
 2. CLI: wall time from exec to exit of `turnlog-cli list`, `show`, `search` and
    `project` on the same data directory, alternating with
    `python -c "import sqlite3, json, peewee"`. Goal: each ≤ 1.5×.
@@ -35,6 +37,7 @@ import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
@@ -49,6 +52,7 @@ ANSWER = ("Here is a paragraph of an answer with **some bold**, `code`, 中文�
           "It goes on for a while so rows have realistic heights.\n\n- one\n- two\n")
 BIN = Path(sys.executable).parent
 READY_TIMEOUT_S = 120.0
+T = TypeVar("T")
 
 # The floor: a bare PySide6 main window, timed to its first paint as the app is.
 FLOOR_WINDOW = """
@@ -62,7 +66,7 @@ class Painted(QObject):
             watched.removeEventFilter(self)
             path = os.environ["TURNLOG_READY_FILE"]
             with open(path + ".part", "w") as out:
-                out.write(repr(time.time()))
+                out.write(f"{time.time()!r} {time.process_time()!r}")
             os.replace(path + ".part", path)
         return False
 
@@ -91,8 +95,9 @@ def seed(home: Path, turns: int, base_url: str) -> int:
     return conversation.id
 
 
-def time_window(command: list[str], env: dict[str, str], ready: Path) -> float:
-    """Seconds from exec of `command` to the time it writes to `ready`; then it is ended."""
+def time_window(command: list[str], env: dict[str, str], ready: Path) -> tuple[float, float]:
+    """Seconds from exec of `command` to the time it writes to `ready`, and the processor
+    seconds it used until then (written with it); then it is ended."""
     ready.unlink(missing_ok=True)
     started = time.time()
     child = subprocess.Popen(command, env={**env, "TURNLOG_READY_FILE": str(ready)},
@@ -104,7 +109,8 @@ def time_window(command: list[str], env: dict[str, str], ready: Path) -> float:
                 raise SystemExit(f"{command[0]} never got ready: "
                                  f"{child.stderr.read().decode() if child.stderr else ''}")
             time.sleep(0.002)
-        return float(ready.read_text()) - started
+        at, used = ready.read_text().split()
+        return float(at) - started, float(used)
     finally:
         child.send_signal(signal.SIGTERM)  # the app ends as a logout ends it
         try:
@@ -125,17 +131,17 @@ def time_run(command: list[str], env: dict[str, str]) -> float:
     return took
 
 
-def alternate(runs: int, measured: Callable[[], float],
-              floor: Callable[[], float]) -> tuple[float, float]:
-    """Medians of `runs` alternating measurements, the floor first in each pair, after
-    one unmeasured pair (it fills the byte code cache)."""
+def alternate(runs: int, measured: Callable[[], T],
+              floor: Callable[[], T]) -> tuple[list[T], list[T]]:
+    """`runs` alternating measurements of each, the floor first in each pair, after one
+    unmeasured pair (it fills the byte code cache)."""
     floor()
     measured()
     first, second = [], []
     for _ in range(runs):
         second.append(floor())
         first.append(measured())
-    return statistics.median(first), statistics.median(second)
+    return first, second
 
 
 def report(name: str, measured: float, floor: float, goal: float) -> None:
@@ -153,7 +159,10 @@ def bench_window(runs: int, env: dict[str, str], scratch: Path) -> None:
     app, floor = alternate(
         runs, lambda: time_window([str(BIN / "turnlog")], env, ready),
         lambda: time_window([sys.executable, str(floor_script)], env, ready))
-    report("turnlog vs bare QMainWindow", app, floor, 3.0)
+    report("turnlog vs bare QMainWindow", statistics.median(wall for wall, _ in app),
+           statistics.median(wall for wall, _ in floor), 3.0)
+    report("  processor time until then", statistics.median(used for _, used in app),
+           statistics.median(used for _, used in floor), 3.0)
 
 
 def bench_cli(runs: int, env: dict[str, str], conversation: int) -> None:
@@ -169,7 +178,8 @@ def bench_cli(runs: int, env: dict[str, str], conversation: int) -> None:
     for name, command in commands.items():
         measured, floor = alternate(runs, lambda c=command: time_run(c, env),
                                     lambda: time_run([sys.executable, "-c", FLOOR_CLI], env))
-        report(f"turnlog-cli {name} vs import peewee", measured, floor, 1.5)
+        report(f"turnlog-cli {name} vs import peewee", statistics.median(measured),
+               statistics.median(floor), 1.5)
 
 
 def slowest_imports(statement: str, env: dict[str, str], count: int = 15) -> None:

@@ -10,7 +10,6 @@ the log only by `keep_partial`, when the person asks (see `core.partial`).
 from __future__ import annotations
 
 import contextlib
-import enum
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -19,10 +18,16 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Protocol
 
 from .attachments import Question, has_images
-from .budget import ESTIMATE, WINDOW_LEARNED, InvalidBudget
+from .budget import WINDOW_LEARNED, InvalidBudget
 from .compaction_plan import CompactionResult, CompactionSettings
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
 from .model import UNKNOWN_USAGE, Turn, Usage, without_last
+from .outcome import Committed as Committed  # named here too, for who sends
+from .outcome import Failed as Failed
+from .outcome import Outcome as Outcome
+from .outcome import Stage as Stage
+from .outcome import answer_estimate as answer_estimate
+from .outcome import validate_reply as validate_reply
 from .partial import incomplete_reason
 from .pending import PendingTurn, check_question
 from .projection import (
@@ -47,15 +52,6 @@ from .tools import ToolRound, executed
 
 if TYPE_CHECKING:  # the summary maker is handed in by who sends (`service.chat`)
     from .compaction import Compactor
-
-
-class Stage(enum.Enum):
-    STARTING_LOCAL_MODEL = "starting local model"
-    PREPARING = "preparing"
-    ORGANIZING = "organizing turns"
-    COMPACTING = "compacting"
-    ANSWERING = "answering"
-    RETRYING = "retrying"
 
 
 class TurnLog(Protocol):
@@ -115,59 +111,6 @@ def keep_partial(store: LogStore, answer: PartialAnswer) -> Turn:
     """Keep as an incomplete turn: the one way a partial answer enters the log, only
     because the person asked. Raises `StoreError` (a delete meanwhile: conversation gone)."""
     return store.turns.commit(answer.conversation_id, answer.pending())
-
-
-@dataclass(frozen=True, slots=True)
-class Committed:
-    turn: Turn
-    projection: Projection
-    reply: Reply
-    record: RequestRecord
-
-
-@dataclass(frozen=True, slots=True)
-class Failed:
-    failure: Failure
-    draft: str
-    partial: str = ""
-    projection: Projection | None = None
-    record: RequestRecord | None = None
-    refusal: ProjectionRefused | None = None
-    answer: PartialAnswer | None = None  # an incomplete answer the person may keep or continue
-
-
-Outcome = Committed | Failed
-
-
-def answer_estimate(answer: str | None, usage: Usage) -> int | None:
-    """Turnlog's own count of an answer the server reported no usage for (None: it did,
-    or nothing came): the plain estimate, which errs high, never a round trip to a
-    tokenizer server."""
-    if not answer or usage.known:
-        return None
-    return ESTIMATE.message_tokens("assistant", answer)
-
-
-def validate_reply(reply: Reply) -> Failure | None:
-    """Only a non-empty answer that finished with `stop` may be committed."""
-    if reply.tool_calls:
-        return Failure(
-            FailureKind.OTHER_FINISH_REASON,
-            detail="the model asked to call a tool, which Turnlog does not offer",
-        )
-    if reply.finish_reason is None:
-        return Failure(FailureKind.NO_FINISH_REASON, hint="Send again")
-    if reply.finish_reason == "length":
-        return Failure(
-            FailureKind.LENGTH, hint="Raise the output limit (output reserve) and send again"
-        )
-    if reply.finish_reason != "stop":
-        return Failure(
-            FailureKind.OTHER_FINISH_REASON, detail=f"finish reason “{reply.finish_reason}”"
-        )
-    if not reply.content.strip():
-        return Failure(FailureKind.EMPTY, hint="Send again or try another model")
-    return None
 
 
 @dataclass

@@ -26,6 +26,8 @@ from .compaction_plan import CompactionSettings, recent_count, summary_span
 from .cost import NO_PRICING, Pricing
 from .failures import Failure, FailureKind, ProviderFailure, StoreError
 from .model import Turn, Usage
+from .outcome import Stage, answer_estimate, validate_reply
+from .pending import check_question
 from .projection import (
     CostIndex,
     Part,
@@ -37,7 +39,6 @@ from .projection import (
     project,
 )
 from .provider import CancelToken, ChatProvider
-from .send import Stage, answer_estimate, check_question, validate_reply
 from .side_records import SideAttempt, SideQuestion
 from .side_records import attempts_usage as attempts_usage  # named here for the side panel
 from .summaries import StoredSummary, summary_text

@@ -35,6 +35,7 @@ from ..core.send_request import PartialAnswer, SendRequest
 
 if TYPE_CHECKING:
     from ..config.model_counts import ModelCounts
+    from ..core.side import SideRequest
     from ..core.tool_loop import ToolRunner
     from ..localmodel import LocalEndpoint
     from ..providers.presets import Preset
@@ -191,6 +192,23 @@ def request_for(
         attachments=tuple(attachments),
         tools=tools,
         pricing=route.pricing,
+    )
+
+
+def side_request_for(conversation: Conversation, question: str, route: Route, *,
+                     memory: Memory = NO_MEMORY) -> SideRequest:
+    """A side question about `conversation`: what its next request would carry (model,
+    window, byte limit, the pinned facts of `memory`), with the side questions' own output
+    reserve. Raises `InvalidBudget` for a reserve outside 256–32,768."""
+    from ..core.side import SideRequest, side_budget, side_options
+
+    main = request_for(conversation, question, route)
+    reserve = side_reserve_for(conversation, route)
+    return SideRequest(
+        conversation.id, question, main.model, side_budget(main.budget, reserve),
+        side_options(main.options, reserve), system_prompt=conversation.system_prompt,
+        pinned=tuple(pin.text for pin in memory.pins),
+        compaction=conversation.settings.compaction, pricing=route.pricing,
     )
 
 

@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, QTimer
 
 from ...core.attachments import Attachment
 from ...core.model import Conversation
-from ...core.send import Committed
+from ...core.outcome import Committed
 from ...store.drafts import NO_CONVERSATION
 from ..infra import operations
 from ..infra.changes import Changes

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject
 
-from ...core.send import Committed
+from ...core.outcome import Committed
 from ..infra.changes import Changes
 from ..infra.open_log import OpenLog
 from ..infra.operations import (

@@ -20,7 +20,7 @@ from ...core.model import (
     Conversation,
     ConversationSettings,
 )
-from ...service.chat import settings_for
+from ...service.route import settings_for
 from ...store import TurnlogStore
 from ..infra import failure_text, operations
 from ..infra.changes import ChangeHub, Changes

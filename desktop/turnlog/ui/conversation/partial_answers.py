@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 from PySide6.QtCore import QCoreApplication, QObject
 
 from ...core.failures import StoreError
-from ...core.send import Failed, PartialAnswer
+from ...core.outcome import Failed
+from ...core.send_request import PartialAnswer
 from ..infra.changes import Changes
 from ..infra.languages import arg
 from ..infra.languages import number as grouped

@@ -20,7 +20,7 @@ from PySide6.QtCore import QObject, SignalInstance
 
 from ...core.failures import ProviderFailure, StoreError
 from ...core.model import Conversation
-from ...core.send import Committed, Stage
+from ...core.outcome import Committed, Stage
 from ...core.titles import QUESTION, name_by_model
 from ..infra.changes import Changes
 from ..infra.open_log import OpenLog

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QLabel
 
 from ...core.attachments import Attachment
 from ...core.model import Conversation, Turn
-from ...core.send import Committed
+from ...core.outcome import Committed
 from ...core.versions import ForkOrigin
 from ..dialogs.privacy import Confirmation, Decision
 from ..infra.changes import Changes, OpenChange

@@ -1,6 +1,6 @@
 """Where a conversation's requests go: the model, the endpoint, and the provider to send
 through. The window asks a `Connector`; `ProviderConnector` connects the profile in use
-through `turnlog.service.chat.connect_profile`, the same function `turnlog-cli ask` uses (the key
+through `turnlog.service.connect.connect_profile`, the same function `turnlog-cli ask` uses (the key
 looked up, or the built-in model's server started, on the network worker).
 
 `ProfileSignals` turns the profiles' change notification into a Qt signal for the window."""
@@ -19,24 +19,26 @@ from ...config.model_counts import ModelCounts
 from ...config.profiles import Profile, ProfileStore
 from ...core.failures import FailureKind
 from ...core.model import Conversation
+from ...core.outcome import Stage
 from ...core.projection import CostIndex
 from ...core.provider import CancelToken
-from ...core.send import Stage
 from ...localmodel import BUILTIN
-from ...service.chat import (
+from ...service.connect import (
     Connection,
     KeyLookup,
     LocalModels,
     NotConnected,
-    ProviderConfig,
     Providers,
-    Route,
     connect_profile,
     key_for,
-    local_route,
     network_checks,
-    pending_local_route,
     prepare_profile,
+)
+from ...service.route import (
+    ProviderConfig,
+    Route,
+    local_route,
+    pending_local_route,
     profile_route,
     window_warning,
 )

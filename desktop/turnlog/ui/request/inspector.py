@@ -34,7 +34,7 @@ from ...core.failures import Failure
 from ...core.model import Usage
 from ...core.numbers import TurnNumbers
 from ...core.projection import PartKind, Projection, ProjectionRefused
-from ...core.send import RequestRecord
+from ...core.request_record import RequestRecord
 from ...core.summaries import StoredSummary
 from ..infra import failure_text
 from ..infra.languages import arg, capitalized, number, plural

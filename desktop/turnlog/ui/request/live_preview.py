@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
@@ -23,21 +23,14 @@ from ...core.budget import Budget, InvalidBudget
 from ...core.failures import Failure
 from ...core.memory import Memory
 from ...core.model import Conversation, Turn, Usage, without_last
+from ...core.outcome import Committed, Outcome
 from ...core.projection import CostIndex, Projection, ProjectionRefused
-from ...core.send import Committed, Outcome, RequestRecord
+from ...core.request_record import RequestRecord
 from ...core.summaries import StoredSummary
 from ...service import request_body
-from ...service.chat import (
-    CancellableCounts,
-    CountNotKnown,
-    Route,
-    budget_for,
-    known_costs,
-    model_for,
-    options_for,
-)
+from ...service.known_counts import CancellableCounts, CountNotKnown, known_costs
 from ...service.request_body import Ask, Built
-from ...service.tool_use import ToolPreview, tool_preview
+from ...service.route import Route, budget_for, model_for, options_for
 from ..infra.changes import OpenState
 from ..infra.languages import arg, number
 from ..infra.preview_operations import build_preview
@@ -50,6 +43,9 @@ from .inspector import Inspector, InspectorState
 from .inspector_text import count_kind, refusal_text, window_text
 from .preview_plan import PreviewAsk, PreviewBodies, PreviewPlan, RequestParts, same_request
 from .tool_gate import ToolGate
+
+if TYPE_CHECKING:
+    from ...service.tool_use import ToolPreview
 
 PREVIEW_DELAY_MS = 120
 
@@ -416,6 +412,8 @@ class LivePreview(QObject):
     def _tools_now(self, conversation: Conversation) -> ToolPreview:
         """The tools a send would offer, from the servers as they are now; those not
         started yet are started on the network worker, and the preview made again."""
+        from ...service.tool_use import ToolPreview, tool_preview  # loaded by the warm-up
+
         gate = self.tools
         if gate is None or not conversation.settings.tool_servers:
             return ToolPreview()  # tools off: tools.json is not even read

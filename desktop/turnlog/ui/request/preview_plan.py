@@ -11,8 +11,9 @@ from ...core.budget import Budget
 from ...core.model import Conversation, Turn
 from ...core.projection import CostIndex, Projection
 from ...service import request_body
-from ...service.chat import CountNotKnown, Route
+from ...service.known_counts import CountNotKnown
 from ...service.request_body import Ask, Built
+from ...service.route import Route
 from .connection import Endpoint
 
 

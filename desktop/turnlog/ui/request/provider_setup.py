@@ -14,7 +14,8 @@ from PySide6.QtCore import QSettings
 
 from ...config.profiles import Profile, ProfileStore, ProfilesUnreadable
 from ...config.secrets import KeyringUnavailable, KeyStore, SessionKeys, SystemKeyring
-from ...service.chat import LocalModels, ProviderConfig
+from ...service.connect import LocalModels
+from ...service.route import ProviderConfig
 
 log = logging.getLogger(__name__)
 

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QTimer, Signal
 from PySide6.QtWidgets import QWidget
@@ -25,10 +26,10 @@ from PySide6.QtWidgets import QWidget
 from ...core.attachments import Attachment
 from ...core.failures import ProviderFailure, StoreError
 from ...core.model import Conversation
+from ...core.outcome import Failed, Outcome, Stage
 from ...core.projection import CostIndex, Projection
-from ...core.send import Failed, Outcome, PartialAnswer, Stage
+from ...core.send_request import PartialAnswer
 from ...core.summaries import StoredSummary
-from ...service.chat import ChatStore, sender_for
 from ...service.request_body import Ask, build, new_sample_seed, send_request
 from ...store.pages import paged
 from ..infra import failure_text
@@ -38,6 +39,9 @@ from ..transcript.frames import after_next_paint
 from .connection import Endpoint, NotConnected, Reach
 from .edit_mode import EditedTurn
 from .tool_gate import ToolGate
+
+if TYPE_CHECKING:
+    from ...service.chat import ChatStore
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +141,8 @@ def send_on_worker(context: TaskContext, store: ChatStore, connector: Reach,
         context.report(ToolProblems(tuple(
             (p.server.name, p.status.describe()) for p in tools.problems)))
     request = send_request(replace(ask, route=link.route, tools=tools))
+    from ...service.chat import sender_for  # loaded by the warm-up (`prepare`), or here
+
     outcome = sender_for(store, link.provider, link.costs or costs, link.retry).send(
         request, cancel=context.cancel, on_stage=early.stage, on_delta=stream.append,
         on_projection=early.planned,
@@ -268,6 +274,9 @@ class SendSession(QObject):
         store, connector = self._store, self._connector
 
         def prepare(_context: TaskContext) -> None:
+            # the sender, with its tool loop and retries, and what offers and runs tools
+            from ...service import chat, tool_use  # noqa: F401
+
             connector.prepare()
             for part in SEND_PARTS:
                 getattr(store, part)

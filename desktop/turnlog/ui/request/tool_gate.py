@@ -22,9 +22,9 @@ from ...config.tool_servers import ToolConfigInvalid, ToolServer, ToolServerStor
 from ...core.model import Conversation
 from ...core.provider import CancelToken
 from ...core.tools import Approval, ToolCall, ToolSpec
-from ...service.tool_use import SendTools, tool_preview
 
 if TYPE_CHECKING:
+    from ...service.tool_use import SendTools
     from ...toolhost.host import ServerStatus, ToolHost
 
 log = logging.getLogger(__name__)
@@ -100,12 +100,16 @@ class ToolGate(QObject):
         servers = self.on_in(conversation)
         if not servers:
             return None
+        from ...service.tool_use import SendTools  # what runs the calls: a send's
+
         return SendTools(self.host, servers, self._keys(), self.ask,
                          always=set(conversation.settings.always_allowed))
 
     def specs_now(self, conversation: Conversation) -> tuple[ToolSpec, ...]:
         """The tool definitions a send would offer, from the servers already up (nothing
         is started)."""
+        from ...service.tool_use import tool_preview  # the preview's, after the first screen
+
         return tool_preview(self.host, self.on_in(conversation)).specs
 
     def status(self, server: ToolServer) -> ServerStatus:

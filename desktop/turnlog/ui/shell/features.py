@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QStatusBar, QWidg
 
 from ...core.model import Conversation
 from ...core.numbers import ordinal_in_use
-from ...core.send import Committed
+from ...core.outcome import Committed
 from ...core.tools import Approval
 from ...store import TurnlogStore
 from ..conversation.actions import HistoryActions

@@ -3,8 +3,9 @@ newest turn painted in the history (or no conversation at all), the composer tak
 
 Work that screen does not need (the HTTP stack, the keyring, the formula typesetter)
 starts then, so it does not compete with the start for the processor. When
-`$TURNLOG_READY_FILE` names a file, `time.time()` of that moment is written there (the
-start-up bench reads it).
+`$TURNLOG_READY_FILE` names a file, `time.time()` of that moment is written there, then
+the processor time the process used until then (`time.process_time()`, every thread):
+the start-up bench reads both.
 """
 
 from __future__ import annotations
@@ -62,9 +63,10 @@ class FirstScreen(QObject):
 
 
 def _write_time(path: Path, at: float) -> None:
-    """`at` in `path`, whole or not at all (the bench polls for the file)."""
+    """`at` and the processor time used so far in `path`, whole or not at all (the bench
+    polls for the file)."""
     temporary = path.with_name(path.name + ".part")
-    temporary.write_text(repr(at), encoding="utf-8")
+    temporary.write_text(f"{at!r} {time.process_time()!r}", encoding="utf-8")
     temporary.replace(path)
 
 

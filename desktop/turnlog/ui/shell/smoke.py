@@ -22,7 +22,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
-from ...core.send import Committed
+from ...core.outcome import Committed
 from ...localmodel import available
 from ...store import TurnlogStore
 from ..request.send_session import SendResult

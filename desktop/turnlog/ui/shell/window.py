@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QMainWindow, QWidget
 
 from ... import APP_NAME
 from ...core.model import Conversation
-from ...core.send import Committed
+from ...core.outcome import Committed
 from ...store import TurnlogStore
 from ..conversation.actions import HistoryActions
 from ..conversation.attaching import FileActions, FileReader, WindowDrops

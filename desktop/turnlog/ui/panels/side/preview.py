@@ -14,7 +14,7 @@ from ....core.model import Conversation, Turn
 from ....core.projection import CostIndex, ProjectionRefused
 from ....core.side import SideProjection, SideQuestion, project_side, usable_summary
 from ....core.summaries import StoredSummary
-from ....service.chat import Route, side_request_for
+from ....service.route import Route, side_request_for
 
 
 @dataclass(frozen=True, slots=True)

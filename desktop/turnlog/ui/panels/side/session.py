@@ -12,18 +12,18 @@ from ....core.budget import InvalidBudget
 from ....core.failures import Failure, FailureKind, ProviderFailure, StoreError
 from ....core.model import Conversation
 from ....core.projection import CostIndex
-from ....core.send import PartialAnswer
+from ....core.send_request import PartialAnswer
 from ....core.side import (
     SideFailed,
     SideProjection,
 )
-from ....service.chat import ChatStore, side_asker_for, side_request_for
+from ....service.route import side_request_for
 from ...infra.tasks import TaskContext
 from ...request.connection import Endpoint, NotConnected, Reach
 from ...request.send_session import SendSession, Sent, StreamBuffer
 
 if TYPE_CHECKING:
-    pass
+    from ....service.chat import ChatStore
 
 
 def side_on_worker(context: TaskContext, store: ChatStore, connector: Reach,
@@ -43,6 +43,8 @@ def side_on_worker(context: TaskContext, store: ChatStore, connector: Reach,
         failure = Failure(FailureKind.REFUSED, detail=str(err),
                           hint="Set the side questions' output reserve in Settings")
         return Sent(SideFailed(failure, question), None, summary_read=False)
+    from ....service.chat import side_asker_for  # with the first side question, or the warm-up
+
     outcome = side_asker_for(store, link.provider, link.costs or costs).ask(
         request, cancel=context.cancel, on_stage=on_stage, on_delta=stream.append,
         on_projection=context.report)
