@@ -5,8 +5,9 @@ import is all there or not at all. Turns go in through `executemany` in batches 
 `BATCH` rows, read from the source as they are written, so memory stays bounded
 whatever the size of the file; a conversation re-imported from its source (ChatGPT) is
 matched against what is stored batch by batch too. The search index is filled batch by
-batch in the same transaction (`search.bulk_index`), its per-row insert trigger set
-aside while the writer is open (`ImportWriter.open`).
+batch in the same transaction (`search.bulk_index`), and each batch's turns journaled for
+sync after it (`import_journal`), their per-row insert triggers set aside while the writer
+is open (`ImportWriter.open`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from ..core.imports import (
 from ..core.model import ConversationSettings
 from ..core.tools import rounds_to_json
 from ..core.versions import restore_order
-from . import attachments, search
+from . import attachments, import_journal, search
 from .folders import folder_for
 
 BATCH = 2_000
@@ -43,8 +44,8 @@ CHANGED = "changed since an earlier import (another branch)"
 ELSEWHERE = ("turns already stored in another conversation, or changed since "
              "(import as copies to add it anyway)")
 _INSERT_TURNS = ("INSERT INTO turns (conversation_id, id, ordinal, question, answer, model, "
-                 "finish_reason, created_at, usage, reasoning, incomplete, tool_exchange) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                 "finish_reason, created_at, usage, reasoning, incomplete, tool_exchange, "
+                 "after_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 MAX_ORDINAL = 2 ** 53
 
 
@@ -146,9 +147,9 @@ class ImportWriter:
     def open(cls, db: peewee.SqliteDatabase, *, cancelled: Callable[[], bool],
              progress: Callable[[int], None], as_copies: bool = False
              ) -> Iterator[ImportWriter]:
-        """A writer inside the caller's transaction, with the turns' insert trigger set
-        aside: the writer indexes each batch itself."""
-        with search.triggers_set_aside(db):
+        """A writer inside the caller's transaction, with the turns' insert triggers set
+        aside: the writer indexes and journals each batch itself."""
+        with search.triggers_set_aside(db), import_journal.trigger_set_aside(db):
             yield cls(db, cancelled=cancelled, progress=progress, as_copies=as_copies)
 
     def check(self) -> None:
@@ -367,6 +368,8 @@ class ImportWriter:
         rows: list[tuple[Any, ...]] = []
         files = []
         full: list[tuple[str, str, str]] = []
+        journaling = import_journal.journaling(self.db)
+        place: str | None = None  # the next turn's (each new turn stands after the last)
         for turn in turns:
             pending = turn.pending
             turn_id = pending.id
@@ -376,6 +379,8 @@ class ImportWriter:
                 taken[turn_id] = conv_id
             given = turn.ordinal if keep_ordinals else None
             last = given if given is not None and last < given < MAX_ORDINAL else last + 1
+            if journaling and not rows:
+                place = import_journal.place_before(self.db, conv_id, last)
             usage = pending.usage.to_json()
             if turn_id != pending.id and pending.id:
                 self._renamed[pending.id] = turn_id
@@ -385,12 +390,16 @@ class ImportWriter:
                          pending.model, pending.finish_reason, _iso(pending.created_at),
                          json.dumps(usage) if usage else None, pending.reasoning,
                          pending.incomplete,
-                         rounds_to_json(pending.tools) if pending.tools else None))
+                         rounds_to_json(pending.tools) if pending.tools else None,
+                         place if journaling else None))
+            place = turn_id
             if pending.attachments:
                 files.append((turn_id, pending.attachments))
             full.extend((turn_id, call_id, text) for tool_round in pending.tools
                         for call_id, text in tool_round.full_results.items())
         self.db.cursor().executemany(_INSERT_TURNS, rows)
+        if journaling:
+            import_journal.journal_turns(self.db, conv_id, [row[1] for row in rows])
         if full:  # the full results of calls cut for sending
             self.db.cursor().executemany(
                 "INSERT INTO tool_results (turn_id, call_id, content) VALUES (?, ?, ?)", full)

@@ -1,0 +1,75 @@
+"""An import's turns journaled for sync a batch at a time (`ImportWriter`).
+
+Schema step 21's trigger `sync_turns_added` gives each turn inserted its place (`after_id`)
+through a subquery and a journal row, whose own trigger `sync_journal_clock` updates the
+clock twice more; and a table with triggers makes each row's insert keep a statement
+journal (a temporary file written for every row). Most of an import's time went there.
+While the writer is open the trigger is set aside (`trigger_set_aside`, as the search
+index's is); the batch's places go in with its rows (`place_before`: the first turn's,
+then each turn stands after the one before it) and its journal rows after it in one
+statement (`journal_turns`): the same rows in the same order as the trigger writes, with
+clock readings that follow its rule (the clock read once for the block, the counter
+advanced once per row), so a sync after an import publishes what it did before.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import peewee
+
+TRIGGER = "sync_turns_added"
+_CLOCK_NOW = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
+
+
+def journaling(db: peewee.SqliteDatabase) -> bool:
+    """Whether the store journals what changes here (not while applying another machine's)."""
+    return not db.execute_sql('SELECT "quiet" FROM "sync_state"').fetchone()[0]
+
+
+@contextmanager
+def trigger_set_aside(db: peewee.SqliteDatabase) -> Iterator[None]:
+    """Within the caller's transaction: turns inserted meanwhile get neither a place nor a
+    journal row from the trigger (the caller gives both); the trigger is back after, as the
+    schema has it, or the transaction's rollback restores it."""
+    (statement,) = db.execute_sql(
+        "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
+        (TRIGGER,)).fetchone()
+    db.execute_sql(f'DROP TRIGGER "{TRIGGER}"')
+    yield
+    db.execute_sql(statement)
+
+
+def place_before(db: peewee.SqliteDatabase, conversation_id: int, ordinal: int) -> str | None:
+    """The place (`after_id`) of a new turn at `ordinal`: the first turn of the version
+    group that stands before it (its latest supersede record does not replace it), as the
+    trigger finds it; None: it is the first."""
+    found = db.execute_sql(
+        'SELECT coalesce(p."version_of", p."id") FROM "turns" p WHERE p."conversation_id" = ? '
+        'AND p."ordinal" < ? AND coalesce((SELECT s."turn_id" = p."id" FROM "supersedes" s '
+        'WHERE s."turn_id" = p."id" OR s."by_turn_id" = p."id" ORDER BY s."id" DESC LIMIT 1), '
+        '0) = 0 ORDER BY p."ordinal" DESC LIMIT 1', (conversation_id, ordinal)).fetchone()
+    return found[0] if found else None
+
+
+def journal_turns(db: peewee.SqliteDatabase, conversation_id: int,
+                  turn_ids: Sequence[str]) -> None:
+    """A journal row for each of `turn_ids` (new turns of the conversation, in the order
+    written), each with its clock reading: the clock read once, then as the trigger
+    advances it per row (a reading later than the last one starts the counter at 0, else
+    the counter goes up by one)."""
+    if not turn_ids:
+        return
+    phys, counter, node, now, conv = db.execute_sql(
+        f'SELECT "phys", "counter", "node", {_CLOCK_NOW}, (SELECT "gid" FROM "conversations" '
+        'WHERE "id" = ?) FROM "sync_state"', (conversation_id,)).fetchone()
+    first = 0 if now > phys else counter + 1  # the first row's counter, then one more a row
+    phys = max(phys, now)
+    db.execute_sql(
+        'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value", "hlc") SELECT '
+        "'turn', j.value, ?, j.value, NULL, printf('%013d-%06d-%s', ?, ? + j.key, ?) FROM "
+        "json_each(?) j ORDER BY j.key", (conv, phys, first, node, json.dumps(list(turn_ids))))
+    db.execute_sql('UPDATE "sync_state" SET "phys" = ?, "counter" = ?',
+                   (phys, first + len(turn_ids) - 1))
