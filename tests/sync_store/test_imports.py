@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from sync_stores import dump, machines_open, pending, published, pull
-from turnlog.core.imports import ImportedConversation, ImportedTurn
+from turnlog.core.imports import ImportCancelled, ImportedConversation, ImportedTurn
 from turnlog.store import import_journal, imports
 
 
@@ -76,3 +76,84 @@ def test_an_import_then_a_sync_publishes_every_turn_once_in_order(machines, monk
     assert applied.counts["turn"] == len(imported) + 2
     assert dump(b) == dump(a)
     assert pull(b, a).counts == {}  # nothing twice
+
+
+def _random_indexes(store) -> dict[str, str]:
+    return dict(store.db.execute_sql(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN (?, ?, ?)",
+        import_journal.BY_RANDOM_IDS).fetchall())
+
+
+def _sound(store) -> bool:
+    return store.db.execute_sql("PRAGMA integrity_check").fetchall() == [("ok",)]
+
+
+def _sourced(title: str, turns: list[ImportedTurn]) -> ImportedConversation:
+    return ImportedConversation(title, "", "m", turns, source_ids=True,
+                                global_id=uuid.uuid5(uuid.NAMESPACE_URL, title).hex)
+
+
+def test_a_large_import_sets_the_random_id_indexes_aside_and_builds_them_again(
+        machines, monkeypatch):
+    a, b = machines["A"], machines["B"]
+    monkeypatch.setattr(imports, "BATCH", 3)
+    schema = _random_indexes(a)
+    assert sorted(schema) == sorted(import_journal.BY_RANDOM_IDS)
+    seen: list[int] = []  # how many of the indexes stood as each batch was written
+    a.imports.write([_sourced("Big", _turns("big", 20))],
+                    progress=lambda done: seen.append(len(_random_indexes(a))))
+    assert seen[0] == 3 and 0 in seen  # set aside once the import outgrew the store
+    assert _random_indexes(a) == schema and _sound(a)  # the same indexes, every row in them
+    plan = " ".join(str(row) for row in a.db.execute_sql(
+        'EXPLAIN QUERY PLAN SELECT 1 FROM "sync_journal" WHERE "gid" = ?', ("x",)))
+    assert "sync_journal_gid" in plan
+    pull(b, a)
+    assert dump(b) == dump(a)
+
+    def cancelled() -> bool:
+        return len(seen) >= 16  # the second import's 9th batch, once it outgrew the store
+
+    with pytest.raises(ImportCancelled):  # rolled back with its turns: the indexes stand
+        a.imports.write([_sourced("Cancelled", _turns("gone", 30))], cancelled=cancelled,
+                        progress=lambda done: seen.append(len(_random_indexes(a))))
+    assert 0 in seen[7:] and _random_indexes(a) == schema and _sound(a)
+
+
+def test_a_small_import_into_a_larger_store_keeps_the_indexes(machines, monkeypatch):
+    a = machines["A"]
+    a.imports.write([_sourced("Held", _turns("held", 30))])
+    monkeypatch.setattr(imports, "BATCH", 3)
+    seen: list[int] = []
+    a.imports.write([_sourced("Small", _turns("small", 12))],
+                    progress=lambda done: seen.append(len(_random_indexes(a))))
+    assert seen == [3, 3, 3, 3]
+
+
+def test_a_conversation_rolled_back_while_they_were_aside_leaves_them_whole(
+        machines, monkeypatch):
+    """A source's conversation found changed after its new turns were written (one of its
+    later turns is stored in another conversation) is rolled back to its savepoint, which
+    brings the indexes back; the next conversation sets them aside again."""
+    a, b = machines["A"], machines["B"]
+    held = _turns("held", 3)
+    a.imports.write([_sourced("Held", held)])
+    monkeypatch.setattr(imports, "BATCH", 3)
+    schema = _random_indexes(a)
+    seen: list[int] = []
+    changed = [*_turns("new", 9), held[1]]
+    outcomes = a.imports.write(
+        [_sourced("Changed", changed), _sourced("After", _turns("after", 9))],
+        progress=lambda done: seen.append(len(_random_indexes(a))))
+    assert seen[2] == 0 and 3 in seen[3:] and seen[-1] == 0  # aside, back, aside again
+    assert [o.turns for o in outcomes] == [0, 9]
+    assert _random_indexes(a) == schema and _sound(a)
+    sent = _published_turns(a)
+    assert [i for i in sent if i.startswith(("new", "after"))] == [
+        t.pending.id for t in _turns("after", 9)]
+    # the last conversation rolled back: nothing sets them aside again
+    seen.clear()
+    again = a.imports.write([_sourced("Changed again", [*_turns("more", 30), held[1]])],
+                            progress=lambda done: seen.append(len(_random_indexes(a))))
+    assert 0 in seen and again[0].turns == 0 and _random_indexes(a) == schema and _sound(a)
+    pull(b, a)
+    assert dump(b) == dump(a)

@@ -10,6 +10,14 @@ then each turn stands after the one before it) and its journal rows after it in 
 statement (`journal_turns`): the same rows in the same order as the trigger writes, with
 clock readings that follow its rule (the clock read once for the block, the counter
 advanced once per row), so a sync after an import publishes what it did before.
+
+Three indexes are keyed by random ids (a turn's place, a journal row's id and subject):
+each new row lands on a page of its own in them, so once they outgrow SQLite's page cache
+every insert reads a page back and spills one (most of what sync added to an import's
+time). An import that has written as many turns as the store held when it began sets them
+aside (`RandomIndexes`) and builds them again as it closes, sorted, in one pass: the same
+indexes, a cost that follows the import's size; a small import into a large store keeps
+them as they are.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from contextlib import contextmanager
 import peewee
 
 TRIGGER = "sync_turns_added"
+BY_RANDOM_IDS = ("turns_after_id", "sync_journal_gid", "sync_journal_subject_hlc")
 _CLOCK_NOW = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
 
 
@@ -73,3 +82,41 @@ def journal_turns(db: peewee.SqliteDatabase, conversation_id: int,
         "json_each(?) j ORDER BY j.key", (conv, phys, first, node, json.dumps(list(turn_ids))))
     db.execute_sql('UPDATE "sync_state" SET "phys" = ?, "counter" = ?',
                    (phys, first + len(turn_ids) - 1))
+
+
+class RandomIndexes:
+    """The indexes keyed by random ids, set aside within the caller's transaction once an
+    import is large beside the store (`make_room`), and built again (`restore`) by their
+    schema's own statements. A rollback (the import's, or a conversation's savepoint)
+    brings back whatever it undoes."""
+
+    def __init__(self, db: peewee.SqliteDatabase, *, at_least: int) -> None:
+        self.db = db
+        (held,) = db.execute_sql(
+            'SELECT max(coalesce((SELECT max("seq") FROM "sync_journal"), 0), '
+            'coalesce((SELECT max(rowid) FROM "turns"), 0))').fetchone()
+        self.threshold = max(int(held), at_least)  # turns written before they go
+        self.statements: dict[str, str] = {}
+
+    def _present(self) -> list[tuple[str, str]]:
+        return self.db.execute_sql(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN "
+            f"({', '.join('?' * len(BY_RANDOM_IDS))})", BY_RANDOM_IDS).fetchall()
+
+    def make_room(self, written: int) -> None:
+        """Before a batch, `written` turns into the import: set the indexes aside once it
+        has written as many turns as the store held (again, if a savepoint's rollback
+        brought them back)."""
+        if written < self.threshold:
+            return
+        for name, statement in self._present():
+            self.statements[name] = statement
+            self.db.execute_sql(f'DROP INDEX "{name}"')
+
+    def restore(self) -> None:
+        """The indexes set aside, built again as the schema has them."""
+        present = {name for name, _statement in self._present()}
+        for name, statement in self.statements.items():
+            if name not in present:
+                self.db.execute_sql(statement)
+        self.statements.clear()

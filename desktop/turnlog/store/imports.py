@@ -7,7 +7,8 @@ whatever the size of the file; a conversation re-imported from its source (ChatG
 matched against what is stored batch by batch too. The search index is filled batch by
 batch in the same transaction (`search.bulk_index`), and each batch's turns journaled for
 sync after it (`import_journal`), their per-row insert triggers set aside while the writer
-is open (`ImportWriter.open`).
+is open (`ImportWriter.open`), and the indexes keyed by random ids too once the import is
+large beside the store (`import_journal.RandomIndexes`).
 """
 
 from __future__ import annotations
@@ -128,6 +129,7 @@ class ImportWriter:
     def __init__(self, db: peewee.SqliteDatabase, *, cancelled: Callable[[], bool],
                  progress: Callable[[int], None], as_copies: bool = False) -> None:
         self.db, self._cancelled, self._progress = db, cancelled, progress
+        self.indexes = import_journal.RandomIndexes(db, at_least=BATCH)
         # A Turnlog file's conversations are matched by their turn ids (a second import
         # adds nothing) unless copies are asked for: then each is a new conversation.
         self.as_copies = as_copies
@@ -148,9 +150,12 @@ class ImportWriter:
              progress: Callable[[int], None], as_copies: bool = False
              ) -> Iterator[ImportWriter]:
         """A writer inside the caller's transaction, with the turns' insert triggers set
-        aside: the writer indexes and journals each batch itself."""
+        aside: the writer indexes and journals each batch itself (and builds the indexes
+        it set aside again when it is done)."""
         with search.triggers_set_aside(db), import_journal.trigger_set_aside(db):
-            yield cls(db, cancelled=cancelled, progress=progress, as_copies=as_copies)
+            writer = cls(db, cancelled=cancelled, progress=progress, as_copies=as_copies)
+            yield writer
+            writer.indexes.restore()
 
     def check(self) -> None:
         if self._cancelled():
@@ -363,6 +368,7 @@ class ImportWriter:
         they were stored under are noted for the conversation's pins unless `sourced`
         (a source's conversations bring no pins)."""
         self.check()
+        self.indexes.make_room(self.turns_written)
         turns = list(turns)
         taken = self._owners([t.pending.id for t in turns if t.pending.id])
         rows: list[tuple[Any, ...]] = []
