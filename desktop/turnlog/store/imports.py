@@ -14,6 +14,7 @@ large beside the store (`import_journal.RandomIndexes`).
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -70,6 +71,19 @@ def _settings(data: dict[str, Any] | None) -> str:
                 or (isinstance(default, float) and number):
             kept[key] = value
     return json.dumps(ConversationSettings.from_json({**defaults, **kept}).to_json())
+
+
+def fresh_ids(block: int = 1024) -> Iterator[str]:
+    """Random turn ids, each as `uuid.uuid4().hex` writes one (version 4, RFC 4122 variant),
+    drawn from the system's random source `block` at a time: one call per turn was a
+    tenth of the time of importing 100,000 turns without ids."""
+    while True:
+        raw = bytearray(os.urandom(16 * block))
+        raw[6::16] = bytes(b & 0x0F | 0x40 for b in raw[6::16])
+        raw[8::16] = bytes(b & 0x3F | 0x80 for b in raw[8::16])
+        text = raw.hex()
+        for start in range(0, len(text), 32):
+            yield text[start:start + 32]
 
 
 def _batches(turns: Iterable[ImportedTurn], size: int) -> Iterator[list[ImportedTurn]]:
@@ -130,6 +144,7 @@ class ImportWriter:
                  progress: Callable[[int], None], as_copies: bool = False) -> None:
         self.db, self._cancelled, self._progress = db, cancelled, progress
         self.indexes = import_journal.RandomIndexes(db, at_least=BATCH)
+        self._fresh_ids = fresh_ids()
         # A Turnlog file's conversations are matched by their turn ids (a second import
         # adds nothing) unless copies are asked for: then each is a new conversation.
         self.as_copies = as_copies
@@ -380,7 +395,7 @@ class ImportWriter:
             pending = turn.pending
             turn_id = pending.id
             if not turn_id or turn_id in taken:
-                turn_id = uuid.uuid4().hex  # ids are global; a copy gets fresh ones
+                turn_id = next(self._fresh_ids)  # ids are global; a copy gets fresh ones
             else:
                 taken[turn_id] = conv_id
             given = turn.ordinal if keep_ordinals else None
