@@ -362,7 +362,8 @@ class ImportWriter:
                     (seen.owner,)).fetchone()
                 seen.target, seen.last = seen.owner, int(next_ordinal) - 1
         seen.last = self._insert(seen.target, fresh, seen.last,
-                                 keep_ordinals=own or seen.owner is None, sourced=not own)
+                                 keep_ordinals=own or seen.owner is None, sourced=not own,
+                                 unstored=True)
         seen.appended += len(fresh)
 
     # ------------------------------------------------------------------------ turns
@@ -378,14 +379,16 @@ class ImportWriter:
         return found
 
     def _insert(self, conv_id: int, turns: Iterable[ImportedTurn], last: int, *,
-                keep_ordinals: bool = True, sourced: bool = False) -> int:
+                keep_ordinals: bool = True, sourced: bool = False,
+                unstored: bool = False) -> int:
         """Insert `turns` after ordinal `last`; returns the last ordinal used. The ids
         they were stored under are noted for the conversation's pins unless `sourced`
-        (a source's conversations bring no pins)."""
+        (a source's conversations bring no pins). `unstored`: the caller has just found
+        none of their ids stored (only a repeat among them needs a fresh one)."""
         self.check()
         self.indexes.make_room(self.turns_written)
         turns = list(turns)
-        taken = self._owners([t.pending.id for t in turns if t.pending.id])
+        taken = {} if unstored else self._owners([t.pending.id for t in turns if t.pending.id])
         rows: list[tuple[Any, ...]] = []
         files = []
         full: list[tuple[str, str, str]] = []
