@@ -33,7 +33,7 @@ from ..core.imports import (
     ImportedTurn,
     ImportOutcome,
 )
-from ..core.model import ConversationSettings
+from ..core.model import UNKNOWN_USAGE, ConversationSettings
 from ..core.tools import rounds_to_json
 from ..core.versions import restore_order
 from . import attachments, import_journal, search
@@ -394,6 +394,7 @@ class ImportWriter:
         full: list[tuple[str, str, str]] = []
         journaling = import_journal.journaling(self.db)
         place: str | None = None  # the next turn's (each new turn stands after the last)
+        stamped: tuple[object, str] = (None, "")  # a time and its text (turns often share one)
         for turn in turns:
             pending = turn.pending
             turn_id = pending.id
@@ -405,13 +406,15 @@ class ImportWriter:
             last = given if given is not None and last < given < MAX_ORDINAL else last + 1
             if journaling and not rows:
                 place = import_journal.place_before(self.db, conv_id, last)
-            usage = pending.usage.to_json()
+            usage = None if pending.usage is UNKNOWN_USAGE else pending.usage.to_json()
+            if pending.created_at is None or pending.created_at is not stamped[0]:
+                stamped = (pending.created_at, _iso(pending.created_at))
             if turn_id != pending.id and pending.id:
                 self._renamed[pending.id] = turn_id
             if pending.id and not sourced:
                 self.stored_ids[pending.id] = turn_id
             rows.append((conv_id, turn_id, last, pending.question, pending.answer,
-                         pending.model, pending.finish_reason, _iso(pending.created_at),
+                         pending.model, pending.finish_reason, stamped[1],
                          json.dumps(usage) if usage else None, pending.reasoning,
                          pending.incomplete,
                          rounds_to_json(pending.tools) if pending.tools else None,
@@ -419,8 +422,9 @@ class ImportWriter:
             place = turn_id
             if pending.attachments:
                 files.append((turn_id, pending.attachments))
-            full.extend((turn_id, call_id, text) for tool_round in pending.tools
-                        for call_id, text in tool_round.full_results.items())
+            if pending.tools:
+                full.extend((turn_id, call_id, text) for tool_round in pending.tools
+                            for call_id, text in tool_round.full_results.items())
         self.db.cursor().executemany(_INSERT_TURNS, rows)
         if journaling:
             import_journal.journal_turns(self.db, conv_id, [row[1] for row in rows])
