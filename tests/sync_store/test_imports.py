@@ -119,14 +119,16 @@ def test_a_large_import_sets_the_random_id_indexes_aside_and_builds_them_again(
     assert 0 in seen[7:] and _random_indexes(a) == schema and _sound(a)
 
 
-def test_a_small_import_into_a_larger_store_keeps_the_indexes(machines, monkeypatch):
+def test_a_small_import_into_a_large_store_keeps_the_indexes(machines, monkeypatch):
     a = machines["A"]
-    a.imports.write([_sourced("Held", _turns("held", 30))])
+    a.imports.write([_sourced("Held", _turns("held", 60))])
     monkeypatch.setattr(imports, "BATCH", 3)
-    seen: list[int] = []
-    a.imports.write([_sourced("Small", _turns("small", 12))],
+    seen: list[int] = []  # 60 turns held: set aside after an eighth as many, 7
+    a.imports.write([_sourced("Small", _turns("small", 6))],
                     progress=lambda done: seen.append(len(_random_indexes(a))))
-    assert seen == [3, 3, 3, 3]
+    a.imports.write([_sourced("Larger", _turns("larger", 12))],
+                    progress=lambda done: seen.append(len(_random_indexes(a))))
+    assert seen == [3, 3, 3, 3, 3, 0]
 
 
 def test_a_conversation_rolled_back_while_they_were_aside_leaves_them_whole(
