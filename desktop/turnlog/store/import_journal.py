@@ -16,10 +16,10 @@ each new row lands on a page of its own in them, so once they outgrow SQLite's p
 every insert reads a page back and spills one (most of what sync added to an import's
 time). An import that has written an eighth as many turns as the store held when it began
 sets them aside (`RandomIndexes`) and builds them again as it closes, sorted, in one pass:
-the same indexes. By then its rows have cost about what building them again does (20 µs
-a turn beside 2 µs a row held, measured at 100,000 turns), so a large import is never
-much slower than the better of the two ways, and a small one into a large store keeps
-them as they are.
+the same indexes. By then its rows have cost about what building them again does (some
+16 µs a turn beside 2 µs a row held, measured at 100,000 turns), so an import costs at
+most about twice what the better way, chosen knowing its size, would; a small one into a
+large store keeps them as they are.
 """
 
 from __future__ import annotations
