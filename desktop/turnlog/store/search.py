@@ -201,10 +201,10 @@ def bulk_index(db: peewee.SqliteDatabase, rows: Sequence[tuple[int, str, str]]) 
     (added,) = db.execute_sql('SELECT "added" FROM "search_fill"').fetchone()
     by_part: dict[int, list[tuple[int, str, str]]] = {}
     keys: list[tuple[int, int]] = []
+    index_text = rules.index_text  # looked up once, not twice a turn
     for number, (key, question, answer) in enumerate(rows, start=int(added)):
         part = (number // BLOCK) % PARTS
-        by_part.setdefault(part, []).append((key, rules.index_text(question),
-                                              rules.index_text(answer)))
+        by_part.setdefault(part, []).append((key, index_text(question), index_text(answer)))
         keys.append((key, part))
     cursor = db.cursor()
     cursor.executemany('INSERT INTO "search_keys" ("key", "part") VALUES (?, ?)', keys)
