@@ -248,6 +248,10 @@ def collect_again() -> None:
 
 
 def _run(argv: list[str]) -> int:
+    # Before the window's modules: their dataclasses' methods, compiled at an earlier start
+    from .system import compiled_methods
+
+    methods = compiled_methods.install()
     from .ui.faults.crash import ExceptHook
     from .ui.infra.languages import restart_requested
 
@@ -281,6 +285,7 @@ def _run(argv: list[str]) -> int:
     first.shown.connect(collect_again)
     first.shown.connect(window.warm_up)
     first.shown.connect(lambda: name_version(app))
+    first.shown.connect(methods.keep)  # for the next start (only what this one compiled)
     QTimer.singleShot(WARM_UP_LATEST_MS, window, collect_again)
     QTimer.singleShot(WARM_UP_LATEST_MS, window, window.warm_up)
     try:
@@ -289,6 +294,7 @@ def _run(argv: list[str]) -> int:
         ending.release()
         window.shutdown()  # stops the built-in model's server too, after an error as well
         store.close()
+        methods.keep()  # and what the dialogs opened since compiled
     if status == 0 and restart_requested():  # View → Language: Restart now
         relaunch(argv)
     return status

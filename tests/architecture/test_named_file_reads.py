@@ -30,6 +30,7 @@ OWN_FILES = {
     "service/transfer.py": "writes a new export (mode 'x')",
     "formats/assistant_file.py": "writes a new assistants file (mode 'x')",
     "store/drafts.py": "the store's own draft files, under the store's rules",
+    "system/compiled_methods.py": "the compiled methods it keeps beside the package's byte code",
     "store/files.py": "the store's own files, opened with O_NOFOLLOW",
     "store/privacy.py": "syncs the data directory itself after an erase",
     "store/upgrade.py": "the database and its backup, under the store's rules",

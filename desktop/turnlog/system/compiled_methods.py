@@ -1,0 +1,121 @@
+"""The methods `dataclasses` writes, compiled once and kept, as Python keeps a module's
+byte code.
+
+For every dataclass, `dataclasses` writes the source of `__init__`, `__repr__`, `__eq__`,
+`__hash__` and, for a frozen one, `__setattr__` and `__delattr__`, and compiles each with
+`exec`: about half a millisecond per class, and the window's first screen defines some
+150 of them. `CompiledMethods` hands `dataclasses` the code compiled from the same source
+text at an earlier start instead, and keeps what it compiled now for the next one. The
+code is the code `exec` would compile (same text, file name "<string>", no inherited
+future flags), so every class behaves as it always did.
+
+The kept code lives where Python keeps this package's byte code (`__pycache__`, or under
+`sys.pycache_prefix`), under the interpreter's cache tag, written by the same rules:
+nothing where byte code is not written (`sys.dont_write_bytecode`), nothing when the
+folder cannot be written. A file that cannot be read is compiled over and replaced.
+"""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import importlib.util
+import marshal
+import os
+import sys
+import threading
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+# Kept entries beyond this are dropped, keeping those this run used: a source text an
+# older Turnlog wrote (a field renamed) is not kept for ever.
+MOST_KEPT = 4_000
+
+
+def kept_path() -> Path | None:
+    """Where the compiled methods are kept (None: nowhere Python would keep byte code)."""
+    tag = sys.implementation.cache_tag
+    if tag is None:
+        return None
+    beside = importlib.util.cache_from_source(__file__)  # honours sys.pycache_prefix
+    return Path(beside).with_name(f"dataclass_methods.{tag}.marshal")
+
+
+class CompiledMethods:
+    """The code of dataclass methods by their source text: read from `path` (if any),
+    added to as `dataclasses` compiles more, written back by `keep`. Thread-safe."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._code: dict[str, CodeType] = _read(path)
+        self._used: set[str] = set()
+        self._added = 0
+
+    def __len__(self) -> int:
+        return len(self._code)
+
+    @property
+    def added(self) -> int:
+        """How many were compiled in this run (not yet kept)."""
+        return self._added
+
+    def run(self, source: Any, scope: Any = None, names: Any = None) -> None:
+        """`exec(source, scope, names)`, with a source text's code compiled at most once."""
+        if not isinstance(source, str):
+            builtins.exec(source, scope, names)
+            return
+        with self._lock:
+            code = self._code.get(source)
+            if code is None:
+                code = compile(source, "<string>", "exec", dont_inherit=True)
+                self._code[source] = code
+                self._added += 1
+            self._used.add(source)
+        builtins.exec(code, scope, names)
+
+    def keep(self) -> bool:
+        """Write what was compiled in this run with what was read (True: written). Nothing
+        to write, no place to write it, or a folder that cannot be written: False."""
+        if self.path is None or sys.dont_write_bytecode:
+            return False
+        with self._lock:
+            if not self._added:
+                return False
+            kept = self._code
+            if len(kept) > MOST_KEPT:
+                kept = {source: kept[source] for source in self._used}
+            data = marshal.dumps(kept)
+            self._added = 0
+        temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.part")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temporary.write_bytes(data)
+            temporary.replace(self.path)  # a reader sees the old file or the new one
+        except OSError:
+            temporary.unlink(missing_ok=True)
+            return False
+        return True
+
+
+def _read(path: Path | None) -> dict[str, CodeType]:
+    if path is None:
+        return {}
+    try:
+        found = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if not isinstance(found, dict):
+        return {}
+    return {source: code for source, code in found.items()
+            if isinstance(source, str) and isinstance(code, CodeType)}
+
+
+def install(path: Path | None = None) -> CompiledMethods:
+    """From now on, `dataclasses` compiles each method's source text once across starts
+    (the kept code at `path`, by default `kept_path()`). Call it before the modules that
+    define dataclasses are imported; `keep` the result once they are."""
+    methods = CompiledMethods(kept_path() if path is None else path)
+    dataclasses.exec = methods.run  # type: ignore[attr-defined] # what it compiles with
+    return methods

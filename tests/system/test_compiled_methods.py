@@ -1,0 +1,114 @@
+"""The methods `dataclasses` writes are compiled once and kept for the next start: a
+class made with them behaves as one made without (its signature, repr, equality, hash,
+frozen fields); a second start compiles none of what the first kept; a damaged file is
+compiled over; nothing is written where Python writes no byte code."""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import inspect
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from turnlog.system import compiled_methods
+from turnlog.system.compiled_methods import CompiledMethods
+
+CLASS = '''
+from dataclasses import dataclass, field
+
+@dataclass(frozen=True, slots=True)
+class Priced:
+    name: str
+    cents: int = 0
+    tags: tuple[str, ...] = ()
+    notes: list[str] = field(default_factory=list, compare=False)
+'''
+
+
+def made(source: str = CLASS) -> type:
+    """The class `source` defines, in a module of its own (no future import there)."""
+    scope: dict[str, object] = {"__name__": "priced"}
+    builtins.exec(compile(source, "priced.py", "exec", dont_inherit=True), scope)
+    return scope["Priced"]  # type: ignore[return-value]
+
+
+@pytest.fixture
+def restored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`dataclasses` compiles with the built-in `exec` again after the test; during it,
+    Python writes byte code (whatever the environment running the tests says)."""
+    monkeypatch.setattr(dataclasses, "exec", builtins.exec, raising=False)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+
+
+def test_a_class_made_from_kept_code_behaves_as_one_made_without(tmp_path: Path,
+                                                                  restored: None) -> None:
+    plain = made()
+    kept = tmp_path / "methods.marshal"
+    compiling = compiled_methods.install(kept)
+    first = made()
+    assert compiling.added >= 5 and compiling.keep() is True
+    reading = compiled_methods.install(kept)
+    again = made()  # every method's code read back from the file
+    assert reading.added == 0
+    for cls in (first, again):
+        assert str(inspect.signature(cls)) == str(inspect.signature(plain))
+        assert inspect.signature(cls.__init__) == inspect.signature(plain.__init__)
+        one, same, other = cls("tea", 3, ("hot",)), cls("tea", 3, ("hot",), ["x"]), cls("tea")
+        assert repr(one) == repr(plain("tea", 3, ("hot",)))
+        assert one == same and hash(one) == hash(same) and one != other
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            one.cents = 4  # type: ignore[attr-defined]
+        assert cls.__slots__ == plain.__slots__
+        assert [(f.name, f.type, f.default, f.compare) for f in dataclasses.fields(cls)] == [
+            (f.name, f.type, f.default, f.compare) for f in dataclasses.fields(plain)]
+        for name in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__"):
+            assert getattr(cls, name).__code__.co_code == getattr(plain, name).__code__.co_code
+
+
+def test_what_a_start_compiled_the_next_one_reads(tmp_path: Path) -> None:
+    kept = tmp_path / "cache" / "methods.marshal"
+    script = (f"from pathlib import Path\nfrom turnlog.system import compiled_methods\n"
+              f"methods = compiled_methods.install(Path({str(kept)!r}))\n"
+              f"exec({CLASS!r})\n"
+              "assert Priced('tea', 3) == Priced('tea', 3)\n"
+              "print(methods.added, len(methods), methods.keep())\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           env=env, check=True, timeout=60).stdout.split() for _ in range(2)]
+    compiled, known, written = runs[0]
+    assert int(compiled) >= 5 and int(known) == int(compiled) and written == "True"
+    assert kept.exists()
+    assert runs[1] == ["0", known, "False"]  # the second start compiled nothing, wrote nothing
+
+
+def test_a_damaged_file_is_compiled_over_and_replaced(tmp_path: Path, restored: None) -> None:
+    kept = tmp_path / "methods.marshal"
+    kept.write_bytes(b"\x00not marshal at all")
+    methods = compiled_methods.install(kept)
+    assert len(methods) == 0
+    assert made()("tea").cents == 0
+    assert methods.added > 0 and methods.keep() is True
+    assert len(CompiledMethods(kept)) == len(methods) > 0
+
+
+def test_nothing_is_written_where_python_writes_no_byte_code(
+        tmp_path: Path, restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    kept = tmp_path / "methods.marshal"
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    methods = compiled_methods.install(kept)
+    made()
+    assert methods.added > 0
+    assert methods.keep() is False and not kept.exists()
+
+
+def test_the_methods_are_kept_beside_the_package_byte_code(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path / "prefix"))
+    path = compiled_methods.kept_path()
+    assert path is not None and path.is_relative_to(tmp_path / "prefix")
+    assert sys.implementation.cache_tag in path.name
