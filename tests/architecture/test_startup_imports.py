@@ -341,7 +341,14 @@ NOT_FOR_PROJECTING = ("httpx", "keyring", "turnlog.providers.client",
                       "turnlog.core.tools", "turnlog.core.partial", "turnlog.core.summaries",
                       # the reader of attached files (no --attach here) and the built-in
                       # model's files (a profile on another server)
-                      "turnlog.formats.file_reading", "turnlog.localmodel.model_file")
+                      "turnlog.formats.file_reading", "turnlog.localmodel.model_file",
+                      # the tables (peewee's models) and the parts that read and write the
+                      # summaries, the memory and the versions with them: the summary in
+                      # effect, the pins, notes, preferences and versions are read with
+                      # plain SQL on the connection the turns are read on
+                      "turnlog.store.models", "turnlog.store.records",
+                      "turnlog.store.summaries", "turnlog.store.memory",
+                      "turnlog.store.turns", "turnlog.store.versions")
 
 
 def test_project_asks_no_server_and_reads_no_key(tmp_path: Path):

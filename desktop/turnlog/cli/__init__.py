@@ -15,9 +15,12 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .terminal import safe_for
+
+if TYPE_CHECKING:
+    from ..system.compiled_methods import CompiledMethods
 
 # Exit statuses shared by all commands.
 EXIT_OK = 0
@@ -181,16 +184,34 @@ def _warnings_to_stderr() -> None:
         root.addHandler(handler)
 
 
+def _compiled_methods(argv: Sequence[str]) -> CompiledMethods | None:
+    """Before the command's modules load: their dataclasses' methods as compiled at an
+    earlier run of the same command, kept in a file of the command's own beside the
+    package's byte code (so a command reads back only the code it runs, not the window's
+    or another command's). None for no known command: nothing is kept."""
+    from ..system import compiled_methods
+
+    wanted = _command_in(argv)
+    kept = compiled_methods.kept_path()
+    if kept is None or not any(wanted in commands for _, commands in COMMANDS):
+        return None
+    return compiled_methods.install(kept.with_name(f"cli-{wanted}.{kept.name}"))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; Ctrl+C at any moment is "interrupted", exit 130, no traceback.
 
     With no `argv`, the command line of this process (`turnlog-cli`), which ends with the
     command: the cyclic garbage collector waits while the command's modules load (they
     make thousands of long-lived objects and next to no garbage), and what is loaded then
-    is frozen out of its later passes, the last one at exit included."""
+    is frozen out of its later passes, the last one at exit included; their dataclasses'
+    methods are those compiled at an earlier start (`system.compiled_methods`), and what
+    this start compiled is kept for the next one."""
     own = argv is None
+    methods = None
     if own:
         gc.disable()
+        methods = _compiled_methods(sys.argv[1:])
     try:
         with interrupt.Raising():
             return _run(argv)
@@ -202,6 +223,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if own:
             gc.freeze()
             gc.enable()
+        if methods is not None:  # written only if this run compiled any, where it may be
+            with contextlib.suppress(OSError):  # a folder that cannot be written: no harm
+                methods.keep()
 
 
 def _run(argv: Sequence[str] | None) -> int:

@@ -171,17 +171,17 @@ def run_project(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"failure: {problem.kind.value}\n{problem.message()}", file=sys.stderr)
         return 4
-    with TurnlogStore.open(data_dir(), readonly=True) as store:  # opened once for all it reads
-        found = store.conversations.readable_turns(args.conversation)
-        if found.skipped:
-            _report_skipped(found)
-            print("error: storage_damaged: a projection needs every turn; export what can "
-                  "be read instead", file=sys.stderr)
-            return 1
-        conversation = found.conversation
-        cached = store.records.latest_summary(conversation.id)  # the summary a send would reuse
-        memory = store.memory(conversation.id)
-        versions = store.turns.versions(conversation.id)
+    with TurnlogStore.open(data_dir(), readonly=True) as store:
+        read = store.conversations.projectable(args.conversation)  # all it reads, at once
+    found = read.found
+    if found.skipped:
+        _report_skipped(found)
+        print("error: storage_damaged: a projection needs every turn; export what can "
+              "be read instead", file=sys.stderr)
+        return 1
+    assert read.memory is not None and read.versions is not None
+    conversation, cached = found.conversation, read.summary  # the summary a send would reuse
+    memory, versions = read.memory, read.versions
     turns = active_line(found.turns, versions)  # superseded versions are never sent
     conversation = _with_limits(conversation, args)
     route = default_route(args.profile)

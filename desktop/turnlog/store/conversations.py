@@ -18,7 +18,7 @@ from .database import Database
 from .errors import NotFound
 
 if TYPE_CHECKING:
-    from . import salvage, search
+    from . import projectable, salvage, search
     from .models import ConversationRow
 else:
     # the index's SQL: loaded by the first change of a title or search, not by reading
@@ -265,6 +265,16 @@ class Conversations:
         with self.database.guard():
             return salvage.readable_conversations(self.database.path,
                                                   immutable=self.database.immutable)
+
+    def projectable(self, conversation_id: int) -> projectable.Projectable:
+        """What a preview of a send reads: the turns as `readable_turns` reads them and,
+        when all could be read, the summary in effect, the memory and the versions, on
+        one connection and without the tables (`turnlog-cli project`)."""
+        from . import projectable
+
+        with self.database.guard():
+            return projectable.read(self.database.path, conversation_id,
+                                    immutable=self.database.immutable)
 
     def readable_turns(self, conversation_id: int) -> salvage.Readable:
         """What can be read of one conversation: its turns row by row (those that cannot

@@ -202,27 +202,47 @@ def prices_of(text: str | None) -> Prices | None:
         return None
 
 
+# The summary in effect (see `summaries._current_id`) of the conversation `?`. The clock
+# reading of a summary's making is the first its sync journal keeps (its insert's here;
+# the record's as it arrived from another machine).
+CURRENT_SUMMARY = (
+    'SELECT s."id" FROM "summaries" s WHERE s."conversation_id" = ? AND s."undone" = 0 '
+    'ORDER BY coalesce((SELECT min(j."hlc") FROM "sync_journal" j WHERE j."subject" = s."gid" '
+    'AND j."kind" = \'summary\'), \'\') DESC, s."gid" DESC LIMIT 1')
+
+SUMMARY_COLUMNS = ("id", "conversation_id", "first_ordinal", "last_ordinal", "covered_count",
+                   "covered_digest", "content", "model", "settings_key", "created_at",
+                   "content_bytes", "content_tokens", "usages", "warnings", "replaced_id",
+                   "edited_from", "undone")
+"""The columns of a summary `stored_summary_of` takes (read with plain SQL)."""
+
+
 def stored_summary(row: SummaryRow) -> StoredSummary:
+    return stored_summary_of({name: getattr(row, name) for name in SUMMARY_COLUMNS})
+
+
+def stored_summary_of(values: dict[str, Any]) -> StoredSummary:
+    """A summary from its `SUMMARY_COLUMNS`."""
     from ..core.summaries import StoredSummary
 
     return StoredSummary(
-        id=row.id,
-        conversation_id=row.conversation_id,
-        first_ordinal=row.first_ordinal,
-        last_ordinal=row.last_ordinal,
-        covered_count=row.covered_count,
-        covered_digest=row.covered_digest,
-        content=row.content,
-        model=row.model,
-        settings_key=row.settings_key,
-        created_at=parse_time(row.created_at),
-        content_bytes=row.content_bytes,
-        content_tokens=row.content_tokens,
-        usages=tuple(Usage.from_json(u) for u in json.loads(row.usages)),
-        warnings=tuple(json.loads(row.warnings)),
-        replaced_id=row.replaced_id,
-        edited_from=row.edited_from,
-        undone=bool(row.undone),
+        id=values["id"],
+        conversation_id=values["conversation_id"],
+        first_ordinal=values["first_ordinal"],
+        last_ordinal=values["last_ordinal"],
+        covered_count=values["covered_count"],
+        covered_digest=values["covered_digest"],
+        content=values["content"],
+        model=values["model"],
+        settings_key=values["settings_key"],
+        created_at=parse_time(values["created_at"]),
+        content_bytes=values["content_bytes"],
+        content_tokens=values["content_tokens"],
+        usages=tuple(Usage.from_json(u) for u in json.loads(values["usages"])),
+        warnings=tuple(json.loads(values["warnings"])),
+        replaced_id=values["replaced_id"],
+        edited_from=values["edited_from"],
+        undone=bool(values["undone"]),
     )
 
 

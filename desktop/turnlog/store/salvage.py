@@ -72,7 +72,8 @@ class Readable:
     forked: bool = False
 
 
-def _connect(path: Path, immutable: bool) -> sqlite3.Connection:
+def connect(path: Path, immutable: bool = False) -> sqlite3.Connection:
+    """The lenient reader's own read-only connection (text read as bytes)."""
     uri = f"file:{quote(str(path))}?mode=ro" + ("&immutable=1" if immutable else "")
     con = sqlite3.connect(uri, uri=True, isolation_level=None)
     con.text_factory = bytes
@@ -171,7 +172,7 @@ def readable_conversations(path: Path, *, immutable: bool = False
                            ) -> list[tuple[Conversation, int]]:
     """Every conversation with its number of turns, newest first, read leniently (for
     listing a log whose titles may hold damaged text)."""
-    con = _connect(path, immutable)
+    con = connect(path, immutable)
     try:
         found = con.execute(
             f"SELECT {', '.join('c.' + c for c in _CONVERSATION_COLUMNS)}, "
@@ -195,16 +196,22 @@ def _versions_of(con: sqlite3.Connection, conversation_id: int | None = None
     """The versions of each conversation that has any (of `conversation_id` alone unless
     None), as `store.versions.read` makes them; none when the records cannot be read (an
     older or damaged file: every turn counts, unmarked)."""
-    one = "" if conversation_id is None else "WHERE s.conversation_id = ? "
     try:
-        records = con.execute(
-            "SELECT s.conversation_id, s.turn_id, s.by_turn_id, s.created_at, "
-            "a.ordinal, b.ordinal FROM supersedes s "
-            "LEFT JOIN turns a ON a.id = s.turn_id LEFT JOIN turns b ON b.id = s.by_turn_id "
-            f"{one}ORDER BY s.id", () if conversation_id is None else (conversation_id,)
-        ).fetchall()
+        return versions_read(con, conversation_id)
     except sqlite3.DatabaseError:
         return {}
+
+
+def versions_read(con: sqlite3.Connection, conversation_id: int | None = None
+                  ) -> dict[int, Versions]:
+    """`_versions_of`, raising what reading the records raises."""
+    one = "" if conversation_id is None else "WHERE s.conversation_id = ? "
+    records = con.execute(
+        "SELECT s.conversation_id, s.turn_id, s.by_turn_id, s.created_at, "
+        "a.ordinal, b.ordinal FROM supersedes s "
+        "LEFT JOIN turns a ON a.id = s.turn_id LEFT JOIN turns b ON b.id = s.by_turn_id "
+        f"{one}ORDER BY s.id", () if conversation_id is None else (conversation_id,)
+    ).fetchall()
     by_conversation: dict[int, list[tuple]] = {}
     for record in records:
         by_conversation.setdefault(int(record[0]), []).append(record)
@@ -262,18 +269,23 @@ def _all_rows(con: sqlite3.Connection, conversation_id: int) -> Iterator[Turn | 
 def readable_turns(path: Path, conversation_id: int, *, immutable: bool = False) -> Readable:
     """What can be read of one conversation in the database at `path` (`immutable`: a
     settled WAL database in a read-only folder, see `files.settled`)."""
-    con = _connect(path, immutable)
+    con = connect(path, immutable)
     try:
-        conversation = _conversation(con, conversation_id)
-        try:
-            found = list(_all_rows(con, conversation_id))
-        except sqlite3.DatabaseError:
-            found = list(_one_by_one(con, conversation_id))
-        turns = _with_files(con, tuple(x for x in found if isinstance(x, Turn)))
-        versions = _versions_of(con, conversation_id).get(conversation_id)
-        forked = _forked(con, conversation_id)
+        return read_turns(con, conversation_id)
     finally:
         con.close()
+
+
+def read_turns(con: sqlite3.Connection, conversation_id: int) -> Readable:
+    """`readable_turns`, on a connection made by `connect`."""
+    conversation = _conversation(con, conversation_id)
+    try:
+        found = list(_all_rows(con, conversation_id))
+    except sqlite3.DatabaseError:
+        found = list(_one_by_one(con, conversation_id))
+    turns = _with_files(con, tuple(x for x in found if isinstance(x, Turn)))
+    versions = _versions_of(con, conversation_id).get(conversation_id)
+    forked = _forked(con, conversation_id)
     skipped = tuple(x for x in found if isinstance(x, SkippedRow))
     return Readable(conversation, turns, skipped, versions, forked)
 

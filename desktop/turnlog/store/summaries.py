@@ -13,18 +13,12 @@ import peewee
 
 from ..core.failures import FailureKind, StoreError
 from .models import ConversationRow, RequestRow, SummaryRow, TurnRow, insert
-from .rows import now_iso, stored_summary
+from .rows import CURRENT_SUMMARY, now_iso, stored_summary
 
 if TYPE_CHECKING:  # a summary's records: loaded with the first one read, made or edited
     from ..core.summaries import StoredSummary, SummaryDraft, SummaryVersion
 
 KEEP_PER_CONVERSATION = 3  # the newest few; older ones are superseded and removed
-
-
-# The clock reading of a summary's making: the first its sync journal keeps (its insert's
-# here; the record's as it arrived from another machine).
-_MADE = ('coalesce((SELECT min(j."hlc") FROM "sync_journal" j WHERE j."subject" = s."gid" '
-         'AND j."kind" = \'summary\'), \'\')')
 
 
 def _current_id(db: peewee.Database, conversation_id: int) -> int | None:
@@ -36,9 +30,7 @@ def _current_id(db: peewee.Database, conversation_id: int) -> int | None:
     Two machines that each summarized offline end with the same one in effect; the other
     stays a kept version, set aside. (Not the one covering the most turns: a summary made
     afresh after a change of settings may cover fewer than the one before it.)"""
-    row = db.execute_sql(
-        'SELECT s."id" FROM "summaries" s WHERE s."conversation_id" = ? AND s."undone" = 0 '
-        f'ORDER BY {_MADE} DESC, s."gid" DESC LIMIT 1', (conversation_id,)).fetchone()
+    row = db.execute_sql(CURRENT_SUMMARY, (conversation_id,)).fetchone()
     return None if row is None else int(row[0])
 
 
