@@ -112,3 +112,28 @@ def test_the_methods_are_kept_beside_the_package_byte_code(
     path = compiled_methods.kept_path()
     assert path is not None and path.is_relative_to(tmp_path / "prefix")
     assert sys.implementation.cache_tag in path.name
+
+
+def test_a_place_that_cannot_be_written_keeps_nothing_and_raises_nothing(
+        tmp_path: Path, restored: None) -> None:
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder")
+    methods = compiled_methods.install(blocker / "cache" / "methods.marshal")
+    made()
+    assert methods.added > 0
+    assert methods.keep() is False
+    assert blocker.read_text() == "not a folder"
+
+
+def test_the_kept_file_is_readable_as_the_package_source_is_whatever_the_umask(
+        tmp_path: Path, restored: None) -> None:
+    kept = tmp_path / "methods.marshal"
+    methods = compiled_methods.install(kept)
+    made()
+    previous = os.umask(0o077)  # as a private umask would leave it
+    try:
+        assert methods.keep() is True
+    finally:
+        os.umask(previous)
+    source_mode = os.stat(compiled_methods.__file__).st_mode & 0o666
+    assert kept.stat().st_mode & 0o777 == source_mode

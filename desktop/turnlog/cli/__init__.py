@@ -224,8 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             gc.freeze()
             gc.enable()
         if methods is not None:  # written only if this run compiled any, where it may be
-            with contextlib.suppress(OSError):  # a folder that cannot be written: no harm
-                methods.keep()
+            methods.keep()  # a folder that cannot be written: nothing kept, no error
 
 
 def _run(argv: Sequence[str] | None) -> int:

@@ -18,6 +18,7 @@ folder cannot be written. A file that cannot be read is compiled over and replac
 from __future__ import annotations
 
 import builtins
+import contextlib
 import dataclasses
 import importlib.util
 import marshal
@@ -91,12 +92,26 @@ class CompiledMethods:
         temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.part")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary.write_bytes(data)
+            _write(temporary, data)
             temporary.replace(self.path)  # a reader sees the old file or the new one
         except OSError:
-            temporary.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # a parent that is a file, a folder gone
+                temporary.unlink(missing_ok=True)
             return False
         return True
+
+
+def _write(path: Path, data: bytes) -> None:
+    """`data` into a new file readable as this package's source is, whatever the umask
+    (as Python writes byte code: another user of a shared install reads it too)."""
+    try:
+        mode = os.stat(__file__).st_mode & 0o666
+    except OSError:
+        mode = 0o644
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(descriptor, "wb") as file:
+        file.write(data)
+    os.chmod(path, mode)  # the umask narrowed what os.open gave
 
 
 def _read(path: Path | None) -> dict[str, CodeType]:
