@@ -43,8 +43,6 @@ from ..panels.folder_actions import FolderActions, FolderParts
 from ..panels.memory.dock import MemoryDock, MemoryParts
 from ..panels.memory.panel import MemoryPanel
 from ..panels.search import JumpParts, SearchDock, SearchPanel, TurnJump
-from ..panels.side.panel import SidePanel
-from ..panels.side.questions import SideParts, SideQuestions
 from ..panels.sidebar import Sidebar
 from ..panels.turn_matches import TurnMatches
 from ..request.compaction_history import CompactionHistory, CompactionHistoryPanel
@@ -58,11 +56,13 @@ from ..request.tool_gate import ToolGate
 from ..transcript.model import TranscriptModel
 from ..transcript.view import TranscriptView
 from .geometry import DockFolding
+from .lazy_docks import LazyDock, empty_panel
 from .ready import WarmUp
 from .sync_control import SyncControl, SyncTimes
 
-if TYPE_CHECKING:  # loaded when Settings first opens
+if TYPE_CHECKING:  # loaded when Settings first opens, or the panel first shows
     from ..dialogs.settings import SettingsDialog
+    from ..panels.side.questions import SideQuestions
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
@@ -93,6 +93,7 @@ class WindowParts(Protocol):
     folding: DockFolding
     first_send: FirstSendUndo
     versions: VersionControls
+    titles: ConversationTitles
     confirm: Callable[[Confirmation], Decision]
 
     def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
@@ -184,19 +185,33 @@ def _beside_inspector(window: QMainWindow, host: WindowParts, dock: QDockWidget)
     host.inspector_dock.raise_()  # the request inspector stays in front until asked aside
 
 
-def attach_side_questions(window: QMainWindow,
-                          host: WindowParts) -> tuple[SideQuestions, QDockWidget]:
-    """The "Side questions" dock on the right of `window`, and what runs them."""
-    panel = SidePanel(window)
-    dock = add_dock(window, translate("SidePanel", "Side questions"), "sideDock", panel,
-                    Qt.DockWidgetArea.RightDockWidgetArea)
+def attach_side_questions(window: QMainWindow, host: WindowParts) -> LazyDock[SideQuestions]:
+    """The "Side questions" dock on the right of `window`; its panel, and what runs side
+    questions, are built when the dock first shows or the composer asks aside."""
+    def build(dock: QDockWidget) -> SideQuestions:
+        from ..panels.side.panel import SidePanel
+        from ..panels.side.questions import SideParts, SideQuestions
+
+        panel = SidePanel(window)
+        dock.setWidget(panel)
+        side = SideQuestions(panel, SideParts(
+            _log(host), host.connector, lambda: host.session.running, host.composer,
+            host.transcript, host.preview), _status(host), window)
+        host.history.closing.connect(side.closing)
+        host.titles.yield_to(side.session)
+        return side
+
+    holder = LazyDock(_lazy_dock(window, host, translate("SidePanel", "Side questions"),
+                                 "sideDock"), build)
+    host.composer.aside_requested.connect(holder.dock.raise_)
+    host.composer.aside_requested.connect(lambda: holder.get().ask_from_composer())
+    return holder
+
+
+def _lazy_dock(window: QMainWindow, host: WindowParts, title: str, name: str) -> QDockWidget:
+    dock = add_dock(window, title, name, empty_panel(), Qt.DockWidgetArea.RightDockWidgetArea)
     _beside_inspector(window, host, dock)
-    side = SideQuestions(panel, SideParts(
-        _log(host), host.connector, lambda: host.session.running, host.composer,
-        host.transcript, host.preview), _status(host), window)
-    host.history.closing.connect(side.closing)
-    host.composer.aside_requested.connect(dock.raise_)
-    return side, dock
+    return dock
 
 
 def attach_memory(window: QMainWindow, host: WindowParts,
