@@ -62,8 +62,10 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          # `service.connect`; the warm-up loads these for the first send
          "turnlog.service.chat", "turnlog.core.send", "turnlog.core.tool_loop",
          "turnlog.service.tool_use",
-         # the side questions' panel and session: built when its tab first shows
-         "turnlog.ui.panels.side")
+         # the side questions' panel and session, and the search panel with its hits:
+         # built when their tab first shows (Ctrl+Shift+F, asked aside)
+         "turnlog.ui.panels.side", "turnlog.ui.panels.search",
+         "turnlog.ui.panels.search_hits")
 # Never loaded by a command that only reads the log.
 NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
                    "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",

@@ -87,3 +87,19 @@ def test_asking_aside_before_the_side_panel_was_ever_shown_asks_once(qtbot, make
     assert asked.count("Which pier?") == 1
     assert window.side.panel.list.count() == 1
     assert "Pier 4." in window.side.panel.answer.toPlainText()
+
+
+def test_ctrl_shift_f_opens_the_search_panel_never_shown_before(qtbot, make_window, store):
+    seed(store, "plans", numbered(2))
+    window = make_window(size=(1280, 720))
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 2, timeout=5000)
+    window.activateWindow()
+    qtbot.keyClick(window.composer.edit, Qt.Key.Key_F,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    panel = window.finder.panel
+    qtbot.waitUntil(lambda: in_front(panel) and panel.field.hasFocus(), timeout=5000)
+    assert window.finder.dock.widget() is panel
+    qtbot.keyClicks(panel.field, "question 2")
+    qtbot.waitUntil(lambda: panel.results.model().rowCount() >= 1, timeout=5000)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QStatusBar, QWidget
 
 from ...core.model import Conversation
@@ -42,7 +42,6 @@ from ..infra.titles import conversation_title
 from ..panels.folder_actions import FolderActions, FolderParts
 from ..panels.memory.dock import MemoryDock, MemoryParts
 from ..panels.memory.panel import MemoryPanel
-from ..panels.search import JumpParts, SearchDock, SearchPanel, TurnJump
 from ..panels.sidebar import Sidebar
 from ..panels.turn_matches import TurnMatches
 from ..request.compaction_history import CompactionHistory, CompactionHistoryPanel
@@ -62,6 +61,7 @@ from .sync_control import SyncControl, SyncTimes
 
 if TYPE_CHECKING:  # loaded when Settings first opens, or the panel first shows
     from ..dialogs.settings import SettingsDialog
+    from ..panels.search import SearchDock
     from ..panels.side.questions import SideQuestions
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
@@ -271,15 +271,16 @@ def attach_compaction_history(window: QMainWindow, host: WindowParts, view_menu:
     return history
 
 
-def attach_search(window: QMainWindow, host: WindowParts, view_menu: QMenu) -> SearchDock:
+def attach_search(window: QMainWindow, host: WindowParts,
+                  view_menu: QMenu) -> LazyDock[SearchDock]:
     """The search panel (Ctrl+Shift+F): a hidden tab beside the inspector, the widest side
     panel, at 1280 as at 1024 wide, so a hit's title, "turn N", date and snippet lines all
-    have room; a hit opens its conversation at its turn."""
-    panel = SearchPanel(host.store, host.runner, window)
+    have room; a hit opens its conversation at its turn. The panel is built when first
+    opened; the matches in the open conversation (F3, Shift+F3) are there from the start."""
     dock = QDockWidget(translate("SearchPanel", "Search"), window)
     dock.setObjectName("searchDock")
     dock.setAccessibleName(translate("SearchPanel", "Search"))
-    dock.setWidget(panel)
+    dock.setWidget(empty_panel())
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     window.tabifyDockWidget(host.inspector_dock, dock)
     host.folding.also_fold(dock)
@@ -294,14 +295,26 @@ def attach_search(window: QMainWindow, host: WindowParts, view_menu: QMenu) -> S
             bar.clearMessage()
 
     matches = TurnMatches(host.view, note, window)
-    jump = TurnJump(JumpParts(
-        lambda: host.conversation, lambda: host.session.running, host.sidebar,
-        lambda cid: host.refresh_conversations(select_id=cid), host.transcript, host.view),
-        matches)
-    finder = SearchDock(panel, dock, host.inspector_dock, jump, window)
-    for action in (finder.action, matches.next_action, matches.previous_action):
-        view_menu.addAction(action)
-    return finder
+    action = QAction(translate("SearchPanel", "Search all &text…"), window)
+    action.setShortcut(QKeySequence("Ctrl+Shift+F"))
+    action.setStatusTip(translate("SearchPanel", "Find a turn in any conversation by its words"))
+
+    def build(dock: QDockWidget) -> SearchDock:
+        from ..panels.search import JumpParts, SearchDock, SearchPanel, TurnJump
+
+        panel = SearchPanel(host.store, host.runner, window)
+        dock.setWidget(panel)
+        jump = TurnJump(JumpParts(
+            lambda: host.conversation, lambda: host.session.running, host.sidebar,
+            lambda cid: host.refresh_conversations(select_id=cid), host.transcript, host.view),
+            matches)
+        return SearchDock(panel, dock, host.inspector_dock, jump, action)
+
+    holder = LazyDock(dock, build)
+    action.triggered.connect(lambda _checked=False: holder.get().open())
+    for each in (action, matches.next_action, matches.previous_action):
+        view_menu.addAction(each)
+    return holder
 
 
 def attach_tools(window: QMainWindow, host: WindowParts) -> tuple[ToolGate, ApprovalCard]:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from PySide6.QtWidgets import QDockWidget, QWidget
 
 if TYPE_CHECKING:  # built on first use
+    from ..panels.search import SearchDock
     from ..panels.side.questions import SideQuestions
 
 T = TypeVar("T")
@@ -56,6 +57,7 @@ class LazyPanels:
     know them by."""
 
     _side: LazyDock[SideQuestions]
+    _search: LazyDock[SearchDock]
 
     @property
     def side(self) -> SideQuestions:
@@ -64,3 +66,7 @@ class LazyPanels:
     @property
     def side_dock(self) -> QDockWidget:
         return self._side.dock
+
+    @property
+    def finder(self) -> SearchDock:
+        return self._search.get()

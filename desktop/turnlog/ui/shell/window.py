@@ -141,7 +141,7 @@ class MainWindow(LazyPanels, QMainWindow):
         self.tools, self.tool_card = features.attach_tools(self, self)  # each call approved
         self.from_assistant = features.from_assistant(self, self)  # Ctrl+Shift+N
         self.compaction_history = features.attach_compaction_history(self, self, self.view_menu)
-        self.finder = features.attach_search(self, self, self.view_menu)  # Ctrl+Shift+F
+        self._search = features.attach_search(self, self, self.view_menu)  # Ctrl+Shift+F
         self.settings_action.setEnabled(setup is not None)
         self.profile_watch = None if setup is None else ProfileWatch(  # turnlog-cli's changes
             setup, self.changes, lambda text: self.statusBar().showMessage(text), self)
