@@ -65,7 +65,9 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          # the side questions' panel and session, and the search panel with its hits:
          # built when their tab first shows (Ctrl+Shift+F, asked aside)
          "turnlog.ui.panels.side", "turnlog.ui.panels.search",
-         "turnlog.ui.panels.search_hits")
+         "turnlog.ui.panels.search_hits",
+         # the dialog that pins words chosen from a turn (Ctrl+Shift+P)
+         "turnlog.ui.panels.memory.pin_dialog")
 # Never loaded by a command that only reads the log.
 NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
                    "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",
