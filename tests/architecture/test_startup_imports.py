@@ -61,7 +61,13 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          # screen shows outcomes and stages (`core.outcome`) and connects through
          # `service.connect`; the warm-up loads these for the first send
          "turnlog.service.chat", "turnlog.core.send", "turnlog.core.tool_loop",
-         "turnlog.service.tool_use")
+         "turnlog.service.tool_use",
+         # the side questions' panel and session, and the search panel with its hits:
+         # built when their tab first shows (Ctrl+Shift+F, asked aside)
+         "turnlog.ui.panels.side", "turnlog.ui.panels.search",
+         "turnlog.ui.panels.search_hits",
+         # the dialog that pins words chosen from a turn (Ctrl+Shift+P)
+         "turnlog.ui.panels.memory.pin_dialog")
 # Never loaded by a command that only reads the log.
 NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
                    "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",

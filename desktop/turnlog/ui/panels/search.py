@@ -20,7 +20,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
@@ -349,24 +349,16 @@ class TurnJump:
 
 class SearchDock:
     """The search panel in its dock (built by the window, a tab beside `beside`), the
-    action that opens it (Ctrl+Shift+F), and the jump to a hit."""
+    action that opens it (Ctrl+Shift+F, made with the window's menus before the panel),
+    and the jump to a hit."""
 
     def __init__(self, panel: SearchPanel, dock: QDockWidget, beside: QDockWidget,
-                 jump: TurnJump, parent: QMainWindow) -> None:
+                 jump: TurnJump, action: QAction) -> None:
         self.panel, self.dock, self.jump, self._beside = panel, dock, jump, beside
         self.matches = jump.matches
+        self.action = action
         self.panel.chosen.connect(self._go)
         self.panel.searched.connect(lambda _query: self.matches.clear())  # a new search
-        self.action = QAction(
-            QCoreApplication.translate("SearchPanel", "Search all &text…"), parent
-        )
-        self.action.setShortcut(QKeySequence("Ctrl+Shift+F"))
-        self.action.setStatusTip(
-            QCoreApplication.translate(
-                "SearchPanel", "Find a turn in any conversation by its words"
-            )
-        )
-        self.action.triggered.connect(lambda _checked=False: self.open())
 
     def _go(self, hit: SearchHit) -> None:
         if not self.jump.go(hit, self.panel.searched_query):

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QStatusBar, QWidget
 
 from ...core.model import Conversation
@@ -42,9 +42,6 @@ from ..infra.titles import conversation_title
 from ..panels.folder_actions import FolderActions, FolderParts
 from ..panels.memory.dock import MemoryDock, MemoryParts
 from ..panels.memory.panel import MemoryPanel
-from ..panels.search import JumpParts, SearchDock, SearchPanel, TurnJump
-from ..panels.side.panel import SidePanel
-from ..panels.side.questions import SideParts, SideQuestions
 from ..panels.sidebar import Sidebar
 from ..panels.turn_matches import TurnMatches
 from ..request.compaction_history import CompactionHistory, CompactionHistoryPanel
@@ -58,11 +55,14 @@ from ..request.tool_gate import ToolGate
 from ..transcript.model import TranscriptModel
 from ..transcript.view import TranscriptView
 from .geometry import DockFolding
+from .lazy_docks import LazyDock, empty_panel
 from .ready import WarmUp
 from .sync_control import SyncControl, SyncTimes
 
-if TYPE_CHECKING:  # loaded when Settings first opens
+if TYPE_CHECKING:  # loaded when Settings first opens, or the panel first shows
     from ..dialogs.settings import SettingsDialog
+    from ..panels.search import SearchDock
+    from ..panels.side.questions import SideQuestions
 
 translate = QCoreApplication.translate  # translate("Context", …): lupdate reads it
 
@@ -93,6 +93,7 @@ class WindowParts(Protocol):
     folding: DockFolding
     first_send: FirstSendUndo
     versions: VersionControls
+    titles: ConversationTitles
     confirm: Callable[[Confirmation], Decision]
 
     def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
@@ -184,19 +185,33 @@ def _beside_inspector(window: QMainWindow, host: WindowParts, dock: QDockWidget)
     host.inspector_dock.raise_()  # the request inspector stays in front until asked aside
 
 
-def attach_side_questions(window: QMainWindow,
-                          host: WindowParts) -> tuple[SideQuestions, QDockWidget]:
-    """The "Side questions" dock on the right of `window`, and what runs them."""
-    panel = SidePanel(window)
-    dock = add_dock(window, translate("SidePanel", "Side questions"), "sideDock", panel,
-                    Qt.DockWidgetArea.RightDockWidgetArea)
+def attach_side_questions(window: QMainWindow, host: WindowParts) -> LazyDock[SideQuestions]:
+    """The "Side questions" dock on the right of `window`; its panel, and what runs side
+    questions, are built when the dock first shows or the composer asks aside."""
+    def build(dock: QDockWidget) -> SideQuestions:
+        from ..panels.side.panel import SidePanel
+        from ..panels.side.questions import SideParts, SideQuestions
+
+        panel = SidePanel(window)
+        dock.setWidget(panel)
+        side = SideQuestions(panel, SideParts(
+            _log(host), host.connector, lambda: host.session.running, host.composer,
+            host.transcript, host.preview), _status(host), window)
+        host.history.closing.connect(side.closing)
+        host.titles.yield_to(side.session)
+        return side
+
+    holder = LazyDock(_lazy_dock(window, host, translate("SidePanel", "Side questions"),
+                                 "sideDock"), build)
+    host.composer.aside_requested.connect(holder.dock.raise_)
+    host.composer.aside_requested.connect(lambda: holder.get().ask_from_composer())
+    return holder
+
+
+def _lazy_dock(window: QMainWindow, host: WindowParts, title: str, name: str) -> QDockWidget:
+    dock = add_dock(window, title, name, empty_panel(), Qt.DockWidgetArea.RightDockWidgetArea)
     _beside_inspector(window, host, dock)
-    side = SideQuestions(panel, SideParts(
-        _log(host), host.connector, lambda: host.session.running, host.composer,
-        host.transcript, host.preview), _status(host), window)
-    host.history.closing.connect(side.closing)
-    host.composer.aside_requested.connect(dock.raise_)
-    return side, dock
+    return dock
 
 
 def attach_memory(window: QMainWindow, host: WindowParts,
@@ -256,15 +271,16 @@ def attach_compaction_history(window: QMainWindow, host: WindowParts, view_menu:
     return history
 
 
-def attach_search(window: QMainWindow, host: WindowParts, view_menu: QMenu) -> SearchDock:
+def attach_search(window: QMainWindow, host: WindowParts,
+                  view_menu: QMenu) -> LazyDock[SearchDock]:
     """The search panel (Ctrl+Shift+F): a hidden tab beside the inspector, the widest side
     panel, at 1280 as at 1024 wide, so a hit's title, "turn N", date and snippet lines all
-    have room; a hit opens its conversation at its turn."""
-    panel = SearchPanel(host.store, host.runner, window)
+    have room; a hit opens its conversation at its turn. The panel is built when first
+    opened; the matches in the open conversation (F3, Shift+F3) are there from the start."""
     dock = QDockWidget(translate("SearchPanel", "Search"), window)
     dock.setObjectName("searchDock")
     dock.setAccessibleName(translate("SearchPanel", "Search"))
-    dock.setWidget(panel)
+    dock.setWidget(empty_panel())
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     window.tabifyDockWidget(host.inspector_dock, dock)
     host.folding.also_fold(dock)
@@ -279,14 +295,26 @@ def attach_search(window: QMainWindow, host: WindowParts, view_menu: QMenu) -> S
             bar.clearMessage()
 
     matches = TurnMatches(host.view, note, window)
-    jump = TurnJump(JumpParts(
-        lambda: host.conversation, lambda: host.session.running, host.sidebar,
-        lambda cid: host.refresh_conversations(select_id=cid), host.transcript, host.view),
-        matches)
-    finder = SearchDock(panel, dock, host.inspector_dock, jump, window)
-    for action in (finder.action, matches.next_action, matches.previous_action):
-        view_menu.addAction(action)
-    return finder
+    action = QAction(translate("SearchPanel", "Search all &text…"), window)
+    action.setShortcut(QKeySequence("Ctrl+Shift+F"))
+    action.setStatusTip(translate("SearchPanel", "Find a turn in any conversation by its words"))
+
+    def build(dock: QDockWidget) -> SearchDock:
+        from ..panels.search import JumpParts, SearchDock, SearchPanel, TurnJump
+
+        panel = SearchPanel(host.store, host.runner, window)
+        dock.setWidget(panel)
+        jump = TurnJump(JumpParts(
+            lambda: host.conversation, lambda: host.session.running, host.sidebar,
+            lambda cid: host.refresh_conversations(select_id=cid), host.transcript, host.view),
+            matches)
+        return SearchDock(panel, dock, host.inspector_dock, jump, action)
+
+    holder = LazyDock(dock, build)
+    action.triggered.connect(lambda _checked=False: holder.get().open())
+    for each in (action, matches.next_action, matches.previous_action):
+        view_menu.addAction(each)
+    return holder
 
 
 def attach_tools(window: QMainWindow, host: WindowParts) -> tuple[ToolGate, ApprovalCard]:

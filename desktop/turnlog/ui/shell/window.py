@@ -50,6 +50,7 @@ from ..request.send_session import SendResult, SendSession
 from . import features
 from .geometry import DockFolding, restore_geometry, save_geometry
 from .keyboard import escape_stops
+from .lazy_docks import LazyPanels
 from .menus import build_menus, show_about
 from .open_conversation import OpenConversation
 from .wiring import wire
@@ -62,7 +63,7 @@ log = logging.getLogger(__name__)
 translate = QCoreApplication.translate  # translate("MainWindow", …): lupdate reads the context
 
 
-class MainWindow(QMainWindow):
+class MainWindow(LazyPanels, QMainWindow):
     """One window over one store. Storage work runs through `runner` as named operations.
 
     `confirm` and `choose_export` ask the person (a message box, a save dialog); both are
@@ -128,9 +129,8 @@ class MainWindow(QMainWindow):
         self.picker = HeaderPicker(centre.header, connector, runner, store, setup, self.changes,
                                    self._storage_failed, self.session,
                                    lambda: self.conversation, self)
-        self.side, self.side_dock = features.attach_side_questions(self, self)  # its own session
+        self._side = features.attach_side_questions(self, self)  # built when first shown
         self.titles = features.conversation_titles(self, self)  # named after the first question
-        self.titles.yield_to(self.side.session)
         self.spend = features.conversation_spend(self, self)  # header and turns' hover
         self.first_minute = features.first_minute(self, self)  # the welcome's buttons
         menus = build_menus(self, self)
@@ -141,7 +141,7 @@ class MainWindow(QMainWindow):
         self.tools, self.tool_card = features.attach_tools(self, self)  # each call approved
         self.from_assistant = features.from_assistant(self, self)  # Ctrl+Shift+N
         self.compaction_history = features.attach_compaction_history(self, self, self.view_menu)
-        self.finder = features.attach_search(self, self, self.view_menu)  # Ctrl+Shift+F
+        self._search = features.attach_search(self, self, self.view_menu)  # Ctrl+Shift+F
         self.settings_action.setEnabled(setup is not None)
         self.profile_watch = None if setup is None else ProfileWatch(  # turnlog-cli's changes
             setup, self.changes, lambda text: self.statusBar().showMessage(text), self)
@@ -430,7 +430,8 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Stop background work and close this thread's and the workers' connections."""
         self.session.cancel()
-        self.side.session.cancel()
+        if self._side.built:
+            self.side.session.cancel()
         self.drafts.flush()  # what was typed in the last half second too
         self.history.drop_if_unused(not self.composer.text().strip()
                                     and not self.composer.attachments)

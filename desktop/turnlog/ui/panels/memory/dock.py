@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QAction
@@ -26,7 +26,9 @@ from ...infra.operation_results import MemoryState
 from ...infra.tasks import TaskRunner
 from ...request.live_preview import LivePreview
 from .panel import ItemEditor, MemoryPanel
-from .pin_dialog import PinFromTurn
+
+if TYPE_CHECKING:  # loaded with the first pin chosen from a turn
+    from .pin_dialog import PinFromTurn
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +257,7 @@ class MemoryDock(QObject):
     def pin_from_current_turn(self) -> PinFromTurn | None:
         """Transcript → Pin from this turn…: select words of the turn to pin."""
         from ...transcript.model import Role
+        from .pin_dialog import PinFromTurn
 
         index = self.parts.history.view.currentIndex()
         if not index.isValid() or index.data(Role.PENDING):

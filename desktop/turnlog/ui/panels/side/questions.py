@@ -85,7 +85,6 @@ class SideQuestions(QObject):
         panel.keep_button.clicked.connect(self.keep)
         panel.list.currentRowChanged.connect(self._current_changed)
         panel.inspector.last_chosen.connect(self._choose)
-        parts.composer.aside_requested.connect(self.ask_from_composer)
         # Every conversation shown (and closed) resets the transcript first.
         parts.transcript.modelReset.connect(lambda: self._opened(parts.log.conversation()))
         parts.log.changes.changed.connect(lambda _changes, _origin: self.reload())
