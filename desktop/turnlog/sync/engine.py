@@ -35,8 +35,8 @@ from .crypto import (
 )
 from .errors import PassphraseChanged, SyncProblem
 from .layout import new_machine_id
-from .payload import Payload, PayloadInvalid, parse_payload
-from .seam import Feed, SyncRecordInvalid
+from .payload import Payload, PayloadInvalid, encode_json, parse_payload
+from .seam import Feed, Outgoing, SyncRecordInvalid, needs_reading
 from .state import PendingObject, SyncState, now
 from .storage import Storage
 
@@ -128,6 +128,20 @@ def _ids(sections: dict[int, list[dict[str, Any]]]) -> list[str]:
             if isinstance(conv := record.get("conv"), str) and record.get("kind") != "delete":
                 found.add(conv)
     return sorted(found)
+
+
+def _outgoing_ids(records: list[Outgoing]) -> list[str]:
+    """`_ids` of a new object's records, read from their Outgoing."""
+    found = {record.id for record in records}
+    found.update(record.conv for record in records
+                 if record.conv is not None and record.kind != "delete")
+    return sorted(found)
+
+
+def as_outgoing(record: dict[str, Any]) -> Outgoing:
+    """A record of a feed that hands dicts, as one that writes its records hands it."""
+    return Outgoing(encode_json(record), record["kind"], record["id"], record.get("conv"),
+                    record if needs_reading(record) else None)
 
 
 _turns_lock = threading.Lock()
@@ -344,7 +358,7 @@ class Engine:
         cursor, flight = self.state.cursor, None
         made = _Making(self.me, self.state.machine_name, self.state.frontiers(),
                        self.state.next_seq())
-        records, after = self.feed.outgoing(cursor, BATCH)
+        records, after = self._outgoing(cursor, BATCH)
         with ThreadPoolExecutor(1, thread_name_prefix="sync-upload") as uploads, \
                 ThreadPoolExecutor(1, thread_name_prefix="sync-seal") as sealer, \
                 _prompt_turns():
@@ -353,7 +367,7 @@ class Engine:
                     if records else None
                 while sealing is not None:
                     made.seq, cursor = made.seq + 1, sealing.after
-                    records, after = self.feed.outgoing(cursor, BATCH)
+                    records, after = self._outgoing(cursor, BATCH)
                     sealed = sealing.sealed()
                     if flight is None:
                         with self.state.transaction():
@@ -361,7 +375,7 @@ class Engine:
                     else:
                         landing, flight = flight, None
                         self._land(landing, then=sealed)
-                    flight = _Flight(sealed, uploads.submit(self.storage.write, self.me,
+                    flight = _Flight(sealed, uploads.submit(self.storage.write, made.machine,
                                                             sealed.item.seq, sealed.data))
                     sealing = self._sealing(made, cursor, records, after, sealer) \
                         if records else None
@@ -376,23 +390,32 @@ class Engine:
             with self.state.transaction():
                 self.state.put("cursor", after)
 
-    def _sealing(self, made: _Making, cursor: int, records: list[dict[str, Any]],
+    def _outgoing(self, cursor: int, limit: int) -> tuple[list[Outgoing], int]:
+        """The feed's next records after `cursor`, as their JSON (written here when the
+        feed hands dicts)."""
+        if hasattr(self.feed, "outgoing_json"):
+            return self.feed.outgoing_json(cursor, limit)
+        records, after = self.feed.outgoing(cursor, limit)
+        return [as_outgoing(record) for record in records], after
+
+    def _sealing(self, made: _Making, cursor: int, records: list[Outgoing],
                  after: int, sealer: ThreadPoolExecutor) -> _Sealing:
         """This machine's next object of `records` (the feed's after `cursor` up to
         `after`, fewer of them again and again until it fits OBJECT_PAYLOAD), its payload
         written and handed to `sealer`."""
         seq = made.seq
         while True:
-            payload = Payload(made.machine, made.name, seq, now(), [seq], {seq: records},
-                              made.frontiers).to_bytes()
+            payload = Payload.fresh(made.machine, made.name, seq, now(), made.frontiers,
+                                    [record.json for record in records])
             if len(payload) <= OBJECT_PAYLOAD or len(records) == 1:
                 break
-            records, after = self.feed.outgoing(cursor, max(1, len(records) // 2))
-        blobs.upload(self, records)  # before the records that name them
+            records, after = self._outgoing(cursor, max(1, len(records) // 2))
+        read = [record.record for record in records if record.record is not None]
+        blobs.upload(self, read)  # before the records that name them
         key_id = self.keys.current
-        sealing = sealer.submit(_sealed_with, self.keys.by_id[key_id], key_id, self.me, seq,
+        sealing = sealer.submit(_sealed_with, self.keys.by_id[key_id], key_id, made.machine, seq,
                                 payload)
-        return _Sealing(seq, after, _ids({seq: records}), _delete_counts(records),
+        return _Sealing(seq, after, _outgoing_ids(records), _delete_counts(read),
                         len(records), sealing)
 
     def _land(self, flight: _Flight, then: _Sealed | None = None) -> None:
