@@ -14,6 +14,7 @@ import hashlib
 import logging
 import sys
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
@@ -49,6 +50,9 @@ log = logging.getLogger(__name__)
 # at most 4 MiB, so one always fits).
 BATCH = 500
 OBJECT_PAYLOAD = 8 * 1024 * 1024
+# Objects being sealed at once while a publish runs: zlib (at about 100 MB/s a core) is most
+# of a first sync's work; two keep two cores busy, a third would only wait for the upload.
+SEALERS = 2
 # While a publish runs, how long a thread holding the interpreter lock keeps it before one
 # waiting takes its turn (Python's default is 5 ms).
 HANDOFF_S = 0.0005
@@ -350,25 +354,29 @@ class Engine:
     # ------------------------------------------------------------- publishing
     def publish(self) -> None:
         """This machine's new change records, BATCH at a time, one object each, in three
-        lanes: this thread reads the feed and writes an object's payload while a worker
-        seals the one before it and another uploads the one before that (one of each at
-        most). Once an upload is in the storage, one transaction makes its object live and
-        notes the next one, sealed, as pending before its upload starts: the rules at the
-        top hold for each object."""
+        lanes: this thread reads the feed and writes objects' payloads while SEALERS workers
+        seal the next ones (compressing is most of a first sync's work, and lets go of the
+        interpreter lock) and another uploads the one before them (one at a time). Once an
+        upload is in the storage, one transaction makes its object live and notes the next
+        one, sealed, as pending before its upload starts: the rules at the top hold for
+        each object; an object sealed but never noted was never written."""
         cursor, flight = self.state.cursor, None
         made = _Making(self.me, self.state.machine_name, self.state.frontiers(),
                        self.state.next_seq())
         records, after = self._outgoing(cursor, BATCH)
+        sealings: deque[_Sealing] = deque()
         with ThreadPoolExecutor(1, thread_name_prefix="sync-upload") as uploads, \
-                ThreadPoolExecutor(1, thread_name_prefix="sync-seal") as sealer, \
+                ThreadPoolExecutor(SEALERS, thread_name_prefix="sync-seal") as sealer, \
                 _prompt_turns():
             try:
-                sealing = self._sealing(made, cursor, records, after, sealer) \
-                    if records else None
-                while sealing is not None:
-                    made.seq, cursor = made.seq + 1, sealing.after
-                    records, after = self._outgoing(cursor, BATCH)
-                    sealed = sealing.sealed()
+                while True:
+                    while records and len(sealings) < SEALERS:
+                        sealings.append(self._sealing(made, cursor, records, after, sealer))
+                        made.seq, cursor = made.seq + 1, sealings[-1].after
+                        records, after = self._outgoing(cursor, BATCH)
+                    if not sealings:
+                        break
+                    sealed = sealings.popleft().sealed()
                     if flight is None:
                         with self.state.transaction():
                             self.state.add_pending(sealed.item)
@@ -377,8 +385,6 @@ class Engine:
                         self._land(landing, then=sealed)
                     flight = _Flight(sealed, uploads.submit(self.storage.write, made.machine,
                                                             sealed.item.seq, sealed.data))
-                    sealing = self._sealing(made, cursor, records, after, sealer) \
-                        if records else None
                 if flight is not None:
                     landing, flight = flight, None
                     self._land(landing)
