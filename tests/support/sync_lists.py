@@ -237,6 +237,19 @@ def _check(record: Any) -> None:
         raise SyncRecordInvalid("a record without its conversation")
 
 
+class DictsOnly:
+    """A `ListFeed` behind the seam's plain methods only: its records handed as dicts (no
+    `outgoing_json`), as a feed that does not write its records' JSON hands them."""
+
+    def __init__(self, home: Path) -> None:
+        self.inner = ListFeed(home)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("outgoing_json", "inner"):
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+
 class StoreFeed:
     """A real data directory (`TurnlogStore.open(home)`): the seam is the store's own
     `store.sync_feed`; the acts go through the store's API as the window and the CLI do."""
