@@ -9,13 +9,22 @@ sync_servers.py: WebDAV on wsgidav, S3 on moto), side by side with a plain uploa
   at most 1 s over loopback, the same at every N);
 - the process's peak memory.
 
+The turns' text is `--text varied` (default: varied sentences, English and Chinese, from
+fixed word lists, compressing about as real conversation text does: tests/support/
+chat_text.py) or `--text repeated` (one sentence repeated six times, which zlib shrinks about
+twenty times: the plain upload then moves few bytes while the sync still handles every
+record); the zlib ratio of the text is printed. `--feed lists` (default) keeps the log in
+the list-shaped feed of tests/support/sync_lists.py, `--feed store` in a real data
+directory (its turns written many at once, as tests/support/long_history.py does; the
+store's triggers journal them as for any turn).
+
 The servers run in a child process (`sync_servers_apart`), as a real server runs beside its
 client; `--in-process` runs them in this process instead, where the server's Python and the
 sync's take turns on one interpreter lock (an upload then cannot overlap the sealing of the
 next object) and the peak memory errs high.
 
     .venv/bin/python tests/bench/sync_remote.py [--turns 1000 10000] [--server webdav s3]
-        [--in-process]
+        [--text varied|repeated] [--feed lists|store] [--in-process]
 """
 
 from __future__ import annotations
@@ -27,11 +36,13 @@ import secrets
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 
-from sync_lists import ListFeed  # noqa: E402
+from chat_text import ChatText, zlib_ratio  # noqa: E402
+from sync_lists import ListFeed, StoreFeed  # noqa: E402
 from sync_machines import make_machine  # noqa: E402
 from sync_servers import (  # noqa: E402
     BUCKET,
@@ -43,12 +54,30 @@ from sync_servers import (  # noqa: E402
     webdav_server,
 )
 from sync_servers_apart import served_apart  # noqa: E402
-from turnlog.sync.crypto import ENV_LIGHT_KDF  # noqa: E402
+from turnlog.sync.crypto import COMPRESSION, ENV_LIGHT_KDF  # noqa: E402
 from turnlog.sync.storage import StorageConfig, open_storage  # noqa: E402
 
 os.environ.setdefault(ENV_LIGHT_KDF, "1")
-TEXT = ("The tulip bulbs go in after the first frost, 15 cm deep, pointed end up; "
-        "郁金香种球在初霜之后种下。 🌷 ") * 6  # about 1 KiB of UTF-8
+REPEATED = ("The tulip bulbs go in after the first frost, 15 cm deep, pointed end up; "
+            "郁金香种球在初霜之后种下。 🌷 ") * 6  # about 1 KiB of UTF-8
+FEEDS = {"lists": ListFeed, "store": StoreFeed}
+PER_CONVERSATION = 100
+
+
+class Turns:
+    """The question and answer of turn `index`: about 1 KiB of UTF-8 in all."""
+
+    def __init__(self, text: str) -> None:
+        self.varied = ChatText() if text == "varied" else None
+
+    def __call__(self, tag: str, index: int) -> tuple[str, str]:
+        if self.varied is None:
+            return f"{tag} question {index}: {REPEATED}", f"answer {index}"
+        return f"{tag} {index}: {self.varied.message(300)}", self.varied.message(700)
+
+    def ratio(self) -> float:
+        """zlib's ratio on the text of 500 turns (one object's worth)."""
+        return zlib_ratio("".join(q + a for q, a in (self("r", i) for i in range(500))))
 
 
 def _config(served, place: str) -> tuple[StorageConfig, str]:
@@ -58,20 +87,39 @@ def _config(served, place: str) -> tuple[StorageConfig, str]:
     return StorageConfig("s3", served.url, bucket=BUCKET, prefix=place, user=S3_KEY), S3_SECRET
 
 
-def _fill(feed: ListFeed, turns: int, tag: str) -> None:
-    per_conversation = 100
-    for start in range(0, turns, per_conversation):
+def _fill(feed: ListFeed | StoreFeed, turns: int, tag: str, text: Turns) -> None:
+    for start in range(0, turns, PER_CONVERSATION):
         conv = feed.new_conversation(f"{tag} {start}")
-        for index in range(start, min(turns, start + per_conversation)):
-            feed.add_turn(conv, f"{tag} question {index}: {TEXT}", f"answer {index}")
+        indexes = range(start, min(turns, start + PER_CONVERSATION))
+        if isinstance(feed, StoreFeed):
+            _fill_store(feed, conv, [text(tag, index) for index in indexes])
+            continue
+        for index in indexes:
+            feed.add_turn(conv, *text(tag, index))
 
 
-def first_sync(served, tmp: Path, turns: int) -> tuple[float, float, int]:
+def _fill_store(feed: StoreFeed, conv: str, pairs: list[tuple[str, str]]) -> None:
+    """A conversation's turns written in one transaction (one by one through the store's
+    API, 100,000 of them would take many minutes)."""
+    db, cid = feed.store.db, feed._local_id(conv)
+    stamp = "2026-01-02T03:04:05.000006+00:00"
+    with db.atomic():
+        db.cursor().executemany(
+            "INSERT INTO turns (id, conversation_id, ordinal, question, answer, model, "
+            "finish_reason, created_at) VALUES (?, ?, ?, ?, ?, 'm', 'stop', ?)",
+            [(uuid.uuid4().hex, cid, ordinal, question, answer, stamp)
+             for ordinal, (question, answer) in enumerate(pairs, 1)])
+        db.execute_sql("UPDATE conversations SET next_ordinal = ? WHERE id = ?",
+                       (len(pairs) + 1, cid))
+
+
+def first_sync(served, tmp: Path, turns: int, feed: str,
+               text: Turns) -> tuple[float, float, int]:
     """(sync seconds, plain upload seconds, bytes) of a first sync of `turns` turns."""
     config, secret = _config(served, f"first-{turns}")
     machine = make_machine(tmp, f"first-{turns}", lambda: open_storage(config, secret),
-                           ListFeed)
-    _fill(machine.feed, turns, "first")
+                           FEEDS[feed])
+    _fill(machine.feed, turns, "first", text)
     start = time.perf_counter()
     machine.sync()
     took = time.perf_counter() - start
@@ -91,14 +139,15 @@ def first_sync(served, tmp: Path, turns: int) -> tuple[float, float, int]:
     return took, plain_took, sum(sizes)
 
 
-def incremental(served, tmp: Path, turns: int) -> tuple[float, int, int]:
+def incremental(served, tmp: Path, turns: int, feed: str,
+                text: Turns) -> tuple[float, int, int]:
     """(seconds, requests, other machines) of a sync of one new turn against a storage
     holding `turns` turns from three machines."""
     config, secret = _config(served, f"three-{turns}")
     machines = [make_machine(tmp, f"{name}-{turns}", lambda: open_storage(config, secret),
-                             ListFeed) for name in ("laptop", "office-pc", "tablet")]
+                             FEEDS[feed]) for name in ("laptop", "office-pc", "tablet")]
     for machine in machines:
-        _fill(machine.feed, turns // 3, machine.name)
+        _fill(machine.feed, turns // 3, machine.name, text)
         machine.sync()
     for machine in machines * 2:
         machine.sync()
@@ -120,9 +169,14 @@ def main() -> int:
     parser.add_argument("--turns", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--server", nargs="+", choices=["webdav", "s3"],
                         default=["webdav", "s3"])
+    parser.add_argument("--text", choices=["varied", "repeated"], default="varied")
+    parser.add_argument("--feed", choices=sorted(FEEDS), default="lists")
     parser.add_argument("--in-process", action="store_true",
                         help="the servers in this process, not in a child process")
     args = parser.parse_args()
+    text = Turns(args.text)
+    print(f"text {args.text}: zlib shrinks it {text.ratio():.1f}x (level 6; the sync's "
+          f"level {COMPRESSION}), feed {args.feed}")
     for kind in args.server:
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
@@ -134,12 +188,13 @@ def main() -> int:
                 serving = s3_server()
             with serving as served:
                 for turns in args.turns:
-                    took, plain, size = first_sync(served, root, turns)
+                    took, plain, size = first_sync(served, root, turns, args.feed, text)
                     print(f"{kind} {turns:>7,} turns: first sync {took:6.2f} s "
                           f"({size / took / 1e6:5.1f} MB/s), plain upload of the same "
                           f"objects {plain:6.2f} s: {plain / took:4.0%} of it "
                           f"(goal >= 50 %)")
-                    took, requests, others = incremental(served, root, turns)
+                    took, requests, others = incremental(served, root, turns, args.feed,
+                                                         text)
                     print(f"{kind} {turns:>7,} turns from 3 machines: one new turn synced "
                           f"in {took * 1000:5.0f} ms with {requests} requests (goal <= "
                           f"{2 * others + 3}, <= 1000 ms)")

@@ -23,14 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from turnlog.sync.seam import SyncRecordInvalid
+from turnlog.sync.seam import Outgoing, SyncRecordInvalid, needs_reading
 
 MAX_RECORD = 4 * 1024 * 1024
 KINDS = {"conversation", "turn", "rename", "delete"}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS journal (n INTEGER PRIMARY KEY AUTOINCREMENT, gid TEXT NOT NULL,
-    conv TEXT, record TEXT NOT NULL);
+    conv TEXT, record TEXT NOT NULL, kind TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS records (gid TEXT PRIMARY KEY, kind TEXT NOT NULL, conv TEXT,
     hlc TEXT NOT NULL, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tombstones (gid TEXT PRIMARY KEY);
@@ -75,8 +75,8 @@ class ListFeed:
         self.con.execute("BEGIN IMMEDIATE")
         record = {"v": 1, **record, "hlc": self._hlc()}
         self._store(record)
-        self.con.execute("INSERT INTO journal (gid, conv, record) VALUES (?, ?, ?)",
-                         (record["id"], record["conv"], json.dumps(record)))
+        self.con.execute("INSERT INTO journal (gid, conv, record, kind) VALUES (?, ?, ?, ?)",
+                         (record["id"], record["conv"], _written(record), record["kind"]))
         self.con.execute("COMMIT")
         return record
 
@@ -105,8 +105,8 @@ class ListFeed:
                   "counts": {"conversation": 1, "turn": sum(
                       1 for t in targets if self._kind_was.get(t) == "turn")}}
         self._store(record)
-        self.con.execute("INSERT INTO journal (gid, conv, record) VALUES (?, ?, ?)",
-                         (record["id"], None, json.dumps(record)))
+        self.con.execute("INSERT INTO journal (gid, conv, record, kind) VALUES (?, ?, ?, ?)",
+                         (record["id"], None, _written(record), "delete"))
         self.con.execute("COMMIT")
 
     def delete_here(self, conv: str) -> None:
@@ -141,6 +141,23 @@ class ListFeed:
             last = self.con.execute("SELECT max(n) FROM journal").fetchone()[0]
             return [], max(after, last or 0)
         return [json.loads(r[1]) for r in rows], rows[-1][0]
+
+    def outgoing_json(self, after: int, limit: int = 2000) -> tuple[list[Outgoing], int]:
+        """`outgoing`, each record as the journal keeps its JSON, as bytes (read only when
+        the wire side needs more than its kind, id and conversation)."""
+        rows = self.con.execute("SELECT n, CAST(record AS BLOB), kind, gid, conv FROM journal "
+                                "WHERE n > ? ORDER BY n LIMIT ?", (after, limit)).fetchall()
+        if not rows:
+            return [], self.outgoing(after, limit)[1]
+        out = []
+        for _, text, kind, gid, conv in rows:
+            if kind == "delete":  # its journal row names no conversation; the record does
+                record = json.loads(text)
+                out.append(Outgoing(text, kind, gid, record.get("conv"),
+                                    record if needs_reading(record) else None))
+            else:
+                out.append(Outgoing(text, kind, gid, conv))
+        return out, rows[-1][0]
 
     def incoming(self, records: list[dict[str, Any]], origin: str) -> Applied:
         applied = Applied()
@@ -200,6 +217,11 @@ class ListFeed:
         return out
 
 
+def _written(record: dict[str, Any]) -> str:
+    """A record's JSON as the journal keeps it (and sends it): compact UTF-8."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
 def _check(record: Any) -> None:
     if not isinstance(record, dict) or record.get("v") != 1 or record.get("kind") not in KINDS:
         raise SyncRecordInvalid("a record of an unknown format or kind")
@@ -213,6 +235,19 @@ def _check(record: Any) -> None:
         raise SyncRecordInvalid("a delete without its list of ids")
     if record["kind"] != "delete" and not isinstance(record.get("conv"), str):
         raise SyncRecordInvalid("a record without its conversation")
+
+
+class DictsOnly:
+    """A `ListFeed` behind the seam's plain methods only: its records handed as dicts (no
+    `outgoing_json`), as a feed that does not write its records' JSON hands them."""
+
+    def __init__(self, home: Path) -> None:
+        self.inner = ListFeed(home)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("outgoing_json", "inner"):
+            raise AttributeError(name)
+        return getattr(self.inner, name)
 
 
 class StoreFeed:

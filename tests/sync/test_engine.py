@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from sync_lists import FEEDS
+from sync_lists import FEEDS, DictsOnly
 from sync_machines import PASSPHRASE, live_plaintexts, make_machine, storage_bytes
 from turnlog.sync.crypto import WrongPassphrase
 from turnlog.sync.engine import PassphraseChanged, change_passphrase, set_up
@@ -73,6 +73,30 @@ def test_a_first_sync_of_several_objects_lands_each_in_order_and_whole(shared):
     assert b.sync().received == {"laptop": 1201}
     assert a.feed.dump() == b.feed.dump()
     assert a.sync().published_objects == 0
+
+
+def test_a_feed_handing_dicts_publishes_what_one_handing_json_does(tmp_path):
+    """The engine writes the records of a feed without `outgoing_json` itself: another
+    machine ends with the same log, a delete everywhere included."""
+    a = make_machine(tmp_path, "laptop", tmp_path / "storage", DictsOnly)
+    b = make_machine(tmp_path, "office-pc", tmp_path / "storage", FEEDS["lists"])
+    try:
+        kept, gone = a.feed.new_conversation("Tulip beds"), a.feed.new_conversation("Typo")
+        for index in range(600):
+            a.feed.add_turn(kept, f"question {index} 郁金香", f"answer {index}")
+        a.feed.add_turn(gone, "PEONY secret", "answer")
+        assert a.sync().published_objects == 2
+        assert b.sync().received == {"laptop": 603}
+        a.feed.delete_everywhere(gone)
+        a.sync()
+        b.sync()
+        assert a.feed.dump() == b.feed.dump() and gone not in b.feed.dump()
+        assert len(b.feed.dump()[kept]["turns"]) == 600
+        # what a delete removed, read from its record: 1 conversation, 1 turn, 2 ids
+        assert [d[2:] for d in a.state.deletes()] == [(1, 1, 2)]
+    finally:
+        a.close()
+        b.close()
 
 
 def test_the_storage_holds_no_title_text_model_or_machine_name(shared, tmp_path):

@@ -33,7 +33,16 @@ import peewee
 from . import attachments, deletion, sync_apply, sync_derived, titles, versions
 from .database import Database
 from .errors import NotFound, SyncRecordInvalid
-from .sync_records import FILE_FIELDS, FORMAT, NODE, ROW_KINDS, check, refuse
+from .sync_records import (
+    FILE_FIELDS,
+    FORMAT,
+    NODE,
+    ROW_KINDS,
+    Outgoing,
+    check,
+    needs_reading,
+    refuse,
+)
 
 if TYPE_CHECKING:
     from .privacy import ConversationsDeleted, Privacy, TurnsDeleted
@@ -46,6 +55,32 @@ _NAMED_FILES = ('SELECT "original" FROM "turn_attachments" UNION SELECT "sent" F
                 '"turn_attachments" UNION SELECT "original" FROM "assistant_files" UNION '
                 'SELECT "sent" FROM "assistant_files"')
 _FILE_SQL = ", ".join(f'"{c}"' for c in ("gid", *FILE_COLUMNS[1:]))
+
+# A turn record as `_turn_record` builds it (with `outgoing`'s frame), written by SQLite's
+# json_object for a turn of a conversation still here with no files and no tool results;
+# NULL for the rest (built in Python). As bytes: UTF-8 as SQLite keeps it, never decoded.
+# A test holds the two writers to the same record.
+_TURN_JSON = (
+    'CASE WHEN j."kind" = \'turn\' AND t."id" IS NOT NULL AND EXISTS (SELECT 1 FROM '
+    '"conversations" c WHERE c."gid" = j."conv") AND NOT EXISTS (SELECT 1 FROM '
+    '"turn_attachments" a WHERE a."turn_id" = t."id") AND NOT EXISTS (SELECT 1 FROM '
+    '"tool_results" r WHERE r."turn_id" = t."id") THEN CAST(json_object('
+    f'\'v\', {FORMAT}, \'kind\', \'turn\', \'id\', j."gid", \'conv\', j."conv", '
+    '\'hlc\', j."hlc", \'question\', t."question", \'answer\', t."answer", \'model\', '
+    't."model", \'finish_reason\', t."finish_reason", \'created_at\', t."created_at", '
+    '\'usage\', t."usage", \'reasoning\', t."reasoning", \'incomplete\', t."incomplete", '
+    '\'tool_exchange\', t."tool_exchange", \'after\', t."after_id", \'version_of\', '
+    't."version_of") AS BLOB) END')
+_OUTGOING_SQL = (
+    'SELECT j."seq", j."kind", j."gid", j."conv", j."subject", j."value", j."hlc", '
+    f'{_TURN_JSON} FROM "sync_journal" j LEFT JOIN "turns" t ON j."kind" = \'turn\' AND '
+    't."id" = j."gid" WHERE j."origin" IS NULL AND j."seq" > ? ORDER BY j."seq" LIMIT ?')
+
+
+def _written(record: dict[str, Any]) -> bytes:
+    """A record's JSON as it travels: compact UTF-8."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode()
+
 
 # What never travels: listed here, named in the README's Sync section (secrets, tool
 # servers' commands and profiles are outside the store: they never reach it).
@@ -118,20 +153,37 @@ class SyncFeed:
         """This machine's own change records after local cursor `after` (0: all), oldest
         first, at most `limit`, and the cursor after the last one looked at. Records of
         rows deleted since are left out; records applied from others never appear."""
-        self._journal_assistants()  # before the links of conversations to them
-        self._journal_side_questions()
+        found, after = self.outgoing_json(after, limit)
+        return [json.loads(record.json) for record in found], after
+
+    def outgoing_json(self, after: int, limit: int = 2000) -> tuple[list[Outgoing], int]:
+        """`outgoing`, each record as its JSON. A turn's record (most of a log) is written
+        by SQLite from its row as the journal row is read (`_TURN_JSON`), without a Python
+        object per field; a turn with files or tool results, and every other kind, is
+        built by `_record` and written here."""
         with self.database.guard():
-            found = self.db.execute_sql(
-                'SELECT "seq", "kind", "gid", "conv", "subject", "value", "hlc" FROM '
-                '"sync_journal" WHERE "origin" IS NULL AND "seq" > ? ORDER BY "seq" LIMIT ?',
-                (after, limit)).fetchall()
+            found = self.db.execute_sql(_OUTGOING_SQL, (after, limit)).fetchall()
+        if len(found) < limit:
+            # Near the end, assistants and side questions are looked at for changes to
+            # journal (a look reads the whole journal: not on each of the hundreds of pages
+            # a first sync of 100,000 turns asks for), then the page is read again.
+            self._journal_assistants()  # before the links of conversations to them
+            self._journal_side_questions()
+            with self.database.guard():
+                found = self.db.execute_sql(_OUTGOING_SQL, (after, limit)).fetchall()
+        with self.database.guard():
             out = []
-            for seq, kind, gid, conv, subject, value, hlc in found:
+            for seq, kind, gid, conv, subject, value, hlc, written in found:
+                after = seq
+                if written is not None:
+                    out.append(Outgoing(written, kind, gid, conv))
+                    continue
                 record = self._record(kind, gid, conv, subject, value)
                 if record is not None:
-                    out.append({"v": FORMAT, "kind": record.pop("kind", kind), "id": gid,
-                                "conv": conv, "hlc": hlc, **record})
-                after = seq
+                    record = {"v": FORMAT, "kind": record.pop("kind", kind), "id": gid,
+                              "conv": conv, "hlc": hlc, **record}
+                    out.append(Outgoing(_written(record), record["kind"], gid, conv,
+                                        record if needs_reading(record) else None))
         return out, after
 
     def _journal_side_questions(self) -> None:
@@ -159,9 +211,12 @@ class SyncFeed:
         with self.database.guard(), db.atomic():
             if db.execute_sql('SELECT "quiet" FROM "sync_state"').fetchone()[0]:
                 return
+            # An assistant's rows name no conversation: the index on it finds them without
+            # reading the whole journal (a look came to 0.1-0.2 s at 100,000 turns).
             marks = dict(db.execute_sql(
                 'SELECT "gid", "value" FROM "sync_journal" WHERE "seq" IN (SELECT max("seq") '
-                'FROM "sync_journal" WHERE "kind" = \'assistant\' GROUP BY "gid")').fetchall())
+                'FROM "sync_journal" WHERE "conv" IS NULL AND "kind" = \'assistant\' GROUP BY '
+                '"gid")').fetchall())
             present = [g for (g,) in db.execute_sql('SELECT "gid" FROM "assistants"')]
             for gid in sorted(set(present) | set(marks)):
                 mark = sync_apply.assistant_mark(db, gid)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import SyncRecordInvalid
 
@@ -127,6 +127,25 @@ KINDS = ("conversation", "delete", *KIND_FIELDS)
 NEEDS_CONVERSATION = ("conversation", "turn", "version", "use_version", "pin", "note",
                       "side", "conversation_assistant", "summary", "request", "side_attempt",
                       "files")
+
+
+class Outgoing(NamedTuple):
+    """One change record of this machine as it goes into an object: its JSON (UTF-8, one
+    object) as the feed wrote it, and what the wire side reads of it without parsing it: its
+    kind, id and conversation, and the record itself when the wire side needs more (a
+    delete's targets and counts, the files a record names: `needs_reading`), else None. A
+    first sync of 100,000 turns handles each once, as bytes (a tuple: made cheaply)."""
+
+    json: bytes
+    kind: str
+    id: str
+    conv: str | None
+    record: dict[str, Any] | None = None
+
+
+def needs_reading(record: dict[str, Any]) -> bool:
+    """Whether the wire side looks into this record (a delete, or a record naming files)."""
+    return record.get("kind") == "delete" or bool(record.get("files"))
 
 
 def refuse(record: Any, why: str) -> SyncRecordInvalid:

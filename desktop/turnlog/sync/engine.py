@@ -14,6 +14,7 @@ import hashlib
 import logging
 import sys
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
@@ -35,8 +36,8 @@ from .crypto import (
 )
 from .errors import PassphraseChanged, SyncProblem
 from .layout import new_machine_id
-from .payload import Payload, PayloadInvalid, parse_payload
-from .seam import Feed, SyncRecordInvalid
+from .payload import Payload, PayloadInvalid, encode_json, parse_payload
+from .seam import Feed, Outgoing, SyncRecordInvalid, needs_reading
 from .state import PendingObject, SyncState, now
 from .storage import Storage
 
@@ -49,6 +50,9 @@ log = logging.getLogger(__name__)
 # at most 4 MiB, so one always fits).
 BATCH = 500
 OBJECT_PAYLOAD = 8 * 1024 * 1024
+# Objects being sealed at once while a publish runs: zlib (at about 100 MB/s a core) is most
+# of a first sync's work; two keep two cores busy, a third would only wait for the upload.
+SEALERS = 2
 # While a publish runs, how long a thread holding the interpreter lock keeps it before one
 # waiting takes its turn (Python's default is 5 ms).
 HANDOFF_S = 0.0005
@@ -128,6 +132,20 @@ def _ids(sections: dict[int, list[dict[str, Any]]]) -> list[str]:
             if isinstance(conv := record.get("conv"), str) and record.get("kind") != "delete":
                 found.add(conv)
     return sorted(found)
+
+
+def _outgoing_ids(records: list[Outgoing]) -> list[str]:
+    """`_ids` of a new object's records, read from their Outgoing."""
+    found = {record.id for record in records}
+    found.update(record.conv for record in records
+                 if record.conv is not None and record.kind != "delete")
+    return sorted(found)
+
+
+def as_outgoing(record: dict[str, Any]) -> Outgoing:
+    """A record of a feed that hands dicts, as one that writes its records hands it."""
+    return Outgoing(encode_json(record), record["kind"], record["id"], record.get("conv"),
+                    record if needs_reading(record) else None)
 
 
 _turns_lock = threading.Lock()
@@ -336,35 +354,37 @@ class Engine:
     # ------------------------------------------------------------- publishing
     def publish(self) -> None:
         """This machine's new change records, BATCH at a time, one object each, in three
-        lanes: this thread reads the feed and writes an object's payload while a worker
-        seals the one before it and another uploads the one before that (one of each at
-        most). Once an upload is in the storage, one transaction makes its object live and
-        notes the next one, sealed, as pending before its upload starts: the rules at the
-        top hold for each object."""
+        lanes: this thread reads the feed and writes objects' payloads while SEALERS workers
+        seal the next ones (compressing is most of a first sync's work, and lets go of the
+        interpreter lock) and another uploads the one before them (one at a time). Once an
+        upload is in the storage, one transaction makes its object live and notes the next
+        one, sealed, as pending before its upload starts: the rules at the top hold for
+        each object; an object sealed but never noted was never written."""
         cursor, flight = self.state.cursor, None
         made = _Making(self.me, self.state.machine_name, self.state.frontiers(),
                        self.state.next_seq())
-        records, after = self.feed.outgoing(cursor, BATCH)
+        records, after = self._outgoing(cursor, BATCH)
+        sealings: deque[_Sealing] = deque()
         with ThreadPoolExecutor(1, thread_name_prefix="sync-upload") as uploads, \
-                ThreadPoolExecutor(1, thread_name_prefix="sync-seal") as sealer, \
+                ThreadPoolExecutor(SEALERS, thread_name_prefix="sync-seal") as sealer, \
                 _prompt_turns():
             try:
-                sealing = self._sealing(made, cursor, records, after, sealer) \
-                    if records else None
-                while sealing is not None:
-                    made.seq, cursor = made.seq + 1, sealing.after
-                    records, after = self.feed.outgoing(cursor, BATCH)
-                    sealed = sealing.sealed()
+                while True:
+                    while records and len(sealings) < SEALERS:
+                        sealings.append(self._sealing(made, cursor, records, after, sealer))
+                        made.seq, cursor = made.seq + 1, sealings[-1].after
+                        records, after = self._outgoing(cursor, BATCH)
+                    if not sealings:
+                        break
+                    sealed = sealings.popleft().sealed()
                     if flight is None:
                         with self.state.transaction():
                             self.state.add_pending(sealed.item)
                     else:
                         landing, flight = flight, None
                         self._land(landing, then=sealed)
-                    flight = _Flight(sealed, uploads.submit(self.storage.write, self.me,
+                    flight = _Flight(sealed, uploads.submit(self.storage.write, made.machine,
                                                             sealed.item.seq, sealed.data))
-                    sealing = self._sealing(made, cursor, records, after, sealer) \
-                        if records else None
                 if flight is not None:
                     landing, flight = flight, None
                     self._land(landing)
@@ -376,23 +396,32 @@ class Engine:
             with self.state.transaction():
                 self.state.put("cursor", after)
 
-    def _sealing(self, made: _Making, cursor: int, records: list[dict[str, Any]],
+    def _outgoing(self, cursor: int, limit: int) -> tuple[list[Outgoing], int]:
+        """The feed's next records after `cursor`, as their JSON (written here when the
+        feed hands dicts)."""
+        if hasattr(self.feed, "outgoing_json"):
+            return self.feed.outgoing_json(cursor, limit)
+        records, after = self.feed.outgoing(cursor, limit)
+        return [as_outgoing(record) for record in records], after
+
+    def _sealing(self, made: _Making, cursor: int, records: list[Outgoing],
                  after: int, sealer: ThreadPoolExecutor) -> _Sealing:
         """This machine's next object of `records` (the feed's after `cursor` up to
         `after`, fewer of them again and again until it fits OBJECT_PAYLOAD), its payload
         written and handed to `sealer`."""
         seq = made.seq
         while True:
-            payload = Payload(made.machine, made.name, seq, now(), [seq], {seq: records},
-                              made.frontiers).to_bytes()
+            payload = Payload.fresh(made.machine, made.name, seq, now(), made.frontiers,
+                                    [record.json for record in records])
             if len(payload) <= OBJECT_PAYLOAD or len(records) == 1:
                 break
-            records, after = self.feed.outgoing(cursor, max(1, len(records) // 2))
-        blobs.upload(self, records)  # before the records that name them
+            records, after = self._outgoing(cursor, max(1, len(records) // 2))
+        read = [record.record for record in records if record.record is not None]
+        blobs.upload(self, read)  # before the records that name them
         key_id = self.keys.current
-        sealing = sealer.submit(_sealed_with, self.keys.by_id[key_id], key_id, self.me, seq,
+        sealing = sealer.submit(_sealed_with, self.keys.by_id[key_id], key_id, made.machine, seq,
                                 payload)
-        return _Sealing(seq, after, _ids({seq: records}), _delete_counts(records),
+        return _Sealing(seq, after, _outgoing_ids(records), _delete_counts(read),
                         len(records), sealing)
 
     def _land(self, flight: _Flight, then: _Sealed | None = None) -> None:

@@ -79,6 +79,16 @@ class Payload:
             "read": self.read, "forgotten": self.forgotten,
         })
 
+    @staticmethod
+    def fresh(machine: str, name: str, seq: int, at: str, read: dict[str, int],
+              records: list[bytes]) -> bytes:
+        """The payload `to_bytes` writes for a new object covering its own number only,
+        its records given as their JSON: joined as they are, never read again."""
+        head = encode_json({"v": PAYLOAD_FORMAT, "machine": machine, "name": name, "seq": seq,
+                            "at": at, "covers": [seq], "read": read, "forgotten": []})
+        return b"".join((head[:-1], b',"sections":{"', str(seq).encode(), b'":[',
+                         b",".join(records), b"]}}"))
+
     def ids(self) -> set[str]:
         """Every global id its records carry (their own and their conversation's)."""
         found: set[str] = set()

@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ..store.errors import SyncRecordInvalid
+from ..store.sync_records import Outgoing, needs_reading
 
-__all__ = ["Feed", "SyncRecordInvalid"]
+__all__ = ["Feed", "Outgoing", "SyncRecordInvalid", "needs_reading"]
 
 
 class Feed(Protocol):
@@ -22,6 +23,9 @@ class Feed(Protocol):
     # uses them when present: `blob(sha256) -> bytes` (NotFound when absent),
     # `missing_blobs() -> list[str]`, `add_blob(data, sha256) -> bool` (SyncRecordInvalid
     # when the bytes do not match).
+    # And, when present: `outgoing_json(after, limit) -> (list[Outgoing], after)`, what
+    # `outgoing` returns, each record already written as its JSON (the engine then never
+    # builds a dict per record nor writes it).
     # And, when present: `follow_machine(machine_id)` (this machine's id, a new one after
     # a restore: its clock's node id follows it; else a `machine` attribute is set) and
     # `name_machines({machine id: name})` (what a fork it continued on shows).

@@ -1,0 +1,97 @@
+"""A machine's change records as their JSON (`outgoing_json`, what a sync packs into its
+objects): each is the record `outgoing` hands, whether SQLite wrote it (a plain turn) or
+Python did (a turn with files or tool results, a version, a delete, every other kind), and
+says what the sync reads of it without parsing it (real SQLite files)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import pytest
+
+from sync_stores import machines_open, pending
+from turnlog.core.attachments import Attachment, AttachmentKind
+from turnlog.core.model import Usage
+from turnlog.core.pending import PendingTurn
+from turnlog.core.tools import ToolCall, ToolResult, ToolRound
+
+PHOTO = b"\x89PNG-kyoto-" + bytes(range(256)) * 8
+
+
+@pytest.fixture
+def store(tmp_path):
+    with machines_open(tmp_path, "A") as opened:
+        yield opened["A"]
+
+
+def _everything(store) -> None:
+    conv = store.conversations.create("Kyoto 🗾 京都")
+    store.turns.commit(conv.id, pending("Where to stay? 住哪里？\n\"quoted\" \\ \t tab"))
+    incomplete = replace(pending("Cut off?", "half an ans"), finish_reason="length",
+                         reasoning="thinking 思考", incomplete="length",
+                         usage=Usage(10, 20, 30))
+    first = store.turns.commit(conv.id, incomplete)
+    store.turns.commit(conv.id, pending("Cut off? again", replaces=first.id))
+    photo = Attachment(name="temple.png", kind=AttachmentKind.IMAGE, mime="image/png",
+                       size=len(PHOTO), digest=hashlib.sha256(PHOTO).hexdigest(), sent=PHOTO,
+                       sent_mime="image/png", original=PHOTO, notes=("a note",))
+    store.turns.commit(conv.id, replace(pending("What is in this photo?"),
+                                        attachments=(photo,)))
+    searched = ToolRound((ToolCall("call_1", "search", '{"q": "x"}'),),
+                         (ToolResult("call_1", "found rows"),))
+    store.turns.commit(conv.id, PendingTurn("g-tools", "search it", "found", "m", "stop",
+                                            Usage(), datetime.now(UTC), tools=(searched,)))
+    gone = store.conversations.create("Gone")
+    store.turns.commit(gone.id, pending("soon deleted"))
+    store.sync_feed.delete_conversations([gone.id], everywhere=True)
+
+
+def _all_json(store, limit: int):
+    found, cursor = [], 0
+    while True:
+        page, after = store.sync_feed.outgoing_json(cursor, limit)
+        found += page
+        if after == cursor:
+            return found
+        cursor = after
+
+
+@pytest.mark.parametrize("limit", [1, 3, 1000])
+def test_each_records_json_is_the_record_outgoing_hands(store, limit):
+    _everything(store)
+    records, _ = store.sync_feed.outgoing(0, 1000)
+    written = _all_json(store, limit)
+    assert [json.loads(o.json) for o in written] == records
+    assert {r["kind"] for r in records} >= {"conversation", "turn", "version", "delete"}
+    for outgoing, record in zip(written, records, strict=True):
+        assert (outgoing.kind, outgoing.id, outgoing.conv) == \
+            (record["kind"], record["id"], record["conv"])
+        # what the sync reads: a delete's targets, a turn's files; a plain turn it never parses
+        wanted = record["kind"] == "delete" or bool(record.get("files"))
+        assert (outgoing.record == record) if wanted else outgoing.record is None
+    assert any(o.record and o.record.get("files") for o in written)
+
+
+def test_a_plain_turn_written_by_sqlite_is_the_one_python_builds(store):
+    """Two writers of one turn record: SQLite's for a plain turn, Python's for the rest."""
+    _everything(store)
+    feed = store.sync_feed
+    turns = [o for o in _all_json(store, 1000) if o.kind == "turn"]
+    assert len(turns) == 5
+    for outgoing in turns:
+        built = feed._turn_record(outgoing.id)
+        assert built is not None
+        record = json.loads(outgoing.json)
+        assert {k: record[k] for k in built} == built
+        assert set(record) - set(built) == {"v", "kind", "id", "conv", "hlc"}
+    plain = json.loads(turns[0].json)
+    assert plain["question"] == "Where to stay? 住哪里？\n\"quoted\" \\ \t tab"
+    assert "住哪里" in turns[0].json.decode()  # UTF-8 as it is, not escaped
+    cut = json.loads(turns[1].json)
+    assert (cut["reasoning"], cut["incomplete"], cut["finish_reason"]) == \
+        ("thinking 思考", "length", "length")
+    assert json.loads(cut["usage"]) == json.loads(feed.db.execute_sql(
+        'SELECT "usage" FROM "turns" WHERE "id" = ?', (turns[1].id,)).fetchone()[0])
