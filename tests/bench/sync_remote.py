@@ -54,7 +54,7 @@ from sync_servers import (  # noqa: E402
     webdav_server,
 )
 from sync_servers_apart import served_apart  # noqa: E402
-from turnlog.sync.crypto import COMPRESSION, ENV_LIGHT_KDF  # noqa: E402
+from turnlog.sync.crypto import COMPRESSION, ENV_LIGHT_KDF, FORMAT  # noqa: E402
 from turnlog.sync.storage import StorageConfig, open_storage  # noqa: E402
 
 os.environ.setdefault(ENV_LIGHT_KDF, "1")
@@ -175,8 +175,9 @@ def main() -> int:
                         help="the servers in this process, not in a child process")
     args = parser.parse_args()
     text = Turns(args.text)
-    print(f"text {args.text}: zlib shrinks it {text.ratio():.1f}x (level 6; the sync's "
-          f"level {COMPRESSION}), feed {args.feed}")
+    packer = f"Zstandard level {COMPRESSION}" if FORMAT == 2 else "zlib level 1"
+    print(f"text {args.text}: zlib shrinks it {text.ratio():.1f}x (level 6; the sync packs "
+          f"with {packer}), feed {args.feed}")
     for kind in args.server:
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import json
 import os
+import struct
+import zlib
 
 import pytest
+import zstandard
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from turnlog.sync import crypto
 from turnlog.sync.crypto import (
     ENV_LIGHT_KDF,
+    SMALLEST_BUCKET,
     Incomplete,
     SyncCryptoError,
     Tampered,
@@ -59,14 +64,69 @@ def test_sizes_are_buckets_and_nonces_are_fresh():
     assert seal(KEY, "000001-k", MACHINE, 1, b"a") != small
 
 
-def test_a_compression_bomb_is_refused():
-    import struct
-    import zlib
+def _framed(packed: bytes) -> bytes:
+    return struct.pack(">I", len(packed)) + packed
 
-    bomb = zlib.compress(bytes(crypto.MAX_PAYLOAD + 10))
-    padded = struct.pack(">I", len(bomb)) + bomb
+
+def _sealed_as(fmt: int, packed: bytes, seq: int = 1) -> bytes:
+    """An object of format `fmt` whose payload is `packed` as it stands (how an earlier
+    Turnlog, or a hostile writer holding the key, would seal it)."""
+    padded = _framed(packed) + bytes(SMALLEST_BUCKET - 4 - len(packed) % SMALLEST_BUCKET)
+    kid = b"000001-k"
+    head = crypto.MAGIC + bytes([fmt, len(kid)]) + kid + struct.pack(">Q", len(padded) + 16)
+    nonce = os.urandom(12)
+    return head + nonce + AESGCM(KEY).encrypt(nonce, padded, head + f"|{MACHINE}|{seq}".encode())
+
+
+def test_objects_are_written_in_format_2_and_an_earlier_format_1_still_opens():
+    sealed = seal(KEY, "000001-k", MACHINE, 1, b"payload " * 1000)
+    assert sealed[4] == 2
+    assert open_sealed(KEY, MACHINE, 1, sealed) == b"payload " * 1000
+    older = _sealed_as(1, zlib.compress(b"an earlier Turnlog's records", 1))
+    assert open_sealed(KEY, MACHINE, 1, older) == b"an earlier Turnlog's records"
+
+
+def test_without_the_sync_extra_objects_are_format_1_and_format_2_is_named(monkeypatch):
+    written = seal(KEY, "000001-k", MACHINE, 1, b"records")
+    monkeypatch.setattr(crypto, "zstandard", None)
+    monkeypatch.setattr(crypto, "FORMAT", 1)
+    sealed = seal(KEY, "000001-k", MACHINE, 1, b"records")
+    assert sealed[4] == 1
+    assert open_sealed(KEY, MACHINE, 1, sealed) == b"records"
+    with pytest.raises(SyncCryptoError, match="sync extra"):
+        open_sealed(KEY, MACHINE, 1, written)
+
+
+def test_an_object_of_a_newer_format_is_named():
+    newer = _sealed_as(3, zstandard.ZstdCompressor().compress(b"records"))
+    with pytest.raises(SyncCryptoError, match="format 3.*update Turnlog"):
+        open_sealed(KEY, MACHINE, 1, newer)
+
+
+@pytest.mark.parametrize("fmt, bomb", [
+    (1, zlib.compress(bytes(crypto.MAX_PAYLOAD + 10))),
+    (2, zstandard.ZstdCompressor(level=1).compress(bytes(crypto.MAX_PAYLOAD + 10))),
+    # A frame that declares a small size and inflates past MAX_PAYLOAD all the same.
+    (2, zstandard.ZstdCompressor(write_content_size=False).compress(
+        bytes(crypto.MAX_PAYLOAD + 10))),
+])
+def test_a_compression_bomb_is_refused(fmt, bomb):
+    assert len(bomb) < 64 * 1024
     with pytest.raises(Tampered, match="larger than any"):
-        crypto.unpad(padded)
+        crypto.unpad(_framed(bomb), fmt)
+    with pytest.raises(Tampered, match="larger than any"):
+        open_sealed(KEY, MACHINE, 1, _sealed_as(fmt, bomb))
+
+
+def test_a_damaged_frame_is_refused_as_tampered():
+    frame = zstandard.ZstdCompressor(level=1).compress(os.urandom(20000) + bytes(20000))
+    cut = frame[:len(frame) // 2]
+    garbled = frame[:8] + bytes(64) + frame[72:]
+    for damaged in (cut, garbled, b"not a frame at all", b""):
+        with pytest.raises(Tampered, match="damaged"):
+            open_sealed(KEY, MACHINE, 1, _sealed_as(2, damaged))
+    with pytest.raises(Tampered, match="damaged"):
+        open_sealed(KEY, MACHINE, 1, _sealed_as(2, frame + b"trailing"))
 
 
 def test_the_default_key_derivation_is_memory_hard(monkeypatch):

@@ -50,8 +50,9 @@ log = logging.getLogger(__name__)
 # at most 4 MiB, so one always fits).
 BATCH = 500
 OBJECT_PAYLOAD = 8 * 1024 * 1024
-# Objects being sealed at once while a publish runs: zlib (at about 100 MB/s a core) is most
-# of a first sync's work; two keep two cores busy, a third would only wait for the upload.
+# Objects being sealed at once while a publish runs: compressing (Zstandard at about 300 MB/s
+# a core, zlib's format 1 at 100) is much of a first sync's work; two keep two cores busy, a
+# third would only wait for the upload.
 SEALERS = 2
 # While a publish runs, how long a thread holding the interpreter lock keeps it before one
 # waiting takes its turn (Python's default is 5 ms).
