@@ -86,17 +86,6 @@ def test_objects_are_written_in_format_2_and_an_earlier_format_1_still_opens():
     assert open_sealed(KEY, MACHINE, 1, older) == b"an earlier Turnlog's records"
 
 
-def test_without_the_sync_extra_objects_are_format_1_and_format_2_is_named(monkeypatch):
-    written = seal(KEY, "000001-k", MACHINE, 1, b"records")
-    monkeypatch.setattr(crypto, "zstandard", None)
-    monkeypatch.setattr(crypto, "FORMAT", 1)
-    sealed = seal(KEY, "000001-k", MACHINE, 1, b"records")
-    assert sealed[4] == 1
-    assert open_sealed(KEY, MACHINE, 1, sealed) == b"records"
-    with pytest.raises(SyncCryptoError, match="sync extra"):
-        open_sealed(KEY, MACHINE, 1, written)
-
-
 def test_an_object_of_a_newer_format_is_named():
     newer = _sealed_as(3, zstandard.ZstdCompressor().compress(b"records"))
     with pytest.raises(SyncCryptoError, match="format 3.*update Turnlog"):

@@ -37,18 +37,15 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
+import zstandard
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 MAGIC = b"TLSO"
-try:
-    import zstandard
-except ImportError:  # a folder sync without the sync extra: writes format 1, reads 1
-    zstandard = None
-
-# The format objects are written in (1, zlib, without the sync extra), and those still read.
-FORMAT = 2 if zstandard is not None else 1
+# The format objects are written in (2: Zstandard), and those still read (1: zlib, written by
+# earlier Turnlogs).
+FORMAT = 2
 READABLE_FORMATS = (1, 2)
 # The key header's own format, unchanged by the objects'.
 HEADER_FORMAT = 1
@@ -61,8 +58,6 @@ SMALLEST_BUCKET = 4096
 # smaller at half to two thirds of the speed, and the padding to a power of two hides most of
 # that difference in the object.
 COMPRESSION = 1
-# zlib's fastest level, for format 1.
-ZLIB_COMPRESSION = 1
 # The largest payload an object carries once decompressed, and the largest sealed object:
 # a record is at most 4 MiB, and the engine packs at most MAX_PAYLOAD of them in one object.
 MAX_PAYLOAD = 32 * 1024 * 1024
@@ -191,12 +186,9 @@ def _bucket(size: int) -> int:
 
 
 def pad(payload: bytes) -> bytes:
-    """`payload` compressed as FORMAT says (a Zstandard frame, or zlib), length-prefixed and
-    padded with zeros to its size bucket."""
-    if FORMAT == 1:
-        packed = zlib.compress(payload, ZLIB_COMPRESSION)
-    else:
-        packed = zstandard.ZstdCompressor(level=COMPRESSION).compress(payload)
+    """`payload` compressed (a Zstandard frame), length-prefixed and padded with zeros to its
+    size bucket."""
+    packed = zstandard.ZstdCompressor(level=COMPRESSION).compress(payload)
     framed = struct.pack(">I", len(packed)) + packed
     return framed + bytes(_bucket(len(framed)) - len(framed))
 
@@ -212,9 +204,6 @@ def unpad(padded: bytes, fmt: int = FORMAT) -> bytes:
     packed = padded[4:4 + length]
     if fmt == 1:
         return _inflate(packed)
-    if zstandard is None:
-        raise SyncCryptoError("the object is packed with Zstandard, which this Turnlog reads "
-                              "with its sync extra installed (pip install 'turnlog[sync]')")
     return _unzstd(packed)
 
 
