@@ -224,28 +224,36 @@ def opens(app: QApplication, window: MainWindow, cid: int, count: int, other: in
 
 class StallMeter(QObject):
     """A 5 ms timer on the GUI thread; the longest gap beyond 5 ms is the worst stall.
-    Each gap is kept with the time it ended, to split the run at a moment (`worst_since`)."""
+    Each gap is kept with the time it ended, to split the run at a moment (`worst_between`),
+    and with the processor time the GUI thread used in it (`busy_in_worst`), which tells
+    the window's own work from waiting on a busy machine."""
 
     def __init__(self) -> None:
         super().__init__()
         self.clock = QElapsedTimer()
         self.worst = 0.0
         self.gaps: list[tuple[float, float]] = []
+        self.busy: list[float] = []  # the GUI thread's processor time in each gap, ms
+        self._busy_from = 0.0
         self.timer = QTimer(self)
         self.timer.setInterval(5)
         self.timer.timeout.connect(self._tick)
 
     def start(self) -> None:
         self.worst = 0.0
-        self.gaps = []
+        self.gaps, self.busy = [], []
+        self._busy_from = time.thread_time()
         self.clock.start()
         self.timer.start()
 
     def _tick(self) -> None:
         gap = self.clock.nsecsElapsed() / 1e6
         self.clock.restart()
+        busy_until = time.thread_time()
         self.worst = max(self.worst, gap - 5)
         self.gaps.append((time.perf_counter(), gap - 5))
+        self.busy.append((busy_until - self._busy_from) * 1e3)
+        self._busy_from = busy_until
 
     def stop(self) -> float:
         self.timer.stop()
@@ -253,6 +261,14 @@ class StallMeter(QObject):
 
     def worst_between(self, start: float, end: float) -> float:
         return max((gap for at, gap in self.gaps if start <= at < end), default=0.0)
+
+    def busy_in_worst(self, start: float, end: float) -> float:
+        """The GUI thread's processor time (ms) during the longest gap between `start` and
+        `end`: near the gap when the GUI thread worked through it, far below it when the
+        thread was waiting for a core the machine's other work held."""
+        found = [(gap, busy) for (at, gap), busy in zip(self.gaps, self.busy, strict=True)
+                 if start <= at < end]
+        return max(found, default=(0.0, 0.0))[1]
 
 
 def streamed_pieces(count: int) -> list[str]:
