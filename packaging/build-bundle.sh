@@ -54,6 +54,9 @@ TURNLOG_MODEL_FILE=$model quiet "$py" -m PyInstaller --noconfirm --log-level WAR
     --distpath "$out/dist" --workpath "$out/work" "$root/packaging/turnlog.spec"
 ln -sfn turnlog "$out/dist/turnlog/turnlog-cli"
 
+step "keep the dataclass methods the window and each turnlog-cli command compile, in the bundle"
+quiet "$py" "$root/packaging/keep_methods.py" "$out/dist/turnlog"
+
 step "Debian package"
 "$root/packaging/build-deb.sh" "$out/dist/turnlog" "$out/icons" "$out"
 
