@@ -307,48 +307,18 @@ def test_the_installed_turnlog_answers_one_question_under_x(installed, tmp_path)
     assert not (tmp_path / "unused-home").exists()
 
 
-def seeded_home(home: Path) -> int:
-    """A data directory with a profile on a port nothing listens on and a conversation."""
-    import uuid
-    from datetime import UTC, datetime
 
-    from turnlog.config.profiles import Profile, ProfileStore
-    from turnlog.core.model import Usage
-    from turnlog.core.send import PendingTurn
-    from turnlog.store import TurnlogStore
+def keep_methods_step():
+    """packaging/keep_methods.py, the build's step that starts the bundle to keep its
+    methods: its data directory and its way of starting the window are the tests' too."""
+    import importlib.util
 
-    home.mkdir()
-    ProfileStore(home).save([Profile("closed", "Closed", "custom", "http://127.0.0.1:9/v1",
-                                     "model")], builtin_offered=True)
-    store = TurnlogStore.open(home)
-    try:
-        conversation = store.conversations.create("bundle start", model="model")
-        for i in range(1, 4):
-            store.turns.commit(conversation.id, PendingTurn(
-                uuid.uuid4().hex, f"Question {i} about item {i}?", "An **answer**, 中文.",
-                "model", "stop", Usage(), datetime.now(UTC)))
-    finally:
-        store.close()
-    return conversation.id
-
-
-def start_window_until_ready(program: Path, env: dict[str, str], ready: Path) -> None:
-    """`program` offscreen until its first screen is up and what follows it has loaded,
-    then ended as a logout ends it; it must end well."""
-    child = subprocess.Popen([str(program)], env={**env, "QT_QPA_PLATFORM": "offscreen",
-                                                  "TURNLOG_READY_FILE": str(ready)},
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 180
-        while not ready.exists() and child.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert ready.exists(), "the window never got ready"
-        time.sleep(4)
-    finally:
-        child.terminate()
-        _, errors = child.communicate(timeout=60)
-    assert child.returncode == 0, errors.decode(errors="replace")[-3000:]
-
+    spec = importlib.util.spec_from_file_location("keep_methods",
+                                                  ROOT / "packaging" / "keep_methods.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 def kept_methods(bundle: Path) -> dict[str, bytes]:
     return {str(path.relative_to(bundle)): path.read_bytes()
@@ -369,8 +339,9 @@ def test_the_installed_read_only_bundle_starts_compiling_no_dataclass_methods(in
     compile, inside the bundle: a start of the installed program (its tree read-only)
     compiles none of them. Told to keep what it compiled (as its build is), a start would
     write it there: the tree stays exactly as installed, so nothing was compiled."""
-    from turnlog.system.compiled_methods import KEEP_ENV, CompiledMethods
+    from turnlog.system.compiled_methods import CompiledMethods
 
+    step = keep_methods_step()
     bundle = installed.root / "opt" / "turnlog"
     kept = kept_methods(bundle)
     names = {Path(name).name.split(".")[0] for name in kept}
@@ -378,18 +349,20 @@ def test_the_installed_read_only_bundle_starts_compiling_no_dataclass_methods(in
     window_file = next(bundle / name for name in kept
                        if Path(name).name.startswith("dataclass_methods."))
     assert len(CompiledMethods(window_file)) > 500
-    conversation = seeded_home(tmp_path / "home")
-    env = {**clean_env(tmp_path / "home"), KEEP_ENV: "1"}
+    home = tmp_path / "home"
+    home.mkdir()
+    c = str(step.seed(home))
+    env = step.environment(home)  # offscreen, told to keep what it compiles
     before = tree_state(bundle)
     subprocess.run(["chmod", "-R", "a-w", str(bundle)], check=True)
     try:
-        start_window_until_ready(installed.bin("turnlog"), env, tmp_path / "ready")
-        cli = str(installed.bin("turnlog-cli"))
-        for line in (["list"], ["show", str(conversation)], ["search", "item"],
-                     ["project", "--conversation", str(conversation), "--question", "next?",
-                      "--profile", "closed"]):
-            ran = subprocess.run([cli, *line], capture_output=True, text=True, timeout=120,
-                                 env=env, check=False)
+        step.start_window(bundle, home)
+        for line in (["list"], ["show", c], ["search", "item"],
+                     ["project", "--conversation", c, "--question", "next?",
+                      "--profile", step.PROFILE]):
+            ran = subprocess.run([str(installed.bin("turnlog-cli")), *line],
+                                 capture_output=True, text=True, timeout=120, env=env,
+                                 check=False)
             assert ran.returncode == 0, ran.stderr
         assert tree_state(bundle) == before
         assert kept_methods(bundle) == kept
@@ -400,8 +373,9 @@ def test_the_installed_read_only_bundle_starts_compiling_no_dataclass_methods(in
 def test_a_damaged_kept_file_in_the_bundle_is_compiled_over(installed, tmp_path):
     """The bundle trusts no kept file it cannot read: the window compiles what it needs
     and starts as always (and, told to keep it, writes a whole file again)."""
-    from turnlog.system.compiled_methods import KEEP_ENV, CompiledMethods
+    from turnlog.system.compiled_methods import CompiledMethods
 
+    step = keep_methods_step()
     bundle = tmp_path / "turnlog"
     subprocess.run(["cp", "-al", str(installed.root / "opt" / "turnlog"), str(bundle)],
                    check=True)  # linked, not copied: the damaged file is a new one
@@ -409,7 +383,8 @@ def test_a_damaged_kept_file_in_the_bundle_is_compiled_over(installed, tmp_path)
                        if Path(name).name.startswith("dataclass_methods."))
     window_file.unlink()
     window_file.write_bytes(b"\xe3not marshal" * 100)
-    seeded_home(tmp_path / "home")
-    env = {**clean_env(tmp_path / "home"), KEEP_ENV: "1"}
-    start_window_until_ready(bundle / "turnlog", env, tmp_path / "ready")
+    home = tmp_path / "home"
+    home.mkdir()
+    step.seed(home)
+    step.start_window(bundle, home)
     assert len(CompiledMethods(window_file)) > 500
