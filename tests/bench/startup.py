@@ -23,8 +23,9 @@ is; `--compile-each-time` measures with no byte code cache at all
 `--bundle DIR` starts the built bundle's `turnlog` and `turnlog-cli` from DIR (e.g.
 build/bundle/dist/turnlog, or opt/turnlog of an unpacked package) instead of this
 environment's: it keeps no byte code, so the warming start changes nothing there.
-`--before DIR` times the window of another folder of programs (the bundle as built before a
-change) alternately with that of `--bundle` (or this environment's) and prints the ratio.
+`--before DIR` times the window and each command of another folder of programs (the bundle
+as built before a change) alternately with those of `--bundle` (or this environment's) and
+prints the ratios.
 Medians of RUNS; the load average is printed before and after. Not collected by pytest.
 """
 
@@ -182,21 +183,31 @@ def bench_before(runs: int, env: dict[str, str], scratch: Path, programs: Path,
            statistics.median(used for _, used in then), 1.0)
 
 
-def bench_cli(runs: int, env: dict[str, str], conversation: int, programs: Path) -> None:
-    print("turnlog-cli, exec to exit:")
+def cli_commands(programs: Path, conversation: int) -> dict[str, list[str]]:
     cli = str(programs / "turnlog-cli")
-    commands = {
+    return {
         "list": [cli, "list"],
         "show": [cli, "show", str(conversation)],
         "search": [cli, "search", "item"],
         "project": [cli, "project", "--conversation", str(conversation),
                     "--question", "and the next item?", "--profile", "loopback"],
     }
-    for name, command in commands.items():
+
+
+def bench_cli(runs: int, env: dict[str, str], conversation: int, programs: Path,
+              before: Path | None) -> None:
+    print("turnlog-cli, exec to exit:")
+    then = cli_commands(before, conversation) if before is not None else {}
+    for name, command in cli_commands(programs, conversation).items():
         measured, floor = alternate(runs, lambda c=command: time_run(c, env),
                                     lambda: time_run([sys.executable, "-c", FLOOR_CLI], env))
         report(f"turnlog-cli {name} vs import peewee", statistics.median(measured),
                statistics.median(floor), 1.5)
+        if name in then:
+            now, old = alternate(runs, lambda c=command: time_run(c, env),
+                                 lambda c=then[name]: time_run(c, env))
+            report("  now vs --before", statistics.median(now),
+                   statistics.median(old), 1.0)
 
 
 def slowest_imports(statement: str, env: dict[str, str], count: int = 15) -> None:
@@ -245,7 +256,8 @@ def main() -> None:
             if args.before is not None:
                 bench_before(args.runs, env, scratch, programs, args.before.resolve())
         if args.only in (None, "cli"):
-            bench_cli(args.runs, env, conversation, programs)
+            bench_cli(args.runs, env, conversation, programs,
+                      None if args.before is None else args.before.resolve())
         if args.imports:
             slowest_imports("import turnlog.app", env)
             slowest_imports("import turnlog.cli", env)
