@@ -7,7 +7,9 @@
 # Leaves OUT/dist/turnlog/ (the bundle; OUT/dist/turnlog/turnlog starts it) and
 # OUT/turnlog_<version>_<arch>.deb, which installs the bundle to /opt/turnlog with
 # /usr/bin/turnlog, /usr/bin/turnlog-cli, the desktop entry, the AppStream metainfo and the
-# hicolor icons. Prints the sizes and the build time last.
+# hicolor icons. The bundle carries the code of the dataclass methods its window and each
+# turnlog-cli command compile (packaging/keep_methods.py starts them once to keep it).
+# Prints the sizes and the build time last.
 #
 # Needs python3 with its shared library (Debian's has it), gcc/g++, cmake, binutils,
 # dpkg-deb and PyPI. Everything is installed into OUT/venv, with packaging/pip-install's cache.
