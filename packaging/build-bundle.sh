@@ -7,7 +7,9 @@
 # Leaves OUT/dist/turnlog/ (the bundle; OUT/dist/turnlog/turnlog starts it) and
 # OUT/turnlog_<version>_<arch>.deb, which installs the bundle to /opt/turnlog with
 # /usr/bin/turnlog, /usr/bin/turnlog-cli, the desktop entry, the AppStream metainfo and the
-# hicolor icons. Prints the sizes and the build time last.
+# hicolor icons. The bundle carries the code of the dataclass methods its window and each
+# turnlog-cli command compile (packaging/keep_methods.py starts them once to keep it).
+# Prints the sizes and the build time last.
 #
 # Needs python3 with its shared library (Debian's has it), gcc/g++, cmake, binutils,
 # dpkg-deb and PyPI. Everything is installed into OUT/venv, with packaging/pip-install's cache.
@@ -53,6 +55,9 @@ step "PyInstaller bundle"
 TURNLOG_MODEL_FILE=$model quiet "$py" -m PyInstaller --noconfirm --log-level WARN \
     --distpath "$out/dist" --workpath "$out/work" "$root/packaging/turnlog.spec"
 ln -sfn turnlog "$out/dist/turnlog/turnlog-cli"
+
+step "keep the dataclass methods the window and each turnlog-cli command compile, in the bundle"
+quiet "$py" "$root/packaging/keep_methods.py" "$out/dist/turnlog"
 
 step "Debian package"
 "$root/packaging/build-deb.sh" "$out/dist/turnlog" "$out/icons" "$out"

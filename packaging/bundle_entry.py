@@ -4,6 +4,8 @@ Turnlog starts its child processes (`turnlog.system.children`) as `<sys.executab
 the built-in model's server, the formula typesetter, the PDF reader. In the bundle
 `sys.executable` is this program, so that form is answered here for those modules.
 `turnlog-cli` is a link to this program; the name it was started by picks the command line.
+Both keep their dataclasses' methods as a source install does (`turnlog.system.compiled_methods`),
+in the bundle, where the build put them (packaging/keep_methods.py).
 """
 
 import os
@@ -23,7 +25,7 @@ def main() -> int:
     if os.path.basename(sys.argv[0]) == "turnlog-cli":
         from turnlog.cli import main as cli
 
-        return cli(args)
+        return cli()  # its own command line, as the installed `turnlog-cli` script runs it
     from turnlog.app import main as window
 
     return window()

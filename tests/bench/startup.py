@@ -1,7 +1,7 @@
 """Cold start of the window and of turnlog-cli, each beside its floor in the same run.
 
     .venv/bin/python tests/bench/startup.py [--runs 5] [--turns 40] [--only window|cli]
-                                            [--imports]
+                                            [--imports] [--bundle DIR] [--before DIR]
 
 1. Window: from exec of `turnlog` (offscreen, a data directory holding a conversation of
    TURNS turns, a profile on a loopback chat-completions server) until the window has
@@ -20,6 +20,12 @@ Every child reads and writes its compiled byte code under a cache of this run
 (`PYTHONPYCACHEPREFIX`), warmed by one start of each first, as an installed Turnlog's
 is; `--compile-each-time` measures with no byte code cache at all
 (`PYTHONDONTWRITEBYTECODE`, nothing cached: every module compiled at every start).
+`--bundle DIR` starts the built bundle's `turnlog` and `turnlog-cli` from DIR (e.g.
+build/bundle/dist/turnlog, or opt/turnlog of an unpacked package) instead of this
+environment's: it keeps no byte code, so the warming start changes nothing there.
+`--before DIR` times the window and each command of another folder of programs (the bundle
+as built before a change) alternately with those of `--bundle` (or this environment's) and
+prints the ratios.
 Medians of RUNS; the load average is printed before and after. Not collected by pytest.
 """
 
@@ -151,13 +157,13 @@ def report(name: str, measured: float, floor: float, goal: float) -> None:
           f"{ratio:4.2f}×  (goal ≤ {goal:g}×: {mark})", flush=True)
 
 
-def bench_window(runs: int, env: dict[str, str], scratch: Path) -> None:
+def bench_window(runs: int, env: dict[str, str], scratch: Path, programs: Path) -> None:
     print("Cold start to the window ready (newest turn painted, composer focused):")
     ready = scratch / "ready"
     floor_script = scratch / "floor_window.py"
     floor_script.write_text(FLOOR_WINDOW, encoding="utf-8")
     app, floor = alternate(
-        runs, lambda: time_window([str(BIN / "turnlog")], env, ready),
+        runs, lambda: time_window([str(programs / "turnlog")], env, ready),
         lambda: time_window([sys.executable, str(floor_script)], env, ready))
     report("turnlog vs bare QMainWindow", statistics.median(wall for wall, _ in app),
            statistics.median(wall for wall, _ in floor), 3.0)
@@ -165,21 +171,43 @@ def bench_window(runs: int, env: dict[str, str], scratch: Path) -> None:
            statistics.median(used for _, used in floor), 3.0)
 
 
-def bench_cli(runs: int, env: dict[str, str], conversation: int) -> None:
-    print("turnlog-cli, exec to exit:")
-    cli = str(BIN / "turnlog-cli")
-    commands = {
+def bench_before(runs: int, env: dict[str, str], scratch: Path, programs: Path,
+                 before: Path) -> None:
+    print(f"Cold start to the window ready, beside {before}:")
+    ready = scratch / "ready"
+    now, then = alternate(runs, lambda: time_window([str(programs / "turnlog")], env, ready),
+                          lambda: time_window([str(before / "turnlog")], env, ready))
+    report("turnlog now vs before", statistics.median(wall for wall, _ in now),
+           statistics.median(wall for wall, _ in then), 1.0)
+    report("  processor time until then", statistics.median(used for _, used in now),
+           statistics.median(used for _, used in then), 1.0)
+
+
+def cli_commands(programs: Path, conversation: int) -> dict[str, list[str]]:
+    cli = str(programs / "turnlog-cli")
+    return {
         "list": [cli, "list"],
         "show": [cli, "show", str(conversation)],
         "search": [cli, "search", "item"],
         "project": [cli, "project", "--conversation", str(conversation),
                     "--question", "and the next item?", "--profile", "loopback"],
     }
-    for name, command in commands.items():
+
+
+def bench_cli(runs: int, env: dict[str, str], conversation: int, programs: Path,
+              before: Path | None) -> None:
+    print("turnlog-cli, exec to exit:")
+    then = cli_commands(before, conversation) if before is not None else {}
+    for name, command in cli_commands(programs, conversation).items():
         measured, floor = alternate(runs, lambda c=command: time_run(c, env),
                                     lambda: time_run([sys.executable, "-c", FLOOR_CLI], env))
         report(f"turnlog-cli {name} vs import peewee", statistics.median(measured),
                statistics.median(floor), 1.5)
+        if name in then:
+            now, old = alternate(runs, lambda c=command: time_run(c, env),
+                                 lambda c=then[name]: time_run(c, env))
+            report("  now vs --before", statistics.median(now),
+                   statistics.median(old), 1.0)
 
 
 def slowest_imports(statement: str, env: dict[str, str], count: int = 15) -> None:
@@ -203,6 +231,8 @@ def main() -> None:
     parser.add_argument("--only", choices=("window", "cli"))
     parser.add_argument("--imports", action="store_true")
     parser.add_argument("--compile-each-time", action="store_true")
+    parser.add_argument("--bundle", type=Path, help="the bundle's folder to start from")
+    parser.add_argument("--before", type=Path, help="a folder of programs to compare with")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}  ({os.cpu_count()} cores)")
     with tempfile.TemporaryDirectory(prefix="turnlog-startup-") as temp, \
@@ -217,12 +247,17 @@ def main() -> None:
         else:
             env.pop("PYTHONDONTWRITEBYTECODE", None)
             env["PYTHONPYCACHEPREFIX"] = str(scratch / "pycache")
+        programs = BIN if args.bundle is None else args.bundle.resolve()
+        print(f"programs: {programs}")
         print("byte code: " + ("compiled at every start" if args.compile_each_time
                                else "cached (warmed by one start of each)"))
         if args.only in (None, "window"):
-            bench_window(args.runs, env, scratch)
+            bench_window(args.runs, env, scratch, programs)
+            if args.before is not None:
+                bench_before(args.runs, env, scratch, programs, args.before.resolve())
         if args.only in (None, "cli"):
-            bench_cli(args.runs, env, conversation)
+            bench_cli(args.runs, env, conversation, programs,
+                      None if args.before is None else args.before.resolve())
         if args.imports:
             slowest_imports("import turnlog.app", env)
             slowest_imports("import turnlog.cli", env)

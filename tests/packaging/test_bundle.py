@@ -305,3 +305,86 @@ def test_the_installed_turnlog_answers_one_question_under_x(installed, tmp_path)
     assert "answer committed as turn 1" in output
     assert "smoke test: passed" in output
     assert not (tmp_path / "unused-home").exists()
+
+
+
+def keep_methods_step():
+    """packaging/keep_methods.py, the build's step that starts the bundle to keep its
+    methods: its data directory and its way of starting the window are the tests' too."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("keep_methods",
+                                                  ROOT / "packaging" / "keep_methods.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+def kept_methods(bundle: Path) -> dict[str, bytes]:
+    return {str(path.relative_to(bundle)): path.read_bytes()
+            for path in bundle.rglob(f"*dataclass_methods.{sys.implementation.cache_tag}.marshal")}
+
+
+def tree_state(root: Path) -> dict[str, tuple[int, int]]:
+    return {str(path.relative_to(root)): (path.lstat().st_size, path.lstat().st_mtime_ns)
+            for path in root.rglob("*")}
+
+
+STARTED_COMMANDS = ("list", "show", "search", "project")
+
+
+def test_the_installed_read_only_bundle_starts_compiling_no_dataclass_methods(installed,
+                                                                               tmp_path):
+    """The build kept the code of the dataclass methods the window and each command
+    compile, inside the bundle: a start of the installed program (its tree read-only)
+    compiles none of them. Told to keep what it compiled (as its build is), a start would
+    write it there: the tree stays exactly as installed, so nothing was compiled."""
+    from turnlog.system.compiled_methods import CompiledMethods
+
+    step = keep_methods_step()
+    bundle = installed.root / "opt" / "turnlog"
+    kept = kept_methods(bundle)
+    names = {Path(name).name.split(".")[0] for name in kept}
+    assert {"dataclass_methods", *(f"cli-{c}" for c in STARTED_COMMANDS)} <= names, names
+    window_file = next(bundle / name for name in kept
+                       if Path(name).name.startswith("dataclass_methods."))
+    assert len(CompiledMethods(window_file)) > 500
+    home = tmp_path / "home"
+    home.mkdir()
+    c = str(step.seed(home))
+    env = step.environment(home)  # offscreen, told to keep what it compiles
+    before = tree_state(bundle)
+    subprocess.run(["chmod", "-R", "a-w", str(bundle)], check=True)
+    try:
+        step.start_window(bundle, home)
+        for line in (["list"], ["show", c], ["search", "item"],
+                     ["project", "--conversation", c, "--question", "next?",
+                      "--profile", step.PROFILE]):
+            ran = subprocess.run([str(installed.bin("turnlog-cli")), *line],
+                                 capture_output=True, text=True, timeout=120, env=env,
+                                 check=False)
+            assert ran.returncode == 0, ran.stderr
+        assert tree_state(bundle) == before
+        assert kept_methods(bundle) == kept
+    finally:
+        subprocess.run(["chmod", "-R", "u+w", str(bundle)], check=True)
+
+
+def test_a_damaged_kept_file_in_the_bundle_is_compiled_over(installed, tmp_path):
+    """The bundle trusts no kept file it cannot read: the window compiles what it needs
+    and starts as always (and, told to keep it, writes a whole file again)."""
+    from turnlog.system.compiled_methods import CompiledMethods
+
+    step = keep_methods_step()
+    bundle = tmp_path / "turnlog"
+    subprocess.run(["cp", "-al", str(installed.root / "opt" / "turnlog"), str(bundle)],
+                   check=True)  # linked, not copied: the damaged file is a new one
+    window_file = next(bundle / name for name in kept_methods(bundle)
+                       if Path(name).name.startswith("dataclass_methods."))
+    window_file.unlink()
+    window_file.write_bytes(b"\xe3not marshal" * 100)
+    home = tmp_path / "home"
+    home.mkdir()
+    step.seed(home)
+    step.start_window(bundle, home)
+    assert len(CompiledMethods(window_file)) > 500

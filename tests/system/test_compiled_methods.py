@@ -96,6 +96,22 @@ def test_a_damaged_file_is_compiled_over_and_replaced(tmp_path: Path, restored: 
     assert len(CompiledMethods(kept)) == len(methods) > 0
 
 
+def test_a_class_changed_since_the_file_was_kept_is_compiled_from_its_new_source(
+        tmp_path: Path, restored: None) -> None:
+    """A file kept by an older build (a field since renamed) is never trusted for it."""
+    kept = tmp_path / "methods.marshal"
+    compiling = compiled_methods.install(kept)
+    made()
+    assert compiling.keep() is True
+    reading = compiled_methods.install(kept)
+    changed = made(CLASS.replace("cents", "pence"))
+    assert reading.added > 0  # the methods whose text changed
+    one = changed("tea", pence=3)
+    assert one.pence == 3 and repr(one) == "Priced(name='tea', pence=3, tags=(), notes=[])"
+    with pytest.raises(TypeError):
+        changed("tea", cents=3)
+
+
 def test_nothing_is_written_where_python_writes_no_byte_code(
         tmp_path: Path, restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
     kept = tmp_path / "methods.marshal"
@@ -104,6 +120,25 @@ def test_nothing_is_written_where_python_writes_no_byte_code(
     made()
     assert methods.added > 0
     assert methods.keep() is False and not kept.exists()
+
+
+def test_a_build_keeps_them_where_python_writes_no_byte_code_when_told_so(
+        tmp_path: Path, restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bundle writes no byte code; its build starts it once with the variable set, so
+    what that start compiled is kept in the bundle for every later start."""
+    kept = tmp_path / "methods.marshal"
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.setenv(compiled_methods.KEEP_ENV, "1")
+    methods = compiled_methods.install(kept)
+    made()
+    assert methods.added > 0 and methods.keep() is True
+    monkeypatch.setenv(compiled_methods.KEEP_ENV, "0")  # only "1" says so
+    reading = compiled_methods.install(kept)
+    made()
+    assert reading.added == 0 and len(reading) == len(methods)
+    reading.run("x = 1")
+    assert reading.added == 1 and reading.keep() is False
+    assert len(CompiledMethods(kept)) == len(methods)
 
 
 def test_the_methods_are_kept_beside_the_package_byte_code(

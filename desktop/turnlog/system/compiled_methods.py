@@ -13,6 +13,11 @@ The kept code lives where Python keeps this package's byte code (`__pycache__`, 
 `sys.pycache_prefix`), under the interpreter's cache tag, written by the same rules:
 nothing where byte code is not written (`sys.dont_write_bytecode`), nothing when the
 folder cannot be written. A file that cannot be read is compiled over and replaced.
+
+A frozen program (the installed bundle) writes no byte code, and is installed where its
+user cannot write: its build starts it once with `$TURNLOG_KEEP_COMPILED_METHODS` set to
+1, which keeps what that start compiled even so, inside the bundle, where every later
+start reads it (`packaging/keep_methods.py`).
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ from typing import Any
 # Kept entries beyond this are dropped, keeping those this run used: a source text an
 # older Turnlog wrote (a field renamed) is not kept for ever.
 MOST_KEPT = 4_000
+# Set to "1": kept even where Python writes no byte code (the bundle's build).
+KEEP_ENV = "TURNLOG_KEEP_COMPILED_METHODS"
 
 
 def kept_path() -> Path | None:
@@ -79,7 +86,7 @@ class CompiledMethods:
     def keep(self) -> bool:
         """Write what was compiled in this run with what was read (True: written). Nothing
         to write, no place to write it, or a folder that cannot be written: False."""
-        if self.path is None or sys.dont_write_bytecode:
+        if self.path is None or (sys.dont_write_bytecode and os.environ.get(KEEP_ENV) != "1"):
             return False
         with self._lock:
             if not self._added:
