@@ -67,7 +67,11 @@ LATER = ("httpx", "httpcore", "keyring", "secretstorage", "ziamath",
          "turnlog.ui.panels.side", "turnlog.ui.panels.search",
          "turnlog.ui.panels.search_hits",
          # the dialog that pins words chosen from a turn (Ctrl+Shift+P)
-         "turnlog.ui.panels.memory.pin_dialog")
+         "turnlog.ui.panels.memory.pin_dialog",
+         # the Memory tab's panel, with its check of the summary for pinned facts: built
+         # when the tab first shows (the memory itself is read from the start, for the
+         # turns' pin marks and the preview)
+         "turnlog.ui.panels.memory.panel", "turnlog.core.key_facts")
 # Never loaded by a command that only reads the log.
 NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnlog.ui",
                    "turnlog.toolhost.host", "asyncio", "turnlog.service.transfer",

@@ -1,6 +1,6 @@
 """The tabs beside the inspector whose panels are built when first needed (Side
-questions): the tab is there from the start, and choosing it, or asking aside from the
-composer, shows the panel with the open conversation's side questions."""
+questions, Memory): the tab is there from the start, and choosing it, or asking aside from
+the composer, shows the panel with the open conversation's side questions or memory."""
 
 from __future__ import annotations
 
@@ -57,9 +57,13 @@ def test_each_tab_beside_the_inspector_shows_its_panel_when_chosen(qtbot, make_w
     assert "which pier" in window.side.panel.list.item(0).text()
     assert not in_front(window.inspector)
 
+    assert not window.memory.built
     choose(qtbot, bar, "Memory")
-    qtbot.waitUntil(lambda: window.memory.panel.pins.count() == 1, timeout=5000)
-    assert in_front(window.memory.panel) and not in_front(window.side.panel)
+    qtbot.waitUntil(lambda: window.memory.built, timeout=5000)
+    panel = window.memory_dock.widget().widget()  # in its scroll area
+    qtbot.waitUntil(lambda: panel.pins.count() == 1, timeout=5000)
+    assert panel is window.memory.panel
+    assert in_front(panel) and not in_front(window.side.panel)
 
     choose(qtbot, bar, "Compaction history")
     qtbot.waitUntil(lambda: in_front(window.compaction_history.panel), timeout=5000)
@@ -103,3 +107,29 @@ def test_ctrl_shift_f_opens_the_search_panel_never_shown_before(qtbot, make_wind
     assert window.finder.dock.widget() is panel
     qtbot.keyClicks(panel.field, "question 2")
     qtbot.waitUntil(lambda: panel.results.model().rowCount() >= 1, timeout=5000)
+
+
+def test_the_memory_is_kept_in_step_before_its_panel_is_ever_shown(qtbot, make_window, store,
+                                                                   loopback):
+    """The pins mark their turns and reach the preview from the start; a fact pinned from
+    the inspector's warning before the tab was ever chosen is in the panel when it is."""
+    conversation = seed(store, "渡轮 ferries", numbered(2))
+    first = store.turns(conversation.id)[0]
+    store.memory.add_pin(conversation.id, "Meet at pier 4", sources=[first.id])
+    window = make_window(size=(1280, 720))
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(lambda: window.transcript.pins_of(first.id) == ("Meet at pier 4",),
+                    timeout=5000)
+    qtbot.waitUntil(lambda: [p.text for p in window.preview.memory.pins] == ["Meet at pier 4"],
+                    timeout=5000)
+    window.inspector.pin_requested.emit("Tickets at gate 7 七号门")
+    qtbot.waitUntil(lambda: len(store.memory.pins(conversation.id)) == 2, timeout=5000)
+    assert not window.memory.built and not in_front(window.memory_dock)
+
+    choose(qtbot, inspector_tabs(window), "Memory")
+    qtbot.waitUntil(lambda: window.memory.built, timeout=5000)
+    panel = window.memory.panel
+    qtbot.waitUntil(lambda: panel.pins.count() == 2, timeout=5000)
+    assert any("Tickets at gate 7 七号门" in panel.pins.item(i).text() for i in range(2))
+    assert panel.selection is not None  # what the preview chose, shown with them

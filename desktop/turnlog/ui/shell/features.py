@@ -41,7 +41,6 @@ from ..infra.tasks import TaskRunner
 from ..infra.titles import conversation_title
 from ..panels.folder_actions import FolderActions, FolderParts
 from ..panels.memory.dock import MemoryDock, MemoryParts
-from ..panels.memory.panel import MemoryPanel
 from ..panels.sidebar import Sidebar
 from ..panels.turn_matches import TurnMatches
 from ..request.compaction_history import CompactionHistory, CompactionHistoryPanel
@@ -217,12 +216,12 @@ def _lazy_dock(window: QMainWindow, host: WindowParts, title: str, name: str) ->
 def attach_memory(window: QMainWindow, host: WindowParts,
                   view_menu: QMenu) -> tuple[MemoryDock, QDockWidget]:
     """The Memory dock (a tab beside the inspector; View → Memory), wired; the transcript's
-    menu gains Pin from this turn…"""
-    panel = MemoryPanel(window)
-    dock = add_dock(window, translate("MemoryPanel", "Memory"), "memoryDock", panel,
+    menu gains Pin from this turn… The memory is kept in step from the start; its panel
+    is built when the dock first shows."""
+    dock = add_dock(window, translate("MemoryPanel", "Memory"), "memoryDock", empty_panel(),
                     Qt.DockWidgetArea.RightDockWidgetArea, scrolls=True)
     _beside_inspector(window, host, dock)
-    memory = MemoryDock(panel, dock, MemoryParts(
+    memory = MemoryDock(dock, MemoryParts(
         _log(host), host.preview, _history(host), host._storage_failed, _status(host)),
         window)
     host.inspector.pin_requested.connect(memory.pin_text)

@@ -2,6 +2,10 @@
 and its view), keeping the open conversation's memory in step with what is stored (asked
 of its owner on the change bus), so the preview (and the send, which reads the store)
 carries exactly what the panel shows.
+
+The memory is kept in step from the start (the transcript's pins, the preview's memory);
+the panel is built when the dock first comes into view or something asks for it (View →
+Memory, `MemoryDock.panel`), and shows then what was read.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget, QListWidget, QWidget
+from PySide6.QtWidgets import QDockWidget, QListWidget, QScrollArea, QWidget
 
 from ....core.memory import DEFAULT_PRIORITY
 from ....core.model import Conversation
@@ -25,9 +29,10 @@ from ...infra.open_log import OpenLog
 from ...infra.operation_results import MemoryState
 from ...infra.tasks import TaskRunner
 from ...request.live_preview import LivePreview
-from .panel import ItemEditor, MemoryPanel
 
-if TYPE_CHECKING:  # loaded with the first pin chosen from a turn
+if TYPE_CHECKING:  # the panel: loaded when the dock first shows; the dialog: with the
+    # first pin chosen from a turn
+    from .panel import ItemEditor, MemoryPanel
     from .pin_dialog import PinFromTurn
 
 
@@ -48,22 +53,60 @@ class MemoryDock(QObject):
 
     changed = Signal()  # the stored memory of the open conversation changed
 
-    def __init__(self, panel: MemoryPanel, dock: QDockWidget, parts: MemoryParts,
-                 parent: QWidget) -> None:
+    def __init__(self, dock: QDockWidget, parts: MemoryParts, parent: QWidget) -> None:
+        """`dock` holds a scroll area, where the panel goes when it is built."""
         super().__init__(parent)
-        self.panel, self.dock, self.parts, self._parent = panel, dock, parts, parent
+        self.dock, self.parts, self._parent = dock, parts, parent
         self.store: TurnlogStore = parts.log.store
         self.runner: TaskRunner = parts.log.runner
         self.loaded_id: int | None = None
         self.dialog: PinFromTurn | None = None
         self.pin_action: QAction | None = None
-        self._wire()
-
-    def _wire(self) -> None:
-        panel, parts = self.panel, self.parts
+        self._panel: MemoryPanel | None = None
+        self._state: MemoryState | None = None  # as read: the panel shows it when built
+        self._selection: tuple[Any, ...] = (None,)  # what the preview chose, likewise
         parts.preview.shown_changed.connect(self._shown)
         parts.log.changes.changed.connect(  # a deleted turn's pins go with it
             lambda _changes, origin: origin is self or self.reload())
+        dock.visibilityChanged.connect(self._visible)
+
+    @property
+    def built(self) -> bool:
+        return self._panel is not None
+
+    @property
+    def panel(self) -> MemoryPanel:
+        """The panel, built now (with what was read) if it was not yet."""
+        if self._panel is None:
+            from .panel import MemoryPanel
+
+            panel = MemoryPanel(self._parent)
+            holder = self.dock.widget()
+            if isinstance(holder, QScrollArea):
+                holder.setWidget(panel)  # the empty one it held goes
+            else:
+                self.dock.setWidget(panel)
+            self._panel = panel
+            self._wire(panel)
+            panel.show_state(self._state)
+            panel.show_selection(*self._selection)
+        return self._panel
+
+    def _visible(self, visible: bool) -> None:
+        if visible:
+            self.panel  # noqa: B018 - built as it comes into view
+
+    def _show_state(self, state: MemoryState | None) -> None:
+        self._state = state
+        if self._panel is not None:
+            self._panel.show_state(state)
+
+    def _show_selection(self, *selection: Any) -> None:
+        self._selection = selection
+        if self._panel is not None:
+            self._panel.show_selection(*selection)
+
+    def _wire(self, panel: MemoryPanel) -> None:
         panel.pins.itemActivated.connect(lambda _item: self.show_source())
         panel.pin_editor.add.clicked.connect(lambda: self.pin_text(panel.pin_editor.text.text()))
         panel.pin_editor.save.clicked.connect(self._save_pin)
@@ -97,17 +140,17 @@ class MemoryDock(QObject):
         if cid != self.loaded_id:
             self.loaded_id = cid
             self.parts.history.transcript.set_pins({})
-            self.panel.show_state(None)
-            self.panel.show_selection(None)
+            self._show_state(None)
+            self._show_selection(None)
             if cid is not None:
                 self.reload()
             return
         projection = shown.projection
         if projection is None:
-            self.panel.show_selection(None)
+            self._show_selection(None)
             return
         summary = projection.summary.content if projection.summary is not None else ""
-        self.panel.show_selection(projection.memory, summary, projection.summarized)
+        self._show_selection(projection.memory, summary, projection.summarized)
 
     def reload(self) -> None:
         cid = self.loaded_id
@@ -119,7 +162,7 @@ class MemoryDock(QObject):
     def _loaded(self, state: MemoryState) -> None:
         if state.conversation.id != self._conversation_id():
             return  # another conversation opened meanwhile
-        self.panel.show_state(state)
+        self._show_state(state)
         pinned: dict[str, tuple[str, ...]] = {}
         for pin in state.pins:
             for turn_id in pin.sources:
@@ -156,7 +199,8 @@ class MemoryDock(QObject):
         cid = self.loaded_id
         if cid is None or not text.strip():
             return
-        self.panel.pin_editor.text.clear()
+        if self._panel is not None:
+            self._panel.pin_editor.text.clear()
         self._change(operations.add_pin(self.store, cid, text, sources))
 
     def _save_pin(self) -> None:
