@@ -19,13 +19,19 @@ from PySide6.QtCore import QBuffer, QByteArray, QSize, QTimer
 from PySide6.QtGui import QGuiApplication, QIcon, QImageReader, QPixmap
 from PySide6.QtWidgets import QApplication
 
-from . import APP_ID, APP_NAME
-from .config.paths import ENV_HOME, LOG_NAME, PRIVATE_UMASK, data_dir, log_dir
-from .core.failures import StoreError
-from .resources import app_icon_svg
-from .store import TurnlogStore
-from .store.errors import file_fault
-from .ui.infra.fonts import CJK_FAMILIES, configure_fonts
+from .ui.infra.module_scan import quicken
+
+# Before Turnlog's modules load: PySide6 looks at each module imported from now on,
+# answered from the file (`module_scan`)
+quicken()
+
+from . import APP_ID, APP_NAME  # noqa: E402
+from .config.paths import ENV_HOME, LOG_NAME, PRIVATE_UMASK, data_dir, log_dir  # noqa: E402
+from .core.failures import StoreError  # noqa: E402
+from .resources import app_icon_svg  # noqa: E402
+from .store import TurnlogStore  # noqa: E402
+from .store.errors import file_fault  # noqa: E402
+from .ui.infra.fonts import CJK_FAMILIES, configure_fonts  # noqa: E402
 
 __all__ = ["CJK_FAMILIES", "application", "configure_fonts", "main"]
 

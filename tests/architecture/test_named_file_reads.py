@@ -37,6 +37,7 @@ OWN_FILES = {
     "sync/folder.py": "writes its own new sync objects (O_EXCL) and syncs their folder; "
                       "reads the storage through the reader",
     "sync/state.py": "its own lock file in the data directory",
+    "ui/infra/module_scan.py": "the source files of modules the program imports",
 }
 
 

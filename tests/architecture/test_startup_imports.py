@@ -102,9 +102,10 @@ NOT_FOR_LISTING = ("turnlog.formats.export", "turnlog.core.search", "turnlog.cor
 # The real start (`turnlog.app.main`), with the moment the first screen is ready (the
 # `$TURNLOG_READY_FILE` mark) noted: what is loaded then, and once the HTTP stack is in.
 WINDOW = """
-import gc, json, sys
+import gc, json, linecache, sys
 from pathlib import Path
 from PySide6.QtCore import QTimer
+from turnlog.app import main
 import turnlog.ui.shell.ready as ready
 
 at_ready, after = Path(sys.argv[1]), Path(sys.argv[2])
@@ -118,14 +119,14 @@ def watch():
                                      gc.isenabled(), "frozen": gc.get_freeze_count()}))
 
 def noted(path, at):
-    at_ready.write_text(json.dumps(sorted(sys.modules)))
+    at_ready.write_text(json.dumps({"modules": sorted(sys.modules),
+                                    "texts": sorted(linecache.cache)}))
     written(path, at)
     timers.append(QTimer())  # the application exists now
     timers[0].timeout.connect(watch)
     timers[0].start(20)
 
 ready._write_time = noted
-from turnlog.app import main
 sys.exit(main(["turnlog"]))
 """
 
@@ -168,9 +169,16 @@ def test_the_first_screen_loads_no_network_keyring_dialogs_or_importers(tmp_path
     child = subprocess.Popen([sys.executable, "-c", WINDOW, str(at_ready), str(after)],
                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        first = wait_for(at_ready, child)
+        first, texts = wait_for(at_ready, child).values()
         assert "turnlog.ui.shell.window" in first and "PySide6.QtWidgets" in first
         assert loaded_in(first, LATER) == []
+        # PySide's look at each module the start imports read the file, not the module's
+        # text kept line by line for the life of the window (`ui.infra.module_scan`)
+        package = Path(sys.modules["turnlog"].__file__).parent
+        kept = [t for t in texts if Path(t).is_relative_to(package)]
+        loaded_before_it = {str(package / "__init__.py"),
+                            str(package / "ui" / "infra" / "module_scan.py")}
+        assert set(kept) <= loaded_before_it, kept
         # Once the screen is up, the HTTP stack, the sender and the summary maker a send
         # makes are loaded in the background (so the first send does not wait for them),
         # and the garbage collector (paused while the start loaded the window) runs
