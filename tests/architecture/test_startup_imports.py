@@ -240,6 +240,8 @@ def test_listing_and_showing_load_only_what_they_print(tmp_path: Path):
 
 
 def test_each_command_is_registered_by_the_module_named_for_it():
+    """`--help` (or no known command) builds every command's parser; a command builds its
+    own parser only, not those of the other commands of its module."""
     import argparse
 
     from turnlog.cli import COMMANDS, build_parser, command_module
@@ -249,11 +251,13 @@ def test_each_command_is_registered_by_the_module_named_for_it():
         return list(sub.choices)
 
     assert commands_of(build_parser(["--help"])) == [c for _, cs in COMMANDS for c in cs]
+    assert commands_of(build_parser(["nonsense"])) == [c for _, cs in COMMANDS for c in cs]
     for name, commands in COMMANDS:
         parser = argparse.ArgumentParser()
         command_module(name).register(parser.add_subparsers())
         assert commands_of(parser) == list(commands)
-        assert commands_of(build_parser([commands[0], "--help"])) == list(commands)
+        for command in commands:
+            assert commands_of(build_parser([command, "--help"])) == [command]
 
 
 # Never loaded by the CLI's entry with the module of `list`, `show`, `import`, `export` and
