@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config.paths import data_dir
-from ..core.failures import FailureKind, StoreError
+from ..core.failures import FailureKind, StoreError, check_question
 from ..formats import EXPORT_FORMATS
 from ..store import NotFound, TurnlogStore
 from .attached import add_attach
@@ -183,7 +183,6 @@ def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conver
 
 def run_project(args: argparse.Namespace) -> int:
     from ..core.numbers import TurnNumbers
-    from ..core.pending import check_question
     from ..core.versions import active_line
     from ..service.request_body import build  # what connects and builds: `project` only
 

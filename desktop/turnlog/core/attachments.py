@@ -14,7 +14,6 @@ no longer sent verbatim, its image is never sent again: the summary input names 
 
 from __future__ import annotations
 
-import base64
 import enum
 import math
 from collections import OrderedDict
@@ -168,6 +167,8 @@ def _data_url(data: bytes, mime: str) -> str:
     if found is not None and found[0] is data and found[1] == mime:
         _URLS.move_to_end(id(data))
         return found[2]
+    import base64  # with the first image sent: a preview of text alone needs none
+
     url = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
     _URLS[id(data)] = (data, mime, url)  # holding `data` keeps its id from being reused
     while len(_URLS) > _URLS_KEPT:
