@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..config.paths import data_dir
 from ..core.failures import FailureKind, StoreError, check_question
-from ..formats import EXPORT_FORMATS
 from ..store import NotFound, TurnlogStore
 from .attached import add_attach
 from .numbers import whole_number
@@ -78,6 +77,8 @@ def _add_import(sub: Any) -> None:
 
 
 def _add_export(sub: Any) -> None:
+    from ..formats import EXPORT_FORMATS  # the formats package: export's
+
     p = sub.add_parser("export", help="write a conversation as JSON lines to stdout, or "
                        "every conversation into a folder or zip (--all)")
     p.add_argument("conversation", type=whole_number, metavar="ID", nargs="?")
