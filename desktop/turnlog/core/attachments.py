@@ -43,34 +43,6 @@ class AttachmentRefused(ValueError):
         super().__init__(f"{name} cannot be attached: {reason}.")
 
 
-@dataclass(frozen=True, slots=True)
-class AttachmentLimits:
-    """Bounds on what one question may carry (bytes of the files as they were read)."""
-
-    per_file: int = DEFAULT_FILE_LIMIT
-    per_question: int = DEFAULT_QUESTION_LIMIT
-    count: int = DEFAULT_FILE_COUNT
-    longest_side: int = DEFAULT_LONGEST_SIDE
-
-    def check_file(self, name: str, size: int) -> None:
-        if size > self.per_file:
-            raise AttachmentRefused(
-                name, f"it is {size_text(size)}, and a file may be at most "
-                f"{size_text(self.per_file)}")
-
-    def check_question(self, attached: Sequence[Attachment], name: str, size: int) -> None:
-        """Whether a file of `size` bytes may join `attached`."""
-        self.check_file(name, size)
-        if len(attached) >= self.count:
-            raise AttachmentRefused(
-                name, f"a question may carry at most {self.count} files")
-        total = sum(a.size for a in attached) + size
-        if total > self.per_question:
-            raise AttachmentRefused(
-                name, f"with it the question's files would take {size_text(total)}, and a "
-                f"question may carry at most {size_text(self.per_question)}")
-
-
 def size_text(size: int) -> str:
     """1,234 bytes, 12.3 KB, 4.5 MB (decimal units, as file managers show them)."""
     if size < 1_000:
