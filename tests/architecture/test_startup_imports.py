@@ -82,7 +82,10 @@ NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnl
                    # the profiles, the memory and the summaries a request carries, and
                    # the tables (peewee's models): the log is read with plain SQL
                    "turnlog.config.profiles", "turnlog.core.memory", "turnlog.core.summaries",
-                   "turnlog.store.models")
+                   "turnlog.store.models",
+                   # the signal module's enums (Ctrl+C's handler is set without them), and
+                   # the export formats' package (export's option)
+                   "signal", "turnlog.formats")
 # Never loaded by `list` or `show`: the exporters, the search language, the request proofs,
 # the privacy deletes, the importers' writer, the schema upgrade with its frozen steps
 # (a file at today's version needs only the number), the search index's SQL, the temporary
@@ -252,6 +255,8 @@ def test_listing_and_showing_load_only_what_they_print(tmp_path: Path):
 
 
 def test_each_command_is_registered_by_the_module_named_for_it():
+    """`--help` (or no known command) builds every command's parser; a command builds its
+    own parser only, not those of the other commands of its module."""
     import argparse
 
     from turnlog.cli import COMMANDS, build_parser, command_module
@@ -261,11 +266,13 @@ def test_each_command_is_registered_by_the_module_named_for_it():
         return list(sub.choices)
 
     assert commands_of(build_parser(["--help"])) == [c for _, cs in COMMANDS for c in cs]
+    assert commands_of(build_parser(["nonsense"])) == [c for _, cs in COMMANDS for c in cs]
     for name, commands in COMMANDS:
         parser = argparse.ArgumentParser()
         command_module(name).register(parser.add_subparsers())
         assert commands_of(parser) == list(commands)
-        assert commands_of(build_parser([commands[0], "--help"])) == list(commands)
+        for command in commands:
+            assert commands_of(build_parser([command, "--help"])) == [command]
 
 
 # Never loaded by the CLI's entry with the module of `list`, `show`, `import`, `export` and
@@ -360,6 +367,9 @@ NOT_FOR_PROJECTING = ("httpx", "keyring", "turnlog.providers.client",
                       # the reader of attached files (no --attach here) and the built-in
                       # model's files (a profile on another server)
                       "turnlog.formats.file_reading", "turnlog.localmodel.model_file",
+                      # a reply about to be committed (the question is checked with the
+                      # failures it names), an image's data URL, the signal module's enums
+                      "turnlog.core.pending", "base64", "signal",
                       # the tables (peewee's models) and the parts that read and write the
                       # summaries, the memory and the versions with them: the summary in
                       # effect, the pins, notes, preferences and versions are read with
@@ -416,3 +426,22 @@ def test_searching_for_words_in_ascii_compiles_no_cjk_pattern(tmp_path: Path):
         compiled[query] = json.loads(done.stderr.strip().splitlines()[-1])
     assert compiled["Question"] == [0, 0, 0, 0]
     assert compiled["问题"][0] == 1 and compiled["问题"][2] == 1
+
+
+def test_printing_to_a_pipe_compiles_no_control_pattern(tmp_path: Path):
+    """The control and surrogate patterns (`core.visible`) take a fraction of a millisecond
+    to compile: a command whose arguments are ASCII and whose output goes to a pipe needs
+    neither; on a terminal (`TURNLOG_TERMINAL=1`) the text is shown through them."""
+    home, conversation = a_home(tmp_path)
+    script = ("import json, sys\nfrom turnlog.cli import main\nassert main(sys.argv[1:]) == 0\n"
+              "from turnlog.core import visible\n"
+              "print(visible._compiled.cache_info().currsize, file=sys.stderr)\n")
+    compiled = {}
+    for terminal in ("0", "1"):
+        env = dict(os.environ, TURNLOG_HOME=str(home), TURNLOG_TERMINAL=terminal)
+        done = subprocess.run([sys.executable, "-c", script, "show", str(conversation)],
+                              env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert "Question 5?" in done.stdout
+        compiled[terminal] = int(done.stderr.strip().splitlines()[-1])
+    assert compiled == {"0": 0, "1": 1}

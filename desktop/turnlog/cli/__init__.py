@@ -111,8 +111,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """The parser of every command; for `argv` naming a known command, of that command's
-    module only (it parses `argv` just the same: the others are not loaded)."""
+    """The parser of every command; for `argv` naming a known command, of that command
+    only (it parses `argv` just the same, and its help and errors are the same: the
+    others are neither loaded nor built). A module of several commands registers `only`
+    the one named."""
     parser = _Parser(
         prog="turnlog-cli",
         description="Inspect, project, import and export Turnlog conversations without the window.",
@@ -122,8 +124,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     wanted = _command_in(sys.argv[1:] if argv is None else argv)
     known = any(wanted in commands for _, commands in COMMANDS)
     for name, commands in COMMANDS:
-        if not known or wanted in commands:
+        if not known:
             command_module(name).register(sub)
+        elif wanted in commands:
+            module = command_module(name)
+            module.register(sub, only=wanted) if len(commands) > 1 else module.register(sub)
     return parser
 
 

@@ -75,7 +75,15 @@ EXIT_REFUSED = 3
 EXIT_FAILED = 4
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, only: str | None = None) -> None:
+    """The parsers of this module's commands, in `--help`'s order; of `only` alone
+    (the command being run) when given."""
+    for name, add in _PARSERS:
+        if only in (None, name):
+            add(sub)
+
+
+def _add_ask(sub: Any) -> None:
     p = sub.add_parser("ask", help="ask a question, stream the answer, save the turn")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--conversation", type=whole_number, metavar="ID")
@@ -113,6 +121,8 @@ def register(sub: Any) -> None:
                    help="with --tools: run every tool call the model asks for, without asking")
     p.set_defaults(run=run_ask)
 
+
+def _add_profile(sub: Any) -> None:
     p = sub.add_parser("profile", help="manage provider profiles (keys go to the OS keyring)")
     psub = p.add_subparsers(dest="profile_command", required=True, metavar="ACTION")
     add = psub.add_parser("add", help="add a provider profile")
@@ -135,6 +145,9 @@ def register(sub: Any) -> None:
     forget.add_argument("--model", metavar="M",
                         help="the model it was learned for (default: the profile's)")
     forget.set_defaults(run=run_profile_forget_window)
+
+
+_PARSERS = (("ask", _add_ask), ("profile", _add_profile))
 
 
 def profile_options(p: argparse.ArgumentParser, *, editing: bool) -> None:

@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..config.paths import data_dir
-from ..core.failures import FailureKind, StoreError
-from ..formats import EXPORT_FORMATS
+from ..core.failures import FailureKind, StoreError, check_question
 from ..store import NotFound, TurnlogStore
 from .attached import add_attach
 from .numbers import whole_number
@@ -34,7 +33,15 @@ EXIT_DAMAGED = 5
 """export/show wrote what could be read, but some rows of the conversation could not."""
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, only: str | None = None) -> None:
+    """The parsers of this module's commands, in `--help`'s order; of `only` alone
+    (the command being run) when given."""
+    for name, add in _PARSERS:
+        if only in (None, name):
+            add(sub)
+
+
+def _add_project(sub: Any) -> None:
     p = sub.add_parser("project", help="show what a send would carry, without sending or writing")
     p.add_argument("--conversation", type=whole_number, required=True, metavar="ID")
     p.add_argument("--question", required=True, metavar="TEXT")
@@ -54,6 +61,8 @@ def register(sub: Any) -> None:
     add_attach(p)
     p.set_defaults(run=run_project)
 
+
+def _add_import(sub: Any) -> None:
     p = sub.add_parser("import", help="import Turnlog JSON lines, an Export all folder or "
                        "zip, or a ChatGPT, Claude or DeepSeek export (conversations.json or "
                        "its .zip); what was imported before is not added again")
@@ -65,6 +74,10 @@ def register(sub: Any) -> None:
                    "are stored already")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.set_defaults(run=run_import)
+
+
+def _add_export(sub: Any) -> None:
+    from ..formats import EXPORT_FORMATS  # the formats package: export's
 
     p = sub.add_parser("export", help="write a conversation as JSON lines to stdout, or "
                        "every conversation into a folder or zip (--all)")
@@ -78,15 +91,23 @@ def register(sub: Any) -> None:
     add_raw(p)
     p.set_defaults(run=run_export)
 
+
+def _add_list(sub: Any) -> None:
     p = sub.add_parser("list", help="list conversations, most recent first")
     p.add_argument("--folder", metavar="NAME", help="only the conversations in this folder")
     add_raw(p)
     p.set_defaults(run=run_list)
 
+
+def _add_show(sub: Any) -> None:
     p = sub.add_parser("show", help="print a conversation's whole history")
     p.add_argument("conversation", type=whole_number, metavar="ID")
     add_raw(p)
     p.set_defaults(run=run_show)
+
+
+_PARSERS = (("project", _add_project), ("import", _add_import), ("export", _add_export),
+            ("list", _add_list), ("show", _add_show))
 
 
 def add_raw(p: argparse.ArgumentParser) -> None:
@@ -163,7 +184,6 @@ def _with_limits(conversation: Conversation, args: argparse.Namespace) -> Conver
 
 def run_project(args: argparse.Namespace) -> int:
     from ..core.numbers import TurnNumbers
-    from ..core.pending import check_question
     from ..core.versions import active_line
     from ..service.request_body import build  # what connects and builds: `project` only
 

@@ -22,7 +22,15 @@ def _priority(value: str) -> int:
     return number
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, only: str | None = None) -> None:
+    """The parsers of this module's commands, in `--help`'s order; of `only` alone
+    (the command being run) when given."""
+    for name, add in _PARSERS:
+        if only in (None, name):
+            add(sub)
+
+
+def _add_pin(sub: Any) -> None:
     pin = sub.add_parser("pin", help="pinned facts: sent word for word in every request")
     verbs = pin.add_subparsers(dest="verb", required=True, metavar="VERB")
     p = verbs.add_parser("add", help="pin a fact (prints the pin id)")
@@ -41,6 +49,8 @@ def register(sub: Any) -> None:
     p.add_argument("id", type=whole_number, metavar="PIN_ID")
     p.set_defaults(run=lambda a: _remove(lambda s: s.memory.remove_pin(a.id), f"pin {a.id}"))
 
+
+def _add_pref(sub: Any) -> None:
     pref = sub.add_parser("pref", help="preferences: for every conversation, as room allows")
     verbs = pref.add_subparsers(dest="verb", required=True, metavar="VERB")
     p = verbs.add_parser("add", help="add a preference (prints its id)")
@@ -55,6 +65,8 @@ def register(sub: Any) -> None:
     p.set_defaults(run=lambda a: _remove(lambda s: s.memory.remove_preference(a.id),
                                          f"preference {a.id}"))
 
+
+def _add_note(sub: Any) -> None:
     note = sub.add_parser("note", help="notes: a conversation's background, as room allows")
     verbs = note.add_subparsers(dest="verb", required=True, metavar="VERB")
     p = verbs.add_parser("add", help="add a note (prints its id)")
@@ -69,6 +81,9 @@ def register(sub: Any) -> None:
     p = verbs.add_parser("remove", help="remove a note")
     p.add_argument("id", type=whole_number, metavar="ID")
     p.set_defaults(run=lambda a: _remove(lambda s: s.memory.remove_note(a.id), f"note {a.id}"))
+
+
+_PARSERS = (("pin", _add_pin), ("pref", _add_pref), ("note", _add_note))
 
 
 def _added(make: Any) -> int:

@@ -15,7 +15,15 @@ from .numbers import whole_number
 from .terminal import print_json, safe_for
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, only: str | None = None) -> None:
+    """The parsers of this module's commands, in `--help`'s order; of `only` alone
+    (the command being run) when given."""
+    for name, add in _PARSERS:
+        if only in (None, name):
+            add(sub)
+
+
+def _add_versions(sub: Any) -> None:
     p = sub.add_parser("versions", help="list the versions of a turn (regenerated, edited)")
     p.add_argument("--conversation", type=whole_number, required=True, metavar="ID")
     p.add_argument("--turn", type=whole_number, required=True, metavar="NUMBER",
@@ -25,10 +33,14 @@ def register(sub: Any) -> None:
                    help="write text as it is, control characters included")
     p.set_defaults(run=run_versions)
 
+
+def _add_use_version(sub: Any) -> None:
     p = sub.add_parser("use-version", help="make a version of the last turn the one in use")
     p.add_argument("turn_id", metavar="TURN_ID", help="a turn id, as `versions` prints it")
     p.set_defaults(run=run_use_version)
 
+
+def _add_fork(sub: Any) -> None:
     p = sub.add_parser("fork", help="a new conversation with copies of the turns before one")
     p.add_argument("--conversation", type=whole_number, required=True, metavar="ID")
     where = p.add_mutually_exclusive_group(required=True)
@@ -41,6 +53,10 @@ def register(sub: Any) -> None:
                        "question is the draft")
     p.add_argument("--title", metavar="T", help="the new conversation's title")
     p.set_defaults(run=run_fork)
+
+
+_PARSERS = (("versions", _add_versions), ("use-version", _add_use_version),
+            ("fork", _add_fork))
 
 
 def run_versions(args: argparse.Namespace) -> int:

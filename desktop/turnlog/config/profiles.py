@@ -200,13 +200,13 @@ class Profile:
                        model_titles=titles, accepts_images=images, prices=prices)
 
 
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
+_CONTROLS = "[\x00-\x1f\x7f-\x9f]"
 
 
 def check_base_url(url: str) -> str:
     """The URL without a trailing slash; ValueError with plain words if it is not usable."""
     url = url.strip().rstrip("/")
-    if _CONTROLS.search(url):
+    if not url.isprintable() and re.search(_CONTROLS, url):  # compiled only for such a URL
         raise ValueError("The base URL must not contain control characters such as a line "
                          "break")
     parts = urlsplit(url)

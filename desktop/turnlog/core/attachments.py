@@ -14,7 +14,6 @@ no longer sent verbatim, its image is never sent again: the summary input names 
 
 from __future__ import annotations
 
-import base64
 import enum
 import math
 from collections import OrderedDict
@@ -42,34 +41,6 @@ class AttachmentRefused(ValueError):
         self.name = name
         self.reason = reason
         super().__init__(f"{name} cannot be attached: {reason}.")
-
-
-@dataclass(frozen=True, slots=True)
-class AttachmentLimits:
-    """Bounds on what one question may carry (bytes of the files as they were read)."""
-
-    per_file: int = DEFAULT_FILE_LIMIT
-    per_question: int = DEFAULT_QUESTION_LIMIT
-    count: int = DEFAULT_FILE_COUNT
-    longest_side: int = DEFAULT_LONGEST_SIDE
-
-    def check_file(self, name: str, size: int) -> None:
-        if size > self.per_file:
-            raise AttachmentRefused(
-                name, f"it is {size_text(size)}, and a file may be at most "
-                f"{size_text(self.per_file)}")
-
-    def check_question(self, attached: Sequence[Attachment], name: str, size: int) -> None:
-        """Whether a file of `size` bytes may join `attached`."""
-        self.check_file(name, size)
-        if len(attached) >= self.count:
-            raise AttachmentRefused(
-                name, f"a question may carry at most {self.count} files")
-        total = sum(a.size for a in attached) + size
-        if total > self.per_question:
-            raise AttachmentRefused(
-                name, f"with it the question's files would take {size_text(total)}, and a "
-                f"question may carry at most {size_text(self.per_question)}")
 
 
 def size_text(size: int) -> str:
@@ -168,6 +139,8 @@ def _data_url(data: bytes, mime: str) -> str:
     if found is not None and found[0] is data and found[1] == mime:
         _URLS.move_to_end(id(data))
         return found[2]
+    import base64  # with the first image sent: a preview of text alone needs none
+
     url = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
     _URLS[id(data)] = (data, mime, url)  # holding `data` keeps its id from being reused
     while len(_URLS) > _URLS_KEPT:

@@ -176,3 +176,19 @@ def rate_limit_hint(retry_after: float | None) -> str:
     if retry_after is None:
         return "Wait a moment and send again"
     return f"Retry after {max(1, round(retry_after))} s"
+
+
+def check_question(question: str) -> Failure | None:
+    """Refuse blank questions and text that cannot be encoded as UTF-8 (a lone surrogate)."""
+    if not question.strip():
+        return Failure(FailureKind.BLANK_QUESTION, hint="Type a question first")
+    try:
+        question.encode("utf-8")
+    except UnicodeEncodeError as err:
+        return Failure(
+            FailureKind.INVALID_TEXT,
+            detail=f"character {err.start + 1} is half of a broken character pair (a lone "
+            f"surrogate, often left by a bad paste)",
+            hint="Delete or retype that character and send again",
+        )
+    return None

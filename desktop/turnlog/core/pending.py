@@ -1,5 +1,6 @@
-"""What is about to enter the log: a question checked before it is sent, and a complete
-reply about to be appended (`core.send` makes it; `store.turns` commits it)."""
+"""What is about to enter the log: a complete reply about to be appended (`core.send`
+makes it; `store.turns` commits it). The question is checked before it is sent
+(`failures.check_question`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from .failures import Failure, FailureKind
 from .model import Usage
 
 if TYPE_CHECKING:  # a turn's files and tool exchange: loaded with the first one made or read
@@ -38,20 +38,3 @@ class PendingTurn:
     attachments: tuple[Attachment, ...] = ()
     # The tool exchange that led to the answer, committed with it in one transaction.
     tools: tuple[ToolRound, ...] = ()
-
-
-
-def check_question(question: str) -> Failure | None:
-    """Refuse blank questions and text that cannot be encoded as UTF-8 (a lone surrogate)."""
-    if not question.strip():
-        return Failure(FailureKind.BLANK_QUESTION, hint="Type a question first")
-    try:
-        question.encode("utf-8")
-    except UnicodeEncodeError as err:
-        return Failure(
-            FailureKind.INVALID_TEXT,
-            detail=f"character {err.start + 1} is half of a broken character pair (a lone "
-            f"surrogate, often left by a bad paste)",
-            hint="Delete or retype that character and send again",
-        )
-    return None

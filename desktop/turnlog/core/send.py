@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 from .attachments import Question, has_images
 from .budget import WINDOW_LEARNED, InvalidBudget
 from .compaction_plan import CompactionResult, CompactionSettings
-from .failures import Failure, FailureKind, ProviderFailure, StoreError
+from .failures import Failure, FailureKind, ProviderFailure, StoreError, check_question
 from .model import UNKNOWN_USAGE, Turn, Usage, without_last
 from .outcome import Committed as Committed  # named here too, for who sends
 from .outcome import Failed as Failed
@@ -29,7 +29,7 @@ from .outcome import Stage as Stage
 from .outcome import answer_estimate as answer_estimate
 from .outcome import validate_reply as validate_reply
 from .partial import incomplete_reason
-from .pending import PendingTurn, check_question
+from .pending import PendingTurn
 from .projection import (
     CostIndex,
     Projection,

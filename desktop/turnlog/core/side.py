@@ -24,10 +24,9 @@ from .body import ASSISTANT, USER, Message, RequestOptions, build_body
 from .budget import Budget, default_output_reserve
 from .compaction_plan import CompactionSettings, recent_count, summary_span
 from .cost import NO_PRICING, Pricing
-from .failures import Failure, FailureKind, ProviderFailure, StoreError
+from .failures import Failure, FailureKind, ProviderFailure, StoreError, check_question
 from .model import Turn, Usage
 from .outcome import Stage, answer_estimate, validate_reply
-from .pending import check_question
 from .projection import (
     CostIndex,
     Part,

@@ -102,7 +102,10 @@ _PUNCTUATION = bytes(range(0x21, 0x30)) + bytes(range(0x3A, 0x41)) + bytes(range
 
 
 def _table(mapping: dict[int, int], default: int) -> bytes:
-    return bytes(mapping.get(byte, default) for byte in range(256))
+    table = bytearray((default,)) * 256  # set byte by byte, not made from 256 lookups
+    for byte, value in mapping.items():
+        table[byte] = value
+    return bytes(table)
 
 
 # UTF-8 bytes to classes: "a" lowercase, "A" capital, "0" digit, whitespace and

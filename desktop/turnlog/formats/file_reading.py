@@ -19,13 +19,17 @@ import hashlib
 import io
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.attachments import (
+    DEFAULT_FILE_COUNT,
+    DEFAULT_FILE_LIMIT,
+    DEFAULT_LONGEST_SIDE,
+    DEFAULT_QUESTION_LIMIT,
     Attachment,
     AttachmentKind,
-    AttachmentLimits,
     AttachmentRefused,
     size_text,
 )
@@ -64,6 +68,36 @@ _ENCODING_NAMES = {
     "cp949": "EUC-KR", "utf_16": "UTF-16", "cp1252": "Windows-1252", "latin_1": "Latin-1",
     "cp1251": "Windows-1251", "koi8_r": "KOI8-R",
 }
+
+
+@dataclass(frozen=True, slots=True)
+class AttachmentLimits:
+    """Bounds on what one question may carry (bytes of the files as they were read)."""
+
+    per_file: int = DEFAULT_FILE_LIMIT
+    per_question: int = DEFAULT_QUESTION_LIMIT
+    count: int = DEFAULT_FILE_COUNT
+    longest_side: int = DEFAULT_LONGEST_SIDE
+
+    def check_file(self, name: str, size: int) -> None:
+        if size > self.per_file:
+            raise AttachmentRefused(
+                name, f"it is {size_text(size)}, and a file may be at most "
+                f"{size_text(self.per_file)}")
+
+    def check_question(self, attached: Sequence[Attachment], name: str, size: int) -> None:
+        """Whether a file of `size` bytes may join `attached`."""
+        self.check_file(name, size)
+        if len(attached) >= self.count:
+            raise AttachmentRefused(
+                name, f"a question may carry at most {self.count} files")
+        total = sum(a.size for a in attached) + size
+        if total > self.per_question:
+            raise AttachmentRefused(
+                name, f"with it the question's files would take {size_text(total)}, and a "
+                f"question may carry at most {size_text(self.per_question)}")
+
+
 DEFAULT_LIMITS = AttachmentLimits()
 MAX_PIXELS = 50_000_000  # an image larger than this is refused rather than decoded
 _FORMATS = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp", "GIF": "image/gif"}

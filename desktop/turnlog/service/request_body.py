@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..core.attachments import Attachment, Question, has_images
 from ..core.compaction_plan import Preview, preview
+from ..core.failures import check_question
 from ..core.memory import NO_MEMORY, Memory
 from ..core.model import Conversation, Turn, without_last
 from ..core.numbers import TurnNumbers
-from ..core.pending import check_question
 from ..core.projection import CostIndex, Projection, ProjectionRefused, sent_body
 from ..core.send_request import PartialAnswer, SendRequest
 from .route import Route, request_for

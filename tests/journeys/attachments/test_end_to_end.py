@@ -16,11 +16,11 @@ import chatgpt_export
 from attachfiles import jpeg_bytes, pdf_bytes, png_bytes, write
 from cli_runs import add_profile, cli
 from loopback import Behaviour
-from turnlog.core.attachments import AttachmentLimits, AttachmentRefused, image_tokens
+from turnlog.core.attachments import AttachmentRefused, image_tokens
 from turnlog.core.imports import ImportProblem
 from turnlog.core.model import ConversationSettings, Usage
 from turnlog.core.send import PendingTurn
-from turnlog.formats.file_reading import read_bytes, read_file
+from turnlog.formats.file_reading import AttachmentLimits, read_bytes, read_file
 from turnlog.service.transfer import export_all, import_file
 from turnlog.store import TurnlogStore
 
