@@ -23,8 +23,10 @@ client; `--in-process` runs them in this process instead, where the server's Pyt
 sync's take turns on one interpreter lock (an upload then cannot overlap the sealing of the
 next object) and the peak memory errs high.
 
+`--first-only` measures the first sync alone (the incremental one fills three more logs).
+
     .venv/bin/python tests/bench/sync_remote.py [--turns 1000 10000] [--server webdav s3]
-        [--text varied|repeated] [--feed lists|store] [--in-process]
+        [--text varied|repeated] [--feed lists|store] [--in-process] [--first-only]
 """
 
 from __future__ import annotations
@@ -173,6 +175,8 @@ def main() -> int:
     parser.add_argument("--feed", choices=sorted(FEEDS), default="lists")
     parser.add_argument("--in-process", action="store_true",
                         help="the servers in this process, not in a child process")
+    parser.add_argument("--first-only", action="store_true",
+                        help="the first sync alone, not the incremental one")
     args = parser.parse_args()
     text = Turns(args.text)
     packer = f"Zstandard level {COMPRESSION}" if FORMAT == 2 else "zlib level 1"
@@ -194,6 +198,8 @@ def main() -> int:
                           f"({size / took / 1e6:5.1f} MB/s), plain upload of the same "
                           f"objects {plain:6.2f} s: {plain / took:4.0%} of it "
                           f"(goal >= 50 %)")
+                    if args.first_only:
+                        continue
                     took, requests, others = incremental(served, root, turns, args.feed,
                                                          text)
                     print(f"{kind} {turns:>7,} turns from 3 machines: one new turn synced "

@@ -59,10 +59,13 @@ _FILE_SQL = ", ".join(f'"{c}"' for c in ("gid", *FILE_COLUMNS[1:]))
 # A turn record as `_turn_record` builds it (with `outgoing`'s frame), written by SQLite's
 # json_object for a turn of a conversation still here with no files and no tool results;
 # NULL for the rest (built in Python). As bytes: UTF-8 as SQLite keeps it, never decoded.
-# A test holds the two writers to the same record.
+# A test holds the two writers to the same record. Its conversation is found by the turn's
+# own (an integer key), not by the journal's id text: a turn whose conversation is not the
+# one its journal row names (none is) would go the slow way, still right.
 _TURN_JSON = (
     'CASE WHEN j."kind" = \'turn\' AND t."id" IS NOT NULL AND EXISTS (SELECT 1 FROM '
-    '"conversations" c WHERE c."gid" = j."conv") AND NOT EXISTS (SELECT 1 FROM '
+    '"conversations" c WHERE c."id" = t."conversation_id" AND c."gid" = j."conv") AND NOT '
+    'EXISTS (SELECT 1 FROM '
     '"turn_attachments" a WHERE a."turn_id" = t."id") AND NOT EXISTS (SELECT 1 FROM '
     '"tool_results" r WHERE r."turn_id" = t."id") THEN CAST(json_object('
     f'\'v\', {FORMAT}, \'kind\', \'turn\', \'id\', j."gid", \'conv\', j."conv", '
