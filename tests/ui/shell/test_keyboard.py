@@ -296,6 +296,38 @@ def test_the_composer_has_the_focus_at_start_and_after_new(qtbot, make_window, s
     assert window.title.text() == "New conversation"
 
 
+def test_the_search_field_by_keyboard(qtbot, make_window, store):
+    """Ctrl+F, type, Enter opens the first conversation listed and goes back to typing;
+    Esc clears the field, a second Esc goes back to typing; Down goes to the list."""
+    seed(store, "Recipes 食谱", [("Soup?", "Yes.")])
+    wanted = seed(store, "Garden plans", [("Tomatoes?", "In May.")])
+    seed(store, "Travel", [("Tokyo?", "Spring.")])
+    window = make_window()
+    active(qtbot, window)
+    window.sidebar.search.setFocus()
+    qtbot.keyClicks(window.sidebar.search, "Garden")
+    qtbot.keyClick(window.sidebar.search, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.conversation is not None
+                    and window.conversation.id == wanted.id, timeout=5000)
+    assert QApplication.focusWidget() is window.composer.edit
+    qtbot.keyClicks(QApplication.focusWidget(), "Peppers too?")
+    assert window.composer.text() == "Peppers too?"
+    assert window.sidebar.search.text() == "Garden"
+
+    window.sidebar.search.setFocus()
+    qtbot.keyClick(window.sidebar.search, Qt.Key.Key_Escape)
+    assert window.sidebar.search.text() == ""
+    assert QApplication.focusWidget() is window.sidebar.search  # still searching
+    qtbot.waitUntil(lambda: window.sidebar.model.rowCount() == 3, timeout=5000)
+    qtbot.keyClick(window.sidebar.search, Qt.Key.Key_Down)
+    assert QApplication.focusWidget() is window.sidebar.list
+    window.sidebar.search.setFocus()
+    qtbot.keyClick(window.sidebar.search, Qt.Key.Key_Escape)
+    assert QApplication.focusWidget() is window.composer.edit
+    assert window.composer.text() == "Peppers too?"  # the draft was never touched
+    assert window.conversation.id == wanted.id
+
+
 def test_escape_cancels_a_running_send_wherever_the_focus_is(qtbot, make_window, store,
                                                               loopback):
     conversation = seed(store, "chat", [("Hi", "Hello")])

@@ -10,14 +10,17 @@ from collections.abc import Sequence
 from PySide6.QtCore import (
     QAbstractListModel,
     QCoreApplication,
+    QEvent,
     QMimeData,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSize,
     Qt,
     QTimer,
     Signal,
 )
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -138,6 +141,7 @@ class Sidebar(QWidget):
     delete_requested = Signal(object)  # Conversation
     delete_several_requested = Signal(object)  # list[Conversation], two or more
     search_changed = Signal(str)
+    search_left = Signal()  # Esc on an empty search field, or Enter in it: back to typing
     folder_chosen = Signal(object)  # the folder list's row: ALL, NO_FOLDER or a folder id
     move_requested = Signal(object, object)  # conversation ids, folder id (None: out)
     star_requested = Signal(object, bool)  # conversation ids, starred or not
@@ -192,6 +196,7 @@ class Sidebar(QWidget):
             "Sidebar", "Keeps the conversations whose title or turns match "
             "(Ctrl+Shift+F lists the matching turns)"))
         self.search.setClearButtonEnabled(True)
+        self.search.installEventFilter(self)
         top.addWidget(self.search, 1)
         self.new_button = self._button(
             QCoreApplication.translate("Sidebar", "New"),
@@ -344,6 +349,34 @@ class Sidebar(QWidget):
             return False
         self.list.setCurrentIndex(self.model.index(row))
         return True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """The search field's keys: Esc clears it (and, empty, leaves it); Down goes to
+        the list; Enter opens the first conversation listed (unless one listed is open)
+        and leaves the field."""
+        if watched is self.search and event.type() == QEvent.Type.KeyPress \
+                and isinstance(event, QKeyEvent) and not event.modifiers():
+            key = event.key()
+            if key == Qt.Key.Key_Escape:
+                if self.search.text():
+                    self.search.clear()
+                else:
+                    self.search_left.emit()
+                return True
+            if key == Qt.Key.Key_Down and self.model.rowCount():
+                if not self.list.currentIndex().isValid():
+                    self.list.setCurrentIndex(self.model.index(0))
+                self.list.setFocus()
+                return True
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                if self._search_timer.isActive():  # what is typed: listed now, not later
+                    self._search_timer.stop()
+                    self.search_changed.emit(self.search.text())
+                if self.model.rowCount() and not self.list.currentIndex().isValid():
+                    self.list.setCurrentIndex(self.model.index(0))
+                self.search_left.emit()
+                return True
+        return super().eventFilter(watched, event)
 
     def _current_changed(self, current: QModelIndex, previous: QModelIndex) -> None:
         self._update_buttons()

@@ -204,6 +204,13 @@ def attach_side_questions(window: QMainWindow, host: WindowParts) -> LazyDock[Si
                                  "sideDock"), build)
     host.composer.aside_requested.connect(holder.dock.raise_)
     host.composer.aside_requested.connect(lambda: holder.get().ask_from_composer())
+
+    def chosen(dock: QDockWidget) -> None:
+        # Its tab chosen in a window in use: what is typed next is a side question, not
+        # a turn sent into the conversation from the composer that kept the focus.
+        if dock is holder.dock and window.isActiveWindow():
+            holder.get().panel.edit.setFocus()
+    window.tabifiedDockWidgetActivated.connect(chosen)
     return holder
 
 

@@ -79,6 +79,7 @@ def wire(window: Wired) -> None:
     sidebar.rename_requested.connect(history.rename_conversation)
     sidebar.delete_requested.connect(history.delete_conversation)
     sidebar.search_changed.connect(lambda _text: window.refresh_conversations())
+    sidebar.search_left.connect(lambda: window.composer.edit.setFocus())
     _wire_folders(window)
     window.sidebar_filter.found.connect(window._listed)  # the text search's answer
     window.sidebar_filter.failed.connect(window.banner.show_text)
