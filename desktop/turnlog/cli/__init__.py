@@ -15,11 +15,13 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
 from .terminal import safe_for
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..system.compiled_methods import CompiledMethods
 
 # Exit statuses shared by all commands.

@@ -8,7 +8,6 @@ import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from ..config.paths import data_dir
 from ..core.failures import FailureKind, StoreError, check_question
@@ -17,7 +16,10 @@ from .attached import add_attach
 from .numbers import whole_number
 from .terminal import print_json, print_refusal, runs_text, safe_for
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:  # `project` loads what connects and builds requests; list and show need none
+    from typing import Any
+
     from ..core.memory import Memory
     from ..core.model import Conversation, Turn
     from ..core.send_request import SendRequest
