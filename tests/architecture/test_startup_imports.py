@@ -259,7 +259,7 @@ def test_each_command_is_registered_by_the_module_named_for_it():
     own parser only, not those of the other commands of its module."""
     import argparse
 
-    from turnlog.cli import COMMANDS, build_parser, command_module
+    from turnlog.cli import COMMANDS, build_parser, command_module, register
 
     def commands_of(parser: argparse.ArgumentParser) -> list[str]:
         sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -269,7 +269,7 @@ def test_each_command_is_registered_by_the_module_named_for_it():
     assert commands_of(build_parser(["nonsense"])) == [c for _, cs in COMMANDS for c in cs]
     for name, commands in COMMANDS:
         parser = argparse.ArgumentParser()
-        command_module(name).register(parser.add_subparsers())
+        register(command_module(name), parser.add_subparsers())
         assert commands_of(parser) == list(commands)
         for command in commands:
             assert commands_of(build_parser([command, "--help"])) == [command]

@@ -35,14 +35,6 @@ EXIT_DAMAGED = 5
 """export/show wrote what could be read, but some rows of the conversation could not."""
 
 
-def register(sub: Any, only: str | None = None) -> None:
-    """The parsers of this module's commands, in `--help`'s order; of `only` alone
-    (the command being run) when given."""
-    for name, add in _PARSERS:
-        if only in (None, name):
-            add(sub)
-
-
 def _add_project(sub: Any) -> None:
     p = sub.add_parser("project", help="show what a send would carry, without sending or writing")
     p.add_argument("--conversation", type=whole_number, required=True, metavar="ID")
@@ -108,7 +100,8 @@ def _add_show(sub: Any) -> None:
     p.set_defaults(run=run_show)
 
 
-_PARSERS = (("project", _add_project), ("import", _add_import), ("export", _add_export),
+# This module's commands in `--help`'s order, each with what adds its parser.
+PARSERS = (("project", _add_project), ("import", _add_import), ("export", _add_export),
             ("list", _add_list), ("show", _add_show))
 
 

@@ -22,14 +22,6 @@ def _priority(value: str) -> int:
     return number
 
 
-def register(sub: Any, only: str | None = None) -> None:
-    """The parsers of this module's commands, in `--help`'s order; of `only` alone
-    (the command being run) when given."""
-    for name, add in _PARSERS:
-        if only in (None, name):
-            add(sub)
-
-
 def _add_pin(sub: Any) -> None:
     pin = sub.add_parser("pin", help="pinned facts: sent word for word in every request")
     verbs = pin.add_subparsers(dest="verb", required=True, metavar="VERB")
@@ -83,7 +75,8 @@ def _add_note(sub: Any) -> None:
     p.set_defaults(run=lambda a: _remove(lambda s: s.memory.remove_note(a.id), f"note {a.id}"))
 
 
-_PARSERS = (("pin", _add_pin), ("pref", _add_pref), ("note", _add_note))
+# This module's commands in `--help`'s order, each with what adds its parser.
+PARSERS = (("pin", _add_pin), ("pref", _add_pref), ("note", _add_note))
 
 
 def _added(make: Any) -> int:
