@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from ..config.paths import data_dir
 from ..core.failures import StoreError
 from ..core.memory import DEFAULT_PRIORITY, MemorySelection
 from ..store import NotFound, TurnlogStore
-from ..store.memory import TextRefused
 from .numbers import whole_number
 from .terminal import print_json, safe_for
+
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _priority(value: str) -> int:
@@ -80,6 +82,8 @@ PARSERS = (("pin", _add_pin), ("pref", _add_pref), ("note", _add_note))
 
 
 def _added(make: Any) -> int:
+    from ..store.memory import TextRefused  # the memory's writer: `project --json` needs none
+
     try:
         with TurnlogStore.open(data_dir()) as store:
             made = make(store)
