@@ -85,7 +85,9 @@ NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnl
                    "turnlog.store.models",
                    # the signal module's enums (Ctrl+C's handler is set without them), and
                    # the export formats' package (export's option)
-                   "signal", "turnlog.formats")
+                   "signal", "turnlog.formats",
+                   # typing: its names are for type checkers (`TYPE_CHECKING`)
+                   "typing")
 # Never loaded by `list` or `show`: the exporters, the search language, the request proofs,
 # the privacy deletes, the importers' writer, the schema upgrade with its frozen steps
 # (a file at today's version needs only the number), the search index's SQL, the temporary
@@ -376,18 +378,21 @@ NOT_FOR_PROJECTING = ("httpx", "keyring", "turnlog.providers.client",
                       # plain SQL on the connection the turns are read on
                       "turnlog.store.models", "turnlog.store.records",
                       "turnlog.store.summaries", "turnlog.store.memory",
-                      "turnlog.store.turns", "turnlog.store.versions")
+                      "turnlog.store.turns", "turnlog.store.versions",
+                      # typing: its names are for type checkers (`TYPE_CHECKING`)
+                      "typing")
 
 
 def test_project_asks_no_server_and_reads_no_key(tmp_path: Path):
     home, conversation = a_home(tmp_path)
     env = dict(os.environ, TURNLOG_HOME=str(home))
-    command = ["project", "--conversation", str(conversation), "--question", "and then?",
-               "--profile", "loopback"]
-    names = _loaded_by("import json, sys\nfrom turnlog.cli import main\n"
-                       f"assert main({command!r}) == 0", env)
-    assert "turnlog.service.request_body" in names  # it built the body
-    assert loaded_in(names, NOT_FOR_PROJECTING) == []
+    for json_out in ([], ["--json"]):
+        command = ["project", "--conversation", str(conversation), "--question", "and then?",
+                   "--profile", "loopback", *json_out]
+        names = _loaded_by("import json, sys\nfrom turnlog.cli import main\n"
+                           f"assert main({command!r}) == 0", env)
+        assert "turnlog.service.request_body" in names  # it built the body
+        assert loaded_in(names, NOT_FOR_PROJECTING) == [], command
 
 
 def test_the_collector_pauses_only_for_the_command_line_of_turnlog_cli(tmp_path: Path):
