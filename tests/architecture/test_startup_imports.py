@@ -85,7 +85,9 @@ NOT_FOR_READING = ("PySide6", "shiboken6", "httpx", "keyring", "ziamath", "turnl
                    "turnlog.store.models",
                    # the signal module's enums (Ctrl+C's handler is set without them), and
                    # the export formats' package (export's option)
-                   "signal", "turnlog.formats")
+                   "signal", "turnlog.formats",
+                   # typing: its names are for type checkers (`TYPE_CHECKING`)
+                   "typing")
 # Never loaded by `list` or `show`: the exporters, the search language, the request proofs,
 # the privacy deletes, the importers' writer, the schema upgrade with its frozen steps
 # (a file at today's version needs only the number), the search index's SQL, the temporary
@@ -259,7 +261,7 @@ def test_each_command_is_registered_by_the_module_named_for_it():
     own parser only, not those of the other commands of its module."""
     import argparse
 
-    from turnlog.cli import COMMANDS, build_parser, command_module
+    from turnlog.cli import COMMANDS, build_parser, command_module, register
 
     def commands_of(parser: argparse.ArgumentParser) -> list[str]:
         sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -269,7 +271,7 @@ def test_each_command_is_registered_by_the_module_named_for_it():
     assert commands_of(build_parser(["nonsense"])) == [c for _, cs in COMMANDS for c in cs]
     for name, commands in COMMANDS:
         parser = argparse.ArgumentParser()
-        command_module(name).register(parser.add_subparsers())
+        register(command_module(name), parser.add_subparsers())
         assert commands_of(parser) == list(commands)
         for command in commands:
             assert commands_of(build_parser([command, "--help"])) == [command]
@@ -376,18 +378,21 @@ NOT_FOR_PROJECTING = ("httpx", "keyring", "turnlog.providers.client",
                       # plain SQL on the connection the turns are read on
                       "turnlog.store.models", "turnlog.store.records",
                       "turnlog.store.summaries", "turnlog.store.memory",
-                      "turnlog.store.turns", "turnlog.store.versions")
+                      "turnlog.store.turns", "turnlog.store.versions",
+                      # typing: its names are for type checkers (`TYPE_CHECKING`)
+                      "typing")
 
 
 def test_project_asks_no_server_and_reads_no_key(tmp_path: Path):
     home, conversation = a_home(tmp_path)
     env = dict(os.environ, TURNLOG_HOME=str(home))
-    command = ["project", "--conversation", str(conversation), "--question", "and then?",
-               "--profile", "loopback"]
-    names = _loaded_by("import json, sys\nfrom turnlog.cli import main\n"
-                       f"assert main({command!r}) == 0", env)
-    assert "turnlog.service.request_body" in names  # it built the body
-    assert loaded_in(names, NOT_FOR_PROJECTING) == []
+    for json_out in ([], ["--json"]):
+        command = ["project", "--conversation", str(conversation), "--question", "and then?",
+                   "--profile", "loopback", *json_out]
+        names = _loaded_by("import json, sys\nfrom turnlog.cli import main\n"
+                           f"assert main({command!r}) == 0", env)
+        assert "turnlog.service.request_body" in names  # it built the body
+        assert loaded_in(names, NOT_FOR_PROJECTING) == [], command
 
 
 def test_the_collector_pauses_only_for_the_command_line_of_turnlog_cli(tmp_path: Path):

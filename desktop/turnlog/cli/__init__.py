@@ -15,11 +15,13 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
 from .terminal import safe_for
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..system.compiled_methods import CompiledMethods
 
 # Exit statuses shared by all commands.
@@ -29,7 +31,9 @@ EXIT_REFUSED = 3
 EXIT_FAILED = 4
 
 # The modules that register the commands, in the order `--help` lists them, with the
-# commands each registers: running a command loads its own module only.
+# commands each registers: running a command loads its own module only. A module of one
+# command adds its parser with `register(sub)`; a module of several lists them, each with
+# what adds its parser, in `PARSERS`.
 COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("log_commands", ("project", "import", "export", "list", "show")),
     ("chat_commands", ("ask", "profile")),
@@ -110,11 +114,22 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
+def register(module: ModuleType, sub: Any, only: str | None = None) -> None:
+    """The parsers of `module`'s commands (a module of COMMANDS), in `--help`'s order; of
+    `only` alone (the command being run) when given."""
+    parsers = getattr(module, "PARSERS", None)
+    if parsers is None:  # a module of one command
+        module.register(sub)
+        return
+    for name, add in parsers:
+        if only in (None, name):
+            add(sub)
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser of every command; for `argv` naming a known command, of that command
     only (it parses `argv` just the same, and its help and errors are the same: the
-    others are neither loaded nor built). A module of several commands registers `only`
-    the one named."""
+    others are neither loaded nor built)."""
     parser = _Parser(
         prog="turnlog-cli",
         description="Inspect, project, import and export Turnlog conversations without the window.",
@@ -124,11 +139,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     wanted = _command_in(sys.argv[1:] if argv is None else argv)
     known = any(wanted in commands for _, commands in COMMANDS)
     for name, commands in COMMANDS:
-        if not known:
-            command_module(name).register(sub)
-        elif wanted in commands:
-            module = command_module(name)
-            module.register(sub, only=wanted) if len(commands) > 1 else module.register(sub)
+        if not known or wanted in commands:
+            register(command_module(name), sub, only=wanted if known else None)
     return parser
 
 

@@ -75,14 +75,6 @@ EXIT_REFUSED = 3
 EXIT_FAILED = 4
 
 
-def register(sub: Any, only: str | None = None) -> None:
-    """The parsers of this module's commands, in `--help`'s order; of `only` alone
-    (the command being run) when given."""
-    for name, add in _PARSERS:
-        if only in (None, name):
-            add(sub)
-
-
 def _add_ask(sub: Any) -> None:
     p = sub.add_parser("ask", help="ask a question, stream the answer, save the turn")
     where = p.add_mutually_exclusive_group(required=True)
@@ -147,7 +139,8 @@ def _add_profile(sub: Any) -> None:
     forget.set_defaults(run=run_profile_forget_window)
 
 
-_PARSERS = (("ask", _add_ask), ("profile", _add_profile))
+# This module's commands in `--help`'s order, each with what adds its parser.
+PARSERS = (("ask", _add_ask), ("profile", _add_profile))
 
 
 def profile_options(p: argparse.ArgumentParser, *, editing: bool) -> None:

@@ -8,7 +8,6 @@ import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from ..config.paths import data_dir
 from ..core.failures import FailureKind, StoreError, check_question
@@ -17,7 +16,10 @@ from .attached import add_attach
 from .numbers import whole_number
 from .terminal import print_json, print_refusal, runs_text, safe_for
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:  # `project` loads what connects and builds requests; list and show need none
+    from typing import Any
+
     from ..core.memory import Memory
     from ..core.model import Conversation, Turn
     from ..core.send_request import SendRequest
@@ -31,14 +33,6 @@ if TYPE_CHECKING:  # `project` loads what connects and builds requests; list and
 
 EXIT_DAMAGED = 5
 """export/show wrote what could be read, but some rows of the conversation could not."""
-
-
-def register(sub: Any, only: str | None = None) -> None:
-    """The parsers of this module's commands, in `--help`'s order; of `only` alone
-    (the command being run) when given."""
-    for name, add in _PARSERS:
-        if only in (None, name):
-            add(sub)
 
 
 def _add_project(sub: Any) -> None:
@@ -106,7 +100,8 @@ def _add_show(sub: Any) -> None:
     p.set_defaults(run=run_show)
 
 
-_PARSERS = (("project", _add_project), ("import", _add_import), ("export", _add_export),
+# This module's commands in `--help`'s order, each with what adds its parser.
+PARSERS = (("project", _add_project), ("import", _add_import), ("export", _add_export),
             ("list", _add_list), ("show", _add_show))
 
 

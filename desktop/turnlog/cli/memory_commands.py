@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from ..config.paths import data_dir
 from ..core.failures import StoreError
 from ..core.memory import DEFAULT_PRIORITY, MemorySelection
 from ..store import NotFound, TurnlogStore
-from ..store.memory import TextRefused
 from .numbers import whole_number
 from .terminal import print_json, safe_for
+
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _priority(value: str) -> int:
@@ -20,14 +22,6 @@ def _priority(value: str) -> int:
     if not 1 <= number <= 5:
         raise argparse.ArgumentTypeError("a priority is 1–5")
     return number
-
-
-def register(sub: Any, only: str | None = None) -> None:
-    """The parsers of this module's commands, in `--help`'s order; of `only` alone
-    (the command being run) when given."""
-    for name, add in _PARSERS:
-        if only in (None, name):
-            add(sub)
 
 
 def _add_pin(sub: Any) -> None:
@@ -83,10 +77,13 @@ def _add_note(sub: Any) -> None:
     p.set_defaults(run=lambda a: _remove(lambda s: s.memory.remove_note(a.id), f"note {a.id}"))
 
 
-_PARSERS = (("pin", _add_pin), ("pref", _add_pref), ("note", _add_note))
+# This module's commands in `--help`'s order, each with what adds its parser.
+PARSERS = (("pin", _add_pin), ("pref", _add_pref), ("note", _add_note))
 
 
 def _added(make: Any) -> int:
+    from ..store.memory import TextRefused  # the memory's writer: `project --json` needs none
+
     try:
         with TurnlogStore.open(data_dir()) as store:
             made = make(store)

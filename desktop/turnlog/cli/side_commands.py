@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from ..config.paths import data_dir
 from ..config.profiles import Profile
@@ -30,6 +29,10 @@ from .chat_commands import (
 )
 from .numbers import whole_number
 from .terminal import print_json, print_refusal, runs_text, safe_for
+
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def register(sub: Any) -> None:

@@ -14,11 +14,13 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TextIO
 
 from ..core.visible import visible, visible_json
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:
+    from typing import TextIO
+
     from ..core.numbers import TurnNumbers
     from ..core.projection import ProjectionRefused
 

@@ -15,14 +15,6 @@ from .numbers import whole_number
 from .terminal import print_json, safe_for
 
 
-def register(sub: Any, only: str | None = None) -> None:
-    """The parsers of this module's commands, in `--help`'s order; of `only` alone
-    (the command being run) when given."""
-    for name, add in _PARSERS:
-        if only in (None, name):
-            add(sub)
-
-
 def _add_versions(sub: Any) -> None:
     p = sub.add_parser("versions", help="list the versions of a turn (regenerated, edited)")
     p.add_argument("--conversation", type=whole_number, required=True, metavar="ID")
@@ -55,7 +47,8 @@ def _add_fork(sub: Any) -> None:
     p.set_defaults(run=run_fork)
 
 
-_PARSERS = (("versions", _add_versions), ("use-version", _add_use_version),
+# This module's commands in `--help`'s order, each with what adds its parser.
+PARSERS = (("versions", _add_versions), ("use-version", _add_use_version),
             ("fork", _add_fork))
 
 

@@ -21,10 +21,13 @@ import threading
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from ..core.calibration import raised_ratio
 from ..system.user_files import read_json
+
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
+if TYPE_CHECKING:
+    from typing import Any
 
 log = logging.getLogger(__name__)
 

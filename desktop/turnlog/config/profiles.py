@@ -25,7 +25,6 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from turnlog.config.paths import data_dir, write_atomically
@@ -34,7 +33,10 @@ from turnlog.core.failures import StoreError
 from turnlog.providers.presets import BUILTIN_LOCAL, Preset, preset_by_id
 from turnlog.system.user_files import FileRefused, read_json
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:
+    from typing import Any
+
     from turnlog.localmodel import Availability
 
 log = logging.getLogger(__name__)

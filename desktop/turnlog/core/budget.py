@@ -7,7 +7,6 @@ tokens (CJK, emoji) or the reverse (JSON escaping of control characters).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Protocol
 
 from .model import (
     DEFAULT_OUTPUT_RESERVE,
@@ -17,6 +16,10 @@ from .model import (
     ConversationSettings,
 )
 from .tokens import estimate_text_tokens
+
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
+if TYPE_CHECKING:
+    from typing import Protocol
 
 MIN_SAFETY_MARGIN = 128
 MAX_SAFETY_MARGIN = 8_192
@@ -135,16 +138,18 @@ class Budget:
         )
 
 
-class TokenCounter(Protocol):
-    """Counts the input tokens of one chat message. `exact` says whether counts come
-    from the model's own tokenizer (or the server) rather than an estimate."""
+if TYPE_CHECKING:  # a type only: any object with these methods counts
 
-    @property
-    def exact(self) -> bool: ...
+    class TokenCounter(Protocol):
+        """Counts the input tokens of one chat message. `exact` says whether counts come
+        from the model's own tokenizer (or the server) rather than an estimate."""
 
-    def message_tokens(self, role: str, content: str) -> int: ...
+        @property
+        def exact(self) -> bool: ...
 
-    def reply_priming_tokens(self) -> int: ...
+        def message_tokens(self, role: str, content: str) -> int: ...
+
+        def reply_priming_tokens(self) -> int: ...
 
 
 def reply_priming(counter: TokenCounter, first_role: str) -> int:

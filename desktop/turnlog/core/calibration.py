@@ -14,7 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .budget import ESTIMATE, TokenCounter
+from .budget import ESTIMATE
+
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
+if TYPE_CHECKING:
+    from .budget import TokenCounter
 
 MAX_RATIO = 4.0
 

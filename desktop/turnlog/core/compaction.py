@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from .attachments import Asked
 from .body import SYSTEM, USER, Message, RequestOptions, build_body, utf8_len
@@ -26,7 +27,6 @@ from .compaction_plan import CompactionResult as CompactionResult
 from .compaction_plan import CompactionSettings as CompactionSettings
 from .compaction_plan import CostIndex as CostIndex
 from .compaction_plan import Preview as Preview
-from .compaction_plan import SummaryStore as SummaryStore
 from .compaction_plan import chunk_room as chunk_room
 from .compaction_plan import fold_input as fold_input
 from .compaction_plan import ids_digest as ids_digest
@@ -46,6 +46,17 @@ from .model import Turn, Usage
 from .projection import Pinned, ProjectionRefused, SummaryPart, project
 from .provider import CancelToken, ChatProvider
 from .summaries import StoredSummary, SummaryDraft, summary_text
+
+
+class SummaryStore(Protocol):
+    """The records part of a store (`store.records`), as compaction reads and writes it."""
+
+    def latest_summary(self, conversation_id: int) -> StoredSummary | None: ...
+
+    def save_summary(self, conversation_id: int, draft: SummaryDraft) -> StoredSummary:
+        """Write only if the conversation's generation still equals `draft.generation`
+        and every covered turn still exists; otherwise raise `StoreError`."""
+        ...
 
 
 # --------------------------------------------------------------------- chunks

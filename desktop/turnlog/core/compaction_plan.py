@@ -17,11 +17,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
 
 from .attachments import Asked
 from .body import SYSTEM, USER, Message, RequestOptions, build_body, encode_json, utf8_len
-from .budget import ESTIMATE, Budget, TokenCounter
+from .budget import ESTIMATE, Budget
 from .model import FrozenTurns, Turn, Usage, ordinal_runs_of, ordinals_of, position_of
 from .projection import (
     CostIndex,
@@ -33,9 +32,11 @@ from .projection import (
     project,
 )
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:  # a stored summary's record and the tool records: loaded with the first one
+    from .budget import TokenCounter
     from .partial import Continuation
-    from .summaries import StoredSummary, SummaryDraft
+    from .summaries import StoredSummary
     from .tools import ToolSpec
 
 # The recent window of a side question (the main conversation fills the budget instead).
@@ -65,17 +66,6 @@ versions, file paths, URLs, commands, names, dates and amounts.
 - Keep the language the user wrote in.
 - Do not add facts, advice or commentary. Do not call tools.
 - Be concise: short bullet points, no preamble."""
-
-
-class SummaryStore(Protocol):
-    """The records part of a store (`store.records`), as compaction reads and writes it."""
-
-    def latest_summary(self, conversation_id: int) -> StoredSummary | None: ...
-
-    def save_summary(self, conversation_id: int, draft: SummaryDraft) -> StoredSummary:
-        """Write only if the conversation's generation still equals `draft.generation`
-        and every covered turn still exists; otherwise raise `StoreError`."""
-        ...
 
 
 def ids_digest(turns: Iterable[Turn]) -> str:

@@ -12,9 +12,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import Any
 
 from .model import Usage
+
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
+if TYPE_CHECKING:
+    from typing import Any
 
 PER_TOKENS = 1_000_000  # prices are per million tokens
 MAX_PRICE = Decimal(100_000)  # per million tokens; more is a typing slip

@@ -7,9 +7,11 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:  # a turn's files and tool exchange: their modules load with the first one read
+    from typing import Any
+
     from .attachments import Attachment
     from .tools import ToolRound
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from .attachments import (
     Asked,
@@ -39,7 +38,6 @@ from .body import (
 from .budget import (
     ESTIMATE,
     Budget,
-    TokenCounter,
     default_output_reserve,
     reply_priming,
     safety_margin,
@@ -64,7 +62,9 @@ from .model import (
     position_of,
 )
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:  # a committed request's proof and the tool records: a send's, not a preview's
+    from .budget import TokenCounter
     from .partial import Continuation
     from .proof import RequestProof, SentParts
     from .tools import ToolRound, ToolSpec

@@ -9,7 +9,6 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 from .body import RequestOptions
 from .budget import Budget
@@ -17,6 +16,7 @@ from .cost import NO_PRICING, Pricing
 from .model import UNKNOWN_USAGE, Conversation, Turn, Usage
 from .projection import Pinned
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:  # what a send keeps or goes on with: loaded when it does
     from .attachments import Attachment
     from .partial import Continuation

@@ -85,15 +85,16 @@ PUNCT_REPEATED = {
 # letter saves half a token (their capitals cost two tokens each and save nothing); a
 # Devanagari character, three bytes, saves one (it spends one or two tokens, but for a
 # few rare signs Gemma 3 spells out byte by byte). A box-drawing line after the same
-# line costs what a long run of it does, with margin.
-_ALPHABETS = [(re.compile("[\u0400-\u045f](?=[\u0430-\u045f])"), 50),
-              (re.compile("[\u0386-\u03ce](?=[\u03ac-\u03ce])"), 50),
-              (re.compile("[\u0900-\u097f](?=[\u0900-\u097f])"), 100)]
-_ANY_ALPHABET = re.compile("[\u0386-\u045f\u0900-\u097f]")
+# line costs what a long run of it does, with margin. The patterns here are compiled
+# (and kept, by `re`) by the first text that needs them: most texts are ASCII.
+_ALPHABETS = [("[\u0400-\u045f](?=[\u0430-\u045f])", 50),
+              ("[\u0386-\u03ce](?=[\u03ac-\u03ce])", 50),
+              ("[\u0900-\u097f](?=[\u0900-\u097f])", 100)]
+_ANY_ALPHABET = "[\u0386-\u045f\u0900-\u097f]"
 LINE_REPEATED = {"\u2500": 25, "\u2550": 75, "\u2588": 75}  # ─ ═ █, in place of 300
 # A combining mark after a space has no letter to join: the space is a token of its own.
-_SPACE_BEFORE_MARK = re.compile(" [\u0300-\u036f]")
-_RUN_SPACE_BEFORE_MARK = re.compile("   [\u0300-\u036f]")
+_SPACE_BEFORE_MARK = " [\u0300-\u036f]"
+_RUN_SPACE_BEFORE_MARK = "   [\u0300-\u036f]"
 
 _WHITESPACE = b" \t\n\r\f\v"
 _WORD_OPENERS = _WHITESPACE + b"(\"'._/["
@@ -127,7 +128,7 @@ _ONLY_LOWER = _table({ord("a"): ord("a")}, ord(" "))
 _ONLY_CAPS = _table({ord("A"): ord("a")}, ord(" "))
 _ONLY_SPACES = _table({ord(" "): ord("a")}, ord(" "))
 _ONLY_PUNCT = _table({**{b: ord("!") for b in _PUNCTUATION}, ord(" "): ord(" ")}, ord("."))
-_PUNCT_RUN = re.compile(rb"([!-/:-@\[-`{-~])\1+")
+_PUNCT_RUN = rb"([!-/:-@\[-`{-~])\1+"  # compiled by the first text with a run
 
 
 def _beyond_second(classes: bytes, only: bytes) -> int:
@@ -222,7 +223,7 @@ def _discount(text: str) -> int:
     saved += punct.count(b" !") * (_FULL - PUNCT_AFTER_SPACE)
     if b"!!" in punct:
         saved += sum((m.end() - m.start() - 1) * (_FULL - PUNCT_REPEATED[chr(m.group(1)[0])])
-                     for m in _PUNCT_RUN.finditer(c))
+                     for m in re.finditer(_PUNCT_RUN, c))
     if b"\n\n" in c:
         saved += c.split(b"\n")[1:-1].count(b"") * (_FULL - NEWLINE_BEFORE_NEWLINE)
     saved += (c.count(b"\n ") + c.count(b"\n\t")) * (_FULL - NEWLINE_BEFORE_INDENT)
@@ -233,15 +234,15 @@ def _discount_beyond_ascii(text: str) -> int:
     """Hundredths of a token saved on letters that continue an alphabet's word and on
     repeated box-drawing lines, less what spaces before combining marks cost extra."""
     saved = 0
-    if _ANY_ALPHABET.search(text):
-        saved += sum(len(pattern.findall(text)) * less for pattern, less in _ALPHABETS)
+    if re.search(_ANY_ALPHABET, text):
+        saved += sum(len(re.findall(pattern, text)) * less for pattern, less in _ALPHABETS)
     for line, cost in LINE_REPEATED.items():
         if line * 2 in text:
             saved += sum(len(run) - 1 for run in re.findall(line + "{2,}", text)) \
                 * (300 - cost)
     if " " in text:
-        saved -= len(_SPACE_BEFORE_MARK.findall(text)) * (_FULL - _SPACE) \
-            + len(_RUN_SPACE_BEFORE_MARK.findall(text)) * (_SPACE - SPACE_IN_RUN)
+        saved -= len(re.findall(_SPACE_BEFORE_MARK, text)) * (_FULL - _SPACE) \
+            + len(re.findall(_RUN_SPACE_BEFORE_MARK, text)) * (_SPACE - SPACE_IN_RUN)
     return saved
 
 

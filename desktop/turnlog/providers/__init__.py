@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..system.lazy import lazy_names
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:
     from .client import (
         CONNECT_TIMEOUT_S,

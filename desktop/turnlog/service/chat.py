@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
-from ..core.compaction_plan import SummaryStore
+from ..core.compaction import SummaryStore
 from ..core.memory import Memory
 from ..core.model import (
     Conversation,

@@ -5,11 +5,14 @@ window's first screen loads none of it."""
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from ..core.budget import TokenCounter, reply_priming
+from ..core.budget import reply_priming
 from ..core.projection import CostIndex
 from ..core.provider import CancelToken
+
+if TYPE_CHECKING:
+    from ..core.budget import TokenCounter
 
 
 class CountNotKnown(Exception):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Protocol
 
 from ..core.attachments import Attachment, Question, has_images
 from ..core.compaction_plan import Preview, preview
@@ -31,8 +30,11 @@ from ..core.projection import CostIndex, Projection, ProjectionRefused, sent_bod
 from ..core.send_request import PartialAnswer, SendRequest
 from .route import Route, request_for
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:  # type names only: the tool loop runs in a send, not in a preview; a
     # past request's proof is read back by `rebuild`, which loads its module
+    from typing import Protocol
+
     from ..core.proof import Rebuilt, SentParts, ShownPart, Sources
     from ..core.summaries import StoredSummary
     from ..core.tool_loop import ToolRunner
@@ -294,26 +296,26 @@ class NoRecord(LookupError):
     """No kept request made the answer asked for."""
 
 
-class RecordSource(Protocol):
-    """The parts of a store a past request is read back from (`TurnlogStore` has them)."""
+if TYPE_CHECKING:  # types only: `TurnlogStore` has these parts
 
-    @property
-    def turns(self) -> _Versions: ...
+    class RecordSource(Protocol):
+        """The parts of a store a past request is read back from (`TurnlogStore` has them)."""
 
-    @property
-    def records(self) -> _Records: ...
+        @property
+        def turns(self) -> _Versions: ...
 
+        @property
+        def records(self) -> _Records: ...
 
-class _Versions(Protocol):
-    def versions(self, conversation_id: int) -> Versions: ...
+    class _Versions(Protocol):
+        def versions(self, conversation_id: int) -> Versions: ...
 
+    class _Records(Protocol):
+        def turn_at(self, conversation_id: int, ordinal: int) -> str | None: ...
 
-class _Records(Protocol):
-    def turn_at(self, conversation_id: int, ordinal: int) -> str | None: ...
+        def ids_of(self, conversation_id: int, turn_id: str) -> list[int]: ...
 
-    def ids_of(self, conversation_id: int, turn_id: str) -> list[int]: ...
-
-    def sources(self, record_id: int) -> Sources | None: ...
+        def sources(self, record_id: int) -> Sources | None: ...
 
 
 def record_of_turn(store: RecordSource, conversation_id: int, turn_id: str) -> int:

@@ -13,13 +13,15 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
 
 import peewee
 
 from .errors import NotFound
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:  # loaded with the first attachment read: most turns have none
+    from typing import Any
+
     from ..core.attachments import Attachment
 
 COLUMNS = ("position", "name", "kind", "mime", "size", "original", "sent", "sent_mime",

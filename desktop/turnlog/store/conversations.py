@@ -6,7 +6,6 @@ Calling the part lists them (`store.conversations("text")`), as a store always c
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
 
 import peewee
 
@@ -17,7 +16,10 @@ from . import drafts, rows
 from .database import Database
 from .errors import NotFound
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:
+    from typing import Any
+
     from . import projectable, salvage, search
     from .models import ConversationRow
 else:

@@ -12,7 +12,6 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Protocol
 
 import peewee
 
@@ -21,11 +20,17 @@ from ..core.failures import StoreError
 from .errors import STORE_EXCEPTIONS, DatabaseCorrupt, DiskFull, classify
 from .schema_version import current_version
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
+if TYPE_CHECKING:
+    from typing import Protocol
+
 log = logging.getLogger(__name__)
 
 
-class Lock(Protocol):
-    def release(self) -> None: ...
+if TYPE_CHECKING:  # a type only: the writer's lock of `store.log`
+
+    class Lock(Protocol):
+        def release(self) -> None: ...
 
 
 class Database:

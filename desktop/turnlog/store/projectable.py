@@ -13,12 +13,12 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..core.memory import StoredNote, StoredPin, StoredPreference, conversation_memory
 from . import rows, salvage
 from .errors import NotFound
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:
     from ..core.memory import Memory
     from ..core.summaries import StoredSummary

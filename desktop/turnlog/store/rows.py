@@ -6,12 +6,14 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from ..core.model import Conversation, ConversationSettings, Turn, Usage
 
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:  # loaded by the parts that read them: records, summaries, proofs, prices,
     # tool exchanges; the tables' classes (peewee's models) by the parts that query them
+    from typing import Any, overload
+
     from ..core.cost import Prices, Pricing
     from ..core.request_record import RequestRecord
     from ..core.summaries import StoredSummary
@@ -133,11 +135,13 @@ class ConversationRows(Sequence[Conversation]):
     def __len__(self) -> int:
         return len(self._raw)
 
-    @overload
-    def __getitem__(self, index: int) -> Conversation: ...
+    if TYPE_CHECKING:  # indexed as a list is
 
-    @overload
-    def __getitem__(self, index: slice) -> list[Conversation]: ...
+        @overload
+        def __getitem__(self, index: int) -> Conversation: ...
+
+        @overload
+        def __getitem__(self, index: slice) -> list[Conversation]: ...
 
     def __getitem__(self, index: int | slice) -> Conversation | list[Conversation]:
         if isinstance(index, slice):
@@ -254,13 +258,6 @@ _COUNTED = "counted"
 COUNTED = _COUNTED  # a side question's usage mark: counted in this machine's totals
 
 
-class SideCosting(NamedTuple):
-    pricing: Pricing
-    output_estimate: int | None
-    input_count: int
-    counted: bool
-
-
 def side_usage_column(usage: Usage, pricing: Pricing, output_estimate: int | None,
                       input_count: int | None = None, *, counted: bool) -> str | None:
     from ..core.cost import NO_PRICING
@@ -279,8 +276,9 @@ def side_usage_column(usage: Usage, pricing: Pricing, output_estimate: int | Non
     return json.dumps(out) if out else None
 
 
-def side_costing(text: str | None) -> SideCosting:
-    """What a side row's usage column says it was costed with (unreadable: not priced)."""
+def side_costing(text: str | None) -> tuple[Pricing, int | None, int, bool]:
+    """What a side row's usage column says it was costed with (unreadable: not priced):
+    the pricing, the output estimate, the input count and whether it was counted."""
     from ..core.cost import NO_PRICING, Pricing
 
     data = json.loads(text) if text else {}
@@ -294,4 +292,4 @@ def side_costing(text: str | None) -> SideCosting:
                for key in (_OUTPUT_ESTIMATE, _INPUT_COUNT)]
     estimate, sent = (n if isinstance(n, int) and n >= 0 else None for n in numbers)
     counted = isinstance(data, dict) and data.get(_COUNTED) is True
-    return SideCosting(pricing, estimate, sent or 0, counted)
+    return pricing, estimate, sent or 0, counted

@@ -32,7 +32,10 @@ import sys
 import threading
 from pathlib import Path
 from types import CodeType
-from typing import Any
+
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
+if TYPE_CHECKING:
+    from typing import Any
 
 # Kept entries beyond this are dropped, keeping those this run used: a source text an
 # older Turnlog wrote (a field renamed) is not kept for ever.

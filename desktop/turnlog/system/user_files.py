@@ -24,9 +24,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
 
 from turnlog.config.paths import data_dir_path
+
+TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 # Settings files nest a handful of levels; an `mcpServers` file a few more.
 MAX_JSON_DEPTH = 64
