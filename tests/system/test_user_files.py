@@ -152,6 +152,17 @@ def test_a_png_whose_metadata_is_a_decompression_bomb_is_refused_by_name(chunk):
     assert "Decompressed data too large" in refused.value.reason
 
 
+@pytest.mark.parametrize(("start", "kind"), [(b"GIF89a", "GIF"), (b"\xff\xd8\xff", "JPEG")])
+def test_a_damaged_image_is_refused_in_plain_words(start, kind):
+    """Its first bytes say image, the rest is not one: refused by name and kind, with no
+    memory address or other run-to-run noise in the words."""
+    with pytest.raises(AttachmentRefused) as refused:
+        read_bytes("holiday.png", start + b"this is not the rest of an image " * 20)
+    assert refused.value.name == "holiday.png"
+    assert refused.value.reason == (f"the image cannot be read: it begins as a {kind} image, "
+                                    "but the rest is damaged or cut short")
+
+
 def test_a_png_bomb_attached_on_the_command_line_is_named(turnlog_home, tmp_path, loopback):
     assert measured_cli("profile", "add", "loop", "--preset", "custom", "--base-url",
                         loopback.base_url, "--model", "loopback-model").returncode == 0

@@ -267,8 +267,11 @@ def _image(name: str, data: bytes, longest_side: int) -> Attachment:
             return _scaled(name, data, image, fmt, longest_side, animated)
     except AttachmentRefused:
         raise
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError
-            ) as err:
+    except UnidentifiedImageError as err:  # its text names a memory address, not the file
+        begun = (_image_mime(data) or "image/").removeprefix("image/").upper()
+        raise AttachmentRefused(name, f"the image cannot be read: it begins as a {begun} "
+                                "image, but the rest is damaged or cut short") from err
+    except (Image.DecompressionBombError, OSError, SyntaxError) as err:
         raise AttachmentRefused(name, f"the image cannot be read ({err})") from err
     except Exception as err:  # Pillow's plugins raise what they raise
         # A decompression bomb in a PNG's text or colour profile (ValueError), a broken
