@@ -15,11 +15,17 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from PySide6.QtCore import QBuffer, QByteArray, QSize, QTimer
-from PySide6.QtGui import QGuiApplication, QIcon, QImageReader, QPixmap
-from PySide6.QtWidgets import QApplication
+from .ui.infra import enum_classes
 
-from .ui.infra.module_scan import quicken
+# Before PySide6 loads: the enum classes it makes for each Qt class it loads, made the
+# standard library's quicker way (`enum_classes`)
+enum_classes.quicken()
+
+from PySide6.QtCore import QBuffer, QByteArray, QSize, QTimer  # noqa: E402
+from PySide6.QtGui import QGuiApplication, QIcon, QImageReader, QPixmap  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from .ui.infra.module_scan import quicken  # noqa: E402
 
 # Before Turnlog's modules load: PySide6 looks at each module imported from now on,
 # answered from the file (`module_scan`)

@@ -36,8 +36,10 @@ ASSIGNMENT_ROOMS = ("infra", "request", "dialogs", "conversation", "faults", "pa
                     "transcript")
 QT_FILLED = ("QStyleOption",)  # a parameter of these types is Qt's to be filled in
 # A library's module-wide settings that it offers no other way to change: the maths
-# typesetter (in a process of its own) draws plain paths only (transcript/typesetting.py).
-LIBRARY_SETTINGS = ("ziamath.config.svg2",)
+# typesetter (in a process of its own) draws plain paths only (transcript/typesetting.py);
+# the enum classes PySide makes are made the standard library's quicker way
+# (infra/enum_classes.py).
+LIBRARY_SETTINGS = ("ziamath.config.svg2", "enum.EnumType._create_")
 
 
 def _sources(package_dir: Path, rooms: tuple[str, ...] | None = None) -> Iterator[
