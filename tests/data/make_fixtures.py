@@ -26,6 +26,7 @@ never by today's code, so the upgrade test opens exactly what a user of that rel
     v20     6efb230  files a later import added to turns imported before (V_ATTACHMENTS_ADDED)
     v21     f7f7601  sync: global ids, turns' places, the change journal, tombstones (V_SYNC)
     v22     7354038  sync journals summaries, request records, failed side requests (V_SYNC_DERIVED)
+    v23     840019e  a turn's journal row carries the turn's row number (V_JOURNAL_TURN_ROW)
 
 To make (or remake) one, check that commit out beside the repository and run this script
 with that checkout first on the path, from the repository root, with a Python that has

@@ -631,3 +631,23 @@ def test_records_of_body_format_1_keep_verifying_and_older_ones_are_not_verifiab
     assert any("清单.txt" in str(m["content"]) for m in with_tools["messages"])
     assert any(m.get("tool_calls") for m in with_tools["messages"])
     assert CONTENT.SUMMARY["content"] in with_summary["messages"][2]["content"]
+
+
+@pytest.mark.parametrize("version", [v for v in sorted(FIXTURES) if 21 <= v < 23])
+def test_a_sync_after_the_upgrade_finds_each_turn_by_its_row_number(tmp_path, version):
+    """Schema step 23: the turns journaled before it carry their row number after it, and
+    the first sync's records of them are the ones the store builds for each turn."""
+    home = fixture_home(tmp_path, version)
+    with TurnlogStore.open(home) as store:
+        rows = store.db.execute_sql(
+            'SELECT j."gid", j."turn_row", t."rowid" FROM "sync_journal" j LEFT JOIN "turns" t '
+            'ON t."id" = j."gid" WHERE j."kind" = \'turn\' AND j."origin" IS NULL').fetchall()
+        assert rows and all(row == found for _g, row, found in rows)
+        feed = store.sync_feed
+        found, _after = feed.outgoing_json(0, 10_000)
+        turns = [o for o in found if o.kind == "turn"]
+        assert {o.id for o in turns} == {gid for gid, _r, _f in rows}
+        for outgoing in turns:
+            record = json.loads(outgoing.json)
+            built = feed._turn_record(outgoing.id)
+            assert {k: record[k] for k in built} == built

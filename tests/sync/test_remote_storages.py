@@ -27,6 +27,7 @@ from sync_servers import (
 from sync_stores import conversation_by_gid, gid_of, pending
 from sync_world import ACTS, World
 from turnlog.core.attachments import Attachment, AttachmentKind
+from turnlog.sync import engine
 from turnlog.sync.crypto import is_incomplete
 from turnlog.sync.errors import AuthenticationFailed, Offline, StorageFull
 from turnlog.sync.remote import Network
@@ -167,6 +168,35 @@ def test_an_upload_cut_off_is_tried_again_or_finished_by_the_next_sync(machines,
     assert report.received == {} and report.problems == []
     assert a.sync().published_records == 2
     assert b.sync().received == {"laptop": 2}
+    assert _questions(b.feed.store) == _questions(a.feed.store)
+
+
+def test_an_upload_refused_mid_publish_stops_the_uploads_queued_behind_it(
+        machines, server, monkeypatch):
+    """A first sync queues each object's upload behind the one before: when the storage
+    refuses one, none after it is written (the storage never holds an object while one
+    before it is missing), the ones before are live, and the next sync finishes."""
+    monkeypatch.setattr(engine, "BATCH", 2)  # one object per conversation's two records
+    a, b = machines("laptop"), machines("office-pc")
+    for index in range(5):
+        _ask(a.feed.store, f"Bed {index}", f"Which bulbs for bed {index}?")
+    write, written = a.folder.write, []
+
+    def refuse_after_the_first(machine, seq, data):
+        written.append(seq)
+        write(machine, seq, data)
+        if len(written) == 1:
+            server.faults.fail_next(507, times=100, methods=("PUT",))
+
+    monkeypatch.setattr(a.folder, "write", refuse_after_the_first)
+    with pytest.raises(StorageFull):
+        a.sync()
+    a.folder.refresh()
+    assert written == [1, 2] and sorted(a.folder.listing(a.state.machine_id).objects) == [1]
+    assert a.state.live_objects() == [1]
+    server.faults.fail_next(0, 0)
+    assert a.sync().published_records == 8
+    assert b.sync().received == {"laptop": 10}
     assert _questions(b.feed.store) == _questions(a.feed.store)
 
 

@@ -71,11 +71,20 @@ def test_an_import_then_a_sync_publishes_every_turn_once_in_order(machines, monk
     clock = [hlc for (hlc,) in a.db.execute_sql(
         'SELECT "hlc" FROM "sync_journal" WHERE "origin" IS NULL ORDER BY "seq"')]
     assert clock == sorted(clock) and len(set(clock)) == len(clock)
+    for store in (a, c):  # each turn's row found by its number, as the trigger notes it
+        assert set(imported) <= set(_numbered(store)) == set(_published_turns(store))
 
     applied = pull(b, a)
     assert applied.counts["turn"] == len(imported) + 2
     assert dump(b) == dump(a)
     assert pull(b, a).counts == {}  # nothing twice
+
+
+def _numbered(store) -> list[str]:
+    """The turns whose journal row names them by their row number."""
+    return [g for (g,) in store.db.execute_sql(
+        'SELECT j."gid" FROM "sync_journal" j JOIN "turns" t ON t."rowid" = j."turn_row" AND '
+        't."id" = j."gid" WHERE j."kind" = \'turn\'')]
 
 
 def _random_indexes(store) -> dict[str, str]:

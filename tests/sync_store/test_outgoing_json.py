@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import uuid
 from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sync_stores import machines_open, pending
 from turnlog.core.attachments import Attachment, AttachmentKind
@@ -95,3 +98,62 @@ def test_a_plain_turn_written_by_sqlite_is_the_one_python_builds(store):
         ("thinking 思考", "length", "length")
     assert json.loads(cut["usage"]) == json.loads(feed.db.execute_sql(
         'SELECT "usage" FROM "turns" WHERE "id" = ?', (turns[1].id,)).fetchone()[0])
+
+
+def test_a_turn_renumbered_since_it_was_journaled_keeps_its_record(store):
+    """A turn is found by the row number its journal row carries; one whose number changed
+    since (VACUUM may renumber a table's rows) is found by its id: the same records."""
+    _everything(store)
+    before = _all_json(store, 1000)
+    db = store.db
+    (by_number,) = db.execute_sql(
+        'SELECT count(*) FROM "sync_journal" j JOIN "turns" t ON t."rowid" = j."turn_row" AND '
+        't."id" = j."gid" WHERE j."kind" = \'turn\'').fetchone()
+    assert by_number == 5
+    low, high = db.execute_sql('SELECT min("rowid"), max("rowid") FROM "turns"').fetchone()
+    db.execute_sql('UPDATE "turns" SET "rowid" = -"rowid"')  # numbered the other way round:
+    db.execute_sql('UPDATE "turns" SET "rowid" = ? + "rowid"', (low + high,))  # each its own
+    assert _all_json(store, 1000) == before  # number now names another turn
+    db.execute_sql('UPDATE "sync_journal" SET "turn_row" = NULL')
+    assert _all_json(store, 1000) == before
+
+
+_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+
+
+@st.composite
+def _turn_shapes(draw):
+    """A turn as a send or an import stores it: any text, a cut-off or stopped answer with
+    its reason, reasoning, usage; now and then a newer version of the turn before."""
+    finish = draw(st.sampled_from(["stop", "length", "content_filter"]))
+    return {"question": draw(_text), "answer": draw(_text), "model": draw(_text),
+            "finish": finish, "reasoning": draw(_text),
+            "incomplete": None if finish == "stop" else draw(st.none() | st.just(finish)),
+            "usage": Usage(*draw(st.tuples(*[st.integers(0, 2**40)] * 3))),
+            "version": draw(st.booleans())}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shapes=st.lists(_turn_shapes(), min_size=1, max_size=6))
+def test_each_turn_sqlite_writes_is_the_record_python_builds(tmp_path_factory, shapes):
+    """Whatever a turn holds, the record SQLite writes from its row (found by its row
+    number) is the one Python builds for it: the same fields, the same values."""
+    with machines_open(tmp_path_factory.mktemp("shapes"), "A") as opened:
+        store = opened["A"]
+        conv = store.conversations.create("shapes 形状")
+        last = None
+        for shape in shapes:
+            turn = PendingTurn(
+                uuid.uuid4().hex, shape["question"], shape["answer"], shape["model"],
+                shape["finish"], shape["usage"], datetime.now(UTC),
+                replaces=last if shape["version"] else None,
+                reasoning=shape["reasoning"], incomplete=shape["incomplete"])
+            last = store.turns.commit(conv.id, turn).id
+        feed = store.sync_feed
+        turns = [o for o in _all_json(store, 4) if o.kind == "turn"]
+        assert len(turns) == len(shapes)
+        for outgoing in turns:
+            record, built = json.loads(outgoing.json), feed._turn_record(outgoing.id)
+            assert outgoing.record is None
+            assert {k: record[k] for k in built} == built
+            assert set(record) - set(built) == {"v", "kind", "id", "conv", "hlc"}

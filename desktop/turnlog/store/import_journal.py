@@ -7,9 +7,10 @@ journal (a temporary file written for every row). Most of an import's time went 
 While the writer is open the trigger is set aside (`trigger_set_aside`, as the search
 index's is); the batch's places go in with its rows (`place_before`: the first turn's,
 then each turn stands after the one before it) and its journal rows after it in one
-statement (`journal_turns`): the same rows in the same order as the trigger writes, with
-clock readings that follow its rule (the clock read once for the block, the counter
-advanced once per row), so a sync after an import publishes what it did before.
+statement (`journal_turns`): the same rows in the same order as the trigger writes (each
+with its turn's row number, schema step 23), with clock readings that follow its rule (the
+clock read once for the block, the counter advanced once per row), so a sync after an
+import publishes what it did before.
 
 Three indexes are keyed by random ids (a turn's place, a journal row's id and subject):
 each new row lands on a page of its own in them, so once they outgrow SQLite's page cache
@@ -80,8 +81,9 @@ def journal_turns(db: peewee.SqliteDatabase, conversation_id: int,
     first = 0 if now > phys else counter + 1  # the first row's counter, then one more a row
     phys = max(phys, now)
     db.execute_sql(
-        'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value", "hlc") SELECT '
-        "'turn', j.value, ?, j.value, NULL, printf('%013d-%06d-%s', ?, ? + j.key, ?) FROM "
+        'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value", "hlc", '
+        '"turn_row") SELECT \'turn\', j.value, ?, j.value, NULL, printf(\'%013d-%06d-%s\', ?, '
+        '? + j.key, ?), (SELECT t."rowid" FROM "turns" t WHERE t."id" = j.value) FROM '
         "json_each(?) j ORDER BY j.key", (conv, phys, first, node, json.dumps(list(turn_ids))))
     db.execute_sql('UPDATE "sync_state" SET "phys" = ?, "counter" = ?',
                    (phys, first + len(turn_ids) - 1))

@@ -676,13 +676,31 @@ V_SYNC_DERIVED = (
                           ("side_attempts", "side_attempt"))),
 )
 
+# A journal row of this machine's turn carries the turn's row number (`turn_row`, its
+# rowid), so a sync reading the journal finds the turn by its integer key, not through the
+# index of its id text (a first sync of 100,000 turns looked each one up). VACUUM may
+# renumber the turns: the reader checks the id as well and goes the slow way when they
+# differ. The rows journaled already get theirs here; the turns' trigger gives each new one.
+V_JOURNAL_TURN_ROW = (
+    'ALTER TABLE "sync_journal" ADD COLUMN "turn_row" INTEGER',
+    'UPDATE "sync_journal" SET "turn_row" = (SELECT t."rowid" FROM "turns" t WHERE t."id" = '
+    '"sync_journal"."gid") WHERE "kind" = \'turn\' AND "origin" IS NULL',
+    'DROP TRIGGER "sync_turns_added"',
+    'CREATE TRIGGER "sync_turns_added" AFTER INSERT ON "turns" BEGIN '
+    f'UPDATE "turns" SET "after_id" = {_PRED_ROOT.format(r="NEW")} WHERE "id" = NEW."id" '
+    f"AND {_QUIET}; "
+    'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value", "turn_row") '
+    f'SELECT \'turn\', NEW."id", {_CONV_GID.format(row="NEW")}, NEW."id", NULL, NEW."rowid" '
+    f"WHERE {_QUIET}; END",
+)
+
 # Append new steps; never edit a released one.
 MIGRATIONS: list[Step] = [V1, V2, V_VERSIONS, V_REASONING, V_SEARCH, V_MEMORY, V_SIDE,
                           V_SIDE_ATTEMPTS, V_SEARCH_PARTS, V_INCOMPLETE_TITLES,
                           V_SOURCE_MODEL, V_ATTACHMENTS, V_TOOLS, V_RECORD_PROOFS,
                           V_ASSISTANTS, V_FOLDERS, V_SUMMARY_EDITS, V_USAGE,
                           V_ASSISTANT_FOLDER, V_ATTACHMENTS_ADDED, V_SYNC,
-                          V_SYNC_DERIVED]
+                          V_SYNC_DERIVED, V_JOURNAL_TURN_ROW]
 if len(MIGRATIONS) != SCHEMA_VERSION:  # a step appended, the number opening reads not
     raise ImportError(f"store/schema_version.py says {SCHEMA_VERSION} while there are "
                       f"{len(MIGRATIONS)} steps: set SCHEMA_VERSION to the number of steps")

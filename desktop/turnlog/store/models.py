@@ -627,6 +627,8 @@ class SyncJournalRow(BaseModel):
     value = peewee.TextField(null=True)
     hlc = peewee.TextField(null=True)
     origin = peewee.TextField(null=True)
+    # A turn's row of this machine: the turn's rowid, a hint the reader checks by its id.
+    turn_row = peewee.IntegerField(null=True)
 
     class Meta:
         table_name = "sync_journal"

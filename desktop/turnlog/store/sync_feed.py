@@ -59,9 +59,11 @@ _FILE_SQL = ", ".join(f'"{c}"' for c in ("gid", *FILE_COLUMNS[1:]))
 # A turn record as `_turn_record` builds it (with `outgoing`'s frame), written by SQLite's
 # json_object for a turn of a conversation still here with no files and no tool results;
 # NULL for the rest (built in Python). As bytes: UTF-8 as SQLite keeps it, never decoded.
-# A test holds the two writers to the same record. Its conversation is found by the turn's
-# own (an integer key), not by the journal's id text: a turn whose conversation is not the
-# one its journal row names (none is) would go the slow way, still right.
+# A test holds the two writers to the same record. The turn is found by the row number its
+# journal row carries (schema step 23: an integer key, not the index of its id text) and
+# its id checked (VACUUM may renumber the turns: one renumbered, or journaled without a
+# row number, goes the slow way, still right); its conversation by the turn's own key: a
+# turn whose conversation is not the one its journal row names (none is) goes the slow way.
 _TURN_JSON = (
     'CASE WHEN j."kind" = \'turn\' AND t."id" IS NOT NULL AND EXISTS (SELECT 1 FROM '
     '"conversations" c WHERE c."id" = t."conversation_id" AND c."gid" = j."conv") AND NOT '
@@ -76,7 +78,7 @@ _TURN_JSON = (
     't."version_of") AS BLOB) END')
 _OUTGOING_SQL = (
     'SELECT j."seq", j."kind", j."gid", j."conv", j."subject", j."value", j."hlc", '
-    f'{_TURN_JSON} FROM "sync_journal" j LEFT JOIN "turns" t ON j."kind" = \'turn\' AND '
+    f'{_TURN_JSON} FROM "sync_journal" j LEFT JOIN "turns" t ON t."rowid" = j."turn_row" AND '
     't."id" = j."gid" WHERE j."origin" IS NULL AND j."seq" > ? ORDER BY j."seq" LIMIT ?')
 
 

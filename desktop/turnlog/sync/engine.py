@@ -173,6 +173,15 @@ def _prompt_turns() -> Iterator[None]:
                 sys.setswitchinterval(first)
 
 
+def _after(before: Future[None] | None, upload: Callable[..., None], *args: Any) -> None:
+    """`upload(*args)` once the upload queued before it is in the storage (on the upload
+    worker, which takes them in order): never after one that failed, so no object is in the
+    storage while one before it is not."""
+    if before is not None:
+        before.result()
+    upload(*args)
+
+
 def _sealed_with(key: bytes, key_id: str, machine: str, seq: int,
                  payload: bytes) -> tuple[bytes, str]:
     """The object file of `payload` and its digest (on the sealing worker)."""
@@ -357,15 +366,20 @@ class Engine:
         """This machine's new change records, BATCH at a time, one object each, in three
         lanes: this thread reads the feed and writes objects' payloads while SEALERS workers
         seal the next ones (compressing is most of a first sync's work, and lets go of the
-        interpreter lock) and another uploads the one before them (one at a time). Once an
-        upload is in the storage, one transaction makes its object live and notes the next
-        one, sealed, as pending before its upload starts: the rules at the top hold for
-        each object; an object sealed but never noted was never written."""
-        cursor, flight = self.state.cursor, None
+        interpreter lock) and another uploads them, one at a time and back to back. Each
+        object is noted as pending (sealed) before its upload is queued, and is made live
+        once it is in the storage, in the transaction that notes a later one: the rules at
+        the top hold for each object, and no upload waits for a transaction (a commit waits
+        for the disk; it runs while the upload before is on its way). An upload queued
+        behind one that failed is never made (`_after`); an object sealed but never noted
+        was never written."""
+        cursor = self.state.cursor
         made = _Making(self.me, self.state.machine_name, self.state.frontiers(),
                        self.state.next_seq())
         records, after = self._outgoing(cursor, BATCH)
         sealings: deque[_Sealing] = deque()
+        flight: _Flight | None = None  # queued or uploading, noted as pending
+        landed: _Sealed | None = None  # in the storage, not yet live in the state
         with ThreadPoolExecutor(1, thread_name_prefix="sync-upload") as uploads, \
                 ThreadPoolExecutor(SEALERS, thread_name_prefix="sync-seal") as sealer, \
                 _prompt_turns():
@@ -378,21 +392,30 @@ class Engine:
                     if not sealings:
                         break
                     sealed = sealings.popleft().sealed()
-                    if flight is None:
-                        with self.state.transaction():
-                            self.state.add_pending(sealed.item)
-                    else:
-                        landing, flight = flight, None
-                        self._land(landing, then=sealed)
-                    flight = _Flight(sealed, uploads.submit(self.storage.write, made.machine,
-                                                            sealed.item.seq, sealed.data))
+                    self._note(sealed, landed)  # while the upload before is on its way
+                    landed = None
+                    upload = uploads.submit(_after, flight and flight.upload,
+                                            self.storage.write, made.machine,
+                                            sealed.item.seq, sealed.data)
+                    if flight is not None:
+                        flight.upload.result()
+                        landed = flight.sealed
+                    flight = _Flight(sealed, upload)
                 if flight is not None:
-                    landing, flight = flight, None
-                    self._land(landing)
-            finally:
-                if flight is not None:  # a failure on the way: the upload ends first
-                    with suppress(Exception):
-                        self._land(flight)
+                    flown, flight = flight, None
+                    self._live(landed)
+                    landed = None
+                    flown.upload.result()
+                    self._live(flown.sealed)
+            except BaseException:
+                # A failure on the way: what reached the storage is made live (the upload on
+                # its way ends first); the rest stays pending, for the next sync's recovery.
+                with suppress(Exception):
+                    self._live(landed)
+                    if flight is not None and not flight.upload.cancel():
+                        flight.upload.result()
+                        self._live(flight.sealed)
+                raise
         if after != self.state.cursor:  # records the feed skipped
             with self.state.transaction():
                 self.state.put("cursor", after)
@@ -425,14 +448,24 @@ class Engine:
         return _Sealing(seq, after, _outgoing_ids(records), _delete_counts(read),
                         len(records), sealing)
 
-    def _land(self, flight: _Flight, then: _Sealed | None = None) -> None:
-        """Wait for the upload in flight; once it is in the storage, it is live (and `then`,
-        the next object, noted as pending) in one transaction."""
-        flight.upload.result()
-        self.state.finish_pending(flight.sealed.item, flight.sealed.deletes,
-                                  then=then.item if then else None)
+    def _note(self, sealed: _Sealed, landed: _Sealed | None) -> None:
+        """`sealed` noted as pending, and `landed` (in the storage) made live, at once."""
+        if landed is None:
+            with self.state.transaction():
+                self.state.add_pending(sealed.item)
+            return
+        self.state.finish_pending(landed.item, landed.deletes, then=sealed.item)
+        self._count(landed)
+
+    def _live(self, landed: _Sealed | None) -> None:
+        """An object in the storage made live (its own transaction: the last one)."""
+        if landed is not None:
+            self.state.finish_pending(landed.item, landed.deletes)
+            self._count(landed)
+
+    def _count(self, landed: _Sealed) -> None:
         self.report.published_objects += 1
-        self.report.published_records += flight.sealed.records
+        self.report.published_records += landed.records
 
     # ------------------------------------------------------------------ reading
     def open_object(self, machine: str, seq: int) -> tuple[str, Payload] | None:
