@@ -33,15 +33,14 @@ quicken()
 
 from . import APP_ID, APP_NAME  # noqa: E402
 from .config.paths import ENV_HOME, LOG_NAME, PRIVATE_UMASK, data_dir, log_dir  # noqa: E402
-from .core.failures import StoreError  # noqa: E402
 from .resources import app_icon_svg  # noqa: E402
-from .store import TurnlogStore  # noqa: E402
-from .store.errors import file_fault  # noqa: E402
 from .ui.infra.fonts import CJK_FAMILIES, configure_fonts  # noqa: E402
 
 __all__ = ["CJK_FAMILIES", "application", "configure_fonts", "main"]
 
 if TYPE_CHECKING:
+    from .core.failures import StoreError
+    from .store import TurnlogStore
     from .ui.shell.window import MainWindow
 
 log = logging.getLogger(__name__)
@@ -179,7 +178,13 @@ class LazyUpgradeProgress:
 def open_data() -> tuple[Path, TurnlogStore | StoreError]:
     """The data directory and its store, or the named fault that keeps it from opening
     (a read-only folder or file, a damaged or locked database, one from a newer Turnlog).
-    Logging starts here, where it can: a folder that cannot hold logs/ is no traceback."""
+    Logging starts here, where it can: a folder that cannot hold logs/ is no traceback.
+
+    The store's modules load only here, after `_run` has installed the kept methods of
+    their dataclasses (`system.compiled_methods`)."""
+    from .core.failures import StoreError
+    from .store import TurnlogStore
+    from .store.errors import file_fault
     from .ui.infra.languages import install_for
 
     try:
@@ -210,6 +215,7 @@ def open_data() -> tuple[Path, TurnlogStore | StoreError]:
 def smoke_test(argv: list[str]) -> int:
     """`turnlog --smoke-test`: the window on a temporary data directory sends one question
     to the built-in model; 0 once a turn is committed and read back from the database."""
+    from .core.failures import StoreError
     from .ui.shell.smoke import SmokeRun
 
     with tempfile.TemporaryDirectory(prefix="turnlog-smoke-") as temp:
@@ -264,6 +270,7 @@ def _run(argv: list[str]) -> int:
     from .system import compiled_methods
 
     methods = compiled_methods.install()
+    from .core.failures import StoreError
     from .ui.faults.crash import ExceptHook
     from .ui.infra.languages import restart_requested
 

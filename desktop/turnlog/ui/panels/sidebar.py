@@ -39,6 +39,7 @@ from ...core.model import Conversation, Folder
 from ...store.rows import ConversationRows
 from ..infra.languages import arg, date_time
 from ..infra.titles import conversation_title
+from ..infra.viewports import own_viewport
 from .sidebar_folders import ALL, CONVERSATIONS_MIME, FolderList, conversations_mime
 from .sidebar_menus import ConversationMenu, FolderMenu
 
@@ -207,6 +208,7 @@ class Sidebar(QWidget):
 
     def _conversation_list(self) -> QListView:
         view = QListView(self)
+        own_viewport(view)
         view.setObjectName("conversationList")
         view.setAccessibleName(QCoreApplication.translate(
             "Sidebar", "Conversations, newest first"))

@@ -27,6 +27,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QWidget
 
+from ..infra.viewports import own_viewport
 from .delegate import TranscriptDelegate
 from .files import files_of, fill_files_menu
 from .history_bar import HistoryBar
@@ -48,6 +49,7 @@ class TranscriptView(QListView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        own_viewport(self)  # before the delegate asks for it
         self.setObjectName("transcript")
         self.setAccessibleName(translate("Transcript", "Conversation history"))
         self.setAccessibleDescription(translate("Transcript", "Every saved turn of the "
@@ -87,8 +89,7 @@ class TranscriptView(QListView):
             QCoreApplication.translate("TranscriptView", "Copy answer"), None, "answer")
         self.copy_code_action = QAction(
             QCoreApplication.translate("TranscriptView", "Copy code block"), self)
-        self.copy_code_action.setToolTip(QCoreApplication.translate(
-            "TranscriptView",
+        self.copy_code_action.setToolTip(QCoreApplication.translate("TranscriptView",
             "Copy the code block under the pointer (else the answer's first one), exactly "
             "as it is"))
         self.copy_code_action.triggered.connect(self.copy_code)
@@ -322,8 +323,7 @@ class TranscriptView(QListView):
         width = self.history_bar.sizeHint().width()
         self.setViewportMargins(0, 0, width, 0)
         inner = self.contentsRect()
-        self.history_bar.setGeometry(inner.right() - width + 1, inner.top(), width,
-                                     inner.height())
+        self.history_bar.setGeometry(inner.right() - width + 1, inner.top(), width, inner.height())
         self._width_changed()
 
     def _set_current(self, index: QModelIndex) -> None:
