@@ -681,17 +681,23 @@ V_SYNC_DERIVED = (
 # index of its id text (a first sync of 100,000 turns looked each one up). VACUUM may
 # renumber the turns: the reader checks the id as well and goes the slow way when they
 # differ. The rows journaled already get theirs here; the turns' trigger gives each new one.
+# Written out whole, not from the fragments the steps before it share: a later edit of
+# those cannot change what this step does.
 V_JOURNAL_TURN_ROW = (
     'ALTER TABLE "sync_journal" ADD COLUMN "turn_row" INTEGER',
     'UPDATE "sync_journal" SET "turn_row" = (SELECT t."rowid" FROM "turns" t WHERE t."id" = '
     '"sync_journal"."gid") WHERE "kind" = \'turn\' AND "origin" IS NULL',
     'DROP TRIGGER "sync_turns_added"',
     'CREATE TRIGGER "sync_turns_added" AFTER INSERT ON "turns" BEGIN '
-    f'UPDATE "turns" SET "after_id" = {_PRED_ROOT.format(r="NEW")} WHERE "id" = NEW."id" '
-    f"AND {_QUIET}; "
+    'UPDATE "turns" SET "after_id" = (SELECT coalesce(p."version_of", p."id") FROM "turns" p '
+    'WHERE p."conversation_id" = NEW."conversation_id" AND p."ordinal" < NEW."ordinal" AND '
+    'coalesce((SELECT s."turn_id" = p."id" FROM "supersedes" s WHERE s."turn_id" = p."id" OR '
+    's."by_turn_id" = p."id" ORDER BY s."id" DESC LIMIT 1), 0) = 0 ORDER BY p."ordinal" DESC '
+    'LIMIT 1) WHERE "id" = NEW."id" AND (SELECT "quiet" FROM "sync_state") = 0; '
     'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value", "turn_row") '
-    f'SELECT \'turn\', NEW."id", {_CONV_GID.format(row="NEW")}, NEW."id", NULL, NEW."rowid" '
-    f"WHERE {_QUIET}; END",
+    'SELECT \'turn\', NEW."id", (SELECT "gid" FROM "conversations" WHERE "id" = '
+    'NEW."conversation_id"), NEW."id", NULL, NEW."rowid" WHERE (SELECT "quiet" FROM '
+    '"sync_state") = 0; END',
 )
 
 # Append new steps; never edit a released one.
