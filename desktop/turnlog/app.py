@@ -15,15 +15,20 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .ui.infra import enum_classes
+from .system import compiled_methods
+from .ui.infra import enum_classes, support_code
 
 # Before PySide6 loads: the enum classes it makes for each Qt class it loads, made the
 # standard library's quicker way (`enum_classes`)
 enum_classes.quicken()
+# What this start compiles and keeps for the next: PySide's support modules now, the
+# dataclass methods of the window's modules once `_run` installs it (`compiled_methods`)
+KEPT_CODE = compiled_methods.CompiledMethods(compiled_methods.kept_path())
 
-from PySide6.QtCore import QBuffer, QByteArray, QSize, QTimer  # noqa: E402
-from PySide6.QtGui import QGuiApplication, QIcon, QImageReader, QPixmap  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+with support_code.kept(KEPT_CODE):  # PySide's support modules, compiled at an earlier start
+    from PySide6.QtCore import QBuffer, QByteArray, QSize, QTimer
+    from PySide6.QtGui import QGuiApplication, QIcon, QImageReader, QPixmap
+    from PySide6.QtWidgets import QApplication
 
 from .ui.infra.module_scan import quicken  # noqa: E402
 
@@ -267,9 +272,7 @@ def collect_again() -> None:
 
 def _run(argv: list[str]) -> int:
     # Before the window's modules: their dataclasses' methods, compiled at an earlier start
-    from .system import compiled_methods
-
-    methods = compiled_methods.install()
+    methods = compiled_methods.install(KEPT_CODE)
     from .core.failures import StoreError
     from .ui.faults.crash import ExceptHook
     from .ui.infra.languages import restart_requested
