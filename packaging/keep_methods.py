@@ -1,10 +1,12 @@
-"""Keep, inside a built bundle, the code of the dataclass methods its starts compile.
+"""Keep, inside a built bundle, the code of the dataclass methods its starts compile (and of
+PySide's support modules, which the window compiles from shiboken's binary).
 
     python packaging/keep_methods.py BUNDLE_DIR
 
 An installed bundle lives where its user cannot write (/opt/turnlog), and a frozen program
 writes no byte code: without this step every start of the window and of each `turnlog-cli`
-command would compile its dataclasses' methods again (`turnlog.system.compiled_methods`).
+command would compile its dataclasses' methods again (`turnlog.system.compiled_methods`),
+and every start of the window PySide's support modules (`turnlog.ui.infra.support_code`).
 So the build starts the bundle itself, with `$TURNLOG_KEEP_COMPILED_METHODS=1`: the window
 once offscreen on a data directory holding a conversation (until its first screen is up
 and what starts after it has loaded, then ended as a logout ends it) and once on an empty
@@ -145,7 +147,7 @@ def main(argv: list[str]) -> int:
     tag = sys.implementation.cache_tag
     kept = sorted(bundle.rglob(f"*dataclass_methods.{tag}.marshal"))
     for path in kept:
-        print(f"keep_methods: {path.relative_to(bundle)}: {len(CompiledMethods(path))} methods")
+        print(f"keep_methods: {path.relative_to(bundle)}: {len(CompiledMethods(path))} kept")
     if not any(path.name == f"dataclass_methods.{tag}.marshal" for path in kept):
         print("keep_methods: the window kept no methods", file=sys.stderr)
         return 1

@@ -2,6 +2,10 @@
 
 Usage: python render_icons.py ICON.svg OUT_DIR 48 128 256
 Writes OUT_DIR/<size>x<size>/apps/<name>.png with Qt's SVG renderer (headless).
+
+The package keeps its own renders in desktop/turnlog/resources/icons (the window's icon,
+read without loading Qt's SVG reader): made the same way, at the sizes of
+`turnlog.resources.ICON_SIZES`, and checked against the SVG by tests/resources/test_icons.py.
 """
 
 from __future__ import annotations

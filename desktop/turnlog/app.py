@@ -15,15 +15,20 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .ui.infra import enum_classes
+from .system import compiled_methods
+from .ui.infra import enum_classes, support_code
 
 # Before PySide6 loads: the enum classes it makes for each Qt class it loads, made the
 # standard library's quicker way (`enum_classes`)
 enum_classes.quicken()
+# What this start compiles and keeps for the next: PySide's support modules now, the
+# dataclass methods of the window's modules once `_run` installs it (`compiled_methods`)
+KEPT_CODE = compiled_methods.CompiledMethods(compiled_methods.kept_path())
 
-from PySide6.QtCore import QBuffer, QByteArray, QSize, QTimer  # noqa: E402
-from PySide6.QtGui import QGuiApplication, QIcon, QImageReader, QPixmap  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+with support_code.kept(KEPT_CODE):  # PySide's support modules, compiled at an earlier start
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
+    from PySide6.QtWidgets import QApplication
 
 from .ui.infra.module_scan import quicken  # noqa: E402
 
@@ -33,7 +38,7 @@ quicken()
 
 from . import APP_ID, APP_NAME  # noqa: E402
 from .config.paths import ENV_HOME, LOG_NAME, PRIVATE_UMASK, data_dir, log_dir  # noqa: E402
-from .resources import app_icon_svg  # noqa: E402
+from .resources import ICON_SIZES, app_icon_png  # noqa: E402
 from .ui.infra.fonts import CJK_FAMILIES, configure_fonts  # noqa: E402
 
 __all__ = ["CJK_FAMILIES", "application", "configure_fonts", "main"]
@@ -47,7 +52,6 @@ log = logging.getLogger(__name__)
 
 ORGANIZATION = "Turnlog"
 ORGANIZATION_DOMAIN = "turnlog.github.io"
-ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
 FAULT_LOG = "faults.log"
 WARM_UP_LATEST_MS = 3_000
 FAULT_STREAMS: list[TextIO] = []  # open for the life of the process, as faulthandler needs
@@ -74,21 +78,15 @@ def configure_logging(home: Path) -> bool:
 
 
 def packaged_icon() -> QIcon:
-    """The icon shipped inside the package, rendered at the usual sizes (empty if the
-    platform cannot read SVG)."""
+    """The icon shipped inside the package, at the usual sizes (empty if the installation
+    cannot be read). Its PNG renders, not its SVG: Qt's SVG reader is not loaded for it."""
     icon = QIcon()
-    svg = app_icon_svg()
-    if not svg:
-        log.warning("the packaged icon could not be read; the window has no icon")
-        return icon
-    data = QByteArray(svg)
     for size in ICON_SIZES:
-        buffer = QBuffer(data)
-        reader = QImageReader(buffer, QByteArray(b"svg"))
-        reader.setScaledSize(QSize(size, size))
-        image = reader.read()
-        if not image.isNull():
-            icon.addPixmap(QPixmap.fromImage(image))
+        pixmap = QPixmap()
+        if pixmap.loadFromData(app_icon_png(size), "PNG"):
+            icon.addPixmap(pixmap)
+    if icon.isNull():
+        log.warning("the packaged icon could not be read; the window has no icon")
     return icon
 
 
@@ -267,9 +265,7 @@ def collect_again() -> None:
 
 def _run(argv: list[str]) -> int:
     # Before the window's modules: their dataclasses' methods, compiled at an earlier start
-    from .system import compiled_methods
-
-    methods = compiled_methods.install()
+    methods = compiled_methods.install(KEPT_CODE)
     from .core.failures import StoreError
     from .ui.faults.crash import ExceptHook
     from .ui.infra.languages import restart_requested

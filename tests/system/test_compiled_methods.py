@@ -4,6 +4,7 @@ frozen fields); a second start compiles none of what the first kept; a damaged f
 compiled over; nothing is written where Python writes no byte code."""
 
 from __future__ import annotations
+import __future__
 
 import builtins
 import dataclasses
@@ -172,3 +173,35 @@ def test_the_kept_file_is_readable_as_the_package_source_is_whatever_the_umask(
         os.umask(previous)
     source_mode = os.stat(compiled_methods.__file__).st_mode & 0o666
     assert kept.stat().st_mode & 0o777 == source_mode
+
+
+MODULE = b"from typing import Any\n\ndef shout(word: Any) -> str:\n    return f'{word}!'\n"
+
+
+def test_a_module_compiled_once_is_read_back_with_the_methods_and_kept_apart(
+        tmp_path: Path, restored: None) -> None:
+    """A module's code sits in the same file as the methods, under a key no method's text
+    can equal, and is handed out as `compile` makes it from the same source, file name,
+    mode and future flags (a different flag is different code)."""
+    kept = tmp_path / "methods.marshal"
+    annotations = __future__.annotations.compiler_flag
+    compiling = compiled_methods.install(kept)
+    made()
+    code = compiling.compiled(MODULE, "shouting.py", "exec", annotations)
+    assert compiling.compiled(MODULE, "shouting.py", "exec", annotations) is code
+    assert compiling.keep() is True
+    reading = compiled_methods.install(kept)
+    made()
+    again = reading.compiled(MODULE, "shouting.py", "exec", annotations)
+    assert reading.added == 0 and len(reading) == len(compiling)
+    fresh = compile(MODULE, "shouting.py", "exec", annotations, dont_inherit=True)
+    assert again == fresh and again.co_filename == "shouting.py"
+    assert again.co_flags == fresh.co_flags
+    scope: dict[str, object] = {}
+    builtins.exec(again, scope)
+    assert scope["shout"]("hi") == "hi!"  # type: ignore[operator]
+    assert scope["shout"].__annotations__ == {"word": "Any", "return": "str"}  # type: ignore[attr-defined]
+    plain = reading.compiled(MODULE, "shouting.py", "exec", 0)  # without the future import
+    assert reading.added == 1 and plain.co_flags != again.co_flags
+    assert reading.compiled(MODULE, "other.py", "exec", annotations).co_filename == "other.py"
+    assert reading.added == 2

@@ -3,11 +3,13 @@ an installed wheel finds them as well as a source checkout."""
 
 from __future__ import annotations
 
-import functools
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
 from .. import APP_ID
+
+# The sizes the application icon is shipped at, as the PNG files `app_icon_png` reads
+ICON_SIZES = (16, 24, 32, 48, 64, 128, 256)
 
 
 def resource(name: str) -> Traversable:
@@ -15,11 +17,15 @@ def resource(name: str) -> Traversable:
     return files(__name__).joinpath(name)
 
 
-@functools.cache
-def app_icon_svg() -> bytes:
-    """The application icon, scalable, as `APP_ID.svg` bytes (read once; b"" if the
-    installation cannot be read: a missing icon never stops the app)."""
+def app_icon_png(size: int) -> bytes:
+    """The application icon at `size`×`size` pixels (one of `ICON_SIZES`), as PNG bytes
+    (b"" if the installation cannot be read: a missing icon never stops the app).
+
+    Rendered from `APP_ID.svg` by packaging/render_icons.py, pixel for pixel what Qt's
+    SVG reader makes of it, so a start needs no SVG reader for its icon:
+    `python packaging/render_icons.py desktop/turnlog/resources/APP_ID.svg
+    desktop/turnlog/resources/icons 16 24 32 48 64 128 256` after a change of the SVG."""
     try:
-        return resource(f"{APP_ID}.svg").read_bytes()
+        return resource(f"icons/{size}x{size}/apps/{APP_ID}.png").read_bytes()
     except OSError:
         return b""

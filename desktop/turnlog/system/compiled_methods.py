@@ -1,5 +1,5 @@
-"""The methods `dataclasses` writes, compiled once and kept, as Python keeps a module's
-byte code.
+"""The methods `dataclasses` writes, and the modules PySide compiles from source at every
+start, compiled once and kept, as Python keeps a module's byte code.
 
 For every dataclass, `dataclasses` writes the source of `__init__`, `__repr__`, `__eq__`,
 `__hash__` and, for a frozen one, `__setattr__` and `__delattr__`, and compiles each with
@@ -8,6 +8,11 @@ For every dataclass, `dataclasses` writes the source of `__init__`, `__repr__`, 
 text at an earlier start instead, and keeps what it compiled now for the next one. The
 code is the code `exec` would compile (same text, file name "<string>", no inherited
 future flags), so every class behaves as it always did.
+
+PySide's signature support is a dozen modules whose source is embedded in its binary and
+compiled with `compile` at every start, no byte code kept (`ui.infra.support_code`):
+`compiled` hands out their code the same way, by the source bytes, file name, mode,
+future flags and optimization level it is compiled with (a key no method's text equals).
 
 The kept code lives where Python keeps this package's byte code (`__pycache__`, or under
 `sys.pycache_prefix`), under the interpreter's cache tag, written by the same rules:
@@ -42,6 +47,13 @@ if TYPE_CHECKING:
 MOST_KEPT = 4_000
 # Set to "1": kept even where Python writes no byte code (the bundle's build).
 KEEP_ENV = "TURNLOG_KEEP_COMPILED_METHODS"
+# The standard `compile`, as this module was imported: `compiled` is asked from inside a
+# `compile` that stands in for it (`ui.infra.support_code`)
+_compile = builtins.compile
+
+# A module's code by what `compile` makes it from: source, file name, mode, flags (future
+# features) and optimization level
+ModuleKey = tuple[bytes, str, str, int, int]
 
 
 def kept_path() -> Path | None:
@@ -54,14 +66,15 @@ def kept_path() -> Path | None:
 
 
 class CompiledMethods:
-    """The code of dataclass methods by their source text: read from `path` (if any),
-    added to as `dataclasses` compiles more, written back by `keep`. Thread-safe."""
+    """The code of dataclass methods by their source text, and of modules by what they
+    are compiled from: read from `path` (if any), added to as more is compiled, written
+    back by `keep`. Thread-safe."""
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self._lock = threading.Lock()
-        self._code: dict[str, CodeType] = _read(path)
-        self._used: set[str] = set()
+        self._code: dict[str | ModuleKey, CodeType] = _read(path)
+        self._used: set[str | ModuleKey] = set()
         self._added = 0
 
     def __len__(self) -> int:
@@ -86,6 +99,19 @@ class CompiledMethods:
             self._used.add(source)
         builtins.exec(code, scope, names)
 
+    def compiled(self, source: bytes, filename: str, mode: str, flags: int) -> CodeType:
+        """`compile(source, filename, mode, flags, dont_inherit=True)`, compiled at most
+        once across starts (`flags`: the future features it is compiled with)."""
+        key = (source, filename, mode, flags, sys.flags.optimize)
+        with self._lock:
+            code = self._code.get(key)
+            if code is None:
+                code = _compile(source, filename, mode, flags, True)
+                self._code[key] = code
+                self._added += 1
+            self._used.add(key)
+        return code
+
     def keep(self) -> bool:
         """Write what was compiled in this run with what was read (True: written). Nothing
         to write, no place to write it, or a folder that cannot be written: False."""
@@ -96,7 +122,7 @@ class CompiledMethods:
                 return False
             kept = self._code
             if len(kept) > MOST_KEPT:
-                kept = {source: kept[source] for source in self._used}
+                kept = {key: kept[key] for key in self._used}
             data = marshal.dumps(kept)
             self._added = 0
         temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.part")
@@ -124,7 +150,7 @@ def _write(path: Path, data: bytes) -> None:
     os.chmod(path, mode)  # the umask narrowed what os.open gave
 
 
-def _read(path: Path | None) -> dict[str, CodeType]:
+def _read(path: Path | None) -> dict[str | ModuleKey, CodeType]:
     if path is None:
         return {}
     try:
@@ -133,14 +159,27 @@ def _read(path: Path | None) -> dict[str, CodeType]:
         return {}
     if not isinstance(found, dict):
         return {}
-    return {source: code for source, code in found.items()
-            if isinstance(source, str) and isinstance(code, CodeType)}
+    return {key: code for key, code in found.items()
+            if (isinstance(key, str) or _module_key(key)) and isinstance(code, CodeType)}
 
 
-def install(path: Path | None = None) -> CompiledMethods:
+def _module_key(key: object) -> bool:
+    return (isinstance(key, tuple) and len(key) == len(_MODULE_KEY_TYPES)
+            and all(isinstance(part, kind)
+                    for part, kind in zip(key, _MODULE_KEY_TYPES, strict=True)))
+
+
+_MODULE_KEY_TYPES = (bytes, str, str, int, int)  # `ModuleKey`
+
+
+def install(kept: Path | CompiledMethods | None = None) -> CompiledMethods:
     """From now on, `dataclasses` compiles each method's source text once across starts
-    (the kept code at `path`, by default `kept_path()`). Call it before the modules that
-    define dataclasses are imported; `keep` the result once they are."""
-    methods = CompiledMethods(kept_path() if path is None else path)
+    (the kept code at `kept`, by default `kept_path()`, or that already read as `kept`).
+    Call it before the modules that define dataclasses are imported; `keep` the result
+    once they are."""
+    if isinstance(kept, CompiledMethods):
+        methods = kept
+    else:
+        methods = CompiledMethods(kept_path() if kept is None else kept)
     dataclasses.exec = methods.run  # type: ignore[attr-defined] # what it compiles with
     return methods
