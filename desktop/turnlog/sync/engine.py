@@ -419,13 +419,12 @@ class Engine:
         (`_Sizing`), in three lanes: this thread reads the feed and writes objects'
         payloads while SEALERS workers seal the next ones (compressing is most of a first
         sync's work, and lets go of the interpreter lock) and another uploads them, one at
-        a time and back to back. Each
-        object is noted as pending (sealed) before its upload is queued, and is made live
-        once it is in the storage, in the transaction that notes a later one: the rules at
-        the top hold for each object, and no upload waits for a transaction (a commit waits
-        for the disk; it runs while the upload before is on its way). An upload queued
-        behind one that failed is never made (`_after`); an object sealed but never noted
-        was never written."""
+        a time and back to back. Each object is noted as pending (sealed) before its upload
+        is queued, and is made live once it is in the storage, in the transaction that
+        notes a later one: the rules at the top hold for each object, and no upload waits
+        for a transaction (a commit waits for the disk; it runs while the upload before is
+        on its way). An upload queued behind one that failed is never made (`_after`); an
+        object sealed but never noted was never written."""
         cursor = self.state.cursor
         made = _Making(self.me, self.state.machine_name, self.state.frontiers(),
                        self.state.next_seq())
