@@ -3,7 +3,8 @@ sync_servers.py: WebDAV on wsgidav, S3 on moto), side by side with a plain uploa
 
 - the first sync of a log of N turns (about 1 KiB each) to an empty storage, beside a plain
   upload of the same number of objects of the same sizes to the same server (goal: the sync
-  reaches at least 50 % of the plain upload's throughput);
+  reaches at least 50 % of the plain upload's throughput), and what it left on the server
+  (objects, MB);
 - an incremental sync of one new turn against a storage holding N turns from three machines:
   its requests (goal: at most 2 per other machine plus 3 of its own) and its time (goal:
   at most 1 s over loopback, the same at every N);
@@ -116,8 +117,9 @@ def _fill_store(feed: StoreFeed, conv: str, pairs: list[tuple[str, str]]) -> Non
 
 
 def first_sync(served, tmp: Path, turns: int, feed: str,
-               text: Turns) -> tuple[float, float, int]:
-    """(sync seconds, plain upload seconds, bytes) of a first sync of `turns` turns."""
+               text: Turns) -> tuple[float, float, list[int]]:
+    """(sync seconds, plain upload seconds, object sizes) of a first sync of `turns`
+    turns."""
     config, secret = _config(served, f"first-{turns}")
     machine = make_machine(tmp, f"first-{turns}", lambda: open_storage(config, secret),
                            FEEDS[feed])
@@ -138,7 +140,7 @@ def first_sync(served, tmp: Path, turns: int, feed: str,
     plain_took = time.perf_counter() - start
     plain.close()
     machine.close()
-    return took, plain_took, sum(sizes)
+    return took, plain_took, sizes
 
 
 def incremental(served, tmp: Path, turns: int, feed: str,
@@ -193,11 +195,13 @@ def main() -> int:
                 serving = s3_server()
             with serving as served:
                 for turns in args.turns:
-                    took, plain, size = first_sync(served, root, turns, args.feed, text)
+                    took, plain, sizes = first_sync(served, root, turns, args.feed, text)
+                    size = sum(sizes)
                     print(f"{kind} {turns:>7,} turns: first sync {took:6.2f} s "
                           f"({size / took / 1e6:5.1f} MB/s), plain upload of the same "
                           f"objects {plain:6.2f} s: {plain / took:4.0%} of it "
-                          f"(goal >= 50 %)")
+                          f"(goal >= 50 %); on the server {len(sizes)} objects, "
+                          f"{size / 1e6:.1f} MB")
                     if args.first_only:
                         continue
                     took, requests, others = incremental(served, root, turns, args.feed,

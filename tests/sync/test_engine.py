@@ -9,10 +9,13 @@ from __future__ import annotations
 import sys
 
 import pytest
+import zstandard
 
+from chat_text import ChatText
 from sync_lists import FEEDS, DictsOnly
 from sync_machines import PASSPHRASE, live_plaintexts, make_machine, storage_bytes
-from turnlog.sync.crypto import WrongPassphrase
+from turnlog.sync import engine
+from turnlog.sync.crypto import COMPRESSION, WrongPassphrase, seal
 from turnlog.sync.engine import PassphraseChanged, change_passphrase, set_up
 from turnlog.sync.folder import SyncFolder
 from turnlog.sync.state import SyncState, is_sync_set_up
@@ -60,7 +63,8 @@ def test_two_machines_end_with_the_same_log_and_nothing_twice(shared):
     assert a.feed.dump() == b.feed.dump()
 
 
-def test_a_first_sync_of_several_objects_lands_each_in_order_and_whole(shared):
+def test_a_first_sync_of_several_objects_lands_each_in_order_and_whole(shared, monkeypatch):
+    monkeypatch.setattr(engine, "OBJECT_BUCKET", 16 * 1024)  # many objects of few records
     a, b = shared("laptop"), shared("office-pc")
     conv = a.feed.new_conversation("Tulip beds")
     for index in range(1200):
@@ -68,11 +72,60 @@ def test_a_first_sync_of_several_objects_lands_each_in_order_and_whole(shared):
     turns = sys.getswitchinterval()
     report = a.sync()
     assert sys.getswitchinterval() == turns  # the publish's shorter turns are over
-    assert report.published_records == 1201 and report.published_objects == 3  # 500 each
-    assert a.state.pending() == [] and a.state.live_objects() == [1, 2, 3]
+    objects = report.published_objects
+    assert report.published_records == 1201 and objects >= 4
+    assert a.state.pending() == [] and a.state.live_objects() == list(range(1, objects + 1))
     assert b.sync().received == {"laptop": 1201}
     assert a.feed.dump() == b.feed.dump()
     assert a.sync().published_objects == 0
+
+
+def _sealed_size(key_id: str, bucket: int) -> int:
+    """The size of an object file sealed under `key_id`, padded to `bucket`."""
+    return len(seal(bytes(32), key_id, "m", 1, b"")) - 4096 + bucket
+
+
+def test_a_first_sync_fills_its_objects_to_just_under_their_size_class(shared, tmp_path,
+                                                                        monkeypatch):
+    """An object is padded to a power of two: chat text packed 500 records at a time landed
+    just over a class, and the storage held about twice the bytes the records packed to.
+    Each object's record count now follows from what the ones before packed to: none is
+    padded to the class above the one aimed at, and the storage holds little more than the
+    packed records."""
+    bucket = 64 * 1024
+    monkeypatch.setattr(engine, "OBJECT_BUCKET", bucket)  # many objects from a small log
+    a, b = shared("laptop"), shared("office-pc")
+    text = ChatText()
+    for start in range(0, 1500, 500):
+        conv = a.feed.new_conversation(f"Garden {start}")
+        for _ in range(500):
+            a.feed.add_turn(conv, text.message(300), text.message(700))
+    report = a.sync()
+    sizes = [len(data) for path, data in storage_bytes(tmp_path / "storage")
+             if path.suffix == ".tlo"]
+    packer = zstandard.ZstdCompressor(level=COMPRESSION)
+    packed = sum(len(packer.compress(p)) for p in live_plaintexts(a.folder, a.keys))
+    assert report.published_objects == len(sizes) > 10
+    # the class aimed at, never the one above
+    assert max(sizes) == _sealed_size(a.keys.current, bucket)
+    assert sum(sizes) < 1.2 * packed
+    assert b.sync().received == {"laptop": 1503}
+    assert a.feed.dump() == b.feed.dump()
+
+
+def test_objects_of_text_that_packs_tightly_stay_bounded_in_memory(shared, monkeypatch):
+    """Text that packs twenty times fills an object's class only with twenty times its
+    bytes of records: an object's payload stays within OBJECT_PAYLOAD all the same."""
+    monkeypatch.setattr(engine, "OBJECT_PAYLOAD", 96 * 1024)
+    a, b = shared("laptop"), shared("office-pc")
+    conv = a.feed.new_conversation("Tulip beds")
+    for index in range(1000):
+        a.feed.add_turn(conv, f"question {index}: " + "Plant the tulips deep. " * 40, "Yes.")
+    assert a.sync().published_records == 1001
+    payloads = live_plaintexts(a.folder, a.keys)
+    assert len(payloads) > 5 and max(len(p) for p in payloads) <= 96 * 1024
+    assert b.sync().received == {"laptop": 1001}
+    assert a.feed.dump() == b.feed.dump()
 
 
 def test_a_feed_handing_dicts_publishes_what_one_handing_json_does(tmp_path):

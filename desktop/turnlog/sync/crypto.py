@@ -185,12 +185,23 @@ def _bucket(size: int) -> int:
     return bucket
 
 
+def bucket_room(bucket: int) -> int:
+    """How many compressed bytes an object padded to `bucket` holds (its length prefix
+    takes the rest)."""
+    return bucket - 4
+
+
 def pad(payload: bytes) -> bytes:
     """`payload` compressed (a Zstandard frame), length-prefixed and padded with zeros to its
     size bucket."""
+    return _padded(payload)[0]
+
+
+def _padded(payload: bytes) -> tuple[bytes, int]:
+    """`pad`'s bytes and how many of them the compressed payload takes."""
     packed = zstandard.ZstdCompressor(level=COMPRESSION).compress(payload)
     framed = struct.pack(">I", len(packed)) + packed
-    return framed + bytes(_bucket(len(framed)) - len(framed))
+    return framed + bytes(_bucket(len(framed)) - len(framed)), len(packed)
 
 
 def unpad(padded: bytes, fmt: int = FORMAT) -> bytes:
@@ -246,13 +257,20 @@ def _aad(head: bytes, machine: str, seq: int) -> bytes:
 
 def seal(key: bytes, key_id: str, machine: str, seq: int, payload: bytes) -> bytes:
     """The object file for `payload`, named `machine`/`seq`, sealed under `key`."""
+    return seal_measured(key, key_id, machine, seq, payload)[0]
+
+
+def seal_measured(key: bytes, key_id: str, machine: str, seq: int,
+                  payload: bytes) -> tuple[bytes, int]:
+    """`seal`'s object file, and how many bytes the payload compressed to (what the writer
+    learns to fill the next object's bucket from)."""
     kid = key_id.encode("ascii")
     if not 1 <= len(kid) <= 64:
         raise ValueError("a key id is 1 to 64 ASCII characters")
-    padded = pad(payload)
+    padded, packed = _padded(payload)
     head = MAGIC + bytes([FORMAT, len(kid)]) + kid + struct.pack(">Q", len(padded) + TAG_BYTES)
     nonce = os.urandom(NONCE_BYTES)
-    return head + nonce + AESGCM(key).encrypt(nonce, padded, _aad(head, machine, seq))
+    return head + nonce + AESGCM(key).encrypt(nonce, padded, _aad(head, machine, seq)), packed
 
 
 def key_id_of(sealed: bytes) -> str:

@@ -27,16 +27,18 @@ from .crypto import (
     KeyHeader,
     SyncCryptoError,
     WrongPassphrase,
+    bucket_room,
     is_incomplete,
     key_id_of,
     new_header,
     open_sealed,
     parse_header,
     seal,
+    seal_measured,
 )
 from .errors import PassphraseChanged, SyncProblem
 from .layout import new_machine_id
-from .payload import Payload, PayloadInvalid, encode_json, parse_payload
+from .payload import MAX_RECORDS, Payload, PayloadInvalid, encode_json, parse_payload
 from .seam import Feed, Outgoing, SyncRecordInvalid, needs_reading
 from .state import PendingObject, SyncState, now
 from .storage import Storage
@@ -46,10 +48,23 @@ __all__ = ["Engine", "Keys", "PassphraseChanged", "Report", "SyncProblem", "chan
 
 log = logging.getLogger(__name__)
 
-# Records asked of the feed at a time, and the most one object's payload holds (a record is
-# at most 4 MiB, so one always fits).
+# Records asked of the feed at a time where nothing says how large they are (a publish's
+# first object, a forgotten machine's objects), and the most one object's payload holds (a
+# record is at most 4 MiB, so one always fits).
 BATCH = 500
 OBJECT_PAYLOAD = 8 * 1024 * 1024
+# The size class a publish fills its objects to (an object is padded to a power of two), and
+# how full of its room it aims each: the record count of the next object follows from what
+# the objects before packed to, so an object lands just under its class instead of just over
+# the one below (500 records of chat text packed to just over 256 KiB: padded to 512 KiB, a
+# first sync put about twice the bytes it packed on the storage). A page the estimate puts
+# past FILL of the room is asked again, smaller. 1 MiB: half the requests of 512 KiB, and
+# at most a few MiB in memory per object on its way.
+OBJECT_BUCKET = 1024 * 1024
+AIM = 0.92
+FILL = 0.98
+# The most records one object of a publish holds (the reader refuses more than MAX_RECORDS).
+MOST_RECORDS = MAX_RECORDS // 2
 # Objects being sealed at once while a publish runs: compressing (Zstandard at about 300 MB/s
 # a core, zlib's format 1 at 100) is much of a first sync's work; two keep two cores busy, a
 # third would only wait for the upload.
@@ -183,10 +198,11 @@ def _after(before: Future[None] | None, upload: Callable[..., None], *args: Any)
 
 
 def _sealed_with(key: bytes, key_id: str, machine: str, seq: int,
-                 payload: bytes) -> tuple[bytes, str]:
-    """The object file of `payload` and its digest (on the sealing worker)."""
-    data = seal(key, key_id, machine, seq, payload)
-    return data, digest(data)
+                 payload: bytes) -> tuple[bytes, str, int]:
+    """The object file of `payload`, its digest and the payload's compressed size (on the
+    sealing worker)."""
+    data, packed = seal_measured(key, key_id, machine, seq, payload)
+    return data, digest(data), packed
 
 
 def _delete_counts(records: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
@@ -199,6 +215,40 @@ def _delete_counts(records: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
                                           else 0))
             counts.append((conversations, int(kinds.get("turn", 0)), len(targets)))
     return counts
+
+
+@dataclass(slots=True)
+class _Sizing:
+    """How many records a publish asks of the feed for its next object, learnt from what
+    the pages before held (payload bytes per record) and what their objects packed to
+    (compressed bytes per payload byte): as many as fill OBJECT_BUCKET to AIM. Until an
+    object says how the text packs it is taken not to (the first objects land a class
+    lower, never higher); the first page, of BATCH records, starts the uploads soon."""
+
+    packed_per_byte: float = 1.0
+    bytes_per_record: float = 0.0
+
+    def _room(self) -> float:
+        """The payload bytes the next object should hold."""
+        return min(bucket_room(OBJECT_BUCKET) / self.packed_per_byte, OBJECT_PAYLOAD)
+
+    def limit(self) -> int:
+        if not self.bytes_per_record:
+            return BATCH
+        return max(1, min(MOST_RECORDS, int(AIM * self._room() / self.bytes_per_record)))
+
+    def fits(self, payload: int) -> bool:
+        return payload <= FILL * self._room()
+
+    def fewer(self, records: int, payload: int) -> int:
+        """Fewer records than `records` whose payload (`payload` bytes) did not fit."""
+        return max(1, min(records - 1, int(records * AIM * self._room() / payload)))
+
+    def read(self, records: int, payload: int) -> None:
+        self.bytes_per_record = payload / records
+
+    def packed(self, payload: int, packed: int) -> None:
+        self.packed_per_byte = max(packed, 1) / payload
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,10 +282,12 @@ class _Sealing:
     ids: list[str]
     deletes: list[tuple[int, int, int]]
     records: int
-    sealing: Future[tuple[bytes, str]]
+    payload: int  # bytes, before compressing
+    sealing: Future[tuple[bytes, str, int]]
 
-    def sealed(self) -> _Sealed:
-        data, made_digest = self.sealing.result()
+    def sealed(self, sizing: _Sizing) -> _Sealed:
+        data, made_digest, packed = self.sealing.result()
+        sizing.packed(self.payload, packed)
         item = PendingObject(self.seq, made_digest, self.after, self.ids, [])
         return _Sealed(item, data, self.after, self.deletes, self.records)
 
@@ -363,20 +415,21 @@ class Engine:
 
     # ------------------------------------------------------------- publishing
     def publish(self) -> None:
-        """This machine's new change records, BATCH at a time, one object each, in three
-        lanes: this thread reads the feed and writes objects' payloads while SEALERS workers
-        seal the next ones (compressing is most of a first sync's work, and lets go of the
-        interpreter lock) and another uploads them, one at a time and back to back. Each
-        object is noted as pending (sealed) before its upload is queued, and is made live
-        once it is in the storage, in the transaction that notes a later one: the rules at
-        the top hold for each object, and no upload waits for a transaction (a commit waits
-        for the disk; it runs while the upload before is on its way). An upload queued
-        behind one that failed is never made (`_after`); an object sealed but never noted
-        was never written."""
+        """This machine's new change records, as many an object as fill OBJECT_BUCKET
+        (`_Sizing`), in three lanes: this thread reads the feed and writes objects'
+        payloads while SEALERS workers seal the next ones (compressing is most of a first
+        sync's work, and lets go of the interpreter lock) and another uploads them, one at
+        a time and back to back. Each object is noted as pending (sealed) before its upload
+        is queued, and is made live once it is in the storage, in the transaction that
+        notes a later one: the rules at the top hold for each object, and no upload waits
+        for a transaction (a commit waits for the disk; it runs while the upload before is
+        on its way). An upload queued behind one that failed is never made (`_after`); an
+        object sealed but never noted was never written."""
         cursor = self.state.cursor
         made = _Making(self.me, self.state.machine_name, self.state.frontiers(),
                        self.state.next_seq())
-        records, after = self._outgoing(cursor, BATCH)
+        sizing = _Sizing()
+        records, after = self._outgoing(cursor, sizing.limit())
         sealings: deque[_Sealing] = deque()
         flight: _Flight | None = None  # queued or uploading, noted as pending
         landed: _Sealed | None = None  # in the storage, not yet live in the state
@@ -386,12 +439,13 @@ class Engine:
             try:
                 while True:
                     while records and len(sealings) < SEALERS:
-                        sealings.append(self._sealing(made, cursor, records, after, sealer))
+                        sealings.append(self._sealing(made, cursor, records, after, sealer,
+                                                      sizing))
                         made.seq, cursor = made.seq + 1, sealings[-1].after
-                        records, after = self._outgoing(cursor, BATCH)
+                        records, after = self._outgoing(cursor, sizing.limit())
                     if not sealings:
                         break
-                    sealed = sealings.popleft().sealed()
+                    sealed = sealings.popleft().sealed(sizing)
                     self._note(sealed, landed)  # while the upload before is on its way
                     landed = None
                     upload = uploads.submit(_after, flight and flight.upload,
@@ -429,24 +483,25 @@ class Engine:
         return [as_outgoing(record) for record in records], after
 
     def _sealing(self, made: _Making, cursor: int, records: list[Outgoing],
-                 after: int, sealer: ThreadPoolExecutor) -> _Sealing:
+                 after: int, sealer: ThreadPoolExecutor, sizing: _Sizing) -> _Sealing:
         """This machine's next object of `records` (the feed's after `cursor` up to
-        `after`, fewer of them again and again until it fits OBJECT_PAYLOAD), its payload
-        written and handed to `sealer`."""
+        `after`, fewer of them again until `sizing` expects them to fit its bucket), its
+        payload written and handed to `sealer`."""
         seq = made.seq
         while True:
             payload = Payload.fresh(made.machine, made.name, seq, now(), made.frontiers,
                                     [record.json for record in records])
-            if len(payload) <= OBJECT_PAYLOAD or len(records) == 1:
+            sizing.read(len(records), len(payload))
+            if sizing.fits(len(payload)) or len(records) == 1:
                 break
-            records, after = self._outgoing(cursor, max(1, len(records) // 2))
+            records, after = self._outgoing(cursor, sizing.fewer(len(records), len(payload)))
         read = [record.record for record in records if record.record is not None]
         blobs.upload(self, read)  # before the records that name them
         key_id = self.keys.current
         sealing = sealer.submit(_sealed_with, self.keys.by_id[key_id], key_id, made.machine, seq,
                                 payload)
         return _Sealing(seq, after, _outgoing_ids(records), _delete_counts(read),
-                        len(records), sealing)
+                        len(records), len(payload), sealing)
 
     def _note(self, sealed: _Sealed, landed: _Sealed | None) -> None:
         """`sealed` noted as pending, and `landed` (in the storage) made live, at once."""
