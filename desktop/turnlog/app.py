@@ -30,11 +30,12 @@ with support_code.kept(KEPT_CODE):  # PySide's support modules, compiled at an e
     from PySide6.QtGui import QGuiApplication, QIcon, QPixmap
     from PySide6.QtWidgets import QApplication
 
-from .ui.infra.module_scan import quicken  # noqa: E402
+from .ui.infra.module_scan import kept_answers, quicken  # noqa: E402
 
 # Before Turnlog's modules load: PySide6 looks at each module imported from now on,
-# answered from the file (`module_scan`)
-quicken()
+# answered from the file, or from what an earlier start kept of it (`module_scan`)
+SCAN_ANSWERS = kept_answers()
+quicken(SCAN_ANSWERS)
 
 from . import APP_ID, APP_NAME  # noqa: E402
 from .config.paths import ENV_HOME, LOG_NAME, PRIVATE_UMASK, data_dir, log_dir  # noqa: E402
@@ -301,6 +302,7 @@ def _run(argv: list[str]) -> int:
     first.shown.connect(window.warm_up)
     first.shown.connect(lambda: name_version(app))
     first.shown.connect(methods.keep)  # for the next start (only what this one compiled)
+    first.shown.connect(SCAN_ANSWERS.keep)
     QTimer.singleShot(WARM_UP_LATEST_MS, window, collect_again)
     QTimer.singleShot(WARM_UP_LATEST_MS, window, window.warm_up)
     try:
@@ -310,6 +312,7 @@ def _run(argv: list[str]) -> int:
         window.shutdown()  # stops the built-in model's server too, after an error as well
         store.close()
         methods.keep()  # and what the dialogs opened since compiled
+        SCAN_ANSWERS.keep()
     if status == 0 and restart_requested():  # View → Language: Restart now
         relaunch(argv)
     return status

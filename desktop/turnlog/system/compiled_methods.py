@@ -56,13 +56,14 @@ _compile = builtins.compile
 ModuleKey = tuple[bytes, str, str, int, int]
 
 
-def kept_path() -> Path | None:
-    """Where the compiled methods are kept (None: nowhere Python would keep byte code)."""
+def kept_path(name: str = "dataclass_methods") -> Path | None:
+    """Where the compiled methods (or what else is kept under `name`) are kept (None:
+    nowhere Python would keep byte code)."""
     tag = sys.implementation.cache_tag
     if tag is None:
         return None
     beside = importlib.util.cache_from_source(__file__)  # honours sys.pycache_prefix
-    return Path(beside).with_name(f"dataclass_methods.{tag}.marshal")
+    return Path(beside).with_name(f"{name}.{tag}.marshal")
 
 
 class CompiledMethods:
@@ -115,7 +116,7 @@ class CompiledMethods:
     def keep(self) -> bool:
         """Write what was compiled in this run with what was read (True: written). Nothing
         to write, no place to write it, or a folder that cannot be written: False."""
-        if self.path is None or (sys.dont_write_bytecode and os.environ.get(KEEP_ENV) != "1"):
+        if self.path is None or not keeps():
             return False
         with self._lock:
             if not self._added:
@@ -125,16 +126,28 @@ class CompiledMethods:
                 kept = {key: kept[key] for key in self._used}
             data = marshal.dumps(kept)
             self._added = 0
-        temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.part")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            _write(temporary, data)
-            temporary.replace(self.path)  # a reader sees the old file or the new one
-        except OSError:
-            with contextlib.suppress(OSError):  # a parent that is a file, a folder gone
-                temporary.unlink(missing_ok=True)
-            return False
-        return True
+        return keep_file(self.path, data)
+
+
+def keeps() -> bool:
+    """Whether what a start compiled or learned is kept for the next: where Python writes
+    byte code, or in the bundle's build (`KEEP_ENV`)."""
+    return not sys.dont_write_bytecode or os.environ.get(KEEP_ENV) == "1"
+
+
+def keep_file(path: Path, data: bytes) -> bool:
+    """`data` as the file at `path`, replaced whole (True), or nothing written where the
+    folder cannot be written (False)."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.part")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write(temporary, data)
+        temporary.replace(path)  # a reader sees the old file or the new one
+    except OSError:
+        with contextlib.suppress(OSError):  # a parent that is a file, a folder gone
+            temporary.unlink(missing_ok=True)
+        return False
+    return True
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -150,16 +163,20 @@ def _write(path: Path, data: bytes) -> None:
     os.chmod(path, mode)  # the umask narrowed what os.open gave
 
 
-def _read(path: Path | None) -> dict[str | ModuleKey, CodeType]:
+def read_kept(path: Path | None) -> dict[object, object]:
+    """The dictionary kept at `path`; empty where there is none, or the file cannot be read
+    or holds something else (it is written over at the next `keep_file`)."""
     if path is None:
         return {}
     try:
         found = marshal.loads(path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
         return {}
-    if not isinstance(found, dict):
-        return {}
-    return {key: code for key, code in found.items()
+    return found if isinstance(found, dict) else {}
+
+
+def _read(path: Path | None) -> dict[str | ModuleKey, CodeType]:
+    return {key: code for key, code in read_kept(path).items()
             if (isinstance(key, str) or _module_key(key)) and isinstance(code, CodeType)}
 
 

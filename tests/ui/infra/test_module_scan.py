@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib
 import linecache
+import marshal
+import os
 import sys
 from pathlib import Path
 
@@ -72,3 +74,81 @@ def test_a_pyside_that_asks_otherwise_is_left_alone(monkeypatch: pytest.MonkeyPa
     monkeypatch.delattr(feature, "_mod_uses_pyside")
     assert module_scan.quicken() is False
     assert not hasattr(feature, "_mod_uses_pyside")
+
+
+@pytest.fixture
+def writes_byte_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As an installed Turnlog runs: Python writes byte code, so answers are kept."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+
+
+def _same_stamp(path: Path, text: str) -> None:
+    """`text` (of the same length) written over `path`, its modification time put back."""
+    before = path.stat()
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size
+
+
+def test_answers_kept_by_one_start_are_read_by_the_next_until_the_file_changes(
+        tmp_path: Path, writes_byte_code: None):
+    source = tmp_path / "uses_qt_kept.py"
+    source.write_text("from PySide6.QtCore import QPoint  # 中文\n", encoding="utf-8")
+    kept = tmp_path / "cache" / "pyside_uses.marshal"
+    first = module_scan.KeptAnswers(kept)
+    assert first.uses_pyside(str(source)) is True
+    assert first.keep() and kept.is_file()
+    assert not first.keep()  # nothing new to write
+
+    # The next start answers from what was kept: the file is not read again while its
+    # size and modification time are those kept (as Python's byte code is trusted)
+    _same_stamp(source, "from PyQt666.QtCore import QPoint  # 中文\n")
+    assert module_scan.KeptAnswers(kept).uses_pyside(str(source)) is True
+
+    # A file that changed is read again, and what is kept then is its new answer
+    source.write_text("VALUE = 1\n", encoding="utf-8")
+    again = module_scan.KeptAnswers(kept)
+    assert again.uses_pyside(str(source)) is False
+    assert again.keep()
+    assert module_scan.KeptAnswers(kept).uses_pyside(str(source)) is False
+
+
+def test_a_damaged_or_foreign_kept_file_is_read_as_nothing_kept(tmp_path: Path,
+                                                              writes_byte_code: None):
+    source = tmp_path / "plain_kept.py"
+    source.write_text("VALUE = 'PySide' + '6'\n", encoding="utf-8")
+    kept = tmp_path / "pyside_uses.marshal"
+    for damaged in (b"\x00not marshal", marshal.dumps([1, 2]),
+                    marshal.dumps({str(source): (1, 2)}),
+                    marshal.dumps({str(source): ("a", 2, True)})):
+        kept.write_bytes(damaged)
+        answers = module_scan.KeptAnswers(kept)
+        assert answers.uses_pyside(str(source)) is False
+        assert answers.keep()  # written over with what was read now
+        assert module_scan.KeptAnswers(kept).uses_pyside(str(source)) is False
+
+
+def test_nothing_is_kept_where_python_writes_no_byte_code(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch):
+    source = tmp_path / "kept_nowhere.py"
+    source.write_text("import PySide6\n", encoding="utf-8")
+    kept = tmp_path / "pyside_uses.marshal"
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.delenv("TURNLOG_KEEP_COMPILED_METHODS", raising=False)
+    answers = module_scan.KeptAnswers(kept)
+    assert answers.uses_pyside(str(source)) is True
+    assert not answers.keep() and not kept.exists()
+
+
+def test_with_kept_answers_every_loaded_module_gets_the_answer_pyside_gave(
+        tmp_path: Path, writes_byte_code: None):
+    module_scan.quicken()
+    slow = pyside_check().slow
+    kept = tmp_path / "pyside_uses.marshal"
+    modules = [m for m in list(sys.modules.values())
+               if m is not None and str(getattr(m, "__file__", "")).endswith(".py")]
+    learning = module_scan.quick_answer(slow, module_scan.KeptAnswers(kept))
+    assert {m.__name__: learning(m) for m in modules} == {m.__name__: slow(m) for m in modules}
+    assert learning.answers.keep()
+    reading = module_scan.quick_answer(slow, module_scan.KeptAnswers(kept))
+    assert {m.__name__: reading(m) for m in modules} == {m.__name__: slow(m) for m in modules}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import platform
 import sys
 import traceback
 from collections.abc import Callable, Iterable
@@ -52,6 +51,8 @@ def crash_report(
     tb: TracebackType | None,
     secrets: Iterable[str] = (),
 ) -> str:
+    import platform  # only a report needs it
+
     from ... import __version__  # read from the metadata: only a report needs it
 
     lines = traceback.format_exception(kind, value, tb)
