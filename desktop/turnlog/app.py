@@ -127,13 +127,15 @@ def application(argv: Sequence[str]) -> QApplication:
     return app
 
 
-def open_window(store: TurnlogStore, home: Path, *, n_ctx: int | None = None) -> MainWindow:
+def open_window(store: TurnlogStore, home: Path, *, n_ctx: int | None = None,
+                first_screen: bool = False) -> MainWindow:
     """The main window over `store`, wired to the active provider profile.
 
     `n_ctx`: the built-in model's context window (None: its default). On the first
     start where the built-in model can run, its profile is added (once:
     a user who removes it keeps it removed). Its server starts on the first question
-    and stops in `MainWindow.shutdown`.
+    and stops in `MainWindow.shutdown`. `first_screen`: what that screen does not show
+    waits for `warm_up`, which the start calls once the screen is up.
     """
     from .config.model_counts import ModelCounts
     from .config.model_facts import FactStore
@@ -153,7 +155,7 @@ def open_window(store: TurnlogStore, home: Path, *, n_ctx: int | None = None) ->
     connector = ProviderConnector(setup.config, setup.keys, local=local,
                                   counts=ModelCounts(FactStore.in_dir(home)),
                                   removed=setup.gone)
-    return MainWindow(store, TaskRunner(), connector, setup=setup)
+    return MainWindow(store, TaskRunner(), connector, setup=setup, first_screen=first_screen)
 
 
 class LazyUpgradeProgress:
@@ -285,8 +287,9 @@ def _run(argv: list[str]) -> int:
     from .ui.shell.geometry import fit_first_window  # only now: a failed start needs no more
     from .ui.shell.ready import FirstScreen
 
-    window = open_window(store, home)
-    window.warm_up.hold()  # the draft's preview waits for the first screen too
+    # What the first screen does not show waits until it is up: the draft's preview, the
+    # whole file's check (seconds for a large log read from disk the first time)
+    window = open_window(store, home, first_screen=True)
     ending = EndOnSignals(window)  # a logout's SIGTERM closes the window as a click would
     fit_first_window(window)  # its frame too, once the window manager has put one round it
     hook.secrets = lambda: list(window.connector.secrets())  # keys it handled, redacted

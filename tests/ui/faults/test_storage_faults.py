@@ -246,3 +246,41 @@ def test_a_read_only_database_is_named_in_the_banner_before_a_question_is_sent(
         finally:
             window.shutdown()
             store.close()
+
+
+def test_at_a_start_the_whole_file_check_waits_until_the_first_screen_is_up(
+        qtbot, turnlog_home, loopback):
+    """`PRAGMA quick_check` reads the whole file: seconds for a large log read from disk
+    the first time. A start runs it once its first screen is up, so the reads that screen
+    makes (the turns, the memory, the spend) do not wait behind it; it still runs before
+    anything is written (the first write checks first)."""
+    with TurnlogStore.open(turnlog_home) as setup:
+        seed(setup, "chat", numbered(2))
+    store = TurnlogStore.open(turnlog_home)  # as a start opens it: not checked yet
+    window = MainWindow(store, TaskRunner(), loopback_connector(loopback.base_url),
+                        first_screen=True)
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: len(window.transcript.turns) == 2, timeout=5000)
+        qtbot.wait(300)  # the first screen's reads are done by now
+        assert not store.database.checked
+        window.warm_up()  # the screen is up
+        qtbot.waitUntil(lambda: store.database.checked, timeout=5000)
+    finally:
+        window.shutdown()
+        store.close()
+
+
+def test_a_window_without_a_first_screen_to_wait_for_checks_at_once(qtbot, turnlog_home,
+                                                                     loopback):
+    with TurnlogStore.open(turnlog_home) as setup:
+        seed(setup, "chat", numbered(1))
+    store = TurnlogStore.open(turnlog_home)
+    window = MainWindow(store, TaskRunner(), loopback_connector(loopback.base_url))
+    qtbot.addWidget(window)
+    try:
+        qtbot.waitUntil(lambda: store.database.checked, timeout=5000)
+    finally:
+        window.shutdown()
+        store.close()

@@ -376,11 +376,15 @@ def from_assistant(window: QMainWindow, host: WindowParts) -> AssistantStarter:
     return starter
 
 
-def when_ready(window: QMainWindow, host: WindowParts, view_menu: QMenu
-               ) -> tuple[WarmUp, SyncControl]:
-    """What starts once the first screen is up (`WarmUp`), the window's syncs last."""
+def when_ready(window: QMainWindow, host: WindowParts, view_menu: QMenu, *,
+               held: bool = False) -> tuple[WarmUp, SyncControl]:
+    """What starts once the first screen is up (`WarmUp`), the window's syncs last; `held`:
+    what that screen does not show waits for it too (`WarmUp.after`), as at a start."""
     control = attach_sync(window, host, view_menu)
-    return WarmUp(host.session, host.setup, control.start), control
+    warm_up = WarmUp(host.session, host.setup, control.start)
+    if held:
+        warm_up.hold()
+    return warm_up, control
 
 
 def attach_sync(window: QMainWindow, host: WindowParts, view_menu: QMenu,

@@ -73,7 +73,7 @@ class MainWindow(LazyPanels, QMainWindow):
 
     def __init__(self, store: TurnlogStore, runner: TaskRunner, connector: Connector, *,
                  setup: ProviderSetup | None = None, settings: QSettings | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, first_screen: bool = False) -> None:
         super().__init__(parent)
         self.setup, self.store, self.runner, self.connector = setup, store, runner, connector
         self.settings = settings or window_settings(store.home)
@@ -147,9 +147,10 @@ class MainWindow(LazyPanels, QMainWindow):
             setup, self.changes, lambda text: self.statusBar().showMessage(text), self)
         self.refresh_conversations()
         restore_geometry(self, self.settings)
-        self.faults.check()
         self.composer.edit.setFocus()  # a newcomer's first typing is a question
-        self.warm_up, self.sync = features.when_ready(self, self, self.view_menu)  # and sync
+        self.warm_up, self.sync = features.when_ready(  # and sync; held for a first screen
+            self, self, self.view_menu, held=first_screen)
+        self.warm_up.after(self.faults.check)  # the whole file: seconds for a large one
 
     @property
     def conversation(self) -> Conversation | None:
