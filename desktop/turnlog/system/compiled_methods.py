@@ -40,10 +40,14 @@ from types import CodeType
 
 TYPE_CHECKING = False  # typing's constant, without loading typing: turnlog-cli starts sooner
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Set
+    from typing import Any, TypeVar
 
-# Kept entries beyond this are dropped, keeping those this run used: a source text an
-# older Turnlog wrote (a field renamed) is not kept for ever.
+    Key = TypeVar("Key")
+    Value = TypeVar("Value")
+
+# Kept entries beyond this are dropped, keeping those this run used (`bounded`): a source
+# text an older Turnlog wrote (a field renamed) is not kept for ever.
 MOST_KEPT = 4_000
 # Set to "1": kept even where Python writes no byte code (the bundle's build).
 KEEP_ENV = "TURNLOG_KEEP_COMPILED_METHODS"
@@ -121,12 +125,18 @@ class CompiledMethods:
         with self._lock:
             if not self._added:
                 return False
-            kept = self._code
-            if len(kept) > MOST_KEPT:
-                kept = {key: kept[key] for key in self._used}
-            data = marshal.dumps(kept)
+            data = marshal.dumps(bounded(self._code, self._used))
             self._added = 0
         return keep_file(self.path, data)
+
+
+def bounded(kept: dict[Key, Value], used: Set[Key]) -> dict[Key, Value]:
+    """What to keep of `kept`: all of it, or past `MOST_KEPT` entries only those `used` in
+    this run, so that entries no start asks for any more (an older Turnlog's, a file gone)
+    do not pile up while a start that uses fewer forgets nothing below the bound."""
+    if len(kept) <= MOST_KEPT:
+        return kept
+    return {key: kept[key] for key in used if key in kept}
 
 
 def keeps() -> bool:

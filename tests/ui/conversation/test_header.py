@@ -1,6 +1,8 @@
 """The conversation header at 1280×720 and 1024×600, in English and Chinese: a long
 profile name and a long model name are cut at the end with an ellipsis, never cut off
-mid-character at the box's edge; the whole name stays what is chosen and sent."""
+mid-character at the box's edge; the whole name stays what is chosen and sent. The
+sampling button says the whole of what is sent, on a line of its own where the pickers
+leave it no room."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from PySide6.QtWidgets import (
     QStyleOptionFrame,
 )
 
+from turnlog.core.model import ConversationSettings
 from turnlog.ui.infra import languages
 from uihelpers import numbered, seed
 
@@ -125,3 +128,43 @@ def test_search_and_memory_placeholders_are_whole(qtbot, make_window, store, in_
     for editor in (panel.pin_editor, panel.note_editor, panel.preference_editor):
         assert placeholder_fits(editor.text), editor.text.placeholderText()
         assert editor.remove.geometry().right() <= editor.width()
+
+
+SAMPLING = ConversationSettings(temperature=0.7, top_p=0.9, send_max_tokens=True)
+
+
+@pytest.mark.parametrize("settings", [ConversationSettings(), SAMPLING])
+@pytest.mark.parametrize("language", ["en", "zh_CN", "zh_TW"])
+def test_the_sampling_button_shows_its_whole_words_at_1024_px(qtbot, make_window, store,
+                                                              in_language, language, settings):
+    """Not "Sampling…" or "采样：最多…" with the values only in its tooltip."""
+    in_language(language)
+    seed(store, "chat", numbered(1), settings=settings)
+    window = make_window(size=(1024, 600))
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 1, timeout=5000)
+    header, button = window.centre.header, window.centre.header.sampling
+    qtbot.waitUntil(lambda: button.text() == button.full_text(), timeout=2000)
+    assert any(figure in button.text() for figure in ("8,192", "8192"))
+    assert button.fontMetrics().horizontalAdvance(button.text()) <= button.width()
+    assert button.mapTo(header, button.rect().bottomRight()).x() <= header.width()
+    assert button.isVisible() and not button.visibleRegion().isEmpty()
+
+
+def test_the_sampling_button_stays_beside_the_pickers_where_they_leave_it_room(
+        qtbot, make_window, store):
+    """A wide window spends no line on it: the transcript keeps its height."""
+    seed(store, "chat", numbered(1))
+    window = make_window(size=(1600, 900))
+    qtbot.waitUntil(lambda: len(window.transcript.turns) == 1, timeout=5000)
+    header = window.centre.header
+    qtbot.waitUntil(lambda: header.sampling.text() == header.sampling.full_text(),
+                    timeout=2000)
+    beside = lambda: (header.sampling.geometry().top() == header.refresh.geometry().top()  # noqa: E731
+                      and header.sampling.geometry().left() > header.refresh.geometry().right())
+    assert beside()
+    window.resize(1024, 600)  # under the pickers, whole
+    qtbot.waitUntil(lambda: header.sampling.geometry().top() > header.refresh.geometry().bottom(),
+                    timeout=2000)
+    assert header.sampling.text() == header.sampling.full_text()
+    window.resize(1600, 900)
+    qtbot.waitUntil(beside, timeout=2000)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from PySide6 import QtCore  # noqa: F401 - PySide's import hook and its module check
 
+from turnlog.system import compiled_methods
 from turnlog.ui.infra import module_scan
 
 
@@ -152,3 +153,48 @@ def test_with_kept_answers_every_loaded_module_gets_the_answer_pyside_gave(
     assert learning.answers.keep()
     reading = module_scan.quick_answer(slow, module_scan.KeptAnswers(kept))
     assert {m.__name__: reading(m) for m in modules} == {m.__name__: slow(m) for m in modules}
+
+
+def test_answers_for_files_gone_are_dropped_once_the_kept_file_passes_its_bound(
+        tmp_path: Path, writes_byte_code: None):
+    # Each upgrade or virtual environment leaves the paths of another installation behind
+    kept = tmp_path / "pyside_uses.marshal"
+    gone = {str(tmp_path / "gone" / f"module_{n}.py"): (1, 2, False)
+            for n in range(compiled_methods.MOST_KEPT + 50)}
+    asked = tmp_path / "asked_again.py"
+    asked.write_text("VALUE = 1\n", encoding="utf-8")
+    unchanged = tmp_path / "unchanged.py"
+    unchanged.write_text("import PySide6\n", encoding="utf-8")
+    first = module_scan.KeptAnswers(kept)
+    assert first.uses_pyside(str(unchanged)) is True
+    assert first.keep()
+    kept.write_bytes(marshal.dumps({**marshal.loads(kept.read_bytes()), **gone}))
+
+    answers = module_scan.KeptAnswers(kept)
+    assert answers.uses_pyside(str(unchanged)) is True  # answered from what was kept
+    assert answers.uses_pyside(str(asked)) is False  # read now
+    assert answers.keep()
+    assert marshal.loads(kept.read_bytes()) == {
+        str(unchanged): (*_stamp(unchanged), True), str(asked): (*_stamp(asked), False)}
+
+
+def test_answers_under_the_bound_are_kept_though_not_asked_in_this_run(
+        tmp_path: Path, writes_byte_code: None):
+    # A start that imports fewer modules (turnlog-cli) does not forget the window's
+    kept = tmp_path / "pyside_uses.marshal"
+    window_only = tmp_path / "window_only.py"
+    window_only.write_text("import PySide6\n", encoding="utf-8")
+    cli = tmp_path / "cli.py"
+    cli.write_text("VALUE = 1\n", encoding="utf-8")
+    window = module_scan.KeptAnswers(kept)
+    window.uses_pyside(str(window_only))
+    assert window.keep()
+    later = module_scan.KeptAnswers(kept)
+    later.uses_pyside(str(cli))
+    assert later.keep()
+    assert set(marshal.loads(kept.read_bytes())) == {str(window_only), str(cli)}
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    found = path.stat()
+    return found.st_mtime_ns, found.st_size

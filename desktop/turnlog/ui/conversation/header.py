@@ -5,7 +5,15 @@ conversation's sampling settings (temperature, top_p, max output tokens), laid o
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
+    QEvent,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -74,19 +82,23 @@ class SummaryButton(QToolButton):
     def full_text(self) -> str:
         return self._full
 
+    def _width_of(self, text: str) -> int:
+        # As QToolButton measures its words: whole pixels rounded up (a Chinese text's
+        # horizontalAdvance is a pixel short of what elidedText needs to keep it whole)
+        return self.fontMetrics().size(Qt.TextFlag.TextShowMnemonic, text).width()
+
     def _padding(self) -> int:
-        return super().sizeHint().width() - self.fontMetrics().horizontalAdvance(self.text())
+        return super().sizeHint().width() - self._width_of(self.text())
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         hint = super().sizeHint()
-        return QSize(self.fontMetrics().horizontalAdvance(self._full) + self._padding(),
-                     hint.height())
+        return QSize(self._width_of(self._full) + self._padding(), hint.height())
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
         # At least its first word whole ("Sampling…"), a pixel's rounding spare.
         first = self._full.split()[0].rstrip(":：") if self._full.split() else ""
-        shortest = self.fontMetrics().horizontalAdvance(first + "…") + 2
-        return QSize(min(shortest, self.fontMetrics().horizontalAdvance(self._full))
+        shortest = self._width_of(first + "…") + 2
+        return QSize(min(shortest, self._width_of(self._full))
                      + self._padding(), super().minimumSizeHint().height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
@@ -95,8 +107,9 @@ class SummaryButton(QToolButton):
 
     def _elide(self) -> None:
         room = self.width() - self._padding()
-        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight,
-                                              max(room, 0))
+        shown = self._full if self._width_of(self._full) <= room else (
+            self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight,
+                                          max(room, 0)))
         if shown != self.text():
             super().setText(shown)
 
@@ -243,6 +256,11 @@ class ConversationHeader(QWidget):
         self.sampling.setAccessibleName(QCoreApplication.translate(
             "HeaderPicker", "Sampling settings of this conversation"))
         row.addWidget(self.sampling)
+        self._pickers = row
+        # Where the pickers leave it too little room (a 1024 px window, where it said only
+        # "Sampling…"), the sampling button has a line of its own under them.
+        self._own_line = QHBoxLayout()
+        self._own_line.setContentsMargins(0, 0, 0, 0)
         # An imported conversation's origin and its model there (never what is sent), on a
         # line of its own under the pickers: beside them it was cut off at 1024 px.
         self.provenance = QLabel(self)
@@ -264,10 +282,32 @@ class ConversationHeader(QWidget):
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.status.hide()
         column.addLayout(row)
+        column.addLayout(self._own_line)
         column.addWidget(self.provenance)
         column.addWidget(self.spent)
         column.addWidget(self._sampling_row())
         column.addWidget(self.status)
+
+    def event(self, event: QEvent) -> bool:
+        # A picker's or the button's words changed, or the header's width: place it again
+        if event.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Resize):
+            self._place_sampling()
+        return super().event(event)
+
+    def _place_sampling(self) -> None:
+        """The sampling button beside the pickers where they and its words fit whole there,
+        else on its own line under them."""
+        spacing = self._pickers.spacing()
+        beside = (self._pickers.itemAt(i).widget() for i in range(self._pickers.count()))
+        wanted = sum(widget.sizeHint().width() + spacing for widget in beside
+                     if widget is not None and widget is not self.sampling
+                     and not widget.isHidden()) + self.sampling.sizeHint().width()
+        place = self._pickers if wanted <= self.width() else self._own_line
+        if place.indexOf(self.sampling) >= 0:
+            return
+        (self._own_line if place is self._pickers else self._pickers).removeWidget(
+            self.sampling)
+        place.addWidget(self.sampling, 0, Qt.AlignmentFlag.AlignLeft)
 
     def set_spent(self, text: str) -> None:
         """What the conversation cost so far ("" hides the line)."""

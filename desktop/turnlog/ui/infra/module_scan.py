@@ -15,6 +15,8 @@ Reading the files is still some 6 ms of a start. `KeptAnswers` keeps each file's
 with its size and modification time, where Python keeps byte code (as
 `system.compiled_methods` keeps dataclass methods), so a later start reads a file again
 only when it changed, as Python compiles a module again only when its source changed.
+The kept answers are bounded as the kept methods are (`compiled_methods.bounded`): the
+paths of an older installation or a removed virtual environment are not kept for ever.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class KeptAnswers:
         self.path = path
         self._lock = threading.Lock()
         self._answers: dict[str, Kept] = _read(path)
+        self._asked: set[str] = set()
         self._added = 0
 
     def uses_pyside(self, path: str) -> bool:
@@ -52,6 +55,7 @@ class KeptAnswers:
         stamp = (found.st_mtime_ns, found.st_size)
         with self._lock:
             kept = self._answers.get(path)
+            self._asked.add(path)
         if kept is not None and kept[:2] == stamp:
             return kept[2]
         with open(path, "rb") as source:
@@ -62,13 +66,13 @@ class KeptAnswers:
         return answer
 
     def keep(self) -> bool:
-        """Write the answers read in this run with those kept (True: written)."""
+        """Write the answers read in this run with those kept, bounded (True: written)."""
         if self.path is None or not compiled_methods.keeps():
             return False
         with self._lock:
             if not self._added:
                 return False
-            data = marshal.dumps(self._answers)
+            data = marshal.dumps(compiled_methods.bounded(self._answers, self._asked))
             self._added = 0
         return compiled_methods.keep_file(self.path, data)
 

@@ -34,7 +34,7 @@ from ..conversation.versions import VersionControls, VersionParts
 from ..dialogs.privacy import Confirmation, Decision, forget_summaries_question
 from ..infra import operations
 from ..infra.changes import ChangeHub, Changes, OpenChange, OpenState
-from ..infra.docks import add_dock, panel_toggle
+from ..infra.docks import FrontTabClicks, add_dock, panel_toggle
 from ..infra.languages import arg
 from ..infra.open_log import OpenLog
 from ..infra.tasks import TaskRunner
@@ -206,11 +206,13 @@ def attach_side_questions(window: QMainWindow, host: WindowParts) -> LazyDock[Si
     host.composer.aside_requested.connect(lambda: holder.get().ask_from_composer())
 
     def chosen(dock: QDockWidget) -> None:
-        # Its tab chosen in a window in use: what is typed next is a side question, not
-        # a turn sent into the conversation from the composer that kept the focus.
+        # Its tab chosen, or clicked while in front, in a window in use: what is typed next
+        # is a side question, not a turn sent into the conversation from the composer that
+        # kept the focus.
         if dock is holder.dock and window.isActiveWindow():
             holder.get().panel.edit.setFocus()
     window.tabifiedDockWidgetActivated.connect(chosen)
+    FrontTabClicks(window).clicked.connect(chosen)
     return holder
 
 
