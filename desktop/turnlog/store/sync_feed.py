@@ -209,6 +209,13 @@ class SyncFeed:
                     read.append(made.record)
         return OutgoingPage([r for r in records if r is not None], ids, read, found[-1][0])
 
+    def close_reading(self) -> None:
+        """Close the calling thread's own connection to the log: a sync reads its pages on
+        a thread it makes for one publish (each thread has a connection of its own), never
+        on the store's."""
+        with self.database.guard():
+            self.db.close()
+
     def _page_rows(self, after: int, limit: int) -> list[tuple[Any, ...]]:
         """The journal's rows of this machine after `after`, at most `limit`, each with
         its JSON when SQLite writes it (`_OUTGOING_SQL`)."""

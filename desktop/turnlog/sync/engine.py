@@ -284,6 +284,19 @@ class _Sealing:
         return _Sealed(item, data, self.after, self.deletes, self.records)
 
 
+class _Inline:
+    """Runs what it is given at once, on the calling thread (`ThreadPoolExecutor.submit`'s
+    answer, for a feed read on one thread only)."""
+
+    def submit(self, work: Callable[..., Any], *args: Any) -> Future[Any]:
+        done: Future[Any] = Future()
+        try:
+            done.set_result(work(*args))
+        except BaseException as err:  # handed on as the pool would: by result()
+            done.set_exception(err)
+        return done
+
+
 @dataclass(frozen=True, slots=True)
 class _Flight:
     sealed: _Sealed
@@ -421,19 +434,19 @@ class Engine:
         made = _Making(self.me, self.state.machine_name, self.state.frontiers(),
                        self.state.next_seq())
         sizing = _Sizing()
-        page = self._outgoing(cursor, sizing.limit())
         sealings: deque[_Sealing] = deque()
         flight: _Flight | None = None  # queued or uploading, noted as pending
         landed: _Sealed | None = None  # in the storage, not yet live in the state
         with ThreadPoolExecutor(1, thread_name_prefix="sync-upload") as uploads, \
                 ThreadPoolExecutor(SEALERS, thread_name_prefix="sync-seal") as sealer, \
-                _prompt_turns():
+                self._reader() as reader, _prompt_turns():
+            ahead = reader.submit(self._outgoing, cursor, sizing.limit())
             try:
                 while True:
-                    while page.json and len(sealings) < SEALERS:
+                    while len(sealings) < SEALERS and (page := ahead.result()).json:
                         sealings.append(self._sealing(made, cursor, page, sealer, sizing))
                         made.seq, cursor = made.seq + 1, sealings[-1].after
-                        page = self._outgoing(cursor, sizing.limit())
+                        ahead = reader.submit(self._outgoing, cursor, sizing.limit())
                     if not sealings:
                         break
                     sealed = sealings.popleft().sealed(sizing)
@@ -464,6 +477,22 @@ class Engine:
         if page.after != self.state.cursor:  # records the feed skipped
             with self.state.transaction():
                 self.state.put("cursor", page.after)
+
+    @contextmanager
+    def _reader(self) -> Iterator[ThreadPoolExecutor | _Inline]:
+        """Where a publish reads the feed's next page while this thread hands the page
+        before to the sealers: a thread of its own when the feed can be read there (it has
+        `close_reading`: reading is a first sync's largest part, most of it in SQLite,
+        which lets go of the interpreter lock), its connection closed at the end; else this
+        thread."""
+        if not hasattr(self.feed, "close_reading"):
+            yield _Inline()
+            return
+        with ThreadPoolExecutor(1, thread_name_prefix="sync-read") as reader:
+            try:
+                yield reader
+            finally:
+                reader.submit(self.feed.close_reading).result()
 
     def _outgoing(self, cursor: int, limit: int) -> OutgoingPage:
         """The feed's next records after `cursor`, as their JSON (written here when the
