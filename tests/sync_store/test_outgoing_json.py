@@ -78,6 +78,46 @@ def test_each_records_json_is_the_record_outgoing_hands(store, limit):
     assert any(o.record and o.record.get("files") for o in written)
 
 
+@pytest.mark.parametrize("limit", [1, 3, 1000])
+def test_a_page_read_by_columns_holds_what_the_records_say(store, limit):
+    """What a sync packs into an object (`outgoing_page`): the same records, in the same
+    order, as `outgoing_json`; the ids a delete everywhere can remove from it (each
+    record's own and its conversation's, a delete's conversation not); the records the wire
+    side reads (a delete's targets, a turn's files) and the cursor past the page."""
+    _everything(store)
+    cursor = 0
+    while True:
+        page = store.sync_feed.outgoing_page(cursor, limit)
+        records, after = store.sync_feed.outgoing_json(cursor, limit)
+        assert list(page.json) == [r.json for r in records]
+        assert page.after == after
+        assert page.ids == {r.id for r in records} | {
+            r.conv for r in records if r.conv is not None and r.kind != "delete"}
+        assert page.read == [r.record for r in records if r.record is not None]
+        if after == cursor:
+            assert not page.json
+            return
+        cursor = after
+
+
+def test_a_page_leaves_out_what_was_deleted_since(store):
+    """A conversation deleted here after it was journaled: its records (and its ids) are
+    not in the page, the page goes on past them."""
+    _everything(store)
+    kept = store.conversations.create("kept 保留")
+    store.turns.commit(kept.id, pending("stays"))
+    gone = store.conversations.create("gone later")
+    store.turns.commit(gone.id, pending("goes"))
+    (gone_gid,) = store.db.execute_sql('SELECT "gid" FROM "conversations" WHERE "id" = ?',
+                                       (gone.id,)).fetchone()
+    store.sync_feed.delete_conversations([gone.id], everywhere=False)
+    page = store.sync_feed.outgoing_page(0, 1000)
+    texts = b"".join(page.json).decode()
+    assert "stays" in texts and "goes" not in texts
+    assert gone_gid not in page.ids
+    assert page.after == store.sync_feed.outgoing_json(0, 1000)[1]
+
+
 def test_a_plain_turn_written_by_sqlite_is_the_one_python_builds(store):
     """Two writers of one turn record: SQLite's for a plain turn, Python's for the rest."""
     _everything(store)

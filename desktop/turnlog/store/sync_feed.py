@@ -26,6 +26,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 import peewee
@@ -39,6 +40,7 @@ from .sync_records import (
     NODE,
     ROW_KINDS,
     Outgoing,
+    OutgoingPage,
     check,
     needs_reading,
     refuse,
@@ -165,7 +167,58 @@ class SyncFeed:
         """`outgoing`, each record as its JSON. A turn's record (most of a log) is written
         by SQLite from its row as the journal row is read (`_TURN_JSON`), without a Python
         object per field; a turn with files or tool results, and every other kind, is
-        built by `_record` and written here."""
+        built by `_record` and written here (`_built`)."""
+        found = self._page_rows(after, limit)
+        out = []
+        with self.database.guard():
+            for seq, kind, gid, conv, subject, value, hlc, written in found:
+                after = seq
+                made = (Outgoing(written, kind, gid, conv) if written is not None
+                        else self._built(kind, gid, conv, subject, value, hlc))
+                if made is not None:
+                    out.append(made)
+        return out, after
+
+    def outgoing_page(self, after: int, limit: int = 2000) -> OutgoingPage:
+        """`outgoing_json` as one page, what a sync packs into an object. The page is read
+        by columns: a plain turn's record (SQLite wrote its JSON) costs no Python object of
+        its own, and its ids are gathered in one pass over the column; only the other
+        records (a conversation's, a turn with files …) are built one by one."""
+        found = self._page_rows(after, limit)
+        if not found:
+            return OutgoingPage((), set(), [], after)
+        _seqs, kinds, gids, convs, subjects, values, hlcs, written = zip(*found, strict=True)
+        ids = set(compress(gids, written))  # a plain turn's JSON is never empty
+        ids.update(compress(convs, written))
+        others = [index for index, json_text in enumerate(written) if json_text is None]
+        if not others:
+            return OutgoingPage(written, ids, [], found[-1][0])
+        records: list[bytes | None] = list(written)
+        read: list[dict[str, Any]] = []
+        with self.database.guard():
+            for index in others:
+                made = self._built(kinds[index], gids[index], convs[index], subjects[index],
+                                   values[index], hlcs[index])
+                if made is None:
+                    continue
+                records[index] = made.json
+                ids.add(made.id)
+                if made.conv is not None and made.kind != "delete":
+                    ids.add(made.conv)
+                if made.record is not None:
+                    read.append(made.record)
+        return OutgoingPage([r for r in records if r is not None], ids, read, found[-1][0])
+
+    def close_reading(self) -> None:
+        """Close the calling thread's own connection to the log: a sync reads its pages on
+        a thread it makes for one publish (each thread has a connection of its own), never
+        on the store's."""
+        with self.database.guard():
+            self.db.close()
+
+    def _page_rows(self, after: int, limit: int) -> list[tuple[Any, ...]]:
+        """The journal's rows of this machine after `after`, at most `limit`, each with
+        its JSON when SQLite writes it (`_OUTGOING_SQL`)."""
         with self.database.guard():
             found = self.db.execute_sql(_OUTGOING_SQL, (after, limit)).fetchall()
         if len(found) < limit:
@@ -176,20 +229,18 @@ class SyncFeed:
             self._journal_side_questions()
             with self.database.guard():
                 found = self.db.execute_sql(_OUTGOING_SQL, (after, limit)).fetchall()
-        with self.database.guard():
-            out = []
-            for seq, kind, gid, conv, subject, value, hlc, written in found:
-                after = seq
-                if written is not None:
-                    out.append(Outgoing(written, kind, gid, conv))
-                    continue
-                record = self._record(kind, gid, conv, subject, value)
-                if record is not None:
-                    record = {"v": FORMAT, "kind": record.pop("kind", kind), "id": gid,
-                              "conv": conv, "hlc": hlc, **record}
-                    out.append(Outgoing(_written(record), record["kind"], gid, conv,
-                                        record if needs_reading(record) else None))
-        return out, after
+        return found
+
+    def _built(self, kind: str, gid: str, conv: str | None, subject: str, value: str | None,
+               hlc: str) -> Outgoing | None:
+        """A record SQLite does not write, built and written here (None: deleted since)."""
+        record = self._record(kind, gid, conv, subject, value)
+        if record is None:
+            return None
+        record = {"v": FORMAT, "kind": record.pop("kind", kind), "id": gid, "conv": conv,
+                  "hlc": hlc, **record}
+        return Outgoing(_written(record), record["kind"], gid, conv,
+                        record if needs_reading(record) else None)
 
     def _journal_side_questions(self) -> None:
         """Journal the side questions kept since the last look (they are written whole,

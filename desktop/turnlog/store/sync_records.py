@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from .errors import SyncRecordInvalid
@@ -141,6 +142,33 @@ class Outgoing(NamedTuple):
     id: str
     conv: str | None
     record: dict[str, Any] | None = None
+
+
+class OutgoingPage(NamedTuple):
+    """A page of this machine's change records as they go into one object: their JSON in
+    order, the global ids they carry (each record's own, and its conversation's unless it
+    is a delete: what a delete everywhere can remove from the object), the records the wire
+    side reads (`needs_reading`), and the feed's cursor past the page. A page of plain turns
+    is handed as the columns SQLite read, without an object per record."""
+
+    json: Sequence[bytes]
+    ids: set[str]
+    read: list[dict[str, Any]]
+    after: int
+
+    @classmethod
+    def of(cls, records: Iterable[Outgoing], after: int) -> OutgoingPage:
+        written: list[bytes] = []
+        ids: set[str] = set()
+        read: list[dict[str, Any]] = []
+        for record in records:
+            written.append(record.json)
+            ids.add(record.id)
+            if record.conv is not None and record.kind != "delete":
+                ids.add(record.conv)
+            if record.record is not None:
+                read.append(record.record)
+        return cls(written, ids, read, after)
 
 
 def needs_reading(record: dict[str, Any]) -> bool:

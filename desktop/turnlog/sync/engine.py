@@ -38,8 +38,8 @@ from .crypto import (
 )
 from .errors import PassphraseChanged, SyncProblem
 from .layout import new_machine_id
-from .payload import MAX_RECORDS, Payload, PayloadInvalid, encode_json, parse_payload
-from .seam import Feed, Outgoing, SyncRecordInvalid, needs_reading
+from .payload import MAX_RECORDS, Fresh, Payload, PayloadInvalid, encode_json, parse_payload
+from .seam import Feed, Outgoing, OutgoingPage, SyncRecordInvalid, needs_reading
 from .state import PendingObject, SyncState, now
 from .storage import Storage
 
@@ -150,14 +150,6 @@ def _ids(sections: dict[int, list[dict[str, Any]]]) -> list[str]:
     return sorted(found)
 
 
-def _outgoing_ids(records: list[Outgoing]) -> list[str]:
-    """`_ids` of a new object's records, read from their Outgoing."""
-    found = {record.id for record in records}
-    found.update(record.conv for record in records
-                 if record.conv is not None and record.kind != "delete")
-    return sorted(found)
-
-
 def as_outgoing(record: dict[str, Any]) -> Outgoing:
     """A record of a feed that hands dicts, as one that writes its records hands it."""
     return Outgoing(encode_json(record), record["kind"], record["id"], record.get("conv"),
@@ -198,10 +190,10 @@ def _after(before: Future[None] | None, upload: Callable[..., None], *args: Any)
 
 
 def _sealed_with(key: bytes, key_id: str, machine: str, seq: int,
-                 payload: bytes) -> tuple[bytes, str, int]:
+                 payload: Fresh) -> tuple[bytes, str, int]:
     """The object file of `payload`, its digest and the payload's compressed size (on the
     sealing worker)."""
-    data, packed = seal_measured(key, key_id, machine, seq, payload)
+    data, packed = seal_measured(key, key_id, machine, seq, payload.joined())
     return data, digest(data), packed
 
 
@@ -290,6 +282,19 @@ class _Sealing:
         sizing.packed(self.payload, packed)
         item = PendingObject(self.seq, made_digest, self.after, self.ids, [])
         return _Sealed(item, data, self.after, self.deletes, self.records)
+
+
+class _Inline:
+    """Runs what it is given at once, on the calling thread (`ThreadPoolExecutor.submit`'s
+    answer, for a feed read on one thread only)."""
+
+    def submit(self, work: Callable[..., Any], *args: Any) -> Future[Any]:
+        done: Future[Any] = Future()
+        try:
+            done.set_result(work(*args))
+        except BaseException as err:  # handed on as the pool would: by result()
+            done.set_exception(err)
+        return done
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,20 +434,19 @@ class Engine:
         made = _Making(self.me, self.state.machine_name, self.state.frontiers(),
                        self.state.next_seq())
         sizing = _Sizing()
-        records, after = self._outgoing(cursor, sizing.limit())
         sealings: deque[_Sealing] = deque()
         flight: _Flight | None = None  # queued or uploading, noted as pending
         landed: _Sealed | None = None  # in the storage, not yet live in the state
         with ThreadPoolExecutor(1, thread_name_prefix="sync-upload") as uploads, \
                 ThreadPoolExecutor(SEALERS, thread_name_prefix="sync-seal") as sealer, \
-                _prompt_turns():
+                self._reader() as reader, _prompt_turns():
+            ahead = reader.submit(self._outgoing, cursor, sizing.limit())
             try:
                 while True:
-                    while records and len(sealings) < SEALERS:
-                        sealings.append(self._sealing(made, cursor, records, after, sealer,
-                                                      sizing))
+                    while len(sealings) < SEALERS and (page := ahead.result()).json:
+                        sealings.append(self._sealing(made, cursor, page, sealer, sizing))
                         made.seq, cursor = made.seq + 1, sealings[-1].after
-                        records, after = self._outgoing(cursor, sizing.limit())
+                        ahead = reader.submit(self._outgoing, cursor, sizing.limit())
                     if not sealings:
                         break
                     sealed = sealings.popleft().sealed(sizing)
@@ -470,38 +474,56 @@ class Engine:
                         flight.upload.result()
                         self._live(flight.sealed)
                 raise
-        if after != self.state.cursor:  # records the feed skipped
+        if page.after != self.state.cursor:  # records the feed skipped
             with self.state.transaction():
-                self.state.put("cursor", after)
+                self.state.put("cursor", page.after)
 
-    def _outgoing(self, cursor: int, limit: int) -> tuple[list[Outgoing], int]:
+    @contextmanager
+    def _reader(self) -> Iterator[ThreadPoolExecutor | _Inline]:
+        """Where a publish reads the feed's next page while this thread hands the page
+        before to the sealers: a thread of its own when the feed can be read there (it has
+        `close_reading`: reading is a first sync's largest part, most of it in SQLite,
+        which lets go of the interpreter lock), its connection closed at the end; else this
+        thread."""
+        if not hasattr(self.feed, "close_reading"):
+            yield _Inline()
+            return
+        with ThreadPoolExecutor(1, thread_name_prefix="sync-read") as reader:
+            try:
+                yield reader
+            finally:
+                reader.submit(self.feed.close_reading).result()
+
+    def _outgoing(self, cursor: int, limit: int) -> OutgoingPage:
         """The feed's next records after `cursor`, as their JSON (written here when the
         feed hands dicts)."""
+        if hasattr(self.feed, "outgoing_page"):
+            return self.feed.outgoing_page(cursor, limit)
         if hasattr(self.feed, "outgoing_json"):
-            return self.feed.outgoing_json(cursor, limit)
+            return OutgoingPage.of(*self.feed.outgoing_json(cursor, limit))
         records, after = self.feed.outgoing(cursor, limit)
-        return [as_outgoing(record) for record in records], after
+        return OutgoingPage.of((as_outgoing(record) for record in records), after)
 
-    def _sealing(self, made: _Making, cursor: int, records: list[Outgoing],
-                 after: int, sealer: ThreadPoolExecutor, sizing: _Sizing) -> _Sealing:
-        """This machine's next object of `records` (the feed's after `cursor` up to
-        `after`, fewer of them again until `sizing` expects them to fit its bucket), its
-        payload written and handed to `sealer`."""
+    def _sealing(self, made: _Making, cursor: int, page: OutgoingPage,
+                 sealer: ThreadPoolExecutor, sizing: _Sizing) -> _Sealing:
+        """This machine's next object of `page` (the feed's records after `cursor`, fewer
+        of them again until `sizing` expects them to fit its bucket), its payload handed to
+        `sealer` to be joined and sealed."""
         seq = made.seq
         while True:
             payload = Payload.fresh(made.machine, made.name, seq, now(), made.frontiers,
-                                    [record.json for record in records])
-            sizing.read(len(records), len(payload))
-            if sizing.fits(len(payload)) or len(records) == 1:
+                                    page.json)
+            size = payload.size
+            sizing.read(len(page.json), size)
+            if sizing.fits(size) or len(page.json) == 1:
                 break
-            records, after = self._outgoing(cursor, sizing.fewer(len(records), len(payload)))
-        read = [record.record for record in records if record.record is not None]
-        blobs.upload(self, read)  # before the records that name them
+            page = self._outgoing(cursor, sizing.fewer(len(page.json), size))
+        blobs.upload(self, page.read)  # before the records that name them
         key_id = self.keys.current
         sealing = sealer.submit(_sealed_with, self.keys.by_id[key_id], key_id, made.machine, seq,
                                 payload)
-        return _Sealing(seq, after, _outgoing_ids(records), _delete_counts(read),
-                        len(records), len(payload), sealing)
+        return _Sealing(seq, page.after, sorted(page.ids), _delete_counts(page.read),
+                        len(page.json), size, sealing)
 
     def _note(self, sealed: _Sealed, landed: _Sealed | None) -> None:
         """`sealed` noted as pending, and `landed` (in the storage) made live, at once."""

@@ -15,7 +15,7 @@ finds their records there, in order, and no gap."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,13 +81,14 @@ class Payload:
 
     @staticmethod
     def fresh(machine: str, name: str, seq: int, at: str, read: dict[str, int],
-              records: list[bytes]) -> bytes:
+              records: Sequence[bytes]) -> Fresh:
         """The payload `to_bytes` writes for a new object covering its own number only,
-        its records given as their JSON: joined as they are, never read again."""
+        its records given as their JSON: joined as they are (`Fresh.joined`), never read
+        again."""
         head = encode_json({"v": PAYLOAD_FORMAT, "machine": machine, "name": name, "seq": seq,
                             "at": at, "covers": [seq], "read": read, "forgotten": []})
-        return b"".join((head[:-1], b',"sections":{"', str(seq).encode(), b'":[',
-                         b",".join(records), b"]}}"))
+        return Fresh(b"".join((head[:-1], b',"sections":{"', str(seq).encode(), b'":[')),
+                     records)
 
     def ids(self) -> set[str]:
         """Every global id its records carry (their own and their conversation's)."""
@@ -97,6 +98,27 @@ class Payload:
                 found.update(v for v in (record.get("id"), record.get("conv"))
                              if isinstance(v, str))
         return found
+
+
+@dataclass(frozen=True, slots=True)
+class Fresh:
+    """A new object's payload before it is joined: its size is known at once (what sizes
+    the next object), the bytes are made by `joined` (on the sealing worker: copying the
+    records is a first sync's largest copy)."""
+
+    head: bytes
+    records: Sequence[bytes]
+
+    @property
+    def size(self) -> int:
+        return (len(self.head) + sum(map(len, self.records)) + max(len(self.records) - 1, 0)
+                + len(_TAIL))
+
+    def joined(self) -> bytes:
+        return b"".join((self.head, b",".join(self.records), _TAIL))
+
+
+_TAIL = b"]}}"
 
 
 def _whole(value: object) -> bool:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ..store.errors import SyncRecordInvalid
-from ..store.sync_records import Outgoing, needs_reading
+from ..store.sync_records import Outgoing, OutgoingPage, needs_reading
 
-__all__ = ["Feed", "Outgoing", "SyncRecordInvalid", "needs_reading"]
+__all__ = ["Feed", "Outgoing", "OutgoingPage", "SyncRecordInvalid", "needs_reading"]
 
 
 class Feed(Protocol):
@@ -25,7 +25,10 @@ class Feed(Protocol):
     # when the bytes do not match).
     # And, when present: `outgoing_json(after, limit) -> (list[Outgoing], after)`, what
     # `outgoing` returns, each record already written as its JSON (the engine then never
-    # builds a dict per record nor writes it).
+    # builds a dict per record nor writes it); or `outgoing_page(after, limit) ->
+    # OutgoingPage`, the same records as one page, read by columns.
+    # And, when present: `close_reading()`, which says pages may be read on a thread the
+    # engine makes (a connection per thread) and closes that thread's connection.
     # And, when present: `follow_machine(machine_id)` (this machine's id, a new one after
     # a restore: its clock's node id follows it; else a `machine` attribute is set) and
     # `name_machines({machine id: name})` (what a fork it continued on shows).
