@@ -421,15 +421,16 @@ class Engine:
     # ------------------------------------------------------------- publishing
     def publish(self) -> None:
         """This machine's new change records, as many an object as fill OBJECT_BUCKET
-        (`_Sizing`), in three lanes: this thread reads the feed and writes objects'
-        payloads while SEALERS workers seal the next ones (compressing is most of a first
-        sync's work, and lets go of the interpreter lock) and another uploads them, one at
-        a time and back to back. Each object is noted as pending (sealed) before its upload
-        is queued, and is made live once it is in the storage, in the transaction that
-        notes a later one: the rules at the top hold for each object, and no upload waits
-        for a transaction (a commit waits for the disk; it runs while the upload before is
-        on its way). An upload queued behind one that failed is never made (`_after`); an
-        object sealed but never noted was never written."""
+        (`_Sizing`), in four lanes: a reader reads the feed's next page (`_reader`) while
+        this thread sizes the object of the page before and SEALERS workers join and seal
+        the objects before it (compressing is much of a first sync's work, and lets go of
+        the interpreter lock) and another uploads them, one at a time and back to back.
+        Each object is noted as pending (sealed) before its upload is queued, and is made
+        live once it is in the storage, in the transaction that notes a later one: the
+        rules at the top hold for each object, and no upload waits for a transaction (a
+        commit waits for the disk; it runs while the upload before is on its way). An
+        upload queued behind one that failed is never made (`_after`); an object sealed but
+        never noted was never written."""
         cursor = self.state.cursor
         made = _Making(self.me, self.state.machine_name, self.state.frontiers(),
                        self.state.next_seq())
