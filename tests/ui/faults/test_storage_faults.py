@@ -332,7 +332,7 @@ def test_while_the_whole_file_is_checked_another_conversation_opens_and_a_rename
         assert window.title.text() == "short"
         window.sidebar.select(long_id)
         qtbot.waitUntil(lambda: window.title.text() == "long"
-                        and len(window.transcript.turns) >= 20, timeout=2000)
+                        and len(window.transcript.turns) >= 20, timeout=5000)
         assert window.transcript.turns[-1].answer.startswith("answer-119 ")
         assert not held.released.is_set() and not store.database.file_checked
 
