@@ -9,12 +9,16 @@ import os
 import shutil
 import sqlite3
 import stat
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from damage import scribble_over_table
+from held_check import HeldCheck
 from places import DATA
 from turnlog.core.model import Usage
 from turnlog.core.send import PendingTurn
@@ -106,6 +110,63 @@ def test_no_write_goes_into_a_damaged_database(turnlog_home):
             store.imports.write_one("i", system_prompt="", model="m", turns=[pending("x")])
         assert store.database.damage is first.value
     assert digest(path) == before
+
+
+def test_a_write_during_the_check_of_the_file_waits_for_its_verdict(turnlog_home):
+    """The whole file is checked on a thread and connection of its own (seconds for a large
+    log read from disk): reads go on meanwhile, a write waits for the verdict and is
+    refused when the file is damaged."""
+    cid = fill(turnlog_home)
+    damage(turnlog_home)
+    path = turnlog_home / "turnlog.sqlite3"
+    before = digest(path)
+    with TurnlogStore.open(turnlog_home) as store:
+        held = HeldCheck(store)
+        with ThreadPoolExecutor(2) as threads:
+            checking = threads.submit(store.database.check_file)
+            assert held.reading.wait(5)
+            writing = threads.submit(store.conversations.create, "new")
+            assert [c.id for c in store.conversations()] == [cid]  # reads go on
+            with pytest.raises(TimeoutError):
+                writing.result(timeout=0.3)
+            held.release()
+            with pytest.raises(DatabaseCorrupt):
+                checking.result(timeout=5)
+            with pytest.raises(DatabaseCorrupt):
+                writing.result(timeout=5)
+        assert store.database.damage is not None
+    assert digest(path) == before
+
+
+def test_closing_the_store_stops_a_check_of_the_file_in_progress(turnlog_home):
+    fill(turnlog_home)
+    store = TurnlogStore.open(turnlog_home)
+    held = HeldCheck(store)
+    held.pace = 0.5  # each step of the rest: the whole file would take seconds more
+    with ThreadPoolExecutor(1) as threads:
+        checking = threads.submit(store.database.check_file)
+        assert held.reading.wait(5)
+        threading.Timer(0.2, held.release).start()
+        started = time.monotonic()
+        store.close()  # waits for the step in progress only
+        assert time.monotonic() - started < 2
+        assert checking.result(timeout=1) is False  # no verdict: the next start checks
+    assert not store.database.file_checked and store.database.damage is None
+
+
+def test_a_command_checks_the_file_once_before_its_first_write(turnlog_home):
+    """`turnlog-cli` checks on its own thread: the file once, the rolled-back write, then
+    its writes go ahead without reading the file again."""
+    fill(turnlog_home, turns=3)
+    with TurnlogStore.open(turnlog_home) as store:
+        steps: list[int] = []
+        store.database.on_check_step = lambda: steps.append(1)
+        store.database.check_sound()
+        assert store.database.checked and steps
+        read_through = len(steps)
+        store.conversations.create("after the check")
+        store.database.check_sound()
+        assert len(steps) == read_through
 
 
 def garble(home: Path, cid: int, ordinal: int) -> None:

@@ -44,6 +44,8 @@ class Conversations:
 
     def __init__(self, database: Database) -> None:
         self.database = database
+        # First sends this opened store made: theirs to finish, never swept from under them.
+        self.sent_here: set[int] = set()
 
     def __call__(self, text: str = "", *, content: bool = True,
                  folder: int | None = None) -> list[Conversation]:
@@ -122,6 +124,8 @@ class Conversations:
                          system_prompt=system_prompt, model=model, settings=json.dumps(stored),
                          created_at=stamp, updated_at=stamp, title_source=title_source,
                          source=source, source_model=source_model)
+        if first_send:
+            self.sent_here.add(row.id)
         return rows.conversation(row)
 
     def get(self, conversation_id: int) -> Conversation:
@@ -213,12 +217,14 @@ class Conversations:
 
     # ------------------------------------------------- first sends left unanswered
     def sweep_unanswered(self) -> list[int]:
-        """Remove the conversations a first send started that never got an answer (the
-        window was killed, or quit after it failed), unless they hold a draft someone
-        typed: a question that failed is not left behind as an empty conversation. Run
-        after `check_sound` (never into a damaged file). Returns the ids removed."""
+        """Remove the conversations a first send of a run that ended before started that
+        never got an answer (the window was killed, or quit after it failed), unless they
+        hold a draft someone typed: a question that failed is not left behind as an empty
+        conversation. One this store made is left to its send (the check that sweeps may
+        end after it began). Run after `check_sound` (never into a damaged file). Returns
+        the ids removed."""
         home = self.database.home
-        found = self.unanswered()
+        found = [cid for cid in self.unanswered() if cid not in self.sent_here]
         swept = [cid for cid in found if not drafts.load_draft(home, cid).strip()
                  and self.discard_if_empty(cid)]
         for cid in swept:

@@ -160,5 +160,8 @@ def test_a_conversation_a_first_send_started_is_kept_once_answered(turnlog_home)
         plain = store.conversations.create("made with New")
         unanswered = store.conversations.create("unanswered", first_send=True)
         store.database.check_sound()
+        assert store.conversations.sweep_unanswered() == []  # this run's: left to its send
+    with TurnlogStore.open(turnlog_home) as store:  # the next run
+        store.database.check_sound()
         assert store.conversations.sweep_unanswered() == [unanswered.id]
         assert {c.id for c in store.conversations()} == {answered.id, typed.id, plain.id}

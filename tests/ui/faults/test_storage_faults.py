@@ -7,11 +7,13 @@ import os
 import sqlite3
 import stat
 import threading
+import time
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QInputDialog
 
+from held_check import HeldCheck
 from loopback import Behaviour
 from startup_modes import NOBODY, _restore_process, modes_apply, shared_home  # noqa: F401
 from turnlog.store import TurnlogStore
@@ -284,3 +286,116 @@ def test_a_window_without_a_first_screen_to_wait_for_checks_at_once(qtbot, turnl
     finally:
         window.shutdown()
         store.close()
+
+
+def start_during_a_held_check(qtbot, home: Path, loopback) -> tuple[MainWindow, HeldCheck]:
+    """A start as `turnlog` makes it, on `home`, its check held once the first screen is up."""
+    store = TurnlogStore.open(home)
+    held = HeldCheck(store)
+    window = MainWindow(store, TaskRunner(), loopback_connector(loopback.base_url),
+                        first_screen=True)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.conversation is not None and bool(window.transcript.turns),
+                    timeout=5000)
+    window.warm_up()  # the first screen is up: the check starts
+    assert held.reading.wait(5)
+    return window, held
+
+
+def rename(window: MainWindow, title: str) -> None:
+    def answer() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, QInputDialog)
+        dialog.setTextValue(title)
+        dialog.accept()
+
+    QTimer.singleShot(0, answer)
+    window.rename_conversation(window.conversation)
+
+
+def long_and_short(store: TurnlogStore) -> tuple[int, int]:
+    pairs = [(f"question {i}", f"answer-{i:03d} " + "x" * 300) for i in range(120)]
+    return seed(store, "long", pairs).id, seed(store, "short", numbered(2)).id
+
+
+def test_while_the_whole_file_is_checked_another_conversation_opens_and_a_rename_waits(
+        qtbot, turnlog_home, loopback):
+    """The check of the whole file at a start takes seconds on a large log read from disk.
+    Meanwhile a conversation the person opens shows its turns at once (its reads do not
+    wait behind the check); a rename waits for the check's verdict, then is saved."""
+    with TurnlogStore.open(turnlog_home) as setup:
+        long_id, _short_id = long_and_short(setup)
+    window, held = start_during_a_held_check(qtbot, turnlog_home, loopback)
+    store = window.store
+    try:
+        assert window.title.text() == "short"
+        window.sidebar.select(long_id)
+        qtbot.waitUntil(lambda: window.title.text() == "long"
+                        and len(window.transcript.turns) >= 20, timeout=5000)
+        assert window.transcript.turns[-1].answer.startswith("answer-119 ")
+        assert not held.released.is_set() and not store.database.file_checked
+
+        rename(window, "Renamed while checked")
+        qtbot.wait(300)
+        assert window.title.text() == "long"  # the write waits for the check's verdict
+        assert "Renamed while checked" not in [c.title for c in store.conversations()]
+        held.release()
+        qtbot.waitUntil(lambda: window.title.text() == "Renamed while checked", timeout=5000)
+        assert "Renamed while checked" in [c.title for c in store.conversations()]
+        qtbot.waitUntil(lambda: store.database.checked, timeout=5000)
+        assert not window.banner.isVisible()
+    finally:
+        held.release()
+        window.shutdown()
+        store.close()
+
+
+def test_a_rename_made_while_the_check_runs_is_refused_when_it_finds_damage(
+        qtbot, turnlog_home, loopback):
+    with TurnlogStore.open(turnlog_home) as setup:
+        long_and_short(setup)
+        setup.privacy.scrub()  # all of it in the main file
+    damage_rows(turnlog_home, "answer-060 ")
+    window, held = start_during_a_held_check(qtbot, turnlog_home, loopback)
+    store = window.store
+    try:
+        rename(window, "Written into a damaged file?")
+        qtbot.wait(300)
+        assert not window.banner.isVisible() and window.title.text() == "short"
+        held.release()
+        qtbot.waitUntil(lambda: window.banner.isVisible(), timeout=5000)
+        assert window.banner.title.text() == "Turnlog's database is damaged"
+        assert not window.composer.send_button.isEnabled()
+        qtbot.wait(300)  # the rename's answer is in by now
+        assert window.title.text() == "short"
+        assert [c.title for c in store.conversations()] == ["short", "long"]
+        assert store.database.damage is not None and not store.database.checked
+    finally:
+        held.release()
+        window.shutdown()
+        store.close()
+
+
+def test_closing_the_window_while_the_whole_file_is_checked_stops_the_check(
+        qtbot, turnlog_home, loopback):
+    """Quitting during the check ends it at its next step: no wait for the whole file, no
+    verdict (the next start checks again), nothing shown."""
+    with TurnlogStore.open(turnlog_home) as setup:
+        long_and_short(setup)
+    window, held = start_during_a_held_check(qtbot, turnlog_home, loopback)
+    store = window.store
+    held.pace = 0.5  # the rest of the file: seconds more
+    ending = threading.Timer(0.2, held.release)  # the step in progress returns
+    ending.start()
+    try:
+        started = time.monotonic()
+        window.shutdown()  # cancels the check: it stops at its next step
+        store.close()
+        assert time.monotonic() - started < 3
+        assert not store.database.file_checked and store.database.damage is None
+        assert not [t for t in threading.enumerate() if t.name.startswith("turnlog-check")]
+        assert not window.banner.isVisible()
+    finally:
+        ending.cancel()
+        held.release()

@@ -1,7 +1,9 @@
 """Storage faults in the running window: named in the inline banner with their hint
-(never a pop-up over the composer). Before the first write the database is checked
-(`database.check_sound`, on the storage worker); a damaged one turns Send off, and the banner
-offers Export what can be read and Open the folder."""
+(never a pop-up over the composer). Before the first write the database is checked: the
+whole file on a lane and connection of its own (`database.check_file`: seconds for a large
+log read from disk, while the storage worker goes on reading), then a rolled-back write on
+the storage worker; a damaged one turns Send off, and the banner offers Export what can be
+read and Open the folder."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from ..infra import failure_text, operations
 from ..infra.changes import Changes
 from ..infra.export_file import ExportTarget
 from ..infra.folders import open_folder
-from ..infra.tasks import TaskRunner
+from ..infra.tasks import TaskContext, TaskRunner
 
 CHANGE_NOT_SAVED = QT_TRANSLATE_NOOP("StorageFaults", "The change could not be saved")
 DAMAGED_SEND = QT_TRANSLATE_NOOP(
@@ -43,11 +45,22 @@ class StorageFaults(QObject):
         self.damage: StoreError | None = None
 
     def check(self) -> None:
-        """Check the database before the first write, on the storage worker."""
-        if not self.store.database.writable:
+        """Check the database before the first write: the whole file off the storage lane
+        (writes wait for its verdict, reads do not), then the rest on the storage worker."""
+        database = self.store.database
+        if not database.writable:
             return
-        operations.check_database(self.store).run(self.runner, on_success=self._swept,
-                                                  on_failure=self.show)
+
+        def read_through(context: TaskContext) -> bool:
+            return database.check_file(stop=lambda: context.cancel.cancelled)
+
+        self.runner.run(TaskRunner.CHECK, "check the database file", read_through,
+                        on_success=self._file_checked, on_failure=self.show)
+
+    def _file_checked(self, finished: bool) -> None:
+        if finished and not self.runner.closed:  # not stopped by the window's end
+            operations.check_database(self.store).run(self.runner, on_success=self._swept,
+                                                      on_failure=self.show)
 
     def _swept(self, swept: list[int]) -> None:
         if swept:

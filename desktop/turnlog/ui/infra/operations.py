@@ -289,8 +289,8 @@ def delete_all_history(store: TurnlogStore, keys: KeyStore | None,
 
 
 def check_database(store: TurnlogStore) -> StorageOp[list[int]]:
-    """Check the database before the first write; the conversations swept (made for a
-    question never answered, by a run that ended before)."""
+    """Check the database before the first write (its file once: read off this lane first);
+    the conversations swept (made for a question never answered, by a run that ended before)."""
     def work() -> list[int]:
         store.database.check_sound()
         return store.conversations.sweep_unanswered()

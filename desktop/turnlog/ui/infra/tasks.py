@@ -1,11 +1,11 @@
-"""Background work for the window: one typed helper, three single-worker executors.
+"""Background work for the window: one typed helper, four single-worker executors.
 
 `TaskRunner.run` takes a function to run off the GUI thread and callbacks that
 land on the GUI thread (success, failure, progress). The returned `TaskHandle`
 carries the cancel token the function is given. Network work (a send, listing
-models) goes through one executor and storage writes through another, and a sync
-through a third, so at most one of each runs at a time and the GUI thread never waits on
-any.
+models) goes through one executor and storage writes through another, a sync
+through a third and the check of the whole database file through a fourth, so at most
+one of each runs at a time and the GUI thread never waits on any.
 """
 
 from __future__ import annotations
@@ -106,6 +106,9 @@ class TaskRunner(QObject):
     NETWORK = "network"
     STORAGE = "storage"
     SYNC = "sync"  # a sync holds its own store connection and may take minutes
+    # The whole database file read on a connection of its own (seconds for a large log
+    # read from disk), so the storage lane's reads do not wait behind it.
+    CHECK = "check"
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -113,6 +116,7 @@ class TaskRunner(QObject):
             self.NETWORK: ThreadPoolExecutor(1, thread_name_prefix="turnlog-network"),
             self.STORAGE: ThreadPoolExecutor(1, thread_name_prefix="turnlog-storage"),
             self.SYNC: ThreadPoolExecutor(1, thread_name_prefix="turnlog-sync"),
+            self.CHECK: ThreadPoolExecutor(1, thread_name_prefix="turnlog-check"),
         }
         self._relays: set[_Relay] = set()
         self._handles: set[TaskHandle[Any]] = set()
