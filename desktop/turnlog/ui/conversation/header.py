@@ -295,11 +295,13 @@ class ConversationHeader(QWidget):
         return super().event(event)
 
     def _place_sampling(self) -> None:
-        """The sampling button beside the pickers where they and its words fit whole there,
-        else on its own line under them."""
+        """The sampling button beside the pickers where its words fit whole there (the
+        pickers give way down to their least width: a name cut short keeps its tooltip),
+        else on its own line under them: a line taken from the transcript and the welcome
+        only when the words would be cut."""
         spacing = self._pickers.spacing()
         beside = (self._pickers.itemAt(i).widget() for i in range(self._pickers.count()))
-        wanted = sum(widget.sizeHint().width() + spacing for widget in beside
+        wanted = sum(widget.minimumSizeHint().width() + spacing for widget in beside
                      if widget is not None and widget is not self.sampling
                      and not widget.isHidden()) + self.sampling.sizeHint().width()
         place = self._pickers if wanted <= self.width() else self._own_line
