@@ -25,14 +25,20 @@ sync's take turns on one interpreter lock (an upload then cannot overlap the sea
 next object) and the peak memory errs high.
 
 `--first-only` measures the first sync alone (the incremental one fills three more logs).
+`--parts` also prints the processor time of each stage of that first sync, measured alone on
+one thread over the same log (reading the records, joining each object's payload,
+compressing and encrypting it, its digest) beside the processor time the sync took: the
+work a first sync cannot do without, against what the plain upload does.
 
     .venv/bin/python tests/bench/sync_remote.py [--turns 1000 10000] [--server webdav s3]
-        [--text varied|repeated] [--feed lists|store] [--in-process] [--first-only]
+        [--text varied|repeated] [--feed lists|store] [--in-process] [--first-only] [--parts]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import math
 import os
 import resource
 import secrets
@@ -57,7 +63,9 @@ from sync_servers import (  # noqa: E402
     webdav_server,
 )
 from sync_servers_apart import served_apart  # noqa: E402
-from turnlog.sync.crypto import COMPRESSION, ENV_LIGHT_KDF, FORMAT  # noqa: E402
+from turnlog.sync.crypto import COMPRESSION, ENV_LIGHT_KDF, FORMAT, seal_measured  # noqa: E402
+from turnlog.sync.payload import Payload  # noqa: E402
+from turnlog.sync.seam import OutgoingPage  # noqa: E402
 from turnlog.sync.storage import StorageConfig, open_storage  # noqa: E402
 
 os.environ.setdefault(ENV_LIGHT_KDF, "1")
@@ -116,20 +124,65 @@ def _fill_store(feed: StoreFeed, conv: str, pairs: list[tuple[str, str]]) -> Non
                        (len(pairs) + 1, cid))
 
 
-def first_sync(served, tmp: Path, turns: int, feed: str,
-               text: Turns) -> tuple[float, float, list[int]]:
-    """(sync seconds, plain upload seconds, object sizes) of a first sync of `turns`
-    turns."""
+def _processor_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def stages(machine, objects: int) -> dict[str, float]:
+    """Processor seconds of each stage of a first sync, alone on this thread, over the
+    machine's whole log in `objects` pages (as many as the sync made)."""
+    feed = machine.feed
+    read = getattr(feed, "outgoing_page", None) or (
+        lambda after, limit: OutgoingPage.of(*feed.outgoing_json(after, limit)))
+    spent: dict[str, float] = dict.fromkeys(("reading", "joining", "compressing and "
+                                             "encrypting", "digests"), 0.0)
+    pages, after = [], 0
+    start = time.process_time()
+    while (page := read(after, 10_000)).json:
+        pages.append(page.json)
+        after = page.after
+    spent["reading"] = time.process_time() - start
+    records = [r for page in pages for r in page]
+    per = math.ceil(len(records) / max(objects, 1))
+    key, name = os.urandom(32), "m" * 32
+    for seq, first in enumerate(range(0, len(records), per), 1):
+        start = time.process_time()
+        payload = Payload.fresh(name, "bench", seq, "2026", {}, records[first:first + per])
+        joined = payload.joined()
+        middle = time.process_time()
+        sealed, _ = seal_measured(key, "000001-bench", name, seq, joined)
+        sealed_at = time.process_time()
+        hashlib.sha256(sealed).hexdigest()
+        end = time.process_time()
+        spent["joining"] += middle - start
+        spent["compressing and encrypting"] += sealed_at - middle
+        spent["digests"] += end - sealed_at
+    return spent
+
+
+def first_sync(served, tmp: Path, turns: int, feed: str, text: Turns,
+               parts: bool = False) -> tuple[float, float, list[int], str]:
+    """(sync seconds, plain upload seconds, object sizes, with `parts` a line of each
+    stage's processor time) of a first sync of `turns` turns."""
     config, secret = _config(served, f"first-{turns}")
     machine = make_machine(tmp, f"first-{turns}", lambda: open_storage(config, secret),
                            FEEDS[feed])
     _fill(machine.feed, turns, "first", text)
-    start = time.perf_counter()
+    start, processor = time.perf_counter(), _processor_s()
     machine.sync()
     took = time.perf_counter() - start
+    processor = _processor_s() - processor
     storage = machine.folder
     storage.refresh()
     sizes = [size for m in storage.machines() for size in storage.listing(m).objects.values()]
+    line = ""
+    if parts:
+        spent = stages(machine, len(sizes))
+        line = (f"  processor time of the first sync: {processor:.2f} s in {took:.2f} s "
+                "(this process, every thread); each stage alone on one thread: "
+                + ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in spent.items())
+                + f": {sum(spent.values()):.2f} s in all")
     plain_config, _ = _config(served, f"plain-{turns}")
     plain = open_storage(plain_config, secret)
     plain.refresh()
@@ -140,7 +193,7 @@ def first_sync(served, tmp: Path, turns: int, feed: str,
     plain_took = time.perf_counter() - start
     plain.close()
     machine.close()
-    return took, plain_took, sizes
+    return took, plain_took, sizes, line
 
 
 def incremental(served, tmp: Path, turns: int, feed: str,
@@ -179,6 +232,8 @@ def main() -> int:
                         help="the servers in this process, not in a child process")
     parser.add_argument("--first-only", action="store_true",
                         help="the first sync alone, not the incremental one")
+    parser.add_argument("--parts", action="store_true",
+                        help="each stage's processor time of the first sync, alone")
     args = parser.parse_args()
     text = Turns(args.text)
     packer = f"Zstandard level {COMPRESSION}" if FORMAT == 2 else "zlib level 1"
@@ -195,13 +250,16 @@ def main() -> int:
                 serving = s3_server()
             with serving as served:
                 for turns in args.turns:
-                    took, plain, sizes = first_sync(served, root, turns, args.feed, text)
+                    took, plain, sizes, line = first_sync(served, root, turns, args.feed,
+                                                          text, args.parts)
                     size = sum(sizes)
                     print(f"{kind} {turns:>7,} turns: first sync {took:6.2f} s "
                           f"({size / took / 1e6:5.1f} MB/s), plain upload of the same "
                           f"objects {plain:6.2f} s: {plain / took:4.0%} of it "
                           f"(goal >= 50 %); on the server {len(sizes)} objects, "
                           f"{size / 1e6:.1f} MB")
+                    if line:
+                        print(line)
                     if args.first_only:
                         continue
                     took, requests, others = incremental(served, root, turns, args.feed,
