@@ -129,36 +129,34 @@ def _processor_s() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def stages(machine, objects: int) -> dict[str, float]:
+def stages(machine, records: int, objects: int) -> dict[str, float]:
     """Processor seconds of each stage of a first sync, alone on this thread, over the
-    machine's whole log in `objects` pages (as many as the sync made)."""
+    machine's whole log in `objects` pages of the size the sync made (`records` in all),
+    each page handled before the next is read."""
     feed = machine.feed
     read = getattr(feed, "outgoing_page", None) or (
         lambda after, limit: OutgoingPage.of(*feed.outgoing_json(after, limit)))
+    per = math.ceil(records / max(objects, 1))
+    key, name = os.urandom(32), "m" * 32
     spent: dict[str, float] = dict.fromkeys(("reading", "joining", "compressing and "
                                              "encrypting", "digests"), 0.0)
-    pages, after = [], 0
-    start = time.process_time()
-    while (page := read(after, 10_000)).json:
-        pages.append(page.json)
-        after = page.after
-    spent["reading"] = time.process_time() - start
-    records = [r for page in pages for r in page]
-    per = math.ceil(len(records) / max(objects, 1))
-    key, name = os.urandom(32), "m" * 32
-    for seq, first in enumerate(range(0, len(records), per), 1):
+    after, seq = 0, 0
+    while True:
         start = time.process_time()
-        payload = Payload.fresh(name, "bench", seq, "2026", {}, records[first:first + per])
-        joined = payload.joined()
-        middle = time.process_time()
+        page = read(after, per)
+        spent["reading"] += time.process_time() - start
+        if not page.json:
+            return spent
+        after, seq = page.after, seq + 1
+        start = time.process_time()
+        joined = Payload.fresh(name, "bench", seq, "2026", {}, page.json).joined()
+        joined_at = time.process_time()
         sealed, _ = seal_measured(key, "000001-bench", name, seq, joined)
         sealed_at = time.process_time()
         hashlib.sha256(sealed).hexdigest()
-        end = time.process_time()
-        spent["joining"] += middle - start
-        spent["compressing and encrypting"] += sealed_at - middle
-        spent["digests"] += end - sealed_at
-    return spent
+        spent["joining"] += joined_at - start
+        spent["compressing and encrypting"] += sealed_at - joined_at
+        spent["digests"] += time.process_time() - sealed_at
 
 
 def first_sync(served, tmp: Path, turns: int, feed: str, text: Turns,
@@ -170,7 +168,7 @@ def first_sync(served, tmp: Path, turns: int, feed: str, text: Turns,
                            FEEDS[feed])
     _fill(machine.feed, turns, "first", text)
     start, processor = time.perf_counter(), _processor_s()
-    machine.sync()
+    report = machine.sync()
     took = time.perf_counter() - start
     processor = _processor_s() - processor
     storage = machine.folder
@@ -178,7 +176,7 @@ def first_sync(served, tmp: Path, turns: int, feed: str, text: Turns,
     sizes = [size for m in storage.machines() for size in storage.listing(m).objects.values()]
     line = ""
     if parts:
-        spent = stages(machine, len(sizes))
+        spent = stages(machine, report.published_records, len(sizes))
         line = (f"  processor time of the first sync: {processor:.2f} s in {took:.2f} s "
                 "(this process, every thread); each stage alone on one thread: "
                 + ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in spent.items())
