@@ -145,11 +145,11 @@ def stages(machine, records: int, objects: int) -> dict[str, float]:
         start = time.process_time()
         page = read(after, per)
         spent["reading"] += time.process_time() - start
-        if not page.json:
+        if not page.count:
             return spent
         after, seq = page.after, seq + 1
         start = time.process_time()
-        joined = Payload.fresh(name, "bench", seq, "2026", {}, page.json).joined()
+        joined = Payload.fresh(name, "bench", seq, "2026", {}, page).joined()
         joined_at = time.process_time()
         sealed, _ = seal_measured(key, "000001-bench", name, seq, joined)
         sealed_at = time.process_time()

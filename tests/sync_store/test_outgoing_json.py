@@ -20,6 +20,7 @@ from turnlog.core.attachments import Attachment, AttachmentKind
 from turnlog.core.model import Usage
 from turnlog.core.pending import PendingTurn
 from turnlog.core.tools import ToolCall, ToolResult, ToolRound
+from turnlog.sync.payload import Payload, parse_payload
 
 PHOTO = b"\x89PNG-kyoto-" + bytes(range(256)) * 8
 
@@ -78,24 +79,37 @@ def test_each_records_json_is_the_record_outgoing_hands(store, limit):
     assert any(o.record and o.record.get("files") for o in written)
 
 
+def _opened(page) -> list[dict]:
+    """The records of an object holding `page`, as the machine that opens it reads them."""
+    machine = "m" * 32
+    payload = Payload.fresh(machine, "laptop", 9, "2026-12-07T00:00:00+00:00", {}, page)
+    data = payload.joined()
+    assert len(data) == payload.size
+    return parse_payload(data, machine, 9).sections[9]
+
+
 @pytest.mark.parametrize("limit", [1, 3, 1000])
 def test_a_page_read_by_columns_holds_what_the_records_say(store, limit):
     """What a sync packs into an object (`outgoing_page`): the same records, in the same
-    order, as `outgoing_json`; the ids a delete everywhere can remove from it (each
-    record's own and its conversation's, a delete's conversation not); the records the wire
-    side reads (a delete's targets, a turn's files) and the cursor past the page."""
+    order, as `outgoing_json`, once the object is opened (its plain turns by columns, the
+    rest as JSON); the ids a delete everywhere can remove from it (each record's own and
+    its conversation's, a delete's conversation not); the records the wire side reads (a
+    delete's targets, a turn's files) and the cursor past the page."""
     _everything(store)
-    cursor = 0
+    cursor, columns = 0, 0
     while True:
         page = store.sync_feed.outgoing_page(cursor, limit)
         records, after = store.sync_feed.outgoing_json(cursor, limit)
-        assert list(page.json) == [r.json for r in records]
+        assert page.count == len(records)
+        assert _opened(page) == [json.loads(r.json) for r in records]
         assert page.after == after
         assert page.ids == {r.id for r in records} | {
             r.conv for r in records if r.conv is not None and r.kind != "delete"}
         assert page.read == [r.record for r in records if r.record is not None]
+        columns += page.turns.count if page.turns is not None else 0
         if after == cursor:
-            assert not page.json
+            assert not page.count
+            assert 0 < columns < len(_all_json(store, 1000))  # turns by columns, the rest not
             return
         cursor = after
 
@@ -112,7 +126,7 @@ def test_a_page_leaves_out_what_was_deleted_since(store):
                                        (gone.id,)).fetchone()
     store.sync_feed.delete_conversations([gone.id], everywhere=False)
     page = store.sync_feed.outgoing_page(0, 1000)
-    texts = b"".join(page.json).decode()
+    texts = json.dumps(_opened(page), ensure_ascii=False)
     assert "stays" in texts and "goes" not in texts
     assert gone_gid not in page.ids
     assert page.after == store.sync_feed.outgoing_json(0, 1000)[1]

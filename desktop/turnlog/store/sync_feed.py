@@ -24,9 +24,10 @@ import json
 import logging
 import time
 import uuid
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import accumulate, pairwise
 from typing import TYPE_CHECKING, Any
 
 import peewee
@@ -39,8 +40,11 @@ from .sync_records import (
     FORMAT,
     NODE,
     ROW_KINDS,
+    TURN_COLUMNS,
     Outgoing,
     OutgoingPage,
+    TurnColumns,
+    carried_ids,
     check,
     needs_reading,
     refuse,
@@ -66,22 +70,52 @@ _FILE_SQL = ", ".join(f'"{c}"' for c in ("gid", *FILE_COLUMNS[1:]))
 # its id checked (VACUUM may renumber the turns: one renumbered, or journaled without a
 # row number, goes the slow way, still right); its conversation by the turn's own key: a
 # turn whose conversation is not the one its journal row names (none is) goes the slow way.
-_TURN_JSON = (
-    'CASE WHEN j."kind" = \'turn\' AND t."id" IS NOT NULL AND EXISTS (SELECT 1 FROM '
+_PLAIN_TURN = (
+    'j."kind" = \'turn\' AND t."id" IS NOT NULL AND EXISTS (SELECT 1 FROM '
     '"conversations" c WHERE c."id" = t."conversation_id" AND c."gid" = j."conv") AND NOT '
     'EXISTS (SELECT 1 FROM '
     '"turn_attachments" a WHERE a."turn_id" = t."id") AND NOT EXISTS (SELECT 1 FROM '
-    '"tool_results" r WHERE r."turn_id" = t."id") THEN CAST(json_object('
+    '"tool_results" r WHERE r."turn_id" = t."id")')
+_TURN_JSON = (
+    f'CASE WHEN {_PLAIN_TURN} THEN CAST(json_object('
     f'\'v\', {FORMAT}, \'kind\', \'turn\', \'id\', j."gid", \'conv\', j."conv", '
     '\'hlc\', j."hlc", \'question\', t."question", \'answer\', t."answer", \'model\', '
     't."model", \'finish_reason\', t."finish_reason", \'created_at\', t."created_at", '
     '\'usage\', t."usage", \'reasoning\', t."reasoning", \'incomplete\', t."incomplete", '
     '\'tool_exchange\', t."tool_exchange", \'after\', t."after_id", \'version_of\', '
     't."version_of") AS BLOB) END')
+_JOURNAL_TURNS = (
+    'FROM "sync_journal" j LEFT JOIN "turns" t ON t."rowid" = j."turn_row" AND '
+    't."id" = j."gid" WHERE j."origin" IS NULL AND j."seq" > ? ORDER BY j."seq" LIMIT ?')
 _OUTGOING_SQL = (
     'SELECT j."seq", j."kind", j."gid", j."conv", j."subject", j."value", j."hlc", '
-    f'{_TURN_JSON} FROM "sync_journal" j LEFT JOIN "turns" t ON t."rowid" = j."turn_row" AND '
-    't."id" = j."gid" WHERE j."origin" IS NULL AND j."seq" > ? ORDER BY j."seq" LIMIT ?')
+    f'{_TURN_JSON} {_JOURNAL_TURNS}')
+
+# A page as a sync packs it (`outgoing_page`), in one statement: the journal's rows after
+# the cursor, each marked plain (a turn SQLite can write as `_TURN_JSON` does) or not;
+# first one row of the page's size, its last number, and its plain turns by columns (each
+# column's values joined by SQLite, then their lengths in bytes), then the other rows one
+# by one.
+_PAGE = (f'WITH "page" AS (SELECT j."seq" AS "seq", t."rowid" AS "row", {_PLAIN_TURN} AS '
+         f'"plain" {_JOURNAL_TURNS}) ')
+_COLUMN_SOURCES = {"id": 'j."gid"', "conv": 'j."conv"', "hlc": 'j."hlc"', "after": 't."after_id"'}
+_PAGE_SQL = (
+    _PAGE + 'SELECT (SELECT count(*) FROM "page"), (SELECT max("seq") FROM "page"), '
+    'group_concat(p."seq"), ' + ", ".join(
+        f"CAST(group_concat({source}, '') AS BLOB), "
+        f"group_concat(coalesce(length(CAST({source} AS BLOB)), -1))"
+        for source in (_COLUMN_SOURCES.get(name, f't."{name}"') for name in TURN_COLUMNS))
+    + ' FROM "page" p JOIN "sync_journal" j ON j."seq" = p."seq" JOIN "turns" t ON '
+    't."rowid" = p."row" WHERE p."plain" UNION ALL SELECT j."seq", j."kind", j."gid", '
+    'j."conv", j."subject", j."value", j."hlc", '
+    + ", ".join(["NULL"] * (2 * len(TURN_COLUMNS) - 4))
+    + ' FROM "page" p JOIN "sync_journal" j ON j."seq" = p."seq" WHERE NOT p."plain"')
+
+
+def _split(data: bytes, lengths: str) -> list[str]:
+    """The values `TurnColumns` joined into `data`, none of them null."""
+    ends = list(accumulate(map(int, lengths.split(","))))
+    return [data[start:end].decode() for start, end in pairwise([0, *ends])]
 
 
 def _written(record: dict[str, Any]) -> bytes:
@@ -180,34 +214,52 @@ class SyncFeed:
         return out, after
 
     def outgoing_page(self, after: int, limit: int = 2000) -> OutgoingPage:
-        """`outgoing_json` as one page, what a sync packs into an object. The page is read
-        by columns: a plain turn's record (SQLite wrote its JSON) costs no Python object of
-        its own, and its ids are gathered in one pass over the column; only the other
-        records (a conversation's, a turn with files …) are built one by one."""
-        found = self._page_rows(after, limit)
-        if not found:
+        """`outgoing_json` as one page, what a sync packs into an object. Its plain turns
+        (most of a log) are read by columns (`TurnColumns`): SQLite joins each field's
+        values, so a turn costs no Python object and no JSON is written for it (escaping
+        the text was a first sync's largest cost); the other records (a conversation's, a
+        turn with files …) are built and written one by one, at their places in the page."""
+        read = self._page(after, limit)
+        if read[0] < limit:
+            # Near the end, assistants and side questions are looked at for changes to
+            # journal (as `_page_rows` does), then the page is read again.
+            self._journal_assistants()  # before the links of conversations to them
+            self._journal_side_questions()
+            read = self._page(after, limit)
+        rows, last, turns, seqs, others = read
+        if not rows:
             return OutgoingPage((), set(), [], after)
-        _seqs, kinds, gids, convs, subjects, values, hlcs, written = zip(*found, strict=True)
-        ids = set(compress(gids, written))  # a plain turn's JSON is never empty
-        ids.update(compress(convs, written))
-        others = [index for index, json_text in enumerate(written) if json_text is None]
-        if not others:
-            return OutgoingPage(written, ids, [], found[-1][0])
-        records: list[bytes | None] = list(written)
-        read: list[dict[str, Any]] = []
+        plain = list(map(int, seqs.split(","))) if seqs else []
+        if any(a >= b for a, b in pairwise(plain)):  # SQLite joined them out of order
+            return OutgoingPage.of(*self.outgoing_json(after, limit))
+        columns, ids = None, set()
+        if plain:
+            columns = TurnColumns(len(plain), turns[1::2], [d or b"" for d in turns[0::2]])
+            ids.update(_split(columns.data[0], columns.lengths[0]))
+            ids.update(_split(columns.data[1], columns.lengths[1]))
+        written: list[bytes] = []
+        at: list[int] = []
+        needed: list[dict[str, Any]] = []
         with self.database.guard():
-            for index in others:
-                made = self._built(kinds[index], gids[index], convs[index], subjects[index],
-                                   values[index], hlcs[index])
-                if made is None:
+            for seq, kind, gid, conv, subject, value, hlc in others:
+                made = self._built(kind, gid, conv, subject, value, hlc)
+                if made is None:  # deleted since it was journaled
                     continue
-                records[index] = made.json
-                ids.add(made.id)
-                if made.conv is not None and made.kind != "delete":
-                    ids.add(made.conv)
+                at.append(bisect_left(plain, seq) + len(written))
+                written.append(made.json)
+                ids.update(carried_ids(made))
                 if made.record is not None:
-                    read.append(made.record)
-        return OutgoingPage([r for r in records if r is not None], ids, read, found[-1][0])
+                    needed.append(made.record)
+        return OutgoingPage(written, ids, needed, last, columns, at)
+
+    def _page(self, after: int,
+              limit: int) -> tuple[int, int, list[Any], str, list[tuple[Any, ...]]]:
+        """(the page's rows, the last one's number, its plain turns' columns (each
+        column's data, then its lengths), their numbers, its other rows in order)."""
+        with self.database.guard():
+            (rows, last, seqs, *turns), *others = self.db.execute_sql(
+                _PAGE_SQL, (after, limit)).fetchall()
+        return rows, last, turns, seqs, sorted(row[:7] for row in others)
 
     def close_reading(self) -> None:
         """Close the calling thread's own connection to the log: a sync reads its pages on

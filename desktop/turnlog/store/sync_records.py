@@ -144,17 +144,44 @@ class Outgoing(NamedTuple):
     record: dict[str, Any] | None = None
 
 
+# A plain turn's record, field by field, as a page carries it by columns (`TurnColumns`):
+# its kind is "turn" and its format FORMAT; these are the rest, in the record's order.
+TURN_COLUMNS = ("id", "conv", "hlc", "question", "answer", "model", "finish_reason",
+                "created_at", "usage", "reasoning", "incomplete", "tool_exchange", "after",
+                "version_of")
+
+
+class TurnColumns(NamedTuple):
+    """A page's plain turns (no files, no tool results: most of a log) by columns, as
+    SQLite reads them without a Python object per field: `count` turns; for each of
+    TURN_COLUMNS, each turn's value as UTF-8 joined into one `data` bytes and each value's
+    length in bytes (-1: null) as the text of a JSON list without its brackets
+    (`lengths`)."""
+
+    count: int
+    lengths: Sequence[str]
+    data: Sequence[bytes]
+
+
 class OutgoingPage(NamedTuple):
-    """A page of this machine's change records as they go into one object: their JSON in
-    order, the global ids they carry (each record's own, and its conversation's unless it
-    is a delete: what a delete everywhere can remove from the object), the records the wire
-    side reads (`needs_reading`), and the feed's cursor past the page. A page of plain turns
-    is handed as the columns SQLite read, without an object per record."""
+    """A page of this machine's change records as they go into one object: the records
+    written as JSON (`json`) and, read by columns, its plain turns (`turns`), the records
+    of `json` at the places `at` of the page's order and the turns in the places between;
+    the global ids they carry (`carried_ids`: what a delete everywhere can remove from the
+    object), the records the wire side reads (`needs_reading`), and the feed's cursor past
+    the page."""
 
     json: Sequence[bytes]
     ids: set[str]
     read: list[dict[str, Any]]
     after: int
+    turns: TurnColumns | None = None
+    at: Sequence[int] = ()
+
+    @property
+    def count(self) -> int:
+        """How many records the page holds."""
+        return len(self.json) + (self.turns.count if self.turns is not None else 0)
 
     @classmethod
     def of(cls, records: Iterable[Outgoing], after: int) -> OutgoingPage:
@@ -163,12 +190,18 @@ class OutgoingPage(NamedTuple):
         read: list[dict[str, Any]] = []
         for record in records:
             written.append(record.json)
-            ids.add(record.id)
-            if record.conv is not None and record.kind != "delete":
-                ids.add(record.conv)
+            ids.update(carried_ids(record))
             if record.record is not None:
                 read.append(record.record)
         return cls(written, ids, read, after)
+
+
+def carried_ids(record: Outgoing) -> tuple[str, ...]:
+    """The global ids a record carries: its own, and its conversation's unless it is a
+    delete (a delete names the conversation it removed; it is not about it)."""
+    if record.conv is None or record.kind == "delete":
+        return (record.id,)
+    return (record.id, record.conv)
 
 
 def needs_reading(record: dict[str, Any]) -> bool:

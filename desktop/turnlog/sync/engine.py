@@ -444,7 +444,7 @@ class Engine:
             ahead = reader.submit(self._outgoing, cursor, sizing.limit())
             try:
                 while True:
-                    while len(sealings) < SEALERS and (page := ahead.result()).json:
+                    while len(sealings) < SEALERS and (page := ahead.result()).count:
                         sealings.append(self._sealing(made, cursor, page, sealer, sizing))
                         made.seq, cursor = made.seq + 1, sealings[-1].after
                         ahead = reader.submit(self._outgoing, cursor, sizing.limit())
@@ -513,18 +513,18 @@ class Engine:
         seq = made.seq
         while True:
             payload = Payload.fresh(made.machine, made.name, seq, now(), made.frontiers,
-                                    page.json)
+                                    page)
             size = payload.size
-            sizing.read(len(page.json), size)
-            if sizing.fits(size) or len(page.json) == 1:
+            sizing.read(page.count, size)
+            if sizing.fits(size) or page.count == 1:
                 break
-            page = self._outgoing(cursor, sizing.fewer(len(page.json), size))
+            page = self._outgoing(cursor, sizing.fewer(page.count, size))
         blobs.upload(self, page.read)  # before the records that name them
         key_id = self.keys.current
         sealing = sealer.submit(_sealed_with, self.keys.by_id[key_id], key_id, made.machine, seq,
                                 payload)
         return _Sealing(seq, page.after, sorted(page.ids), _delete_counts(page.read),
-                        len(page.json), size, sealing)
+                        page.count, size, sealing)
 
     def _note(self, sealed: _Sealed, landed: _Sealed | None) -> None:
         """`sealed` noted as pending, and `landed` (in the storage) made live, at once."""
