@@ -27,7 +27,7 @@ import uuid
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, pairwise
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import peewee
@@ -101,21 +101,16 @@ _PAGE = (f'WITH "page" AS (SELECT j."seq" AS "seq", t."rowid" AS "row", {_PLAIN_
 _COLUMN_SOURCES = {"id": 'j."gid"', "conv": 'j."conv"', "hlc": 'j."hlc"', "after": 't."after_id"'}
 _PAGE_SQL = (
     _PAGE + 'SELECT (SELECT count(*) FROM "page"), (SELECT max("seq") FROM "page"), '
-    'group_concat(p."seq"), ' + ", ".join(
+    'group_concat(p."seq"), json_group_array(j."gid"), json_group_array(DISTINCT j."conv"), '
+    + ", ".join(
         f"CAST(group_concat({source}, '') AS BLOB), "
         f"group_concat(coalesce(length(CAST({source} AS BLOB)), -1))"
         for source in (_COLUMN_SOURCES.get(name, f't."{name}"') for name in TURN_COLUMNS))
     + ' FROM "page" p JOIN "sync_journal" j ON j."seq" = p."seq" JOIN "turns" t ON '
     't."rowid" = p."row" WHERE p."plain" UNION ALL SELECT j."seq", j."kind", j."gid", '
     'j."conv", j."subject", j."value", j."hlc", '
-    + ", ".join(["NULL"] * (2 * len(TURN_COLUMNS) - 4))
+    + ", ".join(["NULL"] * (2 * len(TURN_COLUMNS) - 2))
     + ' FROM "page" p JOIN "sync_journal" j ON j."seq" = p."seq" WHERE NOT p."plain"')
-
-
-def _split(data: bytes, lengths: str) -> list[str]:
-    """The values `TurnColumns` joined into `data`, none of them null."""
-    ends = list(accumulate(map(int, lengths.split(","))))
-    return [data[start:end].decode() for start, end in pairwise([0, *ends])]
 
 
 def _written(record: dict[str, Any]) -> bytes:
@@ -226,7 +221,7 @@ class SyncFeed:
             self._journal_assistants()  # before the links of conversations to them
             self._journal_side_questions()
             read = self._page(after, limit)
-        rows, last, turns, seqs, others = read
+        rows, last, seqs, turn_ids, conversation_ids, turns, others = read
         if not rows:
             return OutgoingPage((), set(), [], after)
         plain = list(map(int, seqs.split(","))) if seqs else []
@@ -235,8 +230,7 @@ class SyncFeed:
         columns, ids = None, set()
         if plain:
             columns = TurnColumns(len(plain), turns[1::2], [d or b"" for d in turns[0::2]])
-            ids.update(_split(columns.data[0], columns.lengths[0]))
-            ids.update(_split(columns.data[1], columns.lengths[1]))
+            ids.update(json.loads(turn_ids), json.loads(conversation_ids))
         written: list[bytes] = []
         at: list[int] = []
         needed: list[dict[str, Any]] = []
@@ -252,14 +246,15 @@ class SyncFeed:
                     needed.append(made.record)
         return OutgoingPage(written, ids, needed, last, columns, at)
 
-    def _page(self, after: int,
-              limit: int) -> tuple[int, int, list[Any], str, list[tuple[Any, ...]]]:
-        """(the page's rows, the last one's number, its plain turns' columns (each
-        column's data, then its lengths), their numbers, its other rows in order)."""
+    def _page(self, after: int, limit: int) -> tuple[Any, ...]:
+        """(the page's rows, the last one's number, its plain turns' numbers, their ids and
+        their conversations' as JSON lists, their columns (each column's data, then its
+        lengths), the page's other rows in order)."""
         with self.database.guard():
-            (rows, last, seqs, *turns), *others = self.db.execute_sql(
-                _PAGE_SQL, (after, limit)).fetchall()
-        return rows, last, turns, seqs, sorted(row[:7] for row in others)
+            (rows, last, seqs, turn_ids, conversation_ids, *turns), *others = \
+                self.db.execute_sql(_PAGE_SQL, (after, limit)).fetchall()
+        return (rows, last, seqs, turn_ids, conversation_ids, turns,
+                sorted(row[:7] for row in others))
 
     def close_reading(self) -> None:
         """Close the calling thread's own connection to the log: a sync reads its pages on

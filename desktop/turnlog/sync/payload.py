@@ -175,6 +175,8 @@ def parse_payload(data: bytes, machine: str, seq: int) -> Payload:
     except ValueError as err:
         raise PayloadInvalid(f"it is not JSON ({err})") from None
     _check(not depth_exceeds(raw, MAX_DEPTH), "it is nested too deeply")
+    _check(not (isinstance(raw, dict) and _whole(raw.get("v")) and raw["v"] > COLUMNS_FORMAT),
+           "it is of a newer format than this Turnlog reads (update Turnlog here)")
     _check(isinstance(raw, dict) and (raw.get("v"), bool(newline)) in (
         (PAYLOAD_FORMAT, False), (COLUMNS_FORMAT, True)),
            "it is of a format this Turnlog does not know")
