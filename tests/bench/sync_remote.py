@@ -25,13 +25,18 @@ sync's take turns on one interpreter lock (an upload then cannot overlap the sea
 next object) and the peak memory errs high.
 
 `--first-only` measures the first sync alone (the incremental one fills three more logs).
+`--repeat N` syncs the same log N times, each time as a new machine to an empty place, and
+makes N plain uploads, and prints the medians (a loopback run on a shared machine varies by
+a fifth from one run to the next). The plain upload's clock runs only while it writes:
+its objects' random bytes are made off it.
 `--parts` also prints the processor time of each stage of that first sync, measured alone on
 one thread over the same log (reading the records, joining each object's payload,
 compressing and encrypting it, its digest) beside the processor time the sync took: the
 work a first sync cannot do without, against what the plain upload does.
 
     .venv/bin/python tests/bench/sync_remote.py [--turns 1000 10000] [--server webdav s3]
-        [--text varied|repeated] [--feed lists|store] [--in-process] [--first-only] [--parts]
+        [--text varied|repeated] [--feed lists|store] [--in-process] [--first-only]
+        [--repeat N] [--parts]
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ import math
 import os
 import resource
 import secrets
+import statistics
 import sys
 import tempfile
 import time
@@ -159,37 +165,55 @@ def stages(machine, records: int, objects: int) -> dict[str, float]:
         spent["digests"] += time.process_time() - sealed_at
 
 
-def first_sync(served, tmp: Path, turns: int, feed: str, text: Turns,
-               parts: bool = False) -> tuple[float, float, list[int], str]:
+def first_sync(served, tmp: Path, turns: int, feed: str, text: Turns, parts: bool = False,
+               repeat: int = 1) -> tuple[list[float], list[float], list[int], str]:
     """(sync seconds, plain upload seconds, object sizes, with `parts` a line of each
-    stage's processor time) of a first sync of `turns` turns."""
-    config, secret = _config(served, f"first-{turns}")
-    machine = make_machine(tmp, f"first-{turns}", lambda: open_storage(config, secret),
-                           FEEDS[feed])
-    _fill(machine.feed, turns, "first", text)
-    start, processor = time.perf_counter(), _processor_s()
-    report = machine.sync()
-    took = time.perf_counter() - start
-    processor = _processor_s() - processor
+    stage's processor time) of a first sync of `turns` turns; with `repeat`, the same log
+    synced that many times, each as a new machine to an empty place, and as many plain
+    uploads, each to an empty place of its own."""
+    machine = None
+    took: list[float] = []
+    for run in range(repeat):
+        config, secret = _config(served, f"first-{turns}-{run}")
+        filled = machine.feed if machine is not None else FEEDS[feed]
+        if machine is not None:
+            machine.state.close()
+            machine.folder.close()
+        machine = make_machine(tmp, f"first-{turns}-{run}", lambda c=config, s=secret:
+                               open_storage(c, s),
+                               filled if run == 0 else (lambda home, f=filled: f))
+        if run == 0:
+            _fill(machine.feed, turns, "first", text)
+            os.sync()  # the fill's writes on disk before the clock starts, not during
+        start, processor = time.perf_counter(), _processor_s()
+        report = machine.sync()
+        took.append(time.perf_counter() - start)
+        processor = _processor_s() - processor
+    assert machine is not None
     storage = machine.folder
     storage.refresh()
     sizes = [size for m in storage.machines() for size in storage.listing(m).objects.values()]
     line = ""
     if parts:
         spent = stages(machine, report.published_records, len(sizes))
-        line = (f"  processor time of the first sync: {processor:.2f} s in {took:.2f} s "
+        line = (f"  processor time of the first sync: {processor:.2f} s in {took[-1]:.2f} s "
                 "(this process, every thread); each stage alone on one thread: "
                 + ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in spent.items())
                 + f": {sum(spent.values()):.2f} s in all")
-    plain_config, _ = _config(served, f"plain-{turns}")
-    plain = open_storage(plain_config, secret)
-    plain.refresh()
-    me = secrets.token_hex(16)
-    start = time.perf_counter()
-    for seq, size in enumerate(sizes, 1):
-        plain.write(me, seq, os.urandom(size))
-    plain_took = time.perf_counter() - start
-    plain.close()
+    plain_took = []
+    for run in range(repeat):
+        plain_config, _ = _config(served, f"plain-{turns}-{run}")
+        plain = open_storage(plain_config, secret)
+        plain.refresh()
+        me = secrets.token_hex(16)
+        writing = 0.0
+        for seq, size in enumerate(sizes, 1):
+            data = os.urandom(size)  # made off the clock: making 58 MB of random bytes
+            start = time.perf_counter()  # takes about as long as sending them
+            plain.write(me, seq, data)
+            writing += time.perf_counter() - start
+        plain_took.append(writing)
+        plain.close()
     machine.close()
     return took, plain_took, sizes, line
 
@@ -230,6 +254,8 @@ def main() -> int:
                         help="the servers in this process, not in a child process")
     parser.add_argument("--first-only", action="store_true",
                         help="the first sync alone, not the incremental one")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="first syncs of the same log (and plain uploads) to measure")
     parser.add_argument("--parts", action="store_true",
                         help="each stage's processor time of the first sync, alone")
     args = parser.parse_args()
@@ -248,14 +274,19 @@ def main() -> int:
                 serving = s3_server()
             with serving as served:
                 for turns in args.turns:
-                    took, plain, sizes, line = first_sync(served, root, turns, args.feed,
-                                                          text, args.parts)
-                    size = sum(sizes)
+                    tooks, plains, sizes, line = first_sync(
+                        served, root, turns, args.feed, text, args.parts, args.repeat)
+                    took, plain, size = statistics.median(tooks), statistics.median(plains), \
+                        sum(sizes)
+                    runs = "" if args.repeat == 1 else (
+                        f" (median of {args.repeat}: sync " + " ".join(
+                            f"{t:.2f}" for t in tooks) + ", plain " + " ".join(
+                            f"{t:.2f}" for t in plains) + ")")
                     print(f"{kind} {turns:>7,} turns: first sync {took:6.2f} s "
                           f"({size / took / 1e6:5.1f} MB/s), plain upload of the same "
                           f"objects {plain:6.2f} s: {plain / took:4.0%} of it "
                           f"(goal >= 50 %); on the server {len(sizes)} objects, "
-                          f"{size / 1e6:.1f} MB")
+                          f"{size / 1e6:.1f} MB{runs}")
                     if line:
                         print(line)
                     if args.first_only:
