@@ -211,3 +211,19 @@ def test_a_file_a_later_import_adds_travels_with_its_bytes_and_goes_with_its_tur
             '"blobs")').fetchone()[0] == 0
         assert TEMPLE_MARK.encode() not in _held(machine)
     assert [p for p in (tmp_path / "Sync").rglob("*.tlb")] == []  # no file object is left
+
+
+def test_records_after_a_page_of_records_gone_since_reach_the_other_machine(pair):
+    """More journal rows than a sync's first page whose records are gone since (none is
+    built): the same sync goes on past them to the conversation after them."""
+    a, b = pair
+    for n in range(600):
+        a.feed.store.db.execute_sql(
+            'INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", "value") VALUES '
+            '(\'pin\', ?, NULL, ?, NULL)', (f"gone{n}",) * 2)
+    conv = a.feed.new_conversation("After the gap 之后")
+    a.feed.add_turn(conv, "still synced?", "yes 是的")
+    assert a.sync().published_records == 2
+    assert b.sync().problems == []
+    held = b.feed.dump()
+    assert held[conv]["title"] == "After the gap 之后"

@@ -132,6 +132,25 @@ def test_a_page_leaves_out_what_was_deleted_since(store):
     assert page.after == store.sync_feed.outgoing_json(0, 1000)[1]
 
 
+def _dangling(store, count: int) -> None:
+    """Journal rows whose records are gone (none is built for them)."""
+    for n in range(count):
+        store.db.execute_sql('INSERT INTO "sync_journal" ("kind", "gid", "conv", "subject", '
+                             '"value") VALUES (\'pin\', ?, NULL, ?, NULL)', (f"gone{n}",) * 2)
+
+
+def test_a_page_of_records_gone_since_is_passed_over(store):
+    """A page whose every record is gone since it was journaled is not handed as an empty
+    page (the end of the journal, to a sync): the page after it is."""
+    _dangling(store, 3)
+    kept = store.conversations.create("kept 保留")
+    store.turns.commit(kept.id, pending("stays 留下"))
+    page = store.sync_feed.outgoing_page(0, 3)
+    assert [r["kind"] for r in _opened(page)] == ["conversation", "turn"]
+    assert page.after == store.sync_feed.outgoing_json(0, 1000)[1]
+    assert store.sync_feed.outgoing_page(page.after, 3).count == 0
+
+
 def test_a_plain_turn_written_by_sqlite_is_the_one_python_builds(store):
     """Two writers of one turn record: SQLite's for a plain turn, Python's for the rest."""
     _everything(store)

@@ -213,7 +213,16 @@ class SyncFeed:
         (most of a log) are read by columns (`TurnColumns`): SQLite joins each field's
         values, so a turn costs no Python object and no JSON is written for it (escaping
         the text was a first sync's largest cost); the other records (a conversation's, a
-        turn with files …) are built and written one by one, at their places in the page."""
+        turn with files …) are built and written one by one, at their places in the page.
+        A page whose records were all deleted here since is passed over: an empty page is
+        the end of the journal."""
+        while True:
+            page = self._outgoing_page(after, limit)
+            if page.count or page.after == after:
+                return page
+            after = page.after
+
+    def _outgoing_page(self, after: int, limit: int) -> OutgoingPage:
         read = self._page(after, limit)
         if read[0] < limit:
             # Near the end, assistants and side questions are looked at for changes to
