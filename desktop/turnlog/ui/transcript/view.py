@@ -27,6 +27,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QAbstractItemView, QListView, QMenu, QWidget
 
+from ..infra.reasoned_menu import ReasonedMenu
 from ..infra.viewports import own_viewport
 from .delegate import TranscriptDelegate
 from .files import files_of, fill_files_menu
@@ -409,9 +410,8 @@ class TranscriptView(QListView):
         self._show_menu(event)
 
     def _show_menu(self, event: QContextMenuEvent) -> None:
-        """The menu of the view's actions, with their tooltips: a disabled entry says why."""
-        menu = QMenu(self)
-        menu.setToolTipsVisible(True)
+        """The menu of the view's actions: an entry says why, to the keyboard too."""
+        menu = ReasonedMenu(self)
         menu.addActions(self.actions())
         menu.exec(event.globalPos())
         menu.deleteLater()
